@@ -1,0 +1,72 @@
+"""What a flow module hands the runtime: its graph, how a message becomes input, how a thread continues.
+
+Nothing here knows about Socket.IO, aiohttp or storage; the runtime interprets these values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph.graph import StateGraph
+
+from app.llm.base import LLM
+
+
+@dataclass(frozen=True)
+class FlowContext:
+    """LangGraph runtime context given to every node (`Runtime[FlowContext]`)."""
+
+    llm: LLM
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+# ---- how a new message on an existing thread continues it
+
+
+@dataclass(frozen=True)
+class StartFresh:
+    """Run the graph from START with this input (a new task on the same thread)."""
+
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ForkBefore:
+    """Re-run from the checkpoint taken just before `node`, with `update` applied as if `as_node` wrote it."""
+
+    node: str
+    as_node: str
+    update: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ResumeWith:
+    """Answer the pending interrupt."""
+
+    answer: Any
+
+
+Continuation = StartFresh | ForkBefore | ResumeWith
+
+
+@dataclass(frozen=True)
+class ThreadView:
+    """What a flow may look at when deciding how to continue a thread."""
+
+    values: Mapping[str, Any]
+    pending_interrupt: Mapping[str, Any] | None
+    finished: bool
+
+
+@dataclass(frozen=True)
+class FlowDefinition:
+    name: str
+    title: str
+    description: str
+    build_graph: Callable[[], StateGraph]
+    initial_input: Callable[[str, Mapping[str, Any]], dict[str, Any]]
+    # Decide how a message continues an existing thread; default: a fresh run with the message.
+    continue_thread: Callable[[ThreadView, str, Mapping[str, Any], LLM], Awaitable[Continuation]] | None = None
+    thread_title: Callable[[str], str] = lambda text: text.strip().splitlines()[0][:60]

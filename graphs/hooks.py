@@ -1,0 +1,181 @@
+"""The shared node hooks: every graph node reports through here, never through a socket.
+
+`@node("name")` emits `tool:start` on enter and `tool:update{done}` on exit (`failed` plus a
+`tool:log` on error); `@stage("name")` additionally wraps the node in
+`tool:message:start` / `tool:message:complete{artifactId}` (one tool message per PPT stage).
+The wrapped function is a plain `async def fn(state, ctx: NodeContext) -> dict` returning
+partial state. Everything is written with LangGraph's stream writer as custom chunks
+`{"event": <protocol name>, "data": {...wire fields}, "meta": {...runtime hints}}`; the
+runtime turns them into persisted, sequenced protocol events.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_stream_writer
+from langgraph.errors import GraphBubbleUp
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+from graphs.base import FlowContext
+from schemas.events import ArtifactType
+
+CUSTOM_EVENT_KEY = "event"
+
+
+def artifact_id_for(thread_id: str, key: str) -> str:
+    """Stable id for an artifact of a thread: re-generating it keeps the id, the store bumps the version."""
+    return "art_" + hashlib.sha1(f"{thread_id}/{key}".encode()).hexdigest()[:20]
+
+
+def task_id_from(config: RunnableConfig) -> str:
+    """LangGraph's task id of the running node: deterministic, so a re-executed task keeps it."""
+    namespace = config.get("configurable", {}).get("checkpoint_ns", "") or ""
+    last = namespace.split("|")[-1]
+    return last.split(":", 1)[1] if ":" in last else (last or "root")
+
+
+def user_message_for(error: BaseException, tool_name: str) -> str:
+    message = getattr(error, "user_message", None)
+    if message:
+        return message
+    return f"The step '{tool_name}' failed unexpectedly. The work so far is saved; you can resume the run."
+
+
+class NodeContext:
+    """The small API a node uses to report: progress, logs, artifacts, assistant text."""
+
+    def __init__(self, *, tool_call_id: str, tool_name: str, config: RunnableConfig, flow: FlowContext) -> None:
+        self.tool_call_id = tool_call_id
+        self.tool_name = tool_name
+        self.config = config
+        self.flow = flow
+        self.thread_id: str = config.get("configurable", {}).get("thread_id", "")
+        self.last_artifact_id: str | None = None
+        self._write = get_stream_writer()
+
+    @classmethod
+    def from_runtime(
+        cls, config: RunnableConfig, runtime: Runtime[FlowContext], *, tool_name: str, tool_call_id: str | None = None
+    ) -> NodeContext:
+        return cls(
+            tool_call_id=tool_call_id or task_id_from(config),
+            tool_name=tool_name,
+            config=config,
+            flow=runtime.context,
+        )
+
+    @property
+    def llm(self):
+        return self.flow.llm
+
+    @property
+    def options(self):
+        return self.flow.options
+
+    def emit(self, event: str, data: dict[str, Any], **meta: Any) -> None:
+        self._write({CUSTOM_EVENT_KEY: event, "data": data, "meta": meta})
+
+    def progress(self, current: int, total: int, message: str, status: str = "running") -> None:
+        self.emit("progress", {"status": status, "current": current, "total": total, "message": message})
+
+    def log(self, message: str, *, level: str = "info", artifact_id: str | None = None) -> None:
+        data: dict[str, Any] = {"toolCallId": self.tool_call_id, "level": level, "message": message}
+        if artifact_id:
+            data["artifactId"] = artifact_id
+        self.emit("tool:log", data)
+
+    def message(self, content: str, *, final: bool) -> None:
+        self.emit("message", {"role": "assistant", "content": content, "final": final})
+
+    def status(self, status: str, message: str | None = None) -> None:
+        self.emit("status", {"status": status, "message": message})
+
+    def agent_selected(self, agent: str, confidence: float) -> None:
+        self.emit("agent-selected", {"agent": agent, "confidence": confidence})
+
+    def artifact(
+        self,
+        *,
+        key: str,
+        type: ArtifactType,
+        title: str,
+        content: BaseModel | dict[str, Any] | list[Any],
+        show_in_canvas: bool = False,
+        final: bool = False,
+        file: bytes | None = None,
+        file_name: str | None = None,
+        mime_type: str | None = None,
+    ) -> str:
+        """Publish an artifact; returns its stable id. `key` names it within the thread."""
+        artifact_id = artifact_id_for(self.thread_id, key)
+        body = content.model_dump(mode="json") if isinstance(content, BaseModel) else content
+        artifact = {
+            "id": artifact_id,
+            "type": ArtifactType(type).value,
+            "title": title,
+            "showInCanvas": show_in_canvas,
+            "content": body,
+            "mimeType": mime_type or ("application/json" if file is None else None),
+        }
+        self.emit(
+            "tool:artifact",
+            {"toolCallId": self.tool_call_id, "artifact": artifact},
+            origin=f"{self.tool_call_id}/{key}",
+            final=final,
+            file=file,
+            fileName=file_name,
+        )
+        self.last_artifact_id = artifact_id
+        return artifact_id
+
+
+NodeFn = Callable[[Any, NodeContext], Awaitable[dict[str, Any]]]
+
+
+def _hooked(tool_name: str | None, *, stage: bool) -> Callable[[NodeFn], Callable[..., Awaitable[dict[str, Any]]]]:
+    def decorate(fn: NodeFn):
+        name = tool_name or fn.__name__
+
+        @functools.wraps(fn)
+        async def wrapper(state: Any, config: RunnableConfig, runtime: Runtime[FlowContext]) -> dict[str, Any]:
+            ctx = NodeContext.from_runtime(config, runtime, tool_name=name)
+            call = {"toolCallId": ctx.tool_call_id, "toolName": name}
+            if stage:
+                ctx.emit("tool:message:start", call)
+            ctx.emit("tool:start", {**call, "input": None})
+            try:
+                result = await fn(state, ctx)
+            except GraphBubbleUp:
+                # interrupt() and friends: not a failure, the node re-runs on resume.
+                raise
+            except Exception as error:
+                sentence = user_message_for(error, name)
+                ctx.emit("tool:log", {"toolCallId": ctx.tool_call_id, "level": "error", "message": sentence})
+                ctx.emit("tool:update", {"toolCallId": ctx.tool_call_id, "status": "failed", "output": None})
+                raise
+            ctx.emit("tool:update", {"toolCallId": ctx.tool_call_id, "status": "done", "output": None})
+            if stage:
+                ctx.emit("tool:message:complete", {**call, "artifactId": ctx.last_artifact_id})
+            return result
+
+        # LangGraph injects `config` and `runtime` by parameter name; drop the wrapped signature.
+        del wrapper.__wrapped__
+        return wrapper
+
+    return decorate
+
+
+def node(tool_name: str | None = None):
+    """Hook a graph node: tool:start → … → tool:update{done|failed}."""
+    return _hooked(tool_name, stage=False)
+
+
+def stage(tool_name: str | None = None):
+    """Hook a pipeline stage: tool:message:start → tool:start → … → tool:update → tool:message:complete."""
+    return _hooked(tool_name, stage=True)

@@ -1,0 +1,233 @@
+"""Wire protocol v1 (see shared/protocol.md): inbound payloads, outbound events, artifacts.
+
+Field names are camelCase on the wire; Python attributes use the same names so that
+`model_dump()` is the wire form without aliases to keep in sync.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+
+
+class ArtifactType(str, Enum):
+    search_results = "search_results"
+    course_config = "course_config"
+    video_outline = "video_outline"
+    slide_scripts = "slide_scripts"
+    presentation_theme = "presentation_theme"
+    slide_preview = "slide_preview"
+    dsl = "dsl"
+    pptx = "pptx"
+    tool_plan = "tool_plan"
+    scene_memory_context = "scene_memory_context"
+    legal_answer = "legal_answer"
+    legal_document = "legal_document"
+    requirement_plan = "requirement_plan"
+    implementation_plan = "implementation_plan"
+    trace = "trace"
+
+
+class ThreadStatus(str, Enum):
+    idle = "idle"
+    running = "running"
+    interrupted = "interrupted"
+    failed = "failed"
+    cancelled = "cancelled"
+    done = "done"
+
+
+# Threads in these states can be continued with run:resume.
+RESUMABLE_STATUSES = frozenset({ThreadStatus.interrupted, ThreadStatus.failed, ThreadStatus.cancelled})
+
+
+class Artifact(BaseModel):
+    id: str = Field(description="Stable per thread and artifact key; re-generation keeps it")
+    type: ArtifactType
+    title: str
+    version: int = Field(ge=1, description="Raised by one each time the artifact is re-generated")
+    showInCanvas: bool = Field(default=False, description="The canvas focuses it when it arrives")
+    content: Any = Field(description="JSON of the artifact's model; a summary for binary artifacts")
+    mimeType: str | None = None
+    url: str | None = Field(default=None, description="Download address for binary artifacts")
+
+
+class ArtifactRef(BaseModel):
+    id: str
+    type: ArtifactType
+    title: str
+    version: int
+
+
+# ---------------------------------------------------------------- client -> server
+
+class Inbound(BaseModel):
+    # Unknown keys are refused so a typo ("threadID") is an error, not a silent new thread.
+    model_config = ConfigDict(extra="forbid")
+
+
+FlowName = StrictStr
+
+
+class ChatMessageIn(Inbound):
+    flow: FlowName = Field(description="Registered flow name: ppt, novel, legal, requirement")
+    text: StrictStr = Field(min_length=1, max_length=20_000, description="The user's message")
+    threadId: StrictStr | None = Field(default=None, description="Continue this thread; omit to start one")
+    options: dict[str, Any] = Field(default_factory=dict, description="Flow-specific options")
+
+    @field_validator("text")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text must not be blank")
+        return value
+
+
+class RunResumeIn(Inbound):
+    threadId: StrictStr = Field(min_length=1)
+    answer: Any = Field(default=None, description="Reply to the pending interrupt, if any")
+
+
+class RunCancelIn(Inbound):
+    threadId: StrictStr = Field(min_length=1)
+
+
+class ThreadJoinIn(Inbound):
+    threadId: StrictStr = Field(min_length=1)
+    afterSeq: int = Field(default=0, ge=0, description="Replay stored events with seq > afterSeq")
+
+
+class ThreadListIn(Inbound):
+    pass
+
+
+# ---------------------------------------------------------------- server -> client
+
+class Envelope(BaseModel):
+    threadId: str
+    runId: str
+    seq: int = Field(ge=1)
+    ts: float = Field(description="Unix time in seconds")
+
+
+class StatusEvent(BaseModel):
+    status: str
+    message: str | None = None
+
+
+class AgentSelectedEvent(BaseModel):
+    agent: str
+    confidence: float
+
+
+class ToolMessageStartEvent(BaseModel):
+    toolCallId: str
+    toolName: str
+
+
+class ToolStartEvent(BaseModel):
+    toolCallId: str
+    toolName: str
+    input: Any = None
+
+
+class ToolUpdateEvent(BaseModel):
+    toolCallId: str
+    status: Literal["running", "done", "failed"]
+    output: Any = None
+
+
+class ToolLogEvent(BaseModel):
+    toolCallId: str
+    level: Literal["debug", "info", "warning", "error"] = "info"
+    message: str
+    artifactId: str | None = None
+
+
+class ToolArtifactEvent(BaseModel):
+    toolCallId: str
+    artifact: Artifact
+
+
+class ToolMessageCompleteEvent(BaseModel):
+    toolCallId: str
+    toolName: str
+    artifactId: str | None = None
+
+
+class ProgressEvent(BaseModel):
+    status: str
+    current: int
+    total: int
+    message: str
+
+
+class MessageEvent(BaseModel):
+    role: Literal["assistant"] = "assistant"
+    content: str
+    final: bool
+
+
+class InterruptEvent(BaseModel):
+    interruptId: str
+    kind: Literal["clarification", "confirmation"]
+    payload: dict[str, Any]
+
+
+class CompletionEvent(BaseModel):
+    success: bool
+    finalArtifactId: str | None = None
+    error: str | None = None
+
+
+EVENT_MODELS: dict[str, type[BaseModel]] = {
+    "status": StatusEvent,
+    "agent-selected": AgentSelectedEvent,
+    "tool:message:start": ToolMessageStartEvent,
+    "tool:start": ToolStartEvent,
+    "tool:update": ToolUpdateEvent,
+    "tool:log": ToolLogEvent,
+    "tool:artifact": ToolArtifactEvent,
+    "tool:message:complete": ToolMessageCompleteEvent,
+    "progress": ProgressEvent,
+    "message": MessageEvent,
+    "interrupt": InterruptEvent,
+    "completion": CompletionEvent,
+}
+
+
+class ThreadSummary(BaseModel):
+    threadId: str
+    flow: str
+    title: str
+    status: ThreadStatus
+    updatedAt: float
+
+
+class ThreadInfo(BaseModel):
+    threadId: str
+    flow: str
+    status: ThreadStatus
+    pendingInterrupt: InterruptEvent | None = None
+    artifacts: list[ArtifactRef] = Field(default_factory=list)
+    lastSeq: int = 0
+
+
+class AckError(BaseModel):
+    code: Literal["bad_request", "not_found", "conflict", "unauthorized", "internal"]
+    message: str
+
+
+class FlowInfo(BaseModel):
+    name: str
+    title: str
+    description: str
+
+
+class InterruptRequest(BaseModel):
+    """What a graph passes to `interrupt()`; the runtime turns it into an `interrupt` event."""
+
+    kind: Literal["clarification", "confirmation"]
+    payload: dict[str, Any] = Field(default_factory=dict)
