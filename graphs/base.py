@@ -20,6 +20,8 @@ class FlowContext:
 
     llm: LLM
     options: Mapping[str, Any] = field(default_factory=dict)
+    # Tools the runtime configured from settings, by name (e.g. "web_search"); absent when not configured.
+    tools: Mapping[str, Any] = field(default_factory=dict)
 
 
 # ---- how a new message on an existing thread continues it

@@ -1,0 +1,54 @@
+"""The event log: every event that reaches a client is validated, sequenced and stored first, then fanned out.
+
+A per-thread lock spans "append + fan out" and "replay + subscribe", so a client that joins
+while a run is live gets the stored tail and then the live stream with no gap and no duplicate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.store import Store
+from schemas.events import EVENT_MODELS
+
+Fanout = Callable[[str, str, dict[str, Any]], Awaitable[None]]  # (thread_id, event, payload)
+Send = Callable[[str, dict[str, Any]], Awaitable[None]]  # (event, payload)
+
+# Events of our own, documented in README, beside protocol.md's.
+EXTRA_EVENTS = {"user:message"}
+
+
+class EventLog:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._fanouts: list[Fanout] = []
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def add_fanout(self, fanout: Fanout) -> None:
+        self._fanouts.append(fanout)
+
+    async def publish(self, thread_id: str, run_id: str, event: str, fields: dict[str, Any]) -> dict[str, Any]:
+        model = EVENT_MODELS.get(event)
+        if model is not None:
+            fields = model.model_validate(fields).model_dump(mode="json", exclude_none=True)
+        elif event not in EXTRA_EVENTS:
+            raise ValueError(f"unknown event {event!r}")
+        async with self._locks[thread_id]:
+            payload = await self.store.append_event(thread_id, run_id, event, fields)
+            for fanout in self._fanouts:
+                await fanout(thread_id, event, payload)
+        return payload
+
+    async def replay_then(
+        self, thread_id: str, after_seq: int, send: Send, subscribe: Callable[[], Awaitable[None]]
+    ) -> int:
+        """Send stored events with seq > after_seq, then subscribe, with no publish in between."""
+        async with self._locks[thread_id]:
+            events = await self.store.events_after(thread_id, after_seq)
+            for event, payload in events:
+                await send(event, payload)
+            await subscribe()
+        return len(events)

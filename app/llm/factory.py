@@ -1,0 +1,49 @@
+"""Pick the model behind the LLM protocol from settings, and describe it for /healthz."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from app.llm.base import LLM
+from app.settings import Settings
+
+OFFLINE_MODEL_NAME = "offline-deterministic"
+
+
+def make_llm(settings: Settings) -> LLM:
+    if settings.llm_provider == "offline":
+        from app.llm.offline import OfflineLLM
+
+        return OfflineLLM(max_concurrency=settings.llm_concurrency, latency_s=settings.offline_latency_s)
+    if settings.llm_provider == "openai":
+        # Imported here so the offline path never loads langchain-openai / openai.
+        from app.llm.openai_provider import OpenAICompatibleLLM
+
+        return OpenAICompatibleLLM(settings)  # raises ValueError naming LLM_BASE_URL if it is missing
+    raise ValueError(f"Unknown LLM_PROVIDER {settings.llm_provider!r}; use 'offline' or 'openai'.")
+
+
+def describe_llm(settings: Settings) -> dict[str, Any]:
+    """Provider, model and endpoint — never the API key — for health checks and logs."""
+    if settings.llm_provider == "offline":
+        return {"provider": "offline", "model": OFFLINE_MODEL_NAME}
+    described: dict[str, Any] = {
+        "provider": settings.llm_provider,
+        "model": settings.llm_model,
+        "baseUrl": _public_url(settings.llm_base_url) if settings.llm_base_url else None,
+    }
+    if settings.llm_models:
+        described["roleModels"] = dict(settings.llm_models)
+    return described
+
+
+def _public_url(url: str) -> str:
+    # A base URL may carry credentials (user:pass@host, ?api-key=…); show only scheme, host and path.
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal: urlsplit drops the brackets
+        host = f"[{host}]"
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))

@@ -1,0 +1,342 @@
+"""Runs any registered flow: start, continue, resume, cancel; turns stream chunks into protocol events.
+
+The runtime knows flows only through `FlowDefinition`; graphs know nothing of the runtime. Data
+flows one way: graph → stream writer → here → event log → fan-out (Socket.IO room, CLI display).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.types import Command
+
+from app.eventlog import EventLog
+from app.llm.base import LLM
+from app.settings import Settings
+from app.store import Store, public_artifact
+from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
+from graphs.hooks import CUSTOM_EVENT_KEY
+from schemas.events import (
+    RESUMABLE_STATUSES,
+    ArtifactRef,
+    InterruptEvent,
+    ThreadInfo,
+    ThreadStatus,
+    ThreadSummary,
+)
+
+log = logging.getLogger(__name__)
+
+CANCELLED_SENTENCE = "Stopped at your request. The work so far is saved; resume to continue."
+RESTART_SENTENCE = "The server stopped during this run. The work so far is saved; resume to continue."
+
+
+def new_thread_id() -> str:
+    return uuid.uuid4().hex
+
+
+class RequestError(Exception):
+    """A request the runtime refuses; `code` is one of the protocol's stable ack error codes."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class ActiveRun:
+    run_id: str
+    task: asyncio.Task[None] | None = None
+    cancel_requested: bool = False
+    final_artifact_id: str | None = None
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class FlowRuntime:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        store: Store,
+        events: EventLog,
+        flows: Mapping[str, FlowDefinition],
+        checkpointer: BaseCheckpointSaver,
+        llm: LLM,
+        tools: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.events = events
+        self.flows = dict(flows)
+        self.llm = llm
+        self.tools = dict(tools or {})
+        self.graphs = {name: flow.build_graph().compile(checkpointer=checkpointer) for name, flow in flows.items()}
+        self.active: dict[str, ActiveRun] = {}
+
+    # ------------------------------------------------------------------ queries
+
+    @staticmethod
+    def graph_config(thread_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_id}, "recursion_limit": 500}
+
+    async def thread_or_404(self, thread_id: str) -> dict[str, Any]:
+        thread = await self.store.get_thread(thread_id)
+        if thread is None:
+            raise RequestError("not_found", f"No thread with id {thread_id!r}.")
+        return thread
+
+    async def thread_info(self, thread_id: str) -> ThreadInfo:
+        thread = await self.thread_or_404(thread_id)
+        artifacts = await self.store.latest_artifacts(thread_id)
+        pending = thread["pending_interrupt"]
+        return ThreadInfo(
+            threadId=thread_id,
+            flow=thread["flow"],
+            status=thread["status"],
+            pendingInterrupt=InterruptEvent(**pending) if pending else None,
+            artifacts=[ArtifactRef(**{k: a[k] for k in ("id", "type", "title", "version")}) for a in artifacts],
+            lastSeq=thread["last_seq"],
+        )
+
+    async def list_threads(self) -> list[ThreadSummary]:
+        return [
+            ThreadSummary(
+                threadId=t["thread_id"], flow=t["flow"], title=t["title"], status=t["status"], updatedAt=t["updated_at"]
+            )
+            for t in await self.store.list_threads()
+        ]
+
+    # ----------------------------------------------------------------- commands
+
+    def flow_or_400(self, flow: str) -> FlowDefinition:
+        definition = self.flows.get(flow)
+        if definition is None:
+            raise RequestError("bad_request", f"Unknown flow {flow!r}. Available: {', '.join(sorted(self.flows))}.")
+        return definition
+
+    async def send_message(
+        self, *, flow: str, text: str, thread_id: str, create: bool, options: Mapping[str, Any] | None = None
+    ) -> str:
+        """Start a thread (`create`) or continue one with a new message. Returns the run id."""
+        definition = self.flow_or_400(flow)
+        options = dict(options or {})
+        if create:
+            await self.store.create_thread(thread_id, flow, definition.thread_title(text), options)
+            continuation: Any = StartFresh(definition.initial_input(text, options))
+        else:
+            thread = await self.thread_or_404(thread_id)
+            if thread["flow"] != flow:
+                raise RequestError("bad_request", f"Thread {thread_id!r} belongs to the {thread['flow']!r} flow.")
+            self._refuse_if_running(thread_id)
+            options = {**thread["options"], **options}
+            await self.store.update_thread(thread_id, options=options)
+            continuation = await self._continuation_for(definition, thread_id, text, options)
+        run_id = self._reserve(thread_id)
+        await self.events.publish(thread_id, run_id, "user:message", {"content": text})
+        await self._launch(thread_id, run_id, flow, continuation, options)
+        return run_id
+
+    async def resume(self, thread_id: str, answer: Any = None) -> str:
+        thread = await self.thread_or_404(thread_id)
+        self._refuse_if_running(thread_id)
+        status = ThreadStatus(thread["status"])
+        if status not in RESUMABLE_STATUSES:
+            raise RequestError(
+                "conflict", f"Thread {thread_id!r} is {status.value}; only an interrupted, failed or cancelled run resumes."
+            )
+        pending = thread["pending_interrupt"]
+        if pending:
+            if answer is None:
+                raise RequestError("bad_request", "This thread is waiting for your answer; send it as `answer`.")
+            _check_answer(pending["kind"], answer)
+            continuation: Any = ResumeWith(answer)
+        else:
+            continuation = None  # continue from the last checkpoint
+        run_id = self._reserve(thread_id)
+        await self._launch(thread_id, run_id, thread["flow"], continuation, thread["options"])
+        return run_id
+
+    async def cancel(self, thread_id: str) -> None:
+        await self.thread_or_404(thread_id)
+        run = self.active.get(thread_id)
+        if run is None:
+            raise RequestError("conflict", f"Nothing is running on thread {thread_id!r}.")
+        run.cancel_requested = True
+
+    async def wait(self, thread_id: str) -> None:
+        run = self.active.get(thread_id)
+        if run is not None:
+            await run.finished.wait()
+
+    async def recover(self) -> list[str]:
+        """Threads left `running` by a dead process become resumable, never silently re-run."""
+        recovered = []
+        for thread in await self.store.threads_with_status(ThreadStatus.running):
+            thread_id = thread["thread_id"]
+            await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=None)
+            await self.events.publish(
+                thread_id, "recovery", "status", {"status": ThreadStatus.interrupted.value, "message": RESTART_SENTENCE}
+            )
+            recovered.append(thread_id)
+        return recovered
+
+    async def shutdown(self) -> None:
+        tasks = [run.task for run in self.active.values() if run.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ---------------------------------------------------------------- internals
+
+    def _refuse_if_running(self, thread_id: str) -> None:
+        if thread_id in self.active:
+            raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
+
+    def _reserve(self, thread_id: str) -> str:
+        run = ActiveRun(run_id=uuid.uuid4().hex)
+        self.active[thread_id] = run
+        return run.run_id
+
+    async def _continuation_for(self, definition: FlowDefinition, thread_id: str, text: str, options: dict[str, Any]):
+        graph = self.graphs[definition.name]
+        snapshot = await graph.aget_state(self.graph_config(thread_id))
+        pending = _pending_interrupt(snapshot)
+        view = ThreadView(values=snapshot.values or {}, pending_interrupt=pending, finished=not snapshot.next)
+        if definition.continue_thread is not None:
+            return await definition.continue_thread(view, text, options, self.llm)
+        if pending is not None:
+            return ResumeWith(text)
+        return StartFresh(definition.initial_input(text, options))
+
+    async def _launch(self, thread_id: str, run_id: str, flow: str, continuation: Any, options: dict[str, Any]) -> None:
+        run = self.active[thread_id]
+        await self.store.update_thread(thread_id, status=ThreadStatus.running, pending_interrupt=None)
+        await self.events.publish(thread_id, run_id, "status", {"status": ThreadStatus.running.value})
+        run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options))
+
+    async def _graph_input(self, graph: Any, config: dict[str, Any], continuation: Any) -> tuple[Any, dict[str, Any]]:
+        if continuation is None:
+            return None, config
+        if isinstance(continuation, StartFresh):
+            return continuation.input, config
+        if isinstance(continuation, ResumeWith):
+            return Command(resume=continuation.answer), config
+        if isinstance(continuation, ForkBefore):
+            async for snapshot in graph.aget_state_history(config):
+                if snapshot.next == (continuation.node,):
+                    forked = await graph.aupdate_state(snapshot.config, continuation.update, as_node=continuation.as_node)
+                    return None, forked
+            raise RequestError("conflict", f"This thread never reached {continuation.node!r}; start a new request.")
+        raise TypeError(f"unknown continuation {continuation!r}")
+
+    async def _execute(self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any]) -> None:
+        graph = self.graphs[flow]
+        context = FlowContext(llm=self.llm, options=options, tools=self.tools)
+        publish = self.events.publish
+        try:
+            graph_input, config = await self._graph_input(graph, self.graph_config(thread_id), continuation)
+            stream = graph.astream(
+                graph_input,
+                config,
+                context=context,
+                stream_mode=["custom", "updates"],
+                subgraphs=True,
+                durability="sync",
+            )
+            async with contextlib.aclosing(stream):
+                async for _namespace, mode, chunk in stream:
+                    if mode == "custom" and isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
+                        await self._forward(thread_id, run, chunk)
+                    elif mode == "updates" and run.cancel_requested:
+                        break  # a node just finished and its checkpoint is written: the boundary
+            if run.cancel_requested:
+                await self._finish(thread_id, run, ThreadStatus.cancelled, error=CANCELLED_SENTENCE)
+                return
+            snapshot = await graph.aget_state(self.graph_config(thread_id))
+            pending = _pending_interrupt(snapshot)
+            if pending is not None:
+                await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=pending)
+                await publish(thread_id, run.run_id, "interrupt", pending)
+                await publish(thread_id, run.run_id, "status", {"status": ThreadStatus.interrupted.value})
+                self._release(thread_id, run)
+                return
+            await self._finish(thread_id, run, ThreadStatus.done)
+        except asyncio.CancelledError:
+            # Server shutdown: the thread stays `running` and start-up recovery makes it resumable.
+            self._release(thread_id, run)
+            raise
+        except RequestError as error:
+            await self._finish(thread_id, run, ThreadStatus.failed, error=error.message)
+        except Exception as error:
+            log.exception("run %s of thread %s failed", run.run_id, thread_id)
+            sentence = getattr(error, "user_message", None) or (
+                "The run failed unexpectedly. The work so far is saved; you can resume it."
+            )
+            await self._finish(thread_id, run, ThreadStatus.failed, error=sentence)
+
+    async def _forward(self, thread_id: str, run: ActiveRun, chunk: dict[str, Any]) -> None:
+        event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
+        if event == "tool:artifact":
+            stored = await self.store.save_artifact(
+                thread_id,
+                data["artifact"],
+                origin=meta.get("origin") or f"{run.run_id}/{data['artifact']['id']}",
+                file=meta.get("file"),
+                file_name=meta.get("fileName"),
+            )
+            data["artifact"] = public_artifact(stored)
+            if meta.get("final"):
+                run.final_artifact_id = stored["id"]
+        await self.events.publish(thread_id, run.run_id, event, data)
+
+    async def _finish(self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None) -> None:
+        try:
+            await self.store.update_thread(thread_id, status=status, pending_interrupt=None)
+            await self.events.publish(thread_id, run.run_id, "status", {"status": status.value})
+            completion: dict[str, Any] = {"success": status == ThreadStatus.done}
+            if run.final_artifact_id and status == ThreadStatus.done:
+                completion["finalArtifactId"] = run.final_artifact_id
+            if error:
+                completion["error"] = error
+            await self.events.publish(thread_id, run.run_id, "completion", completion)
+        finally:
+            self._release(thread_id, run)
+
+    def _release(self, thread_id: str, run: ActiveRun) -> None:
+        if self.active.get(thread_id) is run:
+            del self.active[thread_id]
+        run.finished.set()
+
+
+def _pending_interrupt(snapshot: Any) -> dict[str, Any] | None:
+    interrupts = getattr(snapshot, "interrupts", ()) or ()
+    if not interrupts:
+        return None
+    first = interrupts[0]
+    value = first.value if isinstance(first.value, dict) else {"kind": "confirmation", "payload": {"prompt": str(first.value)}}
+    return InterruptEvent(
+        interruptId=first.id, kind=value.get("kind", "confirmation"), payload=value.get("payload", {})
+    ).model_dump(mode="json")
+
+
+def _check_answer(kind: str, answer: Any) -> None:
+    if kind == "confirmation" and not isinstance(answer, bool):
+        raise RequestError("bad_request", "This question needs a yes/no answer: send true or false.")
+    if kind == "clarification":
+        valid_mapping = isinstance(answer, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in answer.items()
+        )
+        if not (valid_mapping or isinstance(answer, str)):
+            raise RequestError(
+                "bad_request", 'Answer the questions as {"questionId": "text"} or send "use defaults".'
+            )

@@ -1,0 +1,278 @@
+"""SQLite storage for threads, the per-thread event log and versioned artifacts (one file in DATA_DIR).
+
+Checkpoints live apart, in LangGraph's own checkpointer; this store holds what clients see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from schemas.events import ThreadStatus
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS threads (
+    thread_id TEXT PRIMARY KEY,
+    flow TEXT NOT NULL,
+    title TEXT NOT NULL,
+    status TEXT NOT NULL,
+    options TEXT NOT NULL DEFAULT '{}',
+    pending_interrupt TEXT,
+    last_seq INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    thread_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    run_id TEXT NOT NULL,
+    event TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (thread_id, seq)
+);
+CREATE TABLE IF NOT EXISTS artifacts (
+    id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    thread_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    show_in_canvas INTEGER NOT NULL,
+    content TEXT NOT NULL,
+    mime_type TEXT,
+    file_path TEXT,
+    file_name TEXT,
+    origin TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (id, version)
+);
+CREATE INDEX IF NOT EXISTS artifacts_by_thread ON artifacts(thread_id);
+"""
+
+
+class Store:
+    def __init__(self, path: Path, files_dir: Path) -> None:
+        self.path = path
+        self.files_dir = files_dir
+        self._db: aiosqlite.Connection | None = None
+        # One writer at a time: seq and version numbers are read-then-written.
+        self._write_lock = asyncio.Lock()
+
+    async def open(self) -> Store:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.executescript(SCHEMA)
+        await self._db.commit()
+        return self
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        assert self._db is not None, "Store.open() was not awaited"
+        return self._db
+
+    # ------------------------------------------------------------------ threads
+
+    async def create_thread(self, thread_id: str, flow: str, title: str, options: dict[str, Any]) -> None:
+        now = time.time()
+        async with self._write_lock:
+            await self.db.execute(
+                "INSERT INTO threads(thread_id, flow, title, status, options, created_at, updated_at)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), now, now),
+            )
+            await self.db.commit()
+
+    async def get_thread(self, thread_id: str) -> dict[str, Any] | None:
+        async with self.db.execute("SELECT * FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
+            row = await cur.fetchone()
+        return _thread_row(row) if row else None
+
+    async def list_threads(self, limit: int = 200) -> list[dict[str, Any]]:
+        async with self.db.execute("SELECT * FROM threads ORDER BY updated_at DESC LIMIT ?", (limit,)) as cur:
+            rows = await cur.fetchall()
+        return [_thread_row(r) for r in rows]
+
+    async def update_thread(
+        self,
+        thread_id: str,
+        *,
+        status: ThreadStatus | None = None,
+        pending_interrupt: dict[str, Any] | None | bool = False,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """`pending_interrupt=False` leaves it as is; None clears it."""
+        sets, args = ["updated_at = ?"], [time.time()]
+        if status is not None:
+            sets.append("status = ?")
+            args.append(ThreadStatus(status).value)
+        if pending_interrupt is not False:
+            sets.append("pending_interrupt = ?")
+            args.append(json.dumps(pending_interrupt) if pending_interrupt else None)
+        if options is not None:
+            sets.append("options = ?")
+            args.append(json.dumps(options))
+        async with self._write_lock:
+            await self.db.execute(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
+            await self.db.commit()
+
+    async def threads_with_status(self, status: ThreadStatus) -> list[dict[str, Any]]:
+        async with self.db.execute("SELECT * FROM threads WHERE status = ?", (status.value,)) as cur:
+            rows = await cur.fetchall()
+        return [_thread_row(r) for r in rows]
+
+    # ------------------------------------------------------------------- events
+
+    async def append_event(self, thread_id: str, run_id: str, event: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """Give the event the thread's next seq and store it; returns the wire payload."""
+        async with self._write_lock:
+            async with self.db.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise KeyError(thread_id)
+            seq = row["last_seq"] + 1
+            payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
+            await self.db.execute(
+                "INSERT INTO events(thread_id, seq, run_id, event, payload) VALUES (?,?,?,?,?)",
+                (thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False)),
+            )
+            await self.db.execute(
+                "UPDATE threads SET last_seq = ?, updated_at = ? WHERE thread_id = ?", (seq, time.time(), thread_id)
+            )
+            await self.db.commit()
+        return payload
+
+    async def events_after(self, thread_id: str, after_seq: int = 0) -> list[tuple[str, dict[str, Any]]]:
+        async with self.db.execute(
+            "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq",
+            (thread_id, after_seq),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r["event"], json.loads(r["payload"])) for r in rows]
+
+    # ---------------------------------------------------------------- artifacts
+
+    async def save_artifact(
+        self,
+        thread_id: str,
+        artifact: dict[str, Any],
+        *,
+        origin: str,
+        file: bytes | None = None,
+        file_name: str | None = None,
+    ) -> dict[str, Any]:
+        """Store a new version of the artifact, or replace the version this origin already made.
+
+        `origin` names the task that produced it; a task re-executed after a crash has the same
+        origin, so it overwrites its own version instead of adding a duplicate one.
+        """
+        artifact_id = artifact["id"]
+        async with self._write_lock:
+            async with self.db.execute(
+                "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, origin)
+            ) as cur:
+                same_origin = await cur.fetchone()
+            if same_origin:
+                version = same_origin["version"]
+            else:
+                async with self.db.execute(
+                    "SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE id = ?", (artifact_id,)
+                ) as cur:
+                    version = (await cur.fetchone())["v"] + 1
+            file_path = None
+            if file is not None:
+                target = self.files_dir / f"{artifact_id}.v{version}"
+                await asyncio.to_thread(target.write_bytes, file)
+                file_path = str(target)
+            await self.db.execute(
+                "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
+                " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    artifact_id,
+                    version,
+                    thread_id,
+                    artifact["type"],
+                    artifact["title"],
+                    int(bool(artifact.get("showInCanvas"))),
+                    json.dumps(artifact.get("content"), ensure_ascii=False),
+                    artifact.get("mimeType"),
+                    file_path,
+                    file_name,
+                    origin,
+                    time.time(),
+                ),
+            )
+            await self.db.commit()
+        stored = {**artifact, "version": version}
+        if file is not None:
+            stored["url"] = f"/artifacts/{artifact_id}/download?version={version}"
+        return stored
+
+    async def get_artifact(self, artifact_id: str, version: int | None = None) -> dict[str, Any] | None:
+        query = "SELECT * FROM artifacts WHERE id = ?"
+        args: tuple[Any, ...] = (artifact_id,)
+        if version is not None:
+            query += " AND version = ?"
+            args += (version,)
+        query += " ORDER BY version DESC LIMIT 1"
+        async with self.db.execute(query, args) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with self.db.execute("SELECT version FROM artifacts WHERE id = ? ORDER BY version", (artifact_id,)) as cur:
+            versions = [r["version"] for r in await cur.fetchall()]
+        return {**_artifact_row(row), "versions": versions}
+
+    async def artifact_file(self, artifact_id: str, version: int | None = None) -> tuple[Path, str, str] | None:
+        row = await self.get_artifact(artifact_id, version)
+        if row is None or not row.get("_filePath"):
+            return None
+        return Path(row["_filePath"]), row.get("_fileName") or artifact_id, row.get("mimeType") or "application/octet-stream"
+
+    async def latest_artifacts(self, thread_id: str) -> list[dict[str, Any]]:
+        async with self.db.execute(
+            "SELECT a.* FROM artifacts a JOIN (SELECT id, MAX(version) v FROM artifacts WHERE thread_id = ? GROUP BY id)"
+            " m ON a.id = m.id AND a.version = m.v ORDER BY a.created_at",
+            (thread_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_artifact_row(r) for r in rows]
+
+
+def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:
+    data = dict(row)
+    data["options"] = json.loads(data["options"] or "{}")
+    data["pending_interrupt"] = json.loads(data["pending_interrupt"]) if data["pending_interrupt"] else None
+    return data
+
+
+def _artifact_row(row: aiosqlite.Row) -> dict[str, Any]:
+    data = {
+        "id": row["id"],
+        "type": row["type"],
+        "title": row["title"],
+        "version": row["version"],
+        "showInCanvas": bool(row["show_in_canvas"]),
+        "content": json.loads(row["content"]),
+        "mimeType": row["mime_type"],
+        "url": f"/artifacts/{row['id']}/download?version={row['version']}" if row["file_path"] else None,
+        "_filePath": row["file_path"],
+        "_fileName": row["file_name"],
+    }
+    return data
+
+
+def public_artifact(data: dict[str, Any]) -> dict[str, Any]:
+    """The artifact as clients see it: no storage paths."""
+    return {k: v for k, v in data.items() if not k.startswith("_")}

@@ -1,0 +1,300 @@
+"""The PPT pipeline (spec 001): six stages, each a hooked node, ending in the slide DSL and a .pptx.
+
+`generate_slides` runs a small page subgraph: one superstep per page batch, each checkpointed,
+so a crash at page 7 resumes at page 7 (pages of one batch are generated concurrently).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from graphs.base import FlowContext
+from graphs.hooks import NodeContext, stage
+from graphs.ppt import offline as _offline  # noqa: F401  registers the offline composers
+from graphs.ppt import prompts
+from graphs.ppt.planning import (
+    STAGES,
+    audience_hint,
+    core_topic,
+    duration_hint,
+    language_of,
+    narration_budget,
+    slide_count_for,
+)
+from graphs.ppt.render import render_pptx
+from schemas.events import ArtifactType
+from schemas.ppt import (
+    CourseConfig,
+    PptxSummary,
+    PresentationTheme,
+    SearchResults,
+    SlideDeck,
+    SlideScripts,
+    SlideSpec,
+    TopicAnalysis,
+    VideoOutline,
+)
+
+
+class PptState(TypedDict, total=False):
+    request: str
+    feedback: str | None
+    feedback_stage: str | None
+    analysis: dict[str, Any]
+    search: dict[str, Any] | None
+    course_config: dict[str, Any]
+    video_outline: dict[str, Any]
+    slide_scripts: dict[str, Any]
+    theme: dict[str, Any]
+    deck: dict[str, Any]
+
+
+def initial_input(text: str, options: dict[str, Any]) -> PptState:
+    """A full, fresh state: a new topic on an old thread must not inherit the old deck."""
+    return PptState(
+        request=text, feedback=None, feedback_stage=None, analysis={}, search=None,
+        course_config={}, video_outline={}, slide_scripts={}, theme={}, deck={},
+    )
+
+
+def feedback_for(state: PptState, stage_name: str) -> str | None:
+    """Refinement feedback goes into the prompt of the stage it targets only."""
+    return state.get("feedback") if state.get("feedback_stage") == stage_name else None
+
+
+# ---------------------------------------------------------------------- stages
+
+
+@stage("analyze_topic")
+async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    request = state["request"]
+    topic = core_topic(request)
+    analysis = await ctx.llm.structured(
+        TopicAnalysis,
+        role="ppt",
+        system=prompts.SYSTEM,
+        prompt=prompts.analyze(request),
+        facts={"topic": topic, "language": language_of(request), "durationHint": duration_hint(request),
+               "audienceHint": audience_hint(request)},
+    )
+    search_tool = ctx.flow.tools.get("web_search")
+    search = None
+    if search_tool is None:
+        ctx.log("No web search is configured (SEARCH_URL); continuing without search results.")
+    else:
+        try:
+            search = await search_tool.search(analysis.topic)
+        except Exception as error:  # search is an aid, not a requirement of the pipeline
+            ctx.log(f"Web search failed ({getattr(error, 'user_message', None) or type(error).__name__}); continuing without it.", level="warning")
+        if search is not None:
+            artifact_id = ctx.artifact(key="search_results", type=ArtifactType.search_results,
+                                       title=f"Search: {analysis.topic}", content=search)
+            ctx.log(f"Found {len(search.results)} web results for “{analysis.topic}”.", artifact_id=artifact_id)
+    return {"analysis": analysis.model_dump(), "search": search.model_dump() if search else None}
+
+
+@stage("generate_course_config")
+async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    analysis = TopicAnalysis.model_validate(state["analysis"])
+    config = await ctx.llm.structured(
+        CourseConfig,
+        role="ppt",
+        system=prompts.SYSTEM,
+        prompt=prompts.course_config(analysis, state.get("search"), feedback_for(state, "generate_course_config")),
+        facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config")},
+    )
+    artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title="课程配置 Course config",
+                               content=config, show_in_canvas=True)
+    ctx.log(f"Course: {config.duration} min for {config.targetAudience}.", artifact_id=artifact_id)
+    return {"course_config": config.model_dump()}
+
+
+@stage("generate_video_outline")
+async def generate_video_outline(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    analysis = TopicAnalysis.model_validate(state["analysis"])
+    config = CourseConfig.model_validate(state["course_config"])
+    feedback = feedback_for(state, "generate_video_outline")
+    outline = await ctx.llm.structured(
+        VideoOutline,
+        role="ppt",
+        system=prompts.SYSTEM,
+        prompt=prompts.video_outline(analysis, config, feedback),
+        facts={"topic": analysis.topic, "language": analysis.language, "duration": config.duration, "feedback": feedback},
+    )
+    artifact_id = ctx.artifact(key="video_outline", type=ArtifactType.video_outline, title="视频大纲 Video outline",
+                               content=outline, show_in_canvas=True)
+    points = sum(len(u.knowledgePoints) for u in outline.knowledgeUnits)
+    ctx.log(f"Outline: {len(outline.knowledgeUnits)} units, {points} knowledge points.", artifact_id=artifact_id)
+    return {"video_outline": outline.model_dump()}
+
+
+@stage("generate_slide_scripts")
+async def generate_slide_scripts(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    analysis = TopicAnalysis.model_validate(state["analysis"])
+    config = CourseConfig.model_validate(state["course_config"])
+    outline = VideoOutline.model_validate(state["video_outline"])
+    slide_count = slide_count_for(config.duration)
+    budget = narration_budget(config.duration, slide_count, analysis.language)
+    feedback = feedback_for(state, "generate_slide_scripts")
+    scripts = await ctx.llm.structured(
+        SlideScripts,
+        role="ppt",
+        system=prompts.SYSTEM,
+        prompt=prompts.slide_scripts(analysis, config, outline, slide_count, budget, feedback),
+        facts={"topic": analysis.topic, "language": analysis.language, "slideCount": slide_count,
+               "narrationBudget": budget, "outline": outline.model_dump(), "feedback": feedback},
+    )
+    if len(scripts.scripts) != slide_count:
+        ctx.log(f"The model wrote {len(scripts.scripts)} pages where {slide_count} were asked; keeping its pages.",
+                level="warning")
+    artifact_id = ctx.artifact(key="slide_scripts", type=ArtifactType.slide_scripts, title="PPT 脚本 Slide scripts",
+                               content=scripts, show_in_canvas=True)
+    ctx.log(f"Scripts for {len(scripts.scripts)} pages (about {budget} {'字' if analysis.language == 'zh' else 'words'} "
+            f"of narration each).", artifact_id=artifact_id)
+    return {"slide_scripts": scripts.model_dump()}
+
+
+@stage("generate_presentation_theme")
+async def generate_presentation_theme(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    analysis = TopicAnalysis.model_validate(state["analysis"])
+    config = CourseConfig.model_validate(state["course_config"])
+    feedback = feedback_for(state, "generate_presentation_theme")
+    theme = await ctx.llm.structured(
+        PresentationTheme,
+        role="ppt",
+        system=prompts.SYSTEM,
+        prompt=prompts.presentation_theme(analysis, config, feedback),
+        facts={"topic": analysis.topic, "language": analysis.language, "feedback": feedback},
+    )
+    artifact_id = ctx.artifact(key="presentation_theme", type=ArtifactType.presentation_theme,
+                               title="演示主题 Presentation theme", content=theme, show_in_canvas=True)
+    ctx.log(f"Theme “{theme.themeName}”.", artifact_id=artifact_id)
+    return {"theme": theme.model_dump()}
+
+
+@stage("generate_slides")
+async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    analysis = TopicAnalysis.model_validate(state["analysis"])
+    scripts = SlideScripts.model_validate(state["slide_scripts"])
+    theme = PresentationTheme.model_validate(state["theme"])
+    pages_done = await PAGES.ainvoke(
+        {
+            "scripts": scripts.model_dump()["scripts"],
+            "theme": theme.model_dump(),
+            "language": analysis.language,
+            "topic": analysis.topic,
+            "feedback": feedback_for(state, "generate_slides"),
+            "tool_call_id": ctx.tool_call_id,
+            "slides": [],
+        },
+        ctx.config,
+    )
+    slides = sorted((SlideSpec.model_validate(s) for s in pages_done["slides"]), key=lambda s: s.index)
+    deck = SlideDeck(title=analysis.topic, language=analysis.language, theme=theme, slides=slides)
+    dsl_id = ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=deck,
+                          show_in_canvas=True)
+    ctx.log(f"Slide DSL with {len(slides)} pages.", artifact_id=dsl_id)
+    pptx = await asyncio.to_thread(render_pptx, deck)
+    file_name = f"{analysis.topic[:40] or 'deck'}.pptx".replace("/", "-")
+    pptx_id = ctx.artifact(
+        key="pptx", type=ArtifactType.pptx, title=file_name,
+        content=PptxSummary(fileName=file_name, slideCount=len(slides), sizeBytes=len(pptx)),
+        final=True, file=pptx, file_name=file_name,
+        mime_type="application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    )
+    ctx.log(f"PowerPoint file ready: {file_name} ({len(pptx) // 1024} KB).", artifact_id=pptx_id)
+    return {"deck": deck.model_dump()}
+
+
+# ------------------------------------------------------------ page subgraph
+
+
+class PagesState(TypedDict, total=False):
+    scripts: list[dict[str, Any]]
+    theme: dict[str, Any]
+    language: str
+    topic: str
+    feedback: str | None
+    tool_call_id: str
+    slides: Annotated[list[dict[str, Any]], operator.add]
+
+
+def _progress_message(current: int, total: int, language: str) -> str:
+    return f"正在生成第 {current}/{total} 页..." if language == "zh" else f"Generating slide {current}/{total}..."
+
+
+async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime: Runtime[FlowContext]) -> dict[str, Any]:
+    ctx = NodeContext.from_runtime(config, runtime, tool_name="generate_slides", tool_call_id=state["tool_call_id"])
+    scripts, total = state["scripts"], len(state["scripts"])
+    start = len(state.get("slides") or [])
+    batch = scripts[start : start + max(1, ctx.llm.max_concurrency)]
+    theme = PresentationTheme.model_validate(state["theme"])
+
+    async def one_page(script: dict[str, Any]) -> SlideSpec:
+        return await ctx.llm.structured(
+            SlideSpec,
+            role="ppt",
+            system=prompts.SYSTEM,
+            prompt=prompts.slide_page(script, total, theme, state.get("feedback")),
+            facts={"script": script, "total": total, "language": state["language"], "feedback": state.get("feedback"),
+                   "subtitle": state["topic"]},
+        )
+
+    pending = [asyncio.create_task(one_page(script)) for script in batch]
+    made: list[dict[str, Any]] = []
+    try:
+        # Pages of a batch are generated concurrently; their events still go out in page order.
+        for script, task in zip(batch, pending):
+            index = script["slideIndex"]
+            ctx.progress(index, total, _progress_message(index, total, state["language"]), status="generating_slide")
+            slide = await task
+            artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
+                                       title=f"第 {index} 页 Slide {index}", content=slide)
+            ctx.log(f"Page {index}/{total} ready: {slide.title}", artifact_id=artifact_id)
+            made.append(slide.model_dump())
+    finally:
+        for task in pending:
+            task.cancel()
+    return {"slides": made}
+
+
+def _more_pages(state: PagesState) -> str:
+    return "generate_page_batch" if len(state["slides"]) < len(state["scripts"]) else END
+
+
+def build_pages_graph() -> StateGraph:
+    graph = StateGraph(PagesState, context_schema=FlowContext)
+    graph.add_node("generate_page_batch", generate_page_batch)
+    graph.add_edge(START, "generate_page_batch")
+    graph.add_conditional_edges("generate_page_batch", _more_pages, ["generate_page_batch", END])
+    return graph
+
+
+# Compiled without a checkpointer: invoked inside `generate_slides`, it checkpoints with the parent's.
+PAGES = build_pages_graph().compile()
+
+
+def build_graph() -> StateGraph:
+    graph = StateGraph(PptState, context_schema=FlowContext)
+    nodes = {
+        "analyze_topic": analyze_topic,
+        "generate_course_config": generate_course_config,
+        "generate_video_outline": generate_video_outline,
+        "generate_slide_scripts": generate_slide_scripts,
+        "generate_presentation_theme": generate_presentation_theme,
+        "generate_slides": generate_slides,
+    }
+    assert tuple(nodes) == STAGES
+    for name, fn in nodes.items():
+        graph.add_node(name, fn)
+    graph.add_edge(START, STAGES[0])
+    for before, after in zip(STAGES, STAGES[1:]):
+        graph.add_edge(before, after)
+    graph.add_edge(STAGES[-1], END)
+    return graph

@@ -1,0 +1,170 @@
+// Readable views of artifacts, one per ArtifactType (schemas/events.py). Unknown types → JSON.
+
+import { h, safeHref, safeColor, fontStack, formatBytes, renderMarkdown, jsonView } from "./dom.js";
+import { renderSlide, renderDeck } from "./slides.js";
+
+export const TYPE_LABELS = {
+  search_results: "搜索结果",
+  course_config: "课程配置",
+  video_outline: "视频大纲",
+  slide_scripts: "逐页脚本",
+  presentation_theme: "主题风格",
+  slide_preview: "单页预览",
+  dsl: "幻灯片",
+  pptx: "PPTX 文件",
+  tool_plan: "工具计划",
+  scene_memory_context: "场景记忆",
+  legal_answer: "法律解答",
+  legal_document: "法律文书",
+  requirement_plan: "需求计划",
+  implementation_plan: "实施计划",
+  trace: "执行轨迹",
+};
+
+const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
+const list = (v) => (Array.isArray(v) ? v : []);
+
+function field(label, value) {
+  return h("div", { class: "kv" }, h("dt", null, label), h("dd", null, value));
+}
+
+function courseConfig(c) {
+  if (!isObj(c)) return null;
+  return h("article", { class: "card course-config", dataset: { testid: "view-course_config" } },
+    h("dl", { class: "kv-grid" },
+      field("叙事风格", c.narrativeStyle ?? "—"),
+      field("目标受众", c.targetAudience ?? "—"),
+      field("时长", c.duration != null ? `${c.duration} 分钟` : "—")),
+    h("h4", null, "教学目标"),
+    h("ol", { class: "objectives" }, list(c.objectives).map((o) => h("li", null, String(o)))));
+}
+
+function videoOutline(c) {
+  if (!isObj(c)) return null;
+  return h("article", { class: "card outline", dataset: { testid: "view-video_outline" } },
+    h("h4", { class: "outline-theme" }, c.theme ?? ""),
+    h("ol", { class: "outline-tree" },
+      list(c.knowledgeUnits).map((u, i) =>
+        h("li", { class: "outline-unit" },
+          h("div", { class: "outline-unit-head" }, h("span", { class: "unit-no" }, `单元 ${i + 1}`), h("strong", null, u?.title ?? "")),
+          u?.description ? h("p", { class: "muted" }, String(u.description)) : null,
+          h("ul", { class: "outline-points" }, list(u?.knowledgePoints).map((p) => h("li", null, String(p))))))));
+}
+
+function slideScripts(c) {
+  const scripts = Array.isArray(c) ? c : list(c?.scripts);
+  if (!scripts.length && !isObj(c)) return null;
+  return h("div", { class: "table-wrap", dataset: { testid: "view-slide_scripts" } },
+    h("table", { class: "scripts" },
+      h("caption", { class: "sr-only" }, "逐页脚本"),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, "页"), h("th", { scope: "col" }, "内容设计"), h("th", { scope: "col" }, "可视化建议"), h("th", { scope: "col" }, "口播稿"))),
+      h("tbody", null, scripts.map((s) =>
+        h("tr", null,
+          h("td", { class: "num" }, String(s?.slideIndex ?? "")),
+          h("td", null, s?.title ? h("strong", null, String(s.title)) : null, h("ul", null, list(s?.contentDesign).map((x) => h("li", null, String(x))))),
+          h("td", null, h("ul", null, list(s?.visualSuggestions).map((x) => h("li", null, String(x))))),
+          h("td", { class: "narration" }, String(s?.narrationScript ?? "")))))));
+}
+
+function presentationTheme(c) {
+  if (!isObj(c)) return null;
+  const colors = isObj(c.colorScheme) ? c.colorScheme : {};
+  const fonts = isObj(c.fontConfig) ? c.fontConfig : {};
+  const names = { primary: "主色", secondary: "辅色", accent: "强调色", background: "背景", text: "文字" };
+  return h("article", { class: "card theme", dataset: { testid: "view-presentation_theme" } },
+    h("h4", null, c.themeName ?? ""),
+    h("div", { class: "swatches" },
+      Object.entries(colors).map(([k, v]) =>
+        h("figure", { class: "swatch" },
+          h("div", { class: "swatch-chip", style: { background: safeColor(v, "transparent") } }),
+          h("figcaption", null, h("span", null, names[k] ?? k), h("code", null, String(v)))))),
+    h("h4", null, "字体"),
+    h("dl", { class: "kv-grid" },
+      field("标题字体", h("span", { style: { fontFamily: fontStack(fonts.titleFont, fonts.eastAsianFont) } }, `${fonts.titleFont ?? "—"}  标题 Aa`)),
+      field("正文字体", h("span", { style: { fontFamily: fontStack(fonts.bodyFont, fonts.eastAsianFont) } }, `${fonts.bodyFont ?? "—"}  正文 Aa`)),
+      field("中文字体", h("span", { style: { fontFamily: fontStack(fonts.eastAsianFont) } }, `${fonts.eastAsianFont ?? "—"}  中文字体`)),
+      field("字号", `标题 ${fonts.titleSize ?? "—"} pt · 正文 ${fonts.bodySize ?? "—"} pt`)),
+    list(c.masterSlides).length ? h("h4", null, "母版") : null,
+    h("ul", { class: "masters" }, list(c.masterSlides).map((m) =>
+      h("li", null, h("strong", null, m?.name ?? ""), " ", h("span", { class: "tag" }, m?.layout ?? ""), m?.description ? h("span", { class: "muted" }, ` ${m.description}`) : null))),
+    h("h4", null, "预览"),
+    h("div", { class: "theme-preview" }, renderSlide({ index: 1, layout: "title", title: c.themeName ?? "Theme", subtitle: "标题 · 正文 · 强调" }, c)));
+}
+
+function searchResults(c) {
+  if (!isObj(c)) return null;
+  return h("article", { class: "card search", dataset: { testid: "view-search_results" } },
+    h("p", { class: "muted" }, `查询：${c.query ?? ""}`, c.engine ? ` · ${c.engine}` : ""),
+    list(c.results).length === 0 ? h("p", { class: "muted" }, "没有结果") : null,
+    h("ol", { class: "search-results" }, list(c.results).map((r) => {
+      const href = safeHref(r?.url);
+      return h("li", null,
+        href ? h("a", { href, target: "_blank", rel: "noopener noreferrer" }, r?.title || href) : h("span", null, r?.title ?? ""),
+        r?.url ? h("div", { class: "url" }, String(r.url)) : null,
+        r?.snippet ? h("p", null, String(r.snippet)) : null);
+    })));
+}
+
+function pptx(artifact, ctx) {
+  const c = isObj(artifact.content) ? artifact.content : {};
+  const href = `/artifacts/${encodeURIComponent(artifact.id)}/download`;
+  const deck = ctx.latestDeck?.();
+  return h("div", { class: "pptx-view", dataset: { testid: "view-pptx" } },
+    h("article", { class: "card pptx" },
+      h("div", { class: "pptx-icon", "aria-hidden": "true" }, "P"),
+      h("div", { class: "pptx-meta" },
+        h("strong", null, c.fileName ?? artifact.title ?? "presentation.pptx"),
+        h("span", { class: "muted" }, [c.slideCount != null ? `${c.slideCount} 页` : null, c.aspectRatio, formatBytes(c.sizeBytes)].filter(Boolean).join(" · "))),
+      h("a", { class: "btn btn-primary download", href, download: c.fileName || "", dataset: { testid: "download-pptx" } }, "⬇ 下载 PPTX")),
+    deck ? renderDeck(deck) : null);
+}
+
+function slidePreview(artifact, ctx) {
+  const spec = artifact.content;
+  if (!isObj(spec)) return null;
+  return h("div", { class: "slide-preview", dataset: { testid: "view-slide_preview" } },
+    h("div", { class: "deck-stage" }, renderSlide(spec, ctx.latestTheme?.())),
+    spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, "口播稿 Notes"), h("p", null, String(spec.notes))) : null);
+}
+
+/** Text-like artifacts: a string, or an object with one obvious markdown/text field. */
+function markdownLike(c) {
+  if (typeof c === "string") return renderMarkdown(c);
+  if (isObj(c)) {
+    for (const key of ["markdown", "content", "text", "answer", "body", "document"]) {
+      if (typeof c[key] === "string" && c[key].trim()) {
+        const rest = Object.entries(c).filter(([k, v]) => k !== key && v !== null && v !== undefined && v !== "");
+        return h("div", null, renderMarkdown(c[key]),
+          rest.length ? h("details", { class: "extra" }, h("summary", null, "其他字段"), jsonView(Object.fromEntries(rest))) : null);
+      }
+    }
+  }
+  return null;
+}
+
+export function renderArtifactBody(artifact, ctx = {}) {
+  const c = artifact?.content;
+  let view = null;
+  try {
+    switch (artifact?.type) {
+      case "course_config": view = courseConfig(c); break;
+      case "video_outline": view = videoOutline(c); break;
+      case "slide_scripts": view = slideScripts(c); break;
+      case "presentation_theme": view = presentationTheme(c); break;
+      case "dsl": view = isObj(c) ? renderDeck(c) : null; break;
+      case "slide_preview": view = slidePreview(artifact, ctx); break;
+      case "pptx": view = pptx(artifact, ctx); break;
+      case "search_results": view = searchResults(c); break;
+      case "requirement_plan":
+      case "implementation_plan":
+      case "legal_answer":
+      case "legal_document":
+        view = markdownLike(c); break;
+      default: view = null;
+    }
+  } catch (err) {
+    console.warn("artifact view failed, showing JSON", err);
+    view = null;
+  }
+  return view ?? jsonView(c);
+}

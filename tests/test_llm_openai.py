@@ -1,0 +1,312 @@
+"""The OpenAI-compatible provider, against a real HTTP server speaking the chat-completions format."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiohttp
+import pytest
+from pydantic import BaseModel, Field, ValidationError
+
+from app.llm.base import LLMError
+from app.llm.factory import describe_llm, make_llm
+from app.llm.offline import OfflineLLM
+from app.llm.openai_provider import OpenAICompatibleLLM
+from app.settings import Settings
+from tests.support.fake_openai import Fail, FakeOpenAI, message_text
+
+API_KEY = "sk-test-secret-123"
+
+
+class Slide(BaseModel):
+    title: str
+    bullets: list[str] = Field(min_length=1)
+    minutes: int
+
+
+VALID = {"title": "Why tests", "bullets": ["they catch regressions"], "minutes": 3}
+
+
+def settings_for(fake: FakeOpenAI, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "llm_provider": "openai",
+        "llm_base_url": fake.base_url,
+        "llm_api_key": API_KEY,
+        "llm_model": "fake-model",
+        "llm_timeout_s": 5.0,
+        "llm_max_retries": 2,
+        "llm_validation_retries": 2,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeOpenAI]:
+    async with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+async def llm_for(fake: FakeOpenAI) -> AsyncIterator[Callable[..., OpenAICompatibleLLM]]:
+    created: list[OpenAICompatibleLLM] = []
+
+    def build(**overrides: Any) -> OpenAICompatibleLLM:
+        llm = OpenAICompatibleLLM(settings_for(fake, **overrides))
+        created.append(llm)
+        return llm
+
+    yield build
+    for llm in created:
+        await llm.aclose()
+
+
+async def ask_slide(llm: OpenAICompatibleLLM, role: str = "writer") -> Slide:
+    return await llm.structured(Slide, role=role, system="You write slides.", prompt="One slide about tests.")
+
+
+def last_user_message(request: dict[str, Any]) -> str:
+    return [m for m in request["messages"] if m["role"] == "user"][-1]["content"]
+
+
+# -- structured output -------------------------------------------------------------------------
+
+
+async def test_a_valid_structured_reply_parses_into_the_model(fake, llm_for):
+    fake.reply(VALID)
+
+    slide = await ask_slide(llm_for())
+
+    assert slide == Slide(**VALID)
+    assert len(fake.requests) == 1
+
+
+async def test_a_structured_request_asks_for_json_mode_and_carries_the_schema(fake, llm_for):
+    fake.reply(VALID)
+
+    await ask_slide(llm_for())
+
+    request = fake.requests[0]
+    assert request["response_format"] == {"type": "json_object"}
+    system = message_text(request, role="system")
+    assert system.startswith("You write slides.")
+    assert json.dumps(Slide.model_json_schema(), ensure_ascii=False) in system
+    assert message_text(request, role="user") == "One slide about tests."
+
+
+async def test_a_json_fenced_reply_is_accepted(fake, llm_for):
+    fake.reply(f"```json\n{json.dumps(VALID)}\n```")
+
+    assert await ask_slide(llm_for()) == Slide(**VALID)
+
+
+async def test_a_malformed_reply_is_re_asked_with_the_validation_error(fake, llm_for):
+    wrong_type = {**VALID, "minutes": "three"}
+    fake.reply(wrong_type).reply(VALID)
+
+    slide = await ask_slide(llm_for())
+
+    assert slide == Slide(**VALID)
+    assert len(fake.requests) == 2
+    with pytest.raises(ValidationError) as expected:
+        Slide.model_validate(wrong_type)
+    retry = fake.requests[1]
+    assert expected.value.errors()[0]["msg"] in last_user_message(retry)
+    assert "minutes" in last_user_message(retry)
+    # The bad reply stays in the conversation so the model can correct it.
+    assert retry["messages"][-2] == {"role": "assistant", "content": json.dumps(wrong_type)}
+
+
+async def test_invalid_json_is_re_asked_too(fake, llm_for):
+    fake.malformed().reply(VALID)
+
+    assert await ask_slide(llm_for()) == Slide(**VALID)
+    assert "Invalid JSON" in last_user_message(fake.requests[1])
+
+
+async def test_always_malformed_replies_give_up_after_the_validation_retries(fake, llm_for):
+    fake.responder = lambda body: '{"title": 42'
+
+    with pytest.raises(LLMError) as raised:
+        await ask_slide(llm_for(llm_validation_retries=2))
+
+    assert len(fake.requests) == 1 + 2
+    expected = "The model's answer did not match the expected format after 3 attempts."
+    assert raised.value.user_message == expected
+
+
+# -- transport failures ------------------------------------------------------------------------
+
+
+async def test_a_server_error_is_retried_over_http(fake, llm_for):
+    fake.fail(500).reply(VALID)
+
+    assert await ask_slide(llm_for(llm_max_retries=2)) == Slide(**VALID)
+    assert len(fake.requests) == 2
+
+
+async def test_a_persistent_server_error_becomes_a_friendly_llm_error(fake, llm_for):
+    fake.fail(500, times=10)
+
+    with pytest.raises(LLMError) as raised:
+        await ask_slide(llm_for(llm_max_retries=1))
+
+    assert len(fake.requests) == 1 + 1
+    message = raised.value.user_message
+    assert message == "The model endpoint failed with a server error, HTTP 500 (2 attempts)."
+    assert "Traceback" not in str(raised.value)
+
+
+async def test_a_reply_slower_than_the_timeout_is_reported_as_timed_out(fake, llm_for):
+    fake.delay(3.0, VALID)
+    started = time.monotonic()
+
+    with pytest.raises(LLMError) as raised:
+        await ask_slide(llm_for(llm_timeout_s=0.5, llm_max_retries=0))
+
+    assert time.monotonic() - started < 2.0
+    assert "timed out after 0.5 s" in raised.value.user_message
+
+
+async def test_error_messages_never_contain_the_api_key(fake, llm_for):
+    fake.enqueue(Fail(401, message=f"Incorrect API key provided: {API_KEY}"))
+
+    with pytest.raises(LLMError) as raised:
+        await ask_slide(llm_for())
+
+    assert raised.value.user_message == "The model endpoint rejected the API key; check LLM_API_KEY."
+    assert API_KEY not in str(raised.value)
+    assert fake.headers[0]["Authorization"] == f"Bearer {API_KEY}"
+
+
+async def test_an_unreachable_endpoint_is_a_friendly_llm_error():
+    async with FakeOpenAI() as stopped:
+        base_url = stopped.base_url
+    settings = Settings(_env_file=None, llm_provider="openai", llm_base_url=base_url, llm_max_retries=0)
+    llm = OpenAICompatibleLLM(settings)
+    try:
+        with pytest.raises(LLMError) as raised:
+            await ask_slide(llm)
+    finally:
+        await llm.aclose()
+
+    assert raised.value.user_message.startswith("Could not reach the model endpoint")
+
+
+# -- models, text and streaming ----------------------------------------------------------------
+
+
+async def test_a_role_uses_its_model_override_from_the_environment(fake, llm_for, monkeypatch):
+    monkeypatch.setenv("LLM_MODEL_WRITER", "writer-model")
+    fake.reply(VALID).reply(VALID)
+    llm = llm_for()
+
+    await ask_slide(llm, role="writer")
+    await ask_slide(llm, role="reviewer")
+
+    assert [r["model"] for r in fake.requests] == ["writer-model", "fake-model"]
+
+
+async def test_a_role_uses_its_model_override_from_settings(fake, llm_for):
+    fake.reply("fine")
+
+    await llm_for(llm_models={"critic": "critic-model"}).complete(role="critic", system="s", prompt="p")
+
+    assert fake.requests[0]["model"] == "critic-model"
+
+
+async def test_complete_returns_the_reply_text(fake, llm_for):
+    fake.reply("A plain answer.")
+
+    text = await llm_for().complete(role="writer", system="Be brief.", prompt="Say something.")
+
+    assert text == "A plain answer."
+    assert "response_format" not in fake.requests[0]
+
+
+async def test_stream_yields_the_reply_text_in_chunks(fake, llm_for):
+    answer = "Streaming arrives piece by piece, not all at once."
+    fake.reply(answer)
+
+    chunks = [c async for c in llm_for().stream(role="writer", system="Be brief.", prompt="Say something.")]
+
+    assert "".join(chunks) == answer
+    assert len(chunks) > 1
+    assert fake.requests[0]["stream"] is True
+
+
+async def test_a_failing_stream_raises_a_friendly_llm_error(fake, llm_for):
+    fake.fail(503, times=5)
+
+    with pytest.raises(LLMError) as raised:
+        async for _ in llm_for(llm_max_retries=0).stream(role="writer", system="s", prompt="p"):
+            pass
+
+    assert raised.value.user_message == "The model endpoint failed with a server error, HTTP 503."
+
+
+async def test_concurrent_calls_are_served_concurrently(llm_for, fake):
+    fake.delay_s = 0.4
+    fake.responder = lambda body: json.dumps(VALID)
+    llm = llm_for()
+    started = time.monotonic()
+
+    slides = await asyncio.gather(*(ask_slide(llm) for _ in range(4)))
+
+    assert slides == [Slide(**VALID)] * 4
+    assert time.monotonic() - started < 1.2
+    assert fake.max_in_flight == 4
+
+
+async def test_the_fake_server_lists_its_models(fake):
+    async with aiohttp.ClientSession() as session, session.get(f"{fake.base_url}/models") as response:
+        listing = await response.json()
+
+    assert [m["id"] for m in listing["data"]] == ["fake-model"]
+
+
+# -- factory -----------------------------------------------------------------------------------
+
+
+def test_make_llm_builds_the_offline_model_from_settings():
+    settings = Settings(_env_file=None, llm_provider="offline", llm_concurrency=7, offline_latency_s=0.25)
+    llm = make_llm(settings)
+
+    assert isinstance(llm, OfflineLLM)
+    assert (llm.max_concurrency, llm.latency_s) == (7, 0.25)
+
+
+def test_make_llm_builds_the_openai_provider_from_settings():
+    settings = Settings(
+        _env_file=None, llm_provider="openai", llm_base_url="http://127.0.0.1:9/v1", llm_concurrency=5
+    )
+    llm = make_llm(settings)
+
+    assert isinstance(llm, OpenAICompatibleLLM)
+    assert (llm.provider, llm.max_concurrency) == ("openai", 5)
+
+
+def test_make_llm_refuses_openai_without_a_base_url():
+    with pytest.raises(ValueError, match="LLM_BASE_URL"):
+        make_llm(Settings(_env_file=None, llm_provider="openai"))
+
+
+def test_describe_llm_names_provider_model_and_endpoint_but_never_the_key():
+    offline = describe_llm(Settings(_env_file=None, llm_provider="offline"))
+    online = describe_llm(
+        Settings(
+            _env_file=None,
+            llm_provider="openai",
+            llm_model="m1",
+            llm_base_url="https://user:pw@llm.example.com/v1?api-key=abc",
+            llm_api_key=API_KEY,
+        )
+    )
+
+    assert offline == {"provider": "offline", "model": "offline-deterministic"}
+    assert online == {"provider": "openai", "model": "m1", "baseUrl": "https://llm.example.com/v1"}
+    assert API_KEY not in json.dumps(online)
