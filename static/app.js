@@ -519,7 +519,8 @@ function getRun(v, runId) {
       progress.hidden = false;
       const pageLike = /slide|page/i.test(String(ev.status || "")) || /页/.test(String(ev.message || ""));
       pagesEl.textContent = total ? (pageLike ? `第 ${cur}/${total} 页` : `${cur}/${total}`) : "";
-      msgEl.textContent = ev.message ? String(ev.message) : "";
+      const message = ev.message ? String(ev.message) : "";
+      msgEl.textContent = total && message.includes(`${cur}/${total}`) && pageLike ? "" : message;
       const pct = total ? Math.min(100, (cur / total) * 100) : 0;
       bar.style.width = `${pct}%`;
       barWrap.setAttribute("aria-valuemax", String(total));
@@ -556,9 +557,15 @@ function makeEntry(v, ev) {
   const stateText = h("span", { class: "tl-state" });
   const actions = h("span", { class: "tl-actions" });
   const logs = h("ul", { class: "tl-logs" });
+  const more = h("button", { type: "button", class: "link-btn tl-more", hidden: true, "aria-expanded": "false" });
+  more.addEventListener("click", () => {
+    const collapsed = logs.classList.toggle("collapsed");
+    more.setAttribute("aria-expanded", String(!collapsed));
+    more.textContent = collapsed ? `显示全部 ${logs.children.length} 条日志` : "收起日志";
+  });
   const el = h("li", { class: "tl-entry", dataset: { testid: "timeline-entry", toolCallId: ev.toolCallId } },
     icon,
-    h("div", { class: "tl-main" }, h("div", { class: "tl-head" }, label, code, stateText, actions), logs));
+    h("div", { class: "tl-main" }, h("div", { class: "tl-head" }, label, code, stateText, actions), logs, more));
   const entry = {
     el, logs, actions, toolName: "", state: null, artifactId: null,
     setName(name) {
@@ -573,6 +580,17 @@ function makeEntry(v, ev) {
       el.dataset.state = state;
       stateText.textContent = ENTRY_STATE_LABELS[state] || state;
       icon.textContent = { pending: "○", running: "", done: "✓", failed: "✕", stopped: "■" }[state] ?? "";
+      // Long logs of a finished step fold to their last lines; a running step shows everything.
+      const finished = state === "done" || state === "stopped";
+      if (finished && logs.children.length > 4) {
+        logs.classList.add("collapsed");
+        more.hidden = false;
+        more.setAttribute("aria-expanded", "false");
+        more.textContent = `显示全部 ${logs.children.length} 条日志`;
+      } else if (!finished) {
+        logs.classList.remove("collapsed");
+        more.hidden = true;
+      }
     },
     setArtifact(artifactId) {
       if (!artifactId || entry.artifactId === artifactId) return;
@@ -604,7 +622,7 @@ function onLog(v, ev) {
       type: "button", class: "btn btn-small log-view", dataset: { testid: "log-view", artifactId: ev.artifactId },
       "aria-label": `查看产物：${ev.message ?? ""}`,
       onclick: () => focusArtifact(ev.artifactId, { user: true }),
-    }, "查看 view") : null);
+    }, "查看") : null);
   keepScrolled(() => (entry ? entry.logs : getRun(v, ev.runId).notes).append(line));
 }
 
@@ -985,10 +1003,10 @@ function renderCanvas() {
     },
   };
   const view = renderArtifactBody(shown, ctx);
-  body.replaceChildren(
+  body.replaceChildren(...[
     pinned ? h("p", { class: "notice" }, `正在查看 v${pinned}（最新为 v${latest.version}）`) : null,
     view,
-  );
+  ].filter(Boolean));
   body.scrollTop = 0;
 }
 

@@ -67,7 +67,7 @@ def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh = request.fact("topic"), _zh(request)
     keywords = request.fact("keywords") or [topic]
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
-    duration = request.fact("durationHint") or 10
+    duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
     aspects = ASPECTS_ZH if zh else ASPECTS_EN
     objectives = [

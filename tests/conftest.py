@@ -1,0 +1,72 @@
+"""Shared fixtures: settings on a temp DATA_DIR, an in-process live server, recording Socket.IO clients."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from app.server import RUNTIME_KEY, create_app
+from app.runtime import FlowRuntime
+from app.settings import Settings
+from tests.support.client import RecordingClient
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+    def make(**overrides) -> Settings:
+        values = {"data_dir": tmp_path / "data", "llm_provider": "offline", "_env_file": None, **overrides}
+        return Settings(**values)
+
+    return make
+
+
+@dataclass
+class LiveServer:
+    url: str
+    app: web.Application
+
+    @property
+    def runtime(self) -> FlowRuntime:
+        return self.app[RUNTIME_KEY]
+
+
+@pytest.fixture
+async def start_server(make_settings) -> AsyncIterator[Callable[..., LiveServer]]:
+    runners: list[web.AppRunner] = []
+
+    async def start(**overrides) -> LiveServer:
+        app = create_app(make_settings(**overrides))
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        runners.append(runner)
+        port = site._server.sockets[0].getsockname()[1]
+        return LiveServer(url=f"http://127.0.0.1:{port}", app=app)
+
+    yield start
+    for runner in reversed(runners):
+        await runner.cleanup()
+
+
+@pytest.fixture
+async def live_server(start_server) -> LiveServer:
+    return await start_server()
+
+
+@pytest.fixture
+async def connect() -> AsyncIterator[Callable[[str], RecordingClient]]:
+    clients: list[RecordingClient] = []
+
+    async def make(url: str) -> RecordingClient:
+        client = await RecordingClient().connect(url)
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        await client.close()

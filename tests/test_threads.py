@@ -1,0 +1,181 @@
+"""Threads over the socket: replay by seq, refinement of a finished deck, cancel and resume, bad input."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+from tests.test_ppt_socket import run_ppt
+
+
+def artifact_versions(events) -> dict[str, int]:
+    latest: dict[str, int] = {}
+    for name, data in events:
+        if name == "tool:artifact":
+            artifact = data["artifact"]
+            latest[artifact["type"]] = max(latest.get(artifact["type"], 0), artifact["version"])
+    return latest
+
+
+# ------------------------------------------------------------------ replay
+
+
+async def test_join_with_after_seq_replays_exactly_the_missing_tail(live_server, connect):
+    runner = await connect(live_server.url)
+    thread_id, _ = await run_ppt(runner, "做一个关于浮力的5分钟PPT")
+    all_seqs = [d["seq"] for _, d in runner.of(thread_id)]
+
+    late = await connect(live_server.url)
+    ack = await late.call("thread:join", {"threadId": thread_id, "afterSeq": 10})
+    assert ack["ok"] and ack["thread"]["lastSeq"] == all_seqs[-1]
+    assert [d["seq"] for _, d in late.of(thread_id)] == all_seqs[10:]
+
+
+async def test_join_while_running_gets_tail_then_live_without_gap_or_duplicate(start_server, connect):
+    server = await start_server(offline_latency_s=0.03)
+    runner = await connect(server.url)
+    ack = await runner.call("chat:message", {"flow": "ppt", "text": "做一个关于声音传播的6分钟PPT"})
+    thread_id = ack["threadId"]
+    await runner.wait_for("tool:artifact", lambda d: d["threadId"] == thread_id)
+
+    watcher = await connect(server.url)
+    seen_before_join = max(d["seq"] for _, d in runner.of(thread_id))
+    after = seen_before_join - 3
+    joined = await watcher.call("thread:join", {"threadId": thread_id, "afterSeq": after})
+    assert joined["ok"] and joined["thread"]["status"] == "running"
+    await watcher.wait_for("completion", lambda d: d["threadId"] == thread_id, timeout=60)
+    await runner.wait_for("completion", lambda d: d["threadId"] == thread_id, timeout=60)
+
+    watched = [d["seq"] for _, d in watcher.of(thread_id)]
+    final_seq = max(d["seq"] for _, d in runner.of(thread_id))
+    assert watched == list(range(after + 1, final_seq + 1))
+
+
+# -------------------------------------------------------------- refinement
+
+
+async def test_outline_feedback_reruns_from_the_outline_and_keeps_course_config(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于细胞结构的6分钟PPT")
+    first_outline = next(d["artifact"] for _, d in client.of(thread_id, "tool:artifact")
+                         if d["artifact"]["type"] == "video_outline")
+
+    ack = await client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "大纲太复杂，精简一下"})
+    assert ack["ok"], ack
+    completion = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    assert completion["success"]
+
+    second_run = [(n, d) for n, d in client.of(thread_id) if d["runId"] == ack["runId"]]
+    rerun = [d["toolName"] for n, d in second_run if n == "tool:start"]
+    assert rerun == ["generate_video_outline", "generate_slide_scripts", "generate_presentation_theme", "generate_slides"]
+    versions = artifact_versions(client.of(thread_id))
+    assert versions["course_config"] == 1
+    for kind in ("video_outline", "slide_scripts", "presentation_theme", "dsl", "pptx"):
+        assert versions[kind] == 2, kind
+    new_outline = next(d["artifact"] for n, d in second_run if n == "tool:artifact" and d["artifact"]["type"] == "video_outline")
+    assert new_outline["id"] == first_outline["id"], "re-generation keeps the artifact id"
+    assert completion["finalArtifactId"] == next(d["artifact"]["id"] for n, d in second_run
+                                                 if n == "tool:artifact" and d["artifact"]["type"] == "pptx")
+
+
+async def test_visual_feedback_regenerates_only_the_slides(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于太阳系的5分钟PPT")
+    ack = await client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "增加配图，视觉优化一下"})
+    await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    rerun = [d["toolName"] for n, d in client.of(thread_id, "tool:start") if d["runId"] == ack["runId"]]
+    assert rerun == ["generate_slides"]
+    versions = artifact_versions(client.of(thread_id))
+    assert versions["slide_scripts"] == 1 and versions["dsl"] == 2
+
+
+async def test_a_new_topic_on_a_finished_thread_runs_all_stages(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于月相的5分钟PPT")
+    ack = await client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "做一个关于潮汐的5分钟PPT"})
+    await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    rerun = [d["toolName"] for n, d in client.of(thread_id, "tool:start") if d["runId"] == ack["runId"]]
+    assert rerun[0] == "analyze_topic" and len(rerun) == 6
+    outline = [d["artifact"] for n, d in client.of(thread_id, "tool:artifact")
+               if d["runId"] == ack["runId"] and d["artifact"]["type"] == "video_outline"][0]
+    assert "潮汐" in outline["content"]["theme"]
+
+
+# ----------------------------------------------------------- cancel, resume
+
+
+async def test_cancel_stops_at_a_node_boundary_and_resume_finishes_without_redoing_work(start_server, connect):
+    server = await start_server(offline_latency_s=0.05, llm_concurrency=1)
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于磁场的6分钟PPT"})
+    thread_id = ack["threadId"]
+    await client.wait_for("tool:message:complete", lambda d: d["toolName"] == "generate_video_outline")
+    cancel = await client.call("run:cancel", {"threadId": thread_id})
+    assert cancel["ok"]
+    stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
+    assert stopped["success"] is False and "resume" in stopped["error"]
+    info = await client.call("thread:join", {"threadId": thread_id, "afterSeq": 10_000})
+    assert info["thread"]["status"] == "cancelled"
+
+    resumed = await client.call("run:resume", {"threadId": thread_id})
+    assert resumed["ok"]
+    done = await client.wait_for("completion", lambda d: d["runId"] == resumed["runId"], timeout=60)
+    assert done["success"]
+    starts = Counter(d["toolName"] for _, d in client.of(thread_id, "tool:start"))
+    assert starts["analyze_topic"] == starts["generate_course_config"] == starts["generate_video_outline"] == 1
+    assert starts["generate_slides"] == 1
+
+
+# --------------------------------------------------------------- bad input
+
+
+async def test_bad_input_is_refused_with_a_stable_code_and_the_connection_stays(live_server, connect):
+    client = await connect(live_server.url)
+    cases = [
+        ("chat:message", {"flow": "cooking", "text": "hi"}, "bad_request"),
+        ("chat:message", {"flow": "ppt"}, "bad_request"),
+        ("chat:message", {"flow": "ppt", "text": "   "}, "bad_request"),
+        ("chat:message", {"flow": "ppt", "text": 42}, "bad_request"),
+        ("chat:message", {"flow": ["ppt"], "text": "hi"}, "bad_request"),
+        ("chat:message", {"flow": "ppt", "text": "hi", "threadID": "typo"}, "bad_request"),
+        ("chat:message", "not an object", "bad_request"),
+        ("chat:message", {"flow": "ppt", "text": "hi", "threadId": "no-such-thread"}, "not_found"),
+        ("run:resume", {"threadId": "no-such-thread"}, "not_found"),
+        ("run:resume", {}, "bad_request"),
+        ("run:cancel", {"threadId": "no-such-thread"}, "not_found"),
+        ("thread:join", {"threadId": "no-such-thread"}, "not_found"),
+        ("thread:join", {"threadId": "x", "afterSeq": -1}, "bad_request"),
+        ("thread:join", {"threadId": "x", "afterSeq": "ten"}, "bad_request"),
+    ]
+    for event, payload, code in cases:
+        ack = await client.call(event, payload)
+        assert ack["ok"] is False, (event, payload)
+        assert ack["error"]["code"] == code, (event, payload, ack)
+        assert ack["error"]["message"] and "Traceback" not in ack["error"]["message"]
+
+    thread_id, completion = await run_ppt(client, "做一个关于光的折射的5分钟PPT")
+    assert completion["success"], "the same connection still runs flows after bad input"
+    done_resume = await client.call("run:resume", {"threadId": thread_id})
+    assert done_resume["error"]["code"] == "conflict"
+    cancel_idle = await client.call("run:cancel", {"threadId": thread_id})
+    assert cancel_idle["error"]["code"] == "conflict"
+    listed = await client.call("thread:list", {})
+    assert [t["threadId"] for t in listed["threads"]] == [thread_id], "refused requests wrote nothing"
+
+
+async def test_a_second_message_while_running_is_a_conflict(start_server, connect):
+    server = await start_server(offline_latency_s=0.05)
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于雷电的5分钟PPT"})
+    busy = await client.call("chat:message", {"flow": "ppt", "threadId": ack["threadId"], "text": "增加配图"})
+    assert busy["ok"] is False and busy["error"]["code"] == "conflict"
+    done = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    assert done["success"]
+
+
+async def test_events_of_other_threads_are_not_delivered(live_server, connect):
+    alice = await connect(live_server.url)
+    bob = await connect(live_server.url)
+    thread_id, _ = await run_ppt(alice, "做一个关于酸碱中和的5分钟PPT")
+    await asyncio.sleep(0.1)
+    assert bob.of(thread_id) == []
