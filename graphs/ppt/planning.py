@@ -46,7 +46,7 @@ _DURATION = re.compile(r"(\d{1,3})\s*(分钟|分|min\b|mins\b|minutes?\b)", re.I
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z][a-z \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|面向[^，,。]*)",
+    r"(请|帮我|帮忙|给我|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 _FILLER_EN = re.compile(

@@ -1,0 +1,196 @@
+"""PPT rules that need no server: slide budget, feedback routing, text fitting, rendering, web search, offline model."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from aiohttp import web
+from langgraph.checkpoint.memory import InMemorySaver
+from pptx import Presentation
+from pydantic import ValidationError
+
+from app.llm.offline import OfflineLLM
+from app.store import Store
+from app.tools.web_search import SearchError, SearxngSearch
+from graphs.base import FlowContext
+from graphs.ppt import FLOW, classify_feedback
+from graphs.ppt.planning import (
+    core_topic,
+    duration_hint,
+    narration_budget,
+    narration_length,
+    slide_count_for,
+)
+from graphs.ppt.render import budget_text, render_pptx
+from schemas.ppt import ColorScheme, SlideDeck, SlideScripts
+
+
+def test_slide_count_follows_course_duration():
+    assert slide_count_for(5) < slide_count_for(10) < slide_count_for(20)
+    assert slide_count_for(1) >= 4 and slide_count_for(500) <= 40
+
+
+def test_narration_fills_the_duration_at_speaking_pace():
+    slides = slide_count_for(10)
+    assert narration_budget(10, slides, "zh") * slides == pytest.approx(2000, rel=0.05)
+    assert narration_budget(10, slides, "en") * slides == pytest.approx(1500, rel=0.05)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic", "minutes"),
+    [
+        ("做一个关于光合作用的10分钟PPT", "光合作用", 10),
+        ("请帮我制作一份面向高中生的牛顿第二定律课件", "牛顿第二定律", None),
+        ("Make a 15 minute deck about black holes for high school students", "black holes", 15),
+    ],
+)
+def test_request_parsing_finds_topic_and_duration(request_text, topic, minutes):
+    assert core_topic(request_text) == topic
+    assert duration_hint(request_text) == minutes
+
+
+@pytest.mark.parametrize(
+    ("feedback", "stage"),
+    [
+        ("增加配图", "generate_slides"),
+        ("视觉优化一下", "generate_slides"),
+        ("大纲太复杂，精简一下", "generate_video_outline"),
+        ("内容缩减一些", "generate_video_outline"),
+        ("换一个配色方案", "generate_presentation_theme"),
+        ("口播稿写得更口语化", "generate_slide_scripts"),
+    ],
+)
+async def test_feedback_is_routed_to_the_stage_it_targets(feedback, stage):
+    intent = await classify_feedback(feedback, "光合作用", OfflineLLM())
+    assert intent.intent == "REFINEMENT" and intent.targetStage == stage
+
+
+async def test_a_new_topic_request_is_initial():
+    intent = await classify_feedback("做一个关于二次函数的PPT", "光合作用", OfflineLLM())
+    assert intent.intent == "INITIAL"
+
+
+def test_text_budget_never_overflows_its_box():
+    long_cjk = "这是一段没有任何空格的很长很长的中文句子" * 12
+    items, size = budget_text([long_cjk, "短句", long_cjk], box_width_pt=400, box_height_pt=200, size_pt=24)
+    lines = sum(-(-(len(i)) // int(400 / size)) for i in items)
+    assert size >= 12
+    assert lines * size * 1.15 <= 200 + size, "the kept text fits the box height"
+    assert items[-1].endswith("…") or len(items) < 3
+
+
+def test_colour_scheme_refuses_non_hex_colours():
+    with pytest.raises(ValidationError):
+        ColorScheme(primary="blue", secondary="#000000", accent="#000000", background="#FFFFFF", text="#000000")
+
+
+def test_slide_scripts_must_be_numbered_in_order():
+    script = {"title": "t", "contentDesign": ["a"], "narrationScript": "n"}
+    with pytest.raises(ValidationError):
+        SlideScripts(scripts=[{**script, "slideIndex": 2}, {**script, "slideIndex": 1}])
+
+
+async def _deck_for(topic: str) -> SlideDeck:
+    graph = FLOW.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": topic}}
+    await graph.ainvoke(FLOW.initial_input(topic, {}), config, context=FlowContext(llm=OfflineLLM()), durability="sync")
+    return SlideDeck.model_validate((await graph.aget_state(config)).values["deck"])
+
+
+async def test_graph_runs_headless_and_narration_matches_the_duration():
+    deck = await _deck_for("做一个关于植物蒸腾作用的10分钟PPT")
+    assert len(deck.slides) == slide_count_for(10)
+    spoken = sum(narration_length(s.notes, "zh") for s in deck.slides)
+    assert 0.9 * 2000 <= spoken <= 1.3 * 2000
+
+
+async def test_rendered_pptx_uses_the_theme_colours_and_fonts():
+    deck = await _deck_for("做一个关于化学键的5分钟PPT")
+    prs = Presentation(io.BytesIO(render_pptx(deck)))
+    theme_xml = prs.slide_master.part.part_related_by(
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships/theme"
+    ).blob.decode()
+    assert deck.theme.colorScheme.primary.lstrip("#") in theme_xml
+    assert f'typeface="{deck.theme.fontConfig.eastAsianFont}"' in theme_xml
+    for slide in prs.slides:
+        for shape in slide.shapes:
+            if shape.has_text_frame:
+                for paragraph in shape.text_frame.paragraphs:
+                    for run in paragraph.runs:
+                        assert run._r.rPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}ea") is not None
+                        assert shape.left + shape.width <= prs.slide_width
+
+
+async def test_store_keeps_one_version_per_producing_task(tmp_path):
+    store = await Store(tmp_path / "s.sqlite", tmp_path / "files").open()
+    try:
+        await store.create_thread("t", "ppt", "title", {})
+        artifact = {"id": "a1", "type": "dsl", "title": "x", "content": {"n": 1}}
+        first = await store.save_artifact("t", artifact, origin="task-1/dsl")
+        again = await store.save_artifact("t", {**artifact, "content": {"n": 2}}, origin="task-1/dsl")
+        later = await store.save_artifact("t", artifact, origin="task-2/dsl")
+        assert (first["version"], again["version"], later["version"]) == (1, 1, 2)
+        assert (await store.get_artifact("a1", 1))["content"] == {"n": 2}
+        assert (await store.get_artifact("a1"))["versions"] == [1, 2]
+    finally:
+        await store.close()
+
+
+# ------------------------------------------------------------------ web search
+
+
+@pytest.fixture
+async def searxng(aiohttp_unused_port=None):
+    """A local stand-in for a SearXNG instance speaking its JSON API."""
+    received: list[str] = []
+
+    async def search(request: web.Request) -> web.Response:
+        received.append(request.query["q"])
+        if request.query["q"] == "boom":
+            return web.Response(status=502)
+        return web.json_response({"results": [
+            {"title": f"{request.query['q']} — encyclopedia", "url": "https://example.org/a", "content": "first"},
+            {"title": "no url, dropped"},
+            {"title": "Second", "url": "https://example.org/b", "content": "second"},
+        ]})
+
+    app = web.Application()
+    app.router.add_get("/search", search)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}", received
+    await runner.cleanup()
+
+
+async def test_search_returns_the_engines_results_only(searxng):
+    url, received = searxng
+    results = await SearxngSearch(url).search("光合作用")
+    assert received == ["光合作用"]
+    assert [r.url for r in results.results] == ["https://example.org/a", "https://example.org/b"]
+    with pytest.raises(SearchError):
+        await SearxngSearch(url).search("boom")
+
+
+async def test_analyze_topic_pushes_real_search_results_when_search_is_configured(searxng, start_server, connect):
+    url, received = searxng
+    server = await start_server(search_url=url)
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于光合作用的5分钟PPT"})
+    await client.wait_for("completion", lambda d: d["threadId"] == ack["threadId"], timeout=60)
+    found = [d["artifact"] for _, d in client.of(ack["threadId"], "tool:artifact") if d["artifact"]["type"] == "search_results"]
+    assert received == ["光合作用"]
+    assert len(found) == 1 and [r["url"] for r in found[0]["content"]["results"]] == ["https://example.org/a", "https://example.org/b"]
+
+
+async def test_without_search_the_run_says_so_and_invents_nothing(live_server, connect):
+    client = await connect(live_server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于光合作用的5分钟PPT"})
+    await client.wait_for("completion", lambda d: d["threadId"] == ack["threadId"], timeout=60)
+    types = [d["artifact"]["type"] for _, d in client.of(ack["threadId"], "tool:artifact")]
+    assert "search_results" not in types
+    logs = [d["message"] for _, d in client.of(ack["threadId"], "tool:log")]
+    assert any("No web search is configured" in line for line in logs)
