@@ -95,6 +95,7 @@ async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
 
 
 def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None) -> int:
+    console.print()
     completion = display.completion or {}
     if display.interrupt:
         console.print(f"[yellow]Waiting for an answer[/] on thread {thread_id}: {display.interrupt['payload']}")
@@ -149,6 +150,7 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
             await store.close()
 
     table = Table("thread", "flow", "status", "title")
+    table.columns[0].no_wrap = True
     for thread in asyncio.run(load()):
         table.add_row(thread["thread_id"], thread["flow"], thread["status"], thread["title"])
     console.print(table)

@@ -113,7 +113,11 @@ async def test_rendered_pptx_uses_the_theme_colours_and_fonts():
     ).blob.decode()
     assert deck.theme.colorScheme.primary.lstrip("#") in theme_xml
     assert f'typeface="{deck.theme.fontConfig.eastAsianFont}"' in theme_xml
-    for slide in prs.slides:
+    for slide, spec in zip(prs.slides, deck.slides):
+        assert slide.shapes.title.text_frame.text == spec.title, "every page shows its title"
+        for shape in slide.placeholders:
+            assert shape.height > 0 and shape.top >= 0
+            assert 0 <= shape.left and shape.left + shape.width <= prs.slide_width, "placeholders stay on the 16:9 slide"
         for shape in slide.shapes:
             if shape.has_text_frame:
                 for paragraph in shape.text_frame.paragraphs:

@@ -183,12 +183,14 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     analysis = TopicAnalysis.model_validate(state["analysis"])
     scripts = SlideScripts.model_validate(state["slide_scripts"])
     theme = PresentationTheme.model_validate(state["theme"])
+    config = CourseConfig.model_validate(state["course_config"])
+    minutes = f"{config.duration} 分钟" if analysis.language == "zh" else f"{config.duration} min"
     pages_done = await PAGES.ainvoke(
         {
             "scripts": scripts.model_dump()["scripts"],
             "theme": theme.model_dump(),
             "language": analysis.language,
-            "topic": analysis.topic,
+            "subtitle": f"{config.targetAudience} · {minutes}",
             "feedback": feedback_for(state, "generate_slides"),
             "tool_call_id": ctx.tool_call_id,
             "slides": [],
@@ -219,7 +221,7 @@ class PagesState(TypedDict, total=False):
     scripts: list[dict[str, Any]]
     theme: dict[str, Any]
     language: str
-    topic: str
+    subtitle: str
     feedback: str | None
     tool_call_id: str
     slides: Annotated[list[dict[str, Any]], operator.add]
@@ -243,7 +245,7 @@ async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime
             system=prompts.SYSTEM,
             prompt=prompts.slide_page(script, total, theme, state.get("feedback")),
             facts={"script": script, "total": total, "language": state["language"], "feedback": state.get("feedback"),
-                   "subtitle": state["topic"]},
+                   "subtitle": state["subtitle"]},
         )
 
     pending = [asyncio.create_task(one_page(script)) for script in batch]

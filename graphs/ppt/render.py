@@ -34,14 +34,22 @@ def _rgb(hex_color: str) -> RGBColor:
 
 
 def _widen_layouts(prs) -> None:
-    """Re-lay the 4:3 master and layouts across the 16:9 width, keeping their margins proportional."""
+    """Re-lay the 4:3 master and layouts across the 16:9 width, keeping their margins proportional.
+
+    A layout placeholder without its own position reads its master's, so every geometry is read
+    before any is written (else inherited ones widen twice), and all four values are written.
+    """
     ratio = SLIDE_WIDTH / prs.slide_width
+    geometry = [
+        (shape, shape.left, shape.top, shape.width, shape.height)
+        for holder in (prs.slide_master, *prs.slide_layouts)
+        for shape in holder.shapes
+        if None not in (shape.left, shape.top, shape.width, shape.height)
+    ]
     prs.slide_width, prs.slide_height = SLIDE_WIDTH, SLIDE_HEIGHT
-    holders = [prs.slide_master, *prs.slide_layouts]
-    for holder in holders:
-        for shape in holder.shapes:
-            if shape.left is not None and shape.width is not None:
-                shape.left, shape.width = int(shape.left * ratio), int(shape.width * ratio)
+    for shape, left, top, width, height in geometry:
+        shape.left, shape.top = int(left * ratio), top
+        shape.width, shape.height = int(width * ratio), height
 
 
 def _apply_theme(prs, deck: SlideDeck) -> None:
