@@ -130,39 +130,40 @@ class FlowRuntime:
         options = dict(options or {})
         if create:
             await self.store.create_thread(thread_id, flow, definition.thread_title(text), options)
-            continuation: Any = StartFresh(definition.initial_input(text, options))
-        else:
-            thread = await self.thread_or_404(thread_id)
-            if thread["flow"] != flow:
-                raise RequestError("bad_request", f"Thread {thread_id!r} belongs to the {thread['flow']!r} flow.")
-            self._refuse_if_running(thread_id)
+            with self._reservation(thread_id) as run:
+                await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
+                await self._launch(thread_id, run, flow, StartFresh(definition.initial_input(text, options)), options)
+            return run.run_id
+        thread = await self.thread_or_404(thread_id)
+        if thread["flow"] != flow:
+            raise RequestError("bad_request", f"Thread {thread_id!r} belongs to the {thread['flow']!r} flow.")
+        with self._reservation(thread_id) as run:
             options = {**thread["options"], **options}
-            await self.store.update_thread(thread_id, options=options)
             continuation = await self._continuation_for(definition, thread_id, text, options)
-        run_id = self._reserve(thread_id)
-        await self.events.publish(thread_id, run_id, "user:message", {"content": text})
-        await self._launch(thread_id, run_id, flow, continuation, options)
-        return run_id
+            await self.store.update_thread(thread_id, options=options)
+            await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
+            await self._launch(thread_id, run, flow, continuation, options)
+        return run.run_id
 
     async def resume(self, thread_id: str, answer: Any = None) -> str:
         thread = await self.thread_or_404(thread_id)
-        self._refuse_if_running(thread_id)
-        status = ThreadStatus(thread["status"])
-        if status not in RESUMABLE_STATUSES:
-            raise RequestError(
-                "conflict", f"Thread {thread_id!r} is {status.value}; only an interrupted, failed or cancelled run resumes."
-            )
-        pending = thread["pending_interrupt"]
-        if pending:
-            if answer is None:
-                raise RequestError("bad_request", "This thread is waiting for your answer; send it as `answer`.")
-            _check_answer(pending["kind"], answer)
-            continuation: Any = ResumeWith(answer)
-        else:
-            continuation = None  # continue from the last checkpoint
-        run_id = self._reserve(thread_id)
-        await self._launch(thread_id, run_id, thread["flow"], continuation, thread["options"])
-        return run_id
+        with self._reservation(thread_id) as run:
+            status = ThreadStatus(thread["status"])
+            if status not in RESUMABLE_STATUSES:
+                raise RequestError(
+                    "conflict",
+                    f"Thread {thread_id!r} is {status.value}; only an interrupted, failed or cancelled run resumes.",
+                )
+            pending = thread["pending_interrupt"]
+            if pending:
+                if answer is None:
+                    raise RequestError("bad_request", "This thread is waiting for your answer; send it as `answer`.")
+                _check_answer(pending["kind"], answer)
+                continuation: Any = ResumeWith(answer)
+            else:
+                continuation = None  # continue from the last checkpoint
+            await self._launch(thread_id, run, thread["flow"], continuation, thread["options"])
+        return run.run_id
 
     async def cancel(self, thread_id: str) -> None:
         await self.thread_or_404(thread_id)
@@ -198,14 +199,19 @@ class FlowRuntime:
 
     # ---------------------------------------------------------------- internals
 
-    def _refuse_if_running(self, thread_id: str) -> None:
+    @contextlib.contextmanager
+    def _reservation(self, thread_id: str):
+        """Claim the thread for one run, with no await between check and claim; give it back on any error."""
         if thread_id in self.active:
             raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
-
-    def _reserve(self, thread_id: str) -> str:
         run = ActiveRun(run_id=uuid.uuid4().hex)
         self.active[thread_id] = run
-        return run.run_id
+        try:
+            yield run
+        except BaseException:
+            if run.task is None:
+                self._release(thread_id, run)
+            raise
 
     async def _continuation_for(self, definition: FlowDefinition, thread_id: str, text: str, options: dict[str, Any]):
         graph = self.graphs[definition.name]
@@ -218,10 +224,9 @@ class FlowRuntime:
             return ResumeWith(text)
         return StartFresh(definition.initial_input(text, options))
 
-    async def _launch(self, thread_id: str, run_id: str, flow: str, continuation: Any, options: dict[str, Any]) -> None:
-        run = self.active[thread_id]
+    async def _launch(self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any]) -> None:
         await self.store.update_thread(thread_id, status=ThreadStatus.running, pending_interrupt=None)
-        await self.events.publish(thread_id, run_id, "status", {"status": ThreadStatus.running.value})
+        await self.events.publish(thread_id, run.run_id, "status", {"status": ThreadStatus.running.value})
         run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options))
 
     async def _graph_input(self, graph: Any, config: dict[str, Any], continuation: Any) -> tuple[Any, dict[str, Any]]:

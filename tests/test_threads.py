@@ -179,3 +179,15 @@ async def test_events_of_other_threads_are_not_delivered(live_server, connect):
     thread_id, _ = await run_ppt(alice, "做一个关于酸碱中和的5分钟PPT")
     await asyncio.sleep(0.1)
     assert bob.of(thread_id) == []
+
+
+async def test_two_simultaneous_messages_to_one_thread_start_one_run(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于摩擦力的5分钟PPT")
+    acks = await asyncio.gather(*(
+        client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "增加配图"}) for _ in range(3)
+    ))
+    assert sorted(a["ok"] for a in acks) == [False, False, True]
+    assert {a["error"]["code"] for a in acks if not a["ok"]} == {"conflict"}
+    started = next(a for a in acks if a["ok"])
+    assert (await client.wait_for("completion", lambda d: d["runId"] == started["runId"], timeout=60))["success"]
