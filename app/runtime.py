@@ -128,6 +128,11 @@ class FlowRuntime:
         """Start a thread (`create`) or continue one with a new message. Returns the run id."""
         definition = self.flow_or_400(flow)
         options = dict(options or {})
+        if definition.check_options is not None:
+            try:
+                definition.check_options(options, self.tools)
+            except ValueError as error:
+                raise RequestError("bad_request", str(error)) from error
         if create:
             await self.store.create_thread(thread_id, flow, definition.thread_title(text), options)
             with self._reservation(thread_id) as run:
@@ -235,7 +240,12 @@ class FlowRuntime:
         if isinstance(continuation, StartFresh):
             return continuation.input, config
         if isinstance(continuation, ResumeWith):
-            return Command(resume=continuation.answer), config
+            # Address the answer to the pending interrupt by id: a bare dict would be read by
+            # LangGraph as a map of interrupt ids (an empty one resumes nothing).
+            pending = _pending_interrupt(await graph.aget_state(config))
+            if pending is None:
+                return Command(resume=continuation.answer), config
+            return Command(resume={pending["interruptId"]: continuation.answer}), config
         if isinstance(continuation, ForkBefore):
             async for snapshot in graph.aget_state_history(config):
                 if snapshot.next == (continuation.node,):
@@ -271,9 +281,10 @@ class FlowRuntime:
             pending = _pending_interrupt(snapshot)
             if pending is not None:
                 await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=pending)
+                # Free the thread first: a client may answer the moment it sees the interrupt.
+                self._release(thread_id, run)
                 await publish(thread_id, run.run_id, "interrupt", pending)
                 await publish(thread_id, run.run_id, "status", {"status": ThreadStatus.interrupted.value})
-                self._release(thread_id, run)
                 return
             await self._finish(thread_id, run, ThreadStatus.done)
         except asyncio.CancelledError:
@@ -307,15 +318,16 @@ class FlowRuntime:
     async def _finish(self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None) -> None:
         try:
             await self.store.update_thread(thread_id, status=status, pending_interrupt=None)
-            await self.events.publish(thread_id, run.run_id, "status", {"status": status.value})
-            completion: dict[str, Any] = {"success": status == ThreadStatus.done}
-            if run.final_artifact_id and status == ThreadStatus.done:
-                completion["finalArtifactId"] = run.final_artifact_id
-            if error:
-                completion["error"] = error
-            await self.events.publish(thread_id, run.run_id, "completion", completion)
         finally:
+            # Free the thread before the last events: a client may send its next message on completion.
             self._release(thread_id, run)
+        await self.events.publish(thread_id, run.run_id, "status", {"status": status.value})
+        completion: dict[str, Any] = {"success": status == ThreadStatus.done}
+        if run.final_artifact_id and status == ThreadStatus.done:
+            completion["finalArtifactId"] = run.final_artifact_id
+        if error:
+            completion["error"] = error
+        await self.events.publish(thread_id, run.run_id, "completion", completion)
 
     def _release(self, thread_id: str, run: ActiveRun) -> None:
         if self.active.get(thread_id) is run:

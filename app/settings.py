@@ -42,6 +42,10 @@ class Settings(BaseSettings):
     search_timeout_s: float = Field(default=8.0, gt=0)
 
     requirement_max_rounds: int = Field(default=3, ge=1, le=10, description="Clarification rounds before assuming")
+    repo_roots: list[Path] = Field(
+        default_factory=list,
+        description="Directories a Socket.IO client may name as options.repo (JSON list); empty: none",
+    )
 
     def model_for(self, role: str) -> str:
         import os

@@ -72,3 +72,5 @@ class FlowDefinition:
     # Decide how a message continues an existing thread; default: a fresh run with the message.
     continue_thread: Callable[[ThreadView, str, Mapping[str, Any], LLM], Awaitable[Continuation]] | None = None
     thread_title: Callable[[str], str] = lambda text: text.strip().splitlines()[0][:60]
+    # Refuse bad options before anything is written: raise ValueError with a sentence for the user.
+    check_options: Callable[[Mapping[str, Any], Mapping[str, Any]], None] | None = None  # (options, tools)

@@ -3,7 +3,8 @@
 `RequirementPlan` has exactly the spec's top-level fields; the linkage rules between `status`,
 `questions`, `stages` and `plan_markdown` are model validators, so every producer (offline
 composer, a real model, the graph's own post-processing) is held to the same contract.
-`docs/requirement-plan.schema.json` is `export_json_schema()` written to disk; a test keeps it in sync.
+`docs/requirement-plan.schema.json` is `export_json_schema()` written to disk (regenerate with
+`ng plan --schema > docs/requirement-plan.schema.json`); a test keeps it in sync.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ import signal
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -515,13 +516,15 @@ class KnowledgeIndex:
     def files(self) -> list[str]:
         return sorted({c.path for c in self.chunks})
 
-    def search(self, query: str, top_k: int = 5) -> list[KnowledgeHit]:
+    def search(self, query: str, top_k: int = 5, exclude_paths: frozenset[str] = frozenset()) -> list[KnowledgeHit]:
         terms = set(tokenize(query))
         if not terms or not self.chunks:
             return []
         k1, b = 1.5, 0.75
         scored: list[tuple[float, int]] = []
         for index, tokens in enumerate(self._tokens):
+            if self.chunks[index].path in exclude_paths:
+                continue
             score = 0.0
             norm = k1 * (1 - b + b * self._lengths[index] / (self._avg or 1))
             for term in terms:
@@ -572,11 +575,11 @@ class ReadOnlyRepo:
             self._index = KnowledgeIndex.build(self.root)
         return self._index
 
-    def retrieve_knowledge(self, query: str, top_k: int = 5) -> list[KnowledgeHit]:
+    def retrieve_knowledge(self, query: str, top_k: int = 5, exclude_paths: Collection[str] = ()) -> list[KnowledgeHit]:
         """Docs passages (README*, docs/, *.md) that best match `query`, best first."""
         if not isinstance(query, str) or not query.strip():
             raise ToolRefused("empty query")
-        return self.index.search(query[:2000], top_k=min(max(top_k, 1), 20))
+        return self.index.search(query[:2000], top_k=min(max(top_k, 1), 20), exclude_paths=frozenset(exclude_paths))
 
     def view_text_file(self, path: str, start_line: int = 1, end_line: int | None = None) -> FileView:
         """Lines `start_line..end_line` (1-based, inclusive) of a text file inside the repository."""
@@ -641,8 +644,10 @@ class ReadOnlyRepo:
 # Module-level forms (one call, one repository).
 
 
-def retrieve_knowledge(repo: str | os.PathLike[str], query: str, top_k: int = 5) -> list[KnowledgeHit]:
-    return ReadOnlyRepo(repo).retrieve_knowledge(query, top_k)
+def retrieve_knowledge(
+    repo: str | os.PathLike[str], query: str, top_k: int = 5, exclude_paths: Collection[str] = ()
+) -> list[KnowledgeHit]:
+    return ReadOnlyRepo(repo).retrieve_knowledge(query, top_k, exclude_paths)
 
 
 def view_text_file(repo: str | os.PathLike[str], path: str, start_line: int = 1, end_line: int | None = None) -> FileView:

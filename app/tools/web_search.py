@@ -42,7 +42,9 @@ class SearxngSearch:
 
 def tools_from_settings(settings: Settings) -> dict[str, Any]:
     """The tools handed to every flow through FlowContext.tools, by name; absent when not configured."""
-    tools: dict[str, Any] = {}
+    from app.tools.repo_access import RepoAccess
+
+    tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots)}
     if settings.search_url:
         tools["web_search"] = SearxngSearch(settings.search_url, timeout_s=settings.search_timeout_s)
     return tools

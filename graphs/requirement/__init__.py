@@ -1,0 +1,72 @@
+"""The requirement flow (spec 004): a requirement → clarification rounds with a human → a versioned plan.
+
+A chat message sent while questions are pending answers them (`ResumeWith`); once the plan is
+done, a new message starts a fresh requirement on the same thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.llm.base import LLM
+from graphs.base import Continuation, FlowDefinition, ResumeWith, StartFresh, ThreadView
+from graphs.requirement.graph import (
+    USE_DEFAULTS,
+    build_graph,
+    initial_input,
+    is_use_defaults,
+    normalize_reply,
+    parse_reply,
+    settle_plan,
+)
+
+
+def _pending_questions(pending: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
+    # The runtime may hand over the interrupt event ({interruptId, kind, payload}) or the raw
+    # interrupt value ({kind, payload}); either way the questions sit in payload.
+    payload = pending.get("payload", pending)
+    if not isinstance(payload, Mapping):
+        return None
+    questions = payload.get("questions")
+    return list(questions) if isinstance(questions, list) else None
+
+
+async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any], llm: LLM) -> Continuation:
+    if view.pending_interrupt is not None:
+        questions = _pending_questions(view.pending_interrupt)
+        if questions is not None:
+            return ResumeWith(parse_reply(text, questions))
+        return ResumeWith(text)
+    return StartFresh(initial_input(text, dict(options or {})))
+
+
+def check_options(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
+    """A target repository must be one the server allows (REPO_ROOTS); refused before a thread exists."""
+    access = tools.get("repo_access")
+    if options.get("repo") and access is not None:
+        access.check(str(options["repo"]))
+
+
+FLOW = FlowDefinition(
+    name="requirement",
+    title="需求澄清 Requirement plan",
+    description="Explores a repository read-only, asks clarification rounds, and ends in a versioned "
+    "plan JSON plus IMPLEMENTATION_PLAN.md.",
+    build_graph=build_graph,
+    initial_input=initial_input,
+    continue_thread=continue_thread,
+    check_options=check_options,
+)
+
+__all__ = [
+    "FLOW",
+    "USE_DEFAULTS",
+    "build_graph",
+    "continue_thread",
+    "initial_input",
+    "is_use_defaults",
+    "normalize_reply",
+    "parse_reply",
+    "settle_plan",
+]

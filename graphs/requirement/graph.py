@@ -1,0 +1,452 @@
+"""The requirement clarification flow (spec 004): discover → plan ⇄ ask_human → finalize.
+
+- `discover` explores the target repository with the read-only tools (no repository: skipped).
+- `plan` asks the model for a RequirementPlan, then enforces what must hold whatever the model
+  said: answered or assumed question ids are never asked again, at the round limit every unknown
+  becomes an assumption from its fallback, and the linkage rules validate. It publishes a new
+  version of the `requirement_plan` artifact each round (same key → same id, rising version).
+- `ask_human` only calls `interrupt()` and merges the reply: it re-runs from the top on resume,
+  so it has no side effects before the interrupt.
+- `finalize` publishes `implementation_plan` (final) and writes IMPLEMENTATION_PLAN.md into the
+  target repository only when authorised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
+
+from app.llm.base import LLMError
+from app.tools.readonly_repo import PLAN_FILE_NAME, ToolRefused, write_text_file
+from graphs.base import FlowContext
+from graphs.hooks import NodeContext, node
+from graphs.requirement import offline as _offline  # noqa: F401  registers the offline composer
+from graphs.requirement.discovery import empty_discovery, explore
+from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
+from graphs.requirement.render import assumptions_table
+from graphs.requirement.topics import TOPICS, is_chinese
+from schemas.events import ArtifactType, InterruptRequest
+from schemas.requirement import (
+    ImplementationPlanDoc,
+    RequirementPlan,
+    RequirementPlanArtifact,
+    RoundRecord,
+    SourceRef,
+    ToolCallRecord,
+)
+
+USE_DEFAULTS = "use defaults"
+MAX_ROUNDS_CAP = 10
+PLAN_ARTIFACT_KEY = "requirement_plan"
+IMPLEMENTATION_ARTIFACT_KEY = "implementation_plan"
+
+
+class RequirementState(TypedDict, total=False):
+    requirement: str
+    repo: str | None  # target repository (absolute after discovery), or None
+    write: bool | None  # authorised to write IMPLEMENTATION_PLAN.md into the repo
+    max_rounds: int | None  # clarification rounds before unknowns become assumptions
+    round: int  # planning rounds done
+    clarifications: int  # human replies merged
+    discovery: dict[str, Any]
+    answers: dict[str, str]  # question id -> human answer, merged over rounds
+    assumed: dict[str, dict[str, Any]]  # question id -> assumption built from its fallback
+    asked: dict[str, dict[str, Any]]  # question id -> the question as last asked
+    pending: list[dict[str, Any]]  # questions of the open round
+    plan: dict[str, Any] | None
+    plan_artifact_id: str | None
+    history: list[dict[str, Any]]
+    plan_path: str | None
+
+
+# ---------------------------------------------------------------- options
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    return value is True or value == 1
+
+
+def _rounds(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return min(max(number, 1), MAX_ROUNDS_CAP)
+
+
+@lru_cache(maxsize=1)
+def default_max_rounds() -> int:
+    try:
+        from app.settings import Settings
+
+        return Settings().requirement_max_rounds
+    except Exception:  # a broken .env must not break planning; 3 is the documented default
+        return 3
+
+
+def initial_input(text: str, options: Mapping[str, Any]) -> RequirementState:
+    """A full fresh state: a new requirement on an old thread inherits no answers or rounds."""
+    options = options or {}
+    return RequirementState(
+        requirement=text.strip(),
+        repo=str(options["repo"]) if options.get("repo") else None,
+        write=_truthy(options.get("write")),
+        max_rounds=_rounds(options.get("maxRounds")),
+        round=0,
+        clarifications=0,
+        discovery=empty_discovery(),
+        answers={},
+        assumed={},
+        asked={},
+        pending=[],
+        plan=None,
+        plan_artifact_id=None,
+        history=[],
+        plan_path=None,
+    )
+
+
+# ---------------------------------------------------------------- replies
+
+
+_DEFAULT_PHRASES = {
+    "usedefaults", "usedefault", "usethedefaults", "defaults", "default", "usefallbacks", "usefallback",
+    "fallbacks", "fallback", "skip", "默认", "使用默认", "使用默认值", "用默认", "用默认值", "按默认", "按默认来",
+    "全部默认", "都用默认", "默认即可", "默认就行", "默认吧",
+}
+
+
+def is_use_defaults(text: Any) -> bool:
+    if not isinstance(text, str):
+        return False
+    return re.sub(r"[\W_]+", "", text.lower()) in _DEFAULT_PHRASES
+
+
+def parse_reply(text: str, questions: Sequence[Mapping[str, Any]]) -> dict[str, str] | str:
+    """A free-text chat reply → the interrupt answer: "use defaults", a JSON object, `id: answer` or
+    `1. answer` lines, or else the whole text as the answer to the blocking questions."""
+    stripped = (text or "").strip()
+    if not stripped or is_use_defaults(stripped):
+        return USE_DEFAULTS
+    try:
+        parsed = json.loads(stripped)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict):
+        # Never {}: LangGraph reads Command(resume={}) as an empty interrupt-id map, not an answer.
+        return {str(k): "" if v is None else str(v) for k, v in parsed.items()} or USE_DEFAULTS
+    ids = [str(q["id"]) for q in questions]
+    result: dict[str, str] = {}
+    last: str | None = None
+    for line in stripped.splitlines():
+        by_id = re.match(r"^\s*([A-Za-z][\w.-]*)\s*[:：=]\s*(.*)$", line)
+        by_number = re.match(r"^\s*(\d{1,2})\s*[.)、:：]\s*(.*)$", line)
+        if by_id and by_id.group(1) in ids:
+            last = by_id.group(1)
+            result[last] = by_id.group(2).strip()
+        elif by_number and 1 <= int(by_number.group(1)) <= len(ids):
+            last = ids[int(by_number.group(1)) - 1]
+            result[last] = by_number.group(2).strip()
+        elif last is not None and line.strip():
+            result[last] = f"{result[last]}\n{line.strip()}".strip()
+    if result:
+        return result
+    targets = [q for q in questions if q.get("blocking")] or list(questions)
+    return {str(q["id"]): stripped for q in targets}
+
+
+def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple[dict[str, str], set[str]]:
+    """(answered id → text, ids to settle by their fallback). An empty reply means "use defaults"."""
+    ids = [str(q["id"]) for q in questions]
+    if reply is None:
+        return {}, set(ids)
+    if not isinstance(reply, (str, Mapping)):
+        reply = json.dumps(reply, ensure_ascii=False, default=str)
+    if isinstance(reply, str):
+        reply = parse_reply(reply, questions)
+        if isinstance(reply, str):
+            return {}, set(ids)
+    answered: dict[str, str] = {}
+    defaulted: set[str] = set()
+    stray: list[str] = []
+    for key, value in reply.items():
+        text = "" if value is None else str(value).strip()
+        if str(key) not in ids:
+            if text:
+                stray.append(text)
+            continue
+        if not text or is_use_defaults(text):
+            defaulted.add(str(key))
+        else:
+            answered[str(key)] = text[:4000]
+    if not answered and not defaulted:
+        if stray:  # ids the client got wrong: keep the words, apply them like a free-text reply
+            return normalize_reply("\n".join(stray), questions)
+        return {}, set(ids)
+    return answered, defaulted
+
+
+def assumption_from(question: Mapping[str, Any]) -> dict[str, Any]:
+    """The assumption a question turns into when its fallback is used (keeps the question id)."""
+    zh = is_chinese(question["question"])
+    hint = (f"待“{question['question']}”有答案后复核并调整相关阶段。" if zh
+            else f"Revisit once '{question['question']}' is answered; adjust the affected stages.")
+    return {
+        "id": question["id"],
+        "question": question["question"],
+        "text": question["fallback_assumption"],
+        "risk_level": "medium" if question.get("blocking") else "low",
+        "rollback_hint": hint,
+    }
+
+
+# ---------------------------------------------------------------- planning
+
+
+def build_facts(state: RequirementState, round_no: int, force: bool, note: str = "") -> dict[str, Any]:
+    discovery = state.get("discovery") or empty_discovery()
+    answers = state.get("answers") or {}
+    asked = state.get("asked") or {}
+    zh = is_chinese(state["requirement"])
+    repository = None
+    if discovery.get("root"):
+        repository = {k: discovery.get(k) for k in
+                      ("root", "top_level", "doc_files", "validation_commands", "readme_head")}
+    return {
+        "requirement": state["requirement"],
+        "round": round_no,
+        "max_rounds": state.get("max_rounds") or default_max_rounds(),
+        "clarifications_done": state.get("clarifications", 0),
+        "force_plan": force,
+        "answers": dict(answers),
+        "answered_questions": [{"id": k, "question": asked.get(k, {}).get("question", ""), "answer": v}
+                               for k, v in answers.items()],
+        "assumed": list((state.get("assumed") or {}).values()),
+        "asked": [{"id": q["id"], "question": q["question"], "blocking": q["blocking"]} for q in asked.values()],
+        "repository": repository,
+        "knowledge": [{"source": k["source"], "path": k["path"], "start_line": k["start_line"], "text": k["text"]}
+                      for k in discovery.get("knowledge", [])],
+        "topics": [{"id": t.id, "blocking": t.blocking, "question": t.text(t.question, zh)} for t in TOPICS],
+        "note": note,
+    }
+
+
+def _has_assumption(assumptions: Sequence[Mapping[str, Any]], text: str) -> bool:
+    wanted = " ".join(text.split()).lower()
+    return any(wanted in " ".join(str(a.get("text", "")).split()).lower() for a in assumptions)
+
+
+def settle_plan(
+    raw: RequirementPlan, *, answers: Mapping[str, str], assumed: Mapping[str, Mapping[str, Any]], force: bool
+) -> RequirementPlan | None:
+    """Hold the model's plan to the loop's guarantees; None when a plan_ready is due but the reply has no plan."""
+    data = raw.model_dump(mode="json")
+    resolved = set(answers) | set(assumed)
+    questions: list[dict[str, Any]] = []
+    for q in data["questions"]:
+        if q["id"] not in resolved and all(q["id"] != kept["id"] for kept in questions):
+            questions.append(q)
+    questions.sort(key=lambda q: (not q["blocking"], q["priority"]))
+    added: list[dict[str, Any]] = []
+    for item in assumed.values():  # every fallback in use must be visible as an assumption
+        if not _has_assumption(data["assumptions"] + added, item["text"]):
+            added.append({k: item[k] for k in ("text", "risk_level", "rollback_hint")})
+
+    if data["status"] == "plan_ready" or force or not any(q["blocking"] for q in questions):
+        if not 3 <= len(data["stages"]) <= 5 or not data["plan_markdown"].strip():
+            return None
+        for q in questions:  # whatever is still open is planned on its fallback
+            item = assumption_from(q)
+            if not _has_assumption(data["assumptions"] + added, item["text"]):
+                added.append({k: item[k] for k in ("text", "risk_level", "rollback_hint")})
+        data["status"], data["questions"] = "plan_ready", []
+    else:
+        data["questions"] = questions[:5]
+    if added:
+        data["assumptions"] = data["assumptions"] + added
+        if data["plan_markdown"].strip():
+            data["plan_markdown"] = (data["plan_markdown"].rstrip() + "\n\n## Assumptions added by the clarification loop\n\n"
+                                     + "\n".join(assumptions_table(added)) + "\n")
+    return RequirementPlan.model_validate(data)
+
+
+async def _ask_model(ctx: NodeContext, state: RequirementState, round_no: int, force: bool, note: str = "") -> RequirementPlan:
+    facts = build_facts(state, round_no, force, note)
+    return await ctx.llm.structured(RequirementPlan, role=ROLE, system=SYSTEM_PROMPT, prompt=build_prompt(facts),
+                                    facts=facts)
+
+
+def _sources(discovery: Mapping[str, Any]) -> list[SourceRef]:
+    refs = [SourceRef(path=k["path"], start_line=k["start_line"], end_line=k["end_line"], via="retrieve_knowledge")
+            for k in discovery.get("knowledge", [])]
+    for call in discovery.get("tool_calls", []):
+        if call["tool"] == "view_text_file" and call["ok"]:
+            path, _, span = call["args"].partition(":")
+            start, _, end = span.partition("-")
+            refs.append(SourceRef(path=path, start_line=int(start) if start.isdigit() else None,
+                                  end_line=int(end) if end.isdigit() else None, via="view_text_file"))
+    return refs
+
+
+# ---------------------------------------------------------------- nodes
+
+
+@node("discover")
+async def discover(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
+    options = ctx.options or {}
+    repo = state.get("repo") or (str(options["repo"]) if options.get("repo") else None)
+    write = state.get("write") if state.get("write") is not None else _truthy(options.get("write"))
+    max_rounds = state.get("max_rounds") or _rounds(options.get("maxRounds")) or default_max_rounds()
+    update: dict[str, Any] = {"write": bool(write), "max_rounds": max_rounds}
+    if not repo:
+        ctx.log("No target repository given (--repo / options.repo): planning from the requirement text alone.")
+        return {**update, "repo": None, "discovery": empty_discovery()}
+    access = ctx.flow.tools.get("repo_access")
+    if access is not None:  # a server names the roots remote clients may read; the local CLI reads any
+        access.check(repo)
+    ctx.progress(0, 1, "Exploring the repository read-only…")
+    found = await asyncio.to_thread(explore, repo, state["requirement"])  # ToolRefused → clear failure
+    for call in found["tool_calls"]:
+        ctx.log(f"{call['tool']}({call['args']}) → {'ok' if call['ok'] else 'refused/failed'}"
+                + (f": {call['note']}" if call["note"] else ""), level="debug")
+    used = sorted({k["path"] for k in found["knowledge"]})
+    ctx.log(f"Repository {found['root']}: {len(found['top_level'])} top-level entries, "
+            f"{len(found['knowledge'])} doc passages from {', '.join(used) or 'no docs'}; "
+            f"validation scripts: {', '.join(found['validation_commands']) or 'none found'}.")
+    ctx.progress(1, 1, "Repository explored.")
+    return {**update, "repo": found["root"], "discovery": found}
+
+
+@node("plan")
+async def plan(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
+    round_no = state.get("round", 0) + 1
+    max_rounds = state.get("max_rounds") or default_max_rounds()
+    force = state.get("clarifications", 0) >= max_rounds
+    answers, assumed = state.get("answers") or {}, state.get("assumed") or {}
+    settled = settle_plan(await _ask_model(ctx, state, round_no, force), answers=answers, assumed=assumed, force=force)
+    if settled is None:  # no blocking question left (or the limit reached) but no full plan in the reply
+        note = ("Every blocking question is answered or assumed, or the round limit is reached: "
+                "return status plan_ready with 3–5 stages and plan_markdown now.")
+        settled = settle_plan(await _ask_model(ctx, state, round_no, True, note), answers=answers, assumed=assumed,
+                              force=True)
+    if settled is None:
+        raise LLMError("The planner did not produce a complete plan (3–5 stages and the plan markdown).")
+
+    questions = [q.model_dump(mode="json") for q in settled.questions]
+    asked = {**(state.get("asked") or {}), **{q["id"]: q for q in questions}}
+    record = RoundRecord(round=round_no, status=settled.status, question_ids=[q["id"] for q in questions],
+                         blocking=sum(q["blocking"] for q in questions), assumptions=len(settled.assumptions))
+    history = [*(state.get("history") or []), record.model_dump()]
+    discovery = state.get("discovery") or empty_discovery()
+    content = RequirementPlanArtifact(
+        round=round_no, max_rounds=max_rounds, plan=settled, answers=dict(answers),
+        assumed_question_ids=sorted(assumed), sources=_sources(discovery),
+        tool_calls=[ToolCallRecord(**c) for c in discovery.get("tool_calls", [])],
+        history=[RoundRecord(**h) for h in history],
+    )
+    artifact_id = ctx.artifact(key=PLAN_ARTIFACT_KEY, type=ArtifactType.requirement_plan,
+                               title=f"Requirement plan v{settled.version} (round {round_no})", content=content,
+                               show_in_canvas=True)
+    if settled.status == "clarification_needed":
+        ctx.log(f"Round {round_no}: {len(questions)} question(s), {record.blocking} blocking "
+                f"(clarification {state.get('clarifications', 0) + 1} of {max_rounds}).", artifact_id=artifact_id)
+        lines = [f"- [{q['id']}]{' (blocking)' if q['blocking'] else ''} {q['question']}  — default: "
+                 f"{q['fallback_assumption']}" for q in questions]
+        ctx.message("Before planning I need a few answers (reply per question id, or \"use defaults\"):\n"
+                    + "\n".join(lines), final=True)
+    else:
+        ctx.log(f"Round {round_no}: plan ready — {len(settled.stages)} stages, {len(settled.assumptions)} "
+                f"assumption(s).", artifact_id=artifact_id)
+    return {"round": round_no, "plan": settled.model_dump(mode="json"), "pending": questions, "asked": asked,
+            "history": history, "plan_artifact_id": artifact_id}
+
+
+@node("ask_human")
+async def ask_human(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
+    pending = state.get("pending") or []
+    max_rounds = state.get("max_rounds") or default_max_rounds()
+    done = state.get("clarifications", 0)
+    payload = {
+        "questions": pending,
+        "round": state.get("round", 1),
+        "clarificationRound": done + 1,
+        "maxRounds": max_rounds,
+        "requirementSummary": (state.get("plan") or {}).get("requirement_summary", ""),
+        "planArtifactId": state.get("plan_artifact_id"),
+        "answerFormat": 'An object {questionId: answer} (any subset; an empty answer keeps the fallback) '
+                        'or the string "use defaults".',
+    }
+    # Nothing before this line may have side effects: the node re-runs from the top on resume.
+    reply = interrupt(InterruptRequest(kind="clarification", payload=payload).model_dump())
+
+    answered, defaulted = normalize_reply(reply, pending)
+    at_limit = done + 1 >= max_rounds
+    for q in pending:
+        # Unanswered non-blocking questions take their fallback now; blocking ones are asked again,
+        # until the round limit, where every unknown becomes an assumption.
+        if q["id"] not in answered and (not q["blocking"] or at_limit):
+            defaulted.add(q["id"])
+    assumed = {**(state.get("assumed") or {}),
+               **{q["id"]: assumption_from(q) for q in pending if q["id"] in defaulted}}
+    left = [q["id"] for q in pending if q["id"] not in answered and q["id"] not in defaulted]
+    ctx.log(f"Clarification {done + 1}: {len(answered)} answered, {len(defaulted)} on fallback"
+            + (f", still open: {', '.join(left)}" if left else "") + ".")
+    return {"answers": {**(state.get("answers") or {}), **answered}, "assumed": assumed,
+            "clarifications": done + 1, "pending": []}
+
+
+@node("finalize")
+async def finalize(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
+    settled = RequirementPlan.model_validate(state["plan"])
+    written: Path | None = None
+    # Authorised at the start (state) or by the thread's options on the run that finishes it.
+    if state.get("write") or _truthy((ctx.options or {}).get("write")):
+        if state.get("repo"):
+            try:
+                written = await asyncio.to_thread(write_text_file, state["repo"], PLAN_FILE_NAME,
+                                                  settled.plan_markdown, authorised=True)
+                ctx.log(f"Wrote {written} (authorised).")
+            except ToolRefused as refused:
+                ctx.log(f"Did not write {PLAN_FILE_NAME}: {refused.reason}", level="warning")
+        else:
+            ctx.log(f"Writing {PLAN_FILE_NAME} was authorised but no repository was given; nothing written.",
+                    level="warning")
+    doc = ImplementationPlanDoc(markdown=settled.plan_markdown, rounds=state.get("round", 1),
+                                written_to=str(written) if written else None,
+                                commit_message_suggestion=settled.commit_message_suggestion)
+    ctx.artifact(key=IMPLEMENTATION_ARTIFACT_KEY, type=ArtifactType.implementation_plan, title=PLAN_FILE_NAME,
+                 content=doc, show_in_canvas=True, final=True, file=settled.plan_markdown.encode("utf-8"),
+                 file_name=PLAN_FILE_NAME, mime_type="text/markdown")
+    where = f" and written to {written}" if written else ""
+    ctx.message(f"The implementation plan is ready after {state.get('round', 1)} round(s){where}: "
+                f"{len(settled.stages)} stages, {len(settled.assumptions)} assumption(s). "
+                f"Suggested commit: {settled.commit_message_suggestion}", final=True)
+    return {"plan_path": str(written) if written else None}
+
+
+def _after_plan(state: RequirementState) -> str:
+    return "finalize" if (state.get("plan") or {}).get("status") == "plan_ready" else "ask_human"
+
+
+def build_graph() -> StateGraph:
+    graph = StateGraph(RequirementState, context_schema=FlowContext)
+    graph.add_node("discover", discover)
+    graph.add_node("plan", plan)
+    graph.add_node("ask_human", ask_human)
+    graph.add_node("finalize", finalize)
+    graph.add_edge(START, "discover")
+    graph.add_edge("discover", "plan")
+    graph.add_conditional_edges("plan", _after_plan, ["ask_human", "finalize"])
+    graph.add_edge("ask_human", "plan")
+    graph.add_edge("finalize", END)
+    return graph

@@ -1,0 +1,254 @@
+"""Offline composer for RequirementPlan: deterministic, built only from the request facts.
+
+It asks about the catalogue topics (topics.py) that nothing settles — not the requirement text,
+not an answer, not an assumed fallback, not a passage of the repository docs found by retrieval —
+and otherwise plans from what it has: answers are woven into scope, stages and a decisions section,
+doc findings become cited low-risk assumptions. A stand-in for a model, never a source of truth.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.llm.offline import OfflineRequest, offline_composer
+from graphs.requirement.render import render_markdown
+from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, is_chinese
+from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
+
+
+def _summary(requirement: str) -> str:
+    sentences = [s.strip() for s in _SENTENCE_END.split(requirement.strip()) if s and s.strip()]
+    text = " ".join(sentences[:2]) if sentences else requirement.strip()
+    return text if len(text) <= 240 else text[:237].rstrip() + "…"
+
+
+def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
+    """(line, path:line) of the first doc passage that settles the topic."""
+    for item in knowledge:
+        lines = str(item.get("text", "")).splitlines()
+        for offset, line in enumerate(lines):
+            if find_keyword(line, topic.doc_keywords):
+                clean = line.strip().lstrip("#-*> ").strip()
+                return clean[:200], f"{item.get('path')}:{int(item.get('start_line', 1)) + offset}"
+    return None
+
+
+def _question(topic: Topic, zh: bool) -> dict[str, Any]:
+    return {
+        "id": topic.id,
+        "question": topic.text(topic.question, zh),
+        "why_needed": topic.text(topic.why, zh),
+        "impact_if_unknown": topic.text(topic.impact, zh),
+        "fallback_assumption": topic.text(topic.fallback, zh),
+        "blocking": topic.blocking,
+        "priority": topic.priority,
+    }
+
+
+@offline_composer(RequirementPlan)
+def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
+    facts = request.facts
+    requirement: str = facts["requirement"]
+    zh = is_chinese(requirement)
+
+    def t(en: str, cn: str) -> str:
+        return cn if zh else en
+
+    answers: dict[str, str] = {str(k): str(v) for k, v in (facts.get("answers") or {}).items()}
+    assumed: list[dict[str, Any]] = list(facts.get("assumed") or [])
+    assumed_by_id = {a["id"]: a for a in assumed}
+    knowledge: list[Mapping[str, Any]] = list(facts.get("knowledge") or [])
+    repository: Mapping[str, Any] = facts.get("repository") or {}
+    force = bool(facts.get("force_plan"))
+    said = requirement + "\n" + "\n".join(answers.values())
+
+    decisions: list[tuple[str, str]] = []
+    answered_value: dict[str, str] = {}  # topic id -> the human's words, woven into the stages
+    documented: dict[str, str] = {}  # topic id -> where the docs settle it
+    doc_assumptions: list[dict[str, Any]] = []
+    cited: list[str] = []
+    open_topics: list[Topic] = []
+    for topic in TOPICS:
+        label = topic.text(topic.label, zh)
+        if topic.id in answers:
+            answered_value[topic.id] = answers[topic.id]
+            decisions.append((label, answers[topic.id]))
+        elif topic.id in assumed_by_id or find_keyword(said, topic.keywords):
+            continue  # settled by an assumption (listed) or by the requirement/answers themselves
+        elif (finding := _doc_finding(topic, knowledge)) is not None:
+            line, where = finding
+            documented[topic.id] = where
+            cited.append(where)
+            doc_assumptions.append({
+                "text": t(f"{label}: the repository documents it — \"{line}\" ({where})",
+                          f"{label}：仓库文档已说明——“{line}”（{where}）"),
+                "risk_level": "low",
+                "rollback_hint": t(f"If {where} is outdated, confirm with the maintainers and adjust the affected stage.",
+                                   f"若 {where} 已过时，与维护者确认后调整相关阶段。"),
+            })
+        else:
+            open_topics.append(topic)
+    for qid, text in answers.items():
+        if qid not in TOPICS_BY_ID:  # answers to questions a real model or a person phrased
+            decisions.append((qid, text))
+
+    open_topics.sort(key=lambda tp: (not tp.blocking, tp.priority))
+    ask = not force and any(tp.blocking for tp in open_topics)
+    questions = [_question(tp, zh) for tp in open_topics[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+
+    assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
+    if not ask:
+        for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
+            fallback = topic.text(topic.fallback, zh)
+            assumptions.append({
+                "text": fallback,
+                "risk_level": "medium" if topic.blocking else "low",
+                "rollback_hint": t(f"Revisit once '{topic.text(topic.question, zh)}' is answered.",
+                                   f"待“{topic.text(topic.question, zh)}”有答案后复核。"),
+            })
+
+    summary = _summary(requirement)
+    short = summary if len(summary) <= 60 else summary[:57] + "…"
+
+    def value(topic_id: str, default_en: str, default_zh: str) -> str:
+        # The human's words when there are some; otherwise a neutral phrase (the assumption or
+        # doc finding behind it is listed in the assumptions, with its source).
+        if topic_id in answered_value:
+            return answered_value[topic_id]
+        phrase = t(default_en, default_zh)
+        return f"{phrase} ({documented[topic_id]})" if topic_id in documented else phrase
+
+    users = value("q_target_users", "the intended users", "目标用户")
+    metric = value("q_success_metric", "the behaviour described in the requirement", "需求所述行为")
+    store = value("q_data_store", "the existing storage", "现有存储")
+    interface = value("q_interface", "the existing interface", "现有入口")
+    deadline = value("q_deadline", "the agreed release window", "约定的发布窗口")
+    scale = value("q_scale", "the expected load", "预期负载")
+    security = value("q_security", "the existing access rules", "现有权限规则")
+
+    checks = list(repository.get("validation_commands") or [])
+    run_checks = [t(f"Run `{c}`", f"运行 `{c}`") for c in checks] or [
+        t("Add and run focused unit tests for the new behaviour (no test script found)",
+          "补充并运行针对新行为的单元测试（未发现现有测试脚本）")]
+    doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
+
+    scope = [t(f"Deliver: {summary}", f"交付：{summary}")]
+    scope += [f"{label}: {text}" if not zh else f"{label}：{text}" for label, text in decisions]
+    out_of_scope = [
+        t("Changes not needed for the requirement above", "与上述需求无关的改动"),
+        t("Infrastructure or deployment changes not named in the plan", "计划未列出的基础设施或部署变更"),
+        t("Writing code during planning (only IMPLEMENTATION_PLAN.md, and only when authorised)",
+          "规划阶段不写代码（仅在授权时写入 IMPLEMENTATION_PLAN.md）"),
+    ]
+    dependencies = []
+    if repository.get("root"):
+        dependencies.append(t(f"Target repository: {repository['root']}", f"目标仓库：{repository['root']}"))
+    else:
+        dependencies.append(t("No repository given: confirm the codebase before Stage 1", "未指定仓库：第一阶段前确认代码库"))
+    dependencies.append(t(f"Data store: {store}", f"数据存储：{store}"))
+    dependencies += [t(f"Existing check: {c}", f"现有校验：{c}") for c in checks]
+    deliverables = [
+        t("Code changes implementing the requirement", "实现需求的代码改动"),
+        t("Automated tests for the new behaviour", "覆盖新行为的自动化测试"),
+        t("Updated documentation", "更新后的文档"),
+        "IMPLEMENTATION_PLAN.md",
+    ]
+
+    stages = [
+        {
+            "name": t("Discovery and design", "调研与设计"),
+            "goal": t(f"Agree how \"{short}\" fits the existing code, for {users}.",
+                      f"明确“{short}”如何融入现有代码，面向{users}。"),
+            "success_criteria": [
+                t("Given the design note, when the owner reviews it, then touched modules, data flow and "
+                  "interfaces are listed", "Given 设计说明，When 负责人评审，Then 列出涉及模块、数据流与入口"),
+                t(f"Storage decision recorded: {store}", f"存储方案已记录：{store}"),
+            ],
+            "tasks": [
+                t(f"Read the related modules and docs{f' ({doc_refs})' if doc_refs else ''}",
+                  f"阅读相关模块与文档{f'（{doc_refs}）' if doc_refs else ''}"),
+                t(f"Sketch the data model on {store}", f"基于{store}设计数据模型"),
+                t(f"Decide the entry point: {interface}", f"确定入口：{interface}"),
+            ],
+            "validation": [t("Design note reviewed and approved", "设计说明评审通过")],
+            "risks": [t("Design drifts from repository conventions — rollback: revise the note before coding",
+                        "设计偏离仓库惯例——回滚：编码前修订设计说明")],
+            "owner_hint": t("tech lead", "技术负责人"),
+        },
+        {
+            "name": t("Core implementation", "核心实现"),
+            "goal": t(f"Implement the requirement for {users}.", f"为{users}实现该需求。"),
+            "success_criteria": [
+                t(f"Given {users}, when they use {interface}, then the requirement works end to end",
+                  f"Given {users}，When 通过{interface}使用，Then 需求端到端可用"),
+                t(f"Success measure met: {metric}", f"满足成功标准：{metric}"),
+            ],
+            "tasks": [
+                t("Implement the smallest change that satisfies the requirement", "以最小改动实现需求"),
+                t(f"Persist through {store}", f"通过{store}持久化"),
+                t(f"Expose it through {interface}", f"通过{interface}对外提供"),
+                t("Add unit tests for the main path and one failure path", "为主路径与一个失败路径补充单元测试"),
+            ],
+            "validation": run_checks,
+            "risks": [t("Regression in existing behaviour — rollback: revert the change set; keep it behind a flag "
+                        "until validated", "破坏现有行为——回滚：回退该变更集，验证前以开关隔离")],
+            "owner_hint": t("developer", "开发工程师"),
+        },
+        {
+            "name": t("Verification and hardening", "验证与加固"),
+            "goal": t(f"Prove the success measure ({metric}) under {scale}.",
+                      f"在{scale}下验证成功标准（{metric}）。"),
+            "success_criteria": [
+                t(f"Acceptance checks for \"{metric}\" pass", f"“{metric}”的验收检查通过"),
+                t(f"Behaviour holds under {scale}", f"在{scale}下行为稳定"),
+                t(f"Access rules respected: {security}", f"遵守权限要求：{security}"),
+            ],
+            "tasks": [
+                t("Write integration/acceptance tests", "编写集成/验收测试"),
+                t(f"Check performance against: {scale}", f"按“{scale}”检查性能"),
+                t(f"Review access control: {security}", f"评审权限控制：{security}"),
+            ],
+            "validation": run_checks + [t("Acceptance tests pass in CI", "验收测试在 CI 中通过")],
+            "risks": [t("Load or security gaps found late — rollback: disable the feature flag and fix forward",
+                        "后期发现性能或安全缺口——回滚：关闭功能开关后修复")],
+            "owner_hint": t("QA / developer", "测试 / 开发"),
+        },
+        {
+            "name": t("Release and handover", "发布与交接"),
+            "goal": t(f"Ship within {deadline} with docs and a rollback path.", f"在{deadline}内发布，附文档与回滚方案。"),
+            "success_criteria": [
+                t("Docs and changelog describe the change", "文档与变更日志描述了本次改动"),
+                t("Rollback steps were tried once", "回滚步骤已演练一次"),
+            ],
+            "tasks": [
+                t("Update README/docs", "更新 README/文档"),
+                t("Write release notes and the rollback steps", "编写发布说明与回滚步骤"),
+                t("Release and smoke-test", "发布并冒烟测试"),
+            ],
+            "validation": [t("Smoke test after release", "发布后冒烟测试")],
+            "risks": [t("Release issue — rollback: redeploy the previous version", "发布异常——回滚：重新部署上一版本")],
+            "owner_hint": t("maintainer", "维护者"),
+        },
+    ]
+
+    plan: dict[str, Any] = {
+        "version": "1.0",
+        "status": "clarification_needed" if ask else "plan_ready",
+        "requirement_summary": summary,
+        "scope": scope,
+        "out_of_scope": out_of_scope,
+        "assumptions": assumptions,
+        "questions": questions,
+        "dependencies": dependencies,
+        "stages": [] if ask else stages,
+        "deliverables": deliverables,
+        "plan_markdown": "",
+        "commit_message_suggestion": t(f"docs: add implementation plan for {short}", f"docs: 新增「{short}」实施计划"),
+    }
+    sources = [str(k.get("source")) for k in knowledge if k.get("source")]
+    plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions)
+    return plan

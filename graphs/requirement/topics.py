@@ -1,0 +1,184 @@
+"""What a requirement commonly leaves open. One catalogue serves three places: the discovery
+queries (search the repo docs per topic), the prompt's checklist for a real model, and the offline
+composer's keyword detection. Question ids are the topic ids, so they are stable across rounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def is_chinese(text: str) -> bool:
+    return bool(_CJK.search(text or ""))
+
+
+@dataclass(frozen=True)
+class Topic:
+    id: str
+    label: tuple[str, str]  # (en, zh)
+    blocking: bool
+    priority: int
+    keywords: tuple[str, ...]  # settle the topic when found in the requirement or the answers
+    doc_keywords: tuple[str, ...]  # stricter: settle it when found in the repository's docs
+    query: str  # retrieval query over the docs
+    question: tuple[str, str]
+    why: tuple[str, str]
+    impact: tuple[str, str]
+    fallback: tuple[str, str]
+
+    def text(self, pair: tuple[str, str], zh: bool) -> str:
+        return pair[1] if zh else pair[0]
+
+
+_DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
+       "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
+
+TOPICS: tuple[Topic, ...] = (
+    Topic(
+        id="q_target_users",
+        label=("Target users", "目标用户"),
+        blocking=True,
+        priority=1,
+        keywords=("customer", "customers", "admin", "admins", "administrator", "administrators", "operator",
+                  "operators", "staff", "employee", "employees", "student", "students", "teacher", "teachers",
+                  "merchant", "merchants", "seller", "sellers", "buyer", "buyers", "developers", "analysts",
+                  "audience", "persona", "end users", "target users", "internal team",
+                  "客户", "管理员", "运营", "员工", "学生", "老师", "教师", "商家", "卖家", "买家", "开发者",
+                  "分析师", "目标用户", "用户群", "面向"),
+        doc_keywords=("target users", "intended for", "designed for", "audience", "persona", "目标用户",
+                      "用户群", "面向"),
+        query="target users audience persona intended for 目标用户 面向",
+        question=("Who are the target users of this change, and do different roles need different behaviour?",
+                  "这项需求的目标用户是谁？不同角色是否需要不同的行为？"),
+        why=("Scope, permissions and user-facing choices depend on who uses it.",
+             "范围、权限和交互设计都取决于使用者是谁。"),
+        impact=("Stages may be built for the wrong audience and need rework.", "阶段可能面向错误的用户，需要返工。"),
+        fallback=("The primary users are the project's existing users; no new roles are introduced.",
+                  "目标用户为项目现有用户，不引入新角色。"),
+    ),
+    Topic(
+        id="q_success_metric",
+        label=("Success measure", "成功标准"),
+        blocking=True,
+        priority=1,
+        keywords=("success", "metric", "metrics", "kpi", "acceptance", "done when", "measurable", "measure",
+                  "sla", "slo", "指标", "验收", "成功标准", "衡量", "目标值"),
+        doc_keywords=("acceptance criteria", "success metric", "success metrics", "kpi", "sla", "slo",
+                      "验收标准", "成功标准", "指标"),
+        query="acceptance criteria success metric kpi sla 验收标准 指标",
+        question=("How will we know it is done — which measurable success criteria or acceptance tests apply?",
+                  "如何判断完成？有哪些可衡量的成功标准或验收测试？"),
+        why=("Each stage needs testable success criteria.", "每个阶段都需要可测试的成功标准。"),
+        impact=("Validation cannot tell a finished stage from an unfinished one.", "无法判断阶段是否真正完成。"),
+        fallback=("Done means the described behaviour works end to end and the existing tests plus new tests pass.",
+                  "完成即所述行为端到端可用，且现有测试与新增测试全部通过。"),
+    ),
+    Topic(
+        id="q_data_store",
+        label=("Data store", "数据存储"),
+        blocking=True,
+        priority=2,
+        keywords=(*_DB, "database", "object storage", "s3", "in-memory", "no persistence", "flat file",
+                  "数据库", "存储", "持久化", "缓存"),
+        doc_keywords=(*_DB, "database", "数据库", "持久化"),
+        query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
+        question=("Which data store should hold what this feature reads or writes (existing database, new table, "
+                  "files, none)?", "该功能读写的数据存放在哪里（现有数据库、新表、文件，或无需持久化）？"),
+        why=("The data model, migrations and rollback depend on where data lives.",
+             "数据模型、迁移与回滚方式取决于数据存放位置。"),
+        impact=("Storage work may be planned twice or a migration missed.", "可能重复规划存储工作或遗漏数据迁移。"),
+        fallback=("Reuse the project's existing storage; add no new database.", "复用项目现有存储，不引入新的数据库。"),
+    ),
+    Topic(
+        id="q_interface",
+        label=("Interface", "交互入口"),
+        blocking=False,
+        priority=2,
+        keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
+                  "button", "form", "接口", "页面", "界面", "命令行", "按钮", "表单"),
+        doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
+        query="api endpoint web ui cli command line interface 接口 页面 命令行",
+        question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
+                  "通过什么入口使用——HTTP 接口、网页界面、命令行还是库调用？"),
+        why=("Tasks and tests differ per interface.", "不同入口对应的任务和测试不同。"),
+        impact=("The feature may be exposed where nobody uses it.", "功能可能暴露在无人使用的入口上。"),
+        fallback=("Expose it through the project's existing primary interface.", "通过项目现有的主要入口提供该功能。"),
+    ),
+    Topic(
+        id="q_deadline",
+        label=("Deadline", "时间要求"),
+        blocking=False,
+        priority=3,
+        keywords=("deadline", "due", "by end of", "sprint", "week", "weeks", "month", "months", "quarter",
+                  "milestone", "asap", "urgent", "截止", "上线", "工期", "月底", "季度", "里程碑", "尽快"),
+        doc_keywords=("roadmap", "milestone", "deadline", "里程碑", "路线图", "截止"),
+        query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
+        question=("Is there a deadline or release window the stages must fit?", "是否有截止时间或发布窗口需要满足？"),
+        why=("Stage size and order depend on the time available.", "阶段大小与先后取决于可用时间。"),
+        impact=("The plan may be too large for the window.", "计划可能超出可用时间。"),
+        fallback=("No fixed deadline: ship in small stages, each releasable on its own.",
+                  "无固定截止时间：小步交付，每个阶段均可独立发布。"),
+    ),
+    Topic(
+        id="q_scale",
+        label=("Scale", "规模与性能"),
+        blocking=False,
+        priority=3,
+        keywords=("qps", "rps", "tps", "concurrent", "concurrency", "traffic", "load", "throughput", "latency",
+                  "requests per", "million", "millions", "thousands", "scale", "并发", "流量", "负载", "吞吐",
+                  "延迟", "日活", "规模"),
+        doc_keywords=("qps", "throughput", "concurrent users", "requests per second", "并发", "吞吐",
+                      "性能指标"),
+        query="performance throughput latency concurrent load qps 并发 吞吐 性能",
+        question=("What load must it handle (users, requests per second, data volume)?",
+                  "需要承载多大的负载（用户数、每秒请求数、数据量）？"),
+        why=("Decides whether performance work and load tests belong in the plan.", "决定计划中是否需要性能优化与压测。"),
+        impact=("It may fall over under real load, or be over-engineered.", "上线后可能扛不住负载，或过度设计。"),
+        fallback=("Load stays within what the current deployment handles today; no dedicated scaling work.",
+                  "负载与当前部署可承受的水平相当，不做专门的扩容工作。"),
+    ),
+    Topic(
+        id="q_security",
+        label=("Access control", "权限与安全"),
+        blocking=False,
+        priority=4,
+        keywords=("auth", "authentication", "authorization", "login", "permission", "permissions", "rbac",
+                  "oauth", "sso", "token", "gdpr", "privacy", "compliance", "encrypt", "encryption",
+                  "权限", "认证", "鉴权", "登录", "合规", "隐私", "加密", "安全"),
+        doc_keywords=("authentication", "authorization", "oauth", "rbac", "sso", "鉴权", "认证", "权限"),
+        query="authentication authorization permissions security oauth rbac 鉴权 认证 权限 安全",
+        question=("Are there authentication, permission or compliance rules it must follow?",
+                  "是否有需要遵守的认证、权限或合规要求？"),
+        why=("Security requirements add tasks and reviews.", "安全要求会增加任务与评审。"),
+        impact=("Data may be exposed to the wrong people.", "数据可能暴露给不该看到的人。"),
+        fallback=("Reuse the existing authentication and permission model unchanged.", "沿用现有认证与权限模型，不做改动。"),
+    ),
+)
+
+TOPICS_BY_ID = {t.id: t for t in TOPICS}
+
+
+def _pattern(keyword: str) -> re.Pattern[str]:
+    if is_chinese(keyword):
+        return re.compile(re.escape(keyword))
+    # Whole words only: "ui" must not match "build", "latency" not "OFFLINE_LATENCY_S".
+    return re.compile(r"(?<![a-z0-9_])" + re.escape(keyword.lower()) + r"(?![a-z0-9_])")
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def find_keyword(text: str, keywords: Iterable[str]) -> str | None:
+    """The first keyword that occurs in `text` (case-insensitive, whole words for ASCII), else None."""
+    lowered = (text or "").lower()
+    for keyword in keywords:
+        pattern = _PATTERNS.get(keyword)
+        if pattern is None:
+            pattern = _PATTERNS[keyword] = _pattern(keyword)
+        if pattern.search(lowered):
+            return keyword
+    return None

@@ -1,0 +1,551 @@
+"""The requirement clarification flow, headless: rounds of interrupt → resume → plan_ready.
+
+Assertions are about structure, linkage, ids, convergence and files on disk — never about what the
+offline model happens to write.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from langgraph.types import Command
+from pydantic import ValidationError
+
+from app.llm.offline import OfflineLLM
+from app.settings import Settings
+from graphs.base import FlowContext, ResumeWith, StartFresh, ThreadView
+from graphs.requirement import FLOW, USE_DEFAULTS, normalize_reply, parse_reply
+from schemas.events import EVENT_MODELS, InterruptRequest
+from schemas.requirement import (
+    ImplementationPlanDoc,
+    Question,
+    RequirementPlan,
+    RequirementPlanArtifact,
+    export_json_schema,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+VAGUE = "Add a CSV export of orders to the shop."
+
+
+# ---------------------------------------------------------------- helpers
+
+
+class Conversation:
+    """Drives one thread of the compiled graph the way the runtime does."""
+
+    def __init__(self, graph, options: dict[str, Any] | None = None, llm=None) -> None:
+        self.graph = graph
+        self.options = options or {}
+        self.llm = llm or OfflineLLM()
+        self.config = {"configurable": {"thread_id": f"t-{uuid.uuid4().hex[:8]}"}}
+        self.events: list[dict[str, Any]] = []
+
+    async def _run(self, graph_input) -> Any:
+        context = FlowContext(llm=self.llm, options=self.options)
+        async for mode, chunk in self.graph.astream(graph_input, self.config, context=context,
+                                                    stream_mode=["custom", "updates"], durability="sync"):
+            if mode == "custom":
+                # Every custom chunk is a protocol event (the runtime's store adds the artifact version).
+                data = chunk["data"]
+                if chunk["event"] == "tool:artifact":
+                    data = {**data, "artifact": {**data["artifact"], "version": 1}}
+                EVENT_MODELS[chunk["event"]].model_validate(data)
+                self.events.append(chunk)
+        return await self.graph.aget_state(self.config)
+
+    async def start(self, text: str):
+        return await self._run(FLOW.initial_input(text, self.options))
+
+    async def resume(self, answer: Any):
+        return await self._run(Command(resume=answer))
+
+    def artifacts(self, type_: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["event"] == "tool:artifact" and e["data"]["artifact"]["type"] == type_]
+
+
+def compiled(checkpointer=None):
+    return FLOW.build_graph().compile(checkpointer=checkpointer or InMemorySaver())
+
+
+def pending_questions(state) -> list[dict[str, Any]]:
+    assert state.interrupts, "expected the graph to wait for answers"
+    request = InterruptRequest.model_validate(state.interrupts[0].value)
+    assert request.kind == "clarification"
+    questions = request.payload["questions"]
+    for q in questions:
+        Question.model_validate(q)
+    return questions
+
+
+def check_plan_artifact(event: dict[str, Any]) -> RequirementPlanArtifact:
+    content = RequirementPlanArtifact.model_validate(event["data"]["artifact"]["content"])
+    RequirementPlan.model_validate(event["data"]["artifact"]["content"]["plan"])  # the protocol JSON alone
+    return content
+
+
+def make_repo(path: Path, readme: str) -> Path:
+    (path / "docs").mkdir(parents=True)
+    (path / "README.md").write_text(readme)
+    (path / "docs" / "architecture.md").write_text("# Architecture\n\nA small web shop written in Python.\n")
+    (path / "Makefile").write_text("test:\n\tpytest -q\n")
+    return path
+
+
+def snapshot(root: Path) -> dict[str, tuple]:
+    state: dict[str, tuple] = {}
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in dirnames + filenames:
+            path = Path(dirpath) / name
+            if path.is_file() and not path.is_symlink():
+                state[str(path.relative_to(root))] = (path.stat().st_mtime_ns,
+                                                      hashlib.sha256(path.read_bytes()).hexdigest())
+            else:
+                state[str(path.relative_to(root))] = ("entry",)
+    return state
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo", "# Shop\n\nA small shop backend.\n\n## Development\n\nRun `make test`.\n")
+
+
+# ---------------------------------------------------------------- the conversation
+
+
+async def test_two_round_conversation(repo):
+    talk = Conversation(compiled(), {"repo": str(repo)})
+    state = await talk.start(VAGUE)
+
+    questions = pending_questions(state)
+    assert 1 <= len(questions) <= 5 and any(q["blocking"] for q in questions)
+    assert state.interrupts[0].value["payload"]["round"] == 1
+    first = check_plan_artifact(talk.artifacts("requirement_plan")[0])
+    assert first.plan.status == "clarification_needed"
+    assert [q.id for q in first.plan.questions] == [q["id"] for q in questions]
+    # Discovery used the read-only tools and cited the repository's docs.
+    assert {c.tool for c in first.tool_calls} >= {"execute_shell_command", "retrieve_knowledge", "view_text_file"}
+    assert any(s.path == "README.md" for s in first.sources)
+
+    answers = {q["id"]: f"answer {n} for {q['id']}" for n, q in enumerate(questions)}
+    state = await talk.resume(answers)
+
+    assert not state.next and not state.interrupts
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert plan.status == "plan_ready" and 3 <= len(plan.stages) <= 5 and not plan.questions
+    for text in answers.values():  # the plan is built from the answers
+        assert text in plan.plan_markdown
+
+    plan_events = talk.artifacts("requirement_plan")
+    assert len(plan_events) == 2  # one version per round, none from ask_human's re-run
+    assert len({e["data"]["artifact"]["id"] for e in plan_events}) == 1  # same id → version rises
+    second = check_plan_artifact(plan_events[1])
+    assert second.round == 2 and second.answers == answers
+    [final] = talk.artifacts("implementation_plan")
+    assert final["meta"]["final"] is True
+    doc = ImplementationPlanDoc.model_validate(final["data"]["artifact"]["content"])
+    assert doc.markdown == plan.plan_markdown and doc.written_to is None
+    assert not (repo / "IMPLEMENTATION_PLAN.md").exists()  # not authorised
+
+
+async def test_node_events_are_ordered(repo):
+    talk = Conversation(compiled(), {"repo": str(repo)})
+    state = await talk.start(VAGUE)
+    await talk.resume("use defaults")
+    opened: set[str] = set()
+    for event in talk.events:
+        data = event["data"]
+        if event["event"] == "tool:start":
+            opened.add(data["toolCallId"])
+        elif event["event"] in {"tool:log", "tool:artifact", "tool:update"}:
+            assert data["toolCallId"] in opened, event  # nothing reported outside a started node
+    names = [e["data"]["toolName"] for e in talk.events if e["event"] == "tool:start"]
+    assert names[0] == "discover" and names[-1] == "finalize"
+
+
+async def test_answered_questions_are_never_asked_again_and_each_round_progresses(repo):
+    talk = Conversation(compiled(), {"repo": str(repo), "maxRounds": 5})
+    state = await talk.start(VAGUE)
+    answered: set[str] = set()
+    previous = None
+    rounds = 0
+    while state.interrupts:
+        rounds += 1
+        questions = pending_questions(state)
+        ids = {q["id"] for q in questions}
+        assert not ids & answered, f"round {rounds} re-asked answered questions {ids & answered}"
+        artifact = check_plan_artifact(talk.artifacts("requirement_plan")[-1])
+        current = (sum(q["blocking"] for q in questions), len(artifact.plan.assumptions))
+        if previous is not None:  # fewer blocking questions, or more assumptions
+            assert current[0] < previous[0] or current[1] > previous[1]
+        previous = current
+        # Answer one question per round: the slowest honest convergence.
+        answered.add(questions[0]["id"])
+        state = await talk.resume({questions[0]["id"]: f"decided in round {rounds}"})
+        assert rounds <= 5
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert plan.status == "plan_ready"
+    history = check_plan_artifact(talk.artifacts("requirement_plan")[-1]).history
+    assert [h.round for h in history] == list(range(1, rounds + 2))
+    for index, record in enumerate(history):  # no id answered before a round shows up in it
+        earlier_answers = {h.question_ids[0] for h in history[:index] if h.question_ids}
+        assert not set(record.question_ids) & earlier_answers
+
+
+async def test_max_rounds_turns_unknowns_into_assumptions(repo):
+    talk = Conversation(compiled(), {"repo": str(repo), "maxRounds": 1})
+    state = await talk.start(VAGUE)
+    questions = pending_questions(state)
+    # Answer only the first one; the single clarification round is then used up.
+    state = await talk.resume({questions[0]["id"]: "only this one is answered"})
+    assert not state.interrupts
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert plan.status == "plan_ready" and not plan.questions
+    texts = [a.text for a in plan.assumptions]
+    for q in questions[1:]:
+        assert any(q["fallback_assumption"] in text for text in texts), q["id"]
+    assert all(a.rollback_hint for a in plan.assumptions)
+    assert check_plan_artifact(talk.artifacts("requirement_plan")[-1]).assumed_question_ids == sorted(
+        q["id"] for q in questions[1:])
+
+
+# Not {} or None: LangGraph reads Command(resume={}) as an empty interrupt-id map and
+# Command(resume=None) as no resume at all; normalize_reply covers those forms below.
+@pytest.mark.parametrize("reply", ["use defaults", "默认", "Use defaults!", {"q_unknown": ""}])
+async def test_use_defaults_settles_every_question(repo, reply):
+    talk = Conversation(compiled(), {"repo": str(repo)})
+    questions = pending_questions(await talk.start(VAGUE))
+    state = await talk.resume(reply)
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert plan.status == "plan_ready"
+    for q in questions:
+        assert any(q["fallback_assumption"] in a.text for a in plan.assumptions)
+
+
+async def test_question_answered_by_the_readme_is_not_asked(tmp_path):
+    # The requirement settles most topics itself; the data store is the one thing it leaves open.
+    requirement = ("Add a CSV export of orders for warehouse staff in the web UI. Done when the acceptance tests "
+                   "pass; due next month; about 100 concurrent users; reuse the existing login permissions.")
+    plain = make_repo(tmp_path / "plain", "# Shop\n\nA small shop backend.\n")
+    documented = make_repo(tmp_path / "documented",
+                           "# Shop\n\nA small shop backend.\n\n## Storage\n\nOrders are stored in PostgreSQL 15.\n")
+
+    without = Conversation(compiled(), {"repo": str(plain)})
+    state = await without.start(requirement)
+    asked_without = {q["id"] for q in pending_questions(state)}
+
+    with_docs = Conversation(compiled(), {"repo": str(documented)})
+    state = await with_docs.start(requirement)
+    asked_with = {q["id"] for q in pending_questions(state)} if state.interrupts else set()
+
+    assert asked_with < asked_without  # strictly fewer questions, none new
+    artifact = check_plan_artifact(with_docs.artifacts("requirement_plan")[0])
+    assert any(s.path == "README.md" for s in artifact.sources)
+    assert any("README.md:" in a.text for a in artifact.plan.assumptions)  # the finding is cited
+
+
+async def test_without_a_repository_the_flow_still_plans():
+    talk = Conversation(compiled())
+    state = await talk.start("给订单系统增加按月导出 CSV 报表的功能")
+    if state.interrupts:
+        state = await talk.resume("use defaults")
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert plan.status == "plan_ready" and plan.plan_markdown.strip()
+    assert check_plan_artifact(talk.artifacts("requirement_plan")[0]).sources == []
+
+
+# ---------------------------------------------------------------- writing the plan file
+
+
+@pytest.mark.parametrize("authorised", [False, True])
+async def test_plan_file_is_written_only_when_authorised(tmp_path, authorised):
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    sentinel = tmp_path / "outside" / "sentinel.txt"
+    sentinel.parent.mkdir()
+    sentinel.write_text("do not touch\n")
+    before = snapshot(tmp_path)
+
+    talk = Conversation(compiled(), {"repo": str(repo), "write": authorised})
+    await talk.start(VAGUE)
+    state = await talk.resume("use defaults")
+
+    after = snapshot(tmp_path)
+    plan_file = repo / "IMPLEMENTATION_PLAN.md"
+    if authorised:
+        assert set(after) - set(before) == {"repo/IMPLEMENTATION_PLAN.md"}
+        assert plan_file.read_text() == state.values["plan"]["plan_markdown"]
+        doc = ImplementationPlanDoc.model_validate(talk.artifacts("implementation_plan")[0]["data"]["artifact"]["content"])
+        assert doc.written_to == str(plan_file.resolve())
+    else:
+        assert not plan_file.exists()
+    assert {k: v for k, v in after.items() if k in before} == before  # nothing else changed
+    assert sentinel.read_text() == "do not touch\n"
+
+
+async def test_write_without_a_repository_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    talk = Conversation(compiled(), {"write": True})
+    state = await talk.start(VAGUE)
+    if state.interrupts:
+        state = await talk.resume("use defaults")
+    assert state.values["plan_path"] is None and list(tmp_path.iterdir()) == []
+    assert any(e["event"] == "tool:log" and e["data"]["level"] == "warning" for e in talk.events)
+
+
+# ---------------------------------------------------------------- durability
+
+
+async def test_resume_after_restart_with_sqlite(tmp_path, repo):
+    path = str(tmp_path / "checkpoints.sqlite")
+    async with AsyncSqliteSaver.from_conn_string(path) as saver:
+        talk = Conversation(compiled(saver), {"repo": str(repo)})
+        questions = pending_questions(await talk.start(VAGUE))
+        config = talk.config
+    async with AsyncSqliteSaver.from_conn_string(path) as saver:  # a new process, same file
+        talk = Conversation(compiled(saver), {})
+        talk.config = config
+        state = await talk.graph.aget_state(config)
+        assert [q["id"] for q in pending_questions(state)] == [q["id"] for q in questions]
+        state = await talk.resume({questions[0]["id"]: "after the restart"})
+        if state.interrupts:
+            state = await talk.resume("use defaults")
+        assert state.values["plan"]["status"] == "plan_ready"
+        assert "after the restart" in state.values["plan"]["plan_markdown"]
+
+
+# ---------------------------------------------------------------- the loop's guarantees with any model
+
+
+class ScriptedLLM:
+    """A model that misbehaves on purpose: re-asks answered questions, skips the plan when forced once."""
+
+    provider = "scripted"
+    max_concurrency = 1
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    @staticmethod
+    def question(qid: str, blocking: bool) -> dict[str, Any]:
+        return {"id": qid, "question": f"What about {qid}?", "why_needed": "needed", "impact_if_unknown": "rework",
+                "fallback_assumption": f"fallback for {qid}", "blocking": blocking, "priority": 1}
+
+    async def structured(self, schema, *, role, system, prompt, facts=None):
+        self.calls.append(dict(facts))
+        base = {"status": "clarification_needed", "requirement_summary": "s",
+                "questions": [self.question("q_a", True), self.question("q_b", False), self.question("q_c", True)]}
+        if facts["force_plan"] and facts.get("note"):
+            stage = {"name": "n", "goal": "g", "success_criteria": ["c"], "tasks": ["t"], "validation": ["v"]}
+            return schema.model_validate({**base, "status": "plan_ready", "questions": [], "stages": [stage] * 3,
+                                          "plan_markdown": "# plan\n"})
+        return schema.model_validate(base)  # always the same questions, never a plan unless told twice
+
+
+async def test_graph_enforces_the_loop_whatever_the_model_says():
+    llm = ScriptedLLM()
+    talk = Conversation(compiled(), {"maxRounds": 2}, llm=llm)
+    state = await talk.start("anything")
+    assert [q["id"] for q in pending_questions(state)] == ["q_a", "q_c", "q_b"]  # blocking first
+
+    state = await talk.resume({"q_a": "answered"})  # q_b (optional) falls back, q_c stays open
+    assert [q["id"] for q in pending_questions(state)] == ["q_c"]  # q_a and q_b are not asked again
+    assert llm.calls[-1]["answers"] == {"q_a": "answered"}
+
+    state = await talk.resume({"q_c": ""})  # round limit: everything left becomes an assumption
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert plan.status == "plan_ready" and not plan.questions
+    texts = [a.text for a in plan.assumptions]
+    assert "fallback for q_b" in texts and "fallback for q_c" in texts
+    assert "fallback for q_a" not in texts
+    assert "fallback for q_c" in plan.plan_markdown  # the markdown shows the added assumptions
+    assert llm.calls[-1]["force_plan"] and llm.calls[-1]["note"]  # it re-asked for the plan
+
+
+# ---------------------------------------------------------------- replies and thread continuation
+
+QUESTIONS = [ScriptedLLM.question("q_users", True), ScriptedLLM.question("q_store", True),
+             ScriptedLLM.question("q_deadline", False)]
+
+
+def test_parse_reply_forms():
+    assert parse_reply("use defaults", QUESTIONS) == USE_DEFAULTS
+    assert parse_reply("  默认  ", QUESTIONS) == USE_DEFAULTS
+    assert parse_reply('{"q_users": "admins"}', QUESTIONS) == {"q_users": "admins"}
+    assert parse_reply("q_users: admins\nq_store: postgres\n  with replicas", QUESTIONS) == {
+        "q_users": "admins", "q_store": "postgres\nwith replicas"}
+    assert parse_reply("1. admins\n3) next week", QUESTIONS) == {"q_users": "admins", "q_deadline": "next week"}
+    free = "admins only, stored in postgres"
+    assert parse_reply(free, QUESTIONS) == {"q_users": free, "q_store": free}  # the blocking ones
+
+
+def test_normalize_reply():
+    ids = {q["id"] for q in QUESTIONS}
+    assert normalize_reply("use defaults", QUESTIONS) == ({}, ids)
+    assert normalize_reply({}, QUESTIONS) == ({}, ids)
+    assert normalize_reply({"q_users": "admins", "q_store": ""}, QUESTIONS) == ({"q_users": "admins"}, {"q_store"})
+    assert normalize_reply({"q_users": "use defaults"}, QUESTIONS) == ({}, {"q_users"})
+    answered, _ = normalize_reply({"wrong_id": "admins"}, QUESTIONS)  # the words are kept
+    assert answered == {"q_users": "admins", "q_store": "admins"}
+
+
+async def test_continue_thread():
+    payload = {"questions": QUESTIONS, "round": 1}
+    waiting = ThreadView(values={"round": 1}, pending_interrupt={"kind": "clarification", "payload": payload},
+                         finished=False)
+    assert await FLOW.continue_thread(waiting, "use defaults", {}, OfflineLLM()) == ResumeWith(USE_DEFAULTS)
+    as_event = ThreadView(values={}, pending_interrupt={"interruptId": "i", "kind": "clarification",
+                                                        "payload": payload}, finished=False)
+    assert await FLOW.continue_thread(as_event, "q_deadline: friday", {}, OfflineLLM()) == ResumeWith(
+        {"q_deadline": "friday"})
+    done = ThreadView(values={"round": 2, "answers": {"q_users": "x"}}, pending_interrupt=None, finished=True)
+    fresh = await FLOW.continue_thread(done, "A new requirement", {"repo": "/r", "write": True}, OfflineLLM())
+    assert isinstance(fresh, StartFresh)
+    assert fresh.input["requirement"] == "A new requirement" and fresh.input["answers"] == {}
+    assert fresh.input["round"] == 0 and fresh.input["write"] is True and fresh.input["repo"] == "/r"
+
+
+# ---------------------------------------------------------------- the schema
+
+
+def test_schema_file_matches_the_model():
+    on_disk = json.loads((ROOT / "docs" / "requirement-plan.schema.json").read_text())
+    assert on_disk == export_json_schema()
+    assert set(on_disk["properties"]) == {
+        "version", "status", "requirement_summary", "scope", "out_of_scope", "assumptions", "questions",
+        "dependencies", "stages", "deliverables", "plan_markdown", "commit_message_suggestion"}
+    assert on_disk["properties"]["questions"]["maxItems"] == 5
+
+
+def _plan(**changes) -> dict[str, Any]:
+    stage = {"name": "n", "goal": "g", "success_criteria": ["c"], "tasks": ["t"], "validation": ["v"]}
+    base = {"status": "plan_ready", "requirement_summary": "s", "stages": [stage] * 3, "plan_markdown": "# p"}
+    return {**base, **changes}
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"status": "clarification_needed", "questions": []},
+        {"status": "clarification_needed", "questions": [ScriptedLLM.question("q_a", False)]},
+        {"status": "clarification_needed", "questions": [ScriptedLLM.question(f"q_{n}", True) for n in range(6)]},
+        {"status": "clarification_needed", "questions": [ScriptedLLM.question("q_a", True)] * 2},
+        {"stages": []},
+        {"stages": _plan()["stages"] * 2},
+        {"plan_markdown": "  "},
+        {"version": "2.0"},
+        {"extra_field": 1},
+        {"assumptions": [{"text": "t", "risk_level": "extreme", "rollback_hint": "r"}]},
+    ],
+)
+def test_linkage_rules_reject(changes):
+    with pytest.raises(ValidationError):
+        RequirementPlan.model_validate(_plan(**changes))
+
+
+def test_linkage_rules_accept():
+    RequirementPlan.model_validate(_plan())
+    RequirementPlan.model_validate(_plan(status="clarification_needed", stages=[], plan_markdown="",
+                                         questions=[ScriptedLLM.question("q_a", True)]))
+
+
+# ---------------------------------------------------------------- ng plan
+
+
+def _cli_args(*argv: str) -> argparse.Namespace:
+    from app import cli_plan
+
+    parser = argparse.ArgumentParser()
+    cli_plan.add_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["plan", *argv])
+
+
+async def test_cli_schema(capsys):
+    from app import cli_plan
+
+    assert await cli_plan.run(_cli_args("--schema"), Settings(data_dir=Path("unused"))) == 0
+    assert json.loads(capsys.readouterr().out) == export_json_schema()
+
+
+@pytest.mark.parametrize("write", [False, True])
+async def test_cli_plan_session(tmp_path, write):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    replies = iter(["warehouse staff", ""])  # one answer, one fallback, then EOF: defaults for the rest
+
+    def scripted(_prompt: str) -> str:
+        try:
+            return next(replies)
+        except StopIteration:
+            raise EOFError from None
+
+    argv = [VAGUE, "--repo", str(repo), "--max-rounds", "2"] + (["--write"] if write else [])
+    console = Console(quiet=True)
+    code = await cli_plan.run(_cli_args(*argv), Settings(data_dir=tmp_path / "data"), llm=OfflineLLM(),
+                              input_fn=scripted, console=console)
+    assert code == 0
+    assert (repo / "IMPLEMENTATION_PLAN.md").exists() is write
+    assert (tmp_path / "data" / "checkpoints.sqlite").exists()
+    if write:
+        assert "warehouse staff" in (repo / "IMPLEMENTATION_PLAN.md").read_text()
+
+
+async def test_cli_refuses_write_without_repo(tmp_path):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    console = Console(quiet=True)
+    assert await cli_plan.run(_cli_args("x", "--write"), Settings(data_dir=tmp_path), llm=OfflineLLM(),
+                              console=console) == 2
+
+
+async def test_cli_session_continues_with_thread(tmp_path, capsys):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    settings = Settings(data_dir=tmp_path / "data")
+    console = Console(quiet=True)
+
+    def walk_away(_prompt: str) -> str:
+        raise KeyboardInterrupt  # the person leaves with the questions pending
+
+    args = _cli_args(VAGUE, "--repo", str(repo))
+    with pytest.raises(KeyboardInterrupt):
+        await cli_plan.run(args, settings, llm=OfflineLLM(), input_fn=walk_away, console=console)
+    async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
+        threads = {c.config["configurable"]["thread_id"] async for c in saver.alist(None)}
+    [thread_id] = threads
+
+    code = await cli_plan.run(_cli_args("--thread", thread_id, "--json"), settings, llm=OfflineLLM(),
+                              input_fn=lambda _p: "use defaults", console=console)
+    assert code == 0
+    assert RequirementPlan.model_validate_json(capsys.readouterr().out).status == "plan_ready"
+    assert await cli_plan.run(_cli_args("--thread", "missing"), settings, llm=OfflineLLM(), console=console) == 1
+
+
+async def test_an_earlier_plan_file_is_not_taken_as_evidence(repo):
+    # A plan written by a previous run lists fallbacks as assumptions; reading it back as "docs"
+    # would settle questions nobody answered.
+    plain = Conversation(compiled(), {"repo": str(repo)})
+    asked_before = {q["id"] for q in pending_questions(await plain.start(VAGUE))}
+    await plain.resume("use defaults")
+    (repo / "IMPLEMENTATION_PLAN.md").write_text(plain.artifacts("implementation_plan")[0]["data"]["artifact"]
+                                                 ["content"]["markdown"])
+    again = Conversation(compiled(), {"repo": str(repo)})
+    state = await again.start(VAGUE)
+    assert {q["id"] for q in pending_questions(state)} == asked_before
+    assert all(s.path != "IMPLEMENTATION_PLAN.md" for s in check_plan_artifact(again.artifacts("requirement_plan")[0]).sources)
