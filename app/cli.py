@@ -86,9 +86,10 @@ async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
     async with open_runtime(settings, fanouts=[to_terminal]) as runtime:
         thread_id = await start(runtime, watched)
         with Live(display.render(), console=console, refresh_per_second=8, transient=False) as live:
-            while thread_id in runtime.active:
+            finished = asyncio.create_task(runtime.wait(thread_id))
+            while not finished.done():
                 live.update(display.render())
-                await asyncio.sleep(0.1)
+                await asyncio.wait({finished}, timeout=0.1)
             live.update(display.render())
         artifacts = await runtime.store.latest_artifacts(thread_id)
         return artifacts, display, thread_id

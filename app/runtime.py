@@ -79,7 +79,8 @@ class FlowRuntime:
         self.llm = llm
         self.tools = dict(tools or {})
         self.graphs = {name: flow.build_graph().compile(checkpointer=checkpointer) for name, flow in flows.items()}
-        self.active: dict[str, ActiveRun] = {}
+        self.active: dict[str, ActiveRun] = {}  # threads with a run in progress
+        self.latest: dict[str, ActiveRun] = {}  # each thread's most recent run, for wait()
 
     # ------------------------------------------------------------------ queries
 
@@ -178,7 +179,8 @@ class FlowRuntime:
         run.cancel_requested = True
 
     async def wait(self, thread_id: str) -> None:
-        run = self.active.get(thread_id)
+        """Until the thread's latest run has stored its last event (the thread is free a little earlier)."""
+        run = self.latest.get(thread_id)
         if run is not None:
             await run.finished.wait()
 
@@ -195,7 +197,7 @@ class FlowRuntime:
         return recovered
 
     async def shutdown(self) -> None:
-        tasks = [run.task for run in self.active.values() if run.task is not None]
+        tasks = [run.task for run in self.latest.values() if run.task is not None and not run.task.done()]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -210,12 +212,13 @@ class FlowRuntime:
         if thread_id in self.active:
             raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
         run = ActiveRun(run_id=uuid.uuid4().hex)
-        self.active[thread_id] = run
+        self.active[thread_id] = self.latest[thread_id] = run
         try:
             yield run
         except BaseException:
             if run.task is None:
                 self._release(thread_id, run)
+                run.finished.set()
             raise
 
     async def _continuation_for(self, definition: FlowDefinition, thread_id: str, text: str, options: dict[str, Any]):
@@ -233,6 +236,7 @@ class FlowRuntime:
         await self.store.update_thread(thread_id, status=ThreadStatus.running, pending_interrupt=None)
         await self.events.publish(thread_id, run.run_id, "status", {"status": ThreadStatus.running.value})
         run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options))
+        run.task.add_done_callback(lambda _task: run.finished.set())
 
     async def _graph_input(self, graph: Any, config: dict[str, Any], continuation: Any) -> tuple[Any, dict[str, Any]]:
         if continuation is None:
@@ -330,9 +334,9 @@ class FlowRuntime:
         await self.events.publish(thread_id, run.run_id, "completion", completion)
 
     def _release(self, thread_id: str, run: ActiveRun) -> None:
+        """Free the thread for its next run; `run.finished` is set when the run's task has ended."""
         if self.active.get(thread_id) is run:
             del self.active[thread_id]
-        run.finished.set()
 
 
 def _pending_interrupt(snapshot: Any) -> dict[str, Any] | None:

@@ -68,6 +68,9 @@ class Store:
         self._db = await aiosqlite.connect(self.path)
         self._db.row_factory = aiosqlite.Row
         await self._db.execute("PRAGMA journal_mode=WAL")
+        # With WAL, NORMAL loses nothing when the process is killed (only on power loss), and spares
+        # a disk sync per event (bench/: ~10-30% of a run's orchestration time, and the p99 stalls).
+        await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.executescript(SCHEMA)
         await self._db.commit()
         return self

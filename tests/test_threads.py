@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
+from app.runtime import new_thread_id
 from tests.test_ppt_socket import run_ppt
 
 
@@ -191,3 +192,13 @@ async def test_two_simultaneous_messages_to_one_thread_start_one_run(live_server
     assert {a["error"]["code"] for a in acks if not a["ok"]} == {"conflict"}
     started = next(a for a in acks if a["ok"])
     assert (await client.wait_for("completion", lambda d: d["runId"] == started["runId"], timeout=60))["success"]
+
+
+async def test_wait_returns_only_after_the_completion_is_stored(live_server):
+    runtime = live_server.runtime
+    for _ in range(20):  # the gap between freeing the thread and storing completion is a few ms
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text="做一个关于质数的5分钟PPT", thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        last_event, _ = (await runtime.store.events_after(thread_id))[-1]
+        assert last_event == "completion"
