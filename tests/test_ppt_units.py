@@ -42,6 +42,8 @@ def test_narration_fills_the_duration_at_speaking_pace():
     [
         ("做一个关于光合作用的10分钟PPT", "光合作用", 10),
         ("请帮我制作一份面向高中生的牛顿第二定律课件", "牛顿第二定律", None),
+        ("给高中生讲解光合作用，20 分钟", "光合作用", 20),
+        ("给初中生介绍一下牛顿第一定律", "牛顿第一定律", None),
         ("Make a 15 minute deck about black holes for high school students", "black holes", 15),
     ],
 )

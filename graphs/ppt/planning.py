@@ -46,9 +46,11 @@ _DURATION = re.compile(r"(\d{1,3})\s*(分钟|分|min\b|mins\b|minutes?\b)", re.I
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z][a-z \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|一下|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
+# "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为)[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍))")
 _FILLER_EN = re.compile(
     r"\b(please|make|create|generate|build|a|an|the|deck|slides?|presentation|ppt|course|about|on|lesson|"
     r"for [a-z \-]+|\d+\s*(?:min|mins|minutes?))\b",
@@ -69,7 +71,8 @@ def audience_hint(text: str) -> str | None:
 def core_topic(text: str) -> str:
     """The subject of a request with the asking words taken out ("做一个关于光合作用的PPT" → "光合作用")."""
     if language_of(text) == "zh":
-        stripped = _FILLER_ZH.sub(" ", text)
+        stripped = _AUDIENCE_SPAN_ZH.sub(" ", text)
+        stripped = _FILLER_ZH.sub(" ", stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；“”\"'《》()（）]", " ", stripped)
     else:
         stripped = _FILLER_EN.sub(" ", text)
