@@ -1,0 +1,141 @@
+"""The canvas page in headless Chromium against a live `ng serve`: what a person sees and clicks."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graphs.ppt.planning import STAGES, slide_count_for
+from tests.support.server import ServerProcess
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+OUTPUT = Path(__file__).resolve().parents[1] / "test-output"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (apt-get install chromium); .ci/run installs it in CI"),
+]
+
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture
+async def browser():
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        await browser.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with ServerProcess(tmp_path / "data", env={"OFFLINE_LATENCY_S": "0.02"}) as process:
+        yield process
+
+
+@pytest.fixture
+def slow_server(tmp_path):
+    with ServerProcess(tmp_path / "slow", env={"OFFLINE_LATENCY_S": "0.25", "LLM_CONCURRENCY": "1"}) as process:
+        yield process
+
+
+async def open_page(browser, url: str, width: int = 1280, height: int = 800):
+    page = await browser.new_page(viewport={"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    await page.goto(url)
+    await page.wait_for_selector("#conn-status[data-state=up]")
+    await page.wait_for_function("document.querySelectorAll('#flow-select option').length > 0")
+    return page, errors
+
+
+async def send(page, text: str) -> None:
+    await page.select_option("#flow-select", "ppt")
+    await page.fill("#message-input", text)
+    await page.press("#message-input", "Enter")
+
+
+async def stage_states(page) -> dict[str, list[str]]:
+    return await page.eval_on_selector_all(
+        "[data-testid=timeline-entry]",
+        "els => els.reduce((acc, el) => { (acc[el.dataset.toolName] ||= []).push(el.dataset.state); return acc; }, {})",
+    )
+
+
+async def test_a_topic_runs_to_a_downloadable_deck_on_the_page(browser, server):
+    page, errors = await open_page(browser, server.url)
+    assert "offline" in (await page.text_content("#provider-badge")).lower()
+    await send(page, "做一个关于光合作用的6分钟PPT，面向初中生")
+    await page.wait_for_selector("[data-testid=completion]", timeout=60_000)
+
+    states = await stage_states(page)
+    assert {name: s for name, s in states.items() if name in STAGES} == {name: ["done"] for name in STAGES}
+    total = slide_count_for(6)
+    progress = page.locator("[data-testid=progress]")
+    assert await progress.get_attribute("data-current") == str(total)
+    assert await progress.get_attribute("data-total") == str(total)
+    assert f"{total}/{total}" in await page.text_content("[data-testid=progress-pages]")
+
+    await page.click("[data-testid=artifact-tab]:has-text('DSL')")
+    await page.wait_for_selector("#canvas-body[data-type=dsl] [data-testid=deck]")
+    assert await page.locator("[data-testid=slide-thumb]").count() == total
+
+    OUTPUT.mkdir(exist_ok=True)
+    await page.screenshot(path=str(OUTPUT / "canvas-finished.png"), full_page=True)
+
+    await page.click("[data-testid=artifact-tab]:has-text('.pptx')")
+    link = page.locator("[data-testid=download-pptx]")
+    href = await link.get_attribute("href")
+    assert href and "/download" in href
+    response = await page.request.get(server.url + href if href.startswith("/") else href)
+    assert response.ok and (await response.body())[:2] == b"PK"
+    assert errors == []
+
+
+async def test_reload_mid_run_restores_the_thread_and_follows_it_to_the_end(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "做一个关于杠杆原理的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_video_outline]", timeout=30_000)
+    assert re.search(r"#thread=\w+", page.url), "the URL carries the thread"
+    await page.reload()
+    await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+
+    states = await stage_states(page)
+    for stage in STAGES:
+        assert states.get(stage) == ["done"], f"{stage}: {states.get(stage)} (each entry once, done)"
+    assert await page.locator("[data-testid=completion]").count() == 1
+    assert await page.locator(".msg-user").count() == 1, "the user's message came back once with the replay"
+    assert errors == []
+
+
+async def test_view_buttons_and_show_in_canvas_focus_artifacts(browser, server):
+    page, _ = await open_page(browser, server.url)
+    await send(page, "做一个关于浮力的5分钟PPT")
+    # showInCanvas: the canvas switched by itself while the run went on.
+    await page.wait_for_selector("#canvas-body[data-type=course_config]", timeout=30_000)
+    await page.wait_for_selector("[data-testid=completion]", timeout=60_000)
+
+    button = page.locator("[data-testid=log-view]").first
+    artifact_id = await button.get_attribute("data-artifact-id")
+    await button.click()
+    await page.wait_for_selector(f"#canvas-body[data-artifact-id='{artifact_id}']")
+    shown_type = await page.get_attribute("#canvas-body", "data-type")
+    assert shown_type == "course_config"
+
+
+async def test_narrow_phone_layout_puts_the_canvas_below_the_chat(browser, server):
+    page, _ = await open_page(browser, server.url, width=390, height=844)
+    await send(page, "做一个关于地球自转的5分钟PPT")
+    await page.wait_for_selector("[data-testid=completion]", timeout=60_000)
+    chat = await page.locator(".chat-pane").bounding_box()
+    canvas = await page.locator(".canvas-pane").bounding_box()
+    assert canvas["y"] >= chat["y"] + chat["height"] - 1
+    assert chat["width"] <= 390 and canvas["width"] <= 390
+    OUTPUT.mkdir(exist_ok=True)
+    await page.screenshot(path=str(OUTPUT / "canvas-phone.png"), full_page=True)
