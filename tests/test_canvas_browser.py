@@ -139,3 +139,24 @@ async def test_narrow_phone_layout_puts_the_canvas_below_the_chat(browser, serve
     assert chat["width"] <= 390 and canvas["width"] <= 390
     OUTPUT.mkdir(exist_ok=True)
     await page.screenshot(path=str(OUTPUT / "canvas-phone.png"), full_page=True)
+
+
+async def test_a_dropped_connection_reconnects_and_misses_nothing(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "做一个关于惯性定律的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    # Drop the transport as a flaky network would; socket.io reconnects by itself.
+    await page.evaluate("window.agentCanvas.socket.io.engine.close()")
+    await page.wait_for_selector("#conn-status[data-state=down]", timeout=5_000)
+    await page.wait_for_selector("#conn-status[data-state=up]", timeout=15_000)
+    await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+
+    states = await stage_states(page)
+    assert all(states.get(stage) == ["done"] for stage in STAGES), states
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    response = await page.request.get(f"{slow_server.url}/api/threads/{thread_id}/events")
+    stored = await response.json()
+    assert await page.evaluate("window.agentCanvas.lastSeq") == stored[-1]["data"]["seq"]
+    logs_on_page = await page.locator("[data-testid=log-line]").count()
+    assert logs_on_page == sum(1 for e in stored if e["event"] == "tool:log"), "every log line once"
+    assert errors == []
