@@ -116,10 +116,20 @@ async def test_reload_mid_run_restores_the_thread_and_follows_it_to_the_end(brow
 
 async def test_view_buttons_and_show_in_canvas_focus_artifacts(browser, server):
     page, _ = await open_page(browser, server.url)
+    # Record every artifact the canvas switches to: a fast run moves on before a poll would see it.
+    await page.evaluate("""() => {
+        window.__shown = [];
+        const body = document.getElementById('canvas-body');
+        new MutationObserver(() => { if (body.dataset.type) window.__shown.push(body.dataset.type); })
+            .observe(body, {attributes: true, attributeFilter: ['data-type']});
+    }""")
     await send(page, "做一个关于浮力的5分钟PPT")
-    # showInCanvas: the canvas switched by itself while the run went on.
-    await page.wait_for_selector("#canvas-body[data-type=course_config]", timeout=30_000)
     await page.wait_for_selector("[data-testid=completion]", timeout=60_000)
+    shown = await page.evaluate("window.__shown")
+    # showInCanvas artifacts took the canvas by themselves, in the order they arrived; no click was made.
+    for kind in ("course_config", "video_outline", "slide_scripts", "presentation_theme", "dsl"):
+        assert kind in shown, shown
+    assert shown.index("course_config") < shown.index("dsl")
 
     button = page.locator("[data-testid=log-view]").first
     artifact_id = await button.get_attribute("data-artifact-id")
