@@ -159,7 +159,7 @@ async def test_two_round_conversation(repo):
 
 async def test_node_events_are_ordered(repo):
     talk = Conversation(compiled(), {"repo": str(repo)})
-    state = await talk.start(VAGUE)
+    await talk.start(VAGUE)
     await talk.resume("use defaults")
     opened: set[str] = set()
     for event in talk.events:

@@ -33,7 +33,6 @@ from schemas.ppt import (
     CourseConfig,
     PptxSummary,
     PresentationTheme,
-    SearchResults,
     SlideDeck,
     SlideScripts,
     SlideSpec,
