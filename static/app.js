@@ -1,7 +1,7 @@
 // agent-canvas browser client: chat + stage timeline on the left, artifact canvas on the right.
 // Speaks wire protocol v1 (shared/protocol.md) over the vendored socket.io client (window.io).
 
-import { h, clear, renderMarkdown, formatTime } from "./dom.js";
+import { h, append, clear, renderMarkdown, formatTime } from "./dom.js";
 import { renderArtifactBody, TYPE_LABELS } from "./views.js";
 
 const STAGE_LABELS = {
@@ -728,7 +728,7 @@ function renderInterrupt(v, ev, open) {
   };
 
   if (ev.kind === "confirmation") {
-    form.append(
+    append(form, [
       h("h3", null, "请确认"),
       h("p", { class: "interrupt-prompt" }, String(payload.prompt ?? "是否继续？")),
       payload.action !== undefined && payload.action !== null
@@ -738,7 +738,7 @@ function renderInterrupt(v, ev, open) {
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "confirm" } }, "确认"),
         h("button", { type: "button", class: "btn", dataset: { testid: "cancel" }, onclick: () => submit(false, "取消") }, "取消")),
-      errorEl, statusEl);
+      errorEl, statusEl]);
     form.addEventListener("submit", (e) => { e.preventDefault(); submit(true, "确认"); });
   } else {
     const questions = Array.isArray(payload.questions) ? payload.questions : [];
@@ -757,14 +757,14 @@ function renderInterrupt(v, ev, open) {
           h("button", { type: "button", class: "chip", onclick: () => { input.value = String(o); input.focus(); } }, String(o)))) : null,
         dflt ? h("small", { class: "muted" }, `默认假设：${dflt}`) : null);
     });
-    form.append(
+    append(form, [
       h("h3", null, "需要补充信息"),
       intro ? h("p", null, String(intro)) : null,
-      fields,
+      ...fields,
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" } }, "提交回答"),
         h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submit("use defaults", "使用默认值") }, "使用默认值 use defaults")),
-      errorEl, statusEl);
+      errorEl, statusEl]);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const answer = {};

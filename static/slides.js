@@ -1,7 +1,7 @@
 // Slide DSL (schemas/ppt.py SlideSpec / SlideDeck) → 16:9 HTML previews.
 // Sizes are in container-query units (cqw), so one renderer serves the big view and thumbnails.
 
-import { h, safeColor, fontStack } from "./dom.js";
+import { h, append, safeColor, fontStack } from "./dom.js";
 
 const DEFAULT_THEME = {
   themeName: "default",
@@ -80,13 +80,13 @@ export function renderSlide(spec, theme, opts = {}) {
       h("div", { class: "s-deco s-deco-corner" })
     );
   } else if (layout === "section") {
-    inner.append(
+    append(inner, [
       h("div", { class: "s-section-band" },
         index !== null ? h("div", { class: "s-section-no" }, String(index).padStart(2, "0")) : null,
         h("div", null, h("h3", { class: "s-title" }, title), subtitle ? h("p", { class: "s-subtitle" }, subtitle) : null)),
       bullets.length ? h("ul", { class: "s-bullets" }, bullets.map((b) => h("li", null, b))) : null,
       callouts(visuals)
-    );
+    ]);
   } else {
     let body;
     if (layout === "two_column") {

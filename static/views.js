@@ -127,6 +127,36 @@ function slidePreview(artifact, ctx) {
     spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, "口播稿 Notes"), h("p", null, String(spec.notes))) : null);
 }
 
+/** The requirement plan (schema v1.0), as content `{round, max_rounds, plan, sources…}` or the bare plan. */
+function requirementPlan(c) {
+  const plan = isObj(c?.plan) ? c.plan : c;
+  if (!isObj(plan) || !plan.status) return null;
+  const ready = plan.status === "plan_ready";
+  const items = (values) => h("ul", null, list(values).map((v) => h("li", null, String(v))));
+  return h("article", { class: "card requirement-plan", dataset: { testid: "view-requirement_plan" } },
+    h("dl", { class: "kv-grid" },
+      field("状态 status", ready ? "计划就绪 plan_ready" : "需要澄清 clarification_needed"),
+      c?.round != null ? field("轮次 round", `${c.round}${c.max_rounds ? ` / ${c.max_rounds}` : ""}`) : null,
+      field("概述 summary", plan.requirement_summary ?? "—")),
+    list(plan.questions).length ? h("section", null, h("h4", null, "待澄清问题 questions"),
+      h("ol", null, list(plan.questions).map((q) => h("li", null,
+        h("strong", null, String(q?.question ?? q?.id ?? "")), q?.blocking ? h("span", { class: "badge" }, "阻断 blocking") : null,
+        q?.fallback_assumption ? h("p", { class: "muted" }, `默认假设：${q.fallback_assumption}`) : null)))) : null,
+    list(plan.stages).length ? h("section", null, h("h4", null, "阶段 stages"),
+      h("ol", null, list(plan.stages).map((st) => h("li", null,
+        h("strong", null, String(st?.name ?? "")), st?.goal ? h("p", null, String(st.goal)) : null,
+        list(st?.success_criteria).length ? h("details", null, h("summary", null, "成功标准 success criteria"), items(st.success_criteria)) : null,
+        list(st?.tasks).length ? h("details", null, h("summary", null, "任务 tasks"), items(st.tasks)) : null)))) : null,
+    list(plan.assumptions).length ? h("section", null, h("h4", null, "假设 assumptions"),
+      h("ul", null, list(plan.assumptions).map((a) => h("li", null, String(a?.text ?? ""),
+        a?.risk_level ? h("span", { class: "badge" }, String(a.risk_level)) : null)))) : null,
+    list(plan.scope).length ? h("section", null, h("h4", null, "范围 scope"), items(plan.scope)) : null,
+    list(plan.out_of_scope).length ? h("section", null, h("h4", null, "不包含 out of scope"), items(plan.out_of_scope)) : null,
+    list(c?.sources).length ? h("section", null, h("h4", null, "引用 sources"),
+      h("ul", null, list(c.sources).map((src) => h("li", null, h("code", null, String(src?.path ?? src)))))) : null,
+    h("details", { class: "extra" }, h("summary", null, "JSON"), jsonView(c)));
+}
+
 /** Text-like artifacts: a string, or an object with one obvious markdown/text field. */
 function markdownLike(c) {
   if (typeof c === "string") return renderMarkdown(c);
@@ -155,7 +185,7 @@ export function renderArtifactBody(artifact, ctx = {}) {
       case "slide_preview": view = slidePreview(artifact, ctx); break;
       case "pptx": view = pptx(artifact, ctx); break;
       case "search_results": view = searchResults(c); break;
-      case "requirement_plan":
+      case "requirement_plan": view = requirementPlan(c); break;
       case "implementation_plan":
       case "legal_answer":
       case "legal_document":

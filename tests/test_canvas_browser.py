@@ -170,3 +170,32 @@ async def test_a_dropped_connection_reconnects_and_misses_nothing(browser, slow_
     logs_on_page = await page.locator("[data-testid=log-line]").count()
     assert logs_on_page == sum(1 for e in stored if e["event"] == "tool:log"), "every log line once"
     assert errors == []
+
+
+async def test_clarification_questions_are_answered_from_the_page(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "requirement")
+    await page.fill("#message-input", "Add a CSV export of orders to the shop.")
+    await page.press("#message-input", "Enter")
+    form = page.locator("[data-testid=interrupt]")
+    await form.wait_for(timeout=30_000)
+    questions = await form.locator("textarea, input[type=text]").count()
+    assert questions >= 1, "each question has a field to answer it"
+    await form.locator("textarea, input[type=text]").first.fill("Store managers, about 50 of them")
+    await page.click("[data-testid=answer]")
+    # The next round either asks again or finishes; use the defaults for whatever is left.
+    for _ in range(3):
+        done = page.locator("[data-testid=completion]")
+        next_form = page.locator("[data-testid=interrupt]:not(.answered)")
+        await page.wait_for_selector("[data-testid=completion], [data-testid=interrupt]:not(.answered)", timeout=30_000)
+        if await done.count():
+            break
+        await next_form.locator("[data-testid=use-defaults]").click()
+    await page.wait_for_selector("[data-testid=completion]", timeout=30_000)
+    await page.click("[data-testid=artifact-tab]:has-text('Requirement plan')")
+    plan_view = page.locator("#canvas-body [data-testid=view-requirement_plan]")
+    await plan_view.wait_for()
+    assert "plan_ready" in await plan_view.inner_text(), "the last version of the plan is ready"
+    OUTPUT.mkdir(exist_ok=True)
+    await page.screenshot(path=str(OUTPUT / "canvas-requirement.png"))
+    assert errors == []
