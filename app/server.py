@@ -19,6 +19,7 @@ from app.services import open_runtime
 from app.settings import Settings
 from app.store import Store, public_artifact
 from schemas.events import (
+    AckError,
     ChatMessageIn,
     FlowInfo,
     RunCancelIn,
@@ -36,7 +37,8 @@ SETTINGS_KEY = web.AppKey("settings", Settings)
 
 
 def error_ack(code: str, message: str) -> dict[str, Any]:
-    return {"ok": False, "error": {"code": code, "message": message}}
+    # AckError pins `code` to the protocol's stable set.
+    return {"ok": False, "error": AckError(code=code, message=message).model_dump()}
 
 
 def describe_validation_error(error: ValidationError) -> str:

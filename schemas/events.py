@@ -68,11 +68,8 @@ class Inbound(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-FlowName = StrictStr
-
-
 class ChatMessageIn(Inbound):
-    flow: FlowName = Field(description="Registered flow name: ppt, novel, legal, requirement")
+    flow: StrictStr = Field(description="Registered flow name: ppt, novel, legal, requirement")
     text: StrictStr = Field(min_length=1, max_length=20_000, description="The user's message")
     threadId: StrictStr | None = Field(default=None, description="Continue this thread; omit to start one")
     options: dict[str, Any] = Field(default_factory=dict, description="Flow-specific options")
