@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from urllib.parse import quote
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -181,9 +182,10 @@ async def download_artifact(request: web.Request) -> web.StreamResponse:
     if found is None:
         raise _not_found("This artifact has no file to download.")
     path, file_name, mime_type = found
-    return web.FileResponse(
-        path, headers={"Content-Type": mime_type, "Content-Disposition": f'attachment; filename="{file_name}"'}
-    )
+    # RFC 6266: an ASCII fallback plus the UTF-8 name percent-encoded, so quotes or backslashes in a topic stay harmless.
+    fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in file_name)
+    disposition = f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(file_name, safe='')}"
+    return web.FileResponse(path, headers={"Content-Type": mime_type, "Content-Disposition": disposition})
 
 
 async def thread_events(request: web.Request) -> web.Response:

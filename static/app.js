@@ -21,6 +21,7 @@ const STATUS_LABELS = {
   failed: "失败",
   cancelled: "已取消",
   done: "已完成",
+  stopped: "已中断",
 };
 
 const ENTRY_STATE_LABELS = { pending: "等待中", running: "进行中", done: "完成", failed: "失败", stopped: "已中止" };
@@ -30,7 +31,7 @@ const SERVER_EVENTS = new Set([
   "tool:message:complete", "progress", "message", "interrupt", "completion", "user:message",
 ]);
 
-const IDLE_STATUSES = new Set(["idle", "interrupted", "failed", "cancelled", "done"]);
+const IDLE_STATUSES = new Set(["idle", "interrupted", "failed", "cancelled", "done", "stopped"]);
 const ACK_TIMEOUT_MS = 15000;
 
 const $ = (id) => document.getElementById(id);
@@ -330,6 +331,7 @@ async function joinThread(view) {
   view.flow = t.flow || view.flow;
   if (view.flow && app.flows.some((f) => f.name === view.flow)) els.flowSelect.value = view.flow;
   updateFlowHint();
+  updateRunTitles(view);
   const known = app.threads.find((x) => x.threadId === view.threadId);
   if (known?.title && !view.title) setThreadTitle(known.title);
   view.joinAckSeq = Number(t.lastSeq) || 0;
@@ -339,6 +341,14 @@ async function joinThread(view) {
   reconcileAfterJoin(view);
   // Anything the server has that we still lack (should not happen: replay precedes live) → ask again.
   if (view.lastSeq < view.joinAckSeq) scheduleGapCheck(view, 1500);
+}
+
+function updateRunTitles(view) {
+  if (!view.flow) return;
+  for (const run of view.runs.values()) {
+    const title = run.card.querySelector(".run-title");
+    if (title) title.textContent = `运行 · ${flowTitle(view.flow)}`;
+  }
 }
 
 function reconcileAfterJoin(view) {
@@ -463,6 +473,12 @@ function onStatus(v, ev) {
   if (!IDLE_STATUSES.has(status)) {
     closeAllInterrupts(v, "已回答");
     disableOldResumeButtons(v);
+  } else if (status === "interrupted" && ev.message && !v.serverPendingInterrupt && ![...v.interrupts.values()].some((it) => it.open)) {
+    // Interrupted with no question pending (e.g. the server restarted mid-run): offer to resume.
+    for (const entry of v.entries.values()) if (entry.state === "running" || entry.state === "pending") entry.setState("stopped");
+    run.setStatus("stopped", ev.message);
+    els.threadStatus.textContent = STATUS_LABELS.stopped;
+    renderResumeBlock(v, run, String(ev.message), "run-stopped");
   }
 }
 
@@ -503,12 +519,14 @@ function getRun(v, runId) {
   const notes = h("ul", { class: "run-notes" });
   const result = h("div", { class: "run-result" });
   const card = h("section", { class: "run-card", dataset: { runId: key }, "aria-label": "运行 run" },
-    h("header", { class: "run-head" }, h("span", { class: "run-title" }, `运行 · ${flowTitle(v.flow) || "flow"}`), statusEl),
+    h("header", { class: "run-head" }, h("span", { class: "run-title" }, "运行"), statusEl),
     timeline, progress, notes, result);
   appendChat(card);
   run = {
     card, timeline, notes, result,
+    status: null,
     setStatus(status, message) {
+      run.status = status;
       statusEl.textContent = STATUS_LABELS[status] || status;
       statusEl.dataset.status = status;
       statusEl.title = message || "";
@@ -531,7 +549,9 @@ function getRun(v, runId) {
       progress.classList.toggle("complete", !!total && cur >= total);
     },
   };
+  for (const other of v.runs.values()) if (other.status && !IDLE_STATUSES.has(other.status)) other.setStatus("stopped");
   v.runs.set(key, run);
+  updateRunTitles(v);
   return run;
 }
 
@@ -595,6 +615,7 @@ function makeEntry(v, ev) {
     setArtifact(artifactId) {
       if (!artifactId || entry.artifactId === artifactId) return;
       entry.artifactId = artifactId;
+      if (logs.querySelector(`[data-artifact-id="${CSS.escape(artifactId)}"]`)) return clear(actions);
       clear(actions).append(h("button", {
         type: "button", class: "btn btn-small", dataset: { testid: "entry-view", artifactId },
         "aria-label": `查看 ${stageLabel(entry.toolName)} 的产物`,
@@ -624,6 +645,8 @@ function onLog(v, ev) {
       onclick: () => focusArtifact(ev.artifactId, { user: true }),
     }, "查看") : null);
   keepScrolled(() => (entry ? entry.logs : getRun(v, ev.runId).notes).append(line));
+  // The step's own "查看" would point at the same artifact as this line: keep only the line's.
+  if (entry && ev.artifactId && entry.artifactId === ev.artifactId) clear(entry.actions);
 }
 
 function onProgress(v, ev) {
@@ -676,6 +699,15 @@ function onCompletion(v, ev) {
     const status = v.status === "cancelled" ? "cancelled" : "failed";
     setStatus(status);
     run.setStatus(status);
+    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。");
+  }
+  scrollChat();
+}
+
+/** The error sentence with a "resume" button (run:resume without an answer). */
+function renderResumeBlock(v, run, text, testid = "completion") {
+  clear(run.result);
+  {
     const resume = h("button", {
       type: "button", class: "btn btn-primary btn-small resume", dataset: { testid: "resume" },
       onclick: async () => {
@@ -687,14 +719,14 @@ function onCompletion(v, ev) {
         }
       },
     }, "↻ 继续运行 resume");
-    run.result.append(h("div", { class: "completion completion-error", role: "alert", dataset: { testid: "completion" } },
+    run.result.append(h("div", { class: "completion completion-error", role: "alert", dataset: { testid } },
       h("span", { class: "completion-icon", "aria-hidden": "true" }, "!"),
-      h("span", { class: "completion-text" }, ev.error ? String(ev.error) : "运行没有完成。"),
+      h("span", { class: "completion-text" }, text),
       resume));
+    disableOldResumeButtons(v);
     v.lastCompletion = resume;
-    announce(ev.error ? String(ev.error) : "运行没有完成");
+    announce(text);
   }
-  scrollChat();
 }
 
 function disableOldResumeButtons(v) {
@@ -717,11 +749,18 @@ function renderInterrupt(v, ev, open) {
 
   const submit = async (answer, label) => {
     errorEl.textContent = "";
+    // Show it answered at once (the run's next events follow quickly); undo if the server refuses.
+    form.classList.add("answered");
+    statusEl.textContent = "发送中…";
     form.querySelectorAll("button, input, textarea").forEach((b) => (b.disabled = true));
     const ack = await emitAck("run:resume", { threadId: v.threadId, answer });
     if (ack.ok) {
       closeInterrupt(v, id, `已回答：${label}`);
-    } else {
+      const it = v.interrupts.get(id);
+      if (it) it.statusEl.textContent = `已回答：${label}`;
+    } else if (v.interrupts.get(id)?.open) {
+      form.classList.remove("answered");
+      statusEl.textContent = "";
       form.querySelectorAll("button, input, textarea").forEach((b) => (b.disabled = false));
       errorEl.textContent = `发送失败：${errText(ack)}`;
     }
@@ -747,7 +786,7 @@ function renderInterrupt(v, ev, open) {
       const qid = String(q?.id ?? `q${i + 1}`);
       const inputId = `ans-${id}-${i}`.replace(/[^A-Za-z0-9_-]/g, "_");
       const dflt = q?.default ?? q?.fallback_assumption ?? q?.fallbackAssumption ?? q?.suggestion;
-      const input = h("textarea", { id: inputId, rows: "2", name: qid, placeholder: dflt ? `默认：${dflt}` : "你的回答" });
+      const input = h("textarea", { id: inputId, rows: "2", name: qid, placeholder: dflt ? "留空则采用下方默认假设" : "你的回答" });
       inputs.push([qid, input]);
       const options = Array.isArray(q?.options) ? q.options : [];
       return h("div", { class: "field" },
@@ -817,7 +856,7 @@ function upsertArtifact(v, a) {
   } else if ((Number(a.version) || 0) >= (Number(rec.artifact.version) || 0) || rec.artifact.content === undefined) {
     rec.artifact = a;
   }
-  if (a.content !== undefined && a.version) rec.versionCache.set(Number(a.version), a);
+  // Only the latest content is kept from events; older versions are fetched on demand (?version=N).
   scheduleTabs();
   return rec;
 }
@@ -909,7 +948,8 @@ function renderTabs() {
       dataset: { testid: "artifact-tab", artifactId: a.id, type: a.type },
       title: `${TYPE_LABELS[a.type] || a.type} · v${a.version ?? 1}`,
       onclick: () => focusArtifact(active ? a.id : last.id, { user: true }),
-    }, h("span", { class: "tab-type" }, TYPE_LABELS[a.type] || a.type), h("span", { class: "tab-title" }, isPreview ? label : label),
+    }, String(label).includes(TYPE_LABELS[a.type] || a.type) ? null : h("span", { class: "tab-type" }, TYPE_LABELS[a.type] || a.type),
+      h("span", { class: "tab-title" }, label),
       (Number(a.version) || 1) > 1 ? h("span", { class: "tab-ver" }, `v${a.version}`) : null));
   }
   els.tabs.querySelector(".tab.active")?.scrollIntoView?.({ block: "nearest", inline: "nearest" });

@@ -163,8 +163,8 @@ export function renderDeck(deck, opts = {}) {
   },
   stage,
   h("div", { class: "deck-nav" }, prev, counter, next),
-  notes,
-  thumbs);
+  thumbs,
+  notes);
   if (slides.length) show(current);
   else stage.append(h("p", { class: "muted" }, "（没有幻灯片）"));
   return root;
