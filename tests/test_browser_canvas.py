@@ -3,22 +3,14 @@ versions after a refinement, and the thread list — in headless Chromium agains
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from graphs.ppt.planning import STAGES
+from tests.support.browser import BROWSER_MARKS, OUTPUT, browser, open_page, send, stage_states  # noqa: F401
 from tests.support.server import ServerProcess
 
-CHROMIUM = "/usr/bin/chromium"
-OUTPUT = Path(__file__).resolve().parents[1] / "test-output"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-               "--disable-sync", "--no-first-run"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
@@ -26,39 +18,6 @@ def server(tmp_path_factory):
     # Slow enough that a second tab can join while the run is still going.
     with ServerProcess(tmp_path_factory.mktemp("canvas") / "data", env={"OFFLINE_LATENCY_S": "0.1"}) as process:
         yield process
-
-
-@pytest.fixture
-async def browser():
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        await browser.close()
-
-
-async def open_page(browser, url: str, width: int = 1280, height: int = 800):
-    page = await browser.new_page(viewport={"width": width, "height": height})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    await page.goto(url)
-    await page.wait_for_selector("#conn-status[data-state=up]")
-    await page.wait_for_function("document.querySelectorAll('#flow-select option').length > 0")
-    return page, errors
-
-
-async def send(page, text: str, flow: str = "ppt") -> None:
-    await page.select_option("#flow-select", flow)
-    await page.fill("#message-input", text)
-    await page.press("#message-input", "Enter")
-
-
-async def stage_states(page) -> dict[str, list[str]]:
-    return await page.eval_on_selector_all(
-        "[data-testid=timeline-entry]",
-        "els => els.reduce((acc, el) => { (acc[el.dataset.toolName] ||= []).push(el.dataset.state); return acc; }, {})",
-    )
 
 
 async def stored_events(page, base: str) -> list[dict]:
