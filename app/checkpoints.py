@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from app.settings import Settings
+from core.settings import Settings
 
 
 @asynccontextmanager

@@ -15,7 +15,7 @@ from rich.live import Live
 from rich.table import Table
 
 from app.runtime import RequestError, new_thread_id
-from app.settings import Settings
+from core.settings import Settings
 
 console = Console()
 
@@ -23,7 +23,7 @@ console = Console()
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from aiohttp import web
 
-    from app.llm.factory import describe_llm
+    from core.llm.factory import describe_llm
     from app.server import create_app
 
     host = args.host or settings.host

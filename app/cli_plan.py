@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
 
-from app.settings import Settings
+from core.settings import Settings
 from schemas.requirement import export_json_schema
 
 InputFn = Callable[[str], str]
@@ -63,7 +63,7 @@ def _read_line_stderr(prompt: str) -> str:
 
 
 def _make_llm(settings: Settings):
-    from app.llm.factory import make_llm
+    from core.llm.factory import make_llm
 
     return make_llm(settings)
 
@@ -124,8 +124,8 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
     from langgraph.types import Command
 
-    from app.llm.base import LLMError
-    from app.tools.readonly_repo import ToolRefused
+    from core.llm.base import LLMError
+    from core.tools.readonly_repo import ToolRefused
     from graphs.base import FlowContext
     from graphs.requirement import FLOW
 

@@ -18,8 +18,9 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.types import Command
 
 from app.eventlog import EventLog
-from app.llm.base import LLM
-from app.settings import Settings
+from core.i18n import t
+from core.llm.base import LLM
+from core.settings import Settings
 from app.store import Store, public_artifact
 from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import CUSTOM_EVENT_KEY
@@ -34,8 +35,6 @@ from schemas.events import (
 
 log = logging.getLogger(__name__)
 
-CANCELLED_SENTENCE = "Stopped at your request. The work so far is saved; resume to continue."
-RESTART_SENTENCE = "The server stopped during this run. The work so far is saved; resume to continue."
 
 
 def new_thread_id() -> str:
@@ -191,7 +190,7 @@ class FlowRuntime:
             thread_id = thread["thread_id"]
             await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=None)
             await self.events.publish(
-                thread_id, "recovery", "status", {"status": ThreadStatus.interrupted.value, "message": RESTART_SENTENCE}
+                thread_id, "recovery", "status", {"status": ThreadStatus.interrupted.value, "message": t("runtime.server_restarted")}
             )
             recovered.append(thread_id)
         return recovered
@@ -279,7 +278,7 @@ class FlowRuntime:
                     elif mode == "updates" and run.cancel_requested:
                         break  # a node just finished and its checkpoint is written: the boundary
             if run.cancel_requested:
-                await self._finish(thread_id, run, ThreadStatus.cancelled, error=CANCELLED_SENTENCE)
+                await self._finish(thread_id, run, ThreadStatus.cancelled, error=t("runtime.cancelled"))
                 return
             snapshot = await graph.aget_state(self.graph_config(thread_id))
             pending = _pending_interrupt(snapshot)
@@ -299,9 +298,7 @@ class FlowRuntime:
             await self._finish(thread_id, run, ThreadStatus.failed, error=error.message)
         except Exception as error:
             log.exception("run %s of thread %s failed", run.run_id, thread_id)
-            sentence = getattr(error, "user_message", None) or (
-                "The run failed unexpectedly. The work so far is saved; you can resume it."
-            )
+            sentence = getattr(error, "user_message", None) or t("runtime.run_failed")
             await self._finish(thread_id, run, ThreadStatus.failed, error=sentence)
 
     async def _forward(self, thread_id: str, run: ActiveRun, chunk: dict[str, Any]) -> None:

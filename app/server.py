@@ -14,10 +14,10 @@ import socketio
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
-from app.llm.factory import describe_llm
+from core.llm.factory import describe_llm
 from app.runtime import FlowRuntime, RequestError, new_thread_id
 from app.services import open_runtime
-from app.settings import Settings
+from core.settings import Settings
 from app.store import Store, public_artifact
 from schemas.events import (
     AckError,

@@ -12,17 +12,19 @@ from contextlib import asynccontextmanager
 from app.checkpoints import open_checkpointer
 from app.eventlog import EventLog, Fanout
 from app.flows import load_flows
-from app.llm.factory import make_llm
+from core.llm.factory import make_llm
 from app.runtime import FlowRuntime
-from app.settings import Settings
+from core.settings import Settings
 from app.store import Store
-from app.tools.web_search import tools_from_settings
+from core.i18n import set_locale
+from core.tools.web_search import tools_from_settings
 
 log = logging.getLogger(__name__)
 
 
 @asynccontextmanager
 async def open_runtime(settings: Settings, fanouts: Iterable[Fanout] = ()) -> AsyncIterator[FlowRuntime]:
+    set_locale(settings.locale)
     store = await Store(settings.store_path, settings.files_dir).open()
     try:
         events = EventLog(store)

@@ -32,7 +32,7 @@ import _common  # noqa: F401  (puts the repo root on sys.path)
 from _common import emit_summary, median, run_to_end
 
 from app.services import open_runtime
-from app.settings import Settings
+from core.settings import Settings
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.ppt_responder import SLIDES, Responder
 

@@ -36,7 +36,7 @@ from langgraph.graph import END, START, StateGraph
 
 import app.server
 import app.services
-from app.settings import Settings
+from core.settings import Settings
 from graphs.base import FlowContext, FlowDefinition
 from graphs.hooks import NodeContext, node
 

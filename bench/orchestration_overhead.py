@@ -34,9 +34,9 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import END, START, StateGraph
 
 import app.services
-from app.llm.offline import OfflineLLM
+from core.llm.offline import OfflineLLM
 from app.services import open_runtime
-from app.settings import Settings
+from core.settings import Settings
 from graphs.base import FlowContext, FlowDefinition
 from graphs.hooks import NodeContext, stage
 from schemas.events import ArtifactType

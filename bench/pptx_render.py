@@ -27,7 +27,7 @@ from _common import emit_summary, median
 
 from pptx import Presentation
 
-from app.llm.offline import OfflineLLM
+from core.llm.offline import OfflineLLM
 from graphs.base import FlowContext
 from graphs.ppt.graph import build_graph, initial_input
 from graphs.ppt.render import render_pptx

@@ -11,7 +11,7 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
-from app.llm.base import LLM
+from core.llm.base import LLM
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
+from core.i18n import t
 from graphs.base import FlowContext
 from schemas.events import ArtifactType
 
@@ -44,7 +45,7 @@ def user_message_for(error: BaseException, tool_name: str) -> str:
     message = getattr(error, "user_message", None)
     if message:
         return message
-    return f"The step '{tool_name}' failed unexpectedly. The work so far is saved; you can resume the run."
+    return t("runtime.step_failed", step=tool_name)
 
 
 class NodeContext:

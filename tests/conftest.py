@@ -11,7 +11,7 @@ from aiohttp import web
 
 from app.server import RUNTIME_KEY, create_app
 from app.runtime import FlowRuntime
-from app.settings import Settings
+from core.settings import Settings
 from tests.support.client import RecordingClient
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from app.llm.base import LLMError
-from app.llm.offline import OfflineLLM
+from core.i18n import t
+from core.llm.base import LLMError
+from core.llm.offline import OfflineLLM
 from schemas.ppt import VideoOutline
 
 
@@ -67,4 +68,4 @@ async def test_an_unexpected_error_never_reaches_the_client_as_a_traceback(live_
     assert failed["success"] is False
     texts = [failed["error"], *(d["message"] for _, d in client.of(ack["threadId"], "tool:log"))]
     assert not any("ZeroDivisionError" in t or "Traceback" in t or "internal detail" in t for t in texts)
-    assert "resume" in failed["error"]
+    assert failed["error"] == t("runtime.run_failed"), "a sentence saying the work is kept"

@@ -12,11 +12,11 @@ import aiohttp
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
-from app.llm.base import LLMError
-from app.llm.factory import describe_llm, make_llm
-from app.llm.offline import OfflineLLM
-from app.llm.openai_provider import OpenAICompatibleLLM
-from app.settings import Settings
+from core.llm.base import LLMError
+from core.llm.factory import describe_llm, make_llm
+from core.llm.offline import OfflineLLM
+from core.llm.openai_provider import OpenAICompatibleLLM
+from core.settings import Settings
 from tests.support.fake_openai import Fail, FakeOpenAI, message_text
 
 API_KEY = "sk-test-secret-123"

@@ -10,9 +10,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pptx import Presentation
 from pydantic import ValidationError
 
-from app.llm.offline import OfflineLLM
+from core.llm.offline import OfflineLLM
 from app.store import Store
-from app.tools.web_search import SearchError, SearxngSearch
+from core.tools.web_search import SearchError, SearxngSearch
 from graphs.base import FlowContext
 from graphs.ppt import FLOW, classify_feedback
 from graphs.ppt.planning import (

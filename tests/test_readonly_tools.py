@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.tools.readonly_repo import (
+from core.tools.readonly_repo import (
     PLAN_FILE_NAME,
     ReadOnlyRepo,
     ToolRefused,

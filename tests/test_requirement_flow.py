@@ -20,8 +20,8 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 from pydantic import ValidationError
 
-from app.llm.offline import OfflineLLM
-from app.settings import Settings
+from core.llm.offline import OfflineLLM
+from core.settings import Settings
 from graphs.base import FlowContext, ResumeWith, StartFresh, ThreadView
 from graphs.requirement import FLOW, USE_DEFAULTS, normalize_reply, parse_reply
 from schemas.events import EVENT_MODELS, InterruptRequest

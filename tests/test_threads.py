@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
+from core.i18n import t
 from app.runtime import new_thread_id
 from tests.test_ppt_socket import run_ppt
 
@@ -114,7 +115,7 @@ async def test_cancel_stops_at_a_node_boundary_and_resume_finishes_without_redoi
     cancel = await client.call("run:cancel", {"threadId": thread_id})
     assert cancel["ok"]
     stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
-    assert stopped["success"] is False and "resume" in stopped["error"]
+    assert stopped["success"] is False and stopped["error"] == t("runtime.cancelled")
     info = await client.call("thread:join", {"threadId": thread_id, "afterSeq": 10_000})
     assert info["thread"]["status"] == "cancelled"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.llm.base import LLM
+from core.llm.base import LLM
 from graphs.base import Continuation, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
 from graphs.ppt import prompts
 from graphs.ppt.graph import build_graph, initial_input

@@ -6,7 +6,7 @@ so two different topics give two different decks and the same topic always gives
 
 from __future__ import annotations
 
-from app.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
+from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.planning import (
     FeedbackIntent,
     keywords_of,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.llm.base import LLM
+from core.llm.base import LLM
 from graphs.base import Continuation, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.requirement.graph import (
     USE_DEFAULTS,

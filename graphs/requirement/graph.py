@@ -24,8 +24,8 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
-from app.llm.base import LLMError
-from app.tools.readonly_repo import PLAN_FILE_NAME, ToolRefused, write_text_file
+from core.llm.base import LLMError
+from core.tools.readonly_repo import PLAN_FILE_NAME, ToolRefused, write_text_file
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
 from graphs.requirement import offline as _offline  # noqa: F401  registers the offline composer
@@ -87,7 +87,7 @@ def _rounds(value: Any) -> int | None:
 @lru_cache(maxsize=1)
 def default_max_rounds() -> int:
     try:
-        from app.settings import Settings
+        from core.settings import Settings
 
         return Settings().requirement_max_rounds
     except Exception:  # a broken .env must not break planning; 3 is the documented default

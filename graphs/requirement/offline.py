@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.llm.offline import OfflineRequest, offline_composer
+from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import render_markdown
 from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, is_chinese
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan

@@ -20,8 +20,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
-from app.llm.base import LLMError
-from app.settings import Settings
+from core.llm.base import LLMError
+from core.settings import Settings
 
 M = TypeVar("M", bound=BaseModel)
 

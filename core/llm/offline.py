@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.llm.base import LLMError
+from core.llm.base import LLMError
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")

@@ -6,7 +6,7 @@ from typing import Any
 
 import aiohttp
 
-from app.settings import Settings
+from core.settings import Settings
 from schemas.ppt import SearchResult, SearchResults
 
 
@@ -42,7 +42,7 @@ class SearxngSearch:
 
 def tools_from_settings(settings: Settings) -> dict[str, Any]:
     """The tools handed to every flow through FlowContext.tools, by name; absent when not configured."""
-    from app.tools.repo_access import RepoAccess
+    from core.tools.repo_access import RepoAccess
 
     tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots)}
     if settings.search_url:

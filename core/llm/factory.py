@@ -5,20 +5,20 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from app.llm.base import LLM
-from app.settings import Settings
+from core.llm.base import LLM
+from core.settings import Settings
 
 OFFLINE_MODEL_NAME = "offline-deterministic"
 
 
 def make_llm(settings: Settings) -> LLM:
     if settings.llm_provider == "offline":
-        from app.llm.offline import OfflineLLM
+        from core.llm.offline import OfflineLLM
 
         return OfflineLLM(max_concurrency=settings.llm_concurrency, latency_s=settings.offline_latency_s)
     if settings.llm_provider == "openai":
         # Imported here so the offline path never loads langchain-openai / openai.
-        from app.llm.openai_provider import OpenAICompatibleLLM
+        from core.llm.openai_provider import OpenAICompatibleLLM
 
         return OpenAICompatibleLLM(settings)  # raises ValueError naming LLM_BASE_URL if it is missing
     raise ValueError(f"Unknown LLM_PROVIDER {settings.llm_provider!r}; use 'offline' or 'openai'.")

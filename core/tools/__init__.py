@@ -1,6 +1,6 @@
 """Tools graphs may call. `readonly_repo`: the requirement flow's read-only repository tools."""
 
-from app.tools.readonly_repo import (
+from core.tools.readonly_repo import (
     PLAN_FILE_NAME,
     ReadOnlyRepo,
     ToolRefused,

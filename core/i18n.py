@@ -1,0 +1,58 @@
+"""The one message catalogue: every sentence a user reads comes from here, in the user's language.
+
+Catalogues are TOML files in `core/messages/`, one per domain (`runtime.toml`, `ppt.toml`, …); each
+key is a table with one string per locale:
+
+    [cancelled]
+    zh = "已按你的要求停止。…"
+    en = "Stopped at your request. …"
+
+`t("runtime.cancelled", **fields)` formats the sentence for the current locale (`LOCALE`, Chinese by
+default). A key missing from a catalogue is a programming error and raises, so a test can walk every
+key; a locale missing for one key falls back to Chinese.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import tomllib
+from pathlib import Path
+from typing import Any
+
+DEFAULT_LOCALE = "zh"
+LOCALES = ("zh", "en")
+MESSAGES_DIR = Path(__file__).with_name("messages")
+
+_locale: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)
+
+
+def set_locale(locale: str) -> None:
+    """Set the process-wide locale (the `LOCALE` setting); unknown values fall back to Chinese."""
+    _locale.set(normalize_locale(locale))
+
+
+def current_locale() -> str:
+    return _locale.get()
+
+
+def normalize_locale(locale: str | None) -> str:
+    code = (locale or DEFAULT_LOCALE).strip().lower().replace("-", "_").split("_")[0]
+    return code if code in LOCALES else DEFAULT_LOCALE
+
+
+@functools.cache
+def catalogue() -> dict[str, dict[str, str]]:
+    """Every key of every domain file: `{"domain.key": {"zh": …, "en": …}}`."""
+    entries: dict[str, dict[str, str]] = {}
+    for path in sorted(MESSAGES_DIR.glob("*.toml")):
+        with path.open("rb") as handle:
+            for key, texts in tomllib.load(handle).items():
+                entries[f"{path.stem}.{key}"] = texts
+    return entries
+
+
+def t(key: str, /, locale: str | None = None, **fields: Any) -> str:
+    texts = catalogue()[key]
+    text = texts.get(normalize_locale(locale) if locale else current_locale()) or texts[DEFAULT_LOCALE]
+    return text.format(**fields) if fields else text

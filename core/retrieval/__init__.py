@@ -1,0 +1,1 @@
+"""Retrieval shared by every flow: tokenising, BM25 keyword search, embeddings."""

@@ -1,0 +1,48 @@
+"""Keyword search for Chinese and English text: jieba tokens ranked by rank-bm25's BM25Okapi.
+
+One index type for every flow (repository docs, statutes, cases, story memory); what a document is
+stays with the caller, which gets back positions into the list it indexed.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+import jieba
+from rank_bm25 import BM25Okapi
+
+jieba.setLogLevel(logging.WARNING)
+
+_WORD = re.compile(r"[\w\u4e00-\u9fff]+", re.UNICODE)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased words; Chinese runs are cut by jieba's search mode (words and their sub-words)."""
+    tokens: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        if _HAN.search(word):
+            tokens.extend(piece for piece in jieba.cut_for_search(word) if piece.strip())
+        else:
+            tokens.append(word)
+    return tokens
+
+
+class BM25Index:
+    """An immutable index over `documents`; `search` returns `(position, score)` best first, score > 0."""
+
+    def __init__(self, documents: Sequence[str]) -> None:
+        self.size = len(documents)
+        corpus = [tokenize(doc) for doc in documents]
+        # BM25Okapi divides by the corpus size; an empty corpus simply finds nothing.
+        self._bm25 = BM25Okapi([tokens or [""] for tokens in corpus]) if corpus else None
+
+    def search(self, query: str, top_k: int = 10) -> list[tuple[int, float]]:
+        terms = tokenize(query)
+        if self._bm25 is None or not terms or top_k <= 0:
+            return []
+        scores = self._bm25.get_scores(terms)
+        ranked = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)
+        return [(i, float(scores[i])) for i in ranked[:top_k] if scores[i] > 0]
