@@ -172,29 +172,31 @@ function markdownLike(c) {
   return null;
 }
 
+// One view per artifact type. A flow's own views live in their own module and join this table
+// (`static/views/<flow>.js` exporting `{type: (artifact, ctx) => Node}`).
+const VIEWS = {
+  course_config: (a) => courseConfig(a.content),
+  video_outline: (a) => videoOutline(a.content),
+  slide_scripts: (a) => slideScripts(a.content),
+  presentation_theme: (a) => presentationTheme(a.content),
+  dsl: (a) => (isObj(a.content) ? renderDeck(a.content) : null),
+  slide_preview: (a, ctx) => slidePreview(a, ctx),
+  pptx: (a, ctx) => pptx(a, ctx),
+  search_results: (a) => searchResults(a.content),
+  requirement_plan: (a) => requirementPlan(a.content),
+  implementation_plan: (a) => markdownLike(a.content),
+  legal_answer: (a) => markdownLike(a.content),
+  legal_document: (a) => markdownLike(a.content),
+};
+
 export function renderArtifactBody(artifact, ctx = {}) {
-  const c = artifact?.content;
   let view = null;
   try {
-    switch (artifact?.type) {
-      case "course_config": view = courseConfig(c); break;
-      case "video_outline": view = videoOutline(c); break;
-      case "slide_scripts": view = slideScripts(c); break;
-      case "presentation_theme": view = presentationTheme(c); break;
-      case "dsl": view = isObj(c) ? renderDeck(c) : null; break;
-      case "slide_preview": view = slidePreview(artifact, ctx); break;
-      case "pptx": view = pptx(artifact, ctx); break;
-      case "search_results": view = searchResults(c); break;
-      case "requirement_plan": view = requirementPlan(c); break;
-      case "implementation_plan":
-      case "legal_answer":
-      case "legal_document":
-        view = markdownLike(c); break;
-      default: view = null;
-    }
+    const render = VIEWS[artifact?.type];
+    view = render ? render(artifact, ctx) : null;
   } catch (err) {
     console.warn("artifact view failed, showing JSON", err);
     view = null;
   }
-  return view ?? jsonView(c);
+  return view ?? jsonView(artifact?.content);
 }
