@@ -30,14 +30,19 @@ class EventLog:
     def add_fanout(self, fanout: Fanout) -> None:
         self._fanouts.append(fanout)
 
-    async def publish(self, thread_id: str, run_id: str, event: str, fields: dict[str, Any]) -> dict[str, Any]:
+    async def publish(
+        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], *, key: str | None = None
+    ) -> dict[str, Any] | None:
+        """Store and fan out; an event whose `key` is already stored (a re-run task) is dropped: None."""
         model = EVENT_MODELS.get(event)
         if model is not None:
             fields = model.model_validate(fields).model_dump(mode="json", exclude_none=True)
         elif event not in EXTRA_EVENTS:
             raise ValueError(f"unknown event {event!r}")
         async with self._locks[thread_id]:
-            payload = await self.store.append_event(thread_id, run_id, event, fields)
+            payload = await self.store.append_event(thread_id, run_id, event, fields, key=key)
+            if payload is None:
+                return None
             for fanout in self._fanouts:
                 await fanout(thread_id, event, payload)
         return payload

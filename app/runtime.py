@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.errors import GraphDrained
+from langgraph.runtime import RunControl
 from langgraph.types import Command
 
 from app.eventlog import EventLog
@@ -35,6 +37,9 @@ from schemas.events import (
 
 log = logging.getLogger(__name__)
 
+# Checkpoint metadata naming the start (the StartFresh run) a checkpoint descends from.
+START_ID_KEY = "canvas_start_id"
+CANCEL, SHUTDOWN = "cancel", "shutdown"
 
 
 def new_thread_id() -> str:
@@ -54,9 +59,40 @@ class RequestError(Exception):
 class ActiveRun:
     run_id: str
     task: asyncio.Task[None] | None = None
-    cancel_requested: bool = False
+    # LangGraph's own run control: a drain stops the run at the next superstep boundary, checkpointed.
+    control: RunControl = field(default_factory=RunControl)
     final_artifact_id: str | None = None
     finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class StoredEvents:
+    """The durability barrier behind `FlowContext.flush`: a node awaits it until its events are stored.
+
+    The runtime's stream consumer calls `stored(stream, ordinal)` after each keyed event is in the
+    store (or found there already); a node's hook awaits `flush(stream, count)` before it returns,
+    so LangGraph checkpoints a node only after its events, artifacts included, are durable.
+    """
+
+    def __init__(self) -> None:
+        self._stored: dict[str, int] = {}
+        self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+
+    def stored(self, stream: str, ordinal: int) -> None:
+        self._stored[stream] = max(ordinal, self._stored.get(stream, 0))
+        waiting = self._waiters.pop(stream, [])
+        still = [(count, future) for count, future in waiting if count > self._stored[stream]]
+        for count, future in waiting:
+            if count <= self._stored[stream] and not future.done():
+                future.set_result(None)
+        if still:
+            self._waiters[stream] = still
+
+    async def flush(self, stream: str, count: int) -> None:
+        if self._stored.get(stream, 0) >= count:
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._waiters.setdefault(stream, []).append((count, future))
+        await future
 
 
 class FlowRuntime:
@@ -80,6 +116,7 @@ class FlowRuntime:
         self.graphs = {name: flow.build_graph().compile(checkpointer=checkpointer) for name, flow in flows.items()}
         self.active: dict[str, ActiveRun] = {}  # threads with a run in progress
         self.latest: dict[str, ActiveRun] = {}  # each thread's most recent run, for wait()
+        self.closing = False  # set by shutdown(): no new run starts
 
     # ------------------------------------------------------------------ queries
 
@@ -134,6 +171,7 @@ class FlowRuntime:
             except ValueError as error:
                 raise RequestError("bad_request", str(error)) from error
         if create:
+            self._refuse_when_closing()
             await self.store.create_thread(thread_id, flow, definition.thread_title(text), options)
             with self._reservation(thread_id) as run:
                 await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
@@ -171,11 +209,12 @@ class FlowRuntime:
         return run.run_id
 
     async def cancel(self, thread_id: str) -> None:
+        """Ask the running run to stop at its next step boundary; after the run ended: a conflict, nothing changes."""
         await self.thread_or_404(thread_id)
         run = self.active.get(thread_id)
-        if run is None:
-            raise RequestError("conflict", f"Nothing is running on thread {thread_id!r}.")
-        run.cancel_requested = True
+        if run is None or run.control.drain_requested:
+            raise RequestError("conflict", t("runtime.nothing_running", thread=thread_id))
+        run.control.request_drain(CANCEL)
 
     async def wait(self, thread_id: str) -> None:
         """Until the thread's latest run has stored its last event (the thread is free a little earlier)."""
@@ -195,19 +234,32 @@ class FlowRuntime:
             recovered.append(thread_id)
         return recovered
 
-    async def shutdown(self) -> None:
-        tasks = [run.task for run in self.latest.values() if run.task is not None and not run.task.done()]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    async def shutdown(self, grace_s: float = 1.0) -> None:
+        """Refuse new runs, drain running ones at a step boundary (resumable), cancel what outlasts `grace_s`."""
+        self.closing = True
+        runs = [run for run in self.latest.values() if run.task is not None and not run.task.done()]
+        for run in runs:
+            if not run.control.drain_requested:
+                run.control.request_drain(SHUTDOWN)
+        tasks = [run.task for run in runs if run.task is not None]
+        if tasks:
+            _done, late = await asyncio.wait(tasks, timeout=grace_s)
+            for task in late:
+                task.cancel()  # a long node: the thread stays `running`, start-up recovery makes it resumable
+            for task in late:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     # ---------------------------------------------------------------- internals
+
+    def _refuse_when_closing(self) -> None:
+        if self.closing:
+            raise RequestError("conflict", t("runtime.closing"))
 
     @contextlib.contextmanager
     def _reservation(self, thread_id: str):
         """Claim the thread for one run, with no await between check and claim; give it back on any error."""
+        self._refuse_when_closing()
         if thread_id in self.active:
             raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
         run = ActiveRun(run_id=uuid.uuid4().hex)
@@ -232,14 +284,18 @@ class FlowRuntime:
         return StartFresh(definition.initial_input(text, options))
 
     async def _launch(self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any]) -> None:
-        await self.store.update_thread(thread_id, status=ThreadStatus.running, pending_interrupt=None)
+        start: dict[str, Any] | None = None
+        if isinstance(continuation, StartFresh):
+            # Kept with the thread: a run killed before its first checkpoint starts again from it.
+            start = {"id": run.run_id, "input": continuation.input}
+        await self.store.update_thread(thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start)
         await self.events.publish(thread_id, run.run_id, "status", {"status": ThreadStatus.running.value})
         run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options))
         run.task.add_done_callback(lambda _task: run.finished.set())
 
     async def _graph_input(self, graph: Any, config: dict[str, Any], continuation: Any) -> tuple[Any, dict[str, Any]]:
         if continuation is None:
-            return None, config
+            return await self._restart_input(graph, config), config
         if isinstance(continuation, StartFresh):
             return continuation.input, config
         if isinstance(continuation, ResumeWith):
@@ -257,28 +313,54 @@ class FlowRuntime:
             raise RequestError("conflict", f"This thread never reached {continuation.node!r}; start a new request.")
         raise TypeError(f"unknown continuation {continuation!r}")
 
+    async def _restart_input(self, graph: Any, config: dict[str, Any]) -> Any:
+        """None (continue from the last checkpoint), or the stored input when the start never checkpointed."""
+        thread = await self.store.get_thread(config["configurable"]["thread_id"])
+        start = (thread or {}).get("start_input")
+        if not start:
+            return None
+        snapshot = await graph.aget_state(config)
+        if (snapshot.metadata or {}).get(START_ID_KEY) == start["id"]:
+            return None
+        return start["input"]
+
+    def _run_config(self, thread_id: str, start_id: str | None) -> dict[str, Any]:
+        config = self.graph_config(thread_id)
+        if start_id:
+            config["metadata"] = {START_ID_KEY: start_id}
+        return config
+
     async def _execute(self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any]) -> None:
         graph = self.graphs[flow]
-        context = FlowContext(llm=self.llm, options=options, tools=self.tools)
+        barrier = StoredEvents()
+        context = FlowContext(
+            llm=self.llm, options=options, tools=self.tools, settings=self.settings, flush=barrier.flush,
+            failed_attempts=await self.store.failed_attempts(thread_id),
+        )
         publish = self.events.publish
         try:
-            graph_input, config = await self._graph_input(graph, self.graph_config(thread_id), continuation)
+            thread = await self.thread_or_404(thread_id)
+            start_id = (thread.get("start_input") or {}).get("id")
+            graph_input, config = await self._graph_input(graph, self._run_config(thread_id, start_id), continuation)
             stream = graph.astream(
                 graph_input,
                 config,
                 context=context,
-                stream_mode=["custom", "updates"],
+                stream_mode=["custom"],
                 subgraphs=True,
                 durability="sync",
+                control=run.control,
             )
-            async with contextlib.aclosing(stream):
-                async for _namespace, mode, chunk in stream:
-                    if mode == "custom" and isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
-                        await self._forward(thread_id, run, chunk)
-                    elif mode == "updates" and run.cancel_requested:
-                        break  # a node just finished and its checkpoint is written: the boundary
-            if run.cancel_requested:
-                await self._finish(thread_id, run, ThreadStatus.cancelled, error=t("runtime.cancelled"))
+            try:
+                async with contextlib.aclosing(stream):
+                    async for _namespace, _mode, chunk in stream:
+                        if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
+                            await self._forward(thread_id, run, chunk, barrier, context)
+            except GraphDrained as drained:
+                if drained.reason == CANCEL:
+                    await self._finish(thread_id, run, ThreadStatus.cancelled, error=t("runtime.cancelled"))
+                else:
+                    await self._finish(thread_id, run, ThreadStatus.interrupted, error=t("runtime.server_stopping"))
                 return
             snapshot = await graph.aget_state(self.graph_config(thread_id))
             pending = _pending_interrupt(snapshot)
@@ -288,6 +370,11 @@ class FlowRuntime:
                 self._release(thread_id, run)
                 await publish(thread_id, run.run_id, "interrupt", pending)
                 await publish(thread_id, run.run_id, "status", {"status": ThreadStatus.interrupted.value})
+                return
+            missing = await self.store.missing_artifacts(thread_id)
+            if missing:
+                log.error("thread %s finished with artifacts never stored: %s", thread_id, missing)
+                await self._finish(thread_id, run, ThreadStatus.failed, error=t("runtime.artifacts_missing"))
                 return
             await self._finish(thread_id, run, ThreadStatus.done)
         except asyncio.CancelledError:
@@ -301,8 +388,17 @@ class FlowRuntime:
             sentence = getattr(error, "user_message", None) or t("runtime.run_failed")
             await self._finish(thread_id, run, ThreadStatus.failed, error=sentence)
 
-    async def _forward(self, thread_id: str, run: ActiveRun, chunk: dict[str, Any]) -> None:
+    async def _forward(
+        self, thread_id: str, run: ActiveRun, chunk: dict[str, Any], barrier: StoredEvents, context: FlowContext
+    ) -> None:
         event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
+        key = meta.get("key")
+        if key and await self.store.has_event(thread_id, key):
+            # A task re-run after a crash: its first outcome is already stored, keep that one.
+            if event == "tool:artifact" and meta.get("final"):
+                run.final_artifact_id = data["artifact"]["id"]
+            barrier.stored(meta["stream"], meta["ordinal"])
+            return
         if event == "tool:artifact":
             stored = await self.store.save_artifact(
                 thread_id,
@@ -314,9 +410,16 @@ class FlowRuntime:
             data["artifact"] = public_artifact(stored)
             if meta.get("final"):
                 run.final_artifact_id = stored["id"]
-        await self.events.publish(thread_id, run.run_id, event, data)
+        await self.events.publish(thread_id, run.run_id, event, data, key=key)
+        if key:
+            if event == "tool:update" and data.get("status") == "failed":
+                # The task's next attempt (a retry) writes events of its own.
+                task_id = meta["stream"].rsplit("/", 1)[0]
+                context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1
+            barrier.stored(meta["stream"], meta["ordinal"])
 
     async def _finish(self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None) -> None:
+        """The run's last events: status, then completion (success only for `done`)."""
         try:
             await self.store.update_thread(thread_id, status=status, pending_interrupt=None)
         finally:

@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS threads (
     status TEXT NOT NULL,
     options TEXT NOT NULL DEFAULT '{}',
     pending_interrupt TEXT,
+    start_input TEXT,
     last_seq INTEGER NOT NULL DEFAULT 0,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL
@@ -33,6 +34,7 @@ CREATE TABLE IF NOT EXISTS events (
     run_id TEXT NOT NULL,
     event TEXT NOT NULL,
     payload TEXT NOT NULL,
+    event_key TEXT,
     PRIMARY KEY (thread_id, seq)
 );
 CREATE TABLE IF NOT EXISTS artifacts (
@@ -52,6 +54,13 @@ CREATE TABLE IF NOT EXISTS artifacts (
 );
 CREATE INDEX IF NOT EXISTS artifacts_by_thread ON artifacts(thread_id);
 """
+# An event a graph node wrote carries a key (task id + ordinal within the task): a task re-run after
+# a crash writes the same keys again and the store keeps the first of each.
+EVENT_KEY_INDEX = (
+    "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
+)
+# Columns added after the first release: older data directories get them on open.
+ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TEXT"}}
 
 
 class Store:
@@ -72,6 +81,13 @@ class Store:
         # a disk sync per event (bench/: ~10-30% of a run's orchestration time, and the p99 stalls).
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.executescript(SCHEMA)
+        for table, columns in ADDED_COLUMNS.items():
+            async with self._db.execute(f"PRAGMA table_info({table})") as cur:
+                present = {row["name"] for row in await cur.fetchall()}
+            for name, kind in columns.items():
+                if name not in present:
+                    await self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+        await self._db.execute(EVENT_KEY_INDEX)
         await self._db.commit()
         return self
 
@@ -114,8 +130,13 @@ class Store:
         status: ThreadStatus | None = None,
         pending_interrupt: dict[str, Any] | None | bool = False,
         options: dict[str, Any] | None = None,
+        start_input: dict[str, Any] | None = None,
     ) -> None:
-        """`pending_interrupt=False` leaves it as is; None clears it."""
+        """`pending_interrupt=False` leaves it as is; None clears it.
+
+        `start_input` is what the thread's latest run was started with, so a run killed before its
+        first checkpoint can start again from it.
+        """
         sets, args = ["updated_at = ?"], [time.time()]
         if status is not None:
             sets.append("status = ?")
@@ -126,6 +147,9 @@ class Store:
         if options is not None:
             sets.append("options = ?")
             args.append(json.dumps(options))
+        if start_input is not None:
+            sets.append("start_input = ?")
+            args.append(json.dumps(start_input, ensure_ascii=False))
         async with self._write_lock:
             await self.db.execute(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
             await self.db.commit()
@@ -137,8 +161,13 @@ class Store:
 
     # ------------------------------------------------------------------- events
 
-    async def append_event(self, thread_id: str, run_id: str, event: str, fields: dict[str, Any]) -> dict[str, Any]:
-        """Give the event the thread's next seq and store it; returns the wire payload."""
+    async def append_event(
+        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], *, key: str | None = None
+    ) -> dict[str, Any] | None:
+        """Give the event the thread's next seq and store it; returns the wire payload.
+
+        With a `key` already stored for this thread nothing is written and None is returned.
+        """
         async with self._write_lock:
             async with self.db.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
                 row = await cur.fetchone()
@@ -146,15 +175,49 @@ class Store:
                 raise KeyError(thread_id)
             seq = row["last_seq"] + 1
             payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
-            await self.db.execute(
-                "INSERT INTO events(thread_id, seq, run_id, event, payload) VALUES (?,?,?,?,?)",
-                (thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False)),
+            cursor = await self.db.execute(
+                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
+                (thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False), key),
             )
+            if cursor.rowcount == 0:
+                return None
             await self.db.execute(
                 "UPDATE threads SET last_seq = ?, updated_at = ? WHERE thread_id = ?", (seq, time.time(), thread_id)
             )
             await self.db.commit()
         return payload
+
+    async def has_event(self, thread_id: str, key: str) -> bool:
+        async with self.db.execute(
+            "SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)
+        ) as cur:
+            return await cur.fetchone() is not None
+
+    async def failed_attempts(self, thread_id: str) -> dict[str, int]:
+        """Failed attempts recorded per LangGraph task id (keyed `tool:update{failed}` events)."""
+        async with self.db.execute(
+            "SELECT event_key FROM events WHERE thread_id = ? AND event = 'tool:update' AND event_key IS NOT NULL"
+            " AND json_extract(payload, '$.status') = 'failed'",
+            (thread_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        counts: dict[str, int] = {}
+        for row in rows:
+            task_id = row["event_key"].split("/", 1)[0]
+            counts[task_id] = counts.get(task_id, 0) + 1
+        return counts
+
+    async def missing_artifacts(self, thread_id: str) -> list[str]:
+        """Artifact versions the thread's log announced but the artifact table does not hold."""
+        async with self.db.execute(
+            "SELECT DISTINCT json_extract(e.payload, '$.artifact.id') AS id, json_extract(e.payload, '$.artifact.version') AS v"
+            " FROM events e WHERE e.thread_id = ? AND e.event = 'tool:artifact' AND NOT EXISTS"
+            " (SELECT 1 FROM artifacts a WHERE a.id = json_extract(e.payload, '$.artifact.id')"
+            " AND a.version = json_extract(e.payload, '$.artifact.version'))",
+            (thread_id,),
+        ) as cur:
+            return [f"{row['id']} v{row['v']}" for row in await cur.fetchall()]
 
     async def events_after(self, thread_id: str, after_seq: int = 0) -> list[tuple[str, dict[str, Any]]]:
         async with self.db.execute(
@@ -257,6 +320,7 @@ def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:
     data = dict(row)
     data["options"] = json.loads(data["options"] or "{}")
     data["pending_interrupt"] = json.loads(data["pending_interrupt"]) if data["pending_interrupt"] else None
+    data["start_input"] = json.loads(data["start_input"]) if data.get("start_input") else None
     return data
 
 

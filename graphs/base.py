@@ -12,6 +12,10 @@ from typing import Any
 from langgraph.graph import StateGraph
 
 from core.llm.base import LLM
+from core.settings import Settings
+
+# (stream id, events written on it) → returns once the runtime has stored that many of them.
+Flush = Callable[[str, int], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,14 @@ class FlowContext:
     options: Mapping[str, Any] = field(default_factory=dict)
     # Tools the runtime configured from settings, by name (e.g. "web_search"); absent when not configured.
     tools: Mapping[str, Any] = field(default_factory=dict)
+    # The runtime's settings; None when a graph runs headless (nodes fall back to their defaults).
+    settings: Settings | None = None
+    # The durability barrier: a node's hook awaits it at exit so that the node's events are stored
+    # before LangGraph records the node as done. None when a graph runs headless.
+    flush: Flush | None = None
+    # Failed attempts already recorded per LangGraph task id: a retry's events get keys of their
+    # own, while a task re-run after a crash repeats its keys and the store keeps one of each.
+    failed_attempts: Mapping[str, int] = field(default_factory=dict)
 
 
 # ---- how a new message on an existing thread continues it

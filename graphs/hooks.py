@@ -7,6 +7,11 @@ The wrapped function is a plain `async def fn(state, ctx: NodeContext) -> dict` 
 partial state. Everything is written with LangGraph's stream writer as custom chunks
 `{"event": <protocol name>, "data": {...wire fields}, "meta": {...runtime hints}}`; the
 runtime turns them into persisted, sequenced protocol events.
+
+Durability: every chunk carries a deterministic key (LangGraph task id, attempt, ordinal within the
+task), and on exit (success, failure, interrupt) the hook awaits `FlowContext.flush` until the
+runtime has stored all of the node's chunks — before LangGraph sees the node finish and checkpoints
+it. A kill before the checkpoint re-runs the task with the same keys, which the store keeps once.
 """
 
 from __future__ import annotations
@@ -59,6 +64,9 @@ class NodeContext:
         self.thread_id: str = config.get("configurable", {}).get("thread_id", "")
         self.last_artifact_id: str | None = None
         self._write = get_stream_writer()
+        task_id = task_id_from(config)
+        self.stream_id = f"{task_id}/{flow.failed_attempts.get(task_id, 0) if flow else 0}"
+        self._written = 0
 
     @classmethod
     def from_runtime(
@@ -80,7 +88,18 @@ class NodeContext:
         return self.flow.options
 
     def emit(self, event: str, data: dict[str, Any], **meta: Any) -> None:
+        self._written += 1
+        meta.update(stream=self.stream_id, ordinal=self._written, key=f"{self.stream_id}/{self._written}")
         self._write({CUSTOM_EVENT_KEY: event, "data": data, "meta": meta})
+
+    async def flush(self) -> None:
+        """Return once everything this node emitted is stored (no-op when the graph runs headless).
+
+        One NodeContext per task: the ordinal is counted here.
+        """
+        flush = self.flow.flush if self.flow is not None else None
+        if flush is not None and self._written:
+            await flush(self.stream_id, self._written)
 
     def progress(self, current: int, total: int, message: str, status: str = "running") -> None:
         self.emit("progress", {"status": status, "current": current, "total": total, "message": message})
@@ -154,15 +173,18 @@ def _hooked(tool_name: str | None, *, stage: bool) -> Callable[[NodeFn], Callabl
                 result = await fn(state, ctx)
             except GraphBubbleUp:
                 # interrupt() and friends: not a failure, the node re-runs on resume.
+                await ctx.flush()
                 raise
             except Exception as error:
                 sentence = user_message_for(error, name)
                 ctx.emit("tool:log", {"toolCallId": ctx.tool_call_id, "level": "error", "message": sentence})
                 ctx.emit("tool:update", {"toolCallId": ctx.tool_call_id, "status": "failed", "output": None})
+                await ctx.flush()
                 raise
             ctx.emit("tool:update", {"toolCallId": ctx.tool_call_id, "status": "done", "output": None})
             if stage:
                 ctx.emit("tool:message:complete", {**call, "artifactId": ctx.last_artifact_id})
+            await ctx.flush()
             return result
 
         # LangGraph injects `config` and `runtime` by parameter name; drop the wrapped signature.

@@ -41,16 +41,12 @@ async def test_sigkill_during_generate_slides_resumes_at_the_same_page(tmp_path)
 
     assert [d["seq"] for _, d in log] == list(range(1, len(log) + 1)), "seq continues across the restart"
     starts = Counter(d["toolName"] for n, d in log if n == "tool:start")
-    for stage in STAGES[:-1]:
-        assert starts[stage] == 1, f"{stage} was re-executed"
-    # generate_slides re-entered once to continue its page subgraph …
-    assert starts["generate_slides"] == 2
-    # … and pages finished before the crash were not generated again.
+    # generate_slides re-entered to continue its page subgraph, as the same task: its start is stored once.
+    assert starts == Counter(STAGES)
+    # Pages finished before the crash were not generated again; the page in flight is reported once.
     page_starts = Counter(d["current"] for n, d in log if n == "progress")
     total = max(d["total"] for n, d in log if n == "progress")
-    assert set(page_starts) == set(range(1, total + 1))
-    assert all(page_starts[p] == 1 for p in range(1, KILL_AT_PAGE)), page_starts
-    assert page_starts[KILL_AT_PAGE] <= 2
+    assert page_starts == Counter(range(1, total + 1))
     # No artifact got a second version from the crash.
     versions = Counter()
     for n, d in log:

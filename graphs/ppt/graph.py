@@ -262,6 +262,7 @@ async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime
     finally:
         for task in pending:
             task.cancel()
+    await ctx.flush()  # not a hooked node: make its pages' events durable before its checkpoint
     return {"slides": made}
 
 
