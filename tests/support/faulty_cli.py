@@ -1,0 +1,63 @@
+"""`ng` with a test-only fault point: kill -9 this very process at the N-th call of a storage step.
+
+FAULT="<point>:<when>:<N>" with point one of
+  checkpoint — LangGraph writes a checkpoint (AsyncSqliteSaver.aput),
+  writes     — LangGraph saves a finished task's writes (AsyncSqliteSaver.aput_writes),
+  event      — the runtime appends a node's event to the log (Store.append_event with a key),
+and when `before` or `after` that call. Used as `python -m tests.support.faulty_cli ppt "topic"`.
+Lives in tests/: product code has no fault hooks.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import sys
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _wrap(owner: type, name: str, when: str, nth: int, counts_if=lambda *a, **k: True) -> None:
+    original = getattr(owner, name)
+    calls = 0
+
+    @functools.wraps(original)
+    async def faulty(*args, **kwargs):
+        nonlocal calls
+        if counts_if(*args, **kwargs):
+            calls += 1
+            if calls == nth and when == "before":
+                _die()
+        result = await original(*args, **kwargs)
+        if calls == nth and when == "after" and counts_if(*args, **kwargs):
+            _die()
+        return result
+
+    setattr(owner, name, faulty)
+
+
+def install(spec: str) -> None:
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from app.store import Store
+
+    point, when, nth = spec.split(":")
+    if point == "checkpoint":
+        _wrap(AsyncSqliteSaver, "aput", when, int(nth))
+    elif point == "writes":
+        _wrap(AsyncSqliteSaver, "aput_writes", when, int(nth))
+    elif point == "event":
+        _wrap(Store, "append_event", when, int(nth), counts_if=lambda *a, key=None, **k: key is not None)
+    else:
+        raise SystemExit(f"unknown fault point {spec!r}")
+
+
+if __name__ == "__main__":
+    if os.environ.get("FAULT"):
+        install(os.environ["FAULT"])
+    from app.cli import main
+
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,88 @@
+"""kill -9 at every kind of storage boundary of a run, restart, resume: the run completes with one outcome per node.
+
+The kills are real (SIGKILL of an `ng ppt` process at the N-th checkpoint write, task-writes save or
+event append, before or after it; see tests/support/faulty_cli.py); the resume runs through the
+same runtime a restarted server uses.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from app.services import open_runtime
+from core.settings import Settings
+from graphs.ppt.planning import STAGES
+from tests.support.server import ROOT
+
+TOPIC = "做一个关于浮力的5分钟PPT"
+
+# A 5-minute deck stores about 12 checkpoints, 10 task-writes saves and 58 node events.
+FAULTS = [
+    "checkpoint:before:1",  # killed before the first checkpoint: resume starts again from the stored input
+    "checkpoint:before:4",  # at a stage boundary
+    "checkpoint:after:4",
+    "writes:after:3",  # a node's writes saved, the next checkpoint not written yet
+    "event:before:12",  # inside a stage, before / after one of its events is stored
+    "event:after:12",
+    "event:before:45",  # inside the long slide generation (page subgraph)
+    "event:after:45",
+]
+
+
+def settings_for(data_dir: Path) -> Settings:
+    return Settings(data_dir=data_dir, llm_provider="offline", _env_file=None)
+
+
+def run_killed(data_dir: Path, fault: str) -> None:
+    env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "offline", "FAULT": fault}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.support.faulty_cli", "ppt", TOPIC, "--out", str(data_dir / "deck.pptx")],
+        cwd=ROOT, env=env, capture_output=True, timeout=120,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode(errors="replace")[-2000:]
+
+
+async def resume_after_restart(data_dir: Path) -> tuple[str, list[tuple[str, dict]], list[dict]]:
+    async with open_runtime(settings_for(data_dir)) as runtime:
+        [thread] = await runtime.store.list_threads()
+        assert thread["status"] == "interrupted", "start-up recovery makes the killed run resumable"
+        await runtime.resume(thread["thread_id"])
+        await runtime.wait(thread["thread_id"])
+        events = await runtime.store.events_after(thread["thread_id"])
+        artifacts = await runtime.store.latest_artifacts(thread["thread_id"])
+    return thread["thread_id"], events, artifacts
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_run_killed_at_a_storage_boundary_completes_with_one_outcome_per_stage(tmp_path, fault):
+    data_dir = tmp_path / "data"
+    run_killed(data_dir, fault)
+    _thread_id, events, artifacts = await resume_after_restart(data_dir)
+
+    assert [payload["seq"] for _, payload in events] == list(range(1, len(events) + 1)), "no seq gap or duplicate"
+    completion = [payload for name, payload in events if name == "completion"][-1]
+    assert completion["success"] is True, completion
+
+    named = {payload["toolCallId"]: payload["toolName"] for name, payload in events if name == "tool:start"}
+    assert Counter(named.values()) == Counter(STAGES), "one tool:start per stage"
+    done = Counter(named[p["toolCallId"]] for n, p in events if n == "tool:update" and p["status"] == "done")
+    assert done == Counter(STAGES), "one tool:update done per stage"
+    completes = Counter(p["toolName"] for n, p in events if n == "tool:message:complete")
+    assert completes == Counter(STAGES)
+
+    announced = Counter(p["artifact"]["id"] for n, p in events if n == "tool:artifact")
+    assert set(announced.values()) == {1}, "each artifact announced once"
+    assert {a["id"]: a["version"] for a in artifacts} == {artifact_id: 1 for artifact_id in announced}
+    kinds = Counter(a["type"] for a in artifacts)
+    pages = Counter(p["current"] for n, p in events if n == "progress")
+    assert kinds == Counter({"course_config": 1, "video_outline": 1, "slide_scripts": 1, "presentation_theme": 1,
+                             "dsl": 1, "pptx": 1, "slide_preview": len(pages)})
+    assert set(pages.values()) == {1}, "each page reported once"
+    assert completion["finalArtifactId"] == next(a["id"] for a in artifacts if a["type"] == "pptx")
