@@ -30,7 +30,8 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     port = args.port if args.port is not None else settings.port
     llm = describe_llm(settings)
     console.print(f"[bold]agent-canvas[/] on http://{host}:{port}  ·  LLM: {llm['provider']} ({llm['model']})  ·  data: {settings.data_dir}")
-    web.run_app(create_app(settings), host=host, port=port, print=None)
+    # Runs and sockets are closed by the app's on_shutdown; aiohttp then waits twice this long at most for handlers that linger.
+    web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.3)
     return 0
 
 

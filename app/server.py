@@ -217,7 +217,17 @@ def create_app(settings: Settings) -> web.Application:
             app[RUNTIME_KEY] = runtime
             yield
 
+    async def stop_runs_and_close_sockets(app: web.Application) -> None:
+        # aiohttp has stopped accepting; it waits for open requests next, and a socket never ends on
+        # its own: stop the runs at a step boundary (resumable) while clients still see it, then close them.
+        if RUNTIME_KEY in app:
+            await app[RUNTIME_KEY].shutdown()
+        if sio.eio.sockets:
+            await sio.eio.disconnect()
+        await sio.shutdown()
+
     app.cleanup_ctx.append(start_services)
+    app.on_shutdown.append(stop_runs_and_close_sockets)
     app.router.add_get("/", index)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/api/flows", list_flows)
