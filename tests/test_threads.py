@@ -91,6 +91,38 @@ async def test_visual_feedback_regenerates_only_the_slides(live_server, connect)
     assert versions["slide_scripts"] == 1 and versions["dsl"] == 2
 
 
+class GatedRouterLLM:
+    """The server's model, except that feedback classification (role "router") waits for `gate`."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.gate = asyncio.Event()
+        self.router_calls = 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def structured(self, schema, **kwargs):
+        if kwargs.get("role") == "router":
+            self.router_calls += 1
+            await self.gate.wait()
+        return await self.inner.structured(schema, **kwargs)
+
+
+async def test_feedback_needing_the_model_is_acked_before_the_model_answers(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于彩虹的5分钟PPT")
+    gated = live_server.runtime.llm = GatedRouterLLM(live_server.runtime.llm)
+
+    # No feedback rule matches this sentence, so only the model can classify it.
+    ack = await client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "嗯，我再想想吧"})
+
+    assert ack["ok"], "the ack came while the classification was still waiting on the model"
+    gated.gate.set()
+    completion = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    assert completion["success"] and gated.router_calls == 1
+
+
 async def test_a_new_topic_on_a_finished_thread_runs_all_stages(live_server, connect):
     client = await connect(live_server.url)
     thread_id, _ = await run_ppt(client, "做一个关于月相的5分钟PPT")

@@ -1,5 +1,8 @@
 """The PPT pipeline (spec 001): six stages, each a hooked node, ending in the slide DSL and a .pptx.
 
+`route_request` (START) reads a message sent to a finished deck (`feedback`) and routes to the stage it
+targets, so the classification (rules, else a model call) runs inside the graph, never on the ack path.
+
 `generate_slides` runs a small page subgraph: one superstep per page batch, each checkpointed,
 so a crash at page 7 resumes at page 7 (pages of one batch are generated concurrently).
 """
@@ -13,6 +16,9 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from core.llm.base import LLM
 
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, stage
@@ -20,6 +26,8 @@ from graphs.ppt import offline as _offline  # noqa: F401  registers the offline 
 from graphs.ppt import prompts
 from graphs.ppt.planning import (
     STAGES,
+    FeedbackIntent,
+    classify_by_rules,
     audience_hint,
     core_topic,
     duration_hint,
@@ -62,9 +70,40 @@ def initial_input(text: str, options: dict[str, Any]) -> PptState:
     )
 
 
+def feedback_input(text: str) -> PptState:
+    """A message on a finished deck: `route_request` decides whether it refines the deck or starts anew."""
+    return PptState(feedback=text, feedback_stage=None)
+
+
 def feedback_for(state: PptState, stage_name: str) -> str | None:
     """Refinement feedback goes into the prompt of the stage it targets only."""
     return state.get("feedback") if state.get("feedback_stage") == stage_name else None
+
+
+# ---------------------------------------------------------------------- routing
+
+
+async def classify_feedback(text: str, topic: str, llm: LLM) -> FeedbackIntent:
+    """Rules first (cheap, predictable); the model decides only what no rule covers."""
+    by_rules = classify_by_rules(text)
+    if by_rules is not None:
+        return by_rules
+    return await llm.structured(
+        FeedbackIntent, role="router", system=prompts.SYSTEM, prompt=prompts.feedback_intent(text, topic),
+        facts={"text": text, "topic": topic},
+    )
+
+
+async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Command:
+    """A new request runs every stage; feedback on a finished deck re-runs its target stage onward."""
+    feedback = state.get("feedback")
+    if not feedback or not state.get("deck"):
+        return Command(goto=STAGES[0])
+    topic = (state.get("analysis") or {}).get("topic", "")
+    intent = await classify_feedback(feedback, topic, runtime.context.llm)
+    if intent.intent == "REFINEMENT" and intent.targetStage in STAGES[1:]:
+        return Command(goto=intent.targetStage, update={"feedback_stage": intent.targetStage})
+    return Command(goto=STAGES[0], update=initial_input(feedback, {}))
 
 
 # ---------------------------------------------------------------------- stages
@@ -293,9 +332,10 @@ def build_graph() -> StateGraph:
         "generate_slides": generate_slides,
     }
     assert tuple(nodes) == STAGES
+    graph.add_node("route_request", route_request, destinations=STAGES)
     for name, fn in nodes.items():
         graph.add_node(name, fn)
-    graph.add_edge(START, STAGES[0])
+    graph.add_edge(START, "route_request")
     for before, after in zip(STAGES, STAGES[1:]):
         graph.add_edge(before, after)
     graph.add_edge(STAGES[-1], END)

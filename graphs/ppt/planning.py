@@ -124,6 +124,3 @@ def classify_by_rules(text: str) -> FeedbackIntent | None:
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
     return None
 
-
-def predecessor_of(stage_name: str) -> str:
-    return STAGES[STAGES.index(stage_name) - 1]
