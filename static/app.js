@@ -1,5 +1,5 @@
 // agent-canvas browser client: chat + stage timeline on the left, artifact canvas on the right.
-// Speaks wire protocol v1 (shared/protocol.md) over the vendored socket.io client (window.io).
+// Speaks wire protocol v1 (docs/protocol.md) over the vendored socket.io client (window.io).
 
 import { h, append, clear, renderMarkdown, formatTime } from "./dom.js";
 import { renderArtifactBody, TYPE_LABELS } from "./views.js";
