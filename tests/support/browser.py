@@ -18,9 +18,18 @@ BROWSER_MARKS = [
 ]
 
 
+# Server fixtures of the browser tests. A test's server starts before its browser, so pytest tears the
+# browser down first and the server's SIGTERM shutdown runs with no page attached, as an operator's would.
+SERVER_FIXTURES = ("server", "slow_server")
+
+
 @pytest.fixture
-async def browser():
+async def browser(request):
     from playwright.async_api import async_playwright
+
+    for name in SERVER_FIXTURES:
+        if name in request.fixturenames:
+            request.getfixturevalue(name)
 
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
