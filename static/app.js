@@ -4,7 +4,7 @@
 
 import { els, app, announce, emitAck, errText } from "./state.js";
 import { connect } from "./socket.js";
-import { renderCanvas } from "./canvas.js";
+import { bindCanvas } from "./canvas.js";
 import { refreshThreads, threadFromHash, openThread, resetView, startNewThread } from "./threads.js";
 import { loadFlows, updateFlowHint, showComposerError, send } from "./composer.js";
 
@@ -37,37 +37,37 @@ function bindUi() {
   });
   els.flowSelect.addEventListener("change", updateFlowHint);
   els.newThread.addEventListener("click", startNewThread);
-  els.threadsToggle.addEventListener("click", () => {
-    const open = els.threadsPanel.hidden;
-    els.threadsPanel.hidden = !open;
-    els.threadsToggle.setAttribute("aria-expanded", String(open));
-    if (open) refreshThreads();
+  els.threadsToggle.addEventListener("click", () => showThreadsPanel(els.threadsPanel.hidden));
+  // Picking a thread is what the panel is for: it closes and the chat shows the thread.
+  els.threadList.addEventListener("click", (e) => {
+    if (e.target.closest("a.thread-link")) showThreadsPanel(false);
   });
   els.stop.addEventListener("click", async () => {
     const v = app.view;
     if (!v) return;
     els.stop.disabled = true;
+    v.stopRequested = true;
     const ack = await emitAck("run:cancel", { threadId: v.threadId });
     if (!ack.ok) {
+      v.stopRequested = false;
       els.stop.disabled = false;
       showComposerError(`停止失败：${errText(ack)}`);
     } else {
       announce("正在停止…");
     }
   });
-  els.versionSelect.addEventListener("change", () => {
-    const v = app.view;
-    if (!v) return;
-    const n = Number(els.versionSelect.value);
-    const latest = Number(v.artifacts.get(v.focusedId)?.artifact.version);
-    v.pinnedVersion = n === latest ? null : n;
-    renderCanvas();
-  });
+  bindCanvas();
   window.addEventListener("hashchange", () => {
     const id = threadFromHash();
     if (id && id !== app.view?.threadId) openThread(id, { updateHash: false });
     else if (!id && app.view) startNewThread();
   });
+}
+
+function showThreadsPanel(open) {
+  els.threadsPanel.hidden = !open;
+  els.threadsToggle.setAttribute("aria-expanded", String(open));
+  if (open) refreshThreads();
 }
 
 async function main() {

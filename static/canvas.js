@@ -10,9 +10,33 @@ export function onArtifact(v, ev) {
   const rec = upsertArtifact(v, a);
   const entry = ev.toolCallId ? v.entries.get(ev.toolCallId) : null;
   if (entry && a.type !== "slide_preview") entry.setArtifact(a.id);
-  if (a.showInCanvas) focusArtifact(a.id);
-  else if (v.focusedId === a.id || !v.focusedId) scheduleCanvas();
+  // Pages of the deck join the deck view as they are generated, like artifacts marked showInCanvas.
+  if (a.showInCanvas || a.type === "slide_preview") followLive(v, a.id);
+  else if (v.focusedId === a.id || !v.focusedId || isPreviewId(v, v.focusedId)) scheduleCanvas();
   return rec;
+}
+
+const isPreviewId = (v, id) => v.artifacts.get(id)?.artifact.type === "slide_preview";
+
+/** The run puts an artifact forward: show it, unless the user has picked another one to read. */
+export function followLive(v, id) {
+  v.liveId = id;
+  if (v.followLive) focusArtifact(id);
+}
+
+function showFollowState(v) {
+  const on = !v || v.followLive;
+  els.followLive.setAttribute("aria-pressed", String(on));
+  els.followLive.textContent = on ? "跟随最新" : "跟随最新（已暂停）";
+}
+
+export function setFollowLive(v, on) {
+  v.followLive = on;
+  showFollowState(v);
+  if (on) {
+    const latest = v.liveId ?? v.order[v.order.length - 1];
+    if (latest) focusArtifact(latest);
+  }
 }
 
 export function upsertArtifact(v, a) {
@@ -46,6 +70,7 @@ export function focusArtifact(id, { user = false } = {}) {
   const v = app.view;
   if (!v) return;
   if (!v.artifacts.has(id)) addArtifactRef(v, { id, type: "trace", title: "产物", version: 1 });
+  if (user && v.followLive) setFollowLive(v, false);
   v.focusedId = id;
   v.pinnedVersion = null;
   scheduleTabs();
@@ -58,6 +83,14 @@ export function focusArtifact(id, { user = false } = {}) {
       els.canvasBody.focus({ preventScroll: true });
     }, 0);
   }
+}
+
+function previewPages(v) {
+  return v.order
+    .map((id) => v.artifacts.get(id).artifact)
+    .filter((a) => a.type === "slide_preview" && a.content && typeof a.content === "object")
+    .map((a) => a.content)
+    .sort((x, y) => (Number(x.index) || 0) - (Number(y.index) || 0));
 }
 
 export function latestOfType(v, type) {
@@ -96,6 +129,8 @@ export function tabGroups(v) {
 
 export function renderTabs() {
   const v = app.view;
+  // Tabs are rebuilt on every change; keep keyboard focus on the active one.
+  const hadFocus = els.tabs.contains(document.activeElement);
   clear(els.tabs);
   if (!v || !v.order.length) {
     els.tabs.hidden = true;
@@ -113,6 +148,7 @@ export function renderTabs() {
     els.tabs.append(h("button", {
       type: "button", role: "tab", class: `tab${active ? " active" : ""}`,
       "aria-selected": active ? "true" : "false",
+      tabindex: active ? "0" : "-1",
       dataset: { testid: "artifact-tab", artifactId: a.id, type: a.type },
       title: `${TYPE_LABELS[a.type] || a.type} · v${a.version ?? 1}`,
       onclick: () => focusArtifact(active ? a.id : last.id, { user: true }),
@@ -120,7 +156,46 @@ export function renderTabs() {
       h("span", { class: "tab-title" }, label),
       (Number(a.version) || 1) > 1 ? h("span", { class: "tab-ver" }, `v${a.version}`) : null));
   }
-  els.tabs.querySelector(".tab.active")?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  const activeTab = els.tabs.querySelector(".tab.active");
+  if (activeTab) {
+    // Scroll only the tab row (scrollIntoView would also scroll the page on a phone).
+    const row = els.tabs;
+    if (activeTab.offsetLeft < row.scrollLeft) row.scrollLeft = activeTab.offsetLeft - 16;
+    else if (activeTab.offsetLeft + activeTab.offsetWidth > row.scrollLeft + row.clientWidth) {
+      row.scrollLeft = activeTab.offsetLeft + activeTab.offsetWidth - row.clientWidth + 16;
+    }
+    if (hadFocus) activeTab.focus();
+  } else if (hadFocus) {
+    els.tabs.querySelector(".tab")?.focus();
+  }
+}
+
+/** Arrow keys, Home and End move between artifact tabs (the WAI-ARIA tabs pattern). */
+function onTabKey(e) {
+  const tabs = [...els.tabs.querySelectorAll(".tab")];
+  const at = tabs.indexOf(document.activeElement);
+  if (at === -1) return;
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  const target = tabs[(to + tabs.length) % tabs.length];
+  target.focus();
+  target.click();
+}
+
+export function bindCanvas() {
+  els.tabs.addEventListener("keydown", onTabKey);
+  els.followLive.addEventListener("click", () => app.view && setFollowLive(app.view, !app.view.followLive));
+  els.versionSelect.addEventListener("change", () => {
+    const v = app.view;
+    if (!v) return;
+    const n = Number(els.versionSelect.value);
+    const latest = Number(v.artifacts.get(v.focusedId)?.artifact.version);
+    v.pinnedVersion = n === latest ? null : n;
+    // Reading an older version is picking what to read: new artifacts must not take the canvas away.
+    if (v.pinnedVersion && v.followLive) setFollowLive(v, false);
+    renderCanvas();
+  });
 }
 
 export async function fetchArtifact(id, version) {
@@ -153,6 +228,7 @@ export function renderCanvas() {
   const v = app.view;
   const rec = v && v.focusedId ? v.artifacts.get(v.focusedId) : null;
   const body = els.canvasBody;
+  showFollowState(v);
   if (!rec) {
     els.canvasHead.hidden = true;
     body.replaceChildren(h("div", { class: "canvas-empty" },
@@ -174,8 +250,12 @@ export function renderCanvas() {
   els.canvasHead.hidden = false;
   els.canvasTitle.textContent = latest.title || TYPE_LABELS[latest.type] || latest.type;
   els.canvasType.textContent = TYPE_LABELS[latest.type] || latest.type;
-  // Version switcher: versions 1..latest (or the list the server gave).
-  const versions = Array.isArray(rec.versions) && rec.versions.length ? rec.versions.map(Number) : Array.from({ length: Number(latest.version) || 1 }, (_, i) => i + 1);
+  // Version switcher: 1..latest plus whatever the server listed; versions that arrive after the
+  // server's list was fetched still join it.
+  const versions = [...new Set([
+    ...Array.from({ length: Number(latest.version) || 1 }, (_, i) => i + 1),
+    ...(Array.isArray(rec.versions) ? rec.versions.map(Number) : []),
+  ])];
   if (versions.length > 1) {
     els.versionWrap.hidden = false;
     clear(els.versionSelect);
@@ -187,7 +267,8 @@ export function renderCanvas() {
     els.versionWrap.hidden = true;
   }
 
-  const canvasKey = `${latest.id}@${shown ? shown.version : "loading"}@${shown === latest ? latest.version : pinned}`;
+  const pages = latest.type === "slide_preview" ? `@${previewPages(v).length}` : "";
+  const canvasKey = `${latest.id}@${shown ? shown.version : "loading"}@${shown === latest ? latest.version : pinned}${pages}`;
   if (body.dataset.key === canvasKey && shown && body.dataset.rendered === "1" && latest.type !== "pptx") return;
   body.dataset.key = canvasKey;
   body.dataset.artifactId = latest.id;
@@ -209,6 +290,16 @@ export function renderCanvas() {
       if (d && d.artifact.content === undefined) ensureLoaded(v, d.artifact.id);
       return d?.artifact.content ?? null;
     },
+    // The deck rendered with a given version of the pptx (both are made by the same step).
+    deckAt: (version) => {
+      const d = latestOfType(v, "dsl");
+      if (!d || !version || Number(version) === Number(d.artifact.version)) return ctx.latestDeck();
+      const cached = d.versionCache.get(Number(version));
+      if (!cached) ensureLoaded(v, d.artifact.id, version);
+      return cached?.content ?? null;
+    },
+    // Every page generated so far, in page order: the deck as it is being built.
+    previewDeck: () => ({ title: "", theme: ctx.latestTheme(), slides: previewPages(v) }),
   };
   const view = renderArtifactBody(shown, ctx);
   body.replaceChildren(...[

@@ -1,6 +1,7 @@
 // The chat column: appending with stick-to-bottom scrolling, and the thread status badge + stop button.
 
 import { STATUS_LABELS, IDLE_STATUSES, els, app, announce } from "./state.js";
+import { updateSendButton } from "./composer.js";
 
 export function nearBottom(el) {
   return el.scrollHeight - el.scrollTop - el.clientHeight < 80;
@@ -41,5 +42,6 @@ export function setStatus(status, message) {
   const running = !!s && !IDLE_STATUSES.has(s);
   els.stop.hidden = !running;
   els.stop.disabled = !running;
+  updateSendButton();
   if (message) announce(message);
 }

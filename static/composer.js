@@ -1,7 +1,7 @@
 // The composer: flow picker, sending chat:message, errors shown under the input.
 
 import { h, clear } from "./dom.js";
-import { els, app, emitAck, errText, flowTitle } from "./state.js";
+import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle } from "./state.js";
 import { receive } from "./socket.js";
 import { refreshThreadsSoon, openThread } from "./threads.js";
 
@@ -31,6 +31,7 @@ export function updateFlowHint() {
   } else {
     els.composerHint.textContent = "";
   }
+  updateSendButton();
 }
 
 export function showComposerError(text) {
@@ -39,9 +40,21 @@ export function showComposerError(text) {
   setTimeout(() => els.composerHint.classList.remove("error"), 4000);
 }
 
+let sending = false;
+
+/** Send is off while the open thread runs (a message would be refused) and while one is on its way. */
+export function updateSendButton() {
+  const v = app.view;
+  const continuing = v && (!v.flow || v.flow === els.flowSelect.value);
+  const busy = !!(continuing && v.status && !IDLE_STATUSES.has(v.status));
+  els.send.disabled = sending || busy;
+  els.send.dataset.state = busy ? "busy" : sending ? "sending" : "ready";
+  els.send.title = busy ? "正在运行：完成或停止后可以继续发送" : "";
+}
+
 export async function send() {
   const text = els.input.value.trim();
-  if (!text) return;
+  if (!text || els.send.disabled) return;
   const flow = els.flowSelect.value;
   if (!flow) {
     showComposerError("请选择一个流程。");
@@ -51,10 +64,12 @@ export async function send() {
   const v = app.view;
   const continuing = v && (!v.flow || v.flow === flow);
   const payload = continuing ? { flow: v.flow || flow, text, threadId: v.threadId } : { flow, text };
-  els.send.disabled = true;
+  sending = true;
+  updateSendButton();
   if (!continuing) app.pendingNew = { buffer: [] };
   const ack = await emitAck("chat:message", payload);
-  els.send.disabled = false;
+  sending = false;
+  updateSendButton();
   if (!ack.ok) {
     app.pendingNew = null;
     showComposerError(`发送失败：${errText(ack)}`);

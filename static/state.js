@@ -53,6 +53,7 @@ export const els = {
   canvasType: $("artifact-type"),
   versionWrap: $("version-wrap"),
   versionSelect: $("version-select"),
+  followLive: $("follow-live"),
   canvasBody: $("canvas-body"),
 };
 
@@ -81,6 +82,9 @@ export function newView(threadId) {
     artifacts: new Map(), // id -> {artifact, versionCache: Map<version, artifact>}
     order: [], // artifact ids, first-seen order
     focusedId: null,
+    followLive: true, // the canvas moves to each new artifact until the user picks one
+    liveId: null, // what "follow live" shows: the newest artifact the run put forward
+    stopRequested: false, // the user pressed stop: the run's end is shown as a neutral state
     pinnedVersion: null,
     interrupts: new Map(), // interruptId -> {el, open, seq}
     stream: null, // {runId, el, body, text}

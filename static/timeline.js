@@ -5,7 +5,7 @@ import { TYPE_LABELS } from "./views.js";
 import { STAGE_LABELS, STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAck, errText, stageLabel, flowTitle } from "./state.js";
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
 import { renderInterrupt, closeAllInterrupts } from "./interrupts.js";
-import { onArtifact, focusArtifact } from "./canvas.js";
+import { onArtifact, focusArtifact, followLive } from "./canvas.js";
 import { setThreadTitle } from "./threads.js";
 import { showComposerError } from "./composer.js";
 
@@ -259,19 +259,22 @@ export function onCompletion(v, ev) {
       h("span", null, "已完成"),
       fid ? h("button", { type: "button", class: "btn btn-small", dataset: { testid: "completion-open" }, onclick: () => focusArtifact(fid, { user: true }) },
         `打开${TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || "最终产物"}`) : null));
-    if (fid) focusArtifact(fid);
+    if (fid) followLive(v, fid);
     announce("运行已完成");
   } else {
-    const status = v.status === "cancelled" ? "cancelled" : "failed";
+    // A stop the user asked for is not an error: shown neutral, with the same way to continue.
+    const stopped = v.stopRequested || v.status === "cancelled";
+    const status = stopped ? "cancelled" : "failed";
     setStatus(status);
     run.setStatus(status);
-    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。");
+    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。", "completion", { stopped });
   }
+  v.stopRequested = false;
   scrollChat();
 }
 
 /** The error sentence with a "resume" button (run:resume without an answer). */
-export function renderResumeBlock(v, run, text, testid = "completion") {
+export function renderResumeBlock(v, run, text, testid = "completion", { stopped = false } = {}) {
   clear(run.result);
   {
     const resume = h("button", {
@@ -285,8 +288,10 @@ export function renderResumeBlock(v, run, text, testid = "completion") {
         }
       },
     }, "↻ 继续运行 resume");
-    run.result.append(h("div", { class: "completion completion-error", role: "alert", dataset: { testid } },
-      h("span", { class: "completion-icon", "aria-hidden": "true" }, "!"),
+    run.result.append(h("div", {
+      class: `completion ${stopped ? "completion-stopped" : "completion-error"}`, role: stopped ? "status" : "alert", dataset: { testid },
+    },
+      h("span", { class: "completion-icon", "aria-hidden": "true" }, stopped ? "■" : "!"),
       h("span", { class: "completion-text" }, text),
       resume));
     disableOldResumeButtons(v);

@@ -37,8 +37,8 @@ async def browser(request):
         await launched.close()
 
 
-async def open_page(browser, url: str, width: int = 1280, height: int = 800):
-    page = await browser.new_page(viewport={"width": width, "height": height})
+async def open_page(browser, url: str, width: int = 1280, height: int = 800, **context_options):
+    page = await browser.new_page(viewport={"width": width, "height": height}, **context_options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     await page.goto(url)
