@@ -12,7 +12,8 @@ export function onArtifact(v, ev) {
   if (entry && a.type !== "slide_preview") entry.setArtifact(a.id);
   // Pages of the deck join the deck view as they are generated, like artifacts marked showInCanvas.
   if (a.showInCanvas || a.type === "slide_preview") followLive(v, a.id);
-  else if (v.focusedId === a.id || !v.focusedId || isPreviewId(v, v.focusedId)) scheduleCanvas();
+  // What is on screen may have changed (a new version, a new page of the deck) even when not followed.
+  if (v.focusedId === a.id || !v.focusedId || isPreviewId(v, v.focusedId)) scheduleCanvas();
   return rec;
 }
 
@@ -80,7 +81,8 @@ export function focusArtifact(id, { user = false } = {}) {
     setTimeout(() => {
       const pane = document.querySelector(".canvas-pane");
       if (pane && window.matchMedia("(max-width: 860px)").matches) pane.scrollIntoView({ behavior: "smooth", block: "start" });
-      els.canvasBody.focus({ preventScroll: true });
+      // A tab keeps focus so arrow keys go on moving between tabs; other buttons hand it to the canvas.
+      if (!els.tabs.contains(document.activeElement)) els.canvasBody.focus({ preventScroll: true });
     }, 0);
   }
 }
