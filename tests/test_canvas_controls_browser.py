@@ -34,14 +34,18 @@ async def run_to_completion(page, text: str, runs: int = 1, flow: str = "ppt") -
     await page.wait_for_function(f"{COMPLETIONS} === {runs}", timeout=60_000)
 
 
-async def test_viewing_an_older_pptx_version_offers_that_version_for_download(browser, server):
-    page, errors = await open_page(browser, server.url)
-    await run_to_completion(page, "给初中生讲浮力，5分钟")
+async def open_first_version_after_a_refinement(page, topic: str, artifact_type: str) -> None:
+    """A deck, then colour feedback (v2 of the theme, slides and file), then v1 of one artifact picked."""
+    await run_to_completion(page, topic)
     await run_to_completion(page, "换一套配色，颜色更活泼一些", runs=2)
-
-    await page.click("[data-testid=artifact-tab][data-type=pptx]")
+    await page.click(f"[data-testid=artifact-tab][data-type={artifact_type}]")
     await page.select_option("#version-select", "1")
     await page.wait_for_selector("#canvas-body .notice:has-text('v1')")
+
+
+async def test_viewing_an_older_pptx_version_offers_that_version_for_download(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await open_first_version_after_a_refinement(page, "给初中生讲浮力，5分钟", "pptx")
     href = await page.get_attribute("[data-testid=download-pptx]", "href")
     assert href.endswith("?version=1"), href
     first = await page.request.get(server.url + href)
@@ -52,11 +56,7 @@ async def test_viewing_an_older_pptx_version_offers_that_version_for_download(br
 
 async def test_versions_made_after_an_older_one_was_opened_join_the_switcher(browser, server):
     page, errors = await open_page(browser, server.url)
-    await run_to_completion(page, "给初中生讲杠杆，5分钟")
-    await run_to_completion(page, "换一套配色，颜色更活泼一些", runs=2)
-    await page.click("[data-testid=artifact-tab][data-type=presentation_theme]")
-    await page.select_option("#version-select", "1")
-    await page.wait_for_selector("#canvas-body .notice:has-text('v1')")
+    await open_first_version_after_a_refinement(page, "给初中生讲杠杆，5分钟", "presentation_theme")
 
     await run_to_completion(page, "换一套配色，用深一些的颜色", runs=3)
     await page.wait_for_function(
