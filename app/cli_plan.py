@@ -125,7 +125,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
     from langgraph.types import Command
 
     from core.llm.base import LLMError
-    from core.tools.readonly_repo import ToolRefused
+    from core.tools import ToolRefused
     from graphs.base import FlowContext
     from graphs.requirement import FLOW
 

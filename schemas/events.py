@@ -1,4 +1,4 @@
-"""Wire protocol v1 (see shared/protocol.md): inbound payloads, outbound events, artifacts.
+"""Wire protocol v1 (documented in docs/protocol.md, kept in step by tests/test_protocol_doc.py): inbound payloads, outbound events, artifacts.
 
 Field names are camelCase on the wire; Python attributes use the same names so that
 `model_dump()` is the wire form without aliases to keep in sync.
@@ -98,6 +98,15 @@ class ThreadJoinIn(Inbound):
 
 class ThreadListIn(Inbound):
     pass
+
+
+CLIENT_EVENT_MODELS: dict[str, type[Inbound]] = {
+    "chat:message": ChatMessageIn,
+    "run:resume": RunResumeIn,
+    "run:cancel": RunCancelIn,
+    "thread:join": ThreadJoinIn,
+    "thread:list": ThreadListIn,
+}
 
 
 # ---------------------------------------------------------------- server -> client

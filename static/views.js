@@ -107,8 +107,9 @@ function searchResults(c) {
 
 function pptx(artifact, ctx) {
   const c = isObj(artifact.content) ? artifact.content : {};
-  const href = `/artifacts/${encodeURIComponent(artifact.id)}/download`;
-  const deck = ctx.latestDeck?.();
+  // This version's file, not the latest: the link names the version it was shown with.
+  const href = `/artifacts/${encodeURIComponent(artifact.id)}/download?version=${encodeURIComponent(artifact.version ?? 1)}`;
+  const deck = ctx.deckAt ? ctx.deckAt(artifact.version) : ctx.latestDeck?.();
   return h("div", { class: "pptx-view", dataset: { testid: "view-pptx" } },
     h("article", { class: "card pptx" },
       h("div", { class: "pptx-icon", "aria-hidden": "true" }, "P"),
@@ -122,6 +123,11 @@ function pptx(artifact, ctx) {
 function slidePreview(artifact, ctx) {
   const spec = artifact.content;
   if (!isObj(spec)) return null;
+  const deck = ctx.previewDeck?.();
+  if (deck?.slides.length) {
+    const start = Math.max(0, deck.slides.findIndex((s) => s?.index === spec.index));
+    return h("div", { class: "slide-preview", dataset: { testid: "view-slide_preview" } }, renderDeck(deck, { start }));
+  }
   return h("div", { class: "slide-preview", dataset: { testid: "view-slide_preview" } },
     h("div", { class: "deck-stage" }, renderSlide(spec, ctx.latestTheme?.())),
     spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, "口播稿 Notes"), h("p", null, String(spec.notes))) : null);
@@ -172,6 +178,33 @@ function markdownLike(c) {
   return null;
 }
 
+/** The implementation plan: its markdown, with buttons to copy it and to download this version's file. */
+function implementationPlan(artifact) {
+  const c = isObj(artifact.content) ? artifact.content : {};
+  const markdown = typeof c.markdown === "string" ? c.markdown : "";
+  if (!markdown) return markdownLike(artifact.content);
+  const status = h("span", { class: "muted", role: "status", dataset: { testid: "plan-copy-status" } });
+  const copy = h("button", {
+    type: "button", class: "btn btn-small", dataset: { testid: "plan-copy" },
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(markdown);
+        status.textContent = "已复制到剪贴板";
+      } catch {
+        status.textContent = "无法访问剪贴板，请使用下载";
+      }
+    },
+  }, "复制");
+  const fileName = c.file_name || "IMPLEMENTATION_PLAN.md";
+  const href = `/artifacts/${encodeURIComponent(artifact.id)}/download?version=${encodeURIComponent(artifact.version ?? 1)}`;
+  return h("article", { class: "card implementation-plan", dataset: { testid: "view-implementation_plan" } },
+    h("div", { class: "plan-actions" },
+      copy,
+      h("a", { class: "btn btn-small", href, download: fileName, dataset: { testid: "plan-download" } }, `下载 ${fileName}`),
+      status),
+    renderMarkdown(markdown));
+}
+
 // One view per artifact type. A flow's own views live in their own module and join this table
 // (`static/views/<flow>.js` exporting `{type: (artifact, ctx) => Node}`).
 const VIEWS = {
@@ -184,7 +217,7 @@ const VIEWS = {
   pptx: (a, ctx) => pptx(a, ctx),
   search_results: (a) => searchResults(a.content),
   requirement_plan: (a) => requirementPlan(a.content),
-  implementation_plan: (a) => markdownLike(a.content),
+  implementation_plan: (a) => implementationPlan(a),
   legal_answer: (a) => markdownLike(a.content),
   legal_document: (a) => markdownLike(a.content),
 };

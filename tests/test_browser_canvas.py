@@ -16,8 +16,9 @@ pytestmark = BROWSER_MARKS
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # Slow enough that a second tab can join while the run is still going.
-    with ServerProcess(tmp_path_factory.mktemp("canvas") / "data", env={"OFFLINE_LATENCY_S": "0.1"}) as process:
-        yield process
+    process = ServerProcess(tmp_path_factory.mktemp("canvas") / "data", env={"OFFLINE_LATENCY_S": "0.1"}).start()
+    yield process
+    process.stop_gracefully()
 
 
 async def stored_events(page, base: str) -> list[dict]:
@@ -109,7 +110,8 @@ async def test_server_crash_mid_run_reconnects_and_resumes_from_the_page(browser
         await page.wait_for_selector("#conn-status[data-state=down]", timeout=10_000)
     finally:
         first.stop()
-    with ServerProcess(data, env={**env, "OFFLINE_LATENCY_S": "0.02"}, port=first.port):
+    second = ServerProcess(data, env={**env, "OFFLINE_LATENCY_S": "0.02"}, port=first.port).start()
+    try:
         # The page reconnects by itself, re-joins after its last seq and learns the run was cut short.
         await page.wait_for_selector("#conn-status[data-state=up]", timeout=20_000)
         stopped = page.locator("[data-testid=run-stopped]")
@@ -125,4 +127,7 @@ async def test_server_crash_mid_run_reconnects_and_resumes_from_the_page(browser
         assert await page.evaluate("window.agentCanvas.lastSeq") == stored[-1]["data"]["seq"]
         assert await page.locator("[data-testid=log-line]").count() == sum(e["event"] == "tool:log" for e in stored)
         assert await stopped.locator("[data-testid=resume]").is_disabled(), "the old resume button is spent"
+        await page.close()
+    finally:
+        second.stop_gracefully()
     assert errors == []

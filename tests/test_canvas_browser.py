@@ -15,14 +15,16 @@ pytestmark = BROWSER_MARKS
 
 @pytest.fixture
 def server(tmp_path):
-    with ServerProcess(tmp_path / "data", env={"OFFLINE_LATENCY_S": "0.02"}) as process:
-        yield process
+    process = ServerProcess(tmp_path / "data", env={"OFFLINE_LATENCY_S": "0.02"}).start()
+    yield process
+    process.stop_gracefully()
 
 
 @pytest.fixture
 def slow_server(tmp_path):
-    with ServerProcess(tmp_path / "slow", env={"OFFLINE_LATENCY_S": "0.25", "LLM_CONCURRENCY": "1"}) as process:
-        yield process
+    process = ServerProcess(tmp_path / "slow", env={"OFFLINE_LATENCY_S": "0.25", "LLM_CONCURRENCY": "1"}).start()
+    yield process
+    process.stop_gracefully()
 
 
 async def test_a_topic_runs_to_a_downloadable_deck_on_the_page(browser, server):
@@ -71,30 +73,31 @@ async def test_reload_mid_run_restores_the_thread_and_follows_it_to_the_end(brow
     assert errors == []
 
 
-async def test_view_buttons_and_show_in_canvas_focus_artifacts(browser, server):
-    page, _ = await open_page(browser, server.url)
-    # Record every artifact the canvas switches to: a fast run moves on before a poll would see it.
-    await page.evaluate("""() => {
-        window.__shown = [];
-        const body = document.getElementById('canvas-body');
-        // Switches batched into one callback are recovered from each record's old value.
-        new MutationObserver((records) => { for (const r of records) if (r.oldValue) window.__shown.push(r.oldValue); })
-            .observe(body, {attributes: true, attributeFilter: ['data-type'], attributeOldValue: true});
-    }""")
+async def test_the_canvas_ends_on_the_finished_deck_and_view_buttons_open_earlier_artifacts(browser, server):
+    # What the canvas shows mid-run is not asserted here: the page draws the newest artifact once per
+    # batch of events, so under load a stage shown for a few milliseconds may never be painted (the
+    # old version of this test recorded paints and failed 1 run in 3). The end state is certain.
+    page, errors = await open_page(browser, server.url)
     await send(page, "做一个关于浮力的5分钟PPT")
     await page.wait_for_selector("[data-testid=completion]", timeout=60_000)
-    shown = await page.evaluate("[...window.__shown, document.getElementById('canvas-body').dataset.type]")
-    # showInCanvas artifacts took the canvas by themselves, in the order they arrived; no click was made.
-    # Artifacts arriving within milliseconds may be coalesced into the latest, so not every one is seen.
-    assert set(shown) & {"course_config", "video_outline", "slide_scripts", "presentation_theme"}, shown
-    assert "dsl" in shown, shown
+    await page.wait_for_selector("#canvas-body[data-type=pptx]")  # the final artifact, with no click
 
     button = page.locator("[data-testid=log-view]").first
     artifact_id = await button.get_attribute("data-artifact-id")
     await button.click()
     await page.wait_for_selector(f"#canvas-body[data-artifact-id='{artifact_id}']")
-    shown_type = await page.get_attribute("#canvas-body", "data-type")
-    assert shown_type == "course_config"
+    assert await page.get_attribute("#canvas-body", "data-type") == "course_config"
+    assert errors == []
+
+
+async def test_an_artifact_marked_show_in_canvas_takes_the_canvas_while_the_run_waits(browser, server):
+    # The requirement flow shows its plan (showInCanvas) and then waits for answers: a state that
+    # stays, so what the canvas shows can be asserted without racing the run.
+    page, errors = await open_page(browser, server.url)
+    await send(page, "Add a CSV export of orders to the shop.", flow="requirement")
+    await page.locator("[data-testid=interrupt]").wait_for(timeout=30_000)
+    await page.wait_for_selector("#canvas-body[data-type=requirement_plan] [data-testid=view-requirement_plan]")
+    assert errors == []
 
 
 async def test_narrow_phone_layout_puts_the_canvas_below_the_chat(browser, server):

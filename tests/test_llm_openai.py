@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import aiohttp
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
@@ -163,12 +161,11 @@ async def test_a_persistent_server_error_becomes_a_friendly_llm_error(fake, llm_
 
 async def test_a_reply_slower_than_the_timeout_is_reported_as_timed_out(fake, llm_for):
     fake.delay(3.0, VALID)
-    started = time.monotonic()
 
     with pytest.raises(LLMError) as raised:
         await ask_slide(llm_for(llm_timeout_s=0.5, llm_max_retries=0))
 
-    assert time.monotonic() - started < 2.0
+    assert len(fake.requests) == 1  # given up on, not retried
     assert "timed out after 0.5 s" in raised.value.user_message
 
 
@@ -253,60 +250,8 @@ async def test_concurrent_calls_are_served_concurrently(llm_for, fake):
     fake.delay_s = 0.4
     fake.responder = lambda body: json.dumps(VALID)
     llm = llm_for()
-    started = time.monotonic()
 
     slides = await asyncio.gather(*(ask_slide(llm) for _ in range(4)))
 
     assert slides == [Slide(**VALID)] * 4
-    assert time.monotonic() - started < 1.2
-    assert fake.max_in_flight == 4
-
-
-async def test_the_fake_server_lists_its_models(fake):
-    async with aiohttp.ClientSession() as session, session.get(f"{fake.base_url}/models") as response:
-        listing = await response.json()
-
-    assert [m["id"] for m in listing["data"]] == ["fake-model"]
-
-
-# -- factory -----------------------------------------------------------------------------------
-
-
-def test_make_llm_builds_the_offline_model_from_settings():
-    settings = Settings(_env_file=None, llm_provider="offline", llm_concurrency=7, offline_latency_s=0.25)
-    llm = make_llm(settings)
-
-    assert isinstance(llm, OfflineLLM)
-    assert (llm.max_concurrency, llm.latency_s) == (7, 0.25)
-
-
-def test_make_llm_builds_the_openai_provider_from_settings():
-    settings = Settings(
-        _env_file=None, llm_provider="openai", llm_base_url="http://127.0.0.1:9/v1", llm_concurrency=5
-    )
-    llm = make_llm(settings)
-
-    assert isinstance(llm, OpenAICompatibleLLM)
-    assert (llm.provider, llm.max_concurrency) == ("openai", 5)
-
-
-def test_make_llm_refuses_openai_without_a_base_url():
-    with pytest.raises(ValueError, match="LLM_BASE_URL"):
-        make_llm(Settings(_env_file=None, llm_provider="openai"))
-
-
-def test_describe_llm_names_provider_model_and_endpoint_but_never_the_key():
-    offline = describe_llm(Settings(_env_file=None, llm_provider="offline"))
-    online = describe_llm(
-        Settings(
-            _env_file=None,
-            llm_provider="openai",
-            llm_model="m1",
-            llm_base_url="https://user:pw@llm.example.com/v1?api-key=abc",
-            llm_api_key=API_KEY,
-        )
-    )
-
-    assert offline == {"provider": "offline", "model": "offline-deterministic"}
-    assert online == {"provider": "openai", "model": "m1", "baseUrl": "https://llm.example.com/v1"}
-    assert API_KEY not in json.dumps(online)
+    assert fake.max_in_flight == 4  # all four were at the server at once

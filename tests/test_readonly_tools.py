@@ -15,11 +15,11 @@ from core.tools.readonly_repo import (
     ReadOnlyRepo,
     ToolRefused,
     execute_shell_command,
-    parse_command,
     retrieve_knowledge,
     view_text_file,
     write_text_file,
 )
+from core.tools.shell_policy import parse_command
 
 
 @pytest.fixture()

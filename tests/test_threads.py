@@ -211,7 +211,8 @@ async def test_events_of_other_threads_are_not_delivered(live_server, connect):
     alice = await connect(live_server.url)
     bob = await connect(live_server.url)
     thread_id, _ = await run_ppt(alice, "做一个关于酸碱中和的5分钟PPT")
-    await asyncio.sleep(0.1)
+    # One round trip on bob's connection: anything the server sent bob before it arrives first.
+    assert (await bob.call("thread:list", {}))["ok"]
     assert bob.of(thread_id) == []
 
 

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from core.tools.readonly_repo import PLAN_FILE_NAME, ReadOnlyRepo, ToolRefused
+from core.tools import PLAN_FILE_NAME, ReadOnlyRepo, ToolRefused
 from graphs.requirement.topics import TOPICS
 
 MAX_HITS_PER_QUERY = 3

@@ -25,7 +25,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from core.llm.base import LLMError
-from core.tools.readonly_repo import PLAN_FILE_NAME, ToolRefused, write_text_file
+from core.tools import PLAN_FILE_NAME, ToolRefused, write_text_file
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
 from graphs.requirement import offline as _offline  # noqa: F401  registers the offline composer

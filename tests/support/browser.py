@@ -18,9 +18,18 @@ BROWSER_MARKS = [
 ]
 
 
+# Server fixtures of the browser tests. A test's server starts before its browser, so pytest tears the
+# browser down first and the server's SIGTERM shutdown runs with no page attached, as an operator's would.
+SERVER_FIXTURES = ("server", "slow_server")
+
+
 @pytest.fixture
-async def browser():
+async def browser(request):
     from playwright.async_api import async_playwright
+
+    for name in SERVER_FIXTURES:
+        if name in request.fixturenames:
+            request.getfixturevalue(name)
 
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
@@ -28,8 +37,8 @@ async def browser():
         await launched.close()
 
 
-async def open_page(browser, url: str, width: int = 1280, height: int = 800):
-    page = await browser.new_page(viewport={"width": width, "height": height})
+async def open_page(browser, url: str, width: int = 1280, height: int = 800, **context_options):
+    page = await browser.new_page(viewport={"width": width, "height": height}, **context_options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     await page.goto(url)

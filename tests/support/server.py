@@ -12,6 +12,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# Upper bound on a SIGTERM shutdown before the helper gives up and kills: a hang guard, not a speed test.
+SHUTDOWN_WAIT_S = 30
 
 
 def free_port() -> int:
@@ -44,7 +46,7 @@ class ServerProcess:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited early:\n{self.log_path.read_text(errors='replace')[-3000:]}")
+                raise RuntimeError(f"server exited early:\n{self.log_tail()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as response:
                     if response.status == 200:
@@ -52,7 +54,7 @@ class ServerProcess:
             except OSError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"server did not become healthy:\n{self.log_path.read_text(errors='replace')[-3000:]}")
+        raise RuntimeError(f"server did not become healthy:\n{self.log_tail()}")
 
     def kill(self) -> None:
         """SIGKILL: no cleanup, no goodbye — a crash."""
@@ -60,13 +62,23 @@ class ServerProcess:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=10)
 
-    def stop(self) -> None:
+    def stop(self) -> int | None:
+        """SIGTERM, then wait for the server's own shutdown; SIGKILL only if it never ends. Returns the exit code."""
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=SHUTDOWN_WAIT_S)
             except subprocess.TimeoutExpired:
                 self.kill()
+        return self.process.returncode if self.process else None
+
+    def stop_gracefully(self) -> None:
+        """Stop as an operator would (SIGTERM) and require a clean exit: status 0, not a kill."""
+        code = self.stop()
+        assert code == 0, f"server exit status {code} after SIGTERM:\n{self.log_tail()}"
+
+    def log_tail(self) -> str:
+        return self.log_path.read_text(errors="replace")[-3000:] if self.log_path.exists() else ""
 
     def __enter__(self) -> ServerProcess:
         return self.start()

@@ -1,0 +1,88 @@
+// The composer: flow picker, sending chat:message, errors shown under the input.
+
+import { h, clear } from "./dom.js";
+import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle } from "./state.js";
+import { receive } from "./socket.js";
+import { refreshThreadsSoon, openThread } from "./threads.js";
+
+export async function loadFlows() {
+  try {
+    const res = await fetch("/api/flows");
+    const flows = await res.json();
+    app.flows = Array.isArray(flows) ? flows : [];
+  } catch {
+    app.flows = [];
+  }
+  clear(els.flowSelect);
+  for (const f of app.flows) {
+    els.flowSelect.append(h("option", { value: f.name, title: f.description || "" }, f.title ? `${f.title}` : f.name));
+  }
+  const saved = localStorage.getItem("agentCanvas.flow");
+  if (saved && app.flows.some((f) => f.name === saved)) els.flowSelect.value = saved;
+  updateFlowHint();
+}
+
+export function updateFlowHint() {
+  const f = app.flows.find((x) => x.name === els.flowSelect.value);
+  els.flowHint.textContent = f?.description || "";
+  const v = app.view;
+  if (v && v.flow && v.flow !== els.flowSelect.value) {
+    els.composerHint.textContent = `当前会话属于「${flowTitle(v.flow)}」；发送将以「${flowTitle(els.flowSelect.value)}」开始新会话。`;
+  } else {
+    els.composerHint.textContent = "";
+  }
+  updateSendButton();
+}
+
+export function showComposerError(text) {
+  els.composerHint.textContent = text;
+  els.composerHint.classList.add("error");
+  setTimeout(() => els.composerHint.classList.remove("error"), 4000);
+}
+
+let sending = false;
+
+/** Send is off while the open thread runs (a message would be refused) and while one is on its way. */
+export function updateSendButton() {
+  const v = app.view;
+  const continuing = v && (!v.flow || v.flow === els.flowSelect.value);
+  const busy = !!(continuing && v.status && !IDLE_STATUSES.has(v.status));
+  els.send.disabled = sending || busy;
+  els.send.dataset.state = busy ? "busy" : sending ? "sending" : "ready";
+  els.send.title = busy ? "正在运行：完成或停止后可以继续发送" : "";
+}
+
+export async function send() {
+  const text = els.input.value.trim();
+  if (!text || els.send.disabled) return;
+  const flow = els.flowSelect.value;
+  if (!flow) {
+    showComposerError("请选择一个流程。");
+    return;
+  }
+  localStorage.setItem("agentCanvas.flow", flow);
+  const v = app.view;
+  const continuing = v && (!v.flow || v.flow === flow);
+  const payload = continuing ? { flow: v.flow || flow, text, threadId: v.threadId } : { flow, text };
+  sending = true;
+  updateSendButton();
+  if (!continuing) app.pendingNew = { buffer: [] };
+  const ack = await emitAck("chat:message", payload);
+  sending = false;
+  updateSendButton();
+  if (!ack.ok) {
+    app.pendingNew = null;
+    showComposerError(`发送失败：${errText(ack)}`);
+    return;
+  }
+  els.input.value = "";
+  els.composerHint.textContent = "";
+  if (!continuing) {
+    const buffered = app.pendingNew?.buffer || [];
+    app.pendingNew = null;
+    openThread(ack.threadId);
+    app.view.flow = flow;
+    for (const [n, e] of buffered) if (e.threadId === ack.threadId) receive(n, e);
+    refreshThreadsSoon();
+  }
+}

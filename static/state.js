@@ -1,0 +1,122 @@
+// Shared state of the page: DOM handles, the open thread's view model, labels, acked socket calls.
+
+
+
+export const STAGE_LABELS = {
+  analyze_topic: "分析主题",
+  generate_course_config: "课程配置",
+  generate_video_outline: "视频大纲",
+  generate_slide_scripts: "逐页脚本",
+  generate_presentation_theme: "主题风格",
+  generate_slides: "生成幻灯片",
+};
+
+export const STATUS_LABELS = {
+  idle: "空闲",
+  running: "运行中",
+  classifying: "意图识别中",
+  interrupted: "等待回答",
+  failed: "失败",
+  cancelled: "已取消",
+  done: "已完成",
+  stopped: "已中断",
+};
+
+export const ENTRY_STATE_LABELS = { pending: "等待中", running: "进行中", done: "完成", failed: "失败", stopped: "已中止" };
+
+export const IDLE_STATUSES = new Set(["idle", "interrupted", "failed", "cancelled", "done", "stopped"]);
+export const ACK_TIMEOUT_MS = 15000;
+
+export const $ = (id) => document.getElementById(id);
+export const els = {
+  flowSelect: $("flow-select"),
+  flowHint: $("flow-hint"),
+  newThread: $("new-thread"),
+  threadsToggle: $("threads-toggle"),
+  threadsPanel: $("threads-panel"),
+  threadList: $("thread-list"),
+  provider: $("provider-badge"),
+  conn: $("conn-status"),
+  threadTitle: $("thread-title"),
+  threadStatus: $("thread-status"),
+  stop: $("stop-btn"),
+  chatLog: $("chat-log"),
+  empty: $("chat-empty"),
+  composer: $("composer"),
+  input: $("message-input"),
+  send: $("send-btn"),
+  composerHint: $("composer-hint"),
+  liveStatus: $("live-status"),
+  tabs: $("artifact-tabs"),
+  canvasHead: $("canvas-head"),
+  canvasTitle: $("artifact-title"),
+  canvasType: $("artifact-type"),
+  versionWrap: $("version-wrap"),
+  versionSelect: $("version-select"),
+  followLive: $("follow-live"),
+  canvasBody: $("canvas-body"),
+};
+
+export const app = {
+  socket: null,
+  flows: [],
+  threads: [],
+  view: null, // the open thread (see newView)
+  pendingNew: null, // {buffer: [[name, ev]...]} while a new thread's first message awaits its ack
+};
+
+export function newView(threadId) {
+  return {
+    threadId,
+    flow: null,
+    title: "",
+    status: "idle",
+    lastSeq: 0,
+    pending: new Map(), // seq -> [name, ev] received ahead of a gap
+    gapTimer: null,
+    resyncing: false,
+    joinAckSeq: 0,
+    serverPendingInterrupt: null,
+    runs: new Map(), // runId -> run card
+    entries: new Map(), // toolCallId -> timeline entry
+    artifacts: new Map(), // id -> {artifact, versionCache: Map<version, artifact>}
+    order: [], // artifact ids, first-seen order
+    focusedId: null,
+    followLive: true, // the canvas moves to each new artifact until the user picks one
+    liveId: null, // what "follow live" shows: the newest artifact the run put forward
+    stopRequested: false, // the user pressed stop: the run's end is shown as a neutral state
+    pinnedVersion: null,
+    interrupts: new Map(), // interruptId -> {el, open, seq}
+    stream: null, // {runId, el, body, text}
+    lastCompletion: null,
+  };
+}
+
+
+export function announce(text) {
+  els.liveStatus.textContent = text;
+}
+
+export async function emitAck(event, payload) {
+  if (!app.socket?.connected) return { ok: false, error: { code: "disconnected", message: "未连接到服务器，正在重连…" } };
+  try {
+    const ack = await app.socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, payload);
+    return ack && typeof ack === "object" ? ack : { ok: false, error: { code: "bad_ack", message: "服务器返回了无法识别的应答" } };
+  } catch {
+    return { ok: false, error: { code: "timeout", message: "服务器没有及时应答" } };
+  }
+}
+
+export function errText(ack) {
+  const e = ack?.error;
+  return e ? `${e.message || "出错了"}${e.code ? ` (${e.code})` : ""}` : "出错了";
+}
+
+export function stageLabel(name) {
+  return STAGE_LABELS[name] || name || "步骤";
+}
+
+
+export function flowTitle(name) {
+  return app.flows.find((f) => f.name === name)?.title || name || "";
+}

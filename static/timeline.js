@@ -1,0 +1,308 @@
+// Applying server events to the chat: run cards, the stage timeline, logs, progress, assistant text, completion.
+
+import { h, clear, renderMarkdown } from "./dom.js";
+import { TYPE_LABELS } from "./views.js";
+import { STAGE_LABELS, STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAck, errText, stageLabel, flowTitle } from "./state.js";
+import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
+import { renderInterrupt, closeAllInterrupts } from "./interrupts.js";
+import { onArtifact, focusArtifact, followLive } from "./canvas.js";
+import { setThreadTitle } from "./threads.js";
+import { showComposerError } from "./composer.js";
+
+export function apply(v, name, ev) {
+  switch (name) {
+    case "user:message": return onUserMessage(v, ev);
+    case "status": return onStatus(v, ev);
+    case "agent-selected": return onAgentSelected(v, ev);
+    case "tool:message:start": return entryState(v, ev, "pending", true);
+    case "tool:start": return entryState(v, ev, "running", true);
+    case "tool:update": return entryState(v, ev, ["running", "done", "failed"].includes(ev.status) ? ev.status : "running", false);
+    case "tool:log": return onLog(v, ev);
+    case "tool:artifact": return onArtifact(v, ev);
+    case "tool:message:complete": return onMessageComplete(v, ev);
+    case "progress": return onProgress(v, ev);
+    case "message": return onMessage(v, ev);
+    case "interrupt": return renderInterrupt(v, ev, true);
+    case "completion": return onCompletion(v, ev);
+    default: return undefined;
+  }
+}
+
+export function onUserMessage(v, ev) {
+  const text = String(ev.content ?? "");
+  if (!v.title && text) setThreadTitle(text.split("\n")[0].slice(0, 60));
+  v.stream = null;
+  closeAllInterrupts(v, "已回复");
+  disableOldResumeButtons(v);
+  appendChat(h("div", { class: "msg msg-user", dataset: { seq: ev.seq } },
+    h("div", { class: "msg-role" }, "你"),
+    h("div", { class: "msg-body" }, text)));
+}
+
+export function onStatus(v, ev) {
+  const status = String(ev.status ?? "");
+  setStatus(status, ev.message);
+  const run = getRun(v, ev.runId);
+  run.setStatus(status, ev.message);
+  if (!IDLE_STATUSES.has(status)) {
+    closeAllInterrupts(v, "已回答");
+    disableOldResumeButtons(v);
+  } else if (status === "interrupted" && ev.message && !v.serverPendingInterrupt && ![...v.interrupts.values()].some((it) => it.open)) {
+    // Interrupted with no question pending (e.g. the server restarted mid-run): offer to resume.
+    for (const entry of v.entries.values()) if (entry.state === "running" || entry.state === "pending") entry.setState("stopped");
+    run.setStatus("stopped", ev.message);
+    els.threadStatus.textContent = STATUS_LABELS.stopped;
+    renderResumeBlock(v, run, String(ev.message), "run-stopped");
+  }
+}
+
+export function onAgentSelected(v, ev) {
+  const run = getRun(v, ev.runId);
+  const conf = typeof ev.confidence === "number" ? `（置信度 ${(ev.confidence * 100).toFixed(0)}%）` : "";
+  keepScrolled(() => run.notes.append(h("li", null, `已选择智能体：${ev.agent ?? "?"}${conf}`)));
+}
+
+export function getRun(v, runId) {
+  const key = runId || "_";
+  let run = v.runs.get(key);
+  if (run) return run;
+  const statusEl = h("span", { class: "run-status badge" });
+  const timeline = h("ol", { class: "timeline", "aria-label": "阶段进度 stages" });
+  const pagesEl = h("span", { class: "progress-pages", dataset: { testid: "progress-pages" } });
+  const msgEl = h("span", { class: "progress-msg" });
+  const bar = h("div", { class: "progress-bar-fill" });
+  const barWrap = h("div", { class: "progress-bar", role: "progressbar", "aria-valuemin": "0", "aria-label": "生成进度" }, bar);
+  const progress = h("div", { class: "progress", hidden: true, dataset: { testid: "progress" } },
+    h("div", { class: "progress-label", "aria-live": "polite" }, pagesEl, msgEl), barWrap);
+  const notes = h("ul", { class: "run-notes" });
+  const result = h("div", { class: "run-result" });
+  const card = h("section", { class: "run-card", dataset: { runId: key }, "aria-label": "运行 run" },
+    h("header", { class: "run-head" }, h("span", { class: "run-title" }, "运行"), statusEl),
+    timeline, progress, notes, result);
+  appendChat(card);
+  run = {
+    card, timeline, notes, result,
+    status: null,
+    setStatus(status, message) {
+      run.status = status;
+      statusEl.textContent = STATUS_LABELS[status] || status;
+      statusEl.dataset.status = status;
+      statusEl.title = message || "";
+    },
+    setProgress(ev) {
+      const cur = Math.max(0, Number(ev.current) || 0);
+      const total = Math.max(0, Number(ev.total) || 0);
+      progress.hidden = false;
+      const pageLike = /slide|page/i.test(String(ev.status || "")) || /页/.test(String(ev.message || ""));
+      pagesEl.textContent = total ? (pageLike ? `第 ${cur}/${total} 页` : `${cur}/${total}`) : "";
+      const message = ev.message ? String(ev.message) : "";
+      msgEl.textContent = total && message.includes(`${cur}/${total}`) && pageLike ? "" : message;
+      const pct = total ? Math.min(100, (cur / total) * 100) : 0;
+      bar.style.width = `${pct}%`;
+      barWrap.setAttribute("aria-valuemax", String(total));
+      barWrap.setAttribute("aria-valuenow", String(cur));
+      barWrap.setAttribute("aria-valuetext", pagesEl.textContent || msgEl.textContent);
+      progress.dataset.current = String(cur);
+      progress.dataset.total = String(total);
+      progress.classList.toggle("complete", !!total && cur >= total);
+    },
+  };
+  for (const other of v.runs.values()) if (other.status && !IDLE_STATUSES.has(other.status)) other.setStatus("stopped");
+  v.runs.set(key, run);
+  updateRunTitles(v);
+  return run;
+}
+
+export function updateRunTitles(view) {
+  if (!view.flow) return;
+  for (const run of view.runs.values()) {
+    const title = run.card.querySelector(".run-title");
+    if (title) title.textContent = `运行 · ${flowTitle(view.flow)}`;
+  }
+}
+
+export function entryState(v, ev, state, create) {
+  const id = ev.toolCallId;
+  if (!id) return;
+  let entry = v.entries.get(id);
+  if (!entry) {
+    if (!create && state !== "failed" && state !== "done") return;
+    entry = makeEntry(v, ev);
+  }
+  // A re-executed node (resume) keeps its toolCallId: move it into the run that executes it now.
+  const run = getRun(v, ev.runId);
+  if (entry.el.parentNode !== run.timeline) keepScrolled(() => run.timeline.append(entry.el));
+  if (ev.toolName && !entry.toolName) entry.setName(ev.toolName);
+  entry.setState(state);
+}
+
+export function makeEntry(v, ev) {
+  const icon = h("span", { class: "tl-icon", "aria-hidden": "true" });
+  const label = h("span", { class: "tl-label" });
+  const code = h("code", { class: "tl-name" });
+  const stateText = h("span", { class: "tl-state" });
+  const actions = h("span", { class: "tl-actions" });
+  const logs = h("ul", { class: "tl-logs" });
+  const more = h("button", { type: "button", class: "link-btn tl-more", hidden: true, "aria-expanded": "false" });
+  more.addEventListener("click", () => {
+    const collapsed = logs.classList.toggle("collapsed");
+    more.setAttribute("aria-expanded", String(!collapsed));
+    more.textContent = collapsed ? `显示全部 ${logs.children.length} 条日志` : "收起日志";
+  });
+  const el = h("li", { class: "tl-entry", dataset: { testid: "timeline-entry", toolCallId: ev.toolCallId } },
+    icon,
+    h("div", { class: "tl-main" }, h("div", { class: "tl-head" }, label, code, stateText, actions), logs, more));
+  const entry = {
+    el, logs, actions, toolName: "", state: null, artifactId: null,
+    setName(name) {
+      entry.toolName = name;
+      el.dataset.toolName = name;
+      label.textContent = stageLabel(name);
+      code.textContent = STAGE_LABELS[name] ? name : "";
+    },
+    setState(state) {
+      if (entry.state === "failed" && state === "done") return;
+      entry.state = state;
+      el.dataset.state = state;
+      stateText.textContent = ENTRY_STATE_LABELS[state] || state;
+      icon.textContent = { pending: "○", running: "", done: "✓", failed: "✕", stopped: "■" }[state] ?? "";
+      // Long logs of a finished step fold to their last lines; a running step shows everything.
+      const finished = state === "done" || state === "stopped";
+      if (finished && logs.children.length > 4) {
+        logs.classList.add("collapsed");
+        more.hidden = false;
+        more.setAttribute("aria-expanded", "false");
+        more.textContent = `显示全部 ${logs.children.length} 条日志`;
+      } else if (!finished) {
+        logs.classList.remove("collapsed");
+        more.hidden = true;
+      }
+    },
+    setArtifact(artifactId) {
+      if (!artifactId || entry.artifactId === artifactId) return;
+      entry.artifactId = artifactId;
+      if (logs.querySelector(`[data-artifact-id="${CSS.escape(artifactId)}"]`)) return clear(actions);
+      clear(actions).append(h("button", {
+        type: "button", class: "btn btn-small", dataset: { testid: "entry-view", artifactId },
+        "aria-label": `查看 ${stageLabel(entry.toolName)} 的产物`,
+        onclick: () => focusArtifact(artifactId, { user: true }),
+      }, "查看"));
+    },
+  };
+  entry.setName(ev.toolName || "");
+  v.entries.set(ev.toolCallId, entry);
+  return entry;
+}
+
+export function onMessageComplete(v, ev) {
+  entryState(v, ev, "done", true);
+  const entry = v.entries.get(ev.toolCallId);
+  if (entry && ev.artifactId) entry.setArtifact(ev.artifactId);
+}
+
+export function onLog(v, ev) {
+  const entry = ev.toolCallId ? v.entries.get(ev.toolCallId) : null;
+  const level = ["debug", "info", "warning", "error"].includes(ev.level) ? ev.level : "info";
+  const line = h("li", { class: `log log-${level}`, dataset: { testid: "log-line" } },
+    h("span", { class: "log-text" }, String(ev.message ?? "")),
+    ev.artifactId ? h("button", {
+      type: "button", class: "btn btn-small log-view", dataset: { testid: "log-view", artifactId: ev.artifactId },
+      "aria-label": `查看产物：${ev.message ?? ""}`,
+      onclick: () => focusArtifact(ev.artifactId, { user: true }),
+    }, "查看") : null);
+  keepScrolled(() => (entry ? entry.logs : getRun(v, ev.runId).notes).append(line));
+  // The step's own "查看" would point at the same artifact as this line: keep only the line's.
+  if (entry && ev.artifactId && entry.artifactId === ev.artifactId) clear(entry.actions);
+}
+
+export function onProgress(v, ev) {
+  getRun(v, ev.runId).setProgress(ev);
+  const total = Number(ev.total) || 0;
+  if (total) announce(`第 ${ev.current}/${total} 页`);
+}
+
+export function onMessage(v, ev) {
+  const content = String(ev.content ?? "");
+  let s = v.stream;
+  if (!s || s.runId !== ev.runId) {
+    const body = h("div", { class: "msg-body" });
+    const el = appendChat(h("div", { class: "msg msg-assistant streaming", dataset: { testid: "assistant-message" } },
+      h("div", { class: "msg-role" }, "助手"), body));
+    s = v.stream = { runId: ev.runId, el, body, text: "" };
+  }
+  if (ev.final) {
+    s.text = content; // the final event holds the whole text: replace, never append again
+    keepScrolled(() => s.body.replaceChildren(renderMarkdown(s.text)));
+    s.el.classList.remove("streaming");
+    v.stream = null;
+  } else {
+    // Chunks are deltas; tolerate a server that sends the text so far instead.
+    s.text = s.text && content.startsWith(s.text) ? content : s.text + content;
+    keepScrolled(() => (s.body.textContent = s.text));
+  }
+}
+
+export function onCompletion(v, ev) {
+  const run = getRun(v, ev.runId);
+  v.stream = null;
+  for (const entry of v.entries.values()) {
+    if (entry.el.parentNode === run.timeline && (entry.state === "running" || entry.state === "pending") && !ev.success) entry.setState("stopped");
+  }
+  clear(run.result);
+  if (ev.success) {
+    const status = "done";
+    setStatus(status);
+    run.setStatus(status);
+    const fid = ev.finalArtifactId;
+    run.result.append(h("div", { class: "completion completion-ok", role: "status", dataset: { testid: "completion" } },
+      h("span", { class: "completion-icon", "aria-hidden": "true" }, "✓"),
+      h("span", null, "已完成"),
+      fid ? h("button", { type: "button", class: "btn btn-small", dataset: { testid: "completion-open" }, onclick: () => focusArtifact(fid, { user: true }) },
+        `打开${TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || "最终产物"}`) : null));
+    if (fid) followLive(v, fid);
+    announce("运行已完成");
+  } else {
+    // A stop the user asked for is not an error: shown neutral, with the same way to continue.
+    const stopped = v.stopRequested || v.status === "cancelled";
+    const status = stopped ? "cancelled" : "failed";
+    setStatus(status);
+    run.setStatus(status);
+    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。", "completion", { stopped });
+  }
+  v.stopRequested = false;
+  scrollChat();
+}
+
+/** The error sentence with a "resume" button (run:resume without an answer). */
+export function renderResumeBlock(v, run, text, testid = "completion", { stopped = false } = {}) {
+  clear(run.result);
+  {
+    const resume = h("button", {
+      type: "button", class: "btn btn-primary btn-small resume", dataset: { testid: "resume" },
+      onclick: async () => {
+        resume.disabled = true;
+        const ack = await emitAck("run:resume", { threadId: v.threadId });
+        if (!ack.ok) {
+          resume.disabled = false;
+          showComposerError(`继续运行失败：${errText(ack)}`);
+        }
+      },
+    }, "↻ 继续运行 resume");
+    run.result.append(h("div", {
+      class: `completion ${stopped ? "completion-stopped" : "completion-error"}`, role: stopped ? "status" : "alert", dataset: { testid },
+    },
+      h("span", { class: "completion-icon", "aria-hidden": "true" }, stopped ? "■" : "!"),
+      h("span", { class: "completion-text" }, text),
+      resume));
+    disableOldResumeButtons(v);
+    v.lastCompletion = resume;
+    announce(text);
+  }
+}
+
+export function disableOldResumeButtons(v) {
+  if (v.lastCompletion) {
+    v.lastCompletion.disabled = true;
+    v.lastCompletion = null;
+  }
+}

@@ -1,0 +1,179 @@
+"""The canvas controls a person uses while a run goes and after it: the version switcher, "follow live",
+the deck filling up page by page, Send and Stop, the artifact tabs, the thread panel, the plan's buttons."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import BROWSER_MARKS, browser, open_page, send  # noqa: F401
+from tests.support.server import ServerProcess
+
+pytestmark = BROWSER_MARKS
+
+COMPLETIONS = "document.querySelectorAll('[data-testid=completion]').length"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("controls") / "data", env={"OFFLINE_LATENCY_S": "0.02"}).start()
+    yield process
+    process.stop_gracefully()
+
+
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory):
+    # Each model call takes 0.3 s and pages are made one at a time: a run a person can act on mid-way.
+    env = {"OFFLINE_LATENCY_S": "0.3", "LLM_CONCURRENCY": "1"}
+    process = ServerProcess(tmp_path_factory.mktemp("controls-slow") / "data", env=env).start()
+    yield process
+    process.stop_gracefully()
+
+
+async def run_to_completion(page, text: str, runs: int = 1, flow: str = "ppt") -> None:
+    await send(page, text, flow=flow)
+    await page.wait_for_function(f"{COMPLETIONS} === {runs}", timeout=60_000)
+
+
+async def open_first_version_after_a_refinement(page, topic: str, artifact_type: str) -> None:
+    """A deck, then colour feedback (v2 of the theme, slides and file), then v1 of one artifact picked."""
+    await run_to_completion(page, topic)
+    await run_to_completion(page, "换一套配色，颜色更活泼一些", runs=2)
+    await page.click(f"[data-testid=artifact-tab][data-type={artifact_type}]")
+    await page.select_option("#version-select", "1")
+    await page.wait_for_selector("#canvas-body .notice:has-text('v1')")
+
+
+async def test_viewing_an_older_pptx_version_offers_that_version_for_download(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await open_first_version_after_a_refinement(page, "给初中生讲浮力，5分钟", "pptx")
+    href = await page.get_attribute("[data-testid=download-pptx]", "href")
+    assert href.endswith("?version=1"), href
+    first = await page.request.get(server.url + href)
+    latest = await page.request.get(server.url + href.replace("?version=1", "?version=2"))
+    assert first.ok and await first.body() != await latest.body(), "v1's file is not v2's"
+    assert errors == []
+
+
+async def test_versions_made_after_an_older_one_was_opened_join_the_switcher(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await open_first_version_after_a_refinement(page, "给初中生讲杠杆，5分钟", "presentation_theme")
+
+    await run_to_completion(page, "换一套配色，用深一些的颜色", runs=3)
+    await page.wait_for_function(
+        "[...document.querySelectorAll('#version-select option')].map(o => o.value).join() === '3,2,1'")
+    assert await page.input_value("#version-select") == "1", "the version being read stays selected"
+    assert errors == []
+
+
+async def test_follow_live_pauses_when_the_user_picks_an_artifact_and_comes_back_on_request(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    follow = page.locator("#follow-live")
+    await send(page, "给小学生讲月相，5分钟")
+    tab = page.locator("[data-testid=artifact-tab][data-type=course_config]")
+    await tab.wait_for(timeout=30_000)
+    assert await follow.get_attribute("aria-pressed") == "true"
+
+    await tab.click()
+    assert await follow.get_attribute("aria-pressed") == "false"
+    await page.wait_for_function(f"{COMPLETIONS} === 1", timeout=90_000)
+    assert await page.get_attribute("#canvas-body", "data-type") == "course_config", "the run did not take it away"
+
+    await follow.click()
+    await page.wait_for_selector("#canvas-body[data-type=pptx]")
+    assert await follow.get_attribute("aria-pressed") == "true"
+    assert errors == []
+
+
+async def test_slides_join_the_deck_view_while_they_are_generated(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给小学生讲四季，5分钟")
+    # Pages arrive 0.3 s apart; any count between 2 and the last page will do (a busy page may skip one).
+    await page.wait_for_function(
+        "(document.querySelector('#canvas-body[data-type=slide_preview] [data-testid=deck]')?.dataset.slides ?? 0) >= 2",
+        timeout=60_000)
+    assert await page.evaluate(COMPLETIONS) == 0, "the deck grows before the run ends"
+    await page.wait_for_function(f"{COMPLETIONS} === 1", timeout=90_000)
+    assert errors == []
+
+
+async def test_send_is_disabled_while_a_run_is_going(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给小学生讲彩虹，5分钟")
+    await page.wait_for_selector("#thread-status[data-status=running]", timeout=30_000)
+    assert await page.is_disabled("#send-btn")
+    await page.wait_for_function(f"{COMPLETIONS} === 1", timeout=90_000)
+    assert await page.is_enabled("#send-btn")
+    assert errors == []
+
+
+async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给小学生讲潮汐，5分钟")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    await page.click("#stop-btn")
+    stopped = page.locator("[data-testid=completion]")
+    await stopped.wait_for(timeout=30_000)
+    assert await stopped.get_attribute("class") == "completion completion-stopped"
+    assert await page.get_attribute("#thread-status", "data-status") == "cancelled"
+    assert await stopped.locator("[data-testid=resume]").is_enabled(), "the stopped run can be continued"
+    assert errors == []
+
+
+async def test_the_artifact_tab_row_scrolls_to_its_first_tab_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await run_to_completion(page, "给初中生讲声音的传播，5分钟")
+    row = page.locator("#artifact-tabs")
+    assert await row.evaluate("el => el.scrollWidth > el.clientWidth"), "more tabs than fit: the row scrolls"
+    await row.evaluate("el => { el.scrollLeft = 0; }")
+    first = page.locator("[data-testid=artifact-tab]").first
+    box, row_box = await first.bounding_box(), await row.bounding_box()
+    assert box["x"] >= row_box["x"] and await first.evaluate("el => el.scrollWidth <= el.clientWidth"), "not clipped"
+    assert errors == []
+
+
+async def test_artifact_tabs_answer_arrow_keys(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await run_to_completion(page, "给初中生讲光的折射，5分钟")
+    types = await page.locator("[data-testid=artifact-tab]").evaluate_all("els => els.map(e => e.dataset.type)")
+    await page.focus("[data-testid=artifact-tab].active")
+    await page.keyboard.press("Home")
+    await page.wait_for_selector(f"#canvas-body[data-type={types[0]}]")
+    await page.keyboard.press("ArrowRight")
+    await page.wait_for_selector(f"#canvas-body[data-type={types[1]}]")
+    assert await page.evaluate("document.activeElement.dataset.type") == types[1], "focus moves with the selection"
+    await page.keyboard.press("ArrowLeft")
+    await page.wait_for_selector(f"#canvas-body[data-type={types[0]}]")
+    assert errors == []
+
+
+async def test_picking_a_thread_closes_the_thread_panel(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await run_to_completion(page, "给初中生讲磁场，5分钟")
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    await page.click("#new-thread")
+    await page.click("#threads-toggle")
+    await page.click(f".thread-link[data-thread-id='{thread_id}']")
+    await page.wait_for_function(f"window.agentCanvas.threadId === '{thread_id}'")
+    assert await page.is_hidden("#threads-panel")
+    assert await page.get_attribute("#threads-toggle", "aria-expanded") == "false"
+    assert errors == []
+
+
+async def test_the_implementation_plan_can_be_copied_and_downloaded(browser, server):
+    page, errors = await open_page(browser, server.url, permissions=["clipboard-read", "clipboard-write"])
+    await send(page, "Add a CSV export of orders to the shop.", flow="requirement")
+    for _ in range(4):  # settle every round of questions with the defaults
+        await page.wait_for_selector("[data-testid=completion], [data-testid=interrupt]:not(.answered)", timeout=30_000)
+        if await page.locator("[data-testid=completion]").count():
+            break
+        await page.locator("[data-testid=interrupt]:not(.answered) [data-testid=use-defaults]").click()
+    await page.click("[data-testid=artifact-tab][data-type=implementation_plan]")
+    await page.click("[data-testid=plan-copy]")
+    await page.wait_for_selector("[data-testid=plan-copy-status]:has-text('已复制')")
+    copied = await page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("#") and len(copied) > 100, copied[:200]
+
+    href = await page.get_attribute("[data-testid=plan-download]", "href")
+    downloaded = await page.request.get(server.url + href)
+    assert downloaded.ok and await downloaded.text() == copied, "the file is the plan that was copied"
+    assert errors == []
