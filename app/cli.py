@@ -23,11 +23,20 @@ console = Console()
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from aiohttp import web
 
-    from core.llm.factory import describe_llm
+    from app.auth import ConfigError, check_bind
     from app.server import create_app
+    from core.i18n import set_locale
+    from core.llm.factory import describe_llm
 
     host = args.host or settings.host
     port = args.port if args.port is not None else settings.port
+    settings = settings.model_copy(update={"host": host, "port": port})
+    set_locale(settings.locale)
+    try:
+        check_bind(settings, host)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
     llm = describe_llm(settings)
     console.print(f"[bold]agent-canvas[/] on http://{host}:{port}  ·  LLM: {llm['provider']} ({llm['model']})  ·  data: {settings.data_dir}")
     web.run_app(create_app(settings), host=host, port=port, print=None)
@@ -187,6 +196,9 @@ def build_parser() -> argparse.ArgumentParser:
         cli_plan = None
     if cli_plan is not None:
         cli_plan.add_parser(sub)
+    from app import cli_users
+
+    cli_users.register(sub)
     return parser
 
 

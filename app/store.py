@@ -15,6 +15,9 @@ import aiosqlite
 
 from schemas.events import ThreadStatus
 
+# Owner of threads stored with none (before owners existed, or started by the in-process CLI).
+LOCAL_OWNER = "local"
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS threads (
     thread_id TEXT PRIMARY KEY,
@@ -24,6 +27,7 @@ CREATE TABLE IF NOT EXISTS threads (
     options TEXT NOT NULL DEFAULT '{}',
     pending_interrupt TEXT,
     last_seq INTEGER NOT NULL DEFAULT 0,
+    owner TEXT,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL
 );
@@ -72,8 +76,16 @@ class Store:
         # a disk sync per event (bench/: ~10-30% of a run's orchestration time, and the p99 stalls).
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.executescript(SCHEMA)
+        await self._add_missing_columns()
         await self._db.commit()
         return self
+
+    async def _add_missing_columns(self) -> None:
+        # Files made before a column existed get it; NULL owner means the local user.
+        async with self.db.execute("PRAGMA table_info(threads)") as cur:
+            columns = {row["name"] for row in await cur.fetchall()}
+        if "owner" not in columns:
+            await self.db.execute("ALTER TABLE threads ADD COLUMN owner TEXT")
 
     async def close(self) -> None:
         if self._db is not None:
@@ -87,13 +99,15 @@ class Store:
 
     # ------------------------------------------------------------------ threads
 
-    async def create_thread(self, thread_id: str, flow: str, title: str, options: dict[str, Any]) -> None:
+    async def create_thread(
+        self, thread_id: str, flow: str, title: str, options: dict[str, Any], owner: str | None = None
+    ) -> None:
         now = time.time()
         async with self._write_lock:
             await self.db.execute(
-                "INSERT INTO threads(thread_id, flow, title, status, options, created_at, updated_at)"
-                " VALUES (?,?,?,?,?,?,?)",
-                (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), now, now),
+                "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
             )
             await self.db.commit()
 
@@ -102,8 +116,14 @@ class Store:
             row = await cur.fetchone()
         return _thread_row(row) if row else None
 
-    async def list_threads(self, limit: int = 200) -> list[dict[str, Any]]:
-        async with self.db.execute("SELECT * FROM threads ORDER BY updated_at DESC LIMIT ?", (limit,)) as cur:
+    async def list_threads(self, limit: int = 200, owner: str | None = None) -> list[dict[str, Any]]:
+        """Most recent first; with `owner`, only that owner's (NULL owner counts as `local_owner`)."""
+        if owner is None:
+            query, args = "SELECT * FROM threads ORDER BY updated_at DESC LIMIT ?", (limit,)
+        else:
+            query = "SELECT * FROM threads WHERE COALESCE(owner, ?) = ? ORDER BY updated_at DESC LIMIT ?"
+            args = (LOCAL_OWNER, owner, limit)
+        async with self.db.execute(query, args) as cur:
             rows = await cur.fetchall()
         return [_thread_row(r) for r in rows]
 
@@ -272,6 +292,7 @@ def _artifact_row(row: aiosqlite.Row) -> dict[str, Any]:
         "url": f"/artifacts/{row['id']}/download?version={row['version']}" if row["file_path"] else None,
         "_filePath": row["file_path"],
         "_fileName": row["file_name"],
+        "_threadId": row["thread_id"],
     }
     return data
 
