@@ -40,6 +40,7 @@ class CappedSendQueue(asyncio.Queue):
         self.queued_bytes = 0
         self.overflowed = False
         self.on_overflow: Callable[[], None] | None = None
+        self.taken = asyncio.Event()  # set whenever the writer takes packets: the client is reading
 
     # asyncio.Queue's documented extension points (PriorityQueue overrides the same pair).
     def _put(self, item: object) -> None:
@@ -55,41 +56,75 @@ class CappedSendQueue(asyncio.Queue):
     def _get(self) -> object:
         item = super()._get()
         self.queued_bytes -= _packet_bytes(item)
+        self.taken.set()
         return item
 
 
-def install_send_cap(sio: socketio.AsyncServer, max_bytes: int) -> Callable[[str], None]:
-    """Returns `arm(eio_sid)`, to call once the client's engineio socket exists (on connect)."""
-    eio = sio.eio
-    eio.create_queue = lambda *args, **kwargs: CappedSendQueue(max_bytes)
+class SendCap:
+    """Installs the capped queue on a Socket.IO server and drops clients that stop reading."""
 
-    class TrackedWebSocket(engineio_aiohttp.WebSocket):
-        """The aiohttp websocket driver, remembering which TCP transport belongs to which engineio socket."""
+    def __init__(self, sio: socketio.AsyncServer, max_bytes: int, stall_s: float) -> None:
+        self.sio = sio
+        self.eio = sio.eio
+        self.max_bytes = max_bytes
+        self.stall_s = stall_s
+        self.eio.create_queue = lambda *args, **kwargs: CappedSendQueue(max_bytes)
 
-        async def __call__(self, environ):
-            eio_socket = getattr(self.handler, "__self__", None)
-            transport = environ["aiohttp.request"].transport
-            if eio_socket is not None and transport is not None:
-                eio_socket.abort_transport = transport.abort
-            return await super().__call__(environ)
+        class TrackedWebSocket(engineio_aiohttp.WebSocket):
+            """The aiohttp websocket driver, remembering which TCP transport belongs to which engineio socket."""
 
-    # A copy: the driver table is module-global in engineio, shared by every server in the process.
-    eio._async = {**eio._async, "websocket": TrackedWebSocket}
+            async def __call__(self, environ):
+                eio_socket = getattr(self.handler, "__self__", None)
+                transport = environ["aiohttp.request"].transport
+                if eio_socket is not None and transport is not None:
+                    eio_socket.abort_transport = transport.abort
+                return await super().__call__(environ)
 
-    def arm(eio_sid: str) -> None:
-        eio_socket = eio.sockets.get(eio_sid)
+        # A copy: the driver table is module-global in engineio, shared by every server in the process.
+        self.eio._async = {**self.eio._async, "websocket": TrackedWebSocket}
+
+    def _socket(self, sid: str):
+        eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
+        eio_socket = self.eio.sockets.get(eio_sid) if eio_sid is not None else None
         if eio_socket is None or not isinstance(eio_socket.queue, CappedSendQueue):
+            return None
+        return eio_socket
+
+    def arm(self, sid: str) -> None:
+        """Call on connect, once the client's engineio socket exists."""
+        eio_socket = self._socket(sid)
+        if eio_socket is None:
             return
-
-        def drop() -> None:
-            log.warning(t("server.client_dropped", sid=eio_sid, limit=max_bytes))
-            abort = getattr(eio_socket, "abort_transport", None)
-            if abort is not None:
-                abort()
-            eio.start_background_task(eio_socket.close, wait=False, abort=True)
-
-        eio_socket.queue.on_overflow = drop
+        eio_socket.queue.on_overflow = lambda: self._drop(eio_socket)
         if eio_socket.queue.overflowed:
-            drop()
+            self._drop(eio_socket)
 
-    return arm
+    def _drop(self, eio_socket) -> None:
+        if getattr(eio_socket, "dropped", False):
+            return
+        eio_socket.dropped = True
+        log.warning(t("server.client_dropped", sid=eio_socket.sid, limit=self.max_bytes))
+        abort = getattr(eio_socket, "abort_transport", None)
+        if abort is not None:
+            abort()  # wakes the writer parked on a full socket
+        self.eio.start_background_task(eio_socket.close, wait=False, abort=True)
+
+    async def writable(self, sid: str) -> bool:
+        """Back-pressure for bulk sends (replay): wait while over half the cap is queued.
+
+        False when the client is gone or made no progress for SEND_STALL_S (it is then dropped).
+        """
+        eio_socket = self._socket(sid)
+        if eio_socket is None or eio_socket.closed or getattr(eio_socket, "dropped", False):
+            return False
+        queue: CappedSendQueue = eio_socket.queue
+        while queue.queued_bytes > self.max_bytes // 2:
+            queue.taken.clear()
+            try:
+                await asyncio.wait_for(queue.taken.wait(), self.stall_s)
+            except asyncio.TimeoutError:
+                self._drop(eio_socket)
+                return False
+            if eio_socket.closed:
+                return False
+        return True

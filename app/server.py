@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from app.auth import TOKEN_COOKIE, OriginPolicy, UserDirectory, owner_of, token_from_headers
 from app.limits import TokenBucket, bounded_json, clean_message, parse_query_int, rate_limited_error
 from app.runtime import FlowRuntime, RequestError, new_thread_id
-from app.sendcap import install_send_cap
+from app.sendcap import SendCap
 from app.services import open_runtime
 from app.store import LOCAL_OWNER, Store, public_artifact
 from core.i18n import t
@@ -41,10 +41,11 @@ RUNTIME_KEY = web.AppKey("runtime", FlowRuntime)
 STORE_KEY = web.AppKey("store", Store)
 SETTINGS_KEY = web.AppKey("settings", Settings)
 USERS_KEY = web.AppKey("users", UserDirectory)
-USER_KEY = "user"  # request["user"]: who is asking, set by the edge middleware
+USER_KEY = web.RequestKey("user", str)  # who is asking (None: nobody signed in), set by the edge middleware
 # Reachable without a token: the page, its assets, health, and the sign-in itself.
 PUBLIC_PATHS = ("/", "/healthz", "/api/session")
 PUBLIC_PREFIXES = ("/static/", "/socket.io/")
+REPLAY_PAGE = 200  # events read from the store per replay step
 
 
 def error_ack(code: str, message: str) -> dict[str, Any]:
@@ -102,7 +103,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         max_http_buffer_size=settings.max_frame_bytes,
     )
     sio.attach(app)
-    arm_send_cap = install_send_cap(sio, settings.send_buffer_max_bytes)
+    send_cap = SendCap(sio, settings.send_buffer_max_bytes, settings.send_stall_s)
     connections: dict[str, Connection] = {}
 
     def runtime() -> FlowRuntime:
@@ -148,9 +149,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         if user is None:
             raise socketio.exceptions.ConnectionRefusedError(t("server.unauthorized"))
         connections[sid] = Connection(user, TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst))
-        eio_sid = sio.manager.eio_sid_from_sid(sid, "/")
-        if eio_sid is not None:
-            arm_send_cap(eio_sid)
+        send_cap.arm(sid)
 
     @sio.event
     async def disconnect(sid: str, reason: Any = None) -> None:
@@ -203,7 +202,16 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         async def send(event: str, payload: dict[str, Any]) -> None:
             await sio.emit(event, payload, to=sid)
 
-        await rt.events.replay_then(msg.threadId, msg.afterSeq, send, lambda: sio.enter_room(sid, msg.threadId))
+        # Bulk of the history in pages, outside the thread's lock and paced by what the client reads;
+        # then the short tail and the subscription under the lock, so there is still no gap.
+        after_seq = msg.afterSeq
+        while len(page := await rt.store.events_after(msg.threadId, after_seq, limit=REPLAY_PAGE)) == REPLAY_PAGE:
+            for event, payload in page:
+                if not await send_cap.writable(sid):
+                    return {}  # the client is gone; nobody reads this ack
+                await send(event, payload)
+            after_seq = page[-1][1]["seq"]
+        await rt.events.replay_then(msg.threadId, after_seq, send, lambda: sio.enter_room(sid, msg.threadId))
         info = await rt.thread_info(msg.threadId)
         return {"thread": info.model_dump(mode="json", exclude_none=True)}
 

@@ -176,10 +176,13 @@ class Store:
             await self.db.commit()
         return payload
 
-    async def events_after(self, thread_id: str, after_seq: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    async def events_after(
+        self, thread_id: str, after_seq: int = 0, limit: int = -1
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Stored events with seq > after_seq, in order; at most `limit` of them (-1: all)."""
         async with self.db.execute(
-            "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq",
-            (thread_id, after_seq),
+            "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (thread_id, after_seq, limit),
         ) as cur:
             rows = await cur.fetchall()
         return [(r["event"], json.loads(r["payload"])) for r in rows]

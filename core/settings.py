@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     send_buffer_max_bytes: int = Field(
         default=8_000_000, ge=1024, description="Queued outbound bytes per client before it is dropped (it rejoins with afterSeq)"
     )
+    send_stall_s: float = Field(
+        default=30.0, gt=0, description="Seconds a replay waits for a client that reads nothing before dropping it"
+    )
 
     def model_for(self, role: str) -> str:
         import os
