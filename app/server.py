@@ -41,6 +41,7 @@ RUNTIME_KEY = web.AppKey("runtime", FlowRuntime)
 STORE_KEY = web.AppKey("store", Store)
 SETTINGS_KEY = web.AppKey("settings", Settings)
 USERS_KEY = web.AppKey("users", UserDirectory)
+SOCKETIO_KEY = web.AppKey("socketio", socketio.AsyncServer)
 USER_KEY = web.RequestKey("user", str)  # who is asking (None: nobody signed in), set by the edge middleware
 # Reachable without a token: the page, its assets, health, and the sign-in itself.
 PUBLIC_PATHS = ("/", "/healthz", "/api/session")
@@ -339,7 +340,7 @@ def create_app(settings: Settings) -> web.Application:
     origins = OriginPolicy(settings)
     app = web.Application(middlewares=[make_edge_middleware(origins)])
     app[SETTINGS_KEY] = settings
-    sio = attach_socketio(app, settings, origins)
+    sio = app[SOCKETIO_KEY] = attach_socketio(app, settings, origins)
 
     async def to_room(thread_id: str, event: str, payload: dict[str, Any]) -> None:
         await sio.emit(event, payload, room=thread_id)
