@@ -148,7 +148,8 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
             token = token_from_headers(environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_COOKIE"))
         user = await user_for_token(app, token)
         if user is None:
-            raise socketio.exceptions.ConnectionRefusedError(t("server.unauthorized"))
+            # The code lets the canvas tell "sign in" from other refusals without parsing the sentence.
+            raise socketio.exceptions.ConnectionRefusedError(t("server.unauthorized"), {"code": "unauthorized"})
         connections[sid] = Connection(user, TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst))
         send_cap.arm(sid)
 

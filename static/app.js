@@ -3,6 +3,7 @@
 
 import { h, append, clear, renderMarkdown, formatTime } from "./dom.js";
 import { renderArtifactBody, TYPE_LABELS } from "./views.js";
+import { ensureSignedIn, signInAgain, storedToken } from "./signin.js";
 
 const STAGE_LABELS = {
   analyze_topic: "分析主题",
@@ -210,6 +211,7 @@ function connect() {
   }
   const socket = window.io({
     path: "/socket.io/",
+    auth: (cb) => cb(storedToken() ? { token: storedToken() } : {}),
     transports: ["websocket", "polling"],
     tryAllTransports: true,
     reconnectionDelay: 500,
@@ -227,7 +229,10 @@ function connect() {
     setConn("down", "连接已断开，正在重连…");
     if (reason === "io server disconnect") socket.connect();
   });
-  socket.on("connect_error", () => setConn("down", "无法连接服务器，正在重试…"));
+  socket.on("connect_error", (err) => {
+    setConn("down", "无法连接服务器，正在重试…");
+    if (err?.data?.code === "unauthorized") signInAgain(err.message);
+  });
   socket.onAny((name, payload) => {
     if (SERVER_EVENTS.has(name)) receive(name, payload);
   });
@@ -1140,6 +1145,7 @@ function bindUi() {
 async function main() {
   bindUi();
   resetView(null);
+  await ensureSignedIn();
   await Promise.all([loadFlows(), loadProvider()]);
   const id = threadFromHash();
   if (id) openThread(id, { updateHash: false });

@@ -118,7 +118,7 @@ async def test_socket_connect_without_a_valid_token_is_refused_with_a_sentence(t
     client.on("connect_error", refusals.append)
     with pytest.raises(socketio.exceptions.ConnectionError):
         await client.connect(token_server.url, transports=["websocket"], auth={"token": "not-a-token"}, wait_timeout=5)
-    assert refusals == [{"message": t("server.unauthorized")}]
+    assert refusals == [{"message": t("server.unauthorized"), "data": {"code": "unauthorized"}}]
 
 
 async def test_a_removed_user_can_no_longer_connect(token_server, connect):
