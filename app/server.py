@@ -159,6 +159,10 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
 
     @sio.on("*")
     async def unknown_event(event: str, sid: str, *args: Any) -> dict[str, Any]:
+        connection = connections.get(sid)
+        if connection is not None and not connection.bucket.take():
+            error = rate_limited_error(settings)
+            return error_ack(error.code, error.message)
         return error_ack("bad_request", t("server.unknown_event", event=str(event)[:100]))
 
     @sio.on("chat:message")
