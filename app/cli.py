@@ -39,7 +39,9 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     llm = describe_llm(settings)
     console.print(f"[bold]agent-canvas[/] on http://{host}:{port}  ·  LLM: {llm['provider']} ({llm['model']})  ·  data: {settings.data_dir}")
-    web.run_app(create_app(settings), host=host, port=port, print=None)
+    # A handler still reading a slow request body (a polling POST that never completes) must not hold
+    # SIGTERM: handlers get this long to finish, then are cancelled.
+    web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.5)
     return 0
 
 
