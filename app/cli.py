@@ -23,15 +23,25 @@ console = Console()
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from aiohttp import web
 
-    from core.llm.factory import describe_llm
+    from app.auth import ConfigError, check_bind
     from app.server import create_app
+    from core.i18n import set_locale
+    from core.llm.factory import describe_llm
 
     host = args.host or settings.host
     port = args.port if args.port is not None else settings.port
+    settings = settings.model_copy(update={"host": host, "port": port})
+    set_locale(settings.locale)
+    try:
+        check_bind(settings, host)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
     llm = describe_llm(settings)
     console.print(f"[bold]agent-canvas[/] on http://{host}:{port}  ·  LLM: {llm['provider']} ({llm['model']})  ·  data: {settings.data_dir}")
-    # Runs and sockets are closed by the app's on_shutdown; aiohttp then waits twice this long at most for handlers that linger.
-    web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.3)
+    # Runs and sockets are closed by the app's on_shutdown; a handler still reading a slow request body
+    # (a polling POST that never completes) gets this long, then is cancelled, so SIGTERM is never held.
+    web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.5)
     return 0
 
 
@@ -188,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
         cli_plan = None
     if cli_plan is not None:
         cli_plan.add_parser(sub)
+    from app import cli_users
+
+    cli_users.register(sub)
     return parser
 
 

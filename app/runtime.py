@@ -143,12 +143,12 @@ class FlowRuntime:
             lastSeq=thread["last_seq"],
         )
 
-    async def list_threads(self) -> list[ThreadSummary]:
+    async def list_threads(self, owner: str | None = None) -> list[ThreadSummary]:
         return [
             ThreadSummary(
                 threadId=t["thread_id"], flow=t["flow"], title=t["title"], status=t["status"], updatedAt=t["updated_at"]
             )
-            for t in await self.store.list_threads()
+            for t in await self.store.list_threads(owner=owner)
         ]
 
     # ----------------------------------------------------------------- commands
@@ -160,7 +160,14 @@ class FlowRuntime:
         return definition
 
     async def send_message(
-        self, *, flow: str, text: str, thread_id: str, create: bool, options: Mapping[str, Any] | None = None
+        self,
+        *,
+        flow: str,
+        text: str,
+        thread_id: str,
+        create: bool,
+        options: Mapping[str, Any] | None = None,
+        owner: str | None = None,
     ) -> str:
         """Start a thread (`create`) or continue one with a new message. Returns the run id."""
         definition = self.flow_or_400(flow)
@@ -172,7 +179,7 @@ class FlowRuntime:
                 raise RequestError("bad_request", str(error)) from error
         if create:
             self._refuse_when_closing()
-            await self.store.create_thread(thread_id, flow, definition.thread_title(text), options)
+            await self.store.create_thread(thread_id, flow, definition.thread_title(text), options, owner=owner)
             with self._reservation(thread_id) as run:
                 await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
                 await self._launch(thread_id, run, flow, StartFresh(definition.initial_input(text, options)), options)

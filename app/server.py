@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import functools
 import json
-from urllib.parse import quote
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import socketio
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
-from core.llm.factory import describe_llm
+from app.auth import TOKEN_COOKIE, OriginPolicy, UserDirectory, owner_of, token_from_headers
+from app.limits import TokenBucket, bounded_json, clean_message, parse_query_int, rate_limited_error
 from app.runtime import FlowRuntime, RequestError, new_thread_id
+from app.sendcap import SendCap
 from app.services import open_runtime
+from app.store import LOCAL_OWNER, Store, public_artifact
+from core.i18n import t
+from core.llm.factory import describe_llm
 from core.settings import Settings
-from app.store import Store, public_artifact
 from schemas.events import (
     AckError,
     ChatMessageIn,
@@ -35,6 +40,13 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 RUNTIME_KEY = web.AppKey("runtime", FlowRuntime)
 STORE_KEY = web.AppKey("store", Store)
 SETTINGS_KEY = web.AppKey("settings", Settings)
+USERS_KEY = web.AppKey("users", UserDirectory)
+SOCKETIO_KEY = web.AppKey("socketio", socketio.AsyncServer)
+USER_KEY = web.RequestKey("user", str)  # who is asking (None: nobody signed in), set by the edge middleware
+# Reachable without a token: the page, its assets, health, and the sign-in itself.
+PUBLIC_PATHS = ("/", "/healthz", "/api/session")
+PUBLIC_PREFIXES = ("/static/", "/socket.io/")
+REPLAY_PAGE = 200  # events read from the store per replay step
 
 
 def error_ack(code: str, message: str) -> dict[str, Any]:
@@ -47,91 +59,207 @@ def describe_validation_error(error: ValidationError) -> str:
     for item in error.errors()[:3]:
         where = ".".join(str(p) for p in item["loc"]) or "payload"
         parts.append(f"{where}: {item['msg']}")
-    return "Invalid request — " + "; ".join(parts)
+    return t("server.invalid_request", details="; ".join(parts))
 
 
-def socket_handler(model: type[BaseModel]):
-    """Validate the payload into `model`; turn every failure into an ack error, never a dropped connection."""
-
-    def decorate(fn: Callable[[str, Any], Awaitable[dict[str, Any]]]):
-        @functools.wraps(fn)
-        async def handler(sid: str, data: Any = None) -> dict[str, Any]:
-            try:
-                payload = model.model_validate(data if data is not None else {})
-            except ValidationError as error:
-                return error_ack("bad_request", describe_validation_error(error))
-            try:
-                return {"ok": True, **await fn(sid, payload)}
-            except RequestError as error:
-                return error_ack(error.code, error.message)
-            except Exception:
-                log.exception("socket handler %s failed", fn.__name__)
-                return error_ack("internal", "Something went wrong on the server; nothing was changed.")
-
-        return handler
-
-    return decorate
+def thread_not_found(thread_id: str) -> RequestError:
+    return RequestError("not_found", t("server.thread_not_found", thread_id=repr(thread_id)))
 
 
-def attach_socketio(app: web.Application, settings: Settings) -> socketio.AsyncServer:
+async def owned_thread(store: Store, thread_id: str, user: str) -> dict[str, Any]:
+    """The thread if `user` owns it; another user's thread is answered exactly as a missing one."""
+    thread = await store.get_thread(thread_id)
+    if thread is None or owner_of(thread) != user:
+        raise thread_not_found(thread_id)
+    return thread
+
+
+@dataclass
+class Connection:
+    user: str
+    bucket: TokenBucket
+
+
+def local_port(environ_or_request: Any) -> int | None:
+    request = environ_or_request.get("aiohttp.request") if isinstance(environ_or_request, dict) else environ_or_request
+    transport = getattr(request, "transport", None)
+    sockname = transport.get_extra_info("sockname") if transport is not None else None
+    return sockname[1] if isinstance(sockname, tuple) and len(sockname) >= 2 else None
+
+
+async def user_for_token(app: web.Application, token: str | None) -> str | None:
+    """Who the token belongs to; in AUTH_MODE=none everyone is the local user."""
+    if app[SETTINGS_KEY].auth_mode == "none":
+        return LOCAL_OWNER
+    return await app[USERS_KEY].user_for(token)
+
+
+def attach_socketio(app: web.Application, settings: Settings, origins: OriginPolicy) -> socketio.AsyncServer:
     manager = socketio.AsyncRedisManager(settings.socketio_redis_url) if settings.socketio_redis_url else None
-    sio = socketio.AsyncServer(async_mode="aiohttp", cors_allowed_origins="*", client_manager=manager)
+    sio = socketio.AsyncServer(
+        async_mode="aiohttp",
+        cors_allowed_origins=lambda origin, environ: origins.allows(origin, local_port(environ)),
+        client_manager=manager,
+        # Frames larger than this close the websocket with 1009 "message too big"; polling POSTs get 400.
+        max_http_buffer_size=settings.max_frame_bytes,
+    )
     sio.attach(app)
+    send_cap = SendCap(sio, settings.send_buffer_max_bytes, settings.send_stall_s)
+    connections: dict[str, Connection] = {}
 
     def runtime() -> FlowRuntime:
         return app[RUNTIME_KEY]
 
+    def socket_handler(model: type[BaseModel]):
+        """Rate-limit, then validate the payload into `model`; every failure is an ack error, never a dropped connection."""
+
+        def decorate(fn: Callable[[Connection, str, Any], Awaitable[dict[str, Any]]]):
+            @functools.wraps(fn)
+            async def handler(sid: str, *args: Any) -> dict[str, Any]:
+                connection = connections.get(sid)
+                if connection is None:  # disconnected while the event was in flight
+                    return error_ack("unauthorized", t("server.unauthorized"))
+                if not connection.bucket.take():
+                    error = rate_limited_error(settings)
+                    return error_ack(error.code, error.message)
+                if len(args) > 1:
+                    return error_ack("bad_request", t("server.extra_arguments", count=len(args)))
+                data = args[0] if args else None
+                try:
+                    payload = model.model_validate(data if data is not None else {})
+                except ValidationError as error:
+                    return error_ack("bad_request", describe_validation_error(error))
+                try:
+                    return {"ok": True, **await fn(connection, sid, payload)}
+                except RequestError as error:
+                    return error_ack(error.code, error.message)
+                except Exception:
+                    log.exception("socket handler %s failed", fn.__name__)
+                    return error_ack("internal", t("server.internal"))
+
+            return handler
+
+        return decorate
+
+    @sio.event
+    async def connect(sid: str, environ: dict[str, Any], auth: Any = None) -> None:
+        token = auth.get("token") if isinstance(auth, dict) else None
+        if token is None:
+            token = token_from_headers(environ.get("HTTP_AUTHORIZATION"), environ.get("HTTP_COOKIE"))
+        user = await user_for_token(app, token)
+        if user is None:
+            # The code lets the canvas tell "sign in" from other refusals without parsing the sentence.
+            raise socketio.exceptions.ConnectionRefusedError(t("server.unauthorized"), {"code": "unauthorized"})
+        connections[sid] = Connection(user, TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst))
+        send_cap.arm(sid)
+
+    @sio.event
+    async def disconnect(sid: str, reason: Any = None) -> None:
+        connections.pop(sid, None)
+
+    @sio.on("*")
+    async def unknown_event(event: str, sid: str, *args: Any) -> dict[str, Any]:
+        connection = connections.get(sid)
+        if connection is not None and not connection.bucket.take():
+            error = rate_limited_error(settings)
+            return error_ack(error.code, error.message)
+        return error_ack("bad_request", t("server.unknown_event", event=str(event)[:100]))
+
     @sio.on("chat:message")
     @socket_handler(ChatMessageIn)
-    async def chat_message(sid: str, msg: ChatMessageIn) -> dict[str, Any]:
+    async def chat_message(connection: Connection, sid: str, msg: ChatMessageIn) -> dict[str, Any]:
         rt = runtime()
         rt.flow_or_400(msg.flow)
+        text = clean_message(msg.text, settings)
+        options = bounded_json("options", msg.options, settings)
         if msg.threadId is not None:
-            await rt.thread_or_404(msg.threadId)
+            await owned_thread(rt.store, msg.threadId, connection.user)
         # Join the room before the run starts so the sender sees its first event.
         thread_id = msg.threadId or new_thread_id()
         await sio.enter_room(sid, thread_id)
         run_id = await rt.send_message(
-            flow=msg.flow, text=msg.text, thread_id=thread_id, create=msg.threadId is None, options=msg.options
+            flow=msg.flow, text=text, thread_id=thread_id, create=msg.threadId is None, options=options,
+            owner=connection.user,
         )
         return {"threadId": thread_id, "runId": run_id}
 
     @sio.on("run:resume")
     @socket_handler(RunResumeIn)
-    async def run_resume(sid: str, msg: RunResumeIn) -> dict[str, Any]:
-        await runtime().thread_or_404(msg.threadId)
+    async def run_resume(connection: Connection, sid: str, msg: RunResumeIn) -> dict[str, Any]:
+        answer = bounded_json("answer", msg.answer, settings)
+        await owned_thread(runtime().store, msg.threadId, connection.user)
         await sio.enter_room(sid, msg.threadId)
-        run_id = await runtime().resume(msg.threadId, msg.answer)
+        run_id = await runtime().resume(msg.threadId, answer)
         return {"threadId": msg.threadId, "runId": run_id}
 
     @sio.on("run:cancel")
     @socket_handler(RunCancelIn)
-    async def run_cancel(sid: str, msg: RunCancelIn) -> dict[str, Any]:
+    async def run_cancel(connection: Connection, sid: str, msg: RunCancelIn) -> dict[str, Any]:
+        await owned_thread(runtime().store, msg.threadId, connection.user)
         await runtime().cancel(msg.threadId)
         return {}
 
     @sio.on("thread:join")
     @socket_handler(ThreadJoinIn)
-    async def thread_join(sid: str, msg: ThreadJoinIn) -> dict[str, Any]:
+    async def thread_join(connection: Connection, sid: str, msg: ThreadJoinIn) -> dict[str, Any]:
         rt = runtime()
-        await rt.thread_or_404(msg.threadId)
+        await owned_thread(rt.store, msg.threadId, connection.user)
 
         async def send(event: str, payload: dict[str, Any]) -> None:
             await sio.emit(event, payload, to=sid)
 
-        await rt.events.replay_then(msg.threadId, msg.afterSeq, send, lambda: sio.enter_room(sid, msg.threadId))
+        # Bulk of the history in pages, outside the thread's lock and paced by what the client reads;
+        # then the short tail and the subscription under the lock, so there is still no gap.
+        after_seq = msg.afterSeq
+        while len(page := await rt.store.events_after(msg.threadId, after_seq, limit=REPLAY_PAGE)) == REPLAY_PAGE:
+            for event, payload in page:
+                if not await send_cap.writable(sid):
+                    return {}  # the client is gone; nobody reads this ack
+                await send(event, payload)
+            after_seq = page[-1][1]["seq"]
+        await rt.events.replay_then(msg.threadId, after_seq, send, lambda: sio.enter_room(sid, msg.threadId))
         info = await rt.thread_info(msg.threadId)
         return {"thread": info.model_dump(mode="json", exclude_none=True)}
 
     @sio.on("thread:list")
     @socket_handler(ThreadListIn)
-    async def thread_list(sid: str, msg: ThreadListIn) -> dict[str, Any]:
-        return {"threads": [t.model_dump(mode="json") for t in await runtime().list_threads()]}
+    async def thread_list(connection: Connection, sid: str, msg: ThreadListIn) -> dict[str, Any]:
+        threads = await runtime().list_threads(owner=connection.user)
+        return {"threads": [thread.model_dump(mode="json") for thread in threads]}
 
     return sio
 
 
 # ---------------------------------------------------------------------- HTTP
+
+
+def http_error(status: int, code: str, message: str) -> web.HTTPException:
+    cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden, 404: web.HTTPNotFound}[status]
+    return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json")
+
+
+def make_edge_middleware(origins: OriginPolicy):
+    @web.middleware
+    async def edge(request: web.Request, handler):
+        """Foreign origins refused, the caller identified, and refusals as JSON sentences, never a traceback."""
+        path = request.path
+        if path.startswith("/socket.io/"):
+            return await handler(request)  # engineio checks origins; the Socket.IO connect checks the token
+        origin = request.headers.get("Origin")
+        if not origins.allows(origin, local_port(request)):
+            raise http_error(403, "unauthorized", t("server.origin_refused", origin=origin))
+        token = token_from_headers(request.headers.get("Authorization"), request.headers.get("Cookie"))
+        user = await user_for_token(request.app, token)
+        if user is None and not (path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)):
+            raise http_error(401, "unauthorized", t("server.unauthorized"))
+        request[USER_KEY] = user
+        try:
+            return await handler(request)
+        except RequestError as error:
+            status = {"not_found": 404, "unauthorized": 401}.get(error.code, 400)
+            raise http_error(status, error.code, error.message) from None
+
+    return edge
 
 
 async def index(request: web.Request) -> web.StreamResponse:
@@ -142,9 +270,31 @@ async def healthz(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS_KEY]
     ready = RUNTIME_KEY in request.app
     return web.json_response(
-        {"status": "ok" if ready else "starting", "llm": describe_llm(settings), "flows": sorted(request.app[RUNTIME_KEY].flows) if ready else []},
+        {
+            "status": "ok" if ready else "starting",
+            "llm": describe_llm(settings),
+            "flows": sorted(request.app[RUNTIME_KEY].flows) if ready else [],
+            "auth": settings.auth_mode,
+            "signedIn": request.get(USER_KEY) is not None,
+        },
         status=200 if ready else 503,
     )
+
+
+async def sign_in(request: web.Request) -> web.Response:
+    """POST {token}: checks it and sets it as an HttpOnly cookie, so downloads and links carry it too."""
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    token = body.get("token") if isinstance(body, dict) else None
+    user = await user_for_token(request.app, token if isinstance(token, str) else None)
+    if user is None:
+        raise http_error(401, "unauthorized", t("server.unauthorized"))
+    response = web.json_response({"user": user, "message": t("server.signed_in", name=user)})
+    if request.app[SETTINGS_KEY].auth_mode == "token":
+        response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="Strict", path="/", max_age=30 * 24 * 3600)
+    return response
 
 
 async def list_flows(request: web.Request) -> web.Response:
@@ -152,36 +302,27 @@ async def list_flows(request: web.Request) -> web.Response:
     return web.json_response([FlowInfo(name=f.name, title=f.title, description=f.description).model_dump() for f in flows])
 
 
-def http_error(status: int, code: str, message: str) -> web.HTTPException:
-    cls = {400: web.HTTPBadRequest, 404: web.HTTPNotFound}[status]
-    return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json")
-
-
-def _version_param(request: web.Request) -> int | None:
-    raw = request.query.get("version")
-    if raw is None:
-        return None
-    if not raw.isdigit() or int(raw) < 1:
-        raise http_error(400, "bad_request", "version must be a positive integer")
-    return int(raw)
-
-
-def _not_found(message: str) -> web.HTTPException:
-    return http_error(404, "not_found", message)
+async def owned_artifact(request: web.Request, not_found_key: str) -> dict[str, Any]:
+    store = request.app[STORE_KEY]
+    version = parse_query_int(request.query.get("version"), "version", low=1)
+    artifact = await store.get_artifact(request.match_info["artifact_id"], version)
+    thread = await store.get_thread(artifact["_threadId"]) if artifact else None
+    if thread is None or owner_of(thread) != request[USER_KEY]:
+        raise http_error(404, "not_found", t(not_found_key))
+    return artifact
 
 
 async def get_artifact(request: web.Request) -> web.Response:
-    artifact = await request.app[STORE_KEY].get_artifact(request.match_info["artifact_id"], _version_param(request))
-    if artifact is None:
-        raise _not_found("No such artifact or version.")
-    return web.json_response(public_artifact(artifact))
+    return web.json_response(public_artifact(await owned_artifact(request, "server.artifact_not_found")))
 
 
 async def download_artifact(request: web.Request) -> web.StreamResponse:
-    found = await request.app[STORE_KEY].artifact_file(request.match_info["artifact_id"], _version_param(request))
-    if found is None:
-        raise _not_found("This artifact has no file to download.")
-    path, file_name, mime_type = found
+    artifact = await owned_artifact(request, "server.no_download")
+    if not artifact.get("_filePath"):
+        raise http_error(404, "not_found", t("server.no_download"))
+    path = Path(artifact["_filePath"])
+    file_name = artifact.get("_fileName") or artifact["id"]
+    mime_type = artifact.get("mimeType") or "application/octet-stream"
     # RFC 6266: an ASCII fallback plus the UTF-8 name percent-encoded, so quotes or backslashes in a topic stay harmless.
     fallback = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in file_name)
     disposition = f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(file_name, safe='')}"
@@ -189,14 +330,11 @@ async def download_artifact(request: web.Request) -> web.StreamResponse:
 
 
 async def thread_events(request: web.Request) -> web.Response:
-    raw = request.query.get("afterSeq", "0")
-    if not raw.isdigit():
-        raise http_error(400, "bad_request", "afterSeq must be a non-negative integer")
+    after_seq = parse_query_int(request.query.get("afterSeq"), "afterSeq", low=0, default=0)
     thread_id = request.match_info["thread_id"]
     store = request.app[STORE_KEY]
-    if await store.get_thread(thread_id) is None:
-        raise _not_found("No such thread.")
-    events = await store.events_after(thread_id, int(raw))
+    await owned_thread(store, thread_id, request[USER_KEY])
+    events = await store.events_after(thread_id, after_seq)
     return web.json_response([{"event": event, "data": payload} for event, payload in events])
 
 
@@ -204,15 +342,17 @@ async def thread_events(request: web.Request) -> web.Response:
 
 
 def create_app(settings: Settings) -> web.Application:
-    app = web.Application()
+    origins = OriginPolicy(settings)
+    app = web.Application(middlewares=[make_edge_middleware(origins)])
     app[SETTINGS_KEY] = settings
-    sio = attach_socketio(app, settings)
+    sio = app[SOCKETIO_KEY] = attach_socketio(app, settings, origins)
 
     async def to_room(thread_id: str, event: str, payload: dict[str, Any]) -> None:
         await sio.emit(event, payload, room=thread_id)
 
     async def start_services(app: web.Application):
-        async with open_runtime(settings, fanouts=[to_room]) as runtime:
+        async with UserDirectory(settings.store_path) as users, open_runtime(settings, fanouts=[to_room]) as runtime:
+            app[USERS_KEY] = users
             app[STORE_KEY] = runtime.store
             app[RUNTIME_KEY] = runtime
             yield
@@ -230,6 +370,7 @@ def create_app(settings: Settings) -> web.Application:
     app.on_shutdown.append(stop_runs_and_close_sockets)
     app.router.add_get("/", index)
     app.router.add_get("/healthz", healthz)
+    app.router.add_post("/api/session", sign_in)
     app.router.add_get("/api/flows", list_flows)
     app.router.add_get("/api/threads/{thread_id}/events", thread_events)
     app.router.add_get("/artifacts/{artifact_id}", get_artifact)

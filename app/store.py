@@ -15,6 +15,9 @@ import aiosqlite
 
 from schemas.events import ThreadStatus
 
+# Owner of threads stored with none (before owners existed, or started by the in-process CLI).
+LOCAL_OWNER = "local"
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS threads (
     thread_id TEXT PRIMARY KEY,
@@ -25,6 +28,7 @@ CREATE TABLE IF NOT EXISTS threads (
     pending_interrupt TEXT,
     start_input TEXT,
     last_seq INTEGER NOT NULL DEFAULT 0,
+    owner TEXT,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL
 );
@@ -60,7 +64,8 @@ EVENT_KEY_INDEX = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
 )
 # Columns added after the first release: older data directories get them on open.
-ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TEXT"}}
+# NULL owner means the local user.
+ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TEXT", "owner": "TEXT"}}
 
 
 class Store:
@@ -103,13 +108,15 @@ class Store:
 
     # ------------------------------------------------------------------ threads
 
-    async def create_thread(self, thread_id: str, flow: str, title: str, options: dict[str, Any]) -> None:
+    async def create_thread(
+        self, thread_id: str, flow: str, title: str, options: dict[str, Any], owner: str | None = None
+    ) -> None:
         now = time.time()
         async with self._write_lock:
             await self.db.execute(
-                "INSERT INTO threads(thread_id, flow, title, status, options, created_at, updated_at)"
-                " VALUES (?,?,?,?,?,?,?)",
-                (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), now, now),
+                "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
             )
             await self.db.commit()
 
@@ -118,8 +125,14 @@ class Store:
             row = await cur.fetchone()
         return _thread_row(row) if row else None
 
-    async def list_threads(self, limit: int = 200) -> list[dict[str, Any]]:
-        async with self.db.execute("SELECT * FROM threads ORDER BY updated_at DESC LIMIT ?", (limit,)) as cur:
+    async def list_threads(self, limit: int = 200, owner: str | None = None) -> list[dict[str, Any]]:
+        """Most recent first; with `owner`, only that owner's (NULL owner counts as `local_owner`)."""
+        if owner is None:
+            query, args = "SELECT * FROM threads ORDER BY updated_at DESC LIMIT ?", (limit,)
+        else:
+            query = "SELECT * FROM threads WHERE COALESCE(owner, ?) = ? ORDER BY updated_at DESC LIMIT ?"
+            args = (LOCAL_OWNER, owner, limit)
+        async with self.db.execute(query, args) as cur:
             rows = await cur.fetchall()
         return [_thread_row(r) for r in rows]
 
@@ -219,10 +232,13 @@ class Store:
         ) as cur:
             return [f"{row['id']} v{row['v']}" for row in await cur.fetchall()]
 
-    async def events_after(self, thread_id: str, after_seq: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    async def events_after(
+        self, thread_id: str, after_seq: int = 0, limit: int = -1
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Stored events with seq > after_seq, in order; at most `limit` of them (-1: all)."""
         async with self.db.execute(
-            "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq",
-            (thread_id, after_seq),
+            "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (thread_id, after_seq, limit),
         ) as cur:
             rows = await cur.fetchall()
         return [(r["event"], json.loads(r["payload"])) for r in rows]
@@ -336,6 +352,7 @@ def _artifact_row(row: aiosqlite.Row) -> dict[str, Any]:
         "url": f"/artifacts/{row['id']}/download?version={row['version']}" if row["file_path"] else None,
         "_filePath": row["file_path"],
         "_fileName": row["file_name"],
+        "_threadId": row["thread_id"],
     }
     return data
 

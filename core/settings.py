@@ -55,6 +55,28 @@ class Settings(BaseSettings):
         description="Directories a Socket.IO client may name as options.repo (JSON list); empty: none",
     )
 
+    auth_mode: Literal["none", "token"] = Field(
+        default="none",
+        description="none: one local user, only while binding a loopback address; token: API tokens (`ng users add`)",
+    )
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="Browser origins allowed besides the server's own (JSON list, e.g. [\"https://canvas.example.org\"])",
+    )
+    message_max_chars: int = Field(default=8000, ge=1, description="Longest chat message accepted, in characters")
+    options_max_bytes: int = Field(default=16_384, ge=2, description="Largest `options` / `answer` accepted, as JSON bytes")
+    rate_limit_per_s: float = Field(default=10.0, gt=0, description="Socket.IO events per second per connection (refill)")
+    rate_limit_burst: int = Field(default=40, ge=1, description="Socket.IO events a connection may send at once")
+    max_frame_bytes: int = Field(
+        default=1_000_000, ge=1024, description="Largest inbound Socket.IO frame / polling POST (engineio max_http_buffer_size)"
+    )
+    send_buffer_max_bytes: int = Field(
+        default=8_000_000, ge=1024, description="Queued outbound bytes per client before it is dropped (it rejoins with afterSeq)"
+    )
+    send_stall_s: float = Field(
+        default=30.0, gt=0, description="Seconds a replay waits for a client that reads nothing before dropping it"
+    )
+
     def model_for(self, role: str) -> str:
         import os
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 
 class ArtifactType(str, Enum):
@@ -63,6 +63,10 @@ class ArtifactRef(BaseModel):
 
 # ---------------------------------------------------------------- client -> server
 
+MAX_ID_CHARS = 200
+MAX_SEQ = 2**63 - 1  # the store's integers are signed 64-bit
+
+
 class Inbound(BaseModel):
     # Unknown keys are refused so a typo ("threadID") is an error, not a silent new thread.
     model_config = ConfigDict(extra="forbid")
@@ -70,30 +74,31 @@ class Inbound(BaseModel):
 
 class ChatMessageIn(Inbound):
     flow: StrictStr = Field(description="Registered flow name: ppt, novel, legal, requirement")
-    text: StrictStr = Field(min_length=1, max_length=20_000, description="The user's message")
-    threadId: StrictStr | None = Field(default=None, description="Continue this thread; omit to start one")
-    options: dict[str, Any] = Field(default_factory=dict, description="Flow-specific options")
-
-    @field_validator("text")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text must not be blank")
-        return value
+    text: StrictStr = Field(
+        min_length=1,
+        description="The user's message; the server cleans control characters and refuses blank or"
+        " zero-width-only text and text over MESSAGE_MAX_CHARS (8,000 by default)",
+    )
+    threadId: StrictStr | None = Field(
+        default=None, min_length=1, max_length=MAX_ID_CHARS, description="Continue this thread; omit to start one"
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Flow-specific options, at most OPTIONS_MAX_BYTES as JSON"
+    )
 
 
 class RunResumeIn(Inbound):
-    threadId: StrictStr = Field(min_length=1)
-    answer: Any = Field(default=None, description="Reply to the pending interrupt, if any")
+    threadId: StrictStr = Field(min_length=1, max_length=MAX_ID_CHARS)
+    answer: Any = Field(default=None, description="Reply to the pending interrupt, if any (at most OPTIONS_MAX_BYTES)")
 
 
 class RunCancelIn(Inbound):
-    threadId: StrictStr = Field(min_length=1)
+    threadId: StrictStr = Field(min_length=1, max_length=MAX_ID_CHARS)
 
 
 class ThreadJoinIn(Inbound):
-    threadId: StrictStr = Field(min_length=1)
-    afterSeq: int = Field(default=0, ge=0, description="Replay stored events with seq > afterSeq")
+    threadId: StrictStr = Field(min_length=1, max_length=MAX_ID_CHARS)
+    afterSeq: StrictInt = Field(default=0, ge=0, le=MAX_SEQ, description="Replay stored events with seq > afterSeq")
 
 
 class ThreadListIn(Inbound):
@@ -222,8 +227,11 @@ class ThreadInfo(BaseModel):
 
 
 class AckError(BaseModel):
-    code: Literal["bad_request", "not_found", "conflict", "unauthorized", "internal"]
-    message: str
+    code: Literal["bad_request", "not_found", "conflict", "unauthorized", "rate_limited", "internal"] = Field(
+        description="Stable: bad_request, not_found (also a thread that is not yours), conflict, unauthorized,"
+        " rate_limited (too many events on this connection; wait and retry), internal"
+    )
+    message: str = Field(description="A sentence for the user, in the server's LOCALE")
 
 
 class FlowInfo(BaseModel):

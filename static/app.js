@@ -7,6 +7,7 @@ import { connect } from "./socket.js";
 import { bindCanvas } from "./canvas.js";
 import { refreshThreads, threadFromHash, openThread, resetView, startNewThread } from "./threads.js";
 import { loadFlows, updateFlowHint, showComposerError, send } from "./composer.js";
+import { ensureSignedIn } from "./signin.js";
 
 async function loadProvider() {
   try {
@@ -73,6 +74,7 @@ function showThreadsPanel(open) {
 async function main() {
   bindUi();
   resetView(null);
+  await ensureSignedIn();
   await Promise.all([loadFlows(), loadProvider()]);
   const id = threadFromHash();
   if (id) openThread(id, { updateHash: false });

@@ -8,6 +8,7 @@ import { renderInterrupt, closeInterrupt } from "./interrupts.js";
 import { addArtifactRef } from "./canvas.js";
 import { refreshThreadsSoon, refreshThreads, setThreadTitle } from "./threads.js";
 import { updateFlowHint } from "./composer.js";
+import { signInAgain, storedToken } from "./signin.js";
 
 export const SERVER_EVENTS = new Set([
   "status", "agent-selected", "tool:message:start", "tool:start", "tool:update", "tool:log", "tool:artifact",
@@ -26,6 +27,7 @@ export function connect() {
   }
   const socket = window.io({
     path: "/socket.io/",
+    auth: (cb) => cb(storedToken() ? { token: storedToken() } : {}),
     transports: ["websocket", "polling"],
     tryAllTransports: true,
     reconnectionDelay: 500,
@@ -43,7 +45,10 @@ export function connect() {
     setConn("down", "连接已断开，正在重连…");
     if (reason === "io server disconnect") socket.connect();
   });
-  socket.on("connect_error", () => setConn("down", "无法连接服务器，正在重试…"));
+  socket.on("connect_error", (err) => {
+    setConn("down", "无法连接服务器，正在重试…");
+    if (err?.data?.code === "unauthorized") signInAgain(err.message);
+  });
   socket.onAny((name, payload) => {
     if (SERVER_EVENTS.has(name)) receive(name, payload);
   });

@@ -62,8 +62,8 @@ async def live_server(start_server) -> LiveServer:
 async def connect() -> AsyncIterator[Callable[[str], RecordingClient]]:
     clients: list[RecordingClient] = []
 
-    async def make(url: str) -> RecordingClient:
-        client = await RecordingClient().connect(url)
+    async def make(url: str, **options) -> RecordingClient:
+        client = await RecordingClient().connect(url, **options)
         clients.append(client)
         return client
 

@@ -21,8 +21,8 @@ class RecordingClient:
             async with self._changed:
                 self._changed.notify_all()
 
-    async def connect(self, url: str) -> RecordingClient:
-        await self.sio.connect(url, transports=["websocket"], wait_timeout=10)
+    async def connect(self, url: str, auth: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> RecordingClient:
+        await self.sio.connect(url, transports=["websocket"], wait_timeout=10, auth=auth, headers=headers or {})
         return self
 
     async def call(self, event: str, data: Any = None, timeout: float = 10) -> dict[str, Any]:

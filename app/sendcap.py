@@ -1,0 +1,130 @@
+"""A cap on what the server holds for a client that does not read.
+
+How python-socketio sends (engineio 4, aiohttp driver): every emit puts a packet on the client's
+engineio `queue` (an unbounded `asyncio.Queue`) and returns; one writer task per client takes the
+queued packets and awaits `WebSocketResponse.send_str`, which waits for the socket to drain once
+aiohttp's transport buffer passes its high-water mark. A client that stops reading therefore
+parks the writer forever and the queue grows without limit (issue 13: 268 → 939 MB), and even a
+ping timeout cannot free it, since the writer never returns.
+
+So: the queue counts its bytes, and once a client has more than SEND_BUFFER_MAX_BYTES waiting, the
+client is dropped — its TCP transport aborted (which wakes the parked writer with an error) and its
+engineio socket closed. Nothing is lost: the client reconnects and rejoins with `afterSeq`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import socketio
+from engineio.async_drivers import aiohttp as engineio_aiohttp
+
+from core.i18n import t
+
+log = logging.getLogger(__name__)
+
+
+def _packet_bytes(packet: object) -> int:
+    data = getattr(packet, "data", None)
+    return len(data) if isinstance(data, (str, bytes)) else 16
+
+
+class CappedSendQueue(asyncio.Queue):
+    """engineio's per-client send queue, counting queued bytes; calls `on_overflow` once past the cap."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__()
+        self.max_bytes = max_bytes
+        self.queued_bytes = 0
+        self.overflowed = False
+        self.on_overflow: Callable[[], None] | None = None
+        self.taken = asyncio.Event()  # set whenever the writer takes packets: the client is reading
+
+    # asyncio.Queue's documented extension points (PriorityQueue overrides the same pair).
+    def _put(self, item: object) -> None:
+        if self.overflowed:
+            return  # the client is being dropped: hold nothing more for it
+        super()._put(item)
+        self.queued_bytes += _packet_bytes(item)
+        if self.queued_bytes > self.max_bytes:
+            self.overflowed = True
+            if self.on_overflow is not None:
+                self.on_overflow()
+
+    def _get(self) -> object:
+        item = super()._get()
+        self.queued_bytes -= _packet_bytes(item)
+        self.taken.set()
+        return item
+
+
+class SendCap:
+    """Installs the capped queue on a Socket.IO server and drops clients that stop reading."""
+
+    def __init__(self, sio: socketio.AsyncServer, max_bytes: int, stall_s: float) -> None:
+        self.sio = sio
+        self.eio = sio.eio
+        self.max_bytes = max_bytes
+        self.stall_s = stall_s
+        self.eio.create_queue = lambda *args, **kwargs: CappedSendQueue(max_bytes)
+
+        class TrackedWebSocket(engineio_aiohttp.WebSocket):
+            """The aiohttp websocket driver, remembering which TCP transport belongs to which engineio socket."""
+
+            async def __call__(self, environ):
+                eio_socket = getattr(self.handler, "__self__", None)
+                transport = environ["aiohttp.request"].transport
+                if eio_socket is not None and transport is not None:
+                    eio_socket.abort_transport = transport.abort
+                return await super().__call__(environ)
+
+        # A copy: the driver table is module-global in engineio, shared by every server in the process.
+        self.eio._async = {**self.eio._async, "websocket": TrackedWebSocket}
+
+    def _socket(self, sid: str):
+        eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
+        eio_socket = self.eio.sockets.get(eio_sid) if eio_sid is not None else None
+        if eio_socket is None or not isinstance(eio_socket.queue, CappedSendQueue):
+            return None
+        return eio_socket
+
+    def arm(self, sid: str) -> None:
+        """Call on connect, once the client's engineio socket exists."""
+        eio_socket = self._socket(sid)
+        if eio_socket is None:
+            return
+        eio_socket.queue.on_overflow = lambda: self._drop(eio_socket)
+        if eio_socket.queue.overflowed:
+            self._drop(eio_socket)
+
+    def _drop(self, eio_socket) -> None:
+        if getattr(eio_socket, "dropped", False):
+            return
+        eio_socket.dropped = True
+        log.warning(t("server.client_dropped", sid=eio_socket.sid, limit=self.max_bytes))
+        abort = getattr(eio_socket, "abort_transport", None)
+        if abort is not None:
+            abort()  # wakes the writer parked on a full socket
+        self.eio.start_background_task(eio_socket.close, wait=False, abort=True)
+
+    async def writable(self, sid: str) -> bool:
+        """Back-pressure for bulk sends (replay): wait while over half the cap is queued.
+
+        False when the client is gone or made no progress for SEND_STALL_S (it is then dropped).
+        """
+        eio_socket = self._socket(sid)
+        if eio_socket is None or eio_socket.closed or getattr(eio_socket, "dropped", False):
+            return False
+        queue: CappedSendQueue = eio_socket.queue
+        while queue.queued_bytes > self.max_bytes // 2:
+            queue.taken.clear()
+            try:
+                await asyncio.wait_for(queue.taken.wait(), self.stall_s)
+            except asyncio.TimeoutError:
+                self._drop(eio_socket)
+                return False
+            if eio_socket.closed:
+                return False
+        return True
