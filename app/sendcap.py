@@ -43,9 +43,14 @@ class CappedSendQueue(asyncio.Queue):
         self.taken = asyncio.Event()  # set whenever the writer takes packets: the client is reading
 
     # asyncio.Queue's documented extension points (PriorityQueue overrides the same pair).
-    def _put(self, item: object) -> None:
+    def put_nowait(self, item: object) -> None:
         if self.overflowed:
-            return  # the client is being dropped: hold nothing more for it
+            # The client is being dropped: hold nothing more for it, and leave engineio's
+            # `close()` (which joins the queue) nothing to wait for.
+            return
+        super().put_nowait(item)
+
+    def _put(self, item: object) -> None:
         super()._put(item)
         self.queued_bytes += _packet_bytes(item)
         if self.queued_bytes > self.max_bytes:

@@ -362,8 +362,11 @@ def create_app(settings: Settings) -> web.Application:
         # its own: stop the runs at a step boundary (resumable) while clients still see it, then close them.
         if RUNTIME_KEY in app:
             await app[RUNTIME_KEY].shutdown()
-        if sio.eio.sockets:
-            await sio.eio.disconnect()
+        # Close without waiting for each send queue to drain: a client that already went away (or
+        # stopped reading) never takes the close packet, and shutdown must not wait on it.
+        for eio_socket in list(sio.eio.sockets.values()):
+            await eio_socket.close(wait=False, reason=sio.eio.reason.SERVER_DISCONNECT)
+        sio.eio.sockets.clear()
         await sio.shutdown()
 
     app.cleanup_ctx.append(start_services)
