@@ -44,8 +44,8 @@ class CappedSendQueue(asyncio.Queue):
 
     # asyncio.Queue's documented extension points (PriorityQueue overrides the same pair).
     def _put(self, item: object) -> None:
-        if self.overflowed:
-            return  # the client is being dropped: hold nothing more for it
+        if self.overflowed and item is not None:
+            return  # the client is being dropped: hold nothing more for it (None still stops the writer)
         super()._put(item)
         self.queued_bytes += _packet_bytes(item)
         if self.queued_bytes > self.max_bytes:
