@@ -105,6 +105,11 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
     )
     sio.attach(app)
     send_cap = SendCap(sio, settings.send_buffer_max_bytes, settings.send_stall_s)
+
+    async def stop_send_cap(app: web.Application) -> None:
+        await send_cap.close()
+
+    app.on_cleanup.append(stop_send_cap)
     connections: dict[str, Connection] = {}
 
     def runtime() -> FlowRuntime:

@@ -150,8 +150,10 @@ def ws_text(text: str) -> bytes:
     return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
-async def test_a_client_that_never_reads_is_dropped_and_the_server_keeps_serving(start_server, connect):
-    server = await start_server(send_buffer_max_bytes=256_000, send_stall_s=1)
+# Over the byte cap (the replay waits on it, then gives up), and under it (the stalled queue is noticed).
+@pytest.mark.parametrize("cap", [256_000, 50_000_000])
+async def test_a_client_that_never_reads_is_dropped_and_the_server_keeps_serving(start_server, connect, cap):
+    server = await start_server(send_buffer_max_bytes=cap, send_stall_s=1)
     runtime = server.runtime
     thread_id = new_thread_id()
     await runtime.store.create_thread(thread_id, "ppt", "big", {})
