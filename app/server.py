@@ -115,6 +115,13 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
     def runtime() -> FlowRuntime:
         return app[RUNTIME_KEY]
 
+    def over_rate(connection: Connection | None) -> dict[str, Any] | None:
+        """The rate_limited ack when this connection has used up its bucket, else None."""
+        if connection is None or connection.bucket.take():
+            return None
+        error = rate_limited_error(settings)
+        return error_ack(error.code, error.message)
+
     def socket_handler(model: type[BaseModel]):
         """Rate-limit, then validate the payload into `model`; every failure is an ack error, never a dropped connection."""
 
@@ -124,9 +131,8 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
                 connection = connections.get(sid)
                 if connection is None:  # disconnected while the event was in flight
                     return error_ack("unauthorized", t("server.unauthorized"))
-                if not connection.bucket.take():
-                    error = rate_limited_error(settings)
-                    return error_ack(error.code, error.message)
+                if refusal := over_rate(connection):
+                    return refusal
                 if len(args) > 1:
                     return error_ack("bad_request", t("server.extra_arguments", count=len(args)))
                 data = args[0] if args else None
@@ -164,10 +170,8 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
 
     @sio.on("*")
     async def unknown_event(event: str, sid: str, *args: Any) -> dict[str, Any]:
-        connection = connections.get(sid)
-        if connection is not None and not connection.bucket.take():
-            error = rate_limited_error(settings)
-            return error_ack(error.code, error.message)
+        if refusal := over_rate(connections.get(sid)):
+            return refusal
         return error_ack("bad_request", t("server.unknown_event", event=str(event)[:100]))
 
     @sio.on("chat:message")
