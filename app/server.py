@@ -47,6 +47,7 @@ USER_KEY = web.RequestKey("user", str)  # who is asking (None: nobody signed in)
 PUBLIC_PATHS = ("/", "/healthz", "/api/session")
 PUBLIC_PREFIXES = ("/static/", "/socket.io/")
 REPLAY_PAGE = 200  # events read from the store per replay step
+EVENTS_PAGE_MAX = 1000  # most events one GET /api/threads/{id}/events returns
 
 
 def error_ack(code: str, message: str) -> dict[str, Any]:
@@ -339,11 +340,13 @@ async def download_artifact(request: web.Request) -> web.StreamResponse:
 
 
 async def thread_events(request: web.Request) -> web.Response:
+    """At most `limit` events after `afterSeq`; a client pages on from the last `seq` it got."""
     after_seq = parse_query_int(request.query.get("afterSeq"), "afterSeq", low=0, default=0)
+    limit = min(parse_query_int(request.query.get("limit"), "limit", low=1, default=EVENTS_PAGE_MAX), EVENTS_PAGE_MAX)
     thread_id = request.match_info["thread_id"]
     store = request.app[STORE_KEY]
     await owned_thread(store, thread_id, request[USER_KEY])
-    events = await store.events_after(thread_id, after_seq)
+    events = await store.events_after(thread_id, after_seq, limit=limit)
     return web.json_response([{"event": event, "data": payload} for event, payload in events])
 
 

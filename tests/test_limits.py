@@ -96,6 +96,20 @@ async def test_bad_after_seq_query_is_400(live_server, after_seq):
             assert response.status == 400
 
 
+async def test_thread_events_over_http_come_in_pages_of_at_most_limit(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于雪的5分钟PPT")
+    url = f"{live_server.url}/api/threads/{thread_id}/events"
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url, params={"limit": "2"}) as first:
+            page = await first.json()
+        async with session.get(url, params={"limit": "2", "afterSeq": str(page[-1]["data"]["seq"])}) as second:
+            next_page = await second.json()
+        async with session.get(url, params={"limit": "0"}) as refused_page:
+            assert refused_page.status == 400
+    assert [e["data"]["seq"] for e in page + next_page] == [1, 2, 3, 4]
+
+
 # ------------------------------------------------------------ rate limit
 
 
