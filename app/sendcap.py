@@ -7,15 +7,17 @@ aiohttp's transport buffer passes its high-water mark. A client that stops readi
 parks the writer forever and the queue grows without limit (issue 13: 268 → 939 MB), and even a
 ping timeout cannot free it, since the writer never returns.
 
-So: the queue counts its bytes, and once a client has more than SEND_BUFFER_MAX_BYTES waiting, the
-client is dropped — its TCP transport aborted (which wakes the parked writer with an error) and its
+So: the queue counts its bytes, and once a client has more than SEND_BUFFER_MAX_BYTES waiting, or
+its queue has not moved for SEND_STALL_S, the client is dropped — its TCP transport aborted (which wakes the parked writer with an error) and its
 engineio socket closed. Nothing is lost: the client reconnects and rejoins with `afterSeq`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import Callable
 
 import socketio
@@ -41,17 +43,20 @@ class CappedSendQueue(asyncio.Queue):
         self.overflowed = False
         self.on_overflow: Callable[[], None] | None = None
         self.taken = asyncio.Event()  # set whenever the writer takes packets: the client is reading
+        self.waiting_since: float | None = None  # when the oldest packet still queued was queued
 
     # asyncio.Queue's documented extension points (PriorityQueue overrides the same pair).
     def put_nowait(self, item: object) -> None:
-        if self.overflowed:
-            # The client is being dropped: hold nothing more for it, and leave engineio's
-            # `close()` (which joins the queue) nothing to wait for.
+        if self.overflowed and item is not None:
+            # The client is being dropped: hold nothing more for it (None still stops the writer),
+            # and leave engineio's `close()` (which joins the queue) nothing to wait for.
             return
         super().put_nowait(item)
 
     def _put(self, item: object) -> None:
         super()._put(item)
+        if self.waiting_since is None:
+            self.waiting_since = time.monotonic()
         self.queued_bytes += _packet_bytes(item)
         if self.queued_bytes > self.max_bytes:
             self.overflowed = True
@@ -61,8 +66,12 @@ class CappedSendQueue(asyncio.Queue):
     def _get(self) -> object:
         item = super()._get()
         self.queued_bytes -= _packet_bytes(item)
+        self.waiting_since = time.monotonic() if self.qsize() else None
         self.taken.set()
         return item
+
+    def stalled_for(self) -> float:
+        return time.monotonic() - self.waiting_since if self.waiting_since is not None else 0.0
 
 
 class SendCap:
@@ -87,6 +96,28 @@ class SendCap:
 
         # A copy: the driver table is module-global in engineio, shared by every server in the process.
         self.eio._async = {**self.eio._async, "websocket": TrackedWebSocket}
+        self._watchdog: asyncio.Task | None = None
+
+    async def _watch(self) -> None:
+        """Drop clients whose queue has not moved for SEND_STALL_S, however little it holds.
+
+        The byte cap alone misses a client that stops reading after a burst smaller than the cap:
+        its writer would stay parked, and its queue held, for the life of the process.
+        """
+        interval = min(max(self.stall_s / 4, 0.1), 5.0)
+        while True:
+            await asyncio.sleep(interval)
+            for eio_socket in list(self.eio.sockets.values()):
+                queue = eio_socket.queue
+                if isinstance(queue, CappedSendQueue) and queue.stalled_for() > self.stall_s:
+                    self._drop(eio_socket)
+
+    async def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+            self._watchdog = None
 
     def _socket(self, sid: str):
         eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
@@ -97,6 +128,8 @@ class SendCap:
 
     def arm(self, sid: str) -> None:
         """Call on connect, once the client's engineio socket exists."""
+        if self._watchdog is None:
+            self._watchdog = asyncio.ensure_future(self._watch())
         eio_socket = self._socket(sid)
         if eio_socket is None:
             return

@@ -47,6 +47,7 @@ USER_KEY = web.RequestKey("user", str)  # who is asking (None: nobody signed in)
 PUBLIC_PATHS = ("/", "/healthz", "/api/session")
 PUBLIC_PREFIXES = ("/static/", "/socket.io/")
 REPLAY_PAGE = 200  # events read from the store per replay step
+EVENTS_PAGE_MAX = 1000  # most events one GET /api/threads/{id}/events returns
 
 
 def error_ack(code: str, message: str) -> dict[str, Any]:
@@ -105,10 +106,22 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
     )
     sio.attach(app)
     send_cap = SendCap(sio, settings.send_buffer_max_bytes, settings.send_stall_s)
+
+    async def stop_send_cap(app: web.Application) -> None:
+        await send_cap.close()
+
+    app.on_cleanup.append(stop_send_cap)
     connections: dict[str, Connection] = {}
 
     def runtime() -> FlowRuntime:
         return app[RUNTIME_KEY]
+
+    def over_rate(connection: Connection | None) -> dict[str, Any] | None:
+        """The rate_limited ack when this connection has used up its bucket, else None."""
+        if connection is None or connection.bucket.take():
+            return None
+        error = rate_limited_error(settings)
+        return error_ack(error.code, error.message)
 
     def socket_handler(model: type[BaseModel]):
         """Rate-limit, then validate the payload into `model`; every failure is an ack error, never a dropped connection."""
@@ -119,9 +132,8 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
                 connection = connections.get(sid)
                 if connection is None:  # disconnected while the event was in flight
                     return error_ack("unauthorized", t("server.unauthorized"))
-                if not connection.bucket.take():
-                    error = rate_limited_error(settings)
-                    return error_ack(error.code, error.message)
+                if refusal := over_rate(connection):
+                    return refusal
                 if len(args) > 1:
                     return error_ack("bad_request", t("server.extra_arguments", count=len(args)))
                 data = args[0] if args else None
@@ -159,10 +171,8 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
 
     @sio.on("*")
     async def unknown_event(event: str, sid: str, *args: Any) -> dict[str, Any]:
-        connection = connections.get(sid)
-        if connection is not None and not connection.bucket.take():
-            error = rate_limited_error(settings)
-            return error_ack(error.code, error.message)
+        if refusal := over_rate(connections.get(sid)):
+            return refusal
         return error_ack("bad_request", t("server.unknown_event", event=str(event)[:100]))
 
     @sio.on("chat:message")
@@ -330,11 +340,13 @@ async def download_artifact(request: web.Request) -> web.StreamResponse:
 
 
 async def thread_events(request: web.Request) -> web.Response:
+    """At most `limit` events after `afterSeq`; a client pages on from the last `seq` it got."""
     after_seq = parse_query_int(request.query.get("afterSeq"), "afterSeq", low=0, default=0)
+    limit = min(parse_query_int(request.query.get("limit"), "limit", low=1, default=EVENTS_PAGE_MAX), EVENTS_PAGE_MAX)
     thread_id = request.match_info["thread_id"]
     store = request.app[STORE_KEY]
     await owned_thread(store, thread_id, request[USER_KEY])
-    events = await store.events_after(thread_id, after_seq)
+    events = await store.events_after(thread_id, after_seq, limit=limit)
     return web.json_response([{"event": event, "data": payload} for event, payload in events])
 
 

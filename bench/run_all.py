@@ -27,6 +27,7 @@ BENCHES = {
     "hook_latency": ([], ["--k", "200"]),
     "pptx_render": ([], ["--runs", "8"]),
     "concurrent_slides": ([], ["--delay", "0.5"]),
+    "non_reading_clients": ([], ["--clients", "10", "--thread-mb", "2"]),
 }
 
 

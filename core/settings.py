@@ -71,10 +71,10 @@ class Settings(BaseSettings):
         default=1_000_000, ge=1024, description="Largest inbound Socket.IO frame / polling POST (engineio max_http_buffer_size)"
     )
     send_buffer_max_bytes: int = Field(
-        default=8_000_000, ge=1024, description="Queued outbound bytes per client before it is dropped (it rejoins with afterSeq)"
+        default=2_000_000, ge=1024, description="Queued outbound bytes per client before it is dropped (it rejoins with afterSeq)"
     )
     send_stall_s: float = Field(
-        default=30.0, gt=0, description="Seconds a replay waits for a client that reads nothing before dropping it"
+        default=30.0, gt=0, description="Seconds a client may leave its send queue untouched before it is dropped"
     )
 
     def model_for(self, role: str) -> str:

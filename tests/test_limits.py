@@ -96,6 +96,20 @@ async def test_bad_after_seq_query_is_400(live_server, after_seq):
             assert response.status == 400
 
 
+async def test_thread_events_over_http_come_in_pages_of_at_most_limit(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于雪的5分钟PPT")
+    url = f"{live_server.url}/api/threads/{thread_id}/events"
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url, params={"limit": "2"}) as first:
+            page = await first.json()
+        async with session.get(url, params={"limit": "2", "afterSeq": str(page[-1]["data"]["seq"])}) as second:
+            next_page = await second.json()
+        async with session.get(url, params={"limit": "0"}) as refused_page:
+            assert refused_page.status == 400
+    assert [e["data"]["seq"] for e in page + next_page] == [1, 2, 3, 4]
+
+
 # ------------------------------------------------------------ rate limit
 
 
@@ -150,8 +164,10 @@ def ws_text(text: str) -> bytes:
     return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
-async def test_a_client_that_never_reads_is_dropped_and_the_server_keeps_serving(start_server, connect):
-    server = await start_server(send_buffer_max_bytes=256_000, send_stall_s=1)
+# Over the byte cap (the replay waits on it, then gives up), and under it (the stalled queue is noticed).
+@pytest.mark.parametrize("cap", [256_000, 50_000_000])
+async def test_a_client_that_never_reads_is_dropped_and_the_server_keeps_serving(start_server, connect, cap):
+    server = await start_server(send_buffer_max_bytes=cap, send_stall_s=1)
     runtime = server.runtime
     thread_id = new_thread_id()
     await runtime.store.create_thread(thread_id, "ppt", "big", {})
