@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -31,8 +32,13 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     llm = describe_llm(settings)
     console.print(f"[bold]agent-canvas[/] on http://{host}:{port}  ·  LLM: {llm['provider']} ({llm['model']})  ·  data: {settings.data_dir}")
     # Runs and sockets are closed by the app's on_shutdown; aiohttp then waits twice this long at most for handlers that linger.
-    web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.3)
-    return 0
+    web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.1)
+    # Runs are drained and every store is closed by now; skip the interpreter's module teardown,
+    # which alone takes about a second with LangChain's import graph loaded.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 class StageDisplay:
@@ -84,7 +90,7 @@ async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
         if thread_id in watched:
             display.apply(event, payload)
 
-    async with open_runtime(settings, fanouts=[to_terminal]) as runtime:
+    async with open_runtime(settings, fanouts=[to_terminal], local_user=True) as runtime:
         thread_id = await start(runtime, watched)
         with Live(display.render(), console=console, refresh_per_second=8, transient=False) as live:
             finished = asyncio.create_task(runtime.wait(thread_id))

@@ -222,8 +222,10 @@ def create_app(settings: Settings) -> web.Application:
         # its own: stop the runs at a step boundary (resumable) while clients still see it, then close them.
         if RUNTIME_KEY in app:
             await app[RUNTIME_KEY].shutdown()
-        if sio.eio.sockets:
-            await sio.eio.disconnect()
+        # Without waiting on each client's queue: a client that already left would never drain it.
+        for socket in list(sio.eio.sockets.values()):
+            await socket.close(wait=False, reason=sio.eio.reason.SERVER_DISCONNECT)
+        sio.eio.sockets.clear()
         await sio.shutdown()
 
     app.cleanup_ctx.append(start_services)
