@@ -89,3 +89,18 @@ def test_the_process_environment_wins_over_dotenv_for_a_role_model(tmp_path, mon
     monkeypatch.setenv("LLM_MODEL_ROUTER", "from-environment")
 
     assert Settings().model_for("router") == "from-environment"
+
+
+async def test_a_node_waiting_on_a_human_reports_its_start_once_across_the_answer(start_server, connect):
+    server = await start_server()
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "requirement", "text": VAGUE})
+    await client.wait_for("interrupt", lambda d: d["runId"] == ack["runId"])
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": "use defaults"})
+    assert (await client.wait_for("completion", lambda d: d["runId"] == resumed["runId"], timeout=30))["success"]
+
+    starts = [d for _, d in client.of(ack["threadId"], "tool:start")]
+    asked = [d for d in starts if d["toolName"] == "ask_human"]
+    assert len(asked) == 1
+    ends = [d["toolCallId"] for _, d in client.of(ack["threadId"], "tool:update") if d["status"] == "done"]
+    assert sorted(ends) == sorted(d["toolCallId"] for d in starts), "one start and one done per tool call"
