@@ -308,8 +308,10 @@ class FlowRuntime:
         if isinstance(continuation, ForkBefore):
             async for snapshot in graph.aget_state_history(config):
                 if snapshot.next == (continuation.node,):
-                    forked = await graph.aupdate_state(snapshot.config, continuation.update, as_node=continuation.as_node)
-                    return None, forked
+                    # The fork's checkpoints carry the run's metadata too (see _restart_input).
+                    at = {**snapshot.config, "metadata": config.get("metadata", {})}
+                    forked = await graph.aupdate_state(at, continuation.update, as_node=continuation.as_node)
+                    return None, {**config, "configurable": forked["configurable"]}
             raise RequestError("conflict", f"This thread never reached {continuation.node!r}; start a new request.")
         raise TypeError(f"unknown continuation {continuation!r}")
 
@@ -320,9 +322,12 @@ class FlowRuntime:
         if not start:
             return None
         snapshot = await graph.aget_state(config)
-        if (snapshot.metadata or {}).get(START_ID_KEY) == start["id"]:
-            return None
-        return start["input"]
+        if snapshot.metadata is None:
+            return start["input"]  # no checkpoint at all
+        latest_start = snapshot.metadata.get(START_ID_KEY)
+        if latest_start is not None and latest_start != start["id"]:
+            return start["input"]  # the checkpoints are an earlier start's: this one never checkpointed
+        return None
 
     def _run_config(self, thread_id: str, start_id: str | None) -> dict[str, Any]:
         config = self.graph_config(thread_id)

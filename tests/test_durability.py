@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from app.runtime import new_thread_id
 from app.services import open_runtime
 from core.settings import Settings
+from graphs.ppt.graph import feedback_input
 from graphs.ppt.planning import STAGES
+from schemas.events import ThreadStatus
 from tests.support.server import ROOT
 
 TOPIC = "做一个关于浮力的5分钟PPT"
@@ -86,3 +89,21 @@ async def test_run_killed_at_a_storage_boundary_completes_with_one_outcome_per_s
                              "dsl": 1, "pptx": 1, "slide_preview": len(pages)})
     assert set(pages.values()) == {1}, "each page reported once"
     assert completion["finalArtifactId"] == next(a["id"] for a in artifacts if a["type"] == "pptx")
+
+
+async def test_a_message_killed_before_its_run_checkpointed_runs_again_on_resume(tmp_path):
+    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        # What a kill right after the ack of a second message leaves: its input stored, none of its checkpoints.
+        await runtime.store.update_thread(thread_id, status=ThreadStatus.interrupted,
+                                          start_input={"id": "killed-run", "input": feedback_input("增加配图，视觉优化一下")})
+
+        run_id = await runtime.resume(thread_id)
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+
+    rerun = [p["toolName"] for n, p in events if n == "tool:start" and p["runId"] == run_id]
+    assert rerun == ["generate_slides"]
+    assert [p for n, p in events if n == "completion"][-1]["success"] is True
