@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,8 @@ CREATE INDEX IF NOT EXISTS artifacts_by_thread ON artifacts(thread_id);
 EVENT_KEY_INDEX = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
 )
+REPLAY_PAGE_SIZE = 500
+
 # Columns added after the first release: older data directories get them on open.
 ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TEXT"}}
 
@@ -219,13 +222,27 @@ class Store:
         ) as cur:
             return [f"{row['id']} v{row['v']}" for row in await cur.fetchall()]
 
-    async def events_after(self, thread_id: str, after_seq: int = 0) -> list[tuple[str, dict[str, Any]]]:
+    async def events_after(
+        self, thread_id: str, after_seq: int = 0, limit: int | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
         async with self.db.execute(
-            "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq",
-            (thread_id, after_seq),
+            "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (thread_id, after_seq, -1 if limit is None else limit),
         ) as cur:
             rows = await cur.fetchall()
         return [(r["event"], json.loads(r["payload"])) for r in rows]
+
+    async def event_pages(
+        self, thread_id: str, after_seq: int = 0, page_size: int = REPLAY_PAGE_SIZE
+    ) -> AsyncIterator[list[tuple[str, dict[str, Any]]]]:
+        """The events after `after_seq` in seq order, read `page_size` rows at a time (a long log never sits in memory whole)."""
+        while True:
+            page = await self.events_after(thread_id, after_seq, limit=page_size)
+            if page:
+                yield page
+            if len(page) < page_size:
+                return
+            after_seq = page[-1][1]["seq"]
 
     # ---------------------------------------------------------------- artifacts
 

@@ -107,3 +107,15 @@ async def test_a_message_killed_before_its_run_checkpointed_runs_again_on_resume
     rerun = [p["toolName"] for n, p in events if n == "tool:start" and p["runId"] == run_id]
     assert rerun == ["generate_slides"]
     assert [p for n, p in events if n == "completion"][-1]["success"] is True
+
+
+async def test_replay_of_a_log_longer_than_a_page_sends_every_event_once_in_order(tmp_path):
+    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        stored = await runtime.store.events_after(thread_id)
+        pages = [page async for page in runtime.store.event_pages(thread_id, after_seq=3, page_size=7)]
+
+    assert [p["seq"] for page in pages for _, p in page] == [p["seq"] for _, p in stored[3:]]
+    assert len(pages) > 2 and all(len(page) <= 7 for page in pages)
