@@ -29,12 +29,10 @@ TOPIC = "做一个关于浮力的5分钟PPT"
 # A 5-minute deck stores about 12 checkpoints, 10 task-writes saves and 58 node events.
 FAULTS = [
     "checkpoint:before:1",  # killed before the first checkpoint: resume starts again from the stored input
-    "checkpoint:before:4",  # at a stage boundary
-    "checkpoint:after:4",
+    "checkpoint:after:4",  # at a stage boundary
     "writes:after:3",  # a node's writes saved, the next checkpoint not written yet
-    "event:before:12",  # inside a stage, before / after one of its events is stored
-    "event:after:12",
-    "event:before:45",  # inside the long slide generation (page subgraph)
+    "event:after:12",  # inside a stage, one of its events stored, the rest not
+    "event:before:45",  # inside the long slide generation (page subgraph), before / after an event is stored
     "event:after:45",
 ]
 
