@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.runtime import new_thread_id
+from core.i18n import t
 from app.services import open_runtime
 from core.settings import Settings
 from graphs.ppt.graph import feedback_input
@@ -117,3 +118,20 @@ async def test_replay_of_a_log_longer_than_a_page_sends_every_event_once_in_orde
 
     assert [p["seq"] for page in pages for _, p in page] == [p["seq"] for _, p in stored[3:]]
     assert len(pages) > 2 and all(len(page) <= 7 for page in pages)
+
+
+async def test_a_run_whose_announced_artifact_is_not_stored_does_not_report_success(tmp_path):
+    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        # An artifact the log announced goes missing from the store (what the crash window used to leave).
+        await runtime.store.db.execute("DELETE FROM artifacts WHERE thread_id = ? AND type = 'course_config'", (thread_id,))
+        await runtime.store.db.commit()
+
+        run_id = await runtime.send_message(flow="ppt", text="增加配图，视觉优化一下", thread_id=thread_id, create=False)
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+
+    completion = next(p for n, p in events if n == "completion" and p["runId"] == run_id)
+    assert completion["success"] is False and completion["error"] == t("runtime.artifacts_missing")
