@@ -398,9 +398,10 @@ class FlowRuntime:
     ) -> None:
         event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
         key = meta.get("key")
-        if key and await self.store.has_event(thread_id, key):
-            # A task re-run after a crash: its first outcome is already stored, keep that one.
-            if event == "tool:artifact" and meta.get("final"):
+        if key and event == "tool:artifact" and await self.store.has_event(thread_id, key):
+            # A task re-run after a crash: its first outcome is already stored, keep that one (the
+            # store drops other repeated events by key on its own).
+            if meta.get("final"):
                 run.final_artifact_id = data["artifact"]["id"]
             barrier.stored(meta["stream"], meta["ordinal"])
             return
@@ -415,9 +416,9 @@ class FlowRuntime:
             data["artifact"] = public_artifact(stored)
             if meta.get("final"):
                 run.final_artifact_id = stored["id"]
-        await self.events.publish(thread_id, run.run_id, event, data, key=key)
+        published = await self.events.publish(thread_id, run.run_id, event, data, key=key)
         if key:
-            if event == "tool:update" and data.get("status") == "failed":
+            if published is not None and event == "tool:update" and data.get("status") == "failed":
                 # The task's next attempt (a retry) writes events of its own.
                 task_id = meta["stream"].rsplit("/", 1)[0]
                 context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1

@@ -135,3 +135,21 @@ async def test_a_run_whose_announced_artifact_is_not_stored_does_not_report_succ
 
     completion = next(p for n, p in events if n == "completion" and p["runId"] == run_id)
     assert completion["success"] is False and completion["error"] == t("runtime.artifacts_missing")
+
+
+async def test_seq_continues_when_another_process_wrote_to_the_thread_meanwhile(tmp_path):
+    settings = settings_for(tmp_path / "data")
+    async with open_runtime(settings) as server_side:
+        thread_id = new_thread_id()
+        await server_side.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await server_side.wait(thread_id)
+        # `ng ppt`-style second process on the same DATA_DIR continues the thread meanwhile.
+        async with open_runtime(settings) as terminal_side:
+            await terminal_side.send_message(flow="ppt", text="增加配图，视觉优化一下", thread_id=thread_id, create=False)
+            await terminal_side.wait(thread_id)
+        await server_side.send_message(flow="ppt", text="换个主题颜色", thread_id=thread_id, create=False)
+        await server_side.wait(thread_id)
+        events = await server_side.store.events_after(thread_id)
+
+    assert [p["seq"] for _, p in events] == list(range(1, len(events) + 1))
+    assert [p["success"] for n, p in events if n == "completion"] == [True, True, True]
