@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -42,7 +43,12 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     # Runs and sockets are closed by the app's on_shutdown; a handler still reading a slow request body
     # (a polling POST that never completes) gets this long, then is cancelled, so SIGTERM is never held.
     web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.5)
-    return 0
+    # Runs are drained and every store is closed by now; skip the interpreter's module teardown,
+    # which alone takes about a second with LangChain's import graph loaded.
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 class StageDisplay:
@@ -94,7 +100,7 @@ async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
         if thread_id in watched:
             display.apply(event, payload)
 
-    async with open_runtime(settings, fanouts=[to_terminal]) as runtime:
+    async with open_runtime(settings, fanouts=[to_terminal], local_user=True) as runtime:
         thread_id = await start(runtime, watched)
         with Live(display.render(), console=console, refresh_per_second=8, transient=False) as live:
             finished = asyncio.create_task(runtime.wait(thread_id))

@@ -1,9 +1,9 @@
-"""`ng plan`: the requirement clarification flow in the terminal, in-process.
+"""`ng plan`: the requirement clarification flow in the terminal, through the same runtime as the server.
 
-The graph runs with an AsyncSqliteSaver under settings.data_dir, so an interrupted session can be
-picked up again with `--thread ID`. Questions are shown with rich and answered at the prompt
-(empty line = keep the fallback; "use defaults" = keep every fallback; EOF, e.g. no terminal,
-= defaults for the rest).
+The thread lives in the runtime's store and checkpointer under DATA_DIR, so it is listed by
+`ng threads`, and an interrupted session is picked up again with `--thread ID` (or `ng resume`).
+Questions are shown with rich and answered at the prompt (empty line = keep the fallback;
+"use defaults" = keep every fallback; EOF, e.g. no terminal, = defaults for the rest).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import json
 import sys
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -62,14 +61,7 @@ def _read_line_stderr(prompt: str) -> str:
     return line.rstrip("\n")
 
 
-def _make_llm(settings: Settings):
-    from core.llm.factory import make_llm
-
-    return make_llm(settings)
-
-
-def _show_event(console: Console, chunk: dict[str, Any]) -> None:
-    event, data = chunk.get("event"), chunk.get("data", {})
+def _show_event(console: Console, event: str, data: dict[str, Any]) -> None:
     if event == "tool:start":
         console.print(f"[dim]→ {data['toolName']}[/]")
     elif event == "tool:log" and data.get("level") != "debug":
@@ -121,56 +113,58 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
         console.print("[red]--max-rounds must be between 1 and 10.[/]")
         return 2
 
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-    from langgraph.types import Command
+    from app.runtime import RequestError, new_thread_id
+    from app.services import open_runtime
+    from schemas.events import RESUMABLE_STATUSES, ThreadStatus
 
-    from core.llm.base import LLMError
-    from core.tools import ToolRefused
-    from graphs.base import FlowContext
-    from graphs.requirement import FLOW
-
-    options: dict[str, Any] = {"maxRounds": args.max_rounds or settings.requirement_max_rounds}
+    options: dict[str, Any] = {}
+    if args.max_rounds is not None:
+        options["maxRounds"] = args.max_rounds
     if args.repo:
         options["repo"] = args.repo
     if args.write:
         options["write"] = True
-    llm = llm if llm is not None else _make_llm(settings)
     input_fn = input_fn or (_read_line_stderr if args.as_json else input)
-    thread_id = args.thread or f"plan-{uuid.uuid4().hex[:12]}"
-    config = {"configurable": {"thread_id": thread_id}}
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    thread_id = args.thread or new_thread_id()
+    completion: dict[str, Any] = {}
 
-    async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
-        graph = FLOW.build_graph().compile(checkpointer=saver)
-        context = FlowContext(llm=llm, options=options)
-        next_input: Any = FLOW.initial_input(requirement, options)
-        if args.thread:
-            state = await graph.aget_state(config)
-            if not state.values:
-                console.print(f"[red]No plan session {args.thread!r} in {settings.checkpoint_path}.[/]")
-                return 1
-            next_input = None  # pending questions are asked below; a crashed run continues
-        console.print(f"[dim]plan session {thread_id} · model: {getattr(llm, 'provider', '?')}[/]")
+    async def to_terminal(event_thread: str, event: str, payload: dict[str, Any]) -> None:
+        if event_thread == thread_id:
+            _show_event(console, event, payload)
+            if event == "completion":
+                completion.update(payload)
+
+    async with open_runtime(settings, fanouts=[to_terminal], llm=llm, local_user=True) as runtime:
         try:
+            if args.thread:
+                thread = await runtime.store.get_thread(thread_id)
+                if thread is None or thread["flow"] != "requirement":
+                    console.print(f"[red]No plan session {args.thread!r} in {settings.data_dir}.[/]")
+                    return 1
+                if ThreadStatus(thread["status"]) in RESUMABLE_STATUSES and not thread["pending_interrupt"]:
+                    await runtime.resume(thread_id)  # a crashed, failed or cancelled run continues
+            else:
+                await runtime.send_message(flow="requirement", text=requirement, thread_id=thread_id, create=True,
+                                           options=options)
+            console.print(f"[dim]plan session {thread_id} · model: {getattr(runtime.llm, 'provider', '?')}[/]")
             while True:
-                state = await graph.aget_state(config)
-                if next_input is None and state.interrupts:
-                    next_input = Command(resume=await _ask_questions(console, state.interrupts[0].value["payload"],
-                                                                      input_fn))
+                await runtime.wait(thread_id)
+                thread = await runtime.store.get_thread(thread_id)
+                pending = thread["pending_interrupt"] if thread else None
+                if pending:
+                    answer = await _ask_questions(console, pending["payload"], input_fn)
+                    await runtime.resume(thread_id, answer)
                     continue
-                if next_input is None and not state.next:
+                if thread and thread["status"] == ThreadStatus.done.value:
                     break
-                async for mode, chunk in graph.astream(next_input, config, context=context,
-                                                       stream_mode=["custom", "updates"], durability="sync"):
-                    if mode == "custom":
-                        _show_event(console, chunk)
-                next_input = None
-        except (LLMError, ToolRefused) as error:
-            console.print(f"[red]{error.user_message}[/]")
-            console.print(f"[dim]Resume with: ng plan --thread {thread_id}[/]")
-            return 1
-
-        values = (await graph.aget_state(config)).values
+                console.print(f"[red]{completion.get('error') or thread and thread['status']}[/]")
+                console.print(f"[dim]Resume with: ng plan --thread {thread_id}[/]")
+                return 1
+        except RequestError as error:
+            console.print(f"[red]{error.message}[/]")
+            return 2
+        graph = runtime.graphs["requirement"]
+        values = (await graph.aget_state(runtime.graph_config(thread_id))).values
     plan = values.get("plan") or {}
     console.print(Markdown(plan.get("plan_markdown", "")))
     if values.get("plan_path"):

@@ -51,9 +51,11 @@ class EventLog:
         self, thread_id: str, after_seq: int, send: Send, subscribe: Callable[[], Awaitable[None]]
     ) -> int:
         """Send stored events with seq > after_seq, then subscribe, with no publish in between."""
+        sent = 0
         async with self._locks[thread_id]:
-            events = await self.store.events_after(thread_id, after_seq)
-            for event, payload in events:
-                await send(event, payload)
+            async for page in self.store.event_pages(thread_id, after_seq):
+                for event, payload in page:
+                    await send(event, payload)
+                sent += len(page)
             await subscribe()
-        return len(events)
+        return sent

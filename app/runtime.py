@@ -315,8 +315,10 @@ class FlowRuntime:
         if isinstance(continuation, ForkBefore):
             async for snapshot in graph.aget_state_history(config):
                 if snapshot.next == (continuation.node,):
-                    forked = await graph.aupdate_state(snapshot.config, continuation.update, as_node=continuation.as_node)
-                    return None, forked
+                    # The fork's checkpoints carry the run's metadata too (see _restart_input).
+                    at = {**snapshot.config, "metadata": config.get("metadata", {})}
+                    forked = await graph.aupdate_state(at, continuation.update, as_node=continuation.as_node)
+                    return None, {**config, "configurable": forked["configurable"]}
             raise RequestError("conflict", f"This thread never reached {continuation.node!r}; start a new request.")
         raise TypeError(f"unknown continuation {continuation!r}")
 
@@ -327,9 +329,12 @@ class FlowRuntime:
         if not start:
             return None
         snapshot = await graph.aget_state(config)
-        if (snapshot.metadata or {}).get(START_ID_KEY) == start["id"]:
-            return None
-        return start["input"]
+        if snapshot.metadata is None:
+            return start["input"]  # no checkpoint at all
+        latest_start = snapshot.metadata.get(START_ID_KEY)
+        if latest_start is not None and latest_start != start["id"]:
+            return start["input"]  # the checkpoints are an earlier start's: this one never checkpointed
+        return None
 
     def _run_config(self, thread_id: str, start_id: str | None) -> dict[str, Any]:
         config = self.graph_config(thread_id)
@@ -400,9 +405,10 @@ class FlowRuntime:
     ) -> None:
         event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
         key = meta.get("key")
-        if key and await self.store.has_event(thread_id, key):
-            # A task re-run after a crash: its first outcome is already stored, keep that one.
-            if event == "tool:artifact" and meta.get("final"):
+        if key and event == "tool:artifact" and await self.store.has_event(thread_id, key):
+            # A task re-run after a crash: its first outcome is already stored, keep that one (the
+            # store drops other repeated events by key on its own).
+            if meta.get("final"):
                 run.final_artifact_id = data["artifact"]["id"]
             barrier.stored(meta["stream"], meta["ordinal"])
             return
@@ -417,9 +423,9 @@ class FlowRuntime:
             data["artifact"] = public_artifact(stored)
             if meta.get("final"):
                 run.final_artifact_id = stored["id"]
-        await self.events.publish(thread_id, run.run_id, event, data, key=key)
+        published = await self.events.publish(thread_id, run.run_id, event, data, key=key)
         if key:
-            if event == "tool:update" and data.get("status") == "failed":
+            if published is not None and event == "tool:update" and data.get("status") == "failed":
                 # The task's next attempt (a retry) writes events of its own.
                 task_id = meta["stream"].rsplit("/", 1)[0]
                 context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1

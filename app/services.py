@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from app.checkpoints import open_checkpointer
 from app.eventlog import EventLog, Fanout
 from app.flows import load_flows
+from core.llm.base import LLM
 from core.llm.factory import make_llm
 from app.runtime import FlowRuntime
 from core.settings import Settings
@@ -23,13 +24,23 @@ log = logging.getLogger(__name__)
 
 
 @asynccontextmanager
-async def open_runtime(settings: Settings, fanouts: Iterable[Fanout] = ()) -> AsyncIterator[FlowRuntime]:
+async def open_runtime(
+    settings: Settings, fanouts: Iterable[Fanout] = (), *, llm: LLM | None = None, local_user: bool = False
+) -> AsyncIterator[FlowRuntime]:
+    """The runtime every entry point uses (server, `ng ppt`, `ng plan`, `ng resume`).
+
+    `llm` replaces the configured model; `local_user` (the CLI) lifts the REPO_ROOTS gate, which
+    guards a server from its remote clients, not a person from their own files.
+    """
     set_locale(settings.locale)
     store = await Store(settings.store_path, settings.files_dir).open()
     try:
         events = EventLog(store)
         for fanout in fanouts:
             events.add_fanout(fanout)
+        tools = tools_from_settings(settings)
+        if local_user:
+            tools.pop("repo_access", None)
         async with open_checkpointer(settings) as checkpointer:
             runtime = FlowRuntime(
                 settings=settings,
@@ -37,8 +48,8 @@ async def open_runtime(settings: Settings, fanouts: Iterable[Fanout] = ()) -> As
                 events=events,
                 flows=load_flows(),
                 checkpointer=checkpointer,
-                llm=make_llm(settings),
-                tools=tools_from_settings(settings),
+                llm=llm if llm is not None else make_llm(settings),
+                tools=tools,
             )
             recovered = await runtime.recover()
             if recovered:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -57,12 +59,19 @@ CREATE TABLE IF NOT EXISTS artifacts (
     PRIMARY KEY (id, version)
 );
 CREATE INDEX IF NOT EXISTS artifacts_by_thread ON artifacts(thread_id);
+-- The thread's last_seq follows its events inside the same statement: an append is one INSERT + COMMIT.
+CREATE TRIGGER IF NOT EXISTS events_advance_last_seq AFTER INSERT ON events BEGIN
+    UPDATE threads SET last_seq = NEW.seq, updated_at = (julianday('now') - 2440587.5) * 86400.0
+    WHERE thread_id = NEW.thread_id;
+END;
 """
 # An event a graph node wrote carries a key (task id + ordinal within the task): a task re-run after
 # a crash writes the same keys again and the store keeps the first of each.
 EVENT_KEY_INDEX = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
 )
+REPLAY_PAGE_SIZE = 500
+
 # Columns added after the first release: older data directories get them on open.
 # NULL owner means the local user.
 ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TEXT", "owner": "TEXT"}}
@@ -75,6 +84,8 @@ class Store:
         self._db: aiosqlite.Connection | None = None
         # One writer at a time: seq and version numbers are read-then-written.
         self._write_lock = asyncio.Lock()
+        # Each thread's last seq, read once from the database and then kept here (under _write_lock).
+        self._last_seq: dict[str, int] = {}
 
     async def open(self) -> Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -182,23 +193,41 @@ class Store:
         With a `key` already stored for this thread nothing is written and None is returned.
         """
         async with self._write_lock:
+            try:
+                return await self._insert_event(thread_id, run_id, event, fields, key)
+            except sqlite3.IntegrityError:
+                # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to
+                # this thread since its seq was cached: read it again.
+                self._last_seq.pop(thread_id, None)
+                await self.db.rollback()
+                return await self._insert_event(thread_id, run_id, event, fields, key)
+
+    async def _insert_event(
+        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], key: str | None
+    ) -> dict[str, Any] | None:
+        last_seq = self._last_seq.get(thread_id)
+        if last_seq is None:
             async with self.db.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
                 row = await cur.fetchone()
             if row is None:
                 raise KeyError(thread_id)
-            seq = row["last_seq"] + 1
-            payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
+            last_seq = row["last_seq"]
+        seq = last_seq + 1
+        payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
+        try:
             cursor = await self.db.execute(
                 "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
                 " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
                 (thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False), key),
             )
-            if cursor.rowcount == 0:
-                return None
-            await self.db.execute(
-                "UPDATE threads SET last_seq = ?, updated_at = ? WHERE thread_id = ?", (seq, time.time(), thread_id)
-            )
             await self.db.commit()
+        except BaseException:
+            self._last_seq.pop(thread_id, None)
+            raise
+        if cursor.rowcount == 0:
+            self._last_seq[thread_id] = last_seq
+            return None
+        self._last_seq[thread_id] = seq
         return payload
 
     async def has_event(self, thread_id: str, key: str) -> bool:
@@ -233,15 +262,26 @@ class Store:
             return [f"{row['id']} v{row['v']}" for row in await cur.fetchall()]
 
     async def events_after(
-        self, thread_id: str, after_seq: int = 0, limit: int = -1
+        self, thread_id: str, after_seq: int = 0, limit: int | None = None
     ) -> list[tuple[str, dict[str, Any]]]:
-        """Stored events with seq > after_seq, in order; at most `limit` of them (-1: all)."""
         async with self.db.execute(
             "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-            (thread_id, after_seq, limit),
+            (thread_id, after_seq, -1 if limit is None else limit),
         ) as cur:
             rows = await cur.fetchall()
         return [(r["event"], json.loads(r["payload"])) for r in rows]
+
+    async def event_pages(
+        self, thread_id: str, after_seq: int = 0, page_size: int = REPLAY_PAGE_SIZE
+    ) -> AsyncIterator[list[tuple[str, dict[str, Any]]]]:
+        """The events after `after_seq` in seq order, read `page_size` rows at a time (a long log never sits in memory whole)."""
+        while True:
+            page = await self.events_after(thread_id, after_seq, limit=page_size)
+            if page:
+                yield page
+            if len(page) < page_size:
+                return
+            after_seq = page[-1][1]["seq"]
 
     # ---------------------------------------------------------------- artifacts
 

@@ -3,10 +3,37 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+ROLE_MODEL_PREFIX = "llm_model_"
+
+
+class RoleModelsSource(PydanticBaseSettingsSource):
+    """`LLM_MODEL_<ROLE>=name` variables, from the process environment or `.env`, as `llm_models[role]`.
+
+    pydantic-settings drops unknown keys, so the per-role variables are gathered here; the process
+    environment wins over `.env`, as for every other setting.
+    """
+
+    def __init__(self, settings_cls: type[BaseSettings], env: PydanticBaseSettingsSource,
+                 dotenv: PydanticBaseSettingsSource) -> None:
+        super().__init__(settings_cls)
+        self.sources = (dotenv, env)  # later wins
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        models: dict[str, str] = {}
+        for source in self.sources:
+            for key, value in (getattr(source, "env_vars", None) or {}).items():
+                if key.lower().startswith(ROLE_MODEL_PREFIX) and value:
+                    models[key.lower().removeprefix(ROLE_MODEL_PREFIX)] = value
+        return {"llm_models": models} if models else {}
 
 
 class Settings(BaseSettings):
@@ -77,11 +104,21 @@ class Settings(BaseSettings):
         default=30.0, gt=0, description="Seconds a client may leave its send queue untouched before it is dropped"
     )
 
-    def model_for(self, role: str) -> str:
-        import os
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Per-role variables rank above an LLM_MODELS JSON map; values given in code rank above both.
+        role_models = RoleModelsSource(settings_cls, env_settings, dotenv_settings)
+        return init_settings, role_models, env_settings, dotenv_settings, file_secret_settings
 
-        override = os.environ.get(f"LLM_MODEL_{role.upper()}")
-        return override or self.llm_models.get(role) or self.llm_model
+    def model_for(self, role: str) -> str:
+        return self.llm_models.get(role.lower()) or self.llm_model
 
     @property
     def checkpoint_path(self) -> Path:

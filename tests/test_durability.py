@@ -16,9 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from app.runtime import new_thread_id
+from core.i18n import t
 from app.services import open_runtime
 from core.settings import Settings
+from graphs.ppt.graph import feedback_input
 from graphs.ppt.planning import STAGES
+from schemas.events import ThreadStatus
 from tests.support.server import ROOT
 
 TOPIC = "做一个关于浮力的5分钟PPT"
@@ -26,12 +30,10 @@ TOPIC = "做一个关于浮力的5分钟PPT"
 # A 5-minute deck stores about 12 checkpoints, 10 task-writes saves and 58 node events.
 FAULTS = [
     "checkpoint:before:1",  # killed before the first checkpoint: resume starts again from the stored input
-    "checkpoint:before:4",  # at a stage boundary
-    "checkpoint:after:4",
+    "checkpoint:after:4",  # at a stage boundary
     "writes:after:3",  # a node's writes saved, the next checkpoint not written yet
-    "event:before:12",  # inside a stage, before / after one of its events is stored
-    "event:after:12",
-    "event:before:45",  # inside the long slide generation (page subgraph)
+    "event:after:12",  # inside a stage, one of its events stored, the rest not
+    "event:before:45",  # inside the long slide generation (page subgraph), before / after an event is stored
     "event:after:45",
 ]
 
@@ -86,3 +88,68 @@ async def test_run_killed_at_a_storage_boundary_completes_with_one_outcome_per_s
                              "dsl": 1, "pptx": 1, "slide_preview": len(pages)})
     assert set(pages.values()) == {1}, "each page reported once"
     assert completion["finalArtifactId"] == next(a["id"] for a in artifacts if a["type"] == "pptx")
+
+
+async def test_a_message_killed_before_its_run_checkpointed_runs_again_on_resume(tmp_path):
+    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        # What a kill right after the ack of a second message leaves: its input stored, none of its checkpoints.
+        await runtime.store.update_thread(thread_id, status=ThreadStatus.interrupted,
+                                          start_input={"id": "killed-run", "input": feedback_input("增加配图，视觉优化一下")})
+
+        run_id = await runtime.resume(thread_id)
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+
+    rerun = [p["toolName"] for n, p in events if n == "tool:start" and p["runId"] == run_id]
+    assert rerun == ["generate_slides"]
+    assert [p for n, p in events if n == "completion"][-1]["success"] is True
+
+
+async def test_replay_of_a_log_longer_than_a_page_sends_every_event_once_in_order(tmp_path):
+    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        stored = await runtime.store.events_after(thread_id)
+        pages = [page async for page in runtime.store.event_pages(thread_id, after_seq=3, page_size=7)]
+
+    assert [p["seq"] for page in pages for _, p in page] == [p["seq"] for _, p in stored[3:]]
+    assert len(pages) > 2 and all(len(page) <= 7 for page in pages)
+
+
+async def test_a_run_whose_announced_artifact_is_not_stored_does_not_report_success(tmp_path):
+    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        # An artifact the log announced goes missing from the store (what the crash window used to leave).
+        await runtime.store.db.execute("DELETE FROM artifacts WHERE thread_id = ? AND type = 'course_config'", (thread_id,))
+        await runtime.store.db.commit()
+
+        run_id = await runtime.send_message(flow="ppt", text="增加配图，视觉优化一下", thread_id=thread_id, create=False)
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+
+    completion = next(p for n, p in events if n == "completion" and p["runId"] == run_id)
+    assert completion["success"] is False and completion["error"] == t("runtime.artifacts_missing")
+
+
+async def test_seq_continues_when_another_process_wrote_to_the_thread_meanwhile(tmp_path):
+    settings = settings_for(tmp_path / "data")
+    async with open_runtime(settings) as server_side:
+        thread_id = new_thread_id()
+        await server_side.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await server_side.wait(thread_id)
+        # `ng ppt`-style second process on the same DATA_DIR continues the thread meanwhile.
+        async with open_runtime(settings) as terminal_side:
+            await terminal_side.send_message(flow="ppt", text="增加配图，视觉优化一下", thread_id=thread_id, create=False)
+            await terminal_side.wait(thread_id)
+        await server_side.send_message(flow="ppt", text="换个主题颜色", thread_id=thread_id, create=False)
+        await server_side.wait(thread_id)
+        events = await server_side.store.events_after(thread_id)
+
+    assert [p["seq"] for _, p in events] == list(range(1, len(events) + 1))
+    assert [p["success"] for n, p in events if n == "completion"] == [True, True, True]

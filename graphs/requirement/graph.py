@@ -17,7 +17,6 @@ import asyncio
 import json
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -84,14 +83,13 @@ def _rounds(value: Any) -> int | None:
     return min(max(number, 1), MAX_ROUNDS_CAP)
 
 
-@lru_cache(maxsize=1)
-def default_max_rounds() -> int:
-    try:
-        from core.settings import Settings
+DEFAULT_MAX_ROUNDS = 3  # when the graph runs headless, without the runtime's settings
 
-        return Settings().requirement_max_rounds
-    except Exception:  # a broken .env must not break planning; 3 is the documented default
-        return 3
+
+def configured_max_rounds(ctx: NodeContext) -> int:
+    """REQUIREMENT_MAX_ROUNDS from the settings the runtime hands every node."""
+    settings = ctx.flow.settings if ctx.flow is not None else None
+    return settings.requirement_max_rounds if settings is not None else DEFAULT_MAX_ROUNDS
 
 
 def initial_input(text: str, options: Mapping[str, Any]) -> RequirementState:
@@ -225,7 +223,7 @@ def build_facts(state: RequirementState, round_no: int, force: bool, note: str =
     return {
         "requirement": state["requirement"],
         "round": round_no,
-        "max_rounds": state.get("max_rounds") or default_max_rounds(),
+        "max_rounds": state.get("max_rounds") or DEFAULT_MAX_ROUNDS,
         "clarifications_done": state.get("clarifications", 0),
         "force_plan": force,
         "answers": dict(answers),
@@ -306,7 +304,7 @@ async def discover(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
     options = ctx.options or {}
     repo = state.get("repo") or (str(options["repo"]) if options.get("repo") else None)
     write = state.get("write") if state.get("write") is not None else _truthy(options.get("write"))
-    max_rounds = state.get("max_rounds") or _rounds(options.get("maxRounds")) or default_max_rounds()
+    max_rounds = state.get("max_rounds") or _rounds(options.get("maxRounds")) or configured_max_rounds(ctx)
     update: dict[str, Any] = {"write": bool(write), "max_rounds": max_rounds}
     if not repo:
         ctx.log("No target repository given (--repo / options.repo): planning from the requirement text alone.")
@@ -330,7 +328,7 @@ async def discover(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
 @node("plan")
 async def plan(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
     round_no = state.get("round", 0) + 1
-    max_rounds = state.get("max_rounds") or default_max_rounds()
+    max_rounds = state.get("max_rounds") or configured_max_rounds(ctx)
     force = state.get("clarifications", 0) >= max_rounds
     answers, assumed = state.get("answers") or {}, state.get("assumed") or {}
     settled = settle_plan(await _ask_model(ctx, state, round_no, force), answers=answers, assumed=assumed, force=force)
@@ -374,7 +372,7 @@ async def plan(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
 @node("ask_human")
 async def ask_human(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
     pending = state.get("pending") or []
-    max_rounds = state.get("max_rounds") or default_max_rounds()
+    max_rounds = state.get("max_rounds") or configured_max_rounds(ctx)
     done = state.get("clarifications", 0)
     payload = {
         "questions": pending,
