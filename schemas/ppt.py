@@ -211,9 +211,15 @@ class PptxSummary(BaseModel):
     slideCount: int
     sizeBytes: int
     aspectRatio: str = "16:9"
-    pdfArtifactId: str | None = Field(default=None, description="The LibreOffice PDF of the deck, when rendered")
-    thumbnails: list[str] = Field(default_factory=list, description="Per-slide PNG thumbnails as data: URLs")
-    previewNote: str | None = Field(default=None, description="Why there is no real preview, when there is none")
+    qaPassed: bool | None = Field(default=None, description="Whether the QA gate passed the file")
+
+
+class DeckPreview(BaseModel):
+    """The deck as LibreOffice renders it: the PDF (the artifact's file) and one thumbnail per slide."""
+
+    fileName: str
+    pageCount: int
+    thumbnails: list[str] = Field(default_factory=list, description="Per-slide JPEG thumbnails as data: URLs")
 
 
 class QaIssue(BaseModel):

@@ -22,6 +22,7 @@ NOTES_PT = 12
 
 def _draw_slide(prs, spec: SlideSpec, style: Style, last: bool) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT])
+    slide._element.cSld.set("name", spec.layout)  # the QA gate reads which layout a page uses
     page = layouts.plan(spec, style)
     fill = slide.background.fill
     fill.solid()

@@ -21,6 +21,7 @@ CONTENT_W = SLIDE_W - 2 * MARGIN
 BOTTOM = SLIDE_H - 40  # the footer (page number) lives below
 TITLE_TOP = 26.0
 GAP = 18.0
+ROW_MAX = 84.0  # agenda/summary rows: spread, but not so far apart that they stop reading as a list
 
 
 def _title(spec: SlideSpec, style: Style, *, w: float = CONTENT_W, x: float = MARGIN) -> tuple[TextBlock, float]:
@@ -136,7 +137,8 @@ def agenda(spec: SlideSpec, style: Style) -> Plan:
     col_w = (CONTENT_W - 30) / 2 if two_cols else CONTENT_W
     per_col = -(-len(items) // 2) if two_cols else len(items)
     available = BOTTOM - top
-    row_h = available / max(per_col, 1)
+    row_h = min(ROW_MAX, available / max(per_col, 1))
+    top += (available - row_h * per_col) / 2
     d = min(44.0, row_h - 8)
     for i, item in enumerate(items):
         col, row = divmod(i, per_col) if per_col else (0, i)
@@ -156,16 +158,20 @@ def two_column(spec: SlideSpec, style: Style) -> Plan:
     p = style.palette
     columns = spec.columns[:2]
     col_w = (CONTENT_W - 24) / 2
+    needed = max((TextBlock(0, 0, col_w - 24, 0, c.items, style.scale.body, p.on_card, bullets=True).needed_height(style.fonts)
+                  + TextBlock(0, 0, col_w - 24, 0, [c.heading], style.scale.heading, p.primary, bold=True).needed_height(style.fonts)
+                  for c in columns), default=0.0)
+    card_bottom = min(BOTTOM, max(top + needed + 60, top + (BOTTOM - top) * 0.6))
     for i, column in enumerate(columns):
         x = MARGIN + i * (col_w + 24)
         head = TextBlock(x + 12, top + 10, col_w - 24, 0, [column.heading], style.scale.heading, p.primary, bold=True)
         head.h = head.needed_height(style.fonts)
         fill = p.card
-        plan.drawers.append(lambda slide, x=x: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, x, top, col_w, BOTTOM - top, fill, name=VISUAL))
+        plan.drawers.append(lambda slide, x=x: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, x, top, col_w, card_bottom - top, fill, name=VISUAL))
         plan.drawers.append(lambda slide, x=x, y=top + 10 + head.h: add_shape(slide, MSO_SHAPE.RECTANGLE, x + 19, y + 2, 48, 4, p.accent))
         plan.blocks.append(head)
         body_top = top + 10 + head.h + 14
-        plan.blocks.append(TextBlock(x + 12, body_top, col_w - 24, BOTTOM - body_top - 8, column.items, style.scale.body,
+        plan.blocks.append(TextBlock(x + 12, body_top, col_w - 24, card_bottom - body_top - 8, column.items, style.scale.body,
                                      p.on_card, bullets=True))
     if spec.bullets:
         plan.problems.append("two_column keeps loose bullets")  # normalised away before rendering
@@ -192,11 +198,14 @@ def process(spec: SlideSpec, style: Style) -> Plan:
     gap = 36.0
     box_w = (CONTENT_W - gap * (n - 1)) / n
     d = 44.0
-    box_top = top + d / 2 + 6
     label_size = style.scale.label
     label_h = max(TextBlock(0, 0, box_w - 8, 0, [s.label], label_size, p.on_primary, bold=True).needed_height(style.fonts)
                   for s in steps) if steps else 40
-    box_h = max(label_h + 36, 80)
+    box_h = max(label_h + 36, 96)
+    detail_h = max((TextBlock(0, 0, box_w, 0, [s.detail], label_size, p.text).needed_height(style.fonts)
+                    for s in steps if s.detail), default=0.0)
+    diagram_h = d / 2 + box_h + (detail_h + 12 if detail_h else 0)
+    box_top = top + max(0.0, (BOTTOM - top - diagram_h) / 2) + d / 2
     for i, step in enumerate(steps):
         x = MARGIN + i * (box_w + gap)
         plan.drawers.append(lambda slide, x=x: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, x, box_top, box_w, box_h, p.primary, name=VISUAL))
@@ -222,6 +231,9 @@ def timeline(spec: SlideSpec, style: Style) -> Plan:
     steps = spec.steps
     n = max(1, len(steps))
     slot = CONTENT_W / n
+    detail_h = max((TextBlock(0, 0, slot - 8, 0, [s.detail], style.scale.label, p.text).needed_height(style.fonts)
+                    for s in steps if s.detail), default=0.0)
+    top += max(0.0, (BOTTOM - top - (94 + detail_h)) / 2)
     line_y = top + 70
     plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.RECTANGLE, MARGIN, line_y - 3, CONTENT_W, 6, p.secondary, name=VISUAL))
     for i, step in enumerate(steps):
@@ -253,7 +265,11 @@ def big_number(spec: SlideSpec, style: Style) -> Plan:
     label = TextBlock(MARGIN + 16, top + 10 + value.h, panel_w - 32, 0, [spec.stat.label], style.scale.body, p.on_primary,
                       align="center")
     label.h = label.needed_height(style.fonts)
-    panel_h = min(BOTTOM - top, value.h + label.h + 40)
+    panel_h = min(BOTTOM - top, max(value.h + label.h + 40, (BOTTOM - top) * 0.7))
+    shift = (BOTTOM - top - panel_h) / 2
+    value.y += shift + (panel_h - value.h - label.h - 40) / 2
+    label.y = value.y + value.h
+    top += shift
     plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, MARGIN, top, panel_w, panel_h, p.primary, name=VISUAL))
     plan.blocks += [value, label]
     if top + value.h + label.h + 30 > BOTTOM:
@@ -320,7 +336,8 @@ def summary(spec: SlideSpec, style: Style) -> Plan:
     plan, top = _page_body(spec, style)
     p = style.palette
     items = spec.bullets
-    row_h = (BOTTOM - top) / max(1, len(items))
+    row_h = min(ROW_MAX, (BOTTOM - top) / max(1, len(items)))
+    top += (BOTTOM - top - row_h * len(items)) / 2
     icon_size = min(34.0, row_h - 6)
     for i, item in enumerate(items):
         y = top + i * row_h

@@ -14,7 +14,7 @@ from core.i18n import t
 from graphs.ppt.render import layouts
 from graphs.ppt.render.base import BODY_FLOOR, TITLE_FLOOR, Style, TypeScale
 from graphs.ppt.render.metrics import FALLBACK_REASONS, Fonts
-from graphs.ppt.render.text import clean, has_east_asian, plain
+from graphs.ppt.render.text import EAST_ASIAN, clean, has_east_asian, plain
 from graphs.ppt.render.theme import checked_theme
 from schemas.ppt import ChartSeries, ChartSpec, Column, Quote, SlideDeck, SlideSpec, Stat, Step, Table
 
@@ -31,6 +31,8 @@ INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 MAX_PAGES_PER_SLIDE = 6
+MAX_ITEMS_PER_SLIDE = 8
+MAX_CHARS_PER_SLIDE = 320  # CJK characters; a Latin character counts half
 
 
 def is_instruction(text: str) -> bool:
@@ -140,6 +142,35 @@ def narration_of(notes: str) -> str:
     return notes.strip()
 
 
+def density_units(text: str) -> float:
+    cjk = len(EAST_ASIAN.findall(text))
+    return cjk + (len(text) - cjk) * 0.5
+
+
+def too_dense(spec: SlideSpec) -> bool:
+    """Too many items or characters for one page (the paginator splits such pages)."""
+    items = (len(spec.bullets) + sum(len(c.items) for c in spec.columns) + (len(spec.table.rows) if spec.table else 0)
+             + len(spec.steps))
+    return items > MAX_ITEMS_PER_SLIDE or density_units(" ".join(visible_items(spec))) > MAX_CHARS_PER_SLIDE
+
+
+def visible_items(spec: SlideSpec) -> list[str]:
+    """Every piece of text the DSL puts on the page (what must be found on the rendered slide)."""
+    items = [spec.title, spec.subtitle or "", *spec.bullets]
+    for column in spec.columns:
+        items += [column.heading, *column.items]
+    if spec.table:
+        items += spec.table.header + [cell for row in spec.table.rows for cell in row]
+    for step in spec.steps:
+        items += [step.label, step.detail]
+    if spec.stat:
+        items += [spec.stat.value, spec.stat.label]
+    if spec.quote:
+        items += [spec.quote.text, spec.quote.source]
+    return [plain(item) for item in items if plain(item)]
+
+
+
 # ------------------------------------------------------------------ fonts and theme
 
 
@@ -174,7 +205,7 @@ def _with_scale(style: Style, title: int, body: int) -> Style:
 
 
 def _fits(spec: SlideSpec, style: Style) -> bool:
-    return layouts.plan(spec, style).fits(style)
+    return not too_dense(spec) and layouts.plan(spec, style).fits(style)
 
 
 def choose_scale(slides: list[SlideSpec], style: Style) -> Style:

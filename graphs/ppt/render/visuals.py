@@ -38,6 +38,7 @@ def chart(slide, spec: ChartSpec, style: Style, x: float, y: float, w: float, h:
     frame = slide.shapes.add_chart(CHART_TYPES[spec.kind], Pt(x), Pt(y), Pt(w), Pt(h), data)
     frame.name = f"{VISUAL}:chart:{len(slide.shapes)}"
     graphic = frame.chart
+    graphic.has_title = False  # the slide title names the chart
     graphic.font.size = Pt(CHART_TEXT_PT)
     graphic.font.name = style.fonts.latin
     graphic.font.color.rgb = rgb(style.palette.text)

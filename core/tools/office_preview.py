@@ -72,3 +72,10 @@ def _page_number(path: Path) -> int:
 
 def data_url(jpeg: bytes) -> str:
     return "data:image/jpeg;base64," + base64.b64encode(jpeg).decode()
+
+
+class OfficePreview:
+    """The `office_preview` tool flows get through FlowContext.tools (absent when disabled or not installed)."""
+
+    def render(self, document: bytes) -> Preview:
+        return render_preview(document)
