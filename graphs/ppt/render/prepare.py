@@ -124,7 +124,9 @@ def clean_spec(spec: SlideSpec, language: str) -> SlideSpec:
     has_content = bool(bullets or columns or table or steps or stat or chart or quote or subtitle)
     if not has_content and layout not in ("cover", "section", "qa"):
         layout = "section"  # a title alone is a section page, not an empty content page
-    notes = "\n".join(paragraph for paragraph in (clean(spec.notes, keep_bold=False).split("\n")) if paragraph)
+    # Rebuilt from the narration and `visuals`, so cleaning a cleaned page changes nothing.
+    notes = "\n".join(p for p in clean(narration_of(spec.notes), keep_bold=False).split("\n") if p)
+    visuals = list(dict.fromkeys(visuals))
     if visuals:
         notes = (notes + "\n\n" if notes else "") + DESIGN_NOTE[language] + "；".join(visuals)
     return spec.model_copy(update={
