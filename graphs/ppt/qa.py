@@ -280,7 +280,7 @@ def _repair(deck: SlideDeck, issues: list[QaIssue], repairs: list[str]) -> Slide
     for number in to_split:
         halves = split_spec(slides[number - 1], deck.language)
         if halves:
-            slides[number - 1 : number] = list(halves)
+            slides[number - 1 : number] = halves
             repairs.append(t("ppt.qa_repair_split", slide=number))
             changed = True
     if any(i.check in ("visuals", "distinct_layouts") for i in issues):

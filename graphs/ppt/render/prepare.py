@@ -235,68 +235,83 @@ def halve_text(text: str) -> tuple[str, str]:
     return text[:cut].strip(), text[cut:].strip()
 
 
-def _halves(values: list) -> tuple[list, list]:
-    cut = (len(values) + 1) // 2
-    return values[:cut], values[cut:]
+def _chunks(values: list, parts: int) -> list[list]:
+    """`values` in `parts` consecutive runs of near-equal length (earlier runs one longer)."""
+    size, extra = divmod(len(values), parts)
+    out, start = [], 0
+    for k in range(parts):
+        end = start + size + (1 if k < extra else 0)
+        out.append(values[start:end])
+        start = end
+    return out
 
 
-def _split_notes(notes: str) -> tuple[str, str]:
-    narration, design = narration_of(notes), notes[len(narration_of(notes)):].strip()
-    first, second = halve_text(narration) if len(narration) > 40 else (narration, narration)
-    return first, (second + ("\n\n" + design if design else ""))
+def _split_notes(notes: str, parts: int) -> list[str]:
+    """The narration shared out over the pages, at sentence ends; design notes stay with the first page."""
+    narration = narration_of(notes)
+    design = notes[len(narration):].strip()
+    pieces = [narration]
+    while len(pieces) < parts:
+        longest = max(range(len(pieces)), key=lambda i: len(pieces[i]))
+        a, b = halve_text(pieces[longest]) if len(pieces[longest]) > 1 else (pieces[longest], pieces[longest])
+        pieces[longest : longest + 1] = [a, b]
+    pieces[0] = pieces[0] + ("\n\n" + design if design else "")
+    return pieces
 
 
-def split_spec(spec: SlideSpec, language: str) -> tuple[SlideSpec, SlideSpec] | None:
-    """A page and its continuation, each holding part of the content; None when there is nothing to split."""
+def split_spec(spec: SlideSpec, language: str, parts: int = 2) -> list[SlideSpec] | None:
+    """The page and its continuations, the list content shared out evenly; None when nothing can be split."""
     suffix = "（续）" if language == "zh" else " (cont.)"
-    first_notes, rest_notes = _split_notes(spec.notes)
-    rest = {"title": spec.title + suffix, "subtitle": None, "notes": rest_notes, "visuals": [], "continuationOf": spec.index,
-            "stat": None, "chart": None, "quote": None, "table": None, "steps": [], "columns": [], "bullets": []}
-    first = {"notes": first_notes}
-    if spec.layout == "comparison" and spec.table and len(spec.table.rows) > 1:
-        a, b = _halves(spec.table.rows)
-        first["table"] = Table(header=spec.table.header, rows=a)
-        rest["table"], rest["layout"] = Table(header=spec.table.header, rows=b), "comparison"
-    elif spec.layout in ("process", "timeline") and len(spec.steps) > 3:
-        a, b = _halves(spec.steps)
-        first["steps"], rest["steps"], rest["layout"] = a, b, spec.layout
-    elif spec.layout == "two_column" and any(len(c.items) > 1 for c in spec.columns):
-        pairs = [_halves(c.items) for c in spec.columns]
-        first["columns"] = [Column(heading=c.heading, items=a) for c, (a, _) in zip(spec.columns, pairs)]
-        rest["columns"] = [Column(heading=c.heading, items=b) for c, (_, b) in zip(spec.columns, pairs)]
-        rest["layout"] = "two_column"
-    elif len(spec.bullets) > 1:
-        a, b = _halves(spec.bullets)
-        first["bullets"], rest["bullets"] = a, b
-        rest["layout"] = spec.layout if spec.layout in ("bullets", "image_text", "summary", "agenda", "qa") else "bullets"
-    elif len(spec.bullets) == 1 and len(spec.bullets[0]) > 20:
-        a, b = halve_text(spec.bullets[0])
-        first["bullets"], rest["bullets"], rest["layout"] = [a], [b], "bullets"
-    elif spec.layout in ("process", "timeline", "comparison", "two_column"):
-        return None
+    base_title = spec.title.removesuffix(suffix)
+    empty = {"subtitle": None, "visuals": [], "stat": None, "chart": None, "quote": None, "table": None, "steps": [],
+             "columns": [], "bullets": []}
+    layout = spec.layout
+    if spec.layout == "comparison" and spec.table and len(spec.table.rows) >= parts:
+        fields = [{"table": Table(header=spec.table.header, rows=rows)} for rows in _chunks(spec.table.rows, parts)]
+    elif spec.layout in ("process", "timeline") and len(spec.steps) >= 2 * parts:
+        fields = [{"steps": steps} for steps in _chunks(spec.steps, parts)]
+    elif spec.layout == "two_column" and all(len(c.items) >= parts for c in spec.columns):
+        split_columns = [_chunks(c.items, parts) for c in spec.columns]
+        fields = [{"columns": [Column(heading=c.heading, items=chunks[k]) for c, chunks in zip(spec.columns, split_columns)]}
+                  for k in range(parts)]
+    elif len(spec.bullets) >= parts:
+        fields = [{"bullets": chunk} for chunk in _chunks(spec.bullets, parts)]
+        layout = spec.layout if spec.layout in ("bullets", "image_text", "summary", "agenda", "qa") else "bullets"
+    elif len(spec.bullets) == 1 and len(spec.bullets[0]) > 20 and parts == 2:
+        fields = [{"bullets": [half]} for half in halve_text(spec.bullets[0])]
+        layout = "bullets"
     else:
         return None
-    return spec.model_copy(update=first), spec.model_copy(update=rest)
+    notes = _split_notes(spec.notes, parts)
+    pages = [spec.model_copy(update={**fields[0], "notes": notes[0]})]
+    for k in range(1, parts):
+        pages.append(spec.model_copy(update={**empty, **fields[k], "notes": notes[k], "title": base_title + suffix,
+                                             "layout": layout if spec.layout not in ("comparison", "process", "timeline",
+                                                                                     "two_column") else spec.layout,
+                                             "continuationOf": spec.continuationOf or spec.index}))
+    return pages
 
 
 def paginate(slides: list[SlideSpec], style: Style, language: str, changes: list[str]) -> list[SlideSpec]:
+    """Each page that does not fit becomes the fewest pages, content shared evenly, that do."""
     out: list[SlideSpec] = []
     for spec in slides:
-        before = len(out)
-        queue, pages = [spec], 0
-        while queue:
-            page = queue.pop(0)
-            pages += 1
-            if _fits(page, style) or pages >= MAX_PAGES_PER_SLIDE:
-                out.append(page)
-                continue
-            halves = split_spec(page, language)
-            if halves is None:
-                out.append(page)  # the QA gate reports what still does not fit
-                continue
-            queue[:0] = list(halves)
-        if pages > 1:
-            changes.append(t("ppt.slide_split", title=plain(spec.title), pages=len(out) - before))
+        if _fits(spec, style):
+            out.append(spec)
+            continue
+        pages = None
+        for parts in range(2, MAX_PAGES_PER_SLIDE + 1):
+            candidate = split_spec(spec, language, parts)
+            if candidate is None:
+                break
+            pages = candidate
+            if all(_fits(page, style) for page in candidate):
+                break
+        if pages is None and len(spec.bullets) == 1:
+            pages = split_spec(spec, language, 2)
+        out.extend(pages or [spec])  # what still does not fit, the QA gate reports
+        if pages:
+            changes.append(t("ppt.slide_split", title=plain(spec.title), pages=len(pages)))
     renumbered: list[SlideSpec] = []
     first_of: dict[int, int] = {}
     for number, page in enumerate(out, start=1):
