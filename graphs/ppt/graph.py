@@ -18,6 +18,7 @@ from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node, stage
 from graphs.ppt import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.ppt import prompts
+from graphs.ppt.design import design_slide, merge_with_draft
 from graphs.ppt.planning import (
     STAGES,
     audience_hint,
@@ -39,6 +40,7 @@ from schemas.ppt import (
     PptxSummary,
     PresentationTheme,
     SlideDeck,
+    SlideScript,
     SlideScripts,
     SlideSpec,
     TopicAnalysis,
@@ -288,7 +290,8 @@ class PagesState(TypedDict, total=False):
 
 
 def _progress_message(current: int, total: int, language: str) -> str:
-    return f"正在生成第 {current}/{total} 页..." if language == "zh" else f"Generating slide {current}/{total}..."
+    # The spec fixes this sentence's wording (正在生成第 N/M 页...); the deck's language picks it.
+    return t("ppt.generating_slide", locale=language, current=current, total=total)
 
 
 async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime: Runtime[FlowContext]) -> dict[str, Any]:
@@ -299,14 +302,17 @@ async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime
     theme = PresentationTheme.model_validate(state["theme"])
 
     async def one_page(script: dict[str, Any]) -> SlideSpec:
-        return await ctx.llm.structured(
+        parsed = SlideScript.model_validate(script)
+        draft = design_slide(parsed, total, state["subtitle"] if parsed.slideIndex == 1 else None)
+        written = await ctx.llm.structured(
             SlideSpec,
             role="ppt",
             system=prompts.SYSTEM,
-            prompt=prompts.slide_page(script, total, theme, state.get("feedback")),
+            prompt=prompts.slide_page(script, total, theme, state.get("feedback"), draft.model_dump(exclude_defaults=True)),
             facts={"script": script, "total": total, "language": state["language"], "feedback": state.get("feedback"),
                    "subtitle": state["subtitle"]},
         )
+        return merge_with_draft(written, draft)
 
     pending = [asyncio.create_task(one_page(script)) for script in batch]
     made: list[dict[str, Any]] = []
@@ -318,7 +324,7 @@ async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime
             slide = await task
             artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
                                        title=f"第 {index} 页 Slide {index}", content=slide)
-            ctx.log(f"Page {index}/{total} ready: {slide.title}", artifact_id=artifact_id)
+            ctx.log(t("ppt.page_ready", index=index, total=total, title=slide.title), artifact_id=artifact_id)
             made.append(slide.model_dump())
     finally:
         for task in pending:

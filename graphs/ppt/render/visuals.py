@@ -47,7 +47,11 @@ def chart(slide, spec: ChartSpec, style: Style, x: float, y: float, w: float, h:
     plot.has_data_labels = True
     labels = plot.data_labels
     labels.font.size = Pt(CHART_TEXT_PT)
-    labels.number_format_is_linked = True
+    if spec.unit in ("%", "％"):
+        labels.number_format = '0.#"%"'
+        labels.number_format_is_linked = False
+    else:
+        labels.number_format_is_linked = True
     if spec.kind == "pie":
         for i, point in enumerate(plot.series[0].points):
             point.format.fill.solid()
