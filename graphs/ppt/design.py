@@ -25,7 +25,7 @@ DATE_MARK = re.compile(
     re.IGNORECASE,
 )
 FIGURE = re.compile(r"^\s*(?P<label>[^：:]{1,40}?)\s*[：:]\s*(?:约|大约|about|~)?\s*(?P<value>-?\d+(?:\.\d+)?)\s*(?P<unit>%|％|[^\d\s，,。；;]{0,6})")
-HEAD = re.compile(r"^\s*(?P<head>[^：:]{1,16})\s*[：:]\s*(?P<rest>.+)$")
+HEAD = re.compile(r"^\s*(?P<head>[^：:]{1,40})\s*[：:]\s*(?P<rest>.+)$")
 PAIR = re.compile(r"\s*(?:｜|\||/| vs\.? | versus |；|;)\s*", re.IGNORECASE)
 CONTRAST_WORDS = ("对比", "比较", "区别", "不同", "差异", "异同", "vs", "versus", "compare", "comparison", "contrast", "difference")
 QUOTE = re.compile(r"^[“\"「『](?P<text>.+?)[”\"」』]\s*(?:[-—–]{1,2}\s*(?P<source>.+))?$")
@@ -159,9 +159,10 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
     number = re.search(r"-?\d+(?:\.\d+)?\s*(?:%|％|倍|万|亿|km|kg|°C|℃)?", items[0]) if len(items) == 1 else None
     if number and len(items[0]) <= 80:
         return SlideSpec(layout="big_number", stat=Stat(value=number.group(0).strip(), label=items[0]), **base)
-    if len(items) == 1 and len(items[0]) <= 60:
+    if len(items) == 1 and len(items[0]) <= 90:
         head = HEAD.match(items[0])
-        stat = Stat(value=head.group("head"), label=head.group("rest")) if head else Stat(value=items[0], label="")
+        short = head and len(head.group("head")) <= 30
+        stat = Stat(value=head.group("head"), label=head.group("rest")) if short else Stat(value=items[0], label="")
         return SlideSpec(layout="big_number", stat=stat if stat.label else Stat(value=title, label=items[0]), **base)
     if any(word in " ".join(visuals).lower() for word in IMAGE_WORDS):
         return SlideSpec(layout="image_text", bullets=items, **base)

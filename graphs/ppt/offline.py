@@ -201,7 +201,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     content_index = 0
     for index in range(1, total + 1):
         if index == 1:
-            title = topic
+            title = topic if zh else topic[:1].upper() + topic[1:]
             content = [f"本课共 {len(units)} 个部分" if zh else f"{len(units)} parts in this lesson"]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
             seed = [f"大家好，今天我们一起学习{topic}。", f"本节课分为{len(units)}个部分。"] if zh else [
@@ -230,6 +230,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             angle = angles[(content_index + rounds) % len(angles)]
             content_index += 1
             title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
+        if not zh:  # sentence case: titles built from a lower-case topic start with a capital
+            title = title[:1].upper() + title[1:]
+            content = [item[:1].upper() + item[1:] for item in content]
             seed = ([f"{title}。"] + [f"{c}。" for c in content[:2]]) if zh else ([f"{title}."] + [f"{c}." for c in content[:2]])
         scripts.append(
             SlideScript(

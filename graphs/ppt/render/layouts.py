@@ -183,10 +183,16 @@ def comparison(spec: SlideSpec, style: Style) -> Plan:
     if spec.table is None:
         plan.problems.append("comparison without a table")
         return plan
-    widths, heights = visuals.table_layout(spec.table, style, CONTENT_W, style.scale.label)
-    if top + sum(heights) > BOTTOM:
+    # Cells at body size when the table fits so, else at the label size of the scale.
+    size = style.scale.label
+    for candidate in (style.scale.body, style.scale.label):
+        _, heights = visuals.table_layout(spec.table, style, CONTENT_W, candidate)
+        size = candidate
+        if top + sum(heights) <= BOTTOM:
+            break
+    else:
         plan.problems.append("table taller than the page")
-    plan.drawers.append(lambda slide: visuals.table(slide, spec.table, style, MARGIN, top, CONTENT_W, style.scale.label))
+    plan.drawers.append(lambda slide: visuals.table(slide, spec.table, style, MARGIN, top, CONTENT_W, size))
     return plan
 
 
