@@ -270,3 +270,47 @@ def test_preview_renders_a_pdf_and_one_thumbnail_per_slide():
     assert preview.pdf.startswith(b"%PDF")
     assert len(preview.thumbnails) == len(outcome.deck.slides)
     assert all(image.startswith(b"\xff\xd8") for image in preview.thumbnails)
+
+
+# ------------------------------------------------------------------ the pipeline: gate node, report, preview
+
+
+async def _run(client, text: str) -> tuple[str, dict]:
+    ack = await client.call("chat:message", {"flow": "ppt", "text": text})
+    assert ack["ok"], ack
+    completion = await client.wait_for("completion", lambda d: d["threadId"] == ack["threadId"], timeout=120)
+    return ack["threadId"], completion
+
+
+async def test_run_ends_with_a_qa_report_and_says_what_it_found(live_server, connect):
+    from core.i18n import t
+
+    client = await connect(live_server.url)
+    thread_id, completion = await _run(client, "做一个关于杠杆原理的6分钟PPT")
+    artifacts = {d["artifact"]["type"]: d["artifact"] for _, d in client.of(thread_id, "tool:artifact")}
+    report = artifacts["qa_report"]["content"]
+    assert report["passed"] and len(report["checks"]) == 19
+    assert artifacts["pptx"]["content"]["qaPassed"] is True
+    final = [d["content"] for _, d in client.of(thread_id, "message") if d.get("final")]
+    assert final and "质检" in final[-1]
+    logs = [d["message"] for _, d in client.of(thread_id, "tool:log")]
+    assert t("ppt.preview_unavailable") in logs, "without the preview tool the run says there is no real preview"
+    assert completion["finalArtifactId"] == artifacts["pptx"]["id"]
+
+
+@needs_office
+async def test_with_libreoffice_the_run_offers_a_pdf_and_real_thumbnails_after_the_pptx(start_server, connect):
+    server = await start_server(office_preview=True)
+    client = await connect(server.url)
+    thread_id, completion = await _run(client, "Make a 4 minute presentation about magnets")
+    order = [d["artifact"]["type"] for _, d in client.of(thread_id, "tool:artifact")]
+    assert order.index("pptx") < order.index("pdf"), "the .pptx is delivered before the slower preview"
+    pdf = next(d["artifact"] for _, d in client.of(thread_id, "tool:artifact") if d["artifact"]["type"] == "pdf")
+    pptx = next(d["artifact"] for _, d in client.of(thread_id, "tool:artifact") if d["artifact"]["type"] == "pptx")
+    assert len(pdf["content"]["thumbnails"]) == pptx["content"]["slideCount"]
+    assert all(u.startswith("data:image/jpeg;base64,") for u in pdf["content"]["thumbnails"])
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session, session.get(f"{server.url}/artifacts/{pdf['id']}/download") as response:
+        assert response.status == 200 and (await response.read()).startswith(b"%PDF")
+    assert completion["finalArtifactId"] == pptx["id"]
