@@ -20,7 +20,7 @@ from graphs.ppt import FLOW
 from graphs.ppt.qa import check, gate
 from graphs.ppt.render import prepare, render_prepared
 from graphs.ppt.render.metrics import Fonts, wrap
-from graphs.ppt.render.prepare import halve_text
+from graphs.ppt.render.prepare import halve_text, visible_items
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import contrast
 from schemas.ppt import (
@@ -98,16 +98,6 @@ def _deck_text(pptx: bytes) -> str:
     return _norm(" ".join(parts))
 
 
-def _items(spec: SlideSpec) -> list[str]:
-    items = [spec.title, spec.subtitle or "", *spec.bullets]
-    for column in spec.columns:
-        items += [column.heading, *column.items]
-    if spec.table:
-        items += spec.table.header + [c for row in spec.table.rows for c in row]
-    items += [part for step in spec.steps for part in (step.label, step.detail)]
-    return [line for item in items for line in item.split("\n") if _norm(line)]
-
-
 @pytest.mark.parametrize("name", sorted(STRESS))
 def test_stress_deck_passes_the_gate_after_repair_with_no_content_lost(name):
     deck = STRESS[name]
@@ -115,7 +105,7 @@ def test_stress_deck_passes_the_gate_after_repair_with_no_content_lost(name):
     assert outcome.report.passed, [i.message for i in outcome.report.issues]
     text = _deck_text(outcome.pptx)
     for spec in deck.slides:
-        for item in _items(spec):
+        for item in visible_items(spec):
             halves = [_norm(h) for h in halve_text(plain(item))]
             assert _norm(item) in text or all(h in text for h in halves), f"lost: {item!r}"
 
