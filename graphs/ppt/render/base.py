@@ -42,15 +42,18 @@ class TypeScale:
     heading: int
     label: int
     display: int
+    hero: int  # cover, section and Q&A titles
+
 
     @classmethod
     def from_theme(cls, title_size: int, body_size: int) -> TypeScale:
         title = max(TITLE_FLOOR, min(44, title_size))
         body = max(BODY_FLOOR, min(28, body_size))
-        return cls(title=title, body=body, heading=max(body + 4, 24), label=BODY_FLOOR, display=max(60, title * 2))
+        return cls(title=title, body=body, heading=max(body + 4, 24), label=BODY_FLOOR, display=max(60, title * 2),
+                   hero=min(title + 8, 48))
 
     def with_sizes(self, title: int, body: int) -> TypeScale:
-        return replace(self, title=title, body=body, heading=max(body + 4, 24))
+        return replace(self, title=title, body=body, heading=max(body + 4, 24), hero=min(title + 8, 48))
 
 
 @dataclass(frozen=True)

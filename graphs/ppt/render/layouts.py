@@ -69,12 +69,12 @@ def cover(spec: SlideSpec, style: Style) -> Plan:
     p = style.palette
     plan = Plan(background=p.primary)
     text_w = 560.0
-    size = min(style.scale.title + 8, 48)
+    size = style.scale.hero
     title = TextBlock(64, 0, text_w, 0, [spec.title], size, p.on_primary, bold=True, title=True, anchor="bottom",
                       name=TITLE)
     title.h = title.needed_height(style.title_fonts)
-    while title.h > 250 and title.size > style.scale.title:
-        title.size -= 2
+    if title.h > 250:  # a long cover title steps down to the deck's title size, not to a size of its own
+        title.size = style.scale.title
         title.h = title.needed_height(style.title_fonts)
     title.y = max(40.0, 250 - title.h)
     plan.blocks.append(title)
@@ -96,7 +96,7 @@ def section(spec: SlideSpec, style: Style) -> Plan:
     number = f"{spec.index:02d}"
     plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.RECTANGLE, 0, 0, 250, SLIDE_H, mix(p.on_primary, p.primary, 0.1)))
     plan.drawers.append(lambda slide: visuals.icon(slide, _icon_name(spec), p.on_primary, 65, 200, 120))
-    title = TextBlock(290, 0, 620, 0, [spec.title], style.scale.title + 4, p.on_primary, bold=True, title=True,
+    title = TextBlock(290, 0, 620, 0, [spec.title], style.scale.hero, p.on_primary, bold=True, title=True,
                       anchor="bottom", name=TITLE)
     title.h = title.needed_height(style.title_fonts)
     title.y = max(40.0, 230 - title.h)
@@ -262,9 +262,12 @@ def big_number(spec: SlideSpec, style: Style) -> Plan:
         plan.problems.append("big_number without a stat")
         return plan
     panel_w = 420.0 if spec.bullets else CONTENT_W
-    size = float(style.scale.display)
-    while size > style.scale.title and text_width_pt(spec.stat.value, size, style.title_fonts, True) > panel_w - 40:
-        size -= 4
+    # The largest size of the scale at which the figure fits on one line, else the title size (it wraps).
+    size = float(style.scale.title)
+    for candidate in (style.scale.display, style.scale.hero, style.scale.title):
+        if text_width_pt(spec.stat.value, candidate, style.title_fonts, True) <= panel_w - 40:
+            size = float(candidate)
+            break
     value = TextBlock(MARGIN, top + 10, panel_w, 0, [spec.stat.value], size, p.on_primary, bold=True, title=True,
                       align="center", anchor="middle")
     value.h = value.needed_height(style.title_fonts)
@@ -359,7 +362,7 @@ def summary(spec: SlideSpec, style: Style) -> Plan:
 def qa(spec: SlideSpec, style: Style) -> Plan:
     p = style.palette
     plan = Plan()
-    title = TextBlock(MARGIN + 220, 60, CONTENT_W - 220, 0, [spec.title], style.scale.title + 8, p.title, bold=True,
+    title = TextBlock(MARGIN + 220, 60, CONTENT_W - 220, 0, [spec.title], style.scale.hero, p.title, bold=True,
                       title=True, anchor="bottom", name=TITLE)
     title.h = title.needed_height(style.title_fonts)
     plan.blocks.append(title)
