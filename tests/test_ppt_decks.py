@@ -24,8 +24,8 @@ from graphs.ppt.render.prepare import halve_text, visible_items
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import contrast
 from schemas.ppt import (
-    ChartSeries, ChartSpec, ColorScheme, Column, FontConfig, MasterSlide, PresentationTheme, SlideDeck, SlideSpec,
-    Step, Table,
+    ChartSeries, ChartSpec, ColorScheme, Column, FontConfig, MasterSlide, PresentationTheme, Quote, SlideDeck,
+    SlideSpec, Stat, Step, Table,
 )
 
 NARRATION = "We look at this idea and connect it to what we already know. "
@@ -75,7 +75,13 @@ STRESS = {
             header=["Aspect", "Light", "Dark"], rows=[[f"Row {i}", "In the thylakoid membrane", "In the stroma"] for i in range(9)])),
         page(layout="process", title="Steps", steps=[Step(label=f"Step {i}", detail="Something happens here") for i in range(6)]),
         page(layout="chart", title="Where the energy goes", chart=ChartSpec(kind="pie", categories=["Heat", "Sugar", "Reflected"],
-                                                                               series=[ChartSeries(name="Share", values=[45, 5, 50])], unit="%"))),
+                                                                               series=[ChartSeries(name="Share", values=[45, 5, 50])], unit="%")),
+        page(layout="timeline", title="Discoveries", steps=[Step(label="1771", detail="Priestley: plants restore air"),
+                                                             Step(label="1779", detail="Ingenhousz: light is needed"),
+                                                             Step(label="1864", detail="Sachs: leaves make starch")]),
+        page(layout="big_number", title="Efficiency", stat=Stat(value="1%", label="of sunlight becomes sugar"),
+             bullets=["Most light is reflected or lost as heat"]),
+        page(layout="quote", title="In their words", quote=Quote(text="Plants are the lungs of the Earth.", source="a saying"))),
 }
 
 
