@@ -285,8 +285,8 @@ def big_number(spec: SlideSpec, style: Style) -> Plan:
         plan.problems.append("statement taller than the page")
     if spec.bullets:
         x = MARGIN + panel_w + 30
-        plan.blocks.append(TextBlock(x, top, SLIDE_W - MARGIN - x, BOTTOM - top, spec.bullets, style.scale.body, p.text,
-                                     bullets=True))
+        plan.blocks.append(TextBlock(x, top, SLIDE_W - MARGIN - x, panel_h, spec.bullets, style.scale.body, p.text,
+                                     bullets=True, anchor="middle"))
     return plan
 
 
@@ -325,19 +325,31 @@ def quote(spec: SlideSpec, style: Style) -> Plan:
     if spec.quote is None:
         plan.problems.append("quote without text")
         return plan
-    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.RECTANGLE, MARGIN, top, 8, BOTTOM - top - 10, p.accent))
-    plan.drawers.append(lambda slide: visuals.icon(slide, "solid/quote-left", p.secondary, MARGIN + 30, top + 4, 56))
-    text = TextBlock(MARGIN + 110, top, CONTENT_W - 110, 0, [spec.quote.text], style.scale.heading, p.text)
-    text.h = min(text.needed_height(style.fonts), BOTTOM - top - 60)
+    x, w = MARGIN + 110, CONTENT_W - 110
+    text = TextBlock(x, 0, w, 0, [spec.quote.text], style.scale.title, p.text)
+    text.h = text.needed_height(style.fonts)
+    if top + text.h > BOTTOM - 60:  # a long quotation steps down to the body size of the scale
+        text.size = style.scale.heading
+        text.h = min(text.needed_height(style.fonts), BOTTOM - top - 60)
+    source = TextBlock(x, 0, w, 0, ["— " + spec.quote.source], style.scale.body, p.muted, align="right") if spec.quote.source else None
+    if source:
+        source.h = source.needed_height(style.fonts)
+    rest = TextBlock(x, 0, w, 0, spec.bullets, style.scale.body, p.text, bullets=True) if spec.bullets else None
+    if rest:
+        rest.h = rest.needed_height(style.fonts)
+    block_h = text.h + (source.h + 8 if source else 0) + (rest.h + 16 if rest else 0)
+    y = top + max(0.0, (BOTTOM - top - block_h) / 2)
+    plan.drawers.append(lambda slide, y=y: add_shape(slide, MSO_SHAPE.RECTANGLE, MARGIN, y, 8, text.h, p.accent))
+    plan.drawers.append(lambda slide, y=y: visuals.icon(slide, "solid/quote-left", p.secondary, MARGIN + 30, y + 4, 56))
+    text.y = y
     plan.blocks.append(text)
-    y = top + text.h + 10
-    if spec.quote.source:
-        plan.blocks.append(TextBlock(MARGIN + 110, y, CONTENT_W - 110, 40, ["— " + spec.quote.source], style.scale.body,
-                                     p.muted, align="right"))
-        y += 50
-    if spec.bullets:
-        plan.blocks.append(TextBlock(MARGIN + 110, y, CONTENT_W - 110, BOTTOM - y, spec.bullets, style.scale.body, p.text,
-                                     bullets=True))
+    y += text.h + 8
+    for block in (source, rest):
+        if block:
+            block.y = y
+            block.h = min(block.h, BOTTOM - y)
+            plan.blocks.append(block)
+            y += block.h + 16
     return plan
 
 
