@@ -17,8 +17,7 @@ from pptx.util import Emu
 from core.llm.offline import OfflineLLM
 from graphs.base import FlowContext
 from graphs.ppt import FLOW
-from graphs.ppt.qa import check, gate
-from graphs.ppt.render import prepare, render_prepared
+from graphs.ppt.qa import gate
 from graphs.ppt.render.metrics import Fonts, wrap
 from graphs.ppt.render.prepare import halve_text, visible_items
 from graphs.ppt.render.text import plain

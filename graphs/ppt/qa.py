@@ -17,10 +17,10 @@ from pptx.util import Emu
 
 from core.i18n import t
 from graphs.ppt.planning import EN_WORDS_PER_MINUTE, ZH_CHARS_PER_MINUTE
-from graphs.ppt.render.base import BODY_FLOOR, DECO, FOOTER, INSET_X, INSET_Y, PARAGRAPH_GAP_EM, TITLE, VISUAL
+from graphs.ppt.render.base import BODY_FLOOR, DECO, FOOTER, PARAGRAPH_GAP_EM, VISUAL
 from graphs.ppt.render.metrics import Fonts, line_height_pt, wrap
 from graphs.ppt.render import Prepared, prepare, render_prepared
-from graphs.ppt.render.prepare import _cjk_capable, is_instruction, narration_of, split_spec, too_dense, visible_items
+from graphs.ppt.render.prepare import cjk_capable, is_instruction, narration_of, split_spec, too_dense, visible_items
 from graphs.ppt.render.text import EAST_ASIAN, HAN, HANGUL, KANA, MARKUP_LEAK, plain
 from graphs.ppt.render.theme import contrast, required_contrast
 from schemas.ppt import QaIssue, QaReport, SlideDeck
@@ -189,7 +189,7 @@ def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[Qa
                     issue("east_asian_font", number, text=run.text[:20])
                 elif EAST_ASIAN.search(run.text):
                     ea = rpr.find(qn("a:ea"))
-                    if ea is None or not _cjk_capable(ea.get("typeface", "")) or rpr.get("lang") == "en-US":
+                    if ea is None or not cjk_capable(ea.get("typeface", "")) or rpr.get("lang") == "en-US":
                         issue("east_asian_font", number, text=run.text[:20])
                 try:
                     color = "#" + str(run.font.color.rgb)

@@ -13,7 +13,7 @@ from graphs.ppt.render.base import (
     DECO, FOOTER, FOOTER_PT, MARGIN, SLIDE_H, SLIDE_W, TITLE, VISUAL, Plan, Style, TextBlock, add_shape,
 )
 from graphs.ppt.render.icons import icon_for
-from graphs.ppt.render.metrics import line_height_pt, text_width_pt, wrap
+from graphs.ppt.render.metrics import text_width_pt
 from graphs.ppt.render.theme import mix
 from schemas.ppt import SlideSpec
 
@@ -402,10 +402,3 @@ def plan(spec: SlideSpec, style: Style) -> Plan:
         result.blocks.append(TextBlock(SLIDE_W - MARGIN - 60, SLIDE_H - 34, 60, 24, [str(spec.index)], FOOTER_PT, color,
                                        align="right", name=FOOTER))
     return result
-
-
-def footer_size_ok(block: TextBlock) -> bool:
-    return block.name == FOOTER
-
-
-__all__ = ["plan", "PLANNERS", "line_height_pt", "wrap"]

@@ -14,7 +14,7 @@ from core.i18n import t
 from graphs.ppt.render import layouts
 from graphs.ppt.render.base import BODY_FLOOR, TITLE_FLOOR, Style, TypeScale
 from graphs.ppt.render.metrics import FALLBACK_REASONS, Fonts
-from graphs.ppt.render.text import EAST_ASIAN, clean, has_east_asian, plain
+from graphs.ppt.render.text import EAST_ASIAN, clean, plain
 from graphs.ppt.render.theme import checked_theme
 from schemas.ppt import ChartSeries, ChartSpec, Column, Quote, SlideDeck, SlideSpec, Stat, Step, Table
 
@@ -176,7 +176,7 @@ def visible_items(spec: SlideSpec) -> list[str]:
 # ------------------------------------------------------------------ fonts and theme
 
 
-def _cjk_capable(name: str) -> bool:
+def cjk_capable(name: str) -> bool:
     lowered = name.lower()
     return any(known in lowered for known in CJK_FONT_NAMES)
 
@@ -186,11 +186,11 @@ def style_for(deck: SlideDeck, changes: list[str]) -> tuple[SlideDeck, Style]:
     changes.extend(adjustments)
     fonts = theme.fontConfig
     east_asian = fonts.eastAsianFont
-    if not _cjk_capable(east_asian):
+    if not cjk_capable(east_asian):
         changes.append(t("ppt.font_east_asian", old=east_asian, new=CJK_FONT_DEFAULT))
         east_asian = CJK_FONT_DEFAULT
-    latin_body = fonts.bodyFont if not _cjk_capable(fonts.bodyFont) else "Arial"
-    latin_title = fonts.titleFont if not _cjk_capable(fonts.titleFont) else "Arial"
+    latin_body = fonts.bodyFont if not cjk_capable(fonts.bodyFont) else "Arial"
+    latin_title = fonts.titleFont if not cjk_capable(fonts.titleFont) else "Arial"
     theme = theme.model_copy(update={"fontConfig": fonts.model_copy(update={"eastAsianFont": east_asian})})
     style = Style(palette=palette, fonts=Fonts(latin_body, east_asian), title_fonts=Fonts(latin_title, east_asian),
                   scale=TypeScale.from_theme(fonts.titleSize, fonts.bodySize), language=deck.language)
@@ -347,6 +347,3 @@ def _merge_empty(slides: list[SlideSpec]) -> list[SlideSpec]:
             continue
         out.append(spec if plain(spec.title) else spec.model_copy(update={"title": "—"}))
     return out
-
-
-__all__ = ["prepare", "Prepared", "clean_spec", "narration_of", "is_instruction", "has_east_asian"]
