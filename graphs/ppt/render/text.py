@@ -96,6 +96,3 @@ def script_runs(text: str) -> list[tuple[str, str]]:
 
 LANG_OF_SCRIPT = {"han": "zh-CN", "hangul": "ko-KR", "kana": "ja-JP"}
 
-
-def has_east_asian(text: str) -> bool:
-    return bool(EAST_ASIAN.search(text))
