@@ -75,6 +75,9 @@ class Settings(BaseSettings):
 
     search_url: str | None = Field(default=None, description="SearXNG base URL for analyze_topic's web search")
     search_timeout_s: float = Field(default=8.0, gt=0)
+    office_preview: bool = Field(
+        default=True, description="Render decks to PDF + thumbnails with LibreOffice when it is installed"
+    )
 
     requirement_max_rounds: int = Field(default=3, ge=1, le=10, description="Clarification rounds before assuming")
     repo_roots: list[Path] = Field(

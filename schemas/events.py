@@ -21,6 +21,8 @@ class ArtifactType(str, Enum):
     slide_preview = "slide_preview"
     dsl = "dsl"
     pptx = "pptx"
+    qa_report = "qa_report"
+    pdf = "pdf"
     tool_plan = "tool_plan"
     scene_memory_context = "scene_memory_context"
     legal_answer = "legal_answer"

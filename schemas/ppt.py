@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 HEX_COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
@@ -90,10 +90,25 @@ class FontConfig(BaseModel):
     bodySize: int = Field(ge=12, le=32)
 
 
+SlideLayout = Literal[
+    "cover", "agenda", "section", "bullets", "two_column", "comparison", "process", "timeline",
+    "big_number", "chart", "image_text", "quote", "summary", "qa",
+]
+SLIDE_LAYOUTS: tuple[str, ...] = SlideLayout.__args__
+# Names older decks and models use for the same pages.
+LEGACY_LAYOUTS = {"title": "cover", "closing": "summary", "two-column": "two_column", "table": "comparison",
+                  "steps": "process", "statement": "big_number", "image": "image_text", "diagram": "image_text"}
+
+
 class MasterSlide(BaseModel):
     name: str
-    layout: Literal["title", "section", "bullets", "two_column", "closing"]
+    layout: SlideLayout
     description: str = ""
+
+    @field_validator("layout", mode="before")
+    @classmethod
+    def _legacy_layout(cls, value: object) -> object:
+        return LEGACY_LAYOUTS.get(value, value) if isinstance(value, str) else value
 
 
 class PresentationTheme(BaseModel):
@@ -103,16 +118,81 @@ class PresentationTheme(BaseModel):
     masterSlides: list[MasterSlide] = Field(min_length=1)
 
 
+class Column(BaseModel):
+    heading: str = Field(description="Column heading, e.g. 误区 / 正解")
+    items: list[str] = Field(default_factory=list, description="Points of this column")
+
+
+class Table(BaseModel):
+    header: list[str] = Field(min_length=2, description="Column headings; the first names the compared aspect")
+    rows: list[list[str]] = Field(min_length=1, description="One list of cells per row, as many as the header")
+
+    @model_validator(mode="after")
+    def _rectangular(self) -> Table:
+        if any(len(row) != len(self.header) for row in self.rows):
+            raise ValueError("every table row needs one cell per header column")
+        return self
+
+
+class Step(BaseModel):
+    label: str = Field(description="Step name, or the date/period on a timeline")
+    detail: str = Field(default="", description="One short sentence about the step")
+
+
+class Stat(BaseModel):
+    value: str = Field(description="The big figure or key phrase, e.g. 78% or 3 步")
+    label: str = Field(description="What the figure means")
+
+
+class ChartSeries(BaseModel):
+    name: str
+    values: list[float] = Field(min_length=1)
+
+
+class ChartSpec(BaseModel):
+    kind: Literal["column", "bar", "line", "pie"] = "column"
+    categories: list[str] = Field(min_length=2)
+    series: list[ChartSeries] = Field(min_length=1, max_length=4)
+    unit: str = Field(default="", description="Unit of the values, shown in the axis title")
+
+    @model_validator(mode="after")
+    def _aligned(self) -> ChartSpec:
+        if any(len(s.values) != len(self.categories) for s in self.series):
+            raise ValueError("every chart series needs one value per category")
+        return self
+
+
+class Quote(BaseModel):
+    text: str
+    source: str = ""
+
+
 class SlideSpec(BaseModel):
-    """One page of the deck DSL, as the LLM writes it for a script."""
+    """One page of the deck DSL. `layout` says which typed field carries the page's visual."""
 
     index: int = Field(ge=1)
-    layout: Literal["title", "section", "bullets", "two_column", "closing"]
+    layout: SlideLayout = Field(description="cover, agenda, section, bullets, two_column, comparison (table), "
+                                            "process, timeline, big_number, chart, image_text, quote, summary, qa")
     title: str
     subtitle: str | None = None
-    bullets: list[str] = Field(default_factory=list)
-    visuals: list[str] = Field(default_factory=list, description="Visual suggestions shown as callouts")
+    bullets: list[str] = Field(default_factory=list, description="Short points shown on the page")
+    columns: list[Column] = Field(default_factory=list, description="two_column: exactly two columns")
+    table: Table | None = Field(default=None, description="comparison: the table")
+    steps: list[Step] = Field(default_factory=list, description="process / timeline: 2-6 steps in order")
+    stat: Stat | None = Field(default=None, description="big_number: the figure or key statement")
+    chart: ChartSpec | None = Field(default=None, description="chart: data for a native chart")
+    quote: Quote | None = Field(default=None, description="quote: the quotation")
+    icon: str | None = Field(default=None, description="A keyword naming an icon for the page (e.g. leaf, atom)")
+    visuals: list[str] = Field(default_factory=list,
+                               description="Design suggestions: realised as the page's visual or kept in the notes, "
+                                           "never printed on the slide")
     notes: str = Field(default="", description="Speaker notes: the narration script")
+    continuationOf: int | None = Field(default=None, description="Set on a page split off a page too full to fit")
+
+    @field_validator("layout", mode="before")
+    @classmethod
+    def _legacy_layout(cls, value: object) -> object:
+        return LEGACY_LAYOUTS.get(value, value) if isinstance(value, str) else value
 
 
 class SlideDeck(BaseModel):
@@ -131,3 +211,28 @@ class PptxSummary(BaseModel):
     slideCount: int
     sizeBytes: int
     aspectRatio: str = "16:9"
+    qaPassed: bool | None = Field(default=None, description="Whether the QA gate passed the file")
+
+
+class DeckPreview(BaseModel):
+    """The deck as LibreOffice renders it: the PDF (the artifact's file) and one thumbnail per slide."""
+
+    fileName: str
+    pageCount: int
+    thumbnails: list[str] = Field(default_factory=list, description="Per-slide JPEG thumbnails as data: URLs")
+
+
+class QaIssue(BaseModel):
+    check: str = Field(description="Which check failed, e.g. overflow, contrast, duplicate")
+    slide: int | None = Field(default=None, description="1-based slide number, or none for the whole deck")
+    message: str = Field(description="What is wrong, in the user's language")
+
+
+class QaReport(BaseModel):
+    """What the QA gate found in the .pptx after repair: an empty `issues` list means the deck passed."""
+
+    passed: bool
+    checks: list[str] = Field(description="Every check that was run")
+    issues: list[QaIssue] = Field(default_factory=list)
+    repairs: list[str] = Field(default_factory=list, description="What was changed to pass (split, shrink, colour)")
+    rounds: int = Field(default=1, description="Check → repair rounds run")

@@ -37,29 +37,86 @@ function applyVars(el, vars) {
   return el;
 }
 
-const LAYOUTS = new Set(["title", "section", "bullets", "two_column", "closing"]);
+const LAYOUTS = new Set(["cover", "agenda", "section", "bullets", "two_column", "comparison", "process", "timeline",
+  "big_number", "chart", "image_text", "quote", "summary", "qa"]);
+// Names older decks used for the same pages (schemas/ppt.py LEGACY_LAYOUTS).
+const LEGACY = { title: "cover", closing: "summary", "two-column": "two_column", table: "comparison", steps: "process",
+  statement: "big_number", image: "image_text", diagram: "image_text" };
 
 function strList(v) {
-  return Array.isArray(v) ? v.filter((x) => x !== null && x !== undefined).map(String) : [];
+  return Array.isArray(v) ? v.filter((x) => x !== null && x !== undefined && String(x).trim() !== "").map(String) : [];
+}
+const objList = (v) => (Array.isArray(v) ? v.filter((x) => x && typeof x === "object") : []);
+// `**bold**` in the DSL is shown bold; no other markup is interpreted.
+function rich(text) {
+  const parts = String(text).split(/\*\*(.+?)\*\*/g);
+  return parts.map((p, i) => (i % 2 ? h("strong", null, p) : p));
+}
+const ul = (items, cls = "s-bullets") => (items.length ? h("ul", { class: cls }, items.map((b) => h("li", null, rich(b)))) : null);
+
+function chartView(chart) {
+  const cats = strList(chart?.categories);
+  const series = objList(chart?.series);
+  const values = series.length ? (Array.isArray(series[0].values) ? series[0].values.map(Number) : []) : [];
+  const max = Math.max(1, ...values.filter(Number.isFinite));
+  return h("div", { class: "s-chart", role: "img", "aria-label": `${chart?.kind ?? "chart"}: ${cats.join(", ")}` },
+    cats.map((c, i) => h("div", { class: "s-bar-wrap" },
+      h("span", { class: "s-bar-value" }, `${values[i] ?? ""}${chart?.unit && chart.unit.length <= 2 ? chart.unit : ""}`),
+      h("div", { class: "s-bar", style: { height: `${Math.max(2, ((values[i] || 0) / max) * 100)}%` } }),
+      h("span", { class: "s-bar-label" }, c))));
 }
 
-function callouts(visuals) {
-  if (!visuals.length) return null;
-  return h(
-    "div",
-    { class: "s-visuals" },
-    visuals.map((v) => h("div", { class: "s-callout" }, h("span", { class: "s-callout-icon", "aria-hidden": "true" }, "▣"), h("span", null, v)))
-  );
+function body(layout, s) {
+  const bullets = strList(s.bullets);
+  const steps = objList(s.steps);
+  switch (layout) {
+    case "agenda":
+      return h("ol", { class: "s-agenda" }, (bullets.length ? bullets : steps.map((x) => String(x.label ?? ""))).map((b, i) =>
+        h("li", null, h("span", { class: "s-badge" }, String(i + 1)), h("span", null, rich(b)))));
+    case "two_column":
+      return h("div", { class: "s-cols" }, objList(s.columns).slice(0, 2).map((c) =>
+        h("div", { class: "s-card" }, h("h4", { class: "s-card-head" }, String(c.heading ?? "")), ul(strList(c.items)))));
+    case "comparison": {
+      const t = s.table || {};
+      return h("table", { class: "s-table" },
+        h("thead", null, h("tr", null, strList(t.header).map((x) => h("th", null, x)))),
+        h("tbody", null, (Array.isArray(t.rows) ? t.rows : []).map((row) => h("tr", null, strList(row).map((x) => h("td", null, x))))));
+    }
+    case "process":
+      return h("div", { class: "s-steps" }, steps.map((x, i) => [
+        i ? h("span", { class: "s-arrow", "aria-hidden": "true" }, "→") : null,
+        h("div", { class: "s-step" }, h("span", { class: "s-badge" }, String(i + 1)), h("strong", null, String(x.label ?? "")),
+          x.detail ? h("p", null, String(x.detail)) : null)]).flat());
+    case "timeline":
+      return h("div", { class: "s-timeline" }, steps.map((x) =>
+        h("div", { class: "s-tl-point" }, h("strong", null, String(x.label ?? "")), h("span", { class: "s-tl-dot" }),
+          x.detail ? h("p", null, String(x.detail)) : null)));
+    case "big_number":
+      return h("div", { class: "s-stat-row" },
+        h("div", { class: "s-stat" }, h("div", { class: "s-stat-value" }, String(s.stat?.value ?? "")),
+          h("div", { class: "s-stat-label" }, String(s.stat?.label ?? ""))), ul(bullets));
+    case "chart":
+      return h("div", { class: "s-stat-row" }, chartView(s.chart), ul(bullets));
+    case "image_text":
+      return h("div", { class: "s-stat-row" }, h("div", { class: "s-picture", "aria-hidden": "true" }, "◆"), ul(bullets));
+    case "quote":
+      return h("div", null, h("blockquote", { class: "s-quote" }, String(s.quote?.text ?? "")),
+        s.quote?.source ? h("p", { class: "s-quote-source" }, `— ${s.quote.source}`) : null, ul(bullets));
+    case "summary":
+      return ul(bullets, "s-bullets s-checklist");
+    default:
+      return ul(bullets);
+  }
 }
 
-/** One slide as a 16:9 element. `opts.thumb` drops notes and simplifies for the thumbnail strip. */
+/** One slide as a 16:9 element. `opts.thumb` drops notes and simplifies for the thumbnail strip.
+ *  Design suggestions (`visuals`) are never drawn: they describe the visual, they are not text for the audience. */
 export function renderSlide(spec, theme, opts = {}) {
   const s = spec && typeof spec === "object" ? spec : {};
-  const layout = LAYOUTS.has(s.layout) ? s.layout : "bullets";
+  const named = LEGACY[s.layout] ?? s.layout;
+  const layout = LAYOUTS.has(named) ? named : "bullets";
   const title = String(s.title ?? "");
   const subtitle = s.subtitle ? String(s.subtitle) : "";
-  const bullets = strList(s.bullets);
-  const visuals = strList(s.visuals);
   const index = Number.isFinite(Number(s.index)) ? Number(s.index) : null;
 
   const slide = h("div", {
@@ -72,11 +129,12 @@ export function renderSlide(spec, theme, opts = {}) {
   const inner = h("div", { class: "slide-inner" });
   slide.append(inner);
 
-  if (layout === "title" || layout === "closing") {
+  if (layout === "cover" || layout === "qa") {
     inner.append(
       h("div", { class: "s-deco s-deco-bar" }),
-      h("div", { class: "s-center" }, h("h3", { class: "s-title" }, title), subtitle ? h("p", { class: "s-subtitle" }, subtitle) : null,
-        bullets.length ? h("ul", { class: "s-bullets s-bullets-center" }, bullets.map((b) => h("li", null, b))) : null),
+      h("div", { class: "s-center" }, layout === "qa" ? h("div", { class: "s-qmark", "aria-hidden": "true" }, "?") : null,
+        h("h3", { class: "s-title" }, title), subtitle ? h("p", { class: "s-subtitle" }, subtitle) : null,
+        ul(strList(s.bullets), "s-bullets s-bullets-center")),
       h("div", { class: "s-deco s-deco-corner" })
     );
   } else if (layout === "section") {
@@ -84,22 +142,12 @@ export function renderSlide(spec, theme, opts = {}) {
       h("div", { class: "s-section-band" },
         index !== null ? h("div", { class: "s-section-no" }, String(index).padStart(2, "0")) : null,
         h("div", null, h("h3", { class: "s-title" }, title), subtitle ? h("p", { class: "s-subtitle" }, subtitle) : null)),
-      bullets.length ? h("ul", { class: "s-bullets" }, bullets.map((b) => h("li", null, b))) : null,
-      callouts(visuals)
+      ul(strList(s.bullets)),
     ]);
   } else {
-    let body;
-    if (layout === "two_column") {
-      const half = Math.ceil(bullets.length / 2);
-      body = h("div", { class: "s-cols" },
-        h("ul", { class: "s-bullets s-col" }, bullets.slice(0, half).map((b) => h("li", null, b))),
-        h("ul", { class: "s-bullets s-col" }, bullets.slice(half).map((b) => h("li", null, b))));
-    } else {
-      body = h("ul", { class: "s-bullets" }, bullets.map((b) => h("li", null, b)));
-    }
     inner.append(
       h("header", { class: "s-head" }, h("h3", { class: "s-title" }, title), subtitle ? h("p", { class: "s-subtitle" }, subtitle) : null),
-      h("div", { class: `s-body${visuals.length ? " has-visuals" : ""}` }, body, callouts(visuals))
+      h("div", { class: "s-body" }, body(layout, s))
     );
   }
   if (index !== null) inner.append(h("div", { class: "s-pageno" }, String(index)));

@@ -9,6 +9,8 @@ export const STAGE_LABELS = {
   generate_slide_scripts: "逐页脚本",
   generate_presentation_theme: "主题风格",
   generate_slides: "生成幻灯片",
+  check_deck: "质检与修复",
+  preview_deck: "真实渲染预览",
 };
 
 export const STATUS_LABELS = {

@@ -2,6 +2,7 @@
 
 import { h, safeHref, safeColor, fontStack, formatBytes, renderMarkdown, jsonView } from "./dom.js";
 import { renderSlide, renderDeck } from "./slides.js";
+import pptViews from "./views/ppt.js";
 
 export const TYPE_LABELS = {
   search_results: "搜索结果",
@@ -12,6 +13,8 @@ export const TYPE_LABELS = {
   slide_preview: "单页预览",
   dsl: "幻灯片",
   pptx: "PPTX 文件",
+  qa_report: "质检报告",
+  pdf: "PDF 预览",
   tool_plan: "工具计划",
   scene_memory_context: "场景记忆",
   legal_answer: "法律解答",
@@ -220,6 +223,7 @@ const VIEWS = {
   implementation_plan: (a) => implementationPlan(a),
   legal_answer: (a) => markdownLike(a.content),
   legal_document: (a) => markdownLike(a.content),
+  ...pptViews,
 };
 
 export function renderArtifactBody(artifact, ctx = {}) {

@@ -18,7 +18,9 @@ from tests.support.client import RecordingClient
 @pytest.fixture
 def make_settings(tmp_path: Path) -> Callable[..., Settings]:
     def make(**overrides) -> Settings:
-        values = {"data_dir": tmp_path / "data", "llm_provider": "offline", "_env_file": None, **overrides}
+        # LibreOffice previews cost ~2 s a deck: on only where a test asks for them.
+        values = {"data_dir": tmp_path / "data", "llm_provider": "offline", "office_preview": False, "_env_file": None,
+                  **overrides}
         return Settings(**values)
 
     return make

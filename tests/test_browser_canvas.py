@@ -62,12 +62,13 @@ async def test_refinement_versions_and_the_thread_list(browser, server):
     await page.wait_for_selector("[data-testid=completion]", timeout=60_000)
     thread_url = page.url
 
-    # Theme feedback re-runs the theme and the slides: new versions of the same artifacts, a second run card.
+    # Theme feedback re-runs the theme and the slides (then the QA gate and the preview): new versions of the
+    # same artifacts, a second run card.
     await send(page, "换一套配色，颜色更活泼一些")
     await page.wait_for_function("document.querySelectorAll('[data-testid=completion]').length === 2", timeout=60_000)
     second_run = page.locator(".run-card").nth(1)
     names = await second_run.locator("[data-testid=timeline-entry]").evaluate_all("els => els.map(e => e.dataset.toolName)")
-    assert names == ["generate_presentation_theme", "generate_slides"], names
+    assert names == ["generate_presentation_theme", "generate_slides", "check_deck", "preview_deck"], names
 
     theme_tab = page.locator("[data-testid=artifact-tab][data-type=presentation_theme]")
     assert "v2" in await theme_tab.inner_text()

@@ -17,7 +17,7 @@ STAGE_ARTIFACTS = {
     "generate_video_outline": "video_outline",
     "generate_slide_scripts": "slide_scripts",
     "generate_presentation_theme": "presentation_theme",
-    "generate_slides": "pptx",
+    "generate_slides": "dsl",
 }
 
 
@@ -97,7 +97,8 @@ async def test_completion_points_to_a_real_16_9_pptx_with_notes_and_east_asian_f
     assert len(deck.slides) == len(scripts) == slide_count_for(5)
     assert abs(Emu(deck.slide_width).inches / Emu(deck.slide_height).inches - 16 / 9) < 0.01
     for slide, script in zip(deck.slides, scripts):
-        assert slide.notes_slide.notes_text_frame.text == script["narrationScript"]
+        # The narration first; design suggestions (and on the last page the icon credit) follow it.
+        assert slide.notes_slide.notes_text_frame.text.startswith(script["narrationScript"])
     with zipfile.ZipFile(io.BytesIO(data)) as package:
         slide_xml = package.read("ppt/slides/slide2.xml").decode()
     assert "<a:ea " in slide_xml, "East-Asian font must be set on runs"

@@ -22,7 +22,7 @@ from graphs.ppt.planning import (
     narration_length,
     slide_count_for,
 )
-from graphs.ppt.render import budget_text, render_pptx
+from graphs.ppt.render import render_pptx
 from schemas.ppt import ColorScheme, SlideDeck, SlideScripts
 
 
@@ -71,15 +71,6 @@ async def test_feedback_is_routed_to_the_stage_it_targets(feedback, stage):
 async def test_a_new_topic_request_is_initial():
     intent = await classify_feedback("做一个关于二次函数的PPT", "光合作用", OfflineLLM())
     assert intent.intent == "INITIAL"
-
-
-def test_text_budget_never_overflows_its_box():
-    long_cjk = "这是一段没有任何空格的很长很长的中文句子" * 12
-    items, size = budget_text([long_cjk, "短句", long_cjk], box_width_pt=400, box_height_pt=200, size_pt=24)
-    lines = sum(-(-(len(i)) // int(400 / size)) for i in items)
-    assert size >= 12
-    assert lines * size * 1.15 <= 200 + size, "the kept text fits the box height"
-    assert items[-1].endswith("…") or len(items) < 3
 
 
 def test_colour_scheme_refuses_non_hex_colours():

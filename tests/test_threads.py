@@ -69,7 +69,8 @@ async def test_outline_feedback_reruns_from_the_outline_and_keeps_course_config(
 
     second_run = [(n, d) for n, d in client.of(thread_id) if d["runId"] == ack["runId"]]
     rerun = [d["toolName"] for n, d in second_run if n == "tool:start"]
-    assert rerun == ["generate_video_outline", "generate_slide_scripts", "generate_presentation_theme", "generate_slides"]
+    assert rerun == ["generate_video_outline", "generate_slide_scripts", "generate_presentation_theme", "generate_slides",
+                     "check_deck", "preview_deck"]
     versions = artifact_versions(client.of(thread_id))
     assert versions["course_config"] == 1
     for kind in ("video_outline", "slide_scripts", "presentation_theme", "dsl", "pptx"):
@@ -86,7 +87,7 @@ async def test_visual_feedback_regenerates_only_the_slides(live_server, connect)
     ack = await client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "增加配图，视觉优化一下"})
     await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
     rerun = [d["toolName"] for n, d in client.of(thread_id, "tool:start") if d["runId"] == ack["runId"]]
-    assert rerun == ["generate_slides"]
+    assert rerun == ["generate_slides", "check_deck", "preview_deck"]
     versions = artifact_versions(client.of(thread_id))
     assert versions["slide_scripts"] == 1 and versions["dsl"] == 2
 
@@ -129,7 +130,7 @@ async def test_a_new_topic_on_a_finished_thread_runs_all_stages(live_server, con
     ack = await client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "做一个关于潮汐的5分钟PPT"})
     await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
     rerun = [d["toolName"] for n, d in client.of(thread_id, "tool:start") if d["runId"] == ack["runId"]]
-    assert rerun[0] == "analyze_topic" and len(rerun) == 6
+    assert rerun[0] == "analyze_topic" and len(rerun) == 8  # six stages, the QA gate, the preview
     outline = [d["artifact"] for n, d in client.of(thread_id, "tool:artifact")
                if d["runId"] == ack["runId"] and d["artifact"]["type"] == "video_outline"][0]
     assert "潮汐" in outline["content"]["theme"]

@@ -45,6 +45,11 @@ def tools_from_settings(settings: Settings) -> dict[str, Any]:
     from core.tools.repo_access import RepoAccess
 
     tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots)}
+    if settings.office_preview:
+        from core.tools.office_preview import OfficePreview, available
+
+        if available() is None:
+            tools["office_preview"] = OfficePreview()
     if settings.search_url:
         tools["web_search"] = SearxngSearch(settings.search_url, timeout_s=settings.search_timeout_s)
     return tools

@@ -21,9 +21,10 @@ from langgraph.types import Command
 from core.llm.base import LLM
 
 from graphs.base import FlowContext
-from graphs.hooks import NodeContext, stage
+from graphs.hooks import NodeContext, node, stage
 from graphs.ppt import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.ppt import prompts
+from graphs.ppt.design import design_slide, merge_with_draft
 from graphs.ppt.planning import (
     STAGES,
     FeedbackIntent,
@@ -35,13 +36,19 @@ from graphs.ppt.planning import (
     narration_budget,
     slide_count_for,
 )
-from graphs.ppt.render import render_pptx
+from core.i18n import t
+from core.tools.office_preview import data_url
+from graphs.ppt.qa import gate, qa_summary
+from graphs.ppt.render import prepare, render_pptx
+from graphs.ppt.render.text import plain
 from schemas.events import ArtifactType
 from schemas.ppt import (
     CourseConfig,
+    DeckPreview,
     PptxSummary,
     PresentationTheme,
     SlideDeck,
+    SlideScript,
     SlideScripts,
     SlideSpec,
     TopicAnalysis,
@@ -186,7 +193,8 @@ async def generate_slide_scripts(state: PptState, ctx: NodeContext) -> dict[str,
         system=prompts.SYSTEM,
         prompt=prompts.slide_scripts(analysis, config, outline, slide_count, budget, feedback),
         facts={"topic": analysis.topic, "language": analysis.language, "slideCount": slide_count,
-               "narrationBudget": budget, "outline": outline.model_dump(), "feedback": feedback},
+               "narrationBudget": budget, "duration": config.duration, "outline": outline.model_dump(),
+               "feedback": feedback},
     )
     if len(scripts.scripts) != slide_count:
         ctx.log(f"The model wrote {len(scripts.scripts)} pages where {slide_count} were asked; keeping its pages.",
@@ -236,20 +244,75 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         ctx.config,
     )
     slides = sorted((SlideSpec.model_validate(s) for s in pages_done["slides"]), key=lambda s: s.index)
-    deck = SlideDeck(title=analysis.topic, language=analysis.language, theme=theme, slides=slides)
+    prepared = await asyncio.to_thread(prepare, SlideDeck(title=analysis.topic, language=analysis.language, theme=theme,
+                                                          slides=slides))
+    for change in prepared.changes:
+        ctx.log(change)
+    deck = prepared.deck
     dsl_id = ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=deck,
                           show_in_canvas=True)
-    ctx.log(f"Slide DSL with {len(slides)} pages.", artifact_id=dsl_id)
-    pptx = await asyncio.to_thread(render_pptx, deck)
-    file_name = f"{analysis.topic[:40] or 'deck'}.pptx".replace("/", "-")
+    layouts = len({s.layout for s in deck.slides})
+    ctx.log(t("ppt.dsl_ready", pages=len(deck.slides), layouts=layouts), artifact_id=dsl_id)
+    return {"deck": deck.model_dump()}
+
+
+@node("check_deck")
+async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """The QA gate: render, check the .pptx itself, repair (split, re-layout) and check again; publish the
+    file and, whatever the outcome, the report — remaining problems are stated, never hidden."""
+    deck = SlideDeck.model_validate(state["deck"])
+    config = CourseConfig.model_validate(state["course_config"])
+    outcome = await asyncio.to_thread(gate, deck, config.duration)
+    for repair in outcome.report.repairs:
+        ctx.log(repair)
+    if outcome.deck != deck:
+        ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=outcome.deck)
+    report_id = ctx.artifact(key="qa_report", type=ArtifactType.qa_report, title=t("ppt.qa_title"),
+                             content=outcome.report, show_in_canvas=not outcome.report.passed)
+    if outcome.report.passed:
+        ctx.log(t("ppt.qa_passed", checks=len(outcome.report.checks)), artifact_id=report_id)
+    else:
+        ctx.log(t("ppt.qa_failed", count=len(outcome.report.issues)), level="warning", artifact_id=report_id)
+    file_name = f"{plain(deck.title)[:40] or 'deck'}.pptx".replace("/", "-")
     pptx_id = ctx.artifact(
         key="pptx", type=ArtifactType.pptx, title=file_name,
-        content=PptxSummary(fileName=file_name, slideCount=len(slides), sizeBytes=len(pptx)),
-        final=True, file=pptx, file_name=file_name,
+        content=PptxSummary(fileName=file_name, slideCount=len(outcome.deck.slides), sizeBytes=len(outcome.pptx),
+                            qaPassed=outcome.report.passed),
+        final=True, file=outcome.pptx, file_name=file_name,
         mime_type="application/vnd.openxmlformats-officedocument.presentationml.presentation",
     )
-    ctx.log(f"PowerPoint file ready: {file_name} ({len(pptx) // 1024} KB).", artifact_id=pptx_id)
-    return {"deck": deck.model_dump()}
+    ctx.log(t("ppt.pptx_ready", name=file_name, kb=len(outcome.pptx) // 1024), artifact_id=pptx_id)
+    ctx.message(qa_summary(outcome.report, file_name, len(outcome.deck.slides)), final=True)
+    return {"deck": outcome.deck.model_dump()}
+
+
+@node("preview_deck")
+async def preview_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """A real preview when LibreOffice is configured: the PDF to download and per-slide thumbnails.
+    It runs after the .pptx is published, so the download never waits for it."""
+    office = ctx.flow.tools.get("office_preview")
+    if office is None:
+        ctx.log(t("ppt.preview_unavailable"))
+        return {}
+    deck = SlideDeck.model_validate(state["deck"])
+    try:
+        pptx = await asyncio.to_thread(render_pptx, deck)
+        preview = await asyncio.to_thread(office.render, pptx)
+    except Exception as error:  # the preview is an aid: the .pptx is already delivered
+        ctx.log(t("ppt.preview_failed", reason=type(error).__name__), level="warning")
+        return {}
+    if preview.pdf is None:
+        ctx.log(t("ppt.preview_unavailable"))
+        return {}
+    file_name = f"{plain(deck.title)[:40] or 'deck'}.pdf".replace("/", "-")
+    pdf_id = ctx.artifact(
+        key="pdf", type=ArtifactType.pdf, title=file_name,
+        content=DeckPreview(fileName=file_name, pageCount=len(preview.thumbnails),
+                            thumbnails=[data_url(image) for image in preview.thumbnails]),
+        file=preview.pdf, file_name=file_name, mime_type="application/pdf",
+    )
+    ctx.log(t("ppt.preview_ready", pages=len(preview.thumbnails)), artifact_id=pdf_id)
+    return {}
 
 
 # ------------------------------------------------------------ page subgraph
@@ -266,7 +329,8 @@ class PagesState(TypedDict, total=False):
 
 
 def _progress_message(current: int, total: int, language: str) -> str:
-    return f"正在生成第 {current}/{total} 页..." if language == "zh" else f"Generating slide {current}/{total}..."
+    # The spec fixes this sentence's wording (正在生成第 N/M 页...); the deck's language picks it.
+    return t("ppt.generating_slide", locale=language, current=current, total=total)
 
 
 async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime: Runtime[FlowContext]) -> dict[str, Any]:
@@ -277,14 +341,17 @@ async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime
     theme = PresentationTheme.model_validate(state["theme"])
 
     async def one_page(script: dict[str, Any]) -> SlideSpec:
-        return await ctx.llm.structured(
+        parsed = SlideScript.model_validate(script)
+        draft = design_slide(parsed, total, state["subtitle"] if parsed.slideIndex == 1 else None)
+        written = await ctx.llm.structured(
             SlideSpec,
             role="ppt",
             system=prompts.SYSTEM,
-            prompt=prompts.slide_page(script, total, theme, state.get("feedback")),
+            prompt=prompts.slide_page(script, total, theme, state.get("feedback"), draft.model_dump(exclude_defaults=True)),
             facts={"script": script, "total": total, "language": state["language"], "feedback": state.get("feedback"),
                    "subtitle": state["subtitle"]},
         )
+        return merge_with_draft(written, draft)
 
     pending = [asyncio.create_task(one_page(script)) for script in batch]
     made: list[dict[str, Any]] = []
@@ -296,7 +363,7 @@ async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime
             slide = await task
             artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
                                        title=f"第 {index} 页 Slide {index}", content=slide)
-            ctx.log(f"Page {index}/{total} ready: {slide.title}", artifact_id=artifact_id)
+            ctx.log(t("ppt.page_ready", index=index, total=total, title=slide.title), artifact_id=artifact_id)
             made.append(slide.model_dump())
     finally:
         for task in pending:
@@ -333,10 +400,13 @@ def build_graph() -> StateGraph:
     }
     assert tuple(nodes) == STAGES
     graph.add_node("route_request", route_request, destinations=STAGES)
+    # After the six stages: the QA gate (renders, checks, repairs, publishes) and the real preview.
+    nodes |= {"check_deck": check_deck, "preview_deck": preview_deck}
     for name, fn in nodes.items():
         graph.add_node(name, fn)
     graph.add_edge(START, "route_request")
-    for before, after in zip(STAGES, STAGES[1:]):
+    order = list(nodes)
+    for before, after in zip(order, order[1:]):
         graph.add_edge(before, after)
-    graph.add_edge(STAGES[-1], END)
+    graph.add_edge(order[-1], END)
     return graph

@@ -7,6 +7,7 @@ so two different topics give two different decks and the same topic always gives
 from __future__ import annotations
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
+from graphs.ppt.design import design_slide
 from graphs.ppt.planning import (
     FeedbackIntent,
     keywords_of,
@@ -18,6 +19,7 @@ from schemas.ppt import (
     FontConfig,
     KnowledgeUnit,
     MasterSlide,
+    SLIDE_LAYOUTS,
     PresentationTheme,
     SlideScript,
     SlideScripts,
@@ -116,32 +118,122 @@ def _narration(seed_sentences: list[str], budget: int, zh: bool) -> str:
     return text
 
 
+# Each outline point is shown from one angle; pages cycle through angles so a point met twice is
+# shown differently, and lesson-level views (time plan, lesson flow) appear once.
+ANGLES = ("concept", "process", "contrast", "table", "statement", "plan_chart", "example", "flow_timeline")
+REPEAT_ANGLES = ("concept", "process", "contrast", "table", "statement", "example")
+ACTIVITIES_ZH = ("观察与记录", "小组讨论", "动手实验", "画图归纳", "联系生活")
+ACTIVITIES_EN = ("Observe and record", "Group discussion", "Hands-on activity", "Draw and summarise", "Everyday link")
+
+
+def _point_name(point: str) -> str:
+    """"关键过程要点1：光合作用中的关键步骤" → the part after the colon."""
+    for mark in ("：", ": "):
+        if mark in point:
+            return point.split(mark, 1)[1].strip()
+    return point
+
+
+def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
+                zh: bool) -> tuple[str, list[str], list[str]]:
+    """(title, contentDesign, visualSuggestions) of one point seen from one angle; shaped so design.py reads it."""
+    name = _point_name(point)
+    points = [_point_name(p) for p in unit.knowledgePoints]
+    units = outline.knowledgeUnits
+    if angle == "concept":
+        return ((f"{name}是什么" if zh else f"What is {name}?"),
+                ([f"{name}：{unit.description}", f"它回答的问题：{topic}为什么会这样", f"记住关键词：{unit.title}"] if zh else
+                 [f"{name}: {unit.description}", f"The question it answers: why {topic} works this way", f"Keyword: {unit.title}"]),
+                ["示意图：" + name if zh else "Diagram: " + name])
+    if angle == "process":
+        stages_zh = ("观察现象", "提出问题", "分析原理", "得出结论")
+        stages_en = ("Observe", "Ask", "Explain", "Conclude")
+        return ((f"一步步理解{name}" if zh else f"{name}, step by step"),
+                [f"第{'一二三四'[i]}步：{stage}" if zh else f"Step {i + 1}: {stage}" for i, stage in enumerate(stages_zh if zh else stages_en)],
+                ["流程图" if zh else "Flow chart"])
+    if angle == "contrast":
+        return ((f"{name}：误区与正解" if zh else f"{name}: myth and fact"),
+                ([f"误区：只要记住{name}的结论就够了", f"误区：{name}与{topic}的其他部分无关",
+                  f"正解：要理解{name}背后的原因", f"正解：{name}与{unit.title}紧密相连"] if zh else
+                 [f"Myth: remembering the result of {name} is enough", f"Myth: {name} stands apart from {topic}",
+                  f"Fact: understand why {name} happens", f"Fact: {name} is tied to {unit.title.lower()}"]),
+                ["左右对比" if zh else "Side-by-side contrast"])
+    if angle == "table":
+        activities = ACTIVITIES_ZH if zh else ACTIVITIES_EN
+        return ((f"{unit.title}：学习路线" if zh else f"{unit.title}: how we study it"),
+                [("知识点｜要解决的问题｜课堂活动" if zh else "Point | Question | Activity")] + [f"{p}：{'它是什么、为什么' if zh else 'what and why'}｜{activities[(i + len(p)) % len(activities)]}"
+                 for i, p in enumerate(points)],
+                ["对比表格" if zh else "Comparison table"])
+    if angle == "statement":
+        return ((f"{unit.title}的核心" if zh else f"The heart of {unit.title.lower()}"),
+                [f"{name}：理解{unit.title}的钥匙" if zh else f"{name}: the key to {unit.title.lower()}"],
+                ["大字强调" if zh else "Big statement"])
+    if angle == "plan_chart":
+        per_unit = max(1, round(duration / max(1, len(units))))
+        return (("本课时间分配" if zh else "How the lesson time is spent"),
+                [f"{u.title}：{per_unit}分钟" if zh else f"{u.title}: {per_unit} min" for u in units],
+                ["柱状图" if zh else "Column chart"])
+    if angle == "flow_timeline":
+        per_unit = max(1, round(duration / max(1, len(units))))
+        return (("课堂流程" if zh else "Lesson flow"),
+                [(f"{i * per_unit}-{(i + 1) * per_unit}分钟：{u.title}" if zh else f"{i * per_unit}-{(i + 1) * per_unit} min: {u.title}")
+                 for i, u in enumerate(units)],
+                ["时间轴" if zh else "Timeline"])
+    # example
+    return ((f"{name}：身边的例子" if zh else f"{name}: an everyday example"),
+            ([f"在生活中找一找与{name}有关的现象", f"用{unit.title}解释这个现象", "和同桌交流你的发现"] if zh else
+             [f"Find something around you that shows {name}", f"Explain it with {unit.title.lower()}", "Compare notes with a partner"]),
+            ["生活场景配图" if zh else "Everyday scene picture"])
+
+
 @offline_composer(SlideScripts)
 def slide_scripts(request: OfflineRequest) -> SlideScripts:
     topic, zh = request.fact("topic"), _zh(request)
     total = request.fact("slideCount")
     budget = request.fact("narrationBudget")
+    duration = request.fact("duration") or max(1, total - 2)
     outline = VideoOutline.model_validate(request.fact("outline"))
     points = [(unit, point) for unit in outline.knowledgeUnits for point in unit.knowledgePoints]
+    units = [unit.title for unit in outline.knowledgeUnits]
+    closing = 2 if total >= 6 else 1
+    agenda = total >= 5
     scripts = []
+    content_index = 0
     for index in range(1, total + 1):
         if index == 1:
-            title = topic
-            content = [unit.title for unit in outline.knowledgeUnits][:5]
+            title = topic if zh else topic[:1].upper() + topic[1:]
+            content = [f"本课共 {len(units)} 个部分" if zh else f"{len(units)} parts in this lesson"]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
-            seed = [f"大家好，今天我们一起学习{topic}。", f"本节课分为{len(outline.knowledgeUnits)}个部分。"] if zh else [
-                f"Hello, today we learn about {topic}.", f"The lesson has {len(outline.knowledgeUnits)} parts."]
-        elif index == total:
+            seed = [f"大家好，今天我们一起学习{topic}。", f"本节课分为{len(units)}个部分。"] if zh else [
+                f"Hello, today we learn about {topic}.", f"The lesson has {len(units)} parts."]
+        elif index == 2 and agenda:
+            title = "本课内容" if zh else "Today's plan"
+            content = units[:8]
+            visuals = []
+            seed = [f"我们按这{len(units)}个部分展开。"] if zh else [f"We will go through these {len(units)} parts."]
+        elif index == total and closing == 2:
+            title = "思考与提问" if zh else "Questions"
+            content = ([f"你能用自己的话解释{units[0]}吗？", f"{topic}在生活中还有哪些例子？", "今天哪一点你还想深入了解？"] if zh else
+                       [f"Can you explain {units[0].lower()} in your own words?", f"Where else do you meet {topic}?",
+                        "What would you like to explore further?"])
+            visuals = []
+            seed = ["最后留几个问题给大家思考。"] if zh else ["To finish, a few questions to think about."]
+        elif index == total - closing + 1:
             title = "总结与回顾" if zh else "Summary"
-            content = [unit.title for unit in outline.knowledgeUnits][:5]
+            content = units[:6]
             visuals = ["要点回顾清单" if zh else "Checklist of key points"]
-            seed = [f"最后我们回顾一下{topic}的要点。"] if zh else [f"Let us review the key points of {topic}."]
+            seed = [f"我们回顾一下{topic}的要点。"] if zh else [f"Let us review the key points of {topic}."]
         else:
-            unit, point = points[(index - 2) % len(points)]
-            title = unit.title
-            content = [point, unit.description]
-            visuals = [("示意图：" if zh else "Diagram: ") + point[:24], ("对比表格" if zh else "Comparison table")]
-            seed = [f"{unit.title}。", f"{point}。"] if zh else [f"{unit.title}.", f"{point}."]
+            unit, point = points[content_index % len(points)]
+            rounds = content_index // len(ANGLES)
+            angles = ANGLES if rounds == 0 else REPEAT_ANGLES
+            angle = angles[(content_index + rounds) % len(angles)]
+            content_index += 1
+            title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
+        if not zh:  # sentence case: titles built from a lower-case topic start with a capital
+            title = title[:1].upper() + title[1:]
+            content = [item[:1].upper() + item[1:] for item in content]
+            seed = ([f"{title}。"] + [f"{c}。" for c in content[:2]]) if zh else ([f"{title}."] + [f"{c}." for c in content[:2]])
         scripts.append(
             SlideScript(
                 slideIndex=index,
@@ -164,44 +256,23 @@ def presentation_theme(request: OfflineRequest) -> PresentationTheme:
         fontConfig=FontConfig(
             titleFont="Arial",
             bodyFont="Arial",
-            eastAsianFont="Microsoft YaHei" if zh else "Arial",
-            titleSize=36,
-            bodySize=20,
+            eastAsianFont="Microsoft YaHei",  # every deck needs a CJK-capable East Asian font
+            titleSize=40,
+            bodySize=24,
         ),
-        masterSlides=[
-            MasterSlide(name="Title", layout="title", description="Cover page"),
-            MasterSlide(name="Section", layout="section", description="Opens a knowledge unit"),
-            MasterSlide(name="Content", layout="bullets", description="Title with points"),
-            MasterSlide(name="Content + visuals", layout="two_column", description="Points beside visual suggestions"),
-            MasterSlide(name="Closing", layout="closing", description="Summary page"),
-        ],
+        masterSlides=[MasterSlide(name=layout.replace("_", " ").title(), layout=layout) for layout in SLIDE_LAYOUTS],
     )
 
 
 @offline_composer(SlideSpec)
 def slide_spec(request: OfflineRequest) -> SlideSpec:
+    """The page as design.py reads the script's shape; visual feedback adds an icon-led page."""
     script = SlideScript.model_validate(request.fact("script"))
-    total = request.fact("total")
+    spec = design_slide(script, request.fact("total"), request.fact("subtitle") if script.slideIndex == 1 else None)
     feedback = (request.fact("feedback") or "").lower()
-    more_visuals = any(word in feedback for word in ("配图", "图片", "视觉", "visual", "image", "picture"))
-    visuals = list(script.visualSuggestions)
-    if more_visuals:
-        visuals.append("配图：" + script.title if _zh(request) else f"Picture: {script.title}")
-    if script.slideIndex == 1:
-        layout = "title"
-    elif script.slideIndex == total:
-        layout = "closing"
-    else:
-        layout = "two_column" if visuals else "bullets"
-    return SlideSpec(
-        index=script.slideIndex,
-        layout=layout,
-        title=script.title,
-        subtitle=request.fact("subtitle") if script.slideIndex == 1 else None,
-        bullets=script.contentDesign,
-        visuals=visuals,
-        notes=script.narrationScript,
-    )
+    if any(word in feedback for word in ("配图", "图片", "视觉", "visual", "image", "picture")) and spec.layout == "bullets":
+        spec = spec.model_copy(update={"layout": "image_text"})
+    return spec
 
 
 @offline_composer(FeedbackIntent)

@@ -51,7 +51,7 @@ def slide_scripts(analysis: TopicAnalysis, config: CourseConfig, outline: VideoO
     return (
         f"Course config:\n{_json(config.model_dump())}\nVideo outline:\n{_json(outline.model_dump())}\n"
         f"Write exactly {slide_count} slide scripts (slideIndex 1..{slide_count}): page 1 is the cover, the last page "
-        f"the summary. Each has title, contentDesign (2-5 short points), visualSuggestions and narrationScript of about "
+        f"the summary. Each has title, contentDesign (2-5 short points; write steps as 第一步：…, comparisons as aspect：A｜B, figures as label：number unit), visualSuggestions and narrationScript of about "
         f"{budget} {unit}, so the deck fills {config.duration} minutes." + _feedback(feedback)
     )
 
@@ -61,16 +61,31 @@ def presentation_theme(analysis: TopicAnalysis, config: CourseConfig, feedback: 
         f"Topic: {analysis.topic}; audience: {config.targetAudience}; style: {config.narrativeStyle}.\n"
         "Choose the presentation theme: themeName, colorScheme (#RRGGBB primary, secondary, accent, background, "
         "text with readable contrast), fontConfig (titleFont, bodyFont, eastAsianFont, titleSize 28-44, bodySize "
-        "16-24) and masterSlides for the layouts title, section, bullets, two_column, closing." + _feedback(feedback)
+        "16-24) and masterSlides for the layouts they plan to use (cover, section, bullets, two_column, comparison, process, chart, summary…)." + _feedback(feedback)
     )
 
 
-def slide_page(script: dict[str, Any], total: int, theme: PresentationTheme, feedback: str | None) -> str:
+LAYOUT_GUIDE = (
+    "Layouts and the field each one draws: cover (title, subtitle) for page 1; agenda (bullets = the parts); "
+    "section (title, subtitle) to open a unit; bullets (3-6 short bullets, an icon keyword); two_column (columns: "
+    "exactly two {heading, items}, e.g. myth / fact); comparison (table: header + rows, one cell per column) when "
+    "things are compared aspect by aspect; process (steps: 3-6 {label, detail}) for an ordered procedure; timeline "
+    "(steps whose labels are dates) for history; big_number (stat: {value, label}) for one striking figure or key "
+    "sentence; chart (chart: {kind column|bar|line|pie, categories, series:[{name, values}], unit}) only with real "
+    "figures from the script; image_text (bullets + icon) when a picture explains best; quote (quote: {text, "
+    "source}); summary (bullets) for the recap; qa (bullets = questions) to close."
+)
+
+
+def slide_page(script: dict[str, Any], total: int, theme: PresentationTheme, feedback: str | None,
+               draft: dict[str, Any] | None = None) -> str:
+    suggestion = f"\nA layout read from the script's shape (use it unless another fits better):\n{_json(draft)}" if draft else ""
     return (
-        f"Slide script (page {script['slideIndex']} of {total}):\n{_json(script)}\nTheme: {theme.themeName}.\n"
-        "Lay out this page: index, layout (title for page 1, closing for the last page, otherwise bullets, "
-        "section or two_column), title, bullets (at most 5, each under 40 characters), visuals (visual "
-        "suggestions), and notes = the narration script unchanged." + _feedback(feedback)
+        f"Slide script (page {script['slideIndex']} of {total}):\n{_json(script)}\nTheme: {theme.themeName}.{suggestion}\n"
+        f"{LAYOUT_GUIDE}\nLay out this page: index, layout, title (under 40 characters), the fields of that layout "
+        "(bullets under 60 characters each, at most 6), icon (one English keyword), visuals = the script's visual "
+        "suggestions (they are never printed on the slide; realise them through the layout), and notes = the "
+        "narration script unchanged. Plain text only: no markdown, no emoji." + _feedback(feedback)
     )
 
 

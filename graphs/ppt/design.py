@@ -1,0 +1,178 @@
+"""Which layout a page gets, read from the shape of its script (no model needed).
+
+steps → process, dates → timeline, figures → chart (one figure → big number), two things
+contrasted → two columns, aspect-by-aspect contrasts → comparison table, a quotation → quote,
+a single key sentence → key statement, an image suggestion → image + text; first page cover,
+an agenda title → agenda, questions at the end → Q&A, the last page → summary.
+The typed fields the layout draws (steps, table, chart data…) are built from the same items.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphs.ppt.render.text import plain
+from schemas.ppt import ChartSeries, ChartSpec, Column, Quote, SlideScript, SlideSpec, Stat, Step, Table
+
+STEP_MARK = re.compile(
+    r"^\s*(?:第[一二三四五六七八九十\d]+步|步骤\s*\d+|首先|其次|然后|接着|随后|再次|最后|①|②|③|④|⑤|⑥|"
+    r"step\s*\d+|first(?:ly)?\b|second(?:ly)?\b|then\b|next\b|finally\b|lastly\b)\s*[:：,，、.]?\s*",
+    re.IGNORECASE,
+)
+DATE_MARK = re.compile(
+    r"^\s*((?:公元前?)?\d{3,4}\s*(?:年代|年)?(?:\s*[-–~至]\s*\d{2,4}\s*年?)?|\d{1,2}\s*世纪|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\s+century|"
+    r"\d{1,3}\s*[-–~]\s*\d{1,3}\s*(?:分钟|min)|(?:in\s+)?\d{4}s?)\s*[:：,，、\-–—]?\s*",
+    re.IGNORECASE,
+)
+FIGURE = re.compile(r"^\s*(?P<label>[^：:]{1,40}?)\s*[：:]\s*(?:约|大约|about|~)?\s*(?P<value>-?\d+(?:\.\d+)?)\s*(?P<unit>%|％|[^\d\s，,。；;]{0,6})")
+HEAD = re.compile(r"^\s*(?P<head>[^：:]{1,40})\s*[：:]\s*(?P<rest>.+)$")
+PAIR = re.compile(r"\s*(?:｜|\||/| vs\.? | versus |；|;)\s*", re.IGNORECASE)
+CONTRAST_WORDS = ("对比", "比较", "区别", "不同", "差异", "异同", "vs", "versus", "compare", "comparison", "contrast", "difference")
+QUOTE = re.compile(r"^[“\"「『](?P<text>.+?)[”\"」』]\s*(?:[-—–]{1,2}\s*(?P<source>.+))?$")
+AGENDA_WORDS = ("目录", "议程", "本课内容", "课程安排", "agenda", "contents", "outline of", "today's plan", "overview")
+SUMMARY_WORDS = ("总结", "回顾", "小结", "要点回顾", "summary", "recap", "key takeaways", "wrap-up")
+QA_WORDS = ("提问", "问答", "思考题", "讨论题", "q&a", "questions", "discussion")
+IMAGE_WORDS = ("示意图", "插图", "配图", "图片", "照片", "图示", "illustration", "picture", "image", "photo", "diagram")
+
+
+def _contrast_named(*texts: str) -> bool:
+    lowered = " ".join(texts).lower()
+    return any(word in lowered for word in CONTRAST_WORDS)
+
+
+def _steps(items: list[str]) -> list[Step] | None:
+    if len(items) >= 2 and sum(bool(STEP_MARK.match(i)) for i in items) >= len(items) - 1:
+        return [_step(STEP_MARK.sub("", i, count=1)) for i in items]
+    if len(items) == 1 and items[0].count("→") >= 2:
+        return [Step(label=part.strip()) for part in items[0].split("→") if part.strip()]
+    return None
+
+
+def _step(text: str) -> Step:
+    head = HEAD.match(text)
+    if head and len(head.group("head")) <= 16:
+        return Step(label=head.group("head").strip(), detail=head.group("rest").strip())
+    return Step(label=text.strip())
+
+
+def _dates(items: list[str]) -> list[Step] | None:
+    matches = [DATE_MARK.match(i) for i in items]
+    if len(items) >= 2 and all(m and m.group(1).strip() for m in matches):
+        return [Step(label=m.group(1).strip(), detail=i[m.end():].strip()) for m, i in zip(matches, items)]
+    return None
+
+
+def _figures(items: list[str]) -> list[tuple[str, float, str]]:
+    found = []
+    for item in items:
+        match = FIGURE.match(item)
+        if match:
+            found.append((match.group("label").strip(), float(match.group("value")), match.group("unit").strip()))
+    return found
+
+
+def _columns(items: list[str]) -> list[Column] | None:
+    heads = [HEAD.match(i) for i in items]
+    if len(items) >= 2 and all(heads):
+        names = list(dict.fromkeys(h.group("head").strip() for h in heads))
+        if len(names) == 2:
+            return [Column(heading=name, items=[p for h in heads if h.group("head").strip() == name
+                                                for p in re.split(r"[；;]\s*", h.group("rest")) if p.strip()])
+                    for name in names]
+    return None
+
+
+def _table(items: list[str], title: str) -> Table | None:
+    """`aspect：A｜B` rows → a table whose columns are the compared things (named in the title when it can)."""
+    rows = []
+    header = None
+    first_cells = [c.strip() for c in PAIR.split(items[0]) if c.strip()] if items else []
+    if items and not HEAD.match(items[0]) and len(first_cells) >= 3:
+        header, items = first_cells, items[1:]
+    for item in items:
+        head = HEAD.match(item)
+        if not head:
+            return None
+        cells = [c for c in PAIR.split(head.group("rest")) if c.strip()]
+        if len(cells) < 2:
+            return None
+        rows.append([head.group("head").strip(), *cells])
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1:
+        return None
+    if header and len(header) == len(rows[0]):
+        return Table(header=header, rows=rows)
+    names = [n.strip().removesuffix("的") for n in re.split(r"与|和|及|vs\.?|versus|and|对比|比较|的区别|的异同|:|：", title) if n.strip()]
+    names = names[: len(rows[0]) - 1] if len(names) >= len(rows[0]) - 1 else [chr(65 + i) for i in range(len(rows[0]) - 1)]
+    aspect = "方面" if re.search(r"[\u4e00-\u9fff]", title) else "Aspect"
+    return Table(header=[aspect, *names], rows=rows)
+
+
+def choose_layout(script: SlideScript, total: int) -> str:
+    return design_slide(script, total, None).layout
+
+
+def design_slide(script: SlideScript, total: int, subtitle: str | None) -> SlideSpec:
+    """The page for a script, with the layout its content calls for and that layout's typed fields."""
+    items = [plain(i) for i in script.contentDesign if plain(i)]
+    visuals = [plain(v) for v in script.visualSuggestions if plain(v)]
+    title = plain(script.title)
+    base = {"index": script.slideIndex, "title": title, "visuals": visuals, "notes": script.narrationScript}
+    lowered = title.lower()
+    if script.slideIndex == 1:
+        return SlideSpec(layout="cover", subtitle=subtitle, bullets=items[:3] if not subtitle else [], **base) \
+            if len(items) <= 3 or subtitle else SlideSpec(layout="cover", subtitle=subtitle, bullets=items, **base)
+    if any(word in lowered for word in AGENDA_WORDS):
+        return SlideSpec(layout="agenda", bullets=items, **base)
+    if any(word in lowered for word in QA_WORDS) or (script.slideIndex == total and all(i.rstrip().endswith(("？", "?")) for i in items)):
+        return SlideSpec(layout="qa", bullets=items, **base)
+    if script.slideIndex == total or any(word in lowered for word in SUMMARY_WORDS):
+        return SlideSpec(layout="summary", bullets=items, **base)
+    quote = QUOTE.match(items[0]) if items else None
+    if quote:
+        return SlideSpec(layout="quote", quote=Quote(text=quote.group("text"), source=quote.group("source") or ""),
+                         bullets=items[1:], **base)
+    dates = _dates(items)
+    if dates:
+        return SlideSpec(layout="timeline", steps=dates, **base)
+    steps = _steps(items)
+    if steps:
+        return SlideSpec(layout="process", steps=steps, **base)
+    figures = _figures(items)
+    if len(figures) >= 2 and len(figures) >= len(items) - 1:
+        units = {unit for _, _, unit in figures}
+        unit = units.pop() if len(units) == 1 else ""
+        share = unit in ("%", "％") and abs(sum(v for _, v, _ in figures) - 100) <= 1
+        rest = [i for i in items if not FIGURE.match(i)]
+        return SlideSpec(layout="chart", bullets=rest, chart=ChartSpec(
+            kind="pie" if share else "column", categories=[label for label, _, _ in figures],
+            series=[ChartSeries(name=title, values=[v for _, v, _ in figures])], unit=unit), **base)
+    if len(figures) == 1 and len(items) <= 3:
+        label, value, unit = figures[0]
+        return SlideSpec(layout="big_number", stat=Stat(value=f"{value:g}{unit}", label=label),
+                         bullets=[i for i in items if not FIGURE.match(i)], **base)
+    table = _table(items, title)
+    if table:
+        return SlideSpec(layout="comparison", table=table, **base)
+    columns = _columns(items)
+    if columns and (_contrast_named(title, *visuals) or len(columns) == 2):
+        return SlideSpec(layout="two_column", columns=columns, **base)
+    number = re.search(r"-?\d+(?:\.\d+)?\s*(?:%|％|倍|万|亿|km|kg|°C|℃)?", items[0]) if len(items) == 1 else None
+    if number and len(items[0]) <= 80:
+        return SlideSpec(layout="big_number", stat=Stat(value=number.group(0).strip(), label=items[0]), **base)
+    if len(items) == 1 and len(items[0]) <= 90:
+        head = HEAD.match(items[0])
+        short = head and len(head.group("head")) <= 30
+        stat = Stat(value=head.group("head"), label=head.group("rest")) if short else Stat(value=items[0], label="")
+        return SlideSpec(layout="big_number", stat=stat if stat.label else Stat(value=title, label=items[0]), **base)
+    if any(word in " ".join(visuals).lower() for word in IMAGE_WORDS):
+        return SlideSpec(layout="image_text", bullets=items, **base)
+    return SlideSpec(layout="bullets", bullets=items, **base)
+
+
+def merge_with_draft(written: SlideSpec, draft: SlideSpec) -> SlideSpec:
+    """A model's page keeps its own layout when it filled that layout's data; a plain bullet page
+    whose script has a richer shape takes the draft's layout and data instead."""
+    if written.layout == "bullets" and draft.layout not in ("bullets", "cover", "summary"):
+        return draft.model_copy(update={"notes": written.notes or draft.notes,
+                                        "visuals": list(dict.fromkeys(written.visuals + draft.visuals))})
+    return written

@@ -1,0 +1,59 @@
+"""Slide DSL → .pptx: `prepare` (clean, fit, split, theme) then draw each page with its layout's planner.
+
+Modules: text (cleaning, scripts), metrics (real font metrics), theme (WCAG), icons (Font Awesome),
+base (type scale, text blocks, runs), layouts (one planner per layout), visuals (charts, tables,
+diagrams), prepare (pagination), document (template, theme part).
+"""
+
+from __future__ import annotations
+
+import io
+
+from graphs.ppt.render import layouts
+from graphs.ppt.render.base import Style, draw_block, rgb, set_run_font
+from graphs.ppt.render.document import TITLE_ONLY_LAYOUT, new_presentation
+from graphs.ppt.render.icons import CREDIT
+from graphs.ppt.render.prepare import Prepared, prepare
+from graphs.ppt.render.text import LANG_OF_SCRIPT, script_runs
+from schemas.ppt import SlideDeck, SlideSpec
+
+NOTES_PT = 12
+
+
+def _draw_slide(prs, spec: SlideSpec, style: Style, last: bool) -> None:
+    slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT])
+    slide._element.cSld.set("name", spec.layout)  # the QA gate reads which layout a page uses
+    page = layouts.plan(spec, style)
+    fill = slide.background.fill
+    fill.solid()
+    fill.fore_color.rgb = rgb(page.background or style.palette.background)
+    for draw in page.drawers:
+        draw(slide)
+    for block in page.blocks:
+        draw_block(slide, block, style, bullet_color=style.palette.secondary if block.bullets else None)
+    notes = spec.notes + (f"\n\n{CREDIT}" if last else "")
+    frame = slide.notes_slide.notes_text_frame
+    for i, text in enumerate(line for line in notes.split("\n")):
+        paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
+        for piece, script in script_runs(text):
+            run = paragraph.add_run()
+            run.text = piece
+            set_run_font(run, style.fonts, NOTES_PT, "#000000", False, LANG_OF_SCRIPT.get(script, "en-US"))
+
+
+def render_prepared(prepared: Prepared) -> bytes:
+    deck, style = prepared.deck, prepared.style
+    prs = new_presentation(deck)
+    for i, spec in enumerate(deck.slides):
+        _draw_slide(prs, spec, style, last=i == len(deck.slides) - 1)
+    buffer = io.BytesIO()
+    prs.save(buffer)
+    return buffer.getvalue()
+
+
+def render_pptx(deck: SlideDeck) -> bytes:
+    """Prepare and render in one call (the prepared DSL is what the slides show)."""
+    return render_prepared(prepare(deck))
+
+
+__all__ = ["prepare", "Prepared", "render_prepared", "render_pptx"]

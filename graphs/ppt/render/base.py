@@ -1,0 +1,222 @@
+"""What every layout stands on: slide geometry, the deck's type scale, measured text blocks and
+how they are written into the .pptx (runs with lang tags, a:ea fonts, real bullets, fixed insets).
+
+A layout produces a `Plan`: text blocks placed in boxes at sizes from the deck's type scale, plus
+drawers for its visual (shapes, pictures, charts, tables). The same plan is measured (does it
+fit?) and drawn, so what the paginator decides is what the slide shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from lxml import etree
+from pptx.dml.color import RGBColor
+from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN
+from pptx.oxml.ns import qn
+from pptx.util import Pt
+
+from graphs.ppt.render.metrics import Fonts, line_height_pt, wrap
+from graphs.ppt.render.text import LANG_OF_SCRIPT, runs, script_runs
+from graphs.ppt.render.theme import Palette
+
+SLIDE_W, SLIDE_H = 960.0, 540.0  # points: 13.333 × 7.5 in, 16:9
+MARGIN = 48.0
+INSET_X, INSET_Y = 7.2, 3.6  # text box insets (0.1 in, 0.05 in), written explicitly and measured
+PARAGRAPH_GAP_EM = 0.35  # space before every paragraph after the first
+BULLET_INDENT_EM = 1.1
+BODY_FLOOR, TITLE_FLOOR = 18, 28
+FOOTER_PT = 12
+# Shape names tell the QA gate what a shape is: text it must measure, a visual it may count,
+# or decoration it may ignore.
+TEXT, TITLE, VISUAL, DECO, FOOTER = "text", "title", "visual", "deco", "footer"
+
+
+@dataclass(frozen=True)
+class TypeScale:
+    """One scale per deck: every size on every slide is one of these."""
+
+    title: int
+    body: int
+    heading: int
+    label: int
+    display: int
+    hero: int  # cover, section and Q&A titles
+
+
+    @classmethod
+    def from_theme(cls, title_size: int, body_size: int) -> TypeScale:
+        title = max(TITLE_FLOOR, min(44, title_size))
+        body = max(BODY_FLOOR, min(28, body_size))
+        return cls(title=title, body=body, heading=max(body + 4, 24), label=BODY_FLOOR, display=max(60, title * 2),
+                   hero=min(title + 8, 48))
+
+    def with_sizes(self, title: int, body: int) -> TypeScale:
+        return replace(self, title=title, body=body, heading=max(body + 4, 24), hero=min(title + 8, 48))
+
+
+@dataclass(frozen=True)
+class Style:
+    palette: Palette
+    fonts: Fonts
+    title_fonts: Fonts
+    scale: TypeScale
+    language: str
+
+
+@dataclass
+class TextBlock:
+    """Paragraphs in a box. `floor` is the smallest size they may shrink to before the page splits."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    paragraphs: list[str]
+    size: float
+    color: str
+    bold: bool = False
+    bullets: bool = False
+    align: str = "left"
+    anchor: str = "top"
+    title: bool = False
+    name: str = TEXT
+
+    def inner_width(self) -> float:
+        indent = BULLET_INDENT_EM * self.size if self.bullets else 0.0
+        return self.w - 2 * INSET_X - indent
+
+    def needed_height(self, fonts: Fonts, size: float | None = None) -> float:
+        size = size or self.size
+        indent = BULLET_INDENT_EM * size if self.bullets else 0.0
+        width = self.w - 2 * INSET_X - indent
+        total = 2 * INSET_Y
+        for i, text in enumerate(self.paragraphs):
+            plain_text = "".join(value for value, _ in runs(text))
+            lines = len(wrap(plain_text, width, size, fonts, self.bold))
+            total += lines * line_height_pt(plain_text, size, fonts, self.bold)
+            if i:
+                total += PARAGRAPH_GAP_EM * size
+        return total
+
+    def fits(self, fonts: Fonts) -> bool:
+        return self.needed_height(fonts) <= self.h + 0.5
+
+
+@dataclass
+class Plan:
+    """A laid-out slide: text blocks, drawers for everything else, and what does not fit (if anything)."""
+
+    blocks: list[TextBlock] = field(default_factory=list)
+    drawers: list[Callable] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    background: str | None = None
+
+    def fits(self, style: Style) -> bool:
+        return not self.problems and all(b.fits(style.title_fonts if b.title else style.fonts) for b in self.blocks)
+
+
+# ------------------------------------------------------------------ writing into the .pptx
+
+
+def rgb(hex_color: str) -> RGBColor:
+    return RGBColor.from_string(hex_color.lstrip("#").upper())
+
+
+def set_run_font(run, fonts: Fonts, size: float, color: str, bold: bool, lang: str) -> None:
+    font = run.font
+    font.size = Pt(size)
+    font.bold = bold
+    font.color.rgb = rgb(color)
+    font.name = fonts.latin  # <a:latin>
+    rpr = run._r.get_or_add_rPr()
+    rpr.set("lang", lang)
+    if lang != "en-US":
+        rpr.set("altLang", "en-US")
+    latin = rpr.find(qn("a:latin"))
+    for tag in ("a:cs", "a:ea"):  # schema order: latin, ea, cs
+        old = rpr.find(qn(tag))
+        if old is not None:
+            rpr.remove(old)
+        element = etree.SubElement(rpr, qn(tag))
+        element.set("typeface", fonts.east_asian)
+        latin.addnext(element)
+
+
+def write_paragraphs(frame, paragraphs: list[str], *, size: float, color: str, fonts: Fonts, bold: bool = False,
+                     bullets: bool = False, align: str = "left", bullet_color: str | None = None) -> None:
+    frame.word_wrap = True
+    frame.auto_size = MSO_AUTO_SIZE.NONE
+    frame.margin_left = frame.margin_right = Pt(INSET_X)
+    frame.margin_top = frame.margin_bottom = Pt(INSET_Y)
+    for i, text in enumerate(paragraphs):
+        paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
+        paragraph.line_spacing = 1.0
+        paragraph.alignment = {"left": PP_ALIGN.LEFT, "center": PP_ALIGN.CENTER, "right": PP_ALIGN.RIGHT}[align]
+        if i:
+            paragraph.space_before = Pt(round(PARAGRAPH_GAP_EM * size, 1))
+        if bullets:
+            _bullet(paragraph, size, bullet_color or color)
+        for value, is_bold in runs(text):
+            for piece, script in script_runs(value):
+                run = paragraph.add_run()
+                run.text = piece
+                set_run_font(run, fonts, size, color, bold or is_bold, LANG_OF_SCRIPT.get(script, "en-US"))
+
+
+def _bullet(paragraph, size: float, color: str) -> None:
+    ppr = paragraph._p.get_or_add_pPr()
+    indent = int(Pt(BULLET_INDENT_EM * size))
+    ppr.set("marL", str(indent))
+    ppr.set("indent", str(-indent))
+    for tag in ("a:buClr", "a:buFont", "a:buChar", "a:buNone"):
+        for old in ppr.findall(qn(tag)):
+            ppr.remove(old)
+    clr = etree.SubElement(ppr, qn("a:buClr"))
+    etree.SubElement(clr, qn("a:srgbClr")).set("val", color.lstrip("#"))
+    etree.SubElement(ppr, qn("a:buFont")).set("typeface", "Arial")
+    etree.SubElement(ppr, qn("a:buChar")).set("char", "•")
+
+
+def draw_block(slide, block: TextBlock, style: Style, bullet_color: str | None = None):
+    """A text box; the slide's title goes into its title placeholder (outline view, screen readers)."""
+    placeholder = slide.shapes.title
+    if block.name == TITLE and placeholder is not None and not placeholder.text_frame.text:
+        box = placeholder
+        box.left, box.top, box.width, box.height = Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h)
+        box.text_frame.clear()
+    else:
+        box = slide.shapes.add_textbox(Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h))
+    box.name = f"{block.name}:{len(slide.shapes)}"
+    frame = box.text_frame
+    frame.vertical_anchor = {"top": MSO_ANCHOR.TOP, "middle": MSO_ANCHOR.MIDDLE, "bottom": MSO_ANCHOR.BOTTOM}[block.anchor]
+    write_paragraphs(frame, block.paragraphs, size=block.size, color=block.color,
+                     fonts=style.title_fonts if block.title else style.fonts, bold=block.bold,
+                     bullets=block.bullets, align=block.align, bullet_color=bullet_color)
+    return box
+
+
+def add_shape(slide, kind, x: float, y: float, w: float, h: float, fill: str, *, name: str = DECO, line: str | None = None):
+    shape = slide.shapes.add_shape(kind, Pt(x), Pt(y), Pt(w), Pt(h))
+    shape.name = f"{name}:{len(slide.shapes)}"
+    shape.fill.solid()
+    shape.fill.fore_color.rgb = rgb(fill)
+    if line:
+        shape.line.color.rgb = rgb(line)
+    else:
+        shape.line.fill.background()
+    shape.shadow.inherit = False
+    return shape
+
+
+def add_picture(slide, png: bytes | None, x: float, y: float, w: float, h: float):
+    import io
+
+    if not png:
+        return None
+    picture = slide.shapes.add_picture(io.BytesIO(png), Pt(x), Pt(y), Pt(w), Pt(h))
+    picture.name = f"{VISUAL}:icon:{len(slide.shapes)}"
+    return picture
+
+

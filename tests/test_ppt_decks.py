@@ -1,0 +1,311 @@
+"""Decks a teacher would present: stress content through the QA gate, the offline deck's variety,
+real LibreOffice renders (text inside its boxes), and the pieces the gate relies on."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from pptx import Presentation
+from pptx.util import Emu
+
+from core.llm.offline import OfflineLLM
+from graphs.base import FlowContext
+from graphs.ppt import FLOW
+from graphs.ppt.qa import gate
+from graphs.ppt.render.metrics import Fonts, wrap
+from graphs.ppt.render.prepare import halve_text, visible_items
+from graphs.ppt.render.text import plain
+from graphs.ppt.render.theme import contrast
+from schemas.ppt import (
+    ChartSeries, ChartSpec, ColorScheme, Column, FontConfig, MasterSlide, PresentationTheme, Quote, SlideDeck,
+    SlideSpec, Stat, Step, Table,
+)
+
+NARRATION = "We look at this idea and connect it to what we already know. "
+
+
+def theme(**colors) -> PresentationTheme:
+    scheme = {"primary": "#1F4E79", "secondary": "#2E75B6", "accent": "#F4B183", "background": "#FFFFFF",
+              "text": "#1E1E1E", **colors}
+    return PresentationTheme(themeName="t", colorScheme=ColorScheme(**scheme), masterSlides=[MasterSlide(name="c", layout="cover")],
+                             fontConfig=FontConfig(titleFont="Arial", bodyFont="Arial", eastAsianFont="Arial", titleSize=40, bodySize=24))
+
+
+def deck_of(*slides: SlideSpec, language: str = "en", **colors) -> SlideDeck:
+    numbered = [s.model_copy(update={"index": i}) for i, s in enumerate(slides, start=1)]
+    return SlideDeck(title="Stress deck", language=language, theme=theme(**colors), slides=numbered)
+
+
+def page(layout: str = "bullets", title: str = "A page", notes: str = NARRATION * 3, **fields) -> SlideSpec:
+    return SlideSpec(index=1, layout=layout, title=title, notes=notes, **fields)
+
+
+LONG_TITLE = "Photosynthesis turns light into sugar inside every green leaf"  # 60 characters
+BULLET_80 = "Chlorophyll absorbs red and blue light, reflects green, and powers the light reactions"[:80]
+
+STRESS = {
+    "long_titles": deck_of(page(title=LONG_TITLE, bullets=["One point", "Two points"]),
+                           page(title="光合作用是绿色植物利用光能把二氧化碳和水转化为储存能量的有机物并释放氧气的过程这是一个很长的标题啊",
+                                bullets=["叶绿体", "光反应"], notes="我们来看这个过程。" * 12), language="zh"),
+    "twelve_long_bullets": deck_of(page(title="Twelve long points", bullets=[f"{i}. {BULLET_80}" for i in range(12)])),
+    "long_narration": deck_of(page(title="Long narration", bullets=["Light", "Water", "Carbon dioxide", "Sugar"],
+                                   notes=("Light energy is captured by chlorophyll in the thylakoid membranes. " * 30)[:2000])),
+    "mixed_scripts": deck_of(page(title="光合作용 Photosynthesis 광합성", bullets=[
+        "叶绿体 chloroplast 엽록체 captures light", "빛 에너지를 화학 에너지로 바꿉니다", "二氧化碳 + 水 → 葡萄糖 + 氧气"],
+        notes="光合作用 photosynthesis 광합성。" * 6), language="zh"),
+    "emoji_and_markdown": deck_of(page(title="## 🌱 **Key** ideas", bullets=[
+        "**Light** reactions happen in the `thylakoid`", "- Calvin cycle 😀 builds *sugar*", "Line one\nLine two",
+        "[Read more](http://example.org) about it", "示意图：a leaf cross-section"])),
+    "empty_fields": deck_of(page(title="Cover", layout="cover", subtitle=""), page(title="", bullets=["", "  "], notes="Only words."),
+                            page(title="Nothing but a title", bullets=[]), page(layout="chart", title="Chart with no data"),
+                            page(layout="two_column", title="One column", columns=[Column(heading="Only", items=["a", ""])])),
+    "white_on_yellow": deck_of(page(layout="cover", title="Sunny"), page(title="Bright", bullets=["Readable?"]),
+                               background="#FFFF00", text="#FFFFFF", primary="#FFD700", secondary="#FFFFAA"),
+    "navy_on_black": deck_of(page(layout="section", title="Night"), page(title="Dark", bullets=["Readable?"]),
+                             background="#111111", text="#1F2A44", primary="#1B2A4A", secondary="#22304A"),
+    "typed_layouts": deck_of(
+        page(layout="comparison", title="Light vs dark reactions", table=Table(
+            header=["Aspect", "Light", "Dark"], rows=[[f"Row {i}", "In the thylakoid membrane", "In the stroma"] for i in range(9)])),
+        page(layout="process", title="Steps", steps=[Step(label=f"Step {i}", detail="Something happens here") for i in range(6)]),
+        page(layout="chart", title="Where the energy goes", chart=ChartSpec(kind="pie", categories=["Heat", "Sugar", "Reflected"],
+                                                                               series=[ChartSeries(name="Share", values=[45, 5, 50])], unit="%")),
+        page(layout="timeline", title="Discoveries", steps=[Step(label="1771", detail="Priestley: plants restore air"),
+                                                             Step(label="1779", detail="Ingenhousz: light is needed"),
+                                                             Step(label="1864", detail="Sachs: leaves make starch")]),
+        page(layout="big_number", title="Efficiency", stat=Stat(value="1%", label="of sunlight becomes sugar"),
+             bullets=["Most light is reflected or lost as heat"]),
+        page(layout="quote", title="In their words", quote=Quote(text="Plants are the lungs of the Earth.", source="a saying"))),
+}
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", "", plain(text)).lower()
+
+
+def _deck_text(pptx: bytes) -> str:
+    prs = Presentation(io.BytesIO(pptx))
+    parts = []
+    for slide in prs.slides:
+        for shape in slide.shapes:
+            if shape.has_text_frame:
+                parts.append(shape.text_frame.text)
+            if shape.has_table:
+                parts += [cell.text for row in shape.table.rows for cell in row.cells]
+            if shape.has_chart:
+                parts += [str(c) for c in shape.chart.plots[0].categories]
+        parts.append(slide.notes_slide.notes_text_frame.text)
+    return _norm(" ".join(parts))
+
+
+@pytest.mark.parametrize("name", sorted(STRESS))
+def test_stress_deck_passes_the_gate_after_repair_with_no_content_lost(name):
+    deck = STRESS[name]
+    outcome = gate(deck, None)
+    assert outcome.report.passed, [i.message for i in outcome.report.issues]
+    text = _deck_text(outcome.pptx)
+    for spec in deck.slides:
+        for item in visible_items(spec):
+            halves = [_norm(h) for h in halve_text(plain(item))]
+            assert _norm(item) in text or all(h in text for h in halves), f"lost: {item!r}"
+
+
+def test_long_titles_and_many_bullets_are_split_not_shrunk_below_the_floor():
+    outcome = gate(STRESS["twelve_long_bullets"], None)
+    prs = Presentation(io.BytesIO(outcome.pptx))
+    assert len(prs.slides) >= 2, "twelve 80-character bullets need a continuation slide"
+    sizes = {run.font.size.pt for slide in prs.slides for shape in slide.shapes if shape.has_text_frame
+             and not shape.name.startswith("footer") for p in shape.text_frame.paragraphs for run in p.runs}
+    assert min(sizes) >= 18
+    assert "(cont.)" in prs.slides[1].shapes.title.text_frame.text
+
+
+def test_low_contrast_themes_are_adjusted_and_the_change_is_reported():
+    outcome = gate(STRESS["white_on_yellow"], None)
+    assert outcome.report.passed
+    assert any("#FFFFFF" in repair for repair in outcome.report.repairs), outcome.report.repairs
+    fixed = outcome.deck.theme.colorScheme
+    assert contrast(fixed.text, fixed.background) >= 4.5
+
+
+def test_markup_emoji_and_instructions_never_reach_the_slide():
+    outcome = gate(STRESS["emoji_and_markdown"], None)
+    prs = Presentation(io.BytesIO(outcome.pptx))
+    shown = " ".join(shape.text_frame.text for slide in prs.slides for shape in slide.shapes if shape.has_text_frame)
+    assert not re.search(r"\*\*|`|##|\]\(|😀|🌱|示意图", shown), shown
+    bold = [run.text for slide in prs.slides for shape in slide.shapes if shape.has_text_frame
+            for p in shape.text_frame.paragraphs for run in p.runs if run.font.bold and "Light" in run.text]
+    assert bold, "**Light** becomes a bold run"
+    notes = " ".join(slide.notes_slide.notes_text_frame.text for slide in prs.slides)
+    assert "a leaf cross-section" in notes, "the design suggestion moved to the notes"
+
+
+def test_chinese_runs_carry_their_language_and_an_east_asian_font_even_in_an_english_theme():
+    outcome = gate(STRESS["mixed_scripts"], None)
+    prs = Presentation(io.BytesIO(outcome.pptx))
+    runs = [run for slide in prs.slides for shape in slide.shapes if shape.has_text_frame
+            for p in shape.text_frame.paragraphs for run in p.runs]
+    ns = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+    chinese = [r for r in runs if re.search(r"[\u4e00-\u9fff]", r.text)]
+    korean = [r for r in runs if re.search(r"[\uac00-\ud7af]", r.text)]
+    assert chinese and all(r._r.rPr.get("lang") == "zh-CN" for r in chinese)
+    assert korean and all(r._r.rPr.get("lang") == "ko-KR" for r in korean)
+    assert all(r._r.rPr.find(f"{ns}ea").get("typeface") == "Microsoft YaHei" for r in runs)
+
+
+def test_empty_fields_give_no_empty_slides_or_placeholders():
+    outcome = gate(STRESS["empty_fields"], None)
+    prs = Presentation(io.BytesIO(outcome.pptx))
+    for slide in prs.slides:
+        assert all(shape.text_frame.text.strip() for shape in slide.placeholders)
+        assert any(shape.has_text_frame and shape.text_frame.text.strip() for shape in slide.shapes)
+    assert len(prs.slides) == 4, "the untitled, empty page's notes joined the page before it"
+
+
+def test_a_very_long_chinese_narration_is_split_across_pages_under_three_minutes():
+    long_talk = "光能被叶绿素吸收，推动水的分解和氧气的释放。" * 45  # ~900 characters: ~4.5 minutes
+    deck = deck_of(page(title="光反应", bullets=["吸收光能", "水的光解", "生成ATP", "释放氧气"], notes=long_talk), language="zh")
+    outcome = gate(deck, None)
+    assert outcome.report.passed, [i.message for i in outcome.report.issues]
+    assert len(outcome.deck.slides) >= 2
+
+
+def test_the_gate_reports_what_it_cannot_repair():
+    deck = deck_of(page(title="Short talk", bullets=["One"], notes="Hi."), page(title="Other", bullets=["Two"]))
+    outcome = gate(deck, 10)
+    checks = {issue.check for issue in outcome.report.issues}
+    assert not outcome.report.passed and {"slide_narration", "duration"} <= checks
+
+
+def test_measured_wrapping_breaks_chinese_anywhere_and_english_between_words():
+    fonts = Fonts("Arial", "Microsoft YaHei")
+    english = wrap("The quick brown fox jumps over the lazy dog", 200, 20, fonts)
+    assert len(english) >= 2 and all(not line.startswith(" ") for line in english)
+    assert " ".join(english) == "The quick brown fox jumps over the lazy dog"
+    chinese = wrap("光合作用是植物利用光能制造有机物的过程" * 3, 200, 20, fonts)
+    assert "".join(chinese) == "光合作用是植物利用光能制造有机物的过程" * 3 and len(chinese) >= 5
+
+
+async def _offline_deck(request: str) -> SlideDeck:
+    graph = FLOW.build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": request}}
+    await graph.ainvoke(FLOW.initial_input(request, {}), config, context=FlowContext(llm=OfflineLLM()), durability="sync")
+    return SlideDeck.model_validate((await graph.aget_state(config)).values["deck"])
+
+
+@pytest.mark.parametrize("request_text", ["做一个关于光合作用的10分钟PPT，面向初中生",
+                                          "Make a 10 minute presentation about black holes"])
+async def test_offline_twelve_slide_deck_is_varied_visual_and_passes_the_gate(request_text):
+    deck = await _offline_deck(request_text)
+    assert len(deck.slides) == 12
+    assert len({s.layout for s in deck.slides}) >= 6
+    content = [s for s in deck.slides if s.layout not in ("cover", "section", "agenda", "summary", "qa")]
+    outcome = gate(deck, 10)
+    assert outcome.report.passed, [i.message for i in outcome.report.issues]
+    prs = Presentation(io.BytesIO(outcome.pptx))
+    with_visual = [n for n, slide in enumerate(prs.slides, 1)
+                   if slide._element.cSld.get("name") not in ("cover", "section", "agenda", "summary", "qa")
+                   and any(shape.name.startswith("visual") for shape in slide.shapes)]
+    assert 2 * len(with_visual) >= len(content)
+    texts = [re.sub(r"\d+$", "", " ".join(sh.text_frame.text for sh in slide.shapes if sh.has_text_frame)) for slide in prs.slides]
+    assert len(set(texts)) == len(texts), "no two slides alike"
+    notes = prs.slides[-1].notes_slide.notes_text_frame.text
+    assert "Font Awesome" in notes and "CC BY 4.0" in notes
+
+
+# ------------------------------------------------------------------ real renders (LibreOffice)
+
+needs_office = pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftotext") is None,
+                                  reason="LibreOffice (libreoffice-impress) and poppler-utils are not installed")
+
+
+def _words_with_boxes(pdf: Path) -> list[list[tuple[str, float, float, float, float]]]:
+    html = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = []
+    for page_html in html.split("<page ")[1:]:
+        pages.append([(m.group(5), float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)))
+                      for m in re.finditer(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', page_html)])
+    return pages
+
+
+@needs_office
+def test_rendered_pdf_keeps_every_word_inside_a_text_box(tmp_path):
+    from core.tools.office_preview import pptx_to_pdf
+
+    deck = deck_of(*STRESS["long_titles"].slides, *STRESS["twelve_long_bullets"].slides, *STRESS["mixed_scripts"].slides,
+                   *STRESS["typed_layouts"].slides, language="zh")
+    outcome = gate(deck, None)
+    pdf = tmp_path / "deck.pdf"
+    pdf.write_bytes(pptx_to_pdf(outcome.pptx, tmp_path))
+    prs = Presentation(io.BytesIO(outcome.pptx))
+    pages = _words_with_boxes(pdf)
+    assert len(pages) == len(prs.slides)
+    tolerance = 3.0
+    for number, (slide, words) in enumerate(zip(prs.slides, pages), start=1):
+        boxes = [(Emu(s.left).pt, Emu(s.top).pt, Emu(s.left + s.width).pt, Emu(s.top + s.height).pt)
+                 for s in slide.shapes if s.has_text_frame or s.has_table or s.has_chart]
+        assert words, f"slide {number} rendered no text"
+        for word, x0, y0, x1, y1 in words:
+            inside = any(bx0 - tolerance <= x0 and x1 <= bx1 + tolerance and by0 - tolerance <= y0 and y1 <= by1 + tolerance
+                         for bx0, by0, bx1, by1 in boxes)
+            assert inside, f"slide {number}: {word!r} at {(x0, y0, x1, y1)} lies outside every text box"
+
+
+@needs_office
+def test_preview_renders_a_pdf_and_one_thumbnail_per_slide():
+    from core.tools.office_preview import render_preview
+
+    outcome = gate(STRESS["typed_layouts"], None)
+    preview = render_preview(outcome.pptx)
+    assert preview.pdf.startswith(b"%PDF")
+    assert len(preview.thumbnails) == len(outcome.deck.slides)
+    assert all(image.startswith(b"\xff\xd8") for image in preview.thumbnails)
+
+
+# ------------------------------------------------------------------ the pipeline: gate node, report, preview
+
+
+async def _run(client, text: str) -> tuple[str, dict]:
+    ack = await client.call("chat:message", {"flow": "ppt", "text": text})
+    assert ack["ok"], ack
+    completion = await client.wait_for("completion", lambda d: d["threadId"] == ack["threadId"], timeout=120)
+    return ack["threadId"], completion
+
+
+async def test_run_ends_with_a_qa_report_and_says_what_it_found(live_server, connect):
+    from core.i18n import t
+
+    client = await connect(live_server.url)
+    thread_id, completion = await _run(client, "做一个关于杠杆原理的6分钟PPT")
+    artifacts = {d["artifact"]["type"]: d["artifact"] for _, d in client.of(thread_id, "tool:artifact")}
+    report = artifacts["qa_report"]["content"]
+    assert report["passed"] and len(report["checks"]) == 19
+    assert artifacts["pptx"]["content"]["qaPassed"] is True
+    final = [d["content"] for _, d in client.of(thread_id, "message") if d.get("final")]
+    assert final and "质检" in final[-1]
+    logs = [d["message"] for _, d in client.of(thread_id, "tool:log")]
+    assert t("ppt.preview_unavailable") in logs, "without the preview tool the run says there is no real preview"
+    assert completion["finalArtifactId"] == artifacts["pptx"]["id"]
+
+
+@needs_office
+async def test_with_libreoffice_the_run_offers_a_pdf_and_real_thumbnails_after_the_pptx(start_server, connect):
+    server = await start_server(office_preview=True)
+    client = await connect(server.url)
+    thread_id, completion = await _run(client, "Make a 4 minute presentation about magnets")
+    order = [d["artifact"]["type"] for _, d in client.of(thread_id, "tool:artifact")]
+    assert order.index("pptx") < order.index("pdf"), "the .pptx is delivered before the slower preview"
+    pdf = next(d["artifact"] for _, d in client.of(thread_id, "tool:artifact") if d["artifact"]["type"] == "pdf")
+    pptx = next(d["artifact"] for _, d in client.of(thread_id, "tool:artifact") if d["artifact"]["type"] == "pptx")
+    assert len(pdf["content"]["thumbnails"]) == pptx["content"]["slideCount"]
+    assert all(u.startswith("data:image/jpeg;base64,") for u in pdf["content"]["thumbnails"])
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session, session.get(f"{server.url}/artifacts/{pdf['id']}/download") as response:
+        assert response.status == 200 and (await response.read()).startswith(b"%PDF")
+    assert completion["finalArtifactId"] == pptx["id"]
