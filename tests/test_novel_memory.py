@@ -24,7 +24,7 @@ from core.novel.memory import (
     retrieve_scene_memory_context,
     search_story_memory_tool,
 )
-from core.novel.project import NovelProject
+from core.novel.project import NovelProject, ProjectError
 from core.settings import Settings
 from schemas.novel import SceneMemoryContext, ScenePlan
 
@@ -249,3 +249,12 @@ def test_analysis_from_the_plan_adds_characters_its_actions_name() -> None:
     analysis = derive_analysis(plan, ["林风", "陈玄", "苏月"])
     assert analysis.key_entities == ["林风", "陈玄"]
     assert analysis.search_queries[:3] == ["藏经阁 查找剑谱", "林风翻到陈玄的批注", "林风藏起残页"]
+
+
+def test_indexing_over_a_broken_memory_db_says_what_to_delete(keyword_only) -> None:
+    db_path = keyword_only.novel_memory_dir / "qingyun" / "memory.sqlite"
+    db_path.parent.mkdir(parents=True)
+    db_path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(ProjectError) as caught:
+        index_project("qingyun", keyword_only)
+    assert str(db_path.parent) in caught.value.user_message

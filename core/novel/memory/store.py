@@ -8,6 +8,7 @@ keyword ranking alone answers and the result says so in `degraded`.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -324,7 +325,13 @@ def index_project(project_id: str, settings: Settings | None = None) -> IndexRep
     """Build or update a project's memory index (`ng novel index <id>`); ProjectError if there is no such project."""
     settings = memory_settings(settings)
     NovelProject.open(project_id, settings)
-    return memory_store(project_id, settings).index()
+    store = memory_store(project_id, settings)
+    try:
+        return store.index()
+    except (sqlite3.Error, OSError) as error:
+        raise ProjectError(
+            t("novel.memory_store_unusable", project_id=project_id, problem=str(error)[:200], path=str(store.db.path.parent))
+        ) from error
 
 
 def ensure_index(project_id: str, settings: Settings | None = None) -> IndexReport | None:
