@@ -167,6 +167,7 @@ async def test_chain_alone_retrieves_only_the_past_and_writes_its_file(indexed) 
     assert context.relevant_memories
     assert all(m.chapter_index < 3 for m in context.relevant_memories)
     assert "陈玄" in {s.entity_id for s in context.entity_states}
+    assert "陈玄" in context.timeline_context["character_states_by_chapter"]["2"]["林风"]
     assert context.degraded == []
     written = settings.projects_dir / "qingyun" / "scene_3_1_memory.json"
     assert SceneMemoryContext.model_validate(json.loads(written.read_text(encoding="utf-8"))) == context
