@@ -28,6 +28,7 @@ BENCHES = {
     "pptx_render": ([], ["--runs", "8"]),
     "concurrent_slides": ([], ["--delay", "0.5"]),
     "non_reading_clients": ([], ["--clients", "10", "--thread-mb", "2"]),
+    "novel_memory": ([], ["--sizes", "200", "--repeats", "1"]),
 }
 
 
