@@ -2,6 +2,7 @@
 
 import { h, safeHref, safeColor, fontStack, formatBytes, renderMarkdown, jsonView } from "./dom.js";
 import { renderSlide, renderDeck } from "./slides.js";
+import { NOVEL_VIEWS, NOVEL_LABELS } from "./views/novel.js";
 
 export const TYPE_LABELS = {
   search_results: "搜索结果",
@@ -19,6 +20,7 @@ export const TYPE_LABELS = {
   requirement_plan: "需求计划",
   implementation_plan: "实施计划",
   trace: "执行轨迹",
+  ...NOVEL_LABELS,
 };
 
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
@@ -187,6 +189,7 @@ const VIEWS = {
   implementation_plan: (a) => markdownLike(a.content),
   legal_answer: (a) => markdownLike(a.content),
   legal_document: (a) => markdownLike(a.content),
+  ...NOVEL_VIEWS,
 };
 
 export function renderArtifactBody(artifact, ctx = {}) {
