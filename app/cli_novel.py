@@ -18,6 +18,7 @@ from rich.table import Table
 
 from core.i18n import set_locale, t
 from core.settings import Settings
+from core.tools.novel import NovelConfig
 
 console = Console()
 
@@ -77,7 +78,7 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.library import ProjectFiles
 
-    files = ProjectFiles.create(args.project_id, world_description=args.world, theme_description=args.theme,
+    files = ProjectFiles.create(NovelConfig.from_settings(settings), args.project_id, world_description=args.world, theme_description=args.theme,
                                 initial_chapters=args.chapters, author=args.author)
     console.print(f"[green]{t('novel.cli_created', project=args.project_id, path=str(files.root))}[/]")
     console.print(f"[dim]{t('novel.cli_next_run', project=args.project_id)}[/]")
@@ -108,7 +109,7 @@ def render_status(status: Any) -> None:
 def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
-    render_status(WorkflowTool(args.project_id).status())
+    render_status(WorkflowTool(NovelConfig.from_settings(settings), args.project_id).status())
     return 0
 
 
@@ -131,12 +132,12 @@ async def _run_workflow(settings: Settings, project_id: str, options: dict[str, 
     return await _follow(settings, start)
 
 
-def _finish(display: Any, project_id: str) -> int:
+def _finish(display: Any, project_id: str, settings: Settings) -> int:
     completion = display.completion or {}
     if completion.get("success"):
         from graphs.novel.tools import WorkflowTool
 
-        render_status(WorkflowTool(project_id).status())
+        render_status(WorkflowTool(NovelConfig.from_settings(settings), project_id).status())
         return 0
     console.print(f"[red]{completion.get('error') or t('novel.cli_run_stopped')}[/]")
     console.print(f"[dim]{t('novel.cli_status_resumable', project=project_id)}[/]")
@@ -147,7 +148,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     from app.runtime import RequestError
     from graphs.novel.tools import WorkflowTool
 
-    WorkflowTool(args.project_id)  # refuses an unknown project before anything starts
+    WorkflowTool(NovelConfig.from_settings(settings), args.project_id)  # refuses an unknown project before anything starts
     options: dict[str, Any] = {"projectId": args.project_id, "force": bool(args.force)}
     if args.to_chapter is not None:
         options["toChapter"] = args.to_chapter
@@ -157,14 +158,14 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     except RequestError as error:
         console.print(f"[red]{error.message}[/]")
         return 2
-    return _finish(display, args.project_id)
+    return _finish(display, args.project_id, settings)
 
 
 def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     from app.runtime import RequestError
     from graphs.novel.tools import WorkflowTool
 
-    tool = WorkflowTool(args.project_id)
+    tool = WorkflowTool(NovelConfig.from_settings(settings), args.project_id)
     journal = tool.files.run_journal()
     options: dict[str, Any] = {"projectId": args.project_id}
     if journal is not None:
@@ -175,13 +176,13 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     except RequestError as error:
         console.print(f"[red]{error.message}[/]")
         return 2
-    return _finish(display, args.project_id)
+    return _finish(display, args.project_id, settings)
 
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
-    tool = WorkflowTool(args.project_id)
+    tool = WorkflowTool(NovelConfig.from_settings(settings), args.project_id)
     out = Path(args.out) if args.out else tool.files.root / f"{args.project_id}_full.txt"
     chapters = tool.export(out)
     if not chapters:
@@ -194,7 +195,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
-    report = asyncio.run(WorkflowTool(args.project_id).index())
+    report = asyncio.run(WorkflowTool(NovelConfig.from_settings(settings), args.project_id).index())
     style = "yellow" if report.degraded else "green"
     console.print(f"[{style}]{t('novel.index_done', chunks=report.chunks, snapshots=report.snapshots)}[/]")
     return 0

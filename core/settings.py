@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     search_url: str | None = Field(default=None, description="SearXNG base URL for analyze_topic's web search")
     search_timeout_s: float = Field(default=8.0, gt=0)
 
+    novel_max_tool_calls: int = Field(
+        default=3, ge=1, le=20, description="Tool calls the novel chat makes to fill a gap before asking the user"
+    )
     requirement_max_rounds: int = Field(default=3, ge=1, le=10, description="Clarification rounds before assuming")
     repo_roots: list[Path] = Field(
         default_factory=list,

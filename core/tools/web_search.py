@@ -42,9 +42,10 @@ class SearxngSearch:
 
 def tools_from_settings(settings: Settings) -> dict[str, Any]:
     """The tools handed to every flow through FlowContext.tools, by name; absent when not configured."""
+    from core.tools.novel import NovelConfig
     from core.tools.repo_access import RepoAccess
 
-    tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots)}
+    tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots), "novel": NovelConfig.from_settings(settings)}
     if settings.search_url:
         tools["web_search"] = SearxngSearch(settings.search_url, timeout_s=settings.search_timeout_s)
     return tools

@@ -21,14 +21,16 @@ from pydantic import BaseModel, Field, ValidationError
 
 from core.i18n import t
 from core.settings import Settings
+from core.tools.novel import NovelConfig
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
     ChapterSummary,
+    Character,
     CharactersConfig,
     GeneratedChapter,
     Outline,
-    ProjectSettings,
+    NovelSettings,
     SceneMemoryContext,
     ThemeConflict,
     WorldSetting,
@@ -93,13 +95,14 @@ class IndexReport:
     degraded: bool = False
 
 
-def projects_root() -> Path:
-    settings = Settings()
-    return Path(getattr(settings, "novel_projects_dir", None) or settings.data_dir / "projects")
+def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
+    """The runtime's novel settings (FlowContext.tools["novel"]); the environment's when run bare."""
+    configured = (tools or {}).get("novel")
+    return configured if isinstance(configured, NovelConfig) else NovelConfig.from_settings(Settings())
 
 
-def list_projects() -> list[str]:
-    root = projects_root()
+def list_projects(config: NovelConfig) -> list[str]:
+    root = config.projects_dir
     return sorted(p.name for p in root.iterdir() if (p / "settings.json").exists()) if root.exists() else []
 
 
@@ -113,11 +116,15 @@ def _write_json(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def check_project_option(options: Mapping[str, Any]) -> None:
+def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
+    """Refuse a missing or unknown project with a sentence (ValueError) before anything runs."""
     project_id = options.get("projectId")
     if not isinstance(project_id, str) or not project_id.strip():
         raise ValueError(t("novel.project_id_needed"))
-    ProjectFiles.open(project_id)
+    try:
+        ProjectFiles.open(novel_config(tools), project_id)
+    except NovelProjectError as error:
+        raise ValueError(error.user_message) from error
 
 
 class ProjectFiles:
@@ -126,19 +133,19 @@ class ProjectFiles:
         self.root = root
 
     @classmethod
-    def open(cls, project_id: str) -> ProjectFiles:
-        base = projects_root()
+    def open(cls, config: NovelConfig, project_id: str) -> ProjectFiles:
+        base = config.projects_dir
         root = (base / project_id).resolve()
         if root.parent != base.resolve() or not (root / "settings.json").exists():
-            known = "、".join(list_projects()) or "—"
+            known = "、".join(list_projects(config)) or "—"
             raise NovelProjectError(t("novel.unknown_project", project=project_id, known=known))
         return cls(project_id, root)
 
     @classmethod
-    def create(cls, project_id: str, **fields: Any) -> ProjectFiles:
-        root = projects_root() / project_id
-        settings = ProjectSettings(project_name=project_id, **{k: v for k, v in fields.items() if v not in (None, "")})
-        _write_json(root / "settings.json", settings.model_dump())
+    def create(cls, config: NovelConfig, project_id: str, **fields: Any) -> ProjectFiles:
+        root = config.projects_dir / project_id
+        settings = NovelSettings(project_name=project_id, **{k: v for k, v in fields.items() if v not in (None, "")})
+        _write_json(root / "settings.json", settings.model_dump(mode="json"))
         (root / "chapters").mkdir(exist_ok=True)
         return cls(project_id, root)
 
@@ -149,8 +156,8 @@ class ProjectFiles:
         except (OSError, ValueError, ValidationError) as error:
             raise NovelProjectError(f"{path.name}: {error}") from error
 
-    def settings(self) -> ProjectSettings:
-        return self._load(self.root / "settings.json", ProjectSettings)
+    def settings(self) -> NovelSettings:
+        return self._load(self.root / "settings.json", NovelSettings)
 
     def file_name(self, step: str) -> str:
         return STEP_FILES[step][0]
@@ -216,6 +223,33 @@ class ProjectFiles:
     def preferences(self) -> list[dict[str, Any]]:
         path = self.root / "preferences.json"
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+
+    def all_characters(self) -> list[Character]:
+        if not self.has("characters"):
+            return []
+        config = self.load("characters")
+        return [config.protagonist, *([config.antagonist] if config.antagonist else []), *config.supporting_characters]
+
+    def add_preference(self, preference_type: str, content: str, source: str) -> dict[str, Any]:
+        entry = {"project_id": self.project_id, "preference_type": preference_type, "content": content,
+                 "source": source, "timestamp": datetime.now(timezone.utc).isoformat()}
+        _write_json(self.root / "preferences.json", self.preferences() + [entry])
+        return entry
+
+    async def search_passages(self, query: str, entities: list[str], top_k: int):
+        from core.retrieval.bm25 import BM25Index
+        from graphs.novel.tools import Passage
+
+        passages = []
+        for number in self.chapter_numbers():
+            for scene in self.load_chapter(number).scenes:
+                for line in re.split(r"(?<=[。！？!?])|\n", scene.content):
+                    if line.strip():
+                        passages.append((number, scene.scene_number, line.strip()))
+        if entities:
+            passages = [p for p in passages if any(e in p[2] for e in entities)] or passages
+        index = BM25Index([p[2] for p in passages])
+        return [Passage(passages[i][0], passages[i][1], passages[i][2], score) for i, score in index.search(query, top_k)]
 
     # ---- run journal
     def run_journal(self) -> RunJournal | None:

@@ -21,7 +21,7 @@ from graphs.base import FlowContext, FlowDefinition
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.novel import prompts
-from graphs.novel.library import ProjectFiles, check_project_option, indexer_for, memory_chain_for
+from graphs.novel.library import ProjectFiles, check_project_option, indexer_for, memory_chain_for, novel_config
 from schemas.events import ArtifactType
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -44,6 +44,7 @@ class WorkflowState(TypedDict, total=False):
     queue: list[int] | None  # chapters this run still has to write (None: not computed yet)
     chapter: int | None  # the chapter being written
     scenes: list[dict[str, Any]]  # its finished scenes (GeneratedScene dicts)
+    scene_total: int  # scenes in its plan
     written: list[int]  # chapters finished by this run
 
 
@@ -53,13 +54,8 @@ def workflow_input(project_id: str, to_chapter: int | None = None, force: bool =
                          scenes=[], written=[])
 
 
-def word_count(text: str) -> int:
-    """NovelGen counts the non-whitespace characters of a scene."""
-    return sum(1 for ch in text if not ch.isspace())
-
-
-def _files(state: WorkflowState) -> ProjectFiles:
-    return ProjectFiles.open(state["project_id"])
+def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
+    return ProjectFiles.open(novel_config(ctx.flow.tools), state["project_id"])
 
 
 # ------------------------------------------------------------------ set-up steps
@@ -67,7 +63,7 @@ def _files(state: WorkflowState) -> ProjectFiles:
 
 async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, schema, prompt: str,
                       facts: dict[str, Any]) -> dict[str, Any]:
-    files = _files(state)
+    files = _files(state, ctx)
     if files.has(step):
         ctx.log(t("novel.step_kept", step=t(f"novel.step_{step}"), file=files.file_name(step)))
         return {}
@@ -79,14 +75,14 @@ async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, sche
 
 @stage("world")
 async def world(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    settings = _files(state).settings()
+    settings = _files(state, ctx).settings()
     return await _setup_step(state, ctx, step="world", schema=WorldSetting, prompt=prompts.world(settings.world_description),
                              facts={"description": settings.world_description, "seed": settings.project_name})
 
 
 @stage("theme_conflict")
 async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    files = _files(state)
+    files = _files(state, ctx)
     settings, world_setting = files.settings(), files.load("world")
     return await _setup_step(
         state, ctx, step="theme_conflict", schema=ThemeConflict,
@@ -97,7 +93,7 @@ async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, An
 
 @stage("characters")
 async def characters(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    files = _files(state)
+    files = _files(state, ctx)
     world_setting, theme = files.load("world").model_dump(), files.load("theme_conflict").model_dump()
     return await _setup_step(state, ctx, step="characters", schema=CharactersConfig,
                              prompt=prompts.characters(world_setting, theme),
@@ -107,7 +103,7 @@ async def characters(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
 @stage("outline")
 async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     """Writes or extends the outline to the target, then decides which chapters this run writes."""
-    files = _files(state)
+    files = _files(state, ctx)
     settings = files.settings()
     existing: Outline | None = files.load("outline") if files.has("outline") else None
     wanted = state.get("to_chapter") or (len(existing.chapters) if existing else settings.initial_chapters)
@@ -143,7 +139,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
 
 @stage("plan_chapter")
 async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    files = _files(state)
+    files = _files(state, ctx)
     number = state["queue"][0]
     if files.has_plan(number) and not state.get("force"):
         plan = files.load_plan(number)
@@ -159,12 +155,12 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
         )
         files.save_plan(plan)
         ctx.log(t("novel.plan_written", chapter=number, scenes=len(plan.scenes)))
-    return {"chapter": number, "scenes": []}
+    return {"chapter": number, "scenes": [], "scene_total": len(plan.scenes)}
 
 
 @node("write_scene")
 async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    files = _files(state)
+    files = _files(state, ctx)
     number = state["chapter"]
     plan = files.load_plan(number)
     done = list(state.get("scenes") or [])
@@ -191,19 +187,18 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
                "memories": memories, "previous": previous},
     )
     # The model's own numbering and count are not trusted: the plan and the text decide them.
-    written = GeneratedScene(scene_number=scene.scene_number, content=made.content, word_count=word_count(made.content))
+    written = GeneratedScene.from_content(scene.scene_number, made.content)
     ctx.log(t("novel.scene_written", chapter=number, scene=scene.scene_number, words=written.word_count))
     return {"scenes": done + [written.model_dump()]}
 
 
 @stage("assemble_chapter")
 async def assemble_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    files = _files(state)
+    files = _files(state, ctx)
     number = state["chapter"]
     plan = files.load_plan(number)
     scenes = [GeneratedScene.model_validate(s) for s in state["scenes"]]
-    chapter = GeneratedChapter(chapter_number=number, chapter_title=plan.chapter_title, scenes=scenes,
-                               total_words=sum(s.word_count for s in scenes))
+    chapter = GeneratedChapter.assemble(number, plan.chapter_title, scenes)
     files.save_chapter(chapter)
     artifact_id = ctx.artifact(key=f"chapter_{number}", type=ArtifactType.novel_chapter,
                                title=t("novel.chapter_title", chapter=number, title=plan.chapter_title),
@@ -216,7 +211,7 @@ async def assemble_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
 @stage("remember_chapter")
 async def remember_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     """Chapter memory entry, entity state snapshots and memory chunks for the chapter just written."""
-    files = _files(state)
+    files = _files(state, ctx)
     number = state["chapter"]
     chapter, plan = files.load_chapter(number), files.load_plan(number)
     summary = files.chapter_summary(number)
@@ -238,7 +233,7 @@ async def remember_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
 
 @node("finish")
 async def finish(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    files = _files(state)
+    files = _files(state, ctx)
     files.clear_run()
     status = files.status()
     artifact_id = ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"),
@@ -259,8 +254,7 @@ def _next_chapter(state: WorkflowState) -> str:
 
 
 def _next_scene(state: WorkflowState) -> str:
-    plan = _files(state).load_plan(state["chapter"])
-    return "write_scene" if len(state.get("scenes") or []) < len(plan.scenes) else "assemble_chapter"
+    return "write_scene" if len(state.get("scenes") or []) < state["scene_total"] else "assemble_chapter"
 
 
 SETUP_STEPS = ("world", "theme_conflict", "characters", "outline")
@@ -300,7 +294,7 @@ def initial_input(text: str, options: Mapping[str, Any]) -> WorkflowState:
 
 
 def check_options(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
-    check_project_option(options)
+    check_project_option(options, tools)
     to_chapter = options.get("toChapter")
     if to_chapter is not None and (not isinstance(to_chapter, int) or isinstance(to_chapter, bool) or to_chapter < 1):
         raise ValueError(t("novel.bad_to_chapter"))

@@ -58,11 +58,12 @@ function sceneMemoryContext(c) {
   if (!isObj(c)) return null;
   const memories = list(c.relevant_memories);
   const states = list(c.entity_states);
-  const degraded = c.degraded || list(c.warnings).length > 0;
+  const reasons = [...list(c.degraded), ...list(c.warnings)];
+  const degraded = reasons.length > 0 || c.degraded === true;
   return h("article", { class: "card scene-memory", dataset: { testid: "view-scene_memory_context" } },
     h("h4", null, `第 ${c.chapter_index ?? "?"} 章 第 ${c.scene_index ?? "?"} 场 · 记忆上下文`),
     degraded ? h("p", { class: "badge warn", dataset: { testid: "memory-degraded" } },
-      "已降级：", list(c.warnings).map(String).join("；") || String(c.degraded)) : null,
+      "已降级：", reasons.map(String).join("；")) : null,
     h("h5", null, `相关记忆（${memories.length}）`),
     memories.length ? h("ol", { class: "memories" }, memories.map((m) => h("li", null,
       h("span", { class: "badge" }, `第 ${m?.chapter_index ?? "?"} 章${m?.scene_index != null ? ` 第 ${m.scene_index} 场` : ""}`),

@@ -1,0 +1,46 @@
+"""The novel chat agent's own data: ToolPlan, a cited answer, the intent of a message."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Intent = Literal["generate", "knowledge", "preference", "other"]
+
+
+class ToolStep(BaseModel):
+    tool: str = Field(description="Registered tool name, e.g. workflow.run, workflow.rollback, preferences.add")
+    args: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments of the call")
+    requires_confirmation: bool = Field(description="The user confirms before this step runs")
+
+
+class ToolPlan(BaseModel):
+    steps: list[ToolStep] = Field(min_length=1, description="Executed in order")
+
+
+class Evidence(BaseModel):
+    chapter_number: int = Field(ge=1)
+    scene_number: int | None = Field(default=None, ge=1)
+    quote: str = Field(min_length=1, description="Copied verbatim from the chapter's text")
+    verified: bool = Field(description="The quote was found, character for character, in that chapter")
+
+
+class NovelAnswer(BaseModel):
+    question: str
+    answer: str
+    evidence: list[Evidence] = Field(default_factory=list)
+
+
+class IntentDecision(BaseModel):
+    """What a configured model says a message wants (the offline path decides by rules and embeddings)."""
+
+    intent: Intent
+    target_chapter: int | None = Field(default=None, ge=1, description="Chapter to generate up to, if named")
+
+
+class AnswerDraft(BaseModel):
+    """A model's answer to a knowledge question, with the passages it relies on (by their number)."""
+
+    answer: str
+    passages: list[int] = Field(default_factory=list, description="Numbers of the passages given in the prompt")
