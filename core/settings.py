@@ -46,6 +46,10 @@ class Settings(BaseSettings):
     embeddings_model: str = Field(default="text-embedding-3-small", description="Model for EMBEDDINGS_PROVIDER=openai")
     embeddings_dim: int = Field(default=384, ge=8, description="Vector size of the configured embeddings")
 
+    novel_projects_dir: Path | None = Field(
+        default=None, description="NovelGen-format project folders, one per project id (default DATA_DIR/projects)"
+    )
+
     search_url: str | None = Field(default=None, description="SearXNG base URL for analyze_topic's web search")
     search_timeout_s: float = Field(default=8.0, gt=0)
 

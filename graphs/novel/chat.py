@@ -156,10 +156,11 @@ class Gatherer:
     def __init__(self, ctx: NodeContext, project_id: str, turn: dict[str, Any]) -> None:
         self.ctx = ctx
         self.turn = turn
-        self.limit = max_tool_calls()
-        self.graph = GraphTool(project_id)
-        self.memory = MemoryTool(project_id)
-        self.workflow = WorkflowTool(novel_config(ctx.flow.tools), project_id)
+        config = novel_config(ctx.flow.tools)
+        self.limit = config.max_tool_calls
+        self.graph = GraphTool(config, project_id)
+        self.memory = MemoryTool(config, project_id)
+        self.workflow = WorkflowTool(config, project_id)
 
     @property
     def left(self) -> int:
