@@ -187,9 +187,10 @@ def build_parser() -> argparse.ArgumentParser:
         cli_plan = None
     if cli_plan is not None:
         cli_plan.add_parser(sub)
-    from app import cli_novel
+    from app import cli_chat, cli_novel
 
     cli_novel.add_parser(sub)
+    cli_chat.add_parser(sub)
     return parser
 
 
