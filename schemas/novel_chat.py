@@ -39,8 +39,13 @@ class IntentDecision(BaseModel):
     target_chapter: int | None = Field(default=None, ge=1, description="Chapter to generate up to, if named")
 
 
+class QuoteClaim(BaseModel):
+    chapter_number: int = Field(ge=1)
+    quote: str = Field(min_length=1, description="Copied verbatim from that chapter's text")
+
+
 class AnswerDraft(BaseModel):
-    """A model's answer to a knowledge question, with the passages it relies on (by their number)."""
+    """A model's answer to a knowledge question and the quotes it cites (checked before anyone sees them)."""
 
     answer: str
-    passages: list[int] = Field(default_factory=list, description="Numbers of the passages given in the prompt")
+    evidence: list[QuoteClaim] = Field(default_factory=list)

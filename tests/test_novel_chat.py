@@ -220,3 +220,22 @@ async def test_a_chat_thread_resumes_after_a_server_restart(tmp_path, projects):
         await client.close()
     finally:
         second.stop()
+
+
+async def test_a_quote_the_model_invented_is_dropped_and_a_real_one_kept(start_server, projects, connect):
+    real = "林远将剑掷在地上，与沈青当众决裂。"
+    draft = {"answer": "第三章里林远与沈青决裂。", "evidence": [
+        {"chapter_number": 3, "quote": real},
+        {"chapter_number": 3, "quote": "沈青当众刺伤了林远。"},  # not in the text
+        {"chapter_number": 1, "quote": real},  # real words, wrong chapter
+    ]}
+    async with FakeOpenAI(responder=lambda body: json.dumps(draft, ensure_ascii=False)) as fake:
+        live = await start_server(novel_projects_dir=projects, llm_provider="openai", llm_base_url=fake.base_url,
+                                  llm_api_key="test")
+        client = await connect(live.url)
+        ack = await say(client, "林远和师父的关系什么时候变了？")
+        kind, _ = await settled(client, ack)
+        assert kind == "completion"
+        assert len(fake.requests) == 1  # the answer; the intent was settled by rules
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] == [{"chapter_number": 3, "scene_number": 2, "quote": real, "verified": True}]

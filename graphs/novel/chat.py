@@ -325,19 +325,19 @@ async def clarify(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
 # ------------------------------------------------------------------ the answer
 
 
-def verify(files: Any, passages: list[dict[str, Any]]) -> list[Evidence]:
-    """Keep a quote only if it is, character for character, in the chapter it cites."""
+def verify(files: Any, claims: list[tuple[int, str]]) -> tuple[list[Evidence], int]:
+    """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped."""
     kept: list[Evidence] = []
-    for passage in passages:
-        number = passage["chapter_number"]
-        if not files.has_chapter(number):
-            continue
-        chapter = files.load_chapter(number)
-        scene = next((s for s in chapter.scenes if passage["text"] in s.content), None)
+    dropped = 0
+    for number, quote in claims:
+        chapter = files.load_chapter(number) if files.has_chapter(number) else None
+        scene = next((s for s in chapter.scenes if quote in s.content), None) if chapter else None
         if scene is None:
+            dropped += 1
             continue
-        kept.append(Evidence(chapter_number=number, scene_number=scene.scene_number, quote=passage["text"], verified=True))
-    return kept
+        if all(e.quote != quote for e in kept):
+            kept.append(Evidence(chapter_number=number, scene_number=scene.scene_number, quote=quote, verified=True))
+    return kept, dropped
 
 
 def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
@@ -371,19 +371,23 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
 async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     turn = state["turn"]
     ranked = _ranked_passages(turn)
+    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
     if ctx.llm.provider != "offline":
-        numbered = "\n".join(f"[{i}] 第{p['chapter_number']}章：{p['text']}" for i, p in enumerate(ranked, 1))
+        numbered = "\n".join(f"- 第{p['chapter_number']}章：{p['text']}" for p in ranked)
+        events = "\n".join(f"- 第{e['chapter_number']}章：{e.get('summary', '')}" for e in turn.get("events") or [])
         draft = await ctx.llm.structured(
             AnswerDraft, role=ROLE, system=t("novel.chat_answer_system"),
-            prompt=f"{turn['question']}\n\n{numbered}",
+            prompt=f"{turn['question']}\n\n{events}\n{numbered}",
             facts={"question": turn["question"], "passages": ranked, "events": turn.get("events") or []},
         )
-        chosen = [ranked[i - 1] for i in draft.passages if 1 <= i <= len(ranked)] or ranked[:2]
-        evidence = verify(WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files, chosen)[:3]
+        evidence, dropped = verify(files, [(c.chapter_number, c.quote.strip()) for c in draft.evidence])
         text = draft.answer
     else:
-        evidence = verify(WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files, ranked)[:3]
-        text = compose_offline(turn, evidence)
+        evidence, dropped = verify(files, [(p["chapter_number"], p["text"]) for p in ranked])
+        text = compose_offline(turn, evidence[:3])
+    evidence = evidence[:3]
+    if dropped:
+        ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")
     result = NovelAnswer(question=turn["question"], answer=text, evidence=evidence)
     artifact_id = ctx.artifact(key="novel_answer", type=ArtifactType.novel_answer, title=t("novel.answer_title"),
                                content=result, show_in_canvas=True, final=True)
