@@ -38,6 +38,8 @@ const $ = (id) => document.getElementById(id);
 const els = {
   flowSelect: $("flow-select"),
   flowHint: $("flow-hint"),
+  projectPicker: $("project-picker"),
+  projectInput: $("project-input"),
   newThread: $("new-thread"),
   threadsToggle: $("threads-toggle"),
   threadsPanel: $("threads-panel"),
@@ -167,9 +169,13 @@ async function loadFlows() {
   updateFlowHint();
 }
 
+// Flows that work on a named novel project take it as options.projectId.
+const PROJECT_FLOWS = new Set(["novel", "novel_workflow"]);
+
 function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
+  els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
   const v = app.view;
   if (v && v.flow && v.flow !== els.flowSelect.value) {
     els.composerHint.textContent = `当前会话属于「${flowTitle(v.flow)}」；发送将以「${flowTitle(els.flowSelect.value)}」开始新会话。`;
@@ -1070,6 +1076,7 @@ async function send() {
   const v = app.view;
   const continuing = v && (!v.flow || v.flow === flow);
   const payload = continuing ? { flow: v.flow || flow, text, threadId: v.threadId } : { flow, text };
+  if (!continuing && PROJECT_FLOWS.has(flow)) payload.options = { projectId: els.projectInput.value.trim() };
   els.send.disabled = true;
   if (!continuing) app.pendingNew = { buffer: [] };
   const ack = await emitAck("chat:message", payload);
