@@ -113,16 +113,20 @@ def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-async def _run_workflow(settings: Settings, project_id: str, options: dict[str, Any], text: str, *,
-                        resume: bool) -> tuple[Any, Any, str]:
+async def _run_workflow(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str):
+    """Start (or, with `options=None`, resume) the project's workflow thread and follow it live."""
     from app.cli import _follow
+    from app.runtime import RequestError
 
     thread_id = workflow_thread_id(project_id)
 
     async def start(runtime, watched: set[str]) -> str:
         watched.add(thread_id)
         thread = await runtime.store.get_thread(thread_id)
-        if resume and thread is not None and thread["status"] in {"interrupted", "failed", "cancelled"}:
+        resumable = thread is not None and thread["status"] in {"interrupted", "failed", "cancelled"}
+        if options is None or (resumable and options.get("queue") is not None):
+            if not resumable:
+                raise RequestError("conflict", t("novel.chat_nothing_to_resume"))
             await runtime.resume(thread_id)  # the checkpoint knows the very scene it stopped at
         else:
             await runtime.send_message(flow=WORKFLOW_FLOW, text=text, thread_id=thread_id, create=thread is None,
@@ -132,7 +136,14 @@ async def _run_workflow(settings: Settings, project_id: str, options: dict[str, 
     return await _follow(settings, start)
 
 
-def _finish(display: Any, project_id: str, settings: Settings) -> int:
+def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str) -> int:
+    from app.runtime import RequestError
+
+    try:
+        _artifacts, display, _thread = asyncio.run(_run_workflow(settings, project_id, options, text))
+    except RequestError as error:
+        console.print(f"[red]{error.message}[/]")
+        return 2
     completion = display.completion or {}
     if completion.get("success"):
         from graphs.novel.tools import WorkflowTool
@@ -145,38 +156,26 @@ def _finish(display: Any, project_id: str, settings: Settings) -> int:
 
 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
-    from app.runtime import RequestError
     from graphs.novel.tools import WorkflowTool
 
     WorkflowTool(NovelConfig.from_settings(settings), args.project_id)  # refuses an unknown project before anything starts
     options: dict[str, Any] = {"projectId": args.project_id, "force": bool(args.force)}
     if args.to_chapter is not None:
         options["toChapter"] = args.to_chapter
-    text = t("novel.cli_run_text", project=args.project_id, to=args.to_chapter or "—")
-    try:
-        _artifacts, display, _thread = asyncio.run(_run_workflow(settings, args.project_id, options, text, resume=False))
-    except RequestError as error:
-        console.print(f"[red]{error.message}[/]")
-        return 2
-    return _finish(display, args.project_id, settings)
+    return _drive(settings, args.project_id, options,
+                  t("novel.cli_run_text", project=args.project_id, to=args.to_chapter or "—"))
 
 
 def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
-    from app.runtime import RequestError
+    """The interrupted thread when there is one (scene-exact); else the run the project's journal records."""
     from graphs.novel.tools import WorkflowTool
 
-    tool = WorkflowTool(NovelConfig.from_settings(settings), args.project_id)
-    journal = tool.files.run_journal()
-    options: dict[str, Any] = {"projectId": args.project_id}
+    journal = WorkflowTool(NovelConfig.from_settings(settings), args.project_id).files.run_journal()
+    options = None
     if journal is not None:
-        options.update(toChapter=journal.to_chapter, force=journal.force, queue=journal.pending)
-    text = t("novel.cli_resume_text", project=args.project_id)
-    try:
-        _artifacts, display, _thread = asyncio.run(_run_workflow(settings, args.project_id, options, text, resume=True))
-    except RequestError as error:
-        console.print(f"[red]{error.message}[/]")
-        return 2
-    return _finish(display, args.project_id, settings)
+        options = {"projectId": args.project_id, "toChapter": journal.to_chapter, "force": journal.force,
+                   "queue": journal.pending}
+    return _drive(settings, args.project_id, options, t("novel.cli_resume_text", project=args.project_id))
 
 
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:

@@ -121,3 +121,11 @@ async def test_sigkill_mid_scene_then_resume_continues_at_that_scene(tmp_path):
     chapter = read(project / "chapters" / "chapter_002.json")
     plan = read(project / "chapters" / "chapter_002_plan.json")
     assert [s["scene_number"] for s in chapter["scenes"]] == [s["scene_number"] for s in plan["scenes"]]
+
+
+def test_ng_novel_resume_with_nothing_unfinished_says_so(tmp_path):
+    data = tmp_path / "data"
+    ng("novel", "init", "demo", "--world", "雪原", data_dir=data)
+    result = ng("novel", "resume", "demo", data_dir=data)
+    assert result.returncode == 2 and "没有未完成的生成" in result.stdout
+    assert not (data / "projects" / "demo" / "world.json").exists()
