@@ -239,3 +239,19 @@ async def test_a_quote_the_model_invented_is_dropped_and_a_real_one_kept(start_s
         assert len(fake.requests) == 1  # the answer; the intent was settled by rules
     answer = artifacts(client, ack, "novel_answer")[-1]["content"]
     assert answer["evidence"] == [{"chapter_number": 3, "scene_number": 2, "quote": real, "verified": True}]
+
+
+async def test_clean_asked_in_words_is_confirmed_even_in_auto_mode_and_declining_keeps_everything(server, connect,
+                                                                                                   projects):
+    client = await connect(server.url)
+    folder = projects / PROJECT
+    ack = await say(client, "/auto on")
+    await settled(client, ack)
+    before = snapshot(folder)
+    clean = await say(client, "把这个项目清理掉，从头再来", ack["threadId"])
+    kind, interrupt = await settled(client, clean)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert interrupt["payload"]["destructive"] is True and interrupt["payload"]["action"] == "workflow.clean"
+    declined = await say(client, "不要", ack["threadId"])  # a chat reply answers the pending confirmation
+    await settled(client, declined)
+    assert snapshot(folder) == before

@@ -194,6 +194,16 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
     answers = turn.get("answers") or {}
     status = await tools.call("WorkflowTool.status", tools.workflow.status)
     text = turn["question"]
+    if read.wants_clean(text):
+        return {"turn": turn, "outcome": "plan", "step": 0,
+                "plan": _plan(ToolStep(tool="workflow.clean", args={}, requires_confirmation=True))}
+    if read.wants_rollback(text):
+        target = read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
+        if target is None:
+            return _ask(turn, [{"id": "target", "question": t("novel.chat_ask_rollback", generated=status.chapters_generated),
+                                "missing": "rollback_chapter"}])
+        return {"turn": turn, "outcome": "plan", "step": 0,
+                "plan": _plan(ToolStep(tool="workflow.rollback", args={"to_chapter": target}, requires_confirmation=True))}
     target = turn.get("target") or read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
     if target is None and read.wants_continue(text):
         if status.resumable:

@@ -19,6 +19,8 @@ _GENERATE = re.compile(r"(继续生成|生成|续写|写到|写完|接着写|往
 _PREFERENCE = re.compile(r"(我喜欢|我希望|我想要|我偏好|偏好|以后(都|请|要)|不要再|别再|文风|prefer|i like)", re.I)
 _QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|吗|呢|关系|[?？]|who|what|when|why|how)", re.I)
 _SMALL_TALK = re.compile(r"^\s*(你好|您好|在吗|谢谢|多谢|你能做什么|你会什么|怎么用|帮助|hi|hello|thanks|help)\W*$", re.I)
+_ROLLBACK = re.compile(r"(回滚|退回到|rollback|roll back)", re.I)
+_CLEAN = re.compile(r"(清理|清空|全部删除|从头再来|clean)", re.I)
 _FORCE = re.compile(r"(重写|覆盖|重新生成|overwrite|rewrite|regenerate)", re.I)
 _CONTINUE = re.compile(r"(继续|接着|往下|continue)", re.I)
 _CHAPTER = re.compile(r"(?:第\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*章|chapter\s*([0-9]+)|到\s*([0-9]+)\s*章?)", re.I)
@@ -87,6 +89,14 @@ def wants_overwrite(text: str) -> bool:
     return bool(_FORCE.search(text))
 
 
+def wants_rollback(text: str) -> bool:
+    return bool(_ROLLBACK.search(text))
+
+
+def wants_clean(text: str) -> bool:
+    return bool(_CLEAN.search(text))
+
+
 def wants_continue(text: str) -> bool:
     return bool(_CONTINUE.search(text))
 
@@ -104,6 +114,8 @@ def intent_by_rules(text: str) -> Intent | None:
         return "other"
     if _PREFERENCE.search(text):
         return "preference"
+    if _ROLLBACK.search(text) or _CLEAN.search(text):
+        return "generate"  # project actions: planned and confirmed like generation
     if _GENERATE.search(text) and not _QUESTION.search(text.replace("生成", "")):
         return "generate"
     if _QUESTION.search(text):
