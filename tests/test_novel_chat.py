@@ -255,3 +255,18 @@ async def test_clean_asked_in_words_is_confirmed_even_in_auto_mode_and_declining
     declined = await say(client, "不要", ack["threadId"])  # a chat reply answers the pending confirmation
     await settled(client, declined)
     assert snapshot(folder) == before
+
+
+async def test_a_confirmed_rollback_removes_that_chapter_and_every_later_one(server, connect, projects):
+    client = await connect(server.url)
+    folder = projects / PROJECT
+    ack = await say(client, "/rollback 2")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["payload"]["destructive"] is True
+    accepted = await client.call("run:resume", {"threadId": ack["threadId"], "answer": True})
+    assert (await settled(client, accepted))[0] == "completion"
+    chapters = sorted(p.name for p in (folder / "chapters").iterdir())
+    assert chapters == ["chapter_001.json", "chapter_001_plan.json"]
+    memory = json.loads((folder / "chapter_memory.json").read_text(encoding="utf-8"))
+    assert [m["chapter_number"] for m in memory] == [1]
+    assert artifacts(client, accepted, "novel_status")[-1]["content"]["chapters_generated"] == 1

@@ -13,13 +13,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PROJECT = "mentor_rift"
 
 
-def spawn_chat(tmp_path: Path) -> pexpect.spawn:
+def spawn_chat(tmp_path: Path, project_id: str = PROJECT) -> pexpect.spawn:
     projects = tmp_path / "projects"
     if not (projects / PROJECT).exists():
         shutil.copytree(ROOT / "tests" / "data" / "novel" / PROJECT, projects / PROJECT)
     env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "NOVEL_PROJECTS_DIR": str(projects),
            "LLM_PROVIDER": "offline", "LOCALE": "zh", "COLUMNS": "200"}
-    return pexpect.spawn(sys.executable, ["-m", "app.cli", "chat", PROJECT], cwd=str(ROOT), env=env,
+    return pexpect.spawn(sys.executable, ["-m", "app.cli", "chat", project_id], cwd=str(ROOT), env=env,
                          encoding="utf-8", timeout=60, dimensions=(40, 200))
 
 
@@ -52,3 +52,11 @@ def test_ctrl_c_leaves_cleanly_and_names_the_thread(tmp_path):
     finally:
         chat.close(force=True)
     assert len(thread) >= 8
+
+
+def test_ng_chat_on_an_unknown_project_names_the_existing_ones(tmp_path):
+    other = spawn_chat(tmp_path, "nope")
+    other.expect(PROJECT)
+    other.expect(pexpect.EOF)
+    other.close()
+    assert other.exitstatus == 2 and "Traceback" not in other.before

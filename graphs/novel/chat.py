@@ -220,7 +220,7 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
     already = [c.chapter_number for c in status.chapters if c.generated and c.chapter_number <= target]
     if already and len(already) == target and not force and "overwrite" not in answers:
         return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
-                            "missing": "force", "default": "否"}])
+                            "missing": "force"}])
     steps = [ToolStep(tool="workflow.run", args={"to_chapter": target, "force": bool(force)}, requires_confirmation=True)]
     return {"turn": turn, "outcome": "plan", "plan": _plan(*steps), "step": 0}
 
