@@ -49,6 +49,11 @@ class Settings(BaseSettings):
     novel_projects_dir: Path | None = Field(
         default=None, description="NovelGen-format project folders, one per project id (default DATA_DIR/projects)"
     )
+    qdrant_url: str | None = Field(
+        default=None, description="Qdrant server for story memory vectors; unset: qdrant-client local mode under DATA_DIR"
+    )
+    qdrant_api_key: str | None = Field(default=None, description="API key for QDRANT_URL (never logged)")
+    qdrant_timeout_s: float = Field(default=5.0, gt=0, description="Timeout of one Qdrant server call")
 
     search_url: str | None = Field(default=None, description="SearXNG base URL for analyze_topic's web search")
     search_timeout_s: float = Field(default=8.0, gt=0)
@@ -79,3 +84,12 @@ class Settings(BaseSettings):
     @property
     def files_dir(self) -> Path:
         return self.data_dir / "files"
+
+    @property
+    def projects_dir(self) -> Path:
+        return self.novel_projects_dir or self.data_dir / "projects"
+
+    @property
+    def novel_memory_dir(self) -> Path:
+        """Story memory of novel projects: per-project SQLite state and the local Qdrant path."""
+        return self.data_dir / "novel_memory"
