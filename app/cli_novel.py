@@ -89,9 +89,9 @@ def render_status(status: Any) -> None:
     console.print(Panel(t("novel.cli_status_head", project=status.project_id), expand=False))
     for step in status.steps:
         mark = "[green]✔[/]" if step.done else "[dim]○[/]"
-        console.print(f"  {mark} {step.label}  [dim]{step.file}[/]")
+        console.print(f"  {mark} {t(f'novel.step_{step.step}')}  [dim]{step.file}[/]")
     console.print(t("novel.cli_status_counts", planned=status.chapters_planned, generated=status.chapters_generated,
-                    total=status.chapters_total))
+                    total=status.outline_chapters))
     table = Table(t("novel.col_chapter"), t("novel.col_title"), t("novel.col_scenes"), t("novel.col_words"),
                   t("novel.col_state"), header_style="bold")
     for chapter in status.chapters:
@@ -101,7 +101,9 @@ def render_status(status: Any) -> None:
                       str(chapter.scenes) if chapter.generated else "-",
                       f"{chapter.words:,}" if chapter.generated else "-", state)
     console.print(table)
-    console.print(t("novel.cli_status_words", words=f"{status.total_words:,}", memory=status.memory_entries))
+    console.print(t("novel.cli_status_words", words=f"{status.total_words:,}", memory=status.chapter_memory_entries))
+    for problem in status.problems:
+        console.print(f"[yellow]{problem}[/]")
     if status.resumable:
         console.print(f"[yellow]{t('novel.cli_status_resumable', project=status.project_id)}[/]")
 

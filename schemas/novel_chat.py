@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from schemas.novel import ProjectStatus
+
 Intent = Literal["generate", "knowledge", "preference", "other"]
 
 
@@ -49,3 +51,11 @@ class AnswerDraft(BaseModel):
 
     answer: str
     evidence: list[QuoteClaim] = Field(default_factory=list)
+
+
+class NovelStatus(ProjectStatus):
+    """The `novel_status` artifact: the project's status plus what the chat shows at start-up."""
+
+    chapters_planned: int = Field(description="Chapter plans on disk (the protocol's name for chapter_plans)")
+    preferences_top: list[dict[str, Any]] = Field(default_factory=list, description="The latest preferences")
+    resumable: bool = Field(default=False, description="An unfinished run can be resumed")

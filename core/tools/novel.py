@@ -1,4 +1,4 @@
-"""Where novel projects live and how far the chat agent may look before asking: from settings."""
+"""The service's settings as the novel graphs see them (FlowContext.tools["novel"])."""
 
 from __future__ import annotations
 
@@ -10,10 +10,17 @@ from core.settings import Settings
 
 @dataclass(frozen=True)
 class NovelConfig:
-    projects_dir: Path
-    max_tool_calls: int = 3
+    # The whole settings object: core/novel's project and memory functions take it as `settings=`.
+    settings: Settings
 
     @classmethod
     def from_settings(cls, settings: Settings) -> NovelConfig:
-        configured = getattr(settings, "novel_projects_dir", None)
-        return cls(Path(configured) if configured else settings.data_dir / "projects", settings.novel_max_tool_calls)
+        return cls(settings)
+
+    @property
+    def projects_dir(self) -> Path:
+        return self.settings.projects_dir
+
+    @property
+    def max_tool_calls(self) -> int:
+        return self.settings.novel_max_tool_calls

@@ -64,9 +64,9 @@ def _status_artifact(ctx: NodeContext, tool: WorkflowTool) -> Any:
 
 
 def status_sentence(status: Any) -> str:
-    steps = "、".join(s.label for s in status.steps if s.done) or t("novel.chat_no_steps")
+    steps = "、".join(t(f"novel.step_{s.step}") for s in status.steps if s.done) or t("novel.chat_no_steps")
     sentence = t("novel.chat_status", project=status.project_id, steps=steps, planned=status.chapters_planned,
-                 generated=status.chapters_generated, total=status.chapters_total, words=status.total_words)
+                 generated=status.chapters_generated, total=status.outline_chapters, words=status.total_words)
     if status.preferences_top:
         prefs = "；".join(f"{p.get('preference_type', '')}：{p.get('content', '')}" for p in status.preferences_top)
         sentence += "\n" + t("novel.chat_prefs_top", prefs=prefs)

@@ -1,25 +1,22 @@
-"""What the novel graphs need of a project on disk, in one place.
+"""What the novel graphs need of a project, over core/novel's `NovelProject` (NovelGen files).
 
-`ProjectFiles` names the project's NovelGen files by step and chapter and adds the one piece of
-state the workflow keeps beside them: the run journal (`.workflow_run.json`), i.e. which chapters
-an unfinished run still had to write, so `resume` works from any entry point.
+`ProjectFiles` opens a project from the runtime's `NovelConfig`, names its files by step and
+chapter, and adds the one piece of state the workflow keeps beside NovelGen's files: the run
+journal (`.workflow_run.json`) — which chapters an unfinished run still had to write — so that
+`resume` works from any entry point.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
-import shutil
-import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Mapping
+from datetime import datetime
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from core.i18n import t
+from core.novel.project import NovelProject, ProjectError, check_project_id, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
 from schemas.novel import (
@@ -27,65 +24,24 @@ from schemas.novel import (
     ChapterPlan,
     ChapterSummary,
     Character,
-    CharactersConfig,
     GeneratedChapter,
-    Outline,
     NovelSettings,
     SceneMemoryContext,
-    ThemeConflict,
-    WorldSetting,
+    UserPreference,
 )
+from schemas.novel_chat import NovelStatus
 
-STEP_FILES: dict[str, tuple[str, type[BaseModel]]] = {
-    "world": ("world.json", WorldSetting),
-    "theme_conflict": ("theme_conflict.json", ThemeConflict),
-    "characters": ("characters.json", CharactersConfig),
-    "outline": ("outline.json", Outline),
-}
 JOURNAL = ".workflow_run.json"
-_CHAPTER_FILE = re.compile(r"^chapter_(\d{3,})\.json$")
+SETUP_FILES = {"world": "world.json", "theme_conflict": "theme_conflict.json", "characters": "characters.json",
+               "outline": "outline.json"}
 
-
-class NovelProjectError(Exception):
-    def __init__(self, user_message: str) -> None:
-        super().__init__(user_message)
-        self.user_message = user_message
+NovelProjectError = ProjectError  # one error type with a sentence for the user: core/novel's
 
 
 class RunJournal(BaseModel):
     to_chapter: int
     force: bool = False
     pending: list[int] = Field(default_factory=list)
-
-
-class StepState(BaseModel):
-    name: str
-    label: str
-    file: str
-    done: bool
-
-
-class ChapterState(BaseModel):
-    chapter_number: int
-    chapter_title: str
-    planned: bool
-    generated: bool
-    scenes: int = 0
-    words: int = 0
-
-
-class NovelStatus(BaseModel):
-    project_id: str
-    project_name: str
-    steps: list[StepState]
-    chapters_total: int = Field(description="Chapters in the outline")
-    chapters_planned: int
-    chapters_generated: int
-    chapters: list[ChapterState]
-    total_words: int
-    memory_entries: int
-    preferences_top: list[dict[str, Any]] = Field(default_factory=list)
-    resumable: bool = False
 
 
 @dataclass
@@ -103,216 +59,160 @@ def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
 
 def list_projects(config: NovelConfig) -> list[str]:
     root = config.projects_dir
-    return sorted(p.name for p in root.iterdir() if (p / "settings.json").exists()) if root.exists() else []
-
-
-def _write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, ensure_ascii=False, indent=2)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and NovelProject(p.name, p).exists()) if root else []
 
 
 def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
     """Refuse a missing or unknown project with a sentence (ValueError) before anything runs."""
     project_id = options.get("projectId")
     if not isinstance(project_id, str) or not project_id.strip():
-        raise ValueError(t("novel.project_id_needed"))
+        raise ValueError(t("novel.need_project_id"))
     try:
         ProjectFiles.open(novel_config(tools), project_id)
-    except NovelProjectError as error:
+    except ProjectError as error:
         raise ValueError(error.user_message) from error
 
 
 class ProjectFiles:
-    def __init__(self, project_id: str, root: Path) -> None:
-        self.project_id = project_id
-        self.root = root
+    def __init__(self, project: NovelProject) -> None:
+        self.project = project
+        self.project_id = project.project_id
+        self.root = project.root
 
     @classmethod
     def open(cls, config: NovelConfig, project_id: str) -> ProjectFiles:
-        base = config.projects_dir
-        root = (base / project_id).resolve()
-        if root.parent != base.resolve() or not (root / "settings.json").exists():
-            known = "、".join(list_projects(config)) or "—"
-            raise NovelProjectError(t("novel.unknown_project", project=project_id, known=known))
-        return cls(project_id, root)
+        check_project_id(project_id)
+        project = NovelProject(project_id, config.projects_dir / project_id)
+        if not project.exists():
+            raise ProjectError(t("novel.unknown_project", project=project_id,
+                                 known="、".join(list_projects(config)) or "—"))
+        return cls(project)
 
     @classmethod
     def create(cls, config: NovelConfig, project_id: str, **fields: Any) -> ProjectFiles:
-        root = config.projects_dir / project_id
-        settings = NovelSettings(project_name=project_id, **{k: v for k, v in fields.items() if v not in (None, "")})
-        _write_json(root / "settings.json", settings.model_dump(mode="json"))
-        (root / "chapters").mkdir(exist_ok=True)
-        return cls(project_id, root)
+        check_project_id(project_id)
+        project = NovelProject(project_id, config.projects_dir / project_id)
+        given = {k: v for k, v in fields.items() if v not in (None, "")}
+        chapters = given.get("initial_chapters")
+        if chapters:
+            given.setdefault("max_chapters", max(chapters, 50))
+        if project.exists():
+            raise ProjectError(t("novel.project_exists", project_id=project_id))
+        (project.root / "chapters").mkdir(parents=True, exist_ok=True)
+        project.save_settings(NovelSettings(project_name=project_id, **given))
+        return cls(project)
 
-    # ---- reading and writing
-    def _load(self, path: Path, model):
-        try:
-            return model.model_validate(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, ValidationError) as error:
-            raise NovelProjectError(f"{path.name}: {error}") from error
-
+    # ---- the set-up steps, by name
     def settings(self) -> NovelSettings:
-        return self._load(self.root / "settings.json", NovelSettings)
+        return self.project.load_settings() or NovelSettings(project_name=self.project_id, world_description="")
 
     def file_name(self, step: str) -> str:
-        return STEP_FILES[step][0]
+        return SETUP_FILES[step]
 
     def has(self, step: str) -> bool:
-        return (self.root / STEP_FILES[step][0]).exists()
+        return (self.root / SETUP_FILES[step]).exists()
 
     def load(self, step: str):
-        name, model = STEP_FILES[step]
-        return self._load(self.root / name, model)
+        return getattr(self.project, f"load_{step}")()
 
     def save(self, step: str, value: BaseModel) -> None:
-        _write_json(self.root / STEP_FILES[step][0], value.model_dump(mode="json"))
+        getattr(self.project, f"save_{step}")(value)
 
-    def _plan_path(self, number: int) -> Path:
-        return self.root / "chapters" / f"chapter_{number:03d}_plan.json"
-
-    def _chapter_path(self, number: int) -> Path:
-        return self.root / "chapters" / f"chapter_{number:03d}.json"
-
+    # ---- chapters
     def chapter_file_name(self, number: int) -> str:
-        return f"chapters/{self._chapter_path(number).name}"
+        return self.project.chapter_path(number).relative_to(self.root).as_posix()
 
     def has_plan(self, number: int) -> bool:
-        return self._plan_path(number).exists()
+        return self.project.chapter_plan_path(number).exists()
 
     def has_chapter(self, number: int) -> bool:
-        return self._chapter_path(number).exists()
+        return self.project.chapter_path(number).exists()
 
     def load_plan(self, number: int) -> ChapterPlan:
-        return self._load(self._plan_path(number), ChapterPlan)
+        return self.project.load_chapter_plan(number)
 
     def save_plan(self, plan: ChapterPlan) -> None:
-        _write_json(self._plan_path(plan.chapter_number), plan.model_dump(mode="json"))
+        self.project.save_chapter_plan(plan)
 
     def load_chapter(self, number: int) -> GeneratedChapter:
-        return self._load(self._chapter_path(number), GeneratedChapter)
+        return self.project.load_chapter(number)
 
     def save_chapter(self, chapter: GeneratedChapter) -> None:
-        _write_json(self._chapter_path(chapter.chapter_number), chapter.model_dump(mode="json"))
+        self.project.save_chapter(chapter)
 
     def chapter_numbers(self) -> list[int]:
-        folder = self.root / "chapters"
-        found = [int(m.group(1)) for p in folder.iterdir() if (m := _CHAPTER_FILE.match(p.name))] if folder.exists() else []
-        return sorted(found)
+        return self.project.chapter_numbers()
 
     def chapter_summary(self, number: int) -> ChapterSummary | None:
-        if not self.has("outline"):
-            return None
-        return next((c for c in self.load("outline").chapters if c.chapter_number == number), None)
+        outline = self.project.load_outline()
+        return outline.chapter(number) if outline else None
 
     def chapter_memory(self) -> list[ChapterMemoryEntry]:
-        path = self.root / "chapter_memory.json"
-        if not path.exists():
-            return []
-        return [ChapterMemoryEntry.model_validate(e) for e in json.loads(path.read_text(encoding="utf-8"))]
+        return self.project.load_chapter_memory()
 
     def upsert_chapter_memory(self, entry: ChapterMemoryEntry) -> None:
-        entries = [e for e in self.chapter_memory() if e.chapter_number != entry.chapter_number] + [entry]
-        entries.sort(key=lambda e: e.chapter_number)
-        _write_json(self.root / "chapter_memory.json", [e.model_dump(mode="json") for e in entries])
-
-    def preferences(self) -> list[dict[str, Any]]:
-        path = self.root / "preferences.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+        self.project.upsert_chapter_memory(entry)
 
     def all_characters(self) -> list[Character]:
-        if not self.has("characters"):
-            return []
-        config = self.load("characters")
-        return [config.protagonist, *([config.antagonist] if config.antagonist else []), *config.supporting_characters]
+        characters = self.project.load_characters()
+        return characters.all_characters() if characters else []
+
+    # ---- preferences
+    def preferences(self) -> list[dict[str, Any]]:
+        return [p.model_dump(mode="json") for p in self.project.load_preferences()]
 
     def add_preference(self, preference_type: str, content: str, source: str) -> dict[str, Any]:
-        entry = {"project_id": self.project_id, "preference_type": preference_type, "content": content,
-                 "source": source, "timestamp": datetime.now(timezone.utc).isoformat()}
-        _write_json(self.root / "preferences.json", self.preferences() + [entry])
-        return entry
-
-    async def search_passages(self, query: str, entities: list[str], top_k: int):
-        from core.retrieval.bm25 import BM25Index
-        from graphs.novel.tools import Passage
-
-        passages = []
-        for number in self.chapter_numbers():
-            for scene in self.load_chapter(number).scenes:
-                for line in re.split(r"(?<=[。！？!?])|\n", scene.content):
-                    if line.strip():
-                        passages.append((number, scene.scene_number, line.strip()))
-        if entities:
-            passages = [p for p in passages if any(e in p[2] for e in entities)] or passages
-        index = BM25Index([p[2] for p in passages])
-        return [Passage(passages[i][0], passages[i][1], passages[i][2], score) for i, score in index.search(query, top_k)]
+        entry = UserPreference(project_id=self.project_id, preference_type=preference_type, content=content,
+                               source=source, timestamp=datetime.now())
+        self.project.add_preference(entry)
+        return entry.model_dump(mode="json")
 
     # ---- run journal
     def run_journal(self) -> RunJournal | None:
         path = self.root / JOURNAL
-        if not path.exists():
-            return None
-        return RunJournal.model_validate_json(path.read_text(encoding="utf-8"))
+        return RunJournal.model_validate_json(path.read_text(encoding="utf-8")) if path.exists() else None
 
     def record_run(self, *, to_chapter: int, force: bool, pending: list[int]) -> None:
-        _write_json(self.root / JOURNAL, RunJournal(to_chapter=to_chapter, force=force, pending=pending).model_dump())
+        self.project.write_json(self.root / JOURNAL, RunJournal(to_chapter=to_chapter, force=force, pending=pending).model_dump())
 
     def clear_run(self) -> None:
         (self.root / JOURNAL).unlink(missing_ok=True)
 
-    # ---- destructive
+    # ---- destructive (callers confirm first)
     def remove_chapters_from(self, first: int) -> list[str]:
-        removed: list[str] = []
-        for path in sorted((self.root / "chapters").glob("chapter_*.json")):
-            m = re.match(r"chapter_(\d+)", path.name)
-            if m and int(m.group(1)) >= first:
-                path.unlink()
-                removed.append(f"chapters/{path.name}")
-        for path in sorted(self.root.glob("scene_*_*_memory.json")):
-            m = re.match(r"scene_(\d+)_", path.name)
-            if m and int(m.group(1)) >= first:
-                path.unlink()
-                removed.append(path.name)
-        kept = [e for e in self.chapter_memory() if e.chapter_number < first]
-        if len(kept) != len(self.chapter_memory()):
-            _write_json(self.root / "chapter_memory.json", [e.model_dump(mode="json") for e in kept])
-            removed.append("chapter_memory.json")
+        removed = self.project.delete_chapters_after(first - 1)
         self.clear_run()
-        return removed
+        return [p.relative_to(self.root).as_posix() for p in removed]
 
     def remove_generated(self) -> list[str]:
         removed = self.remove_chapters_from(1)
-        for name in ("world.json", "theme_conflict.json", "characters.json", "outline.json", "chapter_memory.json",
-                     "consistency_reports.json"):
+        for name in [*SETUP_FILES.values(), "chapter_memory.json", "consistency_reports.json"]:
             if (self.root / name).exists():
                 (self.root / name).unlink()
                 removed.append(name)
         return removed
 
     # ---- status
-    def status(self) -> NovelStatus:
-        outline = self.load("outline") if self.has("outline") else None
-        chapters = []
-        for summary in (outline.chapters if outline else []):
-            n = summary.chapter_number
-            generated = self.has_chapter(n)
-            chapter = self.load_chapter(n) if generated else None
-            chapters.append(ChapterState(chapter_number=n, chapter_title=summary.chapter_title, planned=self.has_plan(n),
-                                         generated=generated, scenes=len(chapter.scenes) if chapter else 0,
-                                         words=chapter.total_words if chapter else 0))
-        prefs = self.preferences()
-        return NovelStatus(
-            project_id=self.project_id, project_name=self.settings().project_name,
-            steps=[StepState(name=s, label=t(f"novel.step_{s}"), file=f, done=self.has(s)) for s, (f, _) in STEP_FILES.items()],
-            chapters_total=len(chapters), chapters_planned=sum(c.planned for c in chapters),
-            chapters_generated=len(self.chapter_numbers()), chapters=chapters,
-            total_words=sum(c.words for c in chapters), memory_entries=len(self.chapter_memory()),
-            preferences_top=prefs[-5:], resumable=self.run_journal() is not None,
-        )
+    def status(self, top_preferences: int = 5) -> NovelStatus:
+        base = project_status(self.project)
+        return NovelStatus(**base.model_dump(), chapters_planned=base.chapter_plans,
+                           preferences_top=self.preferences()[-top_preferences:], resumable=self.run_journal() is not None)
+
+    # ---- memory
+    async def search_passages(self, query: str, entities: list[str], top_k: int):
+        from core.retrieval.bm25 import BM25Index
+        from graphs.novel.tools import Passage
+        from graphs.novel.understanding import sentences_of
+
+        passages = [(chapter.chapter_number, scene.scene_number, line)
+                    for chapter in self.project.iter_chapters() for scene in chapter.scenes
+                    for line in sentences_of(scene.content)]
+        if entities:
+            passages = [p for p in passages if any(e in p[2] for e in entities)] or passages
+        index = BM25Index([p[2] for p in passages])
+        return [Passage(passages[i][0], passages[i][1], passages[i][2], score) for i, score in index.search(query, top_k)]
 
     async def index_all(self) -> IndexReport:
         return IndexReport()

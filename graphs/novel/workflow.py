@@ -240,7 +240,7 @@ async def finish(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
                                content=status, final=True)
     written = state.get("written") or []
     sentence = (t("novel.run_done", chapters="、".join(map(str, written)), generated=status.chapters_generated,
-                  total=status.chapters_total) if written else t("novel.run_nothing_to_do", generated=status.chapters_generated))
+                  total=status.outline_chapters) if written else t("novel.run_nothing_to_do", generated=status.chapters_generated))
     ctx.log(sentence, artifact_id=artifact_id)
     ctx.message(sentence, final=True)
     return {}

@@ -6,6 +6,7 @@ import { h } from "../dom.js";
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
 const num = (v) => (typeof v === "number" ? v.toLocaleString("zh-CN") : "—");
+const STEP_LABELS = { world: "世界观", theme_conflict: "主题冲突", characters: "角色设定", outline: "小说大纲" };
 
 function field(label, value) {
   return h("div", { class: "kv" }, h("dt", null, label), h("dd", null, value));
@@ -19,13 +20,13 @@ function novelStatus(c) {
   return h("article", { class: "card novel-status", dataset: { testid: "view-novel_status" } },
     h("h4", null, c.project_name || c.project_id || ""),
     h("dl", { class: "kv-grid" },
-      field("章节计划", `${num(c.chapters_planned)} / ${num(c.chapters_total)}`),
-      field("已生成章节", `${num(c.chapters_generated)} / ${num(c.chapters_total)}`),
+      field("章节计划", `${num(c.chapters_planned)} / ${num(c.outline_chapters)}`),
+      field("已生成章节", `${num(c.chapters_generated)} / ${num(c.outline_chapters)}`),
       field("总字数", num(c.total_words)),
-      field("章节记忆", num(c.memory_entries)),
+      field("章节记忆", num(c.chapter_memory_entries)),
       field("可恢复", c.resumable ? "是" : "否")),
     steps.length ? h("ul", { class: "novel-steps" }, steps.map((s) =>
-      h("li", { class: s?.done ? "done" : "todo" }, s?.done ? "✔ " : "○ ", String(s?.label ?? s?.name ?? ""),
+      h("li", { class: s?.done ? "done" : "todo" }, s?.done ? "✔ " : "○ ", String(STEP_LABELS[s?.step] ?? s?.step ?? ""),
         h("span", { class: "muted" }, ` ${s?.file ?? ""}`)))) : null,
     chapters.length ? h("div", { class: "table-wrap" },
       h("table", { class: "scripts novel-chapters" },
@@ -35,9 +36,10 @@ function novelStatus(c) {
         h("tbody", null, chapters.map((ch) => h("tr", null,
           h("td", { class: "num" }, String(ch?.chapter_number ?? "")),
           h("td", null, String(ch?.chapter_title ?? "")),
-          h("td", { class: "num" }, ch?.generated ? String(ch?.scenes ?? "") : "—"),
+          h("td", { class: "num" }, ch?.generated ? String(ch?.scenes ?? "") : (ch?.planned ? `0/${ch?.planned_scenes ?? "?"}` : "—")),
           h("td", { class: "num" }, ch?.generated ? num(ch?.words) : "—"),
           h("td", null, ch?.generated ? "✔" : (ch?.planned ? "已计划" : "待生成"))))))) : null,
+    list(c.problems).length ? h("ul", { class: "problems" }, list(c.problems).map((p) => h("li", { class: "badge warn" }, String(p)))) : null,
     prefs.length ? h("div", null, h("h4", null, "偏好"),
       h("ul", null, prefs.map((p) => h("li", null,
         p?.preference_type ? h("span", { class: "badge" }, String(p.preference_type)) : null, " ",
