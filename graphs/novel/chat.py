@@ -288,6 +288,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         found = await tools.call("MemoryTool.search", tools.memory.search, query, entities, 8)
         turn["passages"] = [p.__dict__ for p in found]
     if not turn.get("passages") and not turn.get("events"):
+        if "passages" not in turn:  # the bound stopped the search before any passage was read
+            return _ask(turn, [{"id": "detail", "missing": "evidence", "question": t(
+                "novel.chat_ask_after_bound", calls=turn["tool_calls"], who="、".join(entities))}])
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who="、".join(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
