@@ -197,8 +197,9 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
     report = asyncio.run(WorkflowTool(NovelConfig.from_settings(settings), args.project_id).index())
-    style = "yellow" if report.degraded else "green"
-    console.print(f"[{style}]{t('novel.index_done', chunks=report.chunks, snapshots=report.snapshots)}[/]")
+    console.print(f"[green]{report.sentence()}[/]")
+    for note in [*report.degraded, *report.problems]:
+        console.print(f"[yellow]{note}[/]")
     return 0
 
 

@@ -9,13 +9,15 @@ journal (`.workflow_run.json`) — which chapters an unfinished run still had to
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+import asyncio
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from core.i18n import t
+from core.novel.memory import IndexReport as MemoryIndexReport
+from core.novel.memory import index_project, memory_store, retrieve_scene_memory_context
 from core.novel.project import NovelProject, ProjectError, check_project_id, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
@@ -27,6 +29,7 @@ from schemas.novel import (
     GeneratedChapter,
     NovelSettings,
     SceneMemoryContext,
+    ScenePlan,
     UserPreference,
 )
 from schemas.novel_chat import NovelStatus
@@ -42,13 +45,6 @@ class RunJournal(BaseModel):
     to_chapter: int
     force: bool = False
     pending: list[int] = Field(default_factory=list)
-
-
-@dataclass
-class IndexReport:
-    chunks: int = 0
-    snapshots: int = 0
-    degraded: bool = False
 
 
 def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
@@ -76,8 +72,9 @@ def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any]) -
 
 
 class ProjectFiles:
-    def __init__(self, project: NovelProject) -> None:
+    def __init__(self, project: NovelProject, config: NovelConfig) -> None:
         self.project = project
+        self.config = config
         self.project_id = project.project_id
         self.root = project.root
 
@@ -88,7 +85,7 @@ class ProjectFiles:
         if not project.exists():
             raise ProjectError(t("novel.unknown_project", project=project_id,
                                  known="、".join(list_projects(config)) or "—"))
-        return cls(project)
+        return cls(project, config)
 
     @classmethod
     def create(cls, config: NovelConfig, project_id: str, **fields: Any) -> ProjectFiles:
@@ -102,7 +99,7 @@ class ProjectFiles:
             raise ProjectError(t("novel.project_exists", project_id=project_id))
         (project.root / "chapters").mkdir(parents=True, exist_ok=True)
         project.save_settings(NovelSettings(project_name=project_id, **given))
-        return cls(project)
+        return cls(project, config)
 
     # ---- the set-up steps, by name
     def settings(self) -> NovelSettings:
@@ -200,35 +197,30 @@ class ProjectFiles:
         return NovelStatus(**base.model_dump(), chapters_planned=base.chapter_plans,
                            preferences_top=self.preferences()[-top_preferences:], resumable=self.run_journal() is not None)
 
-    # ---- memory
+    # ---- story memory (core/novel/memory: chunks and entity states from these files; vectors + BM25)
     async def search_passages(self, query: str, entities: list[str], top_k: int):
-        from core.retrieval.bm25 import BM25Index
+        """Sentences of the memory chunks the search returns, with their chapter and scene, best first."""
         from graphs.novel.tools import Passage
         from graphs.novel.understanding import sentences_of
 
-        passages = [(chapter.chapter_number, scene.scene_number, line)
-                    for chapter in self.project.iter_chapters() for scene in chapter.scenes
-                    for line in sentences_of(scene.content)]
-        if entities:
-            passages = [p for p in passages if any(e in p[2] for e in entities)] or passages
-        index = BM25Index([p[2] for p in passages])
-        return [Passage(passages[i][0], passages[i][1], passages[i][2], score) for i, score in index.search(query, top_k)]
+        store = memory_store(self.project_id, self.config.settings)
+        result = await asyncio.to_thread(store.search, query, entities=entities or None, top_k=top_k)
+        found: list[Passage] = []
+        for chunk in result.chunks:
+            if chunk.chapter_index is None:
+                continue
+            lines = sentences_of(chunk.content)
+            named = [line for line in lines if any(e in line for e in entities)] if entities else lines
+            found += [Passage(chunk.chapter_index, chunk.scene_index, line, chunk.score or 0.0) for line in named or lines[:1]]
+        return found
 
-    async def index_all(self) -> IndexReport:
-        return IndexReport()
+    async def index_all(self) -> MemoryIndexReport:
+        """Chunks and entity states of every chapter not indexed yet (changed chapters are re-indexed)."""
+        return await asyncio.to_thread(index_project, self.project_id, self.config.settings)
 
-
-class _NoMemory:
-    async def context_for(self, *args: Any, **kwargs: Any) -> SceneMemoryContext | None:
-        return None
-
-    async def index_chapter(self, chapter: GeneratedChapter, entry: ChapterMemoryEntry) -> IndexReport:
-        return IndexReport()
-
-
-def memory_chain_for(files: ProjectFiles):
-    return _NoMemory()
-
-
-def indexer_for(files: ProjectFiles):
-    return _NoMemory()
+    async def scene_memory(self, scene: ScenePlan, chapter: int, plan: ChapterPlan, llm: Any) -> SceneMemoryContext:
+        """The scene memory chain; it writes scene_<chapter>_<scene>_memory.json itself and never raises on retrieval."""
+        return await retrieve_scene_memory_context(
+            scene, self.project.load_characters(), self.project_id, chapter, scene.scene_number,
+            novel_settings=self.project.load_settings(), chapter_plan=plan, llm=llm, settings=self.config.settings,
+        )

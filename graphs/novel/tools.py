@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from core.tools.novel import NovelConfig
-from graphs.novel.library import IndexReport, ProjectFiles
+from graphs.novel.library import MemoryIndexReport, ProjectFiles
 from graphs.novel.workflow import WORKFLOW, WorkflowState, workflow_input
 from schemas.novel import GeneratedChapter
 
@@ -55,7 +55,7 @@ class WorkflowTool:
         """Everything generated goes; settings.json and preferences.json stay."""
         return self.files.remove_generated()
 
-    async def index(self) -> IndexReport:
+    async def index(self) -> MemoryIndexReport:
         return await self.files.index_all()
 
     def export(self, out: Path) -> int:

@@ -21,7 +21,7 @@ from graphs.base import FlowContext, FlowDefinition
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.novel import prompts
-from graphs.novel.library import ProjectFiles, check_project_option, indexer_for, memory_chain_for, novel_config
+from graphs.novel.library import ProjectFiles, check_project_option, novel_config
 from schemas.events import ArtifactType
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -168,21 +168,20 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     total = len(plan.scenes)
     ctx.progress(len(done) + 1, total, t("novel.progress_scene", chapter=number, scene=scene.scene_number, total=total),
                  status="generating_scene")
-    context = await memory_chain_for(files).context_for(scene, files.load("characters"), number, scene.scene_number,
-                                                        plan=plan)
-    if context is not None:
-        artifact_id = ctx.artifact(key=f"scene_memory_{number}_{scene.scene_number}",
-                                   type=ArtifactType.scene_memory_context,
-                                   title=t("novel.scene_memory_title", chapter=number, scene=scene.scene_number),
-                                   content=context)
-        ctx.log(t("novel.scene_memory_found", memories=len(context.relevant_memories),
-                  states=len(context.entity_states)), artifact_id=artifact_id)
-    memories = [m.content for m in context.relevant_memories] if context is not None else []
+    context = await files.scene_memory(scene, number, plan, ctx.llm)
+    artifact_id = ctx.artifact(key=f"scene_memory_{number}_{scene.scene_number}", type=ArtifactType.scene_memory_context,
+                               title=t("novel.scene_memory_title", chapter=number, scene=scene.scene_number),
+                               content=context.to_json_dict())
+    ctx.log(t("novel.scene_memory_found", memories=len(context.relevant_memories), states=len(context.entity_states)),
+            artifact_id=artifact_id)
+    for note in context.degraded:
+        ctx.log(note, level="warning")
+    memories = [m.content for m in context.relevant_memories]
     previous = [s["content"][-200:] for s in done]
     made = await ctx.llm.structured(
         GeneratedScene, role=ROLE, system=prompts.SYSTEM,
         prompt=prompts.scene_text(plan.model_dump(), scene.model_dump(), previous,
-                                  context.model_dump(mode="json") if context is not None else None),
+                                  context.to_json_dict()),
         facts={"scene": scene.model_dump(), "chapter_number": number, "chapter_title": plan.chapter_title,
                "memories": memories, "previous": previous},
     )
@@ -223,9 +222,10 @@ async def remember_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
     )
     entry = entry.model_copy(update={"chapter_number": number, "chapter_title": chapter.chapter_title})
     files.upsert_chapter_memory(entry)
-    report = await indexer_for(files).index_chapter(chapter, entry)
-    ctx.log(t("novel.chapter_remembered", chapter=number, chunks=report.chunks, snapshots=report.snapshots),
-            level="warning" if report.degraded else "info")
+    report = await files.index_all()  # only the chapter just written (and memory entries that changed) are new
+    ctx.log(t("novel.chapter_remembered", chapter=number, chunks=report.chunks, snapshots=report.states))
+    for note in report.degraded:
+        ctx.log(note, level="warning")
     queue = list(state["queue"][1:])
     files.record_run(to_chapter=state["to_chapter"], force=bool(state.get("force")), pending=queue)
     return {"queue": queue, "chapter": None, "scenes": [], "written": list(state.get("written") or []) + [number]}
