@@ -43,4 +43,9 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     view = page.locator("#canvas-body[data-type=novel_chapter] [data-testid=view-novel_chapter]")
     await view.wait_for()
     assert await view.locator(".novel-scene").count() >= 2
+
+    await page.click("[data-testid=artifact-tab]:has-text('第 4 章第 1 场')")
+    memory = page.locator("#canvas-body[data-type=scene_memory_context] [data-testid=view-scene_memory_context]")
+    await memory.wait_for()
+    assert "第 3 章" in await memory.text_content()  # retrieved memories name the chapter they come from
     assert errors == []

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
+import pytest
 
 from tests.support.client import RecordingClient
 from tests.support.server import ServerProcess
@@ -27,15 +30,20 @@ def read(path: Path):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def test_ng_novel_run_writes_two_chapters_in_novelgen_format(tmp_path):
-    from schemas.novel import ChapterMemoryEntry, ChapterPlan, CharactersConfig, GeneratedChapter, Outline
-
-    data = tmp_path / "data"
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """A project generated to chapter 2 by `ng novel run` (once for the tests that only read it)."""
+    data = tmp_path_factory.mktemp("novel") / "data"
     assert ng("novel", "init", "demo", "--world", "蒸汽朋克的港口城市，钟楼统治时间", data_dir=data).returncode == 0
     result = ng("novel", "run", "demo", "--to", "2", data_dir=data)
     assert result.returncode == 0, result.stdout + result.stderr
+    return data
 
-    project = data / "projects" / "demo"
+
+def test_ng_novel_run_writes_two_chapters_in_novelgen_format(generated):
+    from schemas.novel import ChapterMemoryEntry, ChapterPlan, CharactersConfig, GeneratedChapter, Outline
+
+    project = generated / "projects" / "demo"
     CharactersConfig.model_validate(read(project / "characters.json"))
     assert len(Outline.model_validate(read(project / "outline.json")).chapters) >= 2
     for number in (1, 2):
@@ -44,23 +52,21 @@ def test_ng_novel_run_writes_two_chapters_in_novelgen_format(tmp_path):
         assert [s.scene_number for s in chapter.scenes] == [s.scene_number for s in plan.scenes]
         for scene in chapter.scenes:
             assert scene.word_count == len("".join(scene.content.split()))
+            assert (project / f"scene_{number}_{scene.scene_number}_memory.json").exists()
         assert chapter.total_words == sum(s.word_count for s in chapter.scenes)
     assert not (project / "chapters" / "chapter_003.json").exists()
     memory = [ChapterMemoryEntry.model_validate(e) for e in read(project / "chapter_memory.json")]
     assert [e.chapter_number for e in memory] == [1, 2]
-    assert "2/" in ng("novel", "status", "demo", data_dir=data).stdout
+    assert "2/" in ng("novel", "status", "demo", data_dir=generated).stdout
 
 
-def test_ng_novel_export_joins_every_chapter_into_one_text_file(tmp_path):
-    data = tmp_path / "data"
-    ng("novel", "init", "demo", "--world", "海底王国", data_dir=data)
-    ng("novel", "run", "demo", "--to", "2", data_dir=data)
+def test_ng_novel_export_joins_every_chapter_into_one_text_file(generated, tmp_path):
     out = tmp_path / "novel.txt"
-    result = ng("novel", "export", "demo", "--out", str(out), data_dir=data)
+    result = ng("novel", "export", "demo", "--out", str(out), data_dir=generated)
     assert result.returncode == 0, result.stdout + result.stderr
     text = out.read_text(encoding="utf-8")
     for number in (1, 2):
-        chapter = read(data / "projects" / "demo" / "chapters" / f"chapter_{number:03d}.json")
+        chapter = read(generated / "projects" / "demo" / "chapters" / f"chapter_{number:03d}.json")
         assert chapter["chapter_title"] in text
         assert all(scene["content"] in text for scene in chapter["scenes"])
 
@@ -129,3 +135,12 @@ def test_ng_novel_resume_with_nothing_unfinished_says_so(tmp_path):
     result = ng("novel", "resume", "demo", data_dir=data)
     assert result.returncode == 2 and "没有未完成的生成" in result.stdout
     assert not (data / "projects" / "demo" / "world.json").exists()
+
+
+def test_ng_novel_index_builds_the_memory_of_a_hand_written_project(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "tests" / "data" / "novel" / "mentor_rift", data / "projects" / "mentor_rift")
+    result = ng("novel", "index", "mentor_rift", data_dir=data)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "mentor_rift" in result.stdout and "Traceback" not in result.stdout + result.stderr
+    assert (data / "novel_memory").exists()
