@@ -186,7 +186,8 @@ class NovelProject:
         if project.exists() and not exist_ok:
             raise ProjectError(t("novel.project_exists", project_id=project_id))
         (project.root / CHAPTERS_DIR).mkdir(parents=True, exist_ok=True)
-        project.save_settings(novel_settings)
+        # A new project's settings.json shows every setting (defaults included) for the user to edit.
+        project.write_json(project.root / SETTINGS_FILE, novel_settings.model_dump(mode="json", exclude_none=True))
         return project
 
     def exists(self) -> bool:

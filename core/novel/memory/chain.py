@@ -77,7 +77,7 @@ SYSTEM_PROMPT = (
 )
 
 
-def analysis_prompt(scene: ScenePlan, characters: CharactersConfig, chapter_index: int, scene_index: int,
+def analysis_prompt(scene: ScenePlan, characters: CharactersConfig | None, chapter_index: int, scene_index: int,
                     novel_settings: NovelSettings | None, chapter_plan: ChapterPlan | None) -> str:
     lines = [
         f"第 {chapter_index} 章第 {scene_index} 场",
@@ -86,7 +86,7 @@ def analysis_prompt(scene: ScenePlan, characters: CharactersConfig, chapter_inde
         f"出场角色：{'、'.join(scene.characters)}",
         f"场景目的：{scene.purpose}",
         "关键动作：" + "；".join(scene.key_actions),
-        "已知角色：" + "、".join(f"{c.name}（{c.role}）" for c in characters.all_characters()),
+        "已知角色：" + "、".join(f"{c.name}（{c.role}）" for c in (characters.all_characters() if characters else [])),
     ]
     if chapter_plan:
         lines.append(f"本章：{chapter_plan.chapter_title}")
@@ -116,7 +116,7 @@ def derive_analysis(scene: ScenePlan, known_characters: list[str]) -> MemoryRetr
 
 async def retrieve_scene_memory_context(
     scene_plan: ScenePlan,
-    characters: CharactersConfig,
+    characters: CharactersConfig | None,
     project_id: str,
     chapter_index: int,
     scene_index: int,
@@ -164,7 +164,7 @@ async def retrieve_scene_memory_context(
 
 async def _analyse(scene, characters, chapter_index, scene_index, novel_settings, chapter_plan, llm, settings,
                    degraded) -> MemoryRetrievalAnalysis:
-    known = characters.names()
+    known = characters.names() if characters else []
     try:
         if llm is None:
             from core.llm.factory import make_llm
@@ -178,8 +178,7 @@ async def _analyse(scene, characters, chapter_index, scene_index, novel_settings
             facts={"scene_plan": scene.model_dump(mode="json"), "known_characters": known},
         )
     except Exception as error:  # a model that is down or keeps answering off-schema must not block writing
-        log.warning("scene memory analysis failed, deriving from the plan: %s", error)
-        degraded.append(t("novel.memory_analysis_failed", problem=getattr(error, "user_message", str(error))[:200]))
+        _degrade(degraded, t("novel.memory_analysis_failed", problem=getattr(error, "user_message", str(error))[:200]))
         return derive_analysis(scene, known)
     if not analysis.search_queries or not analysis.key_entities:
         fallback = derive_analysis(scene, known)
@@ -217,8 +216,7 @@ def _search_memories(tools, project_id, analysis, chapter_index, scene_index, to
             # Entity filters can starve a scene whose characters are new; the plain query widens it.
             rankings.append(run(analysis.search_queries[0], None))
     except Exception as error:
-        log.warning("scene memory search failed: %s", error)
-        degraded.append(t("novel.memory_search_failed", problem=str(error)[:200]))
+        _degrade(degraded, t("novel.memory_search_failed", problem=str(error)[:200]))
     return fuse(rankings, top_k)
 
 
@@ -233,8 +231,7 @@ def _entity_states(tools, project_id, analysis, chapter_index, scene_index, degr
             if snapshot is not None:
                 states.append(snapshot)
     except Exception as error:
-        log.warning("entity state lookup failed: %s", error)
-        degraded.append(t("novel.memory_state_failed", problem=str(error)[:200]))
+        _degrade(degraded, t("novel.memory_state_failed", problem=str(error)[:200]))
         return []
     return states
 
@@ -246,8 +243,7 @@ def _timeline(tools, project_id, chapter_index, scene_index, degraded) -> dict[s
     try:
         snapshots = tools.timeline(project_id, chapter_index, TIMELINE_WINDOW)
     except Exception as error:
-        log.warning("timeline lookup failed: %s", error)
-        degraded.append(t("novel.memory_timeline_failed", problem=str(error)[:200]))
+        _degrade(degraded, t("novel.memory_timeline_failed", problem=str(error)[:200]))
         return None
     past = [s for s in snapshots if _snapshot_is_past(s, chapter_index, scene_index)]
     if not past:
@@ -268,6 +264,12 @@ def _snapshot_is_past(snapshot: EntityStateSnapshot, chapter_index: int, scene_i
     if snapshot.chapter_index is None or snapshot.chapter_index < chapter_index:
         return True
     return snapshot.chapter_index == chapter_index and snapshot.scene_index is not None and snapshot.scene_index < scene_index
+
+
+def _degrade(degraded: list[str], sentence: str) -> None:
+    """A part of the retrieval that could not be done: logged, and named in the context's `degraded`."""
+    log.warning("%s", sentence)
+    degraded.append(sentence)
 
 
 def _write(context: SceneMemoryContext, settings: Settings) -> None:

@@ -120,17 +120,7 @@ def chapter_items(
                 state["present_with"] = [other for other in present if other != name]
             else:
                 state["mentioned_only"] = True
-            items.snapshots.append(
-                EntityStateSnapshot(
-                    project_id=project_id,
-                    entity_type="character",
-                    entity_id=name,
-                    chapter_index=number,
-                    scene_index=scene.scene_number,
-                    timestamp=now,
-                    state_data=state,
-                )
-            )
+            items.snapshots.append(_character_snapshot(project_id, name, number, scene.scene_number, now, state))
     return items
 
 
@@ -139,57 +129,49 @@ def chapter_memory_items(project_id: str, entry: ChapterMemoryEntry, names: list
     number = entry.chapter_number
     known = [*names, *entry.character_states]
     items = SourceItems(source=f"memory:{number}", signature=signature_of(entry.to_json_dict(), names))
-    base = {"project_id": project_id, "chapter_index": number, "created_at": now}
     tags = [t for t in (entry.timeline_anchor, entry.location_summary) if t]
-    items.chunks.append(
-        StoryMemoryChunk(
-            chunk_id=f"{project_id}/c{number:03d}/summary",
-            content=f"第{number}章「{entry.chapter_title}」：{entry.summary}",
-            content_type="summary",
-            entities_mentioned=mentioned(entry.summary + "".join(entry.key_events), known),
-            tags=tags,
-            **base,
+
+    def add(suffix: str, content: str, content_type: str, about: str) -> None:
+        items.chunks.append(
+            StoryMemoryChunk(
+                chunk_id=f"{project_id}/c{number:03d}/{suffix}",
+                project_id=project_id,
+                chapter_index=number,
+                content=content,
+                content_type=content_type,
+                entities_mentioned=mentioned(about, known),
+                tags=tags,
+                created_at=now,
+            )
         )
-    )
+
+    add("summary", f"第{number}章「{entry.chapter_title}」：{entry.summary}", "summary", entry.summary + "".join(entry.key_events))
     for i, event in enumerate(entry.key_events):
-        items.chunks.append(
-            StoryMemoryChunk(
-                chunk_id=f"{project_id}/c{number:03d}/event/{i}",
-                content=event,
-                content_type="event",
-                entities_mentioned=mentioned(event, known),
-                tags=tags,
-                **base,
-            )
-        )
+        add(f"event/{i}", event, "event", event)
     for i, (name, state) in enumerate(entry.character_states.items()):
-        items.chunks.append(
-            StoryMemoryChunk(
-                chunk_id=f"{project_id}/c{number:03d}/state/{i}",
-                content=f"{name}：{state}",
-                content_type="character_state",
-                entities_mentioned=mentioned(f"{name}：{state}", known),
-                tags=tags,
-                **base,
-            )
-        )
+        add(f"state/{i}", f"{name}：{state}", "character_state", f"{name}：{state}")
         snapshot = {"state": state, "chapter_title": entry.chapter_title}
         if entry.timeline_anchor:
             snapshot["timeline_anchor"] = entry.timeline_anchor
         if entry.location_summary:
             snapshot["location"] = entry.location_summary
-        items.snapshots.append(
-            EntityStateSnapshot(
-                project_id=project_id,
-                entity_type="character",
-                entity_id=name,
-                chapter_index=number,
-                scene_index=None,  # the state at the end of the chapter
-                timestamp=now,
-                state_data=snapshot,
-            )
-        )
+        # scene_index None: the state at the end of the chapter
+        items.snapshots.append(_character_snapshot(project_id, name, number, None, now, snapshot))
     return items
+
+
+def _character_snapshot(
+    project_id: str, name: str, chapter: int, scene: int | None, now: datetime, state: dict
+) -> EntityStateSnapshot:
+    return EntityStateSnapshot(
+        project_id=project_id,
+        entity_type="character",
+        entity_id=name,
+        chapter_index=chapter,
+        scene_index=scene,
+        timestamp=now,
+        state_data=state,
+    )
 
 
 def _first_sentence_with(text: str, name: str) -> str:

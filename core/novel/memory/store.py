@@ -8,6 +8,7 @@ keyword ranking alone answers and the result says so in `degraded`.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -163,7 +164,7 @@ class MemoryStore:
             except VectorStoreUnavailable as error:
                 vectors_ok = False
                 degraded.append(t("novel.memory_vectors_unavailable", problem=str(error)))
-                log.warning("story memory of %s indexed without vectors: %s", self.project_id, error)
+                log.warning("%s", degraded[-1])
             self._fingerprint = fingerprint
             return IndexReport(
                 project_id=self.project_id,
@@ -221,7 +222,7 @@ class MemoryStore:
             if report:
                 degraded += report.degraded
         except Exception as error:  # the memory DB itself may be unusable; vectors may still answer
-            log.warning("story memory of %s could not be indexed: %s", self.project_id, error)
+            log.warning("%s", t("novel.memory_index_failed", project_id=self.project_id, problem=str(error)[:200]))
         filters = {"entities": list(entities or []) or None, "content_type": content_type, "tags": list(tags or []) or None}
         depth = max(top_k * 3, 30)
         rankings: list[list[StoryMemoryChunk]] = []
@@ -233,16 +234,19 @@ class MemoryStore:
                 known_ids = {c.chunk_id for c in self._bm25[1]} if self._bm25 else None
             except Exception as error:
                 keyword_error = error
-                log.warning("keyword search of %s failed: %s", self.project_id, error)
+                log.warning("%s", t("novel.memory_keyword_failed", problem=str(error)[:200]))
         if mode in ("fused", "vector"):
             try:
                 hits = self.vector_ranking(query, limit=depth, **filters)
                 # A point the memory DB no longer lists was left by an index run that could not reach the store.
                 rankings.append([c for c in hits if known_ids is None or c.chunk_id in known_ids])
             except VectorStoreUnavailable as error:
-                if not any(str(error) in d for d in degraded):
-                    degraded.append(t("novel.memory_vectors_unavailable", problem=str(error)))
-                log.warning("vector search of %s unavailable, keyword search only: %s", self.project_id, error)
+                note = t("novel.memory_vectors_unavailable", problem=str(error))
+                if note not in degraded:
+                    degraded.append(note)
+                    log.warning("%s", note)
+        if keyword_error is not None and rankings:
+            degraded.append(t("novel.memory_keyword_failed", problem=str(keyword_error)[:200]))
         if not rankings:
             problem = str(keyword_error) if keyword_error else "-"
             degraded.append(t("novel.memory_search_failed", problem=problem[:200]))
@@ -321,7 +325,13 @@ def index_project(project_id: str, settings: Settings | None = None) -> IndexRep
     """Build or update a project's memory index (`ng novel index <id>`); ProjectError if there is no such project."""
     settings = memory_settings(settings)
     NovelProject.open(project_id, settings)
-    return memory_store(project_id, settings).index()
+    store = memory_store(project_id, settings)
+    try:
+        return store.index()
+    except (sqlite3.Error, OSError) as error:
+        raise ProjectError(
+            t("novel.memory_store_unusable", project_id=project_id, problem=str(error)[:200], path=str(store.db.path.parent))
+        ) from error
 
 
 def ensure_index(project_id: str, settings: Settings | None = None) -> IndexReport | None:

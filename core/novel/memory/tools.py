@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from core.i18n import t
 from core.novel.memory.store import DEFAULT_TOP_K, memory_store
 from schemas.novel import EntityStateSnapshot, StoryMemoryChunk
 
@@ -32,7 +33,7 @@ def search_story_memory_tool(
         query, entities=entities, content_type=content_type, tags=tags, top_k=top_k
     )
     for note in result.degraded:
-        log.warning("search_story_memory_tool(%s): %s", project_id, note)
+        log.warning("%s", note)
     return result.chunks
 
 
@@ -46,7 +47,7 @@ def get_entity_state_tool(
     try:
         return memory_store(project_id).entity_state(entity_id, chapter_index, scene_index)
     except Exception as error:
-        log.warning("get_entity_state_tool(%s, %s) failed: %s", project_id, entity_id, error)
+        log.warning("%s", t("novel.memory_state_failed", problem=str(error)[:200]))
         return None
 
 
@@ -55,5 +56,5 @@ def get_recent_timeline_tool(project_id: str, chapter_index: int, context_window
     try:
         return memory_store(project_id).timeline(chapter_index, context_window)
     except Exception as error:
-        log.warning("get_recent_timeline_tool(%s, %s) failed: %s", project_id, chapter_index, error)
+        log.warning("%s", t("novel.memory_timeline_failed", problem=str(error)[:200]))
         return []

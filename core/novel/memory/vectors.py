@@ -50,7 +50,10 @@ class QdrantOwner:
 
                 if settings.qdrant_url:
                     client = QdrantClient(
-                        url=settings.qdrant_url, api_key=settings.qdrant_api_key, timeout=int(settings.qdrant_timeout_s)
+                        url=settings.qdrant_url,
+                        api_key=settings.qdrant_api_key,
+                        timeout=max(1, int(settings.qdrant_timeout_s)),
+                        check_compatibility=False,  # a version probe per client start; a down server is reported on use
                     )
                 else:
                     path.mkdir(parents=True, exist_ok=True)
