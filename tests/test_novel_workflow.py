@@ -82,7 +82,7 @@ def test_ng_novel_status_of_an_unknown_project_lists_the_existing_ones(tmp_path)
 async def test_sigkill_mid_scene_then_resume_continues_at_that_scene(tmp_path):
     data = tmp_path / "data"
     assert ng("novel", "init", "demo", "--world", "群岛上的航海时代", data_dir=data).returncode == 0
-    env = {"OFFLINE_LATENCY_S": "0.2"}
+    env = {"OFFLINE_LATENCY_S": "0.1"}
     first = ServerProcess(data, env=env).start()
     client = await RecordingClient().connect(first.url)
     try:

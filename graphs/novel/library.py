@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from core.i18n import t
 from core.novel.memory import IndexReport as MemoryIndexReport
 from core.novel.memory import index_project, memory_store, retrieve_scene_memory_context
-from core.novel.project import NovelProject, ProjectError, check_project_id, project_status
+from core.novel.project import NovelProject, ProjectError, check_project_id, list_projects, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
 from schemas.novel import (
@@ -53,13 +53,6 @@ def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
     return configured if isinstance(configured, NovelConfig) else NovelConfig.from_settings(Settings())
 
 
-def list_projects(config: NovelConfig) -> list[str]:
-    root = config.projects_dir
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and NovelProject(p.name, p).exists()) if root else []
-
-
 def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
     """Refuse a missing or unknown project with a sentence (ValueError) before anything runs."""
     project_id = options.get("projectId")
@@ -84,7 +77,7 @@ class ProjectFiles:
         project = NovelProject(project_id, config.projects_dir / project_id)
         if not project.exists():
             raise ProjectError(t("novel.unknown_project", project=project_id,
-                                 known="、".join(list_projects(config)) or "—"))
+                                 known="、".join(list_projects(config.settings)) or "—"))
         return cls(project, config)
 
     @classmethod
