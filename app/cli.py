@@ -204,9 +204,11 @@ def build_parser() -> argparse.ArgumentParser:
         cli_plan = None
     if cli_plan is not None:
         cli_plan.add_parser(sub)
-    from app import cli_users
+    from app import cli_chat, cli_novel, cli_users
 
     cli_users.register(sub)
+    cli_novel.add_parser(sub)
+    cli_chat.add_parser(sub)
     return parser
 
 

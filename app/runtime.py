@@ -172,13 +172,9 @@ class FlowRuntime:
         """Start a thread (`create`) or continue one with a new message. Returns the run id."""
         definition = self.flow_or_400(flow)
         options = dict(options or {})
-        if definition.check_options is not None:
-            try:
-                definition.check_options(options, self.tools)
-            except ValueError as error:
-                raise RequestError("bad_request", str(error)) from error
         if create:
             self._refuse_when_closing()
+            self._check_options(definition, options)
             await self.store.create_thread(thread_id, flow, definition.thread_title(text), options, owner=owner)
             with self._reservation(thread_id) as run:
                 await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
@@ -187,13 +183,22 @@ class FlowRuntime:
         thread = await self.thread_or_404(thread_id)
         if thread["flow"] != flow:
             raise RequestError("bad_request", f"Thread {thread_id!r} belongs to the {thread['flow']!r} flow.")
+        # A message on an existing thread keeps the thread's options unless it overrides them.
+        options = {**thread["options"], **options}
+        self._check_options(definition, options)
         with self._reservation(thread_id) as run:
-            options = {**thread["options"], **options}
             continuation = await self._continuation_for(definition, thread_id, text, options)
             await self.store.update_thread(thread_id, options=options)
             await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
             await self._launch(thread_id, run, flow, continuation, options)
         return run.run_id
+
+    def _check_options(self, definition: FlowDefinition, options: dict[str, Any]) -> None:
+        if definition.check_options is not None:
+            try:
+                definition.check_options(options, self.tools)
+            except ValueError as error:
+                raise RequestError("bad_request", str(error)) from error
 
     async def resume(self, thread_id: str, answer: Any = None) -> str:
         thread = await self.thread_or_404(thread_id)

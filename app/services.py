@@ -18,6 +18,7 @@ from app.runtime import FlowRuntime
 from core.settings import Settings
 from app.store import Store
 from core.i18n import set_locale
+from core.novel.memory import close_memory
 from core.tools.web_search import tools_from_settings
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ async def open_runtime(
                 yield runtime
             finally:
                 await runtime.shutdown()
+                close_memory()  # Qdrant local mode: the one client per path this process opened
                 close_llm = getattr(runtime.llm, "aclose", None)
                 if close_llm is not None:
                     await close_llm()

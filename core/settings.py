@@ -88,6 +88,9 @@ class Settings(BaseSettings):
         default=True, description="Render decks to PDF + thumbnails with LibreOffice when it is installed"
     )
 
+    novel_max_tool_calls: int = Field(
+        default=3, ge=1, le=20, description="Tool calls the novel chat makes to fill a gap before asking the user"
+    )
     requirement_max_rounds: int = Field(default=3, ge=1, le=10, description="Clarification rounds before assuming")
     repo_roots: list[Path] = Field(
         default_factory=list,

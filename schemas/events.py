@@ -30,6 +30,9 @@ class ArtifactType(str, Enum):
     requirement_plan = "requirement_plan"
     implementation_plan = "implementation_plan"
     trace = "trace"
+    novel_status = "novel_status"
+    novel_chapter = "novel_chapter"
+    novel_answer = "novel_answer"
 
 
 class ThreadStatus(str, Enum):

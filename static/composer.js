@@ -22,9 +22,13 @@ export async function loadFlows() {
   updateFlowHint();
 }
 
+// Flows that work on a named novel project take it as options.projectId.
+const PROJECT_FLOWS = new Set(["novel", "novel_workflow"]);
+
 export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
+  els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
   const v = app.view;
   if (v && v.flow && v.flow !== els.flowSelect.value) {
     els.composerHint.textContent = `当前会话属于「${flowTitle(v.flow)}」；发送将以「${flowTitle(els.flowSelect.value)}」开始新会话。`;
@@ -64,6 +68,7 @@ export async function send() {
   const v = app.view;
   const continuing = v && (!v.flow || v.flow === flow);
   const payload = continuing ? { flow: v.flow || flow, text, threadId: v.threadId } : { flow, text };
+  if (!continuing && PROJECT_FLOWS.has(flow)) payload.options = { projectId: els.projectInput.value.trim() };
   sending = true;
   updateSendButton();
   if (!continuing) app.pendingNew = { buffer: [] };

@@ -33,6 +33,8 @@ export const $ = (id) => document.getElementById(id);
 export const els = {
   flowSelect: $("flow-select"),
   flowHint: $("flow-hint"),
+  projectPicker: $("project-picker"),
+  projectInput: $("project-input"),
   newThread: $("new-thread"),
   threadsToggle: $("threads-toggle"),
   threadsPanel: $("threads-panel"),

@@ -3,6 +3,7 @@
 import { h, safeHref, safeColor, fontStack, formatBytes, renderMarkdown, jsonView } from "./dom.js";
 import { renderSlide, renderDeck } from "./slides.js";
 import pptViews from "./views/ppt.js";
+import { NOVEL_VIEWS, NOVEL_LABELS } from "./views/novel.js";
 
 export const TYPE_LABELS = {
   search_results: "搜索结果",
@@ -22,6 +23,7 @@ export const TYPE_LABELS = {
   requirement_plan: "需求计划",
   implementation_plan: "实施计划",
   trace: "执行轨迹",
+  ...NOVEL_LABELS,
 };
 
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
@@ -224,6 +226,7 @@ const VIEWS = {
   legal_answer: (a) => markdownLike(a.content),
   legal_document: (a) => markdownLike(a.content),
   ...pptViews,
+  ...NOVEL_VIEWS,
 };
 
 export function renderArtifactBody(artifact, ctx = {}) {

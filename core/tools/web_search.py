@@ -42,9 +42,10 @@ class SearxngSearch:
 
 def tools_from_settings(settings: Settings) -> dict[str, Any]:
     """The tools handed to every flow through FlowContext.tools, by name; absent when not configured."""
+    from core.tools.novel import NovelConfig
     from core.tools.repo_access import RepoAccess
 
-    tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots)}
+    tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots), "novel": NovelConfig.from_settings(settings)}
     if settings.office_preview:
         from core.tools.office_preview import OfficePreview, available
 

@@ -1,0 +1,171 @@
+"""`ng chat <project_id>`: the novel assistant (flow `novel`) in the terminal.
+
+The session runs through the runtime like a canvas session: the same thread, checkpoints and
+event log, so `ng chat <id> --thread <thread>` (or the canvas) continues it. Questions and plan
+confirmations are answered at the prompt; a generation shows a progress bar; Ctrl-C leaves
+cleanly and names the thread to come back to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn
+
+from app.runtime import RequestError, new_thread_id
+from core.i18n import set_locale, t
+from core.settings import Settings
+
+FLOW = "novel"
+QUIT = {"/quit", "/exit", "/q"}
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("chat", help=t("novel.cli_chat_help"))
+    parser.add_argument("project_id")
+    parser.add_argument("--thread", help=t("novel.cli_chat_thread_help"))
+    parser.set_defaults(func=main)
+    return parser
+
+
+class ChatTerminal:
+    """Prints one thread's events as they arrive; a progress bar while a generation runs."""
+
+    def __init__(self, console: Console, thread_id: str) -> None:
+        self.console = console
+        self.thread_id = thread_id
+        self.progress: Progress | None = None
+        self.task: Any = None
+        self.failed: str | None = None
+
+    def _out(self) -> Console:
+        return self.progress.console if self.progress is not None else self.console
+
+    async def on_event(self, thread_id: str, event: str, data: dict[str, Any]) -> None:
+        if thread_id != self.thread_id:
+            return
+        if event == "message" and data.get("final"):
+            self._out().print(f"[bold cyan]{t('novel.cli_chat_assistant')}[/] {escape(data['content'])}", highlight=False)
+        elif event == "tool:log":
+            style = {"warning": "yellow", "error": "red"}.get(data.get("level"), "dim")
+            self._out().print(f"  [{style}]{escape(data['message'])}[/]", highlight=False)
+        elif event == "progress":
+            if self.progress is None:
+                self.progress = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                                         console=self.console, transient=True)
+                self.progress.start()
+                self.task = self.progress.add_task("", total=data["total"])
+            self.progress.update(self.task, description=data["message"], completed=data["current"], total=data["total"])
+        elif event == "completion" and not data.get("success"):
+            self.failed = data.get("error")
+
+    def run_ended(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+        if self.failed:
+            self.console.print(f"[red]{escape(self.failed)}[/]")
+            self.failed = None
+
+
+async def read_line(console: Console, prompt: str) -> str | None:
+    """One line from stdin without a worker thread (so Ctrl-C never waits on a blocked read); None at EOF."""
+    console.print(prompt, end="", highlight=False)
+    loop = asyncio.get_running_loop()
+    got: asyncio.Future[str] = loop.create_future()
+
+    def ready() -> None:
+        if not got.done():
+            got.set_result(sys.stdin.readline())
+
+    loop.add_reader(sys.stdin.fileno(), ready)
+    try:
+        line = await got
+    finally:
+        loop.remove_reader(sys.stdin.fileno())
+    return None if line == "" else line.rstrip("\n")
+
+
+async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
+    payload = pending.get("payload") or {}
+    if pending.get("kind") == "confirmation":
+        console.print(f"[yellow]{escape(payload.get('prompt', ''))}[/]", highlight=False)
+        reply = await read_line(console, t("novel.cli_chat_confirm_prompt"))
+        return None if reply is None else reply.strip().lower() in {"y", "yes", "是", "好", "确认"}
+    answers: dict[str, str] = {}
+    for question in payload.get("questions", []):
+        console.print(f"[yellow]? {escape(question['question'])}[/]", highlight=False)
+        candidates = question.get("candidates") or []
+        for number, name in enumerate(candidates, 1):
+            console.print(f"   {number}. {escape(name)}", highlight=False)
+        reply = await read_line(console, "  > ")
+        if reply is None:
+            return None
+        reply = reply.strip()
+        if reply.isdigit() and 1 <= int(reply) <= len(candidates):
+            reply = candidates[int(reply) - 1]  # a number picks a candidate
+        answers[question["id"]] = reply or question.get("default", "")
+    return answers
+
+
+async def session(args: argparse.Namespace, settings: Settings, console: Console, thread_id: str) -> int:
+    from app.services import open_runtime
+
+    terminal = ChatTerminal(console, thread_id)
+    async with open_runtime(settings, fanouts=[terminal.on_event]) as runtime:
+        try:
+            if args.thread:
+                thread = await runtime.thread_or_404(args.thread)
+                if thread["status"] == "interrupted" and not thread["pending_interrupt"]:
+                    await runtime.resume(thread_id)  # a run the last session left unfinished
+                    await runtime.wait(thread_id)
+                    terminal.run_ended()
+            else:
+                await runtime.send_message(flow=FLOW, text="", thread_id=thread_id, create=True,
+                                           options={"projectId": args.project_id})
+                await runtime.wait(thread_id)
+                terminal.run_ended()
+        except RequestError as error:
+            console.print(f"[red]{escape(error.message)}[/]", highlight=False)
+            return 2
+        while True:
+            thread = await runtime.store.get_thread(thread_id)
+            pending = thread["pending_interrupt"]
+            if pending:
+                answer = await answer_interrupt(console, pending)
+                if answer is None:
+                    break
+                await runtime.resume(thread_id, answer)
+            else:
+                text = await read_line(console, f"[bold green]{t('novel.cli_chat_you')}[/] ")
+                if text is None or text.strip().lower() in QUIT:
+                    break
+                if not text.strip():
+                    continue
+                try:
+                    await runtime.send_message(flow=FLOW, text=text, thread_id=thread_id, create=False)
+                except RequestError as error:
+                    console.print(f"[red]{escape(error.message)}[/]", highlight=False)
+                    continue
+            await runtime.wait(thread_id)
+            terminal.run_ended()
+    console.print(f"[dim]{t('novel.cli_chat_bye', thread=thread_id, project=args.project_id)}[/]", highlight=False)
+    return 0
+
+
+def main(args: argparse.Namespace, settings: Settings) -> int:
+    set_locale(settings.locale)
+    console = Console()
+    thread_id = args.thread or new_thread_id()
+    try:
+        return asyncio.run(session(args, settings, console, thread_id))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        console.print()
+        console.print(f"[dim]{t('novel.cli_chat_interrupted', thread=thread_id, project=args.project_id)}[/]",
+                      highlight=False)
+        return 130

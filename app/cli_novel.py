@@ -1,0 +1,207 @@
+"""`ng novel …`: NovelGen-format projects from the terminal (init, status, run, resume, export, index).
+
+`run` and `resume` go through the runtime like every other entry point (flow `novel_workflow`, one
+thread per project, `novel-<project_id>`), so a run killed in the middle of a chapter is resumed
+from its checkpoint at the scene it was on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+from core.i18n import set_locale, t
+from core.settings import Settings
+from core.tools.novel import NovelConfig
+
+console = Console()
+
+WORKFLOW_FLOW = "novel_workflow"
+
+
+def workflow_thread_id(project_id: str) -> str:
+    return f"novel-{project_id}"
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("novel", help=t("novel.cli_help"))
+    sub = parser.add_subparsers(dest="novel_command", required=True)
+
+    init = sub.add_parser("init", help=t("novel.cli_init_help"))
+    init.add_argument("project_id")
+    init.add_argument("--world", required=True, help=t("novel.cli_world_help"))
+    init.add_argument("--theme", default="", help=t("novel.cli_theme_help"))
+    init.add_argument("--chapters", type=int, default=3, help=t("novel.cli_chapters_help"))
+    init.add_argument("--author", default="")
+
+    status = sub.add_parser("status", help=t("novel.cli_status_help"))
+    status.add_argument("project_id")
+
+    run = sub.add_parser("run", help=t("novel.cli_run_help"))
+    run.add_argument("project_id")
+    run.add_argument("--to", type=int, dest="to_chapter", help=t("novel.cli_to_help"))
+    run.add_argument("--force", action="store_true", help=t("novel.cli_force_help"))
+
+    resume = sub.add_parser("resume", help=t("novel.cli_resume_help"))
+    resume.add_argument("project_id")
+
+    export = sub.add_parser("export", help=t("novel.cli_export_help"))
+    export.add_argument("project_id")
+    export.add_argument("--out", help=t("novel.cli_out_help"))
+
+    index = sub.add_parser("index", help=t("novel.cli_index_help"))
+    index.add_argument("project_id")
+    parser.set_defaults(func=main)
+    return parser
+
+
+def main(args: argparse.Namespace, settings: Settings) -> int:
+    set_locale(settings.locale)
+    from graphs.novel.library import NovelProjectError
+
+    try:
+        return COMMANDS[args.novel_command](args, settings)
+    except NovelProjectError as error:
+        console.print(f"[red]{error.user_message}[/]")
+        return 2
+
+
+# ------------------------------------------------------------------- commands
+
+
+def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
+    from graphs.novel.library import ProjectFiles
+
+    files = ProjectFiles.create(NovelConfig.from_settings(settings), args.project_id, world_description=args.world, theme_description=args.theme,
+                                initial_chapters=args.chapters, author=args.author)
+    console.print(f"[green]{t('novel.cli_created', project=args.project_id, path=str(files.root))}[/]")
+    console.print(f"[dim]{t('novel.cli_next_run', project=args.project_id)}[/]")
+    return 0
+
+
+def render_status(status: Any) -> None:
+    console.print(Panel(t("novel.cli_status_head", project=status.project_id), expand=False))
+    for step in status.steps:
+        mark = "[green]✔[/]" if step.done else "[dim]○[/]"
+        console.print(f"  {mark} {t(f'novel.step_{step.step}')}  [dim]{step.file}[/]")
+    console.print(t("novel.cli_status_counts", planned=status.chapters_planned, generated=status.chapters_generated,
+                    total=status.outline_chapters))
+    table = Table(t("novel.col_chapter"), t("novel.col_title"), t("novel.col_scenes"), t("novel.col_words"),
+                  t("novel.col_state"), header_style="bold")
+    for chapter in status.chapters:
+        state = ("[green]✔[/]" if chapter.generated else
+                 (f"[yellow]{t('novel.state_planned')}[/]" if chapter.planned else f"[dim]{t('novel.state_todo')}[/]"))
+        table.add_row(str(chapter.chapter_number), chapter.chapter_title,
+                      str(chapter.scenes) if chapter.generated else "-",
+                      f"{chapter.words:,}" if chapter.generated else "-", state)
+    console.print(table)
+    console.print(t("novel.cli_status_words", words=f"{status.total_words:,}", memory=status.chapter_memory_entries))
+    for problem in status.problems:
+        console.print(f"[yellow]{problem}[/]")
+    if status.resumable:
+        console.print(f"[yellow]{t('novel.cli_status_resumable', project=status.project_id)}[/]")
+
+
+def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    from graphs.novel.tools import WorkflowTool
+
+    render_status(WorkflowTool(NovelConfig.from_settings(settings), args.project_id).status())
+    return 0
+
+
+async def _run_workflow(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str):
+    """Start (or, with `options=None`, resume) the project's workflow thread and follow it live."""
+    from app.cli import _follow
+    from app.runtime import RequestError
+
+    thread_id = workflow_thread_id(project_id)
+
+    async def start(runtime, watched: set[str]) -> str:
+        watched.add(thread_id)
+        thread = await runtime.store.get_thread(thread_id)
+        resumable = thread is not None and thread["status"] in {"interrupted", "failed", "cancelled"}
+        if options is None or (resumable and options.get("queue") is not None):
+            if not resumable:
+                raise RequestError("conflict", t("novel.chat_nothing_to_resume"))
+            await runtime.resume(thread_id)  # the checkpoint knows the very scene it stopped at
+        else:
+            await runtime.send_message(flow=WORKFLOW_FLOW, text=text, thread_id=thread_id, create=thread is None,
+                                       options=options)
+        return thread_id
+
+    return await _follow(settings, start)
+
+
+def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str) -> int:
+    from app.runtime import RequestError
+
+    try:
+        _artifacts, display, _thread = asyncio.run(_run_workflow(settings, project_id, options, text))
+    except RequestError as error:
+        console.print(f"[red]{error.message}[/]")
+        return 2
+    completion = display.completion or {}
+    if completion.get("success"):
+        from graphs.novel.tools import WorkflowTool
+
+        render_status(WorkflowTool(NovelConfig.from_settings(settings), project_id).status())
+        return 0
+    console.print(f"[red]{completion.get('error') or t('novel.cli_run_stopped')}[/]")
+    console.print(f"[dim]{t('novel.cli_status_resumable', project=project_id)}[/]")
+    return 1
+
+
+def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    from graphs.novel.tools import WorkflowTool
+
+    WorkflowTool(NovelConfig.from_settings(settings), args.project_id)  # refuses an unknown project before anything starts
+    options: dict[str, Any] = {"projectId": args.project_id, "force": bool(args.force)}
+    if args.to_chapter is not None:
+        options["toChapter"] = args.to_chapter
+    return _drive(settings, args.project_id, options,
+                  t("novel.cli_run_text", project=args.project_id, to=args.to_chapter or "—"))
+
+
+def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
+    """The interrupted thread when there is one (scene-exact); else the run the project's journal records."""
+    from graphs.novel.tools import WorkflowTool
+
+    journal = WorkflowTool(NovelConfig.from_settings(settings), args.project_id).files.run_journal()
+    options = None
+    if journal is not None:
+        options = {"projectId": args.project_id, "toChapter": journal.to_chapter, "force": journal.force,
+                   "queue": journal.pending}
+    return _drive(settings, args.project_id, options, t("novel.cli_resume_text", project=args.project_id))
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    from graphs.novel.tools import WorkflowTool
+
+    tool = WorkflowTool(NovelConfig.from_settings(settings), args.project_id)
+    out = Path(args.out) if args.out else tool.files.root / f"{args.project_id}_full.txt"
+    chapters = tool.export(out)
+    if not chapters:
+        console.print(f"[yellow]{t('novel.export_nothing', project=args.project_id)}[/]")
+        return 1
+    console.print(f"[green]{t('novel.export_done', chapters=chapters, path=str(out))}[/]")
+    return 0
+
+
+def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
+    from graphs.novel.tools import WorkflowTool
+
+    report = asyncio.run(WorkflowTool(NovelConfig.from_settings(settings), args.project_id).index())
+    console.print(f"[green]{report.sentence()}[/]")
+    for note in [*report.degraded, *report.problems]:
+        console.print(f"[yellow]{note}[/]")
+    return 0
+
+
+COMMANDS = {"init": cmd_init, "status": cmd_status, "run": cmd_run, "resume": cmd_resume, "export": cmd_export,
+            "index": cmd_index}

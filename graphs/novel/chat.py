@@ -1,0 +1,584 @@
+"""The `novel` chat flow (spec 000): one thread is one chat session over one project.
+
+Per message: slash commands go straight to the tools (no model); natural language is read for its
+intent, gaps are filled with tools first (at most NOVEL_MAX_TOOL_CALLS calls), then the agent asks
+(a `clarification` interrupt), answers with verified quotes, or proposes a ToolPlan that is
+confirmed (a `confirmation` interrupt) and executed one step per superstep. Session state —
+history, resolved references, `/auto`, results of executed plans — lives in the checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
+
+from core.i18n import t
+from core.llm.base import LLM
+from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
+from graphs.hooks import NodeContext, node, stage
+from graphs.novel import understanding as read
+from graphs.novel.library import check_project_option, novel_config
+from graphs.novel.tools import GraphTool, MemoryTool, Passage, PreferenceTool, WorkflowTool
+from schemas.events import ArtifactType
+from schemas.novel_chat import AnswerDraft, Evidence, IntentDecision, NovelAnswer, ToolPlan, ToolStep
+
+ROLE = "novel_chat"
+HISTORY_KEPT = 20
+RESULTS_KEPT = 10
+DESTRUCTIVE = frozenset({"workflow.rollback", "workflow.clean"})
+CONFIRMED_UNLESS_AUTO = frozenset({"workflow.run", "workflow.resume"})
+
+
+class ChatState(TypedDict, total=False):
+    project_id: str
+    text: str
+    started: bool
+    auto: bool
+    history: list[dict[str, str]]
+    references: dict[str, str]  # pronoun or relation word → the character it meant
+    results: list[dict[str, Any]]  # what executed plans did, newest last
+    turn: dict[str, Any] | None  # what this message has gathered so far
+    plan: dict[str, Any] | None
+    step: int
+    outcome: str | None
+
+
+def _remember(state: ChatState, role: str, content: str) -> list[dict[str, str]]:
+    return (list(state.get("history") or []) + [{"role": role, "content": content}])[-HISTORY_KEPT:]
+
+
+def _say(ctx: NodeContext, state: ChatState, text: str, history: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
+    ctx.message(text, final=True)
+    return _remember({"history": history if history is not None else state.get("history")}, "assistant", text)
+
+
+def _status_artifact(ctx: NodeContext, tool: WorkflowTool) -> Any:
+    status = tool.status()
+    ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"), content=status,
+                 show_in_canvas=True)
+    return status
+
+
+def status_sentence(status: Any) -> str:
+    steps = "、".join(t(f"novel.step_{s.step}") for s in status.steps if s.done) or t("novel.chat_no_steps")
+    sentence = t("novel.chat_status", project=status.project_id, steps=steps, planned=status.chapters_planned,
+                 generated=status.chapters_generated, total=status.outline_chapters, words=status.total_words)
+    if status.preferences_top:
+        prefs = "；".join(f"{p.get('preference_type', '')}：{p.get('content', '')}" for p in status.preferences_top)
+        sentence += "\n" + t("novel.chat_prefs_top", prefs=prefs)
+    if status.resumable:
+        sentence += "\n" + t("novel.chat_resumable")
+    return sentence
+
+
+# ------------------------------------------------------------------- start-up
+
+
+@stage("novel_startup")
+async def startup(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    status = _status_artifact(ctx, WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]))
+    history = _say(ctx, state, status_sentence(status) + "\n" + t("novel.chat_hint"))
+    return {"started": True, "history": history}
+
+
+# -------------------------------------------------------------- slash commands
+
+
+def _plan(*steps: ToolStep) -> dict[str, Any]:
+    return ToolPlan(steps=list(steps)).model_dump()
+
+
+def _help() -> str:
+    return t("novel.chat_help")
+
+
+@node("slash_command")
+async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    """Deterministic: each command is one tool call, no model is asked anything."""
+    command = read.parse_slash(state["text"])
+    project_id = state["project_id"]
+    history = _remember(state, "user", state["text"])
+    args = command.args
+
+    def reply(text: str, **more: Any) -> dict[str, Any]:
+        return {"history": _say(ctx, state, text, history), "plan": None, **more}
+
+    if command.name == "/status":
+        return reply(status_sentence(_status_artifact(ctx, WorkflowTool(novel_config(ctx.flow.tools), project_id))))
+    if command.name == "/prefs":
+        prefs = PreferenceTool(novel_config(ctx.flow.tools), project_id)
+        if args[:1] == ["add"]:
+            if len(args) < 3:
+                return reply(t("novel.chat_prefs_add_usage"))
+            entry = prefs.add(args[1], " ".join(args[2:]), source="chat")
+            return reply(t("novel.chat_prefs_added", type=entry["preference_type"], content=entry["content"]))
+        listed = prefs.list()
+        if not listed:
+            return reply(t("novel.chat_prefs_empty"))
+        return reply("\n".join(f"{i}. [{p.get('preference_type', '')}] {p.get('content', '')}"
+                               for i, p in enumerate(listed, 1)))
+    if command.name == "/auto":
+        if args[:1] not in (["on"], ["off"]):
+            return reply(t("novel.chat_auto_usage"))
+        on = args[0] == "on"
+        return reply(t("novel.chat_auto_on" if on else "novel.chat_auto_off"), auto=on)
+    if command.name == "/run":
+        if args and not (args[0].isdigit() and int(args[0]) >= 1):
+            return reply(t("novel.chat_run_usage"))
+        to = int(args[0]) if args else None
+        return {"history": history, "plan": _plan(ToolStep(tool="workflow.run", args={"to_chapter": to, "force": False},
+                                                          requires_confirmation=True)), "step": 0}
+    if command.name == "/resume":
+        return {"history": history, "plan": _plan(ToolStep(tool="workflow.resume", args={}, requires_confirmation=True)),
+                "step": 0}
+    if command.name == "/rollback":
+        if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+            return reply(t("novel.chat_rollback_usage"))
+        return {"history": history, "step": 0, "plan": _plan(
+            ToolStep(tool="workflow.rollback", args={"to_chapter": int(args[0])}, requires_confirmation=True))}
+    if command.name == "/quit":
+        return reply(t("novel.chat_quit_hint"))
+    if command.name == "/help":
+        return reply(_help())
+    return reply(t("novel.chat_unknown_command", command=command.name, known=" ".join(read.SLASH_COMMANDS)))
+
+
+# ------------------------------------------------------------ natural language
+
+
+class Gatherer:
+    """Tool calls of one turn, counted against the bound and logged for the user to see."""
+
+    def __init__(self, ctx: NodeContext, project_id: str, turn: dict[str, Any]) -> None:
+        self.ctx = ctx
+        self.turn = turn
+        config = novel_config(ctx.flow.tools)
+        self.limit = config.max_tool_calls
+        self.graph = GraphTool(config, project_id)
+        self.memory = MemoryTool(config, project_id)
+        self.workflow = WorkflowTool(config, project_id)
+
+    @property
+    def left(self) -> int:
+        return self.limit - self.turn.get("tool_calls", 0)
+
+    async def call(self, name: str, fn, *args: Any, **kwargs: Any) -> Any:
+        self.turn["tool_calls"] = self.turn.get("tool_calls", 0) + 1
+        self.ctx.log(t("novel.chat_tool_call", tool=name, n=self.turn["tool_calls"], limit=self.limit))
+        result = fn(*args, **kwargs)
+        return await result if asyncio.iscoroutine(result) else result
+
+
+async def classify(text: str, llm: LLM) -> tuple[str, int | None]:
+    by_rules = read.intent_by_rules(text)
+    if by_rules is not None:
+        return by_rules, read.target_chapter(text)
+    if llm.provider != "offline":
+        decision = await llm.structured(IntentDecision, role="router", system=t("novel.chat_intent_system"),
+                                        prompt=text, facts={"text": text})
+        return decision.intent, decision.target_chapter or read.target_chapter(text)
+    return await asyncio.to_thread(read.intent_by_examples, text), read.target_chapter(text)
+
+
+def _ask(turn: dict[str, Any], questions: list[dict[str, Any]]) -> dict[str, Any]:
+    turn["questions"] = questions[:3]
+    return {"turn": turn, "outcome": "ask"}
+
+
+async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
+    tools = Gatherer(ctx, state["project_id"], turn)
+    answers = turn.get("answers") or {}
+    status = await tools.call("WorkflowTool.status", tools.workflow.status)
+    text = turn["question"]
+    if read.wants_clean(text):
+        return {"turn": turn, "outcome": "plan", "step": 0,
+                "plan": _plan(ToolStep(tool="workflow.clean", args={}, requires_confirmation=True))}
+    if read.wants_rollback(text):
+        target = read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
+        if target is None:
+            return _ask(turn, [{"id": "target", "question": t("novel.chat_ask_rollback", generated=status.chapters_generated),
+                                "missing": "rollback_chapter"}])
+        return {"turn": turn, "outcome": "plan", "step": 0,
+                "plan": _plan(ToolStep(tool="workflow.rollback", args={"to_chapter": target}, requires_confirmation=True))}
+    target = turn.get("target") or read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
+    if target is None and read.wants_continue(text):
+        if status.resumable:
+            return {"turn": turn, "outcome": "plan", "plan": _plan(
+                ToolStep(tool="workflow.resume", args={}, requires_confirmation=True)), "step": 0}
+        last_run = next((r for r in reversed(state.get("results") or []) if r.get("tool") == "workflow.run"), None)
+        if last_run and last_run.get("to_chapter"):
+            target = last_run["to_chapter"] + 1  # the previous plan's result decides "continue"
+    if target is None:
+        return _ask(turn, [{"id": "target", "question": t("novel.chat_ask_target", next=status.chapters_generated + 1),
+                            "missing": "target_chapter", "default": str(status.chapters_generated + 1)}])
+    turn["target"] = target
+    force = read.is_yes(answers["overwrite"]) if "overwrite" in answers else read.wants_overwrite(text)
+    already = [c.chapter_number for c in status.chapters if c.generated and c.chapter_number <= target]
+    if already and len(already) == target and not force and "overwrite" not in answers:
+        return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
+                            "missing": "force"}])
+    steps = [ToolStep(tool="workflow.run", args={"to_chapter": target, "force": bool(force)}, requires_confirmation=True)]
+    return {"turn": turn, "outcome": "plan", "plan": _plan(*steps), "step": 0}
+
+
+async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
+    """Resolve who the question is about with tools; ask when tools leave it open; stop when known."""
+    tools = Gatherer(ctx, state["project_id"], turn)
+    text = turn["question"]
+    answers = turn.get("answers") or {}
+    references = dict(state.get("references") or {})
+    names = tools.graph.names()
+    mentioned = [n for n in names if n in text]
+    chosen = [n for n in names if n in " ".join(answers.values())]
+    pronoun = read.pronoun_in(text)
+    subject = turn.get("subject") or (chosen[0] if chosen else None) or (mentioned[0] if mentioned else None)
+
+    relations = turn.get("relations")
+    if relations is None and tools.left > 0:
+        relations = [r.__dict__ for r in await tools.call("GraphTool.relations", tools.graph.relations)]
+        turn["relations"] = relations
+    labels = {r["relation"] for r in relations or []}
+    relation_word = next((w for w in sorted(labels, key=len, reverse=True) if w in text), None)
+
+    if subject is None and pronoun and references.get(pronoun) and not relation_word:
+        subject = references[pronoun]
+    if subject is None and relation_word:
+        holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
+        if pronoun and references.get(pronoun) in holders:
+            subject = references[pronoun]
+        elif len(holders) == 1:
+            subject = holders[0]
+        elif len(holders) > 1:
+            turn["candidates"] = holders
+            return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=pronoun or "", relation=relation_word,
+                                                       candidates="、".join(holders)),
+                                "candidates": holders, "missing": "subject"}])
+    if subject is None and tools.left > 0:
+        hits = await tools.call("MemoryTool.search", tools.memory.search, text, [], 6)
+        seen = list(dict.fromkeys(n for h in hits for n in names if n in h.text))
+        if len(seen) == 1:
+            subject = seen[0]
+        elif seen:
+            turn["candidates"] = seen[:5]
+    if subject is None:
+        candidates = turn.get("candidates") or []
+        question = (t("novel.chat_ask_which_of", candidates="、".join(candidates)) if candidates
+                    else t("novel.chat_ask_who"))
+        return _ask(turn, [{"id": "who", "question": question, "candidates": candidates, "missing": "subject"}])
+    turn["subject"] = subject
+    other = None
+    if relation_word:
+        other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)
+    other = other or next((n for n in mentioned if n != subject), None)
+    turn["other"] = other
+    entities = [subject] + ([other] if other else [])
+    if pronoun:
+        references[pronoun] = subject
+    if relation_word and other:
+        references[relation_word] = other
+
+    if "events" not in turn and tools.left > 0:
+        turn["events"] = await tools.call("GraphTool.events", tools.graph.events, entities)
+    if "passages" not in turn and tools.left > 0:
+        query = " ".join([text, *entities, *read.CHANGE_CUES[:6]])
+        found = await tools.call("MemoryTool.search", tools.memory.search, query, entities, 8)
+        turn["passages"] = [p.__dict__ for p in found]
+    if not turn.get("passages") and not turn.get("events"):
+        if "passages" not in turn:  # the bound stopped the search before any passage was read
+            return _ask(turn, [{"id": "detail", "missing": "evidence", "question": t(
+                "novel.chat_ask_after_bound", calls=turn["tool_calls"], who="、".join(entities))}])
+        return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who="、".join(entities)),
+                            "missing": "evidence"}])
+    return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+@node("understand")
+async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    turn = dict(state.get("turn") or {})
+    if not turn:
+        turn = {"question": state["text"], "tool_calls": 0}
+        intent, target = await classify(state["text"], ctx.llm)
+        turn.update(intent=intent, target=target)
+        history = _remember(state, "user", state["text"])
+    else:
+        history = state.get("history") or []
+    if turn["intent"] == "generate":
+        update = await _understand_generation(state, ctx, turn)
+    elif turn["intent"] == "knowledge":
+        update = await _understand_question(state, ctx, turn)
+    elif turn["intent"] == "preference":
+        update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
+            tool="preferences.add", args={"preference_type": "style", "content": turn["question"]},
+            requires_confirmation=False))}
+    else:
+        update = {"turn": turn, "outcome": "done", "history": _say(ctx, state, _help(), history)}
+    update.setdefault("history", history)
+    return update
+
+
+@node("clarify")
+async def clarify(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    turn = dict(state["turn"])
+    payload = {"questions": turn["questions"], "missing": [q.get("missing") for q in turn["questions"]],
+               "toolCalls": turn.get("tool_calls", 0), "maxToolCalls": novel_config(ctx.flow.tools).max_tool_calls}
+    answer = interrupt({"kind": "clarification", "payload": payload})
+    if isinstance(answer, str):
+        answer = {q["id"]: (q.get("default") or "") if answer == "use defaults" else answer for q in turn["questions"][:1]}
+    turn["answers"] = {**(turn.get("answers") or {}), **{k: str(v) for k, v in (answer or {}).items()}}
+    turn["tool_calls"] = 0  # the user answered: a fresh budget for what is still missing
+    turn.pop("questions", None)
+    turn.pop("candidates", None)
+    return {"turn": turn}
+
+
+# ------------------------------------------------------------------ the answer
+
+
+def verify(files: Any, claims: list[tuple[int, str]]) -> tuple[list[Evidence], int]:
+    """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped."""
+    kept: list[Evidence] = []
+    dropped = 0
+    for number, quote in claims:
+        chapter = files.load_chapter(number) if files.has_chapter(number) else None
+        scene = next((s for s in chapter.scenes if quote in s.content), None) if chapter else None
+        if scene is None:
+            dropped += 1
+            continue
+        if all(e.quote != quote for e in kept):
+            kept.append(Evidence(chapter_number=number, scene_number=scene.scene_number, quote=quote, verified=True))
+    return kept, dropped
+
+
+def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
+    """Passages naming the people asked about, a change of relation first, then in story order."""
+    entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
+    passages = [p for p in turn.get("passages") or [] if any(e in p["text"] for e in entities)] or list(turn.get("passages") or [])
+
+    def key(p: dict[str, Any]) -> tuple:
+        changed = any(cue in p["text"] for cue in read.CHANGE_CUES)
+        both = all(e in p["text"] for e in entities)
+        return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
+
+    return sorted(passages, key=key)
+
+
+def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
+    who = "与".join(e for e in (turn.get("subject"), turn.get("other")) if e)
+    events = turn.get("events") or []
+    lines = []
+    if evidence:
+        first = evidence[0]
+        lines.append(t("novel.chat_answer_turn", who=who, chapter=first.chapter_number, scene=first.scene_number or "-",
+                       quote=first.quote))
+    for event in events[:4]:
+        happened = "；".join(event.get("key_events") or []) or event.get("summary", "")
+        lines.append(t("novel.chat_answer_event", chapter=event["chapter_number"], event=happened))
+    return "\n".join(lines) or t("novel.chat_answer_none", who=who)
+
+
+@stage("answer")
+async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    turn = state["turn"]
+    ranked = _ranked_passages(turn)
+    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    if ctx.llm.provider != "offline":
+        numbered = "\n".join(f"- 第{p['chapter_number']}章：{p['text']}" for p in ranked)
+        events = "\n".join(f"- 第{e['chapter_number']}章：{e.get('summary', '')}" for e in turn.get("events") or [])
+        draft = await ctx.llm.structured(
+            AnswerDraft, role=ROLE, system=t("novel.chat_answer_system"),
+            prompt=f"{turn['question']}\n\n{events}\n{numbered}",
+            facts={"question": turn["question"], "passages": ranked, "events": turn.get("events") or []},
+        )
+        evidence, dropped = verify(files, [(c.chapter_number, c.quote.strip()) for c in draft.evidence])
+        text = draft.answer
+    else:
+        evidence, dropped = verify(files, [(p["chapter_number"], p["text"]) for p in ranked])
+        text = compose_offline(turn, evidence[:3])
+    evidence = evidence[:3]
+    if dropped:
+        ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")
+    result = NovelAnswer(question=turn["question"], answer=text, evidence=evidence)
+    artifact_id = ctx.artifact(key="novel_answer", type=ArtifactType.novel_answer, title=t("novel.answer_title"),
+                               content=result, show_in_canvas=True, final=True)
+    cited = "\n".join(t("novel.chat_evidence", chapter=e.chapter_number, scene=e.scene_number or "-", quote=e.quote)
+                      for e in evidence)
+    full = text + ("\n" + cited if cited else "")
+    for start in range(0, len(full), 40):
+        ctx.message(full[start:start + 40], final=False)
+    ctx.log(t("novel.chat_answered", evidence=len(evidence)), artifact_id=artifact_id)
+    return {"history": _say(ctx, state, full), "turn": None, "outcome": None}
+
+
+# ------------------------------------------------------------- plans and steps
+
+
+def _needs_confirmation(plan: ToolPlan, auto: bool) -> bool:
+    return any(s.requires_confirmation and (s.tool in DESTRUCTIVE or s.args.get("force") or not auto) for s in plan.steps)
+
+
+def restate(plan: ToolPlan) -> str:
+    return "\n".join(f"{i}. {describe(step)}" for i, step in enumerate(plan.steps, 1))
+
+
+def describe(step: ToolStep) -> str:
+    args = step.args
+    if step.tool == "workflow.run":
+        key = "novel.plan_run_force" if args.get("force") else "novel.plan_run"
+        return t(key, to=args.get("to_chapter") or t("novel.plan_all_chapters"))
+    if step.tool == "workflow.rollback":
+        return t("novel.plan_rollback", to=args["to_chapter"])
+    if step.tool == "preferences.add":
+        return t("novel.plan_pref", content=args.get("content", ""))
+    return t(f"novel.plan_{step.tool.split('.')[-1]}")
+
+
+@stage("tool_plan")
+async def present_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    plan = ToolPlan.model_validate(state["plan"])
+    artifact_id = ctx.artifact(key="tool_plan", type=ArtifactType.tool_plan, title=t("novel.plan_title"), content=plan,
+                               show_in_canvas=True)
+    ctx.log(t("novel.plan_proposed", steps=restate(plan)), artifact_id=artifact_id)
+    return {"outcome": "confirm" if _needs_confirmation(plan, bool(state.get("auto"))) else "execute"}
+
+
+@node("confirm_plan")
+async def confirm_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    plan = ToolPlan.model_validate(state["plan"])
+    prompt = t("novel.plan_confirm", steps=restate(plan))
+    reply = interrupt({"kind": "confirmation", "payload": {
+        "prompt": prompt, "action": plan.steps[0].tool, "plan": plan.model_dump(),
+        "destructive": any(s.tool in DESTRUCTIVE or s.args.get("force") for s in plan.steps)}})
+    if read.is_yes(reply):
+        return {"outcome": "execute"}
+    return {"outcome": "declined", "plan": None, "turn": None, "history": _say(ctx, state, t("novel.plan_declined"))}
+
+
+@node("execute_plan")
+async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
+    """One step per superstep: a crash inside a long generation re-runs that step only (and it resumes)."""
+    plan = ToolPlan.model_validate(state["plan"])
+    index = state.get("step") or 0
+    step = plan.steps[index]
+    project_id = state["project_id"]
+    workflow = WorkflowTool(novel_config(ctx.flow.tools), project_id)
+    result: dict[str, Any] = {"tool": step.tool, **step.args}
+    if step.tool == "workflow.run":
+        await workflow.run(ctx.config, step.args.get("to_chapter"), bool(step.args.get("force")))
+        sentence = status_sentence(_status_artifact(ctx, workflow))
+    elif step.tool == "workflow.resume":
+        done = await workflow.resume(ctx.config)
+        sentence = status_sentence(_status_artifact(ctx, workflow)) if done is not None else t("novel.chat_nothing_to_resume")
+    elif step.tool == "workflow.rollback":
+        removed = workflow.rollback(step.args["to_chapter"])
+        result["removed"] = removed
+        sentence = t("novel.chat_rolled_back", to=step.args["to_chapter"], files=len(removed))
+        _status_artifact(ctx, workflow)
+    elif step.tool == "workflow.clean":
+        removed = workflow.clean()
+        result["removed"] = removed
+        sentence = t("novel.chat_cleaned", files=len(removed))
+    elif step.tool == "preferences.add":
+        entry = PreferenceTool(novel_config(ctx.flow.tools), project_id).add(step.args.get("preference_type", "style"), step.args["content"])
+        sentence = t("novel.chat_prefs_added", type=entry["preference_type"], content=entry["content"])
+    else:
+        sentence = t("novel.chat_unknown_tool", tool=step.tool)
+    results = (list(state.get("results") or []) + [result])[-RESULTS_KEPT:]
+    last = index + 1 >= len(plan.steps)
+    update: dict[str, Any] = {"results": results, "step": index + 1, "history": _say(ctx, state, sentence)}
+    if last:
+        update.update(plan=None, turn=None, outcome=None)
+    return update
+
+
+# ---------------------------------------------------------------------- routing
+
+
+def _after_start(state: ChatState) -> str:
+    if not state.get("started"):
+        return "startup"
+    return _route_message(state)
+
+
+def _route_message(state: ChatState) -> str:
+    text = (state.get("text") or "").strip()
+    if not text:
+        return END
+    return "slash_command" if text.startswith("/") else "understand"
+
+
+def _after_slash(state: ChatState) -> str:
+    return "tool_plan" if state.get("plan") else END
+
+
+def _after_understand(state: ChatState) -> str:
+    return {"ask": "clarify", "plan": "tool_plan", "answer": "answer"}.get(state.get("outcome") or "", END)
+
+
+def _after_plan(state: ChatState) -> str:
+    return "confirm_plan" if state.get("outcome") == "confirm" else "execute_plan"
+
+
+def _after_confirm(state: ChatState) -> str:
+    return "execute_plan" if state.get("outcome") == "execute" else END
+
+
+def _after_step(state: ChatState) -> str:
+    return "execute_plan" if state.get("plan") else END
+
+
+def build_graph() -> StateGraph:
+    graph = StateGraph(ChatState, context_schema=FlowContext)
+    for name, fn in (("startup", startup), ("slash_command", slash_command), ("understand", understand),
+                     ("clarify", clarify), ("answer", answer), ("tool_plan", present_plan),
+                     ("confirm_plan", confirm_plan), ("execute_plan", execute_plan)):
+        graph.add_node(name, fn)
+    graph.add_conditional_edges(START, _after_start, ["startup", "slash_command", "understand", END])
+    graph.add_conditional_edges("startup", _route_message, ["slash_command", "understand", END])
+    graph.add_conditional_edges("slash_command", _after_slash, ["tool_plan", END])
+    graph.add_conditional_edges("understand", _after_understand, ["clarify", "tool_plan", "answer", END])
+    graph.add_edge("clarify", "understand")
+    graph.add_edge("answer", END)
+    graph.add_conditional_edges("tool_plan", _after_plan, ["confirm_plan", "execute_plan"])
+    graph.add_conditional_edges("confirm_plan", _after_confirm, ["execute_plan", END])
+    graph.add_conditional_edges("execute_plan", _after_step, ["execute_plan", END])
+    return graph
+
+
+# ------------------------------------------------------------- flow definition
+
+
+def _turn_input(text: str) -> dict[str, Any]:
+    return {"text": text, "turn": None, "plan": None, "step": 0, "outcome": None}
+
+
+def initial_input(text: str, options: Mapping[str, Any]) -> ChatState:
+    return ChatState(project_id=str(options["projectId"]), started=False, auto=False, history=[], references={},
+                     results=[], **_turn_input(text))
+
+
+async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any], llm: LLM) -> Continuation:
+    if view.pending_interrupt is not None:
+        if view.pending_interrupt.get("kind") == "confirmation":
+            return ResumeWith(read.is_yes(text))
+        return ResumeWith(text)
+    return StartFresh(_turn_input(text))
+
+
+def check_options(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
+    check_project_option(options, tools)
+
+
+FLOW = FlowDefinition(
+    name="novel",
+    title="小说助手 Novel assistant",
+    description="Chat over a NovelGen project: progress, preferences, generation with confirmation, cited answers.",
+    build_graph=build_graph,
+    initial_input=initial_input,
+    continue_thread=continue_thread,
+    check_options=check_options,
+    thread_title=lambda text: text.strip().splitlines()[0][:60] if text.strip() else t("novel.chat_thread_title"),
+)

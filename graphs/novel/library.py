@@ -1,0 +1,219 @@
+"""What the novel graphs need of a project, over core/novel's `NovelProject` (NovelGen files).
+
+`ProjectFiles` opens a project from the runtime's `NovelConfig`, names its files by step and
+chapter, and adds the one piece of state the workflow keeps beside NovelGen's files: the run
+journal (`.workflow_run.json`) — which chapters an unfinished run still had to write — so that
+`resume` works from any entry point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from core.i18n import t
+from core.novel.memory import IndexReport as MemoryIndexReport
+from core.novel.memory import index_project, memory_store, retrieve_scene_memory_context
+from core.novel.project import NovelProject, ProjectError, check_project_id, list_projects, project_status
+from core.settings import Settings
+from core.tools.novel import NovelConfig
+from schemas.novel import (
+    ChapterMemoryEntry,
+    ChapterPlan,
+    ChapterSummary,
+    Character,
+    GeneratedChapter,
+    NovelSettings,
+    SceneMemoryContext,
+    ScenePlan,
+    UserPreference,
+)
+from schemas.novel_chat import NovelStatus
+
+JOURNAL = ".workflow_run.json"
+SETUP_FILES = {"world": "world.json", "theme_conflict": "theme_conflict.json", "characters": "characters.json",
+               "outline": "outline.json"}
+
+NovelProjectError = ProjectError  # one error type with a sentence for the user: core/novel's
+
+
+class RunJournal(BaseModel):
+    to_chapter: int
+    force: bool = False
+    pending: list[int] = Field(default_factory=list)
+
+
+def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
+    """The runtime's novel settings (FlowContext.tools["novel"]); the environment's when run bare."""
+    configured = (tools or {}).get("novel")
+    return configured if isinstance(configured, NovelConfig) else NovelConfig.from_settings(Settings())
+
+
+def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
+    """Refuse a missing or unknown project with a sentence (ValueError) before anything runs."""
+    project_id = options.get("projectId")
+    if not isinstance(project_id, str) or not project_id.strip():
+        raise ValueError(t("novel.need_project_id"))
+    try:
+        ProjectFiles.open(novel_config(tools), project_id)
+    except ProjectError as error:
+        raise ValueError(error.user_message) from error
+
+
+class ProjectFiles:
+    def __init__(self, project: NovelProject, config: NovelConfig) -> None:
+        self.project = project
+        self.config = config
+        self.project_id = project.project_id
+        self.root = project.root
+
+    @classmethod
+    def open(cls, config: NovelConfig, project_id: str) -> ProjectFiles:
+        check_project_id(project_id)
+        project = NovelProject(project_id, config.projects_dir / project_id)
+        if not project.exists():
+            raise ProjectError(t("novel.unknown_project", project=project_id,
+                                 known="、".join(list_projects(config.settings)) or "—"))
+        return cls(project, config)
+
+    @classmethod
+    def create(cls, config: NovelConfig, project_id: str, **fields: Any) -> ProjectFiles:
+        check_project_id(project_id)
+        project = NovelProject(project_id, config.projects_dir / project_id)
+        given = {k: v for k, v in fields.items() if v not in (None, "")}
+        chapters = given.get("initial_chapters")
+        if chapters:
+            given.setdefault("max_chapters", max(chapters, 50))
+        if project.exists():
+            raise ProjectError(t("novel.project_exists", project_id=project_id))
+        (project.root / "chapters").mkdir(parents=True, exist_ok=True)
+        project.save_settings(NovelSettings(project_name=project_id, **given))
+        return cls(project, config)
+
+    # ---- the set-up steps, by name
+    def settings(self) -> NovelSettings:
+        return self.project.load_settings() or NovelSettings(project_name=self.project_id, world_description="")
+
+    def file_name(self, step: str) -> str:
+        return SETUP_FILES[step]
+
+    def has(self, step: str) -> bool:
+        return (self.root / SETUP_FILES[step]).exists()
+
+    def load(self, step: str):
+        return getattr(self.project, f"load_{step}")()
+
+    def save(self, step: str, value: BaseModel) -> None:
+        getattr(self.project, f"save_{step}")(value)
+
+    # ---- chapters
+    def chapter_file_name(self, number: int) -> str:
+        return self.project.chapter_path(number).relative_to(self.root).as_posix()
+
+    def has_plan(self, number: int) -> bool:
+        return self.project.chapter_plan_path(number).exists()
+
+    def has_chapter(self, number: int) -> bool:
+        return self.project.chapter_path(number).exists()
+
+    def load_plan(self, number: int) -> ChapterPlan:
+        return self.project.load_chapter_plan(number)
+
+    def save_plan(self, plan: ChapterPlan) -> None:
+        self.project.save_chapter_plan(plan)
+
+    def load_chapter(self, number: int) -> GeneratedChapter:
+        return self.project.load_chapter(number)
+
+    def save_chapter(self, chapter: GeneratedChapter) -> None:
+        self.project.save_chapter(chapter)
+
+    def chapter_numbers(self) -> list[int]:
+        return self.project.chapter_numbers()
+
+    def chapter_summary(self, number: int) -> ChapterSummary | None:
+        outline = self.project.load_outline()
+        return outline.chapter(number) if outline else None
+
+    def chapter_memory(self) -> list[ChapterMemoryEntry]:
+        return self.project.load_chapter_memory()
+
+    def upsert_chapter_memory(self, entry: ChapterMemoryEntry) -> None:
+        self.project.upsert_chapter_memory(entry)
+
+    def all_characters(self) -> list[Character]:
+        characters = self.project.load_characters()
+        return characters.all_characters() if characters else []
+
+    # ---- preferences
+    def preferences(self) -> list[dict[str, Any]]:
+        return [p.model_dump(mode="json") for p in self.project.load_preferences()]
+
+    def add_preference(self, preference_type: str, content: str, source: str) -> dict[str, Any]:
+        entry = UserPreference(project_id=self.project_id, preference_type=preference_type, content=content,
+                               source=source, timestamp=datetime.now())
+        self.project.add_preference(entry)
+        return entry.model_dump(mode="json")
+
+    # ---- run journal
+    def run_journal(self) -> RunJournal | None:
+        path = self.root / JOURNAL
+        return RunJournal.model_validate_json(path.read_text(encoding="utf-8")) if path.exists() else None
+
+    def record_run(self, *, to_chapter: int, force: bool, pending: list[int]) -> None:
+        self.project.write_json(self.root / JOURNAL, RunJournal(to_chapter=to_chapter, force=force, pending=pending).model_dump())
+
+    def clear_run(self) -> None:
+        (self.root / JOURNAL).unlink(missing_ok=True)
+
+    # ---- destructive (callers confirm first)
+    def remove_chapters_from(self, first: int) -> list[str]:
+        removed = self.project.delete_chapters_after(first - 1)
+        self.clear_run()
+        return [p.relative_to(self.root).as_posix() for p in removed]
+
+    def remove_generated(self) -> list[str]:
+        removed = self.remove_chapters_from(1)
+        for name in [*SETUP_FILES.values(), "chapter_memory.json", "consistency_reports.json"]:
+            if (self.root / name).exists():
+                (self.root / name).unlink()
+                removed.append(name)
+        return removed
+
+    # ---- status
+    def status(self, top_preferences: int = 5) -> NovelStatus:
+        base = project_status(self.project)
+        return NovelStatus(**base.model_dump(), chapters_planned=base.chapter_plans,
+                           preferences_top=self.preferences()[-top_preferences:], resumable=self.run_journal() is not None)
+
+    # ---- story memory (core/novel/memory: chunks and entity states from these files; vectors + BM25)
+    async def search_passages(self, query: str, entities: list[str], top_k: int):
+        """Sentences of the memory chunks the search returns, with their chapter and scene, best first."""
+        from graphs.novel.tools import Passage
+        from graphs.novel.understanding import sentences_of
+
+        store = memory_store(self.project_id, self.config.settings)
+        result = await asyncio.to_thread(store.search, query, entities=entities or None, top_k=top_k)
+        found: list[Passage] = []
+        for chunk in result.chunks:
+            if chunk.chapter_index is None:
+                continue
+            lines = sentences_of(chunk.content)
+            named = [line for line in lines if any(e in line for e in entities)] if entities else lines
+            found += [Passage(chunk.chapter_index, chunk.scene_index, line, chunk.score or 0.0) for line in named or lines[:1]]
+        return found
+
+    async def index_all(self) -> MemoryIndexReport:
+        """Chunks and entity states of every chapter not indexed yet (changed chapters are re-indexed)."""
+        return await asyncio.to_thread(index_project, self.project_id, self.config.settings)
+
+    async def scene_memory(self, scene: ScenePlan, chapter: int, plan: ChapterPlan, llm: Any) -> SceneMemoryContext:
+        """The scene memory chain; it writes scene_<chapter>_<scene>_memory.json itself and never raises on retrieval."""
+        return await retrieve_scene_memory_context(
+            scene, self.project.load_characters(), self.project_id, chapter, scene.scene_number,
+            novel_settings=self.project.load_settings(), chapter_plan=plan, llm=llm, settings=self.config.settings,
+        )

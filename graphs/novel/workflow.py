@@ -1,0 +1,311 @@
+"""The generation workflow: world → theme → characters → outline → per chapter: plan → scenes → chapter.
+
+A checkpointed graph with one superstep per scene: `write_scene` loops on itself, so a crash in the
+middle of a chapter resumes at the scene it was on and no finished scene is written again. Each
+step writes its file in NovelGen's format (atomically) and skips a file that already exists unless
+`force` (then chapters up to the target are rewritten; world, theme, characters and outline stay).
+
+The same compiled graph runs at the top level (flow `novel_workflow`) and nested inside the chat
+flow's plan execution (it then checkpoints inside the chat thread, like the PPT page subgraph).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+from core.i18n import t
+from graphs.base import FlowContext, FlowDefinition
+from graphs.hooks import NodeContext, node, stage
+from graphs.novel import offline as _offline  # noqa: F401  registers the offline composers
+from graphs.novel import prompts
+from graphs.novel.library import ProjectFiles, check_project_option, novel_config
+from schemas.events import ArtifactType
+from schemas.novel import (
+    ChapterMemoryEntry,
+    ChapterPlan,
+    CharactersConfig,
+    GeneratedChapter,
+    GeneratedScene,
+    Outline,
+    ThemeConflict,
+    WorldSetting,
+)
+
+ROLE = "novel"
+
+
+class WorkflowState(TypedDict, total=False):
+    project_id: str
+    to_chapter: int | None  # None: every chapter of the outline
+    force: bool
+    queue: list[int] | None  # chapters this run still has to write (None: not computed yet)
+    chapter: int | None  # the chapter being written
+    scenes: list[dict[str, Any]]  # its finished scenes (GeneratedScene dicts)
+    scene_total: int  # scenes in its plan
+    written: list[int]  # chapters finished by this run
+
+
+def workflow_input(project_id: str, to_chapter: int | None = None, force: bool = False,
+                   queue: list[int] | None = None) -> WorkflowState:
+    return WorkflowState(project_id=project_id, to_chapter=to_chapter, force=force, queue=queue, chapter=None,
+                         scenes=[], written=[])
+
+
+def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
+    return ProjectFiles.open(novel_config(ctx.flow.tools), state["project_id"])
+
+
+# ------------------------------------------------------------------ set-up steps
+
+
+async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, schema, prompt: str,
+                      facts: dict[str, Any]) -> dict[str, Any]:
+    files = _files(state, ctx)
+    if files.has(step):
+        ctx.log(t("novel.step_kept", step=t(f"novel.step_{step}"), file=files.file_name(step)))
+        return {}
+    made = await ctx.llm.structured(schema, role=ROLE, system=prompts.SYSTEM, prompt=prompt, facts=facts)
+    files.save(step, made)
+    ctx.log(t("novel.step_written", step=t(f"novel.step_{step}"), file=files.file_name(step)))
+    return {}
+
+
+@stage("world")
+async def world(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    settings = _files(state, ctx).settings()
+    return await _setup_step(state, ctx, step="world", schema=WorldSetting, prompt=prompts.world(settings.world_description),
+                             facts={"description": settings.world_description, "seed": settings.project_name})
+
+
+@stage("theme_conflict")
+async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    files = _files(state, ctx)
+    settings, world_setting = files.settings(), files.load("world")
+    return await _setup_step(
+        state, ctx, step="theme_conflict", schema=ThemeConflict,
+        prompt=prompts.theme_conflict(world_setting.model_dump(), settings.theme_description or ""),
+        facts={"world": world_setting.model_dump(), "direction": settings.theme_description or ""},
+    )
+
+
+@stage("characters")
+async def characters(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    files = _files(state, ctx)
+    world_setting, theme = files.load("world").model_dump(), files.load("theme_conflict").model_dump()
+    return await _setup_step(state, ctx, step="characters", schema=CharactersConfig,
+                             prompt=prompts.characters(world_setting, theme),
+                             facts={"world": world_setting, "theme": theme, "seed": files.settings().project_name})
+
+
+@stage("outline")
+async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    """Writes or extends the outline to the target, then decides which chapters this run writes."""
+    files = _files(state, ctx)
+    settings = files.settings()
+    existing: Outline | None = files.load("outline") if files.has("outline") else None
+    wanted = state.get("to_chapter") or (len(existing.chapters) if existing else settings.initial_chapters)
+    if wanted > settings.max_chapters:
+        ctx.log(t("novel.capped_at_max", wanted=wanted, max=settings.max_chapters), level="warning")
+        wanted = settings.max_chapters
+    if existing is None or len(existing.chapters) < wanted:
+        size = wanted if existing else max(wanted, settings.initial_chapters)
+        facts = {"world": files.load("world").model_dump(), "theme": files.load("theme_conflict").model_dump(),
+                 "characters": files.load("characters").model_dump(), "chapters": size,
+                 "existing": existing.model_dump() if existing else None}
+        made = await ctx.llm.structured(
+            Outline, role=ROLE, system=prompts.SYSTEM,
+            prompt=prompts.outline(facts["world"], facts["theme"], facts["characters"], size, facts["existing"]),
+            facts=facts,
+        )
+        files.save("outline", made)
+        ctx.log(t("novel.outline_written", chapters=len(made.chapters)))
+        existing = made
+    else:
+        ctx.log(t("novel.step_kept", step=t("novel.step_outline"), file=files.file_name("outline")))
+    queue = state.get("queue")
+    if queue is None:
+        numbers = sorted(c.chapter_number for c in existing.chapters if c.chapter_number <= wanted)
+        queue = [n for n in numbers if state.get("force") or not files.has_chapter(n)]
+    files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue)
+    ctx.log(t("novel.chapters_queued", count=len(queue), chapters="、".join(map(str, queue)) or "—"))
+    return {"to_chapter": wanted, "queue": queue}
+
+
+# ------------------------------------------------------------------- per chapter
+
+
+@stage("plan_chapter")
+async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    files = _files(state, ctx)
+    number = state["queue"][0]
+    if files.has_plan(number) and not state.get("force"):
+        plan = files.load_plan(number)
+        ctx.log(t("novel.plan_kept", chapter=number, scenes=len(plan.scenes)))
+    else:
+        summary = files.chapter_summary(number)
+        characters_config = files.load("characters").model_dump()
+        memory = [m.model_dump() for m in files.chapter_memory() if m.chapter_number < number][-3:]
+        plan = await ctx.llm.structured(
+            ChapterPlan, role=ROLE, system=prompts.SYSTEM,
+            prompt=prompts.chapter_plan(summary.model_dump(), characters_config, memory),
+            facts={"summary": summary.model_dump(), "characters": characters_config, "memory": memory},
+        )
+        files.save_plan(plan)
+        ctx.log(t("novel.plan_written", chapter=number, scenes=len(plan.scenes)))
+    return {"chapter": number, "scenes": [], "scene_total": len(plan.scenes)}
+
+
+@node("write_scene")
+async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    files = _files(state, ctx)
+    number = state["chapter"]
+    plan = files.load_plan(number)
+    done = list(state.get("scenes") or [])
+    scene = plan.scenes[len(done)]
+    total = len(plan.scenes)
+    ctx.progress(len(done) + 1, total, t("novel.progress_scene", chapter=number, scene=scene.scene_number, total=total),
+                 status="generating_scene")
+    context = await files.scene_memory(scene, number, plan, ctx.llm)
+    artifact_id = ctx.artifact(key=f"scene_memory_{number}_{scene.scene_number}", type=ArtifactType.scene_memory_context,
+                               title=t("novel.scene_memory_title", chapter=number, scene=scene.scene_number),
+                               content=context.to_json_dict())
+    ctx.log(t("novel.scene_memory_found", memories=len(context.relevant_memories), states=len(context.entity_states)),
+            artifact_id=artifact_id)
+    for note in context.degraded:
+        ctx.log(note, level="warning")
+    memories = [m.content for m in context.relevant_memories]
+    previous = [s["content"][-200:] for s in done]
+    made = await ctx.llm.structured(
+        GeneratedScene, role=ROLE, system=prompts.SYSTEM,
+        prompt=prompts.scene_text(plan.model_dump(), scene.model_dump(), previous,
+                                  context.to_json_dict()),
+        facts={"scene": scene.model_dump(), "chapter_number": number, "chapter_title": plan.chapter_title,
+               "memories": memories, "previous": previous},
+    )
+    # The model's own numbering and count are not trusted: the plan and the text decide them.
+    written = GeneratedScene.from_content(scene.scene_number, made.content)
+    ctx.log(t("novel.scene_written", chapter=number, scene=scene.scene_number, words=written.word_count))
+    return {"scenes": done + [written.model_dump()]}
+
+
+@stage("assemble_chapter")
+async def assemble_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    files = _files(state, ctx)
+    number = state["chapter"]
+    plan = files.load_plan(number)
+    scenes = [GeneratedScene.model_validate(s) for s in state["scenes"]]
+    chapter = GeneratedChapter.assemble(number, plan.chapter_title, scenes)
+    files.save_chapter(chapter)
+    artifact_id = ctx.artifact(key=f"chapter_{number}", type=ArtifactType.novel_chapter,
+                               title=t("novel.chapter_title", chapter=number, title=plan.chapter_title),
+                               content=chapter, show_in_canvas=True)
+    ctx.log(t("novel.chapter_written", chapter=number, scenes=len(scenes), words=chapter.total_words,
+              file=files.chapter_file_name(number)), artifact_id=artifact_id)
+    return {}
+
+
+@stage("remember_chapter")
+async def remember_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    """Chapter memory entry, entity state snapshots and memory chunks for the chapter just written."""
+    files = _files(state, ctx)
+    number = state["chapter"]
+    chapter, plan = files.load_chapter(number), files.load_plan(number)
+    summary = files.chapter_summary(number)
+    entry = await ctx.llm.structured(
+        ChapterMemoryEntry, role=ROLE, system=prompts.SYSTEM,
+        prompt=prompts.chapter_memory(chapter.model_dump(), summary.model_dump() if summary else None),
+        facts={"chapter": chapter.model_dump(), "plan": plan.model_dump(),
+               "summary": summary.model_dump() if summary else {}},
+    )
+    entry = entry.model_copy(update={"chapter_number": number, "chapter_title": chapter.chapter_title})
+    files.upsert_chapter_memory(entry)
+    report = await files.index_all()  # only the chapter just written (and memory entries that changed) are new
+    ctx.log(t("novel.chapter_remembered", chapter=number, chunks=report.chunks, snapshots=report.states))
+    for note in report.degraded:
+        ctx.log(note, level="warning")
+    queue = list(state["queue"][1:])
+    files.record_run(to_chapter=state["to_chapter"], force=bool(state.get("force")), pending=queue)
+    return {"queue": queue, "chapter": None, "scenes": [], "written": list(state.get("written") or []) + [number]}
+
+
+@node("finish")
+async def finish(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    files = _files(state, ctx)
+    files.clear_run()
+    status = files.status()
+    artifact_id = ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"),
+                               content=status, final=True)
+    written = state.get("written") or []
+    sentence = (t("novel.run_done", chapters="、".join(map(str, written)), generated=status.chapters_generated,
+                  total=status.outline_chapters) if written else t("novel.run_nothing_to_do", generated=status.chapters_generated))
+    ctx.log(sentence, artifact_id=artifact_id)
+    ctx.message(sentence, final=True)
+    return {}
+
+
+# ---------------------------------------------------------------------- routing
+
+
+def _next_chapter(state: WorkflowState) -> str:
+    return "plan_chapter" if state.get("queue") else "finish"
+
+
+def _next_scene(state: WorkflowState) -> str:
+    return "write_scene" if len(state.get("scenes") or []) < state["scene_total"] else "assemble_chapter"
+
+
+SETUP_STEPS = ("world", "theme_conflict", "characters", "outline")
+
+
+def build_graph() -> StateGraph:
+    graph = StateGraph(WorkflowState, context_schema=FlowContext)
+    for name, fn in (("world", world), ("theme_conflict", theme_conflict), ("characters", characters),
+                     ("outline", outline), ("plan_chapter", plan_chapter), ("write_scene", write_scene),
+                     ("assemble_chapter", assemble_chapter), ("remember_chapter", remember_chapter),
+                     ("finish", finish)):
+        graph.add_node(name, fn)
+    graph.add_edge(START, SETUP_STEPS[0])
+    for before, after in zip(SETUP_STEPS, SETUP_STEPS[1:]):
+        graph.add_edge(before, after)
+    graph.add_conditional_edges("outline", _next_chapter, ["plan_chapter", "finish"])
+    graph.add_conditional_edges("plan_chapter", _next_scene, ["write_scene", "assemble_chapter"])
+    graph.add_conditional_edges("write_scene", _next_scene, ["write_scene", "assemble_chapter"])
+    graph.add_edge("assemble_chapter", "remember_chapter")
+    graph.add_conditional_edges("remember_chapter", _next_chapter, ["plan_chapter", "finish"])
+    graph.add_edge("finish", END)
+    return graph
+
+
+# Compiled without a checkpointer: nested inside another flow's node it checkpoints with the parent's.
+WORKFLOW = build_graph().compile()
+
+
+# ------------------------------------------------------------- flow definition
+
+
+def initial_input(text: str, options: Mapping[str, Any]) -> WorkflowState:
+    to_chapter = options.get("toChapter")
+    queue = options.get("queue")
+    return workflow_input(str(options.get("projectId", "")), int(to_chapter) if to_chapter else None,
+                          bool(options.get("force", False)), [int(n) for n in queue] if queue is not None else None)
+
+
+def check_options(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
+    check_project_option(options, tools)
+    to_chapter = options.get("toChapter")
+    if to_chapter is not None and (not isinstance(to_chapter, int) or isinstance(to_chapter, bool) or to_chapter < 1):
+        raise ValueError(t("novel.bad_to_chapter"))
+
+
+FLOW = FlowDefinition(
+    name="novel_workflow",
+    title="小说生成 Novel generation",
+    description="World → theme → characters → outline → chapter plans → scenes → chapters, in NovelGen's project format.",
+    build_graph=build_graph,
+    initial_input=initial_input,
+    check_options=check_options,
+    thread_title=lambda text: text.strip().splitlines()[0][:60] if text.strip() else "novel",
+)

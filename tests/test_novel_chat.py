@@ -1,0 +1,272 @@
+"""The `novel` chat flow over Socket.IO, on a small NovelGen project (tests/data/novel/mentor_rift):
+start-up summary, slash commands without the model, the tool-call bound, an ambiguous reference
+answered with verified quotes, generation behind a confirmation, /auto, and a restart."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from schemas.novel import GeneratedChapter
+from tests.support.client import RecordingClient
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.server import ServerProcess
+
+PROJECT = "mentor_rift"
+SOURCE = Path(__file__).resolve().parent / "data" / "novel" / PROJECT
+
+
+@pytest.fixture()
+def projects(tmp_path: Path) -> Path:
+    root = tmp_path / "projects"
+    shutil.copytree(SOURCE, root / PROJECT)
+    return root
+
+
+@pytest.fixture()
+async def server(start_server, projects):
+    return await start_server(novel_projects_dir=projects)
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+async def say(client: RecordingClient, text: str, thread_id: str | None = None) -> dict[str, Any]:
+    payload: dict[str, Any] = {"flow": "novel", "text": text, "options": {"projectId": PROJECT}}
+    if thread_id:
+        payload["threadId"] = thread_id
+    ack = await client.call("chat:message", payload)
+    assert ack["ok"], ack
+    return ack
+
+
+async def settled(client: RecordingClient, ack: dict[str, Any], timeout: float = 60) -> tuple[str, dict[str, Any]]:
+    """How the run ended: ("completion", data) or ("interrupt", data)."""
+    def mine(d: dict[str, Any]) -> bool:
+        return d.get("runId") == ack["runId"]
+
+    status = await client.wait_for("status", lambda d: mine(d) and d["status"] in {"done", "interrupted", "failed"},
+                                   timeout)
+    if status["status"] == "interrupted":  # the interrupt event comes just before this status
+        return "interrupt", [d for n, d in client.events if n == "interrupt" and mine(d)][-1]
+    return "completion", await client.wait_for("completion", mine, timeout)
+
+
+def messages(client: RecordingClient, ack: dict[str, Any]) -> list[str]:
+    return [d["content"] for n, d in client.events if n == "message" and d["runId"] == ack["runId"] and d["final"]]
+
+
+def artifacts(client: RecordingClient, ack: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [d["artifact"] for n, d in client.events
+            if n == "tool:artifact" and d["runId"] == ack["runId"] and d["artifact"]["type"] == kind]
+
+
+async def test_start_up_summary_arrives_as_novel_status_and_a_message(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/help")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    status = artifacts(client, ack, "novel_status")[0]["content"]
+    assert status["project_id"] == PROJECT
+    assert status["chapters_generated"] == 3 and status["chapters_planned"] == 3
+    assert status["preferences_top"][0]["content"] == "对话要简短有力"
+    said = messages(client, ack)
+    assert "3/4" in said[0] and "对话要简短有力" in said[0]
+    assert "/rollback" in said[1]
+
+
+async def test_an_unknown_project_is_refused_with_the_existing_ones_named(server, connect):
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "novel", "text": "/status", "options": {"projectId": "nope"}})
+    assert ack["ok"] is False and ack["error"]["code"] == "bad_request"
+    assert "nope" in ack["error"]["message"] and PROJECT in ack["error"]["message"]
+
+
+async def test_slash_commands_never_call_the_model(start_server, projects, connect):
+    async with FakeOpenAI(responder=lambda body: "{}") as fake:
+        live = await start_server(novel_projects_dir=projects, llm_provider="openai", llm_base_url=fake.base_url,
+                                  llm_api_key="test")
+        client = await connect(live.url)
+        first = await say(client, "/status")
+        await settled(client, first)
+        thread = first["threadId"]
+        for text in ("/prefs", "/prefs add tone 冷峻克制", "/auto off", "/help", "/nonsense"):
+            ack = await say(client, text, thread)
+            assert (await settled(client, ack))[0] == "completion"
+        unknown = messages(client, ack)[-1]
+        assert "/nonsense" in unknown and "/status" in unknown and "/rollback" in unknown
+        ack = await say(client, "/run 4", thread)
+        kind, interrupt = await settled(client, ack)
+        assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+        assert fake.requests == []
+    prefs = json.loads((projects / PROJECT / "preferences.json").read_text(encoding="utf-8"))
+    assert prefs[-1]["preference_type"] == "tone" and prefs[-1]["content"] == "冷峻克制"
+
+
+async def test_after_the_tool_call_bound_the_agent_asks_what_is_missing(start_server, projects, connect):
+    live = await start_server(novel_projects_dir=projects, novel_max_tool_calls=1)
+    client = await connect(live.url)
+    ack = await say(client, "她后来怎么样了？")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "clarification"
+    payload = interrupt["payload"]
+    assert payload["toolCalls"] <= 1
+    assert 1 <= len(payload["questions"]) <= 3 and "subject" in payload["missing"]
+    calls = [d for n, d in client.events if n == "tool:log" and d["runId"] == ack["runId"] and "调用" in d["message"]]
+    assert len(calls) <= 1
+
+
+async def test_ambiguous_reference_is_asked_then_answered_with_verified_quotes(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "他和师父的关系什么时候变了？")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "clarification"
+    question = interrupt["payload"]["questions"][0]
+    assert set(question["candidates"]) == {"林远", "苏微"}
+
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "林远"}})
+    assert resumed["ok"], resumed
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion"
+    answer = artifacts(client, resumed, "novel_answer")[-1]["content"]
+    assert answer["evidence"], answer
+    for evidence in answer["evidence"]:
+        chapter = GeneratedChapter.model_validate_json(
+            (projects / PROJECT / "chapters" / f"chapter_{evidence['chapter_number']:03d}.json").read_text("utf-8"))
+        scene = next(s for s in chapter.scenes if s.scene_number == evidence["scene_number"])
+        assert evidence["verified"] is True and evidence["quote"] in scene.content
+    assert 3 in [e["chapter_number"] for e in answer["evidence"]], "the chapter where they broke is cited"
+    assert "沈青" in answer["answer"]
+
+
+async def test_generation_plan_declined_changes_nothing_then_accepted_writes_the_chapter(server, connect, projects):
+    client = await connect(server.url)
+    folder = projects / PROJECT
+    before = snapshot(folder)
+    ack = await say(client, "继续生成到第 4 章")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    plan = artifacts(client, ack, "tool_plan")[-1]["content"]
+    assert plan["steps"][0]["tool"] == "workflow.run" and plan["steps"][0]["args"]["to_chapter"] == 4
+    assert plan["steps"][0]["requires_confirmation"] is True
+
+    declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
+    assert (await settled(client, declined))[0] == "completion"
+    assert snapshot(folder) == before
+
+    again = await say(client, "继续生成到第 4 章", ack["threadId"])
+    kind, interrupt = await settled(client, again)
+    assert kind == "interrupt"
+    accepted = await client.call("run:resume", {"threadId": ack["threadId"], "answer": True})
+    kind, completion = await settled(client, accepted, timeout=120)
+    assert kind == "completion" and completion["success"], completion
+    chapter = GeneratedChapter.model_validate_json((folder / "chapters" / "chapter_004.json").read_text("utf-8"))
+    assert chapter.chapter_number == 4 and chapter.total_words == sum(s.word_count for s in chapter.scenes)
+    assert any(n == "progress" and d["runId"] == accepted["runId"] for n, d in client.events)
+    assert artifacts(client, accepted, "novel_status")[-1]["content"]["chapters_generated"] == 4
+
+
+async def test_auto_on_skips_the_run_confirmation_but_not_the_rollback_one(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "/auto on")
+    await settled(client, ack)
+    run = await say(client, "/run 4", ack["threadId"])
+    kind, completion = await settled(client, run, timeout=120)
+    assert kind == "completion" and completion["success"]
+    assert (projects / PROJECT / "chapters" / "chapter_004.json").exists()
+
+    rollback = await say(client, "/rollback 4", ack["threadId"])
+    kind, interrupt = await settled(client, rollback)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
+    await settled(client, declined)
+    assert (projects / PROJECT / "chapters" / "chapter_004.json").exists()
+
+
+async def test_a_chat_thread_resumes_after_a_server_restart(tmp_path, projects):
+    env = {"NOVEL_PROJECTS_DIR": str(projects)}
+    first = ServerProcess(tmp_path / "data", env=env).start()
+    try:
+        client = await RecordingClient().connect(first.url)
+        ack = await say(client, "他和师父的关系什么时候变了？")
+        kind, interrupt = await settled(client, ack)
+        assert kind == "interrupt"
+        await client.close()
+    finally:
+        first.stop()
+
+    second = ServerProcess(tmp_path / "data", env=env).start()
+    try:
+        client = await RecordingClient().connect(second.url)
+        joined = await client.call("thread:join", {"threadId": ack["threadId"]})
+        pending = joined["thread"]["pendingInterrupt"]
+        assert pending["kind"] == "clarification"
+        question = pending["payload"]["questions"][0]
+        resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "林远"}})
+        kind, _ = await settled(client, resumed)
+        assert kind == "completion"
+        assert artifacts(client, resumed, "novel_answer")[-1]["content"]["evidence"]
+        # The session remembers who "他" was: a follow-up needs no question.
+        follow = await say(client, "他和师父后来怎么样了？", ack["threadId"])
+        kind, _ = await settled(client, follow)
+        assert kind == "completion"
+        await client.close()
+    finally:
+        second.stop()
+
+
+async def test_a_quote_the_model_invented_is_dropped_and_a_real_one_kept(start_server, projects, connect):
+    real = "林远将剑掷在地上，与沈青当众决裂。"
+    draft = {"answer": "第三章里林远与沈青决裂。", "evidence": [
+        {"chapter_number": 3, "quote": real},
+        {"chapter_number": 3, "quote": "沈青当众刺伤了林远。"},  # not in the text
+        {"chapter_number": 1, "quote": real},  # real words, wrong chapter
+    ]}
+    async with FakeOpenAI(responder=lambda body: json.dumps(draft, ensure_ascii=False)) as fake:
+        live = await start_server(novel_projects_dir=projects, llm_provider="openai", llm_base_url=fake.base_url,
+                                  llm_api_key="test")
+        client = await connect(live.url)
+        ack = await say(client, "林远和师父的关系什么时候变了？")
+        kind, _ = await settled(client, ack)
+        assert kind == "completion"
+        assert len(fake.requests) == 1  # the answer; the intent was settled by rules
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] == [{"chapter_number": 3, "scene_number": 2, "quote": real, "verified": True}]
+
+
+async def test_clean_asked_in_words_is_confirmed_even_in_auto_mode_and_declining_keeps_everything(server, connect,
+                                                                                                   projects):
+    client = await connect(server.url)
+    folder = projects / PROJECT
+    ack = await say(client, "/auto on")
+    await settled(client, ack)
+    before = snapshot(folder)
+    clean = await say(client, "把这个项目清理掉，从头再来", ack["threadId"])
+    kind, interrupt = await settled(client, clean)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert interrupt["payload"]["destructive"] is True and interrupt["payload"]["action"] == "workflow.clean"
+    declined = await say(client, "不要", ack["threadId"])  # a chat reply answers the pending confirmation
+    await settled(client, declined)
+    assert snapshot(folder) == before
+
+
+async def test_a_confirmed_rollback_removes_that_chapter_and_every_later_one(server, connect, projects):
+    client = await connect(server.url)
+    folder = projects / PROJECT
+    ack = await say(client, "/rollback 2")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["payload"]["destructive"] is True
+    accepted = await client.call("run:resume", {"threadId": ack["threadId"], "answer": True})
+    assert (await settled(client, accepted))[0] == "completion"
+    chapters = sorted(p.name for p in (folder / "chapters").iterdir())
+    assert chapters == ["chapter_001.json", "chapter_001_plan.json"]
+    memory = json.loads((folder / "chapter_memory.json").read_text(encoding="utf-8"))
+    assert [m["chapter_number"] for m in memory] == [1]
+    assert artifacts(client, accepted, "novel_status")[-1]["content"]["chapters_generated"] == 1

@@ -1,0 +1,62 @@
+"""`ng chat` in a pseudo-terminal: the start-up summary, a slash command, /quit and Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = "mentor_rift"
+
+
+def spawn_chat(tmp_path: Path, project_id: str = PROJECT) -> pexpect.spawn:
+    projects = tmp_path / "projects"
+    if not (projects / PROJECT).exists():
+        shutil.copytree(ROOT / "tests" / "data" / "novel" / PROJECT, projects / PROJECT)
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "NOVEL_PROJECTS_DIR": str(projects),
+           "LLM_PROVIDER": "offline", "LOCALE": "zh", "COLUMNS": "200"}
+    return pexpect.spawn(sys.executable, ["-m", "app.cli", "chat", project_id], cwd=str(ROOT), env=env,
+                         encoding="utf-8", timeout=60, dimensions=(40, 200))
+
+
+def test_ng_chat_shows_the_summary_then_answers_a_slash_command(tmp_path):
+    chat = spawn_chat(tmp_path)
+    try:
+        chat.expect("已生成 3/4 章")
+        chat.expect("对话要简短有力")  # the top preference, before the first prompt
+        chat.expect("你>")
+        chat.sendline("/prefs")
+        chat.expect(r"\[writing_style\] 对话要简短有力")
+        chat.expect("你>")
+        chat.sendline("/quit")
+        chat.expect(r"ng chat mentor_rift --thread \w+")
+        chat.expect(pexpect.EOF)
+    finally:
+        chat.close(force=True)
+    assert chat.exitstatus == 0
+
+
+def test_ctrl_c_leaves_cleanly_and_names_the_thread(tmp_path):
+    chat = spawn_chat(tmp_path)
+    try:
+        chat.expect("你>")
+        chat.sendintr()
+        chat.expect(r"已中断。会话 (\w+) 已保存")
+        thread = chat.match.group(1)
+        chat.expect(pexpect.EOF)
+        assert "Traceback" not in chat.before
+    finally:
+        chat.close(force=True)
+    assert len(thread) >= 8
+
+
+def test_ng_chat_on_an_unknown_project_names_the_existing_ones(tmp_path):
+    other = spawn_chat(tmp_path, "nope")
+    other.expect(PROJECT)
+    other.expect(pexpect.EOF)
+    other.close()
+    assert other.exitstatus == 2 and "Traceback" not in other.before

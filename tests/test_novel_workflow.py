@@ -1,0 +1,146 @@
+"""The novel generation workflow: NovelGen-format files to chapter 2 offline, and a SIGKILL mid-scene."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.support.client import RecordingClient
+from tests.support.server import ServerProcess
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENE = re.compile(r"第 (\d+) 章第 (\d+) 场")
+
+
+def ng(*args: str, data_dir: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "offline", "COLUMNS": "200", "LOCALE": "zh"}
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=180, stdin=subprocess.DEVNULL)
+
+
+def read(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """A project generated to chapter 2 by `ng novel run` (once for the tests that only read it)."""
+    data = tmp_path_factory.mktemp("novel") / "data"
+    assert ng("novel", "init", "demo", "--world", "蒸汽朋克的港口城市，钟楼统治时间", data_dir=data).returncode == 0
+    result = ng("novel", "run", "demo", "--to", "2", data_dir=data)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return data
+
+
+def test_ng_novel_run_writes_two_chapters_in_novelgen_format(generated):
+    from schemas.novel import ChapterMemoryEntry, ChapterPlan, CharactersConfig, GeneratedChapter, Outline
+
+    project = generated / "projects" / "demo"
+    CharactersConfig.model_validate(read(project / "characters.json"))
+    assert len(Outline.model_validate(read(project / "outline.json")).chapters) >= 2
+    for number in (1, 2):
+        plan = ChapterPlan.model_validate(read(project / "chapters" / f"chapter_{number:03d}_plan.json"))
+        chapter = GeneratedChapter.model_validate(read(project / "chapters" / f"chapter_{number:03d}.json"))
+        assert [s.scene_number for s in chapter.scenes] == [s.scene_number for s in plan.scenes]
+        for scene in chapter.scenes:
+            assert scene.word_count == len("".join(scene.content.split()))
+            assert (project / f"scene_{number}_{scene.scene_number}_memory.json").exists()
+        assert chapter.total_words == sum(s.word_count for s in chapter.scenes)
+    assert not (project / "chapters" / "chapter_003.json").exists()
+    memory = [ChapterMemoryEntry.model_validate(e) for e in read(project / "chapter_memory.json")]
+    assert [e.chapter_number for e in memory] == [1, 2]
+    assert "2/" in ng("novel", "status", "demo", data_dir=generated).stdout
+
+
+def test_ng_novel_export_joins_every_chapter_into_one_text_file(generated, tmp_path):
+    out = tmp_path / "novel.txt"
+    result = ng("novel", "export", "demo", "--out", str(out), data_dir=generated)
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = out.read_text(encoding="utf-8")
+    for number in (1, 2):
+        chapter = read(generated / "projects" / "demo" / "chapters" / f"chapter_{number:03d}.json")
+        assert chapter["chapter_title"] in text
+        assert all(scene["content"] in text for scene in chapter["scenes"])
+
+
+def test_ng_novel_status_of_an_unknown_project_lists_the_existing_ones(tmp_path):
+    data = tmp_path / "data"
+    ng("novel", "init", "alpha", "--world", "荒漠", data_dir=data)
+    result = ng("novel", "status", "beta", data_dir=data)
+    assert result.returncode == 2
+    assert "beta" in result.stdout and "alpha" in result.stdout and "Traceback" not in result.stdout + result.stderr
+
+
+async def test_sigkill_mid_scene_then_resume_continues_at_that_scene(tmp_path):
+    data = tmp_path / "data"
+    assert ng("novel", "init", "demo", "--world", "群岛上的航海时代", data_dir=data).returncode == 0
+    env = {"OFFLINE_LATENCY_S": "0.1"}
+    first = ServerProcess(data, env=env).start()
+    client = await RecordingClient().connect(first.url)
+    try:
+        ack = await client.call("chat:message", {"flow": "novel_workflow", "text": "写到第 2 章",
+                                                 "options": {"projectId": "demo", "toChapter": 2}})
+        assert ack["ok"], ack
+        thread_id = ack["threadId"]
+        # Chapter 2, scene 2 has started (its progress is out) while scene 1 is finished.
+        await client.wait_for("progress", lambda d: SCENE.search(d["message"]) is not None
+                              and SCENE.search(d["message"]).groups() == ("2", "2"), timeout=60)
+        first.kill()
+    finally:
+        await client.close()
+
+    project = data / "projects" / "demo"
+    for path in project.rglob("*.json"):
+        read(path)  # every file a crash left behind is whole JSON
+    assert (project / "chapters" / "chapter_001.json").exists()
+    assert not (project / "chapters" / "chapter_002.json").exists()
+
+    second = ServerProcess(data, env=env).start()
+    try:
+        client = await RecordingClient().connect(second.url)
+        joined = await client.call("thread:join", {"threadId": thread_id})
+        assert joined["thread"]["status"] == "interrupted"
+        resumed = await client.call("run:resume", {"threadId": thread_id})
+        assert resumed["ok"], resumed
+        completion = await client.wait_for("completion", lambda d: d["runId"] == resumed["runId"], timeout=90)
+        assert completion["success"] is True, completion
+        log = client.of(thread_id)
+        await client.close()
+    finally:
+        second.stop()
+
+    starts = Counter(d["toolName"] for n, d in log if n == "tool:start")
+    for step in ("world", "theme_conflict", "characters", "outline"):
+        assert starts[step] == 1, f"{step} ran again after the crash"
+    scenes = Counter(SCENE.search(d["message"]).groups() for n, d in log if n == "progress")
+    assert scenes[("2", "1")] == 1, "a finished scene was written again"
+    assert scenes[("2", "2")] == 2, "the interrupted scene is the one that continues"
+    assert all(count == 1 for key, count in scenes.items() if key != ("2", "2")), scenes
+    chapter = read(project / "chapters" / "chapter_002.json")
+    plan = read(project / "chapters" / "chapter_002_plan.json")
+    assert [s["scene_number"] for s in chapter["scenes"]] == [s["scene_number"] for s in plan["scenes"]]
+
+
+def test_ng_novel_resume_with_nothing_unfinished_says_so(tmp_path):
+    data = tmp_path / "data"
+    ng("novel", "init", "demo", "--world", "雪原", data_dir=data)
+    result = ng("novel", "resume", "demo", data_dir=data)
+    assert result.returncode == 2 and "没有未完成的生成" in result.stdout
+    assert not (data / "projects" / "demo" / "world.json").exists()
+
+
+def test_ng_novel_index_builds_the_memory_of_a_hand_written_project(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "tests" / "data" / "novel" / "mentor_rift", data / "projects" / "mentor_rift")
+    result = ng("novel", "index", "mentor_rift", data_dir=data)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "mentor_rift" in result.stdout and "Traceback" not in result.stdout + result.stderr
+    assert (data / "novel_memory").exists()
