@@ -114,7 +114,7 @@ class Attribution:
 
     TARGETS = (
         ("events", "publish", "EventLog.publish (validate + append + fan-out)"),
-        ("store", "append_event", "  Store.append_event (SELECT, INSERT, UPDATE, COMMIT)"),
+        ("store", "append_event", "  Store.append_event (INSERT + COMMIT)"),
         ("store", "save_artifact", "Store.save_artifact"),
         ("store", "update_thread", "Store.update_thread"),
         ("store", "create_thread", "Store.create_thread"),
