@@ -7,6 +7,8 @@ import json
 import logging
 import shutil
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,6 +167,7 @@ async def test_chain_alone_retrieves_only_the_past_and_writes_its_file(indexed) 
     assert context.relevant_memories
     assert all(m.chapter_index < 3 for m in context.relevant_memories)
     assert "陈玄" in {s.entity_id for s in context.entity_states}
+    assert "陈玄" in context.timeline_context["character_states_by_chapter"]["2"]["林风"]
     assert context.degraded == []
     written = settings.projects_dir / "qingyun" / "scene_3_1_memory.json"
     assert SceneMemoryContext.model_validate(json.loads(written.read_text(encoding="utf-8"))) == context
@@ -258,3 +261,23 @@ def test_indexing_over_a_broken_memory_db_says_what_to_delete(keyword_only) -> N
     with pytest.raises(ProjectError) as caught:
         index_project("qingyun", keyword_only)
     assert str(db_path.parent) in caught.value.user_message
+
+
+def test_qdrant_path_held_by_another_process_falls_back_to_keywords(tmp_path: Path) -> None:
+    settings = _project_copy(tmp_path)
+    path = settings.novel_memory_dir / "qdrant"
+    path.mkdir(parents=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys; from qdrant_client import QdrantClient; c = QdrantClient(path=sys.argv[1]); "
+         "print('ready', flush=True); sys.stdin.read(); c.close()", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        result = memory_store("qingyun", settings).search("玉笛")
+        assert result.chunks
+        assert any("向量检索暂不可用" in note for note in result.degraded)
+    finally:
+        holder.communicate("", timeout=30)
+        close_memory()
