@@ -38,8 +38,8 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     await page.wait_for_selector("[data-testid=completion]")
 
     await say(page, "/run 4")
-    await page.wait_for_selector("[data-testid=artifact-tab]:has-text('第 4 章')", timeout=60_000)
-    await page.click("[data-testid=artifact-tab]:has-text('第 4 章')")
+    await page.wait_for_selector("[data-testid=artifact-tab]:has-text('第 4 章 ·')", timeout=60_000)
+    await page.click("[data-testid=artifact-tab]:has-text('第 4 章 ·')")
     view = page.locator("#canvas-body[data-type=novel_chapter] [data-testid=view-novel_chapter]")
     await view.wait_for()
     assert await view.locator(".novel-scene").count() >= 2

@@ -270,3 +270,16 @@ async def test_a_confirmed_rollback_removes_that_chapter_and_every_later_one(ser
     memory = json.loads((folder / "chapter_memory.json").read_text(encoding="utf-8"))
     assert [m["chapter_number"] for m in memory] == [1]
     assert artifacts(client, accepted, "novel_status")[-1]["content"]["chapters_generated"] == 1
+
+
+async def test_a_configured_model_reads_a_message_no_rule_covers(start_server, projects, connect):
+    decision = {"intent": "generate", "target_chapter": 4}
+    async with FakeOpenAI(responder=lambda body: json.dumps(decision)) as fake:
+        live = await start_server(novel_projects_dir=projects, llm_provider="openai", llm_base_url=fake.base_url,
+                                  llm_api_key="test")
+        client = await connect(live.url)
+        ack = await say(client, "把故事往后推进一些")
+        kind, interrupt = await settled(client, ack)
+        assert len(fake.requests) == 1
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert interrupt["payload"]["plan"]["steps"][0]["args"]["to_chapter"] == 4

@@ -22,7 +22,7 @@ from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, S
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import understanding as read
 from graphs.novel.library import check_project_option, novel_config
-from graphs.novel.tools import GraphTool, MemoryTool, Passage, PreferenceTool, WorkflowTool
+from graphs.novel.tools import GraphTool, MemoryTool, PreferenceTool, WorkflowTool
 from schemas.events import ArtifactType
 from schemas.novel_chat import AnswerDraft, Evidence, IntentDecision, NovelAnswer, ToolPlan, ToolStep
 
