@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     search_timeout_s: float = Field(default=8.0, gt=0)
 
     requirement_max_rounds: int = Field(default=3, ge=1, le=10, description="Clarification rounds before assuming")
+    legal_cases_dir: Path | None = Field(
+        default=None, description="Directory of published cases (Markdown) for the legal flow's case agent; unset: none"
+    )
+    legal_agent_timeout_s: float = Field(default=30.0, gt=0, description="Time limit of each legal specialist agent")
+
     repo_roots: list[Path] = Field(
         default_factory=list,
         description="Directories a Socket.IO client may name as options.repo (JSON list); empty: none",

@@ -45,6 +45,9 @@ def tools_from_settings(settings: Settings) -> dict[str, Any]:
     from core.tools.repo_access import RepoAccess
 
     tools: dict[str, Any] = {"repo_access": RepoAccess(settings.repo_roots)}
+    from core.legal import LegalKnowledge
+
+    tools["legal"] = LegalKnowledge.from_settings(settings)
     if settings.search_url:
         tools["web_search"] = SearxngSearch(settings.search_url, timeout_s=settings.search_timeout_s)
     return tools
