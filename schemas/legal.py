@@ -84,3 +84,7 @@ class Trace(BaseModel):
     threadId: str
     request: str
     steps: list[TraceStep]
+
+
+class DraftFields(BaseModel):
+    values: dict[str, str] = Field(default_factory=dict, description="Template field key → value the user gave")
