@@ -104,6 +104,17 @@ DOMAIN_QUERY_HINTS = {
 }
 
 
+def focus_for(question: str, domain: str | None) -> str:
+    """The sentences of a several-field question that belong to `domain` (all of it when none do)."""
+    from core.legal.intent import category_scores
+
+    if not domain:
+        return question
+    pieces = [p for p in re.split(r"[，,。；;！!？?\n]|而且|另外|还有", question) if p.strip()]
+    mine = [p for p in pieces if domain in category_scores(p)]
+    return "，".join(mine) if mine and len(mine) < len(pieces) else question
+
+
 def _article_dict(article: Any) -> dict[str, Any]:
     return {"citation": article.citation, "law": article.law, "article": article.article_no_arabic,
             "text": " ".join(article.text.split())}
@@ -148,7 +159,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             clauses.append({"clause": clause, "articles": [_article_dict(a) for a in hits or []]})
             articles += clauses[-1]["articles"]
     else:
-        hits = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{shared.question} {hint}", 4,
+        query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
+        hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 4,
                                          summary=found)
         articles = [_article_dict(a) for a in hits or []]
     web: list[dict[str, Any]] = []
@@ -175,7 +187,8 @@ async def run_cases(shared: SharedContext, ctx: NodeContext, knowledge: LegalKno
         from_statutes.text = t("legal.no_case_corpus") + "\n\n" + from_statutes.text
         return from_statutes
     hint = DOMAIN_QUERY_HINTS.get(domain or "", "")
-    found = await tools.call_blocking("case_search", knowledge.cases.search, f"{shared.question} {hint}", 3,
+    query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
+    found = await tools.call_blocking("case_search", knowledge.cases.search, query, 3,
                                       summary=lambda items: f"{len(items or [])} case(s)")
     cases = [{"title": c.title, "name": c.name, "collection": c.collection, "holding": c.holding, "facts": c.facts,
               "result": c.result, "case_id": c.case_id} for c in found or []]

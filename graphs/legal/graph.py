@@ -371,7 +371,8 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     missing = TEMPLATES[template_id].missing(draft["fields"]) if template_id else ["template"]
     if missing and not draft.get("defaults") and draft.get("rounds", 0) < MAX_DRAFT_ROUNDS:
         questions = _questions(missing, template_id)
-        ctx.log(t("legal.draft_missing", fields="、".join(q["question"] for q in questions)))
+        labels = [TEMPLATES[template_id].label(k) for k in missing] if template_id else [t("legal.draft_type_label")]
+        ctx.log(t("legal.draft_missing", fields="、".join(labels)))
         return {"draft": draft, "pending": questions, "trace": records}
     if template_id is None:  # the user never named a document type: the one most asked for
         template_id = "lawyer_letter"
