@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     legal_cases_dir: Path | None = Field(
         default=None, description="Directory of published cases (Markdown) for the legal flow's case agent; unset: none"
     )
+    china_law_index: Path | None = Field(
+        default=None, description="Where the statute BM25 index is built (default DATA_DIR/china-law/bm25.pkl)"
+    )
     legal_agent_timeout_s: float = Field(default=30.0, gt=0, description="Time limit of each legal specialist agent")
 
     repo_roots: list[Path] = Field(

@@ -24,7 +24,7 @@ class LegalKnowledge:
 
     @classmethod
     def from_settings(cls, settings: Any) -> LegalKnowledge:
-        index = Path(settings.data_dir) / "china-law" / "bm25.pkl"
+        index = settings.china_law_index or Path(settings.data_dir) / "china-law" / "bm25.pkl"
         return cls(
             statutes=ChinaLawStatutes(index_path=index),
             cases=CaseLibrary(Path(settings.legal_cases_dir) if settings.legal_cases_dir else None),

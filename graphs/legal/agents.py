@@ -104,6 +104,9 @@ DOMAIN_QUERY_HINTS = {
 }
 
 
+NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{2,24}?法典?)》?\s*第\s*([一二三四五六七八九十百千零〇\d]+)\s*条")
+
+
 def focus_for(question: str, domain: str | None) -> str:
     """The sentences of a several-field question that belong to `domain` (all of it when none do)."""
     from core.legal.intent import category_scores
@@ -159,10 +162,17 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             clauses.append({"clause": clause, "articles": [_article_dict(a) for a in hits or []]})
             articles += clauses[-1]["articles"]
     else:
+        # Articles the user names (劳动合同法第三十九条, 《民法典》第585条) are fetched directly.
+        for law, number in NAMED_ARTICLE_RE.findall(shared.question)[:3]:
+            article = await tools.call_blocking("get_article", knowledge.statutes.get_article, law, number,
+                                                summary=lambda a: a.citation if a else "not found")
+            if article is not None:
+                articles.append(_article_dict(article))
         query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
         hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 4,
                                          summary=found)
-        articles = [_article_dict(a) for a in hits or []]
+        articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
+                     {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []
     searcher = ctx.flow.tools.get("web_search")
     if searcher is not None:
