@@ -187,6 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
         cli_plan = None
     if cli_plan is not None:
         cli_plan.add_parser(sub)
+    from app import cli_legal
+
+    cli_legal.add_parser(sub).set_defaults(func=cli_legal.main)
     return parser
 
 

@@ -76,9 +76,12 @@ async def test_case_agent_without_corpus_says_so_and_answers_from_statutes(knowl
 
 
 async def test_two_fields_run_in_parallel_and_a_timed_out_part_is_named(knowledge):
-    knowledge.statutes = FlakyStatutes(knowledge.statutes, slow_when="借给", delay_s=1.5)
-    knowledge.agent_timeout_s = 0.5
-    run = await GraphRunner(knowledge).ask(TWO_FIELDS)
+    slow = FlakyStatutes(knowledge.statutes, slow_when="借给", delay_s=60)
+    knowledge.statutes, knowledge.agent_timeout_s = slow, 4.0
+    try:
+        run = await GraphRunner(knowledge).ask(TWO_FIELDS)
+    finally:
+        slow.release.set()
     answer = run.artifact("legal_answer")["content"]
     statuses = {(a["domain"], a["status"]) for a in answer["agents"]}
     assert statuses == {("labor_law", "done"), ("contract_law", "timeout")}

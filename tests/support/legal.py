@@ -4,7 +4,7 @@ a headless graph runner, and test doubles for failing tools and models."""
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,8 @@ class FlakyStatutes:
     slow_when: str | None = None
     delay_s: float = 1.0
     searches: list[str] = field(default_factory=list)
+    # A slow search waits on this (set it when the test is done, so no worker thread lingers).
+    release: threading.Event = field(default_factory=threading.Event)
 
     @property
     def ready(self) -> bool:
@@ -89,7 +91,7 @@ class FlakyStatutes:
         if self.fail:
             raise ConnectionError("statute service down")
         if self.slow_when and self.slow_when in query:
-            time.sleep(self.delay_s)
+            self.release.wait(self.delay_s)
         return self.inner.search(query, top_k)
 
     def get_article(self, law, article_no):
