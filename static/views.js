@@ -2,6 +2,7 @@
 
 import { h, safeHref, safeColor, fontStack, formatBytes, renderMarkdown, jsonView } from "./dom.js";
 import { renderSlide, renderDeck } from "./slides.js";
+import { LEGAL_VIEWS } from "./views/legal.js";
 
 export const TYPE_LABELS = {
   search_results: "搜索结果",
@@ -185,8 +186,7 @@ const VIEWS = {
   search_results: (a) => searchResults(a.content),
   requirement_plan: (a) => requirementPlan(a.content),
   implementation_plan: (a) => markdownLike(a.content),
-  legal_answer: (a) => markdownLike(a.content),
-  legal_document: (a) => markdownLike(a.content),
+  ...LEGAL_VIEWS,
 };
 
 export function renderArtifactBody(artifact, ctx = {}) {
