@@ -27,6 +27,7 @@ BENCHES = {
     "hook_latency": ([], ["--k", "200"]),
     "pptx_render": ([], ["--runs", "8"]),
     "concurrent_slides": ([], ["--delay", "0.5"]),
+    "legal_classifier": ([], ["--searches", "10"]),
 }
 
 
