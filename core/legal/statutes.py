@@ -7,7 +7,7 @@ cited by people and by models) are named with the book that replaced each, and c
 resolve to the full title.
 
 The package builds its BM25 index on first use (~13 s) into `CHINA_LAW_INDEX`; `warm()` does that
-in a background thread at start-up and `ready` says when it is done.
+(LegalKnowledge runs it in a background thread at start-up) and `ready` says when it is done.
 """
 
 from __future__ import annotations
@@ -112,7 +112,6 @@ class ChinaLawStatutes:
     build_seconds: float | None = None
     error: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _thread: threading.Thread | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.index_path is not None:
@@ -144,18 +143,6 @@ class ChinaLawStatutes:
                 raise
             self.build_seconds = time.perf_counter() - started
             self.ready = True
-
-    def warm_in_background(self) -> threading.Thread:
-        if self._thread is None:
-            def run() -> None:
-                try:
-                    self.warm()
-                except Exception:
-                    pass  # recorded in self.error
-
-            self._thread = threading.Thread(target=run, name="china-law-index", daemon=True)
-            self._thread.start()
-        return self._thread
 
     def describe(self) -> dict[str, Any]:
         state = "ready" if self.ready else ("failed" if self.error else "building")
