@@ -14,6 +14,7 @@ from graphs.legal.graph import docx_bytes
 from tests.support.legal import (  # noqa: F401  (fixtures)
     CountingLLM,
     FailingRolesLLM,
+    FixedIntentLLM,
     FlakyStatutes,
     GraphRunner,
     knowledge,
@@ -150,3 +151,14 @@ def test_docx_holds_the_drafted_text():
     data = docx_bytes("# 借款合同\n\n**出借人（甲方）：** 张三\n\n第一条 借款金额：10万元。")
     text = "\n".join(p.text for p in Document(io.BytesIO(data)).paragraphs)
     assert "借款合同" in text and "张三" in text and "10万元" in text
+
+
+async def test_research_hands_over_to_drafting_with_what_it_found(knowledge):
+    llm = FixedIntentLLM(intent="legal_consultation", category="labor_law", domains=["labor_law"])
+    runner = GraphRunner(knowledge, llm=llm)
+    run = await runner.ask("公司拖欠我三个月工资怎么办？请帮我写一封律师函发给公司")
+    assert [e["agent"] for e in run.of("agent-selected")] == ["legal_research"]
+    assert run.artifact("legal_answer")["content"]["citations"], "research answered first"
+    assert run.next == ("ask_fields",) and run.state["draft"]["template"] == "lawyer_letter"
+    handed = run.state["draft"]["fields"]["facts"]
+    assert "《中华人民共和国劳动" in handed, "the drafting agent got the research's legal basis"

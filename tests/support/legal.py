@@ -141,3 +141,19 @@ class GraphRunner:
         return await self._stream(Command(resume=reply))
 
 
+
+
+class FixedIntentLLM(CountingLLM):
+    """A model that classifies every message as given (the test decides the route, not the model)."""
+
+    def __init__(self, **intent: Any) -> None:
+        super().__init__()
+        self.intent = intent
+
+    async def structured(self, schema, **kwargs):
+        from schemas.legal import IntentResult
+
+        if schema is IntentResult:
+            self.structured_calls.append(schema.__name__)
+            return IntentResult(confidence=0.7, **self.intent)
+        return await super().structured(schema, **kwargs)
