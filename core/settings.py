@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     legal_cases_dir: Path | None = Field(
         default=None, description="Directory of published cases (Markdown) for the legal flow's case agent; unset: none"
     )
+    legal_case_embeddings: bool = Field(
+        default=False, description="Fuse embedding similarity (EMBEDDINGS_PROVIDER) into the case search ranking"
+    )
     china_law_index: Path | None = Field(
         default=None, description="Where the statute BM25 index is built (default DATA_DIR/china-law/bm25.pkl)"
     )

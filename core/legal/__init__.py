@@ -15,6 +15,17 @@ from core.legal.cases import CaseLibrary
 from core.legal.statutes import ChinaLawStatutes, StatuteSource
 
 
+def _case_embedder(settings: Any) -> Any:
+    if not settings.legal_case_embeddings:
+        return None
+    from core.retrieval.embeddings import OpenAIEmbedder, default_embedder
+
+    if settings.embeddings_provider == "openai" and settings.embeddings_base_url:
+        return OpenAIEmbedder(base_url=settings.embeddings_base_url, api_key=settings.llm_api_key,
+                              model=settings.embeddings_model, dim=settings.embeddings_dim)
+    return default_embedder()
+
+
 @dataclass
 class LegalKnowledge:
     statutes: StatuteSource
@@ -27,7 +38,8 @@ class LegalKnowledge:
         index = settings.china_law_index or Path(settings.data_dir) / "china-law" / "bm25.pkl"
         return cls(
             statutes=ChinaLawStatutes(index_path=index),
-            cases=CaseLibrary(Path(settings.legal_cases_dir) if settings.legal_cases_dir else None),
+            cases=CaseLibrary(Path(settings.legal_cases_dir) if settings.legal_cases_dir else None,
+                              embedder=_case_embedder(settings)),
             agent_timeout_s=settings.legal_agent_timeout_s,
         )
 

@@ -11,6 +11,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.retrieval.bm25 import BM25Index
 
@@ -102,11 +103,17 @@ def load_cases(root: Path) -> list[Case]:
 
 @dataclass
 class CaseLibrary:
-    """The case corpus of `root` (None: no corpus configured); indexed on first search."""
+    """The case corpus of `root` (None: no corpus configured); indexed on first search.
+
+    With an `embedder` (core/retrieval/embeddings.py) the BM25 ranking is fused with embedding
+    similarity (reciprocal rank fusion), which finds cases worded differently from the question.
+    """
 
     root: Path | None
+    embedder: Any = None
     _cases: list[Case] | None = field(default=None, repr=False)
     _index: BM25Index | None = field(default=None, repr=False)
+    _vectors: Any = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -119,6 +126,8 @@ class CaseLibrary:
                 return
             self._cases = load_cases(Path(self.root))
             self._index = BM25Index([f"{c.title}\n{c.title}\n{c.name}\n{c.text}" for c in self._cases])
+            if self.embedder is not None:
+                self._vectors = self.embedder.embed_passages([f"{c.title}。{c.holding[:300]}" for c in self._cases])
 
     @property
     def size(self) -> int:
@@ -129,4 +138,13 @@ class CaseLibrary:
         self.warm()
         if self._index is None or self._cases is None:
             return []
-        return [self._cases[i] for i, _score in self._index.search(query, top_k)]
+        lexical = [i for i, _score in self._index.search(query, max(top_k, 10))]
+        if self._vectors is None:
+            return [self._cases[i] for i in lexical[:top_k]]
+        similarities = self._vectors @ self.embedder.embed_queries([query])[0]
+        semantic = sorted(range(len(self._cases)), key=lambda i: -similarities[i])[:10]
+        fused: dict[int, float] = {}
+        for ranking in (lexical, semantic):
+            for rank, i in enumerate(ranking):
+                fused[i] = fused.get(i, 0.0) + 1.0 / (60 + rank)
+        return [self._cases[i] for i in sorted(fused, key=lambda i: -fused[i])[:top_k]]
