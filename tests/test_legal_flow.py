@@ -162,3 +162,14 @@ async def test_research_hands_over_to_drafting_with_what_it_found(knowledge):
     assert run.next == ("ask_fields",) and run.state["draft"]["template"] == "lawyer_letter"
     handed = run.state["draft"]["fields"]["facts"]
     assert "《中华人民共和国劳动" in handed, "the drafting agent got the research's legal basis"
+
+
+async def test_an_unreachable_model_leaves_classification_to_the_rules():
+    llm = FailingRolesLLM(set())
+
+    async def broken(schema, **kwargs):
+        raise RuntimeError("connection refused")
+
+    llm.structured = broken
+    result = await classify_text("我被公司辞退了，怎么办", llm)
+    assert (result.intent, result.via) == ("legal_consultation", "rules")

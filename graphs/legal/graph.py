@@ -104,8 +104,13 @@ async def classify_text(text: str, llm: Any) -> IntentResult:
     if rules.confidence >= RULES_THRESHOLD:
         return IntentResult(intent=rules.intent, category=rules.category, confidence=rules.confidence,
                             entities=rules.entities, domains=rules.domains, via="rules")
-    result = await llm.structured(IntentResult, role="legal_intent", system=prompts.INTENT_SYSTEM,
-                                  prompt=f"用户消息：{text}", facts={"text": text})
+    try:
+        result = await llm.structured(IntentResult, role="legal_intent", system=prompts.INTENT_SYSTEM,
+                                      prompt=f"用户消息：{text}", facts={"text": text})
+    except Exception:
+        # The model is unreachable: the rules' best guess still routes the question somewhere useful.
+        return IntentResult(intent=rules.intent, category=rules.category, confidence=rules.confidence,
+                            entities=rules.entities, domains=rules.domains, via="rules")
     domains = [] if result.intent == "general_chat" else list(dict.fromkeys([result.category, *result.domains,
                                                                              *rules.domains]))
     domains = [d for d in domains if d != "other"] or ([] if result.intent == "general_chat" else [result.category])
@@ -198,7 +203,8 @@ async def run_task(payload: Mapping[str, Any], ctx: NodeContext) -> dict[str, An
         records.append(step(trace_id, "tool", call["name"], status=call["status"] if call["status"] == "ok" else "failed",
                             input=call["input"], output=call["output"], duration_ms=call["durationMs"]))
     for name in result["skipped"]:
-        records.append(step(trace_id, "tool", name, status="skipped", output="retried once, then skipped"))
+        records.append(step(trace_id, "tool", name, status="skipped",
+                            output=t("legal.tool_skipped", tool=t(f"legal.tool_{name}"))))
     return {"results": [result], "trace": records}
 
 
