@@ -118,6 +118,30 @@ def focus_for(question: str, domain: str | None) -> str:
     return "，".join(mine) if mine and len(mine) < len(pieces) else question
 
 
+# Laws that usually govern each field: retrieved articles from them rank first (a 违约金 clause of a
+# loan belongs to the 民法典, not to the 铁路法 whose wording happens to match).
+DOMAIN_LAWS = {
+    "labor_law": ("劳动合同法", "劳动法", "劳动争议调解仲裁法", "社会保险法", "就业促进法"),
+    "contract_law": ("民法典",),
+    "consumer_rights": ("消费者权益保护法", "民法典", "食品安全法", "产品质量法", "电子商务法"),
+    "civil_law": ("民法典", "民事诉讼法"),
+    "tort_law": ("民法典", "道路交通安全法"),
+    "marriage_family": ("民法典",),
+    "company_law": ("公司法", "合伙企业法", "民法典"),
+    "intellectual_property": ("著作权法", "商标法", "专利法", "反不正当竞争法"),
+    "criminal_law": ("刑法", "刑事诉讼法", "治安管理处罚法"),
+    "administrative_law": ("行政处罚法", "行政复议法", "行政诉讼法", "行政许可法", "国有土地上房屋征收与补偿条例"),
+}
+
+
+def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int) -> list[Any]:
+    preferred = DOMAIN_LAWS.get(domain or "", ())
+    if not preferred:
+        return articles[:top_k]
+    first = [a for a in articles if any(a.law.endswith(name) for name in preferred)]
+    return (first + [a for a in articles if a not in first])[:top_k]
+
+
 def _article_dict(article: Any) -> dict[str, Any]:
     return {"citation": article.citation, "law": article.law, "article": article.article_no_arabic,
             "text": " ".join(article.text.split())}
@@ -157,9 +181,10 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     articles: list[dict[str, Any]] = []
     if mode == "review":
         for clause in split_clauses(shared.question):
-            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{clause} {hint}", 2,
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{clause} {hint}", 8,
                                              summary=found)
-            clauses.append({"clause": clause, "articles": [_article_dict(a) for a in hits or []]})
+            clauses.append({"clause": clause,
+                            "articles": [_article_dict(a) for a in prefer_domain_laws(hits or [], domain, 2)]})
             articles += clauses[-1]["articles"]
     else:
         # Articles the user names (劳动合同法第三十九条, 《民法典》第585条) are fetched directly.
@@ -169,8 +194,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             if article is not None:
                 articles.append(_article_dict(article))
         query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
-        hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 4,
-                                         summary=found)
+        hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
+        hits = prefer_domain_laws(hits or [], domain, 4)
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []
