@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import BROWSER_MARKS, browser, open_page, send  # noqa: F401
+from tests.support.browser import BROWSER_MARKS, OUTPUT, browser, open_page, send  # noqa: F401
 from tests.support.legal import CASES_DIR, legal_index  # noqa: F401  (fixture)
 from tests.support.server import ServerProcess
 
@@ -29,6 +29,8 @@ async def test_a_legal_question_shows_verified_citations_a_quiet_disclaimer_and_
     disclaimer = page.locator("[data-testid=legal-disclaimer]")
     assert "律师" in await disclaimer.text_content()
     assert await disclaimer.evaluate("el => parseFloat(getComputedStyle(el).fontSize)") < 14, "quiet, not loud"
+    OUTPUT.mkdir(exist_ok=True)
+    await page.screenshot(path=str(OUTPUT / "legal-answer.png"), full_page=True)
 
     await page.click("[data-testid=artifact-tab]:has-text('执行轨迹')")
     await page.wait_for_selector("#canvas-body [data-testid=view-trace]")
