@@ -224,7 +224,7 @@ def create_app(settings: Settings) -> web.Application:
             app[STORE_KEY] = runtime.store
             app[RUNTIME_KEY] = runtime
             legal = runtime.tools.get("legal")
-            if legal is not None:
+            if legal is not None and settings.legal_warm_at_startup:
                 legal.warm_in_background()
             yield
 

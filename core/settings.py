@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     legal_cases_dir: Path | None = Field(
         default=None, description="Directory of published cases (Markdown) for the legal flow's case agent; unset: none"
     )
+    legal_warm_at_startup: bool = Field(
+        default=True, description="Build/load the statute and case indexes in the background when the server starts"
+    )
     legal_case_embeddings: bool = Field(
         default=False, description="Fuse embedding similarity (EMBEDDINGS_PROVIDER) into the case search ranking"
     )

@@ -18,7 +18,9 @@ from tests.support.client import RecordingClient
 @pytest.fixture
 def make_settings(tmp_path: Path) -> Callable[..., Settings]:
     def make(**overrides) -> Settings:
-        values = {"data_dir": tmp_path / "data", "llm_provider": "offline", "_env_file": None, **overrides}
+        # Test servers skip the legal index warm-up (seconds of CPU each); legal tests share one index.
+        values = {"data_dir": tmp_path / "data", "llm_provider": "offline", "_env_file": None,
+                  "legal_warm_at_startup": False, **overrides}
         return Settings(**values)
 
     return make

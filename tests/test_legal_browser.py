@@ -13,7 +13,7 @@ pytestmark = BROWSER_MARKS
 
 @pytest.fixture
 def server(tmp_path, legal_index):
-    env = {"CHINA_LAW_INDEX": str(legal_index), "LEGAL_CASES_DIR": str(CASES_DIR)}
+    env = {"CHINA_LAW_INDEX": str(legal_index), "LEGAL_CASES_DIR": str(CASES_DIR), "LEGAL_WARM_AT_STARTUP": "true"}
     with ServerProcess(tmp_path / "data", env=env) as process:
         yield process
 
