@@ -209,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     cli_users.register(sub)
     cli_novel.add_parser(sub)
     cli_chat.add_parser(sub)
+    from app import cli_legal
+
+    cli_legal.add_parser(sub).set_defaults(func=cli_legal.main)
     return parser
 
 

@@ -6,7 +6,7 @@ import importlib
 
 from graphs.base import FlowDefinition
 
-FLOW_MODULES = ("graphs.ppt", "graphs.requirement", "graphs.novel.workflow", "graphs.novel")
+FLOW_MODULES = ("graphs.ppt", "graphs.requirement", "graphs.novel.workflow", "graphs.novel", "graphs.legal")
 
 
 def load_flows(modules: tuple[str, ...] = FLOW_MODULES) -> dict[str, FlowDefinition]:

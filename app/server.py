@@ -279,16 +279,17 @@ async def index(request: web.Request) -> web.StreamResponse:
 async def healthz(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS_KEY]
     ready = RUNTIME_KEY in request.app
-    return web.json_response(
-        {
-            "status": "ok" if ready else "starting",
-            "llm": describe_llm(settings),
-            "flows": sorted(request.app[RUNTIME_KEY].flows) if ready else [],
-            "auth": settings.auth_mode,
-            "signedIn": request.get(USER_KEY) is not None,
-        },
-        status=200 if ready else 503,
-    )
+    body = {
+        "status": "ok" if ready else "starting",
+        "llm": describe_llm(settings),
+        "flows": sorted(request.app[RUNTIME_KEY].flows) if ready else [],
+        "auth": settings.auth_mode,
+        "signedIn": request.get(USER_KEY) is not None,
+    }
+    legal = request.app[RUNTIME_KEY].tools.get("legal") if ready else None
+    if legal is not None:
+        body["legal"] = legal.describe()  # the statute index builds in the background after start-up
+    return web.json_response(body, status=200 if ready else 503)
 
 
 async def sign_in(request: web.Request) -> web.Response:
@@ -339,6 +340,13 @@ async def download_artifact(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(path, headers={"Content-Type": mime_type, "Content-Disposition": disposition})
 
 
+async def get_trace(request: web.Request) -> web.Response:
+    trace = await request.app[STORE_KEY].find_trace(request.match_info["trace_id"])
+    if trace is None:
+        raise _not_found("No trace with this id.")
+    return web.json_response(trace)
+
+
 async def thread_events(request: web.Request) -> web.Response:
     """At most `limit` events after `afterSeq`; a client pages on from the last `seq` it got."""
     after_seq = parse_query_int(request.query.get("afterSeq"), "afterSeq", low=0, default=0)
@@ -367,6 +375,9 @@ def create_app(settings: Settings) -> web.Application:
             app[USERS_KEY] = users
             app[STORE_KEY] = runtime.store
             app[RUNTIME_KEY] = runtime
+            legal = runtime.tools.get("legal")
+            if legal is not None and settings.legal_warm_at_startup:
+                legal.warm_in_background()
             yield
 
     async def stop_runs_and_close_sockets(app: web.Application) -> None:
@@ -388,6 +399,7 @@ def create_app(settings: Settings) -> web.Application:
     app.router.add_post("/api/session", sign_in)
     app.router.add_get("/api/flows", list_flows)
     app.router.add_get("/api/threads/{thread_id}/events", thread_events)
+    app.router.add_get("/api/traces/{trace_id}", get_trace)
     app.router.add_get("/artifacts/{artifact_id}", get_artifact)
     app.router.add_get("/artifacts/{artifact_id}/download", download_artifact)
     if STATIC_DIR.is_dir():

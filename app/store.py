@@ -371,6 +371,16 @@ class Store:
             rows = await cur.fetchall()
         return [_artifact_row(r) for r in rows]
 
+    async def find_trace(self, trace_id: str) -> dict[str, Any] | None:
+        """The latest `trace` artifact whose content has this traceId (the legal flow's traces)."""
+        async with self.db.execute(
+            "SELECT content FROM artifacts WHERE type = 'trace' AND json_extract(content, '$.traceId') = ?"
+            " ORDER BY version DESC LIMIT 1",
+            (trace_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return json.loads(row["content"]) if row else None
+
 
 def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:
     data = dict(row)

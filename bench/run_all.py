@@ -29,6 +29,7 @@ BENCHES = {
     "concurrent_slides": ([], ["--delay", "0.5"]),
     "non_reading_clients": ([], ["--clients", "10", "--thread-mb", "2"]),
     "novel_memory": ([], ["--sizes", "200", "--repeats", "1"]),
+    "legal_classifier": ([], ["--searches", "10"]),
 }
 
 

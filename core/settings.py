@@ -92,6 +92,20 @@ class Settings(BaseSettings):
         default=3, ge=1, le=20, description="Tool calls the novel chat makes to fill a gap before asking the user"
     )
     requirement_max_rounds: int = Field(default=3, ge=1, le=10, description="Clarification rounds before assuming")
+    legal_cases_dir: Path | None = Field(
+        default=None, description="Directory of published cases (Markdown) for the legal flow's case agent; unset: none"
+    )
+    legal_warm_at_startup: bool = Field(
+        default=True, description="Build/load the statute and case indexes in the background when the server starts"
+    )
+    legal_case_embeddings: bool = Field(
+        default=False, description="Fuse embedding similarity (EMBEDDINGS_PROVIDER) into the case search ranking"
+    )
+    china_law_index: Path | None = Field(
+        default=None, description="Where the statute BM25 index is built (default DATA_DIR/china-law/bm25.pkl)"
+    )
+    legal_agent_timeout_s: float = Field(default=30.0, gt=0, description="Time limit of each legal specialist agent")
+
     repo_roots: list[Path] = Field(
         default_factory=list,
         description="Directories a Socket.IO client may name as options.repo (JSON list); empty: none",

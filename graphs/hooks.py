@@ -116,8 +116,12 @@ class NodeContext:
     def status(self, status: str, message: str | None = None) -> None:
         self.emit("status", {"status": status, "message": message})
 
-    def agent_selected(self, agent: str, confidence: float) -> None:
-        self.emit("agent-selected", {"agent": agent, "confidence": confidence})
+    def agent_selected(self, agent: str, confidence: float, *, intent: str | None = None,
+                       category: str | None = None) -> None:
+        data: dict[str, Any] = {"agent": agent, "confidence": confidence}
+        if intent is not None:
+            data.update(intent=intent, category=category)
+        self.emit("agent-selected", data)
 
     def artifact(
         self,

@@ -136,6 +136,8 @@ class StatusEvent(BaseModel):
 class AgentSelectedEvent(BaseModel):
     agent: str
     confidence: float
+    intent: str | None = Field(default=None, description="The classification that chose the agent (legal flow)")
+    category: str | None = Field(default=None, description="The field of law the agent covers (legal flow)")
 
 
 class ToolMessageStartEvent(BaseModel):

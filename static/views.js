@@ -4,6 +4,7 @@ import { h, safeHref, safeColor, fontStack, formatBytes, renderMarkdown, jsonVie
 import { renderSlide, renderDeck } from "./slides.js";
 import pptViews from "./views/ppt.js";
 import { NOVEL_VIEWS, NOVEL_LABELS } from "./views/novel.js";
+import { LEGAL_VIEWS } from "./views/legal.js";
 
 export const TYPE_LABELS = {
   search_results: "搜索结果",
@@ -223,10 +224,9 @@ const VIEWS = {
   search_results: (a) => searchResults(a.content),
   requirement_plan: (a) => requirementPlan(a.content),
   implementation_plan: (a) => implementationPlan(a),
-  legal_answer: (a) => markdownLike(a.content),
-  legal_document: (a) => markdownLike(a.content),
   ...pptViews,
   ...NOVEL_VIEWS,
+  ...LEGAL_VIEWS,
 };
 
 export function renderArtifactBody(artifact, ctx = {}) {

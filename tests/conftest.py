@@ -18,9 +18,10 @@ from tests.support.client import RecordingClient
 @pytest.fixture
 def make_settings(tmp_path: Path) -> Callable[..., Settings]:
     def make(**overrides) -> Settings:
-        # LibreOffice previews cost ~2 s a deck: on only where a test asks for them.
+        # LibreOffice previews cost ~2 s a deck, and the legal index warm-up seconds of CPU: on only where
+        # a test asks for them (legal tests share one index).
         values = {"data_dir": tmp_path / "data", "llm_provider": "offline", "office_preview": False, "_env_file": None,
-                  **overrides}
+                  "legal_warm_at_startup": False, **overrides}
         return Settings(**values)
 
     return make

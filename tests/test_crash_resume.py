@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from graphs.ppt.planning import STAGES
+from graphs.ppt.planning import PIPELINE_NODES, STAGES
 from tests.support.client import RecordingClient
 from tests.support.server import ServerProcess
 
@@ -42,7 +42,7 @@ async def test_sigkill_during_generate_slides_resumes_at_the_same_page(tmp_path)
     assert [d["seq"] for _, d in log] == list(range(1, len(log) + 1)), "seq continues across the restart"
     starts = Counter(d["toolName"] for n, d in log if n == "tool:start")
     # generate_slides re-entered to continue its page subgraph, as the same task: its start is stored once.
-    assert starts == Counter(STAGES)
+    assert starts == Counter(PIPELINE_NODES)
     # Pages finished before the crash were not generated again; the page in flight is reported once.
     page_starts = Counter(d["current"] for n, d in log if n == "progress")
     total = max(d["total"] for n, d in log if n == "progress")

@@ -21,7 +21,7 @@ from core.i18n import t
 from app.services import open_runtime
 from core.settings import Settings
 from graphs.ppt.graph import feedback_input
-from graphs.ppt.planning import STAGES
+from graphs.ppt.planning import PIPELINE_NODES, STAGES
 from schemas.events import ThreadStatus
 from tests.support.server import ROOT
 
@@ -73,9 +73,9 @@ async def test_run_killed_at_a_storage_boundary_completes_with_one_outcome_per_s
     assert completion["success"] is True, completion
 
     named = {payload["toolCallId"]: payload["toolName"] for name, payload in events if name == "tool:start"}
-    assert Counter(named.values()) == Counter(STAGES), "one tool:start per stage"
+    assert Counter(named.values()) == Counter(PIPELINE_NODES), "one tool:start per node"
     done = Counter(named[p["toolCallId"]] for n, p in events if n == "tool:update" and p["status"] == "done")
-    assert done == Counter(STAGES), "one tool:update done per stage"
+    assert done == Counter(PIPELINE_NODES), "one tool:update done per node"
     completes = Counter(p["toolName"] for n, p in events if n == "tool:message:complete")
     assert completes == Counter(STAGES)
 

@@ -6,7 +6,7 @@ import signal
 from collections import Counter
 
 from core.i18n import t
-from graphs.ppt.planning import STAGES
+from graphs.ppt.planning import PIPELINE_NODES, STAGES
 from tests.support.client import RecordingClient
 from tests.support.server import ServerProcess
 from tests.test_ppt_socket import run_ppt
@@ -30,7 +30,7 @@ async def test_cancel_inside_the_page_subgraph_stops_between_pages_and_resume_ge
     done = await client.wait_for("completion", lambda d: d["runId"] == resumed["runId"], timeout=60)
     assert done["success"]
     starts = Counter(d["toolName"] for _, d in client.of(thread_id, "tool:start"))
-    assert starts == Counter(STAGES)
+    assert starts == Counter(PIPELINE_NODES)
     pages = Counter(d["current"] for _, d in client.of(thread_id, "progress"))
     assert set(pages.values()) == {1}
 
@@ -77,4 +77,4 @@ async def test_sigterm_with_a_client_connected_exits_and_the_thread_resumes(tmp_
         await client.close()
     finally:
         second.stop()
-    assert starts == Counter(STAGES), "the run stopped between steps and continued where it stopped"
+    assert starts == Counter(PIPELINE_NODES), "the run stopped between steps and continued where it stopped"

@@ -51,6 +51,9 @@ def tools_from_settings(settings: Settings) -> dict[str, Any]:
 
         if available() is None:
             tools["office_preview"] = OfficePreview()
+    from core.legal import LegalKnowledge
+
+    tools["legal"] = LegalKnowledge.from_settings(settings)
     if settings.search_url:
         tools["web_search"] = SearxngSearch(settings.search_url, timeout_s=settings.search_timeout_s)
     return tools

@@ -26,6 +26,7 @@ from graphs.ppt import offline as _offline  # noqa: F401  registers the offline 
 from graphs.ppt import prompts
 from graphs.ppt.design import design_slide, merge_with_draft
 from graphs.ppt.planning import (
+    PIPELINE_NODES,
     STAGES,
     FeedbackIntent,
     classify_by_rules,
@@ -406,6 +407,7 @@ def build_graph() -> StateGraph:
         graph.add_node(name, fn)
     graph.add_edge(START, "route_request")
     order = list(nodes)
+    assert tuple(order) == PIPELINE_NODES
     for before, after in zip(order, order[1:]):
         graph.add_edge(before, after)
     graph.add_edge(order[-1], END)

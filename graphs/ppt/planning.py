@@ -14,6 +14,9 @@ STAGES = (
     "generate_presentation_theme",
     "generate_slides",
 )
+# Every node a run passes after route_request: the six stages (each a tool message), then the QA
+# gate and the real preview (plain nodes).
+PIPELINE_NODES = (*STAGES, "check_deck", "preview_deck")
 
 # Narration pace (spec: a lecture video): ~200 Chinese characters or ~150 English words a minute.
 ZH_CHARS_PER_MINUTE = 200

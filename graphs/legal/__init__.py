@@ -1,0 +1,36 @@
+"""The legal assistant (spec 002): classified, routed specialists whose every citation is checked.
+
+A message sent while drafting questions are pending answers them; otherwise a message starts a
+new request (new traceId) on the same thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.llm.base import LLM
+from graphs.base import Continuation, FlowDefinition, ResumeWith, StartFresh, ThreadView
+from graphs.legal.graph import build_graph, classify_text, initial_input
+from graphs.requirement import parse_reply
+
+
+async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any], llm: LLM) -> Continuation:
+    if view.pending_interrupt is not None:
+        payload = view.pending_interrupt.get("payload", view.pending_interrupt)
+        questions = payload.get("questions") if isinstance(payload, Mapping) else None
+        return ResumeWith(parse_reply(text, questions) if isinstance(questions, list) else text)
+    return StartFresh(initial_input(text, dict(options or {})))
+
+
+FLOW = FlowDefinition(
+    name="legal",
+    title="法律助手 Legal assistant",
+    description="Classifies a legal question, routes it to research, case, drafting or review agents, and checks "
+    "every citation against the statute corpus before the answer is shown.",
+    build_graph=build_graph,
+    initial_input=initial_input,
+    continue_thread=continue_thread,
+)
+
+__all__ = ["FLOW", "build_graph", "classify_text", "continue_thread", "initial_input"]

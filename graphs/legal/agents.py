@@ -1,0 +1,252 @@
+"""The legal specialists as units: name, model role, system prompt, tools, shared context.
+
+Each agent's `run(question, context, ctx)` returns an `AgentOutcome` and never raises for a tool
+problem: a tool that fails is retried once, then skipped, and the answer says so. The graph runs
+the agents (in parallel for several fields of law) with a time limit each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.i18n import t
+from core.legal import LegalKnowledge
+from graphs.hooks import NodeContext
+from graphs.legal import prompts
+
+
+@dataclass
+class SharedContext:
+    """What every agent sees: the question, the user's background, the facts gathered so far."""
+
+    question: str
+    intent: str
+    category: str
+    domains: list[str]
+    entities: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)  # e.g. verified citations from research, for drafting
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "intent": self.intent, "category": self.category,
+                "domains": list(self.domains), "entities": list(self.entities), "facts": list(self.facts)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SharedContext:
+        return cls(**{k: data.get(k) for k in ("question", "intent", "category", "domains")},
+                   entities=list(data.get("entities") or []), facts=list(data.get("facts") or []))
+
+
+@dataclass
+class AgentOutcome:
+    text: str
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    skipped_tools: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+
+
+class ToolRunner:
+    """Calls one agent's tools: retry once, then skip; every call recorded for the trace."""
+
+    def __init__(self, ctx: NodeContext | None) -> None:
+        self.ctx = ctx
+        self.calls: list[dict[str, Any]] = []
+        self.skipped: list[str] = []
+
+    async def call(self, name: str, fn: Callable[..., Any], *args: Any, summary: Callable[[Any], str] = str) -> Any:
+        for attempt in (1, 2):
+            started = time.perf_counter()
+            try:
+                result = fn(*args)
+                if inspect.isawaitable(result):
+                    result = await result
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self.calls.append({"name": name, "input": _short(args), "status": "failed", "attempt": attempt,
+                                   "output": type(error).__name__, "durationMs": _ms(started)})
+                continue
+            self.calls.append({"name": name, "input": _short(args), "status": "ok", "attempt": attempt,
+                               "output": summary(result), "durationMs": _ms(started)})
+            return result
+        self.skipped.append(name)
+        if self.ctx is not None:
+            self.ctx.log(t("legal.tool_skipped", tool=t(f"legal.tool_{name}")), level="warning")
+        return None
+
+    async def call_blocking(self, name: str, fn: Callable[..., Any], *args: Any,
+                            summary: Callable[[Any], str] = str) -> Any:
+        """A synchronous tool (index lookups) in a worker thread, so the agent's time limit can cut it."""
+        return await self.call(name, lambda *a: asyncio.to_thread(fn, *a), *args, summary=summary)
+
+
+def _ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
+
+
+def _short(args: tuple[Any, ...]) -> str:
+    return " | ".join(str(a)[:120] for a in args)
+
+
+def skipped_note(skipped: list[str]) -> str:
+    return "\n".join(t("legal.tool_skipped_note", tool=t(f"legal.tool_{name}")) for name in skipped)
+
+
+DOMAIN_QUERY_HINTS = {
+    "labor_law": "劳动", "contract_law": "合同", "consumer_rights": "消费者", "civil_law": "民事",
+    "tort_law": "侵权 损害赔偿", "marriage_family": "婚姻 家庭", "company_law": "公司", "intellectual_property": "知识产权",
+    "criminal_law": "刑法", "administrative_law": "行政", "other": "",
+}
+
+
+NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{2,24}?法典?)》?\s*第\s*([一二三四五六七八九十百千零〇\d]+)\s*条")
+
+
+def focus_for(question: str, domain: str | None) -> str:
+    """The sentences of a several-field question that belong to `domain` (all of it when none do)."""
+    from core.legal.intent import category_scores
+
+    if not domain:
+        return question
+    pieces = [p for p in re.split(r"[，,。；;！!？?\n]|而且|另外|还有", question) if p.strip()]
+    mine = [p for p in pieces if domain in category_scores(p)]
+    return "，".join(mine) if mine and len(mine) < len(pieces) else question
+
+
+# Laws that usually govern each field: retrieved articles from them rank first (a 违约金 clause of a
+# loan belongs to the 民法典, not to the 铁路法 whose wording happens to match).
+DOMAIN_LAWS = {
+    "labor_law": ("劳动合同法", "劳动法", "劳动争议调解仲裁法", "社会保险法", "就业促进法"),
+    "contract_law": ("民法典",),
+    "consumer_rights": ("消费者权益保护法", "民法典", "食品安全法", "产品质量法", "电子商务法"),
+    "civil_law": ("民法典", "民事诉讼法"),
+    "tort_law": ("民法典", "道路交通安全法"),
+    "marriage_family": ("民法典",),
+    "company_law": ("公司法", "合伙企业法", "民法典"),
+    "intellectual_property": ("著作权法", "商标法", "专利法", "反不正当竞争法"),
+    "criminal_law": ("刑法", "刑事诉讼法", "治安管理处罚法"),
+    "administrative_law": ("行政处罚法", "行政复议法", "行政诉讼法", "行政许可法", "国有土地上房屋征收与补偿条例"),
+}
+
+
+def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int) -> list[Any]:
+    preferred = DOMAIN_LAWS.get(domain or "", ())
+    if not preferred:
+        return articles[:top_k]
+    first = [a for a in articles if any(a.law.endswith(name) for name in preferred)]
+    return (first + [a for a in articles if a not in first])[:top_k]
+
+
+def _article_dict(article: Any) -> dict[str, Any]:
+    return {"citation": article.citation, "law": article.law, "article": article.article_no_arabic,
+            "text": " ".join(article.text.split())}
+
+
+def split_clauses(text: str) -> list[str]:
+    """A pasted contract → its clauses (第X条 / 一、 / 1. / ；-separated), at most 8."""
+    body = text.split("：", 1)[1] if "：" in text[:40] else text
+    parts = re.split(r"(?=第[一二三四五六七八九十\d]+条)|(?<=[；;。])|(?=[一二三四五六七八九十]、)|(?=\d+[.、])", body)
+    clauses = [p.strip(" ；;。\n") for p in parts if len(p.strip(" ；;。\n")) >= 4]
+    return clauses[:8] or [text.strip()]
+
+
+@dataclass(frozen=True)
+class LegalAgent:
+    name: str  # legal_research, case_analysis, document_draft, general
+    role: str  # model role: LLM_MODEL_<ROLE> picks its model
+    system: str
+    tools: tuple[str, ...]
+    run: Callable[..., Awaitable[AgentOutcome]]
+
+
+async def _generate(ctx: NodeContext, role: str, system: str, prompt: str, facts: dict[str, Any]) -> str:
+    """The agent's text; the graph streams it to the user only after its citations are checked."""
+    parts: list[str] = []
+    async for piece in ctx.llm.stream(role=role, system=system, prompt=prompt, facts=facts):
+        parts.append(piece)
+    return "".join(parts).strip()
+
+
+async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: LegalKnowledge, *, domain: str | None,
+                       mode: str = "answer") -> AgentOutcome:
+    tools = ToolRunner(ctx)
+    hint = DOMAIN_QUERY_HINTS.get(domain or "", "")
+    found = lambda items: f"{len(items or [])} hit(s)"  # noqa: E731
+    clauses: list[dict[str, Any]] = []
+    articles: list[dict[str, Any]] = []
+    if mode == "review":
+        for clause in split_clauses(shared.question):
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{clause} {hint}", 8,
+                                             summary=found)
+            clauses.append({"clause": clause,
+                            "articles": [_article_dict(a) for a in prefer_domain_laws(hits or [], domain, 2)]})
+            articles += clauses[-1]["articles"]
+    else:
+        # Articles the user names (劳动合同法第三十九条, 《民法典》第585条) are fetched directly.
+        for law, number in NAMED_ARTICLE_RE.findall(shared.question)[:3]:
+            article = await tools.call_blocking("get_article", knowledge.statutes.get_article, law, number,
+                                                summary=lambda a: a.citation if a else "not found")
+            if article is not None:
+                articles.append(_article_dict(article))
+        query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
+        hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
+        hits = prefer_domain_laws(hits or [], domain, 4)
+        articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
+                     {x["citation"] for x in articles}]
+    web: list[dict[str, Any]] = []
+    searcher = ctx.flow.tools.get("web_search")
+    if searcher is not None:
+        results = await tools.call("web_search", searcher.search, shared.question,
+                                   summary=lambda r: f"{len(r.results)} result(s)")
+        web = [r.model_dump() for r in results.results[:3]] if results else []
+    system = prompts.REVIEW_SYSTEM if mode == "review" else prompts.RESEARCH_SYSTEM
+    facts = {**shared.as_dict(), "domain": domain, "mode": mode, "articles": articles, "clauses": clauses, "web": web,
+             "statutes_unavailable": "statute_search" in tools.skipped}
+    text = await _generate(ctx, "legal_research", system,
+                           prompts.research_prompt(shared.question, domain, articles, web, mode), facts)
+    return AgentOutcome(text=text, tool_calls=tools.calls, skipped_tools=tools.skipped,
+                        facts=[f"{a['citation']}：{a['text'][:80]}" for a in articles[:4]])
+
+
+async def run_cases(shared: SharedContext, ctx: NodeContext, knowledge: LegalKnowledge, *, domain: str | None,
+                    mode: str = "answer") -> AgentOutcome:
+    tools = ToolRunner(ctx)
+    if not knowledge.cases.configured:
+        # No corpus: say so plainly, and answer from the statutes instead.
+        from_statutes = await run_research(shared, ctx, knowledge, domain=domain)
+        from_statutes.text = t("legal.no_case_corpus") + "\n\n" + from_statutes.text
+        return from_statutes
+    hint = DOMAIN_QUERY_HINTS.get(domain or "", "")
+    query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
+    found = await tools.call_blocking("case_search", knowledge.cases.search, query, 3,
+                                      summary=lambda items: f"{len(items or [])} case(s)")
+    cases = [{"title": c.title, "name": c.name, "collection": c.collection, "holding": c.holding, "facts": c.facts,
+              "result": c.result, "case_id": c.case_id} for c in found or []]
+    facts = {**shared.as_dict(), "domain": domain, "cases": cases}
+    text = await _generate(ctx, "case_analysis", prompts.CASE_SYSTEM, prompts.case_prompt(shared.question, cases),
+                           facts)
+    return AgentOutcome(text=text, tool_calls=tools.calls, skipped_tools=tools.skipped,
+                        facts=[c["title"] for c in cases])
+
+
+async def run_general(shared: SharedContext, ctx: NodeContext, knowledge: LegalKnowledge | None = None, *,
+                      domain: str | None = None, mode: str = "chat") -> AgentOutcome:
+    system = prompts.FALLBACK_SYSTEM if mode == "fallback" else prompts.GENERAL_SYSTEM
+    facts = {**shared.as_dict(), "mode": mode}
+    text = await _generate(ctx, "legal_general", system, shared.question, facts)
+    return AgentOutcome(text=text)
+
+
+AGENTS: dict[str, LegalAgent] = {
+    "legal_research": LegalAgent("legal_research", "legal_research", prompts.RESEARCH_SYSTEM,
+                                 ("statute_search", "web_search"), run_research),
+    "case_analysis": LegalAgent("case_analysis", "case_analysis", prompts.CASE_SYSTEM, ("case_search",), run_cases),
+    "document_draft": LegalAgent("document_draft", "legal_draft", prompts.DRAFT_SYSTEM, ("create_document",),
+                                 run_general),  # drafting runs as its own graph nodes (interrupts)
+    "general": LegalAgent("general", "legal_general", prompts.GENERAL_SYSTEM, (), run_general),
+}

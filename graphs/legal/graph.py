@@ -1,0 +1,465 @@
+"""The legal flow (spec 002): classify → route → specialists (in parallel per field of law) →
+orchestrate (merge, check every citation, stream, disclaimer) → finish (trace).
+
+- `classify`: status{classifying}; rules first, the model only below RULES_THRESHOLD.
+- `route`: picks the agents, one task per field of law when the question touches several, and
+  emits agent-selected for each; conditional edges fan the tasks out with `Send`.
+- `legal_research` / `case_analysis`: one task each, with its own time limit; a failure or a
+  timeout is a result ("all settled"), never an exception that stops the others.
+- `orchestrate`: merges what succeeded, names what is unavailable, falls back to the general agent
+  when every specialist failed, checks citations, then streams the answer.
+- `document_draft` ⇄ `ask_fields`: template, fields, missing fields via `clarification` interrupts,
+  Markdown + .docx. Research hands over to it when the user also asks for a document.
+- `general`: plain chat, no disclaimer. `finish`: the trace as a `trace` artifact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import operator
+import re
+import time
+import uuid
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Annotated, Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send, interrupt
+
+from core.i18n import t
+from core.legal import LegalKnowledge
+from core.legal.intent import RULES_THRESHOLD, classify_by_rules
+from core.legal.templates import PLACEHOLDER, TEMPLATES, template_for
+from graphs.base import FlowContext
+from graphs.hooks import NodeContext, node
+from graphs.legal import offline as _offline  # noqa: F401  registers the offline composers
+from graphs.legal import prompts
+from graphs.legal.agents import AGENTS, SharedContext, run_general, skipped_note
+from graphs.legal.citations import apply_checks, basis_section
+from schemas.events import ArtifactType, InterruptRequest
+from schemas.legal import AgentRun, DraftFields, IntentResult, LegalAnswer, LegalDocument, Trace, TraceStep
+
+MAX_PARALLEL_DOMAINS = 3
+MAX_DRAFT_ROUNDS = 3
+STREAM_CHUNK = 40
+RESEARCH_INTENTS = {"legal_consultation", "regulation_query", "contract_review"}
+ANSWER_KEY, DOCUMENT_KEY, TRACE_KEY = "legal_answer", "legal_document", "trace"
+USE_DEFAULTS = "use defaults"
+
+
+class LegalState(TypedDict, total=False):
+    text: str
+    trace_id: str
+    classification: dict[str, Any]
+    context: dict[str, Any]
+    tasks: list[dict[str, Any]]
+    # Both lists keep every request of the thread; readers filter by the current trace_id.
+    results: Annotated[list[dict[str, Any]], operator.add]
+    trace: Annotated[list[dict[str, Any]], operator.add]
+    handover: str | None
+    draft: dict[str, Any]
+    pending: list[dict[str, Any]]
+
+
+def initial_input(text: str, options: Mapping[str, Any]) -> LegalState:
+    return LegalState(text=text.strip(), trace_id=uuid.uuid4().hex, classification={}, context={}, tasks=[],
+                      handover=None, draft={}, pending=[])
+
+
+@lru_cache(maxsize=1)
+def _default_knowledge() -> LegalKnowledge:
+    from core.settings import Settings
+
+    return LegalKnowledge.from_settings(Settings())
+
+
+def knowledge_of(ctx: NodeContext) -> LegalKnowledge:
+    """The runtime hands it over as a tool (built from settings); headless runs build the default."""
+    return ctx.flow.tools.get("legal") or _default_knowledge()
+
+
+def step(trace_id: str, kind: str, name: str, *, status: str = "ok", input: Any = None, output: Any = None,
+         duration_ms: int = 0) -> dict[str, Any]:
+    record = TraceStep(kind=kind, name=name, status=status, input=input, output=output, durationMs=duration_ms,
+                       at=time.time()).model_dump(mode="json")
+    return {**record, "traceId": trace_id}
+
+
+def _ms(started: float) -> int:
+    return int((time.perf_counter() - started) * 1000)
+
+
+def domain_label(domain: str | None) -> str:
+    return t(f"legal.category_{domain or 'other'}")
+
+
+# ---------------------------------------------------------------- classify and route
+
+
+async def classify_text(text: str, llm: Any) -> IntentResult:
+    """Layer 1 rules; at ≥ RULES_THRESHOLD no model call. Layer 2 the model (structured output)."""
+    rules = classify_by_rules(text)
+    if rules.confidence >= RULES_THRESHOLD:
+        return IntentResult(intent=rules.intent, category=rules.category, confidence=rules.confidence,
+                            entities=rules.entities, domains=rules.domains, via="rules")
+    try:
+        result = await llm.structured(IntentResult, role="legal_intent", system=prompts.INTENT_SYSTEM,
+                                      prompt=f"用户消息：{text}", facts={"text": text})
+    except Exception:
+        # The model is unreachable: the rules' best guess still routes the question somewhere useful.
+        return IntentResult(intent=rules.intent, category=rules.category, confidence=rules.confidence,
+                            entities=rules.entities, domains=rules.domains, via="rules")
+    domains = [] if result.intent == "general_chat" else list(dict.fromkeys([result.category, *result.domains,
+                                                                             *rules.domains]))
+    domains = [d for d in domains if d != "other"] or ([] if result.intent == "general_chat" else [result.category])
+    return result.model_copy(update={"domains": domains, "entities": list(dict.fromkeys([*result.entities,
+                                                                                        *rules.entities])),
+                                     "via": "model"})
+
+
+@node("classify")
+async def classify(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
+    ctx.status("classifying")
+    started = time.perf_counter()
+    result = await classify_text(state["text"], ctx.llm)
+    ctx.log(t("legal.classified", intent=t(f"legal.intent_{result.intent}"), category=domain_label(result.category),
+              confidence=f"{result.confidence:.2f}", via=t(f"legal.via_{result.via}")))
+    shared = SharedContext(question=state["text"], intent=result.intent, category=result.category,
+                           domains=list(result.domains), entities=list(result.entities))
+    record = step(state["trace_id"], "classification", result.via, input=state["text"][:200],
+                  output=result.model_dump(mode="json"), duration_ms=_ms(started))
+    return {"classification": result.model_dump(mode="json"), "context": shared.as_dict(), "trace": [record]}
+
+
+def plan_tasks(classification: Mapping[str, Any]) -> list[dict[str, Any]]:
+    intent = classification["intent"]
+    domains = list(classification.get("domains") or [])[:MAX_PARALLEL_DOMAINS] or [classification["category"]]
+    if intent == "general_chat":
+        return [{"agent": "general", "domain": None, "mode": "chat"}]
+    if intent == "document_draft":
+        return [{"agent": "document_draft", "domain": classification["category"], "mode": "draft"}]
+    if intent == "case_search":
+        return [{"agent": "case_analysis", "domain": d, "mode": "answer"} for d in domains]
+    if intent == "contract_review":
+        return [{"agent": "legal_research", "domain": classification["category"], "mode": "review"}]
+    return [{"agent": "legal_research", "domain": d, "mode": "answer"} for d in domains]
+
+
+@node("route")
+async def route(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
+    classification = state["classification"]
+    tasks = plan_tasks(classification)
+    for task in tasks:
+        ctx.agent_selected(task["agent"], classification["confidence"], intent=classification["intent"],
+                           category=task["domain"] or classification["category"])
+    if len(tasks) > 1:
+        ctx.log(t("legal.parallel", count=len(tasks), domains="、".join(domain_label(x["domain"]) for x in tasks)))
+    record = step(state["trace_id"], "routing", "route", input=classification["intent"],
+                  output=[f"{x['agent']}:{x['domain'] or '-'}:{x['mode']}" for x in tasks])
+    return {"tasks": tasks, "trace": [record]}
+
+
+def after_route(state: LegalState) -> list[Send] | str:
+    tasks = state.get("tasks") or []
+    if tasks and tasks[0]["agent"] == "general":
+        return "general"
+    if tasks and tasks[0]["agent"] == "document_draft":
+        return "document_draft"
+    return [Send(task["agent"], {"task": task, "context": state["context"], "trace_id": state["trace_id"]})
+            for task in tasks]
+
+
+# ---------------------------------------------------------------- specialists
+
+
+async def run_task(payload: Mapping[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """One specialist on one field of law, within its time limit; always settles with a result."""
+    task, trace_id = payload["task"], payload["trace_id"]
+    shared = SharedContext.from_dict(payload["context"])
+    knowledge = knowledge_of(ctx)
+    agent = AGENTS[task["agent"]]
+    started = time.perf_counter()
+    outcome, status = None, "done"
+    try:
+        outcome = await asyncio.wait_for(agent.run(shared, ctx, knowledge, domain=task["domain"], mode=task["mode"]),
+                                         timeout=knowledge.agent_timeout_s)
+    except TimeoutError:
+        status = "timeout"
+    except Exception:  # a failed specialist is a result; the orchestrator decides what the user sees
+        status = "failed"
+    duration = _ms(started)
+    if status != "done":
+        ctx.log(t("legal.agent_unavailable", agent=t(f"legal.agent_{agent.name}"), part=domain_label(task["domain"])),
+                level="warning")
+    result = {"traceId": trace_id, "agent": agent.name, "domain": task["domain"], "mode": task["mode"],
+              "status": status, "durationMs": duration, "text": outcome.text if outcome else "",
+              "skipped": outcome.skipped_tools if outcome else [], "facts": outcome.facts if outcome else []}
+    records = [step(trace_id, "agent", agent.name, status="ok" if status == "done" else status,
+                    input={"domain": task["domain"], "mode": task["mode"], "role": agent.role},
+                    output=f"{len(result['text'])} chars", duration_ms=duration)]
+    for call in (outcome.tool_calls if outcome else []):
+        records.append(step(trace_id, "tool", call["name"], status=call["status"] if call["status"] == "ok" else "failed",
+                            input=call["input"], output=call["output"], duration_ms=call["durationMs"]))
+    for name in result["skipped"]:
+        records.append(step(trace_id, "tool", name, status="skipped",
+                            output=t("legal.tool_skipped", tool=t(f"legal.tool_{name}"))))
+    return {"results": [result], "trace": records}
+
+
+@node("legal_research")
+async def legal_research(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    return await run_task(state, ctx)
+
+
+@node("case_analysis")
+async def case_analysis(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    return await run_task(state, ctx)
+
+
+# ---------------------------------------------------------------- answer
+
+
+def stream_answer(ctx: NodeContext, text: str) -> None:
+    for start in range(0, len(text), STREAM_CHUNK):
+        ctx.message(text[start:start + STREAM_CHUNK], final=False)
+    ctx.message(text, final=True)
+
+
+def wants_document(text: str) -> bool:
+    return bool(re.search(r"(写|起草|拟|发)[^。？?]{0,8}(律师函|起诉状|申请书|催款函|警告函)", text))
+
+
+@node("orchestrate")
+async def orchestrate(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
+    trace_id, classification = state["trace_id"], state["classification"]
+    results = [r for r in state.get("results") or [] if r["traceId"] == trace_id]
+    succeeded = [r for r in results if r["status"] == "done" and r["text"]]
+    records: list[dict[str, Any]] = []
+    runs = [AgentRun(agent=r["agent"], domain=r["domain"], status=r["status"], durationMs=r["durationMs"],
+                     note="" if r["status"] == "done" else t("legal.part_unavailable", part=domain_label(r["domain"])))
+            for r in results]
+    unavailable = [run.note for run in runs if run.note]
+    if not succeeded:
+        # Every specialist failed: the general agent gives a basic answer and a suggestion.
+        started = time.perf_counter()
+        shared = SharedContext.from_dict(state["context"])
+        try:
+            fallback = await run_general(shared, ctx, mode="fallback")
+            body, status = fallback.text, "done"
+        except Exception:
+            body, status = t("legal.fallback_basic"), "failed"
+        body = f"{body}\n\n{t('legal.fallback_suggestion')}"
+        runs.append(AgentRun(agent="general", status=status, durationMs=_ms(started), note=t("legal.fallback_used")))
+        records.append(step(trace_id, "fallback", "general", status="ok" if status == "done" else "failed",
+                            output=t("legal.fallback_used"), duration_ms=_ms(started)))
+        ctx.log(t("legal.fallback_used"), level="warning")
+    elif len(succeeded) == 1:
+        body = succeeded[0]["text"]
+    else:
+        intro = t("legal.merged_intro", parts="、".join(domain_label(r["domain"]) for r in succeeded))
+        body = intro + "\n\n" + "\n\n".join(f"### {domain_label(r['domain'])}\n\n{r['text']}" for r in succeeded)
+    notes = [skipped_note(r["skipped"]) for r in results if r["skipped"]]
+    if unavailable and succeeded:
+        notes.append("\n".join(f"> {sentence}" for sentence in unavailable))
+    if notes:
+        body = body + "\n\n" + "\n".join(n for n in notes if n)
+
+    started = time.perf_counter()
+    knowledge = knowledge_of(ctx)
+    try:
+        checked, citations, removed = await asyncio.to_thread(apply_checks, body, knowledge.statutes)
+    except Exception:
+        # Without the corpus nothing can be verified: no citation may be shown as verified.
+        checked, citations, removed = body, [], []
+        checked += "\n\n" + t("legal.citations_unchecked")
+    records.append(step(trace_id, "citations", "check_citations",
+                        output={"kept": [c.asWritten for c in citations], "removed": [c.asWritten for c in removed]},
+                        duration_ms=_ms(started)))
+    if removed:
+        ctx.log(t("legal.citations_removed", count=len(removed)), level="warning")
+    basis = basis_section(citations, removed)
+    disclaimer = t("legal.disclaimer")
+    answer = "\n\n".join(part for part in (checked.strip(), basis, f"---\n{disclaimer}") if part)
+    stream_answer(ctx, answer)
+    handover = "document_draft" if classification["intent"] in RESEARCH_INTENTS and wants_document(state["text"]) else None
+    content = LegalAnswer(intent=classification["intent"], category=classification["category"],
+                          domains=list(classification.get("domains") or []), answer=answer, citations=citations,
+                          removedCitations=removed, agents=runs, unavailable=unavailable, disclaimer=disclaimer,
+                          traceId=trace_id)
+    ctx.artifact(key=ANSWER_KEY, type=ArtifactType.legal_answer, title=t("legal.answer_title"), content=content,
+                 show_in_canvas=True, final=handover is None)
+    context = dict(state["context"])
+    if handover:
+        context["facts"] = [f for r in succeeded for f in r["facts"]]
+        records.append(step(trace_id, "handover", "legal_research→document_draft", output=context["facts"][:4]))
+        ctx.log(t("legal.handover"))
+    return {"trace": records, "handover": handover, "context": context}
+
+
+def after_orchestrate(state: LegalState) -> str:
+    return "document_draft" if state.get("handover") == "document_draft" else "finish"
+
+
+@node("general")
+async def general(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
+    started = time.perf_counter()
+    shared = SharedContext.from_dict(state["context"])
+    outcome = await run_general(shared, ctx, mode="chat")
+    stream_answer(ctx, outcome.text)
+    classification = state["classification"]
+    run = AgentRun(agent="general", status="done", durationMs=_ms(started))
+    content = LegalAnswer(intent=classification["intent"], category=classification["category"], domains=[],
+                          answer=outcome.text, citations=[], agents=[run], disclaimer=None, traceId=state["trace_id"])
+    ctx.artifact(key=ANSWER_KEY, type=ArtifactType.legal_answer, title=t("legal.answer_title"), content=content,
+                 show_in_canvas=True, final=True)
+    return {"trace": [step(state["trace_id"], "agent", "general", output=f"{len(outcome.text)} chars",
+                           duration_ms=run.durationMs)]}
+
+
+# ---------------------------------------------------------------- drafting
+
+
+def docx_bytes(markdown: str) -> bytes:
+    from docx import Document
+
+    document = Document()
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        heading = re.match(r"^(#{1,3})\s+(.*)$", stripped)
+        if heading:
+            document.add_heading(heading.group(2), level=len(heading.group(1)) - 1 if len(heading.group(1)) > 1 else 0)
+            continue
+        paragraph = document.add_paragraph()
+        for piece in re.split(r"(\*\*[^*]+\*\*)", stripped):
+            if piece.startswith("**") and piece.endswith("**"):
+                paragraph.add_run(piece[2:-2]).bold = True
+            elif piece:
+                paragraph.add_run(piece)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def _questions(missing: list[str], template_id: str | None) -> list[dict[str, Any]]:
+    if template_id is None:
+        options = [tpl.title for tpl in TEMPLATES.values()]
+        return [{"id": "template", "question": t("legal.ask_template", options="、".join(options)),
+                 "options": options, "blocking": True}]
+    template = TEMPLATES[template_id]
+    return [{"id": key, "question": t("legal.ask_field", label=template.label(key)), "blocking": True}
+            for key in missing[:3]]
+
+
+@node("document_draft")
+async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
+    trace_id = state["trace_id"]
+    draft = dict(state.get("draft") or {})
+    records: list[dict[str, Any]] = []
+    if not draft:
+        started = time.perf_counter()
+        template = template_for(state["text"])
+        extracted = await ctx.llm.structured(
+            DraftFields, role="legal_draft", system=prompts.DRAFT_SYSTEM, prompt=f"用户消息：{state['text']}",
+            facts={"text": state["text"], "template": template.id if template else None})
+        fields = {k: v for k, v in extracted.values.items() if v and v.strip()}
+        handed = (state.get("context") or {}).get("facts") or []
+        if handed and template is not None and "facts" in {f.key for f in template.fields} and not fields.get("facts"):
+            fields["facts"] = state["text"] + "\n\n" + t("legal.handover_basis") + "\n" + "\n".join(f"- {f}" for f in handed)
+        draft = {"template": template.id if template else None, "fields": fields, "rounds": 0, "defaults": False}
+        records.append(step(trace_id, "tool", "extract_fields", input=state["text"][:200],
+                            output=sorted(fields), duration_ms=_ms(started)))
+        ctx.log(t("legal.draft_type", title=template.title if template else t("legal.draft_type_unknown")))
+    template_id = draft.get("template")
+    missing = TEMPLATES[template_id].missing(draft["fields"]) if template_id else ["template"]
+    if missing and not draft.get("defaults") and draft.get("rounds", 0) < MAX_DRAFT_ROUNDS:
+        questions = _questions(missing, template_id)
+        labels = [TEMPLATES[template_id].label(k) for k in missing] if template_id else [t("legal.draft_type_label")]
+        ctx.log(t("legal.draft_missing", fields="、".join(labels)))
+        return {"draft": draft, "pending": questions, "trace": records}
+    if template_id is None:  # the user never named a document type: the one most asked for
+        template_id = "lawyer_letter"
+    template = TEMPLATES[template_id]
+    markdown = template.render(draft["fields"])
+    still_missing = template.missing(draft["fields"])
+    started = time.perf_counter()
+    data = await asyncio.to_thread(docx_bytes, markdown)
+    records.append(step(trace_id, "tool", "create_document", input=template.id, output=f"{len(data)} bytes .docx",
+                        duration_ms=_ms(started)))
+    content = LegalDocument(template=template.id, title=template.title, fields=draft["fields"],
+                            missingFields=still_missing, markdown=markdown, traceId=trace_id)
+    ctx.artifact(key=DOCUMENT_KEY, type=ArtifactType.legal_document, title=template.title, content=content,
+                 show_in_canvas=True, final=True, file=data, file_name=f"{template.title}.docx",
+                 mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+    note = t("legal.draft_done", title=template.title)
+    if still_missing:
+        note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,
+                        fields="、".join(template.label(k) for k in still_missing))
+    stream_answer(ctx, f"{note}\n\n---\n{t('legal.disclaimer')}")
+    return {"draft": {**draft, "template": template_id}, "pending": [], "trace": records}
+
+
+@node("ask_fields")
+async def ask_fields(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
+    pending = state.get("pending") or []
+    draft = dict(state.get("draft") or {})
+    payload = {"questions": pending, "round": draft.get("rounds", 0) + 1, "maxRounds": MAX_DRAFT_ROUNDS,
+               "answerFormat": 'An object {questionId: answer} or the string "use defaults".'}
+    # Nothing before this line may have side effects: the node re-runs from the top on resume.
+    reply = interrupt(InterruptRequest(kind="clarification", payload=payload).model_dump())
+    fields = dict(draft.get("fields") or {})
+    if isinstance(reply, str) and reply.strip().lower() in {USE_DEFAULTS, "默认", "跳过"}:
+        draft["defaults"] = True
+    elif isinstance(reply, Mapping):
+        for key, value in reply.items():
+            value = str(value or "").strip()
+            if not value:
+                continue
+            if key == "template":
+                chosen = template_for(value)
+                draft["template"] = chosen.id if chosen else draft.get("template")
+            else:
+                fields[key] = value
+    elif isinstance(reply, str) and pending:
+        fields[pending[0]["id"]] = reply.strip()
+    draft.update(fields=fields, rounds=draft.get("rounds", 0) + 1)
+    return {"draft": draft, "pending": []}
+
+
+def after_draft(state: LegalState) -> str:
+    return "ask_fields" if state.get("pending") else "finish"
+
+
+# ---------------------------------------------------------------- trace
+
+
+@node("finish")
+async def finish(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
+    trace_id = state["trace_id"]
+    steps = [TraceStep(**{k: v for k, v in s.items() if k != "traceId"})
+             for s in state.get("trace") or [] if s.get("traceId") == trace_id]
+    trace = Trace(traceId=trace_id, threadId=ctx.thread_id, request=state["text"], steps=steps)
+    ctx.artifact(key=TRACE_KEY, type=ArtifactType.trace, title=t("legal.trace_title"), content=trace)
+    return {}
+
+
+def build_graph() -> StateGraph:
+    graph = StateGraph(LegalState, context_schema=FlowContext)
+    for name, fn in (("classify", classify), ("route", route), ("legal_research", legal_research),
+                     ("case_analysis", case_analysis), ("orchestrate", orchestrate), ("general", general),
+                     ("document_draft", document_draft), ("ask_fields", ask_fields), ("finish", finish)):
+        graph.add_node(name, fn)
+    graph.add_edge(START, "classify")
+    graph.add_edge("classify", "route")
+    graph.add_conditional_edges("route", after_route, ["legal_research", "case_analysis", "general", "document_draft"])
+    graph.add_edge("legal_research", "orchestrate")
+    graph.add_edge("case_analysis", "orchestrate")
+    graph.add_conditional_edges("orchestrate", after_orchestrate, ["document_draft", "finish"])
+    graph.add_conditional_edges("document_draft", after_draft, ["ask_fields", "finish"])
+    graph.add_edge("ask_fields", "document_draft")
+    graph.add_edge("general", "finish")
+    graph.add_edge("finish", END)
+    return graph

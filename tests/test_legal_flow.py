@@ -1,0 +1,175 @@
+"""The legal flow headless: classification layers, routes, parallel agents, failures, citations, drafting."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from docx import Document
+
+from core.i18n import t
+from core.legal.cases import CaseLibrary
+from graphs.legal import classify_text
+from graphs.legal.graph import docx_bytes
+from tests.support.legal import (  # noqa: F401  (fixtures)
+    CountingLLM,
+    FailingRolesLLM,
+    FixedIntentLLM,
+    FlakyStatutes,
+    GraphRunner,
+    knowledge,
+    legal_index,
+)
+
+TWO_FIELDS = "公司拖欠我工资，而且我借给同事的五万块钱他也不还，我该怎么办"
+
+
+async def test_rules_path_classifies_without_any_model_call():
+    llm = CountingLLM()
+    result = await classify_text("帮我写一份劳动仲裁申请书，公司欠我工资两万", llm)
+    assert (result.intent, result.via, llm.structured_calls) == ("document_draft", "rules", [])
+    assert result.confidence >= 0.85
+
+
+async def test_model_path_is_asked_when_rules_are_unsure():
+    llm = CountingLLM()
+    result = await classify_text("看到有类似的案例商家赔了三倍，我买的假冒名牌包能不能也要求退一赔三", llm)
+    assert llm.structured_calls == ["IntentResult"]
+    assert result.via == "model"
+
+
+@pytest.mark.parametrize(("text", "agent"), [
+    ("劳动合同法第三十九条是怎么规定的", "legal_research"),
+    ("有没有公司违法辞退员工被判赔偿的案例", "case_analysis"),
+    ("帮我写一份劳动仲裁申请书，公司欠我工资两万", "document_draft"),
+    ("你好", "general"),
+])
+async def test_each_intent_routes_to_its_agent(knowledge, text, agent):
+    run = await GraphRunner(knowledge).ask(text)
+    assert [e["agent"] for e in run.of("agent-selected")] == [agent]
+    assert run.of("status")[0]["status"] == "classifying"
+
+
+async def test_research_answer_quotes_retrieved_articles_and_verifies_them(knowledge):
+    run = await GraphRunner(knowledge).ask("劳动合同法第三十九条是怎么规定的")
+    answer = run.artifact("legal_answer")["content"]
+    cited = {(c["law"], c["article"]) for c in answer["citations"] if c["verified"]}
+    assert ("中华人民共和国劳动合同法", "39") in cited
+    assert all(c["excerpt"] for c in answer["citations"] if c["verified"])
+
+
+async def test_contract_review_goes_clause_by_clause_with_a_statute_each(knowledge):
+    run = await GraphRunner(knowledge).ask("帮我审查这份借款合同：借款十万元，月利率百分之三；逾期每天加收百分之一违约金")
+    assert run.artifact("legal_answer")["content"]["intent"] == "contract_review"
+    assert t("legal.offline_clause", number=1) in run.answer and t("legal.offline_clause", number=2) in run.answer
+
+
+async def test_case_agent_summarises_and_compares_several_cases(knowledge):
+    run = await GraphRunner(knowledge).ask("有没有加班费纠纷的判例，法院怎么判的")
+    assert "裁判要点" in run.answer and "对比" in run.answer
+
+
+async def test_case_agent_without_corpus_says_so_and_answers_from_statutes(knowledge):
+    knowledge.cases = CaseLibrary(None)
+    run = await GraphRunner(knowledge).ask("有没有加班费纠纷的判例，法院怎么判的")
+    assert run.answer.startswith(t("legal.no_case_corpus"))
+    assert run.artifact("legal_answer")["content"]["citations"]
+
+
+async def test_two_fields_run_in_parallel_and_a_timed_out_part_is_named(knowledge):
+    slow = FlakyStatutes(knowledge.statutes, slow_when="借给", delay_s=60)
+    knowledge.statutes, knowledge.agent_timeout_s = slow, 4.0
+    try:
+        run = await GraphRunner(knowledge).ask(TWO_FIELDS)
+    finally:
+        slow.release.set()
+    answer = run.artifact("legal_answer")["content"]
+    statuses = {(a["domain"], a["status"]) for a in answer["agents"]}
+    assert statuses == {("labor_law", "done"), ("contract_law", "timeout")}
+    assert t("legal.part_unavailable", part=t("legal.category_contract_law")) in run.answer
+    assert "《中华人民共和国劳动法》" in run.answer or "《中华人民共和国劳动合同法》" in run.answer
+
+
+async def test_failing_tool_is_retried_once_then_skipped_and_said(knowledge):
+    flaky = FlakyStatutes(knowledge.statutes, fail=True)
+    knowledge.statutes = flaky
+    run = await GraphRunner(knowledge).ask("劳动合同法第三十九条是怎么规定的")
+    assert len(flaky.searches) == 2
+    assert t("legal.tool_skipped_note", tool=t("legal.tool_statute_search")) in run.answer
+    trace = run.artifact("trace")["content"]
+    assert [s["status"] for s in trace["steps"] if s["name"] == "statute_search"] == ["failed", "failed", "skipped"]
+
+
+async def test_every_specialist_failing_falls_back_to_the_general_agent(knowledge):
+    llm = FailingRolesLLM({"legal_research"})
+    run = await GraphRunner(knowledge, llm=llm).ask(TWO_FIELDS)
+    answer = run.artifact("legal_answer")["content"]
+    assert [a["status"] for a in answer["agents"] if a["agent"] == "legal_research"] == ["failed", "failed"]
+    assert answer["agents"][-1]["agent"] == "general"
+    assert t("legal.fallback_suggestion") in run.answer
+
+
+async def test_legal_answer_ends_with_the_disclaimer(knowledge):
+    run = await GraphRunner(knowledge).ask("我被公司辞退了，怎么办")
+    assert run.answer.rstrip().endswith(t("legal.disclaimer"))
+    assert run.artifact("legal_answer")["content"]["disclaimer"] == t("legal.disclaimer")
+
+
+async def test_general_chat_has_no_disclaimer(knowledge):
+    run = await GraphRunner(knowledge).ask("你好")
+    assert t("legal.disclaimer") not in run.answer
+    assert run.artifact("legal_answer")["content"]["disclaimer"] is None
+
+
+async def test_trace_records_classification_routing_agents_and_tools(knowledge):
+    run = await GraphRunner(knowledge).ask("劳动合同法第三十九条是怎么规定的")
+    trace = run.artifact("trace")["content"]
+    kinds = [s["kind"] for s in trace["steps"]]
+    assert kinds[:2] == ["classification", "routing"] and "agent" in kinds and "tool" in kinds
+    tools = {s["name"]: s for s in trace["steps"] if s["kind"] == "tool"}
+    assert {"get_article", "statute_search"} <= set(tools)
+    assert tools["statute_search"]["input"] and tools["statute_search"]["output"].endswith("hit(s)")
+    assert trace["traceId"] == run.artifact("legal_answer")["content"]["traceId"]
+
+
+async def test_drafting_asks_for_missing_fields_then_writes_the_document(knowledge):
+    runner = GraphRunner(knowledge)
+    first = await runner.ask("帮我写一份劳动仲裁申请书，公司欠我工资两万")
+    assert first.next == ("ask_fields",)
+    questions = first.state["pending"]
+    assert 1 <= len(questions) <= 3 and questions[0]["id"] == "applicant"
+    run = await runner.answer({"applicant": "王五", "respondent": "某某科技有限公司", "claims": "支付拖欠工资两万元"})
+    if run.next:  # the template has five required fields: a second round asks the rest
+        assert {q["id"] for q in run.state["pending"]} == {"facts", "employment"}
+        run = await runner.answer({"facts": "2024年1月至3月工资未发", "employment": "2022年入职，月薪六千"})
+    document = run.artifact("legal_document")
+    assert document["content"]["missingFields"] == []
+    assert "王五" in document["content"]["markdown"] and "某某科技有限公司" in document["content"]["markdown"]
+
+
+def test_docx_holds_the_drafted_text():
+    data = docx_bytes("# 借款合同\n\n**出借人（甲方）：** 张三\n\n第一条 借款金额：10万元。")
+    text = "\n".join(p.text for p in Document(io.BytesIO(data)).paragraphs)
+    assert "借款合同" in text and "张三" in text and "10万元" in text
+
+
+async def test_research_hands_over_to_drafting_with_what_it_found(knowledge):
+    llm = FixedIntentLLM(intent="legal_consultation", category="labor_law", domains=["labor_law"])
+    runner = GraphRunner(knowledge, llm=llm)
+    run = await runner.ask("公司拖欠我三个月工资怎么办？请帮我写一封律师函发给公司")
+    assert [e["agent"] for e in run.of("agent-selected")] == ["legal_research"]
+    assert run.artifact("legal_answer")["content"]["citations"], "research answered first"
+    assert run.next == ("ask_fields",) and run.state["draft"]["template"] == "lawyer_letter"
+    handed = run.state["draft"]["fields"]["facts"]
+    assert "《中华人民共和国劳动" in handed, "the drafting agent got the research's legal basis"
+
+
+async def test_an_unreachable_model_leaves_classification_to_the_rules():
+    llm = FailingRolesLLM(set())
+
+    async def broken(schema, **kwargs):
+        raise RuntimeError("connection refused")
+
+    llm.structured = broken
+    result = await classify_text("我被公司辞退了，怎么办", llm)
+    assert (result.intent, result.via) == ("legal_consultation", "rules")
