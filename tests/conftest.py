@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +15,11 @@ from app.server import RUNTIME_KEY, create_app
 from app.runtime import FlowRuntime
 from core.settings import Settings
 from tests.support.client import RecordingClient
+
+# Processes the tests start (`ng serve`, `ng ppt`, killed runs) inherit this: no LibreOffice preview
+# (~2 s a deck) and no legal index warm-up unless a test asks for them.
+os.environ.setdefault("OFFICE_PREVIEW", "false")
+os.environ.setdefault("LEGAL_WARM_AT_STARTUP", "false")
 
 
 @pytest.fixture

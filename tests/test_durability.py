@@ -85,7 +85,7 @@ async def test_run_killed_at_a_storage_boundary_completes_with_one_outcome_per_s
     kinds = Counter(a["type"] for a in artifacts)
     pages = Counter(p["current"] for n, p in events if n == "progress")
     assert kinds == Counter({"course_config": 1, "video_outline": 1, "slide_scripts": 1, "presentation_theme": 1,
-                             "dsl": 1, "pptx": 1, "slide_preview": len(pages)})
+                             "dsl": 1, "pptx": 1, "qa_report": 1, "slide_preview": len(pages)})
     assert set(pages.values()) == {1}, "each page reported once"
     assert completion["finalArtifactId"] == next(a["id"] for a in artifacts if a["type"] == "pptx")
 
@@ -104,7 +104,7 @@ async def test_a_message_killed_before_its_run_checkpointed_runs_again_on_resume
         events = await runtime.store.events_after(thread_id)
 
     rerun = [p["toolName"] for n, p in events if n == "tool:start" and p["runId"] == run_id]
-    assert rerun == ["generate_slides"]
+    assert rerun == ["generate_slides", "check_deck", "preview_deck"]
     assert [p for n, p in events if n == "completion"][-1]["success"] is True
 
 
