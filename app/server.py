@@ -341,10 +341,13 @@ async def download_artifact(request: web.Request) -> web.StreamResponse:
 
 
 async def get_trace(request: web.Request) -> web.Response:
-    trace = await request.app[STORE_KEY].find_trace(request.match_info["trace_id"])
-    if trace is None:
-        raise _not_found("No trace with this id.")
-    return web.json_response(trace)
+    store = request.app[STORE_KEY]
+    trace = await store.find_trace(request.match_info["trace_id"])
+    thread = await store.get_thread(trace["_threadId"]) if trace else None
+    # Someone else's trace answers exactly as one that does not exist.
+    if thread is None or owner_of(thread) != request[USER_KEY]:
+        raise http_error(404, "not_found", t("server.trace_not_found"))
+    return web.json_response(public_artifact(trace))
 
 
 async def thread_events(request: web.Request) -> web.Response:

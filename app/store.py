@@ -372,14 +372,15 @@ class Store:
         return [_artifact_row(r) for r in rows]
 
     async def find_trace(self, trace_id: str) -> dict[str, Any] | None:
-        """The latest `trace` artifact whose content has this traceId (the legal flow's traces)."""
+        """The latest `trace` artifact whose content has this traceId (the legal flow's traces), with its
+        thread as `_threadId` (private, like an artifact's) so the caller can check the owner."""
         async with self.db.execute(
-            "SELECT content FROM artifacts WHERE type = 'trace' AND json_extract(content, '$.traceId') = ?"
+            "SELECT content, thread_id FROM artifacts WHERE type = 'trace' AND json_extract(content, '$.traceId') = ?"
             " ORDER BY version DESC LIMIT 1",
             (trace_id,),
         ) as cur:
             row = await cur.fetchone()
-        return json.loads(row["content"]) if row else None
+        return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
 
 
 def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:
