@@ -122,8 +122,8 @@ async def test_sigkill_mid_scene_then_resume_continues_at_that_scene(tmp_path):
         assert starts[step] == 1, f"{step} ran again after the crash"
     scenes = Counter(SCENE.search(d["message"]).groups() for n, d in log if n == "progress")
     assert scenes[("2", "1")] == 1, "a finished scene was written again"
-    assert scenes[("2", "2")] == 2, "the interrupted scene is the one that continues"
-    assert all(count == 1 for key, count in scenes.items() if key != ("2", "2")), scenes
+    # The interrupted scene re-runs as the same task: its progress event is stored once (durable events).
+    assert set(scenes.values()) == {1}, scenes
     chapter = read(project / "chapters" / "chapter_002.json")
     plan = read(project / "chapters" / "chapter_002_plan.json")
     assert [s["scene_number"] for s in chapter["scenes"]] == [s["scene_number"] for s in plan["scenes"]]
