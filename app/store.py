@@ -78,6 +78,9 @@ ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TE
 
 
 class Store:
+    # One process per DATA_DIR: no run leases, start-up recovery owns every `running` thread.
+    shared = False
+
     def __init__(self, path: Path, files_dir: Path) -> None:
         self.path = path
         self.files_dir = files_dir
@@ -174,6 +177,9 @@ class Store:
         if start_input is not None:
             sets.append("start_input = ?")
             args.append(json.dumps(start_input, ensure_ascii=False))
+        await self._update_thread_row(thread_id, sets, args)
+
+    async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
         async with self._write_lock:
             await self.db.execute(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
             await self.db.commit()
@@ -400,3 +406,17 @@ def _artifact_row(row: aiosqlite.Row) -> dict[str, Any]:
 def public_artifact(data: dict[str, Any]) -> dict[str, Any]:
     """The artifact as clients see it: no storage paths."""
     return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def open_store(settings: Any) -> Store:
+    """The store STORE names (not yet opened): SQLite in DATA_DIR, or Postgres for several workers."""
+    if settings.store == "postgres":
+        url = settings.store_url or settings.postgres_url
+        if not url:
+            raise ValueError("STORE=postgres needs STORE_URL or POSTGRES_URL")
+        try:
+            from app.store_postgres import PostgresStore
+        except ImportError as error:  # the scale-out extra is optional
+            raise ValueError("STORE=postgres needs: pip install -e '.[scale]'") from error
+        return PostgresStore(url, settings.files_dir)
+    return Store(settings.store_path, settings.files_dir)
