@@ -13,6 +13,7 @@ from app.server import RUNTIME_KEY, create_app
 from app.runtime import FlowRuntime
 from core.settings import Settings
 from tests.support.client import RecordingClient
+from tests.support.pg import postgres, redis_server  # noqa: F401  (session servers for the scale-out tests)
 
 
 @pytest.fixture

@@ -8,26 +8,14 @@ import pytest
 
 from app.store import Store
 from schemas.events import ThreadStatus
-from tests.support.pg import NEEDS_POSTGRES, NEEDS_SCALE_EXTRA, PostgresServer
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    server = PostgresServer().start()
-    yield server
-    server.stop()
+from tests.support.pg import NEEDS_POSTGRES, NEEDS_SCALE_EXTRA
 
 
 async def _fresh_postgres_store(postgres, tmp_path):
-    import psycopg
-
     from app.store_postgres import PostgresStore
 
     # One database per test: the contract starts from an empty store each time.
-    name = f"t{tmp_path.name.replace('-', '_').lower()[-40:]}"
-    async with await psycopg.AsyncConnection.connect(postgres.url, autocommit=True) as conn:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    return await PostgresStore(postgres.url.rsplit("/", 1)[0] + f"/{name}", tmp_path / "files").open()
+    return await PostgresStore(await postgres.new_database(), tmp_path / "files").open()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[NEEDS_POSTGRES, NEEDS_SCALE_EXTRA])])

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,15 @@ class PostgresServer:
     def url(self) -> str:
         return f"postgresql://app@127.0.0.1:{self.port}/postgres"
 
+    async def new_database(self) -> str:
+        """An empty database of its own (a test's store starts from nothing); returns its URL."""
+        import psycopg
+
+        name = f"db_{uuid.uuid4().hex[:12]}"
+        async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+            await conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url.rsplit("/", 1)[0] + f"/{name}"
+
     def start(self) -> PostgresServer:
         assert PG_BIN is not None
         if os.geteuid() == 0:
@@ -89,7 +99,7 @@ class RedisServer:
 
     def start(self) -> RedisServer:
         assert REDIS_SERVER is not None
-        self.dir.mkdir(parents=True)
+        self.dir.mkdir(parents=True, exist_ok=True)
         pidfile = self.dir / "redis.pid"
         subprocess.run(
             [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--daemonize", "yes",
@@ -121,3 +131,17 @@ def _signal_and_wait(pid: int, sig: signal.Signals, timeout_s: float = 10) -> No
             return
         time.sleep(0.05)
     os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
