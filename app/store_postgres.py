@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,13 @@ MIGRATIONS: list[str] = [
     CREATE INDEX artifacts_by_thread ON artifacts(thread_id);
     CREATE UNIQUE INDEX artifacts_by_origin ON artifacts(id, origin);
     CREATE INDEX threads_running_lease ON threads(lease_until) WHERE status = 'running';
+    """,
+    """
+    CREATE TABLE users (
+        name TEXT PRIMARY KEY,
+        token_sha256 TEXT NOT NULL UNIQUE,
+        created_at DOUBLE PRECISION NOT NULL
+    );
     """,
 ]
 # Any constant shared by every worker: serialises concurrent start-ups running the migrations.
@@ -348,3 +356,48 @@ class PostgresStore(Store):
 
 class _KeyTaken(Exception):
     """Rolls back an append whose key another worker stored first."""
+
+
+class PostgresUserDirectory:
+    """`app.auth.UserDirectory` on the shared database: every worker checks the same tokens."""
+
+    def __init__(self, url: str, files_dir: Path) -> None:
+        self._store = PostgresStore(url, files_dir)  # its pool and migrations
+
+    async def open(self) -> PostgresUserDirectory:
+        await self._store.open()
+        return self
+
+    async def close(self) -> None:
+        await self._store.close()
+
+    async def __aenter__(self) -> PostgresUserDirectory:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def add(self, name: str) -> str | None:
+        from app.auth import hash_token
+
+        token = secrets.token_urlsafe(32)
+        added = await self._store._run(
+            "INSERT INTO users(name, token_sha256, created_at) VALUES (?,?,?) ON CONFLICT DO NOTHING",
+            (name, hash_token(token), time.time()),
+        )
+        return token if added else None
+
+    async def remove(self, name: str) -> bool:
+        return bool(await self._store._run("DELETE FROM users WHERE name = ?", (name,)))
+
+    async def list(self) -> list[tuple[str, float]]:
+        rows = await self._store._all("SELECT name, created_at FROM users ORDER BY name")
+        return [(row["name"], row["created_at"]) for row in rows]
+
+    async def user_for(self, token: object) -> str | None:
+        from app.auth import hash_token
+
+        if not isinstance(token, str) or not token or len(token) > 512:
+            return None
+        row = await self._store._one("SELECT name FROM users WHERE token_sha256 = ?", (hash_token(token),))
+        return row["name"] if row else None

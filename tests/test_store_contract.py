@@ -116,3 +116,17 @@ async def test_migrations_run_once_when_workers_start_together(postgres, tmp_pat
         assert set(versions) == {applied["n"]}
     finally:
         await first.close()
+
+
+@NEEDS_POSTGRES
+@NEEDS_SCALE_EXTRA
+async def test_a_token_added_on_one_worker_signs_in_on_another(postgres, tmp_path, make_settings):
+    from app.auth import user_directory
+
+    settings = make_settings(store="postgres", postgres_url=await postgres.new_database())
+    async with user_directory(settings) as first, user_directory(settings) as second:
+        token = await first.add("ann")
+        assert await first.add("ann") is None, "a name is taken once"
+        assert await second.user_for(token) == "ann"
+        assert await second.remove("ann")
+        assert await first.user_for(token) is None
