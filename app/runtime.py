@@ -229,6 +229,8 @@ class FlowRuntime:
         """Ask the running run to stop at its next step boundary; after the run ended: a conflict, nothing changes."""
         await self.thread_or_404(thread_id)
         run = self.active.get(thread_id)
+        if run is None and self.store.shared and await self.store.request_cancel(thread_id):
+            return  # another worker runs it: it drains at its next heartbeat
         if run is None or run.control.drain_requested:
             raise RequestError("conflict", t("runtime.nothing_running", thread=thread_id))
         run.control.request_drain(CANCEL)
@@ -239,15 +241,16 @@ class FlowRuntime:
         if run is not None:
             await run.finished.wait()
 
-    async def recover(self) -> list[str]:
+    async def recover(self, *, take_over: bool = True) -> list[str]:
         """Threads left `running` by a dead process: resumable (one worker) or taken over (shared store).
 
         With a shared store only runs whose lease expired are touched (another worker's live run is
         left alone), and a background sweep keeps taking over expired leases while this worker lives.
+        Without `take_over` (a CLI process) only this process's own leases are kept alive.
         """
         if self.store.shared:
-            taken = await self.take_over_expired()
-            self._lease_keeper = asyncio.create_task(self._keep_leases())
+            taken = await self.take_over_expired() if take_over else []
+            self._lease_keeper = asyncio.create_task(self._keep_leases(take_over))
             return taken
         recovered = []
         for thread in await self.store.threads_with_status(ThreadStatus.running):
@@ -284,15 +287,20 @@ class FlowRuntime:
             taken.append(thread_id)
         return taken
 
-    async def _keep_leases(self) -> None:
+    async def _keep_leases(self, take_over: bool) -> None:
         """Heartbeat: renew this worker's leases, then sweep for expired ones, every third of a lease."""
         period = self.settings.run_lease_s / 3
         while not self.closing:
             await asyncio.sleep(period)
             try:
                 running = [tid for tid, run in self.active.items() if run.task is not None and not run.task.done()]
-                await self.store.renew_leases(self.worker_id, running, self.settings.run_lease_s)
-                await self.take_over_expired()
+                held = await self.store.renew_leases(self.worker_id, running, self.settings.run_lease_s)
+                for thread_id, cancel_asked in held.items():
+                    run = self.active.get(thread_id)
+                    if cancel_asked and run is not None and not run.control.drain_requested:
+                        run.control.request_drain(CANCEL)
+                if take_over:
+                    await self.take_over_expired()
             except Exception:  # the database may be briefly away: the next beat tries again
                 log.exception("lease heartbeat of worker %s failed", self.worker_id)
 

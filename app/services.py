@@ -52,7 +52,7 @@ async def open_runtime(
                 llm=llm if llm is not None else make_llm(settings),
                 tools=tools,
             )
-            recovered = await runtime.recover()
+            recovered = await runtime.recover(take_over=not local_user)  # a CLI process never runs a server's threads
             if recovered:
                 log.warning("marked %d interrupted thread(s) resumable: %s", len(recovered), ", ".join(recovered))
             try:

@@ -77,6 +77,8 @@ MIGRATIONS: list[str] = [
         created_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # run:cancel on a worker that does not hold the run: the holder reads it at its next heartbeat.
+    "ALTER TABLE threads ADD COLUMN cancel_requested BOOLEAN NOT NULL DEFAULT false",
 ]
 # Any constant shared by every worker: serialises concurrent start-ups running the migrations.
 MIGRATION_LOCK_ID = 7_130_001
@@ -180,22 +182,32 @@ class PostgresStore(Store):
         return bool(
             await self._run(
                 "UPDATE threads SET status = 'running', pending_interrupt = NULL, worker_id = ?, lease_until = ?,"
-                " updated_at = ? WHERE thread_id = ? AND (status <> 'running' OR worker_id = ?"
+                " cancel_requested = false, updated_at = ? WHERE thread_id = ? AND (status <> 'running' OR worker_id = ?"
                 " OR lease_until IS NULL OR lease_until < ?)",
                 (worker_id, now + lease_s, now, thread_id, worker_id, now),
             )
         )
 
-    async def renew_leases(self, worker_id: str, thread_ids: list[str], lease_s: float) -> list[str]:
-        """Extend this worker's leases; returns the threads it still holds."""
+    async def renew_leases(self, worker_id: str, thread_ids: list[str], lease_s: float) -> dict[str, bool]:
+        """Extend this worker's leases; returns the threads it still holds, each with "cancel asked"."""
         if not thread_ids:
-            return []
+            return {}
         rows = await self._all(
             "UPDATE threads SET lease_until = ? WHERE worker_id = ? AND status = 'running'"
-            " AND thread_id = ANY(?) RETURNING thread_id",
+            " AND thread_id = ANY(?) RETURNING thread_id, cancel_requested",
             (time.time() + lease_s, worker_id, thread_ids),
         )
-        return [r["thread_id"] for r in rows]
+        return {r["thread_id"]: r["cancel_requested"] for r in rows}
+
+    async def request_cancel(self, thread_id: str) -> bool:
+        """Ask whichever worker holds the running thread to cancel it; False when nothing is running."""
+        return bool(
+            await self._run(
+                "UPDATE threads SET cancel_requested = true WHERE thread_id = ? AND status = 'running'"
+                " AND NOT cancel_requested",
+                (thread_id,),
+            )
+        )
 
     async def expired_runs(self) -> list[str]:
         """Running threads whose worker stopped renewing (or that never had a lease)."""

@@ -100,7 +100,9 @@ async def test_a_live_lease_keeps_other_workers_out_until_it_expires(postgres, t
         await asyncio.sleep(0.4)
         assert await store.expired_runs() == ["t"]
         assert await store.claim_run("t", "w2", lease_s=5)
-        assert await store.renew_leases("w1", ["t"], 5) == [], "w1 lost the run to w2"
+        assert await store.renew_leases("w1", ["t"], 5) == {}, "w1 lost the run to w2"
+        assert await store.request_cancel("t")
+        assert await store.renew_leases("w2", ["t"], 5) == {"t": True}, "the holder learns of a cancel asked elsewhere"
     finally:
         await store.close()
 

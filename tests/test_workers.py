@@ -14,16 +14,19 @@ KILL_AT_PAGE = 4
 LEASE_S = 2
 
 
-async def test_a_run_joined_on_another_worker_streams_live_and_survives_its_worker_being_killed(
-    tmp_path, postgres, redis_server
-):
-    url = await postgres.new_database()
-    # A slow offline model so the kill lands mid-run; a short lease so the take-over comes quickly.
-    env = {
-        "STORE": "postgres", "CHECKPOINTER": "postgres", "POSTGRES_URL": url,
+async def _worker_env(postgres, redis_server) -> dict[str, str]:
+    # A slow offline model so a kill or cancel lands mid-run; a short lease so the take-over comes quickly.
+    return {
+        "STORE": "postgres", "CHECKPOINTER": "postgres", "POSTGRES_URL": await postgres.new_database(),
         "SOCKETIO_REDIS_URL": redis_server.url, "RUN_LEASE_S": str(LEASE_S),
         "OFFLINE_LATENCY_S": "0.15", "LLM_CONCURRENCY": "1", "OFFICE_PREVIEW": "false",
     }
+
+
+async def test_a_run_joined_on_another_worker_streams_live_and_survives_its_worker_being_killed(
+    tmp_path, postgres, redis_server
+):
+    env = await _worker_env(postgres, redis_server)
     # Artifact files live on DATA_DIR, which workers share (a volume in docker-compose.yml).
     first = ServerProcess(tmp_path / "data", env={**env, "WORKER_ID": "w1"}).start()
     second = ServerProcess(tmp_path / "data", env={**env, "WORKER_ID": "w2"}).start()
@@ -62,3 +65,26 @@ async def test_a_run_joined_on_another_worker_streams_live_and_survives_its_work
         if n == "tool:artifact":
             versions[d["artifact"]["id"]] = max(versions[d["artifact"]["id"]], d["artifact"]["version"])
     assert set(versions.values()) == {1}, "no artifact got a second version from the take-over"
+
+
+async def test_cancel_sent_to_another_worker_stops_the_run(tmp_path, postgres, redis_server):
+    env = await _worker_env(postgres, redis_server)
+    first = ServerProcess(tmp_path / "data", env={**env, "WORKER_ID": "w1"}).start()
+    second = ServerProcess(tmp_path / "data", env={**env, "WORKER_ID": "w2"}).start()
+    starter, canceller = RecordingClient(), RecordingClient()
+    try:
+        await starter.connect(first.url)
+        await canceller.connect(second.url)
+        ack = await starter.call("chat:message", {"flow": "ppt", "text": "做一个关于电路基础的8分钟PPT"})
+        await starter.wait_for("progress", lambda d: d["current"] == 2, timeout=30)
+        cancelled = await canceller.call("run:cancel", {"threadId": ack["threadId"]})
+        completion = await starter.wait_for("completion", timeout=30)
+    finally:
+        await starter.close()
+        await canceller.close()
+        first.stop()
+        second.stop()
+    assert cancelled["ok"], cancelled
+    assert completion["success"] is False
+    statuses = [d["status"] for _n, d in starter.of(ack["threadId"], "status")]
+    assert statuses[-1] == "cancelled"
