@@ -9,7 +9,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -250,11 +250,7 @@ class Store:
             (thread_id,),
         ) as cur:
             rows = await cur.fetchall()
-        counts: dict[str, int] = {}
-        for row in rows:
-            task_id = row["event_key"].split("/", 1)[0]
-            counts[task_id] = counts.get(task_id, 0) + 1
-        return counts
+        return failed_per_task(row["event_key"] for row in rows)
 
     async def missing_artifacts(self, thread_id: str) -> list[str]:
         """Artifact versions the thread's log announced but the artifact table does not hold."""
@@ -326,20 +322,7 @@ class Store:
             await self.db.execute(
                 "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
                 " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    artifact_id,
-                    version,
-                    thread_id,
-                    artifact["type"],
-                    artifact["title"],
-                    int(bool(artifact.get("showInCanvas"))),
-                    json.dumps(artifact.get("content"), ensure_ascii=False),
-                    artifact.get("mimeType"),
-                    file_path,
-                    file_name,
-                    origin,
-                    time.time(),
-                ),
+                artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
             )
             await self.db.commit()
         stored = {**artifact, "version": version}
@@ -376,6 +359,35 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [_artifact_row(r) for r in rows]
+
+
+def failed_per_task(event_keys: Iterable[str]) -> dict[str, int]:
+    """Failed attempts per LangGraph task id, from the keys (`task/stream/ordinal`) of failed updates."""
+    counts: dict[str, int] = {}
+    for key in event_keys:
+        task_id = key.split("/", 1)[0]
+        counts[task_id] = counts.get(task_id, 0) + 1
+    return counts
+
+
+def artifact_columns(
+    thread_id: str, artifact: dict[str, Any], version: int, origin: str, file_path: str | None, file_name: str | None
+) -> tuple[Any, ...]:
+    """One artifact version's row, in the artifacts table's column order."""
+    return (
+        artifact["id"],
+        version,
+        thread_id,
+        artifact["type"],
+        artifact["title"],
+        int(bool(artifact.get("showInCanvas"))),
+        json.dumps(artifact.get("content"), ensure_ascii=False),
+        artifact.get("mimeType"),
+        file_path,
+        file_name,
+        origin,
+        time.time(),
+    )
 
 
 def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:

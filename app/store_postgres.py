@@ -19,7 +19,7 @@ from typing import Any
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from app.store import LOCAL_OWNER, Store, _artifact_row, _thread_row
+from app.store import LOCAL_OWNER, Store, _artifact_row, _thread_row, artifact_columns, failed_per_task
 from schemas.events import ThreadStatus
 
 # Versioned migrations: each step runs once, in order, recorded in schema_migrations. Alembic would
@@ -266,11 +266,7 @@ class PostgresStore(Store):
             " AND payload->>'status' = 'failed'",
             (thread_id,),
         )
-        counts: dict[str, int] = {}
-        for row in rows:
-            task_id = row["event_key"].split("/", 1)[0]
-            counts[task_id] = counts.get(task_id, 0) + 1
-        return counts
+        return failed_per_task(row["event_key"] for row in rows)
 
     async def missing_artifacts(self, thread_id: str) -> list[str]:
         rows = await self._all(
@@ -327,20 +323,7 @@ class PostgresStore(Store):
                 " ON CONFLICT (id, version) DO UPDATE SET type = EXCLUDED.type, title = EXCLUDED.title,"
                 " show_in_canvas = EXCLUDED.show_in_canvas, content = EXCLUDED.content, mime_type = EXCLUDED.mime_type,"
                 " file_path = EXCLUDED.file_path, file_name = EXCLUDED.file_name, created_at = EXCLUDED.created_at",
-                (
-                    artifact_id,
-                    version,
-                    thread_id,
-                    artifact["type"],
-                    artifact["title"],
-                    int(bool(artifact.get("showInCanvas"))),
-                    json.dumps(artifact.get("content"), ensure_ascii=False),
-                    artifact.get("mimeType"),
-                    file_path,
-                    file_name,
-                    origin,
-                    time.time(),
-                ),
+                artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
             )
         stored = {**artifact, "version": version}
         if file is not None:
