@@ -295,9 +295,16 @@ class FlowRuntime:
             try:
                 running = [tid for tid, run in self.active.items() if run.task is not None and not run.task.done()]
                 held = await self.store.renew_leases(self.worker_id, running, self.settings.run_lease_s)
-                for thread_id, cancel_asked in held.items():
+                for thread_id in running:
                     run = self.active.get(thread_id)
-                    if cancel_asked and run is not None and not run.control.drain_requested:
+                    if run is None or run.task is None:
+                        continue
+                    if thread_id not in held:
+                        # This worker stalled past its lease and another took the run over: stop
+                        # writing to it (the new holder continues from the last checkpoint).
+                        log.warning("worker %s lost the lease of thread %s", self.worker_id, thread_id)
+                        run.task.cancel()
+                    elif held[thread_id] and not run.control.drain_requested:
                         run.control.request_drain(CANCEL)
                 if take_over:
                     await self.take_over_expired()
