@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q -e ".[dev,scale]"
 	touch $(STAMP)
 
 setup: $(STAMP)

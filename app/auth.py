@@ -13,6 +13,7 @@ import secrets
 import time
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import aiosqlite
@@ -120,6 +121,17 @@ class UserDirectory:
         async with self.db.execute("SELECT name FROM users WHERE token_sha256 = ?", (hash_token(token),)) as cur:
             row = await cur.fetchone()
         return row[0] if row else None
+
+
+def user_directory(settings: Any) -> UserDirectory:
+    """Users beside the threads: in DATA_DIR's SQLite file, or in Postgres with STORE=postgres."""
+    if settings.store == "postgres":
+        from app.store import open_store
+        from app.store_postgres import PostgresUserDirectory
+
+        store = open_store(settings)  # checks the URL and the extra
+        return PostgresUserDirectory(store.url, settings.files_dir)  # type: ignore[return-value]
+    return UserDirectory(settings.store_path)
 
 
 def valid_user_name(name: str) -> bool:

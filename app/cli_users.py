@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from app.auth import UserDirectory, valid_user_name
+from app.auth import user_directory, valid_user_name
 from app.store import LOCAL_OWNER
 from core.i18n import set_locale, t
 from core.settings import Settings
@@ -35,7 +35,7 @@ def cmd_users(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _run(args: argparse.Namespace, settings: Settings) -> int:
-    async with UserDirectory(settings.store_path) as users:
+    async with user_directory(settings) as users:
         if args.action == "add":
             if not valid_user_name(args.name):
                 console.print(t("server.user_name_invalid", reserved=LOCAL_OWNER))

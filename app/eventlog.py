@@ -57,5 +57,12 @@ class EventLog:
                 for event, payload in page:
                     await send(event, payload)
                 sent += len(page)
+                after_seq = page[-1][1]["seq"]
             await subscribe()
+            if self.store.shared:
+                # Another worker may have stored events between the read and the subscribe (this lock
+                # is only ours): send them too; one may also arrive live, and clients drop a seq they hold.
+                for event, payload in await self.store.events_after(thread_id, after_seq):
+                    await send(event, payload)
+                    sent += 1
         return sent

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -117,6 +119,9 @@ class FlowRuntime:
         self.active: dict[str, ActiveRun] = {}  # threads with a run in progress
         self.latest: dict[str, ActiveRun] = {}  # each thread's most recent run, for wait()
         self.closing = False  # set by shutdown(): no new run starts
+        # Several workers on one Postgres store: each run is leased to one worker, renewed by a heartbeat.
+        self.worker_id = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self._lease_keeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ queries
 
@@ -224,6 +229,8 @@ class FlowRuntime:
         """Ask the running run to stop at its next step boundary; after the run ended: a conflict, nothing changes."""
         await self.thread_or_404(thread_id)
         run = self.active.get(thread_id)
+        if run is None and self.store.shared and await self.store.request_cancel(thread_id):
+            return  # another worker runs it: it drains at its next heartbeat
         if run is None or run.control.drain_requested:
             raise RequestError("conflict", t("runtime.nothing_running", thread=thread_id))
         run.control.request_drain(CANCEL)
@@ -234,8 +241,17 @@ class FlowRuntime:
         if run is not None:
             await run.finished.wait()
 
-    async def recover(self) -> list[str]:
-        """Threads left `running` by a dead process become resumable, never silently re-run."""
+    async def recover(self, *, take_over: bool = True) -> list[str]:
+        """Threads left `running` by a dead process: resumable (one worker) or taken over (shared store).
+
+        With a shared store only runs whose lease expired are touched (another worker's live run is
+        left alone), and a background sweep keeps taking over expired leases while this worker lives.
+        Without `take_over` (a CLI process) only this process's own leases are kept alive.
+        """
+        if self.store.shared:
+            taken = await self.take_over_expired() if take_over else []
+            self._lease_keeper = asyncio.create_task(self._keep_leases(take_over))
+            return taken
         recovered = []
         for thread in await self.store.threads_with_status(ThreadStatus.running):
             thread_id = thread["thread_id"]
@@ -246,9 +262,62 @@ class FlowRuntime:
             recovered.append(thread_id)
         return recovered
 
+    async def take_over_expired(self) -> list[str]:
+        """Continue, from their last checkpoint, the runs whose worker stopped renewing their lease."""
+        taken = []
+        for thread_id in await self.store.expired_runs():
+            if self.closing or thread_id in self.active:
+                continue
+            thread = await self.store.get_thread(thread_id)
+            if thread is None:
+                continue
+            run = ActiveRun(run_id=uuid.uuid4().hex)
+            self.active[thread_id] = self.latest[thread_id] = run
+            try:
+                if not await self.store.claim_run(thread_id, self.worker_id, self.settings.run_lease_s):
+                    self._release(thread_id, run)  # another worker was quicker
+                    continue
+                log.warning("worker %s takes over thread %s (lease expired)", self.worker_id, thread_id)
+                await self._launch(thread_id, run, thread["flow"], None, thread["options"], claimed=True)
+            except BaseException:
+                if run.task is None:
+                    self._release(thread_id, run)
+                    run.finished.set()
+                raise
+            taken.append(thread_id)
+        return taken
+
+    async def _keep_leases(self, take_over: bool) -> None:
+        """Heartbeat: renew this worker's leases, then sweep for expired ones, every third of a lease."""
+        period = self.settings.run_lease_s / 3
+        while not self.closing:
+            await asyncio.sleep(period)
+            try:
+                running = [tid for tid, run in self.active.items() if run.task is not None and not run.task.done()]
+                held = await self.store.renew_leases(self.worker_id, running, self.settings.run_lease_s)
+                for thread_id in running:
+                    run = self.active.get(thread_id)
+                    if run is None or run.task is None:
+                        continue
+                    if thread_id not in held:
+                        # This worker stalled past its lease and another took the run over: stop
+                        # writing to it (the new holder continues from the last checkpoint).
+                        log.warning("worker %s lost the lease of thread %s", self.worker_id, thread_id)
+                        run.task.cancel()
+                    elif held[thread_id] and not run.control.drain_requested:
+                        run.control.request_drain(CANCEL)
+                if take_over:
+                    await self.take_over_expired()
+            except Exception:  # the database may be briefly away: the next beat tries again
+                log.exception("lease heartbeat of worker %s failed", self.worker_id)
+
     async def shutdown(self, grace_s: float = 1.0) -> None:
         """Refuse new runs, drain running ones at a step boundary (resumable), cancel what outlasts `grace_s`."""
         self.closing = True
+        if self._lease_keeper is not None:
+            self._lease_keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lease_keeper
         runs = [run for run in self.latest.values() if run.task is not None and not run.task.done()]
         for run in runs:
             if not run.control.drain_requested:
@@ -295,11 +364,17 @@ class FlowRuntime:
             return ResumeWith(text)
         return StartFresh(definition.initial_input(text, options))
 
-    async def _launch(self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any]) -> None:
+    async def _launch(
+        self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any], *, claimed: bool = False
+    ) -> None:
         start: dict[str, Any] | None = None
         if isinstance(continuation, StartFresh):
             # Kept with the thread: a run killed before its first checkpoint starts again from it.
             start = {"id": run.run_id, "input": continuation.input}
+        if self.store.shared and not claimed:
+            # The claim is the database's: two workers asked to run one thread, one wins.
+            if not await self.store.claim_run(thread_id, self.worker_id, self.settings.run_lease_s):
+                raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
         await self.store.update_thread(thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start)
         await self.events.publish(thread_id, run.run_id, "status", {"status": ThreadStatus.running.value})
         run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options))

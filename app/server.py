@@ -15,7 +15,7 @@ import socketio
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
-from app.auth import TOKEN_COOKIE, OriginPolicy, UserDirectory, owner_of, token_from_headers
+from app.auth import TOKEN_COOKIE, OriginPolicy, UserDirectory, owner_of, user_directory, token_from_headers
 from app.limits import TokenBucket, bounded_json, clean_message, parse_query_int, rate_limited_error
 from app.runtime import FlowRuntime, RequestError, new_thread_id
 from app.sendcap import SendCap
@@ -374,7 +374,7 @@ def create_app(settings: Settings) -> web.Application:
         await sio.emit(event, payload, room=thread_id)
 
     async def start_services(app: web.Application):
-        async with UserDirectory(settings.store_path) as users, open_runtime(settings, fanouts=[to_room]) as runtime:
+        async with user_directory(settings) as users, open_runtime(settings, fanouts=[to_room]) as runtime:
             app[USERS_KEY] = users
             app[STORE_KEY] = runtime.store
             app[RUNTIME_KEY] = runtime

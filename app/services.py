@@ -16,7 +16,7 @@ from core.llm.base import LLM
 from core.llm.factory import make_llm
 from app.runtime import FlowRuntime
 from core.settings import Settings
-from app.store import Store
+from app.store import open_store
 from core.i18n import set_locale
 from core.novel.memory import close_memory
 from core.tools.web_search import tools_from_settings
@@ -34,7 +34,7 @@ async def open_runtime(
     guards a server from its remote clients, not a person from their own files.
     """
     set_locale(settings.locale)
-    store = await Store(settings.store_path, settings.files_dir).open()
+    store = await open_store(settings).open()
     try:
         events = EventLog(store)
         for fanout in fanouts:
@@ -52,7 +52,7 @@ async def open_runtime(
                 llm=llm if llm is not None else make_llm(settings),
                 tools=tools,
             )
-            recovered = await runtime.recover()
+            recovered = await runtime.recover(take_over=not local_user)  # a CLI process never runs a server's threads
             if recovered:
                 log.warning("marked %d interrupted thread(s) resumable: %s", len(recovered), ", ".join(recovered))
             try:

@@ -9,7 +9,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,9 @@ ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TE
 
 
 class Store:
+    # One process per DATA_DIR: no run leases, start-up recovery owns every `running` thread.
+    shared = False
+
     def __init__(self, path: Path, files_dir: Path) -> None:
         self.path = path
         self.files_dir = files_dir
@@ -174,6 +177,9 @@ class Store:
         if start_input is not None:
             sets.append("start_input = ?")
             args.append(json.dumps(start_input, ensure_ascii=False))
+        await self._update_thread_row(thread_id, sets, args)
+
+    async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
         async with self._write_lock:
             await self.db.execute(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
             await self.db.commit()
@@ -244,11 +250,7 @@ class Store:
             (thread_id,),
         ) as cur:
             rows = await cur.fetchall()
-        counts: dict[str, int] = {}
-        for row in rows:
-            task_id = row["event_key"].split("/", 1)[0]
-            counts[task_id] = counts.get(task_id, 0) + 1
-        return counts
+        return failed_per_task(row["event_key"] for row in rows)
 
     async def missing_artifacts(self, thread_id: str) -> list[str]:
         """Artifact versions the thread's log announced but the artifact table does not hold."""
@@ -320,20 +322,7 @@ class Store:
             await self.db.execute(
                 "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
                 " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    artifact_id,
-                    version,
-                    thread_id,
-                    artifact["type"],
-                    artifact["title"],
-                    int(bool(artifact.get("showInCanvas"))),
-                    json.dumps(artifact.get("content"), ensure_ascii=False),
-                    artifact.get("mimeType"),
-                    file_path,
-                    file_name,
-                    origin,
-                    time.time(),
-                ),
+                artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
             )
             await self.db.commit()
         stored = {**artifact, "version": version}
@@ -383,6 +372,35 @@ class Store:
         return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
 
 
+def failed_per_task(event_keys: Iterable[str]) -> dict[str, int]:
+    """Failed attempts per LangGraph task id, from the keys (`task/stream/ordinal`) of failed updates."""
+    counts: dict[str, int] = {}
+    for key in event_keys:
+        task_id = key.split("/", 1)[0]
+        counts[task_id] = counts.get(task_id, 0) + 1
+    return counts
+
+
+def artifact_columns(
+    thread_id: str, artifact: dict[str, Any], version: int, origin: str, file_path: str | None, file_name: str | None
+) -> tuple[Any, ...]:
+    """One artifact version's row, in the artifacts table's column order."""
+    return (
+        artifact["id"],
+        version,
+        thread_id,
+        artifact["type"],
+        artifact["title"],
+        int(bool(artifact.get("showInCanvas"))),
+        json.dumps(artifact.get("content"), ensure_ascii=False),
+        artifact.get("mimeType"),
+        file_path,
+        file_name,
+        origin,
+        time.time(),
+    )
+
+
 def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:
     data = dict(row)
     data["options"] = json.loads(data["options"] or "{}")
@@ -411,3 +429,17 @@ def _artifact_row(row: aiosqlite.Row) -> dict[str, Any]:
 def public_artifact(data: dict[str, Any]) -> dict[str, Any]:
     """The artifact as clients see it: no storage paths."""
     return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def open_store(settings: Any) -> Store:
+    """The store STORE names (not yet opened): SQLite in DATA_DIR, or Postgres for several workers."""
+    if settings.store == "postgres":
+        url = settings.store_url or settings.postgres_url
+        if not url:
+            raise ValueError("STORE=postgres needs STORE_URL or POSTGRES_URL")
+        try:
+            from app.store_postgres import PostgresStore
+        except ImportError as error:  # the scale-out extra is optional
+            raise ValueError("STORE=postgres needs: pip install -e '.[scale]'") from error
+        return PostgresStore(url, settings.files_dir)
+    return Store(settings.store_path, settings.files_dir)

@@ -30,6 +30,8 @@ BENCHES = {
     "non_reading_clients": ([], ["--clients", "10", "--thread-mb", "2"]),
     "novel_memory": ([], ["--sizes", "200", "--repeats", "1"]),
     "legal_classifier": ([], ["--searches", "10"]),
+    # Needs Debian postgresql + redis-server and the scale extra; 100 runs: `bench/scale_out.py --runs 100`.
+    "scale_out": ([], ["--runs", "10"]),
 }
 
 

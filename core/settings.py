@@ -45,7 +45,16 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default=Path("data"), description="Checkpoints, event log, artifacts")
 
     checkpointer: Literal["sqlite", "postgres"] = Field(default="sqlite", description="Checkpoint backend")
-    postgres_url: str | None = Field(default=None, description="Used when CHECKPOINTER=postgres")
+    postgres_url: str | None = Field(default=None, description="Used when CHECKPOINTER=postgres or STORE=postgres")
+    store: Literal["sqlite", "postgres"] = Field(
+        default="sqlite",
+        description="Threads/event log/artifacts backend: sqlite (one worker per DATA_DIR) or postgres (several workers)",
+    )
+    store_url: str | None = Field(default=None, description="Postgres URL of the store (default: POSTGRES_URL)")
+    worker_id: str | None = Field(default=None, description="This worker's name in run leases (default: host-pid-random)")
+    run_lease_s: float = Field(
+        default=15.0, gt=0, description="STORE=postgres: a run whose worker has not renewed its lease this long is taken over"
+    )
     socketio_redis_url: str | None = Field(
         default=None, description="Redis URL for several Socket.IO workers (AsyncRedisManager)"
     )

@@ -15,6 +15,7 @@ from app.server import RUNTIME_KEY, create_app
 from app.runtime import FlowRuntime
 from core.settings import Settings
 from tests.support.client import RecordingClient
+from tests.support.pg import postgres, redis_server  # noqa: F401  (session servers for the scale-out tests)
 
 # Processes the tests start (`ng serve`, `ng ppt`, killed runs) inherit this: no LibreOffice preview
 # (~2 s a deck) and no legal index warm-up unless a test asks for them.

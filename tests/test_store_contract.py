@@ -1,0 +1,134 @@
+"""The store contract, run against both backends: SQLite (one worker) and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.store import Store
+from schemas.events import ThreadStatus
+from tests.support.pg import NEEDS_POSTGRES, NEEDS_SCALE_EXTRA
+
+
+async def _fresh_postgres_store(postgres, tmp_path):
+    from app.store_postgres import PostgresStore
+
+    # One database per test: the contract starts from an empty store each time.
+    return await PostgresStore(await postgres.new_database(), tmp_path / "files").open()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[NEEDS_POSTGRES, NEEDS_SCALE_EXTRA])])
+async def store(request, tmp_path):
+    if request.param == "sqlite":
+        opened = await Store(tmp_path / "s.sqlite", tmp_path / "files").open()
+    else:
+        opened = await _fresh_postgres_store(request.getfixturevalue("postgres"), tmp_path)
+    yield opened
+    await opened.close()
+
+
+async def test_events_get_consecutive_seqs_and_replay_in_order(store):
+    await store.create_thread("t", "ppt", "title", {"pages": 3}, owner="ann")
+    for n in range(5):
+        await store.append_event("t", "r1", "log", {"message": f"m{n}"})
+    events = await store.events_after("t", 2)
+    assert [payload["seq"] for _event, payload in events] == [3, 4, 5]
+    assert [payload["message"] for _event, payload in events] == ["m2", "m3", "m4"]
+    thread = await store.get_thread("t")
+    assert (thread["last_seq"], thread["options"], thread["owner"]) == (5, {"pages": 3}, "ann")
+
+
+async def test_an_event_key_stored_once_is_dropped_the_second_time(store):
+    await store.create_thread("t", "ppt", "title", {})
+    first = await store.append_event("t", "r1", "log", {"message": "a"}, key="task/1")
+    repeated = await store.append_event("t", "r2", "log", {"message": "a"}, key="task/1")
+    after = await store.append_event("t", "r2", "log", {"message": "b"})
+    assert first["seq"] == 1 and repeated is None
+    assert after["seq"] == 2, "a dropped repeat leaves no gap in seq"
+    assert await store.has_event("t", "task/1")
+
+
+async def test_concurrent_appends_never_share_a_seq(store):
+    await store.create_thread("t", "ppt", "title", {})
+    await asyncio.gather(*(store.append_event("t", "r", "log", {"message": str(n)}) for n in range(40)))
+    seqs = [payload["seq"] for _event, payload in await store.events_after("t")]
+    assert seqs == list(range(1, 41))
+
+
+async def test_artifact_versions_per_producing_task_and_latest_listing(store):
+    await store.create_thread("t", "ppt", "title", {})
+    artifact = {"id": "a1", "type": "dsl", "title": "x", "content": {"n": 1}}
+    first = await store.save_artifact("t", artifact, origin="task-1/dsl")
+    again = await store.save_artifact("t", {**artifact, "content": {"n": 2}}, origin="task-1/dsl")
+    later = await store.save_artifact("t", artifact, origin="task-2/dsl", file=b"bytes", file_name="a.pptx")
+    assert (first["version"], again["version"], later["version"]) == (1, 1, 2)
+    assert (await store.get_artifact("a1", 1))["content"] == {"n": 2}
+    assert (await store.get_artifact("a1"))["versions"] == [1, 2]
+    path, name, _mime = await store.artifact_file("a1", 2)
+    assert path.read_bytes() == b"bytes" and name == "a.pptx"
+    assert [a["version"] for a in await store.latest_artifacts("t")] == [2]
+
+
+async def test_missing_artifacts_and_failed_attempts_read_the_log(store):
+    await store.create_thread("t", "ppt", "title", {})
+    await store.append_event("t", "r", "tool:artifact", {"artifact": {"id": "gone", "version": 1}})
+    await store.append_event("t", "r", "tool:update", {"status": "failed"}, key="task9/stage/1")
+    assert await store.missing_artifacts("t") == ["gone v1"]
+    assert await store.failed_attempts("t") == {"task9": 1}
+
+
+async def test_thread_updates_and_status_listing(store):
+    await store.create_thread("t1", "ppt", "one", {})
+    await store.create_thread("t2", "plan", "two", {}, owner="bob")
+    await store.update_thread("t1", status=ThreadStatus.running, pending_interrupt={"kind": "confirmation"})
+    assert [t["thread_id"] for t in await store.threads_with_status(ThreadStatus.running)] == ["t1"]
+    assert (await store.get_thread("t1"))["pending_interrupt"] == {"kind": "confirmation"}
+    assert [t["thread_id"] for t in await store.list_threads(owner="bob")] == ["t2"]
+    assert {t["thread_id"] for t in await store.list_threads()} == {"t1", "t2"}
+
+
+@NEEDS_POSTGRES
+@NEEDS_SCALE_EXTRA
+async def test_a_live_lease_keeps_other_workers_out_until_it_expires(postgres, tmp_path):
+    store = await _fresh_postgres_store(postgres, tmp_path)
+    try:
+        await store.create_thread("t", "ppt", "title", {})
+        assert await store.claim_run("t", "w1", lease_s=0.3)
+        assert not await store.claim_run("t", "w2", lease_s=0.3), "w1's lease is live"
+        assert await store.expired_runs() == []
+        await asyncio.sleep(0.4)
+        assert await store.expired_runs() == ["t"]
+        assert await store.claim_run("t", "w2", lease_s=5)
+        assert await store.renew_leases("w1", ["t"], 5) == {}, "w1 lost the run to w2"
+        assert await store.request_cancel("t")
+        assert await store.renew_leases("w2", ["t"], 5) == {"t": True}, "the holder learns of a cancel asked elsewhere"
+    finally:
+        await store.close()
+
+
+@NEEDS_POSTGRES
+@NEEDS_SCALE_EXTRA
+async def test_migrations_run_once_when_workers_start_together(postgres, tmp_path):
+    first = await _fresh_postgres_store(postgres, tmp_path)
+    try:
+        versions = await asyncio.gather(*(first.migrate() for _ in range(4)))
+        async with first.pool.connection() as conn:
+            applied = await (await conn.execute("SELECT count(*) AS n FROM schema_migrations")).fetchone()
+        assert set(versions) == {applied["n"]}
+    finally:
+        await first.close()
+
+
+@NEEDS_POSTGRES
+@NEEDS_SCALE_EXTRA
+async def test_a_token_added_on_one_worker_signs_in_on_another(postgres, tmp_path, make_settings):
+    from app.auth import user_directory
+
+    settings = make_settings(store="postgres", postgres_url=await postgres.new_database())
+    async with user_directory(settings) as first, user_directory(settings) as second:
+        token = await first.add("ann")
+        assert await first.add("ann") is None, "a name is taken once"
+        assert await second.user_for(token) == "ann"
+        assert await second.remove("ann")
+        assert await first.user_for(token) is None
