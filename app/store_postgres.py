@@ -340,6 +340,14 @@ class PostgresStore(Store):
         versions = [r["version"] for r in await self._all("SELECT version FROM artifacts WHERE id = ? ORDER BY version", (artifact_id,))]
         return {**_artifact_row(row), "versions": versions}
 
+    async def find_trace(self, trace_id: str) -> dict[str, Any] | None:
+        row = await self._one(
+            "SELECT content, thread_id FROM artifacts WHERE type = 'trace' AND (content::jsonb)->>'traceId' = ?"
+            " ORDER BY version DESC LIMIT 1",
+            (trace_id,),
+        )
+        return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
+
     async def latest_artifacts(self, thread_id: str) -> list[dict[str, Any]]:
         rows = await self._all(
             "SELECT a.* FROM artifacts a JOIN (SELECT id, MAX(version) v FROM artifacts WHERE thread_id = ? GROUP BY id)"

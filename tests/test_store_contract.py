@@ -70,6 +70,15 @@ async def test_artifact_versions_per_producing_task_and_latest_listing(store):
     assert [a["version"] for a in await store.latest_artifacts("t")] == [2]
 
 
+async def test_a_trace_is_found_by_its_trace_id_with_its_thread(store):
+    await store.create_thread("t", "legal", "title", {})
+    trace = {"id": "tr", "type": "trace", "title": "trace", "content": {"traceId": "abc", "steps": []}}
+    await store.save_artifact("t", trace, origin="task-1/trace")
+    found = await store.find_trace("abc")
+    assert found == {"traceId": "abc", "steps": [], "_threadId": "t"}
+    assert await store.find_trace("other") is None
+
+
 async def test_missing_artifacts_and_failed_attempts_read_the_log(store):
     await store.create_thread("t", "ppt", "title", {})
     await store.append_event("t", "r", "tool:artifact", {"artifact": {"id": "gone", "version": 1}})
