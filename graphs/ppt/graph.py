@@ -30,10 +30,12 @@ from graphs.ppt.planning import (
     FeedbackIntent,
     classify_by_rules,
     audience_hint,
-    core_topic,
+    MAX_TITLE,
+    deck_file_name,
     duration_hint,
     language_of,
     narration_budget,
+    short_title,
     slide_count_for,
 )
 from core.i18n import t
@@ -119,7 +121,7 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
 @stage("analyze_topic")
 async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     request = state["request"]
-    topic = core_topic(request)
+    topic = short_title(request)
     analysis = await ctx.llm.structured(
         TopicAnalysis,
         role="ppt",
@@ -128,6 +130,8 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         facts={"topic": topic, "language": language_of(request), "durationHint": duration_hint(request),
                "audienceHint": audience_hint(request)},
     )
+    if len(analysis.topic) > MAX_TITLE:  # the topic becomes the deck title, the cover and the file name
+        analysis = analysis.model_copy(update={"topic": topic})
     search_tool = ctx.flow.tools.get("web_search")
     search = None
     if search_tool is None:
@@ -154,6 +158,8 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
         prompt=prompts.course_config(analysis, state.get("search"), feedback_for(state, "generate_course_config")),
         facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config")},
     )
+    # The request itself, however long, stays with the course: later stages and refinements read it.
+    config = config.model_copy(update={"request": state["request"]})
     artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title="课程配置 Course config",
                                content=config, show_in_canvas=True)
     ctx.log(f"Course: {config.duration} min for {config.targetAudience}.", artifact_id=artifact_id)
@@ -273,7 +279,7 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         ctx.log(t("ppt.qa_passed", checks=len(outcome.report.checks)), artifact_id=report_id)
     else:
         ctx.log(t("ppt.qa_failed", count=len(outcome.report.issues)), level="warning", artifact_id=report_id)
-    file_name = f"{plain(deck.title)[:40] or 'deck'}.pptx".replace("/", "-")
+    file_name = deck_file_name(plain(deck.title), "pptx")
     pptx_id = ctx.artifact(
         key="pptx", type=ArtifactType.pptx, title=file_name,
         content=PptxSummary(fileName=file_name, slideCount=len(outcome.deck.slides), sizeBytes=len(outcome.pptx),
@@ -304,7 +310,7 @@ async def preview_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     if preview.pdf is None:
         ctx.log(t("ppt.preview_unavailable"))
         return {}
-    file_name = f"{plain(deck.title)[:40] or 'deck'}.pdf".replace("/", "-")
+    file_name = deck_file_name(plain(deck.title), "pdf")
     pdf_id = ctx.artifact(
         key="pdf", type=ArtifactType.pdf, title=file_name,
         content=DeckPreview(fileName=file_name, pageCount=len(preview.thumbnails),

@@ -81,6 +81,39 @@ def core_topic(text: str) -> str:
     return stripped or text.strip()
 
 
+MAX_TITLE = 40  # characters: the deck title, the cover and the file name
+_SUBJECT_ZH = re.compile(
+    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座)|[，,。；;！!？?\n]|$)",
+    re.IGNORECASE,
+)
+_SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+for\b|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
+_CLAUSE = re.compile(r"[，,。.；;！!？?\n]+")
+
+
+def short_title(request: str) -> str:
+    """The deck's title: the subject of the request, at most MAX_TITLE characters.
+
+    A short request is its own topic; a long one (a teacher's paragraph of wishes) names its subject
+    once ("关于浮力的公开课", "a lesson about volcanoes"), else its first clause stands for it."""
+    topic = core_topic(request)
+    if len(topic) <= MAX_TITLE:
+        return topic
+    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(request)
+    subject = core_topic(match.group("subject")) if match else ""
+    if not subject:
+        subject = next((c.strip() for c in _CLAUSE.split(topic) if c.strip()), topic)
+    return subject[:MAX_TITLE].strip()
+
+
+_UNSAFE_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
+
+
+def deck_file_name(title: str, extension: str) -> str:
+    """A file name any system accepts: the title without path or reserved characters, capped."""
+    stem = _UNSAFE_IN_FILE_NAMES.sub("-", title).strip(" .-")[:MAX_TITLE].strip() or "deck"
+    return f"{stem}.{extension}"
+
+
 def keywords_of(topic: str) -> list[str]:
     if language_of(topic) == "zh":
         parts = [p for p in re.split(r"[\s与和及、的]+", topic) if len(p) >= 2]
