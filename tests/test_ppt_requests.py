@@ -6,6 +6,8 @@ import io
 
 from pptx import Presentation
 
+from core.i18n import t
+from tests.test_cli import ROOT, ng
 from tests.test_ppt_socket import fetch_bytes, fetch_json, run_ppt
 
 # A realistic request (332 characters): the subject is named once, among many wishes.
@@ -42,3 +44,10 @@ async def test_a_five_thousand_character_request_finishes(live_server, connect):
     assert completion["success"], completion
     pptx = next(d["artifact"] for _, d in client.of(thread_id, "tool:artifact") if d["artifact"]["type"] == "pptx")
     assert "折射" in pptx["title"] and len(pptx["title"]) <= 40 + len(".pptx")
+
+
+def test_ng_ppt_with_an_empty_topic_says_what_to_give_and_exits_non_zero(tmp_path):
+    result = ng("ppt", "  ", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("ppt.empty_topic") in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
