@@ -308,6 +308,17 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     return {"deck": deck.model_dump()}
 
 
+class DeckRenderError(Exception):
+    """Rendering this deck failed. Rendering is deterministic, so resuming would fail the same way:
+    `resumable` is False and the sentence asks for a new or changed request instead."""
+
+    resumable = False
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.user_message = t("ppt.render_failed", reason=reason)
+
+
 @stage(REVISE_PAGES)
 async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     """Page feedback ("第三页内容太多了"): only the pages named are rewritten; every other page, the
@@ -344,7 +355,10 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     file and, whatever the outcome, the report — remaining problems are stated, never hidden."""
     deck = SlideDeck.model_validate(state["deck"])
     config = CourseConfig.model_validate(state["course_config"])
-    outcome = await asyncio.to_thread(gate, deck, config.duration)
+    try:
+        outcome = await asyncio.to_thread(gate, deck, config.duration)
+    except Exception as error:
+        raise DeckRenderError(type(error).__name__) from error
     for repair in outcome.report.repairs:
         ctx.log(repair)
     if outcome.deck != deck:
