@@ -6,6 +6,7 @@ from __future__ import annotations
 import colorsys
 
 from core.i18n import t
+from schemas.ppt import ColorScheme, PresentationTheme
 from tests.test_ppt_socket import run_ppt
 
 
@@ -96,3 +97,29 @@ async def test_outline_feedback_after_a_colour_keeps_the_colour(live_server, con
     run_id = await refine(client, thread_id, "大纲太复杂，精简一下")
     hue, _ = hue_and_saturation(latest(client, thread_id, run_id, "presentation_theme")["content"]["colorScheme"]["primary"])
     assert hue_distance(hue, 275) <= 15, hue
+
+
+class GreenThemeLLM:
+    """The server's model, except that every theme it designs is green, whatever was asked."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def structured(self, schema, **kwargs):
+        result = await self.inner.structured(schema, **kwargs)
+        if schema is PresentationTheme:
+            green = ColorScheme(primary="#385723", secondary="#70AD47", accent="#FFC000", background="#FBFCF8", text="#1F2A17")
+            result = result.model_copy(update={"colorScheme": green})
+        return result
+
+
+async def test_a_model_that_ignores_the_colour_asked_for_is_overruled(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于声音的5分钟PPT")
+    live_server.runtime.llm = GreenThemeLLM(live_server.runtime.llm)
+    run_id = await refine(client, thread_id, "主题颜色换成红色")
+    hue, _ = hue_and_saturation(latest(client, thread_id, run_id, "dsl")["content"]["theme"]["colorScheme"]["primary"])
+    assert hue_distance(hue, 0) <= 15, hue
