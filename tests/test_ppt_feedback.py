@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import colorsys
 
+import pytest
+
 from core.i18n import t
-from schemas.ppt import ColorScheme, PresentationTheme
+from graphs.ppt.planning import COLOURS, colour_named, palette_for, pages_named
+from graphs.ppt.render.theme import checked_theme
+from schemas.ppt import ColorScheme, FontConfig, MasterSlide, PresentationTheme
 from tests.test_ppt_socket import run_ppt
 
 
@@ -123,3 +127,28 @@ async def test_a_model_that_ignores_the_colour_asked_for_is_overruled(live_serve
     run_id = await refine(client, thread_id, "主题颜色换成红色")
     hue, _ = hue_and_saturation(latest(client, thread_id, run_id, "dsl")["content"]["theme"]["colorScheme"]["primary"])
     assert hue_distance(hue, 0) <= 15, hue
+
+
+# ------------------------------------------------------------ the rules behind it
+
+
+@pytest.mark.parametrize("word", [w for *_, words in COLOURS.values() for w in words[:2]])
+def test_each_colour_word_gives_a_palette_of_its_hue_that_needs_no_contrast_repair(word):
+    colour = colour_named(f"把主题换成{word}")
+    scheme = palette_for(colour)
+    hue, saturation = hue_and_saturation(scheme.primary)
+    assert hue_distance(hue, colour.hue) <= 5 or colour.saturation == 0, (word, scheme.primary)
+    assert (saturation > 0.3) == (colour.saturation > 0), (word, scheme.primary)
+    _, _, adjustments = checked_theme(PresentationTheme(
+        themeName=word, colorScheme=scheme, fontConfig=FontConfig(titleFont="Arial", bodyFont="Arial",
+        eastAsianFont="Noto Sans CJK SC", titleSize=40, bodySize=24), masterSlides=[MasterSlide(name="c", layout="cover")]))
+    assert adjustments == [], adjustments
+
+
+@pytest.mark.parametrize(("text", "pages"), [
+    ("第三页内容太多了，精简一下", [3]), ("第3、4页换成图片", [3, 4]), ("第二到第四页太挤", [2, 3, 4]),
+    ("第十二页有错字", [12]), ("page 3 has too much text", [3]), ("slides 2 and 5 are dense", [2, 5]),
+    ("the 4th slide is too long", [4]),
+])
+def test_page_references_name_the_pages(text, pages):
+    assert pages_named(text) == pages
