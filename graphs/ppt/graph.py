@@ -26,22 +26,22 @@ from graphs.ppt import offline as _offline  # noqa: F401  registers the offline 
 from graphs.ppt import prompts
 from graphs.ppt.design import design_slide, merge_with_draft
 from graphs.ppt.planning import (
-    REVISE_PAGES,
     STAGES,
     FeedbackIntent,
-    colour_named,
-    hue_of,
-    palette_for,
-    wants_simpler,
     classify_by_rules,
     audience_hint,
     MAX_TITLE,
+    REVISE_PAGES,
+    colour_named,
     deck_file_name,
     duration_hint,
+    hue_of,
     language_of,
     narration_budget,
+    palette_for,
     short_title,
     slide_count_for,
+    wants_simpler,
 )
 from core.i18n import current_locale, t
 from core.tools.office_preview import data_url
