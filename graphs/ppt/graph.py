@@ -30,6 +30,7 @@ from graphs.ppt.planning import (
     FeedbackIntent,
     classify_by_rules,
     audience_hint,
+    Colour,
     MAX_TITLE,
     REVISE_PAGES,
     colour_named,
@@ -267,7 +268,7 @@ async def generate_presentation_theme(state: PptState, ctx: NodeContext) -> dict
     return {"theme": theme.model_dump()}
 
 
-def _has_colour(theme: PresentationTheme, colour) -> bool:
+def _has_colour(theme: PresentationTheme, colour: Colour) -> bool:
     primary = theme.colorScheme.primary
     if colour.saturation == 0:  # black and grey: no hue to match, only no colour
         r, g, b = (int(primary[i : i + 2], 16) for i in (1, 3, 5))
@@ -343,10 +344,13 @@ async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
                                    title=f"第 {index} 页 Slide {index}", content=page)
         ctx.log(t("ppt.page_ready", index=index, total=len(slides), title=page.title), artifact_id=artifact_id)
-    revised_deck = deck.model_copy(update={"slides": slides})
-    ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=revised_deck,
+    # The same clean-up as generate_slides (markup, fonts, contrast): a model's page arrives raw.
+    prepared = await asyncio.to_thread(prepare, deck.model_copy(update={"slides": slides}))
+    for change in prepared.changes:
+        ctx.log(change)
+    ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=prepared.deck,
                  show_in_canvas=True)
-    return {"deck": revised_deck.model_dump()}
+    return {"deck": prepared.deck.model_dump()}
 
 
 @node("check_deck")
