@@ -7,6 +7,7 @@ import io
 from pptx import Presentation
 
 from core.i18n import t
+from graphs.ppt.planning import deck_file_name, short_title
 from tests.test_cli import ROOT, ng
 from tests.test_ppt_socket import fetch_bytes, fetch_json, run_ppt
 
@@ -64,3 +65,11 @@ async def test_a_deck_that_cannot_render_fails_with_a_sentence_asking_for_a_new_
     thread_id, completion = await run_ppt(client, "做一个关于地震的5分钟PPT")
     assert completion["success"] is False
     assert completion["error"] == t("ppt.render_failed", reason="ValueError")
+
+
+def test_a_long_english_request_is_titled_by_its_subject():
+    request = ("I teach year 8 science. Next week I would like a lesson about volcanoes for my class, with plenty of "
+               "pictures, a short quiz at the end, a few diagrams of the layers of the earth and how magma rises to "
+               "the surface, and a page on famous eruptions such as Vesuvius and Krakatoa.")
+    assert short_title(request) == "volcanoes"
+    assert deck_file_name('Volcanoes: "why" / how?', "pptx") == "Volcanoes-why-how.pptx"

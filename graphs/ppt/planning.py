@@ -110,7 +110,7 @@ def short_title(request: str) -> str:
     return subject[:MAX_TITLE].strip()
 
 
-_UNSAFE_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
+_UNSAFE_IN_FILE_NAMES = re.compile(r'\s*[\\/:*?"<>|\x00-\x1f]+[\s\\/:*?"<>|\x00-\x1f]*')
 
 
 def deck_file_name(title: str, extension: str) -> str:
