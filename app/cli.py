@@ -16,6 +16,7 @@ from rich.live import Live
 from rich.table import Table
 
 from app.runtime import RequestError, new_thread_id
+from core.i18n import t
 from core.settings import Settings
 
 console = Console()
@@ -132,6 +133,10 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
 
 
 def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
+    if not args.topic.strip():
+        console.print(f"[red]{t('ppt.empty_topic')}[/]")
+        return 2
+
     async def start(runtime, watched: set[str]) -> str:
         thread_id = new_thread_id()
         watched.add(thread_id)

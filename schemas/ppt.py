@@ -35,6 +35,7 @@ class CourseConfig(BaseModel):
     targetAudience: str = Field(description="目标受众")
     duration: int = Field(ge=1, le=180, description="时长 in minutes; drives the slide count")
     objectives: list[str] = Field(min_length=1, max_length=8, description="教学目标")
+    request: str = Field(default="", description="The request as the user wrote it, kept whole however long")
 
 
 class KnowledgeUnit(BaseModel):

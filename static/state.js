@@ -9,6 +9,7 @@ export const STAGE_LABELS = {
   generate_slide_scripts: "逐页脚本",
   generate_presentation_theme: "主题风格",
   generate_slides: "生成幻灯片",
+  revise_pages: "修改指定页",
   check_deck: "质检与修复",
   preview_deck: "真实渲染预览",
 };

@@ -31,13 +31,21 @@ from graphs.ppt.planning import (
     FeedbackIntent,
     classify_by_rules,
     audience_hint,
-    core_topic,
+    Colour,
+    MAX_TITLE,
+    REVISE_PAGES,
+    colour_named,
+    deck_file_name,
     duration_hint,
+    hue_of,
     language_of,
     narration_budget,
+    palette_for,
+    short_title,
     slide_count_for,
+    wants_simpler,
 )
-from core.i18n import t
+from core.i18n import current_locale, t
 from core.tools.office_preview import data_url
 from graphs.ppt.qa import gate, qa_summary
 from graphs.ppt.render import prepare, render_pptx
@@ -61,6 +69,10 @@ class PptState(TypedDict, total=False):
     request: str
     feedback: str | None
     feedback_stage: str | None
+    # Every refinement applied to this deck, oldest first ({stage, feedback, pages}): a stage re-run
+    # later still honours what was asked of it before (a colour chosen earlier stays).
+    refinements: list[dict[str, Any]]
+    change_note: str | None  # what this run's refinement changed, said in the chat when the deck is ready
     analysis: dict[str, Any]
     search: dict[str, Any] | None
     course_config: dict[str, Any]
@@ -73,7 +85,7 @@ class PptState(TypedDict, total=False):
 def initial_input(text: str, options: dict[str, Any]) -> PptState:
     """A full, fresh state: a new topic on an old thread must not inherit the old deck."""
     return PptState(
-        request=text, feedback=None, feedback_stage=None, analysis={}, search=None,
+        request=text, feedback=None, feedback_stage=None, refinements=[], change_note=None, analysis={}, search=None,
         course_config={}, video_outline={}, slide_scripts={}, theme={}, deck={},
     )
 
@@ -84,8 +96,24 @@ def feedback_input(text: str) -> PptState:
 
 
 def feedback_for(state: PptState, stage_name: str) -> str | None:
-    """Refinement feedback goes into the prompt of the stage it targets only."""
-    return state.get("feedback") if state.get("feedback_stage") == stage_name else None
+    """All feedback ever aimed at a stage, oldest first, goes into its prompt (and only into its prompt)."""
+    asked = [r["feedback"] for r in state.get("refinements") or [] if r["stage"] == stage_name]
+    return "；".join(asked) if asked else None
+
+
+def _page_list(pages: list[int]) -> str:
+    return ("、" if current_locale() == "zh" else ", ").join(str(p) for p in pages)
+
+
+def change_note_for(stage_name: str, feedback: str, pages: list[int]) -> str:
+    """The sentence that tells the user what their refinement changed (and what it left alone)."""
+    if stage_name == REVISE_PAGES:
+        key = "ppt.changed_pages_simplified" if wants_simpler(feedback) else "ppt.changed_pages"
+        return t(key, pages=_page_list(pages))
+    colour = colour_named(feedback) if stage_name == "generate_presentation_theme" else None
+    if colour is not None:
+        return t("ppt.changed_theme_colour", colour=t(f"ppt.colour_{colour.name}"))
+    return t(f"ppt.changed_{stage_name}")
 
 
 # ---------------------------------------------------------------------- routing
@@ -109,8 +137,16 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
         return Command(goto=STAGES[0])
     topic = (state.get("analysis") or {}).get("topic", "")
     intent = await classify_feedback(feedback, topic, runtime.context.llm)
-    if intent.intent == "REFINEMENT" and intent.targetStage in STAGES[1:]:
-        return Command(goto=intent.targetStage, update={"feedback_stage": intent.targetStage})
+    target = intent.targetStage
+    pages = sorted({p for p in intent.pages if 1 <= p <= len(state["deck"]["slides"])})
+    if intent.intent == "REFINEMENT" and target == REVISE_PAGES and not pages:
+        target = "generate_slides"  # the pages named are not in the deck: redesign the slides instead
+    if intent.intent == "REFINEMENT" and (target in STAGES[1:] or target == REVISE_PAGES):
+        applied = {"stage": target, "feedback": feedback, "pages": pages if target == REVISE_PAGES else []}
+        return Command(goto=target, update={
+            "feedback_stage": target, "refinements": [*(state.get("refinements") or []), applied],
+            "change_note": change_note_for(target, feedback, applied["pages"]),
+        })
     return Command(goto=STAGES[0], update=initial_input(feedback, {}))
 
 
@@ -120,7 +156,7 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
 @stage("analyze_topic")
 async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     request = state["request"]
-    topic = core_topic(request)
+    topic = short_title(request)
     analysis = await ctx.llm.structured(
         TopicAnalysis,
         role="ppt",
@@ -129,6 +165,8 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         facts={"topic": topic, "language": language_of(request), "durationHint": duration_hint(request),
                "audienceHint": audience_hint(request)},
     )
+    if len(analysis.topic) > MAX_TITLE:  # the topic becomes the deck title, the cover and the file name
+        analysis = analysis.model_copy(update={"topic": topic})
     search_tool = ctx.flow.tools.get("web_search")
     search = None
     if search_tool is None:
@@ -155,6 +193,8 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
         prompt=prompts.course_config(analysis, state.get("search"), feedback_for(state, "generate_course_config")),
         facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config")},
     )
+    # The request itself, however long, stays with the course: later stages and refinements read it.
+    config = config.model_copy(update={"request": state["request"]})
     artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title="课程配置 Course config",
                                content=config, show_in_canvas=True)
     ctx.log(f"Course: {config.duration} min for {config.targetAudience}.", artifact_id=artifact_id)
@@ -219,10 +259,23 @@ async def generate_presentation_theme(state: PptState, ctx: NodeContext) -> dict
         prompt=prompts.presentation_theme(analysis, config, feedback),
         facts={"topic": analysis.topic, "language": analysis.language, "feedback": feedback},
     )
+    colour = colour_named(feedback)
+    if colour is not None and not _has_colour(theme, colour):
+        # The colour asked for is a requirement, not a hint: whichever model answered, the deck wears it.
+        theme = theme.model_copy(update={"colorScheme": palette_for(colour)})
     artifact_id = ctx.artifact(key="presentation_theme", type=ArtifactType.presentation_theme,
                                title="演示主题 Presentation theme", content=theme, show_in_canvas=True)
     ctx.log(f"Theme “{theme.themeName}”.", artifact_id=artifact_id)
     return {"theme": theme.model_dump()}
+
+
+def _has_colour(theme: PresentationTheme, colour: Colour) -> bool:
+    primary = theme.colorScheme.primary
+    if colour.saturation == 0:  # black and grey: no hue to match, only no colour
+        r, g, b = (int(primary[i : i + 2], 16) for i in (1, 3, 5))
+        return max(r, g, b) - min(r, g, b) < 24
+    distance = abs(hue_of(primary) - colour.hue) % 360
+    return min(distance, 360 - distance) <= 20
 
 
 @stage("generate_slides")
@@ -257,13 +310,60 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     return {"deck": deck.model_dump()}
 
 
+class DeckRenderError(Exception):
+    """Rendering this deck failed. Rendering is deterministic, so resuming would fail the same way:
+    `resumable` is False and the sentence asks for a new or changed request instead."""
+
+    resumable = False
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.user_message = t("ppt.render_failed", reason=reason)
+
+
+@stage(REVISE_PAGES)
+async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """Page feedback ("第三页内容太多了"): only the pages named are rewritten; every other page, the
+    outline, the scripts and the theme stay exactly as they are."""
+    deck = SlideDeck.model_validate(state["deck"])
+    refinement = state["refinements"][-1]
+    slides = list(deck.slides)
+
+    async def revise(index: int) -> SlideSpec:
+        current = slides[index - 1]
+        revised = await ctx.llm.structured(
+            SlideSpec, role="ppt", system=prompts.SYSTEM,
+            prompt=prompts.revise_page(current.model_dump(exclude_defaults=True), len(slides), deck.theme,
+                                       refinement["feedback"]),
+            facts={"current": current.model_dump(), "feedback": refinement["feedback"], "language": deck.language,
+                   "total": len(slides)},
+        )
+        return revised.model_copy(update={"index": index, "notes": revised.notes or current.notes})
+
+    for index, page in zip(refinement["pages"], await asyncio.gather(*(revise(i) for i in refinement["pages"]))):
+        slides[index - 1] = page
+        artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
+                                   title=f"第 {index} 页 Slide {index}", content=page)
+        ctx.log(t("ppt.page_ready", index=index, total=len(slides), title=page.title), artifact_id=artifact_id)
+    # The same clean-up as generate_slides (markup, fonts, contrast): a model's page arrives raw.
+    prepared = await asyncio.to_thread(prepare, deck.model_copy(update={"slides": slides}))
+    for change in prepared.changes:
+        ctx.log(change)
+    ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=prepared.deck,
+                 show_in_canvas=True)
+    return {"deck": prepared.deck.model_dump()}
+
+
 @node("check_deck")
 async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     """The QA gate: render, check the .pptx itself, repair (split, re-layout) and check again; publish the
     file and, whatever the outcome, the report — remaining problems are stated, never hidden."""
     deck = SlideDeck.model_validate(state["deck"])
     config = CourseConfig.model_validate(state["course_config"])
-    outcome = await asyncio.to_thread(gate, deck, config.duration)
+    try:
+        outcome = await asyncio.to_thread(gate, deck, config.duration)
+    except Exception as error:
+        raise DeckRenderError(type(error).__name__) from error
     for repair in outcome.report.repairs:
         ctx.log(repair)
     if outcome.deck != deck:
@@ -274,7 +374,7 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         ctx.log(t("ppt.qa_passed", checks=len(outcome.report.checks)), artifact_id=report_id)
     else:
         ctx.log(t("ppt.qa_failed", count=len(outcome.report.issues)), level="warning", artifact_id=report_id)
-    file_name = f"{plain(deck.title)[:40] or 'deck'}.pptx".replace("/", "-")
+    file_name = deck_file_name(plain(deck.title), "pptx")
     pptx_id = ctx.artifact(
         key="pptx", type=ArtifactType.pptx, title=file_name,
         content=PptxSummary(fileName=file_name, slideCount=len(outcome.deck.slides), sizeBytes=len(outcome.pptx),
@@ -283,6 +383,8 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         mime_type="application/vnd.openxmlformats-officedocument.presentationml.presentation",
     )
     ctx.log(t("ppt.pptx_ready", name=file_name, kb=len(outcome.pptx) // 1024), artifact_id=pptx_id)
+    if state.get("change_note"):
+        ctx.message(state["change_note"], final=True)
     ctx.message(qa_summary(outcome.report, file_name, len(outcome.deck.slides)), final=True)
     return {"deck": outcome.deck.model_dump()}
 
@@ -305,7 +407,7 @@ async def preview_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     if preview.pdf is None:
         ctx.log(t("ppt.preview_unavailable"))
         return {}
-    file_name = f"{plain(deck.title)[:40] or 'deck'}.pdf".replace("/", "-")
+    file_name = deck_file_name(plain(deck.title), "pdf")
     pdf_id = ctx.artifact(
         key="pdf", type=ArtifactType.pdf, title=file_name,
         content=DeckPreview(fileName=file_name, pageCount=len(preview.thumbnails),
@@ -400,7 +502,9 @@ def build_graph() -> StateGraph:
         "generate_slides": generate_slides,
     }
     assert tuple(nodes) == STAGES
-    graph.add_node("route_request", route_request, destinations=STAGES)
+    graph.add_node("route_request", route_request, destinations=(*STAGES, REVISE_PAGES))
+    graph.add_node(REVISE_PAGES, revise_pages)
+    graph.add_edge(REVISE_PAGES, "check_deck")
     # After the six stages: the QA gate (renders, checks, repairs, publishes) and the real preview.
     nodes |= {"check_deck": check_deck, "preview_deck": preview_deck}
     for name, fn in nodes.items():

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import design_slide
+from core.i18n import t
 from graphs.ppt.planning import (
     FeedbackIntent,
+    colour_named,
     keywords_of,
     narration_length,
+    palette_for,
+    wants_simpler,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -40,7 +44,6 @@ STYLES_ZH = ("问题驱动，由浅入深", "案例引入，层层递进", "故�
 STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", "Story-based with everyday examples", "Compare, contrast, then summarise")
 ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "发展趋势")
 ASPECTS_EN = ("Core ideas", "How it works", "Key processes", "Applications", "Common pitfalls", "What comes next")
-SIMPLIFY = ("精简", "太复杂", "缩减", "简化", "simplify", "too complex", "shorter", "fewer")
 
 
 def _zh(request: OfflineRequest) -> bool:
@@ -48,8 +51,7 @@ def _zh(request: OfflineRequest) -> bool:
 
 
 def _wants_simpler(request: OfflineRequest) -> bool:
-    feedback = (request.fact("feedback") or "").lower()
-    return any(word in feedback for word in SIMPLIFY)
+    return wants_simpler(request.fact("feedback"))
 
 
 @offline_composer(TopicAnalysis)
@@ -248,8 +250,12 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
 
 @offline_composer(PresentationTheme)
 def presentation_theme(request: OfflineRequest) -> PresentationTheme:
-    topic, zh = request.fact("topic"), _zh(request)
-    name, colors = stable_choice(PALETTES, topic, request.fact("feedback") or "")
+    topic, feedback = request.fact("topic"), request.fact("feedback") or ""
+    colour = colour_named(feedback)
+    if colour is not None:  # the colour the user asked for, not one picked for the topic
+        name, colors = t("ppt.colour_theme", colour=t(f"ppt.colour_{colour.name}")), palette_for(colour)
+    else:
+        name, colors = stable_choice(PALETTES, topic, feedback)
     return PresentationTheme(
         themeName=name,
         colorScheme=colors,
@@ -264,13 +270,52 @@ def presentation_theme(request: OfflineRequest) -> PresentationTheme:
     )
 
 
+VISUAL_WORDS = ("配图", "图片", "视觉", "visual", "image", "picture")
+
+
+def _first_clause(text: str) -> str:
+    """"观察现象：看看身边的例子，再想原因" → "观察现象：看看身边的例子": the point without its elaboration."""
+    for mark in ("，", "；", ", ", "; "):
+        head = text.split(mark, 1)[0]
+        if len(head) >= 4:
+            text = head
+    return text
+
+
+def _fewer(items: list, keep_at_least: int) -> list:
+    return items[: max(keep_at_least, (len(items) + 1) // 2)]
+
+
+def _simpler_page(page: SlideSpec) -> SlideSpec:
+    """The same page with about half its points, each cut to its first clause."""
+    return page.model_copy(update={
+        "bullets": [_first_clause(b) for b in _fewer(page.bullets, 1)],
+        "columns": [c.model_copy(update={"items": [_first_clause(i) for i in _fewer(c.items, 1)]}) for c in page.columns],
+        "steps": [s.model_copy(update={"detail": _first_clause(s.detail)}) for s in _fewer(page.steps, 2)],
+        "table": page.table.model_copy(update={"rows": _fewer(page.table.rows, 1)}) if page.table else None,
+    })
+
+
+def _revised_page(request: OfflineRequest) -> SlideSpec:
+    """Page feedback on a finished deck: simpler when asked, an image-led page when visuals are asked."""
+    page = SlideSpec.model_validate(request.fact("current"))
+    feedback = (request.fact("feedback") or "").lower()
+    if wants_simpler(feedback):
+        page = _simpler_page(page)
+    if any(word in feedback for word in VISUAL_WORDS) and page.layout == "bullets":
+        page = page.model_copy(update={"layout": "image_text"})
+    return page
+
+
 @offline_composer(SlideSpec)
 def slide_spec(request: OfflineRequest) -> SlideSpec:
     """The page as design.py reads the script's shape; visual feedback adds an icon-led page."""
+    if request.fact("current") is not None:
+        return _revised_page(request)
     script = SlideScript.model_validate(request.fact("script"))
     spec = design_slide(script, request.fact("total"), request.fact("subtitle") if script.slideIndex == 1 else None)
     feedback = (request.fact("feedback") or "").lower()
-    if any(word in feedback for word in ("配图", "图片", "视觉", "visual", "image", "picture")) and spec.layout == "bullets":
+    if any(word in feedback for word in VISUAL_WORDS) and spec.layout == "bullets":
         spec = spec.model_copy(update={"layout": "image_text"})
     return spec
 

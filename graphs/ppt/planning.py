@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import re
 
+import colorsys
+
 from pydantic import BaseModel, Field
+
+from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
+from schemas.ppt import ColorScheme
 
 STAGES = (
     "analyze_topic",
@@ -84,6 +89,39 @@ def core_topic(text: str) -> str:
     return stripped or text.strip()
 
 
+MAX_TITLE = 40  # characters: the deck title, the cover and the file name
+_SUBJECT_ZH = re.compile(
+    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座)|[，,。；;！!？?\n]|$)",
+    re.IGNORECASE,
+)
+_SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+for\b|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
+_CLAUSE = re.compile(r"[，,。.；;！!？?\n]+")
+
+
+def short_title(request: str) -> str:
+    """The deck's title: the subject of the request, at most MAX_TITLE characters.
+
+    A short request is its own topic; a long one (a teacher's paragraph of wishes) names its subject
+    once ("关于浮力的公开课", "a lesson about volcanoes"), else its first clause stands for it."""
+    topic = core_topic(request)
+    if len(topic) <= MAX_TITLE:
+        return topic
+    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(request)
+    subject = core_topic(match.group("subject")) if match else ""
+    if not subject:
+        subject = next((c.strip() for c in _CLAUSE.split(topic) if c.strip()), topic)
+    return subject[:MAX_TITLE].strip()
+
+
+_UNSAFE_IN_FILE_NAMES = re.compile(r'\s*[\\/:*?"<>|\x00-\x1f]+[\s\\/:*?"<>|\x00-\x1f]*')
+
+
+def deck_file_name(title: str, extension: str) -> str:
+    """A file name any system accepts: the title without path or reserved characters, capped."""
+    stem = _UNSAFE_IN_FILE_NAMES.sub("-", title).strip(" .-")[:MAX_TITLE].strip() or "deck"
+    return f"{stem}.{extension}"
+
+
 def keywords_of(topic: str) -> list[str]:
     if language_of(topic) == "zh":
         parts = [p for p in re.split(r"[\s与和及、的]+", topic) if len(p) >= 2]
@@ -99,11 +137,16 @@ def keywords_of(topic: str) -> list[str]:
 # ------------------------------------------------------------ feedback routing
 
 
+REVISE_PAGES = "revise_pages"  # not a pipeline stage: rewrites named pages of the finished deck
+
+
 class FeedbackIntent(BaseModel):
     """How a message on a finished PPT thread is read (spec: Intent Classification Logic)."""
 
     intent: str = Field(description="INITIAL (a new topic) or REFINEMENT (change the current deck)")
-    targetStage: str | None = Field(default=None, description="For REFINEMENT: the first stage to re-run")
+    targetStage: str | None = Field(default=None, description="For REFINEMENT: the first stage to re-run, or "
+                                                              "revise_pages to rewrite only the pages named")
+    pages: list[int] = Field(default_factory=list, description="For revise_pages: the 1-based pages to rewrite")
     reason: str = Field(default="", description="Why, in a few words")
 
 
@@ -114,16 +157,137 @@ REFINEMENT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("generate_video_outline", ("大纲", "太复杂", "精简", "缩减", "简化", "内容", "结构", "知识点", "outline", "simplify", "too complex", "shorter", "structure", "content")),
     ("generate_slides", ("配图", "视觉", "图片", "排版", "版式", "美化", "页面", "visual", "image", "picture", "layout", "design", "slide")),
 )
+SIMPLIFY_WORDS = ("精简", "太多", "太复杂", "缩减", "简化", "删减", "少一点", "simplify", "too much", "too complex",
+                  "shorter", "fewer", "trim", "less text")
 
 NEW_TOPIC_MARKERS = ("做一个", "做一份", "新的", "另一个", "换个主题", "new deck", "new topic", "another", "make a", "create a")
+
+_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_NUMBER = r"[\d零一二两三四五六七八九十]+"
+_PAGES_ZH = re.compile(rf"第\s*({_ZH_NUMBER}(?:\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*)\s*(?:页|张|面)")
+_PAGES_EN = re.compile(r"\b(?:pages?|slides?)\s+(\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)\b|\b(\d+)(?:st|nd|rd|th)\s+(?:page|slide)\b",
+                       re.IGNORECASE)
+
+
+def _zh_number(text: str) -> int:
+    """"3" → 3, "三" → 3, "十二" → 12, "二十三" → 23."""
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)
+    return _ZH_DIGITS.get(text, 0)
+
+
+def pages_named(text: str) -> list[int]:
+    """The pages a message points at: 第三页, 第3、4页, page 3, slides 2 and 5, the 4th slide."""
+    pages: list[int] = []
+    for match in _PAGES_ZH.finditer(text):
+        numbers = [_zh_number(n) for n in re.findall(_ZH_NUMBER, match.group(1))]
+        if re.search(r"[至到~-]", match.group(1)) and len(numbers) == 2:
+            numbers = list(range(numbers[0], numbers[1] + 1))
+        pages += numbers
+    for match in _PAGES_EN.finditer(text):
+        if match.group(2):
+            pages.append(int(match.group(2)))
+            continue
+        numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
+        if re.search(r"to|-", match.group(1)) and len(numbers) == 2:
+            numbers = list(range(numbers[0], numbers[1] + 1))
+        pages += numbers
+    return sorted({p for p in pages if p >= 1})
+
+
+def wants_simpler(text: str | None) -> bool:
+    lowered = (text or "").lower()
+    return any(word in lowered for word in SIMPLIFY_WORDS)
 
 
 def classify_by_rules(text: str) -> FeedbackIntent | None:
     lowered = text.lower()
     if any(marker in lowered for marker in NEW_TOPIC_MARKERS):
         return FeedbackIntent(intent="INITIAL", reason="asks for a new deck")
+    if colour_named(text) is not None:
+        return FeedbackIntent(intent="REFINEMENT", targetStage="generate_presentation_theme", reason="names a colour")
+    pages = pages_named(text)
+    if pages:
+        return FeedbackIntent(intent="REFINEMENT", targetStage=REVISE_PAGES, pages=pages, reason="names pages")
     for stage_name, words in REFINEMENT_RULES:
         if any(word in lowered for word in words):
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
     return None
 
+
+# ------------------------------------------------------------ colour words
+
+
+class Colour(BaseModel):
+    """A colour a user named: its catalogue key, hue (degrees) and how saturated and light its fill is."""
+
+    name: str = Field(description="Catalogue key suffix, e.g. navy, red")
+    hue: float = Field(ge=0, lt=360)
+    saturation: float = Field(ge=0, le=1)
+    lightness: float = Field(ge=0, le=1, description="Lightness of the theme's primary fill")
+
+
+# name → (hue, saturation, lightness of the primary fill), and the words that name it; a primary dark
+# enough to carry white text keeps the hue the user asked for (a yellow deck gets a dark gold primary).
+COLOURS: dict[str, tuple[float, float, float, tuple[str, ...]]] = {
+    "navy": (222, 0.65, 0.22, ("深蓝", "藏青", "藏蓝", "海军蓝", "宝蓝", "navy", "dark blue")),
+    "light_blue": (200, 0.70, 0.36, ("天蓝", "浅蓝", "湖蓝", "sky blue", "light blue")),
+    "blue": (212, 0.65, 0.34, ("蓝色", "蓝调", "蓝系", "blue")),
+    "dark_red": (350, 0.60, 0.26, ("深红", "酒红", "暗红", "枣红", "maroon", "burgundy", "dark red")),
+    "red": (0, 0.70, 0.36, ("红色", "红调", "红系", "中国红", "red")),
+    "dark_green": (145, 0.55, 0.20, ("深绿", "墨绿", "dark green")),
+    "green": (125, 0.50, 0.28, ("绿色", "绿调", "绿系", "green")),
+    "teal": (180, 0.60, 0.24, ("青色", "蓝绿", "teal", "cyan", "turquoise")),
+    "purple": (275, 0.50, 0.32, ("紫色", "紫调", "紫系", "purple", "violet")),
+    "orange": (25, 0.80, 0.36, ("橙色", "橘色", "橙调", "orange")),
+    "yellow": (45, 0.75, 0.30, ("黄色", "金色", "金黄", "yellow", "gold")),
+    "brown": (25, 0.45, 0.24, ("棕色", "咖啡色", "褐色", "brown")),
+    "pink": (335, 0.60, 0.40, ("粉色", "粉红", "玫红", "pink", "magenta")),
+    "black": (0, 0.0, 0.12, ("黑色", "黑白", "black")),
+    "grey": (0, 0.0, 0.34, ("灰色", "灰调", "grey", "gray")),
+}
+_COLOUR_WORDS = sorted(((word, name) for name, (*_, words) in COLOURS.items() for word in words),
+                       key=lambda pair: -len(pair[0]))
+_COLOUR_NAME_OF = dict(_COLOUR_WORDS)
+# Longest words first, so 深蓝 wins over 蓝色 and "dark blue" over "blue"; Latin words whole only.
+_COLOUR_PATTERN = re.compile("|".join(
+    re.escape(word) if CJK.search(word) else rf"\b{re.escape(word)}\b" for word, _ in _COLOUR_WORDS), re.IGNORECASE)
+
+
+def colour_named(text: str | None) -> Colour | None:
+    """The colour a message asks for; with several, the last named wins (it is the latest wish)."""
+    matches = list(_COLOUR_PATTERN.finditer(text or ""))
+    if not matches:
+        return None
+    name = _COLOUR_NAME_OF[matches[-1].group(0).lower()]
+    hue, saturation, lightness, _ = COLOURS[name]
+    return Colour(name=name, hue=hue, saturation=saturation, lightness=lightness)
+
+
+def _hls(hue: float, lightness: float, saturation: float) -> str:
+    r, g, b = colorsys.hls_to_rgb(hue / 360, lightness, saturation)
+    return "#" + "".join(f"{round(v * 255):02X}" for v in (r, g, b))
+
+
+def hue_of(hex_color: str) -> float:
+    """Hue in degrees of a #RRGGBB colour."""
+    r, g, b = (int(hex_color.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return colorsys.rgb_to_hls(r, g, b)[0] * 360
+
+
+def palette_for(colour: Colour) -> ColorScheme:
+    """A theme of the named colour: primary and secondary in its hue, a complementary accent, a tinted
+    white background and near-black text, every text pair lifted to WCAG body contrast."""
+    hue, sat, light = colour.hue, colour.saturation, colour.lightness
+    background = _hls(hue, 0.985, min(sat, 0.4))
+    accent_hue = (hue + 180) % 360 if sat else 200.0
+    return ColorScheme(
+        primary=ensure_contrast(_hls(hue, light, sat), background, BODY_CONTRAST),
+        secondary=ensure_contrast(_hls(hue, min(light + 0.12, 0.5), sat), background, BODY_CONTRAST),
+        accent=_hls(accent_hue, 0.5, 0.75),
+        background=background,
+        text=ensure_contrast(_hls(hue, 0.11, min(sat, 0.3)), background, BODY_CONTRAST),
+    )

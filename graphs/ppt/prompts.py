@@ -89,10 +89,19 @@ def slide_page(script: dict[str, Any], total: int, theme: PresentationTheme, fee
     )
 
 
+def revise_page(page: dict[str, Any], total: int, theme: PresentationTheme, feedback: str) -> str:
+    return (
+        f"A finished slide (page {page['index']} of {total}), theme {theme.themeName}:\n{_json(page)}\n{LAYOUT_GUIDE}\n"
+        "Rewrite only this page as the feedback asks; keep its index and its notes (the narration) unchanged, and "
+        "keep whatever the feedback does not mention. Plain text only: no markdown, no emoji." + _feedback(feedback)
+    )
+
+
 def feedback_intent(text: str, topic: str) -> str:
     return (
         f"The current deck is about “{topic}”. The user now writes: “{text}”.\n"
         "Is this a new request (intent INITIAL) or feedback on the current deck (intent REFINEMENT)? For "
         "REFINEMENT give targetStage: generate_slides for visuals/layout, generate_video_outline for structure "
-        "or content, generate_presentation_theme for colours/fonts, generate_slide_scripts for narration."
+        "or content, generate_presentation_theme for colours/fonts, generate_slide_scripts for narration, "
+        "revise_pages (with pages: the 1-based page numbers) when the feedback is about particular pages only."
     )
