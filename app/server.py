@@ -49,6 +49,8 @@ PUBLIC_PREFIXES = ("/static/", "/socket.io/")
 # Events per `thread:replay` message: python-socketio costs ~0.1 ms per message whatever its size, so
 # batching is what makes a 10k-event replay fast; 500 keeps one message well under the send cap.
 REPLAY_BATCH = 500
+# and at most this many bytes: clients cap one websocket message (aiohttp's default is 4 MB).
+REPLAY_BATCH_BYTES = 1_000_000
 EVENTS_PAGE_MAX = 1000  # most events one GET /api/threads/{id}/events returns
 
 
@@ -235,7 +237,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         await owned_thread(rt.store, msg.threadId, connection.user)
 
         async def send_batch(page: list[tuple[str, dict[str, Any]]], *, paced: bool = True) -> bool:
-            for batch in replay_batches(page, send_cap.max_bytes // 4):
+            for batch in replay_batches(page, min(REPLAY_BATCH_BYTES, send_cap.max_bytes // 4)):
                 # Unpaced under the thread's lock: a slow reader must not hold up the run's publishing.
                 if paced and not await send_cap.writable(sid):
                     return False  # the client is gone
