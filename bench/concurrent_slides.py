@@ -91,7 +91,7 @@ async def main(concurrencies: list[int], delay: float) -> None:
                 print(f"  concurrency {concurrency:>2}: {result['wall']:6.2f} s wall, {result['calls']} calls", flush=True)
 
     print(f"\n12-slide PPT through FlowRuntime, OpenAI-compatible fake at {delay:g} s per call "
-          f"(pages generated in batches of LLM_CONCURRENCY)\n")
+          f"(a pool of LLM_CONCURRENCY pages)\n")
     print(f"{'conc':>4} {'wall s':>7} {'calls':>5} {'seq s':>6} {'wall/seq':>8} {'in flight':>9} "
           f"{'rounds':>6} {'critical s':>10} {'wall−critical':>13} {'slides':>6} {'events':>6}")
     for r in results:
