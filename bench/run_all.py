@@ -29,6 +29,7 @@ BENCHES = {
     "concurrent_slides": ([], ["--delay", "0.5"]),
     "non_reading_clients": ([], ["--clients", "10", "--thread-mb", "2"]),
     "novel_memory": ([], ["--sizes", "200", "--repeats", "1"]),
+    "throughput": (["--levels", "1,10,50"], ["--levels", "1,10"]),
     "replay": (["--sizes", "1000,10000,100000"], ["--sizes", "1000,10000"]),
 }
 
