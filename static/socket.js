@@ -51,6 +51,7 @@ export function connect() {
   });
   socket.onAny((name, payload) => {
     if (SERVER_EVENTS.has(name)) receive(name, payload);
+    else if (name === "thread:replay") receiveReplay(payload);
   });
 }
 
@@ -99,6 +100,14 @@ export function reconcileAfterJoin(view) {
   if (pi) setStatus("interrupted");
 }
 
+
+// A batch of a join's replay: the same events, in seq order, that would otherwise come one by one.
+export function receiveReplay(batch) {
+  if (!batch || !Array.isArray(batch.events)) return;
+  for (const item of batch.events) {
+    if (item && SERVER_EVENTS.has(item.event)) receive(item.event, item.data);
+  }
+}
 
 export function receive(name, ev) {
   if (!ev || typeof ev !== "object") return;

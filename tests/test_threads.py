@@ -69,8 +69,9 @@ async def test_outline_feedback_reruns_from_the_outline_and_keeps_course_config(
 
     second_run = [(n, d) for n, d in client.of(thread_id) if d["runId"] == ack["runId"]]
     rerun = [d["toolName"] for n, d in second_run if n == "tool:start"]
-    assert rerun == ["generate_video_outline", "generate_slide_scripts", "generate_presentation_theme", "generate_slides",
-                     "check_deck", "preview_deck"]
+    # The theme runs beside the slide scripts, so only its place among them is free.
+    assert rerun[0] == "generate_video_outline" and rerun[3:] == ["generate_slides", "check_deck", "preview_deck"]
+    assert sorted(rerun[1:3]) == ["generate_presentation_theme", "generate_slide_scripts"]
     versions = artifact_versions(client.of(thread_id))
     assert versions["course_config"] == 1
     for kind in ("video_outline", "slide_scripts", "presentation_theme", "dsl", "pptx"):

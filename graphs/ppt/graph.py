@@ -3,8 +3,9 @@
 `route_request` (START) reads a message sent to a finished deck (`feedback`) and routes to the stage it
 targets, so the classification (rules, else a model call) runs inside the graph, never on the ack path.
 
-`generate_slides` runs a small page subgraph: one superstep per page batch, each checkpointed,
-so a crash at page 7 resumes at page 7 (pages of one batch are generated concurrently).
+`generate_slides` runs a small page subgraph: every page is a task of one superstep, LLM_CONCURRENCY
+at a time, and each finished page is checkpointed as it finishes, so a crash at page 7 resumes at
+page 7 and no page waits for a slower one. The theme stage runs beside the slide scripts.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import Command
+from langgraph.types import Command, Send
 
 from core.llm.base import LLM
 
@@ -295,7 +296,9 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
             "tool_call_id": ctx.tool_call_id,
             "slides": [],
         },
-        ctx.config,
+        # A pool of LLM_CONCURRENCY pages at a time (LangGraph's per-superstep task limit): a new page
+        # starts as soon as any finishes, in page order, so progress still counts up 1, 2, 3…
+        {**ctx.config, "max_concurrency": max(1, ctx.llm.max_concurrency)},
     )
     slides = sorted((SlideSpec.model_validate(s) for s in pages_done["slides"]), key=lambda s: s.index)
     prepared = await asyncio.to_thread(prepare, SlideDeck(title=analysis.topic, language=analysis.language, theme=theme,
@@ -431,59 +434,59 @@ class PagesState(TypedDict, total=False):
     slides: Annotated[list[dict[str, Any]], operator.add]
 
 
+class PageTask(TypedDict):
+    """One page's work, sent to `generate_page`: the shared inputs and its own script."""
+
+    script: dict[str, Any]
+    total: int
+    theme: dict[str, Any]
+    language: str
+    subtitle: str
+    feedback: str | None
+    tool_call_id: str
+
+
 def _progress_message(current: int, total: int, language: str) -> str:
     # The spec fixes this sentence's wording (正在生成第 N/M 页...); the deck's language picks it.
     return t("ppt.generating_slide", locale=language, current=current, total=total)
 
 
-async def generate_page_batch(state: PagesState, config: RunnableConfig, runtime: Runtime[FlowContext]) -> dict[str, Any]:
-    ctx = NodeContext.from_runtime(config, runtime, tool_name="generate_slides", tool_call_id=state["tool_call_id"])
-    scripts, total = state["scripts"], len(state["scripts"])
-    start = len(state.get("slides") or [])
-    batch = scripts[start : start + max(1, ctx.llm.max_concurrency)]
-    theme = PresentationTheme.model_validate(state["theme"])
-
-    async def one_page(script: dict[str, Any]) -> SlideSpec:
-        parsed = SlideScript.model_validate(script)
-        draft = design_slide(parsed, total, state["subtitle"] if parsed.slideIndex == 1 else None)
-        written = await ctx.llm.structured(
-            SlideSpec,
-            role="ppt",
-            system=prompts.SYSTEM,
-            prompt=prompts.slide_page(script, total, theme, state.get("feedback"), draft.model_dump(exclude_defaults=True)),
-            facts={"script": script, "total": total, "language": state["language"], "feedback": state.get("feedback"),
-                   "subtitle": state["subtitle"]},
-        )
-        return merge_with_draft(written, draft)
-
-    pending = [asyncio.create_task(one_page(script)) for script in batch]
-    made: list[dict[str, Any]] = []
-    try:
-        # Pages of a batch are generated concurrently; their events still go out in page order.
-        for script, task in zip(batch, pending):
-            index = script["slideIndex"]
-            ctx.progress(index, total, _progress_message(index, total, state["language"]), status="generating_slide")
-            slide = await task
-            artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
-                                       title=f"第 {index} 页 Slide {index}", content=slide)
-            ctx.log(t("ppt.page_ready", index=index, total=total, title=slide.title), artifact_id=artifact_id)
-            made.append(slide.model_dump())
-    finally:
-        for task in pending:
-            task.cancel()
-    await ctx.flush()  # not a hooked node: make its pages' events durable before its checkpoint
-    return {"slides": made}
+async def generate_page(task: PageTask, config: RunnableConfig, runtime: Runtime[FlowContext]) -> dict[str, Any]:
+    # A LangGraph task of its own: its write is saved the moment it finishes, so a crash redoes only
+    # the pages still in flight, and a slow page holds up no other.
+    ctx = NodeContext.from_runtime(config, runtime, tool_name="generate_slides", tool_call_id=task["tool_call_id"])
+    script, total, index = task["script"], task["total"], task["script"]["slideIndex"]
+    ctx.progress(index, total, _progress_message(index, total, task["language"]), status="generating_slide")
+    parsed = SlideScript.model_validate(script)
+    draft = design_slide(parsed, total, task["subtitle"] if parsed.slideIndex == 1 else None)
+    theme = PresentationTheme.model_validate(task["theme"])
+    written = await ctx.llm.structured(
+        SlideSpec,
+        role="ppt",
+        system=prompts.SYSTEM,
+        prompt=prompts.slide_page(script, total, theme, task.get("feedback"), draft.model_dump(exclude_defaults=True)),
+        facts={"script": script, "total": total, "language": task["language"], "feedback": task.get("feedback"),
+               "subtitle": task["subtitle"]},
+    )
+    slide = merge_with_draft(written, draft)
+    artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
+                               title=f"第 {index} 页 Slide {index}", content=slide)
+    ctx.log(t("ppt.page_ready", index=index, total=total, title=slide.title), artifact_id=artifact_id)
+    await ctx.flush()  # not a hooked node: make the page's events durable before its write is checkpointed
+    return {"slides": [slide.model_dump()]}
 
 
-def _more_pages(state: PagesState) -> str:
-    return "generate_page_batch" if len(state["slides"]) < len(state["scripts"]) else END
+def _send_pages(state: PagesState) -> list[Send]:
+    shared = {key: state.get(key) for key in ("theme", "language", "subtitle", "feedback", "tool_call_id")}
+    total = len(state["scripts"])
+    return [Send("generate_page", PageTask(script=script, total=total, **shared)) for script in state["scripts"]]
 
 
 def build_pages_graph() -> StateGraph:
     graph = StateGraph(PagesState, context_schema=FlowContext)
-    graph.add_node("generate_page_batch", generate_page_batch)
-    graph.add_edge(START, "generate_page_batch")
-    graph.add_conditional_edges("generate_page_batch", _more_pages, ["generate_page_batch", END])
+    graph.add_node("generate_page", generate_page)
+    graph.add_conditional_edges(START, _send_pages, ["generate_page"])
+    graph.add_edge("generate_page", END)
     return graph
 
 
@@ -510,9 +513,14 @@ def build_graph() -> StateGraph:
     for name, fn in nodes.items():
         graph.add_node(name, fn)
     graph.add_edge(START, "route_request")
-    order = list(nodes)
-    assert tuple(order) == PIPELINE_NODES
-    for before, after in zip(order, order[1:]):
+    # A chain, except that the theme (it needs only the analysis and the course config) runs beside
+    # the slide scripts; both lead to generate_slides, which their shared superstep triggers once.
+    chain = ["analyze_topic", "generate_course_config", "generate_video_outline", "generate_slide_scripts",
+             "generate_slides", "check_deck", "preview_deck"]
+    for before, after in zip(chain, chain[1:]):
         graph.add_edge(before, after)
-    graph.add_edge(order[-1], END)
+    graph.add_edge("generate_video_outline", "generate_presentation_theme")
+    graph.add_edge("generate_presentation_theme", "generate_slides")
+    graph.add_edge(chain[-1], END)
+    assert set(chain) | {"generate_presentation_theme"} == set(PIPELINE_NODES)
     return graph

@@ -13,11 +13,16 @@ class RecordingClient:
     def __init__(self) -> None:
         self.sio = socketio.AsyncClient(reconnection=False)
         self.events: list[tuple[str, dict[str, Any]]] = []
+        self.replay_batches: list[int] = []  # size of each `thread:replay` message received
         self._changed = asyncio.Condition()
 
         @self.sio.on("*")
         async def record(event: str, data: dict[str, Any]) -> None:
-            self.events.append((event, data))
+            if event == "thread:replay":  # a batch of replayed events, recorded one by one like live ones
+                self.replay_batches.append(len(data["events"]))
+                self.events.extend((item["event"], item["data"]) for item in data["events"])
+            else:
+                self.events.append((event, data))
             async with self._changed:
                 self._changed.notify_all()
 
