@@ -39,7 +39,8 @@ async def _ask_in_daemon(input_fn: InputFn, prompt: str) -> str:
         try:
             text = input_fn(prompt)
         except BaseException as error:  # EOFError above all; handed to the awaiting coroutine
-            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_exception(error))
+            failure = error
+            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_exception(failure))
         else:
             loop.call_soon_threadsafe(lambda: answer.done() or answer.set_result(text))
 
