@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sys
 from pathlib import Path
@@ -67,7 +68,7 @@ def test_use_defaults_at_the_second_question_settles_the_round(tmp_path):
 def test_export_writes_the_finished_plan_as_markdown(tmp_path):
     planned = ng("plan", REQUIREMENT, "--max-rounds", "1", data_dir=tmp_path / "data", cwd=ROOT)
     assert planned.returncode == 0, planned.stdout + planned.stderr
-    thread_id = ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout.split("│")[5].strip()
+    thread_id = re.search(r"[0-9a-f]{32}", ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout).group(0)
     exported = ng("export", thread_id, "--out", str(tmp_path / "plan"), data_dir=tmp_path / "data", cwd=ROOT)
     assert exported.returncode == 0, exported.stdout + exported.stderr
     assert (tmp_path / "plan.md").read_text(encoding="utf-8").startswith("#")
