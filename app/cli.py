@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import os
 import shutil
@@ -11,12 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from rich.console import Console
 from rich.live import Live
+from rich.progress_bar import ProgressBar
 from rich.table import Table
+from rich.text import Text
 
 from app.runtime import RequestError, new_thread_id
-from core.i18n import t
+from core.i18n import set_locale, t
 from core.settings import Settings
 
 console = Console()
@@ -27,7 +31,6 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
     from app.auth import ConfigError, check_bind
     from app.server import create_app
-    from core.i18n import set_locale
     from core.llm.factory import describe_llm
 
     host = args.host or settings.host
@@ -43,7 +46,13 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     console.print(f"[bold]agent-canvas[/] on http://{host}:{port}  ·  LLM: {llm['provider']} ({llm['model']})  ·  data: {settings.data_dir}")
     # Runs and sockets are closed by the app's on_shutdown; a handler still reading a slow request body
     # (a polling POST that never completes) gets this long, then is cancelled, so SIGTERM is never held.
-    web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.5)
+    try:
+        web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.5)
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise
+        print(t("cli.port_in_use", port=port), file=sys.stderr)
+        return 1
     # Runs are drained and every store is closed by now; skip the interpreter's module teardown,
     # which alone takes about a second with LangChain's import graph loaded.
     logging.shutdown()
@@ -53,27 +62,35 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 class StageDisplay:
-    """A live terminal view of one run, fed by the event log like any other client."""
+    """A live terminal view of one run, fed by the event log like any other client: each stage with the
+    log lines it wrote beneath it, and a progress bar for the stage's own steps (e.g. pages)."""
 
     SYMBOL = {"pending": "[dim]○[/]", "running": "[yellow]●[/]", "done": "[green]✔[/]", "failed": "[red]✘[/]"}
+    LOG_LINES_PER_STAGE = 3
 
     def __init__(self) -> None:
         self.stages: dict[str, dict[str, Any]] = {}
-        self.progress = ""
         self.completion: dict[str, Any] | None = None
         self.interrupt: dict[str, Any] | None = None
-        self.logs: list[str] = []
+
+    def _stage(self, payload: dict[str, Any]) -> dict[str, Any] | None:
+        return self.stages.get(payload.get("toolCallId") or "") or (list(self.stages.values())[-1] if self.stages else None)
 
     def apply(self, event: str, payload: dict[str, Any]) -> None:
         if event == "tool:start":
-            self.stages.setdefault(payload["toolCallId"], {"name": payload["toolName"]})["status"] = "running"
+            stage = self.stages.setdefault(payload["toolCallId"], {"name": payload["toolName"], "logs": []})
+            stage["status"] = "running"
         elif event == "tool:update":
             if payload["toolCallId"] in self.stages:
                 self.stages[payload["toolCallId"]]["status"] = payload["status"]
         elif event == "progress":
-            self.progress = f"{payload['message']} ({payload['current']}/{payload['total']})"
-        elif event == "tool:log":
-            self.logs = (self.logs + [payload["message"]])[-4:]
+            stage = self._stage(payload)
+            if stage is not None:
+                stage["progress"] = (payload["current"], payload["total"], payload["message"])
+        elif event == "tool:log" and payload.get("level") != "debug":
+            stage = self._stage(payload)
+            if stage is not None:
+                stage["logs"] = (stage["logs"] + [payload["message"]])[-self.LOG_LINES_PER_STAGE:]
         elif event == "completion":
             self.completion = payload
         elif event == "interrupt":
@@ -81,13 +98,44 @@ class StageDisplay:
 
     def render(self) -> Table:
         table = Table.grid(padding=(0, 1))
+        done = sum(stage.get("status") == "done" for stage in self.stages.values())
+        if self.stages:
+            bar = ProgressBar(total=len(self.stages), completed=done, width=30)
+            table.add_row("", Text.assemble(t("cli.stages_done", done=done, total=len(self.stages)), " "), bar)
         for stage in self.stages.values():
-            table.add_row(self.SYMBOL.get(stage.get("status", "pending"), "?"), stage["name"])
-        if self.progress:
-            table.add_row("", f"[cyan]{self.progress}[/]")
-        for line in self.logs:
-            table.add_row("", f"[dim]{line}[/]")
+            table.add_row(self.SYMBOL.get(stage.get("status", "pending"), "?"), Text(stage["name"], style="bold"), "")
+            current, total, message = stage.get("progress") or (0, 0, "")
+            if total and stage.get("status") == "running":
+                table.add_row("", ProgressBar(total=total, completed=current, width=30),
+                              Text(f"{message} {current}/{total}", style="cyan"))
+            for line in stage["logs"]:
+                table.add_row("", Text(f"  {line}", style="dim"), "")
         return table
+
+
+class ThreadInterrupted(Exception):
+    """Ctrl-C during a run: the thread is already marked interrupted; main prints how to resume it."""
+
+    def __init__(self, thread_id: str, resume_command: str) -> None:
+        super().__init__(thread_id)
+        self.thread_id = thread_id
+        self.resume_command = resume_command
+
+
+async def mark_interrupted(runtime: Any, thread_id: str) -> None:
+    """Stop the run at once and leave the thread resumable (what start-up recovery would do later)."""
+    from schemas.events import ThreadStatus
+
+    await runtime.shutdown(grace_s=0.5)
+    thread = await runtime.store.get_thread(thread_id)
+    if thread is not None and thread["status"] == ThreadStatus.running.value:
+        await runtime.store.update_thread(thread_id, status=ThreadStatus.interrupted)
+
+
+def say_model(runtime: Any) -> None:
+    """Tell the user when answers come from the offline model (as `ng serve` does)."""
+    if getattr(runtime.llm, "provider", "") == "offline":
+        console.print(f"[dim]{t('cli.offline_model')}[/]")
 
 
 async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
@@ -102,33 +150,41 @@ async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
             display.apply(event, payload)
 
     async with open_runtime(settings, fanouts=[to_terminal], local_user=True) as runtime:
+        say_model(runtime)
         thread_id = await start(runtime, watched)
-        with Live(display.render(), console=console, refresh_per_second=8, transient=False) as live:
-            finished = asyncio.create_task(runtime.wait(thread_id))
-            while not finished.done():
+        try:
+            with Live(display.render(), console=console, refresh_per_second=8, transient=False,
+                      vertical_overflow="visible") as live:
+                finished = asyncio.create_task(runtime.wait(thread_id))
+                while not finished.done():
+                    live.update(display.render())
+                    await asyncio.wait({finished}, timeout=0.1)
                 live.update(display.render())
-                await asyncio.wait({finished}, timeout=0.1)
-            live.update(display.render())
+        except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task
+            await mark_interrupted(runtime, thread_id)
+            raise ThreadInterrupted(thread_id, f"ng resume {thread_id}") from None
         artifacts = await runtime.store.latest_artifacts(thread_id)
         return artifacts, display, thread_id
 
 
 def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None) -> int:
+    from app.cli_export import write_artifact
+
     console.print()
     completion = display.completion or {}
     if display.interrupt:
-        console.print(f"[yellow]Waiting for an answer[/] on thread {thread_id}: {display.interrupt['payload']}")
+        console.print(f"[yellow]{t('cli.waiting_answer', thread=thread_id)}[/]")
         return 0
     if not completion.get("success"):
-        console.print(f"[red]{completion.get('error', 'The run did not finish.')}[/]  Resume with: ng resume {thread_id}")
+        error = completion.get("error") or t("cli.not_finished")
+        console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
         return 1
     final = next((a for a in artifacts if a["id"] == completion.get("finalArtifactId")), None)
     if final and final.get("_filePath") and out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(final["_filePath"], out)
-        console.print(f"[green]Saved[/] {out}  (thread {thread_id})")
+        written = write_artifact(final, out)
+        console.print(f"[green]{t('cli.saved', path=written, thread=thread_id)}[/]", highlight=False)
     else:
-        console.print(f"[green]Done[/] (thread {thread_id})")
+        console.print(f"[green]{t('cli.done', thread=thread_id)}[/]", highlight=False)
     return 0
 
 
@@ -136,30 +192,38 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
     if not args.topic.strip():
         console.print(f"[red]{t('ppt.empty_topic')}[/]")
         return 2
+    from app.cli_export import remember_out
+
+    out = Path(args.out) if args.out else None
 
     async def start(runtime, watched: set[str]) -> str:
         thread_id = new_thread_id()
         watched.add(thread_id)
+        # Remembered before the run: an interrupted run's `ng resume` saves the deck there too.
+        remember_out(settings, thread_id, out or Path(f"{thread_id[:8]}.pptx"))
         await runtime.send_message(flow="ppt", text=args.topic, thread_id=thread_id, create=True)
         return thread_id
 
     artifacts, display, thread_id = asyncio.run(_follow(settings, start))
-    out = Path(args.out) if args.out else Path(f"{thread_id[:8]}.pptx")
-    return _report(display, artifacts, thread_id, out)
+    return _report(display, artifacts, thread_id, out or Path(f"{thread_id[:8]}.pptx"))
 
 
 def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
+    from app.cli_export import remember_out, remembered_out
+
     async def start(runtime, watched: set[str]) -> str:
         watched.add(args.thread_id)
         await runtime.resume(args.thread_id, args.answer)
         return args.thread_id
 
+    if args.out:
+        remember_out(settings, args.thread_id, Path(args.out))
     try:
         artifacts, display, thread_id = asyncio.run(_follow(settings, start))
     except RequestError as error:
-        console.print(f"[red]{error.message}[/]")
+        console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
-    return _report(display, artifacts, thread_id, Path(args.out) if args.out else None)
+    return _report(display, artifacts, thread_id, remembered_out(settings, thread_id))
 
 
 def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
@@ -172,6 +236,7 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
         finally:
             await store.close()
 
+    console.print(t("cli.threads_from", data_dir=Path(settings.data_dir).resolve()), highlight=False)
     table = Table("thread", "flow", "status", "title")
     table.columns[0].no_wrap = True
     for thread in asyncio.run(load()):
@@ -182,6 +247,7 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ng", description="agent-canvas: checkpointed agent flows, live.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks instead of one sentence")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="start the web canvas and Socket.IO server")
@@ -209,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
         cli_plan = None
     if cli_plan is not None:
         cli_plan.add_parser(sub)
-    from app import cli_chat, cli_novel, cli_users
+    from app import cli_chat, cli_export, cli_novel, cli_users
 
     cli_users.register(sub)
     cli_novel.add_parser(sub)
@@ -217,19 +283,61 @@ def build_parser() -> argparse.ArgumentParser:
     from app import cli_legal
 
     cli_legal.add_parser(sub).set_defaults(func=cli_legal.main)
+    cli_export.register(sub)
     return parser
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """Unknown flags are reported with the subcommand's own usage, not the top-level one."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        command_parser = parser._subparsers._group_actions[0].choices.get(args.command, parser)  # noqa: SLF001
+        command_parser.error(t("cli.unknown_arguments", arguments=" ".join(extra)))
+    return args
+
+
+def _settings_sentence(error: ValidationError) -> str:
+    first = error.errors()[0]
+    setting = ".".join(str(part) for part in first.get("loc", ())) or "?"
+    return t("cli.bad_setting", setting=setting.upper(), value=first.get("input"), reason=first.get("msg", ""))
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    args = build_parser().parse_args(argv)
-    settings = Settings()
-    if args.command == "plan":
-        from app import cli_plan
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        set_locale(os.environ.get("LOCALE", ""))
+        parser_args = sys.argv[1:] if argv is None else argv
+        if "--debug" in parser_args:
+            raise
+        print(_settings_sentence(error), file=sys.stderr)
+        return 2
+    set_locale(settings.locale)
+    args = _parse(build_parser(), argv)
+    try:
+        if args.command == "plan":
+            from app import cli_plan
 
-        return asyncio.run(cli_plan.run(args, settings))
-    return args.func(args, settings)
+            return asyncio.run(cli_plan.run(args, settings))
+        return args.func(args, settings)
+    except (KeyboardInterrupt, ThreadInterrupted) as stop:
+        if isinstance(stop, ThreadInterrupted):
+            console.print(t("cli.interrupted", thread=stop.thread_id, command=stop.resume_command), highlight=False)
+        else:
+            console.print(t("cli.stopped"), highlight=False)
+        return 130
+    except Exception as error:
+        if args.debug:
+            raise
+        sentence = getattr(error, "user_message", None) or getattr(error, "message", None)
+        console.print(f"[red]{sentence or t('cli.unexpected', error=type(error).__name__)}[/]", highlight=False)
+        return 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the importable module's main: command modules import its classes (ThreadInterrupted) from
+    # `app.cli`, which under `python -m` is a second copy of this file.
+    from app.cli import main as importable_main
+
+    sys.exit(importable_main())

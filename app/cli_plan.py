@@ -12,17 +12,40 @@ import argparse
 import asyncio
 import json
 import sys
+import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
 
+from core.i18n import t
 from core.settings import Settings
 from schemas.requirement import export_json_schema
 
 InputFn = Callable[[str], str]
+# Typed at any question: every remaining question of the round keeps its fallback.
+USE_DEFAULTS = {"use defaults", "defaults", "默认", "使用默认"}
+
+
+async def _ask_in_daemon(input_fn: InputFn, prompt: str) -> str:
+    """input() on a daemon thread: on Ctrl-C the loop is not held by a thread still blocked in input()."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+
+    def read() -> None:
+        try:
+            text = input_fn(prompt)
+        except BaseException as error:  # EOFError above all; handed to the awaiting coroutine
+            failure = error
+            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_exception(failure))
+        else:
+            loop.call_soon_threadsafe(lambda: answer.done() or answer.set_result(text))
+
+    threading.Thread(target=read, daemon=True).start()
+    return await answer
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -74,24 +97,23 @@ def _show_event(console: Console, event: str, data: dict[str, Any]) -> None:
 
 async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn) -> dict[str, str] | str:
     questions = payload.get("questions", [])
-    console.print(Panel.fit(
-        f"Clarification {payload.get('clarificationRound', '?')} of {payload.get('maxRounds', '?')} — "
-        "answer each question; [bold]Enter[/] keeps the fallback, [bold]use defaults[/] keeps all of them.",
-        title="Questions"))
+    console.print(Panel.fit(t("cli.questions_panel", round=payload.get("clarificationRound", "?"),
+                              max_rounds=payload.get("maxRounds", "?")), title=t("cli.questions_title")))
     answers: dict[str, str] = {}
     for number, q in enumerate(questions, start=1):
-        flag = "[red]blocking[/]" if q.get("blocking") else "[dim]optional[/]"
-        console.print(f"\n[bold]{number}. {q['question']}[/] {flag} [dim]({q['id']})[/]")
-        console.print(f"   [dim]why: {q['why_needed']}[/]")
-        console.print(f"   [dim]fallback: {q['fallback_assumption']}[/]")
+        flag = f"[red]{t('cli.blocking')}[/]" if q.get("blocking") else f"[dim]{t('cli.optional')}[/]"
+        console.print(f"\n[bold]{number}. {q['question']}[/] {flag}")
+        console.print(f"   [dim]{t('cli.why', text=q['why_needed'])}[/]")
+        console.print(f"   [dim]{t('cli.fallback', text=q['fallback_assumption'])}[/]")
         try:
-            text = await asyncio.to_thread(input_fn, "   > ")
+            text = await _ask_in_daemon(input_fn, "   > ")
         except EOFError:  # no terminal: every remaining question keeps its fallback
-            console.print("   [dim](no input: using the fallbacks)[/]")
+            console.print(f"   [dim]{t('cli.no_input')}[/]")
             return answers or "use defaults"
         text = text.strip()
-        if number == 1 and text.lower() in {"use defaults", "defaults", "默认"}:
-            return "use defaults"
+        if text.lower() in USE_DEFAULTS:
+            # The rest of the round keeps its fallbacks ("" = fallback); answers already typed stand.
+            return {**{str(rest["id"]): "" for rest in questions[number - 1:]}, **answers}
         answers[q["id"]] = text  # "" = keep this question's fallback
     return answers
 
@@ -104,15 +126,19 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
     console = console or Console(stderr=bool(args.as_json))
     requirement = _read_requirement(args)
     if not requirement and not args.thread:
-        console.print("[red]Give the requirement text (or '-' to read it from stdin).[/]")
+        console.print(f"[red]{t('cli.need_requirement')}[/]")
         return 2
     if args.write and not args.repo and not args.thread:
-        console.print("[red]--write needs --repo: only IMPLEMENTATION_PLAN.md at the repository root is ever written.[/]")
+        console.print(f"[red]{t('cli.write_needs_repo')}[/]")
         return 2
     if args.max_rounds is not None and not 1 <= args.max_rounds <= 10:
-        console.print("[red]--max-rounds must be between 1 and 10.[/]")
+        console.print(f"[red]{t('cli.max_rounds_range')}[/]")
+        return 2
+    if args.repo and not Path(args.repo).expanduser().is_dir():
+        console.print(f"[red]{t('cli.bad_repo', repo=args.repo)}[/]", highlight=False)
         return 2
 
+    from app.cli import ThreadInterrupted, mark_interrupted, say_model
     from app.runtime import RequestError, new_thread_id
     from app.services import open_runtime
     from schemas.events import RESUMABLE_STATUSES, ThreadStatus
@@ -139,14 +165,15 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
             if args.thread:
                 thread = await runtime.store.get_thread(thread_id)
                 if thread is None or thread["flow"] != "requirement":
-                    console.print(f"[red]No plan session {args.thread!r} in {settings.data_dir}.[/]")
+                    console.print(f"[red]{t('cli.no_plan_session', thread=args.thread, data_dir=settings.data_dir)}[/]")
                     return 1
                 if ThreadStatus(thread["status"]) in RESUMABLE_STATUSES and not thread["pending_interrupt"]:
                     await runtime.resume(thread_id)  # a crashed, failed or cancelled run continues
             else:
                 await runtime.send_message(flow="requirement", text=requirement, thread_id=thread_id, create=True,
                                            options=options)
-            console.print(f"[dim]plan session {thread_id} · model: {getattr(runtime.llm, 'provider', '?')}[/]")
+            console.print(f"[dim]{t('cli.plan_session', thread=thread_id)}[/]")
+            say_model(runtime)
             while True:
                 await runtime.wait(thread_id)
                 thread = await runtime.store.get_thread(thread_id)
@@ -158,8 +185,11 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
                 if thread and thread["status"] == ThreadStatus.done.value:
                     break
                 console.print(f"[red]{completion.get('error') or thread and thread['status']}[/]")
-                console.print(f"[dim]Resume with: ng plan --thread {thread_id}[/]")
+                console.print(f"[dim]{t('cli.plan_resume', thread=thread_id)}[/]")
                 return 1
+        except asyncio.CancelledError:  # Ctrl-C, while running or at a question prompt
+            await mark_interrupted(runtime, thread_id)
+            raise ThreadInterrupted(thread_id, f"ng plan --thread {thread_id}") from None
         except RequestError as error:
             console.print(f"[red]{error.message}[/]")
             return 2
@@ -168,11 +198,11 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
     plan = values.get("plan") or {}
     console.print(Markdown(plan.get("plan_markdown", "")))
     if values.get("plan_path"):
-        console.print(f"[green]Wrote {values['plan_path']}[/]")
+        console.print(f"[green]{t('cli.plan_written', path=values['plan_path'])}[/]")
     elif args.repo and not args.write:
-        console.print("[dim]Not written to the repository (pass --write to authorise IMPLEMENTATION_PLAN.md).[/]")
+        console.print(f"[dim]{t('cli.plan_not_written')}[/]")
     if plan.get("commit_message_suggestion"):
-        console.print(f"[dim]Suggested commit: {plan['commit_message_suggestion']}[/]")
+        console.print(f"[dim]{t('cli.suggested_commit', message=plan['commit_message_suggestion'])}[/]")
     if args.as_json:
         print(json.dumps(plan, indent=2, ensure_ascii=False))
     return 0

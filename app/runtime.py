@@ -132,7 +132,7 @@ class FlowRuntime:
     async def thread_or_404(self, thread_id: str) -> dict[str, Any]:
         thread = await self.store.get_thread(thread_id)
         if thread is None:
-            raise RequestError("not_found", f"No thread with id {thread_id!r}.")
+            raise RequestError("not_found", t("runtime.no_thread", thread=thread_id))
         return thread
 
     async def thread_info(self, thread_id: str) -> ThreadInfo:
@@ -161,7 +161,7 @@ class FlowRuntime:
     def flow_or_400(self, flow: str) -> FlowDefinition:
         definition = self.flows.get(flow)
         if definition is None:
-            raise RequestError("bad_request", f"Unknown flow {flow!r}. Available: {', '.join(sorted(self.flows))}.")
+            raise RequestError("bad_request", t("runtime.unknown_flow", flow=flow, available=", ".join(sorted(self.flows))))
         return definition
 
     async def send_message(
@@ -187,7 +187,7 @@ class FlowRuntime:
             return run.run_id
         thread = await self.thread_or_404(thread_id)
         if thread["flow"] != flow:
-            raise RequestError("bad_request", f"Thread {thread_id!r} belongs to the {thread['flow']!r} flow.")
+            raise RequestError("bad_request", t("runtime.other_flow", thread=thread_id, flow=thread["flow"]))
         # A message on an existing thread keeps the thread's options unless it overrides them.
         options = {**thread["options"], **options}
         self._check_options(definition, options)
@@ -212,12 +212,12 @@ class FlowRuntime:
             if status not in RESUMABLE_STATUSES:
                 raise RequestError(
                     "conflict",
-                    f"Thread {thread_id!r} is {status.value}; only an interrupted, failed or cancelled run resumes.",
+                    t("runtime.not_resumable", thread=thread_id, status=t(f"runtime.status_{status.value}")),
                 )
             pending = thread["pending_interrupt"]
             if pending:
                 if answer is None:
-                    raise RequestError("bad_request", "This thread is waiting for your answer; send it as `answer`.")
+                    raise RequestError("bad_request", t("runtime.answer_needed"))
                 _check_answer(pending["kind"], answer)
                 continuation: Any = ResumeWith(answer)
             else:
@@ -342,7 +342,7 @@ class FlowRuntime:
         """Claim the thread for one run, with no await between check and claim; give it back on any error."""
         self._refuse_when_closing()
         if thread_id in self.active:
-            raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
+            raise RequestError("conflict", t("runtime.already_running", thread=thread_id))
         run = ActiveRun(run_id=uuid.uuid4().hex)
         self.active[thread_id] = self.latest[thread_id] = run
         try:
@@ -399,7 +399,7 @@ class FlowRuntime:
                     at = {**snapshot.config, "metadata": config.get("metadata", {})}
                     forked = await graph.aupdate_state(at, continuation.update, as_node=continuation.as_node)
                     return None, {**config, "configurable": forked["configurable"]}
-            raise RequestError("conflict", f"This thread never reached {continuation.node!r}; start a new request.")
+            raise RequestError("conflict", t("runtime.never_reached"))
         raise TypeError(f"unknown continuation {continuation!r}")
 
     async def _restart_input(self, graph: Any, config: dict[str, Any]) -> Any:
@@ -545,12 +545,12 @@ def _pending_interrupt(snapshot: Any) -> dict[str, Any] | None:
 
 def _check_answer(kind: str, answer: Any) -> None:
     if kind == "confirmation" and not isinstance(answer, bool):
-        raise RequestError("bad_request", "This question needs a yes/no answer: send true or false.")
+        raise RequestError("bad_request", t("runtime.yes_no_needed"))
     if kind == "clarification":
         valid_mapping = isinstance(answer, dict) and all(
             isinstance(k, str) and isinstance(v, str) for k, v in answer.items()
         )
         if not (valid_mapping or isinstance(answer, str)):
             raise RequestError(
-                "bad_request", 'Answer the questions as {"questionId": "text"} or send "use defaults".'
+                "bad_request", t("runtime.answers_shape")
             )

@@ -22,7 +22,7 @@ def test_ng_ppt_writes_a_deck_and_lists_the_thread(tmp_path):
     out = tmp_path / "deck.pptx"
     result = ng("ppt", "做一个关于化学反应速率的5分钟PPT", "--out", str(out), data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "generate_slides" in result.stdout and "Saved" in result.stdout
+    assert "generate_slides" in result.stdout and "已保存" in result.stdout
     assert len(Presentation(str(out)).slides) > 3
 
     listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
@@ -32,4 +32,4 @@ def test_ng_ppt_writes_a_deck_and_lists_the_thread(tmp_path):
 def test_ng_resume_of_an_unknown_thread_says_so(tmp_path):
     result = ng("resume", "no-such-thread", data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2
-    assert "No thread with id" in result.stdout
+    assert "没有找到线程" in result.stdout

@@ -24,6 +24,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from core.llm.base import LLMError
+from core.i18n import t
 from core.tools import PLAN_FILE_NAME, ToolRefused, write_text_file
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
@@ -234,7 +235,7 @@ def build_facts(state: RequirementState, round_no: int, force: bool, note: str =
         "repository": repository,
         "knowledge": [{"source": k["source"], "path": k["path"], "start_line": k["start_line"], "text": k["text"]}
                       for k in discovery.get("knowledge", [])],
-        "topics": [{"id": t.id, "blocking": t.blocking, "question": t.text(t.question, zh)} for t in TOPICS],
+        "topics": [{"id": topic.id, "blocking": topic.blocking, "question": topic.text(topic.question, zh)} for topic in TOPICS],
         "note": note,
     }
 
@@ -307,21 +308,21 @@ async def discover(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
     max_rounds = state.get("max_rounds") or _rounds(options.get("maxRounds")) or configured_max_rounds(ctx)
     update: dict[str, Any] = {"write": bool(write), "max_rounds": max_rounds}
     if not repo:
-        ctx.log("No target repository given (--repo / options.repo): planning from the requirement text alone.")
+        ctx.log(t("requirement.no_repo"))
         return {**update, "repo": None, "discovery": empty_discovery()}
     access = ctx.flow.tools.get("repo_access")
     if access is not None:  # a server names the roots remote clients may read; the local CLI reads any
         access.check(repo)
-    ctx.progress(0, 1, "Exploring the repository read-only…")
+    ctx.progress(0, 1, t("requirement.exploring"))
     found = await asyncio.to_thread(explore, repo, state["requirement"])  # ToolRefused → clear failure
     for call in found["tool_calls"]:
         ctx.log(f"{call['tool']}({call['args']}) → {'ok' if call['ok'] else 'refused/failed'}"
                 + (f": {call['note']}" if call["note"] else ""), level="debug")
     used = sorted({k["path"] for k in found["knowledge"]})
-    ctx.log(f"Repository {found['root']}: {len(found['top_level'])} top-level entries, "
-            f"{len(found['knowledge'])} doc passages from {', '.join(used) or 'no docs'}; "
-            f"validation scripts: {', '.join(found['validation_commands']) or 'none found'}.")
-    ctx.progress(1, 1, "Repository explored.")
+    ctx.log(t("requirement.explored_summary", root=found["root"], entries=len(found["top_level"]),
+              passages=len(found["knowledge"]), docs=", ".join(used) or t("requirement.none"),
+              scripts=", ".join(found["validation_commands"]) or t("requirement.none")))
+    ctx.progress(1, 1, t("requirement.explored"))
     return {**update, "repo": found["root"], "discovery": found}
 
 
@@ -338,7 +339,7 @@ async def plan(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
         settled = settle_plan(await _ask_model(ctx, state, round_no, True, note), answers=answers, assumed=assumed,
                               force=True)
     if settled is None:
-        raise LLMError("The planner did not produce a complete plan (3–5 stages and the plan markdown).")
+        raise LLMError(t("requirement.planner_incomplete"))
 
     questions = [q.model_dump(mode="json") for q in settled.questions]
     asked = {**(state.get("asked") or {}), **{q["id"]: q for q in questions}}
@@ -353,18 +354,17 @@ async def plan(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
         history=[RoundRecord(**h) for h in history],
     )
     artifact_id = ctx.artifact(key=PLAN_ARTIFACT_KEY, type=ArtifactType.requirement_plan,
-                               title=f"Requirement plan v{settled.version} (round {round_no})", content=content,
+                               title=t("requirement.plan_title", version=settled.version, round=round_no),
+                               content=content,
                                show_in_canvas=True)
     if settled.status == "clarification_needed":
-        ctx.log(f"Round {round_no}: {len(questions)} question(s), {record.blocking} blocking "
-                f"(clarification {state.get('clarifications', 0) + 1} of {max_rounds}).", artifact_id=artifact_id)
-        lines = [f"- [{q['id']}]{' (blocking)' if q['blocking'] else ''} {q['question']}  — default: "
-                 f"{q['fallback_assumption']}" for q in questions]
-        ctx.message("Before planning I need a few answers (reply per question id, or \"use defaults\"):\n"
-                    + "\n".join(lines), final=True)
+        ctx.log(t("requirement.round_questions", round=round_no, count=len(questions), blocking=record.blocking,
+                  clarification=state.get("clarifications", 0) + 1, max_rounds=max_rounds), artifact_id=artifact_id)
+        # The questions themselves are shown once, by the interrupt's form; the chat only points to it.
+        ctx.message(t("requirement.questions_waiting", count=len(questions)), final=True)
     else:
-        ctx.log(f"Round {round_no}: plan ready — {len(settled.stages)} stages, {len(settled.assumptions)} "
-                f"assumption(s).", artifact_id=artifact_id)
+        ctx.log(t("requirement.round_plan_ready", round=round_no, stages=len(settled.stages),
+                  assumptions=len(settled.assumptions)), artifact_id=artifact_id)
     return {"round": round_no, "plan": settled.model_dump(mode="json"), "pending": questions, "asked": asked,
             "history": history, "plan_artifact_id": artifact_id}
 
@@ -381,8 +381,7 @@ async def ask_human(state: RequirementState, ctx: NodeContext) -> dict[str, Any]
         "maxRounds": max_rounds,
         "requirementSummary": (state.get("plan") or {}).get("requirement_summary", ""),
         "planArtifactId": state.get("plan_artifact_id"),
-        "answerFormat": 'An object {questionId: answer} (any subset; an empty answer keeps the fallback) '
-                        'or the string "use defaults".',
+        "answerFormat": t("requirement.answer_format"),
     }
     # Nothing before this line may have side effects: the node re-runs from the top on resume.
     reply = interrupt(InterruptRequest(kind="clarification", payload=payload).model_dump())
@@ -397,8 +396,9 @@ async def ask_human(state: RequirementState, ctx: NodeContext) -> dict[str, Any]
     assumed = {**(state.get("assumed") or {}),
                **{q["id"]: assumption_from(q) for q in pending if q["id"] in defaulted}}
     left = [q["id"] for q in pending if q["id"] not in answered and q["id"] not in defaulted]
-    ctx.log(f"Clarification {done + 1}: {len(answered)} answered, {len(defaulted)} on fallback"
-            + (f", still open: {', '.join(left)}" if left else "") + ".")
+    still_open = [next(q["question"] for q in pending if q["id"] == qid) for qid in left]
+    ctx.log(t("requirement.clarified", clarification=done + 1, answered=len(answered), defaulted=len(defaulted))
+            + (t("requirement.still_open", questions="；".join(still_open)) if still_open else ""))
     return {"answers": {**(state.get("answers") or {}), **answered}, "assumed": assumed,
             "clarifications": done + 1, "pending": []}
 
@@ -413,22 +413,20 @@ async def finalize(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
             try:
                 written = await asyncio.to_thread(write_text_file, state["repo"], PLAN_FILE_NAME,
                                                   settled.plan_markdown, authorised=True)
-                ctx.log(f"Wrote {written} (authorised).")
+                ctx.log(t("requirement.wrote", path=written))
             except ToolRefused as refused:
-                ctx.log(f"Did not write {PLAN_FILE_NAME}: {refused.reason}", level="warning")
+                ctx.log(t("requirement.not_written", file=PLAN_FILE_NAME, reason=refused.reason), level="warning")
         else:
-            ctx.log(f"Writing {PLAN_FILE_NAME} was authorised but no repository was given; nothing written.",
-                    level="warning")
+            ctx.log(t("requirement.write_without_repo", file=PLAN_FILE_NAME), level="warning")
     doc = ImplementationPlanDoc(markdown=settled.plan_markdown, rounds=state.get("round", 1),
                                 written_to=str(written) if written else None,
                                 commit_message_suggestion=settled.commit_message_suggestion)
     ctx.artifact(key=IMPLEMENTATION_ARTIFACT_KEY, type=ArtifactType.implementation_plan, title=PLAN_FILE_NAME,
                  content=doc, show_in_canvas=True, final=True, file=settled.plan_markdown.encode("utf-8"),
                  file_name=PLAN_FILE_NAME, mime_type="text/markdown")
-    where = f" and written to {written}" if written else ""
-    ctx.message(f"The implementation plan is ready after {state.get('round', 1)} round(s){where}: "
-                f"{len(settled.stages)} stages, {len(settled.assumptions)} assumption(s). "
-                f"Suggested commit: {settled.commit_message_suggestion}", final=True)
+    where = t("requirement.written_to", path=written) if written else ""
+    ctx.message(t("requirement.plan_ready", rounds=state.get("round", 1), where=where, stages=len(settled.stages),
+                  assumptions=len(settled.assumptions), commit=settled.commit_message_suggestion), final=True)
     return {"plan_path": str(written) if written else None}
 
 

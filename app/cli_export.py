@@ -1,0 +1,99 @@
+"""`ng export`: write any artifact of any thread to a file; and the deck path `ng ppt --out` asked for,
+remembered so that `ng resume` saves the deck where the first command was told to."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import mimetypes
+import shutil
+from pathlib import Path
+from typing import Any
+
+from core.i18n import t
+from core.settings import Settings
+
+# Beside the store: one small JSON map thread id → the --out path given to `ng ppt`.
+REMEMBERED_OUT = "cli-outputs.json"
+
+
+def remember_out(settings: Settings, thread_id: str, out: Path) -> None:
+    path = Path(settings.data_dir) / REMEMBERED_OUT
+    known = json.loads(path.read_text()) if path.exists() else {}
+    known[thread_id] = str(out.resolve())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(known, ensure_ascii=False, indent=1))
+
+
+def remembered_out(settings: Settings, thread_id: str) -> Path | None:
+    path = Path(settings.data_dir) / REMEMBERED_OUT
+    known = json.loads(path.read_text()) if path.exists() else {}
+    return Path(known[thread_id]) if thread_id in known else None
+
+
+def _extension(artifact: dict[str, Any]) -> str:
+    if artifact.get("_filePath"):
+        suffix = Path(artifact.get("_fileName") or "").suffix
+        return suffix or mimetypes.guess_extension(artifact.get("mimeType") or "") or ".bin"
+    content = artifact.get("content")
+    return ".md" if isinstance(content, dict) and isinstance(content.get("markdown"), str) else ".json"
+
+
+def write_artifact(artifact: dict[str, Any], out: Path) -> Path:
+    """Binary from the artifact's file, Markdown when the content is a document, JSON otherwise."""
+    extension = _extension(artifact)
+    if out.suffix.lower() != extension.lower():
+        out = out.with_name(out.name + extension) if not out.suffix else out.with_suffix(extension)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if artifact.get("_filePath"):
+        shutil.copyfile(artifact["_filePath"], out)
+    elif extension == ".md":
+        out.write_text(artifact["content"]["markdown"], encoding="utf-8")
+    else:
+        out.write_text(json.dumps(artifact["content"], ensure_ascii=False, indent=2), encoding="utf-8")
+    return out
+
+
+def _pick(artifacts: list[dict[str, Any]], wanted: str | None, final_id: str | None) -> dict[str, Any] | None:
+    if wanted:
+        return next((a for a in artifacts if wanted in (a["id"], a["type"], a["title"])), None)
+    final = next((a for a in artifacts if a["id"] == final_id), None)
+    return final or (artifacts[-1] if artifacts else None)
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    from app.cli import console
+    from app.store import Store
+
+    async def export() -> tuple[int, str]:
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            if await store.get_thread(args.thread_id) is None:
+                return 1, t("runtime.no_thread", thread=args.thread_id)
+            latest = await store.latest_artifacts(args.thread_id)
+            final_id = next((a["id"] for a in reversed(latest) if a.get("_filePath")), None)
+            chosen = _pick(latest, args.artifact, final_id)
+            if chosen is None:
+                return 1, t("cli.no_artifact", thread=args.thread_id, artifact=args.artifact or "")
+            if args.version is not None:
+                chosen = await store.get_artifact(chosen["id"], args.version)
+                if chosen is None:
+                    return 1, t("cli.no_version", thread=args.thread_id, version=args.version)
+            written = write_artifact(chosen, Path(args.out))
+            return 0, t("cli.exported", title=chosen["title"], version=chosen["version"], path=written)
+        finally:
+            await store.close()
+
+    code, sentence = asyncio.run(export())
+    console.print(sentence, style="green" if code == 0 else "red", highlight=False)
+    return code
+
+
+def register(subparsers: Any) -> None:
+    export = subparsers.add_parser("export", help="write an artifact of a thread to a file")
+    export.add_argument("thread_id")
+    export.add_argument("--version", type=int, help="the artifact version (default: the latest)")
+    export.add_argument("--artifact", help="artifact id, type or title (default: the thread's final file)")
+    export.add_argument("--out", required=True, help="the file to write; the right extension is added")
+    export.set_defaults(func=cmd_export)

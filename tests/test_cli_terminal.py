@@ -1,0 +1,113 @@
+"""`ng` as a person at a terminal meets it: Ctrl-C, resume saving the deck, export, and one-sentence errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli import ROOT, ng
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect (a dev dependency) drives the pseudo-terminal")
+
+REQUIREMENT = "给课程管理系统增加作业批改功能"
+
+
+def spawn(*args: str, data_dir: Path, **env: str):
+    environment = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "offline", "COLUMNS": "200", **env}
+    return pexpect.spawn(sys.executable, ["-m", "app.cli", *args], cwd=str(ROOT), env=environment,
+                         encoding="utf-8", timeout=60)
+
+
+def test_ctrl_c_at_a_question_names_the_thread_and_exits_130(tmp_path):
+    child = spawn("plan", REQUIREMENT, data_dir=tmp_path / "data")
+    child.expect_exact("> ")
+    child.sendintr()
+    child.expect(r"ng plan --thread (\w+)")
+    thread_id = child.match.group(1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before
+    listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
+    assert thread_id in listed.stdout and "interrupted" in listed.stdout
+
+
+def test_ctrl_c_during_a_deck_then_resume_saves_the_deck_where_ppt_was_told(tmp_path):
+    out = tmp_path / "deck.pptx"
+    child = spawn("ppt", "火山科普，给小学生", "--out", str(out), data_dir=tmp_path / "data", OFFLINE_LATENCY_S="0.3")
+    child.expect("✔")  # the first stage finished: the run is under way
+    child.sendintr()
+    child.expect(r"ng resume (\w+)")
+    thread_id = child.match.group(1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and not out.exists()
+
+    resumed = ng("resume", thread_id, data_dir=tmp_path / "data", cwd=ROOT)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert out.stat().st_size > 0 and "已保存" in resumed.stdout
+
+
+def test_use_defaults_at_the_second_question_settles_the_round(tmp_path):
+    child = spawn("plan", REQUIREMENT, "--max-rounds", "2", data_dir=tmp_path / "data")
+    child.expect_exact("> ")
+    child.sendline("老师和助教")
+    child.expect_exact("> ")
+    child.sendline("use defaults")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "IMPLEMENTATION_PLAN" in child.before or "阶段" in child.before
+
+
+def test_export_writes_the_finished_plan_as_markdown(tmp_path):
+    planned = ng("plan", REQUIREMENT, "--max-rounds", "1", data_dir=tmp_path / "data", cwd=ROOT)
+    assert planned.returncode == 0, planned.stdout + planned.stderr
+    thread_id = re.search(r"[0-9a-f]{32}", ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout).group(0)
+    exported = ng("export", thread_id, "--out", str(tmp_path / "plan"), data_dir=tmp_path / "data", cwd=ROOT)
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    assert (tmp_path / "plan.md").read_text(encoding="utf-8").startswith("#")
+
+
+def test_a_bad_setting_is_one_sentence_without_a_traceback(tmp_path):
+    env = {**os.environ, "DATA_DIR": str(tmp_path), "PORT": "not-a-port"}
+    import subprocess
+
+    result = subprocess.run([sys.executable, "-m", "app.cli", "threads"], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2
+    assert "PORT" in result.stderr and "Traceback" not in result.stderr + result.stdout
+
+
+def test_a_port_in_use_is_one_sentence(tmp_path):
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = str(holder.getsockname()[1])
+    try:
+        result = ng("serve", "--host", "127.0.0.1", "--port", port, data_dir=tmp_path, cwd=ROOT)
+    finally:
+        holder.close()
+    assert result.returncode == 1
+    assert port in result.stderr and "Traceback" not in result.stderr + result.stdout
+
+
+def test_a_missing_repo_is_refused_before_a_thread_exists(tmp_path):
+    result = ng("plan", REQUIREMENT, "--repo", str(tmp_path / "nowhere"), data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and "nowhere" in result.stdout
+    assert "requirement" not in ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout
+
+
+def test_an_unknown_flag_shows_the_subcommands_usage(tmp_path):
+    result = ng("ppt", "火山", "--colour", "red", data_dir=tmp_path, cwd=ROOT)
+    assert result.returncode == 2 and "usage: ng ppt" in result.stderr
+
+
+def test_threads_says_which_data_dir_it_read(tmp_path):
+    result = ng("threads", data_dir=tmp_path / "elsewhere", cwd=ROOT)
+    assert str(tmp_path / "elsewhere") in result.stdout
