@@ -59,9 +59,7 @@ async def run_to_end(client, flow: str, text: str) -> str:
 
 @pytest.mark.parametrize(("flow", "text"), [
     ("requirement", "给课程管理系统增加作业批改功能"),
-    # graphs/ppt still logs English sentences (e.g. "No web search is configured …"); owned by the PPT work.
-    pytest.param("ppt", "做一个关于火山的5分钟科普PPT",
-                 marks=pytest.mark.xfail(strict=True, reason="PPT stage log lines not yet in ppt.toml")),
+    ("ppt", "做一个关于火山的5分钟科普PPT"),
 ])
 async def test_a_chinese_user_reads_no_english_sentence_in_a_run(start_server, connect, flow, text):
     server = await start_server()

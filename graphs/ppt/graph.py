@@ -171,16 +171,16 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     search_tool = ctx.flow.tools.get("web_search")
     search = None
     if search_tool is None:
-        ctx.log("No web search is configured (SEARCH_URL); continuing without search results.")
+        ctx.log(t("ppt.search_off"))
     else:
         try:
             search = await search_tool.search(analysis.topic)
         except Exception as error:  # search is an aid, not a requirement of the pipeline
-            ctx.log(f"Web search failed ({getattr(error, 'user_message', None) or type(error).__name__}); continuing without it.", level="warning")
+            ctx.log(t("ppt.search_failed", reason=getattr(error, "user_message", None) or type(error).__name__), level="warning")
         if search is not None:
             artifact_id = ctx.artifact(key="search_results", type=ArtifactType.search_results,
                                        title=f"Search: {analysis.topic}", content=search)
-            ctx.log(f"Found {len(search.results)} web results for “{analysis.topic}”.", artifact_id=artifact_id)
+            ctx.log(t("ppt.search_found", count=len(search.results), topic=analysis.topic), artifact_id=artifact_id)
     return {"analysis": analysis.model_dump(), "search": search.model_dump() if search else None}
 
 
@@ -198,7 +198,7 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
     config = config.model_copy(update={"request": state["request"]})
     artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title="课程配置 Course config",
                                content=config, show_in_canvas=True)
-    ctx.log(f"Course: {config.duration} min for {config.targetAudience}.", artifact_id=artifact_id)
+    ctx.log(t("ppt.course_logged", minutes=config.duration, audience=config.targetAudience), artifact_id=artifact_id)
     return {"course_config": config.model_dump()}
 
 
@@ -217,7 +217,7 @@ async def generate_video_outline(state: PptState, ctx: NodeContext) -> dict[str,
     artifact_id = ctx.artifact(key="video_outline", type=ArtifactType.video_outline, title="视频大纲 Video outline",
                                content=outline, show_in_canvas=True)
     points = sum(len(u.knowledgePoints) for u in outline.knowledgeUnits)
-    ctx.log(f"Outline: {len(outline.knowledgeUnits)} units, {points} knowledge points.", artifact_id=artifact_id)
+    ctx.log(t("ppt.outline_logged", units=len(outline.knowledgeUnits), points=points), artifact_id=artifact_id)
     return {"video_outline": outline.model_dump()}
 
 
@@ -239,12 +239,11 @@ async def generate_slide_scripts(state: PptState, ctx: NodeContext) -> dict[str,
                "feedback": feedback},
     )
     if len(scripts.scripts) != slide_count:
-        ctx.log(f"The model wrote {len(scripts.scripts)} pages where {slide_count} were asked; keeping its pages.",
-                level="warning")
+        ctx.log(t("ppt.scripts_count_mismatch", written=len(scripts.scripts), asked=slide_count), level="warning")
     artifact_id = ctx.artifact(key="slide_scripts", type=ArtifactType.slide_scripts, title="PPT 脚本 Slide scripts",
                                content=scripts, show_in_canvas=True)
-    ctx.log(f"Scripts for {len(scripts.scripts)} pages (about {budget} {'字' if analysis.language == 'zh' else 'words'} "
-            f"of narration each).", artifact_id=artifact_id)
+    ctx.log(t("ppt.scripts_logged_zh" if analysis.language == "zh" else "ppt.scripts_logged_words",
+              pages=len(scripts.scripts), budget=budget), artifact_id=artifact_id)
     return {"slide_scripts": scripts.model_dump()}
 
 
@@ -266,7 +265,7 @@ async def generate_presentation_theme(state: PptState, ctx: NodeContext) -> dict
         theme = theme.model_copy(update={"colorScheme": palette_for(colour)})
     artifact_id = ctx.artifact(key="presentation_theme", type=ArtifactType.presentation_theme,
                                title="演示主题 Presentation theme", content=theme, show_in_canvas=True)
-    ctx.log(f"Theme “{theme.themeName}”.", artifact_id=artifact_id)
+    ctx.log(t("ppt.theme_logged", name=theme.themeName), artifact_id=artifact_id)
     return {"theme": theme.model_dump()}
 
 
