@@ -132,10 +132,10 @@ async def mark_interrupted(runtime: Any, thread_id: str) -> None:
         await runtime.store.update_thread(thread_id, status=ThreadStatus.interrupted)
 
 
-def say_model(runtime: Any) -> None:
+def say_model(runtime: Any, out: Console | None = None) -> None:
     """Tell the user when answers come from the offline model (as `ng serve` does)."""
     if getattr(runtime.llm, "provider", "") == "offline":
-        console.print(f"[dim]{t('cli.offline_model')}[/]")
+        (out or console).print(f"[dim]{t('cli.offline_model')}[/]")
 
 
 async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:

@@ -173,7 +173,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
                 await runtime.send_message(flow="requirement", text=requirement, thread_id=thread_id, create=True,
                                            options=options)
             console.print(f"[dim]{t('cli.plan_session', thread=thread_id)}[/]")
-            say_model(runtime)
+            say_model(runtime, console)
             while True:
                 await runtime.wait(thread_id)
                 thread = await runtime.store.get_thread(thread_id)

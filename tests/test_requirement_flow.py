@@ -10,19 +10,19 @@ import argparse
 import hashlib
 import json
 import os
-import uuid
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-from langgraph.types import Command
 from pydantic import ValidationError
 
+from app.runtime import new_thread_id
+from app.services import open_runtime
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
-from graphs.base import FlowContext, ResumeWith, StartFresh, ThreadView
+from graphs.base import ResumeWith, StartFresh, ThreadView
 from graphs.requirement import FLOW, USE_DEFAULTS, normalize_reply, parse_reply
 from schemas.events import EVENT_MODELS, InterruptRequest
 from schemas.requirement import (
@@ -41,40 +41,43 @@ VAGUE = "Add a CSV export of orders to the shop."
 
 
 class Conversation:
-    """Drives one thread of the compiled graph the way the runtime does."""
+    """Drives one requirement thread through the runtime (`open_runtime`, as `ng plan` and the server
+    do): each step opens the runtime on the same DATA_DIR, like a new process would."""
 
-    def __init__(self, graph, options: dict[str, Any] | None = None, llm=None) -> None:
-        self.graph = graph
+    def __init__(self, options: dict[str, Any] | None = None, llm=None, data_dir: Path | None = None) -> None:
         self.options = options or {}
         self.llm = llm or OfflineLLM()
-        self.config = {"configurable": {"thread_id": f"t-{uuid.uuid4().hex[:8]}"}}
+        self.data_dir = data_dir or Path(tempfile.mkdtemp(prefix="requirement-"))
+        self.thread_id: str | None = None
         self.events: list[dict[str, Any]] = []
 
-    async def _run(self, graph_input) -> Any:
-        context = FlowContext(llm=self.llm, options=self.options)
-        async for mode, chunk in self.graph.astream(graph_input, self.config, context=context,
-                                                    stream_mode=["custom", "updates"], durability="sync"):
-            if mode == "custom":
-                # Every custom chunk is a protocol event (the runtime's store adds the artifact version).
-                data = chunk["data"]
-                if chunk["event"] == "tool:artifact":
-                    data = {**data, "artifact": {**data["artifact"], "version": 1}}
-                EVENT_MODELS[chunk["event"]].model_validate(data)
-                self.events.append(chunk)
-        return await self.graph.aget_state(self.config)
+    async def _run(self, act) -> Any:
+        settings = Settings(data_dir=self.data_dir, llm_provider="offline", office_preview=False,
+                            legal_warm_at_startup=False, _env_file=None)
+        async with open_runtime(settings, llm=self.llm, local_user=True) as runtime:
+            if act is not None:
+                await act(runtime)
+                await runtime.wait(self.thread_id)
+            stored = await runtime.store.events_after(self.thread_id)
+            for name, payload in stored:
+                if name in EVENT_MODELS:
+                    EVENT_MODELS[name].model_validate(payload)
+            self.events = [{"event": name, "data": payload} for name, payload in stored]
+            return await runtime.graphs[FLOW.name].aget_state(runtime.graph_config(self.thread_id))
 
     async def start(self, text: str):
-        return await self._run(FLOW.initial_input(text, self.options))
+        self.thread_id = new_thread_id()
+        return await self._run(lambda runtime: runtime.send_message(
+            flow=FLOW.name, text=text, thread_id=self.thread_id, create=True, options=self.options))
 
     async def resume(self, answer: Any):
-        return await self._run(Command(resume=answer))
+        return await self._run(lambda runtime: runtime.resume(self.thread_id, answer))
+
+    async def state(self):
+        return await self._run(None)
 
     def artifacts(self, type_: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e["event"] == "tool:artifact" and e["data"]["artifact"]["type"] == type_]
-
-
-def compiled(checkpointer=None):
-    return FLOW.build_graph().compile(checkpointer=checkpointer or InMemorySaver())
 
 
 def pending_questions(state) -> list[dict[str, Any]]:
@@ -123,7 +126,7 @@ def repo(tmp_path: Path) -> Path:
 
 
 async def test_two_round_conversation(repo):
-    talk = Conversation(compiled(), {"repo": str(repo)})
+    talk = Conversation({"repo": str(repo)})
     state = await talk.start(VAGUE)
 
     questions = pending_questions(state)
@@ -151,14 +154,15 @@ async def test_two_round_conversation(repo):
     second = check_plan_artifact(plan_events[1])
     assert second.round == 2 and second.answers == answers
     [final] = talk.artifacts("implementation_plan")
-    assert final["meta"]["final"] is True
+    [completion] = [e["data"] for e in talk.events if e["event"] == "completion"]
+    assert completion["finalArtifactId"] == final["data"]["artifact"]["id"]
     doc = ImplementationPlanDoc.model_validate(final["data"]["artifact"]["content"])
     assert doc.markdown == plan.plan_markdown and doc.written_to is None
     assert not (repo / "IMPLEMENTATION_PLAN.md").exists()  # not authorised
 
 
 async def test_node_events_are_ordered(repo):
-    talk = Conversation(compiled(), {"repo": str(repo)})
+    talk = Conversation({"repo": str(repo)})
     await talk.start(VAGUE)
     await talk.resume("use defaults")
     opened: set[str] = set()
@@ -173,7 +177,7 @@ async def test_node_events_are_ordered(repo):
 
 
 async def test_answered_questions_are_never_asked_again_and_each_round_progresses(repo):
-    talk = Conversation(compiled(), {"repo": str(repo), "maxRounds": 5})
+    talk = Conversation({"repo": str(repo), "maxRounds": 5})
     state = await talk.start(VAGUE)
     answered: set[str] = set()
     previous = None
@@ -202,7 +206,7 @@ async def test_answered_questions_are_never_asked_again_and_each_round_progresse
 
 
 async def test_max_rounds_turns_unknowns_into_assumptions(repo):
-    talk = Conversation(compiled(), {"repo": str(repo), "maxRounds": 1})
+    talk = Conversation({"repo": str(repo), "maxRounds": 1})
     state = await talk.start(VAGUE)
     questions = pending_questions(state)
     # Answer only the first one; the single clarification round is then used up.
@@ -222,7 +226,7 @@ async def test_max_rounds_turns_unknowns_into_assumptions(repo):
 # Command(resume=None) as no resume at all; normalize_reply covers those forms below.
 @pytest.mark.parametrize("reply", ["use defaults", "默认", "Use defaults!", {"q_unknown": ""}])
 async def test_use_defaults_settles_every_question(repo, reply):
-    talk = Conversation(compiled(), {"repo": str(repo)})
+    talk = Conversation({"repo": str(repo)})
     questions = pending_questions(await talk.start(VAGUE))
     state = await talk.resume(reply)
     plan = RequirementPlan.model_validate(state.values["plan"])
@@ -239,11 +243,11 @@ async def test_question_answered_by_the_readme_is_not_asked(tmp_path):
     documented = make_repo(tmp_path / "documented",
                            "# Shop\n\nA small shop backend.\n\n## Storage\n\nOrders are stored in PostgreSQL 15.\n")
 
-    without = Conversation(compiled(), {"repo": str(plain)})
+    without = Conversation({"repo": str(plain)})
     state = await without.start(requirement)
     asked_without = {q["id"] for q in pending_questions(state)}
 
-    with_docs = Conversation(compiled(), {"repo": str(documented)})
+    with_docs = Conversation({"repo": str(documented)})
     state = await with_docs.start(requirement)
 
     assert asked_without  # without the docs the data store is an open question
@@ -254,7 +258,7 @@ async def test_question_answered_by_the_readme_is_not_asked(tmp_path):
 
 
 async def test_without_a_repository_the_flow_still_plans():
-    talk = Conversation(compiled())
+    talk = Conversation()
     state = await talk.start("给订单系统增加按月导出 CSV 报表的功能")
     assert pending_questions(state)
     state = await talk.resume("use defaults")
@@ -274,7 +278,7 @@ async def test_plan_file_is_written_only_when_authorised(tmp_path, authorised):
     sentinel.write_text("do not touch\n")
     before = snapshot(tmp_path)
 
-    talk = Conversation(compiled(), {"repo": str(repo), "write": authorised})
+    talk = Conversation({"repo": str(repo), "write": authorised})
     await talk.start(VAGUE)
     state = await talk.resume("use defaults")
 
@@ -293,7 +297,7 @@ async def test_plan_file_is_written_only_when_authorised(tmp_path, authorised):
 
 async def test_write_without_a_repository_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    talk = Conversation(compiled(), {"write": True})
+    talk = Conversation({"write": True})
     assert pending_questions(await talk.start(VAGUE))
     state = await talk.resume("use defaults")
     assert state.values["plan_path"] is None and list(tmp_path.iterdir()) == []
@@ -304,21 +308,17 @@ async def test_write_without_a_repository_writes_nothing(tmp_path, monkeypatch):
 
 
 async def test_resume_after_restart_with_sqlite(tmp_path, repo):
-    path = str(tmp_path / "checkpoints.sqlite")
-    async with AsyncSqliteSaver.from_conn_string(path) as saver:
-        talk = Conversation(compiled(saver), {"repo": str(repo)})
-        questions = pending_questions(await talk.start(VAGUE))
-        config = talk.config
-    async with AsyncSqliteSaver.from_conn_string(path) as saver:  # a new process, same file
-        talk = Conversation(compiled(saver), {})
-        talk.config = config
-        state = await talk.graph.aget_state(config)
-        assert [q["id"] for q in pending_questions(state)] == [q["id"] for q in questions]
-        state = await talk.resume({questions[0]["id"]: "after the restart"})
-        assert pending_questions(state)  # one answer does not settle the round
-        state = await talk.resume("use defaults")
-        assert state.values["plan"]["status"] == "plan_ready"
-        assert "after the restart" in state.values["plan"]["plan_markdown"]
+    data_dir = tmp_path / "data"
+    talk = Conversation({"repo": str(repo)}, data_dir=data_dir)
+    questions = pending_questions(await talk.start(VAGUE))
+    again = Conversation(data_dir=data_dir)  # a new process, same DATA_DIR
+    again.thread_id = talk.thread_id
+    assert [q["id"] for q in pending_questions(await again.state())] == [q["id"] for q in questions]
+    state = await again.resume({questions[0]["id"]: "after the restart"})
+    assert pending_questions(state)  # one answer does not settle the round
+    state = await again.resume("use defaults")
+    assert state.values["plan"]["status"] == "plan_ready"
+    assert "after the restart" in state.values["plan"]["plan_markdown"]
 
 
 # ---------------------------------------------------------------- the loop's guarantees with any model
@@ -351,7 +351,7 @@ class ScriptedLLM:
 
 async def test_graph_enforces_the_loop_whatever_the_model_says():
     llm = ScriptedLLM()
-    talk = Conversation(compiled(), {"maxRounds": 2}, llm=llm)
+    talk = Conversation({"maxRounds": 2}, llm=llm)
     state = await talk.start("anything")
     assert [q["id"] for q in pending_questions(state)] == ["q_a", "q_c", "q_b"]  # blocking first
 
@@ -541,12 +541,12 @@ async def test_cli_session_continues_with_thread(tmp_path, capsys):
 async def test_an_earlier_plan_file_is_not_taken_as_evidence(repo):
     # A plan written by a previous run lists fallbacks as assumptions; reading it back as "docs"
     # would settle questions nobody answered.
-    plain = Conversation(compiled(), {"repo": str(repo)})
+    plain = Conversation({"repo": str(repo)})
     asked_before = {q["id"] for q in pending_questions(await plain.start(VAGUE))}
     await plain.resume("use defaults")
     (repo / "IMPLEMENTATION_PLAN.md").write_text(plain.artifacts("implementation_plan")[0]["data"]["artifact"]
                                                  ["content"]["markdown"])
-    again = Conversation(compiled(), {"repo": str(repo)})
+    again = Conversation({"repo": str(repo)})
     state = await again.start(VAGUE)
     assert {q["id"] for q in pending_questions(state)} == asked_before
     assert all(s.path != "IMPLEMENTATION_PLAN.md" for s in check_plan_artifact(again.artifacts("requirement_plan")[0]).sources)
