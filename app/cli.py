@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.runtime import RequestError, new_thread_id
-from core.i18n import set_locale, t
+from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
 
 console = Console()
@@ -103,7 +103,7 @@ class StageDisplay:
             bar = ProgressBar(total=len(self.stages), completed=done, width=30)
             table.add_row("", Text.assemble(t("cli.stages_done", done=done, total=len(self.stages)), " "), bar)
         for stage in self.stages.values():
-            table.add_row(self.SYMBOL.get(stage.get("status", "pending"), "?"), Text(stage["name"], style="bold"), "")
+            table.add_row(self.SYMBOL.get(stage.get("status", "pending"), "?"), Text(node_label(stage["name"]), style="bold"), "")
             current, total, message = stage.get("progress") or (0, 0, "")
             if total and stage.get("status") == "running":
                 table.add_row("", ProgressBar(total=total, completed=current, width=30),
@@ -130,6 +130,12 @@ async def mark_interrupted(runtime: Any, thread_id: str) -> None:
     thread = await runtime.store.get_thread(thread_id)
     if thread is not None and thread["status"] == ThreadStatus.running.value:
         await runtime.store.update_thread(thread_id, status=ThreadStatus.interrupted)
+
+
+def node_label(name: str) -> str:
+    """A node's display name in the user's language; a node the catalogue does not name shows its id."""
+    key = f"nodes.{name}"
+    return t(key) if key in catalogue() else name
 
 
 def say_model(runtime: Any, out: Console | None = None) -> None:

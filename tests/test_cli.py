@@ -9,6 +9,8 @@ from pathlib import Path
 
 from pptx import Presentation
 
+from core.i18n import t
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,7 +24,7 @@ def test_ng_ppt_writes_a_deck_and_lists_the_thread(tmp_path):
     out = tmp_path / "deck.pptx"
     result = ng("ppt", "做一个关于化学反应速率的5分钟PPT", "--out", str(out), data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "generate_slides" in result.stdout and "已保存" in result.stdout
+    assert t("nodes.generate_slides") in result.stdout and "已保存" in result.stdout  # stages by their names
     assert len(Presentation(str(out)).slides) > 3
 
     listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
