@@ -153,7 +153,7 @@ async def test_clarification_questions_are_answered_from_the_page(browser, serve
             break
         await next_form.locator("[data-testid=use-defaults]").click()
     await page.wait_for_selector("[data-testid=completion]", timeout=30_000)
-    await page.click("[data-testid=artifact-tab]:has-text('Requirement plan')")
+    await page.click("[data-testid=artifact-tab]:has-text('需求计划')")  # t("requirement.plan_title") in Chinese
     plan_view = page.locator("#canvas-body [data-testid=view-requirement_plan]")
     await plan_view.wait_for()
     assert "plan_ready" in await plan_view.inner_text(), "the last version of the plan is ready"

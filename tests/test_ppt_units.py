@@ -10,6 +10,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pptx import Presentation
 from pydantic import ValidationError
 
+from core.i18n import t
 from core.llm.offline import OfflineLLM
 from app.store import Store
 from core.tools.web_search import SearchError, SearxngSearch
@@ -190,4 +191,4 @@ async def test_without_search_the_run_says_so_and_invents_nothing(live_server, c
     types = [d["artifact"]["type"] for _, d in client.of(ack["threadId"], "tool:artifact")]
     assert "search_results" not in types
     logs = [d["message"] for _, d in client.of(ack["threadId"], "tool:log")]
-    assert any("No web search is configured" in line for line in logs)
+    assert t("ppt.search_off") in logs
