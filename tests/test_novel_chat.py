@@ -283,3 +283,24 @@ async def test_a_configured_model_reads_a_message_no_rule_covers(start_server, p
         assert len(fake.requests) == 1
     assert kind == "interrupt" and interrupt["kind"] == "confirmation"
     assert interrupt["payload"]["plan"]["steps"][0]["args"]["to_chapter"] == 4
+
+
+async def test_a_question_about_a_chapter_is_answered_from_that_chapter_without_asking_who(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "第二章发生了什么？")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "a chapter question needs no character named"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    memory = json.loads((projects / PROJECT / "chapter_memory.json").read_text(encoding="utf-8"))
+    second = next(entry for entry in memory if entry["chapter_number"] == 2)
+    assert second["summary"] in answer["answer"]
+    assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {2}
+
+
+async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "第九章发生了什么？")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    reply = messages(client, ack)[-1]
+    assert "9" in reply and "3" in reply and not artifacts(client, ack, "novel_answer")

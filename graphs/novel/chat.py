@@ -236,6 +236,10 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     chosen = [n for n in names if n in " ".join(answers.values())]
     pronoun = read.pronoun_in(text)
     subject = turn.get("subject") or (chosen[0] if chosen else None) or (mentioned[0] if mentioned else None)
+    chapter = read.target_chapter(text)
+    if subject is None and not pronoun and chapter is not None:
+        # "第二章发生了什么": the question is about a chapter, not a person; asking "who?" would miss it.
+        return await _gather_for_chapter(tools, turn, chapter)
 
     relations = turn.get("relations")
     if relations is None and tools.left > 0:
@@ -296,6 +300,21 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     return {"turn": turn, "references": references, "outcome": "answer"}
 
 
+async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: int) -> dict[str, Any]:
+    turn["chapter"] = chapter
+    if "events" not in turn and tools.left > 0:
+        turn["events"] = await tools.call("GraphTool.chapter_events", tools.graph.chapter_events, chapter)
+    if "passages" not in turn and tools.left > 0:
+        # The chapter's own events make the query: the question alone ("发生了什么") names nothing to find.
+        said = [turn["question"], *(part for e in turn.get("events") or [] for part in (e.get("summary", ""), *e.get("key_events", [])))]
+        found = await tools.call("MemoryTool.search", tools.memory.search, " ".join(said), [], 24)
+        turn["passages"] = [p.__dict__ for p in found if p.chapter_number == chapter]
+    if not turn.get("events") and not turn.get("passages"):
+        written = tools.workflow.status().chapters_generated
+        return {"turn": None, "outcome": "done", "reply": t("novel.chat_chapter_unknown", chapter=chapter, written=written)}
+    return {"turn": turn, "outcome": "answer"}
+
+
 @node("understand")
 async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     turn = dict(state.get("turn") or {})
@@ -316,6 +335,8 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
             requires_confirmation=False))}
     else:
         update = {"turn": turn, "outcome": "done", "history": _say(ctx, state, _help(), history)}
+    if "reply" in update:
+        update["history"] = _say(ctx, state, update.pop("reply"), history)
     update.setdefault("history", history)
     return update
 
@@ -370,12 +391,19 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
     who = "与".join(e for e in (turn.get("subject"), turn.get("other")) if e)
     events = turn.get("events") or []
     lines = []
-    if evidence:
+    if turn.get("chapter") and not who:
+        for event in events[:1]:
+            title = read.bare_chapter_title(event.get("chapter_title", ""))
+            lines.append(t("novel.chat_answer_chapter", chapter=event["chapter_number"], title=title,
+                           summary=event.get("summary", "")))
+    elif evidence:
         first = evidence[0]
         lines.append(t("novel.chat_answer_turn", who=who, chapter=first.chapter_number, scene=first.scene_number or "-",
                        quote=first.quote))
     for event in events[:4]:
         happened = "；".join(event.get("key_events") or []) or event.get("summary", "")
+        if turn.get("chapter") and not who and happened in event.get("summary", ""):
+            continue  # the chapter line above said it already
         lines.append(t("novel.chat_answer_event", chapter=event["chapter_number"], event=happened))
     return "\n".join(lines) or t("novel.chat_answer_none", who=who)
 

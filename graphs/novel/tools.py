@@ -129,6 +129,10 @@ class GraphTool:
                 found.append(Relation(person.name, other, label))
         return found
 
+    def chapter_events(self, chapter_number: int) -> list[dict[str, Any]]:
+        """The chapter memory entry of one chapter (empty when that chapter is not written yet)."""
+        return [e.model_dump() for e in self.files.chapter_memory() if e.chapter_number == chapter_number]
+
     def events(self, entities: list[str]) -> list[dict[str, Any]]:
         """Chapter memory entries that mention every one of `entities`, oldest first."""
         hits = []

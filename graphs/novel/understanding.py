@@ -85,6 +85,11 @@ def target_chapter(text: str) -> int | None:
     return None
 
 
+def bare_chapter_title(title: str) -> str:
+    """"第二章 江畔" → "江畔" (the number is said beside it already)."""
+    return _CHAPTER.sub("", title, count=1).strip() or title
+
+
 def wants_overwrite(text: str) -> bool:
     return bool(_FORCE.search(text))
 
