@@ -96,7 +96,9 @@ async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
     if pending.get("kind") == "confirmation":
         console.print(f"[yellow]{escape(payload.get('prompt', ''))}[/]", highlight=False)
         reply = await read_line(console, t("novel.cli_chat_confirm_prompt"))
-        return None if reply is None else reply.strip().lower() in {"y", "yes", "是", "好", "确认"}
+        if reply is None or reply.strip().lower() in QUIT:
+            return None
+        return reply.strip().lower() in {"y", "yes", "是", "好", "确认"}
     answers: dict[str, str] = {}
     for question in payload.get("questions", []):
         console.print(f"[yellow]? {escape(question['question'])}[/]", highlight=False)
@@ -104,8 +106,8 @@ async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
         for number, name in enumerate(candidates, 1):
             console.print(f"   {number}. {escape(name)}", highlight=False)
         reply = await read_line(console, "  > ")
-        if reply is None:
-            return None
+        if reply is None or reply.strip().lower() in QUIT:
+            return None  # the question stays pending: `ng chat --thread` asks it again
         reply = reply.strip()
         if reply.isdigit() and 1 <= int(reply) <= len(candidates):
             reply = candidates[int(reply) - 1]  # a number picks a candidate

@@ -60,3 +60,18 @@ def test_ng_chat_on_an_unknown_project_names_the_existing_ones(tmp_path):
     other.expect(pexpect.EOF)
     other.close()
     assert other.exitstatus == 2 and "Traceback" not in other.before
+
+
+def test_quit_at_a_which_character_question_leaves_with_the_question_kept(tmp_path):
+    chat = spawn_chat(tmp_path)
+    try:
+        chat.expect("你>")
+        chat.sendline("他和师父的关系什么时候变了？")
+        chat.expect("林远")  # the candidates are listed under the question
+        chat.expect("  > ")
+        chat.sendline("/quit")
+        chat.expect(r"ng chat mentor_rift --thread (\w+)")
+        chat.expect(pexpect.EOF)
+    finally:
+        chat.close(force=True)
+    assert chat.exitstatus == 0 and "Traceback" not in chat.before
