@@ -146,6 +146,7 @@ def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, 
     except RequestError as error:
         console.print(f"[red]{error.message}[/]")
         return 2
+    console.print()  # the live display leaves its last line open, as in `ng ppt`
     completion = display.completion or {}
     if completion.get("success"):
         from graphs.novel.tools import WorkflowTool
