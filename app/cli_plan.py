@@ -86,7 +86,9 @@ def _read_line_stderr(prompt: str) -> str:
 
 def _show_event(console: Console, event: str, data: dict[str, Any]) -> None:
     if event == "tool:start":
-        console.print(f"[dim]→ {data['toolName']}[/]")
+        from app.cli import node_label
+
+        console.print(f"[dim]→ {node_label(data['toolName'])}[/]")
     elif event == "tool:log" and data.get("level") != "debug":
         style = {"warning": "yellow", "error": "red"}.get(data.get("level"), "dim")
         console.print(f"  [{style}]{data['message']}[/]")
