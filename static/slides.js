@@ -187,7 +187,7 @@ export function renderDeck(deck, opts = {}) {
     stage.replaceChildren(renderSlide(slides[current], theme));
     counter.textContent = `${current + 1} / ${slides.length}`;
     const n = slides[current]?.notes;
-    notes.replaceChildren(...(n ? [h("span", { class: "deck-notes-label" }, "口播稿 Notes"), h("p", null, String(n))] : []));
+    notes.replaceChildren(...(n ? [h("span", { class: "deck-notes-label" }, "口播稿"), h("p", null, String(n))] : []));
     thumbButtons.forEach((b, j) => {
       b.setAttribute("aria-selected", j === current ? "true" : "false");
       b.classList.toggle("active", j === current);

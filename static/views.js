@@ -136,7 +136,7 @@ function slidePreview(artifact, ctx) {
   }
   return h("div", { class: "slide-preview", dataset: { testid: "view-slide_preview" } },
     h("div", { class: "deck-stage" }, renderSlide(spec, ctx.latestTheme?.())),
-    spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, "口播稿 Notes"), h("p", null, String(spec.notes))) : null);
+    spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, "口播稿"), h("p", null, String(spec.notes))) : null);
 }
 
 /** The requirement plan (schema v1.0), as content `{round, max_rounds, plan, sources…}` or the bare plan. */

@@ -73,3 +73,10 @@ def test_a_long_english_request_is_titled_by_its_subject():
                "the surface, and a page on famous eruptions such as Vesuvius and Krakatoa.")
     assert short_title(request) == "volcanoes"
     assert deck_file_name('Volcanoes: "why" / how?', "pptx") == "Volcanoes-why-how.pptx"
+
+
+def test_an_audience_named_with_a_grade_number_is_not_part_of_the_title():
+    from graphs.ppt.planning import audience_hint
+
+    assert short_title("Photosynthesis for 7th graders, 10 minutes") == "Photosynthesis"
+    assert audience_hint("Photosynthesis for 7th graders, 10 minutes") == "7th graders"

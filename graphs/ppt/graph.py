@@ -179,7 +179,7 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
             ctx.log(t("ppt.search_failed", reason=getattr(error, "user_message", None) or type(error).__name__), level="warning")
         if search is not None:
             artifact_id = ctx.artifact(key="search_results", type=ArtifactType.search_results,
-                                       title=f"Search: {analysis.topic}", content=search)
+                                       title=t("ppt.artifact_search", topic=analysis.topic), content=search)
             ctx.log(t("ppt.search_found", count=len(search.results), topic=analysis.topic), artifact_id=artifact_id)
     return {"analysis": analysis.model_dump(), "search": search.model_dump() if search else None}
 
@@ -196,7 +196,7 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
     )
     # The request itself, however long, stays with the course: later stages and refinements read it.
     config = config.model_copy(update={"request": state["request"]})
-    artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title="课程配置 Course config",
+    artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title=t("ppt.artifact_course_config"),
                                content=config, show_in_canvas=True)
     ctx.log(t("ppt.course_logged", minutes=config.duration, audience=config.targetAudience), artifact_id=artifact_id)
     return {"course_config": config.model_dump()}
@@ -214,7 +214,7 @@ async def generate_video_outline(state: PptState, ctx: NodeContext) -> dict[str,
         prompt=prompts.video_outline(analysis, config, feedback),
         facts={"topic": analysis.topic, "language": analysis.language, "duration": config.duration, "feedback": feedback},
     )
-    artifact_id = ctx.artifact(key="video_outline", type=ArtifactType.video_outline, title="视频大纲 Video outline",
+    artifact_id = ctx.artifact(key="video_outline", type=ArtifactType.video_outline, title=t("ppt.artifact_outline"),
                                content=outline, show_in_canvas=True)
     points = sum(len(u.knowledgePoints) for u in outline.knowledgeUnits)
     ctx.log(t("ppt.outline_logged", units=len(outline.knowledgeUnits), points=points), artifact_id=artifact_id)
@@ -240,7 +240,7 @@ async def generate_slide_scripts(state: PptState, ctx: NodeContext) -> dict[str,
     )
     if len(scripts.scripts) != slide_count:
         ctx.log(t("ppt.scripts_count_mismatch", written=len(scripts.scripts), asked=slide_count), level="warning")
-    artifact_id = ctx.artifact(key="slide_scripts", type=ArtifactType.slide_scripts, title="PPT 脚本 Slide scripts",
+    artifact_id = ctx.artifact(key="slide_scripts", type=ArtifactType.slide_scripts, title=t("ppt.artifact_scripts"),
                                content=scripts, show_in_canvas=True)
     ctx.log(t("ppt.scripts_logged_zh" if analysis.language == "zh" else "ppt.scripts_logged_words",
               pages=len(scripts.scripts), budget=budget), artifact_id=artifact_id)
@@ -264,7 +264,7 @@ async def generate_presentation_theme(state: PptState, ctx: NodeContext) -> dict
         # The colour asked for is a requirement, not a hint: whichever model answered, the deck wears it.
         theme = theme.model_copy(update={"colorScheme": palette_for(colour)})
     artifact_id = ctx.artifact(key="presentation_theme", type=ArtifactType.presentation_theme,
-                               title="演示主题 Presentation theme", content=theme, show_in_canvas=True)
+                               title=t("ppt.artifact_theme"), content=theme, show_in_canvas=True)
     ctx.log(t("ppt.theme_logged", name=theme.themeName), artifact_id=artifact_id)
     return {"theme": theme.model_dump()}
 
@@ -305,7 +305,7 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     for change in prepared.changes:
         ctx.log(change)
     deck = prepared.deck
-    dsl_id = ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=deck,
+    dsl_id = ctx.artifact(key="dsl", type=ArtifactType.dsl, title=t("ppt.artifact_dsl"), content=deck,
                           show_in_canvas=True)
     layouts = len({s.layout for s in deck.slides})
     ctx.log(t("ppt.dsl_ready", pages=len(deck.slides), layouts=layouts), artifact_id=dsl_id)
@@ -345,13 +345,13 @@ async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     for index, page in zip(refinement["pages"], await asyncio.gather(*(revise(i) for i in refinement["pages"]))):
         slides[index - 1] = page
         artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
-                                   title=f"第 {index} 页 Slide {index}", content=page)
+                                   title=t("ppt.artifact_page", index=index), content=page)
         ctx.log(t("ppt.page_ready", index=index, total=len(slides), title=page.title), artifact_id=artifact_id)
     # The same clean-up as generate_slides (markup, fonts, contrast): a model's page arrives raw.
     prepared = await asyncio.to_thread(prepare, deck.model_copy(update={"slides": slides}))
     for change in prepared.changes:
         ctx.log(change)
-    ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=prepared.deck,
+    ctx.artifact(key="dsl", type=ArtifactType.dsl, title=t("ppt.artifact_dsl"), content=prepared.deck,
                  show_in_canvas=True)
     return {"deck": prepared.deck.model_dump()}
 
@@ -369,7 +369,7 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     for repair in outcome.report.repairs:
         ctx.log(repair)
     if outcome.deck != deck:
-        ctx.artifact(key="dsl", type=ArtifactType.dsl, title="幻灯片 DSL Slide deck", content=outcome.deck)
+        ctx.artifact(key="dsl", type=ArtifactType.dsl, title=t("ppt.artifact_dsl"), content=outcome.deck)
     report_id = ctx.artifact(key="qa_report", type=ArtifactType.qa_report, title=t("ppt.qa_title"),
                              content=outcome.report, show_in_canvas=not outcome.report.passed)
     if outcome.report.passed:
@@ -469,7 +469,7 @@ async def generate_page(task: PageTask, config: RunnableConfig, runtime: Runtime
     )
     slide = merge_with_draft(written, draft)
     artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
-                               title=f"第 {index} 页 Slide {index}", content=slide)
+                               title=t("ppt.artifact_page", index=index), content=slide)
     ctx.log(t("ppt.page_ready", index=index, total=total, title=slide.title), artifact_id=artifact_id)
     await ctx.flush()  # not a hooked node: make the page's events durable before its write is checkpointed
     return {"slides": [slide.model_dump()]}

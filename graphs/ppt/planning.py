@@ -52,7 +52,7 @@ def narration_length(text: str, language: str) -> int:
 
 _DURATION = re.compile(r"(\d{1,3})\s*(分钟|分|min\b|mins\b|minutes?\b)", re.IGNORECASE)
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
-_AUDIENCE_EN = re.compile(r"\bfor ([a-z][a-z \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
+_AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
     r"(请|帮我|帮忙|给我|一下|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
@@ -61,7 +61,7 @@ _FILLER_ZH = re.compile(
 _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为)[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍))")
 _FILLER_EN = re.compile(
     r"\b(please|make|create|generate|build|a|an|the|deck|slides?|presentation|ppt|course|about|on|lesson|"
-    r"for [a-z \-]+|\d+\s*(?:min|mins|minutes?))\b",
+    r"for [a-z0-9 \-]+|\d+\s*(?:min|mins|minutes?))\b",
     re.IGNORECASE,
 )
 
