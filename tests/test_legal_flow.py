@@ -173,3 +173,33 @@ async def test_an_unreachable_model_leaves_classification_to_the_rules():
     llm.structured = broken
     result = await classify_text("我被公司辞退了，怎么办", llm)
     assert (result.intent, result.via) == ("legal_consultation", "rules")
+
+
+class StillBuildingStatutes(FlakyStatutes):
+    """The statute index of a server that just started: its build outlasts a specialist's time limit."""
+
+    built: bool = False
+
+    @property
+    def ready(self) -> bool:
+        return self.built
+
+    def warm(self) -> None:
+        if not self.built:
+            self.release.wait(self.delay_s)
+            self.inner.warm()
+            self.built = True
+
+    def search(self, query: str, top_k: int = 6):
+        self.warm()  # as the real source does: a query before the build waits for it
+        return super().search(query, top_k)
+
+
+async def test_a_question_asked_while_the_index_builds_waits_for_it_instead_of_timing_out(knowledge):
+    building = StillBuildingStatutes(knowledge.statutes, delay_s=3.0)
+    knowledge.statutes, knowledge.agent_timeout_s = building, 1.5
+    run = await GraphRunner(knowledge).ask("公司拖欠我两个月工资，我能不能直接辞职并要求经济补偿？")
+    answer = run.artifact("legal_answer")["content"]
+    assert {a["status"] for a in answer["agents"]} == {"done"}
+    assert t("legal.index_building") in [log["message"] for log in run.of("tool:log")]
+    assert "《中华人民共和国劳动合同法》" in run.answer

@@ -48,6 +48,11 @@ class LegalKnowledge:
         self.statutes.warm()
         self.cases.warm()
 
+    @property
+    def ready(self) -> bool:
+        """Both indexes loaded: a query answers at once (else it first waits for the build)."""
+        return bool(getattr(self.statutes, "ready", True)) and self.cases.ready
+
     def warm_in_background(self) -> threading.Thread:
         """Start-up: build the indexes in a daemon thread; `describe()` tells when they are ready."""
         if self._thread is None:

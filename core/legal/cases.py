@@ -120,6 +120,10 @@ class CaseLibrary:
     def configured(self) -> bool:
         return self.root is not None and Path(self.root).is_dir()
 
+    @property
+    def ready(self) -> bool:
+        return self._index is not None or not self.configured
+
     def warm(self) -> None:
         with self._lock:
             if self._index is not None or not self.configured:

@@ -16,6 +16,7 @@ orchestrate (merge, check every citation, stream, disclaimer) → finish (trace)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import operator
 import re
@@ -180,6 +181,12 @@ async def run_task(payload: Mapping[str, Any], ctx: NodeContext) -> dict[str, An
     shared = SharedContext.from_dict(payload["context"])
     knowledge = knowledge_of(ctx)
     agent = AGENTS[task["agent"]]
+    if not knowledge.ready:
+        # The index is still being built (the first minute after start-up): that wait is not the
+        # specialist's slowness, so it does not count against its time limit.
+        ctx.log(t("legal.index_building"))
+        with contextlib.suppress(Exception):  # a failed build is met below as a failed tool
+            await asyncio.to_thread(knowledge.warm)
     started = time.perf_counter()
     outcome, status = None, "done"
     try:
