@@ -113,7 +113,9 @@ export function renderMarkdown(text) {
   let i = 0;
   let para = [];
   const flushPara = () => {
-    if (para.length) root.append(h("p", null, inlineMd(para.join(" "))));
+    // A line break stays a line break (as in GitHub comments): chat answers put one fact a line,
+    // and joining Chinese lines with spaces would read wrong.
+    if (para.length) root.append(h("p", null, para.flatMap((line, n) => (n ? [h("br"), ...inlineMd(line)] : inlineMd(line)))));
     para = [];
   };
   while (i < lines.length) {
