@@ -424,7 +424,9 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         evidence, dropped = verify(files, [(c.chapter_number, c.quote.strip()) for c in draft.evidence])
         text = draft.answer
     else:
-        evidence, dropped = verify(files, [(p["chapter_number"], p["text"]) for p in ranked])
+        # Candidates of our own (memory sentences, some from summaries): keep those found in the text,
+        # and say nothing of the rest: no one claimed them.
+        evidence, dropped = verify(files, [(p["chapter_number"], p["text"]) for p in ranked])[0], 0
         text = compose_offline(turn, evidence[:3])
     evidence = evidence[:3]
     if dropped:
