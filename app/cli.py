@@ -22,6 +22,7 @@ from rich.text import Text
 from app.runtime import RequestError, new_thread_id
 from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
+from core.validation import describe_validation_error
 
 console = Console()
 
@@ -305,7 +306,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
 def _settings_sentence(error: ValidationError) -> str:
     first = error.errors()[0]
     setting = ".".join(str(part) for part in first.get("loc", ())) or "?"
-    return t("cli.bad_setting", setting=setting.upper(), value=first.get("input"), reason=first.get("msg", ""))
+    return t("cli.bad_setting", setting=setting.upper(), value=first.get("input"),
+             reason=describe_validation_error(error, name=str.upper))
 
 
 def main(argv: list[str] | None = None) -> int:

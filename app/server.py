@@ -25,6 +25,7 @@ from app.store import LOCAL_OWNER, Store, public_artifact
 from core.i18n import t
 from core.llm.factory import describe_llm
 from core.settings import Settings
+from core.validation import describe_validation_error
 from schemas.events import (
     AckError,
     ChatMessageIn,
@@ -75,14 +76,6 @@ def replay_batches(
 def error_ack(code: str, message: str) -> dict[str, Any]:
     # AckError pins `code` to the protocol's stable set.
     return {"ok": False, "error": AckError(code=code, message=message).model_dump()}
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors()[:3]:
-        where = ".".join(str(p) for p in item["loc"]) or "payload"
-        parts.append(f"{where}: {item['msg']}")
-    return t("server.invalid_request", details="; ".join(parts))
 
 
 def thread_not_found(thread_id: str) -> RequestError:
@@ -159,10 +152,11 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
                 if len(args) > 1:
                     return error_ack("bad_request", t("server.extra_arguments", count=len(args)))
                 data = args[0] if args else None
+                data = data if data is not None else {}
                 try:
-                    payload = model.model_validate(data if data is not None else {})
+                    payload = model.model_validate(data)
                 except ValidationError as error:
-                    return error_ack("bad_request", describe_validation_error(error))
+                    return error_ack("bad_request", t("server.invalid_request", details=describe_validation_error(error, data)))
                 try:
                     return {"ok": True, **await fn(connection, sid, payload)}
                 except RequestError as error:
