@@ -268,9 +268,31 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
 # ---------------------------------------------------------------------- HTTP
 
 
+def error_body(code: str, message: str) -> str:
+    return json.dumps({"error": {"code": code, "message": message}})
+
+
 def http_error(status: int, code: str, message: str) -> web.HTTPException:
     cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden, 404: web.HTTPNotFound}[status]
-    return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json")
+    return cls(text=error_body(code, message), content_type="application/json")
+
+
+def in_our_words(error: web.HTTPException, request: web.Request) -> web.HTTPException:
+    """aiohttp's own refusals (no route, wrong method, body too large) with a catalogue sentence, as JSON.
+
+    The exception keeps its status and headers (405's `Allow`); only the English body is replaced.
+    """
+    if error.status == 404:
+        code, message = "not_found", t("server.http_not_found")
+    elif error.status == 405:
+        code, message = "bad_request", t("server.http_method_not_allowed", method=request.method)
+    elif error.status == 413:
+        code, message = "bad_request", t("server.http_too_large", limit=request.client_max_size)
+    else:
+        code, message = "bad_request", t("server.http_bad_request")
+    error.text = error_body(code, message)
+    error.content_type = "application/json"
+    return error
 
 
 def make_edge_middleware(origins: OriginPolicy):
@@ -278,11 +300,12 @@ def make_edge_middleware(origins: OriginPolicy):
     async def edge(request: web.Request, handler):
         """Foreign origins refused, the caller identified, and refusals as JSON sentences, never a traceback."""
         path = request.path
-        if path.startswith("/socket.io/"):
-            return await handler(request)  # engineio checks origins; the Socket.IO connect checks the token
         origin = request.headers.get("Origin")
+        # Before engineio's own origin check too, which would answer in English.
         if not origins.allows(origin, local_port(request)):
             raise http_error(403, "unauthorized", t("server.origin_refused", origin=origin))
+        if path.startswith("/socket.io/"):
+            return await handler(request)  # the Socket.IO connect checks the token
         token = token_from_headers(request.headers.get("Authorization"), request.headers.get("Cookie"))
         user = await user_for_token(request.app, token)
         if user is None and not (path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)):
@@ -293,6 +316,10 @@ def make_edge_middleware(origins: OriginPolicy):
         except RequestError as error:
             status = {"not_found": 404, "unauthorized": 401}.get(error.code, 400)
             raise http_error(status, error.code, error.message) from None
+        except web.HTTPException as error:
+            if error.status < 400 or error.content_type == "application/json":
+                raise  # a redirect, or already one of our sentences
+            raise in_our_words(error, request) from None
 
     return edge
 
