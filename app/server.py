@@ -151,8 +151,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
                     return refusal
                 if len(args) > 1:
                     return error_ack("bad_request", t("server.extra_arguments", count=len(args)))
-                data = args[0] if args else None
-                data = data if data is not None else {}
+                data = args[0] if args and args[0] is not None else {}
                 try:
                     payload = model.model_validate(data)
                 except ValidationError as error:
