@@ -19,9 +19,11 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from app.cli_args import speak_the_catalogue
 from app.runtime import RequestError, new_thread_id
 from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
+from core.validation import describe_validation_error
 
 console = Console()
 
@@ -43,7 +45,8 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         print(error, file=sys.stderr)
         return 2
     llm = describe_llm(settings)
-    console.print(f"[bold]agent-canvas[/] on http://{host}:{port}  ·  LLM: {llm['provider']} ({llm['model']})  ·  data: {settings.data_dir}")
+    console.print(t("cli.serve_banner", host=host, port=port, provider=llm["provider"], model=llm["model"],
+                    data_dir=settings.data_dir), style="bold", markup=False, highlight=False, soft_wrap=True)
     # Runs and sockets are closed by the app's on_shutdown; a handler still reading a slow request body
     # (a polling POST that never completes) gets this long, then is cancelled, so SIGTERM is never held.
     try:
@@ -243,36 +246,40 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
             await store.close()
 
     console.print(t("cli.threads_from", data_dir=Path(settings.data_dir).resolve()), highlight=False)
-    table = Table("thread", "flow", "status", "title")
+    table = Table(t("cli.heading_thread"), t("cli.heading_flow"), t("cli.heading_status"), t("cli.heading_title"))
     table.columns[0].no_wrap = True
     for thread in asyncio.run(load()):
-        table.add_row(thread["thread_id"], thread["flow"], thread["status"], thread["title"])
+        status = f"runtime.status_{thread['status']}"
+        table.add_row(thread["thread_id"], thread["flow"], t(status) if status in catalogue() else thread["status"],
+                      thread["title"])
     console.print(table)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ng", description="agent-canvas: checkpointed agent flows, live.")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks instead of one sentence")
+    """The `ng` command line, its help in the current locale (set it first)."""
+    speak_the_catalogue()
+    parser = argparse.ArgumentParser(prog="ng", description=t("cli.help_description"))
+    parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="start the web canvas and Socket.IO server")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
+    serve = sub.add_parser("serve", help=t("cli.help_serve"), description=t("cli.help_serve"))
+    serve.add_argument("--host", help=t("cli.help_host"))
+    serve.add_argument("--port", type=int, help=t("cli.help_port"))
     serve.set_defaults(func=cmd_serve)
 
-    ppt = sub.add_parser("ppt", help="generate a slide deck in the terminal")
-    ppt.add_argument("topic")
-    ppt.add_argument("--out", help="where to save the .pptx (default: <thread>.pptx)")
+    ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
+    ppt.add_argument("topic", help=t("cli.help_topic"))
+    ppt.add_argument("--out", help=t("cli.help_ppt_out"))
     ppt.set_defaults(func=cmd_ppt)
 
-    threads = sub.add_parser("threads", help="list threads")
+    threads = sub.add_parser("threads", help=t("cli.help_threads"), description=t("cli.help_threads"))
     threads.set_defaults(func=cmd_threads)
 
-    resume = sub.add_parser("resume", help="continue an interrupted, failed or cancelled thread")
-    resume.add_argument("thread_id")
-    resume.add_argument("--answer", help="reply to a pending question")
-    resume.add_argument("--out", help="save the final file here")
+    resume = sub.add_parser("resume", help=t("cli.help_resume"), description=t("cli.help_resume"))
+    resume.add_argument("thread_id", help=t("cli.help_thread_id"))
+    resume.add_argument("--answer", help=t("cli.help_answer"))
+    resume.add_argument("--out", help=t("cli.help_resume_out"))
     resume.set_defaults(func=cmd_resume)
 
     try:
@@ -305,7 +312,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
 def _settings_sentence(error: ValidationError) -> str:
     first = error.errors()[0]
     setting = ".".join(str(part) for part in first.get("loc", ())) or "?"
-    return t("cli.bad_setting", setting=setting.upper(), value=first.get("input"), reason=first.get("msg", ""))
+    return t("cli.bad_setting", setting=setting.upper(), value=first.get("input"),
+             reason=describe_validation_error(error, name=str.upper))
 
 
 def main(argv: list[str] | None = None) -> int:

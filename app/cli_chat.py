@@ -27,7 +27,7 @@ QUIT = {"/quit", "/exit", "/q"}
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("chat", help=t("novel.cli_chat_help"))
-    parser.add_argument("project_id")
+    parser.add_argument("project_id", help=t("novel.cli_project_help"))
     parser.add_argument("--thread", help=t("novel.cli_chat_thread_help"))
     parser.set_defaults(func=main)
     return parser

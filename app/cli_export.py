@@ -91,9 +91,9 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def register(subparsers: Any) -> None:
-    export = subparsers.add_parser("export", help="write an artifact of a thread to a file")
-    export.add_argument("thread_id")
-    export.add_argument("--version", type=int, help="the artifact version (default: the latest)")
-    export.add_argument("--artifact", help="artifact id, type or title (default: the thread's final file)")
-    export.add_argument("--out", required=True, help="the file to write; the right extension is added")
+    export = subparsers.add_parser("export", help=t("cli.help_export"), description=t("cli.help_export"))
+    export.add_argument("thread_id", help=t("cli.help_thread_id"))
+    export.add_argument("--version", type=int, help=t("cli.help_export_version"))
+    export.add_argument("--artifact", help=t("cli.help_export_artifact"))
+    export.add_argument("--out", required=True, help=t("cli.help_export_out"))
     export.set_defaults(func=cmd_export)

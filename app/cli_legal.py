@@ -24,12 +24,11 @@ console = Console()
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("legal", help="ask the legal assistant (answers with checked citations)",
-                                   description="Legal questions, case search, statute lookup, drafting, contract review.")
-    parser.add_argument("question", nargs="+", help="the question ('-' reads it from stdin)")
-    parser.add_argument("--thread", metavar="ID", help="continue an earlier `ng legal` thread")
-    parser.add_argument("--out", metavar="PATH", help="where to save a drafted document (.docx)")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser = subparsers.add_parser("legal", help=t("cli.help_legal"), description=t("cli.help_legal_description"))
+    parser.add_argument("question", nargs="+", help=t("cli.help_question"))
+    parser.add_argument("--thread", metavar="ID", help=t("cli.help_legal_thread"))
+    parser.add_argument("--out", metavar="PATH", help=t("cli.help_legal_out"))
+    parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
     return parser
 
 

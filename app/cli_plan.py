@@ -51,19 +51,16 @@ async def _ask_in_daemon(input_fn: InputFn, prompt: str) -> str:
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "plan",
-        help="clarify a requirement with questions and produce IMPLEMENTATION_PLAN.md",
-        description="Turn a requirement into a staged, verifiable plan (schema v1.0) through clarification rounds.",
+        help=t("cli.help_plan"),
+        description=t("cli.help_plan_description"),
     )
-    parser.add_argument("requirement", nargs="*", help="the requirement text ('-' reads it from stdin)")
-    parser.add_argument("--repo", metavar="PATH", help="target repository to explore read-only")
-    parser.add_argument("--write", action="store_true",
-                        help="authorise writing IMPLEMENTATION_PLAN.md at the root of --repo (nothing else is written)")
-    parser.add_argument("--max-rounds", type=int, metavar="N", dest="max_rounds",
-                        help="clarification rounds before unknowns become assumptions (default: settings)")
-    parser.add_argument("--schema", action="store_true", help="print the plan JSON Schema (v1.0) and exit")
-    parser.add_argument("--json", action="store_true", dest="as_json",
-                        help="print the final plan JSON on stdout (the dialogue goes to stderr)")
-    parser.add_argument("--thread", metavar="ID", help="continue an earlier `ng plan` session")
+    parser.add_argument("requirement", nargs="*", help=t("cli.help_requirement"))
+    parser.add_argument("--repo", metavar="PATH", help=t("cli.help_repo"))
+    parser.add_argument("--write", action="store_true", help=t("cli.help_write"))
+    parser.add_argument("--max-rounds", type=int, metavar="N", dest="max_rounds", help=t("cli.help_max_rounds"))
+    parser.add_argument("--schema", action="store_true", help=t("cli.help_schema"))
+    parser.add_argument("--json", action="store_true", dest="as_json", help=t("cli.help_json"))
+    parser.add_argument("--thread", metavar="ID", help=t("cli.help_plan_thread"))
     return parser
 
 

@@ -19,13 +19,13 @@ console = Console(highlight=False)
 
 
 def register(subparsers: Any) -> None:
-    users = subparsers.add_parser("users", help="manage API-token users (AUTH_MODE=token)")
+    users = subparsers.add_parser("users", help=t("cli.help_users"), description=t("cli.help_users"))
     actions = users.add_subparsers(dest="action", required=True)
-    add = actions.add_parser("add", help="add a user and print their token once")
-    add.add_argument("name")
-    actions.add_parser("list", help="list users")
-    remove = actions.add_parser("remove", help="remove a user; their token stops working at once")
-    remove.add_argument("name")
+    add = actions.add_parser("add", help=t("cli.help_users_add"), description=t("cli.help_users_add"))
+    add.add_argument("name", help=t("cli.help_user_name"))
+    actions.add_parser("list", help=t("cli.help_users_list"), description=t("cli.help_users_list"))
+    remove = actions.add_parser("remove", help=t("cli.help_users_remove"), description=t("cli.help_users_remove"))
+    remove.add_argument("name", help=t("cli.help_user_name"))
     users.set_defaults(func=cmd_users)
 
 

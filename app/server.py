@@ -25,6 +25,7 @@ from app.store import LOCAL_OWNER, Store, public_artifact
 from core.i18n import t
 from core.llm.factory import describe_llm
 from core.settings import Settings
+from core.validation import describe_validation_error
 from schemas.events import (
     AckError,
     ChatMessageIn,
@@ -75,14 +76,6 @@ def replay_batches(
 def error_ack(code: str, message: str) -> dict[str, Any]:
     # AckError pins `code` to the protocol's stable set.
     return {"ok": False, "error": AckError(code=code, message=message).model_dump()}
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors()[:3]:
-        where = ".".join(str(p) for p in item["loc"]) or "payload"
-        parts.append(f"{where}: {item['msg']}")
-    return t("server.invalid_request", details="; ".join(parts))
 
 
 def thread_not_found(thread_id: str) -> RequestError:
@@ -158,11 +151,11 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
                     return refusal
                 if len(args) > 1:
                     return error_ack("bad_request", t("server.extra_arguments", count=len(args)))
-                data = args[0] if args else None
+                data = args[0] if args and args[0] is not None else {}
                 try:
-                    payload = model.model_validate(data if data is not None else {})
+                    payload = model.model_validate(data)
                 except ValidationError as error:
-                    return error_ack("bad_request", describe_validation_error(error))
+                    return error_ack("bad_request", t("server.invalid_request", details=describe_validation_error(error, data)))
                 try:
                     return {"ok": True, **await fn(connection, sid, payload)}
                 except RequestError as error:
@@ -274,9 +267,31 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
 # ---------------------------------------------------------------------- HTTP
 
 
+def error_body(code: str, message: str) -> str:
+    return json.dumps({"error": {"code": code, "message": message}})
+
+
 def http_error(status: int, code: str, message: str) -> web.HTTPException:
     cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden, 404: web.HTTPNotFound}[status]
-    return cls(text=json.dumps({"error": {"code": code, "message": message}}), content_type="application/json")
+    return cls(text=error_body(code, message), content_type="application/json")
+
+
+def in_our_words(error: web.HTTPException, request: web.Request) -> web.HTTPException:
+    """aiohttp's own refusals (no route, wrong method, body too large) with a catalogue sentence, as JSON.
+
+    The exception keeps its status and headers (405's `Allow`); only the English body is replaced.
+    """
+    if error.status == 404:
+        code, message = "not_found", t("server.http_not_found")
+    elif error.status == 405:
+        code, message = "bad_request", t("server.http_method_not_allowed", method=request.method)
+    elif error.status == 413:
+        code, message = "bad_request", t("server.http_too_large", limit=request.client_max_size)
+    else:
+        code, message = "bad_request", t("server.http_bad_request")
+    error.text = error_body(code, message)
+    error.content_type = "application/json"
+    return error
 
 
 def make_edge_middleware(origins: OriginPolicy):
@@ -284,11 +299,12 @@ def make_edge_middleware(origins: OriginPolicy):
     async def edge(request: web.Request, handler):
         """Foreign origins refused, the caller identified, and refusals as JSON sentences, never a traceback."""
         path = request.path
-        if path.startswith("/socket.io/"):
-            return await handler(request)  # engineio checks origins; the Socket.IO connect checks the token
         origin = request.headers.get("Origin")
+        # Before engineio's own origin check too, which would answer in English.
         if not origins.allows(origin, local_port(request)):
             raise http_error(403, "unauthorized", t("server.origin_refused", origin=origin))
+        if path.startswith("/socket.io/"):
+            return await handler(request)  # the Socket.IO connect checks the token
         token = token_from_headers(request.headers.get("Authorization"), request.headers.get("Cookie"))
         user = await user_for_token(request.app, token)
         if user is None and not (path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)):
@@ -299,6 +315,10 @@ def make_edge_middleware(origins: OriginPolicy):
         except RequestError as error:
             status = {"not_found": 404, "unauthorized": 401}.get(error.code, 400)
             raise http_error(status, error.code, error.message) from None
+        except web.HTTPException as error:
+            if error.status < 400 or error.content_type == "application/json":
+                raise  # a redirect, or already one of our sentences
+            raise in_our_words(error, request) from None
 
     return edge
 

@@ -28,7 +28,7 @@ def test_ng_ppt_writes_a_deck_and_lists_the_thread(tmp_path):
     assert len(Presentation(str(out)).slides) > 3
 
     listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
-    assert listed.returncode == 0 and "ppt" in listed.stdout and "done" in listed.stdout
+    assert listed.returncode == 0 and "ppt" in listed.stdout and t("runtime.status_done") in listed.stdout
 
 
 def test_ng_resume_of_an_unknown_thread_says_so(tmp_path):

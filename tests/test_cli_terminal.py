@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from core.i18n import t
 from tests.test_cli import ROOT, ng
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect (a dev dependency) drives the pseudo-terminal")
@@ -34,7 +35,7 @@ def test_ctrl_c_at_a_question_names_the_thread_and_exits_130(tmp_path):
     assert child.exitstatus == 130
     assert "Traceback" not in child.before
     listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
-    assert thread_id in listed.stdout and "interrupted" in listed.stdout
+    assert thread_id in listed.stdout and t("runtime.status_interrupted") in listed.stdout
 
 
 def test_ctrl_c_during_a_deck_then_resume_saves_the_deck_where_ppt_was_told(tmp_path):
@@ -105,7 +106,7 @@ def test_a_missing_repo_is_refused_before_a_thread_exists(tmp_path):
 
 def test_an_unknown_flag_shows_the_subcommands_usage(tmp_path):
     result = ng("ppt", "火山", "--colour", "red", data_dir=tmp_path, cwd=ROOT)
-    assert result.returncode == 2 and "usage: ng ppt" in result.stderr
+    assert result.returncode == 2 and t("argparse.usage") + "ng ppt" in result.stderr
 
 
 def test_threads_says_which_data_dir_it_read(tmp_path):

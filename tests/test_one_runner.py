@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from app import cli, cli_plan
+from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 
@@ -43,13 +44,13 @@ async def test_an_ng_plan_session_is_listed_by_ng_threads_and_finishes_with_ng_r
     assert await _in_thread(cli.main, ["threads"]) == 0
     listed = capsys.readouterr().out
     [row] = [line for line in listed.splitlines() if "requirement" in line]
-    assert "interrupted" in row
+    assert t("runtime.status_interrupted") in row
     thread_id = re.search(r"\b[0-9a-f]{32}\b", row).group(0)
 
     assert await _in_thread(cli.main, ["resume", thread_id, "--answer", "use defaults"]) == 0
     capsys.readouterr()
     assert await _in_thread(cli.main, ["threads"]) == 0
-    assert "done" in next(line for line in capsys.readouterr().out.splitlines() if thread_id in line)
+    assert t("runtime.status_done") in next(line for line in capsys.readouterr().out.splitlines() if thread_id in line)
 
 
 async def _in_thread(fn, argv):

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from core.i18n import t
+from core.validation import expected_kind, field_path
 from core.settings import Settings
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -482,46 +483,15 @@ def project_status(project: NovelProject) -> ProjectStatus:
 
 # --- turning pydantic's errors into one sentence ---------------------------------------------------
 
-_EXPECTED_BY_TYPE = {
-    "string_type": "project_expected_string",
-    "int_type": "project_expected_integer",
-    "int_parsing": "project_expected_integer",
-    "int_from_float": "project_expected_integer",
-    "float_type": "project_expected_number",
-    "float_parsing": "project_expected_number",
-    "bool_type": "project_expected_boolean",
-    "bool_parsing": "project_expected_boolean",
-    "list_type": "project_expected_list",
-    "dict_type": "project_expected_object",
-    "model_type": "project_expected_object",
-    "model_attributes_type": "project_expected_object",
-    "datetime_type": "project_expected_datetime",
-    "datetime_parsing": "project_expected_datetime",
-    "datetime_from_date_parsing": "project_expected_datetime",
-}
-
-
-def _field_path(loc: tuple[Any, ...]) -> str:
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return text
-
-
 def _field_error(file: str, error: ValidationError, data: Any) -> ProjectError:
     first = error.errors(include_url=False)[0]
-    # Union members add their type name to the location (e.g. `str`); the user's field is the rest.
-    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p in {"str", "int", "float", "none", "list[str]"}))
-    field = _field_path(loc) or "-"
+    field = field_path(tuple(first["loc"]), data, missing=first["type"] == "missing") or "-"
     if first["type"] == "missing":
         message = t("novel.project_field_missing", file=file, field=field)
     else:
         value = json.dumps(first.get("input"), ensure_ascii=False, default=str)
         value = value if len(value) <= 40 else value[:37] + "…"
-        expected = t(f"novel.{_EXPECTED_BY_TYPE.get(first['type'], 'project_expected_valid')}")
+        expected = expected_kind(first["type"]) or t("novel.project_expected_valid")
         message = t("novel.project_field_invalid", file=file, field=field, value=value, expected=expected)
     return ProjectError(message, file=file, field=field, detail=str(error))
 
