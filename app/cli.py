@@ -20,7 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from app.runtime import RequestError, new_thread_id
-from core.i18n import catalogue, set_locale, t
+from app.flows import node_label
+from core.i18n import set_locale, t
 from core.settings import Settings
 
 console = Console()
@@ -130,12 +131,6 @@ async def mark_interrupted(runtime: Any, thread_id: str) -> None:
     thread = await runtime.store.get_thread(thread_id)
     if thread is not None and thread["status"] == ThreadStatus.running.value:
         await runtime.store.update_thread(thread_id, status=ThreadStatus.interrupted)
-
-
-def node_label(name: str) -> str:
-    """A node's display name in the user's language; a node the catalogue does not name shows its id."""
-    key = f"nodes.{name}"
-    return t(key) if key in catalogue() else name
 
 
 def say_model(runtime: Any, out: Console | None = None) -> None:

@@ -261,6 +261,12 @@ class FlowInfo(BaseModel):
     name: str
     title: str
     description: str
+    nodes: dict[str, str] = Field(
+        default_factory=dict, description="Display name of each node of the flow's graph, by id (`toolName`)"
+    )
+    terms: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="Display names of ids the flow shows in artifacts: {kind: {id: name}}"
+    )
 
 
 class InterruptRequest(BaseModel):
