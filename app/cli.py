@@ -178,7 +178,10 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
         return 0
     if not completion.get("success"):
         error = completion.get("error") or t("cli.not_finished")
-        console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
+        if completion.get("resumable") is False:  # a resume would fail the same way: the sentence says what to do
+            console.print(f"[red]{error}[/]", highlight=False)
+        else:
+            console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
         return 1
     final = next((a for a in artifacts if a["id"] == completion.get("finalArtifactId")), None)
     if final and final.get("_filePath") and out is not None:

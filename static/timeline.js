@@ -265,17 +265,19 @@ export function onCompletion(v, ev) {
     const status = stopped ? "cancelled" : "failed";
     setStatus(status);
     run.setStatus(status);
-    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。", "completion", { stopped });
+    // `resumable: false`: a resume would fail the same way; the sentence asks for a changed request.
+    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。", "completion",
+      { stopped, resumable: ev.resumable !== false });
   }
   v.stopRequested = false;
   scrollChat();
 }
 
-/** The error sentence with a "resume" button (run:resume without an answer). */
-export function renderResumeBlock(v, run, text, testid = "completion", { stopped = false } = {}) {
+/** The error sentence with a "resume" button (run:resume without an answer), unless a resume cannot help. */
+export function renderResumeBlock(v, run, text, testid = "completion", { stopped = false, resumable = true } = {}) {
   clear(run.result);
   {
-    const resume = h("button", {
+    const resume = !resumable ? null : h("button", {
       type: "button", class: "btn btn-primary btn-small resume", dataset: { testid: "resume" },
       onclick: async () => {
         resume.disabled = true;
