@@ -319,6 +319,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     set_locale(settings.locale)
     args = _parse(build_parser(), argv)
+    runtime_log = logging.getLogger("app.runtime")
+    level = runtime_log.level
+    if args.debug:
+        runtime_log.setLevel(logging.DEBUG)  # failures the runtime put in words come with their traceback
+    elif args.command != "serve":
+        runtime_log.setLevel(logging.ERROR)  # the terminal says how a run ended in its own sentence
     try:
         if args.command == "plan":
             from app import cli_plan
@@ -337,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         sentence = getattr(error, "user_message", None) or getattr(error, "message", None)
         console.print(f"[red]{sentence or t('cli.unexpected', error=type(error).__name__)}[/]", highlight=False)
         return 1
+    finally:
+        runtime_log.setLevel(level)  # main() may run again in this process (tests)
 
 
 if __name__ == "__main__":
