@@ -21,10 +21,19 @@ def server(tmp_path, legal_index):
         yield process
 
 
-async def test_a_legal_question_shows_verified_citations_a_quiet_disclaimer_and_the_trace(browser, server):
+STATUTE_QUESTION = "劳动合同法第三十九条是怎么规定的"
+
+
+async def ask(browser, server, question: str):
+    """A new page that asks the legal flow one question and waits for the run's end."""
     page, errors = await open_page(browser, server.url)
-    await send(page, "劳动合同法第三十九条是怎么规定的", flow="legal")
+    await send(page, question, flow="legal")
     await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+    return page, errors
+
+
+async def test_a_legal_question_shows_verified_citations_a_quiet_disclaimer_and_the_trace(browser, server):
+    page, errors = await ask(browser, server, STATUTE_QUESTION)
     await page.click("[data-testid=artifact-tab]:has-text('法律解答')")
     await page.wait_for_selector("#canvas-body [data-testid=view-legal_answer]")
     assert await page.locator("[data-testid=cite-verified]").count() >= 1
@@ -43,9 +52,7 @@ async def test_a_legal_question_shows_verified_citations_a_quiet_disclaimer_and_
 
 
 async def test_a_drafted_document_downloads_as_docx(browser, server):
-    page, errors = await open_page(browser, server.url)
-    await send(page, "帮我起草一份借款合同，出借人张三，借款人李四，借款金额10万元，期限一年", flow="legal")
-    await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+    page, errors = await ask(browser, server, "帮我起草一份借款合同，出借人张三，借款人李四，借款金额10万元，期限一年")
     await page.wait_for_selector("#canvas-body [data-testid=view-legal_document]")
     href = await page.locator("[data-testid=download-docx]").get_attribute("href")
     response = await page.request.get(server.url + href if href.startswith("/") else href)
@@ -62,9 +69,7 @@ async def legal_answer_of(page, server) -> dict:
 
 
 async def test_a_legal_run_names_every_step_and_agent_never_by_its_id(browser, server):
-    page, errors = await open_page(browser, server.url)
-    await send(page, "劳动合同法第三十九条是怎么规定的", flow="legal")
-    await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+    page, errors = await ask(browser, server, STATUTE_QUESTION)
 
     entries = await page.eval_on_selector_all(
         "[data-testid=timeline-entry]", "els => els.map(e => [e.dataset.toolName, e.querySelector('.tl-label').textContent])")
@@ -79,9 +84,7 @@ async def test_a_legal_run_names_every_step_and_agent_never_by_its_id(browser, s
 
 
 async def test_the_legal_answer_names_its_intent_and_field_of_law(browser, server):
-    page, errors = await open_page(browser, server.url)
-    await send(page, "劳动合同法第三十九条是怎么规定的", flow="legal")
-    await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+    page, errors = await ask(browser, server, STATUTE_QUESTION)
     await page.click("[data-testid=artifact-tab]:has-text('法律解答')")
     meta = await page.text_content("#canvas-body [data-testid=view-legal_answer] .legal-meta")
 
