@@ -378,7 +378,7 @@ class FlowRuntime:
         if self.store.shared and not claimed:
             # The claim is the database's: two workers asked to run one thread, one wins.
             if not await self.store.claim_run(thread_id, self.worker_id, self.settings.run_lease_s):
-                raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
+                raise RequestError("conflict", t("runtime.already_running", thread=thread_id))
         await self.store.update_thread(
             thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start, resumable=True
         )
