@@ -21,7 +21,8 @@ from rich.text import Text
 
 from app.cli_args import speak_the_catalogue
 from app.runtime import RequestError, new_thread_id
-from core.i18n import catalogue, set_locale, t
+from app.flows import node_label
+from core.i18n import set_locale, t
 from core.settings import Settings
 from core.validation import describe_validation_error
 
@@ -135,12 +136,6 @@ async def mark_interrupted(runtime: Any, thread_id: str) -> None:
         await runtime.store.update_thread(thread_id, status=ThreadStatus.interrupted)
 
 
-def node_label(name: str) -> str:
-    """A node's display name in the user's language; a node the catalogue does not name shows its id."""
-    key = f"nodes.{name}"
-    return t(key) if key in catalogue() else name
-
-
 def say_model(runtime: Any, out: Console | None = None) -> None:
     """Tell the user when answers come from the offline model (as `ng serve` does)."""
     if getattr(runtime.llm, "provider", "") == "offline":
@@ -186,7 +181,10 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
         return 0
     if not completion.get("success"):
         error = completion.get("error") or t("cli.not_finished")
-        console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
+        if completion.get("resumable") is False:  # a resume would fail the same way: the sentence says what to do
+            console.print(f"[red]{error}[/]", highlight=False)
+        else:
+            console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
         return 1
     final = next((a for a in artifacts if a["id"] == completion.get("finalArtifactId")), None)
     if final and final.get("_filePath") and out is not None:
@@ -329,6 +327,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     set_locale(settings.locale)
     args = _parse(build_parser(), argv)
+    runtime_log = logging.getLogger("app.runtime")
+    level = runtime_log.level
+    if args.debug:
+        runtime_log.setLevel(logging.DEBUG)  # failures the runtime put in words come with their traceback
+    elif args.command != "serve":
+        runtime_log.setLevel(logging.ERROR)  # the terminal says how a run ended in its own sentence
     try:
         if args.command == "plan":
             from app import cli_plan
@@ -347,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         sentence = getattr(error, "user_message", None) or getattr(error, "message", None)
         console.print(f"[red]{sentence or t('cli.unexpected', error=type(error).__name__)}[/]", highlight=False)
         return 1
+    finally:
+        runtime_log.setLevel(level)  # main() may run again in this process (tests)
 
 
 if __name__ == "__main__":

@@ -154,7 +154,8 @@ def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, 
         render_status(WorkflowTool(NovelConfig.from_settings(settings), project_id).status())
         return 0
     console.print(f"[red]{completion.get('error') or t('novel.cli_run_stopped')}[/]")
-    console.print(f"[dim]{t('novel.cli_status_resumable', project=project_id)}[/]")
+    if completion.get("resumable") is not False:
+        console.print(f"[dim]{t('novel.cli_status_resumable', project=project_id)}[/]")
     return 1
 
 

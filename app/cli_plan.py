@@ -184,7 +184,8 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
                 if thread and thread["status"] == ThreadStatus.done.value:
                     break
                 console.print(f"[red]{completion.get('error') or thread and thread['status']}[/]")
-                console.print(f"[dim]{t('cli.plan_resume', thread=thread_id)}[/]")
+                if completion.get("resumable") is not False:
+                    console.print(f"[dim]{t('cli.plan_resume', thread=thread_id)}[/]")
                 return 1
         except asyncio.CancelledError:  # Ctrl-C, while running or at a question prompt
             await mark_interrupted(runtime, thread_id)

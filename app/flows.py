@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 
 from core.i18n import catalogue, t
+from langgraph.graph import StateGraph
+
 from graphs.base import FlowDefinition
 
 FLOW_MODULES = ("graphs.ppt", "graphs.requirement", "graphs.novel.workflow", "graphs.novel", "graphs.legal")
@@ -16,6 +18,22 @@ def load_flows(modules: tuple[str, ...] = FLOW_MODULES) -> dict[str, FlowDefinit
         flow = importlib.import_module(module_name).FLOW
         flows[flow.name] = flow
     return flows
+
+
+def node_label(node_id: str) -> str:
+    """A node's display name in the user's language (nodes.toml); a node the catalogue does not name keeps its id."""
+    key = f"nodes.{node_id}"
+    return t(key) if key in catalogue() else node_id
+
+
+def node_names(graph: StateGraph) -> dict[str, str]:
+    """{node id: display name} for every node of a flow's graph (`toolName` on the wire is the node id)."""
+    return {node_id: node_label(node_id) for node_id in graph.nodes}
+
+
+def flow_terms(flow: FlowDefinition) -> dict[str, dict[str, str]]:
+    """The flow's terms ({kind: {id: name}}) in the user's language."""
+    return {kind: {term: t(key) for term, key in keys.items()} for kind, keys in flow.terms.items()}
 
 
 def flow_text(flow: FlowDefinition, field: str) -> str:

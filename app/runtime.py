@@ -143,6 +143,7 @@ class FlowRuntime:
             threadId=thread_id,
             flow=thread["flow"],
             status=thread["status"],
+            resumable=_resumable(thread),
             pendingInterrupt=InterruptEvent(**pending) if pending else None,
             artifacts=[ArtifactRef(**{k: a[k] for k in ("id", "type", "title", "version")}) for a in artifacts],
             lastSeq=thread["last_seq"],
@@ -151,7 +152,8 @@ class FlowRuntime:
     async def list_threads(self, owner: str | None = None) -> list[ThreadSummary]:
         return [
             ThreadSummary(
-                threadId=t["thread_id"], flow=t["flow"], title=t["title"], status=t["status"], updatedAt=t["updated_at"]
+                threadId=t["thread_id"], flow=t["flow"], title=t["title"], status=t["status"], updatedAt=t["updated_at"],
+                resumable=_resumable(t),
             )
             for t in await self.store.list_threads(owner=owner)
         ]
@@ -214,6 +216,8 @@ class FlowRuntime:
                     "conflict",
                     t("runtime.not_resumable", thread=thread_id, status=t(f"runtime.status_{status.value}")),
                 )
+            if not thread["resumable"]:
+                raise RequestError("conflict", t("runtime.resume_would_fail", thread=thread_id))
             pending = thread["pending_interrupt"]
             if pending:
                 if answer is None:
@@ -374,8 +378,10 @@ class FlowRuntime:
         if self.store.shared and not claimed:
             # The claim is the database's: two workers asked to run one thread, one wins.
             if not await self.store.claim_run(thread_id, self.worker_id, self.settings.run_lease_s):
-                raise RequestError("conflict", f"Thread {thread_id!r} is running; wait for it or cancel it first.")
-        await self.store.update_thread(thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start)
+                raise RequestError("conflict", t("runtime.already_running", thread=thread_id))
+        await self.store.update_thread(
+            thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start, resumable=True
+        )
         await self.events.publish(thread_id, run.run_id, "status", {"status": ThreadStatus.running.value})
         run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options))
         run.task.add_done_callback(lambda _task: run.finished.set())
@@ -476,9 +482,18 @@ class FlowRuntime:
         except RequestError as error:
             await self._finish(thread_id, run, ThreadStatus.failed, error=error.message)
         except Exception as error:
-            log.exception("run %s of thread %s failed", run.run_id, thread_id)
-            sentence = getattr(error, "user_message", None) or t("runtime.run_failed")
-            await self._finish(thread_id, run, ThreadStatus.failed, error=sentence)
+            sentence = getattr(error, "user_message", None)
+            if sentence:
+                # A failure the code foresaw and put in words (model unreachable, deck unrenderable):
+                # one line; the traceback only when debugging.
+                log.warning("run %s of thread %s failed: %s", run.run_id, thread_id, error,
+                            exc_info=log.isEnabledFor(logging.DEBUG))
+            else:
+                log.exception("run %s of thread %s failed", run.run_id, thread_id)
+            # An error whose class says `resumable = False` would fail the same way on resume.
+            resumable = getattr(error, "resumable", True) is not False
+            await self._finish(thread_id, run, ThreadStatus.failed, error=sentence or t("runtime.run_failed"),
+                               resumable=resumable)
 
     async def _forward(
         self, thread_id: str, run: ActiveRun, chunk: dict[str, Any], barrier: StoredEvents, context: FlowContext
@@ -511,10 +526,12 @@ class FlowRuntime:
                 context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1
             barrier.stored(meta["stream"], meta["ordinal"])
 
-    async def _finish(self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None) -> None:
-        """The run's last events: status, then completion (success only for `done`)."""
+    async def _finish(
+        self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None, resumable: bool = True
+    ) -> None:
+        """The run's last events: status, then completion (success only for `done`; `resumable` on a failure)."""
         try:
-            await self.store.update_thread(thread_id, status=status, pending_interrupt=None)
+            await self.store.update_thread(thread_id, status=status, pending_interrupt=None, resumable=resumable)
         finally:
             # Free the thread before the last events: a client may send its next message on completion.
             self._release(thread_id, run)
@@ -524,12 +541,19 @@ class FlowRuntime:
             completion["finalArtifactId"] = run.final_artifact_id
         if error:
             completion["error"] = error
+        if status in RESUMABLE_STATUSES:
+            completion["resumable"] = resumable
         await self.events.publish(thread_id, run.run_id, "completion", completion)
 
     def _release(self, thread_id: str, run: ActiveRun) -> None:
         """Free the thread for its next run; `run.finished` is set when the run's task has ended."""
         if self.active.get(thread_id) is run:
             del self.active[thread_id]
+
+
+def _resumable(thread: Mapping[str, Any]) -> bool:
+    """`run:resume` would continue it: a resumable status, and no failure a resume would repeat."""
+    return ThreadStatus(thread["status"]) in RESUMABLE_STATUSES and thread["resumable"]
 
 
 def _pending_interrupt(snapshot: Any) -> dict[str, Any] | None:

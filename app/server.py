@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from app.auth import TOKEN_COOKIE, OriginPolicy, UserDirectory, owner_of, user_directory, token_from_headers
 from app.limits import TokenBucket, bounded_json, clean_message, parse_query_int, rate_limited_error
-from app.flows import flow_text
+from app.flows import flow_terms, flow_text, node_names
 from app.runtime import FlowRuntime, RequestError, new_thread_id
 from app.sendcap import SendCap
 from app.services import open_runtime
@@ -360,8 +360,14 @@ async def sign_in(request: web.Request) -> web.Response:
 
 
 async def list_flows(request: web.Request) -> web.Response:
-    flows = request.app[RUNTIME_KEY].flows.values()
-    return web.json_response([FlowInfo(name=f.name, title=flow_text(f, "title"), description=flow_text(f, "description")).model_dump() for f in flows])
+    runtime = request.app[RUNTIME_KEY]
+    return web.json_response([
+        FlowInfo(
+            name=f.name, title=flow_text(f, "title"), description=flow_text(f, "description"),
+            nodes=node_names(runtime.graphs[f.name].builder), terms=flow_terms(f),
+        ).model_dump()
+        for f in runtime.flows.values()
+    ])
 
 
 async def owned_artifact(request: web.Request, not_found_key: str) -> dict[str, Any]:

@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS threads (
     options TEXT NOT NULL DEFAULT '{}',
     pending_interrupt TEXT,
     start_input TEXT,
+    resumable INTEGER NOT NULL DEFAULT 1,
     last_seq INTEGER NOT NULL DEFAULT 0,
     owner TEXT,
     created_at REAL NOT NULL,
@@ -74,7 +75,10 @@ REPLAY_PAGE_SIZE = 500
 
 # Columns added after the first release: older data directories get them on open.
 # NULL owner means the local user.
-ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TEXT", "owner": "TEXT"}}
+ADDED_COLUMNS = {
+    "events": {"event_key": "TEXT"},
+    "threads": {"start_input": "TEXT", "owner": "TEXT", "resumable": "INTEGER NOT NULL DEFAULT 1"},
+}
 
 
 class Store:
@@ -158,11 +162,13 @@ class Store:
         pending_interrupt: dict[str, Any] | None | bool = False,
         options: dict[str, Any] | None = None,
         start_input: dict[str, Any] | None = None,
+        resumable: bool | None = None,
     ) -> None:
         """`pending_interrupt=False` leaves it as is; None clears it.
 
         `start_input` is what the thread's latest run was started with, so a run killed before its
-        first checkpoint can start again from it.
+        first checkpoint can start again from it. `resumable=False` marks a failure that a resume
+        would repeat (the next run clears it).
         """
         sets, args = ["updated_at = ?"], [time.time()]
         if status is not None:
@@ -177,6 +183,9 @@ class Store:
         if start_input is not None:
             sets.append("start_input = ?")
             args.append(json.dumps(start_input, ensure_ascii=False))
+        if resumable is not None:
+            sets.append("resumable = ?")
+            args.append(resumable)
         await self._update_thread_row(thread_id, sets, args)
 
     async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
@@ -406,6 +415,7 @@ def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:
     data["options"] = json.loads(data["options"] or "{}")
     data["pending_interrupt"] = json.loads(data["pending_interrupt"]) if data["pending_interrupt"] else None
     data["start_input"] = json.loads(data["start_input"]) if data.get("start_input") else None
+    data["resumable"] = bool(data.get("resumable", True))
     return data
 
 

@@ -79,6 +79,8 @@ MIGRATIONS: list[str] = [
     """,
     # run:cancel on a worker that does not hold the run: the holder reads it at its next heartbeat.
     "ALTER TABLE threads ADD COLUMN cancel_requested BOOLEAN NOT NULL DEFAULT false",
+    # false after a failure that a resume would repeat (an exception with `resumable = False`).
+    "ALTER TABLE threads ADD COLUMN resumable BOOLEAN NOT NULL DEFAULT true",
 ]
 # Any constant shared by every worker: serialises concurrent start-ups running the migrations.
 MIGRATION_LOCK_ID = 7_130_001

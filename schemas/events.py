@@ -198,6 +198,11 @@ class CompletionEvent(BaseModel):
     success: bool
     finalArtifactId: str | None = None
     error: str | None = None
+    resumable: bool | None = Field(
+        default=None,
+        description="On a run that ended failed, cancelled or interrupted: whether run:resume can continue it"
+        " (false when a resume would fail the same way; a new message still starts afresh)",
+    )
 
 
 EVENT_MODELS: dict[str, type[BaseModel]] = {
@@ -238,12 +243,16 @@ class ThreadSummary(BaseModel):
     title: str
     status: ThreadStatus
     updatedAt: float
+    resumable: bool = Field(default=False, description="run:resume would continue the thread")
 
 
 class ThreadInfo(BaseModel):
     threadId: str
     flow: str
     status: ThreadStatus
+    resumable: bool = Field(
+        default=False, description="run:resume would continue the thread: a resumable status, and no failure a resume would repeat"
+    )
     pendingInterrupt: InterruptEvent | None = None
     artifacts: list[ArtifactRef] = Field(default_factory=list)
     lastSeq: int = 0
@@ -261,6 +270,12 @@ class FlowInfo(BaseModel):
     name: str
     title: str
     description: str
+    nodes: dict[str, str] = Field(
+        default_factory=dict, description="Display name of each node of the flow's graph, by id (`toolName`)"
+    )
+    terms: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="Display names of ids the flow shows in artifacts: {kind: {id: name}}"
+    )
 
 
 class InterruptRequest(BaseModel):

@@ -2,18 +2,6 @@
 
 
 
-export const STAGE_LABELS = {
-  analyze_topic: "分析主题",
-  generate_course_config: "课程配置",
-  generate_video_outline: "视频大纲",
-  generate_slide_scripts: "逐页脚本",
-  generate_presentation_theme: "主题风格",
-  generate_slides: "生成幻灯片",
-  revise_pages: "修改指定页",
-  check_deck: "质检与修复",
-  preview_deck: "真实渲染预览",
-};
-
 export const STATUS_LABELS = {
   idle: "空闲",
   running: "运行中",
@@ -117,8 +105,22 @@ export function errText(ack) {
   return e ? `${e.message || "出错了"}${e.code ? ` (${e.code})` : ""}` : "出错了";
 }
 
-export function stageLabel(name) {
-  return STAGE_LABELS[name] || name || "步骤";
+// Display names come from GET /api/flows (the server's message catalogue, in its LOCALE): a node by
+// its id (`toolName`), and the ids a flow shows in artifacts by kind (e.g. the legal `intent`).
+// The thread's own flow is asked first; node ids name the same node in every flow.
+function flowsFor(flow) {
+  const own = app.flows.find((f) => f.name === flow);
+  return own ? [own, ...app.flows.filter((f) => f !== own)] : app.flows;
+}
+
+export function nodeName(flow, id) {
+  for (const f of flowsFor(flow)) if (f.nodes?.[id]) return f.nodes[id];
+  return id || "步骤";
+}
+
+export function termName(flow, kind, id) {
+  for (const f of flowsFor(flow)) if (f.terms?.[kind]?.[id]) return f.terms[kind][id];
+  return id;
 }
 
 

@@ -2,7 +2,7 @@
 
 import { h, clear, renderMarkdown } from "./dom.js";
 import { TYPE_LABELS } from "./views.js";
-import { STAGE_LABELS, STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAck, errText, stageLabel, flowTitle } from "./state.js";
+import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
 import { renderInterrupt, closeAllInterrupts } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
@@ -59,7 +59,7 @@ export function onStatus(v, ev) {
 export function onAgentSelected(v, ev) {
   const run = getRun(v, ev.runId);
   const conf = typeof ev.confidence === "number" ? `（置信度 ${(ev.confidence * 100).toFixed(0)}%）` : "";
-  keepScrolled(() => run.notes.append(h("li", null, `已选择智能体：${ev.agent ?? "?"}${conf}`)));
+  keepScrolled(() => run.notes.append(h("li", null, `已选择智能体：${ev.agent ? termName(v.flow, "agent", ev.agent) : "?"}${conf}`)));
 }
 
 export function getRun(v, runId) {
@@ -139,7 +139,6 @@ export function entryState(v, ev, state, create) {
 export function makeEntry(v, ev) {
   const icon = h("span", { class: "tl-icon", "aria-hidden": "true" });
   const label = h("span", { class: "tl-label" });
-  const code = h("code", { class: "tl-name" });
   const stateText = h("span", { class: "tl-state" });
   const actions = h("span", { class: "tl-actions" });
   const logs = h("ul", { class: "tl-logs" });
@@ -151,14 +150,13 @@ export function makeEntry(v, ev) {
   });
   const el = h("li", { class: "tl-entry", dataset: { testid: "timeline-entry", toolCallId: ev.toolCallId } },
     icon,
-    h("div", { class: "tl-main" }, h("div", { class: "tl-head" }, label, code, stateText, actions), logs, more));
+    h("div", { class: "tl-main" }, h("div", { class: "tl-head" }, label, stateText, actions), logs, more));
   const entry = {
     el, logs, actions, toolName: "", state: null, artifactId: null,
     setName(name) {
       entry.toolName = name;
       el.dataset.toolName = name;
-      label.textContent = stageLabel(name);
-      code.textContent = STAGE_LABELS[name] ? name : "";
+      label.textContent = nodeName(v.flow, name);
     },
     setState(state) {
       if (entry.state === "failed" && state === "done") return;
@@ -184,7 +182,7 @@ export function makeEntry(v, ev) {
       if (logs.querySelector(`[data-artifact-id="${CSS.escape(artifactId)}"]`)) return clear(actions);
       clear(actions).append(h("button", {
         type: "button", class: "btn btn-small", dataset: { testid: "entry-view", artifactId },
-        "aria-label": `查看 ${stageLabel(entry.toolName)} 的产物`,
+        "aria-label": `查看 ${nodeName(v.flow, entry.toolName)} 的产物`,
         onclick: () => focusArtifact(artifactId, { user: true }),
       }, "查看"));
     },
@@ -267,17 +265,19 @@ export function onCompletion(v, ev) {
     const status = stopped ? "cancelled" : "failed";
     setStatus(status);
     run.setStatus(status);
-    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。", "completion", { stopped });
+    // `resumable: false`: a resume would fail the same way; the sentence asks for a changed request.
+    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。", "completion",
+      { stopped, resumable: ev.resumable !== false });
   }
   v.stopRequested = false;
   scrollChat();
 }
 
-/** The error sentence with a "resume" button (run:resume without an answer). */
-export function renderResumeBlock(v, run, text, testid = "completion", { stopped = false } = {}) {
+/** The error sentence with a "resume" button (run:resume without an answer), unless a resume cannot help. */
+export function renderResumeBlock(v, run, text, testid = "completion", { stopped = false, resumable = true } = {}) {
   clear(run.result);
   {
-    const resume = h("button", {
+    const resume = !resumable ? null : h("button", {
       type: "button", class: "btn btn-primary btn-small resume", dataset: { testid: "resume" },
       onclick: async () => {
         resume.disabled = true;

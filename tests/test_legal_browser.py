@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from core.i18n import t
+from schemas.legal import AgentName
 from tests.support.browser import BROWSER_MARKS, OUTPUT, browser, open_page, send  # noqa: F401
 from tests.support.legal import CASES_DIR, legal_index  # noqa: F401  (fixture)
 from tests.support.server import ServerProcess
+from tests.test_flow_names import GRAPH_NODES
 
 pytestmark = BROWSER_MARKS
 
@@ -18,10 +21,19 @@ def server(tmp_path, legal_index):
         yield process
 
 
-async def test_a_legal_question_shows_verified_citations_a_quiet_disclaimer_and_the_trace(browser, server):
+STATUTE_QUESTION = "劳动合同法第三十九条是怎么规定的"
+
+
+async def ask(browser, server, question: str):
+    """A new page that asks the legal flow one question and waits for the run's end."""
     page, errors = await open_page(browser, server.url)
-    await send(page, "劳动合同法第三十九条是怎么规定的", flow="legal")
+    await send(page, question, flow="legal")
     await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+    return page, errors
+
+
+async def test_a_legal_question_shows_verified_citations_a_quiet_disclaimer_and_the_trace(browser, server):
+    page, errors = await ask(browser, server, STATUTE_QUESTION)
     await page.click("[data-testid=artifact-tab]:has-text('法律解答')")
     await page.wait_for_selector("#canvas-body [data-testid=view-legal_answer]")
     assert await page.locator("[data-testid=cite-verified]").count() >= 1
@@ -40,12 +52,45 @@ async def test_a_legal_question_shows_verified_citations_a_quiet_disclaimer_and_
 
 
 async def test_a_drafted_document_downloads_as_docx(browser, server):
-    page, errors = await open_page(browser, server.url)
-    await send(page, "帮我起草一份借款合同，出借人张三，借款人李四，借款金额10万元，期限一年", flow="legal")
-    await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+    page, errors = await ask(browser, server, "帮我起草一份借款合同，出借人张三，借款人李四，借款金额10万元，期限一年")
     await page.wait_for_selector("#canvas-body [data-testid=view-legal_document]")
     href = await page.locator("[data-testid=download-docx]").get_attribute("href")
     response = await page.request.get(server.url + href if href.startswith("/") else href)
     assert response.ok and (await response.body())[:2] == b"PK"
     assert "张三" in await page.text_content("#canvas-body")
+    assert errors == []
+
+
+async def legal_answer_of(page, server) -> dict:
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    events = await (await page.request.get(f"{server.url}/api/threads/{thread_id}/events")).json()
+    return next(e["data"]["artifact"]["content"] for e in events
+                if e["event"] == "tool:artifact" and e["data"]["artifact"]["type"] == "legal_answer")
+
+
+async def test_a_legal_run_names_every_step_and_agent_never_by_its_id(browser, server):
+    page, errors = await ask(browser, server, STATUTE_QUESTION)
+
+    entries = await page.eval_on_selector_all(
+        "[data-testid=timeline-entry]", "els => els.map(e => [e.dataset.toolName, e.querySelector('.tl-label').textContent])")
+    assert entries, "the run showed its steps"
+    assert [label for _, label in entries] == [t(f"nodes.{node}", locale="zh") for node, _ in entries]
+    run_text = await page.text_content(".run-card")
+    agents = [t(f"legal.agent_{agent}", locale="zh") for agent in AgentName.__args__]
+    assert any(name in run_text for name in agents), "the chosen agent is named"
+    ids = set(GRAPH_NODES["legal"]) | set(AgentName.__args__)
+    assert sorted(i for i in ids if i in run_text) == []
+    assert errors == []
+
+
+async def test_the_legal_answer_names_its_intent_and_field_of_law(browser, server):
+    page, errors = await ask(browser, server, STATUTE_QUESTION)
+    await page.click("[data-testid=artifact-tab]:has-text('法律解答')")
+    meta = await page.text_content("#canvas-body [data-testid=view-legal_answer] .legal-meta")
+
+    answer = await legal_answer_of(page, server)
+    assert t(f"legal.intent_{answer['intent']}", locale="zh") in meta
+    fields = answer["domains"] or [answer["category"]]
+    assert all(t(f"legal.category_{field}", locale="zh") in meta for field in fields)
+    assert [i for i in (answer["intent"], *fields) if i in meta] == [], "names, not ids"
     assert errors == []

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
+from core.i18n import t
 from core.llm.base import LLMError
-from core.llm.factory import describe_llm, make_llm
+from core.llm.factory import describe_llm, endpoint_of, make_llm
 from core.llm.offline import OfflineLLM
 from core.llm.openai_provider import OpenAICompatibleLLM
 from core.settings import Settings
@@ -133,8 +134,7 @@ async def test_always_malformed_replies_give_up_after_the_validation_retries(fak
         await ask_slide(llm_for(llm_validation_retries=2))
 
     assert len(fake.requests) == 1 + 2
-    expected = "The model's answer did not match the expected format after 3 attempts."
-    assert raised.value.user_message == expected
+    assert raised.value.user_message == t("llm.bad_format", attempts=3)
 
 
 # -- transport failures ------------------------------------------------------------------------
@@ -155,7 +155,7 @@ async def test_a_persistent_server_error_becomes_a_friendly_llm_error(fake, llm_
 
     assert len(fake.requests) == 1 + 1
     message = raised.value.user_message
-    assert message == "The model endpoint failed with a server error, HTTP 500 (2 attempts)."
+    assert message == t("llm.server_error", status=500, attempts=2)
     assert "Traceback" not in str(raised.value)
 
 
@@ -166,7 +166,8 @@ async def test_a_reply_slower_than_the_timeout_is_reported_as_timed_out(fake, ll
         await ask_slide(llm_for(llm_timeout_s=0.5, llm_max_retries=0))
 
     assert len(fake.requests) == 1  # given up on, not retried
-    assert "timed out after 0.5 s" in raised.value.user_message
+    assert raised.value.user_message == t("llm.timed_out", endpoint=endpoint_of(fake.base_url), seconds="0.5",
+                                          attempts=1)
 
 
 async def test_error_messages_never_contain_the_api_key(fake, llm_for):
@@ -175,7 +176,7 @@ async def test_error_messages_never_contain_the_api_key(fake, llm_for):
     with pytest.raises(LLMError) as raised:
         await ask_slide(llm_for())
 
-    assert raised.value.user_message == "The model endpoint rejected the API key; check LLM_API_KEY."
+    assert raised.value.user_message == t("llm.bad_key")
     assert API_KEY not in str(raised.value)
     assert fake.headers[0]["Authorization"] == f"Bearer {API_KEY}"
 
@@ -191,7 +192,7 @@ async def test_an_unreachable_endpoint_is_a_friendly_llm_error():
     finally:
         await llm.aclose()
 
-    assert raised.value.user_message.startswith("Could not reach the model endpoint")
+    assert raised.value.user_message == t("llm.unreachable", endpoint=endpoint_of(base_url), attempts=1)
 
 
 # -- models, text and streaming ----------------------------------------------------------------
@@ -243,7 +244,7 @@ async def test_a_failing_stream_raises_a_friendly_llm_error(fake, llm_for):
         async for _ in llm_for(llm_max_retries=0).stream(role="writer", system="s", prompt="p"):
             pass
 
-    assert raised.value.user_message == "The model endpoint failed with a server error, HTTP 503."
+    assert raised.value.user_message == t("llm.server_error", status=503, attempts=1)
 
 
 async def test_concurrent_calls_are_served_concurrently(llm_for, fake):

@@ -97,6 +97,16 @@ async def test_thread_updates_and_status_listing(store):
     assert {t["thread_id"] for t in await store.list_threads()} == {"t1", "t2"}
 
 
+async def test_a_failure_a_resume_would_repeat_is_kept_with_the_thread_until_the_next_run(store):
+    await store.create_thread("t", "ppt", "one", {})
+    assert (await store.get_thread("t"))["resumable"] is True, "a new thread"
+    await store.update_thread("t", status=ThreadStatus.failed, resumable=False)
+    assert (await store.get_thread("t"))["resumable"] is False
+    assert [t["resumable"] for t in await store.list_threads()] == [False]
+    await store.update_thread("t", status=ThreadStatus.running, resumable=True)
+    assert (await store.get_thread("t"))["resumable"] is True
+
+
 @NEEDS_POSTGRES
 @NEEDS_SCALE_EXTRA
 async def test_a_live_lease_keeps_other_workers_out_until_it_expires(postgres, tmp_path):

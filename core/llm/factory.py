@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from core.i18n import t
 from core.llm.base import LLM
 from core.settings import Settings
 
@@ -21,7 +22,7 @@ def make_llm(settings: Settings) -> LLM:
         from core.llm.openai_provider import OpenAICompatibleLLM
 
         return OpenAICompatibleLLM(settings)  # raises ValueError naming LLM_BASE_URL if it is missing
-    raise ValueError(f"Unknown LLM_PROVIDER {settings.llm_provider!r}; use 'offline' or 'openai'.")
+    raise ValueError(t("llm.unknown_provider", provider=settings.llm_provider))
 
 
 def describe_llm(settings: Settings) -> dict[str, Any]:
@@ -38,12 +39,23 @@ def describe_llm(settings: Settings) -> dict[str, Any]:
     return described
 
 
-def _public_url(url: str) -> str:
-    # A base URL may carry credentials (user:pass@host, ?api-key=…); show only scheme, host and path.
+def _host(url: str) -> tuple[str, int | None, str, str]:
+    """(host, port, scheme, path) of a URL, without the credentials a base URL may carry (user:pass@host)."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     if ":" in host:  # IPv6 literal: urlsplit drops the brackets
         host = f"[{host}]"
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    return host, parts.port, parts.scheme, parts.path
+
+
+def _public_url(url: str) -> str:
+    # A base URL may carry credentials (user:pass@host, ?api-key=…); show only scheme, host and path.
+    host, port, scheme, path = _host(url)
+    return urlunsplit((scheme, f"{host}:{port}" if port else host, path, "", ""))
+
+
+def endpoint_of(url: str) -> str:
+    """host:port of a base URL (the scheme's default port when it names none): what a sentence may show."""
+    host, port, scheme, _path = _host(url)
+    port = port or {"http": 80, "https": 443}.get(scheme)
+    return f"{host}:{port}" if port else host

@@ -20,7 +20,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
+from core.i18n import t
 from core.llm.base import LLMError
+from core.llm.factory import endpoint_of
 from core.settings import Settings
 
 M = TypeVar("M", bound=BaseModel)
@@ -45,10 +47,7 @@ class OpenAICompatibleLLM:
 
     def __init__(self, settings: Settings) -> None:
         if not settings.llm_base_url:
-            raise ValueError(
-                "LLM_PROVIDER=openai needs LLM_BASE_URL, an OpenAI-compatible endpoint "
-                "such as http://localhost:11434/v1"
-            )
+            raise ValueError(t("llm.needs_base_url"))
         self.settings = settings
         self.max_concurrency = settings.llm_concurrency
         # Local servers (Ollama, vLLM) accept any key, but the openai client refuses to start without one.
@@ -86,11 +85,7 @@ class OpenAICompatibleLLM:
                 problem = _describe_validation_error(error)
             # Keep the bad reply in the conversation so the model corrects it rather than starting over.
             messages += [AIMessage(reply), HumanMessage(_RETRY_INSTRUCTIONS.format(problem=problem))]
-        raise LLMError(
-            f"The model's answer did not match the expected format after {attempts} "
-            f"attempt{'s' if attempts != 1 else ''}.",
-            detail=f"{schema.__name__}: {problem}",
-        )
+        raise LLMError(t("llm.bad_format", attempts=attempts), detail=f"{schema.__name__}: {problem}")
 
     async def complete(
         self, *, role: str, system: str, prompt: str, facts: Mapping[str, Any] | None = None
@@ -154,40 +149,31 @@ class OpenAICompatibleLLM:
         return message.text
 
     def _friendly_error(self, error: Exception, model_name: str) -> LLMError:
-        """Map a client/transport exception to a sentence a person can act on."""
-        tries = 1 + self.settings.llm_max_retries
-        after_retries = f" ({tries} attempts)" if tries > 1 else ""
-        timeout = f"{self.settings.llm_timeout_s:g}"
+        """Map a client/transport exception to a catalogue sentence a person can act on."""
+        attempts = 1 + self.settings.llm_max_retries
+        # host:port only: a base URL may carry credentials, and the sentence must never show the key.
+        endpoint = endpoint_of(self.settings.llm_base_url or "")
         # APITimeoutError subclasses APIConnectionError, so it must be tested first.
         if isinstance(error, (openai.APITimeoutError, asyncio.TimeoutError)):
-            message = (
-                f"The model did not answer in time: the call timed out after {timeout} s{after_retries}."
-            )
+            message = t("llm.timed_out", endpoint=endpoint, seconds=f"{self.settings.llm_timeout_s:g}", attempts=attempts)
         elif isinstance(error, openai.APIConnectionError):
-            message = (
-                f"Could not reach the model endpoint{after_retries}; "
-                "check LLM_BASE_URL and that the server is running."
-            )
+            message = t("llm.unreachable", endpoint=endpoint, attempts=attempts)
         elif isinstance(error, (openai.AuthenticationError, openai.PermissionDeniedError)):
-            message = "The model endpoint rejected the API key; check LLM_API_KEY."
+            message = t("llm.bad_key")
         elif isinstance(error, openai.NotFoundError):
-            message = (
-                f"The model endpoint does not know the model '{model_name}'; "
-                "check LLM_MODEL and that LLM_BASE_URL ends with /v1."
-            )
+            message = t("llm.unknown_model", model=model_name)
         elif isinstance(error, openai.RateLimitError):
-            message = f"The model endpoint is rate-limiting requests{after_retries}; try again shortly."
+            message = t("llm.rate_limited", attempts=attempts)
         elif isinstance(error, openai.APIStatusError) and error.status_code >= 500:
-            status = error.status_code
-            message = f"The model endpoint failed with a server error, HTTP {status}{after_retries}."
+            message = t("llm.server_error", status=error.status_code, attempts=attempts)
         elif isinstance(error, openai.APIStatusError):
-            message = f"The model endpoint refused the request (HTTP {error.status_code})."
+            message = t("llm.refused", status=error.status_code)
         elif isinstance(error, openai.LengthFinishReasonError):
-            message = "The model's answer was cut off before it was complete."
+            message = t("llm.cut_off")
         elif isinstance(error, openai.ContentFilterFinishReasonError):
-            message = "The model declined to answer (content filter)."
+            message = t("llm.content_filter")
         else:
-            message = "The model call failed unexpectedly."
+            message = t("llm.failed")
         return LLMError(message, detail=self._scrub(f"{type(error).__name__}: {error}"))
 
     def _scrub(self, text: str) -> str:

@@ -13,6 +13,14 @@ from core.llm.base import LLM
 from graphs.base import Continuation, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.legal.graph import build_graph, classify_text, initial_input
 from graphs.requirement import parse_reply
+from schemas.legal import CATEGORIES, INTENTS, AgentName
+
+# The ids a legal answer and `agent-selected` carry, named in legal.toml (domains are categories).
+TERMS = {
+    "intent": {intent: f"legal.intent_{intent}" for intent in INTENTS},
+    "category": {category: f"legal.category_{category}" for category in CATEGORIES},
+    "agent": {agent: f"legal.agent_{agent}" for agent in AgentName.__args__},  # type: ignore[attr-defined]
+}
 
 
 async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any], llm: LLM) -> Continuation:
@@ -31,6 +39,7 @@ FLOW = FlowDefinition(
     build_graph=build_graph,
     initial_input=initial_input,
     continue_thread=continue_thread,
+    terms=TERMS,
 )
 
 __all__ = ["FLOW", "build_graph", "classify_text", "continue_thread", "initial_input"]

@@ -78,7 +78,7 @@ def status_sentence(status: Any) -> str:
 # ------------------------------------------------------------------- start-up
 
 
-@stage("novel_startup")
+@stage("startup")
 async def startup(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     status = _status_artifact(ctx, WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]))
     history = _say(ctx, state, status_sentence(status) + "\n" + t("novel.chat_hint"))

@@ -1,6 +1,10 @@
 // Views of the legal flow's artifacts: the checked answer, a drafted document, the trace timeline.
 
 import { h, renderMarkdown } from "../dom.js";
+import { termName } from "../state.js";
+
+// The ids an answer carries (intent, field of law, agent), named by GET /api/flows.
+const term = (kind, id) => termName("legal", kind, id);
 
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
@@ -12,6 +16,8 @@ const STATUS_LABELS = {
   article_not_found: "未核实：条号不存在",
   bad_article_no: "未核实：条号无法识别",
 };
+
+const AGENT_STATUS_LABELS = { done: "完成", failed: "失败", timeout: "超时", skipped: "跳过" };
 
 function citationBadge(c) {
   const kind = c.verified ? "verified" : c.status === "repealed" ? "repealed" : "unverified";
@@ -40,7 +46,8 @@ function legalAnswer(c) {
   const agents = list(c.agents);
   return h("article", { class: "card legal-answer", dataset: { testid: "view-legal_answer" } },
     h("p", { class: "legal-meta muted" },
-      `意图：${c.intent ?? "—"} · 领域：${list(c.domains).join("、") || c.category || "—"}`),
+      `意图：${c.intent ? term("intent", c.intent) : "—"} · 领域：${
+        (list(c.domains).length ? list(c.domains) : [c.category].filter(Boolean)).map((d) => term("category", d)).join("、") || "—"}`),
     list(c.unavailable).length
       ? h("div", { class: "notice legal-unavailable", dataset: { testid: "legal-unavailable" } },
         list(c.unavailable).map((s) => h("p", null, s)))
@@ -55,7 +62,7 @@ function legalAnswer(c) {
       : null,
     agents.length
       ? h("p", { class: "legal-agents muted" },
-        agents.map((a) => `${a.agent}${a.domain ? `(${a.domain})` : ""}: ${a.status} ${a.durationMs}ms`).join(" · "))
+        agents.map((a) => `${term("agent", a.agent)}${a.domain ? `（${term("category", a.domain)}）` : ""}：${AGENT_STATUS_LABELS[a.status] ?? a.status} ${a.durationMs}ms`).join(" · "))
       : null,
     c.disclaimer ? h("p", { class: "legal-disclaimer", dataset: { testid: "legal-disclaimer" } }, c.disclaimer) : null);
 }
