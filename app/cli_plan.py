@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.panel import Panel
 
+from app.flows import node_label
 from core.i18n import t
 from core.settings import Settings
 from schemas.requirement import export_json_schema
@@ -83,8 +84,6 @@ def _read_line_stderr(prompt: str) -> str:
 
 def _show_event(console: Console, event: str, data: dict[str, Any]) -> None:
     if event == "tool:start":
-        from app.cli import node_label
-
         console.print(f"[dim]→ {node_label(data['toolName'])}[/]")
     elif event == "tool:log" and data.get("level") != "debug":
         style = {"warning": "yellow", "error": "red"}.get(data.get("level"), "dim")
