@@ -233,10 +233,14 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
-    from app.store import Store
+    if args.threads_command == "rename":
+        return _rename_thread(args, settings)
+    if args.threads_command == "delete":
+        return _delete_thread(args, settings)
+    from app.store import open_store
 
     async def load():
-        store = await Store(settings.store_path, settings.files_dir).open()
+        store = await open_store(settings).open()
         try:
             return await store.list_threads()
         finally:
@@ -246,8 +250,74 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
     table = Table("thread", "flow", "status", "title")
     table.columns[0].no_wrap = True
     for thread in asyncio.run(load()):
-        table.add_row(thread["thread_id"], thread["flow"], thread["status"], thread["title"])
+        table.add_row(thread["thread_id"], thread["flow"], thread["status"], Text(thread["title"]))
     console.print(table)
+    return 0
+
+
+def _say(sentence: str, style: str | None = None) -> None:
+    # Text, not markup: a title may hold brackets that rich would read as styles.
+    console.print(Text(sentence, style=style or ""), highlight=False)
+
+
+def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
+    from app import threads
+    from app.store import open_store
+
+    async def rename() -> dict[str, Any]:
+        store = await open_store(settings).open()
+        try:
+            return await threads.rename_thread(store, args.thread_id, args.title, owner=None)
+        finally:
+            await store.close()
+
+    try:
+        thread = asyncio.run(rename())
+    except RequestError as error:
+        _say(error.message, "red")
+        return 2
+    _say(t("cli.thread_renamed", thread=args.thread_id, title=thread["title"]), "green")
+    return 0
+
+
+def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
+    """Asks y/N at a terminal; without one only `--yes` deletes (a script never deletes by accident)."""
+    from app import threads
+    from app.auth import owned_thread
+    from app.checkpoints import open_checkpointer
+    from app.store import open_store
+
+    async def with_store(action):
+        store = await open_store(settings).open()
+        try:
+            return await action(store)
+        finally:
+            await store.close()
+
+    async def check(store) -> dict[str, Any]:
+        thread = await owned_thread(store, args.thread_id, None)
+        threads.refuse_running(thread)
+        return thread
+
+    async def delete(store) -> dict[str, Any]:
+        async with open_checkpointer(settings) as checkpointer:
+            return await threads.delete_thread(store, checkpointer, args.thread_id, owner=None)
+
+    try:
+        thread = asyncio.run(with_store(check))
+        if not args.yes:
+            if not sys.stdin.isatty():
+                _say(t("cli.delete_needs_yes", thread=args.thread_id), "red")
+                return 2
+            answer = input(t("cli.delete_confirm", thread=args.thread_id, title=thread["title"]))
+            if answer.strip().lower() not in ("y", "yes"):
+                _say(t("cli.delete_kept", thread=args.thread_id))
+                return 1
+        thread = asyncio.run(with_store(delete))
+    except RequestError as error:
+        _say(error.message, "red")
+        return 2
+    _say(t("cli.thread_deleted", thread=args.thread_id, title=thread["title"]), "green")
     return 0
 
 
@@ -266,8 +336,15 @@ def build_parser() -> argparse.ArgumentParser:
     ppt.add_argument("--out", help="where to save the .pptx (default: <thread>.pptx)")
     ppt.set_defaults(func=cmd_ppt)
 
-    threads = sub.add_parser("threads", help="list threads")
+    threads = sub.add_parser("threads", help=t("cli.threads_help"))
     threads.set_defaults(func=cmd_threads)
+    thread_actions = threads.add_subparsers(dest="threads_command")  # none: list them
+    rename = thread_actions.add_parser("rename", help=t("cli.threads_rename_help"))
+    rename.add_argument("thread_id")
+    rename.add_argument("title")
+    delete = thread_actions.add_parser("delete", help=t("cli.threads_delete_help"))
+    delete.add_argument("thread_id")
+    delete.add_argument("--yes", "-y", action="store_true", help=t("cli.threads_yes_help"))
 
     resume = sub.add_parser("resume", help="continue an interrupted, failed or cancelled thread")
     resume.add_argument("thread_id")
