@@ -4,12 +4,11 @@ another user's thread is not there, a running thread is kept until it is stopped
 from __future__ import annotations
 
 import aiohttp
-import pytest
 
 from app.server import SETTINGS_KEY
 from core.i18n import t
 from schemas.events import TITLE_MAX_CHARS
-from tests.test_access import add_user
+from tests.test_access import token_server  # noqa: F401  (alice and bob on a token server)
 from tests.test_ppt_socket import run_ppt
 
 
@@ -22,14 +21,6 @@ async def http(method: str, url: str, token: str | None = None, json=None) -> tu
     async with aiohttp.ClientSession() as session, session.request(method, url, headers=headers, json=json) as response:
         body = await response.json() if response.content_type == "application/json" else None
         return response.status, body
-
-
-@pytest.fixture
-async def token_server(start_server):
-    server = await start_server(auth_mode="token")
-    server.alice = await add_user(server, "alice")
-    server.bob = await add_user(server, "bob")
-    return server
 
 
 # ------------------------------------------------------------------- rename
