@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 
 import aiosqlite
 
-from app.store import LOCAL_OWNER
+from app.errors import RequestError
+from app.store import LOCAL_OWNER, Store
 from core.i18n import t
 from core.settings import Settings
 
@@ -46,6 +47,21 @@ def hash_token(token: str) -> str:
 def owner_of(thread: dict) -> str:
     # Threads stored before owners existed belong to the local user.
     return thread.get("owner") or LOCAL_OWNER
+
+
+def thread_not_found(thread_id: str) -> RequestError:
+    return RequestError("not_found", t("server.thread_not_found", thread_id=repr(thread_id)))
+
+
+async def owned_thread(store: Store, thread_id: str, user: str | None) -> dict[str, Any]:
+    """The thread if `user` owns it; another user's thread is answered exactly as a missing one.
+
+    `user=None` is the operator at the data directory (`ng threads`), who may touch every thread.
+    """
+    thread = await store.get_thread(thread_id)
+    if thread is None or (user is not None and owner_of(thread) != user):
+        raise thread_not_found(thread_id)
+    return thread
 
 
 def is_loopback(host: str) -> bool:

@@ -27,4 +27,7 @@ async def open_checkpointer(settings: Settings) -> AsyncIterator[BaseCheckpointS
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
+        # Its other methods create the tables on first use; adelete_thread does not (ng threads delete
+        # on a data directory that never ran a flow).
+        await saver.setup()
         yield saver

@@ -22,7 +22,7 @@ from rich.text import Text
 from app.cli_args import speak_the_catalogue
 from app.runtime import RequestError, new_thread_id
 from app.flows import node_label
-from core.i18n import set_locale, t
+from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
 from core.validation import describe_validation_error
 
@@ -234,10 +234,14 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
-    from app.store import Store
+    if args.threads_command == "rename":
+        return _rename_thread(args, settings)
+    if args.threads_command == "delete":
+        return _delete_thread(args, settings)
+    from app.store import open_store
 
     async def load():
-        store = await Store(settings.store_path, settings.files_dir).open()
+        store = await open_store(settings).open()
         try:
             return await store.list_threads()
         finally:
@@ -249,8 +253,74 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
     for thread in asyncio.run(load()):
         status = f"runtime.status_{thread['status']}"
         table.add_row(thread["thread_id"], thread["flow"], t(status) if status in catalogue() else thread["status"],
-                      thread["title"])
+                      Text(thread["title"]))
     console.print(table)
+    return 0
+
+
+def _say(sentence: str, style: str | None = None) -> None:
+    # Text, not markup: a title may hold brackets that rich would read as styles.
+    console.print(Text(sentence, style=style or ""), highlight=False)
+
+
+def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
+    from app import threads
+    from app.store import open_store
+
+    async def rename() -> dict[str, Any]:
+        store = await open_store(settings).open()
+        try:
+            return await threads.rename_thread(store, args.thread_id, args.title, owner=None)
+        finally:
+            await store.close()
+
+    try:
+        thread = asyncio.run(rename())
+    except RequestError as error:
+        _say(error.message, "red")
+        return 2
+    _say(t("cli.thread_renamed", thread=args.thread_id, title=thread["title"]), "green")
+    return 0
+
+
+def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
+    """Asks y/N at a terminal; without one only `--yes` deletes (a script never deletes by accident)."""
+    from app import threads
+    from app.auth import owned_thread
+    from app.checkpoints import open_checkpointer
+    from app.store import open_store
+
+    async def with_store(action):
+        store = await open_store(settings).open()
+        try:
+            return await action(store)
+        finally:
+            await store.close()
+
+    async def check(store) -> dict[str, Any]:
+        thread = await owned_thread(store, args.thread_id, None)
+        threads.refuse_running(thread)
+        return thread
+
+    async def delete(store) -> dict[str, Any]:
+        async with open_checkpointer(settings) as checkpointer:
+            return await threads.delete_thread(store, checkpointer, args.thread_id, owner=None)
+
+    try:
+        thread = asyncio.run(with_store(check))
+        if not args.yes:
+            if not sys.stdin.isatty():
+                _say(t("cli.delete_needs_yes", thread=args.thread_id), "red")
+                return 2
+            answer = input(t("cli.delete_confirm", thread=args.thread_id, title=thread["title"]))
+            if answer.strip().lower() not in ("y", "yes"):
+                _say(t("cli.delete_kept", thread=args.thread_id))
+                return 1
+        thread = asyncio.run(with_store(delete))
+    except RequestError as error:
+        _say(error.message, "red")
+        return 2
+    _say(t("cli.thread_deleted", thread=args.thread_id, title=thread["title"]), "green")
     return 0
 
 
@@ -273,6 +343,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     threads = sub.add_parser("threads", help=t("cli.help_threads"), description=t("cli.help_threads"))
     threads.set_defaults(func=cmd_threads)
+    thread_actions = threads.add_subparsers(dest="threads_command")  # none: list them
+    rename = thread_actions.add_parser("rename", help=t("cli.threads_rename_help"))
+    rename.add_argument("thread_id")
+    rename.add_argument("title")
+    delete = thread_actions.add_parser("delete", help=t("cli.threads_delete_help"))
+    delete.add_argument("thread_id")
+    delete.add_argument("--yes", "-y", action="store_true", help=t("cli.threads_yes_help"))
 
     resume = sub.add_parser("resume", help=t("cli.help_resume"), description=t("cli.help_resume"))
     resume.add_argument("thread_id", help=t("cli.help_thread_id"))

@@ -12,10 +12,10 @@ import time
 import unicodedata
 from typing import Any
 
-from app.runtime import RequestError
+from app.errors import RequestError
 from core.i18n import t
 from core.settings import Settings
-from schemas.events import MAX_SEQ
+from schemas.events import MAX_SEQ, TITLE_MAX_CHARS
 
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
 # Everything XML 1.0 cannot hold (C0 controls but tab/newline, surrogates, U+FFFE/U+FFFF), plus
@@ -43,6 +43,16 @@ def clean_message(text: str, settings: Settings) -> str:
         raise RequestError("bad_request", t("server.text_blank"))
     if len(cleaned) > settings.message_max_chars:
         raise RequestError("bad_request", t("server.text_too_long", length=len(cleaned), limit=settings.message_max_chars))
+    return cleaned
+
+
+def clean_title(text: str) -> str:
+    """A thread title: message text cleaned, on one line (runs of whitespace become one space), TITLE_MAX_CHARS at most."""
+    cleaned = " ".join(clean_text(text).split())
+    if not has_visible_text(cleaned):
+        raise RequestError("bad_request", t("server.title_blank"))
+    if len(cleaned) > TITLE_MAX_CHARS:
+        raise RequestError("bad_request", t("server.title_too_long", length=len(cleaned), limit=TITLE_MAX_CHARS))
     return cleaned
 
 

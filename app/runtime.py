@@ -21,6 +21,9 @@ from langgraph.errors import GraphDrained
 from langgraph.runtime import RunControl
 from langgraph.types import Command
 
+from app.errors import RequestError
+from app import threads
+from app.auth import owned_thread
 from app.eventlog import EventLog
 from core.i18n import t
 from core.llm.base import LLM
@@ -46,15 +49,6 @@ CANCEL, SHUTDOWN = "cancel", "shutdown"
 
 def new_thread_id() -> str:
     return uuid.uuid4().hex
-
-
-class RequestError(Exception):
-    """A request the runtime refuses; `code` is one of the protocol's stable ack error codes."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -115,6 +109,7 @@ class FlowRuntime:
         self.flows = dict(flows)
         self.llm = llm
         self.tools = dict(tools or {})
+        self.checkpointer = checkpointer
         self.graphs = {name: flow.build_graph().compile(checkpointer=checkpointer) for name, flow in flows.items()}
         self.active: dict[str, ActiveRun] = {}  # threads with a run in progress
         self.latest: dict[str, ActiveRun] = {}  # each thread's most recent run, for wait()
@@ -150,13 +145,7 @@ class FlowRuntime:
         )
 
     async def list_threads(self, owner: str | None = None) -> list[ThreadSummary]:
-        return [
-            ThreadSummary(
-                threadId=t["thread_id"], flow=t["flow"], title=t["title"], status=t["status"], updatedAt=t["updated_at"],
-                resumable=_resumable(t),
-            )
-            for t in await self.store.list_threads(owner=owner)
-        ]
+        return [thread_summary(thread) for thread in await self.store.list_threads(owner=owner)]
 
     # ----------------------------------------------------------------- commands
 
@@ -199,6 +188,30 @@ class FlowRuntime:
             await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
             await self._launch(thread_id, run, flow, continuation, options)
         return run.run_id
+
+    async def rename_thread(self, thread_id: str, title: str, owner: str | None = None) -> ThreadSummary:
+        """Give the thread a new title (cleaned at most TITLE_MAX_CHARS); another owner's thread is not_found."""
+        return thread_summary(await threads.rename_thread(self.store, thread_id, title, owner))
+
+    async def delete_thread(self, thread_id: str, owner: str | None = None) -> dict[str, Any]:
+        """Delete the thread with its events, artifacts, files and checkpoints; a running one is a conflict.
+
+        Returns the thread's row as it was (its title names it in the sentences that follow).
+        """
+        thread = await owned_thread(self.store, thread_id, owner)
+        if thread_id in self.active:
+            raise RequestError("conflict", t("runtime.delete_running", title=thread["title"]))
+        threads.refuse_running(thread)  # another process or worker runs it
+        # Hold the thread like a run would, so no message starts one while its rows and checkpoints go.
+        hold = ActiveRun(run_id="delete")
+        self.active[thread_id] = hold
+        try:
+            await threads.remove_thread(self.store, self.checkpointer, thread_id)
+        finally:
+            self._release(thread_id, hold)
+            hold.finished.set()
+        self.latest.pop(thread_id, None)
+        return thread
 
     def _check_options(self, definition: FlowDefinition, options: dict[str, Any]) -> None:
         if definition.check_options is not None:
@@ -554,6 +567,13 @@ class FlowRuntime:
 def _resumable(thread: Mapping[str, Any]) -> bool:
     """`run:resume` would continue it: a resumable status, and no failure a resume would repeat."""
     return ThreadStatus(thread["status"]) in RESUMABLE_STATUSES and thread["resumable"]
+
+
+def thread_summary(thread: Mapping[str, Any]) -> ThreadSummary:
+    return ThreadSummary(
+        threadId=thread["thread_id"], flow=thread["flow"], title=thread["title"], status=thread["status"],
+        updatedAt=thread["updated_at"], resumable=_resumable(thread),
+    )
 
 
 def _pending_interrupt(snapshot: Any) -> dict[str, Any] | None:

@@ -15,7 +15,15 @@ import socketio
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
-from app.auth import TOKEN_COOKIE, OriginPolicy, UserDirectory, owner_of, user_directory, token_from_headers
+from app.auth import (
+    TOKEN_COOKIE,
+    OriginPolicy,
+    UserDirectory,
+    owned_thread,
+    owner_of,
+    token_from_headers,
+    user_directory,
+)
 from app.limits import TokenBucket, bounded_json, clean_message, parse_query_int, rate_limited_error
 from app.flows import flow_terms, flow_text, node_names
 from app.runtime import FlowRuntime, RequestError, new_thread_id
@@ -32,8 +40,13 @@ from schemas.events import (
     FlowInfo,
     RunCancelIn,
     RunResumeIn,
+    ThreadDeleteIn,
+    ThreadDeletedEvent,
     ThreadJoinIn,
     ThreadListIn,
+    ThreadRenameIn,
+    ThreadSummary,
+    ThreadTitleIn,
 )
 
 log = logging.getLogger(__name__)
@@ -78,16 +91,21 @@ def error_ack(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "error": AckError(code=code, message=message).model_dump()}
 
 
-def thread_not_found(thread_id: str) -> RequestError:
-    return RequestError("not_found", t("server.thread_not_found", thread_id=repr(thread_id)))
+def user_room(user: str) -> str:
+    # Thread rooms are hex ids: a prefix keeps a user's room apart from them.
+    return f"user:{user}"
 
 
-async def owned_thread(store: Store, thread_id: str, user: str) -> dict[str, Any]:
-    """The thread if `user` owns it; another user's thread is answered exactly as a missing one."""
-    thread = await store.get_thread(thread_id)
-    if thread is None or owner_of(thread) != user:
-        raise thread_not_found(thread_id)
-    return thread
+async def tell_owner_renamed(sio: socketio.AsyncServer, owner: str, summary: ThreadSummary) -> None:
+    """Every open tab of the owner updates its thread list (the tab that renamed included)."""
+    await sio.emit("thread:updated", summary.model_dump(mode="json"), room=user_room(owner))
+
+
+async def tell_owner_deleted(sio: socketio.AsyncServer, owner: str, thread: dict[str, Any]) -> None:
+    """Every open tab of the owner drops the thread; one that shows it says so. Nobody stays in its room."""
+    event = ThreadDeletedEvent(threadId=thread["thread_id"], message=t("server.thread_deleted", title=thread["title"]))
+    await sio.emit("thread:deleted", event.model_dump(), room=user_room(owner))
+    await sio.close_room(thread["thread_id"])
 
 
 @dataclass
@@ -178,6 +196,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
             # The code lets the canvas tell "sign in" from other refusals without parsing the sentence.
             raise socketio.exceptions.ConnectionRefusedError(t("server.unauthorized"), {"code": "unauthorized"})
         connections[sid] = Connection(user, TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst))
+        await sio.enter_room(sid, user_room(user))
         send_cap.arm(sid)
 
     @sio.event
@@ -261,6 +280,20 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         threads = await runtime().list_threads(owner=connection.user)
         return {"threads": [thread.model_dump(mode="json") for thread in threads]}
 
+    @sio.on("thread:rename")
+    @socket_handler(ThreadRenameIn)
+    async def thread_rename(connection: Connection, sid: str, msg: ThreadRenameIn) -> dict[str, Any]:
+        summary = await runtime().rename_thread(msg.threadId, msg.title, owner=connection.user)
+        await tell_owner_renamed(sio, connection.user, summary)
+        return {"thread": summary.model_dump(mode="json")}
+
+    @sio.on("thread:delete")
+    @socket_handler(ThreadDeleteIn)
+    async def thread_delete(connection: Connection, sid: str, msg: ThreadDeleteIn) -> dict[str, Any]:
+        thread = await runtime().delete_thread(msg.threadId, owner=connection.user)
+        await tell_owner_deleted(sio, connection.user, thread)
+        return {"threadId": msg.threadId}
+
     return sio
 
 
@@ -272,7 +305,8 @@ def error_body(code: str, message: str) -> str:
 
 
 def http_error(status: int, code: str, message: str) -> web.HTTPException:
-    cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden, 404: web.HTTPNotFound}[status]
+    cls = {400: web.HTTPBadRequest, 401: web.HTTPUnauthorized, 403: web.HTTPForbidden, 404: web.HTTPNotFound,
+           409: web.HTTPConflict}[status]
     return cls(text=error_body(code, message), content_type="application/json")
 
 
@@ -313,7 +347,7 @@ def make_edge_middleware(origins: OriginPolicy):
         try:
             return await handler(request)
         except RequestError as error:
-            status = {"not_found": 404, "unauthorized": 401}.get(error.code, 400)
+            status = {"not_found": 404, "unauthorized": 401, "conflict": 409}.get(error.code, 400)
             raise http_error(status, error.code, error.message) from None
         except web.HTTPException as error:
             if error.status < 400 or error.content_type == "application/json":
@@ -418,6 +452,30 @@ async def thread_events(request: web.Request) -> web.Response:
     return web.json_response([{"event": event, "data": payload} for event, payload in events])
 
 
+async def rename_thread(request: web.Request) -> web.Response:
+    """PATCH {title}: the same rules as `thread:rename`; answers the thread's new summary."""
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    try:
+        payload = ThreadTitleIn.model_validate(body if body is not None else {})
+    except ValidationError as error:
+        raise http_error(400, "bad_request", t("server.invalid_request", details=describe_validation_error(error, body))) from None
+    user = request[USER_KEY]
+    summary = await request.app[RUNTIME_KEY].rename_thread(request.match_info["thread_id"], payload.title, owner=user)
+    await tell_owner_renamed(request.app[SOCKETIO_KEY], user, summary)
+    return web.json_response(summary.model_dump(mode="json"))
+
+
+async def delete_thread(request: web.Request) -> web.Response:
+    """DELETE: the same rules as `thread:delete`; 204 once the thread and all it holds are gone."""
+    user = request[USER_KEY]
+    thread = await request.app[RUNTIME_KEY].delete_thread(request.match_info["thread_id"], owner=user)
+    await tell_owner_deleted(request.app[SOCKETIO_KEY], user, thread)
+    return web.Response(status=204)
+
+
 # ------------------------------------------------------------------- factory
 
 
@@ -459,6 +517,8 @@ def create_app(settings: Settings) -> web.Application:
     app.router.add_post("/api/session", sign_in)
     app.router.add_get("/api/flows", list_flows)
     app.router.add_get("/api/threads/{thread_id}/events", thread_events)
+    app.router.add_patch("/api/threads/{thread_id}", rename_thread)
+    app.router.add_delete("/api/threads/{thread_id}", delete_thread)
     app.router.add_get("/api/traces/{trace_id}", get_trace)
     app.router.add_get("/artifacts/{artifact_id}", get_artifact)
     app.router.add_get("/artifacts/{artifact_id}/download", download_artifact)

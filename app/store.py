@@ -193,6 +193,26 @@ class Store:
             await self.db.execute(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
             await self.db.commit()
 
+    async def rename_thread(self, thread_id: str, title: str) -> None:
+        # The list is ordered by activity, and a rename is not activity: updated_at stays.
+        await self._update_thread_row(thread_id, ["title = ?"], [title])
+
+    async def delete_thread(self, thread_id: str) -> bool:
+        """Remove the thread, its events and its artifacts (their files too); False when there was none."""
+        async with self._write_lock:
+            async with self.db.execute(
+                "SELECT file_path FROM artifacts WHERE thread_id = ? AND file_path IS NOT NULL", (thread_id,)
+            ) as cur:
+                files = [row["file_path"] for row in await cur.fetchall()]
+            # One transaction: a crash leaves the thread whole or gone, never half its log.
+            await self.db.execute("DELETE FROM events WHERE thread_id = ?", (thread_id,))
+            await self.db.execute("DELETE FROM artifacts WHERE thread_id = ?", (thread_id,))
+            cursor = await self.db.execute("DELETE FROM threads WHERE thread_id = ?", (thread_id,))
+            await self.db.commit()
+            self._last_seq.pop(thread_id, None)
+        await remove_files(files)
+        return cursor.rowcount > 0
+
     async def threads_with_status(self, status: ThreadStatus) -> list[dict[str, Any]]:
         async with self.db.execute("SELECT * FROM threads WHERE status = ?", (status.value,)) as cur:
             rows = await cur.fetchall()
@@ -379,6 +399,16 @@ class Store:
         ) as cur:
             row = await cur.fetchone()
         return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
+
+
+async def remove_files(paths: Iterable[str]) -> None:
+    """Artifact files of a deleted thread, after its rows are gone (a file already missing is fine)."""
+
+    def unlink_all() -> None:
+        for path in paths:
+            Path(path).unlink(missing_ok=True)
+
+    await asyncio.to_thread(unlink_all)
 
 
 def failed_per_task(event_keys: Iterable[str]) -> dict[str, int]:

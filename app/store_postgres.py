@@ -19,7 +19,7 @@ from typing import Any
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from app.store import LOCAL_OWNER, Store, _artifact_row, _thread_row, artifact_columns, failed_per_task
+from app.store import LOCAL_OWNER, Store, _artifact_row, _thread_row, artifact_columns, failed_per_task, remove_files
 from schemas.events import ThreadStatus
 
 # Versioned migrations: each step runs once, in order, recorded in schema_migrations. Alembic would
@@ -172,6 +172,19 @@ class PostgresStore(Store):
 
     async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
         await self._run(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
+
+    async def delete_thread(self, thread_id: str) -> bool:
+        async with self.pool.connection() as conn, conn.transaction():
+            rows = await (
+                await conn.execute(
+                    "SELECT file_path FROM artifacts WHERE thread_id = %s AND file_path IS NOT NULL", (thread_id,)
+                )
+            ).fetchall()
+            await conn.execute("DELETE FROM events WHERE thread_id = %s", (thread_id,))
+            await conn.execute("DELETE FROM artifacts WHERE thread_id = %s", (thread_id,))
+            deleted = (await conn.execute("DELETE FROM threads WHERE thread_id = %s", (thread_id,))).rowcount
+        await remove_files(row["file_path"] for row in rows)
+        return deleted > 0
 
     async def threads_with_status(self, status: ThreadStatus) -> list[dict[str, Any]]:
         return [_thread_row(r) for r in await self._all("SELECT * FROM threads WHERE status = ?", (status.value,))]

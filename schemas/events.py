@@ -70,6 +70,7 @@ class ArtifactRef(BaseModel):
 
 MAX_ID_CHARS = 200
 MAX_SEQ = 2**63 - 1  # the store's integers are signed 64-bit
+TITLE_MAX_CHARS = 80  # a thread title, after cleaning (shown on one line in the thread list)
 
 
 class Inbound(BaseModel):
@@ -110,12 +111,31 @@ class ThreadListIn(Inbound):
     pass
 
 
+class ThreadTitleIn(Inbound):
+    """The body of `PATCH /api/threads/{id}`."""
+
+    title: StrictStr = Field(
+        description="The new title; control characters are removed, whitespace runs become one space;"
+        f" blank or over {TITLE_MAX_CHARS} characters is refused"
+    )
+
+
+class ThreadRenameIn(ThreadTitleIn):
+    threadId: StrictStr = Field(min_length=1, max_length=MAX_ID_CHARS)
+
+
+class ThreadDeleteIn(Inbound):
+    threadId: StrictStr = Field(min_length=1, max_length=MAX_ID_CHARS)
+
+
 CLIENT_EVENT_MODELS: dict[str, type[Inbound]] = {
     "chat:message": ChatMessageIn,
     "run:resume": RunResumeIn,
     "run:cancel": RunCancelIn,
     "thread:join": ThreadJoinIn,
     "thread:list": ThreadListIn,
+    "thread:rename": ThreadRenameIn,
+    "thread:delete": ThreadDeleteIn,
 }
 
 
@@ -244,6 +264,16 @@ class ThreadSummary(BaseModel):
     status: ThreadStatus
     updatedAt: float
     resumable: bool = Field(default=False, description="run:resume would continue the thread")
+
+
+class ThreadDeletedEvent(BaseModel):
+    threadId: str
+    message: str = Field(description="A sentence for the user, in the server's LOCALE, naming the deleted thread")
+
+
+# Sent to every connection of the thread's owner (not to a thread's room, never stored in its log): the
+# thread list of each open tab follows a rename or delete made in another tab or over HTTP.
+USER_EVENT_MODELS: dict[str, type[BaseModel]] = {"thread:updated": ThreadSummary, "thread:deleted": ThreadDeletedEvent}
 
 
 class ThreadInfo(BaseModel):

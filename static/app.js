@@ -5,7 +5,7 @@
 import { els, app, announce, emitAck, errText } from "./state.js";
 import { connect } from "./socket.js";
 import { bindCanvas } from "./canvas.js";
-import { refreshThreads, threadFromHash, openThread, resetView, startNewThread } from "./threads.js";
+import { refreshThreads, threadFromHash, openThread, resetView, startNewThread, bindThreadActions } from "./threads.js";
 import { loadFlows, updateFlowHint, showComposerError, send } from "./composer.js";
 import { ensureSignedIn } from "./signin.js";
 
@@ -57,6 +57,7 @@ function bindUi() {
       announce("正在停止…");
     }
   });
+  bindThreadActions();
   bindCanvas();
   window.addEventListener("hashchange", () => {
     const id = threadFromHash();

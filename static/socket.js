@@ -6,7 +6,7 @@ import { appendChat, setStatus } from "./chat.js";
 import { apply, updateRunTitles } from "./timeline.js";
 import { renderInterrupt, closeInterrupt } from "./interrupts.js";
 import { addArtifactRef } from "./canvas.js";
-import { refreshThreadsSoon, refreshThreads, setThreadTitle } from "./threads.js";
+import { refreshThreadsSoon, refreshThreads, setThreadTitle, applyThreadUpdate, threadDeleted } from "./threads.js";
 import { updateFlowHint } from "./composer.js";
 import { signInAgain, storedToken } from "./signin.js";
 
@@ -52,6 +52,8 @@ export function connect() {
   socket.onAny((name, payload) => {
     if (SERVER_EVENTS.has(name)) receive(name, payload);
     else if (name === "thread:replay") receiveReplay(payload);
+    else if (name === "thread:updated") applyThreadUpdate(payload);
+    else if (name === "thread:deleted") threadDeleted(payload);
   });
 }
 

@@ -177,3 +177,72 @@ async def test_the_implementation_plan_can_be_copied_and_downloaded(browser, ser
     downloaded = await page.request.get(server.url + href)
     assert downloaded.ok and await downloaded.text() == copied, "the file is the plan that was copied"
     assert errors == []
+
+
+async def finished_thread_in_open_panel(page, topic: str) -> str:
+    await run_to_completion(page, topic)
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    await page.click("#threads-toggle")
+    await page.wait_for_selector(f"li.thread-item[data-thread-id='{thread_id}']")
+    return thread_id
+
+
+async def test_a_thread_is_renamed_in_place_with_enter_and_escape_cancels(browser, server):
+    page, errors = await open_page(browser, server.url)
+    thread_id = await finished_thread_in_open_panel(page, "给初中生讲电流，5分钟")
+    item = f"li.thread-item[data-thread-id='{thread_id}']"
+    before = await page.text_content(f"{item} .thread-link-title")
+
+    await page.click(f"{item} [data-testid=thread-rename]")
+    await page.fill("[data-testid=thread-rename-input]", "电流 · 复习课")
+    await page.keyboard.press("Enter")
+    await page.wait_for_selector(f"{item} .thread-link-title:text-is('电流 · 复习课')")
+    assert await page.text_content("#thread-title") == "电流 · 复习课", "the open thread's heading follows"
+    assert await page.evaluate("document.activeElement.dataset.testid") == "thread-rename", "focus comes back"
+
+    await page.keyboard.press("Enter")  # the focused rename button opens the field again
+    await page.fill("[data-testid=thread-rename-input]", "不要这个名字")
+    await page.keyboard.press("Escape")
+    await page.wait_for_selector(f"{item} .thread-link-title:text-is('电流 · 复习课')")
+    await page.reload()
+    await page.click("#threads-toggle")
+    await page.wait_for_selector(f"{item} .thread-link-title:text-is('电流 · 复习课')")
+    assert before != "电流 · 复习课" and errors == []
+
+
+async def test_deleting_a_thread_asks_first_and_cancel_keeps_it(browser, server):
+    page, errors = await open_page(browser, server.url)
+    thread_id = await finished_thread_in_open_panel(page, "给初中生讲电阻，5分钟")
+    item = f"li.thread-item[data-thread-id='{thread_id}']"
+
+    await page.click(f"{item} [data-testid=thread-delete]")
+    await page.wait_for_selector("#delete-dialog[open]")
+    await page.keyboard.press("Enter")  # 取消 has the focus: a hasty Enter keeps the thread
+    await page.wait_for_selector("#delete-dialog", state="hidden")
+    assert await page.locator(item).count() == 1
+
+    await page.click(f"{item} [data-testid=thread-delete]")
+    await page.click("#delete-confirm")
+    await page.wait_for_selector(item, state="detached")
+    await page.wait_for_selector("[data-testid=thread-deleted]")
+    assert await page.evaluate("window.agentCanvas.threadId") is None, "the page no longer shows the deleted thread"
+    await page.reload()
+    await page.click("#threads-toggle")
+    await page.wait_for_selector("#thread-list li")
+    assert await page.locator(item).count() == 0, "gone on the server too"
+    assert errors == []
+
+
+async def test_another_tab_showing_a_deleted_thread_says_so(browser, server):
+    page, errors = await open_page(browser, server.url)
+    thread_id = await finished_thread_in_open_panel(page, "给初中生讲电压，5分钟")
+    other, other_errors = await open_page(browser, f"{server.url}/#thread={thread_id}")
+    await other.wait_for_selector("[data-testid=completion]")
+
+    await page.click(f"li.thread-item[data-thread-id='{thread_id}'] [data-testid=thread-delete]")
+    await page.click("#delete-confirm")
+    notice = other.locator("[data-testid=thread-deleted]")
+    await notice.wait_for()
+    assert "已删除" in await notice.text_content()
+    assert await other.evaluate("window.agentCanvas.threadId") is None
+    assert errors == [] and other_errors == []

@@ -35,3 +35,46 @@ def test_ng_resume_of_an_unknown_thread_says_so(tmp_path):
     result = ng("resume", "no-such-thread", data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2
     assert "没有找到线程" in result.stdout
+
+
+def seed_thread(data_dir: Path, thread_id: str, title: str) -> Path:
+    """A finished thread with one event and one artifact file, as a run leaves it; returns the file."""
+    import asyncio
+
+    from app.store import Store
+    from core.settings import Settings
+
+    settings = Settings(_env_file=None, data_dir=data_dir)
+
+    async def seed() -> Path:
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.create_thread(thread_id, "ppt", title, {})
+            await store.append_event(thread_id, "r", "completion", {"success": True})
+            await store.save_artifact(thread_id, {"id": f"{thread_id}-deck", "type": "pptx", "title": "deck", "content": {}},
+                                      origin="task/pptx", file=b"pptx", file_name="deck.pptx")
+            return (await store.artifact_file(f"{thread_id}-deck"))[0]
+        finally:
+            await store.close()
+
+    return asyncio.run(seed())
+
+
+def test_ng_threads_rename_gives_a_thread_a_new_title(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "旧标题")
+    renamed = ng("threads", "rename", "t1", "光合作用复习", data_dir=tmp_path / "data", cwd=ROOT)
+    assert renamed.returncode == 0, renamed.stdout + renamed.stderr
+    assert t("cli.thread_renamed", thread="t1", title="光合作用复习") in renamed.stdout
+    listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
+    assert "光合作用复习" in listed.stdout and "旧标题" not in listed.stdout
+
+
+def test_ng_threads_delete_without_a_terminal_refuses_unless_told_yes(tmp_path):
+    deck = seed_thread(tmp_path / "data", "t1", "要删的会话")
+    refused = ng("threads", "delete", "t1", data_dir=tmp_path / "data", cwd=ROOT)
+    assert refused.returncode == 2 and t("cli.delete_needs_yes", thread="t1") in refused.stdout
+    assert deck.exists() and "t1" in ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout
+
+    deleted = ng("threads", "delete", "t1", "--yes", data_dir=tmp_path / "data", cwd=ROOT)
+    assert deleted.returncode == 0, deleted.stdout + deleted.stderr
+    assert not deck.exists() and "t1" not in ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout

@@ -112,3 +112,22 @@ def test_an_unknown_flag_shows_the_subcommands_usage(tmp_path):
 def test_threads_says_which_data_dir_it_read(tmp_path):
     result = ng("threads", data_dir=tmp_path / "elsewhere", cwd=ROOT)
     assert str(tmp_path / "elsewhere") in result.stdout
+
+
+def test_ng_threads_delete_asks_first_and_no_keeps_the_thread(tmp_path):
+    from tests.test_cli import seed_thread
+
+    deck = seed_thread(tmp_path / "data", "t1", "会话一")
+    child = spawn("threads", "delete", "t1", data_dir=tmp_path / "data")
+    child.expect_exact("[y/N]")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1 and deck.exists()
+
+    child = spawn("threads", "delete", "t1", data_dir=tmp_path / "data")
+    child.expect_exact("[y/N]")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and not deck.exists()

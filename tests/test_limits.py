@@ -60,14 +60,14 @@ async def test_options_over_the_size_limit_are_refused(start_server, connect):
 
 async def test_extra_positional_arguments_are_acked_as_bad_request(live_server, connect):
     client = await connect(live_server.url)
-    for event in ("chat:message", "run:resume", "run:cancel", "thread:join", "thread:list"):
+    for event in ("chat:message", "run:resume", "run:cancel", "thread:join", "thread:list", "thread:rename", "thread:delete"):
         error = await refused(client, event, {}, "extra", 3)
         assert error == {"code": "bad_request", "message": t("server.extra_arguments", count=3)}, event
 
 
 async def test_an_unknown_event_is_acked_as_bad_request(live_server, connect):
     client = await connect(live_server.url)
-    error = await refused(client, "thread:delete", {"threadId": "x"})
+    error = await refused(client, "thread:archive", {"threadId": "x"})
     assert error["code"] == "bad_request"
 
 

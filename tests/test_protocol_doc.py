@@ -63,6 +63,12 @@ def test_every_batch_event_and_each_of_its_fields_is_documented(rows: dict[str, 
     assert fields_missing(rows[event], events.BATCH_EVENT_MODELS[event]) == []
 
 
+@pytest.mark.parametrize("event", sorted(events.USER_EVENT_MODELS))
+def test_every_event_to_a_users_connections_and_each_of_its_fields_is_documented(rows: dict[str, str], event: str):
+    assert event in rows, f"server event {event!r} has no row in docs/protocol.md"
+    assert fields_missing(rows[event], events.USER_EVENT_MODELS[event]) == []
+
+
 @pytest.mark.parametrize("event", sorted(events.CLIENT_EVENT_MODELS))
 def test_every_client_event_and_each_of_its_fields_is_documented(rows: dict[str, str], event: str):
     assert event in rows, f"client event {event!r} has no row in docs/protocol.md"

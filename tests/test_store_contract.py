@@ -107,6 +107,45 @@ async def test_a_failure_a_resume_would_repeat_is_kept_with_the_thread_until_the
     assert (await store.get_thread("t"))["resumable"] is True
 
 
+async def test_a_renamed_thread_keeps_its_place_in_the_list(store):
+    await store.create_thread("old", "ppt", "first", {})
+    await store.create_thread("new", "ppt", "second", {})
+    before = await store.get_thread("old")
+    await store.rename_thread("old", "光合作用 · 第二版")
+    after = await store.get_thread("old")
+    assert after["title"] == "光合作用 · 第二版"
+    assert after["updated_at"] == before["updated_at"], "a rename is not activity"
+    assert [t["thread_id"] for t in await store.list_threads()] == ["new", "old"]
+
+
+async def test_deleting_a_thread_removes_its_events_artifacts_and_files_and_nothing_else(store):
+    for thread_id in ("gone", "kept"):
+        await store.create_thread(thread_id, "ppt", thread_id, {})
+        await store.append_event(thread_id, "r", "log", {"message": "m"})
+        await store.save_artifact(thread_id, {"id": f"{thread_id}-deck", "type": "pptx", "title": "deck", "content": {}},
+                                  origin="task/pptx", file=b"bytes", file_name="deck.pptx")
+    gone_file, _, _ = await store.artifact_file("gone-deck")
+    kept_file, _, _ = await store.artifact_file("kept-deck")
+
+    assert await store.delete_thread("gone") is True
+    assert await store.get_thread("gone") is None
+    assert await store.events_after("gone") == []
+    assert await store.get_artifact("gone-deck") is None and not gone_file.exists()
+    assert [t["thread_id"] for t in await store.list_threads()] == ["kept"]
+    assert len(await store.events_after("kept")) == 1 and kept_file.read_bytes() == b"bytes"
+    assert await store.delete_thread("gone") is False, "a second delete finds nothing"
+
+
+async def test_a_thread_id_used_again_after_a_delete_starts_a_fresh_log(store):
+    await store.create_thread("t", "ppt", "first", {})
+    for n in range(3):
+        await store.append_event("t", "r", "log", {"message": str(n)})
+    await store.delete_thread("t")
+    await store.create_thread("t", "ppt", "again", {})
+    appended = await store.append_event("t", "r", "log", {"message": "new"})
+    assert appended["seq"] == 1, "no seq remembered from the deleted thread"
+
+
 @NEEDS_POSTGRES
 @NEEDS_SCALE_EXTRA
 async def test_a_live_lease_keeps_other_workers_out_until_it_expires(postgres, tmp_path):
