@@ -454,6 +454,8 @@ async def generate_page(task: PageTask, config: RunnableConfig, runtime: Runtime
     # A LangGraph task of its own: its write is saved the moment it finishes, so a crash redoes only
     # the pages still in flight, and a slow page holds up no other.
     ctx = NodeContext.from_runtime(config, runtime, tool_name="generate_slides", tool_call_id=task["tool_call_id"])
+    # A page still waiting for a place in the pool does not start once a stop (cancel, shutdown) is asked.
+    ctx.stop_if_draining()
     script, total, index = task["script"], task["total"], task["script"]["slideIndex"]
     ctx.progress(index, total, _progress_message(index, total, task["language"]), status="generating_slide")
     parsed = SlideScript.model_validate(script)
