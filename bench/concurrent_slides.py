@@ -161,7 +161,11 @@ async def main(concurrencies: list[int], delay: float) -> None:
     responder = Responder()
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-slides-") as tmp:
-        async with FakeOpenAI(responder=responder, delay_s=delay) as fake:
+        async with FakeOpenAI(responder=responder, delay_s=0) as fake:
+            # One unmeasured run first: the first render, QA check and LibreOffice start in a process are
+            # slower (imports, fonts, disk cache), and would otherwise all land on whichever run is first.
+            await one_run(fake, responder, max(concurrencies), 0, Path(tmp) / "warm-up")
+            fake.delay_s = delay
             for concurrency in concurrencies:
                 result = await one_run(fake, responder, concurrency, delay, Path(tmp))
                 results.append(result)
