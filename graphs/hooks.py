@@ -23,8 +23,8 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
-from langgraph.errors import GraphBubbleUp
-from langgraph.runtime import Runtime
+from langgraph.errors import GraphBubbleUp, GraphDrained
+from langgraph.runtime import RunControl, Runtime
 from pydantic import BaseModel
 
 from core.i18n import t
@@ -56,13 +56,17 @@ def user_message_for(error: BaseException, tool_name: str) -> str:
 class NodeContext:
     """The small API a node uses to report: progress, logs, artifacts, assistant text."""
 
-    def __init__(self, *, tool_call_id: str, tool_name: str, config: RunnableConfig, flow: FlowContext) -> None:
+    def __init__(
+        self, *, tool_call_id: str, tool_name: str, config: RunnableConfig, flow: FlowContext,
+        control: RunControl | None = None,
+    ) -> None:
         self.tool_call_id = tool_call_id
         self.tool_name = tool_name
         self.config = config
         self.flow = flow
         self.thread_id: str = config.get("configurable", {}).get("thread_id", "")
         self.last_artifact_id: str | None = None
+        self.control = control  # LangGraph's run control (the runtime's cancel and shutdown drains)
         self._write = get_stream_writer()
         task_id = task_id_from(config)
         self.stream_id = f"{task_id}/{flow.failed_attempts.get(task_id, 0) if flow else 0}"
@@ -77,6 +81,7 @@ class NodeContext:
             tool_name=tool_name,
             config=config,
             flow=runtime.context,
+            control=runtime.control,
         )
 
     @property
@@ -91,6 +96,15 @@ class NodeContext:
         self._written += 1
         meta.update(stream=self.stream_id, ordinal=self._written, key=f"{self.stream_id}/{self._written}")
         self._write({CUSTOM_EVENT_KEY: event, "data": data, "meta": meta})
+
+    def stop_if_draining(self) -> None:
+        """Before a unit of work that is one of many tasks of a superstep (a page of a deck): do not
+        start it once a stop was asked. LangGraph drains only at a superstep boundary, so a task that
+        has not started would otherwise still run; raising GraphDrained (a GraphBubbleUp, not a
+        failure) lets the tasks in flight finish and keeps their writes, and the run stops with the
+        drain's reason, resumable where it stopped."""
+        if self.control is not None and self.control.drain_requested:
+            raise GraphDrained(self.control.drain_reason or "shutdown")
 
     async def flush(self) -> None:
         """Return once everything this node emitted is stored (no-op when the graph runs headless).

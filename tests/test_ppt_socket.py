@@ -56,10 +56,11 @@ async def test_full_run_streams_every_stage_in_protocol_order(live_server, conne
 
     names = [n for n, _ in events]
     started = [d["toolName"] for n, d in events if n == "tool:message:start"]
-    # The theme runs beside the slide scripts (it needs neither outline nor scripts); the rest is a chain.
+    # The theme starts once the course config is there (it needs neither outline nor scripts) and runs
+    # beside them; the slides wait for both. The rest is a chain.
     theme = "generate_presentation_theme"
     assert [s for s in started if s != theme] == [s for s in STAGES if s != theme]
-    assert started.index("generate_video_outline") < started.index(theme) < started.index("generate_slides")
+    assert started.index("generate_course_config") < started.index(theme) < started.index("generate_slides")
     completed = [d["toolName"] for n, d in events if n == "tool:message:complete"]
     assert completed.index(theme) < completed.index("generate_slides")
     for stage in STAGES:

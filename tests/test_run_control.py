@@ -1,4 +1,5 @@
-"""Run control: cancel at a step boundary (LangGraph's RunControl drain), cancel after the end, SIGTERM shutdown."""
+"""Run control: cancel at a step boundary or between pages (LangGraph's RunControl drain), cancel after the end,
+SIGTERM shutdown."""
 
 from __future__ import annotations
 
@@ -6,35 +7,63 @@ import signal
 from collections import Counter
 
 from core.i18n import t
-from graphs.ppt.planning import PIPELINE_NODES, STAGES
+from graphs.ppt.planning import PIPELINE_NODES
 from tests.support.client import RecordingClient
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.ppt_responder import SLIDES, Responder, pages_asked
 from tests.support.server import ServerProcess
 from tests.test_ppt_socket import run_ppt
 
 
-async def test_cancel_during_page_generation_stops_at_the_next_step_and_resume_generates_each_page_once(
+async def test_cancel_during_page_generation_stops_between_pages_and_resume_asks_each_page_once(
     start_server, connect
 ):
-    server = await start_server(offline_latency_s=0.05, llm_concurrency=1)
-    client = await connect(server.url)
-    ack = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于磁场的6分钟PPT"})
-    thread_id = ack["threadId"]
-    await client.wait_for("progress", lambda d: d["threadId"] == thread_id and d["current"] == 2)
-    assert (await client.call("run:cancel", {"threadId": thread_id}))["ok"]
-    stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
-    assert stopped["success"] is False and stopped["error"] == t("runtime.cancelled")
-    # The pages are one superstep (a pool of page tasks): the run stops at the boundary after it,
-    # before the QA gate starts.
-    started = {d["toolName"] for _, d in client.of(thread_id, "tool:start")}
-    assert "generate_slides" in started and "check_deck" not in started, "stopped at the step boundary"
+    # A slow model (0.4 s a call), two pages at a time: a stop must not wait for the twelve pages.
+    async with FakeOpenAI(responder=Responder(), delay_s=0.4) as fake:
+        server = await start_server(llm_provider="openai", llm_base_url=fake.base_url, llm_api_key="x",
+                                    llm_concurrency=2, llm_validation_retries=0)
+        client = await connect(server.url)
+        ack = await client.call("chat:message", {"flow": "ppt", "text": "Make a 10 minute deck about photosynthesis"})
+        thread_id = ack["threadId"]
+        await client.wait_for("tool:artifact", lambda d: d["artifact"]["type"] == "slide_preview")
+        assert (await client.call("run:cancel", {"threadId": thread_id}))["ok"]
+        stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
+        asked_before_resume = pages_asked(fake.requests)
 
-    resumed = await client.call("run:resume", {"threadId": thread_id})
-    done = await client.wait_for("completion", lambda d: d["runId"] == resumed["runId"], timeout=60)
-    assert done["success"]
+        resumed = await client.call("run:resume", {"threadId": thread_id})
+        done = await client.wait_for("completion", lambda d: d["runId"] == resumed["runId"], timeout=60)
+        asked = pages_asked(fake.requests)
+
+    assert stopped["success"] is False and stopped["error"] == t("runtime.cancelled")
+    # The pages in flight finished; the pages still waiting for the pool never went to the model.
+    assert sum(asked_before_resume.values()) < SLIDES, "the stop did not wait for every page"
+    assert done["success"], done
+    assert asked == Counter(range(1, SLIDES + 1)), "each page asked of the model once in all: none lost, none twice"
+    deck = next(d["artifact"]["content"] for _, d in reversed(client.of(thread_id, "tool:artifact"))
+                if d["artifact"]["type"] == "dsl")
+    assert [s["index"] for s in deck["slides"]] == list(range(1, SLIDES + 1))
     starts = Counter(d["toolName"] for _, d in client.of(thread_id, "tool:start"))
-    assert starts == Counter(PIPELINE_NODES)
-    pages = Counter(d["current"] for _, d in client.of(thread_id, "progress"))
-    assert set(pages.values()) == {1}
+    assert starts == Counter(PIPELINE_NODES), "every stage shown once: the stopped stage continued, nothing re-ran"
+
+
+async def test_shutdown_during_page_generation_stops_between_pages_and_leaves_the_thread_resumable(
+    start_server, connect
+):
+    async with FakeOpenAI(responder=Responder(), delay_s=0.4) as fake:
+        server = await start_server(llm_provider="openai", llm_base_url=fake.base_url, llm_api_key="x",
+                                    llm_concurrency=2, llm_validation_retries=0)
+        client = await connect(server.url)
+        ack = await client.call("chat:message", {"flow": "ppt", "text": "Make a 10 minute deck about photosynthesis"})
+        await client.wait_for("tool:artifact", lambda d: d["artifact"]["type"] == "slide_preview")
+        # A grace long enough for every page: the run must still stop after the pages in flight.
+        await server.runtime.shutdown(grace_s=30)
+        stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
+        thread = await server.runtime.store.get_thread(ack["threadId"])
+        asked = pages_asked(fake.requests)
+
+    assert stopped["error"] == t("runtime.server_stopping")
+    assert thread["status"] == "interrupted", "a shutdown leaves the run resumable, not cancelled"
+    assert sum(asked.values()) < SLIDES
 
 
 async def test_cancel_after_the_run_ended_is_a_conflict_and_changes_nothing(live_server, connect):

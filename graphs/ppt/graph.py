@@ -5,7 +5,7 @@ targets, so the classification (rules, else a model call) runs inside the graph,
 
 `generate_slides` runs a small page subgraph: every page is a task of one superstep, LLM_CONCURRENCY
 at a time, and each finished page is checkpointed as it finishes, so a crash at page 7 resumes at
-page 7 and no page waits for a slower one. The theme stage runs beside the slide scripts.
+page 7 and no page waits for a slower one. The theme stage runs beside the outline and the slide scripts.
 """
 
 from __future__ import annotations
@@ -454,6 +454,8 @@ async def generate_page(task: PageTask, config: RunnableConfig, runtime: Runtime
     # A LangGraph task of its own: its write is saved the moment it finishes, so a crash redoes only
     # the pages still in flight, and a slow page holds up no other.
     ctx = NodeContext.from_runtime(config, runtime, tool_name="generate_slides", tool_call_id=task["tool_call_id"])
+    # A page still waiting for a place in the pool does not start once a stop (cancel, shutdown) is asked.
+    ctx.stop_if_draining()
     script, total, index = task["script"], task["total"], task["script"]["slideIndex"]
     ctx.progress(index, total, _progress_message(index, total, task["language"]), status="generating_slide")
     parsed = SlideScript.model_validate(script)
@@ -510,15 +512,17 @@ def build_graph() -> StateGraph:
     # After the six stages: the QA gate (renders, checks, repairs, publishes) and the real preview.
     nodes |= {"check_deck": check_deck, "preview_deck": preview_deck}
     for name, fn in nodes.items():
-        graph.add_node(name, fn)
+        # generate_slides is deferred: it runs once, when every branch leading to it has finished — the
+        # theme and the scripts after a new request, or only the stage a refinement re-ran.
+        graph.add_node(name, fn, defer=name == "generate_slides")
     graph.add_edge(START, "route_request")
-    # A chain, except that the theme (it needs only the analysis and the course config) runs beside
-    # the slide scripts; both lead to generate_slides, which their shared superstep triggers once.
+    # A chain, except that the theme (it needs only the analysis and the course config) starts with the
+    # outline and runs beside it and the scripts, off the critical path.
     chain = ["analyze_topic", "generate_course_config", "generate_video_outline", "generate_slide_scripts",
              "generate_slides", "check_deck", "preview_deck"]
     for before, after in zip(chain, chain[1:]):
         graph.add_edge(before, after)
-    graph.add_edge("generate_video_outline", "generate_presentation_theme")
+    graph.add_edge("generate_course_config", "generate_presentation_theme")
     graph.add_edge("generate_presentation_theme", "generate_slides")
     graph.add_edge(chain[-1], END)
     assert set(chain) | {"generate_presentation_theme"} == set(PIPELINE_NODES)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections import Counter
 from typing import Any
 
 from graphs.ppt.planning import slide_count_for
@@ -80,6 +81,19 @@ def instance_for(title: str, user_prompt: str) -> dict[str, Any]:
     raise ValueError(f"the bench responder has no instance for schema {title!r}")
 
 
+def schema_title(body: dict[str, Any]) -> str:
+    """The name of the model a request asks for (the title of the schema ending its system message)."""
+    system = message_text(body, "system")
+    schema, _end = json.JSONDecoder().raw_decode(system.split(SCHEMA_MARKER, 1)[1])
+    return schema["title"]
+
+
+def pages_asked(requests: list[dict[str, Any]]) -> Counter[int]:
+    """How many times each page was asked of the model (its SlideSpec requests, by page number)."""
+    return Counter(int(PAGE.search(message_text(body, "user")).group(1))
+                   for body in requests if schema_title(body) == "SlideSpec")
+
+
 class Responder:
     """Builds the reply from the request's schema; records (schema, time the answer was sent)."""
 
@@ -90,9 +104,7 @@ class Responder:
         self.calls: list[tuple[str, float]] = []
 
     def __call__(self, body: dict[str, Any]) -> str:
-        system = message_text(body, "system")
-        schema, _end = json.JSONDecoder().raw_decode(system.split(SCHEMA_MARKER, 1)[1])
-        title = schema["title"]
+        title = schema_title(body)
         user = message_text(body, "user")
         instance = instance_for(title, user)
         self.MODELS[title].model_validate(instance)  # a bench bug should fail here, not as a re-ask
