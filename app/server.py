@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import html
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +32,7 @@ from app.runtime import FlowRuntime, RequestError, new_thread_id
 from app.sendcap import SendCap
 from app.services import open_runtime
 from app.store import LOCAL_OWNER, Store, public_artifact
-from core.i18n import t
+from core.i18n import current_locale, domain_messages, t
 from core.llm.factory import describe_llm
 from core.settings import Settings
 from core.validation import describe_validation_error
@@ -357,8 +359,33 @@ def make_edge_middleware(origins: OriginPolicy):
     return edge
 
 
+# The canvas page in the server's LOCALE, filled in as it is served so no untranslated text ever shows:
+# `{{lang}}`, `{{messages}}` (the `canvas` catalogue as JSON, read by static/i18n.js before anything
+# renders) and `{{page_*}}` sentences. A `{field}` in a page sentence names another canvas key, shown as code.
+PAGE_SLOT = re.compile(r"\{\{(\w+)\}\}")
+PAGE_FIELD = re.compile(r"\{(\w+)\}")
+HTML_LANG = {"zh": "zh-CN", "en": "en"}
+
+
+def render_page(template: str) -> str:
+    messages = domain_messages("canvas")
+
+    def slot(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name == "lang":
+            return HTML_LANG[current_locale()]
+        if name == "messages":
+            # JSON inside <script>: "<" escaped so no text can close the element.
+            return json.dumps(messages, ensure_ascii=False).replace("<", "\\u003c")
+        return PAGE_FIELD.sub(lambda field: f"<code>{html.escape(messages[field.group(1)])}</code>",
+                              html.escape(messages[name]))
+
+    return PAGE_SLOT.sub(slot, template)
+
+
 async def index(request: web.Request) -> web.StreamResponse:
-    return web.FileResponse(STATIC_DIR / "index.html")
+    template = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    return web.Response(text=render_page(template), content_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
 async def healthz(request: web.Request) -> web.Response:

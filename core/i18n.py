@@ -56,3 +56,14 @@ def t(key: str, /, locale: str | None = None, **fields: Any) -> str:
     texts = catalogue()[key]
     text = texts.get(normalize_locale(locale) if locale else current_locale()) or texts[DEFAULT_LOCALE]
     return text.format(**fields) if fields else text
+
+
+def domain_messages(domain: str, locale: str | None = None) -> dict[str, str]:
+    """One domain's sentences in one locale, unformatted, keyed without the domain: what the canvas reads."""
+    code = normalize_locale(locale) if locale else current_locale()
+    prefix = f"{domain}."
+    return {
+        key.removeprefix(prefix): texts.get(code) or texts[DEFAULT_LOCALE]
+        for key, texts in catalogue().items()
+        if key.startswith(prefix)
+    }

@@ -8,6 +8,7 @@ import { bindCanvas } from "./canvas.js";
 import { refreshThreads, threadFromHash, openThread, resetView, startNewThread, bindThreadActions } from "./threads.js";
 import { loadFlows, updateFlowHint, showComposerError, send } from "./composer.js";
 import { ensureSignedIn } from "./signin.js";
+import { tr } from "./i18n.js";
 
 async function loadProvider() {
   try {
@@ -16,12 +17,12 @@ async function loadProvider() {
     const llm = body?.llm || {};
     const provider = String(llm.provider || "unknown");
     const model = llm.model ? ` · ${llm.model}` : "";
-    els.provider.textContent = provider === "offline" ? "LLM：离线模型 offline" : `LLM：${provider}${model}`;
+    els.provider.textContent = provider === "offline" ? tr("provider_offline") : tr("provider_live", { provider, model });
     els.provider.className = `badge provider ${provider === "offline" ? "provider-offline" : "provider-live"}`;
-    els.provider.title = provider === "offline" ? "离线模型：输出由规则生成，不是真实大模型" : `当前模型提供方：${provider}${model}`;
+    els.provider.title = provider === "offline" ? tr("provider_offline_title") : tr("provider_live_title", { provider, model });
     els.provider.dataset.provider = provider;
   } catch {
-    els.provider.textContent = "LLM：未知";
+    els.provider.textContent = tr("provider_unknown");
   }
 }
 
@@ -52,9 +53,9 @@ function bindUi() {
     if (!ack.ok) {
       v.stopRequested = false;
       els.stop.disabled = false;
-      showComposerError(`停止失败：${errText(ack)}`);
+      showComposerError(tr("stop_failed", { error: errText(ack) }));
     } else {
-      announce("正在停止…");
+      announce(tr("stopping"));
     }
   });
   bindThreadActions();

@@ -3,6 +3,7 @@
 import { h, clear } from "./dom.js";
 import { renderArtifactBody, TYPE_LABELS } from "./views.js";
 import { els, app } from "./state.js";
+import { tr } from "./i18n.js";
 
 export function onArtifact(v, ev) {
   const a = ev.artifact;
@@ -28,7 +29,7 @@ export function followLive(v, id) {
 function showFollowState(v) {
   const on = !v || v.followLive;
   els.followLive.setAttribute("aria-pressed", String(on));
-  els.followLive.textContent = on ? "跟随最新" : "跟随最新（已暂停）";
+  els.followLive.textContent = on ? tr("follow_live") : tr("follow_live_paused");
 }
 
 export function setFollowLive(v, on) {
@@ -70,7 +71,7 @@ export function addArtifactRef(v, ref) {
 export function focusArtifact(id, { user = false } = {}) {
   const v = app.view;
   if (!v) return;
-  if (!v.artifacts.has(id)) addArtifactRef(v, { id, type: "trace", title: "产物", version: 1 });
+  if (!v.artifacts.has(id)) addArtifactRef(v, { id, type: "trace", title: tr("artifact"), version: 1 });
   if (user && v.followLive) setFollowLive(v, false);
   v.focusedId = id;
   v.pinnedVersion = null;
@@ -235,7 +236,7 @@ export function renderCanvas() {
     els.canvasHead.hidden = true;
     body.replaceChildren(h("div", { class: "canvas-empty" },
       h("div", { class: "canvas-empty-icon", "aria-hidden": "true" }, "◧"),
-      h("p", null, v && v.order.length ? "点击左侧的「查看」或上方的标签查看产物。" : "产物会在这里实时显示：课程配置、大纲、脚本、主题、幻灯片和 PPTX 文件。")));
+      h("p", null, v && v.order.length ? tr("canvas_empty_pick") : tr("canvas_empty"))));
     return;
   }
   const latest = rec.artifact;
@@ -262,7 +263,7 @@ export function renderCanvas() {
     els.versionWrap.hidden = false;
     clear(els.versionSelect);
     for (const n of [...versions].sort((a, b) => b - a)) {
-      els.versionSelect.append(h("option", { value: String(n) }, `v${n}${n === Number(latest.version) ? "（最新）" : ""}`));
+      els.versionSelect.append(h("option", { value: String(n) }, n === Number(latest.version) ? tr("version_latest", { version: n }) : `v${n}`));
     }
     els.versionSelect.value = String(pinned ?? latest.version);
   } else {
@@ -277,7 +278,7 @@ export function renderCanvas() {
   body.dataset.type = latest.type;
   body.dataset.rendered = shown ? "1" : "0";
   if (!shown) {
-    body.replaceChildren(rec.error ? h("p", { class: "notice notice-error" }, `无法加载产物：${rec.error}`) : h("p", { class: "muted loading" }, "加载中…"));
+    body.replaceChildren(rec.error ? h("p", { class: "notice notice-error" }, tr("artifact_load_failed", { error: rec.error })) : h("p", { class: "muted loading" }, tr("loading")));
     return;
   }
   const ctx = {
@@ -305,7 +306,7 @@ export function renderCanvas() {
   };
   const view = renderArtifactBody(shown, ctx);
   body.replaceChildren(...[
-    pinned ? h("p", { class: "notice" }, `正在查看 v${pinned}（最新为 v${latest.version}）`) : null,
+    pinned ? h("p", { class: "notice" }, tr("viewing_version", { version: pinned, latest: latest.version })) : null,
     view,
   ].filter(Boolean));
   body.scrollTop = 0;

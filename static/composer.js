@@ -4,6 +4,7 @@ import { h, clear } from "./dom.js";
 import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle } from "./state.js";
 import { receive } from "./socket.js";
 import { refreshThreadsSoon, openThread } from "./threads.js";
+import { tr } from "./i18n.js";
 
 export async function loadFlows() {
   try {
@@ -31,7 +32,7 @@ export function updateFlowHint() {
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
   const v = app.view;
   if (v && v.flow && v.flow !== els.flowSelect.value) {
-    els.composerHint.textContent = `当前会话属于「${flowTitle(v.flow)}」；发送将以「${flowTitle(els.flowSelect.value)}」开始新会话。`;
+    els.composerHint.textContent = tr("flow_switch_hint", { current: flowTitle(v.flow), chosen: flowTitle(els.flowSelect.value) });
   } else {
     els.composerHint.textContent = "";
   }
@@ -53,7 +54,7 @@ export function updateSendButton() {
   const busy = !!(continuing && v.status && !IDLE_STATUSES.has(v.status));
   els.send.disabled = sending || busy;
   els.send.dataset.state = busy ? "busy" : sending ? "sending" : "ready";
-  els.send.title = busy ? "正在运行：完成或停止后可以继续发送" : "";
+  els.send.title = busy ? tr("send_busy") : "";
 }
 
 export async function send() {
@@ -61,7 +62,7 @@ export async function send() {
   if (!text || els.send.disabled) return;
   const flow = els.flowSelect.value;
   if (!flow) {
-    showComposerError("请选择一个流程。");
+    showComposerError(tr("pick_flow"));
     return;
   }
   localStorage.setItem("agentCanvas.flow", flow);
@@ -77,7 +78,7 @@ export async function send() {
   updateSendButton();
   if (!ack.ok) {
     app.pendingNew = null;
-    showComposerError(`发送失败：${errText(ack)}`);
+    showComposerError(tr("send_failed", { error: errText(ack) }));
     return;
   }
   els.input.value = "";

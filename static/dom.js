@@ -1,5 +1,7 @@
 // Small DOM helpers. Every piece of untrusted text goes through text nodes, never innerHTML.
 
+import { LOCALE } from "./i18n.js";
+
 /**
  * h("div", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child, [more])
  * Strings and numbers become text nodes; null/undefined/false children are skipped.
@@ -74,10 +76,10 @@ export function formatTime(ts) {
   const now = new Date();
   const sameDay = d.toDateString() === now.toDateString();
   return sameDay
-    ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
-    : d.toLocaleDateString([], { month: "2-digit", day: "2-digit" }) +
+    ? d.toLocaleTimeString(LOCALE, { hour: "2-digit", minute: "2-digit" })
+    : d.toLocaleDateString(LOCALE, { month: "2-digit", day: "2-digit" }) +
         " " +
-        d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+        d.toLocaleTimeString(LOCALE, { hour: "2-digit", minute: "2-digit" });
 }
 
 // ------------------------------------------------------------------ markdown (small, safe subset)

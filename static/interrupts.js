@@ -3,6 +3,7 @@
 import { h, append } from "./dom.js";
 import { announce, emitAck, errText } from "./state.js";
 import { appendChat, setStatus } from "./chat.js";
+import { tr } from "./i18n.js";
 
 export function renderInterrupt(v, ev, open) {
   const id = ev.interruptId;
@@ -10,41 +11,41 @@ export function renderInterrupt(v, ev, open) {
   const payload = ev.payload && typeof ev.payload === "object" ? ev.payload : {};
   const errorEl = h("p", { class: "form-error", role: "alert" });
   const statusEl = h("p", { class: "interrupt-status", role: "status" });
-  const form = h("form", { class: "interrupt", dataset: { testid: "interrupt", interruptId: id, kind: ev.kind }, "aria-label": "需要你的回答" });
+  const form = h("form", { class: "interrupt", dataset: { testid: "interrupt", interruptId: id, kind: ev.kind }, "aria-label": tr("interrupt_label") });
   const intro = payload.message || payload.title || payload.summary;
 
   const submit = async (answer, label) => {
     errorEl.textContent = "";
     // Show it answered at once (the run's next events follow quickly); undo if the server refuses.
     form.classList.add("answered");
-    statusEl.textContent = "发送中…";
+    statusEl.textContent = tr("sending");
     form.querySelectorAll("button, input, textarea").forEach((b) => (b.disabled = true));
     const ack = await emitAck("run:resume", { threadId: v.threadId, answer });
     if (ack.ok) {
-      closeInterrupt(v, id, `已回答：${label}`);
+      closeInterrupt(v, id, tr("answered_with", { label }));
       const it = v.interrupts.get(id);
-      if (it) it.statusEl.textContent = `已回答：${label}`;
+      if (it) it.statusEl.textContent = tr("answered_with", { label });
     } else if (v.interrupts.get(id)?.open) {
       form.classList.remove("answered");
       statusEl.textContent = "";
       form.querySelectorAll("button, input, textarea").forEach((b) => (b.disabled = false));
-      errorEl.textContent = `发送失败：${errText(ack)}`;
+      errorEl.textContent = tr("send_failed", { error: errText(ack) });
     }
   };
 
   if (ev.kind === "confirmation") {
     append(form, [
-      h("h3", null, "请确认"),
-      h("p", { class: "interrupt-prompt" }, String(payload.prompt ?? "是否继续？")),
+      h("h3", null, tr("confirm_title")),
+      h("p", { class: "interrupt-prompt" }, String(payload.prompt ?? tr("confirm_prompt"))),
       payload.action !== undefined && payload.action !== null
-        ? (typeof payload.action === "string" ? h("p", { class: "interrupt-action" }, h("strong", null, "操作："), payload.action)
-          : h("details", { class: "interrupt-action" }, h("summary", null, "操作详情"), h("pre", { class: "json" }, JSON.stringify(payload.action, null, 2))))
+        ? (typeof payload.action === "string" ? h("p", { class: "interrupt-action" }, h("strong", null, tr("action")), payload.action)
+          : h("details", { class: "interrupt-action" }, h("summary", null, tr("action_details")), h("pre", { class: "json" }, JSON.stringify(payload.action, null, 2))))
         : null,
       h("div", { class: "form-actions" },
-        h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "confirm" } }, "确认"),
-        h("button", { type: "button", class: "btn", dataset: { testid: "cancel" }, onclick: () => submit(false, "取消") }, "取消")),
+        h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "confirm" } }, tr("confirm")),
+        h("button", { type: "button", class: "btn", dataset: { testid: "cancel" }, onclick: () => submit(false, tr("cancel")) }, tr("cancel"))),
       errorEl, statusEl]);
-    form.addEventListener("submit", (e) => { e.preventDefault(); submit(true, "确认"); });
+    form.addEventListener("submit", (e) => { e.preventDefault(); submit(true, tr("confirm")); });
   } else {
     const questions = Array.isArray(payload.questions) ? payload.questions : [];
     const inputs = [];
@@ -52,7 +53,7 @@ export function renderInterrupt(v, ev, open) {
       const qid = String(q?.id ?? `q${i + 1}`);
       const inputId = `ans-${id}-${i}`.replace(/[^A-Za-z0-9_-]/g, "_");
       const dflt = q?.default ?? q?.fallback_assumption ?? q?.fallbackAssumption ?? q?.suggestion;
-      const input = h("textarea", { id: inputId, rows: "2", name: qid, placeholder: dflt ? "留空则采用下方默认假设" : "你的回答" });
+      const input = h("textarea", { id: inputId, rows: "2", name: qid, placeholder: dflt ? tr("answer_default_placeholder") : tr("answer_placeholder") });
       inputs.push([qid, input]);
       const options = Array.isArray(q?.options) ? q.options : [];
       return h("div", { class: "field" },
@@ -60,30 +61,30 @@ export function renderInterrupt(v, ev, open) {
         input,
         options.length ? h("div", { class: "chips" }, options.map((o) =>
           h("button", { type: "button", class: "chip", onclick: () => { input.value = String(o); input.focus(); } }, String(o)))) : null,
-        dflt ? h("small", { class: "muted" }, `默认假设：${dflt}`) : null);
+        dflt ? h("small", { class: "muted" }, tr("default_assumption", { value: dflt })) : null);
     });
     append(form, [
-      h("h3", null, "需要补充信息"),
+      h("h3", null, tr("clarify_title")),
       intro ? h("p", null, String(intro)) : null,
       ...fields,
       h("div", { class: "form-actions" },
-        h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" } }, "提交回答"),
-        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submit("use defaults", "使用默认值") }, "使用默认值 use defaults")),
+        h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" } }, tr("submit_answer")),
+        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submit("use defaults", tr("use_defaults")) }, tr("use_defaults_button"))),
       errorEl, statusEl]);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const answer = {};
       for (const [qid, input] of inputs) if (input.value.trim()) answer[qid] = input.value.trim();
-      if (!Object.keys(answer).length) submit("use defaults", "使用默认值");
-      else submit(answer, Object.values(answer).join("；").slice(0, 80));
+      if (!Object.keys(answer).length) submit("use defaults", tr("use_defaults"));
+      else submit(answer, Object.values(answer).join(tr("separator_semicolon")).slice(0, 80));
     });
   }
   appendChat(form);
   v.interrupts.set(id, { el: form, open: true, seq: Number(ev.seq) || v.lastSeq, statusEl });
-  if (!open) closeInterrupt(v, id, "已处理");
+  if (!open) closeInterrupt(v, id, tr("handled"));
   else {
     setStatus("interrupted");
-    announce("需要你的回答");
+    announce(tr("interrupt_label"));
   }
 }
 

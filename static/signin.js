@@ -2,6 +2,8 @@
 // The token is kept in localStorage (sent as the socket's `auth`) and exchanged once per page load
 // for an HttpOnly cookie (POST /api/session), which fetches and download links then carry.
 
+import { tr } from "./i18n.js";
+
 const TOKEN_KEY = "agentCanvas.token";
 
 export function storedToken() {
@@ -18,7 +20,7 @@ async function postSession(token) {
     const body = await res.json().catch(() => ({}));
     return res.ok ? { ok: true } : { ok: false, message: body?.error?.message || `HTTP ${res.status}` };
   } catch {
-    return { ok: false, message: "无法连接服务器" };
+    return { ok: false, message: tr("cannot_reach_server") };
   }
 }
 

@@ -2,6 +2,7 @@
 // Sizes are in container-query units (cqw), so one renderer serves the big view and thumbnails.
 
 import { h, append, safeColor, fontStack } from "./dom.js";
+import { tr } from "./i18n.js";
 
 const DEFAULT_THEME = {
   themeName: "default",
@@ -122,7 +123,7 @@ export function renderSlide(spec, theme, opts = {}) {
   const slide = h("div", {
     class: `slide slide-${layout}${opts.thumb ? " slide-thumb" : ""}`,
     role: opts.thumb ? null : "img",
-    "aria-label": opts.thumb ? null : `幻灯片 ${index ?? ""}: ${title}`,
+    "aria-label": opts.thumb ? null : tr("slide_label", { index: index ?? "", title }),
     dataset: { layout, index: index ?? "" },
   });
   applyVars(slide, themeVars(theme));
@@ -166,14 +167,14 @@ export function renderDeck(deck, opts = {}) {
   const stage = h("div", { class: "deck-stage" });
   const counter = h("span", { class: "deck-counter", "aria-live": "polite" });
   const notes = h("div", { class: "deck-notes" });
-  const prev = h("button", { type: "button", class: "btn", "aria-label": "上一页 previous slide" }, "‹ 上一页");
-  const next = h("button", { type: "button", class: "btn", "aria-label": "下一页 next slide" }, "下一页 ›");
-  const thumbs = h("div", { class: "deck-thumbs", role: "tablist", "aria-label": "幻灯片缩略图 slide thumbnails", dataset: { testid: "deck-thumbs" } });
+  const prev = h("button", { type: "button", class: "btn", "aria-label": tr("previous_slide_label") }, tr("previous_slide"));
+  const next = h("button", { type: "button", class: "btn", "aria-label": tr("next_slide_label") }, tr("next_slide"));
+  const thumbs = h("div", { class: "deck-thumbs", role: "tablist", "aria-label": tr("slide_thumbs"), dataset: { testid: "deck-thumbs" } });
 
   const thumbButtons = slides.map((spec, i) => {
     const b = h("button", {
       type: "button", class: "deck-thumb", role: "tab",
-      "aria-label": `第 ${i + 1} 页 ${spec?.title ?? ""}`,
+      "aria-label": tr("slide_thumb", { index: i + 1, title: spec?.title ?? "" }),
       dataset: { testid: "slide-thumb", index: i + 1 },
       onclick: () => show(i),
     }, renderSlide(spec, theme, { thumb: true }), h("span", { class: "deck-thumb-no" }, String(i + 1)));
@@ -187,7 +188,7 @@ export function renderDeck(deck, opts = {}) {
     stage.replaceChildren(renderSlide(slides[current], theme));
     counter.textContent = `${current + 1} / ${slides.length}`;
     const n = slides[current]?.notes;
-    notes.replaceChildren(...(n ? [h("span", { class: "deck-notes-label" }, "口播稿"), h("p", null, String(n))] : []));
+    notes.replaceChildren(...(n ? [h("span", { class: "deck-notes-label" }, tr("speaker_notes")), h("p", null, String(n))] : []));
     thumbButtons.forEach((b, j) => {
       b.setAttribute("aria-selected", j === current ? "true" : "false");
       b.classList.toggle("active", j === current);
@@ -202,7 +203,7 @@ export function renderDeck(deck, opts = {}) {
   next.addEventListener("click", () => show(current + 1));
 
   const root = h("div", {
-    class: "deck", tabindex: "0", "aria-label": `幻灯片预览 ${deck?.title ?? ""}`,
+    class: "deck", tabindex: "0", "aria-label": tr("deck_label", { title: deck?.title ?? "" }),
     dataset: { testid: "deck", slides: slides.length },
     onkeydown: (e) => {
       if (e.key === "ArrowLeft") { show(current - 1); e.preventDefault(); }
@@ -214,6 +215,6 @@ export function renderDeck(deck, opts = {}) {
   thumbs,
   notes);
   if (slides.length) show(current);
-  else stage.append(h("p", { class: "muted" }, "（没有幻灯片）"));
+  else stage.append(h("p", { class: "muted" }, tr("no_slides")));
   return root;
 }

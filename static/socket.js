@@ -9,6 +9,7 @@ import { addArtifactRef } from "./canvas.js";
 import { refreshThreadsSoon, refreshThreads, setThreadTitle, applyThreadUpdate, threadDeleted } from "./threads.js";
 import { updateFlowHint } from "./composer.js";
 import { signInAgain, storedToken } from "./signin.js";
+import { tr } from "./i18n.js";
 
 export const SERVER_EVENTS = new Set([
   "status", "agent-selected", "tool:message:start", "tool:start", "tool:update", "tool:log", "tool:artifact",
@@ -22,7 +23,7 @@ export function setConn(state, text) {
 
 export function connect() {
   if (typeof window.io !== "function") {
-    setConn("down", "socket.io 客户端未加载");
+    setConn("down", tr("socketio_missing"));
     return;
   }
   const socket = window.io({
@@ -34,19 +35,19 @@ export function connect() {
     reconnectionDelayMax: 4000,
   });
   app.socket = socket;
-  setConn("connecting", "连接中…");
+  setConn("connecting", tr("conn_connecting"));
 
   socket.on("connect", () => {
-    setConn("up", "已连接");
+    setConn("up", tr("conn_up"));
     refreshThreads();
     if (app.view) joinThread(app.view); // re-join with afterSeq = last seen seq
   });
   socket.on("disconnect", (reason) => {
-    setConn("down", "连接已断开，正在重连…");
+    setConn("down", tr("conn_lost"));
     if (reason === "io server disconnect") socket.connect();
   });
   socket.on("connect_error", (err) => {
-    setConn("down", "无法连接服务器，正在重试…");
+    setConn("down", tr("conn_failed"));
     if (err?.data?.code === "unauthorized") signInAgain(err.message);
   });
   socket.onAny((name, payload) => {
@@ -64,9 +65,9 @@ export async function joinThread(view) {
   view.resyncing = false;
   if (!ack.ok) {
     if (ack.error?.code === "not_found") {
-      appendChat(h("div", { class: "notice notice-error", role: "alert" }, `找不到会话 ${view.threadId}。`));
+      appendChat(h("div", { class: "notice notice-error", role: "alert" }, tr("thread_missing", { thread_id: view.threadId })));
     } else if (ack.error?.code !== "disconnected") {
-      appendChat(h("div", { class: "notice notice-error", role: "alert" }, `加入会话失败：${errText(ack)}`));
+      appendChat(h("div", { class: "notice notice-error", role: "alert" }, tr("join_failed", { error: errText(ack) })));
     }
     return;
   }
@@ -94,7 +95,7 @@ export function reconcileAfterJoin(view) {
   // Status: trust the server's view of the thread when nothing newer arrived.
   const pi = view.serverPendingInterrupt;
   for (const [id, it] of view.interrupts) {
-    if (it.open && (!pi || pi.interruptId !== id) && it.seq <= view.joinAckSeq) closeInterrupt(view, id, "已处理");
+    if (it.open && (!pi || pi.interruptId !== id) && it.seq <= view.joinAckSeq) closeInterrupt(view, id, tr("handled"));
   }
   if (pi && !view.interrupts.has(pi.interruptId)) {
     renderInterrupt(view, { ...pi, threadId: view.threadId, seq: view.joinAckSeq }, true);

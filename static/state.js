@@ -1,19 +1,25 @@
 // Shared state of the page: DOM handles, the open thread's view model, labels, acked socket calls.
 
-
+import { tr } from "./i18n.js";
 
 export const STATUS_LABELS = {
-  idle: "空闲",
-  running: "运行中",
-  classifying: "意图识别中",
-  interrupted: "等待回答",
-  failed: "失败",
-  cancelled: "已取消",
-  done: "已完成",
-  stopped: "已中断",
+  idle: tr("status_idle"),
+  running: tr("status_running"),
+  classifying: tr("status_classifying"),
+  interrupted: tr("status_interrupted"),
+  failed: tr("status_failed"),
+  cancelled: tr("status_cancelled"),
+  done: tr("status_done"),
+  stopped: tr("status_stopped"),
 };
 
-export const ENTRY_STATE_LABELS = { pending: "等待中", running: "进行中", done: "完成", failed: "失败", stopped: "已中止" };
+export const ENTRY_STATE_LABELS = {
+  pending: tr("step_pending"),
+  running: tr("step_running"),
+  done: tr("step_done"),
+  failed: tr("step_failed"),
+  stopped: tr("step_stopped"),
+};
 
 export const IDLE_STATUSES = new Set(["idle", "interrupted", "failed", "cancelled", "done", "stopped"]);
 export const ACK_TIMEOUT_MS = 15000;
@@ -95,18 +101,18 @@ export function announce(text) {
 }
 
 export async function emitAck(event, payload) {
-  if (!app.socket?.connected) return { ok: false, error: { code: "disconnected", message: "未连接到服务器，正在重连…" } };
+  if (!app.socket?.connected) return { ok: false, error: { code: "disconnected", message: tr("not_connected") } };
   try {
     const ack = await app.socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, payload);
-    return ack && typeof ack === "object" ? ack : { ok: false, error: { code: "bad_ack", message: "服务器返回了无法识别的应答" } };
+    return ack && typeof ack === "object" ? ack : { ok: false, error: { code: "bad_ack", message: tr("bad_ack") } };
   } catch {
-    return { ok: false, error: { code: "timeout", message: "服务器没有及时应答" } };
+    return { ok: false, error: { code: "timeout", message: tr("ack_timeout") } };
   }
 }
 
 export function errText(ack) {
   const e = ack?.error;
-  return e ? `${e.message || "出错了"}${e.code ? ` (${e.code})` : ""}` : "出错了";
+  return e ? `${e.message || tr("error_generic")}${e.code ? ` (${e.code})` : ""}` : tr("error_generic");
 }
 
 // Display names come from GET /api/flows (the server's message catalogue, in its LOCALE): a node by
@@ -119,7 +125,7 @@ function flowsFor(flow) {
 
 export function nodeName(flow, id) {
   for (const f of flowsFor(flow)) if (f.nodes?.[id]) return f.nodes[id];
-  return id || "步骤";
+  return id || tr("step");
 }
 
 export function termName(flow, kind, id) {

@@ -6,6 +6,7 @@ import { setStatus, appendChat } from "./chat.js";
 import { joinThread } from "./socket.js";
 import { renderTabs, renderCanvas } from "./canvas.js";
 import { updateFlowHint } from "./composer.js";
+import { tr } from "./i18n.js";
 
 let threadsTimer = null;
 export function refreshThreadsSoon() {
@@ -35,7 +36,7 @@ export function renderThreadList() {
   };
   clear(els.threadList);
   if (!app.threads.length) {
-    els.threadList.append(h("li", { class: "muted" }, "还没有会话"));
+    els.threadList.append(h("li", { class: "muted" }, tr("no_threads")));
     return;
   }
   const sorted = [...app.threads].sort((a, b) => (b.updatedAt || 0) - (a.updatedAt || 0));
@@ -56,13 +57,13 @@ export function renderThreadList() {
         h("span", null, formatTime(t.updatedAt)))),
       h("div", { class: "thread-actions" },
         h("button", {
-          type: "button", class: "btn btn-small thread-rename", "aria-label": `重命名会话「${title}」`,
+          type: "button", class: "btn btn-small thread-rename", "aria-label": tr("rename_thread", { title }),
           dataset: { testid: "thread-rename" }, onclick: () => startRename(item, t),
-        }, "重命名"),
+        }, tr("rename")),
         h("button", {
-          type: "button", class: "btn btn-small btn-danger thread-delete", "aria-label": `删除会话「${title}」`,
+          type: "button", class: "btn btn-small btn-danger thread-delete", "aria-label": tr("delete_thread", { title }),
           dataset: { testid: "thread-delete" }, onclick: () => askDelete(t),
-        }, "删除")));
+        }, tr("delete"))));
     els.threadList.append(item);
     if (active && t.title && !app.view.title) setThreadTitle(t.title);
   }
@@ -82,7 +83,7 @@ function startRename(item, thread) {
   const error = h("p", { class: "thread-rename-error", role: "alert" });
   const input = h("input", {
     type: "text", class: "thread-rename-input", value: thread.title || "",
-    "aria-label": "会话名称（Enter 保存，Esc 取消）", dataset: { testid: "thread-rename-input" },
+    "aria-label": tr("rename_input"), dataset: { testid: "thread-rename-input" },
   });
   const form = h("div", { class: "thread-rename-form" }, input, error);
   item.replaceChildren(form);
@@ -119,7 +120,7 @@ async function saveRename(threadId, input, error) {
   }
   applyThreadUpdate(ack.thread); // drawn by endRename: the field is still open
   endRename(threadId);
-  announce(`已重命名为「${ack.thread.title}」`);
+  announce(tr("renamed", { title: ack.thread.title }));
 }
 
 function endRename(threadId, { focus = true } = {}) {
@@ -144,11 +145,11 @@ function askDelete(thread) {
   const title = thread.title || thread.threadId;
   els.deleteDialog.dataset.threadId = thread.threadId;
   els.deleteDialog.dataset.title = title;
-  els.deleteText.textContent = `会话「${title}」的消息和产物会一并删除，无法恢复。`;
+  els.deleteText.textContent = tr("delete_warning", { title });
   els.deleteError.textContent = "";
   els.deleteConfirm.disabled = false;
   els.deleteDialog.returnValue = "";
-  els.deleteDialog.showModal(); // focus goes to 取消 (autofocus): Enter right away keeps the thread
+  els.deleteDialog.showModal(); // focus goes to Cancel (autofocus): Enter right away keeps the thread
 }
 
 export function bindThreadActions() {
@@ -159,12 +160,12 @@ export function bindThreadActions() {
     const ack = await emitAck("thread:delete", { threadId });
     els.deleteConfirm.disabled = false;
     if (!ack.ok) {
-      els.deleteError.textContent = `删除失败：${errText(ack)}`;
+      els.deleteError.textContent = tr("delete_failed", { error: errText(ack) });
       return;
     }
     els.deleteDialog.close("delete");
-    threadDeleted({ threadId, message: `会话「${title}」已删除。` });
-    announce(`已删除会话「${title}」`);
+    threadDeleted({ threadId, message: tr("thread_deleted", { title }) });
+    announce(tr("thread_deleted_announce", { title }));
     (els.threadList.querySelector(".thread-link") || els.threadsToggle).focus();
   });
 }
@@ -177,7 +178,7 @@ export function threadDeleted({ threadId, message } = {}) {
   if (app.view?.threadId === threadId) {
     resetView(null);
     if (location.hash) history.replaceState(null, "", location.pathname + location.search);
-    appendChat(h("div", { class: "notice", role: "alert", dataset: { testid: "thread-deleted" } }, message || "这个会话已删除。"));
+    appendChat(h("div", { class: "notice", role: "alert", dataset: { testid: "thread-deleted" } }, message || tr("this_thread_deleted")));
   }
   renderThreadList();
 }
@@ -208,7 +209,7 @@ export function resetView(view) {
   clear(els.chatLog);
   els.chatLog.append(els.empty);
   els.empty.hidden = !!view;
-  els.threadTitle.textContent = view ? "" : "新会话";
+  els.threadTitle.textContent = view ? "" : tr("new_thread_title");
   document.title = "Agent Canvas";
   setStatus(view ? "idle" : null);
   renderTabs();

@@ -8,6 +8,7 @@ import { renderInterrupt, closeAllInterrupts } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
 import { setThreadTitle } from "./threads.js";
 import { showComposerError } from "./composer.js";
+import { tr } from "./i18n.js";
 
 export function apply(v, name, ev) {
   switch (name) {
@@ -32,10 +33,10 @@ export function onUserMessage(v, ev) {
   const text = String(ev.content ?? "");
   if (!v.title && text) setThreadTitle(text.split("\n")[0].slice(0, 60));
   v.stream = null;
-  closeAllInterrupts(v, "已回复");
+  closeAllInterrupts(v, tr("replied"));
   disableOldResumeButtons(v);
   appendChat(h("div", { class: "msg msg-user", dataset: { seq: ev.seq } },
-    h("div", { class: "msg-role" }, "你"),
+    h("div", { class: "msg-role" }, tr("you")),
     h("div", { class: "msg-body" }, text)));
 }
 
@@ -45,7 +46,7 @@ export function onStatus(v, ev) {
   const run = getRun(v, ev.runId);
   run.setStatus(status, ev.message);
   if (!IDLE_STATUSES.has(status)) {
-    closeAllInterrupts(v, "已回答");
+    closeAllInterrupts(v, tr("answered"));
     disableOldResumeButtons(v);
   } else if (status === "interrupted" && ev.message && !v.serverPendingInterrupt && ![...v.interrupts.values()].some((it) => it.open)) {
     // Interrupted with no question pending (e.g. the server restarted mid-run): offer to resume.
@@ -58,8 +59,9 @@ export function onStatus(v, ev) {
 
 export function onAgentSelected(v, ev) {
   const run = getRun(v, ev.runId);
-  const conf = typeof ev.confidence === "number" ? `（置信度 ${(ev.confidence * 100).toFixed(0)}%）` : "";
-  keepScrolled(() => run.notes.append(h("li", null, `已选择智能体：${ev.agent ? termName(v.flow, "agent", ev.agent) : "?"}${conf}`)));
+  const confidence = typeof ev.confidence === "number" ? tr("confidence", { percent: (ev.confidence * 100).toFixed(0) }) : "";
+  const agent = ev.agent ? termName(v.flow, "agent", ev.agent) : "?";
+  keepScrolled(() => run.notes.append(h("li", null, tr("agent_selected", { agent, confidence }))));
 }
 
 export function getRun(v, runId) {
@@ -67,17 +69,17 @@ export function getRun(v, runId) {
   let run = v.runs.get(key);
   if (run) return run;
   const statusEl = h("span", { class: "run-status badge" });
-  const timeline = h("ol", { class: "timeline", "aria-label": "阶段进度 stages" });
+  const timeline = h("ol", { class: "timeline", "aria-label": tr("stages") });
   const pagesEl = h("span", { class: "progress-pages", dataset: { testid: "progress-pages" } });
   const msgEl = h("span", { class: "progress-msg" });
   const bar = h("div", { class: "progress-bar-fill" });
-  const barWrap = h("div", { class: "progress-bar", role: "progressbar", "aria-valuemin": "0", "aria-label": "生成进度" }, bar);
+  const barWrap = h("div", { class: "progress-bar", role: "progressbar", "aria-valuemin": "0", "aria-label": tr("progress") }, bar);
   const progress = h("div", { class: "progress", hidden: true, dataset: { testid: "progress" } },
     h("div", { class: "progress-label", "aria-live": "polite" }, pagesEl, msgEl), barWrap);
   const notes = h("ul", { class: "run-notes" });
   const result = h("div", { class: "run-result" });
-  const card = h("section", { class: "run-card", dataset: { runId: key }, "aria-label": "运行 run" },
-    h("header", { class: "run-head" }, h("span", { class: "run-title" }, "运行"), statusEl),
+  const card = h("section", { class: "run-card", dataset: { runId: key }, "aria-label": tr("run_label") },
+    h("header", { class: "run-head" }, h("span", { class: "run-title" }, tr("run")), statusEl),
     timeline, progress, notes, result);
   appendChat(card);
   run = {
@@ -93,8 +95,8 @@ export function getRun(v, runId) {
       const cur = Math.max(0, Number(ev.current) || 0);
       const total = Math.max(0, Number(ev.total) || 0);
       progress.hidden = false;
-      const pageLike = /slide|page/i.test(String(ev.status || "")) || /页/.test(String(ev.message || ""));
-      pagesEl.textContent = total ? (pageLike ? `第 ${cur}/${total} 页` : `${cur}/${total}`) : "";
+      const pageLike = /slide|page/i.test(String(ev.status || ""));
+      pagesEl.textContent = total ? (pageLike ? tr("page_progress", { current: cur, total }) : `${cur}/${total}`) : "";
       const message = ev.message ? String(ev.message) : "";
       msgEl.textContent = total && message.includes(`${cur}/${total}`) && pageLike ? "" : message;
       const pct = total ? Math.min(100, (cur / total) * 100) : 0;
@@ -117,7 +119,7 @@ export function updateRunTitles(view) {
   if (!view.flow) return;
   for (const run of view.runs.values()) {
     const title = run.card.querySelector(".run-title");
-    if (title) title.textContent = `运行 · ${flowTitle(view.flow)}`;
+    if (title) title.textContent = tr("run_of_flow", { flow: flowTitle(view.flow) });
   }
 }
 
@@ -146,7 +148,7 @@ export function makeEntry(v, ev) {
   more.addEventListener("click", () => {
     const collapsed = logs.classList.toggle("collapsed");
     more.setAttribute("aria-expanded", String(!collapsed));
-    more.textContent = collapsed ? `显示全部 ${logs.children.length} 条日志` : "收起日志";
+    more.textContent = collapsed ? tr("show_all_logs", { count: logs.children.length }) : tr("hide_logs");
   });
   const el = h("li", { class: "tl-entry", dataset: { testid: "timeline-entry", toolCallId: ev.toolCallId } },
     icon,
@@ -170,7 +172,7 @@ export function makeEntry(v, ev) {
         logs.classList.add("collapsed");
         more.hidden = false;
         more.setAttribute("aria-expanded", "false");
-        more.textContent = `显示全部 ${logs.children.length} 条日志`;
+        more.textContent = tr("show_all_logs", { count: logs.children.length });
       } else if (!finished) {
         logs.classList.remove("collapsed");
         more.hidden = true;
@@ -182,9 +184,9 @@ export function makeEntry(v, ev) {
       if (logs.querySelector(`[data-artifact-id="${CSS.escape(artifactId)}"]`)) return clear(actions);
       clear(actions).append(h("button", {
         type: "button", class: "btn btn-small", dataset: { testid: "entry-view", artifactId },
-        "aria-label": `查看 ${nodeName(v.flow, entry.toolName)} 的产物`,
+        "aria-label": tr("view_artifact_of", { name: nodeName(v.flow, entry.toolName) }),
         onclick: () => focusArtifact(artifactId, { user: true }),
-      }, "查看"));
+      }, tr("view")));
     },
   };
   entry.setName(ev.toolName || "");
@@ -205,18 +207,18 @@ export function onLog(v, ev) {
     h("span", { class: "log-text" }, String(ev.message ?? "")),
     ev.artifactId ? h("button", {
       type: "button", class: "btn btn-small log-view", dataset: { testid: "log-view", artifactId: ev.artifactId },
-      "aria-label": `查看产物：${ev.message ?? ""}`,
+      "aria-label": tr("view_artifact", { message: ev.message ?? "" }),
       onclick: () => focusArtifact(ev.artifactId, { user: true }),
-    }, "查看") : null);
+    }, tr("view")) : null);
   keepScrolled(() => (entry ? entry.logs : getRun(v, ev.runId).notes).append(line));
-  // The step's own "查看" would point at the same artifact as this line: keep only the line's.
+  // The step's own "view" button would point at the same artifact as this line: keep only the line's.
   if (entry && ev.artifactId && entry.artifactId === ev.artifactId) clear(entry.actions);
 }
 
 export function onProgress(v, ev) {
   getRun(v, ev.runId).setProgress(ev);
   const total = Number(ev.total) || 0;
-  if (total) announce(`第 ${ev.current}/${total} 页`);
+  if (total) announce(tr("page_progress", { current: ev.current, total }));
 }
 
 export function onMessage(v, ev) {
@@ -225,7 +227,7 @@ export function onMessage(v, ev) {
   if (!s || s.runId !== ev.runId) {
     const body = h("div", { class: "msg-body" });
     const el = appendChat(h("div", { class: "msg msg-assistant streaming", dataset: { testid: "assistant-message" } },
-      h("div", { class: "msg-role" }, "助手"), body));
+      h("div", { class: "msg-role" }, tr("assistant")), body));
     s = v.stream = { runId: ev.runId, el, body, text: "" };
   }
   if (ev.final) {
@@ -254,11 +256,11 @@ export function onCompletion(v, ev) {
     const fid = ev.finalArtifactId;
     run.result.append(h("div", { class: "completion completion-ok", role: "status", dataset: { testid: "completion" } },
       h("span", { class: "completion-icon", "aria-hidden": "true" }, "✓"),
-      h("span", null, "已完成"),
+      h("span", null, STATUS_LABELS.done),
       fid ? h("button", { type: "button", class: "btn btn-small", dataset: { testid: "completion-open" }, onclick: () => focusArtifact(fid, { user: true }) },
-        `打开${TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || "最终产物"}`) : null));
+        tr("open_artifact", { type: TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || tr("final_artifact") })) : null));
     if (fid) followLive(v, fid);
-    announce("运行已完成");
+    announce(tr("run_done"));
   } else {
     // A stop the user asked for is not an error: shown neutral, with the same way to continue.
     const stopped = v.stopRequested || v.status === "cancelled";
@@ -266,7 +268,7 @@ export function onCompletion(v, ev) {
     setStatus(status);
     run.setStatus(status);
     // `resumable: false`: a resume would fail the same way; the sentence asks for a changed request.
-    renderResumeBlock(v, run, ev.error ? String(ev.error) : "运行没有完成。", "completion",
+    renderResumeBlock(v, run, ev.error ? String(ev.error) : tr("run_incomplete"), "completion",
       { stopped, resumable: ev.resumable !== false });
   }
   v.stopRequested = false;
@@ -284,10 +286,10 @@ export function renderResumeBlock(v, run, text, testid = "completion", { stopped
         const ack = await emitAck("run:resume", { threadId: v.threadId });
         if (!ack.ok) {
           resume.disabled = false;
-          showComposerError(`继续运行失败：${errText(ack)}`);
+          showComposerError(tr("resume_failed", { error: errText(ack) }));
         }
       },
-    }, "↻ 继续运行 resume");
+    }, tr("resume"));
     run.result.append(h("div", {
       class: `completion ${stopped ? "completion-stopped" : "completion-error"}`, role: stopped ? "status" : "alert", dataset: { testid },
     },

@@ -3,28 +3,31 @@
 import { h, safeHref, safeColor, fontStack, formatBytes, renderMarkdown, jsonView } from "./dom.js";
 import { renderSlide, renderDeck } from "./slides.js";
 import pptViews from "./views/ppt.js";
-import { NOVEL_VIEWS, NOVEL_LABELS } from "./views/novel.js";
+import { NOVEL_VIEWS } from "./views/novel.js";
 import { LEGAL_VIEWS } from "./views/legal.js";
+import { tr } from "./i18n.js";
 
 export const TYPE_LABELS = {
-  search_results: "搜索结果",
-  course_config: "课程配置",
-  video_outline: "视频大纲",
-  slide_scripts: "逐页脚本",
-  presentation_theme: "主题风格",
-  slide_preview: "单页预览",
-  dsl: "幻灯片",
-  pptx: "PPTX 文件",
-  qa_report: "质检报告",
-  pdf: "PDF 预览",
-  tool_plan: "工具计划",
-  scene_memory_context: "场景记忆",
-  legal_answer: "法律解答",
-  legal_document: "法律文书",
-  requirement_plan: "需求计划",
-  implementation_plan: "实施计划",
-  trace: "执行轨迹",
-  ...NOVEL_LABELS,
+  search_results: tr("type_search_results"),
+  course_config: tr("type_course_config"),
+  video_outline: tr("type_video_outline"),
+  slide_scripts: tr("type_slide_scripts"),
+  presentation_theme: tr("type_presentation_theme"),
+  slide_preview: tr("type_slide_preview"),
+  dsl: tr("type_dsl"),
+  pptx: tr("type_pptx"),
+  qa_report: tr("type_qa_report"),
+  pdf: tr("type_pdf"),
+  tool_plan: tr("type_tool_plan"),
+  scene_memory_context: tr("type_scene_memory_context"),
+  legal_answer: tr("type_legal_answer"),
+  legal_document: tr("type_legal_document"),
+  requirement_plan: tr("type_requirement_plan"),
+  implementation_plan: tr("type_implementation_plan"),
+  trace: tr("type_trace"),
+  novel_status: tr("type_novel_status"),
+  novel_chapter: tr("type_novel_chapter"),
+  novel_answer: tr("type_novel_answer"),
 };
 
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
@@ -38,10 +41,10 @@ function courseConfig(c) {
   if (!isObj(c)) return null;
   return h("article", { class: "card course-config", dataset: { testid: "view-course_config" } },
     h("dl", { class: "kv-grid" },
-      field("叙事风格", c.narrativeStyle ?? "—"),
-      field("目标受众", c.targetAudience ?? "—"),
-      field("时长", c.duration != null ? `${c.duration} 分钟` : "—")),
-    h("h4", null, "教学目标"),
+      field(tr("narrative_style"), c.narrativeStyle ?? "—"),
+      field(tr("target_audience"), c.targetAudience ?? "—"),
+      field(tr("duration"), c.duration != null ? tr("minutes", { count: c.duration }) : "—")),
+    h("h4", null, tr("objectives")),
     h("ol", { class: "objectives" }, list(c.objectives).map((o) => h("li", null, String(o)))));
 }
 
@@ -52,7 +55,7 @@ function videoOutline(c) {
     h("ol", { class: "outline-tree" },
       list(c.knowledgeUnits).map((u, i) =>
         h("li", { class: "outline-unit" },
-          h("div", { class: "outline-unit-head" }, h("span", { class: "unit-no" }, `单元 ${i + 1}`), h("strong", null, u?.title ?? "")),
+          h("div", { class: "outline-unit-head" }, h("span", { class: "unit-no" }, tr("unit", { index: i + 1 })), h("strong", null, u?.title ?? "")),
           u?.description ? h("p", { class: "muted" }, String(u.description)) : null,
           h("ul", { class: "outline-points" }, list(u?.knowledgePoints).map((p) => h("li", null, String(p))))))));
 }
@@ -62,8 +65,8 @@ function slideScripts(c) {
   if (!scripts.length && !isObj(c)) return null;
   return h("div", { class: "table-wrap", dataset: { testid: "view-slide_scripts" } },
     h("table", { class: "scripts" },
-      h("caption", { class: "sr-only" }, "逐页脚本"),
-      h("thead", null, h("tr", null, h("th", { scope: "col" }, "页"), h("th", { scope: "col" }, "内容设计"), h("th", { scope: "col" }, "可视化建议"), h("th", { scope: "col" }, "口播稿"))),
+      h("caption", { class: "sr-only" }, TYPE_LABELS.slide_scripts),
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, tr("column_slide")), h("th", { scope: "col" }, tr("column_content")), h("th", { scope: "col" }, tr("column_visuals")), h("th", { scope: "col" }, tr("speaker_notes")))),
       h("tbody", null, scripts.map((s) =>
         h("tr", null,
           h("td", { class: "num" }, String(s?.slideIndex ?? "")),
@@ -76,7 +79,10 @@ function presentationTheme(c) {
   if (!isObj(c)) return null;
   const colors = isObj(c.colorScheme) ? c.colorScheme : {};
   const fonts = isObj(c.fontConfig) ? c.fontConfig : {};
-  const names = { primary: "主色", secondary: "辅色", accent: "强调色", background: "背景", text: "文字" };
+  const names = {
+    primary: tr("color_primary"), secondary: tr("color_secondary"), accent: tr("color_accent"),
+    background: tr("color_background"), text: tr("color_text"),
+  };
   return h("article", { class: "card theme", dataset: { testid: "view-presentation_theme" } },
     h("h4", null, c.themeName ?? ""),
     h("div", { class: "swatches" },
@@ -84,24 +90,24 @@ function presentationTheme(c) {
         h("figure", { class: "swatch" },
           h("div", { class: "swatch-chip", style: { background: safeColor(v, "transparent") } }),
           h("figcaption", null, h("span", null, names[k] ?? k), h("code", null, String(v)))))),
-    h("h4", null, "字体"),
+    h("h4", null, tr("fonts")),
     h("dl", { class: "kv-grid" },
-      field("标题字体", h("span", { style: { fontFamily: fontStack(fonts.titleFont, fonts.eastAsianFont) } }, `${fonts.titleFont ?? "—"}  标题 Aa`)),
-      field("正文字体", h("span", { style: { fontFamily: fontStack(fonts.bodyFont, fonts.eastAsianFont) } }, `${fonts.bodyFont ?? "—"}  正文 Aa`)),
-      field("中文字体", h("span", { style: { fontFamily: fontStack(fonts.eastAsianFont) } }, `${fonts.eastAsianFont ?? "—"}  中文字体`)),
-      field("字号", `标题 ${fonts.titleSize ?? "—"} pt · 正文 ${fonts.bodySize ?? "—"} pt`)),
-    list(c.masterSlides).length ? h("h4", null, "母版") : null,
+      field(tr("title_font"), h("span", { style: { fontFamily: fontStack(fonts.titleFont, fonts.eastAsianFont) } }, `${fonts.titleFont ?? "—"}  ${tr("title_sample")}`)),
+      field(tr("body_font"), h("span", { style: { fontFamily: fontStack(fonts.bodyFont, fonts.eastAsianFont) } }, `${fonts.bodyFont ?? "—"}  ${tr("body_sample")}`)),
+      field(tr("east_asian_font"), h("span", { style: { fontFamily: fontStack(fonts.eastAsianFont) } }, `${fonts.eastAsianFont ?? "—"}  ${tr("east_asian_sample")}`)),
+      field(tr("font_size"), tr("font_sizes", { title: fonts.titleSize ?? "—", body: fonts.bodySize ?? "—" }))),
+    list(c.masterSlides).length ? h("h4", null, tr("master_slides")) : null,
     h("ul", { class: "masters" }, list(c.masterSlides).map((m) =>
       h("li", null, h("strong", null, m?.name ?? ""), " ", h("span", { class: "tag" }, m?.layout ?? ""), m?.description ? h("span", { class: "muted" }, ` ${m.description}`) : null))),
-    h("h4", null, "预览"),
-    h("div", { class: "theme-preview" }, renderSlide({ index: 1, layout: "title", title: c.themeName ?? "Theme", subtitle: "标题 · 正文 · 强调" }, c)));
+    h("h4", null, tr("preview")),
+    h("div", { class: "theme-preview" }, renderSlide({ index: 1, layout: "title", title: c.themeName ?? "Theme", subtitle: tr("theme_sample") }, c)));
 }
 
 function searchResults(c) {
   if (!isObj(c)) return null;
   return h("article", { class: "card search", dataset: { testid: "view-search_results" } },
-    h("p", { class: "muted" }, `查询：${c.query ?? ""}`, c.engine ? ` · ${c.engine}` : ""),
-    list(c.results).length === 0 ? h("p", { class: "muted" }, "没有结果") : null,
+    h("p", { class: "muted" }, tr("search_query", { query: c.query ?? "" }), c.engine ? ` · ${c.engine}` : ""),
+    list(c.results).length === 0 ? h("p", { class: "muted" }, tr("no_results")) : null,
     h("ol", { class: "search-results" }, list(c.results).map((r) => {
       const href = safeHref(r?.url);
       return h("li", null,
@@ -121,8 +127,8 @@ function pptx(artifact, ctx) {
       h("div", { class: "pptx-icon", "aria-hidden": "true" }, "P"),
       h("div", { class: "pptx-meta" },
         h("strong", null, c.fileName ?? artifact.title ?? "presentation.pptx"),
-        h("span", { class: "muted" }, [c.slideCount != null ? `${c.slideCount} 页` : null, c.aspectRatio, formatBytes(c.sizeBytes)].filter(Boolean).join(" · "))),
-      h("a", { class: "btn btn-primary download", href, download: c.fileName || "", dataset: { testid: "download-pptx" } }, "⬇ 下载 PPTX")),
+        h("span", { class: "muted" }, [c.slideCount != null ? tr("slide_count", { count: c.slideCount }) : null, c.aspectRatio, formatBytes(c.sizeBytes)].filter(Boolean).join(" · "))),
+      h("a", { class: "btn btn-primary download", href, download: c.fileName || "", dataset: { testid: "download-pptx" } }, tr("download_pptx"))),
     deck ? renderDeck(deck) : null);
 }
 
@@ -136,7 +142,7 @@ function slidePreview(artifact, ctx) {
   }
   return h("div", { class: "slide-preview", dataset: { testid: "view-slide_preview" } },
     h("div", { class: "deck-stage" }, renderSlide(spec, ctx.latestTheme?.())),
-    spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, "口播稿"), h("p", null, String(spec.notes))) : null);
+    spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, tr("speaker_notes")), h("p", null, String(spec.notes))) : null);
 }
 
 /** The requirement plan (schema v1.0), as content `{round, max_rounds, plan, sources…}` or the bare plan. */
@@ -147,24 +153,24 @@ function requirementPlan(c) {
   const items = (values) => h("ul", null, list(values).map((v) => h("li", null, String(v))));
   return h("article", { class: "card requirement-plan", dataset: { testid: "view-requirement_plan" } },
     h("dl", { class: "kv-grid" },
-      field("状态 status", ready ? "计划就绪 plan_ready" : "需要澄清 clarification_needed"),
-      c?.round != null ? field("轮次 round", `${c.round}${c.max_rounds ? ` / ${c.max_rounds}` : ""}`) : null,
-      field("概述 summary", plan.requirement_summary ?? "—")),
-    list(plan.questions).length ? h("section", null, h("h4", null, "待澄清问题 questions"),
+      field(tr("plan_status"), ready ? tr("plan_ready") : tr("plan_clarification")),
+      c?.round != null ? field(tr("plan_round"), `${c.round}${c.max_rounds ? ` / ${c.max_rounds}` : ""}`) : null,
+      field(tr("plan_summary"), plan.requirement_summary ?? "—")),
+    list(plan.questions).length ? h("section", null, h("h4", null, tr("plan_questions")),
       h("ol", null, list(plan.questions).map((q) => h("li", null,
-        h("strong", null, String(q?.question ?? q?.id ?? "")), q?.blocking ? h("span", { class: "badge" }, "阻断 blocking") : null,
-        q?.fallback_assumption ? h("p", { class: "muted" }, `默认假设：${q.fallback_assumption}`) : null)))) : null,
-    list(plan.stages).length ? h("section", null, h("h4", null, "阶段 stages"),
+        h("strong", null, String(q?.question ?? q?.id ?? "")), q?.blocking ? h("span", { class: "badge" }, tr("plan_blocking")) : null,
+        q?.fallback_assumption ? h("p", { class: "muted" }, tr("default_assumption", { value: q.fallback_assumption })) : null)))) : null,
+    list(plan.stages).length ? h("section", null, h("h4", null, tr("plan_stages")),
       h("ol", null, list(plan.stages).map((st) => h("li", null,
         h("strong", null, String(st?.name ?? "")), st?.goal ? h("p", null, String(st.goal)) : null,
-        list(st?.success_criteria).length ? h("details", null, h("summary", null, "成功标准 success criteria"), items(st.success_criteria)) : null,
-        list(st?.tasks).length ? h("details", null, h("summary", null, "任务 tasks"), items(st.tasks)) : null)))) : null,
-    list(plan.assumptions).length ? h("section", null, h("h4", null, "假设 assumptions"),
+        list(st?.success_criteria).length ? h("details", null, h("summary", null, tr("plan_success_criteria")), items(st.success_criteria)) : null,
+        list(st?.tasks).length ? h("details", null, h("summary", null, tr("plan_tasks")), items(st.tasks)) : null)))) : null,
+    list(plan.assumptions).length ? h("section", null, h("h4", null, tr("plan_assumptions")),
       h("ul", null, list(plan.assumptions).map((a) => h("li", null, String(a?.text ?? ""),
         a?.risk_level ? h("span", { class: "badge" }, String(a.risk_level)) : null)))) : null,
-    list(plan.scope).length ? h("section", null, h("h4", null, "范围 scope"), items(plan.scope)) : null,
-    list(plan.out_of_scope).length ? h("section", null, h("h4", null, "不包含 out of scope"), items(plan.out_of_scope)) : null,
-    list(c?.sources).length ? h("section", null, h("h4", null, "引用 sources"),
+    list(plan.scope).length ? h("section", null, h("h4", null, tr("plan_scope")), items(plan.scope)) : null,
+    list(plan.out_of_scope).length ? h("section", null, h("h4", null, tr("plan_out_of_scope")), items(plan.out_of_scope)) : null,
+    list(c?.sources).length ? h("section", null, h("h4", null, tr("plan_sources")),
       h("ul", null, list(c.sources).map((src) => h("li", null, h("code", null, String(src?.path ?? src)))))) : null,
     h("details", { class: "extra" }, h("summary", null, "JSON"), jsonView(c)));
 }
@@ -177,7 +183,7 @@ function markdownLike(c) {
       if (typeof c[key] === "string" && c[key].trim()) {
         const rest = Object.entries(c).filter(([k, v]) => k !== key && v !== null && v !== undefined && v !== "");
         return h("div", null, renderMarkdown(c[key]),
-          rest.length ? h("details", { class: "extra" }, h("summary", null, "其他字段"), jsonView(Object.fromEntries(rest))) : null);
+          rest.length ? h("details", { class: "extra" }, h("summary", null, tr("other_fields")), jsonView(Object.fromEntries(rest))) : null);
       }
     }
   }
@@ -195,18 +201,18 @@ function implementationPlan(artifact) {
     onclick: async () => {
       try {
         await navigator.clipboard.writeText(markdown);
-        status.textContent = "已复制到剪贴板";
+        status.textContent = tr("copied");
       } catch {
-        status.textContent = "无法访问剪贴板，请使用下载";
+        status.textContent = tr("clipboard_failed");
       }
     },
-  }, "复制");
+  }, tr("copy"));
   const fileName = c.file_name || "IMPLEMENTATION_PLAN.md";
   const href = `/artifacts/${encodeURIComponent(artifact.id)}/download?version=${encodeURIComponent(artifact.version ?? 1)}`;
   return h("article", { class: "card implementation-plan", dataset: { testid: "view-implementation_plan" } },
     h("div", { class: "plan-actions" },
       copy,
-      h("a", { class: "btn btn-small", href, download: fileName, dataset: { testid: "plan-download" } }, `下载 ${fileName}`),
+      h("a", { class: "btn btn-small", href, download: fileName, dataset: { testid: "plan-download" } }, tr("download_file", { name: fileName })),
       status),
     renderMarkdown(markdown));
 }

@@ -2,6 +2,7 @@
 
 import { h, renderMarkdown } from "../dom.js";
 import { termName } from "../state.js";
+import { tr } from "../i18n.js";
 
 // The ids an answer carries (intent, field of law, agent), named by GET /api/flows.
 const term = (kind, id) => termName("legal", kind, id);
@@ -10,28 +11,33 @@ const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
 
 const STATUS_LABELS = {
-  in_force: "已核验",
-  repealed: "已废止",
-  law_not_found: "未核实：法律不存在",
-  article_not_found: "未核实：条号不存在",
-  bad_article_no: "未核实：条号无法识别",
+  in_force: tr("cite_in_force"),
+  repealed: tr("cite_repealed"),
+  law_not_found: tr("cite_law_not_found"),
+  article_not_found: tr("cite_article_not_found"),
+  bad_article_no: tr("cite_bad_article_no"),
 };
 
-const AGENT_STATUS_LABELS = { done: "完成", failed: "失败", timeout: "超时", skipped: "跳过" };
+const AGENT_STATUS_LABELS = {
+  done: tr("agent_done"),
+  failed: tr("agent_failed"),
+  timeout: tr("agent_timeout"),
+  skipped: tr("agent_skipped"),
+};
 
 function citationBadge(c) {
   const kind = c.verified ? "verified" : c.status === "repealed" ? "repealed" : "unverified";
   return h("span", { class: `badge cite-badge cite-${kind}`, dataset: { testid: `cite-${kind}` } },
-    STATUS_LABELS[c.status] ?? (c.verified ? "已核验" : "未核实"));
+    STATUS_LABELS[c.status] ?? (c.verified ? STATUS_LABELS.in_force : tr("cite_unverified")));
 }
 
 function citationItem(c, removed = false) {
   return h("li", { class: `citation${removed ? " citation-removed" : ""}`, dataset: { testid: "citation" } },
     h("div", { class: "citation-head" },
-      h("strong", null, `《${c.law}》第${c.article}条`), " ", citationBadge(c)),
+      h("strong", null, tr("citation", { law: c.law, article: c.article })), " ", citationBadge(c)),
     c.verified && c.excerpt ? h("blockquote", { class: "citation-excerpt" }, c.excerpt) : null,
-    c.status === "repealed" && c.replacement ? h("p", { class: "muted" }, `现行规定见${c.replacement}`) : null,
-    removed ? h("p", { class: "muted" }, "已从回答中删除") : null);
+    c.status === "repealed" && c.replacement ? h("p", { class: "muted" }, tr("citation_replacement", { replacement: c.replacement })) : null,
+    removed ? h("p", { class: "muted" }, tr("citation_removed")) : null);
 }
 
 // The answer text already ends with the disclaimer; the view shows it once, quietly, below.
@@ -46,8 +52,10 @@ function legalAnswer(c) {
   const agents = list(c.agents);
   return h("article", { class: "card legal-answer", dataset: { testid: "view-legal_answer" } },
     h("p", { class: "legal-meta muted" },
-      `意图：${c.intent ? term("intent", c.intent) : "—"} · 领域：${
-        (list(c.domains).length ? list(c.domains) : [c.category].filter(Boolean)).map((d) => term("category", d)).join("、") || "—"}`),
+      tr("legal_meta", {
+        intent: c.intent ? term("intent", c.intent) : "—",
+        domains: (list(c.domains).length ? list(c.domains) : [c.category].filter(Boolean)).map((d) => term("category", d)).join(tr("separator_list")) || "—",
+      })),
     list(c.unavailable).length
       ? h("div", { class: "notice legal-unavailable", dataset: { testid: "legal-unavailable" } },
         list(c.unavailable).map((s) => h("p", null, s)))
@@ -55,14 +63,19 @@ function legalAnswer(c) {
     h("div", { class: "legal-body" }, renderMarkdown(stripDisclaimer(c.answer, c.disclaimer))),
     list(c.citations).length || list(c.removedCitations).length
       ? h("section", { class: "legal-citations" },
-        h("h4", null, "引用核验"),
+        h("h4", null, tr("citations_title")),
         h("ul", { class: "citation-list" },
           list(c.citations).map((x) => citationItem(x)),
           list(c.removedCitations).map((x) => citationItem(x, true))))
       : null,
     agents.length
       ? h("p", { class: "legal-agents muted" },
-        agents.map((a) => `${term("agent", a.agent)}${a.domain ? `（${term("category", a.domain)}）` : ""}：${AGENT_STATUS_LABELS[a.status] ?? a.status} ${a.durationMs}ms`).join(" · "))
+        agents.map((a) => tr("agent_line", {
+          agent: term("agent", a.agent),
+          domain: a.domain ? tr("agent_domain", { domain: term("category", a.domain) }) : "",
+          status: AGENT_STATUS_LABELS[a.status] ?? a.status,
+          ms: a.durationMs,
+        })).join(" · "))
       : null,
     c.disclaimer ? h("p", { class: "legal-disclaimer", dataset: { testid: "legal-disclaimer" } }, c.disclaimer) : null);
 }
@@ -74,9 +87,9 @@ function legalDocument(a) {
   return h("article", { class: "card legal-document", dataset: { testid: "view-legal_document" } },
     h("div", { class: "legal-doc-actions" },
       h("a", { class: "btn btn-primary download", href, download: `${c.title || "document"}.docx`,
-        dataset: { testid: "download-docx" } }, "⬇ 下载 Word 文件")),
+        dataset: { testid: "download-docx" } }, tr("download_docx"))),
     list(c.missingFields).length
-      ? h("p", { class: "notice" }, `尚未提供：${list(c.missingFields).join("、")}`)
+      ? h("p", { class: "notice" }, tr("missing_fields", { fields: list(c.missingFields).join(tr("separator_list")) }))
       : null,
     h("div", { class: "legal-doc-body" }, renderMarkdown(c.markdown ?? "")));
 }

@@ -2,11 +2,14 @@
 // context, a tool plan and a cited answer. Content shapes: graphs/novel (see schemas/novel*.py).
 
 import { h } from "../dom.js";
+import { tr, LOCALE } from "../i18n.js";
 
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
-const num = (v) => (typeof v === "number" ? v.toLocaleString("zh-CN") : "—");
-const STEP_LABELS = { world: "世界观", theme_conflict: "主题冲突", characters: "角色设定", outline: "小说大纲" };
+const num = (v) => (typeof v === "number" ? v.toLocaleString(LOCALE) : "—");
+const STEP_LABELS = {
+  world: tr("novel_world"), theme_conflict: tr("novel_theme_conflict"), characters: tr("novel_characters"), outline: tr("novel_outline"),
+};
 
 function field(label, value) {
   return h("div", { class: "kv" }, h("dt", null, label), h("dd", null, value));
@@ -20,27 +23,27 @@ function novelStatus(c) {
   return h("article", { class: "card novel-status", dataset: { testid: "view-novel_status" } },
     h("h4", null, c.project_name || c.project_id || ""),
     h("dl", { class: "kv-grid" },
-      field("章节计划", `${num(c.chapters_planned)} / ${num(c.outline_chapters)}`),
-      field("已生成章节", `${num(c.chapters_generated)} / ${num(c.outline_chapters)}`),
-      field("总字数", num(c.total_words)),
-      field("章节记忆", num(c.chapter_memory_entries)),
-      field("可恢复", c.resumable ? "是" : "否")),
+      field(tr("chapters_planned"), `${num(c.chapters_planned)} / ${num(c.outline_chapters)}`),
+      field(tr("chapters_generated"), `${num(c.chapters_generated)} / ${num(c.outline_chapters)}`),
+      field(tr("total_words"), num(c.total_words)),
+      field(tr("chapter_memory"), num(c.chapter_memory_entries)),
+      field(tr("resumable"), c.resumable ? tr("yes") : tr("no"))),
     steps.length ? h("ul", { class: "novel-steps" }, steps.map((s) =>
       h("li", { class: s?.done ? "done" : "todo" }, s?.done ? "✔ " : "○ ", String(STEP_LABELS[s?.step] ?? s?.step ?? ""),
         h("span", { class: "muted" }, ` ${s?.file ?? ""}`)))) : null,
     chapters.length ? h("div", { class: "table-wrap" },
       h("table", { class: "scripts novel-chapters" },
         h("thead", null, h("tr", null,
-          h("th", { scope: "col" }, "章"), h("th", { scope: "col" }, "标题"), h("th", { scope: "col" }, "场景"),
-          h("th", { scope: "col" }, "字数"), h("th", { scope: "col" }, "状态"))),
+          h("th", { scope: "col" }, tr("column_chapter")), h("th", { scope: "col" }, tr("column_title")), h("th", { scope: "col" }, tr("column_scenes")),
+          h("th", { scope: "col" }, tr("column_words")), h("th", { scope: "col" }, tr("column_status")))),
         h("tbody", null, chapters.map((ch) => h("tr", null,
           h("td", { class: "num" }, String(ch?.chapter_number ?? "")),
           h("td", null, String(ch?.chapter_title ?? "")),
           h("td", { class: "num" }, ch?.generated ? String(ch?.scenes ?? "") : (ch?.planned ? `0/${ch?.planned_scenes ?? "?"}` : "—")),
           h("td", { class: "num" }, ch?.generated ? num(ch?.words) : "—"),
-          h("td", null, ch?.generated ? "✔" : (ch?.planned ? "已计划" : "待生成"))))))) : null,
+          h("td", null, ch?.generated ? "✔" : (ch?.planned ? tr("chapter_planned") : tr("chapter_pending")))))))) : null,
     list(c.problems).length ? h("ul", { class: "problems" }, list(c.problems).map((p) => h("li", { class: "badge warn" }, String(p)))) : null,
-    prefs.length ? h("div", null, h("h4", null, "偏好"),
+    prefs.length ? h("div", null, h("h4", null, tr("preferences")),
       h("ul", null, prefs.map((p) => h("li", null,
         p?.preference_type ? h("span", { class: "badge" }, String(p.preference_type)) : null, " ",
         String(p?.content ?? p ?? ""))))) : null);
@@ -49,10 +52,10 @@ function novelStatus(c) {
 function novelChapter(c) {
   if (!isObj(c)) return null;
   return h("article", { class: "card novel-chapter", dataset: { testid: "view-novel_chapter" } },
-    h("h4", null, `第 ${c.chapter_number ?? "?"} 章 ${c.chapter_title ?? ""}`),
-    h("p", { class: "muted" }, `${num(c.total_words)} 字 · ${list(c.scenes).length} 场`),
+    h("h4", null, tr("chapter_heading", { chapter: c.chapter_number ?? "?", title: c.chapter_title ?? "" })),
+    h("p", { class: "muted" }, tr("chapter_stats", { words: num(c.total_words), scenes: list(c.scenes).length })),
     list(c.scenes).map((s) => h("section", { class: "novel-scene" },
-      h("h5", null, `场景 ${s?.scene_number ?? ""}`, h("span", { class: "muted" }, ` · ${num(s?.word_count)} 字`)),
+      h("h5", null, tr("scene_heading", { scene: s?.scene_number ?? "" }), h("span", { class: "muted" }, tr("scene_words", { words: num(s?.word_count) }))),
       String(s?.content ?? "").split(/\n+/).filter(Boolean).map((p) => h("p", null, p)))));
 }
 
@@ -63,20 +66,20 @@ function sceneMemoryContext(c) {
   const reasons = [...list(c.degraded), ...list(c.warnings)];
   const degraded = reasons.length > 0 || c.degraded === true;
   return h("article", { class: "card scene-memory", dataset: { testid: "view-scene_memory_context" } },
-    h("h4", null, `第 ${c.chapter_index ?? "?"} 章 第 ${c.scene_index ?? "?"} 场 · 记忆上下文`),
+    h("h4", null, tr("memory_heading", { chapter: c.chapter_index ?? "?", scene: c.scene_index ?? "?" })),
     degraded ? h("p", { class: "badge warn", dataset: { testid: "memory-degraded" } },
-      "已降级：", reasons.map(String).join("；")) : null,
-    h("h5", null, `相关记忆（${memories.length}）`),
+      tr("degraded"), reasons.map(String).join(tr("separator_semicolon"))) : null,
+    h("h5", null, tr("related_memories", { count: memories.length })),
     memories.length ? h("ol", { class: "memories" }, memories.map((m) => h("li", null,
-      h("span", { class: "badge" }, `第 ${m?.chapter_index ?? "?"} 章${m?.scene_index != null ? ` 第 ${m.scene_index} 场` : ""}`),
-      m?.score != null ? h("span", { class: "muted" }, ` 相关度 ${Number(m.score).toFixed(3)} `) : " ",
-      String(m?.content ?? "")))) : h("p", { class: "muted" }, "无"),
-    h("h5", null, `实体状态（${states.length}）`),
+      h("span", { class: "badge" }, tr("chapter_ref", { chapter: m?.chapter_index ?? "?" }) + (m?.scene_index != null ? tr("scene_ref", { scene: m.scene_index }) : "")),
+      m?.score != null ? h("span", { class: "muted" }, tr("relevance", { score: Number(m.score).toFixed(3) })) : " ",
+      String(m?.content ?? "")))) : h("p", { class: "muted" }, tr("none")),
+    h("h5", null, tr("entity_states", { count: states.length })),
     states.length ? h("ul", null, states.map((s) => h("li", null,
       h("strong", null, String(s?.entity_id ?? "")), " ",
-      h("span", { class: "muted" }, `${s?.entity_type ?? ""} · 第 ${s?.chapter_index ?? "?"} 章`), " ",
-      h("code", null, JSON.stringify(s?.state_data ?? {}))))) : h("p", { class: "muted" }, "无"),
-    c.timeline_context ? h("p", { class: "muted" }, "时间线：", typeof c.timeline_context === "string" ? c.timeline_context : JSON.stringify(c.timeline_context)) : null);
+      h("span", { class: "muted" }, tr("entity_meta", { type: s?.entity_type ?? "", chapter: s?.chapter_index ?? "?" })), " ",
+      h("code", null, JSON.stringify(s?.state_data ?? {}))))) : h("p", { class: "muted" }, tr("none")),
+    c.timeline_context ? h("p", { class: "muted" }, tr("timeline"), typeof c.timeline_context === "string" ? c.timeline_context : JSON.stringify(c.timeline_context)) : null);
 }
 
 function toolPlan(c) {
@@ -85,7 +88,7 @@ function toolPlan(c) {
     h("ol", null, list(c.steps).map((s) => h("li", null,
       h("code", null, String(s?.tool ?? "")), " ",
       h("span", { class: "muted" }, JSON.stringify(s?.args ?? {})),
-      s?.requires_confirmation ? h("span", { class: "badge warn" }, " 需确认") : null))));
+      s?.requires_confirmation ? h("span", { class: "badge warn" }, tr("needs_confirmation")) : null))));
 }
 
 function novelAnswer(c) {
@@ -94,15 +97,9 @@ function novelAnswer(c) {
     h("p", { class: "muted" }, String(c.question ?? "")),
     h("p", null, String(c.answer ?? "")),
     list(c.evidence).length ? h("ul", { class: "evidence" }, list(c.evidence).map((e) => h("li", null,
-      h("span", { class: "badge" }, `第 ${e?.chapter_number ?? "?"} 章${e?.scene_number != null ? ` 第 ${e.scene_number} 场` : ""}`), " ",
+      h("span", { class: "badge" }, tr("chapter_ref", { chapter: e?.chapter_number ?? "?" }) + (e?.scene_number != null ? tr("scene_ref", { scene: e.scene_number }) : "")), " ",
       h("q", null, String(e?.quote ?? "")), e?.verified ? " ✔" : null))) : null);
 }
-
-export const NOVEL_LABELS = {
-  novel_status: "项目状态",
-  novel_chapter: "章节正文",
-  novel_answer: "问答",
-};
 
 export const NOVEL_VIEWS = {
   novel_status: (a) => novelStatus(a.content),

@@ -1,0 +1,82 @@
+"""The canvas speaks from the catalogue: every sentence static/ shows is a `canvas` key in both languages,
+and no Chinese is written into static/ by hand (the next hand-written string fails here)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from core.i18n import LOCALES, catalogue, domain_messages, set_locale
+from tests.support.server import ROOT
+
+STATIC = ROOT / "static"
+PAGE_FILES = sorted([*STATIC.glob("*.js"), *STATIC.glob("views/*.js"), STATIC / "index.html"])
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+# tr("key") and tr("key", {…}) in the modules; {{key}} slots in index.html; {key} inside a page sentence.
+TR_CALL = re.compile(r"\btr\(\s*([\"'])([^\"']*)\1")
+PAGE_SLOT = re.compile(r"\{\{(\w+)\}\}")
+PAGE_FIELD = re.compile(r"\{(\w+)\}")
+SERVER_SLOTS = {"lang", "messages"}
+
+
+def canvas_keys() -> set[str]:
+    return {key.removeprefix("canvas.") for key in catalogue() if key.startswith("canvas.")}
+
+
+def used_keys() -> dict[str, Path]:
+    used: dict[str, Path] = {}
+    for path in PAGE_FILES:
+        text = path.read_text(encoding="utf-8")
+        for _, key in TR_CALL.findall(text):
+            used[key] = path
+        for key in PAGE_SLOT.findall(text):
+            if key not in SERVER_SLOTS:
+                used[key] = path
+                for locale in LOCALES:
+                    for field in PAGE_FIELD.findall(catalogue()[f"canvas.{key}"][locale]):
+                        used[field] = path
+    return used
+
+
+def test_static_modules_call_tr_with_literal_keys_only():
+    dynamic = [f"{path.name}: {m.group(0)}" for path in PAGE_FILES
+               for m in re.finditer(r"(?<!function )\btr\(\s*[^\"'\s)]", path.read_text(encoding="utf-8"))]
+    assert not dynamic, f"tr() takes a literal key so this test can check it: {dynamic}"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_key_the_canvas_uses_exists_in_each_language(locale: str):
+    missing = {key: path.name for key, path in used_keys().items()
+               if locale not in catalogue().get(f"canvas.{key}", {})}
+    assert not missing, f"keys absent from core/messages/canvas.toml ({locale}): {missing}"
+
+
+def test_every_canvas_key_is_used_by_the_page():
+    unused = canvas_keys() - set(used_keys())
+    assert not unused, f"canvas keys no page file uses: {sorted(unused)}"
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: str(p.relative_to(STATIC)))
+def test_no_chinese_is_written_into_the_page_by_hand(path: Path):
+    lines = [f"{n}: {line.strip()}" for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if CJK.search(line)]
+    assert not lines, f"{path.name} has text outside the catalogue (use tr(key) and core/messages/canvas.toml): {lines}"
+
+
+def test_the_served_page_carries_the_sentences_of_the_locale_and_cannot_be_closed_by_one():
+    from app.server import render_page
+
+    template = '<html lang="{{lang}}"><script type="application/json">{{messages}}</script><p>{{page_signin_hint}}</p>'
+    try:
+        set_locale("en")
+        page = render_page(template)
+    finally:
+        set_locale("zh")
+    assert page.startswith('<html lang="en">')
+    embedded = re.search(r'json">(.*)</script>', page).group(1)
+    assert "</" not in embedded  # a sentence holding "</script>" could not end the element early
+    assert json.loads(embedded) == domain_messages("canvas", "en")
+    assert "<code>ng users add NAME</code>" in page
