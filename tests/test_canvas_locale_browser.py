@@ -1,0 +1,86 @@
+"""The canvas in the user's language: with LOCALE=en an English user reads no Chinese around a PPT run
+(buttons, statuses, labels, tooltips, aria labels, the artifact views); by default the same chrome is Chinese."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.support.browser import BROWSER_MARKS, browser, open_page, send  # noqa: F401
+from tests.support.server import ServerProcess
+
+pytestmark = BROWSER_MARKS
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+COMPLETIONS = "document.querySelectorAll('[data-testid=completion]').length"
+
+# Everything a person reads or hears: the visible text, and the labels, tooltips, placeholders and alt texts.
+PAGE_TEXTS = """() => {
+  const texts = [document.body.innerText];
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+    for (const name of ['aria-label', 'title', 'placeholder', 'alt']) {
+      if (el.hasAttribute(name)) texts.push(el.getAttribute(name));
+    }
+  }
+  return texts;
+}"""
+
+# The chrome of the page around a finished run: one element of each kind, none of them user content.
+CHROME = ["#send-btn", "#conn-status", "#threads-toggle", "#thread-status", ".run-card .run-status",
+          "[data-testid=completion]", "#follow-live", "#artifact-type"]
+
+
+def start_server(tmp_path, **env):
+    return ServerProcess(tmp_path / "data", env={"OFFLINE_LATENCY_S": "0.01", **env}).start()
+
+
+@pytest.fixture
+def english_server(tmp_path):
+    process = start_server(tmp_path, LOCALE="en")
+    yield process
+    process.stop_gracefully()
+
+
+@pytest.fixture
+def server(tmp_path):
+    process = start_server(tmp_path)
+    yield process
+    process.stop_gracefully()
+
+
+async def finish_a_deck(page, topic: str) -> None:
+    await send(page, topic, flow="ppt")
+    await page.wait_for_function(f"{COMPLETIONS} === 1", timeout=90_000)
+    await page.click("[data-testid=completion-open]")  # the PPTX view: file card, deck, notes, thumbnails
+    await page.wait_for_selector("[data-testid=view-pptx] [data-testid=deck]")
+    await page.click("#threads-toggle")  # the thread panel with its rename and delete buttons
+    await page.wait_for_selector("[data-testid=thread-rename]")
+
+
+def around_first_chinese(text: str) -> str:
+    at = CJK.search(text).start()
+    return text[max(0, at - 40):at + 40]
+
+
+async def chrome_texts(page) -> list[str]:
+    return [await page.inner_text(selector) for selector in CHROME]
+
+
+async def test_an_english_user_reads_no_chinese_around_a_ppt_run(browser, english_server):
+    page, errors = await open_page(browser, english_server.url)
+    assert await page.get_attribute("html", "lang") == "en"
+    await finish_a_deck(page, "Explain buoyancy to middle-school students, 5 minutes")
+    chinese = [around_first_chinese(text) for text in await page.evaluate(PAGE_TEXTS) if CJK.search(text)]
+    assert not chinese, chinese
+    assert (await page.inner_text("#send-btn")) == "Send"
+    assert errors == []
+
+
+async def test_the_default_canvas_is_chinese(browser, server):
+    page, errors = await open_page(browser, server.url)
+    assert await page.get_attribute("html", "lang") == "zh-CN"
+    await finish_a_deck(page, "给初中生讲浮力，5分钟")
+    not_chinese = [(selector, text) for selector, text in zip(CHROME, await chrome_texts(page)) if not CJK.search(text)]
+    assert not not_chinese, not_chinese
+    assert errors == []
