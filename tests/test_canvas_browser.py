@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from core.i18n import t
 from graphs.ppt.planning import STAGES, slide_count_for
 from tests.support.browser import BROWSER_MARKS, OUTPUT, browser, open_page, send, stage_states  # noqa: F401
 from tests.support.server import ServerProcess
@@ -29,7 +30,7 @@ def slow_server(tmp_path):
 
 async def test_a_topic_runs_to_a_downloadable_deck_on_the_page(browser, server):
     page, errors = await open_page(browser, server.url)
-    assert "offline" in (await page.text_content("#provider-badge")).lower()
+    assert t("canvas.provider_offline") in await page.text_content("#provider-badge")
     await send(page, "做一个关于光合作用的6分钟PPT，面向初中生")
     await page.wait_for_selector("[data-testid=completion]", timeout=60_000)
 
@@ -156,7 +157,7 @@ async def test_clarification_questions_are_answered_from_the_page(browser, serve
     await page.click("[data-testid=artifact-tab]:has-text('需求计划')")  # t("requirement.plan_title") in Chinese
     plan_view = page.locator("#canvas-body [data-testid=view-requirement_plan]")
     await plan_view.wait_for()
-    assert "plan_ready" in await plan_view.inner_text(), "the last version of the plan is ready"
+    assert t("canvas.plan_ready") in await plan_view.inner_text(), "the last version of the plan is ready"
     OUTPUT.mkdir(exist_ok=True)
     await page.screenshot(path=str(OUTPUT / "canvas-requirement.png"))
     assert errors == []
