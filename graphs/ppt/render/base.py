@@ -8,13 +8,18 @@ fit?) and drawn, so what the paginator decides is what the slide shows.
 
 from __future__ import annotations
 
+import copy
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from lxml import etree
 from pptx.dml.color import RGBColor
 from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN
-from pptx.oxml.ns import qn
+from pptx.oxml import parse_xml
+from pptx.oxml.ns import nsdecls, qn
+from pptx.oxml.text import CT_RegularTextRun
+from pptx.text.text import _Paragraph, _Run
 from pptx.util import Pt
 
 from graphs.ppt.render.metrics import Fonts, line_height_pt, wrap
@@ -150,19 +155,66 @@ def write_paragraphs(frame, paragraphs: list[str], *, size: float, color: str, f
     frame.auto_size = MSO_AUTO_SIZE.NONE
     frame.margin_left = frame.margin_right = Pt(INSET_X)
     frame.margin_top = frame.margin_bottom = Pt(INSET_Y)
+    body = frame._txBody
+    first = body.find(qn("a:p"))
     for i, text in enumerate(paragraphs):
-        paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
+        p = first if i == 0 else etree.SubElement(body, qn("a:p"))  # a:p is txBody's last child kind
+        _apply_ppr(p, _paragraph_properties(align, round(PARAGRAPH_GAP_EM * size, 1) if i else None,
+                                            size if bullets else None, bullet_color or color))
+        add_runs(p, [(piece, bold or is_bold, script) for value, is_bold in runs(text) for piece, script in script_runs(value)],
+                 fonts, size, color)
+
+
+def add_runs(p, pieces: list[tuple[str, bool, str]], fonts: Fonts, size: float, color: str) -> None:
+    """(text, bold, script) runs appended to paragraph element `p`, each with its lang and fonts.
+
+    The run properties are what `set_run_font` writes, built once per (fonts, size, colour, bold,
+    lang) and copied: python-pptx's per-run proxies cost more than the rest of a slide.
+    """
+    end = p.find(qn("a:endParaRPr"))
+    for piece, is_bold, script in pieces:
+        r = etree.Element(qn("a:r"))
+        r.append(copy.deepcopy(_run_properties(fonts, size, color, is_bold, LANG_OF_SCRIPT.get(script, "en-US"))))
+        etree.SubElement(r, qn("a:t")).text = CT_RegularTextRun._escape_ctrl_chars(piece)
+        if end is None:
+            p.append(r)
+        else:
+            end.addprevious(r)
+
+
+# Templates are per thread: an lxml tree is only read in the thread that built it.
+_templates = threading.local()
+
+
+def _template(kind: str, key: tuple, build: Callable[[], etree._Element]) -> etree._Element:
+    cache = _templates.__dict__.setdefault(kind, {})
+    element = cache.get(key)
+    if element is None:
+        element = cache[key] = build()
+    return element
+
+
+def _run_properties(fonts: Fonts, size: float, color: str, bold: bool, lang: str) -> etree._Element:
+    def build():
+        r = parse_xml(f"<a:r {nsdecls('a')}><a:t/></a:r>")
+        set_run_font(_Run(r, None), fonts, size, color, bold, lang)
+        return r.rPr
+
+    return _template("rPr", (fonts, size, color, bold, lang), build)
+
+
+def _paragraph_properties(align: str, space_before: float | None, bullet_size: float | None, bullet_color: str) -> etree._Element:
+    def build():
+        paragraph = _Paragraph(parse_xml(f"<a:p {nsdecls('a')}/>"), None)
         paragraph.line_spacing = 1.0
         paragraph.alignment = {"left": PP_ALIGN.LEFT, "center": PP_ALIGN.CENTER, "right": PP_ALIGN.RIGHT}[align]
-        if i:
-            paragraph.space_before = Pt(round(PARAGRAPH_GAP_EM * size, 1))
-        if bullets:
-            _bullet(paragraph, size, bullet_color or color)
-        for value, is_bold in runs(text):
-            for piece, script in script_runs(value):
-                run = paragraph.add_run()
-                run.text = piece
-                set_run_font(run, fonts, size, color, bold or is_bold, LANG_OF_SCRIPT.get(script, "en-US"))
+        if space_before is not None:
+            paragraph.space_before = Pt(space_before)
+        if bullet_size is not None:
+            _bullet(paragraph, bullet_size, bullet_color)
+        return paragraph._p.get_or_add_pPr()
+
+    return _template("pPr", (align, space_before, bullet_size, bullet_size and bullet_color), build)
 
 
 def _bullet(paragraph, size: float, color: str) -> None:
@@ -179,10 +231,22 @@ def _bullet(paragraph, size: float, color: str) -> None:
     etree.SubElement(ppr, qn("a:buChar")).set("char", "•")
 
 
+def _apply_ppr(p, template: etree._Element) -> None:
+    """The template's properties on `p`: a copy when it has none, else merged into its own (an autoshape's algn)."""
+    ppr = p.find(qn("a:pPr"))
+    if ppr is None:
+        p.insert(0, copy.deepcopy(template))
+        return
+    for name, value in template.attrib.items():
+        ppr.set(name, value)
+    for child in template:
+        ppr.append(copy.deepcopy(child))
+
+
 def draw_block(slide, block: TextBlock, style: Style, bullet_color: str | None = None):
     """A text box; the slide's title goes into its title placeholder (outline view, screen readers)."""
-    placeholder = slide.shapes.title
-    if block.name == TITLE and placeholder is not None and not placeholder.text_frame.text:
+    placeholder = slide.shapes.title if block.name == TITLE else None
+    if placeholder is not None and not placeholder.text_frame.text:
         box = placeholder
         box.left, box.top, box.width, box.height = Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h)
         box.text_frame.clear()
