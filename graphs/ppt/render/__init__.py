@@ -14,7 +14,7 @@ from lxml import etree
 from pptx.oxml.ns import qn
 
 from graphs.ppt.render.base import Style, add_runs, draw_block, rgb
-from graphs.ppt.render.document import TITLE_ONLY_LAYOUT, new_presentation
+from graphs.ppt.render.document import TITLE_ONLY_LAYOUT, SlideMaker, new_presentation
 from graphs.ppt.render.icons import CREDIT
 from graphs.ppt.render.prepare import Prepared, prepare
 from graphs.ppt.render.text import script_runs
@@ -23,8 +23,8 @@ from schemas.ppt import SlideDeck, SlideSpec
 NOTES_PT = 12
 
 
-def _draw_slide(prs, spec: SlideSpec, style: Style, last: bool) -> None:
-    slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT])
+def _draw_slide(maker: SlideMaker, spec: SlideSpec, style: Style, last: bool) -> None:
+    slide = maker.add_slide(TITLE_ONLY_LAYOUT)
     slide._element.cSld.set("name", spec.layout)  # the QA gate reads which layout a page uses
     page = layouts.plan(spec, style)
     fill = slide.background.fill
@@ -35,7 +35,7 @@ def _draw_slide(prs, spec: SlideSpec, style: Style, last: bool) -> None:
     for block in page.blocks:
         draw_block(slide, block, style, bullet_color=style.palette.secondary if block.bullets else None)
     notes = spec.notes + (f"\n\n{CREDIT}" if last else "")
-    body = slide.notes_slide.notes_text_frame._txBody
+    body = maker.notes_body(slide)
     for i, text in enumerate(notes.split("\n")):
         paragraph = body.find(qn("a:p")) if i == 0 else etree.SubElement(body, qn("a:p"))
         add_runs(paragraph, [(piece, False, script) for piece, script in script_runs(text)], style.fonts, NOTES_PT, "#000000")
@@ -44,8 +44,9 @@ def _draw_slide(prs, spec: SlideSpec, style: Style, last: bool) -> None:
 def render_prepared(prepared: Prepared) -> bytes:
     deck, style = prepared.deck, prepared.style
     prs = new_presentation(deck)
+    maker = SlideMaker(prs)
     for i, spec in enumerate(deck.slides):
-        _draw_slide(prs, spec, style, last=i == len(deck.slides) - 1)
+        _draw_slide(maker, spec, style, last=i == len(deck.slides) - 1)
     buffer = io.BytesIO()
     prs.save(buffer)
     return buffer.getvalue()

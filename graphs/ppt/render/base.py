@@ -19,6 +19,7 @@ from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN
 from pptx.oxml import parse_xml
 from pptx.oxml.ns import nsdecls, qn
 from pptx.oxml.text import CT_RegularTextRun
+from pptx.shapes.autoshape import Shape
 from pptx.text.text import _Paragraph, _Run
 from pptx.util import Pt
 
@@ -264,14 +265,30 @@ def draw_block(slide, block: TextBlock, style: Style, bullet_color: str | None =
 def add_shape(slide, kind, x: float, y: float, w: float, h: float, fill: str, *, name: str = DECO, line: str | None = None):
     shape = slide.shapes.add_shape(kind, Pt(x), Pt(y), Pt(w), Pt(h))
     shape.name = f"{name}:{len(slide.shapes)}"
-    shape.fill.solid()
-    shape.fill.fore_color.rgb = rgb(fill)
-    if line:
-        shape.line.color.rgb = rgb(line)
-    else:
-        shape.line.fill.background()
-    shape.shadow.inherit = False
+    sp_pr = shape._element.spPr
+    for element in _shape_look(fill, line):  # after a:prstGeom, the last child of a new shape's spPr
+        sp_pr.append(copy.deepcopy(element))
     return shape
+
+
+def _shape_look(fill: str, line: str | None) -> etree._Element:
+    """Fill, outline and no shadow as python-pptx writes them, built once per (fill, line)."""
+    def build():
+        scratch = Shape(parse_xml(
+            f'<p:sp {nsdecls("a", "p")}><p:nvSpPr><p:cNvPr id="1" name=""/><p:cNvSpPr/><p:nvPr/></p:nvSpPr>'
+            '<p:spPr><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:sp>'), None)
+        scratch.fill.solid()
+        scratch.fill.fore_color.rgb = rgb(fill)
+        if line:
+            scratch.line.color.rgb = rgb(line)
+        else:
+            scratch.line.fill.background()
+        scratch.shadow.inherit = False
+        look = etree.Element("look")
+        look.extend(list(scratch._element.spPr)[1:])
+        return look
+
+    return _template("shape", (fill, line), build)
 
 
 def add_picture(slide, png: bytes | None, x: float, y: float, w: float, h: float):
