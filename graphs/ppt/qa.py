@@ -7,6 +7,7 @@ stage repairs what it can (split, re-layout) and checks again; what still fails 
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from dataclasses import dataclass
@@ -69,6 +70,27 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+def _solid_fill(shape) -> str | None:
+    try:
+        if shape.fill.type == 1:  # MSO_FILL.SOLID
+            return "#" + str(shape.fill.fore_color.rgb)
+    except (AttributeError, TypeError, NotImplementedError):
+        pass
+    return None
+
+
+@dataclass
+class _ShapeView:
+    """One shape as the checks read it, its proxy properties read once (python-pptx re-parses on each access)."""
+
+    shape: object
+    index: int
+    kind: str
+    box: Box
+    fill: str | None
+    text: str | None  # its text frame's text, None without a text frame
+
+
 class _SlideView:
     """What the gate reads of one slide."""
 
@@ -76,22 +98,28 @@ class _SlideView:
         self.slide = slide
         self.layout = slide._element.cSld.get("name") or ""
         self.width, self.height = width, height
-        self.text_shapes = [s for s in slide.shapes if s.has_text_frame and s.text_frame.text.strip()]
+        self.shapes: list[_ShapeView] = []
         self.paragraph_texts: list[str] = []
-        for shape in slide.shapes:
+        chart_texts = []
+        for index, shape in enumerate(slide.shapes):
+            text = shape.text_frame.text if shape.has_text_frame else None
+            self.shapes.append(_ShapeView(shape, index, _kind(shape), _box(shape), _solid_fill(shape), text))
             if shape.has_text_frame:
                 self.paragraph_texts += [p.text for p in shape.text_frame.paragraphs if p.text.strip()]
             if shape.has_table:
                 for row in shape.table.rows:
                     for cell in row.cells:
                         self.paragraph_texts += [p.text for p in cell.text_frame.paragraphs if p.text.strip()]
-        self.chart_text = " ".join(
-            " ".join(str(c) for c in shape.chart.plots[0].categories) for shape in slide.shapes if shape.has_chart)
+            if shape.has_chart:
+                chart_texts.append(" ".join(str(c) for c in shape.chart.plots[0].categories))
+        self.text_shapes = [s for s in self.shapes if s.text is not None and s.text.strip()]
+        self.chart_text = " ".join(chart_texts)
         self.text = " ".join(self.paragraph_texts)
         notes = slide.notes_slide.notes_text_frame.text if slide.has_notes_slide else ""
         self.notes = notes
-        self.visuals = sum(1 for s in slide.shapes if _kind(s) == VISUAL)
+        self.visuals = sum(1 for s in self.shapes if s.kind == VISUAL)
 
+    @functools.cached_property
     def background(self) -> str:
         fill = self.slide.background.fill
         try:
@@ -99,24 +127,16 @@ class _SlideView:
         except (AttributeError, TypeError):
             return "#FFFFFF"
 
-    def fill_behind(self, target) -> str:
+    def fill_behind(self, target: _ShapeView) -> str:
         """The solid fill under the centre of `target`: the topmost filled shape below it, else the background."""
-        box = _box(target)
+        if target.fill is not None:
+            return target.fill
+        box = target.box
         cx, cy = box.x + box.w / 2, box.y + box.h / 2
-        color = self.background()
-        for shape in self.slide.shapes:
-            if shape.shape_id == target.shape_id:
-                break
-            try:
-                if shape.fill.type == 1 and _box(shape).contains(cx, cy):  # MSO_FILL.SOLID
-                    color = "#" + str(shape.fill.fore_color.rgb)
-            except (AttributeError, TypeError, NotImplementedError):
-                continue
-        try:
-            if target.fill.type == 1:
-                color = "#" + str(target.fill.fore_color.rgb)
-        except (AttributeError, TypeError, NotImplementedError):
-            pass
+        color = self.background
+        for shape in self.shapes[: target.index]:
+            if shape.fill is not None and shape.box.contains(cx, cy):
+                color = shape.fill
         return color
 
 
@@ -166,23 +186,23 @@ def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[Qa
     seen_text: dict[str, int] = {}
     content_slides = visual_slides = 0
     for number, (view, spec) in enumerate(zip(views, specs), start=1):
-        for shape in view.slide.shapes:
-            box = _box(shape)
+        for shape in view.shapes:
+            box = shape.box
             if box.x < -EPS or box.y < -EPS or box.x + box.w > width + EPS or box.y + box.h > height + EPS:
-                issue("off_slide", number, shape=shape.name)
-        text_boxes = [s for s in view.text_shapes if _kind(s) not in (VISUAL, DECO)]
+                issue("off_slide", number, shape=shape.shape.name)
+        text_boxes = [s for s in view.text_shapes if s.kind not in (VISUAL, DECO)]
         for shape in text_boxes:
-            if _needed_height(shape) > Emu(shape.height).pt + EPS:
-                issue("overflow", number, text=plain(shape.text_frame.text)[:40])
+            if _needed_height(shape.shape) > shape.box.h + EPS:
+                issue("overflow", number, text=plain(shape.text)[:40])
         for i, a in enumerate(text_boxes):
             for b in text_boxes[i + 1:]:
-                if _box(a).overlaps(_box(b)):
-                    issue("overlap", number, a=plain(a.text_frame.text)[:20], b=plain(b.text_frame.text)[:20])
+                if a.box.overlaps(b.box):
+                    issue("overlap", number, a=plain(a.text)[:20], b=plain(b.text)[:20])
         for shape in view.text_shapes:
             background = view.fill_behind(shape)
-            for paragraph, run in _runs(shape):
+            for paragraph, run in _runs(shape.shape):
                 size = run.font.size.pt if run.font.size else 18
-                if size < BODY_FLOOR and _kind(shape) != FOOTER:
+                if size < BODY_FLOOR and shape.kind != FOOTER:
                     issue("min_font", number, size=f"{size:g}", text=run.text[:20])
                 rpr = run._r.rPr
                 if rpr is None or not rpr.get("lang"):
@@ -220,7 +240,8 @@ def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[Qa
         if view.layout not in NON_CONTENT:
             content_slides += 1
             visual_slides += view.visuals > 0
-        dsl_items = {_squash(item) for item in visible_items(spec)}
+        items = visible_items(spec)
+        dsl_items = {_squash(item) for item in items}
         for text in view.paragraph_texts:
             if is_instruction(text):
                 issue("instruction_leak", number, text=text[:30])
@@ -229,7 +250,7 @@ def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[Qa
             if text.rstrip().endswith(("…", "...")) and _squash(text) not in dsl_items:
                 issue("truncation", number, text=text[:30])
         haystack = squashed + _squash(view.chart_text)
-        for item in visible_items(spec):
+        for item in items:
             if _squash(item) not in haystack:
                 issue("missing_content", number, item=item[:30])
         if spec.chart and any(_squash(c) not in _squash(view.chart_text) for c in spec.chart.categories):
