@@ -20,7 +20,7 @@ from core.i18n import t
 from graphs.ppt.planning import EN_WORDS_PER_MINUTE, ZH_CHARS_PER_MINUTE
 from graphs.ppt.render.base import BODY_FLOOR, DECO, FOOTER, PARAGRAPH_GAP_EM, VISUAL
 from graphs.ppt.render.metrics import Fonts, line_height_pt, wrap
-from graphs.ppt.render import Prepared, prepare, render_prepared
+from graphs.ppt.render import Prepared, prepare, render_document
 from graphs.ppt.render.prepare import cjk_capable, is_instruction, narration_of, split_spec, too_dense, visible_items
 from graphs.ppt.render.text import EAST_ASIAN, HAN, HANGUL, KANA, MARKUP_LEAK, plain
 from graphs.ppt.render.theme import contrast, required_contrast
@@ -52,7 +52,15 @@ class Box:
 
 
 def _box(shape) -> Box:
-    return Box(Emu(shape.left or 0).pt, Emu(shape.top or 0).pt, Emu(shape.width or 0).pt, Emu(shape.height or 0).pt)
+    # The offset and extent elements read once (python-pptx finds the xfrm again for each coordinate).
+    xfrm = shape._element.xfrm
+    off = xfrm.find(qn("a:off")) if xfrm is not None else None
+    ext = xfrm.find(qn("a:ext")) if xfrm is not None else None
+
+    def pt(element, name: str) -> float:
+        return Emu(int(element.get(name, 0))).pt if element is not None else 0.0
+
+    return Box(pt(off, "x"), pt(off, "y"), pt(ext, "cx"), pt(ext, "cy"))
 
 
 def _kind(shape) -> str:
@@ -167,8 +175,9 @@ def _needed_height(shape) -> float:
     return total
 
 
-def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[QaIssue]:
-    prs = Presentation(io.BytesIO(pptx))
+def check(pptx, deck: SlideDeck, duration_minutes: int | None) -> list[QaIssue]:
+    """`pptx`: the file's bytes, or the document just saved to them (the gate's own render: not parsed again)."""
+    prs = Presentation(io.BytesIO(pptx)) if isinstance(pptx, bytes | bytearray) else pptx
     width, height = Emu(prs.slide_width).pt, Emu(prs.slide_height).pt
     issues: list[QaIssue] = []
 
@@ -326,8 +335,8 @@ def gate(deck: SlideDeck, duration_minutes: int | None) -> GateOutcome:
     rounds = 0
     while True:
         rounds += 1
-        pptx = render_prepared(prepared)
-        issues = check(pptx, prepared.deck, duration_minutes)
+        pptx, document = render_document(prepared)
+        issues = check(document, prepared.deck, duration_minutes)
         if not issues or rounds >= MAX_ROUNDS:
             break
         repaired = _repair(prepared.deck, issues, repairs)

@@ -41,7 +41,8 @@ def _draw_slide(maker: SlideMaker, spec: SlideSpec, style: Style, last: bool) ->
         add_runs(paragraph, [(piece, False, script) for piece, script in script_runs(text)], style.fonts, NOTES_PT, "#000000")
 
 
-def render_prepared(prepared: Prepared) -> bytes:
+def render_document(prepared: Prepared):
+    """The .pptx bytes and the python-pptx document they were saved from (what the QA gate reads)."""
     deck, style = prepared.deck, prepared.style
     prs = new_presentation(deck)
     maker = SlideMaker(prs)
@@ -49,7 +50,11 @@ def render_prepared(prepared: Prepared) -> bytes:
         _draw_slide(maker, spec, style, last=i == len(deck.slides) - 1)
     buffer = io.BytesIO()
     prs.save(buffer)
-    return buffer.getvalue()
+    return buffer.getvalue(), prs
+
+
+def render_prepared(prepared: Prepared) -> bytes:
+    return render_document(prepared)[0]
 
 
 def render_pptx(deck: SlideDeck) -> bytes:
@@ -57,4 +62,4 @@ def render_pptx(deck: SlideDeck) -> bytes:
     return render_prepared(prepare(deck))
 
 
-__all__ = ["prepare", "Prepared", "render_prepared", "render_pptx"]
+__all__ = ["prepare", "Prepared", "render_document", "render_prepared", "render_pptx"]
