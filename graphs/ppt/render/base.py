@@ -20,7 +20,7 @@ from pptx.oxml import parse_xml
 from pptx.oxml.ns import nsdecls, qn
 from pptx.oxml.text import CT_RegularTextRun
 from pptx.shapes.autoshape import Shape
-from pptx.text.text import _Paragraph, _Run
+from pptx.text.text import TextFrame, _Paragraph, _Run
 from pptx.util import Pt
 
 from graphs.ppt.render.metrics import Fonts, line_height_pt, wrap
@@ -152,11 +152,9 @@ def set_run_font(run, fonts: Fonts, size: float, color: str, bold: bool, lang: s
 
 def write_paragraphs(frame, paragraphs: list[str], *, size: float, color: str, fonts: Fonts, bold: bool = False,
                      bullets: bool = False, align: str = "left", bullet_color: str | None = None) -> None:
-    frame.word_wrap = True
-    frame.auto_size = MSO_AUTO_SIZE.NONE
-    frame.margin_left = frame.margin_right = Pt(INSET_X)
-    frame.margin_top = frame.margin_bottom = Pt(INSET_Y)
     body = frame._txBody
+    old = body.find(qn("a:bodyPr"))
+    old.getparent().replace(old, copy.deepcopy(_frame_properties(etree.tostring(old))))
     first = body.find(qn("a:p"))
     for i, text in enumerate(paragraphs):
         p = first if i == 0 else etree.SubElement(body, qn("a:p"))  # a:p is txBody's last child kind
@@ -193,6 +191,19 @@ def _template(kind: str, key: tuple, build: Callable[[], etree._Element]) -> etr
     if element is None:
         element = cache[key] = build()
     return element
+
+
+def _frame_properties(body_pr: bytes) -> etree._Element:
+    """Word wrap, no autofit, fixed insets: what python-pptx makes of this a:bodyPr, worked out once per kind of box."""
+    def build():
+        frame = TextFrame(parse_xml(f"<a:txBody {nsdecls('a')}>{body_pr.decode()}<a:p/></a:txBody>"), None)
+        frame.word_wrap = True
+        frame.auto_size = MSO_AUTO_SIZE.NONE
+        frame.margin_left = frame.margin_right = Pt(INSET_X)
+        frame.margin_top = frame.margin_bottom = Pt(INSET_Y)
+        return frame._txBody.bodyPr
+
+    return _template("bodyPr", (body_pr,), build)
 
 
 def _run_properties(fonts: Fonts, size: float, color: str, bold: bool, lang: str) -> etree._Element:
