@@ -9,13 +9,16 @@ fit?) and drawn, so what the paginator decides is what the slide shows.
 from __future__ import annotations
 
 import copy
+import io
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from lxml import etree
 from pptx.dml.color import RGBColor
 from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN
+from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.oxml import parse_xml
 from pptx.oxml.ns import nsdecls, qn
 from pptx.oxml.text import CT_RegularTextRun
@@ -303,12 +306,33 @@ def _shape_look(fill: str, line: str | None) -> etree._Element:
 
 
 def add_picture(slide, png: bytes | None, x: float, y: float, w: float, h: float):
-    import io
+    """The icon as a picture; the image part is shared by every slide that shows it.
 
+    python-pptx looks for an equal image by walking the whole package and re-reads the PNG's size
+    for each picture: after the first, a picture is a copy of the first's element with its own id,
+    position and relationship to the same part.
+    """
     if not png:
         return None
-    picture = slide.shapes.add_picture(io.BytesIO(png), Pt(x), Pt(y), Pt(w), Pt(h))
+    with _pictures_lock:  # renders on other threads add their own packages
+        known = _pictures.setdefault(slide.part.package, {})
+    first = known.get(png)
+    if first is None:
+        picture = slide.shapes.add_picture(io.BytesIO(png), Pt(x), Pt(y), Pt(w), Pt(h))
+        known[png] = (slide.part.related_part(picture._element.blipFill.blip.rEmbed), copy.deepcopy(picture._element))
+    else:
+        image_part, template = first
+        pic = copy.deepcopy(template)
+        shape_id = slide.shapes._next_shape_id
+        pic.nvPicPr.cNvPr.set("id", str(shape_id))
+        pic.nvPicPr.cNvPr.set("name", f"Picture {shape_id - 1}")
+        pic.blipFill.blip.set(qn("r:embed"), slide.part.relate_to(image_part, RT.IMAGE))
+        pic.x, pic.y, pic.cx, pic.cy = Pt(x), Pt(y), Pt(w), Pt(h)
+        slide.shapes._spTree.insert_element_before(pic, "p:extLst")
+        picture = slide.shapes._shape_factory(pic)
     picture.name = f"{VISUAL}:icon:{len(slide.shapes)}"
     return picture
 
 
+_pictures: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # package → {png: (image part, first p:pic)}
+_pictures_lock = threading.Lock()
