@@ -21,6 +21,7 @@ from pptx.enum.text import MSO_ANCHOR, MSO_AUTO_SIZE, PP_ALIGN
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.oxml import parse_xml
 from pptx.oxml.ns import nsdecls, qn
+from pptx.oxml.shapes.autoshape import CT_Shape
 from pptx.oxml.text import CT_RegularTextRun
 from pptx.shapes.autoshape import Shape
 from pptx.text.text import TextFrame, _Paragraph, _Run
@@ -266,14 +267,34 @@ def draw_block(slide, block: TextBlock, style: Style, bullet_color: str | None =
         box.left, box.top, box.width, box.height = Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h)
         box.text_frame.clear()
     else:
-        box = slide.shapes.add_textbox(Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h))
+        box = _add_textbox(slide, block)
     box.name = f"{block.name}:{len(slide.shapes)}"
     frame = box.text_frame
-    frame.vertical_anchor = {"top": MSO_ANCHOR.TOP, "middle": MSO_ANCHOR.MIDDLE, "bottom": MSO_ANCHOR.BOTTOM}[block.anchor]
+    frame.vertical_anchor = ANCHORS[block.anchor]
     write_paragraphs(frame, block.paragraphs, size=block.size, color=block.color,
                      fonts=style.title_fonts if block.title else style.fonts, bold=block.bold,
                      bullets=block.bullets, align=block.align, bullet_color=bullet_color)
     return box
+
+
+ANCHORS = {"top": MSO_ANCHOR.TOP, "middle": MSO_ANCHOR.MIDDLE, "bottom": MSO_ANCHOR.BOTTOM}
+
+
+def _add_textbox(slide, block: TextBlock):
+    """What `slide.shapes.add_textbox` appends, from a copy of a text box built once per anchor."""
+    def build():
+        sp = CT_Shape.new_textbox_sp(0, "", 0, 0, 0, 0)
+        Shape(sp, None).text_frame.vertical_anchor = ANCHORS[block.anchor]
+        return sp
+
+    shapes = slide.shapes
+    sp = copy.deepcopy(_template("textbox", (block.anchor,), build))
+    shape_id = shapes._next_shape_id
+    sp.nvSpPr.cNvPr.set("id", str(shape_id))
+    sp.nvSpPr.cNvPr.set("name", f"TextBox {shape_id - 1}")
+    sp.x, sp.y, sp.cx, sp.cy = Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h)
+    shapes._spTree.insert_element_before(sp, "p:extLst")
+    return shapes._shape_factory(sp)
 
 
 def add_shape(slide, kind, x: float, y: float, w: float, h: float, fill: str, *, name: str = DECO, line: str | None = None):

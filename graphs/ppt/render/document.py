@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 import io
+import itertools
 import re
 
 from lxml import etree
@@ -101,6 +102,7 @@ class SlideMaker:
         self._trees: dict[int, etree._Element] = {}
         self._notes: etree._Element | None = None
         self._notes_number = 0
+        self._notes_body = 0
 
     def add_slide(self, layout_index: int):
         layout = self.prs.slide_layouts[layout_index]
@@ -121,7 +123,9 @@ class SlideMaker:
             notes = slide.notes_slide  # creates the notes master when the template has none
             self._notes = copy.deepcopy(notes._element)
             self._notes_number = int(re.search(r"(\d+)\.xml$", notes.part.partname).group(1))
-            return notes.notes_text_frame._txBody
+            body = notes.notes_text_frame._txBody
+            self._notes_body = list(notes._element.iter()).index(body)  # found again in copies by position
+            return body
         self._notes_number += 1
         package, part = slide.part.package, slide.part
         notes_part = NotesSlidePart(PackURI(f"/ppt/notesSlides/notesSlide{self._notes_number}.xml"), CT.PML_NOTES_SLIDE,
@@ -129,4 +133,4 @@ class SlideMaker:
         notes_part.relate_to(package.presentation_part.notes_master_part, RT.NOTES_MASTER)
         notes_part.relate_to(part, RT.SLIDE)
         part.relate_to(notes_part, RT.NOTES_SLIDE)
-        return notes_part.notes_slide.notes_text_frame._txBody
+        return next(itertools.islice(notes_part._element.iter(), self._notes_body, None))
