@@ -23,7 +23,7 @@ from pptx.oxml import parse_xml
 from pptx.oxml.ns import nsdecls, qn
 from pptx.oxml.shapes.autoshape import CT_Shape
 from pptx.oxml.text import CT_RegularTextRun
-from pptx.shapes.autoshape import Shape
+from pptx.shapes.autoshape import AutoShapeType, Shape
 from pptx.text.text import TextFrame, _Paragraph, _Run
 from pptx.util import Pt
 
@@ -266,11 +266,11 @@ def draw_block(slide, block: TextBlock, style: Style, bullet_color: str | None =
         box = placeholder
         box.left, box.top, box.width, box.height = Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h)
         box.text_frame.clear()
+        box.name = f"{block.name}:{len(slide.shapes)}"
+        box.text_frame.vertical_anchor = ANCHORS[block.anchor]
     else:
-        box = _add_textbox(slide, block)
-    box.name = f"{block.name}:{len(slide.shapes)}"
+        box = _add_textbox(slide, block)  # anchored already
     frame = box.text_frame
-    frame.vertical_anchor = ANCHORS[block.anchor]
     write_paragraphs(frame, block.paragraphs, size=block.size, color=block.color,
                      fonts=style.title_fonts if block.title else style.fonts, bold=block.bold,
                      bullets=block.bullets, align=block.align, bullet_color=bullet_color)
@@ -281,29 +281,42 @@ ANCHORS = {"top": MSO_ANCHOR.TOP, "middle": MSO_ANCHOR.MIDDLE, "bottom": MSO_ANC
 
 
 def _add_textbox(slide, block: TextBlock):
-    """What `slide.shapes.add_textbox` appends, from a copy of a text box built once per anchor."""
+    """What `slide.shapes.add_textbox` appends, anchored and named, from a copy of one built per anchor."""
     def build():
         sp = CT_Shape.new_textbox_sp(0, "", 0, 0, 0, 0)
         Shape(sp, None).text_frame.vertical_anchor = ANCHORS[block.anchor]
         return sp
 
-    shapes = slide.shapes
-    sp = copy.deepcopy(_template("textbox", (block.anchor,), build))
-    shape_id = shapes._next_shape_id
-    sp.nvSpPr.cNvPr.set("id", str(shape_id))
-    sp.nvSpPr.cNvPr.set("name", f"TextBox {shape_id - 1}")
-    sp.x, sp.y, sp.cx, sp.cy = Pt(block.x), Pt(block.y), Pt(block.w), Pt(block.h)
-    shapes._spTree.insert_element_before(sp, "p:extLst")
-    return shapes._shape_factory(sp)
+    return _place(slide, _template("textbox", (block.anchor,), build), block.x, block.y, block.w, block.h, block.name)
 
 
 def add_shape(slide, kind, x: float, y: float, w: float, h: float, fill: str, *, name: str = DECO, line: str | None = None):
-    shape = slide.shapes.add_shape(kind, Pt(x), Pt(y), Pt(w), Pt(h))
-    shape.name = f"{name}:{len(slide.shapes)}"
-    sp_pr = shape._element.spPr
-    for element in _shape_look(fill, line):  # after a:prstGeom, the last child of a new shape's spPr
-        sp_pr.append(copy.deepcopy(element))
-    return shape
+    """What `slide.shapes.add_shape` appends, filled, outlined and named, from a copy of one built per look."""
+    def build():
+        sp = CT_Shape.new_autoshape_sp(0, "", AutoShapeType(kind).prst, 0, 0, 0, 0)
+        sp.spPr.extend(copy.deepcopy(element) for element in _shape_look(fill, line))  # after a:prstGeom
+        return sp
+
+    return _place(slide, _template("autoshape", (kind, fill, line), build), x, y, w, h, name)
+
+
+def _place(slide, template, x: float, y: float, w: float, h: float, name: str) -> Shape:
+    """A copy of the `p:sp` template on the slide, with the next shape id, its position and `name:<count>`.
+
+    python-pptx parses a new shape from text and finds its xfrm again for each coordinate it sets.
+    """
+    shapes = slide.shapes
+    sp = copy.deepcopy(template)
+    shape_id = shapes._next_shape_id
+    off, ext = sp.spPr.xfrm
+    off.set("x", str(Pt(x)))
+    off.set("y", str(Pt(y)))
+    ext.set("cx", str(Pt(w)))
+    ext.set("cy", str(Pt(h)))
+    shapes._spTree.insert_element_before(sp, "p:extLst")
+    sp.nvSpPr.cNvPr.set("id", str(shape_id))
+    sp.nvSpPr.cNvPr.set("name", f"{name}:{len(shapes)}")
+    return Shape(sp, shapes)
 
 
 def _shape_look(fill: str, line: str | None) -> etree._Element:
