@@ -64,7 +64,8 @@ def _box(shape) -> Box:
 
 
 def _kind(shape) -> str:
-    return (shape.name or "").split(":", 1)[0]
+    name = shape._element[0][0].get("name")  # nv*Pr/cNvPr: python-pptx's .name searches with XPath
+    return (name or "").split(":", 1)[0]
 
 
 def speech_seconds(narration: str) -> float:
@@ -154,17 +155,19 @@ def _runs(shape):
             yield paragraph, run
 
 
-def _needed_height(shape) -> float:
-    frame = shape.text_frame
-    width = Emu(shape.width).pt - Emu(frame.margin_left).pt - Emu(frame.margin_right).pt
+def _needed_height(view: _ShapeView) -> float:
+    frame = view.shape.text_frame
+    width = view.box.w - Emu(frame.margin_left).pt - Emu(frame.margin_right).pt
     total = Emu(frame.margin_top).pt + Emu(frame.margin_bottom).pt
-    for i, paragraph in enumerate(p for p in frame.paragraphs if p.runs):
-        run = paragraph.runs[0]
-        rpr = run._r.rPr
+    # Each run proxy is made once: python-pptx builds new ones (and searches the XML) on every access.
+    with_runs = [(paragraph, paragraph.runs) for paragraph in frame.paragraphs]
+    for i, (paragraph, runs) in enumerate((p, r) for p, r in with_runs if r):
+        rpr = runs[0]._r.rPr
         latin = rpr.find(qn("a:latin")).get("typeface") if rpr is not None and rpr.find(qn("a:latin")) is not None else "Arial"
         ea = rpr.find(qn("a:ea")).get("typeface") if rpr is not None and rpr.find(qn("a:ea")) is not None else latin
-        size = max((r.font.size.pt for r in paragraph.runs if r.font.size), default=18)
-        bold = any(r.font.bold for r in paragraph.runs)
+        fonts_of_runs = [r.font for r in runs]
+        size = max((f.size.pt for f in fonts_of_runs if f.size), default=18)
+        bold = any(f.bold for f in fonts_of_runs)
         ppr = paragraph._p.pPr
         indent = Emu(int(ppr.get("marL"))).pt if ppr is not None and ppr.get("marL") else 0.0
         fonts = Fonts(latin, ea)
@@ -201,7 +204,7 @@ def check(pptx, deck: SlideDeck, duration_minutes: int | None) -> list[QaIssue]:
                 issue("off_slide", number, shape=shape.shape.name)
         text_boxes = [s for s in view.text_shapes if s.kind not in (VISUAL, DECO)]
         for shape in text_boxes:
-            if _needed_height(shape.shape) > shape.box.h + EPS:
+            if _needed_height(shape) > shape.box.h + EPS:
                 issue("overflow", number, text=plain(shape.text)[:40])
         for i, a in enumerate(text_boxes):
             for b in text_boxes[i + 1:]:
