@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import io
 import threading
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -187,12 +186,15 @@ def add_runs(p, pieces: list[tuple[str, bool, str]], fonts: Fonts, size: float, 
 
 # Templates are per thread: an lxml tree is only read in the thread that built it.
 _templates = threading.local()
+MAX_TEMPLATES = 2048
 
 
 def _template(kind: str, key: tuple, build: Callable[[], etree._Element]) -> etree._Element:
     cache = _templates.__dict__.setdefault(kind, {})
     element = cache.get(key)
     if element is None:
+        if len(cache) >= MAX_TEMPLATES:  # every deck's colours add keys: a long-running server starts over
+            cache.clear()
         element = cache[key] = build()
     return element
 
@@ -348,8 +350,8 @@ def add_picture(slide, png: bytes | None, x: float, y: float, w: float, h: float
     """
     if not png:
         return None
-    with _pictures_lock:  # renders on other threads add their own packages
-        known = _pictures.setdefault(slide.part.package, {})
+    package = slide.part.package  # {png: (image part, first p:pic)}, living as long as the document
+    known = package.__dict__.setdefault("_canvas_pictures", {})
     first = known.get(png)
     if first is None:
         picture = slide.shapes.add_picture(io.BytesIO(png), Pt(x), Pt(y), Pt(w), Pt(h))
@@ -367,6 +369,3 @@ def add_picture(slide, png: bytes | None, x: float, y: float, w: float, h: float
     picture.name = f"{VISUAL}:icon:{len(slide.shapes)}"
     return picture
 
-
-_pictures: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # package → {png: (image part, first p:pic)}
-_pictures_lock = threading.Lock()
