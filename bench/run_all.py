@@ -32,7 +32,8 @@ BENCHES = {
     "legal_classifier": ([], ["--searches", "10"]),
     # Needs Debian postgresql + redis-server and the scale extra; 100 runs: `bench/scale_out.py --runs 100`.
     "scale_out": ([], ["--runs", "10"]),
-    "throughput": (["--levels", "1,10,50"], ["--levels", "1,10"]),
+    "throughput": (["--full"], []),
+    "render_pool": (["--rounds", "5"], ["--levels", "10", "--rounds", "2"]),
     "replay": (["--sizes", "1000,10000,100000"], ["--sizes", "1000,10000"]),
 }
 

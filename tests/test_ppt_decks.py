@@ -14,6 +14,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from pptx import Presentation
 from pptx.util import Emu
 
+from core.i18n import t
 from core.llm.offline import OfflineLLM
 from graphs.base import FlowContext
 from graphs.ppt import FLOW
@@ -309,3 +310,40 @@ async def test_with_libreoffice_the_run_offers_a_pdf_and_real_thumbnails_after_t
     async with aiohttp.ClientSession() as session, session.get(f"{server.url}/artifacts/{pdf['id']}/download") as response:
         assert response.status == 200 and (await response.read()).startswith(b"%PDF")
     assert completion["finalArtifactId"] == pptx["id"]
+
+
+# ------------------------------------------------------------------ the QA gate on a process pool (RENDER_PROCESSES)
+
+
+def _slide_parts(pptx: bytes) -> dict[str, bytes]:
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(pptx)) as archive:
+        return {name: archive.read(name) for name in archive.namelist() if name.startswith("ppt/slides/")
+                or name.startswith("ppt/notesSlides/")}
+
+
+async def test_the_gate_on_a_process_pool_makes_the_same_slides_and_report_as_on_a_thread():
+    from graphs.ppt.render_pool import gate_deck
+
+    deck = STRESS["long_narration"]  # its East Asian font is replaced: a change the report carries back
+    on_thread = await gate_deck(deck, None, processes=0)
+    on_pool = await gate_deck(deck, None, processes=1)
+    assert on_pool.report == on_thread.report and on_pool.report.repairs
+    assert on_pool.deck == on_thread.deck
+    assert _slide_parts(on_pool.pptx) == _slide_parts(on_thread.pptx)
+
+
+async def test_changes_made_on_the_process_pool_are_told_in_the_run_language():
+    from core.i18n import current_locale, set_locale
+    from graphs.ppt.render.prepare import CJK_FONT_DEFAULT
+    from graphs.ppt.render_pool import gate_deck
+
+    before = current_locale()
+    set_locale("en" if before != "en" else "zh")
+    try:
+        outcome = await gate_deck(STRESS["long_narration"], None, processes=1)
+        expected = t("ppt.font_east_asian", old="Arial", new=CJK_FONT_DEFAULT)
+    finally:
+        set_locale(before)
+    assert expected in outcome.report.repairs

@@ -55,12 +55,12 @@ def test_ng_ppt_with_an_empty_topic_says_what_to_give_and_exits_non_zero(tmp_pat
 
 
 async def test_a_deck_that_cannot_render_fails_with_a_sentence_asking_for_a_new_request(live_server, connect, monkeypatch):
-    from graphs.ppt import graph
+    from graphs.ppt import render_pool
 
     def broken_render(deck, minutes):
         raise ValueError("All strings must be XML compatible")
 
-    monkeypatch.setattr(graph, "gate", broken_render)
+    monkeypatch.setattr(render_pool, "gate", broken_render)  # the QA gate on a thread (RENDER_PROCESSES=0)
     client = await connect(live_server.url)
     thread_id, completion = await run_ppt(client, "做一个关于地震的5分钟PPT")
     assert completion["success"] is False

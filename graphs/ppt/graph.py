@@ -48,8 +48,9 @@ from graphs.ppt.planning import (
 )
 from core.i18n import current_locale, t
 from core.tools.office_preview import data_url
-from graphs.ppt.qa import gate, qa_summary
-from graphs.ppt.render import prepare, render_pptx
+from graphs.ppt.qa import qa_summary
+from graphs.ppt.render import prepare
+from graphs.ppt.render_pool import gate_deck, render_deck
 from graphs.ppt.render.text import plain
 from schemas.events import ArtifactType
 from schemas.ppt import (
@@ -356,6 +357,10 @@ async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     return {"deck": prepared.deck.model_dump()}
 
 
+def _render_processes(ctx: NodeContext) -> int:
+    return ctx.flow.settings.render_processes if ctx.flow.settings is not None else 0
+
+
 @node("check_deck")
 async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     """The QA gate: render, check the .pptx itself, repair (split, re-layout) and check again; publish the
@@ -363,7 +368,7 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     deck = SlideDeck.model_validate(state["deck"])
     config = CourseConfig.model_validate(state["course_config"])
     try:
-        outcome = await asyncio.to_thread(gate, deck, config.duration)
+        outcome = await gate_deck(deck, config.duration, _render_processes(ctx))
     except Exception as error:
         raise DeckRenderError(type(error).__name__) from error
     for repair in outcome.report.repairs:
@@ -401,7 +406,7 @@ async def preview_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         return {}
     deck = SlideDeck.model_validate(state["deck"])
     try:
-        pptx = await asyncio.to_thread(render_pptx, deck)
+        pptx = await render_deck(deck, _render_processes(ctx))
         preview = await asyncio.to_thread(office.render, pptx)
     except Exception as error:  # the preview is an aid: the .pptx is already delivered
         ctx.log(t("ppt.preview_failed", reason=type(error).__name__), level="warning")

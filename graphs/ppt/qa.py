@@ -7,6 +7,7 @@ stage repairs what it can (split, re-layout) and checks again; what still fails 
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from core.i18n import t
 from graphs.ppt.planning import EN_WORDS_PER_MINUTE, ZH_CHARS_PER_MINUTE
 from graphs.ppt.render.base import BODY_FLOOR, DECO, FOOTER, PARAGRAPH_GAP_EM, VISUAL
 from graphs.ppt.render.metrics import Fonts, line_height_pt, wrap
-from graphs.ppt.render import Prepared, prepare, render_prepared
+from graphs.ppt.render import Prepared, prepare, render_document
 from graphs.ppt.render.prepare import cjk_capable, is_instruction, narration_of, split_spec, too_dense, visible_items
 from graphs.ppt.render.text import EAST_ASIAN, HAN, HANGUL, KANA, MARKUP_LEAK, plain
 from graphs.ppt.render.theme import contrast, required_contrast
@@ -51,11 +52,20 @@ class Box:
 
 
 def _box(shape) -> Box:
-    return Box(Emu(shape.left or 0).pt, Emu(shape.top or 0).pt, Emu(shape.width or 0).pt, Emu(shape.height or 0).pt)
+    # The offset and extent elements read once (python-pptx finds the xfrm again for each coordinate).
+    xfrm = shape._element.xfrm
+    off = xfrm.find(qn("a:off")) if xfrm is not None else None
+    ext = xfrm.find(qn("a:ext")) if xfrm is not None else None
+
+    def pt(element, name: str) -> float:
+        return Emu(int(element.get(name, 0))).pt if element is not None else 0.0
+
+    return Box(pt(off, "x"), pt(off, "y"), pt(ext, "cx"), pt(ext, "cy"))
 
 
 def _kind(shape) -> str:
-    return (shape.name or "").split(":", 1)[0]
+    name = shape._element[0][0].get("name")  # nv*Pr/cNvPr: python-pptx's .name searches with XPath
+    return (name or "").split(":", 1)[0]
 
 
 def speech_seconds(narration: str) -> float:
@@ -69,6 +79,27 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+def _solid_fill(shape) -> str | None:
+    try:
+        if shape.fill.type == 1:  # MSO_FILL.SOLID
+            return "#" + str(shape.fill.fore_color.rgb)
+    except (AttributeError, TypeError, NotImplementedError):
+        pass
+    return None
+
+
+@dataclass
+class _ShapeView:
+    """One shape as the checks read it, its proxy properties read once (python-pptx re-parses on each access)."""
+
+    shape: object
+    index: int
+    kind: str
+    box: Box
+    fill: str | None
+    text: str | None  # its text frame's text, None without a text frame
+
+
 class _SlideView:
     """What the gate reads of one slide."""
 
@@ -76,22 +107,28 @@ class _SlideView:
         self.slide = slide
         self.layout = slide._element.cSld.get("name") or ""
         self.width, self.height = width, height
-        self.text_shapes = [s for s in slide.shapes if s.has_text_frame and s.text_frame.text.strip()]
+        self.shapes: list[_ShapeView] = []
         self.paragraph_texts: list[str] = []
-        for shape in slide.shapes:
+        chart_texts = []
+        for index, shape in enumerate(slide.shapes):
+            text = shape.text_frame.text if shape.has_text_frame else None
+            self.shapes.append(_ShapeView(shape, index, _kind(shape), _box(shape), _solid_fill(shape), text))
             if shape.has_text_frame:
                 self.paragraph_texts += [p.text for p in shape.text_frame.paragraphs if p.text.strip()]
             if shape.has_table:
                 for row in shape.table.rows:
                     for cell in row.cells:
                         self.paragraph_texts += [p.text for p in cell.text_frame.paragraphs if p.text.strip()]
-        self.chart_text = " ".join(
-            " ".join(str(c) for c in shape.chart.plots[0].categories) for shape in slide.shapes if shape.has_chart)
+            if shape.has_chart:
+                chart_texts.append(" ".join(str(c) for c in shape.chart.plots[0].categories))
+        self.text_shapes = [s for s in self.shapes if s.text is not None and s.text.strip()]
+        self.chart_text = " ".join(chart_texts)
         self.text = " ".join(self.paragraph_texts)
         notes = slide.notes_slide.notes_text_frame.text if slide.has_notes_slide else ""
         self.notes = notes
-        self.visuals = sum(1 for s in slide.shapes if _kind(s) == VISUAL)
+        self.visuals = sum(1 for s in self.shapes if s.kind == VISUAL)
 
+    @functools.cached_property
     def background(self) -> str:
         fill = self.slide.background.fill
         try:
@@ -99,24 +136,16 @@ class _SlideView:
         except (AttributeError, TypeError):
             return "#FFFFFF"
 
-    def fill_behind(self, target) -> str:
+    def fill_behind(self, target: _ShapeView) -> str:
         """The solid fill under the centre of `target`: the topmost filled shape below it, else the background."""
-        box = _box(target)
+        if target.fill is not None:
+            return target.fill
+        box = target.box
         cx, cy = box.x + box.w / 2, box.y + box.h / 2
-        color = self.background()
-        for shape in self.slide.shapes:
-            if shape.shape_id == target.shape_id:
-                break
-            try:
-                if shape.fill.type == 1 and _box(shape).contains(cx, cy):  # MSO_FILL.SOLID
-                    color = "#" + str(shape.fill.fore_color.rgb)
-            except (AttributeError, TypeError, NotImplementedError):
-                continue
-        try:
-            if target.fill.type == 1:
-                color = "#" + str(target.fill.fore_color.rgb)
-        except (AttributeError, TypeError, NotImplementedError):
-            pass
+        color = self.background
+        for shape in self.shapes[: target.index]:
+            if shape.fill is not None and shape.box.contains(cx, cy):
+                color = shape.fill
         return color
 
 
@@ -126,17 +155,19 @@ def _runs(shape):
             yield paragraph, run
 
 
-def _needed_height(shape) -> float:
-    frame = shape.text_frame
-    width = Emu(shape.width).pt - Emu(frame.margin_left).pt - Emu(frame.margin_right).pt
+def _needed_height(view: _ShapeView) -> float:
+    frame = view.shape.text_frame
+    width = view.box.w - Emu(frame.margin_left).pt - Emu(frame.margin_right).pt
     total = Emu(frame.margin_top).pt + Emu(frame.margin_bottom).pt
-    for i, paragraph in enumerate(p for p in frame.paragraphs if p.runs):
-        run = paragraph.runs[0]
-        rpr = run._r.rPr
+    # Each run proxy is made once: python-pptx builds new ones (and searches the XML) on every access.
+    with_runs = [(paragraph, paragraph.runs) for paragraph in frame.paragraphs]
+    for i, (paragraph, runs) in enumerate((p, r) for p, r in with_runs if r):
+        rpr = runs[0]._r.rPr
         latin = rpr.find(qn("a:latin")).get("typeface") if rpr is not None and rpr.find(qn("a:latin")) is not None else "Arial"
         ea = rpr.find(qn("a:ea")).get("typeface") if rpr is not None and rpr.find(qn("a:ea")) is not None else latin
-        size = max((r.font.size.pt for r in paragraph.runs if r.font.size), default=18)
-        bold = any(r.font.bold for r in paragraph.runs)
+        fonts_of_runs = [r.font for r in runs]
+        size = max((f.size.pt for f in fonts_of_runs if f.size), default=18)
+        bold = any(f.bold for f in fonts_of_runs)
         ppr = paragraph._p.pPr
         indent = Emu(int(ppr.get("marL"))).pt if ppr is not None and ppr.get("marL") else 0.0
         fonts = Fonts(latin, ea)
@@ -147,8 +178,9 @@ def _needed_height(shape) -> float:
     return total
 
 
-def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[QaIssue]:
-    prs = Presentation(io.BytesIO(pptx))
+def check(pptx, deck: SlideDeck, duration_minutes: int | None) -> list[QaIssue]:
+    """`pptx`: the file's bytes, or the document just saved to them (the gate's own render: not parsed again)."""
+    prs = Presentation(io.BytesIO(pptx)) if isinstance(pptx, bytes | bytearray) else pptx
     width, height = Emu(prs.slide_width).pt, Emu(prs.slide_height).pt
     issues: list[QaIssue] = []
 
@@ -166,23 +198,23 @@ def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[Qa
     seen_text: dict[str, int] = {}
     content_slides = visual_slides = 0
     for number, (view, spec) in enumerate(zip(views, specs), start=1):
-        for shape in view.slide.shapes:
-            box = _box(shape)
+        for shape in view.shapes:
+            box = shape.box
             if box.x < -EPS or box.y < -EPS or box.x + box.w > width + EPS or box.y + box.h > height + EPS:
-                issue("off_slide", number, shape=shape.name)
-        text_boxes = [s for s in view.text_shapes if _kind(s) not in (VISUAL, DECO)]
+                issue("off_slide", number, shape=shape.shape.name)
+        text_boxes = [s for s in view.text_shapes if s.kind not in (VISUAL, DECO)]
         for shape in text_boxes:
-            if _needed_height(shape) > Emu(shape.height).pt + EPS:
-                issue("overflow", number, text=plain(shape.text_frame.text)[:40])
+            if _needed_height(shape) > shape.box.h + EPS:
+                issue("overflow", number, text=plain(shape.text)[:40])
         for i, a in enumerate(text_boxes):
             for b in text_boxes[i + 1:]:
-                if _box(a).overlaps(_box(b)):
-                    issue("overlap", number, a=plain(a.text_frame.text)[:20], b=plain(b.text_frame.text)[:20])
+                if a.box.overlaps(b.box):
+                    issue("overlap", number, a=plain(a.text)[:20], b=plain(b.text)[:20])
         for shape in view.text_shapes:
             background = view.fill_behind(shape)
-            for paragraph, run in _runs(shape):
+            for paragraph, run in _runs(shape.shape):
                 size = run.font.size.pt if run.font.size else 18
-                if size < BODY_FLOOR and _kind(shape) != FOOTER:
+                if size < BODY_FLOOR and shape.kind != FOOTER:
                     issue("min_font", number, size=f"{size:g}", text=run.text[:20])
                 rpr = run._r.rPr
                 if rpr is None or not rpr.get("lang"):
@@ -220,7 +252,8 @@ def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[Qa
         if view.layout not in NON_CONTENT:
             content_slides += 1
             visual_slides += view.visuals > 0
-        dsl_items = {_squash(item) for item in visible_items(spec)}
+        items = visible_items(spec)
+        dsl_items = {_squash(item) for item in items}
         for text in view.paragraph_texts:
             if is_instruction(text):
                 issue("instruction_leak", number, text=text[:30])
@@ -229,7 +262,7 @@ def check(pptx: bytes, deck: SlideDeck, duration_minutes: int | None) -> list[Qa
             if text.rstrip().endswith(("…", "...")) and _squash(text) not in dsl_items:
                 issue("truncation", number, text=text[:30])
         haystack = squashed + _squash(view.chart_text)
-        for item in visible_items(spec):
+        for item in items:
             if _squash(item) not in haystack:
                 issue("missing_content", number, item=item[:30])
         if spec.chart and any(_squash(c) not in _squash(view.chart_text) for c in spec.chart.categories):
@@ -305,8 +338,8 @@ def gate(deck: SlideDeck, duration_minutes: int | None) -> GateOutcome:
     rounds = 0
     while True:
         rounds += 1
-        pptx = render_prepared(prepared)
-        issues = check(pptx, prepared.deck, duration_minutes)
+        pptx, document = render_document(prepared)
+        issues = check(document, prepared.deck, duration_minutes)
         if not issues or rounds >= MAX_ROUNDS:
             break
         repaired = _repair(prepared.deck, issues, repairs)

@@ -10,18 +10,21 @@ from __future__ import annotations
 import io
 
 from graphs.ppt.render import layouts
-from graphs.ppt.render.base import Style, draw_block, rgb, set_run_font
-from graphs.ppt.render.document import TITLE_ONLY_LAYOUT, new_presentation
+from lxml import etree
+from pptx.oxml.ns import qn
+
+from graphs.ppt.render.base import Style, add_runs, draw_block, rgb
+from graphs.ppt.render.document import TITLE_ONLY_LAYOUT, SlideMaker, new_presentation
 from graphs.ppt.render.icons import CREDIT
 from graphs.ppt.render.prepare import Prepared, prepare
-from graphs.ppt.render.text import LANG_OF_SCRIPT, script_runs
+from graphs.ppt.render.text import script_runs
 from schemas.ppt import SlideDeck, SlideSpec
 
 NOTES_PT = 12
 
 
-def _draw_slide(prs, spec: SlideSpec, style: Style, last: bool) -> None:
-    slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT])
+def _draw_slide(maker: SlideMaker, spec: SlideSpec, style: Style, last: bool) -> None:
+    slide = maker.add_slide(TITLE_ONLY_LAYOUT)
     slide._element.cSld.set("name", spec.layout)  # the QA gate reads which layout a page uses
     page = layouts.plan(spec, style)
     fill = slide.background.fill
@@ -32,23 +35,26 @@ def _draw_slide(prs, spec: SlideSpec, style: Style, last: bool) -> None:
     for block in page.blocks:
         draw_block(slide, block, style, bullet_color=style.palette.secondary if block.bullets else None)
     notes = spec.notes + (f"\n\n{CREDIT}" if last else "")
-    frame = slide.notes_slide.notes_text_frame
-    for i, text in enumerate(line for line in notes.split("\n")):
-        paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
-        for piece, script in script_runs(text):
-            run = paragraph.add_run()
-            run.text = piece
-            set_run_font(run, style.fonts, NOTES_PT, "#000000", False, LANG_OF_SCRIPT.get(script, "en-US"))
+    body = maker.notes_body(slide)
+    for i, text in enumerate(notes.split("\n")):
+        paragraph = body.find(qn("a:p")) if i == 0 else etree.SubElement(body, qn("a:p"))
+        add_runs(paragraph, [(piece, False, script) for piece, script in script_runs(text)], style.fonts, NOTES_PT, "#000000")
+
+
+def render_document(prepared: Prepared):
+    """The .pptx bytes and the python-pptx document they were saved from (what the QA gate reads)."""
+    deck, style = prepared.deck, prepared.style
+    prs = new_presentation(deck)
+    maker = SlideMaker(prs)
+    for i, spec in enumerate(deck.slides):
+        _draw_slide(maker, spec, style, last=i == len(deck.slides) - 1)
+    buffer = io.BytesIO()
+    prs.save(buffer)
+    return buffer.getvalue(), prs
 
 
 def render_prepared(prepared: Prepared) -> bytes:
-    deck, style = prepared.deck, prepared.style
-    prs = new_presentation(deck)
-    for i, spec in enumerate(deck.slides):
-        _draw_slide(prs, spec, style, last=i == len(deck.slides) - 1)
-    buffer = io.BytesIO()
-    prs.save(buffer)
-    return buffer.getvalue()
+    return render_document(prepared)[0]
 
 
 def render_pptx(deck: SlideDeck) -> bytes:
@@ -56,4 +62,4 @@ def render_pptx(deck: SlideDeck) -> bytes:
     return render_prepared(prepare(deck))
 
 
-__all__ = ["prepare", "Prepared", "render_prepared", "render_pptx"]
+__all__ = ["prepare", "Prepared", "render_document", "render_prepared", "render_pptx"]

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import io
+import itertools
+import re
 
 from lxml import etree
 from pptx import Presentation
+from pptx.opc.constants import CONTENT_TYPE as CT
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+from pptx.opc.packuri import PackURI
+from pptx.parts.slide import NotesSlidePart
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 
@@ -79,3 +85,52 @@ def new_presentation(deck: SlideDeck):
     prs.core_properties.title = title if len(title) <= MAX_CORE_TITLE else title[: MAX_CORE_TITLE - 1] + "…"
     prs.core_properties.language = "zh-CN" if deck.language == "zh" else "en-US"
     return prs
+
+
+class SlideMaker:
+    """New slides and their notes slides, the placeholders cloned once per layout and copied after.
+
+    python-pptx clones each placeholder of the layout (and of the notes master) element by element
+    for every slide, and looks for a free notes part name by walking the whole package: together a
+    quarter of a render. The first slide of a layout and the first notes slide go through
+    python-pptx; later ones get a copy of their untouched shape tree, so the XML is the same.
+    """
+
+    def __init__(self, prs) -> None:
+        self.prs = prs
+        self.slides = prs.slides
+        self._trees: dict[int, etree._Element] = {}
+        self._notes: etree._Element | None = None
+        self._notes_number = 0
+        self._notes_body = 0
+
+    def add_slide(self, layout_index: int):
+        layout = self.prs.slide_layouts[layout_index]
+        tree = self._trees.get(layout_index)
+        if tree is None:
+            slide = self.slides.add_slide(layout)
+            self._trees[layout_index] = copy.deepcopy(slide._element.cSld.spTree)
+            return slide
+        rId, slide = self.prs.part.add_slide(layout)
+        old = slide._element.cSld.spTree
+        old.getparent().replace(old, copy.deepcopy(tree))
+        self.slides._sldIdLst.add_sldId(rId)
+        return slide
+
+    def notes_body(self, slide):
+        """The (empty) text body of the notes placeholder of a new notes slide for `slide`."""
+        if self._notes is None:
+            notes = slide.notes_slide  # creates the notes master when the template has none
+            self._notes = copy.deepcopy(notes._element)
+            self._notes_number = int(re.search(r"(\d+)\.xml$", notes.part.partname).group(1))
+            body = notes.notes_text_frame._txBody
+            self._notes_body = list(notes._element.iter()).index(body)  # found again in copies by position
+            return body
+        self._notes_number += 1
+        package, part = slide.part.package, slide.part
+        notes_part = NotesSlidePart(PackURI(f"/ppt/notesSlides/notesSlide{self._notes_number}.xml"), CT.PML_NOTES_SLIDE,
+                                    package, copy.deepcopy(self._notes))
+        notes_part.relate_to(package.presentation_part.notes_master_part, RT.NOTES_MASTER)
+        notes_part.relate_to(part, RT.SLIDE)
+        part.relate_to(notes_part, RT.NOTES_SLIDE)
+        return next(itertools.islice(notes_part._element.iter(), self._notes_body, None))

@@ -115,6 +115,12 @@ def _token_width(token: str, fonts: Fonts, bold: bool) -> float:
 
 def wrap(text: str, width_pt: float, size_pt: float, fonts: Fonts, bold: bool = False) -> list[str]:
     """Greedy line breaking as a renderer does it; a word wider than the line is broken by characters."""
+    return list(_wrap(text, width_pt, size_pt, fonts, bold))
+
+
+# Pagination measures the same paragraphs at each candidate size, and the QA gate measures them again.
+@functools.lru_cache(maxsize=16384)
+def _wrap(text: str, width_pt: float, size_pt: float, fonts: Fonts, bold: bool) -> tuple[str, ...]:
     limit = width_pt / size_pt / WIDTH_SAFETY  # in em
     lines: list[str] = []
     line, used = "", 0.0
@@ -139,7 +145,7 @@ def wrap(text: str, width_pt: float, size_pt: float, fonts: Fonts, bold: bool = 
                 line, used = token, w
     if line.strip() or not lines:
         lines.append(line)
-    return [item.rstrip() for item in lines]
+    return tuple(item.rstrip() for item in lines)
 
 
 def line_height_pt(text: str, size_pt: float, fonts: Fonts, bold: bool = False) -> float:

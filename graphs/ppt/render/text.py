@@ -7,6 +7,7 @@ everything else is stripped. Control characters would make python-pptx refuse th
 
 from __future__ import annotations
 
+import functools
 import re
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
@@ -35,6 +36,11 @@ def clean(text: str | None, *, keep_bold: bool = True) -> str:
     """One line of slide text with markup and unprintable characters removed (`**bold**` kept if asked)."""
     if not text:
         return ""
+    return _clean(str(text), keep_bold)
+
+
+@functools.lru_cache(maxsize=4096)  # the same items are cleaned by prepare, pagination and the QA gate
+def _clean(text: str, keep_bold: bool) -> str:
     value = CONTROL.sub("", str(text).replace("\r\n", "\n").replace("\r", "\n").replace("\t", " "))
     value = EMOJI.sub("", value)
     value = _HTML.sub(" ", value)
@@ -72,16 +78,27 @@ def runs(text: str) -> list[tuple[str, bool]]:
     return [(value.replace("**", ""), bold) for value, bold in out if value]
 
 
+_KANA_CHARS, _HAN_CHARS, _HANGUL_CHARS = KANA.pattern[1:-1], HAN.pattern[1:-1], HANGUL.pattern[1:-1]
+_PUNCT_CHARS = r"\u3000-\u303f\uff00-\uffef"  # what CJK covers beyond Han and kana
+_SCRIPT = re.compile(
+    f"(?P<han>[{_HAN_CHARS}]+)|(?P<hangul>[{_HANGUL_CHARS}]+)|(?P<kana>[{_KANA_CHARS}]+)|(?P<cjk_punct>[{_PUNCT_CHARS}]+)"
+    f"|(?P<latin>[^{_HAN_CHARS}{_HANGUL_CHARS}{_KANA_CHARS}{_PUNCT_CHARS}]+)"
+)
+
+
 def script_runs(text: str) -> list[tuple[str, str]]:
     """Split text into runs by script: "han" (Chinese), "hangul", "kana" or "latin", for per-run lang tags."""
     out: list[tuple[str, str]] = []
-    for char in text:
-        kind = ("han" if HAN.match(char) else "hangul" if HANGUL.match(char) else "kana" if KANA.match(char)
-                else "cjk_punct" if CJK.match(char) else "latin")
-        if out and (out[-1][1] == kind or (kind == "latin" and char == " ")):
-            out[-1] = (out[-1][0] + char, out[-1][1])
-        else:
-            out.append((char, kind))
+    for match in _SCRIPT.finditer(text):  # one match per stretch of one script (a loop per character was slow)
+        value, kind = match.group(), match.lastgroup
+        if kind == "latin" and out:  # spaces after another script stay with it
+            spaces = len(value) - len(value.lstrip(" "))
+            if spaces:
+                out[-1] = (out[-1][0] + value[:spaces], out[-1][1])
+                value = value[spaces:]
+                if not value:
+                    continue
+        out.append((value, kind))
     # CJK punctuation belongs to the script around it.
     merged: list[tuple[str, str]] = []
     for value, kind in out:
