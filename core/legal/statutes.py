@@ -243,6 +243,38 @@ def check_citations(source: StatuteSource, text: str) -> list[CitationCheck]:
     return checks
 
 
+# A law named without 《》 (民法典第1087条, 根据合同法第52条): the name is the longest tail of the
+# captured words that is a law, so lead-in words (根据, 请问) drop off.
+NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{1,24}?(?:法典|法|条例))》?\s*第\s*([一二三四五六七八九十百千零〇\d]+)\s*条")
+
+
+@dataclass(frozen=True)
+class NamedArticle:
+    law: str  # the law's name as the user wrote it (without lead-in words)
+    article_no: str
+    article: Article | None = None  # the article's text, when the law is in force and has it
+    replacement: str | None = None  # set when the law is repealed
+
+    @property
+    def as_written(self) -> str:
+        return f"《{self.law}》第{self.article_no}条"
+
+
+def named_articles(source: StatuteSource, text: str, limit: int = 3) -> list[NamedArticle]:
+    """Articles the user names, with or without 《》; a repealed law is kept with what replaced it."""
+    found: list[NamedArticle] = []
+    for words, number in NAMED_ARTICLE_RE.findall(text or ""):
+        for start in range(len(words) - 1):
+            name = words[start:]
+            replacement = repealed_replacement(name)
+            article = None if replacement else source.get_article(name, number)
+            if replacement or article is not None:
+                if all((n.law, n.article_no) != (name, number) for n in found):
+                    found.append(NamedArticle(name, number, article, replacement))
+                break
+    return found[:limit]
+
+
 def find_citations(text: str) -> Sequence[tuple[str, str, str]]:
     """(as written, law, article) for each citation in `text`."""
     return [(m.group(0), m.group(1), m.group(2)) for m in CITATION_RE.finditer(text or "")]
