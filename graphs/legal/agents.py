@@ -18,6 +18,7 @@ from typing import Any
 from core.i18n import t
 from core.legal import LegalKnowledge
 from core.legal.statutes import named_articles
+from core.legal.terms import expand
 from graphs.hooks import NodeContext
 from graphs.legal import prompts
 
@@ -180,8 +181,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     repealed: list[dict[str, str]] = []
     if mode == "review":
         for clause in split_clauses(shared.question):
-            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{clause} {hint}", 8,
-                                             summary=found)
+            query = f"{clause} {hint} {expand(clause).terms}".strip()
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, summary=found)
             clauses.append({"clause": clause,
                             "articles": [_article_dict(a) for a in prefer_domain_laws(hits or [], domain, 2)]})
             articles += clauses[-1]["articles"]
@@ -199,9 +200,20 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         wanted = 4 if not articles else (0 if shared.intent == "regulation_query" else 2)
         hits = []
         if wanted:
-            query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
+            focus = focus_for(shared.question, domain if len(shared.domains) > 1 else None)
+            # Everyday words (借条, 打赏, 抄袭) are added in the statutes' own words, and the law that
+            # governs them is searched first: a lexical search alone returns whatever shares a word.
+            expansion = expand(focus)
+            query = f"{focus} {hint} {expansion.terms}".strip()
+            first: list[Any] = []
+            if expansion.laws:
+                law = expansion.laws[0]
+                boosted = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 6, law,
+                                                    summary=found)
+                first = [a for a in boosted or [] if a.law.endswith(law)]
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
-            hits = prefer_domain_laws(hits or [], domain, wanted)
+            rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
+            hits = (first + rest)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []

@@ -22,7 +22,9 @@ function citationBadge(c) {
 function citationItem(c, removed = false) {
   return h("li", { class: `citation${removed ? " citation-removed" : ""}`, dataset: { testid: "citation" } },
     h("div", { class: "citation-head" },
-      h("strong", null, `《${c.law}》第${c.article}条`), " ", citationBadge(c)),
+      // An inserted article is written 第133条之一 (its id is 133之一).
+      h("strong", null, `《${c.law}》第${String(c.article).replace(/(之.+)$/, "条$1").replace(/^(\d+)$/, "$1条")}`), " ",
+      citationBadge(c)),
     c.verified && c.excerpt ? h("blockquote", { class: "citation-excerpt" }, c.excerpt) : null,
     c.status === "repealed" && c.replacement ? h("p", { class: "muted" }, `现行规定见${c.replacement}`) : null,
     removed ? h("p", { class: "muted" }, "已从回答中删除") : null);
