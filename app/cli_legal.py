@@ -55,8 +55,11 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         if event == "status" and data.get("status") == "classifying":
             console.print(f"[dim]{t('legal.cli_classifying')}[/]")
         elif event == "agent-selected":
-            console.print(f"[cyan]→ {t('legal.agent_' + data['agent'])}[/] "
-                          f"[dim]({data.get('intent')}, {data.get('category')}, {data['confidence']:.2f})[/]")
+            # Names, not ids: the user reads 法律咨询 / 劳动法, never legal_consultation / labor_law.
+            about = [t("legal.intent_" + data["intent"]), t("legal.category_" + (data.get("category") or "other"))] \
+                if data.get("intent") else []
+            about.append(f"{data['confidence']:.2f}")
+            console.print(f"[cyan]→ {t('legal.agent_' + data['agent'])}[/] [dim]({'，'.join(about)})[/]")
         elif event == "tool:log" and data.get("level") in {"info", "warning", "error"}:
             console.print(f"  [dim]{data['message']}[/]")
         elif event == "message" and data.get("final"):

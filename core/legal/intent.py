@@ -29,7 +29,7 @@ EXAMPLES_PATH = Path(__file__).with_name("data") / "intent_examples.jsonl"
 # (pattern, weight): a weight of 1.5 alone, with no competing intent, reaches the threshold.
 INTENT_RULES: dict[str, list[tuple[str, float]]] = {
     "document_draft": [
-        (r"(帮我|帮忙|给我|麻烦|替我)?(起草|草拟|拟一?份|拟个|写一?份|写个|写一封|写封|出一份|生成一?份|弄个)", 0.9),
+        (r"(帮我|帮忙|给我|麻烦|替我)?(起草|草拟|(拟|写|出|生成|弄|做|准备)一?[份个张封篇])", 0.9),
         (r"起诉状|仲裁申请书?|律师函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
         (r"模板|范本", 0.4),
     ],
@@ -63,13 +63,13 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运|原创|知识产权|软件著作|照片|作品|独家授权|许可使用", 1.0)],
     "company_law": [(r"股东|股权|公司章程|分红|合伙|注册公司|法定代表人|董事|出资|解散|僵局|对赌", 1.0)],
     "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨", 1.0)],
-    "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|外卖|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
+    "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
     "labor_law": [(r"工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0)],
-    "criminal_law": [(r"刑法|诈骗|骗了|盗窃|偷|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
+    "criminal_law": [(r"刑法|诈骗|骗了|盗窃|小偷|偷了|偷走|被偷|偷东西|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
     "administrative_law": [(r"行政|拆迁|征收|罚款|罚了|处罚|市场监管|复议|政府|交警|执法|吊销|强拆", 1.0)],
-    "tort_law": [(r"撞|受伤|摔伤|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|医美|交通事故|人身损害", 1.0)],
+    "tort_law": [(r"撞|受伤|摔伤|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0)],
     "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|装修|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金", 1.0)],
-    "civil_law": [(r"民法典", 0.5), (r"诉讼时效|民事行为能力|居住权|相邻|所有权|民法典总则|监护|委托书", 1.0)],
+    "civil_law": [(r"民法典", 0.5), (r"诉讼时效|民事行为能力|居住权|相邻|所有权|民法典总则|监护|委托书|未成年|打赏|邻居|噪音|噪声|楼上|楼下", 1.0)],
 }
 _ENTITY_PATTERNS = [
     r"《[^》]{2,30}》(?:第[一二三四五六七八九十百千零〇0-9]+条)?",
@@ -147,6 +147,32 @@ def classify_by_rules(text: str) -> RuleVerdict:
         domains, category = [], "other"
     return RuleVerdict(intent=intent, category=category, confidence=round(confidence, 3), domains=domains,
                        entities=extract_entities(text), intent_scores=scores)
+
+
+_CLAUSE_MARK = re.compile(r"第[一二三四五六七八九十\d]+条|(?:^|[\s：:；;。])(?:[一二三四五六七八九十]、|\d+[.、])")
+
+
+def has_pasted_terms(text: str) -> bool:
+    """The message carries contract text to read: numbered clauses, or terms after a colon."""
+    if len(_CLAUSE_MARK.findall(text)) >= 2:
+        return True
+    terms = re.split(r"[：:]", text, maxsplit=1)[1:]
+    return bool(terms) and len(terms[0]) >= 20 and bool(re.search(r"[；;]|约定|甲方|乙方", terms[0]))
+
+
+def settle_intent(intent: str, text: str) -> str:
+    """A review needs terms to review and a draft a request to write: without them it is a question.
+
+    Neighbours pull 房东不退押金合理吗 towards review (押金 clauses) and 借条上的利息合法吗 towards
+    drafting (借条); the user asked neither.
+    """
+    asked_review = re.search(INTENT_RULES["contract_review"][0][0], text)
+    asked_draft = any(re.search(p, text) for p, _ in (INTENT_RULES["document_draft"][0], INTENT_RULES["document_draft"][2]))
+    if intent == "contract_review" and not asked_review and not has_pasted_terms(text):
+        return "legal_consultation"
+    if intent == "document_draft" and not asked_draft:
+        return "legal_consultation"
+    return intent
 
 
 # ---------------------------------------------------------------- layer 2, offline: kNN

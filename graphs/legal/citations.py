@@ -7,7 +7,7 @@ else (an invented law, a wrong article number) is taken out of the text and list
 from __future__ import annotations
 
 from core.i18n import t
-from core.legal.statutes import CITATION_RE, CitationCheck, StatuteSource, check_citations
+from core.legal.statutes import CITATION_RE, CitationCheck, StatuteSource, article_label, check_citations, cited_article
 from schemas.legal import Citation
 
 
@@ -24,12 +24,12 @@ def apply_checks(text: str, source: StatuteSource) -> tuple[str, list[Citation],
     removed: dict[tuple[str, str], Citation] = {}
 
     def rewrite(match) -> str:
-        check = checks[(match.group(1), match.group(2))]
+        check = checks[(match.group(1), cited_article(match))]
         citation = to_citation(check.check)
         key = (check.check.law, check.check.article)
         if check.check.verified:
             kept.setdefault(key, citation)
-            return f"《{check.check.law}》第{check.check.article}条"
+            return f"《{check.check.law}》{article_label(check.check.article)}"
         if check.check.status == "repealed":
             kept.setdefault(key, citation)
             return match.group(0) + t("legal.repealed_inline", replacement=check.check.replacement)
@@ -45,7 +45,7 @@ class _Written:
 
 
 def _checks(text: str, source: StatuteSource) -> list[_Written]:
-    pairs = list(dict.fromkeys(CITATION_RE.findall(text or "")))
+    pairs = list(dict.fromkeys((m.group(1), cited_article(m)) for m in CITATION_RE.finditer(text or "")))
     checked = check_citations(source, text)  # same order as the unique pairs
     return [_Written(law, number, check) for (law, number), check in zip(pairs, checked)]
 
@@ -57,7 +57,7 @@ def basis_section(citations: list[Citation], removed: list[Citation]) -> str:
     lines = [t("legal.basis_heading")]
     for c in citations:
         if c.verified:
-            lines.append(f"- 《{c.law}》第{c.article}条 — {c.excerpt}")
+            lines.append(f"- 《{c.law}》{article_label(c.article)} — {c.excerpt}")
         else:
             lines.append(f"- {c.asWritten} — " + t("legal.repealed_note", replacement=c.replacement or ""))
     for c in removed:

@@ -31,7 +31,7 @@ from langgraph.types import Send, interrupt
 
 from core.i18n import t
 from core.legal import LegalKnowledge
-from core.legal.intent import RULES_THRESHOLD, classify_by_rules
+from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent
 from core.legal.templates import PLACEHOLDER, TEMPLATES, template_for
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
@@ -110,8 +110,9 @@ async def classify_text(text: str, llm: Any) -> IntentResult:
                                       prompt=f"用户消息：{text}", facts={"text": text})
     except Exception:
         # The model is unreachable: the rules' best guess still routes the question somewhere useful.
-        return IntentResult(intent=rules.intent, category=rules.category, confidence=rules.confidence,
-                            entities=rules.entities, domains=rules.domains, via="rules")
+        return IntentResult(intent=settle_intent(rules.intent, text), category=rules.category,
+                            confidence=rules.confidence, entities=rules.entities, domains=rules.domains, via="rules")
+    result = result.model_copy(update={"intent": settle_intent(result.intent, text)})
     domains = [] if result.intent == "general_chat" else list(dict.fromkeys([result.category, *result.domains,
                                                                              *rules.domains]))
     domains = [d for d in domains if d != "other"] or ([] if result.intent == "general_chat" else [result.category])

@@ -48,9 +48,12 @@ def compose_research(request: OfflineRequest) -> str:
                 lines.append(t("legal.offline_clause_no_basis"))
         return "\n\n".join(lines)
     articles = request.fact("articles") or []
+    # A repealed law the user cites is named first, written as a citation so the check marks it too.
+    lines = [t("legal.offline_repealed", citation=r["written"], replacement=r["replacement"])
+             for r in request.fact("repealed") or []]
     if not articles:
-        return t("legal.offline_no_articles")
-    lines = [t("legal.offline_research_intro", count=len(articles))]
+        return "\n\n".join([*lines, t("legal.offline_no_articles")])
+    lines.append(t("legal.offline_research_intro", count=len(articles)))
     for article in articles:
         lines.append(f"- {article['citation']}：“{_quote(article['text'])}”")
     lines.append(t("legal.offline_research_close", citation=articles[0]["citation"]))

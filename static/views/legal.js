@@ -31,10 +31,16 @@ function citationBadge(c) {
     STATUS_LABELS[c.status] ?? (c.verified ? STATUS_LABELS.in_force : tr("cite_unverified")));
 }
 
+function articleParts(c) {
+  const [, number, inserted] = /^(\d+)(之.+)?$/.exec(String(c.article)) ?? [null, String(c.article), ""];
+  return { law: c.law, article: number, inserted: inserted ?? "" };
+}
+
 function citationItem(c, removed = false) {
   return h("li", { class: `citation${removed ? " citation-removed" : ""}`, dataset: { testid: "citation" } },
     h("div", { class: "citation-head" },
-      h("strong", null, tr("citation", { law: c.law, article: c.article })), " ", citationBadge(c)),
+      // An inserted article is written 第133条之一 (its id is 133之一).
+      h("strong", null, tr("citation", articleParts(c))), " ", citationBadge(c)),
     c.verified && c.excerpt ? h("blockquote", { class: "citation-excerpt" }, c.excerpt) : null,
     c.status === "repealed" && c.replacement ? h("p", { class: "muted" }, tr("citation_replacement", { replacement: c.replacement })) : null,
     removed ? h("p", { class: "muted" }, tr("citation_removed")) : null);

@@ -1,0 +1,99 @@
+"""Questions a new user asks that the first tests never did: each one routed and answered sensibly.
+
+Headless (GraphRunner, offline model); where the route must not depend on what the offline model
+guesses, a model that always answers one intent stands in (FixedIntentLLM).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from core.i18n import t
+from tests.support.legal import FixedIntentLLM, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _answer(run) -> dict:
+    return run.artifact("legal_answer")["content"]
+
+
+def _verified(run) -> list[dict]:
+    return [c for c in _answer(run)["citations"] if c["verified"]]
+
+
+async def test_a_deposit_complaint_without_contract_text_is_answered_not_reviewed_clause_by_clause(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask("房东到期不退押金，说墙面有污渍要扣两千，合理吗")
+    assert _answer(run)["intent"] == "legal_consultation"
+    assert t("legal.offline_clause", number=1) not in run.answer
+
+
+async def test_asking_whether_an_iou_interest_rate_is_legal_does_not_start_drafting_an_iou(knowledge):
+    llm = FixedIntentLLM(intent="document_draft", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask("朋友借我十万块，借条上写年利率36%，法律保护吗")
+    assert run.next == ()  # no questions about the parties of a document nobody asked for
+    assert [e["agent"] for e in run.of("agent-selected")] == ["legal_research"]
+
+
+async def test_asking_for_an_iou_still_drafts_one(knowledge):
+    llm = FixedIntentLLM(intent="document_draft", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask("帮我写一张借条，我借给张三五万元")
+    assert [e["agent"] for e in run.of("agent-selected")] == ["document_draft"]
+
+
+async def test_an_article_named_without_book_title_marks_is_quoted(knowledge):
+    run = await GraphRunner(knowledge).ask("民法典第一千零八十七条怎么规定的")
+    assert ("中华人民共和国民法典", "1087") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_citing_the_repealed_contract_law_is_told_it_is_repealed_and_what_replaced_it(knowledge):
+    run = await GraphRunner(knowledge).ask("根据合同法第52条，这个合同是不是无效的？")
+    repealed = [c for c in _answer(run)["citations"] if c["status"] == "repealed"]
+    assert [c["asWritten"] for c in repealed] == ["《合同法》第52条"]
+    assert repealed[0]["replacement"] in run.answer
+
+
+async def test_a_child_secretly_tipping_a_streamer_is_not_treated_as_a_crime(knowledge):
+    run = await GraphRunner(knowledge).ask("我家孩子12岁，偷偷用我的手机给主播打赏了三万块，能要回来吗")
+    assert "criminal_law" not in _answer(run)["domains"]
+    assert any("限制民事行为能力" in c["excerpt"] for c in _verified(run))
+
+
+async def test_a_noise_complaint_is_answered_with_neighbour_rules_not_only_property_management(knowledge):
+    run = await GraphRunner(knowledge).ask("楼上邻居天天半夜蹦迪，噪音太大，物业不管，我能怎么办")
+    assert _answer(run)["domains"][0] == "civil_law"
+    assert any("相邻" in c["excerpt"] or "噪声" in c["excerpt"] for c in _verified(run))
+
+
+async def test_a_copied_article_is_answered_from_the_copyright_law(knowledge):
+    run = await GraphRunner(knowledge).ask("我发在公众号上的原创文章被别人一字不改地抄走了还署了他的名字，怎么维权")
+    assert "中华人民共和国著作权法" in {c["law"] for c in _verified(run)}
+
+
+async def test_an_iou_interest_question_quotes_an_article_about_interest(knowledge):
+    run = await GraphRunner(knowledge).ask("朋友借我十万块，借条上写年利率36%，法律保护吗")
+    assert any("利率" in c["excerpt"] for c in _verified(run))
+
+
+async def test_drunk_driving_cites_the_inserted_article_with_its_own_text(knowledge):
+    run = await GraphRunner(knowledge).ask("醉驾被查了，酒精含量120，会坐牢吗")
+    criminal = {c["article"]: c["excerpt"] for c in _verified(run) if c["law"] == "中华人民共和国刑法"}
+    assert "醉酒驾驶" in criminal.get("133之一", "")
+    assert "第133条之一" in run.answer
+    assert all("醉酒驾驶" not in excerpt for article, excerpt in criminal.items() if article == "133")
+
+
+def test_ng_legal_names_the_intent_and_field_instead_of_ids(tmp_path, legal_index):
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "COLUMNS": "200",
+           "CHINA_LAW_INDEX": str(legal_index), "LOCALE": "zh"}
+    result = subprocess.run([sys.executable, "-m", "app.cli", "legal", "试用期被辞退了，没给任何补偿，合法吗"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, result.stdout + result.stderr
+    chosen = [line for line in result.stdout.splitlines() if line.startswith("→")]
+    assert chosen and t("legal.category_labor_law") in chosen[0]
+    assert not re.search(r"[a-z]+_[a-z]+", "\n".join(chosen))
