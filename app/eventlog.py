@@ -34,18 +34,35 @@ class EventLog:
         self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], *, key: str | None = None
     ) -> dict[str, Any] | None:
         """Store and fan out; an event whose `key` is already stored (a re-run task) is dropped: None."""
-        model = EVENT_MODELS.get(event)
-        if model is not None:
-            fields = model.model_validate(fields).model_dump(mode="json", exclude_none=True)
-        elif event not in EXTRA_EVENTS:
-            raise ValueError(f"unknown event {event!r}")
-        async with self._locks[thread_id]:
-            payload = await self.store.append_event(thread_id, run_id, event, fields, key=key)
-            if payload is None:
-                return None
-            for fanout in self._fanouts:
-                await fanout(thread_id, event, payload)
+        [payload] = await self.publish_many(thread_id, run_id, [(event, fields, key)])
         return payload
+
+    async def publish_many(
+        self, thread_id: str, run_id: str, items: list[tuple[str, dict[str, Any], str | None]]
+    ) -> list[dict[str, Any] | None]:
+        """Store (event, fields, key) items in one transaction, then fan each out in seq order; None where dropped.
+
+        An invalid event stops the batch there: the ones before it are stored and sent, then it raises.
+        """
+        valid: list[tuple[str, dict[str, Any], str | None]] = []
+        error: Exception | None = None
+        for event, fields, key in items:
+            try:
+                valid.append((event, _validated(event, fields), key))
+            except (ValueError, TypeError) as invalid:  # pydantic's ValidationError is a ValueError
+                error = invalid
+                break
+        payloads: list[dict[str, Any] | None] = []
+        if valid:
+            async with self._locks[thread_id]:
+                payloads = await self.store.append_events(thread_id, run_id, valid)
+                for (event, _fields, _key), payload in zip(valid, payloads):
+                    if payload is not None:
+                        for fanout in self._fanouts:
+                            await fanout(thread_id, event, payload)
+        if error is not None:
+            raise error
+        return payloads
 
     async def replay_then(
         self, thread_id: str, after_seq: int, send_batch: SendBatch, subscribe: Callable[[], Awaitable[None]]
@@ -61,7 +78,18 @@ class EventLog:
             if self.store.shared:
                 # Another worker may have stored events between the read and the subscribe (this lock
                 # is only ours): send them too; one may also arrive live, and clients drop a seq they hold.
-                for event, payload in await self.store.events_after(thread_id, after_seq):
-                    await send(event, payload)
-                    sent += 1
+                late = await self.store.events_after(thread_id, after_seq)
+                if late:
+                    await send_batch(late)
+                    sent += len(late)
         return sent
+
+
+def _validated(event: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields in their wire form, checked against the event's model (protocol.md)."""
+    model = EVENT_MODELS.get(event)
+    if model is not None:
+        return model.model_validate(fields).model_dump(mode="json", exclude_none=True)
+    if event not in EXTRA_EVENTS:
+        raise ValueError(f"unknown event {event!r}")
+    return fields

@@ -12,7 +12,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +78,7 @@ class StoredEvents:
     def __init__(self) -> None:
         self._stored: dict[str, int] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        self._error: BaseException | None = None
 
     def stored(self, stream: str, ordinal: int) -> None:
         self._stored[stream] = max(ordinal, self._stored.get(stream, 0))
@@ -89,12 +90,73 @@ class StoredEvents:
         if still:
             self._waiters[stream] = still
 
+    def fail(self, error: BaseException) -> None:
+        """The events can no longer be stored: every waiting and later flush raises (the node fails, not hangs)."""
+        self._error = error
+        for waiting in self._waiters.values():
+            for _count, future in waiting:
+                if not future.done():
+                    future.set_exception(EventsNotStored())
+        self._waiters.clear()
+
     async def flush(self, stream: str, count: int) -> None:
         if self._stored.get(stream, 0) >= count:
             return
+        if self._error is not None:
+            raise EventsNotStored() from self._error
         future = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(stream, []).append((count, future))
         await future
+
+
+class EventsNotStored(RuntimeError):
+    """A node's events could not be stored (the run's event writer failed): the node must not checkpoint."""
+
+
+_END = object()
+
+
+class EventWriter:
+    """Takes a run's stream chunks without waiting and stores them in batches, in order.
+
+    Group commit: the stream loop only queues; this task takes everything queued since its last
+    write and stores it in one transaction, so the six events a node emits back to back cost one or
+    two trips to the database instead of six. A write failure fails the barrier, so nodes stop.
+    """
+
+    def __init__(self, write: Callable[[list[dict[str, Any]]], Awaitable[None]], barrier: StoredEvents) -> None:
+        self._write = write
+        self._barrier = barrier
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._task = asyncio.create_task(self._run())
+
+    def put(self, chunk: dict[str, Any]) -> None:
+        self._queue.put_nowait(chunk)
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                batch = [await self._queue.get()]
+                while not self._queue.empty():
+                    batch.append(self._queue.get_nowait())
+                end = batch[-1] is _END
+                if end:
+                    batch.pop()
+                if batch:
+                    await self._write(batch)
+                if end:
+                    return
+        except BaseException as error:
+            self._barrier.fail(error)
+            raise
+
+    async def close(self) -> None:
+        """Once everything queued is stored; raises what stopped the writer, if anything did."""
+        self._queue.put_nowait(_END)
+        await self._task
+
+    def cancel(self) -> None:
+        self._task.cancel()
 
 
 class FlowRuntime:
@@ -443,11 +505,22 @@ class FlowRuntime:
                 durability="sync",
                 control=run.control,
             )
+            writer = EventWriter(
+                lambda chunks: self._forward(thread_id, run, chunks, barrier, context), barrier
+            )
             try:
-                async with contextlib.aclosing(stream):
-                    async for _namespace, _mode, chunk in stream:
-                        if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
-                            await self._forward(thread_id, run, chunk, barrier, context)
+                try:
+                    async with contextlib.aclosing(stream):
+                        async for _namespace, _mode, chunk in stream:
+                            if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
+                                writer.put(chunk)
+                except asyncio.CancelledError:
+                    writer.cancel()  # shutdown or a lost lease: stop writing to this thread
+                    raise
+                except BaseException:
+                    await writer.close()  # the failed node's events first, then its outcome
+                    raise
+                await writer.close()
             except GraphDrained as drained:
                 if drained.reason == CANCEL:
                     await self._finish(thread_id, run, ThreadStatus.cancelled, error=t("runtime.cancelled"))
@@ -481,35 +554,45 @@ class FlowRuntime:
             await self._finish(thread_id, run, ThreadStatus.failed, error=sentence)
 
     async def _forward(
-        self, thread_id: str, run: ActiveRun, chunk: dict[str, Any], barrier: StoredEvents, context: FlowContext
+        self, thread_id: str, run: ActiveRun, chunks: list[dict[str, Any]], barrier: StoredEvents, context: FlowContext
     ) -> None:
-        event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
-        key = meta.get("key")
-        if key and event == "tool:artifact" and await self.store.has_event(thread_id, key):
-            # A task re-run after a crash: its first outcome is already stored, keep that one (the
-            # store drops other repeated events by key on its own).
-            if meta.get("final"):
-                run.final_artifact_id = data["artifact"]["id"]
-            barrier.stored(meta["stream"], meta["ordinal"])
-            return
-        if event == "tool:artifact":
-            stored = await self.store.save_artifact(
-                thread_id,
-                data["artifact"],
-                origin=meta.get("origin") or f"{run.run_id}/{data['artifact']['id']}",
-                file=meta.get("file"),
-                file_name=meta.get("fileName"),
-            )
-            data["artifact"] = public_artifact(stored)
-            if meta.get("final"):
-                run.final_artifact_id = stored["id"]
-        published = await self.events.publish(thread_id, run.run_id, event, data, key=key)
-        if key:
-            if published is not None and event == "tool:update" and data.get("status") == "failed":
+        """Store a batch of the run's custom chunks in one transaction (artifacts first), then open the barrier."""
+        items: list[tuple[str, dict[str, Any], str | None]] = []
+        metas: list[dict[str, Any]] = []
+        settled: list[dict[str, Any]] = []  # keyed chunks whose outcome is stored already
+        for chunk in chunks:
+            event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
+            key = meta.get("key")
+            if event == "tool:artifact":
+                stored = await self.store.save_artifact(
+                    thread_id,
+                    data["artifact"],
+                    origin=meta.get("origin") or f"{run.run_id}/{data['artifact']['id']}",
+                    file=meta.get("file"),
+                    file_name=meta.get("fileName"),
+                    event_key=key,
+                )
+                if stored is None:
+                    # A task re-run after a crash: its first outcome is already stored, keep that one (the
+                    # store drops other repeated events by key on its own).
+                    if meta.get("final"):
+                        run.final_artifact_id = data["artifact"]["id"]
+                    settled.append(meta)
+                    continue
+                data["artifact"] = public_artifact(stored)
+                if meta.get("final"):
+                    run.final_artifact_id = stored["id"]
+            items.append((event, data, key))
+            metas.append(meta)
+        published = await self.events.publish_many(thread_id, run.run_id, items) if items else []
+        for (event, data, key), meta, payload in zip(items, metas, published):
+            if key and payload is not None and event == "tool:update" and data.get("status") == "failed":
                 # The task's next attempt (a retry) writes events of its own.
                 task_id = meta["stream"].rsplit("/", 1)[0]
                 context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1
-            barrier.stored(meta["stream"], meta["ordinal"])
+        for meta in [*settled, *metas]:
+            if meta.get("key"):
+                barrier.stored(meta["stream"], meta["ordinal"])
 
     async def _finish(self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None) -> None:
         """The run's last events: status, then completion (success only for `done`)."""

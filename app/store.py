@@ -9,9 +9,9 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -71,6 +71,7 @@ EVENT_KEY_INDEX = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
 )
 REPLAY_PAGE_SIZE = 500
+T = TypeVar("T")
 
 # Columns added after the first release: older data directories get them on open.
 # NULL owner means the local user.
@@ -198,43 +199,69 @@ class Store:
 
         With a `key` already stored for this thread nothing is written and None is returned.
         """
+        [payload] = await self.append_events(thread_id, run_id, [(event, fields, key)])
+        return payload
+
+    async def append_events(
+        self, thread_id: str, run_id: str, items: Sequence[tuple[str, dict[str, Any], str | None]]
+    ) -> list[dict[str, Any] | None]:
+        """Store (event, fields, key) items in order, in one transaction: their payloads, None for a key already stored.
+
+        The whole batch is one trip to the connection's thread (INSERTs + COMMIT run there), which is
+        what an event costs: a node's events queued while the previous write was in flight share it.
+        """
+        if not items:
+            return []
         async with self._write_lock:
             try:
-                return await self._insert_event(thread_id, run_id, event, fields, key)
+                return await self._in_db_thread(self._insert_events, thread_id, run_id, items)
             except sqlite3.IntegrityError:
                 # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to
                 # this thread since its seq was cached: read it again.
-                self._last_seq.pop(thread_id, None)
-                await self.db.rollback()
-                return await self._insert_event(thread_id, run_id, event, fields, key)
+                return await self._in_db_thread(self._insert_events, thread_id, run_id, items)
 
-    async def _insert_event(
-        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], key: str | None
-    ) -> dict[str, Any] | None:
-        last_seq = self._last_seq.get(thread_id)
-        if last_seq is None:
-            async with self.db.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise KeyError(thread_id)
-            last_seq = row["last_seq"]
-        seq = last_seq + 1
-        payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
+    async def _in_db_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(connection, *args)` on aiosqlite's own thread: one hop for any number of statements.
+
+        aiosqlite has no public call for this; `_execute` is how each of its own methods gets there.
+        """
+        return await self.db._execute(fn, self.db._conn, *args)
+
+    def _insert_events(
+        self,
+        conn: sqlite3.Connection,
+        thread_id: str,
+        run_id: str,
+        items: Sequence[tuple[str, dict[str, Any], str | None]],
+    ) -> list[dict[str, Any] | None]:
+        # Runs on the connection's thread while append_events holds _write_lock: _last_seq is ours.
         try:
-            cursor = await self.db.execute(
-                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
-                " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
-                (thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False), key),
-            )
-            await self.db.commit()
+            last_seq = self._last_seq.get(thread_id)
+            if last_seq is None:
+                row = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchone()
+                if row is None:
+                    raise KeyError(thread_id)
+                last_seq = row[0]
+            payloads: list[dict[str, Any] | None] = []
+            for event, fields, key in items:
+                payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq + 1, "ts": time.time(), **fields}
+                cursor = conn.execute(
+                    "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
+                    " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
+                    (thread_id, last_seq + 1, run_id, event, json.dumps(payload, ensure_ascii=False), key),
+                )
+                if cursor.rowcount == 0:
+                    payloads.append(None)
+                else:
+                    last_seq += 1
+                    payloads.append(payload)
+            conn.commit()
         except BaseException:
+            conn.rollback()
             self._last_seq.pop(thread_id, None)
             raise
-        if cursor.rowcount == 0:
-            self._last_seq[thread_id] = last_seq
-            return None
-        self._last_seq[thread_id] = seq
-        return payload
+        self._last_seq[thread_id] = last_seq
+        return payloads
 
     async def has_event(self, thread_id: str, key: str) -> bool:
         async with self.db.execute(
@@ -295,40 +322,61 @@ class Store:
         origin: str,
         file: bytes | None = None,
         file_name: str | None = None,
-    ) -> dict[str, Any]:
+        event_key: str | None = None,
+    ) -> dict[str, Any] | None:
         """Store a new version of the artifact, or replace the version this origin already made.
 
         `origin` names the task that produced it; a task re-executed after a crash has the same
-        origin, so it overwrites its own version instead of adding a duplicate one.
+        origin, so it overwrites its own version instead of adding a duplicate one. With `event_key`
+        (the key of the event announcing it) already in the log, that task's first outcome stands:
+        nothing is written and None is returned.
         """
-        artifact_id = artifact["id"]
         async with self._write_lock:
-            async with self.db.execute(
-                "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, origin)
-            ) as cur:
-                same_origin = await cur.fetchone()
-            if same_origin:
-                version = same_origin["version"]
-            else:
-                async with self.db.execute(
-                    "SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE id = ?", (artifact_id,)
-                ) as cur:
-                    version = (await cur.fetchone())["v"] + 1
-            file_path = None
-            if file is not None:
-                target = self.files_dir / f"{artifact_id}.v{version}"
-                await asyncio.to_thread(target.write_bytes, file)
-                file_path = str(target)
-            await self.db.execute(
+            return await self._in_db_thread(
+                self._write_artifact, thread_id, artifact, origin, file, file_name, event_key
+            )
+
+    def _write_artifact(
+        self,
+        conn: sqlite3.Connection,
+        thread_id: str,
+        artifact: dict[str, Any],
+        origin: str,
+        file: bytes | None,
+        file_name: str | None,
+        event_key: str | None,
+    ) -> dict[str, Any] | None:
+        # On the connection's thread, under _write_lock: the lookups, the file and the row are one hop.
+        artifact_id = artifact["id"]
+        if event_key is not None and conn.execute(
+            "SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, event_key)
+        ).fetchone():
+            return None
+        same_origin = conn.execute(
+            "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, origin)
+        ).fetchone()
+        if same_origin:
+            version = same_origin[0]
+        else:
+            version = conn.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM artifacts WHERE id = ?", (artifact_id,)
+            ).fetchone()[0] + 1
+        file_path = None
+        if file is not None:
+            target = self.files_dir / f"{artifact_id}.v{version}"
+            target.write_bytes(file)
+            file_path = str(target)
+        try:
+            conn.execute(
                 "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
                 " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
             )
-            await self.db.commit()
-        stored = {**artifact, "version": version}
-        if file is not None:
-            stored["url"] = f"/artifacts/{artifact_id}/download?version={version}"
-        return stored
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return stored_artifact(artifact, version, file is not None)
 
     async def get_artifact(self, artifact_id: str, version: int | None = None) -> dict[str, Any] | None:
         query = "SELECT * FROM artifacts WHERE id = ?"
@@ -370,6 +418,14 @@ class Store:
         ) as cur:
             row = await cur.fetchone()
         return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
+
+
+def stored_artifact(artifact: dict[str, Any], version: int, has_file: bool) -> dict[str, Any]:
+    """The artifact as saved: its version, and the download url when it has a file."""
+    stored = {**artifact, "version": version}
+    if has_file:
+        stored["url"] = f"/artifacts/{artifact['id']}/download?version={version}"
+    return stored
 
 
 def failed_per_task(event_keys: Iterable[str]) -> dict[str, int]:

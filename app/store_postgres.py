@@ -13,13 +13,22 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from app.store import LOCAL_OWNER, Store, _artifact_row, _thread_row, artifact_columns, failed_per_task
+from app.store import (
+    LOCAL_OWNER,
+    Store,
+    _artifact_row,
+    _thread_row,
+    artifact_columns,
+    failed_per_task,
+    stored_artifact,
+)
 from schemas.events import ThreadStatus
 
 # Versioned migrations: each step runs once, in order, recorded in schema_migrations. Alembic would
@@ -220,42 +229,71 @@ class PostgresStore(Store):
 
     # ------------------------------------------------------------------- events
 
-    async def append_event(
-        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], *, key: str | None = None
-    ) -> dict[str, Any] | None:
-        """The seq comes from the thread row, locked until commit: workers never hand out the same one."""
-        try:
-            return await self._append_in_transaction(thread_id, run_id, event, fields, key)
-        except _KeyTaken:
-            return None
+    async def append_events(
+        self, thread_id: str, run_id: str, items: Sequence[tuple[str, dict[str, Any], str | None]]
+    ) -> list[dict[str, Any] | None]:
+        """The seqs come from the thread row, locked until commit: workers never hand out the same one."""
+        if not items:
+            return []
+        while True:
+            try:
+                return await self._append_in_transaction(thread_id, run_id, items)
+            except _KeyTaken:
+                continue  # the next attempt finds that key stored and drops its event
 
     async def _append_in_transaction(
-        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], key: str | None
-    ) -> dict[str, Any] | None:
+        self, thread_id: str, run_id: str, items: Sequence[tuple[str, dict[str, Any], str | None]]
+    ) -> list[dict[str, Any] | None]:
         async with self.pool.connection() as conn, conn.transaction():
-            if key is not None:
-                seen = await (
-                    await conn.execute("SELECT 1 FROM events WHERE thread_id = %s AND event_key = %s", (thread_id, key))
-                ).fetchone()
-                if seen:
-                    return None
+            keys = [key for _event, _fields, key in items if key is not None]
+            seen: set[str] = set()
+            if keys:
+                rows = await (
+                    await conn.execute(
+                        "SELECT event_key FROM events WHERE thread_id = %s AND event_key = ANY(%s)", (thread_id, keys)
+                    )
+                ).fetchall()
+                seen = {row["event_key"] for row in rows}
+            fresh: list[tuple[str, dict[str, Any], str | None] | None] = []
+            for event, fields, key in items:
+                if key is not None and key in seen:
+                    fresh.append(None)
+                    continue
+                if key is not None:
+                    seen.add(key)
+                fresh.append((event, fields, key))
+            count = sum(item is not None for item in fresh)
+            if not count:
+                return [None] * len(items)
             row = await (
                 await conn.execute(
-                    "UPDATE threads SET last_seq = last_seq + 1, updated_at = %s WHERE thread_id = %s RETURNING last_seq",
-                    (time.time(), thread_id),
+                    "UPDATE threads SET last_seq = last_seq + %s, updated_at = %s WHERE thread_id = %s RETURNING last_seq",
+                    (count, time.time(), thread_id),
                 )
             ).fetchone()
             if row is None:
                 raise KeyError(thread_id)
-            payload = {"threadId": thread_id, "runId": run_id, "seq": row["last_seq"], "ts": time.time(), **fields}
-            inserted = await conn.execute(
-                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (%s,%s,%s,%s,%s,%s)"
-                " ON CONFLICT (thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
-                (thread_id, row["last_seq"], run_id, event, json.dumps(payload, ensure_ascii=False), key),
-            )
-            if inserted.rowcount == 0:
-                raise _KeyTaken  # the same key committed by another worker meanwhile: the rollback gives the seq back
-        return payload
+            seq = row["last_seq"] - count
+            payloads: list[dict[str, Any] | None] = []
+            rows_to_insert = []
+            for item in fresh:
+                if item is None:
+                    payloads.append(None)
+                    continue
+                event, fields, key = item
+                seq += 1
+                payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
+                payloads.append(payload)
+                rows_to_insert.append((thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False), key))
+            async with conn.cursor() as cursor:
+                await cursor.executemany(
+                    "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (%s,%s,%s,%s,%s,%s)"
+                    " ON CONFLICT (thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
+                    rows_to_insert,
+                )
+                if cursor.rowcount != len(rows_to_insert):
+                    raise _KeyTaken  # a key committed by another worker meanwhile: the rollback gives the seqs back
+        return payloads
 
     async def has_event(self, thread_id: str, key: str) -> bool:
         return await self._one("SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)) is not None
@@ -297,9 +335,14 @@ class PostgresStore(Store):
         origin: str,
         file: bytes | None = None,
         file_name: str | None = None,
-    ) -> dict[str, Any]:
+        event_key: str | None = None,
+    ) -> dict[str, Any] | None:
         artifact_id = artifact["id"]
         async with self.pool.connection() as conn, conn.transaction():
+            if event_key is not None and await (
+                await conn.execute("SELECT 1 FROM events WHERE thread_id = %s AND event_key = %s", (thread_id, event_key))
+            ).fetchone():
+                return None  # the task's first outcome is in the log already
             # Versions are read-then-written: one writer per artifact id across every worker.
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (artifact_id,))
             same_origin = await (
@@ -325,10 +368,7 @@ class PostgresStore(Store):
                 " file_path = EXCLUDED.file_path, file_name = EXCLUDED.file_name, created_at = EXCLUDED.created_at",
                 artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
             )
-        stored = {**artifact, "version": version}
-        if file is not None:
-            stored["url"] = f"/artifacts/{artifact_id}/download?version={version}"
-        return stored
+        return stored_artifact(artifact, version, file is not None)
 
     async def get_artifact(self, artifact_id: str, version: int | None = None) -> dict[str, Any] | None:
         query, args = "SELECT * FROM artifacts WHERE id = ?", (artifact_id,)
