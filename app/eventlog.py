@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.store import Store
+from app.store import EventWrite, Store
 from schemas.events import EVENT_MODELS
 
 Fanout = Callable[[str, str, dict[str, Any]], Awaitable[None]]  # (thread_id, event, payload)
@@ -34,21 +34,23 @@ class EventLog:
         self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], *, key: str | None = None
     ) -> dict[str, Any] | None:
         """Store and fan out; an event whose `key` is already stored (a re-run task) is dropped: None."""
-        [payload] = await self.publish_many(thread_id, run_id, [(event, fields, key)])
+        [payload] = await self.publish_many(thread_id, run_id, [EventWrite(event, fields, key)])
         return payload
 
-    async def publish_many(
-        self, thread_id: str, run_id: str, items: list[tuple[str, dict[str, Any], str | None]]
-    ) -> list[dict[str, Any] | None]:
-        """Store (event, fields, key) items in one transaction, then fan each out in seq order; None where dropped.
+    async def publish_many(self, thread_id: str, run_id: str, items: list[EventWrite]) -> list[dict[str, Any] | None]:
+        """Store the events in one transaction, then fan each out in seq order; None where dropped (see Store.append_events).
 
         An invalid event stops the batch there: the ones before it are stored and sent, then it raises.
         """
-        valid: list[tuple[str, dict[str, Any], str | None]] = []
+        valid: list[EventWrite] = []
         error: Exception | None = None
-        for event, fields, key in items:
+        for item in items:
+            fields = item.fields
+            if item.artifact is not None:
+                # The store numbers the version (always >= 1) in the same transaction; check the rest now.
+                fields = {**fields, "artifact": {**fields["artifact"], "version": 1}}
             try:
-                valid.append((event, _validated(event, fields), key))
+                valid.append(item._replace(fields=_validated(item.event, fields)))
             except (ValueError, TypeError) as invalid:  # pydantic's ValidationError is a ValueError
                 error = invalid
                 break
@@ -56,7 +58,7 @@ class EventLog:
         if valid:
             async with self._locks[thread_id]:
                 payloads = await self.store.append_events(thread_id, run_id, valid)
-                for (event, _fields, _key), payload in zip(valid, payloads):
+                for (event, *_rest), payload in zip(valid, payloads):
                     if payload is not None:
                         for fanout in self._fanouts:
                             await fanout(thread_id, event, payload)

@@ -25,7 +25,7 @@ from app.eventlog import EventLog
 from core.i18n import t
 from core.llm.base import LLM
 from core.settings import Settings
-from app.store import Store, public_artifact
+from app.store import ArtifactWrite, EventWrite, Store
 from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import CUSTOM_EVENT_KEY
 from schemas.events import (
@@ -556,41 +556,31 @@ class FlowRuntime:
     async def _forward(
         self, thread_id: str, run: ActiveRun, chunks: list[dict[str, Any]], barrier: StoredEvents, context: FlowContext
     ) -> None:
-        """Store a batch of the run's custom chunks in one transaction (artifacts first), then open the barrier."""
-        items: list[tuple[str, dict[str, Any], str | None]] = []
+        """Store a batch of the run's custom chunks (artifacts with their events) in one transaction, then open the barrier."""
+        items: list[EventWrite] = []
         metas: list[dict[str, Any]] = []
-        settled: list[dict[str, Any]] = []  # keyed chunks whose outcome is stored already
         for chunk in chunks:
             event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
-            key = meta.get("key")
+            artifact = None
             if event == "tool:artifact":
-                stored = await self.store.save_artifact(
-                    thread_id,
+                artifact = ArtifactWrite(
                     data["artifact"],
                     origin=meta.get("origin") or f"{run.run_id}/{data['artifact']['id']}",
                     file=meta.get("file"),
                     file_name=meta.get("fileName"),
-                    event_key=key,
                 )
-                if stored is None:
-                    # A task re-run after a crash: its first outcome is already stored, keep that one (the
-                    # store drops other repeated events by key on its own).
-                    if meta.get("final"):
-                        run.final_artifact_id = data["artifact"]["id"]
-                    settled.append(meta)
-                    continue
-                data["artifact"] = public_artifact(stored)
                 if meta.get("final"):
-                    run.final_artifact_id = stored["id"]
-            items.append((event, data, key))
+                    # Also when a task re-run after a crash finds its first outcome stored (which stands).
+                    run.final_artifact_id = data["artifact"]["id"]
+            items.append(EventWrite(event, data, meta.get("key"), artifact))
             metas.append(meta)
-        published = await self.events.publish_many(thread_id, run.run_id, items) if items else []
-        for (event, data, key), meta, payload in zip(items, metas, published):
-            if key and payload is not None and event == "tool:update" and data.get("status") == "failed":
+        published = await self.events.publish_many(thread_id, run.run_id, items)
+        for item, meta, payload in zip(items, metas, published):
+            if item.key and payload is not None and item.event == "tool:update" and item.fields.get("status") == "failed":
                 # The task's next attempt (a retry) writes events of its own.
                 task_id = meta["stream"].rsplit("/", 1)[0]
                 context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1
-        for meta in [*settled, *metas]:
+        for meta in metas:
             if meta.get("key"):
                 barrier.stored(meta["stream"], meta["ordinal"])
 

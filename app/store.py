@@ -11,7 +11,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
 
@@ -72,6 +72,25 @@ EVENT_KEY_INDEX = (
 )
 REPLAY_PAGE_SIZE = 500
 T = TypeVar("T")
+
+
+class ArtifactWrite(NamedTuple):
+    """An artifact saved in the same transaction as the `tool:artifact` event announcing it."""
+
+    artifact: dict[str, Any]
+    origin: str
+    file: bytes | None = None
+    file_name: str | None = None
+
+
+class EventWrite(NamedTuple):
+    """One event to append: with `artifact`, the store numbers the artifact's version and sets it in
+    `fields["artifact"]` (with its download url) before the event is stored."""
+
+    event: str
+    fields: dict[str, Any]
+    key: str | None = None
+    artifact: ArtifactWrite | None = None
 
 # Columns added after the first release: older data directories get them on open.
 # NULL owner means the local user.
@@ -199,19 +218,22 @@ class Store:
 
         With a `key` already stored for this thread nothing is written and None is returned.
         """
-        [payload] = await self.append_events(thread_id, run_id, [(event, fields, key)])
+        [payload] = await self.append_events(thread_id, run_id, [EventWrite(event, fields, key)])
         return payload
 
     async def append_events(
-        self, thread_id: str, run_id: str, items: Sequence[tuple[str, dict[str, Any], str | None]]
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]]
     ) -> list[dict[str, Any] | None]:
-        """Store (event, fields, key) items in order, in one transaction: their payloads, None for a key already stored.
+        """Store the events in order, in one transaction: their payloads, None for a key already stored.
 
-        The whole batch is one trip to the connection's thread (INSERTs + COMMIT run there), which is
-        what an event costs: a node's events queued while the previous write was in flight share it.
+        The whole batch is one trip to the connection's thread (artifact rows, INSERTs and COMMIT run
+        there), which is what an event costs: a node's events queued while the previous write was in
+        flight share it. An artifact whose event key is stored already (a task re-run after a crash)
+        keeps its first outcome: neither it nor its event is written again.
         """
         if not items:
             return []
+        items = [EventWrite(*item) for item in items]
         async with self._write_lock:
             try:
                 return await self._in_db_thread(self._insert_events, thread_id, run_id, items)
@@ -232,7 +254,7 @@ class Store:
         conn: sqlite3.Connection,
         thread_id: str,
         run_id: str,
-        items: Sequence[tuple[str, dict[str, Any], str | None]],
+        items: Sequence[EventWrite],
     ) -> list[dict[str, Any] | None]:
         # Runs on the connection's thread while append_events holds _write_lock: _last_seq is ours.
         try:
@@ -243,7 +265,12 @@ class Store:
                     raise KeyError(thread_id)
                 last_seq = row[0]
             payloads: list[dict[str, Any] | None] = []
-            for event, fields, key in items:
+            for event, fields, key, artifact in items:
+                if artifact is not None:
+                    if key is not None and _key_stored(conn, thread_id, key):
+                        payloads.append(None)
+                        continue
+                    fields = {**fields, "artifact": self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
                 payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq + 1, "ts": time.time(), **fields}
                 cursor = conn.execute(
                     "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
@@ -347,13 +374,23 @@ class Store:
         event_key: str | None,
     ) -> dict[str, Any] | None:
         # On the connection's thread, under _write_lock: the lookups, the file and the row are one hop.
-        artifact_id = artifact["id"]
-        if event_key is not None and conn.execute(
-            "SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, event_key)
-        ).fetchone():
+        if event_key is not None and _key_stored(conn, thread_id, event_key):
             return None
+        try:
+            stored = self._put_artifact(conn, thread_id, ArtifactWrite(artifact, origin, file, file_name), artifact)
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        return stored
+
+    def _put_artifact(
+        self, conn: sqlite3.Connection, thread_id: str, write: ArtifactWrite, announced: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Number and write the artifact's row (and file), uncommitted; returns `announced` with its version and url."""
+        artifact_id = write.artifact["id"]
         same_origin = conn.execute(
-            "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, origin)
+            "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, write.origin)
         ).fetchone()
         if same_origin:
             version = same_origin[0]
@@ -362,21 +399,16 @@ class Store:
                 "SELECT COALESCE(MAX(version), 0) FROM artifacts WHERE id = ?", (artifact_id,)
             ).fetchone()[0] + 1
         file_path = None
-        if file is not None:
+        if write.file is not None:
             target = self.files_dir / f"{artifact_id}.v{version}"
-            target.write_bytes(file)
+            target.write_bytes(write.file)
             file_path = str(target)
-        try:
-            conn.execute(
-                "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
-                " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
-            )
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
-        return stored_artifact(artifact, version, file is not None)
+        conn.execute(
+            "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
+            " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            artifact_columns(thread_id, write.artifact, version, write.origin, file_path, write.file_name),
+        )
+        return stored_artifact(announced, version, write.file is not None)
 
     async def get_artifact(self, artifact_id: str, version: int | None = None) -> dict[str, Any] | None:
         query = "SELECT * FROM artifacts WHERE id = ?"
@@ -418,6 +450,10 @@ class Store:
         ) as cur:
             row = await cur.fetchone()
         return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
+
+
+def _key_stored(conn: sqlite3.Connection, thread_id: str, key: str) -> bool:
+    return conn.execute("SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)).fetchone() is not None
 
 
 def stored_artifact(artifact: dict[str, Any], version: int, has_file: bool) -> dict[str, Any]:

@@ -17,11 +17,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from app.store import (
     LOCAL_OWNER,
+    ArtifactWrite,
+    EventWrite,
     Store,
     _artifact_row,
     _thread_row,
@@ -230,11 +233,12 @@ class PostgresStore(Store):
     # ------------------------------------------------------------------- events
 
     async def append_events(
-        self, thread_id: str, run_id: str, items: Sequence[tuple[str, dict[str, Any], str | None]]
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]]
     ) -> list[dict[str, Any] | None]:
         """The seqs come from the thread row, locked until commit: workers never hand out the same one."""
         if not items:
             return []
+        items = [EventWrite(*item) for item in items]
         while True:
             try:
                 return await self._append_in_transaction(thread_id, run_id, items)
@@ -242,10 +246,10 @@ class PostgresStore(Store):
                 continue  # the next attempt finds that key stored and drops its event
 
     async def _append_in_transaction(
-        self, thread_id: str, run_id: str, items: Sequence[tuple[str, dict[str, Any], str | None]]
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite]
     ) -> list[dict[str, Any] | None]:
         async with self.pool.connection() as conn, conn.transaction():
-            keys = [key for _event, _fields, key in items if key is not None]
+            keys = [item.key for item in items if item.key is not None]
             seen: set[str] = set()
             if keys:
                 rows = await (
@@ -254,14 +258,14 @@ class PostgresStore(Store):
                     )
                 ).fetchall()
                 seen = {row["event_key"] for row in rows}
-            fresh: list[tuple[str, dict[str, Any], str | None] | None] = []
-            for event, fields, key in items:
-                if key is not None and key in seen:
+            fresh: list[EventWrite | None] = []
+            for item in items:
+                if item.key is not None and item.key in seen:
                     fresh.append(None)
                     continue
-                if key is not None:
-                    seen.add(key)
-                fresh.append((event, fields, key))
+                if item.key is not None:
+                    seen.add(item.key)
+                fresh.append(item)
             count = sum(item is not None for item in fresh)
             if not count:
                 return [None] * len(items)
@@ -280,7 +284,9 @@ class PostgresStore(Store):
                 if item is None:
                     payloads.append(None)
                     continue
-                event, fields, key = item
+                event, fields, key, artifact = item
+                if artifact is not None:
+                    fields = {**fields, "artifact": await self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
                 seq += 1
                 payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
                 payloads.append(payload)
@@ -337,38 +343,44 @@ class PostgresStore(Store):
         file_name: str | None = None,
         event_key: str | None = None,
     ) -> dict[str, Any] | None:
-        artifact_id = artifact["id"]
         async with self.pool.connection() as conn, conn.transaction():
             if event_key is not None and await (
                 await conn.execute("SELECT 1 FROM events WHERE thread_id = %s AND event_key = %s", (thread_id, event_key))
             ).fetchone():
                 return None  # the task's first outcome is in the log already
-            # Versions are read-then-written: one writer per artifact id across every worker.
-            await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (artifact_id,))
-            same_origin = await (
-                await conn.execute("SELECT version FROM artifacts WHERE id = %s AND origin = %s", (artifact_id, origin))
+            return await self._put_artifact(conn, thread_id, ArtifactWrite(artifact, origin, file, file_name), artifact)
+
+    async def _put_artifact(
+        self, conn: AsyncConnection, thread_id: str, write: ArtifactWrite, announced: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Number and write the artifact's row (and file) in the caller's transaction; `announced` with its version."""
+        artifact_id = write.artifact["id"]
+        # Versions are read-then-written: one writer per artifact id across every worker.
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (artifact_id,))
+        same_origin = await (
+            await conn.execute("SELECT version FROM artifacts WHERE id = %s AND origin = %s", (artifact_id, write.origin))
+        ).fetchone()
+        if same_origin:
+            version = same_origin["version"]
+        else:
+            row = await (
+                await conn.execute("SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE id = %s", (artifact_id,))
             ).fetchone()
-            if same_origin:
-                version = same_origin["version"]
-            else:
-                row = await (
-                    await conn.execute("SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE id = %s", (artifact_id,))
-                ).fetchone()
-                version = row["v"] + 1
-            file_path = None
-            if file is not None:
-                target = self.files_dir / f"{artifact_id}.v{version}"
-                await asyncio.to_thread(target.write_bytes, file)
-                file_path = str(target)
-            await conn.execute(
-                "INSERT INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content, mime_type,"
-                " file_path, file_name, origin, created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-                " ON CONFLICT (id, version) DO UPDATE SET type = EXCLUDED.type, title = EXCLUDED.title,"
-                " show_in_canvas = EXCLUDED.show_in_canvas, content = EXCLUDED.content, mime_type = EXCLUDED.mime_type,"
-                " file_path = EXCLUDED.file_path, file_name = EXCLUDED.file_name, created_at = EXCLUDED.created_at",
-                artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
-            )
-        return stored_artifact(artifact, version, file is not None)
+            version = row["v"] + 1
+        file_path = None
+        if write.file is not None:
+            target = self.files_dir / f"{artifact_id}.v{version}"
+            await asyncio.to_thread(target.write_bytes, write.file)
+            file_path = str(target)
+        await conn.execute(
+            "INSERT INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content, mime_type,"
+            " file_path, file_name, origin, created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+            " ON CONFLICT (id, version) DO UPDATE SET type = EXCLUDED.type, title = EXCLUDED.title,"
+            " show_in_canvas = EXCLUDED.show_in_canvas, content = EXCLUDED.content, mime_type = EXCLUDED.mime_type,"
+            " file_path = EXCLUDED.file_path, file_name = EXCLUDED.file_name, created_at = EXCLUDED.created_at",
+            artifact_columns(thread_id, write.artifact, version, write.origin, file_path, write.file_name),
+        )
+        return stored_artifact(announced, version, write.file is not None)
 
     async def get_artifact(self, artifact_id: str, version: int | None = None) -> dict[str, Any] | None:
         query, args = "SELECT * FROM artifacts WHERE id = ?", (artifact_id,)
