@@ -491,7 +491,6 @@ class FlowRuntime:
             llm=self.llm, options=options, tools=self.tools, settings=self.settings, flush=barrier.flush,
             failed_attempts=await self.store.failed_attempts(thread_id),
         )
-        publish = self.events.publish
         try:
             thread = await self.thread_or_404(thread_id)
             start_id = (thread.get("start_input") or {}).get("id")
@@ -533,8 +532,9 @@ class FlowRuntime:
                 await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=pending)
                 # Free the thread first: a client may answer the moment it sees the interrupt.
                 self._release(thread_id, run)
-                await publish(thread_id, run.run_id, "interrupt", pending)
-                await publish(thread_id, run.run_id, "status", {"status": ThreadStatus.interrupted.value})
+                await self.events.publish_many(thread_id, run.run_id, [
+                    EventWrite("interrupt", pending), EventWrite("status", {"status": ThreadStatus.interrupted.value}),
+                ])
                 return
             missing = await self.store.missing_artifacts(thread_id)
             if missing:
@@ -591,13 +591,14 @@ class FlowRuntime:
         finally:
             # Free the thread before the last events: a client may send its next message on completion.
             self._release(thread_id, run)
-        await self.events.publish(thread_id, run.run_id, "status", {"status": status.value})
         completion: dict[str, Any] = {"success": status == ThreadStatus.done}
         if run.final_artifact_id and status == ThreadStatus.done:
             completion["finalArtifactId"] = run.final_artifact_id
         if error:
             completion["error"] = error
-        await self.events.publish(thread_id, run.run_id, "completion", completion)
+        await self.events.publish_many(
+            thread_id, run.run_id, [EventWrite("status", {"status": status.value}), EventWrite("completion", completion)]
+        )
 
     def _release(self, thread_id: str, run: ActiveRun) -> None:
         """Free the thread for its next run; `run.finished` is set when the run's task has ended."""

@@ -140,23 +140,32 @@ class Store:
         assert self._db is not None, "Store.open() was not awaited"
         return self._db
 
+    async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+        return list(await self.db.execute_fetchall(sql, args))  # one trip, where execute + fetch + close are three
+
+    async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
+        rows = await self._all(sql, args)
+        return rows[0] if rows else None
+
+    async def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        """One statement and its COMMIT in one trip."""
+        async with self._write_lock:
+            await self._in_db_thread(_execute_and_commit, sql, args)
+
     # ------------------------------------------------------------------ threads
 
     async def create_thread(
         self, thread_id: str, flow: str, title: str, options: dict[str, Any], owner: str | None = None
     ) -> None:
         now = time.time()
-        async with self._write_lock:
-            await self.db.execute(
-                "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
-            )
-            await self.db.commit()
+        await self._write(
+            "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
+        )
 
     async def get_thread(self, thread_id: str) -> dict[str, Any] | None:
-        async with self.db.execute("SELECT * FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT * FROM threads WHERE thread_id = ?", (thread_id,))
         return _thread_row(row) if row else None
 
     async def list_threads(self, limit: int = 200, owner: str | None = None) -> list[dict[str, Any]]:
@@ -166,8 +175,7 @@ class Store:
         else:
             query = "SELECT * FROM threads WHERE COALESCE(owner, ?) = ? ORDER BY updated_at DESC LIMIT ?"
             args = (LOCAL_OWNER, owner, limit)
-        async with self.db.execute(query, args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._all(query, args)
         return [_thread_row(r) for r in rows]
 
     async def update_thread(
@@ -200,13 +208,10 @@ class Store:
         await self._update_thread_row(thread_id, sets, args)
 
     async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
-        async with self._write_lock:
-            await self.db.execute(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
-            await self.db.commit()
+        await self._write(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
 
     async def threads_with_status(self, status: ThreadStatus) -> list[dict[str, Any]]:
-        async with self.db.execute("SELECT * FROM threads WHERE status = ?", (status.value,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._all("SELECT * FROM threads WHERE status = ?", (status.value,))
         return [_thread_row(r) for r in rows]
 
     # ------------------------------------------------------------------- events
@@ -291,40 +296,37 @@ class Store:
         return payloads
 
     async def has_event(self, thread_id: str, key: str) -> bool:
-        async with self.db.execute(
+        return await self._one(
             "SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)
-        ) as cur:
-            return await cur.fetchone() is not None
+        ) is not None
 
     async def failed_attempts(self, thread_id: str) -> dict[str, int]:
         """Failed attempts recorded per LangGraph task id (keyed `tool:update{failed}` events)."""
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT event_key FROM events WHERE thread_id = ? AND event = 'tool:update' AND event_key IS NOT NULL"
             " AND json_extract(payload, '$.status') = 'failed'",
             (thread_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return failed_per_task(row["event_key"] for row in rows)
 
     async def missing_artifacts(self, thread_id: str) -> list[str]:
         """Artifact versions the thread's log announced but the artifact table does not hold."""
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT DISTINCT json_extract(e.payload, '$.artifact.id') AS id, json_extract(e.payload, '$.artifact.version') AS v"
             " FROM events e WHERE e.thread_id = ? AND e.event = 'tool:artifact' AND NOT EXISTS"
             " (SELECT 1 FROM artifacts a WHERE a.id = json_extract(e.payload, '$.artifact.id')"
             " AND a.version = json_extract(e.payload, '$.artifact.version'))",
             (thread_id,),
-        ) as cur:
-            return [f"{row['id']} v{row['v']}" for row in await cur.fetchall()]
+        )
+        return [f"{row['id']} v{row['v']}" for row in rows]
 
     async def events_after(
         self, thread_id: str, after_seq: int = 0, limit: int | None = None
     ) -> list[tuple[str, dict[str, Any]]]:
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
             (thread_id, after_seq, -1 if limit is None else limit),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(r["event"], json.loads(r["payload"])) for r in rows]
 
     async def event_pages(
@@ -417,12 +419,11 @@ class Store:
             query += " AND version = ?"
             args += (version,)
         query += " ORDER BY version DESC LIMIT 1"
-        async with self.db.execute(query, args) as cur:
-            row = await cur.fetchone()
+        row = await self._one(query, args)
         if row is None:
             return None
-        async with self.db.execute("SELECT version FROM artifacts WHERE id = ? ORDER BY version", (artifact_id,)) as cur:
-            versions = [r["version"] for r in await cur.fetchall()]
+        rows = await self._all("SELECT version FROM artifacts WHERE id = ? ORDER BY version", (artifact_id,))
+        versions = [r["version"] for r in rows]
         return {**_artifact_row(row), "versions": versions}
 
     async def artifact_file(self, artifact_id: str, version: int | None = None) -> tuple[Path, str, str] | None:
@@ -432,24 +433,31 @@ class Store:
         return Path(row["_filePath"]), row.get("_fileName") or artifact_id, row.get("mimeType") or "application/octet-stream"
 
     async def latest_artifacts(self, thread_id: str) -> list[dict[str, Any]]:
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT a.* FROM artifacts a JOIN (SELECT id, MAX(version) v FROM artifacts WHERE thread_id = ? GROUP BY id)"
             " m ON a.id = m.id AND a.version = m.v ORDER BY a.created_at",
             (thread_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_artifact_row(r) for r in rows]
 
     async def find_trace(self, trace_id: str) -> dict[str, Any] | None:
         """The latest `trace` artifact whose content has this traceId (the legal flow's traces), with its
         thread as `_threadId` (private, like an artifact's) so the caller can check the owner."""
-        async with self.db.execute(
+        row = await self._one(
             "SELECT content, thread_id FROM artifacts WHERE type = 'trace' AND json_extract(content, '$.traceId') = ?"
             " ORDER BY version DESC LIMIT 1",
             (trace_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
+
+
+def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> None:
+    try:
+        conn.execute(sql, args)
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
 
 
 def _key_stored(conn: sqlite3.Connection, thread_id: str, key: str) -> bool:

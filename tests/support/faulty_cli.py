@@ -45,7 +45,7 @@ def _wrap(owner: type, name: str, when: str, nth: int, counts=lambda *a, **k: 1)
 def install(spec: str) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from app.store import Store
+    from app.store import EventWrite, Store
 
     point, when, nth = spec.split(":")
     if point == "checkpoint":
@@ -54,7 +54,7 @@ def install(spec: str) -> None:
         _wrap(AsyncSqliteSaver, "aput_writes", when, int(nth))
     elif point == "event":
         _wrap(Store, "append_events", when, int(nth), counts=lambda _store, _thread, _run, items: sum(
-            key is not None for _event, _fields, key in items
+            EventWrite(*item).key is not None for item in items
         ))
     else:
         raise SystemExit(f"unknown fault point {spec!r}")
