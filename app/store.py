@@ -59,11 +59,8 @@ CREATE TABLE IF NOT EXISTS artifacts (
     PRIMARY KEY (id, version)
 );
 CREATE INDEX IF NOT EXISTS artifacts_by_thread ON artifacts(thread_id);
--- The thread's last_seq follows its events inside the same statement: an append is one INSERT + COMMIT.
-CREATE TRIGGER IF NOT EXISTS events_advance_last_seq AFTER INSERT ON events BEGIN
-    UPDATE threads SET last_seq = NEW.seq, updated_at = (julianday('now') - 2440587.5) * 86400.0
-    WHERE thread_id = NEW.thread_id;
-END;
+-- Earlier versions advanced last_seq by trigger, one UPDATE per event; append_events now does it once per batch.
+DROP TRIGGER IF EXISTS events_advance_last_seq;
 """
 # An event a graph node wrote carries a key (task id + ordinal within the task): a task re-run after
 # a crash writes the same keys again and the store keeps the first of each.
@@ -269,6 +266,7 @@ class Store:
                 if row is None:
                     raise KeyError(thread_id)
                 last_seq = row[0]
+            first_seq = last_seq
             payloads: list[dict[str, Any] | None] = []
             for event, fields, key, artifact in items:
                 if artifact is not None:
@@ -287,6 +285,11 @@ class Store:
                 else:
                     last_seq += 1
                     payloads.append(payload)
+            if last_seq > first_seq:  # MAX: a stale cache (another process wrote) never moves it back
+                conn.execute(
+                    "UPDATE threads SET last_seq = MAX(last_seq, ?), updated_at = ? WHERE thread_id = ?",
+                    (last_seq, time.time(), thread_id),
+                )
             conn.commit()
         except BaseException:
             conn.rollback()
