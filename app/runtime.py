@@ -70,7 +70,7 @@ class ActiveRun:
 class StoredEvents:
     """The durability barrier behind `FlowContext.flush`: a node awaits it until its events are stored.
 
-    The runtime's stream consumer calls `stored(stream, ordinal)` after each keyed event is in the
+    The run's EventWriter calls `stored(stream, ordinal)` after each keyed event is in the
     store (or found there already); a node's hook awaits `flush(stream, count)` before it returns,
     so LangGraph checkpoints a node only after its events, artifacts included, are durable.
     """
@@ -120,8 +120,8 @@ class EventWriter:
     """Takes a run's stream chunks without waiting and stores them in batches, in order.
 
     Group commit: the stream loop only queues; this task takes everything queued since its last
-    write and stores it in one transaction, so the six events a node emits back to back cost one or
-    two trips to the database instead of six. A write failure fails the barrier, so nodes stop.
+    write and stores it in one transaction (artifacts included), so the events a node emits back to
+    back cost one trip to the database, not one each. A write failure fails the barrier: nodes stop.
     """
 
     def __init__(self, write: Callable[[list[dict[str, Any]]], Awaitable[None]], barrier: StoredEvents) -> None:

@@ -94,6 +94,25 @@ class EventWrite(NamedTuple):
 ADDED_COLUMNS = {"events": {"event_key": "TEXT"}, "threads": {"start_input": "TEXT", "owner": "TEXT"}}
 
 
+class _Append:
+    """One append_events call waiting for its group commit."""
+
+    __slots__ = ("thread_id", "run_id", "items", "payloads", "future")
+
+    def __init__(self, thread_id: str, run_id: str, items: list[EventWrite]) -> None:
+        self.thread_id, self.run_id, self.items = thread_id, run_id, items
+        self.payloads: list[dict[str, Any] | None] = []
+        self.future: asyncio.Future[list[dict[str, Any] | None]] = asyncio.get_running_loop().create_future()
+
+    def settle(self, error: BaseException | None = None) -> None:
+        if self.future.done():  # its caller was cancelled; the events are stored all the same
+            return
+        if error is None:
+            self.future.set_result(self.payloads)
+        else:
+            self.future.set_exception(error)
+
+
 class Store:
     # One process per DATA_DIR: no run leases, start-up recovery owns every `running` thread.
     shared = False
@@ -106,6 +125,8 @@ class Store:
         self._write_lock = asyncio.Lock()
         # Each thread's last seq, read once from the database and then kept here (under _write_lock).
         self._last_seq: dict[str, int] = {}
+        self._pending: list[_Append] = []  # appends waiting for the next group commit
+        self._committer: asyncio.Task[None] | None = None
 
     async def open(self) -> Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -128,6 +149,8 @@ class Store:
         return self
 
     async def close(self) -> None:
+        if self._committer is not None:
+            await asyncio.gather(self._committer, return_exceptions=True)  # what is pending gets written
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -228,21 +251,52 @@ class Store:
     ) -> list[dict[str, Any] | None]:
         """Store the events in order, in one transaction: their payloads, None for a key already stored.
 
-        The whole batch is one trip to the connection's thread (artifact rows, INSERTs and COMMIT run
-        there), which is what an event costs: a node's events queued while the previous write was in
-        flight share it. An artifact whose event key is stored already (a task re-run after a crash)
-        keeps its first outcome: neither it nor its event is written again.
+        An artifact whose event key is stored already (a task re-run after a crash) keeps its first
+        outcome: neither it nor its event is written again.
+
+        Group commit: appends that arrive while a write is in flight (other threads' runs, a node's
+        next events) wait for it and then go together, one transaction and one trip to the
+        connection's thread (artifact rows, INSERTs and COMMIT all run there).
         """
         if not items:
             return []
-        items = [EventWrite(*item) for item in items]
-        async with self._write_lock:
-            try:
-                return await self._in_db_thread(self._insert_events, thread_id, run_id, items)
-            except sqlite3.IntegrityError:
-                # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to
-                # this thread since its seq was cached: read it again.
-                return await self._in_db_thread(self._insert_events, thread_id, run_id, items)
+        append = _Append(thread_id, run_id, [EventWrite(*item) for item in items])
+        self._pending.append(append)
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_pending())
+        return await append.future
+
+    async def _commit_pending(self) -> None:
+        """The one task that writes appends: whatever is pending when it gets the write lock goes together."""
+        while self._pending:
+            async with self._write_lock:
+                appends, self._pending = self._pending, []
+                try:
+                    await self._in_db_thread(self._insert_appends, appends)
+                except Exception:
+                    # Each alone now, so one bad append fails only its own caller.
+                    for append in appends:
+                        try:
+                            await self._insert_alone(append)
+                        except Exception as error:
+                            append.settle(error=error)
+                            continue
+                        append.settle()
+                    continue
+                except BaseException as error:  # cancelled (the loop is closing): nobody waits in vain
+                    for append in appends:
+                        append.settle(error=error)
+                    raise
+            for append in appends:
+                append.settle()
+
+    async def _insert_alone(self, append: _Append) -> None:
+        try:
+            await self._in_db_thread(self._insert_appends, [append])
+        except sqlite3.IntegrityError:
+            # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to this
+            # thread since its seq was cached (the failed try dropped the cache): read it again.
+            await self._in_db_thread(self._insert_appends, [append])
 
     async def _in_db_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(connection, *args)` on aiosqlite's own thread: one hop for any number of statements.
@@ -251,41 +305,14 @@ class Store:
         """
         return await self.db._execute(fn, self.db._conn, *args)
 
-    def _insert_events(
-        self,
-        conn: sqlite3.Connection,
-        thread_id: str,
-        run_id: str,
-        items: Sequence[EventWrite],
-    ) -> list[dict[str, Any] | None]:
-        # Runs on the connection's thread while append_events holds _write_lock: _last_seq is ours.
+    def _insert_appends(self, conn: sqlite3.Connection, appends: list[_Append]) -> None:
+        # Runs on the connection's thread while _commit_pending holds _write_lock: _last_seq is ours.
+        last_seqs: dict[str, int] = {}
         try:
-            last_seq = self._last_seq.get(thread_id)
-            if last_seq is None:
-                row = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchone()
-                if row is None:
-                    raise KeyError(thread_id)
-                last_seq = row[0]
-            first_seq = last_seq
-            payloads: list[dict[str, Any] | None] = []
-            for event, fields, key, artifact in items:
-                if artifact is not None:
-                    if key is not None and _key_stored(conn, thread_id, key):
-                        payloads.append(None)
-                        continue
-                    fields = {**fields, "artifact": self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
-                payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq + 1, "ts": time.time(), **fields}
-                cursor = conn.execute(
-                    "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
-                    " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
-                    (thread_id, last_seq + 1, run_id, event, json.dumps(payload, ensure_ascii=False), key),
-                )
-                if cursor.rowcount == 0:
-                    payloads.append(None)
-                else:
-                    last_seq += 1
-                    payloads.append(payload)
-            if last_seq > first_seq:  # MAX: a stale cache (another process wrote) never moves it back
+            for append in appends:
+                append.payloads = self._insert_rows(conn, append, last_seqs)
+            for thread_id, last_seq in last_seqs.items():
+                # MAX: a stale cache (another process wrote meanwhile) never moves it back.
                 conn.execute(
                     "UPDATE threads SET last_seq = MAX(last_seq, ?), updated_at = ? WHERE thread_id = ?",
                     (last_seq, time.time(), thread_id),
@@ -293,9 +320,39 @@ class Store:
             conn.commit()
         except BaseException:
             conn.rollback()
-            self._last_seq.pop(thread_id, None)
+            for append in appends:
+                self._last_seq.pop(append.thread_id, None)
             raise
-        self._last_seq[thread_id] = last_seq
+        self._last_seq.update(last_seqs)
+
+    def _insert_rows(self, conn: sqlite3.Connection, append: _Append, last_seqs: dict[str, int]) -> list[dict[str, Any] | None]:
+        """One append's rows, uncommitted; `last_seqs` carries each thread's seq through the transaction."""
+        thread_id, run_id = append.thread_id, append.run_id
+        last_seq = last_seqs.get(thread_id, self._last_seq.get(thread_id))
+        if last_seq is None:
+            row = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchone()
+            if row is None:
+                raise KeyError(thread_id)
+            last_seq = row[0]
+        payloads: list[dict[str, Any] | None] = []
+        for event, fields, key, artifact in append.items:
+            if artifact is not None:
+                if key is not None and _key_stored(conn, thread_id, key):
+                    payloads.append(None)
+                    continue
+                fields = {**fields, "artifact": self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
+            payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq + 1, "ts": time.time(), **fields}
+            cursor = conn.execute(
+                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
+                (thread_id, last_seq + 1, run_id, event, json.dumps(payload, ensure_ascii=False), key),
+            )
+            if cursor.rowcount == 0:
+                payloads.append(None)
+            else:
+                last_seq += 1
+                payloads.append(payload)
+                last_seqs[thread_id] = last_seq
         return payloads
 
     async def has_event(self, thread_id: str, key: str) -> bool:
