@@ -69,6 +69,19 @@ async def test_a_batch_of_events_takes_consecutive_seqs_and_drops_keys_already_s
     assert (await store.get_thread("t"))["last_seq"] == 3
 
 
+async def test_an_append_to_a_missing_thread_fails_alone_beside_appends_written_with_it(store):
+    await store.create_thread("t", "ppt", "title", {})
+    first, missing, second = await asyncio.gather(
+        store.append_event("t", "r", "log", {"message": "a"}),
+        store.append_event("gone", "r", "log", {"message": "b"}),
+        store.append_event("t", "r", "log", {"message": "c"}),
+        return_exceptions=True,
+    )
+    assert isinstance(missing, KeyError)
+    assert {first["seq"], second["seq"]} == {1, 2}
+    assert sorted(payload["message"] for _event, payload in await store.events_after("t")) == ["a", "c"]
+
+
 async def test_an_artifact_whose_announcing_event_is_stored_keeps_its_first_outcome(store):
     await store.create_thread("t", "ppt", "title", {})
     artifact = {"id": "a1", "type": "dsl", "title": "x", "content": {"n": 1}}
