@@ -325,7 +325,9 @@ class Store:
             raise
         self._last_seq.update(last_seqs)
 
-    def _insert_rows(self, conn: sqlite3.Connection, append: _Append, last_seqs: dict[str, int]) -> list[dict[str, Any] | None]:
+    def _insert_rows(
+        self, conn: sqlite3.Connection, append: _Append, last_seqs: dict[str, int]
+    ) -> list[dict[str, Any] | None]:
         """One append's rows, uncommitted; `last_seqs` carries each thread's seq through the transaction."""
         thread_id, run_id = append.thread_id, append.run_id
         last_seq = last_seqs.get(thread_id, self._last_seq.get(thread_id))
