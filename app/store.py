@@ -261,6 +261,11 @@ class Store:
         if not items:
             return []
         append = _Append(thread_id, run_id, [EventWrite(*item) for item in items])
+        if not self._pending and not self._write_lock.locked():
+            # Nothing to group with: write it now (a free lock is taken without a pause), no hop to the committer.
+            async with self._write_lock:
+                await self._insert_alone(append)
+            return append.payloads
         self._pending.append(append)
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_pending())
