@@ -418,19 +418,15 @@ class Store:
         origin: str,
         file: bytes | None = None,
         file_name: str | None = None,
-        event_key: str | None = None,
-    ) -> dict[str, Any] | None:
+    ) -> dict[str, Any]:
         """Store a new version of the artifact, or replace the version this origin already made.
 
         `origin` names the task that produced it; a task re-executed after a crash has the same
-        origin, so it overwrites its own version instead of adding a duplicate one. With `event_key`
-        (the key of the event announcing it) already in the log, that task's first outcome stands:
-        nothing is written and None is returned.
+        origin, so it overwrites its own version instead of adding a duplicate one. (A run's
+        artifacts go with their events: EventWrite.artifact in append_events.)
         """
         async with self._write_lock:
-            return await self._in_db_thread(
-                self._write_artifact, thread_id, artifact, origin, file, file_name, event_key
-            )
+            return await self._in_db_thread(self._write_artifact, thread_id, artifact, origin, file, file_name)
 
     def _write_artifact(
         self,
@@ -440,11 +436,8 @@ class Store:
         origin: str,
         file: bytes | None,
         file_name: str | None,
-        event_key: str | None,
-    ) -> dict[str, Any] | None:
+    ) -> dict[str, Any]:
         # On the connection's thread, under _write_lock: the lookups, the file and the row are one hop.
-        if event_key is not None and _key_stored(conn, thread_id, event_key):
-            return None
         try:
             stored = self._put_artifact(conn, thread_id, ArtifactWrite(artifact, origin, file, file_name), artifact)
             conn.commit()

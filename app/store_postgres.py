@@ -341,13 +341,8 @@ class PostgresStore(Store):
         origin: str,
         file: bytes | None = None,
         file_name: str | None = None,
-        event_key: str | None = None,
-    ) -> dict[str, Any] | None:
+    ) -> dict[str, Any]:
         async with self.pool.connection() as conn, conn.transaction():
-            if event_key is not None and await (
-                await conn.execute("SELECT 1 FROM events WHERE thread_id = %s AND event_key = %s", (thread_id, event_key))
-            ).fetchone():
-                return None  # the task's first outcome is in the log already
             return await self._put_artifact(conn, thread_id, ArtifactWrite(artifact, origin, file, file_name), artifact)
 
     async def _put_artifact(

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from app.eventlog import EventLog
-from app.store import Store
+from app.store import ArtifactWrite, EventWrite, Store
 from schemas.events import ThreadStatus
 from tests.support.pg import NEEDS_POSTGRES, NEEDS_SCALE_EXTRA
 
@@ -82,14 +82,19 @@ async def test_an_append_to_a_missing_thread_fails_alone_beside_appends_written_
     assert sorted(payload["message"] for _event, payload in await store.events_after("t")) == ["a", "c"]
 
 
-async def test_an_artifact_whose_announcing_event_is_stored_keeps_its_first_outcome(store):
+async def test_an_artifact_announced_by_a_rerun_task_keeps_its_first_outcome(store):
     await store.create_thread("t", "ppt", "title", {})
     artifact = {"id": "a1", "type": "dsl", "title": "x", "content": {"n": 1}}
-    first = await store.save_artifact("t", artifact, origin="task-1/dsl", event_key="task-1/0/3")
-    await store.append_event("t", "r1", "tool:artifact", {"artifact": first}, key="task-1/0/3")
-    rerun = await store.save_artifact("t", {**artifact, "content": {"n": 2}}, origin="task-1/dsl", event_key="task-1/0/3")
-    assert first["version"] == 1 and rerun is None
+
+    def announce(content):
+        fields = {"toolCallId": "task-1", "artifact": {**artifact, "content": content}}
+        return EventWrite("tool:artifact", fields, "task-1/0/3", ArtifactWrite(fields["artifact"], "task-1/dsl"))
+
+    [first] = await store.append_events("t", "r1", [announce({"n": 1})])
+    [rerun] = await store.append_events("t", "r2", [announce({"n": 2})])
+    assert first["artifact"]["version"] == 1 and rerun is None
     assert (await store.get_artifact("a1"))["content"] == {"n": 1}
+    assert await store.missing_artifacts("t") == [], "the artifact row and its event are stored together"
 
 
 async def test_artifact_versions_per_producing_task_and_latest_listing(store):
