@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.store import Store
+from app.store import EventWrite, Store
 from schemas.events import EVENT_MODELS
 
 Fanout = Callable[[str, str, dict[str, Any]], Awaitable[None]]  # (thread_id, event, payload)
@@ -34,18 +34,37 @@ class EventLog:
         self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], *, key: str | None = None
     ) -> dict[str, Any] | None:
         """Store and fan out; an event whose `key` is already stored (a re-run task) is dropped: None."""
-        model = EVENT_MODELS.get(event)
-        if model is not None:
-            fields = model.model_validate(fields).model_dump(mode="json", exclude_none=True)
-        elif event not in EXTRA_EVENTS:
-            raise ValueError(f"unknown event {event!r}")
-        async with self._locks[thread_id]:
-            payload = await self.store.append_event(thread_id, run_id, event, fields, key=key)
-            if payload is None:
-                return None
-            for fanout in self._fanouts:
-                await fanout(thread_id, event, payload)
+        [payload] = await self.publish_many(thread_id, run_id, [EventWrite(event, fields, key)])
         return payload
+
+    async def publish_many(self, thread_id: str, run_id: str, items: list[EventWrite]) -> list[dict[str, Any] | None]:
+        """Store the events in one transaction, then fan each out in seq order; None where dropped (see Store.append_events).
+
+        An invalid event stops the batch there: the ones before it are stored and sent, then it raises.
+        """
+        valid: list[EventWrite] = []
+        error: Exception | None = None
+        for item in items:
+            fields = item.fields
+            if item.artifact is not None:
+                # The store numbers the version (always >= 1) in the same transaction; check the rest now.
+                fields = {**fields, "artifact": {**fields["artifact"], "version": 1}}
+            try:
+                valid.append(item._replace(fields=_validated(item.event, fields)))
+            except (ValueError, TypeError) as invalid:  # pydantic's ValidationError is a ValueError
+                error = invalid
+                break
+        payloads: list[dict[str, Any] | None] = []
+        if valid:
+            async with self._locks[thread_id]:
+                payloads = await self.store.append_events(thread_id, run_id, valid)
+                for (event, *_rest), payload in zip(valid, payloads):
+                    if payload is not None:
+                        for fanout in self._fanouts:
+                            await fanout(thread_id, event, payload)
+        if error is not None:
+            raise error
+        return payloads
 
     async def replay_then(
         self, thread_id: str, after_seq: int, send_batch: SendBatch, subscribe: Callable[[], Awaitable[None]]
@@ -61,7 +80,18 @@ class EventLog:
             if self.store.shared:
                 # Another worker may have stored events between the read and the subscribe (this lock
                 # is only ours): send them too; one may also arrive live, and clients drop a seq they hold.
-                for event, payload in await self.store.events_after(thread_id, after_seq):
-                    await send(event, payload)
-                    sent += 1
+                late = await self.store.events_after(thread_id, after_seq)
+                if late:
+                    await send_batch(late)
+                    sent += len(late)
         return sent
+
+
+def _validated(event: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields in their wire form, checked against the event's model (protocol.md)."""
+    model = EVENT_MODELS.get(event)
+    if model is not None:
+        return model.model_validate(fields).model_dump(mode="json", exclude_none=True)
+    if event not in EXTRA_EVENTS:
+        raise ValueError(f"unknown event {event!r}")
+    return fields

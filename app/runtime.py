@@ -12,7 +12,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from app.eventlog import EventLog
 from core.i18n import t
 from core.llm.base import LLM
 from core.settings import Settings
-from app.store import Store, public_artifact
+from app.store import ArtifactWrite, EventWrite, Store
 from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import CUSTOM_EVENT_KEY
 from schemas.events import (
@@ -64,7 +64,7 @@ class ActiveRun:
 class StoredEvents:
     """The durability barrier behind `FlowContext.flush`: a node awaits it until its events are stored.
 
-    The runtime's stream consumer calls `stored(stream, ordinal)` after each keyed event is in the
+    The run's EventWriter calls `stored(stream, ordinal)` after each keyed event is in the
     store (or found there already); a node's hook awaits `flush(stream, count)` before it returns,
     so LangGraph checkpoints a node only after its events, artifacts included, are durable.
     """
@@ -72,6 +72,7 @@ class StoredEvents:
     def __init__(self) -> None:
         self._stored: dict[str, int] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        self._error: BaseException | None = None
 
     def stored(self, stream: str, ordinal: int) -> None:
         self._stored[stream] = max(ordinal, self._stored.get(stream, 0))
@@ -83,12 +84,73 @@ class StoredEvents:
         if still:
             self._waiters[stream] = still
 
+    def fail(self, error: BaseException) -> None:
+        """The events can no longer be stored: every waiting and later flush raises (the node fails, not hangs)."""
+        self._error = error
+        for waiting in self._waiters.values():
+            for _count, future in waiting:
+                if not future.done():
+                    future.set_exception(EventsNotStored())
+        self._waiters.clear()
+
     async def flush(self, stream: str, count: int) -> None:
         if self._stored.get(stream, 0) >= count:
             return
+        if self._error is not None:
+            raise EventsNotStored() from self._error
         future = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(stream, []).append((count, future))
         await future
+
+
+class EventsNotStored(RuntimeError):
+    """A node's events could not be stored (the run's event writer failed): the node must not checkpoint."""
+
+
+_END = object()
+
+
+class EventWriter:
+    """Takes a run's stream chunks without waiting and stores them in batches, in order.
+
+    Group commit: the stream loop only queues; this task takes everything queued since its last
+    write and stores it in one transaction (artifacts included), so the events a node emits back to
+    back cost one trip to the database, not one each. A write failure fails the barrier: nodes stop.
+    """
+
+    def __init__(self, write: Callable[[list[dict[str, Any]]], Awaitable[None]], barrier: StoredEvents) -> None:
+        self._write = write
+        self._barrier = barrier
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._task = asyncio.create_task(self._run())
+
+    def put(self, chunk: dict[str, Any]) -> None:
+        self._queue.put_nowait(chunk)
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                batch = [await self._queue.get()]
+                while not self._queue.empty():
+                    batch.append(self._queue.get_nowait())
+                end = batch[-1] is _END
+                if end:
+                    batch.pop()
+                if batch:
+                    await self._write(batch)
+                if end:
+                    return
+        except BaseException as error:
+            self._barrier.fail(error)
+            raise
+
+    async def close(self) -> None:
+        """Once everything queued is stored; raises what stopped the writer, if anything did."""
+        self._queue.put_nowait(_END)
+        await self._task
+
+    def cancel(self) -> None:
+        self._task.cancel()
 
 
 class FlowRuntime:
@@ -448,7 +510,6 @@ class FlowRuntime:
             llm=self.llm, options=options, tools=self.tools, settings=self.settings, flush=barrier.flush,
             failed_attempts=await self.store.failed_attempts(thread_id),
         )
-        publish = self.events.publish
         try:
             thread = await self.thread_or_404(thread_id)
             start_id = (thread.get("start_input") or {}).get("id")
@@ -462,11 +523,22 @@ class FlowRuntime:
                 durability="sync",
                 control=run.control,
             )
+            writer = EventWriter(
+                lambda chunks: self._forward(thread_id, run, chunks, barrier, context), barrier
+            )
             try:
-                async with contextlib.aclosing(stream):
-                    async for _namespace, _mode, chunk in stream:
-                        if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
-                            await self._forward(thread_id, run, chunk, barrier, context)
+                try:
+                    async with contextlib.aclosing(stream):
+                        async for _namespace, _mode, chunk in stream:
+                            if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
+                                writer.put(chunk)
+                except asyncio.CancelledError:
+                    writer.cancel()  # shutdown or a lost lease: stop writing to this thread
+                    raise
+                except BaseException:
+                    await writer.close()  # the failed node's events first, then its outcome
+                    raise
+                await writer.close()
             except GraphDrained as drained:
                 if drained.reason == CANCEL:
                     await self._finish(thread_id, run, ThreadStatus.cancelled, error=t("runtime.cancelled"))
@@ -479,8 +551,9 @@ class FlowRuntime:
                 await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=pending)
                 # Free the thread first: a client may answer the moment it sees the interrupt.
                 self._release(thread_id, run)
-                await publish(thread_id, run.run_id, "interrupt", pending)
-                await publish(thread_id, run.run_id, "status", {"status": ThreadStatus.interrupted.value})
+                await self.events.publish_many(thread_id, run.run_id, [
+                    EventWrite("interrupt", pending), EventWrite("status", {"status": ThreadStatus.interrupted.value}),
+                ])
                 return
             missing = await self.store.missing_artifacts(thread_id)
             if missing:
@@ -509,35 +582,35 @@ class FlowRuntime:
                                resumable=resumable)
 
     async def _forward(
-        self, thread_id: str, run: ActiveRun, chunk: dict[str, Any], barrier: StoredEvents, context: FlowContext
+        self, thread_id: str, run: ActiveRun, chunks: list[dict[str, Any]], barrier: StoredEvents, context: FlowContext
     ) -> None:
-        event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
-        key = meta.get("key")
-        if key and event == "tool:artifact" and await self.store.has_event(thread_id, key):
-            # A task re-run after a crash: its first outcome is already stored, keep that one (the
-            # store drops other repeated events by key on its own).
-            if meta.get("final"):
-                run.final_artifact_id = data["artifact"]["id"]
-            barrier.stored(meta["stream"], meta["ordinal"])
-            return
-        if event == "tool:artifact":
-            stored = await self.store.save_artifact(
-                thread_id,
-                data["artifact"],
-                origin=meta.get("origin") or f"{run.run_id}/{data['artifact']['id']}",
-                file=meta.get("file"),
-                file_name=meta.get("fileName"),
-            )
-            data["artifact"] = public_artifact(stored)
-            if meta.get("final"):
-                run.final_artifact_id = stored["id"]
-        published = await self.events.publish(thread_id, run.run_id, event, data, key=key)
-        if key:
-            if published is not None and event == "tool:update" and data.get("status") == "failed":
+        """Store a batch of the run's custom chunks (artifacts with their events) in one transaction, then open the barrier."""
+        items: list[EventWrite] = []
+        metas: list[dict[str, Any]] = []
+        for chunk in chunks:
+            event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
+            artifact = None
+            if event == "tool:artifact":
+                artifact = ArtifactWrite(
+                    data["artifact"],
+                    origin=meta.get("origin") or f"{run.run_id}/{data['artifact']['id']}",
+                    file=meta.get("file"),
+                    file_name=meta.get("fileName"),
+                )
+                if meta.get("final"):
+                    # Also when a task re-run after a crash finds its first outcome stored (which stands).
+                    run.final_artifact_id = data["artifact"]["id"]
+            items.append(EventWrite(event, data, meta.get("key"), artifact))
+            metas.append(meta)
+        published = await self.events.publish_many(thread_id, run.run_id, items)
+        for item, meta, payload in zip(items, metas, published):
+            if item.key and payload is not None and item.event == "tool:update" and item.fields.get("status") == "failed":
                 # The task's next attempt (a retry) writes events of its own.
                 task_id = meta["stream"].rsplit("/", 1)[0]
                 context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1
-            barrier.stored(meta["stream"], meta["ordinal"])
+        for meta in metas:
+            if meta.get("key"):
+                barrier.stored(meta["stream"], meta["ordinal"])
 
     async def _finish(
         self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None, resumable: bool = True
@@ -548,7 +621,6 @@ class FlowRuntime:
         finally:
             # Free the thread before the last events: a client may send its next message on completion.
             self._release(thread_id, run)
-        await self.events.publish(thread_id, run.run_id, "status", {"status": status.value})
         completion: dict[str, Any] = {"success": status == ThreadStatus.done}
         if run.final_artifact_id and status == ThreadStatus.done:
             completion["finalArtifactId"] = run.final_artifact_id
@@ -556,7 +628,9 @@ class FlowRuntime:
             completion["error"] = error
         if status in RESUMABLE_STATUSES:
             completion["resumable"] = resumable
-        await self.events.publish(thread_id, run.run_id, "completion", completion)
+        await self.events.publish_many(
+            thread_id, run.run_id, [EventWrite("status", {"status": status.value}), EventWrite("completion", completion)]
+        )
 
     def _release(self, thread_id: str, run: ActiveRun) -> None:
         """Free the thread for its next run; `run.finished` is set when the run's task has ended."""

@@ -9,9 +9,9 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
 
@@ -60,11 +60,8 @@ CREATE TABLE IF NOT EXISTS artifacts (
     PRIMARY KEY (id, version)
 );
 CREATE INDEX IF NOT EXISTS artifacts_by_thread ON artifacts(thread_id);
--- The thread's last_seq follows its events inside the same statement: an append is one INSERT + COMMIT.
-CREATE TRIGGER IF NOT EXISTS events_advance_last_seq AFTER INSERT ON events BEGIN
-    UPDATE threads SET last_seq = NEW.seq, updated_at = (julianday('now') - 2440587.5) * 86400.0
-    WHERE thread_id = NEW.thread_id;
-END;
+-- Earlier versions advanced last_seq by trigger, one UPDATE per event; append_events now does it once per batch.
+DROP TRIGGER IF EXISTS events_advance_last_seq;
 """
 # An event a graph node wrote carries a key (task id + ordinal within the task): a task re-run after
 # a crash writes the same keys again and the store keeps the first of each.
@@ -72,6 +69,26 @@ EVENT_KEY_INDEX = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
 )
 REPLAY_PAGE_SIZE = 500
+T = TypeVar("T")
+
+
+class ArtifactWrite(NamedTuple):
+    """An artifact saved in the same transaction as the `tool:artifact` event announcing it."""
+
+    artifact: dict[str, Any]
+    origin: str
+    file: bytes | None = None
+    file_name: str | None = None
+
+
+class EventWrite(NamedTuple):
+    """One event to append: with `artifact`, the store numbers the artifact's version and sets it in
+    `fields["artifact"]` (with its download url) before the event is stored."""
+
+    event: str
+    fields: dict[str, Any]
+    key: str | None = None
+    artifact: ArtifactWrite | None = None
 
 # Columns added after the first release: older data directories get them on open.
 # NULL owner means the local user.
@@ -79,6 +96,25 @@ ADDED_COLUMNS = {
     "events": {"event_key": "TEXT"},
     "threads": {"start_input": "TEXT", "owner": "TEXT", "resumable": "INTEGER NOT NULL DEFAULT 1"},
 }
+
+
+class _Append:
+    """One append_events call waiting for its group commit."""
+
+    __slots__ = ("thread_id", "run_id", "items", "payloads", "future")
+
+    def __init__(self, thread_id: str, run_id: str, items: list[EventWrite]) -> None:
+        self.thread_id, self.run_id, self.items = thread_id, run_id, items
+        self.payloads: list[dict[str, Any] | None] = []
+        self.future: asyncio.Future[list[dict[str, Any] | None]] = asyncio.get_running_loop().create_future()
+
+    def settle(self, error: BaseException | None = None) -> None:
+        if self.future.done():  # its caller was cancelled; the events are stored all the same
+            return
+        if error is None:
+            self.future.set_result(self.payloads)
+        else:
+            self.future.set_exception(error)
 
 
 class Store:
@@ -93,6 +129,8 @@ class Store:
         self._write_lock = asyncio.Lock()
         # Each thread's last seq, read once from the database and then kept here (under _write_lock).
         self._last_seq: dict[str, int] = {}
+        self._pending: list[_Append] = []  # appends waiting for the next group commit
+        self._committer: asyncio.Task[None] | None = None
 
     async def open(self) -> Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -115,6 +153,8 @@ class Store:
         return self
 
     async def close(self) -> None:
+        if self._committer is not None:
+            await asyncio.gather(self._committer, return_exceptions=True)  # what is pending gets written
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -124,23 +164,32 @@ class Store:
         assert self._db is not None, "Store.open() was not awaited"
         return self._db
 
+    async def _all(self, sql: str, args: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+        return list(await self.db.execute_fetchall(sql, args))  # one trip, where execute + fetch + close are three
+
+    async def _one(self, sql: str, args: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
+        rows = await self._all(sql, args)
+        return rows[0] if rows else None
+
+    async def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        """One statement and its COMMIT in one trip."""
+        async with self._write_lock:
+            await self._in_db_thread(_execute_and_commit, sql, args)
+
     # ------------------------------------------------------------------ threads
 
     async def create_thread(
         self, thread_id: str, flow: str, title: str, options: dict[str, Any], owner: str | None = None
     ) -> None:
         now = time.time()
-        async with self._write_lock:
-            await self.db.execute(
-                "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
-            )
-            await self.db.commit()
+        await self._write(
+            "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
+        )
 
     async def get_thread(self, thread_id: str) -> dict[str, Any] | None:
-        async with self.db.execute("SELECT * FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._one("SELECT * FROM threads WHERE thread_id = ?", (thread_id,))
         return _thread_row(row) if row else None
 
     async def list_threads(self, limit: int = 200, owner: str | None = None) -> list[dict[str, Any]]:
@@ -150,8 +199,7 @@ class Store:
         else:
             query = "SELECT * FROM threads WHERE COALESCE(owner, ?) = ? ORDER BY updated_at DESC LIMIT ?"
             args = (LOCAL_OWNER, owner, limit)
-        async with self.db.execute(query, args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._all(query, args)
         return [_thread_row(r) for r in rows]
 
     async def update_thread(
@@ -189,9 +237,7 @@ class Store:
         await self._update_thread_row(thread_id, sets, args)
 
     async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
-        async with self._write_lock:
-            await self.db.execute(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
-            await self.db.commit()
+        await self._write(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
 
     async def rename_thread(self, thread_id: str, title: str) -> None:
         # The list is ordered by activity, and a rename is not activity: updated_at stays.
@@ -214,8 +260,7 @@ class Store:
         return cursor.rowcount > 0
 
     async def threads_with_status(self, status: ThreadStatus) -> list[dict[str, Any]]:
-        async with self.db.execute("SELECT * FROM threads WHERE status = ?", (status.value,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._all("SELECT * FROM threads WHERE status = ?", (status.value,))
         return [_thread_row(r) for r in rows]
 
     # ------------------------------------------------------------------- events
@@ -227,79 +272,157 @@ class Store:
 
         With a `key` already stored for this thread nothing is written and None is returned.
         """
-        async with self._write_lock:
-            try:
-                return await self._insert_event(thread_id, run_id, event, fields, key)
-            except sqlite3.IntegrityError:
-                # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to
-                # this thread since its seq was cached: read it again.
-                self._last_seq.pop(thread_id, None)
-                await self.db.rollback()
-                return await self._insert_event(thread_id, run_id, event, fields, key)
-
-    async def _insert_event(
-        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], key: str | None
-    ) -> dict[str, Any] | None:
-        last_seq = self._last_seq.get(thread_id)
-        if last_seq is None:
-            async with self.db.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise KeyError(thread_id)
-            last_seq = row["last_seq"]
-        seq = last_seq + 1
-        payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
-        try:
-            cursor = await self.db.execute(
-                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
-                " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
-                (thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False), key),
-            )
-            await self.db.commit()
-        except BaseException:
-            self._last_seq.pop(thread_id, None)
-            raise
-        if cursor.rowcount == 0:
-            self._last_seq[thread_id] = last_seq
-            return None
-        self._last_seq[thread_id] = seq
+        [payload] = await self.append_events(thread_id, run_id, [EventWrite(event, fields, key)])
         return payload
 
+    async def append_events(
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]]
+    ) -> list[dict[str, Any] | None]:
+        """Store the events in order, in one transaction: their payloads, None for a key already stored.
+
+        An artifact whose event key is stored already (a task re-run after a crash) keeps its first
+        outcome: neither it nor its event is written again.
+
+        Group commit: appends that arrive while a write is in flight (other threads' runs, a node's
+        next events) wait for it and then go together, one transaction and one trip to the
+        connection's thread (artifact rows, INSERTs and COMMIT all run there).
+        """
+        if not items:
+            return []
+        append = _Append(thread_id, run_id, [EventWrite(*item) for item in items])
+        if not self._pending and not self._write_lock.locked():
+            # Nothing to group with: write it now (a free lock is taken without a pause), no hop to the committer.
+            async with self._write_lock:
+                await self._insert_alone(append)
+            return append.payloads
+        self._pending.append(append)
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_pending())
+        return await append.future
+
+    async def _commit_pending(self) -> None:
+        """The one task that writes appends: whatever is pending when it gets the write lock goes together."""
+        while self._pending:
+            async with self._write_lock:
+                appends, self._pending = self._pending, []
+                try:
+                    await self._in_db_thread(self._insert_appends, appends)
+                except Exception:
+                    # Each alone now, so one bad append fails only its own caller.
+                    for append in appends:
+                        try:
+                            await self._insert_alone(append)
+                        except Exception as error:
+                            append.settle(error=error)
+                            continue
+                        append.settle()
+                    continue
+                except BaseException as error:  # cancelled (the loop is closing): nobody waits in vain
+                    for append in appends:
+                        append.settle(error=error)
+                    raise
+            for append in appends:
+                append.settle()
+
+    async def _insert_alone(self, append: _Append) -> None:
+        try:
+            await self._in_db_thread(self._insert_appends, [append])
+        except sqlite3.IntegrityError:
+            # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to this
+            # thread since its seq was cached (the failed try dropped the cache): read it again.
+            await self._in_db_thread(self._insert_appends, [append])
+
+    async def _in_db_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(connection, *args)` on aiosqlite's own thread: one hop for any number of statements.
+
+        aiosqlite has no public call for this; `_execute` is how each of its own methods gets there.
+        """
+        return await self.db._execute(fn, self.db._conn, *args)
+
+    def _insert_appends(self, conn: sqlite3.Connection, appends: list[_Append]) -> None:
+        # Runs on the connection's thread while _commit_pending holds _write_lock: _last_seq is ours.
+        last_seqs: dict[str, int] = {}
+        try:
+            for append in appends:
+                append.payloads = self._insert_rows(conn, append, last_seqs)
+            for thread_id, last_seq in last_seqs.items():
+                # MAX: a stale cache (another process wrote meanwhile) never moves it back.
+                conn.execute(
+                    "UPDATE threads SET last_seq = MAX(last_seq, ?), updated_at = ? WHERE thread_id = ?",
+                    (last_seq, time.time(), thread_id),
+                )
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            for append in appends:
+                self._last_seq.pop(append.thread_id, None)
+            raise
+        self._last_seq.update(last_seqs)
+
+    def _insert_rows(
+        self, conn: sqlite3.Connection, append: _Append, last_seqs: dict[str, int]
+    ) -> list[dict[str, Any] | None]:
+        """One append's rows, uncommitted; `last_seqs` carries each thread's seq through the transaction."""
+        thread_id, run_id = append.thread_id, append.run_id
+        last_seq = last_seqs.get(thread_id, self._last_seq.get(thread_id))
+        if last_seq is None:
+            row = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchone()
+            if row is None:
+                raise KeyError(thread_id)
+            last_seq = row[0]
+        payloads: list[dict[str, Any] | None] = []
+        for event, fields, key, artifact in append.items:
+            if artifact is not None:
+                if key is not None and _key_stored(conn, thread_id, key):
+                    payloads.append(None)
+                    continue
+                fields = {**fields, "artifact": self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
+            payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq + 1, "ts": time.time(), **fields}
+            cursor = conn.execute(
+                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
+                (thread_id, last_seq + 1, run_id, event, json.dumps(payload, ensure_ascii=False), key),
+            )
+            if cursor.rowcount == 0:
+                payloads.append(None)
+            else:
+                last_seq += 1
+                payloads.append(payload)
+                last_seqs[thread_id] = last_seq
+        return payloads
+
     async def has_event(self, thread_id: str, key: str) -> bool:
-        async with self.db.execute(
+        return await self._one(
             "SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)
-        ) as cur:
-            return await cur.fetchone() is not None
+        ) is not None
 
     async def failed_attempts(self, thread_id: str) -> dict[str, int]:
         """Failed attempts recorded per LangGraph task id (keyed `tool:update{failed}` events)."""
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT event_key FROM events WHERE thread_id = ? AND event = 'tool:update' AND event_key IS NOT NULL"
             " AND json_extract(payload, '$.status') = 'failed'",
             (thread_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return failed_per_task(row["event_key"] for row in rows)
 
     async def missing_artifacts(self, thread_id: str) -> list[str]:
         """Artifact versions the thread's log announced but the artifact table does not hold."""
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT DISTINCT json_extract(e.payload, '$.artifact.id') AS id, json_extract(e.payload, '$.artifact.version') AS v"
             " FROM events e WHERE e.thread_id = ? AND e.event = 'tool:artifact' AND NOT EXISTS"
             " (SELECT 1 FROM artifacts a WHERE a.id = json_extract(e.payload, '$.artifact.id')"
             " AND a.version = json_extract(e.payload, '$.artifact.version'))",
             (thread_id,),
-        ) as cur:
-            return [f"{row['id']} v{row['v']}" for row in await cur.fetchall()]
+        )
+        return [f"{row['id']} v{row['v']}" for row in rows]
 
     async def events_after(
         self, thread_id: str, after_seq: int = 0, limit: int | None = None
     ) -> list[tuple[str, dict[str, Any]]]:
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT event, payload FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?",
             (thread_id, after_seq, -1 if limit is None else limit),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(r["event"], json.loads(r["payload"])) for r in rows]
 
     async def event_pages(
@@ -328,36 +451,55 @@ class Store:
         """Store a new version of the artifact, or replace the version this origin already made.
 
         `origin` names the task that produced it; a task re-executed after a crash has the same
-        origin, so it overwrites its own version instead of adding a duplicate one.
+        origin, so it overwrites its own version instead of adding a duplicate one. (A run's
+        artifacts go with their events: EventWrite.artifact in append_events.)
         """
-        artifact_id = artifact["id"]
         async with self._write_lock:
-            async with self.db.execute(
-                "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, origin)
-            ) as cur:
-                same_origin = await cur.fetchone()
-            if same_origin:
-                version = same_origin["version"]
-            else:
-                async with self.db.execute(
-                    "SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE id = ?", (artifact_id,)
-                ) as cur:
-                    version = (await cur.fetchone())["v"] + 1
-            file_path = None
-            if file is not None:
-                target = self.files_dir / f"{artifact_id}.v{version}"
-                await asyncio.to_thread(target.write_bytes, file)
-                file_path = str(target)
-            await self.db.execute(
-                "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
-                " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
-            )
-            await self.db.commit()
-        stored = {**artifact, "version": version}
-        if file is not None:
-            stored["url"] = f"/artifacts/{artifact_id}/download?version={version}"
+            return await self._in_db_thread(self._write_artifact, thread_id, artifact, origin, file, file_name)
+
+    def _write_artifact(
+        self,
+        conn: sqlite3.Connection,
+        thread_id: str,
+        artifact: dict[str, Any],
+        origin: str,
+        file: bytes | None,
+        file_name: str | None,
+    ) -> dict[str, Any]:
+        # On the connection's thread, under _write_lock: the lookups, the file and the row are one hop.
+        try:
+            stored = self._put_artifact(conn, thread_id, ArtifactWrite(artifact, origin, file, file_name), artifact)
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
         return stored
+
+    def _put_artifact(
+        self, conn: sqlite3.Connection, thread_id: str, write: ArtifactWrite, announced: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Number and write the artifact's row (and file), uncommitted; returns `announced` with its version and url."""
+        artifact_id = write.artifact["id"]
+        same_origin = conn.execute(
+            "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, write.origin)
+        ).fetchone()
+        if same_origin:
+            version = same_origin[0]
+        else:
+            version = conn.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM artifacts WHERE id = ?", (artifact_id,)
+            ).fetchone()[0] + 1
+        file_path = None
+        if write.file is not None:
+            target = self.files_dir / f"{artifact_id}.v{version}"
+            target.write_bytes(write.file)
+            file_path = str(target)
+        conn.execute(
+            "INSERT OR REPLACE INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content,"
+            " mime_type, file_path, file_name, origin, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            artifact_columns(thread_id, write.artifact, version, write.origin, file_path, write.file_name),
+        )
+        return stored_artifact(announced, version, write.file is not None)
 
     async def get_artifact(self, artifact_id: str, version: int | None = None) -> dict[str, Any] | None:
         query = "SELECT * FROM artifacts WHERE id = ?"
@@ -366,12 +508,11 @@ class Store:
             query += " AND version = ?"
             args += (version,)
         query += " ORDER BY version DESC LIMIT 1"
-        async with self.db.execute(query, args) as cur:
-            row = await cur.fetchone()
+        row = await self._one(query, args)
         if row is None:
             return None
-        async with self.db.execute("SELECT version FROM artifacts WHERE id = ? ORDER BY version", (artifact_id,)) as cur:
-            versions = [r["version"] for r in await cur.fetchall()]
+        rows = await self._all("SELECT version FROM artifacts WHERE id = ? ORDER BY version", (artifact_id,))
+        versions = [r["version"] for r in rows]
         return {**_artifact_row(row), "versions": versions}
 
     async def artifact_file(self, artifact_id: str, version: int | None = None) -> tuple[Path, str, str] | None:
@@ -381,23 +522,21 @@ class Store:
         return Path(row["_filePath"]), row.get("_fileName") or artifact_id, row.get("mimeType") or "application/octet-stream"
 
     async def latest_artifacts(self, thread_id: str) -> list[dict[str, Any]]:
-        async with self.db.execute(
+        rows = await self._all(
             "SELECT a.* FROM artifacts a JOIN (SELECT id, MAX(version) v FROM artifacts WHERE thread_id = ? GROUP BY id)"
             " m ON a.id = m.id AND a.version = m.v ORDER BY a.created_at",
             (thread_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_artifact_row(r) for r in rows]
 
     async def find_trace(self, trace_id: str) -> dict[str, Any] | None:
         """The latest `trace` artifact whose content has this traceId (the legal flow's traces), with its
         thread as `_threadId` (private, like an artifact's) so the caller can check the owner."""
-        async with self.db.execute(
+        row = await self._one(
             "SELECT content, thread_id FROM artifacts WHERE type = 'trace' AND json_extract(content, '$.traceId') = ?"
             " ORDER BY version DESC LIMIT 1",
             (trace_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return {**json.loads(row["content"]), "_threadId": row["thread_id"]} if row else None
 
 
@@ -409,6 +548,27 @@ async def remove_files(paths: Iterable[str]) -> None:
             Path(path).unlink(missing_ok=True)
 
     await asyncio.to_thread(unlink_all)
+
+
+def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> None:
+    try:
+        conn.execute(sql, args)
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+
+
+def _key_stored(conn: sqlite3.Connection, thread_id: str, key: str) -> bool:
+    return conn.execute("SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)).fetchone() is not None
+
+
+def stored_artifact(artifact: dict[str, Any], version: int, has_file: bool) -> dict[str, Any]:
+    """The artifact as saved: its version, and the download url when it has a file."""
+    stored = {**artifact, "version": version}
+    if has_file:
+        stored["url"] = f"/artifacts/{artifact['id']}/download?version={version}"
+    return stored
 
 
 def failed_per_task(event_keys: Iterable[str]) -> dict[str, int]:

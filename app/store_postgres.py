@@ -13,13 +13,26 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from app.store import LOCAL_OWNER, Store, _artifact_row, _thread_row, artifact_columns, failed_per_task, remove_files
+from app.store import (
+    LOCAL_OWNER,
+    ArtifactWrite,
+    EventWrite,
+    Store,
+    _artifact_row,
+    _thread_row,
+    artifact_columns,
+    failed_per_task,
+    remove_files,
+    stored_artifact,
+)
 from schemas.events import ThreadStatus
 
 # Versioned migrations: each step runs once, in order, recorded in schema_migrations. Alembic would
@@ -235,42 +248,74 @@ class PostgresStore(Store):
 
     # ------------------------------------------------------------------- events
 
-    async def append_event(
-        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], *, key: str | None = None
-    ) -> dict[str, Any] | None:
-        """The seq comes from the thread row, locked until commit: workers never hand out the same one."""
-        try:
-            return await self._append_in_transaction(thread_id, run_id, event, fields, key)
-        except _KeyTaken:
-            return None
+    async def append_events(
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]]
+    ) -> list[dict[str, Any] | None]:
+        """The seqs come from the thread row, locked until commit: workers never hand out the same one."""
+        if not items:
+            return []
+        items = [EventWrite(*item) for item in items]
+        while True:
+            try:
+                return await self._append_in_transaction(thread_id, run_id, items)
+            except _KeyTaken:
+                continue  # the next attempt finds that key stored and drops its event
 
     async def _append_in_transaction(
-        self, thread_id: str, run_id: str, event: str, fields: dict[str, Any], key: str | None
-    ) -> dict[str, Any] | None:
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite]
+    ) -> list[dict[str, Any] | None]:
         async with self.pool.connection() as conn, conn.transaction():
-            if key is not None:
-                seen = await (
-                    await conn.execute("SELECT 1 FROM events WHERE thread_id = %s AND event_key = %s", (thread_id, key))
-                ).fetchone()
-                if seen:
-                    return None
+            keys = [item.key for item in items if item.key is not None]
+            seen: set[str] = set()
+            if keys:
+                rows = await (
+                    await conn.execute(
+                        "SELECT event_key FROM events WHERE thread_id = %s AND event_key = ANY(%s)", (thread_id, keys)
+                    )
+                ).fetchall()
+                seen = {row["event_key"] for row in rows}
+            fresh: list[EventWrite | None] = []
+            for item in items:
+                if item.key is not None and item.key in seen:
+                    fresh.append(None)
+                    continue
+                if item.key is not None:
+                    seen.add(item.key)
+                fresh.append(item)
+            count = sum(item is not None for item in fresh)
+            if not count:
+                return [None] * len(items)
             row = await (
                 await conn.execute(
-                    "UPDATE threads SET last_seq = last_seq + 1, updated_at = %s WHERE thread_id = %s RETURNING last_seq",
-                    (time.time(), thread_id),
+                    "UPDATE threads SET last_seq = last_seq + %s, updated_at = %s WHERE thread_id = %s RETURNING last_seq",
+                    (count, time.time(), thread_id),
                 )
             ).fetchone()
             if row is None:
                 raise KeyError(thread_id)
-            payload = {"threadId": thread_id, "runId": run_id, "seq": row["last_seq"], "ts": time.time(), **fields}
-            inserted = await conn.execute(
-                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (%s,%s,%s,%s,%s,%s)"
-                " ON CONFLICT (thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
-                (thread_id, row["last_seq"], run_id, event, json.dumps(payload, ensure_ascii=False), key),
-            )
-            if inserted.rowcount == 0:
-                raise _KeyTaken  # the same key committed by another worker meanwhile: the rollback gives the seq back
-        return payload
+            seq = row["last_seq"] - count
+            payloads: list[dict[str, Any] | None] = []
+            rows_to_insert = []
+            for item in fresh:
+                if item is None:
+                    payloads.append(None)
+                    continue
+                event, fields, key, artifact = item
+                if artifact is not None:
+                    fields = {**fields, "artifact": await self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
+                seq += 1
+                payload = {"threadId": thread_id, "runId": run_id, "seq": seq, "ts": time.time(), **fields}
+                payloads.append(payload)
+                rows_to_insert.append((thread_id, seq, run_id, event, json.dumps(payload, ensure_ascii=False), key))
+            async with conn.cursor() as cursor:
+                await cursor.executemany(
+                    "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (%s,%s,%s,%s,%s,%s)"
+                    " ON CONFLICT (thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
+                    rows_to_insert,
+                )
+                if cursor.rowcount != len(rows_to_insert):
+                    raise _KeyTaken  # a key committed by another worker meanwhile: the rollback gives the seqs back
+        return payloads
 
     async def has_event(self, thread_id: str, key: str) -> bool:
         return await self._one("SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)) is not None
@@ -313,37 +358,40 @@ class PostgresStore(Store):
         file: bytes | None = None,
         file_name: str | None = None,
     ) -> dict[str, Any]:
-        artifact_id = artifact["id"]
         async with self.pool.connection() as conn, conn.transaction():
-            # Versions are read-then-written: one writer per artifact id across every worker.
-            await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (artifact_id,))
-            same_origin = await (
-                await conn.execute("SELECT version FROM artifacts WHERE id = %s AND origin = %s", (artifact_id, origin))
+            return await self._put_artifact(conn, thread_id, ArtifactWrite(artifact, origin, file, file_name), artifact)
+
+    async def _put_artifact(
+        self, conn: AsyncConnection, thread_id: str, write: ArtifactWrite, announced: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Number and write the artifact's row (and file) in the caller's transaction; `announced` with its version."""
+        artifact_id = write.artifact["id"]
+        # Versions are read-then-written: one writer per artifact id across every worker.
+        await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (artifact_id,))
+        same_origin = await (
+            await conn.execute("SELECT version FROM artifacts WHERE id = %s AND origin = %s", (artifact_id, write.origin))
+        ).fetchone()
+        if same_origin:
+            version = same_origin["version"]
+        else:
+            row = await (
+                await conn.execute("SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE id = %s", (artifact_id,))
             ).fetchone()
-            if same_origin:
-                version = same_origin["version"]
-            else:
-                row = await (
-                    await conn.execute("SELECT COALESCE(MAX(version), 0) AS v FROM artifacts WHERE id = %s", (artifact_id,))
-                ).fetchone()
-                version = row["v"] + 1
-            file_path = None
-            if file is not None:
-                target = self.files_dir / f"{artifact_id}.v{version}"
-                await asyncio.to_thread(target.write_bytes, file)
-                file_path = str(target)
-            await conn.execute(
-                "INSERT INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content, mime_type,"
-                " file_path, file_name, origin, created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-                " ON CONFLICT (id, version) DO UPDATE SET type = EXCLUDED.type, title = EXCLUDED.title,"
-                " show_in_canvas = EXCLUDED.show_in_canvas, content = EXCLUDED.content, mime_type = EXCLUDED.mime_type,"
-                " file_path = EXCLUDED.file_path, file_name = EXCLUDED.file_name, created_at = EXCLUDED.created_at",
-                artifact_columns(thread_id, artifact, version, origin, file_path, file_name),
-            )
-        stored = {**artifact, "version": version}
-        if file is not None:
-            stored["url"] = f"/artifacts/{artifact_id}/download?version={version}"
-        return stored
+            version = row["v"] + 1
+        file_path = None
+        if write.file is not None:
+            target = self.files_dir / f"{artifact_id}.v{version}"
+            await asyncio.to_thread(target.write_bytes, write.file)
+            file_path = str(target)
+        await conn.execute(
+            "INSERT INTO artifacts(id, version, thread_id, type, title, show_in_canvas, content, mime_type,"
+            " file_path, file_name, origin, created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+            " ON CONFLICT (id, version) DO UPDATE SET type = EXCLUDED.type, title = EXCLUDED.title,"
+            " show_in_canvas = EXCLUDED.show_in_canvas, content = EXCLUDED.content, mime_type = EXCLUDED.mime_type,"
+            " file_path = EXCLUDED.file_path, file_name = EXCLUDED.file_name, created_at = EXCLUDED.created_at",
+            artifact_columns(thread_id, write.artifact, version, write.origin, file_path, write.file_name),
+        )
+        return stored_artifact(announced, version, write.file is not None)
 
     async def get_artifact(self, artifact_id: str, version: int | None = None) -> dict[str, Any] | None:
         query, args = "SELECT * FROM artifacts WHERE id = ?", (artifact_id,)

@@ -1,34 +1,44 @@
-"""Hook → client latency over a live in-process server, against raw Socket.IO on the same server.
+"""Hook → client over a live in-process server with Socket.IO clients connected, against raw Socket.IO.
 
-A real server (create_app + aiohttp AppRunner on 127.0.0.1:0, SQLite store in a temp DATA_DIR)
-runs a `bench_latency` flow whose one @node emits K `progress` events through NodeContext.progress,
-each carrying time.perf_counter_ns() in its `message`. A python-socketio AsyncClient (websocket
-transport) in the same process — same clock — records arrival times. Every event travels
-hook → stream writer → FlowRuntime._forward → EventLog.publish (pydantic validation, SQLite
+A real server (create_app + aiohttp AppRunner on 127.0.0.1:0, SQLite store in a temp DATA_DIR) and
+python-socketio AsyncClients (websocket transport) in the same process — one clock. Every hook
+event travels hook → stream writer → FlowRuntime's event writer → EventLog (validation, SQLite
 append + commit) → Socket.IO room emit → websocket → client.
 
-Baselines on the same server and connection:
-  round trip   client emits `bench:ping`, a server handler emits `bench:pong` straight back (RTT)
-  server push  a server task emits `bench:push` to the client directly, no runtime (one-way)
+P1 with a socket — per-node orchestration overhead when a client watches the run. The linear graph
+of bench/orchestration_overhead.py (N hooked nodes, 6 events each) is run three ways, interleaved:
+  bare      the plain graph, astream on the runtime's own checkpointer (no hooks, no runtime)
+  runtime   FlowRuntime.send_message → end of run, nobody in the room
+  socket    a connected client sends chat:message and waits for the run's `completion` event
+Figures are median run time / N.
 
-Two load shapes: `paced` (one event every --pace-ms, so each is measured alone) and `burst`
-(all K back to back, so later events queue behind the store: this is throughput-bound).
+P2 — one-way latency of `progress` events (each carries time.perf_counter_ns()) at R concurrent runs
+(one client per run, each run emitting --rate events/s), against, on the same server and clients:
+  round trip   each client emits `bench:ping` at the same rate, a handler answers `bench:pong` (RTT)
+  server push  a server task per client emits `bench:pushed` at the same rate, no runtime (one-way)
 
-    .venv/bin/python bench/hook_latency.py [--k 500] [--pace-ms 5] [--repeats 2]
+Also a burst (K events back to back, one run): throughput of the hook path against raw pushes.
+
+    .venv/bin/python bench/hook_latency.py                   # quick: R=1,50 for 2 s each, 10 P1 runs
+    .venv/bin/python bench/hook_latency.py --full            # the issue's sizes: 10 s per level, 30 P1 runs
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import statistics
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any, TypedDict
 
 import _common  # noqa: F401  (puts the repo root on sys.path)
-from _common import emit_summary, percentile
+from _common import emit_summary, percentile, run_to_end
+from orchestration_overhead import bare_node, bench_flow, linear_graph, run_stream
 
 import socketio
 from aiohttp import web
@@ -41,14 +51,16 @@ from graphs.base import FlowContext, FlowDefinition
 from graphs.hooks import NodeContext, node
 
 FLOW = "bench_latency"
-WARMUP_EVENTS = 20
+N_NODES = 6
+P1_FLOW = f"bench{N_NODES}"
+SKIP = 3  # first events of each run/client: connection and run start-up, not the steady state
 
 
 @node("emit_progress")
 async def emit_progress(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     k, pace = int(ctx.options["k"]), float(ctx.options["pace_ms"]) / 1000
     for i in range(1, k + 1):
-        ctx.progress(i, k, f"{time.perf_counter_ns()} {time.time():.6f}")
+        ctx.progress(i, k, str(time.perf_counter_ns()))
         if pace:
             await asyncio.sleep(pace)
         elif i % 50 == 0:
@@ -68,7 +80,7 @@ def build_graph() -> StateGraph:
     return graph
 
 
-BENCH_FLOW = FlowDefinition(
+LATENCY_FLOW = FlowDefinition(
     name=FLOW,
     title="latency bench",
     description="emits K progress events",
@@ -78,28 +90,24 @@ BENCH_FLOW = FlowDefinition(
 
 
 class Server:
-    """The app's own create_app with the bench flow registered and two raw Socket.IO handlers added."""
+    """The app's own create_app with the bench flows registered and two raw Socket.IO handlers added."""
 
     def __init__(self, data_dir: Path) -> None:
-        self.settings = Settings(data_dir=data_dir, llm_provider="offline", _env_file=None)
+        self.settings = Settings(data_dir=data_dir, llm_provider="offline", _env_file=None, rate_limit_per_s=1000,
+                                 rate_limit_burst=1000)
         self.sio: socketio.AsyncServer | None = None
+        self.application: web.Application | None = None
         self.runner: web.AppRunner | None = None
         self.url = ""
 
+    @property
+    def runtime(self):
+        return self.application[app.server.RUNTIME_KEY]
+
     async def __aenter__(self) -> Server:
-        original_attach = app.server.attach_socketio
-
-        def attach_and_keep(application, settings):
-            self.sio = original_attach(application, settings)
-            return self.sio
-
-        app.server.attach_socketio = attach_and_keep
-        app.services.load_flows = lambda: {FLOW: BENCH_FLOW}
-        try:
-            application = app.server.create_app(self.settings)
-        finally:
-            app.server.attach_socketio = original_attach
-        sio = self.sio
+        app.services.load_flows = lambda: {FLOW: LATENCY_FLOW, P1_FLOW: bench_flow(N_NODES)}
+        self.application = app.server.create_app(self.settings)
+        sio = self.sio = self.application[app.server.SOCKETIO_KEY]
 
         @sio.on("bench:ping")
         async def ping(sid: str, data: Any) -> None:
@@ -119,7 +127,7 @@ class Server:
 
             asyncio.get_running_loop().create_task(pusher())
 
-        self.runner = web.AppRunner(application, access_log=None)
+        self.runner = web.AppRunner(self.application, access_log=None)
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
@@ -135,25 +143,19 @@ class Client:
     def __init__(self) -> None:
         self.sio = socketio.AsyncClient(reconnection=False)
         self.samples: dict[str, list[int]] = {"progress": [], "pong": [], "pushed": []}
-        self.stages: list[tuple[float, float]] = []  # (hook → envelope ts, ts → client) in s, wall clock
         self.done = asyncio.Event()
         self.expected = 0
         self.pong = asyncio.Event()
-        self.completions: set[str] = set()
-        self.completed = asyncio.Event()
+        self.completions: dict[str, asyncio.Event] = {}
 
         @self.sio.on("progress")
         async def on_progress(data: dict[str, Any]) -> None:
-            now, wall = time.perf_counter_ns(), time.time()
-            sent_ns, sent_wall = data["message"].split()
-            self.samples["progress"].append(now - int(sent_ns))
-            self.stages.append((data["ts"] - float(sent_wall), wall - data["ts"]))
+            self.samples["progress"].append(time.perf_counter_ns() - int(data["message"]))
             self._count()
 
         @self.sio.on("completion")
         async def on_completion(data: dict[str, Any]) -> None:
-            self.completions.add(data["threadId"])
-            self.completed.set()
+            self.completion(data["threadId"]).set()
 
         @self.sio.on("bench:pong")
         async def on_pong(data: dict[str, Any]) -> None:
@@ -164,6 +166,9 @@ class Client:
         async def on_pushed(data: dict[str, Any]) -> None:
             self.samples["pushed"].append(time.perf_counter_ns() - data["t"])
             self._count()
+
+    def completion(self, thread_id: str) -> asyncio.Event:
+        return self.completions.setdefault(thread_id, asyncio.Event())
 
     def _count(self) -> None:
         self.expected -= 1
@@ -177,19 +182,21 @@ class Client:
         await self.sio.connect(url, transports=["websocket"], wait_timeout=10)
         return self
 
+    async def start(self, flow: str, options: dict[str, Any]) -> str:
+        ack = await self.sio.call("chat:message", {"flow": flow, "text": "go", "options": options}, timeout=60)
+        assert ack["ok"], ack
+        return ack["threadId"]
 
-async def hook_run(client: Client, k: int, pace_ms: float) -> tuple[list[int], list[tuple[float, float]], float]:
-    client.samples["progress"], client.stages = [], []
+
+async def hook_run(client: Client, k: int, pace_ms: float) -> tuple[list[int], float]:
+    client.samples["progress"] = []
     client.expect(k)
     start = time.perf_counter()
-    ack = await client.sio.call("chat:message", {"flow": FLOW, "text": "go", "options": {"k": k, "pace_ms": pace_ms}})
-    assert ack["ok"], ack
-    await asyncio.wait_for(client.done.wait(), timeout=120)
+    thread_id = await client.start(FLOW, {"k": k, "pace_ms": pace_ms})
+    await asyncio.wait_for(client.done.wait(), timeout=300)
     elapsed = time.perf_counter() - start
-    while ack["threadId"] not in client.completions:  # let the run end before the next measurement
-        client.completed.clear()
-        await asyncio.wait_for(client.completed.wait(), timeout=30)
-    return client.samples["progress"], client.stages, elapsed
+    await asyncio.wait_for(client.completion(thread_id).wait(), timeout=60)  # the run ends before the next one
+    return client.samples["progress"], elapsed
 
 
 async def push_run(client: Client, k: int, pace_ms: float) -> tuple[list[int], float]:
@@ -197,7 +204,7 @@ async def push_run(client: Client, k: int, pace_ms: float) -> tuple[list[int], f
     client.expect(k)
     start = time.perf_counter()
     await client.sio.emit("bench:push", {"k": k, "pace_ms": pace_ms})
-    await asyncio.wait_for(client.done.wait(), timeout=120)
+    await asyncio.wait_for(client.done.wait(), timeout=300)
     return client.samples["pushed"], time.perf_counter() - start
 
 
@@ -206,9 +213,8 @@ async def ping_run(client: Client, k: int, pace_ms: float) -> list[int]:
     for _ in range(k):
         client.pong.clear()
         await client.sio.emit("bench:ping", {"t": time.perf_counter_ns()})
-        await asyncio.wait_for(client.pong.wait(), timeout=10)
-        if pace_ms:
-            await asyncio.sleep(pace_ms / 1000)
+        await asyncio.wait_for(client.pong.wait(), timeout=30)
+        await asyncio.sleep(pace_ms / 1000)
     return client.samples["pong"]
 
 
@@ -217,78 +223,109 @@ def ms_stats(samples_ns: list[int]) -> tuple[float, float]:
     return percentile(values, 50), percentile(values, 99)
 
 
-async def main(k: int, pace_ms: float, repeats: int) -> None:
+async def p1_socket(server: Server, client: Client, runs: int) -> dict[str, float]:
+    """Median ms per node of the bare graph, the runtime alone, and the runtime watched over a socket."""
+    runtime = server.runtime
+    bare = linear_graph(N_NODES, lambda k: bare_node).compile(checkpointer=runtime.graphs[P1_FLOW].checkpointer)
+    times: dict[str, list[float]] = {"bare": [], "runtime": [], "socket": []}
+    for i in range(runs + 2):  # interleaved, the first two dropped (warm-up)
+        t_bare = await run_stream(bare, None)
+        start = time.perf_counter()
+        await run_to_end(runtime, flow=P1_FLOW, text="bench", thread_id=uuid.uuid4().hex)
+        t_runtime = time.perf_counter() - start
+        start = time.perf_counter()
+        thread_id = await client.start(P1_FLOW, {})
+        await asyncio.wait_for(client.completion(thread_id).wait(), timeout=60)
+        t_socket = time.perf_counter() - start
+        if i >= 2:
+            times["bare"].append(t_bare)
+            times["runtime"].append(t_runtime)
+            times["socket"].append(t_socket)
+    return {kind: statistics.median(values) * 1000 / N_NODES for kind, values in times.items()}
+
+
+async def p2_level(clients: list[Client], k: int, pace_ms: float) -> dict[str, tuple[float, float]]:
+    """R runs at once (one per client), then R raw pushers, then R pingers, each at the same rate."""
+    hooks = await asyncio.gather(*(hook_run(c, k, pace_ms) for c in clients))
+    pushes = await asyncio.gather(*(push_run(c, k, pace_ms) for c in clients))
+    pings = await asyncio.gather(*(ping_run(c, k, pace_ms) for c in clients))
+    return {
+        "hook": ms_stats([s for samples, _ in hooks for s in samples[SKIP:]]),
+        "push": ms_stats([s for samples, _ in pushes for s in samples[SKIP:]]),
+        "rtt": ms_stats([s for samples in pings for s in samples[SKIP:]]),
+    }
+
+
+async def main(levels: list[int], seconds: float, rate: float, p1_runs: int, burst: int) -> None:
     logging.getLogger("aiohttp").setLevel(logging.WARNING)
+    pace_ms = 1000 / rate
+    k = max(SKIP + 5, round(seconds * rate))
+    p2: dict[int, dict[str, tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
         async with Server(Path(tmp) / "data") as server:
-            client = await Client().connect(server.url)
+            clients = [await Client().connect(server.url) for _ in range(max(levels))]
             try:
-                await hook_run(client, 50, 1)  # warm-up: imports, first thread, first commit
-                await ping_run(client, 50, 1)
-                await push_run(client, 50, 1)
-
-                # Paced runs interleaved and pooled over --repeats, so a noisy moment hits all three alike.
-                rtt_paced, push_paced, hook_paced, stages = [], [], [], []
-                for _ in range(repeats):
-                    rtt_paced += (await ping_run(client, k, pace_ms))[WARMUP_EVENTS:]
-                    push_paced += (await push_run(client, k, pace_ms))[0][WARMUP_EVENTS:]
-                    hook_samples, hook_stages, _ = await hook_run(client, k, pace_ms)
-                    hook_paced += hook_samples[WARMUP_EVENTS:]
-                    stages += hook_stages[WARMUP_EVENTS:]
-                push_burst, push_burst_s = await push_run(client, k, 0)
-                hook_burst, _, hook_burst_s = await hook_run(client, k, 0)
-                push_burst, hook_burst = push_burst[WARMUP_EVENTS:], hook_burst[WARMUP_EVENTS:]
+                await hook_run(clients[0], 20, 1)  # warm-up: imports, first thread, first commit
+                await push_run(clients[0], 20, 1)
+                p1 = await p1_socket(server, clients[0], p1_runs)
+                for level in levels:
+                    p2[level] = await p2_level(clients[:level], k, pace_ms)
+                push_burst, push_burst_s = await push_run(clients[0], burst, 0)
+                hook_burst, hook_burst_s = await hook_run(clients[0], burst, 0)
             finally:
-                await client.sio.disconnect()
+                for client in clients:
+                    with contextlib.suppress(Exception):
+                        await client.sio.disconnect()
 
-    rows = {
-        f"raw round trip (ping→pong), paced {pace_ms:g} ms": ms_stats(rtt_paced),
-        f"raw server push (one-way), paced {pace_ms:g} ms": ms_stats(push_paced),
-        f"hook → client (one-way), paced {pace_ms:g} ms": ms_stats(hook_paced),
-        "raw server push, burst": ms_stats(push_burst),
-        "hook → client, burst": ms_stats(hook_burst),
-    }
-    print(f"Hook → client latency, K={k} events per run (first {WARMUP_EVENTS} of each run dropped), paced runs pooled "
-          f"over {repeats} repeats; python-socketio websocket, client and server in one process\n")
-    print(f"{'':50} {'p50 ms':>9} {'p99 ms':>9}")
-    for label, (p50, p99) in rows.items():
-        print(f"{label:50} {p50:9.3f} {p99:9.3f}")
+    print(f"P1 with a socket: linear graph of {N_NODES} hooked nodes (6 events each), median of {p1_runs} runs, ms per node")
+    print(f"  bare graph (runtime's checkpointer)   {p1['bare']:7.3f}")
+    print(f"  runtime, nobody watching              {p1['runtime']:7.3f}   {p1['runtime'] / p1['bare']:.2f}× bare")
+    print(f"  runtime, a client watching            {p1['socket']:7.3f}   {p1['socket'] / p1['bare']:.2f}× bare")
+    print(f"\nP2: one-way latency at R concurrent runs, {rate:g} events/s each, {k} events per run "
+          f"(first {SKIP} of each dropped), one client per run")
+    print(f"{'R':>3} {'':28} {'p50 ms':>8} {'p99 ms':>8}")
+    for level, rows in p2.items():
+        for label, name in (("raw round trip (ping→pong)", "rtt"), ("raw server push (one-way)", "push"),
+                            ("hook → client (one-way)", "hook")):
+            p50, p99 = rows[name]
+            print(f"{level:>3} {label:28} {p50:8.3f} {p99:8.3f}")
+        print(f"{'':3} hook p99 = {rows['hook'][1] / rows['push'][1]:.2f}× raw push, "
+              f"{rows['hook'][1] / rows['rtt'][1]:.2f}× raw round trip")
+    hb50, hb99 = ms_stats(hook_burst[SKIP:])
+    print(f"\nburst of {burst}: hook path {burst / hook_burst_s:,.0f} events/s (run incl. start/finish), "
+          f"raw push {burst / push_burst_s:,.0f} events/s; burst p99 hook {hb99:.1f} ms = time to drain the queue")
 
-    rt50, rt99 = rows[f"raw round trip (ping→pong), paced {pace_ms:g} ms"]
-    pu50, pu99 = rows[f"raw server push (one-way), paced {pace_ms:g} ms"]
-    hk50, hk99 = rows[f"hook → client (one-way), paced {pace_ms:g} ms"]
-    print(f"\npaced hook vs raw round trip:   p50 {hk50 / rt50:.2f}×   p99 {hk99 / rt99:.2f}×")
-    print(f"paced hook vs raw server push:  p50 {hk50 / pu50:.2f}×   p99 {hk99 / pu99:.2f}×")
-    to_store = [a * 1000 for a, _ in stages]
-    to_client = [b * 1000 for _, b in stages]
-    print("paced hook split at the envelope's `ts` (stamped inside Store.append_event, before INSERT/COMMIT):")
-    print(f"  hook → ts (stream writer, _forward, validation, lock, SELECT last_seq)  p50 {percentile(to_store, 50):.3f} ms"
-          f"  p99 {percentile(to_store, 99):.3f} ms")
-    print(f"  ts → client (INSERT, UPDATE, COMMIT, room emit, websocket)             p50 {percentile(to_client, 50):.3f} ms"
-          f"  p99 {percentile(to_client, 99):.3f} ms")
-    hb50, hb99 = rows["hook → client, burst"]
-    print(f"\nburst throughput: hook path {k / hook_burst_s:,.0f} events/s (run incl. start/finish), "
-          f"raw push {k / push_burst_s:,.0f} events/s; burst p99 hook {hb99:.1f} ms = time to drain the queue")
-
-    emit_summary(
-        "hook_latency",
-        [
-            {"metric": "hook→client p50 ms (vs raw RTT)", "value": f"{hk50:.2f}", "baseline": f"{rt50:.2f}",
-             "ratio": f"{hk50 / rt50:.2f}x"},
-            {"metric": "hook→client p99 ms (vs raw RTT)", "value": f"{hk99:.2f}", "baseline": f"{rt99:.2f}",
-             "ratio": f"{hk99 / rt99:.2f}x"},
-            {"metric": "hook→client p50 ms (vs raw one-way push)", "value": f"{hk50:.2f}", "baseline": f"{pu50:.2f}",
-             "ratio": f"{hk50 / pu50:.2f}x"},
-            {"metric": "burst events/s (hook vs raw push)", "value": f"{k / hook_burst_s:,.0f}",
-             "baseline": f"{k / push_burst_s:,.0f}", "ratio": f"{(k / hook_burst_s) / (k / push_burst_s):.2f}x"},
-        ],
-    )
+    rows = [
+        {"metric": f"P1 ms/node N={N_NODES}, client watching (vs bare graph)", "value": f"{p1['socket']:.2f}",
+         "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['socket'] / p1['bare']:.2f}x"},
+        {"metric": f"P1 ms/node N={N_NODES}, nobody watching (vs bare graph)", "value": f"{p1['runtime']:.2f}",
+         "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['runtime'] / p1['bare']:.2f}x"},
+    ]
+    for level, result in p2.items():
+        hook99 = result["hook"][1]
+        rows.append({"metric": f"P2 hook→client p99 ms, R={level} (vs raw one-way push)", "value": f"{hook99:.2f}",
+                     "baseline": f"{result['push'][1]:.2f}", "ratio": f"{hook99 / result['push'][1]:.2f}x"})
+        rows.append({"metric": f"P2 hook→client p99 ms, R={level} (vs raw round trip)", "value": f"{hook99:.2f}",
+                     "baseline": f"{result['rtt'][1]:.2f}", "ratio": f"{hook99 / result['rtt'][1]:.2f}x"})
+    rows.append({"metric": "burst events/s (hook vs raw push)", "value": f"{burst / hook_burst_s:,.0f}",
+                 "baseline": f"{burst / push_burst_s:,.0f}",
+                 "ratio": f"{(burst / hook_burst_s) / (burst / push_burst_s):.2f}x"})
+    emit_summary("hook_latency", rows)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--k", type=int, default=500, help="events per run")
-    parser.add_argument("--pace-ms", type=float, default=5.0, help="gap between events in the paced runs")
-    parser.add_argument("--repeats", type=int, default=2, help="paced runs of each kind, pooled")
+    parser.add_argument("--full", action="store_true", help="the issue's sizes: 10 s per level, 30 P1 runs, burst 1000")
+    parser.add_argument("--levels", default="1,50", help="concurrent runs for P2, comma-separated")
+    parser.add_argument("--seconds", type=float, default=None, help="length of each P2 measurement")
+    parser.add_argument("--rate", type=float, default=10.0, help="events per second per run (P2)")
+    parser.add_argument("--p1-runs", type=int, default=None, help="runs of each kind for P1")
+    parser.add_argument("--burst", type=int, default=None, help="events of the burst run")
     args = parser.parse_args()
-    asyncio.run(main(args.k, args.pace_ms, args.repeats))
+    asyncio.run(main(
+        [int(level) for level in args.levels.split(",") if level],
+        args.seconds or (10.0 if args.full else 2.0),
+        args.rate,
+        args.p1_runs or (30 if args.full else 10),
+        args.burst or (1000 if args.full else 200),
+    ))

@@ -113,8 +113,8 @@ class Attribution:
     """Wraps the runtime's store, event log and checkpointer coroutines to sum the time spent in each."""
 
     TARGETS = (
-        ("events", "publish", "EventLog.publish (validate + append + fan-out)"),
-        ("store", "append_event", "  Store.append_event (INSERT + COMMIT)"),
+        ("events", "publish_many", "EventLog.publish_many (validate + append + fan-out)"),
+        ("store", "append_events", "  Store.append_events (INSERTs + COMMIT, one trip)"),
         ("store", "save_artifact", "Store.save_artifact"),
         ("store", "update_thread", "Store.update_thread"),
         ("store", "create_thread", "Store.create_thread"),
@@ -183,6 +183,8 @@ async def attribute(runtime, n: int, runs: int, block: int = 5) -> tuple[list[st
                      f"{' — the store default' if mode == 'NORMAL' else ''}, {walls[mode] / done * 1000:.2f} ms/run wall; "
                      "calls overlap, so rows do not add up):")
         for label, (calls, seconds) in totals[mode].items():
+            if not calls:
+                continue
             lines.append(f"  {label:55} {calls / done:5.1f} calls/run  {seconds / calls * 1000:6.3f} ms/call  "
                          f"{seconds / done * 1000:7.2f} ms/run")
     return lines, {mode: walls[mode] / done for mode in modes}

@@ -24,7 +24,7 @@ SUMMARY_PREFIX = "BENCH-SUMMARY "
 
 BENCHES = {
     "orchestration_overhead": ([], ["--runs", "10"]),
-    "hook_latency": ([], ["--k", "200"]),
+    "hook_latency": (["--full"], []),
     "pptx_render": ([], ["--runs", "8"]),
     "concurrent_slides": ([], ["--delay", "0.5"]),
     "non_reading_clients": ([], ["--clients", "10", "--thread-mb", "2"]),

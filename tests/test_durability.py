@@ -7,8 +7,10 @@ same runtime a restarted server uses.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections import Counter
@@ -153,3 +155,25 @@ async def test_seq_continues_when_another_process_wrote_to_the_thread_meanwhile(
 
     assert [p["seq"] for _, p in events] == list(range(1, len(events) + 1))
     assert [p["success"] for n, p in events if n == "completion"] == [True, True, True]
+
+
+async def test_a_run_whose_events_cannot_be_stored_ends_failed_instead_of_hanging(tmp_path):
+    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
+        append_events = runtime.store.append_events
+
+        async def disk_gone(thread_id, run_id, items):
+            if any(item[2] is not None for item in items):  # a node's (keyed) events
+                raise sqlite3.OperationalError("disk I/O error")
+            return await append_events(thread_id, run_id, items)
+
+        runtime.store.append_events = disk_gone
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
+        await asyncio.wait_for(runtime.wait(thread_id), timeout=60)
+        events = await runtime.store.events_after(thread_id)
+        thread = await runtime.store.get_thread(thread_id)
+
+    assert thread["status"] == ThreadStatus.failed.value
+    completions = [p for n, p in events if n == "completion"]
+    assert len(completions) == 1 and events[-1][0] == "completion"
+    assert (completions[0]["success"], completions[0]["error"]) == (False, t("runtime.run_failed"))

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from app.store import Store
+from app.eventlog import EventLog
+from app.store import ArtifactWrite, EventWrite, Store
 from schemas.events import ThreadStatus
 from tests.support.pg import NEEDS_POSTGRES, NEEDS_SCALE_EXTRA
 
@@ -54,6 +55,46 @@ async def test_concurrent_appends_never_share_a_seq(store):
     await asyncio.gather(*(store.append_event("t", "r", "log", {"message": str(n)}) for n in range(40)))
     seqs = [payload["seq"] for _event, payload in await store.events_after("t")]
     assert seqs == list(range(1, 41))
+
+
+async def test_a_batch_of_events_takes_consecutive_seqs_and_drops_keys_already_stored(store):
+    await store.create_thread("t", "ppt", "title", {})
+    first = await store.append_events(
+        "t", "r1", [("log", {"message": "a"}, "task/1"), ("log", {"message": "b"}, None), ("log", {"message": "a"}, "task/1")]
+    )
+    second = await store.append_events("t", "r2", [("log", {"message": "a"}, "task/1"), ("log", {"message": "c"}, "task/2")])
+    assert [p and p["seq"] for p in first] == [1, 2, None], "a key repeated within the batch is dropped"
+    assert [p and p["seq"] for p in second] == [None, 3], "a key stored by an earlier batch is dropped, no gap"
+    assert [payload["message"] for _event, payload in await store.events_after("t")] == ["a", "b", "c"]
+    assert (await store.get_thread("t"))["last_seq"] == 3
+
+
+async def test_an_append_to_a_missing_thread_fails_alone_beside_appends_written_with_it(store):
+    await store.create_thread("t", "ppt", "title", {})
+    first, missing, second = await asyncio.gather(
+        store.append_event("t", "r", "log", {"message": "a"}),
+        store.append_event("gone", "r", "log", {"message": "b"}),
+        store.append_event("t", "r", "log", {"message": "c"}),
+        return_exceptions=True,
+    )
+    assert isinstance(missing, KeyError)
+    assert {first["seq"], second["seq"]} == {1, 2}
+    assert sorted(payload["message"] for _event, payload in await store.events_after("t")) == ["a", "c"]
+
+
+async def test_an_artifact_announced_by_a_rerun_task_keeps_its_first_outcome(store):
+    await store.create_thread("t", "ppt", "title", {})
+    artifact = {"id": "a1", "type": "dsl", "title": "x", "content": {"n": 1}}
+
+    def announce(content):
+        fields = {"toolCallId": "task-1", "artifact": {**artifact, "content": content}}
+        return EventWrite("tool:artifact", fields, "task-1/0/3", ArtifactWrite(fields["artifact"], "task-1/dsl"))
+
+    [first] = await store.append_events("t", "r1", [announce({"n": 1})])
+    [rerun] = await store.append_events("t", "r2", [announce({"n": 2})])
+    assert first["artifact"]["version"] == 1 and rerun is None
+    assert (await store.get_artifact("a1"))["content"] == {"n": 1}
+    assert await store.missing_artifacts("t") == [], "the artifact row and its event are stored together"
 
 
 async def test_artifact_versions_per_producing_task_and_latest_listing(store):
@@ -163,6 +204,33 @@ async def test_a_live_lease_keeps_other_workers_out_until_it_expires(postgres, t
         assert await store.renew_leases("w2", ["t"], 5) == {"t": True}, "the holder learns of a cancel asked elsewhere"
     finally:
         await store.close()
+
+
+@NEEDS_POSTGRES
+@NEEDS_SCALE_EXTRA
+async def test_a_join_gets_what_another_worker_stored_while_it_subscribed(postgres, tmp_path):
+    from app.store_postgres import PostgresStore
+
+    url = await postgres.new_database()
+    here = await PostgresStore(url, tmp_path / "files").open()
+    other_worker = await PostgresStore(url, tmp_path / "files").open()
+    try:
+        await here.create_thread("t", "ppt", "title", {})
+        for n in range(3):
+            await here.append_event("t", "r", "tool:log", {"message": f"m{n}"})
+        received: list[int] = []
+
+        async def send_batch(page):
+            received.extend(payload["seq"] for _event, payload in page)
+
+        async def subscribe():  # this worker's lock does not hold the other one back
+            await other_worker.append_event("t", "r", "tool:log", {"message": "late"})
+
+        sent = await EventLog(here).replay_then("t", 0, send_batch, subscribe)
+        assert received == [1, 2, 3, 4] and sent == 4
+    finally:
+        await other_worker.close()
+        await here.close()
 
 
 @NEEDS_POSTGRES

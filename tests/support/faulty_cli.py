@@ -3,7 +3,8 @@
 FAULT="<point>:<when>:<N>" with point one of
   checkpoint — LangGraph writes a checkpoint (AsyncSqliteSaver.aput),
   writes     — LangGraph saves a finished task's writes (AsyncSqliteSaver.aput_writes),
-  event      — the runtime appends a node's event to the log (Store.append_event with a key),
+  event      — the runtime appends a node's event to the log (a keyed item of Store.append_events;
+               the kill falls before / after the batch that holds the N-th one),
 and when `before` or `after` that call. Used as `python -m tests.support.faulty_cli ppt "topic"`.
 Lives in tests/: product code has no fault hooks.
 """
@@ -20,19 +21,21 @@ def _die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _wrap(owner: type, name: str, when: str, nth: int, counts_if=lambda *a, **k: True) -> None:
+def _wrap(owner: type, name: str, when: str, nth: int, counts=lambda *a, **k: 1) -> None:
+    """Kill at the call during which the count of `counts(call)` reaches `nth`."""
     original = getattr(owner, name)
     calls = 0
 
     @functools.wraps(original)
     async def faulty(*args, **kwargs):
         nonlocal calls
-        if counts_if(*args, **kwargs):
-            calls += 1
-            if calls == nth and when == "before":
-                _die()
+        before = calls
+        calls += counts(*args, **kwargs)
+        reached = before < nth <= calls
+        if reached and when == "before":
+            _die()
         result = await original(*args, **kwargs)
-        if calls == nth and when == "after" and counts_if(*args, **kwargs):
+        if reached and when == "after":
             _die()
         return result
 
@@ -42,7 +45,7 @@ def _wrap(owner: type, name: str, when: str, nth: int, counts_if=lambda *a, **k:
 def install(spec: str) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from app.store import Store
+    from app.store import EventWrite, Store
 
     point, when, nth = spec.split(":")
     if point == "checkpoint":
@@ -50,7 +53,9 @@ def install(spec: str) -> None:
     elif point == "writes":
         _wrap(AsyncSqliteSaver, "aput_writes", when, int(nth))
     elif point == "event":
-        _wrap(Store, "append_event", when, int(nth), counts_if=lambda *a, key=None, **k: key is not None)
+        _wrap(Store, "append_events", when, int(nth), counts=lambda _store, _thread, _run, items: sum(
+            EventWrite(*item).key is not None for item in items
+        ))
     else:
         raise SystemExit(f"unknown fault point {spec!r}")
 
