@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.i18n import t
-from graphs.ppt import graph as ppt_graph
+from graphs.ppt import render_pool
 from tests.support.browser import BROWSER_MARKS, browser, open_page, send  # noqa: F401
 from tests.test_failures import unrenderable
 
@@ -15,7 +15,7 @@ pytestmark = BROWSER_MARKS
 @pytest.fixture
 async def failing_server(start_server, monkeypatch):
     # In-process, so the patch reaches its runs; requested before `browser`, which closes first.
-    monkeypatch.setattr(ppt_graph, "gate", unrenderable)
+    monkeypatch.setattr(render_pool, "gate", unrenderable)
     return await start_server()
 
 

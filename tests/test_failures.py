@@ -12,7 +12,7 @@ from core.i18n import t
 from core.llm.base import LLMError
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
-from graphs.ppt import graph as ppt_graph
+from graphs.ppt import render_pool
 from schemas.ppt import VideoOutline
 
 
@@ -107,7 +107,7 @@ async def fail_to_render(client) -> tuple[str, dict]:
 
 
 async def test_a_deck_that_cannot_render_ends_failed_and_not_resumable(live_server, connect, monkeypatch):
-    monkeypatch.setattr(ppt_graph, "gate", unrenderable)
+    monkeypatch.setattr(render_pool, "gate", unrenderable)  # the QA gate on a thread (RENDER_PROCESSES=0)
     client = await connect(live_server.url)
     thread_id, completion = await fail_to_render(client)
 
@@ -120,7 +120,7 @@ async def test_a_deck_that_cannot_render_ends_failed_and_not_resumable(live_serv
 
 
 async def test_resuming_a_failure_that_would_repeat_is_refused_with_a_sentence(live_server, connect, monkeypatch):
-    monkeypatch.setattr(ppt_graph, "gate", unrenderable)
+    monkeypatch.setattr(render_pool, "gate", unrenderable)  # the QA gate on a thread (RENDER_PROCESSES=0)
     client = await connect(live_server.url)
     thread_id, _ = await fail_to_render(client)
 
@@ -131,7 +131,7 @@ async def test_resuming_a_failure_that_would_repeat_is_refused_with_a_sentence(l
 
 
 async def test_a_new_message_after_an_unrenderable_deck_starts_afresh_and_finishes(live_server, connect, monkeypatch):
-    monkeypatch.setattr(ppt_graph, "gate", unrenderable)
+    monkeypatch.setattr(render_pool, "gate", unrenderable)  # the QA gate on a thread (RENDER_PROCESSES=0)
     client = await connect(live_server.url)
     thread_id, _ = await fail_to_render(client)
     monkeypatch.undo()  # the changed request renders
@@ -146,7 +146,7 @@ async def test_a_new_message_after_an_unrenderable_deck_starts_afresh_and_finish
 
 
 def test_ng_ppt_offers_no_resume_for_a_deck_that_cannot_render(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(ppt_graph, "gate", unrenderable)
+    monkeypatch.setattr(render_pool, "gate", unrenderable)  # the QA gate on a thread (RENDER_PROCESSES=0)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("LLM_PROVIDER", "offline")
 
@@ -159,7 +159,7 @@ def test_ng_ppt_offers_no_resume_for_a_deck_that_cannot_render(tmp_path, monkeyp
 
 
 def test_ng_resume_of_a_failure_that_would_repeat_says_to_change_the_request(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(ppt_graph, "gate", unrenderable)
+    monkeypatch.setattr(render_pool, "gate", unrenderable)  # the QA gate on a thread (RENDER_PROCESSES=0)
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("LLM_PROVIDER", "offline")
     main(["ppt", "做一个关于地震的5分钟PPT", "--out", str(tmp_path / "deck.pptx")])
