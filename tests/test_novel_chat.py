@@ -304,3 +304,13 @@ async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connec
     assert kind == "completion"
     reply = messages(client, ack)[-1]
     assert "9" in reply and "3" in reply and not artifacts(client, ack, "novel_answer")
+
+
+async def test_a_quoted_line_is_cited_whole_with_its_closing_quote_mark(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "第一章发生了什么？")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    quotes = [e["quote"] for e in artifacts(client, ack, "novel_answer")[-1]["content"]["evidence"]]
+    assert quotes
+    assert all(not q.startswith("”") and q.count("“") == q.count("”") for q in quotes), quotes

@@ -151,5 +151,3 @@ def pronoun_in(text: str) -> str | None:
     return next((p for p in PRONOUNS if p in text), None)
 
 
-def sentences_of(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[。！？!?])|\n", text) if s.strip()]
