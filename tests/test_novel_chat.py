@@ -384,3 +384,23 @@ async def test_a_new_question_typed_at_a_which_character_question_is_answered_as
     assert kind == "completion"
     answer = artifacts(client, resumed, "novel_answer")[-1]["content"]
     assert {e["chapter_number"] for e in answer["evidence"]} == {2}
+
+
+async def test_he_in_a_follow_up_means_the_character_just_asked_about(server, connect):
+    client = await connect(server.url)
+    first = await say(client, "沈青是谁？")
+    assert (await settled(client, first))[0] == "completion"
+    ack = await say(client, "他和林远是什么关系？", first["threadId"])
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
+    assert "徒弟" in answer, answer  # characters.json: 沈青 regards 林远 as his 徒弟
+
+
+async def test_she_in_a_follow_up_means_the_woman_just_asked_about_without_asking_who(server, connect):
+    client = await connect(server.url)
+    first = await say(client, "苏微是谁？")
+    assert (await settled(client, first))[0] == "completion"
+    ack = await say(client, "她做了什么？", first["threadId"])
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "苏微 was just asked about"
+    assert artifacts(client, ack, "novel_answer")[-1]["content"]["answer"].startswith("苏微")

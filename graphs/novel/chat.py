@@ -30,6 +30,7 @@ ROLE = "novel_chat"
 HISTORY_KEPT = 20
 RESULTS_KEPT = 10
 DESTRUCTIVE = frozenset({"workflow.rollback", "workflow.clean"})
+GENDER_PRONOUN = {"男": "他", "女": "她", "male": "他", "female": "她"}
 CONFIRMED_UNLESS_AUTO = frozenset({"workflow.run", "workflow.resume"})
 
 
@@ -236,7 +237,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     mentioned = [n for n in names if n in text]
     chosen = [n for n in names if n in " ".join(answers.values())]
     pronoun = read.pronoun_in(text)
-    subject = turn.get("subject") or (chosen[0] if chosen else None) or (mentioned[0] if mentioned else None)
+    # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
+    referent = references.get(pronoun) if pronoun else None
+    if referent not in names or referent in mentioned:
+        referent = None
+    subject = (turn.get("subject") or (chosen[0] if chosen else None)
+               or (mentioned[0] if mentioned and not referent else None))
     if subject is None and "who" in answers:
         # The user was asked who and named no one in the book: say so once, never ask the same again.
         return {"turn": None, "outcome": "done",
@@ -253,8 +259,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     labels = {r["relation"] for r in relations or []}
     relation_word = next((w for w in sorted(labels, key=len, reverse=True) if w in text), None)
 
-    if subject is None and pronoun and references.get(pronoun) and not relation_word:
-        subject = references[pronoun]
+    if subject is None and referent and not relation_word:
+        subject = referent
     if subject is None and relation_word:
         holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
         if pronoun and references.get(pronoun) in holders:
@@ -266,6 +272,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=pronoun or "", relation=relation_word,
                                                        candidates="、".join(holders)),
                                 "candidates": holders, "missing": "subject"}])
+    subject = subject or referent
     if subject is None and not pronoun and not relation_word:
         roles: dict[str, list[str]] = {}
         for person in tools.graph.files.all_characters():
@@ -307,6 +314,10 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     turn["other"] = other
     entities = [subject] + ([other] if other else [])
     turn["sheet"] = _sheet_lines(tools, subject, other, turn.get("relations") or [], text)
+    for name in (other, subject):  # the subject last: of two of one gender, "他" then means the subject
+        gender = (tools.graph.whois(name) or {}).get("gender") if name else None
+        if gender in GENDER_PRONOUN:
+            references[GENDER_PRONOUN[gender]] = name
     if pronoun:
         references[pronoun] = subject
     if relation_word and other:
