@@ -404,3 +404,12 @@ async def test_she_in_a_follow_up_means_the_woman_just_asked_about_without_askin
     kind, _ = await settled(client, ack)
     assert kind == "completion", "苏微 was just asked about"
     assert artifacts(client, ack, "novel_answer")[-1]["content"]["answer"].startswith("苏微")
+
+
+async def test_a_mistyped_command_is_answered_with_the_command_it_resembles_and_nothing_runs(server, connect, projects):
+    before = snapshot(projects / PROJECT)
+    client = await connect(server.url)
+    ack = await say(client, "/rollbak 2")
+    assert (await settled(client, ack))[0] == "completion"
+    assert "/rollback 2" in messages(client, ack)[-1]
+    assert snapshot(projects / PROJECT) == before

@@ -10,6 +10,7 @@ history, resolved references, `/auto`, results of executed plans — lives in th
 from __future__ import annotations
 
 import asyncio
+import difflib
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
@@ -145,6 +146,9 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         return reply(t("novel.chat_quit_hint"))
     if command.name == "/help":
         return reply(_help())
+    close = difflib.get_close_matches(command.name, read.SLASH_COMMANDS, n=1, cutoff=0.6)
+    if close:  # "/rollbak 2": offer the command as it was meant, arguments and all
+        return reply(t("novel.chat_unknown_command_close", command=command.name, meant=" ".join([close[0], *args])))
     return reply(t("novel.chat_unknown_command", command=command.name, known=" ".join(read.SLASH_COMMANDS)))
 
 
