@@ -413,3 +413,13 @@ async def test_a_mistyped_command_is_answered_with_the_command_it_resembles_and_
     assert (await settled(client, ack))[0] == "completion"
     assert "/rollback 2" in messages(client, ack)[-1]
     assert snapshot(projects / PROJECT) == before
+
+
+async def test_a_preference_said_in_words_is_kept_as_novelgen_writing_style_and_named_in_chinese(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "我喜欢节奏快一点的文风")
+    assert (await settled(client, ack))[0] == "completion"
+    prefs = json.loads((projects / PROJECT / "preferences.json").read_text(encoding="utf-8"))
+    assert prefs[-1]["preference_type"] == "writing_style" and prefs[-1]["content"] == "我喜欢节奏快一点的文风"
+    reply = messages(client, ack)[-1]
+    assert "[文风]" in reply and "style" not in reply

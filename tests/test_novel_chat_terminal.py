@@ -31,7 +31,7 @@ def test_ng_chat_shows_the_summary_then_answers_a_slash_command(tmp_path):
         chat.expect("对话要简短有力")  # the top preference, before the first prompt
         chat.expect("你>")
         chat.sendline("/prefs")
-        chat.expect(r"\[writing_style\] 对话要简短有力")
+        chat.expect(r"\[文风\] 对话要简短有力")  # NovelGen's type, named in Chinese
         chat.expect("你>")
         chat.sendline("/quit")
         chat.expect(r"ng chat mentor_rift --thread \w+")
@@ -89,4 +89,4 @@ def test_questions_in_a_file_redirected_to_ng_chat_are_each_answered(tmp_path):
         done = subprocess.run([sys.executable, "-m", "app.cli", "chat", PROJECT], cwd=str(ROOT), env=env, stdin=stdin,
                               capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "[writing_style] 对话要简短有力" in done.stdout and "ng chat mentor_rift --thread" in done.stdout
+    assert "[文风] 对话要简短有力" in done.stdout and "ng chat mentor_rift --thread" in done.stdout

@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
-from core.i18n import t
+from core.i18n import catalogue, t
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import NodeContext, node, stage
@@ -65,12 +65,18 @@ def _status_artifact(ctx: NodeContext, tool: WorkflowTool) -> Any:
     return status
 
 
+def pref_type(kind: str) -> str:
+    """NovelGen's preference types (writing_style, tone…) in the user's language; a type of their own as typed."""
+    key = f"novel.pref_type_{kind}"
+    return t(key) if key in catalogue() else kind
+
+
 def status_sentence(status: Any) -> str:
     steps = "、".join(t(f"novel.step_{s.step}") for s in status.steps if s.done) or t("novel.chat_no_steps")
     sentence = t("novel.chat_status", project=status.project_id, steps=steps, planned=status.chapters_planned,
                  generated=status.chapters_generated, total=status.outline_chapters, words=status.total_words)
     if status.preferences_top:
-        prefs = "；".join(f"{p.get('preference_type', '')}：{p.get('content', '')}" for p in status.preferences_top)
+        prefs = "；".join(f"{pref_type(p.get('preference_type', ''))}：{p.get('content', '')}" for p in status.preferences_top)
         sentence += "\n" + t("novel.chat_prefs_top", prefs=prefs)
     if status.resumable:
         sentence += "\n" + t("novel.chat_resumable")
@@ -117,11 +123,11 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
             if len(args) < 3:
                 return reply(t("novel.chat_prefs_add_usage"))
             entry = prefs.add(args[1], " ".join(args[2:]), source="chat")
-            return reply(t("novel.chat_prefs_added", type=entry["preference_type"], content=entry["content"]))
+            return reply(t("novel.chat_prefs_added", type=pref_type(entry["preference_type"]), content=entry["content"]))
         listed = prefs.list()
         if not listed:
             return reply(t("novel.chat_prefs_empty"))
-        return reply("\n".join(f"{i}. [{p.get('preference_type', '')}] {p.get('content', '')}"
+        return reply("\n".join(f"{i}. [{pref_type(p.get('preference_type', ''))}] {p.get('content', '')}"
                                for i, p in enumerate(listed, 1)))
     if command.name == "/auto":
         if args[:1] not in (["on"], ["off"]):
@@ -385,7 +391,7 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         update = await _understand_question(state, ctx, turn)
     elif turn["intent"] == "preference":
         update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
-            tool="preferences.add", args={"preference_type": "style", "content": turn["question"]},
+            tool="preferences.add", args={"preference_type": "writing_style", "content": turn["question"]},
             requires_confirmation=False))}
     else:
         update = {"turn": turn, "outcome": "done", "history": _say(ctx, state, _help(), history)}
@@ -582,8 +588,8 @@ async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         result["removed"] = removed
         sentence = t("novel.chat_cleaned", files=len(removed))
     elif step.tool == "preferences.add":
-        entry = PreferenceTool(novel_config(ctx.flow.tools), project_id).add(step.args.get("preference_type", "style"), step.args["content"])
-        sentence = t("novel.chat_prefs_added", type=entry["preference_type"], content=entry["content"])
+        entry = PreferenceTool(novel_config(ctx.flow.tools), project_id).add(step.args.get("preference_type", "writing_style"), step.args["content"])
+        sentence = t("novel.chat_prefs_added", type=pref_type(entry["preference_type"]), content=entry["content"])
     else:
         sentence = t("novel.chat_unknown_tool", tool=step.tool)
     results = (list(state.get("results") or []) + [result])[-RESULTS_KEPT:]

@@ -7,6 +7,8 @@ const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
 const num = (v) => (typeof v === "number" ? v.toLocaleString("zh-CN") : "—");
 const STEP_LABELS = { world: "世界观", theme_conflict: "主题冲突", characters: "角色设定", outline: "小说大纲" };
+// NovelGen's preference types (schemas/novel.py UserPreference); a type of the user's own shows as typed.
+const PREF_LABELS = { writing_style: "文风", tone: "语气", character_development: "人物塑造", plot_preference: "情节" };
 
 function field(label, value) {
   return h("div", { class: "kv" }, h("dt", null, label), h("dd", null, value));
@@ -42,7 +44,7 @@ function novelStatus(c) {
     list(c.problems).length ? h("ul", { class: "problems" }, list(c.problems).map((p) => h("li", { class: "badge warn" }, String(p)))) : null,
     prefs.length ? h("div", null, h("h4", null, "偏好"),
       h("ul", null, prefs.map((p) => h("li", null,
-        p?.preference_type ? h("span", { class: "badge" }, String(p.preference_type)) : null, " ",
+        p?.preference_type ? h("span", { class: "badge" }, String(PREF_LABELS[p.preference_type] ?? p.preference_type)) : null, " ",
         String(p?.content ?? p ?? ""))))) : null);
 }
 
