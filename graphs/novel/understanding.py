@@ -149,7 +149,7 @@ def intent_by_examples(text: str) -> Intent:
 
 _ASKED_WHO = (re.compile(r"^\s*(?:请问)?\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*(?:到底|究竟)?是(?:谁|什么人|何人)\s*[？?。!！]*$"),
               re.compile(r"谁是\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*[？?。!！]*$"),
-              re.compile(r"^\s*who\s+(?:is|was)\s+(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
+              re.compile(r"^\s*who\s+(?:is|was)\s+(?!(?:the|a|an|his|her|their|my|your)\b)(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
 
 
 def person_asked_about(text: str) -> str | None:
