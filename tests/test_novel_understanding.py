@@ -39,9 +39,7 @@ def test_a_message_no_rule_covers_goes_to_the_closest_example_intent():
 
 
 def test_who_is_asks_about_a_name_but_not_about_a_description():
-    from graphs.novel.understanding import person_asked_about
-
-    assert person_asked_about("张三是谁？") == "张三"
-    assert person_asked_about("Who is Lu Ming?") == "Lu Ming"
-    assert person_asked_about("Who is the lighthouse keeper?") is None
-    assert person_asked_about("怀表是谁的？") is None  # whose watch: a thing, not a person
+    assert read.person_asked_about("张三是谁？") == "张三"
+    assert read.person_asked_about("Who is Lu Ming?") == "Lu Ming"
+    assert read.person_asked_about("Who is the lighthouse keeper?") is None
+    assert read.person_asked_about("怀表是谁的？") is None  # whose watch: a thing, not a person
