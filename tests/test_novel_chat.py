@@ -423,3 +423,12 @@ async def test_a_preference_said_in_words_is_kept_as_novelgen_writing_style_and_
     assert prefs[-1]["preference_type"] == "writing_style" and prefs[-1]["content"] == "我喜欢节奏快一点的文风"
     reply = messages(client, ack)[-1]
     assert "[文风]" in reply and "style" not in reply
+
+
+async def test_a_cited_line_of_dialogue_keeps_its_own_quote_marks_readable(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "第一章发生了什么？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert "徒弟。”" in reply, reply  # the line of dialogue is cited whole…
+    assert "””" not in reply and "“”" not in reply  # …set off by marks of another kind, not a pile of ”
