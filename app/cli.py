@@ -142,8 +142,10 @@ def say_model(runtime: Any, out: Console | None = None) -> None:
         (out or console).print(f"[dim]{t('cli.offline_model')}[/]")
 
 
-async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
-    """Open the runtime, start a run with `start(runtime)`, show it live until it ends."""
+async def _follow(settings: Settings, start, resume_command: str | None = None) -> tuple[Any, StageDisplay, str]:
+    """Open the runtime, start a run with `start(runtime)`, show it live until it ends.
+
+    `resume_command` is what the user is told to type after Ctrl-C (default `ng resume <thread>`)."""
     from app.services import open_runtime
 
     display = StageDisplay()
@@ -166,7 +168,7 @@ async def _follow(settings: Settings, start) -> tuple[Any, StageDisplay, str]:
                 live.update(display.render())
         except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task
             await mark_interrupted(runtime, thread_id)
-            raise ThreadInterrupted(thread_id, f"ng resume {thread_id}") from None
+            raise ThreadInterrupted(thread_id, resume_command or f"ng resume {thread_id}") from None
         artifacts = await runtime.store.latest_artifacts(thread_id)
         return artifacts, display, thread_id
 
@@ -418,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args, settings)
     except (KeyboardInterrupt, ThreadInterrupted) as stop:
         if isinstance(stop, ThreadInterrupted):
+            console.print()  # the live display leaves its last line open
             console.print(t("cli.interrupted", thread=stop.thread_id, command=stop.resume_command), highlight=False)
         else:
             console.print(t("cli.stopped"), highlight=False)

@@ -76,6 +76,13 @@ class ChatTerminal:
 async def read_line(console: Console, prompt: str) -> str | None:
     """One line from stdin without a worker thread (so Ctrl-C never waits on a blocked read); None at EOF."""
     console.print(prompt, end="", highlight=False)
+    if not sys.stdin.isatty():
+        # Questions from a file or a pipe: the event loop cannot watch a regular file, and lines the
+        # buffer already holds would never wake a reader; nothing else runs between turns anyway.
+        line = sys.stdin.readline()
+        if line:
+            console.print(escape(line.rstrip("\n")), highlight=False)  # the transcript shows what was asked
+        return None if line == "" else line.rstrip("\n")
     loop = asyncio.get_running_loop()
     got: asyncio.Future[str] = loop.create_future()
 

@@ -135,7 +135,8 @@ async def _run_workflow(settings: Settings, project_id: str, options: dict[str, 
                                        options=options)
         return thread_id
 
-    return await _follow(settings, start)
+    # The command the user ran this with, not the runtime's thread id: `ng novel status` names it too.
+    return await _follow(settings, start, resume_command=f"ng novel resume {project_id}")
 
 
 def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str) -> int:

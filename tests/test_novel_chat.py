@@ -304,3 +304,131 @@ async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connec
     assert kind == "completion"
     reply = messages(client, ack)[-1]
     assert "9" in reply and "3" in reply and not artifacts(client, ack, "novel_answer")
+
+
+async def test_a_quoted_line_is_cited_whole_with_its_closing_quote_mark(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "第一章发生了什么？")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    quotes = [e["quote"] for e in artifacts(client, ack, "novel_answer")[-1]["content"]["evidence"]]
+    assert quotes
+    assert all(not q.startswith("”") and q.count("“") == q.count("”") for q in quotes), quotes
+
+
+async def test_what_the_assistant_looks_up_is_named_in_chinese_not_by_tool_class(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远和顾川是什么关系？")
+    assert (await settled(client, ack))[0] == "completion"
+    calls = [d["message"] for n, d in client.events if n == "tool:log" and d["runId"] == ack["runId"] and "调用" in d["message"]]
+    assert calls
+    assert not [c for c in calls if any("a" <= ch.lower() <= "z" for ch in c)], calls
+
+
+async def test_the_relation_between_two_named_characters_states_what_the_character_sheet_says(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远和顾川是什么关系？")
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
+    assert "宿敌" in answer, answer  # characters.json: 林远.relationships[顾川] = 宿敌
+
+
+async def test_asking_who_a_name_not_in_the_book_is_says_so_and_names_the_cast(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "张三是谁？")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "nobody to choose from: the name is simply not in the book"
+    reply = messages(client, ack)[-1]
+    assert "张三" in reply and "林远" in reply and "顾川" in reply
+
+
+async def test_a_question_about_something_the_book_never_mentions_says_so_without_asking_who(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "这本书里有外星飞船吗？")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    assert "外星飞船" in messages(client, ack)[-1] and not artifacts(client, ack, "novel_answer")
+
+
+async def test_a_command_typed_at_a_which_character_question_is_run_instead(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "他和师父的关系什么时候变了？")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "clarification"
+    question = interrupt["payload"]["questions"][0]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "/status"}})
+    assert resumed["ok"], resumed
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion"
+    assert "3/4" in messages(client, resumed)[-1]
+
+
+async def test_a_which_character_question_answered_with_no_name_in_the_book_is_not_asked_again(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "他和师父的关系什么时候变了？")
+    _, interrupt = await settled(client, ack)
+    question = interrupt["payload"]["questions"][0]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "王五"}})
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion"
+    assert "王五" in messages(client, resumed)[-1]
+
+
+async def test_a_new_question_typed_at_a_which_character_question_is_answered_as_one(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "他和师父的关系什么时候变了？")
+    _, interrupt = await settled(client, ack)
+    question = interrupt["payload"]["questions"][0]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "第二章发生了什么？"}})
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion"
+    answer = artifacts(client, resumed, "novel_answer")[-1]["content"]
+    assert {e["chapter_number"] for e in answer["evidence"]} == {2}
+
+
+async def test_he_in_a_follow_up_means_the_character_just_asked_about(server, connect):
+    client = await connect(server.url)
+    first = await say(client, "沈青是谁？")
+    assert (await settled(client, first))[0] == "completion"
+    ack = await say(client, "他和林远是什么关系？", first["threadId"])
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
+    assert "徒弟" in answer, answer  # characters.json: 沈青 regards 林远 as his 徒弟
+
+
+async def test_she_in_a_follow_up_means_the_woman_just_asked_about_without_asking_who(server, connect):
+    client = await connect(server.url)
+    first = await say(client, "苏微是谁？")
+    assert (await settled(client, first))[0] == "completion"
+    ack = await say(client, "她做了什么？", first["threadId"])
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "苏微 was just asked about"
+    assert artifacts(client, ack, "novel_answer")[-1]["content"]["answer"].startswith("苏微")
+
+
+async def test_a_mistyped_command_is_answered_with_the_command_it_resembles_and_nothing_runs(server, connect, projects):
+    before = snapshot(projects / PROJECT)
+    client = await connect(server.url)
+    ack = await say(client, "/rollbak 2")
+    assert (await settled(client, ack))[0] == "completion"
+    assert "/rollback 2" in messages(client, ack)[-1]
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_a_preference_said_in_words_is_kept_as_novelgen_writing_style_and_named_in_chinese(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "我喜欢节奏快一点的文风")
+    assert (await settled(client, ack))[0] == "completion"
+    prefs = json.loads((projects / PROJECT / "preferences.json").read_text(encoding="utf-8"))
+    assert prefs[-1]["preference_type"] == "writing_style" and prefs[-1]["content"] == "我喜欢节奏快一点的文风"
+    reply = messages(client, ack)[-1]
+    assert "[文风]" in reply and "style" not in reply
+
+
+async def test_a_cited_line_of_dialogue_keeps_its_own_quote_marks_readable(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "第一章发生了什么？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert "徒弟。”" in reply, reply  # the line of dialogue is cited whole…
+    assert "””" not in reply and "“”" not in reply  # …set off by marks of another kind, not a pile of ”

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -30,7 +31,7 @@ def test_ng_chat_shows_the_summary_then_answers_a_slash_command(tmp_path):
         chat.expect("对话要简短有力")  # the top preference, before the first prompt
         chat.expect("你>")
         chat.sendline("/prefs")
-        chat.expect(r"\[writing_style\] 对话要简短有力")
+        chat.expect(r"\[文风\] 对话要简短有力")  # NovelGen's type, named in Chinese
         chat.expect("你>")
         chat.sendline("/quit")
         chat.expect(r"ng chat mentor_rift --thread \w+")
@@ -75,3 +76,17 @@ def test_quit_at_a_which_character_question_leaves_with_the_question_kept(tmp_pa
     finally:
         chat.close(force=True)
     assert chat.exitstatus == 0 and "Traceback" not in chat.before
+
+
+def test_questions_in_a_file_redirected_to_ng_chat_are_each_answered(tmp_path):
+    projects = tmp_path / "projects"
+    shutil.copytree(ROOT / "tests" / "data" / "novel" / PROJECT, projects / PROJECT)
+    questions = tmp_path / "questions.txt"
+    questions.write_text("/prefs\n/quit\n", encoding="utf-8")
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "NOVEL_PROJECTS_DIR": str(projects),
+           "LLM_PROVIDER": "offline", "LOCALE": "zh", "COLUMNS": "200"}
+    with questions.open("rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "app.cli", "chat", PROJECT], cwd=str(ROOT), env=env, stdin=stdin,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "[文风] 对话要简短有力" in done.stdout and "ng chat mentor_rift --thread" in done.stdout

@@ -36,3 +36,10 @@ def test_clear_messages_are_classified_by_rules(text, intent):
 def test_a_message_no_rule_covers_goes_to_the_closest_example_intent():
     assert read.intent_by_rules("把故事往后推进一些") is None
     assert read.intent_by_examples("把故事往后推进一些") == "generate"
+
+
+def test_who_is_asks_about_a_name_but_not_about_a_description():
+    assert read.person_asked_about("张三是谁？") == "张三"
+    assert read.person_asked_about("Who is Lu Ming?") == "Lu Ming"
+    assert read.person_asked_about("Who is the lighthouse keeper?") is None
+    assert read.person_asked_about("怀表是谁的？") is None  # whose watch: a thing, not a person

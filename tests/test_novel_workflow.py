@@ -144,3 +144,24 @@ def test_ng_novel_index_builds_the_memory_of_a_hand_written_project(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "mentor_rift" in result.stdout and "Traceback" not in result.stdout + result.stderr
     assert (data / "novel_memory").exists()
+
+
+def test_ctrl_c_during_ng_novel_run_names_the_novel_resume_command_and_it_finishes_the_run(tmp_path):
+    pexpect = pytest.importorskip("pexpect", reason="pexpect (a dev dependency) drives the pseudo-terminal")
+    data = tmp_path / "data"
+    ng("novel", "init", "demo", "--world", "星际殖民舰上的人工智能觉醒了", "--chapters", "2", data_dir=data)
+    env = {**os.environ, "DATA_DIR": str(data), "LLM_PROVIDER": "offline", "COLUMNS": "200", "LOCALE": "zh",
+           "OFFLINE_LATENCY_S": "0.3"}
+    child = pexpect.spawn(sys.executable, ["-m", "app.cli", "novel", "run", "demo"], cwd=str(ROOT), env=env,
+                          encoding="utf-8", timeout=120)
+    child.expect("✔")  # a first step is done: the run is under way
+    child.sendintr()
+    child.expect(r"继续运行：(ng [^\r\n]+)")
+    command = child.match.group(1).strip()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and "Traceback" not in child.before
+    assert command == "ng novel resume demo", "the command `ng novel status demo` names too"
+    resumed = ng(*command.split()[1:], data_dir=data)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "2/2" in resumed.stdout

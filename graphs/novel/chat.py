@@ -10,13 +10,14 @@ history, resolved references, `/auto`, results of executed plans — lives in th
 from __future__ import annotations
 
 import asyncio
+import difflib
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
-from core.i18n import t
+from core.i18n import catalogue, t
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import NodeContext, node, stage
@@ -30,6 +31,7 @@ ROLE = "novel_chat"
 HISTORY_KEPT = 20
 RESULTS_KEPT = 10
 DESTRUCTIVE = frozenset({"workflow.rollback", "workflow.clean"})
+GENDER_PRONOUN = {"男": "他", "女": "她", "male": "他", "female": "她"}
 CONFIRMED_UNLESS_AUTO = frozenset({"workflow.run", "workflow.resume"})
 
 
@@ -63,12 +65,18 @@ def _status_artifact(ctx: NodeContext, tool: WorkflowTool) -> Any:
     return status
 
 
+def pref_type(kind: str) -> str:
+    """NovelGen's preference types (writing_style, tone…) in the user's language; a type of their own as typed."""
+    key = f"novel.pref_type_{kind}"
+    return t(key) if key in catalogue() else kind
+
+
 def status_sentence(status: Any) -> str:
     steps = "、".join(t(f"novel.step_{s.step}") for s in status.steps if s.done) or t("novel.chat_no_steps")
     sentence = t("novel.chat_status", project=status.project_id, steps=steps, planned=status.chapters_planned,
                  generated=status.chapters_generated, total=status.outline_chapters, words=status.total_words)
     if status.preferences_top:
-        prefs = "；".join(f"{p.get('preference_type', '')}：{p.get('content', '')}" for p in status.preferences_top)
+        prefs = "；".join(f"{pref_type(p.get('preference_type', ''))}：{p.get('content', '')}" for p in status.preferences_top)
         sentence += "\n" + t("novel.chat_prefs_top", prefs=prefs)
     if status.resumable:
         sentence += "\n" + t("novel.chat_resumable")
@@ -115,11 +123,11 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
             if len(args) < 3:
                 return reply(t("novel.chat_prefs_add_usage"))
             entry = prefs.add(args[1], " ".join(args[2:]), source="chat")
-            return reply(t("novel.chat_prefs_added", type=entry["preference_type"], content=entry["content"]))
+            return reply(t("novel.chat_prefs_added", type=pref_type(entry["preference_type"]), content=entry["content"]))
         listed = prefs.list()
         if not listed:
             return reply(t("novel.chat_prefs_empty"))
-        return reply("\n".join(f"{i}. [{p.get('preference_type', '')}] {p.get('content', '')}"
+        return reply("\n".join(f"{i}. [{pref_type(p.get('preference_type', ''))}] {p.get('content', '')}"
                                for i, p in enumerate(listed, 1)))
     if command.name == "/auto":
         if args[:1] not in (["on"], ["off"]):
@@ -144,6 +152,9 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         return reply(t("novel.chat_quit_hint"))
     if command.name == "/help":
         return reply(_help())
+    close = difflib.get_close_matches(command.name, read.SLASH_COMMANDS, n=1, cutoff=0.6)
+    if close:  # "/rollbak 2": offer the command as it was meant, arguments and all
+        return reply(t("novel.chat_unknown_command_close", command=command.name, meant=" ".join([close[0], *args])))
     return reply(t("novel.chat_unknown_command", command=command.name, known=" ".join(read.SLASH_COMMANDS)))
 
 
@@ -168,7 +179,8 @@ class Gatherer:
 
     async def call(self, name: str, fn, *args: Any, **kwargs: Any) -> Any:
         self.turn["tool_calls"] = self.turn.get("tool_calls", 0) + 1
-        self.ctx.log(t("novel.chat_tool_call", tool=name, n=self.turn["tool_calls"], limit=self.limit))
+        # The user reads what is being looked up, in their language — not the tool's class name.
+        self.ctx.log(t("novel.chat_tool_call", tool=t(f"novel.chat_tool_{name}"), n=self.turn["tool_calls"], limit=self.limit))
         result = fn(*args, **kwargs)
         return await result if asyncio.iscoroutine(result) else result
 
@@ -192,7 +204,7 @@ def _ask(turn: dict[str, Any], questions: list[dict[str, Any]]) -> dict[str, Any
 async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
     tools = Gatherer(ctx, state["project_id"], turn)
     answers = turn.get("answers") or {}
-    status = await tools.call("WorkflowTool.status", tools.workflow.status)
+    status = await tools.call("status", tools.workflow.status)
     text = turn["question"]
     if read.wants_clean(text):
         return {"turn": turn, "outcome": "plan", "step": 0,
@@ -235,7 +247,16 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     mentioned = [n for n in names if n in text]
     chosen = [n for n in names if n in " ".join(answers.values())]
     pronoun = read.pronoun_in(text)
-    subject = turn.get("subject") or (chosen[0] if chosen else None) or (mentioned[0] if mentioned else None)
+    # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
+    referent = references.get(pronoun) if pronoun else None
+    if referent not in names or referent in mentioned:
+        referent = None
+    subject = (turn.get("subject") or (chosen[0] if chosen else None)
+               or (mentioned[0] if mentioned and not referent else None))
+    if subject is None and "who" in answers:
+        # The user was asked who and named no one in the book: say so once, never ask the same again.
+        return {"turn": None, "outcome": "done",
+                "reply": t("novel.chat_person_unknown", name=answers["who"].strip(), names="、".join(names))}
     chapter = read.target_chapter(text)
     if subject is None and not pronoun and chapter is not None:
         # "第二章发生了什么": the question is about a chapter, not a person; asking "who?" would miss it.
@@ -243,13 +264,13 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
 
     relations = turn.get("relations")
     if relations is None and tools.left > 0:
-        relations = [r.__dict__ for r in await tools.call("GraphTool.relations", tools.graph.relations)]
+        relations = [r.__dict__ for r in await tools.call("relations", tools.graph.relations)]
         turn["relations"] = relations
     labels = {r["relation"] for r in relations or []}
     relation_word = next((w for w in sorted(labels, key=len, reverse=True) if w in text), None)
 
-    if subject is None and pronoun and references.get(pronoun) and not relation_word:
-        subject = references[pronoun]
+    if subject is None and referent and not relation_word:
+        subject = referent
     if subject is None and relation_word:
         holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
         if pronoun and references.get(pronoun) in holders:
@@ -261,9 +282,31 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=pronoun or "", relation=relation_word,
                                                        candidates="、".join(holders)),
                                 "candidates": holders, "missing": "subject"}])
+    subject = subject or referent
+    if subject is None and not pronoun and not relation_word:
+        roles: dict[str, list[str]] = {}
+        for person in tools.graph.files.all_characters():
+            roles.setdefault(person.role, []).append(person.name)
+        # "反派是谁" / "主角为什么…": a role held by one character names them.
+        subject = next((held[0] for role, held in roles.items() if role and role in text and len(held) == 1), None)
+    asked = read.person_asked_about(text) if subject is None and not pronoun and not relation_word else None
+    if asked:
+        if asked not in roles:
+            # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant.
+            return {"turn": None, "outcome": "done", "reply": t("novel.chat_person_unknown", name=asked, names="、".join(names))}
     if subject is None and tools.left > 0:
-        hits = await tools.call("MemoryTool.search", tools.memory.search, text, [], 6)
+        hits = await tools.call("search", tools.memory.search, text, [], 6)
+        topic = read.topic_words(text) if not pronoun and not relation_word and "who" not in answers else []
+        if topic:
+            # A question about a thing, not a person ("书里有外星人吗", "怀表是谁的"): only passages that
+            # share a word with it count, and with none the book has nothing to say — no "who?" to ask.
+            hits = [h for h in hits if any(word in h.text for word in topic)]
+            if not hits:
+                return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in names if n in h.text))
+        if topic and len(seen) != 1:
+            turn["passages"] = [h.__dict__ for h in hits]
+            return {"turn": turn, "outcome": "answer"}
         if len(seen) == 1:
             subject = seen[0]
         elif seen:
@@ -280,16 +323,21 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     other = other or next((n for n in mentioned if n != subject), None)
     turn["other"] = other
     entities = [subject] + ([other] if other else [])
+    turn["sheet"] = _sheet_lines(tools, subject, other, turn.get("relations") or [], text)
+    for name in (other, subject):  # the subject last: of two of one gender, "他" then means the subject
+        gender = (tools.graph.whois(name) or {}).get("gender") if name else None
+        if gender in GENDER_PRONOUN:
+            references[GENDER_PRONOUN[gender]] = name
     if pronoun:
         references[pronoun] = subject
     if relation_word and other:
         references[relation_word] = other
 
     if "events" not in turn and tools.left > 0:
-        turn["events"] = await tools.call("GraphTool.events", tools.graph.events, entities)
+        turn["events"] = await tools.call("events", tools.graph.events, entities)
     if "passages" not in turn and tools.left > 0:
         query = " ".join([text, *entities, *read.CHANGE_CUES[:6]])
-        found = await tools.call("MemoryTool.search", tools.memory.search, query, entities, 8)
+        found = await tools.call("search", tools.memory.search, query, entities, 8)
         turn["passages"] = [p.__dict__ for p in found]
     if not turn.get("passages") and not turn.get("events"):
         if "passages" not in turn:  # the bound stopped the search before any passage was read
@@ -300,14 +348,26 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     return {"turn": turn, "references": references, "outcome": "answer"}
 
 
+def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: list[dict[str, Any]], text: str) -> list[str]:
+    """What characters.json says: how the two regard each other, or (for "X是谁") who X is."""
+    if other:
+        return [t("novel.chat_answer_relation", person=r["person"], other=r["other"], relation=r["relation"])
+                for r in relations if {r["person"], r["other"]} == {subject, other}]
+    if read.person_asked_about(text) is None:
+        return []
+    person = tools.graph.whois(subject) or {}
+    known = "、".join(f"{r['other']}（{r['relation']}）" for r in relations if r["person"] == subject)
+    return [t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")]
+
+
 async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: int) -> dict[str, Any]:
     turn["chapter"] = chapter
     if "events" not in turn and tools.left > 0:
-        turn["events"] = await tools.call("GraphTool.chapter_events", tools.graph.chapter_events, chapter)
+        turn["events"] = await tools.call("chapter_events", tools.graph.chapter_events, chapter)
     if "passages" not in turn and tools.left > 0:
         # The chapter's own events make the query: the question alone ("发生了什么") names nothing to find.
         said = [turn["question"], *(part for e in turn.get("events") or [] for part in (e.get("summary", ""), *e.get("key_events", [])))]
-        found = await tools.call("MemoryTool.search", tools.memory.search, " ".join(said), [], 24)
+        found = await tools.call("search", tools.memory.search, " ".join(said), [], 24)
         turn["passages"] = [p.__dict__ for p in found if p.chapter_number == chapter]
     if not turn.get("events") and not turn.get("passages"):
         written = tools.workflow.status().chapters_generated
@@ -331,7 +391,7 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         update = await _understand_question(state, ctx, turn)
     elif turn["intent"] == "preference":
         update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
-            tool="preferences.add", args={"preference_type": "style", "content": turn["question"]},
+            tool="preferences.add", args={"preference_type": "writing_style", "content": turn["question"]},
             requires_confirmation=False))}
     else:
         update = {"turn": turn, "outcome": "done", "history": _say(ctx, state, _help(), history)}
@@ -349,11 +409,23 @@ async def clarify(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     answer = interrupt({"kind": "clarification", "payload": payload})
     if isinstance(answer, str):
         answer = {q["id"]: (q.get("default") or "") if answer == "use defaults" else answer for q in turn["questions"][:1]}
+    said = " ".join(str(v) for v in (answer or {}).values()).strip()
+    if said.startswith("/") or _a_new_question(state, ctx, turn, said):
+        # Not an answer but a command or a new question: the pending one is dropped, this one is served.
+        return {"turn": None, "text": said, "plan": None, "step": 0, "outcome": None}
     turn["answers"] = {**(turn.get("answers") or {}), **{k: str(v) for k, v in (answer or {}).items()}}
     turn["tool_calls"] = 0  # the user answered: a fresh budget for what is still missing
     turn.pop("questions", None)
     turn.pop("candidates", None)
     return {"turn": turn}
+
+
+def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], said: str) -> bool:
+    """At "which character?", a reply naming none of them that reads as a question of its own is one."""
+    if not said or not any(q.get("id") == "who" for q in turn.get("questions") or []):
+        return False
+    names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
+    return not any(n in said for n in names) and read.intent_by_rules(said) is not None
 
 
 # ------------------------------------------------------------------ the answer
@@ -391,7 +463,10 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
     who = "与".join(e for e in (turn.get("subject"), turn.get("other")) if e)
     events = turn.get("events") or []
     lines = []
-    if turn.get("chapter") and not who:
+    lines += turn.get("sheet") or []
+    if not who and not turn.get("chapter"):
+        lines.append(t("novel.chat_answer_found"))  # a question about a thing: the passages say it
+    elif turn.get("chapter") and not who:
         for event in events[:1]:
             title = read.bare_chapter_title(event.get("chapter_title", ""))
             lines.append(t("novel.chat_answer_chapter", chapter=event["chapter_number"], title=title,
@@ -415,7 +490,8 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
     if ctx.llm.provider != "offline":
         numbered = "\n".join(f"- 第{p['chapter_number']}章：{p['text']}" for p in ranked)
-        events = "\n".join(f"- 第{e['chapter_number']}章：{e.get('summary', '')}" for e in turn.get("events") or [])
+        events = "\n".join([*(f"- {line}" for line in turn.get("sheet") or []),
+                            *(f"- 第{e['chapter_number']}章：{e.get('summary', '')}" for e in turn.get("events") or [])])
         draft = await ctx.llm.structured(
             AnswerDraft, role=ROLE, system=t("novel.chat_answer_system"),
             prompt=f"{turn['question']}\n\n{events}\n{numbered}",
@@ -512,8 +588,8 @@ async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         result["removed"] = removed
         sentence = t("novel.chat_cleaned", files=len(removed))
     elif step.tool == "preferences.add":
-        entry = PreferenceTool(novel_config(ctx.flow.tools), project_id).add(step.args.get("preference_type", "style"), step.args["content"])
-        sentence = t("novel.chat_prefs_added", type=entry["preference_type"], content=entry["content"])
+        entry = PreferenceTool(novel_config(ctx.flow.tools), project_id).add(step.args.get("preference_type", "writing_style"), step.args["content"])
+        sentence = t("novel.chat_prefs_added", type=pref_type(entry["preference_type"]), content=entry["content"])
     else:
         sentence = t("novel.chat_unknown_tool", tool=step.tool)
     results = (list(state.get("results") or []) + [result])[-RESULTS_KEPT:]
@@ -548,6 +624,10 @@ def _after_understand(state: ChatState) -> str:
     return {"ask": "clarify", "plan": "tool_plan", "answer": "answer"}.get(state.get("outcome") or "", END)
 
 
+def _after_clarify(state: ChatState) -> str:
+    return "slash_command" if state.get("turn") is None and (state.get("text") or "").startswith("/") else "understand"
+
+
 def _after_plan(state: ChatState) -> str:
     return "confirm_plan" if state.get("outcome") == "confirm" else "execute_plan"
 
@@ -570,7 +650,7 @@ def build_graph() -> StateGraph:
     graph.add_conditional_edges("startup", _route_message, ["slash_command", "understand", END])
     graph.add_conditional_edges("slash_command", _after_slash, ["tool_plan", END])
     graph.add_conditional_edges("understand", _after_understand, ["clarify", "tool_plan", "answer", END])
-    graph.add_edge("clarify", "understand")
+    graph.add_conditional_edges("clarify", _after_clarify, ["slash_command", "understand"])
     graph.add_edge("answer", END)
     graph.add_conditional_edges("tool_plan", _after_plan, ["confirm_plan", "execute_plan"])
     graph.add_conditional_edges("confirm_plan", _after_confirm, ["execute_plan", END])

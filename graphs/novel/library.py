@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from core.i18n import t
 from core.novel.memory import IndexReport as MemoryIndexReport
 from core.novel.memory import index_project, memory_store, retrieve_scene_memory_context
+from core.novel.memory.derive import sentences
 from core.novel.project import NovelProject, ProjectError, check_project_id, list_projects, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
@@ -194,7 +195,6 @@ class ProjectFiles:
     async def search_passages(self, query: str, entities: list[str], top_k: int):
         """Sentences of the memory chunks the search returns, with their chapter and scene, best first."""
         from graphs.novel.tools import Passage
-        from graphs.novel.understanding import sentences_of
 
         store = memory_store(self.project_id, self.config.settings)
         result = await asyncio.to_thread(store.search, query, entities=entities or None, top_k=top_k)
@@ -202,7 +202,7 @@ class ProjectFiles:
         for chunk in result.chunks:
             if chunk.chapter_index is None:
                 continue
-            lines = sentences_of(chunk.content)
+            lines = sentences(chunk.content)
             named = [line for line in lines if any(e in line for e in entities)] if entities else lines
             found += [Passage(chunk.chapter_index, chunk.scene_index, line, chunk.score or 0.0) for line in named or lines[:1]]
         return found

@@ -147,9 +147,37 @@ def intent_by_examples(text: str) -> Intent:
     return labels[int(scores.argmax())]
 
 
+_ASKED_WHO = (re.compile(r"^\s*(?:请问)?\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*(?:到底|究竟)?是(?:谁|什么人|何人)\s*[？?。!！]*$"),
+              re.compile(r"谁是\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*[？?。!！]*$"),
+              re.compile(r"^\s*who\s+(?:is|was)\s+(?!(?:the|a|an|his|her|their|my|your)\b)(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
+
+
+def person_asked_about(text: str) -> str | None:
+    """The name in "X是谁" / "谁是X" / "who is X" (None when the question is not of that form)."""
+    for pattern in _ASKED_WHO:
+        match = pattern.search(text)
+        if match and not pronoun_in(match.group("name")):
+            return match.group("name").strip()
+    return None
+
+
+# Characters that carry no topic of their own (question words, particles); a pair of characters with
+# none of them is a word worth finding in the book ("外星人吗" → 外星, 星人).
+_FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章什谁为怎样个些和与及把被给对向从到也都还就又会要能可请问你我他她它们")
+_NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一下", "知道", "告诉", "原因", "结果", "如何", "为何", "何时"}
+
+
+def topic_words(text: str) -> list[str]:
+    """The two-character words of a question worth looking for in the text (CJK only)."""
+    words = []
+    for a, b in zip(text, text[1:]):
+        pair = a + b
+        if all("\u4e00" <= c <= "\u9fff" and c not in _FUNCTION_CHARS for c in pair) and pair not in _NOT_TOPICS:
+            words.append(pair)
+    return list(dict.fromkeys(words))
+
+
 def pronoun_in(text: str) -> str | None:
     return next((p for p in PRONOUNS if p in text), None)
 
 
-def sentences_of(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[。！？!?])|\n", text) if s.strip()]

@@ -10,6 +10,11 @@ const num = (v) => (typeof v === "number" ? v.toLocaleString(LOCALE) : "—");
 const STEP_LABELS = {
   world: tr("novel_world"), theme_conflict: tr("novel_theme_conflict"), characters: tr("novel_characters"), outline: tr("novel_outline"),
 };
+// NovelGen's preference types (schemas/novel.py UserPreference); a type of the user's own shows as typed.
+const PREF_LABELS = {
+  writing_style: tr("pref_writing_style"), tone: tr("pref_tone"), character_development: tr("pref_character_development"),
+  plot_preference: tr("pref_plot_preference"),
+};
 
 function field(label, value) {
   return h("div", { class: "kv" }, h("dt", null, label), h("dd", null, value));
@@ -45,7 +50,7 @@ function novelStatus(c) {
     list(c.problems).length ? h("ul", { class: "problems" }, list(c.problems).map((p) => h("li", { class: "badge warn" }, String(p)))) : null,
     prefs.length ? h("div", null, h("h4", null, tr("preferences")),
       h("ul", null, prefs.map((p) => h("li", null,
-        p?.preference_type ? h("span", { class: "badge" }, String(p.preference_type)) : null, " ",
+        p?.preference_type ? h("span", { class: "badge" }, String(PREF_LABELS[p.preference_type] ?? p.preference_type)) : null, " ",
         String(p?.content ?? p ?? ""))))) : null);
 }
 

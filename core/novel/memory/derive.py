@@ -29,7 +29,14 @@ from schemas.novel import (
 )
 
 PASSAGE_CHARS = 300
-_SENTENCE_END = re.compile(r"(?<=[。！？!?…])")
+# A sentence ends at 。！？… and keeps the closing quotes that follow (“……。”): cut before them, a
+# quoted line would lose its ” and the next sentence would start with one.
+_SENTENCE = re.compile(r"[^。！？!?…]*[。！？!?…]+[”’」』\"')）]*|[^。！？!?…]+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`, line by line, stripped; closing quotes stay with their sentence."""
+    return [m.group().strip() for line in text.splitlines() for m in _SENTENCE.finditer(line) if m.group().strip()]
 
 
 @dataclass
@@ -63,9 +70,8 @@ def passages(text: str, limit: int = PASSAGE_CHARS) -> list[str]:
     for paragraph in (p.strip() for p in text.splitlines()):
         if not paragraph:
             continue
-        sentences = [s for s in _SENTENCE_END.split(paragraph) if s]
         current = ""
-        for sentence in sentences:
+        for sentence in _SENTENCE.findall(paragraph):
             if current and len(current) + len(sentence) > limit:
                 pieces.append(current)
                 current = ""
@@ -175,7 +181,7 @@ def _character_snapshot(
 
 
 def _first_sentence_with(text: str, name: str) -> str:
-    for sentence in _SENTENCE_END.split(text.replace("\n", "")):
+    for sentence in sentences(text.replace("\n", "")):
         if name in sentence:
-            return sentence.strip()[:120]
+            return sentence[:120]
     return ""
