@@ -97,3 +97,9 @@ def test_ng_legal_names_the_intent_and_field_instead_of_ids(tmp_path, legal_inde
     chosen = [line for line in result.stdout.splitlines() if line.startswith("→")]
     assert chosen and t("legal.category_labor_law") in chosen[0]
     assert not re.search(r"[a-z]+_[a-z]+", "\n".join(chosen))
+
+
+async def test_a_question_in_english_is_asked_again_in_chinese_instead_of_answered_with_unrelated_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("My landlord keeps my deposit after I moved out. What can I do?")
+    assert run.answer == t("legal.ask_in_chinese")
+    assert not run.artifact("legal_answer")["content"]["citations"]

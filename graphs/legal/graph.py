@@ -37,7 +37,7 @@ from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
 from graphs.legal import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.legal import prompts
-from graphs.legal.agents import AGENTS, SharedContext, run_general, skipped_note
+from graphs.legal.agents import AGENTS, AgentOutcome, SharedContext, run_general, skipped_note
 from graphs.legal.citations import apply_checks, basis_section
 from schemas.events import ArtifactType, InterruptRequest
 from schemas.legal import AgentRun, DraftFields, IntentResult, LegalAnswer, LegalDocument, Trace, TraceStep
@@ -121,6 +121,15 @@ async def classify_text(text: str, llm: Any) -> IntentResult:
                                      "via": "model"})
 
 
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def needs_chinese(text: str, llm: Any) -> bool:
+    """The statutes are Chinese text: without a model to carry a question across, one with no Chinese
+    in it finds only unrelated articles, so the user is asked to put it in Chinese instead."""
+    return llm.provider == "offline" and not CJK.search(text) and bool(re.search(r"[A-Za-z]{3,}", text))
+
+
 @node("classify")
 async def classify(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     ctx.status("classifying")
@@ -153,6 +162,8 @@ def plan_tasks(classification: Mapping[str, Any]) -> list[dict[str, Any]]:
 async def route(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     classification = state["classification"]
     tasks = plan_tasks(classification)
+    if needs_chinese(state["text"], ctx.llm):
+        tasks = [{"agent": "general", "domain": None, "mode": "chat"}]
     for task in tasks:
         ctx.agent_selected(task["agent"], classification["confidence"], intent=classification["intent"],
                            category=task["domain"] or classification["category"])
@@ -314,7 +325,10 @@ def after_orchestrate(state: LegalState) -> str:
 async def general(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     started = time.perf_counter()
     shared = SharedContext.from_dict(state["context"])
-    outcome = await run_general(shared, ctx, mode="chat")
+    if needs_chinese(state["text"], ctx.llm):
+        outcome = AgentOutcome(text=t("legal.ask_in_chinese"))
+    else:
+        outcome = await run_general(shared, ctx, mode="chat")
     stream_answer(ctx, outcome.text)
     classification = state["classification"]
     run = AgentRun(agent="general", status="done", durationMs=_ms(started))

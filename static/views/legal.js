@@ -32,14 +32,15 @@ function citationBadge(c) {
 }
 
 function articleParts(c) {
-  const [, number, inserted] = /^(\d+)(之.+)?$/.exec(String(c.article)) ?? [null, String(c.article), ""];
+  // An inserted article's id is its number and a suffix (\u4e4b, "of", then its rank): 133 + that suffix.
+  const [, number, inserted] = /^(\d+)(\u4e4b.+)?$/.exec(String(c.article)) ?? [null, String(c.article), ""];
   return { law: c.law, article: number, inserted: inserted ?? "" };
 }
 
 function citationItem(c, removed = false) {
   return h("li", { class: `citation${removed ? " citation-removed" : ""}`, dataset: { testid: "citation" } },
     h("div", { class: "citation-head" },
-      // An inserted article is written 第133条之一 (its id is 133之一).
+      // An inserted article is written with its suffix after the article word, as the law prints it.
       h("strong", null, tr("citation", articleParts(c))), " ", citationBadge(c)),
     c.verified && c.excerpt ? h("blockquote", { class: "citation-excerpt" }, c.excerpt) : null,
     c.status === "repealed" && c.replacement ? h("p", { class: "muted" }, tr("citation_replacement", { replacement: c.replacement })) : null,
