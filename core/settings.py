@@ -77,8 +77,9 @@ class Settings(BaseSettings):
     # at 12, 0.40–0.41× at 6 (two rounds; the goal is ≤ 0.4×). Lower it for a provider with a small quota.
     llm_concurrency: int = Field(default=12, ge=1, le=32, description="Concurrent model calls within one run")
     offline_latency_s: float = Field(default=0.0, ge=0, description="Simulated latency of the offline model")
-    # 0 (a thread): on the shared 2-core machine a warm pool of 2 was slower than threads for 10 decks
-    # at once (bench/render_pool.py); give it processes where cores are free and decks queue up.
+    # 0 (a thread): with the LibreOffice preview on (the default) the preview's own process already keeps
+    # the second core busy, and a pool of 2 gave no more runs/min (bench/throughput.py: 48 vs 45 at 50
+    # runs). With OFFICE_PREVIEW=false, or no LibreOffice, a pool of 2 gave 1.9x (450 vs 238 at 100).
     render_processes: int = Field(
         default=0, ge=0, le=32, description="Warm worker processes the QA gate renders decks on (0: a thread)"
     )
