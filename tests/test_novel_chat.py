@@ -68,6 +68,17 @@ def artifacts(client: RecordingClient, ack: dict[str, Any], kind: str) -> list[d
             if n == "tool:artifact" and d["runId"] == ack["runId"] and d["artifact"]["type"] == kind]
 
 
+async def reply_at_which_character(client: RecordingClient, reply: str) -> dict[str, Any]:
+    """Ask about "him and the master" (two candidates), then type `reply` at the which-character question."""
+    ack = await say(client, "他和师父的关系什么时候变了？")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "clarification"
+    question = interrupt["payload"]["questions"][0]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: reply}})
+    assert resumed["ok"], resumed
+    return resumed
+
+
 async def test_start_up_summary_arrives_as_novel_status_and_a_message(server, connect):
     client = await connect(server.url)
     ack = await say(client, "/help")
@@ -352,12 +363,7 @@ async def test_a_question_about_something_the_book_never_mentions_says_so_withou
 
 async def test_a_command_typed_at_a_which_character_question_is_run_instead(server, connect):
     client = await connect(server.url)
-    ack = await say(client, "他和师父的关系什么时候变了？")
-    kind, interrupt = await settled(client, ack)
-    assert kind == "interrupt" and interrupt["kind"] == "clarification"
-    question = interrupt["payload"]["questions"][0]
-    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "/status"}})
-    assert resumed["ok"], resumed
+    resumed = await reply_at_which_character(client, "/status")
     kind, _ = await settled(client, resumed)
     assert kind == "completion"
     assert "3/4" in messages(client, resumed)[-1]
@@ -365,10 +371,7 @@ async def test_a_command_typed_at_a_which_character_question_is_run_instead(serv
 
 async def test_a_which_character_question_answered_with_no_name_in_the_book_is_not_asked_again(server, connect):
     client = await connect(server.url)
-    ack = await say(client, "他和师父的关系什么时候变了？")
-    _, interrupt = await settled(client, ack)
-    question = interrupt["payload"]["questions"][0]
-    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "王五"}})
+    resumed = await reply_at_which_character(client, "王五")
     kind, _ = await settled(client, resumed)
     assert kind == "completion"
     assert "王五" in messages(client, resumed)[-1]
@@ -376,10 +379,7 @@ async def test_a_which_character_question_answered_with_no_name_in_the_book_is_n
 
 async def test_a_new_question_typed_at_a_which_character_question_is_answered_as_one(server, connect):
     client = await connect(server.url)
-    ack = await say(client, "他和师父的关系什么时候变了？")
-    _, interrupt = await settled(client, ack)
-    question = interrupt["payload"]["questions"][0]
-    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {question["id"]: "第二章发生了什么？"}})
+    resumed = await reply_at_which_character(client, "第二章发生了什么？")
     kind, _ = await settled(client, resumed)
     assert kind == "completion"
     answer = artifacts(client, resumed, "novel_answer")[-1]["content"]

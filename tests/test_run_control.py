@@ -15,17 +15,23 @@ from tests.support.server import ServerProcess
 from tests.test_ppt_socket import run_ppt
 
 
+async def deck_at_its_first_page(start_server, connect, fake: FakeOpenAI):
+    """A deck run on a slow model (0.4 s a call, two pages at a time), once its first page is out:
+    a stop from here must not wait for the twelve pages."""
+    server = await start_server(llm_provider="openai", llm_base_url=fake.base_url, llm_api_key="x",
+                                llm_concurrency=2, llm_validation_retries=0)
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "Make a 10 minute deck about photosynthesis"})
+    await client.wait_for("tool:artifact", lambda d: d["artifact"]["type"] == "slide_preview")
+    return server, client, ack
+
+
 async def test_cancel_during_page_generation_stops_between_pages_and_resume_asks_each_page_once(
     start_server, connect
 ):
-    # A slow model (0.4 s a call), two pages at a time: a stop must not wait for the twelve pages.
     async with FakeOpenAI(responder=Responder(), delay_s=0.4) as fake:
-        server = await start_server(llm_provider="openai", llm_base_url=fake.base_url, llm_api_key="x",
-                                    llm_concurrency=2, llm_validation_retries=0)
-        client = await connect(server.url)
-        ack = await client.call("chat:message", {"flow": "ppt", "text": "Make a 10 minute deck about photosynthesis"})
+        server, client, ack = await deck_at_its_first_page(start_server, connect, fake)
         thread_id = ack["threadId"]
-        await client.wait_for("tool:artifact", lambda d: d["artifact"]["type"] == "slide_preview")
         assert (await client.call("run:cancel", {"threadId": thread_id}))["ok"]
         stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
         asked_before_resume = pages_asked(fake.requests)
@@ -50,11 +56,7 @@ async def test_shutdown_during_page_generation_stops_between_pages_and_leaves_th
     start_server, connect
 ):
     async with FakeOpenAI(responder=Responder(), delay_s=0.4) as fake:
-        server = await start_server(llm_provider="openai", llm_base_url=fake.base_url, llm_api_key="x",
-                                    llm_concurrency=2, llm_validation_retries=0)
-        client = await connect(server.url)
-        ack = await client.call("chat:message", {"flow": "ppt", "text": "Make a 10 minute deck about photosynthesis"})
-        await client.wait_for("tool:artifact", lambda d: d["artifact"]["type"] == "slide_preview")
+        server, client, ack = await deck_at_its_first_page(start_server, connect, fake)
         # A grace long enough for every page: the run must still stop after the pages in flight.
         await server.runtime.shutdown(grace_s=30)
         stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
