@@ -432,3 +432,12 @@ async def test_a_cited_line_of_dialogue_keeps_its_own_quote_marks_readable(serve
     reply = messages(client, ack)[-1]
     assert "徒弟。”" in reply, reply  # the line of dialogue is cited whole…
     assert "””" not in reply and "“”" not in reply  # …set off by marks of another kind, not a pile of ”
+
+
+async def test_an_answer_about_what_a_character_did_cites_the_passage_without_calling_it_a_turn(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远在江边做了什么？")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
+    assert "出现转折" not in answer and "林远" in answer

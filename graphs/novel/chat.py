@@ -473,8 +473,10 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
                            summary=event.get("summary", "")))
     elif evidence:
         first = evidence[0]
-        lines.append(t("novel.chat_answer_turn", who=who, chapter=first.chapter_number, scene=first.scene_number or "-",
-                       quote=first.quote))
+        # "出现转折" only when the question asks about a change ("什么时候变了"); otherwise the passage just says it.
+        asks_change = any(cue in turn["question"] for cue in (*read.CHANGE_CUES, "什么时候", "后来", "怎么样了"))
+        lines.append(t("novel.chat_answer_turn" if asks_change else "novel.chat_answer_passage", who=who,
+                       chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
         happened = "；".join(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who and happened in event.get("summary", ""):
