@@ -103,3 +103,10 @@ async def test_a_question_in_english_is_asked_again_in_chinese_instead_of_answer
     run = await GraphRunner(knowledge).ask("My landlord keeps my deposit after I moved out. What can I do?")
     assert run.answer == t("legal.ask_in_chinese")
     assert not run.artifact("legal_answer")["content"]["citations"]
+
+
+async def test_a_document_with_no_template_is_said_so_instead_of_drafting_another(knowledge):
+    run = await GraphRunner(knowledge).ask("帮我起草一份房屋租赁合同")
+    assert run.next == (), "no question about the document type"
+    assert "房屋租赁合同" in run.answer and "律师函" in run.answer  # what it cannot and what it can draft
+    assert not [a for a in run.of("tool:artifact") if a["artifact"]["type"] == "legal_document"]

@@ -207,6 +207,19 @@ def template_for(text: str) -> Template | None:
     return best[1] if best else None
 
 
+# "起草一份房屋租赁合同": a document the user names, template or not.
+_NAMED_DOCUMENT = re.compile(
+    r"(?:起草|写|拟|拟定|做|出)(?:一份|一张|一个|一封|份|张|个|封)?([\u4e00-\u9fff]{0,10}?"
+    r"(?:合同|协议|起诉状|起诉书|申请书|答辩状|上诉状|函|声明|遗嘱|借条|欠条|收据|委托书|承诺书))"
+)
+
+
+def named_document(text: str) -> str | None:
+    """The kind of document the text asks to be written ("房屋租赁合同"), whether or not we have its template."""
+    match = _NAMED_DOCUMENT.search(text)
+    return match.group(1) if match else None
+
+
 _AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万)|[一二三四五六七八九十两百千]+万(?:元)?"
 FIELD_PATTERNS: dict[str, list[str]] = {
     "amount": [rf"(?:借款金额|金额|借款|借给[^，,。]*?|借了?)\s*[:：为是]?\s*({_AMOUNT})"],

@@ -32,7 +32,7 @@ from langgraph.types import Send, interrupt
 from core.i18n import t
 from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent
-from core.legal.templates import PLACEHOLDER, TEMPLATES, template_for
+from core.legal.templates import PLACEHOLDER, TEMPLATES, named_document, template_for
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
 from graphs.legal import offline as _offline  # noqa: F401  registers the offline composers
@@ -384,6 +384,13 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     if not draft:
         started = time.perf_counter()
         template = template_for(state["text"])
+        wanted = named_document(state["text"])
+        if template is None and wanted:
+            # A document we have no template for: say so, rather than ask for a type or draft another one.
+            stream_answer(ctx, t("legal.draft_unsupported", document=wanted,
+                                 available="、".join(x.title for x in TEMPLATES.values())))
+            return {"draft": {}, "pending": [], "trace": [step(trace_id, "tool", "extract_fields", status="skipped",
+                                                               input=state["text"][:200], output=wanted)]}
         extracted = await ctx.llm.structured(
             DraftFields, role="legal_draft", system=prompts.DRAFT_SYSTEM, prompt=f"用户消息：{state['text']}",
             facts={"text": state["text"], "template": template.id if template else None})
