@@ -110,3 +110,11 @@ async def test_a_document_with_no_template_is_said_so_instead_of_drafting_anothe
     assert run.next == (), "no question about the document type"
     assert "房屋租赁合同" in run.answer and "律师函" in run.answer  # what it cannot and what it can draft
     assert not [a for a in run.of("tool:artifact") if a["artifact"]["type"] == "legal_document"]
+
+
+def test_an_iou_request_names_the_borrower_and_the_amount_from_plain_words():
+    from core.legal.templates import TEMPLATES, extract_fields
+
+    fields = extract_fields(TEMPLATES["loan_contract"], "我借给张三五万元，一年后还，帮我写个借条")
+    assert (fields["borrower"], fields["amount"], fields["term"]) == ("张三", "五万元", "一年")
+    assert extract_fields(TEMPLATES["loan_contract"], "借款人李四向我借了3万元")["borrower"] == "李四"
