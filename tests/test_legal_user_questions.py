@@ -118,3 +118,30 @@ def test_an_iou_request_names_the_borrower_and_the_amount_from_plain_words():
     fields = extract_fields(TEMPLATES["loan_contract"], "我借给张三五万元，一年后还，帮我写个借条")
     assert (fields["borrower"], fields["amount"], fields["term"]) == ("张三", "五万元", "一年")
     assert extract_fields(TEMPLATES["loan_contract"], "借款人李四向我借了3万元")["borrower"] == "李四"
+
+
+async def test_a_short_follow_up_is_answered_with_the_previous_question_in_mind(knowledge):
+    from graphs.base import ThreadView
+    from graphs.legal import continue_thread
+
+    runner = GraphRunner(knowledge)
+    first = await runner.ask("公司拖欠我两个月工资，我想辞职")
+    follow_up = await continue_thread(ThreadView(values=first.state, pending_interrupt=None, finished=True),
+                                      "需要准备什么证据？", {}, runner.context.llm)
+    run = await runner._stream(follow_up.input)
+    answer = run.artifact("legal_answer")["content"]
+    assert answer["category"] == "labor_law", "the follow-up is read as the same labour question"
+    assert any("劳动" in c["law"] for c in answer["citations"])
+
+
+async def test_a_new_topic_on_the_same_thread_is_not_mixed_with_the_previous_one(knowledge):
+    from graphs.base import ThreadView
+    from graphs.legal import continue_thread
+
+    runner = GraphRunner(knowledge)
+    first = await runner.ask("公司拖欠我两个月工资，我想辞职")
+    new_topic = await continue_thread(ThreadView(values=first.state, pending_interrupt=None, finished=True),
+                                      "房东不退押金合理吗？", {}, runner.context.llm)
+    run = await runner._stream(new_topic.input)
+    assert t("legal.follow_up", previous="公司拖欠我两个月工资，我想辞职") not in [e["message"] for e in run.of("tool:log")]
+    assert run.artifact("legal_answer")["content"]["category"] != "labor_law"

@@ -28,7 +28,8 @@ async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any
         payload = view.pending_interrupt.get("payload", view.pending_interrupt)
         questions = payload.get("questions") if isinstance(payload, Mapping) else None
         return ResumeWith(parse_reply(text, questions) if isinstance(questions, list) else text)
-    return StartFresh(initial_input(text, dict(options or {})))
+    previous = view.values.get("text") if view.values.get("classification") else None
+    return StartFresh(initial_input(text, dict(options or {}), previous=previous))
 
 
 FLOW = FlowDefinition(

@@ -32,6 +32,7 @@ from langgraph.types import Send, interrupt
 from core.i18n import t
 from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent
+from core.legal.statutes import short_excerpt
 from core.legal.templates import PLACEHOLDER, TEMPLATES, named_document, template_for
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
@@ -62,11 +63,29 @@ class LegalState(TypedDict, total=False):
     handover: str | None
     draft: dict[str, Any]
     pending: list[dict[str, Any]]
+    # The thread's previous question: a follow-up ("那我能要求赔偿吗？") is read together with it.
+    previous: str | None
 
 
-def initial_input(text: str, options: Mapping[str, Any]) -> LegalState:
+def initial_input(text: str, options: Mapping[str, Any], previous: str | None = None) -> LegalState:
     return LegalState(text=text.strip(), trace_id=uuid.uuid4().hex, classification={}, context={}, tasks=[],
-                      handover=None, draft={}, pending=[])
+                      handover=None, draft={}, pending=[], previous=previous)
+
+
+_FOLLOW_UP_OPENERS = ("那", "那么", "如果", "要是", "假如", "还有", "另外", "这种", "这个", "这样", "此外", "他", "她",
+                      "对方", "然后", "可是", "但是", "可以", "能不能", "能否", "是否", "会不会")
+
+
+def with_previous(text: str, previous: str | None) -> str:
+    """The question to work on: a short follow-up that leans on the previous one gets it in front."""
+    if not previous or len(text) > 60:
+        return text
+    rules = classify_by_rules(text)
+    if rules.intent == "general_chat" and rules.confidence >= RULES_THRESHOLD:
+        return text  # 你好, 谢谢: small talk, not a follow-up
+    # It opens like a follow-up, or it names no field of law of its own ("需要什么证据？").
+    leans = text.startswith(_FOLLOW_UP_OPENERS) or rules.category == "other"
+    return f"{previous}\n{text}" if leans else text
 
 
 @lru_cache(maxsize=1)
@@ -134,10 +153,13 @@ def needs_chinese(text: str, llm: Any) -> bool:
 async def classify(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     ctx.status("classifying")
     started = time.perf_counter()
-    result = await classify_text(state["text"], ctx.llm)
+    question = with_previous(state["text"], state.get("previous"))
+    if question != state["text"]:
+        ctx.log(t("legal.follow_up", previous=short_excerpt(state["previous"] or "", 40)))
+    result = await classify_text(question, ctx.llm)
     ctx.log(t("legal.classified", intent=t(f"legal.intent_{result.intent}"), category=domain_label(result.category),
               confidence=f"{result.confidence:.2f}", via=t(f"legal.via_{result.via}")))
-    shared = SharedContext(question=state["text"], intent=result.intent, category=result.category,
+    shared = SharedContext(question=question, intent=result.intent, category=result.category,
                            domains=list(result.domains), entities=list(result.entities))
     record = step(state["trace_id"], "classification", result.via, input=state["text"][:200],
                   output=result.model_dump(mode="json"), duration_ms=_ms(started))
