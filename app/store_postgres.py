@@ -22,18 +22,15 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from app.store import (
-    LOCAL_OWNER,
     ArtifactWrite,
     EventWrite,
     Store,
     _artifact_row,
-    _thread_row,
     artifact_columns,
     failed_per_task,
     remove_files,
     stored_artifact,
 )
-from schemas.events import ThreadStatus
 
 # Versioned migrations: each step runs once, in order, recorded in schema_migrations. Alembic would
 # add a second schema language and an env.py for five tables; these steps are the whole history.
@@ -157,34 +154,11 @@ class PostgresStore(Store):
         async with self.pool.connection() as conn:
             return (await conn.execute(_pg(sql), args)).rowcount
 
+    async def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        # The base class's one-statement write: its thread methods (create, get, list, update) run here as is.
+        await self._run(sql, args)
+
     # ------------------------------------------------------------------ threads
-
-    async def create_thread(
-        self, thread_id: str, flow: str, title: str, options: dict[str, Any], owner: str | None = None
-    ) -> None:
-        now = time.time()
-        await self._run(
-            "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
-            " VALUES (?,?,?,?,?,?,?,?)",
-            (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
-        )
-
-    async def get_thread(self, thread_id: str) -> dict[str, Any] | None:
-        row = await self._one("SELECT * FROM threads WHERE thread_id = ?", (thread_id,))
-        return _thread_row(row) if row else None
-
-    async def list_threads(self, limit: int = 200, owner: str | None = None) -> list[dict[str, Any]]:
-        if owner is None:
-            rows = await self._all("SELECT * FROM threads ORDER BY updated_at DESC LIMIT ?", (limit,))
-        else:
-            rows = await self._all(
-                "SELECT * FROM threads WHERE COALESCE(owner, ?) = ? ORDER BY updated_at DESC LIMIT ?",
-                (LOCAL_OWNER, owner, limit),
-            )
-        return [_thread_row(r) for r in rows]
-
-    async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
-        await self._run(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
 
     async def delete_thread(self, thread_id: str) -> bool:
         async with self.pool.connection() as conn, conn.transaction():
@@ -198,9 +172,6 @@ class PostgresStore(Store):
             deleted = (await conn.execute("DELETE FROM threads WHERE thread_id = %s", (thread_id,))).rowcount
         await remove_files(row["file_path"] for row in rows)
         return deleted > 0
-
-    async def threads_with_status(self, status: ThreadStatus) -> list[dict[str, Any]]:
-        return [_thread_row(r) for r in await self._all("SELECT * FROM threads WHERE status = ?", (status.value,))]
 
     # ------------------------------------------------------------- run leases
 
@@ -316,9 +287,6 @@ class PostgresStore(Store):
                 if cursor.rowcount != len(rows_to_insert):
                     raise _KeyTaken  # a key committed by another worker meanwhile: the rollback gives the seqs back
         return payloads
-
-    async def has_event(self, thread_id: str, key: str) -> bool:
-        return await self._one("SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)) is not None
 
     async def failed_attempts(self, thread_id: str) -> dict[str, int]:
         rows = await self._all(
