@@ -17,6 +17,7 @@ from tests.support.legal import (  # noqa: F401  (fixtures)
     FixedIntentLLM,
     FlakyStatutes,
     GraphRunner,
+    NEEDS_CASES,
     knowledge,
     legal_index,
 )
@@ -64,6 +65,7 @@ async def test_contract_review_goes_clause_by_clause_with_a_statute_each(knowled
     assert t("legal.offline_clause", number=1) in run.answer and t("legal.offline_clause", number=2) in run.answer
 
 
+@NEEDS_CASES
 async def test_case_agent_summarises_and_compares_several_cases(knowledge):
     run = await GraphRunner(knowledge).ask("有没有加班费纠纷的判例，法院怎么判的")
     assert "裁判要点" in run.answer and "对比" in run.answer

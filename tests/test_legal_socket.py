@@ -12,7 +12,7 @@ from docx import Document
 from core.i18n import t
 from schemas.events import EVENT_MODELS
 from tests.support.fake_openai import FakeOpenAI
-from tests.support.legal import CASES_DIR, legal_index  # noqa: F401  (fixture)
+from tests.support.legal import CASES_DIR, NEEDS_CASES, legal_index  # noqa: F401  (fixture)
 
 INVENTED = ("根据《中华人民共和国利率法》第3条，民间借贷利率不得超过百分之二十四；"
             "依照《劳动合同法》第999条，公司应当赔偿；《合同法》第52条规定违法合同无效；"
@@ -66,6 +66,7 @@ async def test_a_question_over_socketio_streams_a_checked_answer_and_a_queryable
     assert missing == 404
 
 
+@NEEDS_CASES
 async def test_healthz_says_when_the_statute_index_is_ready(legal_server):
     server = await legal_server()
     legal = server.runtime.tools["legal"]

@@ -4,6 +4,7 @@ a headless graph runner, and test doubles for failing tools and models."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,22 @@ from core.llm.offline import OfflineLLM
 from graphs.base import FlowContext
 from graphs.legal import build_graph, initial_input
 
-CASES_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "legal-cases"
+
+
+def _shared_cases() -> Path:
+    """The shared case corpus: $SHARED_DATA_DIR/legal-cases, else shared/data/legal-cases beside a parent folder."""
+    if os.environ.get("SHARED_DATA_DIR"):
+        return Path(os.environ["SHARED_DATA_DIR"]) / "legal-cases"
+    here = Path(__file__).resolve()
+    found = (parent / "shared" / "data" / "legal-cases" for parent in here.parents)
+    return next((path for path in found if path.is_dir()), here.parents[3] / "shared" / "data" / "legal-cases")
+
+
+CASES_DIR = _shared_cases()
+# Tests that read the cases themselves; the others run with an empty case library where it is absent.
+NEEDS_CASES = pytest.mark.skipif(
+    not CASES_DIR.is_dir(), reason=f"the shared case corpus is not at {CASES_DIR} (set SHARED_DATA_DIR)"
+)
 
 
 @pytest.fixture(scope="session")
