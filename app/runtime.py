@@ -28,7 +28,7 @@ from app.eventlog import EventLog
 from core.i18n import t
 from core.llm.base import LLM
 from core.settings import Settings
-from app.store import ArtifactWrite, EventWrite, Store
+from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
 from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import CUSTOM_EVENT_KEY
 from schemas.events import (
@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 # Checkpoint metadata naming the start (the StartFresh run) a checkpoint descends from.
 START_ID_KEY = "canvas_start_id"
 CANCEL, SHUTDOWN = "cancel", "shutdown"
+# The key of an "updates" stream chunk that reports an interrupt (LangGraph keeps its constant private).
+INTERRUPT_KEY = "__interrupt__"
 
 
 def new_thread_id() -> str:
@@ -233,10 +235,15 @@ class FlowRuntime:
         if create:
             self._refuse_when_closing()
             self._check_options(definition, options)
-            await self.store.create_thread(thread_id, flow, definition.thread_title(text), options, owner=owner)
+            title = definition.thread_title(text)
             with self._reservation(thread_id) as run:
-                await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
-                await self._launch(thread_id, run, flow, StartFresh(definition.initial_input(text, options)), options)
+                start = StartFresh(definition.initial_input(text, options))
+                new_row = {"flow": flow, "title": title, "options": options, "owner": owner}
+                if self.store.shared:
+                    # The run claim below needs the row; elsewhere the row comes with the first events.
+                    await self.store.create_thread(thread_id, **new_row)
+                    new_row = None
+                await self._launch(thread_id, run, flow, start, options, said=text, new_row=new_row)
             return run.run_id
         thread = await self.thread_or_404(thread_id)
         if thread["flow"] != flow:
@@ -246,9 +253,7 @@ class FlowRuntime:
         self._check_options(definition, options)
         with self._reservation(thread_id) as run:
             continuation = await self._continuation_for(definition, thread_id, text, options)
-            await self.store.update_thread(thread_id, options=options)
-            await self.events.publish(thread_id, run.run_id, "user:message", {"content": text})
-            await self._launch(thread_id, run, flow, continuation, options)
+            await self._launch(thread_id, run, flow, continuation, options, said=text, thread=thread)
         return run.run_id
 
     async def rename_thread(self, thread_id: str, title: str, owner: str | None = None) -> ThreadSummary:
@@ -301,7 +306,7 @@ class FlowRuntime:
                 continuation: Any = ResumeWith(answer)
             else:
                 continuation = None  # continue from the last checkpoint
-            await self._launch(thread_id, run, thread["flow"], continuation, thread["options"])
+            await self._launch(thread_id, run, thread["flow"], continuation, thread["options"], thread=thread)
         return run.run_id
 
     async def cancel(self, thread_id: str) -> None:
@@ -357,7 +362,7 @@ class FlowRuntime:
                     self._release(thread_id, run)  # another worker was quicker
                     continue
                 log.warning("worker %s takes over thread %s (lease expired)", self.worker_id, thread_id)
-                await self._launch(thread_id, run, thread["flow"], None, thread["options"], claimed=True)
+                await self._launch(thread_id, run, thread["flow"], None, thread["options"], thread=thread, claimed=True)
             except BaseException:
                 if run.task is None:
                     self._release(thread_id, run)
@@ -444,8 +449,21 @@ class FlowRuntime:
         return StartFresh(definition.initial_input(text, options))
 
     async def _launch(
-        self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any], *, claimed: bool = False
+        self,
+        thread_id: str,
+        run: ActiveRun,
+        flow: str,
+        continuation: Any,
+        options: dict[str, Any],
+        *,
+        said: str | None = None,
+        thread: Mapping[str, Any] | None = None,
+        new_row: dict[str, Any] | None = None,
+        claimed: bool = False,
     ) -> None:
+        """Mark the thread running and start the run's task: the thread's row, the user's message (`said`)
+        and the `running` status go in one transaction. `new_row` (flow, title, options, owner) creates
+        the row; otherwise `thread` is the row as read."""
         start: dict[str, Any] | None = None
         if isinstance(continuation, StartFresh):
             # Kept with the thread: a run killed before its first checkpoint starts again from it.
@@ -454,11 +472,19 @@ class FlowRuntime:
             # The claim is the database's: two workers asked to run one thread, one wins.
             if not await self.store.claim_run(thread_id, self.worker_id, self.settings.run_lease_s):
                 raise RequestError("conflict", t("runtime.already_running", thread=thread_id))
-        await self.store.update_thread(
-            thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start, resumable=True
-        )
-        await self.events.publish(thread_id, run.run_id, "status", {"status": ThreadStatus.running.value})
-        run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options))
+        if new_row is not None:
+            row = thread_insert(thread_id, **new_row, status=ThreadStatus.running, start_input=start)
+        else:
+            # A message may change the thread's options; a resume keeps them.
+            row = thread_update(
+                thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start, resumable=True,
+                options=options if said is not None else None,
+            )
+        events = [EventWrite("user:message", {"content": said})] if said is not None else []
+        events.append(EventWrite("status", {"status": ThreadStatus.running.value}))
+        await self.events.publish_many(thread_id, run.run_id, events, row=row)
+        start_id = (start or (thread or {}).get("start_input") or {}).get("id")
+        run.task = asyncio.create_task(self._execute(thread_id, run, flow, continuation, options, start_id))
         run.task.add_done_callback(lambda _task: run.finished.set())
 
     async def _graph_input(self, graph: Any, config: dict[str, Any], continuation: Any) -> tuple[Any, dict[str, Any]]:
@@ -503,22 +529,25 @@ class FlowRuntime:
             config["metadata"] = {START_ID_KEY: start_id}
         return config
 
-    async def _execute(self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any]) -> None:
+    async def _execute(
+        self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any], start_id: str | None
+    ) -> None:
         graph = self.graphs[flow]
         barrier = StoredEvents()
-        context = FlowContext(
-            llm=self.llm, options=options, tools=self.tools, settings=self.settings, flush=barrier.flush,
-            failed_attempts=await self.store.failed_attempts(thread_id),
-        )
         try:
-            thread = await self.thread_or_404(thread_id)
-            start_id = (thread.get("start_input") or {}).get("id")
+            # A fresh start makes new checkpoints, hence new task ids: no earlier attempt can be one of its tasks'.
+            failed_attempts = {} if isinstance(continuation, StartFresh) else await self.store.failed_attempts(thread_id)
+            context = FlowContext(
+                llm=self.llm, options=options, tools=self.tools, settings=self.settings, flush=barrier.flush,
+                failed_attempts=failed_attempts,
+            )
             graph_input, config = await self._graph_input(graph, self._run_config(thread_id, start_id), continuation)
             stream = graph.astream(
                 graph_input,
                 config,
                 context=context,
-                stream_mode=["custom"],
+                # "updates" only to see an interrupt go by: a run that saw none reads no state at its end.
+                stream_mode=["custom", "updates"],
                 subgraphs=True,
                 durability="sync",
                 control=run.control,
@@ -526,12 +555,16 @@ class FlowRuntime:
             writer = EventWriter(
                 lambda chunks: self._forward(thread_id, run, chunks, barrier, context), barrier
             )
+            interrupted = False
             try:
                 try:
                     async with contextlib.aclosing(stream):
-                        async for _namespace, _mode, chunk in stream:
-                            if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
-                                writer.put(chunk)
+                        async for _namespace, mode, chunk in stream:
+                            if mode == "custom":
+                                if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
+                                    writer.put(chunk)
+                            elif isinstance(chunk, dict) and INTERRUPT_KEY in chunk:
+                                interrupted = True
                 except asyncio.CancelledError:
                     writer.cancel()  # shutdown or a lost lease: stop writing to this thread
                     raise
@@ -545,20 +578,15 @@ class FlowRuntime:
                 else:
                     await self._finish(thread_id, run, ThreadStatus.interrupted, error=t("runtime.server_stopping"))
                 return
-            snapshot = await graph.aget_state(self.graph_config(thread_id))
-            pending = _pending_interrupt(snapshot)
+            pending = _pending_interrupt(await graph.aget_state(self.graph_config(thread_id))) if interrupted else None
             if pending is not None:
-                await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=pending)
-                # Free the thread first: a client may answer the moment it sees the interrupt.
-                self._release(thread_id, run)
-                await self.events.publish_many(thread_id, run.run_id, [
-                    EventWrite("interrupt", pending), EventWrite("status", {"status": ThreadStatus.interrupted.value}),
-                ])
-                return
-            missing = await self.store.missing_artifacts(thread_id)
-            if missing:
-                log.error("thread %s finished with artifacts never stored: %s", thread_id, missing)
-                await self._finish(thread_id, run, ThreadStatus.failed, error=t("runtime.artifacts_missing"))
+                # Free the thread once this is stored, before clients hear it: one may answer at once.
+                await self.events.publish_many(
+                    thread_id, run.run_id,
+                    [EventWrite("interrupt", pending), EventWrite("status", {"status": ThreadStatus.interrupted.value})],
+                    row=thread_update(thread_id, status=ThreadStatus.interrupted, pending_interrupt=pending),
+                    on_stored=lambda: self._release(thread_id, run),
+                )
                 return
             await self._finish(thread_id, run, ThreadStatus.done)
         except asyncio.CancelledError:
@@ -608,19 +636,18 @@ class FlowRuntime:
                 # The task's next attempt (a retry) writes events of its own.
                 task_id = meta["stream"].rsplit("/", 1)[0]
                 context.failed_attempts[task_id] = context.failed_attempts.get(task_id, 0) + 1
+        stored: dict[str, int] = {}
         for meta in metas:
             if meta.get("key"):
-                barrier.stored(meta["stream"], meta["ordinal"])
+                stored[meta["stream"]] = meta["ordinal"]  # a stream's ordinals grow: its last is its highest
+        for stream, ordinal in stored.items():
+            barrier.stored(stream, ordinal)
 
     async def _finish(
         self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None, resumable: bool = True
     ) -> None:
-        """The run's last events: status, then completion (success only for `done`; `resumable` on a failure)."""
-        try:
-            await self.store.update_thread(thread_id, status=status, pending_interrupt=None, resumable=resumable)
-        finally:
-            # Free the thread before the last events: a client may send its next message on completion.
-            self._release(thread_id, run)
+        """The run's last events, status then completion (success only for `done`; `resumable` on a failure),
+        stored with the thread's new status in one transaction."""
         completion: dict[str, Any] = {"success": status == ThreadStatus.done}
         if run.final_artifact_id and status == ThreadStatus.done:
             completion["finalArtifactId"] = run.final_artifact_id
@@ -628,9 +655,16 @@ class FlowRuntime:
             completion["error"] = error
         if status in RESUMABLE_STATUSES:
             completion["resumable"] = resumable
-        await self.events.publish_many(
-            thread_id, run.run_id, [EventWrite("status", {"status": status.value}), EventWrite("completion", completion)]
-        )
+        try:
+            await self.events.publish_many(
+                thread_id, run.run_id,
+                [EventWrite("status", {"status": status.value}), EventWrite("completion", completion)],
+                row=thread_update(thread_id, status=status, pending_interrupt=None, resumable=resumable),
+                # Free the thread before clients hear of the end: one may send its next message on completion.
+                on_stored=lambda: self._release(thread_id, run),
+            )
+        finally:
+            self._release(thread_id, run)
 
     def _release(self, thread_id: str, run: ActiveRun) -> None:
         """Free the thread for its next run; `run.finished` is set when the run's task has ended."""

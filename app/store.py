@@ -6,6 +6,7 @@ Checkpoints live apart, in LangGraph's own checkpointer; this store holds what c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
+import orjson
 
 from schemas.events import ThreadStatus
 
@@ -69,6 +71,12 @@ EVENT_KEY_INDEX = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
 )
 REPLAY_PAGE_SIZE = 500
+KEY_LOOKUP_CHUNK = 500
+# Threads appending within this window count as writing at once (see append_events).
+CONCURRENT_WRITERS_WINDOW_S = 0.05  # well under SQLite's bound on the parameters of one statement
+# SQLite checkpoints its WAL at 1000 pages (4 MB); the store does it at that size, off the event loop.
+WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
+WAL_CHECK_INTERVAL_S = 1.0
 T = TypeVar("T")
 
 
@@ -79,6 +87,14 @@ class ArtifactWrite(NamedTuple):
     origin: str
     file: bytes | None = None
     file_name: str | None = None
+
+
+class RowWrite(NamedTuple):
+    """A statement on a thread's row, run in the same transaction as a batch of the thread's events
+    (a run's start creates or updates the row with its first events, its end with its last)."""
+
+    sql: str
+    args: tuple[Any, ...]
 
 
 class EventWrite(NamedTuple):
@@ -101,10 +117,10 @@ ADDED_COLUMNS = {
 class _Append:
     """One append_events call waiting for its group commit."""
 
-    __slots__ = ("thread_id", "run_id", "items", "payloads", "future")
+    __slots__ = ("thread_id", "run_id", "items", "row", "payloads", "future")
 
-    def __init__(self, thread_id: str, run_id: str, items: list[EventWrite]) -> None:
-        self.thread_id, self.run_id, self.items = thread_id, run_id, items
+    def __init__(self, thread_id: str, run_id: str, items: list[EventWrite], row: RowWrite | None) -> None:
+        self.thread_id, self.run_id, self.items, self.row = thread_id, run_id, items, row
         self.payloads: list[dict[str, Any] | None] = []
         self.future: asyncio.Future[list[dict[str, Any] | None]] = asyncio.get_running_loop().create_future()
 
@@ -131,6 +147,11 @@ class Store:
         self._last_seq: dict[str, int] = {}
         self._pending: list[_Append] = []  # appends waiting for the next group commit
         self._committer: asyncio.Task[None] | None = None
+        # While one thread writes, its appends go on the event loop's own thread through this connection:
+        # a small WAL commit costs less than the two hops to aiosqlite's worker (bench/orchestration_overhead).
+        self._inline: sqlite3.Connection | None = None
+        self._wal_keeper: asyncio.Task[None] | None = None
+        self._recent_writers: dict[str, float] = {}  # thread id → when it last appended (monotonic)
 
     async def open(self) -> Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,11 +171,29 @@ class Store:
                     await self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
         await self._db.execute(EVENT_KEY_INDEX)
         await self._db.commit()
+        # timeout=0: a lock held by another process is not waited for on the loop (see _write_appends).
+        # Used only under _write_lock, from the loop or (never at once) a worker thread.
+        self._inline = sqlite3.connect(self.path, timeout=0, check_same_thread=False)
+        self._inline.execute("PRAGMA synchronous=NORMAL")
+        # The WAL checkpoint (a disk sync) would stall the loop: _keep_wal_small runs it off the loop.
+        self._inline.execute("PRAGMA wal_autocheckpoint=0")
+        # The write that starts the WAL over after a checkpoint also cuts the file back: its size then tells
+        # _keep_wal_small how much is waiting.
+        self._inline.execute("PRAGMA journal_size_limit=0")
+        await self._db.execute("PRAGMA journal_size_limit=0")
+        self._wal_keeper = asyncio.create_task(self._keep_wal_small())
         return self
 
     async def close(self) -> None:
         if self._committer is not None:
             await asyncio.gather(self._committer, return_exceptions=True)  # what is pending gets written
+        if self._wal_keeper is not None:
+            self._wal_keeper.cancel()
+            await asyncio.gather(self._wal_keeper, return_exceptions=True)
+            self._wal_keeper = None
+        if self._inline is not None:
+            self._inline.close()
+            self._inline = None
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -181,12 +220,7 @@ class Store:
     async def create_thread(
         self, thread_id: str, flow: str, title: str, options: dict[str, Any], owner: str | None = None
     ) -> None:
-        now = time.time()
-        await self._write(
-            "INSERT INTO threads(thread_id, flow, title, status, options, owner, created_at, updated_at)"
-            " VALUES (?,?,?,?,?,?,?,?)",
-            (thread_id, flow, title, ThreadStatus.idle.value, json.dumps(options), owner, now, now),
-        )
+        await self._write(*thread_insert(thread_id, flow, title, options, owner))
 
     async def get_thread(self, thread_id: str) -> dict[str, Any] | None:
         row = await self._one("SELECT * FROM threads WHERE thread_id = ?", (thread_id,))
@@ -202,46 +236,13 @@ class Store:
         rows = await self._all(query, args)
         return [_thread_row(r) for r in rows]
 
-    async def update_thread(
-        self,
-        thread_id: str,
-        *,
-        status: ThreadStatus | None = None,
-        pending_interrupt: dict[str, Any] | None | bool = False,
-        options: dict[str, Any] | None = None,
-        start_input: dict[str, Any] | None = None,
-        resumable: bool | None = None,
-    ) -> None:
-        """`pending_interrupt=False` leaves it as is; None clears it.
-
-        `start_input` is what the thread's latest run was started with, so a run killed before its
-        first checkpoint can start again from it. `resumable=False` marks a failure that a resume
-        would repeat (the next run clears it).
-        """
-        sets, args = ["updated_at = ?"], [time.time()]
-        if status is not None:
-            sets.append("status = ?")
-            args.append(ThreadStatus(status).value)
-        if pending_interrupt is not False:
-            sets.append("pending_interrupt = ?")
-            args.append(json.dumps(pending_interrupt) if pending_interrupt else None)
-        if options is not None:
-            sets.append("options = ?")
-            args.append(json.dumps(options))
-        if start_input is not None:
-            sets.append("start_input = ?")
-            args.append(json.dumps(start_input, ensure_ascii=False))
-        if resumable is not None:
-            sets.append("resumable = ?")
-            args.append(resumable)
-        await self._update_thread_row(thread_id, sets, args)
-
-    async def _update_thread_row(self, thread_id: str, sets: list[str], args: list[Any]) -> None:
-        await self._write(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
+    async def update_thread(self, thread_id: str, **changes: Any) -> None:
+        """The changes `thread_update` takes, in a transaction of their own."""
+        await self._write(*thread_update(thread_id, **changes))
 
     async def rename_thread(self, thread_id: str, title: str) -> None:
         # The list is ordered by activity, and a rename is not activity: updated_at stays.
-        await self._update_thread_row(thread_id, ["title = ?"], [title])
+        await self._write("UPDATE threads SET title = ? WHERE thread_id = ?", (title, thread_id))
 
     async def delete_thread(self, thread_id: str) -> bool:
         """Remove the thread, its events and its artifacts (their files too); False when there was none."""
@@ -276,24 +277,28 @@ class Store:
         return payload
 
     async def append_events(
-        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]]
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]], *, row: RowWrite | None = None
     ) -> list[dict[str, Any] | None]:
         """Store the events in order, in one transaction: their payloads, None for a key already stored.
+        `row` (a thread_insert or thread_update) goes first in the same transaction.
 
         An artifact whose event key is stored already (a task re-run after a crash) keeps its first
         outcome: neither it nor its event is written again.
 
-        Group commit: appends that arrive while a write is in flight (other threads' runs, a node's
-        next events) wait for it and then go together, one transaction and one trip to the
-        connection's thread (artifact rows, INSERTs and COMMIT all run there).
+        While only this thread is writing, the transaction runs on the loop's own thread (no hop: the
+        lowest latency for one run). Once several threads write at once it runs on the connection's
+        thread instead, and group commit takes over: appends that arrive while a write is in flight
+        (other threads' runs, a node's next events) wait for it and then go together, one transaction
+        and one trip (artifact rows, INSERTs and COMMIT all run there), and the loop stays free.
         """
-        if not items:
+        if not items and row is None:
             return []
-        append = _Append(thread_id, run_id, [EventWrite(*item) for item in items])
+        append = _Append(thread_id, run_id, [EventWrite(*item) for item in items], row)
+        alone = self._only_writer(thread_id)
         if not self._pending and not self._write_lock.locked():
             # Nothing to group with: write it now (a free lock is taken without a pause), no hop to the committer.
             async with self._write_lock:
-                await self._insert_alone(append)
+                await self._insert_alone(append, inline=alone)
             return append.payloads
         self._pending.append(append)
         if self._committer is None or self._committer.done():
@@ -306,7 +311,7 @@ class Store:
             async with self._write_lock:
                 appends, self._pending = self._pending, []
                 try:
-                    await self._in_db_thread(self._insert_appends, appends)
+                    await self._write_appends(appends)
                 except Exception:
                     # Each alone now, so one bad append fails only its own caller.
                     for append in appends:
@@ -324,13 +329,52 @@ class Store:
             for append in appends:
                 append.settle()
 
-    async def _insert_alone(self, append: _Append) -> None:
+    async def _insert_alone(self, append: _Append, *, inline: bool = False) -> None:
         try:
-            await self._in_db_thread(self._insert_appends, [append])
+            await self._write_appends([append], inline=inline)
         except sqlite3.IntegrityError:
             # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to this
             # thread since its seq was cached (the failed try dropped the cache): read it again.
-            await self._in_db_thread(self._insert_appends, [append])
+            await self._write_appends([append], inline=inline)
+
+    def _only_writer(self, thread_id: str) -> bool:
+        """Whether no other thread appended within the last CONCURRENT_WRITERS_WINDOW_S."""
+        now = time.monotonic()
+        recent = self._recent_writers
+        recent[thread_id] = now
+        if len(recent) > 1:
+            for other, seen in list(recent.items()):
+                if now - seen > CONCURRENT_WRITERS_WINDOW_S:
+                    del recent[other]
+        return len(recent) == 1
+
+    async def _write_appends(self, appends: list[_Append], *, inline: bool = False) -> None:
+        """One transaction: on the loop's thread when `inline` and it can be quick, else on the connection's.
+        Held by _write_lock."""
+        with_files = any(item.artifact is not None and item.artifact.file is not None for a in appends for item in a.items)
+        if inline and self._inline is not None and not with_files:
+            try:
+                self._insert_appends(self._inline, appends)
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                    raise
+                # Another process (`ng` beside `ng serve`) is writing: wait for it off the loop.
+        await self._in_db_thread(self._insert_appends, appends)
+
+    async def _keep_wal_small(self) -> None:
+        """Checkpoint the WAL once it has grown past SQLite's own threshold, on aiosqlite's worker thread.
+
+        Writes wait meanwhile (the loop does not): a checkpoint that copies everything lets the next
+        write start the WAL over, where one racing new frames would leave it to grow.
+        """
+        wal = self.path.with_name(self.path.name + "-wal")
+        while True:
+            await asyncio.sleep(WAL_CHECK_INTERVAL_S)
+            with contextlib.suppress(OSError):
+                if wal.stat().st_size > WAL_CHECKPOINT_BYTES:
+                    async with self._write_lock:
+                        await self._in_db_thread(_checkpoint_wal)
 
     async def _in_db_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(connection, *args)` on aiosqlite's own thread: one hop for any number of statements.
@@ -364,31 +408,37 @@ class Store:
     ) -> list[dict[str, Any] | None]:
         """One append's rows, uncommitted; `last_seqs` carries each thread's seq through the transaction."""
         thread_id, run_id = append.thread_id, append.run_id
+        if append.row is not None:
+            conn.execute(*append.row)
         last_seq = last_seqs.get(thread_id, self._last_seq.get(thread_id))
         if last_seq is None:
-            row = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchone()
-            if row is None:
+            rows = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchall()
+            if not rows:
                 raise KeyError(thread_id)
-            last_seq = row[0]
+            last_seq = rows[0][0]
+        keys = [item.key for item in append.items if item.key is not None]
+        taken = _stored_keys(conn, thread_id, keys) if keys else set()
         payloads: list[dict[str, Any] | None] = []
+        rows: list[tuple[Any, ...]] = []
         for event, fields, key, artifact in append.items:
-            if artifact is not None:
-                if key is not None and _key_stored(conn, thread_id, key):
+            if key is not None:
+                if key in taken:  # a re-run task's event (and artifact): its first outcome stands
                     payloads.append(None)
                     continue
+                taken.add(key)
+            if artifact is not None:
                 fields = {**fields, "artifact": self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
-            payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq + 1, "ts": time.time(), **fields}
-            cursor = conn.execute(
-                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)"
-                " ON CONFLICT(thread_id, event_key) WHERE event_key IS NOT NULL DO NOTHING",
-                (thread_id, last_seq + 1, run_id, event, json.dumps(payload, ensure_ascii=False), key),
+            last_seq += 1
+            payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq, "ts": time.time(), **fields}
+            rows.append((thread_id, last_seq, run_id, event, _json_text(payload), key))
+            payloads.append(payload)
+        if rows:
+            # A key or seq written by another process since the read above fails the batch (IntegrityError):
+            # _insert_alone then reads again.
+            conn.executemany(
+                "INSERT INTO events(thread_id, seq, run_id, event, payload, event_key) VALUES (?,?,?,?,?,?)", rows
             )
-            if cursor.rowcount == 0:
-                payloads.append(None)
-            else:
-                last_seq += 1
-                payloads.append(payload)
-                last_seqs[thread_id] = last_seq
+            last_seqs[thread_id] = last_seq
         return payloads
 
     async def has_event(self, thread_id: str, key: str) -> bool:
@@ -404,17 +454,6 @@ class Store:
             (thread_id,),
         )
         return failed_per_task(row["event_key"] for row in rows)
-
-    async def missing_artifacts(self, thread_id: str) -> list[str]:
-        """Artifact versions the thread's log announced but the artifact table does not hold."""
-        rows = await self._all(
-            "SELECT DISTINCT json_extract(e.payload, '$.artifact.id') AS id, json_extract(e.payload, '$.artifact.version') AS v"
-            " FROM events e WHERE e.thread_id = ? AND e.event = 'tool:artifact' AND NOT EXISTS"
-            " (SELECT 1 FROM artifacts a WHERE a.id = json_extract(e.payload, '$.artifact.id')"
-            " AND a.version = json_extract(e.payload, '$.artifact.version'))",
-            (thread_id,),
-        )
-        return [f"{row['id']} v{row['v']}" for row in rows]
 
     async def events_after(
         self, thread_id: str, after_seq: int = 0, limit: int | None = None
@@ -480,15 +519,13 @@ class Store:
     ) -> dict[str, Any]:
         """Number and write the artifact's row (and file), uncommitted; returns `announced` with its version and url."""
         artifact_id = write.artifact["id"]
-        same_origin = conn.execute(
-            "SELECT version FROM artifacts WHERE id = ? AND origin = ?", (artifact_id, write.origin)
-        ).fetchone()
-        if same_origin:
-            version = same_origin[0]
-        else:
-            version = conn.execute(
-                "SELECT COALESCE(MAX(version), 0) FROM artifacts WHERE id = ?", (artifact_id,)
-            ).fetchone()[0] + 1
+        # The producing task's own version when it wrote one before (a re-run), else the next.
+        # fetchall, not fetchone: a statement left unfinished keeps its read snapshot, and with it the WAL, alive.
+        [(same_origin, latest)] = conn.execute(
+            "SELECT MAX(CASE WHEN origin = ? THEN version END), COALESCE(MAX(version), 0) FROM artifacts WHERE id = ?",
+            (write.origin, artifact_id),
+        ).fetchall()
+        version = same_origin if same_origin is not None else latest + 1
         file_path = None
         if write.file is not None:
             target = self.files_dir / f"{artifact_id}.v{version}"
@@ -550,6 +587,65 @@ async def remove_files(paths: Iterable[str]) -> None:
     await asyncio.to_thread(unlink_all)
 
 
+def thread_insert(
+    thread_id: str,
+    flow: str,
+    title: str,
+    options: dict[str, Any],
+    owner: str | None = None,
+    *,
+    status: ThreadStatus = ThreadStatus.idle,
+    start_input: dict[str, Any] | None = None,
+) -> RowWrite:
+    """A new thread's row (`start_input`: see thread_update)."""
+    now = time.time()
+    return RowWrite(
+        "INSERT INTO threads(thread_id, flow, title, status, options, owner, start_input, created_at, updated_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?)",
+        (thread_id, flow, title, ThreadStatus(status).value, json.dumps(options), owner,
+         json.dumps(start_input, ensure_ascii=False) if start_input is not None else None, now, now),
+    )
+
+
+def thread_update(
+    thread_id: str,
+    *,
+    status: ThreadStatus | None = None,
+    pending_interrupt: dict[str, Any] | None | bool = False,
+    options: dict[str, Any] | None = None,
+    start_input: dict[str, Any] | None = None,
+    resumable: bool | None = None,
+) -> RowWrite:
+    """`pending_interrupt=False` leaves it as is; None clears it.
+
+    `start_input` is what the thread's latest run was started with, so a run killed before its
+    first checkpoint can start again from it. `resumable=False` marks a failure that a resume
+    would repeat (the next run clears it).
+    """
+    sets, args = ["updated_at = ?"], [time.time()]
+    if status is not None:
+        sets.append("status = ?")
+        args.append(ThreadStatus(status).value)
+    if pending_interrupt is not False:
+        sets.append("pending_interrupt = ?")
+        args.append(json.dumps(pending_interrupt) if pending_interrupt else None)
+    if options is not None:
+        sets.append("options = ?")
+        args.append(json.dumps(options))
+    if start_input is not None:
+        sets.append("start_input = ?")
+        args.append(json.dumps(start_input, ensure_ascii=False))
+    if resumable is not None:
+        sets.append("resumable = ?")
+        args.append(resumable)
+    return RowWrite(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
+
+
+def _checkpoint_wal(conn: sqlite3.Connection) -> None:
+    # PASSIVE: copies what no reader still needs, never waits for a writer (the next one reuses the WAL).
+    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
 def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> None:
     try:
         conn.execute(sql, args)
@@ -559,8 +655,24 @@ def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...
         raise
 
 
-def _key_stored(conn: sqlite3.Connection, thread_id: str, key: str) -> bool:
-    return conn.execute("SELECT 1 FROM events WHERE thread_id = ? AND event_key = ?", (thread_id, key)).fetchone() is not None
+def _json_text(value: Any) -> str:
+    """Compact JSON text (UTF-8 kept as is), for the columns written once per event."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # a value orjson does not take (an int beyond 64 bits, say): the standard library's
+        return json.dumps(value, ensure_ascii=False)
+
+
+def _stored_keys(conn: sqlite3.Connection, thread_id: str, keys: list[str]) -> set[str]:
+    """Which of these event keys the thread's log holds already."""
+    found: set[str] = set()
+    for start in range(0, len(keys), KEY_LOOKUP_CHUNK):
+        chunk = keys[start:start + KEY_LOOKUP_CHUNK]
+        found.update(row[0] for row in conn.execute(
+            f"SELECT event_key FROM events WHERE thread_id = ? AND event_key IN ({','.join('?' * len(chunk))})",
+            (thread_id, *chunk),
+        ))
+    return found
 
 
 def stored_artifact(artifact: dict[str, Any], version: int, has_file: bool) -> dict[str, Any]:
@@ -591,7 +703,7 @@ def artifact_columns(
         artifact["type"],
         artifact["title"],
         int(bool(artifact.get("showInCanvas"))),
-        json.dumps(artifact.get("content"), ensure_ascii=False),
+        _json_text(artifact.get("content")),
         artifact.get("mimeType"),
         file_path,
         file_name,

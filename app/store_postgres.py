@@ -24,6 +24,7 @@ from psycopg_pool import AsyncConnectionPool
 from app.store import (
     ArtifactWrite,
     EventWrite,
+    RowWrite,
     Store,
     _artifact_row,
     artifact_columns,
@@ -220,22 +221,24 @@ class PostgresStore(Store):
     # ------------------------------------------------------------------- events
 
     async def append_events(
-        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]]
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite | tuple[Any, ...]], *, row: RowWrite | None = None
     ) -> list[dict[str, Any] | None]:
         """The seqs come from the thread row, locked until commit: workers never hand out the same one."""
-        if not items:
+        if not items and row is None:
             return []
         items = [EventWrite(*item) for item in items]
         while True:
             try:
-                return await self._append_in_transaction(thread_id, run_id, items)
+                return await self._append_in_transaction(thread_id, run_id, items, row)
             except _KeyTaken:
                 continue  # the next attempt finds that key stored and drops its event
 
     async def _append_in_transaction(
-        self, thread_id: str, run_id: str, items: Sequence[EventWrite]
+        self, thread_id: str, run_id: str, items: Sequence[EventWrite], thread_row: RowWrite | None
     ) -> list[dict[str, Any] | None]:
         async with self.pool.connection() as conn, conn.transaction():
+            if thread_row is not None:
+                await conn.execute(_pg(thread_row.sql), thread_row.args)
             keys = [item.key for item in items if item.key is not None]
             seen: set[str] = set()
             if keys:
@@ -295,16 +298,6 @@ class PostgresStore(Store):
             (thread_id,),
         )
         return failed_per_task(row["event_key"] for row in rows)
-
-    async def missing_artifacts(self, thread_id: str) -> list[str]:
-        rows = await self._all(
-            "SELECT DISTINCT e.payload->'artifact'->>'id' AS id, e.payload->'artifact'->>'version' AS v"
-            " FROM events e WHERE e.thread_id = ? AND e.event = 'tool:artifact' AND NOT EXISTS"
-            " (SELECT 1 FROM artifacts a WHERE a.id = e.payload->'artifact'->>'id'"
-            " AND a.version = (e.payload->'artifact'->>'version')::int)",
-            (thread_id,),
-        )
-        return [f"{row['id']} v{row['v']}" for row in rows]
 
     async def events_after(
         self, thread_id: str, after_seq: int = 0, limit: int | None = None

@@ -122,23 +122,6 @@ async def test_replay_of_a_log_longer_than_a_page_sends_every_event_once_in_orde
     assert len(pages) > 2 and all(len(page) <= 7 for page in pages)
 
 
-async def test_a_run_whose_announced_artifact_is_not_stored_does_not_report_success(tmp_path):
-    async with open_runtime(settings_for(tmp_path / "data")) as runtime:
-        thread_id = new_thread_id()
-        await runtime.send_message(flow="ppt", text=TOPIC, thread_id=thread_id, create=True)
-        await runtime.wait(thread_id)
-        # An artifact the log announced goes missing from the store (what the crash window used to leave).
-        await runtime.store.db.execute("DELETE FROM artifacts WHERE thread_id = ? AND type = 'course_config'", (thread_id,))
-        await runtime.store.db.commit()
-
-        run_id = await runtime.send_message(flow="ppt", text="增加配图，视觉优化一下", thread_id=thread_id, create=False)
-        await runtime.wait(thread_id)
-        events = await runtime.store.events_after(thread_id)
-
-    completion = next(p for n, p in events if n == "completion" and p["runId"] == run_id)
-    assert completion["success"] is False and completion["error"] == t("runtime.artifacts_missing")
-
-
 async def test_seq_continues_when_another_process_wrote_to_the_thread_meanwhile(tmp_path):
     settings = settings_for(tmp_path / "data")
     async with open_runtime(settings) as server_side:
@@ -161,10 +144,10 @@ async def test_a_run_whose_events_cannot_be_stored_ends_failed_instead_of_hangin
     async with open_runtime(settings_for(tmp_path / "data")) as runtime:
         append_events = runtime.store.append_events
 
-        async def disk_gone(thread_id, run_id, items):
+        async def disk_gone(thread_id, run_id, items, **row):
             if any(item[2] is not None for item in items):  # a node's (keyed) events
                 raise sqlite3.OperationalError("disk I/O error")
-            return await append_events(thread_id, run_id, items)
+            return await append_events(thread_id, run_id, items, **row)
 
         runtime.store.append_events = disk_gone
         thread_id = new_thread_id()

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from app.eventlog import EventLog
-from app.store import ArtifactWrite, EventWrite, Store
+from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
 from schemas.events import ThreadStatus
 from tests.support.pg import NEEDS_POSTGRES, NEEDS_SCALE_EXTRA
 
@@ -82,6 +82,30 @@ async def test_an_append_to_a_missing_thread_fails_alone_beside_appends_written_
     assert sorted(payload["message"] for _event, payload in await store.events_after("t")) == ["a", "c"]
 
 
+async def test_a_thread_created_with_its_first_events_exists_with_them_or_not_at_all(store):
+    started = await store.append_events(
+        "t", "r1", [EventWrite("user:message", {"content": "hi"}), EventWrite("status", {"status": "running"})],
+        row=thread_insert("t", "ppt", "title", {"pages": 3}, status=ThreadStatus.running, start_input={"id": "r1", "input": {}}),
+    )
+    assert [p["seq"] for p in started] == [1, 2]
+    thread = await store.get_thread("t")
+    assert (thread["status"], thread["last_seq"], thread["start_input"]["id"]) == ("running", 2, "r1")
+
+    with pytest.raises(Exception):  # the same id again: the row fails, and so do the events with it
+        await store.append_events("t", "r2", [EventWrite("user:message", {"content": "again"})],
+                                  row=thread_insert("t", "ppt", "other", {}))
+    assert [p["content"] for _e, p in await store.events_after("t") if "content" in p] == ["hi"]
+    assert (await store.get_thread("t"))["title"] == "title"
+
+
+async def test_a_run_end_changes_the_row_and_stores_its_last_events_together(store):
+    await store.create_thread("t", "ppt", "title", {})
+    await store.append_events("t", "r1", [EventWrite("status", {"status": "done"}), EventWrite("completion", {"success": True})],
+                              row=thread_update("t", status=ThreadStatus.done, pending_interrupt=None))
+    thread = await store.get_thread("t")
+    assert (thread["status"], thread["last_seq"]) == ("done", 2)
+
+
 async def test_an_artifact_announced_by_a_rerun_task_keeps_its_first_outcome(store):
     await store.create_thread("t", "ppt", "title", {})
     artifact = {"id": "a1", "type": "dsl", "title": "x", "content": {"n": 1}}
@@ -94,7 +118,7 @@ async def test_an_artifact_announced_by_a_rerun_task_keeps_its_first_outcome(sto
     [rerun] = await store.append_events("t", "r2", [announce({"n": 2})])
     assert first["artifact"]["version"] == 1 and rerun is None
     assert (await store.get_artifact("a1"))["content"] == {"n": 1}
-    assert await store.missing_artifacts("t") == [], "the artifact row and its event are stored together"
+    assert (await store.get_artifact("a1"))["versions"] == [1], "the artifact row is stored with its event"
 
 
 async def test_artifact_versions_per_producing_task_and_latest_listing(store):
@@ -120,11 +144,10 @@ async def test_a_trace_is_found_by_its_trace_id_with_its_thread(store):
     assert await store.find_trace("other") is None
 
 
-async def test_missing_artifacts_and_failed_attempts_read_the_log(store):
+async def test_failed_attempts_are_counted_per_task_from_the_log(store):
     await store.create_thread("t", "ppt", "title", {})
-    await store.append_event("t", "r", "tool:artifact", {"artifact": {"id": "gone", "version": 1}})
     await store.append_event("t", "r", "tool:update", {"status": "failed"}, key="task9/stage/1")
-    assert await store.missing_artifacts("t") == ["gone v1"]
+    await store.append_event("t", "r", "tool:update", {"status": "done"}, key="task8/stage/1")
     assert await store.failed_attempts("t") == {"task9": 1}
 
 

@@ -53,7 +53,7 @@ def install(spec: str) -> None:
     elif point == "writes":
         _wrap(AsyncSqliteSaver, "aput_writes", when, int(nth))
     elif point == "event":
-        _wrap(Store, "append_events", when, int(nth), counts=lambda _store, _thread, _run, items: sum(
+        _wrap(Store, "append_events", when, int(nth), counts=lambda _store, _thread, _run, items, **_row: sum(
             EventWrite(*item).key is not None for item in items
         ))
     else:
