@@ -110,14 +110,11 @@ async def run_runtime(runtime, flow: str) -> tuple[float, int]:
 
 
 class Attribution:
-    """Wraps the runtime's store, event log and checkpointer coroutines to sum the time spent in each."""
+    """Wraps the runtime's event log, store and checkpointer coroutines to sum the time spent in each."""
 
     TARGETS = (
         ("events", "publish_many", "EventLog.publish_many (validate + append + fan-out)"),
-        ("store", "append_events", "  Store.append_events (INSERTs + COMMIT, one trip)"),
-        ("store", "save_artifact", "Store.save_artifact"),
-        ("store", "update_thread", "Store.update_thread"),
-        ("store", "create_thread", "Store.create_thread"),
+        ("store", "append_events", "  Store.append_events (one transaction, on the loop's thread)"),
         ("checkpointer", "aput", "checkpointer.aput"),
         ("checkpointer", "aput_writes", "checkpointer.aput_writes"),
     )
@@ -150,44 +147,24 @@ class Attribution:
             setattr(owner, attribute, original)
 
 
-async def attribute(runtime, n: int, runs: int, block: int = 5) -> tuple[list[str], dict[str, float]]:
-    """Time the store / event log / checkpointer calls of runtime runs, with the store's connection at
-    synchronous=NORMAL (the store's setting) and at FULL (SQLite's default: an fsync per commit in WAL
-    mode, to show what the fsync costs), in alternating blocks of `block` runs."""
+async def attribute(runtime, n: int, runs: int) -> list[str]:
+    """Time the event log / store / checkpointer calls of `runs` runtime runs."""
     flow = f"bench{n}"
-    modes = ("FULL", "NORMAL")
-    totals: dict[str, dict[str, list[float]]] = {mode: {} for mode in modes}
-    walls = dict.fromkeys(modes, 0.0)
-    done = 0
+    attribution = Attribution(runtime, flow)
+    wall = 0.0
     try:
-        while done < runs:
-            for mode in modes:
-                await runtime.store.db.execute(f"PRAGMA synchronous={mode}")
-                attribution = Attribution(runtime, flow)
-                try:
-                    for _ in range(block):
-                        elapsed, _seqs = await run_runtime(runtime, flow)
-                        walls[mode] += elapsed
-                finally:
-                    attribution.close()
-                for label, (calls, seconds) in attribution.totals.items():
-                    total = totals[mode].setdefault(label, [0, 0.0])
-                    total[0] += calls
-                    total[1] += seconds
-            done += block
+        for _ in range(runs):
+            elapsed, _seqs = await run_runtime(runtime, flow)
+            wall += elapsed
     finally:
-        await runtime.store.db.execute("PRAGMA synchronous=NORMAL")
-    lines = []
-    for mode in modes:
-        lines.append(f"\nwhere a runtime run's time goes, store at synchronous={mode} (N={n}, {done} instrumented runs"
-                     f"{' — the store default' if mode == 'NORMAL' else ''}, {walls[mode] / done * 1000:.2f} ms/run wall; "
-                     "calls overlap, so rows do not add up):")
-        for label, (calls, seconds) in totals[mode].items():
-            if not calls:
-                continue
-            lines.append(f"  {label:55} {calls / done:5.1f} calls/run  {seconds / calls * 1000:6.3f} ms/call  "
-                         f"{seconds / done * 1000:7.2f} ms/run")
-    return lines, {mode: walls[mode] / done for mode in modes}
+        attribution.close()
+    lines = [f"\nwhere a runtime run's time goes (N={n}, {runs} instrumented runs, {wall / runs * 1000:.2f} ms/run wall;"
+             " calls overlap, so rows do not add up):"]
+    for label, (calls, seconds) in attribution.totals.items():
+        if calls:
+            lines.append(f"  {label:60} {calls / runs:5.1f} calls/run  {seconds / calls * 1000:6.3f} ms/call  "
+                         f"{seconds / runs * 1000:7.2f} ms/run")
+    return lines
 
 
 async def scaling(runtime, bare_graph, n: int, reps: int) -> list[str]:
@@ -249,7 +226,7 @@ async def main(runs: int, warmup: int) -> None:
                 runtime, linear_graph(HEADLINE_N, lambda k: bare_node).compile(checkpointer=saver), HEADLINE_N,
                 max(3, runs // 6),
             )
-            attribution_lines, sync_walls = await attribute(runtime, HEADLINE_N, max(10, runs // 2))
+            attribution_lines = await attribute(runtime, HEADLINE_N, max(10, runs // 2))
 
     def ms(kind: str, n: int) -> float:
         return median(results[(kind, n)]) * 1000
@@ -297,9 +274,6 @@ async def main(runs: int, warmup: int) -> None:
              "baseline": f"{per_node['bare']:.2f}", "ratio": f"{per_node['hooked'] / per_node['bare']:.2f}x"},
             {"metric": f"marginal ms/node N={lo}→{hi} (runtime vs bare)", "value": f"{slope['runtime']:.2f}",
              "baseline": f"{slope['bare']:.2f}", "ratio": f"{slope['runtime'] / slope['bare']:.2f}x"},
-            {"metric": f"runtime ms/run N={n}, store synchronous=NORMAL (default) vs FULL",
-             "value": f"{sync_walls['NORMAL'] * 1000:.1f}", "baseline": f"{sync_walls['FULL'] * 1000:.1f}",
-             "ratio": f"{sync_walls['NORMAL'] / sync_walls['FULL']:.2f}x"},
         ],
     )
 
