@@ -30,6 +30,7 @@ from app.limits import TokenBucket, bounded_json, clean_message, parse_query_int
 from app.flows import flow_terms, flow_text, node_names
 from app.runtime import FlowRuntime, RequestError, new_thread_id
 from app.sendcap import SendCap
+from app import wire_json
 from app.services import open_runtime
 from app.store import LOCAL_OWNER, Store, public_artifact
 from core.i18n import current_locale, domain_messages, t
@@ -138,6 +139,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         client_manager=manager,
         # Frames larger than this close the websocket with 1009 "message too big"; polling POSTs get 400.
         max_http_buffer_size=settings.max_frame_bytes,
+        json=wire_json,
     )
     sio.attach(app)
     send_cap = SendCap(sio, settings.send_buffer_max_bytes, settings.send_stall_s)

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
-import orjson
 
+from app import wire_json
 from schemas.events import ThreadStatus
 
 # Owner of threads stored with none (before owners existed, or started by the in-process CLI).
@@ -430,7 +430,7 @@ class Store:
                 fields = {**fields, "artifact": self._put_artifact(conn, thread_id, artifact, fields["artifact"])}
             last_seq += 1
             payload = {"threadId": thread_id, "runId": run_id, "seq": last_seq, "ts": time.time(), **fields}
-            rows.append((thread_id, last_seq, run_id, event, _json_text(payload), key))
+            rows.append((thread_id, last_seq, run_id, event, wire_json.dumps(payload), key))
             payloads.append(payload)
         if rows:
             # A key or seq written by another process since the read above fails the batch (IntegrityError):
@@ -655,14 +655,6 @@ def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...
         raise
 
 
-def _json_text(value: Any) -> str:
-    """Compact JSON text (UTF-8 kept as is), for the columns written once per event."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # a value orjson does not take (an int beyond 64 bits, say): the standard library's
-        return json.dumps(value, ensure_ascii=False)
-
-
 def _stored_keys(conn: sqlite3.Connection, thread_id: str, keys: list[str]) -> set[str]:
     """Which of these event keys the thread's log holds already."""
     found: set[str] = set()
@@ -703,7 +695,7 @@ def artifact_columns(
         artifact["type"],
         artifact["title"],
         int(bool(artifact.get("showInCanvas"))),
-        _json_text(artifact.get("content")),
+        wire_json.dumps(artifact.get("content")),
         artifact.get("mimeType"),
         file_path,
         file_name,
