@@ -71,9 +71,9 @@ EVENT_KEY_INDEX = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(thread_id, event_key) WHERE event_key IS NOT NULL"
 )
 REPLAY_PAGE_SIZE = 500
-KEY_LOOKUP_CHUNK = 500
+KEY_LOOKUP_CHUNK = 500  # well under SQLite's bound on the parameters of one statement
 # Threads appending within this window count as writing at once (see append_events).
-CONCURRENT_WRITERS_WINDOW_S = 0.05  # well under SQLite's bound on the parameters of one statement
+CONCURRENT_WRITERS_WINDOW_S = 0.05
 # SQLite checkpoints its WAL at 1000 pages (4 MB); the store does it at that size, off the event loop.
 WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
 WAL_CHECK_INTERVAL_S = 1.0
@@ -172,8 +172,8 @@ class Store:
         await self._db.execute(EVENT_KEY_INDEX)
         await self._db.commit()
         # timeout=0: a lock held by another process is not waited for on the loop (see _write_appends).
-        # Used only under _write_lock, from the loop or (never at once) a worker thread.
-        self._inline = sqlite3.connect(self.path, timeout=0, check_same_thread=False)
+        # Used only on the loop, under _write_lock.
+        self._inline = sqlite3.connect(self.path, timeout=0)
         self._inline.execute("PRAGMA synchronous=NORMAL")
         # The WAL checkpoint (a disk sync) would stall the loop: _keep_wal_small runs it off the loop.
         self._inline.execute("PRAGMA wal_autocheckpoint=0")
@@ -412,10 +412,10 @@ class Store:
             conn.execute(*append.row)
         last_seq = last_seqs.get(thread_id, self._last_seq.get(thread_id))
         if last_seq is None:
-            rows = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchall()
-            if not rows:
+            found = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchall()
+            if not found:
                 raise KeyError(thread_id)
-            last_seq = rows[0][0]
+            last_seq = found[0][0]
         keys = [item.key for item in append.items if item.key is not None]
         taken = _stored_keys(conn, thread_id, keys) if keys else set()
         payloads: list[dict[str, Any] | None] = []
