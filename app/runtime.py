@@ -30,7 +30,7 @@ from core.llm.base import LLM
 from core.settings import Settings
 from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
 from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
-from graphs.hooks import CUSTOM_EVENT_KEY
+from graphs.hooks import CUSTOM_EVENT_KEY, EVENTS_KEY
 from schemas.events import (
     RESUMABLE_STATUSES,
     ArtifactRef,
@@ -126,21 +126,22 @@ class EventWriter:
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task = asyncio.create_task(self._run())
 
-    def put(self, chunk: dict[str, Any]) -> None:
-        self._queue.put_nowait(chunk)
+    def put_many(self, chunks: list[dict[str, Any]]) -> None:
+        self._queue.put_nowait(chunks)
 
     async def _run(self) -> None:
         try:
             while True:
-                batch = [await self._queue.get()]
-                while not self._queue.empty():
-                    batch.append(self._queue.get_nowait())
-                end = batch[-1] is _END
-                if end:
-                    batch.pop()
+                batch: list[dict[str, Any]] = []
+                item = await self._queue.get()
+                while item is not _END:
+                    batch.extend(item)
+                    if self._queue.empty():
+                        break
+                    item = self._queue.get_nowait()
                 if batch:
                     await self._write(batch)
-                if end:
+                if item is _END:
                     return
         except BaseException as error:
             self._barrier.fail(error)
@@ -561,8 +562,8 @@ class FlowRuntime:
                     async with contextlib.aclosing(stream):
                         async for _namespace, mode, chunk in stream:
                             if mode == "custom":
-                                if isinstance(chunk, dict) and CUSTOM_EVENT_KEY in chunk:
-                                    writer.put(chunk)
+                                if isinstance(chunk, dict) and isinstance(chunk.get(EVENTS_KEY), list):
+                                    writer.put_many(chunk[EVENTS_KEY])
                             elif isinstance(chunk, dict) and INTERRUPT_KEY in chunk:
                                 interrupted = True
                 except asyncio.CancelledError:

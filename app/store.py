@@ -6,8 +6,8 @@ Checkpoints live apart, in LangGraph's own checkpointer; this store holds what c
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -18,6 +18,8 @@ import aiosqlite
 
 from app import wire_json
 from schemas.events import ThreadStatus
+
+log = logging.getLogger(__name__)
 
 # Owner of threads stored with none (before owners existed, or started by the in-process CLI).
 LOCAL_OWNER = "local"
@@ -77,6 +79,9 @@ CONCURRENT_WRITERS_WINDOW_S = 0.05
 # SQLite checkpoints its WAL at 1000 pages (4 MB); the store does it at that size, off the event loop.
 WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
 WAL_CHECK_INTERVAL_S = 1.0
+# An inline commit slower than this (the disk is busy) sends the next ones to the worker thread for a while.
+INLINE_STALL_S = 0.005
+INLINE_PAUSE_S = 30.0
 T = TypeVar("T")
 
 
@@ -95,6 +100,8 @@ class RowWrite(NamedTuple):
 
     sql: str
     args: tuple[Any, ...]
+    # The row leaves `running` (a run's last transaction): the thread stops counting as a writer.
+    ends_run: bool = False
 
 
 class EventWrite(NamedTuple):
@@ -117,10 +124,12 @@ ADDED_COLUMNS = {
 class _Append:
     """One append_events call waiting for its group commit."""
 
-    __slots__ = ("thread_id", "run_id", "items", "row", "payloads", "future")
+    __slots__ = ("thread_id", "run_id", "items", "row", "payloads", "future", "look_up_keys")
 
     def __init__(self, thread_id: str, run_id: str, items: list[EventWrite], row: RowWrite | None) -> None:
         self.thread_id, self.run_id, self.items, self.row = thread_id, run_id, items, row
+        # Keys are looked up before writing only once the unique index refused one (see _insert_rows).
+        self.look_up_keys = False
         self.payloads: list[dict[str, Any] | None] = []
         self.future: asyncio.Future[list[dict[str, Any] | None]] = asyncio.get_running_loop().create_future()
 
@@ -152,6 +161,8 @@ class Store:
         self._inline: sqlite3.Connection | None = None
         self._wal_keeper: asyncio.Task[None] | None = None
         self._recent_writers: dict[str, float] = {}  # thread id → when it last appended (monotonic)
+        self._inline_paused_until = 0.0  # monotonic; see _write_appends
+        self._copying_wal = False
 
     async def open(self) -> Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -175,12 +186,13 @@ class Store:
         # Used only on the loop, under _write_lock.
         self._inline = sqlite3.connect(self.path, timeout=0)
         self._inline.execute("PRAGMA synchronous=NORMAL")
-        # The WAL checkpoint (a disk sync) would stall the loop: _keep_wal_small runs it off the loop.
-        self._inline.execute("PRAGMA wal_autocheckpoint=0")
-        # The write that starts the WAL over after a checkpoint also cuts the file back: its size then tells
-        # _keep_wal_small how much is waiting.
-        self._inline.execute("PRAGMA journal_size_limit=0")
-        await self._db.execute("PRAGMA journal_size_limit=0")
+        # SQLite's own checkpoint runs inside the commit that crosses 1000 pages: a disk sync and a copy
+        # (~20 ms here), on the loop for an inline commit. _keep_wal_small runs it off the loop instead.
+        # The write that starts the WAL over cuts the file back to WAL_CHECKPOINT_BYTES (to nothing, it
+        # took 5 ms here): the file then grows past that only when what the WAL holds does.
+        for pragma in ("PRAGMA wal_autocheckpoint=0", f"PRAGMA journal_size_limit={WAL_CHECKPOINT_BYTES}"):
+            self._inline.execute(pragma)
+            await self._db.execute(pragma)
         self._wal_keeper = asyncio.create_task(self._keep_wal_small())
         return self
 
@@ -220,7 +232,8 @@ class Store:
     async def create_thread(
         self, thread_id: str, flow: str, title: str, options: dict[str, Any], owner: str | None = None
     ) -> None:
-        await self._write(*thread_insert(thread_id, flow, title, options, owner))
+        row = thread_insert(thread_id, flow, title, options, owner)
+        await self._write(row.sql, row.args)
 
     async def get_thread(self, thread_id: str) -> dict[str, Any] | None:
         row = await self._one("SELECT * FROM threads WHERE thread_id = ?", (thread_id,))
@@ -238,7 +251,8 @@ class Store:
 
     async def update_thread(self, thread_id: str, **changes: Any) -> None:
         """The changes `thread_update` takes, in a transaction of their own."""
-        await self._write(*thread_update(thread_id, **changes))
+        row = thread_update(thread_id, **changes)
+        await self._write(row.sql, row.args)
 
     async def rename_thread(self, thread_id: str, title: str) -> None:
         # The list is ordered by activity, and a rename is not activity: updated_at stays.
@@ -295,15 +309,20 @@ class Store:
             return []
         append = _Append(thread_id, run_id, [EventWrite(*item) for item in items], row)
         alone = self._only_writer(thread_id)
-        if not self._pending and not self._write_lock.locked():
-            # Nothing to group with: write it now (a free lock is taken without a pause), no hop to the committer.
-            async with self._write_lock:
-                await self._insert_alone(append, inline=alone)
-            return append.payloads
-        self._pending.append(append)
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_pending())
-        return await append.future
+        try:
+            if not self._pending and not self._write_lock.locked():
+                # Nothing to group with: write it now (a free lock is taken without a pause), no hop to the committer.
+                async with self._write_lock:
+                    await self._insert_alone(append, inline=alone)
+                return append.payloads
+            self._pending.append(append)
+            if self._committer is None or self._committer.done():
+                self._committer = asyncio.create_task(self._commit_pending())
+            return await append.future
+        finally:
+            if row is not None and row.ends_run:
+                # The next run (another thread's, back to back) is then the only writer at once.
+                self._recent_writers.pop(thread_id, None)
 
     async def _commit_pending(self) -> None:
         """The one task that writes appends: whatever is pending when it gets the write lock goes together."""
@@ -333,8 +352,10 @@ class Store:
         try:
             await self._write_appends([append], inline=inline)
         except sqlite3.IntegrityError:
-            # Another process on the same DATA_DIR (e.g. `ng resume` beside `ng serve`) wrote to this
-            # thread since its seq was cached (the failed try dropped the cache): read it again.
+            # A key stored already (a task re-run after a crash or an interrupt), or another process on
+            # the same DATA_DIR (`ng resume` beside `ng serve`) wrote to this thread since its seq was
+            # cached (the failed try dropped the cache): again, reading both first.
+            append.look_up_keys = True
             await self._write_appends([append], inline=inline)
 
     def _only_writer(self, thread_id: str) -> bool:
@@ -352,7 +373,8 @@ class Store:
         """One transaction: on the loop's thread when `inline` and it can be quick, else on the connection's.
         Held by _write_lock."""
         with_files = any(item.artifact is not None and item.artifact.file is not None for a in appends for item in a.items)
-        if inline and self._inline is not None and not with_files:
+        if inline and self._inline is not None and not with_files and self._inline_allowed():
+            started = time.monotonic()
             try:
                 self._insert_appends(self._inline, appends)
                 return
@@ -360,21 +382,40 @@ class Store:
                 if error.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                     raise
                 # Another process (`ng` beside `ng serve`) is writing: wait for it off the loop.
+            finally:
+                if time.monotonic() - started > INLINE_STALL_S:
+                    # The disk is slow (another fsync holds the filesystem's journal): a commit here
+                    # would stall every client, so the next ones go off the loop for a while.
+                    self._inline_paused_until = time.monotonic() + INLINE_PAUSE_S
         await self._in_db_thread(self._insert_appends, appends)
 
-    async def _keep_wal_small(self) -> None:
-        """Checkpoint the WAL once it has grown past SQLite's own threshold, on aiosqlite's worker thread.
+    def _inline_allowed(self) -> bool:
+        return not self._copying_wal and time.monotonic() >= self._inline_paused_until
 
-        Writes wait meanwhile (the loop does not): a checkpoint that copies everything lets the next
-        write start the WAL over, where one racing new frames would leave it to grow.
+    async def _keep_wal_small(self) -> None:
+        """Checkpoint the WAL once it has grown past SQLite's own threshold, on a thread of its own.
+
+        Not on aiosqlite's worker, and at first holding no lock: appends go on meanwhile (a 4 MB copy
+        takes ~30 ms, which group commits would otherwise wait out). Once a checkpoint has copied every
+        frame, the next write starts the WAL over, and cuts the file back to the limit set in open().
         """
         wal = self.path.with_name(self.path.name + "-wal")
         while True:
             await asyncio.sleep(WAL_CHECK_INTERVAL_S)
-            with contextlib.suppress(OSError):
-                if wal.stat().st_size > WAL_CHECKPOINT_BYTES:
-                    async with self._write_lock:
-                        await self._in_db_thread(_checkpoint_wal)
+            try:
+                # Past the limit only when what the WAL holds since it last started over is.
+                if wal.exists() and wal.stat().st_size > WAL_CHECKPOINT_BYTES:
+                    self._copying_wal = True  # its disk syncs would stall a commit on the loop meanwhile
+                    try:
+                        if not await asyncio.to_thread(_copy_wal, self.path):
+                            # Appends never paused long enough: copy what they added with them held (a
+                            # short copy), else the WAL never starts over and keeps growing.
+                            async with self._write_lock:
+                                await asyncio.to_thread(_copy_wal, self.path, 1)
+                    finally:
+                        self._copying_wal = False
+            except (OSError, sqlite3.Error) as error:  # the next tick tries again; the keeper must not die
+                log.warning("WAL checkpoint of %s failed: %s", self.path, error)
 
     async def _in_db_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(connection, *args)` on aiosqlite's own thread: one hop for any number of statements.
@@ -409,7 +450,7 @@ class Store:
         """One append's rows, uncommitted; `last_seqs` carries each thread's seq through the transaction."""
         thread_id, run_id = append.thread_id, append.run_id
         if append.row is not None:
-            conn.execute(*append.row)
+            conn.execute(append.row.sql, append.row.args)
         last_seq = last_seqs.get(thread_id, self._last_seq.get(thread_id))
         if last_seq is None:
             found = conn.execute("SELECT last_seq FROM threads WHERE thread_id = ?", (thread_id,)).fetchall()
@@ -417,7 +458,11 @@ class Store:
                 raise KeyError(thread_id)
             last_seq = found[0][0]
         keys = [item.key for item in append.items if item.key is not None]
-        taken = _stored_keys(conn, thread_id, keys) if keys else set()
+        # Most keys are new (a task's first attempt): the unique index finds a stored one, and the failed
+        # transaction is tried again with this lookup. Not with a file, which the failed try would have
+        # written over the stored version's.
+        with_file = any(item.artifact is not None and item.artifact.file is not None for item in append.items)
+        taken = _stored_keys(conn, thread_id, keys) if keys and (append.look_up_keys or with_file) else set()
         payloads: list[dict[str, Any] | None] = []
         rows: list[tuple[Any, ...]] = []
         for event, fields, key, artifact in append.items:
@@ -638,12 +683,24 @@ def thread_update(
     if resumable is not None:
         sets.append("resumable = ?")
         args.append(resumable)
-    return RowWrite(f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id))
+    return RowWrite(
+        f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id),
+        ends_run=status is not None and ThreadStatus(status) != ThreadStatus.running,
+    )
 
 
-def _checkpoint_wal(conn: sqlite3.Connection) -> None:
-    # PASSIVE: copies what no reader still needs, never waits for a writer (the next one reuses the WAL).
-    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+def _copy_wal(path: Path, rounds: int = 2) -> bool:
+    """PASSIVE checkpoints (they wait for nobody) until every frame is copied or `rounds` ran: each
+    round copies what appends added during the one before. Whether every frame was copied."""
+    conn = sqlite3.connect(path, timeout=0)
+    try:
+        for _ in range(rounds):
+            [(_busy, frames, copied)] = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            if copied >= frames:
+                return True
+        return False
+    finally:
+        conn.close()
 
 
 def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> None:

@@ -3,7 +3,7 @@
 The same N-node linear graph of trivial nodes is run three ways, interleaved, on fresh threads:
 
   bare     plain `async def node(state)`; graph.astream(..., durability="sync") on an AsyncSqliteSaver
-  hooked   the nodes wrapped with @stage, each publishing one artifact + one log (6 custom chunks per
+  hooked   the nodes wrapped with @stage, each publishing one artifact + one log (6 events per
            node), streamed with graph.astream the same way and the chunks dropped: the hooks' own cost
   runtime  the hooked graph run by FlowRuntime (open_runtime with a `bench` flow): every chunk is
            validated, sequenced and committed to the SQLite event log, the artifact stored — no socket

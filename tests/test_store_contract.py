@@ -121,6 +121,20 @@ async def test_an_artifact_announced_by_a_rerun_task_keeps_its_first_outcome(sto
     assert (await store.get_artifact("a1"))["versions"] == [1], "the artifact row is stored with its event"
 
 
+async def test_a_file_announced_by_a_rerun_task_leaves_the_stored_file_as_it_was(store):
+    await store.create_thread("t", "ppt", "title", {})
+
+    def announce(file):
+        fields = {"toolCallId": "task-1", "artifact": {"id": "a1", "type": "pptx", "title": "deck", "content": {}}}
+        return EventWrite("tool:artifact", fields, "task-1/0/3",
+                          ArtifactWrite(fields["artifact"], "task-1/pptx", file=file, file_name="deck.pptx"))
+
+    await store.append_events("t", "r1", [announce(b"first deck")])
+    [rerun] = await store.append_events("t", "r2", [announce(b"second deck")])
+    path, _name, _mime = await store.artifact_file("a1")
+    assert rerun is None and path.read_bytes() == b"first deck"
+
+
 async def test_artifact_versions_per_producing_task_and_latest_listing(store):
     await store.create_thread("t", "ppt", "title", {})
     artifact = {"id": "a1", "type": "dsl", "title": "x", "content": {"n": 1}}

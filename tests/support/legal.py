@@ -146,7 +146,7 @@ class GraphRunner:
         events: list[tuple[str, dict[str, Any]]] = []
         async for _ns, _mode, chunk in self.graph.astream(graph_input, self.config, context=self.context,
                                                          stream_mode=["custom"], subgraphs=True):
-            events.append((chunk["event"], chunk["data"]))
+            events.extend((event["event"], event["data"]) for event in chunk["events"])
         snapshot = await self.graph.aget_state(self.config)
         return Run(events=events, state=dict(snapshot.values), next=tuple(snapshot.next))
 
