@@ -133,6 +133,10 @@ class _Append:
         self.payloads: list[dict[str, Any] | None] = []
         self.future: asyncio.Future[list[dict[str, Any] | None]] = asyncio.get_running_loop().create_future()
 
+    @property
+    def carries_file(self) -> bool:
+        return any(item.artifact is not None and item.artifact.file is not None for item in self.items)
+
     def settle(self, error: BaseException | None = None) -> None:
         if self.future.done():  # its caller was cancelled; the events are stored all the same
             return
@@ -372,7 +376,7 @@ class Store:
     async def _write_appends(self, appends: list[_Append], *, inline: bool = False) -> None:
         """One transaction: on the loop's thread when `inline` and it can be quick, else on the connection's.
         Held by _write_lock."""
-        with_files = any(item.artifact is not None and item.artifact.file is not None for a in appends for item in a.items)
+        with_files = any(append.carries_file for append in appends)
         if inline and self._inline is not None and not with_files and self._inline_allowed():
             started = time.monotonic()
             try:
@@ -461,8 +465,7 @@ class Store:
         # Most keys are new (a task's first attempt): the unique index finds a stored one, and the failed
         # transaction is tried again with this lookup. Not with a file, which the failed try would have
         # written over the stored version's.
-        with_file = any(item.artifact is not None and item.artifact.file is not None for item in append.items)
-        taken = _stored_keys(conn, thread_id, keys) if keys and (append.look_up_keys or with_file) else set()
+        taken = _stored_keys(conn, thread_id, keys) if keys and (append.look_up_keys or append.carries_file) else set()
         payloads: list[dict[str, Any] | None] = []
         rows: list[tuple[Any, ...]] = []
         for event, fields, key, artifact in append.items:
