@@ -63,6 +63,28 @@ async def test_the_write_ahead_log_stays_bounded_while_events_keep_coming(tmp_pa
         await store.close()
 
 
+async def test_once_writes_pause_the_write_ahead_log_is_emptied_off_the_loop(tmp_path, monkeypatch):
+    # Cutting the file inside the next commit, on the loop, took 20-30 ms every few seconds of a run.
+    monkeypatch.setattr(store_module, "WAL_CHECKPOINT_BYTES", 64 * 1024)
+    monkeypatch.setattr(store_module, "WAL_CHECK_INTERVAL_S", 0.02)
+    store = await Store(tmp_path / "s.sqlite", tmp_path / "files").open()
+    wal = tmp_path / "s.sqlite-wal"
+    try:
+        await store.create_thread("t", "ppt", "title", {})
+        for _batch in range(20):
+            await store.append_events("t", "r", [EventWrite("log", {"message": "x" * 2000})] * 10)
+        assert wal.stat().st_size > 64 * 1024
+        for _tick in range(100):
+            await asyncio.sleep(0.1)
+            if wal.stat().st_size == 0:
+                break
+        assert wal.stat().st_size == 0
+        await store.append_events("t", "r", [EventWrite("log", {"message": "after"})])
+        assert len(await store.events_after("t")) == 201
+    finally:
+        await store.close()
+
+
 async def test_after_a_commit_stalls_on_a_slow_disk_the_next_ones_leave_the_loop_free(tmp_path, monkeypatch):
     store = await Store(tmp_path / "s.sqlite", tmp_path / "files").open()
     original = Store._insert_appends
