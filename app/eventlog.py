@@ -60,7 +60,7 @@ class EventLog:
                 # The store numbers the version (always >= 1) in the same transaction; check the rest now.
                 fields = {**fields, "artifact": {**fields["artifact"], "version": 1}}
             try:
-                valid.append(item._replace(fields=_validated(item.event, fields)))
+                valid.append(EventWrite(item.event, _validated(item.event, fields), item.key, item.artifact))
             except (ValueError, TypeError) as invalid:  # pydantic's ValidationError is a ValueError
                 error = invalid
                 break

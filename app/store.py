@@ -124,18 +124,15 @@ ADDED_COLUMNS = {
 class _Append:
     """One append_events call waiting for its group commit."""
 
-    __slots__ = ("thread_id", "run_id", "items", "row", "payloads", "future", "look_up_keys")
+    __slots__ = ("thread_id", "run_id", "items", "row", "payloads", "future", "look_up_keys", "carries_file")
 
     def __init__(self, thread_id: str, run_id: str, items: list[EventWrite], row: RowWrite | None) -> None:
         self.thread_id, self.run_id, self.items, self.row = thread_id, run_id, items, row
+        self.carries_file = any(item.artifact is not None and item.artifact.file is not None for item in items)
         # Keys are looked up before writing only once the unique index refused one (see _insert_rows).
         self.look_up_keys = False
         self.payloads: list[dict[str, Any] | None] = []
         self.future: asyncio.Future[list[dict[str, Any] | None]] = asyncio.get_running_loop().create_future()
-
-    @property
-    def carries_file(self) -> bool:
-        return any(item.artifact is not None and item.artifact.file is not None for item in self.items)
 
     def settle(self, error: BaseException | None = None) -> None:
         if self.future.done():  # its caller was cancelled; the events are stored all the same
@@ -311,7 +308,7 @@ class Store:
         """
         if not items and row is None:
             return []
-        append = _Append(thread_id, run_id, [EventWrite(*item) for item in items], row)
+        append = _Append(thread_id, run_id, [item if type(item) is EventWrite else EventWrite(*item) for item in items], row)
         alone = self._only_writer(thread_id)
         try:
             if not self._pending and not self._write_lock.locked():
