@@ -473,13 +473,18 @@ class FlowRuntime:
             # The claim is the database's: two workers asked to run one thread, one wins.
             if not await self.store.claim_run(thread_id, self.worker_id, self.settings.run_lease_s):
                 raise RequestError("conflict", t("runtime.already_running", thread=thread_id))
+        # A resume, or an answer to an interrupt, goes on with the stopped run: the final artifact one
+        # of its nodes made before the stop is this run's too. Any other start makes its own.
+        goes_on = continuation is None or isinstance(continuation, ResumeWith)
+        if goes_on and thread is not None:
+            run.final_artifact_id = thread.get("final_artifact_id")
         if new_row is not None:
             row = thread_insert(thread_id, **new_row, status=ThreadStatus.running, start_input=start)
         else:
             # A message may change the thread's options; a resume keeps them.
             row = thread_update(
                 thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start, resumable=True,
-                options=options if said is not None else None,
+                options=options if said is not None else None, final_artifact_id=False if goes_on else None,
             )
         events = [EventWrite("user:message", {"content": said})] if said is not None else []
         events.append(EventWrite("status", {"status": ThreadStatus.running.value}))
@@ -616,6 +621,7 @@ class FlowRuntime:
         """Store a batch of the run's custom chunks (artifacts with their events) in one transaction, then open the barrier."""
         items: list[EventWrite] = []
         metas: list[dict[str, Any]] = []
+        row = None
         for chunk in chunks:
             event, data, meta = chunk[CUSTOM_EVENT_KEY], dict(chunk.get("data") or {}), chunk.get("meta") or {}
             artifact = None
@@ -629,9 +635,10 @@ class FlowRuntime:
                 if meta.get("final"):
                     # Also when a task re-run after a crash finds its first outcome stored (which stands).
                     run.final_artifact_id = data["artifact"]["id"]
+                    row = thread_update(thread_id, final_artifact_id=run.final_artifact_id)
             items.append(EventWrite(event, data, meta.get("key"), artifact))
             metas.append(meta)
-        published = await self.events.publish_many(thread_id, run.run_id, items)
+        published = await self.events.publish_many(thread_id, run.run_id, items, row=row)
         for item, meta, payload in zip(items, metas, published):
             if item.key and payload is not None and item.event == "tool:update" and item.fields.get("status") == "failed":
                 # The task's next attempt (a retry) writes events of its own.

@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS threads (
     pending_interrupt TEXT,
     start_input TEXT,
     resumable INTEGER NOT NULL DEFAULT 1,
+    final_artifact_id TEXT,
     last_seq INTEGER NOT NULL DEFAULT 0,
     owner TEXT,
     created_at REAL NOT NULL,
@@ -117,7 +118,8 @@ class EventWrite(NamedTuple):
 # NULL owner means the local user.
 ADDED_COLUMNS = {
     "events": {"event_key": "TEXT"},
-    "threads": {"start_input": "TEXT", "owner": "TEXT", "resumable": "INTEGER NOT NULL DEFAULT 1"},
+    "threads": {"start_input": "TEXT", "owner": "TEXT", "resumable": "INTEGER NOT NULL DEFAULT 1",
+                "final_artifact_id": "TEXT"},
 }
 
 
@@ -661,12 +663,14 @@ def thread_update(
     options: dict[str, Any] | None = None,
     start_input: dict[str, Any] | None = None,
     resumable: bool | None = None,
+    final_artifact_id: str | None | bool = False,
 ) -> RowWrite:
-    """`pending_interrupt=False` leaves it as is; None clears it.
+    """`pending_interrupt=False` leaves it as is; None clears it; the same for `final_artifact_id`.
 
     `start_input` is what the thread's latest run was started with, so a run killed before its
     first checkpoint can start again from it. `resumable=False` marks a failure that a resume
-    would repeat (the next run clears it).
+    would repeat (the next run clears it). `final_artifact_id` is the run's final artifact once a
+    node made it: a resumed run that does not make it again still names it in its `completion`.
     """
     sets, args = ["updated_at = ?"], [time.time()]
     if status is not None:
@@ -684,6 +688,9 @@ def thread_update(
     if resumable is not None:
         sets.append("resumable = ?")
         args.append(resumable)
+    if final_artifact_id is not False:
+        sets.append("final_artifact_id = ?")
+        args.append(final_artifact_id)
     return RowWrite(
         f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id),
         ends_run=status is not None and ThreadStatus(status) != ThreadStatus.running,

@@ -92,6 +92,8 @@ MIGRATIONS: list[str] = [
     "ALTER TABLE threads ADD COLUMN cancel_requested BOOLEAN NOT NULL DEFAULT false",
     # false after a failure that a resume would repeat (an exception with `resumable = False`).
     "ALTER TABLE threads ADD COLUMN resumable BOOLEAN NOT NULL DEFAULT true",
+    # the final artifact of the thread's latest run, kept for a resume that does not make it again.
+    "ALTER TABLE threads ADD COLUMN final_artifact_id TEXT",
 ]
 # Any constant shared by every worker: serialises concurrent start-ups running the migrations.
 MIGRATION_LOCK_ID = 7_130_001

@@ -92,6 +92,18 @@ async def test_run_killed_at_a_storage_boundary_completes_with_one_outcome_per_s
     assert completion["finalArtifactId"] == next(a["id"] for a in artifacts if a["type"] == "pptx")
 
 
+async def test_a_run_killed_after_its_deck_was_made_names_the_deck_when_the_resume_completes(tmp_path):
+    data_dir = tmp_path / "data"
+    run_killed(data_dir, "writes:after:check_deck")  # the deck is made and saved; its preview is not
+    _thread_id, events, artifacts = await resume_after_restart(data_dir)
+
+    resumed = events[-1][1]["runId"]
+    assert [p["toolName"] for n, p in events if n == "tool:start" and p["runId"] == resumed] == ["preview_deck"]
+    completion = events[-1][1]
+    assert events[-1][0] == "completion" and completion["success"] is True, completion
+    assert completion["finalArtifactId"] == next(a["id"] for a in artifacts if a["type"] == "pptx")
+
+
 async def test_a_message_killed_before_its_run_checkpointed_runs_again_on_resume(tmp_path):
     async with open_runtime(settings_for(tmp_path / "data")) as runtime:
         thread_id = new_thread_id()

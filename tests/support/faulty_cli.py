@@ -5,7 +5,7 @@ FAULT="<point>:<when>:<N>" with point one of
   writes     — LangGraph saves a finished task's writes (AsyncSqliteSaver.aput_writes),
   event      — the runtime appends a node's event to the log (a keyed item of Store.append_events;
                the kill falls before / after the batch that holds the N-th one),
-and when `before` or `after` that call. Used as `python -m tests.support.faulty_cli ppt "topic"`.
+and when `before` or `after` that call (for `writes`, N may name a node: its task's writes). Used as `python -m tests.support.faulty_cli ppt "topic"`.
 Lives in tests/: product code has no fault hooks.
 """
 
@@ -50,6 +50,10 @@ def install(spec: str) -> None:
     point, when, nth = spec.split(":")
     if point == "checkpoint":
         _wrap(AsyncSqliteSaver, "aput", when, int(nth))
+    elif point == "writes" and not nth.isdigit():  # writes:<when>:<node>: that node's task-writes save
+        _wrap(AsyncSqliteSaver, "aput_writes", when, 1, counts=lambda _saver, _config, _writes, _task_id, path="": int(
+            path.rsplit(",", 1)[-1].strip(" ')") == nth
+        ))
     elif point == "writes":
         _wrap(AsyncSqliteSaver, "aput_writes", when, int(nth))
     elif point == "event":
