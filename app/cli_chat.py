@@ -42,6 +42,7 @@ class ChatTerminal:
         self.progress: Progress | None = None
         self.task: Any = None
         self.failed: str | None = None
+        self.last_log: str | None = None
 
     def _out(self) -> Console:
         return self.progress.console if self.progress is not None else self.console
@@ -50,10 +51,13 @@ class ChatTerminal:
         if thread_id != self.thread_id:
             return
         if event == "message" and data.get("final"):
-            self._out().print(f"[bold cyan]{t('novel.cli_chat_assistant')}[/] {escape(data['content'])}", highlight=False)
+            if data["content"] != self.last_log:  # a step that logs its outcome and says it: one line
+                self._out().print(f"[bold cyan]{t('novel.cli_chat_assistant')}[/] {escape(data['content'])}",
+                                  highlight=False)
         elif event == "tool:log":
             style = {"warning": "yellow", "error": "red"}.get(data.get("level"), "dim")
             self._out().print(f"  [{style}]{escape(data['message'])}[/]", highlight=False)
+            self.last_log = data["message"]
         elif event == "progress":
             if self.progress is None:
                 self.progress = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -102,7 +106,7 @@ async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
     payload = pending.get("payload") or {}
     if pending.get("kind") == "confirmation":
         console.print(f"[yellow]{escape(payload.get('prompt', ''))}[/]", highlight=False)
-        reply = await read_line(console, t("novel.cli_chat_confirm_prompt"))
+        reply = await read_line(console, t("novel.cli_chat_confirm_prompt"))  # the prompt above asks the question
         if reply is None or reply.strip().lower() in QUIT:
             return None
         return reply.strip().lower() in {"y", "yes", "是", "好", "确认"}

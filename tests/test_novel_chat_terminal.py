@@ -78,15 +78,45 @@ def test_quit_at_a_which_character_question_leaves_with_the_question_kept(tmp_pa
     assert chat.exitstatus == 0 and "Traceback" not in chat.before
 
 
-def test_questions_in_a_file_redirected_to_ng_chat_are_each_answered(tmp_path):
+def redirected_chat(tmp_path: Path, lines: str) -> str:
+    """`ng chat` with its input from a file: what it printed."""
     projects = tmp_path / "projects"
     shutil.copytree(ROOT / "tests" / "data" / "novel" / PROJECT, projects / PROJECT)
     questions = tmp_path / "questions.txt"
-    questions.write_text("/prefs\n/quit\n", encoding="utf-8")
+    questions.write_text(lines, encoding="utf-8")
     env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "NOVEL_PROJECTS_DIR": str(projects),
            "LLM_PROVIDER": "offline", "LOCALE": "zh", "COLUMNS": "200"}
     with questions.open("rb") as stdin:
         done = subprocess.run([sys.executable, "-m", "app.cli", "chat", PROJECT], cwd=str(ROOT), env=env, stdin=stdin,
                               capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "[文风] 对话要简短有力" in done.stdout and "ng chat mentor_rift --thread" in done.stdout
+    return done.stdout
+
+
+def test_questions_in_a_file_redirected_to_ng_chat_are_each_answered(tmp_path):
+    printed = redirected_chat(tmp_path, "/prefs\n/quit\n")
+    assert "[文风] 对话要简短有力" in printed and "ng chat mentor_rift --thread" in printed
+
+
+def test_a_plan_to_confirm_is_shown_once_then_asked_with_y_or_n(tmp_path):
+    chat = spawn_chat(tmp_path)
+    try:
+        chat.expect("你>")
+        chat.sendline("/rollback 3")
+        chat.expect("确认吗？")
+        shown = chat.before
+        chat.expect("（y/N）")
+        chat.sendline("n")
+        chat.expect("已取消，没有做任何修改。")
+        chat.expect("你>")
+        chat.sendline("/quit")
+        chat.expect(pexpect.EOF)
+    finally:
+        chat.close(force=True)
+    assert shown.count("回滚到第 3 章之前") == 1, shown
+    assert "计划：" not in shown
+
+
+def test_a_generation_outcome_is_printed_once(tmp_path):
+    printed = redirected_chat(tmp_path, "/auto on\n/run 4\n/quit\n")
+    assert printed.count("生成完成：第 4 章") == 1, printed

@@ -549,8 +549,10 @@ async def present_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     plan = ToolPlan.model_validate(state["plan"])
     artifact_id = ctx.artifact(key="tool_plan", type=ArtifactType.tool_plan, title=t("novel.plan_title"), content=plan,
                                show_in_canvas=True)
+    if _needs_confirmation(plan, bool(state.get("auto"))):
+        return {"outcome": "confirm"}  # the confirmation restates the steps: once is enough
     ctx.log(t("novel.plan_proposed", steps=restate(plan)), artifact_id=artifact_id)
-    return {"outcome": "confirm" if _needs_confirmation(plan, bool(state.get("auto"))) else "execute"}
+    return {"outcome": "execute"}
 
 
 @node("confirm_plan")
