@@ -411,11 +411,13 @@ class Store:
                 if wal.exists() and wal.stat().st_size > WAL_CHECKPOINT_BYTES:
                     self._copying_wal = True  # its disk syncs would stall a commit on the loop meanwhile
                     try:
-                        if not await asyncio.to_thread(_copy_wal, self.path):
-                            # Appends never paused long enough: copy what they added with them held (a
-                            # short copy), else the WAL never starts over and keeps growing.
-                            async with self._write_lock:
-                                await asyncio.to_thread(_copy_wal, self.path, 1)
+                        await asyncio.to_thread(_copy_wal, self.path)
+                        # Emptying the file takes the log's write lock: appends wait here, on the loop's
+                        # terms, rather than in SQLite's busy handler, which sleeps in growing steps.
+                        async with self._write_lock:
+                            # If appends never paused long enough, what they added is copied now, with
+                            # them held (a short copy): else the WAL never starts over and keeps growing.
+                            await asyncio.to_thread(_copy_wal, self.path, 1, True)
                     finally:
                         self._copying_wal = False
             except (OSError, sqlite3.Error) as error:  # the next tick tries again; the keeper must not die
@@ -697,16 +699,17 @@ def thread_update(
     )
 
 
-def _copy_wal(path: Path, rounds: int = 2) -> bool:
+def _copy_wal(path: Path, rounds: int = 2, empty: bool = False) -> bool:
     """PASSIVE checkpoints (they wait for nobody) until every frame is copied or `rounds` ran: each
-    round copies what appends added during the one before. Whether every frame was copied; if so,
-    the file is emptied unless a writer is busy (TRUNCATE does not wait either: timeout=0)."""
+    round copies what appends added during the one before. Whether every frame was copied; if so and
+    `empty`, the file is emptied too, unless a reader is busy (TRUNCATE does not wait: timeout=0)."""
     conn = sqlite3.connect(path, timeout=0)
     try:
         for _ in range(rounds):
             [(_busy, frames, copied)] = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             if copied >= frames:
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+                if empty:
+                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
                 return True
         return False
     finally:
