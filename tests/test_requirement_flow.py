@@ -267,6 +267,21 @@ async def test_without_a_repository_the_flow_still_plans():
     assert check_plan_artifact(talk.artifacts("requirement_plan")[0]).sources == []
 
 
+@pytest.mark.parametrize("requirement, headings, foreign", [
+    ("给订单系统增加按月导出 CSV 报表的功能", ["# 实施计划：", "## 概述", "## 阶段 1：", "**目标**", "**状态**: 未开始"],
+     ["Stage 1", "Summary", "Not Started", "Success Criteria"]),
+    ("Add a monthly CSV export to the order system", ["# Implementation Plan:", "## Summary", "## Stage 1:",
+                                                      "**Goal**", "**Status**: Not Started"], ["阶段", "概述", "未开始"]),
+])
+async def test_the_plan_and_its_headings_are_in_the_language_of_the_requirement(requirement, headings, foreign):
+    talk = Conversation()
+    await talk.start(requirement)
+    state = await talk.resume("use defaults")
+    markdown = RequirementPlan.model_validate(state.values["plan"]).plan_markdown
+    assert all(heading in markdown for heading in headings), markdown
+    assert not any(word in markdown for word in foreign), markdown
+
+
 # ---------------------------------------------------------------- writing the plan file
 
 

@@ -31,7 +31,7 @@ from graphs.hooks import NodeContext, node
 from graphs.requirement import offline as _offline  # noqa: F401  registers the offline composer
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
-from graphs.requirement.render import assumptions_table
+from graphs.requirement.render import assumptions_table, word
 from graphs.requirement.topics import TOPICS, is_chinese
 from schemas.events import ArtifactType, InterruptRequest
 from schemas.requirement import (
@@ -274,8 +274,9 @@ def settle_plan(
     if added:
         data["assumptions"] = data["assumptions"] + added
         if data["plan_markdown"].strip():
-            data["plan_markdown"] = (data["plan_markdown"].rstrip() + "\n\n## Assumptions added by the clarification loop\n\n"
-                                     + "\n".join(assumptions_table(added)) + "\n")
+            zh = is_chinese(data["requirement_summary"])  # written in the requirement's language
+            data["plan_markdown"] = (data["plan_markdown"].rstrip() + f"\n\n## {word('assumptions_added', zh)}\n\n"
+                                     + "\n".join(assumptions_table(added, zh=zh)) + "\n")
     return RequirementPlan.model_validate(data)
 
 

@@ -250,5 +250,5 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         "commit_message_suggestion": t(f"docs: add implementation plan for {short}", f"docs: 新增「{short}」实施计划"),
     }
     sources = [str(k.get("source")) for k in knowledge if k.get("source")]
-    plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions)
+    plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh)
     return plan

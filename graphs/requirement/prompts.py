@@ -49,7 +49,9 @@ plan_markdown follows the IMPLEMENTATION_PLAN template: "# Implementation Plan: 
 scope, out of scope, decisions, assumptions (table: Assumption | Risk | Rollback), dependencies, then
 for each stage "## Stage N: <name>" with **Goal**, **Success Criteria**, **Tasks** (checkboxes),
 **Tests**, **Risks**, **Owner** and "**Status**: Not Started", then deliverables and sources.
-Write all prose in the language of the requirement.
+Write all prose in the language of the requirement, headings too: for a Chinese requirement
+"# 实施计划：<title>", "## 阶段 N：<name>", **目标**, **成功标准**, **任务**, **测试**, **风险**,
+**负责人**, "**状态**: 未开始".
 """
 
 
