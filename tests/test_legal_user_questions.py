@@ -75,6 +75,13 @@ async def test_a_copied_article_is_answered_from_the_copyright_law(knowledge):
     assert "中华人民共和国著作权法" in {c["law"] for c in _verified(run)}
 
 
+async def test_a_deposit_kept_for_leaving_early_is_answered_with_the_penalty_article_first(knowledge):
+    run = await GraphRunner(knowledge).ask("房东不退押金，合同写着提前退租押金不退，我住了十个月，合法吗？")
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国民法典", "585"), _verified(run)
+    assert not any("融资租赁" in c["excerpt"] for c in _verified(run)[:2])
+
+
 async def test_an_iou_interest_question_quotes_an_article_about_interest(knowledge):
     run = await GraphRunner(knowledge).ask("朋友借我十万块，借条上写年利率36%，法律保护吗")
     assert any("利率" in c["excerpt"] for c in _verified(run))
