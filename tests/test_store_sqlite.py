@@ -7,6 +7,8 @@ import sqlite3
 import threading
 import time
 
+import pytest
+
 import app.store as store_module
 from app.store import EventWrite, Store
 
@@ -34,55 +36,54 @@ async def test_an_append_waits_off_the_loop_while_another_process_holds_the_writ
         await store.close()
 
 
-async def test_the_write_ahead_log_stays_bounded_while_events_keep_coming(tmp_path, monkeypatch):
+@pytest.fixture
+async def small_wal(tmp_path, monkeypatch):
+    """A store whose WAL keeper checks every 20 ms against a 64 KB limit, with thread "t"; and its WAL file."""
     monkeypatch.setattr(store_module, "WAL_CHECKPOINT_BYTES", 64 * 1024)
     monkeypatch.setattr(store_module, "WAL_CHECK_INTERVAL_S", 0.02)
     store = await Store(tmp_path / "s.sqlite", tmp_path / "files").open()
-    wal = tmp_path / "s.sqlite-wal"
     try:
         await store.create_thread("t", "ppt", "title", {})
-        text = "x" * 2000
-        sizes = []
-        for _batch in range(250):  # ~5 MB of events, 80 times the bound
-            await store.append_events("t", "r", [EventWrite("log", {"message": text})] * 10)
-            sizes.append(wal.stat().st_size)
-            await asyncio.sleep(0.005)
-        # How far it grows between checkpoints depends on how long the disk takes to sync; that it
-        # starts over while writes go on, and is back at its limit once they pause, does not.
-        assert any(after < before for before, after in zip(sizes, sizes[1:])), sizes
-        written = 2500
-        for _tick in range(100):  # within 10 s of the writes pausing, on however slow a disk
-            await asyncio.sleep(0.1)
-            await store.append_events("t", "r", [EventWrite("log", {"message": "after the pause"})])
-            written += 1
-            if wal.stat().st_size <= 4 * 64 * 1024:
-                break
-        assert wal.stat().st_size <= 4 * 64 * 1024
-        assert len(await store.events_after("t")) == written
+        yield store, tmp_path / "s.sqlite-wal"
     finally:
         await store.close()
 
 
-async def test_once_writes_pause_the_write_ahead_log_is_emptied_off_the_loop(tmp_path, monkeypatch):
+async def test_the_write_ahead_log_stays_bounded_while_events_keep_coming(small_wal):
+    store, wal = small_wal
+    text = "x" * 2000
+    sizes = []
+    for _batch in range(250):  # ~5 MB of events, 80 times the bound
+        await store.append_events("t", "r", [EventWrite("log", {"message": text})] * 10)
+        sizes.append(wal.stat().st_size)
+        await asyncio.sleep(0.005)
+    # How far it grows between checkpoints depends on how long the disk takes to sync; that it
+    # starts over while writes go on, and is back at its limit once they pause, does not.
+    assert any(after < before for before, after in zip(sizes, sizes[1:])), sizes
+    written = 2500
+    for _tick in range(100):  # within 10 s of the writes pausing, on however slow a disk
+        await asyncio.sleep(0.1)
+        await store.append_events("t", "r", [EventWrite("log", {"message": "after the pause"})])
+        written += 1
+        if wal.stat().st_size <= 4 * 64 * 1024:
+            break
+    assert wal.stat().st_size <= 4 * 64 * 1024
+    assert len(await store.events_after("t")) == written
+
+
+async def test_once_writes_pause_the_write_ahead_log_is_emptied_off_the_loop(small_wal):
     # Cutting the file inside the next commit, on the loop, took 20-30 ms every few seconds of a run.
-    monkeypatch.setattr(store_module, "WAL_CHECKPOINT_BYTES", 64 * 1024)
-    monkeypatch.setattr(store_module, "WAL_CHECK_INTERVAL_S", 0.02)
-    store = await Store(tmp_path / "s.sqlite", tmp_path / "files").open()
-    wal = tmp_path / "s.sqlite-wal"
-    try:
-        await store.create_thread("t", "ppt", "title", {})
-        for _batch in range(20):
-            await store.append_events("t", "r", [EventWrite("log", {"message": "x" * 2000})] * 10)
-        assert wal.stat().st_size > 64 * 1024
-        for _tick in range(100):
-            await asyncio.sleep(0.1)
-            if wal.stat().st_size == 0:
-                break
-        assert wal.stat().st_size == 0
-        await store.append_events("t", "r", [EventWrite("log", {"message": "after"})])
-        assert len(await store.events_after("t")) == 201
-    finally:
-        await store.close()
+    store, wal = small_wal
+    for _batch in range(20):
+        await store.append_events("t", "r", [EventWrite("log", {"message": "x" * 2000})] * 10)
+    assert wal.stat().st_size > 64 * 1024
+    for _tick in range(100):
+        await asyncio.sleep(0.1)
+        if wal.stat().st_size == 0:
+            break
+    assert wal.stat().st_size == 0
+    await store.append_events("t", "r", [EventWrite("log", {"message": "after"})])
+    assert len(await store.events_after("t")) == 201
 
 
 async def test_after_a_commit_stalls_on_a_slow_disk_the_next_ones_leave_the_loop_free(tmp_path, monkeypatch):
