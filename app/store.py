@@ -191,8 +191,8 @@ class Store:
         self._inline.execute("PRAGMA synchronous=NORMAL")
         # SQLite's own checkpoint runs inside the commit that crosses 1000 pages: a disk sync and a copy
         # (~20 ms here), on the loop for an inline commit. _keep_wal_small runs it off the loop instead,
-        # and empties the file there too. Only when it could not (a writer was busy) does the write that
-        # starts the WAL over cut the file back, to WAL_CHECKPOINT_BYTES, on whichever thread it runs.
+        # and, while one run writes, empties the file there too. Otherwise the write that starts the WAL
+        # over cuts the file back to WAL_CHECKPOINT_BYTES, on whichever thread that write runs.
         for pragma in ("PRAGMA wal_autocheckpoint=0", f"PRAGMA journal_size_limit={WAL_CHECKPOINT_BYTES}"):
             self._inline.execute(pragma)
             await self._db.execute(pragma)
@@ -399,9 +399,9 @@ class Store:
         """Checkpoint the WAL once it has grown past SQLite's own threshold, on a thread of its own.
 
         Not on aiosqlite's worker, and at first holding no lock: appends go on meanwhile (a 4 MB copy
-        takes ~30 ms, which group commits would otherwise wait out). Once a checkpoint has copied every
-        frame it empties the file, so the next write starts the WAL over at no cost: cutting the file
-        inside that write took 20-30 ms of the loop here, every few seconds of a run.
+        takes ~30 ms, which group commits would otherwise wait out). Once every frame is copied while
+        one run writes, it empties the file too, so the run's next commit starts the WAL over at no
+        cost: cutting the file inside that commit took 20-30 ms of the loop here, every few seconds.
         """
         wal = self.path.with_name(self.path.name + "-wal")
         while True:
