@@ -25,6 +25,7 @@ from app.errors import RequestError
 from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
+from app.processes import process_alive, this_process
 from core.i18n import t
 from core.llm.base import LLM
 from core.settings import Settings
@@ -332,20 +333,44 @@ class FlowRuntime:
         With a shared store only runs whose lease expired are touched (another worker's live run is
         left alone), and a background sweep keeps taking over expired leases while this worker lives.
         Without `take_over` (a CLI process) only this process's own leases are kept alive.
+
+        With SQLite, a run of another live process on the same DATA_DIR (`ng ppt` beside `ng serve`)
+        is left alone too; a server (`take_over`) keeps looking, so a run whose process is killed
+        later becomes resumable without a restart.
         """
         if self.store.shared:
             taken = await self.take_over_expired() if take_over else []
             self._lease_keeper = asyncio.create_task(self._keep_leases(take_over))
             return taken
+        recovered = await self._mark_orphans_interrupted()
+        if take_over:
+            self._lease_keeper = asyncio.create_task(self._watch_orphans())
+        return recovered
+
+    async def _mark_orphans_interrupted(self) -> list[str]:
         recovered = []
         for thread in await self.store.threads_with_status(ThreadStatus.running):
             thread_id = thread["thread_id"]
-            await self.store.update_thread(thread_id, status=ThreadStatus.interrupted, pending_interrupt=None)
+            if thread_id in self.active or process_alive(thread.get("runner")):
+                continue
+            if not await self.store.interrupt_orphan(thread_id, thread.get("runner")):
+                continue
             await self.events.publish(
                 thread_id, "recovery", "status", {"status": ThreadStatus.interrupted.value, "message": t("runtime.server_restarted")}
             )
             recovered.append(thread_id)
         return recovered
+
+    async def _watch_orphans(self) -> None:
+        while not self.closing:
+            await asyncio.sleep(self.settings.run_lease_s)
+            try:
+                recovered = await self._mark_orphans_interrupted()
+            except Exception:  # the next look tries again
+                log.exception("looking for runs of stopped processes failed")
+                continue
+            if recovered:
+                log.warning("marked %d thread(s) of a stopped process resumable: %s", len(recovered), ", ".join(recovered))
 
     async def take_over_expired(self) -> list[str]:
         """Continue, from their last checkpoint, the runs whose worker stopped renewing their lease."""
@@ -479,12 +504,13 @@ class FlowRuntime:
         if goes_on and thread is not None:
             run.final_artifact_id = thread.get("final_artifact_id")
         if new_row is not None:
-            row = thread_insert(thread_id, **new_row, status=ThreadStatus.running, start_input=start)
+            row = thread_insert(thread_id, **new_row, status=ThreadStatus.running, start_input=start, runner=this_process())
         else:
             # A message may change the thread's options; a resume keeps them.
             row = thread_update(
                 thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start, resumable=True,
                 options=options if said is not None else None, final_artifact_id=False if goes_on else None,
+                runner=this_process(),
             )
         events = [EventWrite("user:message", {"content": said})] if said is not None else []
         events.append(EventWrite("status", {"status": ThreadStatus.running.value}))

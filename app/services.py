@@ -54,7 +54,8 @@ async def open_runtime(
             )
             recovered = await runtime.recover(take_over=not local_user)  # a CLI process never runs a server's threads
             if recovered:
-                log.warning("marked %d interrupted thread(s) resumable: %s", len(recovered), ", ".join(recovered))
+                # The server's operator reads this; in the terminal `ng threads` shows it, in the user's language.
+                (log.info if local_user else log.warning)("marked %d interrupted thread(s) resumable: %s", len(recovered), ", ".join(recovered))
             try:
                 yield runtime
             finally:

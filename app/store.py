@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS threads (
     start_input TEXT,
     resumable INTEGER NOT NULL DEFAULT 1,
     final_artifact_id TEXT,
+    runner TEXT,
     last_seq INTEGER NOT NULL DEFAULT 0,
     owner TEXT,
     created_at REAL NOT NULL,
@@ -119,7 +120,7 @@ class EventWrite(NamedTuple):
 ADDED_COLUMNS = {
     "events": {"event_key": "TEXT"},
     "threads": {"start_input": "TEXT", "owner": "TEXT", "resumable": "INTEGER NOT NULL DEFAULT 1",
-                "final_artifact_id": "TEXT"},
+                "final_artifact_id": "TEXT", "runner": "TEXT"},
 }
 
 
@@ -256,6 +257,18 @@ class Store:
         """The changes `thread_update` takes, in a transaction of their own."""
         row = thread_update(thread_id, **changes)
         await self._write(row.sql, row.args)
+
+    async def interrupt_orphan(self, thread_id: str, runner: str | None) -> bool:
+        """Mark the thread interrupted if it is still `running` under `runner` (its process is gone);
+        False when meanwhile it ended or another run took it."""
+        async with self._write_lock:
+            changed = await self._in_db_thread(
+                _execute_and_commit,
+                "UPDATE threads SET status = ?, pending_interrupt = NULL, updated_at = ?"
+                " WHERE thread_id = ? AND status = ? AND runner IS ?",
+                (ThreadStatus.interrupted.value, time.time(), thread_id, ThreadStatus.running.value, runner),
+            )
+        return bool(changed)
 
     async def rename_thread(self, thread_id: str, title: str) -> None:
         # The list is ordered by activity, and a rename is not activity: updated_at stays.
@@ -652,14 +665,15 @@ def thread_insert(
     *,
     status: ThreadStatus = ThreadStatus.idle,
     start_input: dict[str, Any] | None = None,
+    runner: str | None = None,
 ) -> RowWrite:
-    """A new thread's row (`start_input`: see thread_update)."""
+    """A new thread's row (`start_input`, `runner`: see thread_update)."""
     now = time.time()
     return RowWrite(
-        "INSERT INTO threads(thread_id, flow, title, status, options, owner, start_input, created_at, updated_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO threads(thread_id, flow, title, status, options, owner, start_input, runner, created_at, updated_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?)",
         (thread_id, flow, title, ThreadStatus(status).value, json.dumps(options), owner,
-         json.dumps(start_input, ensure_ascii=False) if start_input is not None else None, now, now),
+         json.dumps(start_input, ensure_ascii=False) if start_input is not None else None, runner, now, now),
     )
 
 
@@ -672,6 +686,7 @@ def thread_update(
     start_input: dict[str, Any] | None = None,
     resumable: bool | None = None,
     final_artifact_id: str | None | bool = False,
+    runner: str | None = None,
 ) -> RowWrite:
     """`pending_interrupt=False` leaves it as is; None clears it; the same for `final_artifact_id`.
 
@@ -679,6 +694,7 @@ def thread_update(
     first checkpoint can start again from it. `resumable=False` marks a failure that a resume
     would repeat (the next run clears it). `final_artifact_id` is the run's final artifact once a
     node made it: a resumed run that does not make it again still names it in its `completion`.
+    `runner` names the process that runs it (app/processes.py).
     """
     sets, args = ["updated_at = ?"], [time.time()]
     if status is not None:
@@ -699,6 +715,9 @@ def thread_update(
     if final_artifact_id is not False:
         sets.append("final_artifact_id = ?")
         args.append(final_artifact_id)
+    if runner is not None:
+        sets.append("runner = ?")
+        args.append(runner)
     return RowWrite(
         f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id),
         ends_run=status is not None and ThreadStatus(status) != ThreadStatus.running,
@@ -722,10 +741,12 @@ def _copy_wal(path: Path, rounds: int = 2, empty: bool = False) -> bool:
         conn.close()
 
 
-def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> None:
+def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> int:
+    """The rows it changed."""
     try:
-        conn.execute(sql, args)
+        changed = conn.execute(sql, args).rowcount
         conn.commit()
+        return changed
     except BaseException:
         conn.rollback()
         raise
