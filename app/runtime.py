@@ -33,6 +33,7 @@ from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_up
 from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import CUSTOM_EVENT_KEY, EVENTS_KEY
 from schemas.events import (
+    USE_DEFAULTS,
     RESUMABLE_STATUSES,
     ArtifactRef,
     InterruptEvent,
@@ -306,9 +307,10 @@ class FlowRuntime:
                     raise RequestError("bad_request", t("runtime.answer_needed"))
                 _check_answer(pending["kind"], answer)
                 continuation: Any = ResumeWith(answer)
+                said = UserSaid(answer_text(answer), {"interruptId": pending["interruptId"], "answer": answer})
             else:
-                continuation = None  # continue from the last checkpoint
-            await self._launch(thread_id, run, thread["flow"], continuation, thread["options"], thread=thread)
+                continuation, said = None, None  # continue from the last checkpoint
+            await self._launch(thread_id, run, thread["flow"], continuation, thread["options"], thread=thread, said=said)
         return run.run_id
 
     async def cancel(self, thread_id: str) -> None:
@@ -482,7 +484,7 @@ class FlowRuntime:
         continuation: Any,
         options: dict[str, Any],
         *,
-        said: str | None = None,
+        said: str | UserSaid | None = None,
         thread: Mapping[str, Any] | None = None,
         new_row: dict[str, Any] | None = None,
         claimed: bool = False,
@@ -509,10 +511,14 @@ class FlowRuntime:
             # A message may change the thread's options; a resume keeps them.
             row = thread_update(
                 thread_id, status=ThreadStatus.running, pending_interrupt=None, start_input=start, resumable=True,
-                options=options if said is not None else None, final_artifact_id=False if goes_on else None,
+                options=options if isinstance(said, str) else None, final_artifact_id=False if goes_on else None,
                 runner=this_process(),
             )
-        events = [EventWrite("user:message", {"content": said})] if said is not None else []
+        events = []
+        if isinstance(said, UserSaid):  # an answer: kept with the question it answers (a reload shows it there)
+            events.append(EventWrite("user:message", {"content": said.content, **said.fields}))
+        elif said is not None:
+            events.append(EventWrite("user:message", {"content": said}))
         events.append(EventWrite("status", {"status": ThreadStatus.running.value}))
         await self.events.publish_many(thread_id, run.run_id, events, row=row)
         start_id = (start or (thread or {}).get("start_input") or {}).get("id")
@@ -727,6 +733,25 @@ def _pending_interrupt(snapshot: Any) -> dict[str, Any] | None:
     return InterruptEvent(
         interruptId=first.id, kind=value.get("kind", "confirmation"), payload=value.get("payload", {})
     ).model_dump(mode="json")
+
+
+@dataclass(frozen=True)
+class UserSaid:
+    """A `user:message` that answers an interrupt: its text, plus the fields naming what it answers."""
+
+    content: str
+    fields: dict[str, Any]
+
+
+def answer_text(answer: Any) -> str:
+    """An interrupt's answer as the user's words in the conversation."""
+    if isinstance(answer, bool):
+        return t("runtime.answer_yes" if answer else "runtime.answer_no")
+    if answer == USE_DEFAULTS:
+        return t("runtime.answer_defaults")
+    if isinstance(answer, dict):
+        return t("runtime.answer_separator").join(str(value) for value in answer.values())
+    return str(answer)
 
 
 def _check_answer(kind: str, answer: Any) -> None:

@@ -208,6 +208,10 @@ class MessageEvent(BaseModel):
     final: bool
 
 
+# The clarification answer that keeps every question's fallback (docs/protocol.md, Interrupts).
+USE_DEFAULTS = "use defaults"
+
+
 class InterruptEvent(BaseModel):
     interruptId: str
     kind: Literal["clarification", "confirmation"]

@@ -88,6 +88,18 @@ export function renderInterrupt(v, ev, open) {
   }
 }
 
+export function showAnswer(v, id, answer, text) {
+  const it = v.interrupts.get(id);
+  if (!it) return;
+  if (answer && typeof answer === "object") {
+    for (const input of it.el.querySelectorAll("textarea")) {
+      if (typeof answer[input.name] === "string") input.value = answer[input.name];
+    }
+  }
+  closeInterrupt(v, id, tr("answered_with", { label: text.slice(0, 80) }));
+  it.statusEl.textContent = tr("answered_with", { label: text.slice(0, 80) });
+}
+
 export function closeInterrupt(v, id, text) {
   const it = v.interrupts.get(id);
   if (!it || !it.open) return;

@@ -7,6 +7,7 @@ export const STATUS_LABELS = {
   running: tr("status_running"),
   classifying: tr("status_classifying"),
   interrupted: tr("status_interrupted"),
+  answered: tr("status_answered"),
   failed: tr("status_failed"),
   cancelled: tr("status_cancelled"),
   done: tr("status_done"),
@@ -45,6 +46,7 @@ export const els = {
   stop: $("stop-btn"),
   chatLog: $("chat-log"),
   empty: $("chat-empty"),
+  emptyExample: $("empty-example"),
   composer: $("composer"),
   input: $("message-input"),
   send: $("send-btn"),
@@ -112,7 +114,8 @@ export async function emitAck(event, payload) {
 
 export function errText(ack) {
   const e = ack?.error;
-  return e ? `${e.message || tr("error_generic")}${e.code ? ` (${e.code})` : ""}` : tr("error_generic");
+  // The code is for programs; a person reads the sentence.
+  return e?.message || tr("error_generic");
 }
 
 // Display names come from GET /api/flows (the server's message catalogue, in its LOCALE): a node by

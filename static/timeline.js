@@ -4,7 +4,7 @@ import { h, clear, renderMarkdown } from "./dom.js";
 import { TYPE_LABELS } from "./views.js";
 import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
-import { renderInterrupt, closeAllInterrupts } from "./interrupts.js";
+import { renderInterrupt, closeAllInterrupts, showAnswer } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
 import { setThreadTitle } from "./threads.js";
 import { showComposerError } from "./composer.js";
@@ -31,6 +31,11 @@ export function apply(v, name, ev) {
 
 export function onUserMessage(v, ev) {
   const text = String(ev.content ?? "");
+  if (ev.interruptId && v.interrupts.has(ev.interruptId)) {
+    // An answer to a form: shown in the form itself, also after a reload or in another tab.
+    showAnswer(v, ev.interruptId, ev.answer, text);
+    return;
+  }
   if (!v.title && text) setThreadTitle(text.split("\n")[0].slice(0, 60));
   v.stream = null;
   closeAllInterrupts(v, tr("replied"));
@@ -109,7 +114,10 @@ export function getRun(v, runId) {
       progress.classList.toggle("complete", !!total && cur >= total);
     },
   };
-  for (const other of v.runs.values()) if (other.status && !IDLE_STATUSES.has(other.status)) other.setStatus("stopped");
+  for (const other of v.runs.values()) {
+    if (other.status === "interrupted") other.setStatus("answered");  // its question was answered: this run goes on
+    else if (other.status && !IDLE_STATUSES.has(other.status)) other.setStatus("stopped");
+  }
   v.runs.set(key, run);
   updateRunTitles(v);
   return run;

@@ -246,3 +246,29 @@ async def test_another_tab_showing_a_deleted_thread_says_so(browser, server):
     assert "已删除" in await notice.text_content()
     assert await other.evaluate("window.agentCanvas.threadId") is None
     assert errors == [] and other_errors == []
+
+
+async def test_an_answered_question_form_shows_its_answer_after_a_reload(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "做一个社区二手书交换小程序", flow="requirement")
+    form = "[data-testid=interrupt]:not(.answered)"
+    await page.wait_for_selector(form, timeout=30_000)
+    await page.locator(f"{form} textarea").first.fill("小区里的居民和学生")
+    await page.locator(f"{form} [data-testid=answer]").click()
+    for _ in range(4):  # later rounds, if any: the defaults
+        await page.wait_for_selector(f"[data-testid=completion], {form}", timeout=30_000)
+        if await page.locator("[data-testid=completion]").count():
+            break
+        await page.locator(f"{form} [data-testid=use-defaults]").click()
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+
+    await page.reload()
+    await page.click("#threads-toggle")
+    await page.click(f"li.thread-item[data-thread-id='{thread_id}'] .thread-link-title")
+    await page.wait_for_selector("[data-testid=completion]", timeout=30_000)
+    first_form = page.locator("[data-testid=interrupt]").first
+    assert await first_form.locator("textarea").first.input_value() == "小区里的居民和学生"
+    assert "小区里的居民和学生" in await first_form.locator(".interrupt-status").text_content()
+    statuses = await page.locator(".run-card .run-status").evaluate_all("els => els.map((e) => e.dataset.status)")
+    assert "interrupted" not in statuses, "a run whose question was answered no longer waits for one"
+    assert errors == []
