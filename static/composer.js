@@ -23,12 +23,22 @@ export async function loadFlows() {
   updateFlowHint();
 }
 
+// The empty chat's example request, for the chosen flow.
+const EMPTY_EXAMPLES = {
+  ppt: tr("empty_example_ppt"),
+  requirement: tr("empty_example_requirement"),
+  legal: tr("empty_example_legal"),
+  novel: tr("empty_example_novel"),
+  novel_workflow: tr("empty_example_novel_workflow"),
+};
+
 // Flows that work on a named novel project take it as options.projectId.
 const PROJECT_FLOWS = new Set(["novel", "novel_workflow"]);
 
 export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
+  els.emptyExample.textContent = (f && EMPTY_EXAMPLES[f.name]) || "";
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
   const v = app.view;
   if (v && v.flow && v.flow !== els.flowSelect.value) {

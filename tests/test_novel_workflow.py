@@ -79,6 +79,26 @@ def test_ng_novel_status_of_an_unknown_project_lists_the_existing_ones(tmp_path)
     assert "beta" in result.stdout and "alpha" in result.stdout and "Traceback" not in result.stdout + result.stderr
 
 
+async def test_a_message_naming_a_chapter_generates_up_to_that_chapter(tmp_path):
+    # The canvas sends the typed sentence and the project only, no toChapter option.
+    data = tmp_path / "data"
+    assert ng("novel", "init", "demo", "--world", "沙漠里的商队城邦", data_dir=data).returncode == 0
+    server = ServerProcess(data).start()
+    client = await RecordingClient().connect(server.url)
+    try:
+        ack = await client.call("chat:message", {"flow": "novel_workflow", "text": "生成到第 1 章",
+                                                 "options": {"projectId": "demo"}})
+        assert ack["ok"], ack
+        completion = await client.wait_for("completion", lambda d: d["threadId"] == ack["threadId"], timeout=120)
+    finally:
+        await client.close()
+        server.stop()
+    assert completion["success"] is True
+    chapters = data / "projects" / "demo" / "chapters"
+    assert (chapters / "chapter_001.json").exists()
+    assert not (chapters / "chapter_002.json").exists()
+
+
 async def test_sigkill_mid_scene_then_resume_continues_at_that_scene(tmp_path):
     data = tmp_path / "data"
     assert ng("novel", "init", "demo", "--world", "群岛上的航海时代", data_dir=data).returncode == 0

@@ -18,6 +18,7 @@ from langgraph.graph import END, START, StateGraph
 
 from core.i18n import t
 from graphs.base import FlowContext, FlowDefinition
+from graphs.novel.understanding import target_chapter
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.novel import prompts
@@ -287,7 +288,8 @@ WORKFLOW = build_graph().compile()
 
 
 def initial_input(text: str, options: Mapping[str, Any]) -> WorkflowState:
-    to_chapter = options.get("toChapter")
+    # The canvas sends only the message: "生成到第 2 章" names the target as `toChapter` would.
+    to_chapter = options.get("toChapter") or target_chapter(text)
     queue = options.get("queue")
     return workflow_input(str(options.get("projectId", "")), int(to_chapter) if to_chapter else None,
                           bool(options.get("force", False)), [int(n) for n in queue] if queue is not None else None)
