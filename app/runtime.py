@@ -251,6 +251,10 @@ class FlowRuntime:
         thread = await self.thread_or_404(thread_id)
         if thread["flow"] != flow:
             raise RequestError("bad_request", t("runtime.other_flow", thread=thread_id, flow=thread["flow"]))
+        if not self.store.shared and thread["status"] == ThreadStatus.running.value and process_alive(thread.get("runner")):
+            # Another process on this DATA_DIR runs it (`ng novel run` twice on one project): two runners
+            # would write the same files and checkpoints. (A shared store refuses by its run claim.)
+            raise RequestError("conflict", t("runtime.already_running", thread=thread_id))
         # A message on an existing thread keeps the thread's options unless it overrides them.
         options = {**thread["options"], **options}
         self._check_options(definition, options)

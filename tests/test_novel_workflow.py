@@ -6,8 +6,10 @@ import json
 import shutil
 import os
 import re
+import sqlite3
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -185,3 +187,28 @@ def test_ctrl_c_during_ng_novel_run_names_the_novel_resume_command_and_it_finish
     resumed = ng(*command.split()[1:], data_dir=data)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert "2/2" in resumed.stdout
+
+
+def test_a_second_ng_novel_run_on_a_project_being_generated_is_refused(tmp_path):
+    data = tmp_path / "data"
+    assert ng("novel", "init", "demo", "--world", "雪山脚下的驿站", data_dir=data).returncode == 0
+    env = {**os.environ, "DATA_DIR": str(data), "LLM_PROVIDER": "offline", "OFFLINE_LATENCY_S": "0.2", "LOCALE": "zh"}
+    first = subprocess.Popen([sys.executable, "-m", "app.cli", "novel", "run", "demo", "--to", "2"], cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    try:
+        store = data / "agent_canvas.sqlite"
+        for _ in range(600):
+            if store.exists():
+                with sqlite3.connect(store) as db:
+                    rows = db.execute("SELECT status FROM threads WHERE thread_id = 'novel-demo'").fetchall()
+                if rows and rows[0][0] == "running":
+                    break
+            time.sleep(0.1)
+        second = ng("novel", "run", "demo", "--to", "2", data_dir=data)
+        still_running = first.poll() is None
+    finally:
+        first.kill()
+        first.wait(timeout=10)
+    assert still_running, "the first run had ended before the second started: the test proves nothing"
+    assert second.returncode == 2, second.stdout + second.stderr
+    assert "正在运行" in second.stdout + second.stderr
