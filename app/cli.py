@@ -174,7 +174,7 @@ async def _follow(settings: Settings, start, resume_command: str | None = None) 
 
 
 def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None) -> int:
-    from app.cli_export import write_artifact
+    from app.cli_export import OutPathError, write_artifact
 
     console.print()
     completion = display.completion or {}
@@ -190,7 +190,11 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
         return 1
     final = next((a for a in artifacts if a["id"] == completion.get("finalArtifactId")), None)
     if final and final.get("_filePath") and out is not None:
-        written = write_artifact(final, out)
+        try:
+            written = write_artifact(final, out)
+        except OutPathError as error:
+            console.print(f"[red]{error.sentence}[/] {t('cli.export_instead', thread=thread_id)}", highlight=False)
+            return 1
         console.print(f"[green]{t('cli.saved', path=written, thread=thread_id)}[/]", highlight=False)
     else:
         console.print(f"[green]{t('cli.done', thread=thread_id)}[/]", highlight=False)
@@ -201,9 +205,13 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
     if not args.topic.strip():
         console.print(f"[red]{t('ppt.empty_topic')}[/]")
         return 2
-    from app.cli_export import remember_out
+    from app.cli_export import out_path_problem, remember_out
 
     out = Path(args.out) if args.out else None
+    problem = out_path_problem(out) if out is not None else None
+    if problem:
+        console.print(f"[red]{problem}[/]", highlight=False)
+        return 2
 
     async def start(runtime, watched: set[str]) -> str:
         thread_id = new_thread_id()

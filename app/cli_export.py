@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import mimetypes
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,34 @@ def remembered_out(settings: Settings, thread_id: str) -> Path | None:
     return Path(known[thread_id]) if thread_id in known else None
 
 
+# Why a file could not be written, in the user's words (the OS's own text is English).
+WRITE_ERRORS = {errno.EACCES: "cli.out_no_permission", errno.EPERM: "cli.out_no_permission",
+                errno.EROFS: "cli.out_read_only", errno.ENOSPC: "cli.out_disk_full",
+                errno.EISDIR: "cli.out_is_folder", errno.ENOTDIR: "cli.out_parent_not_folder"}
+
+
+class OutPathError(Exception):
+    """The file the user named cannot be written; `sentence` says why."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+def out_path_problem(out: Path) -> str | None:
+    """Why `out` cannot be written, said before any work is done; None when it looks writable."""
+    if out.is_dir():
+        return t("cli.out_unwritable", path=out, reason=t("cli.out_is_folder"))
+    ancestor = out.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        return t("cli.out_unwritable", path=out, reason=t("cli.out_parent_not_folder"))
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        return t("cli.out_unwritable", path=out, reason=t("cli.out_no_permission"))
+    return None
+
+
 def _extension(artifact: dict[str, Any]) -> str:
     if artifact.get("_filePath"):
         suffix = Path(artifact.get("_fileName") or "").suffix
@@ -41,17 +71,22 @@ def _extension(artifact: dict[str, Any]) -> str:
 
 
 def write_artifact(artifact: dict[str, Any], out: Path) -> Path:
-    """Binary from the artifact's file, Markdown when the content is a document, JSON otherwise."""
+    """Binary from the artifact's file, Markdown when the content is a document, JSON otherwise.
+    Raises OutPathError with a sentence when the file cannot be written."""
     extension = _extension(artifact)
     if out.suffix.lower() != extension.lower():
         out = out.with_name(out.name + extension) if not out.suffix else out.with_suffix(extension)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if artifact.get("_filePath"):
-        shutil.copyfile(artifact["_filePath"], out)
-    elif extension == ".md":
-        out.write_text(artifact["content"]["markdown"], encoding="utf-8")
-    else:
-        out.write_text(json.dumps(artifact["content"], ensure_ascii=False, indent=2), encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if artifact.get("_filePath"):
+            shutil.copyfile(artifact["_filePath"], out)
+        elif extension == ".md":
+            out.write_text(artifact["content"]["markdown"], encoding="utf-8")
+        else:
+            out.write_text(json.dumps(artifact["content"], ensure_ascii=False, indent=2), encoding="utf-8")
+    except OSError as error:
+        reason = t(WRITE_ERRORS.get(error.errno or 0, "cli.out_cannot_write"))
+        raise OutPathError(t("cli.out_unwritable", path=out, reason=reason)) from error
     return out
 
 
@@ -80,7 +115,10 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
                 chosen = await store.get_artifact(chosen["id"], args.version)
                 if chosen is None:
                     return 1, t("cli.no_version", thread=args.thread_id, version=args.version)
-            written = write_artifact(chosen, Path(args.out))
+            try:
+                written = write_artifact(chosen, Path(args.out))
+            except OutPathError as error:
+                return 1, error.sentence
             return 0, t("cli.exported", title=chosen["title"], version=chosen["version"], path=written)
         finally:
             await store.close()

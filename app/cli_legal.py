@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,6 +45,12 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
     text = sys.stdin.read().strip() if args.question == ["-"] else " ".join(args.question).strip()
     if not text:
         console.print(f"[red]{t('legal.cli_empty')}[/]")
+        return 2
+    from app.cli_export import OutPathError, out_path_problem, write_artifact
+
+    problem = out_path_problem(Path(args.out)) if args.out else None
+    if problem:
+        console.print(f"[red]{problem}[/]", highlight=False)
         return 2
     seen: dict[str, Any] = {"interrupt": None, "completion": None}
 
@@ -95,11 +100,18 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
             return 1
         final = completion.get("finalArtifactId")
         artifact = await runtime.store.get_artifact(final) if final else None
-        if artifact and artifact.get("_filePath") and args.out:
-            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(artifact["_filePath"], args.out)
-            console.print(t("legal.cli_saved", path=args.out))
-        console.print(f"[dim]thread {seen['thread']}[/]")
+        if args.out:
+            if not (artifact and artifact.get("_filePath")):
+                console.print(f"[yellow]{t('legal.cli_no_file', path=args.out)}[/]", highlight=False)
+                return 1
+            try:
+                written = write_artifact(artifact, Path(args.out))
+            except OutPathError as error:
+                console.print(f"[red]{error.sentence}[/] {t('cli.export_instead', thread=seen['thread'])}",
+                              highlight=False)
+                return 1
+            console.print(t("legal.cli_saved", path=written), highlight=False)
+        console.print(f"[dim]{t('cli.thread_label', thread=seen['thread'])}[/]", highlight=False)
     return 0
 
 

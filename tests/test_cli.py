@@ -31,6 +31,23 @@ def test_ng_ppt_writes_a_deck_and_lists_the_thread(tmp_path):
     assert listed.returncode == 0 and "ppt" in listed.stdout and t("runtime.status_done") in listed.stdout
 
 
+def test_ng_ppt_with_out_naming_a_folder_says_so_before_making_a_deck(tmp_path):
+    result = ng("ppt", "做一个关于摩擦力的5分钟PPT", "--out", str(tmp_path), data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "无法写入" in result.stdout and "文件夹" in result.stdout
+    assert t("nodes.generate_slides") not in result.stdout, "no run was started"
+
+
+def test_ng_ppt_whose_deck_cannot_be_written_says_why_and_how_to_save_it(tmp_path):
+    # `--out deck` is written as deck.pptx, which here is a folder: found only when the deck is saved.
+    (tmp_path / "deck.pptx").mkdir()
+    result = ng("ppt", "做一个关于摩擦力的5分钟PPT", "--out", str(tmp_path / "deck"), data_dir=tmp_path / "data",
+                cwd=ROOT)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "无法写入" in result.stdout and "ng export" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
 def test_ng_resume_of_an_unknown_thread_says_so(tmp_path):
     result = ng("resume", "no-such-thread", data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2
