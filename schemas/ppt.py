@@ -16,6 +16,7 @@ class TopicAnalysis(BaseModel):
     keywords: list[str] = Field(min_length=1, description="Key terms of the topic")
     audienceHint: str | None = Field(default=None, description="Audience named in the request, if any")
     durationMinutesHint: int | None = Field(default=None, ge=1, le=180, description="Duration named in the request")
+    slideCountHint: int | None = Field(default=None, ge=1, description="Number of slides (pages) the request asks for")
 
 
 class SearchResult(BaseModel):

@@ -130,6 +130,60 @@ async def test_a_model_that_ignores_the_colour_asked_for_is_overruled(live_serve
     assert hue_distance(hue, 0) <= 15, hue
 
 
+@pytest.mark.parametrize("feedback", ["加一页课堂练习题", "用英文重写整个PPT"])
+async def test_feedback_no_stage_can_apply_keeps_the_deck_and_says_what_can_be_changed(live_server, connect, feedback):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于光合作用的5分钟PPT")
+
+    run_id = await refine(client, thread_id, feedback)
+
+    assert "analyze_topic" not in [d["toolName"] for d in of_run(client, thread_id, run_id, "tool:start")]
+    assert of_run(client, thread_id, run_id, "tool:artifact") == [], "no new deck"
+    said = [d["content"] for d in of_run(client, thread_id, run_id, "message") if d["final"]]
+    assert said == [t("ppt.feedback_not_applied")]
+    run_id = await refine(client, thread_id, "换成紫色")  # the deck is still there to refine, and still on photosynthesis
+    assert latest(client, thread_id, run_id, "dsl")["content"]["title"] == "光合作用"
+
+
+async def test_a_new_deck_on_another_subject_still_starts_anew(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于光合作用的5分钟PPT")
+    run_id = await refine(client, thread_id, "再做一个关于火山的PPT")
+    assert latest(client, thread_id, run_id, "dsl")["content"]["title"] == "火山"
+
+
+async def test_a_page_asked_to_become_a_table_is_a_table_and_the_reply_says_so(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, first = await run_ppt(client, "做一个关于光合作用的10分钟PPT，面向初中生")
+    before = latest(client, thread_id, first["runId"], "dsl")["content"]
+    assert before["slides"][2]["layout"] != "comparison"
+
+    run_id = await refine(client, thread_id, "把第3页改成表格")
+
+    after = latest(client, thread_id, run_id, "dsl")["content"]
+    table = after["slides"][2]["table"]
+    assert after["slides"][2]["layout"] == "comparison" and len(table["rows"]) >= 2
+    cells = [cell for row in table["rows"] for cell in row]
+    assert all(point.split("：")[0] in cells for point in before["slides"][2]["bullets"]), "the page's points are kept"
+    said = [d["content"] for d in of_run(client, thread_id, run_id, "message") if d["final"]]
+    assert t("ppt.changed_pages_layout", pages="3", layout=t("ppt.layout_comparison")) in said
+
+
+async def test_a_page_that_cannot_become_a_table_stays_and_the_reply_says_it_could_not(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, first = await run_ppt(client, "做一个关于光合作用的10分钟PPT，面向初中生")
+    before = latest(client, thread_id, first["runId"], "dsl")["content"]
+    single = next(s for s in before["slides"] if s["layout"] == "big_number")  # one statement: no rows to tabulate
+
+    run_id = await refine(client, thread_id, f"把第{single['index']}页改成表格")
+
+    after = latest(client, thread_id, run_id, "dsl")["content"]
+    assert after["slides"][single["index"] - 1]["layout"] == "big_number"
+    said = [d["content"] for d in of_run(client, thread_id, run_id, "message") if d["final"]]
+    assert t("ppt.pages_not_changed_layout", pages=str(single["index"]), layout=t("ppt.layout_comparison")) in said
+    assert t("ppt.changed_pages", pages=str(single["index"])) not in said
+
+
 # ------------------------------------------------------------ the rules behind it
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from pptx import Presentation
 
 from core.i18n import t
-from graphs.ppt.planning import deck_file_name, short_title
+from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, deck_file_name, duration_hint, short_title, slide_count_hint
+from graphs.ppt.render.prepare import visible_items
+from tests.test_ppt_decks import _offline_deck
 from tests.test_cli import ROOT, ng
 from tests.test_ppt_socket import fetch_bytes, fetch_json, run_ppt
 
@@ -80,3 +83,88 @@ def test_an_audience_named_with_a_grade_number_is_not_part_of_the_title():
 
     assert short_title("Photosynthesis for 7th graders, 10 minutes") == "Photosynthesis"
     assert audience_hint("Photosynthesis for 7th graders, 10 minutes") == "7th graders"
+
+
+# ------------------------------------------------------------ what a request asks for, read right
+
+
+async def test_a_deck_asked_for_in_pages_has_that_many_slides_and_the_count_is_not_its_title(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, completion = await run_ppt(client, "做一个8页的PPT，介绍光合作用，面向初中生")
+    assert completion["success"], completion
+    artifacts = {d["artifact"]["type"]: d["artifact"] for _, d in client.of(thread_id, "tool:artifact")}
+    deck = artifacts["dsl"]["content"]
+    assert len(deck["slides"]) == 8
+    assert deck["title"] == "光合作用"
+    assert artifacts["pptx"]["title"] == "光合作用.pptx"
+    assert not any("页" in "".join(s["chart"]["categories"]) for s in deck["slides"] if s.get("chart")), \
+        "no chart of the page count"
+
+
+@pytest.mark.parametrize(("request_text", "count", "topic"), [
+    ("做一个8 页的课件，讲勾股定理", 8, "勾股定理"), ("做一个十页的PPT介绍火山", 10, "火山"),
+    ("十二张幻灯片，关于光的折射", 12, "光的折射"), ("Make 8 slides about black holes", 8, "black holes"),
+    ("a 15-slide deck on volcanoes", 15, "volcanoes"),
+])
+def test_a_slide_count_in_any_wording_is_the_count_and_not_the_topic(request_text, count, topic):
+    assert slide_count_hint(request_text) == count
+    assert short_title(request_text) == topic
+
+
+def test_a_slide_count_is_read_but_a_page_named_or_added_is_not():
+    assert slide_count_hint("做一个8页的PPT") == 8
+    assert slide_count_hint("第3页文字太多") is None
+    assert slide_count_hint(LONG_REQUEST) is None, "再加一页… asks for a page, not a one-page deck"
+
+
+async def test_a_slide_count_out_of_bounds_is_clamped_and_the_run_says_so(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, completion = await run_ppt(client, "做一个60页的PPT，介绍地震")
+    assert completion["success"], completion
+    deck = [d["artifact"] for _, d in client.of(thread_id, "tool:artifact") if d["artifact"]["type"] == "dsl"][-1]
+    assert len(deck["content"]["slides"]) == MAX_SLIDES
+    logged = [d["message"] for _, d in client.of(thread_id, "tool:log")]
+    assert t("ppt.slide_count_clamped", asked=60, pages=MAX_SLIDES, low=MIN_SLIDES, high=MAX_SLIDES) in logged
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("给小学五年级讲分数的加减法，15分钟", "分数的加减法"), ("给初二学生讲勾股定理", "勾股定理"),
+    ("跟大家说说牛顿第一定律", "牛顿第一定律"), ("做个PPT，聊聊垃圾分类", "垃圾分类"),
+])
+def test_a_teaching_verb_is_not_part_of_the_topic(request_text, topic):
+    assert short_title(request_text) == topic
+
+
+async def test_objectives_of_a_lesson_asked_with_a_teaching_verb_name_the_subject_only():
+    deck = await _offline_deck("给小学五年级讲分数的加减法，15分钟")
+    assert deck.title == "分数的加减法"
+    assert not any("讲" in s.title for s in deck.slides)
+
+
+@pytest.mark.parametrize(("request_text", "minutes"), [
+    ("大概半个小时左右吧也可能四十分钟，讲讲牛顿第一定律", 30), ("四十分钟的课，讲电路", 40),
+    ("一个小时的讲座，关于火山", 60), ("一个半小时，讲电磁感应", 90), ("十五分钟讲完勾股定理", 15),
+    ("half an hour on volcanoes", 30), ("Black holes, twenty minutes", 20),
+])
+def test_a_duration_in_words_is_read_in_minutes(request_text, minutes):
+    assert duration_hint(request_text) == minutes
+
+
+def test_a_spoken_duration_and_its_hedges_are_not_part_of_the_topic():
+    assert short_title("大概半个小时左右吧也可能四十分钟，讲讲牛顿第一定律") == "牛顿第一定律"
+
+
+async def test_an_english_title_keeps_its_capitals_inside_slide_titles():
+    deck = await _offline_deck("Intro to TCP congestion control")
+    texts = [text for s in deck.slides for text in visible_items(s)]
+    assert [text for text in texts if "tcp" in text.lower()], "the topic appears on the slides"
+    assert not [text for text in texts if "tcp" in text], "TCP is never lowercased"
+    assert not [text for text in texts if "intro to" in text], "Intro keeps its capital mid-sentence"
+
+
+async def test_lesson_time_allocation_adds_up_to_the_requested_duration():
+    deck = await _offline_deck("给小学五年级讲分数的加减法，15分钟")
+    plan = next(s for s in deck.slides if s.title == "本课时间分配")
+    assert sum(plan.chart.series[0].values) == 15
+    flow = next(s for s in deck.slides if s.title == "课堂流程")
+    assert flow.steps[-1].label == "12-15分钟"

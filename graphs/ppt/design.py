@@ -176,3 +176,55 @@ def merge_with_draft(written: SlideSpec, draft: SlideSpec) -> SlideSpec:
         return draft.model_copy(update={"notes": written.notes or draft.notes,
                                         "visuals": list(dict.fromkeys(written.visuals + draft.visuals))})
     return written
+
+
+# ------------------------------------------------------------ a finished page in another layout
+
+
+def page_rows(page: SlideSpec) -> tuple[list[str] | None, list[list[str]]]:
+    """The points of a page as (header, rows of cells), whatever layout drew them: "aspect：A｜B" splits
+    into cells, steps into label and detail, two columns side by side, chart data into label and figure."""
+    if page.table:
+        return page.table.header, page.table.rows
+    if len(page.columns) == 2:
+        left, right = page.columns
+        depth = max(len(left.items), len(right.items))
+        pad = lambda items: [*items, *[""] * (depth - len(items))]  # noqa: E731
+        return [left.heading, right.heading], [list(pair) for pair in zip(pad(left.items), pad(right.items))]
+    rows = [[step.label, step.detail] for step in page.steps]
+    if page.chart:
+        unit = page.chart.unit
+        rows += [[c, f"{v:g}{unit}"] for c, v in zip(page.chart.categories, page.chart.series[0].values)]
+    if page.stat:
+        rows.append([page.stat.value, page.stat.label])
+    for item in page.bullets:
+        head = HEAD.match(item)
+        rows.append([head.group("head").strip(), *(c.strip() for c in PAIR.split(head.group("rest")) if c.strip())]
+                    if head else [item])
+    return None, rows
+
+
+def as_table(page: SlideSpec, language: str) -> SlideSpec | None:
+    """The page's points as a comparison table; None when they are fewer than two."""
+    header, rows = page_rows(page)
+    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    if len(rows) < 2:
+        return None
+    width = max(2, len(header or []), *(len(row) for row in rows))
+    rows = [[*row, *[""] * (width - len(row))] for row in rows]
+    if not header or len(header) != width:
+        names = ("要点", "说明", "补充") if language == "zh" else ("Point", "Detail", "More")
+        header = [names[min(i, 2)] for i in range(width)]
+    return page.model_copy(update={"layout": "comparison", "table": Table(header=header, rows=rows), "bullets": [],
+                                   "columns": [], "steps": [], "chart": None, "stat": None})
+
+
+def as_process(page: SlideSpec) -> SlideSpec | None:
+    """The page's points as ordered steps; None when they are fewer than two."""
+    _, rows = page_rows(page)
+    steps = [Step(label=STEP_MARK.sub("", row[0], count=1).strip() or row[0], detail="；".join(c for c in row[1:] if c))
+             for row in rows if row and row[0].strip()]
+    if len(steps) < 2:
+        return None
+    return page.model_copy(update={"layout": "process", "steps": steps[:6], "bullets": [], "columns": [],
+                                   "table": None, "chart": None, "stat": None})

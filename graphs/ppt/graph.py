@@ -30,6 +30,7 @@ from graphs.ppt.planning import (
     PIPELINE_NODES,
     STAGES,
     FeedbackIntent,
+    asks_for_new_deck,
     classify_by_rules,
     audience_hint,
     Colour,
@@ -38,12 +39,16 @@ from graphs.ppt.planning import (
     colour_named,
     deck_file_name,
     duration_hint,
+    MAX_SLIDES,
+    MIN_SLIDES,
     hue_of,
     language_of,
+    layout_asked,
     narration_budget,
     palette_for,
     short_title,
     slide_count_for,
+    slide_count_hint,
     wants_simpler,
 )
 from core.i18n import current_locale, t
@@ -123,7 +128,7 @@ def change_note_for(stage_name: str, feedback: str, pages: list[int]) -> str:
 
 async def classify_feedback(text: str, topic: str, llm: LLM) -> FeedbackIntent:
     """Rules first (cheap, predictable); the model decides only what no rule covers."""
-    by_rules = classify_by_rules(text)
+    by_rules = classify_by_rules(text, topic)
     if by_rules is not None:
         return by_rules
     return await llm.structured(
@@ -149,7 +154,20 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
             "feedback_stage": target, "refinements": [*(state.get("refinements") or []), applied],
             "change_note": change_note_for(target, feedback, applied["pages"]),
         })
-    return Command(goto=STAGES[0], update=initial_input(feedback, {}))
+    # A model's INITIAL is checked too: the deck is replaced only when another subject is plainly asked for.
+    if intent.intent == "INITIAL" and asks_for_new_deck(feedback, topic):
+        return Command(goto=STAGES[0], update=initial_input(feedback, {}))
+    return Command(goto=FEEDBACK_NOT_APPLIED, update={"feedback_stage": None, "change_note": None})
+
+
+FEEDBACK_NOT_APPLIED = "feedback_not_applied"
+
+
+@node(FEEDBACK_NOT_APPLIED)
+async def feedback_not_applied(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """Feedback no stage can carry out: the deck stays as it is and the user hears what can be changed."""
+    ctx.message(t("ppt.feedback_not_applied"), final=True)
+    return {}
 
 
 # ---------------------------------------------------------------------- stages
@@ -165,8 +183,10 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         system=prompts.SYSTEM,
         prompt=prompts.analyze(request),
         facts={"topic": topic, "language": language_of(request), "durationHint": duration_hint(request),
-               "audienceHint": audience_hint(request)},
+               "audienceHint": audience_hint(request), "slideCountHint": slide_count_hint(request)},
     )
+    if slide_count_hint(request) is not None:  # "8页" read by rule is the count asked for, whatever the model read
+        analysis = analysis.model_copy(update={"slideCountHint": slide_count_hint(request)})
     if len(analysis.topic) > MAX_TITLE:  # the topic becomes the deck title, the cover and the file name
         analysis = analysis.model_copy(update={"topic": topic})
     search_tool = ctx.flow.tools.get("web_search")
@@ -227,7 +247,10 @@ async def generate_slide_scripts(state: PptState, ctx: NodeContext) -> dict[str,
     analysis = TopicAnalysis.model_validate(state["analysis"])
     config = CourseConfig.model_validate(state["course_config"])
     outline = VideoOutline.model_validate(state["video_outline"])
-    slide_count = slide_count_for(config.duration)
+    slide_count = slide_count_for(config.duration, analysis.slideCountHint)
+    if analysis.slideCountHint and slide_count != analysis.slideCountHint:
+        ctx.log(t("ppt.slide_count_clamped", asked=analysis.slideCountHint, pages=slide_count, low=MIN_SLIDES,
+                  high=MAX_SLIDES), level="warning")
     budget = narration_budget(config.duration, slide_count, analysis.language)
     feedback = feedback_for(state, "generate_slide_scripts")
     scripts = await ctx.llm.structured(
@@ -343,18 +366,42 @@ async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         )
         return revised.model_copy(update={"index": index, "notes": revised.notes or current.notes})
 
+    asked = layout_asked(refinement["feedback"])
+    changed: list[int] = []
     for index, page in zip(refinement["pages"], await asyncio.gather(*(revise(i) for i in refinement["pages"]))):
+        if not _revised_as_asked(slides[index - 1], page, asked):
+            continue  # the page stays as it was, and the reply says so
         slides[index - 1] = page
+        changed.append(index)
         artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
                                    title=t("ppt.artifact_page", index=index), content=page)
         ctx.log(t("ppt.page_ready", index=index, total=len(slides), title=page.title), artifact_id=artifact_id)
+    note = _pages_note(refinement["feedback"], changed, [i for i in refinement["pages"] if i not in changed], asked)
     # The same clean-up as generate_slides (markup, fonts, contrast): a model's page arrives raw.
     prepared = await asyncio.to_thread(prepare, deck.model_copy(update={"slides": slides}))
     for change in prepared.changes:
         ctx.log(change)
     ctx.artifact(key="dsl", type=ArtifactType.dsl, title=t("ppt.artifact_dsl"), content=prepared.deck,
                  show_in_canvas=True)
-    return {"deck": prepared.deck.model_dump()}
+    return {"deck": prepared.deck.model_dump(), "change_note": note}
+
+
+def _revised_as_asked(current: SlideSpec, revised: SlideSpec, layout: str | None) -> bool:
+    """A revision counts only when the page really changed, and into the layout asked for if one was."""
+    same = revised.model_dump(exclude={"index", "notes"}) == current.model_dump(exclude={"index", "notes"})
+    return not same and (layout is None or revised.layout == layout)
+
+
+def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout: str | None) -> str:
+    """What the page feedback really did: the pages changed, and the pages that could not be."""
+    said = []
+    if changed:
+        said.append(t("ppt.changed_pages_layout", pages=_page_list(changed), layout=t(f"ppt.layout_{layout}"))
+                    if layout else change_note_for(REVISE_PAGES, feedback, changed))
+    if unchanged:
+        said.append(t("ppt.pages_not_changed_layout", pages=_page_list(unchanged), layout=t(f"ppt.layout_{layout}"))
+                    if layout else t("ppt.pages_not_changed", pages=_page_list(unchanged)))
+    return ("" if current_locale() == "zh" else " ").join(said)
 
 
 def _render_processes(ctx: NodeContext) -> int:
@@ -511,7 +558,9 @@ def build_graph() -> StateGraph:
         "generate_slides": generate_slides,
     }
     assert tuple(nodes) == STAGES
-    graph.add_node("route_request", route_request, destinations=(*STAGES, REVISE_PAGES))
+    graph.add_node("route_request", route_request, destinations=(*STAGES, REVISE_PAGES, FEEDBACK_NOT_APPLIED))
+    graph.add_node(FEEDBACK_NOT_APPLIED, feedback_not_applied)
+    graph.add_edge(FEEDBACK_NOT_APPLIED, END)
     graph.add_node(REVISE_PAGES, revise_pages)
     graph.add_edge(REVISE_PAGES, "check_deck")
     # After the six stages: the QA gate (renders, checks, repairs, publishes) and the real preview.

@@ -6,13 +6,16 @@ so two different topics give two different decks and the same topic always gives
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.ppt.design import design_slide
+from graphs.ppt.design import as_process, as_table, design_slide
 from core.i18n import t
 from graphs.ppt.planning import (
     FeedbackIntent,
     colour_named,
     keywords_of,
+    layout_asked,
     narration_length,
     palette_for,
     wants_simpler,
@@ -50,6 +53,13 @@ def _zh(request: OfflineRequest) -> bool:
     return request.fact("language", "zh") == "zh"
 
 
+def _mid_sentence(title: str) -> str:
+    """A title set inside a sentence: only its first letter is lowered, never a name or an acronym the
+    user wrote ("Applications of Intro to TCP" → "applications of Intro to TCP")."""
+    first = title.split(" ", 1)[0]
+    return title if first[1:] != first[1:].lower() else title[:1].lower() + title[1:]
+
+
 def _wants_simpler(request: OfflineRequest) -> bool:
     return wants_simpler(request.fact("feedback"))
 
@@ -63,6 +73,7 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
         keywords=keywords_of(topic),
         audienceHint=request.fact("audienceHint"),
         durationMinutesHint=request.fact("durationHint"),
+        slideCountHint=request.fact("slideCountHint"),
     )
 
 
@@ -128,6 +139,13 @@ ACTIVITIES_ZH = ("观察与记录", "小组讨论", "动手实验", "画图归�
 ACTIVITIES_EN = ("Observe and record", "Group discussion", "Hands-on activity", "Draw and summarise", "Everyday link")
 
 
+def _split_minutes(duration: int, parts: int) -> list[int]:
+    """The lesson's minutes shared among its parts in whole minutes that add up to the duration (15 over 4
+    → 4, 4, 4, 3), never more than was asked."""
+    base, extra = divmod(duration, max(1, parts))
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
 def _point_name(point: str) -> str:
     """"关键过程要点1：光合作用中的关键步骤" → the part after the colon."""
     for mark in ("：", ": "):
@@ -158,7 +176,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 ([f"误区：只要记住{name}的结论就够了", f"误区：{name}与{topic}的其他部分无关",
                   f"正解：要理解{name}背后的原因", f"正解：{name}与{unit.title}紧密相连"] if zh else
                  [f"Myth: remembering the result of {name} is enough", f"Myth: {name} stands apart from {topic}",
-                  f"Fact: understand why {name} happens", f"Fact: {name} is tied to {unit.title.lower()}"]),
+                  f"Fact: understand why {name} happens", f"Fact: {name} is tied to {_mid_sentence(unit.title)}"]),
                 ["左右对比" if zh else "Side-by-side contrast"])
     if angle == "table":
         activities = ACTIVITIES_ZH if zh else ACTIVITIES_EN
@@ -167,24 +185,23 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                  for i, p in enumerate(points)],
                 ["对比表格" if zh else "Comparison table"])
     if angle == "statement":
-        return ((f"{unit.title}的核心" if zh else f"The heart of {unit.title.lower()}"),
-                [f"{name}：理解{unit.title}的钥匙" if zh else f"{name}: the key to {unit.title.lower()}"],
+        return ((f"{unit.title}的核心" if zh else f"The heart of {_mid_sentence(unit.title)}"),
+                [f"{name}：理解{unit.title}的钥匙" if zh else f"{name}: the key to {_mid_sentence(unit.title)}"],
                 ["大字强调" if zh else "Big statement"])
     if angle == "plan_chart":
-        per_unit = max(1, round(duration / max(1, len(units))))
         return (("本课时间分配" if zh else "How the lesson time is spent"),
-                [f"{u.title}：{per_unit}分钟" if zh else f"{u.title}: {per_unit} min" for u in units],
+                [f"{u.title}：{m}分钟" if zh else f"{u.title}: {m} min" for u, m in zip(units, _split_minutes(duration, len(units)))],
                 ["柱状图" if zh else "Column chart"])
     if angle == "flow_timeline":
-        per_unit = max(1, round(duration / max(1, len(units))))
+        ends = list(accumulate(_split_minutes(duration, len(units))))
         return (("课堂流程" if zh else "Lesson flow"),
-                [(f"{i * per_unit}-{(i + 1) * per_unit}分钟：{u.title}" if zh else f"{i * per_unit}-{(i + 1) * per_unit} min: {u.title}")
-                 for i, u in enumerate(units)],
+                [(f"{end - m}-{end}分钟：{u.title}" if zh else f"{end - m}-{end} min: {u.title}")
+                 for u, m, end in zip(units, _split_minutes(duration, len(units)), ends)],
                 ["时间轴" if zh else "Timeline"])
     # example
     return ((f"{name}：身边的例子" if zh else f"{name}: an everyday example"),
             ([f"在生活中找一找与{name}有关的现象", f"用{unit.title}解释这个现象", "和同桌交流你的发现"] if zh else
-             [f"Find something around you that shows {name}", f"Explain it with {unit.title.lower()}", "Compare notes with a partner"]),
+             [f"Find something around you that shows {name}", f"Explain it with {_mid_sentence(unit.title)}", "Compare notes with a partner"]),
             ["生活场景配图" if zh else "Everyday scene picture"])
 
 
@@ -216,7 +233,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         elif index == total and closing == 2:
             title = "思考与提问" if zh else "Questions"
             content = ([f"你能用自己的话解释{units[0]}吗？", f"{topic}在生活中还有哪些例子？", "今天哪一点你还想深入了解？"] if zh else
-                       [f"Can you explain {units[0].lower()} in your own words?", f"Where else do you meet {topic}?",
+                       [f"Can you explain {_mid_sentence(units[0])} in your own words?", f"Where else do you meet {topic}?",
                         "What would you like to explore further?"])
             visuals = []
             seed = ["最后留几个问题给大家思考。"] if zh else ["To finish, a few questions to think about."]
@@ -297,12 +314,18 @@ def _simpler_page(page: SlideSpec) -> SlideSpec:
 
 
 def _revised_page(request: OfflineRequest) -> SlideSpec:
-    """Page feedback on a finished deck: simpler when asked, an image-led page when visuals are asked."""
+    """Page feedback on a finished deck: simpler when asked, a table or steps when asked, an image-led page
+    when visuals are asked; a page whose points cannot take the layout asked for stays as it was."""
     page = SlideSpec.model_validate(request.fact("current"))
     feedback = (request.fact("feedback") or "").lower()
     if wants_simpler(feedback):
         page = _simpler_page(page)
-    if any(word in feedback for word in VISUAL_WORDS) and page.layout == "bullets":
+    layout = layout_asked(feedback)
+    if layout == "comparison":
+        page = as_table(page, request.fact("language", "zh")) or page
+    elif layout == "process":
+        page = as_process(page) or page
+    elif any(word in feedback for word in VISUAL_WORDS) and page.layout == "bullets":
         page = page.model_copy(update={"layout": "image_text"})
     return page
 
@@ -322,5 +345,6 @@ def slide_spec(request: OfflineRequest) -> SlideSpec:
 
 @offline_composer(FeedbackIntent)
 def feedback_intent(request: OfflineRequest) -> FeedbackIntent:
-    # Reached only when no rule matched: an unrelated message is read as a new topic (spec: INITIAL).
-    return FeedbackIntent(intent="INITIAL", reason="no refinement keyword")
+    # Reached only when no rule matched: no stage is named and no new subject is asked for, so offline
+    # nothing can be applied; the deck is kept and the user told what can be changed.
+    return FeedbackIntent(intent="UNSUPPORTED", reason="no refinement keyword")

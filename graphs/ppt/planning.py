@@ -35,9 +35,9 @@ def language_of(text: str) -> str:
     return "zh" if CJK.search(text) else "en"
 
 
-def slide_count_for(duration_minutes: int) -> int:
-    """About one slide a minute, plus title and closing pages."""
-    return max(MIN_SLIDES, min(MAX_SLIDES, duration_minutes + 2))
+def slide_count_for(duration_minutes: int, requested: int | None = None) -> int:
+    """The slides asked for, else about one a minute plus title and closing pages; within MIN..MAX_SLIDES."""
+    return max(MIN_SLIDES, min(MAX_SLIDES, requested or duration_minutes + 2))
 
 
 def narration_budget(duration_minutes: int, slides: int, language: str) -> int:
@@ -50,15 +50,91 @@ def narration_length(text: str, language: str) -> int:
     return len(CJK.findall(text)) if language == "zh" else len(text.split())
 
 
-_DURATION = re.compile(r"(\d{1,3})\s*(分钟|分|min\b|mins\b|minutes?\b)", re.IGNORECASE)
+_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_NUMERAL = r"\d零一二两三四五六七八九十"
+_ZH_NUMBER = rf"[{_ZH_NUMERAL}]+"
+
+
+def _zh_number(text: str) -> int:
+    """"3" → 3, "三" → 3, "十二" → 12, "二十三" → 23."""
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)
+    return _ZH_DIGITS.get(text, 0)
+
+
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+               "thirty": 30, "forty": 40, "forty-five": 45, "sixty": 60, "ninety": 90}
+_EN_NUMBER = "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
+
+
+def _number(text: str) -> float:
+    """A figure as a request writes it: "8", "1.5", "十二", "twelve"."""
+    text = text.strip().lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return float(text)
+    return float(_EN_NUMBERS[text]) if text in _EN_NUMBERS else float(_zh_number(text))
+
+
+# A length of time, however it is written; the first one a request names is the one meant
+# ("大概半个小时左右吧也可能四十分钟" → 30). Chinese numerals need 分钟: "十分" alone means "very".
+_DURATION = re.compile(
+    rf"(?P<minutes>\d{{1,3}})\s*(?:分钟|分(?![之数])|min\b|mins\b|minutes?\b)"
+    rf"|(?P<zh_minutes>[零一二两三四五六七八九十]+)\s*分钟"
+    rf"|\b(?P<en_minutes>{_EN_NUMBER})[\s-]+minutes?\b"
+    rf"|(?P<hours>\d{{1,2}}(?:\.\d+)?|[一二两三四五])?\s*个?\s*(?P<half>半)?\s*个?\s*(?:小时|钟头)(?!候)"
+    rf"|\b(?P<half_en>half\s+an?\s+)?(?P<en_hours>\d{{1,2}}(?:\.\d+)?|{_EN_NUMBER})?[\s-]*hours?\b",
+    re.IGNORECASE,
+)
+# A slide count ("8页", "十页", "8张幻灯片", "8 slides", "a 12-slide deck"), not a page named (第3页) or
+# added (加一页, 每页, 最后一页).
+_SLIDE_COUNT_ZH = re.compile(
+    rf"(?<![第加添增补多每这那前后哪某再{_ZH_NUMERAL}])(?P<count>[{_ZH_NUMERAL}]+)\s*"
+    r"(?:页|张(?=\s*(?:幻灯片|PPT|ppt|课件|的)))(?:左右|以内)?", re.IGNORECASE)
+# "a slide deck" names no count: "a"/"an" count only hours ("an hour").
+_EN_COUNT = "|".join(word for word in _EN_NUMBER.split("|") if word not in ("a", "an"))
+_SLIDE_COUNT_EN = re.compile(rf"\b(?P<count>\d{{1,3}}|{_EN_COUNT})[\s-]*(?:slides?|pages?)\b",
+                             re.IGNORECASE)
+
+
+def duration_hint(text: str) -> int | None:
+    """Minutes the request names, from its first clear figure of time."""
+    for match in _DURATION.finditer(text):
+        groups = match.groupdict()
+        if groups["minutes"] or groups["zh_minutes"] or groups["en_minutes"]:
+            minutes = _number(groups["minutes"] or groups["zh_minutes"] or groups["en_minutes"])
+        elif groups["hours"] or groups["half"]:
+            minutes = 60 * (_number(groups["hours"]) if groups["hours"] else 0) + (30 if groups["half"] else 0)
+        elif groups["en_hours"] or groups["half_en"]:
+            minutes = 30 if groups["half_en"] else 60 * _number(groups["en_hours"])
+        else:
+            continue  # "小时" with no figure
+        if minutes >= 1:
+            return max(1, min(180, round(minutes)))
+    return None
+
+
+def slide_count_hint(text: str) -> int | None:
+    """The number of slides the request asks for, if it names one."""
+    found = [m for pattern in (_SLIDE_COUNT_ZH, _SLIDE_COUNT_EN) for m in pattern.finditer(text)]
+    if not found:
+        return None
+    count = round(_number(min(found, key=lambda m: m.start()).group("count")))
+    return count if count >= 1 else None
+
+
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|一下|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|一下|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为)[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍))")
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为)[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈))"
+                               r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
     r"\b(please|make|create|generate|build|a|an|the|deck|slides?|presentation|ppt|course|about|on|lesson|"
     r"for [a-z0-9 \-]+|\d+\s*(?:min|mins|minutes?))\b",
@@ -66,27 +142,38 @@ _FILLER_EN = re.compile(
 )
 
 
-def duration_hint(text: str) -> int | None:
-    match = _DURATION.search(text)
-    return max(1, min(180, int(match.group(1)))) if match else None
-
-
 def audience_hint(text: str) -> str | None:
     match = (_AUDIENCE_ZH if language_of(text) == "zh" else _AUDIENCE_EN).search(text)
     return match.group(1).strip() if match else None
 
 
+# A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
+_TELLING_ZH = re.compile(r"(?:^|(?<=\s))(?:讲解|讲述|讲授|讲讲|讲一讲|讲一下|介绍一下|介绍|说说|说一说|聊聊|聊一聊|谈谈|谈一谈|"
+                         r"科普一下|科普|讲(?!\s*[座台义究话师堂稿课]))\s*(?=\S)")
+
+
+def _without_sizes(text: str) -> str:
+    """The request without its duration and slide count: "8页", "半个小时", "10 slides" are not the subject."""
+    text = _DURATION.sub(lambda m: " " if any(m.groupdict().values()) else m.group(0), text)
+    return _SLIDE_COUNT_EN.sub(" ", _SLIDE_COUNT_ZH.sub(" ", text))
+
+
 def core_topic(text: str) -> str:
     """The subject of a request with the asking words taken out ("做一个关于光合作用的PPT" → "光合作用")."""
+    return _subject_of(text) or text.strip()
+
+
+def _subject_of(text: str) -> str:
+    """What is left of a request once the asking words are out; empty when it names no subject."""
     if language_of(text) == "zh":
-        stripped = _AUDIENCE_SPAN_ZH.sub(" ", text)
+        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _without_sizes(text))
         stripped = _FILLER_ZH.sub(" ", stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；“”\"'《》()（）]", " ", stripped)
+        stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
-        stripped = _FILLER_EN.sub(" ", text)
+        stripped = _FILLER_EN.sub(" ", _without_sizes(text))
         stripped = re.sub(r"[,.!?:;\"'()]", " ", stripped)
-    stripped = re.sub(r"\s+", " ", stripped).strip(" 的")
-    return stripped or text.strip()
+    return re.sub(r"\s+", " ", stripped).strip(" 的")
 
 
 MAX_TITLE = 40  # characters: the deck title, the cover and the file name
@@ -143,7 +230,8 @@ REVISE_PAGES = "revise_pages"  # not a pipeline stage: rewrites named pages of t
 class FeedbackIntent(BaseModel):
     """How a message on a finished PPT thread is read (spec: Intent Classification Logic)."""
 
-    intent: str = Field(description="INITIAL (a new topic) or REFINEMENT (change the current deck)")
+    intent: str = Field(description="INITIAL (a new deck on a new subject), REFINEMENT (change the current deck) or "
+                                    "UNSUPPORTED (a change none of the stages can make)")
     targetStage: str | None = Field(default=None, description="For REFINEMENT: the first stage to re-run, or "
                                                               "revise_pages to rewrite only the pages named")
     pages: list[int] = Field(default_factory=list, description="For revise_pages: the 1-based pages to rewrite")
@@ -160,23 +248,31 @@ REFINEMENT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
 SIMPLIFY_WORDS = ("精简", "太多", "太复杂", "缩减", "简化", "删减", "少一点", "simplify", "too much", "too complex",
                   "shorter", "fewer", "trim", "less text")
 
-NEW_TOPIC_MARKERS = ("做一个", "做一份", "新的", "另一个", "换个主题", "new deck", "new topic", "another", "make a", "create a")
+# A new deck is asked for by a marker that says so outright, or by a generic one ("做一个") with a deck word.
+NEW_SUBJECT_MARKERS = ("换个主题", "换一个主题", "新主题", "新的主题", "new deck", "new topic", "different topic")
+NEW_TOPIC_MARKERS = ("做一个", "做一份", "做个", "新的", "另一个", "another", "make a", "create a")
+DECK_WORDS = ("ppt", "课件", "幻灯片", "演示文稿", "deck", "slides", "presentation")
+_MARKERS = re.compile("|".join(re.escape(m) for m in sorted(NEW_SUBJECT_MARKERS + NEW_TOPIC_MARKERS, key=len, reverse=True)),
+                      re.IGNORECASE)
 
-_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_ZH_NUMBER = r"[\d零一二两三四五六七八九十]+"
+
+def asks_for_new_deck(text: str, topic: str) -> bool:
+    """A message on a finished deck starts anew only when it plainly asks for another deck on a subject of
+    its own: otherwise ("加一页课堂练习题") the sentence would become the next deck's title."""
+    lowered = text.lower()
+    asked = any(m in lowered for m in NEW_SUBJECT_MARKERS) or (
+        any(m in lowered for m in NEW_TOPIC_MARKERS) and any(w in lowered for w in DECK_WORDS))
+    if not asked or pages_named(text):  # a page of this deck is named: it is about this deck
+        return False
+    subject = _subject_of(_MARKERS.sub(" ", text))
+    if len(CJK.findall(subject)) < 2 and len(re.findall(r"[A-Za-z]", subject)) < 3:
+        return False
+    same = subject.lower() == topic.lower() or (topic and (topic.lower() in subject.lower() or subject.lower() in topic.lower()))
+    return not same
+
 _PAGES_ZH = re.compile(rf"第\s*({_ZH_NUMBER}(?:\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*)\s*(?:页|张|面)")
 _PAGES_EN = re.compile(r"\b(?:pages?|slides?)\s+(\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)\b|\b(\d+)(?:st|nd|rd|th)\s+(?:page|slide)\b",
                        re.IGNORECASE)
-
-
-def _zh_number(text: str) -> int:
-    """"3" → 3, "三" → 3, "十二" → 12, "二十三" → 23."""
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)
-    return _ZH_DIGITS.get(text, 0)
 
 
 def pages_named(text: str) -> list[int]:
@@ -198,14 +294,27 @@ def pages_named(text: str) -> list[int]:
     return sorted({p for p in pages if p >= 1})
 
 
+# A layout a page is asked to take ("把第3页改成表格"); the revised page must have it, or the reply says not.
+LAYOUT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("comparison", ("表格", "列表格", "table")),
+    ("process", ("流程图", "步骤图", "flow chart", "flowchart", "process diagram")),
+    ("image_text", ("配图", "图片", "插图", "image", "picture")),
+)
+
+
+def layout_asked(text: str | None) -> str | None:
+    lowered = (text or "").lower()
+    return next((layout for layout, words in LAYOUT_WORDS if any(w in lowered for w in words)), None)
+
+
 def wants_simpler(text: str | None) -> bool:
     lowered = (text or "").lower()
     return any(word in lowered for word in SIMPLIFY_WORDS)
 
 
-def classify_by_rules(text: str) -> FeedbackIntent | None:
+def classify_by_rules(text: str, topic: str = "") -> FeedbackIntent | None:
     lowered = text.lower()
-    if any(marker in lowered for marker in NEW_TOPIC_MARKERS):
+    if asks_for_new_deck(text, topic):
         return FeedbackIntent(intent="INITIAL", reason="asks for a new deck")
     if colour_named(text) is not None:
         return FeedbackIntent(intent="REFINEMENT", targetStage="generate_presentation_theme", reason="names a colour")

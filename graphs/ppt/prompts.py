@@ -100,7 +100,8 @@ def revise_page(page: dict[str, Any], total: int, theme: PresentationTheme, feed
 def feedback_intent(text: str, topic: str) -> str:
     return (
         f"The current deck is about “{topic}”. The user now writes: “{text}”.\n"
-        "Is this a new request (intent INITIAL) or feedback on the current deck (intent REFINEMENT)? For "
+        "Is this a request for a new deck on another subject (intent INITIAL), feedback on the current deck "
+        "(intent REFINEMENT), or a change none of the stages below can make (intent UNSUPPORTED)? For "
         "REFINEMENT give targetStage: generate_slides for visuals/layout, generate_video_outline for structure "
         "or content, generate_presentation_theme for colours/fonts, generate_slide_scripts for narration, "
         "revise_pages (with pages: the 1-based page numbers) when the feedback is about particular pages only."
