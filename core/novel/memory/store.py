@@ -26,6 +26,14 @@ from core.settings import Settings
 from schemas.novel import EntityStateSnapshot, StoryMemoryChunk
 
 log = logging.getLogger(__name__)
+_warned: set[str] = set()
+
+
+def _warn_once(note: str) -> None:
+    """A degraded search is said once a process: every search of a chapter would repeat it (the result carries it too)."""
+    if note not in _warned:
+        _warned.add(note)
+        log.warning("%s", note)
 
 RRF_K = 60
 DEFAULT_TOP_K = 10
@@ -164,7 +172,7 @@ class MemoryStore:
             except VectorStoreUnavailable as error:
                 vectors_ok = False
                 degraded.append(t("novel.memory_vectors_unavailable", problem=str(error)))
-                log.warning("%s", degraded[-1])
+                _warn_once(degraded[-1])
             self._fingerprint = fingerprint
             return IndexReport(
                 project_id=self.project_id,
@@ -244,7 +252,7 @@ class MemoryStore:
                 note = t("novel.memory_vectors_unavailable", problem=str(error))
                 if note not in degraded:
                     degraded.append(note)
-                    log.warning("%s", note)
+                    _warn_once(note)
         if keyword_error is not None and rankings:
             degraded.append(t("novel.memory_keyword_failed", problem=str(keyword_error)[:200]))
         if not rankings:

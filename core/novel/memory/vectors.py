@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.retrieval.embeddings import Embedder
+from core.i18n import t
 from core.settings import Settings
 from schemas.novel import StoryMemoryChunk
 
@@ -181,5 +182,11 @@ class VectorIndex:
 
 
 def _short(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return (text[0] if text else type(error).__name__)[:200]
+    """The cause in the user's words; qdrant-client's own text (English) goes to the debug log."""
+    text = str(error)
+    log.debug("vector store error: %s", text)
+    if "already accessed by another instance" in text:
+        return t("novel.memory_vectors_in_use")
+    if "closed" in text.lower():
+        return t("novel.memory_vectors_closed")
+    return t("novel.memory_vectors_error", kind=type(error).__name__)
