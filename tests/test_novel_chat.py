@@ -441,3 +441,29 @@ async def test_an_answer_about_what_a_character_did_cites_the_passage_without_ca
     assert kind == "completion"
     answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
     assert "出现转折" not in answer and "林远" in answer
+
+
+async def test_asking_whether_the_book_mentions_something_it_lacks_says_so_and_plans_nothing(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "有没有写到下雨")  # 写到 is a generation verb, but this asks about the text
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    assert "下雨" in messages(client, ack)[-1]
+    assert not artifacts(client, ack, "tool_plan")
+
+
+async def test_asking_whether_the_book_has_something_it_has_answers_with_a_quote(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "书里有没有出现过剑")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    evidence = artifacts(client, ack, "novel_answer")[-1]["content"]["evidence"]
+    assert evidence and all("剑" in e["quote"] for e in evidence)
+
+
+async def test_a_bare_no_with_nothing_pending_asks_nothing_and_plans_nothing(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "n")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "no question about chapters for a stray 'n'"
+    assert "没有等你确认" in messages(client, ack)[-1]

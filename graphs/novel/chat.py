@@ -393,6 +393,9 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
             tool="preferences.add", args={"preference_type": "writing_style", "content": turn["question"]},
             requires_confirmation=False))}
+    elif read.is_bare_reply(turn["question"]):
+        # "n" typed after the plan it meant to decline had gone: say so rather than guess at a plan.
+        update = {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_pending") + "\n" + _help()}
     else:
         update = {"turn": turn, "outcome": "done", "history": _say(ctx, state, _help(), history)}
     if "reply" in update:
