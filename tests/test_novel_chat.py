@@ -467,3 +467,40 @@ async def test_a_bare_no_with_nothing_pending_asks_nothing_and_plans_nothing(ser
     kind, _ = await settled(client, ack)
     assert kind == "completion", "no question about chapters for a stray 'n'"
     assert "没有等你确认" in messages(client, ack)[-1]
+
+
+async def reply_at_which_chapter(client: RecordingClient, reply: str) -> dict[str, Any]:
+    """Say "继续生成" (no chapter named, nothing to resume), then type `reply` at "要生成到第几章？"."""
+    ack = await say(client, "继续生成")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["payload"]["missing"] == ["target_chapter"]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {"target": reply}})
+    assert resumed["ok"], resumed
+    return resumed
+
+
+async def test_a_question_about_a_written_chapter_typed_at_which_chapter_to_generate_is_answered(server, connect):
+    client = await connect(server.url)
+    resumed = await reply_at_which_chapter(client, "第三章结尾发生了什么")
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion", "a question is not an answer to 'up to which chapter?'"
+    assert not artifacts(client, resumed, "tool_plan")
+    answer = artifacts(client, resumed, "novel_answer")[-1]["content"]
+    assert {e["chapter_number"] for e in answer["evidence"]} == {3}
+
+
+async def test_a_question_about_an_unwritten_chapter_typed_at_which_chapter_to_generate_plans_nothing(server, connect):
+    client = await connect(server.url)
+    resumed = await reply_at_which_chapter(client, "第五章发生了什么")
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion"
+    assert not artifacts(client, resumed, "tool_plan")
+    assert "第 5 章还没有写出来" in messages(client, resumed)[-1]
+
+
+async def test_a_bare_number_typed_at_which_chapter_to_generate_is_the_target(server, connect):
+    client = await connect(server.url)
+    resumed = await reply_at_which_chapter(client, "4")
+    kind, interrupt = await settled(client, resumed)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert interrupt["payload"]["plan"]["steps"][0]["args"]["to_chapter"] == 4

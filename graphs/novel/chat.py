@@ -210,13 +210,13 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
         return {"turn": turn, "outcome": "plan", "step": 0,
                 "plan": _plan(ToolStep(tool="workflow.clean", args={}, requires_confirmation=True))}
     if read.wants_rollback(text):
-        target = read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
+        target = read.chapter_answer(answers.get("target", "")) or read.target_chapter(text)
         if target is None:
             return _ask(turn, [{"id": "target", "question": t("novel.chat_ask_rollback", generated=status.chapters_generated),
                                 "missing": "rollback_chapter"}])
         return {"turn": turn, "outcome": "plan", "step": 0,
                 "plan": _plan(ToolStep(tool="workflow.rollback", args={"to_chapter": target}, requires_confirmation=True))}
-    target = turn.get("target") or read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
+    target = turn.get("target") or read.chapter_answer(answers.get("target", "")) or read.target_chapter(text)
     if target is None and read.wants_continue(text):
         if status.resumable:
             return {"turn": turn, "outcome": "plan", "plan": _plan(
@@ -424,11 +424,23 @@ async def clarify(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
 
 
 def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], said: str) -> bool:
-    """At "which character?", a reply naming none of them that reads as a question of its own is one."""
-    if not said or not any(q.get("id") == "who" for q in turn.get("questions") or []):
+    """A reply that is a message of its own rather than an answer to what was asked.
+
+    At "which character?": one naming none of them that reads as a question. At "up to which
+    chapter?" / "overwrite?": a question ("第五章发生了什么" names a chapter but asks about it), or
+    a reply that holds no chapter number / no yes or no at all.
+    """
+    asked = {q.get("id") for q in turn.get("questions") or []}
+    if not said:
         return False
-    names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
-    return not any(n in said for n in names) and read.intent_by_rules(said) is not None
+    if "who" in asked:
+        names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
+        return not any(n in said for n in names) and read.intent_by_rules(said) is not None
+    if "target" in asked:
+        return read.is_question(said) or read.chapter_answer(said) is None
+    if "overwrite" in asked:
+        return read.is_question(said) or not (read.is_yes(said) or read.is_no(said))
+    return False
 
 
 # ------------------------------------------------------------------ the answer

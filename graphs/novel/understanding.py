@@ -91,6 +91,12 @@ def target_chapter(text: str) -> int | None:
     return None
 
 
+def chapter_answer(text: str) -> int | None:
+    """The chapter a reply to "which chapter?" names: "5", "五", "第5章", "到第五章"."""
+    bare = text.strip().rstrip("。.!！")
+    return (chinese_number(bare) if bare else None) or target_chapter(text)
+
+
 def bare_chapter_title(title: str) -> str:
     """"第二章 江畔" → "江畔" (the number is said beside it already)."""
     return _CHAPTER.sub("", title, count=1).strip() or title
