@@ -504,3 +504,18 @@ async def test_a_bare_number_typed_at_which_chapter_to_generate_is_the_target(se
     kind, interrupt = await settled(client, resumed)
     assert kind == "interrupt" and interrupt["kind"] == "confirmation"
     assert interrupt["payload"]["plan"]["steps"][0]["args"]["to_chapter"] == 4
+
+
+async def test_a_command_typed_at_a_confirmation_cancels_the_plan_says_so_and_runs(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "/rollback 2")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    typed = await say(client, "/status", ack["threadId"])
+    kind, _ = await settled(client, typed)
+    assert kind == "completion"
+    said = messages(client, typed)
+    assert "已取消" in said[0] and "/status" in said[0]
+    assert "3/4" in said[-1], "the typed command ran"
+    assert snapshot(projects / PROJECT) == before

@@ -579,6 +579,12 @@ async def confirm_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         "destructive": any(s.tool in DESTRUCTIVE or s.args.get("force") for s in plan.steps)}})
     if read.is_yes(reply):
         return {"outcome": "execute"}
+    said = reply.strip() if isinstance(reply, str) else ""
+    if said and not read.is_no(said):
+        # Neither yes nor no but a command or a new request: the plan is dropped (nothing ran) and what
+        # was typed is served, instead of being swallowed as a "no".
+        return {"outcome": "redirect", "plan": None, "turn": None, "step": 0, "text": said,
+                "history": _say(ctx, state, t("novel.plan_cancelled_for", text=said))}
     return {"outcome": "declined", "plan": None, "turn": None, "history": _say(ctx, state, t("novel.plan_declined"))}
 
 
@@ -652,6 +658,8 @@ def _after_plan(state: ChatState) -> str:
 
 
 def _after_confirm(state: ChatState) -> str:
+    if state.get("outcome") == "redirect":
+        return _route_message(state)
     return "execute_plan" if state.get("outcome") == "execute" else END
 
 
@@ -672,7 +680,7 @@ def build_graph() -> StateGraph:
     graph.add_conditional_edges("clarify", _after_clarify, ["slash_command", "understand"])
     graph.add_edge("answer", END)
     graph.add_conditional_edges("tool_plan", _after_plan, ["confirm_plan", "execute_plan"])
-    graph.add_conditional_edges("confirm_plan", _after_confirm, ["execute_plan", END])
+    graph.add_conditional_edges("confirm_plan", _after_confirm, ["execute_plan", "slash_command", "understand", END])
     graph.add_conditional_edges("execute_plan", _after_step, ["execute_plan", END])
     return graph
 
@@ -692,7 +700,9 @@ def initial_input(text: str, options: Mapping[str, Any]) -> ChatState:
 async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any], llm: LLM) -> Continuation:
     if view.pending_interrupt is not None:
         if view.pending_interrupt.get("kind") == "confirmation":
-            return ResumeWith(read.is_yes(text))
+            # yes / no as such; anything else (a command, a new request) goes on as typed: see confirm_plan
+            said = text.strip()
+            return ResumeWith(said if said and not (read.is_yes(said) or read.is_no(said)) else read.is_yes(said))
         return ResumeWith(text)
     return StartFresh(_turn_input(text))
 
