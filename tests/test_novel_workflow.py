@@ -165,3 +165,15 @@ def test_ctrl_c_during_ng_novel_run_names_the_novel_resume_command_and_it_finish
     resumed = ng(*command.split()[1:], data_dir=data)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert "2/2" in resumed.stdout
+
+
+@pytest.mark.parametrize("bad", [["--world", ""], ["--world", "   "], ["--world", "雪原", "--chapters", "0"],
+                                 ["--world", "雪原", "--chapters", "-3"]])
+def test_ng_novel_init_with_bad_arguments_says_why_and_leaves_nothing_to_block_a_retry(tmp_path, bad):
+    data = tmp_path / "data"
+    refused = ng("novel", "init", "zero", *bad, data_dir=data)
+    assert refused.returncode == 2
+    said = refused.stdout + refused.stderr
+    assert ("世界观描述不能为空" in said or "章节数必须是大于 0 的整数" in said) and "Error" not in said, said
+    retried = ng("novel", "init", "zero", "--world", "雪原", data_dir=data)
+    assert retried.returncode == 0, retried.stdout + retried.stderr

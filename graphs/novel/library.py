@@ -85,14 +85,21 @@ class ProjectFiles:
     def create(cls, config: NovelConfig, project_id: str, **fields: Any) -> ProjectFiles:
         check_project_id(project_id)
         project = NovelProject(project_id, config.projects_dir / project_id)
-        given = {k: v for k, v in fields.items() if v not in (None, "")}
+        given = {k: v.strip() if isinstance(v, str) else v for k, v in fields.items()}
+        given = {k: v for k, v in given.items() if v not in (None, "")}
+        # Checked before anything is written: a refused project must leave no folder behind to block a retry.
+        if not given.get("world_description"):
+            raise ProjectError(t("novel.init_world_empty"), field="world_description")
         chapters = given.get("initial_chapters")
+        if chapters is not None and chapters < 1:
+            raise ProjectError(t("novel.init_chapters_invalid", chapters=chapters), field="initial_chapters")
         if chapters:
             given.setdefault("max_chapters", max(chapters, 50))
         if project.exists():
             raise ProjectError(t("novel.project_exists", project_id=project_id))
+        settings = NovelSettings(project_name=project_id, **given)
         (project.root / "chapters").mkdir(parents=True, exist_ok=True)
-        project.save_settings(NovelSettings(project_name=project_id, **given))
+        project.save_settings(settings)
         return cls(project, config)
 
     # ---- the set-up steps, by name
