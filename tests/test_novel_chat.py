@@ -519,3 +519,29 @@ async def test_a_command_typed_at_a_confirmation_cancels_the_plan_says_so_and_ru
     assert "已取消" in said[0] and "/status" in said[0]
     assert "3/4" in said[-1], "the typed command ran"
     assert snapshot(projects / PROJECT) == before
+
+
+async def test_rollback_past_the_last_chapter_says_there_is_nothing_and_asks_no_confirmation(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "/rollback 99")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "nothing would be removed: nothing to confirm"
+    assert "只有 3 章" in messages(client, ack)[-1] and "没有可回滚" in messages(client, ack)[-1]
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_resume_with_nothing_unfinished_says_so_without_asking_to_confirm(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/resume")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    assert "没有未完成的生成" in messages(client, ack)[-1]
+
+
+async def test_run_without_a_number_is_confirmed_in_a_whole_sentence(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/run")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert "生成到大纲的最后一章" in interrupt["payload"]["prompt"], interrupt["payload"]["prompt"]

@@ -141,11 +141,16 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         return {"history": history, "plan": _plan(ToolStep(tool="workflow.run", args={"to_chapter": to, "force": False},
                                                           requires_confirmation=True)), "step": 0}
     if command.name == "/resume":
+        if WorkflowTool(novel_config(ctx.flow.tools), project_id).resume_input() is None:
+            return reply(t("novel.chat_nothing_to_resume"))  # nothing to confirm
         return {"history": history, "plan": _plan(ToolStep(tool="workflow.resume", args={}, requires_confirmation=True)),
                 "step": 0}
     if command.name == "/rollback":
         if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
             return reply(t("novel.chat_rollback_usage"))
+        nothing = _nothing_to_roll_back(WorkflowTool(novel_config(ctx.flow.tools), project_id), int(args[0]))
+        if nothing:
+            return reply(nothing)
         return {"history": history, "step": 0, "plan": _plan(
             ToolStep(tool="workflow.rollback", args={"to_chapter": int(args[0])}, requires_confirmation=True))}
     if command.name == "/quit":
@@ -156,6 +161,14 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     if close:  # "/rollbak 2": offer the command as it was meant, arguments and all
         return reply(t("novel.chat_unknown_command_close", command=command.name, meant=" ".join([close[0], *args])))
     return reply(t("novel.chat_unknown_command", command=command.name, known=" ".join(read.SLASH_COMMANDS)))
+
+
+def _nothing_to_roll_back(tool: WorkflowTool, to_chapter: int) -> str | None:
+    """The sentence for a rollback past the last chapter (it would remove nothing: no confirmation to ask)."""
+    last = tool.files.last_chapter_on_disk()
+    if to_chapter <= last:
+        return None
+    return t("novel.chat_rollback_nothing", to=to_chapter, generated=tool.status().chapters_generated)
 
 
 # ------------------------------------------------------------ natural language
@@ -214,6 +227,9 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
         if target is None:
             return _ask(turn, [{"id": "target", "question": t("novel.chat_ask_rollback", generated=status.chapters_generated),
                                 "missing": "rollback_chapter"}])
+        nothing = _nothing_to_roll_back(tools.workflow, target)
+        if nothing:
+            return {"turn": None, "outcome": "done", "reply": nothing}
         return {"turn": turn, "outcome": "plan", "step": 0,
                 "plan": _plan(ToolStep(tool="workflow.rollback", args={"to_chapter": target}, requires_confirmation=True))}
     target = turn.get("target") or read.chapter_answer(answers.get("target", "")) or read.target_chapter(text)
@@ -550,8 +566,9 @@ def restate(plan: ToolPlan) -> str:
 def describe(step: ToolStep) -> str:
     args = step.args
     if step.tool == "workflow.run":
-        key = "novel.plan_run_force" if args.get("force") else "novel.plan_run"
-        return t(key, to=args.get("to_chapter") or t("novel.plan_all_chapters"))
+        if not args.get("to_chapter"):  # "/run": the whole outline
+            return t("novel.plan_run_force_all" if args.get("force") else "novel.plan_run_all")
+        return t("novel.plan_run_force" if args.get("force") else "novel.plan_run", to=args["to_chapter"])
     if step.tool == "workflow.rollback":
         return t("novel.plan_rollback", to=args["to_chapter"])
     if step.tool == "preferences.add":

@@ -179,6 +179,12 @@ class ProjectFiles:
         (self.root / JOURNAL).unlink(missing_ok=True)
 
     # ---- destructive (callers confirm first)
+    def last_chapter_on_disk(self) -> int:
+        """The highest chapter with a text, a plan or a memory entry (0: none) — what a rollback could remove."""
+        numbers = [*self.chapter_numbers(), *self.project.chapter_plan_numbers(),
+                   *(e.chapter_number for e in self.chapter_memory())]
+        return max(numbers, default=0)
+
     def remove_chapters_from(self, first: int) -> list[str]:
         removed = self.project.delete_chapters_after(first - 1)
         self.clear_run()
