@@ -545,3 +545,14 @@ async def test_run_without_a_number_is_confirmed_in_a_whole_sentence(server, con
     kind, interrupt = await settled(client, ack)
     assert kind == "interrupt" and interrupt["kind"] == "confirmation"
     assert "生成到大纲的最后一章" in interrupt["payload"]["prompt"], interrupt["payload"]["prompt"]
+
+
+async def test_continuing_to_a_chapter_already_written_says_nothing_is_left_instead_of_offering_to_overwrite(
+        server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "继续生成到第 2 章")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "continue asks no overwrite question"
+    assert "没有需要继续生成的" in messages(client, ack)[-1]
+    assert snapshot(projects / PROJECT) == before

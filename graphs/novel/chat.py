@@ -246,7 +246,10 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
     turn["target"] = target
     force = read.is_yes(answers["overwrite"]) if "overwrite" in answers else read.wants_overwrite(text)
     already = [c.chapter_number for c in status.chapters if c.generated and c.chapter_number <= target]
-    if already and len(already) == target and not force and "overwrite" not in answers:
+    if already and len(already) == target and not force:
+        if "overwrite" in answers or (read.wants_continue(text) and not read.wants_overwrite(text)):
+            # "continue to chapter 2" with 1-2 written, or "no" to overwriting: nothing is left to write.
+            return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_to_continue", target=target)}
         return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
                             "missing": "force"}])
     steps = [ToolStep(tool="workflow.run", args={"to_chapter": target, "force": bool(force)}, requires_confirmation=True)]
