@@ -20,6 +20,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 from app.runtime import RequestError, new_thread_id
 from core.i18n import set_locale, t
 from core.settings import Settings
+from graphs.novel import understanding as read
 
 FLOW = "novel"
 QUIT = {"/quit", "/exit", "/q"}
@@ -109,7 +110,12 @@ async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
         reply = await read_line(console, t("novel.cli_chat_confirm_prompt"))  # the prompt above asks the question
         if reply is None or reply.strip().lower() in QUIT:
             return None
-        return reply.strip().lower() in {"y", "yes", "是", "好", "确认"}
+        reply = reply.strip()
+        if not reply or read.is_no(reply):
+            return False  # N is the default
+        # A command or a new request typed here (a str) is sent as a chat message: the flow cancels the
+        # plan, says so, and serves it.
+        return True if read.is_yes(reply) else reply
     answers: dict[str, str] = {}
     for question in payload.get("questions", []):
         console.print(f"[yellow]? {escape(question['question'])}[/]", highlight=False)
@@ -153,7 +159,10 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
                 answer = await answer_interrupt(console, pending)
                 if answer is None:
                     break
-                await runtime.resume(thread_id, answer)
+                if pending.get("kind") == "confirmation" and isinstance(answer, str):
+                    await runtime.send_message(flow=FLOW, text=answer, thread_id=thread_id, create=False)
+                else:
+                    await runtime.resume(thread_id, answer)
             else:
                 text = await read_line(console, f"[bold green]{t('novel.cli_chat_you')}[/] ")
                 if text is None or text.strip().lower() in QUIT:

@@ -441,3 +441,118 @@ async def test_an_answer_about_what_a_character_did_cites_the_passage_without_ca
     assert kind == "completion"
     answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
     assert "出现转折" not in answer and "林远" in answer
+
+
+async def test_asking_whether_the_book_mentions_something_it_lacks_says_so_and_plans_nothing(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "有没有写到下雨")  # 写到 is a generation verb, but this asks about the text
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    assert "下雨" in messages(client, ack)[-1]
+    assert not artifacts(client, ack, "tool_plan")
+
+
+async def test_asking_whether_the_book_has_something_it_has_answers_with_a_quote(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "书里有没有出现过剑")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    evidence = artifacts(client, ack, "novel_answer")[-1]["content"]["evidence"]
+    assert evidence and all("剑" in e["quote"] for e in evidence)
+
+
+async def test_a_bare_no_with_nothing_pending_asks_nothing_and_plans_nothing(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "n")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "no question about chapters for a stray 'n'"
+    assert "没有等你确认" in messages(client, ack)[-1]
+
+
+async def reply_at_which_chapter(client: RecordingClient, reply: str) -> dict[str, Any]:
+    """Say "继续生成" (no chapter named, nothing to resume), then type `reply` at "要生成到第几章？"."""
+    ack = await say(client, "继续生成")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["payload"]["missing"] == ["target_chapter"]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": {"target": reply}})
+    assert resumed["ok"], resumed
+    return resumed
+
+
+async def test_a_question_about_a_written_chapter_typed_at_which_chapter_to_generate_is_answered(server, connect):
+    client = await connect(server.url)
+    resumed = await reply_at_which_chapter(client, "第三章结尾发生了什么")
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion", "a question is not an answer to 'up to which chapter?'"
+    assert not artifacts(client, resumed, "tool_plan")
+    answer = artifacts(client, resumed, "novel_answer")[-1]["content"]
+    assert {e["chapter_number"] for e in answer["evidence"]} == {3}
+
+
+async def test_a_question_about_an_unwritten_chapter_typed_at_which_chapter_to_generate_plans_nothing(server, connect):
+    client = await connect(server.url)
+    resumed = await reply_at_which_chapter(client, "第五章发生了什么")
+    kind, _ = await settled(client, resumed)
+    assert kind == "completion"
+    assert not artifacts(client, resumed, "tool_plan")
+    assert "第 5 章还没有写出来" in messages(client, resumed)[-1]
+
+
+async def test_a_bare_number_typed_at_which_chapter_to_generate_is_the_target(server, connect):
+    client = await connect(server.url)
+    resumed = await reply_at_which_chapter(client, "4")
+    kind, interrupt = await settled(client, resumed)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert interrupt["payload"]["plan"]["steps"][0]["args"]["to_chapter"] == 4
+
+
+async def test_a_command_typed_at_a_confirmation_cancels_the_plan_says_so_and_runs(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "/rollback 2")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    typed = await say(client, "/status", ack["threadId"])
+    kind, _ = await settled(client, typed)
+    assert kind == "completion"
+    said = messages(client, typed)
+    assert "已取消" in said[0] and "/status" in said[0]
+    assert "3/4" in said[-1], "the typed command ran"
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_rollback_past_the_last_chapter_says_there_is_nothing_and_asks_no_confirmation(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "/rollback 99")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "nothing would be removed: nothing to confirm"
+    assert "只有 3 章" in messages(client, ack)[-1] and "没有可回滚" in messages(client, ack)[-1]
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_resume_with_nothing_unfinished_says_so_without_asking_to_confirm(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/resume")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion"
+    assert "没有未完成的生成" in messages(client, ack)[-1]
+
+
+async def test_run_without_a_number_is_confirmed_in_a_whole_sentence(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/run")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert "生成到大纲的最后一章" in interrupt["payload"]["prompt"], interrupt["payload"]["prompt"]
+
+
+async def test_continuing_to_a_chapter_already_written_says_nothing_is_left_instead_of_offering_to_overwrite(
+        server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "继续生成到第 2 章")
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "continue asks no overwrite question"
+    assert "没有需要继续生成的" in messages(client, ack)[-1]
+    assert snapshot(projects / PROJECT) == before

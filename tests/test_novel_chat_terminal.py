@@ -120,3 +120,8 @@ def test_a_plan_to_confirm_is_shown_once_then_asked_with_y_or_n(tmp_path):
 def test_a_generation_outcome_is_printed_once(tmp_path):
     printed = redirected_chat(tmp_path, "/auto on\n/run 4\n/quit\n")
     assert printed.count("生成完成：第 4 章") == 1, printed
+
+
+def test_a_command_typed_at_y_or_n_cancels_the_plan_and_is_run(tmp_path):
+    printed = redirected_chat(tmp_path, "/rollback 2\n/prefs\n/quit\n")
+    assert "已取消待确认的计划" in printed and "[文风] 对话要简短有力" in printed, printed

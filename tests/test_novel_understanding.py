@@ -28,7 +28,9 @@ def test_a_confirmation_reply_is_read_as_yes_or_no(answer, yes):
 
 @pytest.mark.parametrize("text, intent", [("继续生成到第 3 章", "generate"), ("他和师父关系什么时候变了？", "knowledge"),
                                           ("我希望以后对话多一些", "preference"), ("你好", "other"),
-                                          ("你能做什么", "other")])
+                                          ("你能做什么", "other"), ("有没有写到下雨", "knowledge"),
+                                          ("书里是不是写过枪", "knowledge"), ("能不能写到第五章", "generate"),
+                                          ("n", "other")])
 def test_clear_messages_are_classified_by_rules(text, intent):
     assert read.intent_by_rules(text) == intent
 

@@ -141,11 +141,16 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         return {"history": history, "plan": _plan(ToolStep(tool="workflow.run", args={"to_chapter": to, "force": False},
                                                           requires_confirmation=True)), "step": 0}
     if command.name == "/resume":
+        if WorkflowTool(novel_config(ctx.flow.tools), project_id).resume_input() is None:
+            return reply(t("novel.chat_nothing_to_resume"))  # nothing to confirm
         return {"history": history, "plan": _plan(ToolStep(tool="workflow.resume", args={}, requires_confirmation=True)),
                 "step": 0}
     if command.name == "/rollback":
         if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
             return reply(t("novel.chat_rollback_usage"))
+        nothing = _nothing_to_roll_back(WorkflowTool(novel_config(ctx.flow.tools), project_id), int(args[0]))
+        if nothing:
+            return reply(nothing)
         return {"history": history, "step": 0, "plan": _plan(
             ToolStep(tool="workflow.rollback", args={"to_chapter": int(args[0])}, requires_confirmation=True))}
     if command.name == "/quit":
@@ -156,6 +161,14 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     if close:  # "/rollbak 2": offer the command as it was meant, arguments and all
         return reply(t("novel.chat_unknown_command_close", command=command.name, meant=" ".join([close[0], *args])))
     return reply(t("novel.chat_unknown_command", command=command.name, known=" ".join(read.SLASH_COMMANDS)))
+
+
+def _nothing_to_roll_back(tool: WorkflowTool, to_chapter: int) -> str | None:
+    """The sentence for a rollback past the last chapter (it would remove nothing: no confirmation to ask)."""
+    last = tool.files.last_chapter_on_disk()
+    if to_chapter <= last:
+        return None
+    return t("novel.chat_rollback_nothing", to=to_chapter, generated=tool.status().chapters_generated)
 
 
 # ------------------------------------------------------------ natural language
@@ -210,13 +223,16 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
         return {"turn": turn, "outcome": "plan", "step": 0,
                 "plan": _plan(ToolStep(tool="workflow.clean", args={}, requires_confirmation=True))}
     if read.wants_rollback(text):
-        target = read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
+        target = read.chapter_answer(answers.get("target", "")) or read.target_chapter(text)
         if target is None:
             return _ask(turn, [{"id": "target", "question": t("novel.chat_ask_rollback", generated=status.chapters_generated),
                                 "missing": "rollback_chapter"}])
+        nothing = _nothing_to_roll_back(tools.workflow, target)
+        if nothing:
+            return {"turn": None, "outcome": "done", "reply": nothing}
         return {"turn": turn, "outcome": "plan", "step": 0,
                 "plan": _plan(ToolStep(tool="workflow.rollback", args={"to_chapter": target}, requires_confirmation=True))}
-    target = turn.get("target") or read.target_chapter(answers.get("target", "")) or read.target_chapter(text)
+    target = turn.get("target") or read.chapter_answer(answers.get("target", "")) or read.target_chapter(text)
     if target is None and read.wants_continue(text):
         if status.resumable:
             return {"turn": turn, "outcome": "plan", "plan": _plan(
@@ -230,7 +246,10 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
     turn["target"] = target
     force = read.is_yes(answers["overwrite"]) if "overwrite" in answers else read.wants_overwrite(text)
     already = [c.chapter_number for c in status.chapters if c.generated and c.chapter_number <= target]
-    if already and len(already) == target and not force and "overwrite" not in answers:
+    if already and len(already) == target and not force:
+        if "overwrite" in answers or (read.wants_continue(text) and not read.wants_overwrite(text)):
+            # "continue to chapter 2" with 1-2 written, or "no" to overwriting: nothing is left to write.
+            return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_to_continue", target=target)}
         return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
                             "missing": "force"}])
     steps = [ToolStep(tool="workflow.run", args={"to_chapter": target, "force": bool(force)}, requires_confirmation=True)]
@@ -393,6 +412,9 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
             tool="preferences.add", args={"preference_type": "writing_style", "content": turn["question"]},
             requires_confirmation=False))}
+    elif read.is_bare_reply(turn["question"]):
+        # "n" typed after the plan it meant to decline had gone: say so rather than guess at a plan.
+        update = {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_pending") + "\n" + _help()}
     else:
         update = {"turn": turn, "outcome": "done", "history": _say(ctx, state, _help(), history)}
     if "reply" in update:
@@ -421,11 +443,23 @@ async def clarify(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
 
 
 def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], said: str) -> bool:
-    """At "which character?", a reply naming none of them that reads as a question of its own is one."""
-    if not said or not any(q.get("id") == "who" for q in turn.get("questions") or []):
+    """A reply that is a message of its own rather than an answer to what was asked.
+
+    At "which character?": one naming none of them that reads as a question. At "up to which
+    chapter?" / "overwrite?": a question ("第五章发生了什么" names a chapter but asks about it), or
+    a reply that holds no chapter number / no yes or no at all.
+    """
+    asked = {q.get("id") for q in turn.get("questions") or []}
+    if not said:
         return False
-    names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
-    return not any(n in said for n in names) and read.intent_by_rules(said) is not None
+    if "who" in asked:
+        names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
+        return not any(n in said for n in names) and read.intent_by_rules(said) is not None
+    if "target" in asked:
+        return read.is_question(said) or read.chapter_answer(said) is None
+    if "overwrite" in asked:
+        return read.is_question(said) or not (read.is_yes(said) or read.is_no(said))
+    return False
 
 
 # ------------------------------------------------------------------ the answer
@@ -535,8 +569,9 @@ def restate(plan: ToolPlan) -> str:
 def describe(step: ToolStep) -> str:
     args = step.args
     if step.tool == "workflow.run":
-        key = "novel.plan_run_force" if args.get("force") else "novel.plan_run"
-        return t(key, to=args.get("to_chapter") or t("novel.plan_all_chapters"))
+        if not args.get("to_chapter"):  # "/run": the whole outline
+            return t("novel.plan_run_force_all" if args.get("force") else "novel.plan_run_all")
+        return t("novel.plan_run_force" if args.get("force") else "novel.plan_run", to=args["to_chapter"])
     if step.tool == "workflow.rollback":
         return t("novel.plan_rollback", to=args["to_chapter"])
     if step.tool == "preferences.add":
@@ -564,6 +599,12 @@ async def confirm_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         "destructive": any(s.tool in DESTRUCTIVE or s.args.get("force") for s in plan.steps)}})
     if read.is_yes(reply):
         return {"outcome": "execute"}
+    said = reply.strip() if isinstance(reply, str) else ""
+    if said and not read.is_no(said):
+        # Neither yes nor no but a command or a new request: the plan is dropped (nothing ran) and what
+        # was typed is served, instead of being swallowed as a "no".
+        return {"outcome": "redirect", "plan": None, "turn": None, "step": 0, "text": said,
+                "history": _say(ctx, state, t("novel.plan_cancelled_for", text=said))}
     return {"outcome": "declined", "plan": None, "turn": None, "history": _say(ctx, state, t("novel.plan_declined"))}
 
 
@@ -637,6 +678,8 @@ def _after_plan(state: ChatState) -> str:
 
 
 def _after_confirm(state: ChatState) -> str:
+    if state.get("outcome") == "redirect":
+        return _route_message(state)
     return "execute_plan" if state.get("outcome") == "execute" else END
 
 
@@ -657,7 +700,7 @@ def build_graph() -> StateGraph:
     graph.add_conditional_edges("clarify", _after_clarify, ["slash_command", "understand"])
     graph.add_edge("answer", END)
     graph.add_conditional_edges("tool_plan", _after_plan, ["confirm_plan", "execute_plan"])
-    graph.add_conditional_edges("confirm_plan", _after_confirm, ["execute_plan", END])
+    graph.add_conditional_edges("confirm_plan", _after_confirm, ["execute_plan", "slash_command", "understand", END])
     graph.add_conditional_edges("execute_plan", _after_step, ["execute_plan", END])
     return graph
 
@@ -677,7 +720,9 @@ def initial_input(text: str, options: Mapping[str, Any]) -> ChatState:
 async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any], llm: LLM) -> Continuation:
     if view.pending_interrupt is not None:
         if view.pending_interrupt.get("kind") == "confirmation":
-            return ResumeWith(read.is_yes(text))
+            # yes / no as such; anything else (a command, a new request) goes on as typed: see confirm_plan
+            said = text.strip()
+            return ResumeWith(said if said and not (read.is_yes(said) or read.is_no(said)) else read.is_yes(said))
         return ResumeWith(text)
     return StartFresh(_turn_input(text))
 

@@ -85,14 +85,21 @@ class ProjectFiles:
     def create(cls, config: NovelConfig, project_id: str, **fields: Any) -> ProjectFiles:
         check_project_id(project_id)
         project = NovelProject(project_id, config.projects_dir / project_id)
-        given = {k: v for k, v in fields.items() if v not in (None, "")}
+        given = {k: v.strip() if isinstance(v, str) else v for k, v in fields.items()}
+        given = {k: v for k, v in given.items() if v not in (None, "")}
+        # Checked before anything is written: a refused project must leave no folder behind to block a retry.
+        if not given.get("world_description"):
+            raise ProjectError(t("novel.init_world_empty"), field="world_description")
         chapters = given.get("initial_chapters")
+        if chapters is not None and chapters < 1:
+            raise ProjectError(t("novel.init_chapters_invalid", chapters=chapters), field="initial_chapters")
         if chapters:
             given.setdefault("max_chapters", max(chapters, 50))
         if project.exists():
             raise ProjectError(t("novel.project_exists", project_id=project_id))
+        settings = NovelSettings(project_name=project_id, **given)
         (project.root / "chapters").mkdir(parents=True, exist_ok=True)
-        project.save_settings(NovelSettings(project_name=project_id, **given))
+        project.save_settings(settings)
         return cls(project, config)
 
     # ---- the set-up steps, by name
@@ -172,6 +179,12 @@ class ProjectFiles:
         (self.root / JOURNAL).unlink(missing_ok=True)
 
     # ---- destructive (callers confirm first)
+    def last_chapter_on_disk(self) -> int:
+        """The highest chapter with a text, a plan or a memory entry (0: none) — what a rollback could remove."""
+        numbers = [*self.chapter_numbers(), *self.project.chapter_plan_numbers(),
+                   *(e.chapter_number for e in self.chapter_memory())]
+        return max(numbers, default=0)
+
     def remove_chapters_from(self, first: int) -> list[str]:
         removed = self.project.delete_chapters_after(first - 1)
         self.clear_run()

@@ -17,7 +17,12 @@ SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", 
 
 _GENERATE = re.compile(r"(继续生成|生成|续写|写到|写完|接着写|往下写|开始写|重写|跑到|generate|continue|write)", re.I)
 _PREFERENCE = re.compile(r"(我喜欢|我希望|我想要|我偏好|偏好|以后(都|请|要)|不要再|别再|文风|prefer|i like)", re.I)
-_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|吗|呢|关系|[?？]|who|what|when|why|how)", re.I)
+_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|[?？]|who|what|when|where|which|why|how"
+                       r"|^\s*(?:is|are|was|were|do|does|did|has|have|had)\b"
+                       # an A-not-A question: 有没有, 是不是, 写没写, 会不会
+                       r"|([\u4e00-\u9fff])[不没]\2)", re.I)
+# A request for an action, which a question form may wrap ("能不能写到第五章", "可以继续生成吗")
+_REQUEST = re.compile(r"(请|帮我|帮忙|麻烦|给我|能不能|能否|可不可以|可以|please|can you|could you)", re.I)
 _SMALL_TALK = re.compile(r"^\s*(你好|您好|在吗|谢谢|多谢|你能做什么|你会什么|怎么用|帮助|hi|hello|thanks|help)\W*$", re.I)
 _ROLLBACK = re.compile(r"(回滚|退回到|rollback|roll back)", re.I)
 _CLEAN = re.compile(r"(清理|清空|全部删除|从头再来|clean)", re.I)
@@ -25,6 +30,7 @@ _FORCE = re.compile(r"(重写|覆盖|重新生成|overwrite|rewrite|regenerate)"
 _CONTINUE = re.compile(r"(继续|接着|往下|continue)", re.I)
 _CHAPTER = re.compile(r"(?:第\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*章|chapter\s*([0-9]+)|到\s*([0-9]+)\s*章?)", re.I)
 _YES = re.compile(r"^\s*(y|yes|ok|是|好|好的|确认|确定|可以|行|同意|继续|执行|true)\s*[。.!！]?\s*$", re.I)
+_NO = re.compile(r"^\s*(n|no|否|不|不要|不用|不行|算了|取消|别|false|cancel)\s*[。.!！]?\s*$", re.I)
 PRONOUNS = ("他们", "她们", "他", "她", "它")
 CHANGE_CUES = ("决裂", "反目", "背叛", "和解", "翻脸", "断绝", "逐出", "怀疑", "误会", "疏远", "冷淡", "离开", "原谅",
                "信任", "拜师", "出师", "变了", "不再", "转变", "敌")
@@ -85,6 +91,12 @@ def target_chapter(text: str) -> int | None:
     return None
 
 
+def chapter_answer(text: str) -> int | None:
+    """The chapter a reply to "which chapter?" names: "5", "五", "第5章", "到第五章"."""
+    bare = text.strip().rstrip("。.!！")
+    return (chinese_number(bare) if bare else None) or target_chapter(text)
+
+
 def bare_chapter_title(title: str) -> str:
     """"第二章 江畔" → "江畔" (the number is said beside it already)."""
     return _CHAPTER.sub("", title, count=1).strip() or title
@@ -114,17 +126,33 @@ def is_yes(answer: object) -> bool:
     return bool(_YES.match(str(answer)))
 
 
+def is_no(answer: object) -> bool:
+    if isinstance(answer, bool):
+        return not answer
+    if isinstance(answer, dict):
+        answer = next(iter(answer.values()), "")
+    return bool(_NO.match(str(answer)))
+
+
+def is_bare_reply(text: str) -> bool:
+    """A lone yes or no ("n", "好的"): with nothing pending it answers nothing, so it never starts a plan."""
+    return is_no(text) or (is_yes(text) and not _CONTINUE.search(text))
+
+
+def is_question(text: str) -> bool:
+    """Asks something (a question word, 吗/呢, A-not-A, a question mark) rather than requests an action."""
+    return bool(_QUESTION.search(text)) and not (_GENERATE.search(text) and _REQUEST.search(text))
+
+
 def intent_by_rules(text: str) -> Intent | None:
-    if _SMALL_TALK.match(text):
+    if _SMALL_TALK.match(text) or is_bare_reply(text):
         return "other"
     if _PREFERENCE.search(text):
         return "preference"
     if _ROLLBACK.search(text) or _CLEAN.search(text):
         return "generate"  # project actions: planned and confirmed like generation
-    if _GENERATE.search(text) and not _QUESTION.search(text.replace("生成", "")):
-        return "generate"
-    if _QUESTION.search(text):
-        return "knowledge"
+    if is_question(text):
+        return "knowledge"  # "有没有写到下雨": asked about the text, not an order to write
     if _GENERATE.search(text):
         return "generate"
     return None
@@ -161,19 +189,24 @@ def person_asked_about(text: str) -> str | None:
     return None
 
 
-# Characters that carry no topic of their own (question words, particles); a pair of characters with
-# none of them is a word worth finding in the book ("外星人吗" → 外星, 星人).
+# Characters that carry no topic of their own (question words, particles); a run of characters with
+# none of them is a word worth finding in the book ("外星人吗" → 外星, 星人; "出现过剑吗" → 剑).
 _FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章什谁为怎样个些和与及把被给对向从到也都还就又会要能可请问你我他她它们")
-_NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一下", "知道", "告诉", "原因", "结果", "如何", "为何", "何时"}
+# Words of the question's frame, not of its topic ("有没有写到…", "出现过…", "发生了什么").
+_NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一下", "知道", "告诉", "原因", "结果", "如何", "为何", "何时",
+               "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
 
 
 def topic_words(text: str) -> list[str]:
-    """The two-character words of a question worth looking for in the text (CJK only)."""
+    """The words of a question worth looking for in the text (CJK only): two-character words, or a
+    character standing alone between the question's function words and frame."""
     words = []
-    for a, b in zip(text, text[1:]):
-        pair = a + b
-        if all("\u4e00" <= c <= "\u9fff" and c not in _FUNCTION_CHARS for c in pair) and pair not in _NOT_TOPICS:
-            words.append(pair)
+    for run in re.findall(r"[\u4e00-\u9fff]+", text):
+        piece = "".join(" " if c in _FUNCTION_CHARS else c for c in run)
+        for frame in sorted(_NOT_TOPICS, key=len, reverse=True):
+            piece = piece.replace(frame, " ")
+        for part in piece.split():
+            words += [part] if len(part) == 1 else [a + b for a, b in zip(part, part[1:])]
     return list(dict.fromkeys(words))
 
 
