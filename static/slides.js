@@ -110,6 +110,17 @@ function body(layout, s) {
   }
 }
 
+const DESIGN_MARKERS = ["【设计提示】", "[Design notes]"];
+
+/** Notes → [narration, design note]. */
+function splitDesignNote(notes) {
+  for (const marker of DESIGN_MARKERS) {
+    const at = notes.indexOf(marker);
+    if (at >= 0) return [notes.slice(0, at).trim(), notes.slice(at + marker.length).trim()];
+  }
+  return [notes.trim(), ""];
+}
+
 /** One slide as a 16:9 element. `opts.thumb` drops notes and simplifies for the thumbnail strip.
  *  Design suggestions (`visuals`) are never drawn: they describe the visual, they are not text for the audience. */
 export function renderSlide(spec, theme, opts = {}) {
@@ -187,8 +198,11 @@ export function renderDeck(deck, opts = {}) {
     current = (i + slides.length) % slides.length;
     stage.replaceChildren(renderSlide(slides[current], theme));
     counter.textContent = `${current + 1} / ${slides.length}`;
-    const n = slides[current]?.notes;
-    notes.replaceChildren(...(n ? [h("span", { class: "deck-notes-label" }, tr("speaker_notes")), h("p", null, String(n))] : []));
+    // graphs/ppt/render/prepare.py appends what to draw after the narration, behind a marker: it is not to be read aloud.
+    const [said, design] = splitDesignNote(String(slides[current]?.notes ?? ""));
+    notes.replaceChildren(
+      ...(said ? [h("span", { class: "deck-notes-label" }, tr("speaker_notes")), h("p", null, said)] : []),
+      ...(design ? [h("span", { class: "deck-notes-label" }, tr("design_notes")), h("p", { class: "muted" }, design)] : []));
     thumbButtons.forEach((b, j) => {
       b.setAttribute("aria-selected", j === current ? "true" : "false");
       b.classList.toggle("active", j === current);

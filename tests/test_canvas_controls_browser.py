@@ -272,3 +272,15 @@ async def test_an_answered_question_form_shows_its_answer_after_a_reload(browser
     statuses = await page.locator(".run-card .run-status").evaluate_all("els => els.map((e) => e.dataset.status)")
     assert "interrupted" not in statuses, "a run whose question was answered no longer waits for one"
     assert errors == []
+
+
+async def test_the_deck_view_keeps_design_notes_apart_from_the_words_to_read_aloud(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await run_to_completion(page, "给初中生讲浮力，5分钟")
+    await page.click("[data-testid=artifact-tab][data-type=dsl]")
+    await page.wait_for_selector("#canvas-body[data-type=dsl] [data-testid=deck]")
+    spoken = await page.locator(".deck-notes p").first.text_content()
+    labels = await page.locator(".deck-notes .deck-notes-label").all_text_contents()
+    assert "设计提示" not in spoken, "a presenter reads the speaker notes aloud"
+    assert labels == ["口播稿", "设计提示（不用念）"]
+    assert errors == []
