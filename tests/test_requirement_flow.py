@@ -265,6 +265,21 @@ async def test_without_a_repository_the_flow_still_plans():
     plan = RequirementPlan.model_validate(state.values["plan"])
     assert plan.status == "plan_ready" and plan.plan_markdown.strip()
     assert check_plan_artifact(talk.artifacts("requirement_plan")[0]).sources == []
+    # Nothing is known of an existing codebase, so the plan does not lean on one.
+    assert "现有存储" not in plan.plan_markdown and "现有入口" not in plan.plan_markdown, plan.plan_markdown
+
+
+async def test_an_answer_that_starts_with_the_words_around_it_is_not_doubled():
+    talk = Conversation()
+    state = await talk.start("做一个社区二手书交换小程序")
+    assert "q_target_users" in {q["id"] for q in pending_questions(state)}
+    state = await talk.resume({"q_target_users": "面向小区居民"})
+    for _ in range(3):
+        if not state.interrupts:
+            break
+        state = await talk.resume("use defaults")
+    markdown = RequirementPlan.model_validate(state.values["plan"]).plan_markdown
+    assert "小区居民" in markdown and "面向面向" not in markdown, markdown
 
 
 @pytest.mark.parametrize("requirement, headings, foreign", [

@@ -37,13 +37,13 @@ def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[
     return None
 
 
-def _question(topic: Topic, zh: bool) -> dict[str, Any]:
+def _question(topic: Topic, zh: bool, has_repository: bool) -> dict[str, Any]:
     return {
         "id": topic.id,
         "question": topic.text(topic.question, zh),
         "why_needed": topic.text(topic.why, zh),
         "impact_if_unknown": topic.text(topic.impact, zh),
-        "fallback_assumption": topic.text(topic.fallback, zh),
+        "fallback_assumption": topic.fallback_text(zh, has_repository),
         "blocking": topic.blocking,
         "priority": topic.priority,
     }
@@ -98,12 +98,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
 
     open_topics.sort(key=lambda tp: (not tp.blocking, tp.priority))
     ask = not force and any(tp.blocking for tp in open_topics)
-    questions = [_question(tp, zh) for tp in open_topics[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    has_repository = bool(repository.get("root"))
+    questions = [_question(tp, zh, has_repository) for tp in open_topics[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
-            fallback = topic.text(topic.fallback, zh)
+            fallback = topic.fallback_text(zh, has_repository)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
@@ -122,13 +123,19 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         phrase = t(default_en, default_zh)
         return f"{phrase} ({documented[topic_id]})" if topic_id in documented else phrase
 
-    users = value("q_target_users", "the intended users", "目标用户")
+    # An answer may open with the word the sentence puts before it ("面向小区居民" → "面向面向小区居民").
+    users = re.sub(r"^\s*(?:面向|针对|for)\s*", "", value("q_target_users", "the intended users", "目标用户"), flags=re.I)
     metric = value("q_success_metric", "the behaviour described in the requirement", "需求所述行为")
-    store = value("q_data_store", "the existing storage", "现有存储")
-    interface = value("q_interface", "the existing interface", "现有入口")
+    if has_repository:
+        store = value("q_data_store", "the existing storage", "现有存储")
+        interface = value("q_interface", "the existing interface", "现有入口")
+    else:
+        store = value("q_data_store", "the store chosen in Stage 1", "第一阶段选定的存储")
+        interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
     deadline = value("q_deadline", "the agreed release window", "约定的发布窗口")
     scale = value("q_scale", "the expected load", "预期负载")
-    security = value("q_security", "the existing access rules", "现有权限规则")
+    security = value("q_security", "the existing access rules", "现有权限规则") if has_repository else \
+        value("q_security", "the access rules agreed in Stage 1", "第一阶段约定的权限规则")
 
     checks = list(repository.get("validation_commands") or [])
     run_checks = [t(f"Run `{c}`", f"运行 `{c}`") for c in checks] or [
@@ -162,7 +169,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         {
             "name": t("Discovery and design", "调研与设计"),
             "goal": t(f"Agree how \"{short}\" fits the existing code, for {users}.",
-                      f"明确“{short}”如何融入现有代码，面向{users}。"),
+                      f"明确“{short}”如何融入现有代码，面向{users}。") if has_repository else
+                    t(f"Agree the design of \"{short}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
             "success_criteria": [
                 t("Given the design note, when the owner reviews it, then touched modules, data flow and "
                   "interfaces are listed", "Given 设计说明，When 负责人评审，Then 列出涉及模块、数据流与入口"),

@@ -87,7 +87,8 @@ def build_prompt(facts: Mapping[str, Any]) -> str:
                      f"validation scripts found: {', '.join(repo.get('validation_commands', [])) or '(none)'}\n"
                      f"README head:\n{repo.get('readme_head', '')}")
     else:
-        repo_text = "No target repository was given; plan from the requirement alone."
+        repo_text = ("No target repository was given; plan from the requirement alone, and assume no existing "
+                     "code, storage, interface or user base (fallbacks choose them in Stage 1 instead).")
     parts.append(_block("REPOSITORY", repo_text))
     knowledge = facts.get("knowledge") or []
     parts.append(_block("REPOSITORY DOCUMENTATION PASSAGES (cite as path:lines)",

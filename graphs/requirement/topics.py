@@ -29,9 +29,14 @@ class Topic:
     why: tuple[str, str]
     impact: tuple[str, str]
     fallback: tuple[str, str]
+    # Without a repository there is no "existing" storage, interface or user base to fall back on.
+    fallback_new: tuple[str, str] | None = None
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
+
+    def fallback_text(self, zh: bool, has_repository: bool) -> str:
+        return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
 
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
@@ -59,6 +64,7 @@ TOPICS: tuple[Topic, ...] = (
         impact=("Stages may be built for the wrong audience and need rework.", "阶段可能面向错误的用户，需要返工。"),
         fallback=("The primary users are the project's existing users; no new roles are introduced.",
                   "目标用户为项目现有用户，不引入新角色。"),
+        fallback_new=("The users the requirement names; no other roles are introduced.", "需求中提到的用户，不另设其他角色。"),
     ),
     Topic(
         id="q_success_metric",
@@ -92,6 +98,7 @@ TOPICS: tuple[Topic, ...] = (
              "数据模型、迁移与回滚方式取决于数据存放位置。"),
         impact=("Storage work may be planned twice or a migration missed.", "可能重复规划存储工作或遗漏数据迁移。"),
         fallback=("Reuse the project's existing storage; add no new database.", "复用项目现有存储，不引入新的数据库。"),
+        fallback_new=("Pick the simplest store that fits in Stage 1 (e.g. SQLite or files).", "在第一阶段选用最简单可行的存储（如 SQLite 或文件）。"),
     ),
     Topic(
         id="q_interface",
@@ -107,6 +114,7 @@ TOPICS: tuple[Topic, ...] = (
         why=("Tasks and tests differ per interface.", "不同入口对应的任务和测试不同。"),
         impact=("The feature may be exposed where nobody uses it.", "功能可能暴露在无人使用的入口上。"),
         fallback=("Expose it through the project's existing primary interface.", "通过项目现有的主要入口提供该功能。"),
+        fallback_new=("Offer it through one interface chosen in Stage 1 (a web page unless the users need another).", "先通过第一阶段选定的一个入口提供（无特别需要时用网页）。"),
     ),
     Topic(
         id="q_deadline",
@@ -156,6 +164,7 @@ TOPICS: tuple[Topic, ...] = (
         why=("Security requirements add tasks and reviews.", "安全要求会增加任务与评审。"),
         impact=("Data may be exposed to the wrong people.", "数据可能暴露给不该看到的人。"),
         fallback=("Reuse the existing authentication and permission model unchanged.", "沿用现有认证与权限模型，不做改动。"),
+        fallback_new=("A simple sign-in with each user's data kept apart; reviewed once the codebase is known.", "采用简单登录并按用户隔离数据；确认代码库后再复核。"),
     ),
 )
 
