@@ -65,6 +65,16 @@ async def test_colour_feedback_gives_the_named_colour_and_says_so(live_server, c
     assert hue_distance(hue, 0) <= 15 and saturation > 0.3, (hue, saturation)
 
 
+@pytest.mark.parametrize("topic", ["给初中生讲浮力，5分钟", "做一个关于光合作用的5分钟PPT", "介绍勾股定理，5分钟"])
+async def test_asking_for_other_colours_without_naming_one_changes_the_colours(live_server, connect, topic):
+    client = await connect(live_server.url)
+    thread_id, completion = await run_ppt(client, topic)
+    before = latest(client, thread_id, completion["runId"], "presentation_theme")["content"]["colorScheme"]
+    run_id = await refine(client, thread_id, "换一套配色，颜色更活泼一些")
+    after = latest(client, thread_id, run_id, "presentation_theme")["content"]["colorScheme"]
+    assert after != before
+
+
 async def test_english_colour_words_pick_their_colour(live_server, connect):
     client = await connect(live_server.url)
     thread_id, _ = await run_ppt(client, "A 5 minute deck about volcanoes")

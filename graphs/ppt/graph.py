@@ -276,12 +276,14 @@ async def generate_presentation_theme(state: PptState, ctx: NodeContext) -> dict
     analysis = TopicAnalysis.model_validate(state["analysis"])
     config = CourseConfig.model_validate(state["course_config"])
     feedback = feedback_for(state, "generate_presentation_theme")
+    # Theme feedback ("换一套配色") asks for colours other than the deck's current ones.
+    current = (state.get("theme") or {}).get("themeName") if feedback else None
     theme = await ctx.llm.structured(
         PresentationTheme,
         role="ppt",
         system=prompts.SYSTEM,
-        prompt=prompts.presentation_theme(analysis, config, feedback),
-        facts={"topic": analysis.topic, "language": analysis.language, "feedback": feedback},
+        prompt=prompts.presentation_theme(analysis, config, feedback, current),
+        facts={"topic": analysis.topic, "language": analysis.language, "feedback": feedback, "currentTheme": current},
     )
     colour = colour_named(feedback)
     if colour is not None and not _has_colour(theme, colour):

@@ -272,7 +272,8 @@ def presentation_theme(request: OfflineRequest) -> PresentationTheme:
     if colour is not None:  # the colour the user asked for, not one picked for the topic
         name, colors = t("ppt.colour_theme", colour=t(f"ppt.colour_{colour.name}")), palette_for(colour)
     else:
-        name, colors = stable_choice(PALETTES, topic, feedback)
+        others = [palette for palette in PALETTES if palette[0] != request.fact("currentTheme")]
+        name, colors = stable_choice(others, topic, feedback)
     return PresentationTheme(
         themeName=name,
         colorScheme=colors,

@@ -56,12 +56,16 @@ def slide_scripts(analysis: TopicAnalysis, config: CourseConfig, outline: VideoO
     )
 
 
-def presentation_theme(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None) -> str:
+def presentation_theme(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None,
+                       current: str | None = None) -> str:
+    changing = f"\nThe deck now wears the theme {current!r}; the feedback asks for another: choose different colours." \
+        if feedback and current else ""
     return (
         f"Topic: {analysis.topic}; audience: {config.targetAudience}; style: {config.narrativeStyle}.\n"
         "Choose the presentation theme: themeName, colorScheme (#RRGGBB primary, secondary, accent, background, "
         "text with readable contrast), fontConfig (titleFont, bodyFont, eastAsianFont, titleSize 28-44, bodySize "
         "16-24) and masterSlides for the layouts they plan to use (cover, section, bullets, two_column, comparison, process, chart, summary…)." + _feedback(feedback)
+        + changing
     )
 
 
