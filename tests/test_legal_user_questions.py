@@ -152,3 +152,10 @@ async def test_a_new_topic_on_the_same_thread_is_not_mixed_with_the_previous_one
     run = await runner._stream(new_topic.input)
     assert t("legal.follow_up", previous="公司拖欠我两个月工资，我想辞职") not in [e["message"] for e in run.of("tool:log")]
     assert run.artifact("legal_answer")["content"]["category"] != "labor_law"
+
+
+async def test_an_inserted_article_the_user_names_is_quoted_with_its_own_text(knowledge):
+    run = await GraphRunner(knowledge).ask("刑法第133条之一 醉驾怎么判")
+    criminal = {c["article"]: c["excerpt"] for c in _verified(run) if c["law"] == "中华人民共和国刑法"}
+    assert "醉酒驾驶" in criminal.get("133之一", ""), criminal
+    assert "第133条之一" in run.answer
