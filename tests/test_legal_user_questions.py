@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from core.i18n import t
-from tests.support.legal import FixedIntentLLM, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
+from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -159,3 +159,25 @@ async def test_an_inserted_article_the_user_names_is_quoted_with_its_own_text(kn
     criminal = {c["article"]: c["excerpt"] for c in _verified(run) if c["law"] == "中华人民共和国刑法"}
     assert "醉酒驾驶" in criminal.get("133之一", ""), criminal
     assert "第133条之一" in run.answer
+
+
+# An ordinary overtime and redundancy story as a worried user writes it: long, repetitive, personal.
+OVERTIME_STORY = (
+    "我在一家互联网公司做程序员已经四年了，入职的时候签了三年的劳动合同，后来又续签了三年。公司一直实行所谓的大小周，"
+    "每天早上九点上班，晚上经常要加班到十点甚至十一点，周末也经常被叫去公司处理线上问题，但是公司从来没有支付过加班费，"
+    "说工资里面已经包含了加班费，可是劳动合同里并没有写明这一点。上个月公司突然开会说业务调整，要裁掉我们整个部门，"
+    "人事找我谈话，让我签一份自愿离职的申请书，说如果签了就多给半个月工资，如果不签就按照旷工处理直接开除。"
+    "我不想签，因为我听说如果是公司裁员应该给经济补偿，而且我还有很多年假没有休，公司也一直没给我按实际工资交社保，"
+    "是按最低基数交的。现在我很焦虑，家里还有房贷要还，孩子刚上小学，每天晚上都睡不着。"
+) * 7
+
+
+async def test_a_two_thousand_character_story_is_searched_by_its_key_words_and_answered(knowledge):
+    assert len(OVERTIME_STORY) > 2000
+    recorder = FlakyStatutes(knowledge.statutes)
+    knowledge.statutes = recorder
+    run = await GraphRunner(knowledge).ask(OVERTIME_STORY)
+    # Every query word costs a pass over 26,000 articles: the story is searched by its key words.
+    assert recorder.searches and max(len(query) for query in recorder.searches) <= 200, recorder.searches
+    assert "中华人民共和国劳动合同法" in {c["law"] for c in _verified(run)}
+    assert t("legal.part_unavailable", part=t("legal.category_labor_law")) not in run.answer

@@ -258,9 +258,14 @@ def blend(knn_shares: dict[str, float], text: str, knn_category: str) -> KnnVerd
     return KnnVerdict(intent, combine_category(text, knn_category, intent), round(confidence, 3))
 
 
+# The examples are one or two sentences; the opening of a long story says what it is about, and
+# embedding all of it (several 512-token windows) took seconds longer for no better neighbours.
+KNN_TEXT_CHARS = 300
+
+
 def classify_offline(text: str, classifier: KnnIntentClassifier | None = None) -> KnnVerdict:
     classifier = classifier or default_classifier()
-    similarities = classifier.vectors @ classifier.embedder.embed_queries([text])[0]
+    similarities = classifier.vectors @ classifier.embedder.embed_queries([text[:KNN_TEXT_CHARS]])[0]
     return blend(classifier.vote_shares(similarities), text, classifier._vote(similarities).category)
 
 
