@@ -181,3 +181,9 @@ async def test_a_two_thousand_character_story_is_searched_by_its_key_words_and_a
     assert recorder.searches and max(len(query) for query in recorder.searches) <= 200, recorder.searches
     assert "中华人民共和国劳动合同法" in {c["law"] for c in _verified(run)}
     assert t("legal.part_unavailable", part=t("legal.category_labor_law")) not in run.answer
+
+
+async def test_a_fall_in_a_supermarket_is_a_personal_injury_question_not_a_labour_one(knowledge):
+    run = await GraphRunner(knowledge).ask("我在超市滑倒摔断了腿，超市说地上有警示牌不负责")
+    assert _answer(run)["category"] == "tort_law"
+    assert "labor_law" not in _answer(run)["domains"]
