@@ -205,3 +205,22 @@ async def test_a_question_asked_while_the_index_builds_waits_for_it_instead_of_t
     assert {a["status"] for a in answer["agents"]} == {"done"}
     assert t("legal.index_building") in [log["message"] for log in run.of("tool:log")]
     assert "《中华人民共和国劳动合同法》" in run.answer
+
+
+async def test_a_long_story_is_classified_from_its_opening_not_embedded_whole():
+    from core.legal.intent import KnnIntentClassifier, classify_offline, default_classifier
+
+    shared = default_classifier()
+    seen: list[str] = []
+
+    class Recording:
+        def embed_queries(self, texts):
+            seen.extend(texts)
+            return shared.embedder.embed_queries(texts)
+
+    classifier = KnnIntentClassifier(shared.examples, Recording(), vectors=shared.vectors)
+    story = "公司拖欠我三个月工资，还让我每天加班到深夜，现在又说要裁员不给补偿。" * 60
+    verdict = classify_offline(story, classifier)
+    assert verdict.category == "labor_law"
+    # Several 512-token windows cost seconds each on a busy machine; one window says enough.
+    assert max(len(text) for text in seen) <= 512

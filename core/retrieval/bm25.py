@@ -46,3 +46,23 @@ class BM25Index:
         scores = self._bm25.get_scores(terms)
         ranked = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)
         return [(i, float(scores[i])) for i in ranked[:top_k] if scores[i] > 0]
+
+
+LONG_QUERY_CHARS = 80  # longer than a question usually is: a story, bounded before searching
+QUERY_TERMS = 20
+
+
+def bounded_query(text: str, max_terms: int = QUERY_TERMS) -> str:
+    """A long text as its `max_terms` most informative distinct words (TF-IDF), in the order written.
+
+    BM25 scoring costs one pass over the corpus per query word, and a 2,000-character story has
+    hundreds of them (repeats included): the search then outlasts any time limit. The few words that
+    say what the story is about find the same articles.
+    """
+    if len(text) <= LONG_QUERY_CHARS:
+        return text
+    import jieba.analyse
+
+    chosen = set(jieba.analyse.extract_tags(text, topK=max_terms))
+    ordered = [word for word in dict.fromkeys(jieba.cut(text)) if word in chosen]
+    return " ".join(ordered)

@@ -19,6 +19,7 @@ from core.i18n import t
 from core.legal import LegalKnowledge
 from core.legal.statutes import named_articles
 from core.legal.terms import expand
+from core.retrieval.bm25 import bounded_query
 from graphs.hooks import NodeContext
 from graphs.legal import prompts
 
@@ -183,7 +184,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     repealed: list[dict[str, str]] = []
     if mode == "review":
         for clause in split_clauses(shared.question):
-            query = f"{clause} {hint} {expand(clause).terms}".strip()
+            query = f"{await asyncio.to_thread(bounded_query, clause)} {hint} {expand(clause).terms}".strip()
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, summary=found)
             clauses.append({"clause": clause,
                             "articles": [_article_dict(a) for a in prefer_domain_laws(hits or [], domain, 2)]})
@@ -206,7 +207,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             # Everyday words (借条, 打赏, 抄袭) are added in the statutes' own words, and the law that
             # governs them is searched first: a lexical search alone returns whatever shares a word.
             expansion = expand(focus)
-            query = f"{focus} {hint} {expansion.terms}".strip()
+            # A long story is searched by its key words: every query word costs a pass over the corpus.
+            query = f"{await asyncio.to_thread(bounded_query, focus)} {hint} {expansion.terms}".strip()
             first: list[Any] = []
             if expansion.laws:
                 law = expansion.laws[0]
@@ -243,7 +245,8 @@ async def run_cases(shared: SharedContext, ctx: NodeContext, knowledge: LegalKno
         from_statutes.text = t("legal.no_case_corpus") + "\n\n" + from_statutes.text
         return from_statutes
     hint = DOMAIN_QUERY_HINTS.get(domain or "", "")
-    query = f"{focus_for(shared.question, domain if len(shared.domains) > 1 else None)} {hint}"
+    focus = focus_for(shared.question, domain if len(shared.domains) > 1 else None)
+    query = f"{await asyncio.to_thread(bounded_query, focus)} {hint}"
     found = await tools.call_blocking("case_search", knowledge.cases.search, query, 3,
                                       summary=lambda items: f"{len(items or [])} case(s)")
     cases = [{"title": c.title, "name": c.name, "collection": c.collection, "holding": c.holding, "facts": c.facts,
