@@ -149,6 +149,26 @@ async def test_drafting_asks_for_missing_fields_then_writes_the_document(knowled
     assert "王五" in document["content"]["markdown"] and "某某科技有限公司" in document["content"]["markdown"]
 
 
+def test_a_complaint_about_a_loan_has_no_labour_sections_and_is_signed_with_the_name_only():
+    from core.legal.templates import TEMPLATES
+
+    markdown = TEMPLATES["civil_complaint"].render({
+        "plaintiff": "王小明，男，1990年生，身份证号110101199001011234", "defendant": "李四",
+        "claims": "归还借款五万元", "facts": "2023年借给李四五万元，到期未还", "court": "北京市朝阳区人民法院"})
+    assert "劳动关系" not in markdown and "劳动仲裁" not in markdown
+    assert "起诉人：王小明\n" in markdown, markdown
+
+
+async def test_a_drafted_document_names_every_part_left_to_fill_in(knowledge):
+    runner = GraphRunner(knowledge)
+    await runner.ask("帮我写一份劳动仲裁申请书，公司欠我工资两万")
+    run = await runner.answer({"applicant": "王五", "respondent": "某某科技有限公司", "claims": "支付拖欠工资两万元",
+                               "facts": "2024年1月至3月工资未发", "employment": "2022年入职，月薪六千"})
+    assert not run.next, run.state.get("pending")
+    said = run.answer
+    assert "【待补充】" in said and "日期" in said and "劳动人事争议仲裁委员会" in said, said
+
+
 def test_docx_holds_the_drafted_text():
     data = docx_bytes("# 借款合同\n\n**出借人（甲方）：** 张三\n\n第一条 借款金额：10万元。")
     text = "\n".join(p.text for p in Document(io.BytesIO(data)).paragraphs)

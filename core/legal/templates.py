@@ -1,6 +1,8 @@
 """Drafting templates: each declares its required fields; `render` fills the Markdown body.
 
-Field keys double as clarification question ids. Missing optional fields print as 【待补充】.
+Field keys double as clarification question ids. Missing optional fields print as 【待补充】, except
+those that apply only to some cases (`only_if_given`): their lines are left out. `{key_name}` is the
+field's first part, the name of a party given with identity details ("王小明，男，1990年生" → 王小明).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ class TemplateField:
     key: str
     label: str
     required: bool = True
+    only_if_given: bool = False  # e.g. the labour sections of a civil complaint about a loan
 
 
 @dataclass(frozen=True)
@@ -36,9 +39,21 @@ class Template:
     def missing(self, values: dict[str, str]) -> list[str]:
         return [key for key in self.required if not (values.get(key) or "").strip()]
 
+    def placeholders(self, values: dict[str, str]) -> list[str]:
+        """The fields `render` marks 【待补充】: required or not, all but those left out when not given."""
+        return [f.key for f in self.fields if not (values.get(f.key) or "").strip() and not f.only_if_given]
+
     def render(self, values: dict[str, str]) -> str:
-        filled = {f.key: (values.get(f.key) or "").strip() or PLACEHOLDER for f in self.fields}
-        return self.body.format(**filled).strip() + "\n"
+        given = {f.key: (values.get(f.key) or "").strip() for f in self.fields}
+        body = self.body
+        for field in self.fields:
+            if field.only_if_given and not given[field.key]:
+                body = "\n".join(line for line in body.split("\n") if "{" + field.key + "}" not in line)
+        filled = {key: value or PLACEHOLDER for key, value in given.items()}
+        names = {f"{key}_name": re.split(r"[，,]", value, maxsplit=1)[0].strip() or PLACEHOLDER
+                 for key, value in filled.items()}
+        rendered = body.format(**filled, **names).strip()
+        return re.sub(r"\n{3,}", "\n\n", rendered) + "\n"
 
 
 F = TemplateField
@@ -48,8 +63,8 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
         id="civil_complaint", title="民事起诉状", keywords=("起诉状", "起诉书", "民事起诉", "起诉"),
         fields=(F("plaintiff", "原告（姓名及身份信息）"), F("defendant", "被告（姓名或单位名称）"),
                 F("claims", "诉讼请求"), F("facts", "事实与理由"), F("court", "受诉人民法院"),
-                F("employment", "劳动关系情况（入职时间、岗位、工资，劳动争议时填写）", False),
-                F("arbitration", "劳动仲裁情况（仲裁裁决书文号及结果，劳动争议须先经仲裁）", False),
+                F("employment", "劳动关系情况（入职时间、岗位、工资，劳动争议时填写）", False, only_if_given=True),
+                F("arbitration", "劳动仲裁情况（仲裁裁决书文号及结果，劳动争议须先经仲裁）", False, only_if_given=True),
                 F("evidence", "证据清单", False), F("date", "日期", False)),
         body="""# 民事起诉状
 
@@ -77,7 +92,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 {court}
 
-起诉人：{plaintiff}
+起诉人：{plaintiff_name}
 
 {date}
 """),
@@ -107,7 +122,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 {commission}
 
-申请人：{applicant}
+申请人：{applicant_name}
 
 {date}
 """),
@@ -159,7 +174,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 第六条 因本合同发生争议，双方协商解决；协商不成的，向有管辖权的人民法院起诉。
 
-甲方（签字）：{lender}　　乙方（签字）：{borrower}
+甲方（签字）：{lender_name}　　乙方（签字）：{borrower_name}
 
 {date}
 """),
@@ -186,7 +201,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 第六条 劳动合同的解除和终止依照《中华人民共和国劳动合同法》的规定执行。
 
-甲方（盖章）：{employer}　　乙方（签字）：{employee}
+甲方（盖章）：{employer}　　乙方（签字）：{employee_name}
 
 {date}
 """),

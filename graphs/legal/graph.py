@@ -446,9 +446,10 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
                  show_in_canvas=True, final=True, file=data, file_name=f"{template.title}.docx",
                  mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document")
     note = t("legal.draft_done", title=template.title)
-    if still_missing:
+    marked = template.placeholders(draft["fields"])  # optional ones too (证据, 日期): the reader fills them in
+    if marked:
         note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,
-                        fields="、".join(template.label(k) for k in still_missing))
+                        fields="、".join(template.label(k) for k in marked))
     stream_answer(ctx, f"{note}\n\n---\n{t('legal.disclaimer')}")
     return {"draft": {**draft, "template": template_id}, "pending": [], "trace": records}
 
