@@ -49,6 +49,12 @@ class LegalKnowledge:
         self.cases.warm()
 
     @property
+    def built(self) -> bool:
+        """The statute index is on disk already: getting ready is a load of seconds, not a build."""
+        index = getattr(self.statutes, "index_path", None)
+        return index is not None and Path(index).exists()
+
+    @property
     def ready(self) -> bool:
         """Both indexes loaded: a query answers at once (else it first waits for the build)."""
         return bool(getattr(self.statutes, "ready", True)) and self.cases.ready
