@@ -141,6 +141,21 @@ async def test_a_short_follow_up_is_answered_with_the_previous_question_in_mind(
     assert any("劳动" in c["law"] for c in answer["citations"])
 
 
+async def test_a_follow_up_leads_with_articles_on_what_it_asks_not_the_previous_answer_again(knowledge):
+    from graphs.base import ThreadView
+    from graphs.legal import continue_thread
+
+    runner = GraphRunner(knowledge)
+    first = await runner.ask("朋友借了5万不还只有微信聊天记录")
+    before = [(c["law"], c["article"]) for c in first.artifact("legal_answer")["content"]["citations"]]
+    follow_up = await continue_thread(ThreadView(values=first.state, pending_interrupt=None, finished=True),
+                                      "那诉讼时效是多久", {}, runner.context.llm)
+    run = await runner._stream(follow_up.input)
+    cited = run.artifact("legal_answer")["content"]["citations"]
+    assert (cited[0]["law"], cited[0]["article"]) not in before
+    assert "诉讼时效" in cited[0]["excerpt"], cited[0]
+
+
 async def test_a_new_topic_on_the_same_thread_is_not_mixed_with_the_previous_one(knowledge):
     from graphs.base import ThreadView
     from graphs.legal import continue_thread

@@ -216,6 +216,14 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                                                     summary=found)
                 first = [a for a in boosted or [] if a.law.endswith(law)]
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
+            latest = focus.rsplit("\n", 1)[-1].strip()
+            if latest and latest != focus.strip():
+                # A follow-up read with the question before it ("那押金能要双倍吗"): what it asks itself leads,
+                # or the earlier question's articles come back unchanged.
+                own = f"{latest} {expand(latest).terms}".strip()
+                first = [a for a in await tools.call_blocking("statute_search", knowledge.statutes.search, own, 4,
+                                                              summary=found) or [] if a.citation not in
+                         {f.citation for f in first}][:2] + first
             rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
             hits = (first + rest)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
