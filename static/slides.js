@@ -110,15 +110,15 @@ function body(layout, s) {
   }
 }
 
-const DESIGN_MARKERS = ["【设计提示】", "[Design notes]"];
-
-/** Notes → [narration, design note]. */
-function splitDesignNote(notes) {
-  for (const marker of DESIGN_MARKERS) {
-    const at = notes.indexOf(marker);
-    if (at >= 0) return [notes.slice(0, at).trim(), notes.slice(at + marker.length).trim()];
-  }
-  return [notes.trim(), ""];
+/**
+ * A slide's notes → [narration, design note]. graphs/ppt/render/prepare.py appends what to draw (the
+ * slide's `visuals`) as the notes' last paragraph, behind a marker: it is not to be read aloud.
+ */
+function splitDesignNote(notes, visuals) {
+  const items = Array.isArray(visuals) ? visuals.map(String).filter(Boolean) : [];
+  const at = notes.lastIndexOf("\n\n");
+  if (!items.length || !notes.trimEnd().endsWith(items[items.length - 1])) return [notes.trim(), ""];
+  return [at >= 0 ? notes.slice(0, at).trim() : "", items.join(tr("separator_semicolon"))];
 }
 
 /** One slide as a 16:9 element. `opts.thumb` drops notes and simplifies for the thumbnail strip.
@@ -198,8 +198,7 @@ export function renderDeck(deck, opts = {}) {
     current = (i + slides.length) % slides.length;
     stage.replaceChildren(renderSlide(slides[current], theme));
     counter.textContent = `${current + 1} / ${slides.length}`;
-    // graphs/ppt/render/prepare.py appends what to draw after the narration, behind a marker: it is not to be read aloud.
-    const [said, design] = splitDesignNote(String(slides[current]?.notes ?? ""));
+    const [said, design] = splitDesignNote(String(slides[current]?.notes ?? ""), slides[current]?.visuals);
     notes.replaceChildren(
       ...(said ? [h("span", { class: "deck-notes-label" }, tr("speaker_notes")), h("p", null, said)] : []),
       ...(design ? [h("span", { class: "deck-notes-label" }, tr("design_notes")), h("p", { class: "muted" }, design)] : []));
