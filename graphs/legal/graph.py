@@ -40,7 +40,7 @@ from graphs.legal import offline as _offline  # noqa: F401  registers the offlin
 from graphs.legal import prompts
 from graphs.legal.agents import AGENTS, AgentOutcome, SharedContext, run_general, skipped_note
 from graphs.legal.citations import apply_checks, basis_section
-from schemas.events import ArtifactType, InterruptRequest
+from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.legal import AgentRun, DraftFields, IntentResult, LegalAnswer, LegalDocument, Trace, TraceStep
 
 MAX_PARALLEL_DOMAINS = 3
@@ -48,7 +48,6 @@ MAX_DRAFT_ROUNDS = 3
 STREAM_CHUNK = 40
 RESEARCH_INTENTS = {"legal_consultation", "regulation_query", "contract_review"}
 ANSWER_KEY, DOCUMENT_KEY, TRACE_KEY = "legal_answer", "legal_document", "trace"
-USE_DEFAULTS = "use defaults"
 
 
 class LegalState(TypedDict, total=False):

@@ -33,7 +33,7 @@ from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
 from graphs.requirement.topics import TOPICS, is_chinese
-from schemas.events import ArtifactType, InterruptRequest
+from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
     RequirementPlan,
@@ -43,7 +43,6 @@ from schemas.requirement import (
     ToolCallRecord,
 )
 
-USE_DEFAULTS = "use defaults"
 MAX_ROUNDS_CAP = 10
 PLAN_ARTIFACT_KEY = "requirement_plan"
 IMPLEMENTATION_ARTIFACT_KEY = "implementation_plan"
