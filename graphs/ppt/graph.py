@@ -27,7 +27,11 @@ from graphs.ppt import offline as _offline  # noqa: F401  registers the offline 
 from graphs.ppt import prompts
 from graphs.ppt.design import design_slide, merge_with_draft
 from graphs.ppt.planning import (
+    ADD_SLIDES,
+    CHANGE_LANGUAGE,
+    MIN_SLIDES_LEFT,
     PIPELINE_NODES,
+    REMOVE_SLIDES,
     STAGES,
     FeedbackIntent,
     asks_for_new_deck,
@@ -126,9 +130,10 @@ def change_note_for(stage_name: str, feedback: str, pages: list[int]) -> str:
 # ---------------------------------------------------------------------- routing
 
 
-async def classify_feedback(text: str, topic: str, llm: LLM) -> FeedbackIntent:
-    """Rules first (cheap, predictable); the model decides only what no rule covers."""
-    by_rules = classify_by_rules(text, topic)
+async def classify_feedback(text: str, topic: str, llm: LLM, language: str | None = None) -> FeedbackIntent:
+    """Rules first (cheap, predictable); the model decides only what no rule covers. `language` is the deck's:
+    "翻译一下" names no language and means the other one."""
+    by_rules = classify_by_rules(text, topic, language)
     if by_rules is not None:
         return by_rules
     return await llm.structured(
@@ -143,8 +148,14 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
     if not feedback or not state.get("deck"):
         return Command(goto=STAGES[0])
     topic = (state.get("analysis") or {}).get("topic", "")
-    intent = await classify_feedback(feedback, topic, runtime.context.llm)
+    intent = await classify_feedback(feedback, topic, runtime.context.llm, state["deck"].get("language"))
     target = intent.targetStage
+    if intent.intent == "REFINEMENT" and target in DECK_EDITS:
+        applied, refusal = _deck_edit(intent, feedback, SlideDeck.model_validate(state["deck"]))
+        if refusal is not None:  # a page the deck does not have, or a size it cannot take: nothing changes
+            return Command(goto=FEEDBACK_NOT_APPLIED, update={"feedback_stage": None, "change_note": refusal})
+        return Command(goto=target, update={
+            "feedback_stage": target, "refinements": [*(state.get("refinements") or []), applied], "change_note": None})
     pages = sorted({p for p in intent.pages if 1 <= p <= len(state["deck"]["slides"])})
     if intent.intent == "REFINEMENT" and target == REVISE_PAGES and not pages:
         target = "generate_slides"  # the pages named are not in the deck: redesign the slides instead
@@ -161,13 +172,66 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
 
 
 FEEDBACK_NOT_APPLIED = "feedback_not_applied"
+# Edits of the finished deck as a whole: each runs only what it needs, not a stage and all that follows.
+DECK_EDITS = (ADD_SLIDES, REMOVE_SLIDES, CHANGE_LANGUAGE)
+
+
+def _resolve(page: int, total: int) -> int:
+    """A page as the user numbered it: -1 is the last page, -2 the one before it."""
+    return page if page > 0 else total + 1 + page
+
+
+def _bad_pages(pages: list[int], total: int) -> str | None:
+    """The sentence for pages the deck does not have, else None."""
+    missing = [p for p in pages if not 1 <= _resolve(p, total) <= total]
+    if not missing:
+        return None
+    if all(p < 0 for p in missing):
+        return t("ppt.no_such_page_from_end", total=total, pages=_page_list([-p for p in missing]))
+    return t("ppt.no_such_page", total=total, pages=_page_list([p for p in missing if p > 0]))
+
+
+def _closing_start(deck: SlideDeck) -> int:
+    """How many pages come before the deck's closing run (summary, Q&A): where a new page goes by default."""
+    after = len(deck.slides)
+    while after > 1 and deck.slides[after - 1].layout in ("summary", "qa"):
+        after -= 1
+    return after
+
+
+def _deck_edit(intent: FeedbackIntent, feedback: str, deck: SlideDeck) -> tuple[dict[str, Any], str | None]:
+    """The refinement an edit applies (pages resolved against this deck), or the sentence saying why it cannot."""
+    total = len(deck.slides)
+    applied: dict[str, Any] = {"stage": intent.targetStage, "feedback": feedback, "pages": []}
+    bad = _bad_pages(intent.pages, total)
+    if bad is not None:
+        return applied, bad
+    if intent.targetStage == CHANGE_LANGUAGE:
+        if intent.language in (None, deck.language):
+            return applied, t("ppt.already_in_language", language=t(f"ppt.language_{deck.language}"))
+        return {**applied, "language": intent.language}, None
+    if intent.targetStage == REMOVE_SLIDES:
+        pages = sorted({_resolve(p, total) for p in intent.pages})
+        if not pages:
+            return applied, t("ppt.feedback_not_applied")
+        if total - len(pages) < MIN_SLIDES_LEFT:
+            return applied, t("ppt.too_few_slides_left", total=total, count=len(pages), low=MIN_SLIDES_LEFT)
+        return {**applied, "pages": pages}, None
+    if total + intent.count > MAX_SLIDES:
+        return applied, t("ppt.too_many_slides", high=MAX_SLIDES, total=total, count=intent.count)
+    after = _closing_start(deck) if intent.afterPage is None else (
+        intent.afterPage if intent.afterPage >= 0 else total + 1 + intent.afterPage)
+    if not 0 <= after <= total:
+        return applied, t("ppt.no_such_page", total=total, pages=_page_list([after]))
+    return {**applied, "afterPage": after, "count": intent.count, "subject": intent.subject}, None
 
 
 @node(FEEDBACK_NOT_APPLIED)
 async def feedback_not_applied(state: PptState, ctx: NodeContext) -> dict[str, Any]:
-    """Feedback no stage can carry out: the deck stays as it is and the user hears what can be changed."""
-    ctx.message(t("ppt.feedback_not_applied"), final=True)
-    return {}
+    """Feedback that cannot be carried out: the deck stays as it is and the user hears why (a page it does not
+    have, a size it cannot take) or, for feedback no stage can carry out, what can be changed."""
+    ctx.message(state.get("change_note") or t("ppt.feedback_not_applied"), final=True)
+    return {"change_note": None}
 
 
 # ---------------------------------------------------------------------- stages
@@ -406,6 +470,143 @@ def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout:
     return ("" if current_locale() == "zh" else " ").join(said)
 
 
+def _renumbered(slides: list[SlideSpec], old_index: dict[int, int]) -> list[SlideSpec]:
+    """Pages numbered 1, 2, 3… in order; a split page's `continuationOf` follows its page (None if it is gone)."""
+    new_index = {old: new for new, old in old_index.items()}
+    return [s.model_copy(update={"index": n, "continuationOf": new_index.get(s.continuationOf) if s.continuationOf else None})
+            for n, s in enumerate(slides, 1)]
+
+
+def _scripts_before(deck: SlideDeck, pages: int) -> int:
+    """How many scripts the first `pages` pages came from: a page split off a full one has no script of its own."""
+    return sum(1 for s in deck.slides[:pages] if s.continuationOf is None)
+
+
+def _publish_edit(ctx: NodeContext, before: SlideDeck, after: SlideDeck, scripts: SlideScripts) -> None:
+    """An edited deck's artifacts: the previews of pages whose number or content changed, the scripts, the DSL."""
+    for slide in after.slides:
+        old = before.slides[slide.index - 1] if slide.index <= len(before.slides) else None
+        if old != slide:
+            ctx.artifact(key=f"slide_preview_{slide.index}", type=ArtifactType.slide_preview,
+                         title=t("ppt.artifact_page", index=slide.index), content=slide)
+    ctx.artifact(key="slide_scripts", type=ArtifactType.slide_scripts, title=t("ppt.artifact_scripts"), content=scripts)
+    dsl_id = ctx.artifact(key="dsl", type=ArtifactType.dsl, title=t("ppt.artifact_dsl"), content=after, show_in_canvas=True)
+    ctx.log(t("ppt.dsl_ready", pages=len(after.slides), layouts=len({s.layout for s in after.slides})), artifact_id=dsl_id)
+
+
+def _resized_course(ctx: NodeContext, state: PptState, scripts_before: int, scripts_after: int) -> CourseConfig:
+    """The course's minutes follow its pages: each page keeps its narration, so the lesson grows or shrinks by
+    the pages added or removed (and the QA gate checks the narration against that, not the old length)."""
+    config = CourseConfig.model_validate(state["course_config"])
+    minutes = max(1, min(180, round(config.duration * scripts_after / max(1, scripts_before))))
+    if minutes != config.duration:
+        config = config.model_copy(update={"duration": minutes})
+        ctx.artifact(key="course_config", type=ArtifactType.course_config, title=t("ppt.artifact_course_config"),
+                     content=config)
+    return config
+
+
+@stage(ADD_SLIDES)
+async def add_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """"加一页，讲讲…的应用": a script for each new page (from the outline, the subject asked for and its
+    neighbours), that page's design, and the deck renumbered; every other page stays exactly as it was."""
+    refinement = state["refinements"][-1]
+    deck = SlideDeck.model_validate(state["deck"])
+    analysis = TopicAnalysis.model_validate(state["analysis"])
+    config = CourseConfig.model_validate(state["course_config"])
+    scripts = SlideScripts.model_validate(state["slide_scripts"]).scripts
+    after, count = refinement["afterPage"], refinement["count"]
+    total = len(deck.slides) + count
+    # As long as the pages around it: the deck grows by the new page's minutes, the others keep theirs.
+    budget = narration_budget(config.duration, len(scripts), deck.language)
+    outline = state["video_outline"]
+    titles = [s.title for s in deck.slides]
+
+    async def script_for(n: int) -> SlideScript:
+        index = after + n + 1
+        neighbours = {"before": titles[after - 1] if after else None, "after": titles[after] if after < len(titles) else None}
+        written = await ctx.llm.structured(
+            SlideScript, role="ppt", system=prompts.SYSTEM,
+            prompt=prompts.added_slide_script(analysis, outline, refinement["subject"], index, total, budget, neighbours,
+                                              refinement["feedback"]),
+            facts={"topic": analysis.topic, "language": deck.language, "subject": refinement["subject"], "index": index,
+                   "total": total, "narrationBudget": budget, "outline": outline, "nth": n, "titles": titles, **neighbours},
+        )
+        return written.model_copy(update={"slideIndex": index})
+
+    new_scripts = list(await asyncio.gather(*(script_for(n) for n in range(count))))
+    pages = await asyncio.gather(*(write_page(ctx, script, total, deck.theme, deck.language, None,
+                                              feedback_for(state, "generate_slides"), added=True) for script in new_scripts))
+    slides = [*deck.slides[:after], *pages, *deck.slides[after:]]
+    old_index = {n: s.index for n, s in enumerate(slides, 1) if not after < n <= after + count}
+    prepared = await asyncio.to_thread(prepare, deck.model_copy(update={"slides": _renumbered(slides, old_index)}))
+    for change in prepared.changes:
+        ctx.log(change)
+    at = _scripts_before(deck, after)
+    all_scripts = [*scripts[:at], *new_scripts, *scripts[at:]]
+    renumbered = SlideScripts(scripts=[s.model_copy(update={"slideIndex": n}) for n, s in enumerate(all_scripts, 1)])
+    added = [prepared.deck.slides[after + n] for n in range(count)]
+    for page in added:
+        ctx.log(t("ppt.page_ready", index=page.index, total=total, title=page.title))
+    course = _resized_course(ctx, state, len(scripts), len(renumbered.scripts))
+    _publish_edit(ctx, deck, prepared.deck, renumbered)
+    note = t("ppt.added_slides", pages=_page_list([p.index for p in added]), total=len(prepared.deck.slides),
+             titles=("、" if current_locale() == "zh" else ", ").join(plain(p.title) for p in added), minutes=course.duration)
+    return {"deck": prepared.deck.model_dump(), "slide_scripts": renumbered.model_dump(), "change_note": note,
+            "course_config": course.model_dump()}
+
+
+@stage(REMOVE_SLIDES)
+async def remove_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """"删掉第4页": the pages named are dropped with their scripts and the rest renumbered; nothing is rewritten."""
+    refinement = state["refinements"][-1]
+    deck = SlideDeck.model_validate(state["deck"])
+    scripts = SlideScripts.model_validate(state["slide_scripts"]).scripts
+    dropped = set(refinement["pages"])
+    kept = [s for s in deck.slides if s.index not in dropped]
+    dropped_scripts = {_scripts_before(deck, s.index) for s in deck.slides if s.index in dropped and s.continuationOf is None}
+    left = [s for n, s in enumerate(scripts, 1) if n not in dropped_scripts]
+    renumbered = SlideScripts(scripts=[s.model_copy(update={"slideIndex": n}) for n, s in enumerate(left, 1)])
+    after = deck.model_copy(update={"slides": _renumbered(kept, {n: s.index for n, s in enumerate(kept, 1)})})
+    course = _resized_course(ctx, state, len(scripts), len(renumbered.scripts))
+    _publish_edit(ctx, deck, after, renumbered)
+    note = t("ppt.removed_slides", pages=_page_list(sorted(dropped)), total=len(after.slides), minutes=course.duration)
+    return {"deck": after.model_dump(), "slide_scripts": renumbered.model_dump(), "change_note": note,
+            "course_config": course.model_dump()}
+
+
+@node(CHANGE_LANGUAGE)
+async def change_language(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """"改成英文": the topic is restated in the language asked for, then every stage whose text is in that
+    language re-runs (course config, outline, scripts, slides); the theme, colours and fonts stay."""
+    refinement = state["refinements"][-1]
+    analysis = TopicAnalysis.model_validate(state["analysis"])
+    language = refinement["language"]
+    # As many pages and minutes as now, added or removed ones counted: a translation does not resize the deck.
+    pages = len(SlideScripts.model_validate(state["slide_scripts"]).scripts)
+    minutes = CourseConfig.model_validate(state["course_config"]).duration
+    restated = await ctx.llm.structured(
+        TopicAnalysis, role="ppt", system=prompts.SYSTEM, prompt=prompts.restate_analysis(analysis, language),
+        facts={"topic": analysis.topic, "language": language, "durationHint": minutes,
+               "audienceHint": analysis.audienceHint, "slideCountHint": pages},
+    )
+    restated = restated.model_copy(update={"language": language, "slideCountHint": pages,
+                                           "durationMinutesHint": minutes})
+    if len(restated.topic) > MAX_TITLE:
+        restated = restated.model_copy(update={"topic": analysis.topic})
+    name = t(f"ppt.language_{language}")
+    ctx.log(t("ppt.language_logged", language=name))
+    return {"analysis": restated.model_dump(), "change_note": t("ppt.changed_language", language=name)}
+
+
+def _after_course_config(state: PptState) -> list[str]:
+    """The outline always follows the course config; the theme too, except when only the language changes:
+    colours and fonts do not depend on it."""
+    if state.get("feedback_stage") == CHANGE_LANGUAGE:
+        return ["generate_video_outline"]
+    return ["generate_video_outline", "generate_presentation_theme"]
+
+
 def _render_processes(ctx: NodeContext) -> int:
     return ctx.flow.settings.render_processes if ctx.flow.settings is not None else 0
 
@@ -512,23 +713,31 @@ async def generate_page(task: PageTask, config: RunnableConfig, runtime: Runtime
     ctx.stop_if_draining()
     script, total, index = task["script"], task["total"], task["script"]["slideIndex"]
     ctx.progress(index, total, _progress_message(index, total, task["language"]), status="generating_slide")
-    parsed = SlideScript.model_validate(script)
-    draft = design_slide(parsed, total, task["subtitle"] if parsed.slideIndex == 1 else None)
-    theme = PresentationTheme.model_validate(task["theme"])
-    written = await ctx.llm.structured(
-        SlideSpec,
-        role="ppt",
-        system=prompts.SYSTEM,
-        prompt=prompts.slide_page(script, total, theme, task.get("feedback"), draft.model_dump(exclude_defaults=True)),
-        facts={"script": script, "total": total, "language": task["language"], "feedback": task.get("feedback"),
-               "subtitle": task["subtitle"]},
-    )
-    slide = merge_with_draft(written, draft)
+    slide = await write_page(ctx, SlideScript.model_validate(script), total, PresentationTheme.model_validate(task["theme"]),
+                             task["language"], task["subtitle"], task.get("feedback"))
     artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
                                title=t("ppt.artifact_page", index=index), content=slide)
     ctx.log(t("ppt.page_ready", index=index, total=total, title=slide.title), artifact_id=artifact_id)
     await ctx.flush()  # not a hooked node: make the page's events durable before its write is checkpointed
     return {"slides": [slide.model_dump()]}
+
+
+async def write_page(ctx: NodeContext, script: SlideScript, total: int, theme: PresentationTheme, language: str,
+                     subtitle: str | None, feedback: str | None, *, added: bool = False) -> SlideSpec:
+    """One page from its script: the layout its shape calls for, then the model's page merged over it. A page
+    `added` to a finished deck takes its layout from its content only, never from standing first or last."""
+    as_placed = script.model_copy(update={"slideIndex": 2}) if added else script
+    draft = design_slide(as_placed, total + 2 if added else total, subtitle if script.slideIndex == 1 else None)
+    draft = draft.model_copy(update={"index": script.slideIndex})
+    written = await ctx.llm.structured(
+        SlideSpec,
+        role="ppt",
+        system=prompts.SYSTEM,
+        prompt=prompts.slide_page(script.model_dump(), total, theme, feedback, draft.model_dump(exclude_defaults=True)),
+        facts={"script": script.model_dump(), "total": total, "language": language, "feedback": feedback,
+               "subtitle": subtitle, "added": added},
+    )
+    return merge_with_draft(written, draft).model_copy(update={"index": script.slideIndex})
 
 
 def _send_pages(state: PagesState) -> list[Send]:
@@ -560,11 +769,16 @@ def build_graph() -> StateGraph:
         "generate_slides": generate_slides,
     }
     assert tuple(nodes) == STAGES
-    graph.add_node("route_request", route_request, destinations=(*STAGES, REVISE_PAGES, FEEDBACK_NOT_APPLIED))
+    graph.add_node("route_request", route_request, destinations=(*STAGES, REVISE_PAGES, *DECK_EDITS, FEEDBACK_NOT_APPLIED))
     graph.add_node(FEEDBACK_NOT_APPLIED, feedback_not_applied)
     graph.add_edge(FEEDBACK_NOT_APPLIED, END)
     graph.add_node(REVISE_PAGES, revise_pages)
     graph.add_edge(REVISE_PAGES, "check_deck")
+    for edit in (ADD_SLIDES, REMOVE_SLIDES):
+        graph.add_node(edit, add_slides if edit == ADD_SLIDES else remove_slides)
+        graph.add_edge(edit, "check_deck")
+    graph.add_node(CHANGE_LANGUAGE, change_language)
+    graph.add_edge(CHANGE_LANGUAGE, "generate_course_config")
     # After the six stages: the QA gate (renders, checks, repairs, publishes) and the real preview.
     nodes |= {"check_deck": check_deck, "preview_deck": preview_deck}
     for name, fn in nodes.items():
@@ -577,8 +791,10 @@ def build_graph() -> StateGraph:
     chain = ["analyze_topic", "generate_course_config", "generate_video_outline", "generate_slide_scripts",
              "generate_slides", "check_deck", "preview_deck"]
     for before, after in zip(chain, chain[1:]):
-        graph.add_edge(before, after)
-    graph.add_edge("generate_course_config", "generate_presentation_theme")
+        if before != "generate_course_config":
+            graph.add_edge(before, after)
+    graph.add_conditional_edges("generate_course_config", _after_course_config,
+                                ["generate_video_outline", "generate_presentation_theme"])
     graph.add_edge("generate_presentation_theme", "generate_slides")
     graph.add_edge(chain[-1], END)
     assert set(chain) | {"generate_presentation_theme"} == set(PIPELINE_NODES)

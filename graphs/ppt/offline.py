@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import accumulate
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.ppt.design import as_process, as_table, design_slide
+from graphs.ppt.design import AGENDA_WORDS, SUMMARY_WORDS, as_process, as_table, design_slide
 from core.i18n import t
 from graphs.ppt.planning import (
     FeedbackIntent,
@@ -265,6 +265,51 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     return SlideScripts(scripts=scripts)
 
 
+EXERCISE_WORDS = ("练习", "习题", "作业", "测验", "小测", "exercise", "quiz", "homework", "practice")
+
+
+def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh: bool) -> tuple[str, list[str], list[str]]:
+    """(title, contentDesign, visualSuggestions) of a page added about a subject the user named: a recap, an
+    agenda or exercises when the subject says so, else the subject's points tied back to the deck's topic."""
+    units = [unit.title for unit in outline.knowledgeUnits]
+    title = subject if zh else subject[:1].upper() + subject[1:]
+    if nth:
+        title = f"{title}（{nth + 1}）" if zh else f"{title} ({nth + 1})"
+    lowered = subject.lower()
+    if any(word in lowered for word in (*SUMMARY_WORDS, *AGENDA_WORDS)):
+        return title, units[:6], []
+    if any(word in lowered for word in EXERCISE_WORDS):
+        return title, ([f"用自己的话解释{units[0]}", f"举一个生活中与{topic}有关的例子", f"{units[0]}和{units[-1]}有什么联系？"] if zh else
+                       [f"Explain {_mid_sentence(units[0])} in your own words", f"Give an everyday example of {topic}",
+                        f"How is {_mid_sentence(units[0])} linked to {_mid_sentence(units[-1])}?"]), []
+    tie = f"联系{units[nth % len(units)]}" if topic in subject else f"{subject}与{topic}的关系"
+    tie_en = f"Linked to {_mid_sentence(units[nth % len(units)])}" if topic.lower() in lowered else f"How {subject} relates to {topic}"
+    return title, ([f"{subject}：核心要点", tie, f"{subject}的一个实例"] if zh else
+                   [f"{title}: the key points", tie_en, f"An example of {subject}"]), ["示意图：" + subject if zh else "Diagram: " + subject]
+
+
+@offline_composer(SlideScript)
+def added_slide_script(request: OfflineRequest) -> SlideScript:
+    """A page added to a finished deck: about the subject asked for, else the first angle on an outline point
+    whose page the deck does not have yet (so it never repeats a page)."""
+    topic, zh, nth = request.fact("topic"), _zh(request), request.fact("nth", 0)
+    outline = VideoOutline.model_validate(request.fact("outline"))
+    subject = request.fact("subject")
+    if subject:
+        title, content, visuals = _subject_page(subject, nth, topic, outline, zh)
+    else:
+        taken = set(request.fact("titles") or [])
+        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh) for angle in REPEAT_ANGLES[::-1]
+                      for unit in outline.knowledgeUnits for point in unit.knowledgePoints]
+        fresh = [c for c in candidates if c[0][:1].upper() + c[0][1:] not in taken and c[0] not in taken]
+        title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]
+        if not zh:
+            title, content = title[:1].upper() + title[1:], [item[:1].upper() + item[1:] for item in content]
+    seed = [f"{title}。", *(f"{c}。" for c in content[:2])] if zh else [f"{title}.", *(f"{c}." for c in content[:2])]
+    return SlideScript(slideIndex=request.fact("index"), title=title, contentDesign=content, visualSuggestions=visuals,
+                       narrationScript=_narration(seed, request.fact("narrationBudget"), zh))
+
+
 @offline_composer(PresentationTheme)
 def presentation_theme(request: OfflineRequest) -> PresentationTheme:
     topic, feedback = request.fact("topic"), request.fact("feedback") or ""
@@ -337,7 +382,11 @@ def slide_spec(request: OfflineRequest) -> SlideSpec:
     if request.fact("current") is not None:
         return _revised_page(request)
     script = SlideScript.model_validate(request.fact("script"))
-    spec = design_slide(script, request.fact("total"), request.fact("subtitle") if script.slideIndex == 1 else None)
+    if request.fact("added"):  # a page added to a finished deck: its content, not its place, sets its layout
+        spec = design_slide(script.model_copy(update={"slideIndex": 2}), request.fact("total") + 2, None)
+        spec = spec.model_copy(update={"index": script.slideIndex})
+    else:
+        spec = design_slide(script, request.fact("total"), request.fact("subtitle") if script.slideIndex == 1 else None)
     feedback = (request.fact("feedback") or "").lower()
     if any(word in feedback for word in VISUAL_WORDS) and spec.layout == "bullets":
         spec = spec.model_copy(update={"layout": "image_text"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import colorsys
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -234,7 +235,14 @@ class FeedbackIntent(BaseModel):
                                     "UNSUPPORTED (a change none of the stages can make)")
     targetStage: str | None = Field(default=None, description="For REFINEMENT: the first stage to re-run, or "
                                                               "revise_pages to rewrite only the pages named")
-    pages: list[int] = Field(default_factory=list, description="For revise_pages: the 1-based pages to rewrite")
+    pages: list[int] = Field(default_factory=list, description="For revise_pages and remove_slides: the 1-based pages "
+                                                            "(-1 the last page, -2 the one before it…); for add_slides "
+                                                            "the page the position names, if any")
+    count: int = Field(default=1, ge=1, description="For add_slides: how many pages to add")
+    subject: str | None = Field(default=None, description="For add_slides: what the new page is about, if named")
+    afterPage: int | None = Field(default=None, description="For add_slides: the page the new one follows (0 = at the "
+                                                            "start, -1 = after the last); none = before the closing pages")
+    language: Literal["zh", "en"] | None = Field(default=None, description="For change_language: the language asked for")
     reason: str = Field(default="", description="Why, in a few words")
 
 
@@ -312,8 +320,220 @@ def wants_simpler(text: str | None) -> bool:
     return any(word in lowered for word in SIMPLIFY_WORDS)
 
 
-def classify_by_rules(text: str, topic: str = "") -> FeedbackIntent | None:
+# ------------------------------------------------------------ slide edits: add, remove, change language
+
+
+ADD_SLIDES, REMOVE_SLIDES, CHANGE_LANGUAGE = "add_slides", "remove_slides", "change_language"
+# Removing pages may leave fewer than MIN_SLIDES (the least a new deck gets), but never nothing.
+MIN_SLIDES_LEFT = 1
+_CLAUSE_END = r"(?=\s*(?:[了吧呢吗啊掉]\s*)*(?:[，,。.；;！!？?\n]|$))"
+
+# One page of this deck as a message names it. Numbers are pages; a negative number counts from the end.
+_REF_ZH = (rf"第\s*{_ZH_NUMBER}(?:\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*\s*(?:页|张)|倒数第\s*{_ZH_NUMBER}\s*(?:页|张)"
+           rf"|最后\s*(?:{_ZH_NUMBER})?\s*(?:页|张)|最后那页|末页|尾页|首页|封面页?")
+_REFS_ZH = rf"(?:{_REF_ZH})(?:\s*(?:、|，|,|和|与|及|以及|还有)\s*(?:{_REF_ZH}))*"
+_ORDINAL_EN = r"\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"
+_ORDINALS_EN = {w: i for i, w in enumerate(("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                                            "eighth", "ninth", "tenth"), 1)}
+_REF_EN = (rf"(?:slides?|pages?)\s+\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*"
+           rf"|(?:{_ORDINAL_EN})\s+(?:to|from)\s+last\s+(?:slide|page)"
+           rf"|(?:last|final)(?:\s+(?:{_EN_COUNT}|\d+))?\s+(?:slides?|pages?)|(?:{_ORDINAL_EN})\s+(?:slide|page)"
+           rf"|cover(?:\s+(?:slide|page))?|title\s+(?:slide|page)")
+_REFS_EN = rf"(?:the\s+)?(?:{_REF_EN})(?:\s*(?:,|and|&)\s*(?:the\s+)?(?:{_REF_EN}))*"
+
+
+def _en_ordinal(word: str) -> int:
+    return int(word[:-2]) if word[:1].isdigit() else _ORDINALS_EN[word]
+
+
+def slide_refs(text: str) -> list[int]:
+    """Every page a span names, in the message's own numbering: 第3、4页 → [3, 4], 最后两页 → [-2, -1],
+    倒数第二页 → [-2], 封面 / the cover → [1], the second to last slide → [-2]."""
+    refs = list(pages_named(re.sub(rf"倒数第\s*{_ZH_NUMBER}", " ", text)))
+    for match in re.finditer(rf"倒数第\s*({_ZH_NUMBER})|(?:^|[^第])最后\s*({_ZH_NUMBER})?\s*(?:页|张)|最后那页|末页|尾页", text):
+        if match.group(1):
+            refs.append(-_zh_number(match.group(1)))
+        else:
+            refs += list(range(-(_zh_number(match.group(2)) if match.group(2) else 1), 0))
+    if re.search(r"首页|封面|\bcover\b|\btitle\s+(?:slide|page)", text, re.IGNORECASE):
+        refs.append(1)
+    for match in re.finditer(rf"\b({_ORDINAL_EN})\s+(?:to|from)\s+last\b|\b(?:last|final)(?:\s+({_EN_COUNT}|\d+))?\s+(?:slides?|pages?)"
+                             rf"|\b({_ORDINAL_EN})\s+(?:slide|page)", text, re.IGNORECASE):
+        if match.group(1):
+            refs.append(-_en_ordinal(match.group(1).lower()))
+        elif match.group(3):
+            word = match.group(3).lower()
+            if not word[:1].isdigit():  # "4th slide" is already one of pages_named
+                refs.append(_en_ordinal(word))
+        else:
+            refs += list(range(-round(_number(match.group(2))) if match.group(2) else -1, 0))
+    return list(dict.fromkeys(refs))
+
+
+_REMOVE_VERB_ZH = r"删除|删掉|删去|删了|删|去掉|去除|拿掉|移除|砍掉|剔除|不要了|不要|不需要|可以删|可以去掉"
+_REMOVE_ZH = (rf"(?:{_REMOVE_VERB_ZH})\s*(?:这|那)?\s*(?P<a>{_REFS_ZH})(?!\s*(?:的|上|里|中|中间|里面|上面))"
+              rf"|(?P<b>{_REFS_ZH})\s*(?:也|就|都)?\s*(?:给我|帮我)?\s*(?:{_REMOVE_VERB_ZH}){_CLAUSE_END}")
+_REMOVE_EN = (rf"\b(?:remove|delete|drop|cut|scrap|lose|get\s+rid\s+of|take\s+out)\s+(?P<a>{_REFS_EN})\b(?!\s*(?:'s|’s))"
+              rf"|\b(?P<b>{_REFS_EN})\s+(?:can|should|must|could)\s+(?:go|be\s+(?:removed|deleted|dropped|cut))")
+
+
+def slides_to_remove(text: str) -> list[int] | None:
+    """The pages a message asks to drop ("删掉第4页", "去掉最后一页", "remove slide 2"), or None when it asks
+    no such thing; a verb aimed at something on a page ("删掉第3页的图片") is page feedback, not this."""
+    match = re.search(_REMOVE_ZH, text) or re.search(_REMOVE_EN, text, re.IGNORECASE)
+    if match is None:
+        return None
+    refs = slide_refs(match.group("a") or match.group("b"))
+    return refs or None
+
+
+_ADD_VERB_ZH = r"增加|添加|新增|追加|补充|插入|加上|多加|再加|多出|加|添|补|插|多"
+_PAGE_NOUN_ZH = r"幻灯片|页面|页(?!数)"
+# "加一页", "再加两页", "加一个总结页", "插入一张幻灯片"; not "加一张图片" (a picture on a page) nor "第3页加个例子".
+_ADD_ZH = re.compile(
+    rf"(?:{_ADD_VERB_ZH})\s*(?:一下|上)?\s*(?P<count>{_ZH_NUMBER})?\s*"
+    rf"(?:页(?!数)|(?:个|张)?\s*(?P<pre>[^，,。；;！!？?\s第到在\d{_ZH_NUMERAL}]{{0,10}}?)\s*(?:{_PAGE_NOUN_ZH}))(?!\s*\d)")
+_ADD_EN = re.compile(
+    rf"\b(?:add|insert|append|include|put\s+in|throw\s+in)\s+(?:in\s+)?(?:(?:an?|another)\s+(?=(?:{_EN_COUNT}|\d+)\s))?(?:(?P<count>an?|another|{_EN_COUNT}|\d+)\s+)?"
+    rf"(?:(?:more|extra|new|additional)\s+)*(?P<pre>(?:[\w'-]+\s+){{0,3}}?)(?:slides?|pages?)\b(?!\s*\d)"
+    rf"|\b(?P<count2>one|another|{_EN_COUNT}|\d+)\s+more\s+(?:slides?|pages?)\b(?!\s*\d)",
+    re.IGNORECASE)
+_EN_PREPOSITIONS = {"to", "on", "in", "at", "of", "into", "onto", "from", "for", "the", "this", "that", "each", "every"}
+
+# Where the new page goes: 在第3页后面 / 第3页之前 / 第3和第4页之间 / 放在最后 / 在开头 / 作为第3页; after slide 3,
+# before the last slide, between slides 3 and 4, at the end, at the start, as slide 3.
+_SIDE_ZH = re.compile(rf"(?:在|放在|放到|插在|插到|加在|加到|插入到?)?\s*(?P<ref>{_REF_ZH})\s*(?:(?:和|与|跟)\s*(?P<ref2>{_REF_ZH})\s*"
+                      rf"(?P<between>之间|中间)|的?\s*(?P<side>前面|前边|之前|以前|前|后面|后边|之后|以后|后))")
+_END_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|在)\s*(?:最后面?|末尾|结尾|最末|后面)(?!\s*(?:一|那|两|几|\d))")
+_START_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|在)\s*(?:开头|最前面?|最开始)")
+_AS_ZH = re.compile(rf"(?:作为|当作|成为|放在|放到|插在|插到)\s*(?P<ref>第\s*{_ZH_NUMBER}\s*(?:页|张))")
+_SIDE_EN = re.compile(rf"\b(?:(?P<side>after|before|following|ahead\s+of)\s+(?P<ref>{_REFS_EN})"
+                      rf"|between\s+(?P<between>(?:slides?|pages?)\s+\d+\s*(?:and|&|,)\s*\d+))\b", re.IGNORECASE)
+_END_EN = re.compile(r"\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|back)\b|\bas\s+the\s+(?:last|final)\s+(?:slide|page)\b|\bappend\b", re.IGNORECASE)
+_START_EN = re.compile(r"\bat\s+the\s+(?:very\s+)?(?:start|beginning|front)\b|\bas\s+the\s+first\s+(?:slide|page)\b", re.IGNORECASE)
+_AS_EN = re.compile(r"\bas\s+(?:the\s+new\s+)?(?:slide|page)\s+(?P<n>\d+)\b", re.IGNORECASE)
+
+
+def insert_position(text: str) -> tuple[int | None, list[int]]:
+    """(the page the new one follows, the page named for it): 0 = at the start, -1 = after the last page,
+    None = no position named. 第3页前面 → (2, [3]); after the last slide → (-1, [-1])."""
+    side = _SIDE_ZH.search(text) or _SIDE_EN.search(text)
+    if side is not None:
+        groups = side.groupdict()
+        if groups.get("between"):
+            refs = slide_refs(side.group(0))
+            return (min(refs), refs) if refs else (None, [])
+        refs = slide_refs(groups["ref"])
+        if not refs:
+            return None, []
+        before = groups["side"].lower() in ("前面", "前边", "之前", "以前", "前", "before", "ahead of")
+        page = min(refs) if before else max(refs)
+        return (page - 1 if before else page), [page]
+    if _START_ZH.search(text) or _START_EN.search(text):
+        return 0, []
+    placed = _AS_ZH.search(text) or _AS_EN.search(text)
+    if placed is not None:
+        page = _zh_number(re.search(_ZH_NUMBER, placed.group("ref")).group()) if placed.groupdict().get("ref") \
+            else int(placed.group("n"))
+        return page - 1, [page]
+    if _END_ZH.search(text) or _END_EN.search(text):
+        return -1, []
+    return None, []
+
+
+_SUBJECT_LEAD_ZH = re.compile(r"^(?:(?:内容|主题|题目)(?:是|为|就是)|讲的是|关于|有关|用来|专门|来|再)\s*")
+_SUBJECT_LEAD_EN = re.compile(r"^(?:(?:about|on|covering|explaining|to\s+explain|showing|for|with|that\s+(?:covers|explains|shows)"
+                              r"|on\s+the\s+topic\s+of|regarding)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
+def _added_subject(text: str, match: re.Match, english: bool) -> str | None:
+    """What the new page is about: named after the page word ("加一页，讲讲XX的应用", "add a slide about X") or
+    before it ("加一个总结页", "add a summary slide"); positions and asking words are not the subject."""
+    rest = text[match.end():]
+    for pattern in ((_SIDE_EN, _END_EN, _START_EN, _AS_EN) if english else (_SIDE_ZH, _END_ZH, _START_ZH, _AS_ZH)):
+        rest = pattern.sub(" ", rest)
+    for clause in _CLAUSE.split(rest):
+        clause = clause.strip(" ：:-—")
+        if english:
+            clause = _SUBJECT_LEAD_EN.sub("", clause).strip(" -")
+            clause = re.sub(r"\b(?:please|thanks|thank you)\b", "", clause, flags=re.IGNORECASE).strip()
+        else:
+            clause = _TELLING_ZH.sub("", _SUBJECT_LEAD_ZH.sub("", clause)).strip()
+            clause = re.sub(r"^(?:讲|说|聊|谈)\s*|(?:的内容|的页面|方面的|的|吧|好吗|可以吗|谢谢)+$", "", clause).strip()
+        if clause:
+            return clause[:MAX_TITLE]
+    pre = (match.groupdict().get("pre") or "").strip()
+    if english:
+        pre = " ".join(w for w in pre.split() if w.lower() not in ("more", "extra", "new", "additional"))
+    else:
+        pre = re.sub(r"^(?:新的?|关于|讲)|的$", "", pre).strip()
+    return pre[:MAX_TITLE] or None
+
+
+def slides_to_add(text: str) -> FeedbackIntent | None:
+    """A request for one or more new pages: how many, about what and where, or None when none is asked."""
+    match = _ADD_ZH.search(text)
+    english = match is None
+    if english:
+        match = _ADD_EN.search(text)
+        if match is None:
+            return None
+        if any(w.lower() in _EN_PREPOSITIONS for w in (match.group("pre") or "").split()):
+            return None  # "add an image to slide 3": something added to a page, not a page
+    word = match.group("count") or (match.groupdict().get("count2") if english else None)
+    count = 1 if word is None or word.lower() in ("a", "an", "another") else max(1, round(_number(word)))
+    after, pages = insert_position(text)
+    return FeedbackIntent(intent="REFINEMENT", targetStage=ADD_SLIDES, count=count, subject=_added_subject(text, match, english),
+                          afterPage=after, pages=pages, reason="asks for a new page")
+
+
+_LANGUAGE_NAMES = {"中文": "zh", "汉语": "zh", "简体中文": "zh", "华文": "zh", "英文": "en", "英语": "en",
+                   "english": "en", "chinese": "zh", "mandarin": "zh"}
+_LANG = "|".join(sorted(_LANGUAGE_NAMES, key=len, reverse=True))
+# A language name in a part of the deck ("英文字体", "English terms") is not the deck's language.
+_NOT_THE_DECK = r"(?!\s*(?:字体|术语|单词|名称|名字|标注|注释|关键词|字幕|缩写|翻译|原文|font|terms?|words?|names?|labels?|captions?))"
+_LANGUAGE_ZH = re.compile(
+    rf"(?:改成|改为|改用|换成|换为|换用|转成|转为|转换成|翻译成|翻译为|翻成|译成|译为|写成|变成|切换到|切换成|切换为|做成|出|来)"
+    rf"\s*(?:一个|一份|个|一版)?\s*(?P<a>{_LANG}){_NOT_THE_DECK}"
+    rf"|用\s*(?P<b>{_LANG})\s*(?:重写|改写|重新|再写|写|重做|做|讲|生成|呈现|表达|来写|来做)"
+    rf"|(?P<c>{_LANG})\s*(?:版本?|的版本)(?!\s*(?:的?(?:PPT|ppt|课件|幻灯片)\s*(?:关于|讲)))", re.IGNORECASE)
+_LANGUAGE_EN = re.compile(
+    rf"\b(?:translate|rewrite|re-write|redo|write|switch|change|convert|turn|make|put|do|present|give|have)\b[^.?!。？！]{{0,40}}?"
+    rf"\b(?:in|into|to)\s+(?P<a>english|chinese|mandarin)\b{_NOT_THE_DECK}"
+    rf"|\b(?:make|have|want|need)\s+(?:it|this|everything|the\s+(?:deck|slides|presentation|ppt))\s+(?:in\s+)?(?P<d>english|chinese)\b"
+    rf"|\b(?P<c>english|chinese|mandarin)\s+version\b|^\s*(?:in|into)\s+(?P<b>english|chinese|mandarin)\b", re.IGNORECASE)
+_TRANSLATE = re.compile(r"翻译|\btranslate\b", re.IGNORECASE)
+
+
+def _without_language(text: str) -> str:
+    """The message without the phrase that names a language, so a subject left in it stands out."""
+    return _LANGUAGE_EN.sub(" ", _LANGUAGE_ZH.sub(" ", text))
+
+
+def language_asked(text: str, current: str | None = None) -> str | None:
+    """The language a message asks the whole deck to be in ("用英文重写", "改成中文", "translate the deck into
+    English"); "翻译一下" / "translate it" with none named means the other one of zh and en."""
+    match = _LANGUAGE_ZH.search(text) or _LANGUAGE_EN.search(text)
+    if match is not None:
+        name = next(g for g in match.groupdict().values() if g)
+        return _LANGUAGE_NAMES[name.lower()]
+    if current in ("zh", "en") and _TRANSLATE.search(text) and not re.search(_LANG, text, re.IGNORECASE):
+        return "en" if current == "zh" else "zh"
+    return None
+
+
+def classify_by_rules(text: str, topic: str = "", language: str | None = None) -> FeedbackIntent | None:
     lowered = text.lower()
+    # Deck edits come before a new deck: "add another two slides about X" names a subject but not a new deck.
+    asked = language_asked(text, language)
+    if asked is not None and not pages_named(text) and not asks_for_new_deck(_without_language(text), topic):
+        return FeedbackIntent(intent="REFINEMENT", targetStage=CHANGE_LANGUAGE, language=asked, reason="names a language")
+    removed = slides_to_remove(text)
+    if removed is not None:
+        return FeedbackIntent(intent="REFINEMENT", targetStage=REMOVE_SLIDES, pages=removed, reason="asks to drop pages")
+    added = slides_to_add(text)
+    if added is not None:
+        return added
     if asks_for_new_deck(text, topic):
         return FeedbackIntent(intent="INITIAL", reason="asks for a new deck")
     if colour_named(text) is not None:

@@ -101,6 +101,28 @@ def revise_page(page: dict[str, Any], total: int, theme: PresentationTheme, feed
     )
 
 
+def added_slide_script(analysis: TopicAnalysis, outline: dict[str, Any], subject: str | None, index: int, total: int,
+                       budget: int, neighbours: dict[str, str | None], feedback: str) -> str:
+    unit = "Chinese characters" if analysis.language == "zh" else "words"
+    about = f"about “{subject}”" if subject else "on a point of the outline the deck would gain from (an example, an application)"
+    return (
+        f"A finished deck on “{analysis.topic}” (language {analysis.language}) gets a new page {about}, as page {index} of "
+        f"{total}, between “{neighbours['before'] or '(start)'}” and “{neighbours['after'] or '(end)'}”.\nVideo outline:\n"
+        f"{_json(outline)}\nWrite this one slide script: slideIndex {index}, title, contentDesign (2-5 short points), "
+        f"visualSuggestions and narrationScript of about {budget} {unit}, in the deck's language. It must not repeat "
+        "its neighbours." + _feedback(feedback)
+    )
+
+
+def restate_analysis(analysis: TopicAnalysis, language: str) -> str:
+    name = "Chinese" if language == "zh" else "English"
+    return (
+        f"Topic analysis of a finished deck:\n{_json(analysis.model_dump())}\nThe deck is to be rewritten in {name}. "
+        f"Give the same analysis with topic, keywords and audience translated into {name} (language {language}); "
+        "keep the duration and the slide count."
+    )
+
+
 def feedback_intent(text: str, topic: str) -> str:
     return (
         f"The current deck is about “{topic}”. The user now writes: “{text}”.\n"
@@ -108,5 +130,8 @@ def feedback_intent(text: str, topic: str) -> str:
         "(intent REFINEMENT), or a change none of the stages below can make (intent UNSUPPORTED)? For "
         "REFINEMENT give targetStage: generate_slides for visuals/layout, generate_video_outline for structure "
         "or content, generate_presentation_theme for colours/fonts, generate_slide_scripts for narration, "
-        "revise_pages (with pages: the 1-based page numbers) when the feedback is about particular pages only."
+        "revise_pages (with pages: the 1-based page numbers) when the feedback is about particular pages only, "
+        "add_slides (count, subject if named, afterPage: the page it follows, 0 for the start, -1 after the last, none "
+        "for before the closing pages) for new pages, remove_slides (pages; -1 the last page) to drop pages, "
+        "change_language (language zh or en) to rewrite the whole deck in another language."
     )
