@@ -10,14 +10,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 from pptx import Presentation
 from pptx.util import Emu
 
 from core.i18n import t
-from core.llm.offline import OfflineLLM
-from graphs.base import FlowContext
-from graphs.ppt import FLOW
+from tests.support.ppt_graph import finished_deck
 from graphs.ppt.qa import gate
 from graphs.ppt.render.metrics import Fonts, wrap
 from graphs.ppt.render.prepare import halve_text, visible_items
@@ -193,10 +190,7 @@ def test_measured_wrapping_breaks_chinese_anywhere_and_english_between_words():
 
 
 async def _offline_deck(request: str) -> SlideDeck:
-    graph = FLOW.build_graph().compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": request}}
-    await graph.ainvoke(FLOW.initial_input(request, {}), config, context=FlowContext(llm=OfflineLLM()), durability="sync")
-    return SlideDeck.model_validate((await graph.aget_state(config)).values["deck"])
+    return SlideDeck.model_validate((await finished_deck(request))["deck"])
 
 
 @pytest.mark.parametrize("request_text", ["做一个关于光合作用的10分钟PPT，面向初中生",

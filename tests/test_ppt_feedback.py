@@ -8,9 +8,10 @@ import colorsys
 import pytest
 
 from core.i18n import t
-from graphs.ppt.planning import COLOURS, colour_named, palette_for, pages_named
+from graphs.ppt.planning import COLOURS, classify_by_rules, colour_named, narration_length, palette_for, pages_named
 from graphs.ppt.render.theme import checked_theme
 from schemas.ppt import ColorScheme, FontConfig, MasterSlide, PresentationTheme
+from tests.support.ppt_graph import feedback_on
 from tests.test_ppt_socket import run_ppt
 
 
@@ -140,7 +141,7 @@ async def test_a_model_that_ignores_the_colour_asked_for_is_overruled(live_serve
     assert hue_distance(hue, 0) <= 15, hue
 
 
-@pytest.mark.parametrize("feedback", ["加一页课堂练习题", "用英文重写整个PPT"])
+@pytest.mark.parametrize("feedback", ["能配上背景音乐吗", "帮我把它发到邮箱"])
 async def test_feedback_no_stage_can_apply_keeps_the_deck_and_says_what_can_be_changed(live_server, connect, feedback):
     client = await connect(live_server.url)
     thread_id, _ = await run_ppt(client, "做一个关于光合作用的5分钟PPT")
@@ -217,3 +218,92 @@ def test_each_colour_word_gives_a_palette_of_its_hue_that_needs_no_contrast_repa
 ])
 def test_page_references_name_the_pages(text, pages):
     assert pages_named(text) == pages
+
+
+# ------------------------------------------------------------ adding, removing, another language (headless)
+
+LESSON = "做一个关于光合作用的10分钟PPT，面向初中生"  # the 12-slide deck test_ppt_decks builds too: built once
+ONLY_THE_PAGES = ["check_deck", "preview_deck"]
+
+
+def unnumbered(slide: dict) -> dict:
+    return {k: v for k, v in slide.items() if k != "index"}
+
+
+async def test_a_slide_asked_for_after_a_page_is_inserted_there_about_its_subject_and_the_rest_stay():
+    before, run = await feedback_on(LESSON, "在第3页后面加一页，讲讲光合作用的应用")
+
+    slides = run.values["deck"]["slides"]
+    assert len(slides) == 13 and run.pptx_slide_count() == 13
+    assert run.artifacts("dsl")[-1]["content"]["slides"] == slides, "the DSL artifact is the deck"
+    assert "光合作用的应用" in slides[3]["title"]
+    assert [unnumbered(s) for s in slides[:3] + slides[4:]] == [unnumbered(s) for s in before["deck"]["slides"]]
+    assert [s["index"] for s in slides] == list(range(1, 14))
+
+
+async def test_adding_a_slide_runs_only_the_new_page_and_the_render():
+    _, run = await feedback_on(LESSON, "再加一页总结")
+
+    assert run.started() == ["add_slides", *ONLY_THE_PAGES]
+    assert not {"video_outline", "presentation_theme"} & {a["type"] for a in run.artifacts()}, "no outline or theme"
+    assert [a["type"] for a in run.artifacts("slide_scripts")] == ["slide_scripts"], "one new script, not a re-run"
+    new = next(s for s in run.values["deck"]["slides"] if s["title"] == "总结")
+    assert run.said()[0] == t("ppt.added_slides", pages=str(new["index"]), titles="总结", total=13,
+                              minutes=run.values["course_config"]["duration"])
+
+
+@pytest.mark.parametrize(("feedback", "gone"), [("删掉第4页", 4), ("去掉最后一页", 12), ("remove slide 2", 2)])
+async def test_a_removed_slide_is_gone_from_the_deck_and_the_file_and_the_rest_renumbered(feedback, gone):
+    before, run = await feedback_on(LESSON, feedback)
+
+    kept = [unnumbered(s) for s in before["deck"]["slides"] if s["index"] != gone]
+    assert [unnumbered(s) for s in run.values["deck"]["slides"]] == kept
+    assert [s["index"] for s in run.values["deck"]["slides"]] == list(range(1, 12))
+    assert run.pptx_slide_count() == 11 and len(run.artifacts("dsl")[-1]["content"]["slides"]) == 11
+    assert run.started() == ["remove_slides", *ONLY_THE_PAGES]
+
+
+@pytest.mark.parametrize(("request_text", "feedback", "language"), [
+    (LESSON, "用英文重写", "en"), ("Make a 5 minute presentation about volcanoes", "改成中文", "zh")])
+async def test_a_deck_asked_in_another_language_is_rewritten_in_it_keeping_theme_and_page_count(request_text, feedback, language):
+    before, run = await feedback_on(request_text, feedback)
+
+    deck = run.values["deck"]
+    assert deck["language"] == language and run.artifacts("dsl")[-1]["content"]["language"] == language
+    narration = "".join(s["notes"] for s in deck["slides"])
+    assert (narration_length(narration, "zh") > len(narration) / 2) == (language == "zh"), narration[:80]
+    assert deck["theme"] == before["deck"]["theme"]
+    assert len(deck["slides"]) == len(before["deck"]["slides"]) == run.pptx_slide_count()
+    assert run.started() == ["change_language", "generate_course_config", "generate_video_outline",
+                             "generate_slide_scripts", "generate_slides", *ONLY_THE_PAGES]
+
+
+@pytest.mark.parametrize(("feedback", "sentence"), [
+    ("删掉第20页", lambda: t("ppt.no_such_page", total=12, pages="20")),
+    ("在第20页后面加一页", lambda: t("ppt.no_such_page", total=12, pages="20")),
+    ("删掉第1到12页", lambda: t("ppt.too_few_slides_left", total=12, count=12, low=1)),
+    ("再加三十页练习题", lambda: t("ppt.too_many_slides", high=40, total=12, count=30)),
+    ("改成中文", lambda: t("ppt.already_in_language", language=t("ppt.language_zh"))),
+])
+async def test_an_edit_the_deck_cannot_take_is_refused_with_a_sentence_and_changes_nothing(feedback, sentence):
+    before, run = await feedback_on(LESSON, feedback)
+
+    assert run.said() == [sentence()]
+    assert run.values["deck"] == before["deck"] and run.artifacts() == []
+
+
+@pytest.mark.parametrize(("text", "stage", "pages"), [
+    ("加一页，讲讲浮力的应用", "add_slides", []), ("再加两页练习", "add_slides", []), ("插入一张幻灯片介绍光反应", "add_slides", []),
+    ("在第五页前面加一页", "add_slides", [5]), ("add one more slide on the history", "add_slides", []),
+    ("insert a summary slide before the last slide", "add_slides", [-1]),
+    ("第5页不要了", "remove_slides", [5]), ("删除第2、3页", "remove_slides", [2, 3]), ("删掉倒数第二页", "remove_slides", [-2]),
+    ("delete the last two slides", "remove_slides", [-2, -1]), ("get rid of the 3rd slide", "remove_slides", [3]),
+    ("翻译成英语吧", "change_language", []), ("能出个英文版吗", "change_language", []), ("make it English", "change_language", []),
+    ("can you rewrite it in Chinese", "change_language", []),
+    # Not edits of the deck's pages or language: something on a page, a font, a new deck.
+    ("第3页加一张图片", "revise_pages", [3]), ("删掉第3页的图片", "revise_pages", [3]), ("add an image to slide 3", "revise_pages", [3]),
+    ("英文字体换成Arial", "generate_presentation_theme", []),
+])
+def test_adding_removing_and_language_requests_are_read_in_any_wording(text, stage, pages):
+    intent = classify_by_rules(text, "光合作用", "zh")
+    assert (intent.targetStage, intent.pages) == (stage, pages)

@@ -6,7 +6,6 @@ import io
 
 import pytest
 from aiohttp import web
-from langgraph.checkpoint.memory import InMemorySaver
 from pptx import Presentation
 from pydantic import ValidationError
 
@@ -14,8 +13,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from app.store import Store
 from core.tools.web_search import SearchError, SearxngSearch
-from graphs.base import FlowContext
-from graphs.ppt import FLOW, classify_feedback
+from graphs.ppt import classify_feedback
 from graphs.ppt.planning import (
     core_topic,
     duration_hint,
@@ -24,6 +22,7 @@ from graphs.ppt.planning import (
     slide_count_for,
 )
 from graphs.ppt.render import render_pptx
+from tests.support.ppt_graph import finished_deck
 from schemas.ppt import ColorScheme, SlideDeck, SlideScripts
 
 
@@ -86,10 +85,7 @@ def test_slide_scripts_must_be_numbered_in_order():
 
 
 async def _deck_for(topic: str) -> SlideDeck:
-    graph = FLOW.build_graph().compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": topic}}
-    await graph.ainvoke(FLOW.initial_input(topic, {}), config, context=FlowContext(llm=OfflineLLM()), durability="sync")
-    return SlideDeck.model_validate((await graph.aget_state(config)).values["deck"])
+    return SlideDeck.model_validate((await finished_deck(topic))["deck"])
 
 
 async def test_graph_runs_headless_and_narration_matches_the_duration():
