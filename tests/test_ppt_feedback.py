@@ -299,10 +299,10 @@ async def test_an_edit_the_deck_cannot_take_is_refused_with_a_sentence_and_chang
     ("第5页不要了", "remove_slides", [5]), ("删除第2、3页", "remove_slides", [2, 3]), ("删掉倒数第二页", "remove_slides", [-2]),
     ("delete the last two slides", "remove_slides", [-2, -1]), ("get rid of the 3rd slide", "remove_slides", [3]),
     ("翻译成英语吧", "change_language", []), ("能出个英文版吗", "change_language", []), ("make it English", "change_language", []),
-    ("can you rewrite it in Chinese", "change_language", []),
+    ("can you rewrite it in Chinese", "change_language", []), ("把课件翻译一下", "change_language", []),
     # Not edits of the deck's pages or language: something on a page, a font, a new deck.
     ("第3页加一张图片", "revise_pages", [3]), ("删掉第3页的图片", "revise_pages", [3]), ("add an image to slide 3", "revise_pages", [3]),
-    ("英文字体换成Arial", "generate_presentation_theme", []),
+    ("英文字体换成Arial", "generate_presentation_theme", []), ("第3页的英文翻译有误", "revise_pages", [3]),
 ])
 def test_adding_removing_and_language_requests_are_read_in_any_wording(text, stage, pages):
     intent = classify_by_rules(text, "光合作用", "zh")

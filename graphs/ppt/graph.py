@@ -2,6 +2,8 @@
 
 `route_request` (START) reads a message sent to a finished deck (`feedback`) and routes to the stage it
 targets, so the classification (rules, else a model call) runs inside the graph, never on the ack path.
+Edits of the deck as a whole run only what they need: `add_slides` (a new page's script and design),
+`remove_slides` (drop and renumber), `change_language` (the stages whose text is in the deck's language).
 
 `generate_slides` runs a small page subgraph: every page is a task of one superstep, LLM_CONCURRENCY
 at a time, and each finished page is checkpointed as it finishes, so a crash at page 7 resumes at

@@ -502,7 +502,10 @@ _LANGUAGE_EN = re.compile(
     rf"\b(?:in|into|to)\s+(?P<a>english|chinese|mandarin)\b{_NOT_THE_DECK}"
     rf"|\b(?:make|have|want|need)\s+(?:it|this|everything|the\s+(?:deck|slides|presentation|ppt))\s+(?:in\s+)?(?P<d>english|chinese)\b"
     rf"|\b(?P<c>english|chinese|mandarin)\s+version\b|^\s*(?:in|into)\s+(?P<b>english|chinese|mandarin)\b", re.IGNORECASE)
-_TRANSLATE = re.compile(r"翻译|\btranslate\b", re.IGNORECASE)
+# "翻译一下", "把课件翻译一下", "translate it": the deck is to be translated; "这个术语的翻译不对" is not that.
+_TRANSLATE = re.compile(rf"翻译\s*(?:一下|下)?(?:\s*(?:整个|全部)?\s*(?:课件|PPT|幻灯片|演示文稿))?{_CLAUSE_END}"
+                        r"|\btranslate\s+(?:it|this|everything|the\s+(?:whole\s+)?(?:deck|slides|presentation|ppt))\b",
+                        re.IGNORECASE)
 
 
 def _without_language(text: str) -> str:
