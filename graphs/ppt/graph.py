@@ -190,7 +190,7 @@ def _bad_pages(pages: list[int], total: int) -> str | None:
         return None
     if all(p < 0 for p in missing):
         return t("ppt.no_such_page_from_end", total=total, pages=_page_list([-p for p in missing]))
-    return t("ppt.no_such_page", total=total, pages=_page_list([p for p in missing if p > 0]))
+    return t("ppt.no_such_page", total=total, pages=_page_list([p for p in missing if p > 0] or missing))
 
 
 def _closing_start(deck: SlideDeck) -> int:
