@@ -18,6 +18,7 @@ import contextvars
 import functools
 import tomllib
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 DEFAULT_LOCALE = "zh"
@@ -56,6 +57,16 @@ def t(key: str, /, locale: str | None = None, **fields: Any) -> str:
     texts = catalogue()[key]
     text = texts.get(normalize_locale(locale) if locale else current_locale()) or texts[DEFAULT_LOCALE]
     return text.format(**fields) if fields else text
+
+
+def join_items(items: Iterable[str]) -> str:
+    """A list inside a sentence: "甲、乙" / "A, B"."""
+    return t("validation.list_separator").join(items)
+
+
+def join_clauses(items: Iterable[str]) -> str:
+    """Clauses one after another: "甲；乙" / "A; B"."""
+    return t("validation.separator").join(items)
 
 
 def domain_messages(domain: str, locale: str | None = None) -> dict[str, str]:

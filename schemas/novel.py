@@ -21,8 +21,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 _WHITESPACE = re.compile(r"\s+")
 
 
+_HAN = re.compile(r"[\u3400-\u9fff]")
+
+
 def count_words(text: str) -> int:
-    """NovelGen's word count for Chinese prose: characters that are not whitespace."""
+    """NovelGen's word count for Chinese prose: characters that are not whitespace; prose with no
+    Chinese in it (a book written in English) counts its words."""
+    if not _HAN.search(text):
+        return len(text.split())
     return len(_WHITESPACE.sub("", text))
 
 
@@ -164,7 +170,7 @@ class ChapterPlan(NovelModel):
 class GeneratedScene(NovelModel):
     scene_number: int = Field(ge=1, description="场景编号")
     content: str = Field(description="场景正文")
-    word_count: int = Field(ge=0, description="实际字数（正文中非空白字符数）")
+    word_count: int = Field(ge=0, description="实际字数（正文中非空白字符数；英文正文为词数）")
 
     @classmethod
     def from_content(cls, scene_number: int, content: str) -> GeneratedScene:

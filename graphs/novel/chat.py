@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
-from core.i18n import catalogue, t
+from core.i18n import catalogue, join_clauses, join_items, t
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import NodeContext, node, stage
@@ -72,11 +72,12 @@ def pref_type(kind: str) -> str:
 
 
 def status_sentence(status: Any) -> str:
-    steps = "、".join(t(f"novel.step_{s.step}") for s in status.steps if s.done) or t("novel.chat_no_steps")
+    steps = join_items(t(f"novel.step_{s.step}") for s in status.steps if s.done) or t("novel.chat_no_steps")
     sentence = t("novel.chat_status", project=status.project_id, steps=steps, planned=status.chapters_planned,
                  generated=status.chapters_generated, total=status.outline_chapters, words=status.total_words)
     if status.preferences_top:
-        prefs = "；".join(f"{pref_type(p.get('preference_type', ''))}：{p.get('content', '')}" for p in status.preferences_top)
+        prefs = join_clauses(t("novel.chat_pref_item", kind=pref_type(p.get("preference_type", "")), content=p.get("content", ""))
+                             for p in status.preferences_top)
         sentence += "\n" + t("novel.chat_prefs_top", prefs=prefs)
     if status.resumable:
         sentence += "\n" + t("novel.chat_resumable")
@@ -275,7 +276,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     if subject is None and "who" in answers:
         # The user was asked who and named no one in the book: say so once, never ask the same again.
         return {"turn": None, "outcome": "done",
-                "reply": t("novel.chat_person_unknown", name=answers["who"].strip(), names="、".join(names))}
+                "reply": t("novel.chat_person_unknown", name=answers["who"].strip(), names=join_items(names))}
     chapter = read.target_chapter(text)
     if subject is None and not pronoun and chapter is not None:
         # "第二章发生了什么": the question is about a chapter, not a person; asking "who?" would miss it.
@@ -299,7 +300,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         elif len(holders) > 1:
             turn["candidates"] = holders
             return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=pronoun or "", relation=relation_word,
-                                                       candidates="、".join(holders)),
+                                                       candidates=join_items(holders)),
                                 "candidates": holders, "missing": "subject"}])
     subject = subject or referent
     if subject is None and not pronoun and not relation_word:
@@ -312,7 +313,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     if asked:
         if asked not in roles:
             # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant.
-            return {"turn": None, "outcome": "done", "reply": t("novel.chat_person_unknown", name=asked, names="、".join(names))}
+            return {"turn": None, "outcome": "done", "reply": t("novel.chat_person_unknown", name=asked, names=join_items(names))}
     if subject is None and tools.left > 0:
         hits = await tools.call("search", tools.memory.search, text, [], 6)
         topic = read.topic_words(text) if not pronoun and not relation_word and "who" not in answers else []
@@ -332,7 +333,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             turn["candidates"] = seen[:5]
     if subject is None:
         candidates = turn.get("candidates") or []
-        question = (t("novel.chat_ask_which_of", candidates="、".join(candidates)) if candidates
+        question = (t("novel.chat_ask_which_of", candidates=join_items(candidates)) if candidates
                     else t("novel.chat_ask_who"))
         return _ask(turn, [{"id": "who", "question": question, "candidates": candidates, "missing": "subject"}])
     turn["subject"] = subject
@@ -361,8 +362,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     if not turn.get("passages") and not turn.get("events"):
         if "passages" not in turn:  # the bound stopped the search before any passage was read
             return _ask(turn, [{"id": "detail", "missing": "evidence", "question": t(
-                "novel.chat_ask_after_bound", calls=turn["tool_calls"], who="、".join(entities))}])
-        return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who="、".join(entities)),
+                "novel.chat_ask_after_bound", calls=turn["tool_calls"], who=join_items(entities))}])
+        return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
 
@@ -375,7 +376,8 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
     if read.person_asked_about(text) is None:
         return []
     person = tools.graph.whois(subject) or {}
-    known = "、".join(f"{r['other']}（{r['relation']}）" for r in relations if r["person"] == subject)
+    known = join_items(t("novel.chat_relation_item", other=r["other"], relation=r["relation"])
+                       for r in relations if r["person"] == subject)
     return [t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")]
 
 
@@ -494,7 +496,8 @@ def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
-    who = "与".join(e for e in (turn.get("subject"), turn.get("other")) if e)
+    pair = [e for e in (turn.get("subject"), turn.get("other")) if e]
+    who = t("novel.chat_pair", first=pair[0], second=pair[1]) if len(pair) == 2 else "".join(pair)
     events = turn.get("events") or []
     lines = []
     lines += turn.get("sheet") or []
@@ -512,7 +515,7 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         lines.append(t("novel.chat_answer_turn" if asks_change else "novel.chat_answer_passage", who=who,
                        chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
-        happened = "；".join(event.get("key_events") or []) or event.get("summary", "")
+        happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who and happened in event.get("summary", ""):
             continue  # the chapter line above said it already
         lines.append(t("novel.chat_answer_event", chapter=event["chapter_number"], event=happened))

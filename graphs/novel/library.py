@@ -15,7 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from core.i18n import t
+from core.i18n import join_items, t
+from core.language import language_of
 from core.novel.memory import IndexReport as MemoryIndexReport
 from core.novel.memory import index_project, memory_store, retrieve_scene_memory_context
 from core.novel.memory.derive import sentences
@@ -78,7 +79,7 @@ class ProjectFiles:
         project = NovelProject(project_id, config.projects_dir / project_id)
         if not project.exists():
             raise ProjectError(t("novel.unknown_project", project=project_id,
-                                 known="、".join(list_projects(config.settings)) or "—"))
+                                 known=join_items(list_projects(config.settings)) or "—"))
         return cls(project, config)
 
     @classmethod
@@ -105,6 +106,11 @@ class ProjectFiles:
     # ---- the set-up steps, by name
     def settings(self) -> NovelSettings:
         return self.project.load_settings() or NovelSettings(project_name=self.project_id, world_description="")
+
+    def language(self) -> str:
+        """The language the book is written in: the one its author described the world (and theme) in."""
+        settings = self.settings()
+        return language_of(f"{settings.world_description} {settings.theme_description or ''}")
 
     def file_name(self, step: str) -> str:
         return SETUP_FILES[step]

@@ -28,30 +28,63 @@ SURNAMES = "林沈顾苏陆叶江秦楚温韩宋"
 GIVEN = ("远", "青", "辰", "岚", "川", "微", "珩", "晚", "舟", "寒", "瑶", "野")
 PLACES = ("城门", "旧书院", "山道", "渡口", "集市", "后山竹林", "议事厅", "客栈")
 TAG = "【离线示例】"
+# A book whose author described its world in English is written in English (ProjectFiles.language).
+EN_FIRST = ("Mara", "Elias", "Rowan", "Ines", "Callum", "Wren", "Tobias", "Iris", "Jonah", "Elsie", "Silas", "Nora")
+EN_SURNAMES = ("Reid", "Hale", "Moray", "Finch", "Carrow", "Lisle", "Drummond", "Vane", "Ashby", "Kerr", "Stroud", "Penrose")
+EN_PLACES = ("the harbour", "the old library", "the cliff path", "the ferry landing", "the market", "the pine wood",
+             "the council hall", "the inn")
+EN_TAG = "[offline sample] "
+CHAPTER_WORDS = {"zh": ("启程", "风起", "试探", "暗流", "抉择", "转折", "对峙", "归来"),
+                 "en": ("Departure", "The Wind Rises", "Testing", "Undercurrents", "The Choice", "The Turn",
+                        "Standoff", "Homecoming")}
+SCENE_TYPES = {"zh": ("日常", "对话", "发展"), "en": ("everyday", "dialogue", "development")}
+INTENSITIES = {"zh": ("低", "中", "高"), "en": ("low", "medium", "high")}
+ROLES = {"zh": ("主角", "反派", "配角"), "en": ("protagonist", "antagonist", "supporting")}
+
+
+def _english(request: OfflineRequest) -> bool:
+    return request.fact("language") == "en"
 
 
 def _seed(request: OfflineRequest) -> str:
     return str(request.fact("seed") or request.fact("description") or request.prompt[:80])
 
 
-def _short(text: str, limit: int = 12) -> str:
-    """The first clause of a description, for names and titles."""
+def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
+    """The first clause of a description, for names and titles (in English, its first few words)."""
     first = re.split(r"[，。,.;；！!？?\n]", (text or "").strip())[0].strip()
+    if english:
+        return " ".join(first.split()[:4]) or "the nameless land"
     return first[:limit] or "无名之地"
 
 
-def _name(seed: str, slot: int, taken: set[str]) -> str:
+def _name(seed: str, slot: int, taken: set[str], *, english: bool = False) -> str:
     for attempt in range(40):
-        name = stable_choice(SURNAMES, seed, slot, attempt) + stable_choice(GIVEN, seed, slot, attempt, "g")
+        if english:
+            name = f"{stable_choice(EN_FIRST, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
+        else:
+            name = stable_choice(SURNAMES, seed, slot, attempt) + stable_choice(GIVEN, seed, slot, attempt, "g")
         if name not in taken:
             taken.add(name)
             return name
-    return f"角色{slot}"
+    return f"Character {slot}" if english else f"角色{slot}"
 
 
 @offline_composer(WorldSetting)
 def world(request: OfflineRequest) -> WorldSetting:
     description = str(request.fact("description") or "")
+    if _english(request):
+        core = _short(description, english=True)
+        return WorldSetting(
+            world_name=f"The Land of {core}",
+            time_period=f"{EN_TAG}an age that suits “{core}”",
+            geography=f"{EN_TAG}a country where {', '.join(EN_PLACES[:3])} and {EN_PLACES[3]} meet",
+            social_system=f"{EN_TAG}an order read from the description: {description[:80]}",
+            power_system=f"{EN_TAG}powers that turn on “{core}”",
+            technology_level=f"{EN_TAG}as the age allows",
+            culture_customs=f"{EN_TAG}people here keep their word",
+            special_rules=None,
+        )
     core = _short(description)
     return WorldSetting(
         world_name=f"{core}之境",
@@ -67,8 +100,18 @@ def world(request: OfflineRequest) -> WorldSetting:
 
 @offline_composer(ThemeConflict)
 def theme_conflict(request: OfflineRequest) -> ThemeConflict:
-    world_name = (request.fact("world") or {}).get("world_name", "此地")
     direction = str(request.fact("direction") or "").strip()
+    if _english(request):
+        world_name = (request.fact("world") or {}).get("world_name", "this land")
+        core = _short(direction, english=True) if direction else "growing up and choosing"
+        return ThemeConflict(
+            core_theme=core,
+            sub_themes=["trust", "the price paid"],
+            main_conflict=f"{EN_TAG}in {world_name}, the protagonist stands for “{core}” against the old order",
+            sub_conflicts=[f"{EN_TAG}a rift between mentor and pupil", f"{EN_TAG}a friend's suspicion"],
+            tone="measured",
+        )
+    world_name = (request.fact("world") or {}).get("world_name", "此地")
     core = _short(direction) if direction else "成长与抉择"
     return ThemeConflict(
         core_theme=core,
@@ -79,7 +122,15 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
     )
 
 
-def _character(name: str, role: str, seed: str, relationships: dict[str, str]) -> Character:
+def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool) -> Character:
+    if english:
+        return Character(
+            name=name, role=role, age=16 + stable_int(seed, name) % 40,
+            gender=stable_choice(("male", "female"), seed, name),
+            appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
+            background=f"{EN_TAG}where {name} comes from", motivation=f"{EN_TAG}{name} wants to keep what matters",
+            abilities=None, relationships=relationships or None,
+        )
     return Character(
         name=name, role=role, age=16 + stable_int(seed, name) % 40, gender=stable_choice(("男", "女"), seed, name),
         appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格", background=f"{TAG}{name}的来历",
@@ -90,14 +141,17 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str]) -
 @offline_composer(CharactersConfig)
 def characters(request: OfflineRequest) -> CharactersConfig:
     seed = _seed(request)
+    english = _english(request)
     taken: set[str] = set()
-    hero, rival, mentor, friend = (_name(seed, slot, taken) for slot in range(4))
+    hero, rival, mentor, friend = (_name(seed, slot, taken, english=english) for slot in range(4))
+    lead, villain, support = ROLES["en" if english else "zh"]
+    ties = (("mentor", "close friend", "nemesis", "pupil") if english else ("师父", "挚友", "宿敌", "徒弟"))
     return CharactersConfig(
-        protagonist=_character(hero, "主角", seed, {mentor: "师父", friend: "挚友", rival: "宿敌"}),
-        antagonist=_character(rival, "反派", seed, {hero: "宿敌"}),
+        protagonist=_character(hero, lead, seed, {mentor: ties[0], friend: ties[1], rival: ties[2]}, english=english),
+        antagonist=_character(rival, villain, seed, {hero: ties[2]}, english=english),
         supporting_characters=[
-            _character(mentor, "配角", seed, {hero: "徒弟"}),
-            _character(friend, "配角", seed, {hero: "挚友"}),
+            _character(mentor, support, seed, {hero: ties[3]}, english=english),
+            _character(friend, support, seed, {hero: ties[1]}, english=english),
         ],
     )
 
@@ -108,13 +162,25 @@ def _cast(characters: dict[str, Any]) -> list[str]:
     return [p["name"] for p in people if p and p.get("name")]
 
 
-def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str]) -> ChapterSummary:
+def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
+    conflict = theme.get("main_conflict", "") if theme else ""
+    words = CHAPTER_WORDS["en" if english else "zh"]
+    if english:
+        hero = cast[0] if cast else "the protagonist"
+        other = cast[number % len(cast)] if len(cast) > 1 else "a stranger"
+        return ChapterSummary(
+            chapter_number=number,
+            chapter_title=f"Chapter {number}: {stable_choice(words, number, hero)}",
+            summary=f"{EN_TAG}{hero} and {other} carry the main plot forward in chapter {number}: {conflict[:80]}",
+            key_events=[f"{hero} meets {other}", f"{hero} makes choice number {number}"],
+            timeline_anchor=f"Day {number}",
+            dependencies=[],
+        )
     hero = cast[0] if cast else "主角"
     other = cast[number % len(cast)] if len(cast) > 1 else "旁人"
-    conflict = theme.get("main_conflict", "") if theme else ""
     return ChapterSummary(
         chapter_number=number,
-        chapter_title=f"第{number}章 {stable_choice(('启程', '风起', '试探', '暗流', '抉择', '转折', '对峙', '归来'), number, hero)}",
+        chapter_title=f"第{number}章 {stable_choice(words, number, hero)}",
         summary=f"{TAG}{hero}与{other}在第{number}章推进主线：{conflict[:40]}",
         key_events=[f"{hero}遇到{other}", f"{hero}做出第{number}个选择"],
         timeline_anchor=f"第{number}天",
@@ -124,79 +190,106 @@ def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str]) -> Cha
 
 @offline_composer(Outline)
 def outline(request: OfflineRequest) -> Outline:
+    english = _english(request)
     existing = request.fact("existing") or {}
     theme = request.fact("theme") or {}
     cast = _cast(request.fact("characters") or {})
     chapters = [ChapterSummary.model_validate(c) for c in existing.get("chapters", [])]
     for number in range(len(chapters) + 1, int(request.fact("chapters", 3)) + 1):
-        chapters.append(_chapter_summary(number, theme, cast))
-    premise = existing.get("story_premise") or f"{TAG}{theme.get('main_conflict', '一个关于选择的故事')}"
-    return Outline(
-        story_premise=premise,
-        beginning=existing.get("beginning") or f"{TAG}主角离开熟悉的地方",
-        development=existing.get("development") or f"{TAG}同伴与对手先后出现",
-        climax=existing.get("climax") or f"{TAG}主角直面{theme.get('core_theme', '抉择')}",
-        resolution=existing.get("resolution") or f"{TAG}尘埃落定",
-        chapters=chapters,
-    )
+        chapters.append(_chapter_summary(number, theme, cast, english=english))
+    if english:
+        parts = (f"{EN_TAG}{theme.get('main_conflict', 'a story about a choice')}", f"{EN_TAG}the protagonist leaves home",
+                 f"{EN_TAG}allies and rivals appear", f"{EN_TAG}the protagonist faces {theme.get('core_theme', 'the choice')}",
+                 f"{EN_TAG}the dust settles")
+    else:
+        parts = (f"{TAG}{theme.get('main_conflict', '一个关于选择的故事')}", f"{TAG}主角离开熟悉的地方",
+                 f"{TAG}同伴与对手先后出现", f"{TAG}主角直面{theme.get('core_theme', '抉择')}", f"{TAG}尘埃落定")
+    keys = ("story_premise", "beginning", "development", "climax", "resolution")
+    return Outline(**{key: existing.get(key) or part for key, part in zip(keys, parts)}, chapters=chapters)
 
 
 @offline_composer(ChapterPlan)
 def chapter_plan(request: OfflineRequest) -> ChapterPlan:
+    language = "en" if _english(request) else "zh"
     summary = request.fact("summary") or {}
     number = int(summary.get("chapter_number", 1))
-    cast = _cast(request.fact("characters") or {}) or ["主角"]
+    cast = _cast(request.fact("characters") or {}) or [ROLES[language][0]]
     # The people the outline names for this chapter meet in its scenes.
     cast = [name for name in cast if name in str(summary)] or cast
-    events = list(summary.get("key_events") or ["推进剧情"])
+    events = list(summary.get("key_events") or ["the plot moves on" if language == "en" else "推进剧情"])
     count = 2 + stable_int(number, summary.get("chapter_title")) % 2
     scenes = [
         ScenePlan(
             scene_number=n,
-            location=stable_choice(PLACES, number, n),
+            location=stable_choice(EN_PLACES if language == "en" else PLACES, number, n),
             characters=[cast[0], cast[(number + n) % len(cast)]] if len(cast) > 1 else cast[:1],
             purpose=events[(n - 1) % len(events)],
             key_actions=[events[(n - 1) % len(events)]],
             estimated_words=300,
-            scene_type=stable_choice(("日常", "对话", "发展"), number, n),
-            intensity=stable_choice(("低", "中", "高"), number, n),
+            scene_type=stable_choice(SCENE_TYPES[language], number, n),
+            intensity=stable_choice(INTENSITIES[language], number, n),
         )
         for n in range(1, count + 1)
     ]
-    return ChapterPlan(chapter_number=number, chapter_title=summary.get("chapter_title", f"第{number}章"), scenes=scenes)
+    title = summary.get("chapter_title") or (f"Chapter {number}" if language == "en" else f"第{number}章")
+    return ChapterPlan(chapter_number=number, chapter_title=title, scenes=scenes)
 
 
 @offline_composer(GeneratedScene)
 def scene_text(request: OfflineRequest) -> GeneratedScene:
     scene = request.fact("scene") or {}
     chapter = request.fact("chapter_number", 1)
-    people = "与".join(dict.fromkeys(scene.get("characters") or ["主角"]))
     recalled = [m for m in (request.fact("memories") or []) if m][:1]
-    lines = [
-        f"{TAG}第{chapter}章第{scene.get('scene_number', 1)}场。{people}来到{scene.get('location', '某地')}。",
-        f"这一场的目的：{scene.get('purpose', '推进剧情')}。",
-        *(f"{action}。" for action in scene.get("key_actions") or []),
-        *(f"他们想起了前事：{str(m)[:40]}。" for m in recalled),
-        f"气氛{scene.get('intensity', '中')}，场景在{scene.get('scene_type', '发展')}中收束。",
-    ]
-    content = "\n".join(lines)
-    return GeneratedScene(scene_number=int(scene.get("scene_number", 1)), content=content, word_count=0)
+    number = scene.get("scene_number", 1)
+    if _english(request):
+        people = " and ".join(dict.fromkeys(scene.get("characters") or ["The protagonist"]))
+        lines = [
+            f"{EN_TAG}Chapter {chapter}, scene {number}. {people} came to {scene.get('location', 'a quiet place')}.",
+            f"What the scene is for: {scene.get('purpose', 'the plot moves on')}.",
+            *(f"{action}." for action in scene.get("key_actions") or []),
+            *(f"They remembered what had gone before: {str(m)[:80]}." for m in recalled),
+            f"The mood was {scene.get('intensity', 'medium')}, and the scene closed on {scene.get('scene_type', 'development')}.",
+        ]
+    else:
+        people = "与".join(dict.fromkeys(scene.get("characters") or ["主角"]))
+        lines = [
+            f"{TAG}第{chapter}章第{number}场。{people}来到{scene.get('location', '某地')}。",
+            f"这一场的目的：{scene.get('purpose', '推进剧情')}。",
+            *(f"{action}。" for action in scene.get("key_actions") or []),
+            *(f"他们想起了前事：{str(m)[:40]}。" for m in recalled),
+            f"气氛{scene.get('intensity', '中')}，场景在{scene.get('scene_type', '发展')}中收束。",
+        ]
+    return GeneratedScene(scene_number=int(number), content="\n".join(lines), word_count=0)
 
 
 @offline_composer(ChapterMemoryEntry)
 def chapter_memory(request: OfflineRequest) -> ChapterMemoryEntry:
+    english = _english(request)
     chapter = request.fact("chapter") or {}
     plan = request.fact("plan") or {}
     summary = request.fact("summary") or {}
     scenes = plan.get("scenes") or []
+    number = chapter.get("chapter_number", 1)
     people = list(dict.fromkeys(name for s in scenes for name in s.get("characters", [])))
+    places = list(dict.fromkeys(s.get("location", "") for s in scenes))
+    purposes = [s.get("purpose", "") for s in scenes if s.get("purpose")]
+    if english:
+        states = {name: f"{EN_TAG}appears in chapter {number}" for name in people}
+        threads = [f"{EN_TAG}what {summary.get('chapter_title', 'this chapter')} left open"]
+        told = f"{EN_TAG}" + "; ".join(purposes)
+        where = ", ".join(places)
+    else:
+        states = {name: f"{TAG}第{number}章出场" for name in people}
+        threads = [f"{TAG}{summary.get('chapter_title', '本章')}留下的悬念"]
+        told = f"{TAG}" + "；".join(purposes)
+        where = "、".join(places)
     return ChapterMemoryEntry(
-        chapter_number=int(chapter.get("chapter_number", 1)),
+        chapter_number=int(number),
         chapter_title=chapter.get("chapter_title", ""),
         timeline_anchor=summary.get("timeline_anchor"),
-        location_summary="、".join(dict.fromkeys(s.get("location", "") for s in scenes)) or None,
-        key_events=[s.get("purpose", "") for s in scenes if s.get("purpose")],
-        character_states={name: f"{TAG}第{chapter.get('chapter_number', 1)}章出场" for name in people},
-        unresolved_threads=[f"{TAG}{summary.get('chapter_title', '本章')}留下的悬念"],
-        summary=f"{TAG}" + "；".join(s.get("purpose", "") for s in scenes),
+        location_summary=where or None,
+        key_events=purposes,
+        character_states=states,
+        unresolved_threads=threads,
+        summary=told,
     )

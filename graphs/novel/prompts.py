@@ -5,10 +5,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
-SYSTEM = (
-    "你是一位中文长篇小说作者兼编辑。严格按照给定的 JSON Schema 输出，不要输出多余文字。"
-    "保持人物、世界观和前文事件的一致性。"
-)
+_SYSTEM = {
+    "zh": (
+        "你是一位中文长篇小说作者兼编辑。严格按照给定的 JSON Schema 输出，不要输出多余文字。"
+        "保持人物、世界观和前文事件的一致性。"
+    ),
+    # The instructions below stay in Chinese; the book's own text follows its author's language.
+    "en": (
+        "You are a novelist and editor writing a novel in English: every name, title and line of story text "
+        "you produce is in English. Output strictly per the given JSON Schema, nothing else. "
+        "Keep the characters, the world and earlier events consistent."
+    ),
+}
+
+
+def system(language: str) -> str:
+    """The system prompt for a book in `language` ("zh" or "en")."""
+    return _SYSTEM.get(language, _SYSTEM["zh"])
 
 
 def _json(value: Any) -> str:

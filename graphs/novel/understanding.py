@@ -98,8 +98,8 @@ def chapter_answer(text: str) -> int | None:
 
 
 def bare_chapter_title(title: str) -> str:
-    """"第二章 江畔" → "江畔" (the number is said beside it already)."""
-    return _CHAPTER.sub("", title, count=1).strip() or title
+    """"第二章 江畔" → "江畔", "Chapter 2: The Harbour" → "The Harbour" (the number is said beside it already)."""
+    return _CHAPTER.sub("", title, count=1).strip().lstrip(":：-—.· ").strip() or title
 
 
 def wants_overwrite(text: str) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from core.i18n import t
+from core.i18n import join_items, t
 from graphs.base import FlowContext, FlowDefinition
 from graphs.novel.understanding import target_chapter
 from graphs.hooks import NodeContext, node, stage
@@ -62,13 +62,20 @@ def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
 # ------------------------------------------------------------------ set-up steps
 
 
+async def _compose(ctx: NodeContext, files: ProjectFiles, schema, *, prompt: str, facts: dict[str, Any]):
+    """One structured model call of the workflow, in the book's language."""
+    language = files.language()
+    return await ctx.llm.structured(schema, role=ROLE, system=prompts.system(language), prompt=prompt,
+                                    facts={**facts, "language": language})
+
+
 async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, schema, prompt: str,
                       facts: dict[str, Any]) -> dict[str, Any]:
     files = _files(state, ctx)
     if files.has(step):
         ctx.log(t("novel.step_kept", step=t(f"novel.step_{step}"), file=files.file_name(step)))
         return {}
-    made = await ctx.llm.structured(schema, role=ROLE, system=prompts.SYSTEM, prompt=prompt, facts=facts)
+    made = await _compose(ctx, files, schema, prompt=prompt, facts=facts)
     files.save(step, made)
     ctx.log(t("novel.step_written", step=t(f"novel.step_{step}"), file=files.file_name(step)))
     return {}
@@ -116,8 +123,8 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         facts = {"world": files.load("world").model_dump(), "theme": files.load("theme_conflict").model_dump(),
                  "characters": files.load("characters").model_dump(), "chapters": size,
                  "existing": existing.model_dump() if existing else None}
-        made = await ctx.llm.structured(
-            Outline, role=ROLE, system=prompts.SYSTEM,
+        made = await _compose(
+            ctx, files, Outline,
             prompt=prompts.outline(facts["world"], facts["theme"], facts["characters"], size, facts["existing"]),
             facts=facts,
         )
@@ -131,7 +138,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         numbers = sorted(c.chapter_number for c in existing.chapters if c.chapter_number <= wanted)
         queue = [n for n in numbers if state.get("force") or not files.has_chapter(n)]
     files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue)
-    ctx.log(t("novel.chapters_queued", count=len(queue), chapters="、".join(map(str, queue)) or "—"))
+    ctx.log(t("novel.chapters_queued", count=len(queue), chapters=join_items(map(str, queue)) or "—"))
     return {"to_chapter": wanted, "queue": queue}
 
 
@@ -149,8 +156,8 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
         summary = files.chapter_summary(number)
         characters_config = files.load("characters").model_dump()
         memory = [m.model_dump() for m in files.chapter_memory() if m.chapter_number < number][-3:]
-        plan = await ctx.llm.structured(
-            ChapterPlan, role=ROLE, system=prompts.SYSTEM,
+        plan = await _compose(
+            ctx, files, ChapterPlan,
             prompt=prompts.chapter_plan(summary.model_dump(), characters_config, memory),
             facts={"summary": summary.model_dump(), "characters": characters_config, "memory": memory},
         )
@@ -179,8 +186,8 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         ctx.log(note, level="warning")
     memories = [m.content for m in context.relevant_memories]
     previous = [s["content"][-200:] for s in done]
-    made = await ctx.llm.structured(
-        GeneratedScene, role=ROLE, system=prompts.SYSTEM,
+    made = await _compose(
+        ctx, files, GeneratedScene,
         prompt=prompts.scene_text(plan.model_dump(), scene.model_dump(), previous,
                                   context.to_json_dict()),
         facts={"scene": scene.model_dump(), "chapter_number": number, "chapter_title": plan.chapter_title,
@@ -215,8 +222,8 @@ async def remember_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
     number = state["chapter"]
     chapter, plan = files.load_chapter(number), files.load_plan(number)
     summary = files.chapter_summary(number)
-    entry = await ctx.llm.structured(
-        ChapterMemoryEntry, role=ROLE, system=prompts.SYSTEM,
+    entry = await _compose(
+        ctx, files, ChapterMemoryEntry,
         prompt=prompts.chapter_memory(chapter.model_dump(), summary.model_dump() if summary else None),
         facts={"chapter": chapter.model_dump(), "plan": plan.model_dump(),
                "summary": summary.model_dump() if summary else {}},
@@ -240,7 +247,7 @@ async def finish(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     artifact_id = ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"),
                                content=status, final=True)
     written = state.get("written") or []
-    sentence = (t("novel.run_done", chapters="、".join(map(str, written)), generated=status.chapters_generated,
+    sentence = (t("novel.run_done", chapters=join_items(map(str, written)), generated=status.chapters_generated,
                   total=status.outline_chapters) if written else t("novel.run_nothing_to_do", generated=status.chapters_generated))
     ctx.log(sentence, artifact_id=artifact_id)
     ctx.message(sentence, final=True)

@@ -1,0 +1,49 @@
+"""A book is written in the language its author described the world in, whatever the interface's language."""
+
+from __future__ import annotations
+
+import uuid
+
+from langgraph.checkpoint.memory import InMemorySaver
+
+from core.llm.offline import OfflineLLM
+from core.settings import Settings
+from core.tools.novel import NovelConfig
+from graphs.base import FlowContext
+from graphs.novel.library import ProjectFiles
+from graphs.novel.understanding import bare_chapter_title
+from graphs.novel.workflow import build_graph, workflow_input
+from schemas.novel import count_words
+
+CJK = "\u3400-\u9fff"
+
+
+async def write_first_chapter(tmp_path, world: str) -> ProjectFiles:
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description=world, initial_chapters=1)
+    graph = build_graph().compile(checkpointer=InMemorySaver())
+    await graph.ainvoke(workflow_input("book", to_chapter=1), {"configurable": {"thread_id": uuid.uuid4().hex}},
+                        context=FlowContext(llm=OfflineLLM(), tools={"novel": config}))
+    return files
+
+
+async def test_a_world_described_in_english_gives_an_english_book_with_its_words_counted(tmp_path):
+    files = await write_first_chapter(tmp_path, "A lighthouse keeper on a remote island sees ships from other centuries.")
+    chapter = files.load_chapter(1)
+    text = chapter.chapter_title + "".join(scene.content for scene in chapter.scenes)
+    names = [c.name for c in files.load("characters").all_characters()]
+    assert not any(CJK[0] <= ch <= CJK[2] for ch in text + "".join(names)), text
+    assert chapter.total_words == sum(len(scene.content.split()) for scene in chapter.scenes)
+
+
+async def test_a_world_described_in_chinese_still_gives_a_chinese_book(tmp_path):
+    files = await write_first_chapter(tmp_path, "海上孤岛的灯塔守护人发现灯光会引来别的世纪的船")
+    chapter = files.load_chapter(1)
+    assert chapter.chapter_title.startswith("第1章")
+    assert chapter.total_words == sum(count_words(scene.content) for scene in chapter.scenes)
+    assert chapter.total_words == sum(len("".join(scene.content.split())) for scene in chapter.scenes)
+
+
+def test_an_english_chapter_title_loses_its_number_and_colon_when_named_beside_its_number():
+    assert bare_chapter_title("Chapter 2: The Harbour") == "The Harbour"
+    assert bare_chapter_title("第二章 江畔") == "江畔"
