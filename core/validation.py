@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.i18n import t
+from core.i18n import join_clauses, join_items, t
 
 MAX_DETAILS = 3  # errors told per refusal; one payload rarely has more worth reading
 
@@ -80,7 +80,7 @@ def describe_error(item: dict[str, Any], field: str) -> str:
         return t(f"validation.{kind}", field=field, limit=ctx.get(BOUNDS[kind]))
     if kind in ("literal_error", "enum"):
         choices = CHOICE.findall(str(ctx.get("expected", "")).replace(" or ", ", "))
-        return t("validation.one_of", field=field, choices=t("validation.list_separator").join(choices))
+        return t("validation.one_of", field=field, choices=join_items(choices))
     if (expected := expected_kind(kind)) is not None:
         return t("validation.wrong_type", field=field, expected=expected)
     return t("validation.invalid", field=field)
@@ -93,4 +93,4 @@ def describe_validation_error(error: ValidationError, data: Any = None, *, name=
         path = field_path(tuple(item["loc"]), data, missing=item["type"] == "missing")
         field = t("validation.field", name=name(path) if name else path) if path else t("validation.the_payload")
         phrases.append(describe_error(item, field))
-    return t("validation.separator").join(phrases)
+    return join_clauses(phrases)

@@ -30,6 +30,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send, interrupt
 
 from core.i18n import t
+from core.language import CJK
 from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent
 from core.legal.statutes import short_excerpt
@@ -137,9 +138,6 @@ async def classify_text(text: str, llm: Any) -> IntentResult:
     return result.model_copy(update={"domains": domains, "entities": list(dict.fromkeys([*result.entities,
                                                                                         *rules.entities])),
                                      "via": "model"})
-
-
-CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def needs_chinese(text: str, llm: Any) -> bool:

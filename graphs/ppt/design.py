@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from core.language import language_of
 from graphs.ppt.render.text import plain
 from schemas.ppt import ChartSeries, ChartSpec, Column, Quote, SlideScript, SlideSpec, Stat, Step, Table
 
@@ -103,7 +104,7 @@ def _table(items: list[str], title: str) -> Table | None:
         return Table(header=header, rows=rows)
     names = [n.strip().removesuffix("的") for n in re.split(r"与|和|及|vs\.?|versus|and|对比|比较|的区别|的异同|:|：", title) if n.strip()]
     names = names[: len(rows[0]) - 1] if len(names) >= len(rows[0]) - 1 else [chr(65 + i) for i in range(len(rows[0]) - 1)]
-    aspect = "方面" if re.search(r"[\u4e00-\u9fff]", title) else "Aspect"
+    aspect = "方面" if language_of(title) == "zh" else "Aspect"
     return Table(header=[aspect, *names], rows=rows)
 
 

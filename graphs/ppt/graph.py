@@ -57,7 +57,7 @@ from graphs.ppt.planning import (
     slide_count_hint,
     wants_simpler,
 )
-from core.i18n import current_locale, t
+from core.i18n import current_locale, join_items, t
 from core.tools.office_preview import data_url
 from graphs.ppt.qa import qa_summary
 from graphs.ppt.render import prepare
@@ -115,7 +115,7 @@ def feedback_for(state: PptState, stage_name: str) -> str | None:
 
 
 def _page_list(pages: list[int]) -> str:
-    return ("、" if current_locale() == "zh" else ", ").join(str(p) for p in pages)
+    return join_items(str(p) for p in pages)
 
 
 def change_note_for(stage_name: str, feedback: str, pages: list[int]) -> str:
@@ -553,7 +553,7 @@ async def add_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     course = _resized_course(ctx, state, len(scripts), len(renumbered.scripts))
     _publish_edit(ctx, deck, prepared.deck, renumbered)
     note = t("ppt.added_slides", pages=_page_list([p.index for p in added]), total=len(prepared.deck.slides),
-             titles=("、" if current_locale() == "zh" else ", ").join(plain(p.title) for p in added), minutes=course.duration)
+             titles=join_items(plain(p.title) for p in added), minutes=course.duration)
     return {"deck": prepared.deck.model_dump(), "slide_scripts": renumbered.model_dump(), "change_note": note,
             "course_config": course.model_dump()}
 

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.language import CJK, language_of
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
 
@@ -29,11 +30,6 @@ ZH_CHARS_PER_MINUTE = 200
 EN_WORDS_PER_MINUTE = 150
 MIN_SLIDES, MAX_SLIDES = 4, 40
 
-CJK = re.compile(r"[\u3400-\u9fff]")
-
-
-def language_of(text: str) -> str:
-    return "zh" if CJK.search(text) else "en"
 
 
 def slide_count_for(duration_minutes: int, requested: int | None = None) -> int:

@@ -9,11 +9,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+from core.language import language_of
 
 
 def is_chinese(text: str) -> bool:
-    return bool(_CJK.search(text or ""))
+    return language_of(text) == "zh"
 
 
 @dataclass(frozen=True)
