@@ -50,6 +50,8 @@ export function upsertArtifact(v, a) {
   } else if ((Number(a.version) || 0) >= (Number(rec.artifact.version) || 0) || rec.artifact.content === undefined) {
     rec.artifact = a;
   }
+  // When its content last arrived: a page older than the deck it was left out of is not shown (see previewPages).
+  rec.arrived = ++arrivals;
   // Only the latest content is kept from events; older versions are fetched on demand (?version=N).
   scheduleTabs();
   return rec;
@@ -88,11 +90,18 @@ export function focusArtifact(id, { user = false } = {}) {
   }
 }
 
+let arrivals = 0;
+
 function previewPages(v) {
+  // A deck that lost pages (a removed slide) keeps its old last pages' previews in the log: a page numbered
+  // past the newest deck and not made since it was published is no longer one of its pages.
+  const deck = latestOfType(v, "dsl");
+  const size = Array.isArray(deck?.artifact.content?.slides) ? deck.artifact.content.slides.length : Infinity;
   return v.order
-    .map((id) => v.artifacts.get(id).artifact)
-    .filter((a) => a.type === "slide_preview" && a.content && typeof a.content === "object")
-    .map((a) => a.content)
+    .map((id) => v.artifacts.get(id))
+    .filter(({ artifact: a }) => a.type === "slide_preview" && a.content && typeof a.content === "object")
+    .filter((rec) => (Number(rec.artifact.content.index) || 0) <= size || (rec.arrived || 0) > (deck.arrived || 0))
+    .map((rec) => rec.artifact.content)
     .sort((x, y) => (Number(x.index) || 0) - (Number(y.index) || 0));
 }
 

@@ -284,3 +284,17 @@ async def test_the_deck_view_keeps_design_notes_apart_from_the_words_to_read_alo
     assert "设计提示" not in spoken, "a presenter reads the speaker notes aloud"
     assert labels == ["口播稿", "设计提示（不用念）"]
     assert errors == []
+
+
+async def test_the_page_previews_of_a_deck_that_lost_its_last_page_stop_at_its_new_last_page(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await run_to_completion(page, "给初中生讲摩擦力，5分钟")
+    await run_to_completion(page, "删掉最后一页", runs=2)
+    await page.click("[data-testid=artifact-tab][data-type=dsl]")
+    await page.wait_for_selector("#canvas-body[data-type=dsl] [data-testid=deck]")
+    deck_pages = await page.get_attribute("#canvas-body [data-testid=deck]", "data-slides")
+    await page.click("[data-testid=artifact-tab][data-type=slide_preview]")
+    await page.wait_for_selector("#canvas-body[data-type=slide_preview] [data-testid=deck]")
+    previews = await page.get_attribute("#canvas-body [data-testid=deck]", "data-slides")
+    assert previews == deck_pages, f"{previews} page previews for a deck of {deck_pages} pages"
+    assert errors == []
