@@ -76,6 +76,7 @@ class StageDisplay:
         self.stages: dict[str, dict[str, Any]] = {}
         self.completion: dict[str, Any] | None = None
         self.interrupt: dict[str, Any] | None = None
+        self.said: list[str] = []  # the run's final assistant messages (what a refinement changed, the QA summary)
 
     def _stage(self, payload: dict[str, Any]) -> dict[str, Any] | None:
         return self.stages.get(payload.get("toolCallId") or "") or (list(self.stages.values())[-1] if self.stages else None)
@@ -95,6 +96,8 @@ class StageDisplay:
             stage = self._stage(payload)
             if stage is not None:
                 stage["logs"] = (stage["logs"] + [payload["message"]])[-self.LOG_LINES_PER_STAGE:]
+        elif event == "message" and payload.get("role") == "assistant" and payload.get("final"):
+            self.said.append(payload["content"])
         elif event == "completion":
             self.completion = payload
         elif event == "interrupt":
@@ -188,6 +191,8 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
         else:
             console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
         return 1
+    for sentence in display.said:
+        console.print(sentence, highlight=False)
     final = next((a for a in artifacts if a["id"] == completion.get("finalArtifactId")), None)
     if final and final.get("_filePath") and out is not None:
         try:
@@ -205,7 +210,7 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
     if not args.topic.strip():
         console.print(f"[red]{t('ppt.empty_topic')}[/]")
         return 2
-    from app.cli_export import out_path_problem, remember_out
+    from app.cli_export import out_path_problem, remember_out, remembered_out
 
     out = Path(args.out) if args.out else None
     problem = out_path_problem(out) if out is not None else None
@@ -213,16 +218,29 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
         console.print(f"[red]{problem}[/]", highlight=False)
         return 2
 
+    def saved_as(thread_id: str) -> Path:
+        # Feedback on a deck rewrites the file the deck was saved to, unless --out names another.
+        return out or remembered_out(settings, thread_id) or Path(f"{thread_id[:8]}.pptx")
+
     async def start(runtime, watched: set[str]) -> str:
+        if args.thread:
+            watched.add(args.thread)
+            await runtime.send_message(flow="ppt", text=args.topic, thread_id=args.thread, create=False)
+            remember_out(settings, args.thread, saved_as(args.thread))
+            return args.thread
         thread_id = new_thread_id()
         watched.add(thread_id)
         # Remembered before the run: an interrupted run's `ng resume` saves the deck there too.
-        remember_out(settings, thread_id, out or Path(f"{thread_id[:8]}.pptx"))
+        remember_out(settings, thread_id, saved_as(thread_id))
         await runtime.send_message(flow="ppt", text=args.topic, thread_id=thread_id, create=True)
         return thread_id
 
-    artifacts, display, thread_id = asyncio.run(_follow(settings, start))
-    return _report(display, artifacts, thread_id, out or Path(f"{thread_id[:8]}.pptx"))
+    try:
+        artifacts, display, thread_id = asyncio.run(_follow(settings, start))
+    except RequestError as error:  # --thread: an unknown thread, another flow's, or one still running
+        console.print(f"[red]{error.message}[/]", highlight=False)
+        return 2
+    return _report(display, artifacts, thread_id, saved_as(thread_id))
 
 
 def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
@@ -349,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
     ppt.add_argument("topic", help=t("cli.help_topic"))
     ppt.add_argument("--out", help=t("cli.help_ppt_out"))
+    ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)
 
     threads = sub.add_parser("threads", help=t("cli.help_threads"), description=t("cli.help_threads"))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from pptx import Presentation
 
 from core.i18n import t
@@ -20,15 +22,36 @@ def ng(*args: str, data_dir: Path, cwd: Path) -> subprocess.CompletedProcess:
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
 
 
-def test_ng_ppt_writes_a_deck_and_lists_the_thread(tmp_path):
-    out = tmp_path / "deck.pptx"
-    result = ng("ppt", "做一个关于化学反应速率的5分钟PPT", "--out", str(out), data_dir=tmp_path / "data", cwd=ROOT)
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path, Path]:
+    """`ng ppt --out deck.pptx` run once: (its result, the data folder, the deck)."""
+    folder = tmp_path_factory.mktemp("ng-ppt")
+    out = folder / "deck.pptx"
+    result = ng("ppt", "做一个关于化学反应速率的5分钟PPT", "--out", str(out), data_dir=folder / "data", cwd=ROOT)
+    return result, folder / "data", out
+
+
+def test_ng_ppt_writes_a_deck_and_lists_the_thread(made):
+    result, data, out = made
     assert result.returncode == 0, result.stdout + result.stderr
     assert t("nodes.generate_slides") in result.stdout and "已保存" in result.stdout  # stages by their names
     assert len(Presentation(str(out)).slides) > 3
 
-    listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
+    listed = ng("threads", data_dir=data, cwd=ROOT)
     assert listed.returncode == 0 and "ppt" in listed.stdout and t("runtime.status_done") in listed.stdout
+
+
+def test_ng_ppt_with_thread_takes_feedback_on_that_deck_says_what_changed_and_saves_it_again(made):
+    result, data, out = made
+    thread_id = re.search(r"[0-9a-f]{32}", result.stdout).group(0)
+    pages = len(Presentation(str(out)).slides)
+
+    edited = ng("ppt", "--thread", thread_id, "删掉最后一页", data_dir=data, cwd=ROOT)
+
+    assert edited.returncode == 0, edited.stdout + edited.stderr
+    assert f"已删除原第 {pages} 页" in edited.stdout, edited.stdout
+    assert "质检仍有" not in edited.stdout, "the shorter deck passes its checks"
+    assert len(Presentation(str(out)).slides) == pages - 1
 
 
 def test_ng_ppt_with_out_naming_a_folder_says_so_before_making_a_deck(tmp_path):

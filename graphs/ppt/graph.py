@@ -59,7 +59,7 @@ from graphs.ppt.planning import (
 )
 from core.i18n import current_locale, join_items, t
 from core.tools.office_preview import data_url
-from graphs.ppt.qa import qa_summary
+from graphs.ppt.qa import qa_summary, spoken_minutes
 from graphs.ppt.render import prepare
 from graphs.ppt.render_pool import gate_deck, render_deck
 from graphs.ppt.render.text import plain
@@ -496,11 +496,11 @@ def _publish_edit(ctx: NodeContext, before: SlideDeck, after: SlideDeck, scripts
     ctx.log(t("ppt.dsl_ready", pages=len(after.slides), layouts=len({s.layout for s in after.slides})), artifact_id=dsl_id)
 
 
-def _resized_course(ctx: NodeContext, state: PptState, scripts_before: int, scripts_after: int) -> CourseConfig:
+def _resized_course(ctx: NodeContext, state: PptState, deck: SlideDeck) -> CourseConfig:
     """The course's minutes follow its pages: each page keeps its narration, so the lesson grows or shrinks by
-    the pages added or removed (and the QA gate checks the narration against that, not the old length)."""
+    the pages added or removed, to what its narration now takes (the QA gate checks it against that)."""
     config = CourseConfig.model_validate(state["course_config"])
-    minutes = max(1, min(180, round(config.duration * scripts_after / max(1, scripts_before))))
+    minutes = max(1, min(180, spoken_minutes(deck)))
     if minutes != config.duration:
         config = config.model_copy(update={"duration": minutes})
         ctx.artifact(key="course_config", type=ArtifactType.course_config, title=t("ppt.artifact_course_config"),
@@ -550,7 +550,7 @@ async def add_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     added = [prepared.deck.slides[after + n] for n in range(count)]
     for page in added:
         ctx.log(t("ppt.page_ready", index=page.index, total=total, title=page.title))
-    course = _resized_course(ctx, state, len(scripts), len(renumbered.scripts))
+    course = _resized_course(ctx, state, prepared.deck)
     _publish_edit(ctx, deck, prepared.deck, renumbered)
     note = t("ppt.added_slides", pages=_page_list([p.index for p in added]), total=len(prepared.deck.slides),
              titles=join_items(plain(p.title) for p in added), minutes=course.duration)
@@ -570,7 +570,7 @@ async def remove_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     left = [s for n, s in enumerate(scripts, 1) if n not in dropped_scripts]
     renumbered = SlideScripts(scripts=[s.model_copy(update={"slideIndex": n}) for n, s in enumerate(left, 1)])
     after = deck.model_copy(update={"slides": _renumbered(kept, {n: s.index for n, s in enumerate(kept, 1)})})
-    course = _resized_course(ctx, state, len(scripts), len(renumbered.scripts))
+    course = _resized_course(ctx, state, after)
     _publish_edit(ctx, deck, after, renumbered)
     note = t("ppt.removed_slides", pages=_page_list(sorted(dropped)), total=len(after.slides), minutes=course.duration)
     return {"deck": after.model_dump(), "slide_scripts": renumbered.model_dump(), "change_note": note,

@@ -30,6 +30,7 @@ CHECKS = ("aspect_ratio", "overflow", "off_slide", "overlap", "min_font", "densi
           "slide_narration", "east_asian_font", "empty_placeholder", "contrast", "distinct_layouts", "duplicate",
           "visuals", "instruction_leak", "markup_leak", "truncation", "missing_content")
 DURATION_TOLERANCE = 0.10
+DURATION_FLOOR_S = 30
 MAX_SLIDE_SECONDS, MIN_SLIDE_SECONDS = 180, 10
 SPOKEN_EAST_ASIAN = re.compile(f"{HAN.pattern}|{KANA.pattern}|{HANGUL.pattern}")
 NON_CONTENT = ("cover", "section", "agenda", "summary", "qa")
@@ -73,6 +74,13 @@ def speech_seconds(narration: str) -> float:
     east_asian = len(SPOKEN_EAST_ASIAN.findall(narration))  # characters, not punctuation
     words = len(re.findall(r"[A-Za-z0-9]+", EAST_ASIAN.sub(" ", narration)))
     return (east_asian / ZH_CHARS_PER_MINUTE + words / EN_WORDS_PER_MINUTE) * 60
+
+
+def spoken_minutes(deck: SlideDeck) -> int:
+    """How long the deck's narration takes, to the nearest minute: what a deck whose pages were added or
+    removed now lasts (within the duration check's half-minute)."""
+    seconds = sum(speech_seconds(narration_of(slide.notes)) for slide in deck.slides)
+    return max(1, int(seconds / 60 + 0.5))
 
 
 def _squash(text: str) -> str:
@@ -272,7 +280,8 @@ def check(pptx, deck: SlideDeck, duration_minutes: int | None) -> list[QaIssue]:
             issue("slide_narration", first, seconds=round(seconds))
     if duration_minutes:
         target = duration_minutes * 60
-        if abs(seconds_total - target) > DURATION_TOLERANCE * target:
+        # A course lasts whole minutes: a short one cannot be held to less than half of one.
+        if abs(seconds_total - target) > max(DURATION_TOLERANCE * target, DURATION_FLOOR_S):
             issue("duration", None, minutes=f"{seconds_total / 60:.1f}", target=duration_minutes)
     layouts = {view.layout for view in views}
     if len(views) >= 8 and len(layouts) < 6:
