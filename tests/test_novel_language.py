@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from core.llm.offline import OfflineLLM
@@ -13,7 +14,7 @@ from graphs.base import FlowContext
 from graphs.novel.library import ProjectFiles
 from graphs.novel.understanding import bare_chapter_title
 from graphs.novel.workflow import build_graph, workflow_input
-from schemas.novel import count_words
+from schemas.novel import CharactersConfig, Outline, count_words
 
 CJK = "\u3400-\u9fff"
 
@@ -47,3 +48,15 @@ async def test_a_world_described_in_chinese_still_gives_a_chinese_book(tmp_path)
 def test_an_english_chapter_title_loses_its_number_and_colon_when_named_beside_its_number():
     assert bare_chapter_title("Chapter 2: The Harbour") == "The Harbour"
     assert bare_chapter_title("第二章 江畔") == "江畔"
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+async def test_an_offline_outline_never_has_the_protagonist_meet_themself(language):
+    llm = OfflineLLM()
+    facts = {"language": language, "seed": "book", "description": "a harbour town" if language == "en" else "港口小城"}
+    characters = await llm.structured(CharactersConfig, role="novel", system="", prompt="", facts=facts)
+    outline = await llm.structured(Outline, role="novel", system="", prompt="", facts={
+        **facts, "chapters": 8, "theme": {}, "characters": characters.model_dump()})
+    hero = characters.protagonist.name
+    met = [event for chapter in outline.chapters for event in chapter.key_events[:1]]
+    assert len(met) == 8 and all(event.count(hero) == 1 for event in met), met

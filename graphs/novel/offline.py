@@ -164,10 +164,12 @@ def _cast(characters: dict[str, Any]) -> list[str]:
 
 def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
     conflict = theme.get("main_conflict", "") if theme else ""
+    # The protagonist meets someone else each chapter, never themself.
+    met = cast[1 + number % (len(cast) - 1)] if len(cast) > 1 else None
     words = CHAPTER_WORDS["en" if english else "zh"]
     if english:
         hero = cast[0] if cast else "the protagonist"
-        other = cast[number % len(cast)] if len(cast) > 1 else "a stranger"
+        other = met or "a stranger"
         return ChapterSummary(
             chapter_number=number,
             chapter_title=f"Chapter {number}: {stable_choice(words, number, hero)}",
@@ -177,7 +179,7 @@ def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, eng
             dependencies=[],
         )
     hero = cast[0] if cast else "主角"
-    other = cast[number % len(cast)] if len(cast) > 1 else "旁人"
+    other = met or "旁人"
     return ChapterSummary(
         chapter_number=number,
         chapter_title=f"第{number}章 {stable_choice(words, number, hero)}",
