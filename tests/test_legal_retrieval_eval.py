@@ -1,7 +1,8 @@
 """Everyday questions and the articles a lawyer would cite for them: the statute search, measured.
 
 The list was written before the search was tuned (the first seven come from a new-user trial, the
-rest are our own), and it is checked as a whole: hit@3 — one of the expected articles among the
+rest are our own; the last eight were held out while the topic glossary was written, and failed
+before it), and it is checked as a whole: hit@3 — one of the expected articles among the
 first three verified citations of the answer — over all questions, not question by question.
 Run `python -m tests.test_legal_retrieval_eval` for the per-question report.
 """
@@ -35,6 +36,14 @@ EVAL: list[tuple[str, set[tuple[str, str]]]] = [
     ("孩子在学校被同学打伤了，学校有责任吗", {("民法典", "1199"), ("民法典", "1200"), ("民法典", "1201")}),
     ("我写的小说被人改编拍成了网剧，没经过我同意", {("著作权法", "10"), ("著作权法", "52"), ("著作权法", "53")}),
     ("快递丢了，快递公司说只赔三倍运费", {("民法典", "832"), ("民法典", "833"), ("民法典", "497"), ("民法典", "496")}),
+    ("租的房子漏水，房东一直拖着不修", {("民法典", "712"), ("民法典", "713")}),
+    ("买的手机用了一个月就坏了，商家不给换", {("消费者权益保护法", "24"), ("产品质量法", "40")}),
+    ("健身房老板跑路了，办卡的钱怎么要回来", {("消费者权益保护法", "53")}),
+    ("老公偷偷把家里的存款转到他妈妈名下", {("民法典", "1092"), ("民法典", "1062")}),
+    ("被车撞了，司机开车逃跑了，医药费找谁", {("民法典", "1216"), ("道路交通安全法", "70"), ("道路交通安全法", "75")}),
+    ("App不同意读取通讯录就不让用", {("个人信息保护法", "16"), ("个人信息保护法", "14")}),
+    ("医院手术前没告诉我有风险，术后出了问题", {("民法典", "1219"), ("民法典", "1218")}),
+    ("孩子在培训班被别的小孩推倒受伤了", {("民法典", "1199"), ("民法典", "1200"), ("民法典", "1188")}),
 ]
 
 
@@ -52,7 +61,8 @@ async def hits_at_3(knowledge) -> list[tuple[str, bool, list[str]]]:
 async def test_everyday_questions_find_the_articles_a_lawyer_would_cite(knowledge):
     rows = await hits_at_3(knowledge)
     rate = sum(hit for _, hit, _ in rows) / len(rows)
-    assert rate >= 0.8, "\n".join(f"{'✓' if hit else '✗'} {q} → {cited}" for q, hit, cited in rows)
+    # 0.85 of 30: the search before the topic glossary scored 21/30 (0.70).
+    assert rate >= 0.85, "\n".join(f"{'✓' if hit else '✗'} {q} → {cited}" for q, hit, cited in rows)
 
 
 if __name__ == "__main__":

@@ -156,6 +156,21 @@ async def test_a_follow_up_leads_with_articles_on_what_it_asks_not_the_previous_
     assert "诉讼时效" in cited[0]["excerpt"], cited[0]
 
 
+async def test_asking_for_a_deposit_back_double_after_a_deposit_question_is_answered_with_the_earnest_money_rule(
+        knowledge):
+    from graphs.base import ThreadView
+    from graphs.legal import continue_thread
+
+    runner = GraphRunner(knowledge)
+    first = await runner.ask("我租的房子到期了，房东不退押金怎么办")
+    follow_up = await continue_thread(ThreadView(values=first.state, pending_interrupt=None, finished=True),
+                                      "押金能要双倍吗", {}, runner.context.llm)
+    run = await runner._stream(follow_up.input)
+    cited = run.artifact("legal_answer")["content"]["citations"]
+    # Paid back double exists only for a 定金 (民法典 587), not for the lease-expiry articles of the first answer.
+    assert ("中华人民共和国民法典", "587") in [(c["law"], c["article"]) for c in cited[:2]], cited
+
+
 async def test_a_new_topic_on_the_same_thread_is_not_mixed_with_the_previous_one(knowledge):
     from graphs.base import ThreadView
     from graphs.legal import continue_thread

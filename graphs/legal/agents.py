@@ -144,6 +144,19 @@ def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int) -> l
     return (first + [a for a in articles if a not in first])[:top_k]
 
 
+LAWS_SEARCHED = 2  # laws the glossary names that get a search of their own (each is a pass over the corpus)
+
+
+def _take_turns(lists: list[list[Any]]) -> list[Any]:
+    """The first of each list, then the second of each, ...; an article already taken is skipped."""
+    taken: list[Any] = []
+    for rank in range(max((len(items) for items in lists), default=0)):
+        for items in lists:
+            if rank < len(items) and items[rank].citation not in {a.citation for a in taken}:
+                taken.append(items[rank])
+    return taken
+
+
 def _article_dict(article: Any) -> dict[str, Any]:
     return {"citation": article.citation, "law": article.law, "article": article.article_no_arabic,
             "text": " ".join(article.text.split())}
@@ -209,21 +222,25 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             expansion = expand(focus)
             # A long story is searched by its key words: every query word costs a pass over the corpus.
             query = f"{await asyncio.to_thread(bounded_query, focus)} {hint} {expansion.terms}".strip()
-            first: list[Any] = []
-            if expansion.laws:
-                law = expansion.laws[0]
+            # The laws the glossary names are searched first, each on its own, and take turns leading: a
+            # story of overtime and a lay-off wants both the 劳动法 and the 劳动合同法, not six of one.
+            per_law = []
+            for law in expansion.laws[:LAWS_SEARCHED]:
                 boosted = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 6, law,
                                                     summary=found)
-                first = [a for a in boosted or [] if a.law.endswith(law)]
+                per_law.append([a for a in boosted or [] if a.law.endswith(law)])
+            first = _take_turns(per_law)
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
             latest = focus.rsplit("\n", 1)[-1].strip()
             if latest and latest != focus.strip():
                 # A follow-up read with the question before it ("那押金能要双倍吗"): what it asks itself leads,
                 # or the earlier question's articles come back unchanged.
                 own = f"{latest} {expand(latest).terms}".strip()
-                first = [a for a in await tools.call_blocking("statute_search", knowledge.statutes.search, own, 4,
-                                                              summary=found) or [] if a.citation not in
-                         {f.citation for f in first}][:2] + first
+                # Its own two best lead even when the thread's search found them too: dropping those left
+                # its weaker hits (an unrelated law's article) in front.
+                leading = (await tools.call_blocking("statute_search", knowledge.statutes.search, own, 4,
+                                                     summary=found) or [])[:2]
+                first = leading + [f for f in first if f.citation not in {a.citation for a in leading}]
             rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
             hits = (first + rest)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
