@@ -556,3 +556,11 @@ async def test_continuing_to_a_chapter_already_written_says_nothing_is_left_inst
     assert kind == "completion", "continue asks no overwrite question"
     assert "没有需要继续生成的" in messages(client, ack)[-1]
     assert snapshot(projects / PROJECT) == before
+
+
+async def test_who_a_character_the_chapters_never_show_is_answered_from_the_character_sheet(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "反派是谁？")  # 顾川, the antagonist of characters.json, is in no chapter yet
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "the character sheet says who; there is nothing to ask"
+    assert "顾川" in messages(client, ack)[-1] and "反派" in messages(client, ack)[-1]

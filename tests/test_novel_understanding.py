@@ -45,3 +45,24 @@ def test_who_is_asks_about_a_name_but_not_about_a_description():
     assert read.person_asked_about("Who is Lu Ming?") == "Lu Ming"
     assert read.person_asked_about("Who is the lighthouse keeper?") is None
     assert read.person_asked_about("怀表是谁的？") is None  # whose watch: a thing, not a person
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("林远其实很怕水", "character_development"),
+    ("主角的性格应该更冷静一些", "character_development"),
+    ("结局不要太圆满", "plot_preference"),
+    ("I prefer a darker tone", "tone"),
+    ("以后每章写长一点", "writing_style"),
+])
+def test_a_preference_is_saved_under_what_it_is_about(text, kind):
+    assert read.preference_type(text, ["林远", "沈青"]) == kind
+
+
+@pytest.mark.parametrize("text", ["讲讲林远这个人", "介绍一下反派", "Tell me about the villain"])
+def test_asking_to_be_told_about_someone_is_a_question_about_the_book(text):
+    assert read.intent_by_rules(text) == "knowledge"
+
+
+@pytest.mark.parametrize("text, name", [("讲讲林远这个人", "林远"), ("介绍一下沈青", "沈青"), ("tell me about Mara Reid", "Mara Reid")])
+def test_asking_to_be_told_about_a_person_names_that_person(text, name):
+    assert read.person_asked_about(text) == name

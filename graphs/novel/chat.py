@@ -359,7 +359,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         query = " ".join([text, *entities, *read.CHANGE_CUES[:6]])
         found = await tools.call("search", tools.memory.search, query, entities, 8)
         turn["passages"] = [p.__dict__ for p in found]
-    if not turn.get("passages") and not turn.get("events"):
+    # The character sheet answers "反派是谁" even when the chapters never show them.
+    if not turn.get("passages") and not turn.get("events") and not turn["sheet"]:
         if "passages" not in turn:  # the bound stopped the search before any passage was read
             return _ask(turn, [{"id": "detail", "missing": "evidence", "question": t(
                 "novel.chat_ask_after_bound", calls=turn["tool_calls"], who=join_items(entities))}])
@@ -411,8 +412,10 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     elif turn["intent"] == "knowledge":
         update = await _understand_question(state, ctx, turn)
     elif turn["intent"] == "preference":
+        cast = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
+        kind = read.preference_type(turn["question"], cast)
         update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
-            tool="preferences.add", args={"preference_type": "writing_style", "content": turn["question"]},
+            tool="preferences.add", args={"preference_type": kind, "content": turn["question"]},
             requires_confirmation=False))}
     elif read.is_bare_reply(turn["question"]):
         # "n" typed after the plan it meant to decline had gone: say so rather than guess at a plan.

@@ -25,6 +25,9 @@ _QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|�
 _REQUEST = re.compile(r"(请|帮我|帮忙|麻烦|给我|能不能|能否|可不可以|可以|please|can you|could you)", re.I)
 _SMALL_TALK = re.compile(r"^\s*(你好|您好|在吗|谢谢|多谢|你能做什么|你会什么|怎么用|帮助|hi|hello|thanks|help)\W*$", re.I)
 _ROLLBACK = re.compile(r"(回滚|退回到|rollback|roll back)", re.I)
+# Asked as a request rather than a question: "讲讲林远这个人", "介绍一下反派", "tell me about the villain".
+_TELL_ME = re.compile(r"^\s*(?:请|帮我|给我)?\s*(?:讲讲|说说|聊聊|谈谈|介绍一下|介绍|告诉我|描述一下|概括一下|总结一下)"
+                      r"|\b(?:tell me about|describe|summari[sz]e|explain)\b", re.I)
 _CLEAN = re.compile(r"(清理|清空|全部删除|从头再来|clean)", re.I)
 _FORCE = re.compile(r"(重写|覆盖|重新生成|overwrite|rewrite|regenerate)", re.I)
 _CONTINUE = re.compile(r"(继续|接着|往下|continue)", re.I)
@@ -38,7 +41,9 @@ CHANGE_CUES = ("决裂", "反目", "背叛", "和解", "翻脸", "断绝", "逐�
 INTENT_EXAMPLES: dict[Intent, tuple[str, ...]] = {
     "generate": ("继续生成下一章", "帮我把小说写到第五章", "接着往下写", "开始生成小说"),
     "knowledge": ("主角的师父是谁", "他们两个的关系后来怎么样了", "第二章发生了什么", "反派为什么背叛"),
-    "preference": ("我喜欢节奏快一点的文风", "以后对话多一些", "不要再写太长的景物描写"),
+    "preference": ("我喜欢节奏快一点的文风", "以后对话多一些", "不要再写太长的景物描写",
+                   # what the author wants of a character or the plot, said as a statement, not asked
+                   "主角的性格应该更冷静一些", "反派最后要改过自新"),
     "other": ("你好", "谢谢", "你能做什么"),
 }
 
@@ -134,6 +139,25 @@ def is_no(answer: object) -> bool:
     return bool(_NO.match(str(answer)))
 
 
+# NovelGen's preference types, told apart by what the preference is about (writing_style when none says).
+_ABOUT_CHARACTERS = re.compile(r"主角|男主|女主|反派|配角|人物|角色|性格|人设|character|protagonist|hero(?:ine)?|villain", re.I)
+_ABOUT_PLOT = re.compile(r"剧情|情节|故事线|结局|伏笔|转折|冲突|支线|主线|反转|plot|ending|twist|storyline|subplot", re.I)
+_ABOUT_TONE = re.compile(r"基调|氛围|语气|调子|黑暗|阴暗|暗黑|压抑|轻松|幽默|温馨|沉重|悲伤|\btone\b|\bmood\b|dark|lighter"
+                         r"|\bgrim\b|humou?r|cheerful", re.I)
+
+
+def preference_type(text: str, names: tuple[str, ...] | list[str] = ()) -> str:
+    """The type a preference is saved under: about a character (named, or by role), the plot, the tone, or
+    else the writing style."""
+    if any(name and name in text for name in names) or _ABOUT_CHARACTERS.search(text):
+        return "character_development"
+    if _ABOUT_PLOT.search(text):
+        return "plot_preference"
+    if _ABOUT_TONE.search(text):
+        return "tone"
+    return "writing_style"
+
+
 def is_bare_reply(text: str) -> bool:
     """A lone yes or no ("n", "好的"): with nothing pending it answers nothing, so it never starts a plan."""
     return is_no(text) or (is_yes(text) and not _CONTINUE.search(text))
@@ -151,7 +175,7 @@ def intent_by_rules(text: str) -> Intent | None:
         return "preference"
     if _ROLLBACK.search(text) or _CLEAN.search(text):
         return "generate"  # project actions: planned and confirmed like generation
-    if is_question(text):
+    if is_question(text) or (_TELL_ME.search(text) and not _GENERATE.search(text)):
         return "knowledge"  # "有没有写到下雨": asked about the text, not an order to write
     if _GENERATE.search(text):
         return "generate"
@@ -177,7 +201,12 @@ def intent_by_examples(text: str) -> Intent:
 
 _ASKED_WHO = (re.compile(r"^\s*(?:请问)?\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*(?:到底|究竟)?是(?:谁|什么人|何人)\s*[？?。!！]*$"),
               re.compile(r"谁是\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*[？?。!！]*$"),
-              re.compile(r"^\s*who\s+(?:is|was)\s+(?!(?:the|a|an|his|her|their|my|your)\b)(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
+              re.compile(r"^\s*who\s+(?:is|was)\s+(?!(?:the|a|an|his|her|their|my|your)\b)(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I),
+              # "讲讲林远这个人", "介绍一下林远", "tell me about Mara Reid": the person, asked as a request
+              re.compile(r"^\s*(?:请|帮我|给我)?\s*(?:讲讲|说说|聊聊|介绍一下|介绍|告诉我)\s*(?P<name>[^\s，,。？?的]{1,10}?)"
+                         r"\s*(?:这个人|这个角色|此人|的情况|的来历)?\s*[？?。!！]*$"),
+              re.compile(r"^\s*(?:tell me about|describe)\s+(?!(?:the|a|an|his|her|their|my|your|chapter)\b)"
+                         r"(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
 
 
 def person_asked_about(text: str) -> str | None:
