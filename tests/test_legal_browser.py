@@ -14,10 +14,11 @@ from tests.test_flow_names import GRAPH_NODES
 pytestmark = BROWSER_MARKS
 
 
-@pytest.fixture
-def server(tmp_path, legal_index):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, legal_index):
+    # One server for the module: each test asks on a page of its own, in a thread of its own.
     env = {"CHINA_LAW_INDEX": str(legal_index), "LEGAL_CASES_DIR": str(CASES_DIR), "LEGAL_WARM_AT_STARTUP": "true"}
-    with ServerProcess(tmp_path / "data", env=env) as process:
+    with ServerProcess(tmp_path_factory.mktemp("legal-browser") / "data", env=env) as process:
         yield process
 
 
