@@ -217,3 +217,10 @@ async def test_a_fall_in_a_supermarket_is_a_personal_injury_question_not_a_labou
     run = await GraphRunner(knowledge).ask("我在超市滑倒摔断了腿，超市说地上有警示牌不负责")
     assert _answer(run)["category"] == "tort_law"
     assert "labor_law" not in _answer(run)["domains"]
+
+
+async def test_a_deposit_kept_at_the_end_of_a_lease_is_answered_first_with_the_lease_return_article(knowledge):
+    run = await GraphRunner(knowledge).ask("我租的房子到期了，房东不退押金怎么办")
+    first = [c for c in run.artifact("legal_answer")["content"]["citations"] if c["verified"]][0]
+    # 733: at the end of the lease the tenant returns the home as used; not 758, a finance-lease article.
+    assert (first["law"], first["article"]) == ("中华人民共和国民法典", "733"), first
