@@ -156,7 +156,9 @@ export function renderTabs() {
     const active = ids.includes(v.focusedId);
     const a = active ? v.artifacts.get(v.focusedId).artifact : last;
     const isPreview = last.type === "slide_preview";
-    const label = isPreview ? `${TYPE_LABELS.slide_preview}${ids.length > 1 ? ` ×${ids.length}` : ""}` : a.title || TYPE_LABELS[a.type] || a.type;
+    // The deck's pages, not every preview in the log (a removed page's stays there).
+    const pageCount = isPreview ? previewPages(v).length : 0;
+    const label = isPreview ? `${TYPE_LABELS.slide_preview}${pageCount > 1 ? ` ×${pageCount}` : ""}` : a.title || TYPE_LABELS[a.type] || a.type;
     els.tabs.append(h("button", {
       type: "button", role: "tab", class: `tab${active ? " active" : ""}`,
       "aria-selected": active ? "true" : "false",

@@ -297,4 +297,6 @@ async def test_the_page_previews_of_a_deck_that_lost_its_last_page_stop_at_its_n
     await page.wait_for_selector("#canvas-body[data-type=slide_preview] [data-testid=deck]")
     previews = await page.get_attribute("#canvas-body [data-testid=deck]", "data-slides")
     assert previews == deck_pages, f"{previews} page previews for a deck of {deck_pages} pages"
+    tab = await page.inner_text("[data-testid=artifact-tab][data-type=slide_preview]")
+    assert tab.endswith(f"×{deck_pages}"), f"the previews' tab says {tab!r} for a deck of {deck_pages} pages"
     assert errors == []
