@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 from app.runtime import RequestError, new_thread_id
-from core.i18n import t
+from core.i18n import join_items, t
 from core.settings import Settings
 
 console = Console()
@@ -60,11 +60,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         if event == "status" and data.get("status") == "classifying":
             console.print(f"[dim]{t('legal.cli_classifying')}[/]")
         elif event == "agent-selected":
-            # Names, not ids: the user reads 法律咨询 / 劳动法, never legal_consultation / labor_law.
-            about = [t("legal.intent_" + data["intent"]), t("legal.category_" + (data.get("category") or "other"))] \
-                if data.get("intent") else []
-            about.append(f"{data['confidence']:.2f}")
-            console.print(f"[cyan]→ {t('legal.agent_' + data['agent'])}[/] [dim]({'，'.join(about)})[/]")
+            console.print(agent_selected_line(data))
         elif event == "tool:log" and data.get("level") in {"info", "warning", "error"}:
             console.print(f"  [dim]{data['message']}[/]")
         elif event == "message" and data.get("final"):
@@ -125,3 +121,12 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
             raise
         console.print(f"[red]{t('runtime.run_failed')}[/]")
         return 1
+
+
+def agent_selected_line(data: dict[str, Any]) -> str:
+    """The routed agent and why, as rich markup, in the user's language throughout."""
+    # Names, not ids: the user reads 法律咨询 / 劳动法, never legal_consultation / labor_law.
+    about = [t("legal.intent_" + data["intent"]), t("legal.category_" + (data.get("category") or "other"))] \
+        if data.get("intent") else []
+    about.append(f"{data['confidence']:.2f}")
+    return f"[cyan]→ {t('legal.agent_' + data['agent'])}[/] [dim]({join_items(about)})[/]"

@@ -25,3 +25,18 @@ def test_ng_legal_asks_for_missing_fields_and_saves_the_docx(tmp_path, legal_ind
     assert "借款金额" in result.stdout and "借款期限" in result.stdout  # the questions asked
     text = "\n".join(p.text for p in Document(str(out)).paragraphs)
     assert "人民币五万元" in text and "六个月" in text and "李四" in text
+
+
+def test_the_routing_line_of_an_english_user_has_no_chinese_punctuation():
+    from app.cli_legal import agent_selected_line
+    from core.i18n import current_locale, set_locale
+    from core.language import CJK
+
+    before = current_locale()
+    set_locale("en")
+    try:
+        line = agent_selected_line({"agent": "general", "intent": "legal_consultation", "category": "contract_law",
+                                    "confidence": 0.71})
+    finally:
+        set_locale(before)
+    assert "contract law" in line.lower() and "，" not in line and not CJK.search(line), line

@@ -29,7 +29,7 @@ from typing import Annotated, Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send, interrupt
 
-from core.i18n import t
+from core.i18n import join_items, t
 from core.language import CJK
 from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent
@@ -187,7 +187,7 @@ async def route(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         ctx.agent_selected(task["agent"], classification["confidence"], intent=classification["intent"],
                            category=task["domain"] or classification["category"])
     if len(tasks) > 1:
-        ctx.log(t("legal.parallel", count=len(tasks), domains="、".join(domain_label(x["domain"]) for x in tasks)))
+        ctx.log(t("legal.parallel", count=len(tasks), domains=join_items(domain_label(x["domain"]) for x in tasks)))
     record = step(state["trace_id"], "routing", "route", input=classification["intent"],
                   output=[f"{x['agent']}:{x['domain'] or '-'}:{x['mode']}" for x in tasks])
     return {"tasks": tasks, "trace": [record]}
@@ -296,7 +296,7 @@ async def orchestrate(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     elif len(succeeded) == 1:
         body = succeeded[0]["text"]
     else:
-        intro = t("legal.merged_intro", parts="、".join(domain_label(r["domain"]) for r in succeeded))
+        intro = t("legal.merged_intro", parts=join_items(domain_label(r["domain"]) for r in succeeded))
         body = intro + "\n\n" + "\n\n".join(f"### {domain_label(r['domain'])}\n\n{r['text']}" for r in succeeded)
     notes = [skipped_note(r["skipped"]) for r in results if r["skipped"]]
     if unavailable and succeeded:
@@ -388,7 +388,7 @@ def docx_bytes(markdown: str) -> bytes:
 def _questions(missing: list[str], template_id: str | None) -> list[dict[str, Any]]:
     if template_id is None:
         options = [tpl.title for tpl in TEMPLATES.values()]
-        return [{"id": "template", "question": t("legal.ask_template", options="、".join(options)),
+        return [{"id": "template", "question": t("legal.ask_template", options=join_items(options)),
                  "options": options, "blocking": True}]
     template = TEMPLATES[template_id]
     return [{"id": key, "question": t("legal.ask_field", label=template.label(key)), "blocking": True}
@@ -407,7 +407,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         if template is None and wanted:
             # A document we have no template for: say so, rather than ask for a type or draft another one.
             stream_answer(ctx, t("legal.draft_unsupported", document=wanted,
-                                 available="、".join(x.title for x in TEMPLATES.values())))
+                                 available=join_items(x.title for x in TEMPLATES.values())))
             return {"draft": {}, "pending": [], "trace": [step(trace_id, "tool", "extract_fields", status="skipped",
                                                                input=state["text"][:200], output=wanted)]}
         extracted = await ctx.llm.structured(
@@ -426,7 +426,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     if missing and not draft.get("defaults") and draft.get("rounds", 0) < MAX_DRAFT_ROUNDS:
         questions = _questions(missing, template_id)
         labels = [TEMPLATES[template_id].label(k) for k in missing] if template_id else [t("legal.draft_type_label")]
-        ctx.log(t("legal.draft_missing", fields="、".join(labels)))
+        ctx.log(t("legal.draft_missing", fields=join_items(labels)))
         return {"draft": draft, "pending": questions, "trace": records}
     if template_id is None:  # the user never named a document type: the one most asked for
         template_id = "lawyer_letter"
@@ -446,7 +446,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     marked = template.placeholders(draft["fields"])  # optional ones too (证据, 日期): the reader fills them in
     if marked:
         note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,
-                        fields="、".join(template.label(k) for k in marked))
+                        fields=join_items(template.label(k) for k in marked))
     stream_answer(ctx, f"{note}\n\n---\n{t('legal.disclaimer')}")
     return {"draft": {**draft, "template": template_id}, "pending": [], "trace": records}
 
