@@ -135,6 +135,15 @@ def test_a_teaching_verb_is_not_part_of_the_topic(request_text, topic):
     assert short_title(request_text) == topic
 
 
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("A 5-minute talk for retirees on spotting phone scams", "spotting phone scams"),
+    ("A 10 minute presentation on climate change for middle school", "climate change"),
+    ("Small talk in English for beginners", "Small talk in English"),
+])
+def test_the_audience_named_before_the_subject_is_not_the_topic(request_text, topic):
+    assert short_title(request_text) == topic
+
+
 async def test_objectives_of_a_lesson_asked_with_a_teaching_verb_name_the_subject_only():
     deck = await _offline_deck("给小学五年级讲分数的加减法，15分钟")
     assert deck.title == "分数的加减法"
@@ -145,6 +154,7 @@ async def test_objectives_of_a_lesson_asked_with_a_teaching_verb_name_the_subjec
     ("大概半个小时左右吧也可能四十分钟，讲讲牛顿第一定律", 30), ("四十分钟的课，讲电路", 40),
     ("一个小时的讲座，关于火山", 60), ("一个半小时，讲电磁感应", 90), ("十五分钟讲完勾股定理", 15),
     ("half an hour on volcanoes", 30), ("Black holes, twenty minutes", 20),
+    ("A 5-minute talk for retirees on spotting phone scams", 5),
 ])
 def test_a_duration_in_words_is_read_in_minutes(request_text, minutes):
     assert duration_hint(request_text) == minutes

@@ -79,7 +79,7 @@ def _number(text: str) -> float:
 # A length of time, however it is written; the first one a request names is the one meant
 # ("大概半个小时左右吧也可能四十分钟" → 30). Chinese numerals need 分钟: "十分" alone means "very".
 _DURATION = re.compile(
-    rf"(?P<minutes>\d{{1,3}})\s*(?:分钟|分(?![之数])|min\b|mins\b|minutes?\b)"
+    rf"(?P<minutes>\d{{1,3}})[\s-]*(?:分钟|分(?![之数])|min\b|mins\b|minutes?\b)"
     rf"|(?P<zh_minutes>[零一二两三四五六七八九十]+)\s*分钟"
     rf"|\b(?P<en_minutes>{_EN_NUMBER})[\s-]+minutes?\b"
     rf"|(?P<hours>\d{{1,2}}(?:\.\d+)?|[一二两三四五])?\s*个?\s*(?P<half>半)?\s*个?\s*(?:小时|钟头)(?!候)"
@@ -133,8 +133,10 @@ _FILLER_ZH = re.compile(
 _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为)[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈))"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
-    r"\b(please|make|create|generate|build|a|an|the|deck|slides?|presentation|ppt|course|about|on|lesson|"
-    r"for [a-z0-9 \-]+|\d+\s*(?:min|mins|minutes?))\b",
+    r"\b(please|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|a|an|the|deck|slides?|"
+    r"presentation|ppt|course|about|on|lesson|"
+    # "for retirees" is the audience; "… on spotting scams" after it is the subject again.
+    r"for [a-z0-9 \-]+?(?=\s+(?:about|on)\b|[,.;:!?]|$)|\d+\s*(?:min|mins|minutes?))\b",
     re.IGNORECASE,
 )
 
