@@ -188,3 +188,15 @@ async def test_without_search_the_run_says_so_and_invents_nothing(live_server, c
     assert "search_results" not in types
     logs = [d["message"] for _, d in client.of(ack["threadId"], "tool:log")]
     assert t("ppt.search_off") in logs
+
+
+def test_an_english_offline_outline_names_its_units_in_english_word_order():
+    from core.llm.offline import OfflineRequest
+    from graphs.ppt.offline import ASPECTS_EN, video_outline
+
+    outline = video_outline(OfflineRequest(role="ppt", system="", prompt="", facts={
+        "topic": "volcanoes", "language": "en", "duration": 24}))
+    titles = [unit.title for unit in outline.knowledgeUnits]
+    assert len(titles) == len(ASPECTS_EN)
+    assert not [title for title in titles if title.split()[0] in ("How", "What") and title.endswith(" of volcanoes")], titles
+    assert "The workings of volcanoes" in titles and "What comes next for volcanoes" in titles, titles

@@ -47,6 +47,18 @@ STYLES_ZH = ("问题驱动，由浅入深", "案例引入，层层递进", "故�
 STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", "Story-based with everyday examples", "Compare, contrast, then summarise")
 ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "发展趋势")
 ASPECTS_EN = ("Core ideas", "How it works", "Key processes", "Applications", "Common pitfalls", "What comes next")
+# An English aspect does not read as "<aspect> of <topic>" ("How it works of volcanoes"): each has its own phrase.
+ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": "the workings of {topic}",
+                     "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
+                     "Common pitfalls": "common pitfalls in {topic}", "What comes next": "what comes next for {topic}"}
+
+
+def _aspect_phrase_en(aspect: str, topic: str) -> str:
+    return ASPECT_PHRASES_EN[aspect].format(topic=topic)
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _zh(request: OfflineRequest) -> bool:
@@ -86,7 +98,7 @@ def course_config(request: OfflineRequest) -> CourseConfig:
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
     aspects = ASPECTS_ZH if zh else ASPECTS_EN
     objectives = [
-        (f"理解{topic}的{aspect}" if zh else f"Understand {aspect.lower()} of {topic}")
+        (f"理解{topic}的{aspect}" if zh else f"Understand {_aspect_phrase_en(aspect, topic)}")
         for aspect in aspects[:3]
     ]
     if len(keywords) > 1:
@@ -107,7 +119,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     units = []
     for u in range(unit_count):
         aspect = aspects[(offset + u) % len(aspects)]
-        title = f"{topic}的{aspect}" if zh else f"{aspect} of {topic}"
+        title = f"{topic}的{aspect}" if zh else _capitalised(_aspect_phrase_en(aspect, topic))
         points = [
             (f"{aspect}要点{p + 1}：{topic}中的关键{('概念', '步骤', '例子')[p % 3]}" if zh
              else f"{aspect} point {p + 1}: a key {('idea', 'step', 'example')[p % 3]} in {topic}")
@@ -220,7 +232,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     content_index = 0
     for index in range(1, total + 1):
         if index == 1:
-            title = topic if zh else topic[:1].upper() + topic[1:]
+            title = topic if zh else _capitalised(topic)
             content = [f"本课共 {len(units)} 个部分" if zh else f"{len(units)} parts in this lesson"]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
             seed = [f"大家好，今天我们一起学习{topic}。", f"本节课分为{len(units)}个部分。"] if zh else [
@@ -250,8 +262,8 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             content_index += 1
             title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
-            title = title[:1].upper() + title[1:]
-            content = [item[:1].upper() + item[1:] for item in content]
+            title = _capitalised(title)
+            content = [_capitalised(item) for item in content]
             seed = ([f"{title}。"] + [f"{c}。" for c in content[:2]]) if zh else ([f"{title}."] + [f"{c}." for c in content[:2]])
         scripts.append(
             SlideScript(
@@ -272,7 +284,7 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
     """(title, contentDesign, visualSuggestions) of a page added about a subject the user named: a recap, an
     agenda or exercises when the subject says so, else the subject's points tied back to the deck's topic."""
     units = [unit.title for unit in outline.knowledgeUnits]
-    title = subject if zh else subject[:1].upper() + subject[1:]
+    title = subject if zh else _capitalised(subject)
     if nth:
         title = f"{title}（{nth + 1}）" if zh else f"{title} ({nth + 1})"
     lowered = subject.lower()
@@ -301,10 +313,10 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
         taken = set(request.fact("titles") or [])
         candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh) for angle in REPEAT_ANGLES[::-1]
                       for unit in outline.knowledgeUnits for point in unit.knowledgePoints]
-        fresh = [c for c in candidates if c[0][:1].upper() + c[0][1:] not in taken and c[0] not in taken]
+        fresh = [c for c in candidates if _capitalised(c[0]) not in taken and c[0] not in taken]
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]
         if not zh:
-            title, content = title[:1].upper() + title[1:], [item[:1].upper() + item[1:] for item in content]
+            title, content = _capitalised(title), [_capitalised(item) for item in content]
     seed = [f"{title}。", *(f"{c}。" for c in content[:2])] if zh else [f"{title}.", *(f"{c}." for c in content[:2])]
     return SlideScript(slideIndex=request.fact("index"), title=title, contentDesign=content, visualSuggestions=visuals,
                        narrationScript=_narration(seed, request.fact("narrationBudget"), zh))
