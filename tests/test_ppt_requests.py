@@ -139,8 +139,19 @@ def test_a_teaching_verb_is_not_part_of_the_topic(request_text, topic):
     ("A 5-minute talk for retirees on spotting phone scams", "spotting phone scams"),
     ("A 10 minute presentation on climate change for middle school", "climate change"),
     ("Small talk in English for beginners", "Small talk in English"),
+    ("Explain recursion to first-year CS students", "recursion"), ("Teach 3rd graders about the water cycle", "water cycle"),
 ])
 def test_the_audience_named_before_the_subject_is_not_the_topic(request_text, topic):
+    assert short_title(request_text) == topic
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("帮我做个家长会PPT，主题是双减政策，15分钟左右", "双减政策"), ("公司新员工入职培训：信息安全意识，20分钟", "信息安全意识"),
+    ("我想做一个关于李白的课件", "李白"), ("Onboarding training on information security for new hires", "information security"),
+    ("A quick intro to Excel pivot tables", "Excel pivot tables"), ("create a presentation, topic: the French Revolution", "French Revolution"),
+    ("a lecture on the journey to the moon", "journey to the moon"),
+])
+def test_the_occasion_a_request_names_frames_the_subject_and_is_not_the_topic(request_text, topic):
     assert short_title(request_text) == topic
 
 

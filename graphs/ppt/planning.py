@@ -126,14 +126,17 @@ def slide_count_hint(text: str) -> int | None:
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|一下|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
 _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为)[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈))"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
-    r"\b(please|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|a|an|the|deck|slides?|"
+    r"\b(please|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
+    # An article is an asking word before "deck"/"slides"; inside the subject ("journey to the moon") it stays.
+    r"(?:a|an|the|short|quick|brief)(?=\s+(?:[\w-]+\s+)?(?:deck|slides?|presentation|ppt|course|lesson|overview)\b)|"
+    r"deck|slides?|overview|"
     r"presentation|ppt|course|about|on|lesson|"
     # "for retirees" is the audience; "… on spotting scams" after it is the subject again.
     r"for [a-z0-9 \-]+?(?=\s+(?:about|on)\b|[,.;:!?]|$)|\d+\s*(?:min|mins|minutes?))\b",
@@ -142,8 +145,14 @@ _FILLER_EN = re.compile(
 
 
 def audience_hint(text: str) -> str | None:
-    match = (_AUDIENCE_ZH if language_of(text) == "zh" else _AUDIENCE_EN).search(text)
-    return match.group(1).strip() if match else None
+    if language_of(text) == "zh":
+        match = _AUDIENCE_ZH.search(text)
+        return match.group(1).strip() if match else None
+    match = _AUDIENCE_EN.search(text)
+    if match:
+        return match.group(1).strip()
+    match = _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+    return match.group("audience").strip() if match else None
 
 
 # A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
@@ -162,16 +171,45 @@ def core_topic(text: str) -> str:
     return _subject_of(text) or text.strip()
 
 
+# "主题是双减政策" / "入职培训：信息安全" / "Onboarding training on information security": the occasion frames
+# the request and the subject follows it.
+_NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+# "explain recursion to first-year CS students": who it is told to is the audience, not the subject.
+_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?(?:students|graders|pupils|kids|children|"
+            r"beginners|teachers|parents|employees|staff|hires|engineers|developers|managers|retirees|seniors|adults|"
+            r"audiences?|team|class|board|customers|clients|volunteers))\b")
+_TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
+_SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+for\b|" + _TOLD_TO.replace("?P<audience>", "?:")
+                   + r"|[,.;:!?\n]|$)")
+_OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
+    r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
+    r"^\W*(?:explain|teach|introduce|present|cover|describe)\b[^,.;:!?]*?\s+(?:about|on)\s+",
+    r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
+    r"presentation|ppt)\s+(?:about|on|of)\s+",
+    r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
+))
+_TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present|cover|describe)\s+", re.IGNORECASE)
+_TAUGHT_EN = re.compile(r"^\W*teach\s+(?P<audience>[a-z0-9 \-]{2,40}?)\s+(?:about|how)\b", re.IGNORECASE)
+
+
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
     if language_of(text) == "zh":
+        named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
+        if named:
+            text = named.group("subject")
         stripped = _AUDIENCE_SPAN_ZH.sub(" ", _without_sizes(text))
         stripped = _FILLER_ZH.sub(" ", stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；“”\"'《》()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
-        stripped = _FILLER_EN.sub(" ", _without_sizes(text))
-        stripped = re.sub(r"[,.!?:;\"'()]", " ", stripped)
+        text = _without_sizes(text)
+        named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
+        text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
+        stripped = _FILLER_EN.sub(" ", text)
+        stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
+        stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", stripped).strip(" 的")
 
 
