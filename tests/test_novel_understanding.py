@@ -93,3 +93,12 @@ def test_who_is_asked_of_a_role_in_the_readers_own_words(text, role):
     assert read.is_role(read.person_asked_about(text, described=True), role)
     assert not read.is_role(read.person_asked_about("who is the hero's master?", described=True), role)
 
+
+@pytest.mark.parametrize("question", ["Where is Elsie Kerr now?", "林远现在在哪里？"])
+def test_where_someone_is_now_is_answered_from_the_last_scene_that_shows_them(question):
+    from graphs.novel.chat import _ranked_passages
+
+    passages = [{"chapter_number": c, "scene_number": s, "text": f"Elsie Kerr 林远 came to place {c}.{s}."}
+                for c, s in ((1, 1), (1, 2), (2, 1), (2, 3))]
+    turn = {"question": question, "subject": "Elsie Kerr" if "Elsie" in question else "林远", "passages": passages}
+    assert _ranked_passages(turn)[0]["text"].endswith("2.3.")

@@ -502,6 +502,9 @@ def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
         both = all(e in p["text"] for e in entities)
         return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
 
+    if read.asks_latest(turn.get("question", "")):
+        # "where is X now": the last scene that shows them answers it, not the first one.
+        return sorted(passages, key=lambda p: (p["chapter_number"], p.get("scene_number") or 0), reverse=True)
     return sorted(passages, key=key)
 
 

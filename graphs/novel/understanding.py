@@ -301,6 +301,14 @@ def topic_words(text: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
+_LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b|\bin the end\b|\bthese days\b", re.I)
+
+
+def asks_latest(text: str) -> bool:
+    return bool(_LATEST.search(text))
+
+
 def pronoun_in(text: str) -> str | None:
     return next((p for p in PRONOUNS if p in text), None)
 
