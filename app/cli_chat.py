@@ -85,8 +85,9 @@ async def read_line(console: Console, prompt: str) -> str | None:
         # Questions from a file or a pipe: the event loop cannot watch a regular file, and lines the
         # buffer already holds would never wake a reader; nothing else runs between turns anyway.
         line = sys.stdin.readline()
-        if line:
-            console.print(escape(line.rstrip("\n")), highlight=False)  # the transcript shows what was asked
+        # The transcript shows what was asked; at the end of input the prompt's line is closed, so the
+        # goodbye does not read "you> Bye.".
+        console.print(escape(line.rstrip("\n")), highlight=False)
         return None if line == "" else line.rstrip("\n")
     loop = asyncio.get_running_loop()
     got: asyncio.Future[str] = loop.create_future()
@@ -100,7 +101,10 @@ async def read_line(console: Console, prompt: str) -> str | None:
         line = await got
     finally:
         loop.remove_reader(sys.stdin.fileno())
-    return None if line == "" else line.rstrip("\n")
+    if line == "":
+        console.print()  # Ctrl-D echoes no newline: the goodbye starts a line of its own
+        return None
+    return line.rstrip("\n")
 
 
 async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:

@@ -125,3 +125,18 @@ def test_a_generation_outcome_is_printed_once(tmp_path):
 def test_a_command_typed_at_y_or_n_cancels_the_plan_and_is_run(tmp_path):
     printed = redirected_chat(tmp_path, "/rollback 2\n/prefs\n/quit\n")
     assert "已取消待确认的计划" in printed and "[文风] 对话要简短有力" in printed, printed
+
+
+async def test_the_end_of_redirected_input_closes_the_prompt_line_before_the_goodbye(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from app.cli_chat import read_line
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=80)
+    assert await read_line(console, "you> ") is None
+    console.print("Bye.")
+    assert out.getvalue().splitlines() == ["you> ", "Bye."]

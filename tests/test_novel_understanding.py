@@ -66,3 +66,39 @@ def test_asking_to_be_told_about_someone_is_a_question_about_the_book(text):
 @pytest.mark.parametrize("text, name", [("讲讲林远这个人", "林远"), ("介绍一下沈青", "沈青"), ("tell me about Mara Reid", "Mara Reid")])
 def test_asking_to_be_told_about_a_person_names_that_person(text, name):
     assert read.person_asked_about(text) == name
+
+
+CAST = ["Elsie Kerr", "Mara Carrow", "Ines Finch", "Ines Vane"]
+
+
+@pytest.mark.parametrize("text, named", [
+    ("who is mara", ["Mara Carrow"]),  # a first name, in lower case
+    ("tell me about elsie kerr", ["Elsie Kerr"]),
+    ("How are Ines Finch and Elsie related?", ["Elsie Kerr", "Ines Finch"]),
+    ("who is Ines", []),  # two characters are called Ines: the word names neither alone
+    ("Did Kerr ever leave the harbour?", ["Elsie Kerr"]),
+])
+def test_an_english_character_is_recognised_by_part_of_the_name_in_any_letter_case(text, named):
+    assert read.names_in(text, CAST) == named
+
+
+def test_a_first_name_two_characters_share_offers_both():
+    assert read.names_like("ines", CAST) == ["Ines Finch", "Ines Vane"]
+    assert read.names_like("Zed", CAST) == []
+
+
+@pytest.mark.parametrize("text, role", [("Who is the villain?", "antagonist"), ("who's the main character", "Protagonist"),
+                                        ("Who is the protagonist?", "protagonist"), ("男主是谁？", "主角")])
+def test_who_is_asked_of_a_role_in_the_readers_own_words(text, role):
+    assert read.is_role(read.person_asked_about(text, described=True), role)
+    assert not read.is_role(read.person_asked_about("who is the hero's master?", described=True), role)
+
+
+@pytest.mark.parametrize("question", ["Where is Elsie Kerr now?", "林远现在在哪里？"])
+def test_where_someone_is_now_is_answered_from_the_last_scene_that_shows_them(question):
+    from graphs.novel.chat import _ranked_passages
+
+    passages = [{"chapter_number": c, "scene_number": s, "text": f"Elsie Kerr 林远 came to place {c}.{s}."}
+                for c, s in ((1, 1), (1, 2), (2, 1), (2, 3))]
+    turn = {"question": question, "subject": "Elsie Kerr" if "Elsie" in question else "林远", "passages": passages}
+    assert _ranked_passages(turn)[0]["text"].endswith("2.3.")

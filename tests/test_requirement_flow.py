@@ -426,6 +426,11 @@ def test_normalize_reply():
     assert answered == {"q_users": "admins", "q_store": "admins"}
 
 
+@pytest.mark.parametrize("said", ["???", "...", " - ", "？？", "……"])
+def test_an_answer_that_says_nothing_keeps_the_default_instead_of_entering_the_plan(said):
+    assert normalize_reply({"q_users": said, "q_store": "sqlite"}, QUESTIONS) == ({"q_store": "sqlite"}, {"q_users"})
+
+
 async def test_continue_thread():
     payload = {"questions": QUESTIONS, "round": 1}
     waiting = ThreadView(values={"round": 1}, pending_interrupt={"kind": "clarification", "payload": payload},

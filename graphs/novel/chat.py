@@ -264,8 +264,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     answers = turn.get("answers") or {}
     references = dict(state.get("references") or {})
     names = tools.graph.names()
-    mentioned = [n for n in names if n in text]
-    chosen = [n for n in names if n in " ".join(answers.values())]
+    mentioned = read.names_in(text, names)
+    chosen = read.names_in(" ".join(answers.values()), names)
     pronoun = read.pronoun_in(text)
     # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
     referent = references.get(pronoun) if pronoun else None
@@ -307,11 +307,18 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         roles: dict[str, list[str]] = {}
         for person in tools.graph.files.all_characters():
             roles.setdefault(person.role, []).append(person.name)
-        # "反派是谁" / "主角为什么…": a role held by one character names them.
-        subject = next((held[0] for role, held in roles.items() if role and role in text and len(held) == 1), None)
+        # "反派是谁" / "主角为什么…" / "who is the villain": a role held by one character names them; in a
+        # who-question only when the role is what is asked ("who is the hero's master" asks of someone else).
+        described = read.person_asked_about(text, described=True)
+        subject = next((held[0] for role, held in roles.items() if len(held) == 1
+                        and (read.is_role(described, role) if described else read.names_role(text, role))), None)
     asked = read.person_asked_about(text) if subject is None and not pronoun and not relation_word else None
     if asked:
-        if asked not in roles:
+        alike = read.names_like(asked, names)
+        if len(alike) > 1:  # "who is Ines" with Ines Finch and Ines Vane in the book: which one, not a search
+            return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which_of", candidates=join_items(alike)),
+                                "candidates": alike, "missing": "subject"}])
+        if not any(read.is_role(asked, role) for role in roles):
             # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant.
             return {"turn": None, "outcome": "done", "reply": t("novel.chat_person_unknown", name=asked, names=join_items(names))}
     if subject is None and tools.left > 0:
@@ -323,7 +330,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             hits = [h for h in hits if any(word in h.text for word in topic)]
             if not hits:
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
-        seen = list(dict.fromkeys(n for h in hits for n in names if n in h.text))
+        seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))
         if topic and len(seen) != 1:
             turn["passages"] = [h.__dict__ for h in hits]
             return {"turn": turn, "outcome": "answer"}
@@ -374,7 +381,7 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
     if other:
         return [t("novel.chat_answer_relation", person=r["person"], other=r["other"], relation=r["relation"])
                 for r in relations if {r["person"], r["other"]} == {subject, other}]
-    if read.person_asked_about(text) is None:
+    if read.person_asked_about(text, described=True) is None:
         return []
     person = tools.graph.whois(subject) or {}
     known = join_items(t("novel.chat_relation_item", other=r["other"], relation=r["relation"])
@@ -459,7 +466,7 @@ def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], sa
         return False
     if "who" in asked:
         names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
-        return not any(n in said for n in names) and read.intent_by_rules(said) is not None
+        return not read.names_in(said, names) and read.intent_by_rules(said) is not None
     if "target" in asked:
         return read.is_question(said) or read.chapter_answer(said) is None
     if "overwrite" in asked:
@@ -495,6 +502,9 @@ def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
         both = all(e in p["text"] for e in entities)
         return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
 
+    if read.asks_latest(turn.get("question", "")):
+        # "where is X now": the last scene that shows them answers it, not the first one.
+        return sorted(passages, key=lambda p: (p["chapter_number"], p.get("scene_number") or 0), reverse=True)
     return sorted(passages, key=key)
 
 

@@ -199,23 +199,85 @@ def intent_by_examples(text: str) -> Intent:
     return labels[int(scores.argmax())]
 
 
+_DETERMINER = r"(?P<det>(?:the|a|an|his|her|their|my|your)\s+)?"
 _ASKED_WHO = (re.compile(r"^\s*(?:请问)?\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*(?:到底|究竟)?是(?:谁|什么人|何人)\s*[？?。!！]*$"),
               re.compile(r"谁是\s*(?P<name>[^\s，,。？?的]{1,10}?)\s*[？?。!！]*$"),
-              re.compile(r"^\s*who\s+(?:is|was)\s+(?!(?:the|a|an|his|her|their|my|your)\b)(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I),
+              re.compile(r"^\s*who(?:\s+|')(?:is|was|s)\s+" + _DETERMINER + r"(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I),
               # "讲讲林远这个人", "介绍一下林远", "tell me about Mara Reid": the person, asked as a request
               re.compile(r"^\s*(?:请|帮我|给我)?\s*(?:讲讲|说说|聊聊|介绍一下|介绍|告诉我)\s*(?P<name>[^\s，,。？?的]{1,10}?)"
                          r"\s*(?:这个人|这个角色|此人|的情况|的来历)?\s*[？?。!！]*$"),
-              re.compile(r"^\s*(?:tell me about|describe)\s+(?!(?:the|a|an|his|her|their|my|your|chapter)\b)"
-                         r"(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
+              re.compile(r"^\s*(?:tell me about|describe)\s+(?!chapter\b)" + _DETERMINER
+                         + r"(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
 
 
-def person_asked_about(text: str) -> str | None:
-    """The name in "X是谁" / "谁是X" / "who is X" (None when the question is not of that form)."""
+def person_asked_about(text: str, described: bool = False) -> str | None:
+    """The name in "X是谁" / "谁是X" / "who is X" (None when the question is not of that form).
+
+    "who is the villain" names a description, not a name: only with `described` is "villain" returned,
+    so that a description is never reported as a name the book lacks.
+    """
     for pattern in _ASKED_WHO:
         match = pattern.search(text)
-        if match and not pronoun_in(match.group("name")):
+        if match and not pronoun_in(match.group("name")) and (described or not match.groupdict().get("det")):
             return match.group("name").strip()
     return None
+
+
+# What readers call a role the character sheet may name otherwise ("villain" for 反派 / antagonist).
+_ROLE_WORDS = (("主角", "主人公", "男主", "女主", "protagonist", "hero", "heroine", "main character", "lead character"),
+               ("反派", "大反派", "反面人物", "antagonist", "villain", "villainess"))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def _says(text: str, phrase: str) -> bool:
+    """`phrase` is in `text` in any letter case, as whole words when it is written in words."""
+    text, phrase = text.casefold(), phrase.casefold()
+    if re.search(r"[a-z0-9]", phrase):
+        return re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text) is not None
+    return phrase in text
+
+
+def role_words(role: str) -> tuple[str, ...]:
+    """The role as the sheet writes it, and what readers call it ("Protagonist" → hero, main character...)."""
+    folded = role.strip().casefold()
+    return (role, *next((group for group in _ROLE_WORDS if folded in group), ()))
+
+
+def names_role(text: str, role: str) -> bool:
+    return bool(role.strip()) and any(_says(text, word) for word in role_words(role))
+
+
+def is_role(phrase: str, role: str) -> bool:
+    """"the villain" asked about is the antagonist: the whole phrase is a word for the role."""
+    return bool(role.strip()) and phrase.strip().casefold() in {w.casefold() for w in role_words(role)}
+
+
+def names_like(word: str, names: list[str] | tuple[str, ...]) -> list[str]:
+    """The characters `word` may mean: the whole name in any letter case, else every name holding its words
+    ("Ines" → Ines Finch and Ines Vane)."""
+    exact = [n for n in names if n.casefold() == word.strip().casefold()]
+    wanted = _words(word)
+    return exact or ([n for n in names if wanted and all(w in _words(n) for w in wanted)]
+                     if len(wanted) < 3 else [])
+
+
+def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
+    """The characters a message names, in the sheet's order: a whole name in any letter case
+    ("elsie kerr"), or a word of a name written in words that no other name shares ("Elsie", "mara")."""
+    said = set(_words(text))
+    shared: dict[str, int] = {}
+    for name in names:
+        for word in set(_words(name)):
+            shared[word] = shared.get(word, 0) + 1
+    found = []
+    for name in names:
+        words = _words(name)
+        if _says(text, name) or (len(words) > 1 and any(w in said and shared[w] == 1 for w in words)):
+            found.append(name)
+    return found
 
 
 # Characters that carry no topic of their own (question words, particles); a run of characters with
@@ -237,6 +299,14 @@ def topic_words(text: str) -> list[str]:
         for part in piece.split():
             words += [part] if len(part) == 1 else [a + b for a, b in zip(part, part[1:])]
     return list(dict.fromkeys(words))
+
+
+# Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
+_LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b|\bin the end\b|\bthese days\b", re.I)
+
+
+def asks_latest(text: str) -> bool:
+    return bool(_LATEST.search(text))
 
 
 def pronoun_in(text: str) -> str | None:

@@ -124,6 +124,9 @@ _DEFAULT_PHRASES = {
 }
 
 
+_HAS_WORD = re.compile(r"[^\W_]")  # a letter, digit or CJK character: an answer says something
+
+
 def is_use_defaults(text: Any) -> bool:
     if not isinstance(text, str):
         return False
@@ -183,7 +186,9 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
             if text:
                 stray.append(text)
             continue
-        if not text or is_use_defaults(text):
+        if not text or is_use_defaults(text) or not _HAS_WORD.search(text):
+            # "???", "...", "-": nothing said; the question keeps its fallback instead of a plan that
+            # reads "Data store: ???".
             defaulted.add(str(key))
         else:
             answered[str(key)] = text[:4000]
