@@ -149,10 +149,20 @@ def test_the_audience_named_before_the_subject_is_not_the_topic(request_text, to
     ("帮我做个家长会PPT，主题是双减政策，15分钟左右", "双减政策"), ("公司新员工入职培训：信息安全意识，20分钟", "信息安全意识"),
     ("我想做一个关于李白的课件", "李白"), ("Onboarding training on information security for new hires", "information security"),
     ("A quick intro to Excel pivot tables", "Excel pivot tables"), ("create a presentation, topic: the French Revolution", "French Revolution"),
-    ("a lecture on the journey to the moon", "journey to the moon"),
+    ("a lecture on the journey to the moon", "journey to the moon"), ("面向社区老人的防诈骗讲座", "防诈骗"),
 ])
 def test_the_occasion_a_request_names_frames_the_subject_and_is_not_the_topic(request_text, topic):
     assert short_title(request_text) == topic
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [
+    ("帮我做个家长会PPT，主题是双减政策", "家长"), ("公司新员工入职培训：信息安全意识", "新员工"),
+    ("Teach 3rd graders about the water cycle", "3rd graders"), ("Explain recursion to first-year CS students", "first-year CS students"),
+])
+def test_the_listeners_an_occasion_implies_are_the_audience(request_text, audience):
+    from graphs.ppt.planning import audience_hint
+
+    assert audience_hint(request_text) == audience
 
 
 async def test_objectives_of_a_lesson_asked_with_a_teaching_verb_name_the_subject_only():

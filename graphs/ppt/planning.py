@@ -126,7 +126,7 @@ def slide_count_hint(text: str) -> int | None:
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
@@ -144,9 +144,13 @@ _FILLER_EN = re.compile(
 )
 
 
+# Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
+_LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
+
+
 def audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
-        match = _AUDIENCE_ZH.search(text)
+        match = _AUDIENCE_ZH.search(text) or _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text)
     if match:
