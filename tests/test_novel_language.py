@@ -60,3 +60,31 @@ async def test_an_offline_outline_never_has_the_protagonist_meet_themself(langua
     hero = characters.protagonist.name
     met = [event for chapter in outline.chapters for event in chapter.key_events[:1]]
     assert len(met) == 8 and all(event.count(hero) == 1 for event in met), met
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+async def test_who_is_a_minor_character_reads_as_a_whole_sentence_whatever_their_role(tmp_path, language):
+    from types import SimpleNamespace
+
+    from core.i18n import current_locale, set_locale
+    from graphs.novel.chat import _sheet_lines
+    from graphs.novel.tools import GraphTool
+
+    world = "a harbour town" if language == "en" else "港口小城"
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description=world, initial_chapters=1)
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": world})
+    files.save("characters", cast)
+    tools = SimpleNamespace(graph=GraphTool(config, "book"))
+    before = current_locale()
+    set_locale(language)
+    try:
+        lines = {c.role: _sheet_lines(tools, c.name, None, [], f"Who is {c.name}?" if language == "en" else f"{c.name}是谁？")[0]
+                 for c in cast.all_characters()}
+    finally:
+        set_locale(before)
+    assert len(lines) == 3, lines  # protagonist, antagonist, a supporting role
+    # The role is named as what it is, a label, and never ends a sentence that needs a noun after it.
+    for role, line in lines.items():
+        assert (f"role in the book: {role};" if language == "en" else f"书中定位：{role}；") in line, line
