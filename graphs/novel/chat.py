@@ -498,7 +498,7 @@ def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
     passages = [p for p in turn.get("passages") or [] if any(e in p["text"] for e in entities)] or list(turn.get("passages") or [])
 
     def key(p: dict[str, Any]) -> tuple:
-        changed = any(cue in p["text"] for cue in read.CHANGE_CUES)
+        changed = read.tells_change(p["text"])
         both = all(e in p["text"] for e in entities)
         return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
 
@@ -524,8 +524,7 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
     elif evidence:
         first = evidence[0]
         # "出现转折" only when the question asks about a change ("什么时候变了"); otherwise the passage just says it.
-        asks_change = any(cue in turn["question"] for cue in (*read.CHANGE_CUES, "什么时候", "后来", "怎么样了"))
-        lines.append(t("novel.chat_answer_turn" if asks_change else "novel.chat_answer_passage", who=who,
+        lines.append(t("novel.chat_answer_turn" if read.asks_change(turn["question"]) else "novel.chat_answer_passage", who=who,
                        chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
