@@ -564,3 +564,12 @@ async def test_who_a_character_the_chapters_never_show_is_answered_from_the_char
     kind, _ = await settled(client, ack)
     assert kind == "completion", "the character sheet says who; there is nothing to ask"
     assert "顾川" in messages(client, ack)[-1] and "反派" in messages(client, ack)[-1]
+
+
+async def test_where_a_character_the_chapters_never_show_is_now_is_answered_from_the_character_sheet(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "顾川现在在哪里？")  # 顾川 is in characters.json and in no chapter yet
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "the character sheet is what the book has on them; there is nothing to ask"
+    reply = messages(client, ack)[-1]
+    assert "顾川" in reply and "反派" in reply and "还没有出现" in reply, reply

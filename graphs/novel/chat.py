@@ -366,6 +366,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         query = " ".join([text, *entities, *read.CHANGE_CUES[:6]])
         found = await tools.call("search", tools.memory.search, query, entities, 8)
         turn["passages"] = [p.__dict__ for p in found]
+    if not turn.get("passages") and not turn.get("events") and not turn["sheet"] and "passages" in turn \
+            and tools.graph.whois(subject):
+        # "where is Mara now" of someone no chapter shows yet: the character sheet is all the book has on
+        # them, and saying so beats asking the user for a chapter or an event.
+        turn["sheet"] = [_whois_line(tools, subject, turn.get("relations") or []),
+                         t("novel.chat_answer_not_in_chapters", name=subject)]
     # The character sheet answers "反派是谁" even when the chapters never show them.
     if not turn.get("passages") and not turn.get("events") and not turn["sheet"]:
         if "passages" not in turn:  # the bound stopped the search before any passage was read
@@ -383,10 +389,14 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
                 for r in relations if {r["person"], r["other"]} == {subject, other}]
     if read.person_asked_about(text, described=True) is None:
         return []
+    return [_whois_line(tools, subject, relations)]
+
+
+def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) -> str:
     person = tools.graph.whois(subject) or {}
     known = join_items(t("novel.chat_relation_item", other=r["other"], relation=r["relation"])
                        for r in relations if r["person"] == subject)
-    return [t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")]
+    return t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")
 
 
 async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: int) -> dict[str, Any]:
