@@ -22,7 +22,7 @@ from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import understanding as read
-from graphs.novel.library import check_project_option, novel_config
+from graphs.novel.library import ProjectFiles, check_project_option, novel_config
 from graphs.novel.tools import GraphTool, MemoryTool, PreferenceTool, WorkflowTool
 from schemas.events import ArtifactType
 from schemas.novel_chat import AnswerDraft, Evidence, IntentDecision, NovelAnswer, ToolPlan, ToolStep
@@ -587,16 +587,27 @@ def _needs_confirmation(plan: ToolPlan, auto: bool) -> bool:
     return any(s.requires_confirmation and (s.tool in DESTRUCTIVE or s.args.get("force") or not auto) for s in plan.steps)
 
 
-def restate(plan: ToolPlan) -> str:
-    return "\n".join(f"{i}. {describe(step)}" for i, step in enumerate(plan.steps, 1))
+def restate(plan: ToolPlan, files: ProjectFiles | None = None) -> str:
+    """The plan's steps, numbered; with the project's files, a run says what it does to the outline too."""
+    outline, limit = (files.status().outline_chapters, files.settings().max_chapters) if files else (0, None)
+    return "\n".join(f"{i}. {describe(step, outline, limit)}" for i, step in enumerate(plan.steps, 1))
 
 
-def describe(step: ToolStep) -> str:
+def describe(step: ToolStep, outline: int = 0, limit: int | None = None) -> str:
     args = step.args
     if step.tool == "workflow.run":
         if not args.get("to_chapter"):  # "/run": the whole outline
             return t("novel.plan_run_force_all" if args.get("force") else "novel.plan_run_all")
-        return t("novel.plan_run_force" if args.get("force") else "novel.plan_run", to=args["to_chapter"])
+        # What the workflow's outline stage does: a target past the project's limit stops at the limit,
+        # and one past the outline's end extends the outline first.
+        wanted = args["to_chapter"]
+        to = min(wanted, limit) if limit else wanted
+        line = t("novel.plan_run_force" if args.get("force") else "novel.plan_run", to=to)
+        if 0 < outline < to:
+            line = t("novel.plan_run_extends", step=line, outline=outline, to=to)
+        if to < wanted:
+            line = t("novel.plan_run_capped", step=line, wanted=wanted, max=to)
+        return line
     if step.tool == "workflow.rollback":
         return t("novel.plan_rollback", to=args["to_chapter"])
     if step.tool == "preferences.add":
@@ -611,14 +622,15 @@ async def present_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
                                show_in_canvas=True)
     if _needs_confirmation(plan, bool(state.get("auto"))):
         return {"outcome": "confirm"}  # the confirmation restates the steps: once is enough
-    ctx.log(t("novel.plan_proposed", steps=restate(plan)), artifact_id=artifact_id)
+    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    ctx.log(t("novel.plan_proposed", steps=restate(plan, files)), artifact_id=artifact_id)
     return {"outcome": "execute"}
 
 
 @node("confirm_plan")
 async def confirm_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     plan = ToolPlan.model_validate(state["plan"])
-    prompt = t("novel.plan_confirm", steps=restate(plan))
+    prompt = t("novel.plan_confirm", steps=restate(plan, WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files))
     reply = interrupt({"kind": "confirmation", "payload": {
         "prompt": prompt, "action": plan.steps[0].tool, "plan": plan.model_dump(),
         "destructive": any(s.tool in DESTRUCTIVE or s.args.get("force") for s in plan.steps)}})
