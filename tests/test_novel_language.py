@@ -110,5 +110,5 @@ async def test_an_earlier_event_recalled_in_an_english_scene_ends_on_a_whole_wor
         "language": "en", "chapter_number": 2, "memories": [memory],
         "scene": {"scene_number": 1, "characters": ["Mara Reid"], "purpose": "a visit"}})
     recalled = next(line for line in scene.content.splitlines() if line.startswith("They remembered"))
-    told = recalled.split(": ", 1)[1].rstrip(".")
+    told = recalled.split(": ", 1)[1].rstrip(".…")
     assert memory.startswith(told) and not memory[len(told)].isalnum(), recalled

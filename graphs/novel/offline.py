@@ -250,6 +250,13 @@ def chapter_plan(request: OfflineRequest) -> ChapterPlan:
     return ChapterPlan(chapter_number=number, chapter_title=title, scenes=scenes)
 
 
+def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:
+    """An earlier event as a scene recalls it: whole words, and a trail-off where the memory was cut."""
+    text = str(memory).strip()
+    told = clip(text, limit)
+    return told + trailing if told != text else told.rstrip(".。!?！？") + stop
+
+
 @offline_composer(GeneratedScene)
 def scene_text(request: OfflineRequest) -> GeneratedScene:
     scene = request.fact("scene") or {}
@@ -262,7 +269,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             f"{EN_TAG}Chapter {chapter}, scene {number}. {people} came to {scene.get('location', 'a quiet place')}.",
             f"What the scene is for: {scene.get('purpose', 'the plot moves on')}.",
             *(f"{action}." for action in scene.get("key_actions") or []),
-            *(f"They remembered what had gone before: {clip(str(m), 80)}." for m in recalled),
+            *(f"They remembered what had gone before: {_recall(m, 80, '…', '.')}" for m in recalled),
             f"The mood was {scene.get('intensity', 'medium')}, and the scene closed on {scene.get('scene_type', 'development')}.",
         ]
     else:
@@ -271,7 +278,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             f"{TAG}第{chapter}章第{number}场。{people}来到{scene.get('location', '某地')}。",
             f"这一场的目的：{scene.get('purpose', '推进剧情')}。",
             *(f"{action}。" for action in scene.get("key_actions") or []),
-            *(f"他们想起了前事：{clip(str(m), 40)}。" for m in recalled),
+            *(f"他们想起了前事：{_recall(m, 40, '……', '。')}" for m in recalled),
             f"气氛{scene.get('intensity', '中')}，场景在{scene.get('scene_type', '发展')}中收束。",
         ]
     return GeneratedScene(scene_number=int(number), content="\n".join(lines), word_count=0)
