@@ -534,8 +534,8 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
     elif evidence:
         first = evidence[0]
         # "出现转折" only when the question asks about a change ("什么时候变了"); otherwise the passage just says it.
-        lines.append(t("novel.chat_answer_turn" if read.asks_change(turn["question"]) else "novel.chat_answer_passage", who=who,
-                       chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
+        key = "novel.chat_answer_turn" if read.asks_change(turn["question"]) else "novel.chat_answer_passage"
+        lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who and happened in event.get("summary", ""):
@@ -630,7 +630,8 @@ async def present_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
 @node("confirm_plan")
 async def confirm_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     plan = ToolPlan.model_validate(state["plan"])
-    prompt = t("novel.plan_confirm", steps=restate(plan, WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files))
+    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    prompt = t("novel.plan_confirm", steps=restate(plan, files))
     reply = interrupt({"kind": "confirmation", "payload": {
         "prompt": prompt, "action": plan.steps[0].tool, "plan": plan.model_dump(),
         "destructive": any(s.tool in DESTRUCTIVE or s.args.get("force") for s in plan.steps)}})
