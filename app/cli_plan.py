@@ -72,16 +72,6 @@ def _read_requirement(args: argparse.Namespace) -> str:
     return " ".join(words).strip()
 
 
-def _read_line_stderr(prompt: str) -> str:
-    """input() that prompts on stderr, so `--json` keeps stdout for the JSON alone."""
-    sys.stderr.write(prompt)
-    sys.stderr.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line.rstrip("\n")
-
-
 def _show_event(console: Console, event: str, data: dict[str, Any]) -> None:
     if event == "tool:start":
         console.print(f"[dim]→ {node_label(data['toolName'])}[/]")
@@ -93,7 +83,21 @@ def _show_event(console: Console, event: str, data: dict[str, Any]) -> None:
         console.print(f"  [cyan]artifact[/] {artifact['type']} · {artifact['title']}")
 
 
-async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn) -> dict[str, str] | str:
+async def _read_answer(console: Console, input_fn: InputFn | None, prompt: str) -> str:
+    """One answer; EOFError at the end of input. At the terminal (no input_fn) it is read the way `ng chat`
+    reads: the prompt on the console (stderr with --json), and a line piped in is echoed after it, so the
+    next line printed does not join the prompt."""
+    if input_fn is not None:
+        return await _ask_in_daemon(input_fn, prompt)
+    from app.cli_chat import read_line
+
+    line = await read_line(console, prompt)
+    if line is None:
+        raise EOFError
+    return line
+
+
+async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn | None) -> dict[str, str] | str:
     questions = payload.get("questions", [])
     console.print(Panel.fit(t("cli.questions_panel", round=payload.get("clarificationRound", "?"),
                               max_rounds=payload.get("maxRounds", "?")), title=t("cli.questions_title")))
@@ -104,7 +108,7 @@ async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: In
         console.print(f"   [dim]{t('cli.why', text=q['why_needed'])}[/]")
         console.print(f"   [dim]{t('cli.fallback', text=q['fallback_assumption'])}[/]")
         try:
-            text = await _ask_in_daemon(input_fn, "   > ")
+            text = await _read_answer(console, input_fn, "   > ")
         except EOFError:  # no terminal: every remaining question keeps its fallback
             console.print(f"   [dim]{t('cli.no_input')}[/]")
             return answers or "use defaults"
@@ -148,7 +152,6 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
         options["repo"] = args.repo
     if args.write:
         options["write"] = True
-    input_fn = input_fn or (_read_line_stderr if args.as_json else input)
     thread_id = args.thread or new_thread_id()
     completion: dict[str, Any] = {}
 

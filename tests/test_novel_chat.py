@@ -564,3 +564,23 @@ async def test_who_a_character_the_chapters_never_show_is_answered_from_the_char
     kind, _ = await settled(client, ack)
     assert kind == "completion", "the character sheet says who; there is nothing to ask"
     assert "顾川" in messages(client, ack)[-1] and "反派" in messages(client, ack)[-1]
+
+
+async def test_where_a_character_the_chapters_never_show_is_now_is_answered_from_the_character_sheet(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "顾川现在在哪里？")  # 顾川 is in characters.json and in no chapter yet
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "the character sheet is what the book has on them; there is nothing to ask"
+    reply = messages(client, ack)[-1]
+    assert "顾川" in reply and "反派" in reply and "还没有出现" in reply, reply
+
+
+@pytest.mark.parametrize("command, said", [("/run 9", ["大纲目前只有 4 章", "续写到第 9 章"]),
+                                           ("/run 12", ["大纲目前只有 4 章", "超过项目上限 10 章", "生成到第 10 章"])])
+async def test_run_past_the_outline_says_the_outline_is_extended_first_and_where_it_stops(server, connect, command, said):
+    client = await connect(server.url)  # mentor_rift: an outline of 4 chapters, a limit of 10
+    ack = await say(client, command)
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    prompt = interrupt["payload"]["prompt"]
+    assert all(words in prompt for words in said), prompt

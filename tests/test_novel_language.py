@@ -60,3 +60,55 @@ async def test_an_offline_outline_never_has_the_protagonist_meet_themself(langua
     hero = characters.protagonist.name
     met = [event for chapter in outline.chapters for event in chapter.key_events[:1]]
     assert len(met) == 8 and all(event.count(hero) == 1 for event in met), met
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+async def test_who_is_a_minor_character_reads_as_a_whole_sentence_whatever_their_role(tmp_path, language):
+    from types import SimpleNamespace
+
+    from core.i18n import current_locale, set_locale
+    from graphs.novel.chat import _sheet_lines
+    from graphs.novel.tools import GraphTool
+
+    world = "a harbour town" if language == "en" else "港口小城"
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description=world, initial_chapters=1)
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": world})
+    files.save("characters", cast)
+    tools = SimpleNamespace(graph=GraphTool(config, "book"))
+    before = current_locale()
+    set_locale(language)
+    try:
+        lines = {c.role: _sheet_lines(tools, c.name, None, [], f"Who is {c.name}?" if language == "en" else f"{c.name}是谁？")[0]
+                 for c in cast.all_characters()}
+    finally:
+        set_locale(before)
+    assert len(lines) == 3, lines  # protagonist, antagonist, a supporting role
+    # The role is named as what it is, a label, and never ends a sentence that needs a noun after it.
+    for role, line in lines.items():
+        assert (f"role in the book: {role};" if language == "en" else f"书中定位：{role}；") in line, line
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+async def test_no_two_chapters_of_an_offline_outline_share_a_title(language):
+    llm = OfflineLLM()
+    facts = {"language": language, "seed": "book", "description": "a harbour town" if language == "en" else "港口小城"}
+    characters = await llm.structured(CharactersConfig, role="novel", system="", prompt="", facts=facts)
+    outline = await llm.structured(Outline, role="novel", system="", prompt="", facts={
+        **facts, "chapters": 10, "theme": {}, "characters": characters.model_dump()})
+    titles = [bare_chapter_title(chapter.chapter_title) for chapter in outline.chapters]
+    assert len(titles) == 10 and len(set(titles)) == 10, titles
+
+
+async def test_an_earlier_event_recalled_in_an_english_scene_ends_on_a_whole_word():
+    from schemas.novel import GeneratedScene
+
+    memory = ("What the keeper saw that night changed everything she believed about the sea, the ships and "
+              "the centuries between them")
+    scene = await OfflineLLM().structured(GeneratedScene, role="novel", system="", prompt="", facts={
+        "language": "en", "chapter_number": 2, "memories": [memory],
+        "scene": {"scene_number": 1, "characters": ["Mara Reid"], "purpose": "a visit"}})
+    recalled = next(line for line in scene.content.splitlines() if line.startswith("They remembered"))
+    told = recalled.split(": ", 1)[1].rstrip(".…")
+    assert memory.startswith(told) and not memory[len(told)].isalnum(), recalled

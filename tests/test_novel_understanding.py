@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.i18n import t
 from graphs.novel import understanding as read
 
 
@@ -102,3 +103,23 @@ def test_where_someone_is_now_is_answered_from_the_last_scene_that_shows_them(qu
                 for c, s in ((1, 1), (1, 2), (2, 1), (2, 3))]
     turn = {"question": question, "subject": "Elsie Kerr" if "Elsie" in question else "林远", "passages": passages}
     assert _ranked_passages(turn)[0]["text"].endswith("2.3.")
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("When did Elsie Kerr and Mara Carrow's friendship change?", True),
+    ("when did mara turn against elsie", True),
+    ("Did Elsie ever forgive Mara?", True),
+    ("What became of Mara and Elsie later?", True),
+    ("林远和师父的关系什么时候变了？", True),
+    ("Where did Elsie Kerr meet Mara Carrow?", False),
+    ("林远在哪里遇到沈青？", False),
+])
+def test_a_question_about_when_a_relation_changed_is_answered_with_where_it_turned(question, asks):
+    from graphs.novel.chat import compose_offline
+    from schemas.novel_chat import Evidence
+
+    turn = {"question": question, "subject": "Elsie Kerr", "other": "Mara Carrow"}
+    cited = Evidence(chapter_number=2, scene_number=1, quote="Mara no longer trusted Elsie.", verified=True)
+    who = t("novel.chat_pair", first="Elsie Kerr", second="Mara Carrow")
+    turned = t("novel.chat_answer_turn", who=who, chapter=2, scene=1, quote=cited.quote)
+    assert (turned in compose_offline(turn, [cited])) is asks

@@ -10,6 +10,7 @@ import argparse
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -585,3 +586,21 @@ async def test_an_earlier_plan_file_is_not_taken_as_evidence(repo):
     state = await again.start(VAGUE)
     assert {q["id"] for q in pending_questions(state)} == asked_before
     assert all(s.path != "IMPLEMENTATION_PLAN.md" for s in check_plan_artifact(again.artifacts("requirement_plan")[0]).sources)
+
+
+async def test_cli_plan_with_answers_piped_in_shows_each_answer_on_its_prompt_line(tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from app import cli_plan
+
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("warehouse staff\n\n"))  # not a terminal; then the end of input
+    printed = io.StringIO()
+    console = Console(file=printed, width=200, color_system=None)
+    code = await cli_plan.run(_cli_args(VAGUE, "--repo", str(repo), "--max-rounds", "2"),
+                              Settings(data_dir=tmp_path / "data"), llm=OfflineLLM(), console=console)
+    assert code == 0
+    # What was read is echoed after the prompt, so the next line printed starts a line of its own.
+    assert "   > warehouse staff\n" in printed.getvalue(), printed.getvalue()

@@ -22,7 +22,7 @@ from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import understanding as read
-from graphs.novel.library import check_project_option, novel_config
+from graphs.novel.library import ProjectFiles, check_project_option, novel_config
 from graphs.novel.tools import GraphTool, MemoryTool, PreferenceTool, WorkflowTool
 from schemas.events import ArtifactType
 from schemas.novel_chat import AnswerDraft, Evidence, IntentDecision, NovelAnswer, ToolPlan, ToolStep
@@ -366,6 +366,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         query = " ".join([text, *entities, *read.CHANGE_CUES[:6]])
         found = await tools.call("search", tools.memory.search, query, entities, 8)
         turn["passages"] = [p.__dict__ for p in found]
+    if not turn.get("passages") and not turn.get("events") and not turn["sheet"] and "passages" in turn \
+            and tools.graph.whois(subject):
+        # "where is Mara now" of someone no chapter shows yet: the character sheet is all the book has on
+        # them, and saying so beats asking the user for a chapter or an event.
+        turn["sheet"] = [_whois_line(tools, subject, turn.get("relations") or []),
+                         t("novel.chat_answer_not_in_chapters", name=subject)]
     # The character sheet answers "反派是谁" even when the chapters never show them.
     if not turn.get("passages") and not turn.get("events") and not turn["sheet"]:
         if "passages" not in turn:  # the bound stopped the search before any passage was read
@@ -383,10 +389,14 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
                 for r in relations if {r["person"], r["other"]} == {subject, other}]
     if read.person_asked_about(text, described=True) is None:
         return []
+    return [_whois_line(tools, subject, relations)]
+
+
+def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) -> str:
     person = tools.graph.whois(subject) or {}
     known = join_items(t("novel.chat_relation_item", other=r["other"], relation=r["relation"])
                        for r in relations if r["person"] == subject)
-    return [t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")]
+    return t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")
 
 
 async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: int) -> dict[str, Any]:
@@ -498,7 +508,7 @@ def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
     passages = [p for p in turn.get("passages") or [] if any(e in p["text"] for e in entities)] or list(turn.get("passages") or [])
 
     def key(p: dict[str, Any]) -> tuple:
-        changed = any(cue in p["text"] for cue in read.CHANGE_CUES)
+        changed = read.tells_change(p["text"])
         both = all(e in p["text"] for e in entities)
         return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
 
@@ -524,9 +534,8 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
     elif evidence:
         first = evidence[0]
         # "出现转折" only when the question asks about a change ("什么时候变了"); otherwise the passage just says it.
-        asks_change = any(cue in turn["question"] for cue in (*read.CHANGE_CUES, "什么时候", "后来", "怎么样了"))
-        lines.append(t("novel.chat_answer_turn" if asks_change else "novel.chat_answer_passage", who=who,
-                       chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
+        key = "novel.chat_answer_turn" if read.asks_change(turn["question"]) else "novel.chat_answer_passage"
+        lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who and happened in event.get("summary", ""):
@@ -578,16 +587,27 @@ def _needs_confirmation(plan: ToolPlan, auto: bool) -> bool:
     return any(s.requires_confirmation and (s.tool in DESTRUCTIVE or s.args.get("force") or not auto) for s in plan.steps)
 
 
-def restate(plan: ToolPlan) -> str:
-    return "\n".join(f"{i}. {describe(step)}" for i, step in enumerate(plan.steps, 1))
+def restate(plan: ToolPlan, files: ProjectFiles | None = None) -> str:
+    """The plan's steps, numbered; with the project's files, a run says what it does to the outline too."""
+    outline, limit = (files.status().outline_chapters, files.settings().max_chapters) if files else (0, None)
+    return "\n".join(f"{i}. {describe(step, outline, limit)}" for i, step in enumerate(plan.steps, 1))
 
 
-def describe(step: ToolStep) -> str:
+def describe(step: ToolStep, outline: int = 0, limit: int | None = None) -> str:
     args = step.args
     if step.tool == "workflow.run":
         if not args.get("to_chapter"):  # "/run": the whole outline
             return t("novel.plan_run_force_all" if args.get("force") else "novel.plan_run_all")
-        return t("novel.plan_run_force" if args.get("force") else "novel.plan_run", to=args["to_chapter"])
+        # What the workflow's outline stage does: a target past the project's limit stops at the limit,
+        # and one past the outline's end extends the outline first.
+        wanted = args["to_chapter"]
+        to = min(wanted, limit) if limit else wanted
+        line = t("novel.plan_run_force" if args.get("force") else "novel.plan_run", to=to)
+        if 0 < outline < to:
+            line = t("novel.plan_run_extends", step=line, outline=outline, to=to)
+        if to < wanted:
+            line = t("novel.plan_run_capped", step=line, wanted=wanted, max=to)
+        return line
     if step.tool == "workflow.rollback":
         return t("novel.plan_rollback", to=args["to_chapter"])
     if step.tool == "preferences.add":
@@ -602,14 +622,16 @@ async def present_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
                                show_in_canvas=True)
     if _needs_confirmation(plan, bool(state.get("auto"))):
         return {"outcome": "confirm"}  # the confirmation restates the steps: once is enough
-    ctx.log(t("novel.plan_proposed", steps=restate(plan)), artifact_id=artifact_id)
+    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    ctx.log(t("novel.plan_proposed", steps=restate(plan, files)), artifact_id=artifact_id)
     return {"outcome": "execute"}
 
 
 @node("confirm_plan")
 async def confirm_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     plan = ToolPlan.model_validate(state["plan"])
-    prompt = t("novel.plan_confirm", steps=restate(plan))
+    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    prompt = t("novel.plan_confirm", steps=restate(plan, files))
     reply = interrupt({"kind": "confirmation", "payload": {
         "prompt": prompt, "action": plan.steps[0].tool, "plan": plan.model_dump(),
         "destructive": any(s.tool in DESTRUCTIVE or s.args.get("force") for s in plan.steps)}})

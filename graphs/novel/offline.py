@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -79,7 +80,7 @@ def world(request: OfflineRequest) -> WorldSetting:
             world_name=f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
             geography=f"{EN_TAG}a country where {', '.join(EN_PLACES[:3])} and {EN_PLACES[3]} meet",
-            social_system=f"{EN_TAG}an order read from the description: {description[:80]}",
+            social_system=f"{EN_TAG}an order read from the description: {clip(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
             technology_level=f"{EN_TAG}as the age allows",
             culture_customs=f"{EN_TAG}people here keep their word",
@@ -162,18 +163,30 @@ def _cast(characters: dict[str, Any]) -> list[str]:
     return [p["name"] for p in people if p and p.get("name")]
 
 
+def _chapter_word(number: int, hero: str, *, english: bool) -> str:
+    """The title word of a chapter: consecutive chapters walk the list from a place the book picks, so no
+    two chapters of one book share a title (past the list's end, a second round is numbered)."""
+    words = CHAPTER_WORDS["en" if english else "zh"]
+    index = stable_int(hero) + number - 1
+    word = words[index % len(words)]
+    rounds = (number - 1) // len(words)
+    if rounds:
+        return f"{word} {rounds + 1}" if english else f"{word}·{rounds + 1}"
+    return word
+
+
 def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
     conflict = theme.get("main_conflict", "") if theme else ""
     # The protagonist meets someone else each chapter, never themself.
     met = cast[1 + number % (len(cast) - 1)] if len(cast) > 1 else None
-    words = CHAPTER_WORDS["en" if english else "zh"]
+    title = _chapter_word(number, cast[0] if cast else "", english=english)
     if english:
         hero = cast[0] if cast else "the protagonist"
         other = met or "a stranger"
         return ChapterSummary(
             chapter_number=number,
-            chapter_title=f"Chapter {number}: {stable_choice(words, number, hero)}",
-            summary=f"{EN_TAG}{hero} and {other} carry the main plot forward in chapter {number}: {conflict[:80]}",
+            chapter_title=f"Chapter {number}: {title}",
+            summary=f"{EN_TAG}{hero} and {other} carry the main plot forward in chapter {number}: {clip(conflict, 80)}",
             key_events=[f"{hero} meets {other}", f"{hero} makes choice number {number}"],
             timeline_anchor=f"Day {number}",
             dependencies=[],
@@ -182,7 +195,7 @@ def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, eng
     other = met or "旁人"
     return ChapterSummary(
         chapter_number=number,
-        chapter_title=f"第{number}章 {stable_choice(words, number, hero)}",
+        chapter_title=f"第{number}章 {title}",
         summary=f"{TAG}{hero}与{other}在第{number}章推进主线：{conflict[:40]}",
         key_events=[f"{hero}遇到{other}", f"{hero}做出第{number}个选择"],
         timeline_anchor=f"第{number}天",
@@ -237,6 +250,13 @@ def chapter_plan(request: OfflineRequest) -> ChapterPlan:
     return ChapterPlan(chapter_number=number, chapter_title=title, scenes=scenes)
 
 
+def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:
+    """An earlier event as a scene recalls it: whole words, and a trail-off where the memory was cut."""
+    text = str(memory).strip()
+    told = clip(text, limit)
+    return told + trailing if told != text else told.rstrip(".。!?！？") + stop
+
+
 @offline_composer(GeneratedScene)
 def scene_text(request: OfflineRequest) -> GeneratedScene:
     scene = request.fact("scene") or {}
@@ -249,7 +269,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             f"{EN_TAG}Chapter {chapter}, scene {number}. {people} came to {scene.get('location', 'a quiet place')}.",
             f"What the scene is for: {scene.get('purpose', 'the plot moves on')}.",
             *(f"{action}." for action in scene.get("key_actions") or []),
-            *(f"They remembered what had gone before: {str(m)[:80]}." for m in recalled),
+            *(f"They remembered what had gone before: {_recall(m, 80, '…', '.')}" for m in recalled),
             f"The mood was {scene.get('intensity', 'medium')}, and the scene closed on {scene.get('scene_type', 'development')}.",
         ]
     else:
@@ -258,7 +278,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             f"{TAG}第{chapter}章第{number}场。{people}来到{scene.get('location', '某地')}。",
             f"这一场的目的：{scene.get('purpose', '推进剧情')}。",
             *(f"{action}。" for action in scene.get("key_actions") or []),
-            *(f"他们想起了前事：{str(m)[:40]}。" for m in recalled),
+            *(f"他们想起了前事：{_recall(m, 40, '……', '。')}" for m in recalled),
             f"气氛{scene.get('intensity', '中')}，场景在{scene.get('scene_type', '发展')}中收束。",
         ]
     return GeneratedScene(scene_number=int(number), content="\n".join(lines), word_count=0)

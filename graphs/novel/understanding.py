@@ -37,6 +37,24 @@ _NO = re.compile(r"^\s*(n|no|否|不|不要|不用|不行|算了|取消|别|fals
 PRONOUNS = ("他们", "她们", "他", "她", "它")
 CHANGE_CUES = ("决裂", "反目", "背叛", "和解", "翻脸", "断绝", "逐出", "怀疑", "误会", "疏远", "冷淡", "离开", "原谅",
                "信任", "拜师", "出师", "变了", "不再", "转变", "敌")
+# The same in English, as word stems: a relation that changes, breaks, turns or mends ("changed",
+# "fell out", "betrayal", "forgave", "no longer").
+_CHANGE_EN = re.compile(r"\b(?:chang|turn(?:ed|s|ing)?\b|betray|forg[ai]v|reconcil|trust|distrust|mistrust|suspect|suspicio"
+                        r"|quarrel|f[ae]ll(?:ing|s)? out|split|broke|break|rift|estrang|no longer|any ?more\b"
+                        r"|part(?:ed|ing)? ways|drift(?:ed)? apart|became enem|turned on)", re.I)
+# How a question asks what became of things, beyond naming a change ("后来怎么样了", "what became of").
+_ASKS_OUTCOME = re.compile(r"什么时候|后来|怎么样了|\blater\b|\bafterwards?\b|\bwhat became of\b|\bend(?:ed|s)? up\b"
+                           r"|\bsince when\b", re.I)
+
+
+def tells_change(text: str) -> bool:
+    """The text tells of a relation changing, in Chinese or English."""
+    return any(cue in text for cue in CHANGE_CUES) or bool(_CHANGE_EN.search(text))
+
+
+def asks_change(text: str) -> bool:
+    """"他们什么时候决裂的" / "when did Mara and Elsie change": the answer is where it turned."""
+    return tells_change(text) or bool(_ASKS_OUTCOME.search(text))
 
 INTENT_EXAMPLES: dict[Intent, tuple[str, ...]] = {
     "generate": ("继续生成下一章", "帮我把小说写到第五章", "接着往下写", "开始生成小说"),
