@@ -286,11 +286,19 @@ class FeedbackIntent(BaseModel):
 REFINEMENT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("generate_presentation_theme", ("主题", "配色", "颜色", "色调", "字体", "风格", "theme", "colour", "color", "font", "palette")),
     ("generate_slide_scripts", ("口播", "讲稿", "旁白", "解说", "narration", "script", "speaker notes", "voice-over")),
-    ("generate_video_outline", ("大纲", "太复杂", "精简", "缩减", "简化", "内容", "结构", "知识点", "outline", "simplify", "too complex", "shorter", "structure", "content")),
+    # and any ask for less (wants_simpler): a simpler deck starts from a simpler outline
+    ("generate_video_outline", ("大纲", "内容", "结构", "知识点", "outline", "structure", "content")),
     ("generate_slides", ("配图", "视觉", "图片", "排版", "版式", "美化", "页面", "visual", "image", "picture", "layout", "design", "slide")),
 )
-SIMPLIFY_WORDS = ("精简", "太多", "太复杂", "缩减", "简化", "删减", "少一点", "simplify", "too much", "too complex",
-                  "shorter", "fewer", "trim", "less text")
+# Asking for less, in its usual word forms: "改简单一点", "太长了", "simpler", "shorten", "too wordy", "more concise".
+SIMPLIFY_WORDS = re.compile(
+    r"精简|简化|简洁|简短|简明|太多|太复杂|太长|太满|太挤|啰嗦|冗长|缩减|压缩|删减|少一点|少一些"
+    # "simple" is asked for ("改简单一点", "make slide 2 simple"), not just present ("a simple example")
+    r"|(?:更|改得?|弄得?|写得?)简单|简单(?:一?点|一?些)|\b(?:more|make\b[^,.;!?]{0,30})\s+simple\b"
+    r"|\bsimpl(?:er|est|ify|ified|ification)\b|\bshort(?:er|en)\b|\bconcise|\bcondense|\bwordy\b|\bverbose\b"
+    r"|\btoo (?:much|complex|complicated|long|dense|busy|crowded)\b|\bclutter|\bfewer\b|\btrim|\bcut (?:it |this |that )?down\b"
+    r"|\bless (?:text|words|detail)",
+    re.IGNORECASE)
 
 # A new deck is asked for by a marker that says so outright, or by a generic one ("做一个") with a deck word.
 NEW_SUBJECT_MARKERS = ("换个主题", "换一个主题", "新主题", "新的主题", "new deck", "new topic", "different topic")
@@ -352,8 +360,7 @@ def layout_asked(text: str | None) -> str | None:
 
 
 def wants_simpler(text: str | None) -> bool:
-    lowered = (text or "").lower()
-    return any(word in lowered for word in SIMPLIFY_WORDS)
+    return SIMPLIFY_WORDS.search(text or "") is not None
 
 
 # ------------------------------------------------------------ slide edits: add, remove, change language
@@ -581,7 +588,7 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     if pages:
         return FeedbackIntent(intent="REFINEMENT", targetStage=REVISE_PAGES, pages=pages, reason="names pages")
     for stage_name, words in REFINEMENT_RULES:
-        if any(word in lowered for word in words):
+        if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)):
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
     return None
 
