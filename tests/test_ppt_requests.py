@@ -11,6 +11,8 @@ from core.i18n import t
 from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, deck_file_name, duration_hint, short_title, slide_count_hint
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
+from graphs.ppt.graph import initial_input
+from tests.support.ppt_graph import run_graph
 from tests.test_cli import ROOT, ng
 from tests.test_ppt_socket import fetch_bytes, fetch_json, run_ppt
 
@@ -55,6 +57,14 @@ def test_ng_ppt_with_an_empty_topic_says_what_to_give_and_exits_non_zero(tmp_pat
     assert result.returncode == 2
     assert t("ppt.empty_topic") in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("request_text", ["🎉🎉🔥😀", "做一个PPT", "make a deck", "？？？"])
+async def test_a_request_that_names_no_subject_makes_no_deck_and_asks_for_one(request_text):
+    run = await run_graph(initial_input(request_text, {}), f"no subject/{request_text}")
+
+    assert run.said() == [t("ppt.no_topic")]
+    assert run.artifacts() == [] and not run.values.get("deck")
 
 
 async def test_a_deck_that_cannot_render_fails_with_a_sentence_asking_for_a_new_request(live_server, connect, monkeypatch):

@@ -213,6 +213,12 @@ def _subject_of(text: str) -> str:
     return re.sub(r"\s+", " ", stripped).strip(" 的")
 
 
+def names_a_topic(request: str) -> bool:
+    """Whether a request names something to make a deck about: a word or number is left once the asking
+    words are out ("做一个PPT", "make a deck", "🎉🎉" name nothing)."""
+    return any(ch.isalnum() for ch in _subject_of(request))
+
+
 MAX_TITLE = 40  # characters: the deck title, the cover and the file name
 _SUBJECT_ZH = re.compile(
     r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座)|[，,。；;！!？?\n]|$)",
