@@ -67,6 +67,14 @@ async def test_a_request_that_names_no_subject_makes_no_deck_and_asks_for_one(re
     assert run.artifacts() == [] and not run.values.get("deck")
 
 
+async def test_an_english_deck_and_its_file_are_named_with_a_capital_as_its_cover_is():
+    run = await run_graph(initial_input("A 12 minute talk on the history of the bicycle for a museum audience", {}),
+                          "capitalised title")
+
+    assert run.values["deck"]["title"] == "History of the bicycle"
+    assert [a["title"] for a in run.artifacts("pptx")] == ["History of the bicycle.pptx"]
+
+
 async def test_a_deck_that_cannot_render_fails_with_a_sentence_asking_for_a_new_request(live_server, connect, monkeypatch):
     from graphs.ppt import render_pool
 

@@ -39,6 +39,7 @@ from graphs.ppt.planning import (
     asks_for_new_deck,
     classify_by_rules,
     audience_hint,
+    capitalised,
     Colour,
     MAX_TITLE,
     REVISE_PAGES,
@@ -403,8 +404,9 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         {**ctx.config, "max_concurrency": max(1, ctx.llm.max_concurrency)},
     )
     slides = sorted((SlideSpec.model_validate(s) for s in pages_done["slides"]), key=lambda s: s.index)
-    prepared = await asyncio.to_thread(prepare, SlideDeck(title=analysis.topic, language=analysis.language, theme=theme,
-                                                          slides=slides))
+    # The topic as the deck's title (file name, cover, QA report): "History of the bicycle", as the cover reads.
+    deck = SlideDeck(title=capitalised(analysis.topic), language=analysis.language, theme=theme, slides=slides)
+    prepared = await asyncio.to_thread(prepare, deck)
     for change in prepared.changes:
         ctx.log(change)
     deck = prepared.deck

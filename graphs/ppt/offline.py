@@ -13,6 +13,7 @@ from graphs.ppt.design import AGENDA_WORDS, SUMMARY_WORDS, as_process, as_table,
 from core.i18n import t
 from graphs.ppt.planning import (
     FeedbackIntent,
+    capitalised as _capitalised,
     colour_named,
     keywords_of,
     layout_asked,
@@ -55,10 +56,6 @@ ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": 
 
 def _aspect_phrase_en(aspect: str, topic: str) -> str:
     return ASPECT_PHRASES_EN[aspect].format(topic=topic)
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _zh(request: OfflineRequest) -> bool:

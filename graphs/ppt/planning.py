@@ -246,6 +246,13 @@ def short_title(request: str) -> str:
 _UNSAFE_IN_FILE_NAMES = re.compile(r'\s*[\\/:*?"<>|\x00-\x1f]+[\s\\/:*?"<>|\x00-\x1f]*')
 
 
+def capitalised(text: str) -> str:
+    """Text set as a title: its first letter upper case ("history of the bicycle" → "History of the bicycle"),
+    unless its first word carries capitals of its own ("iPhone", "eBay"); Chinese is unchanged."""
+    first = text.split(" ", 1)[0]
+    return text if first[1:] != first[1:].lower() else text[:1].upper() + text[1:]
+
+
 def deck_file_name(title: str, extension: str) -> str:
     """A file name any system accepts: the title without path or reserved characters, capped."""
     stem = _UNSAFE_IN_FILE_NAMES.sub("-", title).strip(" .-")[:MAX_TITLE].strip() or "deck"
