@@ -173,6 +173,15 @@ def test_the_occasion_a_request_names_frames_the_subject_and_is_not_the_topic(re
     assert short_title(request_text) == topic
 
 
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("那就讲讲海洋塑料污染，10分钟", "海洋塑料污染"), ("好的，讲讲海洋塑料污染", "海洋塑料污染"), ("嗯，海洋塑料污染吧", "海洋塑料污染"),
+    ("OK, ocean plastic pollution then", "ocean plastic pollution"),
+    ("then make it about ocean plastic pollution", "ocean plastic pollution"),
+])
+def test_a_subject_given_as_a_spoken_reply_is_the_topic_without_its_ok_and_then(request_text, topic):
+    assert short_title(request_text) == topic
+
+
 async def test_objectives_of_a_lesson_asked_with_a_teaching_verb_name_the_subject_only():
     deck = await _offline_deck("给小学五年级讲分数的加减法，15分钟")
     assert deck.title == "分数的加减法"

@@ -188,14 +188,25 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
     r"presentation|ppt)\s+(?:about|on|of)\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
+    r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
 _TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present|cover|describe)\s+", re.IGNORECASE)
 _TAUGHT_EN = re.compile(r"^\W*teach\s+(?P<audience>[a-z0-9 \-]{2,40}?)\s+(?:about|how)\b", re.IGNORECASE)
 
 
+# A reply opens and closes like speech ("好的，那就讲讲…", "OK, … then", "then make it about …"); that is not
+# the subject. "好的"/"OK" count only before a pause, "那就"/"就" only before a verb of asking ("行星", "so-called" stay).
+_REPLY_OPENER_ZH = re.compile(r"^\s*(?:(?:好的|好吧|好啊|好|嗯+|行|可以|那好|ok|okay)\s*(?:[，,。.!！~]\s*|$))*"
+                              r"(?:(?:那就|那么|那|就)(?=讲|说|聊|谈|介绍|科普|来))?", re.IGNORECASE)
+_REPLY_OPENER_EN = re.compile(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yeah|well|alright|all right|fine|then|so)\s*(?:[,!.]+\s*|$))+",
+                              re.IGNORECASE)
+_REPLY_CLOSER_EN = re.compile(r"[\s,]+then\W*$", re.IGNORECASE)
+
+
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
     if language_of(text) == "zh":
+        text = _REPLY_OPENER_ZH.sub("", text)
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
@@ -204,7 +215,7 @@ def _subject_of(text: str) -> str:
         stripped = re.sub(r"[，,。.!！?？:：;；“”\"'《》()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
-        text = _without_sizes(text)
+        text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         stripped = _FILLER_EN.sub(" ", text)
