@@ -263,6 +263,16 @@ async def test_a_removed_slide_is_gone_from_the_deck_and_the_file_and_the_rest_r
     assert run.started() == ["remove_slides", *ONLY_THE_PAGES]
 
 
+@pytest.mark.parametrize("feedback", ["make page 3 simpler", "第3页改简单一点", "slide 3 is too wordy", "第3页太长了"])
+async def test_asking_for_a_simpler_page_in_everyday_words_shortens_that_page(feedback):
+    before, run = await feedback_on(LESSON, feedback)
+
+    assert run.said()[0] == t("ppt.changed_pages_simplified", pages="3")
+    slides, old = run.values["deck"]["slides"], before["deck"]["slides"]
+    assert len(page_text(slides[2])) < len(page_text(old[2])), "page 3 is shorter"
+    assert slides[:2] + slides[3:] == old[:2] + old[3:]
+
+
 @pytest.mark.parametrize(("request_text", "feedback", "language"), [
     (LESSON, "用英文重写", "en"), ("Make a 5 minute presentation about volcanoes", "改成中文", "zh")])
 async def test_a_deck_asked_in_another_language_is_rewritten_in_it_keeping_theme_and_page_count(request_text, feedback, language):

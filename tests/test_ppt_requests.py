@@ -11,6 +11,8 @@ from core.i18n import t
 from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, deck_file_name, duration_hint, short_title, slide_count_hint
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
+from graphs.ppt.graph import initial_input
+from tests.support.ppt_graph import run_graph
 from tests.test_cli import ROOT, ng
 from tests.test_ppt_socket import fetch_bytes, fetch_json, run_ppt
 
@@ -55,6 +57,22 @@ def test_ng_ppt_with_an_empty_topic_says_what_to_give_and_exits_non_zero(tmp_pat
     assert result.returncode == 2
     assert t("ppt.empty_topic") in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("request_text", ["🎉🎉🔥😀", "做一个PPT", "make a deck", "？？？"])
+async def test_a_request_that_names_no_subject_makes_no_deck_and_asks_for_one(request_text):
+    run = await run_graph(initial_input(request_text, {}), f"no subject/{request_text}")
+
+    assert run.said() == [t("ppt.no_topic")]
+    assert run.artifacts() == [] and not run.values.get("deck")
+
+
+async def test_an_english_deck_and_its_file_are_named_with_a_capital_as_its_cover_is():
+    run = await run_graph(initial_input("A 12 minute talk on the history of the bicycle for a museum audience", {}),
+                          "capitalised title")
+
+    assert run.values["deck"]["title"] == "History of the bicycle"
+    assert [a["title"] for a in run.artifacts("pptx")] == ["History of the bicycle.pptx"]
 
 
 async def test_a_deck_that_cannot_render_fails_with_a_sentence_asking_for_a_new_request(live_server, connect, monkeypatch):
@@ -163,6 +181,15 @@ def test_the_listeners_an_occasion_implies_are_the_audience(request_text, audien
     from graphs.ppt.planning import audience_hint
 
     assert audience_hint(request_text) == audience
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("那就讲讲海洋塑料污染，10分钟", "海洋塑料污染"), ("好的，讲讲海洋塑料污染", "海洋塑料污染"), ("嗯，海洋塑料污染吧", "海洋塑料污染"),
+    ("OK, ocean plastic pollution then", "ocean plastic pollution"),
+    ("then make it about ocean plastic pollution", "ocean plastic pollution"),
+])
+def test_a_subject_given_as_a_spoken_reply_is_the_topic_without_its_ok_and_then(request_text, topic):
+    assert short_title(request_text) == topic
 
 
 async def test_objectives_of_a_lesson_asked_with_a_teaching_verb_name_the_subject_only():

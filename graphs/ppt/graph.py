@@ -39,6 +39,7 @@ from graphs.ppt.planning import (
     asks_for_new_deck,
     classify_by_rules,
     audience_hint,
+    capitalised,
     Colour,
     MAX_TITLE,
     REVISE_PAGES,
@@ -50,6 +51,7 @@ from graphs.ppt.planning import (
     hue_of,
     language_of,
     layout_asked,
+    names_a_topic,
     narration_budget,
     palette_for,
     short_title,
@@ -148,6 +150,8 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
     """A new request runs every stage; feedback on a finished deck re-runs its target stage onward."""
     feedback = state.get("feedback")
     if not feedback or not state.get("deck"):
+        if not names_a_topic(state["request"]):  # "🎉🎉", "做一个PPT": a deck on nothing helps no one
+            return Command(goto=ASK_FOR_TOPIC)
         return Command(goto=STAGES[0])
     topic = (state.get("analysis") or {}).get("topic", "")
     intent = await classify_feedback(feedback, topic, runtime.context.llm, state["deck"].get("language"))
@@ -174,6 +178,7 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
 
 
 FEEDBACK_NOT_APPLIED = "feedback_not_applied"
+ASK_FOR_TOPIC = "ask_for_topic"
 # Edits of the finished deck as a whole: each runs only what it needs, not a stage and all that follows.
 DECK_EDITS = (ADD_SLIDES, REMOVE_SLIDES, CHANGE_LANGUAGE)
 
@@ -234,6 +239,13 @@ async def feedback_not_applied(state: PptState, ctx: NodeContext) -> dict[str, A
     have, a size it cannot take) or, for feedback no stage can carry out, what can be changed."""
     ctx.message(state.get("change_note") or t("ppt.feedback_not_applied"), final=True)
     return {"change_note": None}
+
+
+@node(ASK_FOR_TOPIC)
+async def ask_for_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """A request that names no subject: nothing is made, and the user hears what to write instead."""
+    ctx.message(t("ppt.no_topic"), final=True)
+    return {}
 
 
 # ---------------------------------------------------------------------- stages
@@ -392,8 +404,9 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         {**ctx.config, "max_concurrency": max(1, ctx.llm.max_concurrency)},
     )
     slides = sorted((SlideSpec.model_validate(s) for s in pages_done["slides"]), key=lambda s: s.index)
-    prepared = await asyncio.to_thread(prepare, SlideDeck(title=analysis.topic, language=analysis.language, theme=theme,
-                                                          slides=slides))
+    # The topic as the deck's title (file name, cover, QA report): "History of the bicycle", as the cover reads.
+    deck = SlideDeck(title=capitalised(analysis.topic), language=analysis.language, theme=theme, slides=slides)
+    prepared = await asyncio.to_thread(prepare, deck)
     for change in prepared.changes:
         ctx.log(change)
     deck = prepared.deck
@@ -771,9 +784,12 @@ def build_graph() -> StateGraph:
         "generate_slides": generate_slides,
     }
     assert tuple(nodes) == STAGES
-    graph.add_node("route_request", route_request, destinations=(*STAGES, REVISE_PAGES, *DECK_EDITS, FEEDBACK_NOT_APPLIED))
+    graph.add_node("route_request", route_request, destinations=(*STAGES, REVISE_PAGES, *DECK_EDITS, FEEDBACK_NOT_APPLIED,
+                                                                  ASK_FOR_TOPIC))
     graph.add_node(FEEDBACK_NOT_APPLIED, feedback_not_applied)
     graph.add_edge(FEEDBACK_NOT_APPLIED, END)
+    graph.add_node(ASK_FOR_TOPIC, ask_for_topic)
+    graph.add_edge(ASK_FOR_TOPIC, END)
     graph.add_node(REVISE_PAGES, revise_pages)
     graph.add_edge(REVISE_PAGES, "check_deck")
     for edit in (ADD_SLIDES, REMOVE_SLIDES):

@@ -13,6 +13,7 @@ from graphs.ppt.design import AGENDA_WORDS, SUMMARY_WORDS, as_process, as_table,
 from core.i18n import t
 from graphs.ppt.planning import (
     FeedbackIntent,
+    capitalised,
     colour_named,
     keywords_of,
     layout_asked,
@@ -55,10 +56,6 @@ ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": 
 
 def _aspect_phrase_en(aspect: str, topic: str) -> str:
     return ASPECT_PHRASES_EN[aspect].format(topic=topic)
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _zh(request: OfflineRequest) -> bool:
@@ -119,7 +116,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     units = []
     for u in range(unit_count):
         aspect = aspects[(offset + u) % len(aspects)]
-        title = f"{topic}的{aspect}" if zh else _capitalised(_aspect_phrase_en(aspect, topic))
+        title = f"{topic}的{aspect}" if zh else capitalised(_aspect_phrase_en(aspect, topic))
         points = [
             (f"{aspect}要点{p + 1}：{topic}中的关键{('概念', '步骤', '例子')[p % 3]}" if zh
              else f"{aspect} point {p + 1}: a key {('idea', 'step', 'example')[p % 3]} in {topic}")
@@ -232,7 +229,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     content_index = 0
     for index in range(1, total + 1):
         if index == 1:
-            title = topic if zh else _capitalised(topic)
+            title = topic if zh else capitalised(topic)
             content = [f"本课共 {len(units)} 个部分" if zh else f"{len(units)} parts in this lesson"]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
             seed = [f"大家好，今天我们一起学习{topic}。", f"本节课分为{len(units)}个部分。"] if zh else [
@@ -262,8 +259,8 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             content_index += 1
             title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
-            title = _capitalised(title)
-            content = [_capitalised(item) for item in content]
+            title = capitalised(title)
+            content = [capitalised(item) for item in content]
             seed = ([f"{title}。"] + [f"{c}。" for c in content[:2]]) if zh else ([f"{title}."] + [f"{c}." for c in content[:2]])
         scripts.append(
             SlideScript(
@@ -284,7 +281,7 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
     """(title, contentDesign, visualSuggestions) of a page added about a subject the user named: a recap, an
     agenda or exercises when the subject says so, else the subject's points tied back to the deck's topic."""
     units = [unit.title for unit in outline.knowledgeUnits]
-    title = subject if zh else _capitalised(subject)
+    title = subject if zh else capitalised(subject)
     if nth:
         title = f"{title}（{nth + 1}）" if zh else f"{title} ({nth + 1})"
     lowered = subject.lower()
@@ -313,10 +310,10 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
         taken = set(request.fact("titles") or [])
         candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh) for angle in REPEAT_ANGLES[::-1]
                       for unit in outline.knowledgeUnits for point in unit.knowledgePoints]
-        fresh = [c for c in candidates if _capitalised(c[0]) not in taken and c[0] not in taken]
+        fresh = [c for c in candidates if capitalised(c[0]) not in taken and c[0] not in taken]
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]
         if not zh:
-            title, content = _capitalised(title), [_capitalised(item) for item in content]
+            title, content = capitalised(title), [capitalised(item) for item in content]
     seed = [f"{title}。", *(f"{c}。" for c in content[:2])] if zh else [f"{title}.", *(f"{c}." for c in content[:2])]
     return SlideScript(slideIndex=request.fact("index"), title=title, contentDesign=content, visualSuggestions=visuals,
                        narrationScript=_narration(seed, request.fact("narrationBudget"), zh))

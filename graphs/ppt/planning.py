@@ -192,14 +192,25 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
     r"presentation|ppt)\s+(?:about|on|of)\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
+    r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
 _TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present|cover|describe)\s+", re.IGNORECASE)
 _TAUGHT_EN = re.compile(r"^\W*teach\s+(?P<audience>[a-z0-9 \-]{2,40}?)\s+(?:about|how)\b", re.IGNORECASE)
 
 
+# A reply opens and closes like speech ("好的，那就讲讲…", "OK, … then", "then make it about …"); that is not
+# the subject. "好的"/"OK" count only before a pause, "那就"/"就" only before a verb of asking ("行星", "so-called" stay).
+_REPLY_OPENER_ZH = re.compile(r"^\s*(?:(?:好的|好吧|好啊|好|嗯+|行|可以|那好|ok|okay)\s*(?:[，,。.!！~]\s*|$))*"
+                              r"(?:(?:那就|那么|那|就)(?=讲|说|聊|谈|介绍|科普|来))?", re.IGNORECASE)
+_REPLY_OPENER_EN = re.compile(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yeah|well|alright|all right|fine|then|so)\s*(?:[,!.]+\s*|$))+",
+                              re.IGNORECASE)
+_REPLY_CLOSER_EN = re.compile(r"[\s,]+then\W*$", re.IGNORECASE)
+
+
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
     if language_of(text) == "zh":
+        text = _REPLY_OPENER_ZH.sub("", text)
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
@@ -208,13 +219,19 @@ def _subject_of(text: str) -> str:
         stripped = re.sub(r"[，,。.!！?？:：;；“”\"'《》()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
-        text = _without_sizes(text)
+        text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         stripped = _FILLER_EN.sub(" ", text)
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
         stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", stripped).strip(" 的")
+
+
+def names_a_topic(request: str) -> bool:
+    """Whether a request names something to make a deck about: a word or number is left once the asking
+    words are out ("做一个PPT", "make a deck", "🎉🎉" name nothing)."""
+    return any(ch.isalnum() for ch in _subject_of(request))
 
 
 MAX_TITLE = 40  # characters: the deck title, the cover and the file name
@@ -242,6 +259,13 @@ def short_title(request: str) -> str:
 
 
 _UNSAFE_IN_FILE_NAMES = re.compile(r'\s*[\\/:*?"<>|\x00-\x1f]+[\s\\/:*?"<>|\x00-\x1f]*')
+
+
+def capitalised(text: str) -> str:
+    """Text set as a title: its first letter upper case ("history of the bicycle" → "History of the bicycle"),
+    unless its first word carries capitals of its own ("iPhone", "eBay"); Chinese is unchanged."""
+    first = text.split(" ", 1)[0]
+    return text if first[1:] != first[1:].lower() else text[:1].upper() + text[1:]
 
 
 def deck_file_name(title: str, extension: str) -> str:
@@ -290,11 +314,19 @@ class FeedbackIntent(BaseModel):
 REFINEMENT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("generate_presentation_theme", ("主题", "配色", "颜色", "色调", "字体", "风格", "theme", "colour", "color", "font", "palette")),
     ("generate_slide_scripts", ("口播", "讲稿", "旁白", "解说", "narration", "script", "speaker notes", "voice-over")),
-    ("generate_video_outline", ("大纲", "太复杂", "精简", "缩减", "简化", "内容", "结构", "知识点", "outline", "simplify", "too complex", "shorter", "structure", "content")),
+    # and any ask for less (wants_simpler): a simpler deck starts from a simpler outline
+    ("generate_video_outline", ("大纲", "内容", "结构", "知识点", "outline", "structure", "content")),
     ("generate_slides", ("配图", "视觉", "图片", "排版", "版式", "美化", "页面", "visual", "image", "picture", "layout", "design", "slide")),
 )
-SIMPLIFY_WORDS = ("精简", "太多", "太复杂", "缩减", "简化", "删减", "少一点", "simplify", "too much", "too complex",
-                  "shorter", "fewer", "trim", "less text")
+# Asking for less, in its usual word forms: "改简单一点", "太长了", "simpler", "shorten", "too wordy", "more concise".
+SIMPLIFY_WORDS = re.compile(
+    r"精简|简化|简洁|简短|简明|太多|太复杂|太长|太满|太挤|啰嗦|冗长|缩减|压缩|删减|少一点|少一些"
+    # "simple" is asked for ("改简单一点", "make slide 2 simple"), not just present ("a simple example")
+    r"|(?:更|改得?|弄得?|写得?)简单|简单(?:一?点|一?些)|\b(?:more|make\b[^,.;!?]{0,30})\s+simple\b"
+    r"|\bsimpl(?:er|est|ify|ified|ification)\b|\bshort(?:er|en)\b|\bconcise|\bcondense|\bwordy\b|\bverbose\b"
+    r"|\btoo (?:much|complex|complicated|long|dense|busy|crowded)\b|\bclutter|\bfewer\b|\btrim|\bcut (?:it |this |that )?down\b"
+    r"|\bless (?:text|words|detail)",
+    re.IGNORECASE)
 
 # A new deck is asked for by a marker that says so outright, or by a generic one ("做一个") with a deck word.
 NEW_SUBJECT_MARKERS = ("换个主题", "换一个主题", "新主题", "新的主题", "new deck", "new topic", "different topic")
@@ -356,8 +388,7 @@ def layout_asked(text: str | None) -> str | None:
 
 
 def wants_simpler(text: str | None) -> bool:
-    lowered = (text or "").lower()
-    return any(word in lowered for word in SIMPLIFY_WORDS)
+    return SIMPLIFY_WORDS.search(text or "") is not None
 
 
 # ------------------------------------------------------------ slide edits: add, remove, change language
@@ -585,7 +616,7 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     if pages:
         return FeedbackIntent(intent="REFINEMENT", targetStage=REVISE_PAGES, pages=pages, reason="names pages")
     for stage_name, words in REFINEMENT_RULES:
-        if any(word in lowered for word in words):
+        if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)):
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
     return None
 
