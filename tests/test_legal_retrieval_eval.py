@@ -65,6 +65,20 @@ async def test_everyday_questions_find_the_articles_a_lawyer_would_cite(knowledg
     assert rate >= 0.85, "\n".join(f"{'✓' if hit else '✗'} {q} → {cited}" for q, hit, cited in rows)
 
 
+def test_a_question_in_words_no_article_uses_finds_the_article_by_meaning(legal_index):
+    from core.legal.statutes import ChinaLawStatutes
+    from core.retrieval.embeddings import default_embedder
+
+    # One law's 54 articles keep the build short; the service embeds the everyday laws (~4,700).
+    statutes = ChinaLawStatutes(index_path=legal_index, embedder=default_embedder(),
+                                embedded_laws=("劳动争议调解仲裁法",))
+    statutes.warm_vectors()
+    # 不服 / 结果 / 怎么办: BM25 alone ranks two articles of the rural land arbitration law and 48 first,
+    # not the article that says a party who rejects the award may sue within fifteen days.
+    found = statutes.search("不服仲裁的结果还能怎么办", 3)
+    assert "《中华人民共和国劳动争议调解仲裁法》第50条" in [a.citation for a in found]
+
+
 if __name__ == "__main__":
     import asyncio
     import os
