@@ -119,6 +119,11 @@ class Settings(BaseSettings):
     legal_case_embeddings: bool = Field(
         default=False, description="Fuse embedding similarity (EMBEDDINGS_PROVIDER) into the case search ranking"
     )
+    legal_statute_embeddings: bool = Field(
+        default=True,
+        description="Fuse embedding similarity into the statute search (vectors of the everyday laws' articles, "
+        "built once in the background and cached beside the statute index)",
+    )
     china_law_index: Path | None = Field(
         default=None, description="Where the statute BM25 index is built (default DATA_DIR/china-law/bm25.pkl)"
     )

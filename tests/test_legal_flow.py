@@ -212,9 +212,9 @@ class StillBuildingStatutes(FlakyStatutes):
             self.inner.warm()
             self.built = True
 
-    def search(self, query: str, top_k: int = 6, law: str | None = None):
+    def search(self, query: str, top_k: int = 6, law: str | None = None, question: str | None = None):
         self.warm()  # as the real source does: a query before the build waits for it
-        return super().search(query, top_k, law)
+        return super().search(query, top_k, law, question)
 
 
 async def test_a_question_asked_while_the_index_builds_waits_for_it_instead_of_timing_out(knowledge):

@@ -15,8 +15,8 @@ from core.legal.cases import CaseLibrary
 from core.legal.statutes import ChinaLawStatutes, StatuteSource
 
 
-def _case_embedder(settings: Any) -> Any:
-    if not settings.legal_case_embeddings:
+def _embedder(settings: Any, wanted: bool) -> Any:
+    if not wanted:
         return None
     from core.retrieval.embeddings import OpenAIEmbedder, default_embedder
 
@@ -37,9 +37,9 @@ class LegalKnowledge:
     def from_settings(cls, settings: Any) -> LegalKnowledge:
         index = settings.china_law_index or Path(settings.data_dir) / "china-law" / "bm25.pkl"
         return cls(
-            statutes=ChinaLawStatutes(index_path=index),
+            statutes=ChinaLawStatutes(index_path=index, embedder=_embedder(settings, settings.legal_statute_embeddings)),
             cases=CaseLibrary(Path(settings.legal_cases_dir) if settings.legal_cases_dir else None,
-                              embedder=_case_embedder(settings)),
+                              embedder=_embedder(settings, settings.legal_case_embeddings)),
             agent_timeout_s=settings.legal_agent_timeout_s,
         )
 

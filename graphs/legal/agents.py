@@ -198,7 +198,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     if mode == "review":
         for clause in split_clauses(shared.question):
             query = f"{await asyncio.to_thread(bounded_query, clause)} {hint} {expand(clause).terms}".strip()
-            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, summary=found)
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, None,
+                                             f"{clause} {expand(clause).terms}".strip(), summary=found)
             clauses.append({"clause": clause,
                             "articles": [_article_dict(a) for a in prefer_domain_laws(hits or [], domain, 2)]})
             articles += clauses[-1]["articles"]
@@ -222,15 +223,19 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             expansion = expand(focus)
             # A long story is searched by its key words: every query word costs a pass over the corpus.
             query = f"{await asyncio.to_thread(bounded_query, focus)} {hint} {expansion.terms}".strip()
+            # The search by meaning reads the question with the glossary's statute words, not the field
+            # hint: a bare 合同 or 侵权 pulls it towards any article about contracts or torts.
+            meaning = f"{focus} {expansion.terms}".strip()
             # The laws the glossary names are searched first, each on its own, and take turns leading: a
             # story of overtime and a lay-off wants both the 劳动法 and the 劳动合同法, not six of one.
             per_law = []
             for law in expansion.laws[:LAWS_SEARCHED]:
                 boosted = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 6, law,
-                                                    summary=found)
+                                                    meaning, summary=found)
                 per_law.append([a for a in boosted or [] if a.law.endswith(law)])
             first = _take_turns(per_law)
-            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, summary=found)
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, None,
+                                             meaning, summary=found)
             latest = focus.rsplit("\n", 1)[-1].strip()
             if latest and latest != focus.strip():
                 # A follow-up read with the question before it ("那押金能要双倍吗"): what it asks itself leads,
@@ -238,8 +243,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                 own = f"{latest} {expand(latest).terms}".strip()
                 # Its own two best lead even when the thread's search found them too: dropping those left
                 # its weaker hits (an unrelated law's article) in front.
-                leading = (await tools.call_blocking("statute_search", knowledge.statutes.search, own, 4,
-                                                     summary=found) or [])[:2]
+                leading = (await tools.call_blocking("statute_search", knowledge.statutes.search, own, 4, None,
+                                                     own, summary=found) or [])[:2]
                 first = leading + [f for f in first if f.citation not in {a.citation for a in leading}]
             rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
             hits = (first + rest)[:wanted]

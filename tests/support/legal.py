@@ -102,13 +102,13 @@ class FlakyStatutes:
     def warm(self) -> None:
         self.inner.warm()
 
-    def search(self, query: str, top_k: int = 6, law: str | None = None):
+    def search(self, query: str, top_k: int = 6, law: str | None = None, question: str | None = None):
         self.searches.append(query)
         if self.fail:
             raise ConnectionError("statute service down")
         if self.slow_when and self.slow_when in query:
             self.release.wait(self.delay_s)
-        return self.inner.search(query, top_k, law)
+        return self.inner.search(query, top_k, law, question)
 
     def get_article(self, law, article_no):
         return self.inner.get_article(law, article_no)
