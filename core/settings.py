@@ -120,7 +120,8 @@ class Settings(BaseSettings):
         default=False, description="Fuse embedding similarity (EMBEDDINGS_PROVIDER) into the case search ranking"
     )
     legal_statute_embeddings: bool = Field(
-        default=True,
+        # Off by default: the first build keeps a core busy for 15-30 min on a 2-core machine (README).
+        default=False,
         description="Fuse embedding similarity into the statute search (vectors of the everyday laws' articles, "
         "built once in the background and cached beside the statute index)",
     )

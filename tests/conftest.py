@@ -18,11 +18,9 @@ from tests.support.client import RecordingClient
 from tests.support.pg import postgres, redis_server  # noqa: F401  (session servers for the scale-out tests)
 
 # Processes the tests start (`ng serve`, `ng ppt`, killed runs) inherit this: no LibreOffice preview
-# (~2 s a deck), no legal index warm-up and no statute vectors (minutes of CPU to build) unless a
-# test asks for them.
+# (~2 s a deck) and no legal index warm-up unless a test asks for them.
 os.environ.setdefault("OFFICE_PREVIEW", "false")
 os.environ.setdefault("LEGAL_WARM_AT_STARTUP", "false")
-os.environ.setdefault("LEGAL_STATUTE_EMBEDDINGS", "false")
 
 
 @pytest.fixture
@@ -31,7 +29,7 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
         # LibreOffice previews cost ~2 s a deck, and the legal index warm-up seconds of CPU: on only where
         # a test asks for them (legal tests share one index).
         values = {"data_dir": tmp_path / "data", "llm_provider": "offline", "office_preview": False, "_env_file": None,
-                  "legal_warm_at_startup": False, "legal_statute_embeddings": False, **overrides}
+                  "legal_warm_at_startup": False, **overrides}
         return Settings(**values)
 
     return make

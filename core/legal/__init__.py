@@ -18,12 +18,9 @@ from core.legal.statutes import ChinaLawStatutes, StatuteSource
 def _embedder(settings: Any, wanted: bool) -> Any:
     if not wanted:
         return None
-    from core.retrieval.embeddings import OpenAIEmbedder, default_embedder
+    from core.retrieval.embeddings import embedder_for
 
-    if settings.embeddings_provider == "openai" and settings.embeddings_base_url:
-        return OpenAIEmbedder(base_url=settings.embeddings_base_url, api_key=settings.llm_api_key,
-                              model=settings.embeddings_model, dim=settings.embeddings_dim)
-    return default_embedder()
+    return embedder_for(settings)
 
 
 @dataclass
