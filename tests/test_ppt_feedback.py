@@ -317,3 +317,13 @@ async def test_an_edit_the_deck_cannot_take_is_refused_with_a_sentence_and_chang
 def test_adding_removing_and_language_requests_are_read_in_any_wording(text, stage, pages):
     intent = classify_by_rules(text, "光合作用", "zh")
     assert (intent.targetStage, intent.pages) == (stage, pages)
+
+
+def test_a_theme_colour_repaired_for_contrast_is_named_in_words_not_by_its_field():
+    from schemas.ppt import ColorScheme
+
+    scheme = ColorScheme(primary="#1F3A5F", secondary="#F2F2F2", accent="#E07A5F", background="#FFFFFF", text="#222222")
+    _, _, adjustments = checked_theme(PresentationTheme(
+        themeName="pale", colorScheme=scheme, fontConfig=FontConfig(titleFont="Arial", bodyFont="Arial",
+        eastAsianFont="Noto Sans CJK SC", titleSize=40, bodySize=24), masterSlides=[MasterSlide(name="c", layout="cover")]))
+    assert adjustments and "辅助色" in adjustments[0] and "secondary" not in adjustments[0], adjustments

@@ -93,7 +93,7 @@ def checked_theme(theme: PresentationTheme) -> tuple[PresentationTheme, Palette,
     def fix(role: str, color: str, against: str, ratio: float) -> str:
         fixed = ensure_contrast(color, against, ratio)
         if fixed != color:
-            adjustments.append(t("ppt.theme_adjusted", role=role, old=color, new=fixed,
+            adjustments.append(t("ppt.theme_adjusted", role=t(f"ppt.theme_role_{role}"), old=color, new=fixed,
                                  before=f"{contrast(color, against):.1f}", after=f"{contrast(fixed, against):.1f}"))
         return fixed
 
