@@ -224,3 +224,10 @@ async def test_a_deposit_kept_at_the_end_of_a_lease_is_answered_first_with_the_l
     first = [c for c in run.artifact("legal_answer")["content"]["citations"] if c["verified"]][0]
     # 733: at the end of the lease the tenant returns the home as used; not 758, a finance-lease article.
     assert (first["law"], first["article"]) == ("中华人民共和国民法典", "733"), first
+
+
+async def test_a_deposit_question_cites_no_finance_lease_article(knowledge):
+    run = await GraphRunner(knowledge).ask("房东不退押金怎么办")
+    cited = [c for c in run.artifact("legal_answer")["content"]["citations"] if c["verified"]]
+    # 758 and 760 sit in the chapter 融资租赁合同 (finance leases), which narrows 租赁合同; nobody asked about 融资.
+    assert not [c["article"] for c in cited if c["article"] in ("758", "760")], cited

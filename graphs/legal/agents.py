@@ -144,6 +144,27 @@ def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int) -> l
     return (first + [a for a in articles if a not in first])[:top_k]
 
 
+def plainer_chapters_first(articles: list[Any], question: str) -> list[Any]:
+    """Articles of a chapter that narrows another chapter among them (融资租赁合同 beside 租赁合同) go last,
+    unless the question says what narrows it (融资): a landlord's deposit is a lease, not a finance lease."""
+    subjects = {a.law: set() for a in articles}
+    for a in articles:
+        subjects[a.law].add(_chapter_subject(a.chapter))
+
+    def narrowed(article: Any) -> bool:
+        subject = _chapter_subject(article.chapter)
+        return any(other and other != subject and other in subject
+                   and not any(part and part in question for part in subject.split(other))
+                   for other in subjects[article.law])
+
+    return sorted(articles, key=narrowed)  # stable: the order within each group stays
+
+
+def _chapter_subject(chapter: str) -> str:
+    """"第十五章 融资租赁合同" → "融资租赁合同"."""
+    return chapter.split(" ", 1)[-1].strip() if chapter else ""
+
+
 LAWS_SEARCHED = 2  # laws the glossary names that get a search of their own (each is a pass over the corpus)
 
 
@@ -247,7 +268,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                                                      own, summary=found) or [])[:2]
                 first = leading + [f for f in first if f.citation not in {a.citation for a in leading}]
             rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
-            hits = (first + rest)[:wanted]
+            hits = plainer_chapters_first(first + rest, shared.question)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []
