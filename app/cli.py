@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.cli_args import speak_the_catalogue
-from app.runtime import RequestError, new_thread_id
+from app.errors import RequestError
 from app.flows import node_label
 from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
@@ -211,6 +211,7 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
         console.print(f"[red]{t('ppt.empty_topic')}[/]")
         return 2
     from app.cli_export import out_path_problem, remember_out, remembered_out
+    from app.runtime import new_thread_id
 
     out = Path(args.out) if args.out else None
     problem = out_path_problem(out) if out is not None else None

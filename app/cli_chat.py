@@ -17,10 +17,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 
-from app.runtime import RequestError, new_thread_id
+from app.errors import RequestError
 from core.i18n import set_locale, t
 from core.settings import Settings
-from graphs.novel import understanding as read
 
 FLOW = "novel"
 QUIT = {"/quit", "/exit", "/q"}
@@ -108,6 +107,8 @@ async def read_line(console: Console, prompt: str) -> str | None:
 
 
 async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
+    from graphs.novel import understanding as read
+
     payload = pending.get("payload") or {}
     if pending.get("kind") == "confirmation":
         console.print(f"[yellow]{escape(payload.get('prompt', ''))}[/]", highlight=False)
@@ -185,6 +186,8 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
+    from app.runtime import new_thread_id
+
     set_locale(settings.locale)
     console = Console()
     thread_id = args.thread or new_thread_id()

@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.markdown import Markdown
 
-from app.runtime import RequestError, new_thread_id
+from app.errors import RequestError
 from core.i18n import join_items, t
 from core.settings import Settings
 
@@ -40,6 +40,7 @@ def _ask(question: str) -> str:
 
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
+    from app.runtime import new_thread_id
     from app.services import open_runtime
 
     text = sys.stdin.read().strip() if args.question == ["-"] else " ".join(args.question).strip()

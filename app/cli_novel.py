@@ -18,11 +18,17 @@ from rich.table import Table
 
 from core.i18n import set_locale, t
 from core.settings import Settings
-from core.tools.novel import NovelConfig
 
 console = Console()
 
 WORKFLOW_FLOW = "novel_workflow"
+
+
+def _novel_config(settings: Settings) -> Any:
+    # Imported here: the retrieval stack behind it costs a quarter second every `ng` command would pay.
+    from core.tools.novel import NovelConfig
+
+    return NovelConfig.from_settings(settings)
 
 
 def workflow_thread_id(project_id: str) -> str:
@@ -78,7 +84,7 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.library import ProjectFiles
 
-    files = ProjectFiles.create(NovelConfig.from_settings(settings), args.project_id, world_description=args.world, theme_description=args.theme,
+    files = ProjectFiles.create(_novel_config(settings), args.project_id, world_description=args.world, theme_description=args.theme,
                                 initial_chapters=args.chapters, author=args.author)
     console.print(f"[green]{t('novel.cli_created', project=args.project_id, path=str(files.root))}[/]")
     console.print(f"[dim]{t('novel.cli_next_run', project=args.project_id)}[/]")
@@ -111,14 +117,14 @@ def render_status(status: Any) -> None:
 def cmd_status(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
-    render_status(WorkflowTool(NovelConfig.from_settings(settings), args.project_id).status())
+    render_status(WorkflowTool(_novel_config(settings), args.project_id).status())
     return 0
 
 
 async def _run_workflow(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str):
     """Start (or, with `options=None`, resume) the project's workflow thread and follow it live."""
     from app.cli import _follow
-    from app.runtime import RequestError
+    from app.errors import RequestError
 
     thread_id = workflow_thread_id(project_id)
 
@@ -140,7 +146,7 @@ async def _run_workflow(settings: Settings, project_id: str, options: dict[str, 
 
 
 def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str) -> int:
-    from app.runtime import RequestError
+    from app.errors import RequestError
 
     try:
         _artifacts, display, _thread = asyncio.run(_run_workflow(settings, project_id, options, text))
@@ -152,7 +158,7 @@ def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, 
     if completion.get("success"):
         from graphs.novel.tools import WorkflowTool
 
-        render_status(WorkflowTool(NovelConfig.from_settings(settings), project_id).status())
+        render_status(WorkflowTool(_novel_config(settings), project_id).status())
         return 0
     console.print(f"[red]{completion.get('error') or t('novel.cli_run_stopped')}[/]")
     if completion.get("resumable") is not False:
@@ -163,7 +169,7 @@ def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, 
 def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
-    WorkflowTool(NovelConfig.from_settings(settings), args.project_id)  # refuses an unknown project before anything starts
+    WorkflowTool(_novel_config(settings), args.project_id)  # refuses an unknown project before anything starts
     options: dict[str, Any] = {"projectId": args.project_id, "force": bool(args.force)}
     if args.to_chapter is not None:
         options["toChapter"] = args.to_chapter
@@ -175,7 +181,7 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     """The interrupted thread when there is one (scene-exact); else the run the project's journal records."""
     from graphs.novel.tools import WorkflowTool
 
-    journal = WorkflowTool(NovelConfig.from_settings(settings), args.project_id).files.run_journal()
+    journal = WorkflowTool(_novel_config(settings), args.project_id).files.run_journal()
     options = None
     if journal is not None:
         options = {"projectId": args.project_id, "toChapter": journal.to_chapter, "force": journal.force,
@@ -186,7 +192,7 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
-    tool = WorkflowTool(NovelConfig.from_settings(settings), args.project_id)
+    tool = WorkflowTool(_novel_config(settings), args.project_id)
     out = Path(args.out) if args.out else tool.files.root / f"{args.project_id}_full.txt"
     chapters = tool.export(out)
     if not chapters:
@@ -199,7 +205,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     from graphs.novel.tools import WorkflowTool
 
-    report = asyncio.run(WorkflowTool(NovelConfig.from_settings(settings), args.project_id).index())
+    report = asyncio.run(WorkflowTool(_novel_config(settings), args.project_id).index())
     console.print(f"[green]{report.sentence()}[/]")
     for note in [*report.degraded, *report.problems]:
         console.print(f"[yellow]{note}[/]")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from core.i18n import catalogue, t
-from langgraph.graph import StateGraph
 
-from graphs.base import FlowDefinition
+if TYPE_CHECKING:  # `ng threads` and `ng --help` label nodes without loading LangGraph
+    from langgraph.graph import StateGraph
+
+    from graphs.base import FlowDefinition
 
 FLOW_MODULES = ("graphs.ppt", "graphs.requirement", "graphs.novel.workflow", "graphs.novel", "graphs.legal")
 
