@@ -9,6 +9,8 @@ from pathlib import Path
 
 from docx import Document
 
+from core.i18n import t
+
 from tests.support.legal import legal_index  # noqa: F401  (fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,20 +25,34 @@ def test_ng_legal_asks_for_missing_fields_and_saves_the_docx(tmp_path, legal_ind
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, input="人民币五万元\n六个月\n")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "借款金额" in result.stdout and "借款期限" in result.stdout  # the questions asked
+    routed = [line for line in result.stdout.splitlines() if line.startswith("→")]
+    assert routed and t("legal.agent_document_draft") in routed[0] and "_" not in routed[0], routed  # names, not ids
     text = "\n".join(p.text for p in Document(str(out)).paragraphs)
     assert "人民币五万元" in text and "六个月" in text and "李四" in text
 
 
-def test_the_routing_line_of_an_english_user_has_no_chinese_punctuation():
+def _routing_line(locale: str) -> tuple[str, str]:
+    """The line `ng legal` prints when a labour-law question is routed, and the field's name, in `locale`."""
     from app.cli_legal import agent_selected_line
     from core.i18n import current_locale, set_locale
-    from core.language import CJK
 
     before = current_locale()
-    set_locale("en")
+    set_locale(locale)
     try:
-        line = agent_selected_line({"agent": "general", "intent": "legal_consultation", "category": "contract_law",
+        line = agent_selected_line({"agent": "legal_research", "intent": "legal_consultation", "category": "labor_law",
                                     "confidence": 0.71})
+        return line, t("legal.category_labor_law")
     finally:
         set_locale(before)
-    assert "contract law" in line.lower() and "，" not in line and not CJK.search(line), line
+
+
+def test_the_routing_line_names_the_field_instead_of_its_id():
+    line, field = _routing_line("zh")
+    assert field in line and "labor_law" not in line, line
+
+
+def test_the_routing_line_of_an_english_user_holds_no_chinese_not_even_punctuation():
+    from core.language import CJK
+
+    line, field = _routing_line("en")
+    assert field in line and "，" not in line and "、" not in line and not CJK.search(line), line
