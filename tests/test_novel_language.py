@@ -50,13 +50,18 @@ def test_an_english_chapter_title_loses_its_number_and_colon_when_named_beside_i
     assert bare_chapter_title("第二章 江畔") == "江畔"
 
 
-@pytest.mark.parametrize("language", ["zh", "en"])
-async def test_an_offline_outline_never_has_the_protagonist_meet_themself(language):
+async def _offline_cast_and_outline(language: str, chapters: int) -> tuple[CharactersConfig, Outline]:
     llm = OfflineLLM()
     facts = {"language": language, "seed": "book", "description": "a harbour town" if language == "en" else "港口小城"}
     characters = await llm.structured(CharactersConfig, role="novel", system="", prompt="", facts=facts)
     outline = await llm.structured(Outline, role="novel", system="", prompt="", facts={
-        **facts, "chapters": 8, "theme": {}, "characters": characters.model_dump()})
+        **facts, "chapters": chapters, "theme": {}, "characters": characters.model_dump()})
+    return characters, outline
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+async def test_an_offline_outline_never_has_the_protagonist_meet_themself(language):
+    characters, outline = await _offline_cast_and_outline(language, 8)
     hero = characters.protagonist.name
     met = [event for chapter in outline.chapters for event in chapter.key_events[:1]]
     assert len(met) == 8 and all(event.count(hero) == 1 for event in met), met
@@ -92,11 +97,7 @@ async def test_who_is_a_minor_character_reads_as_a_whole_sentence_whatever_their
 
 @pytest.mark.parametrize("language", ["zh", "en"])
 async def test_no_two_chapters_of_an_offline_outline_share_a_title(language):
-    llm = OfflineLLM()
-    facts = {"language": language, "seed": "book", "description": "a harbour town" if language == "en" else "港口小城"}
-    characters = await llm.structured(CharactersConfig, role="novel", system="", prompt="", facts=facts)
-    outline = await llm.structured(Outline, role="novel", system="", prompt="", facts={
-        **facts, "chapters": 10, "theme": {}, "characters": characters.model_dump()})
+    _characters, outline = await _offline_cast_and_outline(language, 10)
     titles = [bare_chapter_title(chapter.chapter_title) for chapter in outline.chapters]
     assert len(titles) == 10 and len(set(titles)) == 10, titles
 
