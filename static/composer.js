@@ -69,7 +69,13 @@ export function updateSendButton() {
 
 export async function send() {
   const text = els.input.value.trim();
-  if (!text || els.send.disabled) return;
+  if (els.send.disabled) return;
+  if (!text) {
+    // A press that did nothing reads as broken: say what is missing.
+    showComposerError(tr("empty_message"));
+    els.input.focus();
+    return;
+  }
   const flow = els.flowSelect.value;
   if (!flow) {
     showComposerError(tr("pick_flow"));

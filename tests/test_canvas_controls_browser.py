@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.i18n import t
 from tests.support.browser import BROWSER_MARKS, browser, open_page, send  # noqa: F401
 from tests.support.server import ServerProcess
 
@@ -299,4 +300,14 @@ async def test_the_page_previews_of_a_deck_that_lost_its_last_page_stop_at_its_n
     assert previews == deck_pages, f"{previews} page previews for a deck of {deck_pages} pages"
     tab = await page.inner_text("[data-testid=artifact-tab][data-type=slide_preview]")
     assert tab.endswith(f"×{deck_pages}"), f"the previews' tab says {tab!r} for a deck of {deck_pages} pages"
+    assert errors == []
+
+
+async def test_send_with_nothing_typed_says_to_type_first(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.fill("#message-input", "   ")
+    await page.click("#send-btn")
+    await page.wait_for_function("document.getElementById('composer-hint').textContent.length > 0", timeout=5_000)
+    assert await page.inner_text("#composer-hint") == t("canvas.empty_message")
+    assert await page.evaluate("document.activeElement.id") == "message-input"
     assert errors == []
