@@ -263,7 +263,8 @@ async def test_a_removed_slide_is_gone_from_the_deck_and_the_file_and_the_rest_r
     assert run.started() == ["remove_slides", *ONLY_THE_PAGES]
 
 
-@pytest.mark.parametrize("feedback", ["make page 3 simpler", "第3页改简单一点", "slide 3 is too wordy", "第3页太长了"])
+@pytest.mark.parametrize("feedback", ["make page 3 simpler", "第3页改简单一点", "slide 3 is too wordy", "第3页太长了",
+                                      "cut slide 3 down"])
 async def test_asking_for_a_simpler_page_in_everyday_words_shortens_that_page(feedback):
     before, run = await feedback_on(LESSON, feedback)
 

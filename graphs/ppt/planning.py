@@ -324,7 +324,7 @@ SIMPLIFY_WORDS = re.compile(
     # "simple" is asked for ("改简单一点", "make slide 2 simple"), not just present ("a simple example")
     r"|(?:更|改得?|弄得?|写得?)简单|简单(?:一?点|一?些)|\b(?:more|make\b[^,.;!?]{0,30})\s+simple\b"
     r"|\bsimpl(?:er|est|ify|ified|ification)\b|\bshort(?:er|en)\b|\bconcise|\bcondense|\bwordy\b|\bverbose\b"
-    r"|\btoo (?:much|complex|complicated|long|dense|busy|crowded)\b|\bclutter|\bfewer\b|\btrim|\bcut (?:it |this |that )?down\b"
+    r"|\btoo (?:much|complex|complicated|long|dense|busy|crowded)\b|\bclutter|\bfewer\b|\btrim|\bcut\b[^,.;!?]{0,20}?\b(?:down|short|back)\b"
     r"|\bless (?:text|words|detail)",
     re.IGNORECASE)
 
@@ -444,7 +444,9 @@ def slide_refs(text: str) -> list[int]:
 _REMOVE_VERB_ZH = r"删除|删掉|删去|删了|删|去掉|去除|拿掉|移除|砍掉|剔除|不要了|不要|不需要|可以删|可以去掉"
 _REMOVE_ZH = (rf"(?:{_REMOVE_VERB_ZH})\s*(?:这|那)?\s*(?P<a>{_REFS_ZH})(?!\s*(?:的|上|里|中|中间|里面|上面))"
               rf"|(?P<b>{_REFS_ZH})\s*(?:也|就|都)?\s*(?:给我|帮我)?\s*(?:{_REMOVE_VERB_ZH}){_CLAUSE_END}")
-_REMOVE_EN = (rf"\b(?:remove|delete|drop|cut|scrap|lose|get\s+rid\s+of|take\s+out)\s+(?P<a>{_REFS_EN})\b(?!\s*(?:'s|’s))"
+# "cut slide 4 down" / "cut slide 4 short" shortens it: not a removal.
+_REMOVE_EN = (rf"\b(?:remove|delete|drop|cut|scrap|lose|get\s+rid\s+of|take\s+out)\s+(?P<a>{_REFS_EN})\b"
+              rf"(?!\s*(?:'s|’s|down\b|short\b|back\b))"
               rf"|\b(?P<b>{_REFS_EN})\s+(?:can|should|must|could)\s+(?:go|be\s+(?:removed|deleted|dropped|cut))")
 
 
