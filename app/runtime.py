@@ -237,7 +237,7 @@ class FlowRuntime:
         options = dict(options or {})
         if create:
             self._refuse_when_closing()
-            self._check_options(definition, options)
+            self._check_options(definition, options, text)
             title = definition.thread_title(text)
             with self._reservation(thread_id) as run:
                 start = StartFresh(definition.initial_input(text, options))
@@ -257,7 +257,7 @@ class FlowRuntime:
             raise RequestError("conflict", t("runtime.already_running", thread=thread_id))
         # A message on an existing thread keeps the thread's options unless it overrides them.
         options = {**thread["options"], **options}
-        self._check_options(definition, options)
+        self._check_options(definition, options, text)
         with self._reservation(thread_id) as run:
             continuation = await self._continuation_for(definition, thread_id, text, options)
             await self._launch(thread_id, run, flow, continuation, options, said=text, thread=thread)
@@ -287,10 +287,10 @@ class FlowRuntime:
         self.latest.pop(thread_id, None)
         return thread
 
-    def _check_options(self, definition: FlowDefinition, options: dict[str, Any]) -> None:
+    def _check_options(self, definition: FlowDefinition, options: dict[str, Any], text: str) -> None:
         if definition.check_options is not None:
             try:
-                definition.check_options(options, self.tools)
+                definition.check_options(options, self.tools, text)
             except ValueError as error:
                 raise RequestError("bad_request", str(error)) from error
 

@@ -85,7 +85,8 @@ class FlowDefinition:
     continue_thread: Callable[[ThreadView, str, Mapping[str, Any], LLM], Awaitable[Continuation]] | None = None
     thread_title: Callable[[str], str] = lambda text: text.strip().splitlines()[0][:60]
     # Refuse bad options before anything is written: raise ValueError with a sentence for the user.
-    check_options: Callable[[Mapping[str, Any], Mapping[str, Any]], None] | None = None  # (options, tools)
+    # (options, tools, message): the message too, since what it says can decide (a new novel project's world).
+    check_options: Callable[[Mapping[str, Any], Mapping[str, Any], str], None] | None = None
     # Ids the flow puts in front of people inside artifacts, by kind: {kind: {id: catalogue key}}
     # (e.g. the legal intent `regulation_query`); clients show the names `GET /api/flows` serves.
     terms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

@@ -225,3 +225,61 @@ def test_ng_novel_init_with_bad_arguments_says_why_and_leaves_nothing_to_block_a
     said = refused.stdout + refused.stderr
     assert refused.returncode == 2 and why in said and "Error" not in said, said
     assert not (data / "projects" / "zero").exists(), "a retry would be told the project exists"
+
+
+# ---- a new project from the canvas: named in "Project", its world described in the message (in-process runtime)
+
+WORLD = "海上孤岛的灯塔守护人发现灯光会引来别的世纪的船"
+
+
+def runtime_settings(data_dir: Path):
+    from core.settings import Settings
+
+    return Settings(data_dir=data_dir, llm_provider="offline", locale="zh", _env_file=None)
+
+
+async def test_a_new_project_name_with_its_world_described_creates_the_project_and_writes_chapter_1(tmp_path):
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+    from graphs.novel.library import ProjectFiles, novel_config
+    from schemas.novel import GeneratedChapter, NovelSettings
+
+    data = tmp_path / "data"
+    async with open_runtime(runtime_settings(data)) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel_workflow", text=f"{WORLD}，生成到第 1 章", thread_id=thread_id,
+                                   create=True, options={"projectId": "lighthouse"})
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+        config = novel_config(runtime.tools)
+    assert [p for n, p in events if n == "completion"][-1]["success"] is True
+    assert [p["toolName"] for n, p in events if n == "tool:start"][:2] == ["create_project", "world"]
+    project = data / "projects" / "lighthouse"
+    # settings.json as `ng novel init` writes it, the message (without its command) as the world
+    assert NovelSettings.model_validate(read(project / "settings.json")).world_description == WORLD
+    assert ProjectFiles.open(config, "lighthouse").language() == "zh"
+    GeneratedChapter.model_validate(read(project / "chapters" / "chapter_001.json"))
+    assert not (project / "chapters" / "chapter_002.json").exists()
+
+
+@pytest.mark.parametrize("project_id, text, refusal", [
+    ("lighthouse", "生成到第2章", "novel.how_to_create_project"),
+    ("lighthouse", "write up to chapter 3", "novel.how_to_create_project"),
+    # a name that cannot be a folder is refused for what it is, however well the world is described
+    ("../lighthouse", WORLD, "novel.project_invalid_id"),
+])
+async def test_an_unknown_project_the_message_cannot_create_is_refused_with_how_to_and_nothing_is_made(
+        tmp_path, project_id, text, refusal):
+    from app.errors import RequestError
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+    from core.i18n import t
+
+    data = tmp_path / "data"
+    async with open_runtime(runtime_settings(data)) as runtime:
+        with pytest.raises(RequestError) as refused:
+            await runtime.send_message(flow="novel_workflow", text=text, thread_id=new_thread_id(), create=True,
+                                       options={"projectId": project_id})
+        threads = await runtime.store.list_threads()
+    assert t(refusal, project_id=project_id) in refused.value.message
+    assert threads == [] and not (data / "projects").exists()

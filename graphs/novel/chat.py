@@ -765,7 +765,7 @@ async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any
     return StartFresh(_turn_input(text))
 
 
-def check_options(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
+def check_options(options: Mapping[str, Any], tools: Mapping[str, Any], text: str = "") -> None:
     check_project_option(options, tools)
 
 

@@ -23,6 +23,7 @@ from core.novel.memory.derive import sentences
 from core.novel.project import NovelProject, ProjectError, check_project_id, list_projects, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
+from graphs.novel.understanding import book_description
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -55,15 +56,26 @@ def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
     return configured if isinstance(configured, NovelConfig) else NovelConfig.from_settings(Settings())
 
 
-def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
-    """Refuse a missing or unknown project with a sentence (ValueError) before anything runs."""
+def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any], message: str | None = None) -> None:
+    """Refuse a missing, invalid or unknown project with a sentence (ValueError) before anything runs.
+
+    `message`: the message of a flow that creates the project it is given (novel_workflow). An unknown
+    project is then let through when the message describes the book (the flow's first step creates
+    it: nothing is written here), and refused with how to create one when it only commands a run.
+    """
     project_id = options.get("projectId")
     if not isinstance(project_id, str) or not project_id.strip():
         raise ValueError(t("novel.need_project_id"))
+    config = novel_config(tools)
     try:
-        ProjectFiles.open(novel_config(tools), project_id)
+        project = ProjectFiles.project(config, project_id)
     except ProjectError as error:
         raise ValueError(error.user_message) from error
+    if project.exists() or (message is not None and book_description(message)):
+        return
+    known = join_items(list_projects(config.settings)) or "—"
+    refusal = t("novel.unknown_project", project=project_id, known=known)
+    raise ValueError(refusal if message is None else f"{refusal}{t('novel.how_to_create_project')}")
 
 
 class ProjectFiles:
@@ -73,10 +85,15 @@ class ProjectFiles:
         self.project_id = project.project_id
         self.root = project.root
 
+    @staticmethod
+    def project(config: NovelConfig, project_id: str) -> NovelProject:
+        """The project's folder (existing or not); an invalid id is a ProjectError."""
+        check_project_id(project_id)
+        return NovelProject(project_id, config.projects_dir / project_id)
+
     @classmethod
     def open(cls, config: NovelConfig, project_id: str) -> ProjectFiles:
-        check_project_id(project_id)
-        project = NovelProject(project_id, config.projects_dir / project_id)
+        project = cls.project(config, project_id)
         if not project.exists():
             raise ProjectError(t("novel.unknown_project", project=project_id,
                                  known=join_items(list_projects(config.settings)) or "—"))
@@ -84,8 +101,8 @@ class ProjectFiles:
 
     @classmethod
     def create(cls, config: NovelConfig, project_id: str, **fields: Any) -> ProjectFiles:
-        check_project_id(project_id)
-        project = NovelProject(project_id, config.projects_dir / project_id)
+        """A new project's settings.json (`ng novel init`, and novel_workflow's first step for a new project)."""
+        project = cls.project(config, project_id)
         given = {k: v.strip() if isinstance(v, str) else v for k, v in fields.items()}
         given = {k: v for k, v in given.items() if v not in (None, "")}
         # Checked before anything is written: a refused project must leave no folder behind to block a retry.

@@ -114,6 +114,38 @@ def target_chapter(text: str) -> int | None:
     return None
 
 
+# What a generation command is made of besides its verb, chapter and politeness ("生成到第2章吧",
+# "write up to chapter 3 please"): what a message says beyond these is what it says about the book.
+_COMMAND_FILLER = re.compile(r"(小说|故事|全书|这本书|本书|章节|下一章|一下|现在|马上|下去|写|先|再|就|都|吧|了|的|呢|啊|吗|好|我|把|给|到|章"
+                             r"|\b(?:the|a|an|my|novel|story|book|up|to|until|till|through|chapters?|next|first|now|me"
+                             r"|it|and|then|go|start|run|keep|going|more|let'?s)\b)", re.I)
+_CLAUSE = re.compile(r"[^，。、,;；!！?？\n]+?(?:[，。、,;；!！?？\n]+|\.(?:\s+|$)|$)")
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+_LATIN_WORD = re.compile(r"[^\W\d_\u3400-\u9fff]+")
+
+
+def _beyond_command(clause: str) -> float:
+    """How much a clause says besides a generation command: a Latin word counts 1, a Chinese character ½."""
+    rest = _CHAPTER.sub(" ", clause)
+    for rule in (_GENERATE, _CONTINUE, _FORCE, _REQUEST, _COMMAND_FILLER):
+        rest = rule.sub(" ", rest)
+    return len(_LATIN_WORD.findall(rest)) + len(_CJK_CHAR.findall(rest)) / 2
+
+
+def book_description(text: str) -> str:
+    """What a message says about a book, without its clauses that only command a run ("" when it says nothing else).
+
+    "海上孤岛的灯塔守护人，生成到第1章" → "海上孤岛的灯塔守护人"; "生成到第2章" → ""; a greeting → "".
+    Two words (or four Chinese characters) beyond the command are the least that describes a world.
+    """
+    if _SMALL_TALK.match(text):
+        return ""
+    kept = [clause for clause in _CLAUSE.findall(text) if _beyond_command(clause) > 0]
+    if sum(_beyond_command(clause) for clause in kept) < 2:
+        return ""
+    return "".join(kept).strip().rstrip("，、,;；").strip()
+
+
 def chapter_answer(text: str) -> int | None:
     """The chapter a reply to "which chapter?" names: "5", "五", "第5章", "到第五章"."""
     bare = text.strip().rstrip("。.!！")

@@ -1,4 +1,4 @@
-"""The generation workflow: world → theme → characters → outline → per chapter: plan → scenes → chapter.
+"""The generation workflow: (new project →) world → theme → characters → outline → per chapter: plan → scenes → chapter.
 
 A checkpointed graph with one superstep per scene: `write_scene` loops on itself, so a crash in the
 middle of a chapter resumes at the scene it was on and no finished scene is written again. Each
@@ -15,14 +15,15 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
 from core.i18n import join_items, t
 from graphs.base import FlowContext, FlowDefinition
-from graphs.novel.understanding import target_chapter
+from graphs.novel.understanding import book_description, target_chapter
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.novel import prompts
-from graphs.novel.library import ProjectFiles, check_project_option, novel_config
+from graphs.novel.library import NovelProjectError as ProjectError, ProjectFiles, check_project_option, novel_config
 from schemas.events import ArtifactType
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -40,6 +41,7 @@ ROLE = "novel"
 
 class WorkflowState(TypedDict, total=False):
     project_id: str
+    description: str  # what the message says of the book: the world of a project that does not exist yet
     to_chapter: int | None  # None: every chapter of the outline
     force: bool
     queue: list[int] | None  # chapters this run still has to write (None: not computed yet)
@@ -50,9 +52,9 @@ class WorkflowState(TypedDict, total=False):
 
 
 def workflow_input(project_id: str, to_chapter: int | None = None, force: bool = False,
-                   queue: list[int] | None = None) -> WorkflowState:
-    return WorkflowState(project_id=project_id, to_chapter=to_chapter, force=force, queue=queue, chapter=None,
-                         scenes=[], written=[])
+                   queue: list[int] | None = None, description: str = "") -> WorkflowState:
+    return WorkflowState(project_id=project_id, description=description, to_chapter=to_chapter, force=force,
+                         queue=queue, chapter=None, scenes=[], written=[])
 
 
 def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
@@ -60,6 +62,17 @@ def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
 
 
 # ------------------------------------------------------------------ set-up steps
+
+
+@stage("create_project")
+async def create_project(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
+    """A project the message names and describes, made as `ng novel init` makes one (its world: the message)."""
+    config = novel_config(ctx.flow.tools)
+    # Made already when this step is re-run after a crash: it goes on with that project.
+    if not ProjectFiles.project(config, state["project_id"]).exists():
+        ProjectFiles.create(config, state["project_id"], world_description=state["description"])
+    ctx.log(t("novel.project_created_from_message", project=state["project_id"], world=state["description"]))
+    return {}
 
 
 async def _compose(ctx: NodeContext, files: ProjectFiles, schema, *, prompt: str, facts: dict[str, Any]):
@@ -257,6 +270,16 @@ async def finish(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
 # ---------------------------------------------------------------------- routing
 
 
+def _first_step(state: WorkflowState, runtime: Runtime[FlowContext]) -> str:
+    # Only a project that does not exist and that the message describes is created; any other unknown
+    # (or invalid) project fails in `world` with its sentence, as before (the edge refuses it first).
+    try:
+        missing = not ProjectFiles.project(novel_config(runtime.context.tools), state["project_id"]).exists()
+    except ProjectError:
+        return "world"
+    return "create_project" if missing and state.get("description") else "world"
+
+
 def _next_chapter(state: WorkflowState) -> str:
     return "plan_chapter" if state.get("queue") else "finish"
 
@@ -270,12 +293,13 @@ SETUP_STEPS = ("world", "theme_conflict", "characters", "outline")
 
 def build_graph() -> StateGraph:
     graph = StateGraph(WorkflowState, context_schema=FlowContext)
-    for name, fn in (("world", world), ("theme_conflict", theme_conflict), ("characters", characters),
+    for name, fn in (("create_project", create_project), ("world", world), ("theme_conflict", theme_conflict), ("characters", characters),
                      ("outline", outline), ("plan_chapter", plan_chapter), ("write_scene", write_scene),
                      ("assemble_chapter", assemble_chapter), ("remember_chapter", remember_chapter),
                      ("finish", finish)):
         graph.add_node(name, fn)
-    graph.add_edge(START, SETUP_STEPS[0])
+    graph.add_conditional_edges(START, _first_step, ["create_project", SETUP_STEPS[0]])
+    graph.add_edge("create_project", SETUP_STEPS[0])
     for before, after in zip(SETUP_STEPS, SETUP_STEPS[1:]):
         graph.add_edge(before, after)
     graph.add_conditional_edges("outline", _next_chapter, ["plan_chapter", "finish"])
@@ -299,11 +323,13 @@ def initial_input(text: str, options: Mapping[str, Any]) -> WorkflowState:
     to_chapter = options.get("toChapter") or target_chapter(text)
     queue = options.get("queue")
     return workflow_input(str(options.get("projectId", "")), int(to_chapter) if to_chapter else None,
-                          bool(options.get("force", False)), [int(n) for n in queue] if queue is not None else None)
+                          bool(options.get("force", False)), [int(n) for n in queue] if queue is not None else None,
+                          description=book_description(text))
 
 
-def check_options(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
-    check_project_option(options, tools)
+def check_options(options: Mapping[str, Any], tools: Mapping[str, Any], text: str = "") -> None:
+    # The message may describe a new project's world: the flow creates it (create_project).
+    check_project_option(options, tools, message=text)
     to_chapter = options.get("toChapter")
     if to_chapter is not None and (not isinstance(to_chapter, int) or isinstance(to_chapter, bool) or to_chapter < 1):
         raise ValueError(t("novel.bad_to_chapter"))

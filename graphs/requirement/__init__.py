@@ -41,7 +41,7 @@ async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any
     return StartFresh(initial_input(text, dict(options or {})))
 
 
-def check_options(options: Mapping[str, Any], tools: Mapping[str, Any]) -> None:
+def check_options(options: Mapping[str, Any], tools: Mapping[str, Any], text: str = "") -> None:
     """A target repository must be one the server allows (REPO_ROOTS); refused before a thread exists."""
     access = tools.get("repo_access")
     if options.get("repo") and access is not None:
