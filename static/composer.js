@@ -40,6 +40,10 @@ export function updateFlowHint() {
   els.flowHint.textContent = f?.description || "";
   els.emptyExample.textContent = (f && EMPTY_EXAMPLES[f.name]) || "";
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
+  // Only the generation flow creates a project it is given (from the world the message describes).
+  const creates = els.flowSelect.value === "novel_workflow";
+  els.projectInput.placeholder = creates ? tr("page_project_placeholder_new") : tr("page_project_placeholder");
+  els.projectInput.title = creates ? tr("page_project_hint_new") : "";
   const v = app.view;
   if (v && v.flow && v.flow !== els.flowSelect.value) {
     els.composerHint.textContent = tr("flow_switch_hint", { current: flowTitle(v.flow), chosen: flowTitle(els.flowSelect.value) });
