@@ -199,8 +199,11 @@ def test_a_second_ng_novel_run_on_a_project_being_generated_is_refused(tmp_path)
         store = data / "agent_canvas.sqlite"
         for _ in range(600):
             if store.exists():
-                with sqlite3.connect(store) as db:
-                    rows = db.execute("SELECT status FROM threads WHERE thread_id = 'novel-demo'").fetchall()
+                try:
+                    with sqlite3.connect(store, timeout=5) as db:
+                        rows = db.execute("SELECT status FROM threads WHERE thread_id = 'novel-demo'").fetchall()
+                except sqlite3.OperationalError:  # the run is creating its tables or committing: look again
+                    rows = []
                 if rows and rows[0][0] == "running":
                     break
             time.sleep(0.1)
