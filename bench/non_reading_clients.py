@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _common import emit_summary  # noqa: E402
 from app.eventlog import EventLog  # noqa: E402
 from app.store import Store  # noqa: E402
 from tests.support.server import ServerProcess  # noqa: E402
@@ -92,7 +93,10 @@ def main() -> int:
     print(f"  ours (send cap):      {ours}")
     print(f"  baseline (no cap):    {baseline}")
     print(f"  peak growth ratio ours/baseline: {growth(ours) / growth(baseline):.2f}")
-    print("BENCH-SUMMARY " + json.dumps({"name": "non_reading_clients", "ours": ours, "baseline": baseline}))
+    emit_summary("non_reading_clients", [{
+        "metric": f"server RSS growth, {options.clients} clients x {options.thread_mb} MB not reading (send cap vs none)",
+        "value": f"{growth(ours)} MB", "baseline": f"{growth(baseline)} MB",
+        "ratio": f"{growth(ours) / growth(baseline):.2f}x"}])
     return 0
 
 
