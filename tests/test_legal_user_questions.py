@@ -212,3 +212,21 @@ async def test_a_deposit_question_cites_no_finance_lease_article(knowledge):
     cited = [c for c in run.artifact("legal_answer")["content"]["citations"] if c["verified"]]
     # 758 and 760 sit in the chapter 融资租赁合同 (finance leases), which narrows 租赁合同; nobody asked about 融资.
     assert not [c["article"] for c in cited if c["article"] in ("758", "760")], cited
+
+
+async def test_a_second_follow_up_still_answers_the_question_that_opened_the_thread(knowledge):
+    from graphs.base import ThreadView
+    from graphs.legal import continue_thread
+
+    runner = GraphRunner(knowledge)
+    run = await runner.ask("朋友借了我两万块钱一直不还，我该怎么办")
+    for follow_up in ("那如果他不还呢", "能要求赔偿多少"):
+        turn = await continue_thread(ThreadView(values=run.state, pending_interrupt=None, finished=True),
+                                     follow_up, {}, runner.context.llm)
+        run = await runner._stream(turn.input)
+    answer = run.artifact("legal_answer")["content"]
+    # Read with the loan, not alone: its bare words (赔偿多少) match the consumer and product-quality laws.
+    assert answer["category"] == "contract_law"
+    assert {c["law"] for c in answer["citations"]} == {"中华人民共和国民法典"}, answer["citations"]
+    assert any("借款" in c["excerpt"] for c in answer["citations"])
+

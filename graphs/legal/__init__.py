@@ -28,8 +28,21 @@ async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any
         payload = view.pending_interrupt.get("payload", view.pending_interrupt)
         questions = payload.get("questions") if isinstance(payload, Mapping) else None
         return ResumeWith(parse_reply(text, questions) if isinstance(questions, list) else text)
-    previous = view.values.get("text") if view.values.get("classification") else None
-    return StartFresh(initial_input(text, dict(options or {}), previous=previous))
+    previous, category = thread_topic(view.values)
+    return StartFresh(initial_input(text, dict(options or {}), previous=previous, previous_category=category))
+
+
+def thread_topic(values: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """What a follow-up is read with, and its field of law: the last question as it was understood, so a
+    second follow-up ("能要求赔偿多少" after "那他不还呢") still carries the question that opened the topic."""
+    classification = values.get("classification") or {}
+    if not classification:
+        return None, None
+    if classification.get("intent") == "general_chat":  # a "谢谢" in between does not end the topic
+        return values.get("previous"), values.get("previous_category")
+    question = (values.get("context") or {}).get("question") or values.get("text")
+    category = classification.get("category")
+    return question, (category if category != "other" else values.get("previous_category"))
 
 
 FLOW = FlowDefinition(

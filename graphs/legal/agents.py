@@ -136,11 +136,14 @@ DOMAIN_LAWS = {
 }
 
 
-def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int) -> list[Any]:
+def of_domain_laws(articles: list[Any], domain: str | None) -> list[Any]:
+    """The articles from the laws of the field (all of them when the field names no laws)."""
     preferred = DOMAIN_LAWS.get(domain or "", ())
-    if not preferred:
-        return articles[:top_k]
-    first = [a for a in articles if any(a.law.endswith(name) for name in preferred)]
+    return [a for a in articles if not preferred or any(a.law.endswith(name) for name in preferred)]
+
+
+def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int) -> list[Any]:
+    first = of_domain_laws(articles, domain)
     return (first + [a for a in articles if a not in first])[:top_k]
 
 
@@ -264,8 +267,10 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                 own = f"{latest} {expand(latest).terms}".strip()
                 # Its own two best lead even when the thread's search found them too: dropping those left
                 # its weaker hits (an unrelated law's article) in front.
-                leading = (await tools.call_blocking("statute_search", knowledge.statutes.search, own, 4, None,
-                                                     own, summary=found) or [])[:2]
+                # Only from the thread's field: its words alone ("能要求赔偿多少") match any law's damages
+                # (消费者权益保护法 after a loan question); none there, the thread's articles stay in front.
+                leading = of_domain_laws(await tools.call_blocking(
+                    "statute_search", knowledge.statutes.search, own, 4, None, own, summary=found) or [], domain)[:2]
                 first = leading + [f for f in first if f.citation not in {a.citation for a in leading}]
             rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
             hits = plainer_chapters_first(first + rest, shared.question)[:wanted]

@@ -65,11 +65,14 @@ class LegalState(TypedDict, total=False):
     pending: list[dict[str, Any]]
     # The thread's previous question: a follow-up ("那我能要求赔偿吗？") is read together with it.
     previous: str | None
+    # Its field of law: a follow-up that names none of its own ("能要求赔偿多少") stays in it.
+    previous_category: str | None
 
 
-def initial_input(text: str, options: Mapping[str, Any], previous: str | None = None) -> LegalState:
+def initial_input(text: str, options: Mapping[str, Any], previous: str | None = None,
+                  previous_category: str | None = None) -> LegalState:
     return LegalState(text=text.strip(), trace_id=uuid.uuid4().hex, classification={}, context={}, tasks=[],
-                      handover=None, draft={}, pending=[], previous=previous)
+                      handover=None, draft={}, pending=[], previous=previous, previous_category=previous_category)
 
 
 _FOLLOW_UP_OPENERS = ("那", "那么", "如果", "要是", "假如", "还有", "另外", "这种", "这个", "这样", "此外", "他", "她",
@@ -154,6 +157,9 @@ async def classify(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     if question != state["text"]:
         ctx.log(t("legal.follow_up", previous=short_excerpt(state["previous"] or "", 40)))
     result = await classify_text(question, ctx.llm)
+    kept = state.get("previous_category")
+    if question != state["text"] and result.category == "other" and kept and result.intent != "general_chat":
+        result = result.model_copy(update={"category": kept, "domains": [kept]})
     ctx.log(t("legal.classified", intent=t(f"legal.intent_{result.intent}"), category=domain_label(result.category),
               confidence=f"{result.confidence:.2f}", via=t(f"legal.via_{result.via}")))
     shared = SharedContext(question=question, intent=result.intent, category=result.category,
