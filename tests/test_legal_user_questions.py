@@ -230,3 +230,8 @@ async def test_a_second_follow_up_still_answers_the_question_that_opened_the_thr
     assert {c["law"] for c in answer["citations"]} == {"中华人民共和国民法典"}, answer["citations"]
     assert any("借款" in c["excerpt"] for c in answer["citations"])
 
+
+async def test_an_iou_request_with_a_repayment_date_is_drafted_without_asking_for_the_term(knowledge):
+    run = await GraphRunner(knowledge).ask("帮我写一张借条：出借人赵六，借款人钱七，借款金额8000元，2027年3月15日前还清")
+    assert run.next == ()  # the due date is the term: nothing left to ask
+    assert "2027年3月15日" in run.artifact("legal_document")["content"]["markdown"]
