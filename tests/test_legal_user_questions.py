@@ -235,3 +235,11 @@ async def test_an_iou_request_with_a_repayment_date_is_drafted_without_asking_fo
     run = await GraphRunner(knowledge).ask("帮我写一张借条：出借人赵六，借款人钱七，借款金额8000元，2027年3月15日前还清")
     assert run.next == ()  # the due date is the term: nothing left to ask
     assert "2027年3月15日" in run.artifact("legal_document")["content"]["markdown"]
+
+
+async def test_asking_whether_a_contract_is_void_is_answered_with_the_rule_on_void_civil_acts(knowledge):
+    run = await GraphRunner(knowledge).ask("买房时和卖家签了阴阳合同，这个合同是不是无效的")
+    cited = [(c["law"], c["article"]) for c in _verified(run)]
+    # 民法典 153 (violating a mandatory rule) / 146 (a sham declaration), not 保证合同 or 建设工程 articles.
+    assert ("中华人民共和国民法典", "153") in cited[:2], cited
+    assert ("中华人民共和国民法典", "146") in cited, cited
