@@ -48,4 +48,17 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     memory = page.locator("#canvas-body[data-type=scene_memory_context] [data-testid=view-scene_memory_context]")
     await memory.wait_for()
     assert "第 3 章" in await memory.text_content()  # retrieved memories name the chapter they come from
+
+    # A rollback is confirmed even with /auto on: the card lists its step on a line of its own, in words,
+    # and the plan view says the same, with no tool name or JSON.
+    await page.wait_for_selector("#send-btn[data-state=ready]:enabled", timeout=60_000)  # the run has finished
+    await say(page, "/rollback 4")
+    prompt = page.locator("[data-testid=interrupt][data-kind=confirmation] .interrupt-prompt")
+    await prompt.wait_for()
+    assert "\n1. 回滚到第 4 章之前" in await prompt.inner_text()
+    assert "workflow." not in await page.text_content("[data-testid=interrupt][data-kind=confirmation]")
+    await page.click("[data-testid=artifact-tab]:has-text('执行计划')")
+    plan = page.locator("#canvas-body[data-type=tool_plan] [data-testid=view-tool_plan]")
+    await plan.wait_for()
+    assert "回滚到第 4 章之前" in await plan.text_content() and "workflow." not in await plan.text_content()
     assert errors == []
