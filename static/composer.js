@@ -4,6 +4,7 @@ import { h, clear } from "./dom.js";
 import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle } from "./state.js";
 import { receive } from "./socket.js";
 import { refreshThreadsSoon, openThread } from "./threads.js";
+import { renderCanvas } from "./canvas.js";
 import { tr } from "./i18n.js";
 
 export async function loadFlows() {
@@ -50,6 +51,7 @@ export function updateFlowHint() {
   } else {
     els.composerHint.textContent = "";
   }
+  if (!app.view?.focusedId) renderCanvas();  // the empty canvas says what the chosen flow will show
   updateSendButton();
 }
 

@@ -30,6 +30,7 @@ async def say(page, text: str) -> None:
 async def test_status_and_a_generated_chapter_show_as_readable_views(browser, server):
     page, errors = await open_page(browser, server.url)
     await page.select_option("#flow-select", "novel")
+    assert "带出处的回答" in await page.text_content(".canvas-empty")  # not the deck flow's slides and PPTX
     assert await page.is_visible("#project-input")
     await page.fill("#project-input", PROJECT)
     await say(page, "/auto on")
