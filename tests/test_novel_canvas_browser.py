@@ -50,9 +50,13 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     await memory.wait_for()
     assert "第 3 章" in await memory.text_content()  # retrieved memories name the chapter they come from
 
+    await page.locator(".run-card").last.locator("[data-testid=completion]").wait_for(timeout=60_000)
+    await page.wait_for_selector("#send-btn[data-state=ready]:enabled")
+    finished = page.locator(".run-card").last.locator("[data-testid=progress]")
+    assert await finished.get_attribute("data-current") == await finished.get_attribute("data-total")
+    assert "正在生成" not in await finished.text_content()  # a finished run is not still "writing scene N…"
     # A rollback is confirmed even with /auto on: the card lists its step on a line of its own, in words,
     # and the plan view says the same, with no tool name or JSON.
-    await page.wait_for_selector("#send-btn[data-state=ready]:enabled", timeout=60_000)  # the run has finished
     await say(page, "/rollback 4")
     prompt = page.locator("[data-testid=interrupt][data-kind=confirmation] .interrupt-prompt")
     await prompt.wait_for()
