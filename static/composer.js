@@ -91,7 +91,16 @@ export async function send() {
   const v = app.view;
   const continuing = v && (!v.flow || v.flow === flow);
   const payload = continuing ? { flow: v.flow || flow, text, threadId: v.threadId } : { flow, text };
-  if (!continuing && PROJECT_FLOWS.has(flow)) payload.options = { projectId: els.projectInput.value.trim() };
+  if (!continuing && PROJECT_FLOWS.has(flow)) {
+    const projectId = els.projectInput.value.trim();
+    if (!projectId) {
+      // Said here in the page's words: the server's refusal names the wire field (options.projectId).
+      showComposerError(tr("project_missing"));
+      els.projectInput.focus();
+      return;
+    }
+    payload.options = { projectId };
+  }
   sending = true;
   updateSendButton();
   if (!continuing) app.pendingNew = { buffer: [] };

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from core.i18n import t
 from tests.support.browser import BROWSER_MARKS, browser, open_page  # noqa: F401
 from tests.support.server import ServerProcess
 
@@ -32,6 +33,8 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     await page.select_option("#flow-select", "novel")
     assert "带出处的回答" in await page.text_content(".canvas-empty")  # not the deck flow's slides and PPTX
     assert await page.is_visible("#project-input")
+    await say(page, "/status")  # no project named yet: the page says where to name it
+    assert await page.text_content("#composer-hint") == t("canvas.project_missing")
     await page.fill("#project-input", PROJECT)
     await say(page, "/auto on")
     await page.wait_for_selector("#canvas-body[data-type=novel_status] [data-testid=view-novel_status]")
