@@ -15,6 +15,7 @@ class ToolStep(BaseModel):
     tool: str = Field(description="Registered tool name, e.g. workflow.run, workflow.rollback, preferences.add")
     args: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments of the call")
     requires_confirmation: bool = Field(description="The user confirms before this step runs")
+    summary: str = Field(default="", description="What the step does, in the user's language (set when the plan is shown)")
 
 
 class ToolPlan(BaseModel):

@@ -238,6 +238,13 @@ export function ensureLoaded(v, id, version) {
     .finally(() => { loading.delete(key); if (app.view === v) { scheduleCanvas(); scheduleTabs(); } });
 }
 
+// What the empty canvas promises depends on the flow: a novel makes no slides.
+const CANVAS_EMPTY = {
+  ppt: tr("canvas_empty_ppt"),
+  novel: tr("canvas_empty_novel"),
+  novel_workflow: tr("canvas_empty_novel_workflow"),
+};
+
 export function renderCanvas() {
   const v = app.view;
   const rec = v && v.focusedId ? v.artifacts.get(v.focusedId) : null;
@@ -247,7 +254,8 @@ export function renderCanvas() {
     els.canvasHead.hidden = true;
     body.replaceChildren(h("div", { class: "canvas-empty" },
       h("div", { class: "canvas-empty-icon", "aria-hidden": "true" }, "◧"),
-      h("p", null, v && v.order.length ? tr("canvas_empty_pick") : tr("canvas_empty"))));
+      h("p", null, v && v.order.length ? tr("canvas_empty_pick")
+        : CANVAS_EMPTY[(v && v.flow) || els.flowSelect.value] || tr("canvas_empty"))));
     return;
   }
   const latest = rec.artifact;

@@ -4,6 +4,7 @@ import { h, clear } from "./dom.js";
 import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle } from "./state.js";
 import { receive } from "./socket.js";
 import { refreshThreadsSoon, openThread } from "./threads.js";
+import { renderCanvas } from "./canvas.js";
 import { tr } from "./i18n.js";
 
 export async function loadFlows() {
@@ -50,6 +51,7 @@ export function updateFlowHint() {
   } else {
     els.composerHint.textContent = "";
   }
+  if (!app.view?.focusedId) renderCanvas();  // the empty canvas says what the chosen flow will show
   updateSendButton();
 }
 
@@ -89,7 +91,16 @@ export async function send() {
   const v = app.view;
   const continuing = v && (!v.flow || v.flow === flow);
   const payload = continuing ? { flow: v.flow || flow, text, threadId: v.threadId } : { flow, text };
-  if (!continuing && PROJECT_FLOWS.has(flow)) payload.options = { projectId: els.projectInput.value.trim() };
+  if (!continuing && PROJECT_FLOWS.has(flow)) {
+    const projectId = els.projectInput.value.trim();
+    if (!projectId) {
+      // Said here in the page's words: the server's refusal names the wire field (options.projectId).
+      showComposerError(tr("project_missing"));
+      els.projectInput.focus();
+      return;
+    }
+    payload.options = { projectId };
+  }
   sending = true;
   updateSendButton();
   if (!continuing) app.pendingNew = { buffer: [] };

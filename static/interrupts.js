@@ -34,10 +34,12 @@ export function renderInterrupt(v, ev, open) {
   };
 
   if (ev.kind === "confirmation") {
+    const prompt = String(payload.prompt ?? tr("confirm_prompt"));
     append(form, [
       h("h3", null, tr("confirm_title")),
-      h("p", { class: "interrupt-prompt" }, String(payload.prompt ?? tr("confirm_prompt"))),
-      payload.action !== undefined && payload.action !== null
+      h("p", { class: "interrupt-prompt" }, prompt),
+      // An action the prompt already states is not said twice.
+      payload.action !== undefined && payload.action !== null && !(typeof payload.action === "string" && prompt.includes(payload.action))
         ? (typeof payload.action === "string" ? h("p", { class: "interrupt-action" }, h("strong", null, tr("action")), payload.action)
           : h("details", { class: "interrupt-action" }, h("summary", null, tr("action_details")), h("pre", { class: "json" }, JSON.stringify(payload.action, null, 2))))
         : null,

@@ -113,6 +113,11 @@ export function getRun(v, runId) {
       progress.dataset.total = String(total);
       progress.classList.toggle("complete", !!total && cur >= total);
     },
+    /** A finished run: its last "writing scene 2…" line is no longer true; the count and the bar stay. */
+    endProgress() {
+      msgEl.textContent = "";
+      barWrap.setAttribute("aria-valuetext", pagesEl.textContent);
+    },
   };
   for (const other of v.runs.values()) {
     if (other.status === "interrupted") other.setStatus("answered");  // its question was answered: this run goes on
@@ -261,6 +266,7 @@ export function onCompletion(v, ev) {
     const status = "done";
     setStatus(status);
     run.setStatus(status);
+    run.endProgress();
     const fid = ev.finalArtifactId;
     run.result.append(h("div", { class: "completion completion-ok", role: "status", dataset: { testid: "completion" } },
       h("span", { class: "completion-icon", "aria-hidden": "true" }, "✓"),

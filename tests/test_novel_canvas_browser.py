@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from core.i18n import t
 from tests.support.browser import BROWSER_MARKS, browser, open_page  # noqa: F401
 from tests.support.server import ServerProcess
 
@@ -30,7 +31,10 @@ async def say(page, text: str) -> None:
 async def test_status_and_a_generated_chapter_show_as_readable_views(browser, server):
     page, errors = await open_page(browser, server.url)
     await page.select_option("#flow-select", "novel")
+    assert "带出处的回答" in await page.text_content(".canvas-empty")  # not the deck flow's slides and PPTX
     assert await page.is_visible("#project-input")
+    await say(page, "/status")  # no project named yet: the page says where to name it
+    assert await page.text_content("#composer-hint") == t("canvas.project_missing")
     await page.fill("#project-input", PROJECT)
     await say(page, "/auto on")
     await page.wait_for_selector("#canvas-body[data-type=novel_status] [data-testid=view-novel_status]")
@@ -48,4 +52,21 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     memory = page.locator("#canvas-body[data-type=scene_memory_context] [data-testid=view-scene_memory_context]")
     await memory.wait_for()
     assert "第 3 章" in await memory.text_content()  # retrieved memories name the chapter they come from
+
+    await page.locator(".run-card").last.locator("[data-testid=completion]").wait_for(timeout=60_000)
+    await page.wait_for_selector("#send-btn[data-state=ready]:enabled")
+    finished = page.locator(".run-card").last.locator("[data-testid=progress]")
+    assert await finished.get_attribute("data-current") == await finished.get_attribute("data-total")
+    assert "正在生成" not in await finished.text_content()  # a finished run is not still "writing scene N…"
+    # A rollback is confirmed even with /auto on: the card lists its step on a line of its own, in words,
+    # and the plan view says the same, with no tool name or JSON.
+    await say(page, "/rollback 4")
+    prompt = page.locator("[data-testid=interrupt][data-kind=confirmation] .interrupt-prompt")
+    await prompt.wait_for()
+    assert "\n1. 回滚到第 4 章之前" in await prompt.inner_text()
+    assert "workflow." not in await page.text_content("[data-testid=interrupt][data-kind=confirmation]")
+    await page.click("[data-testid=artifact-tab]:has-text('执行计划')")
+    plan = page.locator("#canvas-body[data-type=tool_plan] [data-testid=view-tool_plan]")
+    await plan.wait_for()
+    assert "回滚到第 4 章之前" in await plan.text_content() and "workflow." not in await plan.text_content()
     assert errors == []

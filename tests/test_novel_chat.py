@@ -262,7 +262,7 @@ async def test_clean_asked_in_words_is_confirmed_even_in_auto_mode_and_declining
     clean = await say(client, "把这个项目清理掉，从头再来", ack["threadId"])
     kind, interrupt = await settled(client, clean)
     assert kind == "interrupt" and interrupt["kind"] == "confirmation"
-    assert interrupt["payload"]["destructive"] is True and interrupt["payload"]["action"] == "workflow.clean"
+    assert interrupt["payload"]["destructive"] is True and interrupt["payload"]["plan"]["steps"][0]["tool"] == "workflow.clean"
     declined = await say(client, "不要", ack["threadId"])  # a chat reply answers the pending confirmation
     await settled(client, declined)
     assert snapshot(folder) == before
@@ -545,6 +545,17 @@ async def test_run_without_a_number_is_confirmed_in_a_whole_sentence(server, con
     kind, interrupt = await settled(client, ack)
     assert kind == "interrupt" and interrupt["kind"] == "confirmation"
     assert "生成到大纲的最后一章" in interrupt["payload"]["prompt"], interrupt["payload"]["prompt"]
+
+
+async def test_a_run_confirmation_and_its_plan_say_the_step_in_words_not_as_a_tool_call(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/run 3")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    step = interrupt["payload"]["plan"]["steps"][0]
+    assert "生成到第 3 章" in step["summary"] and interrupt["payload"]["action"] == step["summary"], interrupt["payload"]
+    [plan] = artifacts(client, ack, "tool_plan")  # what the canvas shows under 执行计划
+    assert "生成到第 3 章" in plan["content"]["steps"][0]["summary"], plan["content"]
 
 
 async def test_continuing_to_a_chapter_already_written_says_nothing_is_left_instead_of_offering_to_overwrite(

@@ -589,8 +589,13 @@ def _needs_confirmation(plan: ToolPlan, auto: bool) -> bool:
 
 def restate(plan: ToolPlan, files: ProjectFiles | None = None) -> str:
     """The plan's steps, numbered; with the project's files, a run says what it does to the outline too."""
+    return "\n".join(f"{i}. {step.summary}" for i, step in enumerate(described(plan, files).steps, 1))
+
+
+def described(plan: ToolPlan, files: ProjectFiles | None = None) -> ToolPlan:
+    """The plan with each step's summary in words: the canvas shows these, never a tool name and its JSON."""
     outline, limit = (files.status().outline_chapters, files.settings().max_chapters) if files else (0, None)
-    return "\n".join(f"{i}. {describe(step, outline, limit)}" for i, step in enumerate(plan.steps, 1))
+    return ToolPlan(steps=[step.model_copy(update={"summary": describe(step, outline, limit)}) for step in plan.steps])
 
 
 def describe(step: ToolStep, outline: int = 0, limit: int | None = None) -> str:
@@ -618,11 +623,11 @@ def describe(step: ToolStep, outline: int = 0, limit: int | None = None) -> str:
 @stage("tool_plan")
 async def present_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     plan = ToolPlan.model_validate(state["plan"])
-    artifact_id = ctx.artifact(key="tool_plan", type=ArtifactType.tool_plan, title=t("novel.plan_title"), content=plan,
-                               show_in_canvas=True)
+    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    artifact_id = ctx.artifact(key="tool_plan", type=ArtifactType.tool_plan, title=t("novel.plan_title"),
+                               content=described(plan, files), show_in_canvas=True)
     if _needs_confirmation(plan, bool(state.get("auto"))):
         return {"outcome": "confirm"}  # the confirmation restates the steps: once is enough
-    files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
     ctx.log(t("novel.plan_proposed", steps=restate(plan, files)), artifact_id=artifact_id)
     return {"outcome": "execute"}
 
@@ -631,9 +636,11 @@ async def present_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
 async def confirm_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     plan = ToolPlan.model_validate(state["plan"])
     files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    shown = described(plan, files)
     prompt = t("novel.plan_confirm", steps=restate(plan, files))
+    # The action is said in words (the canvas shows it to the user); the tool names stay in `plan`.
     reply = interrupt({"kind": "confirmation", "payload": {
-        "prompt": prompt, "action": plan.steps[0].tool, "plan": plan.model_dump(),
+        "prompt": prompt, "action": shown.steps[0].summary, "plan": shown.model_dump(),
         "destructive": any(s.tool in DESTRUCTIVE or s.args.get("force") for s in plan.steps)}})
     if read.is_yes(reply):
         return {"outcome": "execute"}

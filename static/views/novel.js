@@ -91,8 +91,10 @@ function toolPlan(c) {
   if (!isObj(c)) return null;
   return h("article", { class: "card tool-plan", dataset: { testid: "view-tool_plan" } },
     h("ol", null, list(c.steps).map((s) => h("li", null,
-      h("code", null, String(s?.tool ?? "")), " ",
-      h("span", { class: "muted" }, JSON.stringify(s?.args ?? {})),
+      // The step in words; a plan saved before steps had a summary falls back to its tool call.
+      s?.summary ? h("span", null, String(s.summary))
+        : [h("code", null, String(s?.tool ?? "")), " ", h("span", { class: "muted" }, JSON.stringify(s?.args ?? {}))],
+      " ",
       s?.requires_confirmation ? h("span", { class: "badge warn" }, tr("needs_confirmation")) : null))));
 }
 
