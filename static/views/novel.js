@@ -7,6 +7,10 @@ import { tr, LOCALE } from "../i18n.js";
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
 const num = (v) => (typeof v === "number" ? v.toLocaleString(LOCALE) : "—");
+// A title that names its own chapter ("第1章 暗流", "Chapter 1: The Harbour") is shown beside the number
+// already: without the label (graphs/novel/understanding.bare_chapter_title does the same).
+const CHAPTER_LABEL = /^\s*(?:第\s*[0-9零〇一二两三四五六七八九十百千]+\s*章|chapter\s+\d+)\s*[:：\-—.·]?\s*/i;
+const bareTitle = (title) => String(title ?? "").replace(CHAPTER_LABEL, "").trim() || String(title ?? "");
 const STEP_LABELS = {
   world: tr("novel_world"), theme_conflict: tr("novel_theme_conflict"), characters: tr("novel_characters"), outline: tr("novel_outline"),
 };
@@ -43,7 +47,7 @@ function novelStatus(c) {
           h("th", { scope: "col" }, tr("column_words")), h("th", { scope: "col" }, tr("column_status")))),
         h("tbody", null, chapters.map((ch) => h("tr", null,
           h("td", { class: "num" }, String(ch?.chapter_number ?? "")),
-          h("td", null, String(ch?.chapter_title ?? "")),
+          h("td", null, bareTitle(ch?.chapter_title)),
           h("td", { class: "num" }, ch?.generated ? String(ch?.scenes ?? "") : (ch?.planned ? `0/${ch?.planned_scenes ?? "?"}` : "—")),
           h("td", { class: "num" }, ch?.generated ? num(ch?.words) : "—"),
           h("td", null, ch?.generated ? "✔" : (ch?.planned ? tr("chapter_planned") : tr("chapter_pending")))))))) : null,
@@ -57,7 +61,7 @@ function novelStatus(c) {
 function novelChapter(c) {
   if (!isObj(c)) return null;
   return h("article", { class: "card novel-chapter", dataset: { testid: "view-novel_chapter" } },
-    h("h4", null, tr("chapter_heading", { chapter: c.chapter_number ?? "?", title: c.chapter_title ?? "" })),
+    h("h4", null, tr("chapter_heading", { chapter: c.chapter_number ?? "?", title: bareTitle(c.chapter_title) })),
     h("p", { class: "muted" }, tr("chapter_stats", { words: num(c.total_words), scenes: list(c.scenes).length })),
     list(c.scenes).map((s) => h("section", { class: "novel-scene" },
       h("h5", null, tr("scene_heading", { scene: s?.scene_number ?? "" }), h("span", { class: "muted" }, tr("scene_words", { words: num(s?.word_count) }))),
