@@ -47,6 +47,8 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     view = page.locator("#canvas-body[data-type=novel_chapter] [data-testid=view-novel_chapter]")
     await view.wait_for()
     assert await view.locator(".novel-scene").count() >= 2
+    tab = await page.text_content("[data-testid=artifact-tab]:has-text('第 4 章 ·')")
+    assert tab.count("第") == 1, tab  # the tab too: "第 4 章 · 剑碑"
     heading = await view.locator("h4").first.text_content()
     assert heading.startswith("第 4 章") and heading.count("章") == 1, heading  # not "第 4 章 第4章 对峙"
 

@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 
 from core.i18n import join_items, t
 from graphs.base import FlowContext, FlowDefinition
-from graphs.novel.understanding import book_description, target_chapter
+from graphs.novel.understanding import bare_chapter_title, book_description, target_chapter
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.novel import prompts
@@ -221,7 +221,7 @@ async def assemble_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
     chapter = GeneratedChapter.assemble(number, plan.chapter_title, scenes)
     files.save_chapter(chapter)
     artifact_id = ctx.artifact(key=f"chapter_{number}", type=ArtifactType.novel_chapter,
-                               title=t("novel.chapter_title", chapter=number, title=plan.chapter_title),
+                               title=t("novel.chapter_title", chapter=number, title=bare_chapter_title(plan.chapter_title)),
                                content=chapter, show_in_canvas=True)
     ctx.log(t("novel.chapter_written", chapter=number, scenes=len(scenes), words=chapter.total_words,
               file=files.chapter_file_name(number)), artifact_id=artifact_id)
