@@ -7,9 +7,9 @@ import { tr, LOCALE } from "../i18n.js";
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
 const num = (v) => (typeof v === "number" ? v.toLocaleString(LOCALE) : "—");
-// A title that names its own chapter ("第1章 暗流", "Chapter 1: The Harbour") is shown beside the number
-// already: without the label (graphs/novel/understanding.bare_chapter_title does the same).
-const CHAPTER_LABEL = /^\s*(?:第\s*[0-9零〇一二两三四五六七八九十百千]+\s*章|chapter\s+\d+)\s*[:：\-—.·]?\s*/i;
+// A title that names its own chapter ("Chapter 1: The Harbour") is shown beside the number already:
+// without the label (graphs/novel/understanding.bare_chapter_title does the same on the server).
+const CHAPTER_LABEL = new RegExp(`^\\s*(?:${tr("chapter_label_pattern")})\\s*`, "i");
 const bareTitle = (title) => String(title ?? "").replace(CHAPTER_LABEL, "").trim() || String(title ?? "");
 const STEP_LABELS = {
   world: tr("novel_world"), theme_conflict: tr("novel_theme_conflict"), characters: tr("novel_characters"), outline: tr("novel_outline"),
