@@ -47,11 +47,11 @@ PALETTES = (
 STYLES_ZH = ("问题驱动，由浅入深", "案例引入，层层递进", "故事化讲解，联系生活", "对比分析，归纳总结")
 STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", "Story-based with everyday examples", "Compare, contrast, then summarise")
 ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "发展趋势")
-ASPECTS_EN = ("Core ideas", "How it works", "Key processes", "Applications", "Common pitfalls", "What comes next")
 # An English aspect does not read as "<aspect> of <topic>" ("How it works of volcanoes"): each has its own phrase.
 ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": "the workings of {topic}",
                      "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
                      "Common pitfalls": "common pitfalls in {topic}", "What comes next": "what comes next for {topic}"}
+ASPECTS_EN = tuple(ASPECT_PHRASES_EN)
 
 
 def _aspect_phrase_en(aspect: str, topic: str) -> str:
