@@ -11,6 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from core.language import CJK
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -120,7 +121,6 @@ _COMMAND_FILLER = re.compile(r"(小说|故事|全书|这本书|本书|章节|下
                              r"|\b(?:the|a|an|my|novel|story|book|up|to|until|till|through|chapters?|next|first|now|me"
                              r"|it|and|then|go|start|run|keep|going|more|let'?s)\b)", re.I)
 _CLAUSE = re.compile(r"[^，。、,;；!！?？\n]+?(?:[，。、,;；!！?？\n]+|\.(?:\s+|$)|$)")
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _LATIN_WORD = re.compile(r"[^\W\d_\u3400-\u9fff]+")
 
 
@@ -129,7 +129,7 @@ def _beyond_command(clause: str) -> float:
     rest = _CHAPTER.sub(" ", clause)
     for rule in (_GENERATE, _CONTINUE, _FORCE, _REQUEST, _COMMAND_FILLER):
         rest = rule.sub(" ", rest)
-    return len(_LATIN_WORD.findall(rest)) + len(_CJK_CHAR.findall(rest)) / 2
+    return len(_LATIN_WORD.findall(rest)) + len(CJK.findall(rest)) / 2
 
 
 def book_description(text: str) -> str:
