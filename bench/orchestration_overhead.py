@@ -13,7 +13,11 @@ runtime's own arguments), so the only difference is the hooks and the runtime. F
 median wall time of a run divided by N ("ms per node"); the fixed per-run cost (thread row, status
 and completion events) is separated from the per-node slope by also running N=1 and N=12.
 
-    .venv/bin/python bench/orchestration_overhead.py [--runs 30]
+    .venv/bin/python bench/orchestration_overhead.py [--runs 30] [--ablation]
+
+`--ablation` also times the runtime with parts of its event path switched off (a measurement only:
+validation skipped, the node events' store write replaced by numbering them in memory), each
+against the bare graph in the same loop: what is left when a part costs nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from _common import emit_summary, median, run_to_end
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import END, START, StateGraph
 
+import app.eventlog
 import app.services
 from core.llm.offline import OfflineLLM
 from app.services import open_runtime
@@ -190,7 +195,58 @@ async def scaling(runtime, bare_graph, n: int, reps: int) -> list[str]:
     return lines
 
 
-async def main(runs: int, warmup: int) -> None:
+def _skip_validation(runtime) -> None:
+    app.eventlog._validated = lambda event, fields: fields
+
+
+def _number_node_events_in_memory(runtime) -> None:
+    """The node events' transaction replaced by numbering them: the run's start and end still go to SQLite."""
+    store = runtime.store
+    append_events = store.append_events
+
+    async def numbered(thread_id, run_id, items, *, row=None):
+        if row is not None:
+            return await append_events(thread_id, run_id, items, row=row)
+        seq = store._last_seq[thread_id]
+        payloads = []
+        for item in items:
+            seq += 1
+            payloads.append({"threadId": thread_id, "runId": run_id, "seq": seq, **item.fields})
+        store._last_seq[thread_id] = seq
+        return payloads
+
+    store.append_events = numbered
+
+
+ABLATIONS = {
+    "as built": (),
+    "validation skipped": (_skip_validation,),
+    "node events not stored": (_number_node_events_in_memory,),
+    "both": (_skip_validation, _number_node_events_in_memory),
+}
+
+
+async def ablation(runtime, bare_graph, n: int, runs: int) -> list[str]:
+    """The runtime vs the bare graph with parts of the event path switched off, interleaved pairs."""
+    lines = [f"\nablation (N={n}, median of {runs} interleaved pairs): the runtime with a part costing nothing",
+             f"  {'variant':26} {'runtime ms/run':>15} {'bare ms/run':>12} {'ratio':>7}"]
+    validated, append_events = app.eventlog._validated, runtime.store.append_events
+    for name, switches in ABLATIONS.items():
+        for switch in switches:
+            switch(runtime)
+        try:
+            walls_runtime, walls_bare = [], []
+            for _ in range(runs):
+                walls_bare.append(await run_stream(bare_graph, None))
+                walls_runtime.append((await run_runtime(runtime, f"bench{n}"))[0])
+        finally:
+            app.eventlog._validated, runtime.store.append_events = validated, append_events
+        wall_runtime, wall_bare = median(walls_runtime) * 1000, median(walls_bare) * 1000
+        lines.append(f"  {name:26} {wall_runtime:15.2f} {wall_bare:12.2f} {wall_runtime / wall_bare:6.2f}×")
+    return lines
+
+
+async def main(runs: int, warmup: int, with_ablation: bool = False) -> None:
     flows = {f"bench{n}": bench_flow(n) for n in NODE_COUNTS}
     app.services.load_flows = lambda: flows  # the runtime's flow registry, for this process only
     context = FlowContext(llm=OfflineLLM())
@@ -227,6 +283,9 @@ async def main(runs: int, warmup: int) -> None:
                 max(3, runs // 6),
             )
             attribution_lines = await attribute(runtime, HEADLINE_N, max(10, runs // 2))
+            ablation_lines = await ablation(
+                runtime, linear_graph(HEADLINE_N, lambda k: bare_node).compile(checkpointer=saver), HEADLINE_N, runs
+            ) if with_ablation else []
 
     def ms(kind: str, n: int) -> float:
         return median(results[(kind, n)]) * 1000
@@ -264,6 +323,7 @@ async def main(runs: int, warmup: int) -> None:
 
     print("\n".join(scaling_lines))
     print("\n".join(attribution_lines))
+    print("\n".join(ablation_lines))
 
     emit_summary(
         "orchestration_overhead",
@@ -282,5 +342,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--ablation", action="store_true", help="also time the runtime with parts of its event path off")
     args = parser.parse_args()
-    asyncio.run(main(args.runs, args.warmup))
+    asyncio.run(main(args.runs, args.warmup, args.ablation))
