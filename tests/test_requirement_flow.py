@@ -283,6 +283,22 @@ async def test_an_answer_that_starts_with_the_words_around_it_is_not_doubled():
     assert "小区居民" in markdown and "面向面向" not in markdown, markdown
 
 
+@pytest.mark.parametrize("requirement, users, interface", [
+    ("做一个社区医院的预约挂号App，患者可以选择医生和时段，护士在后台确认", ["患者", "医生", "护士"], "App"),
+    ("Build a booking website where patients pick a doctor and a time slot and nurses confirm it",
+     ["patients", "doctor", "nurses"], "website"),
+])
+async def test_roles_and_entry_point_the_requirement_names_are_not_asked_and_the_plan_uses_them(requirement, users, interface):
+    talk = Conversation()
+    state = await talk.start(requirement)
+    asked = {q["id"] for q in pending_questions(state)}
+    assert not asked & {"q_target_users", "q_interface"}, asked
+    state = await talk.resume("use defaults")
+    build = RequirementPlan.model_validate(state.values["plan"]).stages[1]
+    assert all(user in build.goal for user in users), build.goal
+    assert any(interface in task for task in build.tasks), build.tasks
+
+
 @pytest.mark.parametrize("requirement, headings, foreign", [
     ("给订单系统增加按月导出 CSV 报表的功能", ["# 实施计划：", "## 概述", "## 阶段 1：", "**目标**", "**状态**: 未开始"],
      ["Stage 1", "Summary", "Not Started", "Success Criteria"]),

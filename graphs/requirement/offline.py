@@ -14,7 +14,7 @@ from typing import Any
 
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import render_markdown
-from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, is_chinese
+from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -68,6 +68,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
 
     decisions: list[tuple[str, str]] = []
     answered_value: dict[str, str] = {}  # topic id -> the human's words, woven into the stages
+    stated_value: dict[str, str] = {}  # topic id -> what the requirement itself names ("业主、维修师傅", "小程序")
     documented: dict[str, str] = {}  # topic id -> where the docs settle it
     doc_assumptions: list[dict[str, Any]] = []
     cited: list[str] = []
@@ -77,8 +78,12 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         if topic.id in answers:
             answered_value[topic.id] = answers[topic.id]
             decisions.append((label, answers[topic.id]))
-        elif topic.id in assumed_by_id or find_keyword(said, topic.keywords):
-            continue  # settled by an assumption (listed) or by the requirement/answers themselves
+        elif topic.id in assumed_by_id:
+            continue  # settled by an assumption (listed)
+        elif find_keyword(said, topic.keywords):  # settled by the requirement or the answers themselves
+            if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
+                stated_value[topic.id] = ("、" if zh else ", ").join(named)
+            continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding
             documented[topic.id] = where
@@ -120,6 +125,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         # doc finding behind it is listed in the assumptions, with its source).
         if topic_id in answered_value:
             return answered_value[topic_id]
+        if topic_id in stated_value:
+            return stated_value[topic_id]
         phrase = t(default_en, default_zh)
         return f"{phrase} ({documented[topic_id]})" if topic_id in documented else phrase
 

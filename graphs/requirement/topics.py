@@ -31,6 +31,9 @@ class Topic:
     fallback: tuple[str, str]
     # Without a repository there is no "existing" storage, interface or user base to fall back on.
     fallback_new: tuple[str, str] | None = None
+    # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
+    # requirement uses. Not so for words that only show a topic is addressed ("验收", "deadline").
+    keywords_name_it: bool = False
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
@@ -51,9 +54,17 @@ TOPICS: tuple[Topic, ...] = (
         keywords=("customer", "customers", "admin", "admins", "administrator", "administrators", "operator",
                   "operators", "staff", "employee", "employees", "student", "students", "teacher", "teachers",
                   "merchant", "merchants", "seller", "sellers", "buyer", "buyers", "developers", "analysts",
+                  # Roles only: not "driver", "manager" or "reader", which are also software ("device driver").
+                  "resident", "residents", "tenant", "tenants", "landlord", "landlords", "homeowner", "homeowners",
+                  "patient", "patients", "doctor", "doctors", "nurse", "nurses", "parent", "parents", "rider",
+                  "riders", "passenger", "passengers", "visitor", "visitors", "guest", "guests", "volunteer",
+                  "volunteers", "technician", "technicians", "courier", "couriers", "shopper", "shoppers",
+                  "subscriber", "subscribers", "auditor", "auditors",
                   "audience", "persona", "end users", "target users", "internal team",
                   "客户", "管理员", "运营", "员工", "学生", "老师", "教师", "商家", "卖家", "买家", "开发者",
-                  "分析师", "目标用户", "用户群", "面向"),
+                  "分析师", "业主", "居民", "住户", "租户", "房东", "顾客", "会员", "患者", "病人", "医生",
+                  "护士", "家长", "司机", "乘客", "骑手", "师傅", "维修工", "读者", "作者", "访客", "游客",
+                  "志愿者", "店员", "店长", "审核员", "客服", "目标用户", "用户群", "面向"),
         doc_keywords=("target users", "intended for", "designed for", "audience", "persona", "目标用户",
                       "用户群", "面向"),
         query="target users audience persona intended for 目标用户 面向",
@@ -65,6 +76,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=("The primary users are the project's existing users; no new roles are introduced.",
                   "目标用户为项目现有用户，不引入新角色。"),
         fallback_new=("The users the requirement names; no other roles are introduced.", "需求中提到的用户，不另设其他角色。"),
+        keywords_name_it=True,
     ),
     Topic(
         id="q_success_metric",
@@ -99,6 +111,7 @@ TOPICS: tuple[Topic, ...] = (
         impact=("Storage work may be planned twice or a migration missed.", "可能重复规划存储工作或遗漏数据迁移。"),
         fallback=("Reuse the project's existing storage; add no new database.", "复用项目现有存储，不引入新的数据库。"),
         fallback_new=("Pick the simplest store that fits in Stage 1 (e.g. SQLite or files).", "在第一阶段选用最简单可行的存储（如 SQLite 或文件）。"),
+        keywords_name_it=True,
     ),
     Topic(
         id="q_interface",
@@ -106,7 +119,10 @@ TOPICS: tuple[Topic, ...] = (
         blocking=False,
         priority=2,
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
-                  "button", "form", "接口", "页面", "界面", "命令行", "按钮", "表单"),
+                  "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
+                  "chatbot", "bot", "mini program", "wechat",
+                  "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
+                  "移动端", "安卓", "桌面端", "聊天机器人"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
@@ -115,6 +131,7 @@ TOPICS: tuple[Topic, ...] = (
         impact=("The feature may be exposed where nobody uses it.", "功能可能暴露在无人使用的入口上。"),
         fallback=("Expose it through the project's existing primary interface.", "通过项目现有的主要入口提供该功能。"),
         fallback_new=("Offer it through one interface chosen in Stage 1 (a web page unless the users need another).", "先通过第一阶段选定的一个入口提供（无特别需要时用网页）。"),
+        keywords_name_it=True,
     ),
     Topic(
         id="q_deadline",
@@ -179,6 +196,24 @@ def _pattern(keyword: str) -> re.Pattern[str]:
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def find_keywords(text: str, keywords: Iterable[str]) -> list[str]:
+    """Every keyword in `text` as the text writes it, in reading order, without one inside another ("维修师傅", not also "师傅")."""
+    text = text or ""
+    spans: list[tuple[int, int]] = []
+    for keyword in keywords:
+        # On the text as written (not lowered, which may change its length): the words come back as the user wrote them.
+        spans += [match.span() for match in re.finditer(_pattern(keyword).pattern, text, re.IGNORECASE)]
+    found: list[str] = []
+    end = -1
+    for start, stop in sorted(spans, key=lambda span: (span[0], -span[1])):
+        if start >= end:
+            word = text[start:stop]
+            if word.lower() not in {f.lower() for f in found}:
+                found.append(word)
+            end = stop
+    return found
 
 
 def find_keyword(text: str, keywords: Iterable[str]) -> str | None:
