@@ -299,6 +299,15 @@ async def test_roles_and_entry_point_the_requirement_names_are_not_asked_and_the
     assert any(interface in task for task in build.tasks), build.tasks
 
 
+async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
+    talk = Conversation()
+    await talk.start("做一个图书馆座位预约系统，读者可以提前一天选座，管理员每天导出签到记录")
+    state = await talk.resume("use defaults")
+    scope = RequirementPlan.model_validate(state.values["plan"]).scope
+    choosing = [item for item in scope if "读者可以提前一天选座" in item]
+    assert len(choosing) == 1 and "导出签到记录" not in choosing[0], scope
+
+
 @pytest.mark.parametrize("requirement, headings, foreign", [
     ("给订单系统增加按月导出 CSV 报表的功能", ["# 实施计划：", "## 概述", "## 阶段 1：", "**目标**", "**状态**: 未开始"],
      ["Stage 1", "Summary", "Not Started", "Success Criteria"]),

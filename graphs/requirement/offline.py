@@ -26,6 +26,20 @@ def _summary(requirement: str) -> str:
     return text if len(text) <= 240 else text[:237].rstrip() + "…"
 
 
+_CLAUSE_END = re.compile(r"[，；。！？\n]+")
+
+
+def _deliverables(summary: str, zh: bool) -> list[str]:
+    """A Chinese summary's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修"); else whole.
+
+    Not English: its commas set off phrases more often than capabilities ("with export, and search")."""
+    clauses = [c.strip() for c in _CLAUSE_END.split(summary) if c.strip()] if zh else []
+    # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
+    if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
+        return [summary]
+    return clauses
+
+
 def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
     """(line, path:line) of the first doc passage that settles the topic."""
     for item in knowledge:
@@ -150,7 +164,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
           "补充并运行针对新行为的单元测试（未发现现有测试脚本）")]
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
-    scope = [t(f"Deliver: {summary}", f"交付：{summary}")]
+    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(summary, zh)]
     scope += [f"{label}: {text}" if not zh else f"{label}：{text}" for label, text in decisions]
     out_of_scope = [
         t("Changes not needed for the requirement above", "与上述需求无关的改动"),
