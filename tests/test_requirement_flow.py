@@ -258,6 +258,16 @@ async def test_question_answered_by_the_readme_is_not_asked(tmp_path):
     assert any("README.md:" in a.text for a in artifact.plan.assumptions)  # the finding is cited
 
 
+async def test_a_usage_example_in_the_readme_does_not_answer_a_question(tmp_path):
+    requirement = ("Add a CSV export of orders in the web UI, stored in PostgreSQL. Done when the acceptance tests "
+                   "pass; due next month; about 100 concurrent users; reuse the existing login permissions.")
+    readme = ("# Shop\n\nA small shop backend.\n\n## Usage\n\n```bash\n"
+              "shop report --title \"Sales for the audience of the board\" --out report.csv\n```\n")
+    talk = Conversation({"repo": str(make_repo(tmp_path / "repo", readme))})
+    state = await talk.start(requirement)
+    assert [q["id"] for q in pending_questions(state)] == ["q_target_users"]
+
+
 async def test_without_a_repository_the_flow_still_plans():
     talk = Conversation()
     state = await talk.start("给订单系统增加按月导出 CSV 报表的功能")

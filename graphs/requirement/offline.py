@@ -40,11 +40,26 @@ def _deliverables(summary: str, zh: bool) -> list[str]:
     return clauses
 
 
+# A shell line of a usage example ("$ make test", ".venv/bin/ng ppt ... --out x"): what it says is an
+# argument, not what the project documents.
+_COMMAND_LINE = re.compile(r"^\s*(?:\$\s|>>>|\.{0,2}/|[\w.-]+/bin/|(?:python3?|pip|make|npm|npx|yarn|uv|docker|curl|git|ng)\s)")
+
+
+def _prose_lines(text: str) -> list[tuple[int, str]]:
+    """(offset, line) of a doc passage outside fenced code blocks and command lines."""
+    lines, fenced = [], False
+    for offset, line in enumerate(text.splitlines()):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and not _COMMAND_LINE.match(line):
+            lines.append((offset, line))
+    return lines
+
+
 def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
-    """(line, path:line) of the first doc passage that settles the topic."""
+    """(line, path:line) of the first doc passage that settles the topic, in its prose (not in an example)."""
     for item in knowledge:
-        lines = str(item.get("text", "")).splitlines()
-        for offset, line in enumerate(lines):
+        for offset, line in _prose_lines(str(item.get("text", ""))):
             if find_keyword(line, topic.doc_keywords):
                 clean = line.strip().lstrip("#-*> ").strip()
                 return clean[:200], f"{item.get('path')}:{int(item.get('start_line', 1)) + offset}"
