@@ -26,7 +26,7 @@ from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
 from app.processes import process_alive, this_process
-from core.i18n import t
+from core.i18n import join_clauses, t
 from core.llm.base import LLM
 from core.settings import Settings
 from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
@@ -754,7 +754,7 @@ def answer_text(answer: Any) -> str:
     if answer == USE_DEFAULTS:
         return t("runtime.answer_defaults")
     if isinstance(answer, dict):
-        return t("runtime.answer_separator").join(str(value) for value in answer.values())
+        return join_clauses(str(value) for value in answer.values())
     return str(answer)
 
 
