@@ -154,12 +154,15 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
         options["write"] = True
     thread_id = args.thread or new_thread_id()
     completion: dict[str, Any] = {}
+    said: list[str] = []  # the run's final assistant messages (the browser's; the terminal shows the plan itself)
 
     async def to_terminal(event_thread: str, event: str, payload: dict[str, Any]) -> None:
         if event_thread == thread_id:
             _show_event(console, event, payload)
             if event == "completion":
                 completion.update(payload)
+            elif event == "message" and payload.get("role") == "assistant" and payload.get("final"):
+                said.append(payload["content"])
 
     async with open_runtime(settings, fanouts=[to_terminal], llm=llm, local_user=True) as runtime:
         try:
@@ -198,6 +201,9 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
         graph = runtime.graphs["requirement"]
         values = (await graph.aget_state(runtime.graph_config(thread_id))).values
     plan = values.get("plan") or {}
+    if not plan:  # the message named nothing to plan: what to write instead
+        console.print(said[-1] if said else t("requirement.no_requirement"))
+        return 2
     console.print(Markdown(plan.get("plan_markdown", "")))
     if values.get("plan_path"):
         console.print(f"[green]{t('cli.plan_written', path=values['plan_path'])}[/]")

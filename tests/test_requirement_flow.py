@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import os
 import sys
@@ -21,6 +22,7 @@ from pydantic import ValidationError
 
 from app.runtime import new_thread_id
 from app.services import open_runtime
+from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.base import ResumeWith, StartFresh, ThreadView
@@ -268,6 +270,18 @@ async def test_a_usage_example_in_the_readme_does_not_answer_a_question(tmp_path
     assert [q["id"] for q in pending_questions(state)] == ["q_target_users"]
 
 
+async def test_a_message_that_names_nothing_to_build_gets_no_plan_but_what_to_write_and_the_thread_goes_on():
+    talk = Conversation()
+    state = await talk.start("帮我做一个APP")
+    said = [e["data"]["content"] for e in talk.events if e["event"] == "message" and e["data"].get("final")]
+    assert state.interrupts == () and not state.values.get("plan")
+    assert said == [t("requirement.no_requirement")]
+
+    state = await talk._run(lambda runtime: runtime.send_message(
+        flow=FLOW.name, text="给订单系统增加按月导出 CSV 报表的功能", thread_id=talk.thread_id, create=False))
+    assert pending_questions(state), "the same thread plans the requirement written next"
+
+
 async def test_without_a_repository_the_flow_still_plans():
     talk = Conversation()
     state = await talk.start("给订单系统增加按月导出 CSV 报表的功能")
@@ -418,7 +432,7 @@ class ScriptedLLM:
 async def test_graph_enforces_the_loop_whatever_the_model_says():
     llm = ScriptedLLM()
     talk = Conversation({"maxRounds": 2}, llm=llm)
-    state = await talk.start("anything")
+    state = await talk.start(VAGUE)
     assert [q["id"] for q in pending_questions(state)] == ["q_a", "q_c", "q_b"]  # blocking first
 
     state = await talk.resume({"q_a": "answered"})  # q_b (optional) falls back, q_c stays open
@@ -581,6 +595,18 @@ async def test_cli_refuses_write_without_repo(tmp_path):
     console = Console(quiet=True)
     assert await cli_plan.run(_cli_args("x", "--write"), Settings(data_dir=tmp_path), llm=OfflineLLM(),
                               console=console) == 2
+
+
+async def test_cli_plan_of_a_message_that_names_nothing_says_what_to_write_and_exits_2(tmp_path, capsys):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    console = Console(file=io.StringIO(), width=200)
+    code = await cli_plan.run(_cli_args("hi", "--json"), Settings(data_dir=tmp_path, _env_file=None), llm=OfflineLLM(),
+                              console=console)
+    assert code == 2 and capsys.readouterr().out == ""
+    assert t("requirement.no_requirement") in console.file.getvalue()
 
 
 async def test_cli_session_continues_with_thread(tmp_path, capsys):

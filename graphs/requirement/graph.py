@@ -25,6 +25,7 @@ from langgraph.types import interrupt
 
 from core.llm.base import LLMError
 from core.i18n import join_clauses, t
+from core.language import CJK
 from core.tools import PLAN_FILE_NAME, ToolRefused, write_text_file
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
@@ -112,6 +113,22 @@ def initial_input(text: str, options: Mapping[str, Any]) -> RequirementState:
         history=[],
         plan_path=None,
     )
+
+
+# Words that ask or greet but name nothing to build: "帮我做一个", "hi, please make a plan".
+_ASKING_ZH = re.compile(r"你好|您好|在吗|请问?|帮我|帮忙|麻烦|我想要?|我要|我们|需要|做一?个|写一?个|弄一?个|搞一?个|"
+                        r"一下|需求|计划|方案|谢谢|可以吗|吗|呢|吧|啊")
+_ASKING_EN = {"hi", "hello", "hey", "please", "pls", "help", "me", "i", "we", "want", "need", "would", "like", "to",
+              "a", "an", "the", "some", "plan", "requirement", "requirements", "make", "build", "create", "do",
+              "write", "something", "thing", "stuff", "test", "thanks", "thank", "you", "can", "could"}
+
+
+def names_a_requirement(text: str) -> bool:
+    """Whether a message says what to build: two words (or two Chinese characters) are left once the
+    greeting and asking words are out ("x", "你好", "帮我做一个APP", "make a plan" name nothing to plan)."""
+    rest = _ASKING_ZH.sub(" ", text or "")
+    words = [w for w in re.findall(r"[^\W\d_]+|\d+", CJK.sub(" ", rest)) if w.lower() not in _ASKING_EN]
+    return len(CJK.findall(rest)) + len(words) >= 2
 
 
 # ---------------------------------------------------------------- replies
@@ -304,6 +321,8 @@ def _sources(discovery: Mapping[str, Any]) -> list[SourceRef]:
 
 # ---------------------------------------------------------------- nodes
 
+ASK_FOR_REQUIREMENT = "ask_for_requirement"
+
 
 @node("discover")
 async def discover(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
@@ -435,6 +454,17 @@ async def finalize(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
     return {"plan_path": str(written) if written else None}
 
 
+@node(ASK_FOR_REQUIREMENT)
+async def ask_for_requirement(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
+    """A message that names nothing to build: no plan is made, and the user hears what to write instead."""
+    ctx.message(t("requirement.no_requirement"), final=True)
+    return {}
+
+
+def _start(state: RequirementState) -> str:
+    return "discover" if names_a_requirement(state["requirement"]) else ASK_FOR_REQUIREMENT
+
+
 def _after_plan(state: RequirementState) -> str:
     return "finalize" if (state.get("plan") or {}).get("status") == "plan_ready" else "ask_human"
 
@@ -445,7 +475,9 @@ def build_graph() -> StateGraph:
     graph.add_node("plan", plan)
     graph.add_node("ask_human", ask_human)
     graph.add_node("finalize", finalize)
-    graph.add_edge(START, "discover")
+    graph.add_node(ASK_FOR_REQUIREMENT, ask_for_requirement)
+    graph.add_conditional_edges(START, _start, ["discover", ASK_FOR_REQUIREMENT])
+    graph.add_edge(ASK_FOR_REQUIREMENT, END)
     graph.add_edge("discover", "plan")
     graph.add_conditional_edges("plan", _after_plan, ["ask_human", "finalize"])
     graph.add_edge("ask_human", "plan")
