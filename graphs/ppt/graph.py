@@ -59,7 +59,7 @@ from graphs.ppt.planning import (
     slide_count_hint,
     wants_simpler,
 )
-from core.i18n import current_locale, join_items, t
+from core.i18n import join_items, join_sentences, t
 from core.tools.office_preview import data_url
 from graphs.ppt.qa import qa_summary, spoken_minutes
 from graphs.ppt.render import prepare
@@ -482,7 +482,7 @@ def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout:
     if unchanged:
         said.append(t("ppt.pages_not_changed_layout", pages=_page_list(unchanged), layout=t(f"ppt.layout_{layout}"))
                     if layout else t("ppt.pages_not_changed", pages=_page_list(unchanged)))
-    return ("" if current_locale() == "zh" else " ").join(said)
+    return join_sentences(said)
 
 
 def _renumbered(slides: list[SlideSpec], old_index: dict[int, int]) -> list[SlideSpec]:
@@ -655,9 +655,9 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         mime_type="application/vnd.openxmlformats-officedocument.presentationml.presentation",
     )
     ctx.log(t("ppt.pptx_ready", name=file_name, kb=len(outcome.pptx) // 1024), artifact_id=pptx_id)
-    if state.get("change_note"):
-        ctx.message(state["change_note"], final=True)
-    ctx.message(qa_summary(outcome.report, file_name, len(outcome.deck.slides)), final=True)
+    # One closing message: what the feedback changed and the file it is in, not two bubbles in a row.
+    done = qa_summary(outcome.report, file_name, len(outcome.deck.slides))
+    ctx.message(join_sentences([n for n in (state.get("change_note"), done) if n]), final=True)
     return {"deck": outcome.deck.model_dump()}
 
 
