@@ -9,7 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.i18n import t
 from core.language import CJK, language_of
+from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
 
@@ -256,6 +258,17 @@ def short_title(request: str) -> str:
     if not subject:
         subject = next((c.strip() for c in _CLAUSE.split(topic) if c.strip()), topic)
     return subject[:MAX_TITLE].strip()
+
+
+def thread_title(message: str) -> str:
+    """The thread's name in the list: the subject the deck is titled by, without emoji or symbols (a message
+    led by "🌋" is named by its words); a message naming no subject ("🎉", "做一个PPT") makes no deck, so the
+    thread has the placeholder until a message that does."""
+    title = capitalised(plain(short_title(plain(message))))
+    return title if names_a_topic(message) and any(c.isalnum() for c in title) else t(UNTITLED_THREAD)
+
+
+UNTITLED_THREAD = "ppt.untitled_thread"
 
 
 _UNSAFE_IN_FILE_NAMES = re.compile(r'\s*[\\/:*?"<>|\x00-\x1f]+[\s\\/:*?"<>|\x00-\x1f]*')
