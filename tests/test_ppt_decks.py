@@ -341,3 +341,9 @@ async def test_changes_made_on_the_process_pool_are_told_in_the_run_language():
     finally:
         set_locale(before)
     assert expected in outcome.report.repairs
+
+
+async def test_an_english_deck_s_scripts_use_english_punctuation_not_chinese():
+    scripts = (await finished_deck("Make a 10 minute presentation about black holes"))["slide_scripts"]["scripts"]
+    written = [text for s in scripts for text in [s["title"], *s["contentDesign"], *s["visualSuggestions"]]]
+    assert not [text for text in written if re.search(r"[：｜；，。、]", text)], written

@@ -190,8 +190,8 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     if angle == "table":
         activities = ACTIVITIES_ZH if zh else ACTIVITIES_EN
         return ((f"{unit.title}：学习路线" if zh else f"{unit.title}: how we study it"),
-                [("知识点｜要解决的问题｜课堂活动" if zh else "Point | Question | Activity")] + [f"{p}：{'它是什么、为什么' if zh else 'what and why'}｜{activities[(i + len(p)) % len(activities)]}"
-                 for i, p in enumerate(points)],
+                [("知识点｜要解决的问题｜课堂活动" if zh else "Point | Question | Activity")] + [(f"{p}：它是什么、为什么｜{activities[(i + len(p)) % len(activities)]}" if zh else
+                  f"{p}: what and why | {activities[(i + len(p)) % len(activities)]}") for i, p in enumerate(points)],
                 ["对比表格" if zh else "Comparison table"])
     if angle == "statement":
         return ((f"{unit.title}的核心" if zh else f"The heart of {_mid_sentence(unit.title)}"),
