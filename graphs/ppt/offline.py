@@ -127,6 +127,11 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     return VideoOutline(theme=topic, knowledgeUnits=units)
 
 
+def _sentence(text: str, zh: bool) -> str:
+    """A title or a point said aloud as a sentence: its own ？ or ! ends it, else a full stop does."""
+    return text if text.endswith(("。", "？", "！", ".", "?", "!")) else text + ("。" if zh else ".")
+
+
 def _narration(seed_sentences: list[str], budget: int, zh: bool) -> str:
     """Sentences from the slide's content, extended with connective lines until the time budget is met."""
     fillers_zh = ("我们先来看这一点。", "请大家结合生活中的例子想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。")
@@ -258,10 +263,12 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             angle = angles[(content_index + rounds) % len(angles)]
             content_index += 1
             title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
+            seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
             title = capitalised(title)
             content = [capitalised(item) for item in content]
-            seed = ([f"{title}。"] + [f"{c}。" for c in content[:2]]) if zh else ([f"{title}."] + [f"{c}." for c in content[:2]])
+        if seed is None:
+            seed = [_sentence(text, zh) for text in [title, *content[:2]]]
         scripts.append(
             SlideScript(
                 slideIndex=index,
