@@ -252,6 +252,16 @@ async def test_adding_a_slide_runs_only_the_new_page_and_the_render():
                                       minutes=run.values["course_config"]["duration"]))
 
 
+async def test_a_summary_slide_asked_for_in_english_on_a_chinese_deck_is_titled_in_chinese():
+    before, run = await feedback_on(LESSON, "add a summary slide")
+
+    kept = [unnumbered(s) for s in before["deck"]["slides"]]
+    added = [s for s in run.values["deck"]["slides"] if unnumbered(s) not in kept]
+    assert [s["title"] for s in added] == ["总结"], added
+    assert run.said()[0].startswith(t("ppt.added_slides", pages=str(added[0]["index"]), titles="总结", total=13,
+                                      minutes=run.values["course_config"]["duration"]))
+
+
 @pytest.mark.parametrize(("feedback", "note"), [
     ("第3页太长了", lambda: t("ppt.changed_pages_simplified", pages="3")),
     ("删掉第4页", lambda: t("ppt.removed_slides", pages="4", total=11, minutes=9)),

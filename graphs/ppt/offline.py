@@ -11,6 +11,7 @@ from itertools import accumulate
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import AGENDA_WORDS, SUMMARY_WORDS, as_process, as_table, design_slide
 from core.i18n import t
+from core.language import language_of
 from graphs.ppt.planning import (
     FeedbackIntent,
     capitalised,
@@ -284,17 +285,32 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
 EXERCISE_WORDS = ("练习", "习题", "作业", "测验", "小测", "exercise", "quiz", "homework", "practice")
 
 
+# A page the user asks for by its kind, titled in the deck's language whatever language the request used.
+KIND_TITLES = {"summary": ("总结", "Summary"), "agenda": ("本课内容", "Today's plan"), "exercise": ("课堂练习", "Exercises")}
+
+
+def _page_kind(subject: str) -> str | None:
+    lowered = subject.lower()
+    for kind, words in (("summary", SUMMARY_WORDS), ("agenda", AGENDA_WORDS), ("exercise", EXERCISE_WORDS)):
+        if any(word in lowered for word in words):
+            return kind
+    return None
+
+
 def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh: bool) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of a page added about a subject the user named: a recap, an
     agenda or exercises when the subject says so, else the subject's points tied back to the deck's topic."""
     units = [unit.title for unit in outline.knowledgeUnits]
     title = subject if zh else capitalised(subject)
+    kind = _page_kind(subject)
+    if kind and (language_of(subject) == "zh") != zh:  # "add a summary slide" on a Chinese deck: a page titled 总结
+        title = KIND_TITLES[kind][0 if zh else 1]
     if nth:
         title = f"{title}（{nth + 1}）" if zh else f"{title} ({nth + 1})"
     lowered = subject.lower()
-    if any(word in lowered for word in (*SUMMARY_WORDS, *AGENDA_WORDS)):
+    if kind in ("summary", "agenda"):
         return title, units[:6], []
-    if any(word in lowered for word in EXERCISE_WORDS):
+    if kind == "exercise":
         return title, ([f"用自己的话解释{units[0]}", f"举一个生活中与{topic}有关的例子", f"{units[0]}和{units[-1]}有什么联系？"] if zh else
                        [f"Explain {_mid_sentence(units[0])} in your own words", f"Give an everyday example of {topic}",
                         f"How is {_mid_sentence(units[0])} linked to {_mid_sentence(units[-1])}?"]), []
