@@ -336,6 +336,7 @@ async def test_an_edit_the_deck_cannot_take_is_refused_with_a_sentence_and_chang
     # Not edits of the deck's pages or language: something on a page, a font, a new deck.
     ("第3页加一张图片", "revise_pages", [3]), ("删掉第3页的图片", "revise_pages", [3]), ("add an image to slide 3", "revise_pages", [3]),
     ("英文字体换成Arial", "generate_presentation_theme", []), ("第3页的英文翻译有误", "revise_pages", [3]),
+    ("太长了，缩短到10分钟", "generate_course_config", []), ("make it a 5 minute talk", "generate_course_config", []),
 ])
 def test_adding_removing_and_language_requests_are_read_in_any_wording(text, stage, pages):
     intent = classify_by_rules(text, "光合作用", "zh")
@@ -350,3 +351,12 @@ def test_a_theme_colour_repaired_for_contrast_is_named_in_words_not_by_its_field
         themeName="pale", colorScheme=scheme, fontConfig=FontConfig(titleFont="Arial", bodyFont="Arial",
         eastAsianFont="Noto Sans CJK SC", titleSize=40, bodySize=24), masterSlides=[MasterSlide(name="c", layout="cover")]))
     assert adjustments and "辅助色" in adjustments[0] and "secondary" not in adjustments[0], adjustments
+
+
+@pytest.mark.parametrize(("feedback", "minutes"), [("太长了，缩短到5分钟", 5), ("make it a 6 minute talk", 6)])
+async def test_a_new_length_asked_in_feedback_changes_the_course_length_and_the_slide_count(feedback, minutes):
+    before, run = await feedback_on(LESSON, feedback)
+
+    assert run.values["course_config"]["duration"] == minutes
+    assert len(run.values["deck"]["slides"]) < len(before["deck"]["slides"])
+    assert run.said()[0].startswith(t("ppt.changed_duration", minutes=minutes)), run.said()

@@ -128,6 +128,9 @@ def change_note_for(stage_name: str, feedback: str, pages: list[int]) -> str:
     colour = colour_named(feedback) if stage_name == "generate_presentation_theme" else None
     if colour is not None:
         return t("ppt.changed_theme_colour", colour=t(f"ppt.colour_{colour.name}"))
+    minutes = duration_hint(feedback) if stage_name == "generate_course_config" else None
+    if minutes is not None:
+        return t("ppt.changed_duration", minutes=minutes)
     return t(f"ppt.changed_{stage_name}")
 
 
@@ -286,6 +289,9 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
 @stage("generate_course_config")
 async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     analysis = TopicAnalysis.model_validate(state["analysis"])
+    minutes = _duration_asked(state)
+    if minutes is not None:  # a length asked in feedback replaces the request's, and the page count follows it
+        analysis = analysis.model_copy(update={"durationMinutesHint": minutes, "slideCountHint": None})
     config = await ctx.llm.structured(
         CourseConfig,
         role="ppt",
@@ -294,11 +300,17 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
         facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config")},
     )
     # The request itself, however long, stays with the course: later stages and refinements read it.
-    config = config.model_copy(update={"request": state["request"]})
+    config = config.model_copy(update={"request": state["request"], **({"duration": minutes} if minutes else {})})
     artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title=t("ppt.artifact_course_config"),
                                content=config, show_in_canvas=True)
     ctx.log(t("ppt.course_logged", minutes=config.duration, audience=config.targetAudience), artifact_id=artifact_id)
-    return {"course_config": config.model_dump()}
+    return {"course_config": config.model_dump(), **({"analysis": analysis.model_dump()} if minutes else {})}
+
+
+def _duration_asked(state: PptState) -> int | None:
+    """The minutes the latest feedback on the course names ("缩短到10分钟"), else None."""
+    asked = [duration_hint(r["feedback"]) for r in state.get("refinements") or [] if r["stage"] == "generate_course_config"]
+    return next((m for m in reversed(asked) if m is not None), None)
 
 
 @stage("generate_video_outline")

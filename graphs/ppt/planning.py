@@ -630,6 +630,8 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     pages = pages_named(text)
     if pages:
         return FeedbackIntent(intent="REFINEMENT", targetStage=REVISE_PAGES, pages=pages, reason="names pages")
+    if duration_hint(text) is not None:  # "缩短到10分钟", "make it a 5 minute talk": the course's length
+        return FeedbackIntent(intent="REFINEMENT", targetStage="generate_course_config", reason="names a duration")
     for stage_name, words in REFINEMENT_RULES:
         if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)):
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
