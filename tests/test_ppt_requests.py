@@ -252,3 +252,12 @@ async def test_a_thread_begun_with_an_emoji_alone_takes_the_title_of_the_deck_as
         assert (await runtime.store.get_thread(thread_id))["title"] == "火山"
         await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
         await runtime.wait(thread_id)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("给初二学生讲解朱自清的《背影》", "朱自清的《背影》"), ("做一个关于“双减”政策的PPT", "双减政策"),
+    ("Intro to Node.js for beginners", "Node.js"), ("A lesson on Python 3.12 features", "Python 3.12 features"),
+    ("Explain Newton's third law to 8th graders", "Newton's third law"),
+])
+def test_a_title_keeps_the_punctuation_that_belongs_to_its_subject(request_text, title):
+    assert short_title(request_text) == title

@@ -209,8 +209,23 @@ _REPLY_OPENER_EN = re.compile(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yeah|well|alright|a
 _REPLY_CLOSER_EN = re.compile(r"[\s,]+then\W*$", re.IGNORECASE)
 
 
+# A full stop or an apostrophe between two letters or digits is part of a word ("Node.js", "Python 3.12",
+# "Newton's"), not the end of a clause: it is held as a private-use character while clauses are cut.
+_IN_WORD = re.compile(r"(?<=\w)[.'’](?=\w)")
+_HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002"}
+_RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
+
+
+def _held(text: str) -> str:
+    return _IN_WORD.sub(lambda m: _HELD[m.group(0)], text)
+
+
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
+    return _subject_of_held(_held(text)).translate(_RELEASED)
+
+
+def _subject_of_held(text: str) -> str:
     if language_of(text) == "zh":
         text = _REPLY_OPENER_ZH.sub("", text)
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
@@ -218,7 +233,9 @@ def _subject_of(text: str) -> str:
             text = named.group("subject")
         stripped = _AUDIENCE_SPAN_ZH.sub(" ", _without_sizes(text))
         stripped = _FILLER_ZH.sub(" ", stripped)
-        stripped = re.sub(r"[，,。.!！?？:：;；“”\"'《》()（）]", " ", stripped)
+        # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
+        stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
+        stripped = re.sub(r"[，,。.!！?？:：;；()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
         text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
@@ -253,10 +270,10 @@ def short_title(request: str) -> str:
     topic = core_topic(request)
     if len(topic) <= MAX_TITLE:
         return topic
-    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(request)
-    subject = core_topic(match.group("subject")) if match else ""
+    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(_held(request))
+    subject = core_topic(match.group("subject").translate(_RELEASED)) if match else ""
     if not subject:
-        subject = next((c.strip() for c in _CLAUSE.split(topic) if c.strip()), topic)
+        subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
     return subject[:MAX_TITLE].strip()
 
 
