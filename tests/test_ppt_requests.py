@@ -13,7 +13,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, deck_file_name, duration_hint, short_title, slide_count_hint
+from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, short_title, slide_count_hint
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
 from graphs.ppt.graph import initial_input
@@ -261,3 +261,11 @@ async def test_a_thread_begun_with_an_emoji_alone_takes_the_title_of_the_deck_as
 ])
 def test_a_title_keeps_the_punctuation_that_belongs_to_its_subject(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("给幼儿园小朋友讲为什么天空是蓝色的，5分钟", "为什么天空是蓝色", "幼儿园小朋友"),
+    ("A 5 minute science talk for kids: why is the sky blue?", "why is the sky blue", "kids"),
+])
+def test_a_kids_talk_on_a_why_question_is_titled_by_the_question_not_by_its_asking_words(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
