@@ -343,6 +343,11 @@ def test_adding_removing_and_language_requests_are_read_in_any_wording(text, sta
     assert (intent.targetStage, intent.pages) == (stage, pages)
 
 
+def test_a_length_named_with_another_subject_is_not_read_as_shortening_the_deck():
+    intent = classify_by_rules("再做一个讲地震的，15分钟", "光合作用", "zh")
+    assert intent is None or intent.targetStage != "generate_course_config", intent
+
+
 def test_a_theme_colour_repaired_for_contrast_is_named_in_words_not_by_its_field():
     from schemas.ppt import ColorScheme
 

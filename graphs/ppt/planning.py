@@ -421,6 +421,15 @@ def layout_asked(text: str | None) -> str | None:
     return next((layout for layout, words in LAYOUT_WORDS if any(w in lowered for w in words)), None)
 
 
+# A length in feedback changes the deck's length only with a word that asks for it: "再做一个讲地震的，15分钟"
+# names a length for another deck, which the model (or the new-deck rule) decides.
+_CHANGES_LENGTH = re.compile(
+    r"缩短|缩减|压缩|删减|延长|加长|拉长|改成|改为|改到|调成|调到|控制在|太长|太短|变短|变长|只要|只有|"
+    r"\b(?:shorter|longer|shorten|lengthen|cut|trim|extend|reduce|make it|keep it|only|down to|up to|too long|too short)\b",
+    re.IGNORECASE,
+)
+
+
 def wants_simpler(text: str | None) -> bool:
     return SIMPLIFY_WORDS.search(text or "") is not None
 
@@ -651,7 +660,7 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     pages = pages_named(text)
     if pages:
         return FeedbackIntent(intent="REFINEMENT", targetStage=REVISE_PAGES, pages=pages, reason="names pages")
-    if duration_hint(text) is not None:  # "缩短到10分钟", "make it a 5 minute talk": the course's length
+    if duration_hint(text) is not None and _CHANGES_LENGTH.search(text):  # "缩短到10分钟", "make it a 5 minute talk"
         return FeedbackIntent(intent="REFINEMENT", targetStage="generate_course_config", reason="names a duration")
     for stage_name, words in REFINEMENT_RULES:
         if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)):
