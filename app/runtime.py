@@ -26,7 +26,7 @@ from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
 from app.processes import process_alive, this_process
-from core.i18n import join_clauses, t
+from core.i18n import LOCALES, join_clauses, t
 from core.llm.base import LLM
 from core.settings import Settings
 from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
@@ -260,8 +260,21 @@ class FlowRuntime:
         self._check_options(definition, options, text)
         with self._reservation(thread_id) as run:
             continuation = await self._continuation_for(definition, thread_id, text, options)
+            await self._name_untitled(definition, thread, text)
             await self._launch(thread_id, run, flow, continuation, options, said=text, thread=thread)
         return run.run_id
+
+    async def _name_untitled(self, definition: FlowDefinition, thread: Mapping[str, Any], text: str) -> None:
+        """A thread still under its flow's placeholder title takes the first later message's own title
+        (the thread list refreshes when a message is sent); a title a person chose is never touched."""
+        if definition.untitled_key is None:
+            return
+        placeholders = {t(definition.untitled_key, locale=locale) for locale in LOCALES}
+        if thread["title"] not in placeholders:
+            return
+        title = definition.thread_title(text)
+        if title not in placeholders:
+            await self.store.rename_thread(thread["thread_id"], title)
 
     async def rename_thread(self, thread_id: str, title: str, owner: str | None = None) -> ThreadSummary:
         """Give the thread a new title (cleaned at most TITLE_MAX_CHARS); another owner's thread is not_found."""

@@ -69,6 +69,11 @@ def join_clauses(items: Iterable[str]) -> str:
     return t("validation.separator").join(items)
 
 
+def join_sentences(items: Iterable[str]) -> str:
+    """Whole sentences in one message: Chinese runs them on after their 。, English puts a space between."""
+    return t("validation.sentence_separator").join(items)
+
+
 def domain_messages(domain: str, locale: str | None = None) -> dict[str, str]:
     """One domain's sentences in one locale, unformatted, keyed without the domain: what the canvas reads."""
     code = normalize_locale(locale) if locale else current_locale()

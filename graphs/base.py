@@ -84,6 +84,9 @@ class FlowDefinition:
     # Decide how a message continues an existing thread; default: a fresh run with the message.
     continue_thread: Callable[[ThreadView, str, Mapping[str, Any], LLM], Awaitable[Continuation]] | None = None
     thread_title: Callable[[str], str] = lambda text: text.strip().splitlines()[0][:60]
+    # The catalogue key of the title `thread_title` gives a message with nothing to name the thread by (an
+    # emoji alone): the thread's next message that has a subject names it instead.
+    untitled_key: str | None = None
     # Refuse bad options before anything is written: raise ValueError with a sentence for the user.
     # (options, tools, message): the message too, since what it says can decide (a new novel project's world).
     check_options: Callable[[Mapping[str, Any], Mapping[str, Any], str], None] | None = None

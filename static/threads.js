@@ -65,7 +65,9 @@ export function renderThreadList() {
           dataset: { testid: "thread-delete" }, onclick: () => askDelete(t),
         }, tr("delete"))));
     els.threadList.append(item);
-    if (active && t.title && !app.view.title) setThreadTitle(t.title);
+    // The server's title is the thread's name: the heading guessed from the first message gives way to it
+    // (a flow may name a thread by its subject, or after a later message when the first had none).
+    if (active && t.title && t.title !== app.view.title) setThreadTitle(t.title);
   }
   if (keep?.part) itemPart(keep.threadId, keep.part)?.focus();
 }

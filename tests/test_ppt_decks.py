@@ -341,3 +341,18 @@ async def test_changes_made_on_the_process_pool_are_told_in_the_run_language():
     finally:
         set_locale(before)
     assert expected in outcome.report.repairs
+
+
+async def test_an_english_deck_s_scripts_use_english_punctuation_not_chinese():
+    scripts = (await finished_deck("Make a 10 minute presentation about black holes"))["slide_scripts"]["scripts"]
+    written = [text for s in scripts for text in [s["title"], *s["contentDesign"], *s["visualSuggestions"]]]
+    assert not [text for text in written if re.search(r"[：｜；，。、]", text)], written
+
+
+@pytest.mark.parametrize(("request_text", "greeting"), [("做一个关于光合作用的10分钟PPT，面向初中生", "大家好"),
+                                                        ("Make a 10 minute presentation about black holes", "Hello")])
+async def test_each_page_of_an_offline_deck_has_speaker_notes_of_its_own_and_the_cover_greets(request_text, greeting):
+    slides = (await _offline_deck(request_text)).slides
+    openings = [s.notes[:24] for s in slides]
+    assert len(set(openings)) == len(openings), openings
+    assert slides[0].notes.startswith(greeting), slides[0].notes[:60]

@@ -58,7 +58,7 @@ async def test_colour_feedback_gives_the_named_colour_and_says_so(live_server, c
     hue, saturation = hue_and_saturation(latest(client, thread_id, run_id, "presentation_theme")["content"]["colorScheme"]["primary"])
     assert hue_distance(hue, 220) <= 15 and saturation > 0.3, (hue, saturation)
     said = [d["content"] for d in of_run(client, thread_id, run_id, "message") if d["final"]]
-    assert t("ppt.changed_theme_colour", colour=t("ppt.colour_navy")) in said
+    assert len(said) == 1 and said[0].startswith(t("ppt.changed_theme_colour", colour=t("ppt.colour_navy")))
     assert "深蓝色" in said[0]
 
     run_id = await refine(client, thread_id, "红色")
@@ -102,7 +102,7 @@ async def test_page_feedback_rewrites_only_that_page_and_keeps_the_colour_chosen
             assert new == old, f"page {old['index']} changed"
     assert len(page_text(after["slides"][2])) < len(page_text(before["slides"][2])), "page 3 is shorter"
     said = [d["content"] for d in of_run(client, thread_id, page_run, "message") if d["final"]]
-    assert t("ppt.changed_pages_simplified", pages="3") in said
+    assert said[0].startswith(t("ppt.changed_pages_simplified", pages="3"))
 
 
 async def test_outline_feedback_after_a_colour_keeps_the_colour(live_server, connect):
@@ -177,7 +177,7 @@ async def test_a_page_asked_to_become_a_table_is_a_table_and_the_reply_says_so(l
     cells = [cell for row in table["rows"] for cell in row]
     assert all(point.split("：")[0] in cells for point in before["slides"][2]["bullets"]), "the page's points are kept"
     said = [d["content"] for d in of_run(client, thread_id, run_id, "message") if d["final"]]
-    assert t("ppt.changed_pages_layout", pages="3", layout=t("ppt.layout_comparison")) in said
+    assert said[0].startswith(t("ppt.changed_pages_layout", pages="3", layout=t("ppt.layout_comparison")))
 
 
 async def test_a_page_that_cannot_become_a_table_stays_and_the_reply_says_it_could_not(live_server, connect):
@@ -191,8 +191,8 @@ async def test_a_page_that_cannot_become_a_table_stays_and_the_reply_says_it_cou
     after = latest(client, thread_id, run_id, "dsl")["content"]
     assert after["slides"][single["index"] - 1]["layout"] == "big_number"
     said = [d["content"] for d in of_run(client, thread_id, run_id, "message") if d["final"]]
-    assert t("ppt.pages_not_changed_layout", pages=str(single["index"]), layout=t("ppt.layout_comparison")) in said
-    assert t("ppt.changed_pages", pages=str(single["index"])) not in said
+    assert said[0].startswith(t("ppt.pages_not_changed_layout", pages=str(single["index"]), layout=t("ppt.layout_comparison")))
+    assert t("ppt.changed_pages", pages=str(single["index"])) not in said[0]
 
 
 # ------------------------------------------------------------ the rules behind it
@@ -248,8 +248,30 @@ async def test_adding_a_slide_runs_only_the_new_page_and_the_render():
     assert not {"video_outline", "presentation_theme"} & {a["type"] for a in run.artifacts()}, "no outline or theme"
     assert [a["type"] for a in run.artifacts("slide_scripts")] == ["slide_scripts"], "one new script, not a re-run"
     new = next(s for s in run.values["deck"]["slides"] if s["title"] == "总结")
-    assert run.said()[0] == t("ppt.added_slides", pages=str(new["index"]), titles="总结", total=13,
-                              minutes=run.values["course_config"]["duration"])
+    assert run.said()[0].startswith(t("ppt.added_slides", pages=str(new["index"]), titles="总结", total=13,
+                                      minutes=run.values["course_config"]["duration"]))
+
+
+async def test_a_summary_slide_asked_for_in_english_on_a_chinese_deck_is_titled_in_chinese():
+    before, run = await feedback_on(LESSON, "add a summary slide")
+
+    kept = [unnumbered(s) for s in before["deck"]["slides"]]
+    added = [s for s in run.values["deck"]["slides"] if unnumbered(s) not in kept]
+    assert [s["title"] for s in added] == ["总结"], added
+    assert run.said()[0].startswith(t("ppt.added_slides", pages=str(added[0]["index"]), titles="总结", total=13,
+                                      minutes=run.values["course_config"]["duration"]))
+
+
+@pytest.mark.parametrize(("feedback", "note"), [
+    ("第3页太长了", lambda: t("ppt.changed_pages_simplified", pages="3")),
+    ("删掉第4页", lambda: t("ppt.removed_slides", pages="4", total=11, minutes=9)),
+])
+async def test_after_feedback_the_chat_ends_with_one_message_saying_what_changed_and_naming_the_file(feedback, note):
+    _, run = await feedback_on(LESSON, feedback)
+
+    file_name = run.artifacts("pptx")[-1]["content"]["fileName"]
+    assert len(run.said()) == 1, run.said()
+    assert run.said()[0].startswith(note()) and file_name in run.said()[0], run.said()
 
 
 @pytest.mark.parametrize(("feedback", "gone"), [("删掉第4页", 4), ("去掉最后一页", 12), ("remove slide 2", 2)])
@@ -268,7 +290,7 @@ async def test_a_removed_slide_is_gone_from_the_deck_and_the_file_and_the_rest_r
 async def test_asking_for_a_simpler_page_in_everyday_words_shortens_that_page(feedback):
     before, run = await feedback_on(LESSON, feedback)
 
-    assert run.said()[0] == t("ppt.changed_pages_simplified", pages="3")
+    assert run.said()[0].startswith(t("ppt.changed_pages_simplified", pages="3"))
     slides, old = run.values["deck"]["slides"], before["deck"]["slides"]
     assert len(page_text(slides[2])) < len(page_text(old[2])), "page 3 is shorter"
     assert slides[:2] + slides[3:] == old[:2] + old[3:]
@@ -314,10 +336,16 @@ async def test_an_edit_the_deck_cannot_take_is_refused_with_a_sentence_and_chang
     # Not edits of the deck's pages or language: something on a page, a font, a new deck.
     ("第3页加一张图片", "revise_pages", [3]), ("删掉第3页的图片", "revise_pages", [3]), ("add an image to slide 3", "revise_pages", [3]),
     ("英文字体换成Arial", "generate_presentation_theme", []), ("第3页的英文翻译有误", "revise_pages", [3]),
+    ("太长了，缩短到10分钟", "generate_course_config", []), ("make it a 5 minute talk", "generate_course_config", []),
 ])
 def test_adding_removing_and_language_requests_are_read_in_any_wording(text, stage, pages):
     intent = classify_by_rules(text, "光合作用", "zh")
     assert (intent.targetStage, intent.pages) == (stage, pages)
+
+
+def test_a_length_named_with_another_subject_is_not_read_as_shortening_the_deck():
+    intent = classify_by_rules("再做一个讲地震的，15分钟", "光合作用", "zh")
+    assert intent is None or intent.targetStage != "generate_course_config", intent
 
 
 def test_a_theme_colour_repaired_for_contrast_is_named_in_words_not_by_its_field():
@@ -328,3 +356,12 @@ def test_a_theme_colour_repaired_for_contrast_is_named_in_words_not_by_its_field
         themeName="pale", colorScheme=scheme, fontConfig=FontConfig(titleFont="Arial", bodyFont="Arial",
         eastAsianFont="Noto Sans CJK SC", titleSize=40, bodySize=24), masterSlides=[MasterSlide(name="c", layout="cover")]))
     assert adjustments and "辅助色" in adjustments[0] and "secondary" not in adjustments[0], adjustments
+
+
+@pytest.mark.parametrize(("feedback", "minutes"), [("太长了，缩短到5分钟", 5), ("make it a 6 minute talk", 6)])
+async def test_a_new_length_asked_in_feedback_changes_the_course_length_and_the_slide_count(feedback, minutes):
+    before, run = await feedback_on(LESSON, feedback)
+
+    assert run.values["course_config"]["duration"] == minutes
+    assert len(run.values["deck"]["slides"]) < len(before["deck"]["slides"])
+    assert run.said()[0].startswith(t("ppt.changed_duration", minutes=minutes)), run.said()

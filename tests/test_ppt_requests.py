@@ -7,8 +7,13 @@ import io
 import pytest
 from pptx import Presentation
 
+from app.runtime import new_thread_id
+from app.services import open_runtime
 from core.i18n import t
-from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, deck_file_name, duration_hint, short_title, slide_count_hint
+from core.llm.offline import OfflineLLM
+from core.settings import Settings
+from graphs.ppt import FLOW
+from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, short_title, slide_count_hint
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
 from graphs.ppt.graph import initial_input
@@ -226,3 +231,41 @@ async def test_lesson_time_allocation_adds_up_to_the_requested_duration():
     assert sum(plan.chart.series[0].values) == 15
     flow = next(s for s in deck.slides if s.title == "课堂流程")
     assert flow.steps[-1].label == "12-15分钟"
+
+
+@pytest.mark.parametrize(("message", "title"), [
+    ("🚀🚀 给小学生讲火箭是怎么飞上天的", "火箭是怎么飞上天"), ("✨ A 10-minute talk on black holes for kids", "Black holes"),
+    ("🌋", t("ppt.untitled_thread")), ("🎉🎉 做一个PPT", t("ppt.untitled_thread")),
+])
+def test_a_thread_begun_with_emoji_is_named_by_its_subject_not_the_emoji(message, title):
+    assert FLOW.thread_title(message) == title
+
+
+async def test_a_thread_begun_with_an_emoji_alone_takes_the_title_of_the_deck_asked_for_next(tmp_path):
+    settings = Settings(data_dir=tmp_path, llm_provider="offline", office_preview=False,
+                        legal_warm_at_startup=False, _env_file=None)
+    async with open_runtime(settings, llm=OfflineLLM(), local_user=True) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text="🌋", thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        await runtime.send_message(flow="ppt", text="给小学生讲火山", thread_id=thread_id, create=False)
+        assert (await runtime.store.get_thread(thread_id))["title"] == "火山"
+        await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
+        await runtime.wait(thread_id)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("给初二学生讲解朱自清的《背影》", "朱自清的《背影》"), ("做一个关于“双减”政策的PPT", "双减政策"),
+    ("Intro to Node.js for beginners", "Node.js"), ("A lesson on Python 3.12 features", "Python 3.12 features"),
+    ("Explain Newton's third law to 8th graders", "Newton's third law"),
+])
+def test_a_title_keeps_the_punctuation_that_belongs_to_its_subject(request_text, title):
+    assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("给幼儿园小朋友讲为什么天空是蓝色的，5分钟", "为什么天空是蓝色", "幼儿园小朋友"),
+    ("A 5 minute science talk for kids: why is the sky blue?", "why is the sky blue", "kids"),
+])
+def test_a_kids_talk_on_a_why_question_is_titled_by_the_question_not_by_its_asking_words(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)

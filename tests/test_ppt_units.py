@@ -200,3 +200,33 @@ def test_an_english_offline_outline_names_its_units_in_english_word_order():
     assert len(titles) == len(ASPECTS_EN)
     assert not [title for title in titles if title.split()[0] in ("How", "What") and title.endswith(" of volcanoes")], titles
     assert "The workings of volcanoes" in titles and "What comes next for volcanoes" in titles, titles
+
+
+# ------------------------------------------------------------ layouts from an English script's shape
+
+
+def _designed(title: str, items: list[str]):
+    from graphs.ppt.design import design_slide
+    from schemas.ppt import SlideScript
+
+    script = SlideScript(slideIndex=4, title=title, contentDesign=items, narrationScript="Narration.")
+    return design_slide(script, 10, None)
+
+
+def test_an_english_aspect_by_aspect_script_with_long_aspect_names_becomes_a_table():
+    page = _designed("Screen time and sleep: what we compare", [
+        "How long children look at screens before bed: weekdays | weekends",
+        "How long it takes them to fall asleep afterwards: longer | shorter",
+        "What parents can change in the evening routine: devices out | lights low",
+    ])
+    assert page.layout == "comparison" and len(page.table.rows) == 3, page
+
+
+def test_english_figures_with_long_labels_become_a_chart():
+    page = _designed("How the evening is spent", [
+        "Homework and reading at the kitchen table: 40 min",
+        "Watching videos on a tablet in the bedroom: 55 min",
+        "Talking with the family over dinner and after: 25 min",
+    ])
+    assert page.layout == "chart" and page.chart.series[0].values == [40, 55, 25], page
+

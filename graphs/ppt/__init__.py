@@ -11,6 +11,7 @@ from typing import Any
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.ppt.graph import build_graph, classify_feedback, feedback_input, initial_input
+from graphs.ppt.planning import UNTITLED_THREAD, thread_title
 
 
 async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any], llm: LLM) -> Continuation:
@@ -28,6 +29,8 @@ FLOW = FlowDefinition(
     build_graph=build_graph,
     initial_input=initial_input,
     continue_thread=continue_thread,
+    thread_title=thread_title,
+    untitled_key=UNTITLED_THREAD,
 )
 
 __all__ = ["FLOW", "classify_feedback", "continue_thread"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from core.language import language_of
+from core.language import CJK, language_of
 from graphs.ppt.render.text import plain
 from schemas.ppt import ChartSeries, ChartSpec, Column, Quote, SlideScript, SlideSpec, Stat, Step, Table
 
@@ -25,8 +25,8 @@ DATE_MARK = re.compile(
     r"\d{1,3}\s*[-–~]\s*\d{1,3}\s*(?:分钟|min)|(?:in\s+)?\d{4}s?)\s*[:：,，、\-–—]?\s*",
     re.IGNORECASE,
 )
-FIGURE = re.compile(r"^\s*(?P<label>[^：:]{1,40}?)\s*[：:]\s*(?:约|大约|about|~)?\s*(?P<value>-?\d+(?:\.\d+)?)\s*(?P<unit>%|％|[^\d\s，,。；;]{0,6})")
-HEAD = re.compile(r"^\s*(?P<head>[^：:]{1,40})\s*[：:]\s*(?P<rest>.+)$")
+FIGURE = re.compile(r"^\s*(?P<label>[^：:]{1,80}?)\s*[：:]\s*(?:约|大约|about|~)?\s*(?P<value>-?\d+(?:\.\d+)?)\s*(?P<unit>%|％|[^\d\s，,。；;]{0,6})")
+HEAD = re.compile(r"^\s*(?P<head>[^：:]{1,80})\s*[：:]\s*(?P<rest>.+)$")
 PAIR = re.compile(r"\s*(?:｜|\||/| vs\.? | versus |；|;)\s*", re.IGNORECASE)
 CONTRAST_WORDS = ("对比", "比较", "区别", "不同", "差异", "异同", "vs", "versus", "compare", "comparison", "contrast", "difference")
 QUOTE = re.compile(r"^[“\"「『](?P<text>.+?)[”\"」』]\s*(?:[-—–]{1,2}\s*(?P<source>.+))?$")
@@ -34,6 +34,25 @@ AGENDA_WORDS = ("目录", "议程", "本课内容", "课程安排", "agenda", "c
 SUMMARY_WORDS = ("总结", "回顾", "小结", "要点回顾", "summary", "recap", "key takeaways", "wrap-up")
 QA_WORDS = ("提问", "问答", "思考题", "讨论题", "q&a", "questions", "discussion")
 IMAGE_WORDS = ("示意图", "插图", "配图", "图片", "照片", "图示", "illustration", "picture", "image", "photo", "diagram")
+
+
+def _short_label(text: str) -> bool:
+    """A label before a colon that can head a row, a column or a chart bar: 40 characters of Chinese, or as
+    many English words as take that room (an English label of the same sense runs to about twice the letters)."""
+    text = text.strip()
+    return len(text) <= 40 or (not CJK.search(text) and len(text) <= 80 and len(text.split()) <= 12)
+
+
+def _head(item: str) -> re.Match[str] | None:
+    """`label：rest`, when the label is short enough to be one."""
+    match = HEAD.match(item)
+    return match if match and _short_label(match.group("head")) else None
+
+
+def _figure(item: str) -> re.Match[str] | None:
+    """`label：figure unit`, when the label is short enough to be one."""
+    match = FIGURE.match(item)
+    return match if match and _short_label(match.group("label")) else None
 
 
 def _contrast_named(*texts: str) -> bool:
@@ -50,7 +69,7 @@ def _steps(items: list[str]) -> list[Step] | None:
 
 
 def _step(text: str) -> Step:
-    head = HEAD.match(text)
+    head = _head(text)
     if head and len(head.group("head")) <= 16:
         return Step(label=head.group("head").strip(), detail=head.group("rest").strip())
     return Step(label=text.strip())
@@ -66,14 +85,14 @@ def _dates(items: list[str]) -> list[Step] | None:
 def _figures(items: list[str]) -> list[tuple[str, float, str]]:
     found = []
     for item in items:
-        match = FIGURE.match(item)
+        match = _figure(item)
         if match:
             found.append((match.group("label").strip(), float(match.group("value")), match.group("unit").strip()))
     return found
 
 
 def _columns(items: list[str]) -> list[Column] | None:
-    heads = [HEAD.match(i) for i in items]
+    heads = [_head(i) for i in items]
     if len(items) >= 2 and all(heads):
         names = list(dict.fromkeys(h.group("head").strip() for h in heads))
         if len(names) == 2:
@@ -88,10 +107,10 @@ def _table(items: list[str], title: str) -> Table | None:
     rows = []
     header = None
     first_cells = [c.strip() for c in PAIR.split(items[0]) if c.strip()] if items else []
-    if items and not HEAD.match(items[0]) and len(first_cells) >= 3:
+    if items and not _head(items[0]) and len(first_cells) >= 3:
         header, items = first_cells, items[1:]
     for item in items:
-        head = HEAD.match(item)
+        head = _head(item)
         if not head:
             return None
         cells = [c for c in PAIR.split(head.group("rest")) if c.strip()]
@@ -143,14 +162,14 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
         units = {unit for _, _, unit in figures}
         unit = units.pop() if len(units) == 1 else ""
         share = unit in ("%", "％") and abs(sum(v for _, v, _ in figures) - 100) <= 1
-        rest = [i for i in items if not FIGURE.match(i)]
+        rest = [i for i in items if not _figure(i)]
         return SlideSpec(layout="chart", bullets=rest, chart=ChartSpec(
             kind="pie" if share else "column", categories=[label for label, _, _ in figures],
             series=[ChartSeries(name=title, values=[v for _, v, _ in figures])], unit=unit), **base)
     if len(figures) == 1 and len(items) <= 3:
         label, value, unit = figures[0]
         return SlideSpec(layout="big_number", stat=Stat(value=f"{value:g}{unit}", label=label),
-                         bullets=[i for i in items if not FIGURE.match(i)], **base)
+                         bullets=[i for i in items if not _figure(i)], **base)
     table = _table(items, title)
     if table:
         return SlideSpec(layout="comparison", table=table, **base)
@@ -161,7 +180,7 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
     if number and len(items[0]) <= 80:
         return SlideSpec(layout="big_number", stat=Stat(value=number.group(0).strip(), label=items[0]), **base)
     if len(items) == 1 and len(items[0]) <= 90:
-        head = HEAD.match(items[0])
+        head = _head(items[0])
         short = head and len(head.group("head")) <= 30
         stat = Stat(value=head.group("head"), label=head.group("rest")) if short else Stat(value=items[0], label="")
         return SlideSpec(layout="big_number", stat=stat if stat.label else Stat(value=title, label=items[0]), **base)
@@ -199,7 +218,7 @@ def page_rows(page: SlideSpec) -> tuple[list[str] | None, list[list[str]]]:
     if page.stat:
         rows.append([page.stat.value, page.stat.label])
     for item in page.bullets:
-        head = HEAD.match(item)
+        head = _head(item)
         rows.append([head.group("head").strip(), *(c.strip() for c in PAIR.split(head.group("rest")) if c.strip())]
                     if head else [item])
     return None, rows

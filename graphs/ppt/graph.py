@@ -59,7 +59,7 @@ from graphs.ppt.planning import (
     slide_count_hint,
     wants_simpler,
 )
-from core.i18n import current_locale, join_items, t
+from core.i18n import join_items, join_sentences, t
 from core.tools.office_preview import data_url
 from graphs.ppt.qa import qa_summary, spoken_minutes
 from graphs.ppt.render import prepare
@@ -128,6 +128,9 @@ def change_note_for(stage_name: str, feedback: str, pages: list[int]) -> str:
     colour = colour_named(feedback) if stage_name == "generate_presentation_theme" else None
     if colour is not None:
         return t("ppt.changed_theme_colour", colour=t(f"ppt.colour_{colour.name}"))
+    minutes = duration_hint(feedback) if stage_name == "generate_course_config" else None
+    if minutes is not None:
+        return t("ppt.changed_duration", minutes=minutes)
     return t(f"ppt.changed_{stage_name}")
 
 
@@ -286,6 +289,9 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
 @stage("generate_course_config")
 async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     analysis = TopicAnalysis.model_validate(state["analysis"])
+    minutes = _duration_asked(state)
+    if minutes is not None:  # a length asked in feedback replaces the request's, and the page count follows it
+        analysis = analysis.model_copy(update={"durationMinutesHint": minutes, "slideCountHint": None})
     config = await ctx.llm.structured(
         CourseConfig,
         role="ppt",
@@ -294,11 +300,17 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
         facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config")},
     )
     # The request itself, however long, stays with the course: later stages and refinements read it.
-    config = config.model_copy(update={"request": state["request"]})
+    config = config.model_copy(update={"request": state["request"], **({"duration": minutes} if minutes else {})})
     artifact_id = ctx.artifact(key="course_config", type=ArtifactType.course_config, title=t("ppt.artifact_course_config"),
                                content=config, show_in_canvas=True)
     ctx.log(t("ppt.course_logged", minutes=config.duration, audience=config.targetAudience), artifact_id=artifact_id)
-    return {"course_config": config.model_dump()}
+    return {"course_config": config.model_dump(), **({"analysis": analysis.model_dump()} if minutes else {})}
+
+
+def _duration_asked(state: PptState) -> int | None:
+    """The minutes the latest feedback on the course names ("缩短到10分钟"), else None."""
+    asked = [duration_hint(r["feedback"]) for r in state.get("refinements") or [] if r["stage"] == "generate_course_config"]
+    return next((m for m in reversed(asked) if m is not None), None)
 
 
 @stage("generate_video_outline")
@@ -482,7 +494,7 @@ def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout:
     if unchanged:
         said.append(t("ppt.pages_not_changed_layout", pages=_page_list(unchanged), layout=t(f"ppt.layout_{layout}"))
                     if layout else t("ppt.pages_not_changed", pages=_page_list(unchanged)))
-    return ("" if current_locale() == "zh" else " ").join(said)
+    return join_sentences(said)
 
 
 def _renumbered(slides: list[SlideSpec], old_index: dict[int, int]) -> list[SlideSpec]:
@@ -655,9 +667,9 @@ async def check_deck(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         mime_type="application/vnd.openxmlformats-officedocument.presentationml.presentation",
     )
     ctx.log(t("ppt.pptx_ready", name=file_name, kb=len(outcome.pptx) // 1024), artifact_id=pptx_id)
-    if state.get("change_note"):
-        ctx.message(state["change_note"], final=True)
-    ctx.message(qa_summary(outcome.report, file_name, len(outcome.deck.slides)), final=True)
+    # One closing message: what the feedback changed and the file it is in, not two bubbles in a row.
+    done = qa_summary(outcome.report, file_name, len(outcome.deck.slides))
+    ctx.message(join_sentences([n for n in (state.get("change_note"), done) if n]), final=True)
     return {"deck": outcome.deck.model_dump()}
 
 

@@ -11,6 +11,7 @@ from itertools import accumulate
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import AGENDA_WORDS, SUMMARY_WORDS, as_process, as_table, design_slide
 from core.i18n import t
+from core.language import language_of
 from graphs.ppt.planning import (
     FeedbackIntent,
     capitalised,
@@ -127,6 +128,11 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     return VideoOutline(theme=topic, knowledgeUnits=units)
 
 
+def _sentence(text: str, zh: bool) -> str:
+    """A title or a point said aloud as a sentence: its own ？ or ! ends it, else a full stop does."""
+    return text if text.endswith(("。", "？", "！", ".", "?", "!")) else text + ("。" if zh else ".")
+
+
 def _narration(seed_sentences: list[str], budget: int, zh: bool) -> str:
     """Sentences from the slide's content, extended with connective lines until the time budget is met."""
     fillers_zh = ("我们先来看这一点。", "请大家结合生活中的例子想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。")
@@ -190,8 +196,8 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     if angle == "table":
         activities = ACTIVITIES_ZH if zh else ACTIVITIES_EN
         return ((f"{unit.title}：学习路线" if zh else f"{unit.title}: how we study it"),
-                [("知识点｜要解决的问题｜课堂活动" if zh else "Point | Question | Activity")] + [f"{p}：{'它是什么、为什么' if zh else 'what and why'}｜{activities[(i + len(p)) % len(activities)]}"
-                 for i, p in enumerate(points)],
+                [("知识点｜要解决的问题｜课堂活动" if zh else "Point | Question | Activity")] + [(f"{p}：它是什么、为什么｜{activities[(i + len(p)) % len(activities)]}" if zh else
+                  f"{p}: what and why | {activities[(i + len(p)) % len(activities)]}") for i, p in enumerate(points)],
                 ["对比表格" if zh else "Comparison table"])
     if angle == "statement":
         return ((f"{unit.title}的核心" if zh else f"The heart of {_mid_sentence(unit.title)}"),
@@ -258,10 +264,12 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             angle = angles[(content_index + rounds) % len(angles)]
             content_index += 1
             title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
+            seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
             title = capitalised(title)
             content = [capitalised(item) for item in content]
-            seed = ([f"{title}。"] + [f"{c}。" for c in content[:2]]) if zh else ([f"{title}."] + [f"{c}." for c in content[:2]])
+        if seed is None:
+            seed = [_sentence(text, zh) for text in [title, *content[:2]]]
         scripts.append(
             SlideScript(
                 slideIndex=index,
@@ -277,17 +285,32 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
 EXERCISE_WORDS = ("练习", "习题", "作业", "测验", "小测", "exercise", "quiz", "homework", "practice")
 
 
+# A page the user asks for by its kind, titled in the deck's language whatever language the request used.
+KIND_TITLES = {"summary": ("总结", "Summary"), "agenda": ("本课内容", "Today's plan"), "exercise": ("课堂练习", "Exercises")}
+
+
+def _page_kind(subject: str) -> str | None:
+    lowered = subject.lower()
+    for kind, words in (("summary", SUMMARY_WORDS), ("agenda", AGENDA_WORDS), ("exercise", EXERCISE_WORDS)):
+        if any(word in lowered for word in words):
+            return kind
+    return None
+
+
 def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh: bool) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of a page added about a subject the user named: a recap, an
     agenda or exercises when the subject says so, else the subject's points tied back to the deck's topic."""
     units = [unit.title for unit in outline.knowledgeUnits]
     title = subject if zh else capitalised(subject)
+    kind = _page_kind(subject)
+    if kind and (language_of(subject) == "zh") != zh:  # "add a summary slide" on a Chinese deck: a page titled 总结
+        title = KIND_TITLES[kind][0 if zh else 1]
     if nth:
         title = f"{title}（{nth + 1}）" if zh else f"{title} ({nth + 1})"
     lowered = subject.lower()
-    if any(word in lowered for word in (*SUMMARY_WORDS, *AGENDA_WORDS)):
+    if kind in ("summary", "agenda"):
         return title, units[:6], []
-    if any(word in lowered for word in EXERCISE_WORDS):
+    if kind == "exercise":
         return title, ([f"用自己的话解释{units[0]}", f"举一个生活中与{topic}有关的例子", f"{units[0]}和{units[-1]}有什么联系？"] if zh else
                        [f"Explain {_mid_sentence(units[0])} in your own words", f"Give an everyday example of {topic}",
                         f"How is {_mid_sentence(units[0])} linked to {_mid_sentence(units[-1])}?"]), []

@@ -9,7 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.i18n import t
 from core.language import CJK, language_of
+from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
 
@@ -124,13 +126,14 @@ def slide_count_hint(text: str) -> int | None:
 
 
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
-_AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;]|$| about| on)", re.IGNORECASE)
+_AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
     r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为)[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈))"
+# 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question.
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈))"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
     r"\b(please|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
@@ -192,6 +195,9 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
     r"presentation|ppt)\s+(?:about|on|of)\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
+    # "a science talk for kids: why is the sky blue?": the occasion, then its subject after the colon
+    r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck)\b"
+    r"[^,.;:!?]*:\s*",
     r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
 _TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present|cover|describe)\s+", re.IGNORECASE)
@@ -207,8 +213,23 @@ _REPLY_OPENER_EN = re.compile(r"^\W*(?:(?:ok(?:ay)?|sure|yes|yeah|well|alright|a
 _REPLY_CLOSER_EN = re.compile(r"[\s,]+then\W*$", re.IGNORECASE)
 
 
+# A full stop or an apostrophe between two letters or digits is part of a word ("Node.js", "Python 3.12",
+# "Newton's"), not the end of a clause: it is held as a private-use character while clauses are cut.
+_IN_WORD = re.compile(r"(?<=\w)[.'’](?=\w)")
+_HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002"}
+_RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
+
+
+def _held(text: str) -> str:
+    return _IN_WORD.sub(lambda m: _HELD[m.group(0)], text)
+
+
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
+    return _subject_of_held(_held(text)).translate(_RELEASED)
+
+
+def _subject_of_held(text: str) -> str:
     if language_of(text) == "zh":
         text = _REPLY_OPENER_ZH.sub("", text)
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
@@ -216,7 +237,9 @@ def _subject_of(text: str) -> str:
             text = named.group("subject")
         stripped = _AUDIENCE_SPAN_ZH.sub(" ", _without_sizes(text))
         stripped = _FILLER_ZH.sub(" ", stripped)
-        stripped = re.sub(r"[，,。.!！?？:：;；“”\"'《》()（）]", " ", stripped)
+        # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
+        stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
+        stripped = re.sub(r"[，,。.!！?？:：;；()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
         text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
@@ -251,11 +274,22 @@ def short_title(request: str) -> str:
     topic = core_topic(request)
     if len(topic) <= MAX_TITLE:
         return topic
-    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(request)
-    subject = core_topic(match.group("subject")) if match else ""
+    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(_held(request))
+    subject = core_topic(match.group("subject").translate(_RELEASED)) if match else ""
     if not subject:
-        subject = next((c.strip() for c in _CLAUSE.split(topic) if c.strip()), topic)
+        subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
     return subject[:MAX_TITLE].strip()
+
+
+def thread_title(message: str) -> str:
+    """The thread's name in the list: the subject the deck is titled by, without emoji or symbols (a message
+    led by "🌋" is named by its words); a message naming no subject ("🎉", "做一个PPT") makes no deck, so the
+    thread has the placeholder until a message that does."""
+    title = capitalised(plain(short_title(plain(message))))
+    return title if names_a_topic(message) and any(c.isalnum() for c in title) else t(UNTITLED_THREAD)
+
+
+UNTITLED_THREAD = "ppt.untitled_thread"
 
 
 _UNSAFE_IN_FILE_NAMES = re.compile(r'\s*[\\/:*?"<>|\x00-\x1f]+[\s\\/:*?"<>|\x00-\x1f]*')
@@ -385,6 +419,15 @@ LAYOUT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 def layout_asked(text: str | None) -> str | None:
     lowered = (text or "").lower()
     return next((layout for layout, words in LAYOUT_WORDS if any(w in lowered for w in words)), None)
+
+
+# A length in feedback changes the deck's length only with a word that asks for it: "再做一个讲地震的，15分钟"
+# names a length for another deck, which the model (or the new-deck rule) decides.
+_CHANGES_LENGTH = re.compile(
+    r"缩短|缩减|压缩|删减|延长|加长|拉长|改成|改为|改到|调成|调到|控制在|太长|太短|变短|变长|只要|只有|"
+    r"\b(?:shorter|longer|shorten|lengthen|cut|trim|extend|reduce|make it|keep it|only|down to|up to|too long|too short)\b",
+    re.IGNORECASE,
+)
 
 
 def wants_simpler(text: str | None) -> bool:
@@ -617,6 +660,8 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     pages = pages_named(text)
     if pages:
         return FeedbackIntent(intent="REFINEMENT", targetStage=REVISE_PAGES, pages=pages, reason="names pages")
+    if duration_hint(text) is not None and _CHANGES_LENGTH.search(text):  # "缩短到10分钟", "make it a 5 minute talk"
+        return FeedbackIntent(intent="REFINEMENT", targetStage="generate_course_config", reason="names a duration")
     for stage_name, words in REFINEMENT_RULES:
         if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)):
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
