@@ -286,3 +286,74 @@ async def test_an_unknown_project_the_message_cannot_create_is_refused_with_how_
         threads = await runtime.store.list_threads()
     assert t(refusal, project_id=project_id) in refused.value.message
     assert threads == [] and not (data / "projects").exists()
+
+
+# ---- single steps, in-process (fast): a step run alone in a one-node graph, its events collected
+
+
+async def step_events(step, state, config) -> list[tuple[str, dict]]:
+    from langgraph.graph import END, START, StateGraph
+
+    from core.llm.offline import OfflineLLM
+    from graphs.base import FlowContext
+    from graphs.novel.workflow import WorkflowState
+
+    graph = StateGraph(WorkflowState, context_schema=FlowContext)
+    graph.add_node("step", step)
+    graph.add_edge(START, "step")
+    graph.add_edge("step", END)
+    events = []
+    async for chunk in graph.compile().astream(state, {"configurable": {"thread_id": "t"}}, stream_mode="custom",
+                                               context=FlowContext(llm=OfflineLLM(), tools={"novel": config})):
+        events += [(e["event"], e["data"]) for e in chunk["events"]]
+    return events
+
+
+def novel_config(tmp_path: Path):
+    from core.settings import Settings
+    from core.tools.novel import NovelConfig
+
+    return NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+
+
+async def test_a_rerun_of_create_project_after_a_crash_says_it_reuses_the_project_not_that_it_created_it(tmp_path):
+    from core.i18n import t
+    from graphs.novel.library import ProjectFiles
+    from graphs.novel.workflow import create_project, workflow_input
+
+    config = novel_config(tmp_path)
+    ProjectFiles.create(config, "lighthouse", world_description="海上孤岛的灯塔守护人")  # the crashed run made it
+    events = await step_events(create_project, workflow_input("lighthouse", description="海上孤岛的灯塔守护人"), config)
+    logs = [d["message"] for n, d in events if n == "tool:log"]
+    assert logs == [t("novel.project_reused", project="lighthouse")]
+
+
+async def test_scene_progress_counts_scenes_written_and_ends_at_the_chapters_total(tmp_path, monkeypatch):
+    from datetime import datetime
+
+    from graphs.novel.library import ProjectFiles
+    from graphs.novel.workflow import write_scene, workflow_input
+    from schemas.novel import ChapterPlan, SceneMemoryContext, ScenePlan
+
+    config = novel_config(tmp_path)
+    files = ProjectFiles.create(config, "demo", world_description="雪山脚下的驿站")
+    files.save_plan(ChapterPlan(chapter_number=1, chapter_title="第1章 启程", scenes=[
+        ScenePlan(scene_number=n, location="驿站", characters=["林远"], purpose="推进剧情", key_actions=["赶路"], estimated_words=300,
+                  scene_type="日常", intensity="低")
+        for n in (1, 2)]))
+
+    async def no_memory(self, scene, chapter, plan, llm):  # retrieval is not what is measured here
+        return SceneMemoryContext(project_id="demo", retrieval_timestamp=datetime.now())
+
+    monkeypatch.setattr(ProjectFiles, "scene_memory", no_memory)
+    state = {**workflow_input("demo", to_chapter=1), "chapter": 1, "scene_total": 2, "scenes": []}
+    seen = []
+    for _ in range(2):
+        events = await step_events(write_scene, state, config)
+        seen += [(d["current"], d["total"]) for n, d in events if n == "progress"]
+        written = [d for n, d in events if n == "tool:log" and "完成" in d["message"]]
+        assert written, events
+        state["scenes"] = state["scenes"] + [{"scene_number": len(state["scenes"]) + 1, "content": "x", "word_count": 1}]
+    # While scene 1 is being written none is done; the last event says both are.
+    assert seen[0] == (0, 2) and seen[-1] == (2, 2), seen
+    assert all(current <= total for current, total in seen)

@@ -68,9 +68,11 @@ def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
 async def create_project(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     """A project the message names and describes, made as `ng novel init` makes one (its world: the message)."""
     config = novel_config(ctx.flow.tools)
-    # Made already when this step is re-run after a crash: it goes on with that project.
-    if not ProjectFiles.project(config, state["project_id"]).exists():
-        ProjectFiles.create(config, state["project_id"], world_description=state["description"])
+    # Made already when this step is re-run after a crash: it goes on with that project, and says so.
+    if ProjectFiles.project(config, state["project_id"]).exists():
+        ctx.log(t("novel.project_reused", project=state["project_id"]))
+        return {}
+    ProjectFiles.create(config, state["project_id"], world_description=state["description"])
     ctx.log(t("novel.project_created_from_message", project=state["project_id"], world=state["description"]))
     return {}
 
@@ -187,7 +189,8 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     done = list(state.get("scenes") or [])
     scene = plan.scenes[len(done)]
     total = len(plan.scenes)
-    ctx.progress(len(done) + 1, total, t("novel.progress_scene", chapter=number, scene=scene.scene_number, total=total),
+    # The count is of scenes finished: the one being written is named, and counted once it is written.
+    ctx.progress(len(done), total, t("novel.progress_scene", chapter=number, scene=scene.scene_number, total=total),
                  status="generating_scene")
     context = await files.scene_memory(scene, number, plan, ctx.llm)
     artifact_id = ctx.artifact(key=f"scene_memory_{number}_{scene.scene_number}", type=ArtifactType.scene_memory_context,
@@ -209,6 +212,8 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     # The model's own numbering and count are not trusted: the plan and the text decide them.
     written = GeneratedScene.from_content(scene.scene_number, made.content)
     ctx.log(t("novel.scene_written", chapter=number, scene=scene.scene_number, words=written.word_count))
+    ctx.progress(len(done) + 1, total, t("novel.progress_scenes_done", chapter=number, done=len(done) + 1, total=total),
+                 status="generating_scene")
     return {"scenes": done + [written.model_dump()]}
 
 
