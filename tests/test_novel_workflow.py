@@ -291,21 +291,24 @@ async def test_an_unknown_project_the_message_cannot_create_is_refused_with_how_
 # ---- single steps, in-process (fast): a step run alone in a one-node graph, its events collected
 
 
-async def step_events(step, state, config) -> list[tuple[str, dict]]:
+async def step_events(step, state, config, schema=None, thread_id: str = "t") -> list[tuple[str, dict]]:
     from langgraph.graph import END, START, StateGraph
 
     from core.llm.offline import OfflineLLM
     from graphs.base import FlowContext
     from graphs.novel.workflow import WorkflowState
 
-    graph = StateGraph(WorkflowState, context_schema=FlowContext)
+    graph = StateGraph(schema or WorkflowState, context_schema=FlowContext)
     graph.add_node("step", step)
     graph.add_edge(START, "step")
     graph.add_edge("step", END)
     events = []
-    async for chunk in graph.compile().astream(state, {"configurable": {"thread_id": "t"}}, stream_mode="custom",
-                                               context=FlowContext(llm=OfflineLLM(), tools={"novel": config})):
-        events += [(e["event"], e["data"]) for e in chunk["events"]]
+    try:
+        async for chunk in graph.compile().astream(state, {"configurable": {"thread_id": thread_id}}, stream_mode="custom",
+                                                   context=FlowContext(llm=OfflineLLM(), tools={"novel": config})):
+            events += [(e["event"], e["data"]) for e in chunk["events"]]
+    except Exception as error:  # a step that fails: its events, then what it raised
+        events.append(("raised", {"error": error}))
     return events
 
 
@@ -357,3 +360,57 @@ async def test_scene_progress_counts_scenes_written_and_ends_at_the_chapters_tot
     # While scene 1 is being written none is done; the last event says both are.
     assert seen[0] == (0, 2) and seen[-1] == (2, 2), seen
     assert all(current <= total for current, total in seen)
+
+
+def another_live_process() -> str:
+    """The runner name of a process other than this one that is alive (the one that started the tests)."""
+    import socket
+
+    from core.processes import _started
+
+    return f"{socket.gethostname()}|{os.getppid()}|{_started(os.getppid()) or ''}"
+
+
+def journal_of_a_run(tmp_path: Path, runner: str, thread_id: str):
+    from graphs.novel.library import ProjectFiles
+
+    files = ProjectFiles.create(novel_config(tmp_path), "demo", world_description="雪山脚下的驿站")
+    files.project.write_json(files.root / ".workflow_run.json", {"to_chapter": 2, "force": False, "pending": [1, 2],
+                                                                  "runner": runner, "thread_id": thread_id})
+    return files
+
+
+async def test_the_chat_says_a_generation_is_running_in_another_process_and_refuses_resume_instead_of_offering_it(tmp_path):
+    from core.i18n import t
+    from graphs.novel.chat import ChatState, slash_command, status_sentence
+
+    files = journal_of_a_run(tmp_path, another_live_process(), "novel-demo")
+    sentence = status_sentence(files.status())
+    assert t("novel.chat_generation_running") in sentence and t("novel.chat_resumable") not in sentence
+    for command in ("/resume", "/run 2"):
+        events = await step_events(slash_command, ChatState(project_id="demo", text=command, history=[]),
+                                   novel_config(tmp_path), schema=ChatState, thread_id="chat-thread")
+        said = [d["content"] for n, d in events if n == "message"]
+        assert said == [t("novel.generation_running", project="demo")], said
+        assert not [n for n, d in events if n == "interrupt"]
+
+
+def test_a_run_of_this_process_offers_resume_only_once_its_thread_stopped_running(tmp_path):
+    from core.processes import running_here, this_process
+
+    files = journal_of_a_run(tmp_path, this_process(), "workflow-thread")
+    with running_here("workflow-thread"):
+        assert not files.status().resumable
+    assert files.status().resumable
+
+
+async def test_a_second_run_of_a_project_being_generated_elsewhere_writes_nothing_and_says_why(tmp_path):
+    from core.i18n import t
+    from graphs.novel.workflow import workflow_input, world
+
+    files = journal_of_a_run(tmp_path, another_live_process(), "novel-demo")
+    events = await step_events(world, workflow_input("demo", to_chapter=2), novel_config(tmp_path), thread_id="chat-thread")
+    errors = [d["message"] for n, d in events if n == "tool:log" and d["level"] == "error"]
+    assert errors == [t("novel.generation_running", project="demo")], events
+    assert not files.has("world")
+    assert files.run_journal().runner == another_live_process()

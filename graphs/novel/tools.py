@@ -13,6 +13,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from core.i18n import t
 from core.tools.novel import NovelConfig
 from graphs.novel.library import MemoryIndexReport, ProjectFiles
 from graphs.novel.workflow import WORKFLOW, WorkflowState, workflow_input
@@ -26,8 +27,15 @@ class WorkflowTool:
         self.files = ProjectFiles.open(config, project_id)
         self.project_id = project_id
 
-    def status(self):
-        return self.files.status()
+    def status(self, asker: str | None = None):
+        return self.files.status(asker=asker)
+
+    def running_elsewhere(self, asker: str | None) -> str | None:
+        """The sentence saying a run of this project goes on in another thread or process (None: none does)."""
+        journal = self.files.run_journal()
+        if journal is not None and journal.running(besides=asker):
+            return t("novel.generation_running", project=self.project_id)
+        return None
 
     def run_input(self, to_chapter: int | None = None, force: bool = False) -> WorkflowState:
         return workflow_input(self.project_id, to_chapter, force)

@@ -98,7 +98,9 @@ async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, sche
 
 @stage("world")
 async def world(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    settings = _files(state, ctx).settings()
+    files = _files(state, ctx)
+    files.claim_run(ctx.thread_id)  # two runs writing one project's files would overwrite each other
+    settings = files.settings()
     return await _setup_step(state, ctx, step="world", schema=WorldSetting, prompt=prompts.world(settings.world_description),
                              facts={"description": settings.world_description, "seed": settings.project_name})
 
@@ -152,7 +154,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     if queue is None:
         numbers = sorted(c.chapter_number for c in existing.chapters if c.chapter_number <= wanted)
         queue = [n for n in numbers if state.get("force") or not files.has_chapter(n)]
-    files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue)
+    files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue, thread_id=ctx.thread_id)
     ctx.log(t("novel.chapters_queued", count=len(queue), chapters=join_items(map(str, queue)) or "—"))
     return {"to_chapter": wanted, "queue": queue}
 
@@ -163,6 +165,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
 @stage("plan_chapter")
 async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
+    files.claim_run(ctx.thread_id)  # a run resumed from its checkpoint may start here
     number = state["queue"][0]
     if files.has_plan(number) and not state.get("force"):
         plan = files.load_plan(number)
@@ -184,6 +187,7 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
 @node("write_scene")
 async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
+    files.claim_run(ctx.thread_id)  # a run resumed from its checkpoint may start here
     number = state["chapter"]
     plan = files.load_plan(number)
     done = list(state.get("scenes") or [])
@@ -253,7 +257,8 @@ async def remember_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
     for note in report.degraded:
         ctx.log(note, level="warning")
     queue = list(state["queue"][1:])
-    files.record_run(to_chapter=state["to_chapter"], force=bool(state.get("force")), pending=queue)
+    files.record_run(to_chapter=state["to_chapter"], force=bool(state.get("force")), pending=queue,
+                     thread_id=ctx.thread_id)
     return {"queue": queue, "chapter": None, "scenes": [], "written": list(state.get("written") or []) + [number]}
 
 

@@ -3,12 +3,17 @@
 A run's thread row names its process (host, pid and the pid's start time, so a pid the system
 has since given to another program does not count). Start-up recovery then marks `running` only
 the threads whose process is gone, not a live run of the process next door.
+
+Graphs ask the same of what they record themselves (the novel workflow's run journal): whether the
+run a (process, thread) pair names is still going, in another process or in this one.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 
@@ -45,3 +50,26 @@ def process_alive(runner: str | None) -> bool:
     except PermissionError:
         return True  # it exists, owned by another user
     return True
+
+
+# Threads with a run in progress in this process (the runtime holds each one for its run's length).
+_running_here: set[str] = set()
+
+
+@contextmanager
+def running_here(thread_id: str) -> Iterator[None]:
+    _running_here.add(thread_id)
+    try:
+        yield
+    finally:
+        _running_here.discard(thread_id)
+
+
+def run_alive(runner: str | None, thread_id: str | None) -> bool:
+    """Whether the run of `thread_id` in process `runner` still goes on: in this process, while its thread
+    runs here (a stopped or failed run leaves the process alive); in another, while that process lives."""
+    if runner is None:
+        return False
+    if runner == this_process():
+        return thread_id in _running_here
+    return process_alive(runner)
