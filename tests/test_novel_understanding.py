@@ -83,6 +83,20 @@ def test_an_english_character_is_recognised_by_part_of_the_name_in_any_letter_ca
     assert read.names_in(text, CAST) == named
 
 
+EVERYDAY_CAST = ["Will", "Mara Carrow", "May Finch", "Elsie Kerr"]
+
+
+def test_a_one_word_name_that_is_an_everyday_english_word_is_a_name_only_written_as_one():
+    assert read.names_in("will it rain in chapter 3?", EVERYDAY_CAST) == []
+    assert read.names_in("Will it rain in chapter 3?", EVERYDAY_CAST) == []  # a capital opening a sentence
+    assert read.names_in("Where is Will now?", EVERYDAY_CAST) == ["Will"]
+
+
+def test_a_word_of_a_name_that_is_an_everyday_english_word_is_a_name_only_written_as_one():
+    assert read.names_in("may i ask where Elsie went", EVERYDAY_CAST) == ["Elsie Kerr"]
+    assert read.names_in("Did May leave the harbour?", EVERYDAY_CAST) == ["May Finch"]
+
+
 def test_a_first_name_two_characters_share_offers_both():
     assert read.names_like("ines", CAST) == ["Ines Finch", "Ines Vane"]
     assert read.names_like("Zed", CAST) == []

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from core.language import CJK
+from core.language import CJK, is_function_word
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -314,9 +314,26 @@ def names_like(word: str, names: list[str] | tuple[str, ...]) -> list[str]:
                      if len(wanted) < 3 else [])
 
 
+# Where a sentence starts: there a capital letter says nothing about a word being a name ("Will it rain?").
+_SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：;；\n])[\s\"'“‘(（]*$")
+
+
+def _said_as_name(text: str, word: str) -> bool:
+    """`word` (a name, or one word of a name) is said in `text` as a name. A word English also builds
+    sentences with ("Will", "May") counts only capitalised and not opening a sentence ("Where is Will now?",
+    not "will it rain" or "Will it rain?"); any other word in any letter case ("who is mara")."""
+    if not is_function_word(word):
+        return _says(text, word)
+    for match in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I):
+        if match.group()[0].isupper() and not _SENTENCE_START.search(text[:match.start()]):
+            return True
+    return False
+
+
 def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
     """The characters a message names, in the sheet's order: a whole name in any letter case
-    ("elsie kerr"), or a word of a name written in words that no other name shares ("Elsie", "mara")."""
+    ("elsie kerr"), or a word of a name written in words that no other name shares ("Elsie", "mara");
+    a one-word name or word that is also an everyday English word only as a name (see _said_as_name)."""
     said = set(_words(text))
     shared: dict[str, int] = {}
     for name in names:
@@ -325,7 +342,8 @@ def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
     found = []
     for name in names:
         words = _words(name)
-        if _says(text, name) or (len(words) > 1 and any(w in said and shared[w] == 1 for w in words)):
+        whole = _said_as_name(text, name) if len(words) == 1 else _says(text, name)
+        if whole or (len(words) > 1 and any(w in said and shared[w] == 1 and _said_as_name(text, w) for w in words)):
             found.append(name)
     return found
 
