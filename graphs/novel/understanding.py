@@ -381,3 +381,96 @@ def pronoun_in(text: str) -> str | None:
     return next((p for p in PRONOUNS if p in text), None)
 
 
+
+
+# ---- characters an author names in a book's description ("a girl named Mira and her brother Tom",
+# "一个名叫林小雨的女孩和她的哥哥林大山")
+
+# Words that say who someone is, before their name ("her brother Tom", "师父沈墨"), with the gender they tell.
+_KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
+           "aunt": "female", "wife": "female", "grandmother": "female", "princess": "female", "queen": "female",
+           "lady": "female", "boy": "male", "man": "male", "brother": "male", "father": "male", "son": "male",
+           "uncle": "male", "husband": "male", "grandfather": "male", "prince": "male", "king": "male",
+           "friend": None, "mentor": None, "master": None, "teacher": None, "rival": None, "cousin": None,
+           "keeper": None, "apprentice": None, "captain": None, "partner": None}
+_KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
+           "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
+           "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
+           "好友": None, "徒弟": None, "对手": None, "宿敌": None}
+_NAME_EN = r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+_CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
+_KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
+# The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
+_CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
+_KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
+# What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
+_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
+
+
+@dataclass(frozen=True)
+class NamedCharacter:
+    name: str
+    said_as: str | None  # the word the description calls them by ("brother", "师父"), if any
+    gender: str | None  # what that word tells ("male"/"female", 男/女), if anything
+
+
+def _chinese_name(run: str) -> str | None:
+    """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
+    is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山)."""
+    run = _AFTER_NAME_ZH.split(run, maxsplit=1)[0]
+    if len(run) > 3:
+        import jieba
+
+        name = ""
+        for word in jieba.lcut(run):
+            if len(name) >= 2 and len(name + word) > 3:
+                break
+            name += word
+        run = name
+    return run if 2 <= len(run) <= 4 else None
+
+
+def _word_alone(text: str, at: int) -> bool:
+    """The character at `at` is a word by itself in jieba's cut of the text."""
+    import jieba
+
+    position = 0
+    for word in jieba.lcut(text):
+        if position == at:
+            return len(word) == 1
+        position += len(word)
+        if position > at:
+            return False
+    return False
+
+
+def characters_in_description(text: str) -> list[NamedCharacter]:
+    """Characters a book's description names, in the order it names them: after "named / called / known as",
+    a word saying who someone is ("her brother Tom"), 名叫 / 叫做 / 名为, or 哥哥 / 师父 … (Chinese)."""
+    found: dict[str, NamedCharacter] = {}
+    hits: list[tuple[int, NamedCharacter]] = []
+    for match in _CALLED_EN.finditer(text):
+        before = (match.group(1) or "").lower()
+        said = before if before in _KIN_EN else None
+        hits.append((match.start(2), NamedCharacter(match.group(2), said, _KIN_EN.get(said) if said else None)))
+    for match in _KIN_NAME_EN.finditer(text):
+        word = match.group(1).lower()
+        hits.append((match.start(2), NamedCharacter(match.group(2), word, _KIN_EN[word])))
+    for match in _CALLED_ZH.finditer(text):
+        if match.group() == "叫" and not _word_alone(text, match.start()):
+            continue  # 叫醒, 叫喊: a verb of its own, no name follows
+        name = _chinese_name(match.group(1))
+        if name:
+            # "一个名叫林小雨的女孩": the word after 的 says who she is
+            rest = text[match.start(1) + len(name):]
+            said = next((w for w in _KIN_ZH if rest.startswith("的" + w)), None)
+            hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
+    for match in _KIN_NAME_ZH.finditer(text):
+        name = _chinese_name(match.group(2))
+        if name:
+            hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
+    for _, character in sorted(hits, key=lambda hit: hit[0]):
+        kept = found.get(character.name)
+        if kept is None or (kept.said_as is None and character.said_as):
+            found[character.name] = character
+    return list(found.values())

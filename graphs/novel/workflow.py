@@ -120,9 +120,12 @@ async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, An
 async def characters(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
     world_setting, theme = files.load("world").model_dump(), files.load("theme_conflict").model_dump()
+    settings = files.settings()
+    # The description itself too: the people its author named there keep their names.
     return await _setup_step(state, ctx, step="characters", schema=CharactersConfig,
-                             prompt=prompts.characters(world_setting, theme),
-                             facts={"world": world_setting, "theme": theme, "seed": files.settings().project_name})
+                             prompt=prompts.characters(world_setting, theme, settings.world_description),
+                             facts={"world": world_setting, "theme": theme, "seed": settings.project_name,
+                                    "description": settings.world_description})
 
 
 @stage("outline")
