@@ -137,3 +137,10 @@ def test_a_question_about_when_a_relation_changed_is_answered_with_where_it_turn
     who = t("novel.chat_pair", first="Elsie Kerr", second="Mara Carrow")
     turned = t("novel.chat_answer_turn", who=who, chapter=2, scene=1, quote=cited.quote)
     assert (turned in compose_offline(turn, [cited])) is asks
+
+
+def test_an_english_question_about_a_thing_is_looked_up_by_that_things_word_in_any_ending():
+    # With no word to look for, "will it rain?" was taken for a question about a person ("which character?").
+    assert read.topic_words("will it rain?") == ["rain"]
+    assert read.topic_words("Was the sea spirit ever mentioned?") == ["sea", "spirit"]
+    assert read.mentions("It rained all night.", "rain") and not read.mentions("They were training.", "rain")

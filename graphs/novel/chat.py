@@ -337,7 +337,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         if topic:
             # A question about a thing, not a person ("书里有外星人吗", "怀表是谁的"): only passages that
             # share a word with it count, and with none the book has nothing to say — no "who?" to ask.
-            hits = [h for h in hits if any(word in h.text for word in topic)]
+            hits = [h for h in hits if any(read.mentions(h.text, word) for word in topic)]
             if not hits:
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))

@@ -356,10 +356,20 @@ _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一�
                "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
 
 
+# The same in English: words of a question's frame ("was it ever mentioned", "what happened in the book").
+_NOT_TOPICS_EN = {"happen", "happens", "happened", "happening", "mention", "mentions", "mentioned", "appear", "appears",
+                  "appeared", "book", "story", "novel", "chapter", "chapters", "scene", "scenes", "text", "anything",
+                  "something", "anyone", "someone", "thing", "things", "tell", "know", "say", "said", "go", "goes",
+                  "went", "come", "came", "get", "got", "make", "made", "take", "took", "see", "saw", "like", "kind",
+                  "please", "part", "end", "ending", "begin", "beginning"}
+
+
 def topic_words(text: str) -> list[str]:
-    """The words of a question worth looking for in the text (CJK only): two-character words, or a
-    character standing alone between the question's function words and frame."""
-    words = []
+    """The words of a question worth looking for in the text: in Chinese two-character words, or a
+    character standing alone between the question's function words and frame; in English the words that
+    are neither function words nor the frame ("will it rain?" → rain)."""
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text)
+             if not is_function_word(w) and w.casefold() not in _NOT_TOPICS_EN]
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
         piece = "".join(" " if c in _FUNCTION_CHARS else c for c in run)
         for frame in sorted(_NOT_TOPICS, key=len, reverse=True):
@@ -367,6 +377,15 @@ def topic_words(text: str) -> list[str]:
         for part in piece.split():
             words += [part] if len(part) == 1 else [a + b for a, b in zip(part, part[1:])]
     return list(dict.fromkeys(words))
+
+
+def mentions(text: str, word: str) -> bool:
+    """`text` has the topic word `word`: in Chinese as it is; in English as a whole word in any letter case
+    and any ending ("rain" → "rained", "raining"; "betrayed" → "betrays")."""
+    if not re.search(r"[A-Za-z]", word):
+        return word in text
+    stem = re.sub(r"(?:ing|ed|es|s)$", "", word.casefold()) if len(word) > 4 else word.casefold()
+    return re.search(r"(?<!\w)" + re.escape(stem) + r"\w{0,3}(?!\w)", text.casefold()) is not None
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
