@@ -414,3 +414,16 @@ async def test_a_second_run_of_a_project_being_generated_elsewhere_writes_nothin
     assert errors == [t("novel.generation_running", project="demo")], events
     assert not files.has("world")
     assert files.run_journal().runner == another_live_process()
+
+
+def test_a_line_two_scenes_repeat_is_cited_from_the_scene_the_passage_was_found_in(tmp_path):
+    from graphs.novel.chat import verify
+    from graphs.novel.library import ProjectFiles
+    from schemas.novel import GeneratedChapter, GeneratedScene
+
+    files = ProjectFiles.create(novel_config(tmp_path), "demo", world_description="雪山脚下的驿站")
+    said = "他们想起了前事：林小雨遇到林大山。"
+    files.save_chapter(GeneratedChapter.assemble(2, "第2章 对峙", [
+        GeneratedScene.from_content(n, f"林小雨来到城门。{said}" if n != 2 else "林小雨来到渡口。") for n in (1, 2, 3)]))
+    evidence, dropped = verify(files, [(2, said, 3)])
+    assert dropped == 0 and [(e.chapter_number, e.scene_number) for e in evidence] == [(2, 3)]

@@ -497,13 +497,17 @@ def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], sa
 # ------------------------------------------------------------------ the answer
 
 
-def verify(files: Any, claims: list[tuple[int, str]]) -> tuple[list[Evidence], int]:
-    """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped."""
+def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None]]) -> tuple[list[Evidence], int]:
+    """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped.
+
+    A claim may name its scene too (a passage found in it): a line several scenes repeat is cited from
+    that scene, not from the first that has it."""
     kept: list[Evidence] = []
     dropped = 0
-    for number, quote in claims:
+    for number, quote, *at in claims:
         chapter = files.load_chapter(number) if files.has_chapter(number) else None
-        scene = next((s for s in chapter.scenes if quote in s.content), None) if chapter else None
+        holding = [s for s in chapter.scenes if quote in s.content] if chapter else []
+        scene = next((s for s in holding if at and s.scene_number == at[0]), holding[0] if holding else None)
         if scene is None:
             dropped += 1
             continue
@@ -573,7 +577,7 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     else:
         # Candidates of our own (memory sentences, some from summaries): keep those found in the text,
         # and say nothing of the rest: no one claimed them.
-        evidence, dropped = verify(files, [(p["chapter_number"], p["text"]) for p in ranked])[0], 0
+        evidence, dropped = verify(files, [(p["chapter_number"], p["text"], p.get("scene_number")) for p in ranked])[0], 0
         text = compose_offline(turn, evidence[:3])
     evidence = evidence[:3]
     if dropped:
