@@ -142,7 +142,9 @@ async def test_sigkill_mid_scene_then_resume_continues_at_that_scene(tmp_path):
     starts = Counter(d["toolName"] for n, d in log if n == "tool:start")
     for step in ("world", "theme_conflict", "characters", "outline"):
         assert starts[step] == 1, f"{step} ran again after the crash"
-    scenes = Counter(SCENE.search(d["message"]).groups() for n, d in log if n == "progress")
+    # The progress events that start a scene (the others count scenes written).
+    scenes = Counter(SCENE.search(d["message"]).groups() for n, d in log
+                     if n == "progress" and SCENE.search(d["message"]))
     assert scenes[("2", "1")] == 1, "a finished scene was written again"
     # The interrupted scene re-runs as the same task: its progress event is stored once (durable events).
     assert set(scenes.values()) == {1}, scenes
