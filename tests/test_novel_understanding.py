@@ -144,3 +144,11 @@ def test_an_english_question_about_a_thing_is_looked_up_by_that_things_word_in_a
     assert read.topic_words("will it rain?") == ["rain"]
     assert read.topic_words("Was the sea spirit ever mentioned?") == ["sea", "spirit"]
     assert read.mentions("It rained all night.", "rain") and not read.mentions("They were training.", "rain")
+
+
+@pytest.mark.parametrize("description, named", [
+    ("a town called Brindle where a boy named Ash lives with an old keeper called Will", ["Ash", "Will"]),
+    ("一座叫青石的小镇，住着名叫阿福的少年和他的师父沈墨", ["阿福", "沈墨"]),
+])
+def test_a_place_the_description_names_is_not_taken_for_a_character(description, named):
+    assert [c.name for c in read.characters_in_description(description)] == named

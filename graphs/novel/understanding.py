@@ -422,6 +422,13 @@ _KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
 # The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
 _CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
 _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
+# What a place or a thing is, when it is what is named ("a town called Brindle", "一座叫青石的小镇"): no character.
+_PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "empire", "realm", "land", "country",
+             "world", "place", "planet", "river", "mountain", "sea", "lake", "forest", "inn", "tavern", "school",
+             "academy", "sect", "guild", "order", "book", "story", "novel", "song", "sword", "festival", "street",
+             "harbour", "harbor", "port", "castle", "tower", "temple", "valley", "desert", "star", "game", "war"}
+_ARTICLES = {"the", "a", "an", "my", "his", "her", "their", "our", "its", "this", "that"}
+_PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
 # What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
 _AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
 
@@ -470,6 +477,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     hits: list[tuple[int, NamedCharacter]] = []
     for match in _CALLED_EN.finditer(text):
         before = (match.group(1) or "").lower()
+        if before in _PLACE_EN or match.group(2).split()[0].lower() in _ARTICLES:
+            continue  # "a town called Brindle", "a song called The Tide"
         said = before if before in _KIN_EN else None
         hits.append((match.start(2), NamedCharacter(match.group(2), said, _KIN_EN.get(said) if said else None)))
     for match in _KIN_NAME_EN.finditer(text):
@@ -482,6 +491,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if name:
             # "一个名叫林小雨的女孩": the word after 的 says who she is
             rest = text[match.start(1) + len(name):]
+            if rest[:1] in _PLACE_ZH or (rest.startswith("的") and any(ch in _PLACE_ZH for ch in rest[1:3])):
+                continue  # "叫青石的小镇", "名为青石镇": a place
             said = next((w for w in _KIN_ZH if rest.startswith("的" + w)), None)
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
