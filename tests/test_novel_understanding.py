@@ -90,6 +90,8 @@ def test_a_one_word_name_that_is_an_everyday_english_word_is_a_name_only_written
     assert read.names_in("will it rain in chapter 3?", EVERYDAY_CAST) == []
     assert read.names_in("Will it rain in chapter 3?", EVERYDAY_CAST) == []  # a capital opening a sentence
     assert read.names_in("Where is Will now?", EVERYDAY_CAST) == ["Will"]
+    assert read.names_in("Will Mara come back?", EVERYDAY_CAST) == ["Mara Carrow"]  # a subject follows: an auxiliary
+    assert read.names_in("Will came to the inn.", EVERYDAY_CAST) == ["Will"]  # the book's own sentence
 
 
 def test_a_word_of_a_name_that_is_an_everyday_english_word_is_a_name_only_written_as_one():

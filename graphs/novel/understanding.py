@@ -320,14 +320,26 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：;；\n])[\s\"'“‘(（]*$
 
 def _said_as_name(text: str, word: str) -> bool:
     """`word` (a name, or one word of a name) is said in `text` as a name. A word English also builds
-    sentences with ("Will", "May") counts only capitalised and not opening a sentence ("Where is Will now?",
-    not "will it rain" or "Will it rain?"); any other word in any letter case ("who is mara")."""
+    sentences with ("Will", "May") counts only capitalised, and opening a sentence only when no subject
+    follows it as one follows a question's auxiliary ("Will came to the inn", "Where is Will now?", not
+    "will it rain", "Will it rain?", "Will Mara come back?"); any other word in any letter case ("who is mara")."""
     if not is_function_word(word):
         return _says(text, word)
     for match in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I):
-        if match.group()[0].isupper() and not _SENTENCE_START.search(text[:match.start()]):
+        if not match.group()[0].isupper():
+            continue
+        if not _SENTENCE_START.search(text[:match.start()]):
+            return True
+        after = re.match(r"\s+([A-Za-z']+)", text[match.end():])
+        following = after.group(1) if after else ""
+        if not following or not (following[0].isupper() or (is_function_word(following)
+                                                              and following.lower() not in _JOINING)):
             return True
     return False
+
+
+# Words that join a name to the next ("Will and Mira came"): after a name, not the subject of a question.
+_JOINING = {"and", "or", "but", "nor"}
 
 
 def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
