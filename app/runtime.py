@@ -25,7 +25,7 @@ from app.errors import RequestError
 from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
-from core.processes import process_alive, running_here, this_process
+from core.processes import process_alive, this_process
 from core.i18n import t
 from core.llm.base import LLM
 from core.settings import Settings
@@ -574,14 +574,6 @@ class FlowRuntime:
     async def _execute(
         self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any], start_id: str | None
     ) -> None:
-        # Graphs that record their runs (the novel workflow's journal) can tell a run of this process that
-        # still goes on from one that stopped.
-        with running_here(thread_id):
-            await self._execute_graph(thread_id, run, flow, continuation, options, start_id)
-
-    async def _execute_graph(
-        self, thread_id: str, run: ActiveRun, flow: str, continuation: Any, options: dict[str, Any], start_id: str | None
-    ) -> None:
         graph = self.graphs[flow]
         barrier = StoredEvents()
         try:
@@ -589,7 +581,7 @@ class FlowRuntime:
             failed_attempts = {} if isinstance(continuation, StartFresh) else await self.store.failed_attempts(thread_id)
             context = FlowContext(
                 llm=self.llm, options=options, tools=self.tools, settings=self.settings, flush=barrier.flush,
-                failed_attempts=failed_attempts,
+                failed_attempts=failed_attempts, thread_running=self.active.__contains__,
             )
             graph_input, config = await self._graph_input(graph, self._run_config(thread_id, start_id), continuation)
             stream = graph.astream(

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import lru_cache
 
 
@@ -52,24 +51,17 @@ def process_alive(runner: str | None) -> bool:
     return True
 
 
-# Threads with a run in progress in this process (the runtime holds each one for its run's length).
-_running_here: set[str] = set()
+def nothing_running(_thread_id: str) -> bool:
+    """No thread has a run in progress here: a graph run headless, a CLI that runs no flow."""
+    return False
 
 
-@contextmanager
-def running_here(thread_id: str) -> Iterator[None]:
-    _running_here.add(thread_id)
-    try:
-        yield
-    finally:
-        _running_here.discard(thread_id)
-
-
-def run_alive(runner: str | None, thread_id: str | None) -> bool:
+def run_alive(runner: str | None, thread_id: str | None, running_here: Callable[[str], bool] = nothing_running) -> bool:
     """Whether the run of `thread_id` in process `runner` still goes on: in this process, while its thread
-    runs here (a stopped or failed run leaves the process alive); in another, while that process lives."""
+    runs here (`running_here`, the runtime's word: a stopped or failed run leaves the process alive); in
+    another, while that process lives."""
     if runner is None:
         return False
     if runner == this_process():
-        return thread_id in _running_here
+        return thread_id is not None and running_here(thread_id)
     return process_alive(runner)

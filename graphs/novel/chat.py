@@ -61,7 +61,7 @@ def _say(ctx: NodeContext, state: ChatState, text: str, history: list[dict[str, 
 
 
 def _status_artifact(ctx: NodeContext, tool: WorkflowTool) -> Any:
-    status = tool.status(asker=ctx.thread_id)
+    status = tool.status(asker=ctx.thread_id, running_here=ctx.thread_running)
     ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"), content=status,
                  show_in_canvas=True)
     return status
@@ -140,7 +140,7 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         on = args[0] == "on"
         return reply(t("novel.chat_auto_on" if on else "novel.chat_auto_off"), auto=on)
     if command.name in WRITING_COMMANDS:
-        busy = WorkflowTool(novel_config(ctx.flow.tools), project_id).running_elsewhere(ctx.thread_id)
+        busy = WorkflowTool(novel_config(ctx.flow.tools), project_id).running_elsewhere(ctx.thread_id, ctx.thread_running)
         if busy:
             return reply(busy)
     if command.name == "/run":
@@ -226,7 +226,7 @@ def _ask(turn: dict[str, Any], questions: list[dict[str, Any]]) -> dict[str, Any
 async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
     tools = Gatherer(ctx, state["project_id"], turn)
     answers = turn.get("answers") or {}
-    status = await tools.call("status", tools.workflow.status, asker=ctx.thread_id)
+    status = await tools.call("status", tools.workflow.status, asker=ctx.thread_id, running_here=ctx.thread_running)
     if status.running:
         return {"turn": None, "outcome": "done", "reply": t("novel.generation_running", project=state["project_id"])}
     text = turn["question"]
@@ -677,7 +677,7 @@ async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     workflow = WorkflowTool(novel_config(ctx.flow.tools), project_id)
     result: dict[str, Any] = {"tool": step.tool, **step.args}
     # Confirmed a while ago: a run started elsewhere since then is not written over.
-    busy = workflow.running_elsewhere(ctx.thread_id) if step.tool.startswith("workflow.") else None
+    busy = workflow.running_elsewhere(ctx.thread_id, ctx.thread_running) if step.tool.startswith("workflow.") else None
     if busy:
         sentence = busy
     elif step.tool == "workflow.run":

@@ -8,7 +8,7 @@ journal (`.workflow_run.json`) — which chapters an unfinished run still had to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 import asyncio
 from datetime import datetime
 from typing import Any
@@ -20,7 +20,7 @@ from core.language import language_of
 from core.novel.memory import IndexReport as MemoryIndexReport
 from core.novel.memory import index_project, memory_store, retrieve_scene_memory_context
 from core.novel.memory.derive import sentences
-from core.processes import run_alive, this_process
+from core.processes import nothing_running, run_alive, this_process
 from core.novel.project import NovelProject, ProjectError, check_project_id, list_projects, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
@@ -54,9 +54,10 @@ class RunJournal(BaseModel):
     runner: str | None = None
     thread_id: str | None = None
 
-    def running(self, besides: str | None = None) -> bool:
-        """The run is going on now, in a thread other than `besides` (the asker's own)."""
-        return self.thread_id != besides and run_alive(self.runner, self.thread_id)
+    def running(self, besides: str | None = None, running_here: Callable[[str], bool] = nothing_running) -> bool:
+        """The run is going on now, in a thread other than `besides` (the asker's own); `running_here` says
+        which threads have a run in progress in this process (NodeContext.thread_running)."""
+        return self.thread_id != besides and run_alive(self.runner, self.thread_id, running_here)
 
 
 def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
@@ -208,13 +209,13 @@ class ProjectFiles:
         journal = RunJournal(to_chapter=to_chapter, force=force, pending=pending, runner=this_process(), thread_id=thread_id)
         self.project.write_json(self.root / JOURNAL, journal.model_dump())
 
-    def claim_run(self, thread_id: str | None) -> None:
+    def claim_run(self, thread_id: str | None, running_here: Callable[[str], bool] = nothing_running) -> None:
         """Before a run writes: refused while another run of this project goes on; a run resumed in a new
         process or thread becomes the journal's (so others see it running)."""
         journal = self.run_journal()
         if journal is None or (journal.runner, journal.thread_id) == (this_process(), thread_id):
             return
-        if journal.running(besides=thread_id):
+        if journal.running(besides=thread_id, running_here=running_here):
             raise ProjectError(t("novel.generation_running", project=self.project_id))
         self.record_run(to_chapter=journal.to_chapter, force=journal.force, pending=journal.pending, thread_id=thread_id)
 
@@ -242,11 +243,13 @@ class ProjectFiles:
         return removed
 
     # ---- status
-    def status(self, top_preferences: int = 5, asker: str | None = None) -> NovelStatus:
+    def status(
+        self, top_preferences: int = 5, asker: str | None = None, running_here: Callable[[str], bool] = nothing_running
+    ) -> NovelStatus:
         """`asker`: the thread asking, whose own interrupted run is one to resume, never one running elsewhere."""
         base = project_status(self.project)
         journal = self.run_journal()
-        running = journal is not None and journal.running(besides=asker)
+        running = journal is not None and journal.running(besides=asker, running_here=running_here)
         return NovelStatus(**base.model_dump(), chapters_planned=base.chapter_plans,
                            preferences_top=self.preferences()[-top_preferences:], resumable=journal is not None and not running,
                            running=running)

@@ -99,7 +99,7 @@ async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, sche
 @stage("world")
 async def world(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
-    files.claim_run(ctx.thread_id)  # two runs writing one project's files would overwrite each other
+    files.claim_run(ctx.thread_id, ctx.thread_running)  # two runs writing one project's files would overwrite each other
     settings = files.settings()
     return await _setup_step(state, ctx, step="world", schema=WorldSetting, prompt=prompts.world(settings.world_description),
                              facts={"description": settings.world_description, "seed": settings.project_name})
@@ -168,7 +168,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
 @stage("plan_chapter")
 async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
-    files.claim_run(ctx.thread_id)  # a run resumed from its checkpoint may start here
+    files.claim_run(ctx.thread_id, ctx.thread_running)  # a run resumed from its checkpoint may start here
     number = state["queue"][0]
     if files.has_plan(number) and not state.get("force"):
         plan = files.load_plan(number)
@@ -190,7 +190,7 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
 @node("write_scene")
 async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
-    files.claim_run(ctx.thread_id)  # a run resumed from its checkpoint may start here
+    files.claim_run(ctx.thread_id, ctx.thread_running)  # a run resumed from its checkpoint may start here
     number = state["chapter"]
     plan = files.load_plan(number)
     done = list(state.get("scenes") or [])
