@@ -110,7 +110,9 @@ def render_status(status: Any) -> None:
     console.print(t("novel.cli_status_words", words=f"{status.total_words:,}", memory=status.chapter_memory_entries))
     for problem in status.problems:
         console.print(f"[yellow]{problem}[/]")
-    if status.resumable:
+    if status.running:
+        console.print(f"[yellow]{t('novel.generation_running', project=status.project_id)}[/]")
+    elif status.resumable:
         console.print(f"[yellow]{t('novel.cli_status_resumable', project=status.project_id)}[/]")
 
 

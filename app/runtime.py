@@ -25,7 +25,7 @@ from app.errors import RequestError
 from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
-from app.processes import process_alive, this_process
+from core.processes import process_alive, this_process
 from core.i18n import LOCALES, join_clauses, t
 from core.llm.base import LLM
 from core.settings import Settings
@@ -594,7 +594,7 @@ class FlowRuntime:
             failed_attempts = {} if isinstance(continuation, StartFresh) else await self.store.failed_attempts(thread_id)
             context = FlowContext(
                 llm=self.llm, options=options, tools=self.tools, settings=self.settings, flush=barrier.flush,
-                failed_attempts=failed_attempts,
+                failed_attempts=failed_attempts, thread_running=self.active.__contains__,
             )
             graph_input, config = await self._graph_input(graph, self._run_config(thread_id, start_id), continuation)
             stream = graph.astream(

@@ -694,7 +694,7 @@ def thread_update(
     first checkpoint can start again from it. `resumable=False` marks a failure that a resume
     would repeat (the next run clears it). `final_artifact_id` is the run's final artifact once a
     node made it: a resumed run that does not make it again still names it in its `completion`.
-    `runner` names the process that runs it (app/processes.py).
+    `runner` names the process that runs it (core/processes.py).
     """
     sets, args = ["updated_at = ?"], [time.time()]
     if status is not None:

@@ -94,7 +94,7 @@ MIGRATIONS: list[str] = [
     "ALTER TABLE threads ADD COLUMN resumable BOOLEAN NOT NULL DEFAULT true",
     # the final artifact of the thread's latest run, kept for a resume that does not make it again.
     "ALTER TABLE threads ADD COLUMN final_artifact_id TEXT",
-    # the process running the thread (app/processes.py; the leases above are what counts here).
+    # the process running the thread (core/processes.py; the leases above are what counts here).
     "ALTER TABLE threads ADD COLUMN runner TEXT",
 ]
 # Any constant shared by every worker: serialises concurrent start-ups running the migrations.

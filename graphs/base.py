@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.graph import StateGraph
 
 from core.llm.base import LLM
+from core.processes import nothing_running
 from core.settings import Settings
 
 # (stream id, events written on it) → returns once the runtime has stored that many of them.
@@ -34,6 +35,9 @@ class FlowContext:
     # Failed attempts already recorded per LangGraph task id: a retry's events get keys of their
     # own, while a task re-run after a crash repeats its keys and the store keeps one of each.
     failed_attempts: Mapping[str, int] = field(default_factory=dict)
+    # Whether a thread has a run in progress in this process (the runtime's runs; none when headless): a
+    # graph that records its runs itself (the novel journal) tells one still going on from one that stopped.
+    thread_running: Callable[[str], bool] = nothing_running
 
 
 # ---- how a new message on an existing thread continues it

@@ -89,6 +89,10 @@ class NodeContext:
             control=runtime.control,
         )
 
+    def thread_running(self, thread_id: str) -> bool:
+        """Whether `thread_id` has a run in progress in this process (see FlowContext.thread_running)."""
+        return self.flow is not None and self.flow.thread_running(thread_id)
+
     @property
     def llm(self):
         return self.flow.llm

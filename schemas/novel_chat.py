@@ -60,3 +60,4 @@ class NovelStatus(ProjectStatus):
     chapters_planned: int = Field(description="Chapter plans on disk (the protocol's name for chapter_plans)")
     preferences_top: list[dict[str, Any]] = Field(default_factory=list, description="The latest preferences")
     resumable: bool = Field(default=False, description="An unfinished run can be resumed")
+    running: bool = Field(default=False, description="A run of this project is going on in another thread or process")

@@ -14,7 +14,7 @@ from graphs.base import FlowContext
 from graphs.novel.library import ProjectFiles
 from graphs.novel.understanding import bare_chapter_title
 from graphs.novel.workflow import build_graph, workflow_input
-from schemas.novel import CharactersConfig, Outline, count_words
+from schemas.novel import ChapterMemoryEntry, CharactersConfig, Outline, count_words
 
 CJK = "\u3400-\u9fff"
 
@@ -113,3 +113,40 @@ async def test_an_earlier_event_recalled_in_an_english_scene_ends_on_a_whole_wor
     recalled = next(line for line in scene.content.splitlines() if line.startswith("They remembered"))
     told = recalled.split(": ", 1)[1].rstrip(".…")
     assert memory.startswith(told) and not memory[len(told)].isalnum(), recalled
+
+
+@pytest.mark.parametrize("language, description, named, ties", [
+    ("en", "A harbour town where lanterns keep the sea spirits away: a girl named Mira and her brother Tom",
+     {"Mira": ("protagonist", "female"), "Tom": ("supporting", "male")}, ("brother", "sister")),
+    ("zh", "讲一个名叫林小雨的女孩和她的哥哥林大山的故事，灯塔在海上", {"林小雨": ("主角", "女"), "林大山": ("配角", "男")},
+     ("哥哥", "妹妹")),
+])
+async def test_characters_the_description_names_keep_their_names_and_ties_offline(language, description, named, ties):
+    llm = OfflineLLM()
+    cast = await llm.structured(CharactersConfig, role="novel", system="", prompt="",
+                                facts={"language": language, "seed": "book", "description": description})
+    people = {c.name: (c.role, c.gender) for c in cast.all_characters()}
+    assert {name: people.get(name) for name in named} == named, people
+    assert cast.protagonist.name == next(iter(named))
+    hero, sibling = named
+    sheet = {c.name: c.relationships for c in cast.all_characters()}
+    assert (sheet[hero][sibling], sheet[sibling][hero]) == ties  # her brother Tom calls her his sister
+
+
+async def test_no_two_characters_of_an_offline_english_cast_share_a_first_name():
+    llm = OfflineLLM()
+    for seed in ("lantern", "book", "demo", "harbor", "x1", "x2"):
+        cast = await llm.structured(CharactersConfig, role="novel", system="", prompt="",
+                                    facts={"language": "en", "seed": seed, "description": "a harbour town"})
+        firsts = [c.name.split()[0] for c in cast.all_characters()]
+        assert len(set(firsts)) == len(firsts), firsts
+
+
+async def test_an_offline_chapter_memory_tells_each_event_once():
+    llm = OfflineLLM()
+    scene = {"location": "the inn", "characters": ["Mira", "Tom"], "scene_type": "dialogue", "intensity": "low"}
+    plan = {"scenes": [{**scene, "scene_number": n, "purpose": purpose}
+                       for n, purpose in enumerate(["Mira meets Tom", "Mira chooses", "Mira meets Tom"], 1)]}
+    entry = await llm.structured(ChapterMemoryEntry, role="novel", system="", prompt="", facts={
+        "language": "en", "chapter": {"chapter_number": 1, "chapter_title": "Chapter 1"}, "plan": plan, "summary": {}})
+    assert entry.key_events == ["Mira meets Tom", "Mira chooses"]

@@ -83,6 +83,22 @@ def test_an_english_character_is_recognised_by_part_of_the_name_in_any_letter_ca
     assert read.names_in(text, CAST) == named
 
 
+EVERYDAY_CAST = ["Will", "Mara Carrow", "May Finch", "Elsie Kerr"]
+
+
+def test_a_one_word_name_that_is_an_everyday_english_word_is_a_name_only_written_as_one():
+    assert read.names_in("will it rain in chapter 3?", EVERYDAY_CAST) == []
+    assert read.names_in("Will it rain in chapter 3?", EVERYDAY_CAST) == []  # a capital opening a sentence
+    assert read.names_in("Where is Will now?", EVERYDAY_CAST) == ["Will"]
+    assert read.names_in("Will Mara come back?", EVERYDAY_CAST) == ["Mara Carrow"]  # a subject follows: an auxiliary
+    assert read.names_in("Will came to the inn.", EVERYDAY_CAST) == ["Will"]  # the book's own sentence
+
+
+def test_a_word_of_a_name_that_is_an_everyday_english_word_is_a_name_only_written_as_one():
+    assert read.names_in("may i ask where Elsie went", EVERYDAY_CAST) == ["Elsie Kerr"]
+    assert read.names_in("Did May leave the harbour?", EVERYDAY_CAST) == ["May Finch"]
+
+
 def test_a_first_name_two_characters_share_offers_both():
     assert read.names_like("ines", CAST) == ["Ines Finch", "Ines Vane"]
     assert read.names_like("Zed", CAST) == []
@@ -123,3 +139,18 @@ def test_a_question_about_when_a_relation_changed_is_answered_with_where_it_turn
     who = t("novel.chat_pair", first="Elsie Kerr", second="Mara Carrow")
     turned = t("novel.chat_answer_turn", who=who, chapter=2, scene=1, quote=cited.quote)
     assert (turned in compose_offline(turn, [cited])) is asks
+
+
+def test_an_english_question_about_a_thing_is_looked_up_by_that_things_word_in_any_ending():
+    # With no word to look for, "will it rain?" was taken for a question about a person ("which character?").
+    assert read.topic_words("will it rain?") == ["rain"]
+    assert read.topic_words("Was the sea spirit ever mentioned?") == ["sea", "spirit"]
+    assert read.mentions("It rained all night.", "rain") and not read.mentions("They were training.", "rain")
+
+
+@pytest.mark.parametrize("description, named", [
+    ("a town called Brindle where a boy named Ash lives with an old keeper called Will", ["Ash", "Will"]),
+    ("一座叫青石的小镇，住着名叫阿福的少年和他的师父沈墨", ["阿福", "沈墨"]),
+])
+def test_a_place_the_description_names_is_not_taken_for_a_character(description, named):
+    assert [c.name for c in read.characters_in_description(description)] == named

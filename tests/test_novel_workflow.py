@@ -142,7 +142,9 @@ async def test_sigkill_mid_scene_then_resume_continues_at_that_scene(tmp_path):
     starts = Counter(d["toolName"] for n, d in log if n == "tool:start")
     for step in ("world", "theme_conflict", "characters", "outline"):
         assert starts[step] == 1, f"{step} ran again after the crash"
-    scenes = Counter(SCENE.search(d["message"]).groups() for n, d in log if n == "progress")
+    # The progress events that start a scene (the others count scenes written).
+    scenes = Counter(SCENE.search(d["message"]).groups() for n, d in log
+                     if n == "progress" and SCENE.search(d["message"]))
     assert scenes[("2", "1")] == 1, "a finished scene was written again"
     # The interrupted scene re-runs as the same task: its progress event is stored once (durable events).
     assert set(scenes.values()) == {1}, scenes
@@ -286,3 +288,143 @@ async def test_an_unknown_project_the_message_cannot_create_is_refused_with_how_
         threads = await runtime.store.list_threads()
     assert t(refusal, project_id=project_id) in refused.value.message
     assert threads == [] and not (data / "projects").exists()
+
+
+# ---- single steps, in-process (fast): a step run alone in a one-node graph, its events collected
+
+
+async def step_events(step, state, config, schema=None, thread_id: str = "t") -> list[tuple[str, dict]]:
+    from langgraph.graph import END, START, StateGraph
+
+    from core.llm.offline import OfflineLLM
+    from graphs.base import FlowContext
+    from graphs.novel.workflow import WorkflowState
+
+    graph = StateGraph(schema or WorkflowState, context_schema=FlowContext)
+    graph.add_node("step", step)
+    graph.add_edge(START, "step")
+    graph.add_edge("step", END)
+    events = []
+    try:
+        async for chunk in graph.compile().astream(state, {"configurable": {"thread_id": thread_id}}, stream_mode="custom",
+                                                   context=FlowContext(llm=OfflineLLM(), tools={"novel": config})):
+            events += [(e["event"], e["data"]) for e in chunk["events"]]
+    except Exception as error:  # a step that fails: its events, then what it raised
+        events.append(("raised", {"error": error}))
+    return events
+
+
+def novel_config(tmp_path: Path):
+    from core.settings import Settings
+    from core.tools.novel import NovelConfig
+
+    return NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+
+
+async def test_a_rerun_of_create_project_after_a_crash_says_it_reuses_the_project_not_that_it_created_it(tmp_path):
+    from core.i18n import t
+    from graphs.novel.library import ProjectFiles
+    from graphs.novel.workflow import create_project, workflow_input
+
+    config = novel_config(tmp_path)
+    ProjectFiles.create(config, "lighthouse", world_description="海上孤岛的灯塔守护人")  # the crashed run made it
+    events = await step_events(create_project, workflow_input("lighthouse", description="海上孤岛的灯塔守护人"), config)
+    logs = [d["message"] for n, d in events if n == "tool:log"]
+    assert logs == [t("novel.project_reused", project="lighthouse")]
+
+
+async def test_scene_progress_counts_scenes_written_and_ends_at_the_chapters_total(tmp_path, monkeypatch):
+    from datetime import datetime
+
+    from graphs.novel.library import ProjectFiles
+    from graphs.novel.workflow import write_scene, workflow_input
+    from schemas.novel import ChapterPlan, SceneMemoryContext, ScenePlan
+
+    config = novel_config(tmp_path)
+    files = ProjectFiles.create(config, "demo", world_description="雪山脚下的驿站")
+    files.save_plan(ChapterPlan(chapter_number=1, chapter_title="第1章 启程", scenes=[
+        ScenePlan(scene_number=n, location="驿站", characters=["林远"], purpose="推进剧情", key_actions=["赶路"], estimated_words=300,
+                  scene_type="日常", intensity="低")
+        for n in (1, 2)]))
+
+    async def no_memory(self, scene, chapter, plan, llm):  # retrieval is not what is measured here
+        return SceneMemoryContext(project_id="demo", retrieval_timestamp=datetime.now())
+
+    monkeypatch.setattr(ProjectFiles, "scene_memory", no_memory)
+    state = {**workflow_input("demo", to_chapter=1), "chapter": 1, "scene_total": 2, "scenes": []}
+    seen = []
+    for _ in range(2):
+        events = await step_events(write_scene, state, config)
+        seen += [(d["current"], d["total"]) for n, d in events if n == "progress"]
+        written = [d for n, d in events if n == "tool:log" and "完成" in d["message"]]
+        assert written, events
+        state["scenes"] = state["scenes"] + [{"scene_number": len(state["scenes"]) + 1, "content": "x", "word_count": 1}]
+    # While scene 1 is being written none is done; the last event says both are.
+    assert seen[0] == (0, 2) and seen[-1] == (2, 2), seen
+    assert all(current <= total for current, total in seen)
+
+
+def another_live_process() -> str:
+    """The runner name of a process other than this one that is alive (the one that started the tests)."""
+    import socket
+
+    from core.processes import _started
+
+    return f"{socket.gethostname()}|{os.getppid()}|{_started(os.getppid()) or ''}"
+
+
+def journal_of_a_run(tmp_path: Path, runner: str, thread_id: str):
+    from graphs.novel.library import ProjectFiles
+
+    files = ProjectFiles.create(novel_config(tmp_path), "demo", world_description="雪山脚下的驿站")
+    files.project.write_json(files.root / ".workflow_run.json", {"to_chapter": 2, "force": False, "pending": [1, 2],
+                                                                  "runner": runner, "thread_id": thread_id})
+    return files
+
+
+async def test_the_chat_says_a_generation_is_running_in_another_process_and_refuses_resume_instead_of_offering_it(tmp_path):
+    from core.i18n import t
+    from graphs.novel.chat import ChatState, slash_command, status_sentence
+
+    files = journal_of_a_run(tmp_path, another_live_process(), "novel-demo")
+    sentence = status_sentence(files.status())
+    assert t("novel.chat_generation_running") in sentence and t("novel.chat_resumable") not in sentence
+    for command in ("/resume", "/run 2"):
+        events = await step_events(slash_command, ChatState(project_id="demo", text=command, history=[]),
+                                   novel_config(tmp_path), schema=ChatState, thread_id="chat-thread")
+        said = [d["content"] for n, d in events if n == "message"]
+        assert said == [t("novel.generation_running", project="demo")], said
+        assert not [n for n, d in events if n == "interrupt"]
+
+
+def test_a_run_of_this_process_offers_resume_only_once_its_thread_stopped_running(tmp_path):
+    from core.processes import this_process
+
+    files = journal_of_a_run(tmp_path, this_process(), "workflow-thread")
+    assert not files.status(running_here={"workflow-thread"}.__contains__).resumable
+    assert files.status(running_here=set().__contains__).resumable
+
+
+async def test_a_second_run_of_a_project_being_generated_elsewhere_writes_nothing_and_says_why(tmp_path):
+    from core.i18n import t
+    from graphs.novel.workflow import workflow_input, world
+
+    files = journal_of_a_run(tmp_path, another_live_process(), "novel-demo")
+    events = await step_events(world, workflow_input("demo", to_chapter=2), novel_config(tmp_path), thread_id="chat-thread")
+    errors = [d["message"] for n, d in events if n == "tool:log" and d["level"] == "error"]
+    assert errors == [t("novel.generation_running", project="demo")], events
+    assert not files.has("world")
+    assert files.run_journal().runner == another_live_process()
+
+
+def test_a_line_two_scenes_repeat_is_cited_from_the_scene_the_passage_was_found_in(tmp_path):
+    from graphs.novel.chat import verify
+    from graphs.novel.library import ProjectFiles
+    from schemas.novel import GeneratedChapter, GeneratedScene
+
+    files = ProjectFiles.create(novel_config(tmp_path), "demo", world_description="雪山脚下的驿站")
+    said = "他们想起了前事：林小雨遇到林大山。"
+    files.save_chapter(GeneratedChapter.assemble(2, "第2章 对峙", [
+        GeneratedScene.from_content(n, f"林小雨来到城门。{said}" if n != 2 else "林小雨来到渡口。") for n in (1, 2, 3)]))
+    evidence, dropped = verify(files, [(2, said, 3)])
+    assert dropped == 0 and [(e.chapter_number, e.scene_number) for e in evidence] == [(2, 3)]

@@ -33,6 +33,8 @@ RESULTS_KEPT = 10
 DESTRUCTIVE = frozenset({"workflow.rollback", "workflow.clean"})
 GENDER_PRONOUN = {"男": "他", "女": "她", "male": "他", "female": "她"}
 CONFIRMED_UNLESS_AUTO = frozenset({"workflow.run", "workflow.resume"})
+# Commands that write the project's files, refused while a run of it goes on elsewhere.
+WRITING_COMMANDS = frozenset({"/run", "/resume", "/rollback"})
 
 
 class ChatState(TypedDict, total=False):
@@ -59,7 +61,7 @@ def _say(ctx: NodeContext, state: ChatState, text: str, history: list[dict[str, 
 
 
 def _status_artifact(ctx: NodeContext, tool: WorkflowTool) -> Any:
-    status = tool.status()
+    status = tool.status(asker=ctx.thread_id, running_here=ctx.thread_running)
     ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"), content=status,
                  show_in_canvas=True)
     return status
@@ -79,7 +81,9 @@ def status_sentence(status: Any) -> str:
         prefs = join_clauses(t("novel.chat_pref_item", kind=pref_type(p.get("preference_type", "")), content=p.get("content", ""))
                              for p in status.preferences_top)
         sentence += "\n" + t("novel.chat_prefs_top", prefs=prefs)
-    if status.resumable:
+    if status.running:  # not "/resume": a second run would write the same files
+        sentence += "\n" + t("novel.chat_generation_running")
+    elif status.resumable:
         sentence += "\n" + t("novel.chat_resumable")
     return sentence
 
@@ -135,6 +139,10 @@ async def slash_command(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
             return reply(t("novel.chat_auto_usage"))
         on = args[0] == "on"
         return reply(t("novel.chat_auto_on" if on else "novel.chat_auto_off"), auto=on)
+    if command.name in WRITING_COMMANDS:
+        busy = WorkflowTool(novel_config(ctx.flow.tools), project_id).running_elsewhere(ctx.thread_id, ctx.thread_running)
+        if busy:
+            return reply(busy)
     if command.name == "/run":
         if args and not (args[0].isdigit() and int(args[0]) >= 1):
             return reply(t("novel.chat_run_usage"))
@@ -218,7 +226,9 @@ def _ask(turn: dict[str, Any], questions: list[dict[str, Any]]) -> dict[str, Any
 async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
     tools = Gatherer(ctx, state["project_id"], turn)
     answers = turn.get("answers") or {}
-    status = await tools.call("status", tools.workflow.status)
+    status = await tools.call("status", tools.workflow.status, asker=ctx.thread_id, running_here=ctx.thread_running)
+    if status.running:
+        return {"turn": None, "outcome": "done", "reply": t("novel.generation_running", project=state["project_id"])}
     text = turn["question"]
     if read.wants_clean(text):
         return {"turn": turn, "outcome": "plan", "step": 0,
@@ -327,7 +337,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         if topic:
             # A question about a thing, not a person ("书里有外星人吗", "怀表是谁的"): only passages that
             # share a word with it count, and with none the book has nothing to say — no "who?" to ask.
-            hits = [h for h in hits if any(word in h.text for word in topic)]
+            hits = [h for h in hits if any(read.mentions(h.text, word) for word in topic)]
             if not hits:
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))
@@ -487,13 +497,17 @@ def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], sa
 # ------------------------------------------------------------------ the answer
 
 
-def verify(files: Any, claims: list[tuple[int, str]]) -> tuple[list[Evidence], int]:
-    """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped."""
+def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None]]) -> tuple[list[Evidence], int]:
+    """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped.
+
+    A claim may name its scene too (a passage found in it): a line several scenes repeat is cited from
+    that scene, not from the first that has it."""
     kept: list[Evidence] = []
     dropped = 0
-    for number, quote in claims:
+    for number, quote, *at in claims:
         chapter = files.load_chapter(number) if files.has_chapter(number) else None
-        scene = next((s for s in chapter.scenes if quote in s.content), None) if chapter else None
+        holding = [s for s in chapter.scenes if quote in s.content] if chapter else []
+        scene = next((s for s in holding if at and s.scene_number == at[0]), holding[0] if holding else None)
         if scene is None:
             dropped += 1
             continue
@@ -563,7 +577,7 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     else:
         # Candidates of our own (memory sentences, some from summaries): keep those found in the text,
         # and say nothing of the rest: no one claimed them.
-        evidence, dropped = verify(files, [(p["chapter_number"], p["text"]) for p in ranked])[0], 0
+        evidence, dropped = verify(files, [(p["chapter_number"], p["text"], p.get("scene_number")) for p in ranked])[0], 0
         text = compose_offline(turn, evidence[:3])
     evidence = evidence[:3]
     if dropped:
@@ -662,7 +676,11 @@ async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     project_id = state["project_id"]
     workflow = WorkflowTool(novel_config(ctx.flow.tools), project_id)
     result: dict[str, Any] = {"tool": step.tool, **step.args}
-    if step.tool == "workflow.run":
+    # Confirmed a while ago: a run started elsewhere since then is not written over.
+    busy = workflow.running_elsewhere(ctx.thread_id, ctx.thread_running) if step.tool.startswith("workflow.") else None
+    if busy:
+        sentence = busy
+    elif step.tool == "workflow.run":
         await workflow.run(ctx.config, step.args.get("to_chapter"), bool(step.args.get("force")))
         sentence = status_sentence(_status_artifact(ctx, workflow))
     elif step.tool == "workflow.resume":
@@ -682,7 +700,7 @@ async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         sentence = t("novel.chat_prefs_added", type=pref_type(entry["preference_type"]), content=entry["content"])
     else:
         sentence = t("novel.chat_unknown_tool", tool=step.tool)
-    results = (list(state.get("results") or []) + [result])[-RESULTS_KEPT:]
+    results = (list(state.get("results") or []) + ([] if busy else [result]))[-RESULTS_KEPT:]
     last = index + 1 >= len(plan.steps)
     update: dict[str, Any] = {"results": results, "step": index + 1, "history": _say(ctx, state, sentence)}
     if last:

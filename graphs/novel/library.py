@@ -8,7 +8,7 @@ journal (`.workflow_run.json`) — which chapters an unfinished run still had to
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 import asyncio
 from datetime import datetime
 from typing import Any
@@ -20,6 +20,7 @@ from core.language import language_of
 from core.novel.memory import IndexReport as MemoryIndexReport
 from core.novel.memory import index_project, memory_store, retrieve_scene_memory_context
 from core.novel.memory.derive import sentences
+from core.processes import nothing_running, run_alive, this_process
 from core.novel.project import NovelProject, ProjectError, check_project_id, list_projects, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
@@ -48,6 +49,15 @@ class RunJournal(BaseModel):
     to_chapter: int
     force: bool = False
     pending: list[int] = Field(default_factory=list)
+    # Who writes: the process (core.processes.this_process) and thread of the run, so that another
+    # entry point can tell a run still going on from one to resume.
+    runner: str | None = None
+    thread_id: str | None = None
+
+    def running(self, besides: str | None = None, running_here: Callable[[str], bool] = nothing_running) -> bool:
+        """The run is going on now, in a thread other than `besides` (the asker's own); `running_here` says
+        which threads have a run in progress in this process (NodeContext.thread_running)."""
+        return self.thread_id != besides and run_alive(self.runner, self.thread_id, running_here)
 
 
 def novel_config(tools: Mapping[str, Any] | None = None) -> NovelConfig:
@@ -195,8 +205,19 @@ class ProjectFiles:
         path = self.root / JOURNAL
         return RunJournal.model_validate_json(path.read_text(encoding="utf-8")) if path.exists() else None
 
-    def record_run(self, *, to_chapter: int, force: bool, pending: list[int]) -> None:
-        self.project.write_json(self.root / JOURNAL, RunJournal(to_chapter=to_chapter, force=force, pending=pending).model_dump())
+    def record_run(self, *, to_chapter: int, force: bool, pending: list[int], thread_id: str | None) -> None:
+        journal = RunJournal(to_chapter=to_chapter, force=force, pending=pending, runner=this_process(), thread_id=thread_id)
+        self.project.write_json(self.root / JOURNAL, journal.model_dump())
+
+    def claim_run(self, thread_id: str | None, running_here: Callable[[str], bool] = nothing_running) -> None:
+        """Before a run writes: refused while another run of this project goes on; a run resumed in a new
+        process or thread becomes the journal's (so others see it running)."""
+        journal = self.run_journal()
+        if journal is None or (journal.runner, journal.thread_id) == (this_process(), thread_id):
+            return
+        if journal.running(besides=thread_id, running_here=running_here):
+            raise ProjectError(t("novel.generation_running", project=self.project_id))
+        self.record_run(to_chapter=journal.to_chapter, force=journal.force, pending=journal.pending, thread_id=thread_id)
 
     def clear_run(self) -> None:
         (self.root / JOURNAL).unlink(missing_ok=True)
@@ -222,10 +243,16 @@ class ProjectFiles:
         return removed
 
     # ---- status
-    def status(self, top_preferences: int = 5) -> NovelStatus:
+    def status(
+        self, top_preferences: int = 5, asker: str | None = None, running_here: Callable[[str], bool] = nothing_running
+    ) -> NovelStatus:
+        """`asker`: the thread asking, whose own interrupted run is one to resume, never one running elsewhere."""
         base = project_status(self.project)
+        journal = self.run_journal()
+        running = journal is not None and journal.running(besides=asker, running_here=running_here)
         return NovelStatus(**base.model_dump(), chapters_planned=base.chapter_plans,
-                           preferences_top=self.preferences()[-top_preferences:], resumable=self.run_journal() is not None)
+                           preferences_top=self.preferences()[-top_preferences:], resumable=journal is not None and not running,
+                           running=running)
 
     # ---- story memory (core/novel/memory: chunks and entity states from these files; vectors + BM25)
     async def search_passages(self, query: str, entities: list[str], top_k: int):

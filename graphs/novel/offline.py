@@ -12,6 +12,7 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
+from graphs.novel.understanding import characters_in_description
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -60,12 +61,14 @@ def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
 
 
 def _name(seed: str, slot: int, taken: set[str], *, english: bool = False) -> str:
+    # Readers call English characters by their first name: no two share one ("who is Jonah?" names one person).
+    first_names = {name.split()[0] for name in taken}
     for attempt in range(40):
         if english:
             name = f"{stable_choice(EN_FIRST, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
         else:
             name = stable_choice(SURNAMES, seed, slot, attempt) + stable_choice(GIVEN, seed, slot, attempt, "g")
-        if name not in taken:
+        if name not in taken and not (english and name.split()[0] in first_names):
             taken.add(name)
             return name
     return f"Character {slot}" if english else f"角色{slot}"
@@ -123,7 +126,11 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
     )
 
 
-def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool) -> Character:
+def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
+               female: bool | None = None) -> Character:
+    if female is not None:  # what the description says of them ("a girl named Mira")
+        gender = ("female" if female else "male") if english else ("女" if female else "男")
+        return _character(name, role, seed, relationships, english=english).model_copy(update={"gender": gender})
     if english:
         return Character(
             name=name, role=role, age=16 + stable_int(seed, name) % 40,
@@ -143,18 +150,54 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
 def characters(request: OfflineRequest) -> CharactersConfig:
     seed = _seed(request)
     english = _english(request)
-    taken: set[str] = set()
-    hero, rival, mentor, friend = (_name(seed, slot, taken, english=english) for slot in range(4))
+    # The people the author named keep their names: the first is the protagonist, the others stand beside them.
+    named = characters_in_description(str(request.fact("description") or ""))[:4]
+    taken: set[str] = {c.name for c in named}
     lead, villain, support = ROLES["en" if english else "zh"]
     ties = (("mentor", "close friend", "nemesis", "pupil") if english else ("师父", "挚友", "宿敌", "徒弟"))
+    invented = iter(_name(seed, slot, taken, english=english) for slot in range(4))
+    hero = named[0].name if named else next(invented)
+    rival = next(invented)
+    hero_female = _female(named[0].gender) if named else None
+    # (name, what the protagonist calls them, what they call the protagonist, gender the description gives)
+    side = [(c.name, c.said_as or ties[1], _called_back(c.said_as, hero_female) or ties[1], _female(c.gender))
+            for c in named[1:]]
+    for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):]:
+        side.append((next(invented), tie, back, None))
     return CharactersConfig(
-        protagonist=_character(hero, lead, seed, {mentor: ties[0], friend: ties[1], rival: ties[2]}, english=english),
+        protagonist=_character(hero, lead, seed, {**{name: tie for name, tie, _, _ in side}, rival: ties[2]},
+                               english=english, female=hero_female),
         antagonist=_character(rival, villain, seed, {hero: ties[2]}, english=english),
-        supporting_characters=[
-            _character(mentor, support, seed, {hero: ties[3]}, english=english),
-            _character(friend, support, seed, {hero: ties[1]}, english=english),
-        ],
+        supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female)
+                               for name, _, back, female in side],
     )
+
+
+# What someone called X calls the protagonist back, as (said by a woman's relative, by a man's): her brother
+# Tom calls her his sister. Words the table lacks ("keeper") leave the default tie.
+_KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), "mother": ("daughter", "son"),
+             "father": ("daughter", "son"), "son": ("mother", "father"), "daughter": ("mother", "father"),
+             "uncle": ("niece", "nephew"), "aunt": ("niece", "nephew"), "grandfather": ("granddaughter", "grandson"),
+             "grandmother": ("granddaughter", "grandson"), "wife": ("husband", "husband"), "husband": ("wife", "wife"),
+             "friend": ("friend", "friend"), "cousin": ("cousin", "cousin"), "mentor": ("pupil", "pupil"),
+             "master": ("apprentice", "apprentice"), "teacher": ("pupil", "pupil"), "rival": ("rival", "rival"),
+             "哥哥": ("妹妹", "弟弟"), "姐姐": ("妹妹", "弟弟"), "弟弟": ("姐姐", "哥哥"), "妹妹": ("姐姐", "哥哥"),
+             "父亲": ("女儿", "儿子"), "爸爸": ("女儿", "儿子"), "母亲": ("女儿", "儿子"), "妈妈": ("女儿", "儿子"),
+             "儿子": ("母亲", "父亲"), "女儿": ("母亲", "父亲"), "师父": ("徒弟", "徒弟"), "师傅": ("徒弟", "徒弟"),
+             "徒弟": ("师父", "师父"), "师兄": ("师妹", "师弟"), "师姐": ("师妹", "师弟"), "师弟": ("师姐", "师兄"),
+             "师妹": ("师姐", "师兄"), "朋友": ("朋友", "朋友"), "好友": ("好友", "好友"), "对手": ("对手", "对手"),
+             "宿敌": ("宿敌", "宿敌")}
+
+
+def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:
+    back = _KIN_BACK.get(said_as or "")
+    if back is None or (hero_female is None and back[0] != back[1]):
+        return None
+    return back[0] if hero_female or hero_female is None else back[1]
+
+
+def _female(gender: str | None) -> bool | None:
+    return None if gender is None else gender in ("female", "女")
 
 
 def _cast(characters: dict[str, Any]) -> list[str]:
@@ -294,7 +337,8 @@ def chapter_memory(request: OfflineRequest) -> ChapterMemoryEntry:
     number = chapter.get("chapter_number", 1)
     people = list(dict.fromkeys(name for s in scenes for name in s.get("characters", [])))
     places = list(dict.fromkeys(s.get("location", "") for s in scenes))
-    purposes = [s.get("purpose", "") for s in scenes if s.get("purpose")]
+    # Two scenes of one purpose are one event of the chapter, told once.
+    purposes = list(dict.fromkeys(s.get("purpose", "") for s in scenes if s.get("purpose")))
     if english:
         states = {name: f"{EN_TAG}appears in chapter {number}" for name in people}
         threads = [f"{EN_TAG}what {summary.get('chapter_title', 'this chapter')} left open"]

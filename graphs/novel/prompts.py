@@ -36,8 +36,10 @@ def theme_conflict(world: dict[str, Any], direction: str) -> str:
     return f"世界设定：\n{_json(world)}\n\n主题方向（可为空）：{direction}\n\n请给出核心主题、子主题、主要冲突、次要冲突与基调。"
 
 
-def characters(world: dict[str, Any], theme: dict[str, Any]) -> str:
-    return f"世界设定：\n{_json(world)}\n\n主题冲突：\n{_json(theme)}\n\n请设计主角、反派（可选）与若干配角，并写明彼此关系。"
+def characters(world: dict[str, Any], theme: dict[str, Any], description: str = "") -> str:
+    told = f"作者的描述：{description}\n（描述里点名的人物保留原名与身份。）\n\n" if description else ""
+    return (f"{told}世界设定：\n{_json(world)}\n\n主题冲突：\n{_json(theme)}\n\n"
+            "请设计主角、反派（可选）与若干配角，并写明彼此关系。")
 
 
 def outline(world: dict[str, Any], theme: dict[str, Any], characters: dict[str, Any], chapters: int,

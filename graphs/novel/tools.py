@@ -7,12 +7,15 @@ nodes (slash commands route straight here, natural language goes through a ToolP
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from core.i18n import t
+from core.processes import nothing_running
 from core.tools.novel import NovelConfig
 from graphs.novel.library import MemoryIndexReport, ProjectFiles
 from graphs.novel.workflow import WORKFLOW, WorkflowState, workflow_input
@@ -26,8 +29,15 @@ class WorkflowTool:
         self.files = ProjectFiles.open(config, project_id)
         self.project_id = project_id
 
-    def status(self):
-        return self.files.status()
+    def status(self, asker: str | None = None, running_here: Callable[[str], bool] = nothing_running):
+        return self.files.status(asker=asker, running_here=running_here)
+
+    def running_elsewhere(self, asker: str | None, running_here: Callable[[str], bool] = nothing_running) -> str | None:
+        """The sentence saying a run of this project goes on in another thread or process (None: none does)."""
+        journal = self.files.run_journal()
+        if journal is not None and journal.running(besides=asker, running_here=running_here):
+            return t("novel.generation_running", project=self.project_id)
+        return None
 
     def run_input(self, to_chapter: int | None = None, force: bool = False) -> WorkflowState:
         return workflow_input(self.project_id, to_chapter, force)

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from core.language import CJK
+from core.language import CJK, is_function_word
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -314,9 +314,38 @@ def names_like(word: str, names: list[str] | tuple[str, ...]) -> list[str]:
                      if len(wanted) < 3 else [])
 
 
+# Where a sentence starts: there a capital letter says nothing about a word being a name ("Will it rain?").
+_SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：;；\n])[\s\"'“‘(（]*$")
+
+
+def _said_as_name(text: str, word: str) -> bool:
+    """`word` (a name, or one word of a name) is said in `text` as a name. A word English also builds
+    sentences with ("Will", "May") counts only capitalised, and opening a sentence only when no subject
+    follows it as one follows a question's auxiliary ("Will came to the inn", "Where is Will now?", not
+    "will it rain", "Will it rain?", "Will Mara come back?"); any other word in any letter case ("who is mara")."""
+    if not is_function_word(word):
+        return _says(text, word)
+    for match in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I):
+        if not match.group()[0].isupper():
+            continue
+        if not _SENTENCE_START.search(text[:match.start()]):
+            return True
+        after = re.match(r"\s+([A-Za-z']+)", text[match.end():])
+        following = after.group(1) if after else ""
+        if not following or not (following[0].isupper() or (is_function_word(following)
+                                                              and following.lower() not in _JOINING)):
+            return True
+    return False
+
+
+# Words that join a name to the next ("Will and Mira came"): after a name, not the subject of a question.
+_JOINING = {"and", "or", "but", "nor"}
+
+
 def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
     """The characters a message names, in the sheet's order: a whole name in any letter case
-    ("elsie kerr"), or a word of a name written in words that no other name shares ("Elsie", "mara")."""
+    ("elsie kerr"), or a word of a name written in words that no other name shares ("Elsie", "mara");
+    a one-word name or word that is also an everyday English word only as a name (see _said_as_name)."""
     said = set(_words(text))
     shared: dict[str, int] = {}
     for name in names:
@@ -325,7 +354,8 @@ def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
     found = []
     for name in names:
         words = _words(name)
-        if _says(text, name) or (len(words) > 1 and any(w in said and shared[w] == 1 for w in words)):
+        whole = _said_as_name(text, name) if len(words) == 1 else _says(text, name)
+        if whole or (len(words) > 1 and any(w in said and shared[w] == 1 and _said_as_name(text, w) for w in words)):
             found.append(name)
     return found
 
@@ -338,10 +368,20 @@ _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一�
                "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
 
 
+# The same in English: words of a question's frame ("was it ever mentioned", "what happened in the book").
+_NOT_TOPICS_EN = {"happen", "happens", "happened", "happening", "mention", "mentions", "mentioned", "appear", "appears",
+                  "appeared", "book", "story", "novel", "chapter", "chapters", "scene", "scenes", "text", "anything",
+                  "something", "anyone", "someone", "thing", "things", "tell", "know", "say", "said", "go", "goes",
+                  "went", "come", "came", "get", "got", "make", "made", "take", "took", "see", "saw", "like", "kind",
+                  "please", "part", "end", "ending", "begin", "beginning"}
+
+
 def topic_words(text: str) -> list[str]:
-    """The words of a question worth looking for in the text (CJK only): two-character words, or a
-    character standing alone between the question's function words and frame."""
-    words = []
+    """The words of a question worth looking for in the text: in Chinese two-character words, or a
+    character standing alone between the question's function words and frame; in English the words that
+    are neither function words nor the frame ("will it rain?" → rain)."""
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text)
+             if not is_function_word(w) and w.casefold() not in _NOT_TOPICS_EN]
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
         piece = "".join(" " if c in _FUNCTION_CHARS else c for c in run)
         for frame in sorted(_NOT_TOPICS, key=len, reverse=True):
@@ -349,6 +389,15 @@ def topic_words(text: str) -> list[str]:
         for part in piece.split():
             words += [part] if len(part) == 1 else [a + b for a, b in zip(part, part[1:])]
     return list(dict.fromkeys(words))
+
+
+def mentions(text: str, word: str) -> bool:
+    """`text` has the topic word `word`: in Chinese as it is; in English as a whole word in any letter case
+    and any ending ("rain" → "rained", "raining"; "betrayed" → "betrays")."""
+    if not re.search(r"[A-Za-z]", word):
+        return word in text
+    stem = re.sub(r"(?:ing|ed|es|s)$", "", word.casefold()) if len(word) > 4 else word.casefold()
+    return re.search(r"(?<!\w)" + re.escape(stem) + r"\w{0,3}(?!\w)", text.casefold()) is not None
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
@@ -363,3 +412,107 @@ def pronoun_in(text: str) -> str | None:
     return next((p for p in PRONOUNS if p in text), None)
 
 
+
+
+# ---- characters an author names in a book's description ("a girl named Mira and her brother Tom",
+# "一个名叫林小雨的女孩和她的哥哥林大山")
+
+# Words that say who someone is, before their name ("her brother Tom", "师父沈墨"), with the gender they tell.
+_KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
+           "aunt": "female", "wife": "female", "grandmother": "female", "princess": "female", "queen": "female",
+           "lady": "female", "boy": "male", "man": "male", "brother": "male", "father": "male", "son": "male",
+           "uncle": "male", "husband": "male", "grandfather": "male", "prince": "male", "king": "male",
+           "friend": None, "mentor": None, "master": None, "teacher": None, "rival": None, "cousin": None,
+           "keeper": None, "apprentice": None, "captain": None, "partner": None}
+_KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
+           "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
+           "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
+           "好友": None, "徒弟": None, "对手": None, "宿敌": None}
+_NAME_EN = r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+_CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
+_KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
+# The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
+_CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
+_KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
+# What a place or a thing is, when it is what is named ("a town called Brindle", "一座叫青石的小镇"): no character.
+_PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "empire", "realm", "land", "country",
+             "world", "place", "planet", "river", "mountain", "sea", "lake", "forest", "inn", "tavern", "school",
+             "academy", "sect", "guild", "order", "book", "story", "novel", "song", "sword", "festival", "street",
+             "harbour", "harbor", "port", "castle", "tower", "temple", "valley", "desert", "star", "game", "war"}
+_ARTICLES = {"the", "a", "an", "my", "his", "her", "their", "our", "its", "this", "that"}
+_PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
+# What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
+_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
+
+
+@dataclass(frozen=True)
+class NamedCharacter:
+    name: str
+    said_as: str | None  # the word the description calls them by ("brother", "师父"), if any
+    gender: str | None  # what that word tells ("male"/"female", 男/女), if anything
+
+
+def _chinese_name(run: str) -> str | None:
+    """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
+    is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山)."""
+    run = _AFTER_NAME_ZH.split(run, maxsplit=1)[0]
+    if len(run) > 3:
+        import jieba
+
+        name = ""
+        for word in jieba.lcut(run):
+            if len(name) >= 2 and len(name + word) > 3:
+                break
+            name += word
+        run = name
+    return run if 2 <= len(run) <= 4 else None
+
+
+def _word_alone(text: str, at: int) -> bool:
+    """The character at `at` is a word by itself in jieba's cut of the text."""
+    import jieba
+
+    position = 0
+    for word in jieba.lcut(text):
+        if position == at:
+            return len(word) == 1
+        position += len(word)
+        if position > at:
+            return False
+    return False
+
+
+def characters_in_description(text: str) -> list[NamedCharacter]:
+    """Characters a book's description names, in the order it names them: after "named / called / known as",
+    a word saying who someone is ("her brother Tom"), 名叫 / 叫做 / 名为, or 哥哥 / 师父 … (Chinese)."""
+    found: dict[str, NamedCharacter] = {}
+    hits: list[tuple[int, NamedCharacter]] = []
+    for match in _CALLED_EN.finditer(text):
+        before = (match.group(1) or "").lower()
+        if before in _PLACE_EN or match.group(2).split()[0].lower() in _ARTICLES:
+            continue  # "a town called Brindle", "a song called The Tide"
+        said = before if before in _KIN_EN else None
+        hits.append((match.start(2), NamedCharacter(match.group(2), said, _KIN_EN.get(said) if said else None)))
+    for match in _KIN_NAME_EN.finditer(text):
+        word = match.group(1).lower()
+        hits.append((match.start(2), NamedCharacter(match.group(2), word, _KIN_EN[word])))
+    for match in _CALLED_ZH.finditer(text):
+        if match.group() == "叫" and not _word_alone(text, match.start()):
+            continue  # 叫醒, 叫喊: a verb of its own, no name follows
+        name = _chinese_name(match.group(1))
+        if name:
+            # "一个名叫林小雨的女孩": the word after 的 says who she is
+            rest = text[match.start(1) + len(name):]
+            if rest[:1] in _PLACE_ZH or (rest.startswith("的") and any(ch in _PLACE_ZH for ch in rest[1:3])):
+                continue  # "叫青石的小镇", "名为青石镇": a place
+            said = next((w for w in _KIN_ZH if rest.startswith("的" + w)), None)
+            hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
+    for match in _KIN_NAME_ZH.finditer(text):
+        name = _chinese_name(match.group(2))
+        if name:
+            hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
+    for _, character in sorted(hits, key=lambda hit: hit[0]):
+        kept = found.get(character.name)
+        if kept is None or (kept.said_as is None and character.said_as):
+            found[character.name] = character
+    return list(found.values())

@@ -68,9 +68,11 @@ def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
 async def create_project(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     """A project the message names and describes, made as `ng novel init` makes one (its world: the message)."""
     config = novel_config(ctx.flow.tools)
-    # Made already when this step is re-run after a crash: it goes on with that project.
-    if not ProjectFiles.project(config, state["project_id"]).exists():
-        ProjectFiles.create(config, state["project_id"], world_description=state["description"])
+    # Made already when this step is re-run after a crash: it goes on with that project, and says so.
+    if ProjectFiles.project(config, state["project_id"]).exists():
+        ctx.log(t("novel.project_reused", project=state["project_id"]))
+        return {}
+    ProjectFiles.create(config, state["project_id"], world_description=state["description"])
     ctx.log(t("novel.project_created_from_message", project=state["project_id"], world=state["description"]))
     return {}
 
@@ -96,7 +98,9 @@ async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, sche
 
 @stage("world")
 async def world(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
-    settings = _files(state, ctx).settings()
+    files = _files(state, ctx)
+    files.claim_run(ctx.thread_id, ctx.thread_running)  # two runs writing one project's files would overwrite each other
+    settings = files.settings()
     return await _setup_step(state, ctx, step="world", schema=WorldSetting, prompt=prompts.world(settings.world_description),
                              facts={"description": settings.world_description, "seed": settings.project_name})
 
@@ -116,9 +120,12 @@ async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, An
 async def characters(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
     world_setting, theme = files.load("world").model_dump(), files.load("theme_conflict").model_dump()
+    settings = files.settings()
+    # The description itself too: the people its author named there keep their names.
     return await _setup_step(state, ctx, step="characters", schema=CharactersConfig,
-                             prompt=prompts.characters(world_setting, theme),
-                             facts={"world": world_setting, "theme": theme, "seed": files.settings().project_name})
+                             prompt=prompts.characters(world_setting, theme, settings.world_description),
+                             facts={"world": world_setting, "theme": theme, "seed": settings.project_name,
+                                    "description": settings.world_description})
 
 
 @stage("outline")
@@ -150,7 +157,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     if queue is None:
         numbers = sorted(c.chapter_number for c in existing.chapters if c.chapter_number <= wanted)
         queue = [n for n in numbers if state.get("force") or not files.has_chapter(n)]
-    files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue)
+    files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue, thread_id=ctx.thread_id)
     ctx.log(t("novel.chapters_queued", count=len(queue), chapters=join_items(map(str, queue)) or "—"))
     return {"to_chapter": wanted, "queue": queue}
 
@@ -161,6 +168,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
 @stage("plan_chapter")
 async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
+    files.claim_run(ctx.thread_id, ctx.thread_running)  # a run resumed from its checkpoint may start here
     number = state["queue"][0]
     if files.has_plan(number) and not state.get("force"):
         plan = files.load_plan(number)
@@ -182,12 +190,14 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
 @node("write_scene")
 async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
+    files.claim_run(ctx.thread_id, ctx.thread_running)  # a run resumed from its checkpoint may start here
     number = state["chapter"]
     plan = files.load_plan(number)
     done = list(state.get("scenes") or [])
     scene = plan.scenes[len(done)]
     total = len(plan.scenes)
-    ctx.progress(len(done) + 1, total, t("novel.progress_scene", chapter=number, scene=scene.scene_number, total=total),
+    # The count is of scenes finished: the one being written is named, and counted once it is written.
+    ctx.progress(len(done), total, t("novel.progress_scene", chapter=number, scene=scene.scene_number, total=total),
                  status="generating_scene")
     context = await files.scene_memory(scene, number, plan, ctx.llm)
     artifact_id = ctx.artifact(key=f"scene_memory_{number}_{scene.scene_number}", type=ArtifactType.scene_memory_context,
@@ -209,6 +219,8 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     # The model's own numbering and count are not trusted: the plan and the text decide them.
     written = GeneratedScene.from_content(scene.scene_number, made.content)
     ctx.log(t("novel.scene_written", chapter=number, scene=scene.scene_number, words=written.word_count))
+    ctx.progress(len(done) + 1, total, t("novel.progress_scenes_done", chapter=number, done=len(done) + 1, total=total),
+                 status="generating_scene")
     return {"scenes": done + [written.model_dump()]}
 
 
@@ -248,7 +260,8 @@ async def remember_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
     for note in report.degraded:
         ctx.log(note, level="warning")
     queue = list(state["queue"][1:])
-    files.record_run(to_chapter=state["to_chapter"], force=bool(state.get("force")), pending=queue)
+    files.record_run(to_chapter=state["to_chapter"], force=bool(state.get("force")), pending=queue,
+                     thread_id=ctx.thread_id)
     return {"queue": queue, "chapter": None, "scenes": [], "written": list(state.get("written") or []) + [number]}
 
 
