@@ -315,3 +315,9 @@ def test_being_hit_by_a_car_in_plain_words_searches_the_road_traffic_law_first()
 
 def test_a_refused_refund_for_faulty_goods_in_plain_words_searches_the_consumer_law_first():
     assert expand("网购的鞋子质量很差，卖家不肯退款").laws[:1] == ("消费者权益保护法",)
+
+
+async def test_a_document_with_no_template_is_answered_without_examples_from_another_kind_of_document(knowledge):
+    run = await GraphRunner(knowledge).ask("帮我起草一份离婚协议书")
+    assert "离婚协议" in run.answer
+    assert "押金" not in run.answer and "租期" not in run.answer, run.answer  # a lease's questions, not a divorce's

