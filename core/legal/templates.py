@@ -152,7 +152,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 {date}
 """),
     Template(
-        id="loan_contract", title="借款合同", keywords=("借款合同", "借款协议", "借条", "借款"),
+        id="loan_contract", title="借款合同", keywords=("借款合同", "借款协议", "借款"),
         fields=(F("lender", "出借人（甲方）"), F("borrower", "借款人（乙方）"), F("amount", "借款金额"),
                 F("term", "借款期限"), F("interest", "利率（年利率）", False),
                 F("repayment", "还款方式", False), F("date", "签订日期", False)),
@@ -175,6 +175,50 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 第六条 因本合同发生争议，双方协商解决；协商不成的，向有管辖权的人民法院起诉。
 
 甲方（签字）：{lender_name}　　乙方（签字）：{borrower_name}
+
+{date}
+"""),
+    # A note a person signs alone (借条, 欠条, 收条) is a document of its own, a few lines long: asked for
+    # one, the user does not want a contract with articles and two signatures.
+    Template(
+        id="iou", title="借条", keywords=("借条", "借据"),
+        fields=(F("lender", "出借人"), F("borrower", "借款人"), F("amount", "借款金额"),
+                F("term", "还款期限（或还款日期）"), F("interest", "年利率（不写视为无利息）", False, only_if_given=True),
+                F("date", "出具日期", False)),
+        body="""# 借条
+
+今借到{lender}人民币{amount}，还款期限：{term}。
+
+借款年利率：{interest}。
+
+借款人（签名并按手印）：{borrower}
+
+{date}
+"""),
+    Template(
+        id="debt_note", title="欠条", keywords=("欠条", "欠据"),
+        fields=(F("creditor", "债权人（被欠款人）"), F("debtor", "欠款人"), F("amount", "欠款金额"),
+                F("cause", "欠款原因（如货款、借款、工程款）", False), F("term", "还款期限", False),
+                F("date", "出具日期", False)),
+        body="""# 欠条
+
+今欠{creditor}人民币{amount}，系{cause}。
+
+还款期限：{term}。
+
+欠款人（签名并按手印）：{debtor}
+
+{date}
+"""),
+    Template(
+        id="receipt", title="收条", keywords=("收条", "收据"),
+        fields=(F("payer", "交款人"), F("payee", "收款人"), F("amount", "收到的金额"),
+                F("purpose", "款项用途（如租金、押金、货款）", False), F("date", "出具日期", False)),
+        body="""# 收条
+
+今收到{payer}交来人民币{amount}，系{purpose}。
+
+收款人（签名）：{payee}
 
 {date}
 """),
@@ -209,7 +253,15 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 
 def template_for(text: str) -> Template | None:
-    """The template the text names; None when it names none (the agent then asks)."""
+    """The template the text names; None when it names none (the agent then asks).
+
+    The document asked for ("写一张借条") decides before any other word of the request: a 借条 about a
+    借款 is still a 借条, not the 借款合同 that keyword would pick."""
+    wanted = named_document(text)
+    if wanted and wanted != text:
+        chosen = template_for(wanted)
+        if chosen is not None:
+            return chosen
     best: tuple[int, Template] | None = None
     for template in TEMPLATES.values():
         for keyword in template.keywords:
@@ -238,10 +290,14 @@ def named_document(text: str) -> str | None:
 _DATE = (r"(?:(?:[\d〇零一二三四五六七八九]{4}|今|明|后)\s*年\s*)?[\d一二三四五六七八九十]{1,3}\s*月\s*"
          r"[\d一二三四五六七八九十]{1,3}\s*[日号]")
 _AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万)|[一二三四五六七八九十两百千]+万(?:元)?"
+# What a sum owed or received is for, as people name it (3000元货款, 交来房租).
+_PAYMENT_KINDS = "货款|工程款|借款|租金|房租|押金|定金|订金|工资|劳务费|服务费|装修款|材料款|学费|赔偿款|转让款"
 FIELD_PATTERNS: dict[str, list[str]] = {
     # "借给张三五万元": a name of two or more characters first, so 三 stays with 张 and the amount is 五万元.
     "amount": [rf"借给[\u4e00-\u9fff]{{2,4}}?\s*({_AMOUNT})",
-               rf"(?:借款金额|金额|借款|借给[^，,。]*?|借了?)\s*[:：为是]?\s*({_AMOUNT})"],
+               rf"(?:借款金额|欠款金额|金额|借款|借给[^，,。]*?|借了?)\s*[:：为是]?\s*({_AMOUNT})",
+               # 欠赵六3000元, 收到王五交来租金2000元
+               rf"(?:欠|收到|交来|付给?)[^，,。]*?({_AMOUNT})"],
     # A due date is the term too ("2026年12月31日前归还", "还款日期：明年6月30日"); before 期: 2027年 alone is no term.
     "term": [rf"(?:还款日期|还款日|到期日|到期时间|期限|借期)\s*[:：为是]?\s*((?:至|到)?{_DATE}(?:\s*(?:至|到|-)\s*{_DATE})?)",
              r"(?:期限|借期|合同期|为期|期)\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:年|个月|天))",
@@ -251,7 +307,20 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "salary": [rf"(?:月薪|月工资|工资)\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)"],
     "position": [r"(?:岗位|职位)\s*[:：为是]?\s*([\u4e00-\u9fffA-Za-z]{2,12})", r"招(?:一个|一名)?([\u4e00-\u9fff]{2,6})"],
     "probation": [r"试用期\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:个月|天))"],
-    "lender": [r"(?:出借人|甲方|债权人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
+    "lender": [r"(?:出借人|甲方|债权人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})",
+               # "张三借给李四五万元": the name that opens a sentence, not the request's words before it.
+               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)借给"],
+    "creditor": [r"(?:债权人|被欠款人|出借人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
+                 r"欠([\u4e00-\u9fff]{2,4}?)(?=[\d一二三四五六七八九十两]|人民币)"],
+    "debtor": [r"(?:债务人|欠款人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
+               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)欠[\u4e00-\u9fff]{2,4}?[\d一二三四五六七八九十两]"],
+    "payer": [r"(?:交款人|付款人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
+              r"收到([\u4e00-\u9fff]{2,4}?)(?:交来|支付|付的|给的|的)"],
+    "payee": [r"收款人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)"],
+    "cause": [r"(?:欠款原因|原因|系)\s*[:：为是]?\s*([^，,。\n]{2,30})",
+              rf"(?:{_AMOUNT})\s*(?:的)?({_PAYMENT_KINDS})", rf"欠[^，,。]*?({_PAYMENT_KINDS})"],
+    "purpose": [r"(?:款项用途|用途|事由)\s*[:：为是]?\s*([^，,。\n]{2,30})",
+                rf"(?:交来|支付|付|收到)[^，,。]*?({_PAYMENT_KINDS})"],
     "borrower": [r"(?:借款人|乙方|债务人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=向|借|[，,。\s]|$)",
                  r"借给([\u4e00-\u9fff]{2,3}?)(?=[\d一二三四五六七八九十两]|人民币)",
                  r"([\u4e00-\u9fff]{2,4})借[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]"],
@@ -278,6 +347,7 @@ def extract_fields(template: Template, text: str) -> dict[str, str]:
         for pattern in patterns:
             match = re.search(pattern, text)
             if match and match.group(1).strip():
-                values[key] = match.group(1).strip(" ，,。")
+                # 人民币 is the documents' own word before the sum: written once, not twice.
+                values[key] = match.group(1).strip(" ，,。").removeprefix("人民币").strip()
                 break
     return values

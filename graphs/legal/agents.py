@@ -127,7 +127,9 @@ DOMAIN_LAWS = {
     "contract_law": ("民法典",),
     "consumer_rights": ("消费者权益保护法", "民法典", "食品安全法", "产品质量法", "电子商务法"),
     "civil_law": ("民法典", "民事诉讼法"),
-    "tort_law": ("民法典", "道路交通安全法", "个人信息保护法"),
+    # Not the 个人信息保护法: its art. 69 speaks of 损害赔偿 and would answer every injury. A question about
+    # personal data gets that law from the glossary (`also` below), which names it for such words only.
+    "tort_law": ("民法典", "道路交通安全法"),
     "marriage_family": ("民法典",),
     "company_law": ("公司法", "合伙企业法", "民法典"),
     "intellectual_property": ("著作权法", "商标法", "专利法", "反不正当竞争法"),
@@ -136,14 +138,15 @@ DOMAIN_LAWS = {
 }
 
 
-def of_domain_laws(articles: list[Any], domain: str | None) -> list[Any]:
-    """The articles from the laws of the field (all of them when the field names no laws)."""
-    preferred = DOMAIN_LAWS.get(domain or "", ())
+def of_domain_laws(articles: list[Any], domain: str | None, also: tuple[str, ...] = ()) -> list[Any]:
+    """The articles from the laws of the field, or `also` (the laws the glossary names for this question);
+    all of them when the field names no laws."""
+    preferred = DOMAIN_LAWS.get(domain or "", ()) + tuple(also)
     return [a for a in articles if not preferred or any(a.law.endswith(name) for name in preferred)]
 
 
-def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int) -> list[Any]:
-    first = of_domain_laws(articles, domain)
+def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int, also: tuple[str, ...] = ()) -> list[Any]:
+    first = of_domain_laws(articles, domain, also)
     return (first + [a for a in articles if a not in first])[:top_k]
 
 
@@ -166,6 +169,25 @@ def plainer_chapters_first(articles: list[Any], question: str) -> list[Any]:
 def _chapter_subject(chapter: str) -> str:
     """"第十五章 融资租赁合同" → "融资租赁合同"."""
     return chapter.split(" ", 1)[-1].strip() if chapter else ""
+
+
+def contract_kind(articles: list[Any], text: str) -> str:
+    """The typical contract (a 民法典 chapter: 租赁合同, 借款合同) the articles found for a whole contract point
+    to most, the better ranked weighing more; "" when none does. A narrower chapter (融资租赁合同) counts
+    last unless the text says what narrows it."""
+    votes: dict[str, float] = {}
+    for rank, article in enumerate(plainer_chapters_first(articles, text)):
+        # Another law's articles vote for that law: a labour contract is the 劳动合同法's, no 民法典 chapter's.
+        subject = _chapter_subject(article.chapter) if article.law.endswith("民法典") else article.law
+        votes[subject] = votes.get(subject, 0.0) + 1 / (rank + 1)
+    best = max(votes, key=lambda subject: votes[subject]) if votes else ""
+    return best if best.endswith("合同") else ""
+
+
+def of_kind_first(articles: list[Any], kind: str, text: str) -> list[Any]:
+    """The articles of the contract's own chapter first, then the rest (narrower chapters last)."""
+    ordered = plainer_chapters_first(articles, text)
+    return sorted(ordered, key=lambda a: _chapter_subject(a.chapter) != kind) if kind else ordered
 
 
 LAWS_SEARCHED = 2  # laws the glossary names that get a search of their own (each is a pass over the corpus)
@@ -220,12 +242,25 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     articles: list[dict[str, Any]] = []
     repealed: list[dict[str, str]] = []
     if mode == "review":
+        # What kind of contract it is (租赁合同), from the whole text: a clause alone ("甲方可随时收回房屋")
+        # shares its words with articles of any chapter (a usufruct's 收回), the lease's own rules among them.
+        whole = f"{await asyncio.to_thread(bounded_query, shared.question)} {expand(shared.question).terms}".strip()
+        kind = contract_kind(await tools.call_blocking("statute_search", knowledge.statutes.search, whole, 10,
+                                                       None, whole, summary=found) or [], shared.question)
         for clause in split_clauses(shared.question):
             query = f"{await asyncio.to_thread(bounded_query, clause)} {hint} {expand(clause).terms}".strip()
-            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, None,
-                                             f"{clause} {expand(clause).terms}".strip(), summary=found)
-            clauses.append({"clause": clause,
-                            "articles": [_article_dict(a) for a in prefer_domain_laws(hits or [], domain, 2)]})
+            meaning = f"{clause} {expand(clause).terms}".strip()
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, None, meaning,
+                                             summary=found) or []
+            if kind:
+                # The clause's own hits of the kind's chapter lead; the kind as query words finds that chapter's
+                # articles for a clause whose own words find none (出租…租金 → 建设工程), but alone it would
+                # outweigh the clause's words (维修 → a lessee's death, for sharing 房屋租赁).
+                of_kind = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{query} {kind}", 8,
+                                                    None, f"{kind} {meaning}", summary=found) or []
+                hits += [a for a in of_kind if a.citation not in {h.citation for h in hits}]
+            ranked = of_kind_first(prefer_domain_laws(hits, domain, len(hits)), kind, shared.question)
+            clauses.append({"clause": clause, "articles": [_article_dict(a) for a in ranked[:2]]})
             articles += clauses[-1]["articles"]
     else:
         # Articles the user names (民法典第1087条, 《劳动合同法》第39条) are fetched directly; a repealed
@@ -237,6 +272,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                 articles.append(_article_dict(item.article))
             elif item.replacement:
                 repealed.append({"written": item.as_written, "replacement": item.replacement})
+                # The articles that now say what the repealed one said are what the user is after.
+                articles += [_article_dict(a) for a in item.successors]
         # A lookup of the articles it names wants those, not four more that merely share words.
         wanted = 4 if not articles else (0 if shared.intent == "regulation_query" else 2)
         hits = []
@@ -272,7 +309,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                 leading = of_domain_laws(await tools.call_blocking(
                     "statute_search", knowledge.statutes.search, own, 4, None, own, summary=found) or [], domain)[:2]
                 first = leading + [f for f in first if f.citation not in {a.citation for a in leading}]
-            rest = [a for a in prefer_domain_laws(hits or [], domain, 10) if a.citation not in {f.citation for f in first}]
+            rest = [a for a in prefer_domain_laws(hits or [], domain, 10, expansion.laws) if a.citation not in {f.citation for f in first}]
             hits = plainer_chapters_first(first + rest, shared.question)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
