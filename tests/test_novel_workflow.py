@@ -397,6 +397,31 @@ async def test_the_chat_says_a_generation_is_running_in_another_process_and_refu
         assert not [n for n, d in events if n == "interrupt"]
 
 
+async def test_the_chat_opened_while_a_generation_runs_elsewhere_offers_questions_not_generation(tmp_path):
+    from core.i18n import t
+    from graphs.novel.chat import ChatState, startup
+
+    journal_of_a_run(tmp_path, another_live_process(), "novel-demo")
+    events = await step_events(startup, ChatState(project_id="demo", text="", history=[]), novel_config(tmp_path),
+                               schema=ChatState, thread_id="chat-thread")
+    [said] = [d["content"] for n, d in events if n == "message"]
+    assert t("novel.chat_hint_while_running") in said and t("novel.chat_hint") not in said, said
+
+
+async def test_a_run_refused_because_another_generates_the_project_is_not_offered_for_resume(tmp_path):
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+
+    journal_of_a_run(tmp_path, another_live_process(), "novel-demo")
+    async with open_runtime(runtime_settings(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel_workflow", text="生成到第 2 章", thread_id=thread_id, create=True,
+                                   options={"projectId": "demo"})
+        await runtime.wait(thread_id)
+        [completion] = [p for n, p in await runtime.store.events_after(thread_id) if n == "completion"]
+    assert (completion["success"], completion["resumable"]) == (False, False), completion
+
+
 def test_a_run_of_this_process_offers_resume_only_once_its_thread_stopped_running(tmp_path):
     from core.processes import this_process
 

@@ -94,7 +94,9 @@ def status_sentence(status: Any) -> str:
 @stage("startup")
 async def startup(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     status = _status_artifact(ctx, WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]))
-    history = _say(ctx, state, status_sentence(status) + "\n" + t("novel.chat_hint"))
+    # While another run writes the book, "continue to chapter 3" would be refused: only questions are offered.
+    hint = t("novel.chat_hint_while_running" if status.running else "novel.chat_hint")
+    history = _say(ctx, state, status_sentence(status) + "\n" + hint)
     return {"started": True, "history": history}
 
 

@@ -45,6 +45,13 @@ SETUP_FILES = {"world": "world.json", "theme_conflict": "theme_conflict.json", "
 NovelProjectError = ProjectError  # one error type with a sentence for the user: core/novel's
 
 
+class GenerationRunning(ProjectError):
+    """A run refused because another run of the project is writing it: nothing of it started, so there is
+    nothing to resume (the runtime reads `resumable`); the person runs again once the other has ended."""
+
+    resumable = False
+
+
 class RunJournal(BaseModel):
     to_chapter: int
     force: bool = False
@@ -216,7 +223,7 @@ class ProjectFiles:
         if journal is None or (journal.runner, journal.thread_id) == (this_process(), thread_id):
             return
         if journal.running(besides=thread_id, running_here=running_here):
-            raise ProjectError(t("novel.generation_running", project=self.project_id))
+            raise GenerationRunning(t("novel.generation_running", project=self.project_id))
         self.record_run(to_chapter=journal.to_chapter, force=journal.force, pending=journal.pending, thread_id=thread_id)
 
     def clear_run(self) -> None:
