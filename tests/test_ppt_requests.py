@@ -64,7 +64,7 @@ def test_ng_ppt_with_an_empty_topic_says_what_to_give_and_exits_non_zero(tmp_pat
     assert "Traceback" not in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("request_text", ["🎉🎉🔥😀", "做一个PPT", "make a deck", "？？？"])
+@pytest.mark.parametrize("request_text", ["🎉🎉🔥😀", "做一个PPT", "make a deck", "？？？", "1", "42"])
 async def test_a_request_that_names_no_subject_makes_no_deck_and_asks_for_one(request_text):
     run = await run_graph(initial_input(request_text, {}), f"no subject/{request_text}")
 

@@ -252,9 +252,9 @@ def _subject_of_held(text: str) -> str:
 
 
 def names_a_topic(request: str) -> bool:
-    """Whether a request names something to make a deck about: a word or number is left once the asking
-    words are out ("做一个PPT", "make a deck", "🎉🎉" name nothing)."""
-    return any(ch.isalnum() for ch in _subject_of(request))
+    """Whether a request names something to make a deck about: a word is left once the asking words are
+    out ("做一个PPT", "make a deck", "🎉🎉" name nothing, nor does a number alone: "1", "42")."""
+    return any(ch.isalpha() for ch in _subject_of(request))
 
 
 MAX_TITLE = 40  # characters: the deck title, the cover and the file name
