@@ -150,3 +150,24 @@ async def test_an_offline_chapter_memory_tells_each_event_once():
     entry = await llm.structured(ChapterMemoryEntry, role="novel", system="", prompt="", facts={
         "language": "en", "chapter": {"chapter_number": 1, "chapter_title": "Chapter 1"}, "plan": plan, "summary": {}})
     assert entry.key_events == ["Mira meets Tom", "Mira chooses"]
+
+
+async def test_she_in_an_english_follow_up_means_the_woman_just_asked_about(tmp_path):
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+
+    await write_first_chapter(tmp_path, "A harbour town where lanterns keep the sea spirits away: a girl named Mira "
+                                        "and her brother Tom")
+    settings = Settings(data_dir=tmp_path / "data", llm_provider="offline", locale="en", _env_file=None)
+    async with open_runtime(settings) as runtime:
+        thread_id = new_thread_id()
+        for first, text in ((True, "who is Mira?"), (False, "where is she now?")):
+            await runtime.send_message(flow="novel", text=text, thread_id=thread_id, create=first,
+                                       options={"projectId": "book"})
+            await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+    follow_up = events[max(i for i, (n, p) in enumerate(events) if n == "user:message"):]
+    answers = [p["artifact"]["content"]["answer"] for n, p in follow_up
+               if n == "tool:artifact" and p["artifact"]["type"] == "novel_answer"]
+    assert not [n for n, p in follow_up if n == "interrupt"], "she is the one just asked about: no 'which character?'"
+    assert len(answers) == 1 and "Mira" in answers[0], answers

@@ -311,7 +311,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             subject = holders[0]
         elif len(holders) > 1:
             turn["candidates"] = holders
-            return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=pronoun or "", relation=relation_word,
+            return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=read.pronoun_as_written(text) or "",
+                                                       relation=relation_word,
                                                        candidates=join_items(holders)),
                                 "candidates": holders, "missing": "subject"}])
     subject = subject or referent

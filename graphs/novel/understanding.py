@@ -408,8 +408,22 @@ def asks_latest(text: str) -> bool:
     return bool(_LATEST.search(text))
 
 
+# English pronouns of a person, as the Chinese one the chat keeps its references under ("she" → 她). Not "it":
+# "will it rain?" asks of no one.
+_PRONOUNS_EN = {"he": "他", "him": "他", "his": "他", "himself": "他", "she": "她", "her": "她", "hers": "她",
+                "herself": "她", "they": "他们", "them": "他们", "their": "他们", "themselves": "他们"}
+
+
+def pronoun_as_written(text: str) -> str | None:
+    """The person pronoun of a question as it is written ("他和师父…" → 他, "what did she do?" → she)."""
+    found = next((p for p in PRONOUNS if p in text), None)
+    return found or next((w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in _PRONOUNS_EN), None)
+
+
 def pronoun_in(text: str) -> str | None:
-    return next((p for p in PRONOUNS if p in text), None)
+    """The person pronoun of a question as the chat keys its references (他, 她, 他们), whatever the language."""
+    written = pronoun_as_written(text)
+    return _PRONOUNS_EN.get(written.lower(), written) if written else None
 
 
 
