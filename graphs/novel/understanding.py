@@ -426,8 +426,6 @@ def pronoun_in(text: str) -> str | None:
     return _PRONOUNS_EN.get(written.lower(), written) if written else None
 
 
-
-
 # ---- characters an author names in a book's description ("a girl named Mira and her brother Tom",
 # "一个名叫林小雨的女孩和她的哥哥林大山")
 
