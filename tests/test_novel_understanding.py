@@ -99,6 +99,14 @@ def test_a_word_of_a_name_that_is_an_everyday_english_word_is_a_name_only_writte
     assert read.names_in("Did May leave the harbour?", EVERYDAY_CAST) == ["May Finch"]
 
 
+def test_a_name_that_is_an_everyday_noun_is_not_the_character_after_an_article():
+    # "the rose" asked of the book was taken for a question about Rose Hale.
+    cast = ["Rose Hale", "Mark", "Elsie Kerr"]
+    assert read.names_in("Did the rose bloom again?", cast) == []
+    assert read.names_in("Is there a deep mark on the door?", cast) == []
+    assert read.names_in("where is rose now? who is mark", cast) == ["Rose Hale", "Mark"]  # no article: the names
+
+
 def test_a_first_name_two_characters_share_offers_both():
     assert read.names_like("ines", CAST) == ["Ines Finch", "Ines Vane"]
     assert read.names_like("Zed", CAST) == []

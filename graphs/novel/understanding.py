@@ -324,7 +324,10 @@ def _said_as_name(text: str, word: str) -> bool:
     follows it as one follows a question's auxiliary ("Will came to the inn", "Where is Will now?", not
     "will it rain", "Will it rain?", "Will Mara come back?"); any other word in any letter case ("who is mara")."""
     if not is_function_word(word):
-        return _says(text, word)
+        # In lower case after a word that opens a noun phrase ("the rose", "a deep mark"), the word is the
+        # everyday one: names take no article. Anywhere else any letter case is the name ("where is rose now").
+        return any(match.group()[0].isupper() or not _NOUN_PHRASE.search(text[:match.start()])
+                   for match in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I))
     for match in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I):
         if not match.group()[0].isupper():
             continue
@@ -336,6 +339,13 @@ def _said_as_name(text: str, word: str) -> bool:
                                                               and following.lower() not in _JOINING)):
             return True
     return False
+
+
+# Words that open a noun phrase, which no name takes ("the rose", "a song called The Tide").
+_ARTICLES = {"the", "a", "an", "my", "your", "his", "her", "their", "our", "its", "this", "that", "these", "those",
+             "some", "any", "no", "every", "each"}
+# A determiner (and at most one word after it) ends the text before a noun: "the", "a deep", "his old".
+_NOUN_PHRASE = re.compile(r"(?<!\w)(?:" + "|".join(_ARTICLES) + r")\s+(?:[a-z][\w'-]*\s+)?$", re.I)
 
 
 # Words that join a name to the next ("Will and Mira came"): after a name, not the subject of a question.
@@ -451,7 +461,6 @@ _PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "em
              "world", "place", "planet", "river", "mountain", "sea", "lake", "forest", "inn", "tavern", "school",
              "academy", "sect", "guild", "order", "book", "story", "novel", "song", "sword", "festival", "street",
              "harbour", "harbor", "port", "castle", "tower", "temple", "valley", "desert", "star", "game", "war"}
-_ARTICLES = {"the", "a", "an", "my", "his", "her", "their", "our", "its", "this", "that"}
 _PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
 # What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
 _AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
