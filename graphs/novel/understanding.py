@@ -323,6 +323,8 @@ def _said_as_name(text: str, word: str) -> bool:
     sentences with ("Will", "May") counts only capitalised, and opening a sentence only when no subject
     follows it as one follows a question's auxiliary ("Will came to the inn", "Where is Will now?", not
     "will it rain", "Will it rain?", "Will Mara come back?"); any other word in any letter case ("who is mara")."""
+    if not re.search(r"[A-Za-z]", word):
+        return _says(text, word)  # letter case and articles are English matters: 林远 is 林远 wherever it stands
     if not is_function_word(word):
         # In lower case after a word that opens a noun phrase ("the rose", "a deep mark"), the word is the
         # everyday one: names take no article. Anywhere else any letter case is the name ("where is rose now").
