@@ -157,6 +157,20 @@ async def test_no_two_characters_of_an_offline_english_cast_share_a_first_name()
         assert len(set(firsts)) == len(firsts), firsts
 
 
+@pytest.mark.parametrize("number", [1, 2, 3])
+async def test_an_offline_scene_where_the_protagonist_meets_someone_lists_who_they_meet(number):
+    # "Tobiah meets Mara" was planned with the cast [Tobiah, Tobiah]: the scene said "Tobiah came to the inn" alone.
+    from schemas.novel import ChapterPlan
+
+    summary = {"chapter_number": number, "chapter_title": f"Chapter {number}",
+               "key_events": ["Tobiah meets Mara Reid", "Tobiah chooses"]}
+    characters = {"protagonist": {"name": "Tobiah"}, "antagonist": {"name": "Ines Vane"},
+                  "supporting_characters": [{"name": "Mara Reid"}]}
+    plan = await OfflineLLM().structured(ChapterPlan, role="novel", system="", prompt="", facts={
+        "language": "en", "summary": summary, "characters": characters})
+    assert all(scene.characters == ["Tobiah", "Mara Reid"] for scene in plan.scenes), plan.scenes
+
+
 async def test_an_offline_chapter_memory_tells_each_event_once():
     llm = OfflineLLM()
     scene = {"location": "the inn", "characters": ["Mira", "Tom"], "scene_type": "dialogue", "intensity": "low"}
