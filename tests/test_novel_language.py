@@ -133,6 +133,21 @@ async def test_characters_the_description_names_keep_their_names_and_ties_offlin
     assert (sheet[hero][sibling], sheet[sibling][hero]) == ties  # her brother Tom calls her his sister
 
 
+@pytest.mark.parametrize("language, description, genders", [
+    ("en", "Mira keeps the lighthouse on a storm island. She distrusts the new harbourmaster, Corin, because he lies "
+           "about the wrecks.", {"Mira": "female", "Corin": "male"}),
+    ("en", "A thief named Kestrel steals a crown; she flees north with her partner Doran.", {"Kestrel": "female"}),
+    ("zh", "守塔人名叫阿青，他从小在岛上长大，朋友叫周野，她是渔夫。", {"阿青": "男", "周野": "女"}),
+])
+async def test_a_character_the_description_calls_she_or_he_has_that_gender_offline(language, description, genders):
+    # Without a word like "girl" the gender was drawn at random, so "she" of the description became "he" in the book.
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": description})
+    people = {c.name: c.gender for c in cast.all_characters()}
+    assert {name: people.get(name) for name in genders} == genders, people
+    assert cast.protagonist.name == next(iter(genders))
+
+
 async def test_no_two_characters_of_an_offline_english_cast_share_a_first_name():
     llm = OfflineLLM()
     for seed in ("lantern", "book", "demo", "harbor", "x1", "x2"):
@@ -140,6 +155,20 @@ async def test_no_two_characters_of_an_offline_english_cast_share_a_first_name()
                                     facts={"language": "en", "seed": seed, "description": "a harbour town"})
         firsts = [c.name.split()[0] for c in cast.all_characters()]
         assert len(set(firsts)) == len(firsts), firsts
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+async def test_an_offline_scene_where_the_protagonist_meets_someone_lists_who_they_meet(number):
+    # "Tobiah meets Mara" was planned with the cast [Tobiah, Tobiah]: the scene said "Tobiah came to the inn" alone.
+    from schemas.novel import ChapterPlan
+
+    summary = {"chapter_number": number, "chapter_title": f"Chapter {number}",
+               "key_events": ["Tobiah meets Mara Reid", "Tobiah chooses"]}
+    characters = {"protagonist": {"name": "Tobiah"}, "antagonist": {"name": "Ines Vane"},
+                  "supporting_characters": [{"name": "Mara Reid"}]}
+    plan = await OfflineLLM().structured(ChapterPlan, role="novel", system="", prompt="", facts={
+        "language": "en", "summary": summary, "characters": characters})
+    assert all(scene.characters == ["Tobiah", "Mara Reid"] for scene in plan.scenes), plan.scenes
 
 
 async def test_an_offline_chapter_memory_tells_each_event_once():

@@ -99,6 +99,15 @@ def test_a_word_of_a_name_that_is_an_everyday_english_word_is_a_name_only_writte
     assert read.names_in("Did May leave the harbour?", EVERYDAY_CAST) == ["May Finch"]
 
 
+def test_a_name_that_is_an_everyday_noun_is_not_the_character_after_an_article():
+    # "the rose" asked of the book was taken for a question about Rose Hale.
+    cast = ["Rose Hale", "Mark", "Elsie Kerr"]
+    assert read.names_in("Did the rose bloom again?", cast) == []
+    assert read.names_in("Is there a deep mark on the door?", cast) == []
+    assert read.names_in("where is rose now? who is mark", cast) == ["Rose Hale", "Mark"]  # no article: the names
+    assert read.names_in("林远和师父去了哪里", ["林远"]) == ["林远"]  # a Chinese name runs into the next word
+
+
 def test_a_first_name_two_characters_share_offers_both():
     assert read.names_like("ines", CAST) == ["Ines Finch", "Ines Vane"]
     assert read.names_like("Zed", CAST) == []
@@ -119,6 +128,29 @@ def test_where_someone_is_now_is_answered_from_the_last_scene_that_shows_them(qu
                 for c, s in ((1, 1), (1, 2), (2, 1), (2, 3))]
     turn = {"question": question, "subject": "Elsie Kerr" if "Elsie" in question else "林远", "passages": passages}
     assert _ranked_passages(turn)[0]["text"].endswith("2.3.")
+
+
+def test_where_someone_is_now_is_not_answered_from_a_later_scene_that_only_recalls_them():
+    # A chapter-2 scene recalling "Mara came to the ferry" was cited as where Mara is now.
+    from graphs.novel.chat import _ranked_passages
+    from schemas.novel import ChapterPlan, ScenePlan
+
+    plans = {c: ChapterPlan(chapter_number=c, chapter_title=f"Chapter {c}", scenes=[
+        ScenePlan(scene_number=1, location="the inn", characters=people, purpose="p", key_actions=["a"],
+                  estimated_words=300, scene_type="dialogue", intensity="low")])
+        for c, people in ((1, ["Tobiah", "Mara Reid"]), (2, ["Tobiah"]))}
+
+    class Files:
+        def has_plan(self, number):
+            return number in plans
+
+        def load_plan(self, number):
+            return plans[number]
+
+    passages = [{"chapter_number": 1, "scene_number": 1, "text": "Tobiah and Mara Reid came to the inn."},
+                {"chapter_number": 2, "scene_number": 1, "text": "They remembered: Mara Reid came to the ferry."}]
+    turn = {"question": "where is Mara now?", "subject": "Mara Reid", "passages": passages}
+    assert _ranked_passages(turn, Files())[0]["chapter_number"] == 1
 
 
 @pytest.mark.parametrize("question, asks", [

@@ -519,7 +519,17 @@ def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None
     return kept, dropped
 
 
-def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
+def _in_scene(files: Any, passage: dict[str, Any], name: str) -> bool:
+    """`name` is among the people the chapter plan puts in the passage's scene (true where no plan says):
+    a later scene that only recalls them says nothing of where they are now."""
+    number, scene = passage["chapter_number"], passage.get("scene_number")
+    if files is None or scene is None or not files.has_plan(number):
+        return True
+    planned = next((s for s in files.load_plan(number).scenes if s.scene_number == scene), None)
+    return planned is None or name in planned.characters
+
+
+def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, Any]]:
     """Passages naming the people asked about, a change of relation first, then in story order."""
     entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
     passages = [p for p in turn.get("passages") or [] if any(e in p["text"] for e in entities)] or list(turn.get("passages") or [])
@@ -530,8 +540,10 @@ def _ranked_passages(turn: dict[str, Any]) -> list[dict[str, Any]]:
         return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
 
     if read.asks_latest(turn.get("question", "")):
-        # "where is X now": the last scene that shows them answers it, not the first one.
-        return sorted(passages, key=lambda p: (p["chapter_number"], p.get("scene_number") or 0), reverse=True)
+        # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them.
+        subject = turn.get("subject")
+        return sorted(passages, key=lambda p: (not subject or _in_scene(files, p, subject), p["chapter_number"],
+                                               p.get("scene_number") or 0), reverse=True)
     return sorted(passages, key=key)
 
 
@@ -564,8 +576,8 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
 @stage("answer")
 async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     turn = state["turn"]
-    ranked = _ranked_passages(turn)
     files = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files
+    ranked = _ranked_passages(turn, files)
     if ctx.llm.provider != "offline":
         numbered = "\n".join(f"- 第{p['chapter_number']}章：{p['text']}" for p in ranked)
         events = "\n".join([*(f"- {line}" for line in turn.get("sheet") or []),

@@ -280,7 +280,8 @@ def chapter_plan(request: OfflineRequest) -> ChapterPlan:
         ScenePlan(
             scene_number=n,
             location=stable_choice(EN_PLACES if language == "en" else PLACES, number, n),
-            characters=[cast[0], cast[(number + n) % len(cast)]] if len(cast) > 1 else cast[:1],
+            # the protagonist and someone else: never the protagonist twice, which left the one met out
+            characters=[cast[0], cast[1 + (number + n) % (len(cast) - 1)]] if len(cast) > 1 else cast[:1],
             purpose=events[(n - 1) % len(events)],
             key_actions=[events[(n - 1) % len(events)]],
             estimated_words=300,

@@ -323,8 +323,13 @@ def _said_as_name(text: str, word: str) -> bool:
     sentences with ("Will", "May") counts only capitalised, and opening a sentence only when no subject
     follows it as one follows a question's auxiliary ("Will came to the inn", "Where is Will now?", not
     "will it rain", "Will it rain?", "Will Mara come back?"); any other word in any letter case ("who is mara")."""
+    if not re.search(r"[A-Za-z]", word):
+        return _says(text, word)  # letter case and articles are English matters: 林远 is 林远 wherever it stands
     if not is_function_word(word):
-        return _says(text, word)
+        # In lower case after a word that opens a noun phrase ("the rose", "a deep mark"), the word is the
+        # everyday one: names take no article. Anywhere else any letter case is the name ("where is rose now").
+        return any(match.group()[0].isupper() or not _NOUN_PHRASE.search(text[:match.start()])
+                   for match in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I))
     for match in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", text, re.I):
         if not match.group()[0].isupper():
             continue
@@ -336,6 +341,13 @@ def _said_as_name(text: str, word: str) -> bool:
                                                               and following.lower() not in _JOINING)):
             return True
     return False
+
+
+# Words that open a noun phrase, which no name takes ("the rose", "a song called The Tide").
+_ARTICLES = {"the", "a", "an", "my", "your", "his", "her", "their", "our", "its", "this", "that", "these", "those",
+             "some", "any", "no", "every", "each"}
+# A determiner (and at most one word after it) ends the text before a noun: "the", "a deep", "his old".
+_NOUN_PHRASE = re.compile(r"(?<!\w)(?:" + "|".join(_ARTICLES) + r")\s+(?:[a-z][\w'-]*\s+)?$", re.I)
 
 
 # Words that join a name to the next ("Will and Mira came"): after a name, not the subject of a question.
@@ -451,7 +463,6 @@ _PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "em
              "world", "place", "planet", "river", "mountain", "sea", "lake", "forest", "inn", "tavern", "school",
              "academy", "sect", "guild", "order", "book", "story", "novel", "song", "sword", "festival", "street",
              "harbour", "harbor", "port", "castle", "tower", "temple", "valley", "desert", "star", "game", "war"}
-_ARTICLES = {"the", "a", "an", "my", "his", "her", "their", "our", "its", "this", "that"}
 _PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
 # What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
 _AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
@@ -523,8 +534,74 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         name = _chinese_name(match.group(2))
         if name:
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
+    for match in _OPENS_EN.finditer(text):
+        # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
+        word = match.group(1)
+        if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN):
+            hits.append((match.start(1), NamedCharacter(word, None, None)))
+    for match in _APPOSED_EN.finditer(text):
+        noun, name = match.group(1).lower(), match.group(2)
+        if noun not in _PLACE_EN and not is_function_word(name):  # "the harbourmaster, Corin," (not "the town, Brindle")
+            hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
     for _, character in sorted(hits, key=lambda hit: hit[0]):
         kept = found.get(character.name)
         if kept is None or (kept.said_as is None and character.said_as):
             found[character.name] = character
-    return list(found.values())
+    return _gendered_by_pronouns(text, list(found.values()))
+
+
+# A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
+_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?=(?:He|She|His|Her)\b)")
+# "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
+_APPOSED_EN = re.compile(r"\b(?:the|a|an|his|her|their|our|my)\s+(?:[a-z]+\s+)?([a-z]+),\s+([A-Z][a-z]+)(?=\s*[,.;!?]|\s+[a-z])")
+_PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female",
+                   "他": "male", "她": "female"}
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+
+
+def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[NamedCharacter]:
+    """Each character's gender as the description's he / she / his / her (他 / 她) tell it, where no word
+    of theirs ("girl", 哥哥) told it already. A subject or possessive pronoun means the subject of its
+    sentence (of the sentence before, when it opens one), else the nearest one named before it whose gender
+    does not differ ("She distrusts Corin because he lies": she is the one before, he is Corin). An object
+    ("helps her", 教她) may mean anyone but the subject, so it tells nothing."""
+    chinese = bool(CJK.search(text))
+    genders = {p.name: p.gender and ("male" if p.gender in ("male", "男") else "female") for p in people}
+    events: list[tuple[int, str, str | None]] = []  # (where, name or pronoun kind, gender of a pronoun)
+    for person in people:
+        pattern = re.escape(person.name) if CJK.search(person.name) else r"(?<!\w)" + re.escape(person.name) + r"(?!\w)"
+        events += [(m.start(), person.name, None) for m in re.finditer(pattern, text)]
+    for m in re.finditer(r"(?<![\w'])(he|she|his|her|him|hers)(?![\w'])|([他她])(?!们)", text, re.I):
+        word = m.group().lower()
+        after = re.match(r"\s*([\w']+)", text[m.end():])
+        if word in ("he", "she", "his"):
+            kind = "subject" if word != "his" else "possessive"
+        elif word == "her":  # "her brother" is hers; "helps her." is an object
+            kind = "possessive" if after and not is_function_word(after.group(1)) else "object"
+        elif m.group(2):
+            before = text[:m.start()].rstrip()
+            kind = ("possessive" if text[m.end():m.end() + 1] == "的"
+                    else "subject" if not before or before[-1] in "，。、；！？：“\"" else "object")
+        else:
+            kind = "object"
+        if kind != "object":
+            events.append((m.start(), kind, _PRONOUN_GENDER[word]))
+    subject = previous = None
+    recent: list[str] = []
+    last = 0
+    for where, what, gender in sorted(events):
+        if _SENTENCE_END.search(text, last, where):
+            previous, subject = subject or previous, None
+        last = where
+        if gender is None:
+            recent.append(what)
+            subject = subject or what
+            continue
+        candidates = [c for c in (subject, previous, *reversed(recent)) if c]
+        chosen = next((c for c in candidates if genders[c] in (None, gender)), None)
+        if chosen is not None:
+            genders[chosen] = gender
+            if what == "subject":
+                subject = subject or chosen
+    said = {"male": "男", "female": "女"} if chinese else {"male": "male", "female": "female"}
+    return [NamedCharacter(p.name, p.said_as, said[genders[p.name]] if genders[p.name] else None) for p in people]
