@@ -6,10 +6,13 @@ guesses, a model that always answers one intent stands in (FixedIntentLLM).
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from core.i18n import t
 from core.legal.statutes import Article
+from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
 from graphs.legal.agents import prefer_domain_laws
 from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
@@ -321,3 +324,19 @@ async def test_a_document_with_no_template_is_answered_without_examples_from_ano
     run = await GraphRunner(knowledge).ask("帮我起草一份离婚协议书")
     assert "离婚协议" in run.answer
     assert "押金" not in run.answer and "租期" not in run.answer, run.answer  # a lease's questions, not a divorce's
+
+
+@pytest.mark.parametrize("request_text, term", [
+    ("帮我写一张借条，我借给张三五万元，下个月底前还", "2026年12月31日前"),
+    ("帮我写借条：王五借给赵六一万元，年底前还清", "2026年12月31日前"),
+    ("写个借条，李四借我2万，三个月后归还", "三个月"),
+])
+def test_an_iou_repayment_said_relative_to_today_is_read_as_its_term(request_text, term):
+    fields = extract_fields(TEMPLATES["iou"], request_text, today=date(2026, 11, 27))
+    assert fields["term"] == term
+
+
+async def test_an_iou_due_next_month_end_is_not_asked_for_its_repayment_term(knowledge):
+    run = await GraphRunner(knowledge).ask("帮我写一张借条，我借给张三五万元，下个月底前还")
+    asked = [q["id"] for q in run.state["pending"]]
+    assert "term" not in asked, asked
