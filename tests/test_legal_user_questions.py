@@ -11,6 +11,7 @@ from datetime import date
 import pytest
 
 from core.i18n import t
+from core.legal import LegalKnowledge
 from core.legal.statutes import Article
 from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
@@ -340,3 +341,29 @@ async def test_an_iou_due_next_month_end_is_not_asked_for_its_repayment_term(kno
     run = await GraphRunner(knowledge).ask("帮我写一张借条，我借给张三五万元，下个月底前还")
     asked = [q["id"] for q in run.state["pending"]]
     assert "term" not in asked, asked
+
+
+async def test_a_lease_clause_letting_the_landlord_take_the_home_back_cites_the_lessors_duties(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "帮我审查这份租房合同：第一条 租期一年，月租金3000元；第二条 甲方可随时收回房屋；第三条 押金不予退还。")
+    basis = run.answer.split(t("legal.offline_clause", number=2))[1].split(t("legal.offline_clause", number=3))[0]
+    assert "第708条" in basis or "第730条" in basis or "第703条" in basis, basis
+    assert "第732条" not in basis, basis
+
+
+async def test_a_tenant_repair_clause_cites_the_repair_articles_not_a_tenants_death(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "请审查租赁合同条款：1. 乙方负责房屋的全部维修；2. 乙方不得转租；3. 租金每季度支付一次")
+    basis = run.answer.split(t("legal.offline_clause", number=1))[1].split(t("legal.offline_clause", number=2))[0]
+    assert "维修" in basis and "死亡" not in basis, basis
+
+
+async def test_contract_review_searches_the_statutes_once_per_clause(knowledge):
+    statutes = FlakyStatutes(knowledge.statutes)
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(LegalKnowledge(statutes=statutes, cases=knowledge.cases), llm=llm).ask(
+        "帮我审查这份租房合同：第一条 租期一年，月租金3000元；第二条 甲方可随时收回房屋；第三条 押金不予退还。")
+    assert t("legal.offline_clause", number=3) in run.answer
+    assert len(statutes.searches) == 1 + 3, statutes.searches  # the whole contract's kind, then each clause
