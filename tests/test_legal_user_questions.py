@@ -6,10 +6,14 @@ guesses, a model that always answers one intent stands in (FixedIntentLLM).
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from core.i18n import t
+from core.legal import LegalKnowledge
 from core.legal.statutes import Article
+from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
 from graphs.legal.agents import prefer_domain_laws
 from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
@@ -321,3 +325,45 @@ async def test_a_document_with_no_template_is_answered_without_examples_from_ano
     run = await GraphRunner(knowledge).ask("帮我起草一份离婚协议书")
     assert "离婚协议" in run.answer
     assert "押金" not in run.answer and "租期" not in run.answer, run.answer  # a lease's questions, not a divorce's
+
+
+@pytest.mark.parametrize("request_text, term", [
+    ("帮我写一张借条，我借给张三五万元，下个月底前还", "2026年12月31日前"),
+    ("帮我写借条：王五借给赵六一万元，年底前还清", "2026年12月31日前"),
+    ("写个借条，李四借我2万，三个月后归还", "三个月"),
+])
+def test_an_iou_repayment_said_relative_to_today_is_read_as_its_term(request_text, term):
+    fields = extract_fields(TEMPLATES["iou"], request_text, today=date(2026, 11, 27))
+    assert fields["term"] == term
+
+
+async def test_an_iou_due_next_month_end_is_not_asked_for_its_repayment_term(knowledge):
+    run = await GraphRunner(knowledge).ask("帮我写一张借条，我借给张三五万元，下个月底前还")
+    asked = [q["id"] for q in run.state["pending"]]
+    assert "term" not in asked, asked
+
+
+async def test_a_lease_clause_letting_the_landlord_take_the_home_back_cites_the_lessors_duties(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "帮我审查这份租房合同：第一条 租期一年，月租金3000元；第二条 甲方可随时收回房屋；第三条 押金不予退还。")
+    basis = run.answer.split(t("legal.offline_clause", number=2))[1].split(t("legal.offline_clause", number=3))[0]
+    assert "第708条" in basis or "第730条" in basis or "第703条" in basis, basis
+    assert "第732条" not in basis, basis
+
+
+async def test_a_tenant_repair_clause_cites_the_repair_articles_not_a_tenants_death(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "请审查租赁合同条款：1. 乙方负责房屋的全部维修；2. 乙方不得转租；3. 租金每季度支付一次")
+    basis = run.answer.split(t("legal.offline_clause", number=1))[1].split(t("legal.offline_clause", number=2))[0]
+    assert "维修" in basis and "死亡" not in basis, basis
+
+
+async def test_contract_review_searches_the_statutes_once_per_clause(knowledge):
+    statutes = FlakyStatutes(knowledge.statutes)
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(LegalKnowledge(statutes=statutes, cases=knowledge.cases), llm=llm).ask(
+        "帮我审查这份租房合同：第一条 租期一年，月租金3000元；第二条 甲方可随时收回房屋；第三条 押金不予退还。")
+    assert t("legal.offline_clause", number=3) in run.answer
+    assert len(statutes.searches) == 1 + 3, statutes.searches  # the whole contract's kind, then each clause

@@ -7,8 +7,10 @@ field's first part, the name of a party given with identity details ("王小明�
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 PLACEHOLDER = "【待补充】"
 
@@ -289,20 +291,22 @@ def named_document(text: str) -> str | None:
 
 _DATE = (r"(?:(?:[\d〇零一二三四五六七八九]{4}|今|明|后)\s*年\s*)?[\d一二三四五六七八九十]{1,3}\s*月\s*"
          r"[\d一二三四五六七八九十]{1,3}\s*[日号]")
-_AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万)|[一二三四五六七八九十两百千]+万(?:元)?"
+_AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万|块钱|块)|[一二三四五六七八九十两百千]+万(?:元)?|[一二三四五六七八九十两百千]+[千百](?:元|块钱|块)"
 # What a sum owed or received is for, as people name it (3000元货款, 交来房租).
 _PAYMENT_KINDS = "货款|工程款|借款|租金|房租|押金|定金|订金|工资|劳务费|服务费|装修款|材料款|学费|赔偿款|转让款"
+_REPAY = r"(?:归还|还清|还款|偿还|还)"
 FIELD_PATTERNS: dict[str, list[str]] = {
     # "借给张三五万元": a name of two or more characters first, so 三 stays with 张 and the amount is 五万元.
     "amount": [rf"借给[\u4e00-\u9fff]{{2,4}}?\s*({_AMOUNT})",
-               rf"(?:借款金额|欠款金额|金额|借款|借给[^，,。]*?|借了?)\s*[:：为是]?\s*({_AMOUNT})",
+               rf"(?:借款金额|欠款金额|金额|借款|借给[^，,。]*?|借了?我?)\s*[:：为是]?\s*({_AMOUNT})",
                # 欠赵六3000元, 收到王五交来租金2000元
                rf"(?:欠|收到|交来|付给?)[^，,。]*?({_AMOUNT})"],
     # A due date is the term too ("2026年12月31日前归还", "还款日期：明年6月30日"); before 期: 2027年 alone is no term.
     "term": [rf"(?:还款日期|还款日|到期日|到期时间|期限|借期)\s*[:：为是]?\s*((?:至|到)?{_DATE}(?:\s*(?:至|到|-)\s*{_DATE})?)",
              r"(?:期限|借期|合同期|为期|期)\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:年|个月|天))",
-             r"([一二三四五六七八九十两\d]+\s*(?:年|个月))后还",
-             rf"((?:至|到)?{_DATE}(?:前|之前|以前)?)\s*(?:归还|还清|还款|偿还|还)"],
+             # 三个月后归还, 半年内还清: the length of the loan, as the user counts it.
+             rf"((?:[一二三四五六七八九十两\d]+\s*(?:年|个月|周|天)|半年))(?:后|以后|之后|内|以内)?\s*{_REPAY}",
+             rf"((?:至|到)?{_DATE}(?:前|之前|以前)?)\s*{_REPAY}"],
     "interest": [r"(?:年利率|利率|利息)\s*[:：为是]?\s*((?:百分之[一二三四五六七八九十点\d]+)|[\d.]+\s*%)"],
     "salary": [rf"(?:月薪|月工资|工资)\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)"],
     "position": [r"(?:岗位|职位)\s*[:：为是]?\s*([\u4e00-\u9fffA-Za-z]{2,12})", r"招(?:一个|一名)?([\u4e00-\u9fff]{2,6})"],
@@ -323,7 +327,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                 rf"(?:交来|支付|付|收到)[^，,。]*?({_PAYMENT_KINDS})"],
     "borrower": [r"(?:借款人|乙方|债务人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=向|借|[，,。\s]|$)",
                  r"借给([\u4e00-\u9fff]{2,3}?)(?=[\d一二三四五六七八九十两]|人民币)",
-                 r"([\u4e00-\u9fff]{2,4})借[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]"],
+                 r"([\u4e00-\u9fff]{2,4})借[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]",
+                 # "李四借我2万": the one who borrowed from the user.
+                 r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:向我|跟我|找我)?借了?我"],
     "applicant": [r"申请人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
     "respondent": [r"被申请人\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心|单位))"],
     "plaintiff": [r"原告\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
@@ -337,8 +343,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
 }
 
 
-def extract_fields(template: Template, text: str) -> dict[str, str]:
-    """Fields the user's own words already give, by labelled patterns (`申请人：王五`, `月薪五千`…)."""
+def extract_fields(template: Template, text: str, today: date | None = None) -> dict[str, str]:
+    """Fields the user's own words already give, by labelled patterns (`申请人：王五`, `月薪五千`…);
+    a due date said relative to today (下个月底前还, 年底还清) is written as the date it means."""
     values: dict[str, str] = {}
     keys = {f.key for f in template.fields}
     for key, patterns in FIELD_PATTERNS.items():
@@ -350,4 +357,68 @@ def extract_fields(template: Template, text: str) -> dict[str, str]:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
                 values[key] = match.group(1).strip(" ，,。").removeprefix("人民币").strip()
                 break
+    if "term" in keys and "term" not in values:
+        due = relative_due_date(text, today or date.today())
+        if due:
+            values["term"] = due
     return values
+
+
+# 月底 / 下个月底 / 年底 / 明年年底 / 下个月15号 / 下周五, then 前 (or not) and a word for paying back.
+_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
+_RELATIVE_DUE = re.compile(
+    r"(?P<when>(?P<year>(?:今年|明年)年?|年)?(?P<month>(?:下下|下)个?月|本月|这个?月|(?P<number>[\d一二三四五六七八九十]{1,2})\s*月|月)?"
+    r"(?:(?P<end>底|末)|(?P<day>[\d一二三四五六七八九十]{1,3})\s*[日号])"
+    r"|(?P<week>下下|下|本|这)?(?:个)?(?:周|星期|礼拜)(?P<weekday>[一二三四五六日天]))"
+    r"\s*(?P<before>前|之前|以前)?\s*(?:要|就|再|会|必须|一定)?" + _REPAY)
+
+
+def _small_number(text: str) -> int | None:
+    """31, 十五, 二十八 as a number (a day of the month)."""
+    if text.isdigit():
+        return int(text)
+    tens, _, units = text.partition("十")
+    if "十" not in text:
+        return _CN_DIGITS.get(text)
+    return (_CN_DIGITS.get(tens, 0) if tens else 1) * 10 + (_CN_DIGITS.get(units, 0) if units else 0)
+
+
+def relative_due_date(text: str, today: date) -> str | None:
+    """"下个月底前还" said on 2026-11-27 → "2026年12月31日前": a note read later must not depend on the day it
+    was written. None when the text names no such date (or an impossible one, 2月30号)."""
+    for match in _RELATIVE_DUE.finditer(text):
+        found = match.groupdict()
+        if found["weekday"]:
+            weeks = {"下下": 2, "下": 1}.get(found["week"] or "", 0)
+            weekday = "一二三四五六日天".index(found["weekday"]) % 7 if found["weekday"] != "天" else 6
+            due = today + timedelta(days=weekday - today.weekday() + 7 * weeks)
+            if due < today and not found["week"]:  # 周三还, said on a Friday: the coming one
+                due += timedelta(days=7)
+        else:
+            if not (found["year"] or found["month"]) and found["end"] is None:
+                continue  # "15号还" alone: which month is a guess
+            if found["year"] and found["month"] is None and found["day"]:
+                continue
+            year = today.year + (found["year"] or "").startswith("明年")
+            ahead = {"下下": 2, "下": 1}
+            month_word = found["month"] or ""
+            months = next((n for word, n in ahead.items() if month_word.startswith(word)), 0)
+            if found["year"] and not month_word:  # 年底, 明年年底: the year's last month
+                month = 12
+            elif found["number"]:  # 3月底: that month, this year unless it is past and no year was said
+                month = _small_number(found["number"]) or 0
+                if not 1 <= month <= 12:
+                    continue
+                year += not found["year"] and month < today.month
+            else:
+                month = today.month + months
+                year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+            last = calendar.monthrange(year, month)[1]
+            day = last if found["end"] else _small_number(found["day"] or "")
+            if not day or day > last:
+                continue
+            due = date(year, month, day)
+        if due < today:
+            continue
+        return f"{due.year}年{due.month}月{due.day}日" + ("前" if found["before"] else "")
+    return None

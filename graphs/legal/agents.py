@@ -208,6 +208,14 @@ def _article_dict(article: Any) -> dict[str, Any]:
             "text": " ".join(article.text.split())}
 
 
+CLAUSE_DEPTH = 12  # one search per clause: deep enough that its kind's articles are among the hits to reorder
+
+
+def clause_words(clause: str) -> str:
+    """The clause without its number: "第二条" searched as words finds every law's article 2 cross-reference."""
+    return re.sub(r"^(第[一二三四五六七八九十\d]+条|[一二三四五六七八九十]+、|\d+[.、])\s*", "", clause)
+
+
 def split_clauses(text: str) -> list[str]:
     """A pasted contract → its clauses (第X条 / 一、 / 1. / ；-separated), at most 8."""
     body = text.split("：", 1)[1] if "：" in text[:40] else text
@@ -248,17 +256,14 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         kind = contract_kind(await tools.call_blocking("statute_search", knowledge.statutes.search, whole, 10,
                                                        None, whole, summary=found) or [], shared.question)
         for clause in split_clauses(shared.question):
-            query = f"{await asyncio.to_thread(bounded_query, clause)} {hint} {expand(clause).terms}".strip()
-            meaning = f"{clause} {expand(clause).terms}".strip()
-            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 8, None, meaning,
-                                             summary=found) or []
-            if kind:
-                # The clause's own hits of the kind's chapter lead; the kind as query words finds that chapter's
-                # articles for a clause whose own words find none (出租…租金 → 建设工程), but alone it would
-                # outweigh the clause's words (维修 → a lessee's death, for sharing 房屋租赁).
-                of_kind = await tools.call_blocking("statute_search", knowledge.statutes.search, f"{query} {kind}", 8,
-                                                    None, f"{kind} {meaning}", summary=found) or []
-                hits += [a for a in of_kind if a.citation not in {h.citation for h in hits}]
+            words = clause_words(clause)
+            # The glossary reads the clause with the contract's kind beside it: "乙方负责维修" is a tenant's repair
+            # in a lease, and the kind's own name is the search's pointer to its chapter, all in one search.
+            expansion = expand(f"{words} {kind}")
+            query = f"{await asyncio.to_thread(bounded_query, words)} {hint} {expansion.terms} {kind}".strip()
+            meaning = f"{words} {expansion.terms}".strip()
+            hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, CLAUSE_DEPTH, None,
+                                             meaning, summary=found) or []
             ranked = of_kind_first(prefer_domain_laws(hits, domain, len(hits)), kind, shared.question)
             clauses.append({"clause": clause, "articles": [_article_dict(a) for a in ranked[:2]]})
             articles += clauses[-1]["articles"]
