@@ -323,6 +323,36 @@ async def test_roles_and_entry_point_the_requirement_names_are_not_asked_and_the
     assert any(interface in task for task in build.tasks), build.tasks
 
 
+def first_round(requirement: str, *, force_plan: bool = False) -> RequirementPlan:
+    """The offline planner's answer to a requirement, without a runtime (in-process, quick)."""
+    from core.llm.offline import OfflineRequest
+    from graphs.requirement.offline import compose_requirement_plan
+
+    return RequirementPlan.model_validate(compose_requirement_plan(OfflineRequest(
+        role="requirement", system="", prompt="", facts={"requirement": requirement, "force_plan": force_plan})))
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个库存小工具，仓管员可以扫码出库", "仓管员"),  # the subject of 可以
+    ("让调度员在网页上给车辆排班", "调度员"),  # the person after 让
+    ("做一个报销小程序，出纳每周导出打款记录", "出纳"),  # the subject that opens a clause
+    ("Build a web page so that dispatchers can assign routes to vans", "dispatchers"),  # the subject of can
+    ("A web page for the on-call engineer to silence alerts", "on-call engineer"),  # the person after for
+])
+def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个门诊小程序，值班护士可以登记病人", "值班护士"),
+    ("An inventory web page for warehouse staff", "warehouse staff"),
+])
+def test_a_role_keeps_the_words_that_qualify_it(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
 async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     talk = Conversation()
     await talk.start("做一个图书馆座位预约系统，读者可以提前一天选座，管理员每天导出签到记录")

@@ -14,6 +14,7 @@ from typing import Any
 
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import render_markdown
+from graphs.requirement.roles import named_roles
 from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -102,6 +103,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_assumptions: list[dict[str, Any]] = []
     cited: list[str] = []
     open_topics: list[Topic] = []
+    roles = named_roles(requirement)  # found from the sentence's structure, the catalogue's words as fallback
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
         if topic.id in answers:
@@ -109,6 +111,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             decisions.append((label, answers[topic.id]))
         elif topic.id in assumed_by_id:
             continue  # settled by an assumption (listed)
+        elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
+            stated_value[topic.id] = ("、" if zh else ", ").join(roles)
+            continue
         elif find_keyword(said, topic.keywords):  # settled by the requirement or the answers themselves
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
                 stated_value[topic.id] = ("、" if zh else ", ").join(named)
