@@ -53,6 +53,7 @@ class Conversation:
         self.data_dir = data_dir or Path(tempfile.mkdtemp(prefix="requirement-"))
         self.thread_id: str | None = None
         self.events: list[dict[str, Any]] = []
+        self.title: str | None = None  # the thread's name in the thread list
 
     async def _run(self, act) -> Any:
         settings = Settings(data_dir=self.data_dir, llm_provider="offline", office_preview=False,
@@ -66,6 +67,7 @@ class Conversation:
                 if name in EVENT_MODELS:
                     EVENT_MODELS[name].model_validate(payload)
             self.events = [{"event": name, "data": payload} for name, payload in stored]
+            self.title = (await runtime.store.get_thread(self.thread_id))["title"]
             return await runtime.graphs[FLOW.name].aget_state(runtime.graph_config(self.thread_id))
 
     async def start(self, text: str):
@@ -280,6 +282,19 @@ async def test_a_message_that_names_nothing_to_build_gets_no_plan_but_what_to_wr
     state = await talk._run(lambda runtime: runtime.send_message(
         flow=FLOW.name, text="给订单系统增加按月导出 CSV 报表的功能", thread_id=talk.thread_id, create=False))
     assert pending_questions(state), "the same thread plans the requirement written next"
+
+
+@pytest.mark.parametrize("message", ["x", "你好", "make a plan"])
+def test_a_thread_begun_with_a_message_naming_nothing_is_not_titled_by_it(message):
+    assert FLOW.thread_title(message) == t("requirement.untitled_thread")
+
+
+async def test_a_thread_begun_with_a_message_naming_nothing_takes_the_title_of_the_requirement_written_next():
+    talk = Conversation()
+    await talk.start("x")
+    await talk._run(lambda runtime: runtime.send_message(
+        flow=FLOW.name, text="给订单系统增加按月导出 CSV 报表的功能", thread_id=talk.thread_id, create=False))
+    assert talk.title == "给订单系统增加按月导出 CSV 报表的功能"
 
 
 async def test_without_a_repository_the_flow_still_plans():
