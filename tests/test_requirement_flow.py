@@ -368,6 +368,14 @@ def test_a_role_keeps_the_words_that_qualify_it(requirement, role):
     assert role in goal, goal
 
 
+@pytest.mark.parametrize("requirement, task", [
+    ("Add a REST API endpoint so that partners can fetch their invoices", "Expose it through the REST API endpoint"),
+    ("A command-line tool to search service logs by keyword", "Expose it through the command-line tool"),
+])
+def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requirement, task):
+    assert task in first_round(requirement, force_plan=True).stages[1].tasks
+
+
 async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     talk = Conversation()
     await talk.start("做一个图书馆座位预约系统，读者可以提前一天选座，管理员每天导出签到记录")

@@ -116,7 +116,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif find_keyword(said, topic.keywords):  # settled by the requirement or the answers themselves
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(named)
+                stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
             continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding

@@ -34,6 +34,8 @@ class Topic:
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
     # requirement uses. Not so for words that only show a topic is addressed ("验收", "deadline").
     keywords_name_it: bool = False
+    # How the plan's sentences put a named word (en, zh): "the website", not "use website".
+    named_as: tuple[str, str] = ("{}", "{}")
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
@@ -119,6 +121,7 @@ TOPICS: tuple[Topic, ...] = (
         blocking=False,
         priority=2,
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
+                  "command-line tool", "command line tool", "command line",
                   "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
                   "chatbot", "bot", "mini program", "wechat",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
@@ -132,6 +135,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=("Expose it through the project's existing primary interface.", "通过项目现有的主要入口提供该功能。"),
         fallback_new=("Offer it through one interface chosen in Stage 1 (a web page unless the users need another).", "先通过第一阶段选定的一个入口提供（无特别需要时用网页）。"),
         keywords_name_it=True,
+        named_as=("the {}", "{}"),
     ),
     Topic(
         id="q_deadline",
@@ -198,21 +202,35 @@ def _pattern(keyword: str) -> re.Pattern[str]:
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
+_JOINS_WORDS = re.compile(r"[ \t-]*")
+_HYPHENATED = re.compile(r"-[A-Za-z]+")
+
+
 def find_keywords(text: str, keywords: Iterable[str]) -> list[str]:
-    """Every keyword in `text` as the text writes it, in reading order, without one inside another ("维修师傅", not also "师傅")."""
+    """Every keyword in `text` as the text writes it, in reading order, without one inside another ("维修师傅", not also "师傅").
+
+    Keywords written side by side are one name ("REST API endpoint", "学生家长"), and a hyphenated word
+    is whole ("command-line", not "command")."""
     text = text or ""
     spans: list[tuple[int, int]] = []
     for keyword in keywords:
         # On the text as written (not lowered, which may change its length): the words come back as the user wrote them.
         spans += [match.span() for match in re.finditer(_pattern(keyword).pattern, text, re.IGNORECASE)]
-    found: list[str] = []
-    end = -1
+    merged: list[list[int]] = []
     for start, stop in sorted(spans, key=lambda span: (span[0], -span[1])):
-        if start >= end:
-            word = text[start:stop]
-            if word.lower() not in {f.lower() for f in found}:
-                found.append(word)
-            end = stop
+        if merged and start < merged[-1][1]:
+            continue  # inside the one before
+        if merged and _JOINS_WORDS.fullmatch(text, merged[-1][1], start):
+            merged[-1][1] = stop
+        else:
+            merged.append([start, stop])
+    found: list[str] = []
+    for start, stop in merged:
+        if hyphenated := _HYPHENATED.match(text, stop):
+            stop = hyphenated.end()
+        word = text[start:stop]
+        if word.lower() not in {f.lower() for f in found}:
+            found.append(word)
     return found
 
 
