@@ -385,6 +385,11 @@ async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     assert len(choosing) == 1 and "导出签到记录" not in choosing[0], scope
 
 
+def test_what_a_chinese_requirement_tells_of_the_asker_or_of_today_is_not_a_deliverable():
+    scope = first_round("我们是一家花店，目前用表格记订单，想做一个订单管理小程序，店员可以录入订单", force_plan=True).scope
+    assert [item for item in scope if item.startswith("交付")] == ["交付：做一个订单管理小程序", "交付：店员可以录入订单"], scope
+
+
 @pytest.mark.parametrize("requirement, headings, foreign", [
     ("给订单系统增加按月导出 CSV 报表的功能", ["# 实施计划：", "## 概述", "## 阶段 1：", "**目标**", "**状态**: 未开始"],
      ["Stage 1", "Summary", "Not Started", "Success Criteria"]),

@@ -38,7 +38,21 @@ def _deliverables(summary: str, zh: bool) -> list[str]:
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
         return [summary]
-    return clauses
+    items = []
+    for clause in clauses:
+        if wish := _SPEAKER_WISHES.match(clause):
+            items.append(wish.group("thing"))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
+        elif not _BACKGROUND.search(clause):
+            items.append(clause)
+        # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
+        # or of how things are today ("请假现在靠纸质单")
+    return items or [summary]
+
+
+# The person asking, speaking of themselves ("我", "我们学校", "咱们公司") and what they wish for.
+_SPEAKER = r"(?:我们?|咱们?|本人)"
+_SPEAKER_WISHES = re.compile(rf"^(?:{_SPEAKER}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
+_BACKGROUND = re.compile(rf"^{_SPEAKER}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)")
 
 
 # A shell line of a usage example ("$ make test", ".venv/bin/ng ppt ... --out x"): what it says is an
