@@ -645,6 +645,25 @@ async def test_cli_plan_session(tmp_path, write):
         assert "warehouse staff" in (repo / "IMPLEMENTATION_PLAN.md").read_text()
 
 
+async def test_cli_plan_asks_nothing_again_once_the_input_ends_midway_through_a_round(tmp_path):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    prompts: list[str] = []
+
+    def one_empty_line_then_the_end(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 1:
+            raise EOFError
+        return ""  # the first question keeps its fallback; the input ends at the second
+
+    code = await cli_plan.run(_cli_args(VAGUE), Settings(data_dir=tmp_path, _env_file=None), llm=OfflineLLM(),
+                              input_fn=one_empty_line_then_the_end, console=Console(quiet=True))
+    # "(no input: the remaining questions keep their defaults)": no later round asks them again.
+    assert code == 0 and len(prompts) == 2, prompts
+
+
 async def test_cli_refuses_write_without_repo(tmp_path):
     from rich.console import Console
 
