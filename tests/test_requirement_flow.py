@@ -262,6 +262,15 @@ async def test_question_answered_by_the_readme_is_not_asked(tmp_path):
     assert any("README.md:" in a.text for a in artifact.plan.assumptions)  # the finding is cited
 
 
+def test_a_doc_finding_quotes_the_whole_sentence_not_one_wrapped_line():
+    readme = ("## Storage\n\nThe shop keeps its orders and customers in a\nPostgreSQL 15 database that the nightly "
+              "job backs up. Reports are\nwritten to CSV files.\n")
+    plan = first_round("Add a CSV export of orders to the shop.", force_plan=True,
+                       knowledge=[{"text": readme, "path": "README.md", "start_line": 1}])
+    sentence = "The shop keeps its orders and customers in a PostgreSQL 15 database that the nightly job backs up."
+    assert any(f'"{sentence}"' in a.text for a in plan.assumptions), plan.assumptions
+
+
 async def test_a_usage_example_in_the_readme_does_not_answer_a_question(tmp_path):
     requirement = ("Add a CSV export of orders in the web UI, stored in PostgreSQL. Done when the acceptance tests "
                    "pass; due next month; about 100 concurrent users; reuse the existing login permissions.")
@@ -338,13 +347,14 @@ async def test_roles_and_entry_point_the_requirement_names_are_not_asked_and_the
     assert any(interface in task for task in build.tasks), build.tasks
 
 
-def first_round(requirement: str, *, force_plan: bool = False) -> RequirementPlan:
-    """The offline planner's answer to a requirement, without a runtime (in-process, quick)."""
+def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[dict[str, Any]] = ()) -> RequirementPlan:
+    """The offline planner's answer to a requirement (and doc passages found), without a runtime (in-process, quick)."""
     from core.llm.offline import OfflineRequest
     from graphs.requirement.offline import compose_requirement_plan
 
     return RequirementPlan.model_validate(compose_requirement_plan(OfflineRequest(
-        role="requirement", system="", prompt="", facts={"requirement": requirement, "force_plan": force_plan})))
+        role="requirement", system="", prompt="", facts={"requirement": requirement, "force_plan": force_plan,
+                                                         "knowledge": list(knowledge)})))
 
 
 @pytest.mark.parametrize("requirement, role", [

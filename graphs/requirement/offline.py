@@ -71,13 +71,33 @@ def _prose_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
+_STARTS_BLOCK = re.compile(r"^\s*(?:#|[-*+>|]\s|\d+[.)]\s)")  # a heading, list item, quote or table row
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])|(?<=[。！？；])")
+
+
+def _sentence_around(lines: list[tuple[int, str]], index: int, topic: Topic) -> str:
+    """The sentence of the paragraph around lines[index] that settles the topic: docs wrap their lines,
+    and one wrapped line is a fragment ("ng users remove NAME revokes it at once. With")."""
+    first = last = index
+    while (first > 0 and lines[first - 1][0] == lines[first][0] - 1 and lines[first - 1][1].strip()
+           and not _STARTS_BLOCK.match(lines[first][1])):
+        first -= 1
+    while (last + 1 < len(lines) and lines[last + 1][0] == lines[last][0] + 1 and lines[last + 1][1].strip()
+           and not _STARTS_BLOCK.match(lines[last + 1][1])):
+        last += 1
+    paragraph = " ".join(line.strip().lstrip("#-*+>| ").strip() for _, line in lines[first:last + 1]).replace("**", "")
+    sentences = [s.strip() for s in _SENTENCE_BREAK.split(paragraph) if s.strip()]
+    sentence = next((s for s in sentences if find_keyword(s, topic.doc_keywords)), paragraph)
+    return sentence if len(sentence) <= 200 else sentence[:199].rstrip() + "…"
+
+
 def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
-    """(line, path:line) of the first doc passage that settles the topic, in its prose (not in an example)."""
+    """(sentence, path:line) of the first doc passage that settles the topic, in its prose (not in an example)."""
     for item in knowledge:
-        for offset, line in _prose_lines(str(item.get("text", ""))):
+        lines = _prose_lines(str(item.get("text", "")))
+        for index, (offset, line) in enumerate(lines):
             if find_keyword(line, topic.doc_keywords):
-                clean = line.strip().lstrip("#-*> ").strip()
-                return clean[:200], f"{item.get('path')}:{int(item.get('start_line', 1)) + offset}"
+                return _sentence_around(lines, index, topic), f"{item.get('path')}:{int(item.get('start_line', 1)) + offset}"
     return None
 
 
