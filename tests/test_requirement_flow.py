@@ -363,10 +363,21 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("做一个报销小程序，出纳每周导出打款记录", "出纳"),  # the subject that opens a clause
     ("Build a web page so that dispatchers can assign routes to vans", "dispatchers"),  # the subject of can
     ("A web page for the on-call engineer to silence alerts", "on-call engineer"),  # the person after for
+    ("A log search command that site reliability engineers run on the servers", "site reliability engineers"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
     assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, topic", [
+    ("Store managers need an inventory page that must be live by the end of March", "q_deadline"),
+    ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "q_deadline"),
+    ("An inventory page for store managers that must handle 50 shops", "q_scale"),
+    ("仓库管理员用小程序扫码入库，只有3个人用", "q_scale"),
+])
+def test_a_deadline_or_load_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
+    assert topic not in {q.id for q in first_round(requirement).questions}
 
 
 @pytest.mark.parametrize("requirement, role", [

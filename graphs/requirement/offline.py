@@ -148,7 +148,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
             stated_value[topic.id] = ("、" if zh else ", ").join(roles)
             continue
-        elif find_keyword(said, topic.keywords):  # settled by the requirement or the answers themselves
+        elif topic.settled_by(said):  # settled by the requirement or the answers themselves
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
                 stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
             continue

@@ -133,7 +133,7 @@ per rather
 january february march april may june july august september october november december
 """.split())
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
-              "helps", "helping", "where", "by", "so"}
+              "helps", "helping", "where", "by", "so", "that", "when", "whenever", "once", "if", "until", "while"}
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}

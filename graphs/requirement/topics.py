@@ -36,6 +36,12 @@ class Topic:
     keywords_name_it: bool = False
     # How the plan's sentences put a named word (en, zh): "the website", not "use website".
     named_as: tuple[str, str] = ("{}", "{}")
+    # Shapes of an answer no word list holds ("by the end of March", "下周五之前", "50 shops", "3个人"):
+    # found in the requirement or the answers, they settle the topic as a keyword does.
+    patterns: tuple[re.Pattern[str], ...] = ()
+
+    def settled_by(self, text: str) -> bool:
+        return find_keyword(text, self.keywords) is not None or any(p.search(text or "") for p in self.patterns)
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
@@ -43,6 +49,34 @@ class Topic:
     def fallback_text(self, zh: bool, has_repository: bool) -> str:
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
 
+
+_MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+           "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
+_COUNT_EN = r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|several)"
+_COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
+_DEADLINE_PATTERNS = (
+    # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
+    re.compile(rf"\b(?:by|before|until|till|no later than|due)\s+(?:the\s+)?(?:end of\s+)?(?:(?:next|this)\s+)?"
+               rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
+               re.IGNORECASE),
+    re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
+    re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
+    # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "春节前"
+    # ("本月的订单", "三年前的数据" are what to show, not when to ship: a relative time needs a "by" after it)
+    re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:下|本|这)个?(?:周|星期|月|季度)"
+               rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|年底|节前"),
+)
+_SCALE_PATTERNS = (
+    # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
+    re.compile(r"\b\d[\d,.]*\s*[km]?\s*(?:users|people|persons|shops|stores|branches|customers|requests|orders|records|"
+               r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
+               r"\b(?:within|under|below|in)\s+\d+(?:\.\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", re.IGNORECASE),
+    # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
+    re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
+               rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+)
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
        "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
@@ -146,6 +180,7 @@ TOPICS: tuple[Topic, ...] = (
                   "milestone", "asap", "urgent", "截止", "上线", "工期", "月底", "季度", "里程碑", "尽快"),
         doc_keywords=("roadmap", "milestone", "deadline", "里程碑", "路线图", "截止"),
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
+        patterns=_DEADLINE_PATTERNS,
         question=("Is there a deadline or release window the stages must fit?", "是否有截止时间或发布窗口需要满足？"),
         why=("Stage size and order depend on the time available.", "阶段大小与先后取决于可用时间。"),
         impact=("The plan may be too large for the window.", "计划可能超出可用时间。"),
@@ -163,6 +198,7 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("qps", "throughput", "concurrent users", "requests per second", "并发", "吞吐",
                       "性能指标"),
         query="performance throughput latency concurrent load qps 并发 吞吐 性能",
+        patterns=_SCALE_PATTERNS,
         question=("What load must it handle (users, requests per second, data volume)?",
                   "需要承载多大的负载（用户数、每秒请求数、数据量）？"),
         why=("Decides whether performance work and load tests belong in the plan.", "决定计划中是否需要性能优化与压测。"),
