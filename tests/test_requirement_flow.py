@@ -375,8 +375,10 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "q_deadline"),
     ("An inventory page for store managers that must handle 50 shops", "q_scale"),
     ("仓库管理员用小程序扫码入库，只有3个人用", "q_scale"),
+    ("Only HR staff may see salaries; build an internal web page for payroll", "q_security"),
+    ("做一个价格管理小程序，只有店长能修改价格", "q_security"),
 ])
-def test_a_deadline_or_load_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
+def test_a_deadline_load_or_access_rule_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
 
 

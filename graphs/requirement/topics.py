@@ -78,6 +78,13 @@ _SCALE_PATTERNS = (
                rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
 )
 
+_ACCESS_PATTERNS = (
+    # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
+    re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
+               r"change|modify|approve|delete)\b", re.IGNORECASE),
+    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:看|查看|看到|访问|修改|编辑|审批|删除|见)"),
+)
+
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
        "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
 
@@ -216,6 +223,7 @@ TOPICS: tuple[Topic, ...] = (
                   "权限", "认证", "鉴权", "登录", "合规", "隐私", "加密", "安全"),
         doc_keywords=("authentication", "authorization", "oauth", "rbac", "sso", "鉴权", "认证", "权限"),
         query="authentication authorization permissions security oauth rbac 鉴权 认证 权限 安全",
+        patterns=_ACCESS_PATTERNS,
         question=("Are there authentication, permission or compliance rules it must follow?",
                   "是否有需要遵守的认证、权限或合规要求？"),
         why=("Security requirements add tasks and reviews.", "安全要求会增加任务与评审。"),
