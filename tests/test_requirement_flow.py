@@ -377,8 +377,10 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("仓库管理员用小程序扫码入库，只有3个人用", "q_scale"),
     ("Only HR staff may see salaries; build an internal web page for payroll", "q_security"),
     ("做一个价格管理小程序，只有店长能修改价格", "q_security"),
+    ("店员用手机扫码入库出库，库存低了提醒老板", "q_interface"),
+    ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
 ])
-def test_a_deadline_load_or_access_rule_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
+def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
 
 
