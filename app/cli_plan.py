@@ -109,9 +109,9 @@ async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: In
         console.print(f"   [dim]{t('cli.fallback', text=q['fallback_assumption'])}[/]")
         try:
             text = await _read_answer(console, input_fn, "   > ")
-        except EOFError:  # no terminal: every remaining question keeps its fallback
+        except EOFError:  # no terminal: every remaining question keeps its fallback, as the line printed says
             console.print(f"   [dim]{t('cli.no_input')}[/]")
-            return answers or "use defaults"
+            return {**{str(rest["id"]): "" for rest in questions[number - 1:]}, **answers}
         text = text.strip()
         if text.lower() in USE_DEFAULTS:
             # The rest of the round keeps its fallbacks ("" = fallback); answers already typed stand.

@@ -53,6 +53,7 @@ class Conversation:
         self.data_dir = data_dir or Path(tempfile.mkdtemp(prefix="requirement-"))
         self.thread_id: str | None = None
         self.events: list[dict[str, Any]] = []
+        self.title: str | None = None  # the thread's name in the thread list
 
     async def _run(self, act) -> Any:
         settings = Settings(data_dir=self.data_dir, llm_provider="offline", office_preview=False,
@@ -66,6 +67,7 @@ class Conversation:
                 if name in EVENT_MODELS:
                     EVENT_MODELS[name].model_validate(payload)
             self.events = [{"event": name, "data": payload} for name, payload in stored]
+            self.title = (await runtime.store.get_thread(self.thread_id))["title"]
             return await runtime.graphs[FLOW.name].aget_state(runtime.graph_config(self.thread_id))
 
     async def start(self, text: str):
@@ -260,6 +262,15 @@ async def test_question_answered_by_the_readme_is_not_asked(tmp_path):
     assert any("README.md:" in a.text for a in artifact.plan.assumptions)  # the finding is cited
 
 
+def test_a_doc_finding_quotes_the_whole_sentence_not_one_wrapped_line():
+    readme = ("## Storage\n\nThe shop keeps its orders and customers in a\nPostgreSQL 15 database that the nightly "
+              "job backs up. Reports are\nwritten to CSV files.\n")
+    plan = first_round("Add a CSV export of orders to the shop.", force_plan=True,
+                       knowledge=[{"text": readme, "path": "README.md", "start_line": 1}])
+    sentence = "The shop keeps its orders and customers in a PostgreSQL 15 database that the nightly job backs up."
+    assert any(f'"{sentence}"' in a.text for a in plan.assumptions), plan.assumptions
+
+
 async def test_a_usage_example_in_the_readme_does_not_answer_a_question(tmp_path):
     requirement = ("Add a CSV export of orders in the web UI, stored in PostgreSQL. Done when the acceptance tests "
                    "pass; due next month; about 100 concurrent users; reuse the existing login permissions.")
@@ -280,6 +291,19 @@ async def test_a_message_that_names_nothing_to_build_gets_no_plan_but_what_to_wr
     state = await talk._run(lambda runtime: runtime.send_message(
         flow=FLOW.name, text="给订单系统增加按月导出 CSV 报表的功能", thread_id=talk.thread_id, create=False))
     assert pending_questions(state), "the same thread plans the requirement written next"
+
+
+@pytest.mark.parametrize("message", ["x", "你好", "make a plan"])
+def test_a_thread_begun_with_a_message_naming_nothing_is_not_titled_by_it(message):
+    assert FLOW.thread_title(message) == t("requirement.untitled_thread")
+
+
+async def test_a_thread_begun_with_a_message_naming_nothing_takes_the_title_of_the_requirement_written_next():
+    talk = Conversation()
+    await talk.start("x")
+    await talk._run(lambda runtime: runtime.send_message(
+        flow=FLOW.name, text="给订单系统增加按月导出 CSV 报表的功能", thread_id=talk.thread_id, create=False))
+    assert talk.title == "给订单系统增加按月导出 CSV 报表的功能"
 
 
 async def test_without_a_repository_the_flow_still_plans():
@@ -323,6 +347,60 @@ async def test_roles_and_entry_point_the_requirement_names_are_not_asked_and_the
     assert any(interface in task for task in build.tasks), build.tasks
 
 
+def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[dict[str, Any]] = ()) -> RequirementPlan:
+    """The offline planner's answer to a requirement (and doc passages found), without a runtime (in-process, quick)."""
+    from core.llm.offline import OfflineRequest
+    from graphs.requirement.offline import compose_requirement_plan
+
+    return RequirementPlan.model_validate(compose_requirement_plan(OfflineRequest(
+        role="requirement", system="", prompt="", facts={"requirement": requirement, "force_plan": force_plan,
+                                                         "knowledge": list(knowledge)})))
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个库存小工具，仓管员可以扫码出库", "仓管员"),  # the subject of 可以
+    ("让调度员在网页上给车辆排班", "调度员"),  # the person after 让
+    ("做一个报销小程序，出纳每周导出打款记录", "出纳"),  # the subject that opens a clause
+    ("Build a web page so that dispatchers can assign routes to vans", "dispatchers"),  # the subject of can
+    ("A web page for the on-call engineer to silence alerts", "on-call engineer"),  # the person after for
+    ("A log search command that site reliability engineers run on the servers", "site reliability engineers"),
+])
+def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, topic", [
+    ("Store managers need an inventory page that must be live by the end of March", "q_deadline"),
+    ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "q_deadline"),
+    ("An inventory page for store managers that must handle 50 shops", "q_scale"),
+    ("仓库管理员用小程序扫码入库，只有3个人用", "q_scale"),
+    ("Only HR staff may see salaries; build an internal web page for payroll", "q_security"),
+    ("做一个价格管理小程序，只有店长能修改价格", "q_security"),
+    ("店员用手机扫码入库出库，库存低了提醒老板", "q_interface"),
+    ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
+])
+def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
+    assert topic not in {q.id for q in first_round(requirement).questions}
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个门诊小程序，值班护士可以登记病人", "值班护士"),
+    ("An inventory web page for warehouse staff", "warehouse staff"),
+])
+def test_a_role_keeps_the_words_that_qualify_it(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("Add a REST API endpoint so that partners can fetch their invoices", "Expose it through the REST API endpoint"),
+    ("A command-line tool to search service logs by keyword", "Expose it through the command-line tool"),
+])
+def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requirement, task):
+    assert task in first_round(requirement, force_plan=True).stages[1].tasks
+
+
 async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     talk = Conversation()
     await talk.start("做一个图书馆座位预约系统，读者可以提前一天选座，管理员每天导出签到记录")
@@ -330,6 +408,11 @@ async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     scope = RequirementPlan.model_validate(state.values["plan"]).scope
     choosing = [item for item in scope if "读者可以提前一天选座" in item]
     assert len(choosing) == 1 and "导出签到记录" not in choosing[0], scope
+
+
+def test_what_a_chinese_requirement_tells_of_the_asker_or_of_today_is_not_a_deliverable():
+    scope = first_round("我们是一家花店，目前用表格记订单，想做一个订单管理小程序，店员可以录入订单", force_plan=True).scope
+    assert [item for item in scope if item.startswith("交付")] == ["交付：做一个订单管理小程序", "交付：店员可以录入订单"], scope
 
 
 @pytest.mark.parametrize("requirement, headings, foreign", [
@@ -585,6 +668,25 @@ async def test_cli_plan_session(tmp_path, write):
     assert (tmp_path / "data" / "checkpoints.sqlite").exists()
     if write:
         assert "warehouse staff" in (repo / "IMPLEMENTATION_PLAN.md").read_text()
+
+
+async def test_cli_plan_asks_nothing_again_once_the_input_ends_midway_through_a_round(tmp_path):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    prompts: list[str] = []
+
+    def one_empty_line_then_the_end(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 1:
+            raise EOFError
+        return ""  # the first question keeps its fallback; the input ends at the second
+
+    code = await cli_plan.run(_cli_args(VAGUE), Settings(data_dir=tmp_path, _env_file=None), llm=OfflineLLM(),
+                              input_fn=one_empty_line_then_the_end, console=Console(quiet=True))
+    # "(no input: the remaining questions keep their defaults)": no later round asks them again.
+    assert code == 0 and len(prompts) == 2, prompts
 
 
 async def test_cli_refuses_write_without_repo(tmp_path):

@@ -12,6 +12,7 @@ from typing import Any
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.requirement.graph import (
+    UNTITLED_THREAD,
     USE_DEFAULTS,
     build_graph,
     initial_input,
@@ -19,6 +20,7 @@ from graphs.requirement.graph import (
     normalize_reply,
     parse_reply,
     settle_plan,
+    thread_title,
 )
 
 
@@ -57,6 +59,8 @@ FLOW = FlowDefinition(
     initial_input=initial_input,
     continue_thread=continue_thread,
     check_options=check_options,
+    thread_title=thread_title,
+    untitled_key=UNTITLED_THREAD,
 )
 
 __all__ = [

@@ -25,7 +25,7 @@ from langgraph.types import interrupt
 
 from core.llm.base import LLMError
 from core.i18n import join_clauses, t
-from core.language import CJK
+from core.language import CJK, clip
 from core.tools import PLAN_FILE_NAME, ToolRefused, write_text_file
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
@@ -129,6 +129,17 @@ def names_a_requirement(text: str) -> bool:
     rest = _ASKING_ZH.sub(" ", text or "")
     words = [w for w in re.findall(r"[^\W\d_]+|\d+", CJK.sub(" ", rest)) if w.lower() not in _ASKING_EN]
     return len(CJK.findall(rest)) + len(words) >= 2
+
+
+UNTITLED_THREAD = "requirement.untitled_thread"
+
+
+def thread_title(message: str) -> str:
+    """The thread's name in the list: the requirement's first line; a message naming nothing to build
+    ("x", "你好") has the placeholder until a message that does (not a thread called "x")."""
+    if not names_a_requirement(message):
+        return t(UNTITLED_THREAD)
+    return clip(message.strip().splitlines()[0], 60)
 
 
 # ---------------------------------------------------------------- replies

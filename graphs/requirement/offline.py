@@ -14,6 +14,7 @@ from typing import Any
 
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import render_markdown
+from graphs.requirement.roles import named_roles
 from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -37,7 +38,21 @@ def _deliverables(summary: str, zh: bool) -> list[str]:
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
         return [summary]
-    return clauses
+    items = []
+    for clause in clauses:
+        if wish := _SPEAKER_WISHES.match(clause):
+            items.append(wish.group("thing"))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
+        elif not _BACKGROUND.search(clause):
+            items.append(clause)
+        # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
+        # or of how things are today ("请假现在靠纸质单")
+    return items or [summary]
+
+
+# The person asking, speaking of themselves ("我", "我们学校", "咱们公司") and what they wish for.
+_SPEAKER = r"(?:我们?|咱们?|本人)"
+_SPEAKER_WISHES = re.compile(rf"^(?:{_SPEAKER}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
+_BACKGROUND = re.compile(rf"^{_SPEAKER}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)")
 
 
 # A shell line of a usage example ("$ make test", ".venv/bin/ng ppt ... --out x"): what it says is an
@@ -56,13 +71,33 @@ def _prose_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
+_STARTS_BLOCK = re.compile(r"^\s*(?:#|[-*+>|]\s|\d+[.)]\s)")  # a heading, list item, quote or table row
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"(])|(?<=[。！？；])")
+
+
+def _sentence_around(lines: list[tuple[int, str]], index: int, topic: Topic) -> str:
+    """The sentence of the paragraph around lines[index] that settles the topic: docs wrap their lines,
+    and one wrapped line is a fragment ("ng users remove NAME revokes it at once. With")."""
+    first = last = index
+    while (first > 0 and lines[first - 1][0] == lines[first][0] - 1 and lines[first - 1][1].strip()
+           and not _STARTS_BLOCK.match(lines[first][1])):
+        first -= 1
+    while (last + 1 < len(lines) and lines[last + 1][0] == lines[last][0] + 1 and lines[last + 1][1].strip()
+           and not _STARTS_BLOCK.match(lines[last + 1][1])):
+        last += 1
+    paragraph = " ".join(line.strip().lstrip("#-*+>| ").strip() for _, line in lines[first:last + 1]).replace("**", "")
+    sentences = [s.strip() for s in _SENTENCE_BREAK.split(paragraph) if s.strip()]
+    sentence = next((s for s in sentences if find_keyword(s, topic.doc_keywords)), paragraph)
+    return sentence if len(sentence) <= 200 else sentence[:199].rstrip() + "…"
+
+
 def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
-    """(line, path:line) of the first doc passage that settles the topic, in its prose (not in an example)."""
+    """(sentence, path:line) of the first doc passage that settles the topic, in its prose (not in an example)."""
     for item in knowledge:
-        for offset, line in _prose_lines(str(item.get("text", ""))):
+        lines = _prose_lines(str(item.get("text", "")))
+        for index, (offset, line) in enumerate(lines):
             if find_keyword(line, topic.doc_keywords):
-                clean = line.strip().lstrip("#-*> ").strip()
-                return clean[:200], f"{item.get('path')}:{int(item.get('start_line', 1)) + offset}"
+                return _sentence_around(lines, index, topic), f"{item.get('path')}:{int(item.get('start_line', 1)) + offset}"
     return None
 
 
@@ -102,6 +137,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_assumptions: list[dict[str, Any]] = []
     cited: list[str] = []
     open_topics: list[Topic] = []
+    roles = named_roles(requirement)  # found from the sentence's structure, the catalogue's words as fallback
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
         if topic.id in answers:
@@ -109,9 +145,12 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             decisions.append((label, answers[topic.id]))
         elif topic.id in assumed_by_id:
             continue  # settled by an assumption (listed)
-        elif find_keyword(said, topic.keywords):  # settled by the requirement or the answers themselves
+        elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
+            stated_value[topic.id] = ("、" if zh else ", ").join(roles)
+            continue
+        elif topic.settled_by(said):  # settled by the requirement or the answers themselves
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(named)
+                stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
             continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding

@@ -34,6 +34,14 @@ class Topic:
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
     # requirement uses. Not so for words that only show a topic is addressed ("验收", "deadline").
     keywords_name_it: bool = False
+    # How the plan's sentences put a named word (en, zh): "the website", not "use website".
+    named_as: tuple[str, str] = ("{}", "{}")
+    # Shapes of an answer no word list holds ("by the end of March", "下周五之前", "50 shops", "3个人"):
+    # found in the requirement or the answers, they settle the topic as a keyword does.
+    patterns: tuple[re.Pattern[str], ...] = ()
+
+    def settled_by(self, text: str) -> bool:
+        return find_keyword(text, self.keywords) is not None or any(p.search(text or "") for p in self.patterns)
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
@@ -41,6 +49,41 @@ class Topic:
     def fallback_text(self, zh: bool, has_repository: bool) -> str:
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
 
+
+_MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+           "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
+_COUNT_EN = r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|several)"
+_COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
+_DEADLINE_PATTERNS = (
+    # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
+    re.compile(rf"\b(?:by|before|until|till|no later than|due)\s+(?:the\s+)?(?:end of\s+)?(?:(?:next|this)\s+)?"
+               rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
+               re.IGNORECASE),
+    re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
+    re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
+    # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "春节前"
+    # ("本月的订单", "三年前的数据" are what to show, not when to ship: a relative time needs a "by" after it)
+    re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:下|本|这)个?(?:周|星期|月|季度)"
+               rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|年底|节前"),
+)
+_SCALE_PATTERNS = (
+    # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
+    re.compile(r"\b\d[\d,.]*\s*[km]?\s*(?:users|people|persons|shops|stores|branches|customers|requests|orders|records|"
+               r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
+               r"\b(?:within|under|below|in)\s+\d+(?:\.\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", re.IGNORECASE),
+    # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
+    re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
+               rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+)
+
+_ACCESS_PATTERNS = (
+    # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
+    re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
+               r"change|modify|approve|delete)\b", re.IGNORECASE),
+    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:看|查看|看到|访问|修改|编辑|审批|删除|见)"),
+)
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
        "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
@@ -100,7 +143,8 @@ TOPICS: tuple[Topic, ...] = (
         label=("Data store", "数据存储"),
         blocking=True,
         priority=2,
-        keywords=(*_DB, "database", "object storage", "s3", "in-memory", "no persistence", "flat file",
+        keywords=(*_DB, "database", "object storage", "s3", "in-memory", "no persistence", "flat file", "excel",
+                  "spreadsheet", "google sheets", "飞书表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -119,10 +163,11 @@ TOPICS: tuple[Topic, ...] = (
         blocking=False,
         priority=2,
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
+                  "command-line tool", "command line tool", "command line",
                   "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
-                  "chatbot", "bot", "mini program", "wechat",
+                  "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "slack",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
-                  "移动端", "安卓", "桌面端", "聊天机器人"),
+                  "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "钉钉", "企业微信", "飞书"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
@@ -132,6 +177,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=("Expose it through the project's existing primary interface.", "通过项目现有的主要入口提供该功能。"),
         fallback_new=("Offer it through one interface chosen in Stage 1 (a web page unless the users need another).", "先通过第一阶段选定的一个入口提供（无特别需要时用网页）。"),
         keywords_name_it=True,
+        named_as=("the {}", "{}"),
     ),
     Topic(
         id="q_deadline",
@@ -142,6 +188,7 @@ TOPICS: tuple[Topic, ...] = (
                   "milestone", "asap", "urgent", "截止", "上线", "工期", "月底", "季度", "里程碑", "尽快"),
         doc_keywords=("roadmap", "milestone", "deadline", "里程碑", "路线图", "截止"),
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
+        patterns=_DEADLINE_PATTERNS,
         question=("Is there a deadline or release window the stages must fit?", "是否有截止时间或发布窗口需要满足？"),
         why=("Stage size and order depend on the time available.", "阶段大小与先后取决于可用时间。"),
         impact=("The plan may be too large for the window.", "计划可能超出可用时间。"),
@@ -159,6 +206,7 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("qps", "throughput", "concurrent users", "requests per second", "并发", "吞吐",
                       "性能指标"),
         query="performance throughput latency concurrent load qps 并发 吞吐 性能",
+        patterns=_SCALE_PATTERNS,
         question=("What load must it handle (users, requests per second, data volume)?",
                   "需要承载多大的负载（用户数、每秒请求数、数据量）？"),
         why=("Decides whether performance work and load tests belong in the plan.", "决定计划中是否需要性能优化与压测。"),
@@ -176,6 +224,7 @@ TOPICS: tuple[Topic, ...] = (
                   "权限", "认证", "鉴权", "登录", "合规", "隐私", "加密", "安全"),
         doc_keywords=("authentication", "authorization", "oauth", "rbac", "sso", "鉴权", "认证", "权限"),
         query="authentication authorization permissions security oauth rbac 鉴权 认证 权限 安全",
+        patterns=_ACCESS_PATTERNS,
         question=("Are there authentication, permission or compliance rules it must follow?",
                   "是否有需要遵守的认证、权限或合规要求？"),
         why=("Security requirements add tasks and reviews.", "安全要求会增加任务与评审。"),
@@ -198,21 +247,35 @@ def _pattern(keyword: str) -> re.Pattern[str]:
 _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 
+_JOINS_WORDS = re.compile(r"[ \t-]*")
+_HYPHENATED = re.compile(r"-[A-Za-z]+")
+
+
 def find_keywords(text: str, keywords: Iterable[str]) -> list[str]:
-    """Every keyword in `text` as the text writes it, in reading order, without one inside another ("维修师傅", not also "师傅")."""
+    """Every keyword in `text` as the text writes it, in reading order, without one inside another ("维修师傅", not also "师傅").
+
+    Keywords written side by side are one name ("REST API endpoint", "学生家长"), and a hyphenated word
+    is whole ("command-line", not "command")."""
     text = text or ""
     spans: list[tuple[int, int]] = []
     for keyword in keywords:
         # On the text as written (not lowered, which may change its length): the words come back as the user wrote them.
         spans += [match.span() for match in re.finditer(_pattern(keyword).pattern, text, re.IGNORECASE)]
-    found: list[str] = []
-    end = -1
+    merged: list[list[int]] = []
     for start, stop in sorted(spans, key=lambda span: (span[0], -span[1])):
-        if start >= end:
-            word = text[start:stop]
-            if word.lower() not in {f.lower() for f in found}:
-                found.append(word)
-            end = stop
+        if merged and start < merged[-1][1]:
+            continue  # inside the one before
+        if merged and _JOINS_WORDS.fullmatch(text, merged[-1][1], start):
+            merged[-1][1] = stop
+        else:
+            merged.append([start, stop])
+    found: list[str] = []
+    for start, stop in merged:
+        if hyphenated := _HYPHENATED.match(text, stop):
+            stop = hyphenated.end()
+        word = text[start:stop]
+        if word.lower() not in {f.lower() for f in found}:
+            found.append(word)
     return found
 
 

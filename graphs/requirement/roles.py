@@ -1,0 +1,223 @@
+"""The roles a requirement names, found from where they stand in the sentence, not from a word list.
+
+A role is whoever acts or is served: the subject of 可以/能/需要 ("仓库管理员可以扫码入库"), the person
+after 让/给/供/面向 ("让调度员派单"), the subject that opens a clause ("维修师傅接单后上门"); in English
+the subject of can/should/need to ("so that dispatchers can assign drivers"), the person after
+for/let/allow/help ("for warehouse staff"). What stands there must look like a person ("…员", "…师傅",
+"…er(s)"), so "系统可以发送提醒" or "orders can be exported" name no role. The catalogue's role words
+(topics.py) remain the fallback for a role written anywhere else ("客户导出功能").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import jieba
+
+from core.language import CJK, ENGLISH_FUNCTION_WORDS, is_function_word
+from graphs.requirement.topics import TOPICS_BY_ID, find_keywords, is_chinese
+
+jieba.setLogLevel(logging.WARNING)
+
+_KNOWN = TOPICS_BY_ID["q_target_users"].keywords
+# Catalogue words that show the users are addressed but name nobody ("面向", "target users").
+_POINTERS = {"面向", "目标用户", "用户群", "audience", "persona", "target users"}
+# Words that say someone uses it without saying who: they leave the question open.
+_GENERIC = {"用户", "使用者", "大家", "人人", "个人", "他人", "别人", "本人", "有人", "人们", "我们", "他们", "你们",
+            "users", "user", "people", "person", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
+            "folks", "humans", "end user"}
+
+# ---------------------------------------------------------------- Chinese
+
+# How a Chinese word for a person ends: 管理员, 师傅, 工程师, 业主, 顾客, 家长, 审批人, 部门经理 …
+_ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主", "客", "手", "家", "士", "民", "官", "匠", "人",
+               "任", "经理", "主管", "总监", "老板", "领导", "司机", "同学", "财务", "会计", "出纳", "前台", "保安",
+               "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方")
+# Words with those endings that are not people (a verb, a thing, a place).
+_ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "时长", "较长", "过长", "太长", "擅长", "加工", "手工",
+                 "施工", "开工", "完工", "停工", "账户", "门户", "窗户", "开户", "入户", "落户", "过户", "博客", "国家",
+                 "在家", "回家", "自主", "为主", "民主", "到手", "上手", "动手", "入手", "机器人", "客户端", "巴士",
+                 "人民", "卫生", "人工"}
+# Words after which the person served or allowed follows: 让/给/供 X …
+_ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助", "帮", "允许", "使", "由", "请", "叫", "交给", "提供给"}
+# Words after the subject: X 可以/能/需要 …
+_ZH_MODALS = {"可以", "可", "能", "能够", "需要", "要", "会", "得以", "应", "应该", "必须", "希望", "想", "想要", "负责",
+              "都", "也", "均", "还", "就", "只", "随时", "直接", "每天", "每周", "每月"}
+_ZH_AND = {"和", "与", "及", "以及", "或", "或者", "、", "跟", "同"}
+# Words that open a clause before its subject: 然后/同时/如果 …
+_ZH_OPENERS = {"然后", "再", "并且", "并", "同时", "另外", "而", "当", "如果", "以及", "还有", "最后", "首先", "其次", "此外",
+               "接着", "之后", "且"}
+_ZH_CLAUSE = re.compile(r"[，,。.；;：:！!？?\n（）()“”\"]+")
+_ZH_MAX_WORDS = 2  # a head word and one word qualifying it ("仓库 管理员", "值班 工程师", "审批 人")
+
+
+def _zh_role(word: str) -> bool:
+    if word in _GENERIC or word in _ZH_NOT_ROLES or len(word) < 2:
+        return False
+    return word in _KNOWN or word.endswith(_ZH_ENDINGS)
+
+
+def _zh_from(tokens: list[str], start: int) -> tuple[str, int] | None:
+    """The role that begins at tokens[start] ("维修 师傅", "审批 人", "学生 家长"), and where it ends; else None.
+
+    The shortest run of words that ends like a person is the role ("老师", not "老师查看学生"); a person
+    word right after it qualifies it further ("学生 家长")."""
+    for end in range(start + 1, min(start + _ZH_MAX_WORDS, len(tokens)) + 1):
+        words = tokens[start:end]
+        if any(word in _ZH_AND or word in _ZH_BEFORE or word in _ZH_MODALS or word == "的" for word in words):
+            return None
+        # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier.
+        if any(len(word) < 2 or not CJK.search(word) for word in words[:-1]):
+            return None
+        head, phrase = words[-1], "".join(words)
+        # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
+        if _zh_role(head) or (len(head) == 1 and len(words) > 1 and _zh_role(phrase)):
+            while end < len(tokens) and _zh_role(tokens[end]):
+                end += 1
+            return "".join(tokens[start:end]), end
+    return None
+
+
+def _zh_before_modal(tokens: list[str], modal: int) -> tuple[str, int] | None:
+    """The subject that ends right before tokens[modal] ("仓库管理员" 可以), and where it starts."""
+    for start in range(max(0, modal - _ZH_MAX_WORDS), modal):
+        found = _zh_from(tokens, start)
+        if found and found[1] == modal:
+            return found[0], start
+    return None
+
+
+def _zh_roles(text: str) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    offset = 0  # words before this clause: the spans of every clause on one scale
+    for clause in _ZH_CLAUSE.split(text):
+        tokens = [token for token in jieba.cut(clause) if token.strip()]
+        first = 0  # the clause's own subject comes after the words that open it ("然后", "如果")
+        while first < len(tokens) and tokens[first] in _ZH_OPENERS:
+            first += 1
+        starts = [first] + [i + 1 for i, token in enumerate(tokens) if token in _ZH_BEFORE or token in _ZH_AND]
+        for start in starts:
+            if start < len(tokens) and (role := _zh_from(tokens, start)):
+                found.append((offset + start, offset + role[1], role[0]))
+        for i, token in enumerate(tokens):
+            if token in _ZH_MODALS and (role := _zh_before_modal(tokens, i)):
+                found.append((offset + role[1], offset + i, role[0]))
+        offset += len(tokens) + 1
+    return found
+
+
+# ---------------------------------------------------------------- English
+
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|[.,;:!?()\"\n]")
+_EN_PERSON = re.compile(r"(?:er|or|ist|ian|ee|eer|man|men)s?$")
+# People whose word ends otherwise ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
+_EN_PEOPLE = set("""
+agent client recipient respondent student parent resident patient president applicant accountant assistant consultant
+participant attendant tenant merchant servant staff team crew personnel person folk chef nurse clerk coach guard judge
+admin lead intern principal dean head crew squad
+""".split())
+# Words with those endings that are things, qualities or times, not people.
+_EN_NOT_ROLES = set("""
+order server container folder filter header footer parameter number buffer printer computer timer scanner browser
+layer cluster router handler controller paper letter character vector sensor monitor editor error color colour factor
+indicator selector counter marker tracker reminder register ledger trigger scheduler parser logger exporter importer
+uploader loader viewer answer power water weather offer matter chapter quarter center centre poster banner cover
+calendar filter wrapper adapter connector iterator generator validator formatter renderer listener worker
+interpreter compiler debugger installer launcher player recorder container sticker voucher
+list checklist playlist wishlist blacklist whitelist allowlist denylist
+median boolean fee free tree three agree degree guarantee coffee
+better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
+fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
+per rather
+january february march april may june july august september october november december
+""".split())
+_EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
+              "helps", "helping", "where", "by", "so", "that", "when", "whenever", "once", "if", "until", "while"}
+_EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
+              "get", "gets", "shall"}
+_EN_AND = {"and", "or", "&"}
+_EN_GROUPS = {"staff", "team", "crew", "squad", "personnel"}
+
+
+def _en_role(word: str) -> bool:
+    lower = word.lower()
+    if lower in _GENERIC or is_function_word(lower):
+        return False
+    singular = lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
+    if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
+        return False
+    return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
+
+
+def _content(word: str) -> bool:
+    return word[0].isalpha() and word.lower() not in ENGLISH_FUNCTION_WORDS
+
+
+_EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse staff", "customer support agents")
+
+
+def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | None:
+    """The role that begins at words[start] ("warehouse staff", "dispatchers"), and where it ends;
+    `plural`: only a plural or a role word of the catalogue will do."""
+    for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
+        if not _content(words[end - 1]):
+            return None
+        head = words[end - 1].lower()
+        if _en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS or find_keywords(head, _KNOWN)):
+            while end < len(words) and _content(words[end]) and _en_role(words[end]):
+                end += 1
+            return " ".join(words[start:end]), end
+    return None
+
+
+def _en_roles(text: str) -> list[tuple[int, int, str]]:
+    words = _EN_WORD.findall(text)
+    found: list[tuple[int, int, str]] = []
+
+    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all" …
+        while i < len(words) and words[i][0].isalpha() and is_function_word(words[i]):
+            i += 1
+        return i
+
+    for i, word in enumerate(words):
+        lower = word.lower()
+        opens = i == 0 or not word[0].isalpha()  # the start of the text or of a clause
+        if opens or lower in _EN_BEFORE or lower in _EN_AND:
+            start = past_pointers(i if i == 0 else i + 1)
+            # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
+            # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
+            plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
+            if start < len(words) and (role := _en_from(words, start, plural=plural)):
+                found.append((start, role[1], role[0]))
+        # The subject of a modal is every content word before it ("customer support agents can …"),
+        # unless the modal is passive ("orders can be exported": the orders do nothing).
+        if lower in _EN_MODALS and i + 1 < len(words) and words[i + 1].lower() not in {"be", "been", "not"}:
+            start = i
+            while start > max(0, i - _EN_MAX_WORDS) and _content(words[start - 1]):
+                start -= 1
+            if start < i and _en_role(words[i - 1]):
+                found.append((start, i, " ".join(words[start:i])))
+    # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
+    return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalpha())
+             and role[1:2].islower() else role) for start, end, role in found]
+
+
+# ---------------------------------------------------------------- both
+
+
+def named_roles(text: str) -> list[str]:
+    """The roles `text` names, in reading order, each once and as written, with its qualifier
+    ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
+    found = _zh_roles(text) if is_chinese(text) else _en_roles(text)
+    # A role found inside a longer one found at the same place ("customer" in "customer support agents") is that one.
+    found = [(start, end, role) for start, end, role in found
+             if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found)]
+    roles: list[str] = []
+    for _, _, role in sorted(found):
+        if not any(role.lower() == seen.lower() for seen in roles):
+            roles.append(role)
+    for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
+        if word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles):
+            roles.append(word)
+    return roles
