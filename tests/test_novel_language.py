@@ -200,3 +200,48 @@ async def test_she_in_an_english_follow_up_means_the_woman_just_asked_about(tmp_
                if n == "tool:artifact" and p["artifact"]["type"] == "novel_answer"]
     assert not [n for n, p in follow_up if n == "interrupt"], "she is the one just asked about: no 'which character?'"
     assert len(answers) == 1 and "Mira" in answers[0], answers
+
+
+@pytest.mark.parametrize("language, description, ties", [
+    ("en", "A clockmaker named Ada and her apprentice Pell search the fog city", ("apprentice", "master")),
+    ("en", "A girl named Ada and her student Pell", ("student", "teacher")),
+    ("zh", "少女阿青和她的学生林晚", ("学生", "老师")),
+    ("zh", "少女阿青和青梅竹马顾川", ("青梅竹马", "青梅竹马")),
+])
+async def test_a_described_pupil_or_teacher_calls_the_protagonist_by_the_other_side_of_the_tie(language, description, ties):
+    # A described apprentice called the protagonist "close friend".
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": description})
+    hero, other = cast.protagonist.name, cast.supporting_characters[0].name
+    sheet = {c.name: c.relationships for c in cast.all_characters()}
+    assert (sheet[hero][other], sheet[other][hero]) == ties, sheet
+
+
+@pytest.mark.parametrize("language, description, thing", [
+    ("en", "A clockmaker named Ada and her apprentice Pell search the fog city for a missing gear.", "gear"),
+    ("zh", "海边小镇的少女阿青，和青梅竹马顾川一起寻找一张藏宝图", "藏宝图"),
+])
+async def test_an_offline_scene_carries_what_the_description_is_about(language, description, thing):
+    # "did the gear appear?" found nothing: no offline scene ever named what the book was about.
+    from schemas.novel import GeneratedScene
+
+    scene = await OfflineLLM().structured(GeneratedScene, role="novel", system="", prompt="", facts={
+        "language": language, "chapter_number": 1, "description": description,
+        "scene": {"scene_number": 1, "characters": ["Ada"], "purpose": "a visit"}})
+    assert thing in scene.content, scene.content
+
+
+@pytest.mark.parametrize("language, memory, heading", [
+    ("en", "[offline sample] Chapter 1, scene 2. Ada and Pell came to the inn.\nWhat the scene is for: a visit.",
+     "Chapter 1, scene 2"),
+    ("zh", "【离线示例】第1章第2场。阿青与顾川来到渡口。\n这一场的目的：相遇。", "第1章第2场"),
+])
+async def test_a_scene_recalls_an_earlier_event_not_its_heading(language, memory, heading):
+    # "They remembered…: [offline sample] Chapter 1, scene 2. …" repeated the earlier scene's heading.
+    from schemas.novel import GeneratedScene
+
+    scene = await OfflineLLM().structured(GeneratedScene, role="novel", system="", prompt="", facts={
+        "language": language, "chapter_number": 2, "memories": [memory],
+        "scene": {"scene_number": 1, "characters": ["Ada"], "purpose": "a visit"}})
+    recalled = next(line for line in scene.content.splitlines() if line.startswith(("They remembered", "他们想起")))
+    assert heading not in recalled and ("came to the inn" in recalled or "来到渡口" in recalled), scene.content

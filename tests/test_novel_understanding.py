@@ -186,3 +186,30 @@ def test_an_english_question_about_a_thing_is_looked_up_by_that_things_word_in_a
 ])
 def test_a_place_the_description_names_is_not_taken_for_a_character(description, named):
     assert [c.name for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, named", [
+    ("海边的少女阿青，和青梅竹马顾川一起寻找藏宝图", [("阿青", "少女"), ("顾川", "青梅竹马")]),
+    ("高三学生陈默和同桌李想调查校园怪谈，她的邻居王婶知道些什么", [("陈默", "学生"), ("李想", "同桌"), ("王婶", "邻居")]),
+])
+def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description, named):
+    # "青梅竹马顾川" left 顾川 out of the cast, though "the harbourmaster, Corin," was one.
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, name", [
+    ("少女阿青的师父沈墨教她剑法", "沈墨"),
+    ("少年林远，师父沈墨教剑法", "沈墨"),
+])
+def test_a_chinese_name_ends_where_the_verb_after_it_begins(description, name):
+    # "师父沈墨教她…" named the master 沈墨教.
+    assert name in [c.name for c in read.characters_in_description(description)]
+
+
+@pytest.mark.parametrize("description, things", [
+    ("少女阿青和师父沈墨一起寻找一张藏宝图", ["藏宝图"]),
+    ("A clockmaker named Ada and her apprentice Pell search the fog city for a missing gear.",
+     ["the fog city", "a missing gear"]),
+])
+def test_the_things_a_description_is_about_are_read_without_its_people(description, things):
+    assert read.key_things(description) == things

@@ -12,7 +12,7 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import characters_in_description
+from graphs.novel.understanding import characters_in_description, key_things
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -181,12 +181,17 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "grandmother": ("granddaughter", "grandson"), "wife": ("husband", "husband"), "husband": ("wife", "wife"),
              "friend": ("friend", "friend"), "cousin": ("cousin", "cousin"), "mentor": ("pupil", "pupil"),
              "master": ("apprentice", "apprentice"), "teacher": ("pupil", "pupil"), "rival": ("rival", "rival"),
+             "apprentice": ("master", "master"), "pupil": ("teacher", "teacher"), "student": ("teacher", "teacher"),
+             "partner": ("partner", "partner"), "neighbour": ("neighbour", "neighbour"),
+             "neighbor": ("neighbor", "neighbor"), "classmate": ("classmate", "classmate"),
              "哥哥": ("妹妹", "弟弟"), "姐姐": ("妹妹", "弟弟"), "弟弟": ("姐姐", "哥哥"), "妹妹": ("姐姐", "哥哥"),
              "父亲": ("女儿", "儿子"), "爸爸": ("女儿", "儿子"), "母亲": ("女儿", "儿子"), "妈妈": ("女儿", "儿子"),
              "儿子": ("母亲", "父亲"), "女儿": ("母亲", "父亲"), "师父": ("徒弟", "徒弟"), "师傅": ("徒弟", "徒弟"),
              "徒弟": ("师父", "师父"), "师兄": ("师妹", "师弟"), "师姐": ("师妹", "师弟"), "师弟": ("师姐", "师兄"),
              "师妹": ("师姐", "师兄"), "朋友": ("朋友", "朋友"), "好友": ("好友", "好友"), "对手": ("对手", "对手"),
-             "宿敌": ("宿敌", "宿敌")}
+             "宿敌": ("宿敌", "宿敌"), "学徒": ("师父", "师父"), "弟子": ("师父", "师父"), "学生": ("老师", "老师"),
+             "老师": ("学生", "学生"), "同学": ("同学", "同学"), "同桌": ("同桌", "同桌"), "邻居": ("邻居", "邻居"),
+             "室友": ("室友", "室友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马")}
 
 
 def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:
@@ -294,11 +299,22 @@ def chapter_plan(request: OfflineRequest) -> ChapterPlan:
     return ChapterPlan(chapter_number=number, chapter_title=title, scenes=scenes)
 
 
+# How a scene or a chapter's memory opens ("【离线示例】第1章第2场。", "[offline sample] Chapter 1, scene 2.",
+# "第1章「启程」：【离线示例】…"): headings of the text, not events of the story, so a recall leaves them out.
+_TAGGED = r"(?:" + re.escape(TAG) + "|" + re.escape(EN_TAG.strip()) + r")?\s*"
+_HEADING = re.compile(r"^\s*" + _TAGGED + r"(?:第\d+章第\d+场。|Chapter \d+, scene \d+\.|第\d+章「[^」]*」[:：])?\s*" + _TAGGED)
+
+
 def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:
-    """An earlier event as a scene recalls it: whole words, and a trail-off where the memory was cut."""
-    text = str(memory).strip()
+    """An earlier event as a scene recalls it: what happened (its first line, without the offline tag and
+    scene heading), in whole words, and a trail-off where the memory was cut."""
+    text = _HEADING.sub("", str(memory), count=1).strip().splitlines()[0].strip() if str(memory).strip() else ""
     told = clip(text, limit)
     return told + trailing if told != text else told.rstrip(".。!?！？") + stop
+
+
+def _join_en(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 @offline_composer(GeneratedScene)
@@ -307,6 +323,9 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
     chapter = request.fact("chapter_number", 1)
     recalled = [m for m in (request.fact("memories") or []) if m][:1]
     number = scene.get("scene_number", 1)
+    # What the book is about (the description's things) is in every scene, so a reader's "did the map
+    # appear?" finds it in the book.
+    things = key_things(str(request.fact("description") or ""))
     if _english(request):
         people = " and ".join(dict.fromkeys(scene.get("characters") or ["The protagonist"]))
         lines = [
@@ -314,6 +333,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             f"What the scene is for: {scene.get('purpose', 'the plot moves on')}.",
             *(f"{action}." for action in scene.get("key_actions") or []),
             *(f"They remembered what had gone before: {_recall(m, 80, '…', '.')}" for m in recalled),
+            *([f"All the while their minds were on {_join_en(things)}."] if things else []),
             f"The mood was {scene.get('intensity', 'medium')}, and the scene closed on {scene.get('scene_type', 'development')}.",
         ]
     else:
@@ -323,6 +343,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             f"这一场的目的：{scene.get('purpose', '推进剧情')}。",
             *(f"{action}。" for action in scene.get("key_actions") or []),
             *(f"他们想起了前事：{_recall(m, 40, '……', '。')}" for m in recalled),
+            *([f"一路上，他们心里记挂着{'、'.join(things)}。"] if things else []),
             f"气氛{scene.get('intensity', '中')}，场景在{scene.get('scene_type', '发展')}中收束。",
         ]
     return GeneratedScene(scene_number=int(number), content="\n".join(lines), word_count=0)

@@ -447,17 +447,26 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "lady": "female", "boy": "male", "man": "male", "brother": "male", "father": "male", "son": "male",
            "uncle": "male", "husband": "male", "grandfather": "male", "prince": "male", "king": "male",
            "friend": None, "mentor": None, "master": None, "teacher": None, "rival": None, "cousin": None,
-           "keeper": None, "apprentice": None, "captain": None, "partner": None}
+           "keeper": None, "apprentice": None, "pupil": None, "student": None, "captain": None, "partner": None,
+           "neighbour": None, "neighbor": None, "classmate": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
-           "好友": None, "徒弟": None, "对手": None, "宿敌": None}
+           "好友": None, "徒弟": None, "学徒": None, "弟子": None, "学生": None, "老师": None, "对手": None, "宿敌": None}
 _NAME_EN = r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
 _KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
 # The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
 _CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
 _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
+# The commonest Chinese surnames (and 阿, which opens given names: 阿青): where one follows a noun, a name
+# is set beside the word saying who they are ("青梅竹马顾川", "同桌李想"), as "the harbourmaster, Corin" in English.
+_SURNAMES_ZH = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁"
+                   "任沈姚卢姜崔钟谭陆汪范金廖贾夏韦付白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武戴莫孔"
+                   "汤温康施牛樊葛邢齐易乔伍庞颜倪庄聂章鲁岳翟殷詹欧耿焦俞左柳祝宁舒阮柯纪梅童凌裴霍苗盛翁骆蓝"
+                   "辛靳柴鲍祁滕饶艾尤穆卓褚娄窦戚岑宫冷晏卫柏瞿佟臧闵邬卞姬栾商荣巫桑郎甄虞敖巩佘燕楚阿")
+# Where a noun phrase stands in Chinese: after 的 / 和 / 与 … a word is a noun even when jieba tags it a verb (邻居).
+_NOUN_SLOT_ZH = set("的和与跟及同、")
 # What a place or a thing is, when it is what is named ("a town called Brindle", "一座叫青石的小镇"): no character.
 _PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "empire", "realm", "land", "country",
              "world", "place", "planet", "river", "mountain", "sea", "lake", "forest", "inn", "tavern", "school",
@@ -477,7 +486,9 @@ class NamedCharacter:
 
 def _chinese_name(run: str) -> str | None:
     """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
-    is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山)."""
+    is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山).
+    A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
+    whole = run
     run = _AFTER_NAME_ZH.split(run, maxsplit=1)[0]
     if len(run) > 3:
         import jieba
@@ -488,7 +499,17 @@ def _chinese_name(run: str) -> str | None:
                 break
             name += word
         run = name
+    if len(run) == 3 and _starts_verb(whole[2:]) and not _starts_verb(whole[3:]):
+        run = run[:2]  # a verb follows the third character ("陈平安护送"): that is the verb, not this one
     return run if 2 <= len(run) <= 4 else None
+
+
+def _starts_verb(text: str) -> bool:
+    """jieba reads `text` as opening with a verb ("教她剑法", "说道"): the clause's predicate, not a name's end."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and words[0].flag.startswith("v")
 
 
 def _word_alone(text: str, at: int) -> bool:
@@ -534,6 +555,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         name = _chinese_name(match.group(2))
         if name:
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
+    for where, noun, name in _apposed_zh(text):
+        hits.append((where, NamedCharacter(name, noun, _KIN_ZH.get(noun))))
     for match in _OPENS_EN.finditer(text):
         # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
         word = match.group(1)
@@ -548,6 +571,34 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if kept is None or (kept.said_as is None and character.said_as):
             found[character.name] = character
     return _gendered_by_pronouns(text, list(found.values()))
+
+
+def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
+    """(where, noun, name) for each name set right after a noun saying who they are: "青梅竹马顾川",
+    "她的邻居王婶". The noun is a word of two or more characters jieba tags a noun, or any word standing
+    where a noun must (after 的 / 和 …); the name starts with a surname and is no word of jieba's own
+    ("少年江湖": 江湖 is a word, not 江 someone)."""
+    if not CJK.search(text):
+        return []
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text)
+    found, at = [], 0
+    for index, word in enumerate(words):
+        start, at = at, at + len(word.word)
+        if len(word.word) < 2 or not CJK.fullmatch(word.word[0]) or text[at:at + 1] not in _SURNAMES_ZH:
+            continue
+        before = text[start - 1:start]
+        if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH:
+            continue
+        name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
+        if name is None or name[-1] in _PLACE_ZH:
+            continue
+        alone = jieba.posseg.lcut(name)
+        if len(alone) == 1 and alone[0].flag != "nr":
+            continue  # a word of the language (江湖, 黄昏), not a surname and a given name
+        found.append((at, word.word, name))
+    return found
 
 
 # A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
@@ -605,3 +656,48 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
                 subject = subject or chosen
     said = {"male": "男", "female": "女"} if chinese else {"male": "male", "female": "female"}
     return [NamedCharacter(p.name, p.said_as, said[genders[p.name]] if genders[p.name] else None) for p in people]
+
+
+# Words an English noun phrase of a description opens with; a possessive becomes "the" out of its sentence
+# ("her old map" → "the old map": who "her" was is not said where the phrase is repeated).
+_THING_OPENERS = {"the": "the", "a": "a", "an": "an", "his": "the", "her": "the", "their": "the", "its": "the",
+                  "our": "the", "my": "the", "your": "the", "this": "the", "that": "the"}
+# At most two words after the opener: English shows no verb by its form ("an island sees ships"), and two
+# words hold the noun and one word telling of it ("a missing gear", "the fog city").
+_THING_EN = re.compile(r"\b(" + "|".join(_THING_OPENERS) + r")\s+((?:[a-z][a-z'-]*\s+)?[a-z][a-z'-]*)", re.I)
+# Words that end an English noun phrase: what names or tells of it ("a boy named Ash", "the sea keeps").
+_PHRASE_ENDS_EN = {"named", "called", "known", "who", "which", "that", "where", "whose"}
+
+
+def key_things(description: str, limit: int = 4) -> list[str]:
+    """What a description is about besides its people, in its own words, in the order it says them: in
+    Chinese the nouns jieba finds ("寻找一张藏宝图" → 藏宝图), in English the noun phrases a determiner opens
+    ("searches for a missing gear" → a missing gear). Words saying who someone is (少女, "her brother") and
+    the characters' names are left out: those are the cast, not the things."""
+    people = characters_in_description(description)
+    names = {c.name for c in people}
+    cast_words = {c.said_as.lower() for c in people if c.said_as} | set(_KIN_ZH) | set(_KIN_EN)
+    found: list[str] = []
+    if CJK.search(description):
+        import jieba.posseg
+
+        for word in jieba.posseg.lcut(description):
+            if (len(word.word) >= 2 and CJK.fullmatch(word.word[0]) and (word.flag.startswith("n") or word.flag == "vn")
+                    and word.word not in cast_words and not any(word.word in n or n in word.word for n in names)):
+                found.append(word.word)
+    else:
+        for match in _THING_EN.finditer(description):
+            words = []
+            for word in match.group(2).split():
+                if is_function_word(word) or word.lower() in _PHRASE_ENDS_EN:
+                    break
+                words.append(word)
+            # the phrase's last word is its noun; a kin word there ("her brother Tom") or a name or "named"
+            # after it ("a clockmaker named Ada") makes it one of the cast
+            after = re.match(r"\s*,?\s*([\w']+)", description[match.start(2) + len(" ".join(words)):])
+            follower = after.group(1) if after else ""
+            if (not words or words[-1].lower() in cast_words or any(w in names for w in words)
+                    or follower in names or follower.lower() in ("named", "called", "known")):
+                continue
+            found.append(f"{_THING_OPENERS[match.group(1).lower()]} {' '.join(words)}")
+    return list(dict.fromkeys(found))[:limit]

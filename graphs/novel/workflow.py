@@ -214,7 +214,7 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         prompt=prompts.scene_text(plan.model_dump(), scene.model_dump(), previous,
                                   context.to_json_dict()),
         facts={"scene": scene.model_dump(), "chapter_number": number, "chapter_title": plan.chapter_title,
-               "memories": memories, "previous": previous},
+               "memories": memories, "previous": previous, "description": files.settings().world_description},
     )
     # The model's own numbering and count are not trusted: the plan and the text decide them.
     written = GeneratedScene.from_content(scene.scene_number, made.content)
