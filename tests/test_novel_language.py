@@ -8,6 +8,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from core.llm.offline import OfflineLLM
+from core.novel.memory.derive import chapter_memory_items
 from core.settings import Settings
 from core.tools.novel import NovelConfig
 from graphs.base import FlowContext
@@ -245,3 +246,12 @@ async def test_a_scene_recalls_an_earlier_event_not_its_heading(language, memory
         "scene": {"scene_number": 1, "characters": ["Ada"], "purpose": "a visit"}})
     recalled = next(line for line in scene.content.splitlines() if line.startswith(("They remembered", "他们想起")))
     assert heading not in recalled and ("came to the inn" in recalled or "来到渡口" in recalled), scene.content
+
+
+def test_an_english_books_chapter_memory_is_quoted_back_without_chinese():
+    entry = ChapterMemoryEntry(chapter_number=2, chapter_title="The Fog Bell", summary="Mira rings the bell at dusk.",
+                               key_events=["Mira rings the bell."], character_states={"Mira": "tired but hopeful"})
+    chunks = [chunk.content for chunk in chapter_memory_items("book", entry, ["Mira"]).chunks]
+    assert chunks[0] == "Chapter 2, “The Fog Bell”: Mira rings the bell at dusk."
+    assert "Mira: tired but hopeful" in chunks
+    assert not any(CJK[0] <= ch <= CJK[2] for ch in "".join(chunks)), chunks

@@ -302,7 +302,7 @@ def chapter_plan(request: OfflineRequest) -> ChapterPlan:
 # How a scene or a chapter's memory opens ("【离线示例】第1章第2场。", "[offline sample] Chapter 1, scene 2.",
 # "第1章「启程」：【离线示例】…"): headings of the text, not events of the story, so a recall leaves them out.
 _TAGGED = r"(?:" + re.escape(TAG) + "|" + re.escape(EN_TAG.strip()) + r")?\s*"
-_HEADING = re.compile(r"^\s*" + _TAGGED + r"(?:第\d+章第\d+场。|Chapter \d+, scene \d+\.|第\d+章「[^」]*」[:：])?\s*" + _TAGGED)
+_HEADING = re.compile(r"^\s*" + _TAGGED + r"(?:第\d+章第\d+场。|Chapter \d+, scene \d+\.|第\d+章「[^」]*」[:：]|Chapter \d+, “[^”]*”: )?\s*" + _TAGGED)
 
 
 def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:

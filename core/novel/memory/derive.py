@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from core.language import language_of
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -151,11 +152,15 @@ def chapter_memory_items(project_id: str, entry: ChapterMemoryEntry, names: list
             )
         )
 
-    add("summary", f"第{number}章「{entry.chapter_title}」：{entry.summary}", "summary", entry.summary + "".join(entry.key_events))
+    # Quoted back to the reader (a recall in a scene, an answer's evidence): in the book's own language.
+    english = language_of(entry.chapter_title + entry.summary) == "en"
+    heading = f"Chapter {number}, “{entry.chapter_title}”: " if english else f"第{number}章「{entry.chapter_title}」："
+    colon = ": " if english else "："
+    add("summary", heading + entry.summary, "summary", entry.summary + "".join(entry.key_events))
     for i, event in enumerate(entry.key_events):
         add(f"event/{i}", event, "event", event)
     for i, (name, state) in enumerate(entry.character_states.items()):
-        add(f"state/{i}", f"{name}：{state}", "character_state", f"{name}：{state}")
+        add(f"state/{i}", f"{name}{colon}{state}", "character_state", f"{name}{colon}{state}")
         snapshot = {"state": state, "chapter_title": entry.chapter_title}
         if entry.timeline_anchor:
             snapshot["timeline_anchor"] = entry.timeline_anchor
