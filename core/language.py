@@ -13,18 +13,34 @@ def language_of(text: str) -> str:
     return "zh" if CJK.search(text or "") else "en"
 
 
-def clip(text: str, limit: int) -> str:
+_CLAUSE_MARK = re.compile(r"[，、；：,;:]")
+
+
+def clip(text: str, limit: int, mark: str = "") -> str:
     """At most `limit` characters of `text`. Chinese may stop at any character; other text stops at the
-    last whole word that fits, so no word is left cut ("What t")."""
+    last whole word that fits, so no word is left cut ("What t").
+
+    With a `mark` ("…") the cut shows and falls between phrases: Chinese at the last clause mark in the
+    second half, English not after a word that leads into the next ("…can find an" → "…can find…")."""
     text = text.strip()
     if len(text) <= limit:
         return text
+    limit -= len(mark)
     if CJK.search(text[:limit]):
-        return text[:limit]
+        head = text[:limit]
+        if mark and (marks := [m.start() for m in _CLAUSE_MARK.finditer(head) if m.start() >= limit // 2]):
+            head = head[:marks[-1]]
+        return head.rstrip("，、；：,;: ") + mark
     head = text[:limit]
     if not text[limit].isspace() and re.search(r"\s", head):
         head = re.split(r"\s+(?=\S*$)", head)[0]  # the word the limit fell in goes whole
-    return head.rstrip(" ,;:—-")
+    head = head.rstrip(" ,;:—-")
+    if mark:
+        words = head.split()
+        while len(words) > 1 and is_function_word(words[-1].strip(",;:")):
+            words.pop()
+        head = " ".join(words).rstrip(" ,;:—-")
+    return head + mark
 
 
 # English words of the closed classes (auxiliaries and modals, pronouns, determiners, prepositions,

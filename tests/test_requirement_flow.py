@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -364,6 +365,10 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("Build a web page so that dispatchers can assign routes to vans", "dispatchers"),  # the subject of can
     ("A web page for the on-call engineer to silence alerts", "on-call engineer"),  # the person after for
     ("A log search command that site reliability engineers run on the servers", "site reliability engineers"),
+    ("做一个采购申请系统，员工提交申请，需要财务总监审批", "财务总监"),  # the person after 需要, who must act
+    ("做一个报销小程序，超过一千元要总经理签字", "总经理"),
+    ("A leave tracker where HR approves each request", "HR"),  # a department acts as a person
+    ("Let QA rerun the failed builds from a web page", "QA"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -382,6 +387,66 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
 ])
 def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
+
+
+@pytest.mark.parametrize("requirement, verb", [
+    ("Clerks enter invoices into a web form", "enter"),  # the verb after a plural role, not part of its name
+    ("A tool to log my runs and see weekly progress", "see"),  # a short verb that only ends like "employee"
+])
+def test_a_verb_is_not_taken_for_a_role(requirement, verb):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert verb not in goal, goal
+
+
+@pytest.mark.parametrize("requirement", [
+    "我开了一家小超市，想做个记账工具自己用",
+    "我们想做个家庭相册，我们可以在手机上按日期找照片",
+    "I want a small tool for my own use to log my running times",
+    "A page where we can check which plants need water today",
+])
+def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    ("An archive search page for librarians. It must be live by the end of March.", "by the end of March"),
+    ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
+])
+def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
+    release = first_round(requirement, force_plan=True).stages[-1]
+    assert stated in release.goal, release.goal
+
+
+@pytest.mark.parametrize("requirement, stated, generic", [
+    ("A small expense tool for our three-person team, with receipts and a monthly total", "three-person team",
+     "expected load"),
+    ("仓库管理员用小程序扫码入库，只有3个人用", "3个人", "预期负载"),
+])
+def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requirement, stated, generic):
+    verification = first_round(requirement, force_plan=True).stages[2]
+    said = " ".join([verification.goal, *verification.success_criteria, *verification.tasks])
+    assert stated in said and generic not in said, said
+
+
+def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
+    scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
+                        "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope
+    assert [item for item in scope if item.startswith("Deliver")] == [
+        "Deliver: A seat booking site where readers pick a seat a day ahead",
+        "Deliver: librarians export the check-ins each night",
+        "Deliver: Only librarians may cancel a booking"], scope
+
+
+@pytest.mark.parametrize("requirement", [
+    "Build an archive search page so that our librarians can find an old newspaper by date, title or keyword",
+    "做一个采购申请系统，员工提交申请，需要财务总监审批，金额超过一万还要老板签字",
+])
+def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words_with_an_ellipsis(requirement):
+    plan = first_round(requirement, force_plan=True)
+    title = re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1]
+    assert title.endswith("…") and requirement.startswith(title[:-1]), title
+    assert requirement[len(title) - 1] in " ，", title  # the cut falls between words (or clauses), not inside one
+    assert title in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
 
 
 @pytest.mark.parametrize("requirement, role", [

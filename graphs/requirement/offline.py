@@ -12,9 +12,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.language import CJK
 from core.llm.offline import OfflineRequest, offline_composer
-from graphs.requirement.render import render_markdown
-from graphs.requirement.roles import named_roles
+from graphs.requirement.render import plan_title, render_markdown
+from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
 from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -28,18 +29,39 @@ def _summary(requirement: str) -> str:
 
 
 _CLAUSE_END = re.compile(r"[，；。！？\n]+")
+# English: sentences and semicolons end a clause; a comma only where a new subject follows (below).
+_EN_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
+_EN_COMMA = re.compile(r",\s+(?:(?:and|while|but|then|so)\s+)?")
 
 
-def _deliverables(summary: str, zh: bool) -> list[str]:
-    """A Chinese summary's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修"); else whole.
+def _en_clauses(text: str) -> list[str]:
+    """An English requirement's clauses: its sentences, split again at a comma that a role opens
+    ("…, and managers approve them"), not at one that sets off a phrase ("with export, and search")."""
+    clauses: list[str] = []
+    for sentence in _EN_CLAUSE_END.split(text):
+        pieces = _EN_COMMA.split(sentence)
+        kept = [pieces[0]]
+        for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
+            if opens_with_role(piece):
+                kept.append(piece)
+            else:
+                kept[-1] += comma + piece
+        clauses += [c.strip().rstrip(".!?").strip() for c in kept if c.strip()]
+    return [c for c in clauses if c]
 
-    Not English: its commas set off phrases more often than capabilities ("with export, and search")."""
-    clauses = [c.strip() for c in _CLAUSE_END.split(summary) if c.strip()] if zh else []
+
+def _deliverables(requirement: str, zh: bool) -> list[str]:
+    """The requirement's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修";
+    "Build a booking page", "nurses confirm each booking"); else the summary whole."""
+    summary = _summary(requirement)
+    clauses = [c.strip() for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else _en_clauses(requirement)
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
         return [summary]
     items = []
     for clause in clauses:
+        if _only_states_time_or_load(clause):
+            continue  # a constraint the release and verification stages carry ("It must be live by March", "只有3个人用")
         if wish := _SPEAKER_WISHES.match(clause):
             items.append(wish.group("thing"))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
         elif not _BACKGROUND.search(clause):
@@ -49,10 +71,19 @@ def _deliverables(summary: str, zh: bool) -> list[str]:
     return items or [summary]
 
 
-# The person asking, speaking of themselves ("我", "我们学校", "咱们公司") and what they wish for.
-_SPEAKER = r"(?:我们?|咱们?|本人)"
-_SPEAKER_WISHES = re.compile(rf"^(?:{_SPEAKER}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
-_BACKGROUND = re.compile(rf"^{_SPEAKER}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)")
+def _only_states_time_or_load(clause: str) -> bool:
+    """Whether a clause says no more than when it is due or how many use it: little is left without those words."""
+    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"]):
+        if phrase := topic.stated_in(clause):
+            rest = clause.replace(phrase, " ")
+            if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else len(rest.split()) <= 4:
+                return True
+    return False
+
+
+# The person asking, speaking of themselves, and what they wish for.
+_SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
+_BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)")
 
 
 # A shell line of a usage example ("$ make test", ".venv/bin/ng ppt ... --out x"): what it says is an
@@ -148,9 +179,15 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
             stated_value[topic.id] = ("、" if zh else ", ").join(roles)
             continue
+        elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
+            stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"
+                                      else t("the requesters themselves", "需求提出方自己"))
+            continue
         elif topic.settled_by(said):  # settled by the requirement or the answers themselves
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
                 stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
+            elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
+                stated_value[topic.id] = phrase
             continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding
@@ -186,7 +223,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             })
 
     summary = _summary(requirement)
-    short = summary if len(summary) <= 60 else summary[:57] + "…"
+    short = plan_title(summary)
 
     def value(topic_id: str, default_en: str, default_zh: str) -> str:
         # The human's words when there are some; otherwise a neutral phrase (the assumption or
@@ -207,6 +244,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     else:
         store = value("q_data_store", "the store chosen in Stage 1", "第一阶段选定的存储")
         interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
+    # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
+    known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
+    known_scale = "q_scale" in answered_value or "q_scale" in stated_value
     deadline = value("q_deadline", "the agreed release window", "约定的发布窗口")
     scale = value("q_scale", "the expected load", "预期负载")
     security = value("q_security", "the existing access rules", "现有权限规则") if has_repository else \
@@ -218,7 +258,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
           "补充并运行针对新行为的单元测试（未发现现有测试脚本）")]
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
-    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(summary, zh)]
+    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(requirement, zh)]
     scope += [f"{label}: {text}" if not zh else f"{label}：{text}" for label, text in decisions]
     out_of_scope = [
         t("Changes not needed for the requirement above", "与上述需求无关的改动"),
@@ -283,10 +323,12 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": t("Verification and hardening", "验证与加固"),
-            "goal": t(f"Prove the success measure ({metric}) under {scale}.",
-                      f"在{scale}下验证成功标准（{metric}）。"),
+            "goal": t(f"Prove the success measure ({metric}) at the stated scale: {scale}.",
+                      f"在所述规模（{scale}）下验证成功标准（{metric}）。") if known_scale else
+                    t(f"Prove the success measure ({metric}) under {scale}.", f"在{scale}下验证成功标准（{metric}）。"),
             "success_criteria": [
                 t(f"Acceptance checks for \"{metric}\" pass", f"“{metric}”的验收检查通过"),
+                t(f"Behaviour holds at the stated scale: {scale}", f"在所述规模（{scale}）下行为稳定") if known_scale else
                 t(f"Behaviour holds under {scale}", f"在{scale}下行为稳定"),
                 t(f"Access rules respected: {security}", f"遵守权限要求：{security}"),
             ],
@@ -302,8 +344,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": t("Release and handover", "发布与交接"),
-            "goal": t(f"Ship within {deadline} with docs and a rollback path.", f"在{deadline}内发布，附文档与回滚方案。"),
+            "goal": t(f"Ship with docs and a rollback path; deadline: {deadline}.",
+                      f"发布并附文档与回滚方案；时间要求：{deadline}。") if known_deadline else
+                    t(f"Ship within {deadline} with docs and a rollback path.", f"在{deadline}内发布，附文档与回滚方案。"),
             "success_criteria": [
+                *([t(f"Released as the deadline requires: {deadline}", f"按时间要求发布：{deadline}")] if known_deadline else []),
                 t("Docs and changelog describe the change", "文档与变更日志描述了本次改动"),
                 t("Rollback steps were tried once", "回滚步骤已演练一次"),
             ],

@@ -19,10 +19,13 @@ Method: discover → plan → validation strategy → clarify/risks.
 1. Discover: use the REPOSITORY facts (file listing, validation scripts, documentation passages with
    their path:lines). Whatever the requirement, the answers or the repository docs already settle is
    NOT a question: state it in scope/dependencies/assumptions and cite its source (path:lines).
+   A requirement where the asker uses the thing themselves ("自己用", "for my own use") names its users.
 2. Plan: 3–5 stages. Each stage has a goal, testable success_criteria (Gherkin "Given/When/Then"
    welcome), minimal tasks (verb phrases), validation that prefers the repository's existing
    scripts/config (only suggest a minimal addition when none exists), risks each with a rollback,
-   and an owner_hint.
+   and an owner_hint. A deadline, load or team size the requirement states goes into the stages in its
+   own words ("by the end of March", "3个人用"), not a generic "release window" or "expected load".
+   Each clause of the requirement that asks for something is its own scope item.
 3. Clarify: ask the smallest high-value question set — at most 5, blocking ones first, then by
    priority (1 = most urgent). Every question has a stable snake_case id starting with "q_" (re-use
    the id when re-asking the same thing), why_needed, impact_if_unknown and a fallback_assumption.

@@ -7,8 +7,11 @@ the language of the requirement, its headings too (`zh`): a Chinese plan reads �
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from core.language import CJK, clip
 
 
 def _bullets(items: Iterable[str], prefix: str = "- ") -> list[str]:
@@ -51,6 +54,16 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n")
+
+
+def plan_title(summary: str) -> str:
+    """What the plan is called (its heading, the commit message): the summary's first sentence, cut
+    between phrases with an ellipsis when long; not the whole requirement."""
+    first = next((s.strip() for s in _FIRST_SENTENCE.split(summary.strip()) if s.strip()), summary.strip())
+    return clip(first.rstrip("。.!！"), 20 if CJK.search(first) else 48, "…")
+
+
 def word(key: str, zh: bool, **fields: Any) -> str:
     text = WORDS[key][1 if zh else 0]
     return text.format(**fields) if fields else text
@@ -73,12 +86,11 @@ def render_markdown(
 ) -> str:
     """Markdown for a plan dict (RequirementPlan fields). With no stages it renders the settled part only."""
     summary = plan["requirement_summary"]
-    title = summary.split("\n", 1)[0]
 
     def heading(key: str) -> str:
         return f"## {word(key, zh)}"
 
-    lines = [f"# {word('title', zh, title=title[:90])}", "",
+    lines = [f"# {word('title', zh, title=plan_title(summary))}", "",
              f"> {word('schema', zh, version=plan.get('version', '1.0'), status=plan['status'])}", "",
              heading("summary"), "", summary, ""]
     if plan.get("scope"):

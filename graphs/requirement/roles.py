@@ -44,6 +44,8 @@ _ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助"
 # Words after the subject: X 可以/能/需要 …
 _ZH_MODALS = {"可以", "可", "能", "能够", "需要", "要", "会", "得以", "应", "应该", "必须", "希望", "想", "想要", "负责",
               "都", "也", "均", "还", "就", "只", "随时", "直接", "每天", "每周", "每月"}
+# Words after which the one who must act follows, as their object: 需要/还要 X 审批 ("需要财务总监审批").
+_ZH_NEEDS = {"需要", "要", "还要", "也要", "都要", "需", "须", "必须", "得"}
 _ZH_AND = {"和", "与", "及", "以及", "或", "或者", "、", "跟", "同"}
 # Words that open a clause before its subject: 然后/同时/如果 …
 _ZH_OPENERS = {"然后", "再", "并且", "并", "同时", "另外", "而", "当", "如果", "以及", "还有", "最后", "首先", "其次", "此外",
@@ -96,7 +98,8 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         first = 0  # the clause's own subject comes after the words that open it ("然后", "如果")
         while first < len(tokens) and tokens[first] in _ZH_OPENERS:
             first += 1
-        starts = [first] + [i + 1 for i, token in enumerate(tokens) if token in _ZH_BEFORE or token in _ZH_AND]
+        starts = [first] + [i + 1 for i, token in enumerate(tokens)
+                            if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS]
         for start in starts:
             if start < len(tokens) and (role := _zh_from(tokens, start)):
                 found.append((offset + start, offset + role[1], role[0]))
@@ -110,12 +113,14 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
 # ---------------------------------------------------------------- English
 
 _EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|[.,;:!?()\"\n]")
-_EN_PERSON = re.compile(r"(?:er|or|ist|ian|ee|eer|man|men)s?$")
+# A stem of three letters at least: "see", "per", "ian" end so without being people.
+_EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
 # People whose word ends otherwise ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
 _EN_PEOPLE = set("""
 agent client recipient respondent student parent resident patient president applicant accountant assistant consultant
 participant attendant tenant merchant servant staff team crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad
+hr qa ceo cfo cto coo vp pm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
@@ -137,7 +142,8 @@ _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "e
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}
-_EN_GROUPS = {"staff", "team", "crew", "squad", "personnel"}
+# Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
+_EN_GROUPS = {"staff", "team", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
 
 
 def _en_role(word: str) -> bool:
@@ -148,6 +154,11 @@ def _en_role(word: str) -> bool:
     if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
         return False
     return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
+
+
+def _plural(word: str) -> bool:
+    lower = word.lower()
+    return lower.endswith("s") and not lower.endswith("ss") and lower not in _EN_GROUPS
 
 
 def _content(word: str) -> bool:
@@ -165,7 +176,9 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
             return None
         head = words[end - 1].lower()
         if _en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS or find_keywords(head, _KNOWN)):
-            while end < len(words) and _content(words[end]) and _en_role(words[end]):
+            # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
+            while (end < len(words) and _content(words[end]) and _en_role(words[end])
+                   and not _plural(words[end - 1])):
                 end += 1
             return " ".join(words[start:end]), end
     return None
@@ -206,6 +219,16 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
 # ---------------------------------------------------------------- both
 
 
+_ZH_GROUPS = ("团队", "部门", "人员", "同事", "组")
+
+
+def _same_people(part: str, whole: str) -> bool:
+    if whole.endswith(part):
+        return True
+    rest = whole[len(part):].strip() if whole.startswith(part) else ""
+    return rest in _EN_GROUPS or rest in _ZH_GROUPS
+
+
 def named_roles(text: str) -> list[str]:
     """The roles `text` names, in reading order, each once and as written, with its qualifier
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
@@ -217,7 +240,47 @@ def named_roles(text: str) -> list[str]:
     for _, _, role in sorted(found):
         if not any(role.lower() == seen.lower() for seen in roles):
             roles.append(role)
+    # A role named again in part elsewhere is the same one: its head ("shop clerk" … "each clerk") or the group
+    # its people are of ("HR staff" … "HR exports"); not a person who only qualifies another ("学生家长", "学生").
+    roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())
+                                               for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
         if word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles):
             roles.append(word)
     return roles
+
+
+# ---------------------------------------------------------------- the asker as the user
+
+# The person asking, speaking of themselves ("我", "我们学校", "咱们公司").
+SPEAKER_ZH = r"(?:我们?|咱们?|本人)"
+# The asker uses it: as the subject of using or being able to ("我们可以在手机上查", "我平时用"), or as
+# who it is for ("自己用", "给我们用", "内部使用"). Wishes ("我想", "我们需要") say who asks, not who uses.
+_ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:来|会)?(?:用|使用|可以|能够?)"
+                       rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)")
+_ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:personal|internal)\s+use\b|"
+                       r"\bfor\s+(?:myself|ourselves|me|us)\b|"
+                       r"\b(?:I|we)\s+(?:(?:can|could)\s+(?!be\b)[a-z]+|(?:will\s+|'ll\s+)?use\b)", re.IGNORECASE)
+_MANY = re.compile(r"我们|咱们|内部|\b(?:we|us|our|ourselves|internal)\b", re.IGNORECASE)
+
+
+def asker_uses(text: str) -> str | None:
+    """"me" or "us" when the requirement says the asker is the one who uses it ("想做个记账工具自己用",
+    "a tool for my own use"), else None."""
+    found = (_ASKER_ZH if is_chinese(text) else _ASKER_EN).search(text or "")
+    if found is None:
+        return None
+    # The asker is "we" when the words that say so, or the requirement's first word for the asker, are plural.
+    speaker = re.search(rf"{SPEAKER_ZH}|\b(?:I|me|my|myself|we|us|our|ourselves)\b", text)
+    said = found.group(0) if _MANY.search(found.group(0)) or speaker is None else speaker.group(0)
+    return "us" if _MANY.search(said) else "me"
+
+
+def opens_with_role(clause: str) -> bool:
+    """Whether an English clause opens with a role as its subject ("managers approve them", "the clerk
+    prints it"), so it says a new thing someone does rather than continuing a phrase."""
+    words = _EN_WORD.findall(clause)
+    lead = 0
+    while lead < len(words) and words[lead][0].isalpha() and is_function_word(words[lead]):
+        lead += 1
+    return any(start == lead for start, _, _ in _en_roles(clause))

@@ -43,11 +43,28 @@ class Topic:
     def settled_by(self, text: str) -> bool:
         return find_keyword(text, self.keywords) is not None or any(p.search(text or "") for p in self.patterns)
 
+    def stated_in(self, text: str) -> str | None:
+        """The words of `text` that state the answer by one of the shapes ("by the end of March", "3个人"):
+        the longest, which says it most fully ("by the end of March", not "be live")."""
+        found = [m for p in self.patterns for m in p.finditer(text or "")]
+        return _to_clause_end(text, max(found, key=lambda m: len(m.group(0)))) if found else None
+
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
 
     def fallback_text(self, zh: bool, has_repository: bool) -> str:
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
+
+
+_CLAUSE_REST = re.compile(r"[^,.;:!?，。；：！？、\n]*")
+
+
+def _to_clause_end(text: str, match: re.Match[str]) -> str:
+    """The match with the few words that finish its clause ("Only HR staff may see" + "salaries",
+    "下周五之前" + "做完"); a longer rest is another thought, left out."""
+    rest = _CLAUSE_REST.match(text, match.end()).group(0)
+    short = len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4
+    return (match.group(0) + rest if short else match.group(0)).strip()
 
 
 _MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -69,6 +86,9 @@ _DEADLINE_PATTERNS = (
                rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|年底|节前"),
 )
 _SCALE_PATTERNS = (
+    # A team's size is its load: "a three-person team", "a team of 5", "the 4 of us"
+    re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
+               rf"\bteam\s+of\s+{_COUNT_EN}\b(?:\s+(?:people|persons))?|\b(?:the\s+)?{_COUNT_EN}\s+of\s+us\b", re.IGNORECASE),
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
     re.compile(r"\b\d[\d,.]*\s*[km]?\s*(?:users|people|persons|shops|stores|branches|customers|requests|orders|records|"
                r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
