@@ -269,3 +269,13 @@ def test_a_title_keeps_the_punctuation_that_belongs_to_its_subject(request_text,
 ])
 def test_a_kids_talk_on_a_why_question_is_titled_by_the_question_not_by_its_asking_words(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("U.S. Constitution", "U.S. Constitution"), ("A talk on the U.S. Constitution for 8th graders", "U.S. Constitution"),
+    ("Make a deck about Washington D.C. history, 10 minutes", "Washington D.C. history"),
+    ("Dr. King and the civil rights movement", "Dr. King and the civil rights movement"),
+    ("给高中生讲U.K. parliament，10分钟", "U.K. parliament"),
+])
+def test_a_subject_with_an_abbreviation_is_titled_whole_not_cut_at_its_full_stop(request_text, title):
+    assert short_title(request_text) == title

@@ -216,11 +216,15 @@ _REPLY_CLOSER_EN = re.compile(r"[\s,]+then\W*$", re.IGNORECASE)
 # A full stop or an apostrophe between two letters or digits is part of a word ("Node.js", "Python 3.12",
 # "Newton's"), not the end of a clause: it is held as a private-use character while clauses are cut.
 _IN_WORD = re.compile(r"(?<=\w)[.'’](?=\w)")
+# So is the full stop that closes an abbreviation: initials ("U.S.", "D.C.", "e.g.") and the short words written
+# with one ("Dr.", "St.", "vs."): "the U.S. Constitution" is one subject, not "U.S" and a new clause.
+_ABBREVIATION = re.compile(r"(?<![A-Za-z0-9.])(?:[A-Za-z]\.){2,}|(?<![A-Za-z])(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Jr|Sr|Gen|Col|Lt|Rev|vs|etc|approx)\.")
 _HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002"}
 _RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
 
 
 def _held(text: str) -> str:
+    text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", _HELD["."]), text)
     return _IN_WORD.sub(lambda m: _HELD[m.group(0)], text)
 
 
