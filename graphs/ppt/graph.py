@@ -27,7 +27,7 @@ from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node, stage
 from graphs.ppt import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.ppt import prompts
-from graphs.ppt.design import design_slide, merge_with_draft
+from graphs.ppt.design import deck_part_named, design_slide, merge_with_draft
 from graphs.ppt.planning import (
     ADD_SLIDES,
     CHANGE_LANGUAGE,
@@ -229,6 +229,11 @@ def _deck_edit(intent: FeedbackIntent, feedback: str, deck: SlideDeck) -> tuple[
         return {**applied, "pages": pages}, None
     if total + intent.count > MAX_SLIDES:
         return applied, t("ppt.too_many_slides", high=MAX_SLIDES, total=total, count=intent.count)
+    part = deck_part_named(intent.subject)
+    # A deck has one recap and one agenda: asking for another points the user at the one it has.
+    has = next((s for s in deck.slides if s.layout == part or (part and deck_part_named(plain(s.title)) == part)), None)
+    if has is not None:
+        return applied, t("ppt.already_has_page", kind=t(f"ppt.deck_part_{part}"), page=has.index, title=plain(has.title))
     after = _closing_start(deck) if intent.afterPage is None else (
         intent.afterPage if intent.afterPage >= 0 else total + 1 + intent.afterPage)
     if not 0 <= after <= total:
@@ -469,7 +474,9 @@ async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
                                    title=t("ppt.artifact_page", index=index), content=page)
         ctx.log(t("ppt.page_ready", index=index, total=len(slides), title=page.title), artifact_id=artifact_id)
-    note = _pages_note(refinement["feedback"], changed, [i for i in refinement["pages"] if i not in changed], asked)
+    unchanged = [i for i in refinement["pages"] if i not in changed]
+    already = [i for i in unchanged if asked is not None and slides[i - 1].layout == asked]
+    note = _pages_note(refinement["feedback"], changed, [i for i in unchanged if i not in already], asked, already)
     # The same clean-up as generate_slides (markup, fonts, contrast): a model's page arrives raw.
     prepared = await asyncio.to_thread(prepare, deck.model_copy(update={"slides": slides}))
     for change in prepared.changes:
@@ -485,12 +492,16 @@ def _revised_as_asked(current: SlideSpec, revised: SlideSpec, layout: str | None
     return not same and (layout is None or revised.layout == layout)
 
 
-def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout: str | None) -> str:
-    """What the page feedback really did: the pages changed, and the pages that could not be."""
+def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout: str | None,
+                already: list[int] = ()) -> str:
+    """What the page feedback really did: the pages changed, the pages that already had the layout asked
+    for ("第3页加一张图" on a picture page), and the pages that could not be changed."""
     said = []
     if changed:
         said.append(t("ppt.changed_pages_layout", pages=_page_list(changed), layout=t(f"ppt.layout_{layout}"))
                     if layout else change_note_for(REVISE_PAGES, feedback, changed))
+    if already:
+        said.append(t("ppt.pages_already_layout", pages=_page_list(already), layout=t(f"ppt.layout_{layout}")))
     if unchanged:
         said.append(t("ppt.pages_not_changed_layout", pages=_page_list(unchanged), layout=t(f"ppt.layout_{layout}"))
                     if layout else t("ppt.pages_not_changed", pages=_page_list(unchanged)))

@@ -9,11 +9,12 @@ from __future__ import annotations
 from itertools import accumulate
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.ppt.design import AGENDA_WORDS, SUMMARY_WORDS, as_process, as_table, design_slide
+from graphs.ppt.design import as_process, as_table, deck_part_named, design_slide
 from core.i18n import t
 from core.language import language_of
 from graphs.ppt.planning import (
     FeedbackIntent,
+    asks_for_picture,
     capitalised,
     colour_named,
     keywords_of,
@@ -290,11 +291,8 @@ KIND_TITLES = {"summary": ("总结", "Summary"), "agenda": ("本课内容", "Tod
 
 
 def _page_kind(subject: str) -> str | None:
-    lowered = subject.lower()
-    for kind, words in (("summary", SUMMARY_WORDS), ("agenda", AGENDA_WORDS), ("exercise", EXERCISE_WORDS)):
-        if any(word in lowered for word in words):
-            return kind
-    return None
+    # "历史回顾" is a page about history, not the deck's recap: only the recap or agenda alone is one.
+    return deck_part_named(subject) or ("exercise" if any(word in subject.lower() for word in EXERCISE_WORDS) else None)
 
 
 def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh: bool) -> tuple[str, list[str], list[str]]:
@@ -365,7 +363,11 @@ def presentation_theme(request: OfflineRequest) -> PresentationTheme:
     )
 
 
-VISUAL_WORDS = ("配图", "图片", "视觉", "visual", "image", "picture")
+VISUAL_WORDS = ("视觉", "visual")
+
+
+def _asks_for_visuals(feedback: str) -> bool:
+    return asks_for_picture(feedback) or any(word in feedback for word in VISUAL_WORDS)
 
 
 def _first_clause(text: str) -> str:
@@ -403,7 +405,7 @@ def _revised_page(request: OfflineRequest) -> SlideSpec:
         page = as_table(page, request.fact("language", "zh")) or page
     elif layout == "process":
         page = as_process(page) or page
-    elif any(word in feedback for word in VISUAL_WORDS) and page.layout == "bullets":
+    elif _asks_for_visuals(feedback) and page.layout == "bullets":
         page = page.model_copy(update={"layout": "image_text"})
     return page
 
@@ -420,7 +422,7 @@ def slide_spec(request: OfflineRequest) -> SlideSpec:
     else:
         spec = design_slide(script, request.fact("total"), request.fact("subtitle") if script.slideIndex == 1 else None)
     feedback = (request.fact("feedback") or "").lower()
-    if any(word in feedback for word in VISUAL_WORDS) and spec.layout == "bullets":
+    if _asks_for_visuals(feedback) and spec.layout == "bullets":
         spec = spec.model_copy(update={"layout": "image_text"})
     return spec
 

@@ -354,7 +354,8 @@ REFINEMENT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("generate_slide_scripts", ("口播", "讲稿", "旁白", "解说", "narration", "script", "speaker notes", "voice-over")),
     # and any ask for less (wants_simpler): a simpler deck starts from a simpler outline
     ("generate_video_outline", ("大纲", "内容", "结构", "知识点", "outline", "structure", "content")),
-    ("generate_slides", ("配图", "视觉", "图片", "排版", "版式", "美化", "页面", "visual", "image", "picture", "layout", "design", "slide")),
+    # and any ask for a picture (asks_for_picture)
+    ("generate_slides", ("视觉", "排版", "版式", "美化", "页面", "visual", "layout", "design", "slide")),
 )
 # Asking for less, in its usual word forms: "改简单一点", "太长了", "simpler", "shorten", "too wordy", "more concise".
 SIMPLIFY_WORDS = re.compile(
@@ -412,17 +413,32 @@ def pages_named(text: str) -> list[int]:
     return sorted({p for p in pages if p >= 1})
 
 
+# A picture, however a message asks for one: 图片/配图/插图/照片, a bare 图 after a measure word or a verb
+# ("加一张图", "配点图", "没有图"), or its English words; not a chart or diagram that ends in 图 (流程图, 柱状图,
+# 思维导图) nor a word that begins with it (图表, 图书).
+PICTURE = re.compile(r"图片|配图|插图|插画|图像|照片|相片|示意图|地图|(?:[张幅个些点]|加|放|配|添|插|要|换|有)\s*图(?![表书标形层例谱])"
+                     r"|\b(?:images?|pictures?|pics?|photos?|photographs?|illustrations?|graphics?)\b", re.IGNORECASE)
+
+
+# "删掉第3页的图片", "remove the picture from slide 3": a picture named to be taken away is not asked for.
+_TAKES_AWAY = re.compile(r"删|去掉|去除|拿掉|不要|不需要|移除|\b(?:remove|delete|drop|without|get\s+rid)\b", re.IGNORECASE)
+
+
+def asks_for_picture(text: str | None) -> bool:
+    return PICTURE.search(text or "") is not None and _TAKES_AWAY.search(text or "") is None
+
+
 # A layout a page is asked to take ("把第3页改成表格"); the revised page must have it, or the reply says not.
 LAYOUT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("comparison", ("表格", "列表格", "table")),
     ("process", ("流程图", "步骤图", "flow chart", "flowchart", "process diagram")),
-    ("image_text", ("配图", "图片", "插图", "image", "picture")),
 )
 
 
 def layout_asked(text: str | None) -> str | None:
     lowered = (text or "").lower()
-    return next((layout for layout, words in LAYOUT_WORDS if any(w in lowered for w in words)), None)
+    named = next((layout for layout, words in LAYOUT_WORDS if any(w in lowered for w in words)), None)
+    return named or ("image_text" if asks_for_picture(text) else None)
 
 
 # A length in feedback changes the deck's length only with a word that asks for it: "再做一个讲地震的，15分钟"
@@ -667,7 +683,8 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     if duration_hint(text) is not None and _CHANGES_LENGTH.search(text):  # "缩短到10分钟", "make it a 5 minute talk"
         return FeedbackIntent(intent="REFINEMENT", targetStage="generate_course_config", reason="names a duration")
     for stage_name, words in REFINEMENT_RULES:
-        if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)):
+        if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)) \
+                or (stage_name == "generate_slides" and asks_for_picture(text)):
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
     return None
 
