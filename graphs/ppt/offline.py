@@ -119,9 +119,10 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     for u in range(unit_count):
         aspect = aspects[(offset + u) % len(aspects)]
         title = f"{topic}的{aspect}" if zh else capitalised(_aspect_phrase_en(aspect, topic))
+        # A point is named within its unit: units sharing point names give pages and tables that repeat.
         points = [
-            (f"{aspect}要点{p + 1}：{topic}中的关键{('概念', '步骤', '例子')[p % 3]}" if zh
-             else f"{aspect} point {p + 1}: a key {('idea', 'step', 'example')[p % 3]} in {topic}")
+            (f"{aspect}要点{p + 1}：{topic}{aspect}中的关键{('概念', '步骤', '例子')[p % 3]}" if zh
+             else f"{aspect} point {p + 1}: a key {('idea', 'step', 'example')[p % 3]} in {_aspect_phrase_en(aspect, topic)}")
             for p in range(points_per_unit)
         ]
         description = f"从{aspect}的角度讲解{topic}" if zh else f"Explains {topic} from the angle of {aspect.lower()}"
@@ -233,6 +234,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     closing = 2 if total >= 6 else 1
     agenda = total >= 5
     scripts = []
+    shown: set[str] = set()  # titles as set on the pages so far
     content_index = 0
     for index in range(1, total + 1):
         if index == 1:
@@ -262,15 +264,19 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             unit, point = points[content_index % len(points)]
             rounds = content_index // len(ANGLES)
             angles = ANGLES if rounds == 0 else REPEAT_ANGLES
-            angle = angles[(content_index + rounds) % len(angles)]
+            first = (content_index + rounds) % len(angles)
             content_index += 1
-            title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
+            # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
+            pages = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh)
+                     for k in range(len(angles))]
+            title, content, visuals = next((p for p in pages if capitalised(p[0]) not in shown), pages[0])
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
             title = capitalised(title)
             content = [capitalised(item) for item in content]
         if seed is None:
             seed = [_sentence(text, zh) for text in [title, *content[:2]]]
+        shown.add(title)
         scripts.append(
             SlideScript(
                 slideIndex=index,
