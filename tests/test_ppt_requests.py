@@ -279,3 +279,18 @@ def test_a_kids_talk_on_a_why_question_is_titled_by_the_question_not_by_its_aski
 ])
 def test_a_subject_with_an_abbreviation_is_titled_whole_not_cut_at_its_full_stop(request_text, title):
     assert short_title(request_text) == title
+
+
+async def test_a_thread_a_person_renamed_to_the_placeholder_keeps_that_name_when_a_deck_is_asked_for(tmp_path):
+    settings = Settings(data_dir=tmp_path, llm_provider="offline", office_preview=False,
+                        legal_warm_at_startup=False, _env_file=None)
+    async with open_runtime(settings, llm=OfflineLLM(), local_user=True) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text="🌋", thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        await runtime.rename_thread(thread_id, t("ppt.untitled_thread", locale="en"))
+        await runtime.send_message(flow="ppt", text="给小学生讲火山", thread_id=thread_id, create=False)
+        assert (await runtime.store.get_thread(thread_id))["title"] == t("ppt.untitled_thread", locale="en")
+        await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
+        await runtime.wait(thread_id)
+
