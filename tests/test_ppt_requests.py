@@ -294,3 +294,10 @@ async def test_a_thread_a_person_renamed_to_the_placeholder_keeps_that_name_when
         await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
         await runtime.wait(thread_id)
 
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("季度销售复盘，给管理层汇报，15分钟", "季度销售复盘", "管理层"), ("给老板汇报一下项目进展", "项目进展", "老板"),
+    ("给家长分享如何陪孩子阅读", "如何陪孩子阅读", "家长"),
+])
+def test_a_talk_reported_or_shared_with_listeners_is_titled_by_its_subject_and_they_are_the_audience(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)

@@ -125,7 +125,7 @@ def slide_count_hint(text: str) -> int | None:
     return count if count >= 1 else None
 
 
-_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
+_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
     r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
@@ -133,7 +133,9 @@ _FILLER_ZH = re.compile(
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
 # 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈))"
+# A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject.
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈)"
+                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
     r"\b(please|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
