@@ -301,3 +301,12 @@ async def test_a_thread_a_person_renamed_to_the_placeholder_keeps_that_name_when
 ])
 def test_a_talk_reported_or_shared_with_listeners_is_titled_by_its_subject_and_they_are_the_audience(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("我下周要给全校师生做一个关于垃圾分类的演讲，大概15分钟，要生动一点", "垃圾分类"),
+    ("给五年级讲《草船借箭》，一节课40分钟", "《草船借箭》"),
+    ("Tell my team about OKRs — 10 min", "OKRs"), ("ppt about dogs pls", "dogs"),
+])
+def test_a_request_in_everyday_words_is_titled_by_its_subject_alone(request_text, title):
+    assert short_title(request_text) == title

@@ -128,7 +128,7 @@ def slide_count_hint(text: str) -> int | None:
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
@@ -138,7 +138,7 @@ _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^�
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
-    r"\b(please|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
+    r"\b(please|pls|plz|thanks|thx|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
     # An article is an asking word before "deck"/"slides"; inside the subject ("journey to the moon") it stays.
     r"(?:a|an|the|short|quick|brief)(?=\s+(?:[\w-]+\s+)?(?:deck|slides?|presentation|ppt|course|lesson|overview)\b)|"
     r"deck|slides?|overview|"
@@ -193,7 +193,7 @@ _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+for\b|" + _TOLD_TO.rep
                    + r"|[,.;:!?\n]|$)")
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
     r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
-    r"^\W*(?:explain|teach|introduce|present|cover|describe)\b[^,.;:!?]*?\s+(?:about|on)\s+",
+    r"^\W*(?:explain|teach|introduce|present|cover|describe|tell|brief|update)\b[^,.;:!?]*?\s+(?:about|on)\s+",
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
     r"presentation|ppt)\s+(?:about|on|of)\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
@@ -265,7 +265,7 @@ def names_a_topic(request: str) -> bool:
 
 MAX_TITLE = 40  # characters: the deck title, the cover and the file name
 _SUBJECT_ZH = re.compile(
-    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座)|[，,。；;！!？?\n]|$)",
+    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座|演讲|报告|分享|汇报|培训|班会)|[，,。；;！!？?\n]|$)",
     re.IGNORECASE,
 )
 _SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+for\b|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
@@ -278,10 +278,15 @@ def short_title(request: str) -> str:
     A short request is its own topic; a long one (a teacher's paragraph of wishes) names its subject
     once ("关于浮力的公开课", "a lesson about volcanoes"), else its first clause stands for it."""
     topic = core_topic(request)
+    zh = language_of(request) == "zh"
+    match = (_SUBJECT_ZH if zh else _SUBJECT_EN).search(_held(request))
+    subject = core_topic(match.group("subject").translate(_RELEASED)) if match else ""
+    # A Chinese request that names its subject with 关于 says what the deck is about, however much else it says
+    # ("我下周要给全校师生做一个关于垃圾分类的演讲，要生动一点" is about 垃圾分类).
+    if zh and names_a_topic(subject):
+        return subject[:MAX_TITLE].strip()
     if len(topic) <= MAX_TITLE:
         return topic
-    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(_held(request))
-    subject = core_topic(match.group("subject").translate(_RELEASED)) if match else ""
     if not subject:
         subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
     return subject[:MAX_TITLE].strip()
