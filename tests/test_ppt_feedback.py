@@ -404,3 +404,9 @@ async def test_a_picture_asked_for_on_a_page_that_has_one_says_it_already_has_an
     assert before["deck"]["slides"][2]["layout"] == "image_text"
     assert run.said()[0].startswith(t("ppt.pages_already_layout", pages="3", layout=t("ppt.layout_image_text"))), run.said()
     assert run.values["deck"]["slides"] == before["deck"]["slides"]
+
+
+@pytest.mark.parametrize("feedback", ["删除第3页到第5页", "把第三页至第五页删掉"])
+def test_a_range_of_pages_each_named_whole_is_every_page_in_it(feedback):
+    intent = classify_by_rules(feedback, "光合作用", "zh")
+    assert (intent.targetStage, intent.pages) == ("remove_slides", [3, 4, 5])

@@ -396,7 +396,8 @@ def asks_for_new_deck(text: str, topic: str) -> bool:
     same = subject.lower() == topic.lower() or (topic and (topic.lower() in subject.lower() or subject.lower() in topic.lower()))
     return not same
 
-_PAGES_ZH = re.compile(rf"第\s*({_ZH_NUMBER}(?:\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*)\s*(?:页|张|面)")
+# "第3、4页", "第3到5页", and each page named whole: "第3页到第5页", "第3页和第5页".
+_PAGES_ZH = re.compile(rf"第\s*({_ZH_NUMBER}(?:\s*(?:页|张)?\s*[、,，和与及至到~-]\s*第\s*{_ZH_NUMBER}|\s*[、,，和与及至到~-]\s*{_ZH_NUMBER})*)\s*(?:页|张|面)")
 _PAGES_EN = re.compile(r"\b(?:pages?|slides?)\s+(\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)\b|\b(\d+)(?:st|nd|rd|th)\s+(?:page|slide)\b",
                        re.IGNORECASE)
 
@@ -470,7 +471,7 @@ MIN_SLIDES_LEFT = 1
 _CLAUSE_END = r"(?=\s*(?:[了吧呢吗啊掉]\s*)*(?:[，,。.；;！!？?\n]|$))"
 
 # One page of this deck as a message names it. Numbers are pages; a negative number counts from the end.
-_REF_ZH = (rf"第\s*{_ZH_NUMBER}(?:\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*\s*(?:页|张)|倒数第\s*{_ZH_NUMBER}\s*(?:页|张)"
+_REF_ZH = (rf"第\s*{_ZH_NUMBER}(?:\s*(?:页|张)?\s*[至到~-]\s*第\s*{_ZH_NUMBER}|\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*\s*(?:页|张)|倒数第\s*{_ZH_NUMBER}\s*(?:页|张)"
            rf"|最后\s*(?:{_ZH_NUMBER})?\s*(?:页|张)|最后那页|末页|尾页|首页|封面页?")
 _REFS_ZH = rf"(?:{_REF_ZH})(?:\s*(?:、|，|,|和|与|及|以及|还有)\s*(?:{_REF_ZH}))*"
 _ORDINAL_EN = r"\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"
