@@ -410,3 +410,25 @@ async def test_a_picture_asked_for_on_a_page_that_has_one_says_it_already_has_an
 def test_a_range_of_pages_each_named_whole_is_every_page_in_it(feedback):
     intent = classify_by_rules(feedback, "光合作用", "zh")
     assert (intent.targetStage, intent.pages) == ("remove_slides", [3, 4, 5])
+
+
+@pytest.mark.parametrize(("feedback", "pages", "after"), [
+    ("第3页和第4页换个位置", [3, 4], None), ("swap slides 3 and 4", [3, 4], None), ("把第5页移到最后", [5], -1),
+    ("把第5页挪到第2页后面", [5], 2), ("move slide 12 to the start", [12], 0), ("move slide 4 before slide 2", [4], 1),
+])
+def test_a_new_order_for_pages_is_read_in_any_wording(feedback, pages, after):
+    intent = classify_by_rules(feedback, "光合作用", "zh")
+    assert (intent.targetStage, intent.pages, intent.afterPage) == ("move_slides", pages, after)
+
+
+@pytest.mark.parametrize(("feedback", "order"), [("第3页和第4页换个位置", [1, 2, 4, 3, *range(5, 13)]),
+                                              ("把第5页移到最后", [1, 2, 3, 4, *range(6, 13), 5])])
+async def test_pages_moved_or_swapped_are_in_the_new_order_with_their_narration_and_nothing_rewritten(feedback, order):
+    before, run = await feedback_on(LESSON, feedback)
+
+    old = before["deck"]["slides"]
+    assert [unnumbered(s) for s in run.values["deck"]["slides"]] == [unnumbered(old[n - 1]) for n in order]
+    assert [s["index"] for s in run.values["deck"]["slides"]] == list(range(1, 13)) and run.pptx_slide_count() == 12
+    assert [s["title"] for s in run.values["slide_scripts"]["scripts"]] == \
+        [before["slide_scripts"]["scripts"][n - 1]["title"] for n in order]
+    assert run.started() == ["move_slides", *ONLY_THE_PAGES]

@@ -349,8 +349,10 @@ class FeedbackIntent(BaseModel):
                                                             "the page the position names, if any")
     count: int = Field(default=1, ge=1, description="For add_slides: how many pages to add")
     subject: str | None = Field(default=None, description="For add_slides: what the new page is about, if named")
-    afterPage: int | None = Field(default=None, description="For add_slides: the page the new one follows (0 = at the "
-                                                            "start, -1 = after the last); none = before the closing pages")
+    afterPage: int | None = Field(default=None, description="For add_slides and move_slides: the page the new or moved "
+                                                            "ones follow (0 = at the start, -1 = after the last); for "
+                                                            "add_slides none = before the closing pages, for move_slides "
+                                                            "none = swap the two pages named")
     language: Literal["zh", "en"] | None = Field(default=None, description="For change_language: the language asked for")
     reason: str = Field(default="", description="Why, in a few words")
 
@@ -465,7 +467,7 @@ def wants_simpler(text: str | None) -> bool:
 # ------------------------------------------------------------ slide edits: add, remove, change language
 
 
-ADD_SLIDES, REMOVE_SLIDES, CHANGE_LANGUAGE = "add_slides", "remove_slides", "change_language"
+ADD_SLIDES, REMOVE_SLIDES, MOVE_SLIDES, CHANGE_LANGUAGE = "add_slides", "remove_slides", "move_slides", "change_language"
 # Removing pages may leave fewer than MIN_SLIDES (the least a new deck gets), but never nothing.
 MIN_SLIDES_LEFT = 1
 _CLAUSE_END = r"(?=\s*(?:[了吧呢吗啊掉]\s*)*(?:[，,。.；;！!？?\n]|$))"
@@ -548,13 +550,13 @@ _EN_PREPOSITIONS = {"to", "on", "in", "at", "of", "into", "onto", "from", "for",
 # before the last slide, between slides 3 and 4, at the end, at the start, as slide 3.
 _SIDE_ZH = re.compile(rf"(?:在|放在|放到|插在|插到|加在|加到|插入到?)?\s*(?P<ref>{_REF_ZH})\s*(?:(?:和|与|跟)\s*(?P<ref2>{_REF_ZH})\s*"
                       rf"(?P<between>之间|中间)|的?\s*(?P<side>前面|前边|之前|以前|前|后面|后边|之后|以后|后))")
-_END_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|在)\s*(?:最后面?|末尾|结尾|最末|后面)(?!\s*(?:一|那|两|几|\d))")
-_START_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|在)\s*(?:开头|最前面?|最开始)")
+_END_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|移到|挪到|调到|搬到|在)\s*(?:最后面?|末尾|结尾|最末|后面)(?!\s*(?:一|那|两|几|\d))")
+_START_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|移到|挪到|调到|搬到|在)\s*(?:开头|最前面?|最开始)")
 _AS_ZH = re.compile(rf"(?:作为|当作|成为|放在|放到|插在|插到)\s*(?P<ref>第\s*{_ZH_NUMBER}\s*(?:页|张))")
 _SIDE_EN = re.compile(rf"\b(?:(?P<side>after|before|following|ahead\s+of)\s+(?P<ref>{_REFS_EN})"
                       rf"|between\s+(?P<between>(?:slides?|pages?)\s+\d+\s*(?:and|&|,)\s*\d+))\b", re.IGNORECASE)
 _END_EN = re.compile(r"\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|back)\b|\bas\s+the\s+(?:last|final)\s+(?:slide|page)\b|\bappend\b", re.IGNORECASE)
-_START_EN = re.compile(r"\bat\s+the\s+(?:very\s+)?(?:start|beginning|front)\b|\bas\s+the\s+first\s+(?:slide|page)\b", re.IGNORECASE)
+_START_EN = re.compile(r"\b(?:at|to)\s+the\s+(?:very\s+)?(?:start|beginning|front)\b|\bas\s+the\s+first\s+(?:slide|page)\b", re.IGNORECASE)
 _AS_EN = re.compile(r"\bas\s+(?:the\s+new\s+)?(?:slide|page)\s+(?P<n>\d+)\b", re.IGNORECASE)
 
 
@@ -631,6 +633,31 @@ def slides_to_add(text: str) -> FeedbackIntent | None:
                           afterPage=after, pages=pages, reason="asks for a new page")
 
 
+# "第3页和第4页换个位置", "交换第3、4页", "swap slides 3 and 4"; "把第5页移到最后", "move slide 5 after slide 2".
+_SWAP_ZH = re.compile(r"换个?位置|换一下位置|交换|互换|对调|调换")
+_SWAP_EN = re.compile(r"\b(?:swap|switch|exchange|flip)\b", re.IGNORECASE)
+_MOVE_ZH = re.compile(rf"(?:把|将)?\s*(?P<ref>{_REFS_ZH})\s*(?:移|挪|调|放|搬)(?:动)?(?:到|至|去)")
+_MOVE_EN = re.compile(rf"\b(?:move|put|shift|place)\s+(?P<ref>{_REFS_EN})\s+(?=to\b|after\b|before\b|at\b|ahead\b|between\b)",
+                      re.IGNORECASE)
+
+
+def slides_to_move(text: str) -> FeedbackIntent | None:
+    """A new order for pages: two pages swapped (pages [a, b], no afterPage) or pages moved to a place (pages, and
+    afterPage: the page they follow, 0 = the start, -1 = after the last), else None."""
+    moved = _MOVE_ZH.search(text) or _MOVE_EN.search(text)
+    if moved is not None:
+        after, _ = insert_position(text[moved.end("ref"):])
+        refs = slide_refs(moved.group("ref"))
+        if after is not None and refs:
+            return FeedbackIntent(intent="REFINEMENT", targetStage=MOVE_SLIDES, pages=refs, afterPage=after,
+                                  reason="asks to move pages")
+    if _SWAP_ZH.search(text) or _SWAP_EN.search(text):
+        refs = slide_refs(text)
+        if len(refs) == 2:
+            return FeedbackIntent(intent="REFINEMENT", targetStage=MOVE_SLIDES, pages=refs, reason="asks to swap pages")
+    return None
+
+
 _LANGUAGE_NAMES = {"中文": "zh", "汉语": "zh", "简体中文": "zh", "华文": "zh", "英文": "en", "英语": "en",
                    "english": "en", "chinese": "zh", "mandarin": "zh"}
 _LANG = "|".join(sorted(_LANGUAGE_NAMES, key=len, reverse=True))
@@ -675,6 +702,9 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     asked = language_asked(text, language)
     if asked is not None and not pages_named(text) and not asks_for_new_deck(_without_language(text), topic):
         return FeedbackIntent(intent="REFINEMENT", targetStage=CHANGE_LANGUAGE, language=asked, reason="names a language")
+    moved = slides_to_move(text)
+    if moved is not None:
+        return moved
     removed = slides_to_remove(text)
     if removed is not None:
         return FeedbackIntent(intent="REFINEMENT", targetStage=REMOVE_SLIDES, pages=removed, reason="asks to drop pages")
