@@ -432,3 +432,12 @@ async def test_pages_moved_or_swapped_are_in_the_new_order_with_their_narration_
     assert [s["title"] for s in run.values["slide_scripts"]["scripts"]] == \
         [before["slide_scripts"]["scripts"][n - 1]["title"] for n in order]
     assert run.started() == ["move_slides", *ONLY_THE_PAGES]
+
+
+async def test_a_picture_asked_for_on_a_steps_page_puts_its_steps_beside_a_picture():
+    before, run = await feedback_on(LESSON, "第4页加一张图")
+
+    old, new = before["deck"]["slides"][3], run.values["deck"]["slides"][3]
+    assert old["layout"] == "process" and new["layout"] == "image_text"
+    assert [s["label"] for s in old["steps"]] == [b.split("：")[0] for b in new["bullets"]]
+    assert run.said()[0].startswith(t("ppt.changed_pages_layout", pages="4", layout=t("ppt.layout_image_text")))

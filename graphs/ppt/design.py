@@ -256,6 +256,22 @@ def as_table(page: SlideSpec, language: str) -> SlideSpec | None:
                                    "columns": [], "steps": [], "chart": None, "stat": None})
 
 
+def as_image_text(page: SlideSpec) -> SlideSpec | None:
+    """The page's points beside a picture ("第3页加一张图"); None when it has no points to put there."""
+    if page.layout == "image_text":
+        return page
+    if page.columns:  # each point keeps the column it was in: "误区：…", "正解：…"
+        points = [f"{c.heading}：{item}" if c.heading else item for c in page.columns for item in c.items]
+    else:
+        cells = [[c for c in row if c.strip()] for row in page_rows(page)[1]]
+        points = page.bullets or ["：".join([row[0], "，".join(row[1:])]) if len(row) > 1 else "".join(row) for row in cells]
+    points = [p for p in points if p.strip()]
+    if not points:
+        return None
+    return page.model_copy(update={"layout": "image_text", "bullets": points[:6], "columns": [], "steps": [],
+                                   "table": None, "chart": None, "stat": None})
+
+
 def as_process(page: SlideSpec) -> SlideSpec | None:
     """The page's points as ordered steps; None when they are fewer than two."""
     _, rows = page_rows(page)

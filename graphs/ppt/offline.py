@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import accumulate
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.ppt.design import as_process, as_table, deck_part_named, design_slide
+from graphs.ppt.design import as_image_text, as_process, as_table, deck_part_named, design_slide
 from core.i18n import t
 from core.language import language_of
 from graphs.ppt.planning import (
@@ -411,6 +411,8 @@ def _revised_page(request: OfflineRequest) -> SlideSpec:
         page = as_table(page, request.fact("language", "zh")) or page
     elif layout == "process":
         page = as_process(page) or page
+    elif layout == "image_text":
+        page = as_image_text(page) or page
     elif _asks_for_visuals(feedback) and page.layout == "bullets":
         page = page.model_copy(update={"layout": "image_text"})
     return page
