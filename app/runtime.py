@@ -267,8 +267,8 @@ class FlowRuntime:
     async def _name_untitled(self, definition: FlowDefinition, thread: Mapping[str, Any], text: str) -> None:
         """A thread still under its flow's placeholder title takes the first later message's own title
         (the thread list refreshes when a message is sent); a title a person chose is never touched."""
-        if definition.untitled_key is None:
-            return
+        if definition.untitled_key is None or thread.get("title_chosen"):
+            return  # a person named it, if only "新课件": theirs stays
         placeholders = {t(definition.untitled_key, locale=locale) for locale in LOCALES}
         if thread["title"] not in placeholders:
             return

@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS threads (
     pending_interrupt TEXT,
     start_input TEXT,
     resumable INTEGER NOT NULL DEFAULT 1,
+    title_chosen INTEGER NOT NULL DEFAULT 0,
     final_artifact_id TEXT,
     runner TEXT,
     last_seq INTEGER NOT NULL DEFAULT 0,
@@ -120,7 +121,7 @@ class EventWrite(NamedTuple):
 ADDED_COLUMNS = {
     "events": {"event_key": "TEXT"},
     "threads": {"start_input": "TEXT", "owner": "TEXT", "resumable": "INTEGER NOT NULL DEFAULT 1",
-                "final_artifact_id": "TEXT", "runner": "TEXT"},
+                "final_artifact_id": "TEXT", "runner": "TEXT", "title_chosen": "INTEGER NOT NULL DEFAULT 0"},
 }
 
 
@@ -270,9 +271,14 @@ class Store:
             )
         return bool(changed)
 
-    async def rename_thread(self, thread_id: str, title: str) -> None:
+    async def rename_thread(self, thread_id: str, title: str, *, chosen: bool = False) -> None:
+        """`chosen`: a person named the thread, and the runtime never renames it after that (even when the name
+        is the flow's placeholder); a title the runtime sets keeps the thread's mark as it was."""
         # The list is ordered by activity, and a rename is not activity: updated_at stays.
-        await self._write("UPDATE threads SET title = ? WHERE thread_id = ?", (title, thread_id))
+        if chosen:
+            await self._write("UPDATE threads SET title = ?, title_chosen = ? WHERE thread_id = ?", (title, True, thread_id))
+        else:
+            await self._write("UPDATE threads SET title = ? WHERE thread_id = ?", (title, thread_id))
 
     async def delete_thread(self, thread_id: str) -> bool:
         """Remove the thread, its events and its artifacts (their files too); False when there was none."""
@@ -807,6 +813,7 @@ def _thread_row(row: aiosqlite.Row) -> dict[str, Any]:
     data["pending_interrupt"] = json.loads(data["pending_interrupt"]) if data["pending_interrupt"] else None
     data["start_input"] = json.loads(data["start_input"]) if data.get("start_input") else None
     data["resumable"] = bool(data.get("resumable", True))
+    data["title_chosen"] = bool(data.get("title_chosen", False))
     return data
 
 

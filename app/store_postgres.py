@@ -96,6 +96,8 @@ MIGRATIONS: list[str] = [
     "ALTER TABLE threads ADD COLUMN final_artifact_id TEXT",
     # the process running the thread (core/processes.py; the leases above are what counts here).
     "ALTER TABLE threads ADD COLUMN runner TEXT",
+    # true once a person named the thread: the runtime names only threads no one has.
+    "ALTER TABLE threads ADD COLUMN title_chosen BOOLEAN NOT NULL DEFAULT false",
 ]
 # Any constant shared by every worker: serialises concurrent start-ups running the migrations.
 MIGRATION_LOCK_ID = 7_130_001

@@ -22,8 +22,8 @@ async def rename_thread(store: Store, thread_id: str, title: str, owner: str | N
     """The thread row with its new title; `owner=None` is the operator (`ng threads`), who may rename any."""
     cleaned = clean_title(title)
     thread = await owned_thread(store, thread_id, owner)
-    await store.rename_thread(thread_id, cleaned)
-    return {**thread, "title": cleaned}
+    await store.rename_thread(thread_id, cleaned, chosen=True)
+    return {**thread, "title": cleaned, "title_chosen": True}
 
 
 def refuse_running(thread: dict[str, Any]) -> None:

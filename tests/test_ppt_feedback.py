@@ -8,7 +8,8 @@ import colorsys
 import pytest
 
 from core.i18n import t
-from graphs.ppt.planning import COLOURS, classify_by_rules, colour_named, narration_length, palette_for, pages_named
+from graphs.ppt.planning import (COLOURS, classify_by_rules, colour_named, layout_asked, narration_length, palette_for,
+                                 pages_named)
 from graphs.ppt.render.theme import checked_theme
 from schemas.ppt import ColorScheme, FontConfig, MasterSlide, PresentationTheme
 from tests.support.ppt_graph import feedback_on
@@ -242,36 +243,54 @@ async def test_a_slide_asked_for_after_a_page_is_inserted_there_about_its_subjec
 
 
 async def test_adding_a_slide_runs_only_the_new_page_and_the_render():
-    _, run = await feedback_on(LESSON, "再加一页总结")
+    _, run = await feedback_on(LESSON, "再加一页练习题")
 
     assert run.started() == ["add_slides", *ONLY_THE_PAGES]
     assert not {"video_outline", "presentation_theme"} & {a["type"] for a in run.artifacts()}, "no outline or theme"
     assert [a["type"] for a in run.artifacts("slide_scripts")] == ["slide_scripts"], "one new script, not a re-run"
-    new = next(s for s in run.values["deck"]["slides"] if s["title"] == "总结")
-    assert run.said()[0].startswith(t("ppt.added_slides", pages=str(new["index"]), titles="总结", total=13,
+    new = next(s for s in run.values["deck"]["slides"] if s["title"] == "练习题")
+    assert run.said()[0].startswith(t("ppt.added_slides", pages=str(new["index"]), titles="练习题", total=13,
                                       minutes=run.values["course_config"]["duration"]))
 
 
-async def test_a_summary_slide_asked_for_in_english_on_a_chinese_deck_is_titled_in_chinese():
-    before, run = await feedback_on(LESSON, "add a summary slide")
+async def test_an_exercise_slide_asked_for_in_english_on_a_chinese_deck_is_titled_in_chinese():
+    before, run = await feedback_on(LESSON, "add an exercise slide")
 
     kept = [unnumbered(s) for s in before["deck"]["slides"]]
     added = [s for s in run.values["deck"]["slides"] if unnumbered(s) not in kept]
-    assert [s["title"] for s in added] == ["总结"], added
-    assert run.said()[0].startswith(t("ppt.added_slides", pages=str(added[0]["index"]), titles="总结", total=13,
+    assert [s["title"] for s in added] == ["课堂练习"], added
+    assert run.said()[0].startswith(t("ppt.added_slides", pages=str(added[0]["index"]), titles="课堂练习", total=13,
                                       minutes=run.values["course_config"]["duration"]))
 
 
+@pytest.mark.parametrize(("feedback", "kind"), [("再加一页总结", "summary"), ("add a summary slide", "summary"),
+                                              ("加一个目录页", "agenda")])
+async def test_a_summary_or_agenda_asked_for_on_a_deck_that_has_one_names_the_one_it_has_and_adds_none(feedback, kind):
+    before, run = await feedback_on(LESSON, feedback)
+
+    has = next(s for s in before["deck"]["slides"] if s["layout"] == kind)
+    assert run.said() == [t("ppt.already_has_page", kind=t(f"ppt.deck_part_{kind}"), page=has["index"], title=has["title"])]
+    assert run.values["deck"] == before["deck"]
+
+
+async def test_a_page_asked_for_on_a_review_of_something_is_added_about_it_not_as_a_second_summary():
+    before, run = await feedback_on(LESSON, "再加一页历史回顾")
+
+    added = [s for s in run.values["deck"]["slides"] if unnumbered(s) not in [unnumbered(b) for b in before["deck"]["slides"]]]
+    assert [s["title"] for s in added] == ["历史回顾"] and "历史回顾" in "".join(added[0]["bullets"]), added
+
+
 @pytest.mark.parametrize(("feedback", "note"), [
-    ("第3页太长了", lambda: t("ppt.changed_pages_simplified", pages="3")),
-    ("删掉第4页", lambda: t("ppt.removed_slides", pages="4", total=11, minutes=9)),
+    ("第3页太长了", lambda run: t("ppt.changed_pages_simplified", pages="3")),
+    # the minutes the eleven pages left take to say
+    ("删掉第4页", lambda run: t("ppt.removed_slides", pages="4", total=11, minutes=run.values["course_config"]["duration"])),
 ])
 async def test_after_feedback_the_chat_ends_with_one_message_saying_what_changed_and_naming_the_file(feedback, note):
     _, run = await feedback_on(LESSON, feedback)
 
     file_name = run.artifacts("pptx")[-1]["content"]["fileName"]
     assert len(run.said()) == 1, run.said()
-    assert run.said()[0].startswith(note()) and file_name in run.said()[0], run.said()
+    assert run.said()[0].startswith(note(run)) and file_name in run.said()[0], run.said()
 
 
 @pytest.mark.parametrize(("feedback", "gone"), [("删掉第4页", 4), ("去掉最后一页", 12), ("remove slide 2", 2)])
@@ -365,3 +384,60 @@ async def test_a_new_length_asked_in_feedback_changes_the_course_length_and_the_
     assert run.values["course_config"]["duration"] == minutes
     assert len(run.values["deck"]["slides"]) < len(before["deck"]["slides"])
     assert run.said()[0].startswith(t("ppt.changed_duration", minutes=minutes)), run.said()
+
+
+@pytest.mark.parametrize("feedback", ["第3页加一张图", "第3页配个图", "第3页没有图，加一张照片", "slide 3 needs a photo",
+                                      "put an illustration on page 3"])
+def test_a_picture_asked_for_on_a_page_in_any_wording_asks_that_page_for_a_picture(feedback):
+    intent = classify_by_rules(feedback, "光合作用", "zh")
+    assert (intent.targetStage, intent.pages, layout_asked(feedback)) == ("revise_pages", [3], "image_text")
+
+
+def test_a_picture_taken_away_or_a_chart_asked_for_is_not_asking_for_a_picture():
+    feedback = ["第3页的图片删掉", "remove the picture from slide 3", "第3页加个流程图", "第3页加一张图表"]
+    assert [layout_asked(f) for f in feedback] == [None, None, "process", None]
+
+
+async def test_a_picture_asked_for_on_a_page_that_has_one_says_it_already_has_and_keeps_it():
+    before, run = await feedback_on(LESSON, "第3页加一张图")
+
+    assert before["deck"]["slides"][2]["layout"] == "image_text"
+    assert run.said()[0].startswith(t("ppt.pages_already_layout", pages="3", layout=t("ppt.layout_image_text"))), run.said()
+    assert run.values["deck"]["slides"] == before["deck"]["slides"]
+
+
+@pytest.mark.parametrize("feedback", ["删除第3页到第5页", "把第三页至第五页删掉"])
+def test_a_range_of_pages_each_named_whole_is_every_page_in_it(feedback):
+    intent = classify_by_rules(feedback, "光合作用", "zh")
+    assert (intent.targetStage, intent.pages) == ("remove_slides", [3, 4, 5])
+
+
+@pytest.mark.parametrize(("feedback", "pages", "after"), [
+    ("第3页和第4页换个位置", [3, 4], None), ("swap slides 3 and 4", [3, 4], None), ("把第5页移到最后", [5], -1),
+    ("把第5页挪到第2页后面", [5], 2), ("move slide 12 to the start", [12], 0), ("move slide 4 before slide 2", [4], 1),
+])
+def test_a_new_order_for_pages_is_read_in_any_wording(feedback, pages, after):
+    intent = classify_by_rules(feedback, "光合作用", "zh")
+    assert (intent.targetStage, intent.pages, intent.afterPage) == ("move_slides", pages, after)
+
+
+@pytest.mark.parametrize(("feedback", "order"), [("第3页和第4页换个位置", [1, 2, 4, 3, *range(5, 13)]),
+                                              ("把第5页移到最后", [1, 2, 3, 4, *range(6, 13), 5])])
+async def test_pages_moved_or_swapped_are_in_the_new_order_with_their_narration_and_nothing_rewritten(feedback, order):
+    before, run = await feedback_on(LESSON, feedback)
+
+    old = before["deck"]["slides"]
+    assert [unnumbered(s) for s in run.values["deck"]["slides"]] == [unnumbered(old[n - 1]) for n in order]
+    assert [s["index"] for s in run.values["deck"]["slides"]] == list(range(1, 13)) and run.pptx_slide_count() == 12
+    assert [s["title"] for s in run.values["slide_scripts"]["scripts"]] == \
+        [before["slide_scripts"]["scripts"][n - 1]["title"] for n in order]
+    assert run.started() == ["move_slides", *ONLY_THE_PAGES]
+
+
+async def test_a_picture_asked_for_on_a_steps_page_puts_its_steps_beside_a_picture():
+    before, run = await feedback_on(LESSON, "第4页加一张图")
+
+    old, new = before["deck"]["slides"][3], run.values["deck"]["slides"][3]
+    assert old["layout"] == "process" and new["layout"] == "image_text"
+    assert [s["label"] for s in old["steps"]] == [b.split("：")[0] for b in new["bullets"]]
+    assert run.said()[0].startswith(t("ppt.changed_pages_layout", pages="4", layout=t("ppt.layout_image_text")))

@@ -269,3 +269,44 @@ def test_a_title_keeps_the_punctuation_that_belongs_to_its_subject(request_text,
 ])
 def test_a_kids_talk_on_a_why_question_is_titled_by_the_question_not_by_its_asking_words(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("U.S. Constitution", "U.S. Constitution"), ("A talk on the U.S. Constitution for 8th graders", "U.S. Constitution"),
+    ("Make a deck about Washington D.C. history, 10 minutes", "Washington D.C. history"),
+    ("Dr. King and the civil rights movement", "Dr. King and the civil rights movement"),
+    ("给高中生讲U.K. parliament，10分钟", "U.K. parliament"),
+])
+def test_a_subject_with_an_abbreviation_is_titled_whole_not_cut_at_its_full_stop(request_text, title):
+    assert short_title(request_text) == title
+
+
+async def test_a_thread_a_person_renamed_to_the_placeholder_keeps_that_name_when_a_deck_is_asked_for(tmp_path):
+    settings = Settings(data_dir=tmp_path, llm_provider="offline", office_preview=False,
+                        legal_warm_at_startup=False, _env_file=None)
+    async with open_runtime(settings, llm=OfflineLLM(), local_user=True) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="ppt", text="🌋", thread_id=thread_id, create=True)
+        await runtime.wait(thread_id)
+        await runtime.rename_thread(thread_id, t("ppt.untitled_thread", locale="en"))
+        await runtime.send_message(flow="ppt", text="给小学生讲火山", thread_id=thread_id, create=False)
+        assert (await runtime.store.get_thread(thread_id))["title"] == t("ppt.untitled_thread", locale="en")
+        await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
+        await runtime.wait(thread_id)
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("季度销售复盘，给管理层汇报，15分钟", "季度销售复盘", "管理层"), ("给老板汇报一下项目进展", "项目进展", "老板"),
+    ("给家长分享如何陪孩子阅读", "如何陪孩子阅读", "家长"),
+])
+def test_a_talk_reported_or_shared_with_listeners_is_titled_by_its_subject_and_they_are_the_audience(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("我下周要给全校师生做一个关于垃圾分类的演讲，大概15分钟，要生动一点", "垃圾分类"),
+    ("给五年级讲《草船借箭》，一节课40分钟", "《草船借箭》"),
+    ("Tell my team about OKRs — 10 min", "OKRs"), ("ppt about dogs pls", "dogs"),
+])
+def test_a_request_in_everyday_words_is_titled_by_its_subject_alone(request_text, title):
+    assert short_title(request_text) == title

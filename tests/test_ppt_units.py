@@ -230,3 +230,20 @@ def test_english_figures_with_long_labels_become_a_chart():
     ])
     assert page.layout == "chart" and page.chart.series[0].values == [40, 55, 25], page
 
+
+
+@pytest.mark.parametrize(("topic", "language"), [("光合作用", "zh"), ("information security", "en")])
+def test_a_long_offline_deck_repeats_no_page_and_no_table(topic, language):
+    from core.llm.offline import OfflineRequest
+    from graphs.ppt.design import design_slide
+    from graphs.ppt.offline import slide_scripts, video_outline
+
+    def ask(**facts):
+        return OfflineRequest(role="ppt", system="", prompt="", facts={"topic": topic, "language": language, **facts})
+
+    outline = video_outline(ask(duration=30))
+    scripts = slide_scripts(ask(duration=30, slideCount=32, narrationBudget=20, outline=outline.model_dump())).scripts
+    pages = [design_slide(script, 32, None) for script in scripts]
+    tables = [tuple(map(tuple, page.table.rows)) for page in pages if page.table]
+    assert len(tables) >= 3 and len(set(tables)) == len(tables), tables
+    assert len({page.title for page in pages}) == len(pages), [page.title for page in pages]

@@ -295,3 +295,12 @@ async def test_a_token_added_on_one_worker_signs_in_on_another(postgres, tmp_pat
         assert await second.user_for(token) == "ann"
         assert await second.remove("ann")
         assert await first.user_for(token) is None
+
+
+async def test_a_title_a_person_chose_is_marked_on_the_thread_and_a_later_runtime_title_keeps_the_mark(store):
+    await store.create_thread("t", "ppt", "新课件", {})
+    assert (await store.get_thread("t"))["title_chosen"] is False
+    await store.rename_thread("t", "新课件", chosen=True)
+    await store.rename_thread("t", "光合作用")  # the runtime's own naming
+    thread = await store.get_thread("t")
+    assert (thread["title"], thread["title_chosen"]) == ("光合作用", True)

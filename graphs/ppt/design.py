@@ -34,6 +34,23 @@ AGENDA_WORDS = ("目录", "议程", "本课内容", "课程安排", "agenda", "c
 SUMMARY_WORDS = ("总结", "回顾", "小结", "要点回顾", "summary", "recap", "key takeaways", "wrap-up")
 QA_WORDS = ("提问", "问答", "思考题", "讨论题", "q&a", "questions", "discussion")
 IMAGE_WORDS = ("示意图", "插图", "配图", "图片", "照片", "图示", "illustration", "picture", "image", "photo", "diagram")
+# What is left of a page's name once its kind is out: "总结页", "a summary slide" are the kind alone.
+_KIND_FILLER = re.compile(r"[页张的个一份与和及\s]|\b(?:an?|the|and|slides?|pages?|of|key|points?)\b", re.IGNORECASE)
+
+
+def deck_part_named(subject: str | None) -> str | None:
+    """"summary" or "agenda" when a page named by `subject` is the deck's recap or its agenda ("总结", "一个目录页",
+    "a recap slide"), of which a deck has one; a page about a subject ("历史回顾", "a recap of the 1990s") is not."""
+    lowered = (subject or "").lower()
+    for kind, words in (("summary", SUMMARY_WORDS), ("agenda", AGENDA_WORDS)):
+        if not any(word in lowered for word in words):
+            continue
+        rest = lowered
+        for word in sorted(words, key=len, reverse=True):
+            rest = rest.replace(word, " ")
+        if not _KIND_FILLER.sub("", rest).strip(" -:：,，、&"):
+            return kind
+    return None
 
 
 def _short_label(text: str) -> bool:
@@ -237,6 +254,22 @@ def as_table(page: SlideSpec, language: str) -> SlideSpec | None:
         header = [names[min(i, 2)] for i in range(width)]
     return page.model_copy(update={"layout": "comparison", "table": Table(header=header, rows=rows), "bullets": [],
                                    "columns": [], "steps": [], "chart": None, "stat": None})
+
+
+def as_image_text(page: SlideSpec) -> SlideSpec | None:
+    """The page's points beside a picture ("第3页加一张图"); None when it has no points to put there."""
+    if page.layout == "image_text":
+        return page
+    if page.columns:  # each point keeps the column it was in: "误区：…", "正解：…"
+        points = [f"{c.heading}：{item}" if c.heading else item for c in page.columns for item in c.items]
+    else:
+        cells = [[c for c in row if c.strip()] for row in page_rows(page)[1]]
+        points = page.bullets or ["：".join([row[0], "，".join(row[1:])]) if len(row) > 1 else "".join(row) for row in cells]
+    points = [p for p in points if p.strip()]
+    if not points:
+        return None
+    return page.model_copy(update={"layout": "image_text", "bullets": points[:6], "columns": [], "steps": [],
+                                   "table": None, "chart": None, "stat": None})
 
 
 def as_process(page: SlideSpec) -> SlideSpec | None:

@@ -3,7 +3,7 @@
 `route_request` (START) reads a message sent to a finished deck (`feedback`) and routes to the stage it
 targets, so the classification (rules, else a model call) runs inside the graph, never on the ack path.
 Edits of the deck as a whole run only what they need: `add_slides` (a new page's script and design),
-`remove_slides` (drop and renumber), `change_language` (the stages whose text is in the deck's language).
+`remove_slides` (drop and renumber), `move_slides` (reorder and renumber), `change_language` (the stages whose text is in the deck's language).
 
 `generate_slides` runs a small page subgraph: every page is a task of one superstep, LLM_CONCURRENCY
 at a time, and each finished page is checkpointed as it finishes, so a crash at page 7 resumes at
@@ -27,12 +27,13 @@ from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node, stage
 from graphs.ppt import offline as _offline  # noqa: F401  registers the offline composers
 from graphs.ppt import prompts
-from graphs.ppt.design import design_slide, merge_with_draft
+from graphs.ppt.design import deck_part_named, design_slide, merge_with_draft
 from graphs.ppt.planning import (
     ADD_SLIDES,
     CHANGE_LANGUAGE,
     MIN_SLIDES_LEFT,
     PIPELINE_NODES,
+    MOVE_SLIDES,
     REMOVE_SLIDES,
     STAGES,
     FeedbackIntent,
@@ -183,7 +184,7 @@ async def route_request(state: PptState, runtime: Runtime[FlowContext]) -> Comma
 FEEDBACK_NOT_APPLIED = "feedback_not_applied"
 ASK_FOR_TOPIC = "ask_for_topic"
 # Edits of the finished deck as a whole: each runs only what it needs, not a stage and all that follows.
-DECK_EDITS = (ADD_SLIDES, REMOVE_SLIDES, CHANGE_LANGUAGE)
+DECK_EDITS = (ADD_SLIDES, REMOVE_SLIDES, MOVE_SLIDES, CHANGE_LANGUAGE)
 
 
 def _resolve(page: int, total: int) -> int:
@@ -227,13 +228,38 @@ def _deck_edit(intent: FeedbackIntent, feedback: str, deck: SlideDeck) -> tuple[
         if total - len(pages) < MIN_SLIDES_LEFT:
             return applied, t("ppt.too_few_slides_left", total=total, count=len(pages), low=MIN_SLIDES_LEFT)
         return {**applied, "pages": pages}, None
+    if intent.targetStage == MOVE_SLIDES:
+        pages = sorted({_resolve(p, total) for p in intent.pages})
+        if intent.afterPage is None:  # a swap of the two pages named
+            return ({**applied, "pages": pages, "order": _swapped(total, *pages)}, None) if len(pages) == 2 \
+                else (applied, t("ppt.feedback_not_applied"))
+        after = intent.afterPage if intent.afterPage >= 0 else total + 1 + intent.afterPage
+        if not 0 <= after <= total:
+            return applied, t("ppt.no_such_page", total=total, pages=_page_list([after]))
+        rest = [n for n in range(1, total + 1) if n not in pages]
+        at = sum(1 for n in rest if n <= after)
+        order = [*rest[:at], *pages, *rest[at:]]
+        if order == list(range(1, total + 1)):
+            return applied, t("ppt.already_in_place", pages=_page_list(pages))
+        return {**applied, "pages": pages, "order": order}, None
     if total + intent.count > MAX_SLIDES:
         return applied, t("ppt.too_many_slides", high=MAX_SLIDES, total=total, count=intent.count)
+    part = deck_part_named(intent.subject)
+    # A deck has one recap and one agenda: asking for another points the user at the one it has.
+    has = next((s for s in deck.slides if s.layout == part or (part and deck_part_named(plain(s.title)) == part)), None)
+    if has is not None:
+        return applied, t("ppt.already_has_page", kind=t(f"ppt.deck_part_{part}"), page=has.index, title=plain(has.title))
     after = _closing_start(deck) if intent.afterPage is None else (
         intent.afterPage if intent.afterPage >= 0 else total + 1 + intent.afterPage)
     if not 0 <= after <= total:
         return applied, t("ppt.no_such_page", total=total, pages=_page_list([after]))
     return {**applied, "afterPage": after, "count": intent.count, "subject": intent.subject}, None
+
+
+def _swapped(total: int, a: int, b: int) -> list[int]:
+    order = list(range(1, total + 1))
+    order[a - 1], order[b - 1] = b, a
+    return order
 
 
 @node(FEEDBACK_NOT_APPLIED)
@@ -469,7 +495,9 @@ async def revise_pages(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
                                    title=t("ppt.artifact_page", index=index), content=page)
         ctx.log(t("ppt.page_ready", index=index, total=len(slides), title=page.title), artifact_id=artifact_id)
-    note = _pages_note(refinement["feedback"], changed, [i for i in refinement["pages"] if i not in changed], asked)
+    unchanged = [i for i in refinement["pages"] if i not in changed]
+    already = [i for i in unchanged if asked is not None and slides[i - 1].layout == asked]
+    note = _pages_note(refinement["feedback"], changed, [i for i in unchanged if i not in already], asked, already)
     # The same clean-up as generate_slides (markup, fonts, contrast): a model's page arrives raw.
     prepared = await asyncio.to_thread(prepare, deck.model_copy(update={"slides": slides}))
     for change in prepared.changes:
@@ -485,12 +513,16 @@ def _revised_as_asked(current: SlideSpec, revised: SlideSpec, layout: str | None
     return not same and (layout is None or revised.layout == layout)
 
 
-def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout: str | None) -> str:
-    """What the page feedback really did: the pages changed, and the pages that could not be."""
+def _pages_note(feedback: str, changed: list[int], unchanged: list[int], layout: str | None,
+                already: list[int] = ()) -> str:
+    """What the page feedback really did: the pages changed, the pages that already had the layout asked
+    for ("第3页加一张图" on a picture page), and the pages that could not be changed."""
     said = []
     if changed:
         said.append(t("ppt.changed_pages_layout", pages=_page_list(changed), layout=t(f"ppt.layout_{layout}"))
                     if layout else change_note_for(REVISE_PAGES, feedback, changed))
+    if already:
+        said.append(t("ppt.pages_already_layout", pages=_page_list(already), layout=t(f"ppt.layout_{layout}")))
     if unchanged:
         said.append(t("ppt.pages_not_changed_layout", pages=_page_list(unchanged), layout=t(f"ppt.layout_{layout}"))
                     if layout else t("ppt.pages_not_changed", pages=_page_list(unchanged)))
@@ -600,6 +632,33 @@ async def remove_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     note = t("ppt.removed_slides", pages=_page_list(sorted(dropped)), total=len(after.slides), minutes=course.duration)
     return {"deck": after.model_dump(), "slide_scripts": renumbered.model_dump(), "change_note": note,
             "course_config": course.model_dump()}
+
+
+@stage(MOVE_SLIDES)
+async def move_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
+    """"把第5页移到最后", "swap slides 3 and 4": the pages in the new order with their scripts, renumbered; nothing is
+    rewritten. A page split off a full one goes with it."""
+    refinement = state["refinements"][-1]
+    deck = SlideDeck.model_validate(state["deck"])
+    scripts = SlideScripts.model_validate(state["slide_scripts"]).scripts
+    order = [n for n in refinement["order"] if deck.slides[n - 1].continuationOf is None]
+    parts = {s.index: [s] for s in deck.slides if s.continuationOf is None}
+    for s in deck.slides:
+        if s.continuationOf is not None:
+            parts[next(n for n in sorted(parts, reverse=True) if n < s.index)].append(s)
+    slides = [page for n in order for page in parts[n]]
+    script_of = {n: _scripts_before(deck, n) for n in parts}  # 1-based script of each whole page
+    moved = SlideScripts(scripts=[scripts[script_of[n] - 1].model_copy(update={"slideIndex": i})
+                                  for i, n in enumerate(order, 1)])
+    after = deck.model_copy(update={"slides": _renumbered(slides, {n: s.index for n, s in enumerate(slides, 1)})})
+    _publish_edit(ctx, deck, after, moved)
+    pages = refinement["pages"]
+    if refinement.get("afterPage") is None and len(pages) == 2:
+        note = t("ppt.swapped_slides", first=pages[0], second=pages[1])
+    else:
+        now = [n for n, s in enumerate(slides, 1) if s.index in pages and s.continuationOf is None]
+        note = t("ppt.moved_slides", pages=_page_list(pages), now=_page_list(now))
+    return {"deck": after.model_dump(), "slide_scripts": moved.model_dump(), "change_note": note}
 
 
 @node(CHANGE_LANGUAGE)
@@ -804,8 +863,8 @@ def build_graph() -> StateGraph:
     graph.add_edge(ASK_FOR_TOPIC, END)
     graph.add_node(REVISE_PAGES, revise_pages)
     graph.add_edge(REVISE_PAGES, "check_deck")
-    for edit in (ADD_SLIDES, REMOVE_SLIDES):
-        graph.add_node(edit, add_slides if edit == ADD_SLIDES else remove_slides)
+    for edit, fn in ((ADD_SLIDES, add_slides), (REMOVE_SLIDES, remove_slides), (MOVE_SLIDES, move_slides)):
+        graph.add_node(edit, fn)
         graph.add_edge(edit, "check_deck")
     graph.add_node(CHANGE_LANGUAGE, change_language)
     graph.add_edge(CHANGE_LANGUAGE, "generate_course_config")

@@ -9,11 +9,12 @@ from __future__ import annotations
 from itertools import accumulate
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.ppt.design import AGENDA_WORDS, SUMMARY_WORDS, as_process, as_table, design_slide
+from graphs.ppt.design import as_image_text, as_process, as_table, deck_part_named, design_slide
 from core.i18n import t
 from core.language import language_of
 from graphs.ppt.planning import (
     FeedbackIntent,
+    asks_for_picture,
     capitalised,
     colour_named,
     keywords_of,
@@ -118,9 +119,10 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     for u in range(unit_count):
         aspect = aspects[(offset + u) % len(aspects)]
         title = f"{topic}的{aspect}" if zh else capitalised(_aspect_phrase_en(aspect, topic))
+        # A point is named within its unit: units sharing point names give pages and tables that repeat.
         points = [
-            (f"{aspect}要点{p + 1}：{topic}中的关键{('概念', '步骤', '例子')[p % 3]}" if zh
-             else f"{aspect} point {p + 1}: a key {('idea', 'step', 'example')[p % 3]} in {topic}")
+            (f"{aspect}要点{p + 1}：{topic}{aspect}中的关键{('概念', '步骤', '例子')[p % 3]}" if zh
+             else f"{aspect} point {p + 1}: a key {('idea', 'step', 'example')[p % 3]} in {_aspect_phrase_en(aspect, topic)}")
             for p in range(points_per_unit)
         ]
         description = f"从{aspect}的角度讲解{topic}" if zh else f"Explains {topic} from the angle of {aspect.lower()}"
@@ -232,6 +234,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     closing = 2 if total >= 6 else 1
     agenda = total >= 5
     scripts = []
+    shown: set[str] = set()  # titles as set on the pages so far
     content_index = 0
     for index in range(1, total + 1):
         if index == 1:
@@ -261,15 +264,19 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             unit, point = points[content_index % len(points)]
             rounds = content_index // len(ANGLES)
             angles = ANGLES if rounds == 0 else REPEAT_ANGLES
-            angle = angles[(content_index + rounds) % len(angles)]
+            first = (content_index + rounds) % len(angles)
             content_index += 1
-            title, content, visuals = _angle_page(angle, topic, unit, point, outline, duration, zh)
+            # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
+            pages = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh)
+                     for k in range(len(angles))]
+            title, content, visuals = next((p for p in pages if capitalised(p[0]) not in shown), pages[0])
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
             title = capitalised(title)
             content = [capitalised(item) for item in content]
         if seed is None:
             seed = [_sentence(text, zh) for text in [title, *content[:2]]]
+        shown.add(title)
         scripts.append(
             SlideScript(
                 slideIndex=index,
@@ -290,11 +297,8 @@ KIND_TITLES = {"summary": ("总结", "Summary"), "agenda": ("本课内容", "Tod
 
 
 def _page_kind(subject: str) -> str | None:
-    lowered = subject.lower()
-    for kind, words in (("summary", SUMMARY_WORDS), ("agenda", AGENDA_WORDS), ("exercise", EXERCISE_WORDS)):
-        if any(word in lowered for word in words):
-            return kind
-    return None
+    # "历史回顾" is a page about history, not the deck's recap: only the recap or agenda alone is one.
+    return deck_part_named(subject) or ("exercise" if any(word in subject.lower() for word in EXERCISE_WORDS) else None)
 
 
 def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh: bool) -> tuple[str, list[str], list[str]]:
@@ -365,7 +369,11 @@ def presentation_theme(request: OfflineRequest) -> PresentationTheme:
     )
 
 
-VISUAL_WORDS = ("配图", "图片", "视觉", "visual", "image", "picture")
+VISUAL_WORDS = ("视觉", "visual")
+
+
+def _asks_for_visuals(feedback: str) -> bool:
+    return asks_for_picture(feedback) or any(word in feedback for word in VISUAL_WORDS)
 
 
 def _first_clause(text: str) -> str:
@@ -403,7 +411,9 @@ def _revised_page(request: OfflineRequest) -> SlideSpec:
         page = as_table(page, request.fact("language", "zh")) or page
     elif layout == "process":
         page = as_process(page) or page
-    elif any(word in feedback for word in VISUAL_WORDS) and page.layout == "bullets":
+    elif layout == "image_text":
+        page = as_image_text(page) or page
+    elif _asks_for_visuals(feedback) and page.layout == "bullets":
         page = page.model_copy(update={"layout": "image_text"})
     return page
 
@@ -420,7 +430,7 @@ def slide_spec(request: OfflineRequest) -> SlideSpec:
     else:
         spec = design_slide(script, request.fact("total"), request.fact("subtitle") if script.slideIndex == 1 else None)
     feedback = (request.fact("feedback") or "").lower()
-    if any(word in feedback for word in VISUAL_WORDS) and spec.layout == "bullets":
+    if _asks_for_visuals(feedback) and spec.layout == "bullets":
         spec = spec.model_copy(update={"layout": "image_text"})
     return spec
 

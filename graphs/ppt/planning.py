@@ -125,18 +125,20 @@ def slide_count_hint(text: str) -> int | None:
     return count if count >= 1 else None
 
 
-_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|，|,|。|$)")
+_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
 # 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈))"
+# A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject.
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈)"
+                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
-    r"\b(please|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
+    r"\b(please|pls|plz|thanks|thx|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
     # An article is an asking word before "deck"/"slides"; inside the subject ("journey to the moon") it stays.
     r"(?:a|an|the|short|quick|brief)(?=\s+(?:[\w-]+\s+)?(?:deck|slides?|presentation|ppt|course|lesson|overview)\b)|"
     r"deck|slides?|overview|"
@@ -191,7 +193,7 @@ _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+for\b|" + _TOLD_TO.rep
                    + r"|[,.;:!?\n]|$)")
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
     r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
-    r"^\W*(?:explain|teach|introduce|present|cover|describe)\b[^,.;:!?]*?\s+(?:about|on)\s+",
+    r"^\W*(?:explain|teach|introduce|present|cover|describe|tell|brief|update)\b[^,.;:!?]*?\s+(?:about|on)\s+",
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
     r"presentation|ppt)\s+(?:about|on|of)\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
@@ -216,11 +218,15 @@ _REPLY_CLOSER_EN = re.compile(r"[\s,]+then\W*$", re.IGNORECASE)
 # A full stop or an apostrophe between two letters or digits is part of a word ("Node.js", "Python 3.12",
 # "Newton's"), not the end of a clause: it is held as a private-use character while clauses are cut.
 _IN_WORD = re.compile(r"(?<=\w)[.'’](?=\w)")
+# So is the full stop that closes an abbreviation: initials ("U.S.", "D.C.", "e.g.") and the short words written
+# with one ("Dr.", "St.", "vs."): "the U.S. Constitution" is one subject, not "U.S" and a new clause.
+_ABBREVIATION = re.compile(r"(?<![A-Za-z0-9.])(?:[A-Za-z]\.){2,}|(?<![A-Za-z])(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Jr|Sr|Gen|Col|Lt|Rev|vs|etc|approx)\.")
 _HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002"}
 _RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
 
 
 def _held(text: str) -> str:
+    text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", _HELD["."]), text)
     return _IN_WORD.sub(lambda m: _HELD[m.group(0)], text)
 
 
@@ -259,7 +265,7 @@ def names_a_topic(request: str) -> bool:
 
 MAX_TITLE = 40  # characters: the deck title, the cover and the file name
 _SUBJECT_ZH = re.compile(
-    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座)|[，,。；;！!？?\n]|$)",
+    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座|演讲|报告|分享|汇报|培训|班会)|[，,。；;！!？?\n]|$)",
     re.IGNORECASE,
 )
 _SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+for\b|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
@@ -272,10 +278,15 @@ def short_title(request: str) -> str:
     A short request is its own topic; a long one (a teacher's paragraph of wishes) names its subject
     once ("关于浮力的公开课", "a lesson about volcanoes"), else its first clause stands for it."""
     topic = core_topic(request)
+    zh = language_of(request) == "zh"
+    match = (_SUBJECT_ZH if zh else _SUBJECT_EN).search(_held(request))
+    subject = core_topic(match.group("subject").translate(_RELEASED)) if match else ""
+    # A Chinese request that names its subject with 关于 says what the deck is about, however much else it says
+    # ("我下周要给全校师生做一个关于垃圾分类的演讲，要生动一点" is about 垃圾分类).
+    if zh and names_a_topic(subject):
+        return subject[:MAX_TITLE].strip()
     if len(topic) <= MAX_TITLE:
         return topic
-    match = (_SUBJECT_ZH if language_of(request) == "zh" else _SUBJECT_EN).search(_held(request))
-    subject = core_topic(match.group("subject").translate(_RELEASED)) if match else ""
     if not subject:
         subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
     return subject[:MAX_TITLE].strip()
@@ -338,8 +349,10 @@ class FeedbackIntent(BaseModel):
                                                             "the page the position names, if any")
     count: int = Field(default=1, ge=1, description="For add_slides: how many pages to add")
     subject: str | None = Field(default=None, description="For add_slides: what the new page is about, if named")
-    afterPage: int | None = Field(default=None, description="For add_slides: the page the new one follows (0 = at the "
-                                                            "start, -1 = after the last); none = before the closing pages")
+    afterPage: int | None = Field(default=None, description="For add_slides and move_slides: the page the new or moved "
+                                                            "ones follow (0 = at the start, -1 = after the last); for "
+                                                            "add_slides none = before the closing pages, for move_slides "
+                                                            "none = swap the two pages named")
     language: Literal["zh", "en"] | None = Field(default=None, description="For change_language: the language asked for")
     reason: str = Field(default="", description="Why, in a few words")
 
@@ -350,7 +363,8 @@ REFINEMENT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("generate_slide_scripts", ("口播", "讲稿", "旁白", "解说", "narration", "script", "speaker notes", "voice-over")),
     # and any ask for less (wants_simpler): a simpler deck starts from a simpler outline
     ("generate_video_outline", ("大纲", "内容", "结构", "知识点", "outline", "structure", "content")),
-    ("generate_slides", ("配图", "视觉", "图片", "排版", "版式", "美化", "页面", "visual", "image", "picture", "layout", "design", "slide")),
+    # and any ask for a picture (asks_for_picture)
+    ("generate_slides", ("视觉", "排版", "版式", "美化", "页面", "visual", "layout", "design", "slide")),
 )
 # Asking for less, in its usual word forms: "改简单一点", "太长了", "simpler", "shorten", "too wordy", "more concise".
 SIMPLIFY_WORDS = re.compile(
@@ -384,7 +398,8 @@ def asks_for_new_deck(text: str, topic: str) -> bool:
     same = subject.lower() == topic.lower() or (topic and (topic.lower() in subject.lower() or subject.lower() in topic.lower()))
     return not same
 
-_PAGES_ZH = re.compile(rf"第\s*({_ZH_NUMBER}(?:\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*)\s*(?:页|张|面)")
+# "第3、4页", "第3到5页", and each page named whole: "第3页到第5页", "第3页和第5页".
+_PAGES_ZH = re.compile(rf"第\s*({_ZH_NUMBER}(?:\s*(?:页|张)?\s*[、,，和与及至到~-]\s*第\s*{_ZH_NUMBER}|\s*[、,，和与及至到~-]\s*{_ZH_NUMBER})*)\s*(?:页|张|面)")
 _PAGES_EN = re.compile(r"\b(?:pages?|slides?)\s+(\d+(?:\s*(?:,|and|&|to|-)\s*\d+)*)\b|\b(\d+)(?:st|nd|rd|th)\s+(?:page|slide)\b",
                        re.IGNORECASE)
 
@@ -408,17 +423,32 @@ def pages_named(text: str) -> list[int]:
     return sorted({p for p in pages if p >= 1})
 
 
+# A picture, however a message asks for one: 图片/配图/插图/照片, a bare 图 after a measure word or a verb
+# ("加一张图", "配点图", "没有图"), or its English words; not a chart or diagram that ends in 图 (流程图, 柱状图,
+# 思维导图) nor a word that begins with it (图表, 图书).
+PICTURE = re.compile(r"图片|配图|插图|插画|图像|照片|相片|示意图|地图|(?:[张幅个些点]|加|放|配|添|插|要|换|有)\s*图(?![表书标形层例谱])"
+                     r"|\b(?:images?|pictures?|pics?|photos?|photographs?|illustrations?|graphics?)\b", re.IGNORECASE)
+
+
+# "删掉第3页的图片", "remove the picture from slide 3": a picture named to be taken away is not asked for.
+_TAKES_AWAY = re.compile(r"删|去掉|去除|拿掉|不要|不需要|移除|\b(?:remove|delete|drop|without|get\s+rid)\b", re.IGNORECASE)
+
+
+def asks_for_picture(text: str | None) -> bool:
+    return PICTURE.search(text or "") is not None and _TAKES_AWAY.search(text or "") is None
+
+
 # A layout a page is asked to take ("把第3页改成表格"); the revised page must have it, or the reply says not.
 LAYOUT_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("comparison", ("表格", "列表格", "table")),
     ("process", ("流程图", "步骤图", "flow chart", "flowchart", "process diagram")),
-    ("image_text", ("配图", "图片", "插图", "image", "picture")),
 )
 
 
 def layout_asked(text: str | None) -> str | None:
     lowered = (text or "").lower()
-    return next((layout for layout, words in LAYOUT_WORDS if any(w in lowered for w in words)), None)
+    named = next((layout for layout, words in LAYOUT_WORDS if any(w in lowered for w in words)), None)
+    return named or ("image_text" if asks_for_picture(text) else None)
 
 
 # A length in feedback changes the deck's length only with a word that asks for it: "再做一个讲地震的，15分钟"
@@ -437,13 +467,13 @@ def wants_simpler(text: str | None) -> bool:
 # ------------------------------------------------------------ slide edits: add, remove, change language
 
 
-ADD_SLIDES, REMOVE_SLIDES, CHANGE_LANGUAGE = "add_slides", "remove_slides", "change_language"
+ADD_SLIDES, REMOVE_SLIDES, MOVE_SLIDES, CHANGE_LANGUAGE = "add_slides", "remove_slides", "move_slides", "change_language"
 # Removing pages may leave fewer than MIN_SLIDES (the least a new deck gets), but never nothing.
 MIN_SLIDES_LEFT = 1
 _CLAUSE_END = r"(?=\s*(?:[了吧呢吗啊掉]\s*)*(?:[，,。.；;！!？?\n]|$))"
 
 # One page of this deck as a message names it. Numbers are pages; a negative number counts from the end.
-_REF_ZH = (rf"第\s*{_ZH_NUMBER}(?:\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*\s*(?:页|张)|倒数第\s*{_ZH_NUMBER}\s*(?:页|张)"
+_REF_ZH = (rf"第\s*{_ZH_NUMBER}(?:\s*(?:页|张)?\s*[至到~-]\s*第\s*{_ZH_NUMBER}|\s*[、,，和与及至到~-]\s*第?\s*{_ZH_NUMBER})*\s*(?:页|张)|倒数第\s*{_ZH_NUMBER}\s*(?:页|张)"
            rf"|最后\s*(?:{_ZH_NUMBER})?\s*(?:页|张)|最后那页|末页|尾页|首页|封面页?")
 _REFS_ZH = rf"(?:{_REF_ZH})(?:\s*(?:、|，|,|和|与|及|以及|还有)\s*(?:{_REF_ZH}))*"
 _ORDINAL_EN = r"\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth"
@@ -520,13 +550,13 @@ _EN_PREPOSITIONS = {"to", "on", "in", "at", "of", "into", "onto", "from", "for",
 # before the last slide, between slides 3 and 4, at the end, at the start, as slide 3.
 _SIDE_ZH = re.compile(rf"(?:在|放在|放到|插在|插到|加在|加到|插入到?)?\s*(?P<ref>{_REF_ZH})\s*(?:(?:和|与|跟)\s*(?P<ref2>{_REF_ZH})\s*"
                       rf"(?P<between>之间|中间)|的?\s*(?P<side>前面|前边|之前|以前|前|后面|后边|之后|以后|后))")
-_END_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|在)\s*(?:最后面?|末尾|结尾|最末|后面)(?!\s*(?:一|那|两|几|\d))")
-_START_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|在)\s*(?:开头|最前面?|最开始)")
+_END_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|移到|挪到|调到|搬到|在)\s*(?:最后面?|末尾|结尾|最末|后面)(?!\s*(?:一|那|两|几|\d))")
+_START_ZH = re.compile(r"(?:放在|放到|加在|加到|插在|插到|移到|挪到|调到|搬到|在)\s*(?:开头|最前面?|最开始)")
 _AS_ZH = re.compile(rf"(?:作为|当作|成为|放在|放到|插在|插到)\s*(?P<ref>第\s*{_ZH_NUMBER}\s*(?:页|张))")
 _SIDE_EN = re.compile(rf"\b(?:(?P<side>after|before|following|ahead\s+of)\s+(?P<ref>{_REFS_EN})"
                       rf"|between\s+(?P<between>(?:slides?|pages?)\s+\d+\s*(?:and|&|,)\s*\d+))\b", re.IGNORECASE)
 _END_EN = re.compile(r"\b(?:at|to)\s+the\s+(?:very\s+)?(?:end|back)\b|\bas\s+the\s+(?:last|final)\s+(?:slide|page)\b|\bappend\b", re.IGNORECASE)
-_START_EN = re.compile(r"\bat\s+the\s+(?:very\s+)?(?:start|beginning|front)\b|\bas\s+the\s+first\s+(?:slide|page)\b", re.IGNORECASE)
+_START_EN = re.compile(r"\b(?:at|to)\s+the\s+(?:very\s+)?(?:start|beginning|front)\b|\bas\s+the\s+first\s+(?:slide|page)\b", re.IGNORECASE)
 _AS_EN = re.compile(r"\bas\s+(?:the\s+new\s+)?(?:slide|page)\s+(?P<n>\d+)\b", re.IGNORECASE)
 
 
@@ -603,6 +633,31 @@ def slides_to_add(text: str) -> FeedbackIntent | None:
                           afterPage=after, pages=pages, reason="asks for a new page")
 
 
+# "第3页和第4页换个位置", "交换第3、4页", "swap slides 3 and 4"; "把第5页移到最后", "move slide 5 after slide 2".
+_SWAP_ZH = re.compile(r"换个?位置|换一下位置|交换|互换|对调|调换")
+_SWAP_EN = re.compile(r"\b(?:swap|switch|exchange|flip)\b", re.IGNORECASE)
+_MOVE_ZH = re.compile(rf"(?:把|将)?\s*(?P<ref>{_REFS_ZH})\s*(?:移|挪|调|放|搬)(?:动)?(?:到|至|去)")
+_MOVE_EN = re.compile(rf"\b(?:move|put|shift|place)\s+(?P<ref>{_REFS_EN})\s+(?=to\b|after\b|before\b|at\b|ahead\b|between\b)",
+                      re.IGNORECASE)
+
+
+def slides_to_move(text: str) -> FeedbackIntent | None:
+    """A new order for pages: two pages swapped (pages [a, b], no afterPage) or pages moved to a place (pages, and
+    afterPage: the page they follow, 0 = the start, -1 = after the last), else None."""
+    moved = _MOVE_ZH.search(text) or _MOVE_EN.search(text)
+    if moved is not None:
+        after, _ = insert_position(text[moved.end("ref"):])
+        refs = slide_refs(moved.group("ref"))
+        if after is not None and refs:
+            return FeedbackIntent(intent="REFINEMENT", targetStage=MOVE_SLIDES, pages=refs, afterPage=after,
+                                  reason="asks to move pages")
+    if _SWAP_ZH.search(text) or _SWAP_EN.search(text):
+        refs = slide_refs(text)
+        if len(refs) == 2:
+            return FeedbackIntent(intent="REFINEMENT", targetStage=MOVE_SLIDES, pages=refs, reason="asks to swap pages")
+    return None
+
+
 _LANGUAGE_NAMES = {"中文": "zh", "汉语": "zh", "简体中文": "zh", "华文": "zh", "英文": "en", "英语": "en",
                    "english": "en", "chinese": "zh", "mandarin": "zh"}
 _LANG = "|".join(sorted(_LANGUAGE_NAMES, key=len, reverse=True))
@@ -647,6 +702,9 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     asked = language_asked(text, language)
     if asked is not None and not pages_named(text) and not asks_for_new_deck(_without_language(text), topic):
         return FeedbackIntent(intent="REFINEMENT", targetStage=CHANGE_LANGUAGE, language=asked, reason="names a language")
+    moved = slides_to_move(text)
+    if moved is not None:
+        return moved
     removed = slides_to_remove(text)
     if removed is not None:
         return FeedbackIntent(intent="REFINEMENT", targetStage=REMOVE_SLIDES, pages=removed, reason="asks to drop pages")
@@ -663,7 +721,8 @@ def classify_by_rules(text: str, topic: str = "", language: str | None = None) -
     if duration_hint(text) is not None and _CHANGES_LENGTH.search(text):  # "缩短到10分钟", "make it a 5 minute talk"
         return FeedbackIntent(intent="REFINEMENT", targetStage="generate_course_config", reason="names a duration")
     for stage_name, words in REFINEMENT_RULES:
-        if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)):
+        if any(word in lowered for word in words) or (stage_name == "generate_video_outline" and wants_simpler(text)) \
+                or (stage_name == "generate_slides" and asks_for_picture(text)):
             return FeedbackIntent(intent="REFINEMENT", targetStage=stage_name, reason="feedback keyword")
     return None
 

@@ -133,5 +133,7 @@ def feedback_intent(text: str, topic: str) -> str:
         "revise_pages (with pages: the 1-based page numbers) when the feedback is about particular pages only, "
         "add_slides (count, subject if named, afterPage: the page it follows, 0 for the start, -1 after the last, none "
         "for before the closing pages) for new pages, remove_slides (pages; -1 the last page) to drop pages, "
+        "move_slides (pages, and afterPage: where they go, 0 the start, -1 the end; or two pages and no afterPage to "
+        "swap them) to reorder pages, "
         "change_language (language zh or en) to rewrite the whole deck in another language."
     )
