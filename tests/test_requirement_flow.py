@@ -299,6 +299,13 @@ def test_a_thread_begun_with_a_message_naming_nothing_is_not_titled_by_it(messag
     assert FLOW.thread_title(message) == t("requirement.untitled_thread")
 
 
+def test_a_long_requirement_titles_its_thread_cut_between_words_with_an_ellipsis():
+    title = FLOW.thread_title("Build an internal tool so that warehouse staff can scan incoming parcels and "
+                              "supervisors can see the daily totals per shift")
+    assert title.endswith("…") and len(title) <= 60
+    assert title[:-1].rstrip() in "Build an internal tool so that warehouse staff can scan incoming parcels"
+
+
 async def test_a_thread_begun_with_a_message_naming_nothing_takes_the_title_of_the_requirement_written_next():
     talk = Conversation()
     await talk.start("x")

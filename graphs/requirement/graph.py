@@ -139,7 +139,7 @@ def thread_title(message: str) -> str:
     ("x", "你好") has the placeholder until a message that does (not a thread called "x")."""
     if not names_a_requirement(message):
         return t(UNTITLED_THREAD)
-    return clip(message.strip().splitlines()[0], 60)
+    return clip(message.strip().splitlines()[0], 60, "…")
 
 
 # ---------------------------------------------------------------- replies
