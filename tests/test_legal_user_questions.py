@@ -15,7 +15,8 @@ from core.legal import LegalKnowledge
 from core.legal.statutes import Article
 from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
-from graphs.legal.agents import prefer_domain_laws
+from core.legal.intent import domains_of
+from graphs.legal.agents import contract_kind, of_kind_first, prefer_domain_laws, split_clauses
 from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
 
@@ -367,3 +368,49 @@ async def test_contract_review_searches_the_statutes_once_per_clause(knowledge):
         "帮我审查这份租房合同：第一条 租期一年，月租金3000元；第二条 甲方可随时收回房屋；第三条 押金不予退还。")
     assert t("legal.offline_clause", number=3) in run.answer
     assert len(statutes.searches) == 1 + 3, statutes.searches  # the whole contract's kind, then each clause
+
+
+async def test_a_deposit_the_landlord_keeps_cites_the_rules_on_performance_not_subletting(knowledge):
+    run = await GraphRunner(knowledge).ask("房东不退押金怎么办")
+    cited = {c["article"] for c in _verified(run) if c["law"] == "中华人民共和国民法典"}
+    # 716/717 are about subletting; keeping a deposit is not performing what was agreed (509, 577).
+    assert not cited & {"716", "717"}, cited
+    assert cited & {"509", "577"}, cited
+
+
+def test_a_neighbours_renovation_noise_is_a_neighbour_question_not_a_contract_or_working_hours_one():
+    question = "邻居家装修噪音太大影响休息"
+    assert "contract_law" not in domains_of(question)
+    assert "劳动法" not in expand(question).laws  # 休息 here is sleep, not a worker's rest day
+
+
+def test_a_contract_that_names_its_kind_is_read_as_that_kind_even_when_its_deposit_clause_leads_the_search():
+    found = [_article("民法典", 587, "第八章 违约责任"), _article("民法典", 588, "第八章 违约责任"),
+             _article("民法典", 729, "第十四章 租赁合同"), _article("民法典", 788, "第十八章 建设工程合同"),
+             _article("民法典", 610, "第九章 买卖合同")]
+    text = "帮我看看这份买卖合同有没有问题：一、甲方向乙方出售二手车一辆，价款5万元；三、定金一万元"
+    assert contract_kind(found, text) == "买卖合同"
+
+
+def test_a_penalty_clause_in_a_loan_contract_puts_the_penalty_article_before_the_loan_chapter():
+    loan = Article(law="中华人民共和国民法典", article_no="第六百六十七条", article_no_arabic=667, status="现行有效",
+                   text="借款合同是借款人向贷款人借款，到期返还借款并支付利息的合同。", chapter="第十二章 借款合同")
+    penalty = Article(law="中华人民共和国民法典", article_no="第五百八十五条", article_no_arabic=585, status="现行有效",
+                      text="当事人可以约定一方违约时应当根据违约情况向对方支付一定数额的违约金", chapter="第八章 违约责任")
+    ranked = of_kind_first([loan, penalty], "借款合同", "借款合同：…", "逾期每天加收百分之一违约金")
+    assert [a.article_no_arabic for a in ranked] == [585, 667]
+
+
+def test_an_unnumbered_contract_is_reviewed_one_obligation_at_a_time():
+    assert split_clauses("帮我审查这份租房合同：甲方可随时收回房屋，乙方每月支付租金3000元") == [
+        "甲方可随时收回房屋", "乙方每月支付租金3000元"]
+    # A condition stays with what follows from it.
+    assert split_clauses("审查：乙方逾期付款的，甲方有权解除合同") == ["乙方逾期付款的，甲方有权解除合同"]
+
+
+async def test_a_renovation_contracts_payment_clause_cites_the_contract_for_work_not_a_technology_contract(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "审查装修合同：第一条 工期60天；第二条 工程款分三期支付；第三条 因乙方施工质量问题造成损失，乙方只赔偿500元")
+    basis = run.answer.split(t("legal.offline_clause", number=2))[1].split(t("legal.offline_clause", number=3))[0]
+    assert "第846条" not in basis and "承揽" in basis, basis

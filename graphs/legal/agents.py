@@ -175,19 +175,40 @@ def contract_kind(articles: list[Any], text: str) -> str:
     """The typical contract (a 民法典 chapter: 租赁合同, 借款合同) the articles found for a whole contract point
     to most, the better ranked weighing more; "" when none does. A narrower chapter (融资租赁合同) counts
     last unless the text says what narrows it."""
+    subjects = [_chapter_subject(a.chapter) for a in articles if a.law.endswith("民法典")]
+    named = [subject for subject in subjects if subject.endswith("合同") and subject in text]
+    if named:  # the text names its kind itself (这份买卖合同): no vote among the articles' chapters overrides that
+        return max(named, key=len)
     votes: dict[str, float] = {}
     for rank, article in enumerate(plainer_chapters_first(articles, text)):
         # Another law's articles vote for that law: a labour contract is the 劳动合同法's, no 民法典 chapter's.
         subject = _chapter_subject(article.chapter) if article.law.endswith("民法典") else article.law
+        # The general part's chapters (违约责任, 合同的订立) are no kind: a sale with a 定金 clause found
+        # 定金 articles first, and the vote left it kindless.
+        if article.law.endswith("民法典") and not subject.endswith("合同"):
+            continue
         votes[subject] = votes.get(subject, 0.0) + 1 / (rank + 1)
     best = max(votes, key=lambda subject: votes[subject]) if votes else ""
     return best if best.endswith("合同") else ""
 
 
-def of_kind_first(articles: list[Any], kind: str, text: str) -> list[Any]:
-    """The articles of the contract's own chapter first, then the rest (narrower chapters last)."""
+# Remedies every contract shares, governed by the general part (民法典 562-566, 585-588) whatever the kind.
+GENERAL_REMEDIES = ("违约金", "定金", "解除")
+
+
+def of_kind_first(articles: list[Any], kind: str, text: str, clause: str = "") -> list[Any]:
+    """The articles of the contract's own chapter first, then the rest (narrower chapters last); a clause on a
+    remedy (违约金, 定金, 解除) puts the articles on that remedy before them: a loan's 逾期违约金 is a penalty
+    clause (585), not the definition of a loan (667)."""
     ordered = plainer_chapters_first(articles, text)
-    return sorted(ordered, key=lambda a: _chapter_subject(a.chapter) != kind) if kind else ordered
+    remedies = [word for word in GENERAL_REMEDIES if word in clause]
+
+    def rank(article: Any) -> int:
+        if any(word in article.text for word in remedies):
+            return 0
+        return 1 if not kind or _chapter_subject(article.chapter) == kind else 2
+
+    return sorted(ordered, key=rank)
 
 
 LAWS_SEARCHED = 2  # laws the glossary names that get a search of their own (each is a pass over the corpus)
@@ -216,11 +237,34 @@ def clause_words(clause: str) -> str:
     return re.sub(r"^(第[一二三四五六七八九十\d]+条|[一二三四五六七八九十]+、|\d+[.、])\s*", "", clause)
 
 
+# Who a sentence of a contract binds: a comma before one of them starts the next obligation.
+PARTIES = ("甲方", "乙方", "丙方", "双方", "出租人", "承租人", "出卖人", "买受人", "买方", "卖方", "借款人", "贷款人",
+           "出借人", "用人单位", "劳动者", "承包人", "发包人", "定作人", "承揽人")
+_PARTY_AFTER_COMMA = re.compile(rf"(?<=[，,])\s*(?=(?:{'|'.join(PARTIES)}))")
+_CLAUSE_MARK = re.compile(r"第[一二三四五六七八九十\d]+条|[一二三四五六七八九十]、|\d+[.、]")  # 第X条 / 一、 / 1.
+# A sentence that only sets a condition (乙方逾期的，…; 如甲方…，…) belongs with the obligation after it.
+_CONDITION = re.compile(r"(的|时|后)$|^(如|若|如果|倘若|假如|因|由于)")
+
+
+def _obligations(sentence: str) -> list[str]:
+    """One unmarked sentence → the obligations it states, one per party named after a comma
+    ("甲方可随时收回房屋，乙方每月支付租金" is two)."""
+    pieces: list[str] = []
+    for piece in _PARTY_AFTER_COMMA.split(sentence):
+        if pieces and _CONDITION.search(pieces[-1].rstrip("，, ")):
+            pieces[-1] += piece
+        else:
+            pieces.append(piece)
+    return pieces
+
+
 def split_clauses(text: str) -> list[str]:
-    """A pasted contract → its clauses (第X条 / 一、 / 1. / ；-separated), at most 8."""
+    """A pasted contract → its clauses (第X条 / 一、 / 1. / ；-separated, else one per obligation), at most 8."""
     body = text.split("：", 1)[1] if "：" in text[:40] else text
-    parts = re.split(r"(?=第[一二三四五六七八九十\d]+条)|(?<=[；;。])|(?=[一二三四五六七八九十]、)|(?=\d+[.、])", body)
-    clauses = [p.strip(" ；;。\n") for p in parts if len(p.strip(" ；;。\n")) >= 4]
+    parts = re.split(rf"(?={_CLAUSE_MARK.pattern})|(?<=[；;。])", body)
+    # A numbered clause is one unit as its drafter wrote it; only unmarked text is cut at its parties.
+    parts = [piece for part in parts for piece in ([part] if _CLAUSE_MARK.match(part.strip()) else _obligations(part))]
+    clauses = [p.strip(" ；;。，,\n") for p in parts if len(p.strip(" ；;。，,\n")) >= 4]
     return clauses[:8] or [text.strip()]
 
 
@@ -264,7 +308,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             meaning = f"{words} {expansion.terms}".strip()
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, CLAUSE_DEPTH, None,
                                              meaning, summary=found) or []
-            ranked = of_kind_first(prefer_domain_laws(hits, domain, len(hits)), kind, shared.question)
+            ranked = of_kind_first(prefer_domain_laws(hits, domain, len(hits)), kind, shared.question, words)
             clauses.append({"clause": clause, "articles": [_article_dict(a) for a in ranked[:2]]})
             articles += clauses[-1]["articles"]
     else:
