@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 
 import pytest
@@ -241,17 +242,29 @@ def test_a_thread_begun_with_emoji_is_named_by_its_subject_not_the_emoji(message
     assert FLOW.thread_title(message) == title
 
 
-async def test_a_thread_begun_with_an_emoji_alone_takes_the_title_of_the_deck_asked_for_next(tmp_path):
+@contextlib.asynccontextmanager
+async def thread_begun_with_an_emoji(tmp_path):
+    """A runtime and a ppt thread whose first message was "🌋" (still under the placeholder title)."""
     settings = Settings(data_dir=tmp_path, llm_provider="offline", office_preview=False,
                         legal_warm_at_startup=False, _env_file=None)
     async with open_runtime(settings, llm=OfflineLLM(), local_user=True) as runtime:
         thread_id = new_thread_id()
         await runtime.send_message(flow="ppt", text="🌋", thread_id=thread_id, create=True)
         await runtime.wait(thread_id)
-        await runtime.send_message(flow="ppt", text="给小学生讲火山", thread_id=thread_id, create=False)
-        assert (await runtime.store.get_thread(thread_id))["title"] == "火山"
-        await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
-        await runtime.wait(thread_id)
+        yield runtime, thread_id
+
+
+async def title_after_asking_for_a_deck(runtime, thread_id: str) -> str:
+    await runtime.send_message(flow="ppt", text="给小学生讲火山", thread_id=thread_id, create=False)
+    title = (await runtime.store.get_thread(thread_id))["title"]
+    await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
+    await runtime.wait(thread_id)
+    return title
+
+
+async def test_a_thread_begun_with_an_emoji_alone_takes_the_title_of_the_deck_asked_for_next(tmp_path):
+    async with thread_begun_with_an_emoji(tmp_path) as (runtime, thread_id):
+        assert await title_after_asking_for_a_deck(runtime, thread_id) == "火山"
 
 
 @pytest.mark.parametrize(("request_text", "title"), [
@@ -282,17 +295,9 @@ def test_a_subject_with_an_abbreviation_is_titled_whole_not_cut_at_its_full_stop
 
 
 async def test_a_thread_a_person_renamed_to_the_placeholder_keeps_that_name_when_a_deck_is_asked_for(tmp_path):
-    settings = Settings(data_dir=tmp_path, llm_provider="offline", office_preview=False,
-                        legal_warm_at_startup=False, _env_file=None)
-    async with open_runtime(settings, llm=OfflineLLM(), local_user=True) as runtime:
-        thread_id = new_thread_id()
-        await runtime.send_message(flow="ppt", text="🌋", thread_id=thread_id, create=True)
-        await runtime.wait(thread_id)
+    async with thread_begun_with_an_emoji(tmp_path) as (runtime, thread_id):
         await runtime.rename_thread(thread_id, t("ppt.untitled_thread", locale="en"))
-        await runtime.send_message(flow="ppt", text="给小学生讲火山", thread_id=thread_id, create=False)
-        assert (await runtime.store.get_thread(thread_id))["title"] == t("ppt.untitled_thread", locale="en")
-        await runtime.cancel(thread_id)  # the title is set when the message is taken; the deck itself is not needed
-        await runtime.wait(thread_id)
+        assert await title_after_asking_for_a_deck(runtime, thread_id) == t("ppt.untitled_thread", locale="en")
 
 
 @pytest.mark.parametrize(("request_text", "title", "audience"), [
