@@ -329,3 +329,13 @@ async def test_a_talk_at_work_is_worded_as_a_talk_not_as_a_class(request_text):
     assert deck.slides[1].title in ("今日议程", "Agenda"), deck.slides[1].title
     classroom = [w for w in ("本课", "课堂", "本节课", "同桌", "lesson", "partner", "how we study") if w in said]
     assert not classroom, classroom
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("给大学生讲项目管理", "lesson"), ("a school project on volcanoes", "lesson"), ("给部门同事讲Python入门", "talk"),
+    ("Budget planning for department heads and the board", "talk"), ("讲讲为什么天空是蓝色的", "lesson"),
+])
+def test_who_listens_and_the_occasion_decide_whether_a_deck_is_a_lesson_or_a_talk(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting

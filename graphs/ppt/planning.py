@@ -167,7 +167,7 @@ def audience_hint(text: str) -> str | None:
 # Whether the deck is a lesson or a talk at work or in public sets its wording (本课内容 or 议程, "with a partner"
 # or "with your team"). Who listens decides first ("给大学生讲项目管理" is a lesson); then the occasion and the
 # subject ("季度销售复盘，给管理层汇报", "Q3 results review"); a request that names neither is a lesson.
-_LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|\b(?:students?|pupils?|kids|children|"
+_LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|学校|学习|\b(?:students?|pupils?|kids|children|school|"
                        r"graders?|learners|schoolchildren|undergrad(?:uate)?s?|freshmen|(?:\d+(?:st|nd|rd|th)|first|second|third)"
                        r"[\s-]+(?:grade|year)|class(?:room)?|homework)\b", re.IGNORECASE)
 _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
