@@ -315,3 +315,32 @@ def test_a_talk_reported_or_shared_with_listeners_is_titled_by_its_subject_and_t
 ])
 def test_a_request_in_everyday_words_is_titled_by_its_subject_alone(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    (".NET 依赖注入入门，10分钟", ".NET 依赖注入入门"), ("Intro to .NET generics", ".NET generics"),
+    ("The Napoleonic Wars (1803–1815) for 8th graders", "Napoleonic Wars (1803–1815)"),
+    ("明朝（1368–1644）的科举制度，15分钟", "明朝（1368–1644）的科举制度"), ("光合作用（10分钟）", "光合作用"),
+])
+def test_a_title_keeps_the_dot_of_a_name_and_the_dates_in_brackets_but_no_empty_brackets(request_text, title):
+    assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize("request_text", ["年度预算汇报，面向部门经理，10分钟", "给新入职的同事做信息安全培训",
+                                          "Product roadmap update for the sales team, 10 minutes"])
+async def test_a_talk_at_work_is_worded_as_a_talk_not_as_a_class(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [*visible_items(s), s.notes]).lower()
+    assert deck.slides[1].title in ("今日议程", "Agenda"), deck.slides[1].title
+    classroom = [w for w in ("本课", "课堂", "本节课", "同桌", "lesson", "partner", "how we study") if w in said]
+    assert not classroom, classroom
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("给大学生讲项目管理", "lesson"), ("a school project on volcanoes", "lesson"), ("给部门同事讲Python入门", "talk"),
+    ("Budget planning for department heads and the board", "talk"), ("讲讲为什么天空是蓝色的", "lesson"),
+])
+def test_who_listens_and_the_occasion_decide_whether_a_deck_is_a_lesson_or_a_talk(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting

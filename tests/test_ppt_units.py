@@ -247,3 +247,54 @@ def test_a_long_offline_deck_repeats_no_page_and_no_table(topic, language):
     tables = [tuple(map(tuple, page.table.rows)) for page in pages if page.table]
     assert len(tables) >= 3 and len(set(tables)) == len(tables), tables
     assert len({page.title for page in pages}) == len(pages), [page.title for page in pages]
+
+
+def _offline_scripts(topic: str, language: str, minutes: int, slides: int):
+    from core.llm.offline import OfflineRequest
+    from graphs.ppt.offline import slide_scripts, video_outline
+    from graphs.ppt.planning import narration_budget
+
+    def ask(**facts):
+        return OfflineRequest(role="ppt", system="", prompt="", facts={"topic": topic, "language": language, **facts})
+
+    outline = video_outline(ask(duration=minutes))
+    return slide_scripts(ask(duration=minutes, slideCount=slides, outline=outline.model_dump(),
+                             narrationBudget=narration_budget(minutes, slides, language))).scripts
+
+
+@pytest.mark.parametrize("topic", ["quarterly churn analysis", "the water cycle"])
+def test_english_offline_page_titles_are_short_and_name_the_topic_at_most_once(topic):
+    titles = [script.title for script in _offline_scripts(topic, "en", 30, 32)]
+    long = [title for title in titles if len(title) > len(topic) + 35 or title.lower().count(topic) > 1]
+    assert not long, long
+
+
+@pytest.mark.parametrize(("topic", "language", "minutes"), [("城市垃圾分类", "zh", 10), ("cloud cost control", "en", 10),
+                                                            ("城市垃圾分类", "zh", 25), ("cloud cost control", "en", 25)])
+def test_an_offline_deck_s_narration_lasts_the_minutes_asked_for(topic, language, minutes):
+    from graphs.ppt.planning import narration_length, slide_count_for
+
+    scripts = _offline_scripts(topic, language, minutes, slide_count_for(minutes))
+    spoken = sum(narration_length(s.narrationScript, language) for s in scripts) / (200 if language == "zh" else 150)
+    assert minutes * 0.98 <= spoken <= minutes * 1.02, spoken
+
+
+@pytest.mark.parametrize(("topic", "language", "feedback"), [("城市垃圾分类", "zh", "第2页太啰嗦了"),
+                                                             ("cloud cost control", "en", "make slide 2 shorter")])
+def test_an_agenda_made_shorter_keeps_every_part_in_fewer_words(topic, language, feedback):
+    from core.llm.offline import OfflineRequest
+    from graphs.ppt.design import design_slide
+    from graphs.ppt.offline import slide_spec
+
+    agenda = design_slide(_offline_scripts(topic, language, 20, 22)[1], 22, None)
+    assert agenda.layout == "agenda" and len(agenda.bullets) >= 4
+    shorter = slide_spec(OfflineRequest(role="ppt", system="", prompt="", facts={
+        "current": agenda.model_dump(), "feedback": feedback, "language": language, "total": 22}))
+    assert len(shorter.bullets) == len(agenda.bullets), shorter.bullets
+    assert all(len(new) < len(old) for new, old in zip(shorter.bullets, agenda.bullets)), shorter.bullets
+
+
+@pytest.mark.parametrize("title", ["历史回顾", "A recap of the 1990s", "行业发展回顾"])
+def test_a_content_page_reviewing_a_subject_is_not_drawn_as_the_summary(title):
+    page = _designed(title, ["1949年：新中国成立", "改革开放以来的变化", "今天的新问题"])
+    assert page.layout != "summary", page.layout

@@ -35,7 +35,10 @@ SUMMARY_WORDS = ("总结", "回顾", "小结", "要点回顾", "summary", "recap
 QA_WORDS = ("提问", "问答", "思考题", "讨论题", "q&a", "questions", "discussion")
 IMAGE_WORDS = ("示意图", "插图", "配图", "图片", "照片", "图示", "illustration", "picture", "image", "photo", "diagram")
 # What is left of a page's name once its kind is out: "总结页", "a summary slide" are the kind alone.
-_KIND_FILLER = re.compile(r"[页张的个一份与和及\s]|\b(?:an?|the|and|slides?|pages?|of|key|points?)\b", re.IGNORECASE)
+# The deck's own part named with the whole it sums up ("本课总结", "today's recap") is that part still.
+_KIND_FILLER = re.compile(r"[页张的个一份与和及\s]|本课|本节|本章|本次|课程|今天|今日|全部"
+                          r"|\b(?:an?|the|and|slides?|pages?|of|key|points?|today'?s?|lesson|talk|course|final|quick)\b",
+                          re.IGNORECASE)
 
 
 def deck_part_named(subject: str | None) -> str | None:
@@ -162,7 +165,8 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
         return SlideSpec(layout="agenda", bullets=items, **base)
     if any(word in lowered for word in QA_WORDS) or (script.slideIndex == total and all(i.rstrip().endswith(("？", "?")) for i in items)):
         return SlideSpec(layout="qa", bullets=items, **base)
-    if script.slideIndex == total or any(word in lowered for word in SUMMARY_WORDS):
+    # A page titled as the recap is one; "历史回顾" or "a recap of the 1990s" is a page about its subject.
+    if script.slideIndex == total or deck_part_named(title) == "summary":
         return SlideSpec(layout="summary", bullets=items, **base)
     quote = QUOTE.match(items[0]) if items else None
     if quote:

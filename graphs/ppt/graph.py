@@ -40,6 +40,7 @@ from graphs.ppt.planning import (
     asks_for_new_deck,
     classify_by_rules,
     audience_hint,
+    deck_setting,
     capitalised,
     Colour,
     MAX_TITLE,
@@ -369,14 +370,15 @@ async def generate_slide_scripts(state: PptState, ctx: NodeContext) -> dict[str,
                   high=MAX_SLIDES), level="warning")
     budget = narration_budget(config.duration, slide_count, analysis.language)
     feedback = feedback_for(state, "generate_slide_scripts")
+    setting = deck_setting(config.request or state["request"], analysis.audienceHint)
     scripts = await ctx.llm.structured(
         SlideScripts,
         role="ppt",
         system=prompts.SYSTEM,
-        prompt=prompts.slide_scripts(analysis, config, outline, slide_count, budget, feedback),
+        prompt=prompts.slide_scripts(analysis, config, outline, slide_count, budget, feedback, setting),
         facts={"topic": analysis.topic, "language": analysis.language, "slideCount": slide_count,
                "narrationBudget": budget, "duration": config.duration, "outline": outline.model_dump(),
-               "feedback": feedback},
+               "feedback": feedback, "setting": setting},
     )
     if len(scripts.scripts) != slide_count:
         ctx.log(t("ppt.scripts_count_mismatch", written=len(scripts.scripts), asked=slide_count), level="warning")
@@ -589,7 +591,8 @@ async def add_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
             prompt=prompts.added_slide_script(analysis, outline, refinement["subject"], index, total, budget, neighbours,
                                               refinement["feedback"]),
             facts={"topic": analysis.topic, "language": deck.language, "subject": refinement["subject"], "index": index,
-                   "total": total, "narrationBudget": budget, "outline": outline, "nth": n, "titles": titles, **neighbours},
+                   "total": total, "narrationBudget": budget, "outline": outline, "nth": n, "titles": titles, **neighbours,
+                   "setting": deck_setting(config.request or state["request"], analysis.audienceHint)},
         )
         return written.model_copy(update={"slideIndex": index})
 

@@ -6,12 +6,13 @@ so two different topics give two different decks and the same topic always gives
 
 from __future__ import annotations
 
+import re
 from itertools import accumulate
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import as_image_text, as_process, as_table, deck_part_named, design_slide
 from core.i18n import t
-from core.language import language_of
+from core.language import CJK, language_of
 from graphs.ppt.planning import (
     FeedbackIntent,
     asks_for_picture,
@@ -54,6 +55,72 @@ ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": 
                      "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
                      "Common pitfalls": "common pitfalls in {topic}", "What comes next": "what comes next for {topic}"}
 ASPECTS_EN = tuple(ASPECT_PHRASES_EN)
+# Each aspect's three points by a short name of their own (unique in the deck, so no two pages share a title):
+# a page is titled by its point, and "a key idea in what comes next for Q3 results review" is no title.
+ASPECT_POINTS_ZH = {"基本概念": ("核心术语", "基本定义", "主要类别"), "核心原理": ("作用机制", "因果关系", "关键条件"),
+                    "关键过程": ("主要阶段", "先后顺序", "关键环节"), "典型应用": ("应用场景", "应用方法", "应用效果"),
+                    "常见误区": ("易混概念", "典型错误", "错误根源"), "发展趋势": ("当前进展", "新兴方向", "未来挑战")}
+ASPECT_POINTS_EN = {"Core ideas": ("key terms", "basic definitions", "main types"),
+                    "How it works": ("the mechanism", "cause and effect", "key conditions"),
+                    "Key processes": ("the main stages", "the order of steps", "the critical step"),
+                    "Applications": ("where it is used", "how it is applied", "what it achieves"),
+                    "Common pitfalls": ("confusable terms", "typical errors", "where errors start"),
+                    "What comes next": ("recent progress", "new directions", "future challenges")}
+
+# The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
+# its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
+WORDING = {
+    ("lesson", "zh"): {
+        "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
+        "agenda": "本课内容", "questions": "思考与提问", "time_plan": "本课时间分配", "flow": "课堂流程",
+        "asks": ("你能用自己的话解释{unit}吗？", "{topic}在生活中还有哪些例子？", "今天哪一点你还想深入了解？"),
+        "fillers": ("我们先来看这一点。", "请大家结合生活中的例子想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。"),
+        "stages": ("观察现象", "提出问题", "分析原理", "得出结论"), "table": "{unit}：学习路线",
+        "table_head": "知识点｜要解决的问题｜课堂活动", "activities": ("观察与记录", "小组讨论", "动手实验", "画图归纳", "联系生活"),
+        "example": "{name}：身边的例子",
+        "example_items": ("在生活中找一找与{name}有关的现象", "用{unit}解释这个现象", "和同桌交流你的发现"),
+        "example_visual": "生活场景配图", "exercise": "课堂练习",
+    },
+    ("talk", "zh"): {
+        "parts": "本次分享共 {n} 个部分", "hello": "大家好，今天由我来和大家谈谈{topic}。", "has_parts": "今天的内容分为{n}个部分。",
+        "agenda": "今日议程", "questions": "提问与讨论", "time_plan": "时间分配", "flow": "流程安排",
+        "asks": ("{unit}对我们意味着什么？", "接下来我们可以怎么做？", "还有哪些问题需要进一步讨论？"),
+        "fillers": ("我们先来看这一点。", "请大家结合自己的实际情况想一想。", "这一点在后面还会用到。", "明确了这一点，后面的内容就清楚了。"),
+        "stages": ("回顾现状", "找出问题", "分析原因", "确定行动"), "table": "{unit}：一览",
+        "table_head": "要点｜要回答的问题｜呈现方式", "activities": ("数据回顾", "案例分析", "现场讨论", "图表说明", "经验分享"),
+        "example": "{name}：实际案例",
+        "example_items": ("一个与{name}有关的实际案例", "用{unit}分析这个案例", "讨论：它对我们有什么启示"),
+        "example_visual": "案例配图", "exercise": "练习",
+    },
+    ("lesson", "en"): {
+        "parts": "{n} parts in this lesson", "hello": "Hello, today we learn about {topic}.", "has_parts": "The lesson has {n} parts.",
+        "agenda": "Today's plan", "questions": "Questions", "time_plan": "How the lesson time is spent", "flow": "Lesson flow",
+        "asks": ("Can you explain {unit} in your own words?", "Where else do you meet {topic}?", "What would you like to explore further?"),
+        "fillers": ("Let us look at this closely.", "Think of an everyday example.", "We will use this again later.", "With this in place the rest follows."),
+        "stages": ("Observe", "Ask", "Explain", "Conclude"), "table": "{unit} at a glance",
+        "table_head": "Point | Question | Activity",
+        "activities": ("Observe and record", "Group discussion", "Hands-on activity", "Draw and summarise", "Everyday link"),
+        "example": "{name}: an everyday example",
+        "example_items": ("Find something around you that shows {name}", "Explain it with {unit}", "Compare notes with a partner"),
+        "example_visual": "Everyday scene picture", "exercise": "Exercises",
+    },
+    ("talk", "en"): {
+        "parts": "{n} parts in this talk", "hello": "Hello, today I will walk you through {topic}.", "has_parts": "The talk has {n} parts.",
+        "agenda": "Agenda", "questions": "Questions and discussion", "time_plan": "How the time is spent", "flow": "Running order",
+        "asks": ("What does {topic} mean for us?", "What should we do next?", "What needs more discussion?"),
+        "fillers": ("Let us look at this closely.", "Think of a case from your own experience.", "We will come back to this later.", "With this in place the rest follows."),
+        "stages": ("Review", "Spot the issue", "Analyse", "Act"), "table": "{unit} at a glance",
+        "table_head": "Point | Question | How we cover it",
+        "activities": ("Data review", "Case study", "Open discussion", "Chart walk-through", "Lessons learned"),
+        "example": "{name}: a real case",
+        "example_items": ("A real case that shows {name}", "Read it through {unit}", "Discuss: what it means for us"),
+        "example_visual": "Case picture", "exercise": "Exercises",
+    },
+}
+
+
+def _wording(request: OfflineRequest) -> dict:
+    return WORDING[("talk" if request.fact("setting") == "talk" else "lesson", "zh" if _zh(request) else "en")]
 
 
 def _aspect_phrase_en(aspect: str, topic: str) -> str:
@@ -120,11 +187,9 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
         aspect = aspects[(offset + u) % len(aspects)]
         title = f"{topic}的{aspect}" if zh else capitalised(_aspect_phrase_en(aspect, topic))
         # A point is named within its unit: units sharing point names give pages and tables that repeat.
-        points = [
-            (f"{aspect}要点{p + 1}：{topic}{aspect}中的关键{('概念', '步骤', '例子')[p % 3]}" if zh
-             else f"{aspect} point {p + 1}: a key {('idea', 'step', 'example')[p % 3]} in {_aspect_phrase_en(aspect, topic)}")
-            for p in range(points_per_unit)
-        ]
+        names = (ASPECT_POINTS_ZH if zh else ASPECT_POINTS_EN)[aspect]
+        points = [(f"{aspect}要点{p + 1}：{names[p]}" if zh else f"{aspect} point {p + 1}: {names[p]}")
+                  for p in range(points_per_unit)]
         description = f"从{aspect}的角度讲解{topic}" if zh else f"Explains {topic} from the angle of {aspect.lower()}"
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
@@ -135,25 +200,23 @@ def _sentence(text: str, zh: bool) -> str:
     return text if text.endswith(("。", "？", "！", ".", "?", "!")) else text + ("。" if zh else ".")
 
 
-def _narration(seed_sentences: list[str], budget: int, zh: bool) -> str:
-    """Sentences from the slide's content, extended with connective lines until the time budget is met."""
-    fillers_zh = ("我们先来看这一点。", "请大家结合生活中的例子想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。")
-    fillers_en = ("Let us look at this closely.", "Think of an everyday example.", "We will use this again later.", "With this in place the rest follows.")
+def _narration(seed_sentences: list[str], budget: int, zh: bool, fillers: tuple[str, ...]) -> str:
+    """Sentences from the slide's content, extended with connective lines while a line brings it nearer the
+    time budget: stopping only once past it made every page, and so the deck, run long."""
+    language = "zh" if zh else "en"
     text = "".join(seed_sentences) if zh else " ".join(seed_sentences)
     index = 0
-    while narration_length(text, "zh" if zh else "en") < budget:
-        filler = (fillers_zh if zh else fillers_en)[index % 4]
-        text = text + filler if zh else f"{text} {filler}"
-        index += 1
-    return text
+    while True:
+        longer = text + fillers[index % len(fillers)] if zh else f"{text} {fillers[index % len(fillers)]}"
+        if abs(narration_length(longer, language) - budget) >= abs(narration_length(text, language) - budget):
+            return text
+        text, index = longer, index + 1
 
 
 # Each outline point is shown from one angle; pages cycle through angles so a point met twice is
 # shown differently, and lesson-level views (time plan, lesson flow) appear once.
 ANGLES = ("concept", "process", "contrast", "table", "statement", "plan_chart", "example", "flow_timeline")
 REPEAT_ANGLES = ("concept", "process", "contrast", "table", "statement", "example")
-ACTIVITIES_ZH = ("观察与记录", "小组讨论", "动手实验", "画图归纳", "联系生活")
-ACTIVITIES_EN = ("Observe and record", "Group discussion", "Hands-on activity", "Draw and summarise", "Everyday link")
 
 
 def _split_minutes(duration: int, parts: int) -> list[int]:
@@ -172,54 +235,53 @@ def _point_name(point: str) -> str:
 
 
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
-                zh: bool) -> tuple[str, list[str], list[str]]:
-    """(title, contentDesign, visualSuggestions) of one point seen from one angle; shaped so design.py reads it."""
+                zh: bool, words: dict) -> tuple[str, list[str], list[str]]:
+    """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
+    shaped so design.py reads it."""
     name = _point_name(point)
     points = [_point_name(p) for p in unit.knowledgePoints]
     units = outline.knowledgeUnits
+    unit_in = unit.title if zh else _mid_sentence(unit.title)
     if angle == "concept":
-        return ((f"{name}是什么" if zh else f"What is {name}?"),
+        return ((f"{topic}的{name}" if zh else f"{topic}: {name}"),
                 ([f"{name}：{unit.description}", f"它回答的问题：{topic}为什么会这样", f"记住关键词：{unit.title}"] if zh else
                  [f"{name}: {unit.description}", f"The question it answers: why {topic} works this way", f"Keyword: {unit.title}"]),
                 ["示意图：" + name if zh else "Diagram: " + name])
     if angle == "process":
-        stages_zh = ("观察现象", "提出问题", "分析原理", "得出结论")
-        stages_en = ("Observe", "Ask", "Explain", "Conclude")
         return ((f"一步步理解{name}" if zh else f"{name}, step by step"),
-                [f"第{'一二三四'[i]}步：{stage}" if zh else f"Step {i + 1}: {stage}" for i, stage in enumerate(stages_zh if zh else stages_en)],
+                [f"第{'一二三四'[i]}步：{stage}" if zh else f"Step {i + 1}: {stage}" for i, stage in enumerate(words["stages"])],
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
         return ((f"{name}：误区与正解" if zh else f"{name}: myth and fact"),
-                ([f"误区：只要记住{name}的结论就够了", f"误区：{name}与{topic}的其他部分无关",
+                ([f"误区：只要知道{name}的结论就够了", f"误区：{name}与{topic}的其他部分无关",
                   f"正解：要理解{name}背后的原因", f"正解：{name}与{unit.title}紧密相连"] if zh else
-                 [f"Myth: remembering the result of {name} is enough", f"Myth: {name} stands apart from {topic}",
-                  f"Fact: understand why {name} happens", f"Fact: {name} is tied to {_mid_sentence(unit.title)}"]),
+                 [f"Myth: knowing the outcome of {name} is enough", f"Myth: {name} stands apart from {topic}",
+                  f"Fact: understand why {name} matters", f"Fact: {name} is tied to {unit_in}"]),
                 ["左右对比" if zh else "Side-by-side contrast"])
     if angle == "table":
-        activities = ACTIVITIES_ZH if zh else ACTIVITIES_EN
-        return ((f"{unit.title}：学习路线" if zh else f"{unit.title}: how we study it"),
-                [("知识点｜要解决的问题｜课堂活动" if zh else "Point | Question | Activity")] + [(f"{p}：它是什么、为什么｜{activities[(i + len(p)) % len(activities)]}" if zh else
+        activities = words["activities"]
+        return (words["table"].format(unit=unit.title),
+                [words["table_head"]] + [(f"{p}：它是什么、为什么｜{activities[(i + len(p)) % len(activities)]}" if zh else
                   f"{p}: what and why | {activities[(i + len(p)) % len(activities)]}") for i, p in enumerate(points)],
                 ["对比表格" if zh else "Comparison table"])
     if angle == "statement":
-        return ((f"{unit.title}的核心" if zh else f"The heart of {_mid_sentence(unit.title)}"),
-                [f"{name}：理解{unit.title}的钥匙" if zh else f"{name}: the key to {_mid_sentence(unit.title)}"],
+        return ((f"一句话说清{unit.title}" if zh else f"In one line: {unit_in}"),
+                [f"{name}：理解{unit.title}的钥匙" if zh else f"{name}: the key to {unit_in}"],
                 ["大字强调" if zh else "Big statement"])
     if angle == "plan_chart":
-        return (("本课时间分配" if zh else "How the lesson time is spent"),
+        return (words["time_plan"],
                 [f"{u.title}：{m}分钟" if zh else f"{u.title}: {m} min" for u, m in zip(units, _split_minutes(duration, len(units)))],
                 ["柱状图" if zh else "Column chart"])
     if angle == "flow_timeline":
         ends = list(accumulate(_split_minutes(duration, len(units))))
-        return (("课堂流程" if zh else "Lesson flow"),
+        return (words["flow"],
                 [(f"{end - m}-{end}分钟：{u.title}" if zh else f"{end - m}-{end} min: {u.title}")
                  for u, m, end in zip(units, _split_minutes(duration, len(units)), ends)],
                 ["时间轴" if zh else "Timeline"])
     # example
-    return ((f"{name}：身边的例子" if zh else f"{name}: an everyday example"),
-            ([f"在生活中找一找与{name}有关的现象", f"用{unit.title}解释这个现象", "和同桌交流你的发现"] if zh else
-             [f"Find something around you that shows {name}", f"Explain it with {_mid_sentence(unit.title)}", "Compare notes with a partner"]),
-            ["生活场景配图" if zh else "Everyday scene picture"])
+    return (words["example"].format(name=name),
+            [item.format(name=name, unit=unit_in) for item in words["example_items"]],
+            [words["example_visual"]])
 
 
 @offline_composer(SlideScripts)
@@ -233,26 +295,26 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     units = [unit.title for unit in outline.knowledgeUnits]
     closing = 2 if total >= 6 else 1
     agenda = total >= 5
+    words = _wording(request)
+    # The deck's narration is budgeted as a whole: what one page runs over or under, the pages after it make up.
+    remaining = budget * total
     scripts = []
     shown: set[str] = set()  # titles as set on the pages so far
     content_index = 0
     for index in range(1, total + 1):
         if index == 1:
             title = topic if zh else capitalised(topic)
-            content = [f"本课共 {len(units)} 个部分" if zh else f"{len(units)} parts in this lesson"]
+            content = [words["parts"].format(n=len(units))]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
-            seed = [f"大家好，今天我们一起学习{topic}。", f"本节课分为{len(units)}个部分。"] if zh else [
-                f"Hello, today we learn about {topic}.", f"The lesson has {len(units)} parts."]
+            seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
         elif index == 2 and agenda:
-            title = "本课内容" if zh else "Today's plan"
+            title = words["agenda"]
             content = units[:8]
             visuals = []
             seed = [f"我们按这{len(units)}个部分展开。"] if zh else [f"We will go through these {len(units)} parts."]
         elif index == total and closing == 2:
-            title = "思考与提问" if zh else "Questions"
-            content = ([f"你能用自己的话解释{units[0]}吗？", f"{topic}在生活中还有哪些例子？", "今天哪一点你还想深入了解？"] if zh else
-                       [f"Can you explain {_mid_sentence(units[0])} in your own words?", f"Where else do you meet {topic}?",
-                        "What would you like to explore further?"])
+            title = words["questions"]
+            content = [ask.format(unit=units[0] if zh else _mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
             visuals = []
             seed = ["最后留几个问题给大家思考。"] if zh else ["To finish, a few questions to think about."]
         elif index == total - closing + 1:
@@ -267,7 +329,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             first = (content_index + rounds) % len(angles)
             content_index += 1
             # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
-            pages = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh)
+            pages = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh, words)
                      for k in range(len(angles))]
             title, content, visuals = next((p for p in pages if capitalised(p[0]) not in shown), pages[0])
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
@@ -277,13 +339,15 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         if seed is None:
             seed = [_sentence(text, zh) for text in [title, *content[:2]]]
         shown.add(title)
+        narration = _narration(seed, round(remaining / (total - index + 1)), zh, words["fillers"])
+        remaining -= narration_length(narration, "zh" if zh else "en")
         scripts.append(
             SlideScript(
                 slideIndex=index,
                 title=title,
                 contentDesign=content,
                 visualSuggestions=visuals,
-                narrationScript=_narration(seed, budget, zh),
+                narrationScript=narration,
             )
         )
     return SlideScripts(scripts=scripts)
@@ -293,7 +357,7 @@ EXERCISE_WORDS = ("练习", "习题", "作业", "测验", "小测", "exercise", 
 
 
 # A page the user asks for by its kind, titled in the deck's language whatever language the request used.
-KIND_TITLES = {"summary": ("总结", "Summary"), "agenda": ("本课内容", "Today's plan"), "exercise": ("课堂练习", "Exercises")}
+KIND_TITLES = {"summary": ("总结", "Summary")}
 
 
 def _page_kind(subject: str) -> str | None:
@@ -301,14 +365,15 @@ def _page_kind(subject: str) -> str | None:
     return deck_part_named(subject) or ("exercise" if any(word in subject.lower() for word in EXERCISE_WORDS) else None)
 
 
-def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh: bool) -> tuple[str, list[str], list[str]]:
+def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh: bool,
+                  words: dict) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of a page added about a subject the user named: a recap, an
     agenda or exercises when the subject says so, else the subject's points tied back to the deck's topic."""
     units = [unit.title for unit in outline.knowledgeUnits]
     title = subject if zh else capitalised(subject)
     kind = _page_kind(subject)
     if kind and (language_of(subject) == "zh") != zh:  # "add a summary slide" on a Chinese deck: a page titled 总结
-        title = KIND_TITLES[kind][0 if zh else 1]
+        title = KIND_TITLES[kind][0 if zh else 1] if kind in KIND_TITLES else words[kind]
     if nth:
         title = f"{title}（{nth + 1}）" if zh else f"{title} ({nth + 1})"
     lowered = subject.lower()
@@ -329,13 +394,14 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
     """A page added to a finished deck: about the subject asked for, else the first angle on an outline point
     whose page the deck does not have yet (so it never repeats a page)."""
     topic, zh, nth = request.fact("topic"), _zh(request), request.fact("nth", 0)
+    words = _wording(request)
     outline = VideoOutline.model_validate(request.fact("outline"))
     subject = request.fact("subject")
     if subject:
-        title, content, visuals = _subject_page(subject, nth, topic, outline, zh)
+        title, content, visuals = _subject_page(subject, nth, topic, outline, zh, words)
     else:
         taken = set(request.fact("titles") or [])
-        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh) for angle in REPEAT_ANGLES[::-1]
+        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words) for angle in REPEAT_ANGLES[::-1]
                       for unit in outline.knowledgeUnits for point in unit.knowledgePoints]
         fresh = [c for c in candidates if capitalised(c[0]) not in taken and c[0] not in taken]
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]
@@ -343,7 +409,7 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
             title, content = capitalised(title), [capitalised(item) for item in content]
     seed = [f"{title}。", *(f"{c}。" for c in content[:2])] if zh else [f"{title}.", *(f"{c}." for c in content[:2])]
     return SlideScript(slideIndex=request.fact("index"), title=title, contentDesign=content, visualSuggestions=visuals,
-                       narrationScript=_narration(seed, request.fact("narrationBudget"), zh))
+                       narrationScript=_narration(seed, request.fact("narrationBudget"), zh, words["fillers"]))
 
 
 @offline_composer(PresentationTheme)
@@ -389,8 +455,37 @@ def _fewer(items: list, keep_at_least: int) -> list:
     return items[: max(keep_at_least, (len(items) + 1) // 2)]
 
 
+_CONNECTIVES = re.compile(r"^(?:的|与|和|及|之)+|(?:的|与|和|及|之)+$|^(?:(?:of|for|in|on|to|the|a|an|and)\b\s*)+"
+                          r"|(?:\s*\b(?:of|for|in|on|to|the|a|an|and))+$", re.IGNORECASE)
+
+
+def _shared_cut(items: list[str]) -> list[str]:
+    """Items without the wording they all share ("光合作用的基本概念", "光合作用的核心原理" → "基本概念", "核心原理";
+    "The core ideas of X", "What comes next for X" → "The core ideas", "What comes next"); unchanged when
+    they share none or it would leave an item empty."""
+    if len(items) < 2:
+        return items
+    zh = any(CJK.search(i) for i in items)
+    split = (lambda text: list(text)) if zh else (lambda text: text.split(" "))
+    parts = [split(i) for i in items]
+    head = 0
+    while all(len(p) > head and p[head] == parts[0][head] for p in parts):
+        head += 1
+    tail = 0
+    while all(len(p) > head + tail and p[-1 - tail] == parts[0][-1 - tail] for p in parts):
+        tail += 1
+    cut = [("" if zh else " ").join(p[head:len(p) - tail]) for p in parts]
+    cut = [_CONNECTIVES.sub("", c).strip() for c in cut]
+    if (head == 0 and tail == 0) or not all(cut):
+        return items
+    return cut if zh else [capitalised(c) for c in cut]
+
+
 def _simpler_page(page: SlideSpec) -> SlideSpec:
-    """The same page with about half its points, each cut to its first clause."""
+    """The same page with about half its points, each cut to its first clause; an agenda or a recap keeps
+    every part (each is a unit of the deck) in fewer words."""
+    if page.layout in ("agenda", "summary"):
+        return page.model_copy(update={"bullets": _shared_cut([_first_clause(b) for b in page.bullets])})
     return page.model_copy(update={
         "bullets": [_first_clause(b) for b in _fewer(page.bullets, 1)],
         "columns": [c.model_copy(update={"items": [_first_clause(i) for i in _fewer(c.items, 1)]}) for c in page.columns],

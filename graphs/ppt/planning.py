@@ -164,6 +164,30 @@ def audience_hint(text: str) -> str | None:
     return match.group("audience").strip() if match else None
 
 
+# Whether the deck is a lesson or a talk at work or in public sets its wording (本课内容 or 议程, "with a partner"
+# or "with your team"). Who listens decides first ("给大学生讲项目管理" is a lesson); then the occasion and the
+# subject ("季度销售复盘，给管理层汇报", "Q3 results review"); a request that names neither is a lesson.
+_LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|学校|学习|\b(?:students?|pupils?|kids|children|school|"
+                       r"graders?|learners|schoolchildren|undergrad(?:uate)?s?|freshmen|(?:\d+(?:st|nd|rd|th)|first|second|third)"
+                       r"[\s-]+(?:grade|year)|class(?:room)?|homework)\b", re.IGNORECASE)
+_AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
+                      r"销售|业绩|营收|利润|预算|战略|项目|产品|市场|运营|会议|演讲|发布会|路演|"
+                      r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|"
+                      r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|new hires|quarter(?:ly)?|"
+                      r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
+                      r"pitch|keynote|conference|webinar|all-hands|town hall)\b", re.IGNORECASE)
+
+
+def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "talk"]:
+    """"talk" for a deck told at work or in public, "lesson" for one taught to a class (and by default)."""
+    for text in (audience or "", request):
+        if _LEARNERS.search(text):
+            return "lesson"
+        if _AT_WORK.search(text):
+            return "talk"
+    return "lesson"
+
+
 # A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
 _TELLING_ZH = re.compile(r"(?:^|(?<=\s))(?:讲解|讲述|讲授|讲讲|讲一讲|讲一下|介绍一下|介绍|说说|说一说|聊聊|聊一聊|谈谈|谈一谈|"
                          r"科普一下|科普|讲(?!\s*[座台义究话师堂稿课]))\s*(?=\S)")
@@ -221,18 +245,38 @@ _IN_WORD = re.compile(r"(?<=\w)[.'’](?=\w)")
 # So is the full stop that closes an abbreviation: initials ("U.S.", "D.C.", "e.g.") and the short words written
 # with one ("Dr.", "St.", "vs."): "the U.S. Constitution" is one subject, not "U.S" and a new clause.
 _ABBREVIATION = re.compile(r"(?<![A-Za-z0-9.])(?:[A-Za-z]\.){2,}|(?<![A-Za-z])(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|Ft|Jr|Sr|Gen|Col|Lt|Rev|vs|etc|approx)\.")
-_HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002"}
+# A dot that opens a name (".NET", ".gitignore"), a dash in a span ("1789–1799") and a pair of brackets round a
+# part of the subject ("(1789–1799)", "（北京）") are the subject's own too; a pair left empty once the asking
+# words are out ("光合作用（10分钟）") goes.
+_NAME_DOT = re.compile(r"(?<![\w.])\.(?=[A-Za-z])")
+_SPAN_DASH = re.compile(r"(?<=\w)–(?=\w)")
+_BRACKETED = re.compile(r"\(([^()]*)\)|（([^（）]*)）")
+_HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002", "–": "\ue003", "(": "\ue006", ")": "\ue007", "（": "\ue008",
+         "）": "\ue009"}
+_EMPTY_BRACKETS = re.compile("\ue006[\\s\ue000-\ue005]*\ue007|\ue008[\\s\ue000-\ue005]*\ue009")
 _RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
+
+
+def _bracketed(match: re.Match) -> str:
+    wide = match.group(2) is not None
+    inner = match.group(2) if wide else match.group(1)
+    return _HELD["（" if wide else "("] + inner + _HELD["）" if wide else ")"]
 
 
 def _held(text: str) -> str:
     text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", _HELD["."]), text)
+    text = _NAME_DOT.sub(_HELD["."], _BRACKETED.sub(_bracketed, text))
+    text = _SPAN_DASH.sub(lambda m: _HELD[m.group(0)], text)
     return _IN_WORD.sub(lambda m: _HELD[m.group(0)], text)
+
+
+def _released(text: str) -> str:
+    return re.sub(r"\s+", " ", _EMPTY_BRACKETS.sub(" ", text)).strip().translate(_RELEASED)
 
 
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
-    return _subject_of_held(_held(text)).translate(_RELEASED)
+    return _released(_subject_of_held(_held(text)))
 
 
 def _subject_of_held(text: str) -> str:

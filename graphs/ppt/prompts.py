@@ -45,14 +45,20 @@ def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str |
     )
 
 
+# A deck told at work or in public (planning.deck_setting) is worded for its listeners, not for a class.
+TALK_SETTING = ("\nThis deck is a talk at work or in public, not a class: word it for that setting (an agenda, cases, "
+                "what it means for the listeners, discussion), never as a lesson (no 本课, class activities or classmates).")
+
+
 def slide_scripts(analysis: TopicAnalysis, config: CourseConfig, outline: VideoOutline, slide_count: int,
-                  budget: int, feedback: str | None) -> str:
+                  budget: int, feedback: str | None, setting: str = "lesson") -> str:
     unit = "Chinese characters" if analysis.language == "zh" else "words"
     return (
         f"Course config:\n{_json(config.model_dump())}\nVideo outline:\n{_json(outline.model_dump())}\n"
         f"Write exactly {slide_count} slide scripts (slideIndex 1..{slide_count}): page 1 is the cover, the last page "
         f"the summary. Each has title, contentDesign (2-5 short points; write steps as 第一步：…, comparisons as aspect：A｜B, figures as label：number unit), visualSuggestions and narrationScript of about "
-        f"{budget} {unit}, so the deck fills {config.duration} minutes." + _feedback(feedback)
+        f"{budget} {unit}, so the deck fills {config.duration} minutes." + (TALK_SETTING if setting == "talk" else "")
+        + _feedback(feedback)
     )
 
 
