@@ -15,7 +15,10 @@ from core.legal import LegalKnowledge
 from core.legal.statutes import Article
 from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
-from core.legal.intent import domains_of
+from core.legal.intent import domains_of, settle_intent
+from core.llm.offline import OfflineLLM
+from graphs.legal import classify_text
+from graphs.legal.graph import plan_tasks
 from graphs.legal.agents import contract_kind, of_kind_first, prefer_domain_laws, split_clauses
 from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
@@ -414,3 +417,19 @@ async def test_a_renovation_contracts_payment_clause_cites_the_contract_for_work
         "审查装修合同：第一条 工期60天；第二条 工程款分三期支付；第三条 因乙方施工质量问题造成损失，乙方只赔偿500元")
     basis = run.answer.split(t("legal.offline_clause", number=2))[1].split(t("legal.offline_clause", number=3))[0]
     assert "第846条" not in basis and "承揽" in basis, basis
+
+
+@pytest.mark.parametrize("complaint", ["楼上每天晚上吵得睡不着", "隔壁天天半夜唱歌吵死了", "隔壁晚上总是很吵"])
+async def test_a_noise_complaint_in_everyday_words_reaches_a_legal_agent_not_small_talk(complaint):
+    result = await classify_text(complaint, OfflineLLM())
+    assert plan_tasks(result.model_dump())[0]["agent"] == "legal_research", result
+
+
+async def test_a_complaint_that_asks_for_no_cases_is_answered_not_searched_for_cases():
+    result = await classify_text("快递丢了快递公司只赔三倍运费", OfflineLLM())
+    assert plan_tasks(result.model_dump())[0]["agent"] == "legal_research", result
+
+
+def test_only_a_question_that_asks_for_cases_stays_a_case_search():
+    assert settle_intent("case_search", "行李被航空公司弄丢了只赔一百元") == "legal_consultation"
+    assert settle_intent("case_search", "行李被航空公司弄丢了只赔一百元，有类似案例吗") == "case_search"
