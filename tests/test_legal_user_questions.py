@@ -15,7 +15,10 @@ from core.legal import LegalKnowledge
 from core.legal.statutes import Article
 from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
-from core.legal.intent import domains_of
+from core.legal.intent import domains_of, settle_intent
+from core.llm.offline import OfflineLLM
+from graphs.legal import classify_text
+from graphs.legal.graph import plan_tasks
 from graphs.legal.agents import contract_kind, of_kind_first, prefer_domain_laws, split_clauses
 from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
@@ -414,3 +417,76 @@ async def test_a_renovation_contracts_payment_clause_cites_the_contract_for_work
         "审查装修合同：第一条 工期60天；第二条 工程款分三期支付；第三条 因乙方施工质量问题造成损失，乙方只赔偿500元")
     basis = run.answer.split(t("legal.offline_clause", number=2))[1].split(t("legal.offline_clause", number=3))[0]
     assert "第846条" not in basis and "承揽" in basis, basis
+
+
+def _clause_basis(run, number: int) -> str:
+    """What the review says under clause `number`: its text and the articles cited for it."""
+    return run.answer.split(t("legal.offline_clause", number=number))[1].split(t("legal.offline_clause", number=number + 1))[0]
+
+
+def _civil_code(article: int, chapter: str, text: str) -> Article:
+    return Article(law="中华人民共和国民法典", article_no=f"第{article}条", article_no_arabic=article, status="现行有效",
+                   text=text, chapter=chapter)
+
+
+@pytest.mark.parametrize("complaint", ["楼上每天晚上吵得睡不着", "隔壁天天半夜唱歌吵死了", "隔壁晚上总是很吵"])
+async def test_a_noise_complaint_in_everyday_words_reaches_a_legal_agent_not_small_talk(complaint):
+    result = await classify_text(complaint, OfflineLLM())
+    assert plan_tasks(result.model_dump())[0]["agent"] == "legal_research", result
+
+
+async def test_a_complaint_that_asks_for_no_cases_is_answered_not_searched_for_cases():
+    result = await classify_text("快递丢了快递公司只赔三倍运费", OfflineLLM())
+    assert plan_tasks(result.model_dump())[0]["agent"] == "legal_research", result
+
+
+def test_only_a_question_that_asks_for_cases_stays_a_case_search():
+    assert settle_intent("case_search", "行李被航空公司弄丢了只赔一百元") == "legal_consultation"
+    assert settle_intent("case_search", "行李被航空公司弄丢了只赔一百元，有类似案例吗") == "case_search"
+
+
+async def test_a_sellers_no_liability_clause_cites_the_rules_on_exemption_not_the_delivery_time(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "帮我看看这份买卖合同有没有问题：一、甲方向乙方出售二手车一辆，价款5万元；二、车辆交付后出现任何问题甲方概不负责；"
+        "三、定金一万元，乙方违约定金不退")
+    basis = _clause_basis(run, 2)
+    assert "第601条" not in basis, basis
+    assert any(f"第{n}条" in basis for n in (497, 506, 615, 616, 617, 618)), basis
+
+
+async def test_a_sale_contracts_payment_clause_cites_the_buyers_payment_duty_not_the_definition(knowledge):
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask(
+        "审查买卖合同：第一条 货款分两期支付，签约付一半，收货付清；第二条 买方逾期付款的，每天罚款200元；"
+        "第三条 出卖人对货物质量不承担任何责任")
+    basis = _clause_basis(run, 1)
+    assert "第626条" in basis or "第628条" in basis, basis
+
+
+def test_a_renovation_contracts_payment_clause_puts_the_payment_article_before_the_definition():
+    definition = _civil_code(770, "第十七章 承揽合同", "承揽合同是承揽人按照定作人的要求完成工作，交付工作成果，定作人支付报酬的合同。")
+    payment = _civil_code(782, "第十七章 承揽合同", "定作人应当按照约定的期限支付报酬。")
+    ranked = of_kind_first([definition, payment], "承揽合同", "审查装修合同：…", "工程款分三期支付")
+    assert [a.article_no_arabic for a in ranked] == [782, 770]
+
+
+def test_a_sale_contracts_payment_clause_puts_the_buyers_payment_duty_before_the_definition_of_a_sale():
+    definition = _civil_code(595, "第九章 买卖合同", "买卖合同是出卖人转移标的物的所有权于买受人，买受人支付价款的合同。")
+    payment = _civil_code(626, "第九章 买卖合同", "买受人应当按照约定的数额和支付方式支付价款。")
+    ranked = of_kind_first([definition, payment], "买卖合同", "买卖合同：…", "货款分两期支付，签约付一半，收货付清")
+    assert [a.article_no_arabic for a in ranked] == [626, 595]
+
+
+def test_a_lease_fine_for_paying_late_puts_the_penalty_article_before_the_rent_article():
+    rent = _civil_code(721, "第十四章 租赁合同", "承租人应当按照约定的期限支付租金。")
+    penalty = _civil_code(585, "第八章 违约责任", "当事人可以约定一方违约时应当根据违约情况向对方支付一定数额的违约金")
+    ranked = of_kind_first([rent, penalty], "租赁合同", "租赁合同条款：…", "租金每季度支付一次，逾期一天罚款500元")
+    assert [a.article_no_arabic for a in ranked] == [585, 721]
+
+
+def test_a_late_fee_in_a_lease_is_a_penalty_clause_before_the_rent_article():
+    rent = _civil_code(721, "第十四章 租赁合同", "承租人应当按照约定的期限支付租金。")
+    penalty = _civil_code(585, "第八章 违约责任", "当事人可以约定一方违约时应当根据违约情况向对方支付一定数额的违约金")
+    ranked = of_kind_first([rent, penalty], "租赁合同", "租房合同：…", "逾期交租按每天100元收取滞纳金")
+    assert [a.article_no_arabic for a in ranked] == [585, 721]

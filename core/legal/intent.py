@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from core.legal.statutes import CITATION_RE
+from core.legal.terms import expand
 
 RULES_THRESHOLD = 0.85
 EXAMPLES_PATH = Path(__file__).with_name("data") / "intent_examples.jsonl"
@@ -162,17 +163,25 @@ def has_pasted_terms(text: str) -> bool:
     return bool(terms) and len(terms[0]) >= 20 and bool(re.search(r"[；;]|约定|甲方|乙方", terms[0]))
 
 
-def settle_intent(intent: str, text: str) -> str:
-    """A review needs terms to review and a draft a request to write: without them it is a question.
+# Asking for what courts decided: the case-search cues of layer 1, plus the plain words for a case.
+_ASKS_FOR_CASES = "|".join([INTENT_RULES["case_search"][0][0], INTENT_RULES["case_search"][1][0],
+                            r"案子|案件|怎么判|判多少"])
 
-    Neighbours pull 房东不退押金合理吗 towards review (押金 clauses) and 借条上的利息合法吗 towards
-    drafting (借条); the user asked neither.
+
+def settle_intent(intent: str, text: str) -> str:
+    """A review needs terms to review, a draft a request to write and a case search a request for cases:
+    without them it is a question.
+
+    Neighbours pull 房东不退押金合理吗 towards review (押金 clauses), 借条上的利息合法吗 towards
+    drafting (借条) and 快递丢了只赔三倍运费 towards case search (赔三倍); the user asked none of them.
     """
     asked_review = re.search(INTENT_RULES["contract_review"][0][0], text)
     asked_draft = any(re.search(p, text) for p, _ in (INTENT_RULES["document_draft"][0], INTENT_RULES["document_draft"][2]))
     if intent == "contract_review" and not asked_review and not has_pasted_terms(text):
         return "legal_consultation"
     if intent == "document_draft" and not asked_draft:
+        return "legal_consultation"
+    if intent == "case_search" and not re.search(_ASKS_FOR_CASES, text):
         return "legal_consultation"
     return intent
 
@@ -250,11 +259,21 @@ def combine_category(text: str, knn_category: str, intent: str) -> str:
 RULE_WEIGHT = 0.8  # how much the keyword cues add to the neighbours' vote shares (tuned by leave-one-out, bench/)
 
 
+def names_a_dispute(text: str) -> bool:
+    """It names a field of law's keyword or an everyday word the glossary carries to statute words (吵, 漏水,
+    狗咬, 工资): something the law governs, which small talk never does."""
+    return bool(domains_of(text) or expand(text).terms)
+
+
 def blend(knn_shares: dict[str, float], text: str, knn_category: str) -> KnnVerdict:
     """Neighbours' vote shares plus the keyword cues of layer 1: the ensemble the offline model answers with."""
     rules = classify_by_rules(text).intent_scores
     scores = {intent: knn_shares.get(intent, 0.0) + RULE_WEIGHT * rules.get(intent, 0.0)
               for intent in set(knn_shares) | set(rules)}
+    if "general_chat" not in rules and names_a_dispute(text):
+        # A complaint without legal words (楼上每天晚上吵得睡不着) embeds near tired small talk (今天好累啊);
+        # naming what the law governs, it is a question, so the chat votes count for a consultation.
+        scores["legal_consultation"] = scores.get("legal_consultation", 0.0) + scores.pop("general_chat", 0.0)
     intent = max(scores, key=scores.get)
     confidence = scores[intent] / (sum(scores.values()) or 1.0)
     return KnnVerdict(intent, combine_category(text, knn_category, intent), round(confidence, 3))

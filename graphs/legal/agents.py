@@ -192,21 +192,52 @@ def contract_kind(articles: list[Any], text: str) -> str:
     return best if best.endswith("合同") else ""
 
 
-# Remedies every contract shares, governed by the general part (民法典 562-566, 585-588) whatever the kind.
-GENERAL_REMEDIES = ("违约金", "定金", "解除")
+@dataclass(frozen=True)
+class ClauseTopic:
+    """What a clause does, read from its wording, and the articles that govern it."""
+
+    clause: str  # the clause's wording (a pattern)
+    article: str  # what an article on it says (a pattern)
+    words: str = ""  # the statutes' words for it, searched with the clause
+
+
+# In the order they win when a clause does several ("逾期付款的，每天罚款200元" is a penalty first).
+CLAUSE_TOPICS = (
+    # Remedies every contract shares, governed by the general part (民法典 562-566, 585-588) whatever the kind.
+    # A contract cannot fine anyone: its 罚款 or 滞纳金 for being late is a penalty clause (585).
+    ClauseTopic(r"违约金|罚款|罚金|滞纳金", r"违约金", "违约金"),
+    ClauseTopic(r"定金", r"定金"),
+    # 概不负责 excludes liability: void for harm or in an unfair standard term (506, 497), not for a seller's
+    # hidden defects (618); none of it is the kind's rule on what the clause happens to name (delivery, 601).
+    ClauseTopic(r"概不负责|不(负|承担)(任何)?.{0,4}责任|免责|免除.{0,6}责任", r"免除|免责",
+                "免责条款 不合理地免除或者减轻其责任"),
+    ClauseTopic(r"解除", r"解除"),
+    # Paying is the kind's own payment article (承揽 782, 买卖 626, 租赁 721), not its definition, which
+    # names the payment too (770: 定作人支付报酬的合同).
+    ClauseTopic(r"付款|支付|付清|结清|分.{0,2}期|预付|首付|尾款", r"应当按照约定的.{0,8}支付", "按照约定的期限支付"),
+)
+
+
+def clause_topics(clause: str) -> list[ClauseTopic]:
+    return [topic for topic in CLAUSE_TOPICS if re.search(topic.clause, clause)]
 
 
 def of_kind_first(articles: list[Any], kind: str, text: str, clause: str = "") -> list[Any]:
-    """The articles of the contract's own chapter first, then the rest (narrower chapters last); a clause on a
-    remedy (违约金, 定金, 解除) puts the articles on that remedy before them: a loan's 逾期违约金 is a penalty
-    clause (585), not the definition of a loan (667)."""
+    """The articles on what the clause does (its topics, in their order) first, then the contract's own chapter,
+    then the rest (narrower chapters last): a loan's 逾期违约金 is a penalty clause (585), not the definition
+    of a loan (667). Another kind's chapter is never on topic: a sale's price is not a lease's rent."""
     ordered = plainer_chapters_first(articles, text)
-    remedies = [word for word in GENERAL_REMEDIES if word in clause]
+    topics = clause_topics(clause)
 
     def rank(article: Any) -> int:
-        if any(word in article.text for word in remedies):
-            return 0
-        return 1 if not kind or _chapter_subject(article.chapter) == kind else 2
+        subject = _chapter_subject(article.chapter)
+        of_kind = not kind or subject == kind
+        # Of a contract whose kind is unknown, every typical contract's chapter is another kind's.
+        other_kind = article.law.endswith("民法典") and subject.endswith("合同") and subject != kind
+        for number, topic in enumerate(topics):
+            if not other_kind and re.search(topic.article, article.text):
+                return number
+        return len(topics) + (0 if of_kind else 1)
 
     return sorted(ordered, key=rank)
 
@@ -303,9 +334,11 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             words = clause_words(clause)
             # The glossary reads the clause with the contract's kind beside it: "乙方负责维修" is a tenant's repair
             # in a lease, and the kind's own name is the search's pointer to its chapter, all in one search.
-            expansion = expand(f"{words} {kind}")
-            query = f"{await asyncio.to_thread(bounded_query, words)} {hint} {expansion.terms} {kind}".strip()
-            meaning = f"{words} {expansion.terms}".strip()
+            # What the clause does, in the statutes' words (罚款 → 违约金), reaches the articles on it.
+            topic_words = " ".join(topic.words for topic in clause_topics(words) if topic.words)
+            expansion = expand(f"{words} {topic_words} {kind}")
+            query = f"{await asyncio.to_thread(bounded_query, words)} {hint} {topic_words} {expansion.terms} {kind}".strip()
+            meaning = f"{words} {topic_words} {expansion.terms}".strip()
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, CLAUSE_DEPTH, None,
                                              meaning, summary=found) or []
             ranked = of_kind_first(prefer_domain_laws(hits, domain, len(hits)), kind, shared.question, words)
