@@ -490,3 +490,15 @@ def test_a_late_fee_in_a_lease_is_a_penalty_clause_before_the_rent_article():
     penalty = _civil_code(585, "第八章 违约责任", "当事人可以约定一方违约时应当根据违约情况向对方支付一定数额的违约金")
     ranked = of_kind_first([rent, penalty], "租赁合同", "租房合同：…", "逾期交租按每天100元收取滞纳金")
     assert [a.article_no_arabic for a in ranked] == [585, 721]
+
+
+def test_a_document_asked_for_without_a_measure_word_is_drafted_and_one_already_written_is_a_question():
+    asked = ["帮我写起诉状吧", "生成劳动仲裁申请书", "给对方发个律师函", "我需要一份劳动合同"]
+    about = ["我写的借条有效吗", "他给我发了律师函怎么办", "借条上的利息合法吗"]
+    settled = {text: settle_intent("document_draft", text) for text in asked + about}
+    assert settled == {**{text: "document_draft" for text in asked}, **{text: "legal_consultation" for text in about}}
+
+
+@pytest.mark.parametrize("request_text", ["条款帮我看看", "帮我检查一下这个保密协议"])
+def test_terms_asked_to_be_looked_at_in_any_word_order_are_reviewed(request_text):
+    assert settle_intent("contract_review", request_text) == "contract_review"

@@ -168,6 +168,16 @@ _ASKS_FOR_CASES = "|".join([INTENT_RULES["case_search"][0][0], INTENT_RULES["cas
                             r"案子|案件|怎么判|判多少"])
 
 
+# Asking for a document without a measure word ("帮我写起诉状吧", "生成劳动仲裁申请书", "给对方发个律师函",
+# "我需要一份劳动合同"): a verb of writing or wanting before the document's name. Not one already written or
+# received ("我写的借条有效吗", "他给我发了律师函"): 了 / 过 / 的 after the verb is a question about it.
+_DOCUMENTS = r"起诉状|答辩状|上诉状|仲裁申请书?|律师函|催款函|警告函|协议书?|委托书|申请书|借条|欠条|收条|合同"
+_ASKS_FOR_DRAFT = (rf"(?:写|起草|草拟|拟|生成|准备)(?![了过的])[^了过的，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})"
+                   rf"|(?:发|要|需要|来)[一1]?[份个张封篇][^，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})")
+# Asking for a look at terms in the other order ("条款帮我看看", "帮我检查一下这个保密协议").
+_ASKS_FOR_REVIEW = r"(?:条款|合同|协议)[^，,。？?！!]{0,8}(?:看看|看一下|检查|把关)|检查.{0,12}(?:条款|合同|协议)"
+
+
 def settle_intent(intent: str, text: str) -> str:
     """A review needs terms to review, a draft a request to write and a case search a request for cases:
     without them it is a question.
@@ -175,8 +185,9 @@ def settle_intent(intent: str, text: str) -> str:
     Neighbours pull 房东不退押金合理吗 towards review (押金 clauses), 借条上的利息合法吗 towards
     drafting (借条) and 快递丢了只赔三倍运费 towards case search (赔三倍); the user asked none of them.
     """
-    asked_review = re.search(INTENT_RULES["contract_review"][0][0], text)
-    asked_draft = any(re.search(p, text) for p, _ in (INTENT_RULES["document_draft"][0], INTENT_RULES["document_draft"][2]))
+    asked_review = re.search(INTENT_RULES["contract_review"][0][0], text) or re.search(_ASKS_FOR_REVIEW, text)
+    asked_draft = any(re.search(p, text) for p, _ in (INTENT_RULES["document_draft"][0], INTENT_RULES["document_draft"][2])) \
+        or re.search(_ASKS_FOR_DRAFT, text)
     if intent == "contract_review" and not asked_review and not has_pasted_terms(text):
         return "legal_consultation"
     if intent == "document_draft" and not asked_draft:
