@@ -441,3 +441,17 @@ async def test_a_picture_asked_for_on_a_steps_page_puts_its_steps_beside_a_pictu
     assert old["layout"] == "process" and new["layout"] == "image_text"
     assert [s["label"] for s in old["steps"]] == [b.split("：")[0] for b in new["bullets"]]
     assert run.said()[0].startswith(t("ppt.changed_pages_layout", pages="4", layout=t("ppt.layout_image_text")))
+
+
+TALK = "给老板汇报项目进展，10分钟"
+
+
+@pytest.mark.parametrize("feedback", ["加一页练习", "add an exercise slide"])
+async def test_an_exercise_added_to_a_talk_asks_about_the_listeners_work_not_everyday_life(feedback):
+    before, run = await feedback_on(TALK, feedback)
+
+    kept = [unnumbered(s) for s in before["deck"]["slides"]]
+    added = [s for s in run.values["deck"]["slides"] if unnumbered(s) not in kept]
+    said = "".join([added[0]["title"], *added[0]["bullets"]])
+    assert len(added) == 1 and "练习" in said, added
+    assert not [w for w in ("生活", "课堂", "本课", "同桌") if w in said], said

@@ -344,3 +344,39 @@ def test_who_listens_and_the_occasion_decide_whether_a_deck_is_a_lesson_or_a_tal
     from graphs.ppt.planning import deck_setting
 
     assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize("request_text", ["给老板汇报项目进展", "新员工入职培训，20分钟",
+                                          "Q3 results review for the leadership team, 24 minutes"])
+async def test_a_talk_at_work_is_told_in_a_reports_parts_not_a_lessons(request_text):
+    from graphs.ppt.offline import ASPECTS_EN, ASPECTS_ZH
+
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes]).lower()
+    lesson_parts = [part for part in (*ASPECTS_ZH, *ASPECTS_EN) if part.lower() in said]
+    assert not lesson_parts, lesson_parts
+
+
+@pytest.mark.parametrize("request_text", ["Q3 results review for the leadership team, 24 minutes",
+                                          "A 24 minute lesson on volcanoes"])
+async def test_an_english_deck_never_gives_a_point_named_in_the_plural_a_singular_verb(request_text):
+    import re
+
+    deck = await _offline_deck(request_text)
+    lines = [text for s in deck.slides for text in [s.title, *visible_items(s), *re.split(r"(?<=[.?!])\s+", s.notes)]]
+    # "future challenges stands apart", "what the goals means": a plural noun ending a point name, then a singular verb
+    # (the subject of its clause: "knowing the outcome of new directions is enough" is right)
+    wrong = [line for line in lines if re.search(r"(?:^|:\s|\b(?:what|why)\s)(?:the\s)?(?:[\w-]+\s)?(?:challenges|goals|"
+                                                 r"errors|terms|types|stages|steps|directions|issues|risks|figures|dates|"
+                                                 r"decisions|questions)\s+(?:is|stands|matters|means|has|does)\b",
+                                                 line, re.IGNORECASE)]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("Onboarding for new hires: our security basics", "our security basics"),
+    ("New hire orientation: the expense policy", "expense policy"),
+    ("Quarterly update for the board: hiring plans", "hiring plans"),
+])
+def test_an_occasion_or_whom_it_is_for_before_a_colon_leaves_the_subject_after_it_as_the_title(request_text, title):
+    assert short_title(request_text) == title

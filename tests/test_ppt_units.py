@@ -298,3 +298,10 @@ def test_an_agenda_made_shorter_keeps_every_part_in_fewer_words(topic, language,
 def test_a_content_page_reviewing_a_subject_is_not_drawn_as_the_summary(title):
     page = _designed(title, ["1949年：新中国成立", "改革开放以来的变化", "今天的新问题"])
     assert page.layout != "summary", page.layout
+
+
+@pytest.mark.parametrize("title", ["Overview of the immune system", "Contents of a first-aid kit", "免疫系统概览的目录结构"])
+def test_a_content_page_whose_title_merely_contains_an_agenda_word_is_not_drawn_as_the_agenda(title):
+    page = _designed(title, ["Innate immunity", "Adaptive immunity", "Vaccines"])
+    assert page.layout != "agenda", page
+

@@ -30,14 +30,14 @@ HEAD = re.compile(r"^\s*(?P<head>[^：:]{1,80})\s*[：:]\s*(?P<rest>.+)$")
 PAIR = re.compile(r"\s*(?:｜|\||/| vs\.? | versus |；|;)\s*", re.IGNORECASE)
 CONTRAST_WORDS = ("对比", "比较", "区别", "不同", "差异", "异同", "vs", "versus", "compare", "comparison", "contrast", "difference")
 QUOTE = re.compile(r"^[“\"「『](?P<text>.+?)[”\"」』]\s*(?:[-—–]{1,2}\s*(?P<source>.+))?$")
-AGENDA_WORDS = ("目录", "议程", "本课内容", "课程安排", "agenda", "contents", "outline of", "today's plan", "overview")
+AGENDA_WORDS = ("目录", "议程", "本课内容", "课程安排", "agenda", "table of contents", "contents", "outline of", "today's plan", "overview")
 SUMMARY_WORDS = ("总结", "回顾", "小结", "要点回顾", "summary", "recap", "key takeaways", "wrap-up")
 QA_WORDS = ("提问", "问答", "思考题", "讨论题", "q&a", "questions", "discussion")
 IMAGE_WORDS = ("示意图", "插图", "配图", "图片", "照片", "图示", "illustration", "picture", "image", "photo", "diagram")
 # What is left of a page's name once its kind is out: "总结页", "a summary slide" are the kind alone.
 # The deck's own part named with the whole it sums up ("本课总结", "today's recap") is that part still.
 _KIND_FILLER = re.compile(r"[页张的个一份与和及\s]|本课|本节|本章|本次|课程|今天|今日|全部"
-                          r"|\b(?:an?|the|and|slides?|pages?|of|key|points?|today'?s?|lesson|talk|course|final|quick)\b",
+                          r"|\b(?:an?|the|and|for|slides?|pages?|of|key|points?|today'?s?|lesson|talk|course|final|quick)\b",
                           re.IGNORECASE)
 
 
@@ -161,7 +161,8 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
     if script.slideIndex == 1:
         return SlideSpec(layout="cover", subtitle=subtitle, bullets=items[:3] if not subtitle else [], **base) \
             if len(items) <= 3 or subtitle else SlideSpec(layout="cover", subtitle=subtitle, bullets=items, **base)
-    if any(word in lowered for word in AGENDA_WORDS):
+    # A page titled as the agenda is one; "Overview of the immune system" is a page about its subject.
+    if deck_part_named(title) == "agenda":
         return SlideSpec(layout="agenda", bullets=items, **base)
     if any(word in lowered for word in QA_WORDS) or (script.slideIndex == total and all(i.rstrip().endswith(("？", "?")) for i in items)):
         return SlideSpec(layout="qa", bullets=items, **base)

@@ -324,7 +324,8 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
         role="ppt",
         system=prompts.SYSTEM,
         prompt=prompts.course_config(analysis, state.get("search"), feedback_for(state, "generate_course_config")),
-        facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config")},
+        facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config"),
+               "setting": deck_setting(state["request"], analysis.audienceHint)},
     )
     # The request itself, however long, stays with the course: later stages and refinements read it.
     config = config.model_copy(update={"request": state["request"], **({"duration": minutes} if minutes else {})})
@@ -345,12 +346,15 @@ async def generate_video_outline(state: PptState, ctx: NodeContext) -> dict[str,
     analysis = TopicAnalysis.model_validate(state["analysis"])
     config = CourseConfig.model_validate(state["course_config"])
     feedback = feedback_for(state, "generate_video_outline")
+    # A talk's parts are a report's (background, where things stand, next steps), a lesson's are not.
+    setting = deck_setting(config.request or state["request"], analysis.audienceHint)
     outline = await ctx.llm.structured(
         VideoOutline,
         role="ppt",
         system=prompts.SYSTEM,
-        prompt=prompts.video_outline(analysis, config, feedback),
-        facts={"topic": analysis.topic, "language": analysis.language, "duration": config.duration, "feedback": feedback},
+        prompt=prompts.video_outline(analysis, config, feedback, setting),
+        facts={"topic": analysis.topic, "language": analysis.language, "duration": config.duration, "feedback": feedback,
+               "setting": setting},
     )
     artifact_id = ctx.artifact(key="video_outline", type=ArtifactType.video_outline, title=t("ppt.artifact_outline"),
                                content=outline, show_in_canvas=True)

@@ -66,11 +66,34 @@ ASPECT_POINTS_EN = {"Core ideas": ("key terms", "basic definitions", "main types
                     "Applications": ("where it is used", "how it is applied", "what it achieves"),
                     "Common pitfalls": ("confusable terms", "typical errors", "where errors start"),
                     "What comes next": ("recent progress", "new directions", "future challenges")}
+# A talk at work or in public is told in the parts of a report (why, where things stand, issues, next steps),
+# not a lesson's (core ideas, how it works): its parts need no topic in their names, the whole talk is about it.
+TALK_ASPECT_POINTS_ZH = {"背景与目标": ("背景", "目标", "相关方"), "整体情况": ("已完成工作", "当前阶段", "关键数字"),
+                         "关键要点": ("首要事项", "注意事项", "常见疑问"), "问题与挑战": ("主要问题", "潜在风险", "所需支持"),
+                         "经验与做法": ("有效做法", "改进空间", "可复用经验"), "下一步计划": ("近期安排", "分工与时间", "待定事项")}
+TALK_ASPECT_POINTS_EN = {"Background and goals": ("the background", "the goals", "who is involved"),
+                         "Where things stand": ("the work done so far", "the current stage", "the key figures"),
+                         "Key points": ("the main point", "things to watch", "common questions"),
+                         "Issues and challenges": ("the main issues", "the risks", "the support needed"),
+                         "What worked": ("what went well", "what to improve", "what to repeat"),
+                         "Next steps": ("the near-term plan", "owners and dates", "the decisions needed")}
+TALK_ASPECT_PHRASES_EN = {"Background and goals": "the background and goals of {topic}",
+                          "Where things stand": "where things stand with {topic}", "Key points": "the key points of {topic}",
+                          "Issues and challenges": "the issues and challenges in {topic}",
+                          "What worked": "what worked in {topic}", "Next steps": "the next steps for {topic}"}
 
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
 WORDING = {
     ("lesson", "zh"): {
+        "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
+        "description": "从{aspect}的角度讲解{topic}",
+        "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
+        "process_title": "一步步理解{name}", "contrast_title": "{name}：误区与正解",
+        "contrast": ("误区：只要知道{name}的结论就够了", "误区：{name}与{topic}的其他部分无关",
+                     "正解：要理解{name}背后的原因", "正解：{name}与{unit}紧密相连"),
+        "statement": "{name}：理解{unit}的钥匙",
+        "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
         "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
         "agenda": "本课内容", "questions": "思考与提问", "time_plan": "本课时间分配", "flow": "课堂流程",
         "asks": ("你能用自己的话解释{unit}吗？", "{topic}在生活中还有哪些例子？", "今天哪一点你还想深入了解？"),
@@ -82,9 +105,17 @@ WORDING = {
         "example_visual": "生活场景配图", "exercise": "课堂练习",
     },
     ("talk", "zh"): {
+        "aspects": {a: (a, points) for a, points in TALK_ASPECT_POINTS_ZH.items()}, "objective": "了解{topic}的{aspect}",
+        "description": "说明{topic}的{aspect}",
+        "concept": ("{name}：{description}", "要回答的问题：从{name}能看出什么", "关键词：{unit}"),
+        "process_title": "{name}：逐步梳理", "contrast_title": "{name}：常见看法与实际情况",
+        "contrast": ("常见看法：{name}简单看看就行", "常见看法：{name}与{topic}的其他部分无关",
+                     "实际情况：{name}值得仔细看", "实际情况：{name}要和{unit}放在一起看"),
+        "statement": "{name}：理解{unit}的切入点",
+        "exercise_items": ("用一句话说明{first}", "结合你的工作，举一个与{topic}有关的实例", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次分享共 {n} 个部分", "hello": "大家好，今天由我来和大家谈谈{topic}。", "has_parts": "今天的内容分为{n}个部分。",
         "agenda": "今日议程", "questions": "提问与讨论", "time_plan": "时间分配", "flow": "流程安排",
-        "asks": ("{unit}对我们意味着什么？", "接下来我们可以怎么做？", "还有哪些问题需要进一步讨论？"),
+        "asks": ("{topic}对我们意味着什么？", "接下来我们可以怎么做？", "还有哪些问题需要进一步讨论？"),
         "fillers": ("我们先来看这一点。", "请大家结合自己的实际情况想一想。", "这一点在后面还会用到。", "明确了这一点，后面的内容就清楚了。"),
         "stages": ("回顾现状", "找出问题", "分析原因", "确定行动"), "table": "{unit}：一览",
         "table_head": "要点｜要回答的问题｜呈现方式", "activities": ("数据回顾", "案例分析", "现场讨论", "图表说明", "经验分享"),
@@ -93,6 +124,16 @@ WORDING = {
         "example_visual": "案例配图", "exercise": "练习",
     },
     ("lesson", "en"): {
+        "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
+        "objective": "Understand {phrase}", "description": "Explains {topic} from the angle of {aspect}",
+        "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
+        "process_title": "{name}, step by step", "contrast_title": "{name}: myth and fact",
+        # Modal verbs and plural subjects: a point named in the plural ("future challenges") reads right too.
+        "contrast": ("Myth: knowing the outcome of {name} is enough", "Myth: {name} can be studied apart from {topic}",
+                     "Fact: the reasons behind {name} matter", "Fact: {name} must be understood together with {unit}"),
+        "statement": "{name}: the key to {unit}",
+        "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
+                           "How do {first} and {last} connect?"),
         "parts": "{n} parts in this lesson", "hello": "Hello, today we learn about {topic}.", "has_parts": "The lesson has {n} parts.",
         "agenda": "Today's plan", "questions": "Questions", "time_plan": "How the lesson time is spent", "flow": "Lesson flow",
         "asks": ("Can you explain {unit} in your own words?", "Where else do you meet {topic}?", "What would you like to explore further?"),
@@ -105,15 +146,24 @@ WORDING = {
         "example_visual": "Everyday scene picture", "exercise": "Exercises",
     },
     ("talk", "en"): {
-        "parts": "{n} parts in this talk", "hello": "Hello, today I will walk you through {topic}.", "has_parts": "The talk has {n} parts.",
+        "aspects": {a: (a, points) for a, points in TALK_ASPECT_POINTS_EN.items()}, "phrases": TALK_ASPECT_PHRASES_EN,
+        "objective": "Understand {phrase}", "description": "Covers {aspect} for {topic}",
+        "concept": ("{name}: {description}", "The question it answers: what to take from {name}", "Keyword: {unit}"),
+        "process_title": "{name}, step by step", "contrast_title": "{name}: assumption and reality",
+        "contrast": ("Assumption: a quick look at {name} is enough", "Assumption: {name} can be set apart from {topic}",
+                     "Reality: a closer look at {name} pays off", "Reality: {name} must be read together with {unit}"),
+        "statement": "{name}: the key to {unit}",
+        "exercise_items": ("Sum up {first} in one sentence", "Give an example of {topic} from your own work",
+                           "How do {first} and {last} connect?"),
+        "parts": "{n} parts in this talk", "hello": "Hello, and thank you for coming. Today's topic: {topic}.", "has_parts": "The talk has {n} parts.",
         "agenda": "Agenda", "questions": "Questions and discussion", "time_plan": "How the time is spent", "flow": "Running order",
-        "asks": ("What does {topic} mean for us?", "What should we do next?", "What needs more discussion?"),
+        "asks": ("What should we take away from {topic}?", "What should we do next?", "What needs more discussion?"),
         "fillers": ("Let us look at this closely.", "Think of a case from your own experience.", "We will come back to this later.", "With this in place the rest follows."),
         "stages": ("Review", "Spot the issue", "Analyse", "Act"), "table": "{unit} at a glance",
         "table_head": "Point | Question | How we cover it",
-        "activities": ("Data review", "Case study", "Open discussion", "Chart walk-through", "Lessons learned"),
+        "activities": ("Data review", "Case study", "Open discussion", "Chart walk-through", "Takeaways"),
         "example": "{name}: a real case",
-        "example_items": ("A real case that shows {name}", "Read it through {unit}", "Discuss: what it means for us"),
+        "example_items": ("A real case that shows {name}", "Look at it in the light of {unit}", "Discuss: what it means for us"),
         "example_visual": "Case picture", "exercise": "Exercises",
     },
 }
@@ -121,10 +171,6 @@ WORDING = {
 
 def _wording(request: OfflineRequest) -> dict:
     return WORDING[("talk" if request.fact("setting") == "talk" else "lesson", "zh" if _zh(request) else "en")]
-
-
-def _aspect_phrase_en(aspect: str, topic: str) -> str:
-    return ASPECT_PHRASES_EN[aspect].format(topic=topic)
 
 
 def _zh(request: OfflineRequest) -> bool:
@@ -157,16 +203,13 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
 
 @offline_composer(CourseConfig)
 def course_config(request: OfflineRequest) -> CourseConfig:
-    topic, zh = request.fact("topic"), _zh(request)
+    topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     keywords = request.fact("keywords") or [topic]
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
-    aspects = ASPECTS_ZH if zh else ASPECTS_EN
-    objectives = [
-        (f"理解{topic}的{aspect}" if zh else f"Understand {_aspect_phrase_en(aspect, topic)}")
-        for aspect in aspects[:3]
-    ]
+    objectives = [words["objective"].format(topic=topic, aspect=aspect, phrase=words.get("phrases", {}).get(aspect, "").format(topic=topic))
+                  for aspect in list(words["aspects"])[:3]]
     if len(keywords) > 1:
         objectives.append(f"能够区分{keywords[0]}与{keywords[1]}" if zh else f"Tell {keywords[0]} from {keywords[1]}")
     return CourseConfig(narrativeStyle=style, targetAudience=audience, duration=duration, objectives=objectives)
@@ -174,23 +217,25 @@ def course_config(request: OfflineRequest) -> CourseConfig:
 
 @offline_composer(VideoOutline)
 def video_outline(request: OfflineRequest) -> VideoOutline:
-    topic, zh = request.fact("topic"), _zh(request)
+    topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     duration = request.fact("duration", 10)
     unit_count = max(2, min(6, round(duration / 4)))
     points_per_unit = 3
     if _wants_simpler(request):
         unit_count, points_per_unit = max(2, unit_count - 1), 2
-    aspects = ASPECTS_ZH if zh else ASPECTS_EN
+    aspects = list(words["aspects"])
     offset = stable_int(topic, "outline") % len(aspects)
+    chosen = [aspects[(offset + u) % len(aspects)] for u in range(unit_count)]
+    if request.fact("setting") == "talk":  # a report runs background first and next steps last, whichever it covers
+        chosen.sort(key=aspects.index)
     units = []
-    for u in range(unit_count):
-        aspect = aspects[(offset + u) % len(aspects)]
-        title = f"{topic}的{aspect}" if zh else capitalised(_aspect_phrase_en(aspect, topic))
+    for aspect in chosen:
         # A point is named within its unit: units sharing point names give pages and tables that repeat.
-        names = (ASPECT_POINTS_ZH if zh else ASPECT_POINTS_EN)[aspect]
+        title, names = words["aspects"][aspect]
+        title = title.format(topic=topic) if zh else capitalised(title.format(topic=topic))
         points = [(f"{aspect}要点{p + 1}：{names[p]}" if zh else f"{aspect} point {p + 1}: {names[p]}")
                   for p in range(points_per_unit)]
-        description = f"从{aspect}的角度讲解{topic}" if zh else f"Explains {topic} from the angle of {aspect.lower()}"
+        description = words["description"].format(topic=topic, aspect=aspect if zh else aspect.lower())
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
 
@@ -244,19 +289,15 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     unit_in = unit.title if zh else _mid_sentence(unit.title)
     if angle == "concept":
         return ((f"{topic}的{name}" if zh else f"{topic}: {name}"),
-                ([f"{name}：{unit.description}", f"它回答的问题：{topic}为什么会这样", f"记住关键词：{unit.title}"] if zh else
-                 [f"{name}: {unit.description}", f"The question it answers: why {topic} works this way", f"Keyword: {unit.title}"]),
+                [line.format(name=name, description=unit.description, topic=topic, unit=unit.title) for line in words["concept"]],
                 ["示意图：" + name if zh else "Diagram: " + name])
     if angle == "process":
-        return ((f"一步步理解{name}" if zh else f"{name}, step by step"),
+        return (words["process_title"].format(name=name),
                 [f"第{'一二三四'[i]}步：{stage}" if zh else f"Step {i + 1}: {stage}" for i, stage in enumerate(words["stages"])],
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
-        return ((f"{name}：误区与正解" if zh else f"{name}: myth and fact"),
-                ([f"误区：只要知道{name}的结论就够了", f"误区：{name}与{topic}的其他部分无关",
-                  f"正解：要理解{name}背后的原因", f"正解：{name}与{unit.title}紧密相连"] if zh else
-                 [f"Myth: knowing the outcome of {name} is enough", f"Myth: {name} stands apart from {topic}",
-                  f"Fact: understand why {name} matters", f"Fact: {name} is tied to {unit_in}"]),
+        return (words["contrast_title"].format(name=name),
+                [line.format(name=name, topic=topic, unit=unit_in) for line in words["contrast"]],
                 ["左右对比" if zh else "Side-by-side contrast"])
     if angle == "table":
         activities = words["activities"]
@@ -266,7 +307,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 ["对比表格" if zh else "Comparison table"])
     if angle == "statement":
         return ((f"一句话说清{unit.title}" if zh else f"In one line: {unit_in}"),
-                [f"{name}：理解{unit.title}的钥匙" if zh else f"{name}: the key to {unit_in}"],
+                [words["statement"].format(name=name, unit=unit_in)],
                 ["大字强调" if zh else "Big statement"])
     if angle == "plan_chart":
         return (words["time_plan"],
@@ -321,7 +362,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = "总结与回顾" if zh else "Summary"
             content = units[:6]
             visuals = ["要点回顾清单" if zh else "Checklist of key points"]
-            seed = [f"我们回顾一下{topic}的要点。"] if zh else [f"Let us review the key points of {topic}."]
+            seed = [f"我们回顾一下{topic}的要点。"] if zh else ["Let us go over the key points once more."]
         else:
             unit, point = points[content_index % len(points)]
             rounds = content_index // len(ANGLES)
@@ -380,9 +421,9 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
     if kind in ("summary", "agenda"):
         return title, units[:6], []
     if kind == "exercise":
-        return title, ([f"用自己的话解释{units[0]}", f"举一个生活中与{topic}有关的例子", f"{units[0]}和{units[-1]}有什么联系？"] if zh else
-                       [f"Explain {_mid_sentence(units[0])} in your own words", f"Give an everyday example of {topic}",
-                        f"How is {_mid_sentence(units[0])} linked to {_mid_sentence(units[-1])}?"]), []
+        # An exercise follows the deck's setting: a talk's asks about the listeners' work, not everyday life.
+        first, last = (units[0], units[-1]) if zh else (_mid_sentence(units[0]), _mid_sentence(units[-1]))
+        return title, [item.format(first=first, last=last, topic=topic) for item in words["exercise_items"]], []
     tie = f"联系{units[nth % len(units)]}" if topic in subject else f"{subject}与{topic}的关系"
     tie_en = f"Linked to {_mid_sentence(units[nth % len(units)])}" if topic.lower() in lowered else f"How {subject} relates to {topic}"
     return title, ([f"{subject}：核心要点", tie, f"{subject}的一个实例"] if zh else

@@ -173,7 +173,7 @@ _LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|
 _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
                       r"销售|业绩|营收|利润|预算|战略|项目|产品|市场|运营|会议|演讲|发布会|路演|"
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|"
-                      r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|new hires|quarter(?:ly)?|"
+                      r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
                       r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
                       r"pitch|keynote|conference|webinar|all-hands|town hall)\b", re.IGNORECASE)
 
@@ -221,9 +221,11 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
     r"presentation|ppt)\s+(?:about|on|of)\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
-    # "a science talk for kids: why is the sky blue?": the occasion, then its subject after the colon
-    r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck)\b"
-    r"[^,.;:!?]*:\s*",
+    # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
+    # or whom it is for, then its subject after the colon
+    r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
+    r"onboarding|orientation|induction|kick-?off)\b[^,.;:!?]*:\s*",
+    r"^[^,.;:!?]*?\bfor\s+[^,.;:!?]+:\s*",
     r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
 _TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present|cover|describe)\s+", re.IGNORECASE)

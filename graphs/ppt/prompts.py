@@ -37,17 +37,17 @@ def course_config(analysis: TopicAnalysis, search: dict[str, Any] | None, feedba
     )
 
 
-def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None) -> str:
-    return (
-        f"Topic: {analysis.topic}\nCourse config:\n{_json(config.model_dump())}\n"
-        "Write the video outline: theme and knowledgeUnits (title, description, knowledgePoints), "
-        f"sized for {config.duration} minutes." + _feedback(feedback)
-    )
-
-
 # A deck told at work or in public (planning.deck_setting) is worded for its listeners, not for a class.
 TALK_SETTING = ("\nThis deck is a talk at work or in public, not a class: word it for that setting (an agenda, cases, "
                 "what it means for the listeners, discussion), never as a lesson (no 本课, class activities or classmates).")
+
+
+def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None, setting: str = "lesson") -> str:
+    return (
+        f"Topic: {analysis.topic}\nCourse config:\n{_json(config.model_dump())}\n"
+        "Write the video outline: theme and knowledgeUnits (title, description, knowledgePoints), "
+        f"sized for {config.duration} minutes." + (TALK_SETTING if setting == "talk" else "") + _feedback(feedback)
+    )
 
 
 def slide_scripts(analysis: TopicAnalysis, config: CourseConfig, outline: VideoOutline, slide_count: int,
