@@ -380,3 +380,14 @@ async def test_an_english_deck_never_gives_a_point_named_in_the_plural_a_singula
 ])
 def test_an_occasion_or_whom_it_is_for_before_a_colon_leaves_the_subject_after_it_as_the_title(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("Life on Mars", "Life on Mars"), ("Effects of social media on teens", "Effects of social media on teens"),
+    ("How to make bread at home", "How to make bread at home"), ("How to build a birdhouse", "How to build a birdhouse"),
+    ("Make a presentation on how to create a budget", "how to create a budget"),
+    ("Photosynthesis: how plants make food", "Photosynthesis: how plants make food"),
+    ("光合作用：植物如何制造食物", "光合作用：植物如何制造食物"),
+])
+def test_asking_words_inside_the_subject_and_its_subtitle_colon_stay_in_the_title(request_text, title):
+    assert short_title(request_text) == title

@@ -138,13 +138,17 @@ _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^�
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 _FILLER_EN = re.compile(
-    r"\b(please|pls|plz|thanks|thx|make|create|generate|build|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)|"
+    # The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
+    # make bread", "how to build a birdhouse"). So are "about" and "on" after the deck's own word or at the
+    # start ("slides on volcanoes"), not inside the subject ("life on Mars", "effects of social media on teens").
+    r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like))\s+)?(?:(?:make|create|generate|build|do)\s+)?"
+    r"(?:about|on)\b|^\W*(?:(?:please|pls|plz)\s+)?(?:make|create|generate|build|do)\b|"
+    r"\b(please|pls|plz|thanks|thx|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)(?:\s+(?:about|on))?|"
     # An article is an asking word before "deck"/"slides"; inside the subject ("journey to the moon") it stays.
     r"(?:a|an|the|short|quick|brief)(?=\s+(?:[\w-]+\s+)?(?:deck|slides?|presentation|ppt|course|lesson|overview)\b)|"
-    r"deck|slides?|overview|"
-    r"presentation|ppt|course|about|on|lesson|"
+    r"(?:deck|slides?|overview|presentation|ppt|course|lesson)(?:\s+(?:about|on))?|"
     # "for retirees" is the audience; "… on spotting scams" after it is the subject again.
-    r"for [a-z0-9 \-]+?(?=\s+(?:about|on)\b|[,.;:!?]|$)|\d+\s*(?:min|mins|minutes?))\b",
+    r"for [a-z0-9 \-]+?(?:\s+(?:about|on)\b|(?=[,.;:!?]|$))|\d+\s*(?:min|mins|minutes?))\b",
     re.IGNORECASE,
 )
 
@@ -291,16 +295,23 @@ def _subject_of_held(text: str) -> str:
         stripped = _FILLER_ZH.sub(" ", stripped)
         # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
         stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
+        stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
         text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
-        stripped = _FILLER_EN.sub(" ", text)
+        stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, _FILLER_EN.sub(" ", text))
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
         stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
-    return re.sub(r"\s+", " ", stripped).strip(" 的")
+    return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
+
+
+# A colon between two parts of the subject ("Photosynthesis: how plants make food", "光合作用：植物如何制造食物")
+# is the title's own; one that ends or opens the request is not.
+_SUBTITLE_COLON = re.compile(r"(?<=\w)\s*[:：]\s*(?=\w)")
+_COLON_KEPT = "\ue00a"
 
 
 def names_a_topic(request: str) -> bool:
