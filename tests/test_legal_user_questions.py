@@ -31,6 +31,17 @@ def _verified(run) -> list[dict]:
     return [c for c in _answer(run)["citations"] if c["verified"]]
 
 
+async def _reviewed(knowledge, contract: str):
+    """The run of a contract review of `contract` (the intent fixed: the review itself is under test)."""
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    return await GraphRunner(knowledge, llm=llm).ask(contract)
+
+
+def _clause_basis(run, number: int) -> str:
+    """What the review says under clause `number`: its text and the articles cited for it."""
+    return run.answer.split(t("legal.offline_clause", number=number))[1].split(t("legal.offline_clause", number=number + 1))[0]
+
+
 async def test_a_deposit_complaint_without_contract_text_is_answered_not_reviewed_clause_by_clause(knowledge):
     llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
     run = await GraphRunner(knowledge, llm=llm).ask("房东到期不退押金，说墙面有污渍要扣两千，合理吗")
@@ -348,19 +359,15 @@ async def test_an_iou_due_next_month_end_is_not_asked_for_its_repayment_term(kno
 
 
 async def test_a_lease_clause_letting_the_landlord_take_the_home_back_cites_the_lessors_duties(knowledge):
-    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
-    run = await GraphRunner(knowledge, llm=llm).ask(
-        "帮我审查这份租房合同：第一条 租期一年，月租金3000元；第二条 甲方可随时收回房屋；第三条 押金不予退还。")
-    basis = run.answer.split(t("legal.offline_clause", number=2))[1].split(t("legal.offline_clause", number=3))[0]
+    contract = "帮我审查这份租房合同：第一条 租期一年，月租金3000元；第二条 甲方可随时收回房屋；第三条 押金不予退还。"
+    basis = _clause_basis(await _reviewed(knowledge, contract), 2)
     assert "第708条" in basis or "第730条" in basis or "第703条" in basis, basis
     assert "第732条" not in basis, basis
 
 
 async def test_a_tenant_repair_clause_cites_the_repair_articles_not_a_tenants_death(knowledge):
-    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
-    run = await GraphRunner(knowledge, llm=llm).ask(
-        "请审查租赁合同条款：1. 乙方负责房屋的全部维修；2. 乙方不得转租；3. 租金每季度支付一次")
-    basis = run.answer.split(t("legal.offline_clause", number=1))[1].split(t("legal.offline_clause", number=2))[0]
+    contract = "请审查租赁合同条款：1. 乙方负责房屋的全部维修；2. 乙方不得转租；3. 租金每季度支付一次"
+    basis = _clause_basis(await _reviewed(knowledge, contract), 1)
     assert "维修" in basis and "死亡" not in basis, basis
 
 
@@ -412,16 +419,9 @@ def test_an_unnumbered_contract_is_reviewed_one_obligation_at_a_time():
 
 
 async def test_a_renovation_contracts_payment_clause_cites_the_contract_for_work_not_a_technology_contract(knowledge):
-    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
-    run = await GraphRunner(knowledge, llm=llm).ask(
-        "审查装修合同：第一条 工期60天；第二条 工程款分三期支付；第三条 因乙方施工质量问题造成损失，乙方只赔偿500元")
-    basis = run.answer.split(t("legal.offline_clause", number=2))[1].split(t("legal.offline_clause", number=3))[0]
+    contract = "审查装修合同：第一条 工期60天；第二条 工程款分三期支付；第三条 因乙方施工质量问题造成损失，乙方只赔偿500元"
+    basis = _clause_basis(await _reviewed(knowledge, contract), 2)
     assert "第846条" not in basis and "承揽" in basis, basis
-
-
-def _clause_basis(run, number: int) -> str:
-    """What the review says under clause `number`: its text and the articles cited for it."""
-    return run.answer.split(t("legal.offline_clause", number=number))[1].split(t("legal.offline_clause", number=number + 1))[0]
 
 
 def _civil_code(article: int, chapter: str, text: str) -> Article:
@@ -446,50 +446,35 @@ def test_only_a_question_that_asks_for_cases_stays_a_case_search():
 
 
 async def test_a_sellers_no_liability_clause_cites_the_rules_on_exemption_not_the_delivery_time(knowledge):
-    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
-    run = await GraphRunner(knowledge, llm=llm).ask(
-        "帮我看看这份买卖合同有没有问题：一、甲方向乙方出售二手车一辆，价款5万元；二、车辆交付后出现任何问题甲方概不负责；"
-        "三、定金一万元，乙方违约定金不退")
-    basis = _clause_basis(run, 2)
+    contract = ("帮我看看这份买卖合同有没有问题：一、甲方向乙方出售二手车一辆，价款5万元；二、车辆交付后出现任何问题甲方概不负责；"
+                "三、定金一万元，乙方违约定金不退")
+    basis = _clause_basis(await _reviewed(knowledge, contract), 2)
     assert "第601条" not in basis, basis
     assert any(f"第{n}条" in basis for n in (497, 506, 615, 616, 617, 618)), basis
 
 
 async def test_a_sale_contracts_payment_clause_cites_the_buyers_payment_duty_not_the_definition(knowledge):
-    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
-    run = await GraphRunner(knowledge, llm=llm).ask(
-        "审查买卖合同：第一条 货款分两期支付，签约付一半，收货付清；第二条 买方逾期付款的，每天罚款200元；"
-        "第三条 出卖人对货物质量不承担任何责任")
-    basis = _clause_basis(run, 1)
+    contract = ("审查买卖合同：第一条 货款分两期支付，签约付一半，收货付清；第二条 买方逾期付款的，每天罚款200元；"
+                "第三条 出卖人对货物质量不承担任何责任")
+    basis = _clause_basis(await _reviewed(knowledge, contract), 1)
     assert "第626条" in basis or "第628条" in basis, basis
 
 
-def test_a_renovation_contracts_payment_clause_puts_the_payment_article_before_the_definition():
-    definition = _civil_code(770, "第十七章 承揽合同", "承揽合同是承揽人按照定作人的要求完成工作，交付工作成果，定作人支付报酬的合同。")
-    payment = _civil_code(782, "第十七章 承揽合同", "定作人应当按照约定的期限支付报酬。")
-    ranked = of_kind_first([definition, payment], "承揽合同", "审查装修合同：…", "工程款分三期支付")
-    assert [a.article_no_arabic for a in ranked] == [782, 770]
+_RENT = (721, "第十四章 租赁合同", "承租人应当按照约定的期限支付租金。")
+_PENALTY = (585, "第八章 违约责任", "当事人可以约定一方违约时应当根据违约情况向对方支付一定数额的违约金")
 
 
-def test_a_sale_contracts_payment_clause_puts_the_buyers_payment_duty_before_the_definition_of_a_sale():
-    definition = _civil_code(595, "第九章 买卖合同", "买卖合同是出卖人转移标的物的所有权于买受人，买受人支付价款的合同。")
-    payment = _civil_code(626, "第九章 买卖合同", "买受人应当按照约定的数额和支付方式支付价款。")
-    ranked = of_kind_first([definition, payment], "买卖合同", "买卖合同：…", "货款分两期支付，签约付一半，收货付清")
-    assert [a.article_no_arabic for a in ranked] == [626, 595]
-
-
-def test_a_lease_fine_for_paying_late_puts_the_penalty_article_before_the_rent_article():
-    rent = _civil_code(721, "第十四章 租赁合同", "承租人应当按照约定的期限支付租金。")
-    penalty = _civil_code(585, "第八章 违约责任", "当事人可以约定一方违约时应当根据违约情况向对方支付一定数额的违约金")
-    ranked = of_kind_first([rent, penalty], "租赁合同", "租赁合同条款：…", "租金每季度支付一次，逾期一天罚款500元")
-    assert [a.article_no_arabic for a in ranked] == [585, 721]
-
-
-def test_a_late_fee_in_a_lease_is_a_penalty_clause_before_the_rent_article():
-    rent = _civil_code(721, "第十四章 租赁合同", "承租人应当按照约定的期限支付租金。")
-    penalty = _civil_code(585, "第八章 违约责任", "当事人可以约定一方违约时应当根据违约情况向对方支付一定数额的违约金")
-    ranked = of_kind_first([rent, penalty], "租赁合同", "租房合同：…", "逾期交租按每天100元收取滞纳金")
-    assert [a.article_no_arabic for a in ranked] == [585, 721]
+@pytest.mark.parametrize(("kind", "clause", "first", "then"), [
+    ("承揽合同", "工程款分三期支付", (782, "第十七章 承揽合同", "定作人应当按照约定的期限支付报酬。"),
+     (770, "第十七章 承揽合同", "承揽合同是承揽人按照定作人的要求完成工作，交付工作成果，定作人支付报酬的合同。")),
+    ("买卖合同", "货款分两期支付，签约付一半，收货付清", (626, "第九章 买卖合同", "买受人应当按照约定的数额和支付方式支付价款。"),
+     (595, "第九章 买卖合同", "买卖合同是出卖人转移标的物的所有权于买受人，买受人支付价款的合同。")),
+    ("租赁合同", "租金每季度支付一次，逾期一天罚款500元", _PENALTY, _RENT),
+    ("租赁合同", "逾期交租按每天100元收取滞纳金", _PENALTY, _RENT),
+], ids=["renovation payment", "sale payment", "lease fine", "lease late fee"])
+def test_a_clause_puts_the_article_on_what_it_does_before_the_rest_of_its_kind(kind, clause, first, then):
+    ranked = of_kind_first([_civil_code(*then), _civil_code(*first)], kind, f"{kind}：…", clause)
+    assert [a.article_no_arabic for a in ranked] == [first[0], then[0]]
 
 
 def test_a_document_asked_for_without_a_measure_word_is_drafted_and_one_already_written_is_a_question():
