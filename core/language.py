@@ -16,6 +16,28 @@ def language_of(text: str) -> str:
 _CLAUSE_MARK = re.compile(r"[，、；：,;:]")
 
 
+_CHINESE_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def chinese_number(text: str) -> int | None:
+    """A number as written in digits or Chinese numerals ("12", "十二", "二十三", "一百零五"); None when it is neither."""
+    if text.isdigit():
+        return int(text)
+    total, current = 0, 0
+    for ch in text:
+        if ch in _CHINESE_DIGITS:
+            current = _CHINESE_DIGITS[ch]
+        elif ch == "十":
+            total += (current or 1) * 10
+            current = 0
+        elif ch == "百":
+            total += (current or 1) * 100
+            current = 0
+        else:
+            return None
+    return total + current or None
+
+
 def clip(text: str, limit: int, mark: str = "") -> str:
     """At most `limit` characters of `text`. Chinese may stop at any character; other text stops at the
     last whole word that fits, so no word is left cut ("What t").

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from core.language import chinese_number
+
 PLACEHOLDER = "【待补充】"
 
 
@@ -365,22 +367,11 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
 
 
 # 月底 / 下个月底 / 年底 / 明年年底 / 下个月15号 / 下周五, then 前 (or not) and a word for paying back.
-_CN_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")}
 _RELATIVE_DUE = re.compile(
     r"(?P<when>(?P<year>(?:今年|明年)年?|年)?(?P<month>(?:下下|下)个?月|本月|这个?月|(?P<number>[\d一二三四五六七八九十]{1,2})\s*月|月)?"
     r"(?:(?P<end>底|末)|(?P<day>[\d一二三四五六七八九十]{1,3})\s*[日号])"
     r"|(?P<week>下下|下|本|这)?(?:个)?(?:周|星期|礼拜)(?P<weekday>[一二三四五六日天]))"
     r"\s*(?P<before>前|之前|以前)?\s*(?:要|就|再|会|必须|一定)?" + _REPAY)
-
-
-def _small_number(text: str) -> int | None:
-    """31, 十五, 二十八 as a number (a day of the month)."""
-    if text.isdigit():
-        return int(text)
-    tens, _, units = text.partition("十")
-    if "十" not in text:
-        return _CN_DIGITS.get(text)
-    return (_CN_DIGITS.get(tens, 0) if tens else 1) * 10 + (_CN_DIGITS.get(units, 0) if units else 0)
 
 
 def relative_due_date(text: str, today: date) -> str | None:
@@ -406,7 +397,7 @@ def relative_due_date(text: str, today: date) -> str | None:
             if found["year"] and not month_word:  # 年底, 明年年底: the year's last month
                 month = 12
             elif found["number"]:  # 3月底: that month, this year unless it is past and no year was said
-                month = _small_number(found["number"]) or 0
+                month = chinese_number(found["number"]) or 0
                 if not 1 <= month <= 12:
                     continue
                 year += not found["year"] and month < today.month
@@ -414,7 +405,7 @@ def relative_due_date(text: str, today: date) -> str | None:
                 month = today.month + months
                 year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
             last = calendar.monthrange(year, month)[1]
-            day = last if found["end"] else _small_number(found["day"] or "")
+            day = last if found["end"] else chinese_number(found["day"] or "")
             if not day or day > last:
                 continue
             due = date(year, month, day)

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from core.language import CJK, is_function_word
+from core.language import CJK, chinese_number, is_function_word
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -83,27 +83,6 @@ def parse_slash(text: str) -> SlashCommand | None:
         return None
     words = stripped.split()
     return SlashCommand(words[0].lower(), words[1:])
-
-
-_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
-def chinese_number(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    total, current = 0, 0
-    for ch in text:
-        if ch in _DIGITS:
-            current = _DIGITS[ch]
-        elif ch == "十":
-            total += (current or 1) * 10
-            current = 0
-        elif ch == "百":
-            total += (current or 1) * 100
-            current = 0
-        else:
-            return None
-    return total + current or None
 
 
 def target_chapter(text: str) -> int | None:

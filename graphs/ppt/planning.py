@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, language_of
+from core.language import CJK, chinese_number, language_of
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -49,19 +49,13 @@ def narration_length(text: str, language: str) -> int:
     return len(CJK.findall(text)) if language == "zh" else len(text.split())
 
 
-_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_NUMERAL = r"\d零一二两三四五六七八九十"
 _ZH_NUMBER = rf"[{_ZH_NUMERAL}]+"
 
 
 def _zh_number(text: str) -> int:
-    """"3" → 3, "三" → 3, "十二" → 12, "二十三" → 23."""
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)
-    return _ZH_DIGITS.get(text, 0)
+    """"3" → 3, "三" → 3, "十二" → 12, "二十三" → 23; 0 when it is no number."""
+    return chinese_number(text) or 0
 
 
 _EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
