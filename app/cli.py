@@ -277,9 +277,13 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
             await store.close()
 
     console.print(t("cli.threads_from", data_dir=Path(settings.data_dir).resolve()), highlight=False)
+    threads = asyncio.run(load())
+    if not threads:
+        _say(t("cli.threads_none"))
+        return 0
     table = Table(t("cli.heading_thread"), t("cli.heading_flow"), t("cli.heading_status"), t("cli.heading_title"))
     table.columns[0].no_wrap = True
-    for thread in asyncio.run(load()):
+    for thread in threads:
         status = f"runtime.status_{thread['status']}"
         table.add_row(thread["thread_id"], thread["flow"], t(status) if status in catalogue() else thread["status"],
                       Text(thread["title"]))

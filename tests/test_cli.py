@@ -118,3 +118,13 @@ def test_ng_threads_delete_without_a_terminal_refuses_unless_told_yes(tmp_path):
     deleted = ng("threads", "delete", "t1", "--yes", data_dir=tmp_path / "data", cwd=ROOT)
     assert deleted.returncode == 0, deleted.stdout + deleted.stderr
     assert not deck.exists() and "t1" not in ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout
+
+
+def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["threads"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "还没有线程" in said and "ng ppt" in said
