@@ -67,6 +67,19 @@ async def test_an_article_named_without_book_title_marks_is_quoted(knowledge):
     assert ("中华人民共和国民法典", "1087") in {(c["law"], c["article"]) for c in _verified(run)}
 
 
+async def test_an_article_asked_for_by_number_is_quoted_whole_not_cut_off(knowledge):
+    run = await GraphRunner(knowledge).ask("劳动合同法第三十九条是怎么规定的")
+    # Article 39 lists six grounds; the answer must read to the last one.
+    assert "（六）被依法追究刑事责任的" in run.answer
+
+
+async def test_the_legal_basis_does_not_repeat_the_words_of_an_article_the_answer_quotes(knowledge):
+    run = await GraphRunner(knowledge).ask("劳动合同法第三十九条是怎么规定的")
+    assert run.answer.count("在试用期间被证明不符合录用条件") == 1
+    basis = run.answer.split(t("legal.basis_heading"))[1]
+    assert "《中华人民共和国劳动合同法》第39条" in basis
+
+
 async def test_citing_the_repealed_contract_law_is_told_it_is_repealed_and_what_replaced_it(knowledge):
     run = await GraphRunner(knowledge).ask("根据合同法第52条，这个合同是不是无效的？")
     repealed = [c for c in _answer(run)["citations"] if c["status"] == "repealed"]

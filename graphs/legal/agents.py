@@ -351,7 +351,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                                           summary=lambda items: [n.as_written for n in items or []])
         for item in named or []:
             if item.article is not None:
-                articles.append(_article_dict(item.article))
+                articles.append({**_article_dict(item.article), "named": True})
             elif item.replacement:
                 repealed.append({"written": item.as_written, "replacement": item.replacement})
                 # The articles that now say what the repealed one said are what the user is after.

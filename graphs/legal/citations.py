@@ -50,14 +50,21 @@ def _checks(text: str, source: StatuteSource) -> list[_Written]:
     return [_Written(law, number, check) for (law, number), check in zip(pairs, checked)]
 
 
-def basis_section(citations: list[Citation], removed: list[Citation]) -> str:
-    """The checked legal basis under the answer: each citation with its excerpt and status."""
+def basis_section(citations: list[Citation], removed: list[Citation], answer: str = "") -> str:
+    """The checked legal basis under the answer: each citation with its excerpt and status.
+
+    An article the answer already quotes is listed by its name alone: its words a second time, a few
+    lines below the first, only lengthen what the user reads.
+    """
     if not citations and not removed:
         return ""
+    quoted = " ".join(answer.split())
     lines = [t("legal.basis_heading")]
     for c in citations:
         if c.verified:
-            lines.append(f"- 《{c.law}》{article_label(c.article)} — {c.excerpt}")
+            excerpt = c.excerpt.rstrip("…")
+            already = bool(excerpt) and excerpt[:40] in quoted
+            lines.append(f"- 《{c.law}》{article_label(c.article)}" + ("" if already else f" — {c.excerpt}"))
         else:
             lines.append(f"- {c.asWritten} — " + t("legal.repealed_note", replacement=c.replacement or ""))
     for c in removed:

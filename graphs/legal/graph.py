@@ -323,7 +323,7 @@ async def orchestrate(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
                         duration_ms=_ms(started)))
     if removed:
         ctx.log(t("legal.citations_removed", count=len(removed)), level="warning")
-    basis = basis_section(citations, removed)
+    basis = basis_section(citations, removed, checked)
     disclaimer = t("legal.disclaimer")
     answer = "\n\n".join(part for part in (checked.strip(), basis, f"---\n{disclaimer}") if part)
     stream_answer(ctx, answer)
