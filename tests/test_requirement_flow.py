@@ -405,6 +405,53 @@ def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     assert verb not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, size", [
+    ("We are a three-person team and need a tool to track customer orders", "three-person team"),
+    ("A 5-person team of nurses needs a shift planner", "person team"),
+])
+def test_a_team_size_is_not_taken_for_a_role(requirement, size):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert size not in goal, goal
+
+
+def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers():
+    goal = first_round("A small expense tool for our three-person team, with receipts", force_plan=True).stages[1].goal
+    assert "the requesters themselves" in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个库存查询页面，需要管理员权限才能修改库存", "管理员"),
+    ("A price list page; editing prices requires admin rights", "admin"),
+])
+def test_a_permission_the_requirement_requires_is_not_taken_for_a_role(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role, joined", [
+    ("因为客服每天要手工导出订单数据，所以需要一个自动报表", "客服", "因为客服"),
+    ("虽然店员很少，但是店长需要每天看销售报表", "店长", "但是店长"),
+])
+def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, joined):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal and joined not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, time", [
+    ("Build a page that shows orders before March, for warehouse staff", "before March"),
+    ("Store managers can list the invoices paid before Friday", "before Friday"),
+    ("做一个订单查询页面，店员可以查看3月前的订单", "3月前"),
+])
+def test_a_time_that_picks_which_records_to_show_is_not_a_deadline(requirement, time):
+    release = first_round(requirement, force_plan=True).stages[-1]
+    assert time not in release.goal, release.goal
+
+
+def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
+    scope = first_round("A tool to track customer orders. Managers can show orders before March.", force_plan=True).scope
+    assert "Deliver: Managers can show orders before March" in scope, scope
+
+
 @pytest.mark.parametrize("requirement", [
     "我开了一家小超市，想做个记账工具自己用",
     "我们想做个家庭相册，我们可以在手机上按日期找照片",

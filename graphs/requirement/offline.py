@@ -183,7 +183,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"
                                       else t("the requesters themselves", "需求提出方自己"))
             continue
-        elif topic.settled_by(said):  # settled by the requirement or the answers themselves
+        # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
+        elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
                 stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
