@@ -503,6 +503,25 @@ def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words
     assert title in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
 
 
+@pytest.mark.parametrize("requirement, title, background", [
+    ("因为客服每天要手工导出订单数据，所以需要一个自动报表", "一个自动报表", "因为"),
+    ("Since our nurses swap shifts by phone, build a shift swap page", "Build a shift swap page", "Since"),
+])
+def test_a_plan_is_titled_by_what_is_wanted_not_by_the_reason_told_before_it(requirement, title, background):
+    plan = first_round(requirement, force_plan=True)
+    heading = plan.plan_markdown.splitlines()[0]
+    assert heading.endswith(title) and background not in heading, heading
+
+
+@pytest.mark.parametrize("requirement", [
+    "We are a three-person team and need a tool to track customer orders and refunds",
+    "Build a page that shows orders before March, for warehouse staff",
+])
+def test_the_suggested_commit_subject_fits_in_72_characters(requirement):
+    subject = first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0]
+    assert len(subject) <= 72, subject
+
+
 @pytest.mark.parametrize("requirement, role", [
     ("做一个门诊小程序，值班护士可以登记病人", "值班护士"),
     ("An inventory web page for warehouse staff", "warehouse staff"),
