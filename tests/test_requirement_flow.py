@@ -465,6 +465,7 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
 @pytest.mark.parametrize("requirement, stated", [
     ("An archive search page for librarians. It must be live by the end of March.", "by the end of March"),
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
+    ("给学校做个失物招领小程序，学生可以发布丢失物品，月底前上线", "月底前"),  # a month-end with no month named
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
     release = first_round(requirement, force_plan=True).stages[-1]

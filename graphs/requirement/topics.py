@@ -90,11 +90,11 @@ _DEADLINE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
-    # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "春节前"
+    # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "月底前", "春节前"
     # ("本月的订单", "三年前的数据" are what to show, not when to ship: a relative time needs a "by" after it)
     re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:下|本|这)个?(?:周|星期|月|季度)"
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
-               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|年底|节前"),
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月)(?:底|末)(?:之前|以前|前)?|节前"),
 )
 # A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
 TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
