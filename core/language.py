@@ -69,14 +69,14 @@ def clip(text: str, limit: int, mark: str = "") -> str:
 # conjunctions, question words) and the commonest adverbs: words a sentence is built with rather than
 # words it is about. A name spelt like one ("Will", "May") is only a name where it is written as one.
 ENGLISH_FUNCTION_WORDS = frozenset("""
-a about above after again against ago all also am an and any anyone anything are around as at back be been before
-being below between both but by can could did do does doing done down during each either else ever every few for
-from further had has have having he her here hers herself him himself his how i if in into is it its itself just
+a about above after again against ago all also although am an and any anyone anything are around as at back be
+because been before being below between both but by can could did do does doing done down during each either else
+ever every few for from further had has have having he her here hers herself him himself his how i if in into is it its itself just
 last later least less let like many may me might mine more most much must my myself near neither never next no
 none nor not now of off often on once one only or other our ours ourselves out over own perhaps quite rather
 really same shall she should since so some someone something soon still such than that the their theirs them
-themselves then there these they this those though through thus till to too under until up upon us very was we
-well were what whatever when where whether which while who whom whose why will with within without would yet you
+themselves then there these they this those though through thus till to too under unless until up upon us very
+was we well were what whatever when where whether which while who whom whose why will with within without would yet you
 your yours yourself yourselves
 """.split())
 

@@ -405,6 +405,53 @@ def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     assert verb not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, size", [
+    ("We are a three-person team and need a tool to track customer orders", "three-person team"),
+    ("A 5-person team of nurses needs a shift planner", "person team"),
+])
+def test_a_team_size_is_not_taken_for_a_role(requirement, size):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert size not in goal, goal
+
+
+def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers():
+    goal = first_round("A small expense tool for our three-person team, with receipts", force_plan=True).stages[1].goal
+    assert "the requesters themselves" in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个库存查询页面，需要管理员权限才能修改库存", "管理员"),
+    ("A price list page; editing prices requires admin rights", "admin"),
+])
+def test_a_permission_the_requirement_requires_is_not_taken_for_a_role(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role, joined", [
+    ("因为客服每天要手工导出订单数据，所以需要一个自动报表", "客服", "因为客服"),
+    ("虽然店员很少，但是店长需要每天看销售报表", "店长", "但是店长"),
+])
+def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, joined):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal and joined not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, time", [
+    ("Build a page that shows orders before March, for warehouse staff", "before March"),
+    ("Store managers can list the invoices paid before Friday", "before Friday"),
+    ("做一个订单查询页面，店员可以查看3月前的订单", "3月前"),
+])
+def test_a_time_that_picks_which_records_to_show_is_not_a_deadline(requirement, time):
+    release = first_round(requirement, force_plan=True).stages[-1]
+    assert time not in release.goal, release.goal
+
+
+def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
+    scope = first_round("A tool to track customer orders. Managers can show orders before March.", force_plan=True).scope
+    assert "Deliver: Managers can show orders before March" in scope, scope
+
+
 @pytest.mark.parametrize("requirement", [
     "我开了一家小超市，想做个记账工具自己用",
     "我们想做个家庭相册，我们可以在手机上按日期找照片",
@@ -418,6 +465,7 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
 @pytest.mark.parametrize("requirement, stated", [
     ("An archive search page for librarians. It must be live by the end of March.", "by the end of March"),
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
+    ("给学校做个失物招领小程序，学生可以发布丢失物品，月底前上线", "月底前"),  # a month-end with no month named
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
     release = first_round(requirement, force_plan=True).stages[-1]
@@ -454,6 +502,25 @@ def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words
     assert title.endswith("…") and requirement.startswith(title[:-1]), title
     assert requirement[len(title) - 1] in " ，", title  # the cut falls between words (or clauses), not inside one
     assert title in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
+
+
+@pytest.mark.parametrize("requirement, title, background", [
+    ("因为客服每天要手工导出订单数据，所以需要一个自动报表", "一个自动报表", "因为"),
+    ("Since our nurses swap shifts by phone, build a shift swap page", "Build a shift swap page", "Since"),
+])
+def test_a_plan_is_titled_by_what_is_wanted_not_by_the_reason_told_before_it(requirement, title, background):
+    plan = first_round(requirement, force_plan=True)
+    heading = plan.plan_markdown.splitlines()[0]
+    assert heading.endswith(title) and background not in heading, heading
+
+
+@pytest.mark.parametrize("requirement", [
+    "We are a three-person team and need a tool to track customer orders and refunds",
+    "Build a page that shows orders before March, for warehouse staff",
+])
+def test_the_suggested_commit_subject_fits_in_72_characters(requirement):
+    subject = first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0]
+    assert len(subject) <= 72, subject
 
 
 @pytest.mark.parametrize("requirement, role", [

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.language import CJK
+from core.language import CJK, clip
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
@@ -50,14 +50,21 @@ def _en_clauses(text: str) -> list[str]:
     return [c for c in clauses if c]
 
 
+# Why it is wanted, before what is wanted: "Because clerks export orders by hand, we need …", and the word
+# that then leads on to the want ("所以", "so").
+_EN_CAUSE = re.compile(r"^(?:because|since|as|given that|now that)\b[^,;]*,\s*(?:so\s+)?", re.IGNORECASE)
+_ZH_RESULT = re.compile(r"^(?:所以|因此|因而|于是|那么|故)\s*")
+
+
 def _deliverables(requirement: str, zh: bool) -> list[str]:
     """The requirement's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修";
     "Build a booking page", "nurses confirm each booking"); else the summary whole."""
     summary = _summary(requirement)
-    clauses = [c.strip() for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else _en_clauses(requirement)
+    clauses = ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
+               [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
-        return [summary]
+        return [summary if zh else _EN_CAUSE.sub("", summary) or summary]
     items = []
     for clause in clauses:
         if _only_states_time_or_load(clause):
@@ -83,7 +90,21 @@ def _only_states_time_or_load(clause: str) -> bool:
 
 # The person asking, speaking of themselves, and what they wish for.
 _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
-_BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)")
+_BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
+
+
+def _title(requirement: str, zh: bool) -> str:
+    """What the plan is called: from what it delivers first, not from the background told before it
+    ("因为客服每天要手工导出…，所以需要一个自动报表" → "一个自动报表")."""
+    summary = _summary(requirement)
+    first = _deliverables(requirement, zh)[0]
+    start = summary.find(first)
+    wanted = summary[start:] if start > 0 else summary if start == 0 else first
+    return plan_title(wanted[:1].upper() + wanted[1:])
+
+
+# Git's convention for a subject line: longer ones are cut off in logs and reviews.
+_COMMIT_SUBJECT = 72
 
 
 # A shell line of a usage example ("$ make test", ".venv/bin/ng ppt ... --out x"): what it says is an
@@ -183,7 +204,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"
                                       else t("the requesters themselves", "需求提出方自己"))
             continue
-        elif topic.settled_by(said):  # settled by the requirement or the answers themselves
+        # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
+        elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
                 stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
@@ -223,7 +245,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             })
 
     summary = _summary(requirement)
-    short = plan_title(summary)
+    short = _title(requirement, zh)
 
     def value(topic_id: str, default_en: str, default_zh: str) -> str:
         # The human's words when there are some; otherwise a neutral phrase (the assumption or
@@ -375,8 +397,12 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         "stages": [] if ask else stages,
         "deliverables": deliverables,
         "plan_markdown": "",
-        "commit_message_suggestion": t(f"docs: add implementation plan for {short}", f"docs: 新增「{short}」实施计划"),
+        "commit_message_suggestion": "",
     }
+    subject = t("docs: add plan for {title}", "docs: 新增「{title}」实施计划")
+    plan["commit_message_suggestion"] = subject.format(
+        title=clip(short, _COMMIT_SUBJECT - len(subject.format(title="")), "…"))
     sources = [str(k.get("source")) for k in knowledge if k.get("source")]
-    plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh)
+    plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh,
+                                            title=short)
     return plan

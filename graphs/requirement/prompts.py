@@ -36,7 +36,7 @@ Output exactly one JSON object, schema v1.0, fields: version ("1.0"), status
 out_of_scope[], assumptions[{text, risk_level: low|medium|high, rollback_hint}],
 questions[{id, question, why_needed, impact_if_unknown, fallback_assumption, blocking, priority}],
 dependencies[], stages[{name, goal, success_criteria[], tasks[], validation[], risks[], owner_hint}],
-deliverables[], plan_markdown, commit_message_suggestion.
+deliverables[], plan_markdown, commit_message_suggestion (a subject line of at most 72 characters).
 
 Linkage rules:
 - clarification_needed: 1–5 questions, at least one blocking; plan_markdown may be empty or hold
@@ -48,7 +48,8 @@ Linkage rules:
 - When FORCE_PLAN is true you must return plan_ready.
 - If no blocking question remains, return plan_ready.
 
-plan_markdown follows the IMPLEMENTATION_PLAN template: "# Implementation Plan: <title>", a summary,
+plan_markdown follows the IMPLEMENTATION_PLAN template: "# Implementation Plan: <title>" (<title>: what
+is wanted, not the reason told before it), a summary,
 scope, out of scope, decisions, assumptions (table: Assumption | Risk | Rollback), dependencies, then
 for each stage "## Stage N: <name>" with **Goal**, **Success Criteria**, **Tasks** (checkboxes),
 **Tests**, **Risks**, **Owner** and "**Status**: Not Started", then deliverables and sources.

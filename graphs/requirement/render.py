@@ -83,14 +83,16 @@ def render_markdown(
     sources: Sequence[str] = (),
     open_questions: Sequence[Mapping[str, Any]] = (),
     zh: bool = False,
+    title: str | None = None,
 ) -> str:
-    """Markdown for a plan dict (RequirementPlan fields). With no stages it renders the settled part only."""
+    """Markdown for a plan dict (RequirementPlan fields). With no stages it renders the settled part only.
+    `title`: what the plan is called, when the composer knows better than the summary's first sentence."""
     summary = plan["requirement_summary"]
 
     def heading(key: str) -> str:
         return f"## {word(key, zh)}"
 
-    lines = [f"# {word('title', zh, title=plan_title(summary))}", "",
+    lines = [f"# {word('title', zh, title=title or plan_title(summary))}", "",
              f"> {word('schema', zh, version=plan.get('version', '1.0'), status=plan['status'])}", "",
              heading("summary"), "", summary, ""]
     if plan.get("scope"):

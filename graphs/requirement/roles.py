@@ -16,7 +16,7 @@ import re
 import jieba
 
 from core.language import CJK, ENGLISH_FUNCTION_WORDS, is_function_word
-from graphs.requirement.topics import TOPICS_BY_ID, find_keywords, is_chinese
+from graphs.requirement.topics import TEAM_SIZE, TOPICS_BY_ID, find_keywords, is_chinese
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -49,7 +49,10 @@ _ZH_NEEDS = {"需要", "要", "还要", "也要", "都要", "需", "须", "必�
 _ZH_AND = {"和", "与", "及", "以及", "或", "或者", "、", "跟", "同"}
 # Words that open a clause before its subject: 然后/同时/如果 …
 _ZH_OPENERS = {"然后", "再", "并且", "并", "同时", "另外", "而", "当", "如果", "以及", "还有", "最后", "首先", "其次", "此外",
-               "接着", "之后", "且"}
+               "接着", "之后", "且",
+               # cause, result and concession: "因为客服…", "所以…", "虽然店员…但是店长…"
+               "因为", "由于", "鉴于", "所以", "因此", "因而", "于是", "虽然", "尽管", "但是", "但", "可是", "不过", "只要",
+               "只有", "除非", "即使", "既然"}
 _ZH_CLAUSE = re.compile(r"[，,。.；;：:！!？?\n（）()“”\"]+")
 _ZH_MAX_WORDS = 2  # a head word and one word qualifying it ("仓库 管理员", "值班 工程师", "审批 人")
 
@@ -67,7 +70,8 @@ def _zh_from(tokens: list[str], start: int) -> tuple[str, int] | None:
     word right after it qualifies it further ("学生 家长")."""
     for end in range(start + 1, min(start + _ZH_MAX_WORDS, len(tokens)) + 1):
         words = tokens[start:end]
-        if any(word in _ZH_AND or word in _ZH_BEFORE or word in _ZH_MODALS or word == "的" for word in words):
+        if any(word in _ZH_AND or word in _ZH_BEFORE or word in _ZH_MODALS or word in _ZH_OPENERS or word == "的"
+               for word in words):
             return None
         # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier.
         if any(len(word) < 2 or not CJK.search(word) for word in words[:-1]):
@@ -229,10 +233,27 @@ def _same_people(part: str, whole: str) -> bool:
     return rest in _EN_GROUPS or rest in _ZH_GROUPS
 
 
+# Nouns of access: a role word right before one names a permission, not a person who uses it
+# ("需要管理员权限才能修改", "requires admin rights").
+_ACCESS_NOUNS = ("权限", "身份", "级别", "permission", "permissions", "rights", "privilege", "privileges", "access",
+                 "role", "level")
+_ACCESS = re.compile(r"\s*(?:" + "|".join(_ACCESS_NOUNS) + r")(?![A-Za-z])", re.IGNORECASE)
+
+
+def _not_a_user(role: str, text: str) -> bool:
+    """Whether `role` is written only as a team's size ("three-person team") or as a permission
+    ("管理员权限", "admin rights"): then nobody is named who uses it."""
+    if any(role.lower() in size.group(0).lower() for size in TEAM_SIZE.finditer(text)):
+        return True
+    places = [m.end() for m in re.finditer(re.escape(role), text, re.IGNORECASE)]
+    return bool(places) and all(_ACCESS.match(text, end) for end in places)
+
+
 def named_roles(text: str) -> list[str]:
     """The roles `text` names, in reading order, each once and as written, with its qualifier
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
-    found = _zh_roles(text) if is_chinese(text) else _en_roles(text)
+    found = [(start, end, role) for start, end, role in (_zh_roles(text) if is_chinese(text) else _en_roles(text))
+             if not _not_a_user(role, text)]
     # A role found inside a longer one found at the same place ("customer" in "customer support agents") is that one.
     found = [(start, end, role) for start, end, role in found
              if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found)]
@@ -245,7 +266,8 @@ def named_roles(text: str) -> list[str]:
     roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
-        if word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles):
+        if (word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
+                and not _not_a_user(word, text)):
             roles.append(word)
     return roles
 
@@ -260,8 +282,12 @@ _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:�
                        rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)")
 _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:personal|internal)\s+use\b|"
                        r"\bfor\s+(?:myself|ourselves|me|us)\b|"
+                       # the asker's own group ("for our three-person team", "for my family")
+                       r"\bfor\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:team|office|shop|store|company|business|group|"
+                       r"family|household|club|class)\b|"
                        r"\b(?:I|we)\s+(?:(?:can|could)\s+(?!be\b)[a-z]+|(?:will\s+|'ll\s+)?use\b)", re.IGNORECASE)
-_MANY = re.compile(r"我们|咱们|内部|\b(?:we|us|our|ourselves|internal)\b", re.IGNORECASE)
+_MANY = re.compile(r"我们|咱们|内部|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
+                   r"company|business|shop|store)\b", re.IGNORECASE)
 
 
 def asker_uses(text: str) -> str | None:

@@ -39,14 +39,25 @@ class Topic:
     # Shapes of an answer no word list holds ("by the end of March", "下周五之前", "50 shops", "3个人"):
     # found in the requirement or the answers, they settle the topic as a keyword does.
     patterns: tuple[re.Pattern[str], ...] = ()
+    # Shapes in which the same words say something else ("show orders before March" picks which orders,
+    # "3月前的订单" too): what they cover settles nothing.
+    not_in: tuple[re.Pattern[str], ...] = ()
+
+    def _unmasked(self, text: str) -> str:
+        """`text` with what `not_in` covers blanked out, keeping every other character where it was."""
+        text = text or ""
+        for pattern in self.not_in:
+            text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+        return text
 
     def settled_by(self, text: str) -> bool:
-        return find_keyword(text, self.keywords) is not None or any(p.search(text or "") for p in self.patterns)
+        text = self._unmasked(text)
+        return find_keyword(text, self.keywords) is not None or any(p.search(text) for p in self.patterns)
 
     def stated_in(self, text: str) -> str | None:
         """The words of `text` that state the answer by one of the shapes ("by the end of March", "3个人"):
         the longest, which says it most fully ("by the end of March", not "be live")."""
-        found = [m for p in self.patterns for m in p.finditer(text or "")]
+        found = [m for p in self.patterns for m in p.finditer(self._unmasked(text))]
         return _to_clause_end(text, max(found, key=lambda m: len(m.group(0)))) if found else None
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
@@ -79,16 +90,30 @@ _DEADLINE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
-    # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "春节前"
+    # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "月底前", "春节前"
     # ("本月的订单", "三年前的数据" are what to show, not when to ship: a relative time needs a "by" after it)
     re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:下|本|这)个?(?:周|星期|月|季度)"
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
-               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|年底|节前"),
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月)(?:底|末)(?:之前|以前|前)?|节前"),
+)
+# A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
+TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
+                       rf"\bteam\s+of\s+{_COUNT_EN}\b(?:\s+(?:people|persons))?|\b(?:the\s+)?{_COUNT_EN}\s+of\s+us\b",
+                       re.IGNORECASE)
+# A time that picks which records, not when to ship: after a verb of showing or finding them ("show orders
+# before March", "export the invoices until Friday") or a word of when a record was made ("orders placed
+# before May"); in Chinese a time that qualifies a noun ("3月前的订单", "本月底的账单").
+_RECORD_TIMES = (
+    re.compile(r"\b(?:show|list|display|view|see|filter|find|search|look up|export|import|count|sum|total|delete|"
+               r"archive|hide|include|exclude|sort|print|fetch|query|download|compare)(?:s|es|ed|ing)?\b"
+               r"(?:\s+(?!(?:by|before|until|till|after|since)\b)[\w'-]+){0,5}\s+(?:before|until|till|after|since)\s+\S+|"
+               r"\b(?:placed|created|made|dated|submitted|posted|sent|received|paid|booked|opened|closed|logged|"
+               r"recorded|entered|added|issued|signed|uploaded|published)\s+(?:before|until|till|after|since|by)\s+\S+",
+               re.IGNORECASE),
+    re.compile(rf"(?:{_DEADLINE_PATTERNS[-1].pattern})的"),
 )
 _SCALE_PATTERNS = (
-    # A team's size is its load: "a three-person team", "a team of 5", "the 4 of us"
-    re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
-               rf"\bteam\s+of\s+{_COUNT_EN}\b(?:\s+(?:people|persons))?|\b(?:the\s+)?{_COUNT_EN}\s+of\s+us\b", re.IGNORECASE),
+    TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
     re.compile(r"\b\d[\d,.]*\s*[km]?\s*(?:users|people|persons|shops|stores|branches|customers|requests|orders|records|"
                r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
@@ -209,6 +234,7 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("roadmap", "milestone", "deadline", "里程碑", "路线图", "截止"),
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
         patterns=_DEADLINE_PATTERNS,
+        not_in=_RECORD_TIMES,
         question=("Is there a deadline or release window the stages must fit?", "是否有截止时间或发布窗口需要满足？"),
         why=("Stage size and order depend on the time available.", "阶段大小与先后取决于可用时间。"),
         impact=("The plan may be too large for the window.", "计划可能超出可用时间。"),
