@@ -500,3 +500,45 @@ def test_a_document_asked_for_without_a_measure_word_is_drafted_and_one_already_
 @pytest.mark.parametrize("request_text", ["条款帮我看看", "帮我检查一下这个保密协议"])
 def test_terms_asked_to_be_looked_at_in_any_word_order_are_reviewed(request_text):
     assert settle_intent("contract_review", request_text) == "contract_review"
+
+
+_SOFA_SALE = "审查一下这个合同：甲方购买乙方沙发一套，价款5000元；货到付款；沙发如有破损，乙方最多赔偿300元。"
+
+
+async def test_cash_on_delivery_in_a_sale_that_never_says_sale_cites_the_buyers_payment_not_a_lease(knowledge):
+    basis = _clause_basis(await _reviewed(knowledge, _SOFA_SALE), 2)
+    assert "第721条" not in basis, basis
+    assert any(f"第{n}条" in basis for n in (626, 627, 628)), basis
+
+
+async def test_a_capped_damages_clause_cites_the_rules_on_limiting_liability(knowledge):
+    basis = _clause_basis(await _reviewed(knowledge, _SOFA_SALE), 3)
+    assert "乙方最多赔偿300元" in basis, basis  # the cap stays with its condition, one clause
+    assert any(f"第{n}条" in basis for n in (497, 506, 584, 585)), basis
+
+
+async def test_a_review_request_without_the_contract_text_asks_for_the_text(knowledge):
+    run = await _reviewed(knowledge, "帮我看看这份合同有没有坑")
+    assert t("legal.review_needs_terms") in run.answer
+    assert _answer(run)["citations"] == []
+
+
+@pytest.mark.parametrize(("request_text", "intent"), [
+    ("Please review this NDA", "contract_review"), ("Can you check my lease for unfair clauses?", "contract_review"),
+    ("draft a loan agreement", "document_draft"), ("Could you write me a lawyer's letter?", "document_draft"),
+])
+async def test_english_review_and_draft_requests_keep_their_intent(request_text, intent):
+    assert (await classify_text(request_text, OfflineLLM())).intent == intent
+
+
+async def test_the_confidence_shown_is_the_rules_when_they_overrule_the_models_intent():
+    # The model says review (0.7); no contract text and no request to review: the rules make it a question.
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    result = await classify_text("房东到期不退押金，说墙面有污渍要扣两千，合理吗", llm)
+    assert (result.intent, result.via) == ("legal_consultation", "rules")
+    assert result.confidence < 0.7
+
+
+def test_a_broken_fitting_in_a_rented_home_is_the_landlords_repair_not_a_consumer_claim():
+    expansion = expand("租的房子热水器坏了房东不修，怎么办")
+    assert "消费者权益保护法" not in expansion.laws and "维修义务" in expansion.terms

@@ -33,6 +33,8 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
         (r"(帮我|帮忙|给我|麻烦|替我)?(起草|草拟|(拟|写|出|生成|弄|做|准备)一?[份个张封篇])", 0.9),
         (r"起诉状|仲裁申请书?|律师函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
         (r"模板|范本", 0.4),
+        # English requests ("draft a loan agreement", "can you write me an IOU").
+        (r"\b(draft|write|prepare|draw up)\b.{0,30}\b(agreement|contract|letter|iou|complaint|notice|will|application)s?\b", 1.6),
     ],
     "case_search": [
         (r"案例|判例|判列|典型案|类似案件|类案|裁判文书", 1.0),
@@ -46,6 +48,8 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
     "contract_review": [
         (r"审查|审核|审一下|审审|审阅|把关|把一下关|过一下|看看.{0,12}(条款|合同|协议)", 1.0),
         (r"条款|第[一二三四五六七八九十\d]+条写|格式条款|合同里(写|说)|协议(里|写)", 0.5),
+        # English requests ("Please review this NDA", "check my lease for traps").
+        (r"\b(review|check|look over|go over|proofread)\b.{0,30}\b(agreement|contract|nda|lease|clauses?|terms)\b", 1.6),
     ],
     "legal_consultation": [
         (r"怎么办|咋办|咋整|该怎么|怎么维权|如何维权|能不能|能否|可以吗|行吗|合法吗|违法吗|合法不|有效吗", 0.8),
@@ -104,6 +108,18 @@ def _score(rules: dict[str, list[tuple[str, float]]], text: str) -> dict[str, fl
     return scores
 
 
+def rule_confidence(scores: dict[str, float], intent: str) -> float:
+    """How sure the keyword cues are of `intent`: its weight against the strongest other intent's."""
+    if not scores:
+        return 0.3
+    top = scores.get(intent, 0.0)
+    second = max((value for label, value in scores.items() if label != intent), default=0.0)
+    if second == 0:
+        return round(min(0.97, 0.4 + 0.3 * top), 3)
+    # Competing cues (e.g. 案例 + 怎么办): never sure enough to skip the model.
+    return round(max(0.0, min(0.8, 0.3 + 0.3 * (top - second))), 3)
+
+
 def extract_entities(text: str) -> list[str]:
     found: list[str] = []
     for pattern in _ENTITY_PATTERNS:
@@ -134,16 +150,8 @@ def classify_by_rules(text: str) -> RuleVerdict:
     scores = _score(INTENT_RULES, text)
     if CITATION_RE.search(text) and "regulation_query" in scores:
         scores["regulation_query"] += 0.6  # a written citation is the clearest statute lookup
-    ranked = sorted(scores.items(), key=lambda item: -item[1])
-    if not ranked:
-        intent, confidence = "general_chat", 0.3
-    else:
-        intent, top = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else 0.0
-        if second == 0:
-            confidence = min(0.97, 0.4 + 0.3 * top)
-        else:  # competing cues (e.g. 案例 + 怎么办): never sure enough to skip the model
-            confidence = min(0.8, 0.3 + 0.3 * (top - second))
+    intent = max(scores, key=scores.get) if scores else "general_chat"
+    confidence = rule_confidence(scores, intent)
     domains = domains_of(text)
     category = domains[0] if domains else "other"
     if intent == "general_chat" and confidence >= RULES_THRESHOLD:
@@ -178,23 +186,39 @@ _ASKS_FOR_DRAFT = (rf"(?:写|起草|草拟|拟|生成|准备)(?![了过的])[^�
 _ASKS_FOR_REVIEW = r"(?:条款|合同|协议)[^，,。？?！!]{0,8}(?:看看|看一下|检查|把关)|检查.{0,12}(?:条款|合同|协议)"
 
 
-def settle_intent(intent: str, text: str) -> str:
-    """A review needs terms to review, a draft a request to write and a case search a request for cases:
-    without them it is a question.
+def ruled_out(text: str) -> set[str]:
+    """The intents the text cannot be: a review needs terms to review or a request for one, a draft a request
+    to write and a case search a request for cases; without them it is a question.
 
     Neighbours pull 房东不退押金合理吗 towards review (押金 clauses), 借条上的利息合法吗 towards
     drafting (借条) and 快递丢了只赔三倍运费 towards case search (赔三倍); the user asked none of them.
     """
-    asked_review = re.search(INTENT_RULES["contract_review"][0][0], text) or re.search(_ASKS_FOR_REVIEW, text)
-    asked_draft = any(re.search(p, text) for p, _ in (INTENT_RULES["document_draft"][0], INTENT_RULES["document_draft"][2])) \
+    review, draft = INTENT_RULES["contract_review"], INTENT_RULES["document_draft"]
+    # The verbs of asking (审查, 起草, review, draft) and 模板, not the names of documents (借条 alone is asked about).
+    asked_review = any(re.search(p, text, re.I) for p, _ in (review[0], review[2])) or re.search(_ASKS_FOR_REVIEW, text)
+    asked_draft = any(re.search(p, text, re.I) for p, _ in (draft[0], draft[2], draft[3])) \
         or re.search(_ASKS_FOR_DRAFT, text)
-    if intent == "contract_review" and not asked_review and not has_pasted_terms(text):
-        return "legal_consultation"
-    if intent == "document_draft" and not asked_draft:
-        return "legal_consultation"
-    if intent == "case_search" and not re.search(_ASKS_FOR_CASES, text):
-        return "legal_consultation"
-    return intent
+    excluded = set()
+    if not asked_review and not has_pasted_terms(text):
+        excluded.add("contract_review")
+    if not asked_draft:
+        excluded.add("document_draft")
+    if not re.search(_ASKS_FOR_CASES, text):
+        excluded.add("case_search")
+    return excluded
+
+
+def settle_intent(intent: str, text: str) -> str:
+    """The intent, or a question (legal_consultation) when the text rules it out (`ruled_out`)."""
+    return "legal_consultation" if intent in ruled_out(text) else intent
+
+
+def settled_by_rules(text: str) -> tuple[str, float]:
+    """The intent layer 1 settles on when it overrides the model's, and how sure its cues are of it: the
+    model's confidence was in the intent that was ruled out."""
+    excluded = ruled_out(text)
+    scores = {label: value for label, value in classify_by_rules(text).intent_scores.items() if label not in excluded}
+    return "legal_consultation", rule_confidence(scores, "legal_consultation")
 
 
 # ---------------------------------------------------------------- layer 2, offline: kNN

@@ -17,6 +17,7 @@ from typing import Any
 
 from core.i18n import t
 from core.legal import LegalKnowledge
+from core.legal.intent import has_pasted_terms
 from core.legal.statutes import named_articles
 from core.legal.terms import expand
 from core.retrieval.bm25 import bounded_query
@@ -211,6 +212,11 @@ CLAUSE_TOPICS = (
     # hidden defects (618); none of it is the kind's rule on what the clause happens to name (delivery, 601).
     ClauseTopic(r"概不负责|不(负|承担)(任何)?.{0,4}责任|免责|免除.{0,6}责任", r"免除|免责",
                 "免责条款 不合理地免除或者减轻其责任"),
+    # A cap on what one side pays for its breach (只赔偿500元, 最多赔偿货款的10%) limits its liability: the agreed
+    # measure of damages (585) against the loss (584), void as an unfair standard term (497) or for harm (506).
+    ClauseTopic(r"(只|仅|最多|最高|至多|顶多|不超过).{0,4}(赔|补偿|退还|承担)|赔偿.{0,10}(为限|封顶|上限)",
+                r"减轻其责任|损失赔偿额|免责条款",
+                "损失赔偿额 不合理地免除或者减轻其责任 免责条款无效"),
     ClauseTopic(r"解除", r"解除"),
     # Paying is the kind's own payment article (承揽 782, 买卖 626, 租赁 721), not its definition, which
     # names the payment too (770: 定作人支付报酬的合同).
@@ -274,7 +280,8 @@ PARTIES = ("甲方", "乙方", "丙方", "双方", "出租人", "承租人", "�
 _PARTY_AFTER_COMMA = re.compile(rf"(?<=[，,])\s*(?=(?:{'|'.join(PARTIES)}))")
 _CLAUSE_MARK = re.compile(r"第[一二三四五六七八九十\d]+条|[一二三四五六七八九十]、|\d+[.、]")  # 第X条 / 一、 / 1.
 # A sentence that only sets a condition (乙方逾期的，…; 如甲方…，…) belongs with the obligation after it.
-_CONDITION = re.compile(r"(的|时|后)$|^(如|若|如果|倘若|假如|因|由于)")
+# A subject may come first ("沙发如有破损，乙方…"): the condition word is then a few characters in.
+_CONDITION = re.compile(r"(的|时|后)$|^[^，,]{0,4}?(如|若|如果|倘若|假如|因|由于)")
 
 
 def _obligations(sentence: str) -> list[str]:
@@ -297,6 +304,17 @@ def split_clauses(text: str) -> list[str]:
     parts = [piece for part in parts for piece in ([part] if _CLAUSE_MARK.match(part.strip()) else _obligations(part))]
     clauses = [p.strip(" ；;。，,\n") for p in parts if len(p.strip(" ；;。，,\n")) >= 4]
     return clauses[:8] or [text.strip()]
+
+
+# The request points at a contract ("这份合同", "this NDA") it has not sent: there is nothing to review yet.
+_POINTS_AT_CONTRACT = re.compile(r"(?:这|该|此|我的|下面的?|以下的?)[份个张些]?.{0,8}(?:合同|协议|条款|借条)"
+                                 r"|\b(?:this|my|the)\b.{0,20}\b(?:agreement|contract|nda|lease|clauses?)\b", re.I)
+
+
+def lacks_terms(text: str) -> bool:
+    """A review request with no contract text in it: one sentence, nothing after a colon, no numbered clauses."""
+    return (bool(_POINTS_AT_CONTRACT.search(text)) and not has_pasted_terms(text)
+            and not re.search(r"[：:]\s*\S{4,}", text) and len(split_clauses(text)) == 1)
 
 
 @dataclass(frozen=True)
@@ -324,6 +342,9 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     clauses: list[dict[str, Any]] = []
     articles: list[dict[str, Any]] = []
     repealed: list[dict[str, str]] = []
+    if mode == "review" and lacks_terms(shared.question):
+        # Reviewing the request itself as a clause cited whatever shared its words (a 技术转让 article for "有没有坑").
+        return AgentOutcome(text=t("legal.review_needs_terms"))
     if mode == "review":
         # What kind of contract it is (租赁合同), from the whole text: a clause alone ("甲方可随时收回房屋")
         # shares its words with articles of any chapter (a usufruct's 收回), the lease's own rules among them.

@@ -32,7 +32,7 @@ from langgraph.types import Send, interrupt
 from core.i18n import join_items, t
 from core.language import CJK
 from core.legal import LegalKnowledge
-from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent
+from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent, settled_by_rules
 from core.legal.statutes import short_excerpt
 from core.legal.templates import PLACEHOLDER, TEMPLATES, named_document, template_for
 from graphs.base import FlowContext
@@ -132,15 +132,21 @@ async def classify_text(text: str, llm: Any) -> IntentResult:
                                       prompt=f"用户消息：{text}", facts={"text": text})
     except Exception:
         # The model is unreachable: the rules' best guess still routes the question somewhere useful.
-        return IntentResult(intent=settle_intent(rules.intent, text), category=rules.category,
-                            confidence=rules.confidence, entities=rules.entities, domains=rules.domains, via="rules")
-    result = result.model_copy(update={"intent": settle_intent(result.intent, text)})
+        intent, confidence = settled_by_rules(text) if settle_intent(rules.intent, text) != rules.intent \
+            else (rules.intent, rules.confidence)
+        return IntentResult(intent=intent, category=rules.category, confidence=confidence, entities=rules.entities,
+                            domains=rules.domains, via="rules")
+    result = result.model_copy(update={"via": "model"})
+    if settle_intent(result.intent, text) != result.intent:
+        # The rules overrode the model: what is shown is their intent and their confidence, not the model's in
+        # the intent they ruled out.
+        intent, confidence = settled_by_rules(text)
+        result = result.model_copy(update={"intent": intent, "confidence": confidence, "via": "rules"})
     domains = [] if result.intent == "general_chat" else list(dict.fromkeys([result.category, *result.domains,
                                                                              *rules.domains]))
     domains = [d for d in domains if d != "other"] or ([] if result.intent == "general_chat" else [result.category])
     return result.model_copy(update={"domains": domains, "entities": list(dict.fromkeys([*result.entities,
-                                                                                        *rules.entities])),
-                                     "via": "model"})
+                                                                                        *rules.entities]))})
 
 
 def needs_chinese(text: str, llm: Any) -> bool:
