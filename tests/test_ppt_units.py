@@ -305,3 +305,13 @@ def test_a_content_page_whose_title_merely_contains_an_agenda_word_is_not_drawn_
     page = _designed(title, ["Innate immunity", "Adaptive immunity", "Vaccines"])
     assert page.layout != "agenda", page
 
+
+
+@pytest.mark.parametrize(("topic", "language"), [("课堂提问技巧", "zh"), ("Unanswered questions in cosmology", "en")])
+def test_a_subject_about_questions_gets_content_pages_not_a_q_and_a_on_each(topic, language):
+    # The subject's own word for questions ("提问", "questions") makes no content page the deck's question time.
+    from graphs.ppt.design import design_slide
+
+    pages = [design_slide(script, 12, None) for script in _offline_scripts(topic, language, 10, 12)]
+    assert [page.layout for page in pages].count("qa") == 1, [(page.title, page.layout) for page in pages]
+    assert pages[-1].layout == "qa"
