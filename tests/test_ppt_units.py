@@ -305,3 +305,30 @@ def test_a_content_page_whose_title_merely_contains_an_agenda_word_is_not_drawn_
     page = _designed(title, ["Innate immunity", "Adaptive immunity", "Vaccines"])
     assert page.layout != "agenda", page
 
+
+
+@pytest.mark.parametrize(("topic", "language"), [("课堂提问技巧", "zh"), ("Unanswered questions in cosmology", "en")])
+def test_a_subject_about_questions_gets_content_pages_not_a_q_and_a_on_each(topic, language):
+    # The subject's own word for questions ("提问", "questions") makes no content page the deck's question time.
+    from graphs.ppt.design import design_slide
+
+    pages = [design_slide(script, 12, None) for script in _offline_scripts(topic, language, 10, 12)]
+    assert [page.layout for page in pages].count("qa") == 1, [(page.title, page.layout) for page in pages]
+    assert pages[-1].layout == "qa"
+
+
+@pytest.mark.parametrize(("topic", "language", "minutes"), [("城市垃圾分类", "zh", 10), ("cloud cost control", "en", 10),
+                                                            ("the water cycle", "en", 20)])
+def test_offline_speaker_notes_read_no_sentence_on_two_pages(topic, language, minutes):
+    # A presenter reading the notes hears each page's own points, not the same lines padded onto every page
+    # (the deck still lasts its minutes: test_an_offline_deck_s_narration_lasts_the_minutes_asked_for).
+    import re
+    from collections import Counter
+
+    from graphs.ppt.planning import slide_count_for
+
+    scripts = _offline_scripts(topic, language, minutes, slide_count_for(minutes))
+    pages_saying = Counter(sentence for s in scripts
+                           for sentence in set(re.findall(r"[^。？！.?!]+[。？！.?!]", s.narrationScript)))
+    repeated = [sentence for sentence, pages in pages_saying.items() if pages > 1]
+    assert not repeated, repeated

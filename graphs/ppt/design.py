@@ -32,26 +32,29 @@ CONTRAST_WORDS = ("对比", "比较", "区别", "不同", "差异", "异同", "v
 QUOTE = re.compile(r"^[“\"「『](?P<text>.+?)[”\"」』]\s*(?:[-—–]{1,2}\s*(?P<source>.+))?$")
 AGENDA_WORDS = ("目录", "议程", "本课内容", "课程安排", "agenda", "table of contents", "contents", "outline of", "today's plan", "overview")
 SUMMARY_WORDS = ("总结", "回顾", "小结", "要点回顾", "summary", "recap", "key takeaways", "wrap-up")
-QA_WORDS = ("提问", "问答", "思考题", "讨论题", "q&a", "questions", "discussion")
+QA_WORDS = ("提问", "问答", "答疑", "思考题", "讨论题", "讨论", "思考", "q&a", "questions", "answers", "discussion")
 IMAGE_WORDS = ("示意图", "插图", "配图", "图片", "照片", "图示", "illustration", "picture", "image", "photo", "diagram")
 # What is left of a page's name once its kind is out: "总结页", "a summary slide" are the kind alone.
 # The deck's own part named with the whole it sums up ("本课总结", "today's recap") is that part still.
-_KIND_FILLER = re.compile(r"[页张的个一份与和及\s]|本课|本节|本章|本次|课程|今天|今日|全部"
-                          r"|\b(?:an?|the|and|for|slides?|pages?|of|key|points?|today'?s?|lesson|talk|course|final|quick)\b",
+_KIND_FILLER = re.compile(r"[页张的个一份与和及\s]|本课|本节|本章|本次|课程|今天|今日|全部|环节"
+                          r"|\b(?:an?|the|and|for|slides?|pages?|of|key|points?|today'?s?|lesson|talk|course|final|quick|any|your)\b",
                           re.IGNORECASE)
 
 
-def deck_part_named(subject: str | None) -> str | None:
-    """"summary" or "agenda" when a page named by `subject` is the deck's recap or its agenda ("总结", "一个目录页",
-    "a recap slide"), of which a deck has one; a page about a subject ("历史回顾", "a recap of the 1990s") is not."""
+def deck_part_named(subject: str | None, kinds: tuple[str, ...] = ("summary", "agenda")) -> str | None:
+    """"summary" or "agenda" (or "qa", when asked) when a page named by `subject` is the deck's recap, agenda or
+    question time ("总结", "一个目录页", "a recap slide", "提问与讨论"), of which a deck has one; a page about a
+    subject ("历史回顾", "a recap of the 1990s", "课堂提问技巧", "Unanswered questions in cosmology") is not."""
     lowered = (subject or "").lower()
-    for kind, words in (("summary", SUMMARY_WORDS), ("agenda", AGENDA_WORDS)):
+    for kind, words in (("summary", SUMMARY_WORDS), ("agenda", AGENDA_WORDS), ("qa", QA_WORDS)):
+        if kind not in kinds:
+            continue
         if not any(word in lowered for word in words):
             continue
         rest = lowered
         for word in sorted(words, key=len, reverse=True):
             rest = rest.replace(word, " ")
-        if not _KIND_FILLER.sub("", rest).strip(" -:：,，、&"):
+        if not _KIND_FILLER.sub("", rest).strip(" -:：,，、&?？!！"):
             return kind
     return None
 
@@ -164,7 +167,9 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
     # A page titled as the agenda is one; "Overview of the immune system" is a page about its subject.
     if deck_part_named(title) == "agenda":
         return SlideSpec(layout="agenda", bullets=items, **base)
-    if any(word in lowered for word in QA_WORDS) or (script.slideIndex == total and all(i.rstrip().endswith(("？", "?")) for i in items)):
+    # Question time by its title alone ("思考与提问", "Questions and discussion"): a subject that has the word
+    # ("课堂提问技巧", "Unanswered questions in cosmology") titles content pages, not a Q&A on each.
+    if deck_part_named(title, ("qa",)) == "qa" or "q&a" in lowered or (script.slideIndex == total and all(i.rstrip().endswith(("？", "?")) for i in items)):
         return SlideSpec(layout="qa", bullets=items, **base)
     # A page titled as the recap is one; "历史回顾" or "a recap of the 1990s" is a page about its subject.
     if script.slideIndex == total or deck_part_named(title) == "summary":

@@ -86,6 +86,25 @@ TALK_ASPECT_PHRASES_EN = {"Background and goals": "the background and goals of {
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
 WORDING = {
     ("lesson", "zh"): {
+        "notes_flow": "讲到{unit}时，请大家重点关注{points}。",
+        # Speaker notes say the page's own points: each item led in turn, then lines about the point it shows.
+        "item_leads": ("先看第一点，", "第二点，", "第三点，", "第四点，", "最后一点，"),
+        "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家先想一想：说到{name}，你会想到什么？",
+                       "我们可以找一个生活中的例子来理解{name}。", "讲{name}时，要把它放回{topic}的整体里看。",
+                       "弄清了{name}，接下来的{next}就好理解了。", "请把{name}记在笔记里，课后复习时会用到。",
+                       "如果对{name}还有疑问，先记下来，课后我们再讨论。",
+                       "请大家留意{name}和{unit}里其他要点的关系。", "下课前，试着用一句话向同桌说明{name}。"),
+        "notes_again": ("我们再回到{name}，这次换一个角度来看。", "前面讲过{name}，现在把它和实际联系起来。",
+                        "请大家对照前面的内容，看看对{name}的理解有没有变化。", "这一次，请大家自己先说一说{name}，再听我讲。"),
+        "notes_plan": ("这个安排只是参考，我们会根据大家的掌握情况调整。", "每一部分结束时，我们都会停下来确认一下大家是否跟上了。",
+                       "请大家按这个节奏跟上，遇到困难及时提出。"),
+        "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和我们的日常生活联系很紧密。",
+                        "请大家准备好笔记本，重要的地方我会提醒大家记下来。", "学完这节课，希望大家能说清{topic}是什么、为什么重要。",
+                        "开始之前，请大家想一想：你在哪里见过或听说过{topic}？", "课上有任何问题，都可以随时举手提出来。"),
+        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和提问。",
+        "notes_recap": "关于{unit}，我们讲了{points}。",
+        "notes_summary": ("请大家用自己的话把这几点复述一遍。", "回去后可以对照这几点复习{topic}。"),
+        "notes_qa": ("大家可以先和同桌讨论一两分钟，再举手发言。", "这些问题没有唯一的标准答案，说出你的理由就好。", "今天的课就到这里，谢谢大家！"),
         "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
         "description": "从{aspect}的角度讲解{topic}",
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
@@ -105,6 +124,25 @@ WORDING = {
         "example_visual": "生活场景配图", "exercise": "课堂练习",
     },
     ("talk", "zh"): {
+        "notes_flow": "谈到{unit}时，请大家重点关注{points}。",
+        "item_leads": ("先看第一点，", "第二点，", "第三点，", "第四点，", "最后一点，"),
+        "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家对照自己的工作想一想：{name}在你那里是什么情况？",
+                       "关于{name}，我们可以看一个实际案例。", "看{name}时，要把它放回{topic}的整体里看。",
+                       "明确了{name}，接下来的{next}就清楚了。", "关于{name}，会后我会把相关材料发给大家。",
+                       "如果对{name}有不同看法，欢迎在讨论环节提出来。",
+                       "请大家留意{name}和{unit}里其他要点的关系。", "会后请大家想一想：在{name}上，我们下一步可以做什么？",
+                       "不妨设想一下：如果没有{name}，{topic}会有什么不同？", "关于{name}的详细数据，放在附录里，供大家会后查阅。"),
+        "notes_again": ("我们再回到{name}，这次换一个角度来看。", "前面谈过{name}，现在结合实际情况再看一看。",
+                        "请大家对照前面的内容，看看对{name}有没有新的认识。", "关于{name}，也欢迎大家分享自己的做法。", "请大家想一想最近遇到的哪件事和{name}有关。"),
+        "notes_plan": ("这个安排只是参考，我们会根据讨论情况灵活调整。", "每一部分结束时，我会留一点时间回答问题。",
+                       "如果时间不够，我们会优先保证讨论环节。"),
+        "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和我们每个人的工作都有关系。",
+                        "今天的材料会后会发给大家，不必逐字记录。", "今天的目标，是让大家对{topic}有一个清晰、一致的认识。",
+                        "开始之前，请大家想一想：{topic}和你手头的工作有什么关系？", "过程中有问题可以随时提出，最后也会留出讨论时间。"),
+        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和讨论。",
+        "notes_recap": "关于{unit}，我们谈了{points}。",
+        "notes_summary": ("这些要点，大家可以带回自己的工作中去对照。", "会后我会把今天的材料发给大家，方便回顾{topic}。"),
+        "notes_qa": ("欢迎大家提问，也欢迎分享你的经验。", "今天没来得及讨论的问题，会后可以单独找我。", "感谢大家的时间！"),
         "aspects": {a: (a, points) for a, points in TALK_ASPECT_POINTS_ZH.items()}, "objective": "了解{topic}的{aspect}",
         "description": "说明{topic}的{aspect}",
         "concept": ("{name}：{description}", "要回答的问题：从{name}能看出什么", "关键词：{unit}"),
@@ -124,6 +162,27 @@ WORDING = {
         "example_visual": "案例配图", "exercise": "练习",
     },
     ("lesson", "en"): {
+        "notes_flow": "When we reach {unit}, watch for {points}.",
+        "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
+        "notes_page": ("This slide is about {name}, part of {unit}.", "Before we go on, think about {name}: where have you met it?",
+                       "An everyday example can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
+                       "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes; we will come back to it when we review.",
+                       "If anything about {name} is unclear, note it down and we will discuss it after class.",
+                       "Notice how {name} links to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
+                       "Ask yourself what would change in {topic} without {name}.", "Take a moment to connect {name} with something you already know.",
+                       "We will meet {name} again in the exercises, so make sure it is clear now.", "A good test of understanding {name} is whether you could teach it to someone else."),
+        "notes_again": ("We come back to {name}, this time from another angle.", "We met {name} earlier; now we connect it to real life.",
+                        "Compare this with what we said before: has your picture of {name} changed?", "This time, say what you know about {name} before I explain.", "Look for {name} in an example you can see or touch.",
+                        "Think about how to fit {name} together with everything we have covered so far on {topic}."),
+        "notes_plan": ("This plan is a guide; we will adjust it to how the class is doing.", "At the end of each part we will stop to check that everyone is with us.",
+                       "Keep to this pace, and tell me early if something is hard to follow."),
+        "notes_cover": ("The parts are: {units}.", "You will find {topic} closer to everyday life than you might think.",
+                        "Have your notebook ready; I will point out what to write down.", "By the end you should be able to say what {topic} is about and why it matters.",
+                        "Before we start, think of where you have seen or heard of {topic}.", "Raise your hand at any time if you have a question."),
+        "notes_part": "Part {nth} covers {unit}: {points}.", "notes_minutes": "Each part takes about {m} minutes, with time at the end for a summary and questions.",
+        "notes_recap": "In {unit}, we covered {points}.",
+        "notes_summary": ("Try to say each of these in your own words.", "Use these points to review {topic} later."),
+        "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
         "objective": "Understand {phrase}", "description": "Explains {topic} from the angle of {aspect}",
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
@@ -146,6 +205,27 @@ WORDING = {
         "example_visual": "Everyday scene picture", "exercise": "Exercises",
     },
     ("talk", "en"): {
+        "notes_flow": "When we reach {unit}, look out for {points}.",
+        "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
+        "notes_page": ("This slide is about {name}, part of {unit}.", "Think about {name} in your own work: where do you stand?",
+                       "A real case can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
+                       "With {name} clear, {next} will be easier to follow.", "I will share the material on {name} after the session.",
+                       "If you see {name} differently, please bring it up in the discussion.",
+                       "Notice how {name} links to the other points in {unit}.", "After the session, think about one next step on {name} for your team.",
+                       "Ask yourself what would change for us without {name}.", "Take a moment to connect {name} with a decision you face this month.",
+                       "We will come back to {name} in the discussion, so note any questions now.", "The numbers behind {name} are in the appendix for anyone who wants the detail."),
+        "notes_again": ("We come back to {name}, this time from another angle.", "We looked at {name} earlier; now we look at it in practice.",
+                        "Compare this with what we said before: has your view of {name} changed?", "Please share how you handle {name} in your own work.", "Look for {name} in a recent case from your own team.",
+                        "Think about how to fit {name} together with everything we have covered so far on {topic}."),
+        "notes_plan": ("This plan is a guide; we will adjust it to the discussion.", "At the end of each part I will leave a moment for questions.",
+                       "If time runs short, the discussion comes first."),
+        "notes_cover": ("The parts are: {units}.", "{topic} touches everyone's work in some way.",
+                        "You will get the slides afterwards, so there is no need to take down every word.", "The aim today is a clear, shared picture of {topic}.",
+                        "Before we start, think about how {topic} touches your own work.", "Feel free to ask questions as we go; there is time for discussion at the end."),
+        "notes_part": "Part {nth} covers {unit}: {points}.", "notes_minutes": "Each part takes about {m} minutes, with time at the end for a summary and discussion.",
+        "notes_recap": "On {unit}, we covered {points}.",
+        "notes_summary": ("Take these points back to your own work.", "I will share today's material so you can look back at {topic}."),
+        "notes_qa": ("Questions are welcome, and so are your own experiences.", "Anything we do not get to, please find me afterwards.", "Thank you for your time!"),
         "aspects": {a: (a, points) for a, points in TALK_ASPECT_POINTS_EN.items()}, "phrases": TALK_ASPECT_PHRASES_EN,
         "objective": "Understand {phrase}", "description": "Covers {aspect} for {topic}",
         "concept": ("{name}: {description}", "The question it answers: what to take from {name}", "Keyword: {unit}"),
@@ -245,17 +325,51 @@ def _sentence(text: str, zh: bool) -> str:
     return text if text.endswith(("。", "？", "！", ".", "?", "!")) else text + ("。" if zh else ".")
 
 
-def _narration(seed_sentences: list[str], budget: int, zh: bool, fillers: tuple[str, ...]) -> str:
-    """Sentences from the slide's content, extended with connective lines while a line brings it nearer the
-    time budget: stopping only once past it made every page, and so the deck, run long."""
+def _narration(seed_sentences: list[str], budget: int, zh: bool, lines: list[str], fillers: tuple[str, ...],
+               first_filler: int = 0) -> tuple[str, int]:
+    """(the narration, how many fillers it used): sentences from the slide's content, extended with the page's own
+    lines (its points, what to ask about them) while a line brings it nearer the time budget, and with connective
+    fillers (from `first_filler` on, so pages take turns) only once those run out: stopping only once past it made
+    every page, and so the deck, run long."""
     language = "zh" if zh else "en"
     text = "".join(seed_sentences) if zh else " ".join(seed_sentences)
-    index = 0
-    while True:
-        longer = text + fillers[index % len(fillers)] if zh else f"{text} {fillers[index % len(fillers)]}"
+    more = [*lines, *(fillers[(first_filler + i) % len(fillers)] for i in range(max(0, 4 * budget)))]
+    for used, line in enumerate(more):
+        longer = text + line if zh else f"{text} {line}"
         if abs(narration_length(longer, language) - budget) >= abs(narration_length(text, language) - budget):
-            return text
-        text, index = longer, index + 1
+            return text, max(0, used - len(lines))
+        text = longer
+    return text, max(0, len(more) - len(lines))
+
+
+def _shares(total: int, capacities: list[int]) -> list[float]:
+    """The deck's narration shared among its pages: evenly, but a page whose own lines run out sooner keeps what
+    they say and the rest goes to the pages with more to say; only what no page can say is shared evenly again
+    (and said in fillers)."""
+    shares, left, open_pages = [0.0] * len(capacities), float(total), list(range(len(capacities)))
+    while open_pages and left > 0:
+        even = left / len(open_pages)
+        full = [i for i in open_pages if capacities[i] - shares[i] <= even]
+        if not full:
+            for i in open_pages:
+                shares[i] += even
+            return shares
+        for i in full:
+            left -= capacities[i] - shares[i]
+            shares[i] = float(capacities[i])
+            open_pages.remove(i)
+    return [share + max(0.0, left) / len(shares) for share in shares]
+
+
+def _spoken(item: str, zh: bool) -> str:
+    """A page's point as said aloud: a table row's cells in one clause, not read out with their bars."""
+    return re.sub(r"\s*[｜|]\s*", "，" if zh else ", ", item).strip()
+
+
+def _joined(items: list[str], zh: bool) -> str:
+    if zh:
+        return "、".join(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # Each outline point is shown from one angle; pages cycle through angles so a point met twice is
@@ -337,10 +451,13 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     closing = 2 if total >= 6 else 1
     agenda = total >= 5
     words = _wording(request)
-    # The deck's narration is budgeted as a whole: what one page runs over or under, the pages after it make up.
-    remaining = budget * total
-    scripts = []
+    mid = (lambda text: text) if zh else _mid_sentence
+    ordinals = "一二三四五六七八九十"
+    unit_points = {unit.title: [_point_name(p) for p in unit.knowledgePoints] for unit in outline.knowledgeUnits}
+    pages = []  # (title, content, visuals, seed, the page's own lines to narrate)
     shown: set[str] = set()  # titles as set on the pages so far
+    said: set[str] = set()  # lines some page already has: a presenter reads none twice
+    met: set[str] = set()  # outline points some page has shown
     content_index = 0
     for index in range(1, total + 1):
         if index == 1:
@@ -348,21 +465,30 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             content = [words["parts"].format(n=len(units))]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
             seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
+            lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic)
+                     for line in words["notes_cover"]]
         elif index == 2 and agenda:
             title = words["agenda"]
             content = units[:8]
             visuals = []
             seed = [f"我们按这{len(units)}个部分展开。"] if zh else [f"We will go through these {len(units)} parts."]
+            lines = [words["notes_part"].format(nth=ordinals[i] if zh else i + 1, unit=mid(unit.title), points=_joined(
+                         unit_points[unit.title], zh), description=unit.description)
+                     for i, unit in enumerate(outline.knowledgeUnits[:8])]
+            lines.append(words["notes_minutes"].format(m=max(1, round(duration / max(1, len(units))))))
         elif index == total and closing == 2:
             title = words["questions"]
             content = [ask.format(unit=units[0] if zh else _mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
             visuals = []
             seed = ["最后留几个问题给大家思考。"] if zh else ["To finish, a few questions to think about."]
+            lines = [*(_sentence(ask, zh) for ask in content), *words["notes_qa"]]
         elif index == total - closing + 1:
             title = "总结与回顾" if zh else "Summary"
             content = units[:6]
             visuals = ["要点回顾清单" if zh else "Checklist of key points"]
             seed = [f"我们回顾一下{topic}的要点。"] if zh else ["Let us go over the key points once more."]
+            lines = [*(words["notes_recap"].format(unit=mid(unit), points=_joined(unit_points[unit], zh)) for unit in units[:6]),
+                     *(line.format(topic=topic) for line in words["notes_summary"])]
         else:
             unit, point = points[content_index % len(points)]
             rounds = content_index // len(ANGLES)
@@ -370,27 +496,48 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             first = (content_index + rounds) % len(angles)
             content_index += 1
             # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
-            pages = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh, words)
+            views = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh, words)
                      for k in range(len(angles))]
-            title, content, visuals = next((p for p in pages if capitalised(p[0]) not in shown), pages[0])
+            title, content, visuals = next((p for p in views if capitalised(p[0]) not in shown), views[0])
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
+            name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
+            # A point met again is spoken of as met again; a page of the lesson's time speaks of the plan.
+            plan = title in (words["time_plan"], words["flow"])
+            lines = [line.format(name=name, unit=mid(unit.title), topic=topic, next=following)
+                     for line in (words["notes_plan"] if plan else words["notes_again"] if point in met else words["notes_page"])]
+            if title == words["flow"]:  # the running order: what to watch for in each part, in turn
+                lines = [words["notes_flow"].format(unit=mid(u), points=_joined(unit_points[u], zh)) for u in units]
+            met.add(point)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
             title = capitalised(title)
             content = [capitalised(item) for item in content]
         if seed is None:
-            seed = [_sentence(text, zh) for text in [title, *content[:2]]]
+            # Each point on the page led in turn ("先看第一点，…", "Next, …"); a table's header row is not read out.
+            items = [_spoken(item, zh) for item in content if item != words["table_head"]]
+            leads = words["item_leads"]
+            led = [items[0]] if len(items) == 1 else [
+                (leads[-1] if k == len(items) - 1 and k >= 2 else leads[min(k, len(leads) - 2)]) + mid(item)
+                for k, item in enumerate(items)]
+            seed, lines = [_sentence(title, zh)], [*(_sentence(item, zh) for item in led), *lines]
         shown.add(title)
-        narration = _narration(seed, round(remaining / (total - index + 1)), zh, words["fillers"])
-        remaining -= narration_length(narration, "zh" if zh else "en")
-        scripts.append(
-            SlideScript(
-                slideIndex=index,
-                title=title,
-                contentDesign=content,
-                visualSuggestions=visuals,
-                narrationScript=narration,
-            )
-        )
+        lines = [line for line in lines if line not in said]
+        said.update(lines)
+        pages.append((title, content, visuals, seed, lines))
+    # The deck's narration is budgeted as a whole: a page says what it has to say, what one page runs over or
+    # under the pages after it make up, and a page with little of its own leaves its share to pages with more.
+    language = "zh" if zh else "en"
+    joiner = "" if zh else " "
+    # A page with little of its own still speaks for half its even share: a page is talked over, not flicked past.
+    capacities = [max(budget // 2, narration_length(joiner.join([*seed, *lines]), language)) for *_, seed, lines in pages]
+    shares = _shares(budget * total, capacities)
+    scripts, planned, spoken, fillers_used = [], 0.0, 0, 0
+    for index, ((title, content, visuals, seed, lines), share) in enumerate(zip(pages, shares), start=1):
+        planned += share
+        narration, used = _narration(seed, round(planned - spoken), zh, lines, words["fillers"], fillers_used)
+        fillers_used += used
+        spoken += narration_length(narration, language)
+        scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,
+                                   narrationScript=narration))
     return SlideScripts(scripts=scripts)
 
 
@@ -448,9 +595,11 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]
         if not zh:
             title, content = capitalised(title), [capitalised(item) for item in content]
-    seed = [f"{title}。", *(f"{c}。" for c in content[:2])] if zh else [f"{title}.", *(f"{c}." for c in content[:2])]
+    seed = [f"{title}。", *(f"{_spoken(c, True)}。" for c in content[:2])] if zh else \
+        [f"{title}.", *(f"{_spoken(c, False)}." for c in content[:2])]
+    lines = [_sentence(_spoken(c, zh), zh) for c in content[2:]]
     return SlideScript(slideIndex=request.fact("index"), title=title, contentDesign=content, visualSuggestions=visuals,
-                       narrationScript=_narration(seed, request.fact("narrationBudget"), zh, words["fillers"]))
+                       narrationScript=_narration(seed, request.fact("narrationBudget"), zh, lines, words["fillers"])[0])
 
 
 @offline_composer(PresentationTheme)

@@ -131,20 +131,37 @@ _FILLER_ZH = re.compile(
 _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈)"
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
-_FILLER_EN = re.compile(
-    # The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
-    # make bread", "how to build a birdhouse"). So are "about" and "on" after the deck's own word or at the
-    # start ("slides on volcanoes"), not inside the subject ("life on Mars", "effects of social media on teens").
+# The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
+# make bread", "how to build a birdhouse"), and so is a verb that leads a subject told as what to do ("Make friends
+# in a new city", "Build a birdhouse"): a verb asks only before the deck's own word, "about"/"on", or nothing.
+# So are "about" and "on" after the deck's own word or at the start ("slides on volcanoes"), not inside the subject
+# ("life on Mars", "effects of social media on teens") nor opening a work's name ("On the Origin of Species").
+_ASKING_LEAD_EN = (
     r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like))\s+)?(?:(?:make|create|generate|build|do)\s+)?"
-    r"(?:about|on)\b|^\W*(?:(?:please|pls|plz)\s+)?(?:make|create|generate|build|do)\b|"
+    r"(?:about|on)\b|^\W*(?:(?:please|pls|plz)\s+)?(?:make|create|generate|build|do)\b"
+    r"(?=\s+(?:(?:me|us)\s+)?(?:(?:a|an|the|some|one|my|our|short|quick|brief|new)\s+)*(?:[\w-]+\s+)?"
+    r"(?:deck|slides?|presentation|ppt|talk|lecture|lesson|course|overview|it|one|something)\b|\s+(?:about|on)\b|\W*$)|")
+_FILLER_EN_PARTS = (
     r"\b(please|pls|plz|thanks|thx|(?:a|an|the)\s+(?:short\s+)?(?:talk|lecture)(?:\s+(?:about|on))?|"
     # An article is an asking word before "deck"/"slides"; inside the subject ("journey to the moon") it stays.
     r"(?:a|an|the|short|quick|brief)(?=\s+(?:[\w-]+\s+)?(?:deck|slides?|presentation|ppt|course|lesson|overview)\b)|"
     r"(?:deck|slides?|overview|presentation|ppt|course|lesson)(?:\s+(?:about|on))?|"
     # "for retirees" is the audience; "… on spotting scams" after it is the subject again.
-    r"for [a-z0-9 \-]+?(?:\s+(?:about|on)\b|(?=[,.;:!?]|$))|\d+\s*(?:min|mins|minutes?))\b",
-    re.IGNORECASE,
-)
+    r"for [a-z0-9 \-]+?(?:\s+(?:about|on)\b|(?=[,.;:!?]|$))|\d+\s*(?:min|mins|minutes?))\b")
+_FILLER_EN = re.compile(_ASKING_LEAD_EN + _FILLER_EN_PARTS, re.IGNORECASE)
+_FILLER_IN_WORK_EN = re.compile(_FILLER_EN_PARTS, re.IGNORECASE)  # a work's name keeps its first word
+_TITLE_SMALL_WORDS = {"a", "an", "the", "and", "or", "nor", "but", "of", "in", "on", "at", "to", "for", "by", "with",
+                      "from", "as", "vs", "into", "upon", "about"}
+
+
+def _names_a_work(text: str) -> bool:
+    """Whether the subject is written as a work's name, in title case ("On the Origin of Species", "On Writing Well"):
+    its first word and at least two more words capitalised, only small words lower case. Its leading "On" is part
+    of the name; that of "On volcanoes" and "On Liberty" (one word could be any name) is not."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", text)
+    if not words or not words[0][0].isupper() or any(w[0].islower() and w.lower() not in _TITLE_SMALL_WORDS for w in words):
+        return False
+    return sum(w[0].isupper() and w.lower() not in _TITLE_SMALL_WORDS for w in words[1:]) >= 2
 
 
 # Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
@@ -223,7 +240,13 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     # or whom it is for, then its subject after the colon
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
     r"onboarding|orientation|induction|kick-?off)\b[^,.;:!?]*:\s*",
-    r"^[^,.;:!?]*?\bfor\s+[^,.;:!?]+:\s*",
+    # only when nothing but asking words, the occasion and when it is comes before "for" ("Quarterly update for the
+    # board: hiring plans"): "Q3 results review for the board: what went well" is about the Q3 results, and the
+    # part after the colon is its own.
+    r"^\W*(?:(?:please|pls|plz|make|create|generate|build|do|give|prepare|me|us|a|an|the|some|one|my|our|short|quick|"
+    r"brief|new|deck|slides?|presentation|ppt|something|content|materials?|update|review|report|briefing|meeting|"
+    r"sync|check-in|recap|quarterly|monthly|weekly|annual|yearly|daily|mid-year|year-end|q[1-4]|h[12]|fy\d{2,4}|"
+    r"\d{4})\s+)*for\s+[^,.;:!?]+:\s*",
     r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
 _TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present|cover|describe)\s+", re.IGNORECASE)
@@ -296,8 +319,10 @@ def _subject_of_held(text: str) -> str:
         text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
-        stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, _FILLER_EN.sub(" ", text))
+        work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
+        stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, (_FILLER_IN_WORK_EN if work else _FILLER_EN).sub(" ", text))
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
+        # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On".
         stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
 
