@@ -355,14 +355,16 @@ async def test_roles_and_entry_point_the_requirement_names_are_not_asked_and_the
     assert any(interface in task for task in build.tasks), build.tasks
 
 
-def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[dict[str, Any]] = ()) -> RequirementPlan:
-    """The offline planner's answer to a requirement (and doc passages found), without a runtime (in-process, quick)."""
+def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[dict[str, Any]] = (),
+                answers: dict[str, str] | None = None) -> RequirementPlan:
+    """The offline planner's answer to a requirement (and doc passages found, and answers given), without a
+    runtime (in-process, quick)."""
     from core.llm.offline import OfflineRequest
     from graphs.requirement.offline import compose_requirement_plan
 
     return RequirementPlan.model_validate(compose_requirement_plan(OfflineRequest(
         role="requirement", system="", prompt="", facts={"requirement": requirement, "force_plan": force_plan,
-                                                         "knowledge": list(knowledge)})))
+                                                         "knowledge": list(knowledge), "answers": answers or {}})))
 
 
 @pytest.mark.parametrize("requirement, role", [
@@ -501,7 +503,8 @@ def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words
     title = re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1]
     assert title.endswith("…") and requirement.startswith(title[:-1]), title
     assert requirement[len(title) - 1] in " ，", title  # the cut falls between words (or clauses), not inside one
-    assert title in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
+    # Inside the commit subject the title is mid-sentence: all of it but the sentence-start capital.
+    assert title[1:] in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
 
 
 @pytest.mark.parametrize("requirement, title, background", [
@@ -512,6 +515,31 @@ def test_a_plan_is_titled_by_what_is_wanted_not_by_the_reason_told_before_it(req
     plan = first_round(requirement, force_plan=True)
     heading = plan.plan_markdown.splitlines()[0]
     assert heading.endswith(title) and background not in heading, heading
+
+
+def test_the_requirement_and_an_answer_read_as_part_of_the_plan_sentence_they_are_set_in():
+    plan = first_round("Add a CSV export of orders to the shop.", force_plan=True,
+                       answers={"q_target_users": "Store managers, about 50 of them."})
+    assert plan.stages[0].goal == ('Agree the design of "add a CSV export of orders to the shop", '
+                                   "for store managers, about 50 of them."), plan.stages[0].goal
+
+
+@pytest.mark.parametrize("requirement, subject", [
+    ("Add a CSV export of orders to the shop.", "docs: add plan for add a CSV export of orders to the shop"),
+    ("A booking page for the dentist's front desk", "docs: add plan for a booking page for the dentist's front desk"),
+])
+def test_the_suggested_commit_subject_reads_the_title_as_part_of_its_sentence(requirement, subject):
+    assert first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0] == subject
+
+
+@pytest.mark.parametrize("answers, said", [
+    ({"q_interface": "Slack."}, "Expose it through Slack"),  # a name the requirement capitalises mid-sentence
+    ({"q_target_users": "HR staff."}, "Implement the requirement for HR staff."),  # an acronym
+])
+def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(answers, said):
+    build = first_round("Standup reminders for the team: each morning the bot posts in Slack", force_plan=True,
+                        answers=answers).stages[1]
+    assert said in [build.goal, *build.tasks], [build.goal, *build.tasks]
 
 
 @pytest.mark.parametrize("requirement", [

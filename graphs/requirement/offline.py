@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.language import CJK, clip
+from core.language import CJK, clip, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
@@ -246,12 +246,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
 
     summary = _summary(requirement)
     short = _title(requirement, zh)
+    quoted = mid_sentence(short, requirement)  # the title inside a sentence ("Agree the design of "add a …"")
 
     def value(topic_id: str, default_en: str, default_zh: str) -> str:
         # The human's words when there are some; otherwise a neutral phrase (the assumption or
         # doc finding behind it is listed in the assumptions, with its source).
-        if topic_id in answered_value:
-            return answered_value[topic_id]
+        if topic_id in answered_value:  # set inside the plan's sentences: no stop, no sentence-start capital
+            return mid_sentence(answered_value[topic_id], said)
         if topic_id in stated_value:
             return stated_value[topic_id]
         phrase = t(default_en, default_zh)
@@ -305,9 +306,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     stages = [
         {
             "name": t("Discovery and design", "调研与设计"),
-            "goal": t(f"Agree how \"{short}\" fits the existing code, for {users}.",
+            "goal": t(f"Agree how \"{quoted}\" fits the existing code, for {users}.",
                       f"明确“{short}”如何融入现有代码，面向{users}。") if has_repository else
-                    t(f"Agree the design of \"{short}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
+                    t(f"Agree the design of \"{quoted}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
             "success_criteria": [
                 t("Given the design note, when the owner reviews it, then touched modules, data flow and "
                   "interfaces are listed", "Given 设计说明，When 负责人评审，Then 列出涉及模块、数据流与入口"),
@@ -401,7 +402,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     }
     subject = t("docs: add plan for {title}", "docs: 新增「{title}」实施计划")
     plan["commit_message_suggestion"] = subject.format(
-        title=clip(short, _COMMIT_SUBJECT - len(subject.format(title="")), "…"))
+        title=clip(short if zh else quoted, _COMMIT_SUBJECT - len(subject.format(title="")), "…"))
     sources = [str(k.get("source")) for k in knowledge if k.get("source")]
     plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh,
                                             title=short)
