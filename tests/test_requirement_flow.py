@@ -378,6 +378,8 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("做一个报销小程序，超过一千元要总经理签字", "总经理"),
     ("A leave tracker where HR approves each request", "HR"),  # a department acts as a person
     ("Let QA rerun the failed builds from a web page", "QA"),
+    ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
+    ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -405,6 +407,17 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert verb not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, word", [
+    ("A page to list customer orders", "customer"),
+    ("Show each customer's orders on one page, for warehouse staff", "customer"),
+    ("做一个请假系统，行政可以查看所有员工的请假记录", "员工"),
+    ("做一个网页，店长可以查看客户订单", "客户"),
+])
+def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert word not in goal, goal
 
 
 @pytest.mark.parametrize("requirement, size", [
