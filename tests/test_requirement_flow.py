@@ -429,8 +429,12 @@ def test_a_team_size_is_not_taken_for_a_role(requirement, size):
     assert size not in goal, goal
 
 
-def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers():
-    goal = first_round("A small expense tool for our three-person team, with receipts", force_plan=True).stages[1].goal
+@pytest.mark.parametrize("requirement", [
+    "A small expense tool for our three-person team, with receipts",
+    "We are a small team. We need a dashboard for deploys.",  # the asker's group, not a role named "small team"
+])
+def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers(requirement):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
     assert "the requesters themselves" in goal, goal
 
 
@@ -472,6 +476,9 @@ def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
     "我们想做个家庭相册，我们可以在手机上按日期找照片",
     "I want a small tool for my own use to log my running times",
     "A page where we can check which plants need water today",
+    "We are a three-person team and need a tool to track invoices",  # the asker's own group
+    "我们是一个五人的设计团队，想做一个素材管理工具",
+    "I want to track my reading list on my phone",  # the asker does it themselves
 ])
 def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -553,6 +560,17 @@ def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(a
     build = first_round("Standup reminders for the team: each morning the bot posts in Slack", force_plan=True,
                         answers=answers).stages[1]
     assert said in [build.goal, *build.tasks], [build.goal, *build.tasks]
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("We are a three-person team and need a tool to track invoices", "A tool to track invoices"),
+    ("I'd like a page to book the meeting rooms, live by Friday", "A page to book the meeting rooms"),
+    ("一个请假审批系统，下周五之前要用上", "一个请假审批系统"),
+    ("做一个值班排班小程序，只有3个人用，护士长可以调班", "做一个值班排班小程序"),
+])
+def test_a_plan_is_titled_by_what_is_wanted_not_by_who_asks_or_when_or_for_how_many(requirement, title):
+    heading = first_round(requirement, force_plan=True).plan_markdown.splitlines()[0]
+    assert heading.endswith("：" + title) or heading.endswith(": " + title), heading
 
 
 @pytest.mark.parametrize("requirement", [

@@ -64,14 +64,15 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
                [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
-        return [summary if zh else _EN_CAUSE.sub("", summary) or summary]
+        whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
+        return [_wished(whole, zh) or whole]
     items = []
     for clause in clauses:
         if _only_states_time_or_load(clause):
             continue  # a constraint the release and verification stages carry ("It must be live by March", "只有3个人用")
-        if wish := _SPEAKER_WISHES.match(clause):
-            items.append(wish.group("thing"))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
-        elif not _BACKGROUND.search(clause):
+        if thing := _wished(clause, zh):
+            items.append(thing)  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
+        elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
             items.append(clause)
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
@@ -91,6 +92,17 @@ def _only_states_time_or_load(clause: str) -> bool:
 # The person asking, speaking of themselves, and what they wish for.
 _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
+# English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
+_EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?:am|are) looking for|require)\s+"
+                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?(?P<thing>.{4,})$", re.IGNORECASE)
+_EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own)\b|"
+                            r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
+
+
+def _wished(clause: str, zh: bool) -> str | None:
+    """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
+    wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
+    return wish.group("thing").strip() if wish else None
 
 
 def _title(requirement: str, zh: bool) -> str:
@@ -100,6 +112,13 @@ def _title(requirement: str, zh: bool) -> str:
     first = _deliverables(requirement, zh)[0]
     start = summary.find(first)
     wanted = summary[start:] if start > 0 else summary if start == 0 else first
+    # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
+    # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
+    pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
+    for at in range(2, len(pieces), 2):
+        if _only_states_time_or_load(pieces[at]):
+            wanted = "".join(pieces[:at - 1])
+            break
     return plan_title(wanted[:1].upper() + wanted[1:])
 
 

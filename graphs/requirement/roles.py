@@ -260,8 +260,9 @@ _ACCESS = re.compile(r"\s*(?:" + "|".join(_ACCESS_NOUNS) + r")(?![A-Za-z])", re.
 def _not_a_user(role: str, text: str) -> bool:
     """Whether `role` is written only as a team's size ("three-person team") or as a permission
     ("管理员权限", "admin rights"): then nobody is named who uses it."""
-    if any(role.lower() in size.group(0).lower() for size in TEAM_SIZE.finditer(text)):
-        return True
+    if any(role.lower() in said.group(0).lower()
+           for said in [*TEAM_SIZE.finditer(text), *_ASKER_GROUP_EN.finditer(text)]):
+        return True  # a team's size, or the asker's own group ("we are a small team"): the asker, not a role
     places = [m.end() for m in re.finditer(re.escape(role), text, re.IGNORECASE)]
     return bool(places) and all(_ACCESS.match(text, end) for end in places)
 
@@ -324,13 +325,23 @@ SPEAKER_ZH = r"(?:我们?|咱们?|本人)"
 # The asker uses it: as the subject of using or being able to ("我们可以在手机上查", "我平时用"), or as
 # who it is for ("自己用", "给我们用", "内部使用"). Wishes ("我想", "我们需要") say who asks, not who uses.
 _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:来|会)?(?:用|使用|可以|能够?)"
+                       # the asker's own group ("我们是一个三人团队"), not a shop that serves others
+                       rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
                        rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)")
+# The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
+# need …"): that group uses it. Not a shop or a company, which serve others.
+_ASKER_GROUP_EN = re.compile(r"\b(?:we\s+are|we're|I\s+am\s+in|I'm\s+in)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}"
+                             r"(?:team|group|department|office|family|household|club|class|crew|lab)\b", re.IGNORECASE)
 _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:personal|internal)\s+use\b|"
                        r"\bfor\s+(?:myself|ourselves|me|us)\b|"
                        # the asker's own group ("for our three-person team", "for my family")
                        r"\bfor\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:team|office|shop|store|company|business|group|"
                        r"family|household|club|class)\b|"
-                       r"\b(?:I|we)\s+(?:(?:can|could)\s+(?!be\b)[a-z]+|(?:will\s+|'ll\s+)?use\b)", re.IGNORECASE)
+                       r"\b(?:I|we)\s+(?:(?:can|could)\s+(?!be\b)[a-z]+|(?:will\s+|'ll\s+)?use\b)|"
+                       # the asker wants to do it themselves ("I want to track my reading"), not to have it made
+                       r"\b(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
+                       r"(?!(?:build|make|create|have|get|develop|add|set\s+up|write)\b)[a-z]+|"
+                       + _ASKER_GROUP_EN.pattern, re.IGNORECASE)
 _MANY = re.compile(r"我们|咱们|内部|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
                    r"company|business|shop|store)\b", re.IGNORECASE)
 
