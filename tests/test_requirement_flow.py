@@ -420,6 +420,19 @@ def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word
     assert word not in goal, goal
 
 
+@pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧"])
+def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
+    asked = [q.id for q in first_round(requirement).questions]
+    assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
+
+
+def test_once_told_what_it_is_for_the_plan_is_titled_and_scoped_by_that():
+    plan = first_round("need something for invoices", force_plan=True,
+                       answers={"q_purpose": "A form where clerks enter invoices"})
+    assert plan.plan_markdown.splitlines()[0] == "# Implementation Plan: A form where clerks enter invoices"
+    assert "Deliver: A form where clerks enter invoices" in plan.scope, plan.scope
+
+
 @pytest.mark.parametrize("requirement, size", [
     ("We are a three-person team and need a tool to track customer orders", "three-person team"),
     ("A 5-person team of nurses needs a shift planner", "person team"),

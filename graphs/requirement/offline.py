@@ -16,7 +16,8 @@ from core.language import CJK, clip, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
-from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese
+from graphs.requirement.topics import (TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese,
+                                       names_no_purpose)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -208,7 +209,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_assumptions: list[dict[str, Any]] = []
     cited: list[str] = []
     open_topics: list[Topic] = []
-    roles = named_roles(requirement)  # found from the sentence's structure, the catalogue's words as fallback
+    # A requirement that named nothing it must do ("做个东西") is described by the answer saying what it is for.
+    described = answers.get("q_purpose") or requirement
+    roles = named_roles(described if described == requirement else f"{requirement}\n{described}")
+    # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
         if topic.id in answers:
@@ -216,6 +220,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             decisions.append((label, answers[topic.id]))
         elif topic.id in assumed_by_id:
             continue  # settled by an assumption (listed)
+        elif topic.id == "q_purpose":
+            if names_no_purpose(requirement):
+                open_topics.append(topic)
+            continue  # else the requirement says what it must do
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
             stated_value[topic.id] = ("、" if zh else ", ").join(roles)
             continue
@@ -250,7 +258,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     open_topics.sort(key=lambda tp: (not tp.blocking, tp.priority))
     ask = not force and any(tp.blocking for tp in open_topics)
     has_repository = bool(repository.get("root"))
-    questions = [_question(tp, zh, has_repository) for tp in open_topics[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    if any(tp.id == "q_purpose" for tp in open_topics):
+        # Before what it is for is known, the store, the entry point or the load are guesses: the round asks what
+        # it is for (and who it is for); the rest waits for the next round.
+        asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
+    else:
+        asking = open_topics
+    questions = [_question(tp, zh, has_repository) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if not ask:
@@ -263,8 +277,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                                    f"待“{topic.text(topic.question, zh)}”有答案后复核。"),
             })
 
-    summary = _summary(requirement)
-    short = _title(requirement, zh)
+    summary = _summary(requirement if described == requirement else
+                       t(f"{requirement.rstrip('.!? ')}: {described}", f"{requirement.rstrip('。！？ ')}：{described}"))
+    short = _title(described, zh)
     quoted = mid_sentence(short, requirement)  # the title inside a sentence ("Agree the design of "add a …"")
 
     def value(topic_id: str, default_en: str, default_zh: str) -> str:
@@ -300,7 +315,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
           "补充并运行针对新行为的单元测试（未发现现有测试脚本）")]
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
-    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(requirement, zh)]
+    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(described, zh)]
     scope += [f"{label}: {text}" if not zh else f"{label}：{text}" for label, text in decisions]
     out_of_scope = [
         t("Changes not needed for the requirement above", "与上述需求无关的改动"),
