@@ -65,6 +65,28 @@ def clip(text: str, limit: int, mark: str = "") -> str:
     return head + mark
 
 
+
+_SENTENCE_STOP = re.compile(r"[.!?。！？]+$")
+_FIRST_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def mid_sentence(text: str, context: str = "") -> str:
+    """Text set inside a sentence (a quoted title, an answer woven in): without the stop that ended it,
+    and with its first letter lowered, that capital being the sentence's own ("Add a CSV export." →
+    "add a CSV export"). Never a name's or an acronym's the user wrote: a word with capitals of its own
+    ("iOS", "HR"), "I", and a word `context` writes with a capital mid-sentence ("… post it to Slack")."""
+    text = text.strip()
+    if not text.endswith(("...", "…")):  # an ellipsis shows a cut, it stays
+        text = _SENTENCE_STOP.sub("", text).rstrip()
+    first = _FIRST_WORD.match(text)
+    if language_of(text) == "zh" or first is None or first.group(0) == "I" or first.group(0)[1:] != first.group(0)[1:].lower():
+        return text
+    for named in re.finditer(rf"(?<![A-Za-z]){re.escape(first.group(0))}(?![A-Za-z])", context or ""):
+        if not re.search(r"(?:^|[.!?:;\n\"“(]\s*)$", context[:named.start()]):
+            return text  # written with a capital where no sentence starts: a name
+    return text[:1].lower() + text[1:]
+
+
 # English words of the closed classes (auxiliaries and modals, pronouns, determiners, prepositions,
 # conjunctions, question words) and the commonest adverbs: words a sentence is built with rather than
 # words it is about. A name spelt like one ("Will", "May") is only a name where it is written as one.

@@ -355,14 +355,16 @@ async def test_roles_and_entry_point_the_requirement_names_are_not_asked_and_the
     assert any(interface in task for task in build.tasks), build.tasks
 
 
-def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[dict[str, Any]] = ()) -> RequirementPlan:
-    """The offline planner's answer to a requirement (and doc passages found), without a runtime (in-process, quick)."""
+def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[dict[str, Any]] = (),
+                answers: dict[str, str] | None = None) -> RequirementPlan:
+    """The offline planner's answer to a requirement (and doc passages found, and answers given), without a
+    runtime (in-process, quick)."""
     from core.llm.offline import OfflineRequest
     from graphs.requirement.offline import compose_requirement_plan
 
     return RequirementPlan.model_validate(compose_requirement_plan(OfflineRequest(
         role="requirement", system="", prompt="", facts={"requirement": requirement, "force_plan": force_plan,
-                                                         "knowledge": list(knowledge)})))
+                                                         "knowledge": list(knowledge), "answers": answers or {}})))
 
 
 @pytest.mark.parametrize("requirement, role", [
@@ -376,6 +378,8 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("做一个报销小程序，超过一千元要总经理签字", "总经理"),
     ("A leave tracker where HR approves each request", "HR"),  # a department acts as a person
     ("Let QA rerun the failed builds from a web page", "QA"),
+    ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
+    ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -405,6 +409,30 @@ def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     assert verb not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, word", [
+    ("A page to list customer orders", "customer"),
+    ("Show each customer's orders on one page, for warehouse staff", "customer"),
+    ("做一个请假系统，行政可以查看所有员工的请假记录", "员工"),
+    ("做一个网页，店长可以查看客户订单", "客户"),
+])
+def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert word not in goal, goal
+
+
+@pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧"])
+def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
+    asked = [q.id for q in first_round(requirement).questions]
+    assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
+
+
+def test_once_told_what_it_is_for_the_plan_is_titled_and_scoped_by_that():
+    plan = first_round("need something for invoices", force_plan=True,
+                       answers={"q_purpose": "A form where clerks enter invoices"})
+    assert plan.plan_markdown.splitlines()[0] == "# Implementation Plan: A form where clerks enter invoices"
+    assert "Deliver: A form where clerks enter invoices" in plan.scope, plan.scope
+
+
 @pytest.mark.parametrize("requirement, size", [
     ("We are a three-person team and need a tool to track customer orders", "three-person team"),
     ("A 5-person team of nurses needs a shift planner", "person team"),
@@ -414,8 +442,12 @@ def test_a_team_size_is_not_taken_for_a_role(requirement, size):
     assert size not in goal, goal
 
 
-def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers():
-    goal = first_round("A small expense tool for our three-person team, with receipts", force_plan=True).stages[1].goal
+@pytest.mark.parametrize("requirement", [
+    "A small expense tool for our three-person team, with receipts",
+    "We are a small team. We need a dashboard for deploys.",  # the asker's group, not a role named "small team"
+])
+def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers(requirement):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
     assert "the requesters themselves" in goal, goal
 
 
@@ -457,6 +489,9 @@ def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
     "我们想做个家庭相册，我们可以在手机上按日期找照片",
     "I want a small tool for my own use to log my running times",
     "A page where we can check which plants need water today",
+    "We are a three-person team and need a tool to track invoices",  # the asker's own group
+    "我们是一个五人的设计团队，想做一个素材管理工具",
+    "I want to track my reading list on my phone",  # the asker does it themselves
 ])
 def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -501,7 +536,8 @@ def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words
     title = re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1]
     assert title.endswith("…") and requirement.startswith(title[:-1]), title
     assert requirement[len(title) - 1] in " ，", title  # the cut falls between words (or clauses), not inside one
-    assert title in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
+    # Inside the commit subject the title is mid-sentence: all of it but the sentence-start capital.
+    assert title[1:] in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
 
 
 @pytest.mark.parametrize("requirement, title, background", [
@@ -512,6 +548,42 @@ def test_a_plan_is_titled_by_what_is_wanted_not_by_the_reason_told_before_it(req
     plan = first_round(requirement, force_plan=True)
     heading = plan.plan_markdown.splitlines()[0]
     assert heading.endswith(title) and background not in heading, heading
+
+
+def test_the_requirement_and_an_answer_read_as_part_of_the_plan_sentence_they_are_set_in():
+    plan = first_round("Add a CSV export of orders to the shop.", force_plan=True,
+                       answers={"q_target_users": "Store managers, about 50 of them."})
+    assert plan.stages[0].goal == ('Agree the design of "add a CSV export of orders to the shop", '
+                                   "for store managers, about 50 of them."), plan.stages[0].goal
+
+
+@pytest.mark.parametrize("requirement, subject", [
+    ("Add a CSV export of orders to the shop.", "docs: add plan for add a CSV export of orders to the shop"),
+    ("A booking page for the dentist's front desk", "docs: add plan for a booking page for the dentist's front desk"),
+])
+def test_the_suggested_commit_subject_reads_the_title_as_part_of_its_sentence(requirement, subject):
+    assert first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0] == subject
+
+
+@pytest.mark.parametrize("answers, said", [
+    ({"q_interface": "Slack."}, "Expose it through Slack"),  # a name the requirement capitalises mid-sentence
+    ({"q_target_users": "HR staff."}, "Implement the requirement for HR staff."),  # an acronym
+])
+def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(answers, said):
+    build = first_round("Standup reminders for the team: each morning the bot posts in Slack", force_plan=True,
+                        answers=answers).stages[1]
+    assert said in [build.goal, *build.tasks], [build.goal, *build.tasks]
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("We are a three-person team and need a tool to track invoices", "A tool to track invoices"),
+    ("I'd like a page to book the meeting rooms, live by Friday", "A page to book the meeting rooms"),
+    ("一个请假审批系统，下周五之前要用上", "一个请假审批系统"),
+    ("做一个值班排班小程序，只有3个人用，护士长可以调班", "做一个值班排班小程序"),
+])
+def test_a_plan_is_titled_by_what_is_wanted_not_by_who_asks_or_when_or_for_how_many(requirement, title):
+    heading = first_round(requirement, force_plan=True).plan_markdown.splitlines()[0]
+    assert heading.endswith("：" + title) or heading.endswith(": " + title), heading
 
 
 @pytest.mark.parametrize("requirement", [

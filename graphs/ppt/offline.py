@@ -12,7 +12,7 @@ from itertools import accumulate
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import as_image_text, as_process, as_table, deck_part_named, design_slide
 from core.i18n import t
-from core.language import CJK, language_of
+from core.language import CJK, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
     asks_for_picture,
@@ -257,13 +257,6 @@ def _zh(request: OfflineRequest) -> bool:
     return request.fact("language", "zh") == "zh"
 
 
-def _mid_sentence(title: str) -> str:
-    """A title set inside a sentence: only its first letter is lowered, never a name or an acronym the
-    user wrote ("Applications of Intro to TCP" → "applications of Intro to TCP")."""
-    first = title.split(" ", 1)[0]
-    return title if first[1:] != first[1:].lower() else title[:1].lower() + title[1:]
-
-
 def _wants_simpler(request: OfflineRequest) -> bool:
     return wants_simpler(request.fact("feedback"))
 
@@ -400,7 +393,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     name = _point_name(point)
     points = [_point_name(p) for p in unit.knowledgePoints]
     units = outline.knowledgeUnits
-    unit_in = unit.title if zh else _mid_sentence(unit.title)
+    unit_in = unit.title if zh else mid_sentence(unit.title)
     if angle == "concept":
         return ((f"{topic}的{name}" if zh else f"{topic}: {name}"),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title) for line in words["concept"]],
@@ -478,7 +471,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             lines.append(words["notes_minutes"].format(m=max(1, round(duration / max(1, len(units))))))
         elif index == total and closing == 2:
             title = words["questions"]
-            content = [ask.format(unit=units[0] if zh else _mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
+            content = [ask.format(unit=units[0] if zh else mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
             visuals = []
             seed = ["最后留几个问题给大家思考。"] if zh else ["To finish, a few questions to think about."]
             lines = [*(_sentence(ask, zh) for ask in content), *words["notes_qa"]]
@@ -569,10 +562,10 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
         return title, units[:6], []
     if kind == "exercise":
         # An exercise follows the deck's setting: a talk's asks about the listeners' work, not everyday life.
-        first, last = (units[0], units[-1]) if zh else (_mid_sentence(units[0]), _mid_sentence(units[-1]))
+        first, last = (units[0], units[-1]) if zh else (mid_sentence(units[0]), mid_sentence(units[-1]))
         return title, [item.format(first=first, last=last, topic=topic) for item in words["exercise_items"]], []
     tie = f"联系{units[nth % len(units)]}" if topic in subject else f"{subject}与{topic}的关系"
-    tie_en = f"Linked to {_mid_sentence(units[nth % len(units)])}" if topic.lower() in lowered else f"How {subject} relates to {topic}"
+    tie_en = f"Linked to {mid_sentence(units[nth % len(units)])}" if topic.lower() in lowered else f"How {subject} relates to {topic}"
     return title, ([f"{subject}：核心要点", tie, f"{subject}的一个实例"] if zh else
                    [f"{title}: the key points", tie_en, f"An example of {subject}"]), ["示意图：" + subject if zh else "Diagram: " + subject]
 

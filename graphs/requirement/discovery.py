@@ -83,7 +83,7 @@ def explore(repo: str, requirement: str) -> dict[str, Any]:
     # One query for the requirement itself, one per topic: a topic the docs settle must surface.
     # A plan written by an earlier run is our own output, not evidence: it is left out.
     hits: dict[tuple[str, int], dict[str, Any]] = {}
-    for query in [requirement, *(topic.query for topic in TOPICS)]:
+    for query in [requirement, *(topic.query for topic in TOPICS if topic.query)]:
         results = tools.retrieve_knowledge(query, top_k=MAX_HITS_PER_QUERY, exclude_paths={PLAN_FILE_NAME})
         calls.append({"tool": "retrieve_knowledge", "args": query[:80], "ok": True,
                       "note": ", ".join(hit.source for hit in results)})

@@ -12,11 +12,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.language import CJK, clip
+from core.language import CJK, clip, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
-from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese
+from graphs.requirement.topics import (TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese,
+                                       names_no_purpose)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -64,14 +65,15 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
                [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
-        return [summary if zh else _EN_CAUSE.sub("", summary) or summary]
+        whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
+        return [_wished(whole, zh) or whole]
     items = []
     for clause in clauses:
         if _only_states_time_or_load(clause):
             continue  # a constraint the release and verification stages carry ("It must be live by March", "只有3个人用")
-        if wish := _SPEAKER_WISHES.match(clause):
-            items.append(wish.group("thing"))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
-        elif not _BACKGROUND.search(clause):
+        if thing := _wished(clause, zh):
+            items.append(thing)  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
+        elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
             items.append(clause)
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
@@ -91,6 +93,17 @@ def _only_states_time_or_load(clause: str) -> bool:
 # The person asking, speaking of themselves, and what they wish for.
 _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
+# English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
+_EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?:am|are) looking for|require)\s+"
+                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?(?P<thing>.{4,})$", re.IGNORECASE)
+_EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own)\b|"
+                            r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
+
+
+def _wished(clause: str, zh: bool) -> str | None:
+    """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
+    wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
+    return wish.group("thing").strip() if wish else None
 
 
 def _title(requirement: str, zh: bool) -> str:
@@ -100,6 +113,13 @@ def _title(requirement: str, zh: bool) -> str:
     first = _deliverables(requirement, zh)[0]
     start = summary.find(first)
     wanted = summary[start:] if start > 0 else summary if start == 0 else first
+    # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
+    # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
+    pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
+    for at in range(2, len(pieces), 2):
+        if _only_states_time_or_load(pieces[at]):
+            wanted = "".join(pieces[:at - 1])
+            break
     return plan_title(wanted[:1].upper() + wanted[1:])
 
 
@@ -189,7 +209,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_assumptions: list[dict[str, Any]] = []
     cited: list[str] = []
     open_topics: list[Topic] = []
-    roles = named_roles(requirement)  # found from the sentence's structure, the catalogue's words as fallback
+    # A requirement that named nothing it must do ("做个东西") is described by the answer saying what it is for.
+    described = answers.get("q_purpose") or requirement
+    roles = named_roles(described if described == requirement else f"{requirement}\n{described}")
+    # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
         if topic.id in answers:
@@ -197,6 +220,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             decisions.append((label, answers[topic.id]))
         elif topic.id in assumed_by_id:
             continue  # settled by an assumption (listed)
+        elif topic.id == "q_purpose":
+            if names_no_purpose(requirement):
+                open_topics.append(topic)
+            continue  # else the requirement says what it must do
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
             stated_value[topic.id] = ("、" if zh else ", ").join(roles)
             continue
@@ -231,7 +258,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     open_topics.sort(key=lambda tp: (not tp.blocking, tp.priority))
     ask = not force and any(tp.blocking for tp in open_topics)
     has_repository = bool(repository.get("root"))
-    questions = [_question(tp, zh, has_repository) for tp in open_topics[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    if any(tp.id == "q_purpose" for tp in open_topics):
+        # Before what it is for is known, the store, the entry point or the load are guesses: the round asks what
+        # it is for (and who it is for); the rest waits for the next round.
+        asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
+    else:
+        asking = open_topics
+    questions = [_question(tp, zh, has_repository) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if not ask:
@@ -244,14 +277,16 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                                    f"待“{topic.text(topic.question, zh)}”有答案后复核。"),
             })
 
-    summary = _summary(requirement)
-    short = _title(requirement, zh)
+    summary = _summary(requirement if described == requirement else
+                       t(f"{requirement.rstrip('.!? ')}: {described}", f"{requirement.rstrip('。！？ ')}：{described}"))
+    short = _title(described, zh)
+    quoted = mid_sentence(short, requirement)  # the title inside a sentence ("Agree the design of "add a …"")
 
     def value(topic_id: str, default_en: str, default_zh: str) -> str:
         # The human's words when there are some; otherwise a neutral phrase (the assumption or
         # doc finding behind it is listed in the assumptions, with its source).
-        if topic_id in answered_value:
-            return answered_value[topic_id]
+        if topic_id in answered_value:  # set inside the plan's sentences: no stop, no sentence-start capital
+            return mid_sentence(answered_value[topic_id], said)
         if topic_id in stated_value:
             return stated_value[topic_id]
         phrase = t(default_en, default_zh)
@@ -280,7 +315,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
           "补充并运行针对新行为的单元测试（未发现现有测试脚本）")]
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
-    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(requirement, zh)]
+    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(described, zh)]
     scope += [f"{label}: {text}" if not zh else f"{label}：{text}" for label, text in decisions]
     out_of_scope = [
         t("Changes not needed for the requirement above", "与上述需求无关的改动"),
@@ -305,9 +340,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     stages = [
         {
             "name": t("Discovery and design", "调研与设计"),
-            "goal": t(f"Agree how \"{short}\" fits the existing code, for {users}.",
+            "goal": t(f"Agree how \"{quoted}\" fits the existing code, for {users}.",
                       f"明确“{short}”如何融入现有代码，面向{users}。") if has_repository else
-                    t(f"Agree the design of \"{short}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
+                    t(f"Agree the design of \"{quoted}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
             "success_criteria": [
                 t("Given the design note, when the owner reviews it, then touched modules, data flow and "
                   "interfaces are listed", "Given 设计说明，When 负责人评审，Then 列出涉及模块、数据流与入口"),
@@ -401,7 +436,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     }
     subject = t("docs: add plan for {title}", "docs: 新增「{title}」实施计划")
     plan["commit_message_suggestion"] = subject.format(
-        title=clip(short, _COMMIT_SUBJECT - len(subject.format(title="")), "…"))
+        title=clip(short if zh else quoted, _COMMIT_SUBJECT - len(subject.format(title="")), "…"))
     sources = [str(k.get("source")) for k in knowledge if k.get("source")]
     plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh,
                                             title=short)

@@ -14,6 +14,7 @@ import logging
 import re
 
 import jieba
+import jieba.posseg
 
 from core.language import CJK, ENGLISH_FUNCTION_WORDS, is_function_word
 from graphs.requirement.topics import TEAM_SIZE, TOPICS_BY_ID, find_keywords, is_chinese
@@ -63,11 +64,26 @@ def _zh_role(word: str) -> bool:
     return word in _KNOWN or word.endswith(_ZH_ENDINGS)
 
 
-def _zh_from(tokens: list[str], start: int) -> tuple[str, int] | None:
+# Departments act as people where they are the subject ("行政可以查看…", "市场部每周看报表"), but the same
+# words also name a kind of work or data ("销售数据", "人事变动"): so only right before a modal.
+# Not "产品", "设计", "技术", "市场", "物流": "产品需要支持导出" is about the product, not its team.
+_ZH_DEPARTMENTS = {"行政", "人事", "财务", "销售", "客服", "运营", "采购", "法务", "后勤", "出纳", "会计", "前台",
+                   "质检", "仓储", "审计", "风控", "HR", "hr"}
+_ZH_UNIT = ("部门", "部", "组", "科", "处")  # "行政部", "技术组", "财务科": a unit of two characters or more
+
+
+def _zh_department(word: str) -> bool:
+    if word in _ZH_DEPARTMENTS:
+        return True
+    unit = next((u for u in _ZH_UNIT if word.endswith(u)), None)
+    return unit is not None and len(CJK.findall(word[:-len(unit)])) >= 2
+
+
+def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
     """The role that begins at tokens[start] ("维修 师傅", "审批 人", "学生 家长"), and where it ends; else None.
 
     The shortest run of words that ends like a person is the role ("老师", not "老师查看学生"); a person
-    word right after it qualifies it further ("学生 家长")."""
+    word right after it qualifies it further ("学生 家长"). `departments`: a department will do too."""
     for end in range(start + 1, min(start + _ZH_MAX_WORDS, len(tokens)) + 1):
         words = tokens[start:end]
         if any(word in _ZH_AND or word in _ZH_BEFORE or word in _ZH_MODALS or word in _ZH_OPENERS or word == "的"
@@ -78,7 +94,8 @@ def _zh_from(tokens: list[str], start: int) -> tuple[str, int] | None:
             return None
         head, phrase = words[-1], "".join(words)
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
-        if _zh_role(head) or (len(head) == 1 and len(words) > 1 and _zh_role(phrase)):
+        if (_zh_role(head) or (departments and _zh_department(head))
+                or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))):
             while end < len(tokens) and _zh_role(tokens[end]):
                 end += 1
             return "".join(tokens[start:end]), end
@@ -88,7 +105,7 @@ def _zh_from(tokens: list[str], start: int) -> tuple[str, int] | None:
 def _zh_before_modal(tokens: list[str], modal: int) -> tuple[str, int] | None:
     """The subject that ends right before tokens[modal] ("仓库管理员" 可以), and where it starts."""
     for start in range(max(0, modal - _ZH_MAX_WORDS), modal):
-        found = _zh_from(tokens, start)
+        found = _zh_from(tokens, start, departments=True)
         if found and found[1] == modal:
             return found[0], start
     return None
@@ -243,10 +260,39 @@ _ACCESS = re.compile(r"\s*(?:" + "|".join(_ACCESS_NOUNS) + r")(?![A-Za-z])", re.
 def _not_a_user(role: str, text: str) -> bool:
     """Whether `role` is written only as a team's size ("three-person team") or as a permission
     ("管理员权限", "admin rights"): then nobody is named who uses it."""
-    if any(role.lower() in size.group(0).lower() for size in TEAM_SIZE.finditer(text)):
-        return True
+    if any(role.lower() in said.group(0).lower()
+           for said in [*TEAM_SIZE.finditer(text), *_ASKER_GROUP_EN.finditer(text)]):
+        return True  # a team's size, or the asker's own group ("we are a small team"): the asker, not a role
     places = [m.end() for m in re.finditer(re.escape(role), text, re.IGNORECASE)]
     return bool(places) and all(_ACCESS.match(text, end) for end in places)
+
+
+_EN_DETERMINERS = {"a", "an", "the", "each", "every", "any", "one", "this", "that", "my", "our", "your", "their",
+                   "his", "her", "its", "no", "some", "another"}
+
+
+def _modifies_noun(word: str, text: str) -> bool:
+    """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
+    orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
+    if is_chinese(text):
+        tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
+        places = [i for i, (token, _) in enumerate(tokens) if token == word]
+        return bool(places) and all(
+            i + 1 < len(tokens) and (tokens[i + 1][0] == "的" or (tokens[i + 1][1].startswith("n")
+                                                                 and not _zh_role(tokens[i + 1][0])))
+            for i in places)
+    places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
+
+    def qualifies(place: re.Match[str]) -> bool:
+        rest = text[place.end():]
+        if re.match(r"'s?(?![A-Za-z])", rest):  # a possessive: "customer's orders", "students' grades"
+            return True
+        before = re.findall(r"[A-Za-z']+", text[:place.start()])
+        after = re.match(r"\s+([A-Za-z][A-Za-z'-]*)", rest)
+        # A person in the singular needs a determiner ("a customer orders …"); bare before a noun, it qualifies it.
+        return (not _plural(word) and not (before and before[-1].lower() in _EN_DETERMINERS) and after is not None
+                and _content(after.group(1)) and after.group(1).lower() not in _EN_MODALS)
+    return bool(places) and all(qualifies(place) for place in places)
 
 
 def named_roles(text: str) -> list[str]:
@@ -267,7 +313,7 @@ def named_roles(text: str) -> list[str]:
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
         if (word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
-                and not _not_a_user(word, text)):
+                and not _not_a_user(word, text) and not _modifies_noun(word, text)):
             roles.append(word)
     return roles
 
@@ -279,13 +325,23 @@ SPEAKER_ZH = r"(?:我们?|咱们?|本人)"
 # The asker uses it: as the subject of using or being able to ("我们可以在手机上查", "我平时用"), or as
 # who it is for ("自己用", "给我们用", "内部使用"). Wishes ("我想", "我们需要") say who asks, not who uses.
 _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:来|会)?(?:用|使用|可以|能够?)"
+                       # the asker's own group ("我们是一个三人团队"), not a shop that serves others
+                       rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
                        rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)")
+# The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
+# need …"): that group uses it. Not a shop or a company, which serve others.
+_ASKER_GROUP_EN = re.compile(r"\b(?:we\s+are|we're|I\s+am\s+in|I'm\s+in)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}"
+                             r"(?:team|group|department|office|family|household|club|class|crew|lab)\b", re.IGNORECASE)
 _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:personal|internal)\s+use\b|"
                        r"\bfor\s+(?:myself|ourselves|me|us)\b|"
                        # the asker's own group ("for our three-person team", "for my family")
                        r"\bfor\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:team|office|shop|store|company|business|group|"
                        r"family|household|club|class)\b|"
-                       r"\b(?:I|we)\s+(?:(?:can|could)\s+(?!be\b)[a-z]+|(?:will\s+|'ll\s+)?use\b)", re.IGNORECASE)
+                       r"\b(?:I|we)\s+(?:(?:can|could)\s+(?!be\b)[a-z]+|(?:will\s+|'ll\s+)?use\b)|"
+                       # the asker wants to do it themselves ("I want to track my reading"), not to have it made
+                       r"\b(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
+                       r"(?!(?:build|make|create|have|get|develop|add|set\s+up|write)\b)[a-z]+|"
+                       + _ASKER_GROUP_EN.pattern, re.IGNORECASE)
 _MANY = re.compile(r"我们|咱们|内部|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
                    r"company|business|shop|store)\b", re.IGNORECASE)
 

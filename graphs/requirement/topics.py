@@ -133,7 +133,42 @@ _ACCESS_PATTERNS = (
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
        "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
 
+# A thing wanted that names nothing it does ("做个东西", "need something for invoices"): a placeholder
+# noun, with at most a word of what it is about, and no clause of what it must do ("to track …", "用来…").
+_VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s+(?:really\s+)?)?"
+                       r"(?:need|want|would like|'d like|make|build|create|do|get)?\s*(?:me\s+|us\s+)?(?:some|a|an)?\s*"
+                       r"(?:something|anything|thing|stuff)(?:\s+(?:for|about|with|around|on|related to)\s+"
+                       r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*(?:please)?[.!?]*$", re.IGNORECASE)
+_VAGUE_ZH = re.compile(r"^(?:你好|您好)?[，,\s]*(?:请|麻烦)?(?:帮我|帮忙|给我)?(?:我们?|咱们?)?(?:想要?|要|需要)?"
+                       r"(?:做|弄|搞|写|整|开发)?(?:一?个|一?些|点)?(?:[^，。！？\s]{1,8}?(?:的|相关的|方面的))?"
+                       r"(?:东西|玩意儿?)(?:吧|呗|啊)?[。！？!?.]*$")
+
+
+def names_no_purpose(text: str) -> bool:
+    """Whether a requirement wants a thing without a word of what it is for or must do ("做个东西",
+    "need something for invoices"): then nothing else can be planned before that is asked."""
+    return bool((_VAGUE_ZH if is_chinese(text) else _VAGUE_EN).match((text or "").strip()))
+
+
 TOPICS: tuple[Topic, ...] = (
+    Topic(
+        id="q_purpose",
+        label=("Purpose", "用途"),
+        blocking=True,
+        priority=1,  # first among equals: it comes first in the catalogue and the sort is stable
+        # Settled unless the requirement names nothing it must do (names_no_purpose), or by an answer;
+        # never by the repository's docs, which do not know what the new thing is for.
+        keywords=(),
+        doc_keywords=(),
+        query="",
+        question=("What is it for, and what must it do? Name the one or two things someone does with it.",
+                  "它是用来做什么的？请说出使用者要用它完成的一两件事。"),
+        why=("The requirement names no task it must do: nothing else can be planned before that.",
+             "需求没有说明它要完成什么事，在此之前其他内容都无从规划。"),
+        impact=("Every stage would plan a guess.", "各阶段只能基于猜测来规划。"),
+        fallback=("Stage 1 starts by agreeing with the requester what it must do; the later stages are revised then.",
+                  "第一阶段先与需求提出方确认它要做什么，之后再修订后续阶段。"),
+    ),
     Topic(
         id="q_target_users",
         label=("Target users", "目标用户"),
