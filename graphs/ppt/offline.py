@@ -444,7 +444,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     closing = 2 if total >= 6 else 1
     agenda = total >= 5
     words = _wording(request)
-    mid = (lambda text: text) if zh else _mid_sentence
+    mid = (lambda text: text) if zh else mid_sentence
     ordinals = "一二三四五六七八九十"
     unit_points = {unit.title: [_point_name(p) for p in unit.knowledgePoints] for unit in outline.knowledgeUnits}
     pages = []  # (title, content, visuals, seed, the page's own lines to narrate)
