@@ -568,3 +568,15 @@ async def test_a_lost_parcel_is_answered_with_how_much_the_carrier_owes(knowledg
 
 def test_a_down_payment_from_ones_parents_said_after_the_house_is_searched_as_one_spouses_own_property():
     assert "一方的个人财产" in expand("离婚时婚后买的房子怎么分？首付是我父母出的").terms
+
+
+_LAPTOP_SALE = ("帮我审查这份合同：第一条 甲方购买乙方笔记本电脑10台，总价5万元；第二条 乙方应于签约后10日内交货；"
+                "第三条 甲方收货后7日内付清全款")
+
+
+async def test_a_sale_contracts_price_and_delivery_clauses_cite_the_price_and_delivery_articles_not_the_definition(
+        knowledge):
+    run = await _reviewed(knowledge, _LAPTOP_SALE)
+    price, delivery = _clause_basis(run, 1), _clause_basis(run, 2)
+    assert "第595条" not in price and any(f"第{n}条" in price for n in (510, 511, 626)), price
+    assert "第595条" not in delivery and any(f"第{n}条" in delivery for n in (601, 603)), delivery
