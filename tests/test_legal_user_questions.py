@@ -580,3 +580,12 @@ async def test_a_sale_contracts_price_and_delivery_clauses_cite_the_price_and_de
     price, delivery = _clause_basis(run, 1), _clause_basis(run, 2)
     assert "第595条" not in price and any(f"第{n}条" in price for n in (510, 511, 626)), price
     assert "第595条" not in delivery and any(f"第{n}条" in delivery for n in (601, 603)), delivery
+
+
+@pytest.mark.parametrize(("question", "field"), [
+    # Their nearest Chinese examples put them under labour and consumer law.
+    ("My landlord wants to kick me out before the lease ends. Is that legal?", "contract_law"),
+    ("The seller breached our contract and refuses to deliver the goods.", "contract_law"),
+])
+async def test_a_question_in_english_is_shown_in_its_field_of_law(question, field):
+    assert (await classify_text(question, OfflineLLM())).category == field
