@@ -542,3 +542,50 @@ async def test_the_confidence_shown_is_the_rules_when_they_overrule_the_models_i
 def test_a_broken_fitting_in_a_rented_home_is_the_landlords_repair_not_a_consumer_claim():
     expansion = expand("租的房子热水器坏了房东不修，怎么办")
     assert "消费者权益保护法" not in expansion.laws and "维修义务" in expansion.terms
+
+
+async def test_a_landlord_taking_the_home_back_early_is_answered_with_the_breach_articles_not_subletting(knowledge):
+    run = await GraphRunner(knowledge).ask("房东要提前收回房子，租期还没到，我该怎么办？")
+    cited = {c["article"] for c in _verified(run) if c["law"] == "中华人民共和国民法典"}
+    assert cited & {"577", "584"}, cited  # the landlord breaks the lease: performance or damages
+    assert not cited & {"717", "734"}, cited  # subletting, the lease's expiry
+
+
+def test_a_car_damaged_by_a_falling_tree_is_no_consumer_claim():
+    assert "消费者权益保护法" not in expand("邻居家的树被风刮倒砸坏了我的车，谁来赔").laws
+
+
+@pytest.mark.parametrize("question", ["健身房办了年卡，现在不想练了，健身房不给退钱怎么办", "培训班上了两节课不想上了，机构不肯退款"])
+def test_a_refund_from_a_gym_or_a_class_is_not_answered_with_the_online_seven_day_return(question):
+    terms = expand(question).terms
+    assert "七日内退货" not in terms and "退回预付款" in terms, terms
+
+
+async def test_a_lost_parcel_is_answered_with_how_much_the_carrier_owes(knowledge):
+    run = await GraphRunner(knowledge).ask("快递公司把我的包裹弄丢了，只肯按运费赔，合理吗？")
+    assert "833" in {c["article"] for c in _verified(run)[:3]}, _verified(run)
+
+
+def test_a_down_payment_from_ones_parents_said_after_the_house_is_searched_as_one_spouses_own_property():
+    assert "一方的个人财产" in expand("离婚时婚后买的房子怎么分？首付是我父母出的").terms
+
+
+_LAPTOP_SALE = ("帮我审查这份合同：第一条 甲方购买乙方笔记本电脑10台，总价5万元；第二条 乙方应于签约后10日内交货；"
+                "第三条 甲方收货后7日内付清全款")
+
+
+async def test_a_sale_contracts_price_and_delivery_clauses_cite_the_price_and_delivery_articles_not_the_definition(
+        knowledge):
+    run = await _reviewed(knowledge, _LAPTOP_SALE)
+    price, delivery = _clause_basis(run, 1), _clause_basis(run, 2)
+    assert "第595条" not in price and any(f"第{n}条" in price for n in (510, 511, 626)), price
+    assert "第595条" not in delivery and any(f"第{n}条" in delivery for n in (601, 603)), delivery
+
+
+@pytest.mark.parametrize(("question", "field"), [
+    # Their nearest Chinese examples put them under labour and consumer law.
+    ("My landlord wants to kick me out before the lease ends. Is that legal?", "contract_law"),
+    ("The seller breached our contract and refuses to deliver the goods.", "contract_law"),
+])
+async def test_a_question_in_english_is_shown_in_its_field_of_law(question, field):
+    assert (await classify_text(question, OfflineLLM())).category == field

@@ -78,6 +78,31 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                      (r"^(?!.*(?:邻居|隔壁|楼上|楼下|对门)).*?装修", 1.0)],
     "civil_law": [(r"民法典", 0.5), (r"诉讼时效|民事行为能力|居住权|相邻|所有权|民法典总则|监护|委托书|未成年|打赏|邻居|噪音|噪声|楼上|楼下", 1.0)],
 }
+# The same fields in English words: a question in English is still shown (and followed up) in its field, not
+# 其他 or whatever field its nearest Chinese examples happen to have. Whole words only (rent ≠ parent).
+_ENGLISH_FIELDS: dict[str, str] = {
+    "intellectual_property": r"patents?|trademarks?|copyrights?|plagiari[sz]\w*|pirat(?:ed|ing)|intellectual property",
+    "company_law": r"shareholders?|shares? in|equity|dividends?|articles of association|board of directors|partnership"
+                   r"|(?:register|incorporate|set up|start) (?:a|my|our) company|LLC",
+    "marriage_family": r"divorc\w*|custody|child support|alimony|marri(?:ed|age)|spouse|husband|wife|inherit\w*"
+                       r"|heirs?|bride price|adopt(?:ed|ion)?|prenup\w*",
+    "consumer_rights": r"refunds?|consumers?|counterfeits?|fakes?|defective|warranty|online (?:shop|store|purchase|order)"
+                       r"|merchants?|gym|membership|prepaid card",
+    "labor_law": r"wages?|salary|salaries|overtime|fired|dismiss(?:ed|al)|laid off|lay-?offs?|employers?|employees?"
+                 r"|boss|labou?r (?:contract|arbitration|law)|social insurance|probation|severance|resign\w*"
+                 r"|quit my job|work(?:place)? injury|maternity leave|non-compete",
+    "criminal_law": r"crim(?:e|es|inal)|police|theft|stole|stolen|fraud|scam\w*|assault\w*|drunk driving|DUI|jail"
+                    r"|prison|arrest\w*|self-defen[cs]e",
+    "administrative_law": r"fined|traffic (?:police|fine|ticket)|government|demolition|expropriat\w*|administrative"
+                          r"|licen[cs]e (?:was )?revoked",
+    "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
+                r"|privacy|personal (?:data|information)|fell on",
+    "contract_law": r"contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
+                    r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages",
+    "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
+}
+for _field, _words in _ENGLISH_FIELDS.items():
+    CATEGORY_RULES[_field].append((rf"\b(?:{_words})\b", 1.0))
 _ENTITY_PATTERNS = [
     r"《[^》]{2,30}》(?:第[一二三四五六七八九十百千零〇0-9]+条)?",
     r"\d+(?:\.\d+)?\s*(?:万元|万块|万|元|块钱|块)",

@@ -221,6 +221,13 @@ CLAUSE_TOPICS = (
     # Paying is the kind's own payment article (承揽 782, 买卖 626, 租赁 721), not its definition, which
     # names the payment too (770: 定作人支付报酬的合同).
     ClauseTopic(r"付款|支付|付清|结清|分.{0,2}期|预付|首付|尾款", r"应当按照约定的.{0,8}支付", "按照约定的期限支付"),
+    # The price itself (总价5万元, 单价) is the agreed amount (626) and the rule for a price left unclear (510, 511),
+    # not the kind's definition, which names the price too (595: 买受人支付价款的合同).
+    ClauseTopic(r"总价|单价|价款|价格|售价|货款|总金额|合同金额", r"价款的数额|价款或者报酬不明确|数额和支付方式",
+                "价款的数额 价款或者报酬不明确 按照约定的数额和支付方式支付价款"),
+    # Handing over the goods or the work is the kind's delivery article (601, 603, 708), not its definition.
+    ClauseTopic(r"交货|交付|发货|送货|供货|交房|提货", r"按照约定的?.{0,6}(时间|期限|地点|将.{0,4})交付",
+                "按照约定的时间交付标的物 交付期限 交付地点"),
 )
 
 
