@@ -169,6 +169,18 @@ def test_the_audience_named_before_the_subject_is_not_the_topic(request_text, to
     assert short_title(request_text) == topic
 
 
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("Teach 8th graders how vaccines work, 15 minutes", "how vaccines work", "8th graders"),
+    ("Explain to my team how OKRs work", "how OKRs work", "my team"),
+    ("Show new hires how our deploy pipeline works", "how our deploy pipeline works", "new hires"),
+    ("Introduce first-year students to the library", "library", "first-year students"),
+    ("Walk the sales team through the new pricing", "new pricing", "the sales team"),
+    ("教初二学生疫苗是怎么起作用的", "疫苗是怎么起作用", "初二学生"), ("向家长介绍孩子的营养", "孩子的营养", "家长"),
+])
+def test_the_listeners_told_right_after_the_verb_are_the_audience_not_the_subject(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
 @pytest.mark.parametrize(("request_text", "topic"), [
     ("帮我做个家长会PPT，主题是双减政策，15分钟左右", "双减政策"), ("公司新员工入职培训：信息安全意识，20分钟", "信息安全意识"),
     ("我想做一个关于李白的课件", "李白"), ("Onboarding training on information security for new hires", "information security"),

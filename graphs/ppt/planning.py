@@ -170,12 +170,15 @@ _LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|
 
 def audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
+        told = _TOLD_WHOM_ZH.search(text)
+        if told:
+            return (told.group("audience") or told.group("audience2")).strip()
         match = _AUDIENCE_ZH.search(text) or _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text)
     if match:
         return match.group(1).strip()
-    match = _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+    match = _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     return match.group("audience").strip() if match else None
 
 
@@ -224,9 +227,28 @@ def core_topic(text: str) -> str:
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # "explain recursion to first-year CS students": who it is told to is the audience, not the subject.
-_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?(?:students|graders|pupils|kids|children|"
-            r"beginners|teachers|parents|employees|staff|hires|engineers|developers|managers|retirees|seniors|adults|"
-            r"audiences?|team|class|board|customers|clients|volunteers))\b")
+_LISTENERS_EN = (r"(?:students|graders|pupils|kids|children|beginners|teachers|parents|employees|staff|hires|engineers|"
+                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
+                 r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
+                 r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers)")
+_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LISTENERS_EN + r")\b")
+# "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
+# works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
+# the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
+_NOT_LISTENER_WORD = r"(?!(?:me|us|how|what|why|when|where|which|about|on|of|to|in|for|with|through|the\s+basics)\b)"
+_TOLD_WHOM_EN = re.compile(
+    r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like)\s+to|let's)\s+)?"
+    r"(?:(?:explain|present|describe|introduce|show|talk)\s+to|teach|show|tell|brief|train|walk|help|introduce|remind|"
+    r"coach|guide)\s+(?P<audience>(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r"|"
+    + _NOT_LISTENER_WORD + r"[\w'-]+(?:\s+" + _NOT_LISTENER_WORD + r"[\w'-]+){0,2}(?=\s+(?:how|about|what|why)\b))"
+    r"\s+(?:(?:about|on|in|through|to|with|understand|learn|grasp|master)\s+)?(?=\S)", re.IGNORECASE)
+# "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
+# name the listeners, who are the audience and not part of the subject.
+_LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
+                      r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|生|们)")
+_TOLD_WHOM_ZH = re.compile(r"(?<![^\s，,。；;请要想我来])(?:教(?:给|会)?(?![育材案程师室堂训授练]|学(?!生))"
+                           r"(?P<audience>[^\s，,。；;的]{0,10}?" + _LISTENER_NOUNS_ZH + r")"
+                           r"|(?:向|跟)(?P<audience2>[^\s，,。；;的讲介]{0,10}?" + _LISTENER_NOUNS_ZH + r")(?=讲|介绍|说说|聊聊|谈谈))")
 _TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
 _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+for\b|" + _TOLD_TO.replace("?P<audience>", "?:")
                    + r"|[,.;:!?\n]|$)")
@@ -308,7 +330,7 @@ def _subject_of_held(text: str) -> str:
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
-        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _without_sizes(text))
+        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _without_sizes(text)))
         stripped = _FILLER_ZH.sub(" ", stripped)
         # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
         stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
@@ -317,6 +339,7 @@ def _subject_of_held(text: str) -> str:
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
         text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
+        text = _TOLD_WHOM_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
