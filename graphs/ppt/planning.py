@@ -412,6 +412,91 @@ def capitalised(text: str) -> str:
     return text if first[1:] != first[1:].lower() else text[:1].upper() + text[1:]
 
 
+# A subject asked as a question ("疫苗是怎么起作用的", "为什么天空是蓝色的", "how vaccines work") or told as a thing to do
+# ("Write better commit messages") titles the deck as written; inside a sentence ("…的发展趋势", "the applications of
+# …", "today we learn about …") it is said as the noun phrase it stands for.
+_WHAT_ZH = re.compile(r"^(?:什么是(?P<a>.+)|(?P<b>.+?)是什么)$")
+_WHY_ZH = re.compile(r"^(?P<who>.*?)为什么(?P<what>.+)$")
+_HOW_ZH = re.compile(r"^(?P<who>.*?)(?P<is>是)?(?:怎么|怎样|如何)(?P<what>.+?)的?$")
+# What a thing does by itself ("起作用", "形成", "飞上天") is told by how it works (原理), not by a method (方法).
+_WORKINGS_ZH = re.compile(r"(?:起作用|作用|工作|运作|运转|运行|形成|产生|发生|出现|演变|进化|变化|传播|实现|发电|飞|动|长大)")
+_WH_EN = re.compile(r"^(?:how|why)\s+(?:(?:do|does|did|is|are|was|were|can|could|will|would)\s+)?(?P<clause>.+?)\??$",
+                    re.IGNORECASE)
+_WHAT_EN = re.compile(r"^what\s+(?:is|are)\s+(?P<np>.+?)\??$", re.IGNORECASE)
+_HOW_TO_EN = re.compile(r"^how\s+to\s+(?P<verb>[a-z]+)\b(?P<rest>.*?)\??$", re.IGNORECASE)
+# Verbs a question's clause turns on ("how vaccines work", "how the migration went"): the words before it are its subject.
+_CLAUSE_VERBS_EN = frozenset("""work works worked happen happens happened form forms formed function functions operate
+operates go goes went grow grows grew move moves moved fly flies flew spread spreads change changes changed evolve evolves
+evolved live lives die dies begin begins began start starts started end ends ended fail fails failed become becomes became
+get gets got make makes made affect affects cause causes help helps keep keeps produce produces use uses learn learns
+think thinks see sees hear hears feel feels fit fits stay stays survive survives travel travels turn turns fall falls
+rise rises run runs ran win wins won lose loses lost""".split())
+# Verbs that open a subject told as a thing to do ("Write better commit messages", "Build a birdhouse"): only those
+# rarely a noun, so "Design patterns" and "Change management" stay what they are.
+_IMPERATIVE_VERBS_EN = frozenset("""write make build get keep give take find fix save spend invest create draw speak learn
+teach grow avoid prevent protect improve reduce choose negotiate prepare organise organize raise apply understand handle
+manage lead run become stay start sell hire ask tell explain give master boost deal cope beat overcome write resolve
+give deliver""".split())
+_DETERMINERS_EN = frozenset("a an the our your my their his her its this that these those".split())
+
+
+def _gerund(verb: str) -> str:
+    """"write" → "writing", "run" → "running", "die" → "dying", "see" → "seeing"."""
+    verb = verb.lower()
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # one short syllable: run, plan, set
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def _clause_subject_en(clause: str) -> str | None:
+    """The subject of a question's clause: the words before its verb ("vaccines work" → "vaccines", "the heart pumps
+    blood" → "the heart"); None when no verb is found."""
+    words = clause.split()
+    cut = next((i for i, w in enumerate(words) if i and w.lower() in _CLAUSE_VERBS_EN), None)
+    if cut is None:  # a verb's -s or -ed after a singular noun ("the heart pumps blood")
+        cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+(?:s|ed)", w)
+                    and words[i - 1].lower() not in _DETERMINERS_EN and not words[i - 1].lower().endswith("s")), None)
+    return " ".join(words[:cut]) if cut else None
+
+
+def topic_phrase(topic: str) -> str:
+    """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
+    → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
+    "using WhatsApp", "Write better commit messages" → "writing better commit messages"; other subjects unchanged."""
+    text = topic.strip()
+    if language_of(text) == "zh":
+        if "：" in text or "怎么样" in text:
+            return text
+        if match := _WHAT_ZH.match(text):
+            return match.group("a") or match.group("b")
+        if match := _WHY_ZH.match(text):
+            return f"{match.group('who')}{match.group('what')}的原因"
+        if match := _HOW_ZH.match(text):
+            who, what = match.group("who"), match.group("what")
+            if not who:
+                return f"{what}的方法"
+            if match.group("is") or _WORKINGS_ZH.search(what):
+                return f"{who}{what}的原理"
+            return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
+        return text
+    if ":" in text:
+        return text
+    if match := _HOW_TO_EN.match(text):
+        return _gerund(match.group("verb")) + match.group("rest")
+    if match := _WHAT_EN.match(text):
+        return match.group("np")
+    if match := _WH_EN.match(text):
+        return _clause_subject_en(match.group("clause")) or text
+    first, _, rest = text.partition(" ")
+    if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text):
+        return f"{_gerund(first)} {rest}"
+    return text
+
+
 def deck_file_name(title: str, extension: str) -> str:
     """A file name any system accepts: the title without path or reserved characters, capped."""
     stem = _UNSAFE_IN_FILE_NAMES.sub("-", title).strip(" .-")[:MAX_TITLE].strip() or "deck"
