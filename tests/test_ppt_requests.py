@@ -169,6 +169,18 @@ def test_the_audience_named_before_the_subject_is_not_the_topic(request_text, to
     assert short_title(request_text) == topic
 
 
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("Teach 8th graders how vaccines work, 15 minutes", "how vaccines work", "8th graders"),
+    ("Explain to my team how OKRs work", "how OKRs work", "my team"),
+    ("Show new hires how our deploy pipeline works", "how our deploy pipeline works", "new hires"),
+    ("Introduce first-year students to the library", "library", "first-year students"),
+    ("Walk the sales team through the new pricing", "new pricing", "the sales team"),
+    ("教初二学生疫苗是怎么起作用的", "疫苗是怎么起作用", "初二学生"), ("向家长介绍孩子的营养", "孩子的营养", "家长"),
+])
+def test_the_listeners_told_right_after_the_verb_are_the_audience_not_the_subject(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
 @pytest.mark.parametrize(("request_text", "topic"), [
     ("帮我做个家长会PPT，主题是双减政策，15分钟左右", "双减政策"), ("公司新员工入职培训：信息安全意识，20分钟", "信息安全意识"),
     ("我想做一个关于李白的课件", "李白"), ("Onboarding training on information security for new hires", "information security"),
@@ -402,3 +414,32 @@ def test_an_occasion_or_whom_it_is_for_before_a_colon_leaves_the_subject_after_i
 ])
 def test_asking_words_inside_the_subject_and_its_subtitle_colon_stay_in_the_title(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize("request_text", ["教初二学生疫苗是怎么起作用的，15分钟", "Teach kids about volcanoes, 15 minutes"])
+async def test_a_lesson_runs_from_its_basics_to_trends_and_its_time_plan_follows_the_agenda(request_text):
+    from graphs.ppt.offline import ASPECT_PHRASES_EN, ASPECTS_ZH
+
+    deck = await _offline_deck(request_text)
+    zh = deck.slides[1].title == "本课内容"
+    aspects = ASPECTS_ZH if zh else [p.split("{")[0].strip().lower() for p in ASPECT_PHRASES_EN.values()]
+    parts = visible_items(deck.slides[1])[1:]  # after the page title
+    order = [next(i for i, a in enumerate(aspects) if a in part.lower()) for part in parts]
+    assert order[0] == 0 and order == sorted(order), parts
+    plan = ["本课时间分配", "课堂流程"] if zh else ["How the lesson time is spent", "Lesson flow"]
+    assert [s.title for s in deck.slides[2:4]] == plan
+    assert not [s.title for s in deck.slides[4:] if s.title in plan]
+
+
+@pytest.mark.parametrize(("request_text", "as_asked", "said"), [
+    ("教初二学生疫苗是怎么起作用的，15分钟", "疫苗是怎么起作用", "疫苗起作用的原理"),
+    ("为什么天空是蓝色的", "为什么天空是蓝色", "天空是蓝色的原因"),
+    ("Teach 8th graders how vaccines work, 15 minutes", "how vaccines work", "the applications of vaccines"),
+    ("Write better commit messages, 12 minutes", "Write better commit messages", "writing better commit messages"),
+])
+async def test_a_subject_asked_as_a_question_or_a_thing_to_do_is_said_as_a_noun_phrase_after_the_cover(request_text, as_asked, said):
+    deck = await _offline_deck(request_text)
+    assert deck.slides[0].title.lower() == as_asked.lower()
+    after_cover = " ".join(text for s in deck.slides for text in [*([s.title, *visible_items(s)] if s.index > 1 else []), s.notes])
+    assert said in after_cover.lower() if said.isascii() else said in after_cover
+    assert as_asked.lower() not in after_cover.lower()

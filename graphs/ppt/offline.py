@@ -22,6 +22,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     palette_for,
+    topic_phrase,
     wants_simpler,
 )
 from schemas.ppt import (
@@ -278,10 +279,11 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     keywords = request.fact("keywords") or [topic]
+    phrase = topic_phrase(topic)
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
-    objectives = [words["objective"].format(topic=topic, aspect=aspect, phrase=words.get("phrases", {}).get(aspect, "").format(topic=topic))
+    objectives = [words["objective"].format(topic=phrase, aspect=aspect, phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
                   for aspect in list(words["aspects"])[:3]]
     if len(keywords) > 1:
         objectives.append(f"能够区分{keywords[0]}与{keywords[1]}" if zh else f"Tell {keywords[0]} from {keywords[1]}")
@@ -296,19 +298,24 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     points_per_unit = 3
     if _wants_simpler(request):
         unit_count, points_per_unit = max(2, unit_count - 1), 2
+    # The aspects are listed in the order a deck tells them (a lesson: basics, principles, processes, applications,
+    # then trends; a report: background first, next steps last): whichever a deck covers run in that order, and a
+    # lesson always starts from its basics (it opened with trends, before the concepts they build on).
     aspects = list(words["aspects"])
-    offset = stable_int(topic, "outline") % len(aspects)
-    chosen = [aspects[(offset + u) % len(aspects)] for u in range(unit_count)]
-    if request.fact("setting") == "talk":  # a report runs background first and next steps last, whichever it covers
-        chosen.sort(key=aspects.index)
+    first = aspects[:1] if request.fact("setting") != "talk" else []
+    rest = aspects[len(first):]
+    offset = stable_int(topic, "outline") % len(rest)
+    chosen = first + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(first))]
+    chosen.sort(key=aspects.index)
+    phrase = topic_phrase(topic)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
     units = []
     for aspect in chosen:
         # A point is named within its unit: units sharing point names give pages and tables that repeat.
         title, names = words["aspects"][aspect]
-        title = title.format(topic=topic) if zh else capitalised(title.format(topic=topic))
+        title = title.format(topic=phrase) if zh else capitalised(title.format(topic=phrase))
         points = [(f"{aspect}要点{p + 1}：{names[p]}" if zh else f"{aspect} point {p + 1}: {names[p]}")
                   for p in range(points_per_unit)]
-        description = words["description"].format(topic=topic, aspect=aspect if zh else aspect.lower())
+        description = words["description"].format(topic=phrase, aspect=aspect if zh else aspect.lower())
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
 
@@ -366,9 +373,11 @@ def _joined(items: list[str], zh: bool) -> str:
 
 
 # Each outline point is shown from one angle; pages cycle through angles so a point met twice is
-# shown differently, and lesson-level views (time plan, lesson flow) appear once.
-ANGLES = ("concept", "process", "contrast", "table", "statement", "plan_chart", "example", "flow_timeline")
-REPEAT_ANGLES = ("concept", "process", "contrast", "table", "statement", "example")
+# shown differently. The views of the whole lesson (time plan, lesson flow) are not a point's: they follow the
+# agenda, once, in a deck long enough to spare them (in the middle of the deck they broke its thread).
+ANGLES = ("concept", "process", "contrast", "table", "statement", "example")
+PLAN_ANGLES = ("plan_chart", "flow_timeline")
+MIN_CONTENT_PAGES_FOR_PLAN = 12  # a short deck spends its pages on the subject
 
 
 def _split_minutes(duration: int, parts: int) -> list[int]:
@@ -434,7 +443,9 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
 
 @offline_composer(SlideScripts)
 def slide_scripts(request: OfflineRequest) -> SlideScripts:
-    topic, zh = request.fact("topic"), _zh(request)
+    zh = _zh(request)
+    # Inside sentences the subject is said as a noun phrase; the cover keeps it as the user wrote it.
+    topic = topic_phrase(request.fact("topic"))
     total = request.fact("slideCount")
     budget = request.fact("narrationBudget")
     duration = request.fact("duration") or max(1, total - 2)
@@ -452,9 +463,10 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     said: set[str] = set()  # lines some page already has: a presenter reads none twice
     met: set[str] = set()  # outline points some page has shown
     content_index = 0
+    plan_pages = PLAN_ANGLES if agenda and total - 2 - closing >= MIN_CONTENT_PAGES_FOR_PLAN else ()
     for index in range(1, total + 1):
         if index == 1:
-            title = topic if zh else capitalised(topic)
+            title = request.fact("topic") if zh else capitalised(request.fact("topic"))
             content = [words["parts"].format(n=len(units))]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
             seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
@@ -482,10 +494,17 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             seed = [f"我们回顾一下{topic}的要点。"] if zh else ["Let us go over the key points once more."]
             lines = [*(words["notes_recap"].format(unit=mid(unit), points=_joined(unit_points[unit], zh)) for unit in units[:6]),
                      *(line.format(topic=topic) for line in words["notes_summary"])]
+        elif 3 <= index < 3 + len(plan_pages):
+            title, content, visuals = _angle_page(plan_pages[index - 3], topic, outline.knowledgeUnits[0],
+                                                  points[0][1], outline, duration, zh, words)
+            seed = None
+            lines = list(words["notes_plan"])
+            if title == words["flow"]:  # the running order: what to watch for in each part, in turn
+                lines = [words["notes_flow"].format(unit=mid(u), points=_joined(unit_points[u], zh)) for u in units]
         else:
             unit, point = points[content_index % len(points)]
             rounds = content_index // len(ANGLES)
-            angles = ANGLES if rounds == 0 else REPEAT_ANGLES
+            angles = ANGLES
             first = (content_index + rounds) % len(angles)
             content_index += 1
             # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
@@ -494,12 +513,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title, content, visuals = next((p for p in views if capitalised(p[0]) not in shown), views[0])
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
-            # A point met again is spoken of as met again; a page of the lesson's time speaks of the plan.
-            plan = title in (words["time_plan"], words["flow"])
+            # A point met again is spoken of as met again.
             lines = [line.format(name=name, unit=mid(unit.title), topic=topic, next=following)
-                     for line in (words["notes_plan"] if plan else words["notes_again"] if point in met else words["notes_page"])]
-            if title == words["flow"]:  # the running order: what to watch for in each part, in turn
-                lines = [words["notes_flow"].format(unit=mid(u), points=_joined(unit_points[u], zh)) for u in units]
+                     for line in (words["notes_again"] if point in met else words["notes_page"])]
             met.add(point)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
             title = capitalised(title)
@@ -574,7 +590,7 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
 def added_slide_script(request: OfflineRequest) -> SlideScript:
     """A page added to a finished deck: about the subject asked for, else the first angle on an outline point
     whose page the deck does not have yet (so it never repeats a page)."""
-    topic, zh, nth = request.fact("topic"), _zh(request), request.fact("nth", 0)
+    topic, zh, nth = topic_phrase(request.fact("topic")), _zh(request), request.fact("nth", 0)
     words = _wording(request)
     outline = VideoOutline.model_validate(request.fact("outline"))
     subject = request.fact("subject")
@@ -582,7 +598,7 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
         title, content, visuals = _subject_page(subject, nth, topic, outline, zh, words)
     else:
         taken = set(request.fact("titles") or [])
-        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words) for angle in REPEAT_ANGLES[::-1]
+        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words) for angle in ANGLES[::-1]
                       for unit in outline.knowledgeUnits for point in unit.knowledgePoints]
         fresh = [c for c in candidates if capitalised(c[0]) not in taken and c[0] not in taken]
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]

@@ -170,12 +170,15 @@ _LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|
 
 def audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
+        told = _TOLD_WHOM_ZH.search(text)
+        if told:
+            return (told.group("audience") or told.group("audience2")).strip()
         match = _AUDIENCE_ZH.search(text) or _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text)
     if match:
         return match.group(1).strip()
-    match = _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+    match = _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     return match.group("audience").strip() if match else None
 
 
@@ -224,9 +227,28 @@ def core_topic(text: str) -> str:
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # "explain recursion to first-year CS students": who it is told to is the audience, not the subject.
-_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?(?:students|graders|pupils|kids|children|"
-            r"beginners|teachers|parents|employees|staff|hires|engineers|developers|managers|retirees|seniors|adults|"
-            r"audiences?|team|class|board|customers|clients|volunteers))\b")
+_LISTENERS_EN = (r"(?:students|graders|pupils|kids|children|beginners|teachers|parents|employees|staff|hires|engineers|"
+                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
+                 r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
+                 r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers)")
+_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LISTENERS_EN + r")\b")
+# "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
+# works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
+# the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
+_NOT_LISTENER_WORD = r"(?!(?:me|us|how|what|why|when|where|which|about|on|of|to|in|for|with|through|the\s+basics)\b)"
+_TOLD_WHOM_EN = re.compile(
+    r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like)\s+to|let's)\s+)?"
+    r"(?:(?:explain|present|describe|introduce|show|talk)\s+to|teach|show|tell|brief|train|walk|help|introduce|remind|"
+    r"coach|guide)\s+(?P<audience>(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r"|"
+    + _NOT_LISTENER_WORD + r"[\w'-]+(?:\s+" + _NOT_LISTENER_WORD + r"[\w'-]+){0,2}(?=\s+(?:how|about|what|why)\b))"
+    r"\s+(?:(?:about|on|in|through|to|with|understand|learn|grasp|master)\s+)?(?=\S)", re.IGNORECASE)
+# "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
+# name the listeners, who are the audience and not part of the subject.
+_LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
+                      r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|生|们)")
+_TOLD_WHOM_ZH = re.compile(r"(?<![^\s，,。；;请要想我来])(?:教(?:给|会)?(?![育材案程师室堂训授练]|学(?!生))"
+                           r"(?P<audience>[^\s，,。；;的]{0,10}?" + _LISTENER_NOUNS_ZH + r")"
+                           r"|(?:向|跟)(?P<audience2>[^\s，,。；;的讲介]{0,10}?" + _LISTENER_NOUNS_ZH + r")(?=讲|介绍|说说|聊聊|谈谈))")
 _TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
 _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+for\b|" + _TOLD_TO.replace("?P<audience>", "?:")
                    + r"|[,.;:!?\n]|$)")
@@ -308,7 +330,7 @@ def _subject_of_held(text: str) -> str:
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
-        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _without_sizes(text))
+        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _without_sizes(text)))
         stripped = _FILLER_ZH.sub(" ", stripped)
         # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
         stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
@@ -317,6 +339,7 @@ def _subject_of_held(text: str) -> str:
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
         text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
+        text = _TOLD_WHOM_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
@@ -387,6 +410,91 @@ def capitalised(text: str) -> str:
     unless its first word carries capitals of its own ("iPhone", "eBay"); Chinese is unchanged."""
     first = text.split(" ", 1)[0]
     return text if first[1:] != first[1:].lower() else text[:1].upper() + text[1:]
+
+
+# A subject asked as a question ("疫苗是怎么起作用的", "为什么天空是蓝色的", "how vaccines work") or told as a thing to do
+# ("Write better commit messages") titles the deck as written; inside a sentence ("…的发展趋势", "the applications of
+# …", "today we learn about …") it is said as the noun phrase it stands for.
+_WHAT_ZH = re.compile(r"^(?:什么是(?P<a>.+)|(?P<b>.+?)是什么)$")
+_WHY_ZH = re.compile(r"^(?P<who>.*?)为什么(?P<what>.+)$")
+_HOW_ZH = re.compile(r"^(?P<who>.*?)(?P<is>是)?(?:怎么|怎样|如何)(?P<what>.+?)的?$")
+# What a thing does by itself ("起作用", "形成", "飞上天") is told by how it works (原理), not by a method (方法).
+_WORKINGS_ZH = re.compile(r"(?:起作用|作用|工作|运作|运转|运行|形成|产生|发生|出现|演变|进化|变化|传播|实现|发电|飞|动|长大)")
+_WH_EN = re.compile(r"^(?:how|why)\s+(?:(?:do|does|did|is|are|was|were|can|could|will|would)\s+)?(?P<clause>.+?)\??$",
+                    re.IGNORECASE)
+_WHAT_EN = re.compile(r"^what\s+(?:is|are)\s+(?P<np>.+?)\??$", re.IGNORECASE)
+_HOW_TO_EN = re.compile(r"^how\s+to\s+(?P<verb>[a-z]+)\b(?P<rest>.*?)\??$", re.IGNORECASE)
+# Verbs a question's clause turns on ("how vaccines work", "how the migration went"): the words before it are its subject.
+_CLAUSE_VERBS_EN = frozenset("""work works worked happen happens happened form forms formed function functions operate
+operates go goes went grow grows grew move moves moved fly flies flew spread spreads change changes changed evolve evolves
+evolved live lives die dies begin begins began start starts started end ends ended fail fails failed become becomes became
+get gets got make makes made affect affects cause causes help helps keep keeps produce produces use uses learn learns
+think thinks see sees hear hears feel feels fit fits stay stays survive survives travel travels turn turns fall falls
+rise rises run runs ran win wins won lose loses lost""".split())
+# Verbs that open a subject told as a thing to do ("Write better commit messages", "Build a birdhouse"): only those
+# rarely a noun, so "Design patterns" and "Change management" stay what they are.
+_IMPERATIVE_VERBS_EN = frozenset("""write make build get keep give take find fix save spend invest create draw speak learn
+teach grow avoid prevent protect improve reduce choose negotiate prepare organise organize raise apply understand handle
+manage lead run become stay start sell hire ask tell explain give master boost deal cope beat overcome write resolve
+give deliver""".split())
+_DETERMINERS_EN = frozenset("a an the our your my their his her its this that these those".split())
+
+
+def _gerund(verb: str) -> str:
+    """"write" → "writing", "run" → "running", "die" → "dying", "see" → "seeing"."""
+    verb = verb.lower()
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # one short syllable: run, plan, set
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def _clause_subject_en(clause: str) -> str | None:
+    """The subject of a question's clause: the words before its verb ("vaccines work" → "vaccines", "the heart pumps
+    blood" → "the heart"); None when no verb is found."""
+    words = clause.split()
+    cut = next((i for i, w in enumerate(words) if i and w.lower() in _CLAUSE_VERBS_EN), None)
+    if cut is None:  # a verb's -s or -ed after a singular noun ("the heart pumps blood")
+        cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+(?:s|ed)", w)
+                    and words[i - 1].lower() not in _DETERMINERS_EN and not words[i - 1].lower().endswith("s")), None)
+    return " ".join(words[:cut]) if cut else None
+
+
+def topic_phrase(topic: str) -> str:
+    """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
+    → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
+    "using WhatsApp", "Write better commit messages" → "writing better commit messages"; other subjects unchanged."""
+    text = topic.strip()
+    if language_of(text) == "zh":
+        if "：" in text or "怎么样" in text:
+            return text
+        if match := _WHAT_ZH.match(text):
+            return match.group("a") or match.group("b")
+        if match := _WHY_ZH.match(text):
+            return f"{match.group('who')}{match.group('what')}的原因"
+        if match := _HOW_ZH.match(text):
+            who, what = match.group("who"), match.group("what")
+            if not who:
+                return f"{what}的方法"
+            if match.group("is") or _WORKINGS_ZH.search(what):
+                return f"{who}{what}的原理"
+            return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
+        return text
+    if ":" in text:
+        return text
+    if match := _HOW_TO_EN.match(text):
+        return _gerund(match.group("verb")) + match.group("rest")
+    if match := _WHAT_EN.match(text):
+        return match.group("np")
+    if match := _WH_EN.match(text):
+        return _clause_subject_en(match.group("clause")) or text
+    first, _, rest = text.partition(" ")
+    if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text):
+        return f"{_gerund(first)} {rest}"
+    return text
 
 
 def deck_file_name(title: str, extension: str) -> str:
