@@ -191,6 +191,9 @@ def test_a_place_the_description_names_is_not_taken_for_a_character(description,
 @pytest.mark.parametrize("description, named", [
     ("海边的少女阿青，和青梅竹马顾川一起寻找藏宝图", [("阿青", "少女"), ("顾川", "青梅竹马")]),
     ("高三学生陈默和同桌李想调查校园怪谈，她的邻居王婶知道些什么", [("陈默", "学生"), ("李想", "同桌"), ("王婶", "邻居")]),
+    # at the start of a clause, where jieba's dictionary tag (邻居 v, 侦探 v) alone reads a verb and its object
+    ("少年沈墨在镇上长大，邻居王大山常来帮忙", [("沈墨", "少年"), ("王大山", "邻居")]),
+    ("侦探周默接手了一桩旧案", [("周默", "侦探")]),
 ])
 def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description, named):
     # "青梅竹马顾川" left 顾川 out of the cast, though "the harbourmaster, Corin," was one.
@@ -200,10 +203,17 @@ def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description,
 @pytest.mark.parametrize("description, name", [
     ("少女阿青的师父沈墨教她剑法", "沈墨"),
     ("少年林远，师父沈墨教剑法", "沈墨"),
+    ("名叫林远的青年，邻居苏晴常来找他", "苏晴"),  # an adverb (常来) opens the predicate
 ])
 def test_a_chinese_name_ends_where_the_verb_after_it_begins(description, name):
     # "师父沈墨教她…" named the master 沈墨教.
     assert name in [c.name for c in read.characters_in_description(description)]
+
+
+@pytest.mark.parametrize("description", ["一个少年行走江湖，寻找失散的妹妹", "哥哥每天上山砍柴", "一个男孩遇见了会说话的猫"])
+def test_what_someone_does_after_the_word_for_them_is_not_taken_for_a_name(description):
+    # "一个少年行走江湖" made a protagonist called 行走: any two characters after 少年 / 哥哥 were a name.
+    assert read.characters_in_description(description) == []
 
 
 @pytest.mark.parametrize("description, things", [

@@ -431,7 +431,11 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
-           "好友": None, "徒弟": None, "学徒": None, "弟子": None, "学生": None, "老师": None, "对手": None, "宿敌": None}
+           "好友": None, "徒弟": None, "学徒": None, "弟子": None, "学生": None, "老师": None, "对手": None, "宿敌": None,
+           # nouns of a person jieba's dictionary tags a verb (邻居 v, 搭档 v, 侦探 v, 助理 vn), so that no tag
+           # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
+           "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
+           "同桌": None, "室友": None}
 _NAME_EN = r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
 _KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
@@ -473,14 +477,29 @@ def _chinese_name(run: str) -> str | None:
         import jieba
 
         name = ""
-        for word in jieba.lcut(run):
+        # jieba's guesses at unknown words may glue a name to what follows ("苏晴常来找他" → 苏晴常来):
+        # the dictionary's words alone then cut it
+        for word in jieba.lcut(run) if len(jieba.lcut(run)[0]) <= 3 else jieba.lcut(run, HMM=False):
             if len(name) >= 2 and len(name + word) > 3:
                 break
             name += word
         run = name
-    if len(run) == 3 and _starts_verb(whole[2:]) and not _starts_verb(whole[3:]):
-        run = run[:2]  # a verb follows the third character ("陈平安护送"): that is the verb, not this one
+    if len(run) == 3 and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
+        # a verb follows the third character ("陈平安护送"): that is the verb, not this one; an adverb
+        # opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
+        run = run[:2]
     return run if 2 <= len(run) <= 4 else None
+
+
+def _reads_as_name(name: str) -> bool:
+    """A run after a word saying who someone is reads as a name: it opens with a surname (or 阿) and is no
+    word of the language by itself ("少年江湖": 江湖 is a word, not 江 someone), or jieba reads it as a name."""
+    import jieba.posseg
+
+    alone = jieba.posseg.lcut(name)
+    if alone and alone[0].flag == "nr":
+        return True
+    return name[0] in _SURNAMES_ZH and not (len(alone) == 1 and alone[0].flag != "nr")
 
 
 def _starts_verb(text: str) -> bool:
@@ -489,6 +508,14 @@ def _starts_verb(text: str) -> bool:
 
     words = jieba.posseg.lcut(text[:6])
     return bool(words) and words[0].flag.startswith("v")
+
+
+def _starts_adverb(text: str) -> bool:
+    """jieba reads `text` as opening with an adverb of two or more characters ("常来", "一直"): a predicate."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and words[0].flag == "d" and len(words[0].word) >= 2
 
 
 def _word_alone(text: str, at: int) -> bool:
@@ -532,7 +559,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
-        if name:
+        if name and _reads_as_name(name):  # "少年行走江湖": 行走 is what the boy does, not his name
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
         hits.append((where, NamedCharacter(name, noun, _KIN_ZH.get(noun))))
@@ -571,11 +598,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH:
             continue
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
-        if name is None or name[-1] in _PLACE_ZH:
+        if name is None or name[-1] in _PLACE_ZH or not _reads_as_name(name):
             continue
-        alone = jieba.posseg.lcut(name)
-        if len(alone) == 1 and alone[0].flag != "nr":
-            continue  # a word of the language (江湖, 黄昏), not a surname and a given name
         found.append((at, word.word, name))
     return found
 
