@@ -223,3 +223,13 @@ def test_what_someone_does_after_the_word_for_them_is_not_taken_for_a_name(descr
 ])
 def test_the_things_a_description_is_about_are_read_without_its_people(description, things):
     assert read.key_things(description) == things
+
+
+def test_he_or_she_after_asking_about_someone_of_unknown_gender_means_that_person():
+    from graphs.novel.chat import pronoun_references
+
+    # "顾星河是谁？" then "他现在在哪？" asked "which one?" when the sheet left 顾星河's gender unknown.
+    assert pronoun_references([("顾星河", "未知")]) == {"他": "顾星河", "她": "顾星河"}
+    # one of a known gender keeps the pronoun that is theirs ("李想和苏微": 她 is 苏微, 他 the other)
+    assert pronoun_references([("苏微", "女"), ("李想", "unknown")]) == {"她": "苏微", "他": "李想"}
+

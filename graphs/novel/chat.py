@@ -364,10 +364,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     turn["other"] = other
     entities = [subject] + ([other] if other else [])
     turn["sheet"] = _sheet_lines(tools, subject, other, turn.get("relations") or [], text)
-    for name in (other, subject):  # the subject last: of two of one gender, "他" then means the subject
-        gender = (tools.graph.whois(name) or {}).get("gender") if name else None
-        if gender in GENDER_PRONOUN:
-            references[GENDER_PRONOUN[gender]] = name
+    sheets = [(name, tools.graph.whois(name)) for name in (other, subject) if name]
+    references.update(pronoun_references([(name, sheet.get("gender", "")) for name, sheet in sheets if sheet]))
     if pronoun:
         references[pronoun] = subject
     if relation_word and other:
@@ -393,6 +391,21 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+def pronoun_references(people: list[tuple[str, str]]) -> dict[str, str]:
+    """Who 他 / 她 mean after a turn about `people` ((name, gender) of the character sheet, the subject last:
+    of two of one gender, "他" then means the subject). A gender the book leaves unknown ("未知") lets 他 or
+    她 mean that person where no one of a known gender is meant, rather than asking "which one?"."""
+    found: dict[str, str] = {}
+    for name, gender in people:
+        if gender in GENDER_PRONOUN:
+            found[GENDER_PRONOUN[gender]] = name
+    claimed = set(found)
+    for name, gender in people:
+        if gender not in GENDER_PRONOUN:
+            found.update({pronoun: name for pronoun in ("他", "她") if pronoun not in claimed})
+    return found
 
 
 def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: list[dict[str, Any]], text: str) -> list[str]:

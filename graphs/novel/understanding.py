@@ -427,7 +427,10 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "uncle": "male", "husband": "male", "grandfather": "male", "prince": "male", "king": "male",
            "friend": None, "mentor": None, "master": None, "teacher": None, "rival": None, "cousin": None,
            "keeper": None, "apprentice": None, "pupil": None, "student": None, "captain": None, "partner": None,
-           "neighbour": None, "neighbor": None, "classmate": None}
+           "neighbour": None, "neighbor": None, "classmate": None, "niece": "female", "nephew": "male",
+           "granddaughter": "female", "grandson": "male", "stepmother": "female", "stepfather": "male",
+           "fiancee": "female", "fiancée": "female", "fiance": "male", "fiancé": "male", "widow": "female",
+           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -458,6 +461,24 @@ _PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "em
 _PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
 # What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
 _AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
+
+
+# A title a name is said with tells the gender where no pronoun does ("赵先生", "王婶", "Mr Graves"); one that
+# tells none (Dr, 老师) leaves it unknown. Chinese titles close the name, English ones open it.
+_TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷": "男", "大叔": "男", "叔": "男", "伯": "男", "爷": "男",
+                    "哥": "男", "小姐": "女", "女士": "女", "夫人": "女", "太太": "女", "姑娘": "女", "大娘": "女",
+                    "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女"}
+_TITLE_GENDER_EN = {"mr": "male", "sir": "male", "lord": "male", "mrs": "female", "ms": "female", "miss": "female",
+                    "lady": "female", "madam": "female", "dame": "female"}
+_TITLED_EN = re.compile(r"\b(Mr|Mrs|Ms|Miss|Sir|Lord|Lady|Madam|Dame|Dr)\.?\s+" + _NAME_EN)
+
+
+def gender_by_title(name: str) -> str | None:
+    """The gender a name's title tells ("赵先生" → 男, "Mr Graves" → male), None when it has none."""
+    first = name.split()[0].rstrip(".").lower() if name.split() else ""  # "Mr. Darcy" is titled as "Mr Darcy"
+    if first in _TITLE_GENDER_EN and len(name.split()) > 1:
+        return _TITLE_GENDER_EN[first]
+    return next((g for title, g in _TITLE_GENDER_ZH.items() if len(name) > len(title) and name.endswith(title)), None)
 
 
 @dataclass(frozen=True)
@@ -546,6 +567,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _KIN_NAME_EN.finditer(text):
         word = match.group(1).lower()
         hits.append((match.start(2), NamedCharacter(match.group(2), word, _KIN_EN[word])))
+    titled = list(_TITLED_EN.finditer(text))
+    for match in titled:  # "Mr Graves, the innkeeper": called by title and name
+        name = match.group()  # as written ("Mr. Darcy"), so that the description's pronouns find it
+        hits.append((match.start(), NamedCharacter(name, None, gender_by_title(name))))
     for match in _CALLED_ZH.finditer(text):
         if match.group() == "叫" and not _word_alone(text, match.start()):
             continue  # 叫醒, 叫喊: a verb of its own, no name follows
@@ -572,7 +597,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         noun, name = match.group(1).lower(), match.group(2)
         if noun not in _PLACE_EN and not is_function_word(name):  # "the harbourmaster, Corin," (not "the town, Brindle")
             hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+    # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
+    hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
+        if character.gender is None and gender_by_title(character.name):
+            character = NamedCharacter(character.name, character.said_as, gender_by_title(character.name))
         kept = found.get(character.name)
         if kept is None or (kept.said_as is None and character.said_as):
             found[character.name] = character
