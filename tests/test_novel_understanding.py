@@ -233,3 +233,18 @@ def test_he_or_she_after_asking_about_someone_of_unknown_gender_means_that_perso
     # one of a known gender keeps the pronoun that is theirs ("李想和苏微": 她 is 苏微, 他 the other)
     assert pronoun_references([("苏微", "女"), ("李想", "unknown")]) == {"她": "苏微", "他": "李想"}
 
+
+@pytest.mark.parametrize("question, quote", [
+    ("韩舟和王婶什么时候决裂的？", "王婶遇到沈墨"),
+    ("When did Elsie Kerr and Mara Carrow fall out?", "Elsie Kerr and Tobiah came to the inn."),
+])
+def test_a_passage_that_tells_no_change_is_not_called_the_turn_of_a_relation(question, quote):
+    from graphs.novel.chat import compose_offline
+    from schemas.novel_chat import Evidence
+
+    # "韩舟和王婶什么时候决裂的" was answered "第 1 章第 1 场出现转折——「王婶遇到沈墨」": a meeting of others.
+    first, second = ("王婶", "韩舟") if "王婶" in quote else ("Elsie Kerr", "Mara Carrow")
+    turn = {"question": question, "subject": first, "other": second}
+    who = t("novel.chat_pair", first=first, second=second)
+    answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote=quote, verified=True)])
+    assert answer.splitlines()[0] == t("novel.chat_answer_no_turn", who=who), answer

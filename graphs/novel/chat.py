@@ -575,9 +575,16 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
                            summary=event.get("summary", "")))
     elif evidence:
         first = evidence[0]
-        # "出现转折" only when the question asks about a change ("什么时候变了"); otherwise the passage just says it.
-        key = "novel.chat_answer_turn" if read.asks_change(turn["question"]) else "novel.chat_answer_passage"
-        lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
+        # "出现转折" only when the question asks about a change ("什么时候变了") and the passage tells one: a
+        # passage that only names them ("王婶遇到沈墨") was called the turn of a falling-out no chapter has.
+        asks_change = read.asks_change(turn["question"])
+        turned = asks_change and read.tells_change(first.quote)
+        if asks_change and not turned:
+            lines.append(t("novel.chat_answer_no_turn", who=who))
+        # the passage is still worth quoting when it shows the ones asked about together
+        if not asks_change or turned or len(read.names_in(first.quote, pair)) == len(pair):
+            key = "novel.chat_answer_turn" if turned else "novel.chat_answer_passage"
+            lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who and happened in event.get("summary", ""):
