@@ -153,6 +153,29 @@ def test_where_someone_is_now_is_not_answered_from_a_later_scene_that_only_recal
     assert _ranked_passages(turn, Files())[0]["chapter_number"] == 1
 
 
+def test_where_someone_is_now_reads_each_chapter_plan_once_however_many_passages_it_has():
+    # Each passage of "where is X now" read and parsed its chapter's plan again: slow on a long book.
+    from graphs.novel.chat import _ranked_passages
+    from schemas.novel import ChapterPlan, ScenePlan
+
+    read_plans = []
+
+    class Files:
+        def has_plan(self, number):
+            return True
+
+        def load_plan(self, number):
+            read_plans.append(number)
+            return ChapterPlan(chapter_number=number, chapter_title=f"Chapter {number}", scenes=[
+                ScenePlan(scene_number=n, location="the inn", characters=["Mara Reid"], purpose="p", key_actions=["a"],
+                          estimated_words=300, scene_type="dialogue", intensity="low") for n in (1, 2, 3)])
+
+    passages = [{"chapter_number": c, "scene_number": n, "text": f"Mara Reid came to the inn ({c}.{n})."}
+                for c in (1, 2) for n in (1, 2, 3)]
+    _ranked_passages({"question": "where is Mara now?", "subject": "Mara Reid", "passages": passages}, Files())
+    assert sorted(read_plans) == [1, 2]
+
+
 @pytest.mark.parametrize("question, asks", [
     ("When did Elsie Kerr and Mara Carrow's friendship change?", True),
     ("when did mara turn against elsie", True),

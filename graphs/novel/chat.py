@@ -532,13 +532,18 @@ def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None
     return kept, dropped
 
 
-def _in_scene(files: Any, passage: dict[str, Any], name: str) -> bool:
+def _in_scene(files: Any, passage: dict[str, Any], name: str, plans: dict[int, Any]) -> bool:
     """`name` is among the people the chapter plan puts in the passage's scene (true where no plan says):
-    a later scene that only recalls them says nothing of where they are now."""
+    a later scene that only recalls them says nothing of where they are now. `plans` keeps each chapter's
+    plan once read: a long book's passages share few chapters, and each read parses a file."""
     number, scene = passage["chapter_number"], passage.get("scene_number")
-    if files is None or scene is None or not files.has_plan(number):
+    if files is None or scene is None:
         return True
-    planned = next((s for s in files.load_plan(number).scenes if s.scene_number == scene), None)
+    if number not in plans:
+        plans[number] = files.load_plan(number) if files.has_plan(number) else None
+    if plans[number] is None:
+        return True
+    planned = next((s for s in plans[number].scenes if s.scene_number == scene), None)
     return planned is None or name in planned.characters
 
 
@@ -555,7 +560,8 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
     if read.asks_latest(turn.get("question", "")):
         # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them.
         subject = turn.get("subject")
-        return sorted(passages, key=lambda p: (not subject or _in_scene(files, p, subject), p["chapter_number"],
+        plans: dict[int, Any] = {}
+        return sorted(passages, key=lambda p: (not subject or _in_scene(files, p, subject, plans), p["chapter_number"],
                                                p.get("scene_number") or 0), reverse=True)
     return sorted(passages, key=key)
 
