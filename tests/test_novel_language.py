@@ -262,3 +262,16 @@ def test_an_english_books_chapter_memory_is_quoted_back_without_chinese():
     assert chunks[0] == "Chapter 2, “The Fog Bell”: Mira rings the bell at dusk."
     assert "Mira: tired but hopeful" in chunks
     assert not any(CJK[0] <= ch <= CJK[2] for ch in "".join(chunks)), chunks
+
+
+@pytest.mark.parametrize("language, description, gender, beside", [
+    ("zh", "一个少年行走江湖，寻找失散的妹妹。邻居王婶收养了他，师父沈墨教他剑法。", "男", {"王婶": "邻居", "沈墨": "师父"}),
+    ("en", "A young girl runs away to sea. Her brother Tom follows.", "female", {"Tom": "brother"}),
+])
+async def test_an_unnamed_lead_the_description_opens_with_is_the_protagonist_offline(language, description, gender, beside):
+    # "一个少年行走江湖，…邻居王婶收养了他" made the neighbour 王婶 the protagonist, with the boy's master as hers.
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": description})
+    hero = cast.protagonist
+    assert (hero.name not in beside, hero.gender) == (True, gender), hero
+    assert {name: (hero.relationships or {}).get(name) for name in beside} == beside, hero.relationships

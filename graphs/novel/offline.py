@@ -12,7 +12,7 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import characters_in_description, key_things
+from graphs.novel.understanding import characters_in_description, key_things, unnamed_lead
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -66,12 +66,14 @@ def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
     return first[:limit] or "无名之地"
 
 
-def _name(seed: str, slot: int, taken: set[str], *, english: bool = False) -> str:
+def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, female: bool | None = None) -> str:
     # Readers call English characters by their first name: no two share one ("who is Jonah?" names one person).
     first_names = {name.split()[0] for name in taken}
+    # a first name read as the other gender's is not given to someone the description says is a girl or a boy
+    firsts = tuple(n for n in EN_FIRST if EN_FIRST_FEMALE.get(n, female) == female) if female is not None else EN_FIRST
     for attempt in range(40):
         if english:
-            name = f"{stable_choice(EN_FIRST, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
+            name = f"{stable_choice(firsts, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
         else:
             name = stable_choice(SURNAMES, seed, slot, attempt) + stable_choice(GIVEN, seed, slot, attempt, "g")
         if name not in taken and not (english and name.split()[0] in first_names):
@@ -159,17 +161,24 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     seed = _seed(request)
     english = _english(request)
     # The people the author named keep their names: the first is the protagonist, the others stand beside them.
-    named = characters_in_description(str(request.fact("description") or ""))[:4]
+    description = str(request.fact("description") or "")
+    named = characters_in_description(description)[:4]
     taken: set[str] = {c.name for c in named}
     lead, villain, support = ROLES["en" if english else "zh"]
     ties = (("mentor", "close friend", "nemesis", "pupil") if english else ("师父", "挚友", "宿敌", "徒弟"))
     invented = iter(_name(seed, slot, taken, english=english) for slot in range(4))
-    hero = named[0].name if named else next(invented)
+    # "一个少年行走江湖，…邻居王婶收养了他": the unnamed boy is the protagonist (named here), not the neighbour
+    unnamed = unnamed_lead(description)
+    if unnamed is not None:
+        hero_female, beside = _female(unnamed.gender), named[:3]
+        hero = _name(seed, 9, taken, english=english, female=hero_female)
+    else:
+        hero = named[0].name if named else next(invented)
+        hero_female, beside = (_female(named[0].gender) if named else None), named[1:]
     rival = next(invented)
-    hero_female = _female(named[0].gender) if named else None
     # (name, what the protagonist calls them, what they call the protagonist, gender the description gives)
     side = [(c.name, c.said_as or ties[1], _called_back(c.said_as, hero_female) or ties[1], _female(c.gender))
-            for c in named[1:]]
+            for c in beside]
     for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):]:
         side.append((next(invented), tie, back, None))
     return CharactersConfig(

@@ -608,6 +608,32 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     return _gendered_by_pronouns(text, list(found.values()))
 
 
+# Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
+_UNNAMED_ZH = re.compile(r"(?:一个|一位|一名)(?:[\u4e00-\u9fff]{0,2}?的)?(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + ")")
+_UNNAMED_EN = re.compile(r"\b(?:a|an|one)\s+(?:[a-z]+\s+)?(" + "|".join(_KIN_EN) + r")\b", re.I)
+_NAMING = re.compile(r"^\s*(?:名叫|叫做|名为|叫|named|called|known as)", re.I)
+_CLAUSE_END = re.compile(r"[，。；！？,.;!?]")
+
+
+def unnamed_lead(text: str) -> NamedCharacter | None:
+    """The one a description opens with when it gives them no name ("一个少年行走江湖，…邻居王婶收养了他"):
+    said as 少年 and of the gender that tells; None when the first one it brings in is named. The named
+    ones then stand beside this one, as their words for them (邻居, 师父) say."""
+    named = characters_in_description(text)
+    first_named = min((m.start() for c in named for m in [re.search(re.escape(c.name), text)] if m), default=len(text))
+    pattern = _UNNAMED_ZH if CJK.search(text) else _UNNAMED_EN
+    match = pattern.search(text)
+    if match is None or match.start() > first_named:
+        return None
+    clause_end = _CLAUSE_END.search(text, match.end())
+    end = clause_end.end() if clause_end else len(text)
+    if first_named < end or _NAMING.match(text[end:]) or _NAMING.match(text[match.end():]):
+        return None  # "一个少年，名叫林远", "a girl named Mira": named after all
+    word = match.group(1)
+    return NamedCharacter("", word.lower() if word.isascii() else word, (_KIN_EN.get(word.lower()) if word.isascii()
+                                                                       else _KIN_ZH.get(word)))
+
+
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
     """(where, noun, name) for each name set right after a noun saying who they are: "青梅竹马顾川",
     "她的邻居王婶". The noun is a word of two or more characters jieba tags a noun, or any word standing
