@@ -121,6 +121,9 @@ async def test_an_earlier_event_recalled_in_an_english_scene_ends_on_a_whole_wor
      {"Mira": ("protagonist", "female"), "Tom": ("supporting", "male")}, ("brother", "sister")),
     ("zh", "讲一个名叫林小雨的女孩和她的哥哥林大山的故事，灯塔在海上", {"林小雨": ("主角", "女"), "林大山": ("配角", "男")},
      ("哥哥", "妹妹")),
+    # "Mr Graves" / "niece" were no one; a niece called her uncle her "close friend"
+    ("en", "A retired inspector named Arthur Penhallow investigates a death. His niece Lucy helps.",
+     {"Arthur Penhallow": ("protagonist", "male"), "Lucy": ("supporting", "female")}, ("niece", "uncle")),
 ])
 async def test_characters_the_description_names_keep_their_names_and_ties_offline(language, description, named, ties):
     llm = OfflineLLM()
@@ -139,6 +142,10 @@ async def test_characters_the_description_names_keep_their_names_and_ties_offlin
            "about the wrecks.", {"Mira": "female", "Corin": "male"}),
     ("en", "A thief named Kestrel steals a crown; she flees north with her partner Doran.", {"Kestrel": "female"}),
     ("zh", "守塔人名叫阿青，他从小在岛上长大，朋友叫周野，她是渔夫。", {"阿青": "男", "周野": "女"}),
+    # no pronoun: a title tells it, and nothing else is guessed ("赵先生" was written down as 女 at random)
+    ("zh", "工程师名叫顾星河，舰长赵先生下令封锁消息，邻居王婶知道真相。", {"顾星河": "未知", "赵先生": "男", "王婶": "女"}),
+    ("en", "A retired inspector named Arthur Penhallow, while Mr Graves, the innkeeper, hides something.",
+     {"Arthur Penhallow": "unknown", "Mr Graves": "male"}),
 ])
 async def test_a_character_the_description_calls_she_or_he_has_that_gender_offline(language, description, genders):
     # Without a word like "girl" the gender was drawn at random, so "she" of the description became "he" in the book.
@@ -255,3 +262,16 @@ def test_an_english_books_chapter_memory_is_quoted_back_without_chinese():
     assert chunks[0] == "Chapter 2, “The Fog Bell”: Mira rings the bell at dusk."
     assert "Mira: tired but hopeful" in chunks
     assert not any(CJK[0] <= ch <= CJK[2] for ch in "".join(chunks)), chunks
+
+
+@pytest.mark.parametrize("language, description, gender, beside", [
+    ("zh", "一个少年行走江湖，寻找失散的妹妹。邻居王婶收养了他，师父沈墨教他剑法。", "男", {"王婶": "邻居", "沈墨": "师父"}),
+    ("en", "A young girl runs away to sea. Her brother Tom follows.", "female", {"Tom": "brother"}),
+])
+async def test_an_unnamed_lead_the_description_opens_with_is_the_protagonist_offline(language, description, gender, beside):
+    # "一个少年行走江湖，…邻居王婶收养了他" made the neighbour 王婶 the protagonist, with the boy's master as hers.
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": description})
+    hero = cast.protagonist
+    assert (hero.name not in beside, hero.gender) == (True, gender), hero
+    assert {name: (hero.relationships or {}).get(name) for name in beside} == beside, hero.relationships

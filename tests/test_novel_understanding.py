@@ -153,6 +153,29 @@ def test_where_someone_is_now_is_not_answered_from_a_later_scene_that_only_recal
     assert _ranked_passages(turn, Files())[0]["chapter_number"] == 1
 
 
+def test_where_someone_is_now_reads_each_chapter_plan_once_however_many_passages_it_has():
+    # Each passage of "where is X now" read and parsed its chapter's plan again: slow on a long book.
+    from graphs.novel.chat import _ranked_passages
+    from schemas.novel import ChapterPlan, ScenePlan
+
+    read_plans = []
+
+    class Files:
+        def has_plan(self, number):
+            return True
+
+        def load_plan(self, number):
+            read_plans.append(number)
+            return ChapterPlan(chapter_number=number, chapter_title=f"Chapter {number}", scenes=[
+                ScenePlan(scene_number=n, location="the inn", characters=["Mara Reid"], purpose="p", key_actions=["a"],
+                          estimated_words=300, scene_type="dialogue", intensity="low") for n in (1, 2, 3)])
+
+    passages = [{"chapter_number": c, "scene_number": n, "text": f"Mara Reid came to the inn ({c}.{n})."}
+                for c in (1, 2) for n in (1, 2, 3)]
+    _ranked_passages({"question": "where is Mara now?", "subject": "Mara Reid", "passages": passages}, Files())
+    assert sorted(read_plans) == [1, 2]
+
+
 @pytest.mark.parametrize("question, asks", [
     ("When did Elsie Kerr and Mara Carrow's friendship change?", True),
     ("when did mara turn against elsie", True),
@@ -191,6 +214,9 @@ def test_a_place_the_description_names_is_not_taken_for_a_character(description,
 @pytest.mark.parametrize("description, named", [
     ("海边的少女阿青，和青梅竹马顾川一起寻找藏宝图", [("阿青", "少女"), ("顾川", "青梅竹马")]),
     ("高三学生陈默和同桌李想调查校园怪谈，她的邻居王婶知道些什么", [("陈默", "学生"), ("李想", "同桌"), ("王婶", "邻居")]),
+    # at the start of a clause, where jieba's dictionary tag (邻居 v, 侦探 v) alone reads a verb and its object
+    ("少年沈墨在镇上长大，邻居王大山常来帮忙", [("沈墨", "少年"), ("王大山", "邻居")]),
+    ("侦探周默接手了一桩旧案", [("周默", "侦探")]),
 ])
 def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description, named):
     # "青梅竹马顾川" left 顾川 out of the cast, though "the harbourmaster, Corin," was one.
@@ -200,10 +226,17 @@ def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description,
 @pytest.mark.parametrize("description, name", [
     ("少女阿青的师父沈墨教她剑法", "沈墨"),
     ("少年林远，师父沈墨教剑法", "沈墨"),
+    ("名叫林远的青年，邻居苏晴常来找他", "苏晴"),  # an adverb (常来) opens the predicate
 ])
 def test_a_chinese_name_ends_where_the_verb_after_it_begins(description, name):
     # "师父沈墨教她…" named the master 沈墨教.
     assert name in [c.name for c in read.characters_in_description(description)]
+
+
+@pytest.mark.parametrize("description", ["一个少年行走江湖，寻找失散的妹妹", "哥哥每天上山砍柴", "一个男孩遇见了会说话的猫"])
+def test_what_someone_does_after_the_word_for_them_is_not_taken_for_a_name(description):
+    # "一个少年行走江湖" made a protagonist called 行走: any two characters after 少年 / 哥哥 were a name.
+    assert read.characters_in_description(description) == []
 
 
 @pytest.mark.parametrize("description, things", [
@@ -213,3 +246,28 @@ def test_a_chinese_name_ends_where_the_verb_after_it_begins(description, name):
 ])
 def test_the_things_a_description_is_about_are_read_without_its_people(description, things):
     assert read.key_things(description) == things
+
+
+def test_he_or_she_after_asking_about_someone_of_unknown_gender_means_that_person():
+    from graphs.novel.chat import pronoun_references
+
+    # "顾星河是谁？" then "他现在在哪？" asked "which one?" when the sheet left 顾星河's gender unknown.
+    assert pronoun_references([("顾星河", "未知")]) == {"他": "顾星河", "她": "顾星河"}
+    # one of a known gender keeps the pronoun that is theirs ("李想和苏微": 她 is 苏微, 他 the other)
+    assert pronoun_references([("苏微", "女"), ("李想", "unknown")]) == {"她": "苏微", "他": "李想"}
+
+
+@pytest.mark.parametrize("question, quote", [
+    ("韩舟和王婶什么时候决裂的？", "王婶遇到沈墨"),
+    ("When did Elsie Kerr and Mara Carrow fall out?", "Elsie Kerr and Tobiah came to the inn."),
+])
+def test_a_passage_that_tells_no_change_is_not_called_the_turn_of_a_relation(question, quote):
+    from graphs.novel.chat import compose_offline
+    from schemas.novel_chat import Evidence
+
+    # "韩舟和王婶什么时候决裂的" was answered "第 1 章第 1 场出现转折——「王婶遇到沈墨」": a meeting of others.
+    first, second = ("王婶", "韩舟") if "王婶" in quote else ("Elsie Kerr", "Mara Carrow")
+    turn = {"question": question, "subject": first, "other": second}
+    who = t("novel.chat_pair", first=first, second=second)
+    answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote=quote, verified=True)])
+    assert answer.splitlines()[0] == t("novel.chat_answer_no_turn", who=who), answer

@@ -364,10 +364,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     turn["other"] = other
     entities = [subject] + ([other] if other else [])
     turn["sheet"] = _sheet_lines(tools, subject, other, turn.get("relations") or [], text)
-    for name in (other, subject):  # the subject last: of two of one gender, "他" then means the subject
-        gender = (tools.graph.whois(name) or {}).get("gender") if name else None
-        if gender in GENDER_PRONOUN:
-            references[GENDER_PRONOUN[gender]] = name
+    sheets = [(name, tools.graph.whois(name)) for name in (other, subject) if name]
+    references.update(pronoun_references([(name, sheet.get("gender", "")) for name, sheet in sheets if sheet]))
     if pronoun:
         references[pronoun] = subject
     if relation_word and other:
@@ -393,6 +391,21 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+def pronoun_references(people: list[tuple[str, str]]) -> dict[str, str]:
+    """Who 他 / 她 mean after a turn about `people` ((name, gender) of the character sheet, the subject last:
+    of two of one gender, "他" then means the subject). A gender the book leaves unknown ("未知") lets 他 or
+    她 mean that person where no one of a known gender is meant, rather than asking "which one?"."""
+    found: dict[str, str] = {}
+    for name, gender in people:
+        if gender in GENDER_PRONOUN:
+            found[GENDER_PRONOUN[gender]] = name
+    claimed = set(found)
+    for name, gender in people:
+        if gender not in GENDER_PRONOUN:
+            found.update({pronoun: name for pronoun in ("他", "她") if pronoun not in claimed})
+    return found
 
 
 def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: list[dict[str, Any]], text: str) -> list[str]:
@@ -519,13 +532,18 @@ def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None
     return kept, dropped
 
 
-def _in_scene(files: Any, passage: dict[str, Any], name: str) -> bool:
+def _in_scene(files: Any, passage: dict[str, Any], name: str, plans: dict[int, Any]) -> bool:
     """`name` is among the people the chapter plan puts in the passage's scene (true where no plan says):
-    a later scene that only recalls them says nothing of where they are now."""
+    a later scene that only recalls them says nothing of where they are now. `plans` keeps each chapter's
+    plan once read: a long book's passages share few chapters, and each read parses a file."""
     number, scene = passage["chapter_number"], passage.get("scene_number")
-    if files is None or scene is None or not files.has_plan(number):
+    if files is None or scene is None:
         return True
-    planned = next((s for s in files.load_plan(number).scenes if s.scene_number == scene), None)
+    if number not in plans:
+        plans[number] = files.load_plan(number) if files.has_plan(number) else None
+    if plans[number] is None:
+        return True
+    planned = next((s for s in plans[number].scenes if s.scene_number == scene), None)
     return planned is None or name in planned.characters
 
 
@@ -542,7 +560,8 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
     if read.asks_latest(turn.get("question", "")):
         # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them.
         subject = turn.get("subject")
-        return sorted(passages, key=lambda p: (not subject or _in_scene(files, p, subject), p["chapter_number"],
+        plans: dict[int, Any] = {}
+        return sorted(passages, key=lambda p: (not subject or _in_scene(files, p, subject, plans), p["chapter_number"],
                                                p.get("scene_number") or 0), reverse=True)
     return sorted(passages, key=key)
 
@@ -562,9 +581,16 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
                            summary=event.get("summary", "")))
     elif evidence:
         first = evidence[0]
-        # "出现转折" only when the question asks about a change ("什么时候变了"); otherwise the passage just says it.
-        key = "novel.chat_answer_turn" if read.asks_change(turn["question"]) else "novel.chat_answer_passage"
-        lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
+        # "出现转折" only when the question asks about a change ("什么时候变了") and the passage tells one: a
+        # passage that only names them ("王婶遇到沈墨") was called the turn of a falling-out no chapter has.
+        asks_change = read.asks_change(turn["question"])
+        turned = asks_change and read.tells_change(first.quote)
+        if asks_change and not turned:
+            lines.append(t("novel.chat_answer_no_turn", who=who))
+        # the passage is still worth quoting when it shows the ones asked about together
+        if not asks_change or turned or len(read.names_in(first.quote, pair)) == len(pair):
+            key = "novel.chat_answer_turn" if turned else "novel.chat_answer_passage"
+            lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who and happened in event.get("summary", ""):

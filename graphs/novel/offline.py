@@ -12,7 +12,7 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import characters_in_description, key_things
+from graphs.novel.understanding import characters_in_description, key_things, unnamed_lead
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -32,6 +32,12 @@ PLACES = ("城门", "旧书院", "山道", "渡口", "集市", "后山竹林", "
 TAG = "【离线示例】"
 # A book whose author described its world in English is written in English (ProjectFiles.language).
 EN_FIRST = ("Mara", "Elias", "Rowan", "Ines", "Callum", "Wren", "Tobias", "Iris", "Jonah", "Elsie", "Silas", "Nora")
+# The gender the invented first names are commonly read as (Rowan and Wren are given to either): a name a reader
+# takes for a woman's is never written down as a man's.
+EN_FIRST_FEMALE = {"Mara": True, "Ines": True, "Iris": True, "Elsie": True, "Nora": True, "Elias": False,
+                   "Callum": False, "Tobias": False, "Jonah": False, "Silas": False}
+# What a character sheet says of a gender nothing told: never a guess ("she" of a man was the guess's cost).
+UNKNOWN_GENDER = {"zh": "未知", "en": "unknown"}
 EN_SURNAMES = ("Reid", "Hale", "Moray", "Finch", "Carrow", "Lisle", "Drummond", "Vane", "Ashby", "Kerr", "Stroud", "Penrose")
 EN_PLACES = ("the harbour", "the old library", "the cliff path", "the ferry landing", "the market", "the pine wood",
              "the council hall", "the inn")
@@ -60,12 +66,14 @@ def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
     return first[:limit] or "无名之地"
 
 
-def _name(seed: str, slot: int, taken: set[str], *, english: bool = False) -> str:
+def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, female: bool | None = None) -> str:
     # Readers call English characters by their first name: no two share one ("who is Jonah?" names one person).
     first_names = {name.split()[0] for name in taken}
+    # a first name read as the other gender's is not given to someone the description says is a girl or a boy
+    firsts = tuple(n for n in EN_FIRST if EN_FIRST_FEMALE.get(n, female) == female) if female is not None else EN_FIRST
     for attempt in range(40):
         if english:
-            name = f"{stable_choice(EN_FIRST, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
+            name = f"{stable_choice(firsts, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
         else:
             name = stable_choice(SURNAMES, seed, slot, attempt) + stable_choice(GIVEN, seed, slot, attempt, "g")
         if name not in taken and not (english and name.split()[0] in first_names):
@@ -128,19 +136,21 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
                female: bool | None = None) -> Character:
-    if female is not None:  # what the description says of them ("a girl named Mira")
+    # what the description says of them ("a girl named Mira"), else what an invented name is read as, else unknown
+    female = EN_FIRST_FEMALE.get(name.split()[0]) if female is None and english and name.split() else female
+    if female is None:
+        gender = UNKNOWN_GENDER["en" if english else "zh"]
+    else:
         gender = ("female" if female else "male") if english else ("女" if female else "男")
-        return _character(name, role, seed, relationships, english=english).model_copy(update={"gender": gender})
     if english:
         return Character(
-            name=name, role=role, age=16 + stable_int(seed, name) % 40,
-            gender=stable_choice(("male", "female"), seed, name),
+            name=name, role=role, age=16 + stable_int(seed, name) % 40, gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
             background=f"{EN_TAG}where {name} comes from", motivation=f"{EN_TAG}{name} wants to keep what matters",
             abilities=None, relationships=relationships or None,
         )
     return Character(
-        name=name, role=role, age=16 + stable_int(seed, name) % 40, gender=stable_choice(("男", "女"), seed, name),
+        name=name, role=role, age=16 + stable_int(seed, name) % 40, gender=gender,
         appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格", background=f"{TAG}{name}的来历",
         motivation=f"{TAG}{name}想要守住自己在意的东西", abilities=None, relationships=relationships or None,
     )
@@ -151,17 +161,24 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     seed = _seed(request)
     english = _english(request)
     # The people the author named keep their names: the first is the protagonist, the others stand beside them.
-    named = characters_in_description(str(request.fact("description") or ""))[:4]
+    description = str(request.fact("description") or "")
+    named = characters_in_description(description)[:4]
     taken: set[str] = {c.name for c in named}
     lead, villain, support = ROLES["en" if english else "zh"]
     ties = (("mentor", "close friend", "nemesis", "pupil") if english else ("师父", "挚友", "宿敌", "徒弟"))
     invented = iter(_name(seed, slot, taken, english=english) for slot in range(4))
-    hero = named[0].name if named else next(invented)
+    # "一个少年行走江湖，…邻居王婶收养了他": the unnamed boy is the protagonist (named here), not the neighbour
+    unnamed = unnamed_lead(description)
+    if unnamed is not None:
+        hero_female, beside = _female(unnamed.gender), named[:3]
+        hero = _name(seed, 9, taken, english=english, female=hero_female)
+    else:
+        hero = named[0].name if named else next(invented)
+        hero_female, beside = (_female(named[0].gender) if named else None), named[1:]
     rival = next(invented)
-    hero_female = _female(named[0].gender) if named else None
     # (name, what the protagonist calls them, what they call the protagonist, gender the description gives)
     side = [(c.name, c.said_as or ties[1], _called_back(c.said_as, hero_female) or ties[1], _female(c.gender))
-            for c in named[1:]]
+            for c in beside]
     for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):]:
         side.append((next(invented), tie, back, None))
     return CharactersConfig(
@@ -184,6 +201,8 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "apprentice": ("master", "master"), "pupil": ("teacher", "teacher"), "student": ("teacher", "teacher"),
              "partner": ("partner", "partner"), "neighbour": ("neighbour", "neighbour"),
              "neighbor": ("neighbor", "neighbor"), "classmate": ("classmate", "classmate"),
+             "niece": ("aunt", "uncle"), "nephew": ("aunt", "uncle"), "granddaughter": ("grandmother", "grandfather"),
+             "grandson": ("grandmother", "grandfather"),
              "哥哥": ("妹妹", "弟弟"), "姐姐": ("妹妹", "弟弟"), "弟弟": ("姐姐", "哥哥"), "妹妹": ("姐姐", "哥哥"),
              "父亲": ("女儿", "儿子"), "爸爸": ("女儿", "儿子"), "母亲": ("女儿", "儿子"), "妈妈": ("女儿", "儿子"),
              "儿子": ("母亲", "父亲"), "女儿": ("母亲", "父亲"), "师父": ("徒弟", "徒弟"), "师傅": ("徒弟", "徒弟"),
@@ -191,7 +210,8 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "师妹": ("师姐", "师兄"), "朋友": ("朋友", "朋友"), "好友": ("好友", "好友"), "对手": ("对手", "对手"),
              "宿敌": ("宿敌", "宿敌"), "学徒": ("师父", "师父"), "弟子": ("师父", "师父"), "学生": ("老师", "老师"),
              "老师": ("学生", "学生"), "同学": ("同学", "同学"), "同桌": ("同桌", "同桌"), "邻居": ("邻居", "邻居"),
-             "室友": ("室友", "室友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马")}
+             "室友": ("室友", "室友"), "同事": ("同事", "同事"), "伙伴": ("伙伴", "伙伴"), "同伴": ("同伴", "同伴"),
+             "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马")}
 
 
 def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:

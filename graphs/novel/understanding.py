@@ -427,11 +427,18 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "uncle": "male", "husband": "male", "grandfather": "male", "prince": "male", "king": "male",
            "friend": None, "mentor": None, "master": None, "teacher": None, "rival": None, "cousin": None,
            "keeper": None, "apprentice": None, "pupil": None, "student": None, "captain": None, "partner": None,
-           "neighbour": None, "neighbor": None, "classmate": None}
+           "neighbour": None, "neighbor": None, "classmate": None, "niece": "female", "nephew": "male",
+           "granddaughter": "female", "grandson": "male", "stepmother": "female", "stepfather": "male",
+           "fiancee": "female", "fiancée": "female", "fiance": "male", "fiancé": "male", "widow": "female",
+           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
-           "好友": None, "徒弟": None, "学徒": None, "弟子": None, "学生": None, "老师": None, "对手": None, "宿敌": None}
+           "好友": None, "徒弟": None, "学徒": None, "弟子": None, "学生": None, "老师": None, "对手": None, "宿敌": None,
+           # nouns of a person jieba's dictionary tags a verb (邻居 v, 搭档 v, 侦探 v, 助理 vn), so that no tag
+           # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
+           "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
+           "同桌": None, "室友": None}
 _NAME_EN = r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
 _KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
@@ -456,6 +463,24 @@ _PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡
 _AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
 
 
+# A title a name is said with tells the gender where no pronoun does ("赵先生", "王婶", "Mr Graves"); one that
+# tells none (Dr, 老师) leaves it unknown. Chinese titles close the name, English ones open it.
+_TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷": "男", "大叔": "男", "叔": "男", "伯": "男", "爷": "男",
+                    "哥": "男", "小姐": "女", "女士": "女", "夫人": "女", "太太": "女", "姑娘": "女", "大娘": "女",
+                    "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女"}
+_TITLE_GENDER_EN = {"mr": "male", "sir": "male", "lord": "male", "mrs": "female", "ms": "female", "miss": "female",
+                    "lady": "female", "madam": "female", "dame": "female"}
+_TITLED_EN = re.compile(r"\b(Mr|Mrs|Ms|Miss|Sir|Lord|Lady|Madam|Dame|Dr)\.?\s+" + _NAME_EN)
+
+
+def gender_by_title(name: str) -> str | None:
+    """The gender a name's title tells ("赵先生" → 男, "Mr Graves" → male), None when it has none."""
+    first = name.split()[0].rstrip(".").lower() if name.split() else ""  # "Mr. Darcy" is titled as "Mr Darcy"
+    if first in _TITLE_GENDER_EN and len(name.split()) > 1:
+        return _TITLE_GENDER_EN[first]
+    return next((g for title, g in _TITLE_GENDER_ZH.items() if len(name) > len(title) and name.endswith(title)), None)
+
+
 @dataclass(frozen=True)
 class NamedCharacter:
     name: str
@@ -473,14 +498,29 @@ def _chinese_name(run: str) -> str | None:
         import jieba
 
         name = ""
-        for word in jieba.lcut(run):
+        # jieba's guesses at unknown words may glue a name to what follows ("苏晴常来找他" → 苏晴常来):
+        # the dictionary's words alone then cut it
+        for word in jieba.lcut(run) if len(jieba.lcut(run)[0]) <= 3 else jieba.lcut(run, HMM=False):
             if len(name) >= 2 and len(name + word) > 3:
                 break
             name += word
         run = name
-    if len(run) == 3 and _starts_verb(whole[2:]) and not _starts_verb(whole[3:]):
-        run = run[:2]  # a verb follows the third character ("陈平安护送"): that is the verb, not this one
+    if len(run) == 3 and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
+        # a verb follows the third character ("陈平安护送"): that is the verb, not this one; an adverb
+        # opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
+        run = run[:2]
     return run if 2 <= len(run) <= 4 else None
+
+
+def _reads_as_name(name: str) -> bool:
+    """A run after a word saying who someone is reads as a name: it opens with a surname (or 阿) and is no
+    word of the language by itself ("少年江湖": 江湖 is a word, not 江 someone), or jieba reads it as a name."""
+    import jieba.posseg
+
+    alone = jieba.posseg.lcut(name)
+    if alone and alone[0].flag == "nr":
+        return True
+    return name[0] in _SURNAMES_ZH and not (len(alone) == 1 and alone[0].flag != "nr")
 
 
 def _starts_verb(text: str) -> bool:
@@ -489,6 +529,14 @@ def _starts_verb(text: str) -> bool:
 
     words = jieba.posseg.lcut(text[:6])
     return bool(words) and words[0].flag.startswith("v")
+
+
+def _starts_adverb(text: str) -> bool:
+    """jieba reads `text` as opening with an adverb of two or more characters ("常来", "一直"): a predicate."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and words[0].flag == "d" and len(words[0].word) >= 2
 
 
 def _word_alone(text: str, at: int) -> bool:
@@ -519,6 +567,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _KIN_NAME_EN.finditer(text):
         word = match.group(1).lower()
         hits.append((match.start(2), NamedCharacter(match.group(2), word, _KIN_EN[word])))
+    titled = list(_TITLED_EN.finditer(text))
+    for match in titled:  # "Mr Graves, the innkeeper": called by title and name
+        name = match.group()  # as written ("Mr. Darcy"), so that the description's pronouns find it
+        hits.append((match.start(), NamedCharacter(name, None, gender_by_title(name))))
     for match in _CALLED_ZH.finditer(text):
         if match.group() == "叫" and not _word_alone(text, match.start()):
             continue  # 叫醒, 叫喊: a verb of its own, no name follows
@@ -532,7 +584,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
-        if name:
+        if name and _reads_as_name(name):  # "少年行走江湖": 行走 is what the boy does, not his name
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
         hits.append((where, NamedCharacter(name, noun, _KIN_ZH.get(noun))))
@@ -545,11 +597,41 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         noun, name = match.group(1).lower(), match.group(2)
         if noun not in _PLACE_EN and not is_function_word(name):  # "the harbourmaster, Corin," (not "the town, Brindle")
             hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+    # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
+    hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
+        if character.gender is None and gender_by_title(character.name):
+            character = NamedCharacter(character.name, character.said_as, gender_by_title(character.name))
         kept = found.get(character.name)
         if kept is None or (kept.said_as is None and character.said_as):
             found[character.name] = character
     return _gendered_by_pronouns(text, list(found.values()))
+
+
+# Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
+_UNNAMED_ZH = re.compile(r"(?:一个|一位|一名)(?:[\u4e00-\u9fff]{0,2}?的)?(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + ")")
+_UNNAMED_EN = re.compile(r"\b(?:a|an|one)\s+(?:[a-z]+\s+)?(" + "|".join(_KIN_EN) + r")\b", re.I)
+_NAMING = re.compile(r"^\s*(?:名叫|叫做|名为|叫|named|called|known as)", re.I)
+_CLAUSE_END = re.compile(r"[，。；！？,.;!?]")
+
+
+def unnamed_lead(text: str) -> NamedCharacter | None:
+    """The one a description opens with when it gives them no name ("一个少年行走江湖，…邻居王婶收养了他"):
+    said as 少年 and of the gender that tells; None when the first one it brings in is named. The named
+    ones then stand beside this one, as their words for them (邻居, 师父) say."""
+    named = characters_in_description(text)
+    first_named = min((m.start() for c in named for m in [re.search(re.escape(c.name), text)] if m), default=len(text))
+    pattern = _UNNAMED_ZH if CJK.search(text) else _UNNAMED_EN
+    match = pattern.search(text)
+    if match is None or match.start() > first_named:
+        return None
+    clause_end = _CLAUSE_END.search(text, match.end())
+    end = clause_end.end() if clause_end else len(text)
+    if first_named < end or _NAMING.match(text[end:]) or _NAMING.match(text[match.end():]):
+        return None  # "一个少年，名叫林远", "a girl named Mira": named after all
+    word = match.group(1)
+    return NamedCharacter("", word.lower() if word.isascii() else word, (_KIN_EN.get(word.lower()) if word.isascii()
+                                                                       else _KIN_ZH.get(word)))
 
 
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
@@ -571,11 +653,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH:
             continue
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
-        if name is None or name[-1] in _PLACE_ZH:
+        if name is None or name[-1] in _PLACE_ZH or not _reads_as_name(name):
             continue
-        alone = jieba.posseg.lcut(name)
-        if len(alone) == 1 and alone[0].flag != "nr":
-            continue  # a word of the language (江湖, 黄昏), not a surname and a given name
         found.append((at, word.word, name))
     return found
 
