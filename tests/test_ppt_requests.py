@@ -362,6 +362,9 @@ async def test_a_talk_at_work_is_worded_as_a_talk_not_as_a_class(request_text):
 @pytest.mark.parametrize(("request_text", "setting"), [
     ("给大学生讲项目管理", "lesson"), ("a school project on volcanoes", "lesson"), ("给部门同事讲Python入门", "talk"),
     ("Budget planning for department heads and the board", "talk"), ("讲讲为什么天空是蓝色的", "lesson"),
+    ("新员工安全培训", "training"), ("Onboarding training for new support staff", "training"),
+    ("Running effective meetings for new managers", "training"), ("给团队讲怎么写周报", "training"),
+    ("How to give useful feedback, for team leads", "training"), ("岗前消防知识讲解，面向仓库员工", "training"),
 ])
 def test_who_listens_and_the_occasion_decide_whether_a_deck_is_a_lesson_or_a_talk(request_text, setting):
     from graphs.ppt.planning import deck_setting
@@ -443,3 +446,65 @@ async def test_a_subject_asked_as_a_question_or_a_thing_to_do_is_said_as_a_noun_
     after_cover = " ".join(text for s in deck.slides for text in [*([s.title, *visible_items(s)] if s.index > 1 else []), s.notes])
     assert said in after_cover.lower() if said.isascii() else said in after_cover
     assert as_asked.lower() not in after_cover.lower()
+
+
+def _offline_outline(request_text: str, minutes: int):
+    from core.llm.offline import OfflineRequest
+    from core.language import language_of
+    from graphs.ppt.offline import video_outline
+    from graphs.ppt.planning import deck_setting
+
+    return video_outline(OfflineRequest(role="ppt", system="", prompt="", facts={
+        "topic": short_title(request_text), "language": language_of(request_text), "duration": minutes,
+        "setting": deck_setting(request_text, audience_hint(request_text))}))
+
+
+@pytest.mark.parametrize("request_text", ["新员工安全培训", "Onboarding training for new support staff",
+                                          "Running effective meetings for new managers", "给团队讲怎么写周报，24分钟"])
+@pytest.mark.parametrize("minutes", [10, 24])
+def test_a_training_session_is_told_in_how_to_parts_not_a_status_report(request_text, minutes):
+    from graphs.ppt.offline import TALK_ASPECT_POINTS_EN, TALK_ASPECT_POINTS_ZH
+
+    titles = [unit.title for unit in _offline_outline(request_text, minutes).knowledgeUnits]
+    report_parts = [title for title in titles if title in (*TALK_ASPECT_POINTS_ZH, *TALK_ASPECT_POINTS_EN)]
+    assert not report_parts, titles
+    assert "操作步骤" in titles or "The steps" in titles, titles
+
+
+def test_a_real_model_is_told_a_training_is_built_from_how_to_parts():
+    from graphs.ppt import prompts
+    from schemas.ppt import CourseConfig, TopicAnalysis
+
+    analysis = TopicAnalysis(topic="Running effective meetings", language="en", keywords=["meetings"])
+    config = CourseConfig(narrativeStyle="Case-led", targetAudience="new managers", duration=10, objectives=["Run one"])
+    prompt = prompts.video_outline(analysis, config, None, "training")
+    assert "training session" in prompt and "the steps" in prompt, prompt
+
+
+@pytest.mark.parametrize("request_text", ["疫苗是怎么起作用的", "how vaccines work", "讲讲为什么天空是蓝色的",
+                                          "why volcanoes erupt", "地震的成因"])
+def test_a_lesson_on_how_or_why_something_works_has_a_part_on_its_mechanism(request_text):
+    from graphs.ppt.offline import ASPECTS_ZH
+
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    # 8 minutes make two parts: the basics and, for such a subject, how it works (核心原理, "The workings of …")
+    assert any(ASPECTS_ZH[1] in title or title.startswith("The workings of") for title in titles), titles
+
+
+@pytest.mark.parametrize("topic", ["疫苗是怎么起作用", "为什么天空是蓝色", "怎么保护眼睛", "中国的四大发明"])
+def test_a_chinese_subject_ending_in_a_de_phrase_is_not_followed_by_a_second_de(topic):
+    from graphs.ppt.planning import topic_phrase
+    from tests.test_ppt_units import _offline_scripts
+
+    phrase = topic_phrase(topic)
+    stacked = [text for s in _offline_scripts(topic, "zh", 16, 18)
+               for text in [s.title, *s.contentDesign, s.narrationScript] if phrase + "的" in text]
+    assert not stacked, stacked
+
+
+@pytest.mark.parametrize("topic", ["vaccines", "how black holes form", "the Napoleonic Wars"])
+def test_english_notes_say_a_plural_subject_with_a_plural_verb(topic):
+    from tests.test_ppt_units import _offline_scripts
+
+    cover = _offline_scripts(topic, "en", 10, 12)[0].narrationScript
+    assert " are about and why they matter." in cover, cover

@@ -15,6 +15,9 @@ from core.i18n import t
 from core.language import CJK, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
+    agreeing_with,
+    asks_how_it_works,
+    asks_how_to,
     asks_for_picture,
     capitalised,
     colour_named,
@@ -83,6 +86,29 @@ TALK_ASPECT_PHRASES_EN = {"Background and goals": "the background and goals of {
                           "Issues and challenges": "the issues and challenges in {topic}",
                           "What worked": "what worked in {topic}", "Next steps": "the next steps for {topic}"}
 
+# A training session teaches how to do something at work: why it matters, the rules, the steps, a worked case, the
+# mistakes people make, then practice; like a talk's, its parts need no topic in their names.
+TRAINING_ASPECT_POINTS_ZH = {"为何重要": ("风险与后果", "对岗位的要求", "做好的好处"),
+                             "基本规则": ("必守规定", "禁止行为", "责任分工"),
+                             "操作步骤": ("准备工作", "操作流程", "完成后检查"),
+                             "实际案例": ("正面案例", "反面案例", "案例启示"),
+                             "常见错误": ("易犯错误", "错误代价", "纠正方法"),
+                             "练习与检查": ("现场演练", "自查清单", "考核要求")}
+TRAINING_ASPECT_POINTS_EN = {"Why it matters": ("the stakes", "the standard expected", "the payoff"),
+                             "The rules": ("the must-dos", "the never-dos", "roles and responsibilities"),
+                             "The steps": ("getting ready", "the procedure", "checking the result"),
+                             "A worked case": ("a good example", "a bad example", "the takeaways"),
+                             "Common mistakes": ("typical mistakes", "the cost of mistakes", "prevention"),
+                             "Practice and check": ("a practice run", "a self-check list", "the assessment")}
+# Objectives and part descriptions said per part: "掌握为何重要" or "Understand the steps of X" does not read.
+TRAINING_ASPECT_PHRASES_ZH = {"为何重要": "明白{topic}为何重要", "基本规则": "记住{topic}的基本规则",
+                              "操作步骤": "掌握{topic}的操作步骤", "实际案例": "从实际案例中看{topic}怎么做",
+                              "常见错误": "避开{topic}中的常见错误", "练习与检查": "通过练习检查自己对{topic}的掌握"}
+TRAINING_ASPECT_PHRASES_EN = {"Why it matters": "see what is at stake in {topic}", "The rules": "know the rules of {topic}",
+                              "The steps": "follow the steps of {topic}", "A worked case": "learn from a worked case of {topic}",
+                              "Common mistakes": "avoid the common mistakes in {topic}",
+                              "Practice and check": "practise {topic} and check the result"}
+
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
 WORDING = {
@@ -107,6 +133,8 @@ WORDING = {
         "notes_summary": ("请大家用自己的话把这几点复述一遍。", "回去后可以对照这几点复习{topic}。"),
         "notes_qa": ("大家可以先和同桌讨论一两分钟，再举手发言。", "这些问题没有唯一的标准答案，说出你的理由就好。", "今天的课就到这里，谢谢大家！"),
         "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
+        # A lesson starts from its basics; one on how or why a thing works explains its mechanism, one on how to do it its process.
+        "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2],
         "description": "从{aspect}的角度讲解{topic}",
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
         "process_title": "一步步理解{name}", "contrast_title": "{name}：误区与正解",
@@ -162,6 +190,47 @@ WORDING = {
         "example_items": ("一个与{name}有关的实际案例", "用{unit}分析这个案例", "讨论：它对我们有什么启示"),
         "example_visual": "案例配图", "exercise": "练习",
     },
+    ("training", "zh"): {
+        "notes_flow": "讲到{unit}时，请大家重点关注{points}。",
+        "item_leads": ("先看第一点，", "第二点，", "第三点，", "第四点，", "最后一点，"),
+        "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家对照自己的岗位想一想：工作中什么时候会用到{name}？",
+                       "关于{name}，我们来看一个工作中的实际例子。", "讲{name}时，要把它放回{topic}的整体要求里看。",
+                       "掌握了{name}，接下来的{next}就容易上手了。", "{name}是培训后考核的重点，请大家记下来。",
+                       "如果对{name}还有疑问，先记下来，练习环节我们一起解决。",
+                       "请大家留意{name}和{unit}里其他要点的关系。", "培训结束前，请试着用一句话向身边的同事说明{name}。",
+                       "不妨设想一下：如果忽略了{name}，工作中可能会出什么问题？", "关于{name}的详细规定，会后发给大家的材料里都有。"),
+        "notes_again": ("我们再回到{name}，这次看看实际操作中怎么做。", "前面讲过{name}，现在结合岗位上的情况再练一练。",
+                        "请大家对照前面的内容，检查自己是否已经掌握了{name}。", "这一次，请大家先说说自己会怎么处理{name}，再听我讲。",
+                        "请大家想一想最近工作中哪件事和{name}有关。"),
+        "notes_plan": ("这个安排只是参考，我们会根据大家的掌握情况调整。", "每一部分结束时，我们都会停下来确认大家是否掌握了。",
+                       "如果时间不够，我们会优先保证练习环节。"),
+        "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和每个人的日常工作都直接相关。",
+                        "培训材料会后会发给大家，重要的地方我会提醒大家记下来。", "培训结束时，希望大家知道该怎么做、为什么要这样做。",
+                        "开始之前，请大家想一想：你的工作中哪些地方会用到{topic}？", "过程中有问题可以随时提出，最后也会留出练习和答疑的时间。"),
+        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间练习和答疑。",
+        "notes_recap": "关于{unit}，我们讲了{points}。",
+        "notes_summary": ("请大家把这几点带回岗位，对照着做。", "会后请对照培训材料，把{topic}的要点再过一遍。"),
+        "notes_qa": ("有问题请现在提出，也欢迎分享你在工作中遇到的情况。", "没来得及解答的问题，会后可以单独找我。", "今天的培训就到这里，谢谢大家！"),
+        "aspects": {a: (a, points) for a, points in TRAINING_ASPECT_POINTS_ZH.items()}, "phrases": TRAINING_ASPECT_PHRASES_ZH,
+        "objective": "{phrase}", "description": "{phrase}",
+        # The parts a training always has, most needed first: a short one still shows the steps and the rules.
+        "core": ("操作步骤", "基本规则", "常见错误"),
+        "concept": ("{name}：{description}", "要回答的问题：在{name}上具体该怎么做", "关键词：{unit}"),
+        "process_title": "{name}：一步一步来", "contrast_title": "{name}：错误做法与正确做法",
+        "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}与{topic}的其他要求无关",
+                     "正确做法：{name}要逐条落实到位", "正确做法：{name}要和{unit}一起掌握"),
+        "statement": "{name}：做对{unit}的关键",
+        "exercise_items": ("用一句话说明{first}", "结合你的岗位，说一说{topic}中最容易出错的地方", "“{first}”与“{last}”有什么联系？"),
+        "parts": "本次培训共 {n} 个部分", "hello": "大家好，今天的培训内容是{topic}。", "has_parts": "今天的培训分为{n}个部分。",
+        "agenda": "今日议程", "questions": "提问与答疑", "time_plan": "时间分配", "flow": "流程安排",
+        "asks": ("回到岗位后，你最先要做到的是哪一点？", "{unit}里还有哪一点你没有把握？", "工作中遇到拿不准的情况，应该找谁确认？"),
+        "fillers": ("我们先来看这一点。", "请大家结合自己的岗位想一想。", "这一点在练习环节还会用到。", "做好了这一点，后面的步骤就顺了。"),
+        "stages": ("明确要求", "做好准备", "按步骤操作", "检查确认"), "table": "{unit}：一览",
+        "table_head": "要点｜要回答的问题｜培训方式", "activities": ("讲解示范", "案例分析", "分组演练", "现场操作", "自查打分"),
+        "example": "{name}：工作中的例子",
+        "example_items": ("一个与{name}有关的工作实例", "用{unit}的要求分析这个实例", "讨论：换作是你，会怎么做"),
+        "example_visual": "工作场景配图", "exercise": "练习",
+    },
     ("lesson", "en"): {
         "notes_flow": "When we reach {unit}, watch for {points}.",
         "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
@@ -178,13 +247,14 @@ WORDING = {
         "notes_plan": ("This plan is a guide; we will adjust it to how the class is doing.", "At the end of each part we will stop to check that everyone is with us.",
                        "Keep to this pace, and tell me early if something is hard to follow."),
         "notes_cover": ("The parts are: {units}.", "You will find {topic} closer to everyday life than you might think.",
-                        "Have your notebook ready; I will point out what to write down.", "By the end you should be able to say what {topic} is about and why it matters.",
+                        "Have your notebook ready; I will point out what to write down.", "By the end you should be able to say what {topic} {is} about and why {it} matter{s}.",
                         "Before we start, think of where you have seen or heard of {topic}.", "Raise your hand at any time if you have a question."),
         "notes_part": "Part {nth} covers {unit}: {points}.", "notes_minutes": "Each part takes about {m} minutes, with time at the end for a summary and questions.",
         "notes_recap": "In {unit}, we covered {points}.",
         "notes_summary": ("Try to say each of these in your own words.", "Use these points to review {topic} later."),
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
+        "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2],
         "objective": "Understand {phrase}", "description": "Explains {topic} from the angle of {aspect}",
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: myth and fact",
@@ -220,9 +290,9 @@ WORDING = {
                         "Think about how to fit {name} together with everything we have covered so far on {topic}."),
         "notes_plan": ("This plan is a guide; we will adjust it to the discussion.", "At the end of each part I will leave a moment for questions.",
                        "If time runs short, the discussion comes first."),
-        "notes_cover": ("The parts are: {units}.", "{topic} touches everyone's work in some way.",
+        "notes_cover": ("The parts are: {units}.", "{topic} touch{es} everyone's work in some way.",
                         "You will get the slides afterwards, so there is no need to take down every word.", "The aim today is a clear, shared picture of {topic}.",
-                        "Before we start, think about how {topic} touches your own work.", "Feel free to ask questions as we go; there is time for discussion at the end."),
+                        "Before we start, think about how {topic} touch{es} your own work.", "Feel free to ask questions as we go; there is time for discussion at the end."),
         "notes_part": "Part {nth} covers {unit}: {points}.", "notes_minutes": "Each part takes about {m} minutes, with time at the end for a summary and discussion.",
         "notes_recap": "On {unit}, we covered {points}.",
         "notes_summary": ("Take these points back to your own work.", "I will share today's material so you can look back at {topic}."),
@@ -247,11 +317,66 @@ WORDING = {
         "example_items": ("A real case that shows {name}", "Look at it in the light of {unit}", "Discuss: what it means for us"),
         "example_visual": "Case picture", "exercise": "Exercises",
     },
+    ("training", "en"): {
+        "notes_flow": "When we reach {unit}, look out for {points}.",
+        "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
+        "notes_page": ("This slide is about {name}, part of {unit}.", "Think about your own job: when will you need {name}?",
+                       "A real example from work can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
+                       "With {name} clear, {next} will be easier to put into practice.", "We will check {name} at the end, so note it down.",
+                       "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
+                       "Notice how {name} links to the other points in {unit}.", "Before we finish, explain {name} to a colleague in one sentence.",
+                       "Ask yourself what could go wrong at work if {name} were skipped.", "Take a moment to picture {name} in your next working day.",
+                       "We will practise {name} later, so make sure it is clear now.", "The full rules behind {name} are in the handout."),
+        "notes_again": ("We come back to {name}, this time as you would do it on the job.", "We met {name} earlier; now we practise it.",
+                        "Compare this with what we said before: could you do {name} on your own now?", "This time, say how you would handle {name} before I explain.",
+                        "Think of a recent day at work where {name} came up.",
+                        "Think about how {name} fits together with everything we have covered so far on {topic}."),
+        "notes_plan": ("This plan is a guide; we will adjust it to how the group is doing.", "At the end of each part we will stop to check that everyone can do it.",
+                       "If time runs short, the practice comes first."),
+        "notes_cover": ("The parts are: {units}.", "What we cover today is part of everyone's daily work here.",
+                        "You will get the handout afterwards; I will point out what to note down.", "By the end you should know what to do, and why.",
+                        "Before we start, think of where {topic} comes up in your own job.", "Ask questions as we go; there is time for practice and questions at the end."),
+        "notes_part": "Part {nth} covers {unit}: {points}.", "notes_minutes": "Each part takes about {m} minutes, with time at the end for practice and questions.",
+        "notes_recap": "On {unit}, we covered {points}.",
+        "notes_summary": ("Take these points back to your job and check your work against them.", "Use the handout to go over {topic} again next week."),
+        "notes_qa": ("Questions are welcome, and so are cases from your own work.", "Anything we do not get to, please find me afterwards.", "That is all for today's training. Thank you!"),
+        "aspects": {a: (a, points) for a, points in TRAINING_ASPECT_POINTS_EN.items()}, "phrases": TRAINING_ASPECT_PHRASES_EN,
+        "objective": "{phrase}", "description": "Covers {aspect} for {topic}",
+        "core": ("The steps", "The rules", "Common mistakes"),
+        "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "Keyword: {unit}"),
+        "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
+        "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} can be set apart from {topic}",
+                     "Right way: {name} deserves full attention, every time", "Right way: {name} must be learned together with {unit}"),
+        "statement": "{name}: the key to getting {unit} right",
+        "exercise_items": ("Sum up {first} in one sentence", "Name the step in {topic} where people in your job most often slip",
+                           "How do {first} and {last} connect?"),
+        "parts": "{n} parts in this training", "hello": "Hello, and welcome. Today's training: {topic}.", "has_parts": "The training has {n} parts.",
+        "agenda": "Agenda", "questions": "Questions and practice", "time_plan": "How the time is spent", "flow": "Running order",
+        "asks": ("Back at work, what will you do first?", "Which point in {unit} are you still unsure of?", "Who do you ask when you are not sure?"),
+        "fillers": ("Let us look at this closely.", "Think of how this works in your own job.", "We will practise this later.", "Get this right and the next steps follow."),
+        "stages": ("Know the rule", "Get ready", "Do it step by step", "Check the result"), "table": "{unit} at a glance",
+        "table_head": "Point | Question | How we train it",
+        "activities": ("Walk-through", "Case study", "Group drill", "Hands-on try", "Self-check"),
+        "example": "{name}: an example from work",
+        "example_items": ("A case from work that shows {name}", "Look at it in the light of {unit}", "Discuss: what would you have done?"),
+        "example_visual": "Workplace picture", "exercise": "Exercises",
+    },
 }
 
 
 def _wording(request: OfflineRequest) -> dict:
-    return WORDING[("talk" if request.fact("setting") == "talk" else "lesson", "zh" if _zh(request) else "en")]
+    setting = request.fact("setting") if request.fact("setting") in ("talk", "training") else "lesson"
+    return WORDING[(setting, "zh" if _zh(request) else "en")]
+
+
+# "疫苗起作用的原理的基本概念": a subject that already ends in a 的-phrase stacks a second 的 when a phrase is built on it;
+# the inner one goes ("疫苗起作用原理的基本概念", "保护眼睛方法的要点").
+_DE_TAIL = re.compile(r"的(?P<noun>[^的\s，。：]{1,4})$")
+
+
+def _without_stacked_de(text: str, phrase: str) -> str:
+    tail = _DE_TAIL.search(phrase)
+    return text.replace(phrase + "的", phrase[:tail.start()] + tail.group("noun") + "的") if tail and CJK.search(phrase) else text
 
 
 def _zh(request: OfflineRequest) -> bool:
@@ -283,7 +408,8 @@ def course_config(request: OfflineRequest) -> CourseConfig:
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
-    objectives = [words["objective"].format(topic=phrase, aspect=aspect, phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
+    objectives = [_without_stacked_de(capitalised(words["objective"].format(
+                      topic=phrase, aspect=aspect, phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))), phrase)
                   for aspect in list(words["aspects"])[:3]]
     if len(keywords) > 1:
         objectives.append(f"能够区分{keywords[0]}与{keywords[1]}" if zh else f"Tell {keywords[0]} from {keywords[1]}")
@@ -301,21 +427,30 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     # The aspects are listed in the order a deck tells them (a lesson: basics, principles, processes, applications,
     # then trends; a report: background first, next steps last): whichever a deck covers run in that order, and a
     # lesson always starts from its basics (it opened with trends, before the concepts they build on).
+    # The parts a deck of its setting always has come first (a lesson its basics, a training its steps and rules), and
+    # a lesson on how or why something works its mechanism (it had core ideas, applications, pitfalls and trends but
+    # never said how vaccines work), one on how to do something its process; the others take turns by topic.
     aspects = list(words["aspects"])
-    first = aspects[:1] if request.fact("setting") != "talk" else []
-    rest = aspects[len(first):]
+    core = list(words.get("core", ()))
+    if words.get("mechanism") and asks_how_it_works(topic):
+        core.insert(1, words["mechanism"])
+    elif words.get("method") and asks_how_to(topic):
+        core.insert(1, words["method"])
+    core = core[:unit_count]
+    rest = [aspect for aspect in aspects if aspect not in core]
     offset = stable_int(topic, "outline") % len(rest)
-    chosen = first + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(first))]
+    chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
     chosen.sort(key=aspects.index)
     phrase = topic_phrase(topic)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
     units = []
     for aspect in chosen:
         # A point is named within its unit: units sharing point names give pages and tables that repeat.
         title, names = words["aspects"][aspect]
-        title = title.format(topic=phrase) if zh else capitalised(title.format(topic=phrase))
+        title = _without_stacked_de(title.format(topic=phrase), phrase) if zh else capitalised(title.format(topic=phrase))
         points = [(f"{aspect}要点{p + 1}：{names[p]}" if zh else f"{aspect} point {p + 1}: {names[p]}")
                   for p in range(points_per_unit)]
-        description = words["description"].format(topic=phrase, aspect=aspect if zh else aspect.lower())
+        description = words["description"].format(topic=phrase, aspect=aspect if zh else aspect.lower(),
+                                                  phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
 
@@ -470,7 +605,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             content = [words["parts"].format(n=len(units))]
             visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
             seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
-            lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic)
+            lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic, **agreeing_with(topic))
                      for line in words["notes_cover"]]
         elif index == 2 and agenda:
             title = words["agenda"]
@@ -528,6 +663,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
                 (leads[-1] if k == len(items) - 1 and k >= 2 else leads[min(k, len(leads) - 2)]) + mid(item)
                 for k, item in enumerate(items)]
             seed, lines = [_sentence(title, zh)], [*(_sentence(item, zh) for item in led), *lines]
+        if zh:
+            title, content = _without_stacked_de(title, topic), [_without_stacked_de(c, topic) for c in content]
+            seed, lines = [_without_stacked_de(c, topic) for c in seed], [_without_stacked_de(c, topic) for c in lines]
         shown.add(title)
         lines = [line for line in lines if line not in said]
         said.update(lines)
@@ -607,6 +745,9 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
     seed = [f"{title}。", *(f"{_spoken(c, True)}。" for c in content[:2])] if zh else \
         [f"{title}.", *(f"{_spoken(c, False)}." for c in content[:2])]
     lines = [_sentence(_spoken(c, zh), zh) for c in content[2:]]
+    if zh:
+        title, content = _without_stacked_de(title, topic), [_without_stacked_de(c, topic) for c in content]
+        seed, lines = [_without_stacked_de(c, topic) for c in seed], [_without_stacked_de(c, topic) for c in lines]
     return SlideScript(slideIndex=request.fact("index"), title=title, contentDesign=content, visualSuggestions=visuals,
                        narrationScript=_narration(seed, request.fact("narrationBudget"), zh, lines, words["fillers"])[0])
 

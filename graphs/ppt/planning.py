@@ -196,13 +196,51 @@ _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投�
                       r"pitch|keynote|conference|webinar|all-hands|town hall)\b", re.IGNORECASE)
 
 
-def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "talk"]:
-    """"talk" for a deck told at work or in public, "lesson" for one taught to a class (and by default)."""
+# A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
+# is told as how-to parts (why it matters, the rules, the steps, common mistakes, practice), not a report's.
+_TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|\b(?:training|trainings|onboarding|orientation|"
+                       r"induction|workshops?|new\s+(?:[\w-]+\s+){0,2}?(?:hires?|staff|employees?|joiners|starters|recruits|managers?|leads|"
+                       r"team\s+members|colleagues|engineers|agents|nurses|teachers))\b", re.IGNORECASE)
+# A subject told as a way of doing ("怎么写周报", "会议组织技巧", "How to run a one-on-one", "Writing clear emails",
+# "tips for code review"): at work it is a training, not a report.
+_HOW_TO_NOUNS_ZH = re.compile(r"(?:方法|技巧|要领|指南|须知|守则|规范|操作规程|操作流程|注意事项|窍门|诀窍)$")
+_HOW_TO_WORDS_EN = re.compile(r"\b(?:tips|best\s+practices|guide|guidelines|checklist|dos\s+and\s+don'?ts|how-?to)\b",
+                              re.IGNORECASE)
+
+
+def asks_how_to(subject: str) -> bool:
+    """Whether a subject is a way of doing something ("怎么保护眼睛", "沟通技巧", "how to run a meeting", "Running
+    effective meetings", "tips for code review"), not a thing to know about."""
+    text = subject.strip()
+    if language_of(text) == "zh":
+        how = _HOW_ZH.match(text)
+        # "疫苗是怎么起作用的" asks how a thing works, not how to do it
+        return bool(how and not how.group("who")) or bool(_HOW_TO_NOUNS_ZH.search(text))
+    first = text.split(" ", 1)[0].lower()
+    return bool(_HOW_TO_EN.match(text) or _HOW_TO_WORDS_EN.search(text)) or (
+        " " in text and (first in _IMPERATIVE_VERBS_EN or first in _GERUNDS_EN) and not _names_a_work(text))
+
+
+def asks_how_it_works(subject: str) -> bool:
+    """Whether a subject asks how or why something is as it is ("疫苗是怎么起作用的", "为什么天空是蓝色的", "地震的成因",
+    "how vaccines work", "why the sky is blue"): a lesson on it must explain its mechanism."""
+    text = subject.strip()
+    if language_of(text) == "zh":
+        return topic_phrase(text).endswith(("的原理", "的原因")) or bool(re.search(r"原理|机制|成因|为什么|为何", text))
+    return bool(_WH_EN.match(text) and not _HOW_TO_EN.match(text)) or bool(
+        re.search(r"\b(?:how\s+\w+(?:\s+\w+)?\s+works?|mechanisms?|principles?|causes)\b", text, re.IGNORECASE))
+
+
+def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "talk", "training"]:
+    """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
+    in public, "lesson" for one taught to a class (and by default)."""
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             return "lesson"
-        if _AT_WORK.search(text):
-            return "talk"
+        if _TRAINING.search(text) or _AT_WORK.search(text):
+            # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
+            training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
+            return "training" if training else "talk"
     return "lesson"
 
 
@@ -452,6 +490,10 @@ def _gerund(verb: str) -> str:
     return verb + "ing"
 
 
+# "Running effective meetings", "Writing clear emails": a thing to do said as a gerund.
+_GERUNDS_EN = frozenset(_gerund(verb) for verb in _IMPERATIVE_VERBS_EN | _CLAUSE_VERBS_EN)
+
+
 def _clause_subject_en(clause: str) -> str | None:
     """The subject of a question's clause: the words before its verb ("vaccines work" → "vaccines", "the heart pumps
     blood" → "the heart"); None when no verb is found."""
@@ -495,6 +537,29 @@ def topic_phrase(topic: str) -> str:
     if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text):
         return f"{_gerund(first)} {rest}"
     return text
+
+
+# Words in -s that are one thing ("physics", "the news", "a crisis"): the -s rule would make them plural.
+_SINGULAR_IN_S = re.compile(r"(?:ss|us|is|ics|news|series|species|means|ways|ows)$", re.IGNORECASE)
+_PHRASE_BREAK_EN = re.compile(r"\s+(?:of|in|on|for|to|with|at|from|about|by|under|over|during|and|or)\s+", re.IGNORECASE)
+
+
+def plural_subject(phrase: str) -> bool:
+    """Whether an English subject takes a plural verb ("vaccines are", "the Napoleonic Wars were", but "the water cycle
+    is", "writing better commit messages is", "the history of cars is"): a gerund that opens it is one activity, else
+    its head noun (the last word before "of", "in"… or the end) decides by its -s."""
+    words = phrase.split()
+    if not words or language_of(phrase) == "zh" or words[0].lower() in _GERUNDS_EN:
+        return False
+    head = re.sub(r"[^A-Za-z]", "", _PHRASE_BREAK_EN.split(phrase, 1)[0].split()[-1]) if _PHRASE_BREAK_EN.split(phrase, 1)[0].split() else ""
+    return len(head) > 2 and head.lower().endswith("s") and not _SINGULAR_IN_S.search(head)
+
+
+def agreeing_with(phrase: str) -> dict[str, str]:
+    """Fields for a sentence template whose subject is the phrase: "{topic} {is}", "why {it} matter{s}", "touch{es}"."""
+    plural = plural_subject(phrase)
+    return {"is": "are" if plural else "is", "it": "they" if plural else "it", "s": "" if plural else "s",
+            "es": "" if plural else "es"}
 
 
 def deck_file_name(title: str, extension: str) -> str:

@@ -40,13 +40,19 @@ def course_config(analysis: TopicAnalysis, search: dict[str, Any] | None, feedba
 # A deck told at work or in public (planning.deck_setting) is worded for its listeners, not for a class.
 TALK_SETTING = ("\nThis deck is a talk at work or in public, not a class: word it for that setting (an agenda, cases, "
                 "what it means for the listeners, discussion), never as a lesson (no 本课, class activities or classmates).")
+# A training at work teaches how to do something: a real model gets the parts the offline one uses.
+TRAINING_SETTING = ("\nThis deck is a training session at work, not a class and not a status report: build it from how-to "
+                    "parts (why it matters, the rules, the steps, common mistakes, practice and a check), worded for staff "
+                    "at their jobs (an agenda, workplace examples, practice), never as a lesson (no 本课, classmates) nor "
+                    "as a report (no background, stakeholders, what went well, next steps).")
+SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING}
 
 
 def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None, setting: str = "lesson") -> str:
     return (
         f"Topic: {analysis.topic}\nCourse config:\n{_json(config.model_dump())}\n"
         "Write the video outline: theme and knowledgeUnits (title, description, knowledgePoints), "
-        f"sized for {config.duration} minutes." + (TALK_SETTING if setting == "talk" else "") + _feedback(feedback)
+        f"sized for {config.duration} minutes." + SETTING_NOTES.get(setting, "") + _feedback(feedback)
     )
 
 
@@ -57,7 +63,7 @@ def slide_scripts(analysis: TopicAnalysis, config: CourseConfig, outline: VideoO
         f"Course config:\n{_json(config.model_dump())}\nVideo outline:\n{_json(outline.model_dump())}\n"
         f"Write exactly {slide_count} slide scripts (slideIndex 1..{slide_count}): page 1 is the cover, the last page "
         f"the summary. Each has title, contentDesign (2-5 short points; write steps as 第一步：…, comparisons as aspect：A｜B, figures as label：number unit), visualSuggestions and narrationScript of about "
-        f"{budget} {unit}, so the deck fills {config.duration} minutes." + (TALK_SETTING if setting == "talk" else "")
+        f"{budget} {unit}, so the deck fills {config.duration} minutes." + SETTING_NOTES.get(setting, "")
         + _feedback(feedback)
     )
 
