@@ -535,8 +535,16 @@ async def test_the_confidence_shown_is_the_rules_when_they_overrule_the_models_i
     # The model says review (0.7); no contract text and no request to review: the rules make it a question.
     llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
     result = await classify_text("房东到期不退押金，说墙面有污渍要扣两千，合理吗", llm)
-    assert (result.intent, result.via) == ("legal_consultation", "rules")
+    assert (result.intent, result.via) == ("legal_consultation", "rules_over_model")
     assert result.confidence < 0.7
+
+
+async def test_when_the_rules_overrule_the_model_the_user_is_not_told_the_model_was_never_called():
+    # The classification line shows t(f"legal.via_{via}"): it said 规则判定，未调用模型 after the model had answered.
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    result = await classify_text("退租时房东说地板有划痕，扣了我一千块押金，这样合理吗", llm)
+    assert llm.structured_calls == ["IntentResult"]
+    assert t(f"legal.via_{result.via}", locale="zh") == "规则修正了模型的判断"
 
 
 def test_a_broken_fitting_in_a_rented_home_is_the_landlords_repair_not_a_consumer_claim():
