@@ -597,3 +597,11 @@ async def test_a_sale_contracts_price_and_delivery_clauses_cite_the_price_and_de
 ])
 async def test_a_question_in_english_is_shown_in_its_field_of_law(question, field):
     assert (await classify_text(question, OfflineLLM())).category == field
+
+
+@pytest.mark.parametrize(("question", "not_law"), [
+    ("老板说我最近不happy的样子影响团队，要扣我奖金，合理吗", "个人信息保护法"),  # "app" inside "happy"
+    ("1996年借给亲戚的钱，现在还能要回来吗", "劳动法"),  # 996 (the working-hours key) inside 1996
+])
+def test_a_latin_glossary_key_inside_a_longer_word_does_not_pull_in_its_law(question, not_law):
+    assert not_law not in expand(question).laws
