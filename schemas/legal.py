@@ -21,7 +21,9 @@ class IntentResult(BaseModel):
     confidence: float = Field(ge=0, le=1, description="How sure the classifier is, 0-1")
     entities: list[str] = Field(default_factory=list, description="Key entities: laws, amounts, parties, dates")
     domains: list[Category] = Field(default_factory=list, description="Every field of law the question touches")
-    via: Literal["rules", "model"] = Field(default="model", description="Which layer decided")
+    via: Literal["rules", "model", "rules_over_model", "rules_model_failed"] = Field(
+        default="model", description="Which layer decided: the rules alone (no model call), the model, the rules "
+        "correcting the model's intent, or the rules because the model call failed")
 
     @field_validator("domains")
     @classmethod

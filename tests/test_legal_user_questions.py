@@ -535,8 +535,16 @@ async def test_the_confidence_shown_is_the_rules_when_they_overrule_the_models_i
     # The model says review (0.7); no contract text and no request to review: the rules make it a question.
     llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
     result = await classify_text("房东到期不退押金，说墙面有污渍要扣两千，合理吗", llm)
-    assert (result.intent, result.via) == ("legal_consultation", "rules")
+    assert (result.intent, result.via) == ("legal_consultation", "rules_over_model")
     assert result.confidence < 0.7
+
+
+async def test_when_the_rules_overrule_the_model_the_user_is_not_told_the_model_was_never_called():
+    # The classification line shows t(f"legal.via_{via}"): it said 规则判定，未调用模型 after the model had answered.
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    result = await classify_text("退租时房东说地板有划痕，扣了我一千块押金，这样合理吗", llm)
+    assert llm.structured_calls == ["IntentResult"]
+    assert t(f"legal.via_{result.via}", locale="zh") == "规则修正了模型的判断"
 
 
 def test_a_broken_fitting_in_a_rented_home_is_the_landlords_repair_not_a_consumer_claim():
@@ -589,3 +597,41 @@ async def test_a_sale_contracts_price_and_delivery_clauses_cite_the_price_and_de
 ])
 async def test_a_question_in_english_is_shown_in_its_field_of_law(question, field):
     assert (await classify_text(question, OfflineLLM())).category == field
+
+
+@pytest.mark.parametrize(("question", "not_law"), [
+    ("老板说我最近不happy的样子影响团队，要扣我奖金，合理吗", "个人信息保护法"),  # "app" inside "happy"
+    ("1996年借给亲戚的钱，现在还能要回来吗", "劳动法"),  # 996 (the working-hours key) inside 1996
+])
+def test_a_latin_glossary_key_inside_a_longer_word_does_not_pull_in_its_law(question, not_law):
+    assert not_law not in expand(question).laws
+
+
+def _cited(run) -> list[tuple[str, str]]:
+    return [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+
+
+async def test_unpaid_overtime_cites_the_overtime_pay_duty_not_the_rules_for_pregnant_workers(knowledge):
+    run = await GraphRunner(knowledge).ask("公司让我周末加班还不给钱，怎么办")
+    assert ("劳动合同法", "31") in _cited(run)
+    assert not any("女职工" in c["excerpt"] for c in _verified(run)), _cited(run)
+
+
+async def test_a_fake_bought_online_is_answered_first_with_the_refund_plus_three_times_the_price(knowledge):
+    run = await GraphRunner(knowledge).ask("直播间买的化妆品是假的，能要求赔偿吗")
+    assert _cited(run)[0] == ("消费者权益保护法", "55"), _cited(run)
+
+
+async def test_dividing_property_at_a_divorce_leads_with_division_and_what_is_shared(knowledge):
+    run = await GraphRunner(knowledge).ask("离婚了房子和存款怎么分")
+    assert _cited(run)[0] == ("民法典", "1087"), _cited(run)
+    assert {("民法典", "1062"), ("民法典", "1063")} <= set(_cited(run)[:3]), _cited(run)
+
+
+async def test_a_loan_not_paid_back_cites_the_duty_to_repay_on_time_and_the_late_interest(knowledge):
+    run = await GraphRunner(knowledge).ask("欠我三万块到期了一直拖着不还")
+    assert {("民法典", "675"), ("民法典", "676")} <= set(_cited(run)[:2]), _cited(run)
+
+
+def test_dividing_an_estate_is_not_searched_as_a_divorce():
+    assert "夫妻" not in expand("爸爸去世了，遗产兄弟几个怎么分").terms

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,20 +19,43 @@ TERMS_PATH = Path(__file__).with_name("data") / "legal_terms.toml"
 class Expansion:
     terms: str
     laws: tuple[str, ...]
+    # Each law's own entries' terms (with those of entries naming no law): the search of one law is not
+    # led by another topic's words (an online shop's platform duties in the consumer law's search for a fake).
+    by_law: dict[str, str] = field(default_factory=dict)
+
+    def terms_for(self, law: str) -> str:
+        return self.by_law.get(law, self.terms)
+
+
+# In a `when` pattern: what must stay as written (an escape such as \\d, a quantifier {0,6}, a character class,
+# a named group's name), else a run of Latin letters or digits: a glossary key written in them.
+_PATTERN_PIECE = re.compile(r"\\.|\{\d*,?\d*\}|\[(?:\\.|[^\]])*\]|\(\?P<\w+>|([A-Za-z0-9]+)")
+
+
+def whole_words(pattern: str) -> str:
+    """`pattern` with each Latin-script key (app, ktv, 996) matched as a whole word only: "app" is no key inside
+    "happy", nor 996 inside 1996. Chinese has no spaces, so a key is bounded by any non-Latin character."""
+    def bounded(piece: re.Match[str]) -> str:
+        word = piece.group(1)
+        return rf"(?<![A-Za-z0-9]){word}(?![A-Za-z0-9])" if word else piece.group(0)
+
+    return _PATTERN_PIECE.sub(bounded, pattern)
 
 
 @lru_cache(maxsize=1)
-def _glossary() -> list[tuple[re.Pattern[str], str, str]]:
+def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
     entries = tomllib.loads(TERMS_PATH.read_text(encoding="utf-8"))["term"]
-    return [(re.compile(e["when"], re.IGNORECASE), e["terms"], e.get("law", "")) for e in entries]
+    # `law`: one law's name, or a list when a topic is governed by several (overtime: 劳动法 and 劳动合同法).
+    return [(re.compile(whole_words(e["when"]), re.IGNORECASE), e["terms"],
+             tuple([e["law"]] if isinstance(e.get("law", []), str) else e.get("law", []))) for e in entries]
 
 
 def expand(question: str) -> Expansion:
-    terms: list[str] = []
-    laws: list[str] = []
-    for pattern, words, law in _glossary():
-        if pattern.search(question or ""):
-            terms += [w for w in words.split() if w not in terms]
-            if law and law not in laws:
-                laws.append(law)
-    return Expansion(" ".join(terms), tuple(laws))
+    matched = [(words.split(), named) for pattern, words, named in _glossary() if pattern.search(question or "")]
+    laws = list(dict.fromkeys(law for _, named in matched for law in named))
+
+    def joined(entries: list[tuple[list[str], tuple[str, ...]]]) -> str:
+        return " ".join(dict.fromkeys(word for words, _ in entries for word in words))
+
+    by_law = {law: joined([(words, named) for words, named in matched if law in named or not named]) for law in laws}
+    return Expansion(joined(matched), tuple(laws), by_law)

@@ -135,13 +135,14 @@ async def classify_text(text: str, llm: Any) -> IntentResult:
         intent, confidence = settled_by_rules(text) if settle_intent(rules.intent, text) != rules.intent \
             else (rules.intent, rules.confidence)
         return IntentResult(intent=intent, category=rules.category, confidence=confidence, entities=rules.entities,
-                            domains=rules.domains, via="rules")
+                            domains=rules.domains, via="rules_model_failed")
     result = result.model_copy(update={"via": "model"})
     if settle_intent(result.intent, text) != result.intent:
         # The rules overrode the model: what is shown is their intent and their confidence, not the model's in
         # the intent they ruled out.
         intent, confidence = settled_by_rules(text)
-        result = result.model_copy(update={"intent": intent, "confidence": confidence, "via": "rules"})
+        # Said as a correction, not as "no model call": the model did run.
+        result = result.model_copy(update={"intent": intent, "confidence": confidence, "via": "rules_over_model"})
     domains = [] if result.intent == "general_chat" else list(dict.fromkeys([result.category, *result.domains,
                                                                              *rules.domains]))
     domains = [d for d in domains if d != "other"] or ([] if result.intent == "general_chat" else [result.category])
