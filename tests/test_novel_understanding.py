@@ -233,6 +233,24 @@ def test_a_chinese_name_ends_where_the_verb_after_it_begins(description, name):
     assert name in [c.name for c in read.characters_in_description(description)]
 
 
+@pytest.mark.parametrize("description, name", [
+    ("江湖之中，一个叫周行的剑客为师父报仇", "周行"),  # 剑客 is a person, though 剑 is a thing
+    ("一位叫林默的书生进京赶考", "林默"),  # jieba's guess glued 叫 to the name (叫林默)
+])
+def test_someone_called_x_who_is_said_to_be_a_role_is_a_character(description, name):
+    # "一个叫周行的剑客" found no character: the 剑 of 剑客 was read as "a sword called 周行".
+    assert [c.name for c in read.characters_in_description(description)] == [name]
+
+
+@pytest.mark.parametrize("description, name", [
+    ("名叫李明远行到北方，寻找失散的妹妹", "李明远"),  # 远行 and 行到 both verbs: 远 is a name's character
+    ("名叫林远走进来", "林远"),  # 走进 and 进来 both verbs, but 走 makes few names
+])
+def test_a_three_character_name_is_read_when_a_verb_follows_it_too(description, name):
+    # "名叫李明远行到北方" named 李明: jieba's cut 远行 decided, not which reading leaves a verb.
+    assert [c.name for c in read.characters_in_description(description)] == [name]
+
+
 @pytest.mark.parametrize("description", ["一个少年行走江湖，寻找失散的妹妹", "哥哥每天上山砍柴", "一个男孩遇见了会说话的猫"])
 def test_what_someone_does_after_the_word_for_them_is_not_taken_for_a_name(description):
     # "一个少年行走江湖" made a protagonist called 行走: any two characters after 少年 / 哥哥 were a name.
