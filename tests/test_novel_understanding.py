@@ -176,6 +176,28 @@ def test_where_someone_is_now_reads_each_chapter_plan_once_however_many_passages
     assert sorted(read_plans) == [1, 2]
 
 
+def test_an_answers_quotes_read_each_chapter_once_however_many_they_are():
+    # verify() read and parsed a chapter file again for each quoted passage: slow on a long book.
+    from graphs.novel.chat import verify
+    from schemas.novel import GeneratedChapter, GeneratedScene
+
+    read_chapters = []
+
+    class Files:
+        def has_chapter(self, number):
+            return True
+
+        def load_chapter(self, number):
+            read_chapters.append(number)
+            return GeneratedChapter.assemble(number, f"Chapter {number}", [
+                GeneratedScene.from_content(n, f"Mara Reid came to the inn ({number}.{n}).") for n in (1, 2, 3)])
+
+    claims = [(c, f"Mara Reid came to the inn ({c}.{n}).", n) for c in (1, 2) for n in (1, 2, 3)]
+    evidence, dropped = verify(Files(), claims)
+    assert (len(evidence), dropped) == (6, 0)
+    assert sorted(read_chapters) == [1, 2]
+
+
 @pytest.mark.parametrize("question, asks", [
     ("When did Elsie Kerr and Mara Carrow's friendship change?", True),
     ("when did mara turn against elsie", True),

@@ -517,11 +517,15 @@ def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None
     """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped.
 
     A claim may name its scene too (a passage found in it): a line several scenes repeat is cited from
-    that scene, not from the first that has it."""
+    that scene, not from the first that has it. Each chapter is read once: the quotes of an answer share
+    few chapters, and each read parses a whole chapter file."""
     kept: list[Evidence] = []
     dropped = 0
+    chapters: dict[int, Any] = {}
     for number, quote, *at in claims:
-        chapter = files.load_chapter(number) if files.has_chapter(number) else None
+        if number not in chapters:
+            chapters[number] = files.load_chapter(number) if files.has_chapter(number) else None
+        chapter = chapters[number]
         holding = [s for s in chapter.scenes if quote in s.content] if chapter else []
         scene = next((s for s in holding if at and s.scene_number == at[0]), holding[0] if holding else None)
         if scene is None:
