@@ -316,10 +316,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                                                        candidates=join_items(holders)),
                                 "candidates": holders, "missing": "subject"}])
     subject = subject or referent
+    roles: dict[str, list[str]] = {}
+    for person in tools.graph.files.all_characters():
+        roles.setdefault(person.role, []).append(person.name)
+    # "沈墨和主角什么时候决裂的" / "when did Corin and the hero fall out": a role held by one character names them
+    by_role = [held[0] for role, held in roles.items() if len(held) == 1 and read.names_role(text, role)]
     if subject is None and not pronoun and not relation_word:
-        roles: dict[str, list[str]] = {}
-        for person in tools.graph.files.all_characters():
-            roles.setdefault(person.role, []).append(person.name)
         # "反派是谁" / "主角为什么…" / "who is the villain": a role held by one character names them; in a
         # who-question only when the role is what is asked ("who is the hero's master" asks of someone else).
         described = read.person_asked_about(text, described=True)
@@ -360,7 +362,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     other = None
     if relation_word:
         other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)
-    other = other or next((n for n in mentioned if n != subject), None)
+    other = other or next((n for n in [*mentioned, *by_role] if n != subject), None)
     turn["other"] = other
     entities = [subject] + ([other] if other else [])
     turn["sheet"] = _sheet_lines(tools, subject, other, turn.get("relations") or [], text)
