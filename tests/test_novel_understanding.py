@@ -279,6 +279,14 @@ def test_what_someone_does_after_the_word_for_them_is_not_taken_for_a_name(descr
     assert read.characters_in_description(description) == []
 
 
+def test_a_named_mentor_and_rival_are_not_among_the_things_every_scene_recalls():
+    # Each scene of this book read "their minds were on the kingdom, the mentor Aldric, the rival Kael…":
+    # the mentor and the rival, named with two words, were taken for things the story is about.
+    description = ("In the kingdom of Ashvale, a young smith named Tess Corran trains under her mentor Aldric Venn, "
+                   "while her rival Kael Morrow seeks the lost crown.")
+    assert read.key_things(description) == ["the kingdom", "the lost crown"]
+
+
 @pytest.mark.parametrize("description, things", [
     ("少女阿青和师父沈墨一起寻找一张藏宝图", ["藏宝图"]),
     ("A clockmaker named Ada and her apprentice Pell search the fog city for a missing gear.",

@@ -785,6 +785,8 @@ def key_things(description: str, limit: int = 4) -> list[str]:
     the characters' names are left out: those are the cast, not the things."""
     people = characters_in_description(description)
     names = {c.name for c in people}
+    # "her mentor Aldric Venn" read as "the mentor Aldric": a word of a name makes the phrase one of the cast
+    name_words = names | {word for name in names for word in name.split()}
     cast_words = {c.said_as.lower() for c in people if c.said_as} | set(_KIN_ZH) | set(_KIN_EN)
     found: list[str] = []
     if CJK.search(description):
@@ -805,8 +807,8 @@ def key_things(description: str, limit: int = 4) -> list[str]:
             # after it ("a clockmaker named Ada") makes it one of the cast
             after = re.match(r"\s*,?\s*([\w']+)", description[match.start(2) + len(" ".join(words)):])
             follower = after.group(1) if after else ""
-            if (not words or words[-1].lower() in cast_words or any(w in names for w in words)
-                    or follower in names or follower.lower() in ("named", "called", "known")):
+            if (not words or words[-1].lower() in cast_words or any(w in name_words for w in words)
+                    or follower in name_words or follower.lower() in ("named", "called", "known")):
                 continue
             found.append(f"{_THING_OPENERS[match.group(1).lower()]} {' '.join(words)}")
     return list(dict.fromkeys(found))[:limit]
