@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sys
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
@@ -23,6 +25,29 @@ from core.settings import Settings
 
 FLOW = "novel"
 QUIT = {"/quit", "/exit", "/q"}
+# What a line may break after: a Chinese character (with the punctuation opening before it and closing on
+# it, so that none ends or opens a line), or a run of other text with its spaces. Rich breaks only at spaces, so a Chinese answer longer
+# than the room beside the label went whole to the next line, under an empty one.
+_BREAK_UNIT = re.compile(r"[\u3008\u300a\u300c\u300e\u3010\u3014\uff08\u201c]*[\u3400-\u9fff\u3000-\u303f\uff00-\uffef][\u3001-\u3002\u300d\u300f\u3011\uff01\uff09"
+                         r"\uff0c\uff1a\uff1b\uff1f\s]*|[^\u3400-\u9fff\u3000-\u303f\uff00-\uffef]+?(?:\s+|$|(?=[\u3400-\u9fff"
+                         r"\u3000-\u303f\uff00-\uffef]))")
+
+
+def fit(text: str, width: int, taken: int = 0) -> str:
+    """`text` with its lines broken to `width` cells, between Chinese characters too; the first line starts
+    `taken` cells in (after the speaker's label)."""
+    lines = []
+    for paragraph in text.split("\n"):
+        line, used = "", taken if not lines else 0
+        for unit in _BREAK_UNIT.findall(paragraph):
+            size = cell_len(unit.rstrip())
+            if line and used + size > width:
+                lines.append(line.rstrip())
+                line, used = "", 0
+            line += unit
+            used += cell_len(unit)
+        lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -52,8 +77,9 @@ class ChatTerminal:
             return
         if event == "message" and data.get("final"):
             if data["content"] != self.last_log:  # a step that logs its outcome and says it: one line
-                self._out().print(f"[bold cyan]{t('novel.cli_chat_assistant')}[/] {escape(data['content'])}",
-                                  highlight=False)
+                label = t("novel.cli_chat_assistant")
+                text = fit(data["content"], self._out().width, cell_len(label) + 1)
+                self._out().print(f"[bold cyan]{label}[/] {escape(text)}", highlight=False, soft_wrap=True)
         elif event == "tool:log":
             style = {"warning": "yellow", "error": "red"}.get(data.get("level"), "dim")
             self._out().print(f"  [{style}]{escape(data['message'])}[/]", highlight=False)

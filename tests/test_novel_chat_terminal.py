@@ -140,3 +140,21 @@ async def test_the_end_of_redirected_input_closes_the_prompt_line_before_the_goo
     assert await read_line(console, "you> ") is None
     console.print("Bye.")
     assert out.getvalue().splitlines() == ["you> ", "Bye."]
+
+
+async def test_a_chinese_answer_longer_than_the_line_starts_beside_the_speaker_label():
+    # "沈墨是谁" printed "助手：" over an empty line: rich breaks only at spaces and moved the whole answer down.
+    import io
+
+    from rich.console import Console
+
+    from app.cli_chat import ChatTerminal
+    from core.i18n import t
+
+    out = io.StringIO()
+    terminal = ChatTerminal(Console(file=out, width=40, color_system=None), "thread")
+    answer = "人物设定：沈墨，书中定位：主角；人物关系：楚辰（师父）、顾舟（挚友）、韩瑶（宿敌）。"
+    await terminal.on_event("thread", "message", {"content": answer, "final": True})
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(t("novel.cli_chat_assistant") + " 人物设定")
+    assert "".join(line.strip() for line in lines) == t("novel.cli_chat_assistant") + " " + answer  # nothing lost

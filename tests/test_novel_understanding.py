@@ -176,6 +176,28 @@ def test_where_someone_is_now_reads_each_chapter_plan_once_however_many_passages
     assert sorted(read_plans) == [1, 2]
 
 
+def test_an_answers_quotes_read_each_chapter_once_however_many_they_are():
+    # verify() read and parsed a chapter file again for each quoted passage: slow on a long book.
+    from graphs.novel.chat import verify
+    from schemas.novel import GeneratedChapter, GeneratedScene
+
+    read_chapters = []
+
+    class Files:
+        def has_chapter(self, number):
+            return True
+
+        def load_chapter(self, number):
+            read_chapters.append(number)
+            return GeneratedChapter.assemble(number, f"Chapter {number}", [
+                GeneratedScene.from_content(n, f"Mara Reid came to the inn ({number}.{n}).") for n in (1, 2, 3)])
+
+    claims = [(c, f"Mara Reid came to the inn ({c}.{n}).", n) for c in (1, 2) for n in (1, 2, 3)]
+    evidence, dropped = verify(Files(), claims)
+    assert (len(evidence), dropped) == (6, 0)
+    assert sorted(read_chapters) == [1, 2]
+
+
 @pytest.mark.parametrize("question, asks", [
     ("When did Elsie Kerr and Mara Carrow's friendship change?", True),
     ("when did mara turn against elsie", True),
@@ -233,10 +255,36 @@ def test_a_chinese_name_ends_where_the_verb_after_it_begins(description, name):
     assert name in [c.name for c in read.characters_in_description(description)]
 
 
+@pytest.mark.parametrize("description, name", [
+    ("江湖之中，一个叫周行的剑客为师父报仇", "周行"),  # 剑客 is a person, though 剑 is a thing
+    ("一位叫林默的书生进京赶考", "林默"),  # jieba's guess glued 叫 to the name (叫林默)
+])
+def test_someone_called_x_who_is_said_to_be_a_role_is_a_character(description, name):
+    # "一个叫周行的剑客" found no character: the 剑 of 剑客 was read as "a sword called 周行".
+    assert [c.name for c in read.characters_in_description(description)] == [name]
+
+
+@pytest.mark.parametrize("description, name", [
+    ("名叫李明远行到北方，寻找失散的妹妹", "李明远"),  # 远行 and 行到 both verbs: 远 is a name's character
+    ("名叫林远走进来", "林远"),  # 走进 and 进来 both verbs, but 走 makes few names
+])
+def test_a_three_character_name_is_read_when_a_verb_follows_it_too(description, name):
+    # "名叫李明远行到北方" named 李明: jieba's cut 远行 decided, not which reading leaves a verb.
+    assert [c.name for c in read.characters_in_description(description)] == [name]
+
+
 @pytest.mark.parametrize("description", ["一个少年行走江湖，寻找失散的妹妹", "哥哥每天上山砍柴", "一个男孩遇见了会说话的猫"])
 def test_what_someone_does_after_the_word_for_them_is_not_taken_for_a_name(description):
     # "一个少年行走江湖" made a protagonist called 行走: any two characters after 少年 / 哥哥 were a name.
     assert read.characters_in_description(description) == []
+
+
+def test_a_named_mentor_and_rival_are_not_among_the_things_every_scene_recalls():
+    # Each scene of this book read "their minds were on the kingdom, the mentor Aldric, the rival Kael…":
+    # the mentor and the rival, named with two words, were taken for things the story is about.
+    description = ("In the kingdom of Ashvale, a young smith named Tess Corran trains under her mentor Aldric Venn, "
+                   "while her rival Kael Morrow seeks the lost crown.")
+    assert read.key_things(description) == ["the kingdom", "the lost crown"]
 
 
 @pytest.mark.parametrize("description, things", [

@@ -442,6 +442,34 @@ async def test_a_second_run_of_a_project_being_generated_elsewhere_writes_nothin
     assert files.run_journal().runner == another_live_process()
 
 
+@pytest.mark.parametrize("question", ["沈青和主角什么时候决裂的", "when did 沈青 and the hero fall out"])
+async def test_the_protagonist_named_by_role_in_a_question_is_the_other_one_asked_about(tmp_path, monkeypatch, question):
+    # "沈墨和主角什么时候决裂的" asked of 沈墨 alone: 主角 was read as no one.
+    from langgraph.graph import END, START, StateGraph
+
+    from core.llm.offline import OfflineLLM
+    from core.settings import Settings
+    from core.tools.novel import NovelConfig
+    from graphs.base import FlowContext
+    from graphs.novel.chat import ChatState, understand
+    from graphs.novel.tools import MemoryTool
+
+    async def no_passages(self, query, entities=None, top_k=8):
+        return []  # the passages are not what is tested: no index is built
+
+    monkeypatch.setattr(MemoryTool, "search", no_passages)
+    shutil.copytree(ROOT / "tests" / "data" / "novel" / "mentor_rift", tmp_path / "projects" / "mentor_rift")
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", novel_projects_dir=tmp_path / "projects",
+                                                llm_provider="offline", _env_file=None))
+    graph = StateGraph(ChatState, context_schema=FlowContext)
+    graph.add_node("understand", understand)
+    graph.add_edge(START, "understand")
+    graph.add_edge("understand", END)
+    state = await graph.compile().ainvoke(ChatState(project_id="mentor_rift", text=question, history=[], references={}),
+                                          context=FlowContext(llm=OfflineLLM(), tools={"novel": config}))
+    assert (state["turn"]["subject"], state["turn"]["other"]) == ("沈青", "林远")
+
+
 def test_a_line_two_scenes_repeat_is_cited_from_the_scene_the_passage_was_found_in(tmp_path):
     from graphs.novel.chat import verify
     from graphs.novel.library import ProjectFiles

@@ -316,10 +316,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                                                        candidates=join_items(holders)),
                                 "candidates": holders, "missing": "subject"}])
     subject = subject or referent
+    roles: dict[str, list[str]] = {}
+    for person in tools.graph.files.all_characters():
+        roles.setdefault(person.role, []).append(person.name)
+    # "沈墨和主角什么时候决裂的" / "when did Corin and the hero fall out": a role held by one character names them
+    by_role = [held[0] for role, held in roles.items() if len(held) == 1 and read.names_role(text, role)]
     if subject is None and not pronoun and not relation_word:
-        roles: dict[str, list[str]] = {}
-        for person in tools.graph.files.all_characters():
-            roles.setdefault(person.role, []).append(person.name)
         # "反派是谁" / "主角为什么…" / "who is the villain": a role held by one character names them; in a
         # who-question only when the role is what is asked ("who is the hero's master" asks of someone else).
         described = read.person_asked_about(text, described=True)
@@ -360,7 +362,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     other = None
     if relation_word:
         other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)
-    other = other or next((n for n in mentioned if n != subject), None)
+    other = other or next((n for n in [*mentioned, *by_role] if n != subject), None)
     turn["other"] = other
     entities = [subject] + ([other] if other else [])
     turn["sheet"] = _sheet_lines(tools, subject, other, turn.get("relations") or [], text)
@@ -517,11 +519,15 @@ def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None
     """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped.
 
     A claim may name its scene too (a passage found in it): a line several scenes repeat is cited from
-    that scene, not from the first that has it."""
+    that scene, not from the first that has it. Each chapter is read once: the quotes of an answer share
+    few chapters, and each read parses a whole chapter file."""
     kept: list[Evidence] = []
     dropped = 0
+    chapters: dict[int, Any] = {}
     for number, quote, *at in claims:
-        chapter = files.load_chapter(number) if files.has_chapter(number) else None
+        if number not in chapters:
+            chapters[number] = files.load_chapter(number) if files.has_chapter(number) else None
+        chapter = chapters[number]
         holding = [s for s in chapter.scenes if quote in s.content] if chapter else []
         scene = next((s for s in holding if at and s.scene_number == at[0]), holding[0] if holding else None)
         if scene is None:

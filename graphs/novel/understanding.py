@@ -505,11 +505,31 @@ def _chinese_name(run: str) -> str | None:
                 break
             name += word
         run = name
-    if len(run) == 3 and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
-        # a verb follows the third character ("陈平安护送"): that is the verb, not this one; an adverb
-        # opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
-        run = run[:2]
+    if len(run) in (2, 3) and len(whole) > 3 and not _AFTER_NAME_ZH.match(whole[2]):
+        # Surname + one character + a verb ("周行走进客栈") or surname + two + a verb ("王小明走进教室"): the
+        # reading whose rest opens with a verb jieba knows as a word wins, whatever jieba glued ("李明远行到北方"
+        # was cut 李明 / 远行). Both open with one (远行 / 行到): the commoner name, surname + two, when the
+        # third character is one names are made of (李明远, not 林远走 of "林远走进来").
+        two, three = _opens_with_verb_word(whole[2:]), _opens_with_verb_word(whole[3:])
+        if two != three:
+            run = whole[:3] if three else whole[:2]
+        elif two:
+            run = whole[:3] if _given_name_char(whole[2]) else whole[:2]
+        elif len(run) == 3 and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
+            # a one-character verb follows the second ("沈墨教她剑法"): that is the verb, not the name's end;
+            # an adverb opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
+            run = run[:2]
     return run if 2 <= len(run) <= 4 else None
+
+
+def _head_is_place(text: str) -> bool:
+    """The noun `text` opens with is a place or a thing ("小镇上", "剑"): a Chinese noun's last character says
+    what it is, so 剑客 and 书生 are people though 剑 and 书 are things ("一个叫周行的剑客" is someone); jieba
+    tags a place word (山上, 城里) as one."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and (words[0].word[-1] in _PLACE_ZH or words[0].flag in ("s", "ns"))
 
 
 def _reads_as_name(name: str) -> bool:
@@ -531,6 +551,36 @@ def _starts_verb(text: str) -> bool:
     return bool(words) and words[0].flag.startswith("v")
 
 
+def _opens_with_verb_word(text: str) -> bool:
+    """`text` opens with a verb jieba reads as a word of two or more characters ("行到北方", "远行到…"); a lone
+    character (发 of "发去京城", 进 of "进客栈") is what jieba leaves over, not a word it knows."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and len(words[0].word) >= 2 and words[0].flag.startswith("v")
+
+
+@functools.cache
+def _given_name_counts() -> tuple[dict[str, int], float]:
+    """How often each character stands after the surname in the names (tag nr) of jieba's dictionary, and the
+    mean of those counts."""
+    import jieba.posseg
+
+    jieba.posseg.lcut("林远")  # loads the dictionary and its tags
+    counts: dict[str, int] = {}
+    for word, flag in jieba.posseg.dt.word_tag_tab.items():
+        if flag == "nr" and len(word) in (2, 3):
+            for char in word[1:]:
+                counts[char] = counts.get(char, 0) + 1
+    return counts, sum(counts.values()) / max(len(counts), 1)
+
+
+def _given_name_char(char: str) -> bool:
+    """`char` is one many names are made of (远, 明), more than the average given-name character (not 走, 出)."""
+    counts, mean = _given_name_counts()
+    return counts.get(char, 0) > mean
+
+
 def _starts_adverb(text: str) -> bool:
     """jieba reads `text` as opening with an adverb of two or more characters ("常来", "一直"): a predicate."""
     import jieba.posseg
@@ -540,11 +590,12 @@ def _starts_adverb(text: str) -> bool:
 
 
 def _word_alone(text: str, at: int) -> bool:
-    """The character at `at` is a word by itself in jieba's cut of the text."""
+    """The character at `at` is a word by itself among the words of jieba's dictionary (叫 in "叫林默的书生",
+    which jieba's guesses at unknown words glue to the name, but not in 叫醒 or 叫喊)."""
     import jieba
 
     position = 0
-    for word in jieba.lcut(text):
+    for word in jieba.lcut(text, HMM=False):
         if position == at:
             return len(word) == 1
         position += len(word)
@@ -578,7 +629,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if name:
             # "一个名叫林小雨的女孩": the word after 的 says who she is
             rest = text[match.start(1) + len(name):]
-            if rest[:1] in _PLACE_ZH or (rest.startswith("的") and any(ch in _PLACE_ZH for ch in rest[1:3])):
+            if rest[:1] in _PLACE_ZH or (rest.startswith("的") and _head_is_place(rest[1:])):
                 continue  # "叫青石的小镇", "名为青石镇": a place
             said = next((w for w in _KIN_ZH if rest.startswith("的" + w)), None)
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
@@ -734,6 +785,8 @@ def key_things(description: str, limit: int = 4) -> list[str]:
     the characters' names are left out: those are the cast, not the things."""
     people = characters_in_description(description)
     names = {c.name for c in people}
+    # "her mentor Aldric Venn" read as "the mentor Aldric": a word of a name makes the phrase one of the cast
+    name_words = names | {word for name in names for word in name.split()}
     cast_words = {c.said_as.lower() for c in people if c.said_as} | set(_KIN_ZH) | set(_KIN_EN)
     found: list[str] = []
     if CJK.search(description):
@@ -754,8 +807,8 @@ def key_things(description: str, limit: int = 4) -> list[str]:
             # after it ("a clockmaker named Ada") makes it one of the cast
             after = re.match(r"\s*,?\s*([\w']+)", description[match.start(2) + len(" ".join(words)):])
             follower = after.group(1) if after else ""
-            if (not words or words[-1].lower() in cast_words or any(w in names for w in words)
-                    or follower in names or follower.lower() in ("named", "called", "known")):
+            if (not words or words[-1].lower() in cast_words or any(w in name_words for w in words)
+                    or follower in name_words or follower.lower() in ("named", "called", "known")):
                 continue
             found.append(f"{_THING_OPENERS[match.group(1).lower()]} {' '.join(words)}")
     return list(dict.fromkeys(found))[:limit]
