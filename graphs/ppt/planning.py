@@ -473,8 +473,8 @@ rise rises run runs ran win wins won lose loses lost""".split())
 # rarely a noun, so "Design patterns" and "Change management" stay what they are.
 _IMPERATIVE_VERBS_EN = frozenset("""write make build get keep give take find fix save spend invest create draw speak learn
 teach grow avoid prevent protect improve reduce choose negotiate prepare organise organize raise apply understand handle
-manage lead run become stay start sell hire ask tell explain give master boost deal cope beat overcome write resolve
-give deliver""".split())
+manage lead run become stay start sell hire ask tell explain master boost deal cope beat overcome resolve
+deliver""".split())
 _DETERMINERS_EN = frozenset("a an the our your my their his her its this that these those".split())
 
 
