@@ -14,7 +14,6 @@ import logging
 import re
 
 import jieba
-import jieba.posseg
 
 from core.language import CJK, ENGLISH_FUNCTION_WORDS, is_function_word
 from graphs.requirement.topics import TEAM_SIZE, TOPICS_BY_ID, find_keywords, is_chinese
@@ -275,6 +274,8 @@ def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
     if is_chinese(text):
+        import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
+
         tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
         places = [i for i, (token, _) in enumerate(tokens) if token == word]
         return bool(places) and all(
