@@ -16,8 +16,10 @@ setup: $(STAMP)
 serve: setup
 	$(BIN)/ng serve
 
+# One worker per core (at most 4): most tests wait on servers, subprocesses and browsers they start, each on
+# its own free port and temp folder. PYTEST_ARGS="-n 0" runs them in one process.
 test: setup
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 $(PYTEST_ARGS)
 
 bench: setup
 	$(BIN)/python bench/run_all.py
