@@ -578,6 +578,7 @@ def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(a
 @pytest.mark.parametrize("requirement, title", [
     ("We are a three-person team and need a tool to track invoices", "A tool to track invoices"),
     ("I'd like a page to book the meeting rooms, live by Friday", "A page to book the meeting rooms"),
+    ("Our clinic needs an online form so patients can book appointments", "An online form so patients can book appointments"),
     ("一个请假审批系统，下周五之前要用上", "一个请假审批系统"),
     ("做一个值班排班小程序，只有3个人用，护士长可以调班", "做一个值班排班小程序"),
 ])

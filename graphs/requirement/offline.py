@@ -95,7 +95,11 @@ _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}[^，；。！？]{{0,6}}?)?(?:�
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
 _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?:am|are) looking for|require)\s+"
-                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?(?P<thing>.{4,})$", re.IGNORECASE)
+                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?(?P<thing>.{4,})$"
+                        # "Our clinic needs an online form …": the asker's own group wishes for a thing (an article
+                        # follows); "our customers need to see …" is what its users do, and stays as written.
+                        r"|^(?:our|my)\s+(?:[\w'-]+\s+){1,3}?(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
+                        r"(?P<owned>(?:a|an|some|the|one)\s.{4,})$", re.IGNORECASE)
 _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own)\b|"
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
 
@@ -103,7 +107,7 @@ _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
-    return wish.group("thing").strip() if wish else None
+    return (wish.group("thing") or wish.groupdict().get("owned") or "").strip() or None if wish else None
 
 
 def _title(requirement: str, zh: bool) -> str:
