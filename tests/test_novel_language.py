@@ -275,3 +275,12 @@ async def test_an_unnamed_lead_the_description_opens_with_is_the_protagonist_off
     hero = cast.protagonist
     assert (hero.name not in beside, hero.gender) == (True, gender), hero
     assert {name: (hero.relationships or {}).get(name) for name in beside} == beside, hero.relationships
+
+
+async def test_a_lead_named_beside_the_words_that_bring_her_in_is_the_protagonist_offline():
+    # "A lighthouse keeper's daughter, Mara, …" made an invented "Nora Penrose" the lead and Mara a friend of hers.
+    description = ("A lighthouse keeper's daughter, Mara, finds letters from her missing mother; "
+                   "her uncle Tobias, the harbourmaster, hides the truth.")
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": "en", "seed": "book", "description": description})
+    assert (cast.protagonist.name, cast.protagonist.gender) == ("Mara", "female"), cast.protagonist

@@ -678,8 +678,9 @@ def unnamed_lead(text: str) -> NamedCharacter | None:
         return None
     clause_end = _CLAUSE_END.search(text, match.end())
     end = clause_end.end() if clause_end else len(text)
-    if first_named < end or _NAMING.match(text[end:]) or _NAMING.match(text[match.end():]):
-        return None  # "一个少年，名叫林远", "a girl named Mira": named after all
+    if first_named < end or (first_named < len(text) and not text[end:first_named].strip()) or _NAMING.match(text[end:]) \
+            or _NAMING.match(text[match.end():]):
+        return None  # "一个少年，名叫林远", "a girl named Mira", "a keeper's daughter, Mara,": named after all
     word = match.group(1)
     return NamedCharacter("", word.lower() if word.isascii() else word, (_KIN_EN.get(word.lower()) if word.isascii()
                                                                        else _KIN_ZH.get(word)))
@@ -713,7 +714,9 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
 # A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
 _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?=(?:He|She|His|Her)\b)")
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
-_APPOSED_EN = re.compile(r"\b(?:the|a|an|his|her|their|our|my)\s+(?:[a-z]+\s+)?([a-z]+),\s+([A-Z][a-z]+)(?=\s*[,.;!?]|\s+[a-z])")
+# The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
+_APPOSED_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y)\s+(?:[a-z]+(?:'s)?\s+){0,2}([a-z]+),\s+"
+                         r"([A-Z][a-z]+)(?=\s*[,.;!?]|\s+[a-z])")
 _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female",
                    "他": "male", "她": "female"}
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
