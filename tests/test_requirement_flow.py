@@ -473,8 +473,11 @@ def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, jo
     ("Build a page that shows orders before March, for warehouse staff", "before March"),
     ("Store managers can list the invoices paid before Friday", "before Friday"),
     ("做一个订单查询页面，店员可以查看3月前的订单", "3月前"),
+    # when something is done, every month or then: a schedule, not a due date
+    ("做一个销售报表小程序，店长每个月底看一次汇总", "月底"),
+    ("做一个工资表工具，财务月底导出工资表", "月底"),
 ])
-def test_a_time_that_picks_which_records_to_show_is_not_a_deadline(requirement, time):
+def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadline(requirement, time):
     release = first_round(requirement, force_plan=True).stages[-1]
     assert time not in release.goal, release.goal
 
@@ -979,3 +982,4 @@ async def test_cli_plan_with_answers_piped_in_shows_each_answer_on_its_prompt_li
     assert code == 0
     # What was read is echoed after the prompt, so the next line printed starts a line of its own.
     assert "   > warehouse staff\n" in printed.getvalue(), printed.getvalue()
+

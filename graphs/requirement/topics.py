@@ -111,6 +111,10 @@ _RECORD_TIMES = (
                r"recorded|entered|added|issued|signed|uploaded|published)\s+(?:before|until|till|after|since|by)\s+\S+",
                re.IGNORECASE),
     re.compile(rf"(?:{_DEADLINE_PATTERNS[-1].pattern})的"),
+    # When something is done, not when it is due: a time that recurs ("每个月底看一次汇总") or one followed at once
+    # by what is done then ("店长月底看汇总", "月底导出工资表"); "月底前上线", "月底要用上" stay deadlines.
+    re.compile(r"每(?:个|周|月|天|年)?\s*(?:月底|月初|月中|周末|周[一二三四五六日天]|季度末|年底|早上|晚上|下班前|上班前)|"
+               r"(?:月底|月初|月中|周末|季度末|年底)(?=看|查|导出|汇总|统计|对账|发|开会|盘点|结算|复盘|整理)"),
 )
 _SCALE_PATTERNS = (
     TEAM_SIZE,
