@@ -260,3 +260,36 @@ def test_the_statute_search_scores_every_article_exactly_as_the_packages_own_bm2
     assert isinstance(bm25.get_scores, PostingsScores), "the search scores by postings"
     for words in (["房东", "押金", "押金"], ["邻居", "装修", "噪音", "相邻"], ["没有这个词"], []):
         assert np.array_equal(bm25.get_scores(words), BM25Okapi.get_scores(bm25, words)), words
+
+
+async def test_the_offline_intent_classifier_does_not_stall_the_server_while_it_works(monkeypatch):
+    # Its first call embeds every labelled example (seconds); meanwhile other clients' events must flow.
+    import asyncio
+    import time
+
+    import core.llm.offline as offline
+    from core.llm.offline import OfflineLLM
+    from schemas.legal import IntentResult
+
+    compose = offline._structured[IntentResult]
+
+    def slow_first_call(request):
+        time.sleep(0.5)
+        return compose(request)
+
+    monkeypatch.setitem(offline._structured, IntentResult, slow_first_call)
+    ticks = 0
+
+    async def another_client() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    beside = asyncio.create_task(another_client())
+    try:
+        result = await classify_text("我想问一下关于那个事情应该怎么处理比较好", OfflineLLM())
+    finally:
+        beside.cancel()
+    assert result.via in {"model", "rules_over_model"}
+    assert ticks >= 20

