@@ -508,3 +508,12 @@ def test_english_notes_say_a_plural_subject_with_a_plural_verb(topic):
 
     cover = _offline_scripts(topic, "en", 10, 12)[0].narrationScript
     assert " are about and why they matter." in cover, cover
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("给新员工做信息安全培训", "信息安全培训", "新员工"), ("为新员工做一次消防安全培训", "消防安全培训", "新员工"),
+    ("给销售团队做客户沟通技巧培训", "客户沟通技巧培训", "销售团队"),
+])
+def test_a_training_done_for_listeners_is_titled_by_what_follows_zuo_and_they_are_the_audience(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+

@@ -119,7 +119,7 @@ def slide_count_hint(text: str) -> int | None:
     return count if count >= 1 else None
 
 
-_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
+_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
     r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
@@ -127,9 +127,10 @@ _FILLER_ZH = re.compile(
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
 # 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question.
-# A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈)"
-                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?)"
+# A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
+# before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it).
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介做]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈)"
+                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 # The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
 # make bread", "how to build a birdhouse"), and so is a verb that leads a subject told as what to do ("Make friends
