@@ -438,6 +438,7 @@ async def test_a_lesson_runs_from_its_basics_to_trends_and_its_time_plan_follows
     ("教初二学生疫苗是怎么起作用的，15分钟", "疫苗是怎么起作用", "疫苗起作用的原理"),
     ("为什么天空是蓝色的", "为什么天空是蓝色", "天空是蓝色的原因"),
     ("Teach 8th graders how vaccines work, 15 minutes", "how vaccines work", "the applications of vaccines"),
+    ("Explain how volcanoes erupt to 5th graders", "how volcanoes erupt", "the workings of volcanoes"),
     ("Write better commit messages, 12 minutes", "Write better commit messages", "writing better commit messages"),
 ])
 async def test_a_subject_asked_as_a_question_or_a_thing_to_do_is_said_as_a_noun_phrase_after_the_cover(request_text, as_asked, said):

@@ -503,6 +503,10 @@ def _clause_subject_en(clause: str) -> str | None:
     if cut is None:  # a verb's -s or -ed after a singular noun ("the heart pumps blood")
         cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+(?:s|ed)", w)
                     and words[i - 1].lower() not in _DETERMINERS_EN and not words[i - 1].lower().endswith("s")), None)
+    if cut is None:  # a bare verb after a plural noun ("volcanoes erupt", "solar panels turn light into power")
+        cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+", w) and not w.endswith("s")
+                    and w not in _DETERMINERS_EN and not _PHRASE_BREAK_EN.fullmatch(f" {w} ")
+                    and plural_subject(words[i - 1])), None)
     return " ".join(words[:cut]) if cut else None
 
 
