@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 
 import pytest
 from pptx import Presentation
@@ -518,3 +519,17 @@ def test_english_notes_say_a_plural_subject_with_a_plural_verb(topic):
 def test_a_training_done_for_listeners_is_titled_by_what_follows_zuo_and_they_are_the_audience(request_text, topic, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
 
+
+@pytest.mark.parametrize(("request_text", "named_twice"), [
+    ("介绍量子计算的基本原理", "基本原理的"), ("讲讲冰箱的工作原理", "工作原理的"),
+    ("Introduce the basic principles of quantum computing", "of basic principles"), ("Chess basics for kids", "chess basics"),
+])
+def test_a_subject_naming_its_own_angle_is_not_named_twice_in_the_part_titles(request_text, named_twice):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert not [title for title in titles if named_twice in title.lower()], titles
+
+
+@pytest.mark.parametrize("request_text", ["给新员工做信息安全培训", "Fire safety training for warehouse staff"])
+async def test_a_training_subject_does_not_repeat_the_occasion_when_the_deck_is_opened(request_text):
+    deck = await _offline_deck(request_text)
+    assert not re.search(r"培训内容是[^。]*培训。|training: [^.]*training\.", deck.slides[0].notes, re.IGNORECASE), deck.slides[0].notes

@@ -510,6 +510,26 @@ def _clause_subject_en(clause: str) -> str | None:
     return " ".join(words[:cut]) if cut else None
 
 
+# A subject that names its own angle or occasion ("量子计算的基本原理", "消防安全知识", "信息安全培训", "the basic
+# principles of quantum computing", "Python basics", "fire safety training") is said by what it is about inside the
+# deck's sentences: "量子计算基本原理的核心原理", "今天的培训内容是信息安全培训" name it twice.
+_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2})的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
+                            r"简介|导论|初探|讲座|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
+_ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
+                            r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
+_ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher)$", re.IGNORECASE)
+
+
+def _without_angle(text: str) -> str:
+    """"量子计算的基本原理" → "量子计算", "信息安全培训" → "信息安全", "the basics of chess" → "chess", "Python basics"
+    → "Python", "fire safety training" → "fire safety"."""
+    if language_of(text) == "zh":
+        return _ANGLE_TAIL_ZH.sub("", text)
+    if match := _ANGLE_HEAD_EN.match(text):
+        return match.group("subject")
+    return _ANGLE_TAIL_EN.sub("", text)
+
+
 def topic_phrase(topic: str) -> str:
     """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
     → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
@@ -529,7 +549,7 @@ def topic_phrase(topic: str) -> str:
             if match.group("is") or _WORKINGS_ZH.search(what):
                 return f"{who}{what}的原理"
             return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
-        return text
+        return _without_angle(text)
     if ":" in text:
         return text
     if match := _HOW_TO_EN.match(text):
@@ -541,7 +561,7 @@ def topic_phrase(topic: str) -> str:
     first, _, rest = text.partition(" ")
     if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text):
         return f"{_gerund(first)} {rest}"
-    return text
+    return _without_angle(text)
 
 
 # Words in -s that are one thing ("physics", "the news", "a crisis"): the -s rule would make them plural.
