@@ -533,3 +533,11 @@ def test_a_subject_naming_its_own_angle_is_not_named_twice_in_the_part_titles(re
 async def test_a_training_subject_does_not_repeat_the_occasion_when_the_deck_is_opened(request_text):
     deck = await _offline_deck(request_text)
     assert not re.search(r"培训内容是[^。]*培训。|training: [^.]*training\.", deck.slides[0].notes, re.IGNORECASE), deck.slides[0].notes
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("A 15-minute talk on The Great Gatsby for high school", "The Great Gatsby"), ("The Hobbit for 6th graders", "The Hobbit"),
+    ("Teach 10th graders about The Old Man and the Sea", "The Old Man and the Sea"),
+])
+def test_a_work_whose_name_begins_with_the_keeps_it_in_the_title(request_text, title):
+    assert short_title(request_text) == title

@@ -165,6 +165,16 @@ def _names_a_work(text: str) -> bool:
     return sum(w[0].isupper() and w.lower() not in _TITLE_SMALL_WORDS for w in words[1:]) >= 2
 
 
+def _keeps_its_article(text: str) -> bool:
+    """Whether a subject's leading "The" belongs to a name written in title case with one thing at its head ("The Great
+    Gatsby", "The Hobbit", "The Lord of the Rings"); a group ("The Napoleonic Wars") or a common noun ("the water
+    cycle") reads as well without it."""
+    match = re.match(r"\s*The\s+(?P<name>.+)$", text)
+    words = re.findall(r"[A-Za-z][\w'’-]*", match.group("name")) if match else []
+    return bool(words) and words[0][0].isupper() and not plural_subject(" ".join(words)) and all(
+        w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+
+
 # Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
 _LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
 
@@ -384,8 +394,10 @@ def _subject_of_held(text: str) -> str:
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, (_FILLER_IN_WORK_EN if work else _FILLER_EN).sub(" ", text))
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
-        # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On".
-        stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
+        # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
+        # nor "The Great Gatsby" without its "The".
+        if not _keeps_its_article(stripped):
+            stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
 
 
