@@ -15,7 +15,8 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, short_title, slide_count_hint
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, plural_subject, short_title,
+                                  slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
 from graphs.ppt.graph import initial_input
@@ -541,3 +542,14 @@ async def test_a_training_subject_does_not_repeat_the_occasion_when_the_deck_is_
 ])
 def test_a_work_whose_name_begins_with_the_keeps_it_in_the_title(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize("request_text", ["Teach new nurses how to wash hands properly", "Explain how volcanoes erupt to 5th graders"])
+async def test_english_notes_call_a_point_named_in_the_plural_them_not_it(request_text):
+    deck = await _offline_deck(request_text)
+    notes = " ".join(slide.notes for slide in deck.slides)
+    named = [(match.group("name"), match.group("it")) for match in re.finditer(
+        r"(?:think about|We met|We come back to) (?P<name>[\w -]+?)(?::|,| earlier;).*?(?:met|practise|do|connect) (?P<it>it|them)\b", notes)]
+    assert any(name.endswith("s") for name, _ in named), named
+    wrong = [(name, it) for name, it in named if (it == "them") != plural_subject(name)]
+    assert not wrong, wrong

@@ -593,10 +593,11 @@ def plural_subject(phrase: str) -> bool:
 
 
 def agreeing_with(phrase: str) -> dict[str, str]:
-    """Fields for a sentence template whose subject is the phrase: "{topic} {is}", "why {it} matter{s}", "touch{es}"."""
+    """Fields for a sentence template whose subject is the phrase: "{topic} {is}", "why {it} matter{s}", "touch{es}",
+    and for one that names it again as an object ("where have you met {them}?")."""
     plural = plural_subject(phrase)
-    return {"is": "are" if plural else "is", "it": "they" if plural else "it", "s": "" if plural else "s",
-            "es": "" if plural else "es"}
+    return {"is": "are" if plural else "is", "it": "they" if plural else "it", "them": "them" if plural else "it",
+            "s": "" if plural else "s", "es": "" if plural else "es"}
 
 
 def deck_file_name(title: str, extension: str) -> str:
