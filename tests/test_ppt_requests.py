@@ -553,3 +553,12 @@ async def test_english_notes_call_a_point_named_in_the_plural_them_not_it(reques
     assert any(name.endswith("s") for name, _ in named), named
     wrong = [(name, it) for name, it in named if (it == "them") != plural_subject(name)]
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("《背影》课文赏析，初二语文，一节课", "《背影》课文赏析", "初二"), ("高一物理：牛顿第一定律", "牛顿第一定律", "高一"),
+    ("三年级数学，分数的初步认识", "分数的初步认识", "三年级"),
+])
+def test_a_class_named_by_its_grade_and_course_is_the_audience_not_the_title(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+

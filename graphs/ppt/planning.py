@@ -177,6 +177,11 @@ def _keeps_its_article(text: str) -> bool:
 
 # Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
 _LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
+# A class named by its grade and course as a clause of its own ("《背影》课文赏析，初二语文", "高一物理：牛顿第一定律")
+# says who listens (初二, 高一); it is not part of the subject.
+_CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
+                       r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)?"
+                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$))")
 
 
 def audience_hint(text: str) -> str | None:
@@ -184,7 +189,7 @@ def audience_hint(text: str) -> str | None:
         told = _TOLD_WHOM_ZH.search(text)
         if told:
             return (told.group("audience") or told.group("audience2")).strip()
-        match = _AUDIENCE_ZH.search(text) or _LISTENERS_ZH.search(text)
+        match = _AUDIENCE_ZH.search(text) or _CLASS_ZH.search(text) or _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text)
     if match:
@@ -379,7 +384,7 @@ def _subject_of_held(text: str) -> str:
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
-        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _without_sizes(text)))
+        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _CLASS_ZH.sub(" ", _without_sizes(text))))
         stripped = _FILLER_ZH.sub(" ", stripped)
         # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
         stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
