@@ -562,3 +562,9 @@ async def test_english_notes_call_a_point_named_in_the_plural_them_not_it(reques
 def test_a_class_named_by_its_grade_and_course_is_the_audience_not_the_title(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
 
+
+@pytest.mark.parametrize(("request_text", "minutes"), [
+    ("《背影》课文赏析，初二语文，一节课", 40), ("两节课讲完勾股定理", 80), ("给五年级讲《草船借箭》，一节课30分钟", 30),
+])
+def test_a_request_for_class_periods_lasts_as_long_as_they_do(request_text, minutes):
+    assert duration_hint(request_text) == minutes

@@ -93,8 +93,19 @@ _SLIDE_COUNT_EN = re.compile(rf"\b(?P<count>\d{{1,3}}|{_EN_COUNT})[\s-]*(?:slide
                              re.IGNORECASE)
 
 
+# A class period ("一节课", "两节课") is as long as one, when no figure of time is named ("一节课40分钟" is 40).
+_LESSON_PERIODS_ZH = re.compile(r"(?<![上下这那每])(?P<periods>[一两二三]|\d)\s*[节堂]课")
+LESSON_PERIOD_MINUTES = 40
+
+
 def duration_hint(text: str) -> int | None:
-    """Minutes the request names, from its first clear figure of time."""
+    """Minutes the request names, from its first clear figure of time, else from the class periods it names."""
+    minutes = _named_minutes(text)
+    periods = _LESSON_PERIODS_ZH.search(text)
+    return minutes if minutes or not periods else LESSON_PERIOD_MINUTES * int(_number(periods.group("periods")))
+
+
+def _named_minutes(text: str) -> int | None:
     for match in _DURATION.finditer(text):
         groups = match.groupdict()
         if groups["minutes"] or groups["zh_minutes"] or groups["en_minutes"]:
