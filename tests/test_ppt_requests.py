@@ -568,3 +568,12 @@ def test_a_class_named_by_its_grade_and_course_is_the_audience_not_the_title(req
 ])
 def test_a_request_for_class_periods_lasts_as_long_as_they_do(request_text, minutes):
     assert duration_hint(request_text) == minutes
+
+
+@pytest.mark.parametrize(("request_text", "said_as_lesson"), [
+    ("教小学生认识时钟", "认识时钟的"), ("走进秦朝", "走进秦朝的"),
+    ("Understanding fractions, for 4th graders", "of understanding fractions"), ("Exploring the ocean for kids", "of exploring the ocean"),
+])
+def test_a_subject_opened_by_a_verb_of_getting_to_know_is_named_without_it_in_the_part_titles(request_text, said_as_lesson):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert not [title for title in titles if said_as_lesson in title.lower()], titles

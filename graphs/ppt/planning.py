@@ -547,12 +547,19 @@ _ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|gene
                             r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
 _ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher)$", re.IGNORECASE)
 
+# So does a verb of getting to know that opens it ("认识时钟", "走进秦朝", "Understanding fractions", "Exploring the
+# ocean"): "认识时钟为什么会这样", "the core ideas of understanding fractions" say the lesson, not its subject.
+_LEARNING_HEAD_ZH = re.compile(r"^(?:认识|了解|初识|走进|探索|探秘|揭秘)(?=\w{2})")
+_LEARNING_HEAD_EN = re.compile(r"^(?:understanding|understand|exploring|explore|discovering|discover|getting\s+to\s+know|"
+                               r"learning\s+about|learn\s+about)\s+(?=\w)", re.IGNORECASE)
+
 
 def _without_angle(text: str) -> str:
     """"量子计算的基本原理" → "量子计算", "信息安全培训" → "信息安全", "the basics of chess" → "chess", "Python basics"
     → "Python", "fire safety training" → "fire safety"."""
     if language_of(text) == "zh":
-        return _ANGLE_TAIL_ZH.sub("", text)
+        return _ANGLE_TAIL_ZH.sub("", _LEARNING_HEAD_ZH.sub("", text))
+    text = _LEARNING_HEAD_EN.sub("", text)
     if match := _ANGLE_HEAD_EN.match(text):
         return match.group("subject")
     return _ANGLE_TAIL_EN.sub("", text)
@@ -587,7 +594,7 @@ def topic_phrase(topic: str) -> str:
     if match := _WH_EN.match(text):
         return _clause_subject_en(match.group("clause")) or text
     first, _, rest = text.partition(" ")
-    if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text):
+    if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text) and not _LEARNING_HEAD_EN.match(text):
         return f"{_gerund(first)} {rest}"
     return _without_angle(text)
 
