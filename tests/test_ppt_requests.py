@@ -577,3 +577,8 @@ def test_a_request_for_class_periods_lasts_as_long_as_they_do(request_text, minu
 def test_a_subject_opened_by_a_verb_of_getting_to_know_is_named_without_it_in_the_part_titles(request_text, said_as_lesson):
     titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
     assert not [title for title in titles if said_as_lesson in title.lower()], titles
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("走进秦朝，给初一讲", "走进秦朝"), ("垃圾分类，给小学生讲讲", "垃圾分类")])
+def test_a_request_ending_in_whom_it_is_told_to_is_titled_without_the_verb_of_telling(request_text, title):
+    assert short_title(request_text) == title
