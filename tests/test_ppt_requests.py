@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 
 import pytest
 from pptx import Presentation
@@ -14,7 +15,8 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, short_title, slide_count_hint
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, plural_subject, short_title,
+                                  slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
 from graphs.ppt.graph import initial_input
@@ -438,6 +440,7 @@ async def test_a_lesson_runs_from_its_basics_to_trends_and_its_time_plan_follows
     ("教初二学生疫苗是怎么起作用的，15分钟", "疫苗是怎么起作用", "疫苗起作用的原理"),
     ("为什么天空是蓝色的", "为什么天空是蓝色", "天空是蓝色的原因"),
     ("Teach 8th graders how vaccines work, 15 minutes", "how vaccines work", "the applications of vaccines"),
+    ("Explain how volcanoes erupt to 5th graders", "how volcanoes erupt", "the workings of volcanoes"),
     ("Write better commit messages, 12 minutes", "Write better commit messages", "writing better commit messages"),
 ])
 async def test_a_subject_asked_as_a_question_or_a_thing_to_do_is_said_as_a_noun_phrase_after_the_cover(request_text, as_asked, said):
@@ -508,3 +511,74 @@ def test_english_notes_say_a_plural_subject_with_a_plural_verb(topic):
 
     cover = _offline_scripts(topic, "en", 10, 12)[0].narrationScript
     assert " are about and why they matter." in cover, cover
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("给新员工做信息安全培训", "信息安全培训", "新员工"), ("为新员工做一次消防安全培训", "消防安全培训", "新员工"),
+    ("给销售团队做客户沟通技巧培训", "客户沟通技巧培训", "销售团队"),
+])
+def test_a_training_done_for_listeners_is_titled_by_what_follows_zuo_and_they_are_the_audience(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "named_twice"), [
+    ("介绍量子计算的基本原理", "基本原理的"), ("讲讲冰箱的工作原理", "工作原理的"),
+    ("Introduce the basic principles of quantum computing", "of basic principles"), ("Chess basics for kids", "chess basics"),
+])
+def test_a_subject_naming_its_own_angle_is_not_named_twice_in_the_part_titles(request_text, named_twice):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert not [title for title in titles if named_twice in title.lower()], titles
+
+
+@pytest.mark.parametrize("request_text", ["给新员工做信息安全培训", "Fire safety training for warehouse staff"])
+async def test_a_training_subject_does_not_repeat_the_occasion_when_the_deck_is_opened(request_text):
+    deck = await _offline_deck(request_text)
+    assert not re.search(r"培训内容是[^。]*培训。|training: [^.]*training\.", deck.slides[0].notes, re.IGNORECASE), deck.slides[0].notes
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("A 15-minute talk on The Great Gatsby for high school", "The Great Gatsby"), ("The Hobbit for 6th graders", "The Hobbit"),
+    ("Teach 10th graders about The Old Man and the Sea", "The Old Man and the Sea"),
+])
+def test_a_work_whose_name_begins_with_the_keeps_it_in_the_title(request_text, title):
+    assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize("request_text", ["Teach new nurses how to wash hands properly", "Explain how volcanoes erupt to 5th graders"])
+async def test_english_notes_call_a_point_named_in_the_plural_them_not_it(request_text):
+    deck = await _offline_deck(request_text)
+    notes = " ".join(slide.notes for slide in deck.slides)
+    named = [(match.group("name"), match.group("it")) for match in re.finditer(
+        r"(?:think about|We met|We come back to) (?P<name>[\w -]+?)(?::|,| earlier;).*?(?:met|practise|do|connect) (?P<it>it|them)\b", notes)]
+    assert any(name.endswith("s") for name, _ in named), named
+    wrong = [(name, it) for name, it in named if (it == "them") != plural_subject(name)]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("《背影》课文赏析，初二语文，一节课", "《背影》课文赏析", "初二"), ("高一物理：牛顿第一定律", "牛顿第一定律", "高一"),
+    ("三年级数学，分数的初步认识", "分数的初步认识", "三年级"),
+])
+def test_a_class_named_by_its_grade_and_course_is_the_audience_not_the_title(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "minutes"), [
+    ("《背影》课文赏析，初二语文，一节课", 40), ("两节课讲完勾股定理", 80), ("给五年级讲《草船借箭》，一节课30分钟", 30),
+])
+def test_a_request_for_class_periods_lasts_as_long_as_they_do(request_text, minutes):
+    assert duration_hint(request_text) == minutes
+
+
+@pytest.mark.parametrize(("request_text", "said_as_lesson"), [
+    ("教小学生认识时钟", "认识时钟的"), ("走进秦朝", "走进秦朝的"),
+    ("Understanding fractions, for 4th graders", "of understanding fractions"), ("Exploring the ocean for kids", "of exploring the ocean"),
+])
+def test_a_subject_opened_by_a_verb_of_getting_to_know_is_named_without_it_in_the_part_titles(request_text, said_as_lesson):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert not [title for title in titles if said_as_lesson in title.lower()], titles
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("走进秦朝，给初一讲", "走进秦朝"), ("垃圾分类，给小学生讲讲", "垃圾分类")])
+def test_a_request_ending_in_whom_it_is_told_to_is_titled_without_the_verb_of_telling(request_text, title):
+    assert short_title(request_text) == title

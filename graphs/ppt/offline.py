@@ -234,14 +234,14 @@ WORDING = {
     ("lesson", "en"): {
         "notes_flow": "When we reach {unit}, watch for {points}.",
         "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
-        "notes_page": ("This slide is about {name}, part of {unit}.", "Before we go on, think about {name}: where have you met it?",
+        "notes_page": ("This slide is about {name}, part of {unit}.", "Before we go on, think about {name}: where have you met {them}?",
                        "An everyday example can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
-                       "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes; we will come back to it when we review.",
+                       "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes; we will come back to {them} when we review.",
                        "If anything about {name} is unclear, note it down and we will discuss it after class.",
                        "Notice how {name} links to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
                        "Ask yourself what would change in {topic} without {name}.", "Take a moment to connect {name} with something you already know.",
-                       "We will meet {name} again in the exercises, so make sure it is clear now.", "A good test of understanding {name} is whether you could teach it to someone else."),
-        "notes_again": ("We come back to {name}, this time from another angle.", "We met {name} earlier; now we connect it to real life.",
+                       "We will meet {name} again in the exercises, so make sure {it} {is} clear now.", "A good test of understanding {name} is whether you could teach {them} to someone else."),
+        "notes_again": ("We come back to {name}, this time from another angle.", "We met {name} earlier; now we connect {them} to real life.",
                         "Compare this with what we said before: has your picture of {name} changed?", "This time, say what you know about {name} before I explain.", "Look for {name} in an example you can see or touch.",
                         "Think about how to fit {name} together with everything we have covered so far on {topic}."),
         "notes_plan": ("This plan is a guide; we will adjust it to how the class is doing.", "At the end of each part we will stop to check that everyone is with us.",
@@ -285,7 +285,7 @@ WORDING = {
                        "Notice how {name} links to the other points in {unit}.", "After the session, think about one next step on {name} for your team.",
                        "Ask yourself what would change for us without {name}.", "Take a moment to connect {name} with a decision you face this month.",
                        "We will come back to {name} in the discussion, so note any questions now.", "The numbers behind {name} are in the appendix for anyone who wants the detail."),
-        "notes_again": ("We come back to {name}, this time from another angle.", "We looked at {name} earlier; now we look at it in practice.",
+        "notes_again": ("We come back to {name}, this time from another angle.", "We looked at {name} earlier; now we look at {them} in practice.",
                         "Compare this with what we said before: has your view of {name} changed?", "Please share how you handle {name} in your own work.", "Look for {name} in a recent case from your own team.",
                         "Think about how to fit {name} together with everything we have covered so far on {topic}."),
         "notes_plan": ("This plan is a guide; we will adjust it to the discussion.", "At the end of each part I will leave a moment for questions.",
@@ -322,15 +322,15 @@ WORDING = {
         "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
         "notes_page": ("This slide is about {name}, part of {unit}.", "Think about your own job: when will you need {name}?",
                        "A real example from work can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
-                       "With {name} clear, {next} will be easier to put into practice.", "We will check {name} at the end, so note it down.",
+                       "With {name} clear, {next} will be easier to put into practice.", "We will check {name} at the end, so note {them} down.",
                        "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
                        "Notice how {name} links to the other points in {unit}.", "Before we finish, explain {name} to a colleague in one sentence.",
                        "Ask yourself what could go wrong at work if {name} were skipped.", "Take a moment to picture {name} in your next working day.",
-                       "We will practise {name} later, so make sure it is clear now.", "The full rules behind {name} are in the handout."),
-        "notes_again": ("We come back to {name}, this time as you would do it on the job.", "We met {name} earlier; now we practise it.",
+                       "We will practise {name} later, so make sure {it} {is} clear now.", "The full rules behind {name} are in the handout."),
+        "notes_again": ("We come back to {name}, this time as you would do {them} on the job.", "We met {name} earlier; now we practise {them}.",
                         "Compare this with what we said before: could you do {name} on your own now?", "This time, say how you would handle {name} before I explain.",
                         "Think of a recent day at work where {name} came up.",
-                        "Think about how {name} fits together with everything we have covered so far on {topic}."),
+                        "Think about how {name} fit{s} together with everything we have covered so far on {topic}."),
         "notes_plan": ("This plan is a guide; we will adjust it to how the group is doing.", "At the end of each part we will stop to check that everyone can do it.",
                        "If time runs short, the practice comes first."),
         "notes_cover": ("The parts are: {units}.", "What we cover today is part of everyone's daily work here.",
@@ -346,7 +346,7 @@ WORDING = {
         "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "Keyword: {unit}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
         "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} can be set apart from {topic}",
-                     "Right way: {name} deserves full attention, every time", "Right way: {name} must be learned together with {unit}"),
+                     "Right way: {name} deserve{s} full attention, every time", "Right way: {name} must be learned together with {unit}"),
         "statement": "{name}: the key to getting {unit} right",
         "exercise_items": ("Sum up {first} in one sentence", "Name the step in {topic} where people in your job most often slip",
                            "How do {first} and {last} connect?"),
@@ -548,7 +548,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
         return (words["contrast_title"].format(name=name),
-                [line.format(name=name, topic=topic, unit=unit_in) for line in words["contrast"]],
+                [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in words["contrast"]],
                 ["左右对比" if zh else "Side-by-side contrast"])
     if angle == "table":
         activities = words["activities"]
@@ -649,7 +649,8 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
             # A point met again is spoken of as met again.
-            lines = [line.format(name=name, unit=mid(unit.title), topic=topic, next=following)
+            # "key terms … where have you met them?": a point named in the plural is not "it"
+            lines = [line.format(name=name, unit=mid(unit.title), topic=topic, next=following, **agreeing_with(name))
                      for line in (words["notes_again"] if point in met else words["notes_page"])]
             met.add(point)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital

@@ -93,8 +93,19 @@ _SLIDE_COUNT_EN = re.compile(rf"\b(?P<count>\d{{1,3}}|{_EN_COUNT})[\s-]*(?:slide
                              re.IGNORECASE)
 
 
+# A class period ("一节课", "两节课") is as long as one, when no figure of time is named ("一节课40分钟" is 40).
+_LESSON_PERIODS_ZH = re.compile(r"(?<![上下这那每])(?P<periods>[一两二三]|\d)\s*[节堂]课")
+LESSON_PERIOD_MINUTES = 40
+
+
 def duration_hint(text: str) -> int | None:
-    """Minutes the request names, from its first clear figure of time."""
+    """Minutes the request names, from its first clear figure of time, else from the class periods it names."""
+    minutes = _named_minutes(text)
+    periods = _LESSON_PERIODS_ZH.search(text)
+    return minutes if minutes or not periods else LESSON_PERIOD_MINUTES * int(_number(periods.group("periods")))
+
+
+def _named_minutes(text: str) -> int | None:
     for match in _DURATION.finditer(text):
         groups = match.groupdict()
         if groups["minutes"] or groups["zh_minutes"] or groups["en_minutes"]:
@@ -119,7 +130,7 @@ def slide_count_hint(text: str) -> int | None:
     return count if count >= 1 else None
 
 
-_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
+_AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
 _AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
 _FILLER_ZH = re.compile(
     r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
@@ -127,9 +138,12 @@ _FILLER_ZH = re.compile(
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
 # 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question.
-# A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介]{2,12}(?:的|(?=讲|介绍|说说|聊聊|谈谈)"
-                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?)"
+# A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
+# before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
+# that ends the clause ("走进秦朝，给初一讲"): the subject came before it.
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
+                               r"|(?=讲|介绍|说说|聊聊|谈谈)"
+                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 # The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
 # make bread", "how to build a birdhouse"), and so is a verb that leads a subject told as what to do ("Make friends
@@ -164,8 +178,23 @@ def _names_a_work(text: str) -> bool:
     return sum(w[0].isupper() and w.lower() not in _TITLE_SMALL_WORDS for w in words[1:]) >= 2
 
 
+def _keeps_its_article(text: str) -> bool:
+    """Whether a subject's leading "The" belongs to a name written in title case with one thing at its head ("The Great
+    Gatsby", "The Hobbit", "The Lord of the Rings"); a group ("The Napoleonic Wars") or a common noun ("the water
+    cycle") reads as well without it."""
+    match = re.match(r"\s*The\s+(?P<name>.+)$", text)
+    words = re.findall(r"[A-Za-z][\w'’-]*", match.group("name")) if match else []
+    return bool(words) and words[0][0].isupper() and not plural_subject(" ".join(words)) and all(
+        w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+
+
 # Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
 _LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
+# A class named by its grade and course as a clause of its own ("《背影》课文赏析，初二语文", "高一物理：牛顿第一定律")
+# says who listens (初二, 高一); it is not part of the subject.
+_CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
+                       r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)?"
+                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$))")
 
 
 def audience_hint(text: str) -> str | None:
@@ -173,7 +202,7 @@ def audience_hint(text: str) -> str | None:
         told = _TOLD_WHOM_ZH.search(text)
         if told:
             return (told.group("audience") or told.group("audience2")).strip()
-        match = _AUDIENCE_ZH.search(text) or _LISTENERS_ZH.search(text)
+        match = _AUDIENCE_ZH.search(text) or _CLASS_ZH.search(text) or _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text)
     if match:
@@ -368,7 +397,7 @@ def _subject_of_held(text: str) -> str:
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
-        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _without_sizes(text)))
+        stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _CLASS_ZH.sub(" ", _without_sizes(text))))
         stripped = _FILLER_ZH.sub(" ", stripped)
         # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
         stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
@@ -383,8 +412,10 @@ def _subject_of_held(text: str) -> str:
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, (_FILLER_IN_WORK_EN if work else _FILLER_EN).sub(" ", text))
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
-        # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On".
-        stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
+        # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
+        # nor "The Great Gatsby" without its "The".
+        if not _keeps_its_article(stripped):
+            stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
 
 
@@ -502,7 +533,38 @@ def _clause_subject_en(clause: str) -> str | None:
     if cut is None:  # a verb's -s or -ed after a singular noun ("the heart pumps blood")
         cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+(?:s|ed)", w)
                     and words[i - 1].lower() not in _DETERMINERS_EN and not words[i - 1].lower().endswith("s")), None)
+    if cut is None:  # a bare verb after a plural noun ("volcanoes erupt", "solar panels turn light into power")
+        cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+", w) and not w.endswith("s")
+                    and w not in _DETERMINERS_EN and not _PHRASE_BREAK_EN.fullmatch(f" {w} ")
+                    and plural_subject(words[i - 1])), None)
     return " ".join(words[:cut]) if cut else None
+
+
+# A subject that names its own angle or occasion ("量子计算的基本原理", "消防安全知识", "信息安全培训", "the basic
+# principles of quantum computing", "Python basics", "fire safety training") is said by what it is about inside the
+# deck's sentences: "量子计算基本原理的核心原理", "今天的培训内容是信息安全培训" name it twice.
+_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2})的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
+                            r"简介|导论|初探|讲座|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
+_ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
+                            r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
+_ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher)$", re.IGNORECASE)
+
+# So does a verb of getting to know that opens it ("认识时钟", "走进秦朝", "Understanding fractions", "Exploring the
+# ocean"): "认识时钟为什么会这样", "the core ideas of understanding fractions" say the lesson, not its subject.
+_LEARNING_HEAD_ZH = re.compile(r"^(?:认识|了解|初识|走进|探索|探秘|揭秘)(?=\w{2})")
+_LEARNING_HEAD_EN = re.compile(r"^(?:understanding|understand|exploring|explore|discovering|discover|getting\s+to\s+know|"
+                               r"learning\s+about|learn\s+about)\s+(?=\w)", re.IGNORECASE)
+
+
+def _without_angle(text: str) -> str:
+    """"量子计算的基本原理" → "量子计算", "信息安全培训" → "信息安全", "the basics of chess" → "chess", "Python basics"
+    → "Python", "fire safety training" → "fire safety"."""
+    if language_of(text) == "zh":
+        return _ANGLE_TAIL_ZH.sub("", _LEARNING_HEAD_ZH.sub("", text))
+    text = _LEARNING_HEAD_EN.sub("", text)
+    if match := _ANGLE_HEAD_EN.match(text):
+        return match.group("subject")
+    return _ANGLE_TAIL_EN.sub("", text)
 
 
 def topic_phrase(topic: str) -> str:
@@ -524,7 +586,7 @@ def topic_phrase(topic: str) -> str:
             if match.group("is") or _WORKINGS_ZH.search(what):
                 return f"{who}{what}的原理"
             return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
-        return text
+        return _without_angle(text)
     if ":" in text:
         return text
     if match := _HOW_TO_EN.match(text):
@@ -534,9 +596,9 @@ def topic_phrase(topic: str) -> str:
     if match := _WH_EN.match(text):
         return _clause_subject_en(match.group("clause")) or text
     first, _, rest = text.partition(" ")
-    if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text):
+    if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text) and not _LEARNING_HEAD_EN.match(text):
         return f"{_gerund(first)} {rest}"
-    return text
+    return _without_angle(text)
 
 
 # Words in -s that are one thing ("physics", "the news", "a crisis"): the -s rule would make them plural.
@@ -556,10 +618,11 @@ def plural_subject(phrase: str) -> bool:
 
 
 def agreeing_with(phrase: str) -> dict[str, str]:
-    """Fields for a sentence template whose subject is the phrase: "{topic} {is}", "why {it} matter{s}", "touch{es}"."""
+    """Fields for a sentence template whose subject is the phrase: "{topic} {is}", "why {it} matter{s}", "touch{es}",
+    and for one that names it again as an object ("where have you met {them}?")."""
     plural = plural_subject(phrase)
-    return {"is": "are" if plural else "is", "it": "they" if plural else "it", "s": "" if plural else "s",
-            "es": "" if plural else "es"}
+    return {"is": "are" if plural else "is", "it": "they" if plural else "it", "them": "them" if plural else "it",
+            "s": "" if plural else "s", "es": "" if plural else "es"}
 
 
 def deck_file_name(title: str, extension: str) -> str:
