@@ -499,6 +499,7 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     ("An archive search page for librarians. It must be live by the end of March.", "by the end of March"),
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
     ("给学校做个失物招领小程序，学生可以发布丢失物品，月底前上线", "月底前"),  # a month-end with no month named
+    ("做一个报销系统，员工在企业微信里提交发票，下个月15号前要用上", "下个月15号前"),  # a day of next month
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
     release = first_round(requirement, force_plan=True).stages[-1]
@@ -514,6 +515,20 @@ def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requir
     verification = first_round(requirement, force_plan=True).stages[2]
     said = " ".join([verification.goal, *verification.success_criteria, *verification.tasks])
     assert stated in said and generic not in said, said
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    # a count of any thing, said roughly, or as a rate: not only the counts a word list names
+    ("A booking page for our meeting rooms, about 40 of them", "about 40 of them"),
+    ("Build a volunteer scheduling site for our food bank. We have around 120 volunteers.", "around 120 volunteers"),
+    ("Coaches publish classes on a web page; roughly 300 bookings a week", "300 bookings a week"),
+    ("公司有200多名员工，想做一个报销系统，员工提交发票", "200多名员工"),
+    ("我们物业想做个报修系统，业主拍照提交，每月大约300单", "每月大约300单"),
+])
+def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
+    plan = first_round(requirement, force_plan=True)
+    assert stated in plan.stages[2].goal, plan.stages[2].goal
+    assert not any(stated in item for item in plan.scope), plan.scope
 
 
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():

@@ -37,13 +37,14 @@ _EN_COMMA = re.compile(r",\s+(?:(?:and|while|but|then|so)\s+)?")
 
 def _en_clauses(text: str) -> list[str]:
     """An English requirement's clauses: its sentences, split again at a comma that a role opens
-    ("…, and managers approve them"), not at one that sets off a phrase ("with export, and search")."""
+    ("…, and managers approve them") or that sets off only when or how many ("…, about 40 of them"),
+    not at one that sets off a phrase ("with export, and search")."""
     clauses: list[str] = []
     for sentence in _EN_CLAUSE_END.split(text):
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
-            if opens_with_role(piece):
+            if opens_with_role(piece) or _only_states_time_or_load(piece):
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece

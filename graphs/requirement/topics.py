@@ -92,7 +92,8 @@ _DEADLINE_PATTERNS = (
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
     # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "月底前", "春节前"
     # ("本月的订单", "三年前的数据" are what to show, not when to ship: a relative time needs a "by" after it)
-    re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:下|本|这)个?(?:周|星期|月|季度)"
+    re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:(?:下|本|这)个?月)?\s*{_COUNT_ZH}\s*[日号]\s*"
+               rf"(?:之前|以前|前)|(?:下|本|这)个?(?:周|星期|月|季度)"
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
                rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月)(?:底|末)(?:之前|以前|前)?|节前"),
 )
@@ -116,15 +117,34 @@ _RECORD_TIMES = (
     re.compile(r"每(?:个|周|月|天|年)?\s*(?:月底|月初|月中|周末|周[一二三四五六日天]|季度末|年底|早上|晚上|下班前|上班前)|"
                r"(?:月底|月初|月中|周末|季度末|年底)(?=看|查|导出|汇总|统计|对账|发|开会|盘点|结算|复盘|整理)"),
 )
+# A span of time after a count is a deadline or a duration ("in 2 weeks"), not how many use it.
+_TIME_UNITS_EN = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?)\b"
+_NUMBER_EN = r"\d[\d,.]*\+?\s*[km]?"
+_PER_EN = r"(?:a|an|per|each|every)\s+(?:second|minute|hour|day|week|month|year)\b"
+# How many of anything, said roughly ("about 50 of them", "大约300单", "200多名员工") or as a rate ("300 bookings
+# a week", "每月300单"): the count is the load whatever it counts, so no list of nouns can hold them all.
+_ROUGHLY_EN = r"(?:about|around|roughly|approximately|nearly|almost|over|more than|up to|some|~)"
+_ROUGHLY_ZH = r"(?:大约|大概|差不多|将近|超过|不到|约有|约为|(?<![预签合节公邀制])约)"
+# Not a lone 一 ("每周一份周报", "大约一个月" say how often or how long) nor a span of time after the classifier.
+_MANY_ZH = r"(?:\d[\d,]*|[两三四五六七八九十百千][一二两三四五六七八九十百千]*|一[十百千万][一二两三四五六七八九十百千]*)"
+_CLASSIFIERS_ZH = r"(?:个|名|位|家|条|单|笔|件|台|间|所|户|份|辆|人)(?!月|星期|小时|钟头|工作日|周|季度)"
+_COUNTED_ZH = rf"{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}"
 _SCALE_PATTERNS = (
     TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
     re.compile(r"\b\d[\d,.]*\s*[km]?\s*(?:users|people|persons|shops|stores|branches|customers|requests|orders|records|"
                r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
                r"\b(?:within|under|below|in)\s+\d+(?:\.\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", re.IGNORECASE),
+    # "about 50 of them", "around 120 volunteers", "300 bookings a week"
+    re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)|"
+               rf"\b{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s\s+{_PER_EN}", re.IGNORECASE),
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
-    re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
+    re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
                rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+    # "每月大约300单", "大概40台设备", "200多名", "50家左右"
+    re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|年|小时)\s*{_ROUGHLY_ZH}?\s*{_COUNTED_ZH}|{_ROUGHLY_ZH}\s*{_COUNTED_ZH}|"
+               rf"{_MANY_ZH}\s*[万千百]?\s*[多余]\s*{_CLASSIFIERS_ZH}|"
+               rf"{_COUNTED_ZH}\s*左右"),
 )
 
 _ACCESS_PATTERNS = (
