@@ -531,6 +531,11 @@ def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thi
     assert not any(stated in item for item in plan.scope), plan.scope
 
 
+def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():
+    verification = first_round("做一个社区团购小程序，居民下单，只有团长能看到订单汇总", force_plan=True).stages[2]
+    assert any(c.endswith("只有团长能看到订单汇总") for c in verification.success_criteria), verification.success_criteria
+
+
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
     scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
                         "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope

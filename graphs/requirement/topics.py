@@ -151,7 +151,7 @@ _ACCESS_PATTERNS = (
     # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
     re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
                r"change|modify|approve|delete)\b", re.IGNORECASE),
-    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:看|查看|看到|访问|修改|编辑|审批|删除|见)"),
+    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|删除|看|见)"),  # the longer verb first
 )
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
