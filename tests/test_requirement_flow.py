@@ -380,6 +380,7 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("Let QA rerun the failed builds from a web page", "QA"),
     ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
     ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
+    ("我们健身房想做一个会员约课系统，教练排课，会员在小程序上预约", "教练"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -403,6 +404,7 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
 @pytest.mark.parametrize("requirement, verb", [
     ("Clerks enter invoices into a web form", "enter"),  # the verb after a plural role, not part of its name
     ("A tool to log my runs and see weekly progress", "see"),  # a short verb that only ends like "employee"
+    ("Our bakery wants customers to preorder cakes online", "wants"),  # the verb between the asker and a role
 ])
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -437,6 +439,7 @@ def test_once_told_what_it_is_for_the_plan_is_titled_and_scoped_by_that():
     # a team's size
     ("We are a three-person team and need a tool to track customer orders", "three-person team"),
     ("A 5-person team of nurses needs a shift planner", "person team"),
+    ("A tool for our 5-person support team to track customer tickets", "person support team"),
     # a permission the requirement requires
     ("做一个库存查询页面，需要管理员权限才能修改库存", "管理员"),
     ("A price list page; editing prices requires admin rights", "admin"),

@@ -33,7 +33,7 @@ _GENERIC = {"用户", "使用者", "大家", "人人", "个人", "他人", "别�
 # How a Chinese word for a person ends: 管理员, 师傅, 工程师, 业主, 顾客, 家长, 审批人, 部门经理 …
 _ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主", "客", "手", "家", "士", "民", "官", "匠", "人",
                "任", "经理", "主管", "总监", "老板", "领导", "司机", "同学", "财务", "会计", "出纳", "前台", "保安",
-               "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方")
+               "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方", "教练")
 # Words with those endings that are not people (a verb, a thing, a place).
 _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "时长", "较长", "过长", "太长", "擅长", "加工", "手工",
                  "施工", "开工", "完工", "停工", "账户", "门户", "窗户", "开户", "入户", "落户", "过户", "博客", "国家",
@@ -132,7 +132,8 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
 
 # ---------------------------------------------------------------- English
 
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|[.,;:!?()\"\n]")
+# A number is a word of its own, and one joined to a word too ("5-person"): never a piece of a role's name.
+_EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*|[.,;:!?()\"\n]")
 # A stem of three letters at least: "see", "per", "ian" end so without being people.
 _EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
 # People whose word ends otherwise ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
@@ -192,7 +193,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     """The role that begins at words[start] ("warehouse staff", "dispatchers"), and where it ends;
     `plural`: only a plural or a role word of the catalogue will do."""
     for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
-        if not _content(words[end - 1]):
+        # A verb ends the run: what follows it is its object ("bakery wants customers": only "customers").
+        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
             return None
         head = words[end - 1].lower()
         if _en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS or find_keywords(head, _KNOWN)):
@@ -208,14 +210,14 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
     words = _EN_WORD.findall(text)
     found: list[tuple[int, int, str]] = []
 
-    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all" …
-        while i < len(words) and words[i][0].isalpha() and is_function_word(words[i]):
+    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person" …
+        while i < len(words) and (words[i][0].isdigit() or words[i][0].isalpha() and is_function_word(words[i])):
             i += 1
         return i
 
     for i, word in enumerate(words):
         lower = word.lower()
-        opens = i == 0 or not word[0].isalpha()  # the start of the text or of a clause
+        opens = i == 0 or not word[0].isalnum()  # the start of the text or of a clause
         if opens or lower in _EN_BEFORE or lower in _EN_AND:
             start = past_pointers(i if i == 0 else i + 1)
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
@@ -232,7 +234,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             if start < i and _en_role(words[i - 1]):
                 found.append((start, i, " ".join(words[start:i])))
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
-    return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalpha())
+    return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
              and role[1:2].islower() else role) for start, end, role in found]
 
 
