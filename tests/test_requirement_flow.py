@@ -534,6 +534,12 @@ def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thi
     assert not any(stated in item for item in plan.scope), plan.scope
 
 
+def test_a_stated_fact_that_opens_a_sentence_reads_mid_sentence_in_the_plan():
+    verification = first_round("Our school needs a homework portal for teachers. About 600 students use it.",
+                               force_plan=True).stages[2]
+    assert verification.goal.endswith("at the stated scale: about 600 students use it."), verification.goal
+
+
 def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():
     verification = first_round("做一个社区团购小程序，居民下单，只有团长能看到订单汇总", force_plan=True).stages[2]
     assert any(c.endswith("只有团长能看到订单汇总") for c in verification.success_criteria), verification.success_criteria

@@ -241,7 +241,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
                 stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
-                stated_value[topic.id] = phrase
+                stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding
