@@ -540,6 +540,17 @@ def test_a_stated_fact_that_opens_a_sentence_reads_mid_sentence_in_the_plan():
     assert verification.goal.endswith("at the stated scale: about 600 students use it."), verification.goal
 
 
+@pytest.mark.parametrize("requirement, rule", [
+    ("Front desk staff check in patients on a tablet. Must comply with HIPAA.", "comply with HIPAA"),
+    ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "符合等保三级要求"),
+])
+def test_a_compliance_rule_the_requirement_states_is_the_access_rule_verified_not_a_sign_in_assumed(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert any(c.endswith(rule) for c in plan.stages[2].success_criteria), plan.stages[2].success_criteria
+    assert not any("SQLite" not in a.text and ("sign-in" in a.text or "登录" in a.text) for a in plan.assumptions), \
+        plan.assumptions
+
+
 def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():
     verification = first_round("做一个社区团购小程序，居民下单，只有团长能看到订单汇总", force_plan=True).stages[2]
     assert any(c.endswith("只有团长能看到订单汇总") for c in verification.success_criteria), verification.success_criteria

@@ -151,6 +151,10 @@ _ACCESS_PATTERNS = (
     # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
     re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
                r"change|modify|approve|delete)\b", re.IGNORECASE),
+    # A law or standard it must meet is one too: "must comply with HIPAA", "GDPR-compliant", "需要符合等保三级要求".
+    re.compile(r"\b(?:comply|complies|complying|compliant|compliance)\s+with\s+(?:the\s+)?[\w-]+|"
+               r"\b[A-Z][\w-]*[- ]compliant\b"),
+    re.compile(r"(?:符合|满足|遵守|通过)[^，。；,;]{0,8}?(?:等保|合规|隐私|法规|规定|标准|认证)"),
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|删除|看|见)"),  # the longer verb first
 )
 
