@@ -527,6 +527,7 @@ def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requir
     ("Coaches publish classes on a web page; roughly 300 bookings a week", "300 bookings a week"),
     ("公司有200多名员工，想做一个报销系统，员工提交发票", "200多名员工"),
     ("我们物业想做个报修系统，业主拍照提交，每月大约300单", "每月大约300单"),
+    ("我们餐厅想做个扫码点餐，顾客扫码下单，高峰期大约50桌同时点", "大约50桌同时点"),  # any classifier after digits
 ])
 def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
     plan = first_round(requirement, force_plan=True)

@@ -128,7 +128,10 @@ _ROUGHLY_ZH = r"(?:大约|大概|差不多|将近|超过|不到|约有|约为|(?
 # Not a lone 一 ("每周一份周报", "大约一个月" say how often or how long) nor a span of time after the classifier.
 _MANY_ZH = r"(?:\d[\d,]*|[两三四五六七八九十百千][一二两三四五六七八九十百千]*|一[十百千万][一二两三四五六七八九十百千]*)"
 _CLASSIFIERS_ZH = r"(?:个|名|位|家|条|单|笔|件|台|间|所|户|份|辆|人)(?!月|星期|小时|钟头|工作日|周|季度)"
-_COUNTED_ZH = rf"{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}"
+# Digits with whatever counts them ("50桌", "300杯"): after a word of roughly or of a rate, any classifier will do,
+# but for a time of day or a date ("每天8点", "每月15号").
+_COUNTED_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}|"
+               rf"\d[\d,.]*\s*[万千百]?\s*[多余]?\s*(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头))[\u4e00-\u9fff])")
 _SCALE_PATTERNS = (
     TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
