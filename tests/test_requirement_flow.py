@@ -552,6 +552,17 @@ def test_a_compliance_rule_the_requirement_states_is_the_access_rule_verified_no
         plan.assumptions
 
 
+@pytest.mark.parametrize("requirement, answers, verb", [
+    ("A page where clerks enter invoices", {"q_data_store": "Use the existing Postgres database",
+                                            "q_interface": "via Slack"}, ("through use", "through via")),
+    ("做一个扫码点餐，顾客扫码下单", {"q_data_store": "用MySQL", "q_interface": "通过小程序"}, ("通过用", "通过通过")),
+])
+def test_an_answer_opening_with_its_verb_reads_once_in_the_stage_tasks(requirement, answers, verb):
+    tasks = " ".join(task for stage in first_round(requirement, force_plan=True, answers=answers).stages
+                     for task in stage.tasks)
+    assert not any(v in tasks for v in verb), tasks
+
+
 def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():
     verification = first_round("做一个社区团购小程序，居民下单，只有团长能看到订单汇总", force_plan=True).stages[2]
     assert any(c.endswith("只有团长能看到订单汇总") for c in verification.success_criteria), verification.success_criteria

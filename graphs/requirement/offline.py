@@ -190,6 +190,12 @@ def _question(topic: Topic, zh: bool, has_repository: bool) -> dict[str, Any]:
     }
 
 
+# The verb an answer about a store or an entry point may open with; the plan's sentences supply their own.
+# Not the 用 of 用户 ("用户表"), 用途 or 用法.
+_USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|用(?![户途法]))\s*)",
+                    re.IGNORECASE)
+
+
 @offline_composer(RequirementPlan)
 def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     facts = request.facts
@@ -306,6 +312,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     else:
         store = value("q_data_store", "the store chosen in Stage 1", "第一阶段选定的存储")
         interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
+    # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
+    store, interface = _USING.sub("", store), _USING.sub("", interface)
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
