@@ -503,6 +503,7 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
     ("给学校做个失物招领小程序，学生可以发布丢失物品，月底前上线", "月底前"),  # a month-end with no month named
     ("做一个报销系统，员工在企业微信里提交发票，下个月15号前要用上", "下个月15号前"),  # a day of next month
+    ("Accountants upload bank statements and match them to invoices. The deadline is end of Q2.", "end of Q2"),
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
     release = first_round(requirement, force_plan=True).stages[-1]
@@ -528,6 +529,8 @@ def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requir
     ("公司有200多名员工，想做一个报销系统，员工提交发票", "200多名员工"),
     ("我们物业想做个报修系统，业主拍照提交，每月大约300单", "每月大约300单"),
     ("我们餐厅想做个扫码点餐，顾客扫码下单，高峰期大约50桌同时点", "大约50桌同时点"),  # any classifier after digits
+    ("需要一个培训报名系统，员工报名，部门经理审批，每季度大概有2000人次报名", "2000人次报名"),
+    ("We run 12 cafes and want a loyalty card app where customers collect stamps", ": 12 cafes"),  # what the asker has
 ])
 def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
     plan = first_round(requirement, force_plan=True)
@@ -544,6 +547,8 @@ def test_a_stated_fact_that_opens_a_sentence_reads_mid_sentence_in_the_plan():
 @pytest.mark.parametrize("requirement, rule", [
     ("Front desk staff check in patients on a tablet. Must comply with HIPAA.", "comply with HIPAA"),
     ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "符合等保三级要求"),
+    ("Engineers request cloud accounts, the security team approves, and everything is logged for SOC 2 audits",
+     "SOC 2 audits"),  # a standard named by itself
 ])
 def test_a_compliance_rule_the_requirement_states_is_the_access_rule_verified_not_a_sign_in_assumed(requirement, rule):
     plan = first_round(requirement, force_plan=True)

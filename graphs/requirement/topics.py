@@ -75,7 +75,8 @@ def _to_clause_end(text: str, match: re.Match[str]) -> str:
     "下周五之前" + "做完"); a longer rest is another thought, left out."""
     rest = _CLAUSE_REST.match(text, match.end()).group(0)
     short = len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4
-    return (match.group(0) + rest if short else match.group(0)).strip()
+    said = match.groupdict().get("said") or match.group(0)  # a shape may name the part that says it ("run 12 cafes")
+    return (said + rest if short else said).strip()
 
 
 _MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -90,6 +91,9 @@ _DEADLINE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
+    # "The deadline is end of Q2": the end of a period said to be when it is due, not when something is done
+    re.compile(rf"(?<=\bis\s)(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?:next|this)\s+)?(?:{_MONTHS}|week|month|quarter|year|"
+               rf"q[1-4])\b", re.IGNORECASE),
     # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "月底前", "春节前"
     # ("本月的订单", "三年前的数据" are what to show, not when to ship: a relative time needs a "by" after it)
     re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:(?:下|本|这)个?月)?\s*{_COUNT_ZH}\s*[日号]\s*"
@@ -139,13 +143,17 @@ _SCALE_PATTERNS = (
                r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
                r"\b(?:within|under|below|in)\s+\d+(?:\.\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", re.IGNORECASE),
     # "about 50 of them", "around 120 volunteers", "300 bookings a week"
+    # and what the asker has or serves ("we run 12 cafes", "it serves 300 patients"): the count is what is said
+    re.compile(rf"\b(?:have|has|run|runs|own|owns|operate|operates|manage|manages|serve|serves)\s+"
+               rf"(?P<said>{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*)", re.IGNORECASE),
     re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)|"
                rf"\b{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s\s+{_PER_EN}", re.IGNORECASE),
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
                rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
     # "每月大约300单", "大概40台设备", "200多名", "50家左右"
-    re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|年|小时)\s*{_ROUGHLY_ZH}?\s*{_COUNTED_ZH}|{_ROUGHLY_ZH}\s*{_COUNTED_ZH}|"
+    re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
+               rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
                rf"{_MANY_ZH}\s*[万千百]?\s*[多余]\s*{_CLASSIFIERS_ZH}|"
                rf"{_COUNTED_ZH}\s*左右"),
 )
@@ -156,7 +164,7 @@ _ACCESS_PATTERNS = (
                r"change|modify|approve|delete)\b", re.IGNORECASE),
     # A law or standard it must meet is one too: "must comply with HIPAA", "GDPR-compliant", "需要符合等保三级要求".
     re.compile(r"\b(?:comply|complies|complying|compliant|compliance)\s+with\s+(?:the\s+)?[\w-]+|"
-               r"\b[A-Z][\w-]*[- ]compliant\b"),
+               r"\b[A-Z][\w-]*[- ]compliant\b|\b(?:SOC\s?2|HIPAA|GDPR|PCI(?:[- ]DSS)?|ISO\s?27001|SOX)\b"),
     re.compile(r"(?:符合|满足|遵守|通过)[^，。；,;]{0,8}?(?:等保|合规|隐私|法规|规定|标准|认证)"),
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|删除|看|见)"),  # the longer verb first
 )
