@@ -327,10 +327,13 @@ def named_roles(text: str) -> list[str]:
 SPEAKER_ZH = r"(?:我们?|咱们?|本人)"
 # The asker uses it: as the subject of using or being able to ("我们可以在手机上查", "我平时用"), or as
 # who it is for ("自己用", "给我们用", "内部使用"). Wishes ("我想", "我们需要") say who asks, not who uses.
+_WITH_ZH = r"我(?:和|跟|与)"
 _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:来|会)?(?:用|使用|可以|能够?)"
                        # the asker's own group ("我们是一个三人团队"), not a shop that serves others
                        rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
-                       rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)")
+                       rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)"
+                       # the asker and who they name ("我和老婆两个人用", "我跟室友一起用")
+                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)")
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
 # need …"): that group uses it. Not a shop or a company, which serve others.
 _ASKER_GROUP_EN = re.compile(r"\b(?:we\s+are|we're|I\s+am\s+in|I'm\s+in)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}"
@@ -345,7 +348,7 @@ _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:pers
                        r"\b(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
                        r"(?!(?:build|make|create|have|get|develop|add|set\s+up|write)\b)[a-z]+|"
                        + _ASKER_GROUP_EN.pattern, re.IGNORECASE)
-_MANY = re.compile(r"我们|咱们|内部|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
+_MANY = re.compile(rf"我们|咱们|内部|{_WITH_ZH}|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
                    r"company|business|shop|store)\b", re.IGNORECASE)
 
 
