@@ -504,6 +504,7 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
     ("给学校做个失物招领小程序，学生可以发布丢失物品，月底前上线", "月底前"),  # a month-end with no month named
     ("做一个报销系统，员工在企业微信里提交发票，下个月15号前要用上", "下个月15号前"),  # a day of next month
+    ("老板想要一个销售看板，销售每天录入拜访记录，季度末之前要上线", "季度末之前"),  # a quarter's end
     ("Accountants upload bank statements and match them to invoices. The deadline is end of Q2.", "end of Q2"),
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
@@ -520,6 +521,15 @@ def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requir
     verification = first_round(requirement, force_plan=True).stages[2]
     said = " ".join([verification.goal, *verification.success_criteria, *verification.tasks])
     assert stated in said and generic not in said, said
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("做个宠物医院的预约挂号，宠物主人在微信上预约，医生看当天的预约列表", "微信"),
+    ("老板想要一个销售看板，销售每天录入拜访记录，老板在电脑上看业绩", "电脑"),
+])
+def test_the_entry_point_the_requirement_names_is_the_one_the_plan_builds(requirement, entry):
+    plan = first_round(requirement, force_plan=True)
+    assert f"通过{entry}使用" in plan.stages[1].success_criteria[0], plan.stages[1].success_criteria
 
 
 @pytest.mark.parametrize("requirement, stated", [

@@ -99,7 +99,7 @@ _DEADLINE_PATTERNS = (
     re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:(?:下|本|这)个?月)?\s*{_COUNT_ZH}\s*[日号]\s*"
                rf"(?:之前|以前|前)|(?:下|本|这)个?(?:周|星期|月|季度)"
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
-               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月)(?:底|末)(?:之前|以前|前)?|节前"),
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前"),
 )
 # A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
 TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
@@ -286,7 +286,8 @@ TOPICS: tuple[Topic, ...] = (
                   "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
                   "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "slack",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
-                  "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "钉钉", "企业微信", "飞书"),
+                  "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "钉钉", "企业微信", "飞书", "微信", "电脑",
+                  "电脑端", "PC端"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
