@@ -474,6 +474,8 @@ def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, jo
     # when something is done, every month or then: a schedule, not a due date
     ("做一个销售报表小程序，店长每个月底看一次汇总", "月底"),
     ("做一个工资表工具，财务月底导出工资表", "月底"),
+    # how soon someone must act, a rule of the work: not when it ships
+    ("A web form where contractors submit invoices, and the payables team pays them within 30 days", "30 days"),
 ])
 def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadline(requirement, time):
     release = first_round(requirement, force_plan=True).stages[-1]

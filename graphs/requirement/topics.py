@@ -116,6 +116,13 @@ _RECORD_TIMES = (
                r"recorded|entered|added|issued|signed|uploaded|published)\s+(?:before|until|till|after|since|by)\s+\S+",
                re.IGNORECASE),
     re.compile(rf"(?:{_DEADLINE_PATTERNS[-1].pattern})的"),
+    # How soon someone must act on a thing, a rule of the work ("pays them within 30 days", "replies to each
+    # ticket in 2 days"): the verb of the work stands before it, not one of finishing the project ("live in 2 weeks").
+    re.compile(rf"\b(?:pay|paid|reply|replies|replied|respond|answer|approve|review|process|refund|resolve|confirm|"
+               rf"acknowledge|handle|fix|return|reimburse|contact|call)(?:s|es|ed|ing)?\b"
+               rf"(?:\s+(?!(?:in|within|and|but|then|so|must|should|will|be|go|live|ready|done)\b)[\w'-]+){{0,4}}\s+"
+               rf"(?:in|within)\s+{_COUNT_EN}\s+(?:business\s+|working\s+)?(?:days?|weeks?|months?|hours?)\b",
+               re.IGNORECASE),
     # When something is done, not when it is due: a time that recurs ("每个月底看一次汇总") or one followed at once
     # by what is done then ("店长月底看汇总", "月底导出工资表"); "月底前上线", "月底要用上" stay deadlines.
     re.compile(r"每(?:个|周|月|天|年)?\s*(?:月底|月初|月中|周末|周[一二三四五六日天]|季度末|年底|早上|晚上|下班前|上班前)|"
