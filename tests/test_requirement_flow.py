@@ -405,6 +405,7 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
     ("Clerks enter invoices into a web form", "enter"),  # the verb after a plural role, not part of its name
     ("A tool to log my runs and see weekly progress", "see"),  # a short verb that only ends like "employee"
     ("Our bakery wants customers to preorder cakes online", "wants"),  # the verb between the asker and a role
+    ("I coach a kids' soccer club. Parents should be able to RSVP for matches", "coach"),  # the asker's verb
 ])
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal

@@ -206,6 +206,9 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     return None
 
 
+_EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
+
+
 def _en_roles(text: str) -> list[tuple[int, int, str]]:
     words = _EN_WORD.findall(text)
     found: list[tuple[int, int, str]] = []
@@ -223,7 +226,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
-            if start < len(words) and (role := _en_from(words, start, plural=plural)):
+            # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …".
+            after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS
+            if start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural)):
                 found.append((start, role[1], role[0]))
         # The subject of a modal is every content word before it ("customer support agents can …"),
         # unless the modal is passive ("orders can be exported": the orders do nothing).
