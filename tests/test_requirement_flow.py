@@ -545,6 +545,7 @@ def test_the_entry_point_the_requirement_names_is_the_one_the_plan_builds(requir
     ("我们餐厅想做个扫码点餐，顾客扫码下单，高峰期大约50桌同时点", "大约50桌同时点"),  # any classifier after digits
     ("需要一个培训报名系统，员工报名，部门经理审批，每季度大概有2000人次报名", "2000人次报名"),
     ("We run 12 cafes and want a loyalty card app where customers collect stamps", ": 12 cafes"),  # what the asker has
+    ("Our warehouse has 8 forklifts; operators log daily safety checks on a tablet", ": 8 forklifts"),
 ])
 def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
     plan = first_round(requirement, force_plan=True)
@@ -580,6 +581,12 @@ def test_an_answer_opening_with_its_verb_reads_once_in_the_stage_tasks(requireme
     tasks = " ".join(task for stage in first_round(requirement, force_plan=True, answers=answers).stages
                      for task in stage.tasks)
     assert not any(v in tasks for v in verb), tasks
+
+
+def test_a_count_in_a_rule_of_the_work_is_not_the_scale():
+    verification = first_round("Teachers publish quizzes on a web page, and students have 2 attempts per quiz",
+                               force_plan=True).stages[2]
+    assert "2 attempts" not in verification.goal, verification.goal
 
 
 def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():

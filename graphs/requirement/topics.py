@@ -150,8 +150,10 @@ _SCALE_PATTERNS = (
                r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
                r"\b(?:within|under|below|in)\s+\d+(?:\.\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", re.IGNORECASE),
     # "about 50 of them", "around 120 volunteers", "300 bookings a week"
-    # and what the asker has or serves ("we run 12 cafes", "it serves 300 patients"): the count is what is said
-    re.compile(rf"\b(?:have|has|run|runs|own|owns|operate|operates|manage|manages|serve|serves)\s+"
+    # and what the asker has or serves ("we run 12 cafes", "our clinic serves 300 patients"): the count is what is
+    # said. The asker's only: "students have 2 attempts per quiz" is a rule, not a load.
+    re.compile(rf"\b(?:(?:we|I)\s+(?:have|run|own|operate|manage|serve|employ)|"
+               rf"our\s+(?:[\w-]+\s+){{1,2}}?(?:has|runs|owns|operates|manages|serves|employs))\s+"
                rf"(?P<said>{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*)", re.IGNORECASE),
     re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)|"
                rf"\b{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s\s+{_PER_EN}", re.IGNORECASE),
