@@ -583,6 +583,12 @@ def test_an_answer_opening_with_its_verb_reads_once_in_the_stage_tasks(requireme
     assert not any(v in tasks for v in verb), tasks
 
 
+def test_a_count_said_roughly_keeps_its_rate_in_the_plan():
+    verification = first_round("Online booking for our dental practice; we see about 80 patients a day and "
+                               "reception confirms each slot", force_plan=True).stages[2]
+    assert "at the stated scale: about 80 patients a day" in verification.goal, verification.goal
+
+
 def test_a_count_in_a_rule_of_the_work_is_not_the_scale():
     verification = first_round("Teachers publish quizzes on a web page, and students have 2 attempts per quiz",
                                force_plan=True).stages[2]

@@ -155,7 +155,7 @@ _SCALE_PATTERNS = (
     re.compile(rf"\b(?:(?:we|I)\s+(?:have|run|own|operate|manage|serve|employ)|"
                rf"our\s+(?:[\w-]+\s+){{1,2}}?(?:has|runs|owns|operates|manages|serves|employs))\s+"
                rf"(?P<said>{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*)", re.IGNORECASE),
-    re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)|"
+    re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)(?:\s+{_PER_EN})?|"
                rf"\b{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s\s+{_PER_EN}", re.IGNORECASE),
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
