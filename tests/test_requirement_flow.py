@@ -380,6 +380,7 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("Let QA rerun the failed builds from a web page", "QA"),
     ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
     ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
+    ("我们健身房想做一个会员约课系统，教练排课，会员在小程序上预约", "教练"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -403,6 +404,8 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
 @pytest.mark.parametrize("requirement, verb", [
     ("Clerks enter invoices into a web form", "enter"),  # the verb after a plural role, not part of its name
     ("A tool to log my runs and see weekly progress", "see"),  # a short verb that only ends like "employee"
+    ("Our bakery wants customers to preorder cakes online", "wants"),  # the verb between the asker and a role
+    ("I coach a kids' soccer club. Parents should be able to RSVP for matches", "coach"),  # the asker's verb
 ])
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -437,6 +440,7 @@ def test_once_told_what_it_is_for_the_plan_is_titled_and_scoped_by_that():
     # a team's size
     ("We are a three-person team and need a tool to track customer orders", "three-person team"),
     ("A 5-person team of nurses needs a shift planner", "person team"),
+    ("A tool for our 5-person support team to track customer tickets", "person support team"),
     # a permission the requirement requires
     ("做一个库存查询页面，需要管理员权限才能修改库存", "管理员"),
     ("A price list page; editing prices requires admin rights", "admin"),
@@ -471,6 +475,8 @@ def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, jo
     # when something is done, every month or then: a schedule, not a due date
     ("做一个销售报表小程序，店长每个月底看一次汇总", "月底"),
     ("做一个工资表工具，财务月底导出工资表", "月底"),
+    # how soon someone must act, a rule of the work: not when it ships
+    ("A web form where contractors submit invoices, and the payables team pays them within 30 days", "30 days"),
 ])
 def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadline(requirement, time):
     release = first_round(requirement, force_plan=True).stages[-1]
@@ -490,6 +496,7 @@ def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
     "We are a three-person team and need a tool to track invoices",  # the asker's own group
     "我们是一个五人的设计团队，想做一个素材管理工具",
     "I want to track my reading list on my phone",  # the asker does it themselves
+    "帮我做个记账小工具，我和老婆两个人用，每月看一下支出分类",  # the asker and who they name
 ])
 def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -499,6 +506,9 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     ("An archive search page for librarians. It must be live by the end of March.", "by the end of March"),
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
     ("给学校做个失物招领小程序，学生可以发布丢失物品，月底前上线", "月底前"),  # a month-end with no month named
+    ("做一个报销系统，员工在企业微信里提交发票，下个月15号前要用上", "下个月15号前"),  # a day of next month
+    ("老板想要一个销售看板，销售每天录入拜访记录，季度末之前要上线", "季度末之前"),  # a quarter's end
+    ("Accountants upload bank statements and match them to invoices. The deadline is end of Q2.", "end of Q2"),
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
     release = first_round(requirement, force_plan=True).stages[-1]
@@ -514,6 +524,80 @@ def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requir
     verification = first_round(requirement, force_plan=True).stages[2]
     said = " ".join([verification.goal, *verification.success_criteria, *verification.tasks])
     assert stated in said and generic not in said, said
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("做个宠物医院的预约挂号，宠物主人在微信上预约，医生看当天的预约列表", "微信"),
+    ("老板想要一个销售看板，销售每天录入拜访记录，老板在电脑上看业绩", "电脑"),
+])
+def test_the_entry_point_the_requirement_names_is_the_one_the_plan_builds(requirement, entry):
+    plan = first_round(requirement, force_plan=True)
+    assert f"通过{entry}使用" in plan.stages[1].success_criteria[0], plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    # a count of any thing, said roughly, or as a rate: not only the counts a word list names
+    ("A booking page for our meeting rooms, about 40 of them", "about 40 of them"),
+    ("Build a volunteer scheduling site for our food bank. We have around 120 volunteers.", "around 120 volunteers"),
+    ("Coaches publish classes on a web page; roughly 300 bookings a week", "300 bookings a week"),
+    ("公司有200多名员工，想做一个报销系统，员工提交发票", "200多名员工"),
+    ("我们物业想做个报修系统，业主拍照提交，每月大约300单", "每月大约300单"),
+    ("我们餐厅想做个扫码点餐，顾客扫码下单，高峰期大约50桌同时点", "大约50桌同时点"),  # any classifier after digits
+    ("需要一个培训报名系统，员工报名，部门经理审批，每季度大概有2000人次报名", "2000人次报名"),
+    ("We run 12 cafes and want a loyalty card app where customers collect stamps", ": 12 cafes"),  # what the asker has
+    ("Our warehouse has 8 forklifts; operators log daily safety checks on a tablet", ": 8 forklifts"),
+])
+def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
+    plan = first_round(requirement, force_plan=True)
+    assert stated in plan.stages[2].goal, plan.stages[2].goal
+    assert not any(stated in item for item in plan.scope), plan.scope
+
+
+def test_a_stated_fact_that_opens_a_sentence_reads_mid_sentence_in_the_plan():
+    verification = first_round("Our school needs a homework portal for teachers. About 600 students use it.",
+                               force_plan=True).stages[2]
+    assert verification.goal.endswith("at the stated scale: about 600 students use it."), verification.goal
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("Front desk staff check in patients on a tablet. Must comply with HIPAA.", "comply with HIPAA"),
+    ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "符合等保三级要求"),
+    ("Engineers request cloud accounts, the security team approves, and everything is logged for SOC 2 audits",
+     "SOC 2 audits"),  # a standard named by itself
+])
+def test_a_compliance_rule_the_requirement_states_is_the_access_rule_verified_not_a_sign_in_assumed(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert any(c.endswith(rule) for c in plan.stages[2].success_criteria), plan.stages[2].success_criteria
+    assert not any("SQLite" not in a.text and ("sign-in" in a.text or "登录" in a.text) for a in plan.assumptions), \
+        plan.assumptions
+
+
+@pytest.mark.parametrize("requirement, answers, verb", [
+    ("A page where clerks enter invoices", {"q_data_store": "Use the existing Postgres database",
+                                            "q_interface": "via Slack"}, ("through use", "through via")),
+    ("做一个扫码点餐，顾客扫码下单", {"q_data_store": "用MySQL", "q_interface": "通过小程序"}, ("通过用", "通过通过")),
+])
+def test_an_answer_opening_with_its_verb_reads_once_in_the_stage_tasks(requirement, answers, verb):
+    tasks = " ".join(task for stage in first_round(requirement, force_plan=True, answers=answers).stages
+                     for task in stage.tasks)
+    assert not any(v in tasks for v in verb), tasks
+
+
+def test_a_count_said_roughly_keeps_its_rate_in_the_plan():
+    verification = first_round("Online booking for our dental practice; we see about 80 patients a day and "
+                               "reception confirms each slot", force_plan=True).stages[2]
+    assert "at the stated scale: about 80 patients a day" in verification.goal, verification.goal
+
+
+def test_a_count_in_a_rule_of_the_work_is_not_the_scale():
+    verification = first_round("Teachers publish quizzes on a web page, and students have 2 attempts per quiz",
+                               force_plan=True).stages[2]
+    assert "2 attempts" not in verification.goal, verification.goal
+
+
+def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():
+    verification = first_round("做一个社区团购小程序，居民下单，只有团长能看到订单汇总", force_plan=True).stages[2]
+    assert any(c.endswith("只有团长能看到订单汇总") for c in verification.success_criteria), verification.success_criteria
 
 
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():

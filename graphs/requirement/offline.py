@@ -37,13 +37,14 @@ _EN_COMMA = re.compile(r",\s+(?:(?:and|while|but|then|so)\s+)?")
 
 def _en_clauses(text: str) -> list[str]:
     """An English requirement's clauses: its sentences, split again at a comma that a role opens
-    ("…, and managers approve them"), not at one that sets off a phrase ("with export, and search")."""
+    ("…, and managers approve them") or that sets off only when or how many ("…, about 40 of them"),
+    not at one that sets off a phrase ("with export, and search")."""
     clauses: list[str] = []
     for sentence in _EN_CLAUSE_END.split(text):
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
-            if opens_with_role(piece):
+            if opens_with_role(piece) or _only_states_time_or_load(piece):
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
@@ -189,6 +190,12 @@ def _question(topic: Topic, zh: bool, has_repository: bool) -> dict[str, Any]:
     }
 
 
+# The verb an answer about a store or an entry point may open with; the plan's sentences supply their own.
+# Not the 用 of 用户 ("用户表"), 用途 or 用法.
+_USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|用(?![户途法]))\s*)",
+                    re.IGNORECASE)
+
+
 @offline_composer(RequirementPlan)
 def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     facts = request.facts
@@ -240,7 +247,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
                 stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
-                stated_value[topic.id] = phrase
+                stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding
@@ -305,6 +312,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     else:
         store = value("q_data_store", "the store chosen in Stage 1", "第一阶段选定的存储")
         interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
+    # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
+    store, interface = _USING.sub("", store), _USING.sub("", interface)
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value

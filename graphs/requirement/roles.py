@@ -33,7 +33,7 @@ _GENERIC = {"用户", "使用者", "大家", "人人", "个人", "他人", "别�
 # How a Chinese word for a person ends: 管理员, 师傅, 工程师, 业主, 顾客, 家长, 审批人, 部门经理 …
 _ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主", "客", "手", "家", "士", "民", "官", "匠", "人",
                "任", "经理", "主管", "总监", "老板", "领导", "司机", "同学", "财务", "会计", "出纳", "前台", "保安",
-               "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方")
+               "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方", "教练")
 # Words with those endings that are not people (a verb, a thing, a place).
 _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "时长", "较长", "过长", "太长", "擅长", "加工", "手工",
                  "施工", "开工", "完工", "停工", "账户", "门户", "窗户", "开户", "入户", "落户", "过户", "博客", "国家",
@@ -132,7 +132,8 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
 
 # ---------------------------------------------------------------- English
 
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|[.,;:!?()\"\n]")
+# A number is a word of its own, and one joined to a word too ("5-person"): never a piece of a role's name.
+_EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*|[.,;:!?()\"\n]")
 # A stem of three letters at least: "see", "per", "ian" end so without being people.
 _EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
 # People whose word ends otherwise ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
@@ -192,7 +193,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     """The role that begins at words[start] ("warehouse staff", "dispatchers"), and where it ends;
     `plural`: only a plural or a role word of the catalogue will do."""
     for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
-        if not _content(words[end - 1]):
+        # A verb ends the run: what follows it is its object ("bakery wants customers": only "customers").
+        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
             return None
         head = words[end - 1].lower()
         if _en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS or find_keywords(head, _KNOWN)):
@@ -204,24 +206,29 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     return None
 
 
+_EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
+
+
 def _en_roles(text: str) -> list[tuple[int, int, str]]:
     words = _EN_WORD.findall(text)
     found: list[tuple[int, int, str]] = []
 
-    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all" …
-        while i < len(words) and words[i][0].isalpha() and is_function_word(words[i]):
+    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person" …
+        while i < len(words) and (words[i][0].isdigit() or words[i][0].isalpha() and is_function_word(words[i])):
             i += 1
         return i
 
     for i, word in enumerate(words):
         lower = word.lower()
-        opens = i == 0 or not word[0].isalpha()  # the start of the text or of a clause
+        opens = i == 0 or not word[0].isalnum()  # the start of the text or of a clause
         if opens or lower in _EN_BEFORE or lower in _EN_AND:
             start = past_pointers(i if i == 0 else i + 1)
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
-            if start < len(words) and (role := _en_from(words, start, plural=plural)):
+            # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …".
+            after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS
+            if start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural)):
                 found.append((start, role[1], role[0]))
         # The subject of a modal is every content word before it ("customer support agents can …"),
         # unless the modal is passive ("orders can be exported": the orders do nothing).
@@ -232,7 +239,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             if start < i and _en_role(words[i - 1]):
                 found.append((start, i, " ".join(words[start:i])))
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
-    return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalpha())
+    return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
              and role[1:2].islower() else role) for start, end, role in found]
 
 
@@ -325,10 +332,13 @@ def named_roles(text: str) -> list[str]:
 SPEAKER_ZH = r"(?:我们?|咱们?|本人)"
 # The asker uses it: as the subject of using or being able to ("我们可以在手机上查", "我平时用"), or as
 # who it is for ("自己用", "给我们用", "内部使用"). Wishes ("我想", "我们需要") say who asks, not who uses.
+_WITH_ZH = r"我(?:和|跟|与)"
 _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:来|会)?(?:用|使用|可以|能够?)"
                        # the asker's own group ("我们是一个三人团队"), not a shop that serves others
                        rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
-                       rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)")
+                       rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)"
+                       # the asker and who they name ("我和老婆两个人用", "我跟室友一起用")
+                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)")
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
 # need …"): that group uses it. Not a shop or a company, which serve others.
 _ASKER_GROUP_EN = re.compile(r"\b(?:we\s+are|we're|I\s+am\s+in|I'm\s+in)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}"
@@ -343,7 +353,7 @@ _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:pers
                        r"\b(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
                        r"(?!(?:build|make|create|have|get|develop|add|set\s+up|write)\b)[a-z]+|"
                        + _ASKER_GROUP_EN.pattern, re.IGNORECASE)
-_MANY = re.compile(r"我们|咱们|内部|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
+_MANY = re.compile(rf"我们|咱们|内部|{_WITH_ZH}|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
                    r"company|business|shop|store)\b", re.IGNORECASE)
 
 

@@ -75,7 +75,8 @@ def _to_clause_end(text: str, match: re.Match[str]) -> str:
     "下周五之前" + "做完"); a longer rest is another thought, left out."""
     rest = _CLAUSE_REST.match(text, match.end()).group(0)
     short = len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4
-    return (match.group(0) + rest if short else match.group(0)).strip()
+    said = match.groupdict().get("said") or match.group(0)  # a shape may name the part that says it ("run 12 cafes")
+    return (said + rest if short else said).strip()
 
 
 _MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -90,11 +91,15 @@ _DEADLINE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
+    # "The deadline is end of Q2": the end of a period said to be when it is due, not when something is done
+    re.compile(rf"(?<=\bis\s)(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?:next|this)\s+)?(?:{_MONTHS}|week|month|quarter|year|"
+               rf"q[1-4])\b", re.IGNORECASE),
     # "3月15日前", "下周五之前", "本月底", "下个月", "两周内", "年底", "月底前", "春节前"
     # ("本月的订单", "三年前的数据" are what to show, not when to ship: a relative time needs a "by" after it)
-    re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:下|本|这)个?(?:周|星期|月|季度)"
+    re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:(?:下|本|这)个?月)?\s*{_COUNT_ZH}\s*[日号]\s*"
+               rf"(?:之前|以前|前)|(?:下|本|这)个?(?:周|星期|月|季度)"
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
-               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月)(?:底|末)(?:之前|以前|前)?|节前"),
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前"),
 )
 # A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
 TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
@@ -111,27 +116,66 @@ _RECORD_TIMES = (
                r"recorded|entered|added|issued|signed|uploaded|published)\s+(?:before|until|till|after|since|by)\s+\S+",
                re.IGNORECASE),
     re.compile(rf"(?:{_DEADLINE_PATTERNS[-1].pattern})的"),
+    # How soon someone must act on a thing, a rule of the work ("pays them within 30 days", "replies to each
+    # ticket in 2 days"): the verb of the work stands before it, not one of finishing the project ("live in 2 weeks").
+    re.compile(rf"\b(?:pay|paid|reply|replies|replied|respond|answer|approve|review|process|refund|resolve|confirm|"
+               rf"acknowledge|handle|fix|return|reimburse|contact|call)(?:s|es|ed|ing)?\b"
+               rf"(?:\s+(?!(?:in|within|and|but|then|so|must|should|will|be|go|live|ready|done)\b)[\w'-]+){{0,4}}\s+"
+               rf"(?:in|within)\s+{_COUNT_EN}\s+(?:business\s+|working\s+)?(?:days?|weeks?|months?|hours?)\b",
+               re.IGNORECASE),
     # When something is done, not when it is due: a time that recurs ("每个月底看一次汇总") or one followed at once
     # by what is done then ("店长月底看汇总", "月底导出工资表"); "月底前上线", "月底要用上" stay deadlines.
     re.compile(r"每(?:个|周|月|天|年)?\s*(?:月底|月初|月中|周末|周[一二三四五六日天]|季度末|年底|早上|晚上|下班前|上班前)|"
                r"(?:月底|月初|月中|周末|季度末|年底)(?=看|查|导出|汇总|统计|对账|发|开会|盘点|结算|复盘|整理)"),
 )
+# A span of time after a count is a deadline or a duration ("in 2 weeks"), not how many use it.
+_TIME_UNITS_EN = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|times?)\b"
+_NUMBER_EN = r"\d[\d,.]*\+?\s*[km]?"
+_PER_EN = r"(?:a|an|per|each|every)\s+(?:second|minute|hour|day|week|month|year)\b"
+# How many of anything, said roughly ("about 50 of them", "大约300单", "200多名员工") or as a rate ("300 bookings
+# a week", "每月300单"): the count is the load whatever it counts, so no list of nouns can hold them all.
+_ROUGHLY_EN = r"(?:about|around|roughly|approximately|nearly|almost|over|more than|up to|some|~)"
+_ROUGHLY_ZH = r"(?:大约|大概|差不多|将近|超过|不到|约有|约为|(?<![预签合节公邀制])约)"
+# Not a lone 一 ("每周一份周报", "大约一个月" say how often or how long) nor a span of time after the classifier.
+_MANY_ZH = r"(?:\d[\d,]*|[两三四五六七八九十百千][一二两三四五六七八九十百千]*|一[十百千万][一二两三四五六七八九十百千]*)"
+_CLASSIFIERS_ZH = r"(?:个|名|位|家|条|单|笔|件|台|间|所|户|份|辆|人)(?!月|星期|小时|钟头|工作日|周|季度)"
+# Digits with whatever counts them ("50桌", "300杯"): after a word of roughly or of a rate, any classifier will do,
+# but for a time of day or a date ("每天8点", "每月15号").
+_COUNTED_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}|"
+               rf"\d[\d,.]*\s*[万千百]?\s*[多余]?\s*(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头))[\u4e00-\u9fff])")
 _SCALE_PATTERNS = (
     TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
     re.compile(r"\b\d[\d,.]*\s*[km]?\s*(?:users|people|persons|shops|stores|branches|customers|requests|orders|records|"
                r"rows|items|products|employees|students|visitors|devices|transactions|messages|files|gb|tb|mb)\b|"
                r"\b(?:within|under|below|in)\s+\d+(?:\.\d+)?\s*(?:ms|milliseconds?|s|secs?|seconds?)\b", re.IGNORECASE),
+    # "about 50 of them", "around 120 volunteers", "300 bookings a week"
+    # and what the asker has or serves ("we run 12 cafes", "our clinic serves 300 patients"): the count is what is
+    # said. The asker's only: "students have 2 attempts per quiz" is a rule, not a load.
+    re.compile(rf"\b(?:(?:we|I)\s+(?:have|run|own|operate|manage|serve|employ)|"
+               rf"our\s+(?:[\w-]+\s+){{1,2}}?(?:has|runs|owns|operates|manages|serves|employs))\s+"
+               rf"(?P<said>{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*)", re.IGNORECASE),
+    re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)(?:\s+{_PER_EN})?|"
+               rf"\b{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s\s+{_PER_EN}", re.IGNORECASE),
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
-    re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
+    re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
                rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+    # "每月大约300单", "大概40台设备", "200多名", "50家左右"
+    re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
+               rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
+               rf"{_MANY_ZH}\s*[万千百]?\s*[多余]\s*{_CLASSIFIERS_ZH}|"
+               rf"{_COUNTED_ZH}\s*左右"),
 )
 
 _ACCESS_PATTERNS = (
     # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
     re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
                r"change|modify|approve|delete)\b", re.IGNORECASE),
-    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:看|查看|看到|访问|修改|编辑|审批|删除|见)"),
+    # A law or standard it must meet is one too: "must comply with HIPAA", "GDPR-compliant", "需要符合等保三级要求".
+    re.compile(r"\b(?:comply|complies|complying|compliant|compliance)\s+with\s+(?:the\s+)?[\w-]+|"
+               r"\b[A-Z][\w-]*[- ]compliant\b|\b(?:SOC\s?2|HIPAA|GDPR|PCI(?:[- ]DSS)?|ISO\s?27001|SOX)\b"),
+    re.compile(r"(?:符合|满足|遵守|通过)[^，。；,;]{0,8}?(?:等保|合规|隐私|法规|规定|标准|认证)"),
+    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|删除|看|见)"),  # the longer verb first
 )
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
@@ -251,7 +295,8 @@ TOPICS: tuple[Topic, ...] = (
                   "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
                   "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "slack",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
-                  "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "钉钉", "企业微信", "飞书"),
+                  "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "钉钉", "企业微信", "飞书", "微信", "电脑",
+                  "电脑端", "PC端"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
