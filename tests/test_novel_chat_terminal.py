@@ -98,6 +98,11 @@ def test_questions_in_a_file_redirected_to_ng_chat_are_each_answered(tmp_path):
     assert "[文风] 对话要简短有力" in printed and "ng chat mentor_rift --thread" in printed
 
 
+def test_asking_how_far_the_book_is_written_is_answered_with_its_progress(tmp_path):
+    printed = redirected_chat(tmp_path, "现在写到第几章了\n/quit\n")
+    assert "要生成到第几章" not in printed and printed.count("项目 mentor_rift：") == 2, printed
+
+
 def test_a_plan_to_confirm_is_shown_once_then_asked_with_y_or_n(tmp_path):
     chat = spawn_chat(tmp_path)
     try:

@@ -36,6 +36,12 @@ def test_clear_messages_are_classified_by_rules(text, intent):
     assert read.intent_by_rules(text) == intent
 
 
+@pytest.mark.parametrize("text", ["现在写到第几章了", "写了多少字了？", "How far along is the book?",
+                                  "how many chapters are written?"])
+def test_asking_how_far_the_book_is_is_a_question_not_an_order_to_write(text):
+    assert read.asks_progress(text) and read.intent_by_rules(text) == "knowledge"
+
+
 def test_a_message_no_rule_covers_goes_to_the_closest_example_intent():
     assert read.intent_by_rules("把故事往后推进一些") is None
     assert read.intent_by_examples("把故事往后推进一些") == "generate"

@@ -277,6 +277,11 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     references = dict(state.get("references") or {})
     names = tools.graph.names()
     mentioned = read.names_in(text, names)
+    if read.asks_progress(text) and not mentioned:
+        # "现在写到第几章了" / "how far along is the book": the project's status answers it, as /status does;
+        # no passage of the text does ("how many chapters is Mara in" names someone and is a question of the text).
+        status = await tools.call("status", _status_artifact, ctx, tools.workflow)
+        return {"turn": None, "outcome": "done", "reply": status_sentence(status)}
     chosen = read.names_in(" ".join(answers.values()), names)
     pronoun = read.pronoun_in(text)
     # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.

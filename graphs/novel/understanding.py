@@ -18,7 +18,7 @@ SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", 
 
 _GENERATE = re.compile(r"(继续生成|生成|续写|写到|写完|接着写|往下写|开始写|重写|跑到|generate|continue|write)", re.I)
 _PREFERENCE = re.compile(r"(我喜欢|我希望|我想要|我偏好|偏好|以后(都|请|要)|不要再|别再|文风|prefer|i like)", re.I)
-_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|[?？]|who|what|when|where|which|why|how"
+_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|第几|几章|多少|[?？]|who|what|when|where|which|why|how"
                        r"|^\s*(?:is|are|was|were|do|does|did|has|have|had)\b"
                        # an A-not-A question: 有没有, 是不是, 写没写, 会不会
                        r"|([\u4e00-\u9fff])[不没]\2)", re.I)
@@ -29,6 +29,10 @@ _ROLLBACK = re.compile(r"(回滚|退回到|rollback|roll back)", re.I)
 # Asked as a request rather than a question: "讲讲林远这个人", "介绍一下反派", "tell me about the villain".
 _TELL_ME = re.compile(r"^\s*(?:请|帮我|给我)?\s*(?:讲讲|说说|聊聊|谈谈|介绍一下|介绍|告诉我|描述一下|概括一下|总结一下)"
                       r"|\b(?:tell me about|describe|summari[sz]e|explain)\b", re.I)
+# Asked how far the book is, which the project's status answers: "现在写到第几章了" (写到 is no order to
+# write here), "写了多少字", "how far along is the book".
+_PROGRESS = re.compile(r"进度|写到(?:了)?(?:第几|哪)|写了(?:几|多少)|(?:几|多少)章|多少字|\bprogress\b|\bhow far\b"
+                       r"|\bhow many (?:chapters|words)\b|\bhow long is (?:the|this|my) (?:book|novel|story)\b", re.I)
 _CLEAN = re.compile(r"(清理|清空|全部删除|从头再来|clean)", re.I)
 _FORCE = re.compile(r"(重写|覆盖|重新生成|overwrite|rewrite|regenerate)", re.I)
 _CONTINUE = re.compile(r"(继续|接着|往下|continue)", re.I)
@@ -142,6 +146,11 @@ def wants_overwrite(text: str) -> bool:
 
 def wants_rollback(text: str) -> bool:
     return bool(_ROLLBACK.search(text))
+
+
+def asks_progress(text: str) -> bool:
+    """Asks how far the book is written (chapters, words), not about what is in it."""
+    return bool(_PROGRESS.search(text)) and is_question(text)
 
 
 def wants_clean(text: str) -> bool:
