@@ -12,7 +12,7 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import characters_in_description, key_things, unnamed_lead
+from graphs.novel.understanding import adversary, characters_in_description, key_things, unnamed_lead
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -175,16 +175,23 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     else:
         hero = named[0].name if named else next(invented)
         hero_female, beside = (_female(named[0].gender) if named else None), named[1:]
-    rival = next(invented)
+    # the one the description sets against the hero is the antagonist ("her rival Doyle", "表哥顾远舟勾结盐帮"),
+    # not a stranger invented beside them
+    foe = adversary(description, beside, hero)
+    beside = [c for c in beside if c is not foe]
+    rival = foe.name if foe else next(invented)
+    rival_tie = foe.said_as if foe and foe.said_as else ties[2]
+    rival_back = (_called_back(foe.said_as, hero_female) if foe else None) or ties[2]
     # (name, what the protagonist calls them, what they call the protagonist, gender the description gives)
     side = [(c.name, c.said_as or ties[1], _called_back(c.said_as, hero_female) or ties[1], _female(c.gender))
             for c in beside]
     for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):]:
         side.append((next(invented), tie, back, None))
     return CharactersConfig(
-        protagonist=_character(hero, lead, seed, {**{name: tie for name, tie, _, _ in side}, rival: ties[2]},
+        protagonist=_character(hero, lead, seed, {**{name: tie for name, tie, _, _ in side}, rival: rival_tie},
                                english=english, female=hero_female),
-        antagonist=_character(rival, villain, seed, {hero: ties[2]}, english=english),
+        antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
+                              female=_female(foe.gender) if foe else None),
         supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female)
                                for name, _, back, female in side],
     )
@@ -211,7 +218,8 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "宿敌": ("宿敌", "宿敌"), "学徒": ("师父", "师父"), "弟子": ("师父", "师父"), "学生": ("老师", "老师"),
              "老师": ("学生", "学生"), "同学": ("同学", "同学"), "同桌": ("同桌", "同桌"), "邻居": ("邻居", "邻居"),
              "室友": ("室友", "室友"), "同事": ("同事", "同事"), "伙伴": ("伙伴", "伙伴"), "同伴": ("同伴", "同伴"),
-             "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马")}
+             "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马"),
+             "表哥": ("表妹", "表弟"), "表姐": ("表妹", "表弟"), "表弟": ("表姐", "表哥"), "表妹": ("表姐", "表哥")}
 
 
 def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:

@@ -439,7 +439,12 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "neighbour": None, "neighbor": None, "classmate": None, "niece": "female", "nephew": "male",
            "granddaughter": "female", "grandson": "male", "stepmother": "female", "stepfather": "male",
            "fiancee": "female", "fiancée": "female", "fiance": "male", "fiancé": "male", "widow": "female",
-           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None}
+           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None, "nemesis": None, "enemy": None,
+           # callings a book's people are brought in by ("Engineer Priya Nair", "the pilot Sam Ortiz")
+           "engineer": None, "doctor": None, "pilot": None, "professor": None, "nurse": None, "soldier": None,
+           "sergeant": None, "lieutenant": None, "commander": None, "officer": None, "agent": None,
+           "scientist": None, "mechanic": None, "navigator": None, "medic": None, "smuggler": None,
+           "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -447,10 +452,13 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # nouns of a person jieba's dictionary tags a verb (邻居 v, 搭档 v, 侦探 v, 助理 vn), so that no tag
            # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
            "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
-           "同桌": None, "室友": None}
-_NAME_EN = r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+           "同桌": None, "室友": None, "仇人": None,
+           "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女"}
+# A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
+_NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+)?)"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
-_KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
+# The word saying who someone is may be capitalised as a title ("Engineer Priya Nair wakes…", "Sister Agnes").
+_KIN_NAME_EN = re.compile(r"\b((?i:" + "|".join(_KIN_EN) + r"))\s+" + _NAME_EN)
 # The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
 _CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
 _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
@@ -666,6 +674,32 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if kept is None or (kept.said_as is None and character.said_as):
             found[character.name] = character
     return _gendered_by_pronouns(text, list(found.values()))
+
+
+# Who a description sets against the lead: called a rival or enemy ("her old rival Captain Doyle", "宿敌"), or
+# the one its clause says does harm ("表哥顾远舟暗中勾结盐帮", "Tom betrays the crew").
+_ENMITY = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头"}
+_HARM = re.compile(r"勾结|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
+                   r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b", re.I)
+# An English comma may set a name beside its noun ("the guild master, Anselm, schemes"): it ends no clause here.
+_CLAUSE_SPLIT = re.compile(r"[，。；！？.;!?]")
+
+
+def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharacter | None:
+    """The one of `people` (not the lead) the description calls an enemy, else the first named in a clause
+    of theirs that does harm; None when it sets no one against the lead (a villain is then invented)."""
+    others = [p for p in people if p.name != lead]
+    called = next((p for p in others if (p.said_as or "").lower() in _ENMITY), None)
+    if called is not None:
+        return called
+    for clause in _CLAUSE_SPLIT.split(text):
+        harm = _HARM.search(clause)
+        # the one named last before the harm is who does it ("周伯发现表哥顾远舟勾结盐帮": 顾远舟)
+        before = [(clause.rfind(p.name, 0, harm.start()), p) for p in others] if harm else []
+        doers = sorted((at, p.name, p) for at, p in before if at >= 0)
+        if doers:
+            return doers[-1][2]
+    return None
 
 
 # Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
