@@ -391,6 +391,31 @@ def topic_words(text: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# "沈青禾知道顾远舟勾结盐帮了吗", "does Doyle know about the coded messages yet": whether someone has learned of
+# something, which only a passage naming that something can tell.
+_KNOWS = re.compile(r"知道|得知|发现|察觉|听说|知晓|晓得|\b(?:knows?|knew|aware of|found out|finds? out|learn(?:ed|t|s)?"
+                    r"|discover(?:ed|s)?)\b", re.I)
+_KNOWS_TAIL = re.compile(r"(?:了吗|吗|了没有|没有|了没|呢|\byet\b|\balready\b|\bby now\b)?\W*$", re.I)
+
+
+def known_thing(text: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
+    """What a question asks whether someone knows, in its own words ("顾远舟勾结盐帮", "the coded messages");
+    None when it asks no such thing."""
+    match = _KNOWS.search(text) if is_question(text) else None
+    if match is None:
+        return None
+    thing = re.sub(r"^\s*(?:about|of|that)\s+", "", text[match.end():], flags=re.I)
+    thing = _KNOWS_TAIL.sub("", thing).strip(" ，,。?？")
+    return thing if topic_words(without_names(thing, names)) else None
+
+
+def without_names(text: str, names: list[str] | tuple[str, ...]) -> str:
+    """`text` with the characters' names blanked out (longest first: "Captain Doyle" before "Doyle")."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return text
+
+
 def mentions(text: str, word: str) -> bool:
     """`text` has the topic word `word`: in Chinese as it is; in English as a whole word in any letter case
     and any ending ("rain" → "rained", "raining"; "betrayed" → "betrays")."""
