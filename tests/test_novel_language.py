@@ -325,3 +325,12 @@ async def test_a_cousin_set_against_the_lead_still_calls_her_his_cousin_offline(
                                          facts={"language": "zh", "seed": "book", "description": description})
     assert (cast.protagonist.relationships["顾远舟"], cast.antagonist.relationships["沈青禾"]) == ("表哥", "表妹")
     assert cast.antagonist.gender == "男"
+
+
+async def test_a_girl_is_young_and_an_old_steward_old_offline():
+    # "少女沈青禾" was written down as 36 and "老管家周伯" as 25.
+    description = "少女沈青禾接手濒临破产的茶庄，老管家周伯知道当年的秘密"
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": "zh", "seed": "tea", "description": description})
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert ages["沈青禾"] < 20 and ages["周伯"] >= 55, ages
