@@ -98,6 +98,22 @@ def test_questions_in_a_file_redirected_to_ng_chat_are_each_answered(tmp_path):
     assert "[文风] 对话要简短有力" in printed and "ng chat mentor_rift --thread" in printed
 
 
+def test_asking_how_far_the_book_is_written_is_answered_with_its_progress(tmp_path):
+    printed = redirected_chat(tmp_path, "现在写到第几章了\n/quit\n")
+    assert "要生成到第几章" not in printed and printed.count("项目 mentor_rift：") == 2, printed
+
+
+def test_asked_whether_someone_knows_a_thing_no_chapter_mentions_the_answer_is_not_yet(tmp_path):
+    # "林远知道苏微的身世了吗" was answered with the relation sheet and chapter events, never saying yes or no.
+    printed = redirected_chat(tmp_path, "林远知道苏微的身世了吗\n/quit\n")
+    assert "已写的 3 章里还没有写到林远知道“苏微的身世”" in printed, printed
+
+
+def test_asked_whether_someone_knows_a_thing_a_chapter_tells_the_answer_quotes_it(tmp_path):
+    printed = redirected_chat(tmp_path, "林远知道父亲的遗书了吗\n/quit\n")
+    assert "「林远在藏经阁的暗格里找到了父亲的遗书" in printed and "还没有写到" not in printed, printed
+
+
 def test_a_plan_to_confirm_is_shown_once_then_asked_with_y_or_n(tmp_path):
     chat = spawn_chat(tmp_path)
     try:

@@ -284,3 +284,53 @@ async def test_a_lead_named_beside_the_words_that_bring_her_in_is_the_protagonis
     cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
                                          facts={"language": "en", "seed": "book", "description": description})
     assert (cast.protagonist.name, cast.protagonist.gender) == ("Mara", "female"), cast.protagonist
+
+
+@pytest.mark.parametrize("description, lead", [
+    # "Engineer Priya Nair" was no one: an invented "Captain Doyle" cast led the book and Priya was never in it
+    ("A mining station orbiting Neptune. Engineer Priya Nair wakes from cryosleep to find the crew gone.", "Priya Nair"),
+    ("Sister Agnes keeps the abbey's bees while the village starves.", "Agnes"),
+])
+async def test_a_lead_brought_in_by_a_capitalised_calling_is_the_protagonist_offline(description, lead):
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": "en", "seed": "book", "description": description})
+    assert cast.protagonist.name == lead, cast.protagonist
+
+
+async def test_a_character_called_with_capitals_inside_the_name_is_in_the_cast_offline():
+    description = "Priya repairs the station; the station AI, called HALden, lies about the date."
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": "en", "seed": "book", "description": description})
+    assert "HALden" in [c.name for c in cast.all_characters()]
+
+
+@pytest.mark.parametrize("language, description, villain", [
+    ("zh", "江南茶商世家，少女沈青禾接手濒临破产的茶庄，她的表哥顾远舟暗中勾结盐帮，老管家周伯知道当年的秘密", "顾远舟"),
+    ("en", "A glassblower named Otto Brandt and his daughter Liesel run a furnace; the guild master, Anselm, schemes "
+           "to seize their workshop.", "Anselm"),
+    ("en", "A girl named Wren flies mail planes over the Andes. Her old rival Dario Salas sabotages her engine.",
+     "Dario Salas"),
+])
+async def test_the_one_the_description_sets_against_the_lead_is_the_antagonist_offline(language, description, villain):
+    # "反派是谁" named an invented 叶瑶 while the description's own schemer stood beside the lead as a friend.
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": description})
+    assert cast.antagonist.name == villain, cast.antagonist
+    assert villain not in [c.name for c in cast.supporting_characters]
+
+
+async def test_a_cousin_set_against_the_lead_still_calls_her_his_cousin_offline():
+    description = "少女沈青禾接手茶庄，她的表哥顾远舟暗中勾结盐帮"
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": "zh", "seed": "book", "description": description})
+    assert (cast.protagonist.relationships["顾远舟"], cast.antagonist.relationships["沈青禾"]) == ("表哥", "表妹")
+    assert cast.antagonist.gender == "男"
+
+
+async def test_a_girl_is_young_and_an_old_steward_old_offline():
+    # "少女沈青禾" was written down as 36 and "老管家周伯" as 25.
+    description = "少女沈青禾接手濒临破产的茶庄，老管家周伯知道当年的秘密"
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": "zh", "seed": "tea", "description": description})
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert ages["沈青禾"] < 20 and ages["周伯"] >= 55, ages

@@ -36,6 +36,20 @@ def test_clear_messages_are_classified_by_rules(text, intent):
     assert read.intent_by_rules(text) == intent
 
 
+@pytest.mark.parametrize("text", ["现在写到第几章了", "写了多少字了？", "How far along is the book?",
+                                  "how many chapters are written?"])
+def test_asking_how_far_the_book_is_is_a_question_not_an_order_to_write(text):
+    assert read.asks_progress(text) and read.intent_by_rules(text) == "knowledge"
+
+
+@pytest.mark.parametrize("text, thing", [("沈青禾知道顾远舟勾结盐帮了吗", "顾远舟勾结盐帮"),
+                                         ("Does Doyle know about the coded messages yet?", "the coded messages"),
+                                         ("has Priya found out that the crew left?", "the crew left"),
+                                         ("林远知道沈青了吗", None), ("who is Priya?", None)])
+def test_what_a_question_asks_whether_someone_knows_is_read_in_its_own_words(text, thing):
+    assert read.known_thing(text, ["沈青禾", "顾远舟", "林远", "沈青", "Captain Doyle", "Priya Nair"]) == thing
+
+
 def test_a_message_no_rule_covers_goes_to_the_closest_example_intent():
     assert read.intent_by_rules("把故事往后推进一些") is None
     assert read.intent_by_examples("把故事往后推进一些") == "generate"

@@ -277,6 +277,11 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     references = dict(state.get("references") or {})
     names = tools.graph.names()
     mentioned = read.names_in(text, names)
+    if read.asks_progress(text) and not mentioned:
+        # "现在写到第几章了" / "how far along is the book": the project's status answers it, as /status does;
+        # no passage of the text does ("how many chapters is Mara in" names someone and is a question of the text).
+        status = await tools.call("status", _status_artifact, ctx, tools.workflow)
+        return {"turn": None, "outcome": "done", "reply": status_sentence(status)}
     chosen = read.names_in(" ".join(answers.values()), names)
     pronoun = read.pronoun_in(text)
     # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
@@ -379,6 +384,19 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         query = " ".join([text, *entities, *read.CHANGE_CUES[:6]])
         found = await tools.call("search", tools.memory.search, query, entities, 8)
         turn["passages"] = [p.__dict__ for p in found]
+    thing = read.known_thing(text, names)
+    if thing and "passages" in turn:
+        # "does Doyle know about the coded messages yet": only a passage naming the thing can say he does; the
+        # character sheet and his chapter events tell nothing of it, so without one the answer is "not yet".
+        words = read.topic_words(read.without_names(thing, names))
+        files, written = tools.graph.files, tools.graph.files.chapter_numbers()
+        scenes = [s.content for n in written for s in files.load_chapter(n).scenes]
+        if not any(read.mentions(scene, w) for scene in scenes for w in words):
+            return {"turn": None, "outcome": "done",
+                    "reply": t("novel.chat_not_known_yet", name=subject, thing=thing, written=len(written))}
+        naming = [p for p in turn["passages"] if any(read.mentions(p["text"], w) for w in words)]
+        if naming:
+            turn["passages"], turn["events"], turn["sheet"] = naming, [], []
     if not turn.get("passages") and not turn.get("events") and not turn["sheet"] and "passages" in turn \
             and tools.graph.whois(subject):
         # "where is Mara now" of someone no chapter shows yet: the character sheet is all the book has on

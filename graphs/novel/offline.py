@@ -12,7 +12,7 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import characters_in_description, key_things, unnamed_lead
+from graphs.novel.understanding import adversary, characters_in_description, key_things, unnamed_lead
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -134,8 +134,22 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
     )
 
 
+# Words a description calls someone by that tell their age: a 少女 was written down as 36, a 老管家 as 25.
+_YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "girl", "boy"}
+_OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
+
+
+def _age(seed: str, name: str, said_as: str | None) -> int:
+    spread = stable_int(seed, name)
+    if said_as in _YOUNG_WORDS:
+        return 14 + spread % 6
+    if said_as in _OLD_WORDS or (said_as and said_as.startswith("老") and len(said_as) >= 3):  # 老管家, not 老师
+        return 55 + spread % 20
+    return 16 + spread % 40
+
+
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
-               female: bool | None = None) -> Character:
+               female: bool | None = None, said_as: str | None = None) -> Character:
     # what the description says of them ("a girl named Mira"), else what an invented name is read as, else unknown
     female = EN_FIRST_FEMALE.get(name.split()[0]) if female is None and english and name.split() else female
     if female is None:
@@ -144,13 +158,13 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
         gender = ("female" if female else "male") if english else ("女" if female else "男")
     if english:
         return Character(
-            name=name, role=role, age=16 + stable_int(seed, name) % 40, gender=gender,
+            name=name, role=role, age=_age(seed, name, said_as), gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
             background=f"{EN_TAG}where {name} comes from", motivation=f"{EN_TAG}{name} wants to keep what matters",
             abilities=None, relationships=relationships or None,
         )
     return Character(
-        name=name, role=role, age=16 + stable_int(seed, name) % 40, gender=gender,
+        name=name, role=role, age=_age(seed, name, said_as), gender=gender,
         appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格", background=f"{TAG}{name}的来历",
         motivation=f"{TAG}{name}想要守住自己在意的东西", abilities=None, relationships=relationships or None,
     )
@@ -170,23 +184,31 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     # "一个少年行走江湖，…邻居王婶收养了他": the unnamed boy is the protagonist (named here), not the neighbour
     unnamed = unnamed_lead(description)
     if unnamed is not None:
-        hero_female, beside = _female(unnamed.gender), named[:3]
+        hero_female, beside, hero_said = _female(unnamed.gender), named[:3], unnamed.said_as
         hero = _name(seed, 9, taken, english=english, female=hero_female)
     else:
         hero = named[0].name if named else next(invented)
         hero_female, beside = (_female(named[0].gender) if named else None), named[1:]
-    rival = next(invented)
+        hero_said = named[0].said_as if named else None
+    # the one the description sets against the hero is the antagonist ("her rival Doyle", "表哥顾远舟勾结盐帮"),
+    # not a stranger invented beside them
+    foe = adversary(description, beside, hero)
+    beside = [c for c in beside if c is not foe]
+    rival = foe.name if foe else next(invented)
+    rival_tie = foe.said_as if foe and foe.said_as else ties[2]
+    rival_back = (_called_back(foe.said_as, hero_female) if foe else None) or ties[2]
     # (name, what the protagonist calls them, what they call the protagonist, gender the description gives)
     side = [(c.name, c.said_as or ties[1], _called_back(c.said_as, hero_female) or ties[1], _female(c.gender))
             for c in beside]
     for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):]:
         side.append((next(invented), tie, back, None))
     return CharactersConfig(
-        protagonist=_character(hero, lead, seed, {**{name: tie for name, tie, _, _ in side}, rival: ties[2]},
-                               english=english, female=hero_female),
-        antagonist=_character(rival, villain, seed, {hero: ties[2]}, english=english),
-        supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female)
-                               for name, _, back, female in side],
+        protagonist=_character(hero, lead, seed, {**{name: tie for name, tie, _, _ in side}, rival: rival_tie},
+                               english=english, female=hero_female, said_as=hero_said),
+        antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
+                              female=_female(foe.gender) if foe else None, said_as=foe.said_as if foe else None),
+        supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female,
+                                          said_as=tie) for name, tie, back, female in side],
     )
 
 
@@ -211,7 +233,8 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "宿敌": ("宿敌", "宿敌"), "学徒": ("师父", "师父"), "弟子": ("师父", "师父"), "学生": ("老师", "老师"),
              "老师": ("学生", "学生"), "同学": ("同学", "同学"), "同桌": ("同桌", "同桌"), "邻居": ("邻居", "邻居"),
              "室友": ("室友", "室友"), "同事": ("同事", "同事"), "伙伴": ("伙伴", "伙伴"), "同伴": ("同伴", "同伴"),
-             "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马")}
+             "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马"),
+             "表哥": ("表妹", "表弟"), "表姐": ("表妹", "表弟"), "表弟": ("表姐", "表哥"), "表妹": ("表姐", "表哥")}
 
 
 def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:

@@ -18,7 +18,7 @@ SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", 
 
 _GENERATE = re.compile(r"(继续生成|生成|续写|写到|写完|接着写|往下写|开始写|重写|跑到|generate|continue|write)", re.I)
 _PREFERENCE = re.compile(r"(我喜欢|我希望|我想要|我偏好|偏好|以后(都|请|要)|不要再|别再|文风|prefer|i like)", re.I)
-_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|[?？]|who|what|when|where|which|why|how"
+_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|第几|几章|多少|[?？]|who|what|when|where|which|why|how"
                        r"|^\s*(?:is|are|was|were|do|does|did|has|have|had)\b"
                        # an A-not-A question: 有没有, 是不是, 写没写, 会不会
                        r"|([\u4e00-\u9fff])[不没]\2)", re.I)
@@ -29,6 +29,10 @@ _ROLLBACK = re.compile(r"(回滚|退回到|rollback|roll back)", re.I)
 # Asked as a request rather than a question: "讲讲林远这个人", "介绍一下反派", "tell me about the villain".
 _TELL_ME = re.compile(r"^\s*(?:请|帮我|给我)?\s*(?:讲讲|说说|聊聊|谈谈|介绍一下|介绍|告诉我|描述一下|概括一下|总结一下)"
                       r"|\b(?:tell me about|describe|summari[sz]e|explain)\b", re.I)
+# Asked how far the book is, which the project's status answers: "现在写到第几章了" (写到 is no order to
+# write here), "写了多少字", "how far along is the book".
+_PROGRESS = re.compile(r"进度|写到(?:了)?(?:第几|哪)|写了(?:几|多少)|(?:几|多少)章|多少字|\bprogress\b|\bhow far\b"
+                       r"|\bhow many (?:chapters|words)\b|\bhow long is (?:the|this|my) (?:book|novel|story)\b", re.I)
 _CLEAN = re.compile(r"(清理|清空|全部删除|从头再来|clean)", re.I)
 _FORCE = re.compile(r"(重写|覆盖|重新生成|overwrite|rewrite|regenerate)", re.I)
 _CONTINUE = re.compile(r"(继续|接着|往下|continue)", re.I)
@@ -142,6 +146,11 @@ def wants_overwrite(text: str) -> bool:
 
 def wants_rollback(text: str) -> bool:
     return bool(_ROLLBACK.search(text))
+
+
+def asks_progress(text: str) -> bool:
+    """Asks how far the book is written (chapters, words), not about what is in it."""
+    return bool(_PROGRESS.search(text)) and is_question(text)
 
 
 def wants_clean(text: str) -> bool:
@@ -382,6 +391,31 @@ def topic_words(text: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# "沈青禾知道顾远舟勾结盐帮了吗", "does Doyle know about the coded messages yet": whether someone has learned of
+# something, which only a passage naming that something can tell.
+_KNOWS = re.compile(r"知道|得知|发现|察觉|听说|知晓|晓得|\b(?:knows?|knew|aware of|found out|finds? out|learn(?:ed|t|s)?"
+                    r"|discover(?:ed|s)?)\b", re.I)
+_KNOWS_TAIL = re.compile(r"(?:了吗|吗|了没有|没有|了没|呢|\byet\b|\balready\b|\bby now\b)?\W*$", re.I)
+
+
+def known_thing(text: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
+    """What a question asks whether someone knows, in its own words ("顾远舟勾结盐帮", "the coded messages");
+    None when it asks no such thing."""
+    match = _KNOWS.search(text) if is_question(text) else None
+    if match is None:
+        return None
+    thing = re.sub(r"^\s*(?:about|of|that)\s+", "", text[match.end():], flags=re.I)
+    thing = _KNOWS_TAIL.sub("", thing).strip(" ，,。?？")
+    return thing if topic_words(without_names(thing, names)) else None
+
+
+def without_names(text: str, names: list[str] | tuple[str, ...]) -> str:
+    """`text` with the characters' names blanked out (longest first: "Captain Doyle" before "Doyle")."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return text
+
+
 def mentions(text: str, word: str) -> bool:
     """`text` has the topic word `word`: in Chinese as it is; in English as a whole word in any letter case
     and any ending ("rain" → "rained", "raining"; "betrayed" → "betrays")."""
@@ -430,7 +464,12 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "neighbour": None, "neighbor": None, "classmate": None, "niece": "female", "nephew": "male",
            "granddaughter": "female", "grandson": "male", "stepmother": "female", "stepfather": "male",
            "fiancee": "female", "fiancée": "female", "fiance": "male", "fiancé": "male", "widow": "female",
-           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None}
+           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None, "nemesis": None, "enemy": None,
+           # callings a book's people are brought in by ("Engineer Priya Nair", "the pilot Sam Ortiz")
+           "engineer": None, "doctor": None, "pilot": None, "professor": None, "nurse": None, "soldier": None,
+           "sergeant": None, "lieutenant": None, "commander": None, "officer": None, "agent": None,
+           "scientist": None, "mechanic": None, "navigator": None, "medic": None, "smuggler": None,
+           "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -438,10 +477,13 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # nouns of a person jieba's dictionary tags a verb (邻居 v, 搭档 v, 侦探 v, 助理 vn), so that no tag
            # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
            "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
-           "同桌": None, "室友": None}
-_NAME_EN = r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+           "同桌": None, "室友": None, "仇人": None,
+           "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女"}
+# A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
+_NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+)?)"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
-_KIN_NAME_EN = re.compile(r"\b(" + "|".join(_KIN_EN) + r")\s+" + _NAME_EN)
+# The word saying who someone is may be capitalised as a title ("Engineer Priya Nair wakes…", "Sister Agnes").
+_KIN_NAME_EN = re.compile(r"\b((?i:" + "|".join(_KIN_EN) + r"))\s+" + _NAME_EN)
 # The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
 _CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
 _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
@@ -657,6 +699,32 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if kept is None or (kept.said_as is None and character.said_as):
             found[character.name] = character
     return _gendered_by_pronouns(text, list(found.values()))
+
+
+# Who a description sets against the lead: called a rival or enemy ("her old rival Captain Doyle", "宿敌"), or
+# the one its clause says does harm ("表哥顾远舟暗中勾结盐帮", "Tom betrays the crew").
+_ENMITY = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头"}
+_HARM = re.compile(r"勾结|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
+                   r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b", re.I)
+# An English comma may set a name beside its noun ("the guild master, Anselm, schemes"): it ends no clause here.
+_CLAUSE_SPLIT = re.compile(r"[，。；！？.;!?]")
+
+
+def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharacter | None:
+    """The one of `people` (not the lead) the description calls an enemy, else the first named in a clause
+    of theirs that does harm; None when it sets no one against the lead (a villain is then invented)."""
+    others = [p for p in people if p.name != lead]
+    called = next((p for p in others if (p.said_as or "").lower() in _ENMITY), None)
+    if called is not None:
+        return called
+    for clause in _CLAUSE_SPLIT.split(text):
+        harm = _HARM.search(clause)
+        # the one named last before the harm is who does it ("周伯发现表哥顾远舟勾结盐帮": 顾远舟)
+        before = [(clause.rfind(p.name, 0, harm.start()), p) for p in others] if harm else []
+        doers = sorted((at, p.name, p) for at, p in before if at >= 0)
+        if doers:
+            return doers[-1][2]
+    return None
 
 
 # Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
