@@ -124,10 +124,38 @@ async def test_drunk_driving_cites_the_inserted_article_with_its_own_text(knowle
     assert all("醉酒驾驶" not in excerpt for article, excerpt in criminal.items() if article == "133")
 
 
-async def test_a_question_in_english_is_asked_again_in_chinese_instead_of_answered_with_unrelated_articles(knowledge):
-    run = await GraphRunner(knowledge).ask("My landlord keeps my deposit after I moved out. What can I do?")
+async def test_a_question_in_english_the_glossary_cannot_carry_is_asked_again_in_chinese(knowledge):
+    run = await GraphRunner(knowledge).ask("Is it legal to fly a drone over the city park at night?")
     assert run.answer == t("legal.ask_in_chinese")
     assert not run.artifact("legal_answer")["content"]["citations"]
+
+
+async def test_an_english_question_about_a_kept_deposit_is_answered_from_the_lease_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("My landlord keeps my deposit after I moved out. What can I do?")
+    assert run.answer != t("legal.ask_in_chinese")
+    assert ("中华人民共和国民法典", "733") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_an_english_question_about_dismissal_on_probation_cites_the_probation_article(knowledge):
+    run = await GraphRunner(knowledge).ask("Can my employer fire me during probation without compensation?")
+    assert ("中华人民共和国劳动合同法", "21") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_english_small_talk_is_answered_not_asked_again_in_chinese(knowledge):
+    run = await GraphRunner(knowledge).ask("Hello, what can you do?")
+    assert run.answer != t("legal.ask_in_chinese")
+
+
+@pytest.mark.parametrize(("question", "law", "term"), [
+    ("My neighbour's renovation noise is driving me crazy", "民法典", "相邻关系"),
+    ("I bought a counterfeit bag online, can I get three times the price back?", "消费者权益保护法", "价款的三倍"),
+    ("I was bitten by a dog in the park, who pays?", "民法典", "动物饲养人或者管理人"),
+    ("My boss hasn't paid my salary for three months", "劳动合同法", "未及时足额支付劳动报酬"),
+    ("After the divorce, how is child support calculated?", "民法典", "抚养费"),
+])
+def test_everyday_english_words_are_searched_in_the_statutes_own_words(question, law, term):
+    expansion = expand(question)
+    assert law in expansion.laws and term in expansion.terms
 
 
 async def test_a_document_with_no_template_is_said_so_instead_of_drafting_another(knowledge):
