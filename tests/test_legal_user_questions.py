@@ -152,10 +152,17 @@ async def test_english_small_talk_is_answered_not_asked_again_in_chinese(knowled
     ("I was bitten by a dog in the park, who pays?", "民法典", "动物饲养人或者管理人"),
     ("My boss hasn't paid my salary for three months", "劳动合同法", "未及时足额支付劳动报酬"),
     ("After the divorce, how is child support calculated?", "民法典", "抚养费"),
+    ("The gym closed down and won't refund my prepaid membership card", "消费者权益保护法", "退回预付款"),
 ])
 def test_everyday_english_words_are_searched_in_the_statutes_own_words(question, law, term):
     expansion = expand(question)
     assert law in expansion.laws and term in expansion.terms
+
+
+async def test_an_english_loan_never_paid_back_cites_the_loan_articles_not_unpaid_wages(knowledge):
+    run = await GraphRunner(knowledge).ask("A friend borrowed 50,000 yuan from me two years ago and never paid me back.")
+    laws = {c["law"] for c in _verified(run)}
+    assert "中华人民共和国民法典" in laws and "中华人民共和国劳动合同法" not in laws
 
 
 async def test_a_document_with_no_template_is_said_so_instead_of_drafting_another(knowledge):
