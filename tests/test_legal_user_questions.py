@@ -466,6 +466,24 @@ def test_an_unnumbered_contract_is_reviewed_one_obligation_at_a_time():
     assert split_clauses("审查：乙方逾期付款的，甲方有权解除合同") == ["乙方逾期付款的，甲方有权解除合同"]
 
 
+def test_the_request_before_an_english_colon_is_not_reviewed_as_a_clause():
+    assert split_clauses("Please review this lease: 1. The tenant pays rent monthly. 2. The landlord repairs the roof")[0] \
+        .startswith("1. The tenant")
+
+
+async def test_a_lease_clause_keeping_the_deposit_is_reviewed_as_a_penalty_clause(knowledge):
+    contract = "审查租房合同：第一条 月租3000元；第二条 乙方须交押金两个月，退租时押金不予退还"
+    basis = _clause_basis(await _reviewed(knowledge, contract), 2)
+    assert "第585条" in basis and "第733条" not in basis, basis
+
+
+async def test_an_english_lease_clause_keeping_the_deposit_is_reviewed_as_a_penalty_clause(knowledge):
+    contract = ("Please review this lease: 1. The tenant pays rent of 3000 yuan monthly. "
+                "2. The deposit is non-refundable if the tenant moves out early.")
+    basis = _clause_basis(await _reviewed(knowledge, contract), 2)
+    assert "non-refundable" in basis and "第585条" in basis, basis
+
+
 async def test_a_renovation_contracts_payment_clause_cites_the_contract_for_work_not_a_technology_contract(knowledge):
     contract = "审查装修合同：第一条 工期60天；第二条 工程款分三期支付；第三条 因乙方施工质量问题造成损失，乙方只赔偿500元"
     basis = _clause_basis(await _reviewed(knowledge, contract), 2)
