@@ -436,6 +436,10 @@ async def test_a_deposit_the_landlord_keeps_cites_the_rules_on_performance_not_s
     assert cited & {"509", "577"}, cited
 
 
+def test_a_contracts_fine_for_paying_late_is_a_contract_question_not_an_administrative_one():
+    assert domains_of("审查租房合同：第一条 押金两个月；第二条 乙方逾期交租的，每天罚款500元") == ["contract_law"]
+
+
 def test_a_neighbours_renovation_noise_is_a_neighbour_question_not_a_contract_or_working_hours_one():
     question = "邻居家装修噪音太大影响休息"
     assert "contract_law" not in domains_of(question)
