@@ -141,6 +141,12 @@ async def test_an_english_question_about_dismissal_on_probation_cites_the_probat
     assert ("中华人民共和国劳动合同法", "21") in {(c["law"], c["article"]) for c in _verified(run)}
 
 
+async def test_an_article_asked_for_by_its_laws_english_name_is_quoted(knowledge):
+    run = await GraphRunner(knowledge).ask("What does Article 1087 of the Civil Code say?")
+    assert ("中华人民共和国民法典", "1087") in {(c["law"], c["article"]) for c in _verified(run)}
+    assert "离婚时，夫妻的共同财产由双方协议处理" in run.answer
+
+
 async def test_english_small_talk_is_answered_not_asked_again_in_chinese(knowledge):
     run = await GraphRunner(knowledge).ask("Hello, what can you do?")
     assert run.answer != t("legal.ask_in_chinese")
