@@ -446,6 +446,10 @@ def test_a_contracts_fine_for_paying_late_is_a_contract_question_not_an_administ
     assert domains_of("审查租房合同：第一条 押金两个月；第二条 乙方逾期交租的，每天罚款500元") == ["contract_law"]
 
 
+def test_the_labor_contract_law_named_in_english_is_a_labour_question_only():
+    assert domains_of("What does the Labor Contract Law article 39 say?") == ["labor_law"]
+
+
 def test_a_neighbours_renovation_noise_is_a_neighbour_question_not_a_contract_or_working_hours_one():
     question = "邻居家装修噪音太大影响休息"
     assert "contract_law" not in domains_of(question)

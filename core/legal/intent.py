@@ -99,7 +99,8 @@ _ENGLISH_FIELDS: dict[str, str] = {
                           r"|licen[cs]e (?:was )?revoked",
     "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
                 r"|privacy|personal (?:data|information)|fell on",
-    "contract_law": r"contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
+    # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
+    "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
 }
