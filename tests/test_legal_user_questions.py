@@ -124,10 +124,51 @@ async def test_drunk_driving_cites_the_inserted_article_with_its_own_text(knowle
     assert all("醉酒驾驶" not in excerpt for article, excerpt in criminal.items() if article == "133")
 
 
-async def test_a_question_in_english_is_asked_again_in_chinese_instead_of_answered_with_unrelated_articles(knowledge):
-    run = await GraphRunner(knowledge).ask("My landlord keeps my deposit after I moved out. What can I do?")
+async def test_a_question_in_english_the_glossary_cannot_carry_is_asked_again_in_chinese(knowledge):
+    run = await GraphRunner(knowledge).ask("Is it legal to fly a drone over the city park at night?")
     assert run.answer == t("legal.ask_in_chinese")
     assert not run.artifact("legal_answer")["content"]["citations"]
+
+
+async def test_an_english_question_about_a_kept_deposit_is_answered_from_the_lease_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("My landlord keeps my deposit after I moved out. What can I do?")
+    assert run.answer != t("legal.ask_in_chinese")
+    assert ("中华人民共和国民法典", "733") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_an_english_question_about_dismissal_on_probation_cites_the_probation_article(knowledge):
+    run = await GraphRunner(knowledge).ask("Can my employer fire me during probation without compensation?")
+    assert ("中华人民共和国劳动合同法", "21") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_an_article_asked_for_by_its_laws_english_name_is_quoted(knowledge):
+    run = await GraphRunner(knowledge).ask("What does Article 1087 of the Civil Code say?")
+    assert ("中华人民共和国民法典", "1087") in {(c["law"], c["article"]) for c in _verified(run)}
+    assert "离婚时，夫妻的共同财产由双方协议处理" in run.answer
+
+
+async def test_english_small_talk_is_answered_not_asked_again_in_chinese(knowledge):
+    run = await GraphRunner(knowledge).ask("Hello, what can you do?")
+    assert run.answer != t("legal.ask_in_chinese")
+
+
+@pytest.mark.parametrize(("question", "law", "term"), [
+    ("My neighbour's renovation noise is driving me crazy", "民法典", "相邻关系"),
+    ("I bought a counterfeit bag online, can I get three times the price back?", "消费者权益保护法", "价款的三倍"),
+    ("I was bitten by a dog in the park, who pays?", "民法典", "动物饲养人或者管理人"),
+    ("My boss hasn't paid my salary for three months", "劳动合同法", "未及时足额支付劳动报酬"),
+    ("After the divorce, how is child support calculated?", "民法典", "抚养费"),
+    ("The gym closed down and won't refund my prepaid membership card", "消费者权益保护法", "退回预付款"),
+])
+def test_everyday_english_words_are_searched_in_the_statutes_own_words(question, law, term):
+    expansion = expand(question)
+    assert law in expansion.laws and term in expansion.terms
+
+
+async def test_an_english_loan_never_paid_back_cites_the_loan_articles_not_unpaid_wages(knowledge):
+    run = await GraphRunner(knowledge).ask("A friend borrowed 50,000 yuan from me two years ago and never paid me back.")
+    laws = {c["law"] for c in _verified(run)}
+    assert "中华人民共和国民法典" in laws and "中华人民共和国劳动合同法" not in laws
 
 
 async def test_a_document_with_no_template_is_said_so_instead_of_drafting_another(knowledge):
@@ -401,6 +442,14 @@ async def test_a_deposit_the_landlord_keeps_cites_the_rules_on_performance_not_s
     assert cited & {"509", "577"}, cited
 
 
+def test_a_contracts_fine_for_paying_late_is_a_contract_question_not_an_administrative_one():
+    assert domains_of("审查租房合同：第一条 押金两个月；第二条 乙方逾期交租的，每天罚款500元") == ["contract_law"]
+
+
+def test_the_labor_contract_law_named_in_english_is_a_labour_question_only():
+    assert domains_of("What does the Labor Contract Law article 39 say?") == ["labor_law"]
+
+
 def test_a_neighbours_renovation_noise_is_a_neighbour_question_not_a_contract_or_working_hours_one():
     question = "邻居家装修噪音太大影响休息"
     assert "contract_law" not in domains_of(question)
@@ -429,6 +478,24 @@ def test_an_unnumbered_contract_is_reviewed_one_obligation_at_a_time():
         "甲方可随时收回房屋", "乙方每月支付租金3000元"]
     # A condition stays with what follows from it.
     assert split_clauses("审查：乙方逾期付款的，甲方有权解除合同") == ["乙方逾期付款的，甲方有权解除合同"]
+
+
+def test_the_request_before_an_english_colon_is_not_reviewed_as_a_clause():
+    assert split_clauses("Please review this lease: 1. The tenant pays rent monthly. 2. The landlord repairs the roof")[0] \
+        .startswith("1. The tenant")
+
+
+async def test_a_lease_clause_keeping_the_deposit_is_reviewed_as_a_penalty_clause(knowledge):
+    contract = "审查租房合同：第一条 月租3000元；第二条 乙方须交押金两个月，退租时押金不予退还"
+    basis = _clause_basis(await _reviewed(knowledge, contract), 2)
+    assert "第585条" in basis and "第733条" not in basis, basis
+
+
+async def test_an_english_lease_clause_keeping_the_deposit_is_reviewed_as_a_penalty_clause(knowledge):
+    contract = ("Please review this lease: 1. The tenant pays rent of 3000 yuan monthly. "
+                "2. The deposit is non-refundable if the tenant moves out early.")
+    basis = _clause_basis(await _reviewed(knowledge, contract), 2)
+    assert "non-refundable" in basis and "第585条" in basis, basis
 
 
 async def test_a_renovation_contracts_payment_clause_cites_the_contract_for_work_not_a_technology_contract(knowledge):

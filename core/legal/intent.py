@@ -71,9 +71,11 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
     "labor_law": [(r"工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0)],
     "criminal_law": [(r"刑法|诈骗|骗了|盗窃|小偷|偷了|偷走|被偷|偷东西|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
-    "administrative_law": [(r"行政|拆迁|征收|罚款|罚了|处罚|市场监管|复议|政府|交警|执法|吊销|强拆", 1.0)],
+    # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's.
+    "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警|执法"
+                            r"|吊销|强拆", 1.0)],
     "tort_law": [(r"撞|受伤|摔伤|摔断|摔倒|滑倒|跌倒|绊倒|骨折|烫伤|溺水|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0)],
-    "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金", 1.0),
+    "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金|(?:逾期|迟延|延迟|违约).{0,8}罚款", 1.0),
                      # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law).
                      (r"^(?!.*(?:邻居|隔壁|楼上|楼下|对门)).*?装修", 1.0)],
     "civil_law": [(r"民法典", 0.5), (r"诉讼时效|民事行为能力|居住权|相邻|所有权|民法典总则|监护|委托书|未成年|打赏|邻居|噪音|噪声|楼上|楼下", 1.0)],
@@ -97,7 +99,8 @@ _ENGLISH_FIELDS: dict[str, str] = {
                           r"|licen[cs]e (?:was )?revoked",
     "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
                 r"|privacy|personal (?:data|information)|fell on",
-    "contract_law": r"contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
+    # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
+    "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
 }

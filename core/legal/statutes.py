@@ -503,6 +503,29 @@ NAMED_ARTICLE_RE = re.compile(r"《?([\u4e00-\u9fff]{1,24}?(?:法典|法|条例)
                               r"(之[一二三四五六七八九十]+)?")
 
 
+# The English names of the laws people cite in English ("Article 1087 of the Civil Code"): the corpus knows
+# only the Chinese ones.
+ENGLISH_LAW_NAMES: dict[str, str] = {
+    "civil code": "民法典", "labor contract law": "劳动合同法", "labour contract law": "劳动合同法", "labor law": "劳动法",
+    "labour law": "劳动法", "criminal law": "刑法", "company law": "公司法", "consumer rights protection law": "消费者权益保护法",
+    "consumer protection law": "消费者权益保护法", "road traffic safety law": "道路交通安全法",
+    "personal information protection law": "个人信息保护法", "copyright law": "著作权法", "trademark law": "商标法",
+}
+_ENGLISH_LAW = "|".join(sorted(map(re.escape, ENGLISH_LAW_NAMES), key=len, reverse=True)).replace(r"\ ", r"\s+")
+_ENGLISH_ARTICLE_RE = re.compile(rf"\barticle\s+(\d+)\s+of\s+(?:the\s+)?(?:PRC\s+|China'?s\s+|Chinese\s+)?({_ENGLISH_LAW})\b"
+                                 rf"|\b({_ENGLISH_LAW})\W{{0,3}}(?:article|art\.)\s*(\d+)", re.IGNORECASE)
+
+
+def in_chinese_citations(text: str) -> str:
+    """`text` with each English citation written as the Chinese one NAMED_ARTICLE_RE reads
+    ("Article 1087 of the Civil Code" → 民法典第1087条)."""
+    def chinese(match: re.Match[str]) -> str:
+        name = " ".join((match.group(2) or match.group(3)).lower().split())
+        return f"{ENGLISH_LAW_NAMES[name]}第{match.group(1) or match.group(4)}条"
+
+    return _ENGLISH_ARTICLE_RE.sub(chinese, text or "")
+
+
 @dataclass(frozen=True)
 class NamedArticle:
     law: str  # the law's name as the user wrote it (without lead-in words)
@@ -519,7 +542,7 @@ class NamedArticle:
 def named_articles(source: StatuteSource, text: str, limit: int = 3) -> list[NamedArticle]:
     """Articles the user names, with or without 《》; a repealed law is kept with what replaced it."""
     found: list[NamedArticle] = []
-    for words, base, sub in NAMED_ARTICLE_RE.findall(text or ""):
+    for words, base, sub in NAMED_ARTICLE_RE.findall(in_chinese_citations(text)):
         number = base + sub
         for start in range(len(words) - 1):
             name = words[start:]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.i18n import t
+from core.language import CJK
 from core.legal import LegalKnowledge
 from core.legal.intent import has_pasted_terms
 from core.legal.statutes import named_articles
@@ -205,8 +206,11 @@ class ClauseTopic:
 # In the order they win when a clause does several ("逾期付款的，每天罚款200元" is a penalty first).
 CLAUSE_TOPICS = (
     # Remedies every contract shares, governed by the general part (民法典 562-566, 585-588) whatever the kind.
-    # A contract cannot fine anyone: its 罚款 or 滞纳金 for being late is a penalty clause (585).
-    ClauseTopic(r"违约金|罚款|罚金|滞纳金", r"违约金", "违约金"),
+    # A contract cannot fine anyone: its 罚款 or 滞纳金 for being late is a penalty clause (585). So is a deposit
+    # kept whatever the loss (押金不予退还, 没收押金): the court may cut it as it cuts any penalty, not the lease's
+    # rule on handing the flat back (733).
+    ClauseTopic(r"违约金|罚款|罚金|滞纳金|(押金|保证金).{0,8}(不予?退|不返还|归.方所有)|(没收|扣除|扣留|不退还?).{0,4}(押金|保证金)",
+                r"违约金", "违约金"),
     ClauseTopic(r"定金", r"定金"),
     # 概不负责 excludes liability: void for harm or in an unfair standard term (506, 497), not for a seller's
     # hidden defects (618); none of it is the kind's rule on what the clause happens to name (delivery, 601).
@@ -305,7 +309,10 @@ def _obligations(sentence: str) -> list[str]:
 
 def split_clauses(text: str) -> list[str]:
     """A pasted contract → its clauses (第X条 / 一、 / 1. / ；-separated, else one per obligation), at most 8."""
-    body = text.split("：", 1)[1] if "：" in text[:40] else text
+    # The request before the colon ("帮我看看这份合同：", "Please review this lease:") is no clause; a colon of a
+    # time (10:30) is not one that ends a request.
+    lead = re.match(r"^[^：:]{0,40}?(：|(?<!\d):(?!\d))", text)
+    body = text[lead.end():] if lead else text
     parts = re.split(rf"(?={_CLAUSE_MARK.pattern})|(?<=[；;。])", body)
     # A numbered clause is one unit as its drafter wrote it; only unmarked text is cut at its parties.
     parts = [piece for part in parts for piece in ([part] if _CLAUSE_MARK.match(part.strip()) else _obligations(part))]
@@ -363,13 +370,16 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             # The glossary reads the clause with the contract's kind beside it: "乙方负责维修" is a tenant's repair
             # in a lease, and the kind's own name is the search's pointer to its chapter, all in one search.
             # What the clause does, in the statutes' words (罚款 → 违约金), reaches the articles on it.
-            topic_words = " ".join(topic.words for topic in clause_topics(words) if topic.words)
+            # A clause in English shows what it does through its glossary translation (non-refundable → 违约金):
+            # the topics' patterns are the statutes' Chinese words.
+            read_as = words if CJK.search(words) else f"{words} {expand(words).terms}"
+            topic_words = " ".join(topic.words for topic in clause_topics(read_as) if topic.words)
             expansion = expand(f"{words} {topic_words} {kind}")
             query = f"{await asyncio.to_thread(bounded_query, words)} {hint} {topic_words} {expansion.terms} {kind}".strip()
             meaning = f"{words} {topic_words} {expansion.terms}".strip()
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, CLAUSE_DEPTH, None,
                                              meaning, summary=found) or []
-            ranked = of_kind_first(prefer_domain_laws(hits, domain, len(hits)), kind, shared.question, words)
+            ranked = of_kind_first(prefer_domain_laws(hits, domain, len(hits)), kind, shared.question, read_as)
             clauses.append({"clause": clause, "articles": [_article_dict(a) for a in ranked[:2]]})
             articles += clauses[-1]["articles"]
     else:

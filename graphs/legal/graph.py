@@ -33,7 +33,8 @@ from core.i18n import join_items, t
 from core.language import CJK
 from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent, settled_by_rules
-from core.legal.statutes import short_excerpt
+from core.legal.statutes import in_chinese_citations, short_excerpt
+from core.legal.terms import expand
 from core.legal.templates import PLACEHOLDER, TEMPLATES, named_document, template_for
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
@@ -152,8 +153,11 @@ async def classify_text(text: str, llm: Any) -> IntentResult:
 
 def needs_chinese(text: str, llm: Any) -> bool:
     """The statutes are Chinese text: without a model to carry a question across, one with no Chinese
-    in it finds only unrelated articles, so the user is asked to put it in Chinese instead."""
-    return llm.provider == "offline" and not CJK.search(text) and bool(re.search(r"[A-Za-z]{3,}", text))
+    in it finds only unrelated articles, so the user is asked to put it in Chinese instead, unless the
+    glossary knows its words (deposit → 押金, probation → 试用期) and searches in the statutes' own, or it
+    cites an article by a law's English name (Article 1087 of the Civil Code)."""
+    return (llm.provider == "offline" and not CJK.search(text) and bool(re.search(r"[A-Za-z]{3,}", text))
+            and not expand(text).terms and in_chinese_citations(text) == text)
 
 
 @node("classify")
@@ -357,7 +361,8 @@ def after_orchestrate(state: LegalState) -> str:
 async def general(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     started = time.perf_counter()
     shared = SharedContext.from_dict(state["context"])
-    if needs_chinese(state["text"], ctx.llm):
+    # Small talk ("Hello, what can you do?") is answered in any language: no statute is searched for it.
+    if needs_chinese(state["text"], ctx.llm) and state["classification"]["intent"] != "general_chat":
         outcome = AgentOutcome(text=t("legal.ask_in_chinese"))
     else:
         outcome = await run_general(shared, ctx, mode="chat")
