@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, plural_subject, short_title,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_file_name, duration_hint, plural_subject, short_title,
                                   slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -582,3 +582,17 @@ def test_a_subject_opened_by_a_verb_of_getting_to_know_is_named_without_it_in_th
 @pytest.mark.parametrize(("request_text", "title"), [("走进秦朝，给初一讲", "走进秦朝"), ("垃圾分类，给小学生讲讲", "垃圾分类")])
 def test_a_request_ending_in_whom_it_is_told_to_is_titled_without_the_verb_of_telling(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "said", "dropped"), [
+    ("Explain the immune system to 8th graders, 10 minutes", "the immune system", "of immune system"),
+    ("The causes of the French Revolution for 10th graders, 10 minutes", "the causes of the French Revolution",
+     "of causes of"),
+])
+async def test_an_english_subject_keeps_its_article_in_sentences_though_its_title_drops_it(request_text, said, dropped):
+    deck = await _offline_deck(request_text)
+    notes = " ".join(slide.notes for slide in deck.slides)
+    assert deck.slides[0].title == capitalised(said.removeprefix("the "))
+    assert f"today we learn about {said}." in notes, notes[:300]
+    assert dropped not in notes.lower(), notes[:300]
+

@@ -25,6 +25,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     palette_for,
+    subject_as_said,
     topic_phrase,
     wants_simpler,
 )
@@ -369,6 +370,11 @@ def _wording(request: OfflineRequest) -> dict:
     return WORDING[(setting, "zh" if _zh(request) else "en")]
 
 
+def _phrase(request: OfflineRequest) -> str:
+    """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
+    return topic_phrase(subject_as_said(request.fact("topic"), request.fact("request") or ""))
+
+
 # "疫苗起作用的原理的基本概念": a subject that already ends in a 的-phrase stacks a second 的 when a phrase is built on it;
 # the inner one goes ("疫苗起作用原理的基本概念", "保护眼睛方法的要点").
 _DE_TAIL = re.compile(r"的(?P<noun>[^的\s，。：]{1,4})$")
@@ -404,7 +410,7 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     keywords = request.fact("keywords") or [topic]
-    phrase = topic_phrase(topic)
+    phrase = _phrase(request)
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
@@ -441,7 +447,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     offset = stable_int(topic, "outline") % len(rest)
     chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
     chosen.sort(key=aspects.index)
-    phrase = topic_phrase(topic)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
+    phrase = _phrase(request)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
     units = []
     for aspect in chosen:
         # A point is named within its unit: units sharing point names give pages and tables that repeat.
@@ -580,7 +586,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
 def slide_scripts(request: OfflineRequest) -> SlideScripts:
     zh = _zh(request)
     # Inside sentences the subject is said as a noun phrase; the cover keeps it as the user wrote it.
-    topic = topic_phrase(request.fact("topic"))
+    topic = _phrase(request)
     total = request.fact("slideCount")
     budget = request.fact("narrationBudget")
     duration = request.fact("duration") or max(1, total - 2)
@@ -729,7 +735,7 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
 def added_slide_script(request: OfflineRequest) -> SlideScript:
     """A page added to a finished deck: about the subject asked for, else the first angle on an outline point
     whose page the deck does not have yet (so it never repeats a page)."""
-    topic, zh, nth = topic_phrase(request.fact("topic")), _zh(request), request.fact("nth", 0)
+    topic, zh, nth = _phrase(request), _zh(request), request.fact("nth", 0)
     words = _wording(request)
     outline = VideoOutline.model_validate(request.fact("outline"))
     subject = request.fact("subject")

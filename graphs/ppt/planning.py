@@ -601,6 +601,16 @@ def topic_phrase(topic: str) -> str:
     return _without_angle(text)
 
 
+def subject_as_said(topic: str, request: str) -> str:
+    """The subject as a sentence says it: a title drops the article the request gave a common noun ("Explain the water
+    cycle" is titled "Water cycle"), a sentence keeps it ("today we learn about the water cycle", "the workings of the
+    causes of …" is no English)."""
+    if language_of(topic) == "zh" or re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
+        return topic
+    said = re.search(rf"\b(?P<article>the|an?)\s+{re.escape(topic)}(?!\w)", request, re.IGNORECASE)
+    return f"{said.group('article').lower()} {topic}" if said else topic
+
+
 # Words in -s that are one thing ("physics", "the news", "a crisis"): the -s rule would make them plural.
 _SINGULAR_IN_S = re.compile(r"(?:ss|us|is|ics|news|series|species|means|ways|ows)$", re.IGNORECASE)
 _PHRASE_BREAK_EN = re.compile(r"\s+(?:of|in|on|for|to|with|at|from|about|by|under|over|during|and|or)\s+", re.IGNORECASE)
