@@ -596,3 +596,55 @@ async def test_an_english_subject_keeps_its_article_in_sentences_though_its_titl
     assert f"today we learn about {said}." in notes, notes[:300]
     assert dropped not in notes.lower(), notes[:300]
 
+
+@pytest.mark.parametrize("request_text", ["鲁迅《故乡》阅读教学，初三语文，20分钟", "古诗《春晓》赏析，给二年级讲",
+                                          "Teach the novel Holes to 6th graders, 20 minutes",
+                                          "Pride and Prejudice for 11th graders, 20 minutes"])
+def test_a_lesson_on_a_work_is_told_in_a_literature_teachers_parts_not_a_sciences(request_text):
+    from graphs.ppt.offline import ASPECT_PHRASES_EN, ASPECTS_ZH
+
+    titles = [unit.title for unit in _offline_outline(request_text, 20).knowledgeUnits]
+    science = [t for t in titles if any(a in t for a in ASPECTS_ZH[1:]) or any(
+        t.lower().startswith(p.split("{")[0].strip()) for p in list(ASPECT_PHRASES_EN.values())[1:])]
+    assert not science, titles
+    assert any("主题与意义" in t or t.startswith("The themes of") for t in titles), titles
+
+
+@pytest.mark.parametrize(("request_text", "part", "not_part"), [
+    ("古诗《春晓》赏析，一节课", "意象与意境", "人物形象"), ("鲁迅《故乡》阅读教学，一节课", "人物形象", "意象与意境"),
+    ("a lesson on the poem Daffodils for 7th graders, 40 minutes", "imagery", "characters"),
+])
+def test_a_poem_is_read_for_its_images_and_a_story_for_its_characters(request_text, part, not_part):
+    said = " ".join(unit.title for unit in _offline_outline(request_text, 40).knowledgeUnits).lower()
+    assert part in said and not_part not in said, said
+
+
+@pytest.mark.parametrize("request_text", ["鲁迅《故乡》阅读教学，初三语文，20分钟", "Teach the novel Holes to 6th graders, 20 minutes"])
+async def test_a_lessons_pages_on_a_work_send_the_class_to_the_text_not_to_experiments(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    science = [w for w in ("观察现象", "提出问题", "分析原理", "动手实验", "生活中的例子", "Observe", "Hands-on",
+                           "an everyday example", "recent progress", "the mechanism") if w in said]
+    assert not science, science
+    assert "原文" in said or "the text" in said
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("The Cold War for 10th graders", "lesson"), ("The Solar System for kids", "lesson"), ("《民法典》进校园", "lesson"),
+    ("Explain the water cycle to 4th graders", "lesson"), ("Teach Of Mice and Men to 10th graders", "work_lesson"),
+    ("《红楼梦》整本书阅读，高一", "work_lesson"), ("给员工讲《民法典》", "talk"),
+])
+def test_a_lesson_is_read_as_a_work_only_when_its_subject_names_one(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+def test_a_real_model_is_told_a_lesson_on_a_work_is_read_in_a_literature_teachers_parts():
+    from graphs.ppt import prompts
+    from schemas.ppt import CourseConfig, TopicAnalysis
+
+    analysis = TopicAnalysis(topic="Of Mice and Men", language="en", keywords=["Of Mice and Men"])
+    config = CourseConfig(narrativeStyle="Case-led", targetAudience="10th graders", duration=10, objectives=["Read it"])
+    prompt = prompts.video_outline(analysis, config, None, "work_lesson")
+    assert "themes" in prompt and "characters" in prompt and "never mechanisms" in prompt, prompt
