@@ -648,3 +648,11 @@ def test_a_real_model_is_told_a_lesson_on_a_work_is_read_in_a_literature_teacher
     config = CourseConfig(narrativeStyle="Case-led", targetAudience="10th graders", duration=10, objectives=["Read it"])
     prompt = prompts.video_outline(analysis, config, None, "work_lesson")
     assert "themes" in prompt and "characters" in prompt and "never mechanisms" in prompt, prompt
+
+
+@pytest.mark.parametrize("request_text", ["The causes of the Great Depression for 11th graders",
+                                          "The origins of the Cold War, for 10th graders"])
+def test_a_subject_that_names_its_causes_is_not_said_as_the_workings_of_its_causes(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert not [t for t in titles if t.lower().startswith("the workings of")], titles
+    assert any(t.endswith("fit together") for t in titles), titles

@@ -480,9 +480,20 @@ WORDING = {
 }
 
 
+# A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
+# not said as "the workings of the causes of …": its mechanism part says how they fit together.
+_NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
+HOW_THEY_FIT_EN = "how {topic} fit together"
+
+
 def _wording(request: OfflineRequest) -> dict:
     setting = request.fact("setting") if request.fact("setting") in ("work_lesson", "talk", "training") else "lesson"
-    return WORDING[(setting, "zh" if _zh(request) else "en")]
+    words = WORDING[(setting, "zh" if _zh(request) else "en")]
+    mechanism = words.get("mechanism")
+    if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
+        words = {**words, "aspects": {**words["aspects"], mechanism: (HOW_THEY_FIT_EN, words["aspects"][mechanism][1])},
+                 "phrases": {**words["phrases"], mechanism: HOW_THEY_FIT_EN}}
+    return words
 
 
 def _phrase(request: OfflineRequest) -> str:
