@@ -630,7 +630,7 @@ async def test_a_lessons_pages_on_a_work_send_the_class_to_the_text_not_to_exper
 
 
 @pytest.mark.parametrize(("request_text", "setting"), [
-    ("The Cold War for 10th graders", "lesson"), ("The Solar System for kids", "lesson"), ("《民法典》进校园", "lesson"),
+    ("The Cold War for 10th graders", "lesson"), ("The Solar System for kids", "lesson"), ("The Human Heart for 5th graders", "lesson"), ("《民法典》进校园", "lesson"),
     ("Explain the water cycle to 4th graders", "lesson"), ("Teach Of Mice and Men to 10th graders", "work_lesson"),
     ("《红楼梦》整本书阅读，高一", "work_lesson"), ("给员工讲《民法典》", "talk"),
 ])

@@ -277,7 +277,8 @@ _NOT_A_WORK_HEADS_EN = frozenset("""war revolution empire dynasty kingdom republ
     ocean lake mountains desert forest rainforest reef canal bridge tower treaty act constitution declaration bang effect
     change warming process theory principle equation rule crisis deal trail expedition exploration discovery invasion
     battle siege rebellion uprising conquest crusade election pandemic plague disaster rush program programme mission
-    landing race bomb project life fall rise""".split())
+    landing race bomb project life fall rise heart brain lungs skeleton chain web planet moon sun earth atom energy light
+    sound electricity magnetism gravity climate weather volcano statue pyramid""".split())
 
 
 def _titled_as_a_work(text: str) -> bool:
