@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, deck_file_name, duration_hint, plural_subject, short_title,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_file_name, duration_hint, plural_subject, short_title,
                                   slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -582,3 +582,77 @@ def test_a_subject_opened_by_a_verb_of_getting_to_know_is_named_without_it_in_th
 @pytest.mark.parametrize(("request_text", "title"), [("走进秦朝，给初一讲", "走进秦朝"), ("垃圾分类，给小学生讲讲", "垃圾分类")])
 def test_a_request_ending_in_whom_it_is_told_to_is_titled_without_the_verb_of_telling(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "said", "dropped"), [
+    ("Explain the immune system to 8th graders, 10 minutes", "the immune system", "of immune system"),
+    ("The causes of the French Revolution for 10th graders, 10 minutes", "the causes of the French Revolution",
+     "of causes of"),
+])
+async def test_an_english_subject_keeps_its_article_in_sentences_though_its_title_drops_it(request_text, said, dropped):
+    deck = await _offline_deck(request_text)
+    notes = " ".join(slide.notes for slide in deck.slides)
+    assert deck.slides[0].title == capitalised(said.removeprefix("the "))
+    assert f"today we learn about {said}." in notes, notes[:300]
+    assert dropped not in notes.lower(), notes[:300]
+
+
+@pytest.mark.parametrize("request_text", ["鲁迅《故乡》阅读教学，初三语文，20分钟", "古诗《春晓》赏析，给二年级讲",
+                                          "Teach the novel Holes to 6th graders, 20 minutes",
+                                          "Pride and Prejudice for 11th graders, 20 minutes"])
+def test_a_lesson_on_a_work_is_told_in_a_literature_teachers_parts_not_a_sciences(request_text):
+    from graphs.ppt.offline import ASPECT_PHRASES_EN, ASPECTS_ZH
+
+    titles = [unit.title for unit in _offline_outline(request_text, 20).knowledgeUnits]
+    science = [t for t in titles if any(a in t for a in ASPECTS_ZH[1:]) or any(
+        t.lower().startswith(p.split("{")[0].strip()) for p in list(ASPECT_PHRASES_EN.values())[1:])]
+    assert not science, titles
+    assert any("主题与意义" in t or t.startswith("The themes of") for t in titles), titles
+
+
+@pytest.mark.parametrize(("request_text", "part", "not_part"), [
+    ("古诗《春晓》赏析，一节课", "意象与意境", "人物形象"), ("鲁迅《故乡》阅读教学，一节课", "人物形象", "意象与意境"),
+    ("a lesson on the poem Daffodils for 7th graders, 40 minutes", "imagery", "characters"),
+])
+def test_a_poem_is_read_for_its_images_and_a_story_for_its_characters(request_text, part, not_part):
+    said = " ".join(unit.title for unit in _offline_outline(request_text, 40).knowledgeUnits).lower()
+    assert part in said and not_part not in said, said
+
+
+@pytest.mark.parametrize("request_text", ["鲁迅《故乡》阅读教学，初三语文，20分钟", "Teach the novel Holes to 6th graders, 20 minutes"])
+async def test_a_lessons_pages_on_a_work_send_the_class_to_the_text_not_to_experiments(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    science = [w for w in ("观察现象", "提出问题", "分析原理", "动手实验", "生活中的例子", "Observe", "Hands-on",
+                           "an everyday example", "recent progress", "the mechanism") if w in said]
+    assert not science, science
+    assert "原文" in said or "the text" in said
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("The Cold War for 10th graders", "lesson"), ("The Solar System for kids", "lesson"), ("The Human Heart for 5th graders", "lesson"), ("《民法典》进校园", "lesson"),
+    ("Explain the water cycle to 4th graders", "lesson"), ("Teach Of Mice and Men to 10th graders", "work_lesson"),
+    ("《红楼梦》整本书阅读，高一", "work_lesson"), ("给员工讲《民法典》", "talk"),
+])
+def test_a_lesson_is_read_as_a_work_only_when_its_subject_names_one(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+def test_a_real_model_is_told_a_lesson_on_a_work_is_read_in_a_literature_teachers_parts():
+    from graphs.ppt import prompts
+    from schemas.ppt import CourseConfig, TopicAnalysis
+
+    analysis = TopicAnalysis(topic="Of Mice and Men", language="en", keywords=["Of Mice and Men"])
+    config = CourseConfig(narrativeStyle="Case-led", targetAudience="10th graders", duration=10, objectives=["Read it"])
+    prompt = prompts.video_outline(analysis, config, None, "work_lesson")
+    assert "themes" in prompt and "characters" in prompt and "never mechanisms" in prompt, prompt
+
+
+@pytest.mark.parametrize("request_text", ["The causes of the Great Depression for 11th graders",
+                                          "The origins of the Cold War, for 10th graders"])
+def test_a_subject_that_names_its_causes_is_not_said_as_the_workings_of_its_causes(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert not [t for t in titles if t.lower().startswith("the workings of")], titles
+    assert any(t.endswith("fit together") for t in titles), titles

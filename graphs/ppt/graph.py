@@ -325,7 +325,7 @@ async def generate_course_config(state: PptState, ctx: NodeContext) -> dict[str,
         system=prompts.SYSTEM,
         prompt=prompts.course_config(analysis, state.get("search"), feedback_for(state, "generate_course_config")),
         facts={**analysis.model_dump(), "feedback": feedback_for(state, "generate_course_config"),
-               "setting": deck_setting(state["request"], analysis.audienceHint)},
+               "setting": deck_setting(state["request"], analysis.audienceHint), "request": state["request"]},
     )
     # The request itself, however long, stays with the course: later stages and refinements read it.
     config = config.model_copy(update={"request": state["request"], **({"duration": minutes} if minutes else {})})
@@ -354,7 +354,7 @@ async def generate_video_outline(state: PptState, ctx: NodeContext) -> dict[str,
         system=prompts.SYSTEM,
         prompt=prompts.video_outline(analysis, config, feedback, setting),
         facts={"topic": analysis.topic, "language": analysis.language, "duration": config.duration, "feedback": feedback,
-               "setting": setting},
+               "setting": setting, "request": config.request or state["request"]},
     )
     artifact_id = ctx.artifact(key="video_outline", type=ArtifactType.video_outline, title=t("ppt.artifact_outline"),
                                content=outline, show_in_canvas=True)
@@ -382,7 +382,7 @@ async def generate_slide_scripts(state: PptState, ctx: NodeContext) -> dict[str,
         prompt=prompts.slide_scripts(analysis, config, outline, slide_count, budget, feedback, setting),
         facts={"topic": analysis.topic, "language": analysis.language, "slideCount": slide_count,
                "narrationBudget": budget, "duration": config.duration, "outline": outline.model_dump(),
-               "feedback": feedback, "setting": setting},
+               "feedback": feedback, "setting": setting, "request": config.request or state["request"]},
     )
     if len(scripts.scripts) != slide_count:
         ctx.log(t("ppt.scripts_count_mismatch", written=len(scripts.scripts), asked=slide_count), level="warning")
@@ -596,7 +596,8 @@ async def add_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
                                               refinement["feedback"]),
             facts={"topic": analysis.topic, "language": deck.language, "subject": refinement["subject"], "index": index,
                    "total": total, "narrationBudget": budget, "outline": outline, "nth": n, "titles": titles, **neighbours,
-                   "setting": deck_setting(config.request or state["request"], analysis.audienceHint)},
+                   "setting": deck_setting(config.request or state["request"], analysis.audienceHint),
+                   "request": config.request or state["request"]},
         )
         return written.model_copy(update={"slideIndex": index})
 

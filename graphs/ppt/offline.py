@@ -15,6 +15,7 @@ from core.i18n import t
 from core.language import CJK, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
+    about_a_poem,
     agreeing_with,
     asks_how_it_works,
     asks_how_to,
@@ -25,6 +26,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     palette_for,
+    subject_as_said,
     topic_phrase,
     wants_simpler,
 )
@@ -109,6 +111,37 @@ TRAINING_ASPECT_PHRASES_EN = {"Why it matters": "see what is at stake in {topic}
                               "Common mistakes": "avoid the common mistakes in {topic}",
                               "Practice and check": "practise {topic} and check the result"}
 
+# A lesson about a work (planning.about_a_work) is told in a literature teacher's parts: who wrote it and when, what it
+# says or what happens, its characters (a story's) or its images (a poem's), how it is written, what it means, and a
+# discussion; never a phenomenon's mechanism or trends.
+WORK_ASPECT_POINTS_ZH = {"作者与背景": ("作者生平", "创作背景", "时代环境"), "内容与结构": ("内容概括", "结构层次", "行文线索"),
+                         "人物形象": ("主要人物", "人物关系", "细节描写"), "意象与意境": ("主要意象", "画面与意境", "情景交融"),
+                         "语言与手法": ("语言特色", "修辞手法", "表现手法"), "主题与意义": ("中心思想", "作者情感", "现实意义"),
+                         "讨论与拓展": ("问题讨论", "比较阅读", "读写练习")}
+WORK_ASPECT_POINTS_EN = {"Author and background": ("the author", "when and why it was written", "the world it came from"),
+                         "What it tells": ("the gist", "its structure", "the key passages"),
+                         "Characters": ("the main characters", "how they relate", "telling details"),
+                         "Imagery and mood": ("the key images", "the scene it paints", "feeling and scene"),
+                         "Language and technique": ("word choice", "figures of speech", "the writer's techniques"),
+                         "Themes and meaning": ("the central theme", "the writer's feelings", "why it still matters"),
+                         "Discussion": ("questions to discuss", "comparing texts", "a writing task")}
+WORK_ASPECT_TITLES_EN = {"Author and background": "the author and background of {topic}", "What it tells": "what {topic} tells",
+                         "Characters": "the characters in {topic}", "Imagery and mood": "the imagery and mood of {topic}",
+                         "Language and technique": "the language and techniques of {topic}",
+                         "Themes and meaning": "the themes of {topic}", "Discussion": "discussing {topic}"}
+# Objectives and part descriptions, said per part: "理解《背影》的讨论与拓展" does not read.
+WORK_ASPECT_PHRASES_ZH = {"作者与背景": "了解{topic}的作者与创作背景", "内容与结构": "梳理{topic}的内容与结构",
+                          "人物形象": "分析{topic}中的人物形象", "意象与意境": "体会{topic}的意象与意境",
+                          "语言与手法": "品味{topic}的语言与写作手法", "主题与意义": "理解{topic}的主题与意义",
+                          "讨论与拓展": "围绕{topic}展开讨论与拓展"}
+WORK_ASPECT_PHRASES_EN = {"Author and background": "see who wrote {topic}, and when and why",
+                          "What it tells": "follow what {topic} tells, part by part",
+                          "Characters": "get to know the characters in {topic}",
+                          "Imagery and mood": "picture the images and mood of {topic}",
+                          "Language and technique": "notice the language and techniques of {topic}",
+                          "Themes and meaning": "understand the themes of {topic}",
+                          "Discussion": "discuss {topic} and write about it"}
+
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
 WORDING = {
@@ -151,6 +184,45 @@ WORDING = {
         "example": "{name}：身边的例子",
         "example_items": ("在生活中找一找与{name}有关的现象", "用{unit}解释这个现象", "和同桌交流你的发现"),
         "example_visual": "生活场景配图", "exercise": "课堂练习",
+    },
+    ("work_lesson", "zh"): {
+        "notes_flow": "读到{unit}时，请大家重点关注{points}。",
+        "item_leads": ("先看第一点，", "第二点，", "第三点，", "第四点，", "最后一点，"),
+        "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家回到原文，找一找与{name}有关的语句。",
+                       "读到这里，请想一想：作者为什么这样写？", "讲{name}时，要把它放回{topic}的整体里看。",
+                       "弄清了{name}，接下来的{next}就好理解了。", "请把{name}的要点和相关语句记在笔记里。",
+                       "如果对{name}有不同的理解，先记下来，讨论环节我们再交流。",
+                       "请大家留意{name}和{unit}里其他要点的关系。", "下课前，试着用一句话向同桌说说你对{name}的理解。"),
+        "notes_again": ("我们再回到{name}，这次换一个角度来读。", "前面讲过{name}，现在结合原文再读一读。",
+                        "请大家对照前面的内容，看看对{name}的理解有没有变化。", "这一次，请大家自己先说一说{name}，再听我讲。"),
+        "notes_plan": ("这个安排只是参考，我们会根据大家的阅读情况调整。", "每一部分结束时，我们都会停下来确认一下大家是否读懂了。",
+                       "请大家把原文放在手边，课上会不断回到原文。"),
+        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家把{topic}放在手边，课上我们会不断回到原文。",
+                        "请大家准备好笔记本，重要的语句我会提醒大家圈画下来。", "学完这节课，希望大家能说清{topic}写了什么、表达了什么。",
+                        "开始之前，请大家想一想：读{topic}时，哪一处给你留下的印象最深？", "课上有任何问题，都可以随时举手提出来。"),
+        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和讨论。",
+        "notes_recap": "关于{unit}，我们讲了{points}。",
+        "notes_summary": ("请大家用自己的话把这几点复述一遍。", "回去后可以重读{topic}，对照这几点复习。"),
+        "notes_qa": ("大家可以先和同桌讨论一两分钟，再举手发言。", "这些问题没有唯一的标准答案，言之有据就好。", "今天的课就到这里，谢谢大家！"),
+        "aspects": {a: ("{topic}的" + a, points) for a, points in WORK_ASPECT_POINTS_ZH.items()}, "phrases": WORK_ASPECT_PHRASES_ZH,
+        "objective": "{phrase}", "description": "{phrase}",
+        # A short lesson on a work still reads what it tells and what it means; a story has characters, a poem images.
+        "core": ("内容与结构", "主题与意义", "作者与背景"), "narrative": "人物形象", "verse": "意象与意境",
+        "concept": ("{name}：{description}", "它回答的问题：作者为什么这样写", "记住关键词：{unit}"),
+        "process_title": "一步步读懂{name}", "contrast_title": "{name}：误读与正解",
+        "contrast": ("误读：{name}只要记住结论就够了", "误读：{name}可以脱离原文来谈",
+                     "正解：要从原文语句中读出{name}", "正解：{name}要和{unit}联系起来理解"),
+        "statement": "{name}：读懂{unit}的钥匙",
+        "exercise_items": ("用自己的话说一说{first}", "从{topic}中找出一处你最喜欢的语句，说说理由", "{first}和{last}有什么联系？"),
+        "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
+        "agenda": "本课内容", "questions": "思考与讨论", "time_plan": "本课时间分配", "flow": "课堂流程",
+        "asks": ("你能用自己的话说说{unit}吗？", "{topic}中哪一处最打动你？为什么？", "读完{topic}，你还有哪些疑问？"),
+        "fillers": ("我们先来看这一点。", "请大家回到原文找一找依据。", "这一点在后面还会用到。", "读懂了这里，后面的内容就容易了。"),
+        "stages": ("初读感知", "细读品味", "分析探究", "总结提升"), "table": "{unit}：学习路线",
+        "table_head": "知识点｜要解决的问题｜课堂活动", "activities": ("朗读品味", "小组讨论", "圈点批注", "比较阅读", "联系自身经历"),
+        "example": "{name}：原文中的例子",
+        "example_items": ("在原文中找出体现{name}的语句", "用{unit}分析这处语句", "和同桌交流你的发现"),
+        "example_visual": "原文片段配图", "exercise": "课堂练习",
     },
     ("talk", "zh"): {
         "notes_flow": "谈到{unit}时，请大家重点关注{points}。",
@@ -275,6 +347,50 @@ WORDING = {
         "example_items": ("Find something around you that shows {name}", "Explain it with {unit}", "Compare notes with a partner"),
         "example_visual": "Everyday scene picture", "exercise": "Exercises",
     },
+    ("work_lesson", "en"): {
+        "notes_flow": "When we reach {unit}, watch for {points}.",
+        "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
+        "notes_page": ("This slide is about {name}, part of {unit}.", "Go back to the text: which lines help with {name}?",
+                       "As you read, ask yourself why the writer chose to do it this way.", "Keep {name} in mind as part of {topic} as a whole.",
+                       "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes, with a line from the text; we will come back to {them} when we review.",
+                       "If you read {name} differently, note it down and we will discuss it.",
+                       "Notice how {name} links to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
+                       "Mark the passage where {name} stands out most for you.", "Take a moment to connect {name} with something else you have read.",
+                       "We will meet {name} again in the discussion, so make sure {it} {is} clear now.", "A good test of reading {name} well is whether you can back your view with a quotation."),
+        "notes_again": ("We come back to {name}, this time from another angle.", "We met {name} earlier; now we read the text for {them} again.",
+                        "Compare this with what we said before: has your reading of {name} changed?", "This time, say what you see in {name} before I explain.",
+                        "Find {name} in a passage we have not read together yet.",
+                        "Think about how {name} fit{s} together with everything we have covered so far on {topic}."),
+        "notes_plan": ("This plan is a guide; we will adjust it to how the class is reading.", "At the end of each part we will stop to check that everyone is with us.",
+                       "Keep the text open; we will go back to it again and again."),
+        "notes_cover": ("The parts are: {units}.", "Keep {topic} open in front of you; we will keep going back to the text.",
+                        "Have your notebook ready; I will point out the lines worth marking.", "By the end you should be able to say what {topic} {is} about and what {it} mean{s} to you.",
+                        "Before we start, think of the moment in {topic} that stayed with you most.", "Raise your hand at any time if you have a question."),
+        "notes_part": "Part {nth} covers {unit}: {points}.", "notes_minutes": "Each part takes about {m} minutes, with time at the end for a summary and discussion.",
+        "notes_recap": "In {unit}, we covered {points}.",
+        "notes_summary": ("Try to say each of these in your own words.", "Reread {topic} with these points in mind."),
+        "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right reading; back yours with the text.", "That is all for today. Thank you!"),
+        "aspects": {a: (WORK_ASPECT_TITLES_EN[a], points) for a, points in WORK_ASPECT_POINTS_EN.items()}, "phrases": WORK_ASPECT_PHRASES_EN,
+        "core": ("What it tells", "Themes and meaning", "Author and background"), "narrative": "Characters", "verse": "Imagery and mood",
+        "objective": "{phrase}", "description": "{phrase}",
+        "concept": ("{name}: {description}", "The question it answers: why the writer wrote it this way", "Keyword: {unit}"),
+        "process_title": "Reading {name}, step by step", "contrast_title": "{name}: misreading and reading",
+        "contrast": ("Misreading: a summary of the text is enough to understand {name}", "Misreading: {name} can be discussed without the text",
+                     "Reading: {name} must be drawn from the words on the page", "Reading: {name} must be read together with {unit}"),
+        "statement": "{name}: the key to {unit}",
+        "exercise_items": ("Explain {first} in your own words", "Pick a line from {topic} you like and say why",
+                           "How do {first} and {last} connect?"),
+        "parts": "{n} parts in this lesson", "hello": "Hello, today we read {topic} together.", "has_parts": "The lesson has {n} parts.",
+        "agenda": "Today's plan", "questions": "Questions for discussion", "time_plan": "How the lesson time is spent", "flow": "Lesson flow",
+        "asks": ("Can you explain {unit} in your own words?", "Which moment in {topic} moved you most, and why?", "What questions does {topic} leave you with?"),
+        "fillers": ("Let us look at this closely.", "Find the evidence in the text.", "We will use this again later.", "With this in place the rest follows."),
+        "stages": ("First reading", "Close reading", "Analyse", "Sum up"), "table": "{unit} at a glance",
+        "table_head": "Point | Question | Activity",
+        "activities": ("Read aloud", "Group discussion", "Annotate the text", "Compare texts", "Personal response"),
+        "example": "{name}: in the text",
+        "example_items": ("Find a passage that shows {name}", "Read it in the light of {unit}", "Compare notes with a partner"),
+        "example_visual": "Passage from the text", "exercise": "Exercises",
+    },
     ("talk", "en"): {
         "notes_flow": "When we reach {unit}, look out for {points}.",
         "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
@@ -364,9 +480,25 @@ WORDING = {
 }
 
 
+# A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
+# not said as "the workings of the causes of …": its mechanism part says how they fit together.
+_NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
+HOW_THEY_FIT_EN = "how {topic} fit together"
+
+
 def _wording(request: OfflineRequest) -> dict:
-    setting = request.fact("setting") if request.fact("setting") in ("talk", "training") else "lesson"
-    return WORDING[(setting, "zh" if _zh(request) else "en")]
+    setting = request.fact("setting") if request.fact("setting") in ("work_lesson", "talk", "training") else "lesson"
+    words = WORDING[(setting, "zh" if _zh(request) else "en")]
+    mechanism = words.get("mechanism")
+    if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
+        words = {**words, "aspects": {**words["aspects"], mechanism: (HOW_THEY_FIT_EN, words["aspects"][mechanism][1])},
+                 "phrases": {**words["phrases"], mechanism: HOW_THEY_FIT_EN}}
+    return words
+
+
+def _phrase(request: OfflineRequest) -> str:
+    """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
+    return topic_phrase(subject_as_said(request.fact("topic"), request.fact("request") or ""))
 
 
 # "疫苗起作用的原理的基本概念": a subject that already ends in a 的-phrase stacks a second 的 when a phrase is built on it;
@@ -404,7 +536,7 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     keywords = request.fact("keywords") or [topic]
-    phrase = topic_phrase(topic)
+    phrase = _phrase(request)
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
@@ -431,6 +563,8 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     # a lesson on how or why something works its mechanism (it had core ideas, applications, pitfalls and trends but
     # never said how vaccines work), one on how to do something its process; the others take turns by topic.
     aspects = list(words["aspects"])
+    if words.get("verse"):  # a poem is read for its images, a story or an essay for its characters
+        aspects.remove(words["narrative"] if about_a_poem(topic) else words["verse"])
     core = list(words.get("core", ()))
     if words.get("mechanism") and asks_how_it_works(topic):
         core.insert(1, words["mechanism"])
@@ -441,7 +575,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     offset = stable_int(topic, "outline") % len(rest)
     chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
     chosen.sort(key=aspects.index)
-    phrase = topic_phrase(topic)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
+    phrase = _phrase(request)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
     units = []
     for aspect in chosen:
         # A point is named within its unit: units sharing point names give pages and tables that repeat.
@@ -580,7 +714,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
 def slide_scripts(request: OfflineRequest) -> SlideScripts:
     zh = _zh(request)
     # Inside sentences the subject is said as a noun phrase; the cover keeps it as the user wrote it.
-    topic = topic_phrase(request.fact("topic"))
+    topic = _phrase(request)
     total = request.fact("slideCount")
     budget = request.fact("narrationBudget")
     duration = request.fact("duration") or max(1, total - 2)
@@ -729,7 +863,7 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
 def added_slide_script(request: OfflineRequest) -> SlideScript:
     """A page added to a finished deck: about the subject asked for, else the first angle on an outline point
     whose page the deck does not have yet (so it never repeats a page)."""
-    topic, zh, nth = topic_phrase(request.fact("topic")), _zh(request), request.fact("nth", 0)
+    topic, zh, nth = _phrase(request), _zh(request), request.fact("nth", 0)
     words = _wording(request)
     outline = VideoOutline.model_validate(request.fact("outline"))
     subject = request.fact("subject")

@@ -260,17 +260,70 @@ def asks_how_it_works(subject: str) -> bool:
         re.search(r"\b(?:how\s+\w+(?:\s+\w+)?\s+works?|mechanisms?|principles?|causes)\b", text, re.IGNORECASE))
 
 
-def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "talk", "training"]:
+# A lesson about a work (a book, poem, essay, play, film, painting) is read, not explained like a phenomenon: its parts
+# are a literature teacher's (author and background, content, characters, language, themes), not 核心原理 or "the
+# workings of". It is known by its 《》, a word of reading it (赏析, "novel", "poem"), or a title-case name.
+_WORK_WORDS_ZH = re.compile(r"赏析|鉴赏|品读|导读|读后感|古诗|诗词|诗歌|课文|小说|散文|文言文|名著|童话|寓言|戏剧|剧本|整本书阅读")
+# 《民法典》, 《劳动合同法》 name a law or a rule, not a work to read as literature.
+_WORK_NAME_ZH = re.compile(r"《(?P<name>[^《》]+)》")
+_RULE_NAME_ZH = re.compile(r"(?:法|法典|条例|规定|办法|纲要|标准|规范|通知|意见|决定|报告|指南|准则|守则|公约|宪章|协议|宣言|手册)$")
+_WORK_WORDS_EN = re.compile(r"\b(?:novels?|novella|poems?|poetry|poets?|sonnets?|haikus?|short\s+stor(?:y|ies)|essays?|fables?|"
+                            r"fairy\s+tales?|(?:the|a|this)\s+(?:play|film|movie|painting|book)|plays?\s+by|literary|literature|"
+                            r"shakespeare(?:'s)?|close\s+reading|book\s+report)\b", re.IGNORECASE)
+# The head of a title-case name that is a period, an event, a place or a thing to explain, not a work ("The Cold War",
+# "The Age of Exploration", "The Solar System").
+_NOT_A_WORK_HEADS_EN = frozenset("""war revolution empire dynasty kingdom republic union age era period movement depression
+    renaissance reformation enlightenment cycle system body cell theorem law method table market economy wall road river sea
+    ocean lake mountains desert forest rainforest reef canal bridge tower treaty act constitution declaration bang effect
+    change warming process theory principle equation rule crisis deal trail expedition exploration discovery invasion
+    battle siege rebellion uprising conquest crusade election pandemic plague disaster rush program programme mission
+    landing race bomb project life fall rise heart brain lungs skeleton chain web planet moon sun earth atom energy light
+    sound electricity magnetism gravity climate weather volcano statue pyramid""".split())
+
+
+def _titled_as_a_work(text: str) -> bool:
+    """A name in title case that reads as a work's ("The Great Gatsby", "Romeo and Juliet", "Of Mice and Men"): every
+    word but the small ones capitalised, two or more of them, led by "The" or joined by a small word, its head not a
+    period, event or thing explained ("The Cold War", "The Solar System") nor a group ("The Napoleonic Wars")."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", text)
+    content = [w for w in words if w.lower() not in _TITLE_SMALL_WORDS]
+    if len(content) < 2 or any(not w[0].isupper() for w in content) or plural_subject(text):
+        return False
+    small_inside = any(w.lower() in _TITLE_SMALL_WORDS for w in words[1:-1])
+    head = re.sub(r"^the\s+", "", _PHRASE_BREAK_EN.split(text, 1)[0].strip(), flags=re.IGNORECASE).split()
+    led_by_the = words[0] == "The"
+    return (led_by_the or small_inside) and bool(head) and head[-1].lower() not in _NOT_A_WORK_HEADS_EN
+
+
+def about_a_work(subject: str) -> bool:
+    """Whether a subject is a work to read ("《背影》课文赏析", "古诗《春晓》", "The Great Gatsby", "Romeo and Juliet",
+    "the poem Daffodils"), not a thing to explain ("水循环", "the water cycle", "World War I")."""
+    text = subject.strip()
+    if language_of(text) == "zh":
+        names = [m.group("name") for m in _WORK_NAME_ZH.finditer(text)]
+        return any(not _RULE_NAME_ZH.search(name) for name in names) or bool(_WORK_WORDS_ZH.search(text))
+    return bool(_WORK_WORDS_EN.search(text)) or _titled_as_a_work(text)
+
+
+_VERSE = re.compile(r"诗|宋词|元曲|(?<![A-Za-z])(?:poems?|poetry|sonnets?|haikus?|odes?|verse|ballads?)(?![A-Za-z])", re.IGNORECASE)
+
+
+def about_a_poem(subject: str) -> bool:
+    """Whether a work is named as verse ("古诗《春晓》", "the poem Daffodils"): it is read for its images, not characters."""
+    return bool(_VERSE.search(subject))
+
+
+def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "talk", "training"]:
     """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
-    in public, "lesson" for one taught to a class (and by default)."""
+    in public, "work_lesson" for a class reading a work, "lesson" for another one taught to a class (and by default)."""
     for text in (audience or "", request):
         if _LEARNERS.search(text):
-            return "lesson"
+            break
         if _TRAINING.search(text) or _AT_WORK.search(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
-    return "lesson"
+    return "work_lesson" if about_a_work(core_topic(request)) else "lesson"
 
 
 # A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
@@ -556,11 +609,15 @@ _LEARNING_HEAD_EN = re.compile(r"^(?:understanding|understand|exploring|explore|
                                r"learning\s+about|learn\s+about)\s+(?=\w)", re.IGNORECASE)
 
 
+# So does a way of reading a work named after it ("《背影》课文赏析", "《故乡》阅读教学"): the lesson is about 《背影》.
+_READING_TAIL_ZH = re.compile(r"(?<=》)\s*(?:课文|全文|原文|名著|整本书)?(?:赏析|鉴赏|解读|导读|品读|阅读|精读|研读)?(?:教学|学习)?$")
+
+
 def _without_angle(text: str) -> str:
     """"量子计算的基本原理" → "量子计算", "信息安全培训" → "信息安全", "the basics of chess" → "chess", "Python basics"
-    → "Python", "fire safety training" → "fire safety"."""
+    → "Python", "fire safety training" → "fire safety", "《背影》课文赏析" → "《背影》"."""
     if language_of(text) == "zh":
-        return _ANGLE_TAIL_ZH.sub("", _LEARNING_HEAD_ZH.sub("", text))
+        return _READING_TAIL_ZH.sub("", _ANGLE_TAIL_ZH.sub("", _LEARNING_HEAD_ZH.sub("", text)))
     text = _LEARNING_HEAD_EN.sub("", text)
     if match := _ANGLE_HEAD_EN.match(text):
         return match.group("subject")
@@ -599,6 +656,16 @@ def topic_phrase(topic: str) -> str:
     if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text) and not _LEARNING_HEAD_EN.match(text):
         return f"{_gerund(first)} {rest}"
     return _without_angle(text)
+
+
+def subject_as_said(topic: str, request: str) -> str:
+    """The subject as a sentence says it: a title drops the article the request gave a common noun ("Explain the water
+    cycle" is titled "Water cycle"), a sentence keeps it ("today we learn about the water cycle", "the workings of the
+    causes of …" is no English)."""
+    if language_of(topic) == "zh" or re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
+        return topic
+    said = re.search(rf"\b(?P<article>the|an?)\s+{re.escape(topic)}(?!\w)", request, re.IGNORECASE)
+    return f"{said.group('article').lower()} {topic}" if said else topic
 
 
 # Words in -s that are one thing ("physics", "the news", "a crisis"): the -s rule would make them plural.

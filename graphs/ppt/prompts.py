@@ -45,7 +45,13 @@ TRAINING_SETTING = ("\nThis deck is a training session at work, not a class and 
                     "parts (why it matters, the rules, the steps, common mistakes, practice and a check), worded for staff "
                     "at their jobs (an agenda, workplace examples, practice), never as a lesson (no 本课, classmates) nor "
                     "as a report (no background, stakeholders, what went well, next steps).")
-SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING}
+# A lesson reading a work (a book, poem, essay, play, film, painting): a real model gets the parts the offline one uses.
+WORK_LESSON_SETTING = ("\nThis deck is a lesson reading a work (a book, poem, essay, play, film or painting), not a science "
+                       "topic: build it from a literature teacher's parts (the author and background, what it tells or "
+                       "its plot, its characters if it tells a story or its imagery if it is a poem, its language and "
+                       "techniques, its themes and meaning, discussion), with close reading of the text, quotations and "
+                       "discussion as activities; never mechanisms, applications, trends or experiments.")
+SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesson": WORK_LESSON_SETTING}
 
 
 def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None, setting: str = "lesson") -> str:
