@@ -381,6 +381,9 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
     ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
     ("我们健身房想做一个会员约课系统，教练排课，会员在小程序上预约", "教练"),
+    ("做一个养老院探视预约小程序，子女在线预约探视时间", "子女"),  # kin
+    ("做一个点餐系统，顾客扫码下单，后厨在平板上看订单", "后厨"),  # a team named by where it works
+    ("Our coffee shop wants a tablet app where baristas see mobile orders", "baristas"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -406,6 +409,7 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
     ("A tool to log my runs and see weekly progress", "see"),  # a short verb that only ends like "employee"
     ("Our bakery wants customers to preorder cakes online", "wants"),  # the verb between the asker and a role
     ("I coach a kids' soccer club. Parents should be able to RSVP for matches", "coach"),  # the asker's verb
+    ("We need a Slack bot that answers HR policy questions", "answers"),  # the verb of a relative clause
 ])
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -417,6 +421,8 @@ def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     ("Show each customer's orders on one page, for warehouse staff", "customer"),
     ("做一个请假系统，行政可以查看所有员工的请假记录", "员工"),
     ("做一个网页，店长可以查看客户订单", "客户"),
+    ("做一个客户拜访记录小程序，销售每天填写", "客户"),  # whom a record is of
+    ("客户拜访记录要能导出，销售每天填写", "客户"),
 ])
 def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word):
     goal = first_round(requirement, force_plan=True).stages[1].goal
