@@ -489,6 +489,27 @@ def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadl
     assert time not in release.goal, release.goal
 
 
+@pytest.mark.parametrize("requirement, said", [
+    ("Front desk staff check in patients on a tablet. Must comply with HIPAA.", "HIPAA"),  # a standard: verified
+    ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "等保"),
+    ("做一个报销系统，员工提交发票，接到飞书", "飞书"),  # where it lives: the entry point the stages build
+    ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
+])
+def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
+    scope = first_round(requirement, force_plan=True).scope
+    assert not any(said in item for item in scope if item.startswith(("Deliver", "交付"))), scope
+
+
+@pytest.mark.parametrize("requirement, item, title", [
+    ("We need an inventory app for about 50 stores", "Deliver: an inventory app", "An inventory app"),
+    ("做一个给50家门店用的库存系统，店长可以盘点", "交付：做一个库存系统", "做一个库存系统"),
+])
+def test_a_thing_to_deliver_is_named_without_the_count_that_is_its_scale(requirement, item, title):
+    plan = first_round(requirement, force_plan=True)
+    assert item in plan.scope, plan.scope
+    assert re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1] == title, plan.plan_markdown
+
+
 def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
     scope = first_round("A tool to track customer orders. Managers can show orders before March.", force_plan=True).scope
     assert "Deliver: Managers can show orders before March" in scope, scope

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.language import CJK, clip, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
-from graphs.requirement.topics import (TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese,
-                                       names_no_purpose)
+from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
+                                       is_chinese, names_no_purpose)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -44,7 +45,7 @@ def _en_clauses(text: str) -> list[str]:
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
-            if opens_with_role(piece) or _only_states_time_or_load(piece):
+            if opens_with_role(piece) or _only_states_a_constraint(piece):
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
@@ -67,28 +68,71 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
-        return [_wished(whole, zh) or whole]
+        return [_without_load(_wished(whole, zh) or whole, zh)]
     items = []
     for clause in clauses:
-        if _only_states_time_or_load(clause):
+        if _only_states_a_constraint(clause):
             continue  # a constraint the release and verification stages carry ("It must be live by March", "只有3个人用")
         if thing := _wished(clause, zh):
-            items.append(thing)  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
+            items.append(_without_load(thing, zh))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
         elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
-            items.append(clause)
+            items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
     return items or [summary]
 
 
-def _only_states_time_or_load(clause: str) -> bool:
-    """Whether a clause says no more than when it is due or how many use it: little is left without those words."""
-    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"]):
+# A standard to comply with, read as the access topic reads it: the plan verifies it, nobody builds it.
+_COMPLIANCE = replace(TOPICS_BY_ID["q_security"], patterns=COMPLIANCE_PATTERNS)
+
+
+def _only_states_a_constraint(clause: str) -> bool:
+    """Whether a clause says no more than when it is due, how many use it, what standard it meets or where it
+    lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
+    little is left without their words."""
+    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
         if phrase := topic.stated_in(clause):
             rest = clause.replace(phrase, " ")
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else len(rest.split()) <= 4:
                 return True
-    return False
+    return _only_names_entry_point(clause)
+
+
+# The words that only put a thing in its entry point ("接到飞书", "放在公众号里", "it should run in Slack").
+_ENTRY_LINKS_ZH = re.compile(r"(?:要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|嵌到|做成|做在|"
+                             r"用|使用|通过|在|上|里|中|端|的|和|与|、|\s)*")
+_ENTRY_LINKS_EN = set("""
+it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
+integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
+inside with from the our a an
+""".split())
+
+
+def _only_names_entry_point(clause: str) -> bool:
+    named = find_keywords(clause, TOPICS_BY_ID["q_interface"].keywords)
+    if not named:
+        return False
+    rest = clause
+    for word in named:
+        rest = rest.replace(word, " ")
+    if is_chinese(clause):
+        return _ENTRY_LINKS_ZH.fullmatch(rest) is not None
+    return all(word.lower() in _ENTRY_LINKS_EN for word in re.findall(r"[A-Za-z']+", rest))
+
+
+# Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
+# "做一个给50家门店用的库存系统". Before {} the count, after it what ends the phrase.
+_LOAD_PHRASE_EN = r"(?:\s*,\s*|\s+(?:for|across|serving|at|in|with|used by)\s+){}(?=$|[\s,;.!?])"
+_LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务)\s*{}\s*(?:用|使用)?的?"
+
+
+def _without_load(item: str, zh: bool) -> str:
+    """A thing to deliver without the count it carries: the count is the scale, verified in its own stage."""
+    count = TOPICS_BY_ID["q_scale"].shape_in(item)
+    if not count or count == item:
+        return item
+    phrase = re.compile((_LOAD_PHRASE_ZH if zh else _LOAD_PHRASE_EN).format(re.escape(count)), re.IGNORECASE)
+    return phrase.sub("", item, count=1).strip() or item
 
 
 # The person asking, speaking of themselves, and what they wish for.
@@ -117,12 +161,12 @@ def _title(requirement: str, zh: bool) -> str:
     summary = _summary(requirement)
     first = _deliverables(requirement, zh)[0]
     start = summary.find(first)
-    wanted = summary[start:] if start > 0 else summary if start == 0 else first
+    wanted = _without_load(summary[start:] if start > 0 else summary if start == 0 else first, zh)
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
     # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
     for at in range(2, len(pieces), 2):
-        if _only_states_time_or_load(pieces[at]):
+        if _only_states_a_constraint(pieces[at]):
             wanted = "".join(pieces[:at - 1])
             break
     return plan_title(wanted[:1].upper() + wanted[1:])
