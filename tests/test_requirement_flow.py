@@ -688,12 +688,26 @@ def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(a
     ("We are a three-person team and need a tool to track invoices", "A tool to track invoices"),
     ("I'd like a page to book the meeting rooms, live by Friday", "A page to book the meeting rooms"),
     ("Our clinic needs an online form so patients can book appointments", "An online form so patients can book appointments"),
+    # the asker's group and a bare thing: whose it is, not who asks ("Our dental practice needs …")
+    ("Our dental practice needs online booking. Patients pick a slot, and nurses confirm it.",
+     "Online booking for a dental practice"),
+    ("我们牙科诊所需要线上预约，患者可以选时间", "牙科诊所的线上预约"),
+    ("Our bakery wants customers to preorder cakes online", "Customers preorder cakes online"),  # what they wish done
     ("一个请假审批系统，下周五之前要用上", "一个请假审批系统"),
     ("做一个值班排班小程序，只有3个人用，护士长可以调班", "做一个值班排班小程序"),
 ])
 def test_a_plan_is_titled_by_what_is_wanted_not_by_who_asks_or_when_or_for_how_many(requirement, title):
     heading = first_round(requirement, force_plan=True).plan_markdown.splitlines()[0]
     assert heading.endswith("：" + title) or heading.endswith(": " + title), heading
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("Our customers need to see their order history on the website", "Deliver: Our customers need to see"),
+    ("我们幼儿园的家长需要每天看到孩子的午餐照片", "交付：我们幼儿园的家长需要"),
+])
+def test_what_the_askers_people_need_to_do_is_kept_with_who_does_it(requirement, item):
+    scope = first_round(requirement, force_plan=True).scope
+    assert any(entry.startswith(item) for entry in scope), scope
 
 
 @pytest.mark.parametrize("requirement", [

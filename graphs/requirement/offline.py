@@ -136,15 +136,17 @@ def _without_load(item: str, zh: bool) -> str:
 
 
 # The person asking, speaking of themselves, and what they wish for.
-_SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
+_SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,6}}?))?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?"
+                             rf"(?P<thing>.{{2,}})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
 _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?:am|are) looking for|require)\s+"
                         r"(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?(?P<thing>.{4,})$"
-                        # "Our clinic needs an online form …": the asker's own group wishes for a thing (an article
-                        # follows); "our customers need to see …" is what its users do, and stays as written.
-                        r"|^(?:our|my)\s+(?:[\w'-]+\s+){1,3}?(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
-                        r"(?P<owned>(?:a|an|some|the|one)\s.{4,})$", re.IGNORECASE)
+                        # "Our clinic needs an online form …", "Our dental practice needs online booking": the asker's
+                        # own group wishes for a thing (see _wished for "our customers need to see …").
+                        r"|^(?:our|my)\s+(?P<owner>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
+                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$", re.IGNORECASE)
+_EN_ARTICLE = re.compile(r"(?:a|an|some|the|one)\s", re.IGNORECASE)
 _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own)\b|"
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
 
@@ -152,7 +154,50 @@ _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
-    return (wish.group("thing") or wish.groupdict().get("owned") or "").strip() or None if wish else None
+    if wish is None:
+        return None
+    thing = (wish.group("thing") or "").strip()
+    if zh and (owner := (wish.group("owner") or "").lstrip("的是")):
+        if named_roles(owner):  # "我们幼儿园的家长需要看到…": what the group's people do, as written
+            return None
+        return _zh_for_whom(thing, owner)
+    if not zh and (owned := wish.group("owned")):
+        # "Our customers need to see …" is what the group's people do, and stays as written: a group of people
+        # wishes for a thing only when an article names it ("Our team needs a dashboard").
+        if opens_with_role(wish.group("owner").split()[-1]) and not _EN_ARTICLE.match(owned):
+            return None
+        thing = _for_whom(re.sub(r"^to\s+", "", owned.strip()), wish.group("owner").strip())
+    return (_role_does(thing) if not zh else thing) or None
+
+
+def _for_whom(thing: str, owner: str) -> str:
+    """A bare thing wished for, with the group it is for ("online booking" → "online booking for a dental
+    practice"): without it the title would not say whose; a longer thing says enough by itself."""
+    words = thing.split()
+    if len(words) > 3 or any(w.lower() in _EN_LINKS for w in words) or _EN_ARTICLE.match(thing):
+        return thing
+    return f"{thing} for {'an' if owner[:1].lower() in 'aeiou' else 'a'} {owner}"
+
+
+# A thing that opens with making it ("做一个报修小程序") or goes on past a clause says what it is by itself.
+_ZH_MAKES = re.compile(r"^(?:做|开发|搞|弄|建|写|上|整|开|有|让|给|把|能|可以|一个|一套|个)")
+
+
+def _zh_for_whom(thing: str, owner: str) -> str:
+    """The Chinese of _for_whom: a bare thing wished for, with whose it is ("线上预约" → "牙科诊所的线上预约")."""
+    if len(CJK.findall(owner)) < 2 or len(CJK.findall(thing)) > 6 or _ZH_MAKES.match(thing) or not CJK.match(thing):
+        return thing
+    return f"{owner}的{thing}"
+
+
+# Words that go on from a thing to what it does or is for: a thing with one says more than its name.
+_EN_LINKS = {"for", "to", "so", "that", "which", "where", "when", "with", "of", "by", "on", "in"}
+
+
+def _role_does(thing: str) -> str:
+    """A wish that someone do a thing, as what they do: "customers to preorder cakes" → "customers preorder cakes"."""
+    who, to, does = thing.partition(" to ")
+    return f"{who} {does}" if to and len(who.split()) <= 4 and opens_with_role(who) and does else thing
 
 
 def _title(requirement: str, zh: bool) -> str:

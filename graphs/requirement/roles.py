@@ -159,6 +159,7 @@ median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
 fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
 per rather
+shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier
 january february march april may june july august september october november december
 """.split())
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
