@@ -456,6 +456,15 @@ def test_a_team_size_or_a_permission_is_not_taken_for_a_role(requirement, words)
     assert words not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, counted", [
+    ("我们公司需要一个访客登记系统，前台登记访客信息", "一个访客"),
+    ("做一个排班系统，需要两名护士长审批", "两名"),
+])
+def test_a_count_before_a_person_is_not_part_of_the_role(requirement, counted):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert counted not in goal, goal
+
+
 @pytest.mark.parametrize("requirement", [
     "A small expense tool for our three-person team, with receipts",
     "We are a small team. We need a dashboard for deploys.",  # the asker's group, not a role named "small team"
@@ -494,6 +503,7 @@ def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadl
     ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "等保"),
     ("做一个报销系统，员工提交发票，接到飞书", "飞书"),  # where it lives: the entry point the stages build
     ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
+    ("Tenants report broken appliances and the landlord assigns a handyman. It should work in WhatsApp.", "WhatsApp"),
 ])
 def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
     scope = first_round(requirement, force_plan=True).scope

@@ -80,6 +80,9 @@ def _zh_department(word: str) -> bool:
     return unit is not None and len(CJK.findall(word[:-len(unit)])) >= 2
 
 
+_ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该此][个位名家台套种条份]?")
+
+
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
     """The role that begins at tokens[start] ("维修 师傅", "审批 人", "学生 家长"), and where it ends; else None.
 
@@ -123,6 +126,9 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         starts = [first] + [i + 1 for i, token in enumerate(tokens)
                             if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS]
         for start in starts:
+            # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
+            while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
+                start += 1
             if start < len(tokens) and (role := _zh_from(tokens, start)):
                 found.append((offset + start, offset + role[1], role[0]))
         for i, token in enumerate(tokens):
