@@ -741,6 +741,8 @@ def test_a_role_keeps_the_words_that_qualify_it(requirement, role):
 @pytest.mark.parametrize("requirement, task", [
     ("Add a REST API endpoint so that partners can fetch their invoices", "Expose it through the REST API endpoint"),
     ("A command-line tool to search service logs by keyword", "Expose it through the command-line tool"),
+    ("A leave tracker where managers approve requests. It should run in Slack.", "Expose it through Slack"),  # a name
+    ("Website for booking rooms, where staff pick a slot", "Expose it through the website"),  # a sentence's capital
 ])
 def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requirement, task):
     assert task in first_round(requirement, force_plan=True).stages[1].tasks

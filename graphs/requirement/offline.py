@@ -217,6 +217,12 @@ def _title(requirement: str, zh: bool) -> str:
     return plan_title(wanted[:1].upper() + wanted[1:])
 
 
+def _a_name(word: str, text: str) -> bool:
+    """Whether `text` writes `word` as a product's name ("Slack", "WhatsApp"), which takes no article as "the website"
+    does: a capital it keeps mid-sentence, then small letters (not an acronym such as "REST API")."""
+    return word[:1].isupper() and word[1:2].islower() and mid_sentence(word, text) == word
+
+
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.
 _COMMIT_SUBJECT = 72
 
@@ -334,7 +340,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
+                stated_value[topic.id] = ("、" if zh else ", ").join(
+                    w if _a_name(w, requirement) else topic.text(topic.named_as, zh).format(mid_sentence(w, requirement))
+                    for w in named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue
