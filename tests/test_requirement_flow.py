@@ -381,6 +381,9 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
     ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
     ("我们健身房想做一个会员约课系统，教练排课，会员在小程序上预约", "教练"),
+    ("做一个养老院探视预约小程序，子女在线预约探视时间", "子女"),  # kin
+    ("做一个点餐系统，顾客扫码下单，后厨在平板上看订单", "后厨"),  # a team named by where it works
+    ("Our coffee shop wants a tablet app where baristas see mobile orders", "baristas"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -406,6 +409,7 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
     ("A tool to log my runs and see weekly progress", "see"),  # a short verb that only ends like "employee"
     ("Our bakery wants customers to preorder cakes online", "wants"),  # the verb between the asker and a role
     ("I coach a kids' soccer club. Parents should be able to RSVP for matches", "coach"),  # the asker's verb
+    ("We need a Slack bot that answers HR policy questions", "answers"),  # the verb of a relative clause
 ])
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -417,6 +421,8 @@ def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     ("Show each customer's orders on one page, for warehouse staff", "customer"),
     ("做一个请假系统，行政可以查看所有员工的请假记录", "员工"),
     ("做一个网页，店长可以查看客户订单", "客户"),
+    ("做一个客户拜访记录小程序，销售每天填写", "客户"),  # whom a record is of
+    ("客户拜访记录要能导出，销售每天填写", "客户"),
 ])
 def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -450,6 +456,15 @@ def test_a_team_size_or_a_permission_is_not_taken_for_a_role(requirement, words)
     assert words not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, counted", [
+    ("我们公司需要一个访客登记系统，前台登记访客信息", "一个访客"),
+    ("做一个排班系统，需要两名护士长审批", "两名"),
+])
+def test_a_count_before_a_person_is_not_part_of_the_role(requirement, counted):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert counted not in goal, goal
+
+
 @pytest.mark.parametrize("requirement", [
     "A small expense tool for our three-person team, with receipts",
     "We are a small team. We need a dashboard for deploys.",  # the asker's group, not a role named "small team"
@@ -481,6 +496,28 @@ def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, jo
 def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadline(requirement, time):
     release = first_round(requirement, force_plan=True).stages[-1]
     assert time not in release.goal, release.goal
+
+
+@pytest.mark.parametrize("requirement, said", [
+    ("Front desk staff check in patients on a tablet. Must comply with HIPAA.", "HIPAA"),  # a standard: verified
+    ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "等保"),
+    ("做一个报销系统，员工提交发票，接到飞书", "飞书"),  # where it lives: the entry point the stages build
+    ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
+    ("Tenants report broken appliances and the landlord assigns a handyman. It should work in WhatsApp.", "WhatsApp"),
+])
+def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
+    scope = first_round(requirement, force_plan=True).scope
+    assert not any(said in item for item in scope if item.startswith(("Deliver", "交付"))), scope
+
+
+@pytest.mark.parametrize("requirement, item, title", [
+    ("We need an inventory app for about 50 stores", "Deliver: an inventory app", "An inventory app"),
+    ("做一个给50家门店用的库存系统，店长可以盘点", "交付：做一个库存系统", "做一个库存系统"),
+])
+def test_a_thing_to_deliver_is_named_without_the_count_that_is_its_scale(requirement, item, title):
+    plan = first_round(requirement, force_plan=True)
+    assert item in plan.scope, plan.scope
+    assert re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1] == title, plan.plan_markdown
 
 
 def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
@@ -661,12 +698,26 @@ def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(a
     ("We are a three-person team and need a tool to track invoices", "A tool to track invoices"),
     ("I'd like a page to book the meeting rooms, live by Friday", "A page to book the meeting rooms"),
     ("Our clinic needs an online form so patients can book appointments", "An online form so patients can book appointments"),
+    # the asker's group and a bare thing: whose it is, not who asks ("Our dental practice needs …")
+    ("Our dental practice needs online booking. Patients pick a slot, and nurses confirm it.",
+     "Online booking for a dental practice"),
+    ("我们牙科诊所需要线上预约，患者可以选时间", "牙科诊所的线上预约"),
+    ("Our bakery wants customers to preorder cakes online", "Customers preorder cakes online"),  # what they wish done
     ("一个请假审批系统，下周五之前要用上", "一个请假审批系统"),
     ("做一个值班排班小程序，只有3个人用，护士长可以调班", "做一个值班排班小程序"),
 ])
 def test_a_plan_is_titled_by_what_is_wanted_not_by_who_asks_or_when_or_for_how_many(requirement, title):
     heading = first_round(requirement, force_plan=True).plan_markdown.splitlines()[0]
     assert heading.endswith("：" + title) or heading.endswith(": " + title), heading
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("Our customers need to see their order history on the website", "Deliver: Our customers need to see"),
+    ("我们幼儿园的家长需要每天看到孩子的午餐照片", "交付：我们幼儿园的家长需要"),
+])
+def test_what_the_askers_people_need_to_do_is_kept_with_who_does_it(requirement, item):
+    scope = first_round(requirement, force_plan=True).scope
+    assert any(entry.startswith(item) for entry in scope), scope
 
 
 @pytest.mark.parametrize("requirement", [
@@ -690,6 +741,8 @@ def test_a_role_keeps_the_words_that_qualify_it(requirement, role):
 @pytest.mark.parametrize("requirement, task", [
     ("Add a REST API endpoint so that partners can fetch their invoices", "Expose it through the REST API endpoint"),
     ("A command-line tool to search service logs by keyword", "Expose it through the command-line tool"),
+    ("A leave tracker where managers approve requests. It should run in Slack.", "Expose it through Slack"),  # a name
+    ("Website for booking rooms, where staff pick a slot", "Expose it through the website"),  # a sentence's capital
 ])
 def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requirement, task):
     assert task in first_round(requirement, force_plan=True).stages[1].tasks

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.language import CJK, clip, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
-from graphs.requirement.topics import (TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords, is_chinese,
-                                       names_no_purpose)
+from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
+                                       is_chinese, names_no_purpose)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -44,7 +45,7 @@ def _en_clauses(text: str) -> list[str]:
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
-            if opens_with_role(piece) or _only_states_time_or_load(piece):
+            if opens_with_role(piece) or _only_states_a_constraint(piece):
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
@@ -67,40 +68,85 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
-        return [_wished(whole, zh) or whole]
+        return [_without_load(_wished(whole, zh) or whole, zh)]
     items = []
     for clause in clauses:
-        if _only_states_time_or_load(clause):
+        if _only_states_a_constraint(clause):
             continue  # a constraint the release and verification stages carry ("It must be live by March", "只有3个人用")
         if thing := _wished(clause, zh):
-            items.append(thing)  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
+            items.append(_without_load(thing, zh))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
         elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
-            items.append(clause)
+            items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
     return items or [summary]
 
 
-def _only_states_time_or_load(clause: str) -> bool:
-    """Whether a clause says no more than when it is due or how many use it: little is left without those words."""
-    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"]):
+# A standard to comply with, read as the access topic reads it: the plan verifies it, nobody builds it.
+_COMPLIANCE = replace(TOPICS_BY_ID["q_security"], patterns=COMPLIANCE_PATTERNS)
+
+
+def _only_states_a_constraint(clause: str) -> bool:
+    """Whether a clause says no more than when it is due, how many use it, what standard it meets or where it
+    lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
+    little is left without their words."""
+    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
         if phrase := topic.stated_in(clause):
             rest = clause.replace(phrase, " ")
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else len(rest.split()) <= 4:
                 return True
-    return False
+    return _only_names_entry_point(clause)
+
+
+# The words that only put a thing in its entry point ("接到飞书", "放在公众号里", "it should run in Slack").
+_ENTRY_LINKS_ZH = re.compile(r"(?:要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|嵌到|做成|做在|"
+                             r"用|使用|通过|在|上|里|中|端|的|和|与|、|\s)*")
+_ENTRY_LINKS_EN = set("""
+it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
+integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
+inside with from the our a an
+""".split())
+
+
+def _only_names_entry_point(clause: str) -> bool:
+    named = find_keywords(clause, TOPICS_BY_ID["q_interface"].keywords)
+    if not named:
+        return False
+    rest = clause
+    for word in named:
+        rest = rest.replace(word, " ")
+    if is_chinese(clause):
+        return _ENTRY_LINKS_ZH.fullmatch(rest) is not None
+    return all(word.lower() in _ENTRY_LINKS_EN for word in re.findall(r"[A-Za-z']+", rest))
+
+
+# Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
+# "做一个给50家门店用的库存系统". Before {} the count, after it what ends the phrase.
+_LOAD_PHRASE_EN = r"(?:\s*,\s*|\s+(?:for|across|serving|at|in|with|used by)\s+){}(?=$|[\s,;.!?])"
+_LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务)\s*{}\s*(?:用|使用)?的?"
+
+
+def _without_load(item: str, zh: bool) -> str:
+    """A thing to deliver without the count it carries: the count is the scale, verified in its own stage."""
+    count = TOPICS_BY_ID["q_scale"].shape_in(item)
+    if not count or count == item:
+        return item
+    phrase = re.compile((_LOAD_PHRASE_ZH if zh else _LOAD_PHRASE_EN).format(re.escape(count)), re.IGNORECASE)
+    return phrase.sub("", item, count=1).strip() or item
 
 
 # The person asking, speaking of themselves, and what they wish for.
-_SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}[^，；。！？]{{0,6}}?)?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?(?P<thing>.{{2,}})$")
+_SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,6}}?))?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?"
+                             rf"(?P<thing>.{{2,}})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
 _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?:am|are) looking for|require)\s+"
                         r"(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?(?P<thing>.{4,})$"
-                        # "Our clinic needs an online form …": the asker's own group wishes for a thing (an article
-                        # follows); "our customers need to see …" is what its users do, and stays as written.
-                        r"|^(?:our|my)\s+(?:[\w'-]+\s+){1,3}?(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
-                        r"(?P<owned>(?:a|an|some|the|one)\s.{4,})$", re.IGNORECASE)
+                        # "Our clinic needs an online form …", "Our dental practice needs online booking": the asker's
+                        # own group wishes for a thing (see _wished for "our customers need to see …").
+                        r"|^(?:our|my)\s+(?P<owner>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
+                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$", re.IGNORECASE)
+_EN_ARTICLE = re.compile(r"(?:a|an|some|the|one)\s", re.IGNORECASE)
 _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own)\b|"
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
 
@@ -108,7 +154,50 @@ _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
-    return (wish.group("thing") or wish.groupdict().get("owned") or "").strip() or None if wish else None
+    if wish is None:
+        return None
+    thing = (wish.group("thing") or "").strip()
+    if zh and (owner := (wish.group("owner") or "").lstrip("的是")):
+        if named_roles(owner):  # "我们幼儿园的家长需要看到…": what the group's people do, as written
+            return None
+        return _zh_for_whom(thing, owner)
+    if not zh and (owned := wish.group("owned")):
+        # "Our customers need to see …" is what the group's people do, and stays as written: a group of people
+        # wishes for a thing only when an article names it ("Our team needs a dashboard").
+        if opens_with_role(wish.group("owner").split()[-1]) and not _EN_ARTICLE.match(owned):
+            return None
+        thing = _for_whom(re.sub(r"^to\s+", "", owned.strip()), wish.group("owner").strip())
+    return (_role_does(thing) if not zh else thing) or None
+
+
+def _for_whom(thing: str, owner: str) -> str:
+    """A bare thing wished for, with the group it is for ("online booking" → "online booking for a dental
+    practice"): without it the title would not say whose; a longer thing says enough by itself."""
+    words = thing.split()
+    if len(words) > 3 or any(w.lower() in _EN_LINKS for w in words) or _EN_ARTICLE.match(thing):
+        return thing
+    return f"{thing} for {'an' if owner[:1].lower() in 'aeiou' else 'a'} {owner}"
+
+
+# A thing that opens with making it ("做一个报修小程序") or goes on past a clause says what it is by itself.
+_ZH_MAKES = re.compile(r"^(?:做|开发|搞|弄|建|写|上|整|开|有|让|给|把|能|可以|一个|一套|个)")
+
+
+def _zh_for_whom(thing: str, owner: str) -> str:
+    """The Chinese of _for_whom: a bare thing wished for, with whose it is ("线上预约" → "牙科诊所的线上预约")."""
+    if len(CJK.findall(owner)) < 2 or len(CJK.findall(thing)) > 6 or _ZH_MAKES.match(thing) or not CJK.match(thing):
+        return thing
+    return f"{owner}的{thing}"
+
+
+# Words that go on from a thing to what it does or is for: a thing with one says more than its name.
+_EN_LINKS = {"for", "to", "so", "that", "which", "where", "when", "with", "of", "by", "on", "in"}
+
+
+def _role_does(thing: str) -> str:
+    """A wish that someone do a thing, as what they do: "customers to preorder cakes" → "customers preorder cakes"."""
+    who, to, does = thing.partition(" to ")
+    return f"{who} {does}" if to and len(who.split()) <= 4 and opens_with_role(who) and does else thing
 
 
 def _title(requirement: str, zh: bool) -> str:
@@ -117,15 +206,21 @@ def _title(requirement: str, zh: bool) -> str:
     summary = _summary(requirement)
     first = _deliverables(requirement, zh)[0]
     start = summary.find(first)
-    wanted = summary[start:] if start > 0 else summary if start == 0 else first
+    wanted = _without_load(summary[start:] if start > 0 else summary if start == 0 else first, zh)
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
     # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
     for at in range(2, len(pieces), 2):
-        if _only_states_time_or_load(pieces[at]):
+        if _only_states_a_constraint(pieces[at]):
             wanted = "".join(pieces[:at - 1])
             break
     return plan_title(wanted[:1].upper() + wanted[1:])
+
+
+def _a_name(word: str, text: str) -> bool:
+    """Whether `text` writes `word` as a product's name ("Slack", "WhatsApp"), which takes no article as "the website"
+    does: a capital it keeps mid-sentence, then small letters (not an acronym such as "REST API")."""
+    return word[:1].isupper() and word[1:2].islower() and mid_sentence(word, text) == word
 
 
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.
@@ -245,7 +340,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
             if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(topic.text(topic.named_as, zh).format(w) for w in named)
+                stated_value[topic.id] = ("、" if zh else ", ").join(
+                    w if _a_name(w, requirement) else topic.text(topic.named_as, zh).format(mid_sentence(w, requirement))
+                    for w in named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue

@@ -33,7 +33,9 @@ _GENERIC = {"用户", "使用者", "大家", "人人", "个人", "他人", "别�
 # How a Chinese word for a person ends: 管理员, 师傅, 工程师, 业主, 顾客, 家长, 审批人, 部门经理 …
 _ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主", "客", "手", "家", "士", "民", "官", "匠", "人",
                "任", "经理", "主管", "总监", "老板", "领导", "司机", "同学", "财务", "会计", "出纳", "前台", "保安",
-               "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方", "教练")
+               "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方", "教练",
+               # kin, and a team named by where it works ("子女在线预约", "后厨在平板上看订单")
+               "子女", "儿女", "父母", "家属", "亲属", "后厨")
 # Words with those endings that are not people (a verb, a thing, a place).
 _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "时长", "较长", "过长", "太长", "擅长", "加工", "手工",
                  "施工", "开工", "完工", "停工", "账户", "门户", "窗户", "开户", "入户", "落户", "过户", "博客", "国家",
@@ -76,6 +78,9 @@ def _zh_department(word: str) -> bool:
         return True
     unit = next((u for u in _ZH_UNIT if word.endswith(u)), None)
     return unit is not None and len(CJK.findall(word[:-len(unit)])) >= 2
+
+
+_ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该此][个位名家台套种条份]?")
 
 
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
@@ -121,6 +126,9 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         starts = [first] + [i + 1 for i, token in enumerate(tokens)
                             if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS]
         for start in starts:
+            # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
+            while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
+                start += 1
             if start < len(tokens) and (role := _zh_from(tokens, start)):
                 found.append((offset + start, offset + role[1], role[0]))
         for i, token in enumerate(tokens):
@@ -140,7 +148,8 @@ _EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
 _EN_PEOPLE = set("""
 agent client recipient respondent student parent resident patient president applicant accountant assistant consultant
 participant attendant tenant merchant servant staff team crew personnel person folk chef nurse clerk coach guard judge
-admin lead intern principal dean head crew squad
+admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
+paralegal caregiver janitor nanny maid vet
 hr qa ceo cfo cto coo vp pm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.
@@ -156,6 +165,7 @@ median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
 fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
 per rather
+shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier
 january february march april may june july august september october november december
 """.split())
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
@@ -207,6 +217,16 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
 
 
 _EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
+_EN_RELATIVES = {"that", "which", "who"}
+
+
+def _verb_of_relative_clause(words: list[str], at: int, start: int, end: int) -> bool:
+    """Whether a run of words after a relative "that" opens with its verb and goes on to its object ("a bot that
+    answers HR questions", "that notifies staff"): a qualifier of a person's name is a singular noun, so a first
+    word ending in -s there is the verb, not part of a role ("a page that managers use" has no such qualifier)."""
+    if words[at].lower() not in _EN_RELATIVES or (at > 0 and words[at - 1].lower() == "so") or end - start < 2:
+        return False
+    return _plural(words[start])
 
 
 def _en_roles(text: str) -> list[tuple[int, int, str]]:
@@ -228,7 +248,8 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
             # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …".
             after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS
-            if start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural)):
+            if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
+                    and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
         # The subject of a modal is every content word before it ("customer support agents can …"),
         # unless the modal is passive ("orders can be exported": the orders do nothing).
@@ -277,6 +298,10 @@ _EN_DETERMINERS = {"a", "an", "the", "each", "every", "any", "one", "this", "tha
                    "his", "her", "its", "no", "some", "another"}
 
 
+# Nouns that name a record kept of something done: a person before "拜访记录", "请假单" is whom it is about.
+_ZH_RECORDS = {"记录", "档案", "台账", "清单", "列表", "报表", "日志", "明细", "单", "表", "登记", "统计"}
+
+
 def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
@@ -287,7 +312,10 @@ def _modifies_noun(word: str, text: str) -> bool:
         places = [i for i, (token, _) in enumerate(tokens) if token == word]
         return bool(places) and all(
             i + 1 < len(tokens) and (tokens[i + 1][0] == "的" or (tokens[i + 1][1].startswith("n")
-                                                                 and not _zh_role(tokens[i + 1][0])))
+                                                                 and not _zh_role(tokens[i + 1][0]))
+                                     # what is done with the person, as the name of a record ("客户拜访记录")
+                                     or (i + 2 < len(tokens) and tokens[i + 1][1].startswith("v")
+                                         and tokens[i + 2][0] in _ZH_RECORDS))
             for i in places)
     places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
 
@@ -307,7 +335,7 @@ def named_roles(text: str) -> list[str]:
     """The roles `text` names, in reading order, each once and as written, with its qualifier
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
     found = [(start, end, role) for start, end, role in (_zh_roles(text) if is_chinese(text) else _en_roles(text))
-             if not _not_a_user(role, text)]
+             if not _not_a_user(role, text) and not (is_chinese(text) and _modifies_noun(role, text))]
     # A role found inside a longer one found at the same place ("customer" in "customer support agents") is that one.
     found = [(start, end, role) for start, end, role in found
              if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found)]

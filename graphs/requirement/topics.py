@@ -54,11 +54,19 @@ class Topic:
         text = self._unmasked(text)
         return find_keyword(text, self.keywords) is not None or any(p.search(text) for p in self.patterns)
 
-    def stated_in(self, text: str) -> str | None:
-        """The words of `text` that state the answer by one of the shapes ("by the end of March", "3个人"):
-        the longest, which says it most fully ("by the end of March", not "be live")."""
+    def _longest(self, text: str) -> re.Match[str] | None:
+        """The longest shape found in `text`, which says it most fully ("by the end of March", not "be live")."""
         found = [m for p in self.patterns for m in p.finditer(self._unmasked(text))]
-        return _to_clause_end(text, max(found, key=lambda m: len(m.group(0)))) if found else None
+        return max(found, key=lambda m: len(m.group(0))) if found else None
+
+    def stated_in(self, text: str) -> str | None:
+        """The words of `text` that state the answer by one of the shapes ("by the end of March", "3个人"),
+        with the few words that finish its clause."""
+        return _to_clause_end(text, found) if (found := self._longest(text)) else None
+
+    def shape_in(self, text: str) -> str | None:
+        """Only the words of the shape itself ("about 50 stores"), without the rest of their clause."""
+        return (found.groupdict().get("said") or found.group(0)) if (found := self._longest(text)) else None
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
@@ -167,14 +175,18 @@ _SCALE_PATTERNS = (
                rf"{_COUNTED_ZH}\s*左右"),
 )
 
+# A law or standard it must meet is an access rule: "must comply with HIPAA", "GDPR-compliant", "需要符合等保三级要求".
+# Unlike who may do what, it is nothing to build by itself: a clause saying only this is no scope item.
+COMPLIANCE_PATTERNS = (
+    re.compile(r"\b(?:comply|complies|complying|compliant|compliance)\s+with\s+(?:the\s+)?[\w-]+|"
+               r"\b[A-Z][\w-]*[- ]compliant\b|\b(?:SOC\s?2|HIPAA|GDPR|PCI(?:[- ]DSS)?|ISO\s?27001|SOX)\b"),
+    re.compile(r"(?:符合|满足|遵守|通过)[^，。；,;]{0,8}?(?:等保|合规|隐私|法规|规定|标准|认证)"),
+)
 _ACCESS_PATTERNS = (
     # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
     re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
                r"change|modify|approve|delete)\b", re.IGNORECASE),
-    # A law or standard it must meet is one too: "must comply with HIPAA", "GDPR-compliant", "需要符合等保三级要求".
-    re.compile(r"\b(?:comply|complies|complying|compliant|compliance)\s+with\s+(?:the\s+)?[\w-]+|"
-               r"\b[A-Z][\w-]*[- ]compliant\b|\b(?:SOC\s?2|HIPAA|GDPR|PCI(?:[- ]DSS)?|ISO\s?27001|SOX)\b"),
-    re.compile(r"(?:符合|满足|遵守|通过)[^，。；,;]{0,8}?(?:等保|合规|隐私|法规|规定|标准|认证)"),
+    *COMPLIANCE_PATTERNS,
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|删除|看|见)"),  # the longer verb first
 )
 
@@ -293,7 +305,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
                   "command-line tool", "command line tool", "command line",
                   "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
-                  "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "slack",
+                  "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "slack", "whatsapp", "telegram", "discord",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "钉钉", "企业微信", "飞书", "微信", "电脑",
                   "电脑端", "PC端"),
