@@ -656,3 +656,12 @@ def test_a_subject_that_names_its_causes_is_not_said_as_the_workings_of_its_caus
     titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
     assert not [t for t in titles if t.lower().startswith("the workings of")], titles
     assert any(t.endswith("fit together") for t in titles), titles
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Reasons for the fall of Rome, for 9th graders", "Reasons for the fall of Rome", "9th graders"),
+    ("Tips for code review for new engineers", "Tips for code review", "new engineers"),
+    ("A lesson on the search for the Northwest Passage", "search for the Northwest Passage", None),
+])
+def test_a_thing_named_after_for_is_part_of_the_subject_and_only_people_are_its_audience(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)

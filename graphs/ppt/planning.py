@@ -130,8 +130,23 @@ def slide_count_hint(text: str) -> int | None:
     return count if count >= 1 else None
 
 
+# Words for people who listen: "explain recursion to first-year CS students", "for 9th graders", "for new nurses".
+_LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
+                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
+                 r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
+                 r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers|folks|"
+                 r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
+                 r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
+                 r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
+                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|(?:middle|high|"
+                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+)")
+# An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
+# the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
+_FOR_LISTENERS_EN = r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r")\b"
+_FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
+
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
-_AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
+_AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
 _FILLER_ZH = re.compile(
     r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
@@ -161,7 +176,7 @@ _FILLER_EN_PARTS = (
     r"(?:a|an|the|short|quick|brief)(?=\s+(?:[\w-]+\s+)?(?:deck|slides?|presentation|ppt|course|lesson|overview)\b)|"
     r"(?:deck|slides?|overview|presentation|ppt|course|lesson)(?:\s+(?:about|on))?|"
     # "for retirees" is the audience; "… on spotting scams" after it is the subject again.
-    r"for [a-z0-9 \-]+?(?:\s+(?:about|on)\b|(?=[,.;:!?]|$))|\d+\s*(?:min|mins|minutes?))\b")
+    + _FOR_LISTENERS_SPAN_EN + r"(?:\s+(?:about|on)\b)?|\d+\s*(?:min|mins|minutes?))\b")
 _FILLER_EN = re.compile(_ASKING_LEAD_EN + _FILLER_EN_PARTS, re.IGNORECASE)
 _FILLER_IN_WORK_EN = re.compile(_FILLER_EN_PARTS, re.IGNORECASE)  # a work's name keeps its first word
 _TITLE_SMALL_WORDS = {"a", "an", "the", "and", "or", "nor", "but", "of", "in", "on", "at", "to", "for", "by", "with",
@@ -206,7 +221,7 @@ def audience_hint(text: str) -> str | None:
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text)
     if match:
-        return match.group(1).strip()
+        return match.group("audience").strip()
     match = _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     return match.group("audience").strip() if match else None
 
@@ -346,11 +361,6 @@ def core_topic(text: str) -> str:
 # the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-# "explain recursion to first-year CS students": who it is told to is the audience, not the subject.
-_LISTENERS_EN = (r"(?:students|graders|pupils|kids|children|beginners|teachers|parents|employees|staff|hires|engineers|"
-                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
-                 r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
-                 r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers)")
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LISTENERS_EN + r")\b")
 # "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
@@ -370,7 +380,7 @@ _TOLD_WHOM_ZH = re.compile(r"(?<![^\s，,。；;请要想我来])(?:教(?:给|�
                            r"(?P<audience>[^\s，,。；;的]{0,10}?" + _LISTENER_NOUNS_ZH + r")"
                            r"|(?:向|跟)(?P<audience2>[^\s，,。；;的讲介]{0,10}?" + _LISTENER_NOUNS_ZH + r")(?=讲|介绍|说说|聊聊|谈谈))")
 _TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
-_SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+for\b|" + _TOLD_TO.replace("?P<audience>", "?:")
+_SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+" + _FOR_LISTENERS_SPAN_EN + "|" + _TOLD_TO.replace("?P<audience>", "?:")
                    + r"|[,.;:!?\n]|$)")
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
     r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
@@ -489,7 +499,8 @@ _SUBJECT_ZH = re.compile(
     r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座|演讲|报告|分享|汇报|培训|班会)|[，,。；;！!？?\n]|$)",
     re.IGNORECASE,
 )
-_SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+for\b|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
+_SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+" + _FOR_LISTENERS_SPAN_EN
+                         + r"|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。.；;！!？?\n]+")
 
 
