@@ -665,3 +665,12 @@ def test_a_subject_that_names_its_causes_is_not_said_as_the_workings_of_its_caus
 ])
 def test_a_thing_named_after_for_is_part_of_the_subject_and_only_people_are_its_audience(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("《孙子兵法》，高一，15分钟", "work_lesson"), ("给高二讲《劳动合同法》", "lesson"), ("《刑法》常识，高三", "lesson"),
+])
+def test_a_work_ending_in_fa_is_read_as_a_work_and_a_law_stays_a_rule(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting

@@ -279,9 +279,11 @@ def asks_how_it_works(subject: str) -> bool:
 # are a literature teacher's (author and background, content, characters, language, themes), not 核心原理 or "the
 # workings of". It is known by its 《》, a word of reading it (赏析, "novel", "poem"), or a title-case name.
 _WORK_WORDS_ZH = re.compile(r"赏析|鉴赏|品读|导读|读后感|古诗|诗词|诗歌|课文|小说|散文|文言文|名著|童话|寓言|戏剧|剧本|整本书阅读")
-# 《民法典》, 《劳动合同法》 name a law or a rule, not a work to read as literature.
+# 《民法典》, 《劳动合同法》, 《南京条约》 name a law, a rule or a treaty, not a work to read as literature. A name ending
+# in 法 is a law's only when 法 is not the end of a word for an art or a way ("兵法", "书法", "方法"): 《孙子兵法》 is a work.
 _WORK_NAME_ZH = re.compile(r"《(?P<name>[^《》]+)》")
-_RULE_NAME_ZH = re.compile(r"(?:法|法典|条例|规定|办法|纲要|标准|规范|通知|意见|决定|报告|指南|准则|守则|公约|宪章|协议|宣言|手册)$")
+_RULE_NAME_ZH = re.compile(r"(?:(?<![兵书笔章方心算手语画技剑刀拳戏疗魔佛文句说想看做用写读教学活妙秘])法|法典|条例|规定|"
+                           r"办法|纲要|标准|规范|通知|意见|决定|报告|指南|准则|守则|公约|条约|宪章|协议|宣言|手册)$")
 _WORK_WORDS_EN = re.compile(r"\b(?:novels?|novella|poems?|poetry|poets?|sonnets?|haikus?|short\s+stor(?:y|ies)|essays?|fables?|"
                             r"fairy\s+tales?|(?:the|a|this)\s+(?:play|film|movie|painting|book)|plays?\s+by|literary|literature|"
                             r"shakespeare(?:'s)?|close\s+reading|book\s+report)\b", re.IGNORECASE)
