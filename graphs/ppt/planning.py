@@ -330,9 +330,38 @@ def about_a_poem(subject: str) -> bool:
     return bool(_VERSE.search(subject))
 
 
-def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "talk", "training"]:
+# A lesson about a historical event, period or person is told in a history teacher's parts (background and causes,
+# the course of events, key people, consequences, sources and views), not a science's (核心原理, "everyday life").
+# It is known by a word of history (历史, 朝代, 革命, 战争, 统一, 起义, "war", "revolution", "empire", "the fall of"…), a
+# century or a year before ours, or a history class named in the request (初一历史, "history class").
+_HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐宋元明清][朝代](?!数)|春秋|战国|三国|帝国|皇帝|始皇|君主|革命|战争|"
+                         r"战役|之战|统一|起义|变法|维新|改革开放|洋务|五四运动|新文化运动|文艺复兴|宗教改革|丝绸之路|条约|"
+                         r"殖民|独立战争|事变|(?<!随机|独立|互斥|对立|必然|可能)事件(?!循环|驱动|处理|监听|冒泡|委托|绑定)|"
+                         r"古代文明|文明古国|之变|世纪|公元|(?<!\d)(?:[1-9]\d{2}|1\d{3})年(?!级|度)")
+_HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
+                         r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
+                         r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
+                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|"
+                         r"(?:fall|rise|collapse|decline)\s+of\s+(?:the\s+)?(?-i:[A-Z][a-z])\w*|"
+                         r"(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century|\d+\s*(?:BC|BCE|CE)|1\d{3}s?)\b", re.IGNORECASE)
+_HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|中学|小学|初中|高中)历史|历史课|"
+                            r"\bhistory\s+(?:class|lesson|teacher|students?)\b", re.IGNORECASE)
+
+
+def about_history(subject: str, request: str = "") -> bool:
+    """Whether a subject is a historical event, period or person ("秦始皇统一六国", "辛亥革命的历史意义", "the causes of
+    World War I", "the fall of Rome"), or the request names a history class; not a thing to explain ("水循环", "the
+    water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
+    text = subject.strip()
+    named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
+    return bool(named) or bool(_HISTORY_CLASS.search(request))
+
+
+def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson", "talk",
+                                                                        "training"]:
     """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
-    in public, "work_lesson" for a class reading a work, "lesson" for another one taught to a class (and by default)."""
+    in public, "work_lesson" for a class reading a work, "history_lesson" for one on a historical event, period or
+    person, "lesson" for another one taught to a class (and by default)."""
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             break
@@ -340,7 +369,10 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
-    return "work_lesson" if about_a_work(core_topic(request)) else "lesson"
+    subject = core_topic(request)
+    if about_a_work(subject):
+        return "work_lesson"
+    return "history_lesson" if about_history(subject, request) else "lesson"
 
 
 # A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
