@@ -722,3 +722,21 @@ def test_a_real_model_is_told_a_history_lesson_is_told_in_a_history_teachers_par
     config = CourseConfig(narrativeStyle="Case-led", targetAudience="10th graders", duration=10, objectives=["Know it"])
     prompt = prompts.video_outline(analysis, config, None, "history_lesson")
     assert "causes" in prompt and "sources" in prompt and "never mechanisms" in prompt, prompt
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("辛亥革命的历史意义，高二，10分钟", "辛亥革命的结果与影响"),
+    ("The impact of the French Revolution for 10th graders, 10 minutes", "The consequences of the French Revolution"),
+])
+def test_a_short_history_lesson_on_an_events_significance_covers_its_consequences(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert part in titles, titles
+
+
+@pytest.mark.parametrize(("request_text", "page_title"), [
+    ("辛亥革命的历史意义，高二，10分钟", "辛亥革命的时代背景"),
+    ("The impact of the French Revolution for 10th graders, 10 minutes", "The French Revolution: the background"),
+])
+async def test_a_history_lessons_pages_name_the_event_not_the_angle_asked(request_text, page_title):
+    deck = await _offline_deck(request_text)
+    assert page_title in [s.title for s in deck.slides], [s.title for s in deck.slides]

@@ -271,7 +271,7 @@ WORDING = {
         "aspects": {a: ("{topic}的" + a, points) for a, points in HISTORY_ASPECT_POINTS_ZH.items()},
         "phrases": HISTORY_ASPECT_PHRASES_ZH, "objective": "{phrase}", "description": "{phrase}",
         # A short history lesson still tells why it happened, how it went and what came of it.
-        "core": ("背景与原因", "经过与时间线", "结果与影响"),
+        "core": ("背景与原因", "经过与时间线", "结果与影响"), "consequences": "结果与影响",
         "concept": ("{name}：{description}", "它回答的问题：当时为什么会这样", "记住关键词：{unit}"),
         "process_title": "按时间线看{name}", "contrast_title": "{name}：误解与史实",
         "contrast": ("误解：记住{name}的结论就够了", "误解：{name}可以脱离当时的背景来看",
@@ -480,7 +480,7 @@ WORDING = {
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "Historians disagree too; back your view with evidence.", "That is all for today. Thank you!"),
         "aspects": {a: (HISTORY_ASPECT_TITLES_EN[a], points) for a, points in HISTORY_ASPECT_POINTS_EN.items()},
         "phrases": HISTORY_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
-        "core": ("Background and causes", "Course of events", "Consequences"),
+        "core": ("Background and causes", "Course of events", "Consequences"), "consequences": "Consequences",
         "concept": ("{name}: {description}", "The question it answers: why did it happen this way then", "Keyword: {unit}"),
         "process_title": "{name} on a timeline", "contrast_title": "{name}: myth and record",
         "contrast": ("Myth: the outcome is all there is to know about {name}", "Myth: {name} can be judged by today's standards alone",
@@ -616,6 +616,8 @@ def _phrase(request: OfflineRequest) -> str:
 _EVENT_ANGLE_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|roots|consequences|effects|impact|significance|legacy)"
                              r"\s+(?:of|for|behind)\s+(?=\S)", re.IGNORECASE)
 _EVENT_ANGLE_ZH = re.compile(r"(?<=\w{2})的?(?:历史意义|意义|影响|原因|起因|经过|背景|由来|始末|过程)$")
+_EVENT_OUTCOME = re.compile(r"(?:意义|影响|后果|结果)$|^(?:the\s+)?(?:consequences|effects|impact|significance|legacy)\b",
+                            re.IGNORECASE)
 
 
 def _parts_phrase(request: OfflineRequest) -> str:
@@ -691,6 +693,9 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     if words.get("verse"):  # a poem is read for its images, a story or an essay for its characters
         aspects.remove(words["narrative"] if about_a_poem(topic) else words["verse"])
     core = list(words.get("core", ()))
+    if words.get("consequences") and _EVENT_OUTCOME.search(_phrase(request)):  # "辛亥革命的历史意义": its outcome first
+        core.remove(words["consequences"])
+        core.insert(1, words["consequences"])
     if words.get("mechanism") and asks_how_it_works(topic):
         core.insert(1, words["mechanism"])
     elif words.get("method") and asks_how_to(topic):
@@ -839,7 +844,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
 def slide_scripts(request: OfflineRequest) -> SlideScripts:
     zh = _zh(request)
     # Inside sentences the subject is said as a noun phrase; the cover keeps it as the user wrote it.
-    topic = _phrase(request)
+    topic, part_topic = _phrase(request), _parts_phrase(request)
     total = request.fact("slideCount")
     budget = request.fact("narrationBudget")
     duration = request.fact("duration") or max(1, total - 2)
@@ -902,14 +907,15 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             first = (content_index + rounds) % len(angles)
             content_index += 1
             # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
-            views = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh, words)
+            # a point's page names its subject as the parts do (a history lesson: the event itself)
+            views = [_angle_page(angles[(first + k) % len(angles)], part_topic, unit, point, outline, duration, zh, words)
                      for k in range(len(angles))]
             title, content, visuals = next((p for p in views if capitalised(p[0]) not in shown), views[0])
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
             # A point met again is spoken of as met again.
             # "key terms … where have you met them?": a point named in the plural is not "it"
-            lines = [line.format(name=name, unit=mid(unit.title), topic=topic, next=following, **agreeing_with(name))
+            lines = [line.format(name=name, unit=mid(unit.title), topic=part_topic, next=following, **agreeing_with(name))
                      for line in (words["notes_again"] if point in met else words["notes_page"])]
             met.add(point)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
@@ -924,8 +930,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
                 for k, item in enumerate(items)]
             seed, lines = [_sentence(title, zh)], [*(_sentence(item, zh) for item in led), *lines]
         if zh:
-            title, content = _without_stacked_de(title, topic), [_without_stacked_de(c, topic) for c in content]
-            seed, lines = [_without_stacked_de(c, topic) for c in seed], [_without_stacked_de(c, topic) for c in lines]
+            for said_as in {topic, part_topic}:
+                title, content = _without_stacked_de(title, said_as), [_without_stacked_de(c, said_as) for c in content]
+                seed, lines = [_without_stacked_de(c, said_as) for c in seed], [_without_stacked_de(c, said_as) for c in lines]
         shown.add(title)
         lines = [line for line in lines if line not in said]
         said.update(lines)
