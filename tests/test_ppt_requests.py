@@ -630,7 +630,7 @@ async def test_a_lessons_pages_on_a_work_send_the_class_to_the_text_not_to_exper
 
 
 @pytest.mark.parametrize(("request_text", "setting"), [
-    ("The Cold War for 10th graders", "lesson"), ("The Solar System for kids", "lesson"), ("The Human Heart for 5th graders", "lesson"), ("《民法典》进校园", "lesson"),
+    ("The Cold War for 10th graders", "history_lesson"), ("The Solar System for kids", "lesson"), ("The Human Heart for 5th graders", "lesson"), ("《民法典》进校园", "lesson"),
     ("Explain the water cycle to 4th graders", "lesson"), ("Teach Of Mice and Men to 10th graders", "work_lesson"),
     ("《红楼梦》整本书阅读，高一", "work_lesson"), ("给员工讲《民法典》", "talk"),
 ])
@@ -650,9 +650,93 @@ def test_a_real_model_is_told_a_lesson_on_a_work_is_read_in_a_literature_teacher
     assert "themes" in prompt and "characters" in prompt and "never mechanisms" in prompt, prompt
 
 
-@pytest.mark.parametrize("request_text", ["The causes of the Great Depression for 11th graders",
-                                          "The origins of the Cold War, for 10th graders"])
+@pytest.mark.parametrize("request_text", ["The causes of earthquakes for 11th graders",
+                                          "The causes of ocean tides, for 10th graders"])
 def test_a_subject_that_names_its_causes_is_not_said_as_the_workings_of_its_causes(request_text):
     titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
     assert not [t for t in titles if t.lower().startswith("the workings of")], titles
     assert any(t.endswith("fit together") for t in titles), titles
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Reasons for the fall of Rome, for 9th graders", "Reasons for the fall of Rome", "9th graders"),
+    ("Tips for code review for new engineers", "Tips for code review", "new engineers"),
+    ("A lesson on the search for the Northwest Passage", "search for the Northwest Passage", None),
+])
+def test_a_thing_named_after_for_is_part_of_the_subject_and_only_people_are_its_audience(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("《孙子兵法》，高一，15分钟", "work_lesson"), ("给高二讲《劳动合同法》", "lesson"), ("《刑法》常识，高三", "lesson"),
+])
+def test_a_work_ending_in_fa_is_read_as_a_work_and_a_law_stays_a_rule(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("The causes of World War I for 10th graders, 15 minutes", "The background and causes of World War I"),
+    ("Reasons for the fall of Rome, for 9th graders, 15 minutes", "The course of the fall of Rome"),
+    ("讲讲秦始皇统一六国，初一历史，15分钟", "秦始皇统一六国的经过与时间线"),
+    ("辛亥革命的历史意义，高二，15分钟", "辛亥革命的结果与影响"),
+])
+def test_a_history_lesson_is_told_in_a_history_teachers_parts_not_a_sciences(request_text, part):
+    from graphs.ppt.offline import ASPECT_PHRASES_EN, ASPECTS_ZH
+
+    titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
+    science = [t for t in titles if any(a in t for a in ASPECTS_ZH[1:]) or any(
+        t.lower().startswith(p.split("{")[0].strip()) for p in list(ASPECT_PHRASES_EN.values())[1:])]
+    assert not science, titles
+    assert part in titles, titles
+
+
+@pytest.mark.parametrize("request_text", ["The French Revolution for 10th graders, 15 minutes", "给初二讲鸦片战争，15分钟"])
+async def test_a_history_lessons_pages_speak_of_sources_and_timelines_not_everyday_life(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    science = [w for w in ("日常生活", "观察现象", "提出问题", "核心原理", "发展趋势", "动手实验", "everyday life",
+                           "Where else do you meet", "Observe", "Hands-on", "recent progress", "the workings") if w in said]
+    assert not science, science
+    assert "史料" in said or "sources" in said
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("The causes of World War I for 10th graders", "history_lesson"), ("The French Revolution", "history_lesson"),
+    ("Ancient Egypt for kids", "history_lesson"), ("玄武门之变，高一", "history_lesson"), ("《南京条约》，初二", "history_lesson"),
+    ("Photosynthesis for 7th graders", "lesson"), ("概率：随机事件，高二", "lesson"), ("The rise of AI for 11th graders", "lesson"),
+    ("2024年高考数学复习", "lesson"), ("《三国演义》整本书阅读，初三", "work_lesson"),
+])
+def test_a_lesson_is_told_as_history_only_when_its_subject_is_historical(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+def test_a_real_model_is_told_a_history_lesson_is_told_in_a_history_teachers_parts():
+    from graphs.ppt import prompts
+    from schemas.ppt import CourseConfig, TopicAnalysis
+
+    analysis = TopicAnalysis(topic="The French Revolution", language="en", keywords=["French Revolution"])
+    config = CourseConfig(narrativeStyle="Case-led", targetAudience="10th graders", duration=10, objectives=["Know it"])
+    prompt = prompts.video_outline(analysis, config, None, "history_lesson")
+    assert "causes" in prompt and "sources" in prompt and "never mechanisms" in prompt, prompt
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("辛亥革命的历史意义，高二，10分钟", "辛亥革命的结果与影响"),
+    ("The impact of the French Revolution for 10th graders, 10 minutes", "The consequences of the French Revolution"),
+])
+def test_a_short_history_lesson_on_an_events_significance_covers_its_consequences(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 8).knowledgeUnits]
+    assert part in titles, titles
+
+
+@pytest.mark.parametrize(("request_text", "page_title"), [
+    ("辛亥革命的历史意义，高二，10分钟", "辛亥革命的时代背景"),
+    ("The impact of the French Revolution for 10th graders, 10 minutes", "The French Revolution: the background"),
+])
+async def test_a_history_lessons_pages_name_the_event_not_the_angle_asked(request_text, page_title):
+    deck = await _offline_deck(request_text)
+    assert page_title in [s.title for s in deck.slides], [s.title for s in deck.slides]

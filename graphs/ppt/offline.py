@@ -142,6 +142,31 @@ WORK_ASPECT_PHRASES_EN = {"Author and background": "see who wrote {topic}, and w
                           "Themes and meaning": "understand the themes of {topic}",
                           "Discussion": "discuss {topic} and write about it"}
 
+# A lesson about a historical event, period or person (planning.about_history) is told in a history teacher's parts:
+# its background and causes, the course of events, the people in it, what came of it, the sources and the views
+# historians hold, and a discussion; never a phenomenon's mechanism, applications or "everyday life".
+HISTORY_ASPECT_POINTS_ZH = {"背景与原因": ("时代背景", "根本原因", "直接起因"), "经过与时间线": ("起止时间", "主要经过", "关键转折"),
+                            "关键人物": ("主要人物", "人物作为", "人物评价"), "结果与影响": ("直接结果", "深远影响", "历史意义"),
+                            "史料与观点": ("原始史料", "不同观点", "史料辨析"), "讨论与启示": ("问题讨论", "古今对照", "历史启示")}
+HISTORY_ASPECT_POINTS_EN = {"Background and causes": ("the background", "the long-term causes", "the trigger"),
+                            "Course of events": ("the dates", "the main events", "the turning points"),
+                            "Key people": ("the main figures", "what they did", "how they are judged"),
+                            "Consequences": ("the immediate results", "the lasting effects", "why it matters today"),
+                            "Sources and views": ("primary sources", "historians' views", "weighing the evidence"),
+                            "Discussion": ("questions to discuss", "then and now", "lessons from the past")}
+HISTORY_ASPECT_TITLES_EN = {"Background and causes": "the background and causes of {topic}",
+                            "Course of events": "the course of {topic}", "Key people": "the key people in {topic}",
+                            "Consequences": "the consequences of {topic}", "Sources and views": "sources and views on {topic}",
+                            "Discussion": "discussing {topic}"}
+HISTORY_ASPECT_PHRASES_ZH = {"背景与原因": "了解{topic}的时代背景与原因", "经过与时间线": "按时间线梳理{topic}的经过",
+                             "关键人物": "认识{topic}中的关键人物", "结果与影响": "理解{topic}的结果与影响",
+                             "史料与观点": "阅读史料，比较关于{topic}的不同观点", "讨论与启示": "围绕{topic}展开讨论，总结启示"}
+HISTORY_ASPECT_PHRASES_EN = {"Background and causes": "see the background and causes of {topic}",
+                             "Course of events": "follow the course of {topic} on a timeline",
+                             "Key people": "meet the key people in {topic}", "Consequences": "weigh the consequences of {topic}",
+                             "Sources and views": "read sources on {topic} and compare views",
+                             "Discussion": "discuss {topic} and what it teaches us"}
+
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
 WORDING = {
@@ -223,6 +248,45 @@ WORDING = {
         "example": "{name}：原文中的例子",
         "example_items": ("在原文中找出体现{name}的语句", "用{unit}分析这处语句", "和同桌交流你的发现"),
         "example_visual": "原文片段配图", "exercise": "课堂练习",
+    },
+    ("history_lesson", "zh"): {
+        "notes_flow": "讲到{unit}时，请大家重点关注{points}。",
+        "item_leads": ("先看第一点，", "第二点，", "第三点，", "第四点，", "最后一点，"),
+        "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家想一想：{name}放在当时的时代背景下该怎么看？",
+                       "我们可以结合史料来理解{name}。", "讲{name}时，要把它放回{topic}的整体里看。",
+                       "弄清了{name}，接下来的{next}就好理解了。", "请把{name}和相关的时间、人物记在笔记里。",
+                       "如果对{name}有不同看法，先记下来，讨论环节我们再交流。",
+                       "请大家留意{name}和{unit}里其他要点的因果联系。", "下课前，试着用一句话向同桌说明{name}。"),
+        "notes_again": ("我们再回到{name}，这次换一个角度来看。", "前面讲过{name}，现在结合史料再看一看。",
+                        "请大家对照前面的内容，看看对{name}的认识有没有变化。", "这一次，请大家自己先说一说{name}，再听我讲。"),
+        "notes_plan": ("这个安排只是参考，我们会根据大家的掌握情况调整。", "每一部分结束时，我们都会停下来确认一下大家是否跟上了。",
+                       "请大家把时间轴画在笔记本上，边听边补充。"),
+        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
+                        "学完这节课，希望大家能说清{topic}的来龙去脉和它的影响。",
+                        "开始之前，请大家想一想：关于{topic}，你已经知道些什么？", "课上有任何问题，都可以随时举手提出来。"),
+        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和讨论。",
+        "notes_recap": "关于{unit}，我们讲了{points}。",
+        "notes_summary": ("请大家用自己的话把这几点复述一遍。", "回去后可以对照时间轴复习{topic}。"),
+        "notes_qa": ("大家可以先和同桌讨论一两分钟，再举手发言。", "历史问题往往没有唯一答案，言之有据就好。", "今天的课就到这里，谢谢大家！"),
+        "aspects": {a: ("{topic}的" + a, points) for a, points in HISTORY_ASPECT_POINTS_ZH.items()},
+        "phrases": HISTORY_ASPECT_PHRASES_ZH, "objective": "{phrase}", "description": "{phrase}",
+        # A short history lesson still tells why it happened, how it went and what came of it.
+        "core": ("背景与原因", "经过与时间线", "结果与影响"), "consequences": "结果与影响",
+        "concept": ("{name}：{description}", "它回答的问题：当时为什么会这样", "记住关键词：{unit}"),
+        "process_title": "按时间线看{name}", "contrast_title": "{name}：误解与史实",
+        "contrast": ("误解：记住{name}的结论就够了", "误解：{name}可以脱离当时的背景来看",
+                     "史实：{name}要用史料来说明", "史实：{name}要和{unit}联系起来理解"),
+        "statement": "{name}：理解{unit}的钥匙",
+        "exercise_items": ("用自己的话说说{first}", "把{topic}的主要事件按时间先后排一排", "{first}和{last}有什么联系？"),
+        "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
+        "agenda": "本课内容", "questions": "思考与讨论", "time_plan": "本课时间分配", "flow": "课堂流程",
+        "asks": ("你能用自己的话说说{unit}吗？", "如果你生活在那个时代，你会怎么看{topic}？", "关于{topic}，你还想查阅哪些史料？"),
+        "fillers": ("我们先来看这一点。", "请大家结合当时的背景想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。"),
+        "stages": ("背景起因", "事件经过", "结果影响", "评价反思"), "table": "{unit}：学习路线",
+        "table_head": "知识点｜要解决的问题｜课堂活动", "activities": ("史料阅读", "小组讨论", "绘制时间轴", "角色扮演", "观点辩论"),
+        "example": "{name}：史料中的证据",
+        "example_items": ("读一段与{name}有关的史料", "用{unit}分析这段史料", "和同桌交流你的看法"),
+        "example_visual": "历史图片或史料原件", "exercise": "课堂练习",
     },
     ("talk", "zh"): {
         "notes_flow": "谈到{unit}时，请大家重点关注{points}。",
@@ -391,6 +455,51 @@ WORDING = {
         "example_items": ("Find a passage that shows {name}", "Read it in the light of {unit}", "Compare notes with a partner"),
         "example_visual": "Passage from the text", "exercise": "Exercises",
     },
+    ("history_lesson", "en"): {
+        "notes_flow": "When we reach {unit}, watch for {points}.",
+        "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
+        "notes_page": ("This slide is about {name}, part of {unit}.", "Think about {name} as people saw {them} at the time.",
+                       "A source from the period can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
+                       "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes, with the dates and names that go with {them}.",
+                       "If you see {name} differently, note it down and we will discuss it.",
+                       "Notice how {name} links, as cause or effect, to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
+                       "Ask yourself what would have changed without {name}.", "Place {name} on your timeline before we move on.",
+                       "We will meet {name} again in the discussion, so make sure {it} {is} clear now.", "A good test of understanding {name} is whether you can back your view with evidence."),
+        "notes_again": ("We come back to {name}, this time from another angle.", "We met {name} earlier; now we look at {them} through a source.",
+                        "Compare this with what we said before: has your picture of {name} changed?", "This time, say what you know about {name} before I explain.",
+                        "Look for {name} in a source we have not read yet.",
+                        "Think about how {name} fit{s} together with everything we have covered so far on {topic}."),
+        "notes_plan": ("This plan is a guide; we will adjust it to how the class is doing.", "At the end of each part we will stop to check that everyone is with us.",
+                       "Keep a timeline in your notebook and add to it as we go."),
+        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
+                        "By the end you should be able to explain {topic} with its dates, people and evidence.",
+                        "Before we start, think of what you already know about {topic}.", "Raise your hand at any time if you have a question."),
+        "notes_part": "Part {nth} covers {unit}: {points}.", "notes_minutes": "Each part takes about {m} minutes, with time at the end for a summary and discussion.",
+        "notes_recap": "In {unit}, we covered {points}.",
+        "notes_summary": ("Try to say each of these in your own words.", "Use your timeline to review {topic} later."),
+        "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "Historians disagree too; back your view with evidence.", "That is all for today. Thank you!"),
+        "aspects": {a: (HISTORY_ASPECT_TITLES_EN[a], points) for a, points in HISTORY_ASPECT_POINTS_EN.items()},
+        "phrases": HISTORY_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
+        "core": ("Background and causes", "Course of events", "Consequences"), "consequences": "Consequences",
+        "concept": ("{name}: {description}", "The question it answers: why did it happen this way then", "Keyword: {unit}"),
+        "process_title": "{name} on a timeline", "contrast_title": "{name}: myth and record",
+        "contrast": ("Myth: the outcome is all there is to know about {name}", "Myth: {name} can be judged by today's standards alone",
+                     "Record: {name} must be shown from the sources", "Record: {name} must be read together with {unit}"),
+        "statement": "{name}: the key to {unit}",
+        "exercise_items": ("Explain {first} in your own words", "Put the main events of {topic} in order on a timeline",
+                           "How do {first} and {last} connect?"),
+        "parts": "{n} parts in this lesson", "hello": "Hello, today we learn about {topic}.", "has_parts": "The lesson has {n} parts.",
+        "agenda": "Today's plan", "questions": "Questions for discussion", "time_plan": "How the lesson time is spent", "flow": "Lesson flow",
+        "asks": ("Can you explain {unit} in your own words?", "Had you lived then, how would you have seen {topic}?",
+                 "Which sources on {topic} would you like to read next?"),
+        "fillers": ("Let us look at this closely.", "Think about how it looked at the time.", "We will use this again later.", "With this in place the rest follows."),
+        "stages": ("Background", "Events", "Results", "Judgement"), "table": "{unit} at a glance",
+        "table_head": "Point | Question | Activity",
+        "activities": ("Source reading", "Group discussion", "Timeline drawing", "Role play", "Debate"),
+        "example": "{name}: evidence from the sources",
+        "example_items": ("Read a source that shows {name}", "Analyse it in the light of {unit}", "Compare your reading with a partner"),
+        "example_visual": "Historical picture or source", "exercise": "Exercises",
+    },
     ("talk", "en"): {
         "notes_flow": "When we reach {unit}, look out for {points}.",
         "item_leads": ("First, ", "Next, ", "Then, ", "Also, ", "Finally, "),
@@ -487,7 +596,7 @@ HOW_THEY_FIT_EN = "how {topic} fit together"
 
 
 def _wording(request: OfflineRequest) -> dict:
-    setting = request.fact("setting") if request.fact("setting") in ("work_lesson", "talk", "training") else "lesson"
+    setting = request.fact("setting") if request.fact("setting") in ("work_lesson", "history_lesson", "talk", "training") else "lesson"
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
     mechanism = words.get("mechanism")
     if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
@@ -499,6 +608,24 @@ def _wording(request: OfflineRequest) -> dict:
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
     return topic_phrase(subject_as_said(request.fact("topic"), request.fact("request") or ""))
+
+
+# A history lesson's parts are its event's ("the background and causes of World War I", "辛亥革命的结果与影响"): a subject
+# that names one angle on the event ("the causes of World War I", "辛亥革命的历史意义") is said by the event in them, or
+# its titles read "the background and causes of the causes of …".
+_EVENT_ANGLE_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|roots|consequences|effects|impact|significance|legacy)"
+                             r"\s+(?:of|for|behind)\s+(?=\S)", re.IGNORECASE)
+_EVENT_ANGLE_ZH = re.compile(r"(?<=\w{2})的?(?:历史意义|意义|影响|原因|起因|经过|背景|由来|始末|过程)$")
+_EVENT_OUTCOME = re.compile(r"(?:意义|影响|后果|结果)$|^(?:the\s+)?(?:consequences|effects|impact|significance|legacy)\b",
+                            re.IGNORECASE)
+
+
+def _parts_phrase(request: OfflineRequest) -> str:
+    """The subject as the deck's parts and objectives name it: the event itself in a history lesson."""
+    phrase = _phrase(request)
+    if request.fact("setting") != "history_lesson":
+        return phrase
+    return _EVENT_ANGLE_ZH.sub("", phrase) if _zh(request) else _EVENT_ANGLE_EN.sub("", phrase)
 
 
 # "疫苗起作用的原理的基本概念": a subject that already ends in a 的-phrase stacks a second 的 when a phrase is built on it;
@@ -536,7 +663,7 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     keywords = request.fact("keywords") or [topic]
-    phrase = _phrase(request)
+    phrase = _parts_phrase(request)
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
@@ -566,6 +693,9 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     if words.get("verse"):  # a poem is read for its images, a story or an essay for its characters
         aspects.remove(words["narrative"] if about_a_poem(topic) else words["verse"])
     core = list(words.get("core", ()))
+    if words.get("consequences") and _EVENT_OUTCOME.search(_phrase(request)):  # "辛亥革命的历史意义": its outcome first
+        core.remove(words["consequences"])
+        core.insert(1, words["consequences"])
     if words.get("mechanism") and asks_how_it_works(topic):
         core.insert(1, words["mechanism"])
     elif words.get("method") and asks_how_to(topic):
@@ -575,7 +705,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     offset = stable_int(topic, "outline") % len(rest)
     chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
     chosen.sort(key=aspects.index)
-    phrase = _phrase(request)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
+    phrase = _parts_phrase(request)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
     units = []
     for aspect in chosen:
         # A point is named within its unit: units sharing point names give pages and tables that repeat.
@@ -714,7 +844,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
 def slide_scripts(request: OfflineRequest) -> SlideScripts:
     zh = _zh(request)
     # Inside sentences the subject is said as a noun phrase; the cover keeps it as the user wrote it.
-    topic = _phrase(request)
+    topic, part_topic = _phrase(request), _parts_phrase(request)
     total = request.fact("slideCount")
     budget = request.fact("narrationBudget")
     duration = request.fact("duration") or max(1, total - 2)
@@ -777,14 +907,15 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             first = (content_index + rounds) % len(angles)
             content_index += 1
             # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
-            views = [_angle_page(angles[(first + k) % len(angles)], topic, unit, point, outline, duration, zh, words)
+            # a point's page names its subject as the parts do (a history lesson: the event itself)
+            views = [_angle_page(angles[(first + k) % len(angles)], part_topic, unit, point, outline, duration, zh, words)
                      for k in range(len(angles))]
             title, content, visuals = next((p for p in views if capitalised(p[0]) not in shown), views[0])
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
             # A point met again is spoken of as met again.
             # "key terms … where have you met them?": a point named in the plural is not "it"
-            lines = [line.format(name=name, unit=mid(unit.title), topic=topic, next=following, **agreeing_with(name))
+            lines = [line.format(name=name, unit=mid(unit.title), topic=part_topic, next=following, **agreeing_with(name))
                      for line in (words["notes_again"] if point in met else words["notes_page"])]
             met.add(point)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
@@ -799,8 +930,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
                 for k, item in enumerate(items)]
             seed, lines = [_sentence(title, zh)], [*(_sentence(item, zh) for item in led), *lines]
         if zh:
-            title, content = _without_stacked_de(title, topic), [_without_stacked_de(c, topic) for c in content]
-            seed, lines = [_without_stacked_de(c, topic) for c in seed], [_without_stacked_de(c, topic) for c in lines]
+            for said_as in {topic, part_topic}:
+                title, content = _without_stacked_de(title, said_as), [_without_stacked_de(c, said_as) for c in content]
+                seed, lines = [_without_stacked_de(c, said_as) for c in seed], [_without_stacked_de(c, said_as) for c in lines]
         shown.add(title)
         lines = [line for line in lines if line not in said]
         said.update(lines)

@@ -130,8 +130,23 @@ def slide_count_hint(text: str) -> int | None:
     return count if count >= 1 else None
 
 
+# Words for people who listen: "explain recursion to first-year CS students", "for 9th graders", "for new nurses".
+_LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
+                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
+                 r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
+                 r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers|folks|"
+                 r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
+                 r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
+                 r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
+                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|(?:middle|high|"
+                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+)")
+# An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
+# the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
+_FOR_LISTENERS_EN = r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r")\b"
+_FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
+
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
-_AUDIENCE_EN = re.compile(r"\bfor ([a-z0-9][a-z0-9 \-]{2,40}?)(?:[,.;:]|$| about| on)", re.IGNORECASE)
+_AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
 _FILLER_ZH = re.compile(
     r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?PPT|的?课件|的?演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
@@ -161,7 +176,7 @@ _FILLER_EN_PARTS = (
     r"(?:a|an|the|short|quick|brief)(?=\s+(?:[\w-]+\s+)?(?:deck|slides?|presentation|ppt|course|lesson|overview)\b)|"
     r"(?:deck|slides?|overview|presentation|ppt|course|lesson)(?:\s+(?:about|on))?|"
     # "for retirees" is the audience; "… on spotting scams" after it is the subject again.
-    r"for [a-z0-9 \-]+?(?:\s+(?:about|on)\b|(?=[,.;:!?]|$))|\d+\s*(?:min|mins|minutes?))\b")
+    + _FOR_LISTENERS_SPAN_EN + r"(?:\s+(?:about|on)\b)?|\d+\s*(?:min|mins|minutes?))\b")
 _FILLER_EN = re.compile(_ASKING_LEAD_EN + _FILLER_EN_PARTS, re.IGNORECASE)
 _FILLER_IN_WORK_EN = re.compile(_FILLER_EN_PARTS, re.IGNORECASE)  # a work's name keeps its first word
 _TITLE_SMALL_WORDS = {"a", "an", "the", "and", "or", "nor", "but", "of", "in", "on", "at", "to", "for", "by", "with",
@@ -206,7 +221,7 @@ def audience_hint(text: str) -> str | None:
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text)
     if match:
-        return match.group(1).strip()
+        return match.group("audience").strip()
     match = _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     return match.group("audience").strip() if match else None
 
@@ -264,9 +279,11 @@ def asks_how_it_works(subject: str) -> bool:
 # are a literature teacher's (author and background, content, characters, language, themes), not 核心原理 or "the
 # workings of". It is known by its 《》, a word of reading it (赏析, "novel", "poem"), or a title-case name.
 _WORK_WORDS_ZH = re.compile(r"赏析|鉴赏|品读|导读|读后感|古诗|诗词|诗歌|课文|小说|散文|文言文|名著|童话|寓言|戏剧|剧本|整本书阅读")
-# 《民法典》, 《劳动合同法》 name a law or a rule, not a work to read as literature.
+# 《民法典》, 《劳动合同法》, 《南京条约》 name a law, a rule or a treaty, not a work to read as literature. A name ending
+# in 法 is a law's only when 法 is not the end of a word for an art or a way ("兵法", "书法", "方法"): 《孙子兵法》 is a work.
 _WORK_NAME_ZH = re.compile(r"《(?P<name>[^《》]+)》")
-_RULE_NAME_ZH = re.compile(r"(?:法|法典|条例|规定|办法|纲要|标准|规范|通知|意见|决定|报告|指南|准则|守则|公约|宪章|协议|宣言|手册)$")
+_RULE_NAME_ZH = re.compile(r"(?:(?<![兵书笔章方心算手语画技剑刀拳戏疗魔佛文句说想看做用写读教学活妙秘])法|法典|条例|规定|"
+                           r"办法|纲要|标准|规范|通知|意见|决定|报告|指南|准则|守则|公约|条约|宪章|协议|宣言|手册)$")
 _WORK_WORDS_EN = re.compile(r"\b(?:novels?|novella|poems?|poetry|poets?|sonnets?|haikus?|short\s+stor(?:y|ies)|essays?|fables?|"
                             r"fairy\s+tales?|(?:the|a|this)\s+(?:play|film|movie|painting|book)|plays?\s+by|literary|literature|"
                             r"shakespeare(?:'s)?|close\s+reading|book\s+report)\b", re.IGNORECASE)
@@ -313,9 +330,38 @@ def about_a_poem(subject: str) -> bool:
     return bool(_VERSE.search(subject))
 
 
-def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "talk", "training"]:
+# A lesson about a historical event, period or person is told in a history teacher's parts (background and causes,
+# the course of events, key people, consequences, sources and views), not a science's (核心原理, "everyday life").
+# It is known by a word of history (历史, 朝代, 革命, 战争, 统一, 起义, "war", "revolution", "empire", "the fall of"…), a
+# century or a year before ours, or a history class named in the request (初一历史, "history class").
+_HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐宋元明清][朝代](?!数)|春秋|战国|三国|帝国|皇帝|始皇|君主|革命|战争|"
+                         r"战役|之战|统一|起义|变法|维新|改革开放|洋务|五四运动|新文化运动|文艺复兴|宗教改革|丝绸之路|条约|"
+                         r"殖民|独立战争|事变|(?<!随机|独立|互斥|对立|必然|可能)事件(?!循环|驱动|处理|监听|冒泡|委托|绑定)|"
+                         r"古代文明|文明古国|之变|世纪|公元|(?<!\d)(?:[1-9]\d{2}|1\d{3})年(?!级|度)")
+_HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
+                         r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
+                         r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
+                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|"
+                         r"(?:fall|rise|collapse|decline)\s+of\s+(?:the\s+)?(?-i:[A-Z][a-z])\w*|"
+                         r"(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century|\d+\s*(?:BC|BCE|CE)|1\d{3}s?)\b", re.IGNORECASE)
+_HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|中学|小学|初中|高中)历史|历史课|"
+                            r"\bhistory\s+(?:class|lesson|teacher|students?)\b", re.IGNORECASE)
+
+
+def about_history(subject: str, request: str = "") -> bool:
+    """Whether a subject is a historical event, period or person ("秦始皇统一六国", "辛亥革命的历史意义", "the causes of
+    World War I", "the fall of Rome"), or the request names a history class; not a thing to explain ("水循环", "the
+    water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
+    text = subject.strip()
+    named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
+    return bool(named) or bool(_HISTORY_CLASS.search(request))
+
+
+def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson", "talk",
+                                                                        "training"]:
     """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
-    in public, "work_lesson" for a class reading a work, "lesson" for another one taught to a class (and by default)."""
+    in public, "work_lesson" for a class reading a work, "history_lesson" for one on a historical event, period or
+    person, "lesson" for another one taught to a class (and by default)."""
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             break
@@ -323,7 +369,10 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
-    return "work_lesson" if about_a_work(core_topic(request)) else "lesson"
+    subject = core_topic(request)
+    if about_a_work(subject):
+        return "work_lesson"
+    return "history_lesson" if about_history(subject, request) else "lesson"
 
 
 # A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
@@ -346,11 +395,6 @@ def core_topic(text: str) -> str:
 # the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-# "explain recursion to first-year CS students": who it is told to is the audience, not the subject.
-_LISTENERS_EN = (r"(?:students|graders|pupils|kids|children|beginners|teachers|parents|employees|staff|hires|engineers|"
-                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
-                 r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
-                 r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers)")
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LISTENERS_EN + r")\b")
 # "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
@@ -370,7 +414,7 @@ _TOLD_WHOM_ZH = re.compile(r"(?<![^\s，,。；;请要想我来])(?:教(?:给|�
                            r"(?P<audience>[^\s，,。；;的]{0,10}?" + _LISTENER_NOUNS_ZH + r")"
                            r"|(?:向|跟)(?P<audience2>[^\s，,。；;的讲介]{0,10}?" + _LISTENER_NOUNS_ZH + r")(?=讲|介绍|说说|聊聊|谈谈))")
 _TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
-_SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+for\b|" + _TOLD_TO.replace("?P<audience>", "?:")
+_SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+" + _FOR_LISTENERS_SPAN_EN + "|" + _TOLD_TO.replace("?P<audience>", "?:")
                    + r"|[,.;:!?\n]|$)")
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
     r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
@@ -489,7 +533,8 @@ _SUBJECT_ZH = re.compile(
     r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座|演讲|报告|分享|汇报|培训|班会)|[，,。；;！!？?\n]|$)",
     re.IGNORECASE,
 )
-_SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+for\b|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
+_SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+" + _FOR_LISTENERS_SPAN_EN
+                         + r"|\s+to\b|[,.;:!?\n]|$)", re.IGNORECASE)
 _CLAUSE = re.compile(r"[，,。.；;！!？?\n]+")
 
 

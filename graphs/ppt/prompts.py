@@ -51,7 +51,14 @@ WORK_LESSON_SETTING = ("\nThis deck is a lesson reading a work (a book, poem, es
                        "its plot, its characters if it tells a story or its imagery if it is a poem, its language and "
                        "techniques, its themes and meaning, discussion), with close reading of the text, quotations and "
                        "discussion as activities; never mechanisms, applications, trends or experiments.")
-SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesson": WORK_LESSON_SETTING}
+# A lesson on a historical event, period or person: a real model gets the parts the offline one uses.
+HISTORY_LESSON_SETTING = ("\nThis deck is a history lesson on an event, a period or a person, not a science topic: build it "
+                          "from a history teacher's parts (the background and causes, the course of events on a timeline, "
+                          "the key people, the consequences and significance, primary sources and historians' differing "
+                          "views, discussion), with source reading, timelines and debate as activities; never mechanisms, "
+                          "applications, trends, experiments or 'everyday life' examples.")
+SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesson": WORK_LESSON_SETTING,
+                 "history_lesson": HISTORY_LESSON_SETTING}
 
 
 def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None, setting: str = "lesson") -> str:
