@@ -740,3 +740,23 @@ def test_a_short_history_lesson_on_an_events_significance_covers_its_consequence
 async def test_a_history_lessons_pages_name_the_event_not_the_angle_asked(request_text, page_title):
     deck = await _offline_deck(request_text)
     assert page_title in [s.title for s in deck.slides], [s.title for s in deck.slides]
+
+
+def test_an_english_title_of_a_long_name_is_kept_whole():
+    # At the Chinese limit of 40 characters it read "…and the civil rig" on the cover, every slide and the file name.
+    from graphs.ppt.planning import short_title
+
+    assert short_title("Martin Luther King Jr. and the civil rights movement, for 10th graders") \
+        == "Martin Luther King Jr. and the civil rights movement"
+
+
+def test_an_english_title_too_long_for_a_cover_is_cut_between_words():
+    from graphs.ppt.planning import deck_file_name, short_title
+
+    request = ("The economic, political and social consequences of the industrial revolution in northern England "
+               "and its textile towns")
+    title = short_title(request)
+    assert 0 < len(title) <= 64
+    assert set(title.split()) <= set(request.replace(",", "").split())
+    stem = deck_file_name(title, "pptx").removesuffix(".pptx")
+    assert stem.split()[-1] in request.split()

@@ -43,7 +43,7 @@ from graphs.ppt.planning import (
     deck_setting,
     capitalised,
     Colour,
-    MAX_TITLE,
+    title_limit,
     REVISE_PAGES,
     colour_named,
     deck_file_name,
@@ -295,7 +295,7 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     )
     if slide_count_hint(request) is not None:  # "8页" read by rule is the count asked for, whatever the model read
         analysis = analysis.model_copy(update={"slideCountHint": slide_count_hint(request)})
-    if len(analysis.topic) > MAX_TITLE:  # the topic becomes the deck title, the cover and the file name
+    if len(analysis.topic) > title_limit(analysis.topic):  # the topic becomes the deck title, the cover and the file name
         analysis = analysis.model_copy(update={"topic": topic})
     search_tool = ctx.flow.tools.get("web_search")
     search = None
@@ -686,7 +686,7 @@ async def change_language(state: PptState, ctx: NodeContext) -> dict[str, Any]:
     )
     restated = restated.model_copy(update={"language": language, "slideCountHint": pages,
                                            "durationMinutesHint": minutes})
-    if len(restated.topic) > MAX_TITLE:
+    if len(restated.topic) > title_limit(restated.topic):
         restated = restated.model_copy(update={"topic": analysis.topic})
     name = t(f"ppt.language_{language}")
     ctx.log(t("ppt.language_logged", language=name))

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, chinese_number, language_of
+from core.language import CJK, chinese_number, clip, language_of
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -528,7 +528,18 @@ def names_a_topic(request: str) -> bool:
     return any(ch.isalpha() for ch in _subject_of(request))
 
 
-MAX_TITLE = 40  # characters: the deck title, the cover and the file name
+MAX_TITLE = 40  # characters of a Chinese title: the deck title, the cover and the file name
+# English says as much in more characters: "Martin Luther King Jr. and the civil rights movement" (52) is one title.
+MAX_TITLE_EN = 64
+
+
+def title_limit(title: str) -> int:
+    return MAX_TITLE if language_of(title) == "zh" else MAX_TITLE_EN
+
+
+def fitted_title(title: str) -> str:
+    """A title within its limit; English is cut between words ("…and the civil rig" named no movement)."""
+    return clip(title, title_limit(title))
 _SUBJECT_ZH = re.compile(
     r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座|演讲|报告|分享|汇报|培训|班会)|[，,。；;！!？?\n]|$)",
     re.IGNORECASE,
@@ -539,7 +550,7 @@ _CLAUSE = re.compile(r"[，,。.；;！!？?\n]+")
 
 
 def short_title(request: str) -> str:
-    """The deck's title: the subject of the request, at most MAX_TITLE characters.
+    """The deck's title: the subject of the request, within title_limit.
 
     A short request is its own topic; a long one (a teacher's paragraph of wishes) names its subject
     once ("关于浮力的公开课", "a lesson about volcanoes"), else its first clause stands for it."""
@@ -550,12 +561,12 @@ def short_title(request: str) -> str:
     # A Chinese request that names its subject with 关于 says what the deck is about, however much else it says
     # ("我下周要给全校师生做一个关于垃圾分类的演讲，要生动一点" is about 垃圾分类).
     if zh and names_a_topic(subject):
-        return subject[:MAX_TITLE].strip()
-    if len(topic) <= MAX_TITLE:
+        return fitted_title(subject)
+    if len(topic) <= title_limit(topic):
         return topic
     if not subject:
         subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
-    return subject[:MAX_TITLE].strip()
+    return fitted_title(subject)
 
 
 def thread_title(message: str) -> str:
@@ -739,7 +750,7 @@ def agreeing_with(phrase: str) -> dict[str, str]:
 
 def deck_file_name(title: str, extension: str) -> str:
     """A file name any system accepts: the title without path or reserved characters, capped."""
-    stem = _UNSAFE_IN_FILE_NAMES.sub("-", title).strip(" .-")[:MAX_TITLE].strip() or "deck"
+    stem = fitted_title(_UNSAFE_IN_FILE_NAMES.sub("-", title).strip(" .-")).strip(" .-") or "deck"
     return f"{stem}.{extension}"
 
 
@@ -1031,13 +1042,13 @@ def _added_subject(text: str, match: re.Match, english: bool) -> str | None:
             clause = _TELLING_ZH.sub("", _SUBJECT_LEAD_ZH.sub("", clause)).strip()
             clause = re.sub(r"^(?:讲|说|聊|谈)\s*|(?:的内容|的页面|方面的|的|吧|好吗|可以吗|谢谢)+$", "", clause).strip()
         if clause:
-            return clause[:MAX_TITLE]
+            return fitted_title(clause)
     pre = (match.groupdict().get("pre") or "").strip()
     if english:
         pre = " ".join(w for w in pre.split() if w.lower() not in ("more", "extra", "new", "additional"))
     else:
         pre = re.sub(r"^(?:新的?|关于|讲)|的$", "", pre).strip()
-    return pre[:MAX_TITLE] or None
+    return fitted_title(pre) or None
 
 
 def slides_to_add(text: str) -> FeedbackIntent | None:
