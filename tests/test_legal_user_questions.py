@@ -172,9 +172,9 @@ async def test_an_english_loan_never_paid_back_cites_the_loan_articles_not_unpai
 
 
 async def test_a_document_with_no_template_is_said_so_instead_of_drafting_another(knowledge):
-    run = await GraphRunner(knowledge).ask("帮我起草一份房屋租赁合同")
+    run = await GraphRunner(knowledge).ask("帮我起草一份股权转让协议")
     assert run.next == (), "no question about the document type"
-    assert "房屋租赁合同" in run.answer and "律师函" in run.answer  # what it cannot and what it can draft
+    assert "股权转让协议" in run.answer and "律师函" in run.answer  # what it cannot and what it can draft
     assert not [a for a in run.of("tool:artifact") if a["artifact"]["type"] == "legal_document"]
 
 
@@ -702,3 +702,33 @@ async def test_a_loan_not_paid_back_cites_the_duty_to_repay_on_time_and_the_late
 
 def test_dividing_an_estate_is_not_searched_as_a_divorce():
     assert "夫妻" not in expand("爸爸去世了，遗产兄弟几个怎么分").terms
+
+
+async def test_a_lease_request_in_everyday_words_asks_for_what_is_missing_then_drafts_the_lease(knowledge):
+    runner = GraphRunner(knowledge)
+    first = await runner.ask("帮我起草一份房屋租赁合同，房东王五，租客李四，月租3000")
+    assert first.next == ("ask_fields",)
+    assert {q["id"] for q in first.state["pending"]} == {"address", "term"}  # the parties and rent were said
+    run = await runner.answer({"address": "杭州市西湖区文三路88号502室", "term": "一年"})
+    document = run.artifact("legal_document")["content"]
+    assert document["title"] == "房屋租赁合同" and document["missingFields"] == []
+    markdown = document["markdown"]
+    assert "王五" in markdown and "李四" in markdown and "3000元" in markdown and "文三路88号" in markdown
+    assert "优先承租" in markdown and "转租" in markdown  # clauses of the lease chapter, not a loan's
+
+
+def test_a_home_lease_in_everyday_words_is_drafted_from_the_lease_template_and_another_kind_of_lease_is_not():
+    from core.legal.templates import template_for
+
+    for asked in ("帮我写一份租房合同", "我要把房子出租，帮我拟一份租赁协议", "房屋出租合同怎么写，帮我起草一个",
+                  "Please draft a rental agreement for my flat", "Can you write me a lease?"):
+        assert template_for(asked).id == "lease_contract", asked
+    for other in ("帮我起草一份融资租赁合同", "帮我写一份汽车租赁合同", "Please help me draft a letter"):
+        assert getattr(template_for(other), "id", None) != "lease_contract", other
+
+
+def test_a_lease_told_in_plain_words_fills_its_fields():
+    fields = extract_fields(TEMPLATES["lease_contract"],
+                            "王五把房子租给李四，租期一年，月租金2500元，押金5000元，押一付三，房屋位于杭州市西湖区文三路88号")
+    assert fields == {"lessor": "王五", "lessee": "李四", "term": "一年", "rent": "2500元", "deposit": "5000元",
+                      "payment": "押一付三", "address": "杭州市西湖区文三路88号"}

@@ -32,6 +32,8 @@ class Template:
     keywords: tuple[str, ...]
     fields: tuple[TemplateField, ...]
     body: str
+    # Words of another kind of document that shares a keyword (融资租赁合同, 汽车租赁合同 are no home's lease).
+    excludes: tuple[str, ...] = ()
 
     @property
     def required(self) -> list[str]:
@@ -253,6 +255,46 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 {date}
 """),
+    # The clauses follow the lease chapter of the 民法典 (703-734): its contents (704), the twenty-year cap (705),
+    # handing over and keeping the home fit for use (708), repairs (712, 713), alterations and subletting with
+    # consent (715, 716), rent paid late (722), a sale that does not end the lease (725, 726), returning the home
+    # and renewing it first (733, 734).
+    Template(
+        id="lease_contract", title="房屋租赁合同",
+        keywords=("房屋租赁合同", "房屋租赁", "租赁合同", "租赁协议", "租房合同", "租房协议", "房屋出租", "出租合同",
+                  "lease", "rental agreement", "tenancy agreement"),
+        fields=(F("lessor", "出租人（甲方，房东）"), F("lessee", "承租人（乙方，租客）"), F("address", "房屋地址"),
+                F("term", "租赁期限（起止日期或几年几个月）"), F("rent", "月租金"),
+                F("payment", "租金支付方式（如押一付三、每月5日前支付）", False), F("deposit", "押金", False),
+                F("use", "房屋用途（如居住）", False), F("date", "签订日期", False)),
+        body="""# 房屋租赁合同
+
+**出租人（甲方）：** {lessor}
+
+**承租人（乙方）：** {lessee}
+
+第一条 租赁房屋：甲方将位于{address}的房屋出租给乙方，用途为{use}。
+
+第二条 租赁期限：{term}（租赁期限不得超过二十年，超过部分无效）。
+
+第三条 租金及支付：月租金为{rent}，支付方式：{payment}。乙方无正当理由未支付或者迟延支付租金的，甲方可以请求乙方在合理期限内支付；乙方逾期仍不支付的，甲方可以解除合同。
+
+第四条 押金：{deposit}。租赁期满或者合同解除，乙方返还房屋并结清租金、水电等费用后，甲方应当将押金无息退还乙方。
+
+第五条 交付与维修：甲方应当按照约定将房屋交付乙方，并在租赁期限内保持房屋符合约定的用途；房屋及其附属设施需要维修的，由甲方在合理期限内维修，但因乙方过错造成的除外。
+
+第六条 使用：乙方应当按照约定的方法合理使用房屋；未经甲方同意，乙方不得对房屋进行改善或者增设他物，不得将房屋转租给第三人。
+
+第七条 房屋出卖：租赁期间甲方出卖房屋的，应当在出卖之前的合理期限内通知乙方，乙方享有以同等条件优先购买的权利；房屋所有权变动不影响本合同的效力。
+
+第八条 返还与续租：租赁期满，乙方应当返还房屋，返还的房屋应当符合正常使用后的状态；乙方在同等条件下享有优先承租的权利。
+
+第九条 因本合同发生争议，双方协商解决；协商不成的，向房屋所在地人民法院起诉。
+
+甲方（签字）：{lessor_name}　　乙方（签字）：{lessee_name}
+
+{date}
+""", excludes=("融资租赁", "车", "设备", "机械", "土地", "船")),
 )}
 
 
@@ -268,14 +310,22 @@ def template_for(text: str) -> Template | None:
             return chosen
     best: tuple[int, Template] | None = None
     for template in TEMPLATES.values():
+        if any(word in text for word in template.excludes):
+            continue
         for keyword in template.keywords:
-            position = text.find(keyword)
-            if position >= 0:
+            if _mentions(text, keyword):
                 # Longer, more specific keywords win over generic ones (起诉状 over 起诉).
                 rank = len(keyword)
                 if best is None or rank > best[0]:
                     best = (rank, template)
     return best[1] if best else None
+
+
+def _mentions(text: str, keyword: str) -> bool:
+    """Whether the text names `keyword`; an English one as a whole word, any case ("lease", not "please")."""
+    if keyword.isascii():
+        return re.search(rf"(?<![A-Za-z]){re.escape(keyword)}(?![A-Za-z])", text, re.IGNORECASE) is not None
+    return keyword in text
 
 
 # "起草一份房屋租赁合同": a document the user names, template or not.
@@ -304,7 +354,8 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                # 欠赵六3000元, 收到王五交来租金2000元
                rf"(?:欠|收到|交来|付给?)[^，,。]*?({_AMOUNT})"],
     # A due date is the term too ("2026年12月31日前归还", "还款日期：明年6月30日"); before 期: 2027年 alone is no term.
-    "term": [rf"(?:还款日期|还款日|到期日|到期时间|期限|借期)\s*[:：为是]?\s*((?:至|到)?{_DATE}(?:\s*(?:至|到|-)\s*{_DATE})?)",
+    "term": [r"(?:租期|租赁期限?)\s*[:：为是]?\s*({_DATE}\s*(?:至|到|-)\s*{_DATE}|[一二三四五六七八九十两\d]+\s*(?:年|个月)|半年)".replace("{_DATE}", _DATE),
+             rf"(?:还款日期|还款日|到期日|到期时间|期限|借期)\s*[:：为是]?\s*((?:至|到)?{_DATE}(?:\s*(?:至|到|-)\s*{_DATE})?)",
              r"(?:期限|借期|合同期|为期|期)\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:年|个月|天))",
              # 三个月后归还, 半年内还清: the length of the loan, as the user counts it.
              rf"((?:[一二三四五六七八九十两\d]+\s*(?:年|个月|周|天)|半年))(?:后|以后|之后|内|以内)?\s*{_REPAY}",
@@ -332,6 +383,17 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                  r"([\u4e00-\u9fff]{2,4})借[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]",
                  # "李四借我2万": the one who borrowed from the user.
                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:向我|跟我|找我)?借了?我"],
+    # A lease as people put it: 房东王五，租客李四，月租3000，押金6000，押一付三，租期一年.
+    "lessor": [r"(?:出租人|甲方|房东|业主)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。；;\s]|$)",
+               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:把|将)?(?:房子|房屋)?(?:出)?租给"],
+    "lessee": [r"(?:承租人|乙方|租客|租户|房客)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。；;\s]|$)",
+               r"租给([\u4e00-\u9fff]{2,3}?)(?=[，,。；;\s]|$)"],
+    "address": [r"(?:房屋地址|房屋坐落|地址|位于|坐落于?)\s*[:：为是在]?\s*([^，,。；;\n]{4,40})"],
+    "rent": [rf"(?:月租金|月租|租金|房租)\s*(?:每月)?\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)(?:\s*/\s*月|每月|一个月)?"],
+    "deposit": [rf"押金\s*[:：为是]?\s*({_AMOUNT}|[\d,]+|[一二两三]个月(?:的)?(?:房租|租金))"],
+    "payment": [r"(押[一二两三\d]付[一二三四五六十二\d]+)", r"(?:支付方式|付款方式|付租方式)\s*[:：为是]?\s*([^，,。；;\n]{2,30})",
+                r"((?:按月|按季度?|按半年|按年|每月\d{1,2}\s*[日号]前?)(?:支付|付|交)(?:租金|房租)?)"],
+    "use": [r"(?:用途|用于)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,10}?)(?=[，,。；;\s]|$)"],
     "applicant": [r"申请人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
     "respondent": [r"被申请人\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心|单位))"],
     "plaintiff": [r"原告\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
@@ -343,6 +405,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "claims": [r"(?:请求|要求)\s*[:：]?\s*([^。\n]{4,120})"],
     "demands": [r"要求(?:对方|他们|其)?\s*[:：]?\s*([^。\n]{4,120})"],
 }
+
+
+_MONEY_FIELDS = {"amount", "rent", "deposit", "salary"}
 
 
 def extract_fields(template: Template, text: str, today: date | None = None) -> dict[str, str]:
@@ -359,6 +424,9 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
                 # 人民币 is the documents' own word before the sum: written once, not twice.
                 values[key] = match.group(1).strip(" ，,。").removeprefix("人民币").strip()
                 break
+    for key in _MONEY_FIELDS & values.keys():
+        if re.fullmatch(r"[\d,.]+", values[key]):  # 月租3000: a sum said without its unit is in yuan
+            values[key] += "元"
     if "term" in keys and "term" not in values:
         due = relative_due_date(text, today or date.today())
         if due:
