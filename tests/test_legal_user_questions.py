@@ -732,3 +732,24 @@ def test_a_lease_told_in_plain_words_fills_its_fields():
                             "王五把房子租给李四，租期一年，月租金2500元，押金5000元，押一付三，房屋位于杭州市西湖区文三路88号")
     assert fields == {"lessor": "王五", "lessee": "李四", "term": "一年", "rent": "2500元", "deposit": "5000元",
                       "payment": "押一付三", "address": "杭州市西湖区文三路88号"}
+
+
+async def test_a_rear_end_collision_is_answered_with_the_collision_damages_not_drunk_driving(knowledge):
+    run = await GraphRunner(knowledge).ask("开车被追尾了怎么办")
+    cited = [(c["law"], c["article"]) for c in _verified(run)]
+    assert ("中华人民共和国道路交通安全法", "91") not in cited, cited  # 饮酒后驾驶: nobody said they drank
+    assert ("中华人民共和国民法典", "1213") in cited, cited  # who pays a collision's damages, insurer first
+
+
+async def test_an_english_defamation_question_cites_the_civil_codes_reputation_articles_not_the_military_law(knowledge):
+    run = await GraphRunner(knowledge).ask(
+        "A colleague spread lies about me online and ruined my reputation. Can I sue for defamation?")
+    laws = [c["law"] for c in _verified(run)]
+    assert laws[:3] == ["中华人民共和国民法典"] * 3 and "中华人民共和国军人地位和权益保障法" not in laws, laws
+
+
+async def test_a_bug_in_a_takeaway_is_answered_from_the_food_safety_rules_on_unfit_food(knowledge):
+    run = await GraphRunner(knowledge).ask("点外卖吃出了一只虫子，能要求十倍赔偿吗")
+    cited = [(c["law"][-5:], c["article"]) for c in _verified(run)]
+    assert cited[0] == ("食品安全法", "148") and ("食品安全法", "34") in cited, cited  # 霉变生虫 food, tenfold
+    assert ("食品安全法", "131") not in cited and ("食品安全法", "9") not in cited, cited
