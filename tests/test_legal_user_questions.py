@@ -753,3 +753,22 @@ async def test_a_bug_in_a_takeaway_is_answered_from_the_food_safety_rules_on_unf
     cited = [(c["law"][-5:], c["article"]) for c in _verified(run)]
     assert cited[0] == ("食品安全法", "148") and ("食品安全法", "34") in cited, cited  # 霉变生虫 food, tenfold
     assert ("食品安全法", "131") not in cited and ("食品安全法", "9") not in cited, cited
+
+
+async def test_an_english_iou_request_asks_only_for_what_it_does_not_say_then_drafts_the_iou(knowledge):
+    runner = GraphRunner(knowledge)
+    first = await runner.ask("Draft an IOU: I lent Zhang San 5000 yuan, to be repaid by March 15, 2027")
+    assert [q["id"] for q in first.state["pending"]] == ["lender"]  # "I" is not a name the note can print
+    document = (await runner.answer({"lender": "王五"})).artifact("legal_document")["content"]
+    assert document["title"] == "借条", document["title"]
+    assert "今借到王五人民币5000元，还款期限：2027年3月15日前。" in document["markdown"], document["markdown"]
+    assert "Zhang San" in document["markdown"]
+
+
+def test_the_names_sums_and_lengths_of_an_english_request_fill_the_documents_fields():
+    fields = extract_fields(TEMPLATES["loan_contract"],
+                            "Draft a loan agreement: lender Wang Wu, borrower Zhao Liu, 50,000 yuan for 6 months")
+    assert fields == {"lender": "Wang Wu", "borrower": "Zhao Liu", "amount": "50000元", "term": "6个月"}
+    lease = extract_fields(TEMPLATES["lease_contract"],
+                           "Draft a lease: landlord Wang Wu, tenant Li Si, rent RMB 3,000 a month, for one year")
+    assert lease == {"lessor": "Wang Wu", "lessee": "Li Si", "rent": "3000元", "term": "1年"}
