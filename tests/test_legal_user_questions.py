@@ -772,3 +772,16 @@ def test_the_names_sums_and_lengths_of_an_english_request_fill_the_documents_fie
     lease = extract_fields(TEMPLATES["lease_contract"],
                            "Draft a lease: landlord Wang Wu, tenant Li Si, rent RMB 3,000 a month, for one year")
     assert lease == {"lessor": "Wang Wu", "lessee": "Li Si", "rent": "3000元", "term": "1年"}
+
+
+async def test_an_english_non_compete_question_is_answered_from_the_non_compete_articles(knowledge):
+    run = await GraphRunner(knowledge).ask(
+        "My employer asks me to sign a non-compete agreement without paying compensation")
+    cited = [(c["law"][-5:], c["article"]) for c in _verified(run)]
+    assert cited[:2] == [("劳动合同法", "23"), ("劳动合同法", "24")], cited
+
+
+async def test_a_neighbours_air_conditioner_blowing_at_the_window_is_answered_with_neighbour_rules(knowledge):
+    run = await GraphRunner(knowledge).ask("邻居家的空调外机对着我家窗户吹热风")
+    chapters = [knowledge.statutes.get_article(c["law"], c["article"]).chapter for c in _verified(run)]
+    assert chapters and all("相邻关系" in chapter for chapter in chapters), chapters  # not 名誉权 (1024)
