@@ -785,3 +785,9 @@ async def test_a_neighbours_air_conditioner_blowing_at_the_window_is_answered_wi
     run = await GraphRunner(knowledge).ask("邻居家的空调外机对着我家窗户吹热风")
     chapters = [knowledge.statutes.get_article(c["law"], c["article"]).chapter for c in _verified(run)]
     assert chapters and all("相邻关系" in chapter for chapter in chapters), chapters  # not 名誉权 (1024)
+
+
+def test_a_lease_period_said_as_two_dates_and_the_home_named_before_renting_it_out_fill_the_lease():
+    fields = extract_fields(TEMPLATES["lease_contract"],
+                            "我把朝阳区望京西园三区的房子租给小李，帮我写个租房协议，从2027年1月1日到2027年12月31日")
+    assert (fields["address"], fields["term"]) == ("朝阳区望京西园三区", "2027年1月1日到2027年12月31日"), fields
