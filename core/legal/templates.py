@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from core.language import chinese_number
 
@@ -32,6 +32,8 @@ class Template:
     keywords: tuple[str, ...]
     fields: tuple[TemplateField, ...]
     body: str
+    # Words of another kind of document that shares a keyword (融资租赁合同, 汽车租赁合同 are no home's lease).
+    excludes: tuple[str, ...] = ()
 
     @property
     def required(self) -> list[str]:
@@ -64,7 +66,7 @@ F = TemplateField
 
 TEMPLATES: dict[str, Template] = {t.id: t for t in (
     Template(
-        id="civil_complaint", title="民事起诉状", keywords=("起诉状", "起诉书", "民事起诉", "起诉"),
+        id="civil_complaint", title="民事起诉状", keywords=("起诉状", "起诉书", "民事起诉", "起诉", "civil complaint", "statement of claim"),
         fields=(F("plaintiff", "原告（姓名及身份信息）"), F("defendant", "被告（姓名或单位名称）"),
                 F("claims", "诉讼请求"), F("facts", "事实与理由"), F("court", "受诉人民法院"),
                 F("employment", "劳动关系情况（入职时间、岗位、工资，劳动争议时填写）", False, only_if_given=True),
@@ -101,7 +103,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 {date}
 """),
     Template(
-        id="labor_arbitration", title="劳动仲裁申请书", keywords=("仲裁申请", "劳动仲裁", "仲裁"),
+        id="labor_arbitration", title="劳动仲裁申请书", keywords=("仲裁申请", "劳动仲裁", "仲裁", "arbitration application", "labor arbitration", "labour arbitration"),
         fields=(F("applicant", "申请人（姓名及身份信息）"), F("respondent", "被申请人（用人单位名称）"),
                 F("claims", "仲裁请求"), F("facts", "事实与理由"),
                 F("employment", "劳动关系情况（入职时间、岗位、月工资）"),
@@ -131,7 +133,8 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 {date}
 """),
     Template(
-        id="lawyer_letter", title="律师函", keywords=("律师函", "警告函", "催告函", "催款函"),
+        id="lawyer_letter", title="律师函", keywords=("律师函", "警告函", "催告函", "催款函", "lawyer's letter", "lawyer letter", "demand letter",
+                                                             "cease and desist"),
         fields=(F("recipient", "收函方"), F("client", "委托人"), F("facts", "事实经过"),
                 F("demands", "要求对方做什么（及期限）"), F("law_firm", "律师事务所", False),
                 F("date", "日期", False)),
@@ -156,7 +159,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 {date}
 """),
     Template(
-        id="loan_contract", title="借款合同", keywords=("借款合同", "借款协议", "借款"),
+        id="loan_contract", title="借款合同", keywords=("借款合同", "借款协议", "借款", "loan agreement", "loan contract"),
         fields=(F("lender", "出借人（甲方）"), F("borrower", "借款人（乙方）"), F("amount", "借款金额"),
                 F("term", "借款期限"), F("interest", "利率（年利率）", False),
                 F("repayment", "还款方式", False), F("date", "签订日期", False)),
@@ -185,7 +188,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
     # A note a person signs alone (借条, 欠条, 收条) is a document of its own, a few lines long: asked for
     # one, the user does not want a contract with articles and two signatures.
     Template(
-        id="iou", title="借条", keywords=("借条", "借据"),
+        id="iou", title="借条", keywords=("借条", "借据", "IOU"),
         fields=(F("lender", "出借人"), F("borrower", "借款人"), F("amount", "借款金额"),
                 F("term", "还款期限（或还款日期）"), F("interest", "年利率（不写视为无利息）", False, only_if_given=True),
                 F("date", "出具日期", False)),
@@ -200,7 +203,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 {date}
 """),
     Template(
-        id="debt_note", title="欠条", keywords=("欠条", "欠据"),
+        id="debt_note", title="欠条", keywords=("欠条", "欠据", "debt note", "acknowledgment of debt", "acknowledgement of debt"),
         fields=(F("creditor", "债权人（被欠款人）"), F("debtor", "欠款人"), F("amount", "欠款金额"),
                 F("cause", "欠款原因（如货款、借款、工程款）", False), F("term", "还款期限", False),
                 F("date", "出具日期", False)),
@@ -215,7 +218,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 {date}
 """),
     Template(
-        id="receipt", title="收条", keywords=("收条", "收据"),
+        id="receipt", title="收条", keywords=("收条", "收据", "receipt"),
         fields=(F("payer", "交款人"), F("payee", "收款人"), F("amount", "收到的金额"),
                 F("purpose", "款项用途（如租金、押金、货款）", False), F("date", "出具日期", False)),
         body="""# 收条
@@ -227,7 +230,7 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 {date}
 """),
     Template(
-        id="labor_contract", title="劳动合同", keywords=("劳动合同",),
+        id="labor_contract", title="劳动合同", keywords=("劳动合同", "employment contract", "labor contract", "labour contract"),
         fields=(F("employer", "用人单位（甲方）"), F("employee", "劳动者（乙方）"), F("position", "工作岗位"),
                 F("term", "合同期限"), F("salary", "劳动报酬（月工资）"), F("probation", "试用期", False),
                 F("workplace", "工作地点", False), F("date", "签订日期", False)),
@@ -253,6 +256,46 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 {date}
 """),
+    # The clauses follow the lease chapter of the 民法典 (703-734): its contents (704), the twenty-year cap (705),
+    # handing over and keeping the home fit for use (708), repairs (712, 713), alterations and subletting with
+    # consent (715, 716), rent paid late (722), a sale that does not end the lease (725, 726), returning the home
+    # and renewing it first (733, 734).
+    Template(
+        id="lease_contract", title="房屋租赁合同",
+        keywords=("房屋租赁合同", "房屋租赁", "租赁合同", "租赁协议", "租房合同", "租房协议", "房屋出租", "出租合同",
+                  "lease", "rental agreement", "tenancy agreement"),
+        fields=(F("lessor", "出租人（甲方，房东）"), F("lessee", "承租人（乙方，租客）"), F("address", "房屋地址"),
+                F("term", "租赁期限（起止日期或几年几个月）"), F("rent", "月租金"),
+                F("payment", "租金支付方式（如押一付三、每月5日前支付）", False), F("deposit", "押金", False),
+                F("use", "房屋用途（如居住）", False), F("date", "签订日期", False)),
+        body="""# 房屋租赁合同
+
+**出租人（甲方）：** {lessor}
+
+**承租人（乙方）：** {lessee}
+
+第一条 租赁房屋：甲方将位于{address}的房屋出租给乙方，用途为{use}。
+
+第二条 租赁期限：{term}（租赁期限不得超过二十年，超过部分无效）。
+
+第三条 租金及支付：月租金为{rent}，支付方式：{payment}。乙方无正当理由未支付或者迟延支付租金的，甲方可以请求乙方在合理期限内支付；乙方逾期仍不支付的，甲方可以解除合同。
+
+第四条 押金：{deposit}。租赁期满或者合同解除，乙方返还房屋并结清租金、水电等费用后，甲方应当将押金无息退还乙方。
+
+第五条 交付与维修：甲方应当按照约定将房屋交付乙方，并在租赁期限内保持房屋符合约定的用途；房屋及其附属设施需要维修的，由甲方在合理期限内维修，但因乙方过错造成的除外。
+
+第六条 使用：乙方应当按照约定的方法合理使用房屋；未经甲方同意，乙方不得对房屋进行改善或者增设他物，不得将房屋转租给第三人。
+
+第七条 房屋出卖：租赁期间甲方出卖房屋的，应当在出卖之前的合理期限内通知乙方，乙方享有以同等条件优先购买的权利；房屋所有权变动不影响本合同的效力。
+
+第八条 返还与续租：租赁期满，乙方应当返还房屋，返还的房屋应当符合正常使用后的状态；乙方在同等条件下享有优先承租的权利。
+
+第九条 因本合同发生争议，双方协商解决；协商不成的，向房屋所在地人民法院起诉。
+
+甲方（签字）：{lessor_name}　　乙方（签字）：{lessee_name}
+
+{date}
+""", excludes=("融资租赁", "车", "设备", "机械", "土地", "船")),
 )}
 
 
@@ -268,14 +311,22 @@ def template_for(text: str) -> Template | None:
             return chosen
     best: tuple[int, Template] | None = None
     for template in TEMPLATES.values():
+        if any(word in text for word in template.excludes):
+            continue
         for keyword in template.keywords:
-            position = text.find(keyword)
-            if position >= 0:
+            if _mentions(text, keyword):
                 # Longer, more specific keywords win over generic ones (起诉状 over 起诉).
                 rank = len(keyword)
                 if best is None or rank > best[0]:
                     best = (rank, template)
     return best[1] if best else None
+
+
+def _mentions(text: str, keyword: str) -> bool:
+    """Whether the text names `keyword`; an English one as a whole word, any case ("lease", not "please")."""
+    if keyword.isascii():
+        return re.search(rf"(?<![A-Za-z]){re.escape(keyword)}(?![A-Za-z])", text, re.IGNORECASE) is not None
+    return keyword in text
 
 
 # "起草一份房屋租赁合同": a document the user names, template or not.
@@ -297,31 +348,54 @@ _AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万|块钱|块)|[一二三�
 # What a sum owed or received is for, as people name it (3000元货款, 交来房租).
 _PAYMENT_KINDS = "货款|工程款|借款|租金|房租|押金|定金|订金|工资|劳务费|服务费|装修款|材料款|学费|赔偿款|转让款"
 _REPAY = r"(?:归还|还清|还款|偿还|还)"
+# The same fields said in English ("I lent Zhang San 5000 yuan, to be repaid by March 15, 2027"): a name is
+# capitalised words, a sum in yuan becomes 元 and a date or a length its Chinese form (`_in_document_form`).
+_EN_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
+_EN_RELATION = r"(?:(?i:my|our)\s+(?i:friend|colleague|brother|sister|cousin|neighbou?r|boss|classmate)\s+)?"
+_EN_SUM = r"(?:(?i:RMB|CNY)\s?|[¥￥]\s?)[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s?(?i:yuan|RMB|CNY|kuai)\b"
+_EN_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_EN_DATE = (rf"(?:{_EN_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_EN_MONTHS}),?\s+\d{{4}}"
+            r"|\d{4}-\d{1,2}-\d{1,2}")
+_EN_LENGTH = r"(?:\d+|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\s+(?i:years?|months?|weeks?|days?)"
+_EN_DUE = rf"(?i:by|before|due(?:\s+on)?|until|on|repaid\s+on)\s+({_EN_DATE})|(?i:within|in|for|after)\s+(?:(?i:a|an)\s+)?({_EN_LENGTH})"
+
 FIELD_PATTERNS: dict[str, list[str]] = {
     # "借给张三五万元": a name of two or more characters first, so 三 stays with 张 and the amount is 五万元.
     "amount": [rf"借给[\u4e00-\u9fff]{{2,4}}?\s*({_AMOUNT})",
                rf"(?:借款金额|欠款金额|金额|借款|借给[^，,。]*?|借了?我?)\s*[:：为是]?\s*({_AMOUNT})",
                # 欠赵六3000元, 收到王五交来租金2000元
-               rf"(?:欠|收到|交来|付给?)[^，,。]*?({_AMOUNT})"],
+               rf"(?:欠|收到|交来|付给?)[^，,。]*?({_AMOUNT})",
+             rf"({_EN_SUM})"],
     # A due date is the term too ("2026年12月31日前归还", "还款日期：明年6月30日"); before 期: 2027年 alone is no term.
-    "term": [rf"(?:还款日期|还款日|到期日|到期时间|期限|借期)\s*[:：为是]?\s*((?:至|到)?{_DATE}(?:\s*(?:至|到|-)\s*{_DATE})?)",
+    "term": [r"(?:租期|租赁期限?)\s*[:：为是]?\s*({_DATE}\s*(?:至|到|-)\s*{_DATE}|[一二三四五六七八九十两\d]+\s*(?:年|个月)|半年)".replace("{_DATE}", _DATE),
+             rf"(?:还款日期|还款日|到期日|到期时间|期限|借期)\s*[:：为是]?\s*((?:至|到)?{_DATE}(?:\s*(?:至|到|-)\s*{_DATE})?)",
              r"(?:期限|借期|合同期|为期|期)\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:年|个月|天))",
              # 三个月后归还, 半年内还清: the length of the loan, as the user counts it.
              rf"((?:[一二三四五六七八九十两\d]+\s*(?:年|个月|周|天)|半年))(?:后|以后|之后|内|以内)?\s*{_REPAY}",
-             rf"((?:至|到)?{_DATE}(?:前|之前|以前)?)\s*{_REPAY}"],
+             rf"((?:至|到)?{_DATE}(?:前|之前|以前)?)\s*{_REPAY}",
+             # 从2027年1月1日到2027年12月31日: the period itself, said without a word for it
+             rf"(?:从|自)?({_DATE}\s*(?:起)?\s*(?:至|到|-)\s*{_DATE})",
+             _EN_DUE],
     "interest": [r"(?:年利率|利率|利息)\s*[:：为是]?\s*((?:百分之[一二三四五六七八九十点\d]+)|[\d.]+\s*%)"],
-    "salary": [rf"(?:月薪|月工资|工资)\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)"],
+    "salary": [rf"(?:月薪|月工资|工资)\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)",
+             rf"(?i:salary|wage|wages|pay)\s*(?:(?i:of|is)\s+)?[:：]?\s*({_EN_SUM})"],
     "position": [r"(?:岗位|职位)\s*[:：为是]?\s*([\u4e00-\u9fffA-Za-z]{2,12})", r"招(?:一个|一名)?([\u4e00-\u9fff]{2,6})"],
     "probation": [r"试用期\s*[:：为是]?\s*([一二三四五六七八九十两\d]+\s*(?:个月|天))"],
     "lender": [r"(?:出借人|甲方|债权人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})",
                # "张三借给李四五万元": the name that opens a sentence, not the request's words before it.
-               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)借给"],
+               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)借给",
+             rf"(?i:lender)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}",
+             rf"{_EN_NAME}\s+(?i:lent|loaned)",
+             rf"(?i:borrowed)\s+.{{0,30}}?(?i:from)\s+{_EN_RELATION}{_EN_NAME}"],
     "creditor": [r"(?:债权人|被欠款人|出借人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
-                 r"欠([\u4e00-\u9fff]{2,4}?)(?=[\d一二三四五六七八九十两]|人民币)"],
+                 r"欠([\u4e00-\u9fff]{2,4}?)(?=[\d一二三四五六七八九十两]|人民币)",
+             rf"(?i:owes?)\s+{_EN_RELATION}{_EN_NAME}"],
     "debtor": [r"(?:债务人|欠款人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
-               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)欠[\u4e00-\u9fff]{2,4}?[\d一二三四五六七八九十两]"],
+               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)欠[\u4e00-\u9fff]{2,4}?[\d一二三四五六七八九十两]",
+             rf"{_EN_NAME}\s+(?i:owes)"],
     "payer": [r"(?:交款人|付款人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
-              r"收到([\u4e00-\u9fff]{2,4}?)(?:交来|支付|付的|给的|的)"],
+              r"收到([\u4e00-\u9fff]{2,4}?)(?:交来|支付|付的|给的|的)",
+             rf"(?i:received)\s+.{{0,30}}?(?i:from)\s+{_EN_RELATION}{_EN_NAME}"],
     "payee": [r"收款人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)"],
     "cause": [r"(?:欠款原因|原因|系)\s*[:：为是]?\s*([^，,。\n]{2,30})",
               rf"(?:{_AMOUNT})\s*(?:的)?({_PAYMENT_KINDS})", rf"欠[^，,。]*?({_PAYMENT_KINDS})"],
@@ -331,18 +405,72 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                  r"借给([\u4e00-\u9fff]{2,3}?)(?=[\d一二三四五六七八九十两]|人民币)",
                  r"([\u4e00-\u9fff]{2,4})借[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]",
                  # "李四借我2万": the one who borrowed from the user.
-                 r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:向我|跟我|找我)?借了?我"],
+                 r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:向我|跟我|找我)?借了?我",
+             rf"(?i:borrower)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}",
+             rf"(?i:lent|loaned|lend)\s+{_EN_RELATION}{_EN_NAME}",
+             rf"{_EN_NAME}\s+(?i:borrowed)"],
+    # A lease as people put it: 房东王五，租客李四，月租3000，押金6000，押一付三，租期一年.
+    "lessor": [r"(?:出租人|甲方|房东|业主)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。；;\s]|$)",
+               r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:把|将)?(?:房子|房屋)?(?:出)?租给",
+             rf"(?i:landlord|lessor)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}"],
+    "lessee": [r"(?:承租人|乙方|租客|租户|房客)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。；;\s]|$)",
+               r"租给([\u4e00-\u9fff]{2,3}?)(?=[，,。；;\s]|$)",
+             rf"(?i:tenant|lessee)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}"],
+    "address": [r"(?:房屋地址|房屋坐落|地址|位于|坐落于?)\s*[:：为是在]?\s*([^，,。；;\n]{4,40})",
+                r"(?:把|将)([^，,。；;\n]{4,40}?)的?(?:房子|房屋|住房|公寓)(?:出)?租给"],
+    "rent": [rf"(?:月租金|月租|租金|房租)\s*(?:每月)?\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)(?:\s*/\s*月|每月|一个月)?",
+             rf"(?i:rent)\s*(?:(?i:of|is|at)\s+)?[:：]?\s*({_EN_SUM})"],
+    "deposit": [rf"押金\s*[:：为是]?\s*({_AMOUNT}|[\d,]+|[一二两三]个月(?:的)?(?:房租|租金))",
+             rf"(?i:deposit)\s*(?:(?i:of|is)\s+)?[:：]?\s*({_EN_SUM})"],
+    "payment": [r"(押[一二两三\d]付[一二三四五六十二\d]+)", r"(?:支付方式|付款方式|付租方式)\s*[:：为是]?\s*([^，,。；;\n]{2,30})",
+                r"((?:按月|按季度?|按半年|按年|每月\d{1,2}\s*[日号]前?)(?:支付|付|交)(?:租金|房租)?)"],
+    "use": [r"(?:用途|用于)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,10}?)(?=[，,。；;\s]|$)"],
     "applicant": [r"申请人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
     "respondent": [r"被申请人\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心|单位))"],
     "plaintiff": [r"原告\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
     "defendant": [r"被告\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30})"],
     "employer": [r"(?:用人单位|甲方|公司名称)\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
-    "employee": [r"(?:劳动者|乙方|员工)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
+    "employee": [r"(?:劳动者|乙方|员工)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})",
+             rf"(?i:employee|hire|hiring)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}"],
     "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
     "client": [r"委托人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
     "claims": [r"(?:请求|要求)\s*[:：]?\s*([^。\n]{4,120})"],
     "demands": [r"要求(?:对方|他们|其)?\s*[:：]?\s*([^。\n]{4,120})"],
 }
+
+
+_MONEY_FIELDS = {"amount", "rent", "deposit", "salary"}
+_EN_NUMBERS = {word: str(n) for n, word in enumerate(
+    "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
+_EN_UNITS = {"year": "年", "month": "个月", "week": "周", "day": "天"}
+
+
+def _in_document_form(key: str, value: str, text: str) -> str:
+    """A value as the Chinese document writes it: a sum in 元 (3000, 5,000 yuan, RMB 5000 → 5000元), an English
+    date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月)."""
+    if key in _MONEY_FIELDS:
+        sum_in_yuan = re.fullmatch(r"(?i:RMB|CNY|[¥￥])?\s*([\d,]+(?:\.\d+)?)\s*(?i:yuan|RMB|CNY|kuai)?", value)
+        if sum_in_yuan:  # 月租3000: a sum said without its unit is in yuan too
+            return sum_in_yuan.group(1).replace(",", "") + "元"
+    if key == "term":
+        length = re.fullmatch(r"(\w+)\s+(year|month|week|day)s?", value, re.IGNORECASE)
+        if length:
+            number = _EN_NUMBERS.get(length.group(1).lower(), length.group(1))
+            return number + _EN_UNITS[length.group(2).lower()]
+        due = _english_date(value)
+        if due:
+            before = re.search(rf"(?i:by|before)\s+{re.escape(value)}", text)
+            return f"{due.year}年{due.month}月{due.day}日" + ("前" if before else "")
+    return value
+
+
+def _english_date(value: str) -> date | None:
+    for form in ("%B %d %Y", "%d %B %Y", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(re.sub(r"(?<=\d)(st|nd|rd|th)|,", "", value), form).date()
+        except ValueError:
+            continue
+    return None
 
 
 def extract_fields(template: Template, text: str, today: date | None = None) -> dict[str, str]:
@@ -355,9 +483,10 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
             continue
         for pattern in patterns:
             match = re.search(pattern, text)
-            if match and match.group(1).strip():
+            found = next((group for group in match.groups() if group and group.strip()), "") if match else ""
+            if found:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
-                values[key] = match.group(1).strip(" ，,。").removeprefix("人民币").strip()
+                values[key] = _in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
                 break
     if "term" in keys and "term" not in values:
         due = relative_due_date(text, today or date.today())

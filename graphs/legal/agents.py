@@ -260,6 +260,9 @@ def of_kind_first(articles: list[Any], kind: str, text: str, clause: str = "") -
 
 
 LAWS_SEARCHED = 2  # laws the glossary names that get a search of their own (each is a pass over the corpus)
+# How deep a named law's own search looks. The law only weighs its articles up, it does not filter: six deep,
+# the 民法典 had two articles on 名誉权 among them, and an article of the 军人地位和权益保障法 took the third place.
+LAW_SEARCH_DEPTH = 12
 
 
 def _take_turns(lists: list[list[Any]]) -> list[Any]:
@@ -416,10 +419,13 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             for law in expansion.laws[:LAWS_SEARCHED]:
                 own_terms = expansion.terms_for(law)
                 boosted = await tools.call_blocking("statute_search", knowledge.statutes.search,
-                                                    f"{key_words} {hint} {own_terms}".strip(), 6, law,
+                                                    f"{key_words} {hint} {own_terms}".strip(), LAW_SEARCH_DEPTH, law,
                                                     f"{focus} {own_terms}".strip(), summary=found)
                 per_law.append([a for a in boosted or [] if a.law.endswith(law)])
-            first = _take_turns(per_law)
+            # Each named law's best article leads; its further ones compete with the whole search's: the 道交法's
+            # own list went on to drunk driving (91) ahead of the 民法典's articles on a collision's damages.
+            first = _take_turns([items[:1] for items in per_law])
+            later = _take_turns([items[1:] for items in per_law])
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, None,
                                              meaning, summary=found)
             latest = focus.rsplit("\n", 1)[-1].strip()
@@ -434,7 +440,9 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                 leading = of_domain_laws(await tools.call_blocking(
                     "statute_search", knowledge.statutes.search, own, 4, None, own, summary=found) or [], domain)[:2]
                 first = leading + [f for f in first if f.citation not in {a.citation for a in leading}]
-            rest = [a for a in prefer_domain_laws(hits or [], domain, 10, expansion.laws) if a.citation not in {f.citation for f in first}]
+            preferred = of_domain_laws(hits or [], domain, expansion.laws)
+            ranked = preferred + later + [a for a in hits or [] if a not in preferred]
+            rest = [a for a in _take_turns([ranked]) if a.citation not in {f.citation for f in first}]
             hits = plainer_chapters_first(first + rest, shared.question)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
