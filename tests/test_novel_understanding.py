@@ -333,3 +333,41 @@ def test_a_passage_that_tells_no_change_is_not_called_the_turn_of_a_relation(que
     who = t("novel.chat_pair", first=first, second=second)
     answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote=quote, verified=True)])
     assert answer.splitlines()[0] == t("novel.chat_answer_no_turn", who=who), answer
+
+
+@pytest.mark.parametrize("description, name", [
+    ("The ship's mind, called HALden, claims she has been asleep for a century.", "HALden"),
+    ("A drifter called Rook swears that she saw the lights over the marsh.", "Rook"),
+    ("一个名叫阿福的孩子说，她是山里的巫婆。", "阿福"),
+])
+def test_a_pronoun_in_what_someone_says_does_not_tell_the_speakers_gender(description, name):
+    # "HALden claims she has been asleep" made HALden a woman: the "she" is in what is claimed, anyone's.
+    person = next(c for c in read.characters_in_description(description) if c.name == name)
+    assert person.gender is None
+
+
+def test_a_master_of_a_guild_is_a_post_not_the_protagonists_master():
+    # "the guild master, Anselm" made the hero call Anselm "master" and Anselm call the hero "apprentice".
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    description = "Engineer Priya Nair keeps the docks running. The guild master, Anselm, schemes to sell the station."
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description, "language": "en"}))
+    anselm = next(c for c in [cast.antagonist, *cast.supporting_characters] if c.name == "Anselm")
+    assert cast.protagonist.relationships["Anselm"] != "master"
+    assert anselm.relationships["Priya Nair"] != "apprentice"
+
+
+def test_her_master_is_still_the_protagonists_master():
+    person = read.characters_in_description("A girl named Lio trains under her master Anselm.")[1]
+    assert person.said_as == "master"
+
+
+@pytest.mark.parametrize("description, things", [
+    ("On a derelict mining station orbiting Ceres, the engineer Priya Nair wakes to find the crew gone and the "
+     "reactor failing.", ["a derelict mining station", "the crew", "the reactor"]),
+    ("The sea keeps a secret, and an old clockmaker searches the flooded archive for the stolen map.",
+     ["the sea", "a secret", "an old clockmaker", "the flooded archive"]),
+])
+def test_an_english_thing_ends_at_its_head_noun(description, things):
+    assert read.key_things(description) == things
