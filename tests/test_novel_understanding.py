@@ -371,3 +371,26 @@ def test_her_master_is_still_the_protagonists_master():
 ])
 def test_an_english_thing_ends_at_its_head_noun(description, things):
     assert read.key_things(description) == things
+
+
+@pytest.mark.parametrize("subject, passages, quoted", [
+    ("Priya Nair", ["Wren Carrow mends the pump on the lower deck.", "Priya climbs the ladder to the reactor."],
+     ["Priya climbs the ladder to the reactor."]),
+    ("沈青禾", ["周伯在盐帮码头卸货。"], []),
+])
+def test_who_is_the_protagonist_quotes_only_passages_that_name_the_protagonist(subject, passages, quoted):
+    # "Who is the protagonist?" was answered with a passage about whoever the protagonist met.
+    from graphs.novel.chat import _ranked_passages
+
+    turn = {"question": "Who is the protagonist?", "subject": subject,
+            "passages": [{"chapter_number": 1, "scene_number": n, "text": text} for n, text in enumerate(passages, 1)]}
+    assert [p["text"] for p in _ranked_passages(turn)] == quoted
+
+
+@pytest.mark.parametrize("description, name, post", [
+    ("少女沈青禾在盐帮长大，盐帮帮主顾远舟暗中勾结官府。", "顾远舟", "帮主"),
+    ("船长林涛带着水手出海。", "林涛", "船长"),
+])
+def test_a_chinese_name_said_with_a_post_is_a_character_by_that_post(description, name, post):
+    # "盐帮帮主顾远舟" named no one: jieba cut it 帮帮 / 主顾, and the villain the author named was replaced.
+    assert any(c.name == name and c.said_as == post for c in read.characters_in_description(description))
