@@ -7,6 +7,7 @@ import uuid
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
+from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.novel.memory.derive import chapter_memory_items
 from core.settings import Settings
@@ -334,3 +335,28 @@ async def test_a_girl_is_young_and_an_old_steward_old_offline():
                                          facts={"language": "zh", "seed": "tea", "description": description})
     ages = {c.name: c.age for c in cast.all_characters()}
     assert ages["沈青禾"] < 20 and ages["周伯"] >= 55, ages
+
+
+@pytest.mark.parametrize("locale, world, question, said", [
+    ("en", "A harbour of fog, a lantern market, an old lighthouse and a sunken bell. The engineer Priya Nair "
+           "owes money to the Salt Guild.",
+     "what is the Salt Guild?", "owes money to the Salt Guild"),
+    ("zh", "海边的雾城。少女沈青禾欠了盐帮一笔债。", "盐帮是什么", "少女沈青禾欠了盐帮一笔债"),
+])
+async def test_a_thing_only_the_world_description_names_is_answered_from_it(tmp_path, locale, world, question, said):
+    # "what is the Salt Guild" answered "the book has nothing on it" though the author's description names it.
+    import json
+
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+
+    await write_first_chapter(tmp_path, world)
+    settings = Settings(data_dir=tmp_path / "data", llm_provider="offline", locale=locale, _env_file=None)
+    async with open_runtime(settings) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel", text=question, thread_id=thread_id, create=True,
+                                   options={"projectId": "book"})
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+    told = json.dumps(events, ensure_ascii=False)
+    assert said in told and t("novel.chat_nothing_found", question=question) not in told

@@ -333,3 +333,64 @@ def test_a_passage_that_tells_no_change_is_not_called_the_turn_of_a_relation(que
     who = t("novel.chat_pair", first=first, second=second)
     answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote=quote, verified=True)])
     assert answer.splitlines()[0] == t("novel.chat_answer_no_turn", who=who), answer
+
+
+@pytest.mark.parametrize("description, name", [
+    ("The ship's mind, called HALden, claims she has been asleep for a century.", "HALden"),
+    ("A drifter called Rook swears that she saw the lights over the marsh.", "Rook"),
+    ("一个名叫阿福的孩子说，她是山里的巫婆。", "阿福"),
+])
+def test_a_pronoun_in_what_someone_says_does_not_tell_the_speakers_gender(description, name):
+    # "HALden claims she has been asleep" made HALden a woman: the "she" is in what is claimed, anyone's.
+    person = next(c for c in read.characters_in_description(description) if c.name == name)
+    assert person.gender is None
+
+
+def test_a_master_of_a_guild_is_a_post_not_the_protagonists_master():
+    # "the guild master, Anselm" made the hero call Anselm "master" and Anselm call the hero "apprentice".
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    description = "Engineer Priya Nair keeps the docks running. The guild master, Anselm, schemes to sell the station."
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description, "language": "en"}))
+    anselm = next(c for c in [cast.antagonist, *cast.supporting_characters] if c.name == "Anselm")
+    assert cast.protagonist.relationships["Anselm"] != "master"
+    assert anselm.relationships["Priya Nair"] != "apprentice"
+
+
+def test_her_master_is_still_the_protagonists_master():
+    person = read.characters_in_description("A girl named Lio trains under her master Anselm.")[1]
+    assert person.said_as == "master"
+
+
+@pytest.mark.parametrize("description, things", [
+    ("On a derelict mining station orbiting Ceres, the engineer Priya Nair wakes to find the crew gone and the "
+     "reactor failing.", ["a derelict mining station", "the crew", "the reactor"]),
+    ("The sea keeps a secret, and an old clockmaker searches the flooded archive for the stolen map.",
+     ["the sea", "a secret", "an old clockmaker", "the flooded archive"]),
+])
+def test_an_english_thing_ends_at_its_head_noun(description, things):
+    assert read.key_things(description) == things
+
+
+@pytest.mark.parametrize("subject, passages, quoted", [
+    ("Priya Nair", ["Wren Carrow mends the pump on the lower deck.", "Priya climbs the ladder to the reactor."],
+     ["Priya climbs the ladder to the reactor."]),
+    ("沈青禾", ["周伯在盐帮码头卸货。"], []),
+])
+def test_who_is_the_protagonist_quotes_only_passages_that_name_the_protagonist(subject, passages, quoted):
+    # "Who is the protagonist?" was answered with a passage about whoever the protagonist met.
+    from graphs.novel.chat import _ranked_passages
+
+    turn = {"question": "Who is the protagonist?", "subject": subject,
+            "passages": [{"chapter_number": 1, "scene_number": n, "text": text} for n, text in enumerate(passages, 1)]}
+    assert [p["text"] for p in _ranked_passages(turn)] == quoted
+
+
+@pytest.mark.parametrize("description, name, post", [
+    ("少女沈青禾在盐帮长大，盐帮帮主顾远舟暗中勾结官府。", "顾远舟", "帮主"),
+    ("船长林涛带着水手出海。", "林涛", "船长"),
+])
+def test_a_chinese_name_said_with_a_post_is_a_character_by_that_post(description, name, post):
+    # "盐帮帮主顾远舟" named no one: jieba cut it 帮帮 / 主顾, and the villain the author named was replaced.
+    assert any(c.name == name and c.said_as == post for c in read.characters_in_description(description))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import re
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
@@ -349,6 +350,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             # share a word with it count, and with none the book has nothing to say — no "who?" to ask.
             hits = [h for h in hits if any(read.mentions(h.text, word) for word in topic)]
             if not hits:
+                # "盐帮是什么" / "what is the Salt Guild": no scene names it, but the author's world description
+                # may; that is the book's setting, and saying so beats "nothing found".
+                said = _world_sentences(tools.graph.files, topic)
+                if said:
+                    return {"turn": None, "outcome": "done",
+                            "reply": t("novel.chat_answer_from_world", quote=" ".join(said[:2]))}
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))
         if topic and len(seen) != 1:
@@ -411,6 +418,17 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+# Where a sentence of a world description ends, in Chinese or English ("…the Salt Guild. The engineer…").
+_WORLD_SENTENCE = re.compile(r"[^。！？!?;；\n]+?(?:[。！？!?;；]+|\.(?=\s|$)|$)")
+
+
+def _world_sentences(files: Any, topic: list[str]) -> list[str]:
+    """The sentences of the author's world description that name every topic word of a question."""
+    description = files.settings().world_description or ""
+    return [s.strip() for s in _WORLD_SENTENCE.findall(description)
+            if s.strip() and all(read.mentions(s, word) for word in topic)]
 
 
 def pronoun_references(people: list[tuple[str, str]]) -> dict[str, str]:
@@ -571,14 +589,21 @@ def _in_scene(files: Any, passage: dict[str, Any], name: str, plans: dict[int, A
     return planned is None or name in planned.characters
 
 
+def _names(text: str, name: str) -> bool:
+    """`text` names the character `name`, whole or by a word of their name ("Priya" of Priya Nair)."""
+    return name in text or bool(read.names_in(text, [name]))
+
+
 def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, Any]]:
-    """Passages naming the people asked about, a change of relation first, then in story order."""
+    """Passages naming the people asked about, a change of relation first, then in story order. A question
+    about someone is answered from passages naming them (as the book calls them: "Priya" of Priya Nair) or
+    none: "who is the protagonist?" was answered with a passage about whoever she met."""
     entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
-    passages = [p for p in turn.get("passages") or [] if any(e in p["text"] for e in entities)] or list(turn.get("passages") or [])
+    passages = [p for p in turn.get("passages") or [] if not entities or any(_names(p["text"], e) for e in entities)]
 
     def key(p: dict[str, Any]) -> tuple:
         changed = read.tells_change(p["text"])
-        both = all(e in p["text"] for e in entities)
+        both = all(_names(p["text"], e) for e in entities)
         return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
 
     if read.asks_latest(turn.get("question", "")):

@@ -478,7 +478,12 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
            "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
            "同桌": None, "室友": None, "仇人": None,
-           "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女"}
+           "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女",
+           # posts held in a guild, a sect or a ship ("盐帮帮主顾远舟", which jieba cuts 帮帮 / 主顾): a title the
+           # name is said with, never a tie to the protagonist
+           "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
+           "舵主": None, "馆主": None, "宗主": None, "族长": None, "村长": None, "县令": None, "知府": None,
+           "镖头": None, "队长": None, "舰长": None}
 # A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
 _NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+)?)"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
@@ -646,6 +651,29 @@ def _word_alone(text: str, at: int) -> bool:
     return False
 
 
+# What a master, a captain or a keeper may be the master of: before the word, it makes the word a post held
+# there ("the guild master, Anselm", "the harbour master"), not someone's tie to the protagonist.
+_POSTS_OF_EN = _PLACE_EN | {"house", "household", "station", "hall", "court", "crew", "company", "fleet", "mine",
+                            "workshop", "forge", "caravan", "circus", "college", "monastery", "abbey", "clan", "dock",
+                            "docks", "lodge", "mill", "library", "bank", "market", "station's"}
+# Possessives that tie the word to a person of the story ("her master", "his old mentor"): not a post.
+_PERSON_POSSESSIVES = {"his", "her", "their", "my", "our", "your"}
+
+
+def _said_as_en(text: str, at: int, word: str) -> str:
+    """What the description calls someone, from the word at `at` ("master"): a post when a place or a thing's
+    name qualifies it ("guild master", "the ship's master", "master of the guild"), which is no tie to the
+    protagonist; else the word itself ("her master Anselm" is hers)."""
+    before = re.search(r"([A-Za-z]+)('s)?\s+$", text[:at])
+    after = re.match(r"[A-Za-z]+\s+of\s+(?:the|a|an|this|that)\s+([a-z]+)", text[at:], re.I)
+    if before and before.group(1).lower() not in _PERSON_POSSESSIVES and not is_function_word(before.group(1)) \
+            and (before.group(2) or before.group(1).lower() in _POSTS_OF_EN):
+        return f"{before.group(1).lower()}{before.group(2) or ''} {word}"
+    if after and after.group(1).lower() in _POSTS_OF_EN:
+        return f"{word} of the {after.group(1).lower()}"
+    return word
+
+
 def characters_in_description(text: str) -> list[NamedCharacter]:
     """Characters a book's description names, in the order it names them: after "named / called / known as",
     a word saying who someone is ("her brother Tom"), 名叫 / 叫做 / 名为, or 哥哥 / 师父 … (Chinese)."""
@@ -656,10 +684,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if before in _PLACE_EN or match.group(2).split()[0].lower() in _ARTICLES:
             continue  # "a town called Brindle", "a song called The Tide"
         said = before if before in _KIN_EN else None
-        hits.append((match.start(2), NamedCharacter(match.group(2), said, _KIN_EN.get(said) if said else None)))
+        hits.append((match.start(2), NamedCharacter(match.group(2), said and _said_as_en(text, match.start(1), said),
+                                                    _KIN_EN.get(said) if said else None)))
     for match in _KIN_NAME_EN.finditer(text):
         word = match.group(1).lower()
-        hits.append((match.start(2), NamedCharacter(match.group(2), word, _KIN_EN[word])))
+        hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word])))
     titled = list(_TITLED_EN.finditer(text))
     for match in titled:  # "Mr Graves, the innkeeper": called by title and name
         name = match.group()  # as written ("Mr. Darcy"), so that the description's pronouns find it
@@ -689,7 +718,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _APPOSED_EN.finditer(text):
         noun, name = match.group(1).lower(), match.group(2)
         if noun not in _PLACE_EN and not is_function_word(name):  # "the harbourmaster, Corin," (not "the town, Brindle")
-            hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), _KIN_EN.get(noun))))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
@@ -788,6 +817,12 @@ _APPOSED_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]
 _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female",
                    "他": "male", "她": "female"}
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+# Verbs of saying, thinking and knowing: a pronoun after one in its sentence is in what is said ("HALden claims
+# she has been asleep", "Tom swears that he saw her", "周伯说，她天资聪颖"), and may be anyone, so it tells no gender.
+_SAYS = re.compile(r"\b(?:claim|say|said|tell|told|swear|swore|sworn|insist|believ|think|thought|know|knew|hear|heard"
+                   r"|admit|den(?:y|ies|ied)|warn|whisper|announc|report|promis|explain|suspect|fear|hope|doubt|assur"
+                   r"|declar|argu|pretend|reckon|suggest|rumou?r|confess|recall|remember|dream|wonder|learn|discover)"
+                   r"|说|称|告诉|认为|觉得|以为|相信|怀疑|听说|承认|否认|发誓|坚信|猜|据说|传言|梦见|记得|想起", re.I)
 
 
 def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[NamedCharacter]:
@@ -815,7 +850,8 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
                     else "subject" if not before or before[-1] in "，。、；！？：“\"" else "object")
         else:
             kind = "object"
-        if kind != "object":
+        sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
+        if kind != "object" and not _SAYS.search(sentence):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
     subject = previous = None
     recent: list[str] = []
@@ -842,11 +878,49 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
 # ("her old map" → "the old map": who "her" was is not said where the phrase is repeated).
 _THING_OPENERS = {"the": "the", "a": "a", "an": "an", "his": "the", "her": "the", "their": "the", "its": "the",
                   "our": "the", "my": "the", "your": "the", "this": "the", "that": "the"}
-# At most two words after the opener: English shows no verb by its form ("an island sees ships"), and two
-# words hold the noun and one word telling of it ("a missing gear", "the fog city").
-_THING_EN = re.compile(r"\b(" + "|".join(_THING_OPENERS) + r")\s+((?:[a-z][a-z'-]*\s+)?[a-z][a-z'-]*)", re.I)
+# Up to four words after the opener, cut to the noun phrase by _head_noun_phrase ("a derelict mining station").
+# The words are looked at ahead, not taken: a phrase inside them is found too ("that she stole the map").
+_THING_EN = re.compile(r"\b(" + "|".join(_THING_OPENERS) + r")\s+(?=((?:[a-z][a-z'-]*\s+){0,3}[a-z][a-z'-]*))", re.I)
+# Words that tell of a noun, not name it: an -s word after one is a plural noun ("the old docks"), after a noun
+# a verb ("an old clockmaker searches for").
+_ADJECTIVES_EN = {"old", "new", "young", "great", "small", "big", "little", "last", "first", "dark", "cold", "long",
+                  "high", "deep", "tall", "short", "black", "white", "red", "green", "blue", "grey", "gray", "few",
+                  "many", "two", "three", "several", "other", "same", "whole", "vast", "tiny", "wild", "lone"}
+_ADJECTIVE_ENDINGS = ("y", "ous", "ful", "al", "ic", "ive", "less", "ish", "ern", "ent", "ant", "ary", "ible", "able")
+# Past participles without -ed, and words that stand after a noun as its state ("the crew gone", "the city asleep").
+_STATE_WORDS_EN = {"gone", "lost", "left", "dead", "fled", "found", "kept", "held", "made", "done", "begun", "asleep",
+                   "awake", "alive", "adrift", "afloat", "abandoned", "away", "missing", "taken", "stolen", "hidden",
+                   "broken", "frozen", "fallen", "forgotten", "sunk", "sunken", "run", "burnt", "torn", "worn"}
 # Words that end an English noun phrase: what names or tells of it ("a boy named Ash", "the sea keeps").
 _PHRASE_ENDS_EN = {"named", "called", "known", "who", "which", "that", "where", "whose"}
+
+
+def _verb_like(word: str) -> bool:
+    """A word English often makes a verb or a participle of by its ending ("orbiting", "failed", "gone")."""
+    folded = word.casefold()
+    return folded in _STATE_WORDS_EN or (len(folded) > 4 and folded.endswith(("ing", "ed")))
+
+
+def _head_noun_phrase(words: list[str], following: str) -> list[str]:
+    """The words of a noun phrase up to its head noun, with no POS tagger: the phrase runs until a function word,
+    a name (a capital after lower-case words: "a station orbiting Ceres") or a verb. A word with a verb's ending
+    ("mining", "broken") stays only before another word of the phrase, as a modifier does ("a derelict mining
+    station"); last, it is the verb after the noun ("the reactor failing", "the crew gone"). A last word in -s
+    after a noun, with more of the sentence after it, is a verb ("the sea keeps its secrets", not "the old docks.")."""
+    kept: list[str] = []
+    for word in words:
+        if is_function_word(word) or word.lower() in _PHRASE_ENDS_EN or (kept and word[0].isupper()
+                                                                         and not kept[-1][0].isupper()):
+            break
+        kept.append(word)
+    while len(kept) > 1 and not kept[-1][0].isupper() and _verb_like(kept[-1]):
+        kept.pop()
+    after = words[len(kept)] if len(kept) < len(words) else following
+    before = kept[-2].casefold() if len(kept) > 1 else ""
+    if before and re.search(r"[^su]s$", kept[-1]) and after and not _verb_like(before) \
+            and before not in _ADJECTIVES_EN and not before.endswith(_ADJECTIVE_ENDINGS):
+        kept.pop()
+    return kept
 
 
 def key_things(description: str, limit: int = 4) -> list[str]:
@@ -869,11 +943,8 @@ def key_things(description: str, limit: int = 4) -> list[str]:
                 found.append(word.word)
     else:
         for match in _THING_EN.finditer(description):
-            words = []
-            for word in match.group(2).split():
-                if is_function_word(word) or word.lower() in _PHRASE_ENDS_EN:
-                    break
-                words.append(word)
+            rest = re.match(r"\s*([\w']*)", description[match.end(2):]).group(1)
+            words = _head_noun_phrase(match.group(2).split(), rest)
             # the phrase's last word is its noun; a kin word there ("her brother Tom") or a name or "named"
             # after it ("a clockmaker named Ada") makes it one of the cast
             after = re.match(r"\s*,?\s*([\w']+)", description[match.start(2) + len(" ".join(words)):])
