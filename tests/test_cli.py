@@ -128,3 +128,23 @@ def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatc
     assert main(["threads"]) == 0
     said = " ".join(capsys.readouterr().out.split())
     assert "还没有线程" in said and "ng ppt" in said
+
+
+def test_ng_ppt_without_a_topic_names_what_is_missing_in_chinese(tmp_path):
+    result = ng("ppt", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("argparse.required") % t("cli.metavar_topic") in result.stderr
+    assert "topic" not in result.stderr
+
+
+def test_ng_with_a_wrong_action_names_the_slot_in_chinese_not_its_python_name(tmp_path):
+    result = ng("threads", "remove", "t1", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and "'rename', 'delete'" in result.stderr
+    assert "threads_command" not in result.stderr and t("cli.metavar_action") in result.stderr
+
+
+def test_ng_novel_alone_lists_its_subcommands_instead_of_a_bare_error(tmp_path):
+    result = ng("novel", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("novel.cli_run_help") in result.stderr and t("novel.cli_init_help") in result.stderr
+    assert "novel_command" not in result.stderr
