@@ -181,7 +181,9 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
                 await runtime.wait(thread_id)
                 terminal.run_ended()
         except RequestError as error:
-            console.print(f"[red]{escape(error.message)}[/]", highlight=False)
+            from app.cli_novel import say_project_error
+
+            say_project_error(console, error.message, settings, args.project_id)
             return 2
         while True:
             thread = await runtime.store.get_thread(thread_id)

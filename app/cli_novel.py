@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -30,6 +31,19 @@ def _novel_config(settings: Settings) -> Any:
     from core.tools.novel import NovelConfig
 
     return NovelConfig.from_settings(settings)
+
+
+def say_project_error(out: Console, sentence: str, settings: Settings, project_id: str) -> None:
+    """The refusal, and for a project that does not exist yet the command that creates it."""
+    out.print(f"[red]{escape(sentence)}[/]", highlight=False)
+    from core.novel.project import ProjectError, check_project_id
+
+    try:
+        check_project_id(project_id)
+    except ProjectError:
+        return  # a name no project can have: the sentence already says which names are allowed
+    if not (Path(settings.projects_dir) / project_id).exists():
+        out.print(f"[dim]{escape(t('cli.novel_init_hint', project=project_id))}[/]", highlight=False)
 
 
 def workflow_thread_id(project_id: str) -> str:
@@ -75,7 +89,10 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
     try:
         return COMMANDS[args.novel_command](args, settings)
     except NovelProjectError as error:
-        console.print(f"[red]{error.user_message}[/]")
+        if args.novel_command == "init":
+            console.print(f"[red]{escape(error.user_message)}[/]", highlight=False)
+        else:
+            say_project_error(console, error.user_message, settings, args.project_id)
         return 2
 
 

@@ -148,3 +148,15 @@ def test_ng_novel_alone_lists_its_subcommands_instead_of_a_bare_error(tmp_path):
     assert result.returncode == 2
     assert t("novel.cli_run_help") in result.stderr and t("novel.cli_init_help") in result.stderr
     assert "novel_command" not in result.stderr
+
+
+def test_ng_novel_run_of_a_project_that_does_not_exist_says_how_to_create_it(tmp_path):
+    result = ng("novel", "run", "灯塔", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("cli.novel_init_hint", project="灯塔") in result.stdout
+
+
+def test_ng_chat_on_a_project_that_does_not_exist_says_how_to_create_it(tmp_path):
+    result = ng("chat", "灯塔", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("cli.novel_init_hint", project="灯塔") in result.stdout
