@@ -160,3 +160,16 @@ def test_ng_chat_on_a_project_that_does_not_exist_says_how_to_create_it(tmp_path
     result = ng("chat", "灯塔", data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2
     assert t("cli.novel_init_hint", project="灯塔") in result.stdout
+
+
+def test_ng_export_of_an_artifact_the_thread_lacks_names_the_ones_it_has(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "一份幻灯片")
+    result = ng("export", "t1", "--artifact", "docx", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 1
+    assert t("cli.artifacts_there", artifacts="pptx") in result.stdout.replace("\n", "")
+
+
+def test_ng_export_of_a_version_that_does_not_exist_says_which_exist(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "一份幻灯片")
+    result = ng("export", "t1", "--version", "3", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 1 and t("cli.only_version") in result.stdout
