@@ -249,7 +249,10 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
 
     async def start(runtime, watched: set[str]) -> str:
         watched.add(args.thread_id)
-        await runtime.resume(args.thread_id, args.answer)
+        try:
+            await runtime.resume(args.thread_id, args.answer)
+        except RequestError as error:
+            raise RequestError(error.code, error.message + await _after_done(runtime, args.thread_id)) from None
         return args.thread_id
 
     if args.out:
@@ -260,6 +263,17 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
     return _report(display, artifacts, thread_id, remembered_out(settings, thread_id))
+
+
+async def _after_done(runtime: Any, thread_id: str) -> str:
+    """For a finished thread `ng resume` refuses: what the person can do with it instead."""
+    thread = await runtime.store.get_thread(thread_id)
+    if thread is None or thread["status"] != "done":
+        return ""
+    hints = [t("cli.resume_done_ppt", thread=thread_id)] if thread["flow"] == "ppt" else []
+    if await runtime.store.latest_artifacts(thread_id):
+        hints.append(t("cli.resume_done_export", thread=thread_id))
+    return "".join(hints)
 
 
 def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:

@@ -173,3 +173,31 @@ def test_ng_export_of_a_version_that_does_not_exist_says_which_exist(tmp_path):
     seed_thread(tmp_path / "data", "t1", "一份幻灯片")
     result = ng("export", "t1", "--version", "3", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 1 and t("cli.only_version") in result.stdout
+
+
+def mark_done(data_dir: Path, thread_id: str) -> None:
+    import asyncio
+
+    from app.store import Store
+    from core.settings import Settings
+    from schemas.events import ThreadStatus
+
+    settings = Settings(_env_file=None, data_dir=data_dir)
+
+    async def mark() -> None:
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.update_thread(thread_id, status=ThreadStatus.done)
+        finally:
+            await store.close()
+
+    asyncio.run(mark())
+
+
+def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "一份幻灯片")
+    mark_done(tmp_path / "data", "t1")
+    result = ng("resume", "t1", data_dir=tmp_path / "data", cwd=ROOT)
+    said = result.stdout.replace("\n", "")
+    assert result.returncode == 2
+    assert t("cli.resume_done_ppt", thread="t1") in said and t("cli.resume_done_export", thread="t1") in said
