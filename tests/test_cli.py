@@ -201,3 +201,8 @@ def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
     said = result.stdout.replace("\n", "")
     assert result.returncode == 2
     assert t("cli.resume_done_ppt", thread="t1") in said and t("cli.resume_done_export", thread="t1") in said
+
+
+def test_ng_with_a_number_option_given_words_says_so_in_chinese(tmp_path):
+    result = ng("novel", "run", "demo", "--to", "三", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and "'三' 不是有效的整数" in result.stderr and "int" not in result.stderr
