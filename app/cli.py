@@ -19,7 +19,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from app.cli_args import speak_the_catalogue
+from app.cli_args import add_subcommands, help_for_missing_subcommand, innermost_parser, speak_the_catalogue
 from app.errors import RequestError
 from app.flows import node_label
 from core.i18n import catalogue, set_locale, t
@@ -249,7 +249,10 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
 
     async def start(runtime, watched: set[str]) -> str:
         watched.add(args.thread_id)
-        await runtime.resume(args.thread_id, args.answer)
+        try:
+            await runtime.resume(args.thread_id, args.answer)
+        except RequestError as error:
+            raise RequestError(error.code, error.message + await _after_done(runtime, args.thread_id)) from None
         return args.thread_id
 
     if args.out:
@@ -260,6 +263,17 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
     return _report(display, artifacts, thread_id, remembered_out(settings, thread_id))
+
+
+async def _after_done(runtime: Any, thread_id: str) -> str:
+    """For a finished thread `ng resume` refuses: what the person can do with it instead."""
+    thread = await runtime.store.get_thread(thread_id)
+    if thread is None or thread["status"] != "done":
+        return ""
+    hints = [t("cli.resume_done_ppt", thread=thread_id)] if thread["flow"] == "ppt" else []
+    if await runtime.store.latest_artifacts(thread_id):
+        hints.append(t("cli.resume_done_export", thread=thread_id))
+    return "".join(hints)
 
 
 def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
@@ -362,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     speak_the_catalogue()
     parser = argparse.ArgumentParser(prog="ng", description=t("cli.help_description"))
     parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = add_subcommands(parser, "command", name_key="cli.metavar_command")
 
     serve = sub.add_parser("serve", help=t("cli.help_serve"), description=t("cli.help_serve"))
     serve.add_argument("--host", help=t("cli.help_host"))
@@ -370,23 +384,25 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
-    ppt.add_argument("topic", help=t("cli.help_topic"))
+    ppt.add_argument("topic", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
     ppt.add_argument("--out", help=t("cli.help_ppt_out"))
     ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)
 
     threads = sub.add_parser("threads", help=t("cli.help_threads"), description=t("cli.help_threads"))
     threads.set_defaults(func=cmd_threads)
-    thread_actions = threads.add_subparsers(dest="threads_command")  # none: list them
-    rename = thread_actions.add_parser("rename", help=t("cli.threads_rename_help"))
-    rename.add_argument("thread_id")
-    rename.add_argument("title")
-    delete = thread_actions.add_parser("delete", help=t("cli.threads_delete_help"))
-    delete.add_argument("thread_id")
+    thread_actions = add_subcommands(threads, "threads_command", required=False)  # none: list them
+    rename = thread_actions.add_parser("rename", help=t("cli.threads_rename_help"),
+                                     description=t("cli.threads_rename_help"))
+    rename.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
+    rename.add_argument("title", metavar=t("cli.metavar_title"), help=t("cli.help_new_title"))
+    delete = thread_actions.add_parser("delete", help=t("cli.threads_delete_help"),
+                                     description=t("cli.threads_delete_help"))
+    delete.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     delete.add_argument("--yes", "-y", action="store_true", help=t("cli.threads_yes_help"))
 
     resume = sub.add_parser("resume", help=t("cli.help_resume"), description=t("cli.help_resume"))
-    resume.add_argument("thread_id", help=t("cli.help_thread_id"))
+    resume.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     resume.add_argument("--answer", help=t("cli.help_answer"))
     resume.add_argument("--out", help=t("cli.help_resume_out"))
     resume.set_defaults(func=cmd_resume)
@@ -413,8 +429,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
     """Unknown flags are reported with the subcommand's own usage, not the top-level one."""
     args, extra = parser.parse_known_args(argv)
     if extra:
-        command_parser = parser._subparsers._group_actions[0].choices.get(args.command, parser)  # noqa: SLF001
-        command_parser.error(t("cli.unknown_arguments", arguments=" ".join(extra)))
+        innermost_parser(parser, args).error(t("cli.unknown_arguments", arguments=" ".join(extra)))
+    help_for_missing_subcommand(parser, args)
     return args
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 
 from core.i18n import catalogue, t
 
@@ -27,6 +28,39 @@ def argparse_text(message: str) -> str:
 
 def argparse_plural(singular: str, plural: str, count: int) -> str:
     return argparse_text(singular if count == 1 else plural)
+
+
+def add_subcommands(parser: argparse.ArgumentParser, dest: str, *, required: bool = True,
+                    name_key: str = "cli.metavar_action") -> argparse._SubParsersAction:
+    """A subcommand slot named in the user's language. A required one left out is reported by
+    `help_for_missing_subcommand` with the parser's help, which lists the subcommands; argparse's own
+    error would only name the slot."""
+    slot = parser.add_subparsers(dest=dest, metavar=t(name_key))
+    slot.needs_choice = required  # type: ignore[attr-defined]
+    return slot
+
+
+def _slot(parser: argparse.ArgumentParser) -> argparse._SubParsersAction | None:
+    actions = parser._subparsers._group_actions if parser._subparsers else []  # noqa: SLF001
+    return next((a for a in actions if isinstance(a, argparse._SubParsersAction)), None)  # noqa: SLF001
+
+
+def innermost_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the subcommand the user chose (`ng novel run` → novel run's), for its usage and help."""
+    slot = _slot(parser)
+    while slot is not None and getattr(args, slot.dest, None) is not None:
+        parser = slot.choices[getattr(args, slot.dest)]
+        slot = _slot(parser)
+    return parser
+
+
+def help_for_missing_subcommand(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`ng` or `ng novel` alone: print that command's help (its subcommands, in words) and exit 2."""
+    chosen = innermost_parser(parser, args)
+    slot = _slot(chosen)
+    if slot is not None and getattr(slot, "needs_choice", False) and getattr(args, slot.dest, None) is None:
+        chosen.print_help(sys.stderr)
+        raise SystemExit(2)
 
 
 def speak_the_catalogue() -> None:

@@ -51,8 +51,8 @@ def fit(text: str, width: int, taken: int = 0) -> str:
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("chat", help=t("novel.cli_chat_help"))
-    parser.add_argument("project_id", help=t("novel.cli_project_help"))
+    parser = subparsers.add_parser("chat", help=t("novel.cli_chat_help"), description=t("novel.cli_chat_help"))
+    parser.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     parser.add_argument("--thread", help=t("novel.cli_chat_thread_help"))
     parser.set_defaults(func=main)
     return parser
@@ -181,7 +181,9 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
                 await runtime.wait(thread_id)
                 terminal.run_ended()
         except RequestError as error:
-            console.print(f"[red]{escape(error.message)}[/]", highlight=False)
+            from app.cli_novel import say_project_error
+
+            say_project_error(console, error.message, settings, args.project_id)
             return 2
         while True:
             thread = await runtime.store.get_thread(thread_id)

@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from core.i18n import t
+from core.i18n import join_items, t
 from core.settings import Settings
 
 # Beside the store: one small JSON map thread id → the --out path given to `ng ppt`.
@@ -108,13 +108,18 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
                 return 1, t("runtime.no_thread", thread=args.thread_id)
             latest = await store.latest_artifacts(args.thread_id)
             final_id = next((a["id"] for a in reversed(latest) if a.get("_filePath")), None)
+            if not latest:
+                return 1, t("cli.no_artifacts_yet", thread=args.thread_id)
             chosen = _pick(latest, args.artifact, final_id)
-            if chosen is None:
-                return 1, t("cli.no_artifact", thread=args.thread_id, artifact=args.artifact or "")
+            if chosen is None:  # the sentence names what there is, so the next try can pick one
+                return 1, t("cli.no_artifact", thread=args.thread_id, artifact=args.artifact) + \
+                    t("cli.artifacts_there", artifacts=join_items(list(dict.fromkeys(a["type"] for a in latest))))
             if args.version is not None:
+                latest_version = chosen["version"]
                 chosen = await store.get_artifact(chosen["id"], args.version)
                 if chosen is None:
-                    return 1, t("cli.no_version", thread=args.thread_id, version=args.version)
+                    return 1, t("cli.no_version", thread=args.thread_id, version=args.version) + \
+                        (t("cli.versions_there", latest=latest_version) if latest_version > 1 else t("cli.only_version"))
             try:
                 written = write_artifact(chosen, Path(args.out))
             except OutPathError as error:
@@ -130,7 +135,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 def register(subparsers: Any) -> None:
     export = subparsers.add_parser("export", help=t("cli.help_export"), description=t("cli.help_export"))
-    export.add_argument("thread_id", help=t("cli.help_thread_id"))
+    export.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     export.add_argument("--version", type=int, help=t("cli.help_export_version"))
     export.add_argument("--artifact", help=t("cli.help_export_artifact"))
     export.add_argument("--out", required=True, help=t("cli.help_export_out"))

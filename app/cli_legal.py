@@ -24,7 +24,7 @@ console = Console()
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("legal", help=t("cli.help_legal"), description=t("cli.help_legal_description"))
-    parser.add_argument("question", nargs="+", help=t("cli.help_question"))
+    parser.add_argument("question", nargs="+", metavar=t("cli.metavar_question"), help=t("cli.help_question"))
     parser.add_argument("--thread", metavar="ID", help=t("cli.help_legal_thread"))
     parser.add_argument("--out", metavar="PATH", help=t("cli.help_legal_out"))
     parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
@@ -91,6 +91,8 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         except RequestError as error:
             console.print(f"[red]{error.message}[/]")
             return 2
+        except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task
+            await _stop_resumably(runtime, seen.get("thread"))
         completion = seen.get("completion") or {}
         if not completion.get("success"):
             console.print(f"[red]{completion.get('error') or t('runtime.run_failed')}[/]")
@@ -112,11 +114,23 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _stop_resumably(runtime: Any, thread_id: str | None) -> None:
+    """Ctrl-C: leave the thread interrupted and let `ng` say how to resume it (as `ng ppt` does)."""
+    from app.cli import ThreadInterrupted, mark_interrupted
+
+    if thread_id is None or await runtime.store.get_thread(thread_id) is None:
+        raise KeyboardInterrupt  # no thread yet: nothing to resume
+    await mark_interrupted(runtime, thread_id)
+    raise ThreadInterrupted(thread_id, f"ng resume {thread_id}") from None
+
+
 def main(args: argparse.Namespace, settings: Settings) -> int:
+    from app.cli import ThreadInterrupted
+
     try:
         return asyncio.run(run(args, settings))
-    except KeyboardInterrupt:
-        return 130
+    except (KeyboardInterrupt, ThreadInterrupted):
+        raise  # `ng` prints the sentence and exits 130
     except Exception:
         if args.debug:
             raise

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from app.cli_args import add_subcommands
 from core.i18n import set_locale, t
 from core.settings import Settings
 
@@ -31,38 +33,51 @@ def _novel_config(settings: Settings) -> Any:
     return NovelConfig.from_settings(settings)
 
 
+def say_project_error(out: Console, sentence: str, settings: Settings, project_id: str) -> None:
+    """The refusal, and for a project that does not exist yet the command that creates it."""
+    out.print(f"[red]{escape(sentence)}[/]", highlight=False)
+    from core.novel.project import ProjectError, check_project_id
+
+    try:
+        check_project_id(project_id)
+    except ProjectError:
+        return  # a name no project can have: the sentence already says which names are allowed
+    if not (Path(settings.projects_dir) / project_id).exists():
+        out.print(f"[dim]{escape(t('cli.novel_init_hint', project=project_id))}[/]", highlight=False)
+
+
 def workflow_thread_id(project_id: str) -> str:
     return f"novel-{project_id}"
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("novel", help=t("novel.cli_help"))
-    sub = parser.add_subparsers(dest="novel_command", required=True)
+    parser = subparsers.add_parser("novel", help=t("novel.cli_help"), description=t("novel.cli_help"))
+    sub = add_subcommands(parser, "novel_command")
 
     init = sub.add_parser("init", help=t("novel.cli_init_help"))
-    init.add_argument("project_id", help=t("novel.cli_project_help"))
+    init.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     init.add_argument("--world", required=True, help=t("novel.cli_world_help"))
     init.add_argument("--theme", default="", help=t("novel.cli_theme_help"))
     init.add_argument("--chapters", type=int, default=3, help=t("novel.cli_chapters_help"))
     init.add_argument("--author", default="", help=t("novel.cli_author_help"))
 
     status = sub.add_parser("status", help=t("novel.cli_status_help"))
-    status.add_argument("project_id", help=t("novel.cli_project_help"))
+    status.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
 
     run = sub.add_parser("run", help=t("novel.cli_run_help"))
-    run.add_argument("project_id", help=t("novel.cli_project_help"))
-    run.add_argument("--to", type=int, dest="to_chapter", help=t("novel.cli_to_help"))
+    run.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
+    run.add_argument("--to", type=int, dest="to_chapter", metavar="N", help=t("novel.cli_to_help"))
     run.add_argument("--force", action="store_true", help=t("novel.cli_force_help"))
 
     resume = sub.add_parser("resume", help=t("novel.cli_resume_help"))
-    resume.add_argument("project_id", help=t("novel.cli_project_help"))
+    resume.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
 
     export = sub.add_parser("export", help=t("novel.cli_export_help"))
-    export.add_argument("project_id", help=t("novel.cli_project_help"))
+    export.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     export.add_argument("--out", help=t("novel.cli_out_help"))
 
     index = sub.add_parser("index", help=t("novel.cli_index_help"))
-    index.add_argument("project_id", help=t("novel.cli_project_help"))
+    index.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     parser.set_defaults(func=main)
     return parser
 
@@ -74,7 +89,10 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
     try:
         return COMMANDS[args.novel_command](args, settings)
     except NovelProjectError as error:
-        console.print(f"[red]{error.user_message}[/]")
+        if args.novel_command == "init":
+            console.print(f"[red]{escape(error.user_message)}[/]", highlight=False)
+        else:
+            say_project_error(console, error.user_message, settings, args.project_id)
         return 2
 
 

@@ -55,7 +55,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=t("cli.help_plan"),
         description=t("cli.help_plan_description"),
     )
-    parser.add_argument("requirement", nargs="*", help=t("cli.help_requirement"))
+    parser.add_argument("requirement", nargs="*", metavar=t("cli.metavar_requirement"), help=t("cli.help_requirement"))
     parser.add_argument("--repo", metavar="PATH", help=t("cli.help_repo"))
     parser.add_argument("--write", action="store_true", help=t("cli.help_write"))
     parser.add_argument("--max-rounds", type=int, metavar="N", dest="max_rounds", help=t("cli.help_max_rounds"))

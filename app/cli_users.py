@@ -12,6 +12,7 @@ from rich.table import Table
 
 from app.auth import user_directory, valid_user_name
 from app.store import LOCAL_OWNER
+from app.cli_args import add_subcommands
 from core.i18n import set_locale, t
 from core.settings import Settings
 
@@ -20,12 +21,12 @@ console = Console(highlight=False)
 
 def register(subparsers: Any) -> None:
     users = subparsers.add_parser("users", help=t("cli.help_users"), description=t("cli.help_users"))
-    actions = users.add_subparsers(dest="action", required=True)
+    actions = add_subcommands(users, "action")
     add = actions.add_parser("add", help=t("cli.help_users_add"), description=t("cli.help_users_add"))
-    add.add_argument("name", help=t("cli.help_user_name"))
+    add.add_argument("name", metavar=t("cli.metavar_user_name"), help=t("cli.help_user_name"))
     actions.add_parser("list", help=t("cli.help_users_list"), description=t("cli.help_users_list"))
     remove = actions.add_parser("remove", help=t("cli.help_users_remove"), description=t("cli.help_users_remove"))
-    remove.add_argument("name", help=t("cli.help_user_name"))
+    remove.add_argument("name", metavar=t("cli.metavar_user_name"), help=t("cli.help_user_name"))
     users.set_defaults(func=cmd_users)
 
 

@@ -128,3 +128,81 @@ def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatc
     assert main(["threads"]) == 0
     said = " ".join(capsys.readouterr().out.split())
     assert "还没有线程" in said and "ng ppt" in said
+
+
+def test_ng_ppt_without_a_topic_names_what_is_missing_in_chinese(tmp_path):
+    result = ng("ppt", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("argparse.required") % t("cli.metavar_topic") in result.stderr
+    assert "topic" not in result.stderr
+
+
+def test_ng_with_a_wrong_action_names_the_slot_in_chinese_not_its_python_name(tmp_path):
+    result = ng("threads", "remove", "t1", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and "'rename', 'delete'" in result.stderr
+    assert "threads_command" not in result.stderr and t("cli.metavar_action") in result.stderr
+
+
+def test_ng_novel_alone_lists_its_subcommands_instead_of_a_bare_error(tmp_path):
+    result = ng("novel", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("novel.cli_run_help") in result.stderr and t("novel.cli_init_help") in result.stderr
+    assert "novel_command" not in result.stderr
+
+
+def test_ng_novel_run_of_a_project_that_does_not_exist_says_how_to_create_it(tmp_path):
+    result = ng("novel", "run", "灯塔", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("cli.novel_init_hint", project="灯塔") in result.stdout
+
+
+def test_ng_chat_on_a_project_that_does_not_exist_says_how_to_create_it(tmp_path):
+    result = ng("chat", "灯塔", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("cli.novel_init_hint", project="灯塔") in result.stdout
+
+
+def test_ng_export_of_an_artifact_the_thread_lacks_names_the_ones_it_has(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "一份幻灯片")
+    result = ng("export", "t1", "--artifact", "docx", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 1
+    assert t("cli.artifacts_there", artifacts="pptx") in result.stdout.replace("\n", "")
+
+
+def test_ng_export_of_a_version_that_does_not_exist_says_which_exist(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "一份幻灯片")
+    result = ng("export", "t1", "--version", "3", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 1 and t("cli.only_version") in result.stdout
+
+
+def mark_done(data_dir: Path, thread_id: str) -> None:
+    import asyncio
+
+    from app.store import Store
+    from core.settings import Settings
+    from schemas.events import ThreadStatus
+
+    settings = Settings(_env_file=None, data_dir=data_dir)
+
+    async def mark() -> None:
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.update_thread(thread_id, status=ThreadStatus.done)
+        finally:
+            await store.close()
+
+    asyncio.run(mark())
+
+
+def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "一份幻灯片")
+    mark_done(tmp_path / "data", "t1")
+    result = ng("resume", "t1", data_dir=tmp_path / "data", cwd=ROOT)
+    said = result.stdout.replace("\n", "")
+    assert result.returncode == 2
+    assert t("cli.resume_done_ppt", thread="t1") in said and t("cli.resume_done_export", thread="t1") in said
+
+
+def test_ng_with_a_number_option_given_words_says_so_in_chinese(tmp_path):
+    result = ng("novel", "run", "demo", "--to", "三", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and "'三' 不是有效的整数" in result.stderr and "int" not in result.stderr

@@ -131,3 +131,18 @@ def test_ng_threads_delete_asks_first_and_no_keeps_the_thread(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and not deck.exists()
+
+
+def test_ctrl_c_during_a_legal_question_leaves_it_resumable_and_says_how(tmp_path):
+    child = spawn("legal", "房东不退押金怎么办", data_dir=tmp_path / "data", OFFLINE_LATENCY_S="0.5",
+                  LEGAL_WARM_AT_STARTUP="false")
+    child.expect_exact(t("legal.cli_classifying"))  # the thread exists and its run is under way
+    child.sendintr()
+    child.expect(r"ng resume (\w+)")
+    thread_id = child.match.group(1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before
+    listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
+    assert thread_id in listed.stdout and t("runtime.status_interrupted") in listed.stdout

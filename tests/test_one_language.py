@@ -280,7 +280,7 @@ def test_ng_help_is_english_with_locale_en(tmp_path):
 def test_a_usage_error_is_chinese_by_default(tmp_path):
     result = ng("ppt", locale="zh", data_dir=tmp_path)
     error_line = result.stderr.strip().splitlines()[-1]
-    assert result.returncode == 2 and error_line.startswith("ng ppt：") and "topic" in error_line
+    assert result.returncode == 2 and error_line.startswith("ng ppt：") and "主题" in error_line  # the argument by its Chinese name
     assert CJK.search(error_line) and english_words(error_line, cli_names()) == [], result.stderr
 
 
