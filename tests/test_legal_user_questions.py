@@ -791,3 +791,11 @@ def test_a_lease_period_said_as_two_dates_and_the_home_named_before_renting_it_o
     fields = extract_fields(TEMPLATES["lease_contract"],
                             "我把朝阳区望京西园三区的房子租给小李，帮我写个租房协议，从2027年1月1日到2027年12月31日")
     assert (fields["address"], fields["term"]) == ("朝阳区望京西园三区", "2027年1月1日到2027年12月31日"), fields
+
+
+async def test_unpaid_social_insurance_on_probation_cites_the_employers_duty_to_register_it(knowledge):
+    # It was answered from the labour contract law alone: its wage articles (30, 85) beside 38.
+    run = await GraphRunner(knowledge).ask("试用期公司不给交社保合法吗")
+    cited = [(c["law"], c["article"]) for c in _verified(run)]
+    assert ("中华人民共和国社会保险法", "58") in cited[:3], cited
+    assert ("中华人民共和国劳动合同法", "38") in cited, cited
