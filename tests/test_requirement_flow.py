@@ -397,6 +397,7 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("仓库管理员用小程序扫码入库，只有3个人用", "q_scale"),
     ("Only HR staff may see salaries; build an internal web page for payroll", "q_security"),
     ("做一个价格管理小程序，只有店长能修改价格", "q_security"),
+    ("做一个会员约课小程序，会员在线预约，只有前台可以取消预约", "q_security"),
     ("店员用手机扫码入库出库，库存低了提醒老板", "q_interface"),
     ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
 ])
@@ -635,6 +636,16 @@ def test_a_count_in_a_rule_of_the_work_is_not_the_scale():
 def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():
     verification = first_round("做一个社区团购小程序，居民下单，只有团长能看到订单汇总", force_plan=True).stages[2]
     assert any(c.endswith("只有团长能看到订单汇总") for c in verification.success_criteria), verification.success_criteria
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("Our climbing gym needs a way for members to book belay classes online; only the front desk can cancel a booking",
+     "only the front desk can cancel a booking"),  # any act kept to some, not only seeing or editing
+    ("做一个会员约课小程序，会员在线预约，只有前台可以取消预约", "只有前台可以取消预约"),
+])
+def test_an_act_kept_to_some_is_the_access_rule_verified_not_a_sign_in_assumed(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert any(c.endswith(rule) for c in plan.stages[2].success_criteria), plan.stages[2].success_criteria
 
 
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():

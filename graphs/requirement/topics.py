@@ -184,10 +184,14 @@ COMPLIANCE_PATTERNS = (
 )
 _ACCESS_PATTERNS = (
     # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
+    # Any act kept to some ("only the front desk can cancel a booking"), not using it at all ("only 3 people can use
+    # it" is the team's size).
     re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
-               r"change|modify|approve|delete)\b", re.IGNORECASE),
+               r"change|modify|approve|delete|cancel|refund|export|download|publish|close|reopen|assign|reassign|create|"
+               r"add|remove|update|manage|confirm|reject|override|unlock|reset|archive|restore|sign\s+off)\b",
+               re.IGNORECASE),
     *COMPLIANCE_PATTERNS,
-    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|删除|看|见)"),  # the longer verb first
+    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|看|见|改|删)"),  # the longer verb first
 )
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
