@@ -760,3 +760,14 @@ def test_an_english_title_too_long_for_a_cover_is_cut_between_words():
     assert set(title.split()) <= set(request.replace(",", "").split())
     stem = deck_file_name(title, "pptx").removesuffix(".pptx")
     assert stem.split()[-1] in request.split()
+
+
+@pytest.mark.parametrize("request_text, title", [
+    ("Teach the French Revolution to 10th graders in 15 minutes", "French Revolution"),
+    ("Explain volcanoes for 10 minutes", "volcanoes"),
+    ("Black holes in half an hour", "Black holes"),
+    ("Life in the trenches in 20 minutes", "Life in the trenches"),  # an "in" of the subject stays
+])
+def test_a_length_said_with_its_preposition_leaves_no_word_of_it_in_the_title(request_text, title):
+    # "in 15 minutes" lost its number but kept its "in": the deck was titled "French Revolution in".
+    assert short_title(request_text) == title

@@ -382,8 +382,13 @@ _TELLING_ZH = re.compile(r"(?:^|(?<=\s))(?:讲解|讲述|讲授|讲讲|讲一讲
 
 def _without_sizes(text: str) -> str:
     """The request without its duration and slide count: "8页", "半个小时", "10 slides" are not the subject."""
-    text = _DURATION.sub(lambda m: " " if any(m.groupdict().values()) else m.group(0), text)
+    text = _LENGTH_SAID.sub(lambda m: " " if any(m.groupdict().values()) else m.group(0), text)
     return _SLIDE_COUNT_EN.sub(" ", _SLIDE_COUNT_ZH.sub(" ", text))
+
+
+# A length goes with the word that leads it ("in 15 minutes", "for half an hour"): "French Revolution in" was a title.
+_LENGTH_SAID = re.compile(r"(?:\b(?:in|for|within|lasting|of)\s+(?:about\s+|around\s+|roughly\s+|under\s+)?)?"
+                          r"(?:" + _DURATION.pattern + ")", re.IGNORECASE)
 
 
 def core_topic(text: str) -> str:
