@@ -24,18 +24,25 @@ def spawn(*args: str, data_dir: Path, **env: str):
                          encoding="utf-8", timeout=60)
 
 
-def test_ctrl_c_at_a_question_names_the_thread_and_exits_130(tmp_path):
-    child = spawn("plan", REQUIREMENT, data_dir=tmp_path / "data")
-    child.expect_exact("> ")
+def interrupted_and_listed(child, says_how: str, data_dir: Path) -> str:
+    """Ctrl-C: `ng` names the command that goes on (`says_how`, the thread id in its group), exits 130 without a
+    traceback, and the thread is listed as interrupted."""
     child.sendintr()
-    child.expect(r"ng plan --thread (\w+)")
+    child.expect(says_how)
     thread_id = child.match.group(1)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in child.before
-    listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
+    listed = ng("threads", data_dir=data_dir, cwd=ROOT)
     assert thread_id in listed.stdout and t("runtime.status_interrupted") in listed.stdout
+    return thread_id
+
+
+def test_ctrl_c_at_a_question_names_the_thread_and_exits_130(tmp_path):
+    child = spawn("plan", REQUIREMENT, data_dir=tmp_path / "data")
+    child.expect_exact("> ")
+    interrupted_and_listed(child, r"ng plan --thread (\w+)", tmp_path / "data")
 
 
 def test_ctrl_c_during_a_deck_then_resume_saves_the_deck_where_ppt_was_told(tmp_path):
@@ -137,12 +144,4 @@ def test_ctrl_c_during_a_legal_question_leaves_it_resumable_and_says_how(tmp_pat
     child = spawn("legal", "房东不退押金怎么办", data_dir=tmp_path / "data", OFFLINE_LATENCY_S="0.5",
                   LEGAL_WARM_AT_STARTUP="false")
     child.expect_exact(t("legal.cli_classifying"))  # the thread exists and its run is under way
-    child.sendintr()
-    child.expect(r"ng resume (\w+)")
-    thread_id = child.match.group(1)
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
-    assert "Traceback" not in child.before
-    listed = ng("threads", data_dir=tmp_path / "data", cwd=ROOT)
-    assert thread_id in listed.stdout and t("runtime.status_interrupted") in listed.stdout
+    interrupted_and_listed(child, r"ng resume (\w+)", tmp_path / "data")
