@@ -405,12 +405,13 @@ def docx_bytes(markdown: str) -> bytes:
 
 def _questions(missing: list[str], template_id: str | None) -> list[dict[str, Any]]:
     if template_id is None:
-        options = [tpl.title for tpl in TEMPLATES.values()]
+        # Names in the user's language; an answer of one is read back by `template_for` (its keywords hold both).
+        options = [tpl.name for tpl in TEMPLATES.values()]
         return [{"id": "template", "question": t("legal.ask_template", options=join_items(options)),
-                 "options": options, "blocking": True}]
+                 "options": options, "label": t("legal.draft_type_label"), "blocking": True}]
     template = TEMPLATES[template_id]
-    return [{"id": key, "question": t("legal.ask_field", label=template.label(key)), "blocking": True}
-            for key in missing[:3]]
+    return [{"id": key, "question": t("legal.ask_field", label=template.label(key)), "label": template.label(key),
+             "blocking": True} for key in missing[:3]]
 
 
 @node("document_draft")
@@ -425,7 +426,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         if template is None and wanted:
             # A document we have no template for: say so, rather than ask for a type or draft another one.
             stream_answer(ctx, t("legal.draft_unsupported", document=wanted,
-                                 available=join_items(x.title for x in TEMPLATES.values())))
+                                 available=join_items(x.name for x in TEMPLATES.values())))
             return {"draft": {}, "pending": [], "trace": [step(trace_id, "tool", "extract_fields", status="skipped",
                                                                input=state["text"][:200], output=wanted)]}
         extracted = await ctx.llm.structured(
@@ -438,7 +439,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         draft = {"template": template.id if template else None, "fields": fields, "rounds": 0, "defaults": False}
         records.append(step(trace_id, "tool", "extract_fields", input=state["text"][:200],
                             output=sorted(fields), duration_ms=_ms(started)))
-        ctx.log(t("legal.draft_type", title=template.title if template else t("legal.draft_type_unknown")))
+        ctx.log(t("legal.draft_type", title=template.name if template else t("legal.draft_type_unknown")))
     template_id = draft.get("template")
     missing = TEMPLATES[template_id].missing(draft["fields"]) if template_id else ["template"]
     if missing and not draft.get("defaults") and draft.get("rounds", 0) < MAX_DRAFT_ROUNDS:
@@ -460,7 +461,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     ctx.artifact(key=DOCUMENT_KEY, type=ArtifactType.legal_document, title=template.title, content=content,
                  show_in_canvas=True, final=True, file=data, file_name=f"{template.title}.docx",
                  mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document")
-    note = t("legal.draft_done", title=template.title)
+    note = t("legal.draft_done", title=template.name)
     marked = template.placeholders(draft["fields"])  # optional ones too (证据, 日期): the reader fills them in
     if marked:
         note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,

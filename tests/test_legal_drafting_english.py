@@ -1,0 +1,55 @@
+"""Drafting for an English user (LOCALE=en): every sentence they read names the document and its fields in
+English; the document itself stays Chinese, and they are told so."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+
+from core.i18n import current_locale, set_locale, t
+from core.legal.templates import PLACEHOLDER, TEMPLATES
+from tests.support.legal import GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+LOAN = "Please draft a loan agreement: Zhang Wei lent Chen Jing 20,000 yuan"
+
+
+@contextlib.contextmanager
+def english() -> Iterator[None]:
+    before = current_locale()
+    set_locale("en")
+    try:
+        yield
+    finally:
+        set_locale(before)
+
+
+def test_every_template_names_itself_and_its_fields_in_both_languages():
+    for template in TEMPLATES.values():
+        names = [f"legal.template_{template.id}"] + [f"legal.field_{template.id}_{f.key}" for f in template.fields]
+        for key in names:
+            assert CJK.search(t(key, locale="zh")), key
+            assert not CJK.search(t(key, locale="en")), key
+
+
+async def test_an_english_user_is_asked_for_missing_fields_in_english(knowledge):
+    with english():
+        run = await GraphRunner(knowledge).ask(LOAN)
+    questions = run.state["pending"]
+    assert [q["id"] for q in questions] == ["term"]
+    assert "loan term" in questions[0]["question"] and not CJK.search(questions[0]["question"]), questions
+    assert not CJK.search(questions[0]["label"])
+    logs = [e["message"] for e in run.of("tool:log")]
+    assert logs and not [line for line in logs if CJK.search(line)], logs
+
+
+async def test_an_english_user_reads_the_finished_draft_in_english_and_is_told_the_document_is_chinese(knowledge):
+    with english():
+        runner = GraphRunner(knowledge)
+        await runner.ask(LOAN)
+        run = await runner.answer({"term": "one year"})
+    said = run.answer.replace(PLACEHOLDER, "")
+    assert not CJK.search(said), said
+    assert "loan agreement" in said and "in Chinese" in said and "date of signing" in said
+    assert "借款合同" in run.artifact("legal_document")["content"]["markdown"]
