@@ -8,10 +8,11 @@ import re
 from collections.abc import Iterator
 
 from core.i18n import current_locale, set_locale, t
-from core.legal.templates import PLACEHOLDER, TEMPLATES
+from core.legal.templates import PLACEHOLDER, TEMPLATES, extract_fields
 from tests.support.legal import GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
 CJK = re.compile(r"[\u3400-\u9fff]")
+LEASE = "Draft a lease: landlord Wang Wu, tenant Li Si, 3000 yuan a month"
 LOAN = "Please draft a loan agreement: Zhang Wei lent Chen Jing 20,000 yuan"
 
 
@@ -31,6 +32,13 @@ def test_every_template_names_itself_and_its_fields_in_both_languages():
         for key in names:
             assert CJK.search(t(key, locale="zh")), key
             assert not CJK.search(t(key, locale="en")), key
+
+
+async def test_an_english_lease_request_is_drafted_not_sent_back_to_be_asked_in_chinese(knowledge):
+    with english():
+        run = await GraphRunner(knowledge).ask(LEASE)
+    assert [e["agent"] for e in run.of("agent-selected")] == ["document_draft"]
+    assert run.next == ("ask_fields",)
 
 
 async def test_an_english_user_is_asked_for_missing_fields_in_english(knowledge):
@@ -53,3 +61,9 @@ async def test_an_english_user_reads_the_finished_draft_in_english_and_is_told_t
     assert not CJK.search(said), said
     assert "loan agreement" in said and "in Chinese" in said and "date of signing" in said
     assert "借款合同" in run.artifact("legal_document")["content"]["markdown"]
+
+
+def test_a_sum_by_the_month_in_a_lease_request_is_the_rent():
+    lease = TEMPLATES["lease_contract"]
+    assert extract_fields(lease, LEASE)["rent"] == "3000元"
+    assert extract_fields(lease, "帮我起草租房合同，房东赵六，租客孙七，每月2500元")["rent"] == "2500元"

@@ -427,7 +427,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "address": [r"(?:房屋地址|房屋坐落|地址|位于|坐落于?)\s*[:：为是在]?\s*([^，,。；;\n]{4,40})",
                 r"(?:把|将)([^，,。；;\n]{4,40}?)的?(?:房子|房屋|住房|公寓)(?:出)?租给"],
     "rent": [rf"(?:月租金|月租|租金|房租)\s*(?:每月)?\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)(?:\s*/\s*月|每月|一个月)?",
-             rf"(?i:rent)\s*(?:(?i:of|is|at)\s+)?[:：]?\s*({_EN_SUM})"],
+             rf"(?i:rent)\s*(?:(?i:of|is|at)\s+)?[:：]?\s*({_EN_SUM})",
+             # A sum by the month is the rent, with or without the word ("3000 yuan a month", 每月3000元).
+             rf"({_EN_SUM})\s*(?:(?i:a|per|each|every)\s+|/\s*)(?i:month)\b", rf"每(?:个)?月\s*({_AMOUNT})"],
     "deposit": [rf"押金\s*[:：为是]?\s*({_AMOUNT}|[\d,]+|[一二两三]个月(?:的)?(?:房租|租金))",
              rf"(?i:deposit)\s*(?:(?i:of|is)\s+)?[:：]?\s*({_EN_SUM})"],
     "payment": [r"(押[一二两三\d]付[一二三四五六十二\d]+)", r"(?:支付方式|付款方式|付租方式)\s*[:：为是]?\s*([^，,。；;\n]{2,30})",

@@ -198,7 +198,8 @@ def plan_tasks(classification: Mapping[str, Any]) -> list[dict[str, Any]]:
 async def route(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     classification = state["classification"]
     tasks = plan_tasks(classification)
-    if needs_chinese(state["text"], ctx.llm):
+    # Drafting searches no statute: its fields are read from English words too (`FIELD_PATTERNS`).
+    if needs_chinese(state["text"], ctx.llm) and tasks[0]["agent"] != "document_draft":
         tasks = [{"agent": "general", "domain": None, "mode": "chat"}]
     for task in tasks:
         ctx.agent_selected(task["agent"], classification["confidence"], intent=classification["intent"],
