@@ -67,3 +67,12 @@ def test_a_sum_by_the_month_in_a_lease_request_is_the_rent():
     lease = TEMPLATES["lease_contract"]
     assert extract_fields(lease, LEASE)["rent"] == "3000元"
     assert extract_fields(lease, "帮我起草租房合同，房东赵六，租客孙七，每月2500元")["rent"] == "2500元"
+
+
+async def test_a_document_left_incomplete_names_its_missing_fields_as_the_user_reads_them(knowledge):
+    runner = GraphRunner(knowledge)
+    await runner.ask("帮我写一份借款合同，张三借给李四五万元")
+    run = await runner.answer("use defaults")
+    document = run.artifact("legal_document")["content"]
+    assert document["missingFields"] == ["term"]
+    assert document["missingLabels"] == ["借款期限"]

@@ -458,7 +458,8 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     records.append(step(trace_id, "tool", "create_document", input=template.id, output=f"{len(data)} bytes .docx",
                         duration_ms=_ms(started)))
     content = LegalDocument(template=template.id, title=template.title, fields=draft["fields"],
-                            missingFields=still_missing, markdown=markdown, traceId=trace_id)
+                            missingFields=still_missing, missingLabels=[template.label(k) for k in still_missing],
+                            markdown=markdown, traceId=trace_id)
     ctx.artifact(key=DOCUMENT_KEY, type=ArtifactType.legal_document, title=template.title, content=content,
                  show_in_canvas=True, final=True, file=data, file_name=f"{template.title}.docx",
                  mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document")
