@@ -76,3 +76,15 @@ async def test_a_document_left_incomplete_names_its_missing_fields_as_the_user_r
     document = run.artifact("legal_document")["content"]
     assert document["missingFields"] == ["term"]
     assert document["missingLabels"] == ["借款期限"]
+
+
+async def test_how_to_answer_a_drafting_question_is_said_in_the_users_language(knowledge):
+    runner = GraphRunner(knowledge)
+    with english():
+        await runner.ask(LOAN)
+    english_format = (await runner.graph.aget_state(runner.config)).tasks[0].interrupts[0].value["payload"]["answerFormat"]
+    chinese = GraphRunner(knowledge)
+    await chinese.ask("帮我写一份借条，王芳借给我三千元")
+    chinese_format = (await chinese.graph.aget_state(chinese.config)).tasks[0].interrupts[0].value["payload"]["answerFormat"]
+    assert not CJK.search(english_format.replace(PLACEHOLDER, "")) and "use defaults" in english_format
+    assert CJK.search(chinese_format) and "use defaults" in chinese_format

@@ -477,7 +477,7 @@ async def ask_fields(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     pending = state.get("pending") or []
     draft = dict(state.get("draft") or {})
     payload = {"questions": pending, "round": draft.get("rounds", 0) + 1, "maxRounds": MAX_DRAFT_ROUNDS,
-               "answerFormat": 'An object {questionId: answer} or the string "use defaults".'}
+               "answerFormat": t("legal.answer_format", placeholder=PLACEHOLDER)}
     # Nothing before this line may have side effects: the node re-runs from the top on resume.
     reply = interrupt(InterruptRequest(kind="clarification", payload=payload).model_dump())
     fields = dict(draft.get("fields") or {})
