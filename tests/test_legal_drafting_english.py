@@ -88,3 +88,12 @@ async def test_how_to_answer_a_drafting_question_is_said_in_the_users_language(k
     chinese_format = (await chinese.graph.aget_state(chinese.config)).tasks[0].interrupts[0].value["payload"]["answerFormat"]
     assert not CJK.search(english_format.replace(PLACEHOLDER, "")) and "use defaults" in english_format
     assert CJK.search(chinese_format) and "use defaults" in chinese_format
+
+
+async def test_an_answer_in_english_is_written_into_the_chinese_document_in_its_form(knowledge):
+    with english():
+        runner = GraphRunner(knowledge)
+        await runner.ask(LEASE)
+        run = await runner.answer({"address": "Room 302, 8 Jianguo Road, Beijing", "term": "one year"})
+    markdown = run.artifact("legal_document")["content"]["markdown"]
+    assert "租赁期限：1年" in markdown and "one year" not in markdown, markdown

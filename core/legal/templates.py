@@ -357,7 +357,7 @@ _AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万|块钱|块)|[一二三�
 _PAYMENT_KINDS = "货款|工程款|借款|租金|房租|押金|定金|订金|工资|劳务费|服务费|装修款|材料款|学费|赔偿款|转让款"
 _REPAY = r"(?:归还|还清|还款|偿还|还)"
 # The same fields said in English ("I lent Zhang San 5000 yuan, to be repaid by March 15, 2027"): a name is
-# capitalised words, a sum in yuan becomes 元 and a date or a length its Chinese form (`_in_document_form`).
+# capitalised words, a sum in yuan becomes 元 and a date or a length its Chinese form (`in_document_form`).
 _EN_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
 _EN_RELATION = r"(?:(?i:my|our)\s+(?i:friend|colleague|brother|sister|cousin|neighbou?r|boss|classmate)\s+)?"
 _EN_SUM = r"(?:(?i:RMB|CNY)\s?|[¥￥]\s?)[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s?(?i:yuan|RMB|CNY|kuai)\b"
@@ -455,7 +455,7 @@ _EN_NUMBERS = {word: str(n) for n, word in enumerate(
 _EN_UNITS = {"year": "年", "month": "个月", "week": "周", "day": "天"}
 
 
-def _in_document_form(key: str, value: str, text: str) -> str:
+def in_document_form(key: str, value: str, text: str = "") -> str:
     """A value as the Chinese document writes it: a sum in 元 (3000, 5,000 yuan, RMB 5000 → 5000元), an English
     date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月)."""
     if key in _MONEY_FIELDS:
@@ -496,7 +496,7 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
             found = next((group for group in match.groups() if group and group.strip()), "") if match else ""
             if found:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
-                values[key] = _in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
+                values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
                 break
     if "term" in keys and "term" not in values:
         due = relative_due_date(text, today or date.today())

@@ -35,7 +35,7 @@ from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent, settled_by_rules
 from core.legal.statutes import in_chinese_citations, short_excerpt
 from core.legal.terms import expand
-from core.legal.templates import PLACEHOLDER, TEMPLATES, named_document, template_for
+from core.legal.templates import PLACEHOLDER, TEMPLATES, in_document_form, named_document, template_for
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
 from graphs.legal import offline as _offline  # noqa: F401  registers the offline composers
@@ -491,10 +491,10 @@ async def ask_fields(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
             if key == "template":
                 chosen = template_for(value)
                 draft["template"] = chosen.id if chosen else draft.get("template")
-            else:
-                fields[key] = value
+            else:  # an answer in English is written into the Chinese document as its sums and dates are
+                fields[key] = in_document_form(key, value)
     elif isinstance(reply, str) and pending:
-        fields[pending[0]["id"]] = reply.strip()
+        fields[pending[0]["id"]] = in_document_form(pending[0]["id"], reply.strip())
     draft.update(fields=fields, rounds=draft.get("rounds", 0) + 1)
     return {"draft": draft, "pending": []}
 
