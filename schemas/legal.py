@@ -67,6 +67,8 @@ class LegalDocument(BaseModel):
     title: str
     fields: dict[str, str]
     missingFields: list[str] = Field(default_factory=list, description="Required fields still unknown")
+    missingLabels: list[str] = Field(default_factory=list,
+                                     description="The same fields as the user reads them, in their language")
     markdown: str
     traceId: str
 

@@ -34,7 +34,7 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
         (r"起诉状|仲裁申请书?|律师函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
         (r"模板|范本", 0.4),
         # English requests ("draft a loan agreement", "can you write me an IOU").
-        (r"\b(draft|write|prepare|draw up)\b.{0,30}\b(agreement|contract|letter|iou|complaint|notice|will|application)s?\b", 1.6),
+        (r"\b(draft|write|prepare|draw up)\b.{0,30}\b(agreement|contract|lease|letter|iou|note|receipt|complaint|notice|will|application)s?\b", 1.6),
     ],
     "case_search": [
         (r"案例|判例|判列|典型案|类似案件|类案|裁判文书", 1.0),

@@ -1,6 +1,8 @@
 """Drafting templates: each declares its required fields; `render` fills the Markdown body.
 
-Field keys double as clarification question ids. Missing optional fields print as 【待补充】, except
+Field keys double as clarification question ids. What the user reads of a template (its name, its fields'
+labels) is in the catalogue (`legal.template_<id>`, `legal.field_<id>_<key>`), in their language; the document
+itself, its `title` and body, is Chinese whatever the locale: it is signed and filed in China. Missing optional fields print as 【待补充】, except
 those that apply only to some cases (`only_if_given`): their lines are left out. `{key_name}` is the
 field's first part, the name of a party given with identity details ("王小明，男，1990年生" → 王小明).
 """
@@ -12,6 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from core.i18n import t
 from core.language import chinese_number
 
 PLACEHOLDER = "【待补充】"
@@ -20,7 +23,6 @@ PLACEHOLDER = "【待补充】"
 @dataclass(frozen=True)
 class TemplateField:
     key: str
-    label: str
     required: bool = True
     only_if_given: bool = False  # e.g. the labour sections of a civil complaint about a loan
 
@@ -39,8 +41,14 @@ class Template:
     def required(self) -> list[str]:
         return [f.key for f in self.fields if f.required]
 
+    @property
+    def name(self) -> str:
+        """The document's name in the user's language (房屋租赁合同 / residential lease)."""
+        return t(f"legal.template_{self.id}")
+
     def label(self, key: str) -> str:
-        return next((f.label for f in self.fields if f.key == key), key)
+        """A field as the user is asked for it, in their language ("出借人（甲方）" / "lender (Party A)")."""
+        return t(f"legal.field_{self.id}_{key}")
 
     def missing(self, values: dict[str, str]) -> list[str]:
         return [key for key in self.required if not (values.get(key) or "").strip()]
@@ -67,11 +75,11 @@ F = TemplateField
 TEMPLATES: dict[str, Template] = {t.id: t for t in (
     Template(
         id="civil_complaint", title="民事起诉状", keywords=("起诉状", "起诉书", "民事起诉", "起诉", "civil complaint", "statement of claim"),
-        fields=(F("plaintiff", "原告（姓名及身份信息）"), F("defendant", "被告（姓名或单位名称）"),
-                F("claims", "诉讼请求"), F("facts", "事实与理由"), F("court", "受诉人民法院"),
-                F("employment", "劳动关系情况（入职时间、岗位、工资，劳动争议时填写）", False, only_if_given=True),
-                F("arbitration", "劳动仲裁情况（仲裁裁决书文号及结果，劳动争议须先经仲裁）", False, only_if_given=True),
-                F("evidence", "证据清单", False), F("date", "日期", False)),
+        fields=(F("plaintiff"), F("defendant"),
+                F("claims"), F("facts"), F("court"),
+                F("employment", False, only_if_given=True),
+                F("arbitration", False, only_if_given=True),
+                F("evidence", False), F("date", False)),
         body="""# 民事起诉状
 
 **原告：** {plaintiff}
@@ -104,10 +112,10 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 """),
     Template(
         id="labor_arbitration", title="劳动仲裁申请书", keywords=("仲裁申请", "劳动仲裁", "仲裁", "arbitration application", "labor arbitration", "labour arbitration"),
-        fields=(F("applicant", "申请人（姓名及身份信息）"), F("respondent", "被申请人（用人单位名称）"),
-                F("claims", "仲裁请求"), F("facts", "事实与理由"),
-                F("employment", "劳动关系情况（入职时间、岗位、月工资）"),
-                F("commission", "劳动人事争议仲裁委员会", False), F("date", "日期", False)),
+        fields=(F("applicant"), F("respondent"),
+                F("claims"), F("facts"),
+                F("employment"),
+                F("commission", False), F("date", False)),
         body="""# 劳动仲裁申请书
 
 **申请人：** {applicant}
@@ -135,9 +143,9 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
     Template(
         id="lawyer_letter", title="律师函", keywords=("律师函", "警告函", "催告函", "催款函", "lawyer's letter", "lawyer letter", "demand letter",
                                                              "cease and desist"),
-        fields=(F("recipient", "收函方"), F("client", "委托人"), F("facts", "事实经过"),
-                F("demands", "要求对方做什么（及期限）"), F("law_firm", "律师事务所", False),
-                F("date", "日期", False)),
+        fields=(F("recipient"), F("client"), F("facts"),
+                F("demands"), F("law_firm", False),
+                F("date", False)),
         body="""# 律师函
 
 致：{recipient}
@@ -160,9 +168,9 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 """),
     Template(
         id="loan_contract", title="借款合同", keywords=("借款合同", "借款协议", "借款", "loan agreement", "loan contract"),
-        fields=(F("lender", "出借人（甲方）"), F("borrower", "借款人（乙方）"), F("amount", "借款金额"),
-                F("term", "借款期限"), F("interest", "利率（年利率）", False),
-                F("repayment", "还款方式", False), F("date", "签订日期", False)),
+        fields=(F("lender"), F("borrower"), F("amount"),
+                F("term"), F("interest", False),
+                F("repayment", False), F("date", False)),
         body="""# 借款合同
 
 **出借人（甲方）：** {lender}
@@ -189,9 +197,9 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
     # one, the user does not want a contract with articles and two signatures.
     Template(
         id="iou", title="借条", keywords=("借条", "借据", "IOU"),
-        fields=(F("lender", "出借人"), F("borrower", "借款人"), F("amount", "借款金额"),
-                F("term", "还款期限（或还款日期）"), F("interest", "年利率（不写视为无利息）", False, only_if_given=True),
-                F("date", "出具日期", False)),
+        fields=(F("lender"), F("borrower"), F("amount"),
+                F("term"), F("interest", False, only_if_given=True),
+                F("date", False)),
         body="""# 借条
 
 今借到{lender}人民币{amount}，还款期限：{term}。
@@ -204,9 +212,9 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 """),
     Template(
         id="debt_note", title="欠条", keywords=("欠条", "欠据", "debt note", "acknowledgment of debt", "acknowledgement of debt"),
-        fields=(F("creditor", "债权人（被欠款人）"), F("debtor", "欠款人"), F("amount", "欠款金额"),
-                F("cause", "欠款原因（如货款、借款、工程款）", False), F("term", "还款期限", False),
-                F("date", "出具日期", False)),
+        fields=(F("creditor"), F("debtor"), F("amount"),
+                F("cause", False), F("term", False),
+                F("date", False)),
         body="""# 欠条
 
 今欠{creditor}人民币{amount}，系{cause}。
@@ -219,8 +227,8 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 """),
     Template(
         id="receipt", title="收条", keywords=("收条", "收据", "receipt"),
-        fields=(F("payer", "交款人"), F("payee", "收款人"), F("amount", "收到的金额"),
-                F("purpose", "款项用途（如租金、押金、货款）", False), F("date", "出具日期", False)),
+        fields=(F("payer"), F("payee"), F("amount"),
+                F("purpose", False), F("date", False)),
         body="""# 收条
 
 今收到{payer}交来人民币{amount}，系{purpose}。
@@ -231,9 +239,9 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 """),
     Template(
         id="labor_contract", title="劳动合同", keywords=("劳动合同", "employment contract", "labor contract", "labour contract"),
-        fields=(F("employer", "用人单位（甲方）"), F("employee", "劳动者（乙方）"), F("position", "工作岗位"),
-                F("term", "合同期限"), F("salary", "劳动报酬（月工资）"), F("probation", "试用期", False),
-                F("workplace", "工作地点", False), F("date", "签订日期", False)),
+        fields=(F("employer"), F("employee"), F("position"),
+                F("term"), F("salary"), F("probation", False),
+                F("workplace", False), F("date", False)),
         body="""# 劳动合同
 
 **用人单位（甲方）：** {employer}
@@ -264,10 +272,10 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
         id="lease_contract", title="房屋租赁合同",
         keywords=("房屋租赁合同", "房屋租赁", "租赁合同", "租赁协议", "租房合同", "租房协议", "房屋出租", "出租合同",
                   "lease", "rental agreement", "tenancy agreement"),
-        fields=(F("lessor", "出租人（甲方，房东）"), F("lessee", "承租人（乙方，租客）"), F("address", "房屋地址"),
-                F("term", "租赁期限（起止日期或几年几个月）"), F("rent", "月租金"),
-                F("payment", "租金支付方式（如押一付三、每月5日前支付）", False), F("deposit", "押金", False),
-                F("use", "房屋用途（如居住）", False), F("date", "签订日期", False)),
+        fields=(F("lessor"), F("lessee"), F("address"),
+                F("term"), F("rent"),
+                F("payment", False), F("deposit", False),
+                F("use", False), F("date", False)),
         body="""# 房屋租赁合同
 
 **出租人（甲方）：** {lessor}
@@ -349,7 +357,7 @@ _AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万|块钱|块)|[一二三�
 _PAYMENT_KINDS = "货款|工程款|借款|租金|房租|押金|定金|订金|工资|劳务费|服务费|装修款|材料款|学费|赔偿款|转让款"
 _REPAY = r"(?:归还|还清|还款|偿还|还)"
 # The same fields said in English ("I lent Zhang San 5000 yuan, to be repaid by March 15, 2027"): a name is
-# capitalised words, a sum in yuan becomes 元 and a date or a length its Chinese form (`_in_document_form`).
+# capitalised words, a sum in yuan becomes 元 and a date or a length its Chinese form (`in_document_form`).
 _EN_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
 _EN_RELATION = r"(?:(?i:my|our)\s+(?i:friend|colleague|brother|sister|cousin|neighbou?r|boss|classmate)\s+)?"
 _EN_SUM = r"(?:(?i:RMB|CNY)\s?|[¥￥]\s?)[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s?(?i:yuan|RMB|CNY|kuai)\b"
@@ -419,7 +427,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "address": [r"(?:房屋地址|房屋坐落|地址|位于|坐落于?)\s*[:：为是在]?\s*([^，,。；;\n]{4,40})",
                 r"(?:把|将)([^，,。；;\n]{4,40}?)的?(?:房子|房屋|住房|公寓)(?:出)?租给"],
     "rent": [rf"(?:月租金|月租|租金|房租)\s*(?:每月)?\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)(?:\s*/\s*月|每月|一个月)?",
-             rf"(?i:rent)\s*(?:(?i:of|is|at)\s+)?[:：]?\s*({_EN_SUM})"],
+             rf"(?i:rent)\s*(?:(?i:of|is|at)\s+)?[:：]?\s*({_EN_SUM})",
+             # A sum by the month is the rent, with or without the word ("3000 yuan a month", 每月3000元).
+             rf"({_EN_SUM})\s*(?:(?i:a|per|each|every)\s+|/\s*)(?i:month)\b", rf"每(?:个)?月\s*({_AMOUNT})"],
     "deposit": [rf"押金\s*[:：为是]?\s*({_AMOUNT}|[\d,]+|[一二两三]个月(?:的)?(?:房租|租金))",
              rf"(?i:deposit)\s*(?:(?i:of|is)\s+)?[:：]?\s*({_EN_SUM})"],
     "payment": [r"(押[一二两三\d]付[一二三四五六十二\d]+)", r"(?:支付方式|付款方式|付租方式)\s*[:：为是]?\s*([^，,。；;\n]{2,30})",
@@ -445,7 +455,7 @@ _EN_NUMBERS = {word: str(n) for n, word in enumerate(
 _EN_UNITS = {"year": "年", "month": "个月", "week": "周", "day": "天"}
 
 
-def _in_document_form(key: str, value: str, text: str) -> str:
+def in_document_form(key: str, value: str, text: str = "") -> str:
     """A value as the Chinese document writes it: a sum in 元 (3000, 5,000 yuan, RMB 5000 → 5000元), an English
     date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月)."""
     if key in _MONEY_FIELDS:
@@ -486,7 +496,7 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
             found = next((group for group in match.groups() if group and group.strip()), "") if match else ""
             if found:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
-                values[key] = _in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
+                values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
                 break
     if "term" in keys and "term" not in values:
         due = relative_due_date(text, today or date.today())

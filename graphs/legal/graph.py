@@ -35,7 +35,7 @@ from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent, settled_by_rules
 from core.legal.statutes import in_chinese_citations, short_excerpt
 from core.legal.terms import expand
-from core.legal.templates import PLACEHOLDER, TEMPLATES, named_document, template_for
+from core.legal.templates import PLACEHOLDER, TEMPLATES, in_document_form, named_document, template_for
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
 from graphs.legal import offline as _offline  # noqa: F401  registers the offline composers
@@ -198,7 +198,8 @@ def plan_tasks(classification: Mapping[str, Any]) -> list[dict[str, Any]]:
 async def route(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     classification = state["classification"]
     tasks = plan_tasks(classification)
-    if needs_chinese(state["text"], ctx.llm):
+    # Drafting searches no statute: its fields are read from English words too (`FIELD_PATTERNS`).
+    if needs_chinese(state["text"], ctx.llm) and tasks[0]["agent"] != "document_draft":
         tasks = [{"agent": "general", "domain": None, "mode": "chat"}]
     for task in tasks:
         ctx.agent_selected(task["agent"], classification["confidence"], intent=classification["intent"],
@@ -405,12 +406,13 @@ def docx_bytes(markdown: str) -> bytes:
 
 def _questions(missing: list[str], template_id: str | None) -> list[dict[str, Any]]:
     if template_id is None:
-        options = [tpl.title for tpl in TEMPLATES.values()]
+        # Names in the user's language; an answer of one is read back by `template_for` (its keywords hold both).
+        options = [tpl.name for tpl in TEMPLATES.values()]
         return [{"id": "template", "question": t("legal.ask_template", options=join_items(options)),
-                 "options": options, "blocking": True}]
+                 "options": options, "label": t("legal.draft_type_label"), "blocking": True}]
     template = TEMPLATES[template_id]
-    return [{"id": key, "question": t("legal.ask_field", label=template.label(key)), "blocking": True}
-            for key in missing[:3]]
+    return [{"id": key, "question": t("legal.ask_field", label=template.label(key)), "label": template.label(key),
+             "blocking": True} for key in missing[:3]]
 
 
 @node("document_draft")
@@ -425,7 +427,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         if template is None and wanted:
             # A document we have no template for: say so, rather than ask for a type or draft another one.
             stream_answer(ctx, t("legal.draft_unsupported", document=wanted,
-                                 available=join_items(x.title for x in TEMPLATES.values())))
+                                 available=join_items(x.name for x in TEMPLATES.values())))
             return {"draft": {}, "pending": [], "trace": [step(trace_id, "tool", "extract_fields", status="skipped",
                                                                input=state["text"][:200], output=wanted)]}
         extracted = await ctx.llm.structured(
@@ -438,7 +440,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         draft = {"template": template.id if template else None, "fields": fields, "rounds": 0, "defaults": False}
         records.append(step(trace_id, "tool", "extract_fields", input=state["text"][:200],
                             output=sorted(fields), duration_ms=_ms(started)))
-        ctx.log(t("legal.draft_type", title=template.title if template else t("legal.draft_type_unknown")))
+        ctx.log(t("legal.draft_type", title=template.name if template else t("legal.draft_type_unknown")))
     template_id = draft.get("template")
     missing = TEMPLATES[template_id].missing(draft["fields"]) if template_id else ["template"]
     if missing and not draft.get("defaults") and draft.get("rounds", 0) < MAX_DRAFT_ROUNDS:
@@ -456,11 +458,12 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     records.append(step(trace_id, "tool", "create_document", input=template.id, output=f"{len(data)} bytes .docx",
                         duration_ms=_ms(started)))
     content = LegalDocument(template=template.id, title=template.title, fields=draft["fields"],
-                            missingFields=still_missing, markdown=markdown, traceId=trace_id)
+                            missingFields=still_missing, missingLabels=[template.label(k) for k in still_missing],
+                            markdown=markdown, traceId=trace_id)
     ctx.artifact(key=DOCUMENT_KEY, type=ArtifactType.legal_document, title=template.title, content=content,
                  show_in_canvas=True, final=True, file=data, file_name=f"{template.title}.docx",
                  mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document")
-    note = t("legal.draft_done", title=template.title)
+    note = t("legal.draft_done", title=template.name)
     marked = template.placeholders(draft["fields"])  # optional ones too (证据, 日期): the reader fills them in
     if marked:
         note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,
@@ -474,7 +477,7 @@ async def ask_fields(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     pending = state.get("pending") or []
     draft = dict(state.get("draft") or {})
     payload = {"questions": pending, "round": draft.get("rounds", 0) + 1, "maxRounds": MAX_DRAFT_ROUNDS,
-               "answerFormat": 'An object {questionId: answer} or the string "use defaults".'}
+               "answerFormat": t("legal.answer_format", placeholder=PLACEHOLDER)}
     # Nothing before this line may have side effects: the node re-runs from the top on resume.
     reply = interrupt(InterruptRequest(kind="clarification", payload=payload).model_dump())
     fields = dict(draft.get("fields") or {})
@@ -488,10 +491,10 @@ async def ask_fields(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
             if key == "template":
                 chosen = template_for(value)
                 draft["template"] = chosen.id if chosen else draft.get("template")
-            else:
-                fields[key] = value
+            else:  # an answer in English is written into the Chinese document as its sums and dates are
+                fields[key] = in_document_form(key, value)
     elif isinstance(reply, str) and pending:
-        fields[pending[0]["id"]] = reply.strip()
+        fields[pending[0]["id"]] = in_document_form(pending[0]["id"], reply.strip())
     draft.update(fields=fields, rounds=draft.get("rounds", 0) + 1)
     return {"draft": draft, "pending": []}
 

@@ -95,8 +95,9 @@ function legalDocument(a) {
     h("div", { class: "legal-doc-actions" },
       h("a", { class: "btn btn-primary download", href, download: `${c.title || "document"}.docx`,
         dataset: { testid: "download-docx" } }, tr("download_docx"))),
-    list(c.missingFields).length
-      ? h("p", { class: "notice" }, tr("missing_fields", { fields: list(c.missingFields).join(tr("separator_list")) }))
+    // Labels in the reader's language; ids (lessor, term) only for a document drafted before they were kept.
+    list(c.missingLabels ?? c.missingFields).length
+      ? h("p", { class: "notice" }, tr("missing_fields", { fields: list(c.missingLabels ?? c.missingFields).join(tr("separator_list")) }))
       : null,
     h("div", { class: "legal-doc-body" }, renderMarkdown(c.markdown ?? "")));
 }

@@ -1,0 +1,99 @@
+"""Drafting for an English user (LOCALE=en): every sentence they read names the document and its fields in
+English; the document itself stays Chinese, and they are told so."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+
+from core.i18n import current_locale, set_locale, t
+from core.legal.templates import PLACEHOLDER, TEMPLATES, extract_fields
+from tests.support.legal import GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+LEASE = "Draft a lease: landlord Wang Wu, tenant Li Si, 3000 yuan a month"
+LOAN = "Please draft a loan agreement: Zhang Wei lent Chen Jing 20,000 yuan"
+
+
+@contextlib.contextmanager
+def english() -> Iterator[None]:
+    before = current_locale()
+    set_locale("en")
+    try:
+        yield
+    finally:
+        set_locale(before)
+
+
+def test_every_template_names_itself_and_its_fields_in_both_languages():
+    for template in TEMPLATES.values():
+        names = [f"legal.template_{template.id}"] + [f"legal.field_{template.id}_{f.key}" for f in template.fields]
+        for key in names:
+            assert CJK.search(t(key, locale="zh")), key
+            assert not CJK.search(t(key, locale="en")), key
+
+
+async def test_an_english_lease_request_is_drafted_not_sent_back_to_be_asked_in_chinese(knowledge):
+    with english():
+        run = await GraphRunner(knowledge).ask(LEASE)
+    assert [e["agent"] for e in run.of("agent-selected")] == ["document_draft"]
+    assert run.next == ("ask_fields",)
+
+
+async def test_an_english_user_is_asked_for_missing_fields_in_english(knowledge):
+    with english():
+        run = await GraphRunner(knowledge).ask(LOAN)
+    questions = run.state["pending"]
+    assert [q["id"] for q in questions] == ["term"]
+    assert "loan term" in questions[0]["question"] and not CJK.search(questions[0]["question"]), questions
+    assert not CJK.search(questions[0]["label"])
+    logs = [e["message"] for e in run.of("tool:log")]
+    assert logs and not [line for line in logs if CJK.search(line)], logs
+
+
+async def test_an_english_user_reads_the_finished_draft_in_english_and_is_told_the_document_is_chinese(knowledge):
+    with english():
+        runner = GraphRunner(knowledge)
+        await runner.ask(LOAN)
+        run = await runner.answer({"term": "one year"})
+    said = run.answer.replace(PLACEHOLDER, "")
+    assert not CJK.search(said), said
+    assert "loan agreement" in said and "in Chinese" in said and "date of signing" in said
+    assert "借款合同" in run.artifact("legal_document")["content"]["markdown"]
+
+
+def test_a_sum_by_the_month_in_a_lease_request_is_the_rent():
+    lease = TEMPLATES["lease_contract"]
+    assert extract_fields(lease, LEASE)["rent"] == "3000元"
+    assert extract_fields(lease, "帮我起草租房合同，房东赵六，租客孙七，每月2500元")["rent"] == "2500元"
+
+
+async def test_a_document_left_incomplete_names_its_missing_fields_as_the_user_reads_them(knowledge):
+    runner = GraphRunner(knowledge)
+    await runner.ask("帮我写一份借款合同，张三借给李四五万元")
+    run = await runner.answer("use defaults")
+    document = run.artifact("legal_document")["content"]
+    assert document["missingFields"] == ["term"]
+    assert document["missingLabels"] == ["借款期限"]
+
+
+async def test_how_to_answer_a_drafting_question_is_said_in_the_users_language(knowledge):
+    runner = GraphRunner(knowledge)
+    with english():
+        await runner.ask(LOAN)
+    english_format = (await runner.graph.aget_state(runner.config)).tasks[0].interrupts[0].value["payload"]["answerFormat"]
+    chinese = GraphRunner(knowledge)
+    await chinese.ask("帮我写一份借条，王芳借给我三千元")
+    chinese_format = (await chinese.graph.aget_state(chinese.config)).tasks[0].interrupts[0].value["payload"]["answerFormat"]
+    assert not CJK.search(english_format.replace(PLACEHOLDER, "")) and "use defaults" in english_format
+    assert CJK.search(chinese_format) and "use defaults" in chinese_format
+
+
+async def test_an_answer_in_english_is_written_into_the_chinese_document_in_its_form(knowledge):
+    with english():
+        runner = GraphRunner(knowledge)
+        await runner.ask(LEASE)
+        run = await runner.answer({"address": "Room 302, 8 Jianguo Road, Beijing", "term": "one year"})
+    markdown = run.artifact("legal_document")["content"]["markdown"]
+    assert "租赁期限：1年" in markdown and "one year" not in markdown, markdown
