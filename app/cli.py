@@ -159,8 +159,8 @@ async def _follow(settings: Settings, start, resume_command: str | None = None) 
             display.apply(event, payload)
 
     async with open_runtime(settings, fanouts=[to_terminal], local_user=True) as runtime:
-        say_model(runtime)
         thread_id = await start(runtime, watched)
+        say_model(runtime)  # after start: a refused resume or --thread says only why, not which model would run
         try:
             with Live(display.render(), console=console, refresh_per_second=8, transient=False,
                       vertical_overflow="visible") as live:

@@ -194,6 +194,12 @@ def mark_done(data_dir: Path, thread_id: str) -> None:
     asyncio.run(mark())
 
 
+def test_ng_resume_that_is_refused_does_not_announce_the_offline_model_first(tmp_path):
+    result = ng("resume", "no-such-thread", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2
+    assert t("cli.offline_model") not in result.stdout + result.stderr
+
+
 def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
     seed_thread(tmp_path / "data", "t1", "一份幻灯片")
     mark_done(tmp_path / "data", "t1")
