@@ -27,3 +27,9 @@ def test_chinese_is_the_default_and_english_is_chosen_by_setting():
 def test_an_unknown_key_is_a_programming_error():
     with pytest.raises(KeyError):
         t("runtime.no_such_sentence")
+
+
+def test_the_terminal_calls_a_thread_by_one_word():
+    # `ng` says 线程 (ng threads, ng resume <线程>); the canvas says 会话 for the same thing, in its own catalogue.
+    said_by_ng = {key: texts["zh"] for key, texts in catalogue().items() if key.startswith("cli.")}
+    assert not [key for key, text in said_by_ng.items() if "会话" in text]
