@@ -484,8 +484,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run the importable module's main: command modules import its classes (ThreadInterrupted) from
-    # `app.cli`, which under `python -m` is a second copy of this file.
-    from app.cli import main as importable_main
+    # Run the importable module's main, through `ng`'s entry point: command modules import its classes
+    # (ThreadInterrupted) from `app.cli`, which under `python -m` is a second copy of this file.
+    from app.ng import main as ng_main
 
-    sys.exit(importable_main())
+    sys.exit(ng_main())

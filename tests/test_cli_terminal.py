@@ -145,3 +145,22 @@ def test_ctrl_c_during_a_legal_question_leaves_it_resumable_and_says_how(tmp_pat
                   LEGAL_WARM_AT_STARTUP="false")
     child.expect_exact(t("legal.cli_classifying"))  # the thread exists and its run is under way
     interrupted_and_listed(child, r"ng resume (\w+)", tmp_path / "data")
+
+
+def test_ctrl_c_while_ng_is_still_loading_exits_130_without_a_traceback(tmp_path):
+    import signal
+    import subprocess
+    import time
+    import tomllib
+
+    # The console script `ng` runs exactly this: the [project.scripts] target, imported then called.
+    target = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]["ng"]
+    module, function = target.split(":")
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline"}
+    child = subprocess.Popen([sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())",
+                              "threads"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(0.3)  # the interpreter is up, LangChain and friends are still being imported
+    child.send_signal(signal.SIGINT)
+    output, _ = child.communicate(timeout=60)
+    assert child.returncode == 130, output
+    assert "Traceback" not in output and t("cli.stopped") in output
