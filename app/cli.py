@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from rich.cells import cell_len
 from rich.console import Console
 from rich.live import Live
 from rich.progress_bar import ProgressBar
@@ -295,12 +296,25 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
     if not threads:
         _say(t("cli.threads_none"))
         return 0
-    table = Table(t("cli.heading_thread"), t("cli.heading_flow"), t("cli.heading_status"), t("cli.heading_title"))
-    table.columns[0].no_wrap = True
+    rows = []
     for thread in threads:
         status = f"runtime.status_{thread['status']}"
-        table.add_row(thread["thread_id"], thread["flow"], t(status) if status in catalogue() else thread["status"],
-                      Text(thread["title"]))
+        rows.append((thread["thread_id"], thread["flow"], t(status) if status in catalogue() else thread["status"]))
+    table = Table()
+    widths = [max(cell_len(t(heading)), *(cell_len(row[column]) for row in rows))
+              for column, heading in enumerate(("cli.heading_thread", "cli.heading_flow", "cli.heading_status"))]
+    for width, heading in zip(widths, ("cli.heading_thread", "cli.heading_flow", "cli.heading_status")):
+        # Never cut: the id is what `ng resume` and `ng export` take.
+        table.add_column(t(heading), no_wrap=True, min_width=width)
+    if console.is_terminal:
+        # One line a thread: the title takes the width left (each column costs 3 cells of border and
+        # padding, the table 1 more) and a long one ends in an ellipsis.
+        title_width = max(12, console.width - sum(widths) - 3 * 4 - 1)
+        table.add_column(t("cli.heading_title"), no_wrap=True, overflow="ellipsis", max_width=title_width)
+    else:  # read by a program (`| grep`): every title whole
+        table.add_column(t("cli.heading_title"))
+    for row, thread in zip(rows, threads):
+        table.add_row(*row, Text(thread["title"]))
     console.print(table)
     return 0
 
@@ -392,6 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     threads = sub.add_parser("threads", help=t("cli.help_threads"), description=t("cli.help_threads"))
     threads.set_defaults(func=cmd_threads)
     thread_actions = add_subcommands(threads, "threads_command", required=False)  # none: list them
+    thread_actions.add_parser("list", help=t("cli.threads_list_help"), description=t("cli.threads_list_help"))
     rename = thread_actions.add_parser("rename", help=t("cli.threads_rename_help"),
                                      description=t("cli.threads_rename_help"))
     rename.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))

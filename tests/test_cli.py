@@ -109,6 +109,13 @@ def test_ng_threads_rename_gives_a_thread_a_new_title(tmp_path):
     assert "光合作用复习" in listed.stdout and "旧标题" not in listed.stdout
 
 
+def test_ng_threads_list_lists_the_threads_as_ng_threads_does(tmp_path):
+    seed_thread(tmp_path / "data", "t1", "光合作用复习")
+    listed = ng("threads", "list", data_dir=tmp_path / "data", cwd=ROOT)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert "t1" in listed.stdout and "光合作用复习" in listed.stdout
+
+
 def test_ng_threads_delete_without_a_terminal_refuses_unless_told_yes(tmp_path):
     deck = seed_thread(tmp_path / "data", "t1", "要删的会话")
     refused = ng("threads", "delete", "t1", data_dir=tmp_path / "data", cwd=ROOT)

@@ -121,6 +121,19 @@ def test_threads_says_which_data_dir_it_read(tmp_path):
     assert str(tmp_path / "elsewhere") in result.stdout
 
 
+def test_ng_threads_in_a_narrow_terminal_keeps_each_thread_on_one_line_with_its_whole_id(tmp_path):
+    from tests.test_cli import seed_thread
+
+    title = "We need a booking tool for a small dental clinic where patients book online and staff see the day"
+    seed_thread(tmp_path / "data", "0123456789abcdef0123456789abcdef", title)
+    child = spawn("threads", data_dir=tmp_path / "data", COLUMNS="80")
+    child.expect(pexpect.EOF)
+    child.close()
+    [row] = [line for line in child.before.splitlines() if "0123456789abcdef0123456789abcdef" in line]
+    assert "…" in row and title[:4] in row, row
+    assert not any(title[-6:] in line for line in child.before.splitlines()), "the rest of the title is cut, not wrapped"
+
+
 def test_ng_threads_delete_asks_first_and_no_keeps_the_thread(tmp_path):
     from tests.test_cli import seed_thread
 
