@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from core.i18n import t
 from schemas.novel import GeneratedChapter
 from tests.support.client import RecordingClient
 from tests.support.fake_openai import FakeOpenAI
@@ -308,6 +309,17 @@ async def test_a_question_about_a_chapter_is_answered_from_that_chapter_without_
     assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {2}
 
 
+async def test_a_chapter_answer_names_the_chapter_once_then_what_happens_in_it(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "第三章发生了什么？")
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
+    memory = json.loads((projects / PROJECT / "chapter_memory.json").read_text(encoding="utf-8"))
+    third = next(entry for entry in memory if entry["chapter_number"] == 3)
+    assert answer.count("第 3 章") == 1, answer
+    assert t("novel.chat_answer_key_events", events=t("validation.separator").join(third["key_events"])) in answer
+
+
 async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connect):
     client = await connect(server.url)
     ack = await say(client, "第九章发生了什么？")
@@ -342,6 +354,23 @@ async def test_the_relation_between_two_named_characters_states_what_the_charact
     assert (await settled(client, ack))[0] == "completion"
     answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
     assert "宿敌" in answer, answer  # characters.json: 林远.relationships[顾川] = 宿敌
+
+
+async def test_the_example_question_of_the_start_up_summary_is_answered_without_asking_whose(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "主角的师父是谁？")  # the start-up summary's own example
+    assert (await settled(client, ack))[0] == "completion", "主角 is 林远: there is no one to choose between"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
+    assert "沈青" in answer, answer  # characters.json: 林远.relationships[沈青] = 师父
+
+
+async def test_a_relation_asked_of_nobody_in_particular_asks_whose_in_a_whole_sentence(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "师父是谁？")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt"
+    question = interrupt["payload"]["questions"][0]
+    assert question["question"] == t("novel.chat_ask_whose", relation="师父", candidates="林远、苏微")
 
 
 async def test_asking_who_a_name_not_in_the_book_is_says_so_and_names_the_cast(server, connect):

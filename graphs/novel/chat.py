@@ -306,27 +306,31 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         turn["relations"] = relations
     labels = {r["relation"] for r in relations or []}
     relation_word = next((w for w in sorted(labels, key=len, reverse=True) if w in text), None)
-
-    if subject is None and referent and not relation_word:
-        subject = referent
-    if subject is None and relation_word:
-        holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
-        if pronoun and references.get(pronoun) in holders:
-            subject = references[pronoun]
-        elif len(holders) == 1:
-            subject = holders[0]
-        elif len(holders) > 1:
-            turn["candidates"] = holders
-            return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=read.pronoun_as_written(text) or "",
-                                                       relation=relation_word,
-                                                       candidates=join_items(holders)),
-                                "candidates": holders, "missing": "subject"}])
-    subject = subject or referent
     roles: dict[str, list[str]] = {}
     for person in tools.graph.files.all_characters():
         roles.setdefault(person.role, []).append(person.name)
     # "沈墨和主角什么时候决裂的" / "when did Corin and the hero fall out": a role held by one character names them
     by_role = [held[0] for role, held in roles.items() if len(held) == 1 and read.names_role(text, role)]
+
+    if subject is None and referent and not relation_word:
+        subject = referent
+    if subject is None and relation_word:
+        holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
+        # "主角的师父是谁" / "who is the hero's mentor": the role says whose.
+        named = next((person for person in by_role if person in holders), None)
+        if pronoun and references.get(pronoun) in holders:
+            subject = references[pronoun]
+        elif named:
+            subject = named
+        elif len(holders) == 1:
+            subject = holders[0]
+        elif len(holders) > 1:
+            turn["candidates"] = holders
+            said = read.pronoun_as_written(text)
+            question = (t("novel.chat_ask_which", pronoun=said, relation=relation_word, candidates=join_items(holders))
+                        if said else t("novel.chat_ask_whose", relation=relation_word, candidates=join_items(holders)))
+            return _ask(turn, [{"id": "who", "question": question, "candidates": holders, "missing": "subject"}])
+    subject = subject or referent
     if subject is None and not pronoun and not relation_word:
         # "反派是谁" / "主角为什么…" / "who is the villain": a role held by one character names them; in a
         # who-question only when the role is what is asked ("who is the hero's master" asks of someone else).
@@ -642,8 +646,11 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
             lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
-        if turn.get("chapter") and not who and happened in event.get("summary", ""):
-            continue  # the chapter line above said it already
+        if turn.get("chapter") and not who:
+            if happened not in event.get("summary", ""):  # else the chapter line above said it already
+                # under the line naming the chapter: its events, not the chapter's number a second time
+                lines.append(t("novel.chat_answer_key_events", events=happened))
+            continue
         lines.append(t("novel.chat_answer_event", chapter=event["chapter_number"], event=happened))
     return "\n".join(lines) or t("novel.chat_answer_none", who=who)
 

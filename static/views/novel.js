@@ -106,7 +106,7 @@ function novelAnswer(c) {
   if (!isObj(c)) return null;
   return h("article", { class: "card novel-answer", dataset: { testid: "view-novel_answer" } },
     h("p", { class: "muted" }, String(c.question ?? "")),
-    h("p", null, String(c.answer ?? "")),
+    h("p", { class: "answer-text" }, String(c.answer ?? "")),
     list(c.evidence).length ? h("ul", { class: "evidence" }, list(c.evidence).map((e) => h("li", null,
       h("span", { class: "badge" }, tr("chapter_ref", { chapter: e?.chapter_number ?? "?" }) + (e?.scene_number != null ? tr("scene_ref", { scene: e.scene_number }) : "")), " ",
       h("q", null, String(e?.quote ?? "")), e?.verified ? " ✔" : null))) : null);
