@@ -771,3 +771,14 @@ def test_an_english_title_too_long_for_a_cover_is_cut_between_words():
 def test_a_length_said_with_its_preposition_leaves_no_word_of_it_in_the_title(request_text, title):
     # "in 15 minutes" lost its number but kept its "in": the deck was titled "French Revolution in".
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "said", "not_said"), [
+    ("Teach The Water Cycle to 4th graders", "the core ideas of the water cycle", "The Water Cycle"),
+    ("Climate Change for 9th graders", "the core ideas of climate change", "Climate Change"),
+    ("The Renaissance for 10th graders", "the Renaissance", "of The Renaissance"),
+])
+async def test_a_subject_written_as_a_heading_is_said_in_lower_case_inside_sentences(request_text, said, not_said):
+    deck = await _offline_deck(request_text)
+    sentences = " ".join(text for s in deck.slides[1:] for text in [*visible_items(s), s.notes])
+    assert said in sentences and not_said not in sentences, sentences[:400]

@@ -723,10 +723,38 @@ def subject_as_said(topic: str, request: str) -> str:
     """The subject as a sentence says it: a title drops the article the request gave a common noun ("Explain the water
     cycle" is titled "Water cycle"), a sentence keeps it ("today we learn about the water cycle", "the workings of the
     causes of …" is no English)."""
-    if language_of(topic) == "zh" or re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
+    if language_of(topic) == "zh":
+        return topic
+    topic = _without_title_capitals(topic)
+    if re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
         return topic
     said = re.search(rf"\b(?P<article>the|an?)\s+{re.escape(topic)}(?!\w)", request, re.IGNORECASE)
     return f"{said.group('article').lower()} {topic}" if said else topic
+
+
+# Heads of a thing a lesson explains, written in title case as a heading would be ("The Water Cycle", "The Human
+# Body", "Climate Change"): inside a sentence they are common nouns ("the core ideas of the water cycle").
+_COMMON_THING_HEADS_EN = frozenset("""cycle system body cell table chain web market economy process effect change warming
+    energy light sound electricity magnetism gravity climate weather volcano heart brain lungs skeleton planet atom
+    reaction safety management skills health pollution recycling""".split())
+# A word of a name keeps its capital inside such a heading: a possessive ("Newton's Laws"), an adjective made from a
+# name ("The Pythagorean Theorem", "Victorian"), a word with capitals of its own ("DNA", "iPhone").
+_NAME_WORD_EN = re.compile(r"^(?:[\w-]+['’]s|[A-Z][a-z]*(?:ian|ean)|\w*[A-Z]\w*[A-Z]\w*)$")
+
+
+def _without_title_capitals(topic: str) -> str:
+    """The subject as a sentence writes it: a leading "The" lower case ("an overview of the Renaissance"), and a
+    heading's capitals off a common thing ("Teach The Water Cycle" → "the water cycle"); a work keeps its title as
+    written ("an overview of The Great Gatsby")."""
+    if about_a_work(topic):
+        return topic
+    topic = re.sub(r"^The(?=\s)", "the", topic)
+    words = topic.split()
+    head = re.sub(r"[^A-Za-z]", "", _PHRASE_BREAK_EN.split(topic, 1)[0].split()[-1]).lower()
+    titled = all(w[:1].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words[1:] or words)
+    if not titled or not (head in _COMMON_THING_HEADS_EN or head.rstrip("s") in _COMMON_THING_HEADS_EN):
+        return topic
+    return " ".join(w if _NAME_WORD_EN.match(w) else w.lower() for w in words)
 
 
 # Words in -s that are one thing ("physics", "the news", "a crisis"): the -s rule would make them plural.
