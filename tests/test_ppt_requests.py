@@ -782,3 +782,27 @@ async def test_a_subject_written_as_a_heading_is_said_in_lower_case_inside_sente
     deck = await _offline_deck(request_text)
     sentences = " ".join(text for s in deck.slides[1:] for text in [*visible_items(s), s.notes])
     assert said in sentences and not_said not in sentences, sentences[:400]
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("Lesson on Napoleon for 8th graders, 15 minutes", "The life of Napoleon"),
+    ("Queen Victoria, for 9th graders, 15 minutes", "How history judges Queen Victoria"),
+    ("讲讲李白的一生，初二，15分钟", "李白的生平经历"),
+    ("秦始皇，初一，15分钟", "秦始皇的主要事迹与成就"),
+])
+def test_a_lesson_on_a_person_in_history_is_told_by_their_life_not_by_an_events_causes(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
+    assert part in titles, titles
+    assert not [t for t in titles if "背景与原因" in t or "background and causes" in t or "的一生的" in t], titles
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("讲讲唐朝，初一，15分钟", "唐朝的思想与文化"),
+    ("The Renaissance for 10th graders, 15 minutes", "The culture and ideas of the Renaissance"),
+    ("宋朝，初一历史，15分钟", "宋朝的地位与影响"),
+])
+def test_a_lesson_on_a_period_is_told_by_its_society_and_culture_not_an_events_causes(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
+    assert part in titles, titles
+    assert not [t for t in titles if "背景与原因" in t or "经过与时间线" in t or "background and causes" in t
+                or t.startswith("The course of")], titles

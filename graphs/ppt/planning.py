@@ -319,7 +319,8 @@ def about_a_work(subject: str) -> bool:
     if language_of(text) == "zh":
         names = [m.group("name") for m in _WORK_NAME_ZH.finditer(text)]
         return any(not _RULE_NAME_ZH.search(name) for name in names) or bool(_WORK_WORDS_ZH.search(text))
-    return bool(_WORK_WORDS_EN.search(text)) or _titled_as_a_work(text)
+    # "Alexander the Great" and "Louis the Pious" are people, though titled like a work
+    return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not names_a_person(text))
 
 
 _VERSE = re.compile(r"诗|宋词|元曲|(?<![A-Za-z])(?:poems?|poetry|sonnets?|haikus?|odes?|verse|ballads?)(?![A-Za-z])", re.IGNORECASE)
@@ -341,7 +342,7 @@ _HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐
 _HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
                          r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
                          r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
-                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|"
+                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|eras?|"
                          r"(?:fall|rise|collapse|decline)\s+of\s+(?:the\s+)?(?-i:[A-Z][a-z])\w*|"
                          r"(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century|\d+\s*(?:BC|BCE|CE)|1\d{3}s?)\b", re.IGNORECASE)
 _HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|中学|小学|初中|高中)历史|历史课|"
@@ -350,11 +351,79 @@ _HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二�
 
 def about_history(subject: str, request: str = "") -> bool:
     """Whether a subject is a historical event, period or person ("秦始皇统一六国", "辛亥革命的历史意义", "the causes of
-    World War I", "the fall of Rome"), or the request names a history class; not a thing to explain ("水循环", "the
-    water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
+    World War I", "the fall of Rome", "讲讲李白的一生", "Abraham Lincoln"), or the request names a history class; not a
+    thing to explain ("水循环", "the water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
     text = subject.strip()
     named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
-    return bool(named) or bool(_HISTORY_CLASS.search(request))
+    return bool(named) or names_a_person(text) or bool(_HISTORY_CLASS.search(request))
+
+
+# A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
+_LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍)$")
+_LIFE_EN = re.compile(r"^(?:the\s+)?(?:(?:life|life\s+and\s+times|biography|story)\s+of\s+|who\s+(?:was|were)\s+)"
+                      r"|'s\s+life$", re.IGNORECASE)
+# English names a person by a title before the name ("Queen Victoria", "Emperor Meiji"), a number after it ("Louis
+# XIV", "Henry VIII"), an epithet ("Alexander the Great"), or a given name a reader knows as one; a title-case
+# subject without them ("Machine Learning", "Fire Safety") is a thing.
+_PERSON_TITLE_EN = (r"(?i:king|queen|emperor|empress|pharaoh|tsar|czar|tsarina|sultan|shah|khan|president|chancellor|"
+                    r"prime\s+minister|general|admiral|saint|st|sir|dame|pope|prince|princess|lord|lady|chairman|chief)")
+_NAMED_PERSON_EN = re.compile(rf"^(?:{_PERSON_TITLE_EN}\.?\s+[A-Z][\w'-]+|[A-Z][\w'-]+\s+(?:[IVX]+|the\s+(?:Great|Conqueror|"
+                              r"Elder|Younger|Wise|Bold))|[A-Z][\w'-]+(?:\s+[A-Z][\w.'-]*){0,3}\s+(?:Jr|Sr)\.?)$")
+# Given names of people history lessons are often about, alone ("Napoleon", "Cleopatra") or before a family name
+# ("Abraham Lincoln", "Marie Curie"): a short list of the commonest, not an encyclopedia.
+_GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia anne aristotle attila augustus benjamin
+    catherine charlemagne charles christopher cleopatra confucius elizabeth eleanor emmeline ferdinand florence francis
+    franklin frederick frida galileo genghis george hannibal harriet helen henry isaac ivan james jane joan johann john
+    joseph julius karl leonardo leo louis ludwig mahatma malala marco margaret maria marie martin mary michelangelo
+    muhammad napoleon nelson nicolaus nikola oliver otto pablo peter plato queen ramses richard rosa saladin sigmund
+    simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang""".split())
+_PERSON_TAGS_ZH = ("nr", "nrfg", "nrt")
+
+
+def names_a_person(subject: str) -> bool:
+    """Whether a subject is a person ("李白", "讲讲孔子的一生", "秦始皇", "Napoleon", "Abraham Lincoln", "Queen
+    Victoria", "Louis XIV", "the life of Gandhi"): a Chinese one is a name by jieba's word tags (nr), all of it."""
+    text = subject.strip()
+    if language_of(text) == "zh":
+        name = _LIFE_ZH.sub("", text)
+        if not re.fullmatch(r"[\u3400-\u9fff]{2,6}", name):  # a name is a few characters, nothing else
+            return False
+        import jieba.posseg  # loaded on the first Chinese subject short enough to be a name, not on import
+        words = list(jieba.posseg.cut(name))
+        return len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH
+    if _LIFE_EN.search(text):
+        return True
+    text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
+    if _NAMED_PERSON_EN.match(text):
+        return True
+    words = text.split()
+    return 1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
+
+
+# What kind of history a lesson tells sets its parts: an event's causes, course and consequences; a period's (唐朝,
+# "the Renaissance", "the Roman Empire") society, culture, achievements and legacy; a person's times, life, deeds,
+# how history judges them and their legacy.
+_PERIOD_ZH = re.compile(r"^(?:[东西南北前后]?[夏商周秦汉晋隋唐宋元明清辽金][朝代]?|盛唐|大唐|两汉|明清|春秋|战国|春秋战国|三国|"
+                        r"魏晋|魏晋南北朝|南北朝|五代十国|文艺复兴|启蒙运动|古代?(?:埃及|希腊|罗马|印度|中国|巴比伦)|[\u3400-\u9fff]{1,6}"
+                        r"(?:时期|时代|年代|王朝|帝国|文明))(?:的?历史)?$")
+_PERIOD_EN = re.compile(r"^(?:the\s+)?(?:(?:history|story)\s+of\s+(?:the\s+)?)?(?:(?:[\w'-]+\s+){0,3}(?:era|age|period|"
+                        r"dynasty|empire|kingdom|civili[sz]ation|renaissance|enlightenment|middle\s+ages)|(?:ancient|medieval)"
+                        r"\s+[\w' -]+|\d{4}s|(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century(?:\s+[\w'-]+){0,2}|(?:[\w'-]+\s+)"
+                        r"{0,2}(?:renaissance|enlightenment|middle\s+ages))$", re.IGNORECASE)
+# "the fall of the Roman Empire", "唐朝的灭亡" are events in a period's life, told by their causes and course.
+_EVENT_IN_PERIOD = re.compile(r"\b(?:fall|rise|collapse|decline|founding|end|birth)\s+of\b|灭亡|兴起|建立|衰落|覆灭|崩溃",
+                              re.IGNORECASE)
+
+
+def history_kind(subject: str) -> Literal["event", "period", "person"]:
+    """"person" for a life ("李白的一生", "Napoleon"), "period" for an age, dynasty or civilisation ("唐朝", "the
+    Renaissance", "ancient Egypt"), else "event" ("辛亥革命", "the fall of Rome", "World War I")."""
+    text = subject.strip()
+    if names_a_person(text):
+        return "person"
+    if not _EVENT_IN_PERIOD.search(text) and (_PERIOD_ZH if language_of(text) == "zh" else _PERIOD_EN).match(text):
+        return "period"
+    return "event"
 
 
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson", "talk",
