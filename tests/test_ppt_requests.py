@@ -806,3 +806,14 @@ def test_a_lesson_on_a_period_is_told_by_its_society_and_culture_not_an_events_c
     assert part in titles, titles
     assert not [t for t in titles if "背景与原因" in t or "经过与时间线" in t or "background and causes" in t
                 or t.startswith("The course of")], titles
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Knot tying for sailors", "Knot tying", "sailors"),
+    ("Tax basics for freelancers, 10 minutes", "Tax basics", "freelancers"),
+    ("Hand hygiene for kitchen workers", "Hand hygiene", "kitchen workers"),
+    ("How to care for indoor flowers", "How to care for indoor flowers", None),
+    ("Checking for errors in spreadsheets", "Checking for errors in spreadsheets", None),
+])
+def test_people_of_any_trade_named_after_for_are_the_audience_and_things_stay_the_subject(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, chinese_number, clip, language_of
+from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, language_of
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -139,7 +139,9 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|(?:middle|high|"
-                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+)")
+                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+|"
+                 # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
+                 + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
 _FOR_LISTENERS_EN = r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r")\b"
