@@ -817,3 +817,11 @@ def test_a_lesson_on_a_period_is_told_by_its_society_and_culture_not_an_events_c
 ])
 def test_people_of_any_trade_named_after_for_are_the_audience_and_things_stay_the_subject(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "wrong"), [
+    ("Abraham Lincoln for 5th graders, 10 minutes", "Abraham Lincoln with its"), ("讲讲苏轼，初二，10分钟", "苏轼的来龙去脉"),
+])
+async def test_a_person_lessons_notes_tell_a_life_not_an_events_course(request_text, wrong):
+    deck = await _offline_deck(request_text)
+    assert wrong not in " ".join(s.notes for s in deck.slides)

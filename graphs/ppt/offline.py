@@ -220,13 +220,24 @@ HISTORY_KIND_WORDING = {
                        "consequences": "地位与影响", "stages": ("兴起", "繁荣", "转折", "衰落")},
     ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
                        "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"),
-                       "consequences": "历史影响", "stages": ("早年", "崛起", "高峰", "晚年")},
+                       "consequences": "历史影响", "stages": ("早年", "崛起", "高峰", "晚年"),
+                       # a person is no event: "说清李白的来龙去脉" does not read
+                       "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
+                                       "学完这节课，希望大家能说清{topic}的生平、作为和历史地位。",
+                                       "开始之前，请大家想一想：关于{topic}，你已经知道些什么？", "课上有任何问题，都可以随时举手提出来。"),
+                       "concept": ("{name}：{description}", "它回答的问题：人物为什么会这样选择", "记住关键词：{unit}")},
     ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
                        "consequences": "Legacy", "stages": ("Rise", "Height", "Turning point", "Decline")},
     ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
                        "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
-                       "consequences": "Legacy", "stages": ("Early years", "Rise", "Height", "Later years")},
+                       "consequences": "Legacy", "stages": ("Early years", "Rise", "Height", "Later years"),
+                       # a person is no "it": "explain Abraham Lincoln with its dates" does not read
+                       "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
+                                       "By the end you should be able to tell the life of {topic}, with dates and evidence.",
+                                       "Before we start, think of what you already know about {topic}.",
+                                       "Raise your hand at any time if you have a question."),
+                       "concept": ("{name}: {description}", "The question it answers: why they chose as they did", "Keyword: {unit}")},
 }
 
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
