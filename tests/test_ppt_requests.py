@@ -814,6 +814,7 @@ def test_a_lesson_on_a_period_is_told_by_its_society_and_culture_not_an_events_c
     ("Hand hygiene for kitchen workers", "Hand hygiene", "kitchen workers"),
     ("How to care for indoor flowers", "How to care for indoor flowers", None),
     ("Checking for errors in spreadsheets", "Checking for errors in spreadsheets", None),
+    ("A coding club for girls", "coding club", "girls"),
 ])
 def test_people_of_any_trade_named_after_for_are_the_audience_and_things_stay_the_subject(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
@@ -825,3 +826,12 @@ def test_people_of_any_trade_named_after_for_are_the_audience_and_things_stay_th
 async def test_a_person_lessons_notes_tell_a_life_not_an_events_course(request_text, wrong):
     deck = await _offline_deck(request_text)
     assert wrong not in " ".join(s.notes for s in deck.slides)
+
+
+@pytest.mark.parametrize("request_text", [
+    "The Meiji Restoration for 11th graders", "Genghis Khan and the Mongol Empire", "The Stone Age for kids",
+])
+def test_a_historical_name_written_in_title_case_is_a_history_lesson_not_a_work(request_text):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == "history_lesson"

@@ -138,7 +138,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
-                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|(?:middle|high|"
+                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
@@ -296,6 +296,7 @@ _NOT_A_WORK_HEADS_EN = frozenset("""war revolution empire dynasty kingdom republ
     ocean lake mountains desert forest rainforest reef canal bridge tower treaty act constitution declaration bang effect
     change warming process theory principle equation rule crisis deal trail expedition exploration discovery invasion
     battle siege rebellion uprising conquest crusade election pandemic plague disaster rush program programme mission
+    restoration reform reforms revolt mutiny massacre incident affair partition unification migration voyage voyages
     landing race bomb project life fall rise heart brain lungs skeleton chain web planet moon sun earth atom energy light
     sound electricity magnetism gravity climate weather volcano statue pyramid""".split())
 
@@ -321,8 +322,9 @@ def about_a_work(subject: str) -> bool:
     if language_of(text) == "zh":
         names = [m.group("name") for m in _WORK_NAME_ZH.finditer(text)]
         return any(not _RULE_NAME_ZH.search(name) for name in names) or bool(_WORK_WORDS_ZH.search(text))
-    # "Alexander the Great" and "Louis the Pious" are people, though titled like a work
-    return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not names_a_person(text))
+    # "Alexander the Great" and "Genghis Khan and the Mongol Empire" are people, though titled like a work
+    person = names_a_person(text) or names_a_person(re.split(r"\s+and\s+", text, maxsplit=1)[0])
+    return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not person)
 
 
 _VERSE = re.compile(r"诗|宋词|元曲|(?<![A-Za-z])(?:poems?|poetry|sonnets?|haikus?|odes?|verse|ballads?)(?![A-Za-z])", re.IGNORECASE)
@@ -344,7 +346,8 @@ _HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐
 _HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
                          r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
                          r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
-                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|eras?|"
+                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|eras?|(?:stone|bronze|iron|viking)\s+age|"
+                         r"restoration|"
                          r"(?:fall|rise|collapse|decline)\s+of\s+(?:the\s+)?(?-i:[A-Z][a-z])\w*|"
                          r"(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century|\d+\s*(?:BC|BCE|CE)|1\d{3}s?)\b", re.IGNORECASE)
 _HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|中学|小学|初中|高中)历史|历史课|"
@@ -375,9 +378,9 @@ _NAMED_PERSON_EN = re.compile(rf"^(?:{_PERSON_TITLE_EN}\.?\s+[A-Z][\w'-]+|[A-Z][
 # ("Abraham Lincoln", "Marie Curie"): a short list of the commonest, not an encyclopedia.
 _GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia anne aristotle attila augustus benjamin
     catherine charlemagne charles christopher cleopatra confucius elizabeth eleanor emmeline ferdinand florence francis
-    franklin frederick frida galileo genghis george hannibal harriet helen henry isaac ivan james jane joan johann john
+    franklin frederick frida galileo genghis george hannibal harriet helen henry isaac ivan james joan johann john
     joseph julius karl leonardo leo louis ludwig mahatma malala marco margaret maria marie martin mary michelangelo
-    muhammad napoleon nelson nicolaus nikola oliver otto pablo peter plato queen ramses richard rosa saladin sigmund
+    muhammad napoleon nelson nicolaus nikola otto pablo peter plato queen ramses richard rosa saladin sigmund
     simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang""".split())
 _PERSON_TAGS_ZH = ("nr", "nrfg", "nrt")
 
