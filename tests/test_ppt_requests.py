@@ -835,3 +835,12 @@ def test_a_historical_name_written_in_title_case_is_a_history_lesson_not_a_work(
     from graphs.ppt.planning import deck_setting
 
     assert deck_setting(request_text, audience_hint(request_text)) == "history_lesson"
+
+
+@pytest.mark.parametrize(("request_text", "said", "not_said"), [
+    ("给五年级学生讲讲为什么会有四季", "四季成因", "会有四季"), ("为什么会下雨，三年级", "下雨的原因", "会下雨"),
+])
+async def test_a_why_question_is_said_by_its_subject_without_the_questions_verbs(request_text, said, not_said):
+    deck = await _offline_deck(request_text)
+    after_cover = " ".join(text for s in deck.slides[1:] for text in [s.title, *visible_items(s), s.notes])
+    assert said in after_cover and not_said not in after_cover, after_cover[:300]

@@ -674,6 +674,8 @@ def capitalised(text: str) -> str:
 # …", "today we learn about …") it is said as the noun phrase it stands for.
 _WHAT_ZH = re.compile(r"^(?:什么是(?P<a>.+)|(?P<b>.+?)是什么)$")
 _WHY_ZH = re.compile(r"^(?P<who>.*?)为什么(?P<what>.+)$")
+_WHY_ZH_EXISTS = re.compile(r"^(?:会|要)?(?:有|出现|产生|形成)(?=\w{2})")
+_WHY_ZH_VERBS = re.compile(r"^(?:(?:会|要)?(?:有|出现|产生|形成)|会|要)(?=\w{2})")
 _HOW_ZH = re.compile(r"^(?P<who>.*?)(?P<is>是)?(?:怎么|怎样|如何)(?P<what>.+?)的?$")
 # What a thing does by itself ("起作用", "形成", "飞上天") is told by how it works (原理), not by a method (方法).
 _WORKINGS_ZH = re.compile(r"(?:起作用|作用|工作|运作|运转|运行|形成|产生|发生|出现|演变|进化|变化|传播|实现|发电|飞|动|长大)")
@@ -770,7 +772,12 @@ def topic_phrase(topic: str) -> str:
         if match := _WHAT_ZH.match(text):
             return match.group("a") or match.group("b")
         if match := _WHY_ZH.match(text):
-            return f"{match.group('who')}{match.group('what')}的原因"
+            # "为什么会有四季" asks where a thing comes from (四季的成因), "为什么会下雨" why it happens (下雨的原因):
+            # "会有四季的原因" keeps the question's own verbs
+            what = _WHY_ZH_VERBS.sub("", match.group("what")) if not match.group("who") else match.group("what")
+            if not match.group("who") and _WHY_ZH_EXISTS.match(match.group("what")):
+                return f"{what}的成因"
+            return f"{match.group('who')}{what}的原因"
         if match := _HOW_ZH.match(text):
             who, what = match.group("who"), match.group("what")
             if not who:
