@@ -105,3 +105,18 @@ your yours yourself yourselves
 
 def is_function_word(word: str) -> bool:
     return word.casefold() in ENGLISH_FUNCTION_WORDS
+
+
+# English words for people by their ending ("sailors", "electricians", "trainees", "volunteers", "fishermen"), for a
+# rule that cannot list every trade: "for <people>" names who listens. Words with those endings that are things,
+# animals or times ("for computers", "for errors", "prepare for disasters") are not people.
+_NOT_PEOPLE_EN = """number computer container folder filter layer paper letter character vector sensor monitor error
+color colour factor indicator counter marker tracker reminder register trigger answer power water weather offer matter
+chapter quarter center centre poster banner cover calendar adapter connector generator player recorder sticker voucher
+other disaster flower burger dinner summer winter border barrier shelter theater theatre newsletter flyer corner
+tiger spider otter lobster hamster oyster panther beaver river tower meter metre liter litre dollar sweater mirror floor
+door motor tractor processor elevator escalator radiator refrigerator freezer heater cooler blender mixer toaster
+charger speaker headphone printer scanner browser server router cluster parameter header footer timer buffer
+median boolean fee tree degree coffee""".split()
+PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men)"
+                    r"(?![\w'-])")  # a whole word: "indoor f|lowers" is no "lowers"

@@ -771,3 +771,76 @@ def test_an_english_title_too_long_for_a_cover_is_cut_between_words():
 def test_a_length_said_with_its_preposition_leaves_no_word_of_it_in_the_title(request_text, title):
     # "in 15 minutes" lost its number but kept its "in": the deck was titled "French Revolution in".
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "said", "not_said"), [
+    ("Teach The Water Cycle to 4th graders", "the core ideas of the water cycle", "The Water Cycle"),
+    ("Climate Change for 9th graders", "the core ideas of climate change", "Climate Change"),
+    ("The Renaissance for 10th graders", "the Renaissance", "of The Renaissance"),
+])
+async def test_a_subject_written_as_a_heading_is_said_in_lower_case_inside_sentences(request_text, said, not_said):
+    deck = await _offline_deck(request_text)
+    sentences = " ".join(text for s in deck.slides[1:] for text in [*visible_items(s), s.notes])
+    assert said in sentences and not_said not in sentences, sentences[:400]
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("Lesson on Napoleon for 8th graders, 15 minutes", "The life of Napoleon"),
+    ("Queen Victoria, for 9th graders, 15 minutes", "How history judges Queen Victoria"),
+    ("讲讲李白的一生，初二，15分钟", "李白的生平经历"),
+    ("秦始皇，初一，15分钟", "秦始皇的主要事迹与成就"),
+])
+def test_a_lesson_on_a_person_in_history_is_told_by_their_life_not_by_an_events_causes(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
+    assert part in titles, titles
+    assert not [t for t in titles if "背景与原因" in t or "background and causes" in t or "的一生的" in t], titles
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("讲讲唐朝，初一，15分钟", "唐朝的思想与文化"),
+    ("The Renaissance for 10th graders, 15 minutes", "The culture and ideas of the Renaissance"),
+    ("宋朝，初一历史，15分钟", "宋朝的地位与影响"),
+])
+def test_a_lesson_on_a_period_is_told_by_its_society_and_culture_not_an_events_causes(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
+    assert part in titles, titles
+    assert not [t for t in titles if "背景与原因" in t or "经过与时间线" in t or "background and causes" in t
+                or t.startswith("The course of")], titles
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Knot tying for sailors", "Knot tying", "sailors"),
+    ("Tax basics for freelancers, 10 minutes", "Tax basics", "freelancers"),
+    ("Hand hygiene for kitchen workers", "Hand hygiene", "kitchen workers"),
+    ("How to care for indoor flowers", "How to care for indoor flowers", None),
+    ("Checking for errors in spreadsheets", "Checking for errors in spreadsheets", None),
+    ("A coding club for girls", "coding club", "girls"),
+])
+def test_people_of_any_trade_named_after_for_are_the_audience_and_things_stay_the_subject(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "wrong"), [
+    ("Abraham Lincoln for 5th graders, 10 minutes", "Abraham Lincoln with its"), ("讲讲苏轼，初二，10分钟", "苏轼的来龙去脉"),
+])
+async def test_a_person_lessons_notes_tell_a_life_not_an_events_course(request_text, wrong):
+    deck = await _offline_deck(request_text)
+    assert wrong not in " ".join(s.notes for s in deck.slides)
+
+
+@pytest.mark.parametrize("request_text", [
+    "The Meiji Restoration for 11th graders", "Genghis Khan and the Mongol Empire", "The Stone Age for kids",
+])
+def test_a_historical_name_written_in_title_case_is_a_history_lesson_not_a_work(request_text):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == "history_lesson"
+
+
+@pytest.mark.parametrize(("request_text", "said", "not_said"), [
+    ("给五年级学生讲讲为什么会有四季", "四季成因", "会有四季"), ("为什么会下雨，三年级", "下雨的原因", "会下雨"),
+])
+async def test_a_why_question_is_said_by_its_subject_without_the_questions_verbs(request_text, said, not_said):
+    deck = await _offline_deck(request_text)
+    after_cover = " ".join(text for s in deck.slides[1:] for text in [s.title, *visible_items(s), s.notes])
+    assert said in after_cover and not_said not in after_cover, after_cover[:300]

@@ -22,6 +22,7 @@ from graphs.ppt.planning import (
     asks_for_picture,
     capitalised,
     colour_named,
+    history_kind,
     keywords_of,
     layout_asked,
     narration_length,
@@ -166,6 +167,78 @@ HISTORY_ASPECT_PHRASES_EN = {"Background and causes": "see the background and ca
                              "Key people": "meet the key people in {topic}", "Consequences": "weigh the consequences of {topic}",
                              "Sources and views": "read sources on {topic} and compare views",
                              "Discussion": "discuss {topic} and what it teaches us"}
+
+# A period (唐朝, "the Renaissance") has no causes, course and consequences of its own: it is told by what it was like
+# (its society, culture, achievements) and what it left; a person ("李白", "Napoleon") by their times, life, deeds, how
+# history judges them and their legacy (planning.history_kind). Sources and discussion are every history lesson's.
+_HISTORY_SHARED_ZH = {a: HISTORY_ASPECT_POINTS_ZH[a] for a in ("史料与观点", "讨论与启示")}
+_HISTORY_SHARED_EN = {a: HISTORY_ASPECT_POINTS_EN[a] for a in ("Sources and views", "Discussion")}
+PERIOD_ASPECT_POINTS_ZH = {"时代概况": ("起止时间", "疆域与政权", "兴衰脉络"), "政治与社会": ("政治制度", "社会生活", "经济发展"),
+                           "思想与文化": ("思想学术", "文学艺术", "对外交流"), "成就与代表人物": ("科技成就", "代表人物", "标志性事件"),
+                           "地位与影响": ("历史地位", "深远影响", "留存至今的遗产"), **_HISTORY_SHARED_ZH}
+PERIOD_ASPECT_PHRASES_ZH = {"时代概况": "了解{topic}的起止、疆域与兴衰", "政治与社会": "认识{topic}的政治制度与社会生活",
+                            "思想与文化": "感受{topic}的思想与文化", "成就与代表人物": "认识{topic}的主要成就与代表人物",
+                            "地位与影响": "理解{topic}的历史地位与影响", **{a: HISTORY_ASPECT_PHRASES_ZH[a] for a in _HISTORY_SHARED_ZH}}
+PERIOD_ASPECT_POINTS_EN = {"Overview": ("when it began and ended", "the lands and rulers", "rise and decline"),
+                           "Society and economy": ("how it was governed", "daily life", "trade and wealth"),
+                           "Culture and ideas": ("beliefs and ideas", "art and literature", "contact with others"),
+                           "Achievements and figures": ("the achievements", "the leading figures", "the landmark events"),
+                           "Legacy": ("its place in history", "the lasting influence", "what survives today"), **_HISTORY_SHARED_EN}
+PERIOD_ASPECT_TITLES_EN = {"Overview": "an overview of {topic}", "Society and economy": "society and economy in {topic}",
+                           "Culture and ideas": "the culture and ideas of {topic}",
+                           "Achievements and figures": "the achievements and figures of {topic}", "Legacy": "the legacy of {topic}",
+                           **{a: HISTORY_ASPECT_TITLES_EN[a] for a in _HISTORY_SHARED_EN}}
+PERIOD_ASPECT_PHRASES_EN = {"Overview": "see when and where {topic} took place",
+                            "Society and economy": "picture how people lived and worked in {topic}",
+                            "Culture and ideas": "explore the culture and ideas of {topic}",
+                            "Achievements and figures": "meet the achievements and leading figures of {topic}",
+                            "Legacy": "weigh the legacy of {topic}", **{a: HISTORY_ASPECT_PHRASES_EN[a] for a in _HISTORY_SHARED_EN}}
+PERSON_ASPECT_POINTS_ZH = {"时代背景": ("所处时代", "成长环境", "时代机遇"), "生平经历": ("早年经历", "人生转折", "晚年归宿"),
+                           "主要事迹与成就": ("主要事迹", "代表成就", "关键抉择"), "历史评价": ("同时代的评价", "后世评价", "功过得失"),
+                           "历史影响": ("对当时的影响", "对后世的影响", "留下的遗产"), **_HISTORY_SHARED_ZH}
+PERSON_ASPECT_PHRASES_ZH = {"时代背景": "了解{topic}所处的时代", "生平经历": "梳理{topic}的生平经历",
+                            "主要事迹与成就": "认识{topic}的主要事迹与成就", "历史评价": "学会客观评价{topic}",
+                            "历史影响": "理解{topic}的历史影响", **{a: HISTORY_ASPECT_PHRASES_ZH[a] for a in _HISTORY_SHARED_ZH}}
+PERSON_ASPECT_POINTS_EN = {"The times": ("the world they were born into", "the early years", "the chances of the age"),
+                           "Life story": ("the path to power or fame", "the turning points", "the later years"),
+                           "Deeds and achievements": ("the main deeds", "the great achievements", "the key decisions"),
+                           "How history judges them": ("views at the time", "later views", "strengths and failings"),
+                           "Legacy": ("influence in their day", "influence since", "what they left behind"), **_HISTORY_SHARED_EN}
+PERSON_ASPECT_TITLES_EN = {"The times": "the times of {topic}", "Life story": "the life of {topic}",
+                           "Deeds and achievements": "the deeds and achievements of {topic}",
+                           "How history judges them": "how history judges {topic}", "Legacy": "the legacy of {topic}",
+                           **{a: HISTORY_ASPECT_TITLES_EN[a] for a in _HISTORY_SHARED_EN}}
+PERSON_ASPECT_PHRASES_EN = {"The times": "see the times {topic} lived in", "Life story": "follow the life of {topic}",
+                            "Deeds and achievements": "know what {topic} did and achieved",
+                            "How history judges them": "judge {topic} fairly, by the evidence", "Legacy": "weigh the legacy of {topic}",
+                            **{a: HISTORY_ASPECT_PHRASES_EN[a] for a in _HISTORY_SHARED_EN}}
+# Each kind's parts, the ones a short lesson keeps, the one said first when the subject names its outcome ("唐朝的历史
+# 地位", "李白的影响") and the stages its timeline runs through.
+HISTORY_KIND_WORDING = {
+    ("period", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERIOD_ASPECT_POINTS_ZH.items()},
+                       "phrases": PERIOD_ASPECT_PHRASES_ZH, "core": ("时代概况", "思想与文化", "地位与影响"),
+                       "consequences": "地位与影响", "stages": ("兴起", "繁荣", "转折", "衰落")},
+    ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
+                       "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"),
+                       "consequences": "历史影响", "stages": ("早年", "崛起", "高峰", "晚年"),
+                       # a person is no event: "说清李白的来龙去脉" does not read
+                       "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
+                                       "学完这节课，希望大家能说清{topic}的生平、作为和历史地位。",
+                                       "开始之前，请大家想一想：关于{topic}，你已经知道些什么？", "课上有任何问题，都可以随时举手提出来。"),
+                       "concept": ("{name}：{description}", "它回答的问题：人物为什么会这样选择", "记住关键词：{unit}")},
+    ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
+                       "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
+                       "consequences": "Legacy", "stages": ("Rise", "Height", "Turning point", "Decline")},
+    ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
+                       "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
+                       "consequences": "Legacy", "stages": ("Early years", "Rise", "Height", "Later years"),
+                       # a person is no "it": "explain Abraham Lincoln with its dates" does not read
+                       "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
+                                       "By the end you should be able to tell the life of {topic}, with dates and evidence.",
+                                       "Before we start, think of what you already know about {topic}.",
+                                       "Raise your hand at any time if you have a question."),
+                       "concept": ("{name}: {description}", "The question it answers: why they chose as they did", "Keyword: {unit}")},
+}
 
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
@@ -588,6 +661,8 @@ HOW_THEY_FIT_EN = "how {topic} fit together"
 def _wording(request: OfflineRequest) -> dict:
     setting = request.fact("setting") if request.fact("setting") in ("work_lesson", "history_lesson", "talk", "training") else "lesson"
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
+    if setting == "history_lesson":
+        words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
     mechanism = words.get("mechanism")
     if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
         words = {**words, "aspects": {**words["aspects"], mechanism: (HOW_THEY_FIT_EN, words["aspects"][mechanism][1])},
@@ -603,9 +678,9 @@ def _phrase(request: OfflineRequest) -> str:
 # A history lesson's parts are its event's ("the background and causes of World War I", "辛亥革命的结果与影响"): a subject
 # that names one angle on the event ("the causes of World War I", "辛亥革命的历史意义") is said by the event in them, or
 # its titles read "the background and causes of the causes of …".
-_EVENT_ANGLE_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|roots|consequences|effects|impact|significance|legacy)"
-                             r"\s+(?:of|for|behind)\s+(?=\S)", re.IGNORECASE)
-_EVENT_ANGLE_ZH = re.compile(r"(?<=\w{2})的?(?:历史意义|意义|影响|原因|起因|经过|背景|由来|始末|过程)$")
+_EVENT_ANGLE_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|roots|consequences|effects|impact|significance|legacy|"
+                             r"life(?:\s+and\s+times)?|biography|history|story)\s+(?:of|for|behind)\s+(?=\S)", re.IGNORECASE)
+_EVENT_ANGLE_ZH = re.compile(r"(?<=\w{2})的?(?:历史意义|意义|影响|原因|起因|经过|背景|由来|始末|过程|一生|生平(?:事迹)?|传记|历史)$")
 _EVENT_OUTCOME = re.compile(r"(?:意义|影响|后果|结果)$|^(?:the\s+)?(?:consequences|effects|impact|significance|legacy)\b",
                             re.IGNORECASE)
 

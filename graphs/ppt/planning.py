@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, chinese_number, clip, language_of
+from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, language_of
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -138,8 +138,10 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
-                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|(?:middle|high|"
-                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+)")
+                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|(?:middle|high|"
+                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+|"
+                 # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
+                 + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
 _FOR_LISTENERS_EN = r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r")\b"
@@ -294,6 +296,7 @@ _NOT_A_WORK_HEADS_EN = frozenset("""war revolution empire dynasty kingdom republ
     ocean lake mountains desert forest rainforest reef canal bridge tower treaty act constitution declaration bang effect
     change warming process theory principle equation rule crisis deal trail expedition exploration discovery invasion
     battle siege rebellion uprising conquest crusade election pandemic plague disaster rush program programme mission
+    restoration reform reforms revolt mutiny massacre incident affair partition unification migration voyage voyages
     landing race bomb project life fall rise heart brain lungs skeleton chain web planet moon sun earth atom energy light
     sound electricity magnetism gravity climate weather volcano statue pyramid""".split())
 
@@ -319,7 +322,9 @@ def about_a_work(subject: str) -> bool:
     if language_of(text) == "zh":
         names = [m.group("name") for m in _WORK_NAME_ZH.finditer(text)]
         return any(not _RULE_NAME_ZH.search(name) for name in names) or bool(_WORK_WORDS_ZH.search(text))
-    return bool(_WORK_WORDS_EN.search(text)) or _titled_as_a_work(text)
+    # "Alexander the Great" and "Genghis Khan and the Mongol Empire" are people, though titled like a work
+    person = names_a_person(text) or names_a_person(re.split(r"\s+and\s+", text, maxsplit=1)[0])
+    return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not person)
 
 
 _VERSE = re.compile(r"诗|宋词|元曲|(?<![A-Za-z])(?:poems?|poetry|sonnets?|haikus?|odes?|verse|ballads?)(?![A-Za-z])", re.IGNORECASE)
@@ -341,7 +346,8 @@ _HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐
 _HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
                          r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
                          r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
-                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|"
+                         r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|eras?|(?:stone|bronze|iron|viking)\s+age|"
+                         r"restoration|"
                          r"(?:fall|rise|collapse|decline)\s+of\s+(?:the\s+)?(?-i:[A-Z][a-z])\w*|"
                          r"(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century|\d+\s*(?:BC|BCE|CE)|1\d{3}s?)\b", re.IGNORECASE)
 _HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|中学|小学|初中|高中)历史|历史课|"
@@ -350,11 +356,79 @@ _HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二�
 
 def about_history(subject: str, request: str = "") -> bool:
     """Whether a subject is a historical event, period or person ("秦始皇统一六国", "辛亥革命的历史意义", "the causes of
-    World War I", "the fall of Rome"), or the request names a history class; not a thing to explain ("水循环", "the
-    water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
+    World War I", "the fall of Rome", "讲讲李白的一生", "Abraham Lincoln"), or the request names a history class; not a
+    thing to explain ("水循环", "the water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
     text = subject.strip()
     named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
-    return bool(named) or bool(_HISTORY_CLASS.search(request))
+    return bool(named) or names_a_person(text) or bool(_HISTORY_CLASS.search(request))
+
+
+# A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
+_LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍)$")
+_LIFE_EN = re.compile(r"^(?:the\s+)?(?:(?:life|life\s+and\s+times|biography|story)\s+of\s+|who\s+(?:was|were)\s+)"
+                      r"|'s\s+life$", re.IGNORECASE)
+# English names a person by a title before the name ("Queen Victoria", "Emperor Meiji"), a number after it ("Louis
+# XIV", "Henry VIII"), an epithet ("Alexander the Great"), or a given name a reader knows as one; a title-case
+# subject without them ("Machine Learning", "Fire Safety") is a thing.
+_PERSON_TITLE_EN = (r"(?i:king|queen|emperor|empress|pharaoh|tsar|czar|tsarina|sultan|shah|khan|president|chancellor|"
+                    r"prime\s+minister|general|admiral|saint|st|sir|dame|pope|prince|princess|lord|lady|chairman|chief)")
+_NAMED_PERSON_EN = re.compile(rf"^(?:{_PERSON_TITLE_EN}\.?\s+[A-Z][\w'-]+|[A-Z][\w'-]+\s+(?:[IVX]+|the\s+(?:Great|Conqueror|"
+                              r"Elder|Younger|Wise|Bold))|[A-Z][\w'-]+(?:\s+[A-Z][\w.'-]*){0,3}\s+(?:Jr|Sr)\.?)$")
+# Given names of people history lessons are often about, alone ("Napoleon", "Cleopatra") or before a family name
+# ("Abraham Lincoln", "Marie Curie"): a short list of the commonest, not an encyclopedia.
+_GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia anne aristotle attila augustus benjamin
+    catherine charlemagne charles christopher cleopatra confucius elizabeth eleanor emmeline ferdinand florence francis
+    franklin frederick frida galileo genghis george hannibal harriet helen henry isaac ivan james joan johann john
+    joseph julius karl leonardo leo louis ludwig mahatma malala marco margaret maria marie martin mary michelangelo
+    muhammad napoleon nelson nicolaus nikola otto pablo peter plato queen ramses richard rosa saladin sigmund
+    simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang""".split())
+_PERSON_TAGS_ZH = ("nr", "nrfg", "nrt")
+
+
+def names_a_person(subject: str) -> bool:
+    """Whether a subject is a person ("李白", "讲讲孔子的一生", "秦始皇", "Napoleon", "Abraham Lincoln", "Queen
+    Victoria", "Louis XIV", "the life of Gandhi"): a Chinese one is a name by jieba's word tags (nr), all of it."""
+    text = subject.strip()
+    if language_of(text) == "zh":
+        name = _LIFE_ZH.sub("", text)
+        if not re.fullmatch(r"[\u3400-\u9fff]{2,6}", name):  # a name is a few characters, nothing else
+            return False
+        import jieba.posseg  # loaded on the first Chinese subject short enough to be a name, not on import
+        words = list(jieba.posseg.cut(name))
+        return len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH
+    if _LIFE_EN.search(text):
+        return True
+    text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
+    if _NAMED_PERSON_EN.match(text):
+        return True
+    words = text.split()
+    return 1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
+
+
+# What kind of history a lesson tells sets its parts: an event's causes, course and consequences; a period's (唐朝,
+# "the Renaissance", "the Roman Empire") society, culture, achievements and legacy; a person's times, life, deeds,
+# how history judges them and their legacy.
+_PERIOD_ZH = re.compile(r"^(?:[东西南北前后]?[夏商周秦汉晋隋唐宋元明清辽金][朝代]?|盛唐|大唐|两汉|明清|春秋|战国|春秋战国|三国|"
+                        r"魏晋|魏晋南北朝|南北朝|五代十国|文艺复兴|启蒙运动|古代?(?:埃及|希腊|罗马|印度|中国|巴比伦)|[\u3400-\u9fff]{1,6}"
+                        r"(?:时期|时代|年代|王朝|帝国|文明))(?:的?历史)?$")
+_PERIOD_EN = re.compile(r"^(?:the\s+)?(?:(?:history|story)\s+of\s+(?:the\s+)?)?(?:(?:[\w'-]+\s+){0,3}(?:era|age|period|"
+                        r"dynasty|empire|kingdom|civili[sz]ation|renaissance|enlightenment|middle\s+ages)|(?:ancient|medieval)"
+                        r"\s+[\w' -]+|\d{4}s|(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century(?:\s+[\w'-]+){0,2}|(?:[\w'-]+\s+)"
+                        r"{0,2}(?:renaissance|enlightenment|middle\s+ages))$", re.IGNORECASE)
+# "the fall of the Roman Empire", "唐朝的灭亡" are events in a period's life, told by their causes and course.
+_EVENT_IN_PERIOD = re.compile(r"\b(?:fall|rise|collapse|decline|founding|end|birth)\s+of\b|灭亡|兴起|建立|衰落|覆灭|崩溃",
+                              re.IGNORECASE)
+
+
+def history_kind(subject: str) -> Literal["event", "period", "person"]:
+    """"person" for a life ("李白的一生", "Napoleon"), "period" for an age, dynasty or civilisation ("唐朝", "the
+    Renaissance", "ancient Egypt"), else "event" ("辛亥革命", "the fall of Rome", "World War I")."""
+    text = subject.strip()
+    if names_a_person(text):
+        return "person"
+    if not _EVENT_IN_PERIOD.search(text) and (_PERIOD_ZH if language_of(text) == "zh" else _PERIOD_EN).match(text):
+        return "period"
+    return "event"
 
 
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson", "talk",
@@ -600,6 +674,8 @@ def capitalised(text: str) -> str:
 # …", "today we learn about …") it is said as the noun phrase it stands for.
 _WHAT_ZH = re.compile(r"^(?:什么是(?P<a>.+)|(?P<b>.+?)是什么)$")
 _WHY_ZH = re.compile(r"^(?P<who>.*?)为什么(?P<what>.+)$")
+_WHY_ZH_EXISTS = re.compile(r"^(?:会|要)?(?:有|出现|产生|形成)(?=\w{2})")
+_WHY_ZH_VERBS = re.compile(r"^(?:(?:会|要)?(?:有|出现|产生|形成)|会|要)(?=\w{2})")
 _HOW_ZH = re.compile(r"^(?P<who>.*?)(?P<is>是)?(?:怎么|怎样|如何)(?P<what>.+?)的?$")
 # What a thing does by itself ("起作用", "形成", "飞上天") is told by how it works (原理), not by a method (方法).
 _WORKINGS_ZH = re.compile(r"(?:起作用|作用|工作|运作|运转|运行|形成|产生|发生|出现|演变|进化|变化|传播|实现|发电|飞|动|长大)")
@@ -696,7 +772,12 @@ def topic_phrase(topic: str) -> str:
         if match := _WHAT_ZH.match(text):
             return match.group("a") or match.group("b")
         if match := _WHY_ZH.match(text):
-            return f"{match.group('who')}{match.group('what')}的原因"
+            # "为什么会有四季" asks where a thing comes from (四季的成因), "为什么会下雨" why it happens (下雨的原因):
+            # "会有四季的原因" keeps the question's own verbs
+            what = _WHY_ZH_VERBS.sub("", match.group("what")) if not match.group("who") else match.group("what")
+            if not match.group("who") and _WHY_ZH_EXISTS.match(match.group("what")):
+                return f"{what}的成因"
+            return f"{match.group('who')}{what}的原因"
         if match := _HOW_ZH.match(text):
             who, what = match.group("who"), match.group("what")
             if not who:
@@ -723,10 +804,38 @@ def subject_as_said(topic: str, request: str) -> str:
     """The subject as a sentence says it: a title drops the article the request gave a common noun ("Explain the water
     cycle" is titled "Water cycle"), a sentence keeps it ("today we learn about the water cycle", "the workings of the
     causes of …" is no English)."""
-    if language_of(topic) == "zh" or re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
+    if language_of(topic) == "zh":
+        return topic
+    topic = _without_title_capitals(topic)
+    if re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
         return topic
     said = re.search(rf"\b(?P<article>the|an?)\s+{re.escape(topic)}(?!\w)", request, re.IGNORECASE)
     return f"{said.group('article').lower()} {topic}" if said else topic
+
+
+# Heads of a thing a lesson explains, written in title case as a heading would be ("The Water Cycle", "The Human
+# Body", "Climate Change"): inside a sentence they are common nouns ("the core ideas of the water cycle").
+_COMMON_THING_HEADS_EN = frozenset("""cycle system body cell table chain web market economy process effect change warming
+    energy light sound electricity magnetism gravity climate weather volcano heart brain lungs skeleton planet atom
+    reaction safety management skills health pollution recycling""".split())
+# A word of a name keeps its capital inside such a heading: a possessive ("Newton's Laws"), an adjective made from a
+# name ("The Pythagorean Theorem", "Victorian"), a word with capitals of its own ("DNA", "iPhone").
+_NAME_WORD_EN = re.compile(r"^(?:[\w-]+['’]s|[A-Z][a-z]*(?:ian|ean)|\w*[A-Z]\w*[A-Z]\w*)$")
+
+
+def _without_title_capitals(topic: str) -> str:
+    """The subject as a sentence writes it: a leading "The" lower case ("an overview of the Renaissance"), and a
+    heading's capitals off a common thing ("Teach The Water Cycle" → "the water cycle"); a work keeps its title as
+    written ("an overview of The Great Gatsby")."""
+    if about_a_work(topic):
+        return topic
+    topic = re.sub(r"^The(?=\s)", "the", topic)
+    words = topic.split()
+    head = re.sub(r"[^A-Za-z]", "", _PHRASE_BREAK_EN.split(topic, 1)[0].split()[-1]).lower()
+    titled = all(w[:1].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words[1:] or words)
+    if not titled or not (head in _COMMON_THING_HEADS_EN or head.rstrip("s") in _COMMON_THING_HEADS_EN):
+        return topic
+    return " ".join(w if _NAME_WORD_EN.match(w) else w.lower() for w in words)
 
 
 # Words in -s that are one thing ("physics", "the news", "a crisis"): the -s rule would make them plural.

@@ -53,9 +53,11 @@ WORK_LESSON_SETTING = ("\nThis deck is a lesson reading a work (a book, poem, es
                        "discussion as activities; never mechanisms, applications, trends or experiments.")
 # A lesson on a historical event, period or person: a real model gets the parts the offline one uses.
 HISTORY_LESSON_SETTING = ("\nThis deck is a history lesson on an event, a period or a person, not a science topic: build it "
-                          "from a history teacher's parts (the background and causes, the course of events on a timeline, "
-                          "the key people, the consequences and significance, primary sources and historians' differing "
-                          "views, discussion), with source reading, timelines and debate as activities; never mechanisms, "
+                          "from a history teacher's parts (for an event the background and causes, the course of events on "
+                          "a timeline, the key people, the consequences and significance; for a period or dynasty its "
+                          "society, culture, achievements and legacy; for a person their times, life, deeds, how history "
+                          "judges them and their legacy; always primary sources and historians' differing views, "
+                          "discussion), with source reading, timelines and debate as activities; never mechanisms, "
                           "applications, trends, experiments or 'everyday life' examples.")
 SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesson": WORK_LESSON_SETTING,
                  "history_lesson": HISTORY_LESSON_SETTING}
