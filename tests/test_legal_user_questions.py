@@ -799,3 +799,24 @@ async def test_unpaid_social_insurance_on_probation_cites_the_employers_duty_to_
     cited = [(c["law"], c["article"]) for c in _verified(run)]
     assert ("中华人民共和国社会保险法", "58") in cited[:3], cited
     assert ("中华人民共和国劳动合同法", "38") in cited, cited
+
+
+async def test_a_rear_end_collision_leads_with_who_pays_a_collisions_damages_not_a_hit_and_run(knowledge):
+    run = await GraphRunner(knowledge).ask("我开车在红灯前停车，被后面的车追尾了，对方应该怎么赔偿？")
+    first = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)][:3]
+    # 1208 (the 道交法 governs), 1213 (the insurer first), 道交法 76 (then the one at fault); nobody fled (1216)
+    assert sorted(first) == [("民法典", "1208"), ("民法典", "1213"), ("道路交通安全法", "76")], first
+
+
+async def test_hit_by_a_taxi_is_no_question_about_a_lent_or_rented_car(knowledge):
+    run = await GraphRunner(knowledge).ask("过马路被出租车撞了，腿骨折了")
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert ("民法典", "1209") not in cited and ("民法典", "1213") in cited, cited
+
+
+@pytest.mark.parametrize("question", ["My landlord came into my apartment while I was out, without asking me",
+                                      "房东趁我上班的时候自己开门进了我租的房子"])
+async def test_a_landlord_entering_the_home_unasked_is_answered_from_the_privacy_of_the_home(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert cited[0] == ("民法典", "1033") and ("刑法", "245") in cited, cited
