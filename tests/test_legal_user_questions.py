@@ -820,3 +820,22 @@ async def test_a_landlord_entering_the_home_unasked_is_answered_from_the_privacy
     run = await GraphRunner(knowledge).ask(question)
     cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
     assert cited[0] == ("民法典", "1033") and ("刑法", "245") in cited, cited
+
+
+async def test_a_debt_unpaid_for_years_is_answered_first_with_the_limitation_period(knowledge):
+    run = await GraphRunner(knowledge).ask("朋友欠我2万块钱三年了，现在还能起诉吗")
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert cited[0] == ("民法典", "188"), cited  # three years from when the lender knew
+
+
+async def test_wages_owed_for_years_are_answered_with_the_labour_arbitration_time_limit_not_the_civil_one(knowledge):
+    run = await GraphRunner(knowledge).ask("公司欠我工资两年了，还能要吗")
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert ("劳动争议调解仲裁法", "27") in cited and ("民法典", "188") not in cited, cited
+    assert all(law.startswith("劳动") for law, _ in cited), cited  # no 海商法 or rural land arbitration
+
+
+async def test_wages_called_gongqian_are_wages_not_a_loan(knowledge):
+    run = await GraphRunner(knowledge).ask("老板欠我三个月工钱不给")
+    laws = [c["law"].removeprefix("中华人民共和国") for c in _verified(run)]
+    assert laws and "民法典" not in laws, laws
