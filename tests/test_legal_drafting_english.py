@@ -115,3 +115,11 @@ def test_an_english_iou_due_next_monday_or_at_the_end_of_next_month_is_written_a
     month_end = extract_fields(iou, "Write an IOU: Li Lei borrowed 3000 yuan from me, due at the end of next month",
                                friday)
     assert (monday["term"], month_end["term"]) == ("2026年11月30日前", "2026年12月31日")
+
+
+async def test_a_finished_draft_ends_with_a_drafts_disclaimer_not_the_answers_one(knowledge):
+    runner = GraphRunner(knowledge)
+    await runner.ask("帮我写一份借条，王芳借给我三千元")
+    run = await runner.answer("use defaults")
+    assert run.answer.rstrip().endswith(t("legal.draft_disclaimer")) and t("legal.disclaimer") not in run.answer
+    assert "律师" in t("legal.draft_disclaimer") and "lawyer" in t("legal.draft_disclaimer", locale="en")

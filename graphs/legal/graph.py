@@ -468,7 +468,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     if marked:
         note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,
                         fields=join_items(template.label(k) for k in marked))
-    stream_answer(ctx, f"{note}\n\n---\n{t('legal.disclaimer')}")
+    stream_answer(ctx, f"{note}\n\n---\n{t('legal.draft_disclaimer')}")
     return {"draft": {**draft, "template": template_id}, "pending": [], "trace": records}
 
 
