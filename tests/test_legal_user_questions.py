@@ -839,3 +839,11 @@ async def test_wages_called_gongqian_are_wages_not_a_loan(knowledge):
     run = await GraphRunner(knowledge).ask("老板欠我三个月工钱不给")
     laws = [c["law"].removeprefix("中华人民共和国") for c in _verified(run)]
     assert laws and "民法典" not in laws, laws
+
+
+@pytest.mark.parametrize("question", ["I was fired without notice after 3 years, what compensation can I get?",
+                                      "公司没提前通知就把我辞退了，我干了三年，能拿多少补偿"])
+async def test_how_much_a_dismissed_worker_gets_is_answered_with_a_months_wage_per_year(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    first = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)][:2]
+    assert ("劳动合同法", "47") in first, first  # not only the notice rules (37, 40): the amount is asked
