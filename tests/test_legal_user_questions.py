@@ -847,3 +847,9 @@ async def test_how_much_a_dismissed_worker_gets_is_answered_with_a_months_wage_p
     run = await GraphRunner(knowledge).ask(question)
     first = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)][:2]
     assert ("劳动合同法", "47") in first, first  # not only the notice rules (37, 40): the amount is asked
+
+
+def test_a_complaint_request_that_tells_what_happened_fills_the_facts_up_to_the_demand():
+    fields = extract_fields(TEMPLATES["civil_complaint"],
+                            "帮我写一份起诉状，原告李明，被告王强，王强2023年借我3万元至今未还，要求归还借款及利息")
+    assert (fields["facts"], fields["claims"]) == ("王强2023年借我3万元至今未还", "归还借款及利息")
