@@ -853,3 +853,8 @@ def test_a_complaint_request_that_tells_what_happened_fills_the_facts_up_to_the_
     fields = extract_fields(TEMPLATES["civil_complaint"],
                             "帮我写一份起诉状，原告李明，被告王强，王强2023年借我3万元至今未还，要求归还借款及利息")
     assert (fields["facts"], fields["claims"]) == ("王强2023年借我3万元至今未还", "归还借款及利息")
+
+
+def test_an_iou_for_money_lent_to_the_user_does_not_name_the_lender_as_the_borrower():
+    fields = extract_fields(TEMPLATES["iou"], "帮我写一份借条，王芳借给我三千元")
+    assert fields["lender"] == "王芳" and fields.get("borrower") != "王芳", fields
