@@ -293,3 +293,9 @@ async def test_the_offline_intent_classifier_does_not_stall_the_server_while_it_
         beside.cancel()
     assert result.via in {"model", "rules_over_model"}
     assert ticks >= 20
+
+
+def test_the_chinese_disclaimers_have_no_space_for_a_terminal_to_break_the_sentence_at():
+    # "以上内容由 AI 根据…" was wrapped after "AI", leaving two words alone on the first line.
+    for key in ("legal.disclaimer", "legal.draft_disclaimer"):
+        assert " " not in t(key, locale="zh"), t(key, locale="zh")
