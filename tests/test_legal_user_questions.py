@@ -858,3 +858,11 @@ def test_a_complaint_request_that_tells_what_happened_fills_the_facts_up_to_the_
 def test_an_iou_for_money_lent_to_the_user_does_not_name_the_lender_as_the_borrower():
     fields = extract_fields(TEMPLATES["iou"], "帮我写一份借条，王芳借给我三千元")
     assert fields["lender"] == "王芳" and fields.get("borrower") != "王芳", fields
+
+
+@pytest.mark.parametrize("question", ["外卖小哥送餐时把我撞伤了，平台说不关他们的事",
+                                      "A delivery rider knocked me down on his scooter, the platform says it's not their problem"])
+async def test_a_delivery_rider_who_hurt_someone_is_answered_with_the_employers_liability(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert cited and cited[0] == ("民法典", "1191"), cited  # who one works for answers, not 个人信息保护法 69
