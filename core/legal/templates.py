@@ -566,15 +566,13 @@ def english_period(text: str, today: date) -> str | None:
     first = _english_date(f"{day_month} {year}")
     if first is None:
         return None
-    if first < today and not start.group(2):
-        first = first.replace(year=year + 1) if not (first.month == 2 and first.day == 29) else None
-        if first is None:
-            return None
-    length = span.group(1) or f"{span.group(2)} {span.group(3)}"
-    count, unit = length.split()[0].lower(), length.split()[1].lower().rstrip("s")
-    months = int(_EN_NUMBERS.get(count, count)) * (12 if unit == "year" else 1)
-    if unit not in ("year", "month"):
+    if first < today and not start.group(2):  # 1 March said in November: the coming one
+        first = _months_later(first, 12)
+    count, unit = (span.group(1) or f"{span.group(2)} {span.group(3)}").lower().split()
+    unit = unit.rstrip("s")
+    if unit not in ("year", "month"):  # a lease of weeks or days: its length alone is the term
         return None
+    months = int(_EN_NUMBERS.get(count, count)) * (12 if unit == "year" else 1)
     last = _months_later(first, months) - timedelta(days=1)
     return f"{first.year}年{first.month}月{first.day}日至{last.year}年{last.month}月{last.day}日"
 
