@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
+from datetime import date
 
 from core.i18n import current_locale, set_locale, t
 from core.legal.templates import PLACEHOLDER, TEMPLATES, extract_fields
@@ -97,3 +98,28 @@ async def test_an_answer_in_english_is_written_into_the_chinese_document_in_its_
         run = await runner.answer({"address": "Room 302, 8 Jianguo Road, Beijing", "term": "one year"})
     markdown = run.artifact("legal_document")["content"]["markdown"]
     assert "租赁期限：1年" in markdown and "one year" not in markdown, markdown
+
+
+def test_an_english_lease_request_carries_its_address_and_its_period_into_the_lease():
+    fields = extract_fields(TEMPLATES["lease_contract"],
+                            "Draft a lease: landlord John Smith, tenant Li Wei, the flat at Room 301, 12 Jianguo Road, "
+                            "Chaoyang District, Beijing, rent 5000 yuan a month, from 1 March for a year",
+                            today=date(2026, 11, 27))
+    assert fields["address"] == "Room 301, 12 Jianguo Road, Chaoyang District, Beijing"
+    assert fields["term"] == "2027年3月1日至2028年2月29日"  # the next 1 March, a year less a day on
+
+
+def test_an_english_iou_due_next_monday_or_at_the_end_of_next_month_is_written_as_that_date():
+    iou, friday = TEMPLATES["iou"], date(2026, 11, 27)
+    monday = extract_fields(iou, "Draft an IOU: I lent Zhang San 5000 yuan, he pays me back by next Monday", friday)
+    month_end = extract_fields(iou, "Write an IOU: Li Lei borrowed 3000 yuan from me, due at the end of next month",
+                               friday)
+    assert (monday["term"], month_end["term"]) == ("2026年11月30日前", "2026年12月31日")
+
+
+async def test_a_finished_draft_ends_with_a_drafts_disclaimer_not_the_answers_one(knowledge):
+    runner = GraphRunner(knowledge)
+    await runner.ask("帮我写一份借条，王芳借给我三千元")
+    run = await runner.answer("use defaults")
+    assert run.answer.rstrip().endswith(t("legal.draft_disclaimer")) and t("legal.disclaimer") not in run.answer
+    assert "律师" in t("legal.draft_disclaimer") and "lawyer" in t("legal.draft_disclaimer", locale="en")

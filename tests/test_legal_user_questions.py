@@ -799,3 +799,70 @@ async def test_unpaid_social_insurance_on_probation_cites_the_employers_duty_to_
     cited = [(c["law"], c["article"]) for c in _verified(run)]
     assert ("中华人民共和国社会保险法", "58") in cited[:3], cited
     assert ("中华人民共和国劳动合同法", "38") in cited, cited
+
+
+async def test_a_rear_end_collision_leads_with_who_pays_a_collisions_damages_not_a_hit_and_run(knowledge):
+    run = await GraphRunner(knowledge).ask("我开车在红灯前停车，被后面的车追尾了，对方应该怎么赔偿？")
+    first = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)][:3]
+    # 1208 (the 道交法 governs), 1213 (the insurer first), 道交法 76 (then the one at fault); nobody fled (1216)
+    assert sorted(first) == [("民法典", "1208"), ("民法典", "1213"), ("道路交通安全法", "76")], first
+
+
+async def test_hit_by_a_taxi_is_no_question_about_a_lent_or_rented_car(knowledge):
+    run = await GraphRunner(knowledge).ask("过马路被出租车撞了，腿骨折了")
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert ("民法典", "1209") not in cited and ("民法典", "1213") in cited, cited
+
+
+@pytest.mark.parametrize("question", ["My landlord came into my apartment while I was out, without asking me",
+                                      "房东趁我上班的时候自己开门进了我租的房子"])
+async def test_a_landlord_entering_the_home_unasked_is_answered_from_the_privacy_of_the_home(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert cited[0] == ("民法典", "1033") and ("刑法", "245") in cited, cited
+
+
+async def test_a_debt_unpaid_for_years_is_answered_first_with_the_limitation_period(knowledge):
+    run = await GraphRunner(knowledge).ask("朋友欠我2万块钱三年了，现在还能起诉吗")
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert cited[0] == ("民法典", "188"), cited  # three years from when the lender knew
+
+
+async def test_wages_owed_for_years_are_answered_with_the_labour_arbitration_time_limit_not_the_civil_one(knowledge):
+    run = await GraphRunner(knowledge).ask("公司欠我工资两年了，还能要吗")
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert ("劳动争议调解仲裁法", "27") in cited and ("民法典", "188") not in cited, cited
+    assert all(law.startswith("劳动") for law, _ in cited), cited  # no 海商法 or rural land arbitration
+
+
+async def test_wages_called_gongqian_are_wages_not_a_loan(knowledge):
+    run = await GraphRunner(knowledge).ask("老板欠我三个月工钱不给")
+    laws = [c["law"].removeprefix("中华人民共和国") for c in _verified(run)]
+    assert laws and "民法典" not in laws, laws
+
+
+@pytest.mark.parametrize("question", ["I was fired without notice after 3 years, what compensation can I get?",
+                                      "公司没提前通知就把我辞退了，我干了三年，能拿多少补偿"])
+async def test_how_much_a_dismissed_worker_gets_is_answered_with_a_months_wage_per_year(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    first = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)][:2]
+    assert ("劳动合同法", "47") in first, first  # not only the notice rules (37, 40): the amount is asked
+
+
+def test_a_complaint_request_that_tells_what_happened_fills_the_facts_up_to_the_demand():
+    fields = extract_fields(TEMPLATES["civil_complaint"],
+                            "帮我写一份起诉状，原告李明，被告王强，王强2023年借我3万元至今未还，要求归还借款及利息")
+    assert (fields["facts"], fields["claims"]) == ("王强2023年借我3万元至今未还", "归还借款及利息")
+
+
+def test_an_iou_for_money_lent_to_the_user_does_not_name_the_lender_as_the_borrower():
+    fields = extract_fields(TEMPLATES["iou"], "帮我写一份借条，王芳借给我三千元")
+    assert fields["lender"] == "王芳" and fields.get("borrower") != "王芳", fields
+
+
+@pytest.mark.parametrize("question", ["外卖小哥送餐时把我撞伤了，平台说不关他们的事",
+                                      "A delivery rider knocked me down on his scooter, the platform says it's not their problem"])
+async def test_a_delivery_rider_who_hurt_someone_is_answered_with_the_employers_liability(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
+    assert cited and cited[0] == ("民法典", "1191"), cited  # who one works for answers, not 个人信息保护法 69

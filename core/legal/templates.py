@@ -364,8 +364,15 @@ _EN_SUM = r"(?:(?i:RMB|CNY)\s?|[¥￥]\s?)[\d,]+(?:\.\d+)?|[\d,]+(?:\.\d+)?\s?(?
 _EN_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _EN_DATE = (rf"(?:{_EN_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_EN_MONTHS}),?\s+\d{{4}}"
             r"|\d{4}-\d{1,2}-\d{1,2}")
-_EN_LENGTH = r"(?:\d+|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\s+(?i:years?|months?|weeks?|days?)"
-_EN_DUE = rf"(?i:by|before|due(?:\s+on)?|until|on|repaid\s+on)\s+({_EN_DATE})|(?i:within|in|for|after)\s+(?:(?i:a|an)\s+)?({_EN_LENGTH})"
+# "a year" is one year: the article is the number ("for a year", "within a month").
+_EN_LENGTH = r"(?:\d+|(?i:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\s+(?i:years?|months?|weeks?|days?)"
+_EN_DUE = rf"(?i:by|before|due(?:\s+on)?|until|on|repaid\s+on)\s+({_EN_DATE})|(?i:within|in|for|after)\s+({_EN_LENGTH})"
+# Where a home is, said in English ("the flat at Room 301, 12 Jianguo Road, Beijing"): its commas are the
+# address's own, so it runs on until the next field of the request (rent, deposit, from…) or the sentence's end.
+_EN_NEXT_FIELD = (r"(?i:rent|monthly|deposit|from|starting|beginning|commencing|for|tenant|landlord|lessor|lessee"
+                  r"|paid|payable|to\s+be|use[ds]?|signed)")
+_EN_ADDRESS = (r"(?i:address(?:\s+is)?\s*:?|located\s+at|(?:flat|apartment|house|home|property|unit|room|place|premises)"
+               rf"\s+(?:at|in|on))\s+(\S.{{3,80}}?)(?=,?\s+(?:(?i:the)\s+)?{_EN_NEXT_FIELD}\b|\s*[;\n]|\.(?:\s+[A-Z]|\s*$)|\s*$)")
 
 FIELD_PATTERNS: dict[str, list[str]] = {
     # "借给张三五万元": a name of two or more characters first, so 三 stays with 张 and the amount is 五万元.
@@ -411,7 +418,7 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                 rf"(?:交来|支付|付|收到)[^，,。]*?({_PAYMENT_KINDS})"],
     "borrower": [r"(?:借款人|乙方|债务人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=向|借|[，,。\s]|$)",
                  r"借给([\u4e00-\u9fff]{2,3}?)(?=[\d一二三四五六七八九十两]|人民币)",
-                 r"([\u4e00-\u9fff]{2,4})借[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]",
+                 r"([\u4e00-\u9fff]{2,4})借(?!给)[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]",
                  # "李四借我2万": the one who borrowed from the user.
                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:向我|跟我|找我)?借了?我",
              rf"(?i:borrower)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}",
@@ -425,7 +432,7 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                r"租给([\u4e00-\u9fff]{2,3}?)(?=[，,。；;\s]|$)",
              rf"(?i:tenant|lessee)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}"],
     "address": [r"(?:房屋地址|房屋坐落|地址|位于|坐落于?)\s*[:：为是在]?\s*([^，,。；;\n]{4,40})",
-                r"(?:把|将)([^，,。；;\n]{4,40}?)的?(?:房子|房屋|住房|公寓)(?:出)?租给"],
+                r"(?:把|将)([^，,。；;\n]{4,40}?)的?(?:房子|房屋|住房|公寓)(?:出)?租给", _EN_ADDRESS],
     "rent": [rf"(?:月租金|月租|租金|房租)\s*(?:每月)?\s*[:：为是]?\s*({_AMOUNT}|[\d,]+)(?:\s*/\s*月|每月|一个月)?",
              rf"(?i:rent)\s*(?:(?i:of|is|at)\s+)?[:：]?\s*({_EN_SUM})",
              # A sum by the month is the rent, with or without the word ("3000 yuan a month", 每月3000元).
@@ -445,13 +452,18 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
     "client": [r"委托人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
     "claims": [r"(?:请求|要求)\s*[:：]?\s*([^。\n]{4,120})"],
+    # What happened, labelled, or told in the request itself ("王强2023年借我3万元至今未还，要求归还"): the
+    # clause that says what the other side did, up to the demand that follows it.
+    "facts": [r"(?:事实与理由|事实和理由|事实|经过)\s*[:：]\s*([^\n]{4,300}?)(?=[，,。；;]?\s*(?:诉讼请求|请求|要求)|\n|$)",
+              r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|打伤|撞|辞退|开除|违约|拒绝|损坏)"
+              r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$)"],
     "demands": [r"要求(?:对方|他们|其)?\s*[:：]?\s*([^。\n]{4,120})"],
 }
 
 
 _MONEY_FIELDS = {"amount", "rent", "deposit", "salary"}
 _EN_NUMBERS = {word: str(n) for n, word in enumerate(
-    "one two three four five six seven eight nine ten eleven twelve".split(), start=1)}
+    "one two three four five six seven eight nine ten eleven twelve".split(), start=1)} | {"a": "1", "an": "1"}
 _EN_UNITS = {"year": "年", "month": "个月", "week": "周", "day": "天"}
 
 
@@ -471,6 +483,9 @@ def in_document_form(key: str, value: str, text: str = "") -> str:
         if due:
             before = re.search(rf"(?i:by|before)\s+{re.escape(value)}", text)
             return f"{due.year}年{due.month}月{due.day}日" + ("前" if before else "")
+        # An answer to the question for the term ("from 1 March for a year", "next Monday") is reckoned as a request's is.
+        today = date.today()
+        return english_period(value, today) or relative_due_date(in_chinese_dates(value), today) or value
     return value
 
 
@@ -498,11 +513,75 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
                 # 人民币 is the documents' own word before the sum: written once, not twice.
                 values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
                 break
-    if "term" in keys and "term" not in values:
-        due = relative_due_date(text, today or date.today())
-        if due:
-            values["term"] = due
+    if "term" in keys:
+        today = today or date.today()
+        # A start and a length ("from 1 March for a year") are the period itself: its two dates, not "1年" alone.
+        period = english_period(text, today)
+        due = None if period or "term" in values else relative_due_date(in_chinese_dates(text), today)
+        if period or due:
+            values["term"] = period or due
     return values
+
+
+# Days and months said relative to today in English, as the Chinese words `relative_due_date` reads
+# ("by next Monday" → 下周一前, "at the end of next month" → 下个月底): one reckoning of dates for both languages.
+_EN_WEEKDAYS = {day: "一二三四五六日"[n] for n, day in
+                enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
+_EN_RELATIVE = re.compile(
+    r"(?i:(?P<before>by|before|no\s+later\s+than)\s+|on\s+|until\s+)?(?:(?i:the)\s+)?(?:"
+    r"(?P<week>(?i:next|this))\s+(?P<weekday>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday))"
+    r"|(?i:end\s+of\s+(?:the\s+)?)(?P<period>(?i:next\s+month|this\s+month|month|next\s+year|this\s+year|year)))\b")
+_EN_PERIOD_ENDS = {"next month": "下个月底", "this month": "月底", "month": "月底", "next year": "明年年底",
+                   "this year": "年底", "year": "年底"}
+
+
+def in_chinese_dates(text: str) -> str:
+    """`text` with each English relative date as the Chinese words for it and a word for paying back, so
+    `relative_due_date` reckons it ("repay me by next Monday" → "repay me 下周一前还")."""
+    def chinese(match: re.Match[str]) -> str:
+        found = match.groupdict()
+        if found["weekday"]:
+            day = ("下周" if found["week"].lower() == "next" else "本周") + _EN_WEEKDAYS[found["weekday"].lower()]
+        else:
+            day = _EN_PERIOD_ENDS[" ".join(found["period"].lower().split())]
+        return f"{day}{'前' if found['before'] else ''}还"
+
+    return _EN_RELATIVE.sub(chinese, text)
+
+
+_EN_START = (r"(?i:from|starting(?:\s+on|\s+from)?|beginning(?:\s+on)?|commencing(?:\s+on)?)\s+(?:(?i:the)\s+)?"
+             rf"(\d{{1,2}}(?:st|nd|rd|th)?(?:\s+(?i:of))?\s+(?:{_EN_MONTHS})|(?:{_EN_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?)"
+             r"(?:,?\s+(\d{4}))?")
+_EN_SPAN = rf"(?i:for)\s+({_EN_LENGTH})|\b(\d+|(?i:one|two|three|four|five|six|twelve))-(?i:(year|month))\b"
+
+
+def english_period(text: str, today: date) -> str | None:
+    """"from 1 March for a year", said on 2026-11-27 → "2027年3月1日至2028年2月29日": a start without its year
+    is the next such day; None unless both the start and the length are said."""
+    start, span = re.search(_EN_START, text), re.search(_EN_SPAN, text)
+    if not start or not span:
+        return None
+    day_month = re.sub(r"(?<=\d)(st|nd|rd|th)|\s+of\b", "", start.group(1), flags=re.IGNORECASE)
+    year = int(start.group(2) or today.year)
+    first = _english_date(f"{day_month} {year}")
+    if first is None:
+        return None
+    if first < today and not start.group(2):  # 1 March said in November: the coming one
+        first = _months_later(first, 12)
+    count, unit = (span.group(1) or f"{span.group(2)} {span.group(3)}").lower().split()
+    unit = unit.rstrip("s")
+    if unit not in ("year", "month"):  # a lease of weeks or days: its length alone is the term
+        return None
+    months = int(_EN_NUMBERS.get(count, count)) * (12 if unit == "year" else 1)
+    last = _months_later(first, months) - timedelta(days=1)
+    return f"{first.year}年{first.month}月{first.day}日至{last.year}年{last.month}月{last.day}日"
+
+
+def _months_later(start: date, months: int) -> date:
+    """The same day `months` later (the month's last day when it has no such day: 31 January + 1 month)."""
+    year, month = divmod(start.month - 1 + months, 12)
+    year, month = start.year + year, month + 1
+    return date(year, month, min(start.day, calendar.monthrange(year, month)[1]))
 
 
 # 月底 / 下个月底 / 年底 / 明年年底 / 下个月15号 / 下周五, then 前 (or not) and a word for paying back.

@@ -435,8 +435,10 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
             facts={"text": state["text"], "template": template.id if template else None})
         fields = {k: v for k, v in extracted.values.items() if v and v.strip()}
         handed = (state.get("context") or {}).get("facts") or []
-        if handed and template is not None and "facts" in {f.key for f in template.fields} and not fields.get("facts"):
-            fields["facts"] = state["text"] + "\n\n" + t("legal.handover_basis") + "\n" + "\n".join(f"- {f}" for f in handed)
+        if handed and template is not None and "facts" in {f.key for f in template.fields}:
+            # The research's articles go with the facts, whether the request told them or not.
+            told = fields.get("facts") or state["text"]
+            fields["facts"] = told + "\n\n" + t("legal.handover_basis") + "\n" + "\n".join(f"- {f}" for f in handed)
         draft = {"template": template.id if template else None, "fields": fields, "rounds": 0, "defaults": False}
         records.append(step(trace_id, "tool", "extract_fields", input=state["text"][:200],
                             output=sorted(fields), duration_ms=_ms(started)))
@@ -468,7 +470,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     if marked:
         note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,
                         fields=join_items(template.label(k) for k in marked))
-    stream_answer(ctx, f"{note}\n\n---\n{t('legal.disclaimer')}")
+    stream_answer(ctx, f"{note}\n\n---\n{t('legal.draft_disclaimer')}")
     return {"draft": {**draft, "template": template_id}, "pending": [], "trace": records}
 
 
