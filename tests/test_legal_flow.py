@@ -141,9 +141,9 @@ async def test_drafting_asks_for_missing_fields_then_writes_the_document(knowled
     questions = first.state["pending"]
     assert 1 <= len(questions) <= 3 and questions[0]["id"] == "applicant"
     run = await runner.answer({"applicant": "王五", "respondent": "某某科技有限公司", "claims": "支付拖欠工资两万元"})
-    if run.next:  # the template has five required fields: a second round asks the rest, not what was told
-        assert {q["id"] for q in run.state["pending"]} == {"employment"}
-        run = await runner.answer({"employment": "2022年入职，月薪六千"})
+    # the template has five required fields: a second round asks the rest, not what was told
+    assert run.next and {q["id"] for q in run.state["pending"]} == {"employment"}
+    run = await runner.answer({"employment": "2022年入职，月薪六千"})
     document = run.artifact("legal_document")
     assert document["content"]["missingFields"] == []
     assert "王五" in document["content"]["markdown"] and "某某科技有限公司" in document["content"]["markdown"]
