@@ -307,26 +307,28 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     labels = {r["relation"] for r in relations or []}
     relation_word = next((w for w in sorted(labels, key=len, reverse=True) if w in text), None)
 
-    if subject is None and referent and not relation_word:
-        subject = referent
-    if subject is None and relation_word:
-        holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
-        if pronoun and references.get(pronoun) in holders:
-            subject = references[pronoun]
-        elif len(holders) == 1:
-            subject = holders[0]
-        elif len(holders) > 1:
-            turn["candidates"] = holders
-            return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which", pronoun=read.pronoun_as_written(text) or "",
-                                                       relation=relation_word,
-                                                       candidates=join_items(holders)),
-                                "candidates": holders, "missing": "subject"}])
-    subject = subject or referent
     roles: dict[str, list[str]] = {}
     for person in tools.graph.files.all_characters():
         roles.setdefault(person.role, []).append(person.name)
     # "沈墨和主角什么时候决裂的" / "when did Corin and the hero fall out": a role held by one character names them
     by_role = [held[0] for role, held in roles.items() if len(held) == 1 and read.names_role(text, role)]
+    if subject is None and referent and not relation_word:
+        subject = referent
+    if subject is None and relation_word:
+        holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
+        # "主角的青梅竹马是谁": the role says whose, though both of a pair call each other so
+        holders_by_role = [name for name in by_role if name in holders]
+        if pronoun and references.get(pronoun) in holders:
+            subject = references[pronoun]
+        elif len(holders) == 1 or len(holders_by_role) == 1:
+            subject = holders_by_role[0] if len(holders_by_role) == 1 else holders[0]
+        elif len(holders) > 1:
+            turn["candidates"] = holders
+            written = read.pronoun_as_written(text)
+            question = (t("novel.chat_ask_which", pronoun=written, relation=relation_word, candidates=join_items(holders))
+                        if written else t("novel.chat_ask_whose", relation=relation_word, candidates=join_items(holders)))
+            return _ask(turn, [{"id": "who", "question": question, "candidates": holders, "missing": "subject"}])
+    subject = subject or referent
     if subject is None and not pronoun and not relation_word:
         # "反派是谁" / "主角为什么…" / "who is the villain": a role held by one character names them; in a
         # who-question only when the role is what is asked ("who is the hero's master" asks of someone else).
