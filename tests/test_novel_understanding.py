@@ -394,3 +394,66 @@ def test_who_is_the_protagonist_quotes_only_passages_that_name_the_protagonist(s
 def test_a_chinese_name_said_with_a_post_is_a_character_by_that_post(description, name, post):
     # "盐帮帮主顾远舟" named no one: jieba cut it 帮帮 / 主顾, and the villain the author named was replaced.
     assert any(c.name == name and c.said_as == post for c in read.characters_in_description(description))
+
+
+def test_someone_brought_in_by_a_calling_jieba_cuts_in_two_is_a_character():
+    # "采茶女苏晚晴" named no one (jieba cuts 采茶 / 女): the heroine was dropped and a side character led the book.
+    person = read.characters_in_description("江南茶乡，采茶女苏晚晴继承了祖母的百年茶庄。")[0]
+    assert (person.name, person.said_as, person.gender) == ("苏晚晴", "采茶女", "女")
+
+
+@pytest.mark.parametrize("description, name, gender", [
+    ("落魄书生周慕白来到京城。茶商顾德安想骗他的钱。慕白不善言辞，他却看穿了骗局。", "周慕白", "男"),
+    ("猎户林晚和师父赵大成住在山中。赵大成年迈多病。阿晚十六岁那年，她独自下山。", "林晚", "女"),
+    ("The story follows Dr. Helen Okafor. When miners fall ill of a strange fever, Helen hides the samples. She trusts no one.",
+     "Dr. Helen Okafor", "female"),
+])
+def test_a_character_called_by_a_shorter_name_later_is_one_person(description, name, gender):
+    # 慕白 / 阿晚 / Helen were no one (or a second person, "Helen"), so the pronouns after them told nothing.
+    people = read.characters_in_description(description)
+    person = next(p for p in people if p.name == name)
+    assert person.gender == gender and not any(p.name in ("慕白", "阿晚", "Helen") for p in people)
+
+
+def test_a_question_naming_someone_by_given_name_is_about_that_character():
+    # "晚晴和赵德昌是什么关系" was answered about 赵德昌 alone: 晚晴 was no one of the book.
+    assert read.names_in("晚晴和赵德昌是什么关系", ["苏晚晴", "赵德昌", "陈砚之"]) == ["苏晚晴", "赵德昌"]
+    assert read.names_in("三丰后来去了哪里", ["张三丰", "林晚"]) == ["张三丰"]
+
+
+@pytest.mark.parametrize("description, language, lead", [
+    ("师父沈墨在山中隐居多年，一天他收了一个徒弟，名叫林远。故事的主角是林远。", "zh", "林远"),
+    ("The old keeper Tom Reed trains a girl named Ivy Hale. Ivy is the heroine of this tale.", "en", "Ivy Hale"),
+])
+def test_the_one_the_premise_calls_its_protagonist_leads_though_named_second(description, language, lead):
+    # The first one named led the book though the premise said plainly who its protagonist is.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    assert cast.protagonist.name == lead
+
+
+@pytest.mark.parametrize("description, name, gender", [
+    ("A drifter called Mara says the mine is cursed, and she refuses to go down.", "Mara", "female"),
+    ("一个名叫阿福的孩子说山里有鬼，但他还是独自进了山。", "阿福", "男"),
+])
+def test_a_pronoun_after_what_someone_says_tells_the_speakers_gender(description, name, gender):
+    # "Mara says …, and she refuses" left Mara's gender unknown: every pronoun after "says" counted as said.
+    person = next(c for c in read.characters_in_description(description) if c.name == name)
+    assert person.gender == gender
+
+
+def test_english_full_names_said_beside_a_calling_are_the_cast_and_a_schemer_by_surname_is_the_antagonist():
+    # Victor Kane and Mara Voss were no one, and an invented villain stood in for "Kane schemes".
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    description = ("Dr. Helen Okafor is the colony's only physician. Helen suspects the station director Victor Kane. "
+                   "Mara Voss, a union organizer, has proof. Kane schemes to bury the truth.")
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "en"}))
+    assert cast.antagonist.name == "Victor Kane"
+    assert [c.name for c in cast.supporting_characters][:1] == ["Mara Voss"]
+
