@@ -457,3 +457,9 @@ def test_english_full_names_said_beside_a_calling_are_the_cast_and_a_schemer_by_
     assert cast.antagonist.name == "Victor Kane"
     assert [c.name for c in cast.supporting_characters][:1] == ["Mara Voss"]
 
+
+@pytest.mark.parametrize("question, topics", [("斗茶大会在哪一章", ["斗茶", "茶大"]), ("哪一章写到了下雨", ["下雨"]),
+                                              ("灯塔在第几章出现", ["灯塔"])])
+def test_asking_in_which_chapter_something_is_looks_for_that_thing_alone(question, topics):
+    # "斗茶大会在哪一章" quoted any scene with 一 in it ("这一场的目的…"): 一 of 哪一章 was taken for the topic.
+    assert read.topic_words(question) == topics

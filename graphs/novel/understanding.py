@@ -398,6 +398,7 @@ _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一�
                "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
 
 
+_WHICH_CHAPTER_ZH = re.compile(r"(?:哪|第几|几)\s*[一个]?\s*(?:章|场|回|节)")
 # The same in English: words of a question's frame ("was it ever mentioned", "what happened in the book").
 _NOT_TOPICS_EN = {"happen", "happens", "happened", "happening", "mention", "mentions", "mentioned", "appear", "appears",
                   "appeared", "book", "story", "novel", "chapter", "chapters", "scene", "scenes", "text", "anything",
@@ -413,6 +414,8 @@ def topic_words(text: str) -> list[str]:
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text)
              if not is_function_word(w) and w.casefold() not in _NOT_TOPICS_EN]
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
+        # "哪一章", "第几章": where in the book is asked, which is no topic ("一" is in every scene)
+        run = _WHICH_CHAPTER_ZH.sub(" ", run)
         piece = "".join(" " if c in _FUNCTION_CHARS else c for c in run)
         for frame in sorted(_NOT_TOPICS, key=len, reverse=True):
             piece = piece.replace(frame, " ")
