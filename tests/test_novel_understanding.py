@@ -463,3 +463,12 @@ def test_english_full_names_said_beside_a_calling_are_the_cast_and_a_schemer_by_
 def test_asking_in_which_chapter_something_is_looks_for_that_thing_alone(question, topics):
     # "斗茶大会在哪一章" quoted any scene with 一 in it ("这一场的目的…"): 一 of 哪一章 was taken for the topic.
     assert read.topic_words(question) == topics
+
+
+
+def test_an_invented_character_answers_to_no_pet_name_of_a_named_one():
+    # 宋晚 was invented beside 苏晚晴, and "阿晚现在在哪" then named neither.
+    from graphs.novel.offline import _name
+
+    invented = [_name(f"premise {n}", 1, {"苏晚晴", "林雨"}) for n in range(60)]
+    assert [name for name in invented if read.names_in("阿晚和阿雨现在在哪", ["苏晚晴", "林雨", name]) != ["苏晚晴", "林雨"]] == []

@@ -12,7 +12,8 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import adversary, characters_in_description, key_things, lead_named, unnamed_lead
+from graphs.novel.understanding import (adversary, characters_in_description, chinese_aliases, key_things, lead_named,
+                                       unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -76,7 +77,9 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
             name = f"{stable_choice(firsts, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
         else:
             name = stable_choice(SURNAMES, seed, slot, attempt) + stable_choice(GIVEN, seed, slot, attempt, "g")
-        if name not in taken and not (english and name.split()[0] in first_names):
+        # nor do two Chinese characters answer to one pet name (宋晚 beside 苏晚晴: "阿晚" would be either)
+        shared = not english and set(chinese_aliases(name)) & {a for t in taken for a in (t, *chinese_aliases(t))}
+        if name not in taken and not (english and name.split()[0] in first_names) and not shared:
             taken.add(name)
             return name
     return f"Character {slot}" if english else f"角色{slot}"
