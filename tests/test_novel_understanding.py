@@ -472,3 +472,18 @@ def test_an_invented_character_answers_to_no_pet_name_of_a_named_one():
 
     invented = [_name(f"premise {n}", 1, {"苏晚晴", "林雨"}) for n in range(60)]
     assert [name for name in invented if read.names_in("阿晚和阿雨现在在哪", ["苏晚晴", "林雨", name]) != ["苏晚晴", "林雨"]] == []
+
+
+@pytest.mark.parametrize("question, first, second, quote", [
+    ("苏晚晴和赵德昌是什么关系", "苏晚晴", "赵德昌", "苏晚晴遇到陈砚之"),
+    ("What is Mara Carrow to Elsie Kerr?", "Mara Carrow", "Elsie Kerr", "Mara Carrow came to the inn."),
+])
+def test_a_question_of_two_people_quotes_no_scene_of_one_of_them_as_theirs(question, first, second, quote):
+    # "苏晚晴与赵德昌：第 1 章第 1 场写道——「苏晚晴遇到陈砚之」": a scene of one of them was given as the pair's.
+    from graphs.novel.chat import compose_offline
+    from schemas.novel_chat import Evidence
+
+    turn = {"question": question, "subject": first, "other": second}
+    answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote=quote, verified=True)])
+    who = t("novel.chat_pair", first=first, second=second)
+    assert answer.splitlines()[0] == t("novel.chat_answer_not_together", who=who), answer

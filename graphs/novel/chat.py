@@ -638,10 +638,14 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         turned = asks_change and read.tells_change(first.quote)
         if asks_change and not turned:
             lines.append(t("novel.chat_answer_no_turn", who=who))
-        # the passage is still worth quoting when it shows the ones asked about together
-        if not asks_change or turned or len(read.names_in(first.quote, pair)) == len(pair):
+        # the passage is worth quoting for a pair only when it shows them together: "苏晚晴与赵德昌：…写道——
+        # 「苏晚晴遇到陈砚之」" answered a question of the two with a scene of one of them and someone else
+        together = all(_names(first.quote, name) for name in pair)
+        if turned or together:
             key = "novel.chat_answer_turn" if turned else "novel.chat_answer_passage"
             lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
+        elif not asks_change:
+            lines.append(t("novel.chat_answer_not_together", who=who))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who and happened in event.get("summary", ""):
