@@ -487,3 +487,14 @@ def test_a_question_of_two_people_quotes_no_scene_of_one_of_them_as_theirs(quest
     answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote=quote, verified=True)])
     who = t("novel.chat_pair", first=first, second=second)
     assert answer.splitlines()[0] == t("novel.chat_answer_not_together", who=who), answer
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("少年欧阳明月拜入青云门，师兄上官云飞处处刁难他。", "欧阳明月", "少年"),
+    ("少年欧阳明月拜入青云门，师兄上官云飞处处刁难他。", "上官云飞", "师兄"),
+    ("落魄剑客萧无痕在边城遇见了一个小乞丐。", "萧无痕", "剑客"),
+    ("女捕快沈青鸾奉命调查连环命案。", "沈青鸾", "捕快"),
+])
+def test_a_chinese_name_jieba_cuts_oddly_is_read_whole(description, name, said_as):
+    # 欧阳明月 was read 欧阳明, 萧无痕 and 沈青鸾 (after 捕快, which jieba tags a verb) were no one.
+    assert any(c.name == name and c.said_as == said_as for c in read.characters_in_description(description))

@@ -530,7 +530,7 @@ _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)
 _SURNAMES_ZH = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁"
                    "任沈姚卢姜崔钟谭陆汪范金廖贾夏韦付白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武戴莫孔"
                    "汤温康施牛樊葛邢齐易乔伍庞颜倪庄聂章鲁岳翟殷詹欧耿焦俞左柳祝宁舒阮柯纪梅童凌裴霍苗盛翁骆蓝"
-                   "辛靳柴鲍祁滕饶艾尤穆卓褚娄窦戚岑宫冷晏卫柏瞿佟臧闵邬卞姬栾商荣巫桑郎甄虞敖巩佘燕楚阿")
+                   "辛靳柴鲍祁滕饶艾尤穆卓褚娄窦戚岑宫冷晏卫柏瞿佟臧闵邬卞姬栾商荣巫桑郎甄虞敖巩佘燕楚萧沐洛凤阿")
 # Where a noun phrase stands in Chinese: after 的 / 和 / 与 … a word is a noun even when jieba tags it a verb (邻居).
 _NOUN_SLOT_ZH = set("的和与跟及同、")
 # What a place or a thing is, when it is what is named ("a town called Brindle", "一座叫青石的小镇"): no character.
@@ -572,6 +572,10 @@ def _chinese_name(run: str) -> str | None:
     """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
     is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山).
     A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
+    if run[:2] in _COMPOUND_SURNAMES_ZH and len(run) > 2:
+        # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
+        given = _chinese_name("王" + run[2:])
+        return run[:2] + given[1:] if given else None
     whole = run
     run = _AFTER_NAME_ZH.split(run, maxsplit=1)[0]
     if len(run) > 3:
@@ -759,7 +763,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if name and _reads_as_name(name):  # "少年行走江湖": 行走 is what the boy does, not his name
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
-        gender = _KIN_ZH.get(noun) or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
+        qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
+        gender = (_KIN_ZH.get(noun) or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
+                  or (qualifier if qualifier in ("女", "男") else None))
         hits.append((where, NamedCharacter(name, noun, gender)))
     for match in _OPENS_EN.finditer(text):
         # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
@@ -911,10 +917,13 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         made_person = (len(word.word) == 1 and word.word in _PERSON_SUFFIX_ZH and index > 0
                        and CJK.fullmatch(words[index - 1].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
-                or text[at:at + 1] not in _SURNAMES_ZH:
+                or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH):
             continue
         before = text[start - 1:start]
-        if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH and not made_person:
+        # "女捕快沈青鸾": after 女 / 男 (a word jieba tags b) a word it tags a verb (捕快) is a noun of a person
+        qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
+        if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH and not made_person \
+                and not qualified:
             continue
         if made_person:
             word = jieba.posseg.pair(words[index - 1].word + word.word, "n")
