@@ -394,3 +394,107 @@ def test_who_is_the_protagonist_quotes_only_passages_that_name_the_protagonist(s
 def test_a_chinese_name_said_with_a_post_is_a_character_by_that_post(description, name, post):
     # "盐帮帮主顾远舟" named no one: jieba cut it 帮帮 / 主顾, and the villain the author named was replaced.
     assert any(c.name == name and c.said_as == post for c in read.characters_in_description(description))
+
+
+def test_someone_brought_in_by_a_calling_jieba_cuts_in_two_is_a_character():
+    # "采茶女苏晚晴" named no one (jieba cuts 采茶 / 女): the heroine was dropped and a side character led the book.
+    person = read.characters_in_description("江南茶乡，采茶女苏晚晴继承了祖母的百年茶庄。")[0]
+    assert (person.name, person.said_as, person.gender) == ("苏晚晴", "采茶女", "女")
+
+
+@pytest.mark.parametrize("description, name, gender", [
+    ("落魄书生周慕白来到京城。茶商顾德安想骗他的钱。慕白不善言辞，他却看穿了骗局。", "周慕白", "男"),
+    ("猎户林晚和师父赵大成住在山中。赵大成年迈多病。阿晚十六岁那年，她独自下山。", "林晚", "女"),
+    ("The story follows Dr. Helen Okafor. When miners fall ill of a strange fever, Helen hides the samples. She trusts no one.",
+     "Dr. Helen Okafor", "female"),
+])
+def test_a_character_called_by_a_shorter_name_later_is_one_person(description, name, gender):
+    # 慕白 / 阿晚 / Helen were no one (or a second person, "Helen"), so the pronouns after them told nothing.
+    people = read.characters_in_description(description)
+    person = next(p for p in people if p.name == name)
+    assert person.gender == gender and not any(p.name in ("慕白", "阿晚", "Helen") for p in people)
+
+
+def test_a_question_naming_someone_by_given_name_is_about_that_character():
+    # "晚晴和赵德昌是什么关系" was answered about 赵德昌 alone: 晚晴 was no one of the book.
+    assert read.names_in("晚晴和赵德昌是什么关系", ["苏晚晴", "赵德昌", "陈砚之"]) == ["苏晚晴", "赵德昌"]
+    assert read.names_in("三丰后来去了哪里", ["张三丰", "林晚"]) == ["张三丰"]
+
+
+@pytest.mark.parametrize("description, language, lead", [
+    ("师父沈墨在山中隐居多年，一天他收了一个徒弟，名叫林远。故事的主角是林远。", "zh", "林远"),
+    ("The old keeper Tom Reed trains a girl named Ivy Hale. Ivy is the heroine of this tale.", "en", "Ivy Hale"),
+])
+def test_the_one_the_premise_calls_its_protagonist_leads_though_named_second(description, language, lead):
+    # The first one named led the book though the premise said plainly who its protagonist is.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    assert cast.protagonist.name == lead
+
+
+@pytest.mark.parametrize("description, name, gender", [
+    ("A drifter called Mara says the mine is cursed, and she refuses to go down.", "Mara", "female"),
+    ("一个名叫阿福的孩子说山里有鬼，但他还是独自进了山。", "阿福", "男"),
+])
+def test_a_pronoun_after_what_someone_says_tells_the_speakers_gender(description, name, gender):
+    # "Mara says …, and she refuses" left Mara's gender unknown: every pronoun after "says" counted as said.
+    person = next(c for c in read.characters_in_description(description) if c.name == name)
+    assert person.gender == gender
+
+
+def test_english_full_names_said_beside_a_calling_are_the_cast_and_a_schemer_by_surname_is_the_antagonist():
+    # Victor Kane and Mara Voss were no one, and an invented villain stood in for "Kane schemes".
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    description = ("Dr. Helen Okafor is the colony's only physician. Helen suspects the station director Victor Kane. "
+                   "Mara Voss, a union organizer, has proof. Kane schemes to bury the truth.")
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "en"}))
+    assert cast.antagonist.name == "Victor Kane"
+    assert [c.name for c in cast.supporting_characters][:1] == ["Mara Voss"]
+
+
+@pytest.mark.parametrize("question, topics", [("斗茶大会在哪一章", ["斗茶", "茶大"]), ("哪一章写到了下雨", ["下雨"]),
+                                              ("灯塔在第几章出现", ["灯塔"])])
+def test_asking_in_which_chapter_something_is_looks_for_that_thing_alone(question, topics):
+    # "斗茶大会在哪一章" quoted any scene with 一 in it ("这一场的目的…"): 一 of 哪一章 was taken for the topic.
+    assert read.topic_words(question) == topics
+
+
+
+def test_an_invented_character_answers_to_no_pet_name_of_a_named_one():
+    # 宋晚 was invented beside 苏晚晴, and "阿晚现在在哪" then named neither.
+    from graphs.novel.offline import _name
+
+    invented = [_name(f"premise {n}", 1, {"苏晚晴", "林雨"}) for n in range(60)]
+    assert [name for name in invented if read.names_in("阿晚和阿雨现在在哪", ["苏晚晴", "林雨", name]) != ["苏晚晴", "林雨"]] == []
+
+
+@pytest.mark.parametrize("question, first, second, quote", [
+    ("苏晚晴和赵德昌是什么关系", "苏晚晴", "赵德昌", "苏晚晴遇到陈砚之"),
+    ("What is Mara Carrow to Elsie Kerr?", "Mara Carrow", "Elsie Kerr", "Mara Carrow came to the inn."),
+])
+def test_a_question_of_two_people_quotes_no_scene_of_one_of_them_as_theirs(question, first, second, quote):
+    # "苏晚晴与赵德昌：第 1 章第 1 场写道——「苏晚晴遇到陈砚之」": a scene of one of them was given as the pair's.
+    from graphs.novel.chat import compose_offline
+    from schemas.novel_chat import Evidence
+
+    turn = {"question": question, "subject": first, "other": second}
+    answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote=quote, verified=True)])
+    who = t("novel.chat_pair", first=first, second=second)
+    assert answer.splitlines()[0] == t("novel.chat_answer_not_together", who=who), answer
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("少年欧阳明月拜入青云门，师兄上官云飞处处刁难他。", "欧阳明月", "少年"),
+    ("少年欧阳明月拜入青云门，师兄上官云飞处处刁难他。", "上官云飞", "师兄"),
+    ("落魄剑客萧无痕在边城遇见了一个小乞丐。", "萧无痕", "剑客"),
+    ("女捕快沈青鸾奉命调查连环命案。", "沈青鸾", "捕快"),
+])
+def test_a_chinese_name_jieba_cuts_oddly_is_read_whole(description, name, said_as):
+    # 欧阳明月 was read 欧阳明, 萧无痕 and 沈青鸾 (after 捕快, which jieba tags a verb) were no one.
+    assert any(c.name == name and c.said_as == said_as for c in read.characters_in_description(description))

@@ -442,9 +442,8 @@ async def test_a_second_run_of_a_project_being_generated_elsewhere_writes_nothin
     assert files.run_journal().runner == another_live_process()
 
 
-@pytest.mark.parametrize("question", ["沈青和主角什么时候决裂的", "when did 沈青 and the hero fall out"])
-async def test_the_protagonist_named_by_role_in_a_question_is_the_other_one_asked_about(tmp_path, monkeypatch, question):
-    # "沈墨和主角什么时候决裂的" asked of 沈墨 alone: 主角 was read as no one.
+async def understood(tmp_path, monkeypatch, question: str, project: str = "mentor_rift") -> dict:
+    """The chat's turn after its understand step read `question` about a copy of a test project (no passages)."""
     from langgraph.graph import END, START, StateGraph
 
     from core.llm.offline import OfflineLLM
@@ -458,16 +457,29 @@ async def test_the_protagonist_named_by_role_in_a_question_is_the_other_one_aske
         return []  # the passages are not what is tested: no index is built
 
     monkeypatch.setattr(MemoryTool, "search", no_passages)
-    shutil.copytree(ROOT / "tests" / "data" / "novel" / "mentor_rift", tmp_path / "projects" / "mentor_rift")
+    shutil.copytree(ROOT / "tests" / "data" / "novel" / project, tmp_path / "projects" / project)
     config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", novel_projects_dir=tmp_path / "projects",
                                                 llm_provider="offline", _env_file=None))
     graph = StateGraph(ChatState, context_schema=FlowContext)
     graph.add_node("understand", understand)
     graph.add_edge(START, "understand")
     graph.add_edge("understand", END)
-    state = await graph.compile().ainvoke(ChatState(project_id="mentor_rift", text=question, history=[], references={}),
-                                          context=FlowContext(llm=OfflineLLM(), tools={"novel": config}))
+    return await graph.compile().ainvoke(ChatState(project_id=project, text=question, history=[], references={}),
+                                         context=FlowContext(llm=OfflineLLM(), tools={"novel": config}))
+
+
+@pytest.mark.parametrize("question", ["沈青和主角什么时候决裂的", "when did 沈青 and the hero fall out"])
+async def test_the_protagonist_named_by_role_in_a_question_is_the_other_one_asked_about(tmp_path, monkeypatch, question):
+    # "沈墨和主角什么时候决裂的" asked of 沈墨 alone: 主角 was read as no one.
+    state = await understood(tmp_path, monkeypatch, question)
     assert (state["turn"]["subject"], state["turn"]["other"]) == ("沈青", "林远")
+
+
+@pytest.mark.parametrize("question, whose", [("主角的宿敌是谁", ("林远", "顾川")), ("反派的宿敌是谁", ("顾川", "林远"))])
+async def test_a_tie_both_of_a_pair_share_is_read_from_the_role_the_question_names(tmp_path, monkeypatch, question, whose):
+    # "主角的宿敌是谁" was asked back "“”指的是谁？": both 林远 and 顾川 call the other 宿敌.
+    state = await understood(tmp_path, monkeypatch, question)
+    assert (state["turn"]["subject"], state["turn"]["other"]) == whose
 
 
 def test_a_line_two_scenes_repeat_is_cited_from_the_scene_the_passage_was_found_in(tmp_path):

@@ -306,29 +306,27 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         turn["relations"] = relations
     labels = {r["relation"] for r in relations or []}
     relation_word = next((w for w in sorted(labels, key=len, reverse=True) if w in text), None)
+
     roles: dict[str, list[str]] = {}
     for person in tools.graph.files.all_characters():
         roles.setdefault(person.role, []).append(person.name)
     # "沈墨和主角什么时候决裂的" / "when did Corin and the hero fall out": a role held by one character names them
     by_role = [held[0] for role, held in roles.items() if len(held) == 1 and read.names_role(text, role)]
-
     if subject is None and referent and not relation_word:
         subject = referent
     if subject is None and relation_word:
         holders = sorted({r["person"] for r in relations if r["relation"] == relation_word and r["person"] not in mentioned})
-        # "主角的师父是谁" / "who is the hero's mentor": the role says whose.
-        named = next((person for person in by_role if person in holders), None)
+        # "主角的青梅竹马是谁": the role says whose, though both of a pair call each other so
+        holders_by_role = [name for name in by_role if name in holders]
         if pronoun and references.get(pronoun) in holders:
             subject = references[pronoun]
-        elif named:
-            subject = named
-        elif len(holders) == 1:
-            subject = holders[0]
+        elif len(holders) == 1 or len(holders_by_role) == 1:
+            subject = holders_by_role[0] if len(holders_by_role) == 1 else holders[0]
         elif len(holders) > 1:
             turn["candidates"] = holders
-            said = read.pronoun_as_written(text)
-            question = (t("novel.chat_ask_which", pronoun=said, relation=relation_word, candidates=join_items(holders))
-                        if said else t("novel.chat_ask_whose", relation=relation_word, candidates=join_items(holders)))
+            written = read.pronoun_as_written(text)
+            question = (t("novel.chat_ask_which", pronoun=written, relation=relation_word, candidates=join_items(holders))
+                        if written else t("novel.chat_ask_whose", relation=relation_word, candidates=join_items(holders)))
             return _ask(turn, [{"id": "who", "question": question, "candidates": holders, "missing": "subject"}])
     subject = subject or referent
     if subject is None and not pronoun and not relation_word:
@@ -640,10 +638,14 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         turned = asks_change and read.tells_change(first.quote)
         if asks_change and not turned:
             lines.append(t("novel.chat_answer_no_turn", who=who))
-        # the passage is still worth quoting when it shows the ones asked about together
-        if not asks_change or turned or len(read.names_in(first.quote, pair)) == len(pair):
+        # the passage is worth quoting for a pair only when it shows them together: "苏晚晴与赵德昌：…写道——
+        # 「苏晚晴遇到陈砚之」" answered a question of the two with a scene of one of them and someone else
+        together = all(_names(first.quote, name) for name in pair)
+        if turned or together:
             key = "novel.chat_answer_turn" if turned else "novel.chat_answer_passage"
             lines.append(t(key, who=who, chapter=first.chapter_number, scene=first.scene_number or "-", quote=first.quote))
+        elif not asks_change:
+            lines.append(t("novel.chat_answer_not_together", who=who))
     for event in events[:4]:
         happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who:

@@ -12,7 +12,8 @@ from typing import Any
 
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import adversary, characters_in_description, key_things, unnamed_lead
+from graphs.novel.understanding import (adversary, characters_in_description, chinese_aliases, key_things, lead_named,
+                                       unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -76,7 +77,9 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
             name = f"{stable_choice(firsts, seed, slot, attempt)} {stable_choice(EN_SURNAMES, seed, slot, attempt, 'g')}"
         else:
             name = stable_choice(SURNAMES, seed, slot, attempt) + stable_choice(GIVEN, seed, slot, attempt, "g")
-        if name not in taken and not (english and name.split()[0] in first_names):
+        # nor do two Chinese characters answer to one pet name (宋晚 beside 苏晚晴: "阿晚" would be either)
+        shared = not english and set(chinese_aliases(name)) & {a for t in taken for a in (t, *chinese_aliases(t))}
+        if name not in taken and not (english and name.split()[0] in first_names) and not shared:
             taken.add(name)
             return name
     return f"Character {slot}" if english else f"角色{slot}"
@@ -176,13 +179,16 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     english = _english(request)
     # The people the author named keep their names: the first is the protagonist, the others stand beside them.
     description = str(request.fact("description") or "")
-    named = characters_in_description(description)[:4]
+    named = characters_in_description(description)
+    # "师父沈墨收了个徒弟林远，故事的主角是林远": the one the description calls its lead leads, wherever named
+    lead_said = lead_named(description, named)
+    named = ([lead_said] + [c for c in named if c is not lead_said] if lead_said else named)[:4]
     taken: set[str] = {c.name for c in named}
     lead, villain, support = ROLES["en" if english else "zh"]
     ties = (("mentor", "close friend", "nemesis", "pupil") if english else ("师父", "挚友", "宿敌", "徒弟"))
     invented = iter(_name(seed, slot, taken, english=english) for slot in range(4))
     # "一个少年行走江湖，…邻居王婶收养了他": the unnamed boy is the protagonist (named here), not the neighbour
-    unnamed = unnamed_lead(description)
+    unnamed = unnamed_lead(description) if lead_said is None else None
     if unnamed is not None:
         hero_female, beside, hero_said = _female(unnamed.gender), named[:3], unnamed.said_as
         hero = _name(seed, 9, taken, english=english, female=hero_female)

@@ -338,6 +338,34 @@ _ARTICLES = {"the", "a", "an", "my", "your", "his", "her", "their", "our", "its"
 _NOUN_PHRASE = re.compile(r"(?<!\w)(?:" + "|".join(_ARTICLES) + r")\s+(?:[a-z][\w'-]*\s+)?$", re.I)
 
 
+# Surnames of two characters: the given name starts after them (欧阳明月 → 明月).
+_COMPOUND_SURNAMES_ZH = ("欧阳", "司马", "上官", "诸葛", "东方", "慕容", "南宫", "令狐", "皇甫", "独孤", "西门", "公孙",
+                         "长孙", "端木", "宇文", "夏侯", "尉迟", "轩辕", "百里", "司徒", "澹台", "呼延")
+# A word this frequent in jieba's dictionary is the word itself, not someone's pet name (小心, 小雨, 明儿).
+_COMMON_WORD_FREQ = 500
+
+
+def chinese_aliases(name: str) -> tuple[str, ...]:
+    """What a book also calls someone with a Chinese name: the given name of two characters (张三丰 → 三丰,
+    苏晚晴 → 晚晴) and a pet name made of a character of it (林晚 → 阿晚, 小晚, 晚儿); never a common word."""
+    if not (2 <= len(name) <= 4 and CJK.fullmatch(name[0])) or name[0] in "阿小":
+        return ()  # 阿青 is a pet name already
+    import jieba
+
+    jieba.dt.check_initialized()
+    given = name[2:] if name[:2] in _COMPOUND_SURNAMES_ZH and len(name) > 2 else name[1:]
+    aliases = [given] if len(given) == 2 else []
+    aliases += [form.format(c) for c in dict.fromkeys(given) for form in ("阿{}", "小{}", "{}儿")]
+    return tuple(a for a in aliases if jieba.dt.FREQ.get(a, 0) < _COMMON_WORD_FREQ)
+
+
+def unique_aliases(name: str, names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """`name`'s Chinese aliases that are no other character's name or alias (苏晚晴 and 林晚 both answer to 晚儿)."""
+    others = [n for n in names if n != name]
+    taken = {n for n in others} | {a for n in others for a in chinese_aliases(n)}
+    return tuple(a for a in chinese_aliases(name) if a not in taken and not any(a in n for n in others))
+
+
 # Words that join a name to the next ("Will and Mira came"): after a name, not the subject of a question.
 _JOINING = {"and", "or", "but", "nor"}
 
@@ -355,6 +383,8 @@ def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
     for name in names:
         words = _words(name)
         whole = _said_as_name(text, name) if len(words) == 1 else _says(text, name)
+        # "晚晴和赵德昌…" asks of 苏晚晴: a given name or pet name no one else of the book answers to
+        whole = whole or any(alias in text for alias in unique_aliases(name, names))
         if whole or (len(words) > 1 and any(w in said and shared[w] == 1 and _said_as_name(text, w) for w in words)):
             found.append(name)
     return found
@@ -368,6 +398,7 @@ _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一�
                "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
 
 
+_WHICH_CHAPTER_ZH = re.compile(r"(?:哪|第几|几)\s*[一个]?\s*(?:章|场|回|节)")
 # The same in English: words of a question's frame ("was it ever mentioned", "what happened in the book").
 _NOT_TOPICS_EN = {"happen", "happens", "happened", "happening", "mention", "mentions", "mentioned", "appear", "appears",
                   "appeared", "book", "story", "novel", "chapter", "chapters", "scene", "scenes", "text", "anything",
@@ -383,6 +414,8 @@ def topic_words(text: str) -> list[str]:
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text)
              if not is_function_word(w) and w.casefold() not in _NOT_TOPICS_EN]
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
+        # "哪一章", "第几章": where in the book is asked, which is no topic ("一" is in every scene)
+        run = _WHICH_CHAPTER_ZH.sub(" ", run)
         piece = "".join(" " if c in _FUNCTION_CHARS else c for c in run)
         for frame in sorted(_NOT_TOPICS, key=len, reverse=True):
             piece = piece.replace(frame, " ")
@@ -497,7 +530,7 @@ _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)
 _SURNAMES_ZH = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁"
                    "任沈姚卢姜崔钟谭陆汪范金廖贾夏韦付白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武戴莫孔"
                    "汤温康施牛樊葛邢齐易乔伍庞颜倪庄聂章鲁岳翟殷詹欧耿焦俞左柳祝宁舒阮柯纪梅童凌裴霍苗盛翁骆蓝"
-                   "辛靳柴鲍祁滕饶艾尤穆卓褚娄窦戚岑宫冷晏卫柏瞿佟臧闵邬卞姬栾商荣巫桑郎甄虞敖巩佘燕楚阿")
+                   "辛靳柴鲍祁滕饶艾尤穆卓褚娄窦戚岑宫冷晏卫柏瞿佟臧闵邬卞姬栾商荣巫桑郎甄虞敖巩佘燕楚萧沐洛凤阿")
 # Where a noun phrase stands in Chinese: after 的 / 和 / 与 … a word is a noun even when jieba tags it a verb (邻居).
 _NOUN_SLOT_ZH = set("的和与跟及同、")
 # What a place or a thing is, when it is what is named ("a town called Brindle", "一座叫青石的小镇"): no character.
@@ -539,6 +572,10 @@ def _chinese_name(run: str) -> str | None:
     """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
     is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山).
     A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
+    if run[:2] in _COMPOUND_SURNAMES_ZH and len(run) > 2:
+        # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
+        given = _chinese_name("王" + run[2:])
+        return run[:2] + given[1:] if given else None
     whole = run
     run = _AFTER_NAME_ZH.split(run, maxsplit=1)[0]
     if len(run) > 3:
@@ -674,6 +711,23 @@ def _said_as_en(text: str, at: int, word: str) -> str:
     return word
 
 
+# A full name said before the words saying who they are ("Mara Voss, a union organizer,"), or after a noun of a
+# person in a noun phrase ("the station director Victor Kane"): a name of two words, which no sentence opens by chance.
+_FULL_NAME_EN = r"([A-Z][a-z]+\s+[A-Z][a-z]+)"
+_NAME_THEN_CALLING_EN = re.compile(r"\b" + _FULL_NAME_EN + r",\s+(?:a|an|the|his|her|their)\s+(?:[a-z'-]+\s+){0,2}"
+                                   r"([a-z]+)\s*,")
+_CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Ii]ts|[A-Za-z]+'s)\s+"
+                                   r"(?:[a-z'-]+\s+){0,2}?([a-z]{4,})\s+" + _FULL_NAME_EN + r"\b")
+# How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
+_PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
+
+
+def _person_noun_en(word: str) -> bool:
+    """`word` is a noun of a person: one the word list has, else one with a person's ending that is no place or thing."""
+    return word in _KIN_EN or (word.endswith(_PERSON_ENDINGS_EN) and word not in _PLACE_EN and word not in _POSTS_OF_EN
+                               and not is_function_word(word))
+
+
 def characters_in_description(text: str) -> list[NamedCharacter]:
     """Characters a book's description names, in the order it names them: after "named / called / known as",
     a word saying who someone is ("her brother Tom"), 名叫 / 叫做 / 名为, or 哥哥 / 师父 … (Chinese)."""
@@ -709,7 +763,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if name and _reads_as_name(name):  # "少年行走江湖": 行走 is what the boy does, not his name
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
-        hits.append((where, NamedCharacter(name, noun, _KIN_ZH.get(noun))))
+        qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
+        gender = (_KIN_ZH.get(noun) or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
+                  or (qualifier if qualifier in ("女", "男") else None))
+        hits.append((where, NamedCharacter(name, noun, gender)))
     for match in _OPENS_EN.finditer(text):
         # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
         word = match.group(1)
@@ -719,6 +776,16 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         noun, name = match.group(1).lower(), match.group(2)
         if noun not in _PLACE_EN and not is_function_word(name):  # "the harbourmaster, Corin," (not "the town, Brindle")
             hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), _KIN_EN.get(noun))))
+    for match in _NAME_THEN_CALLING_EN.finditer(text):
+        # "Mara Voss, a union organizer, says …": a full name, then who they are
+        name, noun = match.group(1), match.group(2).lower()
+        if _person_noun_en(noun):
+            hits.append((match.start(1), NamedCharacter(name, _said_as_en(text, match.start(2), noun), _KIN_EN.get(noun))))
+    for match in _CALLING_THEN_NAME_EN.finditer(text):
+        # "the station director Victor Kane": a noun of a person the word list lacks, then a full name
+        noun, name = match.group(1).lower(), match.group(2)
+        if noun not in _KIN_EN and _person_noun_en(noun):
+            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
@@ -727,7 +794,48 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         kept = found.get(character.name)
         if kept is None or (kept.said_as is None and character.said_as):
             found[character.name] = character
-    return _gendered_by_pronouns(text, list(found.values()))
+    return _gendered_by_pronouns(text, _without_short_names(list(found.values())))
+
+
+def _without_short_names(people: list[NamedCharacter]) -> list[NamedCharacter]:
+    """One character for each person: "Helen" of "…, Helen suspects" is Dr. Helen Okafor, 晚晴 is 苏晚晴. The
+    full name stays, with the gender the short one was found with when its own tells none."""
+    kept = {p.name: p for p in people}
+    for short in people:
+        names = [p.name for p in people if p is not short]
+        full = next((p for p in people if p is not short and short.name in _short_names(p.name, names)), None)
+        if full is not None:
+            del kept[short.name]
+            whole = kept[full.name]
+            kept[full.name] = NamedCharacter(whole.name, whole.said_as, whole.gender or short.gender)
+    return list(kept.values())
+
+
+# Words by which a description says who its lead is: before the name ("故事的主角是林远", "the story follows Ivy
+# Hale", "our heroine, Ivy") or after it ("林远是本书的主人公", "Ivy is the protagonist").
+_LEAD_BEFORE = re.compile(r"(?:主角|主人公|男主|女主|主线人物)(?:是|为|叫|名叫|叫做)?[：:，,\s]*$"
+                          r"|(?:讲述|讲的是|围绕|聚焦)(?:了|着)?\s*$"
+                          r"|\b(?:protagonist|hero|heroine|main character|lead)(?:\s+is|,)?\s*$"
+                          r"|\b(?:follows|centers on|centres on|is about|tells of|the story of)\s*$", re.I)
+_LEAD_AFTER = re.compile(r"^\s*(?:是|为)(?:这个|本书|全书|小说|故事|这部小说)?(?:的)?(?:主角|主人公|男主|女主)"
+                         r"|^\s*,?\s*(?:is|as)\s+(?:the|our)\s+(?:protagonist|hero|heroine|main character)\b", re.I)
+
+
+def lead_named(text: str, people: list[NamedCharacter]) -> NamedCharacter | None:
+    """The one of `people` the description itself calls its protagonist, wherever it names them
+    ("师父沈墨收林远为徒，故事的主角是林远"); None when it calls no one so (the first named leads then)."""
+    names = [p.name for p in people]
+    for person in people:
+        for at in _mentioned_at(text, person.name, names):
+            end = at + len(next((n for n in (person.name, *_short_names(person.name, names)) if text.startswith(n, at)),
+                                person.name))
+            if _LEAD_BEFORE.search(text[max(0, at - 30):at]) or _LEAD_AFTER.search(text[end:end + 30]):
+                return person
+    return None
+
+
+def _short_names(name: str, names: list[str]) -> tuple[str, ...]:
+    return unique_aliases(name, names) if CJK.search(name) else _unique_words(name, names)
 
 
 # Who a description sets against the lead: called a rival or enemy ("her old rival Captain Doyle", "宿敌"), or
@@ -746,10 +854,13 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
     called = next((p for p in others if (p.said_as or "").lower() in _ENMITY), None)
     if called is not None:
         return called
+    names = [p.name for p in people]
     for clause in _CLAUSE_SPLIT.split(text):
         harm = _HARM.search(clause)
-        # the one named last before the harm is who does it ("周伯发现表哥顾远舟勾结盐帮": 顾远舟)
-        before = [(clause.rfind(p.name, 0, harm.start()), p) for p in others] if harm else []
+        # the one named last before the harm is who does it ("周伯发现表哥顾远舟勾结盐帮": 顾远舟), by any name
+        # of theirs ("Kane schemes" of Victor Kane)
+        before = [(max((at for at in _mentioned_at(clause, p.name, names) if at < harm.start()), default=-1), p)
+                  for p in others] if harm else []
         doers = sorted((at, p.name, p) for at, p in before if at >= 0)
         if doers:
             return doers[-1][2]
@@ -783,6 +894,12 @@ def unnamed_lead(text: str) -> NamedCharacter | None:
                                                                        else _KIN_ZH.get(word)))
 
 
+# Characters that end a noun of a person made of a verb or a noun before them (采茶女, 打铁匠, 卖花郎, 货郎), with
+# the gender a few of them tell (not 夫: 大夫 is a doctor).
+_PERSON_SUFFIX_ZH = {"女": "女", "娘": "女", "妇": "女", "郎": "男", "汉": "男", "翁": "男", "夫": None, "匠": None,
+                     "商": None, "贩": None, "客": None, "童": None, "工": None}
+
+
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
     """(where, noun, name) for each name set right after a noun saying who they are: "青梅竹马顾川",
     "她的邻居王婶". The noun is a word of two or more characters jieba tags a noun, or any word standing
@@ -796,11 +913,20 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
     found, at = [], 0
     for index, word in enumerate(words):
         start, at = at, at + len(word.word)
-        if len(word.word) < 2 or not CJK.fullmatch(word.word[0]) or text[at:at + 1] not in _SURNAMES_ZH:
+        # "采茶女苏晚晴": jieba cuts 采茶 / 女, and the lone 女 closes a noun saying who she is
+        made_person = (len(word.word) == 1 and word.word in _PERSON_SUFFIX_ZH and index > 0
+                       and CJK.fullmatch(words[index - 1].word[-1]))
+        if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
+                or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH):
             continue
         before = text[start - 1:start]
-        if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH:
+        # "女捕快沈青鸾": after 女 / 男 (a word jieba tags b) a word it tags a verb (捕快) is a noun of a person
+        qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
+        if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH and not made_person \
+                and not qualified:
             continue
+        if made_person:
+            word = jieba.posseg.pair(words[index - 1].word + word.word, "n")
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
         if name is None or name[-1] in _PLACE_ZH or not _reads_as_name(name):
             continue
@@ -825,6 +951,43 @@ _SAYS = re.compile(r"\b(?:claim|say|said|tell|told|swear|swore|sworn|insist|beli
                    r"|说|称|告诉|认为|觉得|以为|相信|怀疑|听说|承认|否认|发誓|坚信|猜|据说|传言|梦见|记得|想起", re.I)
 
 
+# What ends the words someone says and goes on with the sentence's own clause: "Mara says the mine is cursed,
+# and she …", "阿福说完，他…", "阿福说山里有鬼，但他…".
+_SAID_ENDS = re.compile(r"[,;]\s*(?:and|but|so|yet|then|still)\b|;|说完|说罢|[，；](?:但|却|可|于是|然后|随后|便|还是)", re.I)
+
+
+def _inside_what_is_said(sentence: str) -> bool:
+    """The end of `sentence` is inside what someone says or thinks: a verb of saying opens it and no clause of
+    the sentence's own follows it ("HALden claims she…", not "Mara says the mine is cursed, and she…")."""
+    says = list(_SAYS.finditer(sentence))
+    return bool(says) and not _SAID_ENDS.search(sentence, says[-1].start())
+
+
+def _mentioned_at(text: str, name: str, names: list[str]) -> list[int]:
+    """Where `text` names someone: by the whole name, or by a name of theirs no one else answers to ("晚晴发现…",
+    "晚儿不肯低头" for 苏晚晴, "Helen suspects…" for Dr. Helen Okafor)."""
+    def spans(word: str) -> list[tuple[int, int]]:
+        pattern = re.escape(word) if CJK.search(word) else r"(?<!\w)" + re.escape(word) + r"(?!\w)"
+        return [m.span() for m in re.finditer(pattern, text)]
+
+    whole = spans(name)
+    shorter = [span for alias in _short_names(name, names) for span in spans(alias)
+               if not any(start <= span[0] < end for start, end in whole)]
+    return sorted(start for start, _ in whole + shorter)
+
+
+def _unique_words(name: str, names: list[str]) -> tuple[str, ...]:
+    """The capitalised words of an English name no other name holds, but its title ("Dr. Helen Okafor" → Helen, Okafor)."""
+    others = {w for n in names if n != name for w in n.split()}
+    return tuple(w for w in name.split()[1:] + name.split()[:1] if len(name.split()) > 1
+                 and w[:1].isupper() and w not in others and w.rstrip(".").lower() not in _TITLE_GENDER_EN
+                 and w.rstrip(".") != "Dr")
+
+
+# Words that open a clause whose subject may follow them ("但他还是进了山"): 他 there is no object.
+_CONJUNCTIONS_ZH = ("但", "但是", "可是", "于是", "然后", "随后", "所以", "因此", "而", "可")
+
+
 def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[NamedCharacter]:
     """Each character's gender as the description's he / she / his / her (他 / 她) tell it, where no word
     of theirs ("girl", 哥哥) told it already. A subject or possessive pronoun means the subject of its
@@ -834,9 +997,9 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
     chinese = bool(CJK.search(text))
     genders = {p.name: p.gender and ("male" if p.gender in ("male", "男") else "female") for p in people}
     events: list[tuple[int, str, str | None]] = []  # (where, name or pronoun kind, gender of a pronoun)
+    names = [p.name for p in people]
     for person in people:
-        pattern = re.escape(person.name) if CJK.search(person.name) else r"(?<!\w)" + re.escape(person.name) + r"(?!\w)"
-        events += [(m.start(), person.name, None) for m in re.finditer(pattern, text)]
+        events += [(at, person.name, None) for at in _mentioned_at(text, person.name, names)]
     for m in re.finditer(r"(?<![\w'])(he|she|his|her|him|hers)(?![\w'])|([他她])(?!们)", text, re.I):
         word = m.group().lower()
         after = re.match(r"\s*([\w']+)", text[m.end():])
@@ -847,11 +1010,12 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         elif m.group(2):
             before = text[:m.start()].rstrip()
             kind = ("possessive" if text[m.end():m.end() + 1] == "的"
-                    else "subject" if not before or before[-1] in "，。、；！？：“\"" else "object")
+                    else "subject" if not before or before[-1] in "，。、；！？：“\"" or before.endswith(_CONJUNCTIONS_ZH)
+                    else "object")
         else:
             kind = "object"
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
-        if kind != "object" and not _SAYS.search(sentence):
+        if kind != "object" and not _inside_what_is_said(sentence):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
     subject = previous = None
     recent: list[str] = []
