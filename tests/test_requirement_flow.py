@@ -922,6 +922,21 @@ def test_an_answer_that_says_nothing_keeps_the_default_instead_of_entering_the_p
     assert normalize_reply({"q_users": said, "q_store": "sqlite"}, QUESTIONS) == ({"q_store": "sqlite"}, {"q_users"})
 
 
+@pytest.mark.parametrize("requirement, unsure", [
+    ("做一个社区图书馆借还书小程序，管理员登记新书", "不知道"),
+    ("A booking page for a small clinic where patients pick a slot", "not sure"),
+    ("A booking page for a small clinic where patients pick a slot", "I don't know"),
+])
+async def test_an_answer_saying_the_asker_does_not_know_keeps_the_default_out_of_the_plan(requirement, unsure):
+    talk = Conversation()
+    questions = pending_questions(await talk.start(requirement))
+    store = next(q for q in questions if q["id"] == "q_data_store")
+    state = await talk.resume({q["id"]: unsure for q in questions})
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert unsure not in plan.plan_markdown, plan.plan_markdown
+    assert any(store["fallback_assumption"] in a.text for a in plan.assumptions), plan.assumptions
+
+
 async def test_continue_thread():
     payload = {"questions": QUESTIONS, "round": 1}
     waiting = ThreadView(values={"round": 1}, pending_interrupt={"kind": "clarification", "payload": payload},
