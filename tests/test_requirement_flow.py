@@ -417,6 +417,29 @@ def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     assert verb not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("学校作业平台，老师布置作业，学生在线提交", "老师"),  # jieba tags 布置 a noun
+    ("做一个库存小程序，店员盘点库存，店长看报表", "店员"),
+    ("做一个参观预约小程序，访客扫码预约参观", "访客"),
+])
+def test_a_subject_whose_verb_jieba_tags_as_a_noun_is_still_a_role(requirement, role):
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("给社区图书馆做一个借还书系统，借书人扫码借书", "借书人"),  # jieba cuts 借书/人扫码
+    ("景区门票小程序，买票人扫码入园", "买票人"),
+])
+def test_a_role_jieba_glues_to_its_verb_is_read_whole(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal and "扫码" not in goal, goal
+
+
+def test_the_subject_after_a_clause_of_when_is_a_role():
+    goal = first_round("做一个报修小程序，报修人填写地址后维修工上门", force_plan=True).stages[1].goal
+    assert "维修工" in goal, goal
+
+
 @pytest.mark.parametrize("requirement, word", [
     ("A page to list customer orders", "customer"),
     ("Show each customer's orders on one page, for warehouse staff", "customer"),

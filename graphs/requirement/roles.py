@@ -55,6 +55,8 @@ _ZH_OPENERS = {"然后", "再", "并且", "并", "同时", "另外", "而", "当
                # cause, result and concession: "因为客服…", "所以…", "虽然店员…但是店长…"
                "因为", "由于", "鉴于", "所以", "因此", "因而", "于是", "虽然", "尽管", "但是", "但", "可是", "不过", "只要",
                "只有", "除非", "即使", "既然"}
+# Words that end a clause of when without a comma: its subject comes after them ("报修人填写地址后维修工上门").
+_ZH_AFTERWARDS = {"后", "之后", "以后", "完后", "时", "的时候"}
 _ZH_CLAUSE = re.compile(r"[，,。.；;：:！!？?\n（）()“”\"]+")
 _ZH_MAX_WORDS = 2  # a head word and one word qualifying it ("仓库 管理员", "值班 工程师", "审批 人")
 
@@ -115,16 +117,36 @@ def _zh_before_modal(tokens: list[str], modal: int) -> tuple[str, int] | None:
     return None
 
 
+# One-character endings of a person that jieba's guesser may glue to the word after them: "借书人扫码" is cut
+# 借书/人扫码, a word no dictionary holds, where 借书人 scans.
+_ZH_GLUED_ENDINGS = ("人", "员", "者")
+
+
+def _zh_words(clause: str) -> list[str]:
+    """The words of a clause, a person's ending that jieba glued to the next word given back to the word before
+    ("借书/人扫码" → 借书/人/扫码), so that the role reads 借书人 and what follows it stays its verb."""
+    words: list[str] = []
+    for token in jieba.cut(clause):
+        if not token.strip():
+            continue
+        if (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and CJK.search(words[-1])
+                and CJK.search(token[1:]) and jieba.get_FREQ(token) is None):
+            words += [token[0], token[1:]]
+        else:
+            words.append(token)
+    return words
+
+
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     offset = 0  # words before this clause: the spans of every clause on one scale
     for clause in _ZH_CLAUSE.split(text):
-        tokens = [token for token in jieba.cut(clause) if token.strip()]
+        tokens = _zh_words(clause)
         first = 0  # the clause's own subject comes after the words that open it ("然后", "如果")
         while first < len(tokens) and tokens[first] in _ZH_OPENERS:
             first += 1
         starts = [first] + [i + 1 for i, token in enumerate(tokens)
-                            if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS]
+                            if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS or token in _ZH_AFTERWARDS]
         for start in starts:
             # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
             while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
@@ -302,6 +324,31 @@ _EN_DETERMINERS = {"a", "an", "the", "each", "every", "any", "one", "this", "tha
 _ZH_RECORDS = {"记录", "档案", "台账", "清单", "列表", "报表", "日志", "明细", "单", "表", "登记", "统计"}
 
 
+def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
+    """Whether tokens[at] is the first word of its clause, past the words that open one ("然后", "如果")."""
+    before = at - 1
+    while before >= 0 and tokens[before][0] in _ZH_OPENERS:
+        before -= 1
+    return before < 0 or _ZH_CLAUSE.fullmatch(tokens[before][0]) is not None or tokens[before][0] in _ZH_AFTERWARDS
+
+
+def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
+    """Whether the person word tokens[at] qualifies the noun after it ("客户订单", "员工的请假记录", "客户拜访记录")."""
+    if at + 1 >= len(tokens):
+        return False
+    (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
+    if after == "的" or (tag.startswith("v") and then in _ZH_RECORDS):  # a record of what is done with the person
+        return True
+    if not tag.startswith("n") or _zh_role(after):
+        return False
+    if not _zh_opens_clause(tokens, at):
+        return True  # "查看客户订单": an object's qualifier
+    # The clause's subject: jieba tags many verbs as nouns ("老师 布置 作业", "店员 盘点 库存", "维修工 上门"),
+    # so the noun after it is a thing only when a modal follows the two, or a record's name ("客户订单可以导出",
+    # "客户订单列表").
+    return then in _ZH_MODALS or then in _ZH_RECORDS
+
+
 def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
@@ -310,13 +357,7 @@ def _modifies_noun(word: str, text: str) -> bool:
 
         tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
         places = [i for i, (token, _) in enumerate(tokens) if token == word]
-        return bool(places) and all(
-            i + 1 < len(tokens) and (tokens[i + 1][0] == "的" or (tokens[i + 1][1].startswith("n")
-                                                                 and not _zh_role(tokens[i + 1][0]))
-                                     # what is done with the person, as the name of a record ("客户拜访记录")
-                                     or (i + 2 < len(tokens) and tokens[i + 1][1].startswith("v")
-                                         and tokens[i + 2][0] in _ZH_RECORDS))
-            for i in places)
+        return bool(places) and all(_zh_qualifies(tokens, i) for i in places)
     places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
 
     def qualifies(place: re.Match[str]) -> bool:
