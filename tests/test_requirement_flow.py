@@ -384,6 +384,9 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("做一个养老院探视预约小程序，子女在线预约探视时间", "子女"),  # kin
     ("做一个点餐系统，顾客扫码下单，后厨在平板上看订单", "后厨"),  # a team named by where it works
     ("Our coffee shop wants a tablet app where baristas see mobile orders", "baristas"),
+    ("A hotel tool where the front desk checks guests in and out", "front desk"),  # a team named by where it works
+    ("Reception books each patient's next visit on a web page", "reception"),
+    ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}

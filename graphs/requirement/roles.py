@@ -198,6 +198,19 @@ _EN_AND = {"and", "or", "&"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
 _EN_GROUPS = {"staff", "team", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
 
+# A team named by where or what it works, acting as one person as 前台 and 后厨 do ("the front desk checks guests
+# in", "so that housekeeping can see …", "for reception"): a singular that needs no plural after a bare "for".
+_EN_TEAMS = {"reception", "housekeeping", "kitchen", "front desk", "help desk", "helpdesk", "service desk",
+             "front office", "back office", "concierge"}
+
+
+def _en_team(words: list[str], start: int, end: int) -> bool:
+    """Whether words[start:end] ends with a team's name ("the front desk", "reception"); not after "a", which
+    names a thing of its kind ("a kitchen display", "a reception desk")."""
+    if start > 0 and words[start - 1].lower() in {"a", "an"}:
+        return False
+    return any(" ".join(words[end - n:end]).lower() in _EN_TEAMS for n in (1, 2) if end - n >= start)
+
 
 def _en_role(word: str) -> bool:
     lower = word.lower()
@@ -229,7 +242,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
         if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
             return None
         head = words[end - 1].lower()
-        if _en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS or find_keywords(head, _KNOWN)):
+        if _en_team(words, start, end) or (_en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS
+                                                              or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
             while (end < len(words) and _content(words[end]) and _en_role(words[end])
                    and not _plural(words[end - 1])):
@@ -279,7 +293,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             start = i
             while start > max(0, i - _EN_MAX_WORDS) and _content(words[start - 1]):
                 start -= 1
-            if start < i and _en_role(words[i - 1]):
+            if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i)):
                 found.append((start, i, " ".join(words[start:i])))
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
     return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
