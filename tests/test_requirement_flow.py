@@ -540,6 +540,8 @@ def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_t
 @pytest.mark.parametrize("requirement, item, title", [
     ("We need an inventory app for about 50 stores", "Deliver: an inventory app", "An inventory app"),
     ("做一个给50家门店用的库存系统，店长可以盘点", "交付：做一个库存系统", "做一个库存系统"),
+    ("A stock dashboard across our 3 warehouses", "Deliver: A stock dashboard", "A stock dashboard"),
+    ("做一个库存看板，覆盖3个仓库", "交付：做一个库存看板", "做一个库存看板"),
 ])
 def test_a_thing_to_deliver_is_named_without_the_count_that_is_its_scale(requirement, item, title):
     plan = first_round(requirement, force_plan=True)
@@ -588,6 +590,18 @@ def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requir
     verification = first_round(requirement, force_plan=True).stages[2]
     said = " ".join([verification.goal, *verification.success_criteria, *verification.tasks])
     assert stated in said and generic not in said, said
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    ("We need a stock dashboard for 3 warehouses so that managers can see low stock", "3 warehouses"),
+    ("A homework portal for 12 classes where teachers post assignments", "12 classes"),
+    ("我们有三个仓库，需要一个库存看板，仓库主管每天查看缺货", "三个仓库"),
+    ("做一个给5个校区用的作业平台，老师布置作业", "5个校区"),
+])
+def test_how_many_sites_or_things_it_serves_is_the_scale_the_plan_verifies(requirement, stated):
+    assert "q_scale" not in {q.id for q in first_round(requirement).questions}
+    verification = first_round(requirement, force_plan=True).stages[2]
+    assert f"{stated}" in verification.goal, verification.goal
 
 
 @pytest.mark.parametrize("requirement, entry", [

@@ -165,6 +165,15 @@ _SCALE_PATTERNS = (
                rf"(?P<said>{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*)", re.IGNORECASE),
     re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)(?:\s+{_PER_EN})?|"
                rf"\b{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s\s+{_PER_EN}", re.IGNORECASE),
+    # How many places or things it serves, whatever they are: "a dashboard for 3 warehouses", "across our five
+    # clinics", "covering 12 classes"; not a span of time ("for 2 weeks").
+    re.compile(rf"\b(?:for|across|serving|covering|spanning|used\s+(?:by|in|at))\s+(?:(?:all|each|the|our|my|its|their)\s+)?"
+               rf"(?P<said>(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|dozens\s+of|"
+               rf"hundreds\s+of|several)\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s)\b", re.IGNORECASE),
+    # The Chinese of it: "覆盖3个仓库", "给5个门店用的", and what the asker has ("我们有三个仓库").
+    re.compile(rf"(?:给|供|覆盖|服务|管理|连接|对接|面向|(?:我们|咱们|我|公司|学校)(?:一共|总共|共)?有)\s*"
+               rf"(?P<said>{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_ZH}[\u4e00-\u9fff]{{1,4}}?)"
+               rf"(?=的|用|使用|[，。；,;.和及与、\s]|$)"),
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
                rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
