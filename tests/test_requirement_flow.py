@@ -799,6 +799,13 @@ def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requ
     assert task in first_round(requirement, force_plan=True).stages[1].tasks
 
 
+@pytest.mark.parametrize("answer", ["web page", "a mobile app"])
+def test_an_entry_point_answered_by_its_name_alone_takes_its_article_in_the_plan(answer):
+    plan = first_round("Patients book appointments online", force_plan=True, answers={"q_interface": answer})
+    thing = answer.removeprefix("a ")
+    assert f"Expose it through the {thing}" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
 async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     talk = Conversation()
     await talk.start("做一个图书馆座位预约系统，读者可以提前一天选座，管理员每天导出签到记录")

@@ -292,6 +292,17 @@ _USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使�
                     re.IGNORECASE)
 
 
+def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
+    """An answer that only names one of the topic's things, typed in lower case ("web page", "a mobile app"), put as
+    the plan's sentences put that thing when the requirement names it ("through the web page", not "through web
+    page"); else None. A capital it opens with may be a name's ("Slack"): such an answer is left as it is."""
+    bare = re.sub(r"^(?:a|an|the)\s+", "", _USING.sub("", answer).strip().rstrip(".!"), flags=re.IGNORECASE)
+    named = find_keywords(bare, topic.keywords)
+    if not bare[:1].islower() or not named or named[0] != bare:
+        return None
+    return topic.text(topic.named_as, zh).format(bare)
+
+
 @offline_composer(RequirementPlan)
 def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     facts = request.facts
@@ -412,6 +423,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
     store, interface = _USING.sub("", store), _USING.sub("", interface)
+    if "q_interface" in answered_value:
+        interface = _answer_as_named(TOPICS_BY_ID["q_interface"], answered_value["q_interface"], zh) or interface
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
