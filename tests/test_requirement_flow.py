@@ -408,6 +408,22 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
     assert topic not in {q.id for q in first_round(requirement).questions}
 
 
+@pytest.mark.parametrize("requirement, rule", [
+    ("Hotel check-in tool: receptionists check guests in; only the duty manager can give refunds",
+     "only the duty manager can give refunds"),
+    ("做一个收银小程序，店员收款，只有店长能打折", "只有店长能打折"),
+])
+def test_who_alone_may_give_money_back_is_the_access_rule_the_plan_verifies(requirement, rule):
+    verification = first_round(requirement, force_plan=True).stages[2]
+    assert any(c.endswith(rule) for c in verification.success_criteria), verification.success_criteria
+
+
+def test_a_team_before_the_thing_made_for_it_is_not_a_role():
+    goal = first_round("Hotel front desk tool: receptionists check guests in and assign rooms",
+                       force_plan=True).stages[1].goal
+    assert "front desk" not in goal and "receptionists" in goal, goal
+
+
 @pytest.mark.parametrize("requirement, verb", [
     ("Clerks enter invoices into a web form", "enter"),  # the verb after a plural role, not part of its name
     ("A tool to log my runs and see weekly progress", "see"),  # a short verb that only ends like "employee"

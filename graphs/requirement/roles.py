@@ -204,10 +204,18 @@ _EN_TEAMS = {"reception", "housekeeping", "kitchen", "front desk", "help desk", 
              "front office", "back office", "concierge"}
 
 
+# What a team's name qualifies when it comes before it: a thing made for the team ("Hotel front desk tool: …").
+_EN_TEAM_THINGS = {"tool", "tools", "system", "systems", "software", "display", "displays", "board", "terminal",
+                   "desk", "log", "schedule", "queue", "module", "portal"}
+
+
 def _en_team(words: list[str], start: int, end: int) -> bool:
-    """Whether words[start:end] ends with a team's name ("the front desk", "reception"); not after "a", which
-    names a thing of its kind ("a kitchen display", "a reception desk")."""
+    """Whether words[start:end] ends with a team's name ("the front desk", "reception"); not after "a", nor before
+    a thing, which name a thing of the team's ("a kitchen display", "the front desk tool", "reception app")."""
     if start > 0 and words[start - 1].lower() in {"a", "an"}:
+        return False
+    if end < len(words) and (words[end].lower() in _EN_TEAM_THINGS
+                             or find_keywords(words[end], TOPICS_BY_ID["q_interface"].keywords)):
         return False
     return any(" ".join(words[end - n:end]).lower() in _EN_TEAMS for n in (1, 2) if end - n >= start)
 

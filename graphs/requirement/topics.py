@@ -197,10 +197,13 @@ _ACCESS_PATTERNS = (
     # it" is the team's size).
     re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
                r"change|modify|approve|delete|cancel|refund|export|download|publish|close|reopen|assign|reassign|create|"
-               r"add|remove|update|manage|confirm|reject|override|unlock|reset|archive|restore|sign\s+off)\b",
+               r"add|remove|update|manage|confirm|reject|override|unlock|reset|archive|restore|sign\s+off|"
+               # what is given or undone for money or time ("only the duty manager can give refunds")
+               r"give|grant|issue|void|waive|process|move|reschedule)\b",
                re.IGNORECASE),
     *COMPLIANCE_PATTERNS,
-    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|看|见|改|删)"),  # the longer verb first
+    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
+               r"调整|看|见|改|删|退)"),  # the longer verb first
 )
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
