@@ -46,6 +46,8 @@ _ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助"
 # Words after the subject: X 可以/能/需要 …
 _ZH_MODALS = {"可以", "可", "能", "能够", "需要", "要", "会", "得以", "应", "应该", "必须", "希望", "想", "想要", "负责",
               "都", "也", "均", "还", "就", "只", "随时", "直接", "每天", "每周", "每月"}
+# Words that put how or where before the verb, after the subject as a modal does ("采购根据看板下单", "行政在网页上审批").
+_ZH_MANNER = {"根据", "按照", "按", "依据", "在", "从", "通过", "用", "使用", "把", "将", "对", "向", "凭"}
 # Words after which the one who must act follows, as their object: 需要/还要 X 审批 ("需要财务总监审批").
 _ZH_NEEDS = {"需要", "要", "还要", "也要", "都要", "需", "须", "必须", "得"}
 _ZH_AND = {"和", "与", "及", "以及", "或", "或者", "、", "跟", "同"}
@@ -154,7 +156,7 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
             if start < len(tokens) and (role := _zh_from(tokens, start)):
                 found.append((offset + start, offset + role[1], role[0]))
         for i, token in enumerate(tokens):
-            if token in _ZH_MODALS and (role := _zh_before_modal(tokens, i)):
+            if (token in _ZH_MODALS or token in _ZH_MANNER) and (role := _zh_before_modal(tokens, i)):
                 found.append((offset + role[1], offset + i, role[0]))
         offset += len(tokens) + 1
     return found
