@@ -567,6 +567,15 @@ def test_a_thing_to_deliver_is_named_without_the_count_that_is_its_scale(require
     assert re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1] == title, plan.plan_markdown
 
 
+@pytest.mark.parametrize("requirement, item", [
+    ("A clinic booking page where patients pick a time slot.", "Deliver: A clinic booking page where patients pick a time slot"),
+    ("做一个图书借阅小程序。", "交付：做一个图书借阅小程序"),
+])
+def test_a_one_sentence_requirement_is_delivered_without_its_stop_as_clauses_are(requirement, item):
+    scope = first_round(requirement, force_plan=True).scope
+    assert item in scope, scope
+
+
 def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
     scope = first_round("A tool to track customer orders. Managers can show orders before March.", force_plan=True).scope
     assert "Deliver: Managers can show orders before March" in scope, scope

@@ -67,6 +67,8 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
                [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
+        # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
+        summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
         return [_without_load(_wished(whole, zh) or whole, zh)]
     items = []
