@@ -420,6 +420,12 @@ def test_who_alone_may_give_money_back_is_the_access_rule_the_plan_verifies(requ
     assert any(c.endswith(rule) for c in verification.success_criteria), verification.success_criteria
 
 
+def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
+    goal = first_round("A visitor sign-in kiosk where visitors type their name and the host is told",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for visitors.", goal
+
+
 def test_a_team_before_the_thing_made_for_it_is_not_a_role():
     goal = first_round("Hotel front desk tool: receptionists check guests in and assign rooms",
                        force_plan=True).stages[1].goal

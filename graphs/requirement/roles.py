@@ -232,6 +232,12 @@ def _en_role(word: str) -> bool:
     return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
 
 
+def _singular(role: str) -> str:
+    """A role's name in the singular, lower-cased, to tell one named twice ("visitors", "visitor")."""
+    lower = role.lower()
+    return lower[:-1] if lower.split() and _plural(lower.split()[-1]) else lower
+
+
 def _plural(word: str) -> bool:
     lower = word.lower()
     return lower.endswith("s") and not lower.endswith("ss") and lower not in _EN_GROUPS
@@ -406,8 +412,12 @@ def named_roles(text: str) -> list[str]:
              if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found)]
     roles: list[str] = []
     for _, _, role in sorted(found):
-        if not any(role.lower() == seen.lower() for seen in roles):
+        # One role named in the singular and the plural ("a visitor badge … visitors sign in") is one, said as a group.
+        same = next((at for at, seen in enumerate(roles) if _singular(role) == _singular(seen)), None)
+        if same is None:
             roles.append(role)
+        elif _singular(role) != role.lower() and _singular(roles[same]) == roles[same].lower():
+            roles[same] = role
     # A role named again in part elsewhere is the same one: its head ("shop clerk" … "each clerk") or the group
     # its people are of ("HR staff" … "HR exports"); not a person who only qualifies another ("学生家长", "学生").
     roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())
