@@ -608,6 +608,10 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     ("做一个报销系统，员工在企业微信里提交发票，下个月15号前要用上", "下个月15号前"),  # a day of next month
     ("老板想要一个销售看板，销售每天录入拜访记录，季度末之前要上线", "季度末之前"),  # a quarter's end
     ("Accountants upload bank statements and match them to invoices. The deadline is end of Q2.", "end of Q2"),
+    ("诊所想做个预约挂号小程序，病人选医生和时间，要在国庆前上线", "国庆前"),  # a holiday
+    ("老师布置作业，学生在线提交，9月开学前要用上", "9月开学前"),  # the school year
+    ("Teachers post homework and pupils hand it in. It must be ready before the summer holidays.",
+     "before the summer holidays"),
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
     release = first_round(requirement, force_plan=True).stages[-1]

@@ -95,7 +95,9 @@ _COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
 _DEADLINE_PATTERNS = (
     # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
     re.compile(rf"\b(?:by|before|until|till|no later than|due)\s+(?:the\s+)?(?:end of\s+)?(?:(?:next|this)\s+)?"
-               rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
+               rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|easter|thanksgiving|"
+               rf"(?:summer|winter|spring|easter|christmas|school|the)\s+(?:holidays?|break|vacation)|"
+               rf"(?:the\s+)?(?:new|next|autumn|fall|spring)\s+(?:school\s+)?(?:term|semester|school\s+year)|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
@@ -107,7 +109,9 @@ _DEADLINE_PATTERNS = (
     re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:(?:下|本|这)个?月)?\s*{_COUNT_ZH}\s*[日号]\s*"
                rf"(?:之前|以前|前)|(?:下|本|这)个?(?:周|星期|月|季度)"
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
-               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前"),
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前|"
+               # a holiday or the school year ("国庆前", "暑假之前", "开学前", "过年以前")
+               rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
 )
 # A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
 TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
