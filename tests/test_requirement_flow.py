@@ -852,6 +852,15 @@ async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     assert len(choosing) == 1 and "导出签到记录" not in choosing[0], scope
 
 
+@pytest.mark.parametrize("requirement, item", [
+    ("诊所想做个预约挂号小程序，病人选医生和时间", "交付：做个预约挂号小程序"),
+    ("社区图书馆需要一套借还书系统，借书人扫码借书", "交付：一套借还书系统"),
+])
+def test_a_place_that_asks_without_we_is_not_part_of_what_it_wants(requirement, item):
+    plan = first_round(requirement, force_plan=True)
+    assert item in plan.scope, plan.scope
+
+
 def test_what_a_chinese_requirement_tells_of_the_asker_or_of_today_is_not_a_deliverable():
     scope = first_round("我们是一家花店，目前用表格记订单，想做一个订单管理小程序，店员可以录入订单", force_plan=True).scope
     assert [item for item in scope if item.startswith("交付")] == ["交付：做一个订单管理小程序", "交付：店员可以录入订单"], scope

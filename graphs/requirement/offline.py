@@ -141,6 +141,10 @@ def _without_load(item: str, zh: bool) -> str:
 # The person asking, speaking of themselves, and what they wish for.
 _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,6}}?))?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?"
                              rf"(?P<thing>.{{2,}})$")
+# A place or body that asks without "we" ("诊所想做个预约小程序", "酒店需要一套入住系统"): the thing it wants opens with
+# making it or with how many, unlike what a system must do ("系统需要支持导出").
+_ZH_ORG_WISHES = re.compile(r"^(?P<owner>[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
+                            r"(?P<thing>(?:做|开发|搞|弄|建|上|整|有)?(?:一个|一套|一款|个|套|款).{2,})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
 _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?:am|are) looking for|require)\s+"
@@ -157,6 +161,8 @@ _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
+    if wish is None and zh and (org := _ZH_ORG_WISHES.match(clause.strip())) and not named_roles(org.group("owner")):
+        wish = org
     if wish is None:
         return None
     thing = (wish.group("thing") or "").strip()
