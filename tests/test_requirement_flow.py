@@ -1030,6 +1030,15 @@ async def test_an_answer_saying_the_asker_does_not_know_keeps_the_default_out_of
     assert any(store["fallback_assumption"] in a.text for a in plan.assumptions), plan.assumptions
 
 
+@pytest.mark.parametrize("no", ["no", "None.", "没有", "不着急"])
+def test_a_bare_no_to_the_deadline_question_plans_on_no_fixed_deadline(no):
+    questions = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
+    answered, defaulted = normalize_reply({"q_deadline": no, "q_security": "only managers may export"}, questions)
+    plan = first_round("Clerks scan parcels into a stock page", force_plan=True, answers=answered)
+    assert plan.stages[-1].goal == "Ship within the agreed release window with docs and a rollback path.", plan.stages[-1]
+    assert defaulted == {"q_deadline"}
+
+
 async def test_continue_thread():
     payload = {"questions": QUESTIONS, "round": 1}
     waiting = ThreadView(values={"round": 1}, pending_interrupt={"kind": "clarification", "payload": payload},

@@ -33,7 +33,7 @@ from graphs.requirement import offline as _offline  # noqa: F401  registers the 
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
-from graphs.requirement.topics import TOPICS, is_chinese
+from graphs.requirement.topics import TOPICS, declines, is_chinese
 from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
@@ -227,9 +227,9 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
             if text:
                 stray.append(text)
             continue
-        if not text or is_use_defaults(text) or not _HAS_WORD.search(text):
+        if not text or is_use_defaults(text) or not _HAS_WORD.search(text) or declines(str(key), text):
             # "???", "...", "-": nothing said; the question keeps its fallback instead of a plan that
-            # reads "Data store: ???".
+            # reads "Data store: ???"; a bare "no" to "Is there a deadline?" means what the fallback says.
             defaulted.add(str(key))
         else:
             answered[str(key)] = text[:4000]

@@ -39,6 +39,9 @@ class Topic:
     # Shapes of an answer no word list holds ("by the end of March", "下周五之前", "50 shops", "3个人"):
     # found in the requirement or the answers, they settle the topic as a keyword does.
     patterns: tuple[re.Pattern[str], ...] = ()
+    # Whether "none" answers the question ("files, none" for the data store: nothing is kept); else a bare no
+    # ("no", "没有") only declines it, and the question keeps its fallback.
+    none_is_an_answer: bool = False
     # Shapes in which the same words say something else ("show orders before March" picks which orders,
     # "3月前的订单" too): what they cover settles nothing.
     not_in: tuple[re.Pattern[str], ...] = ()
@@ -316,6 +319,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=("Reuse the project's existing storage; add no new database.", "复用项目现有存储，不引入新的数据库。"),
         fallback_new=("Pick the simplest store that fits in Stage 1 (e.g. SQLite or files).", "在第一阶段选用最简单可行的存储（如 SQLite 或文件）。"),
         keywords_name_it=True,
+        none_is_an_answer=True,
     ),
     Topic(
         id="q_interface",
@@ -397,6 +401,18 @@ TOPICS: tuple[Topic, ...] = (
 )
 
 TOPICS_BY_ID = {t.id: t for t in TOPICS}
+
+# A bare no, said to a catalogue question ("Is there a deadline?" — "no"); punctuation and case aside.
+_BARE_NO = {"no", "nope", "none", "nothing", "na", "nah", "notreally", "noneyet", "nodeadline", "norush",
+            "没有", "无", "没", "不", "否", "暂无", "暂时没有", "没有要求", "无要求", "不需要", "不用", "没有截止时间", "不着急", "不急"}
+
+
+def declines(topic_id: str, answer: str) -> bool:
+    """Whether `answer` only says no to a catalogue topic whose fallback is what no means ("no" to the deadline:
+    no fixed deadline), rather than a thing the plan could name ("none" to the data store: nothing is kept)."""
+    topic = TOPICS_BY_ID.get(topic_id)
+    return (topic is not None and not topic.none_is_an_answer
+            and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO)  # "n/a" → "na"
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
