@@ -389,6 +389,7 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("A hotel tool where the front desk checks guests in and out", "front desk"),  # a team named by where it works
     ("Reception books each patient's next visit on a web page", "reception"),
     ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
+    ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -430,6 +431,15 @@ def test_a_team_before_the_thing_made_for_it_is_not_a_role():
     goal = first_round("Hotel front desk tool: receptionists check guests in and assign rooms",
                        force_plan=True).stages[1].goal
     assert "front desk" not in goal and "receptionists" in goal, goal
+
+
+@pytest.mark.parametrize("requirement, said", [
+    ("Customers reserve books online; my two staff mark them ready", "two staff"),  # a count is no part of a role
+    ("A shift planner for our three nurses", "planner"),  # a thing that ends like a person
+])
+def test_what_is_not_the_person_is_not_part_of_the_role(requirement, said):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert said not in goal, goal
 
 
 @pytest.mark.parametrize("requirement, verb", [

@@ -174,7 +174,7 @@ agent client recipient respondent student parent resident patient president appl
 participant attendant tenant merchant servant staff team crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
 paralegal caregiver janitor nanny maid vet
-hr qa ceo cfo cto coo vp pm finance accounting legal ops
+hr qa ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
@@ -184,6 +184,7 @@ indicator selector counter marker tracker reminder register ledger trigger sched
 uploader loader viewer answer power water weather offer matter chapter quarter center centre poster banner cover
 calendar filter wrapper adapter connector iterator generator validator formatter renderer listener worker
 interpreter compiler debugger installer launcher player recorder container sticker voucher
+planner organizer organiser builder finder checker picker converter calculator simulator
 list checklist playlist wishlist blacklist whitelist allowlist denylist
 median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
@@ -268,6 +269,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     return None
 
 
+_EN_NUMBERS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
+               "dozen", "dozens", "hundred", "hundreds", "several", "both"}
 _EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
 _EN_RELATIVES = {"that", "which", "who"}
 
@@ -285,8 +288,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
     words = _EN_WORD.findall(text)
     found: list[tuple[int, int, str]] = []
 
-    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person" …
-        while i < len(words) and (words[i][0].isdigit() or words[i][0].isalpha() and is_function_word(words[i])):
+    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person",
+        while i < len(words) and (words[i][0].isdigit() or words[i].lower() in _EN_NUMBERS  # "my two staff" …
+                                  or words[i][0].isalpha() and is_function_word(words[i])):
             i += 1
         return i
 
