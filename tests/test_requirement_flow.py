@@ -846,6 +846,16 @@ def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requ
     assert task in first_round(requirement, force_plan=True).stages[1].tasks
 
 
+@pytest.mark.parametrize("requirement, answer, task", [
+    ("管理员登记新书，借书人扫码借书", "用Excel就行", "通过Excel持久化"),  # what says it will do is no part of it
+    ("Clerks scan parcels into a stock page", "a spreadsheet is fine", "Persist through a spreadsheet"),
+    ("Clerks scan parcels into a stock page", "Postgres, I guess", "Persist through Postgres"),  # a name's capital
+])
+def test_the_store_an_answer_names_is_woven_in_by_its_name_alone(requirement, answer, task):
+    plan = first_round(requirement, force_plan=True, answers={"q_data_store": answer})
+    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+
+
 @pytest.mark.parametrize("answer", ["web page", "a mobile app"])
 def test_an_entry_point_answered_by_its_name_alone_takes_its_article_in_the_plan(answer):
     plan = first_round("Patients book appointments online", force_plan=True, answers={"q_interface": answer})

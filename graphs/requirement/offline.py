@@ -298,6 +298,21 @@ def _question(topic: Topic, zh: bool, has_repository: bool) -> dict[str, Any]:
 # Not the 用 of 用户 ("用户表"), 用途 or 用法.
 _USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|用(?![户途法]))\s*)",
                     re.IGNORECASE)
+# How an answer may end by saying it will do ("用Excel就行", "a spreadsheet is fine"): the plan's sentences name the
+# thing only ("基于Excel设计数据模型", not "基于Excel就行设计数据模型").
+_WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够了?|也行|行了|吧|啦|[,，]?\s*(?:is|are|would be|should be|will be)"
+                      r"\s+(?:fine|enough|ok(?:ay)?|good)|[,，]?\s*(?:will|would)\s+do|[,，]?\s*I\s+guess|[,，]?\s*please)"
+                      r"[\s。！!.…]*$", re.IGNORECASE)
+
+
+def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
+    """Whether an answer opens with one of the things the topic names, written with a capital ("Postgres", "Slack",
+    "Excel"): a name's capital, which the plan keeps though the answer's first word has it too."""
+    if topic is None or not topic.keywords_name_it:
+        return False
+    first = re.match(r"\s*([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)", _USING.sub("", answer))
+    return (first is not None and first.group(1)[:1].isupper()
+            and any(find_keywords(word, topic.keywords) == [word] for word in (first.group(1), first.group(1).split()[0])))
 
 
 def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
@@ -414,7 +429,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         # The human's words when there are some; otherwise a neutral phrase (the assumption or
         # doc finding behind it is listed in the assumptions, with its source).
         if topic_id in answered_value:  # set inside the plan's sentences: no stop, no sentence-start capital
-            return mid_sentence(answered_value[topic_id], said)
+            answer = answered_value[topic_id]
+            if _opens_with_a_name(TOPICS_BY_ID.get(topic_id), answer):
+                return answer.strip().rstrip(".!?。！？")  # "Postgres, I guess": its capital is the name's
+            return mid_sentence(answer, said)
         if topic_id in stated_value:
             return stated_value[topic_id]
         phrase = t(default_en, default_zh)
@@ -430,7 +448,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = value("q_data_store", "the store chosen in Stage 1", "第一阶段选定的存储")
         interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
-    store, interface = _USING.sub("", store), _USING.sub("", interface)
+    store, interface = (_WILL_DO.sub("", _USING.sub("", store)) or store,
+                        _WILL_DO.sub("", _USING.sub("", interface)) or interface)
     if "q_interface" in answered_value:
         interface = _answer_as_named(TOPICS_BY_ID["q_interface"], answered_value["q_interface"], zh) or interface
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
