@@ -490,7 +490,8 @@ def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word
     assert word not in goal, goal
 
 
-@pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧"])
+@pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧",
+                                         "做一个小程序", "帮我做个系统", "need an app for invoices"])  # a bare kind of software
 def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
     asked = [q.id for q in first_round(requirement).questions]
     assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked

@@ -216,15 +216,19 @@ _ACCESS_PATTERNS = (
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
        "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
 
-# A thing wanted that names nothing it does ("做个东西", "need something for invoices"): a placeholder
-# noun, with at most a word of what it is about, and no clause of what it must do ("to track …", "用来…").
+# A thing wanted that names nothing it does ("做个东西", "做一个小程序", "need something for invoices"): a placeholder
+# noun or a bare kind of software, with at most a word of what it is about, and no clause of what it must do
+# ("to track …", "用来…"); "做一个记账小程序" says what it is for.
 _VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s+(?:really\s+)?)?"
                        r"(?:need|want|would like|'d like|make|build|create|do|get)?\s*(?:me\s+|us\s+)?(?:some|a|an)?\s*"
-                       r"(?:something|anything|thing|stuff)(?:\s+(?:for|about|with|around|on|related to)\s+"
+                       # a placeholder, or a kind of software that says no more ("need an app for invoices")
+                       r"(?:something|anything|thing|stuff|app|application|tool|system|website|site|program|software|"
+                       r"platform)(?:\s+(?:for|about|with|around|on|related to)\s+"
                        r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*(?:please)?[.!?]*$", re.IGNORECASE)
 _VAGUE_ZH = re.compile(r"^(?:你好|您好)?[，,\s]*(?:请|麻烦)?(?:帮我|帮忙|给我)?(?:我们?|咱们?)?(?:想要?|要|需要)?"
                        r"(?:做|弄|搞|写|整|开发)?(?:一?个|一?些|点)?(?:[^，。！？\s]{1,8}?(?:的|相关的|方面的))?"
-                       r"(?:东西|玩意儿?)(?:吧|呗|啊)?[。！？!?.]*$")
+                       r"(?:东西|玩意儿?|系统|小程序|程序|软件|工具|小工具|应用|APP|App|app|网站|网页|平台)"
+                       r"(?:吧|呗|啊)?[。！？!?.]*$")
 
 
 def names_no_purpose(text: str) -> bool:
