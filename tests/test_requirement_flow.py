@@ -381,6 +381,7 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
     ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
     ("想做一个库存看板，仓库主管每天看缺货，采购根据看板下单", "采购"),  # a department before how it acts
+    ("做一个宿舍管理小程序，宿管阿姨登记晚归学生", "宿管阿姨"),  # a worker called as people call them
     ("做一个请假小程序，员工提交申请，行政在网页上审批", "行政"),
     ("我们健身房想做一个会员约课系统，教练排课，会员在小程序上预约", "教练"),
     ("做一个养老院探视预约小程序，子女在线预约探视时间", "子女"),  # kin
