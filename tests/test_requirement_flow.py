@@ -406,6 +406,8 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("做一个价格管理小程序，只有店长能修改价格", "q_security"),
     ("做一个会员约课小程序，会员在线预约，只有前台可以取消预约", "q_security"),
     ("店员用手机扫码入库出库，库存低了提醒老板", "q_interface"),
+    ("A kiosk at reception where visitors sign in and the front desk prints a badge", "q_interface"),
+    ("在大堂放一台自助机，访客自己登记，保安核验", "q_interface"),
     ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
 ])
 def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
