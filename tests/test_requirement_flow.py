@@ -569,6 +569,7 @@ def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadl
     ("做一个报销系统，员工提交发票，接到飞书", "飞书"),  # where it lives: the entry point the stages build
     ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
     ("Tenants report broken appliances and the landlord assigns a handyman. It should work in WhatsApp.", "WhatsApp"),
+    ("Teachers upload assignments and students submit PDFs. It has to be ready by September.", "September"),
 ])
 def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
     scope = first_round(requirement, force_plan=True).scope

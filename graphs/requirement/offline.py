@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.language import CJK, clip, mid_sentence
+from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
@@ -95,9 +95,20 @@ def _only_states_a_constraint(clause: str) -> bool:
     for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
         if phrase := topic.stated_in(clause):
             rest = clause.replace(phrase, " ")
-            if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else len(rest.split()) <= 4:
+            if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
+                    len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
     return _only_names_entry_point(clause)
+
+
+_READY_EN = {"ready", "done", "live", "finished", "complete", "completed", "available", "launched", "shipped",
+             "delivered", "usable", "working", "running", "up", "built", "need", "needs", "has", "have", "got", "needed"}
+
+
+def _only_says_it_is_ready(rest: str) -> bool:
+    """Whether the words around a deadline only say it is to be ready then ("It has to be ready", "We need it
+    done and working"): a longer way to say what "must be live by" says."""
+    return all(is_function_word(w) or w.lower() in _READY_EN for w in re.findall(r"[A-Za-z']+", rest))
 
 
 # The words that only put a thing in its entry point ("接到飞书", "放在公众号里", "it should run in Slack").
