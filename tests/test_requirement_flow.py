@@ -380,10 +380,17 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("Let QA rerun the failed builds from a web page", "QA"),
     ("做一个请假系统，行政可以查看所有员工的请假记录", "行政"),  # a department as the subject of 可以
     ("做一个报表小程序，市场部每周导出销售数据", "市场部"),
+    ("想做一个库存看板，仓库主管每天看缺货，采购根据看板下单", "采购"),  # a department before how it acts
+    ("做一个宿舍管理小程序，宿管阿姨登记晚归学生", "宿管阿姨"),  # a worker called as people call them
+    ("做一个请假小程序，员工提交申请，行政在网页上审批", "行政"),
     ("我们健身房想做一个会员约课系统，教练排课，会员在小程序上预约", "教练"),
     ("做一个养老院探视预约小程序，子女在线预约探视时间", "子女"),  # kin
     ("做一个点餐系统，顾客扫码下单，后厨在平板上看订单", "后厨"),  # a team named by where it works
     ("Our coffee shop wants a tablet app where baristas see mobile orders", "baristas"),
+    ("A hotel tool where the front desk checks guests in and out", "front desk"),  # a team named by where it works
+    ("Reception books each patient's next visit on a web page", "reception"),
+    ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
+    ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -399,10 +406,43 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("做一个价格管理小程序，只有店长能修改价格", "q_security"),
     ("做一个会员约课小程序，会员在线预约，只有前台可以取消预约", "q_security"),
     ("店员用手机扫码入库出库，库存低了提醒老板", "q_interface"),
+    ("A kiosk at reception where visitors sign in and the front desk prints a badge", "q_interface"),
+    ("在大堂放一台自助机，访客自己登记，保安核验", "q_interface"),
     ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
 ])
 def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("Hotel check-in tool: receptionists check guests in; only the duty manager can give refunds",
+     "only the duty manager can give refunds"),
+    ("做一个收银小程序，店员收款，只有店长能打折", "只有店长能打折"),
+])
+def test_who_alone_may_give_money_back_is_the_access_rule_the_plan_verifies(requirement, rule):
+    verification = first_round(requirement, force_plan=True).stages[2]
+    assert any(c.endswith(rule) for c in verification.success_criteria), verification.success_criteria
+
+
+def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
+    goal = first_round("A visitor sign-in kiosk where visitors type their name and the host is told",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for visitors.", goal
+
+
+def test_a_team_before_the_thing_made_for_it_is_not_a_role():
+    goal = first_round("Hotel front desk tool: receptionists check guests in and assign rooms",
+                       force_plan=True).stages[1].goal
+    assert "front desk" not in goal and "receptionists" in goal, goal
+
+
+@pytest.mark.parametrize("requirement, said", [
+    ("Customers reserve books online; my two staff mark them ready", "two staff"),  # a count is no part of a role
+    ("A shift planner for our three nurses", "planner"),  # a thing that ends like a person
+])
+def test_what_is_not_the_person_is_not_part_of_the_role(requirement, said):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert said not in goal, goal
 
 
 @pytest.mark.parametrize("requirement, verb", [
@@ -415,6 +455,29 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert verb not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("学校作业平台，老师布置作业，学生在线提交", "老师"),  # jieba tags 布置 a noun
+    ("做一个库存小程序，店员盘点库存，店长看报表", "店员"),
+    ("做一个参观预约小程序，访客扫码预约参观", "访客"),
+])
+def test_a_subject_whose_verb_jieba_tags_as_a_noun_is_still_a_role(requirement, role):
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("给社区图书馆做一个借还书系统，借书人扫码借书", "借书人"),  # jieba cuts 借书/人扫码
+    ("景区门票小程序，买票人扫码入园", "买票人"),
+])
+def test_a_role_jieba_glues_to_its_verb_is_read_whole(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal and "扫码" not in goal, goal
+
+
+def test_the_subject_after_a_clause_of_when_is_a_role():
+    goal = first_round("做一个报修小程序，报修人填写地址后维修工上门", force_plan=True).stages[1].goal
+    assert "维修工" in goal, goal
 
 
 @pytest.mark.parametrize("requirement, word", [
@@ -430,7 +493,8 @@ def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word
     assert word not in goal, goal
 
 
-@pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧"])
+@pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧",
+                                         "做一个小程序", "帮我做个系统", "need an app for invoices"])  # a bare kind of software
 def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
     asked = [q.id for q in first_round(requirement).questions]
     assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
@@ -505,6 +569,7 @@ def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadl
     ("做一个报销系统，员工提交发票，接到飞书", "飞书"),  # where it lives: the entry point the stages build
     ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
     ("Tenants report broken appliances and the landlord assigns a handyman. It should work in WhatsApp.", "WhatsApp"),
+    ("Teachers upload assignments and students submit PDFs. It has to be ready by September.", "September"),
 ])
 def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
     scope = first_round(requirement, force_plan=True).scope
@@ -514,11 +579,22 @@ def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_t
 @pytest.mark.parametrize("requirement, item, title", [
     ("We need an inventory app for about 50 stores", "Deliver: an inventory app", "An inventory app"),
     ("做一个给50家门店用的库存系统，店长可以盘点", "交付：做一个库存系统", "做一个库存系统"),
+    ("A stock dashboard across our 3 warehouses", "Deliver: A stock dashboard", "A stock dashboard"),
+    ("做一个库存看板，覆盖3个仓库", "交付：做一个库存看板", "做一个库存看板"),
 ])
 def test_a_thing_to_deliver_is_named_without_the_count_that_is_its_scale(requirement, item, title):
     plan = first_round(requirement, force_plan=True)
     assert item in plan.scope, plan.scope
     assert re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1] == title, plan.plan_markdown
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("A clinic booking page where patients pick a time slot.", "Deliver: A clinic booking page where patients pick a time slot"),
+    ("做一个图书借阅小程序。", "交付：做一个图书借阅小程序"),
+])
+def test_a_one_sentence_requirement_is_delivered_without_its_stop_as_clauses_are(requirement, item):
+    scope = first_round(requirement, force_plan=True).scope
+    assert item in scope, scope
 
 
 def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
@@ -547,6 +623,10 @@ def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     ("做一个报销系统，员工在企业微信里提交发票，下个月15号前要用上", "下个月15号前"),  # a day of next month
     ("老板想要一个销售看板，销售每天录入拜访记录，季度末之前要上线", "季度末之前"),  # a quarter's end
     ("Accountants upload bank statements and match them to invoices. The deadline is end of Q2.", "end of Q2"),
+    ("诊所想做个预约挂号小程序，病人选医生和时间，要在国庆前上线", "国庆前"),  # a holiday
+    ("老师布置作业，学生在线提交，9月开学前要用上", "9月开学前"),  # the school year
+    ("Teachers post homework and pupils hand it in. It must be ready before the summer holidays.",
+     "before the summer holidays"),
 ])
 def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
     release = first_round(requirement, force_plan=True).stages[-1]
@@ -562,6 +642,18 @@ def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requir
     verification = first_round(requirement, force_plan=True).stages[2]
     said = " ".join([verification.goal, *verification.success_criteria, *verification.tasks])
     assert stated in said and generic not in said, said
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    ("We need a stock dashboard for 3 warehouses so that managers can see low stock", "3 warehouses"),
+    ("A homework portal for 12 classes where teachers post assignments", "12 classes"),
+    ("我们有三个仓库，需要一个库存看板，仓库主管每天查看缺货", "三个仓库"),
+    ("做一个给5个校区用的作业平台，老师布置作业", "5个校区"),
+])
+def test_how_many_sites_or_things_it_serves_is_the_scale_the_plan_verifies(requirement, stated):
+    assert "q_scale" not in {q.id for q in first_round(requirement).questions}
+    verification = first_round(requirement, force_plan=True).stages[2]
+    assert f"{stated}" in verification.goal, verification.goal
 
 
 @pytest.mark.parametrize("requirement, entry", [
@@ -759,6 +851,23 @@ def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requ
     assert task in first_round(requirement, force_plan=True).stages[1].tasks
 
 
+@pytest.mark.parametrize("requirement, answer, task", [
+    ("管理员登记新书，借书人扫码借书", "用Excel就行", "通过Excel持久化"),  # what says it will do is no part of it
+    ("Clerks scan parcels into a stock page", "a spreadsheet is fine", "Persist through a spreadsheet"),
+    ("Clerks scan parcels into a stock page", "Postgres, I guess", "Persist through Postgres"),  # a name's capital
+])
+def test_the_store_an_answer_names_is_woven_in_by_its_name_alone(requirement, answer, task):
+    plan = first_round(requirement, force_plan=True, answers={"q_data_store": answer})
+    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("answer", ["web page", "a mobile app"])
+def test_an_entry_point_answered_by_its_name_alone_takes_its_article_in_the_plan(answer):
+    plan = first_round("Patients book appointments online", force_plan=True, answers={"q_interface": answer})
+    thing = answer.removeprefix("a ")
+    assert f"Expose it through the {thing}" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
 async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     talk = Conversation()
     await talk.start("做一个图书馆座位预约系统，读者可以提前一天选座，管理员每天导出签到记录")
@@ -766,6 +875,15 @@ async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
     scope = RequirementPlan.model_validate(state.values["plan"]).scope
     choosing = [item for item in scope if "读者可以提前一天选座" in item]
     assert len(choosing) == 1 and "导出签到记录" not in choosing[0], scope
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("诊所想做个预约挂号小程序，病人选医生和时间", "交付：做个预约挂号小程序"),
+    ("社区图书馆需要一套借还书系统，借书人扫码借书", "交付：一套借还书系统"),
+])
+def test_a_place_that_asks_without_we_is_not_part_of_what_it_wants(requirement, item):
+    plan = first_round(requirement, force_plan=True)
+    assert item in plan.scope, plan.scope
 
 
 def test_what_a_chinese_requirement_tells_of_the_asker_or_of_today_is_not_a_deliverable():
@@ -920,6 +1038,30 @@ def test_normalize_reply():
 @pytest.mark.parametrize("said", ["???", "...", " - ", "？？", "……"])
 def test_an_answer_that_says_nothing_keeps_the_default_instead_of_entering_the_plan(said):
     assert normalize_reply({"q_users": said, "q_store": "sqlite"}, QUESTIONS) == ({"q_store": "sqlite"}, {"q_users"})
+
+
+@pytest.mark.parametrize("requirement, unsure", [
+    ("做一个社区图书馆借还书小程序，管理员登记新书", "不知道"),
+    ("A booking page for a small clinic where patients pick a slot", "not sure"),
+    ("A booking page for a small clinic where patients pick a slot", "I don't know"),
+])
+async def test_an_answer_saying_the_asker_does_not_know_keeps_the_default_out_of_the_plan(requirement, unsure):
+    talk = Conversation()
+    questions = pending_questions(await talk.start(requirement))
+    store = next(q for q in questions if q["id"] == "q_data_store")
+    state = await talk.resume({q["id"]: unsure for q in questions})
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert unsure not in plan.plan_markdown, plan.plan_markdown
+    assert any(store["fallback_assumption"] in a.text for a in plan.assumptions), plan.assumptions
+
+
+@pytest.mark.parametrize("no", ["no", "None.", "没有", "不着急"])
+def test_a_bare_no_to_the_deadline_question_plans_on_no_fixed_deadline(no):
+    questions = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
+    answered, defaulted = normalize_reply({"q_deadline": no, "q_security": "only managers may export"}, questions)
+    plan = first_round("Clerks scan parcels into a stock page", force_plan=True, answers=answered)
+    assert plan.stages[-1].goal == "Ship within the agreed release window with docs and a rollback path.", plan.stages[-1]
+    assert defaulted == {"q_deadline"}
 
 
 async def test_continue_thread():

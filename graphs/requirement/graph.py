@@ -33,7 +33,7 @@ from graphs.requirement import offline as _offline  # noqa: F401  registers the 
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
-from graphs.requirement.topics import TOPICS, is_chinese
+from graphs.requirement.topics import TOPICS, declines, is_chinese
 from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
@@ -155,10 +155,23 @@ _DEFAULT_PHRASES = {
 _HAS_WORD = re.compile(r"[^\W_]")  # a letter, digit or CJK character: an answer says something
 
 
+# An answer that says the asker does not know or does not mind ("不知道", "not sure", "up to you") leaves the
+# question to its default: taken as written, the plan would read "Persist through not sure".
+_UNSURE_PHRASES = {
+    "dontknow", "idontknow", "donotknow", "idonotknow", "dunno", "idk", "notsure", "imnotsure", "unsure", "noidea",
+    "ihavenoidea", "notdecided", "undecided", "notyet", "tbd", "whatever", "anything", "any", "either", "nopreference",
+    "dontcare", "idontcare", "doesntmatter", "itdoesntmatter", "uptoyou", "youdecide", "yourcall", "youchoose",
+    "不知道", "我不知道", "不清楚", "我不清楚", "不确定", "我不确定", "还不确定", "没想好", "还没想好", "没想过", "不懂", "不了解",
+    "待定", "未定", "还没定", "没定", "随便", "都行", "都可以", "无所谓", "你定", "你决定", "你来定", "你看着办", "看着办",
+    "没有要求", "没要求", "没有偏好",
+}
+
+
 def is_use_defaults(text: Any) -> bool:
     if not isinstance(text, str):
         return False
-    return re.sub(r"[\W_]+", "", text.lower()) in _DEFAULT_PHRASES
+    said = re.sub(r"[\W_]+", "", text.lower())
+    return said in _DEFAULT_PHRASES or said in _UNSURE_PHRASES
 
 
 def parse_reply(text: str, questions: Sequence[Mapping[str, Any]]) -> dict[str, str] | str:
@@ -214,9 +227,9 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
             if text:
                 stray.append(text)
             continue
-        if not text or is_use_defaults(text) or not _HAS_WORD.search(text):
+        if not text or is_use_defaults(text) or not _HAS_WORD.search(text) or declines(str(key), text):
             # "???", "...", "-": nothing said; the question keeps its fallback instead of a plan that
-            # reads "Data store: ???".
+            # reads "Data store: ???"; a bare "no" to "Is there a deadline?" means what the fallback says.
             defaulted.add(str(key))
         else:
             answered[str(key)] = text[:4000]

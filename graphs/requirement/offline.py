@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.language import CJK, clip, mid_sentence
+from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
@@ -67,6 +67,8 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
                [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
+        # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
+        summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
         return [_without_load(_wished(whole, zh) or whole, zh)]
     items = []
@@ -93,9 +95,20 @@ def _only_states_a_constraint(clause: str) -> bool:
     for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
         if phrase := topic.stated_in(clause):
             rest = clause.replace(phrase, " ")
-            if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else len(rest.split()) <= 4:
+            if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
+                    len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
     return _only_names_entry_point(clause)
+
+
+_READY_EN = {"ready", "done", "live", "finished", "complete", "completed", "available", "launched", "shipped",
+             "delivered", "usable", "working", "running", "up", "built", "need", "needs", "has", "have", "got", "needed"}
+
+
+def _only_says_it_is_ready(rest: str) -> bool:
+    """Whether the words around a deadline only say it is to be ready then ("It has to be ready", "We need it
+    done and working"): a longer way to say what "must be live by" says."""
+    return all(is_function_word(w) or w.lower() in _READY_EN for w in re.findall(r"[A-Za-z']+", rest))
 
 
 # The words that only put a thing in its entry point ("接到飞书", "放在公众号里", "it should run in Slack").
@@ -122,8 +135,9 @@ def _only_names_entry_point(clause: str) -> bool:
 
 # Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
 # "做一个给50家门店用的库存系统". Before {} the count, after it what ends the phrase.
-_LOAD_PHRASE_EN = r"(?:\s*,\s*|\s+(?:for|across|serving|at|in|with|used by)\s+){}(?=$|[\s,;.!?])"
-_LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务)\s*{}\s*(?:用|使用)?的?"
+_LOAD_PHRASE_EN = (r"(?:\s*,\s*|\s+(?:for|across|serving|covering|spanning|at|in|with|used by)\s+)"
+                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[\s,;.!?])")
+_LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务|覆盖)\s*{}\s*(?:用|使用)?的?"
 
 
 def _without_load(item: str, zh: bool) -> str:
@@ -138,6 +152,10 @@ def _without_load(item: str, zh: bool) -> str:
 # The person asking, speaking of themselves, and what they wish for.
 _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,6}}?))?(?:想要|想|希望|需要|打算|计划|准备|要)(?:能|可以)?"
                              rf"(?P<thing>.{{2,}})$")
+# A place or body that asks without "we" ("诊所想做个预约小程序", "酒店需要一套入住系统"): the thing it wants opens with
+# making it or with how many, unlike what a system must do ("系统需要支持导出").
+_ZH_ORG_WISHES = re.compile(r"^(?P<owner>[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
+                            r"(?P<thing>(?:做|开发|搞|弄|建|上|整|有)?(?:一个|一套|一款|个|套|款).{2,})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
 _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?:am|are) looking for|require)\s+"
@@ -154,6 +172,8 @@ _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
+    if wish is None and zh and (org := _ZH_ORG_WISHES.match(clause.strip())) and not named_roles(org.group("owner")):
+        wish = org
     if wish is None:
         return None
     thing = (wish.group("thing") or "").strip()
@@ -289,6 +309,32 @@ def _question(topic: Topic, zh: bool, has_repository: bool) -> dict[str, Any]:
 # Not the 用 of 用户 ("用户表"), 用途 or 用法.
 _USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|用(?![户途法]))\s*)",
                     re.IGNORECASE)
+# How an answer may end by saying it will do ("用Excel就行", "a spreadsheet is fine"): the plan's sentences name the
+# thing only ("基于Excel设计数据模型", not "基于Excel就行设计数据模型").
+_WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够了?|也行|行了|吧|啦|[,，]?\s*(?:is|are|would be|should be|will be)"
+                      r"\s+(?:fine|enough|ok(?:ay)?|good)|[,，]?\s*(?:will|would)\s+do|[,，]?\s*I\s+guess|[,，]?\s*please)"
+                      r"[\s。！!.…]*$", re.IGNORECASE)
+
+
+def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
+    """Whether an answer opens with one of the things the topic names, written with a capital ("Postgres", "Slack",
+    "Excel"): a name's capital, which the plan keeps though the answer's first word has it too."""
+    if topic is None or not topic.keywords_name_it:
+        return False
+    first = re.match(r"\s*([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)", _USING.sub("", answer))
+    return (first is not None and first.group(1)[:1].isupper()
+            and any(find_keywords(word, topic.keywords) == [word] for word in (first.group(1), first.group(1).split()[0])))
+
+
+def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
+    """An answer that only names one of the topic's things, typed in lower case ("web page", "a mobile app"), put as
+    the plan's sentences put that thing when the requirement names it ("through the web page", not "through web
+    page"); else None. A capital it opens with may be a name's ("Slack"): such an answer is left as it is."""
+    bare = re.sub(r"^(?:a|an|the)\s+", "", _USING.sub("", answer).strip().rstrip(".!"), flags=re.IGNORECASE)
+    named = find_keywords(bare, topic.keywords)
+    if not bare[:1].islower() or not named or named[0] != bare:
+        return None
+    return topic.text(topic.named_as, zh).format(bare)
 
 
 @offline_composer(RequirementPlan)
@@ -394,7 +440,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         # The human's words when there are some; otherwise a neutral phrase (the assumption or
         # doc finding behind it is listed in the assumptions, with its source).
         if topic_id in answered_value:  # set inside the plan's sentences: no stop, no sentence-start capital
-            return mid_sentence(answered_value[topic_id], said)
+            answer = answered_value[topic_id]
+            if _opens_with_a_name(TOPICS_BY_ID.get(topic_id), answer):
+                return answer.strip().rstrip(".!?。！？")  # "Postgres, I guess": its capital is the name's
+            return mid_sentence(answer, said)
         if topic_id in stated_value:
             return stated_value[topic_id]
         phrase = t(default_en, default_zh)
@@ -410,7 +459,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = value("q_data_store", "the store chosen in Stage 1", "第一阶段选定的存储")
         interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
-    store, interface = _USING.sub("", store), _USING.sub("", interface)
+    store, interface = (_WILL_DO.sub("", _USING.sub("", store)) or store,
+                        _WILL_DO.sub("", _USING.sub("", interface)) or interface)
+    if "q_interface" in answered_value:
+        interface = _answer_as_named(TOPICS_BY_ID["q_interface"], answered_value["q_interface"], zh) or interface
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value

@@ -35,7 +35,9 @@ _ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主",
                "任", "经理", "主管", "总监", "老板", "领导", "司机", "同学", "财务", "会计", "出纳", "前台", "保安",
                "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方", "教练",
                # kin, and a team named by where it works ("子女在线预约", "后厨在平板上看订单")
-               "子女", "儿女", "父母", "家属", "亲属", "后厨")
+               "子女", "儿女", "父母", "家属", "亲属", "后厨",
+               # a worker called as people call them ("保洁阿姨", "快递小哥", "门卫大爷")
+               "阿姨", "小哥", "大爷", "大姐", "叔叔")
 # Words with those endings that are not people (a verb, a thing, a place).
 _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "时长", "较长", "过长", "太长", "擅长", "加工", "手工",
                  "施工", "开工", "完工", "停工", "账户", "门户", "窗户", "开户", "入户", "落户", "过户", "博客", "国家",
@@ -46,6 +48,8 @@ _ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助"
 # Words after the subject: X 可以/能/需要 …
 _ZH_MODALS = {"可以", "可", "能", "能够", "需要", "要", "会", "得以", "应", "应该", "必须", "希望", "想", "想要", "负责",
               "都", "也", "均", "还", "就", "只", "随时", "直接", "每天", "每周", "每月"}
+# Words that put how or where before the verb, after the subject as a modal does ("采购根据看板下单", "行政在网页上审批").
+_ZH_MANNER = {"根据", "按照", "按", "依据", "在", "从", "通过", "用", "使用", "把", "将", "对", "向", "凭"}
 # Words after which the one who must act follows, as their object: 需要/还要 X 审批 ("需要财务总监审批").
 _ZH_NEEDS = {"需要", "要", "还要", "也要", "都要", "需", "须", "必须", "得"}
 _ZH_AND = {"和", "与", "及", "以及", "或", "或者", "、", "跟", "同"}
@@ -55,6 +59,8 @@ _ZH_OPENERS = {"然后", "再", "并且", "并", "同时", "另外", "而", "当
                # cause, result and concession: "因为客服…", "所以…", "虽然店员…但是店长…"
                "因为", "由于", "鉴于", "所以", "因此", "因而", "于是", "虽然", "尽管", "但是", "但", "可是", "不过", "只要",
                "只有", "除非", "即使", "既然"}
+# Words that end a clause of when without a comma: its subject comes after them ("报修人填写地址后维修工上门").
+_ZH_AFTERWARDS = {"后", "之后", "以后", "完后", "时", "的时候"}
 _ZH_CLAUSE = re.compile(r"[，,。.；;：:！!？?\n（）()“”\"]+")
 _ZH_MAX_WORDS = 2  # a head word and one word qualifying it ("仓库 管理员", "值班 工程师", "审批 人")
 
@@ -115,16 +121,36 @@ def _zh_before_modal(tokens: list[str], modal: int) -> tuple[str, int] | None:
     return None
 
 
+# One-character endings of a person that jieba's guesser may glue to the word after them: "借书人扫码" is cut
+# 借书/人扫码, a word no dictionary holds, where 借书人 scans.
+_ZH_GLUED_ENDINGS = ("人", "员", "者")
+
+
+def _zh_words(clause: str) -> list[str]:
+    """The words of a clause, a person's ending that jieba glued to the next word given back to the word before
+    ("借书/人扫码" → 借书/人/扫码), so that the role reads 借书人 and what follows it stays its verb."""
+    words: list[str] = []
+    for token in jieba.cut(clause):
+        if not token.strip():
+            continue
+        if (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and CJK.search(words[-1])
+                and CJK.search(token[1:]) and jieba.get_FREQ(token) is None):
+            words += [token[0], token[1:]]
+        else:
+            words.append(token)
+    return words
+
+
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     offset = 0  # words before this clause: the spans of every clause on one scale
     for clause in _ZH_CLAUSE.split(text):
-        tokens = [token for token in jieba.cut(clause) if token.strip()]
+        tokens = _zh_words(clause)
         first = 0  # the clause's own subject comes after the words that open it ("然后", "如果")
         while first < len(tokens) and tokens[first] in _ZH_OPENERS:
             first += 1
         starts = [first] + [i + 1 for i, token in enumerate(tokens)
-                            if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS]
+                            if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS or token in _ZH_AFTERWARDS]
         for start in starts:
             # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
             while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
@@ -132,7 +158,7 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
             if start < len(tokens) and (role := _zh_from(tokens, start)):
                 found.append((offset + start, offset + role[1], role[0]))
         for i, token in enumerate(tokens):
-            if token in _ZH_MODALS and (role := _zh_before_modal(tokens, i)):
+            if (token in _ZH_MODALS or token in _ZH_MANNER) and (role := _zh_before_modal(tokens, i)):
                 found.append((offset + role[1], offset + i, role[0]))
         offset += len(tokens) + 1
     return found
@@ -150,7 +176,7 @@ agent client recipient respondent student parent resident patient president appl
 participant attendant tenant merchant servant staff team crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
 paralegal caregiver janitor nanny maid vet
-hr qa ceo cfo cto coo vp pm finance accounting legal ops
+hr qa ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
@@ -160,6 +186,7 @@ indicator selector counter marker tracker reminder register ledger trigger sched
 uploader loader viewer answer power water weather offer matter chapter quarter center centre poster banner cover
 calendar filter wrapper adapter connector iterator generator validator formatter renderer listener worker
 interpreter compiler debugger installer launcher player recorder container sticker voucher
+planner organizer organiser builder finder checker picker converter calculator simulator
 list checklist playlist wishlist blacklist whitelist allowlist denylist
 median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
@@ -176,6 +203,27 @@ _EN_AND = {"and", "or", "&"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
 _EN_GROUPS = {"staff", "team", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
 
+# A team named by where or what it works, acting as one person as 前台 and 后厨 do ("the front desk checks guests
+# in", "so that housekeeping can see …", "for reception"): a singular that needs no plural after a bare "for".
+_EN_TEAMS = {"reception", "housekeeping", "kitchen", "front desk", "help desk", "helpdesk", "service desk",
+             "front office", "back office", "concierge"}
+
+
+# What a team's name qualifies when it comes before it: a thing made for the team ("Hotel front desk tool: …").
+_EN_TEAM_THINGS = {"tool", "tools", "system", "systems", "software", "display", "displays", "board", "terminal",
+                   "desk", "log", "schedule", "queue", "module", "portal"}
+
+
+def _en_team(words: list[str], start: int, end: int) -> bool:
+    """Whether words[start:end] ends with a team's name ("the front desk", "reception"); not after "a", nor before
+    a thing, which name a thing of the team's ("a kitchen display", "the front desk tool", "reception app")."""
+    if start > 0 and words[start - 1].lower() in {"a", "an"}:
+        return False
+    if end < len(words) and (words[end].lower() in _EN_TEAM_THINGS
+                             or find_keywords(words[end], TOPICS_BY_ID["q_interface"].keywords)):
+        return False
+    return any(" ".join(words[end - n:end]).lower() in _EN_TEAMS for n in (1, 2) if end - n >= start)
+
 
 def _en_role(word: str) -> bool:
     lower = word.lower()
@@ -185,6 +233,12 @@ def _en_role(word: str) -> bool:
     if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
         return False
     return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
+
+
+def _singular(role: str) -> str:
+    """A role's name in the singular, lower-cased, to tell one named twice ("visitors", "visitor")."""
+    lower = role.lower()
+    return lower[:-1] if lower.split() and _plural(lower.split()[-1]) else lower
 
 
 def _plural(word: str) -> bool:
@@ -207,7 +261,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
         if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
             return None
         head = words[end - 1].lower()
-        if _en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS or find_keywords(head, _KNOWN)):
+        if _en_team(words, start, end) or (_en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS
+                                                              or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
             while (end < len(words) and _content(words[end]) and _en_role(words[end])
                    and not _plural(words[end - 1])):
@@ -216,6 +271,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     return None
 
 
+_EN_NUMBERS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
+               "dozen", "dozens", "hundred", "hundreds", "several", "both"}
 _EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
 _EN_RELATIVES = {"that", "which", "who"}
 
@@ -233,8 +290,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
     words = _EN_WORD.findall(text)
     found: list[tuple[int, int, str]] = []
 
-    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person" …
-        while i < len(words) and (words[i][0].isdigit() or words[i][0].isalpha() and is_function_word(words[i])):
+    def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person",
+        while i < len(words) and (words[i][0].isdigit() or words[i].lower() in _EN_NUMBERS  # "my two staff" …
+                                  or words[i][0].isalpha() and is_function_word(words[i])):
             i += 1
         return i
 
@@ -257,7 +315,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             start = i
             while start > max(0, i - _EN_MAX_WORDS) and _content(words[start - 1]):
                 start -= 1
-            if start < i and _en_role(words[i - 1]):
+            if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i)):
                 found.append((start, i, " ".join(words[start:i])))
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
     return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
@@ -302,6 +360,31 @@ _EN_DETERMINERS = {"a", "an", "the", "each", "every", "any", "one", "this", "tha
 _ZH_RECORDS = {"记录", "档案", "台账", "清单", "列表", "报表", "日志", "明细", "单", "表", "登记", "统计"}
 
 
+def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
+    """Whether tokens[at] is the first word of its clause, past the words that open one ("然后", "如果")."""
+    before = at - 1
+    while before >= 0 and tokens[before][0] in _ZH_OPENERS:
+        before -= 1
+    return before < 0 or _ZH_CLAUSE.fullmatch(tokens[before][0]) is not None or tokens[before][0] in _ZH_AFTERWARDS
+
+
+def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
+    """Whether the person word tokens[at] qualifies the noun after it ("客户订单", "员工的请假记录", "客户拜访记录")."""
+    if at + 1 >= len(tokens):
+        return False
+    (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
+    if after == "的" or (tag.startswith("v") and then in _ZH_RECORDS):  # a record of what is done with the person
+        return True
+    if not tag.startswith("n") or _zh_role(after):
+        return False
+    if not _zh_opens_clause(tokens, at):
+        return True  # "查看客户订单": an object's qualifier
+    # The clause's subject: jieba tags many verbs as nouns ("老师 布置 作业", "店员 盘点 库存", "维修工 上门"),
+    # so the noun after it is a thing only when a modal follows the two, or a record's name ("客户订单可以导出",
+    # "客户订单列表").
+    return then in _ZH_MODALS or then in _ZH_RECORDS
+
+
 def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
@@ -310,13 +393,7 @@ def _modifies_noun(word: str, text: str) -> bool:
 
         tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
         places = [i for i, (token, _) in enumerate(tokens) if token == word]
-        return bool(places) and all(
-            i + 1 < len(tokens) and (tokens[i + 1][0] == "的" or (tokens[i + 1][1].startswith("n")
-                                                                 and not _zh_role(tokens[i + 1][0]))
-                                     # what is done with the person, as the name of a record ("客户拜访记录")
-                                     or (i + 2 < len(tokens) and tokens[i + 1][1].startswith("v")
-                                         and tokens[i + 2][0] in _ZH_RECORDS))
-            for i in places)
+        return bool(places) and all(_zh_qualifies(tokens, i) for i in places)
     places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
 
     def qualifies(place: re.Match[str]) -> bool:
@@ -341,8 +418,12 @@ def named_roles(text: str) -> list[str]:
              if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found)]
     roles: list[str] = []
     for _, _, role in sorted(found):
-        if not any(role.lower() == seen.lower() for seen in roles):
+        # One role named in the singular and the plural ("a visitor badge … visitors sign in") is one, said as a group.
+        same = next((at for at, seen in enumerate(roles) if _singular(role) == _singular(seen)), None)
+        if same is None:
             roles.append(role)
+        elif _singular(role) != role.lower() and _singular(roles[same]) == roles[same].lower():
+            roles[same] = role
     # A role named again in part elsewhere is the same one: its head ("shop clerk" … "each clerk") or the group
     # its people are of ("HR staff" … "HR exports"); not a person who only qualifies another ("学生家长", "学生").
     roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())

@@ -39,6 +39,9 @@ class Topic:
     # Shapes of an answer no word list holds ("by the end of March", "下周五之前", "50 shops", "3个人"):
     # found in the requirement or the answers, they settle the topic as a keyword does.
     patterns: tuple[re.Pattern[str], ...] = ()
+    # Whether "none" answers the question ("files, none" for the data store: nothing is kept); else a bare no
+    # ("no", "没有") only declines it, and the question keeps its fallback.
+    none_is_an_answer: bool = False
     # Shapes in which the same words say something else ("show orders before March" picks which orders,
     # "3月前的订单" too): what they cover settles nothing.
     not_in: tuple[re.Pattern[str], ...] = ()
@@ -95,7 +98,9 @@ _COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
 _DEADLINE_PATTERNS = (
     # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
     re.compile(rf"\b(?:by|before|until|till|no later than|due)\s+(?:the\s+)?(?:end of\s+)?(?:(?:next|this)\s+)?"
-               rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
+               rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|easter|thanksgiving|"
+               rf"(?:summer|winter|spring|easter|christmas|school|the)\s+(?:holidays?|break|vacation)|"
+               rf"(?:the\s+)?(?:new|next|autumn|fall|spring)\s+(?:school\s+)?(?:term|semester|school\s+year)|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
@@ -107,7 +112,9 @@ _DEADLINE_PATTERNS = (
     re.compile(rf"{_COUNT_ZH}月{_COUNT_ZH}?[日号]?\s*(?:之前|以前|前|底|内)|(?:(?:下|本|这)个?月)?\s*{_COUNT_ZH}\s*[日号]\s*"
                rf"(?:之前|以前|前)|(?:下|本|这)个?(?:周|星期|月|季度)"
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
-               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前"),
+               rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前|"
+               # a holiday or the school year ("国庆前", "暑假之前", "开学前", "过年以前")
+               rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
 )
 # A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
 TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
@@ -165,6 +172,15 @@ _SCALE_PATTERNS = (
                rf"(?P<said>{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*)", re.IGNORECASE),
     re.compile(rf"\b{_ROUGHLY_EN}\s+{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})(?:of\s+(?:them|us)\b|[a-z][\w-]*)(?:\s+{_PER_EN})?|"
                rf"\b{_NUMBER_EN}\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s\s+{_PER_EN}", re.IGNORECASE),
+    # How many places or things it serves, whatever they are: "a dashboard for 3 warehouses", "across our five
+    # clinics", "covering 12 classes"; not a span of time ("for 2 weeks").
+    re.compile(rf"\b(?:for|across|serving|covering|spanning|used\s+(?:by|in|at))\s+(?:(?:all|each|the|our|my|its|their)\s+)?"
+               rf"(?P<said>(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|dozens\s+of|"
+               rf"hundreds\s+of|several)\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s)\b", re.IGNORECASE),
+    # The Chinese of it: "覆盖3个仓库", "给5个门店用的", and what the asker has ("我们有三个仓库").
+    re.compile(rf"(?:给|供|覆盖|服务|管理|连接|对接|面向|(?:我们|咱们|我|公司|学校)(?:一共|总共|共)?有)\s*"
+               rf"(?P<said>{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_ZH}[\u4e00-\u9fff]{{1,4}}?)"
+               rf"(?=的|用|使用|[，。；,;.和及与、\s]|$)"),
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
                rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
@@ -188,24 +204,31 @@ _ACCESS_PATTERNS = (
     # it" is the team's size).
     re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
                r"change|modify|approve|delete|cancel|refund|export|download|publish|close|reopen|assign|reassign|create|"
-               r"add|remove|update|manage|confirm|reject|override|unlock|reset|archive|restore|sign\s+off)\b",
+               r"add|remove|update|manage|confirm|reject|override|unlock|reset|archive|restore|sign\s+off|"
+               # what is given or undone for money or time ("only the duty manager can give refunds")
+               r"give|grant|issue|void|waive|process|move|reschedule)\b",
                re.IGNORECASE),
     *COMPLIANCE_PATTERNS,
-    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|看|见|改|删)"),  # the longer verb first
+    re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
+               r"调整|看|见|改|删|退)"),  # the longer verb first
 )
 
 _DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
        "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
 
-# A thing wanted that names nothing it does ("做个东西", "need something for invoices"): a placeholder
-# noun, with at most a word of what it is about, and no clause of what it must do ("to track …", "用来…").
+# A thing wanted that names nothing it does ("做个东西", "做一个小程序", "need something for invoices"): a placeholder
+# noun or a bare kind of software, with at most a word of what it is about, and no clause of what it must do
+# ("to track …", "用来…"); "做一个记账小程序" says what it is for.
 _VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s+(?:really\s+)?)?"
                        r"(?:need|want|would like|'d like|make|build|create|do|get)?\s*(?:me\s+|us\s+)?(?:some|a|an)?\s*"
-                       r"(?:something|anything|thing|stuff)(?:\s+(?:for|about|with|around|on|related to)\s+"
+                       # a placeholder, or a kind of software that says no more ("need an app for invoices")
+                       r"(?:something|anything|thing|stuff|app|application|tool|system|website|site|program|software|"
+                       r"platform)(?:\s+(?:for|about|with|around|on|related to)\s+"
                        r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*(?:please)?[.!?]*$", re.IGNORECASE)
 _VAGUE_ZH = re.compile(r"^(?:你好|您好)?[，,\s]*(?:请|麻烦)?(?:帮我|帮忙|给我)?(?:我们?|咱们?)?(?:想要?|要|需要)?"
                        r"(?:做|弄|搞|写|整|开发)?(?:一?个|一?些|点)?(?:[^，。！？\s]{1,8}?(?:的|相关的|方面的))?"
-                       r"(?:东西|玩意儿?)(?:吧|呗|啊)?[。！？!?.]*$")
+                       r"(?:东西|玩意儿?|系统|小程序|程序|软件|工具|小工具|应用|APP|App|app|网站|网页|平台)"
+                       r"(?:吧|呗|啊)?[。！？!?.]*$")
 
 
 def names_no_purpose(text: str) -> bool:
@@ -300,6 +323,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=("Reuse the project's existing storage; add no new database.", "复用项目现有存储，不引入新的数据库。"),
         fallback_new=("Pick the simplest store that fits in Stage 1 (e.g. SQLite or files).", "在第一阶段选用最简单可行的存储（如 SQLite 或文件）。"),
         keywords_name_it=True,
+        none_is_an_answer=True,
     ),
     Topic(
         id="q_interface",
@@ -309,9 +333,9 @@ TOPICS: tuple[Topic, ...] = (
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
                   "command-line tool", "command line tool", "command line",
                   "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
-                  "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "slack", "whatsapp", "telegram", "discord",
+                  "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "kiosk", "kiosks", "touchscreen", "slack", "whatsapp", "telegram", "discord",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
-                  "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "钉钉", "企业微信", "飞书", "微信", "电脑",
+                  "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
                   "电脑端", "PC端"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
@@ -381,6 +405,18 @@ TOPICS: tuple[Topic, ...] = (
 )
 
 TOPICS_BY_ID = {t.id: t for t in TOPICS}
+
+# A bare no, said to a catalogue question ("Is there a deadline?" — "no"); punctuation and case aside.
+_BARE_NO = {"no", "nope", "none", "nothing", "na", "nah", "notreally", "noneyet", "nodeadline", "norush",
+            "没有", "无", "没", "不", "否", "暂无", "暂时没有", "没有要求", "无要求", "不需要", "不用", "没有截止时间", "不着急", "不急"}
+
+
+def declines(topic_id: str, answer: str) -> bool:
+    """Whether `answer` only says no to a catalogue topic whose fallback is what no means ("no" to the deadline:
+    no fixed deadline), rather than a thing the plan could name ("none" to the data store: nothing is kept)."""
+    topic = TOPICS_BY_ID.get(topic_id)
+    return (topic is not None and not topic.none_is_an_answer
+            and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO)  # "n/a" → "na"
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
