@@ -217,10 +217,10 @@ PERSON_ASPECT_PHRASES_EN = {"The times": "see the times {topic} lived in", "Life
 HISTORY_KIND_WORDING = {
     ("period", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERIOD_ASPECT_POINTS_ZH.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_ZH, "core": ("时代概况", "思想与文化", "地位与影响"),
-                       "consequences": "地位与影响", "stages": ("兴起", "繁荣", "转折", "衰落")},
+                       "consequences": "地位与影响", "stages": (("兴起", "{topic}从何而起"), ("繁荣", "{topic}的鼎盛时期"), ("转折", "{topic}由盛转衰的关键"), ("衰落", "{topic}怎样走向终结"))},
     ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
                        "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"),
-                       "consequences": "历史影响", "stages": ("早年", "崛起", "高峰", "晚年"),
+                       "consequences": "历史影响", "stages": (("早年", "{topic}的出身与成长"), ("崛起", "{topic}怎样崭露头角"), ("高峰", "{topic}最重要的作为"), ("晚年", "{topic}的最后岁月")),
                        # a person is no event: "说清李白的来龙去脉" does not read
                        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
                                        "学完这节课，希望大家能说清{topic}的生平、作为和历史地位。",
@@ -228,10 +228,10 @@ HISTORY_KIND_WORDING = {
                        "concept": ("{name}：{description}", "它回答的问题：人物为什么会这样选择", "记住关键词：{unit}")},
     ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
-                       "consequences": "Legacy", "stages": ("Rise", "Height", "Turning point", "Decline")},
+                       "consequences": "Legacy", "stages": (("Rise", "how {topic} began"), ("Height", "{topic} at its peak"), ("Turning point", "what changed its course"), ("Decline", "how {topic} came to an end"))},
     ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
                        "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
-                       "consequences": "Legacy", "stages": ("Early years", "Rise", "Height", "Later years"),
+                       "consequences": "Legacy", "stages": (("Early years", "where {topic} came from"), ("Rise", "how {topic} made a name"), ("Height", "what {topic} is best known for"), ("Later years", "the last years of {topic}")),
                        # a person is no "it": "explain Abraham Lincoln with its dates" does not read
                        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
                                        "By the end you should be able to tell the life of {topic}, with dates and evidence.",
@@ -277,7 +277,7 @@ WORDING = {
         "agenda": "本课内容", "questions": "思考与提问", "time_plan": "本课时间分配", "flow": "课堂流程",
         "asks": ("你能用自己的话解释{unit}吗？", "{topic}在生活中还有哪些例子？", "今天哪一点你还想深入了解？"),
         "fillers": ("我们先来看这一点。", "请大家结合生活中的例子想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。"),
-        "stages": ("观察现象", "提出问题", "分析原理", "得出结论"), "table": "{unit}：学习路线",
+        "stages": (("观察现象", "找一个与{name}有关的现象"), ("提出问题", "{name}为什么是这样？"), ("分析原理", "把{name}放回{unit}里解释"), ("得出结论", "用一句话说清{name}")), "table": "{unit}：学习路线",
         "table_head": "知识点｜要解决的问题｜课堂活动", "activities": ("观察与记录", "小组讨论", "动手实验", "画图归纳", "联系生活"),
         "example": "{name}：身边的例子",
         "example_items": ("在生活中找一找与{name}有关的现象", "用{unit}解释这个现象", "和同桌交流你的发现"),
@@ -313,7 +313,7 @@ WORDING = {
         "questions": "思考与讨论",
         "asks": ("你能用自己的话说说{unit}吗？", "{topic}中哪一处最打动你？为什么？", "读完{topic}，你还有哪些疑问？"),
         "fillers": ("我们先来看这一点。", "请大家回到原文找一找依据。", "这一点在后面还会用到。", "读懂了这里，后面的内容就容易了。"),
-        "stages": ("初读感知", "细读品味", "分析探究", "总结提升"),
+        "stages": (("初读感知", "通读{topic}，圈出与{name}有关的语句"), ("细读品味", "逐句品读圈出的语句"), ("分析探究", "想一想作者为什么这样写"), ("总结提升", "用一句话概括{name}")),
         "activities": ("朗读品味", "小组讨论", "圈点批注", "比较阅读", "联系自身经历"),
         "example": "{name}：原文中的例子",
         "example_items": ("在原文中找出体现{name}的语句", "用{unit}分析这处语句", "和同桌交流你的发现"),
@@ -347,7 +347,7 @@ WORDING = {
         "questions": "思考与讨论",
         "asks": ("你能用自己的话说说{unit}吗？", "如果你生活在那个时代，你会怎么看{topic}？", "关于{topic}，你还想查阅哪些史料？"),
         "fillers": ("我们先来看这一点。", "请大家结合当时的背景想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。"),
-        "stages": ("背景起因", "事件经过", "结果影响", "评价反思"),
+        "stages": (("背景起因", "{topic}之前发生了什么"), ("事件经过", "按时间先后梳理{topic}的经过"), ("结果影响", "{topic}带来了哪些变化"), ("评价反思", "今天怎样看待{topic}")),
         "activities": ("史料阅读", "小组讨论", "绘制时间轴", "角色扮演", "观点辩论"),
         "example": "{name}：史料中的证据",
         "example_items": ("读一段与{name}有关的史料", "用{unit}分析这段史料", "和同桌交流你的看法"),
@@ -385,7 +385,7 @@ WORDING = {
         "agenda": "今日议程", "questions": "提问与讨论", "time_plan": "时间分配", "flow": "流程安排",
         "asks": ("{topic}对我们意味着什么？", "接下来我们可以怎么做？", "还有哪些问题需要进一步讨论？"),
         "fillers": ("我们先来看这一点。", "请大家结合自己的实际情况想一想。", "这一点在后面还会用到。", "明确了这一点，后面的内容就清楚了。"),
-        "stages": ("回顾现状", "找出问题", "分析原因", "确定行动"), "table": "{unit}：一览",
+        "stages": (("回顾现状", "{name}目前的情况"), ("找出问题", "{name}还有哪些不足"), ("分析原因", "问题出在哪里"), ("确定行动", "下一步由谁、何时做什么")), "table": "{unit}：一览",
         "table_head": "要点｜要回答的问题｜呈现方式", "activities": ("数据回顾", "案例分析", "现场讨论", "图表说明", "经验分享"),
         "example": "{name}：实际案例",
         "example_items": ("一个与{name}有关的实际案例", "用{unit}分析这个案例", "讨论：它对我们有什么启示"),
@@ -426,7 +426,7 @@ WORDING = {
         "agenda": "今日议程", "questions": "提问与答疑", "time_plan": "时间分配", "flow": "流程安排",
         "asks": ("回到岗位后，你最先要做到的是哪一点？", "{unit}里还有哪一点你没有把握？", "工作中遇到拿不准的情况，应该找谁确认？"),
         "fillers": ("我们先来看这一点。", "请大家结合自己的岗位想一想。", "这一点在练习环节还会用到。", "做好了这一点，后面的步骤就顺了。"),
-        "stages": ("明确要求", "做好准备", "按步骤操作", "检查确认"), "table": "{unit}：一览",
+        "stages": (("明确要求", "{topic}有哪些规定"), ("做好准备", "开始前要备好的东西"), ("按步骤操作", "照流程逐项完成"), ("检查确认", "对照清单复查一遍")), "table": "{unit}：一览",
         "table_head": "要点｜要回答的问题｜培训方式", "activities": ("讲解示范", "案例分析", "分组演练", "现场操作", "自查打分"),
         "example": "{name}：工作中的例子",
         "example_items": ("一个与{name}有关的工作实例", "用{unit}的要求分析这个实例", "讨论：换作是你，会怎么做"),
@@ -469,7 +469,7 @@ WORDING = {
         "agenda": "Today's plan", "questions": "Questions", "time_plan": "How the lesson time is spent", "flow": "Lesson flow",
         "asks": ("Can you explain {unit} in your own words?", "Where else do you meet {topic}?", "What would you like to explore further?"),
         "fillers": ("Let us look at this closely.", "Think of an everyday example.", "We will use this again later.", "With this in place the rest follows."),
-        "stages": ("Observe", "Ask", "Explain", "Conclude"), "table": "{unit} at a glance",
+        "stages": (("Observe", "find {name} in an example of {topic}"), ("Ask", "why {name} matter{s}"), ("Explain", "link {name} to {unit}"), ("Conclude", "sum up {name} in one sentence")), "table": "{unit} at a glance",
         "table_head": "Point | Question | Activity",
         "activities": ("Observe and record", "Group discussion", "Hands-on activity", "Draw and summarise", "Everyday link"),
         "example": "{name}: an everyday example",
@@ -509,7 +509,7 @@ WORDING = {
         "questions": "Questions for discussion",
         "asks": ("Can you explain {unit} in your own words?", "Which moment in {topic} moved you most, and why?", "What questions does {topic} leave you with?"),
         "fillers": ("Let us look at this closely.", "Find the evidence in the text.", "We will use this again later.", "With this in place the rest follows."),
-        "stages": ("First reading", "Close reading", "Analyse", "Sum up"),
+        "stages": (("First reading", "read {topic} and mark the lines on {name}"), ("Close reading", "reread the marked lines slowly"), ("Analyse", "ask why the writer wrote them so"), ("Sum up", "put {name} in one sentence")),
         "activities": ("Read aloud", "Group discussion", "Annotate the text", "Compare texts", "Personal response"),
         "example": "{name}: in the text",
         "example_items": ("Find a passage that shows {name}", "Read it in the light of {unit}", "Compare notes with a partner"),
@@ -548,7 +548,7 @@ WORDING = {
         "asks": ("Can you explain {unit} in your own words?", "Had you lived then, how would you have seen {topic}?",
                  "Which sources on {topic} would you like to read next?"),
         "fillers": ("Let us look at this closely.", "Think about how it looked at the time.", "We will use this again later.", "With this in place the rest follows."),
-        "stages": ("Background", "Events", "Results", "Judgement"),
+        "stages": (("Background", "what led to {topic}"), ("Events", "what happened, in order"), ("Results", "what {topic} changed"), ("Judgement", "how we see {topic} today")),
         "activities": ("Source reading", "Group discussion", "Timeline drawing", "Role play", "Debate"),
         "example": "{name}: evidence from the sources",
         "example_items": ("Read a source that shows {name}", "Analyse it in the light of {unit}", "Compare your reading with a partner"),
@@ -589,7 +589,7 @@ WORDING = {
         "agenda": "Agenda", "questions": "Questions and discussion", "time_plan": "How the time is spent", "flow": "Running order",
         "asks": ("What should we take away from {topic}?", "What should we do next?", "What needs more discussion?"),
         "fillers": ("Let us look at this closely.", "Think of a case from your own experience.", "We will come back to this later.", "With this in place the rest follows."),
-        "stages": ("Review", "Spot the issue", "Analyse", "Act"), "table": "{unit} at a glance",
+        "stages": (("Review", "take stock of {name}"), ("Spot the issue", "what is not yet working"), ("Analyse", "why it happens"), ("Act", "who does what, by when")), "table": "{unit} at a glance",
         "table_head": "Point | Question | How we cover it",
         "activities": ("Data review", "Case study", "Open discussion", "Chart walk-through", "Takeaways"),
         "example": "{name}: a real case",
@@ -633,7 +633,7 @@ WORDING = {
         "agenda": "Agenda", "questions": "Questions and practice", "time_plan": "How the time is spent", "flow": "Running order",
         "asks": ("Back at work, what will you do first?", "Which point in {unit} are you still unsure of?", "Who do you ask when you are not sure?"),
         "fillers": ("Let us look at this closely.", "Think of how this works in your own job.", "We will practise this later.", "Get this right and the next steps follow."),
-        "stages": ("Know the rule", "Get ready", "Do it step by step", "Check the result"), "table": "{unit} at a glance",
+        "stages": (("Know the rule", "what {topic} requires"), ("Get ready", "what you need before you start"), ("Do each step", "follow the procedure in order"), ("Check the result", "go through the checklist")), "table": "{unit} at a glance",
         "table_head": "Point | Question | How we train it",
         "activities": ("Walk-through", "Case study", "Group drill", "Hands-on try", "Self-check"),
         "example": "{name}: an example from work",
@@ -825,9 +825,14 @@ def _shares(total: int, capacities: list[int]) -> list[float]:
     return [share + max(0.0, left) / len(shares) for share in shares]
 
 
+# A step's number as a page shows it ("第一步：", "Step 1: "): said aloud, the lead before it ("First, ") tells the order.
+_STEP_NUMBER = re.compile(r"^(?:第[一二三四五六七八九十]+步|Step \d+)[:：]\s*")
+
+
 def _spoken(item: str, zh: bool) -> str:
-    """A page's point as said aloud: a table row's cells in one clause, not read out with their bars."""
-    return re.sub(r"\s*[｜|]\s*", "，" if zh else ", ", item).strip()
+    """A page's point as said aloud: a table row's cells in one clause, not read out with their bars; a step
+    without its number ("First, step 1: Observe: …" read the order twice)."""
+    return _STEP_NUMBER.sub("", re.sub(r"\s*[｜|]\s*", "，" if zh else ", ", item).strip())
 
 
 def _joined(items: list[str], zh: bool) -> str:
@@ -873,7 +878,10 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 ["示意图：" + name if zh else "Diagram: " + name])
     if angle == "process":
         return (words["process_title"].format(name=name),
-                [f"第{'一二三四'[i]}步：{stage}" if zh else f"Step {i + 1}: {stage}" for i, stage in enumerate(words["stages"])],
+                # each step says what it does with this point: a stage alone ("Observe") drew an empty box
+                [(f"第{'一二三四'[i]}步：{stage}：" if zh else f"Step {i + 1}: {stage}: ")
+                 + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
+                 for i, (stage, detail) in enumerate(words["stages"])],
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
         return (words["contrast_title"].format(name=name),
