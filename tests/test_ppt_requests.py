@@ -111,6 +111,20 @@ def test_an_audience_named_with_a_grade_number_is_not_part_of_the_title():
     assert audience_hint("Photosynthesis for 7th graders, 10 minutes") == "7th graders"
 
 
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Marie Curie for girls in grade 6", "Marie Curie", "girls in Grade 6"),
+    ("Fractions for kids aged 8-10, 10 minutes", "Fractions", "kids aged 8-10"),
+    ("The water cycle for year 4", "water cycle", "Year 4"),
+])
+def test_the_listeners_school_year_or_age_goes_with_them_and_a_school_year_has_its_capital(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+async def test_the_cover_shows_the_audience_as_a_label_with_a_capital():
+    deck = await _offline_deck("Volcanoes for curious kids, 8 minutes")
+    assert deck.slides[0].subtitle == "Curious kids · 8 min"
+
+
 # ------------------------------------------------------------ what a request asks for, read right
 
 

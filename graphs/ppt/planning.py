@@ -144,7 +144,10 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
-_FOR_LISTENERS_EN = r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r")\b"
+# Their school year or age after them goes with them ("for girls in grade 6", "for kids aged 8-10"): it is no subject's.
+_LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s+\d+(?:\s*(?:-|–|to)\s*\d+)?)(?!\s+of\b))?"
+_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN
+                     + _LISTENERS_YEAR_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
@@ -221,11 +224,16 @@ def audience_hint(text: str) -> str | None:
             return (told.group("audience") or told.group("audience2")).strip()
         match = _AUDIENCE_ZH.search(text) or _CLASS_ZH.search(text) or _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
-    match = _AUDIENCE_EN.search(text)
-    if match:
-        return match.group("audience").strip()
-    match = _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
-    return match.group("audience").strip() if match else None
+    match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+    return _school_years_named(match.group("audience").strip()) if match else None
+
+
+# A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
+_SCHOOL_YEAR_EN = re.compile(r"\b(?:year|grade|class)(?=\s*\d)", re.IGNORECASE)
+
+
+def _school_years_named(audience: str) -> str:
+    return _SCHOOL_YEAR_EN.sub(lambda m: m.group(0).capitalize(), audience)
 
 
 # Whether the deck is a lesson or a talk at work or in public sets its wording (本课内容 or 议程, "with a partner"
