@@ -728,6 +728,27 @@ def test_a_lesson_is_told_as_history_only_when_its_subject_is_historical(request
     assert deck_setting(request_text, audience_hint(request_text)) == setting
 
 
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("郑和下西洋，给初二学生讲15分钟", "history_lesson"), ("张骞出使西域，初一", "history_lesson"),
+    ("The Age of Exploration for year 8", "history_lesson"), ("The Cuban Missile Crisis for 10th graders", "history_lesson"),
+    ("Climate crisis for teens", "lesson"), ("The age of AI for 11th graders", "lesson"),
+])
+def test_a_journey_an_age_or_an_event_known_by_its_name_is_taught_as_history(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("宋朝的科技，给初一学生讲10分钟", "宋朝科技的主要成就与特点"),
+    ("Daily life in ancient Rome for year 5, 10 minutes", "The main features of Daily life in ancient Rome"),
+])
+def test_one_side_of_a_period_is_told_by_its_features_not_an_events_causes_and_course(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert part in titles, titles
+    assert not [t for t in titles if "经过" in t or "原因" in t or "causes" in t or "course of" in t], titles
+
+
 def test_a_real_model_is_told_a_history_lesson_is_told_in_a_history_teachers_parts():
     from graphs.ppt import prompts
     from schemas.ppt import CourseConfig, TopicAnalysis

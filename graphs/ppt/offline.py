@@ -212,6 +212,25 @@ PERSON_ASPECT_PHRASES_EN = {"The times": "see the times {topic} lived in", "Life
                             "Deeds and achievements": "know what {topic} did and achieved",
                             "How history judges them": "judge {topic} fairly, by the evidence", "Legacy": "weigh the legacy of {topic}",
                             **{a: HISTORY_ASPECT_PHRASES_EN[a] for a in _HISTORY_SHARED_EN}}
+# One side of a period ("宋朝的科技", "daily life in ancient Rome") is told by its times, its features, its figures, how it
+# developed and what it left: "宋朝科技的经过与时间线" or "the causes of daily life in ancient Rome" do not read.
+THEME_ASPECT_POINTS_ZH = {"时代背景": ("所处时代", "社会条件", "发展契机"), "主要成就与特点": ("主要成就", "突出特点", "典型实例"),
+                          "代表人物": ("代表人物", "人物贡献", "人物故事"), "发展脉络": ("起步阶段", "兴盛阶段", "后续演变"),
+                          "地位与影响": PERIOD_ASPECT_POINTS_ZH["地位与影响"], **_HISTORY_SHARED_ZH}
+THEME_ASPECT_PHRASES_ZH = {"时代背景": "了解{topic}的时代背景", "主要成就与特点": "认识{topic}的主要成就与特点",
+                           "代表人物": "认识{topic}的代表人物", "发展脉络": "梳理{topic}的发展脉络",
+                           "地位与影响": "理解{topic}的历史地位与影响", **{a: HISTORY_ASPECT_PHRASES_ZH[a] for a in _HISTORY_SHARED_ZH}}
+THEME_ASPECT_POINTS_EN = {"The times": ("the age it belongs to", "the conditions of the day", "what made it possible"),
+                          "Main features": ("the main achievements", "what set it apart", "telling examples"),
+                          "Leading figures": ("the leading figures", "what they contributed", "their stories"),
+                          "How it developed": ("the beginnings", "the high point", "what came after"),
+                          "Legacy": PERIOD_ASPECT_POINTS_EN["Legacy"], **_HISTORY_SHARED_EN}
+THEME_ASPECT_TITLES_EN = {"The times": "the times behind {topic}", "Main features": "the main features of {topic}",
+                          "Leading figures": "the leading figures of {topic}", "How it developed": "how {topic} developed",
+                          "Legacy": "the legacy of {topic}", **{a: HISTORY_ASPECT_TITLES_EN[a] for a in _HISTORY_SHARED_EN}}
+THEME_ASPECT_PHRASES_EN = {"The times": "see the times behind {topic}", "Main features": "know the main features of {topic}",
+                           "Leading figures": "meet the leading figures of {topic}", "How it developed": "follow how {topic} developed",
+                           "Legacy": "weigh the legacy of {topic}", **{a: HISTORY_ASPECT_PHRASES_EN[a] for a in _HISTORY_SHARED_EN}}
 # Each kind's parts, the ones a short lesson keeps, the one said first when the subject names its outcome ("唐朝的历史
 # 地位", "李白的影响") and the stages its timeline runs through.
 HISTORY_KIND_WORDING = {
@@ -226,6 +245,15 @@ HISTORY_KIND_WORDING = {
                                        "学完这节课，希望大家能说清{topic}的生平、作为和历史地位。",
                                        "开始之前，请大家想一想：关于{topic}，你已经知道些什么？", "课上有任何问题，都可以随时举手提出来。"),
                        "concept": ("{name}：{description}", "它回答的问题：人物为什么会这样选择", "记住关键词：{unit}")},
+    ("theme", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in THEME_ASPECT_POINTS_ZH.items()},
+                      "phrases": THEME_ASPECT_PHRASES_ZH, "core": ("时代背景", "主要成就与特点", "地位与影响"),
+                      "consequences": "地位与影响",
+                      "stages": (("起步", "{topic}的起步"), ("兴盛", "{topic}的兴盛时期"), ("转折", "{topic}发展中的转折"),
+                                 ("影响", "{topic}留下了什么"))},
+    ("theme", "en"): {"aspects": {a: (THEME_ASPECT_TITLES_EN[a], points) for a, points in THEME_ASPECT_POINTS_EN.items()},
+                      "phrases": THEME_ASPECT_PHRASES_EN, "core": ("The times", "Main features", "Legacy"), "consequences": "Legacy",
+                      "stages": (("Beginnings", "how {topic} began"), ("High point", "{topic} at its height"),
+                                 ("Turning point", "what changed its course"), ("Legacy", "what {topic} left behind"))},
     ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
                        "consequences": "Legacy", "stages": (("Rise", "how {topic} began"), ("Height", "{topic} at its peak"), ("Turning point", "what changed its course"), ("Decline", "how {topic} came to an end"))},
