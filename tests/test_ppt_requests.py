@@ -20,7 +20,7 @@ from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitali
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
 from graphs.ppt.graph import initial_input
-from tests.support.ppt_graph import run_graph
+from tests.support.ppt_graph import finished_deck, run_graph
 from tests.test_cli import ROOT, ng
 from tests.test_ppt_socket import fetch_bytes, fetch_json, run_ppt
 
@@ -747,6 +747,16 @@ def test_one_side_of_a_period_is_told_by_its_features_not_an_events_causes_and_c
     titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
     assert part in titles, titles
     assert not [t for t in titles if "经过" in t or "原因" in t or "causes" in t or "course of" in t], titles
+
+
+@pytest.mark.parametrize(("request_text", "told_apart"), [
+    ("Marie Curie for girls in grade 6", None), ("宋朝的科技，初一", None), ("Romeo and Juliet for 9th graders", None),
+    ("Mitosis vs meiosis for 10th graders", "Tell Mitosis from meiosis"), ("有丝分裂与减数分裂的区别，高一", "能够区分有丝分裂与减数分裂"),
+])
+async def test_an_objective_tells_two_things_apart_only_when_the_subject_compares_two(request_text, told_apart):
+    objectives = (await finished_deck(request_text))["course_config"]["objectives"]
+    apart = [o for o in objectives if o.startswith(("Tell ", "能够区分"))]
+    assert apart == ([told_apart] if told_apart else []), objectives
 
 
 def test_a_real_model_is_told_a_history_lesson_is_told_in_a_history_teachers_parts():

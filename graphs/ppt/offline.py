@@ -22,6 +22,7 @@ from graphs.ppt.planning import (
     asks_for_picture,
     capitalised,
     colour_named,
+    compared_pair,
     history_kind,
     keywords_of,
     layout_asked,
@@ -755,7 +756,6 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
 @offline_composer(CourseConfig)
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
-    keywords = request.fact("keywords") or [topic]
     phrase = _parts_phrase(request)
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
@@ -763,8 +763,8 @@ def course_config(request: OfflineRequest) -> CourseConfig:
     objectives = [_without_stacked_de(capitalised(words["objective"].format(
                       topic=phrase, aspect=aspect, phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))), phrase)
                   for aspect in list(words["aspects"])[:3]]
-    if len(keywords) > 1:
-        objectives.append(f"能够区分{keywords[0]}与{keywords[1]}" if zh else f"Tell {keywords[0]} from {keywords[1]}")
+    if pair := compared_pair(topic):  # "Tell Marie from Curie" split a name, not two things
+        objectives.append(f"能够区分{pair[0]}与{pair[1]}" if zh else f"Tell {pair[0]} from {pair[1]}")
     return CourseConfig(narrativeStyle=style, targetAudience=audience, duration=duration, objectives=objectives)
 
 

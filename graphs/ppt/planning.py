@@ -898,6 +898,24 @@ def deck_file_name(title: str, extension: str) -> str:
     return f"{stem}.{extension}"
 
 
+# A subject that compares two things ("有丝分裂与减数分裂的区别", "Mitosis vs meiosis", "the difference between weather and
+# climate") asks to tell them apart; "Marie Curie", "宋朝的科技", "Romeo and Juliet" or "cause and effect" compare nothing.
+_PAIRED_ZH = re.compile(r"^(?:区分|比较|对比)?(?P<a>[^与和及对比、，,的]{2,12})(?:(?:与|和|及)(?P<b>[^与和及对比、，,的]{2,12})"
+                        r"的?(?:区别|异同|比较|对比|不同)|\s*(?:对比|VS|vs)\s*(?P<b2>[^与和及对比、，,的]{2,12}))$")
+_PAIRED_EN = re.compile(r"^(?:(?:the\s+)?differences?\s+between\s+(?P<a>[\w' -]{2,40}?)\s+and\s+(?P<b>[\w' -]{2,40})"
+                        r"|(?:comparing\s+)?(?P<a2>[\w' -]{2,40}?)\s+(?:vs\.?|versus|compared\s+(?:with|to))\s+(?P<b2>[\w' -]{2,40}))$",
+                        re.IGNORECASE)
+
+
+def compared_pair(topic: str) -> tuple[str, str] | None:
+    """The two things a subject pairs, when it pairs two ("weather and climate" → ("weather", "climate"))."""
+    match = (_PAIRED_ZH if language_of(topic) == "zh" else _PAIRED_EN).match(topic.strip())
+    if not match:
+        return None
+    first, second = match.group("a") or match.groupdict().get("a2"), match.group("b") or match.group("b2")
+    return first.strip(), second.strip()
+
+
 def keywords_of(topic: str) -> list[str]:
     if language_of(topic) == "zh":
         parts = [p for p in re.split(r"[\s与和及、的]+", topic) if len(p) >= 2]
