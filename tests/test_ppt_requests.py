@@ -476,6 +476,16 @@ def _offline_outline(request_text: str, minutes: int):
         "setting": deck_setting(request_text, audience_hint(request_text))}))
 
 
+@pytest.mark.parametrize(("request_text", "practice"), [
+    ("给初二学生讲一元二次方程，24分钟", "一元二次方程的练习与巩固"),
+    ("The past simple tense for ESL beginners, 24 minutes", "Practice with past simple tense"),
+])
+def test_a_long_lesson_ends_in_practice_not_in_the_trends_of_its_subject(request_text, practice):
+    titles = [unit.title for unit in _offline_outline(request_text, 24).knowledgeUnits]
+    assert titles[-1] == practice, titles
+    assert not [t for t in titles if "趋势" in t or "comes next" in t], titles
+
+
 @pytest.mark.parametrize("request_text", ["新员工安全培训", "Onboarding training for new support staff",
                                           "Running effective meetings for new managers", "给团队讲怎么写周报，24分钟"])
 @pytest.mark.parametrize("minutes", [10, 24])

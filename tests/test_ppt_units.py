@@ -199,7 +199,7 @@ def test_an_english_offline_outline_names_its_units_in_english_word_order():
     titles = [unit.title for unit in outline.knowledgeUnits]
     assert len(titles) == len(ASPECTS_EN)
     assert not [title for title in titles if title.split()[0] in ("How", "What") and title.endswith(" of volcanoes")], titles
-    assert "The workings of volcanoes" in titles and "What comes next for volcanoes" in titles, titles
+    assert "The workings of volcanoes" in titles and "Practice with volcanoes" in titles, titles
 
 
 # ------------------------------------------------------------ layouts from an English script's shape

@@ -57,23 +57,25 @@ PALETTES = (
 
 STYLES_ZH = ("问题驱动，由浅入深", "案例引入，层层递进", "故事化讲解，联系生活", "对比分析，归纳总结")
 STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", "Story-based with everyday examples", "Compare, contrast, then summarise")
-ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "发展趋势")
+# A lesson ends in practice, not in trends: "一元二次方程的发展趋势" or "what comes next for the past simple tense" is no
+# part a teacher teaches.
+ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "练习与巩固")
 # An English aspect does not read as "<aspect> of <topic>" ("How it works of volcanoes"): each has its own phrase.
 ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": "the workings of {topic}",
                      "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
-                     "Common pitfalls": "common pitfalls in {topic}", "What comes next": "what comes next for {topic}"}
+                     "Common pitfalls": "common pitfalls in {topic}", "Practice and review": "practice with {topic}"}
 ASPECTS_EN = tuple(ASPECT_PHRASES_EN)
 # Each aspect's three points by a short name of their own (unique in the deck, so no two pages share a title):
 # a page is titled by its point, and "a key idea in what comes next for Q3 results review" is no title.
 ASPECT_POINTS_ZH = {"基本概念": ("核心术语", "基本定义", "主要类别"), "核心原理": ("作用机制", "因果关系", "关键条件"),
                     "关键过程": ("主要阶段", "先后顺序", "关键环节"), "典型应用": ("应用场景", "应用方法", "应用效果"),
-                    "常见误区": ("易混概念", "典型错误", "错误根源"), "发展趋势": ("当前进展", "新兴方向", "未来挑战")}
+                    "常见误区": ("易混概念", "典型错误", "错误根源"), "练习与巩固": ("基础练习", "变式练习", "拓展提升")}
 ASPECT_POINTS_EN = {"Core ideas": ("key terms", "basic definitions", "main types"),
                     "How it works": ("the mechanism", "cause and effect", "key conditions"),
                     "Key processes": ("the main stages", "the order of steps", "the critical step"),
                     "Applications": ("where it is used", "how it is applied", "what it achieves"),
                     "Common pitfalls": ("confusable terms", "typical errors", "where errors start"),
-                    "What comes next": ("recent progress", "new directions", "future challenges")}
+                    "Practice and review": ("a warm-up exercise", "a harder exercise", "a stretch task")}
 # A talk at work or in public is told in the parts of a report (why, where things stand, issues, next steps),
 # not a lesson's (core ideas, how it works): its parts need no topic in their names, the whole talk is about it.
 TALK_ASPECT_POINTS_ZH = {"背景与目标": ("背景", "目标", "相关方"), "整体情况": ("已完成工作", "当前阶段", "关键数字"),
@@ -1163,13 +1165,13 @@ def _fewer(items: list, keep_at_least: int) -> list:
     return items[: max(keep_at_least, (len(items) + 1) // 2)]
 
 
-_CONNECTIVES = re.compile(r"^(?:的|与|和|及|之)+|(?:的|与|和|及|之)+$|^(?:(?:of|for|in|on|to|the|a|an|and)\b\s*)+"
-                          r"|(?:\s*\b(?:of|for|in|on|to|the|a|an|and))+$", re.IGNORECASE)
+_CONNECTIVES = re.compile(r"^(?:的|与|和|及|之)+|(?:的|与|和|及|之)+$|^(?:(?:of|for|in|on|to|with|the|a|an|and)\b\s*)+"
+                          r"|(?:\s*\b(?:of|for|in|on|to|with|the|a|an|and))+$", re.IGNORECASE)
 
 
 def _shared_cut(items: list[str]) -> list[str]:
     """Items without the wording they all share ("光合作用的基本概念", "光合作用的核心原理" → "基本概念", "核心原理";
-    "The core ideas of X", "What comes next for X" → "The core ideas", "What comes next"); unchanged when
+    "The core ideas of X", "Practice with X" → "The core ideas", "Practice"); unchanged when
     they share none or it would leave an item empty."""
     if len(items) < 2:
         return items
