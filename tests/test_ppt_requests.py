@@ -749,6 +749,17 @@ def test_a_journey_an_age_or_an_event_known_by_its_name_is_taught_as_history(req
     assert deck_setting(request_text, audience_hint(request_text)) == setting
 
 
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("Teach Hamlet Act 3 to year 10", "work_lesson"), ("The characters in Beowulf for 9th graders", "work_lesson"),
+    ("Frankenstein chapter 5 for year 11", "work_lesson"), ("Teach Hamlet", "lesson"),
+    ("String characters in Python for beginners", "lesson"), ("The plot of land for farmers", "lesson"),
+])
+def test_a_named_text_read_by_its_acts_chapters_or_characters_is_a_work_a_bare_name_is_not(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
 @pytest.mark.parametrize(("request_text", "part"), [
     ("宋朝的科技，给初一学生讲10分钟", "宋朝科技的主要成就与特点"),
     ("Daily life in ancient Rome for year 5, 10 minutes", "The main features of Daily life in ancient Rome"),

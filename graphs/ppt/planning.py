@@ -461,6 +461,22 @@ def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
     return "event"
 
 
+# A request that reads a text the way only a text is read ("Hamlet Act 3", "Frankenstein chapter 5", "the plot", "the main
+# characters", "the narrator") makes the name it is about a work's, though a bare name ("Teach Hamlet") says nothing.
+_READING_A_TEXT_EN = re.compile(r"(?-i:\bAct|\bScene)\s+(?:[IVX]+|\d+)\b|\bchapters?\s+(?:[IVX]+|\d+)\b|\bthe\s+(?:main\s+)?"
+                                r"(?:plot|protagonists?|narrator|soliloquy|soliloquies|stanzas?|characters)\b", re.IGNORECASE)
+_CAPITALISED_NAME_EN = re.compile(r"\b(?!(?:Act|Scene|Chapter|The|A|An)\b)[A-Z][a-z]+")
+
+
+def _reads_a_named_work(subject: str, request: str) -> bool:
+    """Whether an English request reads a named text: it speaks of acts, chapters, the plot or the characters, and its
+    subject has a capitalised name that is no person's or history's ("Teach Hamlet, Act 3", "the characters in Beowulf")."""
+    if language_of(request) == "zh" or not _READING_A_TEXT_EN.search(request):
+        return False
+    name = _CAPITALISED_NAME_EN.search(subject)
+    return bool(name) and not names_a_person(name.group(0)) and not about_history(subject)
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson", "talk",
                                                                         "training"]:
     """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
@@ -474,7 +490,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
     subject = core_topic(request)
-    if about_a_work(subject):
+    if about_a_work(subject) or _reads_a_named_work(subject, request):
         return "work_lesson"
     return "history_lesson" if about_history(subject, request) else "lesson"
 
