@@ -232,6 +232,12 @@ def test_english_figures_with_long_labels_become_a_chart():
 
 
 
+def test_a_number_inside_a_name_is_not_shown_as_the_pages_big_figure():
+    page = _designed("In one line: the themes", ["The writer's feelings: the key to the themes of Hamlet Act 3"])
+    assert page.stat.value != "3", page
+    assert _designed("Sunlight", ["Only 1% of sunlight becomes sugar"]).stat.value == "1%"
+
+
 @pytest.mark.parametrize(("topic", "language"), [("光合作用", "zh"), ("information security", "en")])
 def test_a_long_offline_deck_repeats_no_page_and_no_table(topic, language):
     from core.llm.offline import OfflineRequest
