@@ -213,6 +213,16 @@ async def test_offline_twelve_slide_deck_is_varied_visual_and_passes_the_gate(re
     assert "Font Awesome" in notes and "CC BY 4.0" in notes
 
 
+@pytest.mark.parametrize("request_text", ["Volcanoes for 8th graders, 10 minutes", "Joan of Arc for 7th graders, 10 minutes",
+                                          "给初一讲明朝，10分钟", "给仓库新员工做叉车安全培训，10分钟"])
+async def test_every_step_on_a_process_or_timeline_page_says_what_happens_in_it(request_text):
+    deck = await _offline_deck(request_text)
+    stepped = [s for s in deck.slides if s.steps and s.layout in ("process", "timeline")]
+    assert stepped, [s.layout for s in deck.slides]
+    blank = [(s.title, step.label) for s in stepped for step in s.steps if not step.detail.strip()]
+    assert not blank, blank
+
+
 # ------------------------------------------------------------------ real renders (LibreOffice)
 
 needs_office = pytest.mark.skipif(shutil.which("soffice") is None or shutil.which("pdftotext") is None,

@@ -20,7 +20,7 @@ from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitali
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
 from graphs.ppt.graph import initial_input
-from tests.support.ppt_graph import run_graph
+from tests.support.ppt_graph import finished_deck, run_graph
 from tests.test_cli import ROOT, ng
 from tests.test_ppt_socket import fetch_bytes, fetch_json, run_ppt
 
@@ -109,6 +109,20 @@ def test_an_audience_named_with_a_grade_number_is_not_part_of_the_title():
 
     assert short_title("Photosynthesis for 7th graders, 10 minutes") == "Photosynthesis"
     assert audience_hint("Photosynthesis for 7th graders, 10 minutes") == "7th graders"
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Marie Curie for girls in grade 6", "Marie Curie", "girls in Grade 6"),
+    ("Fractions for kids aged 8-10, 10 minutes", "Fractions", "kids aged 8-10"),
+    ("The water cycle for year 4", "water cycle", "Year 4"),
+])
+def test_the_listeners_school_year_or_age_goes_with_them_and_a_school_year_has_its_capital(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+async def test_the_cover_shows_the_audience_as_a_label_with_a_capital():
+    deck = await _offline_deck("Volcanoes for curious kids, 8 minutes")
+    assert deck.slides[0].subtitle == "Curious kids · 8 min"
 
 
 # ------------------------------------------------------------ what a request asks for, read right
@@ -462,6 +476,16 @@ def _offline_outline(request_text: str, minutes: int):
         "setting": deck_setting(request_text, audience_hint(request_text))}))
 
 
+@pytest.mark.parametrize(("request_text", "practice"), [
+    ("给初二学生讲一元二次方程，24分钟", "一元二次方程的练习与巩固"),
+    ("The past simple tense for ESL beginners, 24 minutes", "Practice with past simple tense"),
+])
+def test_a_long_lesson_ends_in_practice_not_in_the_trends_of_its_subject(request_text, practice):
+    titles = [unit.title for unit in _offline_outline(request_text, 24).knowledgeUnits]
+    assert titles[-1] == practice, titles
+    assert not [t for t in titles if "趋势" in t or "comes next" in t], titles
+
+
 @pytest.mark.parametrize("request_text", ["新员工安全培训", "Onboarding training for new support staff",
                                           "Running effective meetings for new managers", "给团队讲怎么写周报，24分钟"])
 @pytest.mark.parametrize("minutes", [10, 24])
@@ -712,6 +736,48 @@ def test_a_lesson_is_told_as_history_only_when_its_subject_is_historical(request
     from graphs.ppt.planning import deck_setting
 
     assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("郑和下西洋，给初二学生讲15分钟", "history_lesson"), ("张骞出使西域，初一", "history_lesson"),
+    ("The Age of Exploration for year 8", "history_lesson"), ("The Cuban Missile Crisis for 10th graders", "history_lesson"),
+    ("Climate crisis for teens", "lesson"), ("The age of AI for 11th graders", "lesson"),
+])
+def test_a_journey_an_age_or_an_event_known_by_its_name_is_taught_as_history(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("Teach Hamlet Act 3 to year 10", "work_lesson"), ("The characters in Beowulf for 9th graders", "work_lesson"),
+    ("Frankenstein chapter 5 for year 11", "work_lesson"), ("Teach Hamlet", "lesson"),
+    ("String characters in Python for beginners", "lesson"), ("The plot of land for farmers", "lesson"),
+])
+def test_a_named_text_read_by_its_acts_chapters_or_characters_is_a_work_a_bare_name_is_not(request_text, setting):
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("宋朝的科技，给初一学生讲10分钟", "宋朝科技的主要成就与特点"),
+    ("Daily life in ancient Rome for year 5, 10 minutes", "The main features of Daily life in ancient Rome"),
+])
+def test_one_side_of_a_period_is_told_by_its_features_not_an_events_causes_and_course(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert part in titles, titles
+    assert not [t for t in titles if "经过" in t or "原因" in t or "causes" in t or "course of" in t], titles
+
+
+@pytest.mark.parametrize(("request_text", "told_apart"), [
+    ("Marie Curie for girls in grade 6", None), ("宋朝的科技，初一", None), ("Romeo and Juliet for 9th graders", None),
+    ("Mitosis vs meiosis for 10th graders", "Tell Mitosis from meiosis"), ("有丝分裂与减数分裂的区别，高一", "能够区分有丝分裂与减数分裂"),
+])
+async def test_an_objective_tells_two_things_apart_only_when_the_subject_compares_two(request_text, told_apart):
+    objectives = (await finished_deck(request_text))["course_config"]["objectives"]
+    apart = [o for o in objectives if o.startswith(("Tell ", "能够区分"))]
+    assert apart == ([told_apart] if told_apart else []), objectives
 
 
 def test_a_real_model_is_told_a_history_lesson_is_told_in_a_history_teachers_parts():

@@ -199,7 +199,7 @@ def test_an_english_offline_outline_names_its_units_in_english_word_order():
     titles = [unit.title for unit in outline.knowledgeUnits]
     assert len(titles) == len(ASPECTS_EN)
     assert not [title for title in titles if title.split()[0] in ("How", "What") and title.endswith(" of volcanoes")], titles
-    assert "The workings of volcanoes" in titles and "What comes next for volcanoes" in titles, titles
+    assert "The workings of volcanoes" in titles and "Practice with volcanoes" in titles, titles
 
 
 # ------------------------------------------------------------ layouts from an English script's shape
@@ -230,6 +230,12 @@ def test_english_figures_with_long_labels_become_a_chart():
     ])
     assert page.layout == "chart" and page.chart.series[0].values == [40, 55, 25], page
 
+
+
+def test_a_number_inside_a_name_is_not_shown_as_the_pages_big_figure():
+    page = _designed("In one line: the themes", ["The writer's feelings: the key to the themes of Hamlet Act 3"])
+    assert page.stat.value != "3", page
+    assert _designed("Sunlight", ["Only 1% of sunlight becomes sugar"]).stat.value == "1%"
 
 
 @pytest.mark.parametrize(("topic", "language"), [("光合作用", "zh"), ("information security", "en")])

@@ -78,6 +78,18 @@ def _figure(item: str) -> re.Match[str] | None:
     return match if match and _short_label(match.group("label")) else None
 
 
+_FIGURE_IN_TEXT = re.compile(r"-?\d+(?:\.\d+)?\s*(?P<unit>%|％|倍|万|亿|km|kg|°C|℃)?")
+# A bare number that is part of a name ("the themes of Hamlet Act 3", "after World War 2", "第3章") is no figure to show
+# big; one with a unit is ("Only 1% of sunlight"), and so is one after the capital that starts the sentence.
+_NAMED_BY_NUMBER = re.compile(r"(?:(?<=\s)[A-Z][\w'-]*|第)\s*$")
+
+
+def _key_figure(item: str) -> re.Match[str] | None:
+    """The first figure in a sentence that is not part of a name."""
+    return next((m for m in _FIGURE_IN_TEXT.finditer(item)
+                 if m.group("unit") or not _NAMED_BY_NUMBER.search(item[:m.start()])), None)
+
+
 def _contrast_named(*texts: str) -> bool:
     lowered = " ".join(texts).lower()
     return any(word in lowered for word in CONTRAST_WORDS)
@@ -203,7 +215,7 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
     columns = _columns(items)
     if columns and (_contrast_named(title, *visuals) or len(columns) == 2):
         return SlideSpec(layout="two_column", columns=columns, **base)
-    number = re.search(r"-?\d+(?:\.\d+)?\s*(?:%|％|倍|万|亿|km|kg|°C|℃)?", items[0]) if len(items) == 1 else None
+    number = _key_figure(items[0]) if len(items) == 1 else None
     if number and len(items[0]) <= 80:
         return SlideSpec(layout="big_number", stat=Stat(value=number.group(0).strip(), label=items[0]), **base)
     if len(items) == 1 and len(items[0]) <= 90:

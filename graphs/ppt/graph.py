@@ -438,7 +438,8 @@ async def generate_slides(state: PptState, ctx: NodeContext) -> dict[str, Any]:
             "scripts": scripts.model_dump()["scripts"],
             "theme": theme.model_dump(),
             "language": analysis.language,
-            "subtitle": f"{config.targetAudience} · {minutes}",
+            # a label, so it starts with a capital ("Girls · 10 min"); in sentences the audience is as written
+            "subtitle": f"{capitalised(config.targetAudience)} · {minutes}",
             "feedback": feedback_for(state, "generate_slides"),
             "tool_call_id": ctx.tool_call_id,
             "slides": [],

@@ -22,6 +22,7 @@ from graphs.ppt.planning import (
     asks_for_picture,
     capitalised,
     colour_named,
+    compared_pair,
     history_kind,
     keywords_of,
     layout_asked,
@@ -56,23 +57,25 @@ PALETTES = (
 
 STYLES_ZH = ("问题驱动，由浅入深", "案例引入，层层递进", "故事化讲解，联系生活", "对比分析，归纳总结")
 STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", "Story-based with everyday examples", "Compare, contrast, then summarise")
-ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "发展趋势")
+# A lesson ends in practice, not in trends: "一元二次方程的发展趋势" or "what comes next for the past simple tense" is no
+# part a teacher teaches.
+ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "练习与巩固")
 # An English aspect does not read as "<aspect> of <topic>" ("How it works of volcanoes"): each has its own phrase.
 ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": "the workings of {topic}",
                      "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
-                     "Common pitfalls": "common pitfalls in {topic}", "What comes next": "what comes next for {topic}"}
+                     "Common pitfalls": "common pitfalls in {topic}", "Practice and review": "practice with {topic}"}
 ASPECTS_EN = tuple(ASPECT_PHRASES_EN)
 # Each aspect's three points by a short name of their own (unique in the deck, so no two pages share a title):
 # a page is titled by its point, and "a key idea in what comes next for Q3 results review" is no title.
 ASPECT_POINTS_ZH = {"基本概念": ("核心术语", "基本定义", "主要类别"), "核心原理": ("作用机制", "因果关系", "关键条件"),
                     "关键过程": ("主要阶段", "先后顺序", "关键环节"), "典型应用": ("应用场景", "应用方法", "应用效果"),
-                    "常见误区": ("易混概念", "典型错误", "错误根源"), "发展趋势": ("当前进展", "新兴方向", "未来挑战")}
+                    "常见误区": ("易混概念", "典型错误", "错误根源"), "练习与巩固": ("基础练习", "变式练习", "拓展提升")}
 ASPECT_POINTS_EN = {"Core ideas": ("key terms", "basic definitions", "main types"),
                     "How it works": ("the mechanism", "cause and effect", "key conditions"),
                     "Key processes": ("the main stages", "the order of steps", "the critical step"),
                     "Applications": ("where it is used", "how it is applied", "what it achieves"),
                     "Common pitfalls": ("confusable terms", "typical errors", "where errors start"),
-                    "What comes next": ("recent progress", "new directions", "future challenges")}
+                    "Practice and review": ("a warm-up exercise", "a harder exercise", "a stretch task")}
 # A talk at work or in public is told in the parts of a report (why, where things stand, issues, next steps),
 # not a lesson's (core ideas, how it works): its parts need no topic in their names, the whole talk is about it.
 TALK_ASPECT_POINTS_ZH = {"背景与目标": ("背景", "目标", "相关方"), "整体情况": ("已完成工作", "当前阶段", "关键数字"),
@@ -212,26 +215,54 @@ PERSON_ASPECT_PHRASES_EN = {"The times": "see the times {topic} lived in", "Life
                             "Deeds and achievements": "know what {topic} did and achieved",
                             "How history judges them": "judge {topic} fairly, by the evidence", "Legacy": "weigh the legacy of {topic}",
                             **{a: HISTORY_ASPECT_PHRASES_EN[a] for a in _HISTORY_SHARED_EN}}
+# One side of a period ("宋朝的科技", "daily life in ancient Rome") is told by its times, its features, its figures, how it
+# developed and what it left: "宋朝科技的经过与时间线" or "the causes of daily life in ancient Rome" do not read.
+THEME_ASPECT_POINTS_ZH = {"时代背景": ("所处时代", "社会条件", "发展契机"), "主要成就与特点": ("主要成就", "突出特点", "典型实例"),
+                          "代表人物": ("代表人物", "人物贡献", "人物故事"), "发展脉络": ("起步阶段", "兴盛阶段", "后续演变"),
+                          "地位与影响": PERIOD_ASPECT_POINTS_ZH["地位与影响"], **_HISTORY_SHARED_ZH}
+THEME_ASPECT_PHRASES_ZH = {"时代背景": "了解{topic}的时代背景", "主要成就与特点": "认识{topic}的主要成就与特点",
+                           "代表人物": "认识{topic}的代表人物", "发展脉络": "梳理{topic}的发展脉络",
+                           "地位与影响": "理解{topic}的历史地位与影响", **{a: HISTORY_ASPECT_PHRASES_ZH[a] for a in _HISTORY_SHARED_ZH}}
+THEME_ASPECT_POINTS_EN = {"The times": ("the age it belongs to", "the conditions of the day", "what made it possible"),
+                          "Main features": ("the main achievements", "what set it apart", "telling examples"),
+                          "Leading figures": ("the leading figures", "what they contributed", "their stories"),
+                          "How it developed": ("the beginnings", "the high point", "what came after"),
+                          "Legacy": PERIOD_ASPECT_POINTS_EN["Legacy"], **_HISTORY_SHARED_EN}
+THEME_ASPECT_TITLES_EN = {"The times": "the times behind {topic}", "Main features": "the main features of {topic}",
+                          "Leading figures": "the leading figures of {topic}", "How it developed": "how {topic} developed",
+                          "Legacy": "the legacy of {topic}", **{a: HISTORY_ASPECT_TITLES_EN[a] for a in _HISTORY_SHARED_EN}}
+THEME_ASPECT_PHRASES_EN = {"The times": "see the times behind {topic}", "Main features": "know the main features of {topic}",
+                           "Leading figures": "meet the leading figures of {topic}", "How it developed": "follow how {topic} developed",
+                           "Legacy": "weigh the legacy of {topic}", **{a: HISTORY_ASPECT_PHRASES_EN[a] for a in _HISTORY_SHARED_EN}}
 # Each kind's parts, the ones a short lesson keeps, the one said first when the subject names its outcome ("唐朝的历史
 # 地位", "李白的影响") and the stages its timeline runs through.
 HISTORY_KIND_WORDING = {
     ("period", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERIOD_ASPECT_POINTS_ZH.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_ZH, "core": ("时代概况", "思想与文化", "地位与影响"),
-                       "consequences": "地位与影响", "stages": ("兴起", "繁荣", "转折", "衰落")},
+                       "consequences": "地位与影响", "stages": (("兴起", "{topic}从何而起"), ("繁荣", "{topic}的鼎盛时期"), ("转折", "{topic}由盛转衰的关键"), ("衰落", "{topic}怎样走向终结"))},
     ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
                        "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"),
-                       "consequences": "历史影响", "stages": ("早年", "崛起", "高峰", "晚年"),
+                       "consequences": "历史影响", "stages": (("早年", "{topic}的出身与成长"), ("崛起", "{topic}怎样崭露头角"), ("高峰", "{topic}最重要的作为"), ("晚年", "{topic}的最后岁月")),
                        # a person is no event: "说清李白的来龙去脉" does not read
                        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
                                        "学完这节课，希望大家能说清{topic}的生平、作为和历史地位。",
                                        "开始之前，请大家想一想：关于{topic}，你已经知道些什么？", "课上有任何问题，都可以随时举手提出来。"),
                        "concept": ("{name}：{description}", "它回答的问题：人物为什么会这样选择", "记住关键词：{unit}")},
+    ("theme", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in THEME_ASPECT_POINTS_ZH.items()},
+                      "phrases": THEME_ASPECT_PHRASES_ZH, "core": ("时代背景", "主要成就与特点", "地位与影响"),
+                      "consequences": "地位与影响",
+                      "stages": (("起步", "{topic}的起步"), ("兴盛", "{topic}的兴盛时期"), ("转折", "{topic}发展中的转折"),
+                                 ("影响", "{topic}留下了什么"))},
+    ("theme", "en"): {"aspects": {a: (THEME_ASPECT_TITLES_EN[a], points) for a, points in THEME_ASPECT_POINTS_EN.items()},
+                      "phrases": THEME_ASPECT_PHRASES_EN, "core": ("The times", "Main features", "Legacy"), "consequences": "Legacy",
+                      "stages": (("Beginnings", "how {topic} began"), ("High point", "{topic} at its height"),
+                                 ("Turning point", "what changed its course"), ("Legacy", "what {topic} left behind"))},
     ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
-                       "consequences": "Legacy", "stages": ("Rise", "Height", "Turning point", "Decline")},
+                       "consequences": "Legacy", "stages": (("Rise", "how {topic} began"), ("Height", "{topic} at its peak"), ("Turning point", "what changed its course"), ("Decline", "how {topic} came to an end"))},
     ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
                        "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
-                       "consequences": "Legacy", "stages": ("Early years", "Rise", "Height", "Later years"),
+                       "consequences": "Legacy", "stages": (("Early years", "where {topic} came from"), ("Rise", "how {topic} made a name"), ("Height", "what {topic} is best known for"), ("Later years", "the last years of {topic}")),
                        # a person is no "it": "explain Abraham Lincoln with its dates" does not read
                        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
                                        "By the end you should be able to tell the life of {topic}, with dates and evidence.",
@@ -277,7 +308,7 @@ WORDING = {
         "agenda": "本课内容", "questions": "思考与提问", "time_plan": "本课时间分配", "flow": "课堂流程",
         "asks": ("你能用自己的话解释{unit}吗？", "{topic}在生活中还有哪些例子？", "今天哪一点你还想深入了解？"),
         "fillers": ("我们先来看这一点。", "请大家结合生活中的例子想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。"),
-        "stages": ("观察现象", "提出问题", "分析原理", "得出结论"), "table": "{unit}：学习路线",
+        "stages": (("观察现象", "找一个与{name}有关的现象"), ("提出问题", "{name}为什么是这样？"), ("分析原理", "把{name}放回{unit}里解释"), ("得出结论", "用一句话说清{name}")), "table": "{unit}：学习路线",
         "table_head": "知识点｜要解决的问题｜课堂活动", "activities": ("观察与记录", "小组讨论", "动手实验", "画图归纳", "联系生活"),
         "example": "{name}：身边的例子",
         "example_items": ("在生活中找一找与{name}有关的现象", "用{unit}解释这个现象", "和同桌交流你的发现"),
@@ -313,7 +344,7 @@ WORDING = {
         "questions": "思考与讨论",
         "asks": ("你能用自己的话说说{unit}吗？", "{topic}中哪一处最打动你？为什么？", "读完{topic}，你还有哪些疑问？"),
         "fillers": ("我们先来看这一点。", "请大家回到原文找一找依据。", "这一点在后面还会用到。", "读懂了这里，后面的内容就容易了。"),
-        "stages": ("初读感知", "细读品味", "分析探究", "总结提升"),
+        "stages": (("初读感知", "通读{topic}，圈出与{name}有关的语句"), ("细读品味", "逐句品读圈出的语句"), ("分析探究", "想一想作者为什么这样写"), ("总结提升", "用一句话概括{name}")),
         "activities": ("朗读品味", "小组讨论", "圈点批注", "比较阅读", "联系自身经历"),
         "example": "{name}：原文中的例子",
         "example_items": ("在原文中找出体现{name}的语句", "用{unit}分析这处语句", "和同桌交流你的发现"),
@@ -347,7 +378,7 @@ WORDING = {
         "questions": "思考与讨论",
         "asks": ("你能用自己的话说说{unit}吗？", "如果你生活在那个时代，你会怎么看{topic}？", "关于{topic}，你还想查阅哪些史料？"),
         "fillers": ("我们先来看这一点。", "请大家结合当时的背景想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。"),
-        "stages": ("背景起因", "事件经过", "结果影响", "评价反思"),
+        "stages": (("背景起因", "{topic}之前发生了什么"), ("事件经过", "按时间先后梳理{topic}的经过"), ("结果影响", "{topic}带来了哪些变化"), ("评价反思", "今天怎样看待{topic}")),
         "activities": ("史料阅读", "小组讨论", "绘制时间轴", "角色扮演", "观点辩论"),
         "example": "{name}：史料中的证据",
         "example_items": ("读一段与{name}有关的史料", "用{unit}分析这段史料", "和同桌交流你的看法"),
@@ -385,7 +416,7 @@ WORDING = {
         "agenda": "今日议程", "questions": "提问与讨论", "time_plan": "时间分配", "flow": "流程安排",
         "asks": ("{topic}对我们意味着什么？", "接下来我们可以怎么做？", "还有哪些问题需要进一步讨论？"),
         "fillers": ("我们先来看这一点。", "请大家结合自己的实际情况想一想。", "这一点在后面还会用到。", "明确了这一点，后面的内容就清楚了。"),
-        "stages": ("回顾现状", "找出问题", "分析原因", "确定行动"), "table": "{unit}：一览",
+        "stages": (("回顾现状", "{name}目前的情况"), ("找出问题", "{name}还有哪些不足"), ("分析原因", "问题出在哪里"), ("确定行动", "下一步由谁、何时做什么")), "table": "{unit}：一览",
         "table_head": "要点｜要回答的问题｜呈现方式", "activities": ("数据回顾", "案例分析", "现场讨论", "图表说明", "经验分享"),
         "example": "{name}：实际案例",
         "example_items": ("一个与{name}有关的实际案例", "用{unit}分析这个案例", "讨论：它对我们有什么启示"),
@@ -426,7 +457,7 @@ WORDING = {
         "agenda": "今日议程", "questions": "提问与答疑", "time_plan": "时间分配", "flow": "流程安排",
         "asks": ("回到岗位后，你最先要做到的是哪一点？", "{unit}里还有哪一点你没有把握？", "工作中遇到拿不准的情况，应该找谁确认？"),
         "fillers": ("我们先来看这一点。", "请大家结合自己的岗位想一想。", "这一点在练习环节还会用到。", "做好了这一点，后面的步骤就顺了。"),
-        "stages": ("明确要求", "做好准备", "按步骤操作", "检查确认"), "table": "{unit}：一览",
+        "stages": (("明确要求", "{topic}有哪些规定"), ("做好准备", "开始前要备好的东西"), ("按步骤操作", "照流程逐项完成"), ("检查确认", "对照清单复查一遍")), "table": "{unit}：一览",
         "table_head": "要点｜要回答的问题｜培训方式", "activities": ("讲解示范", "案例分析", "分组演练", "现场操作", "自查打分"),
         "example": "{name}：工作中的例子",
         "example_items": ("一个与{name}有关的工作实例", "用{unit}的要求分析这个实例", "讨论：换作是你，会怎么做"),
@@ -469,7 +500,7 @@ WORDING = {
         "agenda": "Today's plan", "questions": "Questions", "time_plan": "How the lesson time is spent", "flow": "Lesson flow",
         "asks": ("Can you explain {unit} in your own words?", "Where else do you meet {topic}?", "What would you like to explore further?"),
         "fillers": ("Let us look at this closely.", "Think of an everyday example.", "We will use this again later.", "With this in place the rest follows."),
-        "stages": ("Observe", "Ask", "Explain", "Conclude"), "table": "{unit} at a glance",
+        "stages": (("Observe", "find {name} in an example of {topic}"), ("Ask", "why {name} matter{s}"), ("Explain", "link {name} to {unit}"), ("Conclude", "sum up {name} in one sentence")), "table": "{unit} at a glance",
         "table_head": "Point | Question | Activity",
         "activities": ("Observe and record", "Group discussion", "Hands-on activity", "Draw and summarise", "Everyday link"),
         "example": "{name}: an everyday example",
@@ -509,7 +540,7 @@ WORDING = {
         "questions": "Questions for discussion",
         "asks": ("Can you explain {unit} in your own words?", "Which moment in {topic} moved you most, and why?", "What questions does {topic} leave you with?"),
         "fillers": ("Let us look at this closely.", "Find the evidence in the text.", "We will use this again later.", "With this in place the rest follows."),
-        "stages": ("First reading", "Close reading", "Analyse", "Sum up"),
+        "stages": (("First reading", "read {topic} and mark the lines on {name}"), ("Close reading", "reread the marked lines slowly"), ("Analyse", "ask why the writer wrote them so"), ("Sum up", "put {name} in one sentence")),
         "activities": ("Read aloud", "Group discussion", "Annotate the text", "Compare texts", "Personal response"),
         "example": "{name}: in the text",
         "example_items": ("Find a passage that shows {name}", "Read it in the light of {unit}", "Compare notes with a partner"),
@@ -548,7 +579,7 @@ WORDING = {
         "asks": ("Can you explain {unit} in your own words?", "Had you lived then, how would you have seen {topic}?",
                  "Which sources on {topic} would you like to read next?"),
         "fillers": ("Let us look at this closely.", "Think about how it looked at the time.", "We will use this again later.", "With this in place the rest follows."),
-        "stages": ("Background", "Events", "Results", "Judgement"),
+        "stages": (("Background", "what led to {topic}"), ("Events", "what happened, in order"), ("Results", "what {topic} changed"), ("Judgement", "how we see {topic} today")),
         "activities": ("Source reading", "Group discussion", "Timeline drawing", "Role play", "Debate"),
         "example": "{name}: evidence from the sources",
         "example_items": ("Read a source that shows {name}", "Analyse it in the light of {unit}", "Compare your reading with a partner"),
@@ -589,7 +620,7 @@ WORDING = {
         "agenda": "Agenda", "questions": "Questions and discussion", "time_plan": "How the time is spent", "flow": "Running order",
         "asks": ("What should we take away from {topic}?", "What should we do next?", "What needs more discussion?"),
         "fillers": ("Let us look at this closely.", "Think of a case from your own experience.", "We will come back to this later.", "With this in place the rest follows."),
-        "stages": ("Review", "Spot the issue", "Analyse", "Act"), "table": "{unit} at a glance",
+        "stages": (("Review", "take stock of {name}"), ("Spot the issue", "what is not yet working"), ("Analyse", "why it happens"), ("Act", "who does what, by when")), "table": "{unit} at a glance",
         "table_head": "Point | Question | How we cover it",
         "activities": ("Data review", "Case study", "Open discussion", "Chart walk-through", "Takeaways"),
         "example": "{name}: a real case",
@@ -633,7 +664,7 @@ WORDING = {
         "agenda": "Agenda", "questions": "Questions and practice", "time_plan": "How the time is spent", "flow": "Running order",
         "asks": ("Back at work, what will you do first?", "Which point in {unit} are you still unsure of?", "Who do you ask when you are not sure?"),
         "fillers": ("Let us look at this closely.", "Think of how this works in your own job.", "We will practise this later.", "Get this right and the next steps follow."),
-        "stages": ("Know the rule", "Get ready", "Do it step by step", "Check the result"), "table": "{unit} at a glance",
+        "stages": (("Know the rule", "what {topic} requires"), ("Get ready", "what you need before you start"), ("Do each step", "follow the procedure in order"), ("Check the result", "go through the checklist")), "table": "{unit} at a glance",
         "table_head": "Point | Question | How we train it",
         "activities": ("Walk-through", "Case study", "Group drill", "Hands-on try", "Self-check"),
         "example": "{name}: an example from work",
@@ -727,7 +758,6 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
 @offline_composer(CourseConfig)
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
-    keywords = request.fact("keywords") or [topic]
     phrase = _parts_phrase(request)
     audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
     duration = request.fact("durationMinutesHint") or 10
@@ -735,8 +765,8 @@ def course_config(request: OfflineRequest) -> CourseConfig:
     objectives = [_without_stacked_de(capitalised(words["objective"].format(
                       topic=phrase, aspect=aspect, phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))), phrase)
                   for aspect in list(words["aspects"])[:3]]
-    if len(keywords) > 1:
-        objectives.append(f"能够区分{keywords[0]}与{keywords[1]}" if zh else f"Tell {keywords[0]} from {keywords[1]}")
+    if pair := compared_pair(topic):  # "Tell Marie from Curie" split a name, not two things
+        objectives.append(f"能够区分{pair[0]}与{pair[1]}" if zh else f"Tell {pair[0]} from {pair[1]}")
     return CourseConfig(narrativeStyle=style, targetAudience=audience, duration=duration, objectives=objectives)
 
 
@@ -825,9 +855,14 @@ def _shares(total: int, capacities: list[int]) -> list[float]:
     return [share + max(0.0, left) / len(shares) for share in shares]
 
 
+# A step's number as a page shows it ("第一步：", "Step 1: "): said aloud, the lead before it ("First, ") tells the order.
+_STEP_NUMBER = re.compile(r"^(?:第[一二三四五六七八九十]+步|Step \d+)[:：]\s*")
+
+
 def _spoken(item: str, zh: bool) -> str:
-    """A page's point as said aloud: a table row's cells in one clause, not read out with their bars."""
-    return re.sub(r"\s*[｜|]\s*", "，" if zh else ", ", item).strip()
+    """A page's point as said aloud: a table row's cells in one clause, not read out with their bars; a step
+    without its number ("First, step 1: Observe: …" read the order twice)."""
+    return _STEP_NUMBER.sub("", re.sub(r"\s*[｜|]\s*", "，" if zh else ", ", item).strip())
 
 
 def _joined(items: list[str], zh: bool) -> str:
@@ -873,7 +908,10 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 ["示意图：" + name if zh else "Diagram: " + name])
     if angle == "process":
         return (words["process_title"].format(name=name),
-                [f"第{'一二三四'[i]}步：{stage}" if zh else f"Step {i + 1}: {stage}" for i, stage in enumerate(words["stages"])],
+                # each step says what it does with this point: a stage alone ("Observe") drew an empty box
+                [(f"第{'一二三四'[i]}步：{stage}：" if zh else f"Step {i + 1}: {stage}: ")
+                 + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
+                 for i, (stage, detail) in enumerate(words["stages"])],
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
         return (words["contrast_title"].format(name=name),
@@ -1127,13 +1165,13 @@ def _fewer(items: list, keep_at_least: int) -> list:
     return items[: max(keep_at_least, (len(items) + 1) // 2)]
 
 
-_CONNECTIVES = re.compile(r"^(?:的|与|和|及|之)+|(?:的|与|和|及|之)+$|^(?:(?:of|for|in|on|to|the|a|an|and)\b\s*)+"
-                          r"|(?:\s*\b(?:of|for|in|on|to|the|a|an|and))+$", re.IGNORECASE)
+_CONNECTIVES = re.compile(r"^(?:的|与|和|及|之)+|(?:的|与|和|及|之)+$|^(?:(?:of|for|in|on|to|with|the|a|an|and)\b\s*)+"
+                          r"|(?:\s*\b(?:of|for|in|on|to|with|the|a|an|and))+$", re.IGNORECASE)
 
 
 def _shared_cut(items: list[str]) -> list[str]:
     """Items without the wording they all share ("光合作用的基本概念", "光合作用的核心原理" → "基本概念", "核心原理";
-    "The core ideas of X", "What comes next for X" → "The core ideas", "What comes next"); unchanged when
+    "The core ideas of X", "Practice with X" → "The core ideas", "Practice"); unchanged when
     they share none or it would leave an item empty."""
     if len(items) < 2:
         return items

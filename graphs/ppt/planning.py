@@ -144,7 +144,10 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
-_FOR_LISTENERS_EN = r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r")\b"
+# Their school year or age after them goes with them ("for girls in grade 6", "for kids aged 8-10"): it is no subject's.
+_LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s+\d+(?:\s*(?:-|–|to)\s*\d+)?)(?!\s+of\b))?"
+_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN
+                     + _LISTENERS_YEAR_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 _AUDIENCE_ZH = re.compile(r"(?:面向|给|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
@@ -221,11 +224,16 @@ def audience_hint(text: str) -> str | None:
             return (told.group("audience") or told.group("audience2")).strip()
         match = _AUDIENCE_ZH.search(text) or _CLASS_ZH.search(text) or _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
-    match = _AUDIENCE_EN.search(text)
-    if match:
-        return match.group("audience").strip()
-    match = _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
-    return match.group("audience").strip() if match else None
+    match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+    return _school_years_named(match.group("audience").strip()) if match else None
+
+
+# A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
+_SCHOOL_YEAR_EN = re.compile(r"\b(?:year|grade|class)(?=\s*\d)", re.IGNORECASE)
+
+
+def _school_years_named(audience: str) -> str:
+    return _SCHOOL_YEAR_EN.sub(lambda m: m.group(0).capitalize(), audience)
 
 
 # Whether the deck is a lesson or a talk at work or in public sets its wording (本课内容 or 议程, "with a partner"
@@ -342,12 +350,18 @@ def about_a_poem(subject: str) -> bool:
 _HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐宋元明清][朝代](?!数)|春秋|战国|三国|帝国|皇帝|始皇|君主|革命|战争|"
                          r"战役|之战|统一|起义|变法|维新|改革开放|洋务|五四运动|新文化运动|文艺复兴|宗教改革|丝绸之路|条约|"
                          r"殖民|独立战争|事变|(?<!随机|独立|互斥|对立|必然|可能)事件(?!循环|驱动|处理|监听|冒泡|委托|绑定)|"
-                         r"古代文明|文明古国|之变|世纪|公元|(?<!\d)(?:[1-9]\d{2}|1\d{3})年(?!级|度)")
+                         r"古代文明|文明古国|之变|世纪|公元|(?<!\d)(?:[1-9]\d{2}|1\d{3})年(?!级|度)|"
+                         # a journey or campaign told by who made it ("郑和下西洋", "张骞出使西域", "鉴真东渡", "岳飞抗金")
+                         r"下西洋|出使|[东西]渡|[东西]行$|北伐|[东西南]征|远征|出塞|和亲|销烟|称帝|迁都|抗[金倭元清辽蒙]")
 _HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
                          r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
                          r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
                          r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|eras?|(?:stone|bronze|iron|viking)\s+age|"
                          r"restoration|"
+                         # an age named as one ("the Age of Exploration") and an event by its name ("the Cuban Missile
+                         # Crisis", "the Dreyfus Affair", "the Boxer Rebellion"): a capitalised name before a capitalised kind
+                         r"(?-i:Age\s+of\s+[A-Z]\w*)|(?-i:[A-Z][\w'-]*\s+(?:Crisis|Affair|Incident|Massacre|Rebellion|Uprising|Revolt|"
+                         r"Mutiny|Siege|Blockade|Scandal|Armistice|Expedition|Voyages?|Gold\s+Rush|Tea\s+Party|Airlift|Landings))|"
                          r"(?:fall|rise|collapse|decline)\s+of\s+(?:the\s+)?(?-i:[A-Z][a-z])\w*|"
                          r"(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century|\d+\s*(?:BC|BCE|CE)|1\d{3}s?)\b", re.IGNORECASE)
 _HISTORY_CLASS = re.compile(r"(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|中学|小学|初中|高中)历史|历史课|"
@@ -408,27 +422,59 @@ def names_a_person(subject: str) -> bool:
 # What kind of history a lesson tells sets its parts: an event's causes, course and consequences; a period's (唐朝,
 # "the Renaissance", "the Roman Empire") society, culture, achievements and legacy; a person's times, life, deeds,
 # how history judges them and their legacy.
-_PERIOD_ZH = re.compile(r"^(?:[东西南北前后]?[夏商周秦汉晋隋唐宋元明清辽金][朝代]?|盛唐|大唐|两汉|明清|春秋|战国|春秋战国|三国|"
-                        r"魏晋|魏晋南北朝|南北朝|五代十国|文艺复兴|启蒙运动|古代?(?:埃及|希腊|罗马|印度|中国|巴比伦)|[\u3400-\u9fff]{1,6}"
-                        r"(?:时期|时代|年代|王朝|帝国|文明))(?:的?历史)?$")
-_PERIOD_EN = re.compile(r"^(?:the\s+)?(?:(?:history|story)\s+of\s+(?:the\s+)?)?(?:(?:[\w'-]+\s+){0,3}(?:era|age|period|"
-                        r"dynasty|empire|kingdom|civili[sz]ation|renaissance|enlightenment|middle\s+ages)|(?:ancient|medieval)"
-                        r"\s+[\w' -]+|\d{4}s|(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century(?:\s+[\w'-]+){0,2}|(?:[\w'-]+\s+)"
-                        r"{0,2}(?:renaissance|enlightenment|middle\s+ages))$", re.IGNORECASE)
+_PERIOD_NAME_ZH = (r"(?:[东西南北前后]?[夏商周秦汉晋隋唐宋元明清辽金][朝代]?|盛唐|大唐|两汉|明清|春秋|战国|春秋战国|三国|"
+                   r"魏晋|魏晋南北朝|南北朝|五代十国|文艺复兴|启蒙运动|古代?(?:埃及|希腊|罗马|印度|中国|巴比伦)|[\u3400-\u9fff]{1,6}"
+                   r"(?:时期|时代|年代|王朝|帝国|文明))")
+_PERIOD_NAME_EN = (r"(?:(?:[\w'-]+\s+){0,3}(?:era|age|period|"
+                   r"dynasty|empire|kingdom|civili[sz]ation|renaissance|enlightenment|middle\s+ages)|(?:ancient|medieval)"
+                   r"\s+[\w' -]+|\d{4}s|(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century(?:\s+[\w'-]+){0,2}|(?:[\w'-]+\s+)"
+                   r"{0,2}(?:renaissance|enlightenment|middle\s+ages)|age\s+of\s+[\w' -]+)")
+_PERIOD_ZH = re.compile(rf"^{_PERIOD_NAME_ZH}(?:的?历史)?$")
+_PERIOD_EN = re.compile(rf"^(?:the\s+)?(?:(?:history|story)\s+of\s+(?:the\s+)?)?{_PERIOD_NAME_EN}$", re.IGNORECASE)
+# One side of a period's life ("宋朝的科技", "唐代服饰", "daily life in ancient Rome", "art of the Renaissance") is a theme:
+# told by its times, its features, its figures, how it developed and what it left, not by an event's causes and course.
+_PERIOD_SIDE_ZH = (r"(?:科技|科学|技术|发明|文化|思想|宗教|艺术|文学|诗歌|诗词|绘画|书法|音乐|建筑|服饰|饮食|民俗|节日|教育|科举|经济|"
+                   r"商业|贸易|农业|手工业|城市|货币|交通|政治|制度|法律|军事|外交|对外交流|社会|(?:日常|社会)?生活|医学)(?:成就|发展|特点)?")
+_PERIOD_SIDE_EN = (r"(?:[\w'-]+\s+){0,2}?(?:science|technology|inventions?|arts?|architecture|literature|poetry|music|religion|"
+                   r"beliefs|culture|trade|economy|farming|food|clothing|fashion|life|women|children|education|medicine|"
+                   r"government|law|society|cities|transport)")
+_PERIOD_THEME_ZH = re.compile(rf"^{_PERIOD_NAME_ZH}的?{_PERIOD_SIDE_ZH}$")
+_PERIOD_THEME_EN = re.compile(rf"^(?:the\s+)?{_PERIOD_SIDE_EN}\s+(?:in|of|during|under)\s+(?:the\s+)?{_PERIOD_NAME_EN}$",
+                              re.IGNORECASE)
 # "the fall of the Roman Empire", "唐朝的灭亡" are events in a period's life, told by their causes and course.
 _EVENT_IN_PERIOD = re.compile(r"\b(?:fall|rise|collapse|decline|founding|end|birth)\s+of\b|灭亡|兴起|建立|衰落|覆灭|崩溃",
                               re.IGNORECASE)
 
 
-def history_kind(subject: str) -> Literal["event", "period", "person"]:
+def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
     """"person" for a life ("李白的一生", "Napoleon"), "period" for an age, dynasty or civilisation ("唐朝", "the
-    Renaissance", "ancient Egypt"), else "event" ("辛亥革命", "the fall of Rome", "World War I")."""
+    Renaissance", "ancient Egypt"), "theme" for one side of a period ("宋朝的科技", "daily life in ancient Rome"), else
+    "event" ("辛亥革命", "the fall of Rome", "World War I")."""
     text = subject.strip()
     if names_a_person(text):
         return "person"
-    if not _EVENT_IN_PERIOD.search(text) and (_PERIOD_ZH if language_of(text) == "zh" else _PERIOD_EN).match(text):
+    zh = language_of(text) == "zh"
+    if (_PERIOD_THEME_ZH if zh else _PERIOD_THEME_EN).match(text):  # before the period its own words name
+        return "theme"
+    if not _EVENT_IN_PERIOD.search(text) and (_PERIOD_ZH if zh else _PERIOD_EN).match(text):
         return "period"
     return "event"
+
+
+# A request that reads a text the way only a text is read ("Hamlet Act 3", "Frankenstein chapter 5", "the plot", "the main
+# characters", "the narrator") makes the name it is about a work's, though a bare name ("Teach Hamlet") says nothing.
+_READING_A_TEXT_EN = re.compile(r"(?-i:\bAct|\bScene)\s+(?:[IVX]+|\d+)\b|\bchapters?\s+(?:[IVX]+|\d+)\b|\bthe\s+(?:main\s+)?"
+                                r"(?:plot|protagonists?|narrator|soliloquy|soliloquies|stanzas?|characters)\b", re.IGNORECASE)
+_CAPITALISED_NAME_EN = re.compile(r"\b(?!(?:Act|Scene|Chapter|The|A|An)\b)[A-Z][a-z]+")
+
+
+def _reads_a_named_work(subject: str, request: str) -> bool:
+    """Whether an English request reads a named text: it speaks of acts, chapters, the plot or the characters, and its
+    subject has a capitalised name that is no person's or history's ("Teach Hamlet, Act 3", "the characters in Beowulf")."""
+    if language_of(request) == "zh" or not _READING_A_TEXT_EN.search(request):
+        return False
+    name = _CAPITALISED_NAME_EN.search(subject)
+    return bool(name) and not names_a_person(name.group(0)) and not about_history(subject)
 
 
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson", "talk",
@@ -444,7 +490,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
     subject = core_topic(request)
-    if about_a_work(subject):
+    if about_a_work(subject) or _reads_a_named_work(subject, request):
         return "work_lesson"
     return "history_lesson" if about_history(subject, request) else "lesson"
 
@@ -866,6 +912,24 @@ def deck_file_name(title: str, extension: str) -> str:
     """A file name any system accepts: the title without path or reserved characters, capped."""
     stem = fitted_title(_UNSAFE_IN_FILE_NAMES.sub("-", title).strip(" .-")).strip(" .-") or "deck"
     return f"{stem}.{extension}"
+
+
+# A subject that compares two things ("有丝分裂与减数分裂的区别", "Mitosis vs meiosis", "the difference between weather and
+# climate") asks to tell them apart; "Marie Curie", "宋朝的科技", "Romeo and Juliet" or "cause and effect" compare nothing.
+_PAIRED_ZH = re.compile(r"^(?:区分|比较|对比)?(?P<a>[^与和及对比、，,的]{2,12})(?:(?:与|和|及)(?P<b>[^与和及对比、，,的]{2,12})"
+                        r"的?(?:区别|异同|比较|对比|不同)|\s*(?:对比|VS|vs)\s*(?P<b2>[^与和及对比、，,的]{2,12}))$")
+_PAIRED_EN = re.compile(r"^(?:(?:the\s+)?differences?\s+between\s+(?P<a>[\w' -]{2,40}?)\s+and\s+(?P<b>[\w' -]{2,40})"
+                        r"|(?:comparing\s+)?(?P<a2>[\w' -]{2,40}?)\s+(?:vs\.?|versus|compared\s+(?:with|to))\s+(?P<b2>[\w' -]{2,40}))$",
+                        re.IGNORECASE)
+
+
+def compared_pair(topic: str) -> tuple[str, str] | None:
+    """The two things a subject pairs, when it pairs two ("weather and climate" → ("weather", "climate"))."""
+    match = (_PAIRED_ZH if language_of(topic) == "zh" else _PAIRED_EN).match(topic.strip())
+    if not match:
+        return None
+    first, second = match.group("a") or match.groupdict().get("a2"), match.group("b") or match.group("b2")
+    return first.strip(), second.strip()
 
 
 def keywords_of(topic: str) -> list[str]:

@@ -55,7 +55,8 @@ WORK_LESSON_SETTING = ("\nThis deck is a lesson reading a work (a book, poem, es
 HISTORY_LESSON_SETTING = ("\nThis deck is a history lesson on an event, a period or a person, not a science topic: build it "
                           "from a history teacher's parts (for an event the background and causes, the course of events on "
                           "a timeline, the key people, the consequences and significance; for a period or dynasty its "
-                          "society, culture, achievements and legacy; for a person their times, life, deeds, how history "
+                          "society, culture, achievements and legacy; for one side of a period (its science, its art, daily life) "
+                          "its times, main features, leading figures, how it developed and its legacy; for a person their times, life, deeds, how history "
                           "judges them and their legacy; always primary sources and historians' differing views, "
                           "discussion), with source reading, timelines and debate as activities; never mechanisms, "
                           "applications, trends, experiments or 'everyday life' examples.")
