@@ -219,3 +219,23 @@ def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
 def test_ng_with_a_number_option_given_words_says_so_in_chinese(tmp_path):
     result = ng("novel", "run", "demo", "--to", "三", data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2 and "'三' 不是有效的整数" in result.stderr and "int" not in result.stderr
+
+
+def test_a_stage_log_line_uses_the_terminal_width_and_wraps_under_its_own_start():
+    from rich.console import Console
+
+    from app.cli import StageDisplay
+
+    display = StageDisplay()
+    display.apply("tool:start", {"toolCallId": "a", "toolName": "analyze_topic"})
+    display.apply("tool:log", {"toolCallId": "a", "level": "info",
+                               "message": "No web search is configured (SEARCH_URL); continuing without it."})
+    display.apply("tool:log", {"toolCallId": "a", "level": "info", "message": "一二三四五六七八九十" * 9})
+    terminal = Console(width=80, record=True, color_system=None)
+    terminal.print(display.render())
+    lines = [line.rstrip() for line in terminal.export_text().splitlines()]
+
+    assert "    No web search is configured (SEARCH_URL); continuing without it." in lines, lines
+    long_lines = [line for line in lines if "一二三" in line or "十一" in line]
+    assert len(long_lines) == 3 and all(line.startswith("    ") and not line.startswith("     ") for line in long_lines), lines
+
