@@ -239,3 +239,26 @@ def test_a_stage_log_line_uses_the_terminal_width_and_wraps_under_its_own_start(
     long_lines = [line for line in lines if "一二三" in line or "十一" in line]
     assert len(long_lines) == 3 and all(line.startswith("    ") and not line.startswith("     ") for line in long_lines), lines
 
+
+def _commands(parser, path=()):
+    """Every `ng …` command with its parser, subcommands included."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield (*path, name), child
+                yield from _commands(child, (*path, name))
+
+
+def test_every_ng_command_help_says_what_the_command_does():
+    from app.cli import build_parser
+
+    silent = [" ".join(path) for path, parser in _commands(build_parser()) if not parser.description]
+    assert silent == [], f"`ng … --help` without a sentence saying what it does: {silent}"
+
+
+def test_ng_ppt_help_in_chinese_says_the_feedback_in_chinese():
+    result = ng("ppt", "--help", data_dir=Path("/nonexistent"), cwd=ROOT)
+    assert result.returncode == 0
+    assert "topic" not in result.stdout and '"' not in result.stdout, result.stdout
