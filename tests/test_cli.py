@@ -262,3 +262,29 @@ def test_ng_ppt_help_in_chinese_says_the_feedback_in_chinese():
     result = ng("ppt", "--help", data_dir=Path("/nonexistent"), cwd=ROOT)
     assert result.returncode == 0
     assert "topic" not in result.stdout and '"' not in result.stdout, result.stdout
+
+
+async def test_ng_plan_in_chinese_names_its_artifacts_and_round_in_chinese(tmp_path):
+    import argparse
+    import io
+
+    from rich.console import Console
+
+    from app import cli_plan
+    from core.llm.offline import OfflineLLM
+    from core.settings import Settings
+
+    parser = argparse.ArgumentParser()
+    cli_plan.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["plan", "给驾校做个学员约车的小程序，教练能看到自己的排班"])
+    screen = io.StringIO()
+
+    def no_terminal(_prompt: str) -> str:
+        raise EOFError
+
+    code = await cli_plan.run(args, Settings(data_dir=tmp_path, _env_file=None), llm=OfflineLLM(),
+                              input_fn=no_terminal, console=Console(file=screen, width=80, color_system=None))
+    shown = screen.getvalue()
+    assert code == 0
+    assert "artifact" not in shown and "requirement_plan" not in shown, shown
+    assert t("cli.questions_title", round=1, max_rounds=3) in shown, shown
