@@ -14,8 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 from rich.cells import cell_len
-from rich.console import Console
+from rich.console import Console, Group
 from rich.live import Live
+from rich.padding import Padding
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
@@ -72,6 +73,7 @@ class StageDisplay:
 
     SYMBOL = {"pending": "[dim]○[/]", "running": "[yellow]●[/]", "done": "[green]✔[/]", "failed": "[red]✘[/]"}
     LOG_LINES_PER_STAGE = 3
+    LOG_INDENT = 4  # log lines sit under their stage's name
 
     def __init__(self) -> None:
         self.stages: dict[str, dict[str, Any]] = {}
@@ -104,21 +106,31 @@ class StageDisplay:
         elif event == "interrupt":
             self.interrupt = payload
 
-    def render(self) -> Table:
-        table = Table.grid(padding=(0, 1))
+    def render(self) -> Group:
+        """Each stage's line, its progress bar while it runs, and its log lines indented beneath it. A log
+        line takes the whole width and wraps under its own first letter: in a grid it shared the width
+        with the progress bar's empty column and broke at half the terminal, its next line out of step."""
+        rows: list[Any] = []
         done = sum(stage.get("status") == "done" for stage in self.stages.values())
         if self.stages:
-            bar = ProgressBar(total=len(self.stages), completed=done, width=30)
-            table.add_row("", Text.assemble(t("cli.stages_done", done=done, total=len(self.stages)), " "), bar)
+            overall = ProgressBar(total=len(self.stages), completed=done, width=30)
+            rows.append(self._row(Text(t("cli.stages_done", done=done, total=len(self.stages))), overall))
         for stage in self.stages.values():
-            table.add_row(self.SYMBOL.get(stage.get("status", "pending"), "?"), Text(node_label(stage["name"]), style="bold"), "")
+            symbol = Text.from_markup(self.SYMBOL.get(stage.get("status", "pending"), "?"))
+            rows.append(Text.assemble(symbol, " ", Text(node_label(stage["name"]), style="bold")))
             current, total, message = stage.get("progress") or (0, 0, "")
             if total and stage.get("status") == "running":
-                table.add_row("", ProgressBar(total=total, completed=current, width=30),
-                              Text(f"{message} {current}/{total}", style="cyan"))
-            for line in stage["logs"]:
-                table.add_row("", Text(f"  {line}", style="dim"), "")
-        return table
+                rows.append(self._row(ProgressBar(total=total, completed=current, width=30),
+                                      Text(f"{message} {current}/{total}", style="cyan")))
+            rows.extend(Padding(Text(line, style="dim"), (0, 0, 0, self.LOG_INDENT)) for line in stage["logs"])
+        return Group(*rows)
+
+    @staticmethod
+    def _row(*cells: Any) -> Table:
+        """A bar beside its words, starting where the stage names do (after the status symbol)."""
+        row = Table.grid(padding=(0, 1))
+        row.add_row(" ", *cells)
+        return row
 
 
 class ThreadInterrupted(Exception):

@@ -54,29 +54,29 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("novel", help=t("novel.cli_help"), description=t("novel.cli_help"))
     sub = add_subcommands(parser, "novel_command")
 
-    init = sub.add_parser("init", help=t("novel.cli_init_help"))
+    init = sub.add_parser("init", help=t("novel.cli_init_help"), description=t("novel.cli_init_help"))
     init.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     init.add_argument("--world", required=True, help=t("novel.cli_world_help"))
     init.add_argument("--theme", default="", help=t("novel.cli_theme_help"))
     init.add_argument("--chapters", type=int, default=3, help=t("novel.cli_chapters_help"))
     init.add_argument("--author", default="", help=t("novel.cli_author_help"))
 
-    status = sub.add_parser("status", help=t("novel.cli_status_help"))
+    status = sub.add_parser("status", help=t("novel.cli_status_help"), description=t("novel.cli_status_help"))
     status.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
 
-    run = sub.add_parser("run", help=t("novel.cli_run_help"))
+    run = sub.add_parser("run", help=t("novel.cli_run_help"), description=t("novel.cli_run_help"))
     run.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     run.add_argument("--to", type=int, dest="to_chapter", metavar="N", help=t("novel.cli_to_help"))
     run.add_argument("--force", action="store_true", help=t("novel.cli_force_help"))
 
-    resume = sub.add_parser("resume", help=t("novel.cli_resume_help"))
+    resume = sub.add_parser("resume", help=t("novel.cli_resume_help"), description=t("novel.cli_resume_help"))
     resume.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
 
-    export = sub.add_parser("export", help=t("novel.cli_export_help"))
+    export = sub.add_parser("export", help=t("novel.cli_export_help"), description=t("novel.cli_export_help"))
     export.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     export.add_argument("--out", help=t("novel.cli_out_help"))
 
-    index = sub.add_parser("index", help=t("novel.cli_index_help"))
+    index = sub.add_parser("index", help=t("novel.cli_index_help"), description=t("novel.cli_index_help"))
     index.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
     parser.set_defaults(func=main)
     return parser

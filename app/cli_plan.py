@@ -80,7 +80,8 @@ def _show_event(console: Console, event: str, data: dict[str, Any]) -> None:
         console.print(f"  [{style}]{data['message']}[/]")
     elif event == "tool:artifact":
         artifact = data["artifact"]
-        console.print(f"  [cyan]artifact[/] {artifact['type']} · {artifact['title']}")
+        # Named by its title ("需求计划 v1.0（第 1 轮）"), not by its wire type (requirement_plan).
+        console.print(f"  [cyan]{t('cli.artifact_made', title=artifact['title'])}[/]", highlight=False)
 
 
 async def _read_answer(console: Console, input_fn: InputFn | None, prompt: str) -> str:
@@ -99,8 +100,9 @@ async def _read_answer(console: Console, input_fn: InputFn | None, prompt: str) 
 
 async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn | None) -> dict[str, str] | str:
     questions = payload.get("questions", [])
-    console.print(Panel.fit(t("cli.questions_panel", round=payload.get("clarificationRound", "?"),
-                              max_rounds=payload.get("maxRounds", "?")), title=t("cli.questions_title")))
+    # The round is the title: inside a long sentence "第 1/3 轮" was broken at its spaces by the wrap.
+    title = t("cli.questions_title", round=payload.get("clarificationRound", "?"), max_rounds=payload.get("maxRounds", "?"))
+    console.print(Panel.fit(t("cli.questions_panel"), title=title))
     answers: dict[str, str] = {}
     for number, q in enumerate(questions, start=1):
         flag = f"[red]{t('cli.blocking')}[/]" if q.get("blocking") else f"[dim]{t('cli.optional')}[/]"

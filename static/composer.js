@@ -24,6 +24,15 @@ export async function loadFlows() {
   updateFlowHint();
 }
 
+// The empty chat's heading, for the chosen flow: a legal question or a novel is not "a topic".
+const EMPTY_TITLES = {
+  ppt: tr("page_empty_title"),
+  requirement: tr("empty_title_requirement"),
+  legal: tr("empty_title_legal"),
+  novel: tr("empty_title_novel"),
+  novel_workflow: tr("empty_title_novel_workflow"),
+};
+
 // The empty chat's example request, for the chosen flow.
 const EMPTY_EXAMPLES = {
   ppt: tr("empty_example_ppt"),
@@ -39,6 +48,7 @@ const PROJECT_FLOWS = new Set(["novel", "novel_workflow"]);
 export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
+  els.emptyTitle.textContent = (f && EMPTY_TITLES[f.name]) || tr("page_empty_title");
   els.emptyExample.textContent = (f && EMPTY_EXAMPLES[f.name]) || "";
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
   // Only the generation flow creates a project it is given (from the world the message describes).

@@ -46,6 +46,7 @@ export const els = {
   stop: $("stop-btn"),
   chatLog: $("chat-log"),
   empty: $("chat-empty"),
+  emptyTitle: $("empty-title"),
   emptyExample: $("empty-example"),
   composer: $("composer"),
   input: $("message-input"),

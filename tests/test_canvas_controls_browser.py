@@ -311,3 +311,14 @@ async def test_send_with_nothing_typed_says_to_type_first(browser, server):
     assert await page.inner_text("#composer-hint") == t("canvas.empty_message")
     assert await page.evaluate("document.activeElement.id") == "message-input"
     assert errors == []
+
+
+async def test_the_empty_chat_heading_names_what_the_chosen_flow_starts_from(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "legal")
+    assert await page.inner_text("#empty-title") == t("canvas.empty_title_legal")
+    await page.select_option("#flow-select", "novel")
+    assert await page.inner_text("#empty-title") == t("canvas.empty_title_novel")
+    await page.select_option("#flow-select", "ppt")
+    assert await page.inner_text("#empty-title") == t("canvas.page_empty_title")
+    assert errors == []

@@ -84,3 +84,24 @@ async def test_the_default_canvas_is_chinese(browser, server):
     not_chinese = [(selector, text) for selector, text in zip(CHROME, await chrome_texts(page)) if not CJK.search(text)]
     assert not not_chinese, not_chinese
     assert errors == []
+
+
+# Lines each piece of a thread's meta row (flow, status, time) is drawn on: a piece broken mid-phrase
+# ("Waiting for / an answer") reads as stray fragments.
+META_PIECE_LINES = """() => [...document.querySelectorAll('.thread-link-meta > *')].map(el => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+  return [el.textContent, tops.size];
+})"""
+
+
+async def test_an_english_thread_list_keeps_its_flow_status_and_time_whole(browser, english_server):
+    page, errors = await open_page(browser, english_server.url)
+    await send(page, "A booking app for our bike repair shop so customers can pick a time slot", flow="requirement")
+    await page.wait_for_selector("[data-testid=interrupt]", timeout=60_000)
+    await page.click("#threads-toggle")
+    await page.wait_for_selector("[data-testid=thread-rename]")
+    broken = [text for text, lines in await page.evaluate(META_PIECE_LINES) if lines > 1]
+    assert not broken, f"broken across lines: {broken}"
+    assert errors == []

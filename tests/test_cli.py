@@ -219,3 +219,72 @@ def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
 def test_ng_with_a_number_option_given_words_says_so_in_chinese(tmp_path):
     result = ng("novel", "run", "demo", "--to", "三", data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2 and "'三' 不是有效的整数" in result.stderr and "int" not in result.stderr
+
+
+def test_a_stage_log_line_uses_the_terminal_width_and_wraps_under_its_own_start():
+    from rich.console import Console
+
+    from app.cli import StageDisplay
+
+    display = StageDisplay()
+    display.apply("tool:start", {"toolCallId": "a", "toolName": "analyze_topic"})
+    display.apply("tool:log", {"toolCallId": "a", "level": "info",
+                               "message": "No web search is configured (SEARCH_URL); continuing without it."})
+    display.apply("tool:log", {"toolCallId": "a", "level": "info", "message": "一二三四五六七八九十" * 9})
+    terminal = Console(width=80, record=True, color_system=None)
+    terminal.print(display.render())
+    lines = [line.rstrip() for line in terminal.export_text().splitlines()]
+
+    assert "    No web search is configured (SEARCH_URL); continuing without it." in lines, lines
+    long_lines = [line for line in lines if "一二三" in line or "十一" in line]
+    assert len(long_lines) == 3 and all(line.startswith("    ") and not line.startswith("     ") for line in long_lines), lines
+
+
+def _commands(parser, path=()):
+    """Every `ng …` command with its parser, subcommands included."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield (*path, name), child
+                yield from _commands(child, (*path, name))
+
+
+def test_every_ng_command_help_says_what_the_command_does():
+    from app.cli import build_parser
+
+    silent = [" ".join(path) for path, parser in _commands(build_parser()) if not parser.description]
+    assert silent == [], f"`ng … --help` without a sentence saying what it does: {silent}"
+
+
+def test_ng_ppt_help_in_chinese_says_the_feedback_in_chinese():
+    result = ng("ppt", "--help", data_dir=Path("/nonexistent"), cwd=ROOT)
+    assert result.returncode == 0
+    assert "topic" not in result.stdout and '"' not in result.stdout, result.stdout
+
+
+async def test_ng_plan_in_chinese_names_its_artifacts_and_round_in_chinese(tmp_path):
+    import argparse
+    import io
+
+    from rich.console import Console
+
+    from app import cli_plan
+    from core.llm.offline import OfflineLLM
+    from core.settings import Settings
+
+    parser = argparse.ArgumentParser()
+    cli_plan.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["plan", "给驾校做个学员约车的小程序，教练能看到自己的排班"])
+    screen = io.StringIO()
+
+    def no_terminal(_prompt: str) -> str:
+        raise EOFError
+
+    code = await cli_plan.run(args, Settings(data_dir=tmp_path, _env_file=None), llm=OfflineLLM(),
+                              input_fn=no_terminal, console=Console(file=screen, width=80, color_system=None))
+    shown = screen.getvalue()
+    assert code == 0
+    assert "artifact" not in shown and "requirement_plan" not in shown, shown
+    assert t("cli.questions_title", round=1, max_rounds=3) in shown, shown

@@ -95,3 +95,17 @@ async def test_the_legal_answer_names_its_intent_and_field_of_law(browser, serve
     assert all(t(f"legal.category_{field}", locale="zh") in meta for field in fields)
     assert [i for i in (answer["intent"], *fields) if i in meta] == [], "names, not ids"
     assert errors == []
+
+
+async def test_an_answer_over_two_fields_of_law_heads_each_field_no_smaller_than_its_text(browser, server):
+    page, errors = await ask(browser, server, "邻居家的狗把我家孩子咬伤了，医药费谁出")
+    await page.click("[data-testid=artifact-tab]:has-text('法律解答')")
+    answer = page.locator("#canvas-body [data-testid=view-legal_answer] .md").first
+    await answer.wait_for()
+    sizes = await answer.evaluate("""md => {
+      const size = el => parseFloat(getComputedStyle(el).fontSize);
+      return {text: size(md.querySelector('p')), headings: [...md.querySelectorAll('h3, h4, h5, h6')].map(size)};
+    }""")
+    assert len(sizes["headings"]) >= 2, "one heading per field of law"
+    assert all(size >= sizes["text"] for size in sizes["headings"]), sizes
+    assert errors == []
