@@ -51,6 +51,15 @@ async def test_each_intent_routes_to_its_agent(knowledge, text, agent):
     assert run.of("status")[0]["status"] == "classifying"
 
 
+async def test_once_the_intent_is_known_the_run_says_it_is_running_again(knowledge):
+    # The canvas shows the last status as the thread's badge: "working out the intent" must not stay on
+    # while the statutes are searched.
+    run = await GraphRunner(knowledge).ask("公司拖欠我三个月工资怎么办")
+    assert [s["status"] for s in run.of("status")] == ["classifying", "running"]
+    names = [name for name, _data in run.events]
+    assert names.index("agent-selected") > max(i for i, name in enumerate(names) if name == "status")
+
+
 async def test_research_answer_quotes_retrieved_articles_and_verifies_them(knowledge):
     run = await GraphRunner(knowledge).ask("劳动合同法第三十九条是怎么规定的")
     answer = run.artifact("legal_answer")["content"]

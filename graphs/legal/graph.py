@@ -177,6 +177,7 @@ async def classify(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
                            domains=list(result.domains), entities=list(result.entities))
     record = step(state["trace_id"], "classification", result.via, input=state["text"][:200],
                   output=result.model_dump(mode="json"), duration_ms=_ms(started))
+    ctx.status("running")  # the intent is known: the thread is no longer "working out the intent"
     return {"classification": result.model_dump(mode="json"), "context": shared.as_dict(), "trace": [record]}
 
 
