@@ -45,6 +45,9 @@ def test_narration_fills_the_duration_at_speaking_pace():
         ("给高中生讲解光合作用，20 分钟", "光合作用", 20),
         ("给初中生介绍一下牛顿第一定律", "牛顿第一定律", None),
         ("Make a 15 minute deck about black holes for high school students", "black holes", 15),
+        # whom it is for as a clause of its own, after the length: neither is in the title
+        ("讲城市垃圾分类的8分钟课件，给小学五年级", "城市垃圾分类", 8),
+        ("光合作用10分钟PPT，给初二学生", "光合作用", 10),
     ],
 )
 def test_request_parsing_finds_topic_and_duration(request_text, topic, minutes):
