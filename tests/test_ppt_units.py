@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from aiohttp import web
@@ -341,3 +342,18 @@ def test_offline_speaker_notes_read_no_sentence_on_two_pages(topic, language, mi
                            for sentence in set(re.findall(r"[^。？！.?!]+[。？！.?!]", s.narrationScript)))
     repeated = [sentence for sentence, pages in pages_saying.items() if pages > 1]
     assert not repeated, repeated
+
+
+def test_a_chinese_readers_theme_is_named_in_chinese_and_an_english_readers_in_english():
+    from core.i18n import set_locale
+    from core.llm.offline import OfflineRequest
+    from graphs.ppt.offline import presentation_theme
+
+    request = OfflineRequest(role="theme", system="", prompt="", facts={"topic": "光合作用", "language": "zh"})
+    set_locale("zh")
+    try:
+        assert not re.search(r"[A-Za-z]", presentation_theme(request).themeName)  # not 主题「Ocean Classroom」
+        set_locale("en")
+        assert re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+", presentation_theme(request).themeName)
+    finally:
+        set_locale("zh")

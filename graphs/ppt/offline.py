@@ -11,7 +11,7 @@ from itertools import accumulate
 
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import as_image_text, as_process, as_table, deck_part_named, design_slide
-from core.i18n import t
+from core.i18n import LOCALES, t
 from core.language import CJK, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
@@ -47,12 +47,13 @@ from schemas.ppt import (
     VideoOutline,
 )
 
+# By key: a theme's name is the catalogue's (`ppt.theme_<key>`), in the reader's language.
 PALETTES = (
-    ("Ocean Classroom", ColorScheme(primary="#1F4E79", secondary="#2E75B6", accent="#F4B183", background="#FFFFFF", text="#1E1E1E")),
-    ("Forest Notes", ColorScheme(primary="#385723", secondary="#70AD47", accent="#FFC000", background="#FBFCF8", text="#1F2A17")),
-    ("Sunset Lecture", ColorScheme(primary="#843C0C", secondary="#C55A11", accent="#2F5597", background="#FFFAF5", text="#2B1B12")),
-    ("Graphite Lab", ColorScheme(primary="#262626", secondary="#595959", accent="#00B0F0", background="#F7F7F7", text="#141414")),
-    ("Plum Seminar", ColorScheme(primary="#4B1F6F", secondary="#7030A0", accent="#00B050", background="#FCFAFE", text="#1D1424")),
+    ("ocean_classroom", ColorScheme(primary="#1F4E79", secondary="#2E75B6", accent="#F4B183", background="#FFFFFF", text="#1E1E1E")),
+    ("forest_notes", ColorScheme(primary="#385723", secondary="#70AD47", accent="#FFC000", background="#FBFCF8", text="#1F2A17")),
+    ("sunset_lecture", ColorScheme(primary="#843C0C", secondary="#C55A11", accent="#2F5597", background="#FFFAF5", text="#2B1B12")),
+    ("graphite_lab", ColorScheme(primary="#262626", secondary="#595959", accent="#00B0F0", background="#F7F7F7", text="#141414")),
+    ("plum_seminar", ColorScheme(primary="#4B1F6F", secondary="#7030A0", accent="#00B050", background="#FCFAFE", text="#1D1424")),
 )
 
 STYLES_ZH = ("问题驱动，由浅入深", "案例引入，层层递进", "故事化讲解，联系生活", "对比分析，归纳总结")
@@ -1129,8 +1130,11 @@ def presentation_theme(request: OfflineRequest) -> PresentationTheme:
     if colour is not None:  # the colour the user asked for, not one picked for the topic
         name, colors = t("ppt.colour_theme", colour=t(f"ppt.colour_{colour.name}")), palette_for(colour)
     else:
-        others = [palette for palette in PALETTES if palette[0] != request.fact("currentTheme")]
-        name, colors = stable_choice(others, topic, feedback)
+        current = request.fact("currentTheme")
+        others = [(key, colors) for key, colors in PALETTES
+                  if current not in {t(f"ppt.theme_{key}", locale=locale) for locale in LOCALES}]
+        key, colors = stable_choice(others, topic, feedback)
+        name = t(f"ppt.theme_{key}")
     return PresentationTheme(
         themeName=name,
         colorScheme=colors,
