@@ -986,3 +986,12 @@ async def test_two_process_pages_of_a_deck_show_different_steps(request_text):
     processes = [[f"{step.label} {step.detail}" for step in s.steps] for s in deck.slides if s.steps]
     assert len(processes) >= 2, [s.layout for s in deck.slides]
     assert all(a != b for i, a in enumerate(processes) for b in processes[i + 1:]), processes
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("初中英语语法：被动语态", "被动语态的形式与结构"), ("英语语法 现在完成时，初二", "现在完成时的形式与结构"),
+    ("文言文虚词“之”的用法，初二", "文言文虚词“之”的形式与结构"),
+])
+def test_a_language_lessons_parts_name_the_point_taught_not_its_course_or_angle(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert part in titles, titles

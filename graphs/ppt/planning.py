@@ -662,8 +662,10 @@ def _subject_of_held(text: str) -> str:
             text = named.group("subject")
         stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _CLASS_ZH.sub(" ", _without_sizes(text))))
         stripped = _FILLER_ZH.sub(" ", stripped)
-        # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
-        stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
+        # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name, and so
+        # are the marks round one character the lesson is about ("虚词“之”的用法": 之的用法 reads as no word).
+        stripped = re.sub(r"“([\u3400-\u9fff])”", "\ue00b\\1\ue00c", stripped)
+        stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped).replace("\ue00b", "“").replace("\ue00c", "”")
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
@@ -820,8 +822,10 @@ def _clause_subject_en(clause: str) -> str | None:
 # A subject that names its own angle or occasion ("量子计算的基本原理", "消防安全知识", "信息安全培训", "the basic
 # principles of quantum computing", "Python basics", "fire safety training") is said by what it is about inside the
 # deck's sentences: "量子计算基本原理的核心原理", "今天的培训内容是信息安全培训" name it twice.
-_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2})的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
-                            r"简介|导论|初探|讲座|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
+# A course named before the subject ("英语语法 现在完成时", "初中英语语法：被动语态") says where it belongs, not what it is.
+_COURSE_LABEL_ZH = re.compile(r"^(?:小学|初中|高中|大学)?(?:英语|语文|汉语|法语|日语|德语|韩语)?(?:语法|词汇)?(?<=\w)\s*[：:\s]\s*(?=\S{2})")
+_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
+                            r"简介|导论|初探|讲座|(?:意义(?:与|和))?用法|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
 _ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
                             r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
 _ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher)$", re.IGNORECASE)
@@ -854,6 +858,7 @@ def topic_phrase(topic: str) -> str:
     "using WhatsApp", "Write better commit messages" → "writing better commit messages"; other subjects unchanged."""
     text = topic.strip()
     if language_of(text) == "zh":
+        text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
         if "：" in text or "怎么样" in text:
             return text
         if match := _WHAT_ZH.match(text):
