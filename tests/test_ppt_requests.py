@@ -995,3 +995,18 @@ async def test_two_process_pages_of_a_deck_show_different_steps(request_text):
 def test_a_language_lessons_parts_name_the_point_taught_not_its_course_or_angle(request_text, part):
     titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
     assert part in titles, titles
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("Teach Hamlet, focusing on the plot and characters", "The characters in Hamlet"),
+    ("讲《背影》，重点讲父亲的形象", "《背影》的人物形象"),
+])
+def test_a_short_lesson_covers_the_part_its_request_asks_to_focus_on(request_text, part):
+    from core.language import language_of
+    from core.llm.offline import OfflineRequest
+    from graphs.ppt.offline import video_outline
+
+    outline = video_outline(OfflineRequest(role="ppt", system="", prompt="", facts={
+        "topic": short_title(request_text), "language": language_of(request_text), "duration": 10,
+        "request": request_text, "setting": deck_setting(request_text, audience_hint(request_text))}))
+    assert part in [unit.title for unit in outline.knowledgeUnits], outline.knowledgeUnits

@@ -12,7 +12,7 @@ from itertools import accumulate
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import as_image_text, as_process, as_table, deck_part_named, design_slide
 from core.i18n import t
-from core.language import CJK, language_of, mid_sentence
+from core.language import CJK, is_function_word, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
     about_a_poem,
@@ -23,6 +23,7 @@ from graphs.ppt.planning import (
     capitalised,
     colour_named,
     compared_pair,
+    focus_of,
     history_kind,
     keywords_of,
     layout_asked,
@@ -895,7 +896,9 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
         core.insert(1, words["mechanism"])
     elif words.get("method") and asks_how_to(topic):
         core.insert(1, words["method"])
-    core = core[:unit_count]
+    # The parts the request asks to stress ("focusing on the characters", "重点讲人物形象") come first.
+    focused = [aspect for aspect in aspects if _stresses(focus_of(request.fact("request") or ""), aspect, words, zh)]
+    core = (focused + [aspect for aspect in core if aspect not in focused])[:unit_count]
     rest = [aspect for aspect in aspects if aspect not in core]
     offset = stable_int(topic, "outline") % len(rest)
     chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
@@ -912,6 +915,17 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
                                                   phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
+
+
+def _stresses(focus: str, aspect: str, words: dict, zh: bool) -> bool:
+    """Whether a focus the request names is this part's: a word of it (a Chinese pair of characters, an English word
+    of four letters or more) is in the part's name, title or points ("the characters" → Characters, "父亲的形象" → 人物形象)."""
+    title, points = words["aspects"][aspect]
+    said = " ".join([aspect, title, *points]).lower()
+    if zh:
+        return any(focus[i:i + 2] in said for i in range(len(focus) - 1) if CJK.match(focus[i]) and CJK.match(focus[i + 1]))
+    return any(re.search(rf"\b{re.escape(word)}", said) for word in re.findall(r"[a-z]{4,}", focus.lower())
+               if not is_function_word(word))
 
 
 def _sentence(text: str, zh: bool) -> str:

@@ -648,15 +648,23 @@ def _subject_of(text: str) -> str:
 
 
 # A clause that narrows the lesson ("Teach Hamlet, focusing on the plot and characters", "…, with an emphasis on
-# vocabulary") says what to stress, not what the deck is called.
+# vocabulary", "…，重点讲父亲的形象") says what to stress (focus_of), not what the deck is called.
 _FOCUS_EN = re.compile(r"\s*[,;:(—–-]?\s*\b(?:focus(?:s)?ing|concentrating|centred|centered|with\s+(?:an?\s+|special\s+)?"
-                       r"(?:focus|emphasis)|(?:and\s+)?(?:especially|particularly|mainly|chiefly))\s+(?:on|upon)\b.*$",
+                       r"(?:focus|emphasis)|(?:and\s+)?(?:especially|particularly|mainly|chiefly))\s+(?:on|upon)\b(?P<focus>.*)$",
                        re.IGNORECASE)
+_FOCUS_ZH = re.compile(r"\s*[，,；;。]\s*(?:请|要)?(?:重点|侧重|着重)(?:讲解|讲讲|讲|放在|介绍|分析|于|在|是)?(?P<focus>[^。；;]*)$")
+
+
+def focus_of(request: str) -> str:
+    """What a request asks the lesson to stress ("…, focusing on the plot and characters" → "the plot and characters",
+    "…，重点讲父亲的形象" → "父亲的形象"); empty when it names nothing."""
+    match = (_FOCUS_ZH if language_of(request) == "zh" else _FOCUS_EN).search(request or "")
+    return match.group("focus").strip(" .。") if match else ""
 
 
 def _subject_of_held(text: str) -> str:
     if language_of(text) == "zh":
-        text = _REPLY_OPENER_ZH.sub("", text)
+        text = _FOCUS_ZH.sub("", _REPLY_OPENER_ZH.sub("", text))
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
