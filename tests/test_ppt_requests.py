@@ -1010,3 +1010,12 @@ def test_a_short_lesson_covers_the_part_its_request_asks_to_focus_on(request_tex
         "topic": short_title(request_text), "language": language_of(request_text), "duration": 10,
         "request": request_text, "setting": deck_setting(request_text, audience_hint(request_text))}))
     assert part in [unit.title for unit in outline.knowledgeUnits], outline.knowledgeUnits
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("Phrasal verbs with 'get' for intermediate learners", "Phrasal verbs with ‘get’"),
+    ("文言文虚词“之”的用法，初二", "文言文虚词“之”的用法"),
+    ("'Volcanoes' for kids", "Volcanoes"),
+])
+def test_a_word_quoted_inside_a_subject_keeps_its_quotation_marks(request_text, title):
+    assert short_title(request_text) == title

@@ -684,7 +684,10 @@ def _subject_of_held(text: str) -> str:
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, (_FILLER_IN_WORK_EN if work else _FILLER_EN).sub(" ", text))
-        stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
+        # one word quoted inside the subject is the word the lesson is about ("Phrasal verbs with 'get'"): its marks stay
+        if not re.fullmatch(r"\W*['\"‘“]\w+['\"’”]\W*", stripped):
+            stripped = re.sub(r"(?<!\w)['\"‘“](\w+)['\"’”](?!\w)", "\ue00b\\1\ue00c", stripped)
+        stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped).replace("\ue00b", "‘").replace("\ue00c", "’")
         # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
         # nor "The Great Gatsby" without its "The".
         if not _keeps_its_article(stripped):
