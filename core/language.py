@@ -120,3 +120,40 @@ charger speaker headphone printer scanner browser server router cluster paramete
 median boolean fee tree degree coffee""".split()
 PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men)"
                     r"(?![\w'-])")  # a whole word: "indoor f|lowers" is no "lowers"
+
+
+# Common English words a lesson's subject often opens with ("Volcanoes", "Fire safety", "Daily life in ancient Rome",
+# "Healthy eating"): their capital there is the request's own, not a name's. A short list of the commonest, not a
+# dictionary; a word off it keeps its capital, as a name would ("Python basics", "English grammar", "Excel tips").
+COMMON_WORDS_EN = frozenset("""
+    air animal animals ancient art basic bird birds blood body bone bones brain business car cars cell cells city climate
+    cloud clouds coding colour color colours colors common computer computers cooking country daily data desert digital
+    dinosaur dinosaurs disease diseases early earth earthquake earthquakes ecosystem ecosystems electric electricity
+    energy environment everyday family farm farming fire first fish food forest forests fraction fractions fruit game
+    games global good great green growing habitat habitats health healthy heart heat history home house human humans
+    ice insect insects internet island islands kitchen land language life light living local magnet magnets map maps
+    market math maths medieval mental modern money moon mountain mountains music natural nature ocean oceans online
+    personal plant plants plastic pollution public rain recycling renewable river rivers road rock rocks safe safety
+    school science sea seasons simple skin sleep small social soil solar sound space sport sports spring star stars
+    storm storms sugar summer sun teeth time tooth traffic travel tree trees volcano volcanoes water weather wild
+    wildlife wind winter world writing young
+""".split())
+# Names with those endings: in -s ("Mars", "Athens", "the Olympics") and the periods named by a noun ("the Reformation").
+_NAMES_LIKE_COMMON = frozenset("mars venus athens wales hastings texas paris brussels netherlands philippines andes alps "
+                               "himalayas olympics james charles jesus marx reformation enlightenment restoration "
+                               "renaissance christianity beijing nanjing kunming liaoning wyoming".split())
+_PLURAL_OR_NOUN_ENDING = re.compile(r"(?:[^siu']s|tion|sion|ment|ness|ity|ology|ics|osis|thesis|ysis|\w{2}[^jqx]ing)$")
+
+
+def opens_with_common_word(text: str) -> bool:
+    """Whether an English text opens with a common word written with a capital only because it opens the text:
+    a word of COMMON_WORDS_EN, or a plural, a noun or a gerund by its ending ("Fractions", "Pollution", "Gravity",
+    "Photosynthesis", "Adding"); never a word with capitals of its own ("DNA", "iPhone") nor a name so ending ("Mars")."""
+    first = _FIRST_WORD.match(text.strip())
+    if first is None or language_of(text) == "zh":
+        return False
+    word = first.group(0)
+    if word[1:] != word[1:].lower() or len(word) < 3:
+        return False
+    lowered = word.lower()
+    return lowered in COMMON_WORDS_EN or (bool(_PLURAL_OR_NOUN_ENDING.search(lowered)) and lowered not in _NAMES_LIKE_COMMON)

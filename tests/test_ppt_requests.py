@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_file_name, duration_hint, plural_subject, short_title,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, plural_subject, short_title,
                                   slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -478,12 +478,37 @@ def _offline_outline(request_text: str, minutes: int):
 
 @pytest.mark.parametrize(("request_text", "practice"), [
     ("给初二学生讲一元二次方程，24分钟", "一元二次方程的练习与巩固"),
-    ("The past simple tense for ESL beginners, 24 minutes", "Practice with past simple tense"),
+    ("Adding fractions for Year 5, 24 minutes", "Practice with adding fractions"),
 ])
 def test_a_long_lesson_ends_in_practice_not_in_the_trends_of_its_subject(request_text, practice):
     titles = [unit.title for unit in _offline_outline(request_text, 24).knowledgeUnits]
     assert titles[-1] == practice, titles
     assert not [t for t in titles if "趋势" in t or "comes next" in t], titles
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("Teach the past simple tense to Year 7, 24 minutes", ("The form of", "The meaning and use of", "Common mistakes with",
+                                                           "Speaking and writing with")),
+    ("Phrasal verbs with get for intermediate learners, 24 minutes", ("The form of", "Common mistakes with")),
+    ("给初二学生讲英语现在完成时，24分钟", ("的形式与结构", "的意义与用法", "的常见错误", "说和写")),
+    ("文言文虚词“之”的用法，24分钟", ("的形式与结构", "的常见错误")),
+])
+def test_a_language_lesson_is_taught_in_a_language_teachers_parts(request_text, parts):
+    titles = [unit.title for unit in _offline_outline(request_text, 24).knowledgeUnits]
+    for part in parts:
+        assert any(part in title for title in titles), (part, titles)
+    science = ("workings", "core ideas", "applications", "核心原理", "基本概念", "典型应用", "关键过程")
+    assert not [t for t in titles if any(word in t for word in science)], titles
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("Spanish for beginners", "language_lesson"), ("Present perfect vs past simple, Year 8", "language_lesson"),
+    ("汉语拼音，一年级", "language_lesson"), ("The French Revolution for Year 9", "history_lesson"),
+    ("Chinese New Year traditions for kids", "lesson"), ("Python basics for beginners", "lesson"),
+    ("文言文《桃花源记》，初二", "work_lesson"),
+])
+def test_a_lesson_is_a_language_lesson_only_when_a_language_is_what_is_learnt(request_text, setting):
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
 
 
 @pytest.mark.parametrize("request_text", ["新员工安全培训", "Onboarding training for new support staff",
@@ -762,7 +787,7 @@ def test_a_named_text_read_by_its_acts_chapters_or_characters_is_a_work_a_bare_n
 
 @pytest.mark.parametrize(("request_text", "part"), [
     ("宋朝的科技，给初一学生讲10分钟", "宋朝科技的主要成就与特点"),
-    ("Daily life in ancient Rome for year 5, 10 minutes", "The main features of Daily life in ancient Rome"),
+    ("Daily life in ancient Rome for year 5, 10 minutes", "The main features of daily life in ancient Rome"),
 ])
 def test_one_side_of_a_period_is_told_by_its_features_not_an_events_causes_and_course(request_text, part):
     titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
@@ -910,3 +935,87 @@ async def test_a_why_question_is_said_by_its_subject_without_the_questions_verbs
     deck = await _offline_deck(request_text)
     after_cover = " ".join(text for s in deck.slides[1:] for text in [s.title, *visible_items(s), s.notes])
     assert said in after_cover and not_said not in after_cover, after_cover[:300]
+
+
+@pytest.mark.parametrize("request_text", ["Teach the past simple tense to Year 7, 15 minutes", "给初二讲英语现在完成时，15分钟"])
+async def test_a_language_lessons_pages_speak_of_examples_and_practice_not_phenomena(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    science = [w for w in ("观察现象", "核心原理", "分析原理", "动手实验", "发展趋势", "the workings", "Observe",
+                           "Hands-on", "what makes", "everyday example") if w in said]
+    assert not science, science
+    assert "例句" in said or "example sentences" in said
+
+
+def test_a_real_model_is_told_a_language_lesson_is_taught_in_a_language_teachers_parts():
+    from graphs.ppt import prompts
+    from schemas.ppt import CourseConfig, TopicAnalysis
+
+    analysis = TopicAnalysis(topic="the past simple tense", language="en", keywords=["past simple"])
+    config = CourseConfig(narrativeStyle="Case-led", targetAudience="Year 7", duration=10, objectives=["Use it"])
+    prompt = prompts.video_outline(analysis, config, None, "language_lesson")
+    assert "common mistakes" in prompt and "example sentences" in prompt and "never mechanisms" in prompt, prompt
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("Volcanoes for Year 5", "volcanoes"), ("Fire safety for kids", "fire safety"),
+    ("Daily life in ancient Rome for Year 7", "daily life in ancient Rome"), ("Photosynthesis for grade 8", "photosynthesis"),
+    ("Python basics for beginners", "Python"), ("English grammar for adults", "English grammar"),
+    ("Excel formulas for Year 9", "Excel formulas"), ("Mars exploration for kids", "Mars exploration"),
+])
+async def test_a_subjects_first_capital_is_the_requests_own_unless_the_word_is_a_name(request_text, said):
+    deck = await _offline_deck(request_text)
+    agenda = " ".join(visible_items(deck.slides[1]))
+    assert re.search(rf"\b(?:of|in|with|behind) (?:the )?{re.escape(said)}\b", agenda), agenda
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [
+    ("Teach Hamlet, focusing on the plot and characters", "Hamlet"),
+    ("A lesson on the water cycle with a focus on evaporation", "water cycle"),
+    ("Explain photosynthesis, especially on the light reactions", "photosynthesis"),
+])
+def test_what_a_lesson_focuses_on_is_not_part_of_its_title(request_text, subject):
+    assert short_title(request_text) == subject
+
+
+@pytest.mark.parametrize("request_text", ["Daily life in ancient Rome for Year 7", "Queen Elizabeth I for Year 8",
+                                          "唐朝，初一历史", "The French Revolution for Year 9", "李白的一生，初二",
+                                          "Fire safety training for new staff", "消防安全培训，新员工"])
+async def test_two_process_pages_of_a_deck_show_different_steps(request_text):
+    deck = await _offline_deck(request_text)
+    processes = [[f"{step.label} {step.detail}" for step in s.steps] for s in deck.slides if s.steps]
+    assert len(processes) >= 2, [s.layout for s in deck.slides]
+    assert all(a != b for i, a in enumerate(processes) for b in processes[i + 1:]), processes
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("初中英语语法：被动语态", "被动语态的形式与结构"), ("英语语法 现在完成时，初二", "现在完成时的形式与结构"),
+    ("文言文虚词“之”的用法，初二", "文言文虚词“之”的形式与结构"),
+])
+def test_a_language_lessons_parts_name_the_point_taught_not_its_course_or_angle(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert part in titles, titles
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("Teach Hamlet, focusing on the plot and characters", "The characters in Hamlet"),
+    ("讲《背影》，重点讲父亲的形象", "《背影》的人物形象"),
+])
+def test_a_short_lesson_covers_the_part_its_request_asks_to_focus_on(request_text, part):
+    from core.language import language_of
+    from core.llm.offline import OfflineRequest
+    from graphs.ppt.offline import video_outline
+
+    outline = video_outline(OfflineRequest(role="ppt", system="", prompt="", facts={
+        "topic": short_title(request_text), "language": language_of(request_text), "duration": 10,
+        "request": request_text, "setting": deck_setting(request_text, audience_hint(request_text))}))
+    assert part in [unit.title for unit in outline.knowledgeUnits], outline.knowledgeUnits
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("Phrasal verbs with 'get' for intermediate learners", "Phrasal verbs with ‘get’"),
+    ("文言文虚词“之”的用法，初二", "文言文虚词“之”的用法"),
+    ("'Volcanoes' for kids", "Volcanoes"),
+])
+def test_a_word_quoted_inside_a_subject_keeps_its_quotation_marks(request_text, title):
+    assert short_title(request_text) == title

@@ -12,7 +12,7 @@ from itertools import accumulate
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.ppt.design import as_image_text, as_process, as_table, deck_part_named, design_slide
 from core.i18n import LOCALES, t
-from core.language import CJK, language_of, mid_sentence
+from core.language import CJK, is_function_word, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
     about_a_poem,
@@ -23,6 +23,7 @@ from graphs.ppt.planning import (
     capitalised,
     colour_named,
     compared_pair,
+    focus_of,
     history_kind,
     keywords_of,
     layout_asked,
@@ -240,10 +241,10 @@ THEME_ASPECT_PHRASES_EN = {"The times": "see the times behind {topic}", "Main fe
 HISTORY_KIND_WORDING = {
     ("period", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERIOD_ASPECT_POINTS_ZH.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_ZH, "core": ("时代概况", "思想与文化", "地位与影响"),
-                       "consequences": "地位与影响", "stages": (("兴起", "{topic}从何而起"), ("繁荣", "{topic}的鼎盛时期"), ("转折", "{topic}由盛转衰的关键"), ("衰落", "{topic}怎样走向终结"))},
+                       "consequences": "地位与影响", "stages": (("兴起", "{topic}兴起时的{name}"), ("繁荣", "鼎盛时期的{name}"), ("转折", "{name}由盛转衰的关键"), ("衰落", "{topic}走向终结时的{name}"))},
     ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
                        "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"),
-                       "consequences": "历史影响", "stages": (("早年", "{topic}的出身与成长"), ("崛起", "{topic}怎样崭露头角"), ("高峰", "{topic}最重要的作为"), ("晚年", "{topic}的最后岁月")),
+                       "consequences": "历史影响", "stages": (("早年", "{topic}早年时的{name}"), ("崛起", "崭露头角时的{name}"), ("高峰", "{name}在人生高峰时的表现"), ("晚年", "晚年回看{name}")),
                        # a person is no event: "说清李白的来龙去脉" does not read
                        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
                                        "学完这节课，希望大家能说清{topic}的生平、作为和历史地位。",
@@ -252,18 +253,18 @@ HISTORY_KIND_WORDING = {
     ("theme", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in THEME_ASPECT_POINTS_ZH.items()},
                       "phrases": THEME_ASPECT_PHRASES_ZH, "core": ("时代背景", "主要成就与特点", "地位与影响"),
                       "consequences": "地位与影响",
-                      "stages": (("起步", "{topic}的起步"), ("兴盛", "{topic}的兴盛时期"), ("转折", "{topic}发展中的转折"),
-                                 ("影响", "{topic}留下了什么"))},
+                      "stages": (("起步", "{topic}起步时的{name}"), ("兴盛", "兴盛时期的{name}"), ("转折", "{name}发生了什么转折"),
+                                 ("影响", "{name}留下了什么"))},
     ("theme", "en"): {"aspects": {a: (THEME_ASPECT_TITLES_EN[a], points) for a, points in THEME_ASPECT_POINTS_EN.items()},
                       "phrases": THEME_ASPECT_PHRASES_EN, "core": ("The times", "Main features", "Legacy"), "consequences": "Legacy",
-                      "stages": (("Beginnings", "how {topic} began"), ("High point", "{topic} at its height"),
-                                 ("Turning point", "what changed its course"), ("Legacy", "what {topic} left behind"))},
+                      "stages": (("Beginnings", "{name} as {topic} began"), ("High point", "{name} at the height of {topic}"),
+                                 ("Turning point", "what changed {name}"), ("Legacy", "what {name} left behind"))},
     ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
-                       "consequences": "Legacy", "stages": (("Rise", "how {topic} began"), ("Height", "{topic} at its peak"), ("Turning point", "what changed its course"), ("Decline", "how {topic} came to an end"))},
+                       "consequences": "Legacy", "stages": (("Rise", "{name} as {topic} began"), ("Height", "{name} at the peak of {topic}"), ("Turning point", "what changed {name}"), ("Decline", "{name} as {topic} came to an end"))},
     ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
                        "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
-                       "consequences": "Legacy", "stages": (("Early years", "where {topic} came from"), ("Rise", "how {topic} made a name"), ("Height", "what {topic} is best known for"), ("Later years", "the last years of {topic}")),
+                       "consequences": "Legacy", "stages": (("Early years", "{name} in the early years of {topic}"), ("Rise", "{name} as {topic} rose"), ("Height", "{name} at the height of {topic}'s life"), ("Later years", "{name}, looking back from the last years")),
                        # a person is no "it": "explain Abraham Lincoln with its dates" does not read
                        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
                                        "By the end you should be able to tell the life of {topic}, with dates and evidence.",
@@ -271,6 +272,33 @@ HISTORY_KIND_WORDING = {
                                        "Raise your hand at any time if you have a question."),
                        "concept": ("{name}: {description}", "The question it answers: why they chose as they did", "Keyword: {unit}")},
 }
+
+# A language lesson (planning.about_a_language: a tense, a word class, vocabulary, pinyin, 文言文虚词, French basics) is
+# told in a language teacher's parts: the form, its meaning and use, examples in context, the mistakes learners make,
+# practice, and a task to speak or write; never a phenomenon's "observe, ask, explain" nor "the workings of" a tense.
+LANGUAGE_ASPECT_POINTS_ZH = {"形式与结构": ("基本构成", "变化形式", "特殊情况"), "意义与用法": ("基本含义", "使用场合", "标志词"),
+                             "语境中的例句": ("典型例句", "对话情境", "语篇中的用法"), "常见错误": ("典型错误", "易混辨析", "纠错方法"),
+                             "课堂练习": ("基础练习", "情境练习", "拓展运用"), "口语与写作任务": ("口语任务", "写作任务", "同伴互评")}
+LANGUAGE_ASPECT_TITLES_ZH = {"形式与结构": "{topic}的形式与结构", "意义与用法": "{topic}的意义与用法",
+                             "语境中的例句": "语境中的{topic}", "常见错误": "{topic}的常见错误", "课堂练习": "{topic}课堂练习",
+                             "口语与写作任务": "用{topic}说和写"}
+LANGUAGE_ASPECT_PHRASES_ZH = {"形式与结构": "掌握{topic}的形式与结构", "意义与用法": "理解{topic}的意义与用法",
+                              "语境中的例句": "在真实语境中识别{topic}", "常见错误": "避开{topic}的常见错误",
+                              "课堂练习": "通过练习熟练运用{topic}", "口语与写作任务": "在说和写中运用{topic}"}
+LANGUAGE_ASPECT_POINTS_EN = {"Form": ("the basic pattern", "the changing forms", "the exceptions"),
+                             "Meaning and use": ("the core meaning", "the situations for it", "signal words"),
+                             "Examples in context": ("model sentences", "a short dialogue", "in a real text"),
+                             "Common mistakes": ("typical errors", "easily confused forms", "corrections"),
+                             "Practice": ("controlled practice", "practice in context", "freer practice"),
+                             "Speaking and writing": ("a speaking task", "a writing task", "peer feedback")}
+LANGUAGE_ASPECT_TITLES_EN = {"Form": "the form of {topic}", "Meaning and use": "the meaning and use of {topic}",
+                             "Examples in context": "{topic} in context", "Common mistakes": "common mistakes with {topic}",
+                             "Practice": "practice with {topic}", "Speaking and writing": "speaking and writing with {topic}"}
+LANGUAGE_ASPECT_PHRASES_EN = {"Form": "build {topic} correctly", "Meaning and use": "know when and why to use {topic}",
+                              "Examples in context": "recognise {topic} in real sentences",
+                              "Common mistakes": "avoid the common mistakes with {topic}",
+                              "Practice": "practise {topic} from guided to free use",
+                              "Speaking and writing": "use {topic} in your own speaking and writing"}
 
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
@@ -379,11 +407,83 @@ WORDING = {
         "questions": "思考与讨论",
         "asks": ("你能用自己的话说说{unit}吗？", "如果你生活在那个时代，你会怎么看{topic}？", "关于{topic}，你还想查阅哪些史料？"),
         "fillers": ("我们先来看这一点。", "请大家结合当时的背景想一想。", "这一点在后面还会用到。", "理解了这里，后面的内容就容易了。"),
-        "stages": (("背景起因", "{topic}之前发生了什么"), ("事件经过", "按时间先后梳理{topic}的经过"), ("结果影响", "{topic}带来了哪些变化"), ("评价反思", "今天怎样看待{topic}")),
+        "stages": (("背景起因", "{name}从何而来"), ("事件经过", "按时间先后梳理{name}"), ("结果影响", "{name}带来了哪些变化"), ("评价反思", "今天怎样看待{name}")),
         "activities": ("史料阅读", "小组讨论", "绘制时间轴", "角色扮演", "观点辩论"),
         "example": "{name}：史料中的证据",
         "example_items": ("读一段与{name}有关的史料", "用{unit}分析这段史料", "和同桌交流你的看法"),
         "example_visual": "历史图片或史料原件",
+    },
+    ("language_lesson", "zh"): {
+        "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家先读一读例句，找一找{name}体现在哪里。",
+                       "我们把{name}放进一个真实的句子里来看。", "学{name}时，要把它放回{topic}的整体里看。",
+                       "弄清了{name}，接下来的{next}就好理解了。", "请把{name}和一个你自己造的例句记在笔记里。",
+                       "如果对{name}还有疑问，先记下来，练习环节我们一起解决。",
+                       "请大家留意{name}和{unit}里其他要点的关系。", "下课前，试着用{name}说一句话给同桌听。"),
+        "notes_again": ("我们再回到{name}，这次放在新的句子里看。", "前面讲过{name}，现在请大家自己造句用一用。",
+                        "请大家对照前面的例句，看看自己能不能说对{name}。", "这一次，请大家先试着说出{name}，再听我讲。"),
+        "notes_plan": ("这个安排只是参考，我们会根据大家的掌握情况调整。", "每一部分结束时，我们都会做一两道小练习确认大家掌握了。",
+                       "请大家边听边记例句，练习时会用到。"),
+        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把规则和例句一起记下来。",
+                        "学完这节课，希望大家能正确地说出、写出{topic}。",
+                        "开始之前，请大家想一想：你在哪些句子里见过{topic}？", "课上有任何问题，都可以随时举手提出来。"),
+        "notes_minutes": "每个部分大约{m}分钟，最后留出时间练习和提问。",
+        "notes_summary": ("请大家用自己的例句把这几点说一遍。", "回去后可以对照这几点复习{topic}，再做几道练习。"),
+        "notes_qa": ("大家可以先和同桌用今天学的内容对话一两分钟，再举手发言。", "说错了没关系，多开口才能学好。", "今天的课就到这里，谢谢大家！"),
+        "aspects": {a: (LANGUAGE_ASPECT_TITLES_ZH[a], points) for a, points in LANGUAGE_ASPECT_POINTS_ZH.items()},
+        "phrases": LANGUAGE_ASPECT_PHRASES_ZH, "objective": "{phrase}", "description": "{phrase}",
+        # A short language lesson still shows what it means, how it is formed and where it goes wrong.
+        "core": ("意义与用法", "形式与结构", "常见错误"),
+        "concept": ("{name}：{description}", "它回答的问题：什么时候这样说、这样写", "记住关键词：{unit}"),
+        "process_title": "一步步学会{name}", "contrast_title": "{name}：错误与正确",
+        "contrast": ("错误：只背规则，不看例句", "错误：把{name}和相近的形式混用",
+                     "正确：在句子里理解{name}", "正确：把{name}和{unit}联系起来用"),
+        "exercise_items": ("用{first}造一个句子", "找出下面句子中{topic}的错误并改正", "{first}和{last}有什么不同？"),
+        "questions": "练一练，说一说",
+        "asks": ("你能用今天学的{topic}造一个句子吗？", "{unit}里，哪一点你还拿不准？", "今天哪一点你最容易说错？"),
+        "fillers": ("我们先来看这一点。", "请大家大声读一读这个例句。", "这一点在练习中还会用到。", "掌握了这里，后面的内容就容易了。"),
+        "stages": (("看例句", "在例句中找出{name}"), ("找规律", "从例句中归纳{name}"), ("练一练", "在填空句中练习{name}"), ("用起来", "在自己的句子里运用{name}")),
+        "activities": ("朗读例句", "同伴对话", "句型操练", "改错练习", "情境写作"),
+        "example": "{name}：语境中的例子",
+        "example_items": ("读一段含有{name}的对话", "用{unit}说明这段话里的用法", "和同桌用它编一段对话"),
+        "example_visual": "对话情境配图",
+    },
+    ("language_lesson", "en"): {
+        "notes_page": ("This slide is about {name}, part of {unit}.", "Read the example sentences first: where do you see {name}?",
+                       "Let us put {name} into a real sentence.", "Keep {name} in mind as part of {topic} as a whole.",
+                       "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes with an example sentence of your own.",
+                       "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
+                       "Notice how {name} links to the other points in {unit}.", "Before the end of class, say a sentence with {name} to a partner.",
+                       "Say the examples aloud; your ear learns {name} as well as your eyes.", "Take a moment to compare {name} with how your own language does it.",
+                       "We will use {name} again in the practice, so make sure {it} {is} clear now.", "A good test of knowing {name} is whether you can use {them} without thinking."),
+        "notes_again": ("We come back to {name}, this time in new sentences.", "We met {name} earlier; now you try {them} in sentences of your own.",
+                        "Compare this with the examples before: can you get {name} right now?", "This time, say a sentence with {name} before I explain.",
+                        "Listen for {name} in the dialogue.", "Think about how {name} fit{s} together with everything we have covered so far on {topic}."),
+        "notes_plan": ("This plan is a guide; we will adjust it to how the class is doing.", "At the end of each part we will do a quick exercise to check.",
+                       "Write down the example sentences as we go; you will need them in the practice."),
+        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the rules and, above all, the examples.",
+                        "By the end you should be able to use {topic} correctly when you speak and write.",
+                        "Before we start, think of a sentence you know that uses {topic}.", "Raise your hand at any time if you have a question."),
+        "notes_minutes": "Each part takes about {m} minutes, with time at the end for practice and questions.",
+        "notes_summary": ("Try to give an example sentence for each of these.", "Use these points to review {topic}, then do a few exercises."),
+        "notes_qa": ("Take a minute to try it out with a partner, then share your sentences.", "Mistakes are part of learning a language; have a go.", "That is all for today. Thank you!"),
+        "aspects": {a: (LANGUAGE_ASPECT_TITLES_EN[a], points) for a, points in LANGUAGE_ASPECT_POINTS_EN.items()},
+        "phrases": LANGUAGE_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
+        "core": ("Meaning and use", "Form", "Common mistakes"),
+        "concept": ("{name}: {description}", "The question it answers: when do we say it this way", "Keyword: {unit}"),
+        "process_title": "{name}, step by step", "contrast_title": "{name}: wrong and right",
+        "contrast": ("Wrong: learning the rule for {name} without examples", "Wrong: mixing up {name} with a similar form",
+                     "Right: {name} learned in whole sentences", "Right: {name} used together with {unit}"),
+        "exercise_items": ("Write a sentence with {first}", "Find and correct the mistakes with {topic}",
+                           "How do {first} and {last} differ?"),
+        "questions": "Try it out",
+        "asks": ("Can you make a sentence of your own with {topic}?", "Which point in {unit} are you still unsure of?", "Which mistake do you most want to avoid?"),
+        "fillers": ("Let us look at this closely.", "Read this example aloud.", "We will use this again in the practice.", "With this in place the rest follows."),
+        "stages": (("Notice", "spot {name} in example sentences"), ("Find the rule", "work out {name} from the examples"),
+                   ("Practise", "try {name} in gap-fill sentences"), ("Use it", "apply {name} in sentences of your own")),
+        "activities": ("Read aloud", "Pair dialogue", "Pattern drill", "Error correction", "Short writing"),
+        "example": "{name}: in context",
+        "example_items": ("Read a short dialogue that uses {name}", "Explain the use with {unit}", "Make up a dialogue with a partner"),
+        "example_visual": "Dialogue scene picture",
     },
     ("talk", "zh"): {
         "notes_flow": "谈到{unit}时，请大家重点关注{points}。",
@@ -458,7 +558,7 @@ WORDING = {
         "agenda": "今日议程", "questions": "提问与答疑", "time_plan": "时间分配", "flow": "流程安排",
         "asks": ("回到岗位后，你最先要做到的是哪一点？", "{unit}里还有哪一点你没有把握？", "工作中遇到拿不准的情况，应该找谁确认？"),
         "fillers": ("我们先来看这一点。", "请大家结合自己的岗位想一想。", "这一点在练习环节还会用到。", "做好了这一点，后面的步骤就顺了。"),
-        "stages": (("明确要求", "{topic}有哪些规定"), ("做好准备", "开始前要备好的东西"), ("按步骤操作", "照流程逐项完成"), ("检查确认", "对照清单复查一遍")), "table": "{unit}：一览",
+        "stages": (("明确要求", "弄清{name}的要求"), ("做好准备", "为{name}备好所需的东西"), ("按步骤操作", "照流程落实{name}"), ("检查确认", "对照清单复查{name}")), "table": "{unit}：一览",
         "table_head": "要点｜要回答的问题｜培训方式", "activities": ("讲解示范", "案例分析", "分组演练", "现场操作", "自查打分"),
         "example": "{name}：工作中的例子",
         "example_items": ("一个与{name}有关的工作实例", "用{unit}的要求分析这个实例", "讨论：换作是你，会怎么做"),
@@ -580,7 +680,7 @@ WORDING = {
         "asks": ("Can you explain {unit} in your own words?", "Had you lived then, how would you have seen {topic}?",
                  "Which sources on {topic} would you like to read next?"),
         "fillers": ("Let us look at this closely.", "Think about how it looked at the time.", "We will use this again later.", "With this in place the rest follows."),
-        "stages": (("Background", "what led to {topic}"), ("Events", "what happened, in order"), ("Results", "what {topic} changed"), ("Judgement", "how we see {topic} today")),
+        "stages": (("Background", "what led to {name}"), ("Events", "how {name} unfolded, in order"), ("Results", "what {name} changed"), ("Judgement", "how we see {name} today")),
         "activities": ("Source reading", "Group discussion", "Timeline drawing", "Role play", "Debate"),
         "example": "{name}: evidence from the sources",
         "example_items": ("Read a source that shows {name}", "Analyse it in the light of {unit}", "Compare your reading with a partner"),
@@ -665,7 +765,7 @@ WORDING = {
         "agenda": "Agenda", "questions": "Questions and practice", "time_plan": "How the time is spent", "flow": "Running order",
         "asks": ("Back at work, what will you do first?", "Which point in {unit} are you still unsure of?", "Who do you ask when you are not sure?"),
         "fillers": ("Let us look at this closely.", "Think of how this works in your own job.", "We will practise this later.", "Get this right and the next steps follow."),
-        "stages": (("Know the rule", "what {topic} requires"), ("Get ready", "what you need before you start"), ("Do each step", "follow the procedure in order"), ("Check the result", "go through the checklist")), "table": "{unit} at a glance",
+        "stages": (("Know the rule", "what {name} require{s}"), ("Get ready", "what you need for {name}"), ("Do each step", "work through {name} in order"), ("Check the result", "check {name} against the list")), "table": "{unit} at a glance",
         "table_head": "Point | Question | How we train it",
         "activities": ("Walk-through", "Case study", "Group drill", "Hands-on try", "Self-check"),
         "example": "{name}: an example from work",
@@ -673,11 +773,11 @@ WORDING = {
         "example_visual": "Workplace picture", "exercise": "Exercises",
     },
 }
-# A class reading a work or a period is still a class: how it opens, counts its parts and plans its time is a
+# A class reading a work, on a period or on a language is still a class: how it opens, counts its parts and plans its time is a
 # lesson's, unless it says so in its own words. (Not a lesson's parts, "mechanism" or "method", which it has not.)
 _CLASS_WORDING = ("hello", "parts", "has_parts", "agenda", "time_plan", "flow", "item_leads", "notes_flow", "notes_part",
                   "notes_recap", "statement", "table", "table_head", "exercise")
-for _setting in ("work_lesson", "history_lesson"):
+for _setting in ("work_lesson", "history_lesson", "language_lesson"):
     for _language in ("zh", "en"):
         _lesson = WORDING[("lesson", _language)]
         WORDING[(_setting, _language)] = {**{key: _lesson[key] for key in _CLASS_WORDING},
@@ -691,7 +791,8 @@ HOW_THEY_FIT_EN = "how {topic} fit together"
 
 
 def _wording(request: OfflineRequest) -> dict:
-    setting = request.fact("setting") if request.fact("setting") in ("work_lesson", "history_lesson", "talk", "training") else "lesson"
+    setting = request.fact("setting") if request.fact("setting") in (
+        "work_lesson", "history_lesson", "language_lesson", "talk", "training") else "lesson"
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
     if setting == "history_lesson":
         words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
@@ -796,7 +897,9 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
         core.insert(1, words["mechanism"])
     elif words.get("method") and asks_how_to(topic):
         core.insert(1, words["method"])
-    core = core[:unit_count]
+    # The parts the request asks to stress ("focusing on the characters", "重点讲人物形象") come first.
+    focused = [aspect for aspect in aspects if _stresses(focus_of(request.fact("request") or ""), aspect, words, zh)]
+    core = (focused + [aspect for aspect in core if aspect not in focused])[:unit_count]
     rest = [aspect for aspect in aspects if aspect not in core]
     offset = stable_int(topic, "outline") % len(rest)
     chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
@@ -813,6 +916,17 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
                                                   phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
+
+
+def _stresses(focus: str, aspect: str, words: dict, zh: bool) -> bool:
+    """Whether a focus the request names is this part's: a word of it (a Chinese pair of characters, an English word
+    of four letters or more) is in the part's name, title or points ("the characters" → Characters, "父亲的形象" → 人物形象)."""
+    title, points = words["aspects"][aspect]
+    said = " ".join([aspect, title, *points]).lower()
+    if zh:
+        return any(focus[i:i + 2] in said for i in range(len(focus) - 1) if CJK.match(focus[i]) and CJK.match(focus[i + 1]))
+    return any(re.search(rf"\b{re.escape(word)}", said) for word in re.findall(r"[a-z]{4,}", focus.lower())
+               if not is_function_word(word))
 
 
 def _sentence(text: str, zh: bool) -> str:

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, language_of
+from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, language_of, mid_sentence, opens_with_common_word
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -461,6 +461,35 @@ def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
     return "event"
 
 
+# A lesson on a language (its grammar, words, sounds or writing: "the past simple tense", "phrasal verbs", "英语语法
+# 现在完成时", "汉语拼音", "文言文虚词", "French basics") is taught in a language teacher's parts (form, meaning and use,
+# examples in context, common mistakes, practice, a speaking or writing task), not a science's (核心原理, "the workings of").
+# A language's name counts only with a word of learning it: "the French Revolution" and "Chinese New Year" are no lessons.
+_LANGUAGE_WORDS_ZH = re.compile(r"语法|时态|[现过将]在?(?:完成|进行)?时(?:态)?$|一般(?:现在|过去|将来)时|(?:现在|过去|将来)(?:完成|进行)时|"
+                                r"被动语态|虚拟语气|定语从句|状语从句|名词性从句|从句|非谓语|动词短语|短语动词|固定搭配|词汇|单词|"
+                                r"音标|发音|拼音|声母|韵母|声调|(?<!成)语气词|虚词|实词|词性|句型|句式|标点符号|病句|"
+                                r"(?:英|法|日|德|韩|俄|西班牙|意大利|葡萄牙|阿拉伯)语(?:入门|基础|口语|听力|阅读|写作|学习|课)")
+_LANGUAGE_NAMES_EN = r"(?:english|french|spanish|german|italian|portuguese|japanese|korean|mandarin|chinese|arabic|russian|latin)"
+_LANGUAGE_WORDS_EN = re.compile(
+    r"\b(?:grammar|tenses?|(?:past|present|future)\s+(?:simple|continuous|progressive|perfect)|simple\s+(?:past|present|future)|"
+    r"phrasal\s+verbs?|irregular\s+verbs?|modal\s+verbs?|auxiliary\s+verbs?|verb\s+forms?|conditionals?|passive\s+voice|"
+    r"reported\s+speech|relative\s+clauses?|question\s+tags?|word\s+order|parts\s+of\s+speech|(?:countable|uncountable)\s+nouns|"
+    r"articles\s+a\b|prepositions?\s+of\s+(?:time|place)|comparatives?|superlatives?|collocations?|idioms?|vocabulary|"
+    r"pronunciation|phonics|spelling\s+rules|punctuation|conjugations?|"
+    + _LANGUAGE_NAMES_EN + r"\s+(?:basics|for\s+beginners|greetings|phrases|words|verbs|alphabet|numbers|conversation|"
+    r"pronunciation|vocabulary|grammar|lesson|101)|(?:basic|beginner|beginners'?|conversational|learn(?:ing)?)\s+" + _LANGUAGE_NAMES_EN
+    + r")\b", re.IGNORECASE)
+
+
+def about_a_language(subject: str) -> bool:
+    """Whether a subject is a point of a language to learn ("the past simple tense", "phrasal verbs", "food vocabulary",
+    "英语语法 现在完成时", "汉语拼音", "文言文虚词", "Spanish basics"); a work named in 《》 is read, not drilled."""
+    text = subject.strip()
+    if language_of(text) == "zh":
+        return "《" not in text and bool(_LANGUAGE_WORDS_ZH.search(text))
+    return bool(_LANGUAGE_WORDS_EN.search(text) or re.fullmatch(_LANGUAGE_NAMES_EN + r"(?:\s+language)?", text, re.IGNORECASE))
+
+
 # A request that reads a text the way only a text is read ("Hamlet Act 3", "Frankenstein chapter 5", "the plot", "the main
 # characters", "the narrator") makes the name it is about a work's, though a bare name ("Teach Hamlet") says nothing.
 _READING_A_TEXT_EN = re.compile(r"(?-i:\bAct|\bScene)\s+(?:[IVX]+|\d+)\b|\bchapters?\s+(?:[IVX]+|\d+)\b|\bthe\s+(?:main\s+)?"
@@ -477,11 +506,12 @@ def _reads_a_named_work(subject: str, request: str) -> bool:
     return bool(name) and not names_a_person(name.group(0)) and not about_history(subject)
 
 
-def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson", "talk",
-                                                                        "training"]:
+def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
+                                                                        "language_lesson", "talk", "training"]:
     """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
-    in public, "work_lesson" for a class reading a work, "history_lesson" for one on a historical event, period or
-    person, "lesson" for another one taught to a class (and by default)."""
+    in public, "language_lesson" for a class learning a language (a tense, vocabulary, pinyin), "work_lesson" for one
+    reading a work, "history_lesson" for one on a historical event, period or person, "lesson" for another one taught
+    to a class (and by default)."""
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             break
@@ -490,6 +520,8 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
     subject = core_topic(request)
+    if about_a_language(subject):
+        return "language_lesson"
     if about_a_work(subject) or _reads_a_named_work(subject, request):
         return "work_lesson"
     return "history_lesson" if about_history(subject, request) else "lesson"
@@ -565,7 +597,9 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"\d{4})\s+)*for\s+[^,.;:!?]+:\s*",
     r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
-_TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present|cover|describe)\s+", re.IGNORECASE)
+# "Present" is a tense's name too ("Present perfect vs past simple"), then no verb of telling.
+_TENSE_AFTER_PRESENT = r"(?!\s+(?:perfect|simple|continuous|progressive|tense|participle)\b)"
+_TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present" + _TENSE_AFTER_PRESENT + r"|cover|describe)\s+", re.IGNORECASE)
 _TAUGHT_EN = re.compile(r"^\W*teach\s+(?P<audience>[a-z0-9 \-]{2,40}?)\s+(?:about|how)\b", re.IGNORECASE)
 
 
@@ -618,28 +652,48 @@ def _subject_of(text: str) -> str:
     return _released(_subject_of_held(_held(text)))
 
 
+# A clause that narrows the lesson ("Teach Hamlet, focusing on the plot and characters", "…, with an emphasis on
+# vocabulary", "…，重点讲父亲的形象") says what to stress (focus_of), not what the deck is called.
+_FOCUS_EN = re.compile(r"\s*[,;:(—–-]?\s*\b(?:focus(?:s)?ing|concentrating|centred|centered|with\s+(?:an?\s+|special\s+)?"
+                       r"(?:focus|emphasis)|(?:and\s+)?(?:especially|particularly|mainly|chiefly))\s+(?:on|upon)\b(?P<focus>.*)$",
+                       re.IGNORECASE)
+_FOCUS_ZH = re.compile(r"\s*[，,；;。]\s*(?:请|要)?(?:重点|侧重|着重)(?:讲解|讲讲|讲|放在|介绍|分析|于|在|是)?(?P<focus>[^。；;]*)$")
+
+
+def focus_of(request: str) -> str:
+    """What a request asks the lesson to stress ("…, focusing on the plot and characters" → "the plot and characters",
+    "…，重点讲父亲的形象" → "父亲的形象"); empty when it names nothing."""
+    match = (_FOCUS_ZH if language_of(request) == "zh" else _FOCUS_EN).search(request or "")
+    return match.group("focus").strip(" .。") if match else ""
+
+
 def _subject_of_held(text: str) -> str:
     if language_of(text) == "zh":
-        text = _REPLY_OPENER_ZH.sub("", text)
+        text = _FOCUS_ZH.sub("", _REPLY_OPENER_ZH.sub("", text))
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
         stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _CLASS_ZH.sub(" ", _without_sizes(text))))
         stripped = _AUDIENCE_CLAUSE_ZH.sub(" ", stripped)
         stripped = _FILLER_ZH.sub(" ", stripped)
-        # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name.
-        stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped)
+        # Quotation marks go without leaving a gap ("关于“双减”政策" → 双减政策); a work's 《》 is part of its name, and so
+        # are the marks round one character the lesson is about ("虚词“之”的用法": 之的用法 reads as no word).
+        stripped = re.sub(r"“([\u3400-\u9fff])”", "\ue00b\\1\ue00c", stripped)
+        stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped).replace("\ue00b", "“").replace("\ue00c", "”")
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；()（）]", " ", stripped)
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
-        text = _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text)))
+        text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
         text = _TOLD_WHOM_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, (_FILLER_IN_WORK_EN if work else _FILLER_EN).sub(" ", text))
-        stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped)
+        # one word quoted inside the subject is the word the lesson is about ("Phrasal verbs with 'get'"): its marks stay
+        if not re.fullmatch(r"\W*['\"‘“]\w+['\"’”]\W*", stripped):
+            stripped = re.sub(r"(?<!\w)['\"‘“](\w+)['\"’”](?!\w)", "\ue00b\\1\ue00c", stripped)
+        stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped).replace("\ue00b", "‘").replace("\ue00c", "’")
         # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
         # nor "The Great Gatsby" without its "The".
         if not _keeps_its_article(stripped):
@@ -785,8 +839,10 @@ def _clause_subject_en(clause: str) -> str | None:
 # A subject that names its own angle or occasion ("量子计算的基本原理", "消防安全知识", "信息安全培训", "the basic
 # principles of quantum computing", "Python basics", "fire safety training") is said by what it is about inside the
 # deck's sentences: "量子计算基本原理的核心原理", "今天的培训内容是信息安全培训" name it twice.
-_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2})的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
-                            r"简介|导论|初探|讲座|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
+# A course named before the subject ("英语语法 现在完成时", "初中英语语法：被动语态") says where it belongs, not what it is.
+_COURSE_LABEL_ZH = re.compile(r"^(?:小学|初中|高中|大学)?(?:英语|语文|汉语|法语|日语|德语|韩语)?(?:语法|词汇)?(?<=\w)\s*[：:\s]\s*(?=\S{2})")
+_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
+                            r"简介|导论|初探|讲座|(?:意义(?:与|和))?用法|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
 _ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
                             r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
 _ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher)$", re.IGNORECASE)
@@ -819,6 +875,7 @@ def topic_phrase(topic: str) -> str:
     "using WhatsApp", "Write better commit messages" → "writing better commit messages"; other subjects unchanged."""
     text = topic.strip()
     if language_of(text) == "zh":
+        text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
         if "：" in text or "怎么样" in text:
             return text
         if match := _WHAT_ZH.match(text):
@@ -859,6 +916,9 @@ def subject_as_said(topic: str, request: str) -> str:
     if language_of(topic) == "zh":
         return topic
     topic = _without_title_capitals(topic)
+    # "an example of Volcanoes", "what Fire safety requires": the capital was the request's first letter
+    if opens_with_common_word(topic) and not about_a_work(topic) and not names_a_person(topic):
+        topic = mid_sentence(topic, request)
     if re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
         return topic
     said = re.search(rf"\b(?P<article>the|an?)\s+{re.escape(topic)}(?!\w)", request, re.IGNORECASE)

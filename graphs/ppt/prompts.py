@@ -60,8 +60,15 @@ HISTORY_LESSON_SETTING = ("\nThis deck is a history lesson on an event, a period
                           "judges them and their legacy; always primary sources and historians' differing views, "
                           "discussion), with source reading, timelines and debate as activities; never mechanisms, "
                           "applications, trends, experiments or 'everyday life' examples.")
+# A lesson on a language (a tense, a word class, vocabulary, pinyin, 文言文虚词): a real model gets the parts the offline one uses.
+LANGUAGE_LESSON_SETTING = ("\nThis deck is a language lesson (grammar, vocabulary, sounds or writing of a language), not a science "
+                           "topic: build it from a language teacher's parts (the form and how it is built, its meaning and when "
+                           "to use it, example sentences and a short dialogue in context, the common mistakes learners make, "
+                           "practice from controlled to free, and a speaking or writing task), with real example sentences in "
+                           "the language taught, drills, error correction and pair work as activities; never mechanisms, "
+                           "applications, trends, experiments or 'observe a phenomenon'.")
 SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesson": WORK_LESSON_SETTING,
-                 "history_lesson": HISTORY_LESSON_SETTING}
+                 "history_lesson": HISTORY_LESSON_SETTING, "language_lesson": LANGUAGE_LESSON_SETTING}
 
 
 def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None, setting: str = "lesson") -> str:
