@@ -861,6 +861,25 @@ def test_the_store_an_answer_names_is_woven_in_by_its_name_alone(requirement, an
     assert task in plan.stages[1].tasks, plan.stages[1].tasks
 
 
+@pytest.mark.parametrize("requirement, entry", [
+    ("Vets need a booking tool: pet owners book online, vets see the day's visits.", "Expose it through the web page"),
+    ("做个驾校约车系统，学员网上约车，教练看当天的安排", "通过网页对外提供"),
+])
+def test_a_requirement_used_online_is_not_asked_its_entry_point_and_plans_a_web_page(requirement, entry):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    assert entry in first_round(requirement, force_plan=True).stages[1].tasks
+
+
+@pytest.mark.parametrize("answer, task", [
+    ("Website", "Expose it through the website"),  # a common noun's sentence capital
+    ("Online", "Expose it through the web page"),
+    ("Telegram", "Expose it through Telegram"),  # a product's name keeps its capital
+])
+def test_an_entry_point_answered_with_a_capital_reads_as_the_plan_names_it(answer, task):
+    plan = first_round("Members reserve squash courts", force_plan=True, answers={"q_interface": answer})
+    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+
+
 @pytest.mark.parametrize("answer", ["web page", "a mobile app"])
 def test_an_entry_point_answered_by_its_name_alone_takes_its_article_in_the_plan(answer):
     plan = first_round("Patients book appointments online", force_plan=True, answers={"q_interface": answer})

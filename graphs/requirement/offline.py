@@ -316,6 +316,20 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
                       r"[\s。！!.…]*$", re.IGNORECASE)
 
 
+def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
+    """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
+    page" for "online"); a word that only says where counts when nothing else names the thing ("book online in the app")."""
+    words = find_keywords(requirement, topic.keywords)
+    named = [w for w in words if topic.thing_named(w, zh) is None] or words[:1]
+    things: list[str] = []
+    for word in named:
+        said = word if _a_name(word, requirement) else topic.text(topic.named_as, zh).format(
+            mid_sentence(topic.thing_named(word, zh) or word, requirement))
+        if said not in things:
+            things.append(said)
+    return things
+
+
 def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
     """Whether an answer opens with one of the things the topic names, written with a capital ("Postgres", "Slack",
     "Excel"): a name's capital, which the plan keeps though the answer's first word has it too."""
@@ -323,7 +337,8 @@ def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
         return False
     first = re.match(r"\s*([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)", _USING.sub("", answer))
     return (first is not None and first.group(1)[:1].isupper()
-            and any(find_keywords(word, topic.keywords) == [word] for word in (first.group(1), first.group(1).split()[0])))
+            and any(find_keywords(word, topic.keywords) == [word] and topic.names_a_product(word)
+                    for word in (first.group(1), first.group(1).split()[0])))
 
 
 def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
@@ -332,9 +347,9 @@ def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
     page"); else None. A capital it opens with may be a name's ("Slack"): such an answer is left as it is."""
     bare = re.sub(r"^(?:a|an|the)\s+", "", _USING.sub("", answer).strip().rstrip(".!"), flags=re.IGNORECASE)
     named = find_keywords(bare, topic.keywords)
-    if not bare[:1].islower() or not named or named[0] != bare:
+    if not named or named[0] != bare or topic.names_a_product(bare):
         return None
-    return topic.text(topic.named_as, zh).format(bare)
+    return topic.text(topic.named_as, zh).format(topic.thing_named(bare, zh) or mid_sentence(bare))
 
 
 @offline_composer(RequirementPlan)
@@ -385,10 +400,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
-            if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(
-                    w if _a_name(w, requirement) else topic.text(topic.named_as, zh).format(mid_sentence(w, requirement))
-                    for w in named)
+            if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)):
+                stated_value[topic.id] = ("、" if zh else ", ").join(named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue

@@ -36,6 +36,9 @@ class Topic:
     keywords_name_it: bool = False
     # How the plan's sentences put a named word (en, zh): "the website", not "use website".
     named_as: tuple[str, str] = ("{}", "{}")
+    # Words that settle the topic by saying where, not naming the thing ("book online", 网上预约): the thing the plan
+    # names instead, as (word, (en, zh)) — "through the web page", never "through the online".
+    said_of: tuple[tuple[str, tuple[str, str]], ...] = ()
     # Shapes of an answer no word list holds ("by the end of March", "下周五之前", "50 shops", "3个人"):
     # found in the requirement or the answers, they settle the topic as a keyword does.
     patterns: tuple[re.Pattern[str], ...] = ()
@@ -73,6 +76,15 @@ class Topic:
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
+
+    def names_a_product(self, word: str) -> bool:
+        """Whether `word` is one of the topic's things that the catalogue writes as a product's name ("Slack",
+        "Postgres"), whose capital an answer keeps; "Website" typed as an answer is a common noun's sentence capital."""
+        return any(keyword.lower() == word.lower() and keyword != keyword.lower() for keyword in self.keywords)
+
+    def thing_named(self, word: str, zh: bool) -> str | None:
+        """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
+        return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
     def fallback_text(self, zh: bool, has_repository: bool) -> str:
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
@@ -213,8 +225,10 @@ _ACCESS_PATTERNS = (
                r"调整|看|见|改|删|退)"),  # the longer verb first
 )
 
-_DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
-       "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
+# A product's name is written here with its capitals, a common noun in small letters ("website"): how an answer
+# that opens with a capital is set in the plan ("through Slack", "through the website") — see Topic.names_a_product.
+_DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
+       "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant")
 
 # A thing wanted that names nothing it does ("做个东西", "做一个小程序", "need something for invoices"): a placeholder
 # noun or a bare kind of software, with at most a word of what it is about, and no clause of what it must do
@@ -310,8 +324,8 @@ TOPICS: tuple[Topic, ...] = (
         label=("Data store", "数据存储"),
         blocking=True,
         priority=2,
-        keywords=(*_DB, "database", "object storage", "s3", "in-memory", "no persistence", "flat file", "excel",
-                  "spreadsheet", "google sheets", "飞书表格", "多维表格",
+        keywords=(*_DB, "database", "object storage", "S3", "in-memory", "no persistence", "flat file", "Excel",
+                  "spreadsheet", "Google Sheets", "飞书表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -332,11 +346,14 @@ TOPICS: tuple[Topic, ...] = (
         priority=2,
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
                   "command-line tool", "command line tool", "command line",
-                  "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
-                  "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "kiosk", "kiosks", "touchscreen", "slack", "whatsapp", "telegram", "discord",
+                  "button", "form", "mobile app", "app", "website", "dashboard", "Android", "iOS", "desktop app",
+                  "chatbot", "bot", "mini program", "WeChat", "phone", "phones", "smartphone", "smartphones", "tablet",
+                  "tablets", "kiosk", "kiosks", "touchscreen", "Slack", "WhatsApp", "Telegram", "Discord",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
-                  "电脑端", "PC端"),
+                  "电脑端", "PC端",
+                  # used on the web without naming the page ("patients book online", "网上预约")
+                  "online", "在线", "线上", "网上"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
@@ -347,6 +364,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback_new=("Offer it through one interface chosen in Stage 1 (a web page unless the users need another).", "先通过第一阶段选定的一个入口提供（无特别需要时用网页）。"),
         keywords_name_it=True,
         named_as=("the {}", "{}"),
+        said_of=tuple((word, ("web page", "网页")) for word in ("online", "在线", "线上", "网上")),
     ),
     Topic(
         id="q_deadline",
