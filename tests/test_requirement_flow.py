@@ -740,6 +740,24 @@ def test_an_act_kept_to_some_is_the_access_rule_verified_not_a_sign_in_assumed(r
     assert any(c.endswith(rule) for c in plan.stages[2].success_criteria), plan.stages[2].success_criteria
 
 
+def test_the_clauses_after_a_colon_are_scope_items_of_their_own():
+    plan = first_round("We need a rota tool for a small cafe: baristas swap shifts, the owner approves each swap.")
+    assert [item.removeprefix("Deliver: ") for item in plan.scope[:3]] == [
+        "a rota tool for a small cafe", "baristas swap shifts", "the owner approves each swap"], plan.scope
+
+
+@pytest.mark.parametrize("requirement, item, users", [
+    ("The front desk needs a tool to check guests in and out.", "a tool for the front desk to check guests in and out",
+     "for the front desk"),
+    ("The head chef wants a board that shows today's orders", "a board for the head chef that shows today's orders",
+     "for the head chef"),
+])
+def test_a_thing_a_role_needs_is_delivered_as_made_for_them(requirement, item, users):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == f"Deliver: {item}", plan.scope
+    assert users in plan.stages[0].goal, plan.stages[0].goal
+
+
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
     scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
                         "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope

@@ -16,7 +16,7 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
-from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
+from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        is_chinese, names_no_purpose)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
@@ -33,7 +33,7 @@ def _summary(requirement: str) -> str:
 _CLAUSE_END = re.compile(r"[，；。！？\n]+")
 # English: sentences and semicolons end a clause; a comma only where a new subject follows (below).
 _EN_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
-_EN_COMMA = re.compile(r",\s+(?:(?:and|while|but|then|so)\s+)?")
+_EN_COMMA = re.compile(r"[,:]\s+(?:(?:and|while|but|then|so)\s+)?")  # a colon that a role follows too ("…: patients book online")
 
 
 def _en_clauses(text: str) -> list[str]:
@@ -169,8 +169,28 @@ _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
 
 
+# A role that wishes for a thing ("The front desk needs a tool to check guests in"): the thing, for them.
+_EN_ROLE_WISHES = re.compile(r"^(?P<who>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:needs?|wants?|requires?|would like)\s+"
+                             r"(?P<thing>(?:a|an|some|one)\s+.{3,})$", re.IGNORECASE)
+# Where a thing's name ends and what it is for begins ("a tool | to check guests in").
+_EN_PURPOSE = re.compile(r"\s+(?=(?:to|that|which|where|so)\s)", re.IGNORECASE)
+
+
+def _for_role(clause: str) -> str | None:
+    """A thing a role wishes for, as the thing made for them: "The front desk needs a tool to check guests in" →
+    "a tool for the front desk to check guests in"; else None."""
+    wish = _EN_ROLE_WISHES.match(clause.strip())
+    if wish is None or not opens_with_role(wish.group("who")):
+        return None
+    who, thing = mid_sentence(wish.group("who"), clause), wish.group("thing")
+    name, *purpose = _EN_PURPOSE.split(thing, maxsplit=1)
+    return " ".join([name, "for", who, *purpose])
+
+
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
+    if not zh and (for_role := _for_role(clause)):
+        return for_role
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
     if wish is None and zh and (org := _ZH_ORG_WISHES.match(clause.strip())) and not named_roles(org.group("owner")):
         wish = org
@@ -392,7 +412,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 open_topics.append(topic)
             continue  # else the requirement says what it must do
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
-            stated_value[topic.id] = ("、" if zh else ", ").join(roles)
+            stated_value[topic.id] = ("、" if zh else ", ").join(with_its_article(role, described) for role in roles)
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"

@@ -408,6 +408,16 @@ def _modifies_noun(word: str, text: str) -> bool:
     return bool(places) and all(qualifies(place) for place in places)
 
 
+def with_its_article(role: str, text: str) -> str:
+    """An English role in the singular as a sentence of the plan names it: with the "the" the requirement gives it
+    ("for the front desk", "for the manager"), which a bare singular lacks ("for front desk"); a plural, a group
+    ("staff", "HR") or a role written without one stays as it is."""
+    if is_chinese(text) or _plural(role.split()[-1]) or role.split()[-1].lower() in _EN_GROUPS:
+        return role
+    written = re.search(rf"\b(the|this|our|my)\s+{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
+    return f"the {role}" if written else role
+
+
 def named_roles(text: str) -> list[str]:
     """The roles `text` names, in reading order, each once and as written, with its qualifier
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
