@@ -493,6 +493,22 @@ def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word
     assert word not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, word", [
+    ("会员订单导出成表格，店长每周核对", "会员"),  # a clause opening with whose records, then what is done to them
+    ("A kiosk where reception registers visitors", "visitors"),  # whom a verb acts on
+    ("Clerks print the five newest invoices for each tenant", "tenant"),  # what is counted out
+])
+def test_people_the_tool_handles_are_not_taken_for_its_users(requirement, word):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert word not in goal, goal
+
+
+@pytest.mark.parametrize("requirement", ["A page that shows the last 20 orders of the month, for accountants",
+                                         "做一个看板显示最近10条订单，财务查看"])
+def test_a_count_that_picks_which_records_to_show_is_not_the_load(requirement):
+    assert "q_scale" in {q.id for q in first_round(requirement).questions}
+
+
 @pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧",
                                          "做一个小程序", "帮我做个系统", "need an app for invoices"])  # a bare kind of software
 def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):

@@ -299,6 +299,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
     for i, word in enumerate(words):
         lower = word.lower()
         opens = i == 0 or not word[0].isalnum()  # the start of the text or of a clause
+        # "for each customer", "for every order" say how it is counted out, not whom it is for
+        if lower == "for" and i + 1 < len(words) and words[i + 1].lower() in {"each", "every", "per"}:
+            continue
         if opens or lower in _EN_BEFORE or lower in _EN_AND:
             start = past_pointers(i if i == 0 else i + 1)
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
@@ -360,6 +363,11 @@ _EN_DETERMINERS = {"a", "an", "the", "each", "every", "any", "one", "this", "tha
 _ZH_RECORDS = {"记录", "档案", "台账", "清单", "列表", "报表", "日志", "明细", "单", "表", "登记", "统计"}
 
 
+# Verbs of what is done to records and documents ("订单导出", "工资发放", "房卡丢失"): the noun before one is the thing.
+_ZH_DONE_TO_RECORDS = {"导出", "导入", "打印", "备份", "同步", "归档", "汇总", "统计", "生成", "下载", "上传", "删除", "丢失",
+                       "发放", "推送", "展示", "显示", "存档", "过期", "到期", "作废", "补办", "更新", "录入"}
+
+
 def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
     """Whether tokens[at] is the first word of its clause, past the words that open one ("然后", "如果")."""
     before = at - 1
@@ -380,9 +388,9 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     if not _zh_opens_clause(tokens, at):
         return True  # "查看客户订单": an object's qualifier
     # The clause's subject: jieba tags many verbs as nouns ("老师 布置 作业", "店员 盘点 库存", "维修工 上门"),
-    # so the noun after it is a thing only when a modal follows the two, or a record's name ("客户订单可以导出",
-    # "客户订单列表").
-    return then in _ZH_MODALS or then in _ZH_RECORDS
+    # so the noun after it is a thing only when a modal follows the two, a record's name, or a verb of what is done
+    # to records, which a person does not undergo ("客户订单可以导出", "客户订单列表", "客户订单导出成Excel").
+    return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS
 
 
 def _modifies_noun(word: str, text: str) -> bool:
@@ -406,6 +414,28 @@ def _modifies_noun(word: str, text: str) -> bool:
         return (not _plural(word) and not (before and before[-1].lower() in _EN_DETERMINERS) and after is not None
                 and _content(after.group(1)) and after.group(1).lower() not in _EN_MODALS)
     return bool(places) and all(qualifies(place) for place in places)
+
+
+def _acted_on(word: str, text: str) -> bool:
+    """Whether an English role word stands everywhere as what a verb acts on ("check guests in", "register the
+    visitors") or what is counted out ("for each customer"): the verb's word, lower-case and no word of the sentence's frame, comes right before it or its
+    determiner. Those people are what the tool handles, not who uses it; "for guests", "to customers" serve them."""
+    if is_chinese(text):
+        return False
+    places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
+
+    def after_a_verb(place: re.Match[str]) -> bool:
+        before = re.findall(r"[A-Za-z0-9'-]+|[^\sA-Za-z0-9'-]", text[:place.start()])
+        pointers = []
+        while before and (before[-1][0].isdigit() or before[-1].lower() in _EN_DETERMINERS | _EN_NUMBERS | {"all"}):
+            pointers.append(before.pop().lower())
+        verb = before[-1] if before else ""
+        if verb.lower() == "per" or (verb.lower() == "for" and {"each", "every"} & set(pointers)):
+            return True  # counted out ("the last orders for each customer", "per customer"), not served
+        # The people handled as a group ("check guests in"); one picked by "a" may yet act ("pick a doctor").
+        return (_plural(word) and verb[:1].islower() and _content(verb) and not _en_role(verb)
+                and verb.lower() not in _EN_MODALS | _EN_BEFORE | _EN_AND)
+    return bool(places) and all(after_a_verb(place) for place in places)
 
 
 def with_its_article(role: str, text: str) -> str:
@@ -440,7 +470,7 @@ def named_roles(text: str) -> list[str]:
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
         if (word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
-                and not _not_a_user(word, text) and not _modifies_noun(word, text)):
+                and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)):
             roles.append(word)
     return roles
 

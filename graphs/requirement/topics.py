@@ -203,6 +203,14 @@ _SCALE_PATTERNS = (
                rf"{_COUNTED_ZH}\s*左右"),
 )
 
+# A count that picks which records to show, not how many there are ("the last 3 orders", "top 10 products",
+# "最近5条订单", "前10名"): what it covers settles no load.
+_RECORD_COUNTS = (
+    re.compile(r"\b(?:last|latest|first|top|bottom|next|previous|past|recent|newest|oldest)\s+\d[\d,]*\s+[a-z][\w-]*",
+               re.IGNORECASE),
+    re.compile(rf"(?:最近|最新|最后|前|后|近)\s*{_COUNT_ZH}\s*(?:条|个|笔|单|名|位|次|件|张)[\u4e00-\u9fff]{{0,4}}"),
+)
+
 # A law or standard it must meet is an access rule: "must comply with HIPAA", "GDPR-compliant", "需要符合等保三级要求".
 # Unlike who may do what, it is nothing to build by itself: a clause saying only this is no scope item.
 COMPLIANCE_PATTERNS = (
@@ -395,6 +403,7 @@ TOPICS: tuple[Topic, ...] = (
                       "性能指标"),
         query="performance throughput latency concurrent load qps 并发 吞吐 性能",
         patterns=_SCALE_PATTERNS,
+        not_in=_RECORD_COUNTS,
         question=("What load must it handle (users, requests per second, data volume)?",
                   "需要承载多大的负载（用户数、每秒请求数、数据量）？"),
         why=("Decides whether performance work and load tests belong in the plan.", "决定计划中是否需要性能优化与压测。"),
