@@ -1093,6 +1093,13 @@ def test_an_answer_that_says_nothing_keeps_the_default_instead_of_entering_the_p
     assert normalize_reply({"q_users": said, "q_store": "sqlite"}, QUESTIONS) == ({"q_store": "sqlite"}, {"q_users"})
 
 
+@pytest.mark.parametrize("date", ["April 30", "by the 1st of June", "2026-09-01", "下周三之前", "6月20日"])
+def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_access_rule(date):
+    asked = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
+    assert normalize_reply({"q_deadline": "", "q_security": date}, asked) == ({"q_deadline": date}, {"q_security"})
+    assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
+
+
 @pytest.mark.parametrize("requirement, unsure", [
     ("做一个社区图书馆借还书小程序，管理员登记新书", "不知道"),
     ("A booking page for a small clinic where patients pick a slot", "not sure"),

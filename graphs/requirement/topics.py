@@ -446,6 +446,25 @@ def declines(topic_id: str, answer: str) -> bool:
             and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO)  # "n/a" → "na"
 
 
+# A date or a day said alone ("March 15", "15th of May", "2026-03-15", "next Friday", "3月15日", "下周五"): the answer
+# to when, whichever question it was typed into.
+_DAY_EN = rf"(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})"
+_DATE_ALONE = re.compile(
+    rf"(?:(?:by|before|on|until|till|due|no later than)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
+    rf"(?:{_DAY_EN}|(?:{_MONTHS})|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|"
+    rf"(?:(?:next|this)\s+)?(?:{_DAYS}|week|month|quarter|year)|q[1-4]|tomorrow)(?:,?\s+\d{{4}})?|"
+    rf"(?:\d{{4}}\s*年\s*)?{_COUNT_ZH}\s*月(?:\s*{_COUNT_ZH}\s*[日号])?(?:份|底|初|中)?|(?:下|本|这)个?(?:周|星期)[一二三四五六日天]|"
+    rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:年|月|季度)(?:底|末)|明天|后天",
+    re.IGNORECASE)
+
+
+def only_a_date(answer: str) -> bool:
+    """Whether an answer says only a date or a day ("March 15", "by next Friday", "3月15日前"), and so when it is due."""
+    said = re.sub(r"[\s。！!.,，]+$", "", (answer or "").strip())
+    said = re.sub(r"(?:之前|以前|前|截止|上线|完成|交付)$", "", said).strip()
+    return bool(said) and _DATE_ALONE.fullmatch(said) is not None
+
+
 def _pattern(keyword: str) -> re.Pattern[str]:
     if is_chinese(keyword):
         return re.compile(re.escape(keyword))
