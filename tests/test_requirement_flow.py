@@ -493,6 +493,34 @@ def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word
     assert word not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("Our dojo wants trainees to book sparring slots from the app", "trainees"),
+    ("The school needs guardians to sign consent forms online", "guardians"),
+])
+def test_whom_the_asker_wants_to_do_a_thing_is_a_role(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+def test_a_team_the_requirement_gives_the_article_keeps_it_in_the_plan():
+    goal = first_round("The support team needs a page that lists open tickets", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the support team.", goal
+
+
+def test_a_visitor_log_tool_is_not_used_by_its_visitors():
+    goal = first_round("小区物业前台需要一个访客登记工具，保安在门岗扫码放行", force_plan=True).stages[1].goal
+    assert "访客" not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("Members pause their subscription in the app; only the manager can unpause it.", "only the manager can unpause it"),
+    ("A fleet page where drivers log fuel; only dispatchers may retire a van", "only dispatchers may retire a van"),
+])
+def test_any_act_kept_to_some_is_the_access_rule_not_asked(requirement, rule):
+    assert "q_security" not in {q.id for q in first_round(requirement).questions}
+    assert f"Access rules respected: {rule}" in first_round(requirement, force_plan=True).stages[2].success_criteria
+
+
 @pytest.mark.parametrize("requirement, word", [
     ("会员订单导出成表格，店长每周核对", "会员"),  # a clause opening with whose records, then what is done to them
     ("A kiosk where reception registers visitors", "visitors"),  # whom a verb acts on

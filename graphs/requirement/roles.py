@@ -200,6 +200,8 @@ _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "e
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}
+_EN_WANTS = {"want", "wants", "need", "needs", "require", "requires", "expect", "expects", "ask", "asks", "remind",
+             "reminds", "invite", "invites"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
 _EN_GROUPS = {"staff", "team", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
 
@@ -312,6 +314,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
+        # Whom someone wants to do a thing does it ("Our gym wants members to freeze …", "needs drivers to log …").
+        if lower in _EN_WANTS and (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
+            if role[1] < len(words) and words[role[1]].lower() == "to":
+                found.append((start, role[1], role[0]))
         # The subject of a modal is every content word before it ("customer support agents can …"),
         # unless the modal is passive ("orders can be exported": the orders do nothing).
         if lower in _EN_MODALS and i + 1 < len(words) and words[i + 1].lower() not in {"be", "been", "not"}:
@@ -383,6 +389,8 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
     if after == "的" or (tag.startswith("v") and then in _ZH_RECORDS):  # a record of what is done with the person
         return True
+    if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n"):  # a thing named by its record ("访客登记工具")
+        return True
     if not tag.startswith("n") or _zh_role(after):
         return False
     if not _zh_opens_clause(tokens, at):
@@ -440,9 +448,9 @@ def _acted_on(word: str, text: str) -> bool:
 
 def with_its_article(role: str, text: str) -> str:
     """An English role in the singular as a sentence of the plan names it: with the "the" the requirement gives it
-    ("for the front desk", "for the manager"), which a bare singular lacks ("for front desk"); a plural, a group
-    ("staff", "HR") or a role written without one stays as it is."""
-    if is_chinese(text) or _plural(role.split()[-1]) or role.split()[-1].lower() in _EN_GROUPS:
+    ("for the front desk", "for the HR team"), which a bare singular lacks ("for front desk"); a plural or a role
+    written without one ("for HR") stays as it is."""
+    if is_chinese(text) or _plural(role.split()[-1]):
         return role
     written = re.search(rf"\b(the|this|our|my)\s+{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
     return f"the {role}" if written else role

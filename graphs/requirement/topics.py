@@ -222,12 +222,9 @@ _ACCESS_PATTERNS = (
     # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
     # Any act kept to some ("only the front desk can cancel a booking"), not using it at all ("only 3 people can use
     # it" is the team's size).
-    re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
-               r"change|modify|approve|delete|cancel|refund|export|download|publish|close|reopen|assign|reassign|create|"
-               r"add|remove|update|manage|confirm|reject|override|unlock|reset|archive|restore|sign\s+off|"
-               # what is given or undone for money or time ("only the duty manager can give refunds")
-               r"give|grant|issue|void|waive|process|move|reschedule)\b",
-               re.IGNORECASE),
+    # Whatever the act ("only the manager can unfreeze it"), but using it, being or having (a count of who uses it).
+    re.compile(r"\bonly\s+(?!\d)(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to|is allowed to)\s+"
+               r"(?!(?:use|be|have|get|log\s+in|sign\s+in|see\s+it|access\s+it)\b)[a-z]+", re.IGNORECASE),
     *COMPLIANCE_PATTERNS,
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
                r"调整|看|见|改|删|退)"),  # the longer verb first
