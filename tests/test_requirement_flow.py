@@ -507,6 +507,15 @@ def test_a_team_the_requirement_gives_the_article_keeps_it_in_the_plan():
     assert goal == "Implement the requirement for the support team.", goal
 
 
+@pytest.mark.parametrize("requirement, roles", [
+    ("宠物店想做个预约洗澡的小程序，主人选时间段，店员确认后提醒主人", "面向主人、店员"),  # jieba cuts 主/人选
+    ("做一个门诊叫号屏，护士确认后通知病人", "面向护士、病人"),  # who is told is not 通知病人
+])
+def test_a_person_told_or_misread_by_jieba_is_named_as_written(requirement, roles):
+    goal = first_round(requirement, force_plan=True).stages[0].goal
+    assert goal.endswith(roles + "。"), goal
+
+
 def test_a_visitor_log_tool_is_not_used_by_its_visitors():
     goal = first_round("小区物业前台需要一个访客登记工具，保安在门岗扫码放行", force_plan=True).stages[1].goal
     assert "访客" not in goal, goal
@@ -1126,6 +1135,13 @@ def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_acce
     asked = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
     assert normalize_reply({"q_deadline": "", "q_security": date}, asked) == ({"q_deadline": date}, {"q_security"})
     assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
+
+
+def test_answers_typed_one_question_late_go_to_the_questions_they_answer():
+    asked = [{"id": i, "blocking": False} for i in ("q_data_store", "q_deadline", "q_scale", "q_security")]
+    reply = {"q_data_store": "用MySQL", "q_deadline": "", "q_scale": "下个月15号", "q_security": "每天大概300单"}
+    assert normalize_reply(reply, asked) == (
+        {"q_data_store": "用MySQL", "q_deadline": "下个月15号", "q_scale": "每天大概300单"}, {"q_security"})
 
 
 @pytest.mark.parametrize("requirement, unsure", [

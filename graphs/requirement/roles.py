@@ -89,6 +89,11 @@ def _zh_department(word: str) -> bool:
 _ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该此][个位名家台套种条份]?")
 
 
+# Verbs whose object is a person told or reached: never part of that person's name.
+_ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促", "催", "回复", "邀请", "推送给", "发给", "转给", "短信",
+             "打电话给", "呼叫", "叫号"}
+
+
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
     """The role that begins at tokens[start] ("维修 师傅", "审批 人", "学生 家长"), and where it ends; else None.
 
@@ -99,8 +104,9 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         if any(word in _ZH_AND or word in _ZH_BEFORE or word in _ZH_MODALS or word in _ZH_OPENERS or word == "的"
                for word in words):
             return None
-        # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier.
-        if any(len(word) < 2 or not CJK.search(word) for word in words[:-1]):
+        # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier;
+        # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
+        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
@@ -136,6 +142,11 @@ def _zh_words(clause: str) -> list[str]:
         if (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and CJK.search(words[-1])
                 and CJK.search(token[1:]) and jieba.get_FREQ(token) is None):
             words += [token[0], token[1:]]
+        elif (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and len(words[-1]) == 1
+              and CJK.search(words[-1]) and jieba.get_FREQ(words[-1] + token[0]) and CJK.search(token[1:])):
+            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
+            words[-1] += token[0]
+            words.append(token[1:])
         else:
             words.append(token)
     return words

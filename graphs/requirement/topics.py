@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from core.language import language_of
+from core.language import CJK, language_of
 
 
 def is_chinese(text: str) -> bool:
@@ -451,7 +451,7 @@ _DATE_ALONE = re.compile(
     rf"(?:{_DAY_EN}|(?:{_MONTHS})|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|"
     rf"(?:(?:next|this)\s+)?(?:{_DAYS}|week|month|quarter|year)|q[1-4]|tomorrow)(?:,?\s+\d{{4}})?|"
     rf"(?:\d{{4}}\s*年\s*)?{_COUNT_ZH}\s*月(?:\s*{_COUNT_ZH}\s*[日号])?(?:份|底|初|中)?|(?:下|本|这)个?(?:周|星期)[一二三四五六日天]|"
-    rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:年|月|季度)(?:底|末)|明天|后天",
+    rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:下|本|这)个?月\s*{_COUNT_ZH}\s*[日号]|(?:年|月|季度)(?:底|末)|明天|后天",
     re.IGNORECASE)
 
 
@@ -460,6 +460,28 @@ def only_a_date(answer: str) -> bool:
     said = re.sub(r"[\s。！!.,，]+$", "", (answer or "").strip())
     said = re.sub(r"(?:之前|以前|前|截止|上线|完成|交付)$", "", said).strip()
     return bool(said) and _DATE_ALONE.fullmatch(said) is not None
+
+
+def only_a_load(answer: str) -> bool:
+    """Whether an answer says only how many ("about 200 users", "每天大概200个预约"), and so the load."""
+    said = (answer or "").strip().rstrip("。！!.")
+    shape = TOPICS_BY_ID["q_scale"].shape_in(said)
+    if not shape:
+        return False
+    rest = said.replace(shape, " ")
+    return len(CJK.findall(rest)) <= 3 if is_chinese(said) else len(re.findall(r"[A-Za-z]+", rest)) <= 2
+
+
+# Where an answer typed into another question belongs: a date is when it is due, a count the load. A count said as
+# who uses it or what done means ("200 staff", "handles 500 orders a day") answers those questions too.
+_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")))
+
+
+def belongs_to(topic_id: str, answer: str) -> str | None:
+    """The other catalogue topic an answer to `topic_id` answers instead ("March 15" to the access rules: the
+    deadline), else None."""
+    return next((other for other, says_only, also_answers in _MISPLACED
+                 if other != topic_id and topic_id not in also_answers and says_only(answer)), None)
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
