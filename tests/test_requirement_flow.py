@@ -951,6 +951,19 @@ def test_an_entry_point_answered_with_a_capital_reads_as_the_plan_names_it(answe
     assert task in plan.stages[1].tasks, plan.stages[1].tasks
 
 
+def test_a_thing_named_after_a_product_takes_its_article():
+    tasks = first_round("A Discord bot that posts the weekly raid roster", force_plan=True).stages[1].tasks
+    assert "Expose it through the Discord bot" in tasks, tasks
+
+
+@pytest.mark.parametrize("requirement", ["Pupils upload lab reports, tutors mark them within 3 days",
+                                         "Residents book a bulky-waste pickup, crews collect it within 2 weeks"])
+def test_how_soon_the_work_is_done_is_no_deadline_and_stays_in_scope(requirement):
+    plan = first_round(requirement)
+    assert "q_deadline" in {q.id for q in plan.questions}
+    assert len([item for item in plan.scope if item.startswith("Deliver:")]) == 2, plan.scope
+
+
 @pytest.mark.parametrize("answer", ["web page", "a mobile app"])
 def test_an_entry_point_answered_by_its_name_alone_takes_its_article_in_the_plan(answer):
     plan = first_round("Patients book appointments online", force_plan=True, answers={"q_interface": answer})

@@ -260,7 +260,9 @@ def _title(requirement: str, zh: bool) -> str:
 def _a_name(word: str, text: str) -> bool:
     """Whether `text` writes `word` as a product's name ("Slack", "WhatsApp"), which takes no article as "the website"
     does: a capital it keeps mid-sentence, then small letters (not an acronym such as "REST API")."""
-    return word[:1].isupper() and word[1:2].islower() and mid_sentence(word, text) == word
+    # every word of it: "Google Sheets" is a name, "Slack bot" a bot named by one ("the Slack bot")
+    return (all(w[:1].isupper() for w in word.split()) and word[1:2].islower()
+            and mid_sentence(word, text) == word)
 
 
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.

@@ -146,7 +146,8 @@ _RECORD_TIMES = (
     # How soon someone must act on a thing, a rule of the work ("pays them within 30 days", "replies to each
     # ticket in 2 days"): the verb of the work stands before it, not one of finishing the project ("live in 2 weeks").
     re.compile(rf"\b(?:pay|paid|reply|replies|replied|respond|answer|approve|review|process|refund|resolve|confirm|"
-               rf"acknowledge|handle|fix|return|reimburse|contact|call)(?:s|es|ed|ing)?\b"
+               rf"acknowledge|handle|fix|return|reimburse|contact|call|grade|mark|assess|evaluate|score|inspect|"
+               rf"deliver|dispatch|collect|visit|repair|clean|treat|ship|send|sign|check)(?:s|es|ed|d|ing)?\b"
                rf"(?:\s+(?!(?:in|within|and|but|then|so|must|should|will|be|go|live|ready|done)\b)[\w'-]+){{0,4}}\s+"
                rf"(?:in|within)\s+{_COUNT_EN}\s+(?:business\s+|working\s+)?(?:days?|weeks?|months?|hours?)\b",
                re.IGNORECASE),
