@@ -799,6 +799,12 @@ def test_the_clauses_after_a_colon_are_scope_items_of_their_own():
         "a rota tool for a small cafe", "baristas swap shifts", "the owner approves each swap"], plan.scope
 
 
+def test_a_plan_is_titled_by_the_thing_before_a_colon_not_by_how_it_is_used():
+    plan = first_round("We need a rota tool for a small cafe: baristas swap shifts, the owner approves each swap.",
+                       force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == "# Implementation Plan: A rota tool for a small cafe"
+
+
 @pytest.mark.parametrize("requirement, item, users", [
     ("The front desk needs a tool to check guests in and out.", "a tool for the front desk to check guests in and out",
      "for the front desk"),

@@ -247,6 +247,8 @@ def _title(requirement: str, zh: bool) -> str:
     first = _deliverables(requirement, zh)[0]
     start = summary.find(first)
     wanted = _without_load(summary[start:] if start > 0 else summary if start == 0 else first, zh)
+    if start >= 0 and re.match(r"\s*[:：]", summary[start + len(first):]):
+        wanted = _without_load(first, zh)  # what the colon leads on to is how it is used, not its name
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
     # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
