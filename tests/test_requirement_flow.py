@@ -664,6 +664,7 @@ def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
     "我们是一个五人的设计团队，想做一个素材管理工具",
     "I want to track my reading list on my phone",  # the asker does it themselves
     "帮我做个记账小工具，我和老婆两个人用，每月看一下支出分类",  # the asker and who they name
+    "I need a simple app to remind me which of my 30 houseplants need watering",  # for the asker's own things
 ])
 def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}

@@ -520,6 +520,9 @@ _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:pers
                        # the asker wants to do it themselves ("I want to track my reading"), not to have it made
                        r"\b(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
                        r"(?!(?:build|make|create|have|get|develop|add|set\s+up|write)\b)[a-z]+|"
+                       # a thing wished for to do something with the asker's own ("an app to track which of my plants …")
+                       r"\b(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)\b[^.;!?]*?\bto\s+[a-z]+(?:\s+[a-z]+){0,3}?"
+                       r"\s+(?:my|our)\s|"
                        + _ASKER_GROUP_EN.pattern, re.IGNORECASE)
 _MANY = re.compile(rf"我们|咱们|内部|{_WITH_ZH}|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
                    r"company|business|shop|store)\b", re.IGNORECASE)
