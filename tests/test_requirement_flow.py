@@ -493,6 +493,59 @@ def test_a_noun_that_qualifies_another_is_not_taken_for_a_role(requirement, word
     assert word not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("Our dojo wants trainees to book sparring slots from the app", "trainees"),
+    ("The school needs guardians to sign consent forms online", "guardians"),
+])
+def test_whom_the_asker_wants_to_do_a_thing_is_a_role(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+def test_a_team_the_requirement_gives_the_article_keeps_it_in_the_plan():
+    goal = first_round("The support team needs a page that lists open tickets", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the support team.", goal
+
+
+@pytest.mark.parametrize("requirement, roles", [
+    ("宠物店想做个预约洗澡的小程序，主人选时间段，店员确认后提醒主人", "面向主人、店员"),  # jieba cuts 主/人选
+    ("做一个门诊叫号屏，护士确认后通知病人", "面向护士、病人"),  # who is told is not 通知病人
+])
+def test_a_person_told_or_misread_by_jieba_is_named_as_written(requirement, roles):
+    goal = first_round(requirement, force_plan=True).stages[0].goal
+    assert goal.endswith(roles + "。"), goal
+
+
+def test_a_visitor_log_tool_is_not_used_by_its_visitors():
+    goal = first_round("小区物业前台需要一个访客登记工具，保安在门岗扫码放行", force_plan=True).stages[1].goal
+    assert "访客" not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("Members pause their subscription in the app; only the manager can unpause it.", "only the manager can unpause it"),
+    ("A fleet page where drivers log fuel; only dispatchers may retire a van", "only dispatchers may retire a van"),
+])
+def test_any_act_kept_to_some_is_the_access_rule_not_asked(requirement, rule):
+    assert "q_security" not in {q.id for q in first_round(requirement).questions}
+    assert f"Access rules respected: {rule}" in first_round(requirement, force_plan=True).stages[2].success_criteria
+
+
+@pytest.mark.parametrize("requirement, word", [
+    ("会员订单导出成表格，店长每周核对", "会员"),  # a clause opening with whose records, then what is done to them
+    ("A kiosk where reception registers visitors", "visitors"),  # whom a verb acts on
+    ("Clerks print the five newest invoices for each tenant", "tenant"),  # what is counted out
+])
+def test_people_the_tool_handles_are_not_taken_for_its_users(requirement, word):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert word not in goal, goal
+
+
+@pytest.mark.parametrize("requirement", ["A page that shows the last 20 orders of the month, for accountants",
+                                         "做一个看板显示最近10条订单，财务查看"])
+def test_a_count_that_picks_which_records_to_show_is_not_the_load(requirement):
+    assert "q_scale" in {q.id for q in first_round(requirement).questions}
+
+
 @pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧",
                                          "做一个小程序", "帮我做个系统", "need an app for invoices"])  # a bare kind of software
 def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
@@ -611,6 +664,7 @@ def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
     "我们是一个五人的设计团队，想做一个素材管理工具",
     "I want to track my reading list on my phone",  # the asker does it themselves
     "帮我做个记账小工具，我和老婆两个人用，每月看一下支出分类",  # the asker and who they name
+    "I need a simple app to remind me which of my 30 houseplants need watering",  # for the asker's own things
 ])
 def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -740,6 +794,30 @@ def test_an_act_kept_to_some_is_the_access_rule_verified_not_a_sign_in_assumed(r
     assert any(c.endswith(rule) for c in plan.stages[2].success_criteria), plan.stages[2].success_criteria
 
 
+def test_the_clauses_after_a_colon_are_scope_items_of_their_own():
+    plan = first_round("We need a rota tool for a small cafe: baristas swap shifts, the owner approves each swap.")
+    assert [item.removeprefix("Deliver: ") for item in plan.scope[:3]] == [
+        "a rota tool for a small cafe", "baristas swap shifts", "the owner approves each swap"], plan.scope
+
+
+def test_a_plan_is_titled_by_the_thing_before_a_colon_not_by_how_it_is_used():
+    plan = first_round("We need a rota tool for a small cafe: baristas swap shifts, the owner approves each swap.",
+                       force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == "# Implementation Plan: A rota tool for a small cafe"
+
+
+@pytest.mark.parametrize("requirement, item, users", [
+    ("The front desk needs a tool to check guests in and out.", "a tool for the front desk to check guests in and out",
+     "for the front desk"),
+    ("The head chef wants a board that shows today's orders", "a board for the head chef that shows today's orders",
+     "for the head chef"),
+])
+def test_a_thing_a_role_needs_is_delivered_as_made_for_them(requirement, item, users):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == f"Deliver: {item}", plan.scope
+    assert users in plan.stages[0].goal, plan.stages[0].goal
+
+
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
     scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
                         "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope
@@ -859,6 +937,38 @@ def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requ
 def test_the_store_an_answer_names_is_woven_in_by_its_name_alone(requirement, answer, task):
     plan = first_round(requirement, force_plan=True, answers={"q_data_store": answer})
     assert task in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("Vets need a booking tool: pet owners book online, vets see the day's visits.", "Expose it through the web page"),
+    ("做个驾校约车系统，学员网上约车，教练看当天的安排", "通过网页对外提供"),
+])
+def test_a_requirement_used_online_is_not_asked_its_entry_point_and_plans_a_web_page(requirement, entry):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    assert entry in first_round(requirement, force_plan=True).stages[1].tasks
+
+
+@pytest.mark.parametrize("answer, task", [
+    ("Website", "Expose it through the website"),  # a common noun's sentence capital
+    ("Online", "Expose it through the web page"),
+    ("Telegram", "Expose it through Telegram"),  # a product's name keeps its capital
+])
+def test_an_entry_point_answered_with_a_capital_reads_as_the_plan_names_it(answer, task):
+    plan = first_round("Members reserve squash courts", force_plan=True, answers={"q_interface": answer})
+    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+def test_a_thing_named_after_a_product_takes_its_article():
+    tasks = first_round("A Discord bot that posts the weekly raid roster", force_plan=True).stages[1].tasks
+    assert "Expose it through the Discord bot" in tasks, tasks
+
+
+@pytest.mark.parametrize("requirement", ["Pupils upload lab reports, tutors mark them within 3 days",
+                                         "Residents book a bulky-waste pickup, crews collect it within 2 weeks"])
+def test_how_soon_the_work_is_done_is_no_deadline_and_stays_in_scope(requirement):
+    plan = first_round(requirement)
+    assert "q_deadline" in {q.id for q in plan.questions}
+    assert len([item for item in plan.scope if item.startswith("Deliver:")]) == 2, plan.scope
 
 
 @pytest.mark.parametrize("answer", ["web page", "a mobile app"])
@@ -1038,6 +1148,20 @@ def test_normalize_reply():
 @pytest.mark.parametrize("said", ["???", "...", " - ", "？？", "……"])
 def test_an_answer_that_says_nothing_keeps_the_default_instead_of_entering_the_plan(said):
     assert normalize_reply({"q_users": said, "q_store": "sqlite"}, QUESTIONS) == ({"q_store": "sqlite"}, {"q_users"})
+
+
+@pytest.mark.parametrize("date", ["April 30", "by the 1st of June", "2026-09-01", "下周三之前", "6月20日"])
+def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_access_rule(date):
+    asked = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
+    assert normalize_reply({"q_deadline": "", "q_security": date}, asked) == ({"q_deadline": date}, {"q_security"})
+    assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
+
+
+def test_answers_typed_one_question_late_go_to_the_questions_they_answer():
+    asked = [{"id": i, "blocking": False} for i in ("q_data_store", "q_deadline", "q_scale", "q_security")]
+    reply = {"q_data_store": "用MySQL", "q_deadline": "", "q_scale": "下个月15号", "q_security": "每天大概300单"}
+    assert normalize_reply(reply, asked) == (
+        {"q_data_store": "用MySQL", "q_deadline": "下个月15号", "q_scale": "每天大概300单"}, {"q_security"})
 
 
 @pytest.mark.parametrize("requirement, unsure", [

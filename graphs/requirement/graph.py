@@ -33,7 +33,7 @@ from graphs.requirement import offline as _offline  # noqa: F401  registers the 
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
-from graphs.requirement.topics import TOPICS, declines, is_chinese
+from graphs.requirement.topics import TOPICS, belongs_to, declines, is_chinese
 from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
@@ -221,6 +221,7 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
     answered: dict[str, str] = {}
     defaulted: set[str] = set()
     stray: list[str] = []
+    misplaced: dict[str, str] = {}  # topic id -> an answer to it typed into another question
     for key, value in reply.items():
         text = "" if value is None else str(value).strip()
         if str(key) not in ids:
@@ -231,8 +232,18 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
             # "???", "...", "-": nothing said; the question keeps its fallback instead of a plan that
             # reads "Data store: ???"; a bare "no" to "Is there a deadline?" means what the fallback says.
             defaulted.add(str(key))
+        elif other := belongs_to(str(key), text):
+            # A date typed into another question ("March 15" for the access rules) answers when it is due, a count
+            # the load, not that question: it goes to its own when that is asked too, and the question keeps its
+            # fallback.
+            defaulted.add(str(key))
+            misplaced.setdefault(other, text)
         else:
             answered[str(key)] = text[:4000]
+    for other, text in misplaced.items():
+        if other in ids and other not in answered:
+            answered[other] = text
+            defaulted.discard(other)
     if not answered and not defaulted:
         if stray:  # ids the client got wrong: keep the words, apply them like a free-text reply
             return normalize_reply("\n".join(stray), questions)

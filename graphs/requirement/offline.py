@@ -16,7 +16,7 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
-from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role
+from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        is_chinese, names_no_purpose)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
@@ -33,7 +33,7 @@ def _summary(requirement: str) -> str:
 _CLAUSE_END = re.compile(r"[，；。！？\n]+")
 # English: sentences and semicolons end a clause; a comma only where a new subject follows (below).
 _EN_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
-_EN_COMMA = re.compile(r",\s+(?:(?:and|while|but|then|so)\s+)?")
+_EN_COMMA = re.compile(r"[,:]\s+(?:(?:and|while|but|then|so)\s+)?")  # a colon that a role follows too ("…: patients book online")
 
 
 def _en_clauses(text: str) -> list[str]:
@@ -169,8 +169,28 @@ _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
 
 
+# A role that wishes for a thing ("The front desk needs a tool to check guests in"): the thing, for them.
+_EN_ROLE_WISHES = re.compile(r"^(?P<who>(?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:needs?|wants?|requires?|would like)\s+"
+                             r"(?P<thing>(?:a|an|some|one)\s+.{3,})$", re.IGNORECASE)
+# Where a thing's name ends and what it is for begins ("a tool | to check guests in").
+_EN_PURPOSE = re.compile(r"\s+(?=(?:to|that|which|where|so)\s)", re.IGNORECASE)
+
+
+def _for_role(clause: str) -> str | None:
+    """A thing a role wishes for, as the thing made for them: "The front desk needs a tool to check guests in" →
+    "a tool for the front desk to check guests in"; else None."""
+    wish = _EN_ROLE_WISHES.match(clause.strip())
+    if wish is None or not opens_with_role(wish.group("who")):
+        return None
+    who, thing = mid_sentence(wish.group("who"), clause), wish.group("thing")
+    name, *purpose = _EN_PURPOSE.split(thing, maxsplit=1)
+    return " ".join([name, "for", who, *purpose])
+
+
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
+    if not zh and (for_role := _for_role(clause)):
+        return for_role
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
     if wish is None and zh and (org := _ZH_ORG_WISHES.match(clause.strip())) and not named_roles(org.group("owner")):
         wish = org
@@ -227,6 +247,8 @@ def _title(requirement: str, zh: bool) -> str:
     first = _deliverables(requirement, zh)[0]
     start = summary.find(first)
     wanted = _without_load(summary[start:] if start > 0 else summary if start == 0 else first, zh)
+    if start >= 0 and re.match(r"\s*[:：]", summary[start + len(first):]):
+        wanted = _without_load(first, zh)  # what the colon leads on to is how it is used, not its name
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
     # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
@@ -240,7 +262,9 @@ def _title(requirement: str, zh: bool) -> str:
 def _a_name(word: str, text: str) -> bool:
     """Whether `text` writes `word` as a product's name ("Slack", "WhatsApp"), which takes no article as "the website"
     does: a capital it keeps mid-sentence, then small letters (not an acronym such as "REST API")."""
-    return word[:1].isupper() and word[1:2].islower() and mid_sentence(word, text) == word
+    # every word of it: "Google Sheets" is a name, "Slack bot" a bot named by one ("the Slack bot")
+    return (all(w[:1].isupper() for w in word.split()) and word[1:2].islower()
+            and mid_sentence(word, text) == word)
 
 
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.
@@ -316,6 +340,20 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
                       r"[\s。！!.…]*$", re.IGNORECASE)
 
 
+def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
+    """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
+    page" for "online"); a word that only says where counts when nothing else names the thing ("book online in the app")."""
+    words = find_keywords(requirement, topic.keywords)
+    named = [w for w in words if topic.thing_named(w, zh) is None] or words[:1]
+    things: list[str] = []
+    for word in named:
+        said = word if _a_name(word, requirement) else topic.text(topic.named_as, zh).format(
+            mid_sentence(topic.thing_named(word, zh) or word, requirement))
+        if said not in things:
+            things.append(said)
+    return things
+
+
 def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
     """Whether an answer opens with one of the things the topic names, written with a capital ("Postgres", "Slack",
     "Excel"): a name's capital, which the plan keeps though the answer's first word has it too."""
@@ -323,7 +361,8 @@ def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
         return False
     first = re.match(r"\s*([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)", _USING.sub("", answer))
     return (first is not None and first.group(1)[:1].isupper()
-            and any(find_keywords(word, topic.keywords) == [word] for word in (first.group(1), first.group(1).split()[0])))
+            and any(find_keywords(word, topic.keywords) == [word] and topic.names_a_product(word)
+                    for word in (first.group(1), first.group(1).split()[0])))
 
 
 def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
@@ -332,9 +371,9 @@ def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
     page"); else None. A capital it opens with may be a name's ("Slack"): such an answer is left as it is."""
     bare = re.sub(r"^(?:a|an|the)\s+", "", _USING.sub("", answer).strip().rstrip(".!"), flags=re.IGNORECASE)
     named = find_keywords(bare, topic.keywords)
-    if not bare[:1].islower() or not named or named[0] != bare:
+    if not named or named[0] != bare or topic.names_a_product(bare):
         return None
-    return topic.text(topic.named_as, zh).format(bare)
+    return topic.text(topic.named_as, zh).format(topic.thing_named(bare, zh) or mid_sentence(bare))
 
 
 @offline_composer(RequirementPlan)
@@ -377,7 +416,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 open_topics.append(topic)
             continue  # else the requirement says what it must do
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
-            stated_value[topic.id] = ("、" if zh else ", ").join(roles)
+            stated_value[topic.id] = ("、" if zh else ", ").join(with_its_article(role, described) for role in roles)
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"
@@ -385,10 +424,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
-            if topic.keywords_name_it and (named := find_keywords(requirement, topic.keywords)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(
-                    w if _a_name(w, requirement) else topic.text(topic.named_as, zh).format(mid_sentence(w, requirement))
-                    for w in named)
+            if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)):
+                stated_value[topic.id] = ("、" if zh else ", ").join(named)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue

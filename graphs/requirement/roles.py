@@ -89,6 +89,11 @@ def _zh_department(word: str) -> bool:
 _ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该此][个位名家台套种条份]?")
 
 
+# Verbs whose object is a person told or reached: never part of that person's name.
+_ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促", "催", "回复", "邀请", "推送给", "发给", "转给", "短信",
+             "打电话给", "呼叫", "叫号"}
+
+
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
     """The role that begins at tokens[start] ("维修 师傅", "审批 人", "学生 家长"), and where it ends; else None.
 
@@ -99,8 +104,9 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         if any(word in _ZH_AND or word in _ZH_BEFORE or word in _ZH_MODALS or word in _ZH_OPENERS or word == "的"
                for word in words):
             return None
-        # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier.
-        if any(len(word) < 2 or not CJK.search(word) for word in words[:-1]):
+        # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier;
+        # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
+        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
@@ -136,6 +142,11 @@ def _zh_words(clause: str) -> list[str]:
         if (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and CJK.search(words[-1])
                 and CJK.search(token[1:]) and jieba.get_FREQ(token) is None):
             words += [token[0], token[1:]]
+        elif (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and len(words[-1]) == 1
+              and CJK.search(words[-1]) and jieba.get_FREQ(words[-1] + token[0]) and CJK.search(token[1:])):
+            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
+            words[-1] += token[0]
+            words.append(token[1:])
         else:
             words.append(token)
     return words
@@ -200,6 +211,8 @@ _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "e
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}
+_EN_WANTS = {"want", "wants", "need", "needs", "require", "requires", "expect", "expects", "ask", "asks", "remind",
+             "reminds", "invite", "invites"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
 _EN_GROUPS = {"staff", "team", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
 
@@ -299,6 +312,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
     for i, word in enumerate(words):
         lower = word.lower()
         opens = i == 0 or not word[0].isalnum()  # the start of the text or of a clause
+        # "for each customer", "for every order" say how it is counted out, not whom it is for
+        if lower == "for" and i + 1 < len(words) and words[i + 1].lower() in {"each", "every", "per"}:
+            continue
         if opens or lower in _EN_BEFORE or lower in _EN_AND:
             start = past_pointers(i if i == 0 else i + 1)
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
@@ -308,6 +324,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
+                found.append((start, role[1], role[0]))
+        # Whom someone wants to do a thing does it ("Our gym wants members to freeze …", "needs drivers to log …").
+        if lower in _EN_WANTS and (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
+            if role[1] < len(words) and words[role[1]].lower() == "to":
                 found.append((start, role[1], role[0]))
         # The subject of a modal is every content word before it ("customer support agents can …"),
         # unless the modal is passive ("orders can be exported": the orders do nothing).
@@ -360,6 +380,11 @@ _EN_DETERMINERS = {"a", "an", "the", "each", "every", "any", "one", "this", "tha
 _ZH_RECORDS = {"记录", "档案", "台账", "清单", "列表", "报表", "日志", "明细", "单", "表", "登记", "统计"}
 
 
+# Verbs of what is done to records and documents ("订单导出", "工资发放", "房卡丢失"): the noun before one is the thing.
+_ZH_DONE_TO_RECORDS = {"导出", "导入", "打印", "备份", "同步", "归档", "汇总", "统计", "生成", "下载", "上传", "删除", "丢失",
+                       "发放", "推送", "展示", "显示", "存档", "过期", "到期", "作废", "补办", "更新", "录入"}
+
+
 def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
     """Whether tokens[at] is the first word of its clause, past the words that open one ("然后", "如果")."""
     before = at - 1
@@ -375,14 +400,16 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
     if after == "的" or (tag.startswith("v") and then in _ZH_RECORDS):  # a record of what is done with the person
         return True
+    if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n"):  # a thing named by its record ("访客登记工具")
+        return True
     if not tag.startswith("n") or _zh_role(after):
         return False
     if not _zh_opens_clause(tokens, at):
         return True  # "查看客户订单": an object's qualifier
     # The clause's subject: jieba tags many verbs as nouns ("老师 布置 作业", "店员 盘点 库存", "维修工 上门"),
-    # so the noun after it is a thing only when a modal follows the two, or a record's name ("客户订单可以导出",
-    # "客户订单列表").
-    return then in _ZH_MODALS or then in _ZH_RECORDS
+    # so the noun after it is a thing only when a modal follows the two, a record's name, or a verb of what is done
+    # to records, which a person does not undergo ("客户订单可以导出", "客户订单列表", "客户订单导出成Excel").
+    return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS
 
 
 def _modifies_noun(word: str, text: str) -> bool:
@@ -408,6 +435,38 @@ def _modifies_noun(word: str, text: str) -> bool:
     return bool(places) and all(qualifies(place) for place in places)
 
 
+def _acted_on(word: str, text: str) -> bool:
+    """Whether an English role word stands everywhere as what a verb acts on ("check guests in", "register the
+    visitors") or what is counted out ("for each customer"): the verb's word, lower-case and no word of the sentence's frame, comes right before it or its
+    determiner. Those people are what the tool handles, not who uses it; "for guests", "to customers" serve them."""
+    if is_chinese(text):
+        return False
+    places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
+
+    def after_a_verb(place: re.Match[str]) -> bool:
+        before = re.findall(r"[A-Za-z0-9'-]+|[^\sA-Za-z0-9'-]", text[:place.start()])
+        pointers = []
+        while before and (before[-1][0].isdigit() or before[-1].lower() in _EN_DETERMINERS | _EN_NUMBERS | {"all"}):
+            pointers.append(before.pop().lower())
+        verb = before[-1] if before else ""
+        if verb.lower() == "per" or (verb.lower() == "for" and {"each", "every"} & set(pointers)):
+            return True  # counted out ("the last orders for each customer", "per customer"), not served
+        # The people handled as a group ("check guests in"); one picked by "a" may yet act ("pick a doctor").
+        return (_plural(word) and verb[:1].islower() and _content(verb) and not _en_role(verb)
+                and verb.lower() not in _EN_MODALS | _EN_BEFORE | _EN_AND)
+    return bool(places) and all(after_a_verb(place) for place in places)
+
+
+def with_its_article(role: str, text: str) -> str:
+    """An English role in the singular as a sentence of the plan names it: with the "the" the requirement gives it
+    ("for the front desk", "for the HR team"), which a bare singular lacks ("for front desk"); a plural or a role
+    written without one ("for HR") stays as it is."""
+    if is_chinese(text) or _plural(role.split()[-1]):
+        return role
+    written = re.search(rf"\b(the|this|our|my)\s+{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
+    return f"the {role}" if written else role
+
+
 def named_roles(text: str) -> list[str]:
     """The roles `text` names, in reading order, each once and as written, with its qualifier
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
@@ -430,7 +489,7 @@ def named_roles(text: str) -> list[str]:
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
         if (word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
-                and not _not_a_user(word, text) and not _modifies_noun(word, text)):
+                and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)):
             roles.append(word)
     return roles
 
@@ -461,6 +520,9 @@ _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:pers
                        # the asker wants to do it themselves ("I want to track my reading"), not to have it made
                        r"\b(?:I|we)\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
                        r"(?!(?:build|make|create|have|get|develop|add|set\s+up|write)\b)[a-z]+|"
+                       # a thing wished for to do something with the asker's own ("an app to track which of my plants …")
+                       r"\b(?:I|we)\s+(?:need|want|would\s+like|'d\s+like)\b[^.;!?]*?\bto\s+[a-z]+(?:\s+[a-z]+){0,3}?"
+                       r"\s+(?:my|our)\s|"
                        + _ASKER_GROUP_EN.pattern, re.IGNORECASE)
 _MANY = re.compile(rf"我们|咱们|内部|{_WITH_ZH}|\b(?:we|us|our|ourselves|internal|team|family|household|group|club|class|office|"
                    r"company|business|shop|store)\b", re.IGNORECASE)

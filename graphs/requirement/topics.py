@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from core.language import language_of
+from core.language import CJK, language_of
 
 
 def is_chinese(text: str) -> bool:
@@ -36,6 +36,9 @@ class Topic:
     keywords_name_it: bool = False
     # How the plan's sentences put a named word (en, zh): "the website", not "use website".
     named_as: tuple[str, str] = ("{}", "{}")
+    # Words that settle the topic by saying where, not naming the thing ("book online", 网上预约): the thing the plan
+    # names instead, as (word, (en, zh)) — "through the web page", never "through the online".
+    said_of: tuple[tuple[str, tuple[str, str]], ...] = ()
     # Shapes of an answer no word list holds ("by the end of March", "下周五之前", "50 shops", "3个人"):
     # found in the requirement or the answers, they settle the topic as a keyword does.
     patterns: tuple[re.Pattern[str], ...] = ()
@@ -73,6 +76,15 @@ class Topic:
 
     def text(self, pair: tuple[str, str], zh: bool) -> str:
         return pair[1] if zh else pair[0]
+
+    def names_a_product(self, word: str) -> bool:
+        """Whether `word` is one of the topic's things that the catalogue writes as a product's name ("Slack",
+        "Postgres"), whose capital an answer keeps; "Website" typed as an answer is a common noun's sentence capital."""
+        return any(keyword.lower() == word.lower() and keyword != keyword.lower() for keyword in self.keywords)
+
+    def thing_named(self, word: str, zh: bool) -> str | None:
+        """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
+        return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
     def fallback_text(self, zh: bool, has_repository: bool) -> str:
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
@@ -134,7 +146,8 @@ _RECORD_TIMES = (
     # How soon someone must act on a thing, a rule of the work ("pays them within 30 days", "replies to each
     # ticket in 2 days"): the verb of the work stands before it, not one of finishing the project ("live in 2 weeks").
     re.compile(rf"\b(?:pay|paid|reply|replies|replied|respond|answer|approve|review|process|refund|resolve|confirm|"
-               rf"acknowledge|handle|fix|return|reimburse|contact|call)(?:s|es|ed|ing)?\b"
+               rf"acknowledge|handle|fix|return|reimburse|contact|call|grade|mark|assess|evaluate|score|inspect|"
+               rf"deliver|dispatch|collect|visit|repair|clean|treat|ship|send|sign|check)(?:s|es|ed|d|ing)?\b"
                rf"(?:\s+(?!(?:in|within|and|but|then|so|must|should|will|be|go|live|ready|done)\b)[\w'-]+){{0,4}}\s+"
                rf"(?:in|within)\s+{_COUNT_EN}\s+(?:business\s+|working\s+)?(?:days?|weeks?|months?|hours?)\b",
                re.IGNORECASE),
@@ -191,6 +204,14 @@ _SCALE_PATTERNS = (
                rf"{_COUNTED_ZH}\s*左右"),
 )
 
+# A count that picks which records to show, not how many there are ("the last 3 orders", "top 10 products",
+# "最近5条订单", "前10名"): what it covers settles no load.
+_RECORD_COUNTS = (
+    re.compile(r"\b(?:last|latest|first|top|bottom|next|previous|past|recent|newest|oldest)\s+\d[\d,]*\s+[a-z][\w-]*",
+               re.IGNORECASE),
+    re.compile(rf"(?:最近|最新|最后|前|后|近)\s*{_COUNT_ZH}\s*(?:条|个|笔|单|名|位|次|件|张)[\u4e00-\u9fff]{{0,4}}"),
+)
+
 # A law or standard it must meet is an access rule: "must comply with HIPAA", "GDPR-compliant", "需要符合等保三级要求".
 # Unlike who may do what, it is nothing to build by itself: a clause saying only this is no scope item.
 COMPLIANCE_PATTERNS = (
@@ -202,19 +223,18 @@ _ACCESS_PATTERNS = (
     # Who alone may see or change it is an access rule: "only HR staff may see salaries", "只有店长能修改价格".
     # Any act kept to some ("only the front desk can cancel a booking"), not using it at all ("only 3 people can use
     # it" is the team's size).
-    re.compile(r"\bonly\s+(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to)\s+(?:see|view|access|read|edit|"
-               r"change|modify|approve|delete|cancel|refund|export|download|publish|close|reopen|assign|reassign|create|"
-               r"add|remove|update|manage|confirm|reject|override|unlock|reset|archive|restore|sign\s+off|"
-               # what is given or undone for money or time ("only the duty manager can give refunds")
-               r"give|grant|issue|void|waive|process|move|reschedule)\b",
-               re.IGNORECASE),
+    # Whatever the act ("only the manager can unfreeze it"), but using it, being or having (a count of who uses it).
+    re.compile(r"\bonly\s+(?!\d)(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to|is allowed to)\s+"
+               r"(?!(?:use|be|have|get|log\s+in|sign\s+in|see\s+it|access\s+it)\b)[a-z]+", re.IGNORECASE),
     *COMPLIANCE_PATTERNS,
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
                r"调整|看|见|改|删|退)"),  # the longer verb first
 )
 
-_DB = ("postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "redis", "dynamodb",
-       "elasticsearch", "cassandra", "clickhouse", "oracle", "sql server", "bigquery", "qdrant")
+# A product's name is written here with its capitals, a common noun in small letters ("website"): how an answer
+# that opens with a capital is set in the plan ("through Slack", "through the website") — see Topic.names_a_product.
+_DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
+       "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant")
 
 # A thing wanted that names nothing it does ("做个东西", "做一个小程序", "need something for invoices"): a placeholder
 # noun or a bare kind of software, with at most a word of what it is about, and no clause of what it must do
@@ -310,8 +330,8 @@ TOPICS: tuple[Topic, ...] = (
         label=("Data store", "数据存储"),
         blocking=True,
         priority=2,
-        keywords=(*_DB, "database", "object storage", "s3", "in-memory", "no persistence", "flat file", "excel",
-                  "spreadsheet", "google sheets", "飞书表格", "多维表格",
+        keywords=(*_DB, "database", "object storage", "S3", "in-memory", "no persistence", "flat file", "Excel",
+                  "spreadsheet", "Google Sheets", "飞书表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -332,11 +352,14 @@ TOPICS: tuple[Topic, ...] = (
         priority=2,
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
                   "command-line tool", "command line tool", "command line",
-                  "button", "form", "mobile app", "app", "website", "dashboard", "android", "ios", "desktop app",
-                  "chatbot", "bot", "mini program", "wechat", "phone", "phones", "smartphone", "smartphones", "tablet", "tablets", "kiosk", "kiosks", "touchscreen", "slack", "whatsapp", "telegram", "discord",
+                  "button", "form", "mobile app", "app", "website", "dashboard", "Android", "iOS", "desktop app",
+                  "chatbot", "bot", "mini program", "WeChat", "phone", "phones", "smartphone", "smartphones", "tablet",
+                  "tablets", "kiosk", "kiosks", "touchscreen", "Slack", "WhatsApp", "Telegram", "Discord",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
-                  "电脑端", "PC端"),
+                  "电脑端", "PC端",
+                  # used on the web without naming the page ("patients book online", "网上预约")
+                  "online", "在线", "线上", "网上"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
@@ -347,6 +370,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback_new=("Offer it through one interface chosen in Stage 1 (a web page unless the users need another).", "先通过第一阶段选定的一个入口提供（无特别需要时用网页）。"),
         keywords_name_it=True,
         named_as=("the {}", "{}"),
+        said_of=tuple((word, ("web page", "网页")) for word in ("online", "在线", "线上", "网上")),
     ),
     Topic(
         id="q_deadline",
@@ -377,6 +401,7 @@ TOPICS: tuple[Topic, ...] = (
                       "性能指标"),
         query="performance throughput latency concurrent load qps 并发 吞吐 性能",
         patterns=_SCALE_PATTERNS,
+        not_in=_RECORD_COUNTS,
         question=("What load must it handle (users, requests per second, data volume)?",
                   "需要承载多大的负载（用户数、每秒请求数、数据量）？"),
         why=("Decides whether performance work and load tests belong in the plan.", "决定计划中是否需要性能优化与压测。"),
@@ -417,6 +442,47 @@ def declines(topic_id: str, answer: str) -> bool:
     topic = TOPICS_BY_ID.get(topic_id)
     return (topic is not None and not topic.none_is_an_answer
             and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO)  # "n/a" → "na"
+
+
+# A date or a day said alone ("March 15", "15th of May", "2026-03-15", "next Friday", "3月15日", "下周五"): the answer
+# to when, whichever question it was typed into.
+_DAY_EN = rf"(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})"
+_DATE_ALONE = re.compile(
+    rf"(?:(?:by|before|on|until|till|due|no later than)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
+    rf"(?:{_DAY_EN}|(?:{_MONTHS})|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|"
+    rf"(?:(?:next|this)\s+)?(?:{_DAYS}|week|month|quarter|year)|q[1-4]|tomorrow)(?:,?\s+\d{{4}})?|"
+    rf"(?:\d{{4}}\s*年\s*)?{_COUNT_ZH}\s*月(?:\s*{_COUNT_ZH}\s*[日号])?(?:份|底|初|中)?|(?:下|本|这)个?(?:周|星期)[一二三四五六日天]|"
+    rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:下|本|这)个?月\s*{_COUNT_ZH}\s*[日号]|(?:年|月|季度)(?:底|末)|明天|后天",
+    re.IGNORECASE)
+
+
+def only_a_date(answer: str) -> bool:
+    """Whether an answer says only a date or a day ("March 15", "by next Friday", "3月15日前"), and so when it is due."""
+    said = re.sub(r"[\s。！!.,，]+$", "", (answer or "").strip())
+    said = re.sub(r"(?:之前|以前|前|截止|上线|完成|交付)$", "", said).strip()
+    return bool(said) and _DATE_ALONE.fullmatch(said) is not None
+
+
+def only_a_load(answer: str) -> bool:
+    """Whether an answer says only how many ("about 200 users", "每天大概200个预约"), and so the load."""
+    said = (answer or "").strip().rstrip("。！!.")
+    shape = TOPICS_BY_ID["q_scale"].shape_in(said)
+    if not shape:
+        return False
+    rest = said.replace(shape, " ")
+    return len(CJK.findall(rest)) <= 3 if is_chinese(said) else len(re.findall(r"[A-Za-z]+", rest)) <= 2
+
+
+# Where an answer typed into another question belongs: a date is when it is due, a count the load. A count said as
+# who uses it or what done means ("200 staff", "handles 500 orders a day") answers those questions too.
+_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")))
+
+
+def belongs_to(topic_id: str, answer: str) -> str | None:
+    """The other catalogue topic an answer to `topic_id` answers instead ("March 15" to the access rules: the
+    deadline), else None."""
+    return next((other for other, says_only, also_answers in _MISPLACED
+                 if other != topic_id and topic_id not in also_answers and says_only(answer)), None)
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
