@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import re
 import tomllib
 from pathlib import Path
 from collections.abc import Iterable
@@ -54,9 +55,22 @@ def catalogue() -> dict[str, dict[str, str]]:
 
 
 def t(key: str, /, locale: str | None = None, **fields: Any) -> str:
+    code = normalize_locale(locale) if locale else current_locale()
     texts = catalogue()[key]
-    text = texts.get(normalize_locale(locale) if locale else current_locale()) or texts[DEFAULT_LOCALE]
-    return text.format(**fields) if fields else text
+    text = texts.get(code) or texts[DEFAULT_LOCALE]
+    if not fields:
+        return text
+    text = text.format(**fields)
+    return _COUNTED_EN.sub(_counted_en, text) if code == "en" else text
+
+
+# "{count} question(s)" in an English sentence: once the count is filled in, "1 question" or "5 questions".
+_COUNTED_EN = re.compile(r"\b(\d+) ((?:[A-Za-z]+ )?[A-Za-z]+)\(s\)")  # "3 verified quote(s)" too
+
+
+def _counted_en(match: re.Match[str]) -> str:
+    number, noun = match.groups()
+    return f"{number} {noun}" if number == "1" else f"{number} {noun}s"
 
 
 def join_items(items: Iterable[str]) -> str:

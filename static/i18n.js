@@ -20,5 +20,8 @@ export function tr(key, fields) {
     console.warn("canvas message missing:", key);
     return key;
   }
-  return fields ? text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name] ?? "") : whole)) : text;
+  if (!fields) return text;
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name] ?? "") : whole));
+  // "{count} problem(s)" once filled in: "1 problem", "3 problems" (core/i18n.py does the same for the server's).
+  return filled.replace(/\b(\d+) ((?:[A-Za-z]+ )?[A-Za-z]+)\(s\)/g, (whole, number, noun) => `${number} ${noun}${number === "1" ? "" : "s"}`);
 }

@@ -33,3 +33,10 @@ def test_the_terminal_calls_a_thread_by_one_word():
     # `ng` says 线程 (ng threads, ng resume <线程>); the canvas says 会话 for the same thing, in its own catalogue.
     said_by_ng = {key: texts["zh"] for key, texts in catalogue().items() if key.startswith("cli.")}
     assert not [key for key, text in said_by_ng.items() if "会话" in text]
+
+
+def test_an_english_count_of_one_takes_the_singular_and_any_other_the_plural():
+    # "5 question(s)" read as an unfinished sentence; the catalogue writes "(s)" and t() settles it.
+    one = t("requirement.round_questions", locale="en", round=1, count=1, blocking=0, clarification=1, max_rounds=3)
+    five = t("requirement.round_questions", locale="en", round=1, count=5, blocking=2, clarification=1, max_rounds=3)
+    assert "1 question," in one and "5 questions," in five and "(s)" not in one + five
