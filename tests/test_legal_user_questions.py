@@ -884,6 +884,40 @@ async def test_being_beaten_up_cites_the_damages_owed_for_an_injury(knowledge):
     assert ("中华人民共和国民法典", "1179") in {(c["law"], c["article"]) for c in _verified(run)[:2]}
 
 
+def test_a_complaint_that_tells_what_the_defendant_did_does_not_name_the_deed_as_the_defendant():
+    fields = extract_fields(TEMPLATES["civil_complaint"], "帮我写一份起诉状，被告骑电动车撞断了我的腿")
+    assert "defendant" not in fields
+
+
+def test_an_iou_where_who_lent_to_whom_is_ambiguous_keeps_the_sum_and_guesses_no_party():
+    # 借 is both to lend and to borrow: "赵敏借周强8千元" says the sum, not who owes it.
+    fields = extract_fields(TEMPLATES["iou"], "写张借条，赵敏借周强8000元")
+    assert fields.get("amount") == "8000元"
+    assert "lender" not in fields and "borrower" not in fields
+
+
+def test_an_iou_borrowed_from_someone_names_the_lender_and_the_borrower():
+    fields = extract_fields(TEMPLATES["iou"], "写张借条，赵敏向周强借了8000元")
+    assert (fields["lender"], fields["borrower"], fields["amount"]) == ("周强", "赵敏", "8000元")
+
+
+def test_a_debt_note_owed_to_the_user_names_the_debtor():
+    fields = extract_fields(TEMPLATES["debt_note"], "帮我写欠条，孙磊欠我两千块装修款")
+    assert fields["debtor"] == "孙磊"
+
+
+async def test_a_user_who_lent_the_money_is_asked_for_their_own_name_as_the_lender(knowledge):
+    llm = FixedIntentLLM(intent="document_draft", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask("帮我写一张借条，我借给陈刚一万元，2027年5月1日前还")
+    lender = [q for q in run.state["pending"] if q["id"] == "lender"]
+    assert lender and lender[0]["question"] == t("legal.ask_own_field", label=t("legal.field_iou_lender"))
+
+
+def test_a_user_who_says_their_name_and_lent_the_money_is_the_lender():
+    fields = extract_fields(TEMPLATES["iou"], "我叫黄丽，帮我写张借条，我借给陈刚一万元")
+    assert (fields["lender"], fields["borrower"]) == ("黄丽", "陈刚")
+
+
 async def test_an_english_collision_told_as_a_car_hit_me_is_answered_with_the_traffic_articles(knowledge):
     run = await GraphRunner(knowledge).ask("A truck hit me on my bike at a crossing, who pays?")
     assert ("中华人民共和国道路交通安全法", "76") in {(c["law"], c["article"]) for c in _verified(run)}
