@@ -943,3 +943,14 @@ async def test_a_spouses_wages_at_a_divorce_are_answered_as_the_couples_property
 async def test_a_failed_cosmetic_surgery_is_answered_with_the_medical_liability_articles(knowledge):
     run = await GraphRunner(knowledge).ask("在美容院割的双眼皮一大一小，能找他们赔吗")
     assert ("中华人民共和国民法典", "1218") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_an_english_worker_whose_boss_has_not_paid_them_is_answered_with_the_wage_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("My employer hasn't paid me since October, what can I do?")
+    cited = {(c["law"], c["article"]) for c in _verified(run)}
+    assert cited & {("中华人民共和国劳动合同法", "30"), ("中华人民共和国劳动合同法", "38")}, cited
+
+
+async def test_an_english_question_about_a_falling_tree_cites_the_tree_article(knowledge):
+    run = await GraphRunner(knowledge).ask("A branch from the tree in our compound fell on my head")
+    assert ("中华人民共和国民法典", "1257") in {(c["law"], c["article"]) for c in _verified(run)}
