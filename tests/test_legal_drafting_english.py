@@ -123,3 +123,16 @@ async def test_a_finished_draft_ends_with_a_drafts_disclaimer_not_the_answers_on
     run = await runner.answer("use defaults")
     assert run.answer.rstrip().endswith(t("legal.draft_disclaimer")) and t("legal.disclaimer") not in run.answer
     assert "律师" in t("legal.draft_disclaimer") and "lawyer" in t("legal.draft_disclaimer", locale="en")
+
+
+async def test_an_english_user_who_lent_the_money_is_asked_for_their_own_name_as_the_lender(knowledge):
+    with english():
+        run = await GraphRunner(knowledge).ask("Write an IOU for me: I lent Tom Li 3000 yuan, to be repaid by May 1, 2027")
+        asked = {q["id"]: q["question"] for q in run.state["pending"]}
+        assert asked.get("lender") == t("legal.ask_own_field", label=t("legal.field_iou_lender"))
+    assert "your name" in asked["lender"]
+
+
+def test_an_english_iou_that_says_the_users_name_names_the_lender():
+    fields = extract_fields(TEMPLATES["iou"], "My name is Anna Wu. Draft an IOU: I lent Tom Li 3000 yuan")
+    assert (fields["lender"], fields["borrower"]) == ("Anna Wu", "Tom Li")

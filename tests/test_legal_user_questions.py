@@ -866,3 +866,91 @@ async def test_a_delivery_rider_who_hurt_someone_is_answered_with_the_employers_
     run = await GraphRunner(knowledge).ask(question)
     cited = [(c["law"].removeprefix("中华人民共和国"), c["article"]) for c in _verified(run)]
     assert cited and cited[0] == ("民法典", "1191"), cited  # who one works for answers, not 个人信息保护法 69
+
+
+async def test_a_burglary_is_answered_with_the_theft_article(knowledge):
+    run = await GraphRunner(knowledge).ask("有人撬锁进了我家偷东西")
+    assert ("中华人民共和国刑法", "264") in {(c["law"], c["article"]) for c in _verified(run)[:2]}
+
+
+async def test_a_dismissal_for_pregnancy_cites_the_article_that_forbids_it(knowledge):
+    run = await GraphRunner(knowledge).ask("公司因为我怀孕把我辞退了")
+    cited = {(c["law"], c["article"]) for c in _verified(run)}
+    assert ("中华人民共和国劳动合同法", "42") in cited
+
+
+async def test_being_beaten_up_cites_the_damages_owed_for_an_injury(knowledge):
+    run = await GraphRunner(knowledge).ask("在烧烤店被邻桌的人打了，牙齿掉了两颗，能要他赔多少")
+    assert ("中华人民共和国民法典", "1179") in {(c["law"], c["article"]) for c in _verified(run)[:2]}
+
+
+def test_a_complaint_that_tells_what_the_defendant_did_does_not_name_the_deed_as_the_defendant():
+    fields = extract_fields(TEMPLATES["civil_complaint"], "帮我写一份起诉状，被告骑电动车撞断了我的腿")
+    assert "defendant" not in fields
+
+
+def test_an_iou_where_who_lent_to_whom_is_ambiguous_keeps_the_sum_and_guesses_no_party():
+    # 借 is both to lend and to borrow: "赵敏借周强8千元" says the sum, not who owes it.
+    fields = extract_fields(TEMPLATES["iou"], "写张借条，赵敏借周强8000元")
+    assert fields.get("amount") == "8000元"
+    assert "lender" not in fields and "borrower" not in fields
+
+
+def test_an_iou_borrowed_from_someone_names_the_lender_and_the_borrower():
+    fields = extract_fields(TEMPLATES["iou"], "写张借条，赵敏向周强借了8000元")
+    assert (fields["lender"], fields["borrower"], fields["amount"]) == ("周强", "赵敏", "8000元")
+
+
+def test_a_debt_note_owed_to_the_user_names_the_debtor():
+    fields = extract_fields(TEMPLATES["debt_note"], "帮我写欠条，孙磊欠我两千块装修款")
+    assert fields["debtor"] == "孙磊"
+
+
+async def test_a_user_who_lent_the_money_is_asked_for_their_own_name_as_the_lender(knowledge):
+    llm = FixedIntentLLM(intent="document_draft", category="contract_law", domains=["contract_law"])
+    run = await GraphRunner(knowledge, llm=llm).ask("帮我写一张借条，我借给陈刚一万元，2027年5月1日前还")
+    lender = [q for q in run.state["pending"] if q["id"] == "lender"]
+    assert lender and lender[0]["question"] == t("legal.ask_own_field", label=t("legal.field_iou_lender"))
+
+
+def test_a_user_who_says_their_name_and_lent_the_money_is_the_lender():
+    fields = extract_fields(TEMPLATES["iou"], "我叫黄丽，帮我写张借条，我借给陈刚一万元")
+    assert (fields["lender"], fields["borrower"]) == ("黄丽", "陈刚")
+
+
+async def test_an_english_collision_told_as_a_car_hit_me_is_answered_with_the_traffic_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("A truck hit me on my bike at a crossing, who pays?")
+    assert ("中华人民共和国道路交通安全法", "76") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_hurt_by_another_player_cites_the_rule_on_risky_sports(knowledge):
+    run = await GraphRunner(knowledge).ask("打羽毛球时对方的球拍打到我眼睛了，要他赔吗")
+    assert ("中华人民共和国民法典", "1176") in {(c["law"], c["article"]) for c in _verified(run)[:2]}
+
+
+async def test_a_neighbours_drill_is_answered_as_noise(knowledge):
+    run = await GraphRunner(knowledge).ask("隔壁每天早上六点用冲击钻，根本睡不着")
+    assert ("中华人民共和国民法典", "294") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_a_spouses_wages_at_a_divorce_are_answered_as_the_couples_property_not_as_labour_law(knowledge):
+    run = await GraphRunner(knowledge).ask("老公婚后拿工资买了基金，离婚的时候能分吗")
+    cited = [(c["law"], c["article"]) for c in _verified(run)]
+    assert ("中华人民共和国民法典", "1062") in cited
+    assert not [law for law, _ in cited if "劳动" in law], cited
+
+
+async def test_a_failed_cosmetic_surgery_is_answered_with_the_medical_liability_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("在美容院割的双眼皮一大一小，能找他们赔吗")
+    assert ("中华人民共和国民法典", "1218") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_an_english_worker_whose_boss_has_not_paid_them_is_answered_with_the_wage_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("My employer hasn't paid me since October, what can I do?")
+    cited = {(c["law"], c["article"]) for c in _verified(run)}
+    assert cited & {("中华人民共和国劳动合同法", "30"), ("中华人民共和国劳动合同法", "38")}, cited
+
+
+async def test_an_english_question_about_a_falling_tree_cites_the_tree_article(knowledge):
+    run = await GraphRunner(knowledge).ask("A branch from the tree in our compound fell on my head")
+    assert ("中华人民共和国民法典", "1257") in {(c["law"], c["article"]) for c in _verified(run)}

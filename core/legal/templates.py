@@ -356,6 +356,9 @@ _AMOUNT = r"(?:人民币)?\s*[\d,.]+\s*(?:万元|元|万|块钱|块)|[一二三�
 # What a sum owed or received is for, as people name it (3000元货款, 交来房租).
 _PAYMENT_KINDS = "货款|工程款|借款|租金|房租|押金|定金|订金|工资|劳务费|服务费|装修款|材料款|学费|赔偿款|转让款"
 _REPAY = r"(?:归还|还清|还款|偿还|还)"
+# A party's name said straight after 原告/被告: a person's (two to four characters) or an organisation's, then a pause.
+_PARTY_NAME = (r"((?![\u4e00-\u9fff]*?(?:原告|被告))[\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心|单位|医院|学校)"
+               r"|(?![\u4e00-\u9fff]*?(?:原告|被告))[\u4e00-\u9fff]{2,4})(?=[，,。；;\s]|$)")
 # The same fields said in English ("I lent Zhang San 5000 yuan, to be repaid by March 15, 2027"): a name is
 # capitalised words, a sum in yuan becomes 元 and a date or a length its Chinese form (`in_document_form`).
 _EN_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
@@ -378,6 +381,8 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     # "借给张三五万元": a name of two or more characters first, so 三 stays with 张 and the amount is 五万元.
     "amount": [rf"借给[\u4e00-\u9fff]{{2,4}}?\s*({_AMOUNT})",
                rf"(?:借款金额|欠款金额|金额|借款|借给[^，,。]*?|借了?我?)\s*[:：为是]?\s*({_AMOUNT})",
+               # 向李四借了5万元, 张三借李四5万元: the sum after the other party's name.
+               rf"借了?[\u4e00-\u9fff]{{2,4}}?\s*({_AMOUNT})",
                # 欠赵六3000元, 收到王五交来租金2000元
                rf"(?:欠|收到|交来|付给?)[^，,。]*?({_AMOUNT})",
              rf"({_EN_SUM})"],
@@ -399,6 +404,8 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "lender": [r"(?:出借人|甲方|债权人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})",
                # "张三借给李四五万元": the name that opens a sentence, not the request's words before it.
                r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)借给",
+               # "张三向李四借了5万元": the one borrowed from.
+               r"(?:向|跟|找)((?!我)[\u4e00-\u9fff]{2,4}?)借",
              rf"(?i:lender)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}",
              rf"{_EN_NAME}\s+(?i:lent|loaned)",
              rf"(?i:borrowed)\s+.{{0,30}}?(?i:from)\s+{_EN_RELATION}{_EN_NAME}"],
@@ -407,6 +414,8 @@ FIELD_PATTERNS: dict[str, list[str]] = {
              rf"(?i:owes?)\s+{_EN_RELATION}{_EN_NAME}"],
     "debtor": [r"(?:债务人|欠款人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
                r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)欠[\u4e00-\u9fff]{2,4}?[\d一二三四五六七八九十两]",
+               # "张三欠我3000元": the one who owes the user.
+               r"(?:^|[，,。：:；;\s])((?!我)[\u4e00-\u9fff]{2,4}?)欠了?我(?!们)",
              rf"{_EN_NAME}\s+(?i:owes)"],
     "payer": [r"(?:交款人|付款人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=[，,。\s]|$)",
               r"收到([\u4e00-\u9fff]{2,4}?)(?:交来|支付|付的|给的|的)",
@@ -418,7 +427,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                 rf"(?:交来|支付|付|收到)[^，,。]*?({_PAYMENT_KINDS})"],
     "borrower": [r"(?:借款人|乙方|债务人)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20}?)(?=向|借|[，,。\s]|$)",
                  r"借给([\u4e00-\u9fff]{2,3}?)(?=[\d一二三四五六七八九十两]|人民币)",
-                 r"([\u4e00-\u9fff]{2,4})借(?!给)[\u4e00-\u9fff]{2,4}[\d一二三四五六七八九十两]",
+                 # "张三向李四借了5万元". Not "张三借李四5万元": 借 is to lend and to borrow alike, so who owes
+                 # whom is asked, not guessed.
+                 r"(?:^|[，,。：:；;\s])((?!我)[\u4e00-\u9fff]{2,4}?)(?:向|跟|找)[\u4e00-\u9fff]{2,4}?借",
                  # "李四借我2万": the one who borrowed from the user.
                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff]{2,4}?)(?:向我|跟我|找我)?借了?我",
              rf"(?i:borrower)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}",
@@ -444,8 +455,12 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "use": [r"(?:用途|用于)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,10}?)(?=[，,。；;\s]|$)"],
     "applicant": [r"申请人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
     "respondent": [r"被申请人\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心|单位))"],
-    "plaintiff": [r"原告\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})"],
-    "defendant": [r"被告\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30})"],
+    # A party labelled (原告：张三, 被告为某公司), or a name standing alone after the word (原告张三，被告李四);
+    # not the story that follows it ("被告开车撞伤原告" names no defendant).
+    "plaintiff": [r"原告\s*(?:[:：]|为|是)\s*([\u4e00-\u9fff]{2,8})",
+                  rf"原告{_PARTY_NAME}"],
+    "defendant": [r"被告\s*(?:[:：]|为|是)\s*([\u4e00-\u9fff（）()]{2,30})",
+                  rf"被告{_PARTY_NAME}"],
     "employer": [r"(?:用人单位|甲方|公司名称)\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
     "employee": [r"(?:劳动者|乙方|员工)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})",
              rf"(?i:employee|hire|hiring)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}"],
@@ -498,6 +513,28 @@ def _english_date(value: str) -> date | None:
     return None
 
 
+# Which party the one asking is, by how the request says it ("我借给王五", "I lent Wang Wei", "李四欠我"): that
+# party's name is the user's own, asked for as such ("your name, as the lender"), or read from "我叫李明".
+_USER_IS: dict[str, str] = {
+    "lender": r"我(?:把钱)?借给|(?:借|欠)了?我(?!们)|(?:向|跟|找)我借|(?<![A-Za-z])I\s+(?:lent|loaned)\b|\b(?:borrowed|owes?)\b.{0,40}\bfrom\s+me\b",
+    "borrower": r"我(?:向|跟|找)[\u4e00-\u9fff]{2,4}?借|(?<![A-Za-z])I\s+borrowed\b",
+    "creditor": r"欠了?我(?!们)|\bowes?\s+me\b",
+    "debtor": r"我欠|(?<![A-Za-z])I\s+owe\b",
+    "payee": r"我收到|(?<![A-Za-z])I\s+received\b",
+    "payer": r"我(?:交|付)给|(?<![A-Za-z])I\s+paid\b",
+    "plaintiff": r"我要?(?:起诉|告(?!诉))|(?<![A-Za-z])I\s+(?:want\s+to\s+)?sue\b",
+    "applicant": r"我要?申请",
+}
+_OWN_NAME = re.compile(r"我(?:叫|的名字是|名叫)\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;\s]|$)|本人\s*([\u4e00-\u9fff]{2,4}?)(?=[，,。；;\s]|$)"
+                       rf"|(?i:my\s+name\s+is|I\s+am|I'm)\s+{_EN_NAME}")
+
+
+def user_parties(template: Template, text: str) -> list[str]:
+    """The fields of `template` that are the one asking ("我借给王五…": the lender)."""
+    keys = {f.key for f in template.fields}
+    return [key for key, said in _USER_IS.items() if key in keys and re.search(said, text or "")]
+
+
 def extract_fields(template: Template, text: str, today: date | None = None) -> dict[str, str]:
     """Fields the user's own words already give, by labelled patterns (`申请人：王五`, `月薪五千`…);
     a due date said relative to today (下个月底前还, 年底还清) is written as the date it means."""
@@ -513,6 +550,10 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
                 # 人民币 is the documents' own word before the sum: written once, not twice.
                 values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
                 break
+    own = _OWN_NAME.search(text)
+    if own:  # "我叫李明，我借给王五两万元": the user's own party is named by the user's name
+        for key in user_parties(template, text):
+            values.setdefault(key, next(group for group in own.groups() if group))
     if "term" in keys:
         today = today or date.today()
         # A start and a length ("from 1 March for a year") are the period itself: its two dates, not "1年" alone.

@@ -35,7 +35,7 @@ from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent, settled_by_rules
 from core.legal.statutes import in_chinese_citations, short_excerpt
 from core.legal.terms import expand
-from core.legal.templates import PLACEHOLDER, TEMPLATES, in_document_form, named_document, template_for
+from core.legal.templates import PLACEHOLDER, TEMPLATES, in_document_form, named_document, template_for, user_parties
 from graphs.base import FlowContext
 from graphs.hooks import NodeContext, node
 from graphs.legal import offline as _offline  # noqa: F401  registers the offline composers
@@ -405,15 +405,17 @@ def docx_bytes(markdown: str) -> bytes:
     return buffer.getvalue()
 
 
-def _questions(missing: list[str], template_id: str | None) -> list[dict[str, Any]]:
+def _questions(missing: list[str], template_id: str | None, text: str = "") -> list[dict[str, Any]]:
     if template_id is None:
         # Names in the user's language; an answer of one is read back by `template_for` (its keywords hold both).
         options = [tpl.name for tpl in TEMPLATES.values()]
         return [{"id": "template", "question": t("legal.ask_template", options=join_items(options)),
                  "options": options, "label": t("legal.draft_type_label"), "blocking": True}]
     template = TEMPLATES[template_id]
-    return [{"id": key, "question": t("legal.ask_field", label=template.label(key)), "label": template.label(key),
-             "blocking": True} for key in missing[:3]]
+    # The party the user is ("I lent…": the lender) is asked as the user's own name, not as a stranger's.
+    own = set(user_parties(template, text))
+    return [{"id": key, "question": t("legal.ask_own_field" if key in own else "legal.ask_field", label=template.label(key)),
+             "label": template.label(key), "blocking": True} for key in missing[:3]]
 
 
 @node("document_draft")
@@ -447,7 +449,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     template_id = draft.get("template")
     missing = TEMPLATES[template_id].missing(draft["fields"]) if template_id else ["template"]
     if missing and not draft.get("defaults") and draft.get("rounds", 0) < MAX_DRAFT_ROUNDS:
-        questions = _questions(missing, template_id)
+        questions = _questions(missing, template_id, state["text"])
         labels = [TEMPLATES[template_id].label(k) for k in missing] if template_id else [t("legal.draft_type_label")]
         ctx.log(t("legal.draft_missing", fields=join_items(labels)))
         return {"draft": draft, "pending": questions, "trace": records}
