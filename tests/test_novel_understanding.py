@@ -458,12 +458,19 @@ def test_english_full_names_said_beside_a_calling_are_the_cast_and_a_schemer_by_
     assert [c.name for c in cast.supporting_characters][:1] == ["Mara Voss"]
 
 
-@pytest.mark.parametrize("question, topics", [("斗茶大会在哪一章", ["斗茶", "茶大"]), ("哪一章写到了下雨", ["下雨"]),
+@pytest.mark.parametrize("question, topics", [("斗茶大会在哪一章", ["斗茶", "大会"]), ("哪一章写到了下雨", ["下雨"]),
                                               ("灯塔在第几章出现", ["灯塔"])])
 def test_asking_in_which_chapter_something_is_looks_for_that_thing_alone(question, topics):
     # "斗茶大会在哪一章" quoted any scene with 一 in it ("这一场的目的…"): 一 of 哪一章 was taken for the topic.
     assert read.topic_words(question) == topics
 
+
+
+@pytest.mark.parametrize("question, topics", [("茶叶博览大会上发生了什么", ["茶叶", "博览", "大会"]),
+                                              ("会长在第几章出现", ["会长"])])
+def test_a_chinese_topic_keeps_its_words_that_hold_a_grammar_character(question, topics):
+    # 大会 lost its 会 (a grammar character) and came back as 大 and the fragment 茶大.
+    assert read.topic_words(question) == topics
 
 
 def test_an_invented_character_answers_to_no_pet_name_of_a_named_one():

@@ -392,7 +392,8 @@ def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
 
 # Characters that carry no topic of their own (question words, particles); a run of characters with
 # none of them is a word worth finding in the book ("外星人吗" → 外星, 星人; "出现过剑吗" → 剑).
-_FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章什谁为怎样个些和与及把被给对向从到也都还就又会要能可请问你我他她它们")
+_FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章什谁为怎样个些和与及把被给对向从到也都还就又会要能可请问你我他她它们"
+                      "上中内")  # where on or in something ("大会上"), which is no topic
 # Words of the question's frame, not of its topic ("有没有写到…", "出现过…", "发生了什么").
 _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一下", "知道", "告诉", "原因", "结果", "如何", "为何", "何时",
                "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
@@ -416,12 +417,30 @@ def topic_words(text: str) -> list[str]:
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
         # "哪一章", "第几章": where in the book is asked, which is no topic ("一" is in every scene)
         run = _WHICH_CHAPTER_ZH.sub(" ", run)
-        piece = "".join(" " if c in _FUNCTION_CHARS else c for c in run)
+        words += _topic_pieces_zh(run)
+    return list(dict.fromkeys(words))
+
+
+def _topic_pieces_zh(run: str) -> list[str]:
+    """The pieces of a Chinese run that may be topics. A word of jieba's dictionary holding a function
+    character is kept whole (大会 of 会, 会长, 机会: they are topics, not grammar); elsewhere a function
+    character or a frame word splits the run, and each dictionary word stands apart ("斗茶大会" → 斗茶, 大会,
+    not the 茶大 that straddles them)."""
+    import jieba
+
+    pieces: list[str] = []
+    for word in jieba.lcut(run):
+        if word in _NOT_TOPICS or all(c in _FUNCTION_CHARS or c.isspace() for c in word):
+            continue
+        if len(word) >= 2 and any(c in _FUNCTION_CHARS for c in word) and CJK.fullmatch(word[0]) \
+                and not any(frame in word for frame in _NOT_TOPICS if len(frame) >= 2):
+            pieces.append(word)
+            continue
+        piece = "".join(" " if c in _FUNCTION_CHARS else c for c in word)
         for frame in sorted(_NOT_TOPICS, key=len, reverse=True):
             piece = piece.replace(frame, " ")
-        for part in piece.split():
-            words += [part] if len(part) == 1 else [a + b for a, b in zip(part, part[1:])]
-    return list(dict.fromkeys(words))
+        pieces += piece.split()
+    return pieces
 
 
 # "沈青禾知道顾远舟勾结盐帮了吗", "does Doyle know about the coded messages yet": whether someone has learned of
