@@ -159,16 +159,20 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
         gender = UNKNOWN_GENDER["en" if english else "zh"]
     else:
         gender = ("female" if female else "male") if english else ("女" if female else "男")
+    # a post or a calling the description gives ("探长", "doctor") is who they are: their background opens with it
+    post = said_as if said_as and _tie(said_as, "") == "" and said_as not in _YOUNG_WORDS else None
     if english:
         return Character(
             name=name, role=role, age=_age(seed, name, said_as), gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
-            background=f"{EN_TAG}where {name} comes from", motivation=f"{EN_TAG}{name} wants to keep what matters",
+            background=f"{EN_TAG}{f'{_article(post)} {post}; ' if post else ''}where {name} comes from",
+            motivation=f"{EN_TAG}{name} wants to keep what matters",
             abilities=None, relationships=relationships or None,
         )
     return Character(
         name=name, role=role, age=_age(seed, name, said_as), gender=gender,
-        appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格", background=f"{TAG}{name}的来历",
+        appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格",
+        background=f"{TAG}{f'{post}，' if post else ''}{name}的来历",
         motivation=f"{TAG}{name}想要守住自己在意的东西", abilities=None, relationships=relationships or None,
     )
 
@@ -200,22 +204,39 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     # not a stranger invented beside them
     foe = adversary(description, beside, hero)
     beside = [c for c in beside if c is not foe]
-    rival = foe.name if foe else next(invented)
-    rival_tie = foe.said_as if foe and foe.said_as else ties[2]
+    # A premise that names two people or more is the cast: no stranger is invented to stand beside or
+    # against them (a villain only when the premise sets one against the lead). One naming fewer gets the
+    # usual mentor, friend and rival.
+    invents = len(beside) + (foe is not None) == 0
+    acquaintance = "acquaintance" if english else "相识"
+    rival = foe.name if foe else next(invented) if invents else None
+    rival_tie = _tie(foe.said_as, ties[2]) if foe else ties[2]
     rival_back = (_called_back(foe.said_as, hero_female) if foe else None) or ties[2]
-    # (name, what the protagonist calls them, what they call the protagonist, gender the description gives)
-    side = [(c.name, c.said_as or ties[1], _called_back(c.said_as, hero_female) or ties[1], _female(c.gender))
-            for c in beside]
-    for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):]:
-        side.append((next(invented), tie, back, None))
+    # (name, what the protagonist calls them, what they call the protagonist, gender, the post they hold)
+    side = [(c.name, _tie(c.said_as, acquaintance), _called_back(c.said_as, hero_female) or _tie(c.said_as, acquaintance),
+             _female(c.gender), c.said_as) for c in beside]
+    for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):] if invents else ():
+        side.append((next(invented), tie, back, None, None))
+    hero_ties = {name: tie for name, tie, *_ in side} | ({rival: rival_tie} if rival else {})
     return CharactersConfig(
-        protagonist=_character(hero, lead, seed, {**{name: tie for name, tie, _, _ in side}, rival: rival_tie},
-                               english=english, female=hero_female, said_as=hero_said),
+        protagonist=_character(hero, lead, seed, hero_ties, english=english, female=hero_female, said_as=hero_said),
         antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
-                              female=_female(foe.gender) if foe else None, said_as=foe.said_as if foe else None),
+                              female=_female(foe.gender) if foe else None,
+                              said_as=foe.said_as if foe else None) if rival else None,
         supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female,
-                                          said_as=tie) for name, tie, back, female in side],
+                                          said_as=said_as) for name, _, back, female, said_as in side],
     )
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1].lower() in "aeiou" else "a"
+
+
+def _tie(said_as: str | None, default: str) -> str:
+    """What the protagonist is to someone the description calls `said_as`: a word of kinship or of a tie
+    (brother, 师父, rival), else `default`. A post or a calling ("探长", "station director") is what they
+    are, not what they are to the protagonist: their background says it."""
+    return said_as if said_as in _KIN_BACK or (said_as or "").lower() in _TIES else default
 
 
 # What someone called X calls the protagonist back, as (said by a woman's relative, by a man's): her brother
@@ -241,6 +262,11 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "室友": ("室友", "室友"), "同事": ("同事", "同事"), "伙伴": ("伙伴", "伙伴"), "同伴": ("同伴", "同伴"),
              "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马"),
              "表哥": ("表妹", "表弟"), "表姐": ("表妹", "表弟"), "表弟": ("表姐", "表哥"), "表妹": ("表姐", "表哥")}
+
+
+# Ties the description may name that are no kinship: a rival is the protagonist's rival.
+_TIES = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头", "青梅竹马", "恋人", "lover", "fiancee", "fiancée",
+         "fiance", "fiancé", "wife", "husband", "sweetheart"}
 
 
 def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:

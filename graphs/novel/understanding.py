@@ -392,7 +392,8 @@ def names_in(text: str, names: list[str] | tuple[str, ...]) -> list[str]:
 
 # Characters that carry no topic of their own (question words, particles); a run of characters with
 # none of them is a word worth finding in the book ("外星人吗" → 外星, 星人; "出现过剑吗" → 剑).
-_FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章什谁为怎样个些和与及把被给对向从到也都还就又会要能可请问你我他她它们")
+_FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章什谁为怎样个些和与及把被给对向从到也都还就又会要能可请问你我他她它们"
+                      "上中内")  # where on or in something ("大会上"), which is no topic
 # Words of the question's frame, not of its topic ("有没有写到…", "出现过…", "发生了什么").
 _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一下", "知道", "告诉", "原因", "结果", "如何", "为何", "何时",
                "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
@@ -416,12 +417,30 @@ def topic_words(text: str) -> list[str]:
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
         # "哪一章", "第几章": where in the book is asked, which is no topic ("一" is in every scene)
         run = _WHICH_CHAPTER_ZH.sub(" ", run)
-        piece = "".join(" " if c in _FUNCTION_CHARS else c for c in run)
+        words += _topic_pieces_zh(run)
+    return list(dict.fromkeys(words))
+
+
+def _topic_pieces_zh(run: str) -> list[str]:
+    """The pieces of a Chinese run that may be topics. A word of jieba's dictionary holding a function
+    character is kept whole (大会 of 会, 会长, 机会: they are topics, not grammar); elsewhere a function
+    character or a frame word splits the run, and each dictionary word stands apart ("斗茶大会" → 斗茶, 大会,
+    not the 茶大 that straddles them)."""
+    import jieba
+
+    pieces: list[str] = []
+    for word in jieba.lcut(run):
+        if word in _NOT_TOPICS or all(c in _FUNCTION_CHARS or c.isspace() for c in word):
+            continue
+        if len(word) >= 2 and any(c in _FUNCTION_CHARS for c in word) and CJK.fullmatch(word[0]) \
+                and not any(frame in word for frame in _NOT_TOPICS if len(frame) >= 2):
+            pieces.append(word)
+            continue
+        piece = "".join(" " if c in _FUNCTION_CHARS else c for c in word)
         for frame in sorted(_NOT_TOPICS, key=len, reverse=True):
             piece = piece.replace(frame, " ")
-        for part in piece.split():
-            words += [part] if len(part) == 1 else [a + b for a, b in zip(part, part[1:])]
-    return list(dict.fromkeys(words))
+        pieces += piece.split()
+    return pieces
 
 
 # "沈青禾知道顾远舟勾结盐帮了吗", "does Doyle know about the coded messages yet": whether someone has learned of
@@ -551,6 +570,21 @@ _TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷":
 _TITLE_GENDER_EN = {"mr": "male", "sir": "male", "lord": "male", "mrs": "female", "ms": "female", "miss": "female",
                     "lady": "female", "madam": "female", "dame": "female"}
 _TITLED_EN = re.compile(r"\b(Mr|Mrs|Ms|Miss|Sir|Lord|Lady|Madam|Dame|Dr)\.?\s+" + _NAME_EN)
+
+
+_TITLE_WORDS_EN = {"mr", "mrs", "ms", "miss", "sir", "lord", "lady", "madam", "dame", "dr"}
+# What a title says someone is, kept beside the name it is taken off ("Dr. Helen Okafor" is Helen Okafor, a doctor).
+_TITLE_CALLING_EN = {"dr": "doctor"}
+
+
+def _titled_character(match: re.Match) -> NamedCharacter:
+    """Someone called by a title and a name: a full name stands without the title ("Dr. Helen Okafor" → Helen
+    Okafor, said as a doctor), a lone surname keeps it, being how the book calls them ("Mr. Darcy")."""
+    title, name = match.group(1), match.group(2)
+    gender = _TITLE_GENDER_EN.get(title.lower())
+    if len(name.split()) > 1:
+        return NamedCharacter(name, _TITLE_CALLING_EN.get(title.lower()), gender)
+    return NamedCharacter(match.group(), None, gender)  # as written, so that the description's pronouns find it
 
 
 def gender_by_title(name: str) -> str | None:
@@ -745,8 +779,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word])))
     titled = list(_TITLED_EN.finditer(text))
     for match in titled:  # "Mr Graves, the innkeeper": called by title and name
-        name = match.group()  # as written ("Mr. Darcy"), so that the description's pronouns find it
-        hits.append((match.start(), NamedCharacter(name, None, gender_by_title(name))))
+        hits.append((match.start(), _titled_character(match)))
     for match in _CALLED_ZH.finditer(text):
         if match.group() == "叫" and not _word_alone(text, match.start()):
             continue  # 叫醒, 叫喊: a verb of its own, no name follows
@@ -760,7 +793,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
-        if name and _reads_as_name(name):  # "少年行走江湖": 行走 is what the boy does, not his name
+        if name and _reads_as_name(name) and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
@@ -774,7 +807,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _APPOSED_EN.finditer(text):
         noun, name = match.group(1).lower(), match.group(2)
-        if noun not in _PLACE_EN and not is_function_word(name):  # "the harbourmaster, Corin," (not "the town, Brindle")
+        if noun not in _PLACE_EN and not is_function_word(name) and name.lower() not in _TITLE_WORDS_EN:
+            # "the harbourmaster, Corin," (not "the town, Brindle", nor Mr of "the neighbour, Mr. Crane,")
             hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), _KIN_EN.get(noun))))
     for match in _NAME_THEN_CALLING_EN.finditer(text):
         # "Mara Voss, a union organizer, says …": a full name, then who they are
@@ -843,6 +877,13 @@ def _short_names(name: str, names: list[str]) -> tuple[str, ...]:
 _ENMITY = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头"}
 _HARM = re.compile(r"勾结|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
                    r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b", re.I)
+# Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
+# "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
+# "hunt a killer" ties no one.
+_CULPRIT_WORD = (r"(?:真凶|凶手|元凶|主谋|幕后黑手|幕后主使|罪魁祸首|\bthe\s+(?:real\s+|true\s+)?"
+                 r"(?:killer|culprit|murderer|mastermind)\b)")
+_CULPRIT_THEN_NAME = re.compile(_CULPRIT_WORD + r"\s*(?:竟然是|竟是|就是|其实是|是|为|,|\bis\b|\bwas\b)", re.I)
+_NAME_THEN_CULPRIT = re.compile(r"(?:才是|就是|竟是|是|\bis\b|\bwas\b)\s*" + _CULPRIT_WORD, re.I)
 # An English comma may set a name beside its noun ("the guild master, Anselm, schemes"): it ends no clause here.
 _CLAUSE_SPLIT = re.compile(r"[，。；！？.;!?]")
 
@@ -855,6 +896,9 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
     if called is not None:
         return called
     names = [p.name for p in people]
+    culprit = _culprit(text, others, names)
+    if culprit is not None:
+        return culprit
     for clause in _CLAUSE_SPLIT.split(text):
         harm = _HARM.search(clause)
         # the one named last before the harm is who does it ("周伯发现表哥顾远舟勾结盐帮": 顾远舟), by any name
@@ -864,6 +908,22 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
         doers = sorted((at, p.name, p) for at, p in before if at >= 0)
         if doers:
             return doers[-1][2]
+    return None
+
+
+def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> NamedCharacter | None:
+    """The one a sentence calls the culprit ("发现真凶是父亲的合伙人周怀山", "Vane is the killer"): the first named
+    after the word in its sentence, else the last named before it."""
+    for sentence in re.split(r"[。！？!?;；]|\.(?:\s|$)", text):
+        spots = sorted((at, p.name, p) for p in others for at in _mentioned_at(sentence, p.name, names))
+        for match in _CULPRIT_THEN_NAME.finditer(sentence):
+            after = [p for at, _, p in spots if at >= match.end()]
+            if after:
+                return after[0]
+        for match in _NAME_THEN_CULPRIT.finditer(sentence):
+            before = [p for at, _, p in spots if at < match.start()]
+            if before:
+                return before[-1]
     return None
 
 
@@ -900,6 +960,21 @@ _PERSON_SUFFIX_ZH = {"女": "女", "娘": "女", "妇": "女", "郎": "男", "�
                      "商": None, "贩": None, "客": None, "童": None, "工": None}
 
 
+# Last characters of a post or calling (探长, 站长, 警官, 律师, 店员): a word ending so is a noun of a person.
+_POST_ENDINGS_ZH = set("长官师员")
+
+
+def _names_a_place(name: str) -> bool:
+    """A run read as a name is a place's: it ends in a place's character after 家 / 庄 (李家村, 苏家岛) or jieba
+    knows it as a place. A person's name may end in one too (周怀山, 顾城, 林大山)."""
+    import jieba.posseg
+
+    if name[-1] not in _PLACE_ZH:
+        return False
+    alone = jieba.posseg.lcut(name)
+    return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s"))
+
+
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
     """(where, noun, name) for each name set right after a noun saying who they are: "青梅竹马顾川",
     "她的邻居王婶". The noun is a word of two or more characters jieba tags a noun, or any word standing
@@ -922,13 +997,17 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         before = text[start - 1:start]
         # "女捕快沈青鸾": after 女 / 男 (a word jieba tags b) a word it tags a verb (捕快) is a noun of a person
         qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
+        # "探长陆铭", "站长李强": jieba tags these posts verbs, but their last character says they are people
+        post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH
         if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH and not made_person \
-                and not qualified:
+                and not qualified and not post:
             continue
         if made_person:
-            word = jieba.posseg.pair(words[index - 1].word + word.word, "n")
+            # "茶商之女沈书瑶": 之 ties the noun before it to 女 (the tea merchant's daughter)
+            tied = words[index - 2].word if index > 1 and words[index - 1].word == "之" else ""
+            word = jieba.posseg.pair(tied + words[index - 1].word + word.word, "n")
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
-        if name is None or name[-1] in _PLACE_ZH or not _reads_as_name(name):
+        if name is None or _names_a_place(name) or not _reads_as_name(name):
             continue
         found.append((at, word.word, name))
     return found
@@ -938,8 +1017,9 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
 _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?=(?:He|She|His|Her)\b)")
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
 # The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
+# The name may be a full one ("The club owner, Victor Sloane, hides…").
 _APPOSED_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y)\s+(?:[a-z]+(?:'s)?\s+){0,2}([a-z]+),\s+"
-                         r"([A-Z][a-z]+)(?=\s*[,.;!?]|\s+[a-z])")
+                         r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?=\s*[,.;!?]|\s+[a-z])")
 _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female",
                    "他": "male", "她": "female"}
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
@@ -1029,6 +1109,12 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             subject = subject or what
             continue
         candidates = [c for c in (subject, previous, *reversed(recent)) if c]
+        other = _object_of_other_gender(text, where, gender) if what == "subject" else None
+        if other and subject and any(c != subject and genders[c] in (None, gender) for c in candidates) \
+                and genders[subject] in (None, other):
+            # "Tom swears he saw her, and she believes him": him is the sentence's subject, she someone before
+            genders[subject] = other
+            candidates = [c for c in candidates if c != subject]
         chosen = next((c for c in candidates if genders[c] in (None, gender)), None)
         if chosen is not None:
             genders[chosen] = gender
@@ -1036,6 +1122,21 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
                 subject = subject or chosen
     said = {"male": "男", "female": "女"} if chinese else {"male": "male", "female": "female"}
     return [NamedCharacter(p.name, p.said_as, said[genders[p.name]] if genders[p.name] else None) for p in people]
+
+
+def _object_of_other_gender(text: str, at: int, gender: str) -> str | None:
+    """The other gender, when an object pronoun of it follows the subject pronoun at `at` in its clause ("she
+    believes him", "她相信他"; not "he trusts her brother", where her is a possessive); else None."""
+    pronoun = re.match(r"\w+|[他她]", text[at:]).group()
+    clause = re.split(r"[,，;；.!?。！？\n]", text[at + len(pronoun):], maxsplit=1)[0]
+    for m in re.finditer(r"(?<![\w'])(him|her)(?![\w'])|([他她])(?![们的])", clause, re.I):
+        after = re.match(r"\s*([\w']+)", clause[m.end():])
+        if m.group(1) and m.group(1).lower() == "her" and after and not is_function_word(after.group(1)):
+            continue  # "her brother": whose, not whom
+        other = _PRONOUN_GENDER[m.group().lower()]
+        if other != gender:
+            return other
+    return None
 
 
 # Words an English noun phrase of a description opens with; a possessive becomes "the" out of its sentence
