@@ -382,6 +382,14 @@ async def test_asking_who_a_name_not_in_the_book_is_says_so_and_names_the_cast(s
     assert "张三" in reply and "林远" in reply and "顾川" in reply
 
 
+async def test_a_relation_asked_with_one_name_the_book_lacks_says_that_name_is_not_in_it(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远和陆铭是什么关系？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert reply.startswith(t("novel.chat_person_unknown", name="陆铭", names="").split("。")[0]), reply
+
+
 async def test_a_question_about_something_the_book_never_mentions_says_so_without_asking_who(server, connect):
     client = await connect(server.url)
     ack = await say(client, "这本书里有外星飞船吗？")

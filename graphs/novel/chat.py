@@ -284,6 +284,15 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         status = await tools.call("status", _status_artifact, ctx, tools.workflow)
         return {"turn": None, "outcome": "done", "reply": status_sentence(status)}
     chosen = read.names_in(" ".join(answers.values()), names)
+    pair = read.pair_asked_about(text) if not answers else None
+    if pair:
+        roles_held = {person.role for person in tools.graph.files.all_characters()}
+        unknown = [side for side in pair if not read.names_in(side, names) and not read.pronoun_in(side)
+                   and not any(read.is_role(side, role) for role in roles_held)]
+        if len(unknown) == 1:
+            # "沈书瑶和陆铭是什么关系" with no 陆铭 in the book: say so, not an answer about 沈书瑶 alone.
+            return {"turn": None, "outcome": "done",
+                    "reply": t("novel.chat_person_unknown", name=unknown[0], names=join_items(names))}
     pronoun = read.pronoun_in(text)
     # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
     referent = references.get(pronoun) if pronoun else None

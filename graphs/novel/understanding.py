@@ -248,6 +248,22 @@ _ASKED_WHO = (re.compile(r"^\s*(?:请问)?\s*(?P<name>[^\s，,。？?的]{1,10}?
                          + r"(?P<name>[^?？]{1,40}?)\s*[?？.!]*$", re.I))
 
 
+# "沈书瑶和陆铭是什么关系", "what is the relationship between Mara and Ines", "how are Mara and Ines related"
+_ASKED_PAIR = (re.compile(r"^\s*(?:请问)?\s*(?P<first>[^\s，,。？?的和与跟同]{1,10}?)\s*(?:和|与|跟|同)\s*"
+                          r"(?P<second>[^\s，,。？?的]{1,10}?)\s*(?:之间)?\s*(?:是|有)?\s*(?:什么|啥|怎样的|何种)\s*关系"),
+               re.compile(r"relationship\s+between\s+(?P<first>.{1,40}?)\s+and\s+(?P<second>.{1,40}?)\s*[?？.!]*$", re.I),
+               re.compile(r"^\s*how\s+are\s+(?P<first>.{1,40}?)\s+and\s+(?P<second>.{1,40}?)\s+related\b", re.I))
+
+
+def pair_asked_about(text: str) -> tuple[str, str] | None:
+    """The two people in "X和Y是什么关系" / "the relationship between X and Y" (None when not of that form)."""
+    for pattern in _ASKED_PAIR:
+        match = pattern.search(text)
+        if match:
+            return match.group("first").strip(), match.group("second").strip()
+    return None
+
+
 def person_asked_about(text: str, described: bool = False) -> str | None:
     """The name in "X是谁" / "谁是X" / "who is X" (None when the question is not of that form).
 
