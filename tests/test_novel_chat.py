@@ -390,6 +390,15 @@ async def test_a_relation_asked_with_one_name_the_book_lacks_says_that_name_is_n
     assert reply.startswith(t("novel.chat_person_unknown", name="陆铭", names="").split("。")[0]), reply
 
 
+async def test_an_english_question_about_a_chinese_book_is_asked_again_in_chinese_offline(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "Who is the protagonist's mentor?")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert reply.startswith(t("novel.chat_ask_in_book_language", language=t("ppt.language_zh"), names="")[:12]), reply
+    assert "林远" in reply, "the cast is named as the book writes it"
+
+
 async def test_a_question_about_something_the_book_never_mentions_says_so_without_asking_who(server, connect):
     client = await connect(server.url)
     ack = await say(client, "这本书里有外星飞船吗？")

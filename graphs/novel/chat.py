@@ -19,6 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from core.i18n import catalogue, join_clauses, join_items, t
+from core.language import language_of
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import NodeContext, node, stage
@@ -283,6 +284,13 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         # no passage of the text does ("how many chapters is Mara in" names someone and is a question of the text).
         status = await tools.call("status", _status_artifact, ctx, tools.workflow)
         return {"turn": None, "outcome": "done", "reply": status_sentence(status)}
+    book_language = language_of(" ".join(names))
+    if ctx.llm.provider == "offline" and names and not mentioned and language_of(text) != book_language:
+        # "Who is the protagonist's mentor?" of a Chinese book: without a model no word of it meets the text,
+        # and "the book has nothing on it" would be wrong.
+        language = t(f"ppt.language_{book_language}")
+        return {"turn": None, "outcome": "done",
+                "reply": t("novel.chat_ask_in_book_language", language=language, names=join_items(names))}
     chosen = read.names_in(" ".join(answers.values()), names)
     pair = read.pair_asked_about(text) if not answers else None
     if pair:
