@@ -49,6 +49,7 @@ def test_narration_fills_the_duration_at_speaking_pace():
         # whom it is for as a clause of its own, after the length: neither is in the title
         ("讲城市垃圾分类的8分钟课件，给小学五年级", "城市垃圾分类", 8),
         ("光合作用10分钟PPT，给初二学生", "光合作用", 10),
+        ("A lesson on fractions for 8 year olds", "fractions", None),  # an age written in words is listeners too
     ],
 )
 def test_request_parsing_finds_topic_and_duration(request_text, topic, minutes):

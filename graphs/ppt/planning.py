@@ -139,7 +139,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|(?:middle|high|"
-                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|grade\s*\d+|year\s*\d+|"
+                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
