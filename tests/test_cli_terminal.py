@@ -163,17 +163,23 @@ def test_ctrl_c_during_a_legal_question_leaves_it_resumable_and_says_how(tmp_pat
 def test_ctrl_c_while_ng_is_still_loading_exits_130_without_a_traceback(tmp_path):
     import signal
     import subprocess
-    import time
     import tomllib
 
     # The console script `ng` runs exactly this: the [project.scripts] target, imported then called.
     target = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]["ng"]
     module, function = target.split(":")
     env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline"}
-    child = subprocess.Popen([sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())",
-                              "threads"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(0.3)  # the interpreter is up, LangChain and friends are still being imported
+    # -X importtime reports each module as its import ends: once app.cli_args is in, app.cli (LangGraph and
+    # friends) is still loading for a good while. A fixed sleep raced a fast, idle machine, where
+    # `ng threads` had already finished.
+    child = subprocess.Popen([sys.executable, "-X", "importtime", "-c",
+                              f"import sys; from {module} import {function}; sys.exit({function}())", "threads"],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in child.stderr:
+        if line.rstrip().endswith("app.cli_args"):
+            break
     child.send_signal(signal.SIGINT)
-    output, _ = child.communicate(timeout=60)
-    assert child.returncode == 130, output
-    assert "Traceback" not in output and t("cli.stopped") in output
+    output, errors = child.communicate(timeout=60)
+    assert child.returncode == 130, output + errors[-2000:]
+    assert "Traceback" not in output + errors and t("cli.stopped") in output
+    assert t("cli.threads_none")[:5] not in output, "stopped while loading, before it listed anything"
