@@ -73,6 +73,11 @@ def _counted_en(match: re.Match[str]) -> str:
     return f"{number} {noun}" if number == "1" else f"{number} {noun}s"
 
 
+def language_name(code: str) -> str:
+    """A language by its code ("zh", "en") as the reader calls it: 中文 / Chinese."""
+    return t(f"common.language_{code}")
+
+
 def join_items(items: Iterable[str]) -> str:
     """A list inside a sentence: "甲、乙" / "A, B"."""
     return t("validation.list_separator").join(items)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from core.i18n import t
+from core.i18n import language_name, t
 from schemas.novel import GeneratedChapter
 from tests.support.client import RecordingClient
 from tests.support.fake_openai import FakeOpenAI
@@ -395,7 +395,7 @@ async def test_an_english_question_about_a_chinese_book_is_asked_again_in_chines
     ack = await say(client, "Who is the protagonist's mentor?")
     assert (await settled(client, ack))[0] == "completion"
     reply = messages(client, ack)[-1]
-    assert reply.startswith(t("novel.chat_ask_in_book_language", language=t("ppt.language_zh"), names="")[:12]), reply
+    assert reply.startswith(t("novel.chat_ask_in_book_language", language=language_name("zh"), names="")[:12]), reply
     assert "林远" in reply, "the cast is named as the book writes it"
 
 

@@ -7,7 +7,7 @@ import colorsys
 
 import pytest
 
-from core.i18n import t
+from core.i18n import language_name, t
 from graphs.ppt.planning import (COLOURS, classify_by_rules, colour_named, layout_asked, narration_length, palette_for,
                                  pages_named)
 from graphs.ppt.render.theme import checked_theme
@@ -335,7 +335,7 @@ async def test_a_deck_asked_in_another_language_is_rewritten_in_it_keeping_theme
     ("在第20页后面加一页", lambda: t("ppt.no_such_page", total=12, pages="20")),
     ("删掉第1到12页", lambda: t("ppt.too_few_slides_left", total=12, count=12, low=1)),
     ("再加三十页练习题", lambda: t("ppt.too_many_slides", high=40, total=12, count=30)),
-    ("改成中文", lambda: t("ppt.already_in_language", language=t("ppt.language_zh"))),
+    ("改成中文", lambda: t("ppt.already_in_language", language=language_name("zh"))),
 ])
 async def test_an_edit_the_deck_cannot_take_is_refused_with_a_sentence_and_changes_nothing(feedback, sentence):
     before, run = await feedback_on(LESSON, feedback)

@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
-from core.i18n import catalogue, join_clauses, join_items, t
+from core.i18n import catalogue, join_clauses, join_items, language_name, t
 from core.language import language_of
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
@@ -288,7 +288,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     if ctx.llm.provider == "offline" and names and not mentioned and language_of(text) != book_language:
         # "Who is the protagonist's mentor?" of a Chinese book: without a model no word of it meets the text,
         # and "the book has nothing on it" would be wrong.
-        language = t(f"ppt.language_{book_language}")
+        language = language_name(book_language)
         return {"turn": None, "outcome": "done",
                 "reply": t("novel.chat_ask_in_book_language", language=language, names=join_items(names))}
     chosen = read.names_in(" ".join(answers.values()), names)

@@ -61,7 +61,7 @@ from graphs.ppt.planning import (
     slide_count_hint,
     wants_simpler,
 )
-from core.i18n import join_items, join_sentences, t
+from core.i18n import join_items, join_sentences, language_name, t
 from core.tools.office_preview import data_url
 from graphs.ppt.qa import qa_summary, spoken_minutes
 from graphs.ppt.render import prepare
@@ -220,7 +220,7 @@ def _deck_edit(intent: FeedbackIntent, feedback: str, deck: SlideDeck) -> tuple[
         return applied, bad
     if intent.targetStage == CHANGE_LANGUAGE:
         if intent.language in (None, deck.language):
-            return applied, t("ppt.already_in_language", language=t(f"ppt.language_{deck.language}"))
+            return applied, t("ppt.already_in_language", language=language_name(deck.language))
         return {**applied, "language": intent.language}, None
     if intent.targetStage == REMOVE_SLIDES:
         pages = sorted({_resolve(p, total) for p in intent.pages})
@@ -689,7 +689,7 @@ async def change_language(state: PptState, ctx: NodeContext) -> dict[str, Any]:
                                            "durationMinutesHint": minutes})
     if len(restated.topic) > title_limit(restated.topic):
         restated = restated.model_copy(update={"topic": analysis.topic})
-    name = t(f"ppt.language_{language}")
+    name = language_name(language)
     ctx.log(t("ppt.language_logged", language=name))
     return {"analysis": restated.model_dump(), "change_note": t("ppt.changed_language", language=name)}
 
