@@ -162,6 +162,7 @@ async def _follow(settings: Settings, start, resume_command: str | None = None) 
     """Open the runtime, start a run with `start(runtime)`, show it live until it ends.
 
     `resume_command` is what the user is told to type after Ctrl-C (default `ng resume <thread>`)."""
+    from app.eventlog import each_event
     from app.services import open_runtime
 
     display = StageDisplay()
@@ -171,7 +172,7 @@ async def _follow(settings: Settings, start, resume_command: str | None = None) 
         if thread_id in watched:
             display.apply(event, payload)
 
-    async with open_runtime(settings, fanouts=[to_terminal], local_user=True) as runtime:
+    async with open_runtime(settings, fanouts=[each_event(to_terminal)], local_user=True) as runtime:
         thread_id = await start(runtime, watched)
         say_model(runtime)  # after start: a refused resume or --thread says only why, not which model would run
         try:

@@ -164,10 +164,11 @@ async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
 
 
 async def session(args: argparse.Namespace, settings: Settings, console: Console, thread_id: str) -> int:
+    from app.eventlog import each_event
     from app.services import open_runtime
 
     terminal = ChatTerminal(console, thread_id)
-    async with open_runtime(settings, fanouts=[terminal.on_event]) as runtime:
+    async with open_runtime(settings, fanouts=[each_event(terminal.on_event)]) as runtime:
         try:
             if args.thread:
                 thread = await runtime.thread_or_404(args.thread)

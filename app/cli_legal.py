@@ -41,6 +41,7 @@ def _ask(question: str) -> str:
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
     from app.runtime import new_thread_id
+    from app.eventlog import each_event
     from app.services import open_runtime
 
     text = sys.stdin.read().strip() if args.question == ["-"] else " ".join(args.question).strip()
@@ -71,7 +72,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         elif event == "completion":
             seen["completion"] = data
 
-    async with open_runtime(settings, fanouts=[show]) as runtime:
+    async with open_runtime(settings, fanouts=[each_event(show)]) as runtime:
         try:
             if args.thread:
                 seen["thread"] = args.thread

@@ -144,6 +144,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
 
     from app.cli import ThreadInterrupted, mark_interrupted, say_model
     from app.runtime import RequestError, new_thread_id
+    from app.eventlog import each_event
     from app.services import open_runtime
     from schemas.events import RESUMABLE_STATUSES, ThreadStatus
 
@@ -166,7 +167,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
             elif event == "message" and payload.get("role") == "assistant" and payload.get("final"):
                 said.append(payload["content"])
 
-    async with open_runtime(settings, fanouts=[to_terminal], llm=llm, local_user=True) as runtime:
+    async with open_runtime(settings, fanouts=[each_event(to_terminal)], llm=llm, local_user=True) as runtime:
         try:
             if args.thread:
                 thread = await runtime.store.get_thread(thread_id)

@@ -14,7 +14,9 @@ from typing import Any
 from app.store import EventWrite, RowWrite, Store
 from schemas.events import EVENT_MODELS
 
-Fanout = Callable[[str, str, dict[str, Any]], Awaitable[None]]  # (thread_id, event, payload)
+EventHandler = Callable[[str, str, dict[str, Any]], Awaitable[None]]  # (thread_id, event, payload)
+# (thread_id, [(event, payload)] in seq order): one call per stored batch, so a node's events can leave together.
+Fanout = Callable[[str, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 SendBatch = Callable[[list[tuple[str, dict[str, Any]]]], Awaitable[object]]  # [(event, payload)] in seq order
 
 # Events of our own, documented in README, beside protocol.md's.
@@ -70,10 +72,10 @@ class EventLog:
                 payloads = await self.store.append_events(thread_id, run_id, valid, row=row)
                 if on_stored is not None:
                     on_stored()
-                for (event, *_rest), payload in zip(valid, payloads):
-                    if payload is not None:
-                        for fanout in self._fanouts:
-                            await fanout(thread_id, event, payload)
+                stored = [(item.event, payload) for item, payload in zip(valid, payloads) if payload is not None]
+                if stored:
+                    for fanout in self._fanouts:
+                        await fanout(thread_id, stored)
         if error is not None:
             raise error
         return payloads
@@ -97,6 +99,16 @@ class EventLog:
                     await send_batch(late)
                     sent += len(late)
         return sent
+
+
+def each_event(handler: EventHandler) -> Fanout:
+    """A fanout that hands a batch's events to `handler` one at a time, in seq order."""
+
+    async def fanout(thread_id: str, events: list[tuple[str, dict[str, Any]]]) -> None:
+        for event, payload in events:
+            await handler(thread_id, event, payload)
+
+    return fanout
 
 
 def _validated(event: str, fields: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import engineio.packet
 import socketio
+import socketio.packet
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
@@ -26,6 +28,7 @@ from app.auth import (
     token_from_headers,
     user_directory,
 )
+from app.eventlog import Fanout
 from app.limits import TokenBucket, bounded_json, clean_message, parse_query_int, rate_limited_error
 from app.flows import flow_terms, flow_text, node_names
 from app.runtime import FlowRuntime, RequestError, new_thread_id
@@ -508,17 +511,48 @@ async def delete_thread(request: web.Request) -> web.Response:
 # ------------------------------------------------------------------- factory
 
 
+def room_fanout(sio: socketio.AsyncServer) -> Fanout:
+    """Sends a stored batch of a thread's events to the clients in its room, in seq order.
+
+    With rooms kept in this process, each packet is encoded once and the batch is queued on each
+    client's engine.io socket in one go: the socket's writer wakes once for a node's events, and no
+    task is made per event and client (what `sio.emit` does, to not wait on a slow client; our queues
+    never block, see app/sendcap). A pub/sub manager (Redis, other workers) gets one `emit` per event.
+    """
+    local_rooms = type(sio.manager) is socketio.AsyncManager
+
+    async def to_room(thread_id: str, events: list[tuple[str, dict[str, Any]]]) -> None:
+        if not local_rooms:
+            for event, payload in events:
+                await sio.emit(event, payload, room=thread_id)
+            return
+        recipients = [eio_sid for _sid, eio_sid in sio.manager.get_participants("/", thread_id)]
+        if not recipients:
+            return
+        # binary=False: payloads are JSON-mode dumps, so the walk through every value looking for bytes
+        # (python-socketio's default) is skipped; encode() then gives one text packet.
+        packets = [
+            engineio.packet.Packet(
+                engineio.packet.MESSAGE,
+                sio.packet_class(socketio.packet.EVENT, namespace="/", data=[event, payload], binary=False).encode(),
+            )
+            for event, payload in events
+        ]
+        for eio_sid in recipients:
+            for packet in packets:
+                await sio.eio.send_packet(eio_sid, packet)
+
+    return to_room
+
+
 def create_app(settings: Settings) -> web.Application:
     origins = OriginPolicy(settings)
     app = web.Application(middlewares=[make_edge_middleware(origins)])
     app[SETTINGS_KEY] = settings
     sio = app[SOCKETIO_KEY] = attach_socketio(app, settings, origins)
 
-    async def to_room(thread_id: str, event: str, payload: dict[str, Any]) -> None:
-        await sio.emit(event, payload, room=thread_id)
-
     async def start_services(app: web.Application):
-        async with user_directory(settings) as users, open_runtime(settings, fanouts=[to_room]) as runtime:
+        async with user_directory(settings) as users, open_runtime(settings, fanouts=[room_fanout(sio)]) as runtime:
             app[USERS_KEY] = users
             app[STORE_KEY] = runtime.store
             app[RUNTIME_KEY] = runtime

@@ -10,6 +10,8 @@ of bench/orchestration_overhead.py (N hooked nodes, 6 events each) is run three 
   bare      the plain graph, astream on the runtime's own checkpointer (no hooks, no runtime)
   runtime   FlowRuntime.send_message → end of run, nobody in the room
   socket    a connected client sends chat:message and waits for the run's `completion` event
+  process   the same from a client in a process of its own (this script with --p1-client), as a
+            browser would be: its reading no longer shares the server's event loop
 Figures are median run time / N.
 
 P2 — one-way latency of `progress` events (each carries time.perf_counter_ns()) at R concurrent runs
@@ -30,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import statistics
+import sys
 import tempfile
 import time
 import uuid
@@ -223,11 +226,45 @@ def ms_stats(samples_ns: list[int]) -> tuple[float, float]:
     return percentile(values, 50), percentile(values, 99)
 
 
+async def p1_client(url: str) -> None:
+    """--p1-client: a watching client in its own process. Each line on stdin starts a run; it prints the seconds to `completion`."""
+    client = await Client().connect(url)
+    loop = asyncio.get_running_loop()
+    lines = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), sys.stdin)
+    print("ready", flush=True)
+    while await lines.readline():
+        start = time.perf_counter()
+        thread_id = await client.start(P1_FLOW, {})
+        await asyncio.wait_for(client.completion(thread_id).wait(), timeout=60)
+        print(time.perf_counter() - start, flush=True)
+    await client.sio.disconnect()
+
+
 async def p1_socket(server: Server, client: Client, runs: int) -> dict[str, float]:
-    """Median ms per node of the bare graph, the runtime alone, and the runtime watched over a socket."""
+    """Median ms per node of the bare graph, the runtime alone, and the runtime watched over a socket (in and out of process)."""
     runtime = server.runtime
     bare = linear_graph(N_NODES, lambda k: bare_node).compile(checkpointer=runtime.graphs[P1_FLOW].checkpointer)
-    times: dict[str, list[float]] = {"bare": [], "runtime": [], "socket": []}
+    other = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--p1-client", server.url, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    assert (await other.stdout.readline()).strip() == b"ready"
+
+    async def run_in_other_process() -> float:
+        other.stdin.write(b"run\n")
+        await other.stdin.drain()
+        return float(await other.stdout.readline())
+
+    times: dict[str, list[float]] = {"bare": [], "runtime": [], "socket": [], "process": []}
+    try:
+        await interleave(runtime, bare, client, run_in_other_process, runs, times)
+    finally:
+        other.stdin.close()
+        await other.wait()
+    return {kind: statistics.median(values) * 1000 / N_NODES for kind, values in times.items()}
+
+
+async def interleave(runtime, bare, client: Client, run_in_other_process, runs: int, times: dict[str, list[float]]) -> None:
     for i in range(runs + 2):  # interleaved, the first two dropped (warm-up)
         t_bare = await run_stream(bare, None)
         start = time.perf_counter()
@@ -237,11 +274,12 @@ async def p1_socket(server: Server, client: Client, runs: int) -> dict[str, floa
         thread_id = await client.start(P1_FLOW, {})
         await asyncio.wait_for(client.completion(thread_id).wait(), timeout=60)
         t_socket = time.perf_counter() - start
+        t_process = await run_in_other_process()
         if i >= 2:
             times["bare"].append(t_bare)
             times["runtime"].append(t_runtime)
             times["socket"].append(t_socket)
-    return {kind: statistics.median(values) * 1000 / N_NODES for kind, values in times.items()}
+            times["process"].append(t_process)
 
 
 async def p2_level(clients: list[Client], k: int, pace_ms: float) -> dict[str, tuple[float, float]]:
@@ -281,6 +319,7 @@ async def main(levels: list[int], seconds: float, rate: float, p1_runs: int, bur
     print(f"  bare graph (runtime's checkpointer)   {p1['bare']:7.3f}")
     print(f"  runtime, nobody watching              {p1['runtime']:7.3f}   {p1['runtime'] / p1['bare']:.2f}× bare")
     print(f"  runtime, a client watching            {p1['socket']:7.3f}   {p1['socket'] / p1['bare']:.2f}× bare")
+    print(f"  the same, client in its own process   {p1['process']:7.3f}   {p1['process'] / p1['bare']:.2f}× bare")
     print(f"\nP2: one-way latency at R concurrent runs, {rate:g} events/s each, {k} events per run "
           f"(first {SKIP} of each dropped), one client per run")
     print(f"{'R':>3} {'':28} {'p50 ms':>8} {'p99 ms':>8}")
@@ -298,6 +337,8 @@ async def main(levels: list[int], seconds: float, rate: float, p1_runs: int, bur
     rows = [
         {"metric": f"P1 ms/node N={N_NODES}, client watching (vs bare graph)", "value": f"{p1['socket']:.2f}",
          "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['socket'] / p1['bare']:.2f}x"},
+        {"metric": f"P1 ms/node N={N_NODES}, client in its own process (vs bare graph)", "value": f"{p1['process']:.2f}",
+         "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['process'] / p1['bare']:.2f}x"},
         {"metric": f"P1 ms/node N={N_NODES}, nobody watching (vs bare graph)", "value": f"{p1['runtime']:.2f}",
          "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['runtime'] / p1['bare']:.2f}x"},
     ]
@@ -321,7 +362,11 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=10.0, help="events per second per run (P2)")
     parser.add_argument("--p1-runs", type=int, default=None, help="runs of each kind for P1")
     parser.add_argument("--burst", type=int, default=None, help="events of the burst run")
+    parser.add_argument("--p1-client", metavar="URL", help=argparse.SUPPRESS)  # P1's out-of-process client
     args = parser.parse_args()
+    if args.p1_client:
+        asyncio.run(p1_client(args.p1_client))
+        sys.exit(0)
     asyncio.run(main(
         [int(level) for level in args.levels.split(",") if level],
         args.seconds or (10.0 if args.full else 2.0),

@@ -1,0 +1,80 @@
+"""Live events leave the server together: a stored batch reaches each client in its thread's room, in seq order, in one go."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+
+from app.runtime import new_thread_id
+from app.sendcap import TCP_CORK, TurnCork
+from app.store import EventWrite
+
+
+def log_line(n: int) -> EventWrite:
+    return EventWrite("tool:log", {"toolCallId": "node", "level": "info", "message": f"line {n}"})
+
+
+async def test_a_stored_batch_reaches_every_client_in_the_thread_in_seq_order(start_server, connect):
+    server = await start_server()
+    runtime = server.runtime
+    watched, elsewhere = new_thread_id(), new_thread_id()
+    for thread_id in (watched, elsewhere):
+        await runtime.store.create_thread(thread_id, "ppt", "t", {})
+    first, second, other = [await connect(server.url) for _ in range(3)]
+    for client, thread_id in ((first, watched), (second, watched), (other, elsewhere)):
+        assert (await client.call("thread:join", {"threadId": thread_id}))["ok"]
+
+    await runtime.events.publish_many(watched, "run", [log_line(n) for n in range(6)])
+    for client in (first, second):
+        await client.wait_for("tool:log", lambda d: d["seq"] == 6, timeout=10)
+
+    for client in (first, second):
+        assert [(d["seq"], d["message"]) for _, d in client.of(watched)] == [(n + 1, f"line {n}") for n in range(6)]
+    await runtime.events.publish_many(elsewhere, "run", [log_line(0)])
+    await other.wait_for("tool:log", lambda d: d["threadId"] == elsewhere, timeout=10)
+    assert other.of(watched) == [] and first.of(elsewhere) == []
+
+
+@pytest.fixture
+def tcp_pair():
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        sender = socket.create_connection(listener.getsockname())
+        receiver, _ = listener.accept()
+    yield sender, receiver
+    sender.close()
+    receiver.close()
+
+
+@pytest.mark.skipif(TCP_CORK is None, reason="TCP_CORK is Linux only; elsewhere frames are sent one by one")
+async def test_frames_written_in_one_turn_are_held_until_the_turn_ends_then_sent(tcp_pair):
+    sender, receiver = tcp_pair
+    cork = TurnCork(sender)
+
+    for frame in (b"one;", b"two;", b"three;"):
+        cork.hold()
+        sender.sendall(frame)
+    held = sender.getsockopt(socket.IPPROTO_TCP, TCP_CORK)
+    await asyncio.sleep(0)  # the loop's next turn
+
+    assert held == 1
+    assert sender.getsockopt(socket.IPPROTO_TCP, TCP_CORK) == 0
+    receiver.settimeout(5)
+    received = b""
+    while len(received) < len(b"one;two;three;"):
+        received += receiver.recv(100)
+    assert received == b"one;two;three;"
+
+
+async def test_a_socket_closed_before_its_turn_ends_is_let_go_without_an_error(tcp_pair, caplog):
+    sender, _ = tcp_pair
+    cork = TurnCork(sender)
+    cork.hold()
+    sender.close()
+
+    await asyncio.sleep(0)  # the release meets a closed socket: no error reaches the loop
+    cork.hold()  # nor the next send
+    await asyncio.sleep(0)
+
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
