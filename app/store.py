@@ -170,6 +170,15 @@ class Store:
         self._copying_wal = False
 
     async def open(self) -> Store:
+        try:
+            return await self._open()
+        except BaseException:
+            # Ctrl-C (or a failure) halfway: let aiosqlite's worker finish its call and stop while the
+            # loop still runs, or it reports to a closed loop in a thread traceback.
+            await self.close()
+            raise
+
+    async def _open(self) -> Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.files_dir.mkdir(parents=True, exist_ok=True)
         self._db = await aiosqlite.connect(self.path)

@@ -183,3 +183,19 @@ def test_ctrl_c_while_ng_is_still_loading_exits_130_without_a_traceback(tmp_path
     assert child.returncode == 130, output + errors[-2000:]
     assert "Traceback" not in output + errors and t("cli.stopped") in output
     assert t("cli.threads_none")[:5] not in output, "stopped while loading, before it listed anything"
+
+
+@pytest.mark.parametrize("nth_call", [1, 14])  # the store's first statement; the checkpointer's set-up
+def test_ctrl_c_while_the_database_is_being_opened_ends_with_a_sentence_not_a_thread_traceback(tmp_path, nth_call):
+    environment = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline",
+                   "FAULT": f"slow-sqlite:{nth_call}:1.5"}
+    child = pexpect.spawn(sys.executable, ["-m", "tests.support.faulty_cli", "ppt", "潮汐的成因"], cwd=str(ROOT),
+                          env=environment, encoding="utf-8", timeout=60)
+    child.expect_exact("sqlite call held")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+
+    assert child.exitstatus == 130
+    assert "Traceback" not in child.before and "Event loop is closed" not in child.before, child.before
+    assert t("cli.stopped") in child.before, child.before

@@ -6,6 +6,9 @@ FAULT="<point>:<when>:<N>" with point one of
   event      — the runtime appends a node's event to the log (a keyed item of Store.append_events;
                the kill falls before / after the batch that holds the N-th one),
 and when `before` or `after` that call (for `writes`, N may name a node: its task's writes). Used as `python -m tests.support.faulty_cli ppt "topic"`.
+
+FAULT="slow-sqlite:<N>:<seconds>" does not kill: the N-th SQLite call made through aiosqlite's worker
+thread first prints `sqlite call held` and sleeps, so a test can press Ctrl-C while it is in flight.
 Lives in tests/: product code has no fault hooks.
 """
 
@@ -42,13 +45,39 @@ def _wrap(owner: type, name: str, when: str, nth: int, counts=lambda *a, **k: 1)
     setattr(owner, name, faulty)
 
 
+def _hold_sqlite_call(nth: int, seconds: float) -> None:
+    import time
+
+    import aiosqlite.core
+
+    original = aiosqlite.core.Connection._execute
+    calls = 0
+
+    async def held(self, fn, *args, **kwargs):
+        nonlocal calls
+        calls += 1
+        if calls != nth:
+            return await original(self, fn, *args, **kwargs)
+
+        def slowly(*inner_args, **inner_kwargs):
+            print("sqlite call held", flush=True)
+            time.sleep(seconds)
+            return fn(*inner_args, **inner_kwargs)
+
+        return await original(self, slowly, *args, **kwargs)
+
+    aiosqlite.core.Connection._execute = held
+
+
 def install(spec: str) -> None:
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     from app.store import EventWrite, Store
 
     point, when, nth = spec.split(":")
-    if point == "checkpoint":
+    if point == "slow-sqlite":
+        _hold_sqlite_call(int(when), float(nth))
+    elif point == "checkpoint":
         _wrap(AsyncSqliteSaver, "aput", when, int(nth))
     elif point == "writes" and not nth.isdigit():  # writes:<when>:<node>: that node's task-writes save
         _wrap(AsyncSqliteSaver, "aput_writes", when, 1, counts=lambda _saver, _config, _writes, _task_id, path="": int(
