@@ -36,7 +36,7 @@ from app.sendcap import SendCap
 from app import wire_json
 from app.services import open_runtime
 from app.store import LOCAL_OWNER, Store, public_artifact
-from core.i18n import current_locale, domain_messages, t
+from core.i18n import current_locale, domain_messages, set_surface, t
 from core.llm.factory import describe_llm
 from core.settings import Settings
 from core.validation import describe_validation_error
@@ -546,6 +546,9 @@ def room_fanout(sio: socketio.AsyncServer) -> Fanout:
 
 
 def create_app(settings: Settings) -> web.Application:
+    # The runtime's shared sentences name a thread as the canvas does (会话). Set before the server starts,
+    # so every request, socket handler and run task (and the events it emits) inherits it.
+    set_surface("canvas")
     origins = OriginPolicy(settings)
     app = web.Application(middlewares=[make_edge_middleware(origins)])
     app[SETTINGS_KEY] = settings

@@ -10,6 +10,10 @@ key is a table with one string per locale:
 `t("runtime.cancelled", **fields)` formats the sentence for the current locale (`LOCALE`, Chinese by
 default). A key missing from a catalogue is a programming error and raises, so a test can walk every
 key; a locale missing for one key falls back to Chinese.
+
+A sentence both surfaces say (the runtime's refusals reach `ng` and the canvas alike) names a thread by
+`{thread_noun}`, which `t()` fills with the word of the surface the reader is on: 线程 in `ng`, 会话 in
+the canvas. The entry point sets its surface once (`set_surface`); `ng` is the default.
 """
 
 from __future__ import annotations
@@ -28,6 +32,13 @@ MESSAGES_DIR = Path(__file__).with_name("messages")
 
 _locale: contextvars.ContextVar[str] = contextvars.ContextVar("locale", default=DEFAULT_LOCALE)
 
+SURFACES = ("cli", "canvas")
+# Words a shared sentence takes from its reader's surface: `{thread_noun}` is `common.thread_noun_cli` in
+# `ng` and `common.thread_noun_canvas` in the canvas. A context variable, like the locale: every task the
+# server starts (a socket handler, a run and the events it emits) inherits the server's surface.
+SURFACE_TERMS = ("thread_noun",)
+_surface: contextvars.ContextVar[str] = contextvars.ContextVar("surface", default="cli")
+
 
 def set_locale(locale: str) -> None:
     """Set the process-wide locale (the `LOCALE` setting); unknown values fall back to Chinese."""
@@ -36,6 +47,13 @@ def set_locale(locale: str) -> None:
 
 def current_locale() -> str:
     return _locale.get()
+
+
+def set_surface(surface: str) -> None:
+    """Where this process's sentences are read: "cli" (`ng`, the default) or "canvas" (the server)."""
+    if surface not in SURFACES:
+        raise ValueError(f"unknown surface {surface!r}; one of {SURFACES}")
+    _surface.set(surface)
 
 
 def normalize_locale(locale: str | None) -> str:
@@ -58,10 +76,16 @@ def t(key: str, /, locale: str | None = None, **fields: Any) -> str:
     code = normalize_locale(locale) if locale else current_locale()
     texts = catalogue()[key]
     text = texts.get(code) or texts[DEFAULT_LOCALE]
-    if not fields:
+    terms = _surface_terms(text, code)
+    if not fields and not terms:
         return text
-    text = text.format(**fields)
+    text = text.format(**terms, **fields)
     return _COUNTED_EN.sub(_counted_en, text) if code == "en" else text
+
+
+def _surface_terms(text: str, code: str) -> dict[str, str]:
+    surface = _surface.get()
+    return {term: t(f"common.{term}_{surface}", locale=code) for term in SURFACE_TERMS if f"{{{term}}}" in text}
 
 
 # "{count} question(s)" in an English sentence: once the count is filled in, "1 question" or "5 questions".

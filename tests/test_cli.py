@@ -127,6 +127,34 @@ def test_ng_threads_delete_without_a_terminal_refuses_unless_told_yes(tmp_path):
     assert not deck.exists() and "t1" not in ng("threads", data_dir=tmp_path / "data", cwd=ROOT).stdout
 
 
+def test_ng_threads_delete_of_a_running_thread_calls_it_a_thread_as_ng_does(tmp_path, monkeypatch, capsys):
+    # The refusal is the runtime's, shared with the canvas (which says 会话); `ng` says 线程 everywhere.
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+    from schemas.events import ThreadStatus
+
+    seed_thread(tmp_path / "data", "t1", "光合作用复习")
+
+    async def mark_running() -> None:
+        settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.update_thread("t1", status=ThreadStatus.running)
+        finally:
+            await store.close()
+
+    asyncio.run(mark_running())
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["threads", "delete", "t1", "--yes"]) != 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "线程「光合作用复习」正在运行" in said and "会话" not in said
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 

@@ -1,10 +1,12 @@
 """The message catalogue: every user-facing sentence exists in both languages with the same fields."""
 
+import contextvars
+import re
 import string
 
 import pytest
 
-from core.i18n import LOCALES, catalogue, normalize_locale, t
+from core.i18n import LOCALES, catalogue, normalize_locale, set_surface, t
 
 
 def _fields(text: str) -> set[str]:
@@ -33,6 +35,35 @@ def test_the_terminal_calls_a_thread_by_one_word():
     # `ng` says 线程 (ng threads, ng resume <线程>); the canvas says 会话 for the same thing, in its own catalogue.
     said_by_ng = {key: texts["zh"] for key, texts in catalogue().items() if key.startswith("cli.")}
     assert not [key for key, text in said_by_ng.items() if "会话" in text]
+
+
+def test_a_sentence_both_surfaces_read_names_a_thread_by_the_readers_word():
+    # ng's own (cli.*, *.cli_*) and the canvas's own (canvas.*, server.*) sentences keep their word; any other
+    # reaches both, so it says {thread_noun} (novel's chat "session", 会话 in both, is another concept).
+    def own(key: str) -> bool:
+        domain, name = key.split(".", 1)
+        return domain in {"cli", "canvas", "server"} or name.startswith(("cli_", "thread_noun_"))
+
+    def words(text: str) -> str:
+        return re.sub(r"\{\w+\}", "", text)  # "{thread}" is the id, not the word
+
+    shared = {key: {locale: words(text) for locale, text in texts.items()}
+              for key, texts in catalogue().items() if not own(key)}
+    literal = [key for key, texts in shared.items()
+               if re.search(r"\bthreads?\b", texts["en"], re.IGNORECASE) or "线程" in texts["zh"]
+               or ("会话" in texts["zh"] and "session" not in texts["en"].lower())]
+    assert literal == []
+
+
+def test_the_canvas_reads_its_own_word_for_a_thread_where_ng_reads_its_own():
+    def said_on(surface: str, locale: str) -> str:
+        set_surface(surface)
+        return t("runtime.already_running", locale=locale, thread="t1")
+
+    assert contextvars.copy_context().run(said_on, "canvas", "zh") == "会话 t1 正在运行，请等待它结束或先停止它。"
+    assert contextvars.copy_context().run(said_on, "cli", "zh") == "线程 t1 正在运行，请等待它结束或先停止它。"
+    english = {contextvars.copy_context().run(said_on, surface, "en") for surface in ("cli", "canvas")}
+    assert english == {"The thread t1 is running; wait for it or stop it first."}
 
 
 def test_an_english_count_of_one_takes_the_singular_and_any_other_the_plural():

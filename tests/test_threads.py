@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import Counter
 
 from core.i18n import t
 from app.runtime import new_thread_id
+from graphs.base import ForkBefore
 from tests.test_ppt_socket import run_ppt
 
 
@@ -206,6 +208,37 @@ async def test_a_second_message_while_running_is_a_conflict(start_server, connec
     assert busy["ok"] is False and busy["error"]["code"] == "conflict"
     done = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
     assert done["success"]
+
+
+async def test_a_canvas_user_resuming_a_running_thread_reads_the_canvas_word_for_it(start_server, connect):
+    # The refusal is the runtime's, shared with `ng` (线程); the canvas calls a thread 会话 on every page.
+    server = await start_server(offline_latency_s=0.05)
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于季风的5分钟PPT"})
+
+    busy = await client.call("run:resume", {"threadId": ack["threadId"]})
+
+    assert busy["error"]["code"] == "conflict"
+    assert busy["error"]["message"].startswith(f"会话 {ack['threadId']} 正在运行"), busy
+    assert "线程" not in busy["error"]["message"]
+    assert (await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60))["success"]
+
+
+async def test_a_run_the_canvas_started_ends_in_the_canvas_word_for_a_thread(start_server, connect):
+    # The run's task, not the socket handler, words this failure: it inherits the server's surface.
+    server = await start_server()
+    client = await connect(server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于潮汐的5分钟PPT")
+
+    async def fork_before_a_missing_step(*_args):
+        return ForkBefore(node="no_such_step", as_node="no_such_step", update={})
+
+    ppt = server.runtime.flows["ppt"]
+    server.runtime.flows["ppt"] = dataclasses.replace(ppt, continue_thread=fork_before_a_missing_step)
+    ack = await client.call("chat:message", {"flow": "ppt", "threadId": thread_id, "text": "重做大纲"})
+    done = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+
+    assert done["success"] is False and done["error"].startswith("这个会话还没有走到这一步"), done
 
 
 async def test_events_of_other_threads_are_not_delivered(live_server, connect):
