@@ -612,6 +612,14 @@ def test_a_class_named_by_its_grade_and_course_is_the_audience_not_the_title(req
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
 
 
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("初中英语语法：现在完成时", "现在完成时", "初中生"), ("高中化学 氧化还原反应", "氧化还原反应", "高中生"),
+    ("小学数学：分数的加法", "分数的加法", "小学生"),
+])
+def test_a_school_stage_with_its_course_names_its_students_and_leaves_the_title(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
 @pytest.mark.parametrize(("request_text", "minutes"), [
     ("《背影》课文赏析，初二语文，一节课", 40), ("两节课讲完勾股定理", 80), ("给五年级讲《草船借箭》，一节课30分钟", 30),
 ])

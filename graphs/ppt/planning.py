@@ -211,10 +211,13 @@ def _keeps_its_article(text: str) -> bool:
 # Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
 _LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
 # A class named by its grade and course as a clause of its own ("《背影》课文赏析，初二语文", "高一物理：牛顿第一定律")
-# says who listens (初二, 高一); it is not part of the subject.
-_CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
-                       r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)?"
-                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$))")
+# says who listens (初二, 高一); it is not part of the subject. A school stage with its course ("初中英语语法：现在完成时",
+# "高中化学 氧化还原反应") says so too: its students (初中生) listen, and the subject is what follows.
+_COURSE_ZH = r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)"
+_CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
+                       rf"{_COURSE_ZH}?|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?)"
+                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S)")
+_STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生"}
 
 
 def audience_hint(text: str) -> str | None:
@@ -222,7 +225,13 @@ def audience_hint(text: str) -> str | None:
         told = _TOLD_WHOM_ZH.search(text)
         if told:
             return (told.group("audience") or told.group("audience2")).strip()
-        match = _AUDIENCE_ZH.search(text) or _CLASS_ZH.search(text) or _LISTENERS_ZH.search(text)
+        match = _AUDIENCE_ZH.search(text)
+        if match:
+            return match.group(1).strip()
+        school_class = _CLASS_ZH.search(text)
+        if school_class:
+            return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
+        match = _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     return _school_years_named(match.group("audience").strip()) if match else None
