@@ -501,6 +501,19 @@ def test_a_language_lesson_is_taught_in_a_language_teachers_parts(request_text, 
     assert not [t for t in titles if any(word in t for word in science)], titles
 
 
+@pytest.mark.parametrize(("request_text", "parts", "point_words"), [
+    ("Spanish for beginners", ("Greetings in Spanish", "The sounds and letters of Spanish"), ("hello and goodbye",)),
+    ("日语零基础", ("日语的问候与自我介绍", "日语的发音与字母"), ("问候与道别",)),
+])
+async def test_a_whole_language_for_beginners_is_a_first_course_in_it_not_one_grammar_point(request_text, parts, point_words):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    assert all(part in said for part in parts), said[:400]
+    assert all(word in said for word in point_words), said[:400]
+    grammar = [w for w in ("The form of", "the form of", "meaning and use", "形式与结构", "意义与用法", "日语零的") if w in said]
+    assert not grammar, grammar
+
+
 @pytest.mark.parametrize(("request_text", "setting"), [
     ("Spanish for beginners", "language_lesson"), ("Present perfect vs past simple, Year 8", "language_lesson"),
     ("汉语拼音，一年级", "language_lesson"), ("The French Revolution for Year 9", "history_lesson"),

@@ -495,8 +495,25 @@ def about_a_language(subject: str) -> bool:
     "英语语法 现在完成时", "汉语拼音", "文言文虚词", "Spanish basics"); a work named in 《》 is read, not drilled."""
     text = subject.strip()
     if language_of(text) == "zh":
-        return "《" not in text and bool(_LANGUAGE_WORDS_ZH.search(text))
+        return "《" not in text and bool(_LANGUAGE_WORDS_ZH.search(text) or _WHOLE_LANGUAGE_ZH.match(text))
     return bool(_LANGUAGE_WORDS_EN.search(text) or re.fullmatch(_LANGUAGE_NAMES_EN + r"(?:\s+language)?", text, re.IGNORECASE))
+
+
+# A language named as the whole subject ("Spanish for beginners", "French basics", "西班牙语入门", "日语") is a first course in
+# it (its sounds, greetings, everyday words, first sentences), not one point of grammar: "the form of Spanish" does not read.
+_WHOLE_LANGUAGE_EN = re.compile(rf"^(?:(?:basic|beginners?'?|conversational|learn(?:ing)?|intro(?:duction)?\s+to)\s+)?"
+                                rf"(?P<name>{_LANGUAGE_NAMES_EN})(?:\s+(?:language|basics|for\s+beginners|101|lessons?))?$",
+                                re.IGNORECASE)
+_WHOLE_LANGUAGE_ZH = re.compile(r"^(?:零基础)?(?:学)?(?P<name>(?:英|法|日|德|韩|俄|西班牙|意大利|葡萄牙|阿拉伯)语)"
+                                r"(?:零基础|入门|基础|初级|启蒙)?(?:课|学习|教学)?$")
+
+
+def whole_language_named(subject: str) -> str | None:
+    """The language a subject names as a whole ("Spanish for beginners" → "Spanish", "西班牙语入门" → "西班牙语"), or
+    None when it is a point of one ("the past simple", "现在完成时") or no language at all."""
+    text = subject.strip()
+    match = (_WHOLE_LANGUAGE_ZH if language_of(text) == "zh" else _WHOLE_LANGUAGE_EN).match(text)
+    return match.group("name").capitalize() if match and language_of(text) != "zh" else (match.group("name") if match else None)
 
 
 # A request that reads a text the way only a text is read ("Hamlet Act 3", "Frankenstein chapter 5", "the plot", "the main
@@ -850,7 +867,7 @@ def _clause_subject_en(clause: str) -> str | None:
 # deck's sentences: "量子计算基本原理的核心原理", "今天的培训内容是信息安全培训" name it twice.
 # A course named before the subject ("英语语法 现在完成时", "初中英语语法：被动语态") says where it belongs, not what it is.
 _COURSE_LABEL_ZH = re.compile(r"^(?:小学|初中|高中|大学)?(?:英语|语文|汉语|法语|日语|德语|韩语)?(?:语法|词汇)?(?<=\w)\s*[：:\s]\s*(?=\S{2})")
-_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
+_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|零基础|基础|入门|概述|概论|"
                             r"简介|导论|初探|讲座|(?:意义(?:与|和))?用法|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
 _ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
                             r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
