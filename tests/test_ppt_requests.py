@@ -501,6 +501,16 @@ def test_a_language_lesson_is_taught_in_a_language_teachers_parts(request_text, 
     assert not [t for t in titles if any(word in t for word in science)], titles
 
 
+@pytest.mark.parametrize("request_text", ["Teach Hamlet", "Teach Hamlet to year 10", "Animal Farm for Year 9",
+                                          "A Christmas Carol", "King Lear"])
+def test_a_set_text_named_alone_is_read_as_a_work(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) == "work_lesson"
+
+
+def test_a_set_text_keeps_the_article_of_its_name_in_the_title():
+    assert short_title("A Christmas Carol for Year 9") == "A Christmas Carol"
+
+
 @pytest.mark.parametrize(("request_text", "parts", "point_words"), [
     ("Spanish for beginners", ("Greetings in Spanish", "The sounds and letters of Spanish"), ("hello and goodbye",)),
     ("日语零基础", ("日语的问候与自我介绍", "日语的发音与字母"), ("问候与道别",)),
@@ -797,7 +807,7 @@ def test_a_journey_an_age_or_an_event_known_by_its_name_is_taught_as_history(req
 
 @pytest.mark.parametrize(("request_text", "setting"), [
     ("Teach Hamlet Act 3 to year 10", "work_lesson"), ("The characters in Beowulf for 9th graders", "work_lesson"),
-    ("Frankenstein chapter 5 for year 11", "work_lesson"), ("Teach Hamlet", "lesson"),
+    ("Frankenstein chapter 5 for year 11", "work_lesson"), ("Teach Orion", "lesson"),
     ("String characters in Python for beginners", "lesson"), ("The plot of land for farmers", "lesson"),
 ])
 def test_a_named_text_read_by_its_acts_chapters_or_characters_is_a_work_a_bare_name_is_not(request_text, setting):

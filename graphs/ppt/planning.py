@@ -332,6 +332,35 @@ def _titled_as_a_work(text: str) -> bool:
     return (led_by_the or small_inside) and bool(head) and head[-1].lower() not in _NOT_A_WORK_HEADS_EN
 
 
+# Works a class reads that their names alone do not show as works ("Hamlet", "Macbeth", "Animal Farm", "A Christmas
+# Carol", "King Lear" that reads as a king): a short list of the commonest set texts, not a library catalogue. Names that
+# are also everyday words, years or people ("Holes", "Wonder", "1984", "Julius Caesar") are left out.
+_SET_TEXTS_EN = frozenset("""hamlet|macbeth|othello|king lear|twelfth night|much ado about nothing|
+    romeo and juliet|the tempest|a midsummer night's dream|the merchant of venice|beowulf|frankenstein|
+    dracula|jekyll and hyde|dr jekyll and mr hyde|jane eyre|wuthering heights|great expectations|oliver twist|
+    a christmas carol|hard times|bleak house|pride and prejudice|sense and sensibility|animal farm|nineteen eighty-four|
+    lord of the flies|of mice and men|to kill a mockingbird|the great gatsby|an inspector calls|blood brothers|the crucible|
+    death of a salesman|things fall apart|the odyssey|the iliad|the canterbury tales|paradise lost|the outsiders|
+    charlotte's web|the giver|the hobbit|little women|the catcher in the rye|fahrenheit 451|brave new world|
+    the handmaid's tale|never let me go|the kite runner|jane austen's emma|silas marner|a streetcar named desire|
+    the importance of being earnest|educating rita|journey's end|the secret garden|treasure island|gulliver's travels|
+    robinson crusoe|moby dick|huckleberry finn|the adventures of huckleberry finn|tom sawyer|anne of green gables""".replace(
+    "\n", "").replace("    ", "").split("|"))
+
+
+_LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_SET_TEXTS_WITHOUT_ARTICLE_EN = frozenset(_LEADING_ARTICLE.sub("", name) for name in _SET_TEXTS_EN)
+
+
+def _set_text_name(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().lower().replace("’", "'")).rstrip(".")
+
+
+def _a_set_text(text: str) -> bool:
+    """Whether an English subject is one of the commonest set texts by name ("Hamlet", "Animal Farm", "Christmas Carol")."""
+    return _LEADING_ARTICLE.sub("", _set_text_name(text)) in _SET_TEXTS_WITHOUT_ARTICLE_EN
+
+
 def about_a_work(subject: str) -> bool:
     """Whether a subject is a work to read ("《背影》课文赏析", "古诗《春晓》", "The Great Gatsby", "Romeo and Juliet",
     "the poem Daffodils"), not a thing to explain ("水循环", "the water cycle", "World War I")."""
@@ -340,6 +369,8 @@ def about_a_work(subject: str) -> bool:
         names = [m.group("name") for m in _WORK_NAME_ZH.finditer(text)]
         return any(not _RULE_NAME_ZH.search(name) for name in names) or bool(_WORK_WORDS_ZH.search(text))
     # "Alexander the Great" and "Genghis Khan and the Mongol Empire" are people, though titled like a work
+    if _a_set_text(text):
+        return True
     person = names_a_person(text) or names_a_person(re.split(r"\s+and\s+", text, maxsplit=1)[0])
     return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not person)
 
@@ -517,7 +548,8 @@ def whole_language_named(subject: str) -> str | None:
 
 
 # A request that reads a text the way only a text is read ("Hamlet Act 3", "Frankenstein chapter 5", "the plot", "the main
-# characters", "the narrator") makes the name it is about a work's, though a bare name ("Teach Hamlet") says nothing.
+# characters", "the narrator") makes the name it is about a work's, though a bare name ("Teach Orion") says nothing
+# unless it is a set text everyone knows (_SET_TEXTS_EN: "Teach Hamlet").
 _READING_A_TEXT_EN = re.compile(r"(?-i:\bAct|\bScene)\s+(?:[IVX]+|\d+)\b|\bchapters?\s+(?:[IVX]+|\d+)\b|\bthe\s+(?:main\s+)?"
                                 r"(?:plot|protagonists?|narrator|soliloquy|soliloquies|stanzas?|characters)\b", re.IGNORECASE)
 _CAPITALISED_NAME_EN = re.compile(r"\b(?!(?:Act|Scene|Chapter|The|A|An)\b)[A-Z][a-z]+")
@@ -722,7 +754,7 @@ def _subject_of_held(text: str) -> str:
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped).replace("\ue00b", "‘").replace("\ue00c", "’")
         # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
         # nor "The Great Gatsby" without its "The".
-        if not _keeps_its_article(stripped):
+        if not _keeps_its_article(stripped) and _set_text_name(stripped) not in _SET_TEXTS_EN:  # "A Christmas Carol"
             stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
 
