@@ -1217,11 +1217,13 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         if seed is None:
             # Each point on the page led in turn ("先看第一点，…", "Next, …"); a table's header row is not read out.
             items = [_spoken(item, zh) for item in content if item != words["table_head"]]
-            leads = words["item_leads"]
-            led = [items[0]] if len(items) == 1 else [
-                (leads[-1] if k == len(items) - 1 and k >= 2 else leads[min(k, len(leads) - 2)]) + mid(item)
-                for k, item in enumerate(items)]
-            seed, lines = [_sentence(title, zh)], [*(_sentence(item, zh) for item in led), *lines]
+            led = _led_in_turn(items, words["item_leads"], zh)
+            # a point read out on an earlier page is not read again, and those left are led afresh: "第二点" without
+            # its "先看第一点" reads as a slip
+            while any(line in said for line in led):
+                items = [item for item, line in zip(items, led) if line not in said]
+                led = _led_in_turn(items, words["item_leads"], zh)
+            seed, lines = [_sentence(title, zh)], [*led, *lines]
         if zh:
             for said_as in {topic, part_topic}:
                 title, content = _without_stacked_de(title, said_as), [_without_stacked_de(c, said_as) for c in content]
@@ -1246,6 +1248,15 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,
                                    narrationScript=narration))
     return SlideScripts(scripts=scripts)
+
+
+def _led_in_turn(items: list[str], leads: tuple[str, ...], zh: bool) -> list[str]:
+    """The page's points as sentences, each led in turn ("先看第一点，…", "Next, …", "Finally, …")."""
+    if len(items) == 1:
+        return [_sentence(items[0], zh)]
+    mid = (lambda text: text) if zh else mid_sentence
+    return [_sentence((leads[-1] if k == len(items) - 1 and k >= 2 else leads[min(k, len(leads) - 2)]) + mid(item), zh)
+            for k, item in enumerate(items)]
 
 
 EXERCISE_WORDS = ("练习", "习题", "作业", "测验", "小测", "exercise", "quiz", "homework", "practice")
