@@ -367,3 +367,12 @@ def test_a_chinese_readers_theme_is_named_in_chinese_and_an_english_readers_in_e
         assert re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+", presentation_theme(request).themeName)
     finally:
         set_locale("zh")
+
+
+def test_an_english_lessons_first_point_is_glossed_mid_line_not_by_a_capitalised_verb():
+    # "Key terms: Explains the solar system from the angle of core ideas" reads as a slip on the page
+    from graphs.ppt.planning import slide_count_for
+
+    scripts = _offline_scripts("the solar system", "en", 10, slide_count_for(10))
+    glosses = [item.split(": ", 1)[1] for s in scripts for item in s.contentDesign if item.startswith("Key terms: ")]
+    assert glosses and all(gloss[0].islower() for gloss in glosses), glosses

@@ -660,7 +660,7 @@ WORDING = {
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2],
-        "objective": "Understand {phrase}", "description": "Explains {topic} from the angle of {aspect}",
+        "objective": "Understand {phrase}", "description": "a way into {phrase}",
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: myth and fact",
         # Modal verbs and plural subjects: a point named in the plural ("future challenges") reads right too.
