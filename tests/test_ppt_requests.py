@@ -501,6 +501,29 @@ def test_a_language_lesson_is_taught_in_a_language_teachers_parts(request_text, 
     assert not [t for t in titles if any(word in t for word in science)], titles
 
 
+@pytest.mark.parametrize("request_text", ["Teach Hamlet", "Teach Hamlet to year 10", "Animal Farm for Year 9",
+                                          "A Christmas Carol", "King Lear"])
+def test_a_set_text_named_alone_is_read_as_a_work(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) == "work_lesson"
+
+
+def test_a_set_text_keeps_the_article_of_its_name_in_the_title():
+    assert short_title("A Christmas Carol for Year 9") == "A Christmas Carol"
+
+
+@pytest.mark.parametrize(("request_text", "parts", "point_words"), [
+    ("Spanish for beginners", ("Greetings in Spanish", "The sounds and letters of Spanish"), ("hello and goodbye",)),
+    ("日语零基础", ("日语的问候与自我介绍", "日语的发音与字母"), ("问候与道别",)),
+])
+async def test_a_whole_language_for_beginners_is_a_first_course_in_it_not_one_grammar_point(request_text, parts, point_words):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    assert all(part in said for part in parts), said[:400]
+    assert all(word in said for word in point_words), said[:400]
+    grammar = [w for w in ("The form of", "the form of", "meaning and use", "形式与结构", "意义与用法", "日语零的") if w in said]
+    assert not grammar, grammar
+
+
 @pytest.mark.parametrize(("request_text", "setting"), [
     ("Spanish for beginners", "language_lesson"), ("Present perfect vs past simple, Year 8", "language_lesson"),
     ("汉语拼音，一年级", "language_lesson"), ("The French Revolution for Year 9", "history_lesson"),
@@ -609,6 +632,14 @@ async def test_english_notes_call_a_point_named_in_the_plural_them_not_it(reques
     ("三年级数学，分数的初步认识", "分数的初步认识", "三年级"),
 ])
 def test_a_class_named_by_its_grade_and_course_is_the_audience_not_the_title(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("初中英语语法：现在完成时", "现在完成时", "初中生"), ("高中化学 氧化还原反应", "氧化还原反应", "高中生"),
+    ("小学数学：分数的加法", "分数的加法", "小学生"),
+])
+def test_a_school_stage_with_its_course_names_its_students_and_leaves_the_title(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
 
 
@@ -776,7 +807,7 @@ def test_a_journey_an_age_or_an_event_known_by_its_name_is_taught_as_history(req
 
 @pytest.mark.parametrize(("request_text", "setting"), [
     ("Teach Hamlet Act 3 to year 10", "work_lesson"), ("The characters in Beowulf for 9th graders", "work_lesson"),
-    ("Frankenstein chapter 5 for year 11", "work_lesson"), ("Teach Hamlet", "lesson"),
+    ("Frankenstein chapter 5 for year 11", "work_lesson"), ("Teach Orion", "lesson"),
     ("String characters in Python for beginners", "lesson"), ("The plot of land for farmers", "lesson"),
 ])
 def test_a_named_text_read_by_its_acts_chapters_or_characters_is_a_work_a_bare_name_is_not(request_text, setting):

@@ -260,13 +260,13 @@ def test_a_long_offline_deck_repeats_no_page_and_no_table(topic, language):
     assert len({page.title for page in pages}) == len(pages), [page.title for page in pages]
 
 
-def _offline_scripts(topic: str, language: str, minutes: int, slides: int):
+def _offline_scripts(topic: str, language: str, minutes: int, slides: int, **given):
     from core.llm.offline import OfflineRequest
     from graphs.ppt.offline import slide_scripts, video_outline
     from graphs.ppt.planning import narration_budget
 
     def ask(**facts):
-        return OfflineRequest(role="ppt", system="", prompt="", facts={"topic": topic, "language": language, **facts})
+        return OfflineRequest(role="ppt", system="", prompt="", facts={"topic": topic, "language": language, **given, **facts})
 
     outline = video_outline(ask(duration=minutes))
     return slide_scripts(ask(duration=minutes, slideCount=slides, outline=outline.model_dump(),
@@ -345,6 +345,15 @@ def test_offline_speaker_notes_read_no_sentence_on_two_pages(topic, language, mi
     assert not repeated, repeated
 
 
+def test_a_page_whose_first_point_was_read_before_still_leads_its_points_from_the_first():
+    # a bullet read out on an earlier page is not read again, and the rest are counted from one, not from "第二点"
+    from graphs.ppt.planning import slide_count_for
+
+    scripts = _offline_scripts("现在完成时", "zh", 10, slide_count_for(10), setting="language_lesson")
+    slips = [s.title for s in scripts if "第二点" in s.narrationScript and "先看第一点" not in s.narrationScript]
+    assert not slips, slips
+
+
 def test_a_chinese_readers_theme_is_named_in_chinese_and_an_english_readers_in_english():
     from core.i18n import set_locale
     from core.llm.offline import OfflineRequest
@@ -358,3 +367,12 @@ def test_a_chinese_readers_theme_is_named_in_chinese_and_an_english_readers_in_e
         assert re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+", presentation_theme(request).themeName)
     finally:
         set_locale("zh")
+
+
+def test_an_english_lessons_first_point_is_glossed_mid_line_not_by_a_capitalised_verb():
+    # "Key terms: Explains the solar system from the angle of core ideas" reads as a slip on the page
+    from graphs.ppt.planning import slide_count_for
+
+    scripts = _offline_scripts("the solar system", "en", 10, slide_count_for(10))
+    glosses = [item.split(": ", 1)[1] for s in scripts for item in s.contentDesign if item.startswith("Key terms: ")]
+    assert glosses and all(gloss[0].islower() for gloss in glosses), glosses

@@ -32,6 +32,7 @@ from graphs.ppt.planning import (
     subject_as_said,
     topic_phrase,
     wants_simpler,
+    whole_language_named,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -299,6 +300,77 @@ LANGUAGE_ASPECT_PHRASES_EN = {"Form": "build {topic} correctly", "Meaning and us
                               "Common mistakes": "avoid the common mistakes with {topic}",
                               "Practice": "practise {topic} from guided to free use",
                               "Speaking and writing": "use {topic} in your own speaking and writing"}
+
+# A first course in a whole language (planning.whole_language_named: "Spanish for beginners", "西班牙语入门") is taught by
+# its sounds, greetings, everyday words and first sentences, heard and said aloud; its sentences name the language
+# itself ("greetings in Spanish"), never "the form of Spanish" nor "西班牙语入门的意义与用法".
+FIRST_COURSE_POINTS_ZH = {"问候与自我介绍": ("问候与道别", "自我介绍", "礼貌用语"), "发音与字母": ("字母表", "重点发音", "重音与语调"),
+                          "日常词汇": ("数字", "颜色与星期", "课堂用语"), "简单句子": ("基本语序", "怎样提问", "怎样说“不”"),
+                          "课堂练习": LANGUAGE_ASPECT_POINTS_ZH["课堂练习"], "口语与写作任务": LANGUAGE_ASPECT_POINTS_ZH["口语与写作任务"]}
+FIRST_COURSE_TITLES_ZH = {"问候与自我介绍": "{topic}的问候与自我介绍", "发音与字母": "{topic}的发音与字母",
+                          "日常词汇": "{topic}的日常词汇", "简单句子": "用{topic}说简单的句子",
+                          "课堂练习": "{topic}课堂练习", "口语与写作任务": "用{topic}说和写"}
+FIRST_COURSE_PHRASES_ZH = {"问候与自我介绍": "用{topic}打招呼、介绍自己", "发音与字母": "认识字母，读准{topic}的发音",
+                           "日常词汇": "学会{topic}里最常用的词", "简单句子": "用{topic}说出简单的句子",
+                           "课堂练习": "通过练习熟练运用{topic}", "口语与写作任务": "在说和写中运用{topic}"}
+FIRST_COURSE_POINTS_EN = {"Greetings": ("hello and goodbye", "introductions", "polite words"),
+                          "Sounds and letters": ("the alphabet", "the key sounds", "stress and accents"),
+                          "Everyday words": ("numbers", "colours and days", "classroom words"),
+                          "First sentences": ("word order", "asking questions", "saying no"),
+                          "Practice": LANGUAGE_ASPECT_POINTS_EN["Practice"],
+                          "Speaking and writing": LANGUAGE_ASPECT_POINTS_EN["Speaking and writing"]}
+FIRST_COURSE_TITLES_EN = {"Greetings": "greetings in {topic}", "Sounds and letters": "the sounds and letters of {topic}",
+                          "Everyday words": "everyday words in {topic}", "First sentences": "first sentences in {topic}",
+                          "Practice": "practice in {topic}", "Speaking and writing": "speaking and writing in {topic}"}
+FIRST_COURSE_PHRASES_EN = {"Greetings": "greet people and introduce yourself in {topic}",
+                           "Sounds and letters": "say the sounds of {topic} clearly",
+                           "Everyday words": "know the words of {topic} you need every day",
+                           "First sentences": "make simple sentences in {topic}",
+                           "Practice": "practise {topic} from guided to free use",
+                           "Speaking and writing": "use {topic} in your own speaking and writing"}
+FIRST_COURSE_WORDING = {
+    "zh": {"aspects": {a: (FIRST_COURSE_TITLES_ZH[a], points) for a, points in FIRST_COURSE_POINTS_ZH.items()},
+           "phrases": FIRST_COURSE_PHRASES_ZH, "core": ("问候与自我介绍", "发音与字母", "日常词汇"),
+           "concept": ("{name}：{description}", "它回答的问题：这句话用{topic}怎么说", "记住关键词：{unit}"),
+           "process_title": "一步步学会{name}",
+           "stages": (("听一听", "听老师用{topic}说{name}"), ("跟着说", "大声跟读{name}"), ("练一练", "和同桌练习{name}"),
+                      ("用起来", "在情景对话中运用{name}")),
+           "contrast": ("错误：只看词表背{name}", "错误：用母语的发音去读{name}",
+                        "正确：多听多说，大声练习{name}", "正确：把{name}和{unit}联系起来用"),
+           "example_items": ("听一段含有{name}的对话", "和同桌分角色演一演", "换一个细节，再演一遍"),
+           "exercise_items": ("用{topic}说一说{first}", "听录音，把听到的{topic}单词写下来", "{first}和{last}有什么不同？"),
+           "asks": ("你能用{topic}向同桌介绍自己吗？", "{unit}里，哪一点你还拿不准？", "下节课你最想用{topic}学会说什么？"),
+           "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把新学的词和句子记下来。",
+                           "学完这节课，希望大家能用{topic}打招呼、介绍自己。",
+                           "开始之前，请大家想一想：你已经知道哪些{topic}的词？", "课上有任何问题，都可以随时举手提出来。")},
+    "en": {"aspects": {a: (FIRST_COURSE_TITLES_EN[a], points) for a, points in FIRST_COURSE_POINTS_EN.items()},
+           "phrases": FIRST_COURSE_PHRASES_EN, "core": ("Greetings", "Sounds and letters", "Everyday words"),
+           "concept": ("{name}: {description}", "The question it answers: how do we say this in {topic}", "Keyword: {unit}"),
+           "stages": (("Listen", "listen for {name} in {topic}"), ("Repeat", "say {name} aloud together"),
+                      ("Practise", "try {name} with a partner"), ("Use it", "use {name} in a short role-play")),
+           "contrast": ("Wrong: learning {name} only from a word list", "Wrong: saying {name} with the sounds of your own language",
+                        "Right: {name} heard and said aloud", "Right: {name} used together with {unit}"),
+           "example_items": ("Listen to a short dialogue with {name}", "Act it out with a partner", "Change one detail and act it again"),
+           "exercise_items": ("Say {first} in {topic}", "Listen and write down the {topic} words you hear", "How do {first} and {last} differ?"),
+           "asks": ("Can you introduce yourself to a partner in {topic}?", "Which point in {unit} are you still unsure of?",
+                    "What would you most like to say in {topic} next time?"),
+           "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the new words and sentences.",
+                           "By the end you should be able to greet people and introduce yourself in {topic}.",
+                           "Before we start, think of a {topic} word you already know.",
+                           "Raise your hand at any time if you have a question.")},
+}
+
+
+def _naming(wording, name: str):
+    """A wording whose {topic} is said as the given name ("Spanish", not "Spanish basics")."""
+    if isinstance(wording, str):
+        return wording.replace("{topic}", name)
+    if isinstance(wording, tuple):
+        return tuple(_naming(item, name) for item in wording)
+    if isinstance(wording, dict):
+        return {key: _naming(value, name) for key, value in wording.items()}
+    return wording
+
 
 # The words a deck is told in follow its setting (planning.deck_setting): a lesson speaks of the class and
 # its activities, a talk at work or in public of the agenda, cases and what they mean for the listeners.
@@ -588,7 +660,7 @@ WORDING = {
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2],
-        "objective": "Understand {phrase}", "description": "Explains {topic} from the angle of {aspect}",
+        "objective": "Understand {phrase}", "description": "a way into {phrase}",
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: myth and fact",
         # Modal verbs and plural subjects: a point named in the plural ("future challenges") reads right too.
@@ -796,6 +868,9 @@ def _wording(request: OfflineRequest) -> dict:
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
     if setting == "history_lesson":
         words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
+    language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
+    if language:
+        words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
     mechanism = words.get("mechanism")
     if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
         words = {**words, "aspects": {**words["aspects"], mechanism: (HOW_THEY_FIT_EN, words["aspects"][mechanism][1])},
@@ -1142,11 +1217,13 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         if seed is None:
             # Each point on the page led in turn ("先看第一点，…", "Next, …"); a table's header row is not read out.
             items = [_spoken(item, zh) for item in content if item != words["table_head"]]
-            leads = words["item_leads"]
-            led = [items[0]] if len(items) == 1 else [
-                (leads[-1] if k == len(items) - 1 and k >= 2 else leads[min(k, len(leads) - 2)]) + mid(item)
-                for k, item in enumerate(items)]
-            seed, lines = [_sentence(title, zh)], [*(_sentence(item, zh) for item in led), *lines]
+            led = _led_in_turn(items, words["item_leads"], zh)
+            # a point read out on an earlier page is not read again, and those left are led afresh: "第二点" without
+            # its "先看第一点" reads as a slip
+            while any(line in said for line in led):
+                items = [item for item, line in zip(items, led) if line not in said]
+                led = _led_in_turn(items, words["item_leads"], zh)
+            seed, lines = [_sentence(title, zh)], [*led, *lines]
         if zh:
             for said_as in {topic, part_topic}:
                 title, content = _without_stacked_de(title, said_as), [_without_stacked_de(c, said_as) for c in content]
@@ -1171,6 +1248,15 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,
                                    narrationScript=narration))
     return SlideScripts(scripts=scripts)
+
+
+def _led_in_turn(items: list[str], leads: tuple[str, ...], zh: bool) -> list[str]:
+    """The page's points as sentences, each led in turn ("先看第一点，…", "Next, …", "Finally, …")."""
+    if len(items) == 1:
+        return [_sentence(items[0], zh)]
+    mid = (lambda text: text) if zh else mid_sentence
+    return [_sentence((leads[-1] if k == len(items) - 1 and k >= 2 else leads[min(k, len(leads) - 2)]) + mid(item), zh)
+            for k, item in enumerate(items)]
 
 
 EXERCISE_WORDS = ("练习", "习题", "作业", "测验", "小测", "exercise", "quiz", "homework", "practice")

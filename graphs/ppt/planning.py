@@ -211,10 +211,13 @@ def _keeps_its_article(text: str) -> bool:
 # Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
 _LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
 # A class named by its grade and course as a clause of its own ("《背影》课文赏析，初二语文", "高一物理：牛顿第一定律")
-# says who listens (初二, 高一); it is not part of the subject.
-_CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
-                       r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)?"
-                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$))")
+# says who listens (初二, 高一); it is not part of the subject. A school stage with its course ("初中英语语法：现在完成时",
+# "高中化学 氧化还原反应") says so too: its students (初中生) listen, and the subject is what follows.
+_COURSE_ZH = r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)"
+_CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
+                       rf"{_COURSE_ZH}?|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?)"
+                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S)")
+_STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生"}
 
 
 def audience_hint(text: str) -> str | None:
@@ -222,7 +225,13 @@ def audience_hint(text: str) -> str | None:
         told = _TOLD_WHOM_ZH.search(text)
         if told:
             return (told.group("audience") or told.group("audience2")).strip()
-        match = _AUDIENCE_ZH.search(text) or _CLASS_ZH.search(text) or _LISTENERS_ZH.search(text)
+        match = _AUDIENCE_ZH.search(text)
+        if match:
+            return match.group(1).strip()
+        school_class = _CLASS_ZH.search(text)
+        if school_class:
+            return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
+        match = _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     return _school_years_named(match.group("audience").strip()) if match else None
@@ -323,6 +332,35 @@ def _titled_as_a_work(text: str) -> bool:
     return (led_by_the or small_inside) and bool(head) and head[-1].lower() not in _NOT_A_WORK_HEADS_EN
 
 
+# Works a class reads that their names alone do not show as works ("Hamlet", "Macbeth", "Animal Farm", "A Christmas
+# Carol", "King Lear" that reads as a king): a short list of the commonest set texts, not a library catalogue. Names that
+# are also everyday words, years or people ("Holes", "Wonder", "1984", "Julius Caesar") are left out.
+_SET_TEXTS_EN = frozenset("""hamlet|macbeth|othello|king lear|twelfth night|much ado about nothing|
+    romeo and juliet|the tempest|a midsummer night's dream|the merchant of venice|beowulf|frankenstein|
+    dracula|jekyll and hyde|dr jekyll and mr hyde|jane eyre|wuthering heights|great expectations|oliver twist|
+    a christmas carol|hard times|bleak house|pride and prejudice|sense and sensibility|animal farm|nineteen eighty-four|
+    lord of the flies|of mice and men|to kill a mockingbird|the great gatsby|an inspector calls|blood brothers|the crucible|
+    death of a salesman|things fall apart|the odyssey|the iliad|the canterbury tales|paradise lost|the outsiders|
+    charlotte's web|the giver|the hobbit|little women|the catcher in the rye|fahrenheit 451|brave new world|
+    the handmaid's tale|never let me go|the kite runner|jane austen's emma|silas marner|a streetcar named desire|
+    the importance of being earnest|educating rita|journey's end|the secret garden|treasure island|gulliver's travels|
+    robinson crusoe|moby dick|huckleberry finn|the adventures of huckleberry finn|tom sawyer|anne of green gables""".replace(
+    "\n", "").replace("    ", "").split("|"))
+
+
+_LEADING_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+_SET_TEXTS_WITHOUT_ARTICLE_EN = frozenset(_LEADING_ARTICLE.sub("", name) for name in _SET_TEXTS_EN)
+
+
+def _set_text_name(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().lower().replace("’", "'")).rstrip(".")
+
+
+def _a_set_text(text: str) -> bool:
+    """Whether an English subject is one of the commonest set texts by name ("Hamlet", "Animal Farm", "Christmas Carol")."""
+    return _LEADING_ARTICLE.sub("", _set_text_name(text)) in _SET_TEXTS_WITHOUT_ARTICLE_EN
+
+
 def about_a_work(subject: str) -> bool:
     """Whether a subject is a work to read ("《背影》课文赏析", "古诗《春晓》", "The Great Gatsby", "Romeo and Juliet",
     "the poem Daffodils"), not a thing to explain ("水循环", "the water cycle", "World War I")."""
@@ -331,6 +369,8 @@ def about_a_work(subject: str) -> bool:
         names = [m.group("name") for m in _WORK_NAME_ZH.finditer(text)]
         return any(not _RULE_NAME_ZH.search(name) for name in names) or bool(_WORK_WORDS_ZH.search(text))
     # "Alexander the Great" and "Genghis Khan and the Mongol Empire" are people, though titled like a work
+    if _a_set_text(text):
+        return True
     person = names_a_person(text) or names_a_person(re.split(r"\s+and\s+", text, maxsplit=1)[0])
     return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not person)
 
@@ -486,12 +526,30 @@ def about_a_language(subject: str) -> bool:
     "英语语法 现在完成时", "汉语拼音", "文言文虚词", "Spanish basics"); a work named in 《》 is read, not drilled."""
     text = subject.strip()
     if language_of(text) == "zh":
-        return "《" not in text and bool(_LANGUAGE_WORDS_ZH.search(text))
+        return "《" not in text and bool(_LANGUAGE_WORDS_ZH.search(text) or _WHOLE_LANGUAGE_ZH.match(text))
     return bool(_LANGUAGE_WORDS_EN.search(text) or re.fullmatch(_LANGUAGE_NAMES_EN + r"(?:\s+language)?", text, re.IGNORECASE))
 
 
+# A language named as the whole subject ("Spanish for beginners", "French basics", "西班牙语入门", "日语") is a first course in
+# it (its sounds, greetings, everyday words, first sentences), not one point of grammar: "the form of Spanish" does not read.
+_WHOLE_LANGUAGE_EN = re.compile(rf"^(?:(?:basic|beginners?'?|conversational|learn(?:ing)?|intro(?:duction)?\s+to)\s+)?"
+                                rf"(?P<name>{_LANGUAGE_NAMES_EN})(?:\s+(?:language|basics|for\s+beginners|101|lessons?))?$",
+                                re.IGNORECASE)
+_WHOLE_LANGUAGE_ZH = re.compile(r"^(?:零基础)?(?:学)?(?P<name>(?:英|法|日|德|韩|俄|西班牙|意大利|葡萄牙|阿拉伯)语)"
+                                r"(?:零基础|入门|基础|初级|启蒙)?(?:课|学习|教学)?$")
+
+
+def whole_language_named(subject: str) -> str | None:
+    """The language a subject names as a whole ("Spanish for beginners" → "Spanish", "西班牙语入门" → "西班牙语"), or
+    None when it is a point of one ("the past simple", "现在完成时") or no language at all."""
+    text = subject.strip()
+    match = (_WHOLE_LANGUAGE_ZH if language_of(text) == "zh" else _WHOLE_LANGUAGE_EN).match(text)
+    return match.group("name").capitalize() if match and language_of(text) != "zh" else (match.group("name") if match else None)
+
+
 # A request that reads a text the way only a text is read ("Hamlet Act 3", "Frankenstein chapter 5", "the plot", "the main
-# characters", "the narrator") makes the name it is about a work's, though a bare name ("Teach Hamlet") says nothing.
+# characters", "the narrator") makes the name it is about a work's, though a bare name ("Teach Orion") says nothing
+# unless it is a set text everyone knows (_SET_TEXTS_EN: "Teach Hamlet").
 _READING_A_TEXT_EN = re.compile(r"(?-i:\bAct|\bScene)\s+(?:[IVX]+|\d+)\b|\bchapters?\s+(?:[IVX]+|\d+)\b|\bthe\s+(?:main\s+)?"
                                 r"(?:plot|protagonists?|narrator|soliloquy|soliloquies|stanzas?|characters)\b", re.IGNORECASE)
 _CAPITALISED_NAME_EN = re.compile(r"\b(?!(?:Act|Scene|Chapter|The|A|An)\b)[A-Z][a-z]+")
@@ -696,7 +754,7 @@ def _subject_of_held(text: str) -> str:
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped).replace("\ue00b", "‘").replace("\ue00c", "’")
         # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
         # nor "The Great Gatsby" without its "The".
-        if not _keeps_its_article(stripped):
+        if not _keeps_its_article(stripped) and _set_text_name(stripped) not in _SET_TEXTS_EN:  # "A Christmas Carol"
             stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
 
@@ -841,7 +899,7 @@ def _clause_subject_en(clause: str) -> str | None:
 # deck's sentences: "量子计算基本原理的核心原理", "今天的培训内容是信息安全培训" name it twice.
 # A course named before the subject ("英语语法 现在完成时", "初中英语语法：被动语态") says where it belongs, not what it is.
 _COURSE_LABEL_ZH = re.compile(r"^(?:小学|初中|高中|大学)?(?:英语|语文|汉语|法语|日语|德语|韩语)?(?:语法|词汇)?(?<=\w)\s*[：:\s]\s*(?=\S{2})")
-_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|基础|入门|概述|概论|"
+_ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作原理|原理|基础知识|基本知识|小知识|常识|知识|零基础|基础|入门|概述|概论|"
                             r"简介|导论|初探|讲座|(?:意义(?:与|和))?用法|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
 _ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
                             r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
