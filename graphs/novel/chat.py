@@ -472,7 +472,20 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
                 for r in relations if {r["person"], r["other"]} == {subject, other}]
     if read.person_asked_about(text, described=True) is None:
         return []
-    return [_whois_line(tools, subject, relations)]
+    background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
+    # the role (主角, 配角) is the book's label; who they are (a post, a calling: 捕快, "a harbor constable")
+    # is what the background opens with
+    return [_whois_line(tools, subject, relations)] + \
+        ([t("novel.chat_answer_whois_background", name=subject, background=background)] if background else [])
+
+
+_SENTENCE_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
+
+
+def _first_sentence(text: str, limit: int = 80) -> str:
+    """The opening sentence of a sheet's text, cut at `limit` characters: a line, not the whole biography."""
+    first = _SENTENCE_STOP.split(text.strip(), maxsplit=1)[0].strip().rstrip("。.")
+    return first if len(first) <= limit else first[:limit].rstrip() + "…"
 
 
 def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) -> str:
