@@ -387,3 +387,25 @@ async def test_who_is_someone_says_their_post_not_only_their_role_in_the_book(tm
     finally:
         set_locale(before)
     assert any(post in line for line in lines), lines
+
+
+@pytest.mark.parametrize("language, world, asked, name", [
+    ("zh", "县衙里，师爷钱谦益言其失足，她与捕快赵铁柱暗中查访", "师爷", "钱谦益"),
+    ("en", "Elias and the postmistress, June Alder, suspect the harbor constable Walter Briggs.", "postmistress",
+     "June Alder"),
+])
+async def test_who_is_a_calling_names_the_one_whose_sheet_says_it(tmp_path, language, world, asked, name):
+    # "who is the postmistress?" said no chapter mentions it, and "师爷是谁" that the book has no 师爷.
+    from types import SimpleNamespace
+
+    from graphs.novel import understanding as read
+    from graphs.novel.chat import _held_by_calling
+    from graphs.novel.tools import GraphTool
+
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description=world, initial_chapters=1)
+    files.save("characters", await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": language, "seed": "book", "description": world}))
+    described = read.person_asked_about(f"who is the {asked}?" if language == "en" else f"{asked}是谁", described=True)
+    assert read.is_calling(described) and not read.is_calling("Walter Briggs") and not read.is_calling("海瑞")
+    assert _held_by_calling(SimpleNamespace(graph=GraphTool(config, "book")), described) == name

@@ -352,6 +352,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         described = read.person_asked_about(text, described=True)
         subject = next((held[0] for role, held in roles.items() if len(held) == 1
                         and (read.is_role(described, role) if described else read.names_role(text, role))), None)
+        if subject is None and described and read.is_calling(described):
+            subject = _held_by_calling(tools, described)
     asked = read.person_asked_about(text) if subject is None and not pronoun and not relation_word else None
     if asked:
         alike = read.names_like(asked, names)
@@ -463,6 +465,13 @@ def pronoun_references(people: list[tuple[str, str]]) -> dict[str, str]:
         if gender not in GENDER_PRONOUN:
             found.update({pronoun: name for pronoun in ("他", "她") if pronoun not in claimed})
     return found
+
+
+def _held_by_calling(tools: Gatherer, calling: str) -> str | None:
+    """The one character whose sheet says they are `calling` ("who is the postmistress", "捕快是谁"): their
+    background names it; None when no one's or more than one's does."""
+    held = [c.name for c in tools.graph.files.all_characters() if read.mentions(c.background or "", calling)]
+    return held[0] if len(held) == 1 else None
 
 
 def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: list[dict[str, Any]], text: str) -> list[str]:

@@ -277,6 +277,15 @@ def person_asked_about(text: str, described: bool = False) -> str | None:
     return None
 
 
+def is_calling(phrase: str) -> bool:
+    """What "X是谁" / "who is the X" asks of is a calling, not a name: English written in lower case ("the
+    postmistress"), Chinese opening with no surname (捕快, 师爷, which jieba tags a name; not 海瑞)."""
+    phrase = phrase.strip()
+    if not phrase or not CJK.search(phrase):
+        return bool(phrase) and phrase == phrase.lower()
+    return phrase[0] not in _SURNAMES_ZH and phrase[:2] not in _COMPOUND_SURNAMES_ZH
+
+
 # What readers call a role the character sheet may name otherwise ("villain" for 反派 / antagonist).
 _ROLE_WORDS = (("主角", "主人公", "男主", "女主", "protagonist", "hero", "heroine", "main character", "lead character"),
                ("反派", "大反派", "反面人物", "antagonist", "villain", "villainess"))
