@@ -361,8 +361,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which_of", candidates=join_items(alike)),
                                 "candidates": alike, "missing": "subject"}])
         if not any(read.is_role(asked, role) for role in roles):
-            # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant.
-            return {"turn": None, "outcome": "done", "reply": t("novel.chat_person_unknown", name=asked, names=join_items(names))}
+            # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant; a
+            # name only the author's world description holds ("海瑞之女…": her father) is quoted from it.
+            said = _world_sentences(tools.graph.files, [asked])
+            reply = (t("novel.chat_person_only_in_world", name=asked, names=join_items(names), quote=" ".join(said[:2]))
+                     if said else t("novel.chat_person_unknown", name=asked, names=join_items(names)))
+            return {"turn": None, "outcome": "done", "reply": reply}
     if subject is None and tools.left > 0:
         hits = await tools.call("search", tools.memory.search, text, [], 6)
         topic = read.topic_words(text) if not pronoun and not relation_word and "who" not in answers else []
