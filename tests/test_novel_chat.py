@@ -641,3 +641,17 @@ async def test_run_past_the_outline_says_the_outline_is_extended_first_and_where
     assert kind == "interrupt" and interrupt["kind"] == "confirmation"
     prompt = interrupt["payload"]["prompt"]
     assert all(words in prompt for words in said), prompt
+
+
+async def test_asking_who_someone_only_the_world_description_names_quotes_it(start_server, projects, connect):
+    # "海瑞是谁" of "海瑞之女海清漪…" said only that the book has no such character, as of a name never written.
+    settings = projects / PROJECT / "settings.json"
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    data["world_description"] = "云岭山中，两座剑派隔江相望。传说剑圣萧无涯曾在剑碑前悟道。"
+    settings.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+    ack = await say(client, "萧无涯是谁？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert "传说剑圣萧无涯曾在剑碑前悟道" in reply and "林远" in reply, reply

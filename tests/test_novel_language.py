@@ -360,3 +360,52 @@ async def test_a_thing_only_the_world_description_names_is_answered_from_it(tmp_
         events = await runtime.store.events_after(thread_id)
     told = json.dumps(events, ensure_ascii=False)
     assert said in told and t("novel.chat_nothing_found", question=question) not in told
+
+
+@pytest.mark.parametrize("language, world, name, post", [
+    ("zh", "她与捕快赵铁柱暗中查访", "赵铁柱", "捕快"),
+    ("en", "the harbor constable Walter Briggs is in league with the smugglers", "Walter Briggs", "constable"),
+])
+async def test_who_is_someone_says_their_post_not_only_their_role_in_the_book(tmp_path, language, world, name, post):
+    # "赵铁柱是谁" answered only "书中定位：主角": the 捕快 the description calls him was left out.
+    from types import SimpleNamespace
+
+    from core.i18n import current_locale, set_locale
+    from graphs.novel.chat import _sheet_lines
+    from graphs.novel.tools import GraphTool
+
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description=world, initial_chapters=1)
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": world})
+    files.save("characters", cast)
+    before = current_locale()
+    set_locale(language)
+    try:
+        lines = _sheet_lines(SimpleNamespace(graph=GraphTool(config, "book")), name, None, [],
+                             f"Who is {name}?" if language == "en" else f"{name}是谁？")
+    finally:
+        set_locale(before)
+    assert any(post in line for line in lines), lines
+
+
+@pytest.mark.parametrize("language, world, asked, name", [
+    ("zh", "县衙里，师爷钱谦益言其失足，她与捕快赵铁柱暗中查访", "师爷", "钱谦益"),
+    ("en", "Elias and the postmistress, June Alder, suspect the harbor constable Walter Briggs.", "postmistress",
+     "June Alder"),
+])
+async def test_who_is_a_calling_names_the_one_whose_sheet_says_it(tmp_path, language, world, asked, name):
+    # "who is the postmistress?" said no chapter mentions it, and "师爷是谁" that the book has no 师爷.
+    from types import SimpleNamespace
+
+    from graphs.novel import understanding as read
+    from graphs.novel.chat import _held_by_calling
+    from graphs.novel.tools import GraphTool
+
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description=world, initial_chapters=1)
+    files.save("characters", await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": language, "seed": "book", "description": world}))
+    described = read.person_asked_about(f"who is the {asked}?" if language == "en" else f"{asked}是谁", described=True)
+    assert read.is_calling(described) and not read.is_calling("Walter Briggs") and not read.is_calling("海瑞")
+    assert _held_by_calling(SimpleNamespace(graph=GraphTool(config, "book")), described) == name

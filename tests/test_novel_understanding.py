@@ -546,3 +546,41 @@ def test_a_pronoun_whose_clause_has_an_object_of_the_other_gender_means_someone_
         "Dr. Helen Okafor investigates the drowning of a jazz singer. Detective Tom Reilly swears he saw her alive "
         "after midnight, and she believes him.")
     assert [(c.name, c.gender) for c in people] == [("Helen Okafor", "female"), ("Tom Reilly", "male")]
+
+
+@pytest.mark.parametrize("description, named", [
+    # 海 is a surname of the 百家姓 the commonest ones lacked: the magistrate's daughter was no one
+    ("明朝嘉靖年间，海瑞之女海清漪随父赴任淳安知县", [("海清漪", "海瑞之女")]),
+    # jieba tags 师爷 and 清道夫 as names, so the calling was not read as a noun of a person
+    ("县衙里，师爷钱谦益言其失足", [("钱谦益", "师爷")]),
+    ("荒坂集团的清道夫周烬已经盯上了她", [("周烬", "清道夫")]),
+    # jieba glued 员 of 快递员 to the surname after it (快递 / 员林 / 小 / 满)
+    ("赛博朋克快递员林小满靠送黑市芯片为生", [("林小满", "快递员")]),
+])
+def test_a_period_or_a_future_calling_before_a_chinese_name_makes_a_character(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+def test_a_former_girlfriend_is_a_woman_and_keeps_the_word_that_says_so():
+    # "前女友陈雾" gave 陈雾 no gender, said only as 女友
+    person = read.characters_in_description("她发现货物是前女友陈雾的记忆备份")[0]
+    assert (person.name, person.said_as, person.gender) == ("陈雾", "前女友", "女")
+
+
+def test_she_opening_a_sentence_is_the_one_its_last_clause_was_about():
+    # 她 was taken for 钱谦益, named first in a sentence whose last clause is about 海清漪
+    description = "海瑞之女海清漪随父赴任。师爷钱谦益言其失足，海清漪却发现袖中藏着粮册。她与捕快赵铁柱暗中查访。"
+    genders = {c.name: c.gender for c in read.characters_in_description(description)}
+    assert genders["海清漪"] == "女" and genders["钱谦益"] is None, genders
+
+
+def test_a_constable_in_league_with_smugglers_is_the_antagonist():
+    # The harbor constable was no one, and an invented villain stood in for him.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    description = ("Maine, 1923. Widowed lighthouse keeper Elias Thorne tends the light. Elias and the postmistress, "
+                   "June Alder, suspect that the harbor constable Walter Briggs is in league with the smugglers.")
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "en"}))
+    assert (cast.protagonist.name, cast.antagonist.name) == ("Elias Thorne", "Walter Briggs")

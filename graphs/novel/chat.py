@@ -352,6 +352,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         described = read.person_asked_about(text, described=True)
         subject = next((held[0] for role, held in roles.items() if len(held) == 1
                         and (read.is_role(described, role) if described else read.names_role(text, role))), None)
+        if subject is None and described and read.is_calling(described):
+            subject = _held_by_calling(tools, described)
     asked = read.person_asked_about(text) if subject is None and not pronoun and not relation_word else None
     if asked:
         alike = read.names_like(asked, names)
@@ -359,8 +361,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             return _ask(turn, [{"id": "who", "question": t("novel.chat_ask_which_of", candidates=join_items(alike)),
                                 "candidates": alike, "missing": "subject"}])
         if not any(read.is_role(asked, role) for role in roles):
-            # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant.
-            return {"turn": None, "outcome": "done", "reply": t("novel.chat_person_unknown", name=asked, names=join_items(names))}
+            # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant; a
+            # name only the author's world description holds ("海瑞之女…": her father) is quoted from it.
+            said = _world_sentences(tools.graph.files, [asked])
+            reply = (t("novel.chat_person_only_in_world", name=asked, names=join_items(names), quote=" ".join(said[:2]))
+                     if said else t("novel.chat_person_unknown", name=asked, names=join_items(names)))
+            return {"turn": None, "outcome": "done", "reply": reply}
     if subject is None and tools.left > 0:
         hits = await tools.call("search", tools.memory.search, text, [], 6)
         topic = read.topic_words(text) if not pronoun and not relation_word and "who" not in answers else []
@@ -465,6 +471,13 @@ def pronoun_references(people: list[tuple[str, str]]) -> dict[str, str]:
     return found
 
 
+def _held_by_calling(tools: Gatherer, calling: str) -> str | None:
+    """The one character whose sheet says they are `calling` ("who is the postmistress", "捕快是谁"): their
+    background names it; None when no one's or more than one's does."""
+    held = [c.name for c in tools.graph.files.all_characters() if read.mentions(c.background or "", calling)]
+    return held[0] if len(held) == 1 else None
+
+
 def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: list[dict[str, Any]], text: str) -> list[str]:
     """What characters.json says: how the two regard each other, or (for "X是谁") who X is."""
     if other:
@@ -472,7 +485,20 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
                 for r in relations if {r["person"], r["other"]} == {subject, other}]
     if read.person_asked_about(text, described=True) is None:
         return []
-    return [_whois_line(tools, subject, relations)]
+    background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
+    # the role (主角, 配角) is the book's label; who they are (a post, a calling: 捕快, "a harbor constable")
+    # is what the background opens with
+    return [_whois_line(tools, subject, relations)] + \
+        ([t("novel.chat_answer_whois_background", name=subject, background=background)] if background else [])
+
+
+_SENTENCE_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
+
+
+def _first_sentence(text: str, limit: int = 80) -> str:
+    """The opening sentence of a sheet's text, cut at `limit` characters: a line, not the whole biography."""
+    first = _SENTENCE_STOP.split(text.strip(), maxsplit=1)[0].strip().rstrip("。.")
+    return first if len(first) <= limit else first[:limit].rstrip() + "…"
 
 
 def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) -> str:

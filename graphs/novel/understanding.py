@@ -277,6 +277,15 @@ def person_asked_about(text: str, described: bool = False) -> str | None:
     return None
 
 
+def is_calling(phrase: str) -> bool:
+    """What "X是谁" / "who is the X" asks of is a calling, not a name: English written in lower case ("the
+    postmistress"), Chinese opening with no surname (捕快, 师爷, which jieba tags a name; not 海瑞)."""
+    phrase = phrase.strip()
+    if not phrase or not CJK.search(phrase):
+        return bool(phrase) and phrase == phrase.lower()
+    return phrase[0] not in _SURNAMES_ZH and phrase[:2] not in _COMPOUND_SURNAMES_ZH
+
+
 # What readers call a role the character sheet may name otherwise ("villain" for 反派 / antagonist).
 _ROLE_WORDS = (("主角", "主人公", "男主", "女主", "protagonist", "hero", "heroine", "main character", "lead character"),
                ("反派", "大反派", "反面人物", "antagonist", "villain", "villainess"))
@@ -537,7 +546,10 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "engineer": None, "doctor": None, "pilot": None, "professor": None, "nurse": None, "soldier": None,
            "sergeant": None, "lieutenant": None, "commander": None, "officer": None, "agent": None,
            "scientist": None, "mechanic": None, "navigator": None, "medic": None, "smuggler": None,
-           "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None}
+           "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None,
+           # callings no person's ending tells ("the harbor constable Walter Briggs")
+           "constable": None, "sheriff": None, "deputy": None, "clerk": None, "judge": None, "priest": None,
+           "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -546,7 +558,8 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
            "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
            "同桌": None, "室友": None, "仇人": None,
-           "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女",
+           "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女", "女友": "女", "男友": "男", "妻子": "女",
+           "丈夫": "男", "未婚妻": "女", "未婚夫": "男",
            # posts held in a guild, a sect or a ship ("盐帮帮主顾远舟", which jieba cuts 帮帮 / 主顾): a title the
            # name is said with, never a tie to the protagonist
            "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
@@ -565,7 +578,9 @@ _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)
 _SURNAMES_ZH = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁"
                    "任沈姚卢姜崔钟谭陆汪范金廖贾夏韦付白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武戴莫孔"
                    "汤温康施牛樊葛邢齐易乔伍庞颜倪庄聂章鲁岳翟殷詹欧耿焦俞左柳祝宁舒阮柯纪梅童凌裴霍苗盛翁骆蓝"
-                   "辛靳柴鲍祁滕饶艾尤穆卓褚娄窦戚岑宫冷晏卫柏瞿佟臧闵邬卞姬栾商荣巫桑郎甄虞敖巩佘燕楚萧沐洛凤阿")
+                   "辛靳柴鲍祁滕饶艾尤穆卓褚娄窦戚岑宫冷晏卫柏瞿佟臧闵邬卞姬栾商荣巫桑郎甄虞敖巩佘燕楚萧沐洛凤阿"
+                   # rarer ones of the 百家姓 a period book's people bear (海瑞, 包拯, 狄仁杰, 寇准, 屈原, 项羽)
+                   "海包狄寇屈项方石万洪傅单关管费华宣闻卜冉蒲符毕晁隋鞠景祖连封谷贝麦")
 # Where a noun phrase stands in Chinese: after 的 / 和 / 与 … a word is a noun even when jieba tags it a verb (邻居).
 _NOUN_SLOT_ZH = set("的和与跟及同、")
 # What a place or a thing is, when it is what is named ("a town called Brindle", "一座叫青石的小镇"): no character.
@@ -674,7 +689,9 @@ def _reads_as_name(name: str) -> bool:
     alone = jieba.posseg.lcut(name)
     if alone and alone[0].flag == "nr":
         return True
-    return name[0] in _SURNAMES_ZH and not (len(alone) == 1 and alone[0].flag != "nr")
+    # a word jieba only guessed (周烬, tagged n) is no word of the dictionary: the surname makes it a name
+    known_word = len(alone) == 1 and alone[0].flag != "nr" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0
+    return name[0] in _SURNAMES_ZH and not known_word
 
 
 def _starts_verb(text: str) -> bool:
@@ -813,7 +830,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
-        gender = (_KIN_ZH.get(noun) or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
+        gender = (_kin_gender_zh(noun) or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
                   or (qualifier if qualifier in ("女", "男") else None))
         hits.append((where, NamedCharacter(name, noun, gender)))
     for match in _OPENS_EN.finditer(text):
@@ -842,7 +859,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if character.gender is None and gender_by_title(character.name):
             character = NamedCharacter(character.name, character.said_as, gender_by_title(character.name))
         kept = found.get(character.name)
-        if kept is None or (kept.said_as is None and character.said_as):
+        # the longer noun says more of who they are ("前女友" over the 女友 it ends with)
+        says_more = bool(kept and kept.said_as and character.said_as and character.said_as != kept.said_as
+                         and character.said_as.endswith(kept.said_as))
+        if kept is None or (kept.said_as is None and character.said_as) or says_more:
             found[character.name] = character
     return _gendered_by_pronouns(text, _without_short_names(list(found.values())))
 
@@ -891,8 +911,9 @@ def _short_names(name: str, names: list[str]) -> tuple[str, ...]:
 # Who a description sets against the lead: called a rival or enemy ("her old rival Captain Doyle", "宿敌"), or
 # the one its clause says does harm ("表哥顾远舟暗中勾结盐帮", "Tom betrays the crew").
 _ENMITY = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头"}
-_HARM = re.compile(r"勾结|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
-                   r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b", re.I)
+_HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
+                   r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b|\bin league with\b|\bcollud"
+                   r"|\bin cahoots with\b", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
@@ -973,11 +994,16 @@ def unnamed_lead(text: str) -> NamedCharacter | None:
 # Characters that end a noun of a person made of a verb or a noun before them (采茶女, 打铁匠, 卖花郎, 货郎), with
 # the gender a few of them tell (not 夫: 大夫 is a doctor).
 _PERSON_SUFFIX_ZH = {"女": "女", "娘": "女", "妇": "女", "郎": "男", "汉": "男", "翁": "男", "夫": None, "匠": None,
-                     "商": None, "贩": None, "客": None, "童": None, "工": None}
+                     "商": None, "贩": None, "客": None, "童": None, "工": None, "员": None, "人": None}
 
 
 # Last characters of a post or calling (探长, 站长, 警官, 律师, 店员): a word ending so is a noun of a person.
 _POST_ENDINGS_ZH = set("长官师员")
+
+
+def _kin_gender_zh(noun: str) -> str | None:
+    """The gender the word of kinship a noun ends with tells ("前女友" → 女 by 女友, "大哥哥" by 哥哥)."""
+    return next((_KIN_ZH[kin] for kin in sorted(_KIN_ZH, key=len, reverse=True) if noun.endswith(kin)), None)
 
 
 def _names_a_place(name: str) -> bool:
@@ -1000,7 +1026,7 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         return []
     import jieba.posseg
 
-    words = jieba.posseg.lcut(text)
+    words = _unglued_endings(jieba.posseg.lcut(text))
     found, at = [], 0
     for index, word in enumerate(words):
         start, at = at, at + len(word.word)
@@ -1015,7 +1041,7 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
         # "探长陆铭", "站长李强": jieba tags these posts verbs, but their last character says they are people
         post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH
-        if not (word.flag.startswith("n") and word.flag != "nr") and before not in _NOUN_SLOT_ZH and not made_person \
+        if not _person_noun_tag(word, before) and before not in _NOUN_SLOT_ZH and not made_person \
                 and not qualified and not post:
             continue
         if made_person:
@@ -1027,6 +1053,31 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
             continue
         found.append((at, word.word, name))
     return found
+
+
+def _person_noun_tag(word, before: str) -> bool:
+    """jieba tags the word a noun. It tags some callings as names (师爷, 和尚, 清道夫, 黑客): a word tagged a name
+    that opens with no surname, and follows none (王 / 大山 is a given name), is such a calling."""
+    if word.flag == "nr":
+        return len(word.word) >= 2 and word.word[0] not in _SURNAMES_ZH and word.word[:2] not in _COMPOUND_SURNAMES_ZH \
+            and before not in _SURNAMES_ZH
+    return word.flag.startswith("n")
+
+
+def _unglued_endings(words: list) -> list:
+    """jieba's guesses may glue the last character of a noun of a person to the name after it ("快递员林小满" cut
+    快递 / 员林 / 小 / 满): that character goes back to the noun (快递员 / 林), so the name is set beside it."""
+    import jieba.posseg
+
+    endings = _POST_ENDINGS_ZH | set(_PERSON_SUFFIX_ZH)
+    out = list(words)
+    for index in range(1, len(out)):
+        word, before = out[index], out[index - 1]
+        if len(word.word) >= 2 and word.word[0] in endings and word.word[1] in _SURNAMES_ZH \
+                and len(before.word) >= 2 and CJK.fullmatch(before.word[-1]):
+            out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
+            out[index] = jieba.posseg.pair(word.word[1:], "x")
+    return out
 
 
 # A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
@@ -1084,6 +1135,9 @@ def _unique_words(name: str, names: list[str]) -> tuple[str, ...]:
 _CONJUNCTIONS_ZH = ("但", "但是", "可是", "于是", "然后", "随后", "所以", "因此", "而", "可")
 
 
+_CLAUSE_ZH = re.compile(r"[，；]")
+
+
 def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[NamedCharacter]:
     """Each character's gender as the description's he / she / his / her (他 / 她) tell it, where no word
     of theirs ("girl", 哥哥) told it already. A subject or possessive pronoun means the subject of its
@@ -1117,12 +1171,14 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
     recent: list[str] = []
     last = 0
     for where, what, gender in sorted(events):
+        # a Chinese comma opens a clause of its own subject ("师爷钱谦益言其失足，海清漪却发现…。她…": 她 is 海清漪)
+        new_clause = chinese and bool(_CLAUSE_ZH.search(text, last, where))
         if _SENTENCE_END.search(text, last, where):
             previous, subject = subject or previous, None
         last = where
         if gender is None:
             recent.append(what)
-            subject = subject or what
+            subject = what if new_clause and subject else subject or what
             continue
         candidates = [c for c in (subject, previous, *reversed(recent)) if c]
         other = _object_of_other_gender(text, where, gender) if what == "subject" else None
