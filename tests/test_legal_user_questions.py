@@ -954,3 +954,11 @@ async def test_an_english_worker_whose_boss_has_not_paid_them_is_answered_with_t
 async def test_an_english_question_about_a_falling_tree_cites_the_tree_article(knowledge):
     run = await GraphRunner(knowledge).ask("A branch from the tree in our compound fell on my head")
     assert ("中华人民共和国民法典", "1257") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+
+async def test_an_english_pedestrian_hit_by_a_car_is_answered_with_the_collision_articles(knowledge):
+    # "hit by a car": the glossary's "an?" once required "an", so the collision entry never matched.
+    run = await GraphRunner(knowledge).ask("I was hit by a car at a crosswalk and the driver's insurer won't pay")
+    cited = _cited(run)[:3]
+    assert {("道路交通安全法", "76"), ("民法典", "1208"), ("民法典", "1213")} & set(cited), cited
