@@ -962,3 +962,15 @@ async def test_an_english_pedestrian_hit_by_a_car_is_answered_with_the_collision
     run = await GraphRunner(knowledge).ask("I was hit by a car at a crosswalk and the driver's insurer won't pay")
     cited = _cited(run)[:3]
     assert {("道路交通安全法", "76"), ("民法典", "1208"), ("民法典", "1213")} & set(cited), cited
+
+
+
+async def test_lost_checked_luggage_cites_the_carriers_liability_for_luggage_first(knowledge):
+    run = await GraphRunner(knowledge).ask("坐飞机托运的行李箱丢了，航空公司只肯赔一点点，合理吗")
+    assert _cited(run)[0] == ("民法典", "824"), _cited(run)
+
+
+
+async def test_a_spouse_hiding_the_couples_savings_at_a_divorce_cites_the_hiding_article(knowledge):
+    run = await GraphRunner(knowledge).ask("离婚时老公藏了夫妻共同存款，我能多分吗")
+    assert ("民法典", "1092") in _cited(run), _cited(run)
