@@ -974,3 +974,9 @@ async def test_lost_checked_luggage_cites_the_carriers_liability_for_luggage_fir
 async def test_a_spouse_hiding_the_couples_savings_at_a_divorce_cites_the_hiding_article(knowledge):
     run = await GraphRunner(knowledge).ask("离婚时老公藏了夫妻共同存款，我能多分吗")
     assert ("民法典", "1092") in _cited(run), _cited(run)
+
+
+
+async def test_an_index_already_on_disk_is_loaded_without_a_sentence_about_it(knowledge):
+    run = await GraphRunner(knowledge).ask("邻居家的狗把我孩子咬了，怎么索赔")
+    assert not [log["message"] for log in run.of("tool:log") if "法条索引" in log["message"]]
