@@ -956,7 +956,6 @@ async def test_an_english_question_about_a_falling_tree_cites_the_tree_article(k
     assert ("中华人民共和国民法典", "1257") in {(c["law"], c["article"]) for c in _verified(run)}
 
 
-
 async def test_an_english_pedestrian_hit_by_a_car_is_answered_with_the_collision_articles(knowledge):
     # "hit by a car": the glossary's "an?" once required "an", so the collision entry never matched.
     run = await GraphRunner(knowledge).ask("I was hit by a car at a crosswalk and the driver's insurer won't pay")
@@ -964,11 +963,9 @@ async def test_an_english_pedestrian_hit_by_a_car_is_answered_with_the_collision
     assert {("道路交通安全法", "76"), ("民法典", "1208"), ("民法典", "1213")} & set(cited), cited
 
 
-
 async def test_lost_checked_luggage_cites_the_carriers_liability_for_luggage_first(knowledge):
     run = await GraphRunner(knowledge).ask("坐飞机托运的行李箱丢了，航空公司只肯赔一点点，合理吗")
     assert _cited(run)[0] == ("民法典", "824"), _cited(run)
-
 
 
 async def test_a_spouse_hiding_the_couples_savings_at_a_divorce_cites_the_hiding_article(knowledge):
@@ -976,7 +973,17 @@ async def test_a_spouse_hiding_the_couples_savings_at_a_divorce_cites_the_hiding
     assert ("民法典", "1092") in _cited(run), _cited(run)
 
 
-
 async def test_an_index_already_on_disk_is_loaded_without_a_sentence_about_it(knowledge):
     run = await GraphRunner(knowledge).ask("邻居家的狗把我孩子咬了，怎么索赔")
     assert not [log["message"] for log in run.of("tool:log") if "法条索引" in log["message"]]
+
+
+def test_a_demand_letter_writes_next_years_month_as_the_date_it_means():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "帮我写一份催款函，王五欠我2万元货款，说好明年三月还",
+                            date(2026, 11, 27))
+    assert "说好2027年3月还" in fields["facts"] and "明年" not in fields["facts"], fields
+
+
+def test_a_demand_letter_is_addressed_to_the_one_the_request_says_owes_the_money():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "帮我写一份催款函，王五欠我2万元货款，说好明年三月还")
+    assert fields.get("recipient") == "王五", fields
