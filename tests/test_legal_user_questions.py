@@ -987,3 +987,19 @@ def test_a_demand_letter_writes_next_years_month_as_the_date_it_means():
 def test_a_demand_letter_is_addressed_to_the_one_the_request_says_owes_the_money():
     fields = extract_fields(TEMPLATES["lawyer_letter"], "帮我写一份催款函，王五欠我2万元货款，说好明年三月还")
     assert fields.get("recipient") == "王五", fields
+
+
+async def test_a_worker_struck_by_a_falling_pipe_cites_the_falling_objects_article_not_a_carriers(knowledge):
+    run = await GraphRunner(knowledge).ask("在工地干活时被掉下来的钢管砸伤了，包工头不管，老板也不给工伤")
+    cited = _cited(run)
+    assert ("民法典", "1253") in cited and not [law for law, _ in cited if law in {"海商法", "民用航空法"}], cited
+
+
+async def test_an_english_childs_game_top_up_cites_the_limited_capacity_of_a_minor(knowledge):
+    run = await GraphRunner(knowledge).ask("My 11-year-old spent 6000 yuan on in-game top-ups with my phone")
+    assert ("民法典", "19") in _cited(run)[:2], _cited(run)
+
+
+async def test_an_english_refused_seven_day_return_is_answered_not_sent_back_for_chinese(knowledge):
+    run = await GraphRunner(knowledge).ask("An online shop refuses my 7-day no-reason return for unworn shoes")
+    assert _cited(run)[:1] == [("消费者权益保护法", "25")], _cited(run)
