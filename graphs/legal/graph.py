@@ -233,8 +233,10 @@ async def run_task(payload: Mapping[str, Any], ctx: NodeContext) -> dict[str, An
     agent = AGENTS[task["agent"]]
     if not knowledge.ready:
         # The index is still being built (the first minute after start-up): that wait is not the
-        # specialist's slowness, so it does not count against its time limit.
-        ctx.log(t("legal.index_loading" if knowledge.built else "legal.index_building"))
+        # specialist's slowness, so it does not count against its time limit. Only a build is worth
+        # a sentence; loading one already on disk takes a couple of seconds, every run.
+        if not knowledge.built:
+            ctx.log(t("legal.index_building"))
         with contextlib.suppress(Exception):  # a failed build is met below as a failed tool
             await asyncio.to_thread(knowledge.warm)
     started = time.perf_counter()
