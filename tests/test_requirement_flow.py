@@ -391,6 +391,8 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("Reception books each patient's next visit on a web page", "reception"),
     ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
     ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
+    ("The IT team needs a tool to track laptop loans", "the IT team"),  # initials in capitals, not the word "it"
+    ("It should let the sales department see every open order", "sales department"),  # a department acts as people
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
