@@ -820,6 +820,23 @@ def test_a_thing_a_role_needs_is_delivered_as_made_for_them(requirement, item, u
     assert users in plan.stages[0].goal, plan.stages[0].goal
 
 
+def test_a_thing_that_says_whom_it_is_for_is_not_given_the_role_that_wants_it_as_well():
+    plan = first_round("The HR department wants a way for employees to request vacation days", force_plan=True)
+    assert plan.scope[0] == "Deliver: a way for employees to request vacation days", plan.scope
+    assert "the HR department" in plan.stages[0].goal, plan.stages[0].goal
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("酒店前台需要一个工具来登记访客", "一个供酒店前台登记访客的工具"),  # what it is for after 来
+    ("前台想要一个能打印当月销售报表的功能", "一个供前台打印当月销售报表的功能"),  # what it is for before 的
+    ("财务需要一个自动对账工具", "一个供财务使用的自动对账工具"),  # only what it is
+])
+def test_a_thing_a_chinese_role_needs_is_delivered_as_made_for_them(requirement, item):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == f"交付：{item}", plan.scope
+    assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{item}"
+
+
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
     scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
                         "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope

@@ -184,12 +184,36 @@ def _for_role(clause: str) -> str | None:
         return None
     who, thing = mid_sentence(wish.group("who"), clause), wish.group("thing")
     name, *purpose = _EN_PURPOSE.split(thing, maxsplit=1)
+    if re.search(r"\sfor\s", name, re.IGNORECASE):
+        return thing  # the thing already says whom it is for ("a way for employees to …"): a second "for" garbles it
     return " ".join([name, "for", who, *purpose])
+
+
+# The thing a role wishes for, in Chinese: how many, what it is, and what it is for, in one of three shapes —
+# "一个工具来登记访客", "一个能打印报表的功能", "一套排班系统" (a verb of making before it is dropped: "做一个…").
+_ZH_MADE = r"^(?:做|开发|搞|弄|建|上|整|有)?(?P<count>一个|一套|一款|一份|个|套|款)"
+_ZH_THING_FOR = re.compile(_ZH_MADE + r"(?P<name>[^的，。；]{1,8}?)(?:来|用来|用于|以便|去)(?P<purpose>[^，。；]{2,})$")
+_ZH_THING_THAT = re.compile(_ZH_MADE + r"(?:能够|能|可以|用来|用于)?(?P<purpose>[^，。；]{2,})的(?P<name>[^的，。；]{1,8})$")
+_ZH_THING = re.compile(_ZH_MADE + r"(?P<name>[^的，。；]{2,8})$")
+
+
+def _zh_for_role(clause: str) -> str | None:
+    """The Chinese of _for_role: "酒店前台需要一个工具来登记访客" → "一个供酒店前台登记访客的工具", "前台想要一套排班系统" →
+    "一套供前台使用的排班系统"; else None (a role that wishes others do a thing: "前台希望病人可以在线挂号")."""
+    wish = _ZH_ORG_WISHES.match(clause.strip())
+    if wish is None or not named_roles(wish.group("owner")):
+        return None
+    who, thing = wish.group("owner"), wish.group("thing")
+    if shaped := _ZH_THING_FOR.match(thing) or _ZH_THING_THAT.match(thing):
+        return f"{shaped.group('count')}供{who}{shaped.group('purpose')}的{shaped.group('name')}"
+    if shaped := _ZH_THING.match(thing):
+        return f"{shaped.group('count')}供{who}使用的{shaped.group('name')}"
+    return None
 
 
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
-    if not zh and (for_role := _for_role(clause)):
+    if for_role := (_zh_for_role(clause) if zh else _for_role(clause)):
         return for_role
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
     if wish is None and zh and (org := _ZH_ORG_WISHES.match(clause.strip())) and not named_roles(org.group("owner")):
