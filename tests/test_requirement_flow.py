@@ -837,6 +837,18 @@ def test_a_thing_a_chinese_role_needs_is_delivered_as_made_for_them(requirement,
     assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{item}"
 
 
+@pytest.mark.parametrize("message, heading, thread", [
+    ("Requirements: export monthly sales to PDF for the front desk",
+     "# Implementation Plan: Export monthly sales to PDF for the front desk",
+     "export monthly sales to PDF for the front desk"),
+    ("需求：前台每天要把当月销售导出成PDF", "# 实施计划：前台每天要把当月销售导出成PDF", "前台每天要把当月销售导出成PDF"),
+])
+def test_a_label_before_the_requirement_is_no_part_of_its_plan_or_thread(message, heading, thread):
+    plan = first_round(FLOW.initial_input(message, {})["requirement"], force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == heading
+    assert FLOW.thread_title(message) == thread
+
+
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
     scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
                         "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope
