@@ -1188,6 +1188,17 @@ def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_acce
     assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
 
 
+@pytest.mark.parametrize("answer, topic", [
+    ("we use Postgres", "q_data_store"), ("存到Excel里", "q_data_store"),
+    ("微信小程序", "q_interface"), ("in Slack", "q_interface"),
+])
+def test_a_store_or_entry_point_typed_into_the_success_question_answers_its_own(answer, topic):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_data_store", "q_interface")]
+    reply = {"q_success_metric": answer, "q_data_store": "", "q_interface": ""}
+    left = {"q_success_metric", "q_data_store", "q_interface"} - {topic}
+    assert normalize_reply(reply, asked) == ({topic: answer}, left)
+
+
 def test_answers_typed_one_question_late_go_to_the_questions_they_answer():
     asked = [{"id": i, "blocking": False} for i in ("q_data_store", "q_deadline", "q_scale", "q_security")]
     reply = {"q_data_store": "用MySQL", "q_deadline": "", "q_scale": "下个月15号", "q_security": "每天大概300单"}

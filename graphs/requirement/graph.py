@@ -33,7 +33,7 @@ from graphs.requirement import offline as _offline  # noqa: F401  registers the 
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
-from graphs.requirement.topics import TOPICS, belongs_to, declines, is_chinese
+from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, belongs_to, declines, is_chinese
 from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
@@ -245,10 +245,11 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
             # "???", "...", "-": nothing said; the question keeps its fallback instead of a plan that
             # reads "Data store: ???"; a bare "no" to "Is there a deadline?" means what the fallback says.
             defaulted.add(str(key))
-        elif other := belongs_to(str(key), text):
+        elif (other := belongs_to(str(key), text)) and (other in ids or str(key) in TOPICS_BY_ID):
             # A date typed into another question ("March 15" for the access rules) answers when it is due, a count
             # the load, not that question: it goes to its own when that is asked too, and the question keeps its
-            # fallback.
+            # fallback. A question a model phrased itself ("q_store") may ask just that: its answer stays unless
+            # the topic it belongs to is asked beside it.
             defaulted.add(str(key))
             misplaced.setdefault(other, text)
         else:

@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       is_chinese, names_no_purpose)
+                                       is_chinese, names_no_purpose, only_names)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -111,26 +111,8 @@ def _only_says_it_is_ready(rest: str) -> bool:
     return all(is_function_word(w) or w.lower() in _READY_EN for w in re.findall(r"[A-Za-z']+", rest))
 
 
-# The words that only put a thing in its entry point ("接到飞书", "放在公众号里", "it should run in Slack").
-_ENTRY_LINKS_ZH = re.compile(r"(?:要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|嵌到|做成|做在|"
-                             r"用|使用|通过|在|上|里|中|端|的|和|与|、|\s)*")
-_ENTRY_LINKS_EN = set("""
-it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
-integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
-inside with from the our a an
-""".split())
-
-
 def _only_names_entry_point(clause: str) -> bool:
-    named = find_keywords(clause, TOPICS_BY_ID["q_interface"].keywords)
-    if not named:
-        return False
-    rest = clause
-    for word in named:
-        rest = rest.replace(word, " ")
-    if is_chinese(clause):
-        return _ENTRY_LINKS_ZH.fullmatch(rest) is not None
-    return all(word.lower() in _ENTRY_LINKS_EN for word in re.findall(r"[A-Za-z']+", rest))
+    return only_names(TOPICS_BY_ID["q_interface"], clause)
 
 
 # Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",

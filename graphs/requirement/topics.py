@@ -473,9 +473,48 @@ def only_a_load(answer: str) -> bool:
     return len(CJK.findall(rest)) <= 3 if is_chinese(said) else len(re.findall(r"[A-Za-z]+", rest)) <= 2
 
 
-# Where an answer typed into another question belongs: a date is when it is due, a count the load. A count said as
-# who uses it or what done means ("200 staff", "handles 500 orders a day") answers those questions too.
-_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")))
+# The words that only put a thing where it lives or is used ("接到飞书", "放在公众号里", "it should run in Slack",
+# "we use Postgres", "存到Excel里").
+_NAMING_LINKS_ZH = re.compile(r"(?:我们|我|咱们|就|都|要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|"
+                              r"嵌到|做成|做在|存到|存在|存|保存到?|记在|用|使用|通过|在|上|里|中|端|的|和|与|、|吧|\s)*")
+_NAMING_LINKS_EN = set("""
+it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
+integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
+inside with from the our a an we i use uses using store stored keep kept save saved just already
+""".split())
+
+
+def only_names(topic: Topic, text: str) -> bool:
+    """Whether `text` says no more than the things of `topic` it names ("接到飞书", "it should run in Slack",
+    "we use Postgres"): its other words only put the thing in its place."""
+    named = find_keywords(text, topic.keywords)
+    if not named:
+        return False
+    rest = text
+    for word in named:
+        rest = rest.replace(word, " ")
+    rest = re.sub(r"[,.;:!?，。；：！？]", " ", rest)
+    if is_chinese(text):
+        return _NAMING_LINKS_ZH.fullmatch(rest) is not None
+    return all(word.lower() in _NAMING_LINKS_EN for word in re.findall(r"[A-Za-z']+", rest))
+
+
+def only_a_store(answer: str) -> bool:
+    """Whether an answer only names where the data lives ("we use Postgres", "存到Excel里")."""
+    return only_names(TOPICS_BY_ID["q_data_store"], answer)
+
+
+def only_an_entry_point(answer: str) -> bool:
+    """Whether an answer only names where it is used ("微信小程序", "in Slack")."""
+    return only_names(TOPICS_BY_ID["q_interface"], answer)
+
+
+# Where an answer typed into another question belongs: a date is when it is due, a count the load, a store named
+# alone where the data lives, an entry point how it is used. A count said as who uses it or what done means
+# ("200 staff", "handles 500 orders a day") answers those questions too, and signing in through a chat app ("用钉钉")
+# answers the access rules.
+_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")),
+              ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
 
 
 def belongs_to(topic_id: str, answer: str) -> str | None:
