@@ -837,6 +837,17 @@ def test_a_thing_a_chinese_role_needs_is_delivered_as_made_for_them(requirement,
     assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{item}"
 
 
+@pytest.mark.parametrize("requirement, thing, who", [
+    ("给社区食堂做一个订餐小程序，老人用", "给社区食堂做一个订餐小程序", "老人"),
+    ("做一个值班排班表，主要给前台用", "做一个值班排班表", "前台"),
+])
+def test_a_chinese_clause_that_only_says_who_uses_it_is_not_a_thing_to_deliver(requirement, thing, who):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{thing}"
+    assert [item for item in plan.scope if item.startswith("交付")] == [f"交付：{thing}"], plan.scope
+    assert who in plan.stages[1].goal, plan.stages[1].goal
+
+
 @pytest.mark.parametrize("message, heading, thread", [
     ("Requirements: export monthly sales to PDF for the front desk",
      "# Implementation Plan: Export monthly sales to PDF for the front desk",

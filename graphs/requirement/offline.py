@@ -66,7 +66,7 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
     clauses = ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
                [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
-    if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
+    if len(clauses) < 2 or any(len(c) < 4 and not _only_states_a_constraint(c) for c in clauses):
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
@@ -98,7 +98,16 @@ def _only_states_a_constraint(clause: str) -> bool:
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
-    return _only_names_entry_point(clause)
+    return _only_names_entry_point(clause) or _only_says_who_uses_it(clause)
+
+
+# A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.
+_ZH_USED_BY = re.compile(r"(?:主要|只|只有|仅|都|是)?(?:给|供|让|由)?(?P<who>[\u4e00-\u9fff]{1,8}?)(?:来|在)?(?:用|使用)的?")
+
+
+def _only_says_who_uses_it(clause: str) -> bool:
+    said = _ZH_USED_BY.fullmatch(clause.strip())
+    return said is not None and bool(named_roles(said.group("who")))
 
 
 _READY_EN = {"ready", "done", "live", "finished", "complete", "completed", "available", "launched", "shipped",
