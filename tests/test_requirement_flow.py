@@ -426,6 +426,12 @@ def test_who_alone_may_give_money_back_is_the_access_rule_the_plan_verifies(requ
     assert any(c.endswith(rule) for c in verification.success_criteria), verification.success_criteria
 
 
+def test_the_roles_of_an_english_plan_are_listed_with_and_before_the_last():
+    goal = first_round("Tenants report repairs on their phones, caretakers fix them and landlords pay the invoices",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for tenants, caretakers and landlords.", goal
+
+
 def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
     goal = first_round("A visitor sign-in kiosk where visitors type their name and the host is told",
                        force_plan=True).stages[1].goal

@@ -282,6 +282,14 @@ def _a_name(word: str, text: str) -> bool:
             and mid_sentence(word, text) == word)
 
 
+def _listed(items: Sequence[str], zh: bool) -> str:
+    """Things named inside a sentence of the plan, listed as a reader writes them: "老人、子女"; "employees and
+    managers", "HR, employees and managers" (a bare comma list reads as unfinished in English)."""
+    if zh or len(items) < 2:
+        return "、".join(items) if zh else "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.
 _COMMIT_SUBJECT = 72
 
@@ -431,7 +439,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 open_topics.append(topic)
             continue  # else the requirement says what it must do
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
-            stated_value[topic.id] = ("、" if zh else ", ").join(with_its_article(role, described) for role in roles)
+            stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"
@@ -440,7 +448,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
             if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(named)
+                stated_value[topic.id] = _listed(named, zh)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue
