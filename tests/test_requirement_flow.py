@@ -432,6 +432,12 @@ def test_the_roles_of_an_english_plan_are_listed_with_and_before_the_last():
     assert goal == "Implement the requirement for tenants, caretakers and landlords.", goal
 
 
+def test_a_kind_of_firm_named_by_its_work_is_not_a_role():
+    goal = first_round("Our small accounting firm needs clients to upload receipts from their phones",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for clients.", goal
+
+
 def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
     goal = first_round("A visitor sign-in kiosk where visitors type their name and the host is told",
                        force_plan=True).stages[1].goal

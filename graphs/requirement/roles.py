@@ -276,6 +276,21 @@ def _content(word: str) -> bool:
 _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse staff", "customer support agents")
 
 
+# Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
+# people, "finance report" is not.
+_EN_WORK_DEPARTMENTS = {"hr", "qa", "finance", "accounting", "legal", "ops"}
+# What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
+_EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
+                  "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
+
+
+def _names_a_kind(words: list[str], end: int) -> bool:
+    """Whether the department word words[end - 1] qualifies the business or thing after it ("accounting firm",
+    "finance dashboard"): then it names a kind of that, not people who use it."""
+    return (words[end - 1].lower() in _EN_WORK_DEPARTMENTS and end < len(words)
+            and words[end].lower() in _EN_BUSINESSES | _EN_TEAM_THINGS)
+
+
 def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | None:
     """The role that begins at words[start] ("warehouse staff", "dispatchers"), and where it ends;
     `plural`: only a plural or a role word of the catalogue will do."""
@@ -284,6 +299,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
         if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
             return None
         head = words[end - 1].lower()
+        if _names_a_kind(words, end):
+            return None
         if _en_team(words, start, end) or (_en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS
                                                               or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
