@@ -881,9 +881,18 @@ def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
         "Deliver: Only librarians may cancel a booking"], scope
 
 
+@pytest.mark.parametrize("requirement, heading", [
+    ("学校图书馆想要一个座位预约系统，学生提前一天预约，管理员可以查看签到情况", "# 实施计划：一个座位预约系统"),
+    ("We need a rota tool for a small cafe, baristas swap shifts and the owner approves each swap",
+     "# Implementation Plan: A rota tool for a small cafe"),
+])
+def test_a_plan_is_titled_by_the_thing_not_by_what_someone_does_with_it(requirement, heading):
+    assert first_round(requirement, force_plan=True).plan_markdown.splitlines()[0] == heading
+
+
 @pytest.mark.parametrize("requirement", [
     "Build an archive search page so that our librarians can find an old newspaper by date, title or keyword",
-    "做一个采购申请系统，员工提交申请，需要财务总监审批，金额超过一万还要老板签字",
+    "做一个采购申请系统，支持按部门和项目提交申请，需要财务总监审批，金额超过一万还要老板签字",
 ])
 def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words_with_an_ellipsis(requirement):
     plan = first_round(requirement, force_plan=True)

@@ -255,6 +255,14 @@ def _role_does(thing: str) -> str:
     return f"{who} {does}" if to and len(who.split()) <= 4 and opens_with_role(who) and does else thing
 
 
+def _opens_with_a_role(clause: str, zh: bool) -> bool:
+    """Whether a clause opens with who does something ("学生提前一天预约", "managers approve them")."""
+    if not zh:
+        return opens_with_role(clause)
+    roles = named_roles(clause)
+    return bool(roles) and clause.strip().startswith(roles[0])
+
+
 def _title(requirement: str, zh: bool) -> str:
     """What the plan is called: from what it delivers first, not from the background told before it
     ("因为客服每天要手工导出…，所以需要一个自动报表" → "一个自动报表")."""
@@ -265,10 +273,11 @@ def _title(requirement: str, zh: bool) -> str:
     if start >= 0 and re.match(r"\s*[:：]", summary[start + len(first):]):
         wanted = _without_load(first, zh)  # what the colon leads on to is how it is used, not its name
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
-    # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
+    # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统"), nor does one that says what someone does with it
+    # ("一个座位预约系统，学生提前一天预约").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
     for at in range(2, len(pieces), 2):
-        if _only_states_a_constraint(pieces[at]):
+        if _only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh):
             wanted = "".join(pieces[:at - 1])
             break
     return plan_title(wanted[:1].upper() + wanted[1:])
