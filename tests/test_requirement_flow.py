@@ -438,6 +438,13 @@ def test_a_kind_of_firm_named_by_its_work_is_not_a_role():
     assert goal == "Implement the requirement for clients.", goal
 
 
+def test_a_chinese_plan_states_its_success_criteria_in_chinese_without_given_when_then():
+    plan = first_round("给社区食堂做一个订餐小程序，老人每天点午餐", force_plan=True)
+    criteria = [c for stage in plan.stages for c in stage.success_criteria]
+    assert "老人通过小程序使用时，需求端到端可用" in criteria, criteria
+    assert not any(re.search(r"\b(?:Given|When|Then)\b", c) for c in criteria), criteria
+
+
 def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
     goal = first_round("A visitor sign-in kiosk where visitors type their name and the host is told",
                        force_plan=True).stages[1].goal

@@ -576,7 +576,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                     t(f"Agree the design of \"{quoted}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
             "success_criteria": [
                 t("Given the design note, when the owner reviews it, then touched modules, data flow and "
-                  "interfaces are listed", "Given 设计说明，When 负责人评审，Then 列出涉及模块、数据流与入口"),
+                  "interfaces are listed", "负责人评审设计说明时，能看到涉及的模块、数据流与入口"),
                 t(f"Storage decision recorded: {store}", f"存储方案已记录：{store}"),
             ],
             "tasks": [
@@ -595,7 +595,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": t(f"Implement the requirement for {users}.", f"为{users}实现该需求。"),
             "success_criteria": [
                 t(f"Given {users}, when they use {interface}, then the requirement works end to end",
-                  f"Given {users}，When 通过{interface}使用，Then 需求端到端可用"),
+                  f"{users}通过{interface}使用时，需求端到端可用"),
                 t(f"Success measure met: {metric}", f"满足成功标准：{metric}"),
             ],
             "tasks": [
