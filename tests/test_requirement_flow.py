@@ -574,6 +574,13 @@ def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_f
     assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
 
 
+@pytest.mark.parametrize("requirement", ["Something to make our work easier", "A useful tool that saves us time",
+                                         "We need an app to help us out"])
+def test_a_thing_wished_only_to_make_work_easier_is_first_asked_what_it_is_for(requirement):
+    asked = [q.id for q in first_round(requirement).questions]
+    assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
+
+
 def test_once_told_what_it_is_for_the_plan_is_titled_and_scoped_by_that():
     plan = first_round("need something for invoices", force_plan=True,
                        answers={"q_purpose": "A form where clerks enter invoices"})

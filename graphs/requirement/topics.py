@@ -241,10 +241,16 @@ _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo
 # ("to track …", "用来…"); "做一个记账小程序" says what it is for.
 _VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s+(?:really\s+)?)?"
                        r"(?:need|want|would like|'d like|make|build|create|do|get)?\s*(?:me\s+|us\s+)?(?:some|a|an)?\s*"
+                       r"(?:(?:useful|good|nice|simple|handy|better|cool|great|smart)\s+)?"  # praise says nothing it does
                        # a placeholder, or a kind of software that says no more ("need an app for invoices")
                        r"(?:something|anything|thing|stuff|app|application|tool|system|website|site|program|software|"
-                       r"platform)(?:\s+(?:for|about|with|around|on|related to)\s+"
-                       r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*(?:please)?[.!?]*$", re.IGNORECASE)
+                       r"platform)(?:\s+(?:useful|nice|good|cool|handy))?(?:\s+(?:for|about|with|around|on|related to)\s+"
+                       r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?"
+                       # or only a wish that things go better ("to make our work easier", "that saves us time")
+                       r"|\s+(?:to|that(?:\s+will)?)\s+(?:make|makes|help|helps|save|saves)\s+(?:(?:our|my|the|your|their)\s+)?"
+                       r"(?:(?:work|life|lives|jobs?|days?|things|everything|us|me|everyone)\s+)?"
+                       r"(?:easier|better|simpler|faster|smoother|more\s+efficient|time|out))?\s*(?:please)?[.!?]*$",
+                       re.IGNORECASE)
 _VAGUE_ZH = re.compile(r"^(?:你好|您好)?[，,\s]*(?:请|麻烦)?(?:帮我|帮忙|给我)?(?:我们?|咱们?)?(?:想要?|要|需要)?"
                        r"(?:做|弄|搞|写|整|开发)?(?:一?个|一?些|点)?(?:[^，。！？\s]{1,8}?(?:的|相关的|方面的))?"
                        r"(?:东西|玩意儿?|系统|小程序|程序|软件|工具|小工具|应用|APP|App|app|网站|网页|平台)"
