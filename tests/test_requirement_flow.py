@@ -391,6 +391,8 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("Reception books each patient's next visit on a web page", "reception"),
     ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
     ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
+    ("The IT team needs a tool to track laptop loans", "the IT team"),  # initials in capitals, not the word "it"
+    ("It should let the sales department see every open order", "sales department"),  # a department acts as people
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -422,6 +424,25 @@ def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, 
 def test_who_alone_may_give_money_back_is_the_access_rule_the_plan_verifies(requirement, rule):
     verification = first_round(requirement, force_plan=True).stages[2]
     assert any(c.endswith(rule) for c in verification.success_criteria), verification.success_criteria
+
+
+def test_the_roles_of_an_english_plan_are_listed_with_and_before_the_last():
+    goal = first_round("Tenants report repairs on their phones, caretakers fix them and landlords pay the invoices",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for tenants, caretakers and landlords.", goal
+
+
+def test_a_kind_of_firm_named_by_its_work_is_not_a_role():
+    goal = first_round("Our small accounting firm needs clients to upload receipts from their phones",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for clients.", goal
+
+
+def test_a_chinese_plan_states_its_success_criteria_in_chinese_without_given_when_then():
+    plan = first_round("给社区食堂做一个订餐小程序，老人每天点午餐", force_plan=True)
+    criteria = [c for stage in plan.stages for c in stage.success_criteria]
+    assert "老人通过小程序使用时，需求端到端可用" in criteria, criteria
+    assert not any(re.search(r"\b(?:Given|When|Then)\b", c) for c in criteria), criteria
 
 
 def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
@@ -549,6 +570,13 @@ def test_a_count_that_picks_which_records_to_show_is_not_the_load(requirement):
 @pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧",
                                          "做一个小程序", "帮我做个系统", "need an app for invoices"])  # a bare kind of software
 def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
+    asked = [q.id for q in first_round(requirement).questions]
+    assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
+
+
+@pytest.mark.parametrize("requirement", ["Something to make our work easier", "A useful tool that saves us time",
+                                         "We need an app to help us out"])
+def test_a_thing_wished_only_to_make_work_easier_is_first_asked_what_it_is_for(requirement):
     asked = [q.id for q in first_round(requirement).questions]
     assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
 
@@ -818,6 +846,46 @@ def test_a_thing_a_role_needs_is_delivered_as_made_for_them(requirement, item, u
     assert users in plan.stages[0].goal, plan.stages[0].goal
 
 
+def test_a_thing_that_says_whom_it_is_for_is_not_given_the_role_that_wants_it_as_well():
+    plan = first_round("The HR department wants a way for employees to request vacation days", force_plan=True)
+    assert plan.scope[0] == "Deliver: a way for employees to request vacation days", plan.scope
+    assert "the HR department" in plan.stages[0].goal, plan.stages[0].goal
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("酒店前台需要一个工具来登记访客", "一个供酒店前台登记访客的工具"),  # what it is for after 来
+    ("前台想要一个能打印当月销售报表的功能", "一个供前台打印当月销售报表的功能"),  # what it is for before 的
+    ("财务需要一个自动对账工具", "一个供财务使用的自动对账工具"),  # only what it is
+])
+def test_a_thing_a_chinese_role_needs_is_delivered_as_made_for_them(requirement, item):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == f"交付：{item}", plan.scope
+    assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{item}"
+
+
+@pytest.mark.parametrize("requirement, thing, who", [
+    ("给社区食堂做一个订餐小程序，老人用", "给社区食堂做一个订餐小程序", "老人"),
+    ("做一个值班排班表，主要给前台用", "做一个值班排班表", "前台"),
+])
+def test_a_chinese_clause_that_only_says_who_uses_it_is_not_a_thing_to_deliver(requirement, thing, who):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{thing}"
+    assert [item for item in plan.scope if item.startswith("交付")] == [f"交付：{thing}"], plan.scope
+    assert who in plan.stages[1].goal, plan.stages[1].goal
+
+
+@pytest.mark.parametrize("message, heading, thread", [
+    ("Requirements: export monthly sales to PDF for the front desk",
+     "# Implementation Plan: Export monthly sales to PDF for the front desk",
+     "export monthly sales to PDF for the front desk"),
+    ("需求：前台每天要把当月销售导出成PDF", "# 实施计划：前台每天要把当月销售导出成PDF", "前台每天要把当月销售导出成PDF"),
+])
+def test_a_label_before_the_requirement_is_no_part_of_its_plan_or_thread(message, heading, thread):
+    plan = first_round(FLOW.initial_input(message, {})["requirement"], force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == heading
+    assert FLOW.thread_title(message) == thread
+
+
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
     scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
                         "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope
@@ -827,9 +895,18 @@ def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
         "Deliver: Only librarians may cancel a booking"], scope
 
 
+@pytest.mark.parametrize("requirement, heading", [
+    ("学校图书馆想要一个座位预约系统，学生提前一天预约，管理员可以查看签到情况", "# 实施计划：一个座位预约系统"),
+    ("We need a rota tool for a small cafe, baristas swap shifts and the owner approves each swap",
+     "# Implementation Plan: A rota tool for a small cafe"),
+])
+def test_a_plan_is_titled_by_the_thing_not_by_what_someone_does_with_it(requirement, heading):
+    assert first_round(requirement, force_plan=True).plan_markdown.splitlines()[0] == heading
+
+
 @pytest.mark.parametrize("requirement", [
     "Build an archive search page so that our librarians can find an old newspaper by date, title or keyword",
-    "做一个采购申请系统，员工提交申请，需要财务总监审批，金额超过一万还要老板签字",
+    "做一个采购申请系统，支持按部门和项目提交申请，需要财务总监审批，金额超过一万还要老板签字",
 ])
 def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words_with_an_ellipsis(requirement):
     plan = first_round(requirement, force_plan=True)
@@ -1155,6 +1232,17 @@ def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_acce
     asked = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
     assert normalize_reply({"q_deadline": "", "q_security": date}, asked) == ({"q_deadline": date}, {"q_security"})
     assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
+
+
+@pytest.mark.parametrize("answer, topic", [
+    ("we use Postgres", "q_data_store"), ("存到Excel里", "q_data_store"),
+    ("微信小程序", "q_interface"), ("in Slack", "q_interface"),
+])
+def test_a_store_or_entry_point_typed_into_the_success_question_answers_its_own(answer, topic):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_data_store", "q_interface")]
+    reply = {"q_success_metric": answer, "q_data_store": "", "q_interface": ""}
+    left = {"q_success_metric", "q_data_store", "q_interface"} - {topic}
+    assert normalize_reply(reply, asked) == ({topic: answer}, left)
 
 
 def test_answers_typed_one_question_late_go_to_the_questions_they_answer():

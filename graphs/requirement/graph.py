@@ -33,7 +33,7 @@ from graphs.requirement import offline as _offline  # noqa: F401  registers the 
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
-from graphs.requirement.topics import TOPICS, belongs_to, declines, is_chinese
+from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, belongs_to, declines, is_chinese
 from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
@@ -93,11 +93,24 @@ def configured_max_rounds(ctx: NodeContext) -> int:
     return settings.requirement_max_rounds if settings is not None else DEFAULT_MAX_ROUNDS
 
 
+# A label the asker puts before the requirement, as on a ticket ("Requirements: export …", "需求：前台…"): it names
+# what the text is, not a thing to build, so it leaves before the text is read (else it opens the title and scope).
+_LABEL = re.compile(r"^\s*(?:(?:new|my|our|the)\s+)?(?:requirements?|feature(?:\s+request)?|request|user\s+story|story|"
+                    r"task|brief|ask)\s*[:：]\s*"
+                    r"|^\s*新?(?:需求|要求|功能|任务|用户故事)(?:描述|说明|内容)?\s*[:：]\s*", re.IGNORECASE)
+
+
+def without_label(text: str) -> str:
+    """The requirement without the label that opens it ("Requirements: export …" → "export …")."""
+    rest = _LABEL.sub("", text, count=1).strip()
+    return rest or text.strip()
+
+
 def initial_input(text: str, options: Mapping[str, Any]) -> RequirementState:
     """A full fresh state: a new requirement on an old thread inherits no answers or rounds."""
     options = options or {}
     return RequirementState(
-        requirement=text.strip(),
+        requirement=without_label(text),
         repo=str(options["repo"]) if options.get("repo") else None,
         write=_truthy(options.get("write")),
         max_rounds=_rounds(options.get("maxRounds")),
@@ -139,7 +152,7 @@ def thread_title(message: str) -> str:
     ("x", "你好") has the placeholder until a message that does (not a thread called "x")."""
     if not names_a_requirement(message):
         return t(UNTITLED_THREAD)
-    return clip(message.strip().splitlines()[0], 60, "…")
+    return clip(without_label(message).splitlines()[0], 60, "…")
 
 
 # ---------------------------------------------------------------- replies
@@ -232,10 +245,11 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
             # "???", "...", "-": nothing said; the question keeps its fallback instead of a plan that
             # reads "Data store: ???"; a bare "no" to "Is there a deadline?" means what the fallback says.
             defaulted.add(str(key))
-        elif other := belongs_to(str(key), text):
+        elif (other := belongs_to(str(key), text)) and (other in ids or str(key) in TOPICS_BY_ID):
             # A date typed into another question ("March 15" for the access rules) answers when it is due, a count
             # the load, not that question: it goes to its own when that is asked too, and the question keeps its
-            # fallback.
+            # fallback. A question a model phrased itself ("q_store") may ask just that: its answer stays unless
+            # the topic it belongs to is asked beside it.
             defaulted.add(str(key))
             misplaced.setdefault(other, text)
         else:

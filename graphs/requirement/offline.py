@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       is_chinese, names_no_purpose)
+                                       is_chinese, names_no_purpose, only_names)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -66,7 +66,7 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
     clauses = ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
                [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
-    if len(clauses) < 2 or any(len(c) < 4 for c in clauses):
+    if len(clauses) < 2 or any(len(c) < 4 and not _only_states_a_constraint(c) for c in clauses):
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
@@ -98,7 +98,16 @@ def _only_states_a_constraint(clause: str) -> bool:
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
-    return _only_names_entry_point(clause)
+    return _only_names_entry_point(clause) or _only_says_who_uses_it(clause)
+
+
+# A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.
+_ZH_USED_BY = re.compile(r"(?:主要|只|只有|仅|都|是)?(?:给|供|让|由)?(?P<who>[\u4e00-\u9fff]{1,8}?)(?:来|在)?(?:用|使用)的?")
+
+
+def _only_says_who_uses_it(clause: str) -> bool:
+    said = _ZH_USED_BY.fullmatch(clause.strip())
+    return said is not None and bool(named_roles(said.group("who")))
 
 
 _READY_EN = {"ready", "done", "live", "finished", "complete", "completed", "available", "launched", "shipped",
@@ -111,26 +120,8 @@ def _only_says_it_is_ready(rest: str) -> bool:
     return all(is_function_word(w) or w.lower() in _READY_EN for w in re.findall(r"[A-Za-z']+", rest))
 
 
-# The words that only put a thing in its entry point ("接到飞书", "放在公众号里", "it should run in Slack").
-_ENTRY_LINKS_ZH = re.compile(r"(?:要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|嵌到|做成|做在|"
-                             r"用|使用|通过|在|上|里|中|端|的|和|与|、|\s)*")
-_ENTRY_LINKS_EN = set("""
-it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
-integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
-inside with from the our a an
-""".split())
-
-
 def _only_names_entry_point(clause: str) -> bool:
-    named = find_keywords(clause, TOPICS_BY_ID["q_interface"].keywords)
-    if not named:
-        return False
-    rest = clause
-    for word in named:
-        rest = rest.replace(word, " ")
-    if is_chinese(clause):
-        return _ENTRY_LINKS_ZH.fullmatch(rest) is not None
-    return all(word.lower() in _ENTRY_LINKS_EN for word in re.findall(r"[A-Za-z']+", rest))
+    return only_names(TOPICS_BY_ID["q_interface"], clause)
 
 
 # Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
@@ -184,12 +175,36 @@ def _for_role(clause: str) -> str | None:
         return None
     who, thing = mid_sentence(wish.group("who"), clause), wish.group("thing")
     name, *purpose = _EN_PURPOSE.split(thing, maxsplit=1)
+    if re.search(r"\sfor\s", name, re.IGNORECASE):
+        return thing  # the thing already says whom it is for ("a way for employees to …"): a second "for" garbles it
     return " ".join([name, "for", who, *purpose])
+
+
+# The thing a role wishes for, in Chinese: how many, what it is, and what it is for, in one of three shapes —
+# "一个工具来登记访客", "一个能打印报表的功能", "一套排班系统" (a verb of making before it is dropped: "做一个…").
+_ZH_MADE = r"^(?:做|开发|搞|弄|建|上|整|有)?(?P<count>一个|一套|一款|一份|个|套|款)"
+_ZH_THING_FOR = re.compile(_ZH_MADE + r"(?P<name>[^的，。；]{1,8}?)(?:来|用来|用于|以便|去)(?P<purpose>[^，。；]{2,})$")
+_ZH_THING_THAT = re.compile(_ZH_MADE + r"(?:能够|能|可以|用来|用于)?(?P<purpose>[^，。；]{2,})的(?P<name>[^的，。；]{1,8})$")
+_ZH_THING = re.compile(_ZH_MADE + r"(?P<name>[^的，。；]{2,8})$")
+
+
+def _zh_for_role(clause: str) -> str | None:
+    """The Chinese of _for_role: "酒店前台需要一个工具来登记访客" → "一个供酒店前台登记访客的工具", "前台想要一套排班系统" →
+    "一套供前台使用的排班系统"; else None (a role that wishes others do a thing: "前台希望病人可以在线挂号")."""
+    wish = _ZH_ORG_WISHES.match(clause.strip())
+    if wish is None or not named_roles(wish.group("owner")):
+        return None
+    who, thing = wish.group("owner"), wish.group("thing")
+    if shaped := _ZH_THING_FOR.match(thing) or _ZH_THING_THAT.match(thing):
+        return f"{shaped.group('count')}供{who}{shaped.group('purpose')}的{shaped.group('name')}"
+    if shaped := _ZH_THING.match(thing):
+        return f"{shaped.group('count')}供{who}使用的{shaped.group('name')}"
+    return None
 
 
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
-    if not zh and (for_role := _for_role(clause)):
+    if for_role := (_zh_for_role(clause) if zh else _for_role(clause)):
         return for_role
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
     if wish is None and zh and (org := _ZH_ORG_WISHES.match(clause.strip())) and not named_roles(org.group("owner")):
@@ -240,6 +255,14 @@ def _role_does(thing: str) -> str:
     return f"{who} {does}" if to and len(who.split()) <= 4 and opens_with_role(who) and does else thing
 
 
+def _opens_with_a_role(clause: str, zh: bool) -> bool:
+    """Whether a clause opens with who does something ("学生提前一天预约", "managers approve them")."""
+    if not zh:
+        return opens_with_role(clause)
+    roles = named_roles(clause)
+    return bool(roles) and clause.strip().startswith(roles[0])
+
+
 def _title(requirement: str, zh: bool) -> str:
     """What the plan is called: from what it delivers first, not from the background told before it
     ("因为客服每天要手工导出…，所以需要一个自动报表" → "一个自动报表")."""
@@ -250,10 +273,11 @@ def _title(requirement: str, zh: bool) -> str:
     if start >= 0 and re.match(r"\s*[:：]", summary[start + len(first):]):
         wanted = _without_load(first, zh)  # what the colon leads on to is how it is used, not its name
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
-    # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统").
+    # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统"), nor does one that says what someone does with it
+    # ("一个座位预约系统，学生提前一天预约").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
     for at in range(2, len(pieces), 2):
-        if _only_states_a_constraint(pieces[at]):
+        if _only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh):
             wanted = "".join(pieces[:at - 1])
             break
     return plan_title(wanted[:1].upper() + wanted[1:])
@@ -265,6 +289,14 @@ def _a_name(word: str, text: str) -> bool:
     # every word of it: "Google Sheets" is a name, "Slack bot" a bot named by one ("the Slack bot")
     return (all(w[:1].isupper() for w in word.split()) and word[1:2].islower()
             and mid_sentence(word, text) == word)
+
+
+def _listed(items: Sequence[str], zh: bool) -> str:
+    """Things named inside a sentence of the plan, listed as a reader writes them: "老人、子女"; "employees and
+    managers", "HR, employees and managers" (a bare comma list reads as unfinished in English)."""
+    if zh or len(items) < 2:
+        return "、".join(items) if zh else "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.
@@ -416,7 +448,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 open_topics.append(topic)
             continue  # else the requirement says what it must do
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
-            stated_value[topic.id] = ("、" if zh else ", ").join(with_its_article(role, described) for role in roles)
+            stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"
@@ -425,7 +457,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
             if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)):
-                stated_value[topic.id] = ("、" if zh else ", ").join(named)
+                stated_value[topic.id] = _listed(named, zh)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue
@@ -544,7 +576,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                     t(f"Agree the design of \"{quoted}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
             "success_criteria": [
                 t("Given the design note, when the owner reviews it, then touched modules, data flow and "
-                  "interfaces are listed", "Given 设计说明，When 负责人评审，Then 列出涉及模块、数据流与入口"),
+                  "interfaces are listed", "负责人评审设计说明时，能看到涉及的模块、数据流与入口"),
                 t(f"Storage decision recorded: {store}", f"存储方案已记录：{store}"),
             ],
             "tasks": [
@@ -563,7 +595,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": t(f"Implement the requirement for {users}.", f"为{users}实现该需求。"),
             "success_criteria": [
                 t(f"Given {users}, when they use {interface}, then the requirement works end to end",
-                  f"Given {users}，When 通过{interface}使用，Then 需求端到端可用"),
+                  f"{users}通过{interface}使用时，需求端到端可用"),
                 t(f"Success measure met: {metric}", f"满足成功标准：{metric}"),
             ],
             "tasks": [

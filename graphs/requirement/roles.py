@@ -15,7 +15,7 @@ import re
 
 import jieba
 
-from core.language import CJK, ENGLISH_FUNCTION_WORDS, is_function_word
+from core.language import CJK, is_function_word
 from graphs.requirement.topics import TEAM_SIZE, TOPICS_BY_ID, find_keywords, is_chinese
 
 jieba.setLogLevel(logging.WARNING)
@@ -184,7 +184,7 @@ _EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
 # People whose word ends otherwise ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
 _EN_PEOPLE = set("""
 agent client recipient respondent student parent resident patient president applicant accountant assistant consultant
-participant attendant tenant merchant servant staff team crew personnel person folk chef nurse clerk coach guard judge
+participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
 paralegal caregiver janitor nanny maid vet
 hr qa ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
@@ -214,7 +214,7 @@ _EN_AND = {"and", "or", "&"}
 _EN_WANTS = {"want", "wants", "need", "needs", "require", "requires", "expect", "expects", "ask", "asks", "remind",
              "reminds", "invite", "invites"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
-_EN_GROUPS = {"staff", "team", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
+_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
 
 # A team named by where or what it works, acting as one person as 前台 and 后厨 do ("the front desk checks guests
 # in", "so that housekeeping can see …", "for reception"): a singular that needs no plural after a bare "for".
@@ -240,7 +240,7 @@ def _en_team(words: list[str], start: int, end: int) -> bool:
 
 def _en_role(word: str) -> bool:
     lower = word.lower()
-    if lower in _GENERIC or is_function_word(lower):
+    if lower in _GENERIC or _function_word(word):
         return False
     singular = lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
     if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
@@ -259,11 +259,36 @@ def _plural(word: str) -> bool:
     return lower.endswith("s") and not lower.endswith("ss") and lower not in _EN_GROUPS
 
 
+def _an_acronym(word: str) -> bool:
+    """Whether a word is written in capitals, as a team's or a thing's initials are ("IT", "QA", "US"): then it is
+    that name, never the function word it spells ("The IT team" is not "the it team")."""
+    return len(word) >= 2 and word.isalpha() and word.isupper()
+
+
+def _function_word(word: str) -> bool:
+    return is_function_word(word) and not _an_acronym(word)
+
+
 def _content(word: str) -> bool:
-    return word[0].isalpha() and word.lower() not in ENGLISH_FUNCTION_WORDS
+    return word[0].isalpha() and not _function_word(word)
 
 
 _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse staff", "customer support agents")
+
+
+# Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
+# people, "finance report" is not.
+_EN_WORK_DEPARTMENTS = {"hr", "qa", "finance", "accounting", "legal", "ops"}
+# What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
+_EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
+                  "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
+
+
+def _names_a_kind(words: list[str], end: int) -> bool:
+    """Whether the department word words[end - 1] qualifies the business or thing after it ("accounting firm",
+    "finance dashboard"): then it names a kind of that, not people who use it."""
+    return (words[end - 1].lower() in _EN_WORK_DEPARTMENTS and end < len(words)
+            and words[end].lower() in _EN_BUSINESSES | _EN_TEAM_THINGS)
 
 
 def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | None:
@@ -274,6 +299,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
         if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
             return None
         head = words[end - 1].lower()
+        if _names_a_kind(words, end):
+            return None
         if _en_team(words, start, end) or (_en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS
                                                               or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
@@ -305,7 +332,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
 
     def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person",
         while i < len(words) and (words[i][0].isdigit() or words[i].lower() in _EN_NUMBERS  # "my two staff" …
-                                  or words[i][0].isalpha() and is_function_word(words[i])):
+                                  or words[i][0].isalpha() and _function_word(words[i])):
             i += 1
         return i
 
@@ -545,6 +572,6 @@ def opens_with_role(clause: str) -> bool:
     prints it"), so it says a new thing someone does rather than continuing a phrase."""
     words = _EN_WORD.findall(clause)
     lead = 0
-    while lead < len(words) and words[lead][0].isalpha() and is_function_word(words[lead]):
+    while lead < len(words) and words[lead][0].isalpha() and _function_word(words[lead]):
         lead += 1
     return any(start == lead for start, _, _ in _en_roles(clause))

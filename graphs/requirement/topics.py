@@ -241,10 +241,16 @@ _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo
 # ("to track …", "用来…"); "做一个记账小程序" says what it is for.
 _VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s+(?:really\s+)?)?"
                        r"(?:need|want|would like|'d like|make|build|create|do|get)?\s*(?:me\s+|us\s+)?(?:some|a|an)?\s*"
+                       r"(?:(?:useful|good|nice|simple|handy|better|cool|great|smart)\s+)?"  # praise says nothing it does
                        # a placeholder, or a kind of software that says no more ("need an app for invoices")
                        r"(?:something|anything|thing|stuff|app|application|tool|system|website|site|program|software|"
-                       r"platform)(?:\s+(?:for|about|with|around|on|related to)\s+"
-                       r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*(?:please)?[.!?]*$", re.IGNORECASE)
+                       r"platform)(?:\s+(?:useful|nice|good|cool|handy))?(?:\s+(?:for|about|with|around|on|related to)\s+"
+                       r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?"
+                       # or only a wish that things go better ("to make our work easier", "that saves us time")
+                       r"|\s+(?:to|that(?:\s+will)?)\s+(?:make|makes|help|helps|save|saves)\s+(?:(?:our|my|the|your|their)\s+)?"
+                       r"(?:(?:work|life|lives|jobs?|days?|things|everything|us|me|everyone)\s+)?"
+                       r"(?:easier|better|simpler|faster|smoother|more\s+efficient|time|out))?\s*(?:please)?[.!?]*$",
+                       re.IGNORECASE)
 _VAGUE_ZH = re.compile(r"^(?:你好|您好)?[，,\s]*(?:请|麻烦)?(?:帮我|帮忙|给我)?(?:我们?|咱们?)?(?:想要?|要|需要)?"
                        r"(?:做|弄|搞|写|整|开发)?(?:一?个|一?些|点)?(?:[^，。！？\s]{1,8}?(?:的|相关的|方面的))?"
                        r"(?:东西|玩意儿?|系统|小程序|程序|软件|工具|小工具|应用|APP|App|app|网站|网页|平台)"
@@ -473,9 +479,48 @@ def only_a_load(answer: str) -> bool:
     return len(CJK.findall(rest)) <= 3 if is_chinese(said) else len(re.findall(r"[A-Za-z]+", rest)) <= 2
 
 
-# Where an answer typed into another question belongs: a date is when it is due, a count the load. A count said as
-# who uses it or what done means ("200 staff", "handles 500 orders a day") answers those questions too.
-_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")))
+# The words that only put a thing where it lives or is used ("接到飞书", "放在公众号里", "it should run in Slack",
+# "we use Postgres", "存到Excel里").
+_NAMING_LINKS_ZH = re.compile(r"(?:我们|我|咱们|就|都|要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|"
+                              r"嵌到|做成|做在|存到|存在|存|保存到?|记在|用|使用|通过|在|上|里|中|端|的|和|与|、|吧|\s)*")
+_NAMING_LINKS_EN = set("""
+it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
+integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
+inside with from the our a an we i use uses using store stored keep kept save saved just already
+""".split())
+
+
+def only_names(topic: Topic, text: str) -> bool:
+    """Whether `text` says no more than the things of `topic` it names ("接到飞书", "it should run in Slack",
+    "we use Postgres"): its other words only put the thing in its place."""
+    named = find_keywords(text, topic.keywords)
+    if not named:
+        return False
+    rest = text
+    for word in named:
+        rest = rest.replace(word, " ")
+    rest = re.sub(r"[,.;:!?，。；：！？]", " ", rest)
+    if is_chinese(text):
+        return _NAMING_LINKS_ZH.fullmatch(rest) is not None
+    return all(word.lower() in _NAMING_LINKS_EN for word in re.findall(r"[A-Za-z']+", rest))
+
+
+def only_a_store(answer: str) -> bool:
+    """Whether an answer only names where the data lives ("we use Postgres", "存到Excel里")."""
+    return only_names(TOPICS_BY_ID["q_data_store"], answer)
+
+
+def only_an_entry_point(answer: str) -> bool:
+    """Whether an answer only names where it is used ("微信小程序", "in Slack")."""
+    return only_names(TOPICS_BY_ID["q_interface"], answer)
+
+
+# Where an answer typed into another question belongs: a date is when it is due, a count the load, a store named
+# alone where the data lives, an entry point how it is used. A count said as who uses it or what done means
+# ("200 staff", "handles 500 orders a day") answers those questions too, and signing in through a chat app ("用钉钉")
+# answers the access rules.
+_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")),
+              ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
 
 
 def belongs_to(topic_id: str, answer: str) -> str | None:
