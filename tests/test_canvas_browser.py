@@ -113,6 +113,17 @@ async def test_narrow_phone_layout_puts_the_canvas_below_the_chat(browser, serve
     await page.screenshot(path=str(OUTPUT / "canvas-phone.png"), full_page=True)
 
 
+async def test_a_phone_top_bar_leaves_the_screen_to_the_conversation(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    # Brand and status share a row, the flow and its buttons the next: two rows, not three.
+    assert (await page.locator(".topbar").bounding_box())["height"] <= 90
+    await page.select_option("#flow-select", "novel")
+    project = await page.locator("#project-input").bounding_box()
+    assert project["x"] >= 0 and project["x"] + project["width"] <= 390
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert errors == []
+
+
 async def test_a_dropped_connection_reconnects_and_misses_nothing(browser, slow_server):
     page, errors = await open_page(browser, slow_server.url)
     await send(page, "做一个关于惯性定律的5分钟PPT")
