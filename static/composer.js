@@ -45,12 +45,27 @@ const EMPTY_EXAMPLES = {
 // Flows that work on a named novel project take it as options.projectId.
 const PROJECT_FLOWS = new Set(["novel", "novel_workflow"]);
 
+/** The project field offers the projects that exist: a name typed from memory is easily wrong. */
+export async function loadProjects() {
+  let ids = [];
+  try {
+    const res = await fetch("/api/novel/projects");
+    if (res.ok) ids = await res.json();
+  } catch {
+    // Offline or refused: the field still takes a typed name.
+  }
+  clear(els.projectList);
+  for (const id of Array.isArray(ids) ? ids : []) els.projectList.append(h("option", { value: id }));
+}
+
 export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
   els.emptyTitle.textContent = (f && EMPTY_TITLES[f.name]) || tr("page_empty_title");
   els.emptyExample.textContent = (f && EMPTY_EXAMPLES[f.name]) || "";
+  const wasHidden = els.projectPicker.hidden;
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
+  if (wasHidden && !els.projectPicker.hidden) loadProjects();
   // Only the generation flow creates a project it is given (from the world the message describes).
   const creates = els.flowSelect.value === "novel_workflow";
   els.projectInput.placeholder = creates ? tr("page_project_placeholder_new") : tr("page_project_placeholder");

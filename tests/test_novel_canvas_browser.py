@@ -74,3 +74,14 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     await plan.wait_for()
     assert "回滚到第 4 章之前" in await plan.text_content() and "workflow." not in await plan.text_content()
     assert errors == []
+
+
+async def test_the_project_field_offers_the_projects_that_exist(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "novel")
+    # The browser lists the field's datalist as suggestions: a person picks the name, not recalls it.
+    await page.wait_for_function("document.querySelectorAll('#project-list option').length > 0")
+    offered = await page.eval_on_selector_all("#project-list option", "os => os.map((o) => o.value)")
+    assert offered == [PROJECT]
+    assert await page.get_attribute("#project-input", "list") == "project-list"
+    assert errors == []
