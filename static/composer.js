@@ -58,6 +58,30 @@ export async function loadProjects() {
   for (const id of Array.isArray(ids) ? ids : []) els.projectList.append(h("option", { value: id }));
 }
 
+/**
+ * An open novel thread keeps its project (a message to it sends none): the field shows that project,
+ * fixed, instead of a blank or another name that would do nothing. A new thread's field is free again.
+ */
+function showThreadProject(view) {
+  const continuing = view && (!view.flow || view.flow === els.flowSelect.value);
+  const project = continuing ? view.options?.projectId : undefined;
+  const input = els.projectInput;
+  if (project) {
+    input.value = project;
+    input.readOnly = true;
+    input.title = tr("project_of_thread");
+    return;
+  }
+  if (input.readOnly) {
+    input.readOnly = false;
+    input.value = "";
+  }
+  // Only the generation flow creates a project it is given (from the world the message describes).
+  const creates = els.flowSelect.value === "novel_workflow";
+  input.placeholder = creates ? tr("page_project_placeholder_new") : tr("page_project_placeholder");
+  input.title = creates ? tr("page_project_hint_new") : "";
+}
+
 export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
@@ -66,11 +90,8 @@ export function updateFlowHint() {
   const wasHidden = els.projectPicker.hidden;
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
   if (wasHidden && !els.projectPicker.hidden) loadProjects();
-  // Only the generation flow creates a project it is given (from the world the message describes).
-  const creates = els.flowSelect.value === "novel_workflow";
-  els.projectInput.placeholder = creates ? tr("page_project_placeholder_new") : tr("page_project_placeholder");
-  els.projectInput.title = creates ? tr("page_project_hint_new") : "";
   const v = app.view;
+  showThreadProject(v);
   if (v && v.flow && v.flow !== els.flowSelect.value) {
     els.composerHint.textContent = tr("flow_switch_hint", { current: flowTitle(v.flow), chosen: flowTitle(els.flowSelect.value) });
   } else {
@@ -144,6 +165,8 @@ export async function send() {
     app.pendingNew = null;
     openThread(ack.threadId);
     app.view.flow = flow;
+    app.view.options = payload.options || {};
+    updateFlowHint();
     for (const [n, e] of buffered) if (e.threadId === ack.threadId) receive(n, e);
     refreshThreadsSoon();
   }

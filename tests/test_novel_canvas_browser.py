@@ -85,3 +85,21 @@ async def test_the_project_field_offers_the_projects_that_exist(browser, server)
     assert offered == [PROJECT]
     assert await page.get_attribute("#project-input", "list") == "project-list"
     assert errors == []
+
+
+async def test_a_reloaded_novel_thread_still_shows_its_project(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "novel")
+    await page.fill("#project-input", PROJECT)
+    await say(page, "/status")
+    await page.wait_for_selector("[data-testid=completion]")
+    await page.reload()
+    await page.wait_for_selector("#conn-status[data-state=up]")
+    # The thread keeps its project: the field names it and cannot be edited into a name that does nothing.
+    await page.wait_for_function(f"document.getElementById('project-input').value === {PROJECT!r}")
+    assert await page.get_attribute("#project-input", "readonly") is not None
+    assert await page.get_attribute("#project-input", "title") == t("canvas.project_of_thread")
+    await page.click("#new-thread")
+    assert await page.input_value("#project-input") == ""
+    assert await page.is_editable("#project-input")
+    assert errors == []
