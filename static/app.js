@@ -41,6 +41,16 @@ function bindUi() {
   els.projectInput.addEventListener("focus", loadProjects);  // a run may have created one since
   els.newThread.addEventListener("click", startNewThread);
   els.threadsToggle.addEventListener("click", () => showThreadsPanel(els.threadsPanel.hidden));
+  // Esc closes the open list, as a menu would, and gives focus back to its button (a rename's Esc
+  // only cancels the rename: its handler stops the event).
+  for (const el of [els.threadsPanel, els.threadsToggle]) {
+    el.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || els.threadsPanel.hidden) return;
+      e.preventDefault();
+      showThreadsPanel(false);
+      els.threadsToggle.focus();
+    });
+  }
   // Picking a thread is what the panel is for: it closes and the chat shows the thread.
   els.threadList.addEventListener("click", (e) => {
     if (e.target.closest("a.thread-link")) showThreadsPanel(false);
