@@ -103,3 +103,17 @@ async def test_a_reloaded_novel_thread_still_shows_its_project(browser, server):
     assert await page.input_value("#project-input") == ""
     assert await page.is_editable("#project-input")
     assert errors == []
+
+
+async def test_a_projects_status_fits_a_phone_without_sideways_scrolling(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await page.select_option("#flow-select", "novel")
+    await page.fill("#project-input", PROJECT)
+    await say(page, "/status")
+    view = page.locator("#canvas-body [data-testid=view-novel_status]")
+    await view.wait_for()
+    wrap = view.locator(".table-wrap")
+    assert await wrap.evaluate("w => w.scrollWidth <= w.clientWidth"), "the chapter table needs no sideways scroll"
+    columns = await view.locator(".kv-grid").first.evaluate("g => getComputedStyle(g).gridTemplateColumns.split(' ').length")
+    assert columns >= 2, "two facts a row, not a tall column of cards"
+    assert errors == []
