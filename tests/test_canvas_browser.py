@@ -136,6 +136,8 @@ async def test_a_plans_assumptions_say_their_risk_in_the_pages_language(browser,
     levels = await badges.evaluate_all("bs => bs.map((b) => [b.dataset.risk, b.textContent])")
     # "风险低", not the schema's "low" in a Chinese page.
     assert levels and all(text == t(f"canvas.plan_risk_{risk}") for risk, text in levels), levels
+    # Apart from the assumption's last word, not glued to it ("…另一个。风险低").
+    assert await badges.first.evaluate("b => parseFloat(getComputedStyle(b).marginLeft)") > 0
     assert errors == []
 
 
