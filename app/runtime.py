@@ -206,6 +206,7 @@ class FlowRuntime:
             flow=thread["flow"],
             status=thread["status"],
             resumable=_resumable(thread),
+            options=thread.get("options") or {},
             pendingInterrupt=InterruptEvent(**pending) if pending else None,
             artifacts=[ArtifactRef(**{k: a[k] for k in ("id", "type", "title", "version")}) for a in artifacts],
             lastSeq=thread["last_seq"],

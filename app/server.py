@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 import json
@@ -38,6 +39,7 @@ from app.services import open_runtime
 from app.store import LOCAL_OWNER, Store, public_artifact
 from core.i18n import current_locale, domain_messages, set_surface, t
 from core.llm.factory import describe_llm
+from core.novel.project import list_projects
 from core.settings import Settings
 from core.validation import describe_validation_error
 from schemas.events import (
@@ -436,6 +438,12 @@ async def list_flows(request: web.Request) -> web.Response:
     ])
 
 
+async def list_novel_projects(request: web.Request) -> web.Response:
+    # The page offers these in its project field: a name typed from memory is the common refusal.
+    settings = request.app[SETTINGS_KEY]
+    return web.json_response(await asyncio.to_thread(list_projects, settings))
+
+
 async def owned_artifact(request: web.Request, not_found_key: str) -> dict[str, Any]:
     store = request.app[STORE_KEY]
     version = parse_query_int(request.query.get("version"), "version", low=1)
@@ -582,6 +590,7 @@ def create_app(settings: Settings) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_post("/api/session", sign_in)
     app.router.add_get("/api/flows", list_flows)
+    app.router.add_get("/api/novel/projects", list_novel_projects)
     app.router.add_get("/api/threads/{thread_id}/events", thread_events)
     app.router.add_patch("/api/threads/{thread_id}", rename_thread)
     app.router.add_delete("/api/threads/{thread_id}", delete_thread)

@@ -287,6 +287,9 @@ class ThreadInfo(BaseModel):
     resumable: bool = Field(
         default=False, description="run:resume would continue the thread: a resumable status, and no failure a resume would repeat"
     )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="The flow options the thread runs with (e.g. the novel flows' projectId)"
+    )
     pendingInterrupt: InterruptEvent | None = None
     artifacts: list[ArtifactRef] = Field(default_factory=list)
     lastSeq: int = 0

@@ -6,7 +6,7 @@ import { els, app, announce, emitAck, errText } from "./state.js";
 import { connect } from "./socket.js";
 import { bindCanvas } from "./canvas.js";
 import { refreshThreads, threadFromHash, openThread, resetView, startNewThread, bindThreadActions } from "./threads.js";
-import { loadFlows, updateFlowHint, showComposerError, send } from "./composer.js";
+import { loadFlows, loadProjects, updateFlowHint, showComposerError, send } from "./composer.js";
 import { ensureSignedIn } from "./signin.js";
 import { tr } from "./i18n.js";
 
@@ -38,8 +38,19 @@ function bindUi() {
     }
   });
   els.flowSelect.addEventListener("change", updateFlowHint);
+  els.projectInput.addEventListener("focus", loadProjects);  // a run may have created one since
   els.newThread.addEventListener("click", startNewThread);
   els.threadsToggle.addEventListener("click", () => showThreadsPanel(els.threadsPanel.hidden));
+  // Esc closes the open list, as a menu would, and gives focus back to its button (a rename's Esc
+  // only cancels the rename: its handler stops the event).
+  for (const el of [els.threadsPanel, els.threadsToggle]) {
+    el.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || els.threadsPanel.hidden) return;
+      e.preventDefault();
+      showThreadsPanel(false);
+      els.threadsToggle.focus();
+    });
+  }
   // Picking a thread is what the panel is for: it closes and the chat shows the thread.
   els.threadList.addEventListener("click", (e) => {
     if (e.target.closest("a.thread-link")) showThreadsPanel(false);

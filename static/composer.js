@@ -45,17 +45,53 @@ const EMPTY_EXAMPLES = {
 // Flows that work on a named novel project take it as options.projectId.
 const PROJECT_FLOWS = new Set(["novel", "novel_workflow"]);
 
+/** The project field offers the projects that exist: a name typed from memory is easily wrong. */
+export async function loadProjects() {
+  let ids = [];
+  try {
+    const res = await fetch("/api/novel/projects");
+    if (res.ok) ids = await res.json();
+  } catch {
+    // Offline or refused: the field still takes a typed name.
+  }
+  clear(els.projectList);
+  for (const id of Array.isArray(ids) ? ids : []) els.projectList.append(h("option", { value: id }));
+}
+
+/**
+ * An open novel thread keeps its project (a message to it sends none): the field shows that project,
+ * fixed, instead of a blank or another name that would do nothing. A new thread's field is free again.
+ */
+function showThreadProject(view) {
+  const continuing = view && (!view.flow || view.flow === els.flowSelect.value);
+  const project = continuing ? view.options?.projectId : undefined;
+  const input = els.projectInput;
+  if (project) {
+    input.value = project;
+    input.readOnly = true;
+    input.title = tr("project_of_thread");
+    return;
+  }
+  if (input.readOnly) {
+    input.readOnly = false;
+    input.value = "";
+  }
+  // Only the generation flow creates a project it is given (from the world the message describes).
+  const creates = els.flowSelect.value === "novel_workflow";
+  input.placeholder = creates ? tr("page_project_placeholder_new") : tr("page_project_placeholder");
+  input.title = creates ? tr("page_project_hint_new") : "";
+}
+
 export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
   els.emptyTitle.textContent = (f && EMPTY_TITLES[f.name]) || tr("page_empty_title");
   els.emptyExample.textContent = (f && EMPTY_EXAMPLES[f.name]) || "";
+  const wasHidden = els.projectPicker.hidden;
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
-  // Only the generation flow creates a project it is given (from the world the message describes).
-  const creates = els.flowSelect.value === "novel_workflow";
-  els.projectInput.placeholder = creates ? tr("page_project_placeholder_new") : tr("page_project_placeholder");
-  els.projectInput.title = creates ? tr("page_project_hint_new") : "";
+  if (wasHidden && !els.projectPicker.hidden) loadProjects();
   const v = app.view;
+  showThreadProject(v);
   if (v && v.flow && v.flow !== els.flowSelect.value) {
     els.composerHint.textContent = tr("flow_switch_hint", { current: flowTitle(v.flow), chosen: flowTitle(els.flowSelect.value) });
   } else {
@@ -129,6 +165,8 @@ export async function send() {
     app.pendingNew = null;
     openThread(ack.threadId);
     app.view.flow = flow;
+    app.view.options = payload.options || {};
+    updateFlowHint();
     for (const [n, e] of buffered) if (e.threadId === ack.threadId) receive(n, e);
     refreshThreadsSoon();
   }

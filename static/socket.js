@@ -73,6 +73,7 @@ export async function joinThread(view) {
   }
   const t = ack.thread || {};
   view.flow = t.flow || view.flow;
+  view.options = t.options || {};
   if (view.flow && app.flows.some((f) => f.name === view.flow)) els.flowSelect.value = view.flow;
   updateFlowHint();
   updateRunTitles(view);

@@ -31,6 +31,7 @@ export const els = {
   flowHint: $("flow-hint"),
   projectPicker: $("project-picker"),
   projectInput: $("project-input"),
+  projectList: $("project-list"),
   newThread: $("new-thread"),
   threadsToggle: $("threads-toggle"),
   threadsPanel: $("threads-panel"),

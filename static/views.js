@@ -145,6 +145,10 @@ function slidePreview(artifact, ctx) {
     spec.notes ? h("div", { class: "deck-notes" }, h("span", { class: "deck-notes-label" }, tr("speaker_notes")), h("p", null, String(spec.notes))) : null);
 }
 
+// An assumption's risk in the page's words; a level this page does not know is shown as sent.
+const RISK_LABELS = { low: tr("plan_risk_low"), medium: tr("plan_risk_medium"), high: tr("plan_risk_high") };
+const riskLabel = (level) => RISK_LABELS[level] || String(level);
+
 /** The requirement plan (schema v1.0), as content `{round, max_rounds, plan, sources…}` or the bare plan. */
 function requirementPlan(c) {
   const plan = isObj(c?.plan) ? c.plan : c;
@@ -167,7 +171,7 @@ function requirementPlan(c) {
         list(st?.tasks).length ? h("details", null, h("summary", null, tr("plan_tasks")), items(st.tasks)) : null)))) : null,
     list(plan.assumptions).length ? h("section", null, h("h4", null, tr("plan_assumptions")),
       h("ul", null, list(plan.assumptions).map((a) => h("li", null, String(a?.text ?? ""),
-        a?.risk_level ? h("span", { class: "badge" }, String(a.risk_level)) : null)))) : null,
+        a?.risk_level ? h("span", { class: "badge", dataset: { risk: String(a.risk_level) } }, riskLabel(a.risk_level)) : null)))) : null,
     list(plan.scope).length ? h("section", null, h("h4", null, tr("plan_scope")), items(plan.scope)) : null,
     list(plan.out_of_scope).length ? h("section", null, h("h4", null, tr("plan_out_of_scope")), items(plan.out_of_scope)) : null,
     list(c?.sources).length ? h("section", null, h("h4", null, tr("plan_sources")),

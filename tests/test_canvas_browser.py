@@ -113,6 +113,34 @@ async def test_narrow_phone_layout_puts_the_canvas_below_the_chat(browser, serve
     await page.screenshot(path=str(OUTPUT / "canvas-phone.png"), full_page=True)
 
 
+async def test_a_phone_top_bar_leaves_the_screen_to_the_conversation(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    # Brand and status share a row, the flow and its buttons the next: two rows, not three.
+    assert (await page.locator(".topbar").bounding_box())["height"] <= 90
+    await page.select_option("#flow-select", "novel")
+    project = await page.locator("#project-input").bounding_box()
+    assert project["x"] >= 0 and project["x"] + project["width"] <= 390
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert errors == []
+
+
+async def test_a_plans_assumptions_say_their_risk_in_the_pages_language(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给物业做一个停车位共享的登记系统", flow="requirement")
+    form = page.locator("[data-testid=interrupt]")
+    await form.wait_for(timeout=30_000)
+    await form.locator("textarea").first.fill("业主和访客两类角色")
+    await page.click("[data-testid=answer]")
+    badges = page.locator("#canvas-body [data-testid=view-requirement_plan] .badge[data-risk]")
+    await badges.first.wait_for(timeout=30_000)
+    levels = await badges.evaluate_all("bs => bs.map((b) => [b.dataset.risk, b.textContent])")
+    # "风险低", not the schema's "low" in a Chinese page.
+    assert levels and all(text == t(f"canvas.plan_risk_{risk}") for risk, text in levels), levels
+    # Apart from the assumption's last word, not glued to it ("…另一个。风险低").
+    assert await badges.first.evaluate("b => parseFloat(getComputedStyle(b).marginLeft)") > 0
+    assert errors == []
+
+
 async def test_a_dropped_connection_reconnects_and_misses_nothing(browser, slow_server):
     page, errors = await open_page(browser, slow_server.url)
     await send(page, "做一个关于惯性定律的5分钟PPT")

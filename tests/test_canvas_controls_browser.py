@@ -160,6 +160,17 @@ async def test_picking_a_thread_closes_the_thread_panel(browser, server):
     assert errors == []
 
 
+async def test_escape_closes_the_thread_panel_and_returns_to_its_button(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.click("#threads-toggle")
+    await page.wait_for_selector("#threads-panel:not([hidden])")
+    await page.keyboard.press("Escape")
+    assert await page.is_hidden("#threads-panel")
+    assert await page.get_attribute("#threads-toggle", "aria-expanded") == "false"
+    assert await page.evaluate("document.activeElement.id") == "threads-toggle"
+    assert errors == []
+
+
 async def test_the_implementation_plan_can_be_copied_and_downloaded(browser, server):
     page, errors = await open_page(browser, server.url, permissions=["clipboard-read", "clipboard-write"])
     await send(page, "Add a CSV export of orders to the shop.", flow="requirement")

@@ -74,3 +74,46 @@ async def test_status_and_a_generated_chapter_show_as_readable_views(browser, se
     await plan.wait_for()
     assert "回滚到第 4 章之前" in await plan.text_content() and "workflow." not in await plan.text_content()
     assert errors == []
+
+
+async def test_the_project_field_offers_the_projects_that_exist(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "novel")
+    # The browser lists the field's datalist as suggestions: a person picks the name, not recalls it.
+    await page.wait_for_function("document.querySelectorAll('#project-list option').length > 0")
+    offered = await page.eval_on_selector_all("#project-list option", "os => os.map((o) => o.value)")
+    assert offered == [PROJECT]
+    assert await page.get_attribute("#project-input", "list") == "project-list"
+    assert errors == []
+
+
+async def test_a_reloaded_novel_thread_still_shows_its_project(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "novel")
+    await page.fill("#project-input", PROJECT)
+    await say(page, "/status")
+    await page.wait_for_selector("[data-testid=completion]")
+    await page.reload()
+    await page.wait_for_selector("#conn-status[data-state=up]")
+    # The thread keeps its project: the field names it and cannot be edited into a name that does nothing.
+    await page.wait_for_function(f"document.getElementById('project-input').value === {PROJECT!r}")
+    assert await page.get_attribute("#project-input", "readonly") is not None
+    assert await page.get_attribute("#project-input", "title") == t("canvas.project_of_thread")
+    await page.click("#new-thread")
+    assert await page.input_value("#project-input") == ""
+    assert await page.is_editable("#project-input")
+    assert errors == []
+
+
+async def test_a_projects_status_fits_a_phone_without_sideways_scrolling(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await page.select_option("#flow-select", "novel")
+    await page.fill("#project-input", PROJECT)
+    await say(page, "/status")
+    view = page.locator("#canvas-body [data-testid=view-novel_status]")
+    await view.wait_for()
+    wrap = view.locator(".table-wrap")
+    assert await wrap.evaluate("w => w.scrollWidth <= w.clientWidth"), "the chapter table needs no sideways scroll"
+    columns = await view.locator(".kv-grid").first.evaluate("g => getComputedStyle(g).gridTemplateColumns.split(' ').length")
+    assert columns >= 2, "two facts a row, not a tall column of cards"
+    assert errors == []
