@@ -382,12 +382,27 @@ async def test_asking_who_a_name_not_in_the_book_is_says_so_and_names_the_cast(s
     assert "张三" in reply and "林远" in reply and "顾川" in reply
 
 
+async def test_asking_who_someone_is_in_a_book_with_no_characters_yet_says_it_has_none(start_server, connect, tmp_path):
+    root = tmp_path / "fresh_projects"
+    (root / PROJECT).mkdir(parents=True)
+    shutil.copy(SOURCE / "settings.json", root / PROJECT / "settings.json")  # a project just begun: no cast yet
+    server = await start_server(novel_projects_dir=root)
+    client = await connect(server.url)
+
+    ack = await say(client, "张三是谁？")
+    assert (await settled(client, ack))[0] == "completion"
+
+    reply = messages(client, ack)[-1]
+    assert "张三" in reply and t("novel.chat_no_cast") in reply, reply
+    assert "：。" not in reply, reply
+
+
 async def test_a_relation_asked_with_one_name_the_book_lacks_says_that_name_is_not_in_it(server, connect):
     client = await connect(server.url)
     ack = await say(client, "林远和陆铭是什么关系？")
     assert (await settled(client, ack))[0] == "completion"
     reply = messages(client, ack)[-1]
-    assert reply.startswith(t("novel.chat_person_unknown", name="陆铭", names="").split("。")[0]), reply
+    assert reply.startswith(t("novel.chat_person_unknown", name="陆铭", cast="").split("。")[0]), reply
 
 
 async def test_an_english_question_about_a_chinese_book_is_asked_again_in_chinese_offline(server, connect):

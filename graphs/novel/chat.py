@@ -300,7 +300,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         if len(unknown) == 1:
             # "沈书瑶和陆铭是什么关系" with no 陆铭 in the book: say so, not an answer about 沈书瑶 alone.
             return {"turn": None, "outcome": "done",
-                    "reply": t("novel.chat_person_unknown", name=unknown[0], names=join_items(names))}
+                    "reply": t("novel.chat_person_unknown", name=unknown[0], cast=_cast(names))}
     pronoun = read.pronoun_in(text)
     # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
     referent = references.get(pronoun) if pronoun else None
@@ -311,7 +311,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     if subject is None and "who" in answers:
         # The user was asked who and named no one in the book: say so once, never ask the same again.
         return {"turn": None, "outcome": "done",
-                "reply": t("novel.chat_person_unknown", name=answers["who"].strip(), names=join_items(names))}
+                "reply": t("novel.chat_person_unknown", name=answers["who"].strip(), cast=_cast(names))}
     chapter = read.target_chapter(text)
     if subject is None and not pronoun and chapter is not None:
         # "第二章发生了什么": the question is about a chapter, not a person; asking "who?" would miss it.
@@ -364,8 +364,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             # "张三是谁": a name the book does not have. Saying so beats asking which of the cast was meant; a
             # name only the author's world description holds ("海瑞之女…": her father) is quoted from it.
             said = _world_sentences(tools.graph.files, [asked])
-            reply = (t("novel.chat_person_only_in_world", name=asked, names=join_items(names), quote=" ".join(said[:2]))
-                     if said else t("novel.chat_person_unknown", name=asked, names=join_items(names)))
+            reply = (t("novel.chat_person_only_in_world", name=asked, cast=_cast(names), quote=" ".join(said[:2]))
+                     if said else t("novel.chat_person_unknown", name=asked, cast=_cast(names)))
             return {"turn": None, "outcome": "done", "reply": reply}
     if subject is None and tools.left > 0:
         hits = await tools.call("search", tools.memory.search, text, [], 6)
@@ -447,6 +447,11 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
 
 # Where a sentence of a world description ends, in Chinese or English ("…the Salt Guild. The engineer…").
 _WORLD_SENTENCE = re.compile(r"[^。！？!?;；\n]+?(?:[。！？!?;；]+|\.(?=\s|$)|$)")
+
+
+def _cast(names: list[str]) -> str:
+    """Who the book does have, said after "no such person": a new project may have nobody yet."""
+    return t("novel.chat_cast", names=join_items(names)) if names else t("novel.chat_no_cast")
 
 
 def _world_sentences(files: Any, topic: list[str]) -> list[str]:
