@@ -316,3 +316,19 @@ async def test_ng_plan_in_chinese_names_its_artifacts_and_round_in_chinese(tmp_p
     assert code == 0
     assert "artifact" not in shown and "requirement_plan" not in shown, shown
     assert t("cli.questions_title", round=1, max_rounds=3) in shown, shown
+
+
+def test_piped_ng_keeps_the_resume_command_and_its_thread_id_on_one_line(monkeypatch, capsys):
+    # `ng ppt … | cat`: no terminal width to fit, so nothing may split `ng resume <id>` for a copy-paste.
+    from app import cli
+    from app.cli import StageDisplay, _report
+
+    monkeypatch.setattr(cli.console, "width", 80)  # what rich assumes when stdout is not a terminal
+    thread_id = "3f0c2a9be1d84c6f9a7e5b2d4c1f8e06"
+    display = StageDisplay()
+    display.apply("completion", {"success": False, "resumable": True,
+                                 "error": "The model endpoint did not answer within 60 s (attempts: 3)."})
+
+    assert _report(display, [], thread_id, None) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(f"ng resume {thread_id}" in line for line in lines), lines
