@@ -172,16 +172,36 @@ export function renderTabs() {
   }
   const activeTab = els.tabs.querySelector(".tab.active");
   if (activeTab) {
-    // Scroll only the tab row (scrollIntoView would also scroll the page on a phone).
-    const row = els.tabs;
-    if (activeTab.offsetLeft < row.scrollLeft) row.scrollLeft = activeTab.offsetLeft - 16;
-    else if (activeTab.offsetLeft + activeTab.offsetWidth > row.scrollLeft + row.clientWidth) {
-      row.scrollLeft = activeTab.offsetLeft + activeTab.offsetWidth - row.clientWidth + 16;
-    }
+    revealTab(activeTab);
     if (hadFocus) activeTab.focus();
   } else if (hadFocus) {
     els.tabs.querySelector(".tab")?.focus();
   }
+}
+
+/** Scroll the tab row (only it: scrollIntoView would also scroll the page on a phone) so `tab` is whole and no
+ *  tab is cut at the row's left edge: a tab cut in half there looks broken, not scrolled. */
+function revealTab(tab) {
+  const row = els.tabs;
+  row.style.paddingRight = "";
+  const style = getComputedStyle(row);
+  const tabs = [...row.querySelectorAll(".tab")];
+  // Positions in the row's scrolled content (offsetLeft counts from the page: the row is not positioned).
+  const start = (el) => el.getBoundingClientRect().left - row.getBoundingClientRect().left + row.scrollLeft;
+  // Where the row may stop: at its start, or where a tab begins just past the end of the tab before it.
+  const stops = tabs.map((t, i) => (i === 0 ? 0 : start(t) - parseFloat(style.columnGap || "0")));
+  const highest = stops[tabs.indexOf(tab)];
+  const lowest = start(tab) + tab.offsetWidth + parseFloat(style.paddingRight) - row.clientWidth;
+  const fitting = stops.filter((x) => x >= lowest && x <= highest);
+  if (!fitting.length) {  // a tab wider than the row: its start
+    row.scrollLeft = highest;
+    return;
+  }
+  const scroll = fitting.reduce((best, x) => (Math.abs(x - row.scrollLeft) < Math.abs(best - row.scrollLeft) ? x : best));
+  // Near the end the row cannot scroll that far: room after the last tab lets it stop at a tab.
+  const short = scroll - (row.scrollWidth - row.clientWidth);
+  if (short > 0) row.style.paddingRight = `${parseFloat(style.paddingRight) + short}px`;
+  row.scrollLeft = scroll;
 }
 
 /** Arrow keys, Home and End move between artifact tabs (the WAI-ARIA tabs pattern). */
