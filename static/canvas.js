@@ -1,7 +1,7 @@
 // The artifact canvas: tabs, focus, lazy loading by version, the version switcher, rendering through VIEWS.
 
 import { h, clear } from "./dom.js";
-import { renderArtifactBody, TYPE_LABELS } from "./views.js";
+import { renderArtifactBody, TYPE_LABELS, titleNamesType, typeLabel } from "./views.js";
 import { els, app } from "./state.js";
 import { tr } from "./i18n.js";
 
@@ -158,15 +158,15 @@ export function renderTabs() {
     const isPreview = last.type === "slide_preview";
     // The deck's pages, not every preview in the log (a removed page's stays there).
     const pageCount = isPreview ? previewPages(v).length : 0;
-    const label = isPreview ? `${TYPE_LABELS.slide_preview}${pageCount > 1 ? ` ×${pageCount}` : ""}` : a.title || TYPE_LABELS[a.type] || a.type;
+    const label = isPreview ? `${TYPE_LABELS.slide_preview}${pageCount > 1 ? ` ×${pageCount}` : ""}` : a.title || typeLabel(a.type);
     els.tabs.append(h("button", {
       type: "button", role: "tab", class: `tab${active ? " active" : ""}`,
       "aria-selected": active ? "true" : "false",
       tabindex: active ? "0" : "-1",
       dataset: { testid: "artifact-tab", artifactId: a.id, type: a.type },
-      title: `${TYPE_LABELS[a.type] || a.type} · v${a.version ?? 1}`,
+      title: `${typeLabel(a.type)} · v${a.version ?? 1}`,
       onclick: () => focusArtifact(active ? a.id : last.id, { user: true }),
-    }, String(label).includes(TYPE_LABELS[a.type] || a.type) ? null : h("span", { class: "tab-type" }, TYPE_LABELS[a.type] || a.type),
+    }, titleNamesType(label, a.type) ? null : h("span", { class: "tab-type" }, typeLabel(a.type)),
       h("span", { class: "tab-title" }, label),
       (Number(a.version) || 1) > 1 ? h("span", { class: "tab-ver" }, `v${a.version}`) : null));
   }
@@ -290,8 +290,9 @@ export function renderCanvas() {
   }
 
   els.canvasHead.hidden = false;
-  els.canvasTitle.textContent = latest.title || TYPE_LABELS[latest.type] || latest.type;
-  els.canvasType.textContent = TYPE_LABELS[latest.type] || latest.type;
+  els.canvasTitle.textContent = latest.title || typeLabel(latest.type);
+  els.canvasType.textContent = typeLabel(latest.type);
+  els.canvasType.hidden = titleNamesType(els.canvasTitle.textContent, latest.type);
   // Version switcher: 1..latest plus whatever the server listed; versions that arrive after the
   // server's list was fetched still join it.
   const versions = [...new Set([

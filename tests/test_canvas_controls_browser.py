@@ -357,3 +357,15 @@ async def test_the_tab_row_shows_the_open_tab_whole_and_cuts_no_tab_at_its_left_
         assert row["activeWhole"] and row["cut"] == [], (key, row)
     assert errors == []
 
+
+async def test_an_artifact_titled_by_its_kind_names_its_kind_once(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await run_to_completion(page, "给初中生讲大气压强，5分钟")
+    await page.click("[data-testid=artifact-tab][data-type=course_config]")
+    await page.wait_for_selector("#canvas-body[data-type=course_config]")
+    assert await page.text_content("#artifact-title") == t("canvas.type_course_config")
+    assert await page.is_hidden("#artifact-type"), "not 课程配置 beside 课程配置"
+    await page.click("[data-testid=artifact-tab][data-type=pptx]")
+    await page.wait_for_selector("#canvas-body[data-type=pptx]")
+    assert await page.is_visible("#artifact-type"), "a file named by its deck still says it is the PPTX file"
+    assert errors == []
