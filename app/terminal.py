@@ -5,24 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 
 class NgConsole(Console):
-    """A rich Console that breaks lines only for a person at a terminal.
+    """A rich Console whose sentences are broken into lines only for a person at a terminal.
 
-    Piped (`ng ppt … | cat`, a log file, a program reading it) there is no screen width to fit: rich
-    would still break every sentence at 80 columns, splitting `ng resume <id>` from its id, so a copied
-    command fails. There each print keeps its lines whole, and the reader's own window wraps them.
-    Decided at each print, not once: the same console may write to a terminal, then to a pipe (tests)."""
+    Piped (`ng ppt … | cat`, a log file, a program reading it) there is no screen width to fit: rich would
+    still break every sentence at 80 columns, splitting `ng resume <id>` from its id, so a copied command
+    fails. There a sentence is written as one line and the reader's own window wraps it. A layout (a table,
+    Markdown, a panel) keeps its width: without one its cells and list items would be cut, not wrapped.
+    Decided at each print: the same console may write to a terminal, then to a pipe (tests)."""
 
-    def __init__(self, *args: Any, soft_wrap: bool = False, **kwargs: Any) -> None:
-        self._soft_wrap_asked = soft_wrap
-        super().__init__(*args, soft_wrap=soft_wrap, **kwargs)
-
-    @property
-    def soft_wrap(self) -> bool:  # type: ignore[override]
-        return self._soft_wrap_asked or not self.is_terminal
-
-    @soft_wrap.setter
-    def soft_wrap(self, value: bool) -> None:
-        self._soft_wrap_asked = value
+    def print(self, *objects: Any, soft_wrap: bool | None = None, **kwargs: Any) -> None:
+        if soft_wrap is None and not self.is_terminal and all(isinstance(o, (str, Text)) for o in objects):
+            soft_wrap = True
+        super().print(*objects, soft_wrap=soft_wrap, **kwargs)

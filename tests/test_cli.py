@@ -332,3 +332,16 @@ def test_piped_ng_keeps_the_resume_command_and_its_thread_id_on_one_line(monkeyp
     assert _report(display, [], thread_id, None) == 1
     lines = capsys.readouterr().out.splitlines()
     assert any(f"ng resume {thread_id}" in line for line in lines), lines
+
+
+def test_piped_ng_wraps_a_long_point_of_an_answer_rather_than_cutting_it(monkeypatch, capsys):
+    # Only sentences are kept on one line: a Markdown list item still wraps, or its end would be lost.
+    from rich.markdown import Markdown
+
+    from app import cli_legal
+
+    monkeypatch.setattr(cli_legal.console, "width", 60)
+    point = "The landlord may keep the deposit only for damage beyond normal wear, and must say which damage."
+    cli_legal.console.print(Markdown(f"- {point}"))
+    said = " ".join(capsys.readouterr().out.replace("•", "").split())
+    assert point in said, said
