@@ -345,3 +345,16 @@ def test_piped_ng_wraps_a_long_point_of_an_answer_rather_than_cutting_it(monkeyp
     cli_legal.console.print(Markdown(f"- {point}"))
     said = " ".join(capsys.readouterr().out.replace("•", "").split())
     assert point in said, said
+
+
+def test_at_a_terminal_a_sentence_naming_the_resume_command_is_not_broken_inside_it():
+    # rich's own line breaks are newlines: copied from the terminal, `ng resume` and the id would part.
+    import io
+
+    from app.terminal import NgConsole
+
+    screen = io.StringIO()
+    terminal = NgConsole(file=screen, force_terminal=True, width=80, color_system=None)
+    thread_id = "3f0c2a9be1d84c6f9a7e5b2d4c1f8e06"
+    terminal.print(t("cli.interrupted", thread=thread_id, command=f"ng resume {thread_id}"), highlight=False)
+    assert f"ng resume {thread_id}" in screen.getvalue().splitlines()[0], screen.getvalue()
