@@ -358,3 +358,14 @@ def test_at_a_terminal_a_sentence_naming_the_resume_command_is_not_broken_inside
     thread_id = "3f0c2a9be1d84c6f9a7e5b2d4c1f8e06"
     terminal.print(t("cli.interrupted", thread=thread_id, command=f"ng resume {thread_id}"), highlight=False)
     assert f"ng resume {thread_id}" in screen.getvalue().splitlines()[0], screen.getvalue()
+
+
+def test_ng_threads_in_english_heads_its_columns_in_sentence_case(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "t1", "Why bread rises")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["threads"]) == 0
+    heading = next(line for line in capsys.readouterr().out.splitlines() if "┃" in line)
+    assert [cell.strip() for cell in heading.strip("┃ ").split("┃")] == ["Thread", "Flow", "Status", "Title"], heading
