@@ -24,11 +24,12 @@ from rich.text import Text
 from app.cli_args import add_subcommands, help_for_missing_subcommand, innermost_parser, speak_the_catalogue
 from app.errors import RequestError
 from app.flows import node_label
+from app.terminal import NgConsole
 from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
 from core.validation import describe_validation_error
 
-console = Console()
+console = NgConsole()
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:

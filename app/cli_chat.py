@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 
 from app.errors import RequestError
+from app.terminal import NgConsole
 from core.i18n import set_locale, t
 from core.settings import Settings
 
@@ -218,7 +219,7 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
     from app.runtime import new_thread_id
 
     set_locale(settings.locale)
-    console = Console()
+    console = NgConsole()
     thread_id = args.thread or new_thread_id()
     try:
         return asyncio.run(session(args, settings, console, thread_id))

@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.markdown import Markdown
 
 from app.errors import RequestError
+from app.terminal import NgConsole
 from core.i18n import join_items, t
 from core.settings import Settings
 
-console = Console()
+console = NgConsole()
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

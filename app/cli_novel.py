@@ -18,10 +18,11 @@ from rich.panel import Panel
 from rich.table import Table
 
 from app.cli_args import add_subcommands
+from app.terminal import NgConsole
 from core.i18n import set_locale, t
 from core.settings import Settings
 
-console = Console()
+console = NgConsole()
 
 WORKFLOW_FLOW = "novel_workflow"
 

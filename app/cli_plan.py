@@ -22,6 +22,7 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 
 from app.flows import node_label
+from app.terminal import NgConsole
 from core.i18n import t
 from core.settings import Settings
 from schemas.requirement import export_json_schema
@@ -127,7 +128,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
     if args.schema:
         print(json.dumps(export_json_schema(), indent=2, ensure_ascii=False))
         return 0
-    console = console or Console(stderr=bool(args.as_json))
+    console = console or NgConsole(stderr=bool(args.as_json))
     requirement = _read_requirement(args)
     if not requirement and not args.thread:
         console.print(f"[red]{t('cli.need_requirement')}[/]")

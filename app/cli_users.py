@@ -7,16 +7,16 @@ import asyncio
 import datetime
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from app.auth import user_directory, valid_user_name
 from app.store import LOCAL_OWNER
 from app.cli_args import add_subcommands
+from app.terminal import NgConsole
 from core.i18n import set_locale, t
 from core.settings import Settings
 
-console = Console(highlight=False)
+console = NgConsole(highlight=False)
 
 
 def register(subparsers: Any) -> None:

@@ -1,7 +1,7 @@
 // The artifact canvas: tabs, focus, lazy loading by version, the version switcher, rendering through VIEWS.
 
 import { h, clear } from "./dom.js";
-import { renderArtifactBody, TYPE_LABELS } from "./views.js";
+import { renderArtifactBody, TYPE_LABELS, titleNamesType, typeLabel } from "./views.js";
 import { els, app } from "./state.js";
 import { tr } from "./i18n.js";
 
@@ -158,30 +158,50 @@ export function renderTabs() {
     const isPreview = last.type === "slide_preview";
     // The deck's pages, not every preview in the log (a removed page's stays there).
     const pageCount = isPreview ? previewPages(v).length : 0;
-    const label = isPreview ? `${TYPE_LABELS.slide_preview}${pageCount > 1 ? ` ×${pageCount}` : ""}` : a.title || TYPE_LABELS[a.type] || a.type;
+    const label = isPreview ? `${TYPE_LABELS.slide_preview}${pageCount > 1 ? ` ×${pageCount}` : ""}` : a.title || typeLabel(a.type);
     els.tabs.append(h("button", {
       type: "button", role: "tab", class: `tab${active ? " active" : ""}`,
       "aria-selected": active ? "true" : "false",
       tabindex: active ? "0" : "-1",
       dataset: { testid: "artifact-tab", artifactId: a.id, type: a.type },
-      title: `${TYPE_LABELS[a.type] || a.type} · v${a.version ?? 1}`,
+      title: `${typeLabel(a.type)} · v${a.version ?? 1}`,
       onclick: () => focusArtifact(active ? a.id : last.id, { user: true }),
-    }, String(label).includes(TYPE_LABELS[a.type] || a.type) ? null : h("span", { class: "tab-type" }, TYPE_LABELS[a.type] || a.type),
+    }, titleNamesType(label, a.type) ? null : h("span", { class: "tab-type" }, typeLabel(a.type)),
       h("span", { class: "tab-title" }, label),
       (Number(a.version) || 1) > 1 ? h("span", { class: "tab-ver" }, `v${a.version}`) : null));
   }
   const activeTab = els.tabs.querySelector(".tab.active");
   if (activeTab) {
-    // Scroll only the tab row (scrollIntoView would also scroll the page on a phone).
-    const row = els.tabs;
-    if (activeTab.offsetLeft < row.scrollLeft) row.scrollLeft = activeTab.offsetLeft - 16;
-    else if (activeTab.offsetLeft + activeTab.offsetWidth > row.scrollLeft + row.clientWidth) {
-      row.scrollLeft = activeTab.offsetLeft + activeTab.offsetWidth - row.clientWidth + 16;
-    }
+    revealTab(activeTab);
     if (hadFocus) activeTab.focus();
   } else if (hadFocus) {
     els.tabs.querySelector(".tab")?.focus();
   }
+}
+
+/** Scroll the tab row (only it: scrollIntoView would also scroll the page on a phone) so `tab` is whole and no
+ *  tab is cut at the row's left edge: a tab cut in half there looks broken, not scrolled. */
+function revealTab(tab) {
+  const row = els.tabs;
+  row.style.paddingRight = "";
+  const style = getComputedStyle(row);
+  const tabs = [...row.querySelectorAll(".tab")];
+  // Positions in the row's scrolled content (offsetLeft counts from the page: the row is not positioned).
+  const start = (el) => el.getBoundingClientRect().left - row.getBoundingClientRect().left + row.scrollLeft;
+  // Where the row may stop: at its start, or where a tab begins just past the end of the tab before it.
+  const stops = tabs.map((t, i) => (i === 0 ? 0 : start(t) - parseFloat(style.columnGap || "0")));
+  const highest = stops[tabs.indexOf(tab)];
+  const lowest = start(tab) + tab.offsetWidth + parseFloat(style.paddingRight) - row.clientWidth;
+  const fitting = stops.filter((x) => x >= lowest && x <= highest);
+  if (!fitting.length) {  // a tab wider than the row: its start
+    row.scrollLeft = highest;
+    return;
+  }
+  const scroll = fitting.reduce((best, x) => (Math.abs(x - row.scrollLeft) < Math.abs(best - row.scrollLeft) ? x : best));
+  // Near the end the row cannot scroll that far: room after the last tab lets it stop at a tab.
+  const short = scroll - (row.scrollWidth - row.clientWidth);
+  if (short > 0) row.style.paddingRight = `${parseFloat(style.paddingRight) + short}px`;
+  row.scrollLeft = scroll;
 }
 
 /** Arrow keys, Home and End move between artifact tabs (the WAI-ARIA tabs pattern). */
@@ -270,8 +290,9 @@ export function renderCanvas() {
   }
 
   els.canvasHead.hidden = false;
-  els.canvasTitle.textContent = latest.title || TYPE_LABELS[latest.type] || latest.type;
-  els.canvasType.textContent = TYPE_LABELS[latest.type] || latest.type;
+  els.canvasTitle.textContent = latest.title || typeLabel(latest.type);
+  els.canvasType.textContent = typeLabel(latest.type);
+  els.canvasType.hidden = titleNamesType(els.canvasTitle.textContent, latest.type);
   // Version switcher: 1..latest plus whatever the server listed; versions that arrive after the
   // server's list was fetched still join it.
   const versions = [...new Set([

@@ -25,3 +25,13 @@ export function tr(key, fields) {
   // "{count} problem(s)" once filled in: "1 problem", "3 problems" (core/i18n.py does the same for the server's).
   return filled.replace(/\b(\d+) ((?:[A-Za-z]+ )?[A-Za-z]+)\(s\)/g, (whole, number, noun) => `${number} ${noun}${number === "1" ? "" : "s"}`);
 }
+
+/** A label set inside a sentence ("Open {type}"): its first letter lowered, that capital being the label's
+ *  own as a heading ("Project status" → "Open project status"); an acronym keeps its capitals ("PPTX file",
+ *  "QA report"). The rule of core/language.py `mid_sentence`, for labels. */
+export function midSentence(label) {
+  const text = String(label ?? "");
+  const first = text.match(/^[A-Za-z][A-Za-z'-]*/);
+  if (!first || first[0] === "I" || first[0].slice(1) !== first[0].slice(1).toLowerCase()) return text;
+  return text[0].toLowerCase() + text.slice(1);
+}

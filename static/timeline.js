@@ -8,7 +8,7 @@ import { renderInterrupt, closeAllInterrupts, showAnswer } from "./interrupts.js
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
 import { setThreadTitle } from "./threads.js";
 import { showComposerError } from "./composer.js";
-import { tr } from "./i18n.js";
+import { midSentence, tr } from "./i18n.js";
 
 export function apply(v, name, ev) {
   switch (name) {
@@ -272,7 +272,7 @@ export function onCompletion(v, ev) {
       h("span", { class: "completion-icon", "aria-hidden": "true" }, "✓"),
       h("span", null, STATUS_LABELS.done),
       fid ? h("button", { type: "button", class: "btn btn-small", dataset: { testid: "completion-open" }, onclick: () => focusArtifact(fid, { user: true }) },
-        tr("open_artifact", { type: TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || tr("final_artifact") })) : null));
+        tr("open_artifact", { type: midSentence(TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || tr("final_artifact")) })) : null));
     if (fid) followLive(v, fid);
     announce(tr("run_done"));
   } else {

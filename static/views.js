@@ -30,6 +30,13 @@ export const TYPE_LABELS = {
   novel_answer: tr("type_novel_answer"),
 };
 
+/** What an artifact is called: its type's label, its own type name when the catalogue has none. */
+export const typeLabel = (type) => TYPE_LABELS[type] || type;
+
+/** Whether a title already says what kind of artifact it is ("Legal answer", "Slide preview ×7"): then the
+ *  kind is not shown beside it a second time. */
+export const titleNamesType = (title, type) => String(title ?? "").includes(typeLabel(type));
+
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
 

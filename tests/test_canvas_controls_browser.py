@@ -333,3 +333,39 @@ async def test_the_empty_chat_heading_names_what_the_chosen_flow_starts_from(bro
     await page.select_option("#flow-select", "ppt")
     assert await page.inner_text("#empty-title") == t("canvas.page_empty_title")
     assert errors == []
+
+
+# The tabs cut by the row's left edge, and whether the open tab is whole: what a person sees of the row.
+TAB_ROW = """() => {
+  const row = document.querySelector('#artifact-tabs').getBoundingClientRect();
+  const tabs = [...document.querySelectorAll('[data-testid=artifact-tab]')].map((el) => [el, el.getBoundingClientRect()]);
+  const active = tabs.find(([el]) => el.classList.contains('active'))[1];
+  return { cut: tabs.filter(([, r]) => r.left < row.left - 0.5 && r.right > row.left + 0.5).map(([el]) => el.textContent),
+           activeWhole: active.left >= row.left && active.right <= row.right };
+}"""
+
+
+async def test_the_tab_row_shows_the_open_tab_whole_and_cuts_no_tab_at_its_left_edge(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await run_to_completion(page, "给高中生讲电磁感应，5分钟")
+    assert await page.locator("#artifact-tabs").evaluate("el => el.scrollWidth > el.clientWidth"), "the row scrolls"
+    await page.focus("[data-testid=artifact-tab].active")
+    for key in ("End", "ArrowLeft", "ArrowLeft", "Home"):
+        await page.keyboard.press(key)
+        await page.wait_for_timeout(100)
+        row = await page.evaluate(TAB_ROW)
+        assert row["activeWhole"] and row["cut"] == [], (key, row)
+    assert errors == []
+
+
+async def test_an_artifact_titled_by_its_kind_names_its_kind_once(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await run_to_completion(page, "给初中生讲大气压强，5分钟")
+    await page.click("[data-testid=artifact-tab][data-type=course_config]")
+    await page.wait_for_selector("#canvas-body[data-type=course_config]")
+    assert await page.text_content("#artifact-title") == t("canvas.type_course_config")
+    assert await page.is_hidden("#artifact-type"), "not 课程配置 beside 课程配置"
+    await page.click("[data-testid=artifact-tab][data-type=pptx]")
+    await page.wait_for_selector("#canvas-body[data-type=pptx]")
+    assert await page.is_visible("#artifact-type"), "a file named by its deck still says it is the PPTX file"
+    assert errors == []

@@ -105,3 +105,18 @@ async def test_an_english_thread_list_keeps_its_flow_status_and_time_whole(brows
     broken = [text for text, lines in await page.evaluate(META_PIECE_LINES) if lines > 1]
     assert not broken, f"broken across lines: {broken}"
     assert errors == []
+
+
+async def test_an_english_flow_name_too_long_for_a_phone_ends_in_an_ellipsis(browser, english_server):
+    page, errors = await open_page(browser, english_server.url, width=390, height=844)
+    await page.select_option("#flow-select", "novel_workflow")
+    picker = await page.eval_on_selector("#flow-select", """el => {
+      const style = getComputedStyle(el);
+      const pen = document.createElement('canvas').getContext('2d');
+      pen.font = style.font;
+      const name = pen.measureText(el.options[el.selectedIndex].textContent).width;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;  // less the arrow
+      return { cut: name > room, ellipsis: style.textOverflow === 'ellipsis' };
+    }""")
+    assert picker == {"cut": True, "ellipsis": True}, "a name cut on a phone ends in “…”, not mid-letter"
+    assert errors == []

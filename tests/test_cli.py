@@ -316,3 +316,56 @@ async def test_ng_plan_in_chinese_names_its_artifacts_and_round_in_chinese(tmp_p
     assert code == 0
     assert "artifact" not in shown and "requirement_plan" not in shown, shown
     assert t("cli.questions_title", round=1, max_rounds=3) in shown, shown
+
+
+def test_piped_ng_keeps_the_resume_command_and_its_thread_id_on_one_line(monkeypatch, capsys):
+    # `ng ppt … | cat`: no terminal width to fit, so nothing may split `ng resume <id>` for a copy-paste.
+    from app import cli
+    from app.cli import StageDisplay, _report
+
+    monkeypatch.setattr(cli.console, "width", 80)  # what rich assumes when stdout is not a terminal
+    thread_id = "3f0c2a9be1d84c6f9a7e5b2d4c1f8e06"
+    display = StageDisplay()
+    display.apply("completion", {"success": False, "resumable": True,
+                                 "error": "The model endpoint did not answer within 60 s (attempts: 3)."})
+
+    assert _report(display, [], thread_id, None) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(f"ng resume {thread_id}" in line for line in lines), lines
+
+
+def test_piped_ng_wraps_a_long_point_of_an_answer_rather_than_cutting_it(monkeypatch, capsys):
+    # Only sentences are kept on one line: a Markdown list item still wraps, or its end would be lost.
+    from rich.markdown import Markdown
+
+    from app import cli_legal
+
+    monkeypatch.setattr(cli_legal.console, "width", 60)
+    point = "The landlord may keep the deposit only for damage beyond normal wear, and must say which damage."
+    cli_legal.console.print(Markdown(f"- {point}"))
+    said = " ".join(capsys.readouterr().out.replace("•", "").split())
+    assert point in said, said
+
+
+def test_at_a_terminal_a_sentence_naming_the_resume_command_is_not_broken_inside_it():
+    # rich's own line breaks are newlines: copied from the terminal, `ng resume` and the id would part.
+    import io
+
+    from app.terminal import NgConsole
+
+    screen = io.StringIO()
+    terminal = NgConsole(file=screen, force_terminal=True, width=80, color_system=None)
+    thread_id = "3f0c2a9be1d84c6f9a7e5b2d4c1f8e06"
+    terminal.print(t("cli.interrupted", thread=thread_id, command=f"ng resume {thread_id}"), highlight=False)
+    assert f"ng resume {thread_id}" in screen.getvalue().splitlines()[0], screen.getvalue()
+
+
+def test_ng_threads_in_english_heads_its_columns_in_sentence_case(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "t1", "Why bread rises")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["threads"]) == 0
+    heading = next(line for line in capsys.readouterr().out.splitlines() if "┃" in line)
+    assert [cell.strip() for cell in heading.strip("┃ ").split("┃")] == ["Thread", "Flow", "Status", "Title"], heading

@@ -117,3 +117,22 @@ async def test_a_projects_status_fits_a_phone_without_sideways_scrolling(browser
     columns = await view.locator(".kv-grid").first.evaluate("g => getComputedStyle(g).gridTemplateColumns.split(' ').length")
     assert columns >= 2, "two facts a row, not a tall column of cards"
     assert errors == []
+
+
+@pytest.fixture
+def english_server(tmp_path):
+    projects = tmp_path / "projects"
+    shutil.copytree(Path(__file__).resolve().parent / "data" / "novel" / PROJECT, projects / PROJECT)
+    with ServerProcess(tmp_path / "data", env={"NOVEL_PROJECTS_DIR": str(projects), "LOCALE": "en"}) as process:
+        yield process
+
+
+async def test_an_english_status_run_offers_to_open_the_project_status_in_sentence_case(browser, english_server):
+    page, errors = await open_page(browser, english_server.url)
+    await page.select_option("#flow-select", "novel_workflow")
+    await page.fill("#project-input", PROJECT)
+    await say(page, "continue")  # the run ends on the project's status
+    button = page.locator("[data-testid=completion-open]")
+    await button.wait_for(timeout=90_000)
+    assert await button.text_content() == "Open project status"  # not "Open Project status"
+    assert errors == []
