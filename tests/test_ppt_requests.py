@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, plural_subject, short_title,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, short_title,
                                   slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -73,6 +73,19 @@ async def test_a_request_that_names_no_subject_makes_no_deck_and_asks_for_one(re
 
     assert run.said() == [t("ppt.no_topic")]
     assert run.artifacts() == [] and not run.values.get("deck")
+
+
+@pytest.mark.parametrize("request_text", ["x", "asdf", "qwerty", "哈哈哈", "啊", "做一个关于asdf的PPT", "a deck about x y z"])
+async def test_keys_typed_to_try_the_box_make_no_deck_and_ask_for_a_subject(request_text):
+    run = await run_graph(initial_input(request_text, {}), f"keyboard noise/{request_text}")
+
+    assert run.said() == [t("ppt.no_topic")]
+    assert run.artifacts() == [] and not run.values.get("deck")
+
+
+def test_keyboard_noise_is_told_from_a_short_real_subject():
+    assert not any(names_a_topic(noise) for noise in ("x", "hjkl", "zxcv", "aaaa", "嗯", "哈哈哈哈"))
+    assert all(names_a_topic(subject) for subject in ("DNA", "AI", "水", "星星", "π", "X射线", "Vitamin C", "tree", "glass"))
 
 
 async def test_an_english_deck_and_its_file_are_named_with_a_capital_as_its_cover_is():
