@@ -1063,3 +1063,43 @@ def test_a_short_lesson_covers_the_part_its_request_asks_to_focus_on(request_tex
 ])
 def test_a_word_quoted_inside_a_subject_keeps_its_quotation_marks(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "warned"), [("The water cycle", "pitfalls"), ("水循环", "误区")])
+async def test_a_short_lesson_teaches_after_its_basics_before_it_warns_or_drills(request_text, warned):
+    deck = await _offline_deck(request_text)  # ten minutes: two parts
+    parts = next(s for s in deck.slides if s.layout == "agenda").bullets
+
+    assert len(parts) == 2 and not any(warned in part or "Practice" in part or "练习" in part for part in parts), parts
+
+
+@pytest.mark.parametrize(("request_text", "said", "not_said"), [
+    ("The water cycle", "Before", "Myth: knowing the outcome of"), ("水循环", "学习前", "误区：只要知道"),
+])
+async def test_a_lesson_sets_a_point_of_its_basics_before_and_after_not_as_myth_and_fact(request_text, said, not_said):
+    deck = await _offline_deck(request_text)
+    columns = [c for s in deck.slides if s.layout == "two_column" for c in s.columns]
+
+    assert columns and all(c.heading in (said, "After", "学习后") for c in columns), [c.heading for c in columns]
+    assert not_said not in " ".join(item for c in columns for item in c.items)
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("Charles Dickens and Victorian London", ["The times of Charles Dickens", "The life of Charles Dickens"]),
+    ("李白与盛唐", ["李白的时代背景", "李白的生平经历"]),
+])
+async def test_a_person_and_their_times_is_a_history_lesson_on_the_person_in_those_times(request_text, parts):
+    deck = await _offline_deck(request_text)
+
+    assert next(s for s in deck.slides if s.layout == "agenda").bullets == parts
+
+
+@pytest.mark.parametrize(("request_text", "minutes", "restated"), [
+    ("The water cycle", "Each part takes about 5 minutes", "Let us look at this closely"),
+    ("水循环", "每个部分大约5分钟", "从基本概念的角度"),
+])
+async def test_the_agenda_notes_say_each_parts_points_and_time_then_stop(request_text, minutes, restated):
+    notes = next(s for s in (await _offline_deck(request_text)).slides if s.layout == "agenda").notes
+
+    assert minutes in notes and restated not in notes
+    assert notes.rstrip().endswith(("questions.", "提问。")), notes

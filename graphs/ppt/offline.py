@@ -29,6 +29,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     palette_for,
+    person_named_first,
     subject_as_said,
     topic_phrase,
     wants_simpler,
@@ -63,6 +64,10 @@ STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", 
 # A lesson ends in practice, not in trends: "一元二次方程的发展趋势" or "what comes next for the past simple tense" is no
 # part a teacher teaches.
 ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "练习与巩固")
+# What each part does, said in the agenda and on its pages: "核心术语：从基本概念的角度讲解水循环" restated the title.
+LESSON_PHRASES_ZH = {"基本概念": "弄清{topic}是什么，认识相关术语", "核心原理": "弄懂{topic}背后的道理",
+                     "关键过程": "按顺序理清{topic}的各个环节", "典型应用": "看看{topic}在生活中的应用",
+                     "常见误区": "辨析学习{topic}时容易出错的地方", "练习与巩固": "通过练习巩固对{topic}的理解"}
 # An English aspect does not read as "<aspect> of <topic>" ("How it works of volcanoes"): each has its own phrase.
 ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": "the workings of {topic}",
                      "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
@@ -79,6 +84,23 @@ ASPECT_POINTS_EN = {"Core ideas": ("key terms", "basic definitions", "main types
                     "Applications": ("where it is used", "how it is applied", "what it achieves"),
                     "Common pitfalls": ("confusable terms", "typical errors", "where errors start"),
                     "Practice and review": ("a warm-up exercise", "a harder exercise", "a stretch task")}
+# A lesson's two-column page sets a point against what it is not, as its part does: a point of the basics, the workings,
+# a process or a use is seen before and after the lesson; a pitfall as wrong against right; an exercise as a weak answer
+# against a strong one. "Main types: myth and fact" ("Myth: knowing the outcome of main types is enough") said nothing.
+LESSON_CONTRASTS_ZH = {
+    "常见误区": ("{name}：错误与正确", ("错误：凭日常印象下结论", "错误：只记规则，不看适用条件",
+                                     "正确：先看清条件，再下结论", "正确：用一个实例检验自己的想法")),
+    "练习与巩固": ("{name}：一般答案与优秀答案", ("一般答案：只写出结论", "一般答案：用词含糊，没有理由",
+                                            "优秀答案：写出结论和理由", "优秀答案：用{topic}的术语，举出实例")),
+}
+LESSON_CONTRASTS_EN = {
+    "Common pitfalls": ("{name}: wrong and right", ("Wrong: judging by everyday impressions", "Wrong: a rule learned without its conditions",
+                                                   "Right: check the conditions before concluding", "Right: test each idea on an example")),
+    "Practice and review": ("{name}: a weak answer and a strong one", ("Weak answer: the conclusion alone", "Weak answer: vague words, no reason",
+                                                                       "Strong answer: the conclusion with its reason",
+                                                                       "Strong answer: the terms of {topic}, with an example")),
+}
+
 # A talk at work or in public is told in the parts of a report (why, where things stand, issues, next steps),
 # not a lesson's (core ideas, how it works): its parts need no topic in their names, the whole talk is about it.
 TALK_ASPECT_POINTS_ZH = {"背景与目标": ("背景", "目标", "相关方"), "整体情况": ("已完成工作", "当前阶段", "关键数字"),
@@ -244,7 +266,7 @@ HISTORY_KIND_WORDING = {
                        "phrases": PERIOD_ASPECT_PHRASES_ZH, "core": ("时代概况", "思想与文化", "地位与影响"),
                        "consequences": "地位与影响", "stages": (("兴起", "{topic}兴起时的{name}"), ("繁荣", "鼎盛时期的{name}"), ("转折", "{name}由盛转衰的关键"), ("衰落", "{topic}走向终结时的{name}"))},
     ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
-                       "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"),
+                       "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"), "times": "时代背景",
                        "consequences": "历史影响", "stages": (("早年", "{topic}早年时的{name}"), ("崛起", "崭露头角时的{name}"), ("高峰", "{name}在人生高峰时的表现"), ("晚年", "晚年回看{name}")),
                        # a person is no event: "说清李白的来龙去脉" does not read
                        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
@@ -265,6 +287,7 @@ HISTORY_KIND_WORDING = {
                        "consequences": "Legacy", "stages": (("Rise", "{name} as {topic} began"), ("Height", "{name} at the peak of {topic}"), ("Turning point", "what changed {name}"), ("Decline", "{name} as {topic} came to an end"))},
     ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
                        "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
+                       "times": "The times",
                        "consequences": "Legacy", "stages": (("Early years", "{name} in the early years of {topic}"), ("Rise", "{name} as {topic} rose"), ("Height", "{name} at the height of {topic}'s life"), ("Later years", "{name}, looking back from the last years")),
                        # a person is no "it": "explain Abraham Lincoln with its dates" does not read
                        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
@@ -391,18 +414,19 @@ WORDING = {
         "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和我们的日常生活联系很紧密。",
                         "请大家准备好笔记本，重要的地方我会提醒大家记下来。", "学完这节课，希望大家能说清{topic}是什么、为什么重要。",
                         "开始之前，请大家想一想：你在哪里见过或听说过{topic}？", "课上有任何问题，都可以随时举手提出来。"),
-        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和提问。",
+        "notes_part": "第{nth}部分是{unit}，讲{points}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和提问。",
         "notes_recap": "关于{unit}，我们讲了{points}。",
         "notes_summary": ("请大家用自己的话把这几点复述一遍。", "回去后可以对照这几点复习{topic}。"),
         "notes_qa": ("大家可以先和同桌讨论一两分钟，再举手发言。", "这些问题没有唯一的标准答案，说出你的理由就好。", "今天的课就到这里，谢谢大家！"),
         "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
         # A lesson starts from its basics; one on how or why a thing works explains its mechanism, one on how to do it its process.
-        "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2],
-        "description": "从{aspect}的角度讲解{topic}",
+        "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
+        "description": "{phrase}", "phrases": LESSON_PHRASES_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
-        "process_title": "一步步理解{name}", "contrast_title": "{name}：误区与正解",
-        "contrast": ("误区：只要知道{name}的结论就够了", "误区：{name}与{topic}的其他部分无关",
-                     "正解：要理解{name}背后的原因", "正解：{name}与{unit}紧密相连"),
+        "process_title": "一步步理解{name}", "contrast_title": "{name}：学习前后",
+        "contrast": ("学习前：只听说过{name}", "学习前：对{topic}的印象来自日常经验",
+                     "学习后：能用自己的话讲清{name}", "学习后：能把{name}和{unit}联系起来"),
+        "contrasts": LESSON_CONTRASTS_ZH,
         "statement": "{name}：理解{unit}的钥匙",
         "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
         "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
@@ -573,7 +597,7 @@ WORDING = {
         "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和我们每个人的工作都有关系。",
                         "今天的材料会后会发给大家，不必逐字记录。", "今天的目标，是让大家对{topic}有一个清晰、一致的认识。",
                         "开始之前，请大家想一想：{topic}和你手头的工作有什么关系？", "过程中有问题可以随时提出，最后也会留出讨论时间。"),
-        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和讨论。",
+        "notes_part": "第{nth}部分是{unit}，讲{points}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和讨论。",
         "notes_recap": "关于{unit}，我们谈了{points}。",
         "notes_summary": ("这些要点，大家可以带回自己的工作中去对照。", "会后我会把今天的材料发给大家，方便回顾{topic}。"),
         "notes_qa": ("欢迎大家提问，也欢迎分享你的经验。", "今天没来得及讨论的问题，会后可以单独找我。", "感谢大家的时间！"),
@@ -612,7 +636,7 @@ WORDING = {
         "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和每个人的日常工作都直接相关。",
                         "培训材料会后会发给大家，重要的地方我会提醒大家记下来。", "培训结束时，希望大家知道该怎么做、为什么要这样做。",
                         "开始之前，请大家想一想：你的工作中哪些地方会用到{topic}？", "过程中有问题可以随时提出，最后也会留出练习和答疑的时间。"),
-        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间练习和答疑。",
+        "notes_part": "第{nth}部分是{unit}，讲{points}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间练习和答疑。",
         "notes_recap": "关于{unit}，我们讲了{points}。",
         "notes_summary": ("请大家把这几点带回岗位，对照着做。", "会后请对照培训材料，把{topic}的要点再过一遍。"),
         "notes_qa": ("有问题请现在提出，也欢迎分享你在工作中遇到的情况。", "没来得及解答的问题，会后可以单独找我。", "今天的培训就到这里，谢谢大家！"),
@@ -659,13 +683,13 @@ WORDING = {
         "notes_summary": ("Try to say each of these in your own words.", "Use these points to review {topic} later."),
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
-        "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2],
+        "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
         "objective": "Understand {phrase}", "description": "a way into {phrase}",
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
-        "process_title": "{name}, step by step", "contrast_title": "{name}: myth and fact",
-        # Modal verbs and plural subjects: a point named in the plural ("future challenges") reads right too.
-        "contrast": ("Myth: knowing the outcome of {name} is enough", "Myth: {name} can be studied apart from {topic}",
-                     "Fact: the reasons behind {name} matter", "Fact: {name} must be understood together with {unit}"),
+        "process_title": "{name}, step by step", "contrast_title": "{name}: before and after the lesson",
+        "contrast": ("Before: {name} known only by name", "Before: ideas of {topic} from everyday life",
+                     "After: {name} explained in your own words", "After: {name} linked to {unit}"),
+        "contrasts": LESSON_CONTRASTS_EN,
         "statement": "{name}: the key to {unit}",
         "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
                            "How do {first} and {last} connect?"),
@@ -898,6 +922,10 @@ def _parts_phrase(request: OfflineRequest) -> str:
     phrase = _phrase(request)
     if request.fact("setting") != "history_lesson":
         return phrase
+    # "Charles Dickens and Victorian London": the parts are the person's life in those times ("the life of Charles Dickens")
+    person = person_named_first(phrase)
+    if person:
+        return person
     return _EVENT_ANGLE_ZH.sub("", phrase) if _zh(request) else _EVENT_ANGLE_EN.sub("", phrase)
 
 
@@ -968,6 +996,8 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     if words.get("consequences") and _EVENT_OUTCOME.search(_phrase(request)):  # "辛亥革命的历史意义": its outcome first
         core.remove(words["consequences"])
         core.insert(1, words["consequences"])
+    if words.get("times") and person_named_first(_phrase(request)):  # "Charles Dickens and Victorian London"
+        core.insert(0, words["times"])
     if words.get("mechanism") and asks_how_it_works(topic):
         core.insert(1, words["mechanism"])
     elif words.get("method") and asks_how_to(topic):
@@ -975,9 +1005,13 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     # The parts the request asks to stress ("focusing on the characters", "重点讲人物形象") come first.
     focused = [aspect for aspect in aspects if _stresses(focus_of(request.fact("request") or ""), aspect, words, zh)]
     core = (focused + [aspect for aspect in core if aspect not in focused])[:unit_count]
-    rest = [aspect for aspect in aspects if aspect not in core]
-    offset = stable_int(topic, "outline") % len(rest)
-    chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
+    # After its core a lesson teaches (how it works, its process, its uses) before it warns and drills: a two-part
+    # lesson on the water cycle was its core ideas and "common pitfalls in the water cycle".
+    teaching = [aspect for aspect in words.get("teaching", ()) if aspect not in core]
+    others = [aspect for aspect in aspects if aspect not in core and aspect not in teaching]
+    offset = stable_int(topic, "outline")
+    rest = [*_rotated(teaching, offset), *_rotated(others, offset)]
+    chosen = core + rest[:unit_count - len(core)]
     chosen.sort(key=aspects.index)
     phrase = _parts_phrase(request)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
     units = []
@@ -991,6 +1025,11 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
                                                   phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
+
+
+def _rotated(items: list, offset: int) -> list:
+    """The items in turn from a stable place, so two topics open on different ones."""
+    return [items[(offset + k) % len(items)] for k in range(len(items))]
 
 
 def _stresses(focus: str, aspect: str, words: dict, zh: bool) -> bool:
@@ -1017,7 +1056,7 @@ def _narration(seed_sentences: list[str], budget: int, zh: bool, lines: list[str
     every page, and so the deck, run long."""
     language = "zh" if zh else "en"
     text = "".join(seed_sentences) if zh else " ".join(seed_sentences)
-    more = [*lines, *(fillers[(first_filler + i) % len(fillers)] for i in range(max(0, 4 * budget)))]
+    more = [*lines, *(fillers[(first_filler + i) % len(fillers)] for i in range(max(0, 4 * budget) if fillers else 0))]
     for used, line in enumerate(more):
         longer = text + line if zh else f"{text} {line}"
         if abs(narration_length(longer, language) - budget) >= abs(narration_length(text, language) - budget):
@@ -1084,6 +1123,15 @@ def _point_name(point: str) -> str:
     return point
 
 
+_POINT_OF_PART = re.compile(r"^(?P<aspect>.+?)(?:要点| point )\d+[:：]")
+
+
+def _point_aspect(point: str) -> str | None:
+    """"Common pitfalls point 2: typical errors" → "Common pitfalls": the part an outline point was made for."""
+    named = _POINT_OF_PART.match(point)
+    return named.group("aspect") if named else None
+
+
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
                 zh: bool, words: dict) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
@@ -1104,8 +1152,9 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                  for i, (stage, detail) in enumerate(words["stages"])],
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
-        return (words["contrast_title"].format(name=name),
-                [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in words["contrast"]],
+        title, lines = words.get("contrasts", {}).get(_point_aspect(point), (words["contrast_title"], words["contrast"]))
+        return (title.format(name=name),
+                [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in lines],
                 ["左右对比" if zh else "Side-by-side contrast"])
     if angle == "table":
         activities = words["activities"]
@@ -1242,7 +1291,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     scripts, planned, spoken, fillers_used = [], 0.0, 0, 0
     for index, ((title, content, visuals, seed, lines), share) in enumerate(zip(pages, shares), start=1):
         planned += share
-        narration, used = _narration(seed, round(planned - spoken), zh, lines, words["fillers"], fillers_used)
+        # The agenda says the parts and their time, then moves on: "Let us look at this closely." after it points at nothing.
+        fillers = () if agenda and index == 2 else words["fillers"]
+        narration, used = _narration(seed, round(planned - spoken), zh, lines, fillers, fillers_used)
         fillers_used += used
         spoken += narration_length(narration, language)
         scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,

@@ -371,7 +371,7 @@ def about_a_work(subject: str) -> bool:
     # "Alexander the Great" and "Genghis Khan and the Mongol Empire" are people, though titled like a work
     if _a_set_text(text):
         return True
-    person = names_a_person(text) or names_a_person(re.split(r"\s+and\s+", text, maxsplit=1)[0])
+    person = names_a_person(text) or person_named_first(text) is not None
     return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not person)
 
 
@@ -414,7 +414,7 @@ def about_history(subject: str, request: str = "") -> bool:
     thing to explain ("水循环", "the water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
     text = subject.strip()
     named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
-    return bool(named) or names_a_person(text) or bool(_HISTORY_CLASS.search(request))
+    return bool(named) or names_a_person(text) or person_named_first(text) is not None or bool(_HISTORY_CLASS.search(request))
 
 
 # A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
@@ -459,6 +459,15 @@ def names_a_person(subject: str) -> bool:
     return 1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
 
 
+def person_named_first(subject: str) -> str | None:
+    """The person a subject names before "and" and their world ("Charles Dickens and Victorian London", "Genghis Khan
+    and the Mongol Empire", "李白与盛唐", "鲁迅和他的时代"): a life in its times, told by the person; else None."""
+    text = subject.strip()
+    split = r"与|和|以及" if language_of(text) == "zh" else r"\s+and\s+"
+    parts = re.split(split, text, maxsplit=1)
+    return parts[0].strip() if len(parts) == 2 and parts[0].strip() and names_a_person(parts[0]) else None
+
+
 # What kind of history a lesson tells sets its parts: an event's causes, course and consequences; a period's (唐朝,
 # "the Renaissance", "the Roman Empire") society, culture, achievements and legacy; a person's times, life, deeds,
 # how history judges them and their legacy.
@@ -491,7 +500,7 @@ def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
     Renaissance", "ancient Egypt"), "theme" for one side of a period ("宋朝的科技", "daily life in ancient Rome"), else
     "event" ("辛亥革命", "the fall of Rome", "World War I")."""
     text = subject.strip()
-    if names_a_person(text):
+    if names_a_person(text) or person_named_first(text) is not None:
         return "person"
     zh = language_of(text) == "zh"
     if (_PERIOD_THEME_ZH if zh else _PERIOD_THEME_EN).match(text):  # before the period its own words name
