@@ -1103,3 +1103,16 @@ async def test_the_agenda_notes_say_each_parts_points_and_time_then_stop(request
 
     assert minutes in notes and restated not in notes
     assert notes.rstrip().endswith(("questions.", "提问。")), notes
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("Adding fractions for year 4", ["The definitions behind adding fractions", "Worked examples of adding fractions"]),
+    ("勾股定理，初二", ["勾股定理的概念与定义", "勾股定理的典型例题"]),
+])
+async def test_a_maths_lesson_is_taught_by_definitions_and_worked_examples_not_phenomena(request_text, parts):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+
+    assert next(s for s in deck.slides if s.layout == "agenda").bullets == parts
+    science = [w for w in ("观察现象", "现象", "核心原理", "生活中的例子", "the workings", "Observe", "everyday example") if w in said]
+    assert not science, science

@@ -16,6 +16,7 @@ from core.language import CJK, is_function_word, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
     about_a_poem,
+    about_maths,
     agreeing_with,
     asks_how_it_works,
     asks_how_to,
@@ -380,6 +381,95 @@ FIRST_COURSE_WORDING = {
            "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the new words and sentences.",
                            "By the end you should be able to greet people and introduce yourself in {topic}.",
                            "Before we start, think of a {topic} word you already know.",
+                           "Raise your hand at any time if you have a question.")},
+}
+
+
+# A maths lesson (planning.about_maths) is taught by definitions, rules and worked examples, and solved step by step:
+# read, set up, solve, check; not a phenomenon's "observe, ask why" nor "找一个与基本定义有关的现象". It is a lesson in all else.
+MATHS_ASPECT_POINTS_ZH = {"概念与定义": ("相关概念", "定义与符号", "识别方法"), "法则与性质": ("基本法则", "重要性质", "公式由来"),
+                          "典型例题": ("基础题型", "变式题型", "综合题型"), "解题步骤": ("审题", "列式与求解", "检验与作答"),
+                          "常见错误": ("典型错误", "错因分析", "纠错方法"), "练习与巩固": ASPECT_POINTS_ZH["练习与巩固"]}
+MATHS_ASPECT_PHRASES_ZH = {"概念与定义": "弄清{topic}的概念和定义", "法则与性质": "掌握{topic}的法则与性质",
+                           "典型例题": "通过例题学会用{topic}解题", "解题步骤": "按步骤解决与{topic}有关的问题",
+                           "常见错误": "避开{topic}中的常见错误", "练习与巩固": "通过练习巩固{topic}"}
+MATHS_ASPECT_POINTS_EN = {"Definitions": ("the key terms", "definitions and notation", "the tell-tale signs"),
+                          "Rules and properties": ("the rules", "the key properties", "where the formula comes from"),
+                          "Worked examples": ("basic problems", "variations", "harder problems"),
+                          "Solving step by step": ("reading the problem", "setting up and solving", "checking the answer"),
+                          "Common mistakes": ("typical errors", "why they happen", "how to fix them"),
+                          "Practice and review": ASPECT_POINTS_EN["Practice and review"]}
+MATHS_ASPECT_TITLES_EN = {"Definitions": "the definitions behind {topic}", "Rules and properties": "the rules of {topic}",
+                          "Worked examples": "worked examples of {topic}", "Solving step by step": "solving {topic} step by step",
+                          "Common mistakes": "common mistakes with {topic}", "Practice and review": "practice with {topic}"}
+MATHS_ASPECT_PHRASES_EN = {"Definitions": "know the terms and definitions of {topic}", "Rules and properties": "use the rules of {topic}",
+                           "Worked examples": "solve problems on {topic} by following worked examples",
+                           "Solving step by step": "solve problems on {topic} step by step",
+                           "Common mistakes": "avoid the common mistakes with {topic}", "Practice and review": "practise {topic} and check your answers"}
+MATHS_WORDING = {
+    "zh": {"aspects": {a: ("{topic}的" + a, points) for a, points in MATHS_ASPECT_POINTS_ZH.items()}, "phrases": MATHS_ASPECT_PHRASES_ZH,
+           "objective": "{phrase}", "description": "{phrase}", "core": ("概念与定义", "典型例题", "法则与性质"),
+           "mechanism": None, "method": "解题步骤", "teaching": (),
+           # every point is worked as a sum is: wrong ways and right ones, whatever the point ("判断方法：学习前后" said nothing)
+           "contrast_title": "{name}：错误做法与正确做法",
+           "contrast": ("错误：凭感觉猜答案", "错误：跳步，不写过程", "正确：先想清{name}，再动笔", "正确：算完把结果代回去检验"),
+           "contrasts": {"练习与巩固": LESSON_CONTRASTS_ZH["练习与巩固"]},
+           "concept": ("{name}：{description}", "它回答的问题：这一步为什么成立", "记住关键词：{unit}"),
+           "process_title": "一步步掌握{name}",
+           # a problem's steps, the same whatever the point: "用基础例题写出算式或方程" put the point in the sum
+           "stages": (("读题", "圈出已知和所求"), ("想思路", "怎样用{name}的思路解这道题"), ("求解", "写出算式，一步一步算出结果"),
+                      ("检验", "把结果代回去检查")),
+           "activities": ("例题讲解", "小组讨论", "板演练习", "画图分析", "错题订正"),
+           "example": "{name}：练一练", "example_items": ("读题，圈出已知和所求", "按步骤解出来，写出过程", "和同桌核对解题过程"),
+           "example_visual": "例题板书",
+           "exercise_items": ("说一说{first}是什么", "做一道与{topic}有关的题目，写出每一步", "{first}和{last}有什么联系？"),
+           "asks": ("你能用自己的话说说{unit}吗？", "做题时，哪一步你最容易出错？", "今天哪一类题你还想再练一练？"),
+           "fillers": ("我们先来看这一点。", "请大家在草稿纸上算一算。", "这一点在练习中还会用到。", "掌握了这里，后面的题就容易了。"),
+           "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家先在草稿纸上试一试，再看讲解。",
+                          "我们用一道例题来理解{name}。", "讲{name}时，要把它放回{topic}的整体里看。",
+                          "弄清了{name}，接下来的{next}就好理解了。", "请把{name}和一道例题一起记在笔记里。",
+                          "如果对{name}还有疑问，先记下来，练习环节我们一起解决。",
+                          "请大家留意{name}和{unit}里其他要点的关系。", "下课前，试着向同桌讲一讲{name}。"),
+           "notes_again": ("我们再回到{name}，这次换一道题来看。", "前面讲过{name}，现在请大家自己动手算一算。",
+                           "请大家对照前面的例题，看看自己能不能独立完成{name}。", "这一次，请大家先说说思路，再听我讲。"),
+           "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好草稿纸和笔记本，课上会边讲边练。",
+                           "学完这节课，希望大家能说清{topic}是什么，并能用它解题。",
+                           "开始之前，请大家想一想：以前学过的哪些知识和{topic}有关？", "课上有任何问题，都可以随时举手提出来。")},
+    "en": {"aspects": {a: (MATHS_ASPECT_TITLES_EN[a], points) for a, points in MATHS_ASPECT_POINTS_EN.items()},
+           "phrases": MATHS_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
+           "core": ("Definitions", "Worked examples", "Rules and properties"), "mechanism": None, "method": "Solving step by step",
+           "teaching": (),
+           "contrast_title": "{name}: wrong and right",
+           "contrast": ("Wrong: guessing from how the numbers look", "Wrong: skipping steps in the working",
+                        "Right: {name} checked before writing", "Right: the answer put back in to check"),
+           "contrasts": {"Practice and review": LESSON_CONTRASTS_EN["Practice and review"]},
+           "concept": ("{name}: {description}", "The question it answers: why does this step work", "Keyword: {unit}"),
+           "stages": (("Read", "mark what is given and what is asked"), ("Plan", "link the problem to {name}"),
+                      ("Solve", "set it up and work it out step by step"), ("Check", "put the answer back in to check it")),
+           "activities": ("Worked example", "Group discussion", "Board practice", "Draw a diagram", "Error correction"),
+           "example": "{name}: try one",
+           "example_items": ("Read the problem and mark what is given", "Solve it step by step, showing your working",
+                             "Check your working with a partner"),
+           "example_visual": "Worked example on the board",
+           "exercise_items": ("Explain {first} in your own words", "Solve a problem on {topic}, showing every step",
+                              "How do {first} and {last} connect?"),
+           "asks": ("Can you explain {unit} in your own words?", "Which step do you most often get wrong?",
+                    "Which kind of problem would you like to practise more?"),
+           "fillers": ("Let us look at this closely.", "Try it on scrap paper first.", "We will use this again in the practice.",
+                       "With this in place the next problems follow."),
+           "notes_page": ("This slide is about {name}, part of {unit}.", "Try it on scrap paper before we go through it.",
+                          "A worked example can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
+                          "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes with an example of your own.",
+                          "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
+                          "Notice how {name} links to the other points in {unit}.",
+                          "Before the end of class, explain {name} to a partner in one sentence.",
+                          "We will meet {name} again in the exercises, so make sure {it} {is} clear now."),
+           "notes_again": ("We come back to {name}, this time with a new problem.", "We met {name} earlier; now try {them} on your own.",
+                           "Compare this with the example before: can you do {name} without help now?",
+                           "This time, tell me your first step before I explain."),
+           "notes_cover": ("The parts are: {units}.", "Have scrap paper and your notebook ready; we will work problems as we go.",
+                           "By the end you should be able to say what {topic} {is} and solve problems with {it}.",
+                           "Before we start, think of what you already know that connects to {topic}.",
                            "Raise your hand at any time if you have a question.")},
 }
 
@@ -892,6 +982,8 @@ def _wording(request: OfflineRequest) -> dict:
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
     if setting == "history_lesson":
         words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
+    if setting == "lesson" and about_maths(request.fact("topic") or ""):
+        words = {**words, **MATHS_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}

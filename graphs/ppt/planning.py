@@ -573,6 +573,26 @@ def _reads_a_named_work(subject: str, request: str) -> bool:
     return bool(name) and not names_a_person(name.group(0)) and not about_history(subject)
 
 
+# A maths lesson (方程, 分数, 勾股定理, "fractions", "Pythagoras' theorem") is taught by its definitions, rules and worked
+# examples, not a phenomenon's "observe it, ask why" nor "找一个与基本定义有关的现象".
+_MATHS_ZH = re.compile(r"(?<!化学)(?<!离子)方程|不等式|函数|分数|小数|百分数|因数|倍数|因式分解|整式|分式|根式|二次根式|有理数|无理数|实数|"
+                       r"勾股|定理|三角形|四边形|平行四边形|梯形|多边形|圆的|几何|相似三角形|全等|坐标|向量|数列|概率|排列组合|对数|指数|"
+                       r"导数|积分|加减法|乘除法|乘法|除法|四则运算|口算|竖式|面积|周长|体积|比例")
+_MATHS_EN = re.compile(r"\b(?:(?<!chemical\s)(?<!ionic\s)(?<!word\s)equations?|inequalit(?:y|ies)|algebra(?:ic)?|fractions?|decimals?|percentages?|"
+                       r"(?:linear|quadratic|exponential|trigonometric)\s+functions?|quadratics?|polynomials?|factori[sz](?:ing|ation)|"
+                       r"geometry|triangles?|quadrilaterals?|polygons?|pythagoras|theorem|trigonometry|probability|"
+                       r"simultaneous|calculus|derivatives?|differentiation|integration|logarithms?|exponents?|indices|"
+                       r"multiplication|division|times\s+tables?|long\s+division|place\s+value|ratios?|proportions?|"
+                       r"area\s+of|perimeter|volume\s+of|angles?|vectors?|matri(?:x|ces)|arithmetic|negative\s+numbers|prime\s+numbers)\b",
+                       re.IGNORECASE)
+
+
+def about_maths(subject: str) -> bool:
+    """Whether a subject is a point of mathematics to learn ("一元一次方程", "分数加减法", "Pythagoras' theorem",
+    "adding fractions", "quadratic equations")."""
+    return bool((_MATHS_ZH if language_of(subject) == "zh" else _MATHS_EN).search(subject))
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
                                                                         "language_lesson", "talk", "training"]:
     """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
