@@ -1116,3 +1116,12 @@ async def test_a_maths_lesson_is_taught_by_definitions_and_worked_examples_not_p
     assert next(s for s in deck.slides if s.layout == "agenda").bullets == parts
     science = [w for w in ("观察现象", "现象", "核心原理", "生活中的例子", "the workings", "Observe", "everyday example") if w in said]
     assert not science, science
+
+
+@pytest.mark.parametrize(("request_text", "language"), [("The water cycle", "en"), ("水循环", "zh")])
+async def test_a_lessons_two_column_page_is_worded_by_the_catalogue_in_the_decks_language(request_text, language):
+    title, *lines = t("ppt.deck_contrast_before_after", locale=language).split("\n")
+    page = next(s for s in (await _offline_deck(request_text)).slides if s.layout == "two_column")
+
+    assert page.title.endswith(title.removeprefix("{name}"))
+    assert [c.heading for c in page.columns] == list(dict.fromkeys(re.split("[:：]", line)[0] for line in lines))

@@ -88,19 +88,20 @@ ASPECT_POINTS_EN = {"Core ideas": ("key terms", "basic definitions", "main types
 # A lesson's two-column page sets a point against what it is not, as its part does: a point of the basics, the workings,
 # a process or a use is seen before and after the lesson; a pitfall as wrong against right; an exercise as a weak answer
 # against a strong one. "Main types: myth and fact" ("Myth: knowing the outcome of main types is enough") said nothing.
-LESSON_CONTRASTS_ZH = {
-    "常见误区": ("{name}：错误与正确", ("错误：凭日常印象下结论", "错误：只记规则，不看适用条件",
-                                     "正确：先看清条件，再下结论", "正确：用一个实例检验自己的想法")),
-    "练习与巩固": ("{name}：一般答案与优秀答案", ("一般答案：只写出结论", "一般答案：用词含糊，没有理由",
-                                            "优秀答案：写出结论和理由", "优秀答案：用{topic}的术语，举出实例")),
-}
-LESSON_CONTRASTS_EN = {
-    "Common pitfalls": ("{name}: wrong and right", ("Wrong: judging by everyday impressions", "Wrong: a rule learned without its conditions",
-                                                   "Right: check the conditions before concluding", "Right: test each idea on an example")),
-    "Practice and review": ("{name}: a weak answer and a strong one", ("Weak answer: the conclusion alone", "Weak answer: vague words, no reason",
-                                                                       "Strong answer: the conclusion with its reason",
-                                                                       "Strong answer: the terms of {topic}, with an example")),
-}
+def _contrast_said(key: str, language: str) -> dict:
+    """A two-column page's title and lines as the catalogue says them (`ppt.deck_contrast_<key>`): the title on its first
+    line, then two lines for each side; the fields ({name}, {topic}, {unit}) are filled page by page."""
+    title, *lines = t(f"ppt.deck_contrast_{key}", locale=language).split("\n")
+    return {"contrast_title": title, "contrast": tuple(lines)}
+
+
+def _contrast_pair(key: str, language: str) -> tuple[str, tuple[str, ...]]:
+    said = _contrast_said(key, language)
+    return said["contrast_title"], said["contrast"]
+
+
+LESSON_CONTRASTS_ZH = {"常见误区": _contrast_pair("wrong_right", "zh"), "练习与巩固": _contrast_pair("weak_strong", "zh")}
+LESSON_CONTRASTS_EN = {"Common pitfalls": _contrast_pair("wrong_right", "en"), "Practice and review": _contrast_pair("weak_strong", "en")}
 
 # A talk at work or in public is told in the parts of a report (why, where things stand, issues, next steps),
 # not a lesson's (core ideas, how it works): its parts need no topic in their names, the whole talk is about it.
@@ -411,8 +412,7 @@ MATHS_WORDING = {
            "objective": "{phrase}", "description": "{phrase}", "core": ("概念与定义", "典型例题", "法则与性质"),
            "mechanism": None, "method": "解题步骤", "teaching": (),
            # every point is worked as a sum is: wrong ways and right ones, whatever the point ("判断方法：学习前后" said nothing)
-           "contrast_title": "{name}：错误做法与正确做法",
-           "contrast": ("错误：凭感觉猜答案", "错误：跳步，不写过程", "正确：先想清{name}，再动笔", "正确：算完把结果代回去检验"),
+           **_contrast_said("maths", "zh"),
            "contrasts": {"练习与巩固": LESSON_CONTRASTS_ZH["练习与巩固"]},
            "concept": ("{name}：{description}", "它回答的问题：这一步为什么成立", "记住关键词：{unit}"),
            "process_title": "一步步掌握{name}",
@@ -439,9 +439,7 @@ MATHS_WORDING = {
            "phrases": MATHS_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
            "core": ("Definitions", "Worked examples", "Rules and properties"), "mechanism": None, "method": "Solving step by step",
            "teaching": (),
-           "contrast_title": "{name}: wrong and right",
-           "contrast": ("Wrong: guessing from how the numbers look", "Wrong: skipping steps in the working",
-                        "Right: {name} checked before writing", "Right: the answer put back in to check"),
+           **_contrast_said("maths", "en"),
            "contrasts": {"Practice and review": LESSON_CONTRASTS_EN["Practice and review"]},
            "concept": ("{name}: {description}", "The question it answers: why does this step work", "Keyword: {unit}"),
            "stages": (("Read", "mark what is given and what is asked"), ("Plan", "link the problem to {name}"),
@@ -513,9 +511,7 @@ WORDING = {
         "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
         "description": "{phrase}", "phrases": LESSON_PHRASES_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
-        "process_title": "一步步理解{name}", "contrast_title": "{name}：学习前后",
-        "contrast": ("学习前：只听说过{name}", "学习前：对{topic}的印象来自日常经验",
-                     "学习后：能用自己的话讲清{name}", "学习后：能把{name}和{unit}联系起来"),
+        "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
         "contrasts": LESSON_CONTRASTS_ZH,
         "statement": "{name}：理解{unit}的钥匙",
         "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
@@ -776,9 +772,7 @@ WORDING = {
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
         "objective": "Understand {phrase}", "description": "a way into {phrase}",
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
-        "process_title": "{name}, step by step", "contrast_title": "{name}: before and after the lesson",
-        "contrast": ("Before: {name} known only by name", "Before: ideas of {topic} from everyday life",
-                     "After: {name} explained in your own words", "After: {name} linked to {unit}"),
+        "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
         "contrasts": LESSON_CONTRASTS_EN,
         "statement": "{name}: the key to {unit}",
         "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
