@@ -1125,3 +1125,14 @@ async def test_a_lessons_two_column_page_is_worded_by_the_catalogue_in_the_decks
 
     assert page.title.endswith(title.removeprefix("{name}"))
     assert [c.heading for c in page.columns] == list(dict.fromkeys(re.split("[:：]", line)[0] for line in lines))
+
+
+@pytest.mark.parametrize(("request_text", "language"), [("The water cycle", "en"), ("光的折射，初二物理", "zh")])
+async def test_a_term_of_a_lessons_basics_is_learned_step_by_step_not_observed_as_a_phenomenon(request_text, language):
+    basics = [re.split("[:：]", line)[0] for line in t("ppt.deck_steps_basics", locale=language).split("\n")]
+    deck = await _offline_deck(request_text)
+    pages = [s for s in deck.slides if s.layout == "process" and s.title.lower().endswith(
+        ("key terms, step by step", "basic definitions, step by step", "main types, step by step")) or
+        s.layout == "process" and any(name in s.title for name in ("核心术语", "基本定义", "主要类别"))]
+
+    assert pages and all([step.label for step in page.steps] == basics for page in pages), [p.steps for p in pages]

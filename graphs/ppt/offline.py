@@ -100,6 +100,14 @@ def _contrast_pair(key: str, language: str) -> tuple[str, tuple[str, ...]]:
     return said["contrast_title"], said["contrast"]
 
 
+def _steps_said(key: str, language: str) -> tuple[tuple[str, str], ...]:
+    """A step-by-step page's (step, what is done) pairs as the catalogue says them (`ppt.deck_steps_<key>`), one a line."""
+    return tuple(tuple(re.split(r"[:：]\s*", line, maxsplit=1))
+                 for line in t(f"ppt.deck_steps_{key}", locale=language).split("\n"))
+
+
+LESSON_STEPS_ZH = {"基本概念": _steps_said("basics", "zh"), "常见误区": _steps_said("pitfalls", "zh")}
+LESSON_STEPS_EN = {"Core ideas": _steps_said("basics", "en"), "Common pitfalls": _steps_said("pitfalls", "en")}
 LESSON_CONTRASTS_ZH = {"常见误区": _contrast_pair("wrong_right", "zh"), "练习与巩固": _contrast_pair("weak_strong", "zh")}
 LESSON_CONTRASTS_EN = {"Common pitfalls": _contrast_pair("wrong_right", "en"), "Practice and review": _contrast_pair("weak_strong", "en")}
 
@@ -512,7 +520,7 @@ WORDING = {
         "description": "{phrase}", "phrases": LESSON_PHRASES_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
         "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
-        "contrasts": LESSON_CONTRASTS_ZH,
+        "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
         "statement": "{name}：理解{unit}的钥匙",
         "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
         "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
@@ -773,7 +781,7 @@ WORDING = {
         "objective": "Understand {phrase}", "description": "a way into {phrase}",
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
         "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
-        "contrasts": LESSON_CONTRASTS_EN,
+        "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
         "statement": "{name}: the key to {unit}",
         "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
                            "How do {first} and {last} connect?"),
@@ -1235,7 +1243,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 # each step says what it does with this point: a stage alone ("Observe") drew an empty box
                 [(f"第{'一二三四'[i]}步：{stage}：" if zh else f"Step {i + 1}: {stage}: ")
                  + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
-                 for i, (stage, detail) in enumerate(words["stages"])],
+                 for i, (stage, detail) in enumerate(words.get("processes", {}).get(_point_aspect(point), words["stages"]))],
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
         title, lines = words.get("contrasts", {}).get(_point_aspect(point), (words["contrast_title"], words["contrast"]))
