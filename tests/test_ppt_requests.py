@@ -1136,3 +1136,13 @@ async def test_a_term_of_a_lessons_basics_is_learned_step_by_step_not_observed_a
         s.layout == "process" and any(name in s.title for name in ("核心术语", "基本定义", "主要类别"))]
 
     assert pages and all([step.label for step in page.steps] == basics for page in pages), [p.steps for p in pages]
+
+
+@pytest.mark.parametrize(("request_text", "language"), [("秦始皇统一六国", "zh"), ("Charles Dickens and Victorian London", "en")])
+async def test_a_history_lessons_two_column_page_sets_opinion_against_evidence_for_any_point(request_text, language):
+    title, *lines = t("ppt.deck_contrast_history", locale=language).split("\n")
+    pages = [s for s in (await _offline_deck(request_text)).slides if s.layout == "two_column"]
+
+    assert pages and all(page.title.endswith(title.removeprefix("{name}")) for page in pages), [p.title for p in pages]
+    said = " ".join(item for page in pages for c in page.columns for item in c.items)
+    assert "the outcome is all there is" not in said and "的结论就够了" not in said
