@@ -1146,3 +1146,12 @@ async def test_a_history_lessons_two_column_page_sets_opinion_against_evidence_f
     assert pages and all(page.title.endswith(title.removeprefix("{name}")) for page in pages), [p.title for p in pages]
     said = " ".join(item for page in pages for c in page.columns for item in c.items)
     assert "the outcome is all there is" not in said and "的结论就够了" not in said
+
+
+@pytest.mark.parametrize(("request_text", "language", "topic"), [
+    ("Volcanoes for year 5", "en", "volcanoes"), ("光的折射，初二物理", "zh", "光的折射"),
+])
+async def test_a_lessons_outline_says_what_its_basics_part_does_not_its_title_again(request_text, language, topic):
+    outline = (await finished_deck(request_text))["video_outline"]
+
+    assert outline["knowledgeUnits"][0]["description"] == t("ppt.deck_lesson_part_basics", locale=language, topic=topic)

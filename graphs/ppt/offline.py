@@ -65,15 +65,17 @@ STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", 
 # A lesson ends in practice, not in trends: "一元二次方程的发展趋势" or "what comes next for the past simple tense" is no
 # part a teacher teaches.
 ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "练习与巩固")
-# What each part does, said in the agenda and on its pages: "核心术语：从基本概念的角度讲解水循环" restated the title.
-LESSON_PHRASES_ZH = {"基本概念": "弄清{topic}是什么，认识相关术语", "核心原理": "弄懂{topic}背后的道理",
-                     "关键过程": "按顺序理清{topic}的各个环节", "典型应用": "看看{topic}在生活中的应用",
-                     "常见误区": "辨析学习{topic}时容易出错的地方", "练习与巩固": "通过练习巩固对{topic}的理解"}
+# What each part of a lesson does, as the catalogue says it (`ppt.deck_lesson_part_<part>`): said in its outline and on
+# its pages.
+_LESSON_PART_KEYS = ("basics", "workings", "process", "uses", "pitfalls", "practice")
+LESSON_PARTS_SAID_ZH = {a: t(f"ppt.deck_lesson_part_{k}", locale="zh") for a, k in zip(ASPECTS_ZH, _LESSON_PART_KEYS)}
 # An English aspect does not read as "<aspect> of <topic>" ("How it works of volcanoes"): each has its own phrase.
 ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": "the workings of {topic}",
                      "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
                      "Common pitfalls": "common pitfalls in {topic}", "Practice and review": "practice with {topic}"}
 ASPECTS_EN = tuple(ASPECT_PHRASES_EN)
+LESSON_PARTS_SAID_EN = {a: t(f"ppt.deck_lesson_part_{k}", locale="en")
+                        for a, k in zip(ASPECTS_EN, _LESSON_PART_KEYS)}
 # Each aspect's three points by a short name of their own (unique in the deck, so no two pages share a title):
 # a page is titled by its point, and "a key idea in what comes next for Q3 results review" is no title.
 ASPECT_POINTS_ZH = {"基本概念": ("核心术语", "基本定义", "主要类别"), "核心原理": ("作用机制", "因果关系", "关键条件"),
@@ -517,7 +519,7 @@ WORDING = {
         "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
         # A lesson starts from its basics; one on how or why a thing works explains its mechanism, one on how to do it its process.
         "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
-        "description": "{phrase}", "phrases": LESSON_PHRASES_ZH,
+        "description": "{phrase}", "phrases": LESSON_PARTS_SAID_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
         "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
         "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
@@ -776,7 +778,7 @@ WORDING = {
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
-        "objective": "Understand {phrase}", "description": "a way into {phrase}",
+        "objective": "Understand {phrase}", "description": "{what}", "descriptions": LESSON_PARTS_SAID_EN,
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
         "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
         "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
@@ -1112,7 +1114,8 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
         points = [(f"{aspect}要点{p + 1}：{names[p]}" if zh else f"{aspect} point {p + 1}: {names[p]}")
                   for p in range(points_per_unit)]
         description = words["description"].format(topic=phrase, aspect=aspect if zh else aspect.lower(),
-                                                  phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
+                                                  phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase),
+                                                  what=words.get("descriptions", {}).get(aspect, "").format(topic=phrase))
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
 
