@@ -1155,3 +1155,10 @@ async def test_a_lessons_outline_says_what_its_basics_part_does_not_its_title_ag
     outline = (await finished_deck(request_text))["video_outline"]
 
     assert outline["knowledgeUnits"][0]["description"] == t("ppt.deck_lesson_part_basics", locale=language, topic=topic)
+
+
+@pytest.mark.parametrize("request_text", ["Climate change for 9th graders", "水循环"])
+async def test_each_row_of_an_at_a_glance_table_asks_its_own_question(request_text):
+    tables = [s.table for s in (await _offline_deck(request_text)).slides if s.layout == "comparison"]
+
+    assert tables and all(len({row[1] for row in table.rows}) == len(table.rows) for table in tables), tables

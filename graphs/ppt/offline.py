@@ -1225,6 +1225,12 @@ def _point_aspect(point: str) -> str | None:
     return named.group("aspect") if named else None
 
 
+def _table_questions(zh: bool, count: int) -> list[str]:
+    """The question each row of an at-a-glance table answers, in turn: a column of "what and why" told nothing."""
+    questions = t("ppt.deck_table_questions", locale="zh" if zh else "en").split("\n")
+    return [questions[i % len(questions)] for i in range(count)]
+
+
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
                 zh: bool, words: dict) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
@@ -1252,8 +1258,9 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     if angle == "table":
         activities = words["activities"]
         return (words["table"].format(unit=unit.title),
-                [words["table_head"]] + [(f"{p}：它是什么、为什么｜{activities[(i + len(p)) % len(activities)]}" if zh else
-                  f"{p}: what and why | {activities[(i + len(p)) % len(activities)]}") for i, p in enumerate(points)],
+                [words["table_head"]] + [(f"{p}：{asked}｜{activities[(i + len(p)) % len(activities)]}" if zh else
+                  f"{p}: {asked} | {activities[(i + len(p)) % len(activities)]}")
+                 for i, (p, asked) in enumerate(zip(points, _table_questions(zh, len(points))))],
                 ["对比表格" if zh else "Comparison table"])
     if angle == "statement":
         return ((f"一句话说清{unit.title}" if zh else f"In one line: {unit_in}"),
