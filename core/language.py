@@ -157,3 +157,25 @@ def opens_with_common_word(text: str) -> bool:
         return False
     lowered = word.lower()
     return lowered in COMMON_WORDS_EN or (bool(_PLURAL_OR_NOUN_ENDING.search(lowered)) and lowered not in _NAMES_LIKE_COMMON)
+
+
+# What is typed to try a box rather than to name anything: a run along one keyboard row ("asdf", "qwerty", "hjkl"),
+# one Latin letter alone ("x"; not "π"), one letter over and over ("aaaa"), a Chinese interjection ("啊", "嗯") or one character
+# said three times or more ("哈哈哈"). A short word of capitals ("AI", "DNA") and a doubled character ("星星") are words.
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_INTERJECTIONS_ZH = frozenset("啊哦噢嗯哈呃额唉哎嘿喂呀吧呢吗嘛咦哇")
+
+
+def _along_a_key_row(word: str) -> bool:
+    rows = [next((row for row in _KEY_ROWS if letter in row), None) for letter in word]
+    return len(word) >= 3 and all(
+        row is not None and row == rows[k + 1] and abs(row.index(word[k]) - row.index(word[k + 1])) == 1
+        for k, row in enumerate(rows[:-1]))
+
+
+def is_keyboard_noise(word: str) -> bool:
+    """Whether a word (letters only, no spaces) names nothing: see above."""
+    lowered = word.casefold()
+    if CJK.search(word):
+        return word in _INTERJECTIONS_ZH or (len(word) >= 3 and len(set(word)) == 1)
+    return (len(word) == 1 and word.isascii()) or (len(word) >= 3 and len(set(lowered)) == 1) or _along_a_key_row(lowered)

@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, plural_subject, short_title,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, short_title,
                                   slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -73,6 +73,19 @@ async def test_a_request_that_names_no_subject_makes_no_deck_and_asks_for_one(re
 
     assert run.said() == [t("ppt.no_topic")]
     assert run.artifacts() == [] and not run.values.get("deck")
+
+
+@pytest.mark.parametrize("request_text", ["x", "asdf", "qwerty", "哈哈哈", "啊", "做一个关于asdf的PPT", "a deck about x y z"])
+async def test_keys_typed_to_try_the_box_make_no_deck_and_ask_for_a_subject(request_text):
+    run = await run_graph(initial_input(request_text, {}), f"keyboard noise/{request_text}")
+
+    assert run.said() == [t("ppt.no_topic")]
+    assert run.artifacts() == [] and not run.values.get("deck")
+
+
+def test_keyboard_noise_is_told_from_a_short_real_subject():
+    assert not any(names_a_topic(noise) for noise in ("x", "hjkl", "zxcv", "aaaa", "嗯", "哈哈哈哈"))
+    assert all(names_a_topic(subject) for subject in ("DNA", "AI", "水", "星星", "π", "X射线", "Vitamin C", "tree", "glass"))
 
 
 async def test_an_english_deck_and_its_file_are_named_with_a_capital_as_its_cover_is():
@@ -1050,3 +1063,102 @@ def test_a_short_lesson_covers_the_part_its_request_asks_to_focus_on(request_tex
 ])
 def test_a_word_quoted_inside_a_subject_keeps_its_quotation_marks(request_text, title):
     assert short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "warned"), [("The water cycle", "pitfalls"), ("水循环", "误区")])
+async def test_a_short_lesson_teaches_after_its_basics_before_it_warns_or_drills(request_text, warned):
+    deck = await _offline_deck(request_text)  # ten minutes: two parts
+    parts = next(s for s in deck.slides if s.layout == "agenda").bullets
+
+    assert len(parts) == 2 and not any(warned in part or "Practice" in part or "练习" in part for part in parts), parts
+
+
+@pytest.mark.parametrize(("request_text", "said", "not_said"), [
+    ("The water cycle", "Before", "Myth: knowing the outcome of"), ("水循环", "学习前", "误区：只要知道"),
+])
+async def test_a_lesson_sets_a_point_of_its_basics_before_and_after_not_as_myth_and_fact(request_text, said, not_said):
+    deck = await _offline_deck(request_text)
+    columns = [c for s in deck.slides if s.layout == "two_column" for c in s.columns]
+
+    assert columns and all(c.heading in (said, "After", "学习后") for c in columns), [c.heading for c in columns]
+    assert not_said not in " ".join(item for c in columns for item in c.items)
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("Charles Dickens and Victorian London", ["The times of Charles Dickens", "The life of Charles Dickens"]),
+    ("李白与盛唐", ["李白的时代背景", "李白的生平经历"]),
+])
+async def test_a_person_and_their_times_is_a_history_lesson_on_the_person_in_those_times(request_text, parts):
+    deck = await _offline_deck(request_text)
+
+    assert next(s for s in deck.slides if s.layout == "agenda").bullets == parts
+
+
+@pytest.mark.parametrize(("request_text", "minutes", "restated"), [
+    ("The water cycle", "Each part takes about 5 minutes", "Let us look at this closely"),
+    ("水循环", "每个部分大约5分钟", "从基本概念的角度"),
+])
+async def test_the_agenda_notes_say_each_parts_points_and_time_then_stop(request_text, minutes, restated):
+    notes = next(s for s in (await _offline_deck(request_text)).slides if s.layout == "agenda").notes
+
+    assert minutes in notes and restated not in notes
+    assert notes.rstrip().endswith(("questions.", "提问。")), notes
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("Adding fractions for year 4", ["The definitions behind adding fractions", "Worked examples of adding fractions"]),
+    ("勾股定理，初二", ["勾股定理的概念与定义", "勾股定理的典型例题"]),
+])
+async def test_a_maths_lesson_is_taught_by_definitions_and_worked_examples_not_phenomena(request_text, parts):
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+
+    assert next(s for s in deck.slides if s.layout == "agenda").bullets == parts
+    science = [w for w in ("观察现象", "现象", "核心原理", "生活中的例子", "the workings", "Observe", "everyday example") if w in said]
+    assert not science, science
+
+
+@pytest.mark.parametrize(("request_text", "language"), [("The water cycle", "en"), ("水循环", "zh")])
+async def test_a_lessons_two_column_page_is_worded_by_the_catalogue_in_the_decks_language(request_text, language):
+    title, *lines = t("ppt.deck_contrast_before_after", locale=language).split("\n")
+    page = next(s for s in (await _offline_deck(request_text)).slides if s.layout == "two_column")
+
+    assert page.title.endswith(title.removeprefix("{name}"))
+    assert [c.heading for c in page.columns] == list(dict.fromkeys(re.split("[:：]", line)[0] for line in lines))
+
+
+@pytest.mark.parametrize(("request_text", "language"), [("The water cycle", "en"), ("光的折射，初二物理", "zh")])
+async def test_a_term_of_a_lessons_basics_is_learned_step_by_step_not_observed_as_a_phenomenon(request_text, language):
+    basics = [re.split("[:：]", line)[0] for line in t("ppt.deck_steps_basics", locale=language).split("\n")]
+    deck = await _offline_deck(request_text)
+    pages = [s for s in deck.slides if s.layout == "process" and s.title.lower().endswith(
+        ("key terms, step by step", "basic definitions, step by step", "main types, step by step")) or
+        s.layout == "process" and any(name in s.title for name in ("核心术语", "基本定义", "主要类别"))]
+
+    assert pages and all([step.label for step in page.steps] == basics for page in pages), [p.steps for p in pages]
+
+
+@pytest.mark.parametrize(("request_text", "language"), [("秦始皇统一六国", "zh"), ("Charles Dickens and Victorian London", "en")])
+async def test_a_history_lessons_two_column_page_sets_opinion_against_evidence_for_any_point(request_text, language):
+    title, *lines = t("ppt.deck_contrast_history", locale=language).split("\n")
+    pages = [s for s in (await _offline_deck(request_text)).slides if s.layout == "two_column"]
+
+    assert pages and all(page.title.endswith(title.removeprefix("{name}")) for page in pages), [p.title for p in pages]
+    said = " ".join(item for page in pages for c in page.columns for item in c.items)
+    assert "the outcome is all there is" not in said and "的结论就够了" not in said
+
+
+@pytest.mark.parametrize(("request_text", "language", "topic"), [
+    ("Volcanoes for year 5", "en", "volcanoes"), ("光的折射，初二物理", "zh", "光的折射"),
+])
+async def test_a_lessons_outline_says_what_its_basics_part_does_not_its_title_again(request_text, language, topic):
+    outline = (await finished_deck(request_text))["video_outline"]
+
+    assert outline["knowledgeUnits"][0]["description"] == t("ppt.deck_lesson_part_basics", locale=language, topic=topic)
+
+
+@pytest.mark.parametrize("request_text", ["Climate change for 9th graders", "水循环"])
+async def test_each_row_of_an_at_a_glance_table_asks_its_own_question(request_text):
+    tables = [s.table for s in (await _offline_deck(request_text)).slides if s.layout == "comparison"]
+
+    assert tables and all(len({row[1] for row in table.rows}) == len(table.rows) for table in tables), tables

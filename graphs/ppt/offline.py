@@ -16,6 +16,7 @@ from core.language import CJK, is_function_word, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
     about_a_poem,
+    about_maths,
     agreeing_with,
     asks_how_it_works,
     asks_how_to,
@@ -29,6 +30,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     palette_for,
+    person_named_first,
     subject_as_said,
     topic_phrase,
     wants_simpler,
@@ -63,11 +65,17 @@ STYLES_EN = ("Problem-driven, from simple to deep", "Case-led and progressive", 
 # A lesson ends in practice, not in trends: "一元二次方程的发展趋势" or "what comes next for the past simple tense" is no
 # part a teacher teaches.
 ASPECTS_ZH = ("基本概念", "核心原理", "关键过程", "典型应用", "常见误区", "练习与巩固")
+# What each part of a lesson does, as the catalogue says it (`ppt.deck_lesson_part_<part>`): said in its outline and on
+# its pages.
+_LESSON_PART_KEYS = ("basics", "workings", "process", "uses", "pitfalls", "practice")
+LESSON_PARTS_SAID_ZH = {a: t(f"ppt.deck_lesson_part_{k}", locale="zh") for a, k in zip(ASPECTS_ZH, _LESSON_PART_KEYS)}
 # An English aspect does not read as "<aspect> of <topic>" ("How it works of volcanoes"): each has its own phrase.
 ASPECT_PHRASES_EN = {"Core ideas": "the core ideas of {topic}", "How it works": "the workings of {topic}",
                      "Key processes": "the key processes in {topic}", "Applications": "the applications of {topic}",
                      "Common pitfalls": "common pitfalls in {topic}", "Practice and review": "practice with {topic}"}
 ASPECTS_EN = tuple(ASPECT_PHRASES_EN)
+LESSON_PARTS_SAID_EN = {a: t(f"ppt.deck_lesson_part_{k}", locale="en")
+                        for a, k in zip(ASPECTS_EN, _LESSON_PART_KEYS)}
 # Each aspect's three points by a short name of their own (unique in the deck, so no two pages share a title):
 # a page is titled by its point, and "a key idea in what comes next for Q3 results review" is no title.
 ASPECT_POINTS_ZH = {"基本概念": ("核心术语", "基本定义", "主要类别"), "核心原理": ("作用机制", "因果关系", "关键条件"),
@@ -79,6 +87,32 @@ ASPECT_POINTS_EN = {"Core ideas": ("key terms", "basic definitions", "main types
                     "Applications": ("where it is used", "how it is applied", "what it achieves"),
                     "Common pitfalls": ("confusable terms", "typical errors", "where errors start"),
                     "Practice and review": ("a warm-up exercise", "a harder exercise", "a stretch task")}
+# A lesson's two-column page sets a point against what it is not, as its part does: a point of the basics, the workings,
+# a process or a use is seen before and after the lesson; a pitfall as wrong against right; an exercise as a weak answer
+# against a strong one. "Main types: myth and fact" ("Myth: knowing the outcome of main types is enough") said nothing.
+def _contrast_said(key: str, language: str) -> dict:
+    """A two-column page's title and lines as the catalogue says them (`ppt.deck_contrast_<key>`): the title on its first
+    line, then two lines for each side; the fields ({name}, {topic}, {unit}) are filled page by page."""
+    title, *lines = t(f"ppt.deck_contrast_{key}", locale=language).split("\n")
+    return {"contrast_title": title, "contrast": tuple(lines)}
+
+
+def _contrast_pair(key: str, language: str) -> tuple[str, tuple[str, ...]]:
+    said = _contrast_said(key, language)
+    return said["contrast_title"], said["contrast"]
+
+
+def _steps_said(key: str, language: str) -> tuple[tuple[str, str], ...]:
+    """A step-by-step page's (step, what is done) pairs as the catalogue says them (`ppt.deck_steps_<key>`), one a line."""
+    return tuple(tuple(re.split(r"[:：]\s*", line, maxsplit=1))
+                 for line in t(f"ppt.deck_steps_{key}", locale=language).split("\n"))
+
+
+LESSON_STEPS_ZH = {"基本概念": _steps_said("basics", "zh"), "常见误区": _steps_said("pitfalls", "zh")}
+LESSON_STEPS_EN = {"Core ideas": _steps_said("basics", "en"), "Common pitfalls": _steps_said("pitfalls", "en")}
+LESSON_CONTRASTS_ZH = {"常见误区": _contrast_pair("wrong_right", "zh"), "练习与巩固": _contrast_pair("weak_strong", "zh")}
+LESSON_CONTRASTS_EN = {"Common pitfalls": _contrast_pair("wrong_right", "en"), "Practice and review": _contrast_pair("weak_strong", "en")}
+
 # A talk at work or in public is told in the parts of a report (why, where things stand, issues, next steps),
 # not a lesson's (core ideas, how it works): its parts need no topic in their names, the whole talk is about it.
 TALK_ASPECT_POINTS_ZH = {"背景与目标": ("背景", "目标", "相关方"), "整体情况": ("已完成工作", "当前阶段", "关键数字"),
@@ -244,7 +278,7 @@ HISTORY_KIND_WORDING = {
                        "phrases": PERIOD_ASPECT_PHRASES_ZH, "core": ("时代概况", "思想与文化", "地位与影响"),
                        "consequences": "地位与影响", "stages": (("兴起", "{topic}兴起时的{name}"), ("繁荣", "鼎盛时期的{name}"), ("转折", "{name}由盛转衰的关键"), ("衰落", "{topic}走向终结时的{name}"))},
     ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
-                       "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"),
+                       "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"), "times": "时代背景",
                        "consequences": "历史影响", "stages": (("早年", "{topic}早年时的{name}"), ("崛起", "崭露头角时的{name}"), ("高峰", "{name}在人生高峰时的表现"), ("晚年", "晚年回看{name}")),
                        # a person is no event: "说清李白的来龙去脉" does not read
                        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
@@ -265,6 +299,7 @@ HISTORY_KIND_WORDING = {
                        "consequences": "Legacy", "stages": (("Rise", "{name} as {topic} began"), ("Height", "{name} at the peak of {topic}"), ("Turning point", "what changed {name}"), ("Decline", "{name} as {topic} came to an end"))},
     ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
                        "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
+                       "times": "The times",
                        "consequences": "Legacy", "stages": (("Early years", "{name} in the early years of {topic}"), ("Rise", "{name} as {topic} rose"), ("Height", "{name} at the height of {topic}'s life"), ("Later years", "{name}, looking back from the last years")),
                        # a person is no "it": "explain Abraham Lincoln with its dates" does not read
                        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
@@ -361,6 +396,92 @@ FIRST_COURSE_WORDING = {
 }
 
 
+# A maths lesson (planning.about_maths) is taught by definitions, rules and worked examples, and solved step by step:
+# read, set up, solve, check; not a phenomenon's "observe, ask why" nor "找一个与基本定义有关的现象". It is a lesson in all else.
+MATHS_ASPECT_POINTS_ZH = {"概念与定义": ("相关概念", "定义与符号", "识别方法"), "法则与性质": ("基本法则", "重要性质", "公式由来"),
+                          "典型例题": ("基础题型", "变式题型", "综合题型"), "解题步骤": ("审题", "列式与求解", "检验与作答"),
+                          "常见错误": ("典型错误", "错因分析", "纠错方法"), "练习与巩固": ASPECT_POINTS_ZH["练习与巩固"]}
+MATHS_ASPECT_PHRASES_ZH = {"概念与定义": "弄清{topic}的概念和定义", "法则与性质": "掌握{topic}的法则与性质",
+                           "典型例题": "通过例题学会用{topic}解题", "解题步骤": "按步骤解决与{topic}有关的问题",
+                           "常见错误": "避开{topic}中的常见错误", "练习与巩固": "通过练习巩固{topic}"}
+MATHS_ASPECT_POINTS_EN = {"Definitions": ("the key terms", "definitions and notation", "the tell-tale signs"),
+                          "Rules and properties": ("the rules", "the key properties", "where the formula comes from"),
+                          "Worked examples": ("basic problems", "variations", "harder problems"),
+                          "Solving step by step": ("reading the problem", "setting up and solving", "checking the answer"),
+                          "Common mistakes": ("typical errors", "why they happen", "how to fix them"),
+                          "Practice and review": ASPECT_POINTS_EN["Practice and review"]}
+MATHS_ASPECT_TITLES_EN = {"Definitions": "the definitions behind {topic}", "Rules and properties": "the rules of {topic}",
+                          "Worked examples": "worked examples of {topic}", "Solving step by step": "solving {topic} step by step",
+                          "Common mistakes": "common mistakes with {topic}", "Practice and review": "practice with {topic}"}
+MATHS_ASPECT_PHRASES_EN = {"Definitions": "know the terms and definitions of {topic}", "Rules and properties": "use the rules of {topic}",
+                           "Worked examples": "solve problems on {topic} by following worked examples",
+                           "Solving step by step": "solve problems on {topic} step by step",
+                           "Common mistakes": "avoid the common mistakes with {topic}", "Practice and review": "practise {topic} and check your answers"}
+MATHS_WORDING = {
+    "zh": {"aspects": {a: ("{topic}的" + a, points) for a, points in MATHS_ASPECT_POINTS_ZH.items()}, "phrases": MATHS_ASPECT_PHRASES_ZH,
+           "objective": "{phrase}", "description": "{phrase}", "core": ("概念与定义", "典型例题", "法则与性质"),
+           "mechanism": None, "method": "解题步骤", "teaching": (),
+           # every point is worked as a sum is: wrong ways and right ones, whatever the point ("判断方法：学习前后" said nothing)
+           **_contrast_said("maths", "zh"),
+           "contrasts": {"练习与巩固": LESSON_CONTRASTS_ZH["练习与巩固"]},
+           "concept": ("{name}：{description}", "它回答的问题：这一步为什么成立", "记住关键词：{unit}"),
+           "process_title": "一步步掌握{name}",
+           # a problem's steps, the same whatever the point: "用基础例题写出算式或方程" put the point in the sum
+           "stages": (("读题", "圈出已知和所求"), ("想思路", "怎样用{name}的思路解这道题"), ("求解", "写出算式，一步一步算出结果"),
+                      ("检验", "把结果代回去检查")),
+           "activities": ("例题讲解", "小组讨论", "板演练习", "画图分析", "错题订正"),
+           "example": "{name}：练一练", "example_items": ("读题，圈出已知和所求", "按步骤解出来，写出过程", "和同桌核对解题过程"),
+           "example_visual": "例题板书",
+           "exercise_items": ("说一说{first}是什么", "做一道与{topic}有关的题目，写出每一步", "{first}和{last}有什么联系？"),
+           "asks": ("你能用自己的话说说{unit}吗？", "做题时，哪一步你最容易出错？", "今天哪一类题你还想再练一练？"),
+           "fillers": ("我们先来看这一点。", "请大家在草稿纸上算一算。", "这一点在练习中还会用到。", "掌握了这里，后面的题就容易了。"),
+           "notes_page": ("这一页的重点是{name}，它属于{unit}这一部分。", "请大家先在草稿纸上试一试，再看讲解。",
+                          "我们用一道例题来理解{name}。", "讲{name}时，要把它放回{topic}的整体里看。",
+                          "弄清了{name}，接下来的{next}就好理解了。", "请把{name}和一道例题一起记在笔记里。",
+                          "如果对{name}还有疑问，先记下来，练习环节我们一起解决。",
+                          "请大家留意{name}和{unit}里其他要点的关系。", "下课前，试着向同桌讲一讲{name}。"),
+           "notes_again": ("我们再回到{name}，这次换一道题来看。", "前面讲过{name}，现在请大家自己动手算一算。",
+                           "请大家对照前面的例题，看看自己能不能独立完成{name}。", "这一次，请大家先说说思路，再听我讲。"),
+           "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好草稿纸和笔记本，课上会边讲边练。",
+                           "学完这节课，希望大家能说清{topic}是什么，并能用它解题。",
+                           "开始之前，请大家想一想：以前学过的哪些知识和{topic}有关？", "课上有任何问题，都可以随时举手提出来。")},
+    "en": {"aspects": {a: (MATHS_ASPECT_TITLES_EN[a], points) for a, points in MATHS_ASPECT_POINTS_EN.items()},
+           "phrases": MATHS_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
+           "core": ("Definitions", "Worked examples", "Rules and properties"), "mechanism": None, "method": "Solving step by step",
+           "teaching": (),
+           **_contrast_said("maths", "en"),
+           "contrasts": {"Practice and review": LESSON_CONTRASTS_EN["Practice and review"]},
+           "concept": ("{name}: {description}", "The question it answers: why does this step work", "Keyword: {unit}"),
+           "stages": (("Read", "mark what is given and what is asked"), ("Plan", "link the problem to {name}"),
+                      ("Solve", "set it up and work it out step by step"), ("Check", "put the answer back in to check it")),
+           "activities": ("Worked example", "Group discussion", "Board practice", "Draw a diagram", "Error correction"),
+           "example": "{name}: try one",
+           "example_items": ("Read the problem and mark what is given", "Solve it step by step, showing your working",
+                             "Check your working with a partner"),
+           "example_visual": "Worked example on the board",
+           "exercise_items": ("Explain {first} in your own words", "Solve a problem on {topic}, showing every step",
+                              "How do {first} and {last} connect?"),
+           "asks": ("Can you explain {unit} in your own words?", "Which step do you most often get wrong?",
+                    "Which kind of problem would you like to practise more?"),
+           "fillers": ("Let us look at this closely.", "Try it on scrap paper first.", "We will use this again in the practice.",
+                       "With this in place the next problems follow."),
+           "notes_page": ("This slide is about {name}, part of {unit}.", "Try it on scrap paper before we go through it.",
+                          "A worked example can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
+                          "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes with an example of your own.",
+                          "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
+                          "Notice how {name} links to the other points in {unit}.",
+                          "Before the end of class, explain {name} to a partner in one sentence.",
+                          "We will meet {name} again in the exercises, so make sure {it} {is} clear now."),
+           "notes_again": ("We come back to {name}, this time with a new problem.", "We met {name} earlier; now try {them} on your own.",
+                           "Compare this with the example before: can you do {name} without help now?",
+                           "This time, tell me your first step before I explain."),
+           "notes_cover": ("The parts are: {units}.", "Have scrap paper and your notebook ready; we will work problems as we go.",
+                           "By the end you should be able to say what {topic} {is} and solve problems with {it}.",
+                           "Before we start, think of what you already know that connects to {topic}.",
+                           "Raise your hand at any time if you have a question.")},
+}
+
+
 def _naming(wording, name: str):
     """A wording whose {topic} is said as the given name ("Spanish", not "Spanish basics")."""
     if isinstance(wording, str):
@@ -391,18 +512,17 @@ WORDING = {
         "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和我们的日常生活联系很紧密。",
                         "请大家准备好笔记本，重要的地方我会提醒大家记下来。", "学完这节课，希望大家能说清{topic}是什么、为什么重要。",
                         "开始之前，请大家想一想：你在哪里见过或听说过{topic}？", "课上有任何问题，都可以随时举手提出来。"),
-        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和提问。",
+        "notes_part": "第{nth}部分是{unit}，讲{points}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和提问。",
         "notes_recap": "关于{unit}，我们讲了{points}。",
         "notes_summary": ("请大家用自己的话把这几点复述一遍。", "回去后可以对照这几点复习{topic}。"),
         "notes_qa": ("大家可以先和同桌讨论一两分钟，再举手发言。", "这些问题没有唯一的标准答案，说出你的理由就好。", "今天的课就到这里，谢谢大家！"),
         "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
         # A lesson starts from its basics; one on how or why a thing works explains its mechanism, one on how to do it its process.
-        "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2],
-        "description": "从{aspect}的角度讲解{topic}",
+        "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
+        "description": "{phrase}", "phrases": LESSON_PARTS_SAID_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
-        "process_title": "一步步理解{name}", "contrast_title": "{name}：误区与正解",
-        "contrast": ("误区：只要知道{name}的结论就够了", "误区：{name}与{topic}的其他部分无关",
-                     "正解：要理解{name}背后的原因", "正解：{name}与{unit}紧密相连"),
+        "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
+        "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
         "statement": "{name}：理解{unit}的钥匙",
         "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
         "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
@@ -472,9 +592,7 @@ WORDING = {
         # A short history lesson still tells why it happened, how it went and what came of it.
         "core": ("背景与原因", "经过与时间线", "结果与影响"), "consequences": "结果与影响",
         "concept": ("{name}：{description}", "它回答的问题：当时为什么会这样", "记住关键词：{unit}"),
-        "process_title": "按时间线看{name}", "contrast_title": "{name}：误解与史实",
-        "contrast": ("误解：记住{name}的结论就够了", "误解：{name}可以脱离当时的背景来看",
-                     "史实：{name}要用史料来说明", "史实：{name}要和{unit}联系起来理解"),
+        "process_title": "按时间线看{name}", **_contrast_said("history", "zh"),
         "exercise_items": ("用自己的话说说{first}", "把{topic}的主要事件按时间先后排一排", "{first}和{last}有什么联系？"),
         "questions": "思考与讨论",
         "asks": ("你能用自己的话说说{unit}吗？", "如果你生活在那个时代，你会怎么看{topic}？", "关于{topic}，你还想查阅哪些史料？"),
@@ -573,7 +691,7 @@ WORDING = {
         "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和我们每个人的工作都有关系。",
                         "今天的材料会后会发给大家，不必逐字记录。", "今天的目标，是让大家对{topic}有一个清晰、一致的认识。",
                         "开始之前，请大家想一想：{topic}和你手头的工作有什么关系？", "过程中有问题可以随时提出，最后也会留出讨论时间。"),
-        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和讨论。",
+        "notes_part": "第{nth}部分是{unit}，讲{points}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间总结和讨论。",
         "notes_recap": "关于{unit}，我们谈了{points}。",
         "notes_summary": ("这些要点，大家可以带回自己的工作中去对照。", "会后我会把今天的材料发给大家，方便回顾{topic}。"),
         "notes_qa": ("欢迎大家提问，也欢迎分享你的经验。", "今天没来得及讨论的问题，会后可以单独找我。", "感谢大家的时间！"),
@@ -612,7 +730,7 @@ WORDING = {
         "notes_cover": ("这{n}个部分分别是：{units}。", "{topic}和每个人的日常工作都直接相关。",
                         "培训材料会后会发给大家，重要的地方我会提醒大家记下来。", "培训结束时，希望大家知道该怎么做、为什么要这样做。",
                         "开始之前，请大家想一想：你的工作中哪些地方会用到{topic}？", "过程中有问题可以随时提出，最后也会留出练习和答疑的时间。"),
-        "notes_part": "第{nth}部分是{unit}，{description}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间练习和答疑。",
+        "notes_part": "第{nth}部分是{unit}，讲{points}。", "notes_minutes": "每个部分大约{m}分钟，最后留出时间练习和答疑。",
         "notes_recap": "关于{unit}，我们讲了{points}。",
         "notes_summary": ("请大家把这几点带回岗位，对照着做。", "会后请对照培训材料，把{topic}的要点再过一遍。"),
         "notes_qa": ("有问题请现在提出，也欢迎分享你在工作中遇到的情况。", "没来得及解答的问题，会后可以单独找我。", "今天的培训就到这里，谢谢大家！"),
@@ -659,13 +777,11 @@ WORDING = {
         "notes_summary": ("Try to say each of these in your own words.", "Use these points to review {topic} later."),
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
-        "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2],
-        "objective": "Understand {phrase}", "description": "a way into {phrase}",
+        "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
+        "objective": "Understand {phrase}", "description": "{what}", "descriptions": LESSON_PARTS_SAID_EN,
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
-        "process_title": "{name}, step by step", "contrast_title": "{name}: myth and fact",
-        # Modal verbs and plural subjects: a point named in the plural ("future challenges") reads right too.
-        "contrast": ("Myth: knowing the outcome of {name} is enough", "Myth: {name} can be studied apart from {topic}",
-                     "Fact: the reasons behind {name} matter", "Fact: {name} must be understood together with {unit}"),
+        "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
+        "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
         "statement": "{name}: the key to {unit}",
         "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
                            "How do {first} and {last} connect?"),
@@ -743,9 +859,7 @@ WORDING = {
         "phrases": HISTORY_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
         "core": ("Background and causes", "Course of events", "Consequences"), "consequences": "Consequences",
         "concept": ("{name}: {description}", "The question it answers: why did it happen this way then", "Keyword: {unit}"),
-        "process_title": "{name} on a timeline", "contrast_title": "{name}: myth and record",
-        "contrast": ("Myth: the outcome is all there is to know about {name}", "Myth: {name} can be judged by today's standards alone",
-                     "Record: {name} must be shown from the sources", "Record: {name} must be read together with {unit}"),
+        "process_title": "{name} on a timeline", **_contrast_said("history", "en"),
         "exercise_items": ("Explain {first} in your own words", "Put the main events of {topic} in order on a timeline",
                            "How do {first} and {last} connect?"),
         "questions": "Questions for discussion",
@@ -868,6 +982,8 @@ def _wording(request: OfflineRequest) -> dict:
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
     if setting == "history_lesson":
         words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
+    if setting == "lesson" and about_maths(request.fact("topic") or ""):
+        words = {**words, **MATHS_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -898,6 +1014,10 @@ def _parts_phrase(request: OfflineRequest) -> str:
     phrase = _phrase(request)
     if request.fact("setting") != "history_lesson":
         return phrase
+    # "Charles Dickens and Victorian London": the parts are the person's life in those times ("the life of Charles Dickens")
+    person = person_named_first(phrase)
+    if person:
+        return person
     return _EVENT_ANGLE_ZH.sub("", phrase) if _zh(request) else _EVENT_ANGLE_EN.sub("", phrase)
 
 
@@ -968,6 +1088,8 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     if words.get("consequences") and _EVENT_OUTCOME.search(_phrase(request)):  # "辛亥革命的历史意义": its outcome first
         core.remove(words["consequences"])
         core.insert(1, words["consequences"])
+    if words.get("times") and person_named_first(_phrase(request)):  # "Charles Dickens and Victorian London"
+        core.insert(0, words["times"])
     if words.get("mechanism") and asks_how_it_works(topic):
         core.insert(1, words["mechanism"])
     elif words.get("method") and asks_how_to(topic):
@@ -975,9 +1097,13 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     # The parts the request asks to stress ("focusing on the characters", "重点讲人物形象") come first.
     focused = [aspect for aspect in aspects if _stresses(focus_of(request.fact("request") or ""), aspect, words, zh)]
     core = (focused + [aspect for aspect in core if aspect not in focused])[:unit_count]
-    rest = [aspect for aspect in aspects if aspect not in core]
-    offset = stable_int(topic, "outline") % len(rest)
-    chosen = core + [rest[(offset + u) % len(rest)] for u in range(unit_count - len(core))]
+    # After its core a lesson teaches (how it works, its process, its uses) before it warns and drills: a two-part
+    # lesson on the water cycle was its core ideas and "common pitfalls in the water cycle".
+    teaching = [aspect for aspect in words.get("teaching", ()) if aspect not in core]
+    others = [aspect for aspect in aspects if aspect not in core and aspect not in teaching]
+    offset = stable_int(topic, "outline")
+    rest = [*_rotated(teaching, offset), *_rotated(others, offset)]
+    chosen = core + rest[:unit_count - len(core)]
     chosen.sort(key=aspects.index)
     phrase = _parts_phrase(request)  # unit titles set the subject inside a phrase ("…的基本概念", "the applications of …")
     units = []
@@ -988,9 +1114,15 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
         points = [(f"{aspect}要点{p + 1}：{names[p]}" if zh else f"{aspect} point {p + 1}: {names[p]}")
                   for p in range(points_per_unit)]
         description = words["description"].format(topic=phrase, aspect=aspect if zh else aspect.lower(),
-                                                  phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase))
+                                                  phrase=words.get("phrases", {}).get(aspect, "").format(topic=phrase),
+                                                  what=words.get("descriptions", {}).get(aspect, "").format(topic=phrase))
         units.append(KnowledgeUnit(title=title, description=description, knowledgePoints=points))
     return VideoOutline(theme=topic, knowledgeUnits=units)
+
+
+def _rotated(items: list, offset: int) -> list:
+    """The items in turn from a stable place, so two topics open on different ones."""
+    return [items[(offset + k) % len(items)] for k in range(len(items))]
 
 
 def _stresses(focus: str, aspect: str, words: dict, zh: bool) -> bool:
@@ -1017,7 +1149,7 @@ def _narration(seed_sentences: list[str], budget: int, zh: bool, lines: list[str
     every page, and so the deck, run long."""
     language = "zh" if zh else "en"
     text = "".join(seed_sentences) if zh else " ".join(seed_sentences)
-    more = [*lines, *(fillers[(first_filler + i) % len(fillers)] for i in range(max(0, 4 * budget)))]
+    more = [*lines, *(fillers[(first_filler + i) % len(fillers)] for i in range(max(0, 4 * budget) if fillers else 0))]
     for used, line in enumerate(more):
         longer = text + line if zh else f"{text} {line}"
         if abs(narration_length(longer, language) - budget) >= abs(narration_length(text, language) - budget):
@@ -1084,6 +1216,21 @@ def _point_name(point: str) -> str:
     return point
 
 
+_POINT_OF_PART = re.compile(r"^(?P<aspect>.+?)(?:要点| point )\d+[:：]")
+
+
+def _point_aspect(point: str) -> str | None:
+    """"Common pitfalls point 2: typical errors" → "Common pitfalls": the part an outline point was made for."""
+    named = _POINT_OF_PART.match(point)
+    return named.group("aspect") if named else None
+
+
+def _table_questions(zh: bool, count: int) -> list[str]:
+    """The question each row of an at-a-glance table answers, in turn: a column of "what and why" told nothing."""
+    questions = t("ppt.deck_table_questions", locale="zh" if zh else "en").split("\n")
+    return [questions[i % len(questions)] for i in range(count)]
+
+
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
                 zh: bool, words: dict) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
@@ -1101,17 +1248,19 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 # each step says what it does with this point: a stage alone ("Observe") drew an empty box
                 [(f"第{'一二三四'[i]}步：{stage}：" if zh else f"Step {i + 1}: {stage}: ")
                  + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
-                 for i, (stage, detail) in enumerate(words["stages"])],
+                 for i, (stage, detail) in enumerate(words.get("processes", {}).get(_point_aspect(point), words["stages"]))],
                 ["流程图" if zh else "Flow chart"])
     if angle == "contrast":
-        return (words["contrast_title"].format(name=name),
-                [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in words["contrast"]],
+        title, lines = words.get("contrasts", {}).get(_point_aspect(point), (words["contrast_title"], words["contrast"]))
+        return (title.format(name=name),
+                [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in lines],
                 ["左右对比" if zh else "Side-by-side contrast"])
     if angle == "table":
         activities = words["activities"]
         return (words["table"].format(unit=unit.title),
-                [words["table_head"]] + [(f"{p}：它是什么、为什么｜{activities[(i + len(p)) % len(activities)]}" if zh else
-                  f"{p}: what and why | {activities[(i + len(p)) % len(activities)]}") for i, p in enumerate(points)],
+                [words["table_head"]] + [(f"{p}：{asked}｜{activities[(i + len(p)) % len(activities)]}" if zh else
+                  f"{p}: {asked} | {activities[(i + len(p)) % len(activities)]}")
+                 for i, (p, asked) in enumerate(zip(points, _table_questions(zh, len(points))))],
                 ["对比表格" if zh else "Comparison table"])
     if angle == "statement":
         return ((f"一句话说清{unit.title}" if zh else f"In one line: {unit_in}"),
@@ -1242,7 +1391,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     scripts, planned, spoken, fillers_used = [], 0.0, 0, 0
     for index, ((title, content, visuals, seed, lines), share) in enumerate(zip(pages, shares), start=1):
         planned += share
-        narration, used = _narration(seed, round(planned - spoken), zh, lines, words["fillers"], fillers_used)
+        # The agenda says the parts and their time, then moves on: "Let us look at this closely." after it points at nothing.
+        fillers = () if agenda and index == 2 else words["fillers"]
+        narration, used = _narration(seed, round(planned - spoken), zh, lines, fillers, fillers_used)
         fillers_used += used
         spoken += narration_length(narration, language)
         scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, language_of, mid_sentence, opens_with_common_word
+from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_keyboard_noise, language_of, mid_sentence, opens_with_common_word
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -371,7 +371,7 @@ def about_a_work(subject: str) -> bool:
     # "Alexander the Great" and "Genghis Khan and the Mongol Empire" are people, though titled like a work
     if _a_set_text(text):
         return True
-    person = names_a_person(text) or names_a_person(re.split(r"\s+and\s+", text, maxsplit=1)[0])
+    person = names_a_person(text) or person_named_first(text) is not None
     return bool(_WORK_WORDS_EN.search(text)) or (_titled_as_a_work(text) and not person)
 
 
@@ -414,7 +414,7 @@ def about_history(subject: str, request: str = "") -> bool:
     thing to explain ("水循环", "the water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
     text = subject.strip()
     named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
-    return bool(named) or names_a_person(text) or bool(_HISTORY_CLASS.search(request))
+    return bool(named) or names_a_person(text) or person_named_first(text) is not None or bool(_HISTORY_CLASS.search(request))
 
 
 # A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
@@ -459,6 +459,15 @@ def names_a_person(subject: str) -> bool:
     return 1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
 
 
+def person_named_first(subject: str) -> str | None:
+    """The person a subject names before "and" and their world ("Charles Dickens and Victorian London", "Genghis Khan
+    and the Mongol Empire", "李白与盛唐", "鲁迅和他的时代"): a life in its times, told by the person; else None."""
+    text = subject.strip()
+    split = r"与|和|以及" if language_of(text) == "zh" else r"\s+and\s+"
+    parts = re.split(split, text, maxsplit=1)
+    return parts[0].strip() if len(parts) == 2 and parts[0].strip() and names_a_person(parts[0]) else None
+
+
 # What kind of history a lesson tells sets its parts: an event's causes, course and consequences; a period's (唐朝,
 # "the Renaissance", "the Roman Empire") society, culture, achievements and legacy; a person's times, life, deeds,
 # how history judges them and their legacy.
@@ -491,7 +500,7 @@ def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
     Renaissance", "ancient Egypt"), "theme" for one side of a period ("宋朝的科技", "daily life in ancient Rome"), else
     "event" ("辛亥革命", "the fall of Rome", "World War I")."""
     text = subject.strip()
-    if names_a_person(text):
+    if names_a_person(text) or person_named_first(text) is not None:
         return "person"
     zh = language_of(text) == "zh"
     if (_PERIOD_THEME_ZH if zh else _PERIOD_THEME_EN).match(text):  # before the period its own words name
@@ -562,6 +571,26 @@ def _reads_a_named_work(subject: str, request: str) -> bool:
         return False
     name = _CAPITALISED_NAME_EN.search(subject)
     return bool(name) and not names_a_person(name.group(0)) and not about_history(subject)
+
+
+# A maths lesson (方程, 分数, 勾股定理, "fractions", "Pythagoras' theorem") is taught by its definitions, rules and worked
+# examples, not a phenomenon's "observe it, ask why" nor "找一个与基本定义有关的现象".
+_MATHS_ZH = re.compile(r"(?<!化学)(?<!离子)方程|不等式|函数|分数|小数|百分数|因数|倍数|因式分解|整式|分式|根式|二次根式|有理数|无理数|实数|"
+                       r"勾股|定理|三角形|四边形|平行四边形|梯形|多边形|圆的|几何|相似三角形|全等|坐标|向量|数列|概率|排列组合|对数|指数|"
+                       r"导数|积分|加减法|乘除法|乘法|除法|四则运算|口算|竖式|面积|周长|体积|比例")
+_MATHS_EN = re.compile(r"\b(?:(?<!chemical\s)(?<!ionic\s)(?<!word\s)equations?|inequalit(?:y|ies)|algebra(?:ic)?|fractions?|decimals?|percentages?|"
+                       r"(?:linear|quadratic|exponential|trigonometric)\s+functions?|quadratics?|polynomials?|factori[sz](?:ing|ation)|"
+                       r"geometry|triangles?|quadrilaterals?|polygons?|pythagoras|theorem|trigonometry|probability|"
+                       r"simultaneous|calculus|derivatives?|differentiation|integration|logarithms?|exponents?|indices|"
+                       r"multiplication|division|times\s+tables?|long\s+division|place\s+value|ratios?|proportions?|"
+                       r"area\s+of|perimeter|volume\s+of|angles?|vectors?|matri(?:x|ces)|arithmetic|negative\s+numbers|prime\s+numbers)\b",
+                       re.IGNORECASE)
+
+
+def about_maths(subject: str) -> bool:
+    """Whether a subject is a point of mathematics to learn ("一元一次方程", "分数加减法", "Pythagoras' theorem",
+    "adding fractions", "quadratic equations")."""
+    return bool((_MATHS_ZH if language_of(subject) == "zh" else _MATHS_EN).search(subject))
 
 
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
@@ -767,8 +796,10 @@ _COLON_KEPT = "\ue00a"
 
 def names_a_topic(request: str) -> bool:
     """Whether a request names something to make a deck about: a word is left once the asking words are
-    out ("做一个PPT", "make a deck", "🎉🎉" name nothing, nor does a number alone: "1", "42")."""
-    return any(ch.isalpha() for ch in _subject_of(request))
+    out ("做一个PPT", "make a deck", "🎉🎉" name nothing, nor does a number alone: "1", "42"), and not only
+    keys typed to try the box ("x", "asdf", "哈哈哈": a deck titled "X: key terms" teaches nothing)."""
+    words = re.findall(r"[^\W\d_]+", _subject_of(request))
+    return any(not is_keyboard_noise(word) for word in words)
 
 
 MAX_TITLE = 40  # characters of a Chinese title: the deck title, the cover and the file name
