@@ -392,6 +392,8 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
     ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
     ("The IT team needs a tool to track laptop loans", "the IT team"),  # initials in capitals, not the word "it"
+    ("IT can reset passwords", "IT"),  # a department's initials as the subject of can
+    ("Let IT reset passwords from a web page", "IT"),  # and after let
     ("It should let the sales department see every open order", "sales department"),  # a department acts as people
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):

@@ -187,7 +187,7 @@ agent client recipient respondent student parent resident patient president appl
 participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
 paralegal caregiver janitor nanny maid vet
-hr qa ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
+hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
@@ -214,7 +214,7 @@ _EN_AND = {"and", "or", "&"}
 _EN_WANTS = {"want", "wants", "need", "needs", "require", "requires", "expect", "expects", "ask", "asks", "remind",
              "reminds", "invite", "invites"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
-_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
+_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "it", "finance", "accounting", "legal", "ops"}
 
 # A team named by where or what it works, acting as one person as 前台 and 后厨 do ("the front desk checks guests
 # in", "so that housekeeping can see …", "for reception"): a singular that needs no plural after a bare "for".
@@ -278,7 +278,7 @@ _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse s
 
 # Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
 # people, "finance report" is not.
-_EN_WORK_DEPARTMENTS = {"hr", "qa", "finance", "accounting", "legal", "ops"}
+_EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops"}
 # What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
 _EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
                   "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
@@ -301,7 +301,7 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
         head = words[end - 1].lower()
         if _names_a_kind(words, end):
             return None
-        if _en_team(words, start, end) or (_en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS
+        if _en_team(words, start, end) or (_en_role(words[end - 1]) and (not plural or head.endswith("s") or head in _EN_GROUPS
                                                               or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
             while (end < len(words) and _content(words[end]) and _en_role(words[end])
