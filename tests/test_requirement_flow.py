@@ -1482,3 +1482,12 @@ async def test_cli_plan_with_answers_piped_in_shows_each_answer_on_its_prompt_li
     # What was read is echoed after the prompt, so the next line printed starts a line of its own.
     assert "   > warehouse staff\n" in printed.getvalue(), printed.getvalue()
 
+
+
+@pytest.mark.parametrize("requirement, status, value", [
+    ("IT can reset passwords from a web page", "status: plan ready", "plan_ready"),
+    ("做一个会员积分小程序，店员给会员加积分", "状态：计划已完成", "plan_ready"),
+])
+def test_the_plan_header_says_its_status_in_words_not_the_schema_value(requirement, status, value):
+    header = first_round(requirement, force_plan=True).plan_markdown.splitlines()[2]
+    assert status in header and value not in header, header
