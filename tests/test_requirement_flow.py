@@ -1491,3 +1491,14 @@ async def test_cli_plan_with_answers_piped_in_shows_each_answer_on_its_prompt_li
 def test_the_plan_header_says_its_status_in_words_not_the_schema_value(requirement, status, value):
     header = first_round(requirement, force_plan=True).plan_markdown.splitlines()[2]
     assert status in header and value not in header, header
+
+
+@pytest.mark.parametrize("requirement, count", [
+    ("A homework tracker for our school, 2 teachers", "2 teachers"),
+    ("Booking page for a dental practice. 2 dentists, 1 receptionist.", "2 dentists, 1 receptionist"),
+    ("做一个图书借阅系统，3个老师", "3个老师"),
+])
+def test_a_count_said_as_an_aside_is_the_load_not_a_thing_to_deliver(requirement, count):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(count in item for item in plan.scope), plan.scope
+    assert count in plan.stages[2].goal, plan.stages[2].goal

@@ -204,6 +204,19 @@ _SCALE_PATTERNS = (
                rf"{_COUNTED_ZH}\s*左右"),
 )
 
+# A clause that is only a count of who or what it serves ("…, 2 teachers", "2 dentists, 1 receptionist", "，3个老师"):
+# said as an aside, it is the load, whatever it counts. A word count needs a plural ("two teachers"; "One booking
+# page." names the thing), a Chinese numeral its classifier ("三个老师"; "三级审批" is a rule, not a load).
+_COUNT_ALONE_EN = (rf"(?:\d[\d,]*\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*|(?:two|three|four|five|six|seven|eight|nine|ten|"
+                   rf"twelve|twenty|a few|several)\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s)")
+_COUNT_ALONE_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_ZH}|\d[\d,]*\s*[万千百]?\s*[多余]?\s*"
+                   rf"(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头)))(?:[\u4e00-\u9fff]{{1,6}}|[A-Za-z][\w-]*)")
+_SCALE_PATTERNS += (
+    re.compile(rf"(?:^|(?<=[,;:(，；：（。！？])|(?<=[.!?]\s))\s*(?:(?:just|only|about|around|roughly)\s+|只有|就|共|一共|总共|大概|大约)?"
+               rf"(?P<said>(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH})(?:\s*(?:,|and|&|、|和)\s*(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH}))*)"
+               rf"\s*(?=$|[,;.!?)，；。！？）])", re.IGNORECASE | re.MULTILINE),
+)
+
 # A count that picks which records to show, not how many there are ("the last 3 orders", "top 10 products",
 # "最近5条订单", "前10名"): what it covers settles no load.
 _RECORD_COUNTS = (
