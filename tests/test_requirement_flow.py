@@ -462,6 +462,8 @@ def test_a_team_before_the_thing_made_for_it_is_not_a_role():
 @pytest.mark.parametrize("requirement, said", [
     ("Customers reserve books online; my two staff mark them ready", "two staff"),  # a count is no part of a role
     ("A shift planner for our three nurses", "planner"),  # a thing that ends like a person
+    ("A library app where members borrow books; at most 3 books per member", "books"),  # "per" counts out
+    ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人"),  # everyone, not a role
 ])
 def test_what_is_not_the_person_is_not_part_of_the_role(requirement, said):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -1502,3 +1504,14 @@ def test_a_count_said_as_an_aside_is_the_load_not_a_thing_to_deliver(requirement
     plan = first_round(requirement, force_plan=True)
     assert not any(count in item for item in plan.scope), plan.scope
     assert count in plan.stages[2].goal, plan.stages[2].goal
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("做一个报销系统，员工提交报销，三级审批", "三级审批"),  # how many levels sign off
+    ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人最多借3本"),  # a limit
+    ("An expense app for staff, claims over $500 need two-level approval", "claims over $500 need two-level approval"),
+])
+def test_a_rule_of_the_work_is_a_success_criterion_not_a_thing_to_deliver(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(rule in item for item in plan.scope), plan.scope
+    assert any(c.endswith(rule) for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria

@@ -45,7 +45,7 @@ def _en_clauses(text: str) -> list[str]:
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
-            if opens_with_role(piece) or _only_states_a_constraint(piece):
+            if opens_with_role(piece) or _only_states_a_constraint(piece) or _states_a_rule(piece):
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
@@ -59,22 +59,64 @@ _EN_CAUSE = re.compile(r"^(?:because|since|as|given that|now that)\b[^,;]*,\s*(?
 _ZH_RESULT = re.compile(r"^(?:所以|因此|因而|于是|那么|故)\s*")
 
 
+def _clauses(requirement: str, zh: bool) -> list[str]:
+    return ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
+            [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
+
+
+# A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
+# ("三级审批", "two-level approval"), a limit ("每人最多借3本", "at most 3 books"), or what a threshold calls for
+# ("超过一千元要总经理签字", "claims over $500 need the director's approval").
+_ZH_NUMBER = r"[\d一二两三四五六七八九十百千万]+"
+_RULES = (
+    re.compile(rf"(?:{_ZH_NUMBER}|多)\s*(?:级|层|道|步)\s*(?:审批|审核|签字|签批|复核|确认|验收)|"
+               rf"(?:最多|至多|最少|至少|不超过|不少于|不能超过|不得超过|上限|下限)\s*[\u4e00-\u9fff]{{0,2}}?\s*{_ZH_NUMBER}|"
+               rf"(?:超过|高于|低于|大于|小于|满|达到|不足)\s*{_ZH_NUMBER}\s*[\u4e00-\u9fff]{{0,3}}?\s*(?:的|时|以上|以下)?"
+               rf"(?:要|需要|需|须|必须|才能|才可以|就|则|由)"),
+    re.compile(r"\b(?:\d+|two|three|four|five|multi|double|dual)[- ](?:level|step|stage|tier|person)\s+"
+               r"(?:approvals?|reviews?|sign-?offs?|checks?)\b|"
+               r"\b(?:at most|at least|no more than|not more than|a maximum of|a minimum of|max(?:imum)?|min(?:imum)?)\s+"
+               r"[$€£¥]?\d|"
+               r"\b(?:over|above|more than|exceeding|under|below|less than)\s+[$€£¥]?\d[\d,.]*\s*[a-z]*\s+"
+               r"(?:need|needs|require|requires|must|should|get|gets|go|goes)\b", re.IGNORECASE),
+)
+
+
+def _states_a_rule(clause: str) -> bool:
+    return any(rule.search(clause) for rule in _RULES)
+
+
+# A clause that names a thing to make keeps it a thing to deliver, whatever rule it has ("做一个支持三级审批的报销系统",
+# "Build an expense app with two-level approval").
+_MAKES_A_THING = re.compile(r"(?:做|开发|建|搞|弄|整)(?:一个|一套|一款|个|套|款)|(?:一个|一套|一款)[^，。；]*(?:系统|小程序|平台|工具|"
+                            r"网站|应用|程序|软件|表)|^\s*(?:build|make|create|add|develop|set up)\b|"
+                            r"\b(?:an?|the)\s+(?:[\w-]+\s+){0,2}(?:app|system|tool|page|site|website|portal|platform|"
+                            r"dashboard|form|bot|tracker|spreadsheet)\b", re.IGNORECASE)
+
+
+def _rules(requirement: str, zh: bool) -> list[str]:
+    """The clauses that state a rule of the work ("三级审批", "claims over $500 need two-level approval"): the
+    implementation must keep them, so they are its acceptance criteria, not things to deliver."""
+    return [clause for clause in _clauses(requirement, zh) if _states_a_rule(clause) and not _MAKES_A_THING.search(clause)]
+
+
 def _deliverables(requirement: str, zh: bool) -> list[str]:
     """The requirement's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修";
     "Build a booking page", "nurses confirm each booking"); else the summary whole."""
     summary = _summary(requirement)
-    clauses = ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
-               [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
+    clauses = _clauses(requirement, zh)
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 and not _only_states_a_constraint(c) for c in clauses):
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
         return [_without_load(_wished(whole, zh) or whole, zh)]
-    items = []
+    items, rules = [], _rules(requirement, zh)
     for clause in clauses:
         if _only_states_a_constraint(clause):
             continue  # a constraint the release and verification stages carry ("It must be live by March", "只有3个人用")
+        if clause in rules:
+            continue  # a rule the implementation keeps, one of its success criteria ("三级审批")
         if thing := _wished(clause, zh):
             items.append(_without_load(thing, zh))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
         elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
@@ -277,7 +319,7 @@ def _title(requirement: str, zh: bool) -> str:
     # ("一个座位预约系统，学生提前一天预约").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
     for at in range(2, len(pieces), 2):
-        if _only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh):
+        if _only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at]):
             wanted = "".join(pieces[:at - 1])
             break
     return plan_title(wanted[:1].upper() + wanted[1:])
@@ -569,6 +611,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "success_criteria": [
                 say("works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
+                *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
             "tasks": [
                 say("smallest_change"),

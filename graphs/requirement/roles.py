@@ -24,7 +24,7 @@ _KNOWN = TOPICS_BY_ID["q_target_users"].keywords
 # Catalogue words that show the users are addressed but name nobody ("面向", "target users").
 _POINTERS = {"面向", "目标用户", "用户群", "audience", "persona", "target users"}
 # Words that say someone uses it without saying who: they leave the question open.
-_GENERIC = {"用户", "使用者", "大家", "人人", "个人", "他人", "别人", "本人", "有人", "人们", "我们", "他们", "你们",
+_GENERIC = {"用户", "使用者", "大家", "人人", "每人", "每个人", "个人", "他人", "别人", "本人", "有人", "人们", "我们", "他们", "你们",
             "users", "user", "people", "person", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
             "folks", "humans", "end user"}
 
@@ -296,7 +296,8 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     `plural`: only a plural or a role word of the catalogue will do."""
     for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
         # A verb ends the run: what follows it is its object ("bakery wants customers": only "customers").
-        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
+        # So does "per", which counts out what comes before it ("3 books per member").
+        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE | {"per"}:
             return None
         head = words[end - 1].lower()
         if _names_a_kind(words, end):
