@@ -1515,3 +1515,11 @@ def test_a_rule_of_the_work_is_a_success_criterion_not_a_thing_to_deliver(requir
     plan = first_round(requirement, force_plan=True)
     assert not any(rule in item for item in plan.scope), plan.scope
     assert any(c.endswith(rule) for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("做一个访客登记系统，前台登记访客", "为前台实现该需求。"),  # the visitor is who is registered
+    ("前台需要登记访客", "为前台实现该需求。"),  # not "登记访客", as if someone by that name acted
+])
+def test_the_person_a_verb_acts_on_is_not_a_user(requirement, users):
+    assert first_round(requirement, force_plan=True).stages[1].goal == users

@@ -10,6 +10,7 @@ for/let/allow/help ("for warehouse staff"). What stands there must look like a p
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
@@ -94,6 +95,15 @@ _ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促
              "打电话给", "呼叫", "叫号"}
 
 
+@functools.cache
+def _zh_verb(word: str) -> bool:
+    """Whether jieba reads a word alone as a verb ("登记", "接送"), not a noun of the act ("审批" in "审批人" is one too)."""
+    import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
+
+    tagged = jieba.posseg.lcut(word)
+    return len(tagged) == 1 and tagged[0].flag == "v"
+
+
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
     """The role that begins at tokens[start] ("维修 师傅", "审批 人", "学生 家长"), and where it ends; else None.
 
@@ -109,6 +119,8 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
+        if len(words) > 1 and len(head) > 1 and end == len(tokens) and _zh_verb(words[0]):
+            return None  # a verb and the person it acts on, ending the clause ("需要登记访客"): not "登记访客", who acts
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
         if (_zh_role(head) or (departments and _zh_department(head))
                 or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))):
@@ -426,7 +438,8 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     if at + 1 >= len(tokens):
         return False
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
-    if after == "的" or (tag.startswith("v") and then in _ZH_RECORDS):  # a record of what is done with the person
+    # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act
+    if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS and then in _ZH_RECORDS):
         return True
     if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n"):  # a thing named by its record ("访客登记工具")
         return True
@@ -463,12 +476,33 @@ def _modifies_noun(word: str, text: str) -> bool:
     return bool(places) and all(qualifies(place) for place in places)
 
 
+def _zh_acted_on(word: str, text: str) -> bool:
+    """Whether a Chinese person word stands everywhere as the object that ends a clause, right after its verb
+    ("前台登记访客", "家长接送孩子"), or as a qualifier of a thing ("访客登记系统"): handled, not a user. Not after a verb
+    of telling ("提醒老板": told, so served), nor before a verb of their own ("安排司机送货": the driver acts)."""
+    import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
+
+    tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
+
+    def ends_its_clause(at: int) -> bool:
+        return at + 1 == len(tokens) or _ZH_CLAUSE.fullmatch(tokens[at + 1][0]) is not None
+
+    def object_of_a_verb(at: int) -> bool:
+        verb = tokens[at - 1][0] if at > 0 else ""
+        return (ends_its_clause(at) and _zh_verb(verb)
+                and verb not in _ZH_TELLS | _ZH_BEFORE | _ZH_MODALS | _ZH_NEEDS)
+
+    places = [at for at, (token, _) in enumerate(tokens) if token == word]
+    return (any(object_of_a_verb(at) for at in places)
+            and all(object_of_a_verb(at) or _zh_qualifies(tokens, at) for at in places))
+
+
 def _acted_on(word: str, text: str) -> bool:
     """Whether an English role word stands everywhere as what a verb acts on ("check guests in", "register the
     visitors") or what is counted out ("for each customer"): the verb's word, lower-case and no word of the sentence's frame, comes right before it or its
     determiner. Those people are what the tool handles, not who uses it; "for guests", "to customers" serve them."""
     if is_chinese(text):
-        return False
+        return _zh_acted_on(word, text)
     places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
 
     def after_a_verb(place: re.Match[str]) -> bool:
