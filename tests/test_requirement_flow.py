@@ -1499,6 +1499,7 @@ def test_the_plan_header_says_its_status_in_words_not_the_schema_value(requireme
     ("A homework tracker for our school, 2 teachers", "2 teachers"),
     ("Booking page for a dental practice. 2 dentists, 1 receptionist.", "2 dentists, 1 receptionist"),
     ("做一个图书借阅系统，3个老师", "3个老师"),
+    ("A warehouse app where the supervisor sees late orders, 20 pickers per shift", "20 pickers per shift"),
 ])
 def test_a_count_said_as_an_aside_is_the_load_not_a_thing_to_deliver(requirement, count):
     plan = first_round(requirement, force_plan=True)
@@ -1510,6 +1511,8 @@ def test_a_count_said_as_an_aside_is_the_load_not_a_thing_to_deliver(requirement
     ("做一个报销系统，员工提交报销，三级审批", "三级审批"),  # how many levels sign off
     ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人最多借3本"),  # a limit
     ("An expense app for staff, claims over $500 need two-level approval", "claims over $500 need two-level approval"),
+    ("我开了一家奶茶店，想要一个会员积分系统，顾客消费满10元积1分", "顾客消费满10元积1分"),  # what a sum earns
+    ("做一个员工考勤系统，员工每天打卡，迟到三次扣钱", "迟到三次扣钱"),  # what a count costs
 ])
 def test_a_rule_of_the_work_is_a_success_criterion_not_a_thing_to_deliver(requirement, rule):
     plan = first_round(requirement, force_plan=True)
@@ -1523,3 +1526,9 @@ def test_a_rule_of_the_work_is_a_success_criterion_not_a_thing_to_deliver(requir
 ])
 def test_the_person_a_verb_acts_on_is_not_a_user(requirement, users):
     assert first_round(requirement, force_plan=True).stages[1].goal == users
+
+
+def test_the_kind_of_thing_to_make_is_not_its_load():
+    plan = first_round("做一个员工考勤系统，员工每天打卡，人事每月导出考勤表", force_plan=True)
+    assert plan.plan_markdown.startswith("# 实施计划：做一个员工考勤系统\n"), plan.plan_markdown[:40]
+    assert "考勤系统" not in plan.stages[2].goal, plan.stages[2].goal

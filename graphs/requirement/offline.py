@@ -72,7 +72,10 @@ _RULES = (
     re.compile(rf"(?:{_ZH_NUMBER}|多)\s*(?:级|层|道|步)\s*(?:审批|审核|签字|签批|复核|确认|验收)|"
                rf"(?:最多|至多|最少|至少|不超过|不少于|不能超过|不得超过|上限|下限)\s*[\u4e00-\u9fff]{{0,2}}?\s*{_ZH_NUMBER}|"
                rf"(?:超过|高于|低于|大于|小于|满|达到|不足)\s*{_ZH_NUMBER}\s*[\u4e00-\u9fff]{{0,3}}?\s*(?:的|时|以上|以下)?"
-               rf"(?:要|需要|需|须|必须|才能|才可以|就|则|由)"),
+               rf"(?:要|需要|需|须|必须|才能|才可以|就|则|由)|"
+               # a count and what it earns or costs ("消费满10元积1分", "迟到三次扣钱", "逾期3天罚款")
+               rf"{_ZH_NUMBER}\s*(?:元|块|次|天|小时|分钟|本|件|单)\s*(?:以上|以下)?(?:就|则|要|会)?\s*"
+               rf"(?:积|送|减|扣|罚|返|停|封|冻结|警告)"),
     re.compile(r"\b(?:\d+|two|three|four|five|multi|double|dual)[- ](?:level|step|stage|tier|person)\s+"
                r"(?:approvals?|reviews?|sign-?offs?|checks?)\b|"
                r"\b(?:at most|at least|no more than|not more than|a maximum of|a minimum of|max(?:imum)?|min(?:imum)?)\s+"

@@ -171,6 +171,8 @@ _CLASSIFIERS_ZH = r"(?:个|名|位|家|条|单|笔|件|台|间|所|户|份|辆|�
 # but for a time of day or a date ("每天8点", "每月15号").
 _COUNTED_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}|"
                rf"\d[\d,.]*\s*[万千百]?\s*[多余]?\s*(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头))[\u4e00-\u9fff])")
+# The kinds of software a request makes, which the words before them qualify ("员工考勤系统").
+_SOFTWARE_ZH = r"系统|小程序|程序|平台|工具|应用|网站|软件|后台|看板|App|APP|app"
 _SCALE_PATTERNS = (
     TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
@@ -194,9 +196,10 @@ _SCALE_PATTERNS = (
     re.compile(rf"(?:给|供|覆盖|服务|管理|连接|对接|面向|(?:我们|咱们|我|公司|学校)(?:一共|总共|共)?有)\s*"
                rf"(?P<said>{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_ZH}[\u4e00-\u9fff]{{1,4}}?)"
                rf"(?=的|用|使用|[，。；,;.和及与、\s]|$)"),
-    # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
+    # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"; not the kind of a thing to make ("一个员工考勤系统",
+    # "一套门店管理系统": one system, about staff).
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
-               rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+               rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{_SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
     # "每月大约300单", "大概40台设备", "200多名", "50家左右"
     re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
                rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
@@ -213,7 +216,8 @@ _COUNT_ALONE_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_Z
                    rf"(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头)))(?:[\u4e00-\u9fff]{{1,6}}|[A-Za-z][\w-]*)")
 _SCALE_PATTERNS += (
     re.compile(rf"(?:^|(?<=[,;:(，；：（。！？])|(?<=[.!?]\s))\s*(?:(?:just|only|about|around|roughly)\s+|只有|就|共|一共|总共|大概|大约)?"
-               rf"(?P<said>(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH})(?:\s*(?:,|and|&|、|和)\s*(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH}))*)"
+               rf"(?P<said>(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH})(?:\s*(?:,|and|&|、|和)\s*(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH}))*"
+               rf"(?:\s+(?:per|a|an|each|every)\s+[a-z]+)?)"
                rf"\s*(?=$|[,;.!?)，；。！？）])", re.IGNORECASE | re.MULTILINE),
 )
 
