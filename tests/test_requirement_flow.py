@@ -392,6 +392,7 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
     ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
     ("The IT team needs a tool to track laptop loans", "the IT team"),  # initials in capitals, not the word "it"
+    ("做一个作业登记小程序，老师登记学生作业完成情况", "老师"),  # who records, not a record's name ("访客登记工具")
     ("IT can reset passwords", "IT"),  # a department's initials as the subject of can
     ("Let IT reset passwords from a web page", "IT"),  # and after let
     ("It should let the sales department see every open order", "sales department"),  # a department acts as people
@@ -1500,6 +1501,7 @@ def test_the_plan_header_says_its_status_in_words_not_the_schema_value(requireme
     ("Booking page for a dental practice. 2 dentists, 1 receptionist.", "2 dentists, 1 receptionist"),
     ("做一个图书借阅系统，3个老师", "3个老师"),
     ("A warehouse app where the supervisor sees late orders, 20 pickers per shift", "20 pickers per shift"),
+    ("想做一个作业登记小程序，家长可以查看，三个年级大概300个学生", "三个年级大概300个学生"),
 ])
 def test_a_count_said_as_an_aside_is_the_load_not_a_thing_to_deliver(requirement, count):
     plan = first_round(requirement, force_plan=True)

@@ -441,7 +441,8 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act
     if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS and then in _ZH_RECORDS):
         return True
-    if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n"):  # a thing named by its record ("访客登记工具")
+    # a thing named by its record ("访客登记工具"), not a person the record is of ("老师登记学生": the teacher acts)
+    if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n") and not _zh_role(then):
         return True
     if not tag.startswith("n") or _zh_role(after):
         return False

@@ -216,7 +216,7 @@ _COUNT_ALONE_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_Z
                    rf"(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头)))(?:[\u4e00-\u9fff]{{1,6}}|[A-Za-z][\w-]*)")
 _SCALE_PATTERNS += (
     re.compile(rf"(?:^|(?<=[,;:(，；：（。！？])|(?<=[.!?]\s))\s*(?:(?:just|only|about|around|roughly)\s+|只有|就|共|一共|总共|大概|大约)?"
-               rf"(?P<said>(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH})(?:\s*(?:,|and|&|、|和)\s*(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH}))*"
+               rf"(?P<said>(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH})(?:\s*(?:,|and|&|、|和|大概|大约|差不多|一共|总共|共)\s*(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH}))*"
                rf"(?:\s+(?:per|a|an|each|every)\s+[a-z]+)?)"
                rf"\s*(?=$|[,;.!?)，；。！？）])", re.IGNORECASE | re.MULTILINE),
 )
