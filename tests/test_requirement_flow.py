@@ -404,6 +404,7 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
 
 @pytest.mark.parametrize("requirement, topic", [
     ("Store managers need an inventory page that must be live by the end of March", "q_deadline"),
+    ("Florists track orders and deliveries on a web page, launch before Valentine's Day", "q_deadline"),  # a named day
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "q_deadline"),
     ("An inventory page for store managers that must handle 50 shops", "q_scale"),
     ("仓库管理员用小程序扫码入库，只有3个人用", "q_scale"),
@@ -463,6 +464,8 @@ def test_a_team_before_the_thing_made_for_it_is_not_a_role():
 @pytest.mark.parametrize("requirement, said", [
     ("Customers reserve books online; my two staff mark them ready", "two staff"),  # a count is no part of a role
     ("A shift planner for our three nurses", "planner"),  # a thing that ends like a person
+    ("Our vet clinic wants pet owners to book vaccinations online", "vet"),  # a place named by who works there
+    ("Small flower shop: track orders and deliveries, 2 drivers", "flower"),
     ("A library app where members borrow books; at most 3 books per member", "books"),  # "per" counts out
     ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人"),  # everyone, not a role
 ])
@@ -1534,3 +1537,8 @@ def test_the_kind_of_thing_to_make_is_not_its_load():
     plan = first_round("做一个员工考勤系统，员工每天打卡，人事每月导出考勤表", force_plan=True)
     assert plan.plan_markdown.startswith("# 实施计划：做一个员工考勤系统\n"), plan.plan_markdown[:40]
     assert "考勤系统" not in plan.stages[2].goal, plan.stages[2].goal
+
+
+def test_what_it_is_for_answered_to_a_vague_request_is_in_the_scope_once():
+    scope = first_round("need an app for HR", answers={"q_purpose": "managers approve leave"}, force_plan=True).scope
+    assert sum("managers approve leave" in item for item in scope) == 1, scope

@@ -585,8 +585,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     run_checks = [say("run_check", command=c) for c in checks] or [say("no_checks")]
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
-    scope = [say("deliver", item=item) for item in _deliverables(described, zh)]
-    scope += [say("decision", label=label, text=text) for label, text in decisions]
+    delivered = _deliverables(described, zh)
+    scope = [say("deliver", item=item) for item in delivered]
+    # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
+    scope += [say("decision", label=label, text=text) for label, text in decisions
+              if text.strip().rstrip(".!?。！？ ") not in delivered]
     out_of_scope = [say("out_unrelated"), say("out_infrastructure"), say("out_code")]
     dependencies = [say("target_repository", root=repository["root"]) if repository.get("root") else say("no_repository"),
                     say("data_store", store=store)]

@@ -215,7 +215,7 @@ median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
 fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
 per rather
-shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier
+shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier flower
 january february march april may june july august september october november december
 """.split())
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
@@ -296,11 +296,17 @@ _EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies",
                   "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
 
 
+# Places named by the people who work there ("a vet clinic", "a barber shop", "a tutor centre").
+_EN_PLACES = {"clinic", "clinics", "hospital", "shop", "shops", "store", "stores", "salon", "salons", "center", "centre",
+              "school", "schools"}
+
+
 def _names_a_kind(words: list[str], end: int) -> bool:
-    """Whether the department word words[end - 1] qualifies the business or thing after it ("accounting firm",
-    "finance dashboard"): then it names a kind of that, not people who use it."""
-    return (words[end - 1].lower() in _EN_WORK_DEPARTMENTS and end < len(words)
-            and words[end].lower() in _EN_BUSINESSES | _EN_TEAM_THINGS)
+    """Whether the person word words[end - 1] qualifies the business or thing after it ("accounting firm", "finance
+    dashboard", "vet clinic"): then it names a kind of that, not people who use it."""
+    after = words[end].lower() if end < len(words) else ""
+    return (after in _EN_BUSINESSES | _EN_PLACES or
+            words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS)
 
 
 def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | None:

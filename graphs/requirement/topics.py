@@ -110,7 +110,9 @@ _COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
 _DEADLINE_PATTERNS = (
     # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
     re.compile(rf"\b(?:by|before|until|till|no later than|due)\s+(?:the\s+)?(?:end of\s+)?(?:(?:next|this)\s+)?"
+               # a named day, in capitals ("Valentine's Day", "Black Friday" is one too): not "the first day"
                rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|easter|thanksgiving|"
+               rf"(?-i:(?:[A-Z][\w']*\s+){{1,3}}Day)|"
                rf"(?:summer|winter|spring|easter|christmas|school|the)\s+(?:holidays?|break|vacation)|"
                rf"(?:the\s+)?(?:new|next|autumn|fall|spring)\s+(?:school\s+)?(?:term|semester|school\s+year)|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
                re.IGNORECASE),
