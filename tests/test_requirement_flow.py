@@ -1542,3 +1542,12 @@ def test_the_kind_of_thing_to_make_is_not_its_load():
 def test_what_it_is_for_answered_to_a_vague_request_is_in_the_scope_once():
     scope = first_round("need an app for HR", answers={"q_purpose": "managers approve leave"}, force_plan=True).scope
     assert sum("managers approve leave" in item for item in scope) == 1, scope
+
+
+def test_the_questions_the_planner_asks_come_from_the_message_catalogue():
+    from graphs.requirement.topics import TOPICS
+
+    for topic in TOPICS:
+        for part in ("label", "question", "why", "impact", "fallback"):
+            key = f"requirement_topics.{topic.id}_{part}"
+            assert getattr(topic, part) == (t(key, locale="en"), t(key, locale="zh")), key
