@@ -393,6 +393,7 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
     ("The IT team needs a tool to track laptop loans", "the IT team"),  # initials in capitals, not the word "it"
     ("做一个作业登记小程序，老师登记学生作业完成情况", "老师"),  # who records, not a record's name ("访客登记工具")
+    ("做一个停车位共享小程序，业主挂出车位，物业可以审核", "物业"),  # property management acts as a department
     ("IT can reset passwords", "IT"),  # a department's initials as the subject of can
     ("Let IT reset passwords from a web page", "IT"),  # and after let
     ("It should let the sales department see every open order", "sales department"),  # a department acts as people
@@ -1551,3 +1552,22 @@ def test_the_questions_the_planner_asks_come_from_the_message_catalogue():
         for part in ("label", "question", "why", "impact", "fallback"):
             key = f"requirement_topics.{topic.id}_{part}"
             assert getattr(topic, part) == (t(key, locale="en"), t(key, locale="zh")), key
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("我需要一个东西帮我记账", "为需求提出者本人实现该需求。"),  # a thing that helps the asker do a task
+])
+def test_a_thing_that_helps_the_asker_is_used_by_the_asker(requirement, users):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert first_round(requirement, force_plan=True).stages[1].goal == users
+
+
+def test_the_asker_telling_of_their_work_is_background_not_a_thing_to_deliver():
+    plan = first_round("I manage a warehouse with 3 forklifts. I need drivers to book a forklift for a time slot, "
+                       "and I want to see who used which one.", force_plan=True)
+    assert plan.scope == ["Deliver: drivers book a forklift for a time slot", "Deliver: see who used which one"], plan.scope
+
+
+def test_the_asker_speaking_again_after_a_comma_ends_the_title():
+    plan = first_round("We need a booking page, and we want customers to pay online", force_plan=True)
+    assert plan.plan_markdown.startswith("# Implementation Plan: A booking page\n"), plan.plan_markdown[:60]

@@ -36,6 +36,9 @@ _EN_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
 _EN_COMMA = re.compile(r"[,:]\s+(?:(?:and|while|but|then|so)\s+)?")  # a colon that a role follows too ("…: patients book online")
 
 
+_SPEAKER_EN = re.compile(r"(?:I|we)\s+(?!(?:and|or)\b)[a-z']+", re.IGNORECASE)
+
+
 def _en_clauses(text: str) -> list[str]:
     """An English requirement's clauses: its sentences, split again at a comma that a role opens
     ("…, and managers approve them") or that sets off only when or how many ("…, about 40 of them"),
@@ -45,7 +48,9 @@ def _en_clauses(text: str) -> list[str]:
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
-            if opens_with_role(piece) or _only_states_a_constraint(piece) or _states_a_rule(piece):
+            # the asker, speaking again, says a new thing too ("…, and I want to see who used which one")
+            if (opens_with_role(piece) or _only_states_a_constraint(piece) or _states_a_rule(piece)
+                    or _SPEAKER_EN.match(piece)):
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
@@ -201,7 +206,7 @@ _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?
                         r"|^(?:our|my)\s+(?P<owner>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
                         r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$", re.IGNORECASE)
 _EN_ARTICLE = re.compile(r"(?:a|an|some|the|one)\s", re.IGNORECASE)
-_EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own)\b|"
+_EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own|\s+manage|\s+operate|\s+work)\b|"
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
 
 
@@ -322,7 +327,8 @@ def _title(requirement: str, zh: bool) -> str:
     # ("一个座位预约系统，学生提前一天预约").
     pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
     for at in range(2, len(pieces), 2):
-        if _only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at]):
+        if (_only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at])
+                or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
     return plan_title(wanted[:1].upper() + wanted[1:])

@@ -76,7 +76,7 @@ def _zh_role(word: str) -> bool:
 # words also name a kind of work or data ("销售数据", "人事变动"): so only right before a modal.
 # Not "产品", "设计", "技术", "市场", "物流": "产品需要支持导出" is about the product, not its team.
 _ZH_DEPARTMENTS = {"行政", "人事", "财务", "销售", "客服", "运营", "采购", "法务", "后勤", "出纳", "会计", "前台",
-                   "质检", "仓储", "审计", "风控", "HR", "hr"}
+                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力", "HR", "hr"}
 _ZH_UNIT = ("部门", "部", "组", "科", "处")  # "行政部", "技术组", "财务科": a unit of two characters or more
 
 
@@ -574,6 +574,8 @@ _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:�
                        # the asker's own group ("我们是一个三人团队"), not a shop that serves others
                        rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
                        rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)"
+                       # a thing that helps the asker do a task ("帮我记账"), not one they ask to have made ("帮我做个…")
+                       rf"|(?:帮|帮助|方便){SPEAKER_ZH}(?!做|开发|写|弄|搞|整|建|设计|想|看看|找)[\u4e00-\u9fff]"
                        # the asker and who they name ("我和老婆两个人用", "我跟室友一起用")
                        rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)")
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
