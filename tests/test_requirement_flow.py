@@ -394,6 +394,8 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("The IT team needs a tool to track laptop loans", "the IT team"),  # initials in capitals, not the word "it"
     ("做一个作业登记小程序，老师登记学生作业完成情况", "老师"),  # who records, not a record's name ("访客登记工具")
     ("做一个停车位共享小程序，业主挂出车位，物业可以审核", "物业"),  # property management acts as a department
+    ("做一个停车位共享小程序，业主挂出车位，物业审核", "物业"),  # a department that opens its clause with a verb
+    ("做一个入职小程序，新人填资料，IT开账号", "IT"),
     ("IT can reset passwords", "IT"),  # a department's initials as the subject of can
     ("Let IT reset passwords from a web page", "IT"),  # and after let
     ("It should let the sales department see every open order", "sales department"),  # a department acts as people
@@ -465,7 +467,8 @@ def test_a_team_before_the_thing_made_for_it_is_not_a_role():
 @pytest.mark.parametrize("requirement, said", [
     ("Customers reserve books online; my two staff mark them ready", "two staff"),  # a count is no part of a role
     ("A shift planner for our three nurses", "planner"),  # a thing that ends like a person
-    ("Our vet clinic wants pet owners to book vaccinations online", "vet"),  # a place named by who works there
+    ("Our vet clinic wants pet owners to book vaccinations online", "vet"),
+    ("Track employee vacation days. Managers approve each request", "track"),  # an order acts on what follows  # a place named by who works there
     ("Small flower shop: track orders and deliveries, 2 drivers", "flower"),
     ("A library app where members borrow books; at most 3 books per member", "books"),  # "per" counts out
     ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人"),  # everyone, not a role

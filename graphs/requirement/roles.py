@@ -76,7 +76,7 @@ def _zh_role(word: str) -> bool:
 # words also name a kind of work or data ("销售数据", "人事变动"): so only right before a modal.
 # Not "产品", "设计", "技术", "市场", "物流": "产品需要支持导出" is about the product, not its team.
 _ZH_DEPARTMENTS = {"行政", "人事", "财务", "销售", "客服", "运营", "采购", "法务", "后勤", "出纳", "会计", "前台",
-                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力", "HR", "hr"}
+                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力", "HR", "hr", "IT"}
 _ZH_UNIT = ("部门", "部", "组", "科", "处")  # "行政部", "技术组", "财务科": a unit of two characters or more
 
 
@@ -183,6 +183,10 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         for i, token in enumerate(tokens):
             if (token in _ZH_MODALS or token in _ZH_MANNER) and (role := _zh_before_modal(tokens, i)):
                 found.append((offset + role[1], offset + i, role[0]))
+        # A department that opens its clause with a verb right after it acts ("人事发offer", "IT开账号"); before a
+        # noun it names a kind of thing ("销售数据").
+        if first + 1 < len(tokens) and _zh_department(tokens[first]) and _zh_verb(tokens[first + 1]):
+            found.append((offset + first, offset + first + 1, tokens[first]))
         offset += len(tokens) + 1
     return found
 
@@ -333,6 +337,10 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
 _EN_NUMBERS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
                "dozen", "dozens", "hundred", "hundreds", "several", "both"}
 _EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
+# Verbs a requirement opens with as an order, whose object follows ("Track employee vacation days", "Manage tenant
+# leases"): never a qualifier of a person's name.
+_EN_ORDERS = {"track", "manage", "build", "create", "add", "make", "show", "list", "record", "log", "store", "collect",
+              "send", "notify", "remind", "schedule", "count", "monitor", "support", "handle", "organise", "organize"}
 _EN_RELATIVES = {"that", "which", "who"}
 
 
@@ -366,8 +374,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
-            # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …".
-            after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS
+            # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …"; and an order
+            # that opens a clause acts on what follows it ("Track employee vacation days").
+            after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS or (
+                opens and start < len(words) and words[start].lower() in _EN_ORDERS)
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
