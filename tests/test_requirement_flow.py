@@ -468,7 +468,8 @@ def test_a_team_before_the_thing_made_for_it_is_not_a_role():
     ("Customers reserve books online; my two staff mark them ready", "two staff"),  # a count is no part of a role
     ("A shift planner for our three nurses", "planner"),  # a thing that ends like a person
     ("Our vet clinic wants pet owners to book vaccinations online", "vet"),
-    ("Track employee vacation days. Managers approve each request", "track"),  # an order acts on what follows  # a place named by who works there
+    ("Track employee vacation days. Managers approve each request", "track"),  # an order acts on what follows
+    ("给牙科诊所做一个预约系统，每个医生每天最多接诊20人", "每个"),  # a count is no part of a role  # a place named by who works there
     ("Small flower shop: track orders and deliveries, 2 drivers", "flower"),
     ("A library app where members borrow books; at most 3 books per member", "books"),  # "per" counts out
     ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人"),  # everyone, not a role
@@ -580,7 +581,8 @@ def test_a_count_that_picks_which_records_to_show_is_not_the_load(requirement):
 
 
 @pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧",
-                                         "做一个小程序", "帮我做个系统", "need an app for invoices"])  # a bare kind of software
+                                         "做一个小程序", "帮我做个系统", "need an app for invoices",  # a bare kind of software
+                                         "dashboard", "I need a dashboard"])
 def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
     asked = [q.id for q in first_round(requirement).questions]
     assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked

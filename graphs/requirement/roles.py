@@ -116,7 +116,9 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
             return None
         # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier;
         # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
-        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS for word in words[:-1]):
+        # Nor is a count ("每个医生": every doctor is a doctor).
+        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS or _ZH_COUNT.fullmatch(word)
+               for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
         if len(words) > 1 and len(head) > 1 and end == len(tokens) and _zh_verb(words[0]):

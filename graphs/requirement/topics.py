@@ -264,7 +264,7 @@ _VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s
                        r"(?:(?:useful|good|nice|simple|handy|better|cool|great|smart)\s+)?"  # praise says nothing it does
                        # a placeholder, or a kind of software that says no more ("need an app for invoices")
                        r"(?:something|anything|thing|stuff|app|application|tool|system|website|site|program|software|"
-                       r"platform)(?:\s+(?:useful|nice|good|cool|handy))?(?:\s+(?:for|about|with|around|on|related to)\s+"
+                       r"platform|dashboard|portal|bot|chatbot)(?:\s+(?:useful|nice|good|cool|handy))?(?:\s+(?:for|about|with|around|on|related to)\s+"
                        r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?"
                        # or only a wish that things go better ("to make our work easier", "that saves us time")
                        r"|\s+(?:to|that(?:\s+will)?)\s+(?:make|makes|help|helps|save|saves)\s+(?:(?:our|my|the|your|their)\s+)?"
