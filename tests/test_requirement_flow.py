@@ -1576,3 +1576,10 @@ def test_the_asker_telling_of_their_work_is_background_not_a_thing_to_deliver():
 def test_the_asker_speaking_again_after_a_comma_ends_the_title():
     plan = first_round("We need a booking page, and we want customers to pay online", force_plan=True)
     assert plan.plan_markdown.startswith("# Implementation Plan: A booking page\n"), plan.plan_markdown[:60]
+
+
+def test_a_question_left_on_its_fallback_says_in_the_catalogue_words_when_to_revisit_it():
+    from graphs.requirement.graph import assumption_from
+
+    question = {"id": "q_deadline", "question": "是否有截止时间？", "fallback_assumption": "无固定截止时间", "blocking": False}
+    assert assumption_from(question)["rollback_hint"] == t("plan.revisit_and_adjust", locale="zh", question="是否有截止时间？")
