@@ -1583,3 +1583,14 @@ def test_a_question_left_on_its_fallback_says_in_the_catalogue_words_when_to_rev
 
     question = {"id": "q_deadline", "question": "是否有截止时间？", "fallback_assumption": "无固定截止时间", "blocking": False}
     assert assumption_from(question)["rollback_hint"] == t("plan.revisit_and_adjust", locale="zh", question="是否有截止时间？")
+
+
+@pytest.mark.parametrize("requirement, thing, title", [
+    ("Inventory app for 50 stores: managers reorder stock", "Deliver: Inventory app", "Inventory app"),
+    ("Expense claims for our 40 staff: staff upload receipts, managers approve", "Deliver: Expense claims",
+     "Expense claims"),  # a group noun counted without an s
+])
+def test_a_thing_said_with_its_load_is_still_delivered_and_names_the_plan(requirement, thing, title):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == thing, plan.scope
+    assert plan.plan_markdown.startswith(f"# Implementation Plan: {title}\n"), plan.plan_markdown[:60]

@@ -142,6 +142,8 @@ def _only_states_a_constraint(clause: str) -> bool:
     """Whether a clause says no more than when it is due, how many use it, what standard it meets or where it
     lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
     little is left without their words."""
+    if _without_load(clause, is_chinese(clause)) != clause:
+        return False  # a thing and the load it carries ("Inventory app for 50 stores"): the thing is still delivered
     for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
         if phrase := topic.stated_in(clause):
             rest = clause.replace(phrase, " ")
@@ -177,7 +179,7 @@ def _only_names_entry_point(clause: str) -> bool:
 # Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
 # "做一个给50家门店用的库存系统". Before {} the count, after it what ends the phrase.
 _LOAD_PHRASE_EN = (r"(?:\s*,\s*|\s+(?:for|across|serving|covering|spanning|at|in|with|used by)\s+)"
-                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[\s,;.!?])")
+                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[\s,;:.!?])")
 _LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务|覆盖)\s*{}\s*(?:用|使用)?的?"
 
 
@@ -325,7 +327,7 @@ def _title(requirement: str, zh: bool) -> str:
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
     # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统"), nor does one that says what someone does with it
     # ("一个座位预约系统，学生提前一天预约").
-    pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
+    pieces = re.split(r"([，；。！？,;.!?:：]\s*)", wanted)
     for at in range(2, len(pieces), 2):
         if (_only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):

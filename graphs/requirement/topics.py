@@ -194,7 +194,9 @@ _SCALE_PATTERNS = (
     # clinics", "covering 12 classes"; not a span of time ("for 2 weeks").
     re.compile(rf"\b(?:for|across|serving|covering|spanning|used\s+(?:by|in|at))\s+(?:(?:all|each|the|our|my|its|their)\s+)?"
                rf"(?P<said>(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|dozens\s+of|"
-               rf"hundreds\s+of|several)\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s)\b", re.IGNORECASE),
+               # a plural, or a group noun that is one without an s ("for our 40 staff")
+               rf"hundreds\s+of|several)\s+(?!{_TIME_UNITS_EN})(?:[a-z][\w-]*s|staff|people|personnel|children|crew))\b",
+               re.IGNORECASE),
     # The Chinese of it: "覆盖3个仓库", "给5个门店用的", and what the asker has ("我们有三个仓库").
     re.compile(rf"(?:给|供|覆盖|服务|管理|连接|对接|面向|(?:我们|咱们|我|公司|学校)(?:一共|总共|共)?有)\s*"
                rf"(?P<said>{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_ZH}[\u4e00-\u9fff]{{1,4}}?)"
