@@ -1594,3 +1594,13 @@ def test_a_thing_said_with_its_load_is_still_delivered_and_names_the_plan(requir
     plan = first_round(requirement, force_plan=True)
     assert plan.scope[0] == thing, plan.scope
     assert plan.plan_markdown.startswith(f"# Implementation Plan: {title}\n"), plan.plan_markdown[:60]
+
+
+def test_a_clause_saying_only_that_the_asker_uses_it_is_no_thing_to_deliver():
+    plan = first_round("做一个简单的进销存，就我和老婆两个人用", force_plan=True)
+    assert plan.scope == ["交付：做一个简单的进销存"], plan.scope
+
+
+def test_a_department_before_a_colon_is_not_the_whole_title():
+    plan = first_round("HR: employees request time off, their manager approves", force_plan=True)
+    assert plan.plan_markdown.startswith("# Implementation Plan: HR: employees request time off\n"), plan.plan_markdown[:60]

@@ -159,7 +159,10 @@ _ZH_USED_BY = re.compile(r"(?:主要|只|只有|仅|都|是)?(?:给|供|让|由)
 
 def _only_says_who_uses_it(clause: str) -> bool:
     said = _ZH_USED_BY.fullmatch(clause.strip())
-    return said is not None and bool(named_roles(said.group("who")))
+    if said is not None and bool(named_roles(said.group("who"))):
+        return True
+    # the asker and whom they name, using it ("就我和老婆两个人用", "我们自己用"): the stages name the asker
+    return is_chinese(clause) and bool(asker_uses(clause)) and re.search(r"(?:用|使用)的?$", clause.strip()) is not None
 
 
 _READY_EN = {"ready", "done", "live", "finished", "complete", "completed", "available", "launched", "shipped",
@@ -329,6 +332,8 @@ def _title(requirement: str, zh: bool) -> str:
     # ("一个座位预约系统，学生提前一天预约").
     pieces = re.split(r"([，；。！？,;.!?:：]\s*)", wanted)
     for at in range(2, len(pieces), 2):
+        if pieces[at - 1].strip() in ":：" and len("".join(pieces[:at - 1]).split()) < 2 and not zh:
+            continue  # "HR: employees request time off": a name before a colon is no title by itself
         if (_only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
