@@ -392,6 +392,12 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("A room board so that housekeeping can see which rooms to clean", "housekeeping"),
     ("Students submit essays, TAs grade them, and the professor approves final marks", "TAs"),  # an acronym's plural
     ("The IT team needs a tool to track laptop loans", "the IT team"),  # initials in capitals, not the word "it"
+    ("做一个作业登记小程序，老师登记学生作业完成情况", "老师"),  # who records, not a record's name ("访客登记工具")
+    ("做一个停车位共享小程序，业主挂出车位，物业可以审核", "物业"),  # property management acts as a department
+    ("做一个停车位共享小程序，业主挂出车位，物业审核", "物业"),  # a department that opens its clause with a verb
+    ("做一个入职小程序，新人填资料，IT开账号", "IT"),
+    ("IT can reset passwords", "IT"),  # a department's initials as the subject of can
+    ("Let IT reset passwords from a web page", "IT"),  # and after let
     ("It should let the sales department see every open order", "sales department"),  # a department acts as people
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
@@ -401,6 +407,7 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
 
 @pytest.mark.parametrize("requirement, topic", [
     ("Store managers need an inventory page that must be live by the end of March", "q_deadline"),
+    ("Florists track orders and deliveries on a web page, launch before Valentine's Day", "q_deadline"),  # a named day
     ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "q_deadline"),
     ("An inventory page for store managers that must handle 50 shops", "q_scale"),
     ("仓库管理员用小程序扫码入库，只有3个人用", "q_scale"),
@@ -460,6 +467,12 @@ def test_a_team_before_the_thing_made_for_it_is_not_a_role():
 @pytest.mark.parametrize("requirement, said", [
     ("Customers reserve books online; my two staff mark them ready", "two staff"),  # a count is no part of a role
     ("A shift planner for our three nurses", "planner"),  # a thing that ends like a person
+    ("Our vet clinic wants pet owners to book vaccinations online", "vet"),
+    ("Track employee vacation days. Managers approve each request", "track"),  # an order acts on what follows
+    ("给牙科诊所做一个预约系统，每个医生每天最多接诊20人", "每个"),  # a count is no part of a role  # a place named by who works there
+    ("Small flower shop: track orders and deliveries, 2 drivers", "flower"),
+    ("A library app where members borrow books; at most 3 books per member", "books"),  # "per" counts out
+    ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人"),  # everyone, not a role
 ])
 def test_what_is_not_the_person_is_not_part_of_the_role(requirement, said):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -568,7 +581,8 @@ def test_a_count_that_picks_which_records_to_show_is_not_the_load(requirement):
 
 
 @pytest.mark.parametrize("requirement", ["做个东西", "need something for invoices", "帮我弄个跟发票有关的东西吧",
-                                         "做一个小程序", "帮我做个系统", "need an app for invoices"])  # a bare kind of software
+                                         "做一个小程序", "帮我做个系统", "need an app for invoices",  # a bare kind of software
+                                         "dashboard", "I need a dashboard"])
 def test_a_requirement_that_names_nothing_it_must_do_is_first_asked_what_it_is_for(requirement):
     asked = [q.id for q in first_round(requirement).questions]
     assert asked[0] == "q_purpose" and "q_data_store" not in asked, asked
@@ -1480,3 +1494,113 @@ async def test_cli_plan_with_answers_piped_in_shows_each_answer_on_its_prompt_li
     # What was read is echoed after the prompt, so the next line printed starts a line of its own.
     assert "   > warehouse staff\n" in printed.getvalue(), printed.getvalue()
 
+
+
+@pytest.mark.parametrize("requirement, status, value", [
+    ("IT can reset passwords from a web page", "status: plan ready", "plan_ready"),
+    ("做一个会员积分小程序，店员给会员加积分", "状态：计划已完成", "plan_ready"),
+])
+def test_the_plan_header_says_its_status_in_words_not_the_schema_value(requirement, status, value):
+    header = first_round(requirement, force_plan=True).plan_markdown.splitlines()[2]
+    assert status in header and value not in header, header
+
+
+@pytest.mark.parametrize("requirement, count", [
+    ("A homework tracker for our school, 2 teachers", "2 teachers"),
+    ("Booking page for a dental practice. 2 dentists, 1 receptionist.", "2 dentists, 1 receptionist"),
+    ("做一个图书借阅系统，3个老师", "3个老师"),
+    ("A warehouse app where the supervisor sees late orders, 20 pickers per shift", "20 pickers per shift"),
+    ("想做一个作业登记小程序，家长可以查看，三个年级大概300个学生", "三个年级大概300个学生"),
+])
+def test_a_count_said_as_an_aside_is_the_load_not_a_thing_to_deliver(requirement, count):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(count in item for item in plan.scope), plan.scope
+    assert count in plan.stages[2].goal, plan.stages[2].goal
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("做一个报销系统，员工提交报销，三级审批", "三级审批"),  # how many levels sign off
+    ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人最多借3本"),  # a limit
+    ("An expense app for staff, claims over $500 need two-level approval", "claims over $500 need two-level approval"),
+    ("我开了一家奶茶店，想要一个会员积分系统，顾客消费满10元积1分", "顾客消费满10元积1分"),  # what a sum earns
+    ("做一个员工考勤系统，员工每天打卡，迟到三次扣钱", "迟到三次扣钱"),  # what a count costs
+])
+def test_a_rule_of_the_work_is_a_success_criterion_not_a_thing_to_deliver(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(rule in item for item in plan.scope), plan.scope
+    assert any(c.endswith(rule) for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("做一个访客登记系统，前台登记访客", "为前台实现该需求。"),  # the visitor is who is registered
+    ("前台需要登记访客", "为前台实现该需求。"),  # not "登记访客", as if someone by that name acted
+])
+def test_the_person_a_verb_acts_on_is_not_a_user(requirement, users):
+    assert first_round(requirement, force_plan=True).stages[1].goal == users
+
+
+def test_the_kind_of_thing_to_make_is_not_its_load():
+    plan = first_round("做一个员工考勤系统，员工每天打卡，人事每月导出考勤表", force_plan=True)
+    assert plan.plan_markdown.startswith("# 实施计划：做一个员工考勤系统\n"), plan.plan_markdown[:40]
+    assert "考勤系统" not in plan.stages[2].goal, plan.stages[2].goal
+
+
+def test_what_it_is_for_answered_to_a_vague_request_is_in_the_scope_once():
+    scope = first_round("need an app for HR", answers={"q_purpose": "managers approve leave"}, force_plan=True).scope
+    assert sum("managers approve leave" in item for item in scope) == 1, scope
+
+
+def test_the_questions_the_planner_asks_come_from_the_message_catalogue():
+    from graphs.requirement.topics import TOPICS
+
+    for topic in TOPICS:
+        for part in ("label", "question", "why", "impact", "fallback"):
+            key = f"requirement_topics.{topic.id}_{part}"
+            assert getattr(topic, part) == (t(key, locale="en"), t(key, locale="zh")), key
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("我需要一个东西帮我记账", "为需求提出者本人实现该需求。"),  # a thing that helps the asker do a task
+])
+def test_a_thing_that_helps_the_asker_is_used_by_the_asker(requirement, users):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert first_round(requirement, force_plan=True).stages[1].goal == users
+
+
+def test_the_asker_telling_of_their_work_is_background_not_a_thing_to_deliver():
+    plan = first_round("I manage a warehouse with 3 forklifts. I need drivers to book a forklift for a time slot, "
+                       "and I want to see who used which one.", force_plan=True)
+    assert plan.scope == ["Deliver: drivers book a forklift for a time slot", "Deliver: see who used which one"], plan.scope
+
+
+def test_the_asker_speaking_again_after_a_comma_ends_the_title():
+    plan = first_round("We need a booking page, and we want customers to pay online", force_plan=True)
+    assert plan.plan_markdown.startswith("# Implementation Plan: A booking page\n"), plan.plan_markdown[:60]
+
+
+def test_a_question_left_on_its_fallback_says_in_the_catalogue_words_when_to_revisit_it():
+    from graphs.requirement.graph import assumption_from
+
+    question = {"id": "q_deadline", "question": "是否有截止时间？", "fallback_assumption": "无固定截止时间", "blocking": False}
+    assert assumption_from(question)["rollback_hint"] == t("plan.revisit_and_adjust", locale="zh", question="是否有截止时间？")
+
+
+@pytest.mark.parametrize("requirement, thing, title", [
+    ("Inventory app for 50 stores: managers reorder stock", "Deliver: Inventory app", "Inventory app"),
+    ("Expense claims for our 40 staff: staff upload receipts, managers approve", "Deliver: Expense claims",
+     "Expense claims"),  # a group noun counted without an s
+])
+def test_a_thing_said_with_its_load_is_still_delivered_and_names_the_plan(requirement, thing, title):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == thing, plan.scope
+    assert plan.plan_markdown.startswith(f"# Implementation Plan: {title}\n"), plan.plan_markdown[:60]
+
+
+def test_a_clause_saying_only_that_the_asker_uses_it_is_no_thing_to_deliver():
+    plan = first_round("做一个简单的进销存，就我和老婆两个人用", force_plan=True)
+    assert plan.scope == ["交付：做一个简单的进销存"], plan.scope
+
+
+def test_a_department_before_a_colon_is_not_the_whole_title():
+    plan = first_round("HR: employees request time off, their manager approves", force_plan=True)
+    assert plan.plan_markdown.startswith("# Implementation Plan: HR: employees request time off\n"), plan.plan_markdown[:60]

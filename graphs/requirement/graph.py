@@ -268,8 +268,7 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
 def assumption_from(question: Mapping[str, Any]) -> dict[str, Any]:
     """The assumption a question turns into when its fallback is used (keeps the question id)."""
     zh = is_chinese(question["question"])
-    hint = (f"待“{question['question']}”有答案后复核并调整相关阶段。" if zh
-            else f"Revisit once '{question['question']}' is answered; adjust the affected stages.")
+    hint = word("revisit_and_adjust", zh, question=question["question"])
     return {
         "id": question["id"],
         "question": question["question"],

@@ -15,7 +15,7 @@ from typing import Any
 
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
-from graphs.requirement.render import plan_title, render_markdown
+from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        is_chinese, names_no_purpose, only_names)
@@ -36,6 +36,9 @@ _EN_CLAUSE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
 _EN_COMMA = re.compile(r"[,:]\s+(?:(?:and|while|but|then|so)\s+)?")  # a colon that a role follows too ("…: patients book online")
 
 
+_SPEAKER_EN = re.compile(r"(?:I|we)\s+(?!(?:and|or)\b)[a-z']+", re.IGNORECASE)
+
+
 def _en_clauses(text: str) -> list[str]:
     """An English requirement's clauses: its sentences, split again at a comma that a role opens
     ("…, and managers approve them") or that sets off only when or how many ("…, about 40 of them"),
@@ -45,7 +48,9 @@ def _en_clauses(text: str) -> list[str]:
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
-            if opens_with_role(piece) or _only_states_a_constraint(piece):
+            # the asker, speaking again, says a new thing too ("…, and I want to see who used which one")
+            if (opens_with_role(piece) or _only_states_a_constraint(piece) or _states_a_rule(piece)
+                    or _SPEAKER_EN.match(piece)):
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
@@ -59,22 +64,67 @@ _EN_CAUSE = re.compile(r"^(?:because|since|as|given that|now that)\b[^,;]*,\s*(?
 _ZH_RESULT = re.compile(r"^(?:所以|因此|因而|于是|那么|故)\s*")
 
 
+def _clauses(requirement: str, zh: bool) -> list[str]:
+    return ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
+            [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
+
+
+# A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
+# ("三级审批", "two-level approval"), a limit ("每人最多借3本", "at most 3 books"), or what a threshold calls for
+# ("超过一千元要总经理签字", "claims over $500 need the director's approval").
+_ZH_NUMBER = r"[\d一二两三四五六七八九十百千万]+"
+_RULES = (
+    re.compile(rf"(?:{_ZH_NUMBER}|多)\s*(?:级|层|道|步)\s*(?:审批|审核|签字|签批|复核|确认|验收)|"
+               rf"(?:最多|至多|最少|至少|不超过|不少于|不能超过|不得超过|上限|下限)\s*[\u4e00-\u9fff]{{0,2}}?\s*{_ZH_NUMBER}|"
+               rf"(?:超过|高于|低于|大于|小于|满|达到|不足)\s*{_ZH_NUMBER}\s*[\u4e00-\u9fff]{{0,3}}?\s*(?:的|时|以上|以下)?"
+               rf"(?:要|需要|需|须|必须|才能|才可以|就|则|由)|"
+               # a count and what it earns or costs ("消费满10元积1分", "迟到三次扣钱", "逾期3天罚款")
+               rf"{_ZH_NUMBER}\s*(?:元|块|次|天|小时|分钟|本|件|单)\s*(?:以上|以下)?(?:就|则|要|会)?\s*"
+               rf"(?:积|送|减|扣|罚|返|停|封|冻结|警告)"),
+    re.compile(r"\b(?:\d+|two|three|four|five|multi|double|dual)[- ](?:level|step|stage|tier|person)\s+"
+               r"(?:approvals?|reviews?|sign-?offs?|checks?)\b|"
+               r"\b(?:at most|at least|no more than|not more than|a maximum of|a minimum of|max(?:imum)?|min(?:imum)?)\s+"
+               r"[$€£¥]?\d|"
+               r"\b(?:over|above|more than|exceeding|under|below|less than)\s+[$€£¥]?\d[\d,.]*\s*[a-z]*\s+"
+               r"(?:need|needs|require|requires|must|should|get|gets|go|goes)\b", re.IGNORECASE),
+)
+
+
+def _states_a_rule(clause: str) -> bool:
+    return any(rule.search(clause) for rule in _RULES)
+
+
+# A clause that names a thing to make keeps it a thing to deliver, whatever rule it has ("做一个支持三级审批的报销系统",
+# "Build an expense app with two-level approval").
+_MAKES_A_THING = re.compile(r"(?:做|开发|建|搞|弄|整)(?:一个|一套|一款|个|套|款)|(?:一个|一套|一款)[^，。；]*(?:系统|小程序|平台|工具|"
+                            r"网站|应用|程序|软件|表)|^\s*(?:build|make|create|add|develop|set up)\b|"
+                            r"\b(?:an?|the)\s+(?:[\w-]+\s+){0,2}(?:app|system|tool|page|site|website|portal|platform|"
+                            r"dashboard|form|bot|tracker|spreadsheet)\b", re.IGNORECASE)
+
+
+def _rules(requirement: str, zh: bool) -> list[str]:
+    """The clauses that state a rule of the work ("三级审批", "claims over $500 need two-level approval"): the
+    implementation must keep them, so they are its acceptance criteria, not things to deliver."""
+    return [clause for clause in _clauses(requirement, zh) if _states_a_rule(clause) and not _MAKES_A_THING.search(clause)]
+
+
 def _deliverables(requirement: str, zh: bool) -> list[str]:
     """The requirement's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修";
     "Build a booking page", "nurses confirm each booking"); else the summary whole."""
     summary = _summary(requirement)
-    clauses = ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
-               [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
+    clauses = _clauses(requirement, zh)
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
     if len(clauses) < 2 or any(len(c) < 4 and not _only_states_a_constraint(c) for c in clauses):
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
         return [_without_load(_wished(whole, zh) or whole, zh)]
-    items = []
+    items, rules = [], _rules(requirement, zh)
     for clause in clauses:
         if _only_states_a_constraint(clause):
             continue  # a constraint the release and verification stages carry ("It must be live by March", "只有3个人用")
+        if clause in rules:
+            continue  # a rule the implementation keeps, one of its success criteria ("三级审批")
         if thing := _wished(clause, zh):
             items.append(_without_load(thing, zh))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
         elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
@@ -92,6 +142,8 @@ def _only_states_a_constraint(clause: str) -> bool:
     """Whether a clause says no more than when it is due, how many use it, what standard it meets or where it
     lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
     little is left without their words."""
+    if _without_load(clause, is_chinese(clause)) != clause:
+        return False  # a thing and the load it carries ("Inventory app for 50 stores"): the thing is still delivered
     for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
         if phrase := topic.stated_in(clause):
             rest = clause.replace(phrase, " ")
@@ -107,7 +159,10 @@ _ZH_USED_BY = re.compile(r"(?:主要|只|只有|仅|都|是)?(?:给|供|让|由)
 
 def _only_says_who_uses_it(clause: str) -> bool:
     said = _ZH_USED_BY.fullmatch(clause.strip())
-    return said is not None and bool(named_roles(said.group("who")))
+    if said is not None and bool(named_roles(said.group("who"))):
+        return True
+    # the asker and whom they name, using it ("就我和老婆两个人用", "我们自己用"): the stages name the asker
+    return is_chinese(clause) and bool(asker_uses(clause)) and re.search(r"(?:用|使用)的?$", clause.strip()) is not None
 
 
 _READY_EN = {"ready", "done", "live", "finished", "complete", "completed", "available", "launched", "shipped",
@@ -127,7 +182,7 @@ def _only_names_entry_point(clause: str) -> bool:
 # Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
 # "做一个给50家门店用的库存系统". Before {} the count, after it what ends the phrase.
 _LOAD_PHRASE_EN = (r"(?:\s*,\s*|\s+(?:for|across|serving|covering|spanning|at|in|with|used by)\s+)"
-                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[\s,;.!?])")
+                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[\s,;:.!?])")
 _LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务|覆盖)\s*{}\s*(?:用|使用)?的?"
 
 
@@ -156,7 +211,7 @@ _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?
                         r"|^(?:our|my)\s+(?P<owner>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
                         r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$", re.IGNORECASE)
 _EN_ARTICLE = re.compile(r"(?:a|an|some|the|one)\s", re.IGNORECASE)
-_EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own)\b|"
+_EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own|\s+manage|\s+operate|\s+work)\b|"
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
 
 
@@ -275,9 +330,12 @@ def _title(requirement: str, zh: bool) -> str:
     # It stops at what is wanted: a clause that only says when or for how many follows it, not the title
     # ("一个请假审批系统，下周五之前要用上" → "一个请假审批系统"), nor does one that says what someone does with it
     # ("一个座位预约系统，学生提前一天预约").
-    pieces = re.split(r"([，；。！？,;.!?]\s*)", wanted)
+    pieces = re.split(r"([，；。！？,;.!?:：]\s*)", wanted)
     for at in range(2, len(pieces), 2):
-        if _only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh):
+        if pieces[at - 1].strip() in ":：" and len("".join(pieces[:at - 1]).split()) < 2 and not zh:
+            continue  # "HR: employees request time off": a name before a colon is no title by itself
+        if (_only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at])
+                or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
     return plan_title(wanted[:1].upper() + wanted[1:])
@@ -414,8 +472,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     requirement: str = facts["requirement"]
     zh = is_chinese(requirement)
 
-    def t(en: str, cn: str) -> str:
-        return cn if zh else en
+    def say(key: str, **fields: Any) -> str:  # the plan is written in its requirement's language
+        return word(key, zh, **fields)
 
     answers: dict[str, str] = {str(k): str(v) for k, v in (facts.get("answers") or {}).items()}
     assumed: list[dict[str, Any]] = list(facts.get("assumed") or [])
@@ -451,8 +509,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
-            stated_value[topic.id] = (t("the requester", "需求提出者本人") if asker == "me"
-                                      else t("the requesters themselves", "需求提出方自己"))
+            stated_value[topic.id] = say("the_requester" if asker == "me" else "the_requesters")
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
@@ -466,11 +523,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             documented[topic.id] = where
             cited.append(where)
             doc_assumptions.append({
-                "text": t(f"{label}: the repository documents it — \"{line}\" ({where})",
-                          f"{label}：仓库文档已说明——“{line}”（{where}）"),
+                "text": say("documented", label=label, line=line, where=where),
                 "risk_level": "low",
-                "rollback_hint": t(f"If {where} is outdated, confirm with the maintainers and adjust the affected stage.",
-                                   f"若 {where} 已过时，与维护者确认后调整相关阶段。"),
+                "rollback_hint": say("documented_rollback", where=where),
             })
         else:
             open_topics.append(topic)
@@ -496,16 +551,15 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
-                "rollback_hint": t(f"Revisit once '{topic.text(topic.question, zh)}' is answered.",
-                                   f"待“{topic.text(topic.question, zh)}”有答案后复核。"),
+                "rollback_hint": say("revisit", question=topic.text(topic.question, zh)),
             })
 
     summary = _summary(requirement if described == requirement else
-                       t(f"{requirement.rstrip('.!? ')}: {described}", f"{requirement.rstrip('。！？ ')}：{described}"))
+                       say("summary_with_purpose", requirement=requirement.rstrip(".!?。！？ "), purpose=described))
     short = _title(described, zh)
     quoted = mid_sentence(short, requirement)  # the title inside a sentence ("Agree the design of "add a …"")
 
-    def value(topic_id: str, default_en: str, default_zh: str) -> str:
+    def value(topic_id: str, default: str) -> str:
         # The human's words when there are some; otherwise a neutral phrase (the assumption or
         # doc finding behind it is listed in the assumptions, with its source).
         if topic_id in answered_value:  # set inside the plan's sentences: no stop, no sentence-start capital
@@ -515,18 +569,18 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             return mid_sentence(answer, said)
         if topic_id in stated_value:
             return stated_value[topic_id]
-        phrase = t(default_en, default_zh)
+        phrase = say(default)
         return f"{phrase} ({documented[topic_id]})" if topic_id in documented else phrase
 
     # An answer may open with the word the sentence puts before it ("面向小区居民" → "面向面向小区居民").
-    users = re.sub(r"^\s*(?:面向|针对|for)\s*", "", value("q_target_users", "the intended users", "目标用户"), flags=re.I)
-    metric = value("q_success_metric", "the behaviour described in the requirement", "需求所述行为")
+    users = re.sub(r"^\s*(?:面向|针对|for)\s*", "", value("q_target_users", "intended_users"), flags=re.I)
+    metric = value("q_success_metric", "described_behaviour")
     if has_repository:
-        store = value("q_data_store", "the existing storage", "现有存储")
-        interface = value("q_interface", "the existing interface", "现有入口")
+        store = value("q_data_store", "existing_store")
+        interface = value("q_interface", "existing_interface")
     else:
-        store = value("q_data_store", "the store chosen in Stage 1", "第一阶段选定的存储")
-        interface = value("q_interface", "the interface chosen in Stage 1", "第一阶段选定的入口")
+        store = value("q_data_store", "new_store")
+        interface = value("q_interface", "new_interface")
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
     store, interface = (_WILL_DO.sub("", _USING.sub("", store)) or store,
                         _WILL_DO.sub("", _USING.sub("", interface)) or interface)
@@ -535,119 +589,88 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
-    deadline = value("q_deadline", "the agreed release window", "约定的发布窗口")
-    scale = value("q_scale", "the expected load", "预期负载")
-    security = value("q_security", "the existing access rules", "现有权限规则") if has_repository else \
-        value("q_security", "the access rules agreed in Stage 1", "第一阶段约定的权限规则")
+    deadline = value("q_deadline", "release_window")
+    scale = value("q_scale", "expected_load")
+    security = value("q_security", "existing_access") if has_repository else \
+        value("q_security", "new_access")
 
     checks = list(repository.get("validation_commands") or [])
-    run_checks = [t(f"Run `{c}`", f"运行 `{c}`") for c in checks] or [
-        t("Add and run focused unit tests for the new behaviour (no test script found)",
-          "补充并运行针对新行为的单元测试（未发现现有测试脚本）")]
+    run_checks = [say("run_check", command=c) for c in checks] or [say("no_checks")]
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
-    scope = [t(f"Deliver: {item}", f"交付：{item}") for item in _deliverables(described, zh)]
-    scope += [f"{label}: {text}" if not zh else f"{label}：{text}" for label, text in decisions]
-    out_of_scope = [
-        t("Changes not needed for the requirement above", "与上述需求无关的改动"),
-        t("Infrastructure or deployment changes not named in the plan", "计划未列出的基础设施或部署变更"),
-        t("Writing code during planning (only IMPLEMENTATION_PLAN.md, and only when authorised)",
-          "规划阶段不写代码（仅在授权时写入 IMPLEMENTATION_PLAN.md）"),
-    ]
-    dependencies = []
-    if repository.get("root"):
-        dependencies.append(t(f"Target repository: {repository['root']}", f"目标仓库：{repository['root']}"))
-    else:
-        dependencies.append(t("No repository given: confirm the codebase before Stage 1", "未指定仓库：第一阶段前确认代码库"))
-    dependencies.append(t(f"Data store: {store}", f"数据存储：{store}"))
-    dependencies += [t(f"Existing check: {c}", f"现有校验：{c}") for c in checks]
-    deliverables = [
-        t("Code changes implementing the requirement", "实现需求的代码改动"),
-        t("Automated tests for the new behaviour", "覆盖新行为的自动化测试"),
-        t("Updated documentation", "更新后的文档"),
-        "IMPLEMENTATION_PLAN.md",
-    ]
+    delivered = _deliverables(described, zh)
+    scope = [say("deliver", item=item) for item in delivered]
+    # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
+    scope += [say("decision", label=label, text=text) for label, text in decisions
+              if text.strip().rstrip(".!?。！？ ") not in delivered]
+    out_of_scope = [say("out_unrelated"), say("out_infrastructure"), say("out_code")]
+    dependencies = [say("target_repository", root=repository["root"]) if repository.get("root") else say("no_repository"),
+                    say("data_store", store=store)]
+    dependencies += [say("existing_check", command=c) for c in checks]
+    deliverables = [say("deliverable_code"), say("deliverable_tests"), say("deliverable_docs"), "IMPLEMENTATION_PLAN.md"]
 
     stages = [
         {
-            "name": t("Discovery and design", "调研与设计"),
-            "goal": t(f"Agree how \"{quoted}\" fits the existing code, for {users}.",
-                      f"明确“{short}”如何融入现有代码，面向{users}。") if has_repository else
-                    t(f"Agree the design of \"{quoted}\", for {users}.", f"明确“{short}”的整体设计，面向{users}。"),
-            "success_criteria": [
-                t("Given the design note, when the owner reviews it, then touched modules, data flow and "
-                  "interfaces are listed", "负责人评审设计说明时，能看到涉及的模块、数据流与入口"),
-                t(f"Storage decision recorded: {store}", f"存储方案已记录：{store}"),
-            ],
+            "name": say("design_name"),
+            "goal": say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
+                        users=users),
+            "success_criteria": [say("design_reviewed"), say("storage_recorded", store=store)],
             "tasks": [
-                t(f"Read the related modules and docs{f' ({doc_refs})' if doc_refs else ''}",
-                  f"阅读相关模块与文档{f'（{doc_refs}）' if doc_refs else ''}"),
-                t(f"Sketch the data model on {store}", f"基于{store}设计数据模型"),
-                t(f"Decide the entry point: {interface}", f"确定入口：{interface}"),
+                say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
+                say("sketch_data_model", store=store),
+                say("decide_entry_point", interface=interface),
             ],
-            "validation": [t("Design note reviewed and approved", "设计说明评审通过")],
-            "risks": [t("Design drifts from repository conventions — rollback: revise the note before coding",
-                        "设计偏离仓库惯例——回滚：编码前修订设计说明")],
-            "owner_hint": t("tech lead", "技术负责人"),
+            "validation": [say("design_note_approved")],
+            "risks": [say("design_risk")],
+            "owner_hint": say("tech_lead"),
         },
         {
-            "name": t("Core implementation", "核心实现"),
-            "goal": t(f"Implement the requirement for {users}.", f"为{users}实现该需求。"),
+            "name": say("build_name"),
+            "goal": say("build_goal", users=users),
             "success_criteria": [
-                t(f"Given {users}, when they use {interface}, then the requirement works end to end",
-                  f"{users}通过{interface}使用时，需求端到端可用"),
-                t(f"Success measure met: {metric}", f"满足成功标准：{metric}"),
+                say("works_end_to_end", users=users, interface=interface),
+                say("measure_met", metric=metric),
+                *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
             "tasks": [
-                t("Implement the smallest change that satisfies the requirement", "以最小改动实现需求"),
-                t(f"Persist through {store}", f"通过{store}持久化"),
-                t(f"Expose it through {interface}", f"通过{interface}对外提供"),
-                t("Add unit tests for the main path and one failure path", "为主路径与一个失败路径补充单元测试"),
+                say("smallest_change"),
+                say("persist", store=store),
+                say("expose", interface=interface),
+                say("unit_tests"),
             ],
             "validation": run_checks,
-            "risks": [t("Regression in existing behaviour — rollback: revert the change set; keep it behind a flag "
-                        "until validated", "破坏现有行为——回滚：回退该变更集，验证前以开关隔离")],
-            "owner_hint": t("developer", "开发工程师"),
+            "risks": [say("build_risk")],
+            "owner_hint": say("developer"),
         },
         {
-            "name": t("Verification and hardening", "验证与加固"),
-            "goal": t(f"Prove the success measure ({metric}) at the stated scale: {scale}.",
-                      f"在所述规模（{scale}）下验证成功标准（{metric}）。") if known_scale else
-                    t(f"Prove the success measure ({metric}) under {scale}.", f"在{scale}下验证成功标准（{metric}）。"),
+            "name": say("verify_name"),
+            "goal": say("verify_goal_at_scale" if known_scale else "verify_goal", metric=metric, scale=scale),
             "success_criteria": [
-                t(f"Acceptance checks for \"{metric}\" pass", f"“{metric}”的验收检查通过"),
-                t(f"Behaviour holds at the stated scale: {scale}", f"在所述规模（{scale}）下行为稳定") if known_scale else
-                t(f"Behaviour holds under {scale}", f"在{scale}下行为稳定"),
-                t(f"Access rules respected: {security}", f"遵守权限要求：{security}"),
+                say("acceptance_pass", metric=metric),
+                say("holds_at_scale" if known_scale else "holds_under", scale=scale),
+                say("access_respected", security=security),
             ],
             "tasks": [
-                t("Write integration/acceptance tests", "编写集成/验收测试"),
-                t(f"Check performance against: {scale}", f"按“{scale}”检查性能"),
-                t(f"Review access control: {security}", f"评审权限控制：{security}"),
+                say("write_acceptance_tests"),
+                say("check_performance", scale=scale),
+                say("review_access", security=security),
             ],
-            "validation": run_checks + [t("Acceptance tests pass in CI", "验收测试在 CI 中通过")],
-            "risks": [t("Load or security gaps found late — rollback: disable the feature flag and fix forward",
-                        "后期发现性能或安全缺口——回滚：关闭功能开关后修复")],
-            "owner_hint": t("QA / developer", "测试 / 开发"),
+            "validation": run_checks + [say("acceptance_in_ci")],
+            "risks": [say("verify_risk")],
+            "owner_hint": say("qa_developer"),
         },
         {
-            "name": t("Release and handover", "发布与交接"),
-            "goal": t(f"Ship with docs and a rollback path; deadline: {deadline}.",
-                      f"发布并附文档与回滚方案；时间要求：{deadline}。") if known_deadline else
-                    t(f"Ship within {deadline} with docs and a rollback path.", f"在{deadline}内发布，附文档与回滚方案。"),
+            "name": say("release_name"),
+            "goal": say("release_goal_by" if known_deadline else "release_goal", deadline=deadline),
             "success_criteria": [
-                *([t(f"Released as the deadline requires: {deadline}", f"按时间要求发布：{deadline}")] if known_deadline else []),
-                t("Docs and changelog describe the change", "文档与变更日志描述了本次改动"),
-                t("Rollback steps were tried once", "回滚步骤已演练一次"),
+                *([say("released_by", deadline=deadline)] if known_deadline else []),
+                say("changelog"),
+                say("rollback_tried"),
             ],
-            "tasks": [
-                t("Update README/docs", "更新 README/文档"),
-                t("Write release notes and the rollback steps", "编写发布说明与回滚步骤"),
-                t("Release and smoke-test", "发布并冒烟测试"),
-            ],
-            "validation": [t("Smoke test after release", "发布后冒烟测试")],
-            "risks": [t("Release issue — rollback: redeploy the previous version", "发布异常——回滚：重新部署上一版本")],
-            "owner_hint": t("maintainer", "维护者"),
+            "tasks": [say("update_docs"), say("release_notes"), say("release_smoke")],
+            "validation": [say("smoke_test")],
+            "risks": [say("release_risk")],
+            "owner_hint": say("maintainer"),
         },
     ]
 
@@ -665,9 +688,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         "plan_markdown": "",
         "commit_message_suggestion": "",
     }
-    subject = t("docs: add plan for {title}", "docs: 新增「{title}」实施计划")
-    plan["commit_message_suggestion"] = subject.format(
-        title=clip(short if zh else quoted, _COMMIT_SUBJECT - len(subject.format(title="")), "…"))
+    plan["commit_message_suggestion"] = say("commit_subject", title=clip(
+        short if zh else quoted, _COMMIT_SUBJECT - len(say("commit_subject", title="")), "…"))
     sources = [str(k.get("source")) for k in knowledge if k.get("source")]
     plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh,
                                             title=short)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from core.i18n import catalogue, t
 from core.language import CJK, clip
 
 
@@ -22,36 +23,8 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-# The template's words, (English, Chinese): headings, labels and the risk levels shown in the table.
-WORDS: dict[str, tuple[str, str]] = {
-    "title": ("Implementation Plan: {title}", "实施计划：{title}"),
-    "schema": ("Plan schema v{version} · status `{status}`", "计划 schema v{version} · 状态 `{status}`"),
-    "summary": ("Summary", "概述"),
-    "scope": ("Scope", "范围"),
-    "out_of_scope": ("Out of Scope", "不在范围内"),
-    "decisions": ("Decisions (from clarification)", "决定（来自澄清）"),
-    "assumptions": ("Assumptions", "假设"),
-    "assumptions_added": ("Assumptions added by the clarification loop", "澄清过程中补充的假设"),
-    "table": ("| Assumption | Risk | Rollback |", "| 假设 | 风险 | 回滚 |"),
-    "dependencies": ("Dependencies", "依赖"),
-    "stage": ("Stage {number}: {name}", "阶段 {number}：{name}"),
-    "goal": ("Goal", "目标"),
-    "success_criteria": ("Success Criteria", "成功标准"),
-    "tasks": ("Tasks", "任务"),
-    "tests": ("Tests", "测试"),
-    "risks": ("Risks", "风险"),
-    "owner": ("Owner", "负责人"),
-    "status": ("Status", "状态"),
-    "not_started": ("Not Started", "未开始"),
-    "open_questions": ("Open Questions", "待定问题"),
-    "blocking": (" (blocking)", "（阻塞）"),
-    "fallback": ("fallback", "默认假设"),
-    "deliverables": ("Deliverables", "交付物"),
-    "sources": ("Sources", "来源"),
-    "low": ("low", "低"),
-    "medium": ("medium", "中"),
-    "high": ("high", "高"),
-}
+# The risk levels an assumption may have, shown in the table in the plan's language.
+_RISK_LEVELS = ("low", "medium", "high")
 
 
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n")
@@ -65,13 +38,18 @@ def plan_title(summary: str) -> str:
 
 
 def word(key: str, zh: bool, **fields: Any) -> str:
-    text = WORDS[key][1 if zh else 0]
-    return text.format(**fields) if fields else text
+    """One of the plan's words (core/messages/plan.toml) in the plan's language, which is its requirement's."""
+    return t(f"plan.{key}", locale="zh" if zh else "en", **fields)
+
+
+def _status(status: str, zh: bool) -> str:
+    """A plan's status as its reader says it ("plan ready"), not the schema's value ("plan_ready")."""
+    return word(f"status_{status}", zh) if f"plan.status_{status}" in catalogue() else status
 
 
 def assumptions_table(assumptions: Sequence[Mapping[str, Any]], *, zh: bool = False) -> list[str]:
     lines = [word("table", zh), "|---|---|---|"]
-    lines += [f"| {_cell(a['text'])} | {word(a['risk_level'], zh) if a['risk_level'] in WORDS else a['risk_level']} | "
+    lines += [f"| {_cell(a['text'])} | {word(a['risk_level'], zh) if a['risk_level'] in _RISK_LEVELS else a['risk_level']} | "
               f"{_cell(a['rollback_hint'])} |" for a in assumptions]
     return lines
 
@@ -93,7 +71,7 @@ def render_markdown(
         return f"## {word(key, zh)}"
 
     lines = [f"# {word('title', zh, title=title or plan_title(summary))}", "",
-             f"> {word('schema', zh, version=plan.get('version', '1.0'), status=plan['status'])}", "",
+             f"> {word('schema', zh, version=plan.get('version', '1.0'), status=_status(plan['status'], zh))}", "",
              heading("summary"), "", summary, ""]
     if plan.get("scope"):
         lines += [heading("scope"), "", *_bullets(plan["scope"]), ""]

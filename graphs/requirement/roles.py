@@ -10,6 +10,7 @@ for/let/allow/help ("for warehouse staff"). What stands there must look like a p
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
@@ -24,7 +25,7 @@ _KNOWN = TOPICS_BY_ID["q_target_users"].keywords
 # Catalogue words that show the users are addressed but name nobody ("面向", "target users").
 _POINTERS = {"面向", "目标用户", "用户群", "audience", "persona", "target users"}
 # Words that say someone uses it without saying who: they leave the question open.
-_GENERIC = {"用户", "使用者", "大家", "人人", "个人", "他人", "别人", "本人", "有人", "人们", "我们", "他们", "你们",
+_GENERIC = {"用户", "使用者", "大家", "人人", "每人", "每个人", "个人", "他人", "别人", "本人", "有人", "人们", "我们", "他们", "你们",
             "users", "user", "people", "person", "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
             "folks", "humans", "end user"}
 
@@ -75,7 +76,7 @@ def _zh_role(word: str) -> bool:
 # words also name a kind of work or data ("销售数据", "人事变动"): so only right before a modal.
 # Not "产品", "设计", "技术", "市场", "物流": "产品需要支持导出" is about the product, not its team.
 _ZH_DEPARTMENTS = {"行政", "人事", "财务", "销售", "客服", "运营", "采购", "法务", "后勤", "出纳", "会计", "前台",
-                   "质检", "仓储", "审计", "风控", "HR", "hr"}
+                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力", "HR", "hr", "IT"}
 _ZH_UNIT = ("部门", "部", "组", "科", "处")  # "行政部", "技术组", "财务科": a unit of two characters or more
 
 
@@ -94,6 +95,15 @@ _ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促
              "打电话给", "呼叫", "叫号"}
 
 
+@functools.cache
+def _zh_verb(word: str) -> bool:
+    """Whether jieba reads a word alone as a verb ("登记", "接送"), not a noun of the act ("审批" in "审批人" is one too)."""
+    import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
+
+    tagged = jieba.posseg.lcut(word)
+    return len(tagged) == 1 and tagged[0].flag == "v"
+
+
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
     """The role that begins at tokens[start] ("维修 师傅", "审批 人", "学生 家长"), and where it ends; else None.
 
@@ -106,9 +116,13 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
             return None
         # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier;
         # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
-        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS for word in words[:-1]):
+        # Nor is a count ("每个医生": every doctor is a doctor).
+        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS or _ZH_COUNT.fullmatch(word)
+               for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
+        if len(words) > 1 and len(head) > 1 and end == len(tokens) and _zh_verb(words[0]):
+            return None  # a verb and the person it acts on, ending the clause ("需要登记访客"): not "登记访客", who acts
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
         if (_zh_role(head) or (departments and _zh_department(head))
                 or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))):
@@ -171,6 +185,10 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         for i, token in enumerate(tokens):
             if (token in _ZH_MODALS or token in _ZH_MANNER) and (role := _zh_before_modal(tokens, i)):
                 found.append((offset + role[1], offset + i, role[0]))
+        # A department that opens its clause with a verb right after it acts ("人事发offer", "IT开账号"); before a
+        # noun it names a kind of thing ("销售数据").
+        if first + 1 < len(tokens) and _zh_department(tokens[first]) and _zh_verb(tokens[first + 1]):
+            found.append((offset + first, offset + first + 1, tokens[first]))
         offset += len(tokens) + 1
     return found
 
@@ -187,7 +205,7 @@ agent client recipient respondent student parent resident patient president appl
 participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
 paralegal caregiver janitor nanny maid vet
-hr qa ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
+hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
@@ -203,7 +221,7 @@ median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
 fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
 per rather
-shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier
+shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier flower
 january february march april may june july august september october november december
 """.split())
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
@@ -214,7 +232,7 @@ _EN_AND = {"and", "or", "&"}
 _EN_WANTS = {"want", "wants", "need", "needs", "require", "requires", "expect", "expects", "ask", "asks", "remind",
              "reminds", "invite", "invites"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
-_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "finance", "accounting", "legal", "ops"}
+_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "it", "finance", "accounting", "legal", "ops"}
 
 # A team named by where or what it works, acting as one person as 前台 and 后厨 do ("the front desk checks guests
 # in", "so that housekeeping can see …", "for reception"): a singular that needs no plural after a bare "for".
@@ -278,17 +296,23 @@ _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse s
 
 # Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
 # people, "finance report" is not.
-_EN_WORK_DEPARTMENTS = {"hr", "qa", "finance", "accounting", "legal", "ops"}
+_EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops"}
 # What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
 _EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
                   "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
 
 
+# Places named by the people who work there ("a vet clinic", "a barber shop", "a tutor centre").
+_EN_PLACES = {"clinic", "clinics", "hospital", "shop", "shops", "store", "stores", "salon", "salons", "center", "centre",
+              "school", "schools"}
+
+
 def _names_a_kind(words: list[str], end: int) -> bool:
-    """Whether the department word words[end - 1] qualifies the business or thing after it ("accounting firm",
-    "finance dashboard"): then it names a kind of that, not people who use it."""
-    return (words[end - 1].lower() in _EN_WORK_DEPARTMENTS and end < len(words)
-            and words[end].lower() in _EN_BUSINESSES | _EN_TEAM_THINGS)
+    """Whether the person word words[end - 1] qualifies the business or thing after it ("accounting firm", "finance
+    dashboard", "vet clinic"): then it names a kind of that, not people who use it."""
+    after = words[end].lower() if end < len(words) else ""
+    return (after in _EN_BUSINESSES | _EN_PLACES or
+            words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS)
 
 
 def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | None:
@@ -296,12 +320,13 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     `plural`: only a plural or a role word of the catalogue will do."""
     for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
         # A verb ends the run: what follows it is its object ("bakery wants customers": only "customers").
-        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE:
+        # So does "per", which counts out what comes before it ("3 books per member").
+        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE | {"per"}:
             return None
         head = words[end - 1].lower()
         if _names_a_kind(words, end):
             return None
-        if _en_team(words, start, end) or (_en_role(head) and (not plural or head.endswith("s") or head in _EN_GROUPS
+        if _en_team(words, start, end) or (_en_role(words[end - 1]) and (not plural or head.endswith("s") or head in _EN_GROUPS
                                                               or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
             while (end < len(words) and _content(words[end]) and _en_role(words[end])
@@ -314,6 +339,10 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
 _EN_NUMBERS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
                "dozen", "dozens", "hundred", "hundreds", "several", "both"}
 _EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
+# Verbs a requirement opens with as an order, whose object follows ("Track employee vacation days", "Manage tenant
+# leases"): never a qualifier of a person's name.
+_EN_ORDERS = {"track", "manage", "build", "create", "add", "make", "show", "list", "record", "log", "store", "collect",
+              "send", "notify", "remind", "schedule", "count", "monitor", "support", "handle", "organise", "organize"}
 _EN_RELATIVES = {"that", "which", "who"}
 
 
@@ -347,8 +376,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
-            # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …".
-            after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS
+            # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …"; and an order
+            # that opens a clause acts on what follows it ("Track employee vacation days").
+            after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS or (
+                opens and start < len(words) and words[start].lower() in _EN_ORDERS)
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
@@ -425,9 +456,11 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     if at + 1 >= len(tokens):
         return False
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
-    if after == "的" or (tag.startswith("v") and then in _ZH_RECORDS):  # a record of what is done with the person
+    # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act
+    if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS and then in _ZH_RECORDS):
         return True
-    if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n"):  # a thing named by its record ("访客登记工具")
+    # a thing named by its record ("访客登记工具"), not a person the record is of ("老师登记学生": the teacher acts)
+    if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n") and not _zh_role(then):
         return True
     if not tag.startswith("n") or _zh_role(after):
         return False
@@ -462,12 +495,33 @@ def _modifies_noun(word: str, text: str) -> bool:
     return bool(places) and all(qualifies(place) for place in places)
 
 
+def _zh_acted_on(word: str, text: str) -> bool:
+    """Whether a Chinese person word stands everywhere as the object that ends a clause, right after its verb
+    ("前台登记访客", "家长接送孩子"), or as a qualifier of a thing ("访客登记系统"): handled, not a user. Not after a verb
+    of telling ("提醒老板": told, so served), nor before a verb of their own ("安排司机送货": the driver acts)."""
+    import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
+
+    tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
+
+    def ends_its_clause(at: int) -> bool:
+        return at + 1 == len(tokens) or _ZH_CLAUSE.fullmatch(tokens[at + 1][0]) is not None
+
+    def object_of_a_verb(at: int) -> bool:
+        verb = tokens[at - 1][0] if at > 0 else ""
+        return (ends_its_clause(at) and _zh_verb(verb)
+                and verb not in _ZH_TELLS | _ZH_BEFORE | _ZH_MODALS | _ZH_NEEDS)
+
+    places = [at for at, (token, _) in enumerate(tokens) if token == word]
+    return (any(object_of_a_verb(at) for at in places)
+            and all(object_of_a_verb(at) or _zh_qualifies(tokens, at) for at in places))
+
+
 def _acted_on(word: str, text: str) -> bool:
     """Whether an English role word stands everywhere as what a verb acts on ("check guests in", "register the
     visitors") or what is counted out ("for each customer"): the verb's word, lower-case and no word of the sentence's frame, comes right before it or its
     determiner. Those people are what the tool handles, not who uses it; "for guests", "to customers" serve them."""
     if is_chinese(text):
-        return False
+        return _zh_acted_on(word, text)
     places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
 
     def after_a_verb(place: re.Match[str]) -> bool:
@@ -532,6 +586,8 @@ _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:�
                        # the asker's own group ("我们是一个三人团队"), not a shop that serves others
                        rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
                        rf"|(?:给|供|方便){SPEAKER_ZH}(?:自己)?(?:用|使用)|自己(?:来)?(?:用|使用)|自用|内部(?:用|使用)"
+                       # a thing that helps the asker do a task ("帮我记账"), not one they ask to have made ("帮我做个…")
+                       rf"|(?:帮|帮助|方便){SPEAKER_ZH}(?!做|开发|写|弄|搞|整|建|设计|想|看看|找)[\u4e00-\u9fff]"
                        # the asker and who they name ("我和老婆两个人用", "我跟室友一起用")
                        rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)")
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and

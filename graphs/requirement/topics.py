@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from core.i18n import catalogue
 from core.language import CJK, language_of
 
 
@@ -110,7 +111,9 @@ _COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
 _DEADLINE_PATTERNS = (
     # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
     re.compile(rf"\b(?:by|before|until|till|no later than|due)\s+(?:the\s+)?(?:end of\s+)?(?:(?:next|this)\s+)?"
+               # a named day, in capitals ("Valentine's Day", "Black Friday" is one too): not "the first day"
                rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|easter|thanksgiving|"
+               rf"(?-i:(?:[A-Z][\w']*\s+){{1,3}}Day)|"
                rf"(?:summer|winter|spring|easter|christmas|school|the)\s+(?:holidays?|break|vacation)|"
                rf"(?:the\s+)?(?:new|next|autumn|fall|spring)\s+(?:school\s+)?(?:term|semester|school\s+year)|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
                re.IGNORECASE),
@@ -171,6 +174,8 @@ _CLASSIFIERS_ZH = r"(?:个|名|位|家|条|单|笔|件|台|间|所|户|份|辆|�
 # but for a time of day or a date ("每天8点", "每月15号").
 _COUNTED_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}|"
                rf"\d[\d,.]*\s*[万千百]?\s*[多余]?\s*(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头))[\u4e00-\u9fff])")
+# The kinds of software a request makes, which the words before them qualify ("员工考勤系统").
+_SOFTWARE_ZH = r"系统|小程序|程序|平台|工具|应用|网站|软件|后台|看板|App|APP|app"
 _SCALE_PATTERNS = (
     TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
@@ -189,19 +194,36 @@ _SCALE_PATTERNS = (
     # clinics", "covering 12 classes"; not a span of time ("for 2 weeks").
     re.compile(rf"\b(?:for|across|serving|covering|spanning|used\s+(?:by|in|at))\s+(?:(?:all|each|the|our|my|its|their)\s+)?"
                rf"(?P<said>(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|dozens\s+of|"
-               rf"hundreds\s+of|several)\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s)\b", re.IGNORECASE),
+               # a plural, or a group noun that is one without an s ("for our 40 staff")
+               rf"hundreds\s+of|several)\s+(?!{_TIME_UNITS_EN})(?:[a-z][\w-]*s|staff|people|personnel|children|crew))\b",
+               re.IGNORECASE),
     # The Chinese of it: "覆盖3个仓库", "给5个门店用的", and what the asker has ("我们有三个仓库").
     re.compile(rf"(?:给|供|覆盖|服务|管理|连接|对接|面向|(?:我们|咱们|我|公司|学校)(?:一共|总共|共)?有)\s*"
                rf"(?P<said>{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_ZH}[\u4e00-\u9fff]{{1,4}}?)"
                rf"(?=的|用|使用|[，。；,;.和及与、\s]|$)"),
-    # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"
+    # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"; not the kind of a thing to make ("一个员工考勤系统",
+    # "一套门店管理系统": one system, about staff).
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
-               rf"GB|TB|MB|G\b|T\b)|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+               rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{_SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
     # "每月大约300单", "大概40台设备", "200多名", "50家左右"
     re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
                rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
                rf"{_MANY_ZH}\s*[万千百]?\s*[多余]\s*{_CLASSIFIERS_ZH}|"
                rf"{_COUNTED_ZH}\s*左右"),
+)
+
+# A clause that is only a count of who or what it serves ("…, 2 teachers", "2 dentists, 1 receptionist", "，3个老师"):
+# said as an aside, it is the load, whatever it counts. A word count needs a plural ("two teachers"; "One booking
+# page." names the thing), a Chinese numeral its classifier ("三个老师"; "三级审批" is a rule, not a load).
+_COUNT_ALONE_EN = (rf"(?:\d[\d,]*\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*|(?:two|three|four|five|six|seven|eight|nine|ten|"
+                   rf"twelve|twenty|a few|several)\s+(?!{_TIME_UNITS_EN})[a-z][\w-]*s)")
+_COUNT_ALONE_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余]?\s*{_CLASSIFIERS_ZH}|\d[\d,]*\s*[万千百]?\s*[多余]?\s*"
+                   rf"(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头)))(?:[\u4e00-\u9fff]{{1,6}}|[A-Za-z][\w-]*)")
+_SCALE_PATTERNS += (
+    re.compile(rf"(?:^|(?<=[,;:(，；：（。！？])|(?<=[.!?]\s))\s*(?:(?:just|only|about|around|roughly)\s+|只有|就|共|一共|总共|大概|大约)?"
+               rf"(?P<said>(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH})(?:\s*(?:,|and|&|、|和|大概|大约|差不多|一共|总共|共)\s*(?:{_COUNT_ALONE_EN}|{_COUNT_ALONE_ZH}))*"
+               rf"(?:\s+(?:per|a|an|each|every)\s+[a-z]+)?)"
+               rf"\s*(?=$|[,;.!?)，；。！？）])", re.IGNORECASE | re.MULTILINE),
 )
 
 # A count that picks which records to show, not how many there are ("the last 3 orders", "top 10 products",
@@ -244,7 +266,7 @@ _VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s
                        r"(?:(?:useful|good|nice|simple|handy|better|cool|great|smart)\s+)?"  # praise says nothing it does
                        # a placeholder, or a kind of software that says no more ("need an app for invoices")
                        r"(?:something|anything|thing|stuff|app|application|tool|system|website|site|program|software|"
-                       r"platform)(?:\s+(?:useful|nice|good|cool|handy))?(?:\s+(?:for|about|with|around|on|related to)\s+"
+                       r"platform|dashboard|portal|bot|chatbot)(?:\s+(?:useful|nice|good|cool|handy))?(?:\s+(?:for|about|with|around|on|related to)\s+"
                        r"(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?"
                        # or only a wish that things go better ("to make our work easier", "that saves us time")
                        r"|\s+(?:to|that(?:\s+will)?)\s+(?:make|makes|help|helps|save|saves)\s+(?:(?:our|my|the|your|their)\s+)?"
@@ -263,10 +285,17 @@ def names_no_purpose(text: str) -> bool:
     return bool((_VAGUE_ZH if is_chinese(text) else _VAGUE_EN).match((text or "").strip()))
 
 
+def _said(key: str) -> tuple[str, str]:
+    """A topic's sentence from the catalogue (core/messages/requirement_topics.toml) as (en, zh): the plan is
+    written in its requirement's language, whatever the reader's locale."""
+    texts = catalogue()[f"requirement_topics.{key}"]
+    return texts["en"], texts["zh"]
+
+
 TOPICS: tuple[Topic, ...] = (
     Topic(
         id="q_purpose",
-        label=("Purpose", "用途"),
+        label=_said("q_purpose_label"),
         blocking=True,
         priority=1,  # first among equals: it comes first in the catalogue and the sort is stable
         # Settled unless the requirement names nothing it must do (names_no_purpose), or by an answer;
@@ -274,17 +303,14 @@ TOPICS: tuple[Topic, ...] = (
         keywords=(),
         doc_keywords=(),
         query="",
-        question=("What is it for, and what must it do? Name the one or two things someone does with it.",
-                  "它是用来做什么的？请说出使用者要用它完成的一两件事。"),
-        why=("The requirement names no task it must do: nothing else can be planned before that.",
-             "需求没有说明它要完成什么事，在此之前其他内容都无从规划。"),
-        impact=("Every stage would plan a guess.", "各阶段只能基于猜测来规划。"),
-        fallback=("Stage 1 starts by agreeing with the requester what it must do; the later stages are revised then.",
-                  "第一阶段先与需求提出方确认它要做什么，之后再修订后续阶段。"),
+        question=_said("q_purpose_question"),
+        why=_said("q_purpose_why"),
+        impact=_said("q_purpose_impact"),
+        fallback=_said("q_purpose_fallback"),
     ),
     Topic(
         id="q_target_users",
-        label=("Target users", "目标用户"),
+        label=_said("q_target_users_label"),
         blocking=True,
         priority=1,
         keywords=("customer", "customers", "admin", "admins", "administrator", "administrators", "operator",
@@ -304,19 +330,16 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("target users", "intended for", "designed for", "audience", "persona", "目标用户",
                       "用户群", "面向"),
         query="target users audience persona intended for 目标用户 面向",
-        question=("Who are the target users of this change, and do different roles need different behaviour?",
-                  "这项需求的目标用户是谁？不同角色是否需要不同的行为？"),
-        why=("Scope, permissions and user-facing choices depend on who uses it.",
-             "范围、权限和交互设计都取决于使用者是谁。"),
-        impact=("Stages may be built for the wrong audience and need rework.", "阶段可能面向错误的用户，需要返工。"),
-        fallback=("The primary users are the project's existing users; no new roles are introduced.",
-                  "目标用户为项目现有用户，不引入新角色。"),
-        fallback_new=("The users the requirement names; no other roles are introduced.", "需求中提到的用户，不另设其他角色。"),
+        question=_said("q_target_users_question"),
+        why=_said("q_target_users_why"),
+        impact=_said("q_target_users_impact"),
+        fallback=_said("q_target_users_fallback"),
+        fallback_new=_said("q_target_users_fallback_new"),
         keywords_name_it=True,
     ),
     Topic(
         id="q_success_metric",
-        label=("Success measure", "成功标准"),
+        label=_said("q_success_metric_label"),
         blocking=True,
         priority=1,
         keywords=("success", "metric", "metrics", "kpi", "acceptance", "done when", "measurable", "measure",
@@ -324,16 +347,14 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("acceptance criteria", "success metric", "success metrics", "kpi", "sla", "slo",
                       "验收标准", "成功标准", "指标"),
         query="acceptance criteria success metric kpi sla 验收标准 指标",
-        question=("How will we know it is done — which measurable success criteria or acceptance tests apply?",
-                  "如何判断完成？有哪些可衡量的成功标准或验收测试？"),
-        why=("Each stage needs testable success criteria.", "每个阶段都需要可测试的成功标准。"),
-        impact=("Validation cannot tell a finished stage from an unfinished one.", "无法判断阶段是否真正完成。"),
-        fallback=("Done means the described behaviour works end to end and the existing tests plus new tests pass.",
-                  "完成即所述行为端到端可用，且现有测试与新增测试全部通过。"),
+        question=_said("q_success_metric_question"),
+        why=_said("q_success_metric_why"),
+        impact=_said("q_success_metric_impact"),
+        fallback=_said("q_success_metric_fallback"),
     ),
     Topic(
         id="q_data_store",
-        label=("Data store", "数据存储"),
+        label=_said("q_data_store_label"),
         blocking=True,
         priority=2,
         keywords=(*_DB, "database", "object storage", "S3", "in-memory", "no persistence", "flat file", "Excel",
@@ -341,19 +362,17 @@ TOPICS: tuple[Topic, ...] = (
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
-        question=("Which data store should hold what this feature reads or writes (existing database, new table, "
-                  "files, none)?", "该功能读写的数据存放在哪里（现有数据库、新表、文件，或无需持久化）？"),
-        why=("The data model, migrations and rollback depend on where data lives.",
-             "数据模型、迁移与回滚方式取决于数据存放位置。"),
-        impact=("Storage work may be planned twice or a migration missed.", "可能重复规划存储工作或遗漏数据迁移。"),
-        fallback=("Reuse the project's existing storage; add no new database.", "复用项目现有存储，不引入新的数据库。"),
-        fallback_new=("Pick the simplest store that fits in Stage 1 (e.g. SQLite or files).", "在第一阶段选用最简单可行的存储（如 SQLite 或文件）。"),
+        question=_said("q_data_store_question"),
+        why=_said("q_data_store_why"),
+        impact=_said("q_data_store_impact"),
+        fallback=_said("q_data_store_fallback"),
+        fallback_new=_said("q_data_store_fallback_new"),
         keywords_name_it=True,
         none_is_an_answer=True,
     ),
     Topic(
         id="q_interface",
-        label=("Interface", "交互入口"),
+        label=_said("q_interface_label"),
         blocking=False,
         priority=2,
         keywords=("api", "rest", "graphql", "grpc", "endpoint", "ui", "web", "page", "screen", "cli", "command",
@@ -368,19 +387,18 @@ TOPICS: tuple[Topic, ...] = (
                   "online", "在线", "线上", "网上"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
-        question=("Through which interface is it used — HTTP API, web UI, CLI or a library call?",
-                  "通过什么入口使用——HTTP 接口、网页界面、命令行还是库调用？"),
-        why=("Tasks and tests differ per interface.", "不同入口对应的任务和测试不同。"),
-        impact=("The feature may be exposed where nobody uses it.", "功能可能暴露在无人使用的入口上。"),
-        fallback=("Expose it through the project's existing primary interface.", "通过项目现有的主要入口提供该功能。"),
-        fallback_new=("Offer it through one interface chosen in Stage 1 (a web page unless the users need another).", "先通过第一阶段选定的一个入口提供（无特别需要时用网页）。"),
+        question=_said("q_interface_question"),
+        why=_said("q_interface_why"),
+        impact=_said("q_interface_impact"),
+        fallback=_said("q_interface_fallback"),
+        fallback_new=_said("q_interface_fallback_new"),
         keywords_name_it=True,
-        named_as=("the {}", "{}"),
-        said_of=tuple((word, ("web page", "网页")) for word in ("online", "在线", "线上", "网上")),
+        named_as=_said("q_interface_named_as"),
+        said_of=tuple((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
     ),
     Topic(
         id="q_deadline",
-        label=("Deadline", "时间要求"),
+        label=_said("q_deadline_label"),
         blocking=False,
         priority=3,
         keywords=("deadline", "due", "by end of", "sprint", "week", "weeks", "month", "months", "quarter",
@@ -389,15 +407,14 @@ TOPICS: tuple[Topic, ...] = (
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
         patterns=_DEADLINE_PATTERNS,
         not_in=_RECORD_TIMES,
-        question=("Is there a deadline or release window the stages must fit?", "是否有截止时间或发布窗口需要满足？"),
-        why=("Stage size and order depend on the time available.", "阶段大小与先后取决于可用时间。"),
-        impact=("The plan may be too large for the window.", "计划可能超出可用时间。"),
-        fallback=("No fixed deadline: ship in small stages, each releasable on its own.",
-                  "无固定截止时间：小步交付，每个阶段均可独立发布。"),
+        question=_said("q_deadline_question"),
+        why=_said("q_deadline_why"),
+        impact=_said("q_deadline_impact"),
+        fallback=_said("q_deadline_fallback"),
     ),
     Topic(
         id="q_scale",
-        label=("Scale", "规模与性能"),
+        label=_said("q_scale_label"),
         blocking=False,
         priority=3,
         keywords=("qps", "rps", "tps", "concurrent", "concurrency", "traffic", "load", "throughput", "latency",
@@ -408,16 +425,14 @@ TOPICS: tuple[Topic, ...] = (
         query="performance throughput latency concurrent load qps 并发 吞吐 性能",
         patterns=_SCALE_PATTERNS,
         not_in=_RECORD_COUNTS,
-        question=("What load must it handle (users, requests per second, data volume)?",
-                  "需要承载多大的负载（用户数、每秒请求数、数据量）？"),
-        why=("Decides whether performance work and load tests belong in the plan.", "决定计划中是否需要性能优化与压测。"),
-        impact=("It may fall over under real load, or be over-engineered.", "上线后可能扛不住负载，或过度设计。"),
-        fallback=("Load stays within what the current deployment handles today; no dedicated scaling work.",
-                  "负载与当前部署可承受的水平相当，不做专门的扩容工作。"),
+        question=_said("q_scale_question"),
+        why=_said("q_scale_why"),
+        impact=_said("q_scale_impact"),
+        fallback=_said("q_scale_fallback"),
     ),
     Topic(
         id="q_security",
-        label=("Access control", "权限与安全"),
+        label=_said("q_security_label"),
         blocking=False,
         priority=4,
         keywords=("auth", "authentication", "authorization", "login", "permission", "permissions", "rbac",
@@ -426,12 +441,11 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("authentication", "authorization", "oauth", "rbac", "sso", "鉴权", "认证", "权限"),
         query="authentication authorization permissions security oauth rbac 鉴权 认证 权限 安全",
         patterns=_ACCESS_PATTERNS,
-        question=("Are there authentication, permission or compliance rules it must follow?",
-                  "是否有需要遵守的认证、权限或合规要求？"),
-        why=("Security requirements add tasks and reviews.", "安全要求会增加任务与评审。"),
-        impact=("Data may be exposed to the wrong people.", "数据可能暴露给不该看到的人。"),
-        fallback=("Reuse the existing authentication and permission model unchanged.", "沿用现有认证与权限模型，不做改动。"),
-        fallback_new=("A simple sign-in with each user's data kept apart; reviewed once the codebase is known.", "采用简单登录并按用户隔离数据；确认代码库后再复核。"),
+        question=_said("q_security_question"),
+        why=_said("q_security_why"),
+        impact=_said("q_security_impact"),
+        fallback=_said("q_security_fallback"),
+        fallback_new=_said("q_security_fallback_new"),
     ),
 )
 
