@@ -1034,14 +1034,19 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         made_person = (len(word.word) == 1 and word.word in _PERSON_SUFFIX_ZH and index > 0
                        and CJK.fullmatch(words[index - 1].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
-                or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH):
+                or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH
+                         or _guessed_name_after(words, index)):
             continue
+        guessed = _guessed_name_after(words, index) and words[index + 1].word
         before = text[start - 1:start]
         # "女捕快沈青鸾": after 女 / 男 (a word jieba tags b) a word it tags a verb (捕快) is a noun of a person
         qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
         # "探长陆铭", "站长李强": jieba tags these posts verbs, but their last character says they are people
         post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH
-        if not _person_noun_tag(word, before) and before not in _NOUN_SLOT_ZH and not made_person \
+        # a surname before a word tagged a name is that name's (王 / 大山), a whole word's last character no
+        # surname ("锦衣卫小旗": 卫 ends 锦衣卫)
+        lone_before = before if index == 0 or len(words[index - 1].word) == 1 else ""
+        if not _person_noun_tag(word, lone_before) and before not in _NOUN_SLOT_ZH and not made_person \
                 and not qualified and not post:
             continue
         if made_person:
@@ -1049,10 +1054,24 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
             tied = words[index - 2].word if index > 1 and words[index - 1].word == "之" else ""
             word = jieba.posseg.pair(tied + words[index - 1].word + word.word, "n")
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
-        if name is None or _names_a_place(name) or not _reads_as_name(name):
+        if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
             continue
         found.append((at, word.word, name))
     return found
+
+
+def _guessed_name_after(words: list, index: int) -> bool:
+    """The word after `words[index]` is a name of a rarer surname than the list holds ("锦衣卫小旗仓书奉命追查":
+    仓书): two or three characters jieba tags a name (a book's cast is added so) or only guessed a word, being
+    none of its dictionary, and a verb after them. A word of the language there (传授 of "师父传授剑法") is what
+    the noun does, no name."""
+    import jieba
+
+    if index + 2 >= len(words):
+        return False
+    name, then = words[index + 1], words[index + 2]
+    return (2 <= len(name.word) <= 3 and all(CJK.fullmatch(c) for c in name.word)
+            and (name.flag == "nr" or not jieba.get_FREQ(name.word)) and then.flag.startswith("v"))
 
 
 def _person_noun_tag(word, before: str) -> bool:
