@@ -14,6 +14,40 @@ from graphs.novel import offline  # noqa: F401  (registers the offline composers
 from schemas.novel import ChapterPlan, WorldSetting
 
 
+ANCIENT_PLACES = {"城门", "旧书院", "山道", "渡口", "集市", "后山竹林", "议事厅", "客栈",
+                  "the harbour", "the old library", "the cliff path", "the ferry landing", "the market", "the pine wood",
+                  "the council hall", "the inn"}
+
+
+async def _scene_places(language: str, description: str) -> set[str]:
+    places: set[str] = set()
+    for number in (1, 2, 3, 4):
+        summary = {"chapter_number": number, "chapter_title": f"{number}", "key_events": ["a meeting"]}
+        plan = await OfflineLLM().structured(ChapterPlan, role="novel", system="", prompt="", facts={
+            "language": language, "summary": summary, "characters": {"protagonist": {"name": "X"}},
+            "description": description})
+        places |= {scene.location for scene in plan.scenes}
+    return places
+
+
+@pytest.mark.parametrize("language, description", [
+    ("zh", "2087年的新港市，义体黑客苏晚晴受雇潜入天穹科技的数据中心，偷出一段被删除的记忆芯片"),
+    ("zh", "都市白领林晓在一家互联网公司加班时，发现同事的手机里藏着失踪案的线索"),
+    ("en", "A cyberpunk megacity where a hacker named Juno Park steals a memory implant from an orbital corporation"),
+    ("en", "A detective named Nell Ortiz works the night shift at a Chicago police precinct"),
+])
+async def test_a_modern_or_future_book_meets_in_places_of_its_age_not_at_city_gates_and_inns(language, description):
+    # A cyberpunk book's hacker met her fixer at 城门, 渡口 and 客栈 every chapter.
+    places = await _scene_places(language, description)
+    assert places and not places & ANCIENT_PLACES, places
+
+
+async def test_an_offline_future_worlds_geography_names_places_of_its_age():
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": "赛博朋克的霓虹都市，人人装着义体"})
+    assert not any(place in world.geography for place in ANCIENT_PLACES), world.geography
+
+
 def test_a_characters_rare_name_is_found_in_the_passages_that_name_it(tmp_path):
     # jieba cut "韩岚与仓书道了别" into 仓 / 书道: a search for 仓书 found no passage of his.
     settings = Settings(data_dir=tmp_path / "data", novel_projects_dir=tmp_path / "projects", _env_file=None)

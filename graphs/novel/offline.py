@@ -13,7 +13,7 @@ from typing import Any
 from core.language import clip
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, characters_in_description, chinese_aliases, key_things, lead_named,
-                                       unnamed_lead)
+                                       story_era, unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -42,6 +42,16 @@ UNKNOWN_GENDER = {"zh": "未知", "en": "unknown"}
 EN_SURNAMES = ("Reid", "Hale", "Moray", "Finch", "Carrow", "Lisle", "Drummond", "Vane", "Ashby", "Kerr", "Stroud", "Penrose")
 EN_PLACES = ("the harbour", "the old library", "the cliff path", "the ferry landing", "the market", "the pine wood",
              "the council hall", "the inn")
+# Where scenes happen, by the age the description sets the book in (understanding.story_era): a cyberpunk city's
+# people meet at a data centre, not at a 城门; a book of no age said keeps the timeless places above.
+ERA_PLACES = {
+    "modern": {"zh": ("地铁站", "老小区", "写字楼", "便利店", "医院走廊", "江边步道", "咖啡馆", "天台"),
+               "en": ("the subway platform", "a corner café", "the office", "the hospital corridor", "the riverside path",
+                      "the parking garage", "the rooftop", "the apartment")},
+    "future": {"zh": ("霓虹街区", "数据中心", "地下诊所", "空轨站台", "废弃工厂", "全息广告牌下", "公司大楼顶层", "黑市"),
+               "en": ("the neon market", "the data centre", "a back-alley clinic", "the maglev platform",
+                      "the abandoned fab", "the docking ring", "the corporate tower", "the server vault")},
+}
 EN_TAG = "[offline sample] "
 CHAPTER_WORDS = {"zh": ("启程", "风起", "试探", "暗流", "抉择", "转折", "对峙", "归来"),
                  "en": ("Departure", "The Wind Rises", "Testing", "Undercurrents", "The Choice", "The Turn",
@@ -53,6 +63,13 @@ ROLES = {"zh": ("主角", "反派", "配角"), "en": ("protagonist", "antagonist
 
 def _english(request: OfflineRequest) -> bool:
     return request.fact("language") == "en"
+
+
+def _places(request: OfflineRequest) -> tuple[str, ...]:
+    """The places of the book's age, in its language (the description says the age)."""
+    language = "en" if _english(request) else "zh"
+    era = ERA_PLACES.get(story_era(str(request.fact("description") or "")))
+    return era[language] if era else (EN_PLACES if language == "en" else PLACES)
 
 
 def _seed(request: OfflineRequest) -> str:
@@ -93,7 +110,7 @@ def world(request: OfflineRequest) -> WorldSetting:
         return WorldSetting(
             world_name=f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
-            geography=f"{EN_TAG}a country where {', '.join(EN_PLACES[:3])} and {EN_PLACES[3]} meet",
+            geography=f"{EN_TAG}a country where {', '.join(_places(request)[:3])} and {_places(request)[3]} meet",
             social_system=f"{EN_TAG}an order read from the description: {clip(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
             technology_level=f"{EN_TAG}as the age allows",
@@ -104,7 +121,7 @@ def world(request: OfflineRequest) -> WorldSetting:
     return WorldSetting(
         world_name=f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
-        geography=f"{TAG}{'、'.join(PLACES[:4])}相连的一片土地",
+        geography=f"{TAG}{'、'.join(_places(request)[:4])}相连的一片土地",
         social_system=f"{TAG}由描述推得的社会秩序：{description[:60]}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
         technology_level=f"{TAG}与时代相称",
@@ -359,7 +376,7 @@ def chapter_plan(request: OfflineRequest) -> ChapterPlan:
     scenes = [
         ScenePlan(
             scene_number=n,
-            location=stable_choice(EN_PLACES if language == "en" else PLACES, number, n),
+            location=stable_choice(_places(request), number, n),
             # the protagonist and someone else: never the protagonist twice, which left the one met out
             characters=[cast[0], cast[1 + (number + n) % (len(cast) - 1)]] if len(cast) > 1 else cast[:1],
             purpose=events[(n - 1) % len(events)],
