@@ -60,6 +60,57 @@ def test_a_characters_rare_name_is_found_in_the_passages_that_name_it(tmp_path):
     assert [position for position, _ in BM25Index(passages).search("仓书")] == [0]
 
 
+@pytest.mark.parametrize("language, conflict, tail", [
+    ("en", "[offline sample] in the Land of Bath, the protagonist stands for “the truth” against a forged will "
+           "and the family that profits from it", "against a forged will and the family that profits from it"),
+    ("zh", "【离线示例】主角在明朝嘉靖年间之境中追查漕银失窃案，与南京守备太监周旋，为“清白”与旧秩序对抗", "与旧秩序对抗"),
+])
+async def test_an_offline_chapter_summary_quotes_the_conflict_in_whole_clauses_and_tags_once(language, conflict, tail):
+    # "…in chapter 1: [offline sample] in The Land of Bath, the protagonist stands for" ended mid-clause.
+    from schemas.novel import Outline
+
+    outline = await OfflineLLM().structured(Outline, role="novel", system="", prompt="", facts={
+        "language": language, "chapters": 1, "theme": {"main_conflict": conflict},
+        "characters": {"protagonist": {"name": "Harriet"}}})
+    summary = outline.chapters[0].summary
+    tag = "[offline sample]" if language == "en" else "【离线示例】"
+    assert summary.count(tag) == 1, summary
+    assert summary.rstrip("…").endswith(("Bath", "周旋")), summary  # the last clause that fits, whole
+    assert tail not in summary
+
+
+async def test_an_english_scene_names_what_a_possessive_owns_not_a_dangling_adjective():
+    # "All the while their minds were on the late." of "…forged his late brother's will".
+    from schemas.novel import GeneratedScene
+
+    scene = await OfflineLLM().structured(GeneratedScene, role="novel", system="", prompt="", facts={
+        "language": "en", "chapter_number": 1, "scene": {"scene_number": 1, "characters": ["Harriet Lane"]},
+        "description": "A penniless governess named Harriet Lane discovers that her employer forged his late brother's will"})
+    assert "the late brother's will" in scene.content and "on the late." not in scene.content, scene.content
+
+
+@pytest.mark.parametrize("language, description, name", [
+    ("en", "In Regency-era Bath, a governess named Harriet Lane uncovers a forged will", "The Land of Regency-era Bath"),
+    ("zh", "在一个被诅咒的海边小镇上住着一只会说话的猫", "在一个被诅咒的海边小镇之境"),
+])
+async def test_an_offline_world_is_named_from_whole_words_of_the_description(language, description, name):
+    # "The Land of In Regency-era Bath", "在一个被诅咒的海边小镇上住之境": a word cut or a preposition left in.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": language, "description": description})
+    assert world.world_name == name
+
+
+async def test_a_scene_recalls_a_long_earlier_line_up_to_a_clause_end_not_mid_word():
+    from schemas.novel import GeneratedScene
+
+    memory = "韩岚与仓书来到渡口，仓书心里一直记挂着那本失传的账册和南京守备太监留下的暗号与城外的火光，迟迟不肯上船。"
+    scene = await OfflineLLM().structured(GeneratedScene, role="novel", system="", prompt="", facts={
+        "language": "zh", "chapter_number": 2, "memories": [memory],
+        "scene": {"scene_number": 1, "characters": ["仓书"], "purpose": "追查"}})
+    recalled = next(line for line in scene.content.splitlines() if line.startswith("他们想起"))
+    assert recalled == "他们想起了前事：韩岚与仓书来到渡口……", recalled
+
+
 @pytest.mark.parametrize("description", ["明朝嘉靖年间，锦衣卫小旗仓书奉命追查一桩漕银失窃案", "书生仓书赶考途中遇到狐妖"])
 async def test_a_lead_of_a_rare_surname_named_after_their_post_leads_the_cast(description):
     # 仓 is no common surname: an invented 陆舟 led the book and 仓书 was "记挂着" as a thing beside 漕银.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.language import clip
+from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, characters_in_description, chinese_aliases, key_things, lead_named,
                                        story_era, unnamed_lead)
@@ -77,11 +77,37 @@ def _seed(request: OfflineRequest) -> str:
 
 
 def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
-    """The first clause of a description, for names and titles (in English, its first few words)."""
+    """The first clause of a description, for names and titles, in whole words (in English, its first few
+    words without the function words at either end: "The Land of In Regency-era Bath" read as garbage)."""
     first = re.split(r"[，。,.;；！!？?\n]", (text or "").strip())[0].strip()
     if english:
-        return " ".join(first.split()[:4]) or "the nameless land"
-    return first[:limit] or "无名之地"
+        words = first.split()[:4]
+        while words and is_function_word(words[0]):
+            words.pop(0)
+        while words and is_function_word(words[-1]):
+            words.pop()
+        return " ".join(words) or "the nameless land"
+    return _whole_words(first, limit) or "无名之地"
+
+
+def _whole_words(text: str, limit: int) -> str:
+    """The words of a Chinese clause that fit in `limit` characters, the word the limit falls in left out
+    ("在一个被诅咒的海边小镇上住" was the name of a world)."""
+    if len(text) <= limit:
+        return text
+    import jieba
+
+    kept = ""
+    for word in jieba.lcut(text):
+        if len(kept) + len(word) > limit:
+            break
+        kept += word
+    return kept or text[:limit]
+
+
+def _untagged(text: str) -> str:
+    """Composed text quoted inside another: without its own offline tag, which the outer text already has."""
+    return str(text or "").replace(TAG, "").replace(EN_TAG, "").strip()
 
 
 def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, female: bool | None = None) -> str:
@@ -111,7 +137,7 @@ def world(request: OfflineRequest) -> WorldSetting:
             world_name=f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
             geography=f"{EN_TAG}a country where {', '.join(_places(request)[:3])} and {_places(request)[3]} meet",
-            social_system=f"{EN_TAG}an order read from the description: {clip(description, 80)}",
+            social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
             technology_level=f"{EN_TAG}as the age allows",
             culture_customs=f"{EN_TAG}people here keep their word",
@@ -122,7 +148,7 @@ def world(request: OfflineRequest) -> WorldSetting:
         world_name=f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
         geography=f"{TAG}{'、'.join(_places(request)[:4])}相连的一片土地",
-        social_system=f"{TAG}由描述推得的社会秩序：{description[:60]}",
+        social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
         technology_level=f"{TAG}与时代相称",
         culture_customs=f"{TAG}当地人重诺守约",
@@ -316,7 +342,7 @@ def _chapter_word(number: int, hero: str, *, english: bool) -> str:
 
 
 def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
-    conflict = theme.get("main_conflict", "") if theme else ""
+    conflict = _untagged(theme.get("main_conflict", "") if theme else "")
     # The protagonist meets someone else each chapter, never themself.
     met = cast[1 + number % (len(cast) - 1)] if len(cast) > 1 else None
     title = _chapter_word(number, cast[0] if cast else "", english=english)
@@ -326,7 +352,8 @@ def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, eng
         return ChapterSummary(
             chapter_number=number,
             chapter_title=f"Chapter {number}: {title}",
-            summary=f"{EN_TAG}{hero} and {other} carry the main plot forward in chapter {number}: {clip(conflict, 80)}",
+            summary=f"{EN_TAG}{hero} and {other} carry the main plot forward in chapter {number}: "
+                    f"{whole_clauses(conflict, 80)}",
             key_events=[f"{hero} meets {other}", f"{hero} makes choice number {number}"],
             timeline_anchor=f"Day {number}",
             dependencies=[],
@@ -336,7 +363,7 @@ def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, eng
     return ChapterSummary(
         chapter_number=number,
         chapter_title=f"第{number}章 {title}",
-        summary=f"{TAG}{hero}与{other}在第{number}章推进主线：{conflict[:40]}",
+        summary=f"{TAG}{hero}与{other}在第{number}章推进主线：{whole_clauses(conflict, 40)}",
         key_events=[f"{hero}遇到{other}", f"{hero}做出第{number}个选择"],
         timeline_anchor=f"第{number}天",
         dependencies=[],
@@ -399,10 +426,13 @@ _HEADING = re.compile(r"^\s*" + _TAGGED + r"(?:第\d+章第\d+场。|Chapter \d+
 
 def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:
     """An earlier event as a scene recalls it: what happened (its first line, without the offline tag and
-    scene heading), in whole words, and a trail-off where the memory was cut."""
+    scene heading), in whole clauses, and a trail-off where the memory was cut."""
     text = _HEADING.sub("", str(memory), count=1).strip().splitlines()[0].strip() if str(memory).strip() else ""
-    told = clip(text, limit)
-    return told + trailing if told != text else told.rstrip(".。!?！？") + stop
+    told = whole_clauses(text, limit)
+    # a whole sentence kept ends as one; only a clause cut off from the rest of its sentence trails off
+    if told != text and not told.endswith(tuple(".。!?！？")):
+        return told + trailing
+    return told.rstrip(".。!?！？") + stop
 
 
 def _join_en(items: list[str]) -> str:

@@ -1257,6 +1257,10 @@ def _verb_like(word: str) -> bool:
     return folded in _STATE_WORDS_EN or (len(folded) > 4 and folded.endswith(("ing", "ed")))
 
 
+def _possessive(word: str) -> bool:
+    return word.endswith(("'s", "s'", "’s", "s’"))
+
+
 def _head_noun_phrase(words: list[str], following: str) -> list[str]:
     """The words of a noun phrase up to its head noun, with no POS tagger: the phrase runs until a function word,
     a name (a capital after lower-case words: "a station orbiting Ceres") or a verb. A word with a verb's ending
@@ -1265,10 +1269,14 @@ def _head_noun_phrase(words: list[str], following: str) -> list[str]:
     after a noun, with more of the sentence after it, is a verb ("the sea keeps its secrets", not "the old docks.")."""
     kept: list[str] = []
     for word in words:
-        if is_function_word(word) or word.lower() in _PHRASE_ENDS_EN or (kept and word[0].isupper()
-                                                                         and not kept[-1][0].isupper()):
+        # after a possessive its noun comes, whatever word it is ("his late brother's will")
+        owned = bool(kept) and _possessive(kept[-1])
+        if not owned and (is_function_word(word) or word.lower() in _PHRASE_ENDS_EN
+                          or (kept and word[0].isupper() and not kept[-1][0].isupper())):
             break
         kept.append(word)
+    if kept and _possessive(kept[-1]):
+        return []  # the owner without what is owned ("the late brother's") is no thing; "the late" still less
     while len(kept) > 1 and not kept[-1][0].isupper() and _verb_like(kept[-1]):
         kept.pop()
     after = words[len(kept)] if len(kept) < len(words) else following
