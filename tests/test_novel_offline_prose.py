@@ -111,6 +111,26 @@ async def test_a_scene_recalls_a_long_earlier_line_up_to_a_clause_end_not_mid_wo
     assert recalled == "他们想起了前事：韩岚与仓书来到渡口……", recalled
 
 
+async def test_a_passage_the_chat_finds_is_never_a_bare_scene_heading(tmp_path):
+    # "第三章讲了什么" cited 〔第 3 章第 1 场〕「【离线示例】第3章第1场。」, a heading that says nothing.
+    import uuid
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from core.tools.novel import NovelConfig
+    from graphs.base import FlowContext
+    from graphs.novel.library import ProjectFiles
+    from graphs.novel.workflow import build_graph, workflow_input
+
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description="2087年的新港市，黑客苏晚晴潜入数据中心", initial_chapters=1)
+    graph = build_graph().compile(checkpointer=InMemorySaver())
+    await graph.ainvoke(workflow_input("book", to_chapter=1), {"configurable": {"thread_id": uuid.uuid4().hex}},
+                        context=FlowContext(llm=OfflineLLM(), tools={"novel": config}))
+    found = [p.text for p in await files.search_passages("第1章第1场讲了什么", [], 10)]
+    assert found and not [text for text in found if text.endswith("第1章第1场。")], found
+
+
 @pytest.mark.parametrize("description", ["明朝嘉靖年间，锦衣卫小旗仓书奉命追查一桩漕银失窃案", "书生仓书赶考途中遇到狐妖"])
 async def test_a_lead_of_a_rare_surname_named_after_their_post_leads_the_cast(description):
     # 仓 is no common surname: an invented 陆舟 led the book and 仓书 was "记挂着" as a thing beside 漕银.

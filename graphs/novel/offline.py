@@ -424,6 +424,12 @@ _TAGGED = r"(?:" + re.escape(TAG) + "|" + re.escape(EN_TAG.strip()) + r")?\s*"
 _HEADING = re.compile(r"^\s*" + _TAGGED + r"(?:第\d+章第\d+场。|Chapter \d+, scene \d+\.|第\d+章「[^」]*」[:：]|Chapter \d+, “[^”]*”: )?\s*" + _TAGGED)
 
 
+def is_scene_heading(line: str) -> bool:
+    """The line is a scene's heading and nothing else ("【离线示例】第3章第1场。"): quoted as what a chapter
+    says, it says nothing."""
+    return bool(line.strip()) and not _HEADING.sub("", line, count=1).strip(" 。.")
+
+
 def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:
     """An earlier event as a scene recalls it: what happened (its first line, without the offline tag and
     scene heading), in whole clauses, and a trail-off where the memory was cut."""
