@@ -66,6 +66,24 @@ def clip(text: str, limit: int, mark: str = "") -> str:
 
 
 
+# Where a clause or a sentence ends: a Chinese or English mark (a full stop only before a space or the end, so
+# "Mr. Darcy" and "3.5" stay whole) and the closing quotes after it.
+_CLAUSE_END = re.compile(r"(?:[。！？!?；;，,：:、]|(?<!Mr)(?<!Mrs)(?<!Ms)(?<!Dr)(?<!St)\.(?=\s|$))[”’」』\"')）]*")
+
+
+def whole_clauses(text: str, limit: int) -> str:
+    """`text` shortened to about `limit` characters at the end of a sentence or a clause, never inside one
+    (a summary stopping at "…the protagonist stands for" or "心里记挂着" reads as garbage). The first clause
+    stays whole even when it is longer, a long clause reading better than a cut one; the comma or colon that
+    ended the last clause kept is dropped, a sentence's own stop stays."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _CLAUSE_END.finditer(text)]
+    end = max((e for e in ends if e <= limit), default=ends[0] if ends else len(text))
+    return text[:end].rstrip().rstrip("，、；：,;:").rstrip()
+
+
 _SENTENCE_STOP = re.compile(r"[.!?。！？]+$")
 _FIRST_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import jieba
 from rank_bm25 import BM25Okapi
@@ -17,6 +17,27 @@ jieba.setLogLevel(logging.WARNING)
 
 _WORD = re.compile(r"[\w\u4e00-\u9fff]+", re.UNICODE)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+# How often jieba's dictionary is told a kept word occurs: as often as a common given name, so that the word
+# outweighs the single characters it would be cut into in any context ("仓书奉命" not 仓 / 书奉命).
+_KEPT_WORD_FREQ = 2000
+_kept: set[str] = set()
+
+
+def keep_whole(words: Iterable[str], tag: str = "nr") -> None:
+    """Make jieba cut each of `words` as one word (a book's character names: 仓书 was cut 仓 / 书, so a search
+    for him ranked every passage with a 书, and no passage held the word "仓书"). jieba's dictionary is the
+    process's: a name added for one book stays for others, where it only matters if they write it too. A word
+    the dictionary already has (小雨) keeps its frequency and tag."""
+    new = [w for w in dict.fromkeys(words) if w and w not in _kept and _HAN.search(w)]
+    if not new:
+        return
+    jieba.dt.check_initialized()
+    for word in new:
+        _kept.add(word)
+        if not jieba.dt.FREQ.get(word):
+            jieba.add_word(word, freq=_KEPT_WORD_FREQ, tag=tag)
 
 
 def tokenize(text: str) -> list[str]:

@@ -19,7 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from core.i18n import catalogue, join_clauses, join_items, language_name, t
-from core.language import language_of
+from core.language import language_of, whole_clauses
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
 from graphs.hooks import NodeContext, node, stage
@@ -501,9 +501,11 @@ _SENTENCE_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
 
 
 def _first_sentence(text: str, limit: int = 80) -> str:
-    """The opening sentence of a sheet's text, cut at `limit` characters: a line, not the whole biography."""
+    """The opening sentence of a sheet's text, cut at the last clause end within `limit`: a line, not the
+    whole biography."""
     first = _SENTENCE_STOP.split(text.strip(), maxsplit=1)[0].strip().rstrip("。.")
-    return first if len(first) <= limit else first[:limit].rstrip() + "…"
+    told = whole_clauses(first, limit)  # a first clause longer than the limit stays whole, and nothing trails
+    return told if told == first else told + "…"
 
 
 def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) -> str:

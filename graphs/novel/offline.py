@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.language import clip
+from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, characters_in_description, chinese_aliases, key_things, lead_named,
-                                       unnamed_lead)
+                                       story_era, unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -42,6 +42,16 @@ UNKNOWN_GENDER = {"zh": "未知", "en": "unknown"}
 EN_SURNAMES = ("Reid", "Hale", "Moray", "Finch", "Carrow", "Lisle", "Drummond", "Vane", "Ashby", "Kerr", "Stroud", "Penrose")
 EN_PLACES = ("the harbour", "the old library", "the cliff path", "the ferry landing", "the market", "the pine wood",
              "the council hall", "the inn")
+# Where scenes happen, by the age the description sets the book in (understanding.story_era): a cyberpunk city's
+# people meet at a data centre, not at a 城门; a book of no age said keeps the timeless places above.
+ERA_PLACES = {
+    "modern": {"zh": ("地铁站", "老小区", "写字楼", "便利店", "医院走廊", "江边步道", "咖啡馆", "天台"),
+               "en": ("the subway platform", "a corner café", "the office", "the hospital corridor", "the riverside path",
+                      "the parking garage", "the rooftop", "the apartment")},
+    "future": {"zh": ("霓虹街区", "数据中心", "地下诊所", "空轨站台", "废弃工厂", "全息广告牌下", "公司大楼顶层", "黑市"),
+               "en": ("the neon market", "the data centre", "a back-alley clinic", "the maglev platform",
+                      "the abandoned fab", "the docking ring", "the corporate tower", "the server vault")},
+}
 EN_TAG = "[offline sample] "
 CHAPTER_WORDS = {"zh": ("启程", "风起", "试探", "暗流", "抉择", "转折", "对峙", "归来"),
                  "en": ("Departure", "The Wind Rises", "Testing", "Undercurrents", "The Choice", "The Turn",
@@ -55,16 +65,49 @@ def _english(request: OfflineRequest) -> bool:
     return request.fact("language") == "en"
 
 
+def _places(request: OfflineRequest) -> tuple[str, ...]:
+    """The places of the book's age, in its language (the description says the age)."""
+    language = "en" if _english(request) else "zh"
+    era = ERA_PLACES.get(story_era(str(request.fact("description") or "")))
+    return era[language] if era else (EN_PLACES if language == "en" else PLACES)
+
+
 def _seed(request: OfflineRequest) -> str:
     return str(request.fact("seed") or request.fact("description") or request.prompt[:80])
 
 
 def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
-    """The first clause of a description, for names and titles (in English, its first few words)."""
+    """The first clause of a description, for names and titles, in whole words (in English, its first few
+    words without the function words at either end: "The Land of In Regency-era Bath" read as garbage)."""
     first = re.split(r"[，。,.;；！!？?\n]", (text or "").strip())[0].strip()
     if english:
-        return " ".join(first.split()[:4]) or "the nameless land"
-    return first[:limit] or "无名之地"
+        words = first.split()[:4]
+        while words and is_function_word(words[0]):
+            words.pop(0)
+        while words and is_function_word(words[-1]):
+            words.pop()
+        return " ".join(words) or "the nameless land"
+    return _whole_words(first, limit) or "无名之地"
+
+
+def _whole_words(text: str, limit: int) -> str:
+    """The words of a Chinese clause that fit in `limit` characters, the word the limit falls in left out
+    ("在一个被诅咒的海边小镇上住" was the name of a world)."""
+    if len(text) <= limit:
+        return text
+    import jieba
+
+    kept = ""
+    for word in jieba.lcut(text):
+        if len(kept) + len(word) > limit:
+            break
+        kept += word
+    return kept or text[:limit]
+
+
+def _untagged(text: str) -> str:
+    """Composed text quoted inside another: without its own offline tag, which the outer text already has."""
+    return str(text or "").replace(TAG, "").replace(EN_TAG, "").strip()
 
 
 def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, female: bool | None = None) -> str:
@@ -93,8 +136,8 @@ def world(request: OfflineRequest) -> WorldSetting:
         return WorldSetting(
             world_name=f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
-            geography=f"{EN_TAG}a country where {', '.join(EN_PLACES[:3])} and {EN_PLACES[3]} meet",
-            social_system=f"{EN_TAG}an order read from the description: {clip(description, 80)}",
+            geography=f"{EN_TAG}a country where {', '.join(_places(request)[:3])} and {_places(request)[3]} meet",
+            social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
             technology_level=f"{EN_TAG}as the age allows",
             culture_customs=f"{EN_TAG}people here keep their word",
@@ -104,8 +147,8 @@ def world(request: OfflineRequest) -> WorldSetting:
     return WorldSetting(
         world_name=f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
-        geography=f"{TAG}{'、'.join(PLACES[:4])}相连的一片土地",
-        social_system=f"{TAG}由描述推得的社会秩序：{description[:60]}",
+        geography=f"{TAG}{'、'.join(_places(request)[:4])}相连的一片土地",
+        social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
         technology_level=f"{TAG}与时代相称",
         culture_customs=f"{TAG}当地人重诺守约",
@@ -299,7 +342,7 @@ def _chapter_word(number: int, hero: str, *, english: bool) -> str:
 
 
 def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
-    conflict = theme.get("main_conflict", "") if theme else ""
+    conflict = _untagged(theme.get("main_conflict", "") if theme else "")
     # The protagonist meets someone else each chapter, never themself.
     met = cast[1 + number % (len(cast) - 1)] if len(cast) > 1 else None
     title = _chapter_word(number, cast[0] if cast else "", english=english)
@@ -309,7 +352,8 @@ def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, eng
         return ChapterSummary(
             chapter_number=number,
             chapter_title=f"Chapter {number}: {title}",
-            summary=f"{EN_TAG}{hero} and {other} carry the main plot forward in chapter {number}: {clip(conflict, 80)}",
+            summary=f"{EN_TAG}{hero} and {other} carry the main plot forward in chapter {number}: "
+                    f"{whole_clauses(conflict, 80)}",
             key_events=[f"{hero} meets {other}", f"{hero} makes choice number {number}"],
             timeline_anchor=f"Day {number}",
             dependencies=[],
@@ -319,7 +363,7 @@ def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, eng
     return ChapterSummary(
         chapter_number=number,
         chapter_title=f"第{number}章 {title}",
-        summary=f"{TAG}{hero}与{other}在第{number}章推进主线：{conflict[:40]}",
+        summary=f"{TAG}{hero}与{other}在第{number}章推进主线：{whole_clauses(conflict, 40)}",
         key_events=[f"{hero}遇到{other}", f"{hero}做出第{number}个选择"],
         timeline_anchor=f"第{number}天",
         dependencies=[],
@@ -359,7 +403,7 @@ def chapter_plan(request: OfflineRequest) -> ChapterPlan:
     scenes = [
         ScenePlan(
             scene_number=n,
-            location=stable_choice(EN_PLACES if language == "en" else PLACES, number, n),
+            location=stable_choice(_places(request), number, n),
             # the protagonist and someone else: never the protagonist twice, which left the one met out
             characters=[cast[0], cast[1 + (number + n) % (len(cast) - 1)]] if len(cast) > 1 else cast[:1],
             purpose=events[(n - 1) % len(events)],
@@ -380,12 +424,21 @@ _TAGGED = r"(?:" + re.escape(TAG) + "|" + re.escape(EN_TAG.strip()) + r")?\s*"
 _HEADING = re.compile(r"^\s*" + _TAGGED + r"(?:第\d+章第\d+场。|Chapter \d+, scene \d+\.|第\d+章「[^」]*」[:：]|Chapter \d+, “[^”]*”: )?\s*" + _TAGGED)
 
 
+def is_scene_heading(line: str) -> bool:
+    """The line is a scene's heading and nothing else ("【离线示例】第3章第1场。"): quoted as what a chapter
+    says, it says nothing."""
+    return bool(line.strip()) and not _HEADING.sub("", line, count=1).strip(" 。.")
+
+
 def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:
     """An earlier event as a scene recalls it: what happened (its first line, without the offline tag and
-    scene heading), in whole words, and a trail-off where the memory was cut."""
+    scene heading), in whole clauses, and a trail-off where the memory was cut."""
     text = _HEADING.sub("", str(memory), count=1).strip().splitlines()[0].strip() if str(memory).strip() else ""
-    told = clip(text, limit)
-    return told + trailing if told != text else told.rstrip(".。!?！？") + stop
+    told = whole_clauses(text, limit)
+    # a whole sentence kept ends as one; only a clause cut off from the rest of its sentence trails off
+    if told != text and not told.endswith(tuple(".。!?！？")):
+        return told + trailing
+    return told.rstrip(".。!?！？") + stop
 
 
 def _join_en(items: list[str]) -> str:

@@ -1034,14 +1034,19 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         made_person = (len(word.word) == 1 and word.word in _PERSON_SUFFIX_ZH and index > 0
                        and CJK.fullmatch(words[index - 1].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
-                or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH):
+                or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH
+                         or _guessed_name_after(words, index)):
             continue
+        guessed = _guessed_name_after(words, index) and words[index + 1].word
         before = text[start - 1:start]
         # "女捕快沈青鸾": after 女 / 男 (a word jieba tags b) a word it tags a verb (捕快) is a noun of a person
         qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
         # "探长陆铭", "站长李强": jieba tags these posts verbs, but their last character says they are people
         post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH
-        if not _person_noun_tag(word, before) and before not in _NOUN_SLOT_ZH and not made_person \
+        # a surname before a word tagged a name is that name's (王 / 大山), a whole word's last character no
+        # surname ("锦衣卫小旗": 卫 ends 锦衣卫)
+        lone_before = before if index == 0 or len(words[index - 1].word) == 1 else ""
+        if not _person_noun_tag(word, lone_before) and before not in _NOUN_SLOT_ZH and not made_person \
                 and not qualified and not post:
             continue
         if made_person:
@@ -1049,10 +1054,24 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
             tied = words[index - 2].word if index > 1 and words[index - 1].word == "之" else ""
             word = jieba.posseg.pair(tied + words[index - 1].word + word.word, "n")
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
-        if name is None or _names_a_place(name) or not _reads_as_name(name):
+        if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
             continue
         found.append((at, word.word, name))
     return found
+
+
+def _guessed_name_after(words: list, index: int) -> bool:
+    """The word after `words[index]` is a name of a rarer surname than the list holds ("锦衣卫小旗仓书奉命追查":
+    仓书): two or three characters jieba tags a name (a book's cast is added so) or only guessed a word, being
+    none of its dictionary, and a verb after them. A word of the language there (传授 of "师父传授剑法") is what
+    the noun does, no name."""
+    import jieba
+
+    if index + 2 >= len(words):
+        return False
+    name, then = words[index + 1], words[index + 2]
+    return (2 <= len(name.word) <= 3 and all(CJK.fullmatch(c) for c in name.word)
+            and (name.flag == "nr" or not jieba.get_FREQ(name.word)) and then.flag.startswith("v"))
 
 
 def _person_noun_tag(word, before: str) -> bool:
@@ -1238,6 +1257,10 @@ def _verb_like(word: str) -> bool:
     return folded in _STATE_WORDS_EN or (len(folded) > 4 and folded.endswith(("ing", "ed")))
 
 
+def _possessive(word: str) -> bool:
+    return word.endswith(("'s", "s'", "’s", "s’"))
+
+
 def _head_noun_phrase(words: list[str], following: str) -> list[str]:
     """The words of a noun phrase up to its head noun, with no POS tagger: the phrase runs until a function word,
     a name (a capital after lower-case words: "a station orbiting Ceres") or a verb. A word with a verb's ending
@@ -1246,10 +1269,14 @@ def _head_noun_phrase(words: list[str], following: str) -> list[str]:
     after a noun, with more of the sentence after it, is a verb ("the sea keeps its secrets", not "the old docks.")."""
     kept: list[str] = []
     for word in words:
-        if is_function_word(word) or word.lower() in _PHRASE_ENDS_EN or (kept and word[0].isupper()
-                                                                         and not kept[-1][0].isupper()):
+        # after a possessive its noun comes, whatever word it is ("his late brother's will")
+        owned = bool(kept) and _possessive(kept[-1])
+        if not owned and (is_function_word(word) or word.lower() in _PHRASE_ENDS_EN
+                          or (kept and word[0].isupper() and not kept[-1][0].isupper())):
             break
         kept.append(word)
+    if kept and _possessive(kept[-1]):
+        return []  # the owner without what is owned ("the late brother's") is no thing; "the late" still less
     while len(kept) > 1 and not kept[-1][0].isupper() and _verb_like(kept[-1]):
         kept.pop()
     after = words[len(kept)] if len(kept) < len(words) else following
@@ -1291,3 +1318,36 @@ def key_things(description: str, limit: int = 4) -> list[str]:
                 continue
             found.append(f"{_THING_OPENERS[match.group(1).lower()]} {' '.join(words)}")
     return list(dict.fromkeys(found))[:limit]
+
+
+# Words by which a description sets its story in an age, each age's own: a cyberpunk city has no 城门 or 客栈,
+# a Ming-dynasty one no 写字楼. The offline composers draw places and props from the age read here.
+_ERA_CUES = {
+    "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
+                         r"|\bAI\b|(?i:\b(?:cyberpunk|future|futuristic|starships?|spaceships?|space station|androids?|robots?"
+                         r"|implants?|cyborgs?|holograms?|colony ship|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
+    "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
+                         r"|律师|记者|程序员|外卖|快递|民国|上海滩"
+                         r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
+                         r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
+    "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
+                          r"|[秦汉唐宋元明清隋晋]朝|[唐宋元明清]代|年间|嘉靖|万历|康熙|乾隆|贞观|开元"
+                          r"|(?i:\b(?:medieval|regency|victorian|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
+                          r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
+}
+# A year said as one ("2087年", "in 1920", "the 1990s"), not a count ("2000名士兵", "3000 soldiers").
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)")
+
+
+def story_era(description: str) -> str | None:
+    """The age a book's description sets it in: "ancient" (dynasties, 江湖, a Regency ballroom), "modern" or
+    "future" (cyberpunk, starships); a year it names decides first (2087 is the future, 1920 no antiquity).
+    None when it says nothing of an age."""
+    year = _YEAR.search(description)
+    if year:
+        value = int(year.group(1) or year.group(2))
+        return "future" if value >= 2050 else "modern" if value >= 1900 else "ancient"
+    # the age most of its cues tell; on a tie the later one (a future city keeps its 医院, a galactic "empire" its name)
+    cues = {era: len(set(cue.findall(description))) for era, cue in _ERA_CUES.items()}
+    best = max(("future", "modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
+    return best if cues[best] else None

@@ -180,7 +180,9 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
         plan = await _compose(
             ctx, files, ChapterPlan,
             prompt=prompts.chapter_plan(summary.model_dump(), characters_config, memory),
-            facts={"summary": summary.model_dump(), "characters": characters_config, "memory": memory},
+            # the description says the book's age, which its scenes' places keep
+            facts={"summary": summary.model_dump(), "characters": characters_config, "memory": memory,
+                   "description": files.settings().world_description},
         )
         files.save_plan(plan)
         ctx.log(t("novel.plan_written", chapter=number, scenes=len(plan.scenes)))

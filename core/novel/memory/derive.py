@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from core.language import language_of
+from core.language import language_of, whole_clauses
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -188,5 +188,5 @@ def _character_snapshot(
 def _first_sentence_with(text: str, name: str) -> str:
     for sentence in sentences(text.replace("\n", "")):
         if name in sentence:
-            return sentence[:120]
+            return whole_clauses(sentence, 120)
     return ""

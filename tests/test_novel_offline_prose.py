@@ -1,0 +1,141 @@
+"""What a reader sees of an offline book: its age kept in its places, its people's names whole, no cut clauses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.llm.offline import OfflineLLM
+from core.novel.project import NovelProject
+from core.retrieval.bm25 import BM25Index
+from core.settings import Settings
+from graphs.novel import offline  # noqa: F401  (registers the offline composers)
+from schemas.novel import ChapterPlan, WorldSetting
+
+
+ANCIENT_PLACES = {"城门", "旧书院", "山道", "渡口", "集市", "后山竹林", "议事厅", "客栈",
+                  "the harbour", "the old library", "the cliff path", "the ferry landing", "the market", "the pine wood",
+                  "the council hall", "the inn"}
+
+
+async def _scene_places(language: str, description: str) -> set[str]:
+    places: set[str] = set()
+    for number in (1, 2, 3, 4):
+        summary = {"chapter_number": number, "chapter_title": f"{number}", "key_events": ["a meeting"]}
+        plan = await OfflineLLM().structured(ChapterPlan, role="novel", system="", prompt="", facts={
+            "language": language, "summary": summary, "characters": {"protagonist": {"name": "X"}},
+            "description": description})
+        places |= {scene.location for scene in plan.scenes}
+    return places
+
+
+@pytest.mark.parametrize("language, description", [
+    ("zh", "2087年的新港市，义体黑客苏晚晴受雇潜入天穹科技的数据中心，偷出一段被删除的记忆芯片"),
+    ("zh", "都市白领林晓在一家互联网公司加班时，发现同事的手机里藏着失踪案的线索"),
+    ("en", "A cyberpunk megacity where a hacker named Juno Park steals a memory implant from an orbital corporation"),
+    ("en", "A detective named Nell Ortiz works the night shift at a Chicago police precinct"),
+])
+async def test_a_modern_or_future_book_meets_in_places_of_its_age_not_at_city_gates_and_inns(language, description):
+    # A cyberpunk book's hacker met her fixer at 城门, 渡口 and 客栈 every chapter.
+    places = await _scene_places(language, description)
+    assert places and not places & ANCIENT_PLACES, places
+
+
+async def test_an_offline_future_worlds_geography_names_places_of_its_age():
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": "赛博朋克的霓虹都市，人人装着义体"})
+    assert not any(place in world.geography for place in ANCIENT_PLACES), world.geography
+
+
+def test_a_characters_rare_name_is_found_in_the_passages_that_name_it(tmp_path):
+    # jieba cut "韩岚与仓书道了别" into 仓 / 书道: a search for 仓书 found no passage of his.
+    settings = Settings(data_dir=tmp_path / "data", novel_projects_dir=tmp_path / "projects", _env_file=None)
+    root = settings.projects_dir / "book"
+    root.mkdir(parents=True)
+    person = {"role": "主角", "gender": "男", "appearance": "-", "personality": "-", "background": "-", "motivation": "-"}
+    (root / "characters.json").write_text(json.dumps({"protagonist": {"name": "仓书", **person}}, ensure_ascii=False))
+    NovelProject.at("book", settings).load_characters()  # the chat and the workflow read the cast so
+    passages = ["韩岚与仓书道了别。", "旧书院里满是书。", "韩岚独自上了山道。"]
+    assert [position for position, _ in BM25Index(passages).search("仓书")] == [0]
+
+
+@pytest.mark.parametrize("language, conflict, tail", [
+    ("en", "[offline sample] in the Land of Bath, the protagonist stands for “the truth” against a forged will "
+           "and the family that profits from it", "against a forged will and the family that profits from it"),
+    ("zh", "【离线示例】主角在明朝嘉靖年间之境中追查漕银失窃案，与南京守备太监周旋，为“清白”与旧秩序对抗", "与旧秩序对抗"),
+])
+async def test_an_offline_chapter_summary_quotes_the_conflict_in_whole_clauses_and_tags_once(language, conflict, tail):
+    # "…in chapter 1: [offline sample] in The Land of Bath, the protagonist stands for" ended mid-clause.
+    from schemas.novel import Outline
+
+    outline = await OfflineLLM().structured(Outline, role="novel", system="", prompt="", facts={
+        "language": language, "chapters": 1, "theme": {"main_conflict": conflict},
+        "characters": {"protagonist": {"name": "Harriet"}}})
+    summary = outline.chapters[0].summary
+    tag = "[offline sample]" if language == "en" else "【离线示例】"
+    assert summary.count(tag) == 1, summary
+    assert summary.rstrip("…").endswith(("Bath", "周旋")), summary  # the last clause that fits, whole
+    assert tail not in summary
+
+
+async def test_an_english_scene_names_what_a_possessive_owns_not_a_dangling_adjective():
+    # "All the while their minds were on the late." of "…forged his late brother's will".
+    from schemas.novel import GeneratedScene
+
+    scene = await OfflineLLM().structured(GeneratedScene, role="novel", system="", prompt="", facts={
+        "language": "en", "chapter_number": 1, "scene": {"scene_number": 1, "characters": ["Harriet Lane"]},
+        "description": "A penniless governess named Harriet Lane discovers that her employer forged his late brother's will"})
+    assert "the late brother's will" in scene.content and "on the late." not in scene.content, scene.content
+
+
+@pytest.mark.parametrize("language, description, name", [
+    ("en", "In Regency-era Bath, a governess named Harriet Lane uncovers a forged will", "The Land of Regency-era Bath"),
+    ("zh", "在一个被诅咒的海边小镇上住着一只会说话的猫", "在一个被诅咒的海边小镇之境"),
+])
+async def test_an_offline_world_is_named_from_whole_words_of_the_description(language, description, name):
+    # "The Land of In Regency-era Bath", "在一个被诅咒的海边小镇上住之境": a word cut or a preposition left in.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": language, "description": description})
+    assert world.world_name == name
+
+
+async def test_a_scene_recalls_a_long_earlier_line_up_to_a_clause_end_not_mid_word():
+    from schemas.novel import GeneratedScene
+
+    memory = "韩岚与仓书来到渡口，仓书心里一直记挂着那本失传的账册和南京守备太监留下的暗号与城外的火光，迟迟不肯上船。"
+    scene = await OfflineLLM().structured(GeneratedScene, role="novel", system="", prompt="", facts={
+        "language": "zh", "chapter_number": 2, "memories": [memory],
+        "scene": {"scene_number": 1, "characters": ["仓书"], "purpose": "追查"}})
+    recalled = next(line for line in scene.content.splitlines() if line.startswith("他们想起"))
+    assert recalled == "他们想起了前事：韩岚与仓书来到渡口……", recalled
+
+
+async def test_a_passage_the_chat_finds_is_never_a_bare_scene_heading(tmp_path):
+    # "第三章讲了什么" cited 〔第 3 章第 1 场〕「【离线示例】第3章第1场。」, a heading that says nothing.
+    import uuid
+
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from core.tools.novel import NovelConfig
+    from graphs.base import FlowContext
+    from graphs.novel.library import ProjectFiles
+    from graphs.novel.workflow import build_graph, workflow_input
+
+    config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
+    files = ProjectFiles.create(config, "book", world_description="2087年的新港市，黑客苏晚晴潜入数据中心", initial_chapters=1)
+    graph = build_graph().compile(checkpointer=InMemorySaver())
+    await graph.ainvoke(workflow_input("book", to_chapter=1), {"configurable": {"thread_id": uuid.uuid4().hex}},
+                        context=FlowContext(llm=OfflineLLM(), tools={"novel": config}))
+    found = [p.text for p in await files.search_passages("第1章第1场讲了什么", [], 10)]
+    assert found and not [text for text in found if text.endswith("第1章第1场。")], found
+
+
+@pytest.mark.parametrize("description", ["明朝嘉靖年间，锦衣卫小旗仓书奉命追查一桩漕银失窃案", "书生仓书赶考途中遇到狐妖"])
+async def test_a_lead_of_a_rare_surname_named_after_their_post_leads_the_cast(description):
+    # 仓 is no common surname: an invented 陆舟 led the book and 仓书 was "记挂着" as a thing beside 漕银.
+    from schemas.novel import CharactersConfig
+
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": "zh", "seed": "book", "description": description})
+    assert cast.protagonist.name == "仓书", cast.protagonist
