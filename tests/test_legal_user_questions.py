@@ -1003,3 +1003,41 @@ async def test_an_english_childs_game_top_up_cites_the_limited_capacity_of_a_min
 async def test_an_english_refused_seven_day_return_is_answered_not_sent_back_for_chinese(knowledge):
     run = await GraphRunner(knowledge).ask("An online shop refuses my 7-day no-reason return for unworn shoes")
     assert _cited(run)[:1] == [("消费者权益保护法", "25")], _cited(run)
+
+
+async def test_a_delivery_rider_hurt_on_a_delivery_is_answered_with_the_work_injury_article_first(knowledge):
+    run = await GraphRunner(knowledge).ask("我是外卖骑手，送餐途中摔伤了，平台说我不是员工不管，我该怎么办？")
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国社会保险法", "36"), _verified(run)
+    # The platform's denial leaves the rule for one hurt while working for another (1192), never a carriage contract.
+    cited = {(c["law"], c["article"]) for c in _verified(run)}
+    assert ("中华人民共和国民法典", "1192") in cited and ("中华人民共和国民法典", "802") not in cited
+
+
+async def test_a_factory_worker_hurt_by_a_machine_is_answered_as_a_work_injury(knowledge):
+    run = await GraphRunner(knowledge).ask("我上班时候在工厂被机器轧伤了手")
+    assert "中华人民共和国社会保险法" == _verified(run)[0]["law"], _verified(run)
+
+
+async def test_unpaid_wages_and_a_punch_from_the_boss_are_answered_as_labour_and_personal_injury(knowledge):
+    run = await GraphRunner(knowledge).ask("公司欠我两个月工资没发，我去要钱时老板还打了我一拳")
+    assert {e["category"] for e in run.of("agent-selected")} >= {"labor_law", "tort_law"}
+    cited = {(c["law"], c["article"]) for c in _verified(run)}
+    assert ("中华人民共和国劳动合同法", "38") in cited and ("中华人民共和国民法典", "1179") in cited
+
+
+async def test_a_neighbours_leak_that_spoiled_the_ceiling_cites_the_general_fault_rule(knowledge):
+    run = await GraphRunner(knowledge).ask("邻居家水管漏水把我家天花板泡坏了，找谁赔")
+    assert ("中华人民共和国民法典", "1165") in {(c["law"], c["article"]) for c in _verified(run)[:2]}, _verified(run)
+
+
+async def test_a_stolen_car_that_hit_someone_leads_with_the_thiefs_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("我的车被偷了，小偷开着撞伤了人，我要赔钱吗")
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国民法典", "1215"), _verified(run)
+
+
+async def test_a_car_driven_off_without_leave_leads_with_the_drivers_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("同事没经我同意开我的车出去，追尾了别人，我要赔吗")
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国民法典", "1212"), _verified(run)
