@@ -6,6 +6,7 @@ guesses, a model that always answers one intent stands in (FixedIntentLLM).
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -1041,3 +1042,28 @@ async def test_a_car_driven_off_without_leave_leads_with_the_drivers_liability(k
     run = await GraphRunner(knowledge).ask("同事没经我同意开我的车出去，追尾了别人，我要赔吗")
     first = _verified(run)[0]
     assert (first["law"], first["article"]) == ("中华人民共和国民法典", "1212"), _verified(run)
+
+
+def _demand_letter(request: str, **given: str) -> str:
+    template = TEMPLATES["lawyer_letter"]
+    return template.render({**extract_fields(template, request, date(2026, 11, 27)), **given})
+
+
+def test_a_demand_letter_reads_from_the_claimant_to_the_debtor_throughout():
+    letter = _demand_letter("帮我写一份催告函，王强2024年3月借我5万元，说好年底还，至今未还，要求他十日内还清", client="李明")
+    body = letter.split("## 事实")[1]
+    assert "致：王强" in letter and "李明（以下简称“本人”）" in letter
+    assert "贵方2024年3月向本人借5万元" in body and "请贵方十日内还清" in body, letter
+    assert not {"我", "他", "委托人"} & set(re.findall(r"我|他|委托人", body)), letter
+
+
+def test_a_law_firms_demand_letter_names_its_client_where_the_story_says_me():
+    letter = _demand_letter("帮我写一份律师函，某某科技有限公司拖欠我货款3万元，我委托了北京某某律师事务所，"
+                            "要求对方在收到函后七日内付清", client="李明")
+    assert "北京某某律师事务所受李明的委托" in letter
+    assert "贵方拖欠李明货款3万元" in letter and "请贵方在收到函后七日内付清" in letter, letter
+    assert "我" not in letter.split("## 事实")[1], letter
+
+
+def test_asking_for_a_reminder_letter_to_the_landlord_starts_drafting_one():
+    assert settle_intent("document_draft", "请替我给房东发个催告函，他扣了我3000元押金不退，要求他三天内退还") == "document_draft"

@@ -31,7 +31,7 @@ EXAMPLES_PATH = Path(__file__).with_name("data") / "intent_examples.jsonl"
 INTENT_RULES: dict[str, list[tuple[str, float]]] = {
     "document_draft": [
         (r"(帮我|帮忙|给我|麻烦|替我)?(起草|草拟|(拟|写|出|生成|弄|做|准备)一?[份个张封篇])", 0.9),
-        (r"起诉状|仲裁申请书?|律师函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
+        (r"起诉状|仲裁申请书?|律师函|催告函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
         (r"模板|范本", 0.4),
         # English requests ("draft a loan agreement", "can you write me an IOU").
         (r"\b(draft|write|prepare|draw up)\b.{0,30}\b(agreement|contract|lease|letter|iou|note|receipt|complaint|notice|will|application)s?\b", 1.6),
@@ -221,7 +221,7 @@ _ASKS_FOR_CASES = "|".join([INTENT_RULES["case_search"][0][0], INTENT_RULES["cas
 # Asking for a document without a measure word ("帮我写起诉状吧", "生成劳动仲裁申请书", "给对方发个律师函",
 # "我需要一份劳动合同"): a verb of writing or wanting before the document's name. Not one already written or
 # received ("我写的借条有效吗", "他给我发了律师函"): 了 / 过 / 的 after the verb is a question about it.
-_DOCUMENTS = r"起诉状|答辩状|上诉状|仲裁申请书?|律师函|催款函|警告函|协议书?|委托书|申请书|借条|欠条|收条|合同"
+_DOCUMENTS = r"起诉状|答辩状|上诉状|仲裁申请书?|律师函|催告函|催款函|警告函|协议书?|委托书|申请书|借条|欠条|收条|合同"
 _ASKS_FOR_DRAFT = (rf"(?:写|起草|草拟|拟|生成|准备)(?![了过的])[^了过的，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})"
                    rf"|(?:发|要|需要|来)[一1]?[份个张封篇][^，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})")
 # Asking for a look at terms in the other order ("条款帮我看看", "帮我检查一下这个保密协议").
