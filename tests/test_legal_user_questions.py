@@ -7,6 +7,7 @@ guesses, a model that always answers one intent stands in (FixedIntentLLM).
 from __future__ import annotations
 
 import re
+import time
 from datetime import date
 
 import pytest
@@ -1067,3 +1068,25 @@ def test_a_law_firms_demand_letter_names_its_client_where_the_story_says_me():
 
 def test_asking_for_a_reminder_letter_to_the_landlord_starts_drafting_one():
     assert settle_intent("document_draft", "请替我给房东发个催告函，他扣了我3000元押金不退，要求他三天内退还") == "document_draft"
+
+
+async def test_a_landlord_raising_the_rent_mid_lease_is_answered_with_his_duty_for_the_term(knowledge):
+    run = await GraphRunner(knowledge).ask("房东突然要涨房租，不涨就让我搬走，合同还有半年")
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国民法典", "708"), _verified(run)
+
+
+async def test_an_english_hit_and_run_cites_the_hit_and_run_article(knowledge):
+    run = await GraphRunner(knowledge).ask("Hit by a car while crossing the street, the driver ran away")
+    assert ("中华人民共和国民法典", "1216") in {(c["law"], c["article"]) for c in _verified(run)}, _verified(run)
+
+
+def test_a_two_thousand_character_story_is_read_by_the_glossary_in_a_moment():
+    started = time.perf_counter()
+    expand(OVERTIME_STORY)
+    # Lookaheads tried at every character took 7-9 s here; the answer's time limit is 30 s for all of it.
+    assert time.perf_counter() - started < 3
+
+
+def test_a_deposit_named_on_the_second_line_of_a_question_reaches_the_glossary():
+    assert "押金" in expand("我去年毕业了。\n现在租的房子到期，房东不退押金，说墙脏了").terms
