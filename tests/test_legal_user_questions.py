@@ -1090,3 +1090,22 @@ def test_a_two_thousand_character_story_is_read_by_the_glossary_in_a_moment():
 
 def test_a_deposit_named_on_the_second_line_of_a_question_reaches_the_glossary():
     assert "押金" in expand("我去年毕业了。\n现在租的房子到期，房东不退押金，说墙脏了").terms
+
+
+async def test_wages_not_paid_at_a_restaurant_job_cite_the_right_to_quit_for_unpaid_pay(knowledge):
+    run = await GraphRunner(knowledge).ask("在饭店打工，老板三个月没发工资")
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国劳动合同法", "38"), _verified(run)
+
+
+async def test_a_gym_whose_owner_ran_off_with_the_prepaid_card_is_no_labour_question(knowledge):
+    run = await GraphRunner(knowledge).ask("健身房倒闭了，卡里还有5000元没用完，老板跑路了")
+    assert "labor_law" not in {e["category"] for e in run.of("agent-selected")}
+    assert "中华人民共和国劳动合同法" not in {c["law"] for c in _verified(run)}
+
+
+async def test_a_brother_keeping_the_parents_house_is_answered_from_the_inheritance_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("我哥一直霸占爸妈留下的房子，不让我们分")
+    assert _answer(run)["category"] == "marriage_family"
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国民法典", "1151"), _verified(run)
