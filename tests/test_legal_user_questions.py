@@ -1109,3 +1109,10 @@ async def test_a_brother_keeping_the_parents_house_is_answered_from_the_inherita
     assert _answer(run)["category"] == "marriage_family"
     first = _verified(run)[0]
     assert (first["law"], first["article"]) == ("中华人民共和国民法典", "1151"), _verified(run)
+
+
+async def test_fields_whose_searches_found_the_same_articles_are_answered_once(knowledge):
+    run = await GraphRunner(knowledge).ask("I'm a delivery rider and I got hurt while delivering food. "
+                                           "The platform says I'm not their employee. What can I do?")
+    assert len(run.of("agent-selected")) > 1  # several fields were searched
+    assert run.answer.count("《中华人民共和国社会保险法》第36条：“") == 1, run.answer
