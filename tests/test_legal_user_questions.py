@@ -1116,3 +1116,14 @@ async def test_fields_whose_searches_found_the_same_articles_are_answered_once(k
                                            "The platform says I'm not their employee. What can I do?")
     assert len(run.of("agent-selected")) > 1  # several fields were searched
     assert run.answer.count("《中华人民共和国社会保险法》第36条：“") == 1, run.answer
+
+
+async def test_a_cyclist_tripped_by_a_stone_on_the_road_is_answered_with_the_road_obstacle_article(knowledge):
+    run = await GraphRunner(knowledge).ask("骑共享单车被石头绊倒摔伤，路政要负责吗")
+    first = _verified(run)[0]
+    assert (first["law"], first["article"]) == ("中华人民共和国民法典", "1256"), _verified(run)
+
+
+async def test_a_wall_cracked_by_the_renovation_upstairs_cites_the_general_fault_rule(knowledge):
+    run = await GraphRunner(knowledge).ask("楼上邻居装修把我家墙震裂了")
+    assert ("中华人民共和国民法典", "1165") in {(c["law"], c["article"]) for c in _verified(run)[:2]}, _verified(run)
