@@ -31,7 +31,7 @@ EXAMPLES_PATH = Path(__file__).with_name("data") / "intent_examples.jsonl"
 INTENT_RULES: dict[str, list[tuple[str, float]]] = {
     "document_draft": [
         (r"(帮我|帮忙|给我|麻烦|替我)?(起草|草拟|(拟|写|出|生成|弄|做|准备)一?[份个张封篇])", 0.9),
-        (r"起诉状|仲裁申请书?|律师函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
+        (r"起诉状|仲裁申请书?|律师函|催告函|借款合同|借款协议|劳动合同模板|催款函|警告函|协议书|委托书|申请书|借条", 0.7),
         (r"模板|范本", 0.4),
         # English requests ("draft a loan agreement", "can you write me an IOU").
         (r"\b(draft|write|prepare|draw up)\b.{0,30}\b(agreement|contract|lease|letter|iou|note|receipt|complaint|notice|will|application)s?\b", 1.6),
@@ -63,20 +63,31 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
     ],
 }
 
+# Hurt oneself while at work: the place or the errand, then the injury a few characters on.
+_HURT_AT_WORK = (r"(?:上班|工作(?:时|中|期间)|干活|加班|送餐|送外卖|送货|送快递|派件|配送|跑单|接单|出差|工地|工厂|车间|厂里"
+                 r"|骑手|外卖员|外卖小哥|快递员|快递小哥|配送员)[^。？?！!]{0,16}(?:受伤|摔伤|摔倒|摔断|摔了|骨折|负伤|伤到"
+                 r"|被[^，,。；我]{0,6}(?:撞|砸|轧|压|夹|烫|割|咬))")
+
 CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     # Ties go to the earlier, more specific field.
     "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运|原创|知识产权|软件著作|照片|作品|独家授权|许可使用", 1.0)],
     "company_law": [(r"股东|股权|公司章程|分红|合伙|注册公司|法定代表人|董事|出资|解散|僵局|对赌", 1.0)],
-    "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨", 1.0)],
+    "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨"
+                         r"|(?:爸妈|父母|爸爸|妈妈|父亲|母亲|爷爷|奶奶|外公|外婆|老人)(?:生前)?留下", 1.0)],
     "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
     # A spouse's wages are the couple's property (离婚时她的工资买的股票), no labour question: 工资 beside a marriage's
     # words is not the labour field's, though 老板, 辞退 and the rest still are.
-    "labor_law": [(r"^(?!.*(?:离婚|夫妻|婚后|婚前|老公|老婆|丈夫|妻子|前夫|前妻)).*?工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0)],
+    "labor_law": [(r"^(?!.*(?:离婚|夫妻|婚后|婚前|老公|老婆|丈夫|妻子|前夫|前妻)).*?工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|^(?!.*(?:健身房|美容院|培训机构|商家|卖家|店家|网店|会员卡|预付卡|充值|卡里)).*?老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0),
+                  # Hurt while working (送餐途中摔伤, 在工厂被机器轧伤了手) is a work injury without the word 工伤.
+                  (_HURT_AT_WORK, 1.0)],
     "criminal_law": [(r"刑法|诈骗|骗了|盗窃|小偷|偷了|偷走|被偷|偷东西|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
     # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's.
     "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警|执法"
                             r"|吊销|强拆", 1.0)],
-    "tort_law": [(r"撞|受伤|摔伤|摔断|摔倒|滑倒|跌倒|绊倒|骨折|烫伤|溺水|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0)],
+    "tort_law": [(r"撞|受伤|摔伤|摔断|摔倒|滑倒|跌倒|绊倒|骨折|烫伤|溺水|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0),
+                 # A blow (老板还打了我一拳) is a personal injury beside whatever else the story is about (unpaid
+                 # wages); spoiled things (漏水泡坏了天花板, 刮花了车) a property loss. Not a phone call (打了我电话).
+                 (r"殴打|打伤|打了(?:我|他|她)(?!.{0,4}电话)|被[^，,。；我]{0,6}打(?:了|伤|成|得|断)|一拳|耳光|揍|泡坏|弄坏|损坏|刮花|划坏|毁坏", 1.0)],
     "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金|(?:逾期|迟延|延迟|违约).{0,8}罚款", 1.0),
                      # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law).
                      (r"^(?!.*(?:邻居|隔壁|楼上|楼下|对门)).*?装修", 1.0)],
@@ -94,12 +105,14 @@ _ENGLISH_FIELDS: dict[str, str] = {
                        r"|merchants?|gym|membership|prepaid card",
     "labor_law": r"wages?|salary|salaries|overtime|fired|dismiss(?:ed|al)|laid off|lay-?offs?|employers?|employees?"
                  r"|boss|labou?r (?:contract|arbitration|law)|social insurance|probation|severance|resign\w*"
-                 r"|quit my job|work(?:place)? injury|maternity leave|non-compete",
+                 r"|quit my job|work(?:place)? injury|maternity leave|non-compete|delivery rider|on the job"
+                 r"|(?:injured|hurt) (?:while|when) (?:working|delivering)",
     "criminal_law": r"crim(?:e|es|inal)|police|theft|stole|stolen|fraud|scam\w*|assault\w*|drunk driving|DUI|jail"
                     r"|prison|arrest\w*|self-defen[cs]e",
     "administrative_law": r"fined|traffic (?:police|fine|ticket)|government|demolition|expropriat\w*|administrative"
                           r"|licen[cs]e (?:was )?revoked",
     "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
+                r"|beat me|beaten|punched|slapped|damaged my|ruined my"
                 r"|privacy|personal (?:data|information)|fell on",
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
     "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
@@ -209,7 +222,7 @@ _ASKS_FOR_CASES = "|".join([INTENT_RULES["case_search"][0][0], INTENT_RULES["cas
 # Asking for a document without a measure word ("帮我写起诉状吧", "生成劳动仲裁申请书", "给对方发个律师函",
 # "我需要一份劳动合同"): a verb of writing or wanting before the document's name. Not one already written or
 # received ("我写的借条有效吗", "他给我发了律师函"): 了 / 过 / 的 after the verb is a question about it.
-_DOCUMENTS = r"起诉状|答辩状|上诉状|仲裁申请书?|律师函|催款函|警告函|协议书?|委托书|申请书|借条|欠条|收条|合同"
+_DOCUMENTS = r"起诉状|答辩状|上诉状|仲裁申请书?|律师函|催告函|催款函|警告函|协议书?|委托书|申请书|借条|欠条|收条|合同"
 _ASKS_FOR_DRAFT = (rf"(?:写|起草|草拟|拟|生成|准备)(?![了过的])[^了过的，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})"
                    rf"|(?:发|要|需要|来)[一1]?[份个张封篇][^，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})")
 # Asking for a look at terms in the other order ("条款帮我看看", "帮我检查一下这个保密协议").

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -36,6 +37,9 @@ class Template:
     body: str
     # Words of another kind of document that shares a keyword (融资租赁合同, 汽车租赁合同 are no home's lease).
     excludes: tuple[str, ...] = ()
+    # Who speaks in the document: the given values → the values in that voice, plus the body's own keys
+    # (a letter's opening and signature). The user tells the story as 我 and the other side as 他.
+    voice: Callable[[dict[str, str]], dict[str, str]] | None = None
 
     @property
     def required(self) -> list[str]:
@@ -63,14 +67,40 @@ class Template:
         for field in self.fields:
             if field.only_if_given and not given[field.key]:
                 body = "\n".join(line for line in body.split("\n") if "{" + field.key + "}" not in line)
-        filled = {key: value or PLACEHOLDER for key, value in given.items()}
+        spoken = self.voice(given) if self.voice else {}
+        filled = {key: given[key] and spoken.get(key, given[key]) or PLACEHOLDER for key in given}
         names = {f"{key}_name": re.split(r"[，,]", value, maxsplit=1)[0].strip() or PLACEHOLDER
                  for key, value in filled.items()}
-        rendered = body.format(**filled, **names).strip()
+        rendered = body.format(**{**spoken, **filled, **names}).strip()
         return re.sub(r"\n{3,}", "\n\n", rendered) + "\n"
 
 
 F = TemplateField
+
+# The other side as the user names it in the story: he, she, they, the other party (not 其他, 他人).
+_OTHER_SIDE = r"(?<![其吉])(?:对方|他们|她们|他|她)(?!人)"
+_FIRST_PERSON = r"我们|我方|我"
+
+
+def _letter_voice(values: dict[str, str]) -> dict[str, str]:
+    """A demand letter reads from the claimant to the debtor throughout: the story's 我 is the claimant (本人 in
+    the claimant's own letter, the client's name in a law firm's), its 他 / 对方 and the debtor's name are 贵方,
+    and each demand is put to 贵方. Told as the user tells it, the letter mixed 我 with 委托人 and 他 with 贵方."""
+    firm, client, recipient = (values.get(key, "") for key in ("law_firm", "client", "recipient"))
+    claimant = (client or PLACEHOLDER) if firm else "本人"
+    debtor = re.escape(recipient) if recipient and recipient != PLACEHOLDER else _OTHER_SIDE
+
+    def spoken(text: str) -> str:
+        text = re.sub(r"借了?我(?=[\d一二三四五六七八九十两百千万])", "向我借", text)  # 他借我5万元: he borrowed it
+        text = re.sub(rf"{debtor}|{_OTHER_SIDE}", "贵方", text)
+        return re.sub(_FIRST_PERSON, claimant, text)
+
+    demands = re.sub(rf"^(?:请|要求)?(?:贵方|{_OTHER_SIDE})?\s*", "", spoken(values.get("demands", "")))
+    opening = (f"{firm}受{client or PLACEHOLDER}的委托，就以下事项致函贵方：" if firm
+               else f"{client or PLACEHOLDER}（以下简称“本人”）就以下事项致函贵方：")
+    return {"facts": spoken(values.get("facts", "")), "demands": demands and "请贵方" + demands,
+            "heading": "律师函" if firm else "催告函", "opening": opening,
+            "claimant": "委托人" if firm else "本人", "sender": firm or client or PLACEHOLDER}
 
 TEMPLATES: dict[str, Template] = {t.id: t for t in (
     Template(
@@ -144,13 +174,14 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
         id="lawyer_letter", title="律师函", keywords=("律师函", "警告函", "催告函", "催款函", "lawyer's letter", "lawyer letter", "demand letter",
                                                              "cease and desist"),
         fields=(F("recipient"), F("client"), F("facts"),
-                F("demands"), F("law_firm", False),
+                F("demands"), F("law_firm", False, only_if_given=True),
                 F("date", False)),
-        body="""# 律师函
+        voice=_letter_voice,
+        body="""# {heading}
 
 致：{recipient}
 
-{law_firm}受{client}的委托，就以下事项致函贵方：
+{opening}
 
 ## 事实
 
@@ -160,9 +191,9 @@ TEMPLATES: dict[str, Template] = {t.id: t for t in (
 
 {demands}
 
-如贵方逾期未履行，委托人将依法采取包括诉讼在内的措施维护其合法权益，由此产生的一切后果由贵方承担。
+如贵方逾期未履行，{claimant}将依法采取包括诉讼在内的措施维护合法权益，由此产生的一切后果由贵方承担。
 
-{law_firm}
+{sender}
 
 {date}
 """),
@@ -466,16 +497,21 @@ FIELD_PATTERNS: dict[str, list[str]] = {
              rf"(?i:employee|hire|hiring)\s*[:：]?\s*(?:(?i:is)\s+)?{_EN_NAME}"],
     "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))",
                   # A letter demanding a debt goes to the one who owes it ("王五欠我2万元", "Wang Wu owes me").
-                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|[\u4e00-\u9fff]{2,3}?)(?:一直|还|至今)?拖?欠了?我(?!们)",
+                  # Or borrowed it, a date between ("王强2024年3月借我5万元").
+                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|[\u4e00-\u9fff]{2,3}?)(?:\d{4}\s*年)?(?:\d{1,2}\s*月)?"
+                  r"(?:\d{1,2}\s*[日号])?(?:份)?(?:一直|还|至今)?(?:拖?欠了?我(?!们)|(?:向我|跟我|找我)借|借了?我(?=[\d一二三四五六七八九十两百千万]))",
                   rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b"],
     "client": [r"委托人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
+    # The firm the letter comes from ("我委托了北京某某律师事务所"): a letter by the claimant else.
+    "law_firm": [r"(?:委托了?|请了?|找了?)\s*([\u4e00-\u9fff（）()]{2,20}?律师事务所)",
+                 r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,20}?律师事务所)"],
     "claims": [r"(?:请求|要求)\s*[:：]?\s*([^。\n]{4,120})"],
     # What happened, labelled, or told in the request itself ("王强2023年借我3万元至今未还，要求归还"): the
     # clause that says what the other side did, up to the demand that follows it.
     "facts": [r"(?:事实与理由|事实和理由|事实|经过)\s*[:：]\s*([^\n]{4,300}?)(?=[，,。；;]?\s*(?:诉讼请求|请求|要求)|\n|$)",
-              r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|打伤|撞|辞退|开除|违约|拒绝|损坏)"
+              r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|不退|扣了|扣留|打伤|撞|辞退|开除|违约|拒绝|损坏)"
               r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$)"],
-    "demands": [r"要求(?:对方|他们|其)?\s*[:：]?\s*([^。\n]{4,120})"],
+    "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120})"],
 }
 
 
@@ -523,6 +559,8 @@ _USER_IS: dict[str, str] = {
     "lender": r"我(?:把钱)?借给|(?:借|欠)了?我(?!们)|(?:向|跟|找)我借|(?<![A-Za-z])I\s+(?:lent|loaned)\b|\b(?:borrowed|owes?)\b.{0,40}\bfrom\s+me\b",
     "borrower": r"我(?:向|跟|找)[\u4e00-\u9fff]{2,4}?借|(?<![A-Za-z])I\s+borrowed\b",
     "creditor": r"欠了?我(?!们)|\bowes?\s+me\b",
+    # A demand letter's sender is the one the money is owed to.
+    "client": r"欠了?我(?!们)|借了?我(?=[\d一二三四五六七八九十两百千万])|(?:向|跟|找)我借|\bowes?\s+me\b",
     "debtor": r"我欠|(?<![A-Za-z])I\s+owe\b",
     "payee": r"我收到|(?<![A-Za-z])I\s+received\b",
     "payer": r"我(?:交|付)给|(?<![A-Za-z])I\s+paid\b",

@@ -117,7 +117,8 @@ def focus_for(question: str, domain: str | None) -> str:
 
     if not domain:
         return question
-    pieces = [p for p in re.split(r"[，,。；;！!？?\n]|而且|另外|还有", question) if p.strip()]
+    # An English sentence ends at a full stop too ("I got hurt delivering food. The platform says ...").
+    pieces = [p for p in re.split(r"[，,。；;！!？?\n]|(?<=[A-Za-z])\.(?=\s)|而且|另外|还有", question) if p.strip()]
     mine = [p for p in pieces if domain in category_scores(p)]
     return "，".join(mine) if mine and len(mine) < len(pieces) else question
 

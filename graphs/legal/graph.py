@@ -314,11 +314,17 @@ async def orchestrate(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         records.append(step(trace_id, "fallback", "general", status="ok" if status == "done" else "failed",
                             output=t("legal.fallback_used"), duration_ms=_ms(started)))
         ctx.log(t("legal.fallback_used"), level="warning")
-    elif len(succeeded) == 1:
-        body = succeeded[0]["text"]
     else:
-        intro = t("legal.merged_intro", parts=join_items(domain_label(r["domain"]) for r in succeeded))
-        body = intro + "\n\n" + "\n\n".join(f"### {domain_label(r['domain'])}\n\n{r['text']}" for r in succeeded)
+        # Fields whose searches found the same articles give one section under both names: an English question
+        # that cannot be cut by field came back three times, word for word, under three headings.
+        sections: dict[str, list[str]] = {}
+        for r in succeeded:
+            sections.setdefault(r["text"], []).append(domain_label(r["domain"]))
+        if len(sections) == 1:
+            body = succeeded[0]["text"]
+        else:
+            intro = t("legal.merged_intro", parts=join_items(domain_label(r["domain"]) for r in succeeded))
+            body = intro + "\n\n" + "\n\n".join(f"### {join_items(labels)}\n\n{text}" for text, labels in sections.items())
     notes = [skipped_note(r["skipped"]) for r in results if r["skipped"]]
     if unavailable and succeeded:
         notes.append("\n".join(f"> {sentence}" for sentence in unavailable))
