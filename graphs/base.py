@@ -11,9 +11,18 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
+from core.language import clip
 from core.llm.base import LLM
 from core.processes import nothing_running
 from core.settings import Settings
+from schemas.events import TITLE_MAX_CHARS
+
+def first_line_title(text: str) -> str:
+    """A thread's name in the list: the message's first line as written ("…why did they part?" keeps its "?"); a line
+    longer than a title may be is cut between words with "…" showing the cut. Empty for an empty message."""
+    lines = text.strip().splitlines()
+    return clip(lines[0], TITLE_MAX_CHARS, "…") if lines else ""
+
 
 # (stream id, events written on it) → returns once the runtime has stored that many of them.
 Flush = Callable[[str, int], Awaitable[None]]
@@ -87,7 +96,7 @@ class FlowDefinition:
     initial_input: Callable[[str, Mapping[str, Any]], dict[str, Any]]
     # Decide how a message continues an existing thread; default: a fresh run with the message.
     continue_thread: Callable[[ThreadView, str, Mapping[str, Any], LLM], Awaitable[Continuation]] | None = None
-    thread_title: Callable[[str], str] = lambda text: text.strip().splitlines()[0][:60]
+    thread_title: Callable[[str], str] = first_line_title
     # The catalogue key of the title `thread_title` gives a message with nothing to name the thread by (an
     # emoji alone): the thread's next message that has a subject names it instead.
     untitled_key: str | None = None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.i18n import LOCALES, catalogue, domain_messages, set_locale
+from core.i18n import LOCALES, catalogue, domain_messages, set_locale, t
 from tests.support.server import ROOT
 
 STATIC = ROOT / "static"
@@ -80,3 +80,12 @@ def test_the_served_page_carries_the_sentences_of_the_locale_and_cannot_be_close
     assert "</" not in embedded  # a sentence holding "</script>" could not end the element early
     assert json.loads(embedded) == domain_messages("canvas", "en")
     assert "<code>ng users add NAME</code>" in page
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_step_named_in_the_view_button_label_reads_as_a_name_not_mid_sentence_words(locale):
+    # A step's name is an imperative with its own capital ("Analyse the topic"): set in a sentence, it is quoted as a
+    # name, as the sentence of a failed step quotes it (runtime.step_failed), not run on ("…artifact of Analyse the topic").
+    step = t("nodes.analyze_topic", locale=locale)
+    label = t("canvas.view_artifact_of", locale=locale, name=step)
+    assert (f"「{step}」" if locale == "zh" else f"'{step}'") in label, label

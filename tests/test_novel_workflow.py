@@ -333,6 +333,27 @@ async def test_a_rerun_of_create_project_after_a_crash_says_it_reuses_the_projec
     assert logs == [t("novel.project_reused", project="lighthouse")]
 
 
+async def test_a_step_already_written_says_in_english_that_it_is_kept_whatever_its_name(tmp_path):
+    from core.i18n import current_locale, set_locale
+    from graphs.novel.library import ProjectFiles
+    from graphs.novel.workflow import characters, theme_conflict, workflow_input, world
+
+    config = novel_config(tmp_path)
+    ProjectFiles.create(config, "lighthouse", world_description="A lighthouse keeper on a lonely island")
+    state = workflow_input("lighthouse")
+    for step in (world, theme_conflict, characters):
+        await step_events(step, state, config)
+    was = current_locale()
+    set_locale("en")
+    try:
+        kept = [d["message"] for step in (theme_conflict, characters)
+                for n, d in await step_events(step, state, config) if n == "tool:log"]
+    finally:
+        set_locale(was)
+    assert [m for m in kept if "Theme and conflict" in m] and [m for m in kept if "Characters" in m], kept
+    assert not [m for m in kept if " exists " in m], "no verb that agrees with one name and not the other"
+
+
 async def test_scene_progress_counts_scenes_written_and_ends_at_the_chapters_total(tmp_path, monkeypatch):
     from datetime import datetime
 

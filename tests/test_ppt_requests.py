@@ -319,10 +319,26 @@ def test_a_title_keeps_the_punctuation_that_belongs_to_its_subject(request_text,
 
 @pytest.mark.parametrize(("request_text", "title", "audience"), [
     ("给幼儿园小朋友讲为什么天空是蓝色的，5分钟", "为什么天空是蓝色", "幼儿园小朋友"),
-    ("A 5 minute science talk for kids: why is the sky blue?", "why is the sky blue", "kids"),
+    ("A 5 minute science talk for kids: why is the sky blue?", "why is the sky blue?", "kids"),
 ])
 def test_a_kids_talk_on_a_why_question_is_titled_by_the_question_not_by_its_asking_words(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("Why do leaves change colour in autumn?", "Why do leaves change colour in autumn?"),
+    ("为什么天空是蓝色的？", "为什么天空是蓝色的？"), ("给三年级学生讲讲彩虹是怎么形成的？", "彩虹是怎么形成的？"),
+])
+def test_a_subject_asked_with_a_question_mark_titles_the_deck_and_thread_as_the_question(request_text, title):
+    assert (short_title(request_text), FLOW.thread_title(request_text)) == (title, capitalised(title))
+
+
+async def test_a_deck_titled_by_a_question_says_its_subject_without_the_question_mark_after_the_cover():
+    deck = await _offline_deck("为什么天空是蓝色的？")
+    after_cover = [text for s in deck.slides if s.index > 1 for text in [s.title, *visible_items(s), s.notes]]
+    assert deck.slides[0].title == "为什么天空是蓝色的？"
+    assert [text for text in after_cover if "天空是蓝色的原因" in text]
+    assert not [text for text in after_cover if re.search(r"蓝色的？[^\n]", text)]
 
 
 @pytest.mark.parametrize(("request_text", "title"), [

@@ -28,7 +28,7 @@ from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.base import ResumeWith, StartFresh, ThreadView
 from graphs.requirement import FLOW, USE_DEFAULTS, normalize_reply, parse_reply
-from schemas.events import EVENT_MODELS, InterruptRequest
+from schemas.events import EVENT_MODELS, TITLE_MAX_CHARS, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
     Question,
@@ -302,7 +302,7 @@ def test_a_thread_begun_with_a_message_naming_nothing_is_not_titled_by_it(messag
 def test_a_long_requirement_titles_its_thread_cut_between_words_with_an_ellipsis():
     title = FLOW.thread_title("Build an internal tool so that warehouse staff can scan incoming parcels and "
                               "supervisors can see the daily totals per shift")
-    assert title.endswith("…") and len(title) <= 60
+    assert title.endswith("…") and len(title) <= TITLE_MAX_CHARS
     assert title[:-1].rstrip() in "Build an internal tool so that warehouse staff can scan incoming parcels"
 
 

@@ -1,4 +1,4 @@
-"""Threads over the socket: replay by seq, refinement of a finished deck, cancel and resume, bad input."""
+"""Threads over the socket: replay by seq, refinement of a finished deck, cancel and resume, bad input; thread titles."""
 
 from __future__ import annotations
 
@@ -6,9 +6,15 @@ import asyncio
 import dataclasses
 from collections import Counter
 
+import pytest
+
 from core.i18n import t
 from app.runtime import new_thread_id
 from graphs.base import ForkBefore
+from graphs.legal import FLOW as LEGAL
+from graphs.novel.chat import FLOW as NOVEL_CHAT
+from graphs.novel.workflow import FLOW as NOVEL_WORKFLOW
+from schemas.events import TITLE_MAX_CHARS
 from tests.test_ppt_socket import run_ppt
 
 
@@ -270,3 +276,26 @@ async def test_wait_returns_only_after_the_completion_is_stored(live_server):
         await runtime.wait(thread_id)
         last_event, _ = (await runtime.store.events_after(thread_id))[-1]
         assert last_event == "completion"
+
+
+# ------------------------------------------------------------------ titles
+
+# Legal has the default title; the novel flows theirs with a placeholder for an empty message.
+_TITLED_BY_FIRST_LINE = [LEGAL, NOVEL_CHAT, NOVEL_WORKFLOW]
+
+
+@pytest.mark.parametrize("flow", _TITLED_BY_FIRST_LINE, ids=lambda flow: flow.name)
+@pytest.mark.parametrize("question", ["In chapter three, why did Mara and her brother part ways at the harbour?",
+                                      "第三章里，林舟在港口和他的哥哥大吵一架以后就再也没有回过家，连母亲的葬礼也没有去，后来也从不提起这件事，"
+                                      "他们兄弟俩当年到底为什么会在港口分开？"])
+def test_a_question_that_fits_a_title_names_its_thread_whole_with_its_question_mark(flow, question):
+    assert flow.thread_title(question) == question
+
+
+@pytest.mark.parametrize("flow", _TITLED_BY_FIRST_LINE, ids=lambda flow: flow.name)
+def test_a_long_question_titles_its_thread_cut_between_words_with_an_ellipsis(flow):
+    question = ("We met Mara at the harbour in chapter three and she never spoke to her brother again after that night, "
+                "so why did they part?")
+    title = flow.thread_title(question)
+    assert title.endswith("…") and not title.endswith(" …") and len(title) <= TITLE_MAX_CHARS
+    assert question.startswith(title[:-1]) and question[len(title) - 1] in " ,", "no word is cut"

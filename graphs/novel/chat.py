@@ -21,7 +21,7 @@ from langgraph.types import interrupt
 from core.i18n import catalogue, join_clauses, join_items, language_name, t
 from core.language import language_of, whole_clauses
 from core.llm.base import LLM
-from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView
+from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView, first_line_title
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import understanding as read
 from graphs.novel.library import ProjectFiles, check_project_option, novel_config
@@ -951,5 +951,5 @@ FLOW = FlowDefinition(
     initial_input=initial_input,
     continue_thread=continue_thread,
     check_options=check_options,
-    thread_title=lambda text: text.strip().splitlines()[0][:60] if text.strip() else t("novel.chat_thread_title"),
+    thread_title=lambda text: first_line_title(text) or t("novel.chat_thread_title"),
 )

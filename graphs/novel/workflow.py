@@ -18,7 +18,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from core.i18n import join_items, t
-from graphs.base import FlowContext, FlowDefinition
+from graphs.base import FlowContext, FlowDefinition, first_line_title
 from graphs.novel.understanding import bare_chapter_title, book_description, target_chapter
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import offline as _offline  # noqa: F401  registers the offline composers
@@ -357,5 +357,5 @@ FLOW = FlowDefinition(
     build_graph=build_graph,
     initial_input=initial_input,
     check_options=check_options,
-    thread_title=lambda text: text.strip().splitlines()[0][:60] if text.strip() else "novel",
+    thread_title=lambda text: first_line_title(text) or "novel",
 )

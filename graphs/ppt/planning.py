@@ -835,12 +835,37 @@ def short_title(request: str) -> str:
     # A Chinese request that names its subject with 关于 says what the deck is about, however much else it says
     # ("我下周要给全校师生做一个关于垃圾分类的演讲，要生动一点" is about 垃圾分类).
     if zh and names_a_topic(subject):
-        return fitted_title(subject)
+        return as_asked(fitted_title(subject), request)
     if len(topic) <= title_limit(topic):
-        return topic
+        return as_asked(topic, request)
     if not subject:
         subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
-    return fitted_title(subject)
+    return as_asked(fitted_title(subject), request)
+
+
+def as_asked(title: str, request: str) -> str:
+    """A subject the request asks with a question mark titles the deck as the question it is, with the 的 that closes a
+    Chinese question and its mark ("为什么天空是蓝色的？", "Why do leaves change colour in autumn?"); any other title is
+    unchanged ("为什么天空是蓝色的" without the mark is said as its subject, 为什么天空是蓝色)."""
+    asked = re.search(re.escape(title) + r"(?P<end>的?\s*[?？])", request) if _ASKING.search(title) else None
+    if asked is None or len(title) + len(asked.group("end")) > title_limit(title):
+        return title
+    return title + re.sub(r"\s+", "", asked.group("end"))
+
+
+# A title that is itself a question, not a subject a request asked for with a "?" ("…about photosynthesis?" is titled
+# "Photosynthesis"): an English one opens with a question word, a Chinese one has one.
+_ASKING = re.compile(r"^(?:how|why|what|when|where|who|which|whose|is|are|was|were|do|does|did|can|could|should|will|"
+                     r"would|has|have)\b|为什么|为何|怎么|怎样|如何|什么|哪|谁|多少|是否|能否|吗$|呢$", re.IGNORECASE)
+
+
+_ASKED_END = re.compile(r"的?\s*[?？]+$")
+
+
+def unasked(topic: str) -> str:
+    """A title asked as a question said as its subject, to set inside a sentence ("为什么天空是蓝色的？" → "为什么天空是蓝色",
+    "Why is the sky blue?" → "Why is the sky blue")."""
+    return _ASKED_END.sub("", topic.strip())
 
 
 def thread_title(message: str) -> str:
@@ -962,7 +987,7 @@ def topic_phrase(topic: str) -> str:
     """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
     → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
     "using WhatsApp", "Write better commit messages" → "writing better commit messages"; other subjects unchanged."""
-    text = topic.strip()
+    text = unasked(topic)
     if language_of(text) == "zh":
         text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
         if "：" in text or "怎么样" in text:

@@ -27,7 +27,7 @@ from core.llm.base import LLMError
 from core.i18n import join_clauses, t
 from core.language import CJK, clip
 from core.tools import PLAN_FILE_NAME, ToolRefused, write_text_file
-from graphs.base import FlowContext
+from graphs.base import FlowContext, first_line_title
 from graphs.hooks import NodeContext, node
 from graphs.requirement import offline as _offline  # noqa: F401  registers the offline composer
 from graphs.requirement.discovery import empty_discovery, explore
@@ -152,7 +152,7 @@ def thread_title(message: str) -> str:
     ("x", "你好") has the placeholder until a message that does (not a thread called "x")."""
     if not names_a_requirement(message):
         return t(UNTITLED_THREAD)
-    return clip(without_label(message).splitlines()[0], 60, "…")
+    return first_line_title(without_label(message))
 
 
 # ---------------------------------------------------------------- replies
