@@ -1203,3 +1203,14 @@ async def test_each_row_of_an_at_a_glance_table_asks_its_own_question(request_te
     tables = [s.table for s in (await _offline_deck(request_text)).slides if s.layout == "comparison"]
 
     assert tables and all(len({row[1] for row in table.rows}) == len(table.rows) for table in tables), tables
+
+
+@pytest.mark.parametrize(("request_text", "name"), [
+    ("Pythagoras theorem for Year 9, 10 minutes", "Pythagoras"),
+    ("Archimedes principle for Year 8, 10 minutes", "Archimedes"),
+])
+async def test_the_name_a_discovery_is_called_by_keeps_its_capital_inside_sentences(request_text, name):
+    deck = await _offline_deck(request_text)
+    text = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    assert name in text and name.lower() not in text, [s.title for s in deck.slides]
+
