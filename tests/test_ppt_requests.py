@@ -1214,3 +1214,10 @@ async def test_the_name_a_discovery_is_called_by_keeps_its_capital_inside_senten
     text = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
     assert name in text and name.lower() not in text, [s.title for s in deck.slides]
 
+
+@pytest.mark.parametrize("request_text", ["Jane Austen for Year 10, 10 minutes", "Make a lesson on Rosalind Franklin",
+                                          "Grace Hopper for Year 8"])
+def test_a_first_and_last_name_alone_is_a_lesson_on_that_persons_life(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert any(title.startswith("The life of") for title in titles), titles
+
