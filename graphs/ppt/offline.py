@@ -1320,6 +1320,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     closing = 2 if total >= 6 else 1
     agenda = total >= 5
     words = _wording(request)
+    language = "zh" if zh else "en"
     mid = (lambda text: text) if zh else mid_sentence
     ordinals = "一二三四五六七八九十"
     unit_points = {unit.title: [_point_name(p) for p in unit.knowledgePoints] for unit in outline.knowledgeUnits}
@@ -1335,7 +1336,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         if index == 1:
             title = request.fact("topic") if zh else capitalised(request.fact("topic"))
             content = [words["parts"].format(n=len(units))]
-            visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
+            visuals = [t("ppt.deck_cover_visual", locale=language)]
             seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
             lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic, **agreeing_with(topic))
                      for line in words["notes_cover"]]
@@ -1343,7 +1344,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = words["agenda"]
             content = units[:8]
             visuals = []
-            seed = [f"我们按这{len(units)}个部分展开。"] if zh else [f"We will go through these {len(units)} parts."]
+            seed = [t("ppt.deck_agenda_opening", locale=language, n=len(units))]
             lines = [words["notes_part"].format(nth=ordinals[i] if zh else i + 1, unit=mid(unit.title), points=_joined(
                          unit_points[unit.title], zh), description=unit.description)
                      for i, unit in enumerate(outline.knowledgeUnits[:8])]
@@ -1352,12 +1353,12 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = words["questions"]
             content = [ask.format(unit=units[0] if zh else mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
             visuals = []
-            seed = ["最后留几个问题给大家思考。"] if zh else ["To finish, a few questions to think about."]
+            seed = [t("ppt.deck_questions_opening", locale=language)]
             lines = [*(_sentence(ask, zh) for ask in content), *words["notes_qa"]]
         elif index == total - closing + 1:
-            title = "总结与回顾" if zh else "Summary"
+            title = t("ppt.deck_summary_title", locale=language)
             content = units[:6]
-            visuals = ["要点回顾清单" if zh else "Checklist of key points"]
+            visuals = [t("ppt.deck_summary_visual", locale=language)]
             seed = [f"我们回顾一下{topic}的要点。"] if zh else ["Let us go over the key points once more."]
             lines = [*(words["notes_recap"].format(unit=mid(unit), points=_joined(unit_points[unit], zh)) for unit in units[:6]),
                      *(line.format(topic=topic) for line in words["notes_summary"])]
@@ -1416,7 +1417,6 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         pages.append((title, content, visuals, seed, lines))
     # The deck's narration is budgeted as a whole: a page says what it has to say, what one page runs over or
     # under the pages after it make up, and a page with little of its own leaves its share to pages with more.
-    language = "zh" if zh else "en"
     joiner = "" if zh else " "
     # A page with little of its own still speaks for half its even share: a page is talked over, not flicked past.
     capacities = [max(budget // 2, narration_length(joiner.join([*seed, *lines]), language)) for *_, seed, lines in pages]
