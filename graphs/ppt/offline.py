@@ -1263,43 +1263,45 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     points = [_point_name(p) for p in unit.knowledgePoints]
     units = outline.knowledgeUnits
     unit_in = unit.title if zh else mid_sentence(unit.title)
+    language = "zh" if zh else "en"
     if angle == "concept":
-        return ((f"{topic}的{name}" if zh else f"{topic}: {name}"),
+        return (t("ppt.deck_concept_title", locale=language, topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title) for line in words["concept"]],
-                ["示意图：" + name if zh else "Diagram: " + name])
+                [t("ppt.deck_visual_diagram", locale=language, name=name)])
     if angle == "process":
         return (words["process_title"].format(name=name),
                 # each step says what it does with this point: a stage alone ("Observe") drew an empty box
-                [(f"第{'一二三四'[i]}步：{stage}：" if zh else f"Step {i + 1}: {stage}: ")
+                [t("ppt.deck_step", locale=language, nth="一二三四"[i] if zh else i + 1, stage=stage)
                  + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
                  for i, (stage, detail) in enumerate(words.get("processes", {}).get(_point_aspect(point), words["stages"]))],
-                ["流程图" if zh else "Flow chart"])
+                [t("ppt.deck_visual_flow", locale=language)])
     if angle == "contrast":
         title, lines = words.get("contrasts", {}).get(_point_aspect(point), (words["contrast_title"], words["contrast"]))
         return (title.format(name=name),
                 [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in lines],
-                ["左右对比" if zh else "Side-by-side contrast"])
+                [t("ppt.deck_visual_contrast", locale=language)])
     if angle == "table":
         activities = words["activities"]
         return (words["table"].format(unit=unit.title),
                 [words["table_head"]] + [(f"{p}：{asked}｜{activities[(i + len(p)) % len(activities)]}" if zh else
                   f"{p}: {asked} | {activities[(i + len(p)) % len(activities)]}")
                  for i, (p, asked) in enumerate(zip(points, _table_questions(zh, len(points))))],
-                ["对比表格" if zh else "Comparison table"])
+                [t("ppt.deck_visual_table", locale=language)])
     if angle == "statement":
-        return ((f"一句话说清{unit.title}" if zh else f"In one line: {unit_in}"),
+        return (t("ppt.deck_statement_title", locale=language, unit=unit_in),
                 [words["statement"].format(name=name, unit=unit_in)],
-                ["大字强调" if zh else "Big statement"])
+                [t("ppt.deck_visual_statement", locale=language)])
     if angle == "plan_chart":
         return (words["time_plan"],
-                [f"{u.title}：{m}分钟" if zh else f"{u.title}: {m} min" for u, m in zip(units, _split_minutes(duration, len(units)))],
-                ["柱状图" if zh else "Column chart"])
+                [t("ppt.deck_part_minutes", locale=language, unit=u.title, m=m)
+                 for u, m in zip(units, _split_minutes(duration, len(units)))],
+                [t("ppt.deck_visual_chart", locale=language)])
     if angle == "flow_timeline":
         ends = list(accumulate(_split_minutes(duration, len(units))))
         return (words["flow"],
-                [(f"{end - m}-{end}分钟：{u.title}" if zh else f"{end - m}-{end} min: {u.title}")
+                [t("ppt.deck_minutes_span", locale=language, start=end - m, end=end, unit=u.title)
                  for u, m, end in zip(units, _split_minutes(duration, len(units)), ends)],
-                ["时间轴" if zh else "Timeline"])
+                [t("ppt.deck_visual_timeline", locale=language)])
     # example
     return (words["example"].format(name=name),
             [item.format(name=name, unit=unit_in) for item in words["example_items"]],
@@ -1476,7 +1478,7 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
     tie = f"联系{units[nth % len(units)]}" if topic in subject else f"{subject}与{topic}的关系"
     tie_en = f"Linked to {mid_sentence(units[nth % len(units)])}" if topic.lower() in lowered else f"How {subject} relates to {topic}"
     return title, ([f"{subject}：核心要点", tie, f"{subject}的一个实例"] if zh else
-                   [f"{title}: the key points", tie_en, f"An example of {subject}"]), ["示意图：" + subject if zh else "Diagram: " + subject]
+                   [f"{title}: the key points", tie_en, f"An example of {subject}"]), [t("ppt.deck_visual_diagram", locale="zh" if zh else "en", name=subject)]
 
 
 @offline_composer(SlideScript)
