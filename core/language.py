@@ -160,18 +160,26 @@ COMMON_WORDS_EN = frozenset("""
 _NAMES_LIKE_COMMON = frozenset("mars venus athens wales hastings texas paris brussels netherlands philippines andes alps "
                                "himalayas olympics james charles jesus marx reformation enlightenment restoration "
                                "renaissance christianity beijing nanjing kunming liaoning wyoming".split())
+# What a discovery named after its finder is called ("Pythagoras theorem", "Archimedes principle", "Charles law"): the
+# capitalised word before it is the finder's name, whatever its ending.
+_NAMED_AFTER_ITS_FINDER = frozenset("""theorem theorems law laws principle principles equation equations effect constant
+    paradox conjecture formula rule rules identity triangle sequence series""".split())
 _PLURAL_OR_NOUN_ENDING = re.compile(r"(?:[^siu']s|tion|sion|ment|ness|ity|ology|ics|osis|thesis|ysis|\w{2}[^jqx]ing)$")
 
 
 def opens_with_common_word(text: str) -> bool:
     """Whether an English text opens with a common word written with a capital only because it opens the text:
     a word of COMMON_WORDS_EN, or a plural, a noun or a gerund by its ending ("Fractions", "Pollution", "Gravity",
-    "Photosynthesis", "Adding"); never a word with capitals of its own ("DNA", "iPhone") nor a name so ending ("Mars")."""
+    "Photosynthesis", "Adding"); never a word with capitals of its own ("DNA", "iPhone"), a name so ending ("Mars") nor the
+    name a discovery is called by ("Pythagoras theorem")."""
     first = _FIRST_WORD.match(text.strip())
     if first is None or language_of(text) == "zh":
         return False
     word = first.group(0)
     if word[1:] != word[1:].lower() or len(word) < 3:
+        return False
+    following = text.strip()[first.end():].split(maxsplit=1)
+    if following and following[0].lower().strip(",.;:") in _NAMED_AFTER_ITS_FINDER:
         return False
     lowered = word.lower()
     return lowered in COMMON_WORDS_EN or (bool(_PLURAL_OR_NOUN_ENDING.search(lowered)) and lowered not in _NAMES_LIKE_COMMON)

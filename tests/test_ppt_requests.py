@@ -1044,8 +1044,49 @@ def test_what_a_lesson_focuses_on_is_not_part_of_its_title(request_text, subject
 async def test_two_process_pages_of_a_deck_show_different_steps(request_text):
     deck = await _offline_deck(request_text)
     processes = [[f"{step.label} {step.detail}" for step in s.steps] for s in deck.slides if s.steps]
-    assert len(processes) >= 2, [s.layout for s in deck.slides]
+    # only the points told in steps get a step page (see the tests below), so a short deck may have one
+    assert processes, [s.layout for s in deck.slides]
     assert all(a != b for i, a in enumerate(processes) for b in processes[i + 1:]), processes
+
+
+def _step_pages(deck) -> list[str]:
+    """The titles of the step pages (process or timeline, not the lesson's running order): each names its point."""
+    return [s.title for s in deck.slides if s.steps and s.layout in ("process", "timeline") and s.index > 4]
+
+
+@pytest.mark.parametrize(("request_text", "no_procedures"), [
+    ("给餐厅新员工做食品卫生培训，10分钟", ("必守规定", "禁止行为", "责任分工", "风险与后果")),
+    ("Food hygiene training for new kitchen staff, 10 minutes", ("must-dos", "never-dos", "responsibilities", "stakes")),
+])
+async def test_a_trainings_rules_are_not_laid_out_as_steps_to_carry_out(request_text, no_procedures):
+    pages = _step_pages(await _offline_deck(request_text))
+    assert pages, "the procedure itself still has its steps"
+    assert not [p for p in pages if any(name in p for name in no_procedures)], pages
+
+
+@pytest.mark.parametrize(("request_text", "stages"), [
+    ("给初一讲苏轼，10分钟", ("早年经历", "人生转折", "晚年归宿", "所处时代")),
+    ("Queen Victoria for Year 8, 10 minutes", ("early years", "turning points", "later years", "path to power")),
+])
+async def test_a_persons_life_stages_are_not_put_on_a_timeline_of_their_life_again(request_text, stages):
+    pages = _step_pages(await _offline_deck(request_text))
+    assert pages, "their deeds still go on a timeline"
+    assert not [p for p in pages if any(stage in p for stage in stages)], pages
+
+
+async def test_an_events_causes_are_not_put_on_a_timeline_of_where_they_came_from():
+    pages = _step_pages(await _offline_deck("给初二讲甲午战争，10分钟"))
+    assert not [p for p in pages if any(cause in p for cause in ("根本原因", "直接起因", "时代背景"))], pages
+
+
+@pytest.mark.parametrize(("request_text", "definitions"), [
+    ("给初二讲一元一次不等式，10分钟", ("相关概念", "定义与符号", "识别方法")),
+    ("Simultaneous equations for Year 10, 10 minutes", ("key terms", "definitions and notation", "tell-tale signs")),
+])
+async def test_a_maths_definition_is_not_solved_step_by_step_nor_got_wrong_like_a_sum(request_text, definitions):
+    deck = await _offline_deck(request_text)
+    worked = [s.title for s in deck.slides if s.layout in ("process", "two_column")]
+    assert not [title for title in worked if any(name in title for name in definitions)], worked
 
 
 @pytest.mark.parametrize(("request_text", "part"), [
@@ -1178,3 +1219,21 @@ async def test_each_row_of_an_at_a_glance_table_asks_its_own_question(request_te
     tables = [s.table for s in (await _offline_deck(request_text)).slides if s.layout == "comparison"]
 
     assert tables and all(len({row[1] for row in table.rows}) == len(table.rows) for table in tables), tables
+
+
+@pytest.mark.parametrize(("request_text", "name"), [
+    ("Pythagoras theorem for Year 9, 10 minutes", "Pythagoras"),
+    ("Archimedes principle for Year 8, 10 minutes", "Archimedes"),
+])
+async def test_the_name_a_discovery_is_called_by_keeps_its_capital_inside_sentences(request_text, name):
+    deck = await _offline_deck(request_text)
+    text = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes])
+    assert name in text and name.lower() not in text, [s.title for s in deck.slides]
+
+
+@pytest.mark.parametrize("request_text", ["Jane Austen for Year 10, 10 minutes", "Make a lesson on Rosalind Franklin",
+                                          "Grace Hopper for Year 8"])
+def test_a_first_and_last_name_alone_is_a_lesson_on_that_persons_life(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert any(title.startswith("The life of") for title in titles), titles
+

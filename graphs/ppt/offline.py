@@ -276,9 +276,11 @@ THEME_ASPECT_PHRASES_EN = {"The times": "see the times behind {topic}", "Main fe
 HISTORY_KIND_WORDING = {
     ("period", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERIOD_ASPECT_POINTS_ZH.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_ZH, "core": ("时代概况", "思想与文化", "地位与影响"),
-                       "consequences": "地位与影响", "stages": (("兴起", "{topic}兴起时的{name}"), ("繁荣", "鼎盛时期的{name}"), ("转折", "{name}由盛转衰的关键"), ("衰落", "{topic}走向终结时的{name}"))},
+                       "consequences": "地位与影响", "fits": {"process": ("政治与社会", "思想与文化", "成就与代表人物")},
+                       "stages": (("兴起", "{topic}兴起时的{name}"), ("繁荣", "鼎盛时期的{name}"), ("转折", "{name}由盛转衰的关键"), ("衰落", "{topic}走向终结时的{name}"))},
     ("person", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in PERSON_ASPECT_POINTS_ZH.items()},
                        "phrases": PERSON_ASPECT_PHRASES_ZH, "core": ("生平经历", "主要事迹与成就", "历史评价"), "times": "时代背景",
+                       "fits": {"process": ("主要事迹与成就",)},
                        "consequences": "历史影响", "stages": (("早年", "{topic}早年时的{name}"), ("崛起", "崭露头角时的{name}"), ("高峰", "{name}在人生高峰时的表现"), ("晚年", "晚年回看{name}")),
                        # a person is no event: "说清李白的来龙去脉" does not read
                        "notes_cover": ("这{n}个部分分别是：{units}。", "请大家准备好笔记本，把重要的时间、人物和事件记下来。",
@@ -287,19 +289,21 @@ HISTORY_KIND_WORDING = {
                        "concept": ("{name}：{description}", "它回答的问题：人物为什么会这样选择", "记住关键词：{unit}")},
     ("theme", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in THEME_ASPECT_POINTS_ZH.items()},
                       "phrases": THEME_ASPECT_PHRASES_ZH, "core": ("时代背景", "主要成就与特点", "地位与影响"),
-                      "consequences": "地位与影响",
+                      "consequences": "地位与影响", "fits": {"process": ("主要成就与特点", "代表人物")},
                       "stages": (("起步", "{topic}起步时的{name}"), ("兴盛", "兴盛时期的{name}"), ("转折", "{name}发生了什么转折"),
                                  ("影响", "{name}留下了什么"))},
     ("theme", "en"): {"aspects": {a: (THEME_ASPECT_TITLES_EN[a], points) for a, points in THEME_ASPECT_POINTS_EN.items()},
                       "phrases": THEME_ASPECT_PHRASES_EN, "core": ("The times", "Main features", "Legacy"), "consequences": "Legacy",
+                      "fits": {"process": ("Main features", "Leading figures")},
                       "stages": (("Beginnings", "{name} as {topic} began"), ("High point", "{name} at the height of {topic}"),
                                  ("Turning point", "what changed {name}"), ("Legacy", "what {name} left behind"))},
     ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
-                       "consequences": "Legacy", "stages": (("Rise", "{name} as {topic} began"), ("Height", "{name} at the peak of {topic}"), ("Turning point", "what changed {name}"), ("Decline", "{name} as {topic} came to an end"))},
+                       "consequences": "Legacy", "fits": {"process": ("Society and economy", "Culture and ideas", "Achievements and figures")},
+                       "stages": (("Rise", "{name} as {topic} began"), ("Height", "{name} at the peak of {topic}"), ("Turning point", "what changed {name}"), ("Decline", "{name} as {topic} came to an end"))},
     ("person", "en"): {"aspects": {a: (PERSON_ASPECT_TITLES_EN[a], points) for a, points in PERSON_ASPECT_POINTS_EN.items()},
                        "phrases": PERSON_ASPECT_PHRASES_EN, "core": ("Life story", "Deeds and achievements", "How history judges them"),
-                       "times": "The times",
+                       "times": "The times", "fits": {"process": ("Deeds and achievements",)},
                        "consequences": "Legacy", "stages": (("Early years", "{name} in the early years of {topic}"), ("Rise", "{name} as {topic} rose"), ("Height", "{name} at the height of {topic}'s life"), ("Later years", "{name}, looking back from the last years")),
                        # a person is no "it": "explain Abraham Lincoln with its dates" does not read
                        "notes_cover": ("The parts are: {units}.", "Have your notebook ready for the dates, people and events that matter.",
@@ -420,6 +424,10 @@ MATHS_ASPECT_PHRASES_EN = {"Definitions": "know the terms and definitions of {to
 MATHS_WORDING = {
     "zh": {"aspects": {a: ("{topic}的" + a, points) for a, points in MATHS_ASPECT_POINTS_ZH.items()}, "phrases": MATHS_ASPECT_PHRASES_ZH,
            "objective": "{phrase}", "description": "{phrase}", "core": ("概念与定义", "典型例题", "法则与性质"),
+           # a problem is solved, and gone wrong, with a rule or an example in hand, not a definition; the solving steps
+           # are not solved in steps again ("审题" → "读题：圈出已知和所求")
+           "fits": {"process": ("法则与性质", "典型例题", "练习与巩固"),
+                    "contrast": ("法则与性质", "典型例题", "解题步骤", "常见错误", "练习与巩固")},
            "mechanism": None, "method": "解题步骤", "teaching": (),
            # every point is worked as a sum is: wrong ways and right ones, whatever the point ("判断方法：学习前后" said nothing)
            **_contrast_said("maths", "zh"),
@@ -448,6 +456,9 @@ MATHS_WORDING = {
     "en": {"aspects": {a: (MATHS_ASPECT_TITLES_EN[a], points) for a, points in MATHS_ASPECT_POINTS_EN.items()},
            "phrases": MATHS_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
            "core": ("Definitions", "Worked examples", "Rules and properties"), "mechanism": None, "method": "Solving step by step",
+           "fits": {"process": ("Rules and properties", "Worked examples", "Practice and review"),
+                    "contrast": ("Rules and properties", "Worked examples", "Solving step by step", "Common mistakes",
+                                 "Practice and review")},
            "teaching": (),
            **_contrast_said("maths", "en"),
            "contrasts": {"Practice and review": LESSON_CONTRASTS_EN["Practice and review"]},
@@ -591,6 +602,8 @@ WORDING = {
         "phrases": HISTORY_ASPECT_PHRASES_ZH, "objective": "{phrase}", "description": "{phrase}",
         # A short history lesson still tells why it happened, how it went and what came of it.
         "core": ("背景与原因", "经过与时间线", "结果与影响"), "consequences": "结果与影响",
+        # a timeline runs through what happened and what came of it: "背景起因：根本原因从何而来" said a cause twice
+        "fits": {"process": ("主要经过", "关键转折", "结果与影响")},
         "concept": ("{name}：{description}", "它回答的问题：当时为什么会这样", "记住关键词：{unit}"),
         "process_title": "按时间线看{name}", **_contrast_said("history", "zh"),
         "exercise_items": ("用自己的话说说{first}", "把{topic}的主要事件按时间先后排一排", "{first}和{last}有什么联系？"),
@@ -738,6 +751,8 @@ WORDING = {
         "objective": "{phrase}", "description": "{phrase}",
         # The parts a training always has, most needed first: a short one still shows the steps and the rules.
         "core": ("操作步骤", "基本规则", "常见错误"),
+        # only a procedure is done step by step: "为禁止行为备好所需的东西" read as an order to break a rule
+        "fits": {"process": ("操作步骤", "练习与检查")},
         "concept": ("{name}：{description}", "要回答的问题：在{name}上具体该怎么做", "关键词：{unit}"),
         "process_title": "{name}：一步一步来", "contrast_title": "{name}：错误做法与正确做法",
         "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}与{topic}的其他要求无关",
@@ -858,6 +873,7 @@ WORDING = {
         "aspects": {a: (HISTORY_ASPECT_TITLES_EN[a], points) for a, points in HISTORY_ASPECT_POINTS_EN.items()},
         "phrases": HISTORY_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
         "core": ("Background and causes", "Course of events", "Consequences"), "consequences": "Consequences",
+        "fits": {"process": ("the main events", "the turning points", "Consequences")},
         "concept": ("{name}: {description}", "The question it answers: why did it happen this way then", "Keyword: {unit}"),
         "process_title": "{name} on a timeline", **_contrast_said("history", "en"),
         "exercise_items": ("Explain {first} in your own words", "Put the main events of {topic} in order on a timeline",
@@ -940,6 +956,7 @@ WORDING = {
         "aspects": {a: (a, points) for a, points in TRAINING_ASPECT_POINTS_EN.items()}, "phrases": TRAINING_ASPECT_PHRASES_EN,
         "objective": "{phrase}", "description": "Covers {aspect} for {topic}",
         "core": ("The steps", "The rules", "Common mistakes"),
+        "fits": {"process": ("The steps", "Practice and check")},
         "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "Keyword: {unit}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
         "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} can be set apart from {topic}",
@@ -1231,6 +1248,13 @@ def _table_questions(zh: bool, count: int) -> list[str]:
     return [questions[i % len(questions)] for i in range(count)]
 
 
+def _fits(angle: str, point: str, words: dict) -> bool:
+    """Whether a point can be seen from this angle: a wording's "fits" names the parts (or points) an angle suits
+    (steps for a procedure or a course in time, not for "禁止行为" nor for "早年经历" again); others suit every point."""
+    suited = words.get("fits", {}).get(angle)
+    return suited is None or _point_aspect(point) in suited or _point_name(point) in suited
+
+
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
                 zh: bool, words: dict) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
@@ -1239,43 +1263,45 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     points = [_point_name(p) for p in unit.knowledgePoints]
     units = outline.knowledgeUnits
     unit_in = unit.title if zh else mid_sentence(unit.title)
+    language = "zh" if zh else "en"
     if angle == "concept":
-        return ((f"{topic}的{name}" if zh else f"{topic}: {name}"),
+        return (t("ppt.deck_concept_title", locale=language, topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title) for line in words["concept"]],
-                ["示意图：" + name if zh else "Diagram: " + name])
+                [t("ppt.deck_visual_diagram", locale=language, name=name)])
     if angle == "process":
         return (words["process_title"].format(name=name),
                 # each step says what it does with this point: a stage alone ("Observe") drew an empty box
-                [(f"第{'一二三四'[i]}步：{stage}：" if zh else f"Step {i + 1}: {stage}: ")
+                [t("ppt.deck_step", locale=language, nth="一二三四"[i] if zh else i + 1, stage=stage)
                  + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
                  for i, (stage, detail) in enumerate(words.get("processes", {}).get(_point_aspect(point), words["stages"]))],
-                ["流程图" if zh else "Flow chart"])
+                [t("ppt.deck_visual_flow", locale=language)])
     if angle == "contrast":
         title, lines = words.get("contrasts", {}).get(_point_aspect(point), (words["contrast_title"], words["contrast"]))
         return (title.format(name=name),
                 [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in lines],
-                ["左右对比" if zh else "Side-by-side contrast"])
+                [t("ppt.deck_visual_contrast", locale=language)])
     if angle == "table":
         activities = words["activities"]
         return (words["table"].format(unit=unit.title),
                 [words["table_head"]] + [(f"{p}：{asked}｜{activities[(i + len(p)) % len(activities)]}" if zh else
                   f"{p}: {asked} | {activities[(i + len(p)) % len(activities)]}")
                  for i, (p, asked) in enumerate(zip(points, _table_questions(zh, len(points))))],
-                ["对比表格" if zh else "Comparison table"])
+                [t("ppt.deck_visual_table", locale=language)])
     if angle == "statement":
-        return ((f"一句话说清{unit.title}" if zh else f"In one line: {unit_in}"),
+        return (t("ppt.deck_statement_title", locale=language, unit=unit_in),
                 [words["statement"].format(name=name, unit=unit_in)],
-                ["大字强调" if zh else "Big statement"])
+                [t("ppt.deck_visual_statement", locale=language)])
     if angle == "plan_chart":
         return (words["time_plan"],
-                [f"{u.title}：{m}分钟" if zh else f"{u.title}: {m} min" for u, m in zip(units, _split_minutes(duration, len(units)))],
-                ["柱状图" if zh else "Column chart"])
+                [t("ppt.deck_part_minutes", locale=language, unit=u.title, m=m)
+                 for u, m in zip(units, _split_minutes(duration, len(units)))],
+                [t("ppt.deck_visual_chart", locale=language)])
     if angle == "flow_timeline":
         ends = list(accumulate(_split_minutes(duration, len(units))))
         return (words["flow"],
-                [(f"{end - m}-{end}分钟：{u.title}" if zh else f"{end - m}-{end} min: {u.title}")
+                [t("ppt.deck_minutes_span", locale=language, start=end - m, end=end, unit=u.title)
                  for u, m, end in zip(units, _split_minutes(duration, len(units)), ends)],
-                ["时间轴" if zh else "Timeline"])
+                [t("ppt.deck_visual_timeline", locale=language)])
     # example
     return (words["example"].format(name=name),
             [item.format(name=name, unit=unit_in) for item in words["example_items"]],
@@ -1296,6 +1322,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     closing = 2 if total >= 6 else 1
     agenda = total >= 5
     words = _wording(request)
+    language = "zh" if zh else "en"
     mid = (lambda text: text) if zh else mid_sentence
     ordinals = "一二三四五六七八九十"
     unit_points = {unit.title: [_point_name(p) for p in unit.knowledgePoints] for unit in outline.knowledgeUnits}
@@ -1304,12 +1331,14 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     said: set[str] = set()  # lines some page already has: a presenter reads none twice
     met: set[str] = set()  # outline points some page has shown
     content_index = 0
+    waiting: list[str] = []  # angles passed over because the point then shown did not suit them
+    last_taken = None
     plan_pages = PLAN_ANGLES if agenda and total - 2 - closing >= MIN_CONTENT_PAGES_FOR_PLAN else ()
     for index in range(1, total + 1):
         if index == 1:
             title = request.fact("topic") if zh else capitalised(request.fact("topic"))
             content = [words["parts"].format(n=len(units))]
-            visuals = ["封面主视觉：与主题相关的插画" if zh else "Cover illustration of the topic"]
+            visuals = [t("ppt.deck_cover_visual", locale=language)]
             seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
             lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic, **agreeing_with(topic))
                      for line in words["notes_cover"]]
@@ -1317,7 +1346,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = words["agenda"]
             content = units[:8]
             visuals = []
-            seed = [f"我们按这{len(units)}个部分展开。"] if zh else [f"We will go through these {len(units)} parts."]
+            seed = [t("ppt.deck_agenda_opening", locale=language, n=len(units))]
             lines = [words["notes_part"].format(nth=ordinals[i] if zh else i + 1, unit=mid(unit.title), points=_joined(
                          unit_points[unit.title], zh), description=unit.description)
                      for i, unit in enumerate(outline.knowledgeUnits[:8])]
@@ -1326,12 +1355,12 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = words["questions"]
             content = [ask.format(unit=units[0] if zh else mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
             visuals = []
-            seed = ["最后留几个问题给大家思考。"] if zh else ["To finish, a few questions to think about."]
+            seed = [t("ppt.deck_questions_opening", locale=language)]
             lines = [*(_sentence(ask, zh) for ask in content), *words["notes_qa"]]
         elif index == total - closing + 1:
-            title = "总结与回顾" if zh else "Summary"
+            title = t("ppt.deck_summary_title", locale=language)
             content = units[:6]
-            visuals = ["要点回顾清单" if zh else "Checklist of key points"]
+            visuals = [t("ppt.deck_summary_visual", locale=language)]
             seed = [f"我们回顾一下{topic}的要点。"] if zh else ["Let us go over the key points once more."]
             lines = [*(words["notes_recap"].format(unit=mid(unit), points=_joined(unit_points[unit], zh)) for unit in units[:6]),
                      *(line.format(topic=topic) for line in words["notes_summary"])]
@@ -1349,10 +1378,17 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             first = (content_index + rounds) % len(angles)
             content_index += 1
             # A long deck meets each point more than once: the first angle that gives a page it does not have yet.
+            # An angle the point does not suit waits for the next point that does, so the deck still has its steps
+            # and two pages alike do not follow each other.
             # a point's page names its subject as the parts do (a history lesson: the event itself)
-            views = [_angle_page(angles[(first + k) % len(angles)], part_topic, unit, point, outline, duration, zh, words)
-                     for k in range(len(angles))]
-            title, content, visuals = next((p for p in views if capitalised(p[0]) not in shown), views[0])
+            turn = [*waiting, *(a for a in (angles[(first + k) % len(angles)] for k in range(len(angles))) if a not in waiting)]
+            if waiting:  # the angle the page before took comes last, when pages were passed over
+                turn = sorted(turn, key=lambda a: a == last_taken)
+            views = [(angle, _angle_page(angle, part_topic, unit, point, outline, duration, zh, words))
+                     for angle in turn if _fits(angle, point, words)]
+            taken, (title, content, visuals) = next((v for v in views if capitalised(v[1][0]) not in shown), views[0])
+            waiting = [a for a in [*waiting, angles[first]] if a != taken and a in turn[:turn.index(taken)]]
+            last_taken = taken
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
             # A point met again is spoken of as met again.
@@ -1383,7 +1419,6 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
         pages.append((title, content, visuals, seed, lines))
     # The deck's narration is budgeted as a whole: a page says what it has to say, what one page runs over or
     # under the pages after it make up, and a page with little of its own leaves its share to pages with more.
-    language = "zh" if zh else "en"
     joiner = "" if zh else " "
     # A page with little of its own still speaks for half its even share: a page is talked over, not flicked past.
     capacities = [max(budget // 2, narration_length(joiner.join([*seed, *lines]), language)) for *_, seed, lines in pages]
@@ -1443,7 +1478,7 @@ def _subject_page(subject: str, nth: int, topic: str, outline: VideoOutline, zh:
     tie = f"联系{units[nth % len(units)]}" if topic in subject else f"{subject}与{topic}的关系"
     tie_en = f"Linked to {mid_sentence(units[nth % len(units)])}" if topic.lower() in lowered else f"How {subject} relates to {topic}"
     return title, ([f"{subject}：核心要点", tie, f"{subject}的一个实例"] if zh else
-                   [f"{title}: the key points", tie_en, f"An example of {subject}"]), ["示意图：" + subject if zh else "Diagram: " + subject]
+                   [f"{title}: the key points", tie_en, f"An example of {subject}"]), [t("ppt.deck_visual_diagram", locale="zh" if zh else "en", name=subject)]
 
 
 @offline_composer(SlideScript)
@@ -1459,7 +1494,7 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
     else:
         taken = set(request.fact("titles") or [])
         candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words) for angle in ANGLES[::-1]
-                      for unit in outline.knowledgeUnits for point in unit.knowledgePoints]
+                      for unit in outline.knowledgeUnits for point in unit.knowledgePoints if _fits(angle, point, words)]
         fresh = [c for c in candidates if capitalised(c[0]) not in taken and c[0] not in taken]
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]
         if not zh:

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_keyboard_noise, language_of, mid_sentence, opens_with_common_word
+from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, language_of, mid_sentence, opens_with_common_word
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -437,11 +437,32 @@ _GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia 
     muhammad napoleon nelson nicolaus nikola otto pablo peter plato queen ramses richard rosa saladin sigmund
     simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang""".split())
 _PERSON_TAGS_ZH = ("nr", "nrfg", "nrt")
+# A given name and a family name are two or three capitalised words ("Jane Austen", "Ada Lovelace", "Zora Neale Hurston"):
+# a person whoever they are, unless a word is one a lesson is about ("Black Holes", "Machine Learning", "Climate Change")
+# or names a place ("New Zealand", "Mount Everest").
+_NAME_WORD_SHAPE_EN = re.compile(r"^(?:Mc|Mac|O['’])?[A-Z][a-z]+(?:[-'’][A-Z][a-z]+)*$")
+_PLACE_WORDS_EN = frozenset("""new north south east west northern southern eastern western great upper lower central mount
+    lake river sea ocean island islands bay cape valley city park coast falls canyon gulf strait peninsula republic united
+    kingdom states saint san santa los las port fort hong kong york london paris rome greece egypt china japan india
+    africa america europe asia britain england scotland ireland wales france spain germany italy russia rainforest reef
+    jungle theatre theater""".split())
+# A word made from a place or an age ("Roman Britain", "Victorian London", "Tudor England", "Elizabethan") is no given name.
+_OF_A_PLACE_OR_AGE_EN = re.compile(r"(?:ian|ean|ese|ish|[^e]land)$")
+
+
+def _shaped_like_a_full_name(text: str) -> bool:
+    words = text.split()
+    if not 2 <= len(words) <= 3 or not all(_NAME_WORD_SHAPE_EN.match(word) for word in words) or _HISTORY_EN.search(text):
+        return False
+    if _OF_A_PLACE_OR_AGE_EN.search(words[0]) or words[-1].lower().endswith("land"):
+        return False
+    return not any(is_function_word(word) or word.lower() in _PLACE_WORDS_EN or word.lower().rstrip("s") in _COMMON_THING_HEADS_EN
+                   or opens_with_common_word(word) for word in words)
 
 
 def names_a_person(subject: str) -> bool:
     """Whether a subject is a person ("李白", "讲讲孔子的一生", "秦始皇", "Napoleon", "Abraham Lincoln", "Queen
-    Victoria", "Louis XIV", "the life of Gandhi"): a Chinese one is a name by jieba's word tags (nr), all of it."""
+    Victoria", "Louis XIV", "the life of Gandhi", "Jane Austen"): a Chinese one is a name by jieba's word tags (nr), all of it."""
     text = subject.strip()
     if language_of(text) == "zh":
         name = _LIFE_ZH.sub("", text)
@@ -456,7 +477,8 @@ def names_a_person(subject: str) -> bool:
     if _NAMED_PERSON_EN.match(text):
         return True
     words = text.split()
-    return 1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
+    return (1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
+            or _shaped_like_a_full_name(text))
 
 
 def person_named_first(subject: str) -> str | None:
