@@ -139,3 +139,17 @@ async def test_a_lead_of_a_rare_surname_named_after_their_post_leads_the_cast(de
     cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
         "language": "zh", "seed": "book", "description": description})
     assert cast.protagonist.name == "仓书", cast.protagonist
+
+
+@pytest.mark.parametrize("line", ["【离线示例】这一场的目的：苏晚晴遇到顾铭。", "这一场的目的：苏晚晴遇到顾铭。", "气氛低，场景在日常中收束。",
+                                  "What the scene is for: Ada meets Mara.",
+                                  "The mood was low, and the scene closed on dialogue."])
+def test_a_note_of_the_scene_plan_is_no_story_text_to_quote(line):
+    # "苏晚晴去了哪里" cited 「这一场的目的：苏晚晴遇到杜三爷。」, the plan's note, as what the book says.
+    assert offline.is_scene_note(line)
+    assert not offline.is_scene_note("苏晚晴与顾铭来到地铁站。")
+
+
+def test_an_english_passage_is_quoted_without_the_scene_heading_it_opens_with():
+    line = "[offline sample] Chapter 1, scene 1. Ada Thorne and Callum Lisle came to the council hall."
+    assert offline.without_heading(line) == "Ada Thorne and Callum Lisle came to the council hall."

@@ -584,3 +584,80 @@ def test_a_constable_in_league_with_smugglers_is_the_antagonist():
     cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
                                                                                "language": "en"}))
     assert (cast.protagonist.name, cast.antagonist.name) == ("Elias Thorne", "Walter Briggs")
+
+
+def _cited(chapter: int, scene: int, quote: str):
+    from schemas.novel_chat import Evidence
+
+    return Evidence(chapter_number=chapter, scene_number=scene, quote=quote, verified=True)
+
+
+_CANGSHU = [(1, 1, "仓书与韩岚来到渡口。"), (1, 2, "仓书遇到韩岚。"), (2, 1, "仓书与沈墨来到城门。"),
+            (2, 2, "仓书遇到沈墨。"), (2, 3, "他们想起了前事：仓书与韩岚来到客栈。")]
+
+
+def _cangshu_turn(question: str) -> dict:
+    passages = [{"chapter_number": c, "scene_number": s, "text": text} for c, s, text in _CANGSHU]
+    return {"question": question, "subject": "仓书", "cast": ["仓书", "韩岚", "沈墨"],
+            "places": ["渡口", "城门", "客栈"], "passages": passages}
+
+
+@pytest.mark.parametrize("question", ["仓书去了哪里", "仓书遇到了谁", "仓书去过哪些地方"])
+def test_where_and_whom_questions_are_answered_from_different_passages(question):
+    # Both were answered with the same three quotes, none of which said where or whom.
+    from graphs.novel.chat import _ranked_passages
+
+    quotes = [p["text"] for p in _ranked_passages(_cangshu_turn(question))[:2]]
+    wanted = ["仓书与韩岚来到渡口。", "仓书与沈墨来到城门。"] if "去" in question else ["仓书遇到韩岚。", "仓书遇到沈墨。"]
+    assert [q for q in quotes if q in wanted] == wanted, quotes
+
+
+def test_a_where_question_names_the_places_gone_to_not_one_only_recalled():
+    from graphs.novel.chat import compose_offline
+
+    turn = _cangshu_turn("仓书去了哪里")
+    answer = compose_offline(turn, [_cited(c, s, text) for c, s, text in _CANGSHU])
+    items = "、".join(t("novel.chat_answer_found_item", thing=p, chapter=c) for p, c in (("渡口", 1), ("城门", 2)))
+    assert answer == t("novel.chat_answer_where", who="仓书", found=items), answer
+
+
+def test_a_whom_question_names_the_others_met_with_the_chapter_first_showing_them():
+    from graphs.novel.chat import compose_offline
+
+    answer = compose_offline(_cangshu_turn("仓书遇到了谁"), [_cited(c, s, text) for c, s, text in _CANGSHU])
+    items = "、".join(t("novel.chat_answer_found_item", thing=p, chapter=c) for p, c in (("韩岚", 1), ("沈墨", 2)))
+    assert answer == t("novel.chat_answer_whom", who="仓书", found=items), answer
+
+
+@pytest.mark.parametrize("text, places", [
+    ("他们回到上海，走进巡捕房。", ["上海", "巡捕房"]),
+    ("一路上，他们心里记挂着上海、码头。", []),
+    ("They remembered what had gone before: Mara came to the inn.", []),
+    ("Tobiah and Mara came to the ferry landing.", ["the ferry landing"]),
+])
+def test_a_place_counts_as_gone_to_only_after_a_verb_of_going_there(text, places):
+    assert read.places_gone_to(text, ["巡捕房", "码头", "the inn", "the ferry landing"]) == places
+
+
+def test_a_chapter_is_quoted_scene_by_scene_in_story_order():
+    # "第二章发生了什么" quoted scene 2 before scene 1, and twice the same scene before the third.
+    from graphs.novel.chat import _scene_by_scene
+
+    evidence = [_cited(2, 2, "b"), _cited(2, 1, "a"), _cited(2, 1, "a2"), _cited(2, 3, "c")]
+    assert [e.quote for e in _scene_by_scene(evidence)][:3] == ["a", "b", "c"]
+
+
+def test_an_event_and_the_scene_sentence_telling_it_are_quoted_once():
+    # "苏晚晴遇到顾铭" (the chapter memory's event) and "苏晚晴遇到顾铭。" (the scene's sentence) were both cited.
+    from graphs.novel.chat import verify
+    from schemas.novel import GeneratedChapter, GeneratedScene
+
+    class Files:
+        def has_chapter(self, number):
+            return True
+
+        def load_chapter(self, number):
+            return GeneratedChapter.assemble(number, "第2章", [GeneratedScene.from_content(1, "苏晚晴遇到顾铭。")])
+
+    evidence, _ = verify(Files(), [(2, "苏晚晴遇到顾铭"), (2, "苏晚晴遇到顾铭。")])
+    assert len(evidence) == 1

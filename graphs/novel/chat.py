@@ -412,9 +412,17 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
 
     if "events" not in turn and tools.left > 0:
         turn["events"] = await tools.call("events", tools.graph.events, entities)
+    # What kind of thing is asked decides what the passages must show: a place for "去了哪里", the others met for
+    # "遇到了谁"; else a change of relation, the one thing the sheet and the events cannot show.
+    turn["cast"] = names
+    if read.asks_where(text):
+        turn["places"] = _scene_places(tools.graph.files)
+    cues = turn.get("places") or ([n for n in names if n not in entities] if read.asks_whom(text) else read.CHANGE_CUES[:6])
     if "passages" not in turn and tools.left > 0:
-        query = " ".join([text, *entities, *read.CHANGE_CUES[:6]])
-        found = await tools.call("search", tools.memory.search, query, entities, 8)
+        query = " ".join([text, *entities, *cues])
+        # all the places or people of a book are asked for, not the best passage: more scenes are read
+        found = await tools.call("search", tools.memory.search, query, entities,
+                                 16 if read.asks_where(text) or read.asks_whom(text) else 8)
         turn["passages"] = [p.__dict__ for p in found]
     thing = read.known_thing(text, names)
     if thing and "passages" in turn:
@@ -443,6 +451,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+def _scene_places(files: Any) -> list[str]:
+    """The places the written chapters' scene plans set their scenes in: the book's own place names."""
+    plans = [files.load_plan(n) for n in files.chapter_numbers() if files.has_plan(n)]
+    return list(dict.fromkeys(scene.location for plan in plans for scene in plan.scenes if scene.location))
 
 
 # Where a sentence of a world description ends, in Chinese or English ("…the Salt Guild. The engineer…").
@@ -603,6 +617,9 @@ def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], sa
 # ------------------------------------------------------------------ the answer
 
 
+_CLOSING = "。.!！?？ "
+
+
 def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None]]) -> tuple[list[Evidence], int]:
     """Keep a quote only if it is, character for character, in the chapter it cites; count the dropped.
 
@@ -621,7 +638,8 @@ def verify(files: Any, claims: list[tuple[int, str] | tuple[int, str, int | None
         if scene is None:
             dropped += 1
             continue
-        if all(e.quote != quote for e in kept):
+        # "苏晚晴遇到顾铭" (an event, as the memory tells it) and "苏晚晴遇到顾铭。" (the scene's sentence) are one quote
+        if all(e.quote.rstrip(_CLOSING) != quote.rstrip(_CLOSING) for e in kept):
             kept.append(Evidence(chapter_number=number, scene_number=scene.scene_number, quote=quote, verified=True))
     return kept, dropped
 
@@ -653,18 +671,79 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
     entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
     passages = [p for p in turn.get("passages") or [] if not entities or any(_names(p["text"], e) for e in entities)]
 
+    question = turn.get("question", "")
+    shows = _what_passages_show(turn)
+    if read.asks_latest(question):
+        # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them;
+        # of those, one showing the place they are in first.
+        subject = turn.get("subject")
+        plans: dict[int, Any] = {}
+        return sorted(passages, key=lambda p: (not subject or _in_scene(files, p, subject, plans),
+                                               bool(shows and shows(p)), p["chapter_number"], p.get("scene_number") or 0),
+                      reverse=True)
+    if shows is not None:
+        # "去了哪里" / "遇到了谁": passages showing a place (or someone else) first, one for each place or person
+        # before a second of any, so that the quotes answer it rather than repeat one scene; for "whom", a
+        # passage telling a meeting before one where the other only goes along.
+        meeting = read.asks_whom(question)
+        told: set[str] = set()
+        firsts, rest = [], []
+        for p in sorted(passages, key=lambda p: (not shows(p), meeting and not read.tells_meeting(p["text"]),
+                                                 p["chapter_number"], p.get("scene_number") or 0)):
+            new = [x for x in shows(p) if x not in told]
+            (firsts if new else rest).append(p)
+            told.update(new)
+        # with some passage showing it, one showing none only repeats the scene without answering
+        return firsts + [p for p in rest if shows(p)] if firsts else rest
+    topic = read.topic_words(read.without_names(question, [*entities, *(turn.get("cast") or [])]))
+
     def key(p: dict[str, Any]) -> tuple:
         changed = read.tells_change(p["text"])
         both = all(_names(p["text"], e) for e in entities)
-        return (not changed, not both, p["chapter_number"], p.get("scene_number") or 0)
+        # "苏晚晴为什么去地铁站": a passage naming 地铁站 before any other passage of her
+        shared = sum(read.mentions(p["text"], word) for word in topic)
+        return (not changed, not both, -shared, p["chapter_number"], p.get("scene_number") or 0)
 
-    if read.asks_latest(turn.get("question", "")):
-        # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them.
-        subject = turn.get("subject")
-        plans: dict[int, Any] = {}
-        return sorted(passages, key=lambda p: (not subject or _in_scene(files, p, subject, plans), p["chapter_number"],
-                                               p.get("scene_number") or 0), reverse=True)
     return sorted(passages, key=key)
+
+
+def _what_passages_show(turn: dict[str, Any]):
+    """For a where- or whom-question, what a passage shows that answers it (places gone to, others named);
+    None for any other question."""
+    entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
+    question = turn.get("question", "")
+    if entities and read.asks_where(question):
+        places = turn.get("places") or []
+        return lambda p: read.places_gone_to(p["text"], places) if all(_names(p["text"], e) for e in entities) else []
+    if entities and read.asks_whom(question):
+        others = [n for n in turn.get("cast") or [] if n not in entities]
+        return lambda p: read.names_in(p["text"], others) if _names(p["text"], entities[0]) else []
+    return None
+
+
+def _found_line(turn: dict[str, Any], who: str, evidence: list[Evidence]) -> str | None:
+    """"苏晚晴到过：咖啡馆（第 1 章）、地铁站（第 2 章）" / "…遇到的人：…": what the verified quotes show for a where- or
+    whom-question, each place or person with the chapter that first shows it; None for other questions."""
+    shows = _what_passages_show(turn)
+    if shows is None:
+        return None
+    first: dict[str, int] = {}
+    for cited in sorted(evidence, key=lambda e: (e.chapter_number, e.scene_number or 0)):
+        for found in shows({"text": cited.quote}):
+            first.setdefault(found, cited.chapter_number)
+    kind = "where" if read.asks_where(turn.get("question", "")) else "whom"
+    if not first:
+        return t(f"novel.chat_answer_{kind}_none", who=who)
+    items = join_items(t("novel.chat_answer_found_item", thing=thing, chapter=chapter) for thing, chapter in first.items())
+    return t(f"novel.chat_answer_{kind}", who=who, found=items)
+
+
+def _scene_by_scene(evidence: list[Evidence]) -> list[Evidence]:
+    """"第二章发生了什么": a quote of each scene in story order first, then the rest; the chapter told as it goes,
+    not three lines of whichever scene the search liked best."""
+    ordered = sorted(evidence, key=lambda e: (e.chapter_number, e.scene_number or 0))
+    firsts = list({(e.chapter_number, e.scene_number): e for e in reversed(ordered)}.values())[::-1]
+    return firsts + [e for e in ordered if e not in firsts]
 
 
 def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
@@ -673,6 +752,7 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
     events = turn.get("events") or []
     lines = []
     lines += turn.get("sheet") or []
+    found = _found_line(turn, who, evidence) if who else None
     if not who and not turn.get("chapter"):
         lines.append(t("novel.chat_answer_found"))  # a question about a thing: the passages say it
     elif turn.get("chapter") and not who:
@@ -680,6 +760,9 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
             title = read.bare_chapter_title(event.get("chapter_title", ""))
             lines.append(t("novel.chat_answer_chapter", chapter=event["chapter_number"], title=title,
                            summary=event.get("summary", "")))
+    elif found is not None:
+        # the places or the people asked for, from the quotes: the chapters' events do not say where or whom
+        return "\n".join([*lines, found])
     elif evidence:
         first = evidence[0]
         # "出现转折" only when the question asks about a change ("什么时候变了") and the passage tells one: a
@@ -727,7 +810,10 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         # Candidates of our own (memory sentences, some from summaries): keep those found in the text,
         # and say nothing of the rest: no one claimed them.
         evidence, dropped = verify(files, [(p["chapter_number"], p["text"], p.get("scene_number")) for p in ranked])[0], 0
-        text = compose_offline(turn, evidence[:3])
+        # every verified passage: a where- or whom-answer names what all of them show, the quotes are three
+        text = compose_offline(turn, evidence)
+    if turn.get("chapter") and not turn.get("subject"):
+        evidence = _scene_by_scene(evidence)
     evidence = evidence[:3]
     if dropped:
         ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")

@@ -24,7 +24,7 @@ from core.processes import nothing_running, run_alive, this_process
 from core.novel.project import NovelProject, ProjectError, check_project_id, list_projects, project_status
 from core.settings import Settings
 from core.tools.novel import NovelConfig
-from graphs.novel.offline import is_scene_heading
+from graphs.novel.offline import is_scene_note, without_heading
 from graphs.novel.understanding import book_description
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -273,7 +273,7 @@ class ProjectFiles:
         for chunk in result.chunks:
             if chunk.chapter_index is None:
                 continue
-            lines = [line for line in sentences(chunk.content) if not is_scene_heading(line)]
+            lines = [without_heading(line) for line in sentences(chunk.content) if not is_scene_note(line)]
             named = [line for line in lines if any(e in line for e in entities)] if entities else lines
             found += [Passage(chunk.chapter_index, chunk.scene_index, line, chunk.score or 0.0) for line in named or lines[:1]]
         return found

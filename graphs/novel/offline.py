@@ -424,10 +424,28 @@ _TAGGED = r"(?:" + re.escape(TAG) + "|" + re.escape(EN_TAG.strip()) + r")?\s*"
 _HEADING = re.compile(r"^\s*" + _TAGGED + r"(?:第\d+章第\d+场。|Chapter \d+, scene \d+\.|第\d+章「[^」]*」[:：]|Chapter \d+, “[^”]*”: )?\s*" + _TAGGED)
 
 
+def without_heading(line: str) -> str:
+    """The line after the scene heading it opens with ("[offline sample] Chapter 1, scene 1. Ada came to the
+    inn." → "Ada came to the inn."): still words of the scene, so a quote of it is still verified."""
+    return _HEADING.sub("", line, count=1).strip()
+
+
 def is_scene_heading(line: str) -> bool:
     """The line is a scene's heading and nothing else ("【离线示例】第3章第1场。"): quoted as what a chapter
     says, it says nothing."""
-    return bool(line.strip()) and not _HEADING.sub("", line, count=1).strip(" 。.")
+    return bool(line.strip()) and not without_heading(line).strip(" 。.")
+
+
+# The lines of an offline scene that tell what the scene is for and how it closes ("这一场的目的：…", "What the
+# scene is for: …", "气氛低，场景在日常中收束。"): notes of the plan written into the text, not the story.
+_PLAN_NOTE = re.compile(r"^\s*" + _TAGGED + r"(?:这一场的目的[:：]|What the scene is for:|气氛[^，。]*，场景在[^。]*中收束"
+                        r"|The mood was [^,]*, and the scene closed on )")
+
+
+def is_scene_note(line: str) -> bool:
+    """The line is no story text: a scene's bare heading, or a note of its plan. Quoted as what the book
+    says, "这一场的目的：苏晚晴遇到顾铭" answered "where did she go" and "whom did she meet" alike."""
+    return is_scene_heading(line) or bool(_PLAN_NOTE.match(line))
 
 
 def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:

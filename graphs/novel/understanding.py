@@ -510,6 +510,63 @@ def asks_latest(text: str) -> bool:
     return bool(_LATEST.search(text))
 
 
+# Asks where someone goes or is ("仓书去了哪里", "林远在哪儿", "where did Mara go"): the places of the passages answer it.
+_WHERE = re.compile(r"哪里|哪儿|在哪|去哪|何处|(?:什么|哪些?|哪个)(?:地方|地点)|\bwhere\b", re.I)
+# Asks whom someone meets or is with ("仓书遇到了谁", "林远和谁在一起", "who did Mara meet", "whom does she see"):
+# the other people of the passages answer it.
+_WHOM = re.compile(r"(?:遇到|遇见|碰到|碰见|见到|见了|见过|结识|认识|和|跟|与|同)了?(?:哪些人|谁)"
+                   r"|\bwhom\b|\bwho (?:did|does|do|has|had|will)\b.*\b(?:meet|see|talk|run into|travel|work|fight)"
+                   r"|\bwho (?:is|was|are|were) \w+(?: \w+)? with\b", re.I)
+
+
+# Tells that people meet ("仓书遇到韩岚", "Ada meets Mara"), more than that they go somewhere together.
+_MEETS = re.compile(r"遇到|遇见|碰到|碰见|见到|相遇|重逢|结识|拜见|\b(?:meets?|met|meeting|encounter(?:s|ed)?|runs? into|ran into)\b",
+                    re.I)
+
+
+def tells_meeting(text: str) -> bool:
+    return bool(_MEETS.search(text))
+
+
+def asks_where(text: str) -> bool:
+    return bool(_WHERE.search(text))
+
+
+def asks_whom(text: str) -> bool:
+    return bool(_WHOM.search(text))
+
+
+# A place is where someone is when a verb of going or being somewhere leads to it ("来到咖啡馆", "在城门外",
+# "came to the inn"); a place only thought of ("心里记挂着上海") is not where they went.
+_TO_PLACE = re.compile(r"(?:来到|来了|去了|去往|前往|回到|走进|走到|进了|进入|赶到|赶往|抵达|到达|到了|逃到|躲进|躲在|住在|留在|站在|坐在|在"
+                       r"|\b(?:came|comes|come|went|goes|go|got|returned|returns|arrived|arrives|walked|ran|fled|hid)"
+                       r"(?: back)? (?:to|into|at|in)|\breached|\bentered|\b(?:at|in|inside|into))\s*$", re.I)
+
+
+def places_gone_to(text: str, known: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The places `text` has someone go to or be at, in order: the book's own places (`known`, the locations of
+    its scene plans) and the proper place names jieba reads (ns: 上海, 金陵), each after a verb of going or
+    being somewhere. A place in what is said, recalled or thought ("他们想起了前事：…来到便利店", "she said he went to
+    the inn") is not where anyone is now."""
+    import jieba.posseg
+
+    def gone_to(at: int) -> bool:
+        return bool(_TO_PLACE.search(text[:at])) and not _SAYS.search(text[:at])
+
+    found: list[tuple[int, str]] = []
+    for place in sorted(set(known), key=len, reverse=True):
+        for match in re.finditer(re.escape(place), text, re.I):
+            if gone_to(match.start()) and not any(match.start() >= at and match.start() < at + len(p)
+                                                                  for at, p in found):
+                found.append((match.start(), place))
+    at = 0
+    for word in jieba.posseg.lcut(text) if CJK.search(text) else []:
+        if word.flag == "ns" and gone_to(at) and not any(word.word in p for _, p in found):
+            found.append((at, word.word))
+        at += len(word.word)
+    return list(dict.fromkeys(place for _, place in sorted(found)))
+
+
 # English pronouns of a person, as the Chinese one the chat keeps its references under ("she" → 她). Not "it":
 # "will it rain?" asks of no one.
 _PRONOUNS_EN = {"he": "他", "him": "他", "his": "他", "himself": "他", "she": "她", "her": "她", "hers": "她",
