@@ -12,6 +12,7 @@ of bench/orchestration_overhead.py (N hooked nodes, 6 events each) is run three 
   socket    a connected client sends chat:message and waits for the run's `completion` event
   process   the same from a client in a process of its own (this script with --p1-client), as a
             browser would be: its reading no longer shares the server's event loop
+  deflate   the same, the client negotiating permessage-deflate as browsers do (every frame compressed)
 Figures are median run time / N.
 
 P2 — one-way latency of `progress` events (each carries time.perf_counter_ns()) at R concurrent runs
@@ -143,8 +144,9 @@ class Server:
 
 
 class Client:
-    def __init__(self) -> None:
-        self.sio = socketio.AsyncClient(reconnection=False)
+    def __init__(self, deflate: bool = False) -> None:
+        # Browsers ask for permessage-deflate and aiohttp grants it: each frame is then compressed with zlib.
+        self.sio = socketio.AsyncClient(reconnection=False, websocket_extra_options={"compress": 15} if deflate else {})
         self.samples: dict[str, list[int]] = {"progress": [], "pong": [], "pushed": []}
         self.done = asyncio.Event()
         self.expected = 0
@@ -226,9 +228,9 @@ def ms_stats(samples_ns: list[int]) -> tuple[float, float]:
     return percentile(values, 50), percentile(values, 99)
 
 
-async def p1_client(url: str) -> None:
+async def p1_client(url: str, deflate: bool) -> None:
     """--p1-client: a watching client in its own process. Each line on stdin starts a run; it prints the seconds to `completion`."""
-    client = await Client().connect(url)
+    client = await Client(deflate).connect(url)
     loop = asyncio.get_running_loop()
     lines = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(lines), sys.stdin)
@@ -245,22 +247,28 @@ async def p1_socket(server: Server, client: Client, runs: int) -> dict[str, floa
     """Median ms per node of the bare graph, the runtime alone, and the runtime watched over a socket (in and out of process)."""
     runtime = server.runtime
     bare = linear_graph(N_NODES, lambda k: bare_node).compile(checkpointer=runtime.graphs[P1_FLOW].checkpointer)
-    other = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--p1-client", server.url, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
-    )
-    assert (await other.stdout.readline()).strip() == b"ready"
+    others = {
+        kind: await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--p1-client", server.url, *extra,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        )
+        for kind, extra in (("process", ()), ("deflate", ("--deflate",)))
+    }
+    for other in others.values():
+        assert (await other.stdout.readline()).strip() == b"ready"
 
-    async def run_in_other_process() -> float:
-        other.stdin.write(b"run\n")
-        await other.stdin.drain()
-        return float(await other.stdout.readline())
+    async def run_in_other_process(kind: str) -> float:
+        others[kind].stdin.write(b"run\n")
+        await others[kind].stdin.drain()
+        return float(await others[kind].stdout.readline())
 
-    times: dict[str, list[float]] = {"bare": [], "runtime": [], "socket": [], "process": []}
+    times: dict[str, list[float]] = {"bare": [], "runtime": [], "socket": [], "process": [], "deflate": []}
     try:
         await interleave(runtime, bare, client, run_in_other_process, runs, times)
     finally:
-        other.stdin.close()
-        await other.wait()
+        for other in others.values():
+            other.stdin.close()
+            await other.wait()
     return {kind: statistics.median(values) * 1000 / N_NODES for kind, values in times.items()}
 
 
@@ -274,12 +282,14 @@ async def interleave(runtime, bare, client: Client, run_in_other_process, runs: 
         thread_id = await client.start(P1_FLOW, {})
         await asyncio.wait_for(client.completion(thread_id).wait(), timeout=60)
         t_socket = time.perf_counter() - start
-        t_process = await run_in_other_process()
+        t_process = await run_in_other_process("process")
+        t_deflate = await run_in_other_process("deflate")
         if i >= 2:
             times["bare"].append(t_bare)
             times["runtime"].append(t_runtime)
             times["socket"].append(t_socket)
             times["process"].append(t_process)
+            times["deflate"].append(t_deflate)
 
 
 async def p2_level(clients: list[Client], k: int, pace_ms: float) -> dict[str, tuple[float, float]]:
@@ -320,6 +330,7 @@ async def main(levels: list[int], seconds: float, rate: float, p1_runs: int, bur
     print(f"  runtime, nobody watching              {p1['runtime']:7.3f}   {p1['runtime'] / p1['bare']:.2f}× bare")
     print(f"  runtime, a client watching            {p1['socket']:7.3f}   {p1['socket'] / p1['bare']:.2f}× bare")
     print(f"  the same, client in its own process   {p1['process']:7.3f}   {p1['process'] / p1['bare']:.2f}× bare")
+    print(f"  the same, permessage-deflate          {p1['deflate']:7.3f}   {p1['deflate'] / p1['bare']:.2f}× bare")
     print(f"\nP2: one-way latency at R concurrent runs, {rate:g} events/s each, {k} events per run "
           f"(first {SKIP} of each dropped), one client per run")
     print(f"{'R':>3} {'':28} {'p50 ms':>8} {'p99 ms':>8}")
@@ -339,6 +350,8 @@ async def main(levels: list[int], seconds: float, rate: float, p1_runs: int, bur
          "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['socket'] / p1['bare']:.2f}x"},
         {"metric": f"P1 ms/node N={N_NODES}, client in its own process (vs bare graph)", "value": f"{p1['process']:.2f}",
          "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['process'] / p1['bare']:.2f}x"},
+        {"metric": f"P1 ms/node N={N_NODES}, own process, permessage-deflate (vs bare graph)",
+         "value": f"{p1['deflate']:.2f}", "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['deflate'] / p1['bare']:.2f}x"},
         {"metric": f"P1 ms/node N={N_NODES}, nobody watching (vs bare graph)", "value": f"{p1['runtime']:.2f}",
          "baseline": f"{p1['bare']:.2f}", "ratio": f"{p1['runtime'] / p1['bare']:.2f}x"},
     ]
@@ -363,9 +376,10 @@ if __name__ == "__main__":
     parser.add_argument("--p1-runs", type=int, default=None, help="runs of each kind for P1")
     parser.add_argument("--burst", type=int, default=None, help="events of the burst run")
     parser.add_argument("--p1-client", metavar="URL", help=argparse.SUPPRESS)  # P1's out-of-process client
+    parser.add_argument("--deflate", action="store_true", help=argparse.SUPPRESS)  # ... asking for permessage-deflate
     args = parser.parse_args()
     if args.p1_client:
-        asyncio.run(p1_client(args.p1_client))
+        asyncio.run(p1_client(args.p1_client, args.deflate))
         sys.exit(0)
     asyncio.run(main(
         [int(level) for level in args.levels.split(",") if level],
