@@ -8,6 +8,7 @@ import gc
 import socket
 
 import pytest
+import aiohttp
 from aiohttp import web
 
 from app.runtime import new_thread_id
@@ -82,6 +83,19 @@ async def test_a_socket_closed_before_its_turn_ends_is_let_go_without_an_error(t
     await asyncio.sleep(0)
 
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+async def test_a_client_that_closes_its_websocket_is_answered_with_a_close_frame(start_server):
+    server = await start_server()
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(server.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket")
+        assert (await ws.receive_str()).startswith("0")  # engine.io open
+        await ws.send_str("40")  # socket.io connect
+        assert (await ws.receive_str()).startswith("40")
+
+        await ws.close()
+
+    assert ws.close_code == 1000, "the server's close frame was lost: the client saw an abnormal closure"
 
 
 async def test_a_started_server_keeps_its_start_up_heap_out_of_full_collections(make_settings):
