@@ -13,6 +13,7 @@ from aiohttp import web
 
 from app.server import RUNTIME_KEY, create_app
 from app.runtime import FlowRuntime
+from core.i18n import DEFAULT_LOCALE, set_locale, set_surface
 from core.settings import Settings
 from tests.support.client import RecordingClient
 from tests.support.pg import postgres, redis_server  # noqa: F401  (session servers for the scale-out tests)
@@ -21,6 +22,15 @@ from tests.support.pg import postgres, redis_server  # noqa: F401  (session serv
 # (~2 s a deck) and no legal index warm-up unless a test asks for them.
 os.environ.setdefault("OFFICE_PREVIEW", "false")
 os.environ.setdefault("LEGAL_WARM_AT_STARTUP", "false")
+
+
+@pytest.fixture(autouse=True)
+def each_test_starts_in_the_default_language():
+    """`ng` run in-process (`main([...])`) and `create_app` set the locale and surface for what follows them, as
+    they should in a process of their own; a test after them in the same worker must not read their language."""
+    yield
+    set_locale(DEFAULT_LOCALE)
+    set_surface("cli")
 
 
 @pytest.fixture
