@@ -88,6 +88,14 @@ async def test_slides_report_progress_page_by_page(live_server, connect):
     assert progress[2]["message"] == f"正在生成第 3/{total} 页..."
 
 
+async def test_an_english_deck_reports_its_pages_in_the_readers_language(live_server, connect):
+    # The server speaks Chinese (the default locale): every step's line is Chinese, whatever the deck is written in.
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "A 5 minute talk on how volcanoes form, for Year 9")
+    progress = [d for _, d in client.of(thread_id, "progress")]
+    assert progress and progress[0]["message"] == f"正在生成第 1/{progress[0]['total']} 页...", progress[0]
+
+
 async def test_completion_points_to_a_real_16_9_pptx_with_notes_and_east_asian_fonts(live_server, connect):
     client = await connect(live_server.url)
     thread_id, completion = await run_ppt(client, "做一个关于水循环的5分钟PPT")
