@@ -253,6 +253,8 @@ def test_a_place_the_description_names_is_not_taken_for_a_character(description,
     # at the start of a clause, where jieba's dictionary tag (邻居 v, 侦探 v) alone reads a verb and its object
     ("少年沈墨在镇上长大，邻居王大山常来帮忙", [("沈墨", "少年"), ("王大山", "邻居")]),
     ("侦探周默接手了一桩旧案", [("周默", "侦探")]),
+    # jieba cuts 之 / 女林 / 素素 and reads 买办 a verb: the heroine lost her surname and the comprador his place
+    ("清末福建茶商之女林素素接手家中濒临破产的茶庄，与洋行买办周怀远周旋", [("林素素", "茶商之女"), ("周怀远", "买办")]),
 ])
 def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description, named):
     # "青梅竹马顾川" left 顾川 out of the cast, though "the harbourmaster, Corin," was one.

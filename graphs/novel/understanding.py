@@ -614,7 +614,7 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # nouns of a person jieba's dictionary tags a verb (邻居 v, 搭档 v, 侦探 v, 助理 vn), so that no tag
            # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
            "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
-           "同桌": None, "室友": None, "仇人": None,
+           "同桌": None, "室友": None, "仇人": None, "买办": None,
            "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女", "女友": "女", "男友": "男", "妻子": "女",
            "丈夫": "男", "未婚妻": "女", "未婚夫": "男",
            # posts held in a guild, a sect or a ship ("盐帮帮主顾远舟", which jieba cuts 帮帮 / 主顾): a title the
@@ -1153,6 +1153,14 @@ def _unglued_endings(words: list) -> list:
                 and len(before.word) >= 2 and CJK.fullmatch(before.word[-1]):
             out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
             out[index] = jieba.posseg.pair(word.word[1:], "x")
+    # "茶商之女林素素" cut 茶商 / 之 / 女林 / 素素: 之 ties the noun before it to 女 (the tea merchant's daughter),
+    # one noun of a person, and the surname goes back to the name
+    for index in range(len(out) - 1, 1, -1):
+        word, tie, owner = out[index], out[index - 1], out[index - 2]
+        if tie.word == "之" and len(word.word) >= 2 and word.word[0] in _PERSON_SUFFIX_ZH and word.word[1] in _SURNAMES_ZH \
+                and len(owner.word) >= 2 and CJK.fullmatch(owner.word[-1]):
+            out[index - 2:index + 1] = [jieba.posseg.pair(owner.word + tie.word + word.word[0], "n"),
+                                        jieba.posseg.pair(word.word[1:], "x")]
     return out
 
 
