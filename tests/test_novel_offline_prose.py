@@ -42,6 +42,19 @@ async def test_a_modern_or_future_book_meets_in_places_of_its_age_not_at_city_ga
     assert places and not places & ANCIENT_PLACES, places
 
 
+@pytest.mark.parametrize("language, description", [
+    ("zh", "民国初年的上海码头，搬运工陈阿四卷入一桩洋行走私案"),
+    ("en", "In 1925 a jazz singer named Rose Callahan witnesses a murder in a Chicago speakeasy"),
+])
+async def test_a_book_of_the_early_twentieth_century_meets_neither_at_a_convenience_store_nor_a_city_gate(
+        language, description):
+    # A 民国 Shanghai-docks book met at 便利店 and 地铁站: 民国 was read as the present day.
+    from graphs.novel.offline import ERA_PLACES
+
+    places = await _scene_places(language, description)
+    assert places and not places & (ANCIENT_PLACES | set(ERA_PLACES["modern"][language])), places
+
+
 async def test_an_offline_future_worlds_geography_names_places_of_its_age():
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": "zh", "description": "赛博朋克的霓虹都市，人人装着义体"})

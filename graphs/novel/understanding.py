@@ -1391,8 +1391,12 @@ _ERA_CUES = {
     "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
                          r"|\bAI\b|(?i:\b(?:cyberpunk|future|futuristic|starships?|spaceships?|space station|androids?|robots?"
                          r"|implants?|cyborgs?|holograms?|colony ship|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
+    # the first half of the 20th century: docks, tea houses and telegraphs, not a 便利店 or a subway
+    "early_modern": re.compile(r"民国|上海滩|北洋|租界|军阀|巡捕房|十里洋场|黄包车|电报|抗战|洋行|报馆"
+                               r"|(?i:\b(?:edwardian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph|steamships?"
+                               r"|zeppelins?|gaslight|1920s|1930s|1940s|the (?:great )?depression)\b)"),
     "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
-                         r"|律师|记者|程序员|外卖|快递|民国|上海滩"
+                         r"|律师|记者|程序员|外卖|快递"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
     "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
@@ -1405,14 +1409,15 @@ _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年|(?i:\b(?:in|year|of|since
 
 
 def story_era(description: str) -> str | None:
-    """The age a book's description sets it in: "ancient" (dynasties, 江湖, a Regency ballroom), "modern" or
-    "future" (cyberpunk, starships); a year it names decides first (2087 is the future, 1920 no antiquity).
+    """The age a book's description sets it in: "ancient" (dynasties, 江湖, a Regency ballroom), "early_modern"
+    (民国, the 1920s), "modern" or "future" (cyberpunk, starships); a year it names decides first (2087 is the
+    future, 1920 the early modern age).
     None when it says nothing of an age."""
     year = _YEAR.search(description)
     if year:
         value = int(year.group(1) or year.group(2))
-        return "future" if value >= 2050 else "modern" if value >= 1900 else "ancient"
+        return "future" if value >= 2050 else "modern" if value >= 1950 else "early_modern" if value >= 1900 else "ancient"
     # the age most of its cues tell; on a tie the later one (a future city keeps its 医院, a galactic "empire" its name)
     cues = {era: len(set(cue.findall(description))) for era, cue in _ERA_CUES.items()}
-    best = max(("future", "modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
+    best = max(("future", "modern", "early_modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
     return best if cues[best] else None
