@@ -17,6 +17,7 @@ from core.processes import nothing_running
 from core.settings import Settings
 from schemas.events import TITLE_MAX_CHARS
 
+
 def first_line_title(text: str) -> str:
     """A thread's name in the list: the message's first line as written ("…why did they part?" keeps its "?"); a line
     longer than a title may be is cut between words with "…" showing the cut. Empty for an empty message."""

@@ -795,12 +795,6 @@ class PageTask(TypedDict):
     tool_call_id: str
 
 
-def _progress_message(current: int, total: int) -> str:
-    # The spec fixes this sentence's wording (正在生成第 N/M 页...). It is said to the reader, in the reader's
-    # language like every other step's line, whatever language the deck is written in.
-    return t("ppt.generating_slide", current=current, total=total)
-
-
 async def generate_page(task: PageTask, config: RunnableConfig, runtime: Runtime[FlowContext]) -> dict[str, Any]:
     # A LangGraph task of its own: its write is saved the moment it finishes, so a crash redoes only
     # the pages still in flight, and a slow page holds up no other.
@@ -808,7 +802,9 @@ async def generate_page(task: PageTask, config: RunnableConfig, runtime: Runtime
     # A page still waiting for a place in the pool does not start once a stop (cancel, shutdown) is asked.
     ctx.stop_if_draining()
     script, total, index = task["script"], task["total"], task["script"]["slideIndex"]
-    ctx.progress(index, total, _progress_message(index, total), status="generating_slide")
+    # The spec fixes this sentence (正在生成第 N/M 页...). It is said to the reader in the reader's language, like every
+    # other step's line, whatever language the deck is written in.
+    ctx.progress(index, total, t("ppt.generating_slide", current=index, total=total), status="generating_slide")
     slide = await write_page(ctx, SlideScript.model_validate(script), total, PresentationTheme.model_validate(task["theme"]),
                              task["language"], task["subtitle"], task.get("feedback"))
     artifact_id = ctx.artifact(key=f"slide_preview_{index}", type=ArtifactType.slide_preview,
