@@ -366,7 +366,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     if mode == "review":
         # What kind of contract it is (租赁合同), from the whole text: a clause alone ("甲方可随时收回房屋")
         # shares its words with articles of any chapter (a usufruct's 收回), the lease's own rules among them.
-        whole = f"{await asyncio.to_thread(bounded_query, shared.question)} {expand(shared.question).terms}".strip()
+        whole = (f"{await asyncio.to_thread(bounded_query, shared.question)} "
+                 f"{(await asyncio.to_thread(expand, shared.question)).terms}").strip()
         kind = contract_kind(await tools.call_blocking("statute_search", knowledge.statutes.search, whole, 10,
                                                        None, whole, summary=found) or [], shared.question)
         for clause in split_clauses(shared.question):
@@ -376,9 +377,9 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             # What the clause does, in the statutes' words (罚款 → 违约金), reaches the articles on it.
             # A clause in English shows what it does through its glossary translation (non-refundable → 违约金):
             # the topics' patterns are the statutes' Chinese words.
-            read_as = words if CJK.search(words) else f"{words} {expand(words).terms}"
+            read_as = words if CJK.search(words) else f"{words} {(await asyncio.to_thread(expand, words)).terms}"
             topic_words = " ".join(topic.words for topic in clause_topics(read_as) if topic.words)
-            expansion = expand(f"{words} {topic_words} {kind}")
+            expansion = await asyncio.to_thread(expand, f"{words} {topic_words} {kind}")
             query = f"{await asyncio.to_thread(bounded_query, words)} {hint} {topic_words} {expansion.terms} {kind}".strip()
             meaning = f"{words} {topic_words} {expansion.terms}".strip()
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, CLAUSE_DEPTH, None,
@@ -402,10 +403,12 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         wanted = 4 if not articles else (0 if shared.intent == "regulation_query" else 2)
         hits = []
         if wanted:
-            focus = focus_for(shared.question, domain if len(shared.domains) > 1 else None)
+            focus = await asyncio.to_thread(focus_for, shared.question, domain if len(shared.domains) > 1 else None)
             # Everyday words (借条, 打赏, 抄袭) are added in the statutes' own words, and the law that
             # governs them is searched first: a lexical search alone returns whatever shares a word.
-            expansion = expand(focus)
+            # Off the event loop, as every glossary read: ~120 patterns over a long story are tens of milliseconds
+            # that every other client of the server would wait for.
+            expansion = await asyncio.to_thread(expand, focus)
             # A long story is searched by its key words: every query word costs a pass over the corpus.
             key_words = await asyncio.to_thread(bounded_query, focus)
             query = f"{key_words} {hint} {expansion.terms}".strip()
@@ -433,7 +436,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             if latest and latest != focus.strip():
                 # A follow-up read with the question before it ("那押金能要双倍吗"): what it asks itself leads,
                 # or the earlier question's articles come back unchanged.
-                own = f"{latest} {expand(latest).terms}".strip()
+                own = f"{latest} {(await asyncio.to_thread(expand, latest)).terms}".strip()
                 # Its own two best lead even when the thread's search found them too: dropping those left
                 # its weaker hits (an unrelated law's article) in front.
                 # Only from the thread's field: its words alone ("能要求赔偿多少") match any law's damages

@@ -200,7 +200,8 @@ async def route(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     classification = state["classification"]
     tasks = plan_tasks(classification)
     # Drafting searches no statute: its fields are read from English words too (`FIELD_PATTERNS`).
-    if needs_chinese(state["text"], ctx.llm) and tasks[0]["agent"] != "document_draft":
+    # In a worker thread: the glossary read over a long story would hold up every other client of the server.
+    if tasks[0]["agent"] != "document_draft" and await asyncio.to_thread(needs_chinese, state["text"], ctx.llm):
         tasks = [{"agent": "general", "domain": None, "mode": "chat"}]
     for task in tasks:
         ctx.agent_selected(task["agent"], classification["confidence"], intent=classification["intent"],
@@ -372,7 +373,7 @@ async def general(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     started = time.perf_counter()
     shared = SharedContext.from_dict(state["context"])
     # Small talk ("Hello, what can you do?") is answered in any language: no statute is searched for it.
-    if needs_chinese(state["text"], ctx.llm) and state["classification"]["intent"] != "general_chat":
+    if state["classification"]["intent"] != "general_chat" and await asyncio.to_thread(needs_chinese, state["text"], ctx.llm):
         outcome = AgentOutcome(text=t("legal.ask_in_chinese"))
     else:
         outcome = await run_general(shared, ctx, mode="chat")
