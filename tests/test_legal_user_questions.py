@@ -1066,6 +1066,17 @@ def test_a_law_firms_demand_letter_names_its_client_where_the_story_says_me():
     assert "我" not in letter.split("## 事实")[1], letter
 
 
+def test_a_demand_letter_leaves_the_he_of_someone_else_in_the_story_as_he():
+    letter = _demand_letter("帮我写一封催告函，王强去年借了我5万元，是我朋友李明介绍的，他说王强人靠谱，现在王强一直不还，"
+                            "要求他一个月内还清", client="赵敏")
+    assert "本人朋友李明介绍的，他说贵方人靠谱" in letter, letter
+
+
+def test_a_demand_letter_to_a_landlord_named_in_the_story_leaves_the_users_wife_as_she():
+    letter = _demand_letter("帮我起草律师函，房东张伟扣了我的押金3000元不退，我老婆去找他，他把她骂了一顿，要求退还押金")
+    assert "致：张伟" in letter and "贵方扣了本人的押金3000元不退，本人老婆去找贵方，贵方把她骂了一顿" in letter, letter
+
+
 def test_asking_for_a_reminder_letter_to_the_landlord_starts_drafting_one():
     assert settle_intent("document_draft", "请替我给房东发个催告函，他扣了我3000元押金不退，要求他三天内退还") == "document_draft"
 
