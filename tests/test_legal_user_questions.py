@@ -1021,6 +1021,29 @@ async def test_a_factory_worker_hurt_by_a_machine_is_answered_as_a_work_injury(k
     assert "中华人民共和国社会保险法" == _verified(run)[0]["law"], _verified(run)
 
 
+async def test_a_factory_worker_whose_boss_will_not_pay_for_a_crushed_hand_reads_the_work_injury_insurance_first(knowledge):
+    run = await GraphRunner(knowledge).ask("机器把我的手轧伤了，我在厂里上班，老板不给报销医药费")
+    cited = _cited(run)
+    assert [law for law, _ in cited[:3]] == ["社会保险法"] * 3, cited
+    # Neither the rule on a worker who hurts someone (1191) nor the one on a helper of a private person (1192).
+    assert not {("民法典", "1191"), ("民法典", "1192")} & set(cited), cited
+
+
+async def test_punitive_damages_asked_for_a_beating_never_cite_the_intellectual_property_article(knowledge):
+    run = await GraphRunner(knowledge).ask("被人打伤住院了，能要求惩罚性赔偿吗")
+    assert ("民法典", "1185") not in _cited(run), _cited(run)
+
+
+async def test_an_ordinary_collision_never_cites_the_article_on_a_stolen_cars_accident(knowledge):
+    run = await GraphRunner(knowledge).ask("晚上骑电动车被一辆货车刮倒，司机说是我闯红灯，腿骨折住院，保险公司怎么赔")
+    assert ("民法典", "1215") not in _cited(run), _cited(run)
+
+
+async def test_an_english_worker_never_given_a_written_contract_is_answered_with_double_pay(knowledge):
+    run = await GraphRunner(knowledge).ask("My employer did not sign a written labour contract with me for 8 months")
+    assert ("劳动合同法", "82") in _cited(run)[:2], _cited(run)
+
+
 async def test_unpaid_wages_and_a_punch_from_the_boss_are_answered_as_labour_and_personal_injury(knowledge):
     run = await GraphRunner(knowledge).ask("公司欠我两个月工资没发，我去要钱时老板还打了我一拳")
     assert {e["category"] for e in run.of("agent-selected")} >= {"labor_law", "tort_law"}

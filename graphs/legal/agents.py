@@ -153,6 +153,26 @@ def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int, also
     return (first + [a for a in articles if a not in first])[:top_k]
 
 
+# Articles on a narrow circumstance, by the words they name it with, and how a question names it: such an article
+# answers a question that names the circumstance (or, for a field's own subject, a question of that field) only.
+# Shared words brought them into answers about something else: 民法典 1185 (punitive damages for an intellectual-
+# property right) into a beating's 惩罚性赔偿, 1215 (a stolen car's accident) into every collision.
+NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
+    ("侵害他人知识产权", r"知识产权|专利|商标|著作权|版权|抄袭|盗版|patent|trademark|copyright", "intellectual_property"),
+    ("盗窃、抢劫或者抢夺的机动车", r"偷|盗|抢|stolen|theft|thief|robbed|carjack", None),
+    ("动物园", r"动物园|zoo", None),
+)
+
+
+def of_the_questions_subjects(articles: list[Any], question: str, fields: list[str]) -> list[Any]:
+    """`articles` without those on a narrow circumstance the question does not name."""
+    def elsewhere(article: Any) -> bool:
+        return any(words in article.text and field not in fields and not re.search(named, question, re.IGNORECASE)
+                   for words, named, field in NARROW_SUBJECTS)
+
+    return [a for a in articles if not elsewhere(a)]
+
+
 def plainer_chapters_first(articles: list[Any], question: str) -> list[Any]:
     """Articles of a chapter that narrows another chapter among them (融资租赁合同 beside 租赁合同) go last,
     unless the question says what narrows it (融资): a landlord's deposit is a lease, not a finance lease."""
@@ -447,7 +467,9 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             preferred = of_domain_laws(hits or [], domain, expansion.laws)
             ranked = preferred + later + [a for a in hits or [] if a not in preferred]
             rest = [a for a in _take_turns([ranked]) if a.citation not in {f.citation for f in first}]
-            hits = plainer_chapters_first(first + rest, shared.question)[:wanted]
+            fields = [*shared.domains, shared.category]
+            hits = plainer_chapters_first(of_the_questions_subjects(first + rest, shared.question, fields),
+                                          shared.question)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []
