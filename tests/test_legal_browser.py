@@ -98,7 +98,8 @@ async def test_the_legal_answer_names_its_intent_and_field_of_law(browser, serve
 
 
 async def test_an_answer_over_two_fields_of_law_heads_each_field_no_smaller_than_its_text(browser, server):
-    page, errors = await ask(browser, server, "邻居家的狗把我家孩子咬伤了，医药费谁出")
+    # Two fields whose searches find different articles (fields that find the same ones share one section).
+    page, errors = await ask(browser, server, "公司拖欠我工资，而且我借给同事的五万块钱他也不还，我该怎么办")
     await page.click("[data-testid=artifact-tab]:has-text('法律解答')")
     answer = page.locator("#canvas-body [data-testid=view-legal_answer] .md").first
     await answer.wait_for()

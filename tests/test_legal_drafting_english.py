@@ -136,3 +136,21 @@ async def test_an_english_user_who_lent_the_money_is_asked_for_their_own_name_as
 def test_an_english_iou_that_says_the_users_name_names_the_lender():
     fields = extract_fields(TEMPLATES["iou"], "My name is Anna Wu. Draft an IOU: I lent Tom Li 3000 yuan")
     assert (fields["lender"], fields["borrower"]) == ("Anna Wu", "Tom Li")
+
+
+async def test_an_english_demand_letter_request_is_drafted_from_its_story_and_asks_for_the_senders_own_name(knowledge):
+    with english():
+        run = await GraphRunner(knowledge).ask("Draft a demand letter to my landlord who kept my deposit of 5000 yuan")
+        own_name = t("legal.ask_own_field", label=t("legal.field_lawyer_letter_client"))
+    assert run.state["draft"]["fields"]["facts"] == "My landlord kept my deposit of 5000 yuan."
+    asked = {q["id"]: q["question"] for q in run.state["pending"]}
+    assert "facts" not in asked and asked["client"] == own_name
+
+
+def test_an_english_demand_letter_names_the_debtor_and_keeps_the_demand_in_the_users_words():
+    template = TEMPLATES["lawyer_letter"]
+    fields = extract_fields(template, "Write a demand letter to Zhang San, he owes me 3000 yuan and refuses to pay. "
+                                      "I want him to pay me back within 10 days.")
+    letter = template.render(fields)
+    assert "致：Zhang San" in letter and "He owes me 3000 yuan and refuses to pay." in letter
+    assert "\nPay me back within 10 days.\n" in letter and "请贵方Pay" not in letter, letter

@@ -308,3 +308,26 @@ def test_the_chinese_disclaimers_have_no_space_for_a_terminal_to_break_the_sente
     # "以上内容由 AI 根据…" was wrapped after "AI", leaving two words alone on the first line.
     for key in ("legal.disclaimer", "legal.draft_disclaimer"):
         assert " " not in t(key, locale="zh"), t(key, locale="zh")
+
+
+LONG_STORY = ("我在一家工厂上班三年了，上个月在车间干活时被机器轧伤了右手，住院花了两万多。老板说我是临时工，没有签劳动合同，"
+              "也没有给我交社保，医药费一分钱都不给报销，还让我回家养伤，工资也停了。") * 12 + "我该怎么办？"
+
+
+@pytest.mark.parametrize("question", [LONG_STORY, "My landlord kept my deposit of 5000 yuan after I moved out, what can I do?"])
+async def test_the_glossary_is_read_off_the_event_loop_so_other_clients_are_not_held_up(knowledge, monkeypatch, question):
+    import threading
+
+    from core.legal import terms
+
+    readers: list[int] = []
+    compiled = terms._glossary
+
+    def recording():
+        readers.append(threading.get_ident())
+        return compiled()
+
+    monkeypatch.setattr(terms, "_glossary", recording)
+    loop_thread = threading.get_ident()
+    await GraphRunner(knowledge).ask(question)
+    assert readers and loop_thread not in readers

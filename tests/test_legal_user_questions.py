@@ -1021,6 +1021,29 @@ async def test_a_factory_worker_hurt_by_a_machine_is_answered_as_a_work_injury(k
     assert "中华人民共和国社会保险法" == _verified(run)[0]["law"], _verified(run)
 
 
+async def test_a_factory_worker_whose_boss_will_not_pay_for_a_crushed_hand_reads_the_work_injury_insurance_first(knowledge):
+    run = await GraphRunner(knowledge).ask("机器把我的手轧伤了，我在厂里上班，老板不给报销医药费")
+    cited = _cited(run)
+    assert [law for law, _ in cited[:3]] == ["社会保险法"] * 3, cited
+    # Neither the rule on a worker who hurts someone (1191) nor the one on a helper of a private person (1192).
+    assert not {("民法典", "1191"), ("民法典", "1192")} & set(cited), cited
+
+
+async def test_punitive_damages_asked_for_a_beating_never_cite_the_intellectual_property_article(knowledge):
+    run = await GraphRunner(knowledge).ask("被人打伤住院了，能要求惩罚性赔偿吗")
+    assert ("民法典", "1185") not in _cited(run), _cited(run)
+
+
+async def test_an_ordinary_collision_never_cites_the_article_on_a_stolen_cars_accident(knowledge):
+    run = await GraphRunner(knowledge).ask("晚上骑电动车被一辆货车刮倒，司机说是我闯红灯，腿骨折住院，保险公司怎么赔")
+    assert ("民法典", "1215") not in _cited(run), _cited(run)
+
+
+async def test_an_english_worker_never_given_a_written_contract_is_answered_with_double_pay(knowledge):
+    run = await GraphRunner(knowledge).ask("My employer did not sign a written labour contract with me for 8 months")
+    assert ("劳动合同法", "82") in _cited(run)[:2], _cited(run)
+
+
 async def test_unpaid_wages_and_a_punch_from_the_boss_are_answered_as_labour_and_personal_injury(knowledge):
     run = await GraphRunner(knowledge).ask("公司欠我两个月工资没发，我去要钱时老板还打了我一拳")
     assert {e["category"] for e in run.of("agent-selected")} >= {"labor_law", "tort_law"}
@@ -1064,6 +1087,17 @@ def test_a_law_firms_demand_letter_names_its_client_where_the_story_says_me():
     assert "北京某某律师事务所受李明的委托" in letter
     assert "贵方拖欠李明货款3万元" in letter and "请贵方在收到函后七日内付清" in letter, letter
     assert "我" not in letter.split("## 事实")[1], letter
+
+
+def test_a_demand_letter_leaves_the_he_of_someone_else_in_the_story_as_he():
+    letter = _demand_letter("帮我写一封催告函，王强去年借了我5万元，是我朋友李明介绍的，他说王强人靠谱，现在王强一直不还，"
+                            "要求他一个月内还清", client="赵敏")
+    assert "本人朋友李明介绍的，他说贵方人靠谱" in letter, letter
+
+
+def test_a_demand_letter_to_a_landlord_named_in_the_story_leaves_the_users_wife_as_she():
+    letter = _demand_letter("帮我起草律师函，房东张伟扣了我的押金3000元不退，我老婆去找他，他把她骂了一顿，要求退还押金")
+    assert "致：张伟" in letter and "贵方扣了本人的押金3000元不退，本人老婆去找贵方，贵方把她骂了一顿" in letter, letter
 
 
 def test_asking_for_a_reminder_letter_to_the_landlord_starts_drafting_one():

@@ -44,7 +44,10 @@ class LegalKnowledge:
         )
 
     def warm(self) -> None:
-        """Build / load the statute index, the case index and the offline intent classifier (blocking)."""
+        """Build / load the statute index, the case index, the glossary and the offline intent classifier (blocking)."""
+        from core.legal import terms
+
+        terms.warm()
         if self.offline_intents:
             from core.legal.intent import default_classifier
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from core.i18n import t
-from core.language import chinese_number
+from core.language import CJK, chinese_number
 
 PLACEHOLDER = "【待补充】"
 
@@ -80,6 +80,43 @@ F = TemplateField
 # The other side as the user names it in the story: he, she, they, the other party (not 其他, 他人).
 _OTHER_SIDE = r"(?<![其吉])(?:对方|他们|她们|他|她)(?!人)"
 _FIRST_PERSON = r"我们|我方|我"
+# What follows who someone is to the user when no name does ("房东一直不退", "老板拖欠我工资").
+_NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说|把|将|给|跟|向|和|在|的|让|叫|要"
+# Who the other side may be to the user, said before its name ("房东张伟", "我朋友王强"): the name with them is 贵方.
+_RECIPIENT_ROLES = "房东|业主|老板娘|老板|卖家|商家|店家|包工头|中介|物业|朋友|同事|同学|邻居|前夫|前妻|亲戚"
+# The story's other people, by who they are to someone, with the pronoun that can be them: a 他 / 她 after one of
+# them may be that person, not the one the letter goes to ("是我朋友李明介绍的，他说…"; "我老婆去找他，他骂了她").
+_MEN = "丈夫|老公|儿子|父亲|爸爸|爸|哥哥|弟弟|爷爷|外公|叔叔|舅舅|男朋友"
+_WOMEN = "妻子|老婆|媳妇|女儿|母亲|妈妈|妈|姐姐|妹妹|奶奶|外婆|阿姨|女朋友"
+_PEOPLE = "朋友|同事|同学|亲戚|邻居|介绍人|中介|担保人|保证人|律师|警察|民警|法官|孩子"
+# What the other side did to the user, said right after one of those words: that person is the other side
+# ("我朋友借了我5万", "邻居欠我2000元").
+_DEBTORS_ACT = re.compile(r"^[\u4e00-\u9fff]{0,3}?(?:一直|还|至今)?(?:借了?我|欠了?我|拖欠|扣了?我|不退|不还|拒不)")
+
+
+def _to_the_recipient(text: str, recipient: str) -> str:
+    """`text` with the one the letter goes to as 贵方: the recipient's name (with who they are to the user), 对方,
+    and each 他 / 她 whose nearest earlier person it can be (a 他 is no woman) is the recipient, or no one."""
+    named = rf"(?:我的?)?(?:{_RECIPIENT_ROLES})?{re.escape(recipient)}|" if recipient else ""
+    mentions = re.compile(rf"(?P<recipient>{named}对方)|(?P<pronoun>{_OTHER_SIDE})|(?P<m>{_MEN})|(?P<f>{_WOMEN})"
+                          rf"|(?P<someone>{_PEOPLE})")
+    people: list[tuple[bool, str | None]] = []  # (is the recipient, "m" / "f" / None), in the order they come
+
+    def spoken(match: re.Match[str]) -> str:
+        word, kind = match.group(0), match.lastgroup
+        if kind == "recipient":
+            people.append((True, None))
+            return "贵方"
+        if kind != "pronoun":
+            # One whose act on the user follows is the other side itself ("我朋友借了我5万").
+            people.append((bool(_DEBTORS_ACT.match(text[match.end():])), None if kind == "someone" else kind))
+            return word
+        gender = "f" if word.startswith("她") else "m"
+        earlier = next((is_recipient for is_recipient, known in reversed(people) if known in (None, gender)), True)
+        people.append((earlier, gender))
+        return "贵方" if earlier else word
+
+    return mentions.sub(spoken, text)
 
 
 def _letter_voice(values: dict[str, str]) -> dict[str, str]:
@@ -88,17 +125,20 @@ def _letter_voice(values: dict[str, str]) -> dict[str, str]:
     and each demand is put to 贵方. Told as the user tells it, the letter mixed 我 with 委托人 and 他 with 贵方."""
     firm, client, recipient = (values.get(key, "") for key in ("law_firm", "client", "recipient"))
     claimant = (client or PLACEHOLDER) if firm else "本人"
-    debtor = re.escape(recipient) if recipient and recipient != PLACEHOLDER else _OTHER_SIDE
+    known = recipient if recipient != PLACEHOLDER else ""
 
     def spoken(text: str) -> str:
+        if not CJK.search(text):  # told in English: the letter keeps the user's words as they are
+            return text
         text = re.sub(r"借了?我(?=[\d一二三四五六七八九十两百千万])", "向我借", text)  # 他借我5万元: he borrowed it
-        text = re.sub(rf"{debtor}|{_OTHER_SIDE}", "贵方", text)
-        return re.sub(_FIRST_PERSON, claimant, text)
+        return re.sub(_FIRST_PERSON, claimant, _to_the_recipient(text, known))
 
     demands = re.sub(rf"^(?:请|要求)?(?:贵方|{_OTHER_SIDE})?\s*", "", spoken(values.get("demands", "")))
+    # A demand told in English stays as told: "请贵方" before it would start a sentence in one language and end it in another.
+    demands = "请贵方" + demands if CJK.search(demands) else demands
     opening = (f"{firm}受{client or PLACEHOLDER}的委托，就以下事项致函贵方：" if firm
                else f"{client or PLACEHOLDER}（以下简称“本人”）就以下事项致函贵方：")
-    return {"facts": spoken(values.get("facts", "")), "demands": demands and "请贵方" + demands,
+    return {"facts": spoken(values.get("facts", "")), "demands": demands,
             "heading": "律师函" if firm else "催告函", "opening": opening,
             "claimant": "委托人" if firm else "本人", "sender": firm or client or PLACEHOLDER}
 
@@ -408,6 +448,12 @@ _EN_NEXT_FIELD = (r"(?i:rent|monthly|deposit|from|starting|beginning|commencing|
 _EN_ADDRESS = (r"(?i:address(?:\s+is)?\s*:?|located\s+at|(?:flat|apartment|house|home|property|unit|room|place|premises)"
                rf"\s+(?:at|in|on))\s+(\S.{{3,80}}?)(?=,?\s+(?:(?i:the)\s+)?{_EN_NEXT_FIELD}\b|\s*[;\n]|\.(?:\s+[A-Z]|\s*$)|\s*$)")
 
+# Who did what to the user, in English: a name, someone by who they are to the user (my landlord, my former employer
+# Wang Co.), or a pronoun; then a deed of a debtor or of one who wronged the user.
+_EN_SUBJECT = (rf"{_EN_NAME}|(?i:my|our)\s+(?:(?i:former|ex)[- ]?)?[a-z]+(?:\s+{_EN_NAME})?|(?i:he|she|they)")
+_EN_ACT = (r"(?:(?i:has|have|had|still|never|also)\s+)*(?i:owes?|owed|kept|keeps|withheld|withholds|refused|refuses|"
+           r"won't|hasn't|haven't|didn't|borrowed|fired|dismissed|damaged|broke|took|deducted|sold|cheated|stopped)")
+
 FIELD_PATTERNS: dict[str, list[str]] = {
     # "借给张三五万元": a name of two or more characters first, so 三 stays with 张 and the amount is 五万元.
     "amount": [rf"借给[\u4e00-\u9fff]{{2,4}}?\s*({_AMOUNT})",
@@ -498,9 +544,15 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))",
                   # A letter demanding a debt goes to the one who owes it ("王五欠我2万元", "Wang Wu owes me").
                   # Or borrowed it, a date between ("王强2024年3月借我5万元").
-                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|[\u4e00-\u9fff]{2,3}?)(?:\d{4}\s*年)?(?:\d{1,2}\s*月)?"
+                  # Named: "我朋友借我…" asks whom the letter goes to.
+                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|(?!我)[\u4e00-\u9fff]{2,3}?)(?:\d{4}\s*年|去年|前年|今年|上个?月)?(?:\d{1,2}\s*月)?"
                   r"(?:\d{1,2}\s*[日号])?(?:份)?(?:一直|还|至今)?(?:拖?欠了?我(?!们)|(?:向我|跟我|找我)借|借了?我(?=[\d一二三四五六七八九十两百千万]))",
-                  rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b"],
+                  rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b",
+                  # Named after who they are to the user, then what they did ("房东张伟扣了我的押金").
+                  rf"(?:{_RECIPIENT_ROLES})(?!{_NOT_A_NAME})([\u4e00-\u9fff]{{2,3}}?)(?={_NOT_A_NAME})",
+                  # "a demand letter to my landlord Wang Wu", "to Zhang San"
+                  rf"(?i:to|against)\s+(?:(?i:my|our|the)\s+(?:(?i:former|ex)[- ]?)?[a-z]+\s+)?{_EN_NAME}",
+                  rf"(?i:my|our)\s+(?:(?i:former|ex)[- ]?)?[a-z]+\s+{_EN_NAME}(?=\s+(?:{_EN_ACT})\b)"],
     "client": [r"委托人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
     # The firm the letter comes from ("我委托了北京某某律师事务所"): a letter by the claimant else.
     "law_firm": [r"(?:委托了?|请了?|找了?)\s*([\u4e00-\u9fff（）()]{2,20}?律师事务所)",
@@ -510,12 +562,25 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     # clause that says what the other side did, up to the demand that follows it.
     "facts": [r"(?:事实与理由|事实和理由|事实|经过)\s*[:：]\s*([^\n]{4,300}?)(?=[，,。；;]?\s*(?:诉讼请求|请求|要求)|\n|$)",
               r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|不退|扣了|扣留|打伤|撞|辞退|开除|违约|拒绝|损坏)"
-              r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$)"],
-    "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120})"],
+              r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$)",
+              # Told in English: what the other side did, from who did it ("my landlord who kept my deposit",
+              # "Zhang San owes me 3000 yuan", "he refuses to pay") to the sentence's end.
+              rf"(?:^|[.;:!?,]\s*|(?i:to|against)\s+)((?:{_EN_SUBJECT})\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b[^.;!?\n]{{2,200}})"],
+    "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120})",
+                # "asking him to return the deposit within 7 days", "I want them to pay me back"
+                r"(?i:to)\s+((?i:return|refund|repay|pay|give\s+back|compensate|apologi[sz]e|stop)\b[^.;!?\n]{2,120})"],
 }
 
 
 _MONEY_FIELDS = {"amount", "rent", "deposit", "salary"}
+_TOLD_FIELDS = {"facts", "demands"}  # a story or a demand, in the user's own words
+
+
+def _english_sentence(told: str) -> str:
+    """A story or a demand told in English as a sentence of its own: "my landlord who kept my deposit" → "My landlord
+    kept my deposit.", "pay me back within 10 days" → "Pay me back within 10 days."."""
+    told = re.sub(r"^((?i:my|our)\s+\S+(?:\s+[A-Z][\w.]*)*)\s+(?i:who|that)\s+", r"\1 ", told.strip())
+    return told[:1].upper() + told[1:] + ("" if told.endswith((".", "!", "?")) else ".")
 _EN_NUMBERS = {word: str(n) for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)} | {"a": "1", "an": "1"}
 _EN_UNITS = {"year": "年", "month": "个月", "week": "周", "day": "天"}
@@ -526,6 +591,8 @@ def in_document_form(key: str, value: str, text: str = "", today: date | None = 
     date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月), a date
     said relative to today as the date it means (说好明年三月还 → 说好2027年3月还)."""
     today = today or date.today()
+    if key in _TOLD_FIELDS and not CJK.search(value):
+        return _english_sentence(value)
     if key in _MONEY_FIELDS:
         sum_in_yuan = re.fullmatch(r"(?i:RMB|CNY|[¥￥])?\s*([\d,]+(?:\.\d+)?)\s*(?i:yuan|RMB|CNY|kuai)?", value)
         if sum_in_yuan:  # 月租3000: a sum said without its unit is in yuan too
@@ -560,7 +627,8 @@ _USER_IS: dict[str, str] = {
     "borrower": r"我(?:向|跟|找)[\u4e00-\u9fff]{2,4}?借|(?<![A-Za-z])I\s+borrowed\b",
     "creditor": r"欠了?我(?!们)|\bowes?\s+me\b",
     # A demand letter's sender is the one the money is owed to.
-    "client": r"欠了?我(?!们)|借了?我(?=[\d一二三四五六七八九十两百千万])|(?:向|跟|找)我借|\bowes?\s+me\b",
+    "client": r"欠了?我(?!们)|借了?我(?=[\d一二三四五六七八九十两百千万])|(?:向|跟|找)我借|\bowes?\s+me\b"
+              r"|\b(?i:to|against)\s+my\s+[a-z]+|\b(?:kept|withheld|took|owes?)\s+(?:me|my)\b",
     "debtor": r"我欠|(?<![A-Za-z])I\s+owe\b",
     "payee": r"我收到|(?<![A-Za-z])I\s+received\b",
     "payer": r"我(?:交|付)给|(?<![A-Za-z])I\s+paid\b",

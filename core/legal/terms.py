@@ -84,7 +84,13 @@ def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
              tuple([e["law"]] if isinstance(e.get("law", []), str) else e.get("law", []))) for e in entries]
 
 
+def warm() -> None:
+    """Compile the glossary (about a second): at start-up, not in the first question's answer."""
+    _glossary()
+
+
 def expand(question: str) -> Expansion:
+    """Blocking (tens of milliseconds for a long story): async callers run it in a worker thread."""
     matched = [(words.split(), named) for pattern, words, named in _glossary() if pattern.search(question or "")]
     laws = list(dict.fromkeys(law for _, named in matched for law in named))
 

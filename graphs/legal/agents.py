@@ -153,6 +153,26 @@ def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int, also
     return (first + [a for a in articles if a not in first])[:top_k]
 
 
+# Articles on a narrow circumstance, by the words they name it with, and how a question names it: such an article
+# answers a question that names the circumstance (or, for a field's own subject, a question of that field) only.
+# Shared words brought them into answers about something else: 民法典 1185 (punitive damages for an intellectual-
+# property right) into a beating's 惩罚性赔偿, 1215 (a stolen car's accident) into every collision.
+NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
+    ("侵害他人知识产权", r"知识产权|专利|商标|著作权|版权|抄袭|盗版|patent|trademark|copyright", "intellectual_property"),
+    ("盗窃、抢劫或者抢夺的机动车", r"偷|盗|抢|stolen|theft|thief|robbed|carjack", None),
+    ("动物园", r"动物园|zoo", None),
+)
+
+
+def of_the_questions_subjects(articles: list[Any], question: str, fields: list[str]) -> list[Any]:
+    """`articles` without those on a narrow circumstance the question does not name."""
+    def elsewhere(article: Any) -> bool:
+        return any(words in article.text and field not in fields and not re.search(named, question, re.IGNORECASE)
+                   for words, named, field in NARROW_SUBJECTS)
+
+    return [a for a in articles if not elsewhere(a)]
+
+
 def plainer_chapters_first(articles: list[Any], question: str) -> list[Any]:
     """Articles of a chapter that narrows another chapter among them (融资租赁合同 beside 租赁合同) go last,
     unless the question says what narrows it (融资): a landlord's deposit is a lease, not a finance lease."""
@@ -366,7 +386,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     if mode == "review":
         # What kind of contract it is (租赁合同), from the whole text: a clause alone ("甲方可随时收回房屋")
         # shares its words with articles of any chapter (a usufruct's 收回), the lease's own rules among them.
-        whole = f"{await asyncio.to_thread(bounded_query, shared.question)} {expand(shared.question).terms}".strip()
+        whole = (f"{await asyncio.to_thread(bounded_query, shared.question)} "
+                 f"{(await asyncio.to_thread(expand, shared.question)).terms}").strip()
         kind = contract_kind(await tools.call_blocking("statute_search", knowledge.statutes.search, whole, 10,
                                                        None, whole, summary=found) or [], shared.question)
         for clause in split_clauses(shared.question):
@@ -376,9 +397,9 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             # What the clause does, in the statutes' words (罚款 → 违约金), reaches the articles on it.
             # A clause in English shows what it does through its glossary translation (non-refundable → 违约金):
             # the topics' patterns are the statutes' Chinese words.
-            read_as = words if CJK.search(words) else f"{words} {expand(words).terms}"
+            read_as = words if CJK.search(words) else f"{words} {(await asyncio.to_thread(expand, words)).terms}"
             topic_words = " ".join(topic.words for topic in clause_topics(read_as) if topic.words)
-            expansion = expand(f"{words} {topic_words} {kind}")
+            expansion = await asyncio.to_thread(expand, f"{words} {topic_words} {kind}")
             query = f"{await asyncio.to_thread(bounded_query, words)} {hint} {topic_words} {expansion.terms} {kind}".strip()
             meaning = f"{words} {topic_words} {expansion.terms}".strip()
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, CLAUSE_DEPTH, None,
@@ -402,10 +423,12 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         wanted = 4 if not articles else (0 if shared.intent == "regulation_query" else 2)
         hits = []
         if wanted:
-            focus = focus_for(shared.question, domain if len(shared.domains) > 1 else None)
+            focus = await asyncio.to_thread(focus_for, shared.question, domain if len(shared.domains) > 1 else None)
             # Everyday words (借条, 打赏, 抄袭) are added in the statutes' own words, and the law that
             # governs them is searched first: a lexical search alone returns whatever shares a word.
-            expansion = expand(focus)
+            # Off the event loop, as every glossary read: ~120 patterns over a long story are tens of milliseconds
+            # that every other client of the server would wait for.
+            expansion = await asyncio.to_thread(expand, focus)
             # A long story is searched by its key words: every query word costs a pass over the corpus.
             key_words = await asyncio.to_thread(bounded_query, focus)
             query = f"{key_words} {hint} {expansion.terms}".strip()
@@ -433,7 +456,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             if latest and latest != focus.strip():
                 # A follow-up read with the question before it ("那押金能要双倍吗"): what it asks itself leads,
                 # or the earlier question's articles come back unchanged.
-                own = f"{latest} {expand(latest).terms}".strip()
+                own = f"{latest} {(await asyncio.to_thread(expand, latest)).terms}".strip()
                 # Its own two best lead even when the thread's search found them too: dropping those left
                 # its weaker hits (an unrelated law's article) in front.
                 # Only from the thread's field: its words alone ("能要求赔偿多少") match any law's damages
@@ -444,7 +467,9 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             preferred = of_domain_laws(hits or [], domain, expansion.laws)
             ranked = preferred + later + [a for a in hits or [] if a not in preferred]
             rest = [a for a in _take_turns([ranked]) if a.citation not in {f.citation for f in first}]
-            hits = plainer_chapters_first(first + rest, shared.question)[:wanted]
+            fields = [*shared.domains, shared.category]
+            hits = plainer_chapters_first(of_the_questions_subjects(first + rest, shared.question, fields),
+                                          shared.question)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []

@@ -33,7 +33,7 @@ from core.i18n import join_items, t
 from core.language import CJK
 from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent, settled_by_rules
-from core.legal.statutes import in_chinese_citations, short_excerpt
+from core.legal.statutes import find_citations, in_chinese_citations, short_excerpt
 from core.legal.terms import expand
 from core.legal.templates import PLACEHOLDER, TEMPLATES, in_document_form, named_document, template_for, user_parties
 from graphs.base import FlowContext
@@ -200,7 +200,8 @@ async def route(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     classification = state["classification"]
     tasks = plan_tasks(classification)
     # Drafting searches no statute: its fields are read from English words too (`FIELD_PATTERNS`).
-    if needs_chinese(state["text"], ctx.llm) and tasks[0]["agent"] != "document_draft":
+    # In a worker thread: the glossary read over a long story would hold up every other client of the server.
+    if tasks[0]["agent"] != "document_draft" and await asyncio.to_thread(needs_chinese, state["text"], ctx.llm):
         tasks = [{"agent": "general", "domain": None, "mode": "chat"}]
     for task in tasks:
         ctx.agent_selected(task["agent"], classification["confidence"], intent=classification["intent"],
@@ -316,15 +317,17 @@ async def orchestrate(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         ctx.log(t("legal.fallback_used"), level="warning")
     else:
         # Fields whose searches found the same articles give one section under both names: an English question
-        # that cannot be cut by field came back three times, word for word, under three headings.
-        sections: dict[str, list[str]] = {}
+        # that cannot be cut by field came back three times, word for word, under three headings. The same
+        # articles in another order are the same answer too (a rider's injury, searched as labour and as tort).
+        sections: dict[Any, tuple[str, list[str]]] = {}
         for r in succeeded:
-            sections.setdefault(r["text"], []).append(domain_label(r["domain"]))
+            cited = frozenset((law, article) for _, law, article in find_citations(r["text"])) or r["text"]
+            sections.setdefault(cited, (r["text"], []))[1].append(domain_label(r["domain"]))
         if len(sections) == 1:
             body = succeeded[0]["text"]
         else:
             intro = t("legal.merged_intro", parts=join_items(domain_label(r["domain"]) for r in succeeded))
-            body = intro + "\n\n" + "\n\n".join(f"### {join_items(labels)}\n\n{text}" for text, labels in sections.items())
+            body = intro + "\n\n" + "\n\n".join(f"### {join_items(labels)}\n\n{text}" for text, labels in sections.values())
     notes = [skipped_note(r["skipped"]) for r in results if r["skipped"]]
     if unavailable and succeeded:
         notes.append("\n".join(f"> {sentence}" for sentence in unavailable))
@@ -372,7 +375,7 @@ async def general(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     started = time.perf_counter()
     shared = SharedContext.from_dict(state["context"])
     # Small talk ("Hello, what can you do?") is answered in any language: no statute is searched for it.
-    if needs_chinese(state["text"], ctx.llm) and state["classification"]["intent"] != "general_chat":
+    if state["classification"]["intent"] != "general_chat" and await asyncio.to_thread(needs_chinese, state["text"], ctx.llm):
         outcome = AgentOutcome(text=t("legal.ask_in_chinese"))
     else:
         outcome = await run_general(shared, ctx, mode="chat")
