@@ -83,9 +83,18 @@ async def test_keys_typed_to_try_the_box_make_no_deck_and_ask_for_a_subject(requ
     assert run.artifacts() == [] and not run.values.get("deck")
 
 
+@pytest.mark.parametrize("request_text", ["test", "hello", "你好", "hi there", "测试一下", "testing 123", "在吗？"])
+async def test_a_greeting_or_a_test_word_makes_no_deck_and_asks_for_a_subject(request_text):
+    run = await run_graph(initial_input(request_text, {}), f"small talk/{request_text}")
+
+    assert run.said() == [t("ppt.no_topic")]
+    assert run.artifacts() == [] and not run.values.get("deck")
+
+
 def test_keyboard_noise_is_told_from_a_short_real_subject():
     assert not any(names_a_topic(noise) for noise in ("x", "hjkl", "zxcv", "aaaa", "嗯", "哈哈哈哈"))
-    assert all(names_a_topic(subject) for subject in ("DNA", "AI", "水", "星星", "π", "X射线", "Vitamin C", "tree", "glass"))
+    assert all(names_a_topic(subject) for subject in ("DNA", "AI", "水", "星星", "π", "X射线", "Vitamin C", "tree", "glass",
+                                                      "软件测试", "unit testing", "Hello World programs", "考试技巧"))
 
 
 async def test_an_english_deck_and_its_file_are_named_with_a_capital_as_its_cover_is():

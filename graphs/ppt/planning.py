@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, language_of, mid_sentence, opens_with_common_word
+from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, opens_with_common_word
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -819,9 +819,10 @@ _COLON_KEPT = "\ue00a"
 def names_a_topic(request: str) -> bool:
     """Whether a request names something to make a deck about: a word is left once the asking words are
     out ("做一个PPT", "make a deck", "🎉🎉" name nothing, nor does a number alone: "1", "42"), and not only
-    keys typed to try the box ("x", "asdf", "哈哈哈": a deck titled "X: key terms" teaches nothing)."""
+    keys typed to try the box ("x", "asdf", "哈哈哈": a deck titled "X: key terms" teaches nothing) nor a greeting or a
+    word for trying it ("hi there", "你好", "test", "测试一下": a deck titled "Test" teaches nothing either)."""
     words = re.findall(r"[^\W\d_]+", _subject_of(request))
-    return any(not is_keyboard_noise(word) for word in words)
+    return any(not is_keyboard_noise(word) and not is_small_talk(word) for word in words)
 
 
 MAX_TITLE = 40  # characters of a Chinese title: the deck title, the cover and the file name
