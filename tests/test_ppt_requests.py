@@ -949,6 +949,9 @@ async def test_a_subject_written_as_a_heading_is_said_in_lower_case_inside_sente
     ("Queen Victoria, for 9th graders, 15 minutes", "How history judges Queen Victoria"),
     ("讲讲李白的一生，初二，15分钟", "李白的生平经历"),
     ("秦始皇，初一，15分钟", "秦始皇的主要事迹与成就"),
+    ("Alan Turing for 10th graders, 15 minutes", "The life of Alan Turing"),
+    ("给初二学生讲讲爱国诗人屈原，15分钟", "屈原的生平经历"),
+    ("屈原的一生，初二，15分钟", "屈原的生平经历"),
 ])
 def test_a_lesson_on_a_person_in_history_is_told_by_their_life_not_by_an_events_causes(request_text, part):
     titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
@@ -986,6 +989,11 @@ def test_people_of_any_trade_named_after_for_are_the_audience_and_things_stay_th
 async def test_a_person_lessons_notes_tell_a_life_not_an_events_course(request_text, wrong):
     deck = await _offline_deck(request_text)
     assert wrong not in " ".join(s.notes for s in deck.slides)
+
+
+@pytest.mark.parametrize("request_text", ["Microsoft Excel", "Adobe Photoshop", "Visual Studio", "Apple Watch"])
+def test_a_product_named_in_title_case_is_no_persons_life(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) != "history_lesson"
 
 
 @pytest.mark.parametrize("request_text", [

@@ -30,6 +30,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     palette_for,
+    person_name,
     person_named_first,
     subject_as_said,
     topic_phrase,
@@ -1035,6 +1036,8 @@ def _parts_phrase(request: OfflineRequest) -> str:
     person = person_named_first(phrase)
     if person:
         return person
+    if history_kind(phrase) == "person":  # "爱国诗人屈原": its parts are 屈原's life, deeds and legacy
+        return person_name(phrase)
     return _EVENT_ANGLE_ZH.sub("", phrase) if _zh(request) else _EVENT_ANGLE_EN.sub("", phrase)
 
 

@@ -418,7 +418,7 @@ def about_history(subject: str, request: str = "") -> bool:
 
 
 # A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
-_LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍)$")
+_LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍|(?:人生)?故事)$")
 _LIFE_EN = re.compile(r"^(?:the\s+)?(?:(?:life|life\s+and\s+times|biography|story)\s+of\s+|who\s+(?:was|were)\s+)"
                       r"|'s\s+life$", re.IGNORECASE)
 # English names a person by a title before the name ("Queen Victoria", "Emperor Meiji"), a number after it ("Louis
@@ -435,7 +435,20 @@ _GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia 
     franklin frederick frida galileo genghis george hannibal harriet helen henry isaac ivan james joan johann john
     joseph julius karl leonardo leo louis ludwig mahatma malala marco margaret maria marie martin mary michelangelo
     muhammad napoleon nelson nicolaus nikola otto pablo peter plato queen ramses richard rosa saladin sigmund
-    simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang""".split())
+    simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang
+    alan andrew antoine barack carl charlotte daniel dante david edgar edmund edward emily ernest frida gregory
+    harriet hedy jane johannes katherine leonard lewis louisa ludwig marcus maya michael miguel neil nelson oscar paul
+    rachel robert rosalind samuel sophie stephen steve sylvia virginia yuri""".split())
+# A product, a brand or a program written in title case ("Microsoft Excel", "Adobe Photoshop", "Visual Studio", "Apple
+# Watch") is shaped like a full name: a maker's name, a product word, or a word made as programs' names are
+# ("Photoshop", "PowerPoint") tells it from a person.
+_PRODUCT_WORDS_EN = frozenset("""microsoft google adobe apple amazon oracle samsung huawei xiaomi sony nintendo tesla meta
+    intel nvidia cisco salesforce tencent alibaba baidu bytedance netflix spotify zoom slack canva figma notion trello
+    excel word outlook teams windows office access visio onenote photoshop illustrator premiere acrobat lightroom
+    android linux ubuntu chrome firefox safari edge python java javascript swift kotlin rust scratch minecraft roblox
+    unity unreal blender tableau wordpress shopify docs sheets slides drive maps gmail pay cloud studio suite watch
+    phone pad pro max mini air server code assistant copilot""".split())
+_PRODUCT_MADE_WORD_EN = re.compile(r"(?i:soft|ware|shop|book|point|flix|gram|tube)$|[a-z][A-Z]")
 _PERSON_TAGS_ZH = ("nr", "nrfg", "nrt")
 # A given name and a family name are two or three capitalised words ("Jane Austen", "Ada Lovelace", "Zora Neale Hurston"):
 # a person whoever they are, unless a word is one a lesson is about ("Black Holes", "Machine Learning", "Climate Change")
@@ -450,11 +463,34 @@ _PLACE_WORDS_EN = frozenset("""new north south east west northern southern easte
 _OF_A_PLACE_OR_AGE_EN = re.compile(r"(?:ian|ean|ese|ish|[^e]land)$")
 
 
+def _names_a_product(words: list[str]) -> bool:
+    return any(word.lower() in _PRODUCT_WORDS_EN or _PRODUCT_MADE_WORD_EN.search(re.sub(r"^Ma?c(?=[A-Z])", "", word))
+               for word in words)  # "MacArthur", "McCarthy" are family names
+
+
+# A Chinese name jieba does not know (屈原 it reads as a common noun) is known as one when the request says it is a
+# person: a role before it ("诗人屈原", "爱国诗人屈原", "科学家钱三强") or a life after it ("屈原的一生", "屈原生平"),
+# and it is shaped as a name is: a family name (one character, or two: 诸葛, 司马) and one or two more.
+_ROLE_BEFORE_NAME_ZH = re.compile(r"^[\u3400-\u9fff]{0,4}?(?:诗人|词人|作家|文学家|思想家|哲学家|教育家|科学家|数学家|物理学家|"
+                                  r"化学家|天文学家|医学家|地理学家|史学家|发明家|政治家|军事家|外交家|改革家|革命家|"
+                                  r"艺术家|画家|书法家|音乐家|航海家|旅行家|探险家|皇帝|帝王|君主|名将|将军|英雄|伟人|名人|人物)")
+_FAMILY_NAMES_ZH = frozenset("""王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏
+    魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤屈
+    岳文柳欧辛左包温季康祝司班商谷贝庄鲍蔡骆管严伍霍虞卓萧乐祖陆荀墨韩孙庞诸葛""".replace("\n", "").replace(" ", ""))
+_FAMILY_NAMES_TWO_ZH = ("诸葛", "司马", "欧阳", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "宇文", "夏侯", "端木")
+
+
+def _shaped_like_a_chinese_name(name: str) -> bool:
+    if name[:2] in _FAMILY_NAMES_TWO_ZH:
+        return 3 <= len(name) <= 4
+    return name[0] in _FAMILY_NAMES_ZH and 2 <= len(name) <= 3
+
+
 def _shaped_like_a_full_name(text: str) -> bool:
     words = text.split()
     if not 2 <= len(words) <= 3 or not all(_NAME_WORD_SHAPE_EN.match(word) for word in words) or _HISTORY_EN.search(text):
         return False
-    if _OF_A_PLACE_OR_AGE_EN.search(words[0]) or words[-1].lower().endswith("land"):
+    if _OF_A_PLACE_OR_AGE_EN.search(words[0]) or words[-1].lower().endswith("land") or _names_a_product(words):
         return False
     return not any(is_function_word(word) or word.lower() in _PLACE_WORDS_EN or word.lower().rstrip("s") in _COMMON_THING_HEADS_EN
                    or opens_with_common_word(word) for word in words)
@@ -465,12 +501,17 @@ def names_a_person(subject: str) -> bool:
     Victoria", "Louis XIV", "the life of Gandhi", "Jane Austen"): a Chinese one is a name by jieba's word tags (nr), all of it."""
     text = subject.strip()
     if language_of(text) == "zh":
-        name = _LIFE_ZH.sub("", text)
+        name = person_name(text)
+        said_to_be_a_person = name != text
         if not re.fullmatch(r"[\u3400-\u9fff]{2,6}", name):  # a name is a few characters, nothing else
             return False
         import jieba.posseg  # loaded on the first Chinese subject short enough to be a name, not on import
         words = list(jieba.posseg.cut(name))
-        return len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH
+        if len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH:
+            return True
+        # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
+        return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
+            word.flag.startswith(("ns", "t", "m")) for word in words)
     if _LIFE_EN.search(text):
         return True
     text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
@@ -478,7 +519,18 @@ def names_a_person(subject: str) -> bool:
         return True
     words = text.split()
     return (1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
-            or _shaped_like_a_full_name(text))
+            and not _names_a_product(words[1:]) or _shaped_like_a_full_name(text))
+
+
+def person_name(subject: str) -> str:
+    """A person's name as a subject says it without its life or role ("屈原的一生", "爱国诗人屈原", "the life of Gandhi"
+    → 屈原, Gandhi): what a person lesson's parts are named by ("屈原的生平经历", not "爱国诗人屈原的生平经历")."""
+    text = subject.strip()
+    if language_of(text) != "zh":
+        return _LIFE_EN.sub("", text).strip() or text
+    name = _LIFE_ZH.sub("", text)
+    role = _ROLE_BEFORE_NAME_ZH.match(name)
+    return name[role.end():] if role and role.end() < len(name) else name
 
 
 def person_named_first(subject: str) -> str | None:
