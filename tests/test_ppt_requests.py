@@ -1254,3 +1254,10 @@ def test_a_first_and_last_name_alone_is_a_lesson_on_that_persons_life(request_te
     titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
     assert any(title.startswith("The life of") for title in titles), titles
 
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Volcanoes for high school students", "Volcanoes", "high school students"),
+    ("What is inflation? For middle school pupils", "What is inflation?", "middle school pupils"),
+])
+def test_school_students_named_after_for_are_the_audience_whole(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)

@@ -139,7 +139,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|(?:middle|high|"
-                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
+                 r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
@@ -436,9 +436,9 @@ _GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia 
     joseph julius karl leonardo leo louis ludwig mahatma malala marco margaret maria marie martin mary michelangelo
     muhammad napoleon nelson nicolaus nikola otto pablo peter plato queen ramses richard rosa saladin sigmund
     simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang
-    alan andrew antoine barack carl charlotte daniel dante david edgar edmund edward emily ernest frida gregory
-    harriet hedy jane johannes katherine leonard lewis louisa ludwig marcus maya michael miguel neil nelson oscar paul
-    rachel robert rosalind samuel sophie stephen steve sylvia virginia yuri""".split())
+    alan andrew antoine barack carl charlotte daniel dante david edgar edmund edward emily ernest gregory hedy jane
+    johannes katherine leonard lewis louisa marcus maya michael miguel neil oscar paul rachel robert rosalind samuel
+    sophie stephen steve sylvia virginia yuri""".split())
 # A product, a brand or a program written in title case ("Microsoft Excel", "Adobe Photoshop", "Visual Studio", "Apple
 # Watch") is shaped like a full name: a maker's name, a product word, or a word made as programs' names are
 # ("Photoshop", "PowerPoint") tells it from a person.
@@ -476,7 +476,7 @@ _ROLE_BEFORE_NAME_ZH = re.compile(r"^[\u3400-\u9fff]{0,4}?(?:诗人|词人|作�
                                   r"艺术家|画家|书法家|音乐家|航海家|旅行家|探险家|皇帝|帝王|君主|名将|将军|英雄|伟人|名人|人物)")
 _FAMILY_NAMES_ZH = frozenset("""王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏
     魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤屈
-    岳文柳欧辛左包温季康祝司班商谷贝庄鲍蔡骆管严伍霍虞卓萧乐祖陆荀墨韩孙庞诸葛""".replace("\n", "").replace(" ", ""))
+    岳文柳欧辛左包温季康祝司班商谷贝庄鲍骆管伍霍虞卓萧乐祖荀墨庞""".replace("\n", "").replace(" ", ""))
 _FAMILY_NAMES_TWO_ZH = ("诸葛", "司马", "欧阳", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "宇文", "夏侯", "端木")
 
 
