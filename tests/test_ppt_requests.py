@@ -1255,9 +1255,36 @@ def test_a_first_and_last_name_alone_is_a_lesson_on_that_persons_life(request_te
     assert any(title.startswith("The life of") for title in titles), titles
 
 
+
+@pytest.mark.parametrize(("request_text", "points", "frame"), [
+    ("什么是区块链？给高中生讲10分钟", ("一句话定义", "关键特征", "例子与反例"), "区块链是一种……，它……"),
+    ("What is inflation? 10 minutes for high school students", ("the definition", "the key features", "examples and non-examples"),
+     "inflation — a kind of … that …"),
+])
+async def test_a_what_is_lesson_builds_a_definition_its_features_and_examples(request_text, points, frame):
+    deck = await _offline_deck(request_text)
+    titles = " ".join(s.title.lower() for s in deck.slides)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    assert all(point.lower() in titles for point in points), titles
+    assert frame in shown, shown[:600]
+
+
 @pytest.mark.parametrize(("request_text", "title", "audience"), [
     ("Volcanoes for high school students", "Volcanoes", "high school students"),
     ("What is inflation? For middle school pupils", "What is inflation?", "middle school pupils"),
 ])
 def test_school_students_named_after_for_are_the_audience_whole(request_text, title, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "line", "vague"), [
+    ("给初二学生讲讲勾股定理，10分钟", "旧知识：学勾股定理要用到哪些学过的概念？", "它回答的问题"),
+    ("Teach the Pythagorean theorem to 8th graders, 15 minutes",
+     "What you know: the ideas from earlier that the Pythagorean theorem builds on", "The question it answers"),
+    ("给五年级学生讲讲水的三态变化，8分钟", "术语表：写下水的三态变化里反复出现的词", "它回答的问题"),
+    ("Volcanoes for 6th graders, 8 minutes", "Word list: the terms that keep coming up in volcanoes", "The question it answers"),
+])
+async def test_a_lessons_page_of_terms_asks_for_its_words_not_a_vague_question(request_text, line, vague):
+    deck = await _offline_deck(request_text)
+    terms = next(s for s in deck.slides if s.title.endswith(("相关概念", "核心术语", "key terms")))
+    assert line in visible_items(terms) and not any(vague in item for item in visible_items(terms)), visible_items(terms)

@@ -19,6 +19,7 @@ from graphs.ppt.planning import (
     about_maths,
     agreeing_with,
     asks_how_it_works,
+    asks_what_it_is,
     asks_how_to,
     asks_for_picture,
     capitalised,
@@ -109,6 +110,16 @@ def _steps_said(key: str, language: str) -> tuple[tuple[str, str], ...]:
                  for line in t(f"ppt.deck_steps_{key}", locale=language).split("\n"))
 
 
+def _lines_said(key: str, language: str) -> tuple[str, ...]:
+    """A page's lines as the catalogue says them (`ppt.<key>`), one a line; the fields are filled page by page."""
+    return tuple(t(f"ppt.{key}", locale=language).split("\n"))
+
+
+# Each point of a lesson's basics has its own concept page: its words, its definition, its kinds.
+LESSON_CONCEPTS_ZH = dict(zip(ASPECT_POINTS_ZH["基本概念"], (_lines_said(f"deck_lesson_concept_{key}", "zh")
+                                                           for key in ("terms", "definitions", "types"))))
+LESSON_CONCEPTS_EN = dict(zip(ASPECT_POINTS_EN["Core ideas"], (_lines_said(f"deck_lesson_concept_{key}", "en")
+                                                             for key in ("terms", "definitions", "types"))))
 LESSON_STEPS_ZH = {"基本概念": _steps_said("basics", "zh"), "常见误区": _steps_said("pitfalls", "zh")}
 LESSON_STEPS_EN = {"Core ideas": _steps_said("basics", "en"), "Common pitfalls": _steps_said("pitfalls", "en")}
 LESSON_CONTRASTS_ZH = {"常见误区": _contrast_pair("wrong_right", "zh"), "练习与巩固": _contrast_pair("weak_strong", "zh")}
@@ -422,6 +433,9 @@ MATHS_ASPECT_PHRASES_EN = {"Definitions": "know the terms and definitions of {to
                            "Worked examples": "solve problems on {topic} by following worked examples",
                            "Solving step by step": "solve problems on {topic} step by step",
                            "Common mistakes": "avoid the common mistakes with {topic}", "Practice and review": "practise {topic} and check your answers"}
+# Each point of a maths lesson's definitions has its own concept page: what it builds on, how it is written, when it is used.
+MATHS_CONCEPTS = {language: tuple(_lines_said(f"deck_maths_concept_{key}", language) for key in ("terms", "notation", "signs"))
+                  for language in ("zh", "en")}
 MATHS_WORDING = {
     "zh": {"aspects": {a: ("{topic}的" + a, points) for a, points in MATHS_ASPECT_POINTS_ZH.items()}, "phrases": MATHS_ASPECT_PHRASES_ZH,
            "objective": "{phrase}", "description": "{phrase}", "core": ("概念与定义", "典型例题", "法则与性质"),
@@ -434,6 +448,7 @@ MATHS_WORDING = {
            **_contrast_said("maths", "zh"),
            "contrasts": {"练习与巩固": LESSON_CONTRASTS_ZH["练习与巩固"]},
            "concept": ("{name}：{description}", "它回答的问题：这一步为什么成立", "记住关键词：{unit}"),
+           "concepts": dict(zip(MATHS_ASPECT_POINTS_ZH["概念与定义"], MATHS_CONCEPTS["zh"])),
            "process_title": "一步步掌握{name}",
            # a problem's steps, the same whatever the point: "用基础例题写出算式或方程" put the point in the sum
            "stages": (("读题", "圈出已知和所求"), ("想思路", "怎样用{name}的思路解这道题"), ("求解", "写出算式，一步一步算出结果"),
@@ -464,6 +479,7 @@ MATHS_WORDING = {
            **_contrast_said("maths", "en"),
            "contrasts": {"Practice and review": LESSON_CONTRASTS_EN["Practice and review"]},
            "concept": ("{name}: {description}", "The question it answers: why does this step work", "Keyword: {unit}"),
+           "concepts": dict(zip(MATHS_ASPECT_POINTS_EN["Definitions"], MATHS_CONCEPTS["en"])),
            "stages": (("Read", "mark what is given and what is asked"), ("Plan", "link the problem to {name}"),
                       ("Solve", "set it up and work it out step by step"), ("Check", "put the answer back in to check it")),
            "activities": ("Worked example", "Group discussion", "Board practice", "Draw a diagram", "Error correction"),
@@ -533,6 +549,7 @@ WORDING = {
         "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
         "description": "{phrase}", "phrases": LESSON_PARTS_SAID_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
+        "concepts": LESSON_CONCEPTS_ZH,
         "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
         "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
         "statement": "{name}：理解{unit}的钥匙",
@@ -796,6 +813,7 @@ WORDING = {
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
         "objective": "Understand {phrase}", "description": "{what}", "descriptions": LESSON_PARTS_SAID_EN,
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
+        "concepts": LESSON_CONCEPTS_EN,
         "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
         "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
         "statement": "{name}: the key to {unit}",
@@ -988,6 +1006,32 @@ for _setting in ("work_lesson", "history_lesson", "language_lesson"):
                                           **WORDING[(_setting, _language)]}
 
 
+# A lesson that defines its subject ("什么是区块链", "What is inflation?", planning.asks_what_it_is) builds the definition
+# a teacher would: its basics are a one-line definition, the key features (essential or incidental), and examples
+# against non-examples, each page with its own scaffold ("定义句式：区块链是一种……，它……"), not one vague line for
+# 核心术语 and 基本定义 alike; its second part is where the thing is met. A definition is built step by step; features
+# and examples are not.
+def _definition_wording(language: str) -> dict:
+    lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
+    basics, uses, others = aspects[0], aspects[3], aspects[1:]
+    definition, features, examples = points = _lines_said("deck_definition_points", language)
+    return {
+        "aspects": {**lesson["aspects"], basics: (lesson["aspects"][basics][0], points)},
+        "core": (basics, uses),
+        "concepts": {point: _lines_said(f"deck_definition_concept_{key}", language)
+                     for point, key in zip(points, ("definition", "features", "examples"))},
+        "processes": {**lesson["processes"], definition: _steps_said("definition", language)},
+        "contrasts": {**lesson["contrasts"], definition: _contrast_pair("definition_said", language),
+                      features: _contrast_pair("features", language), examples: _contrast_pair("examples", language)},
+        # a part's overview table and its one-line statement are the other parts': the definition's points have pages
+        "fits": {"process": (definition, *others), "example": others, "table": others, "statement": others},
+        "asks": _lines_said("deck_definition_asks", language),
+    }
+
+
+DEFINITION_WORDING = {language: _definition_wording(language) for language in ("zh", "en")}
+
+
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
 # not said as "the workings of the causes of …": its mechanism part says how they fit together.
 _NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
@@ -1002,6 +1046,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
     if setting == "lesson" and about_maths(request.fact("topic") or ""):
         words = {**words, **MATHS_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and asks_what_it_is(request.fact("topic") or ""):
+        words = {**words, **DEFINITION_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1251,6 +1297,13 @@ def _table_questions(zh: bool, count: int) -> list[str]:
     return [questions[i % len(questions)] for i in range(count)]
 
 
+def _for_point(words: dict, key: str, point: str):
+    """A wording table's entry for a point by its own name, else by its part: a definition has its own steps, while
+    the points of a part of pitfalls share theirs; None when it has neither."""
+    table = words.get(key, {})
+    return table.get(_point_name(point), table.get(_point_aspect(point)))
+
+
 def _fits(angle: str, point: str, words: dict) -> bool:
     """Whether a point can be seen from this angle: a wording's "fits" names the parts (or points) an angle suits
     (steps for a procedure or a course in time, not for "禁止行为" nor for "早年经历" again); others suit every point."""
@@ -1269,18 +1322,19 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     language = "zh" if zh else "en"
     if angle == "concept":
         return (t("ppt.deck_concept_title", locale=language, topic=topic, name=name),
-                [line.format(name=name, description=unit.description, topic=topic, unit=unit.title) for line in words["concept"]],
+                [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
+                 for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])
     if angle == "process":
         return (words["process_title"].format(name=name),
                 # each step says what it does with this point: a stage alone ("Observe") drew an empty box
                 [t("ppt.deck_step", locale=language, nth="一二三四"[i] if zh else i + 1, stage=stage)
                  + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
-                 for i, (stage, detail) in enumerate(words.get("processes", {}).get(_point_aspect(point), words["stages"]))],
+                 for i, (stage, detail) in enumerate(_for_point(words, "processes", point) or words["stages"])],
                 [t("ppt.deck_visual_flow", locale=language)])
     if angle == "contrast":
-        title, lines = words.get("contrasts", {}).get(_point_aspect(point), (words["contrast_title"], words["contrast"]))
-        return (title.format(name=name),
+        title, lines = _for_point(words, "contrasts", point) or (words["contrast_title"], words["contrast"])
+        return (title.format(name=name, topic=topic),
                 [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in lines],
                 [t("ppt.deck_visual_contrast", locale=language)])
     if angle == "table":

@@ -294,6 +294,21 @@ def asks_how_it_works(subject: str) -> bool:
         re.search(r"\b(?:how\s+\w+(?:\s+\w+)?\s+works?|mechanisms?|principles?|causes)\b", text, re.IGNORECASE))
 
 
+# A subject asked as what a thing is ("什么是区块链", "区块链是什么", "光合作用的定义", "What is inflation?", "what a
+# neural network is", "the definition of energy") is a lesson that defines it: a definition, its key features, examples.
+_DEFINITION_ZH = re.compile(r"^(?:什么叫|何为|何谓)(?=\w)|(?<=\w)的?(?:定义|含义)$")
+_WHAT_IT_IS_EN = re.compile(r"^what\s+(?P<np>.+?)\s+(?:is|are)\??$", re.IGNORECASE)
+_DEFINITION_EN = re.compile(r"^(?:the\s+)?(?:definition|meaning)\s+of\s+(?=\w)|^define\s+(?=\w)", re.IGNORECASE)
+
+
+def asks_what_it_is(subject: str) -> bool:
+    """Whether a subject asks what a thing is (see above), not how or why it works."""
+    text = unasked(subject)
+    if language_of(text) == "zh":
+        return bool(_WHAT_ZH.match(text) or _DEFINITION_ZH.search(text))
+    return bool(_WHAT_EN.match(text) or _WHAT_IT_IS_EN.match(text) or _DEFINITION_EN.match(text))
+
+
 # A lesson about a work (a book, poem, essay, play, film, painting) is read, not explained like a phenomenon: its parts
 # are a literature teacher's (author and background, content, characters, language, themes), not 核心原理 or "the
 # workings of". It is known by its 《》, a word of reading it (赏析, "novel", "poem"), or a title-case name.
@@ -1069,6 +1084,8 @@ def topic_phrase(topic: str) -> str:
             return text
         if match := _WHAT_ZH.match(text):
             return match.group("a") or match.group("b")
+        if _DEFINITION_ZH.search(text):  # "光合作用的定义", "什么叫分数": the thing defined
+            return _DEFINITION_ZH.sub("", text)
         if match := _WHY_ZH.match(text):
             # "为什么会有四季" asks where a thing comes from (四季的成因), "为什么会下雨" why it happens (下雨的原因):
             # "会有四季的原因" keeps the question's own verbs
@@ -1088,8 +1105,10 @@ def topic_phrase(topic: str) -> str:
         return text
     if match := _HOW_TO_EN.match(text):
         return _gerund(match.group("verb")) + match.group("rest")
-    if match := _WHAT_EN.match(text):
+    if match := _WHAT_EN.match(text) or _WHAT_IT_IS_EN.match(text):
         return match.group("np")
+    if _DEFINITION_EN.match(text):  # "the definition of energy": energy
+        return _DEFINITION_EN.sub("", text)
     if match := _WH_EN.match(text):
         return _clause_subject_en(match.group("clause")) or text
     first, _, rest = text.partition(" ")
