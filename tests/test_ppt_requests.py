@@ -1288,3 +1288,16 @@ async def test_a_lessons_page_of_terms_asks_for_its_words_not_a_vague_question(r
     deck = await _offline_deck(request_text)
     terms = next(s for s in deck.slides if s.title.endswith(("相关概念", "核心术语", "key terms")))
     assert line in visible_items(terms) and not any(vague in item for item in visible_items(terms)), visible_items(terms)
+
+
+@pytest.mark.parametrize(("request_text", "shown", "not_titled"), [
+    ("How to write a good paragraph, for 5th graders, 12 minutes", "Good enough: what has to be there",
+     ("key terms", "basic definitions", "main types")),
+    ("如何做好时间管理，给大学新生讲10分钟", "合格：做到了什么才算做完", ("核心术语", "基本定义", "主要类别", "方法的")),
+])
+async def test_a_how_to_lesson_opens_with_what_doing_it_well_looks_like_not_key_terms(request_text, shown, not_titled):
+    deck = await _offline_deck(request_text)
+    titles = [s.title for s in deck.slides]
+    assert shown in [text for s in deck.slides for text in visible_items(s)]
+    assert not [title for title in titles if any(word in title.lower() for word in not_titled)], titles
+    assert len(set(deck.slides[1].bullets)) == len(deck.slides[1].bullets), deck.slides[1].bullets  # no part twice

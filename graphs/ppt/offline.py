@@ -1032,6 +1032,29 @@ def _definition_wording(language: str) -> dict:
 DEFINITION_WORDING = {language: _definition_wording(language) for language in ("zh", "en")}
 
 
+# A lesson on how to do something (planning.asks_how_to) opens with what doing it well looks like (the standard, a
+# model, what is needed first), not with "key terms" and "main types", whose pages asked to "read the definition in
+# the textbook" of writing a paragraph; its steps are modelled, done together, done alone and checked; its closing
+# questions ask for the steps and where to try them.
+def _how_to_wording(language: str) -> dict:
+    lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
+    basics, process, pitfalls, others = aspects[0], aspects[2], aspects[4], aspects[1:]  # process: the how-to's steps
+    standard, model, prep = points = _lines_said("deck_howto_points", language)
+    return {
+        "aspects": {**lesson["aspects"], basics: (t("ppt.deck_howto_basics_title", locale=language), points)},
+        "core": (basics, pitfalls),  # its steps (the lesson's "method") come between them, as for any how-to subject
+        "concepts": {point: _lines_said(f"deck_howto_concept_{key}", language)
+                     for point, key in ((standard, "standard"), (model, "model"), (prep, "prep"))},
+        "processes": {**lesson["processes"], process: _steps_said("howto", language)},
+        "contrasts": {**lesson["contrasts"], model: _contrast_pair("howto", language)},
+        "fits": {"process": others, "example": others},
+        "asks": _lines_said("deck_howto_asks", language),
+    }
+
+
+HOW_TO_WORDING = {language: _how_to_wording(language) for language in ("zh", "en")}
+
+
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
 # not said as "the workings of the causes of …": its mechanism part says how they fit together.
 _NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
@@ -1048,6 +1071,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **MATHS_WORDING["zh" if _zh(request) else "en"]}
     elif setting == "lesson" and asks_what_it_is(request.fact("topic") or ""):
         words = {**words, **DEFINITION_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and asks_how_to(request.fact("topic") or ""):
+        words = {**words, **HOW_TO_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1073,9 +1098,15 @@ _EVENT_OUTCOME = re.compile(r"(?:意义|影响|后果|结果)$|^(?:the\s+)?(?:co
                             re.IGNORECASE)
 
 
+_HOW_TO_PHRASE_ZH = re.compile(r"(?<=\w{2})的(?:方法|做法|技巧)$")
+
+
 def _parts_phrase(request: OfflineRequest) -> str:
     """The subject as the deck's parts and objectives name it: the event itself in a history lesson."""
     phrase = _phrase(request)
+    if request.fact("setting") == "lesson" and _zh(request) and asks_how_to(request.fact("topic") or ""):
+        # "做好时间管理的标准与范例", not "做好时间管理方法的标准与范例" nor "做好时间管理方法的关键过程"
+        return _HOW_TO_PHRASE_ZH.sub("", phrase)
     if request.fact("setting") != "history_lesson":
         return phrase
     # "Charles Dickens and Victorian London": the parts are the person's life in those times ("the life of Charles Dickens")
