@@ -1301,3 +1301,13 @@ async def test_a_how_to_lesson_opens_with_what_doing_it_well_looks_like_not_key_
     assert shown in [text for s in deck.slides for text in visible_items(s)]
     assert not [title for title in titles if any(word in title.lower() for word in not_titled)], titles
     assert len(set(deck.slides[1].bullets)) == len(deck.slides[1].bullets), deck.slides[1].bullets  # no part twice
+
+
+@pytest.mark.parametrize(("request_text", "line"), [
+    ("The present perfect tense for adult ESL learners, 10 minutes",
+     "Pattern: the present perfect tense written as a formula of its parts"),
+    ("给初一学生讲英语的一般过去时，10分钟", "结构公式：把英语的一般过去时的组成写成一个公式"),
+])
+async def test_a_language_lessons_form_page_asks_for_its_pattern(request_text, line):
+    deck = await _offline_deck(request_text)
+    assert line in [text for s in deck.slides for text in visible_items(s)]

@@ -343,6 +343,11 @@ LANGUAGE_ASPECT_POINTS_EN = {"Form": ("the basic pattern", "the changing forms",
                              "Common mistakes": ("typical errors", "easily confused forms", "corrections"),
                              "Practice": ("controlled practice", "practice in context", "freer practice"),
                              "Speaking and writing": ("a speaking task", "a writing task", "peer feedback")}
+# Each point of a language lesson's form has its own concept page: its pattern, how it changes, its exceptions.
+LANGUAGE_CONCEPTS = {language: dict(zip(points["形式与结构" if language == "zh" else "Form"],
+                                        (_lines_said(f"deck_language_concept_{key}", language)
+                                         for key in ("pattern", "changes", "exceptions"))))
+                     for language, points in (("zh", LANGUAGE_ASPECT_POINTS_ZH), ("en", LANGUAGE_ASPECT_POINTS_EN))}
 LANGUAGE_ASPECT_TITLES_EN = {"Form": "the form of {topic}", "Meaning and use": "the meaning and use of {topic}",
                              "Examples in context": "{topic} in context", "Common mistakes": "common mistakes with {topic}",
                              "Practice": "practice with {topic}", "Speaking and writing": "speaking and writing with {topic}"}
@@ -651,6 +656,7 @@ WORDING = {
         "notes_summary": ("请大家用自己的例句把这几点说一遍。", "回去后可以对照这几点复习{topic}，再做几道练习。"),
         "notes_qa": ("大家可以先和同桌用今天学的内容对话一两分钟，再举手发言。", "说错了没关系，多开口才能学好。", "今天的课就到这里，谢谢大家！"),
         "aspects": {a: (LANGUAGE_ASPECT_TITLES_ZH[a], points) for a, points in LANGUAGE_ASPECT_POINTS_ZH.items()},
+        "concepts": LANGUAGE_CONCEPTS["zh"],
         "phrases": LANGUAGE_ASPECT_PHRASES_ZH, "objective": "{phrase}", "description": "{phrase}",
         # A short language lesson still shows what it means, how it is formed and where it goes wrong.
         "core": ("意义与用法", "形式与结构", "常见错误"),
@@ -688,6 +694,7 @@ WORDING = {
         "notes_summary": ("Try to give an example sentence for each of these.", "Use these points to review {topic}, then do a few exercises."),
         "notes_qa": ("Take a minute to try it out with a partner, then share your sentences.", "Mistakes are part of learning a language; have a go.", "That is all for today. Thank you!"),
         "aspects": {a: (LANGUAGE_ASPECT_TITLES_EN[a], points) for a, points in LANGUAGE_ASPECT_POINTS_EN.items()},
+        "concepts": LANGUAGE_CONCEPTS["en"],
         "phrases": LANGUAGE_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
         "core": ("Meaning and use", "Form", "Common mistakes"),
         "concept": ("{name}: {description}", "The question it answers: when do we say it this way", "Keyword: {unit}"),
