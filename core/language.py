@@ -156,10 +156,12 @@ COMMON_WORDS_EN = frozenset("""
     storm storms sugar summer sun teeth time tooth traffic travel tree trees volcano volcanoes water weather wild
     wildlife wind winter world writing young
 """.split())
-# Names with those endings: in -s ("Mars", "Athens", "the Olympics") and the periods named by a noun ("the Reformation").
+# Names with those endings: in -s ("Mars", "Athens", "the Olympics", a people: "the Vikings") and the periods named by a
+# noun ("the Reformation").
 _NAMES_LIKE_COMMON = frozenset("mars venus athens wales hastings texas paris brussels netherlands philippines andes alps "
                                "himalayas olympics james charles jesus marx reformation enlightenment restoration "
-                               "renaissance christianity beijing nanjing kunming liaoning wyoming".split())
+                               "renaissance christianity beijing nanjing kunming liaoning wyoming vikings aztecs incas "
+                               "romans tudors stuarts normans saxons celts spartans mongols ottomans victorians".split())
 # What a discovery named after its finder is called ("Pythagoras theorem", "Archimedes principle", "Charles law"): the
 # capitalised word before it is the finder's name, whatever its ending.
 _NAMED_AFTER_ITS_FINDER = frozenset("""theorem theorems law laws principle principles equation equations effect constant

@@ -1311,3 +1311,14 @@ async def test_a_how_to_lesson_opens_with_what_doing_it_well_looks_like_not_key_
 async def test_a_language_lessons_form_page_asks_for_its_pattern(request_text, line):
     deck = await _offline_deck(request_text)
     assert line in [text for s in deck.slides for text in visible_items(s)]
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("The Silk Road for Year 7, 10 minutes", "The background and causes of the Silk Road"),
+    ("The Vikings for Year 5, 10 minutes", "An overview of Vikings"),
+    ("The Tudors for Year 8, 10 minutes", "An overview of Tudors"),
+])
+def test_a_people_or_a_trade_route_of_history_is_a_history_lesson(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert part in titles, titles
+

@@ -408,7 +408,11 @@ _HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐
                          r"古代文明|文明古国|之变|世纪|公元|(?<!\d)(?:[1-9]\d{2}|1\d{3})年(?!级|度)|"
                          # a journey or campaign told by who made it ("郑和下西洋", "张骞出使西域", "鉴真东渡", "岳飞抗金")
                          r"下西洋|出使|[东西]渡|[东西]行$|北伐|[东西南]征|远征|出塞|和亲|销烟|称帝|迁都|抗[金倭元清辽蒙]")
+# Peoples a history class is about by their name ("The Vikings", "the Aztecs", "The Tudors"): told as a period is.
+_PEOPLES_OF_HISTORY_EN = (r"vikings|aztecs|incas|the\s+maya|romans|ancient\s+greeks|ancient\s+egyptians|tudors|stuarts|"
+                          r"normans|(?:anglo-)?saxons|celts|spartans|samurai|mongols|ottomans|victorians")
 _HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
+                         rf"silk\s+road|{_PEOPLES_OF_HISTORY_EN}|"
                          r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
                          r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
                          r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|eras?|(?:stone|bronze|iron|viking)\s+age|"
@@ -452,7 +456,7 @@ _GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia 
     muhammad napoleon nelson nicolaus nikola otto pablo peter plato queen ramses richard rosa saladin sigmund
     simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang
     alan andrew antoine barack carl charlotte daniel dante david edgar edmund edward emily ernest gregory hedy jane
-    johannes katherine leonard lewis louisa marcus maya michael miguel neil oscar paul rachel robert rosalind samuel
+    johannes katherine leonard lewis louisa marcus michael miguel neil oscar paul rachel robert rosalind samuel
     sophie stephen steve sylvia virginia yuri""".split())
 # A product, a brand or a program written in title case ("Microsoft Excel", "Adobe Photoshop", "Visual Studio", "Apple
 # Watch") is shaped like a full name: a maker's name, a product word, or a word made as programs' names are
@@ -566,7 +570,8 @@ _PERIOD_NAME_ZH = (r"(?:[东西南北前后]?[夏商周秦汉晋隋唐宋元明�
 _PERIOD_NAME_EN = (r"(?:(?:[\w'-]+\s+){0,3}(?:era|age|period|"
                    r"dynasty|empire|kingdom|civili[sz]ation|renaissance|enlightenment|middle\s+ages)|(?:ancient|medieval)"
                    r"\s+[\w' -]+|\d{4}s|(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century(?:\s+[\w'-]+){0,2}|(?:[\w'-]+\s+)"
-                   r"{0,2}(?:renaissance|enlightenment|middle\s+ages)|age\s+of\s+[\w' -]+)")
+                   r"{0,2}(?:renaissance|enlightenment|middle\s+ages)|age\s+of\s+[\w' -]+|"
+                   rf"(?:{_PEOPLES_OF_HISTORY_EN})(?:\s+(?:in|of)\s+[\w' -]+)?)")
 _PERIOD_ZH = re.compile(rf"^{_PERIOD_NAME_ZH}(?:的?历史)?$")
 _PERIOD_EN = re.compile(rf"^(?:the\s+)?(?:(?:history|story)\s+of\s+(?:the\s+)?)?{_PERIOD_NAME_EN}$", re.IGNORECASE)
 # One side of a period's life ("宋朝的科技", "唐代服饰", "daily life in ancient Rome", "art of the Renaissance") is a theme:
