@@ -156,10 +156,12 @@ COMMON_WORDS_EN = frozenset("""
     storm storms sugar summer sun teeth time tooth traffic travel tree trees volcano volcanoes water weather wild
     wildlife wind winter world writing young
 """.split())
-# Names with those endings: in -s ("Mars", "Athens", "the Olympics") and the periods named by a noun ("the Reformation").
+# Names with those endings: in -s ("Mars", "Athens", "the Olympics", a people: "the Vikings") and the periods named by a
+# noun ("the Reformation").
 _NAMES_LIKE_COMMON = frozenset("mars venus athens wales hastings texas paris brussels netherlands philippines andes alps "
                                "himalayas olympics james charles jesus marx reformation enlightenment restoration "
-                               "renaissance christianity beijing nanjing kunming liaoning wyoming".split())
+                               "renaissance christianity beijing nanjing kunming liaoning wyoming vikings aztecs incas "
+                               "romans tudors stuarts normans saxons celts spartans mongols ottomans victorians".split())
 # What a discovery named after its finder is called ("Pythagoras theorem", "Archimedes principle", "Charles law"): the
 # capitalised word before it is the finder's name, whatever its ending.
 _NAMED_AFTER_ITS_FINDER = frozenset("""theorem theorems law laws principle principles equation equations effect constant
@@ -205,3 +207,20 @@ def is_keyboard_noise(word: str) -> bool:
     if CJK.search(word):
         return word in _INTERJECTIONS_ZH or (len(word) >= 3 and len(set(word)) == 1)
     return (len(word) == 1 and word.isascii()) or (len(word) >= 3 and len(set(lowered)) == 1) or _along_a_key_row(lowered)
+
+
+# What is said to greet the box or to try it, not to name a subject: a greeting ("hi there", "你好呀", "在吗") or a word
+# for trying ("test", "testing 123", "测试一下"). Only a request made of nothing else names nothing: "软件测试", "unit
+# testing" and "Hello World programs" name a subject.
+_SMALL_TALK_EN = frozenset("""hi hello hey hiya howdy yo there everyone everybody all guys folks ping test tests testing
+    tester try trying trial demo sample dummy foo bar baz please thanks thank you ok okay""".split())
+_SMALL_TALK_ZH = re.compile(r"你们?好|您好|大家好|哈喽|嗨|在吗|在不在|有人吗|测试|试试?|试一[下试]|一下|随便|看看|谢谢|早上好|"
+                            r"上午好|下午好|晚上好|早安|晚安|[" + "".join(_INTERJECTIONS_ZH) + "]")
+
+
+def is_small_talk(word: str) -> bool:
+    """Whether a word (letters only, no spaces) is only a greeting or a word for trying the box: see above."""
+    if CJK.search(word):
+        return not _SMALL_TALK_ZH.sub("", word)
+    return word.casefold() in _SMALL_TALK_EN
+

@@ -83,9 +83,18 @@ async def test_keys_typed_to_try_the_box_make_no_deck_and_ask_for_a_subject(requ
     assert run.artifacts() == [] and not run.values.get("deck")
 
 
+@pytest.mark.parametrize("request_text", ["test", "hello", "你好", "hi there", "测试一下", "testing 123", "在吗？"])
+async def test_a_greeting_or_a_test_word_makes_no_deck_and_asks_for_a_subject(request_text):
+    run = await run_graph(initial_input(request_text, {}), f"small talk/{request_text}")
+
+    assert run.said() == [t("ppt.no_topic")]
+    assert run.artifacts() == [] and not run.values.get("deck")
+
+
 def test_keyboard_noise_is_told_from_a_short_real_subject():
     assert not any(names_a_topic(noise) for noise in ("x", "hjkl", "zxcv", "aaaa", "嗯", "哈哈哈哈"))
-    assert all(names_a_topic(subject) for subject in ("DNA", "AI", "水", "星星", "π", "X射线", "Vitamin C", "tree", "glass"))
+    assert all(names_a_topic(subject) for subject in ("DNA", "AI", "水", "星星", "π", "X射线", "Vitamin C", "tree", "glass",
+                                                      "软件测试", "unit testing", "Hello World programs", "考试技巧"))
 
 
 async def test_an_english_deck_and_its_file_are_named_with_a_capital_as_its_cover_is():
@@ -940,6 +949,9 @@ async def test_a_subject_written_as_a_heading_is_said_in_lower_case_inside_sente
     ("Queen Victoria, for 9th graders, 15 minutes", "How history judges Queen Victoria"),
     ("讲讲李白的一生，初二，15分钟", "李白的生平经历"),
     ("秦始皇，初一，15分钟", "秦始皇的主要事迹与成就"),
+    ("Alan Turing for 10th graders, 15 minutes", "The life of Alan Turing"),
+    ("给初二学生讲讲爱国诗人屈原，15分钟", "屈原的生平经历"),
+    ("屈原的一生，初二，15分钟", "屈原的生平经历"),
 ])
 def test_a_lesson_on_a_person_in_history_is_told_by_their_life_not_by_an_events_causes(request_text, part):
     titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
@@ -977,6 +989,11 @@ def test_people_of_any_trade_named_after_for_are_the_audience_and_things_stay_th
 async def test_a_person_lessons_notes_tell_a_life_not_an_events_course(request_text, wrong):
     deck = await _offline_deck(request_text)
     assert wrong not in " ".join(s.notes for s in deck.slides)
+
+
+@pytest.mark.parametrize("request_text", ["Microsoft Excel", "Adobe Photoshop", "Visual Studio", "Apple Watch"])
+def test_a_product_named_in_title_case_is_no_persons_life(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) != "history_lesson"
 
 
 @pytest.mark.parametrize("request_text", [
@@ -1236,4 +1253,72 @@ async def test_the_name_a_discovery_is_called_by_keeps_its_capital_inside_senten
 def test_a_first_and_last_name_alone_is_a_lesson_on_that_persons_life(request_text):
     titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
     assert any(title.startswith("The life of") for title in titles), titles
+
+
+
+@pytest.mark.parametrize(("request_text", "points", "frame"), [
+    ("什么是区块链？给高中生讲10分钟", ("一句话定义", "关键特征", "例子与反例"), "区块链是一种……，它……"),
+    ("What is inflation? 10 minutes for high school students", ("the definition", "the key features", "examples and non-examples"),
+     "inflation — a kind of … that …"),
+])
+async def test_a_what_is_lesson_builds_a_definition_its_features_and_examples(request_text, points, frame):
+    deck = await _offline_deck(request_text)
+    titles = " ".join(s.title.lower() for s in deck.slides)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    assert all(point.lower() in titles for point in points), titles
+    assert frame in shown, shown[:600]
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Volcanoes for high school students", "Volcanoes", "high school students"),
+    ("What is inflation? For middle school pupils", "What is inflation?", "middle school pupils"),
+])
+def test_school_students_named_after_for_are_the_audience_whole(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize(("request_text", "line", "vague"), [
+    ("给初二学生讲讲勾股定理，10分钟", "旧知识：学勾股定理要用到哪些学过的概念？", "它回答的问题"),
+    ("Teach the Pythagorean theorem to 8th graders, 15 minutes",
+     "What you know: the ideas from earlier that the Pythagorean theorem builds on", "The question it answers"),
+    ("给五年级学生讲讲水的三态变化，8分钟", "术语表：写下水的三态变化里反复出现的词", "它回答的问题"),
+    ("Volcanoes for 6th graders, 8 minutes", "Word list: the terms that keep coming up in volcanoes", "The question it answers"),
+])
+async def test_a_lessons_page_of_terms_asks_for_its_words_not_a_vague_question(request_text, line, vague):
+    deck = await _offline_deck(request_text)
+    terms = next(s for s in deck.slides if s.title.endswith(("相关概念", "核心术语", "key terms")))
+    assert line in visible_items(terms) and not any(vague in item for item in visible_items(terms)), visible_items(terms)
+
+
+@pytest.mark.parametrize(("request_text", "shown", "not_titled"), [
+    ("How to write a good paragraph, for 5th graders, 12 minutes", "Good enough: what has to be there",
+     ("key terms", "basic definitions", "main types")),
+    ("如何做好时间管理，给大学新生讲10分钟", "合格：做到了什么才算做完", ("核心术语", "基本定义", "主要类别", "方法的")),
+])
+async def test_a_how_to_lesson_opens_with_what_doing_it_well_looks_like_not_key_terms(request_text, shown, not_titled):
+    deck = await _offline_deck(request_text)
+    titles = [s.title for s in deck.slides]
+    assert shown in [text for s in deck.slides for text in visible_items(s)]
+    assert not [title for title in titles if any(word in title.lower() for word in not_titled)], titles
+    assert len(set(deck.slides[1].bullets)) == len(deck.slides[1].bullets), deck.slides[1].bullets  # no part twice
+
+
+@pytest.mark.parametrize(("request_text", "line"), [
+    ("The present perfect tense for adult ESL learners, 10 minutes",
+     "Pattern: the present perfect tense written as a formula of its parts"),
+    ("给初一学生讲英语的一般过去时，10分钟", "结构公式：把英语的一般过去时的组成写成一个公式"),
+])
+async def test_a_language_lessons_form_page_asks_for_its_pattern(request_text, line):
+    deck = await _offline_deck(request_text)
+    assert line in [text for s in deck.slides for text in visible_items(s)]
+
+
+@pytest.mark.parametrize(("request_text", "part"), [
+    ("The Silk Road for Year 7, 10 minutes", "The background and causes of the Silk Road"),
+    ("The Vikings for Year 5, 10 minutes", "An overview of Vikings"),
+    ("The Tudors for Year 8, 10 minutes", "An overview of Tudors"),
+])
+def test_a_people_or_a_trade_route_of_history_is_a_history_lesson(request_text, part):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert part in titles, titles
 

@@ -19,6 +19,7 @@ from graphs.ppt.planning import (
     about_maths,
     agreeing_with,
     asks_how_it_works,
+    asks_what_it_is,
     asks_how_to,
     asks_for_picture,
     capitalised,
@@ -30,6 +31,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     palette_for,
+    person_name,
     person_named_first,
     subject_as_said,
     topic_phrase,
@@ -108,6 +110,16 @@ def _steps_said(key: str, language: str) -> tuple[tuple[str, str], ...]:
                  for line in t(f"ppt.deck_steps_{key}", locale=language).split("\n"))
 
 
+def _lines_said(key: str, language: str) -> tuple[str, ...]:
+    """A page's lines as the catalogue says them (`ppt.<key>`), one a line; the fields are filled page by page."""
+    return tuple(t(f"ppt.{key}", locale=language).split("\n"))
+
+
+# Each point of a lesson's basics has its own concept page: its words, its definition, its kinds.
+LESSON_CONCEPTS_ZH = dict(zip(ASPECT_POINTS_ZH["基本概念"], (_lines_said(f"deck_lesson_concept_{key}", "zh")
+                                                           for key in ("terms", "definitions", "types"))))
+LESSON_CONCEPTS_EN = dict(zip(ASPECT_POINTS_EN["Core ideas"], (_lines_said(f"deck_lesson_concept_{key}", "en")
+                                                             for key in ("terms", "definitions", "types"))))
 LESSON_STEPS_ZH = {"基本概念": _steps_said("basics", "zh"), "常见误区": _steps_said("pitfalls", "zh")}
 LESSON_STEPS_EN = {"Core ideas": _steps_said("basics", "en"), "Common pitfalls": _steps_said("pitfalls", "en")}
 LESSON_CONTRASTS_ZH = {"常见误区": _contrast_pair("wrong_right", "zh"), "练习与巩固": _contrast_pair("weak_strong", "zh")}
@@ -331,6 +343,11 @@ LANGUAGE_ASPECT_POINTS_EN = {"Form": ("the basic pattern", "the changing forms",
                              "Common mistakes": ("typical errors", "easily confused forms", "corrections"),
                              "Practice": ("controlled practice", "practice in context", "freer practice"),
                              "Speaking and writing": ("a speaking task", "a writing task", "peer feedback")}
+# Each point of a language lesson's form has its own concept page: its pattern, how it changes, its exceptions.
+LANGUAGE_CONCEPTS = {language: dict(zip(points["形式与结构" if language == "zh" else "Form"],
+                                        (_lines_said(f"deck_language_concept_{key}", language)
+                                         for key in ("pattern", "changes", "exceptions"))))
+                     for language, points in (("zh", LANGUAGE_ASPECT_POINTS_ZH), ("en", LANGUAGE_ASPECT_POINTS_EN))}
 LANGUAGE_ASPECT_TITLES_EN = {"Form": "the form of {topic}", "Meaning and use": "the meaning and use of {topic}",
                              "Examples in context": "{topic} in context", "Common mistakes": "common mistakes with {topic}",
                              "Practice": "practice with {topic}", "Speaking and writing": "speaking and writing with {topic}"}
@@ -421,6 +438,9 @@ MATHS_ASPECT_PHRASES_EN = {"Definitions": "know the terms and definitions of {to
                            "Worked examples": "solve problems on {topic} by following worked examples",
                            "Solving step by step": "solve problems on {topic} step by step",
                            "Common mistakes": "avoid the common mistakes with {topic}", "Practice and review": "practise {topic} and check your answers"}
+# Each point of a maths lesson's definitions has its own concept page: what it builds on, how it is written, when it is used.
+MATHS_CONCEPTS = {language: tuple(_lines_said(f"deck_maths_concept_{key}", language) for key in ("terms", "notation", "signs"))
+                  for language in ("zh", "en")}
 MATHS_WORDING = {
     "zh": {"aspects": {a: ("{topic}的" + a, points) for a, points in MATHS_ASPECT_POINTS_ZH.items()}, "phrases": MATHS_ASPECT_PHRASES_ZH,
            "objective": "{phrase}", "description": "{phrase}", "core": ("概念与定义", "典型例题", "法则与性质"),
@@ -433,6 +453,7 @@ MATHS_WORDING = {
            **_contrast_said("maths", "zh"),
            "contrasts": {"练习与巩固": LESSON_CONTRASTS_ZH["练习与巩固"]},
            "concept": ("{name}：{description}", "它回答的问题：这一步为什么成立", "记住关键词：{unit}"),
+           "concepts": dict(zip(MATHS_ASPECT_POINTS_ZH["概念与定义"], MATHS_CONCEPTS["zh"])),
            "process_title": "一步步掌握{name}",
            # a problem's steps, the same whatever the point: "用基础例题写出算式或方程" put the point in the sum
            "stages": (("读题", "圈出已知和所求"), ("想思路", "怎样用{name}的思路解这道题"), ("求解", "写出算式，一步一步算出结果"),
@@ -463,6 +484,7 @@ MATHS_WORDING = {
            **_contrast_said("maths", "en"),
            "contrasts": {"Practice and review": LESSON_CONTRASTS_EN["Practice and review"]},
            "concept": ("{name}: {description}", "The question it answers: why does this step work", "Keyword: {unit}"),
+           "concepts": dict(zip(MATHS_ASPECT_POINTS_EN["Definitions"], MATHS_CONCEPTS["en"])),
            "stages": (("Read", "mark what is given and what is asked"), ("Plan", "link the problem to {name}"),
                       ("Solve", "set it up and work it out step by step"), ("Check", "put the answer back in to check it")),
            "activities": ("Worked example", "Group discussion", "Board practice", "Draw a diagram", "Error correction"),
@@ -532,6 +554,7 @@ WORDING = {
         "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
         "description": "{phrase}", "phrases": LESSON_PARTS_SAID_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
+        "concepts": LESSON_CONCEPTS_ZH,
         "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
         "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
         "statement": "{name}：理解{unit}的钥匙",
@@ -633,6 +656,7 @@ WORDING = {
         "notes_summary": ("请大家用自己的例句把这几点说一遍。", "回去后可以对照这几点复习{topic}，再做几道练习。"),
         "notes_qa": ("大家可以先和同桌用今天学的内容对话一两分钟，再举手发言。", "说错了没关系，多开口才能学好。", "今天的课就到这里，谢谢大家！"),
         "aspects": {a: (LANGUAGE_ASPECT_TITLES_ZH[a], points) for a, points in LANGUAGE_ASPECT_POINTS_ZH.items()},
+        "concepts": LANGUAGE_CONCEPTS["zh"],
         "phrases": LANGUAGE_ASPECT_PHRASES_ZH, "objective": "{phrase}", "description": "{phrase}",
         # A short language lesson still shows what it means, how it is formed and where it goes wrong.
         "core": ("意义与用法", "形式与结构", "常见错误"),
@@ -670,6 +694,7 @@ WORDING = {
         "notes_summary": ("Try to give an example sentence for each of these.", "Use these points to review {topic}, then do a few exercises."),
         "notes_qa": ("Take a minute to try it out with a partner, then share your sentences.", "Mistakes are part of learning a language; have a go.", "That is all for today. Thank you!"),
         "aspects": {a: (LANGUAGE_ASPECT_TITLES_EN[a], points) for a, points in LANGUAGE_ASPECT_POINTS_EN.items()},
+        "concepts": LANGUAGE_CONCEPTS["en"],
         "phrases": LANGUAGE_ASPECT_PHRASES_EN, "objective": "{phrase}", "description": "{phrase}",
         "core": ("Meaning and use", "Form", "Common mistakes"),
         "concept": ("{name}: {description}", "The question it answers: when do we say it this way", "Keyword: {unit}"),
@@ -795,6 +820,7 @@ WORDING = {
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
         "objective": "Understand {phrase}", "description": "{what}", "descriptions": LESSON_PARTS_SAID_EN,
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
+        "concepts": LESSON_CONCEPTS_EN,
         "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
         "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
         "statement": "{name}: the key to {unit}",
@@ -987,6 +1013,55 @@ for _setting in ("work_lesson", "history_lesson", "language_lesson"):
                                           **WORDING[(_setting, _language)]}
 
 
+# A lesson that defines its subject ("什么是区块链", "What is inflation?", planning.asks_what_it_is) builds the definition
+# a teacher would: its basics are a one-line definition, the key features (essential or incidental), and examples
+# against non-examples, each page with its own scaffold ("定义句式：区块链是一种……，它……"), not one vague line for
+# 核心术语 and 基本定义 alike; its second part is where the thing is met. A definition is built step by step; features
+# and examples are not.
+def _definition_wording(language: str) -> dict:
+    lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
+    basics, uses, others = aspects[0], aspects[3], aspects[1:]
+    definition, features, examples = points = _lines_said("deck_definition_points", language)
+    return {
+        "aspects": {**lesson["aspects"], basics: (lesson["aspects"][basics][0], points)},
+        "core": (basics, uses),
+        "concepts": {point: _lines_said(f"deck_definition_concept_{key}", language)
+                     for point, key in zip(points, ("definition", "features", "examples"))},
+        "processes": {**lesson["processes"], definition: _steps_said("definition", language)},
+        "contrasts": {**lesson["contrasts"], definition: _contrast_pair("definition_said", language),
+                      features: _contrast_pair("features", language), examples: _contrast_pair("examples", language)},
+        # a part's overview table and its one-line statement are the other parts': the definition's points have pages
+        "fits": {"process": (definition, *others), "example": others, "table": others, "statement": others},
+        "asks": _lines_said("deck_definition_asks", language),
+    }
+
+
+DEFINITION_WORDING = {language: _definition_wording(language) for language in ("zh", "en")}
+
+
+# A lesson on how to do something (planning.asks_how_to) opens with what doing it well looks like (the standard, a
+# model, what is needed first), not with "key terms" and "main types", whose pages asked to "read the definition in
+# the textbook" of writing a paragraph; its steps are modelled, done together, done alone and checked; its closing
+# questions ask for the steps and where to try them.
+def _how_to_wording(language: str) -> dict:
+    lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
+    basics, process, pitfalls, others = aspects[0], aspects[2], aspects[4], aspects[1:]  # process: the how-to's steps
+    standard, model, prep = points = _lines_said("deck_howto_points", language)
+    return {
+        "aspects": {**lesson["aspects"], basics: (t("ppt.deck_howto_basics_title", locale=language), points)},
+        "core": (basics, pitfalls),  # its steps (the lesson's "method") come between them, as for any how-to subject
+        "concepts": {point: _lines_said(f"deck_howto_concept_{key}", language)
+                     for point, key in ((standard, "standard"), (model, "model"), (prep, "prep"))},
+        "processes": {**lesson["processes"], process: _steps_said("howto", language)},
+        "contrasts": {**lesson["contrasts"], model: _contrast_pair("howto", language)},
+        "fits": {"process": others, "example": others},
+        "asks": _lines_said("deck_howto_asks", language),
+    }
+
+
+HOW_TO_WORDING = {language: _how_to_wording(language) for language in ("zh", "en")}
+
+
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
 # not said as "the workings of the causes of …": its mechanism part says how they fit together.
 _NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
@@ -1001,6 +1076,10 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
     if setting == "lesson" and about_maths(request.fact("topic") or ""):
         words = {**words, **MATHS_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and asks_what_it_is(request.fact("topic") or ""):
+        words = {**words, **DEFINITION_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and asks_how_to(request.fact("topic") or ""):
+        words = {**words, **HOW_TO_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1026,15 +1105,23 @@ _EVENT_OUTCOME = re.compile(r"(?:意义|影响|后果|结果)$|^(?:the\s+)?(?:co
                             re.IGNORECASE)
 
 
+_HOW_TO_PHRASE_ZH = re.compile(r"(?<=\w{2})的(?:方法|做法|技巧)$")
+
+
 def _parts_phrase(request: OfflineRequest) -> str:
     """The subject as the deck's parts and objectives name it: the event itself in a history lesson."""
     phrase = _phrase(request)
+    if request.fact("setting") == "lesson" and _zh(request) and asks_how_to(request.fact("topic") or ""):
+        # "做好时间管理的标准与范例", not "做好时间管理方法的标准与范例" nor "做好时间管理方法的关键过程"
+        return _HOW_TO_PHRASE_ZH.sub("", phrase)
     if request.fact("setting") != "history_lesson":
         return phrase
     # "Charles Dickens and Victorian London": the parts are the person's life in those times ("the life of Charles Dickens")
     person = person_named_first(phrase)
     if person:
         return person
+    if history_kind(phrase) == "person":  # "爱国诗人屈原": its parts are 屈原's life, deeds and legacy
+        return person_name(phrase)
     return _EVENT_ANGLE_ZH.sub("", phrase) if _zh(request) else _EVENT_ANGLE_EN.sub("", phrase)
 
 
@@ -1248,6 +1335,13 @@ def _table_questions(zh: bool, count: int) -> list[str]:
     return [questions[i % len(questions)] for i in range(count)]
 
 
+def _for_point(words: dict, key: str, point: str):
+    """A wording table's entry for a point by its own name, else by its part: a definition has its own steps, while
+    the points of a part of pitfalls share theirs; None when it has neither."""
+    table = words.get(key, {})
+    return table.get(_point_name(point), table.get(_point_aspect(point)))
+
+
 def _fits(angle: str, point: str, words: dict) -> bool:
     """Whether a point can be seen from this angle: a wording's "fits" names the parts (or points) an angle suits
     (steps for a procedure or a course in time, not for "禁止行为" nor for "早年经历" again); others suit every point."""
@@ -1266,18 +1360,19 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     language = "zh" if zh else "en"
     if angle == "concept":
         return (t("ppt.deck_concept_title", locale=language, topic=topic, name=name),
-                [line.format(name=name, description=unit.description, topic=topic, unit=unit.title) for line in words["concept"]],
+                [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
+                 for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])
     if angle == "process":
         return (words["process_title"].format(name=name),
                 # each step says what it does with this point: a stage alone ("Observe") drew an empty box
                 [t("ppt.deck_step", locale=language, nth="一二三四"[i] if zh else i + 1, stage=stage)
                  + detail.format(name=name, topic=topic, unit=unit.title if zh else unit_in, **agreeing_with(name))
-                 for i, (stage, detail) in enumerate(words.get("processes", {}).get(_point_aspect(point), words["stages"]))],
+                 for i, (stage, detail) in enumerate(_for_point(words, "processes", point) or words["stages"])],
                 [t("ppt.deck_visual_flow", locale=language)])
     if angle == "contrast":
-        title, lines = words.get("contrasts", {}).get(_point_aspect(point), (words["contrast_title"], words["contrast"]))
-        return (title.format(name=name),
+        title, lines = _for_point(words, "contrasts", point) or (words["contrast_title"], words["contrast"])
+        return (title.format(name=name, topic=topic),
                 [line.format(name=name, topic=topic, unit=unit_in, **agreeing_with(name)) for line in lines],
                 [t("ppt.deck_visual_contrast", locale=language)])
     if angle == "table":

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, language_of, mid_sentence, opens_with_common_word
+from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, opens_with_common_word
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -139,7 +139,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|(?:middle|high|"
-                 r"primary|elementary|secondary)\s+school(?:ers)?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
+                 r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
@@ -294,6 +294,21 @@ def asks_how_it_works(subject: str) -> bool:
         re.search(r"\b(?:how\s+\w+(?:\s+\w+)?\s+works?|mechanisms?|principles?|causes)\b", text, re.IGNORECASE))
 
 
+# A subject asked as what a thing is ("什么是区块链", "区块链是什么", "光合作用的定义", "What is inflation?", "what a
+# neural network is", "the definition of energy") is a lesson that defines it: a definition, its key features, examples.
+_DEFINITION_ZH = re.compile(r"^(?:什么叫|何为|何谓)(?=\w)|(?<=\w)的?(?:定义|含义)$")
+_WHAT_IT_IS_EN = re.compile(r"^what\s+(?P<np>.+?)\s+(?:is|are)\??$", re.IGNORECASE)
+_DEFINITION_EN = re.compile(r"^(?:the\s+)?(?:definition|meaning)\s+of\s+(?=\w)|^define\s+(?=\w)", re.IGNORECASE)
+
+
+def asks_what_it_is(subject: str) -> bool:
+    """Whether a subject asks what a thing is (see above), not how or why it works."""
+    text = unasked(subject)
+    if language_of(text) == "zh":
+        return bool(_WHAT_ZH.match(text) or _DEFINITION_ZH.search(text))
+    return bool(_WHAT_EN.match(text) or _WHAT_IT_IS_EN.match(text) or _DEFINITION_EN.match(text))
+
+
 # A lesson about a work (a book, poem, essay, play, film, painting) is read, not explained like a phenomenon: its parts
 # are a literature teacher's (author and background, content, characters, language, themes), not 核心原理 or "the
 # workings of". It is known by its 《》, a word of reading it (赏析, "novel", "poem"), or a title-case name.
@@ -393,7 +408,11 @@ _HISTORY_ZH = re.compile(r"历史|史学|朝代|王朝|[夏商周秦汉晋隋唐
                          r"古代文明|文明古国|之变|世纪|公元|(?<!\d)(?:[1-9]\d{2}|1\d{3})年(?!级|度)|"
                          # a journey or campaign told by who made it ("郑和下西洋", "张骞出使西域", "鉴真东渡", "岳飞抗金")
                          r"下西洋|出使|[东西]渡|[东西]行$|北伐|[东西南]征|远征|出塞|和亲|销烟|称帝|迁都|抗[金倭元清辽蒙]")
+# Peoples a history class is about by their name ("The Vikings", "the Aztecs", "The Tudors"): told as a period is.
+_PEOPLES_OF_HISTORY_EN = (r"vikings|aztecs|incas|the\s+maya|romans|ancient\s+greeks|ancient\s+egyptians|tudors|stuarts|"
+                          r"normans|(?:anglo-)?saxons|celts|spartans|samurai|mongols|ottomans|victorians")
 _HISTORY_EN = re.compile(r"\b(?:history|historical|historians?|wars?|warfare|revolutions?|revolutionary|empires?|emperors?|"
+                         rf"silk\s+road|{_PEOPLES_OF_HISTORY_EN}|"
                          r"dynast(?:y|ies)|kingdoms?|monarch(?:y|s)|pharaohs?|reign|conquests?|crusades?|invasions?|battles?|"
                          r"civil\s+rights|independence|colonial(?:ism)?|coloni[sz]ation|slavery|holocaust|ancient|medieval|"
                          r"middle\s+ages|renaissance|reformation|great\s+depression|cold\s+war|treaty|eras?|(?:stone|bronze|iron|viking)\s+age|"
@@ -418,7 +437,7 @@ def about_history(subject: str, request: str = "") -> bool:
 
 
 # A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
-_LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍)$")
+_LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍|(?:人生)?故事)$")
 _LIFE_EN = re.compile(r"^(?:the\s+)?(?:(?:life|life\s+and\s+times|biography|story)\s+of\s+|who\s+(?:was|were)\s+)"
                       r"|'s\s+life$", re.IGNORECASE)
 # English names a person by a title before the name ("Queen Victoria", "Emperor Meiji"), a number after it ("Louis
@@ -435,7 +454,20 @@ _GIVEN_NAMES_EN = frozenset("""abraham ada adolf albert alexander alfred amelia 
     franklin frederick frida galileo genghis george hannibal harriet helen henry isaac ivan james joan johann john
     joseph julius karl leonardo leo louis ludwig mahatma malala marco margaret maria marie martin mary michelangelo
     muhammad napoleon nelson nicolaus nikola otto pablo peter plato queen ramses richard rosa saladin sigmund
-    simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang""".split())
+    simon socrates theodore thomas tutankhamun victoria vincent walt william winston wolfgang
+    alan andrew antoine barack carl charlotte daniel dante david edgar edmund edward emily ernest gregory hedy jane
+    johannes katherine leonard lewis louisa marcus michael miguel neil oscar paul rachel robert rosalind samuel
+    sophie stephen steve sylvia virginia yuri""".split())
+# A product, a brand or a program written in title case ("Microsoft Excel", "Adobe Photoshop", "Visual Studio", "Apple
+# Watch") is shaped like a full name: a maker's name, a product word, or a word made as programs' names are
+# ("Photoshop", "PowerPoint") tells it from a person.
+_PRODUCT_WORDS_EN = frozenset("""microsoft google adobe apple amazon oracle samsung huawei xiaomi sony nintendo tesla meta
+    intel nvidia cisco salesforce tencent alibaba baidu bytedance netflix spotify zoom slack canva figma notion trello
+    excel word outlook teams windows office access visio onenote photoshop illustrator premiere acrobat lightroom
+    android linux ubuntu chrome firefox safari edge python java javascript swift kotlin rust scratch minecraft roblox
+    unity unreal blender tableau wordpress shopify docs sheets slides drive maps gmail pay cloud studio suite watch
+    phone pad pro max mini air server code assistant copilot""".split())
+_PRODUCT_MADE_WORD_EN = re.compile(r"(?i:soft|ware|shop|book|point|flix|gram|tube)$|[a-z][A-Z]")
 _PERSON_TAGS_ZH = ("nr", "nrfg", "nrt")
 # A given name and a family name are two or three capitalised words ("Jane Austen", "Ada Lovelace", "Zora Neale Hurston"):
 # a person whoever they are, unless a word is one a lesson is about ("Black Holes", "Machine Learning", "Climate Change")
@@ -450,11 +482,34 @@ _PLACE_WORDS_EN = frozenset("""new north south east west northern southern easte
 _OF_A_PLACE_OR_AGE_EN = re.compile(r"(?:ian|ean|ese|ish|[^e]land)$")
 
 
+def _names_a_product(words: list[str]) -> bool:
+    return any(word.lower() in _PRODUCT_WORDS_EN or _PRODUCT_MADE_WORD_EN.search(re.sub(r"^Ma?c(?=[A-Z])", "", word))
+               for word in words)  # "MacArthur", "McCarthy" are family names
+
+
+# A Chinese name jieba does not know (屈原 it reads as a common noun) is known as one when the request says it is a
+# person: a role before it ("诗人屈原", "爱国诗人屈原", "科学家钱三强") or a life after it ("屈原的一生", "屈原生平"),
+# and it is shaped as a name is: a family name (one character, or two: 诸葛, 司马) and one or two more.
+_ROLE_BEFORE_NAME_ZH = re.compile(r"^[\u3400-\u9fff]{0,4}?(?:诗人|词人|作家|文学家|思想家|哲学家|教育家|科学家|数学家|物理学家|"
+                                  r"化学家|天文学家|医学家|地理学家|史学家|发明家|政治家|军事家|外交家|改革家|革命家|"
+                                  r"艺术家|画家|书法家|音乐家|航海家|旅行家|探险家|皇帝|帝王|君主|名将|将军|英雄|伟人|名人|人物)")
+_FAMILY_NAMES_ZH = frozenset("""王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏
+    魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤屈
+    岳文柳欧辛左包温季康祝司班商谷贝庄鲍骆管伍霍虞卓萧乐祖荀墨庞""".replace("\n", "").replace(" ", ""))
+_FAMILY_NAMES_TWO_ZH = ("诸葛", "司马", "欧阳", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "宇文", "夏侯", "端木")
+
+
+def _shaped_like_a_chinese_name(name: str) -> bool:
+    if name[:2] in _FAMILY_NAMES_TWO_ZH:
+        return 3 <= len(name) <= 4
+    return name[0] in _FAMILY_NAMES_ZH and 2 <= len(name) <= 3
+
+
 def _shaped_like_a_full_name(text: str) -> bool:
     words = text.split()
     if not 2 <= len(words) <= 3 or not all(_NAME_WORD_SHAPE_EN.match(word) for word in words) or _HISTORY_EN.search(text):
         return False
-    if _OF_A_PLACE_OR_AGE_EN.search(words[0]) or words[-1].lower().endswith("land"):
+    if _OF_A_PLACE_OR_AGE_EN.search(words[0]) or words[-1].lower().endswith("land") or _names_a_product(words):
         return False
     return not any(is_function_word(word) or word.lower() in _PLACE_WORDS_EN or word.lower().rstrip("s") in _COMMON_THING_HEADS_EN
                    or opens_with_common_word(word) for word in words)
@@ -465,12 +520,17 @@ def names_a_person(subject: str) -> bool:
     Victoria", "Louis XIV", "the life of Gandhi", "Jane Austen"): a Chinese one is a name by jieba's word tags (nr), all of it."""
     text = subject.strip()
     if language_of(text) == "zh":
-        name = _LIFE_ZH.sub("", text)
+        name = person_name(text)
+        said_to_be_a_person = name != text
         if not re.fullmatch(r"[\u3400-\u9fff]{2,6}", name):  # a name is a few characters, nothing else
             return False
         import jieba.posseg  # loaded on the first Chinese subject short enough to be a name, not on import
         words = list(jieba.posseg.cut(name))
-        return len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH
+        if len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH:
+            return True
+        # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
+        return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
+            word.flag.startswith(("ns", "t", "m")) for word in words)
     if _LIFE_EN.search(text):
         return True
     text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
@@ -478,7 +538,18 @@ def names_a_person(subject: str) -> bool:
         return True
     words = text.split()
     return (1 <= len(words) <= 3 and words[0].lower() in _GIVEN_NAMES_EN and all(w[:1].isupper() for w in words)
-            or _shaped_like_a_full_name(text))
+            and not _names_a_product(words[1:]) or _shaped_like_a_full_name(text))
+
+
+def person_name(subject: str) -> str:
+    """A person's name as a subject says it without its life or role ("屈原的一生", "爱国诗人屈原", "the life of Gandhi"
+    → 屈原, Gandhi): what a person lesson's parts are named by ("屈原的生平经历", not "爱国诗人屈原的生平经历")."""
+    text = subject.strip()
+    if language_of(text) != "zh":
+        return _LIFE_EN.sub("", text).strip() or text
+    name = _LIFE_ZH.sub("", text)
+    role = _ROLE_BEFORE_NAME_ZH.match(name)
+    return name[role.end():] if role and role.end() < len(name) else name
 
 
 def person_named_first(subject: str) -> str | None:
@@ -499,7 +570,8 @@ _PERIOD_NAME_ZH = (r"(?:[东西南北前后]?[夏商周秦汉晋隋唐宋元明�
 _PERIOD_NAME_EN = (r"(?:(?:[\w'-]+\s+){0,3}(?:era|age|period|"
                    r"dynasty|empire|kingdom|civili[sz]ation|renaissance|enlightenment|middle\s+ages)|(?:ancient|medieval)"
                    r"\s+[\w' -]+|\d{4}s|(?:[1-9]|1\d|20)(?:st|nd|rd|th)[\s-]+century(?:\s+[\w'-]+){0,2}|(?:[\w'-]+\s+)"
-                   r"{0,2}(?:renaissance|enlightenment|middle\s+ages)|age\s+of\s+[\w' -]+)")
+                   r"{0,2}(?:renaissance|enlightenment|middle\s+ages)|age\s+of\s+[\w' -]+|"
+                   rf"(?:{_PEOPLES_OF_HISTORY_EN})(?:\s+(?:in|of)\s+[\w' -]+)?)")
 _PERIOD_ZH = re.compile(rf"^{_PERIOD_NAME_ZH}(?:的?历史)?$")
 _PERIOD_EN = re.compile(rf"^(?:the\s+)?(?:(?:history|story)\s+of\s+(?:the\s+)?)?{_PERIOD_NAME_EN}$", re.IGNORECASE)
 # One side of a period's life ("宋朝的科技", "唐代服饰", "daily life in ancient Rome", "art of the Renaissance") is a theme:
@@ -819,9 +891,10 @@ _COLON_KEPT = "\ue00a"
 def names_a_topic(request: str) -> bool:
     """Whether a request names something to make a deck about: a word is left once the asking words are
     out ("做一个PPT", "make a deck", "🎉🎉" name nothing, nor does a number alone: "1", "42"), and not only
-    keys typed to try the box ("x", "asdf", "哈哈哈": a deck titled "X: key terms" teaches nothing)."""
+    keys typed to try the box ("x", "asdf", "哈哈哈": a deck titled "X: key terms" teaches nothing) nor a greeting or a
+    word for trying it ("hi there", "你好", "test", "测试一下": a deck titled "Test" teaches nothing either)."""
     words = re.findall(r"[^\W\d_]+", _subject_of(request))
-    return any(not is_keyboard_noise(word) for word in words)
+    return any(not is_keyboard_noise(word) and not is_small_talk(word) for word in words)
 
 
 MAX_TITLE = 40  # characters of a Chinese title: the deck title, the cover and the file name
@@ -1016,6 +1089,8 @@ def topic_phrase(topic: str) -> str:
             return text
         if match := _WHAT_ZH.match(text):
             return match.group("a") or match.group("b")
+        if _DEFINITION_ZH.search(text):  # "光合作用的定义", "什么叫分数": the thing defined
+            return _DEFINITION_ZH.sub("", text)
         if match := _WHY_ZH.match(text):
             # "为什么会有四季" asks where a thing comes from (四季的成因), "为什么会下雨" why it happens (下雨的原因):
             # "会有四季的原因" keeps the question's own verbs
@@ -1035,8 +1110,10 @@ def topic_phrase(topic: str) -> str:
         return text
     if match := _HOW_TO_EN.match(text):
         return _gerund(match.group("verb")) + match.group("rest")
-    if match := _WHAT_EN.match(text):
+    if match := _WHAT_EN.match(text) or _WHAT_IT_IS_EN.match(text):
         return match.group("np")
+    if _DEFINITION_EN.match(text):  # "the definition of energy": energy
+        return _DEFINITION_EN.sub("", text)
     if match := _WH_EN.match(text):
         return _clause_subject_en(match.group("clause")) or text
     first, _, rest = text.partition(" ")
