@@ -509,6 +509,28 @@ def test_a_role_jieba_glues_to_its_verb_is_read_whole(requirement, role):
     assert role in goal and "扫码" not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个入职流程小程序：人事发offer，候选人在线签字", "人事"),  # jieba cuts 人/事发, where 人事 sends
+    ("做一个仓库小程序，拣货员每天要扫码出库", "拣货员"),  # 拣/货员: a worker named by the task
+    ("做一个排班系统，护士组在手机上看排班", "护士组"),  # 护士/组在: 在 glued to the team's unit
+    ("做一个缺陷跟踪工具，测试组在Jira上提bug", "测试组"),
+    ("做一个宿舍小程序，宿管每天要查寝", "宿管"),  # 要查 glued, and 管 ends no other person
+])
+def test_a_role_jieba_cuts_across_is_read_as_a_person_reads_it(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个报销小程序，HR专员审批后通知财务", "HR专员"),
+    ("做一个工单系统，IT部门每天要查工单", "IT部门"),
+    ("做一个数据看板，PM每周要看App端数据", "PM"),
+])
+def test_a_post_written_with_english_initials_in_a_chinese_requirement_is_a_role(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
 def test_the_subject_after_a_clause_of_when_is_a_role():
     goal = first_round("做一个报修小程序，报修人填写地址后维修工上门", force_plan=True).stages[1].goal
     assert "维修工" in goal, goal

@@ -76,15 +76,22 @@ def _zh_role(word: str) -> bool:
 # words also name a kind of work or data ("销售数据", "人事变动"): so only right before a modal.
 # Not "产品", "设计", "技术", "市场", "物流": "产品需要支持导出" is about the product, not its team.
 _ZH_DEPARTMENTS = {"行政", "人事", "财务", "销售", "客服", "运营", "采购", "法务", "后勤", "出纳", "会计", "前台",
-                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力", "HR", "hr", "IT"}
+                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力"}
 _ZH_UNIT = ("部门", "部", "组", "科", "处")  # "行政部", "技术组", "财务科": a unit of two characters or more
+_ZH_TEAM_UNITS = ("部门", "部", "组", "小组", "团队")  # a word of its own after the people it is a team of
 
 
 def _zh_department(word: str) -> bool:
-    if word in _ZH_DEPARTMENTS:
+    if word in _ZH_DEPARTMENTS or _zh_english_role(word):
         return True
     unit = next((u for u in _ZH_UNIT if word.endswith(u)), None)
     return unit is not None and len(CJK.findall(word[:-len(unit)])) >= 2
+
+
+def _zh_english_role(word: str) -> bool:
+    """Whether an English word in a Chinese requirement is a team's or a post's initials, as Chinese offices write them
+    ("HR", "IT", "PM", "QA"): they act as 人事 does."""
+    return _an_acronym(word) and _en_role(word)
 
 
 _ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该此][个位名家台套种条份]?")
@@ -96,12 +103,17 @@ _ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促
 
 
 @functools.cache
-def _zh_verb(word: str) -> bool:
-    """Whether jieba reads a word alone as a verb ("登记", "接送"), not a noun of the act ("审批" in "审批人" is one too)."""
+def _zh_tag(word: str) -> str:
+    """jieba's part of speech of a word read alone: the dictionary's, as it gives a known word in a sentence."""
     import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
 
     tagged = jieba.posseg.lcut(word)
-    return len(tagged) == 1 and tagged[0].flag == "v"
+    return tagged[0].flag if len(tagged) == 1 else "x"
+
+
+def _zh_verb(word: str) -> bool:
+    """Whether jieba reads a word alone as a verb ("登记", "接送"), not a noun of the act ("审批" in "审批人" is one too)."""
+    return _zh_tag(word) == "v"
 
 
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
@@ -117,7 +129,9 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier;
         # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
         # Nor is a count ("每个医生": every doctor is a doctor).
-        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS or _ZH_COUNT.fullmatch(word)
+        # Initials qualify a post as a Chinese word does ("HR专员", "IT运维").
+        if any(len(word) < 2 or not (CJK.search(word) or _an_acronym(word)) or word in _ZH_TELLS
+               or _ZH_COUNT.fullmatch(word)
                for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
@@ -125,8 +139,11 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
             return None  # a verb and the person it acts on, ending the clause ("需要登记访客"): not "登记访客", who acts
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
         if (_zh_role(head) or (departments and _zh_department(head))
-                or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))):
-            while end < len(tokens) and _zh_role(tokens[end]):
+                or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))
+                or (departments and head in _ZH_TEAM_UNITS and len(words) > 1 and _zh_department(phrase))):
+            # a person word after it qualifies it further ("学生家长"); a unit after it names their team ("IT部门",
+            # "护士组", which jieba cuts 护士/组)
+            while end < len(tokens) and (_zh_role(tokens[end]) or tokens[end] in _ZH_TEAM_UNITS):
                 end += 1
             return "".join(tokens[start:end]), end
     return None
@@ -144,26 +161,73 @@ def _zh_before_modal(tokens: list[str], modal: int) -> tuple[str, int] | None:
 # One-character endings of a person that jieba's guesser may glue to the word after them: "借书人扫码" is cut
 # 借书/人扫码, a word no dictionary holds, where 借书人 scans.
 _ZH_GLUED_ENDINGS = ("人", "员", "者")
+# Single characters a requirement uses as a word of its frame (要, 给, 在 …): jieba's guesser glues them to the word
+# beside them ("每天/要发/offer", "要查/寝", "QA/组在/Jira"), a word no dictionary holds; they stand alone.
+_ZH_FRAME_CHARS = frozenset(w for w in _ZH_MODALS | _ZH_NEEDS | _ZH_MANNER | _ZH_BEFORE if len(w) == 1)
+# A word jieba hardly knows ("货员" in 拣/货员): its pieces were guessed, not read from the dictionary.
+_ZH_RARE = 10
+
+
+@functools.cache
+def _zh_kept_whole() -> tuple[str, ...]:
+    """The people and departments a requirement names, longest first: the words a reading of it must not cut."""
+    words = {w for w in _KNOWN if CJK.search(w)} | {w for w in _ZH_DEPARTMENTS if CJK.search(w)}
+    return tuple(sorted(words, key=len, reverse=True))
+
+
+def _zh_tagged(text: str) -> list[tuple[str, str]]:
+    return [(word, _zh_tag(word)) for word in jieba.cut(text)]
+
+
+def _zh_rare(word: str) -> bool:
+    return (jieba.get_FREQ(word) or 0) < _ZH_RARE
+
+
+def _zh_person_then_verb(word: str, after: str) -> str | None:
+    """The person or department that `word` begins and jieba's next word `after` ends, when what is left of `after`
+    is a verb: jieba weighs 人/事发 above 人事/发 by the characters alone, where a requirement reads a person and what
+    they do ("人事发offer", "IT开账号")."""
+    joined = word + after
+    kept = next((w for w in _zh_kept_whole() if joined.startswith(w) and len(word) < len(w) < len(joined)), None)
+    return kept if kept is not None and _zh_verb(joined[len(kept):]) else None
+
+
+def zh_tokens(text: str) -> list[tuple[str, str]]:
+    """jieba's words of `text` with their tags, read again where jieba reads past what a person reads: a person
+    before their verb ("人/事发" → 人事/发), a word of the frame glued to a verb ("要发" → 要/发), a worker named
+    by their task ("拣/货员" → 拣货员) and a person's ending glued to the next word ("借书/人扫码" → 借书/人/扫码,
+    "主/人选" → 主人/选). ASCII runs stay whole words of their own ("offer", "HR")."""
+    tokens: list[tuple[str, str]] = []
+    pending = [t for t in _zh_tagged(text) if t[0].strip() or "\n" in t[0]]  # a line break ends a clause
+    while pending:
+        word, flag = pending.pop(0)
+        if pending and (kept := _zh_person_then_verb(word, pending[0][0])):
+            rest = (word + pending.pop(0)[0])[len(kept):]
+            tokens.append((kept, "n"))
+            pending[:0] = _zh_tagged(rest)
+        elif len(word) == 2 and set(word) & _ZH_FRAME_CHARS and CJK.search(word[0]) and CJK.search(word[1]) \
+                and jieba.get_FREQ(word) is None:
+            tokens += [(char, _zh_tag(char)) for char in word]
+        elif (tokens and len(tokens[-1][0]) == 1 and CJK.search(tokens[-1][0]) and len(word) == 2
+              and word.endswith(_ZH_GLUED_ENDINGS) and _zh_rare(word) and tokens[-1][0] not in _ZH_FRAME_CHARS
+              and _zh_verb(tokens[-1][0])):
+            tokens[-1] = (tokens[-1][0] + word, "n")  # 拣/货员, 派/单员: one worker
+        elif (len(word) >= 2 and word.startswith(_ZH_GLUED_ENDINGS) and tokens and CJK.search(tokens[-1][0])
+              and CJK.search(word[1:]) and jieba.get_FREQ(word) is None):
+            tokens += [(word[0], "n"), *_zh_tagged(word[1:])]
+        elif (len(word) >= 2 and word.startswith(_ZH_GLUED_ENDINGS) and tokens and len(tokens[-1][0]) == 1
+              and CJK.search(tokens[-1][0]) and jieba.get_FREQ(tokens[-1][0] + word[0]) and CJK.search(word[1:])):
+            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
+            tokens[-1] = (tokens[-1][0] + word[0], "n")
+            tokens += _zh_tagged(word[1:])
+        else:
+            tokens.append((word, flag))
+    return tokens
 
 
 def _zh_words(clause: str) -> list[str]:
-    """The words of a clause, a person's ending that jieba glued to the next word given back to the word before
-    ("借书/人扫码" → 借书/人/扫码), so that the role reads 借书人 and what follows it stays its verb."""
-    words: list[str] = []
-    for token in jieba.cut(clause):
-        if not token.strip():
-            continue
-        if (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and CJK.search(words[-1])
-                and CJK.search(token[1:]) and jieba.get_FREQ(token) is None):
-            words += [token[0], token[1:]]
-        elif (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and len(words[-1]) == 1
-              and CJK.search(words[-1]) and jieba.get_FREQ(words[-1] + token[0]) and CJK.search(token[1:])):
-            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
-            words[-1] += token[0]
-            words.append(token[1:])
-        else:
-            words.append(token)
-    return words
+    """The words of a clause, as `zh_tokens` reads them."""
+    return [word for word, _ in zh_tokens(clause) if word.strip()]
 
 
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
@@ -476,9 +540,7 @@ def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
     if is_chinese(text):
-        import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
-
-        tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
+        tokens = zh_tokens(text)
         places = [i for i, (token, _) in enumerate(tokens) if token == word]
         return bool(places) and all(_zh_qualifies(tokens, i) for i in places)
     places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
@@ -499,9 +561,7 @@ def _zh_acted_on(word: str, text: str) -> bool:
     """Whether a Chinese person word stands everywhere as the object that ends a clause, right after its verb
     ("前台登记访客", "家长接送孩子"), or as a qualifier of a thing ("访客登记系统"): handled, not a user. Not after a verb
     of telling ("提醒老板": told, so served), nor before a verb of their own ("安排司机送货": the driver acts)."""
-    import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
-
-    tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
+    tokens = zh_tokens(text)
 
     def ends_its_clause(at: int) -> bool:
         return at + 1 == len(tokens) or _ZH_CLAUSE.fullmatch(tokens[at + 1][0]) is not None

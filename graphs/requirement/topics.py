@@ -326,7 +326,10 @@ TOPICS: tuple[Topic, ...] = (
                   "客户", "管理员", "运营", "员工", "学生", "老师", "教师", "商家", "卖家", "买家", "开发者",
                   "分析师", "业主", "居民", "住户", "租户", "房东", "顾客", "会员", "患者", "病人", "医生",
                   "护士", "家长", "司机", "乘客", "骑手", "师傅", "维修工", "读者", "作者", "访客", "游客",
-                  "志愿者", "店员", "店长", "审核员", "客服", "目标用户", "用户群", "面向"),
+                  "志愿者", "店员", "店长", "审核员", "客服",
+                  # posts named by what they keep, whose last character ends no other person ("宿管每天查寝")
+                  "宿管", "仓管", "库管",
+                  "目标用户", "用户群", "面向"),
         doc_keywords=("target users", "intended for", "designed for", "audience", "persona", "目标用户",
                       "用户群", "面向"),
         query="target users audience persona intended for 目标用户 面向",
