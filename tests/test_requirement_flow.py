@@ -531,6 +531,20 @@ def test_a_post_written_with_english_initials_in_a_chinese_requirement_is_a_role
     assert role in goal, goal
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("A picking app for the warehouse: pickers scan each item and supervisors see progress", "pickers"),
+    ("A shift log where warehouse workers can record breaks", "warehouse workers"),
+])
+def test_a_worker_whose_name_is_also_a_tools_is_a_role_where_they_act(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+def test_a_hyphenated_pair_of_people_is_both_of_them():
+    goal = first_round("A parent-teacher conference booking page", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for parents and teachers.", goal
+
+
 def test_the_subject_after_a_clause_of_when_is_a_role():
     goal = first_round("做一个报修小程序，报修人填写地址后维修工上门", force_plan=True).stages[1].goal
     assert "维修工" in goal, goal
@@ -920,6 +934,11 @@ def test_a_label_before_the_requirement_is_no_part_of_its_plan_or_thread(message
     plan = first_round(FLOW.initial_input(message, {})["requirement"], force_plan=True)
     assert plan.plan_markdown.splitlines()[0] == heading
     assert FLOW.thread_title(message) == thread
+
+
+def test_each_thing_a_role_is_listed_to_do_after_a_colon_is_its_own_scope_item():
+    scope = first_round("Build a leave request tool. HR: approve the request, notify payroll.", force_plan=True).scope
+    assert "Deliver: HR: approve the request" in scope and "Deliver: HR: notify payroll" in scope, scope
 
 
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():

@@ -54,8 +54,25 @@ def _en_clauses(text: str) -> list[str]:
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
-        clauses += [c.strip().rstrip(".!?").strip() for c in kept if c.strip()]
+        clauses += [duty for c in kept if c.strip() for duty in _each_duty(c.strip().rstrip(".!?").strip())]
     return [c for c in clauses if c]
+
+
+# A role, a colon and the things they do, listed ("HR: approve the request, notify payroll"): each is a thing to
+# deliver, and keeps who does it.
+_EN_DUTIES = re.compile(r"^(?P<who>[^:]{1,40}):\s+(?P<duties>.+)$")
+_EN_LISTED = re.compile(r"\s*,\s*(?:(?:and|then)\s+)*")
+
+
+def _each_duty(clause: str) -> list[str]:
+    said = _EN_DUTIES.match(clause)
+    if said is None or len(said.group("who").split()) > 3 or not opens_with_role(said.group("who")):
+        return [clause]
+    duties = _EN_LISTED.split(said.group("duties"))
+    # things done, each a verb and its object ("notify payroll"); not a list of fields ("Staff: name, email")
+    if len(duties) < 2 or any(len(duty.split()) < 2 or not duty[:1].islower() for duty in duties):
+        return [clause]
+    return [f"{said.group('who')}: {duty}" for duty in duties]
 
 
 # Why it is wanted, before what is wanted: "Because clerks export orders by hand, we need …", and the word

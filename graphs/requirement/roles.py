@@ -288,6 +288,9 @@ per rather
 shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier flower
 january february march april may june july august september october november december
 """.split())
+# Words of those that name a worker as often as a tool ("warehouse pickers", "a date picker"; "workers", "a background
+# worker"): people where they act, as a plural subject of a verb or a modal or after a bare "for".
+_EN_EITHER = {"picker", "worker", "planner", "organizer", "organiser", "builder", "checker", "player"}
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
               "helps", "helping", "where", "by", "so", "that", "when", "whenever", "once", "if", "until", "while"}
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
@@ -328,6 +331,28 @@ def _en_role(word: str) -> bool:
     if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
         return False
     return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
+
+
+def _en_either_acts(words: list[str], end: int, after_for: bool) -> bool:
+    """Whether words[end - 1], a worker's or a tool's name ("pickers"), is people here: a plural that a bare "for"
+    serves, or that its verb, a modal or "who" follows ("pickers scan each item", "workers can log shifts")."""
+    head = words[end - 1].lower()
+    if not (_plural(head) and head[:-1] in _EN_EITHER):
+        return False
+    after = words[end] if end < len(words) else ""
+    return after_for or after.lower() in _EN_MODALS | {"who"} or (
+        bool(after) and after[0].islower() and _content(after) and not _en_role(after))
+
+
+def _en_pair(role: str) -> list[str]:
+    """The people of a hyphenated pair ("parent-teacher" → parents, teachers; "doctor-patient"), said in the plural:
+    a pair names two kinds of people together, never one; [] for any other role."""
+    parts = role.split("-")
+    if len(parts) < 2 or " " in role or not all(_en_role(part) for part in parts):
+        return []
+    return [part if _plural(part) or part.lower() in _EN_GROUPS else
+            part[:-1] + "ies" if re.search(r"[^aeiou]y$", part) else
+            part + "es" if re.search(r"(?:s|x|ch|sh)$", part) else part + "s" for part in parts]
 
 
 def _singular(role: str) -> str:
@@ -390,8 +415,9 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
         head = words[end - 1].lower()
         if _names_a_kind(words, end):
             return None
-        if _en_team(words, start, end) or (_en_role(words[end - 1]) and (not plural or head.endswith("s") or head in _EN_GROUPS
-                                                              or find_keywords(head, _KNOWN))):
+        if _en_team(words, start, end) or _en_either_acts(words, end, plural) or (
+                _en_role(words[end - 1]) and (not plural or head.endswith("s") or head in _EN_GROUPS
+                                              or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
             while (end < len(words) and _content(words[end]) and _en_role(words[end])
                    and not _plural(words[end - 1])):
@@ -457,7 +483,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             start = i
             while start > max(0, i - _EN_MAX_WORDS) and _content(words[start - 1]):
                 start -= 1
-            if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i)):
+            if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i) or _en_either_acts(words, i, False)):
                 found.append((start, i, " ".join(words[start:i])))
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
     return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
@@ -613,6 +639,8 @@ def named_roles(text: str) -> list[str]:
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
     found = [(start, end, role) for start, end, role in (_zh_roles(text) if is_chinese(text) else _en_roles(text))
              if not _not_a_user(role, text) and not (is_chinese(text) and _modifies_noun(role, text))]
+    # A pair of people is each of them ("parent-teacher messaging" is for parents and teachers).
+    found = [(start, end, one) for start, end, role in found for one in (_en_pair(role) or [role])]
     # A role found inside a longer one found at the same place ("customer" in "customer support agents") is that one.
     found = [(start, end, role) for start, end, role in found
              if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found)]
@@ -629,7 +657,9 @@ def named_roles(text: str) -> list[str]:
     roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
-        if (word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
+        if pair := [one for one in _en_pair(word) if _singular(one) not in {_singular(role) for role in roles}]:
+            roles += pair
+        elif (not _en_pair(word) and word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
                 and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)):
             roles.append(word)
     return roles
