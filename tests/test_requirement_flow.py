@@ -545,6 +545,18 @@ def test_a_hyphenated_pair_of_people_is_both_of_them():
     assert goal == "Implement the requirement for parents and teachers.", goal
 
 
+def test_an_asker_who_uses_it_alone_is_not_asked_who_uses_it():
+    requirement = "就我一个人用，记录每天花了多少钱"
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert "需求提出者本人" in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("answer, users", [("一个人", "为目标用户"), ("就我一个人", "为需求提出者本人")])
+def test_an_answer_to_who_that_only_counts_people_or_names_the_asker_is_not_written_as_a_role(answer, users):
+    plan = first_round("做一个记账小程序，记录每天的开销", force_plan=True, answers={"q_target_users": answer})
+    assert plan.stages[1].goal.startswith(users), plan.stages[1].goal
+
+
 def test_the_subject_after_a_clause_of_when_is_a_role():
     goal = first_round("做一个报修小程序，报修人填写地址后维修工上门", force_plan=True).stages[1].goal
     assert "维修工" in goal, goal

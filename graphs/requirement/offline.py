@@ -483,6 +483,26 @@ def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
     return topic.text(topic.named_as, zh).format(topic.thing_named(bare, zh) or mid_sentence(bare))
 
 
+def _who_answered(answer: str, zh: bool) -> str | None:
+    """Who an answer to "who uses it" names when it names no one by their work: the asker ("就我一个人", "just me"),
+    or only how many ("一个人", "5 people"), which is the load: the plan then says the intended users. Else None."""
+    if named_roles(answer):
+        return None
+    if asker := asker_uses(answer):
+        return word("the_requester" if asker == "me" else "the_requesters", zh)
+    return word("intended_users", zh) if _only_counts(answer) else None
+
+
+def _only_counts(answer: str) -> bool:
+    """Whether an answer says how many and nothing of who ("一个人", "只有5个人", "about 20 people"); not "Store
+    managers, about 50 of them", which names them too."""
+    count = TOPICS_BY_ID["q_scale"].shape_in(answer)
+    if not count:
+        return False
+    rest = answer.replace(count, " ")
+    return len(CJK.findall(rest)) <= 2 and all(is_function_word(w) for w in re.findall(r"[A-Za-z']+", rest))
+
+
 @offline_composer(RequirementPlan)
 def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     facts = request.facts
@@ -591,6 +611,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
 
     # An answer may open with the word the sentence puts before it ("面向小区居民" → "面向面向小区居民").
     users = re.sub(r"^\s*(?:面向|针对|for)\s*", "", value("q_target_users", "intended_users"), flags=re.I)
+    if "q_target_users" in answered_value:
+        users = _who_answered(answered_value["q_target_users"], zh) or users
     metric = value("q_success_metric", "described_behaviour")
     if has_repository:
         store = value("q_data_store", "existing_store")

@@ -671,7 +671,8 @@ def named_roles(text: str) -> list[str]:
 SPEAKER_ZH = r"(?:我们?|咱们?|本人)"
 # The asker uses it: as the subject of using or being able to ("我们可以在手机上查", "我平时用"), or as
 # who it is for ("自己用", "给我们用", "内部使用"). Wishes ("我想", "我们需要") say who asks, not who uses.
-_WITH_ZH = r"我(?:和|跟|与)"
+_WITH_WHOM_ZH = r"(?:和|跟|与)"
+_WITH_ZH = rf"我{_WITH_WHOM_ZH}"
 _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:来|会)?(?:用|使用|可以|能够?)"
                        # the asker's own group ("我们是一个三人团队"), not a shop that serves others
                        rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
@@ -679,13 +680,17 @@ _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:�
                        # a thing that helps the asker do a task ("帮我记账"), not one they ask to have made ("帮我做个…")
                        rf"|(?:帮|帮助|方便){SPEAKER_ZH}(?!做|开发|写|弄|搞|整|建|设计|想|看看|找)[\u4e00-\u9fff]"
                        # the asker and who they name ("我和老婆两个人用", "我跟室友一起用")
-                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)")
+                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)"
+                       # the asker alone ("就我一个人用", "我一个人开店"), or named alone as the answer to who ("就我")
+                       rf"|{SPEAKER_ZH}(?:自己)?(?:一个人|一人|独自)|^\s*(?:就|只有|只是|只)?{SPEAKER_ZH}(?:自己|{_WITH_WHOM_ZH}[^，。；！？]{{1,4}})?\s*[。！!.]?\s*$")
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
 # need …"): that group uses it. Not a shop or a company, which serve others.
 _ASKER_GROUP_EN = re.compile(r"\b(?:we\s+are|we're|I\s+am\s+in|I'm\s+in)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}"
                              r"(?:team|group|department|office|family|household|club|class|crew|lab)\b", re.IGNORECASE)
 _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:personal|internal)\s+use\b|"
                        r"\bfor\s+(?:myself|ourselves|me|us)\b|"
+                       # the asker named alone as the answer to who uses it ("just me", "only us", "myself")
+                       r"^\s*(?:(?:just|only)\s+)?(?:me|myself|us|ourselves)(?:\s+only)?\s*[.!]?\s*$|"
                        # the asker's own group ("for our three-person team", "for my family")
                        r"\bfor\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:team|office|shop|store|company|business|group|"
                        r"family|household|club|class)\b|"
