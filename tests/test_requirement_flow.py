@@ -820,6 +820,7 @@ def test_the_entry_point_the_requirement_names_is_the_one_the_plan_builds(requir
     ("需要一个培训报名系统，员工报名，部门经理审批，每季度大概有2000人次报名", "2000人次报名"),
     ("We run 12 cafes and want a loyalty card app where customers collect stamps", ": 12 cafes"),  # what the asker has
     ("Our warehouse has 8 forklifts; operators log daily safety checks on a tablet", ": 8 forklifts"),
+    ("每天凌晨把门店的销售数据同步到数据仓库，运营每周看报表，数据量大概每天10万条", "大概每天10万条"),  # roughly, then a rate
 ])
 def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
     plan = first_round(requirement, force_plan=True)
@@ -946,6 +947,16 @@ def test_a_label_before_the_requirement_is_no_part_of_its_plan_or_thread(message
     plan = first_round(FLOW.initial_input(message, {})["requirement"], force_plan=True)
     assert plan.plan_markdown.splitlines()[0] == heading
     assert FLOW.thread_title(message) == thread
+
+
+def test_a_chinese_colon_that_a_role_follows_ends_the_thing_to_make():
+    plan = first_round("学校想做一个请假小程序：学生提交请假，班主任审批，家长能看到结果", force_plan=True)
+    assert plan.scope[:2] == ["交付：做一个请假小程序", "交付：学生提交请假"], plan.scope
+
+
+def test_confirming_by_phone_is_a_call_not_an_entry_point():
+    plan = first_round("A clinic booking page where receptionists confirm each booking by phone", force_plan=True)
+    assert not any("phone" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
 
 
 def test_each_thing_a_role_is_listed_to_do_after_a_colon_is_its_own_scope_item():

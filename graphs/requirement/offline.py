@@ -82,8 +82,20 @@ _ZH_RESULT = re.compile(r"^(?:所以|因此|因而|于是|那么|故)\s*")
 
 
 def _clauses(requirement: str, zh: bool) -> list[str]:
-    return ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
+    return ([_ZH_RESULT.sub("", piece.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()
+             for piece in _zh_at_colon(c.strip())] if zh else
             [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
+
+
+def _zh_at_colon(clause: str) -> list[str]:
+    """A Chinese clause cut at a colon that a role follows ("做一个请假小程序：学生提交请假"), as English ones are: the
+    thing, then what someone does with it; a colon after a role keeps what they do with them ("人事：审批")."""
+    said = re.match(r"(?P<head>[^:：]+)[:：](?P<rest>.+)$", clause)
+    if said is None:
+        return [clause]
+    head, rest = said.group("head").strip(), said.group("rest").strip()
+    roles = named_roles(rest)
+    return [head, rest] if roles and rest.startswith(roles[0]) else [clause]
 
 
 # A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
@@ -450,7 +462,7 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
 def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
     page" for "online"); a word that only says where counts when nothing else names the thing ("book online in the app")."""
-    words = find_keywords(requirement, topic.keywords)
+    words = topic.keywords_in(requirement)
     named = [w for w in words if topic.thing_named(w, zh) is None] or words[:1]
     things: list[str] = []
     for word in named:

@@ -57,6 +57,10 @@ class Topic:
             text = pattern.sub(lambda m: " " * len(m.group(0)), text)
         return text
 
+    def keywords_in(self, text: str) -> list[str]:
+        """The topic's keywords `text` names, as written, outside what `not_in` covers."""
+        return find_keywords(self._unmasked(text), self.keywords)
+
     def settled_by(self, text: str) -> bool:
         text = self._unmasked(text)
         return find_keyword(text, self.keywords) is not None or any(p.search(text) for p in self.patterns)
@@ -205,8 +209,8 @@ _SCALE_PATTERNS = (
     # "一套门店管理系统": one system, about staff).
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
                rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{_SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
-    # "每月大约300单", "大概40台设备", "200多名", "50家左右"
-    re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
+    # "每月大约300单", "大概每天10万条", "大概40台设备", "200多名", "50家左右"
+    re.compile(rf"(?:{_ROUGHLY_ZH}\s*)?每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
                rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
                rf"{_MANY_ZH}\s*[万千百]?\s*[多余]\s*{_CLASSIFIERS_ZH}|"
                rf"{_COUNTED_ZH}\s*左右"),
@@ -398,6 +402,8 @@ TOPICS: tuple[Topic, ...] = (
         keywords_name_it=True,
         named_as=_said("q_interface_named_as"),
         said_of=tuple((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
+        # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"
+        not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),),
     ),
     Topic(
         id="q_deadline",
