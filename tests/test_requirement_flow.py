@@ -540,6 +540,22 @@ def test_a_worker_whose_name_is_also_a_tools_is_a_role_where_they_act(requiremen
     assert role in goal, goal
 
 
+def test_the_subject_after_a_time_that_opens_the_clause_is_a_role():
+    goal = first_round("A tablet app for the warehouse. Each morning the shift lead assigns orders.",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the shift lead.", goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("A nightly job that emails the finance team a sales summary", "finance team"),
+    ("A rent tracker that notifies tenants a week before rent is due", "tenants"),
+])
+def test_whom_the_tool_tells_is_a_role_it_serves(requirement, role):
+    plan = first_round(requirement)
+    assert "q_target_users" not in {q.id for q in plan.questions}, plan.questions
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
 def test_a_hyphenated_pair_of_people_is_both_of_them():
     goal = first_round("A parent-teacher conference booking page", force_plan=True).stages[1].goal
     assert goal == "Implement the requirement for parents and teachers.", goal

@@ -293,6 +293,10 @@ january february march april may june july august september october november dec
 _EN_EITHER = {"picker", "worker", "planner", "organizer", "organiser", "builder", "checker", "player"}
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
               "helps", "helping", "where", "by", "so", "that", "when", "whenever", "once", "if", "until", "while"}
+# Verbs of telling, whose object is a person reached, served as one served by "for" is ("emails the finance team a
+# summary", "notifies tenants"), as Chinese 通知/提醒 (_ZH_TELLS).
+_EN_TELLS = {"notify", "notifies", "email", "emails", "alert", "alerts", "remind", "reminds", "message", "messages",
+             "text", "texts", "ping", "pings", "tell", "tells", "inform", "informs", "warn", "warns"}
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}
@@ -408,9 +412,9 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     """The role that begins at words[start] ("warehouse staff", "dispatchers"), and where it ends;
     `plural`: only a plural or a role word of the catalogue will do."""
     for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
-        # A verb ends the run: what follows it is its object ("bakery wants customers": only "customers").
+        # A verb ends the run: what follows it is its object ("bakery wants customers", "the bot notifies tenants").
         # So does "per", which counts out what comes before it ("3 books per member").
-        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE | {"per"}:
+        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE | _EN_TELLS | {"per"}:
             return None
         head = words[end - 1].lower()
         if _names_a_kind(words, end):
@@ -428,6 +432,11 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
 
 _EN_NUMBERS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
                "dozen", "dozens", "hundred", "hundreds", "several", "both"}
+# Times that open a clause before its subject ("Each morning", "Every Friday", "At night").
+_EN_TIMES = {"morning", "mornings", "evening", "evenings", "night", "nights", "afternoon", "afternoons", "day", "days",
+             "week", "weeks", "month", "months", "weekend", "weekends", "monday", "mondays", "tuesday", "tuesdays",
+             "wednesday", "wednesdays", "thursday", "thursdays", "friday", "fridays", "saturday", "saturdays", "sunday",
+             "sundays", "today", "tonight", "daily", "weekly", "nightly", "monthly"}
 _EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
 # Verbs a requirement opens with as an order, whose object follows ("Track employee vacation days", "Manage tenant
 # leases"): never a qualifier of a person's name.
@@ -461,8 +470,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         # "for each customer", "for every order" say how it is counted out, not whom it is for
         if lower == "for" and i + 1 < len(words) and words[i + 1].lower() in {"each", "every", "per"}:
             continue
-        if opens or lower in _EN_BEFORE or lower in _EN_AND:
+        if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS:
             start = past_pointers(i if i == 0 else i + 1)
+            if opens and start < len(words) and words[start].lower() in _EN_TIMES:
+                start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
