@@ -418,6 +418,8 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("A kiosk at reception where visitors sign in and the front desk prints a badge", "q_interface"),
     ("在大堂放一台自助机，访客自己登记，保安核验", "q_interface"),
     ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
+    ("A booking page where coaches post classes; we want to launch it next month", "q_deadline"),
+    ("A shift swap page for nurses, needed in a couple of weeks", "q_deadline"),
 ])
 def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
@@ -705,6 +707,16 @@ def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers(requirement):
 def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, joined):
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert role in goal and joined not in goal, goal
+
+
+def test_how_far_ahead_something_may_be_booked_leaves_the_deadline_asked():
+    plan = first_round("A meeting room booking page for our office; rooms can be booked up to 2 weeks ahead")
+    assert "q_deadline" in {q.id for q in plan.questions}, plan.questions
+
+
+def test_a_deadline_of_the_school_term_is_the_release_date_not_a_thing_to_deliver():
+    plan = first_round("做个图书馆座位预约系统，学生提前一天选座，期末前必须上线", force_plan=True)
+    assert "期末前" in plan.stages[-1].goal and not any("期末" in item for item in plan.scope), plan.scope
 
 
 @pytest.mark.parametrize("requirement, time", [

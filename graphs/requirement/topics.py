@@ -110,7 +110,7 @@ def _to_clause_end(text: str, match: re.Match[str]) -> str:
 _MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
            "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
-_COUNT_EN = r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|several)"
+_COUNT_EN = r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|a couple of|several)"
 _COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
 _DEADLINE_PATTERNS = (
     # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
@@ -123,6 +123,10 @@ _DEADLINE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
+    # "ship it next month", "done this week", "we need it next quarter": a time right after finishing or having it
+    re.compile(r"\b(?:ship|launch|release|deliver|finish|done|ready|live|need\s+it|have\s+it|use\s+it)(?:s|ed|d)?\s+"
+               r"(?:it\s+)?(?:by\s+|in\s+|before\s+)?(?:the\s+)?(?:end\s+of\s+)?(?:next|this)\s+"
+               r"(?:week|month|quarter|year|term|semester)\b", re.IGNORECASE),
     # "The deadline is end of Q2": the end of a period said to be when it is due, not when something is done
     re.compile(rf"(?<=\bis\s)(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?:next|this)\s+)?(?:{_MONTHS}|week|month|quarter|year|"
                rf"q[1-4])\b", re.IGNORECASE),
@@ -133,7 +137,7 @@ _DEADLINE_PATTERNS = (
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
                rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前|"
                # a holiday or the school year ("国庆前", "暑假之前", "开学前", "过年以前")
-               rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
+               rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|期中|期末|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
 )
 # A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
 TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
@@ -410,7 +414,9 @@ TOPICS: tuple[Topic, ...] = (
         label=_said("q_deadline_label"),
         blocking=False,
         priority=3,
-        keywords=("deadline", "due", "by end of", "sprint", "week", "weeks", "month", "months", "quarter",
+        # Not "week" or "month" alone: "booked up to 2 weeks ahead", "a month of history" say no deadline; the
+        # patterns read "in two weeks", "by next month".
+        keywords=("deadline", "due", "by end of", "sprint", "quarter",
                   "milestone", "asap", "urgent", "截止", "上线", "工期", "月底", "季度", "里程碑", "尽快"),
         doc_keywords=("roadmap", "milestone", "deadline", "里程碑", "路线图", "截止"),
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
