@@ -487,6 +487,7 @@ def test_what_is_not_the_person_is_not_part_of_the_role(requirement, said):
     ("Our bakery wants customers to preorder cakes online", "wants"),  # the verb between the asker and a role
     ("I coach a kids' soccer club. Parents should be able to RSVP for matches", "coach"),  # the asker's verb
     ("We need a Slack bot that answers HR policy questions", "answers"),  # the verb of a relative clause
+    ("A Slack bot that reminds whoever is on call to check the alerts", "whoever"),  # a pronoun ending like "-er"
 ])
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -556,6 +557,32 @@ def test_whom_the_tool_tells_is_a_role_it_serves(requirement, role):
     plan = first_round(requirement)
     assert "q_target_users" not in {q.id for q in plan.questions}, plan.questions
     assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+def test_a_role_named_as_each_of_them_is_said_in_the_plural():
+    goal = first_round("A booking page for parent meetings: parents pick a slot; each teacher opens slots",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for parents and teachers.", goal
+
+
+def test_a_team_size_inside_the_teams_name_stays_in_the_thing_to_deliver():
+    plan = first_round("A Slack bot for our 12-person engineering team that posts the on-call rota", force_plan=True)
+    assert plan.scope[0].startswith("Deliver: A Slack bot for our 12-person engineering team"), plan.scope
+    assert plan.stages[1].goal == "Implement the requirement for the engineering team.", plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个数据同步脚本，每晚把客户数据同步到ERP，出错了要发邮件通知IT", "IT"),
+    ("做一个库存小工具，库存低于10件就提醒店长", "店长"),
+])
+def test_whom_a_chinese_tool_tells_is_a_role_it_serves(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+def test_the_asker_and_whom_they_name_who_can_both_use_it_are_the_askers():
+    goal = first_round("帮我做一个家庭记账App，我和老婆都能记账", force_plan=True).stages[1].goal
+    assert "需求提出方自己" in goal, goal
 
 
 def test_a_hyphenated_pair_of_people_is_both_of_them():

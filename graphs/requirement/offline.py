@@ -211,7 +211,9 @@ def _only_names_entry_point(clause: str) -> bool:
 # Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
 # "做一个给50家门店用的库存系统". Before {} the count, after it what ends the phrase.
 _LOAD_PHRASE_EN = (r"(?:\s*,\s*|\s+(?:for|across|serving|covering|spanning|at|in|with|used by)\s+)"
-                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[\s,;:.!?])")
+                   # the count ends the phrase: in "for our 12-person engineering team" it qualifies the team, kept
+                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[,;:.!?]|\s+(?:and|or|that|which|who|where|"
+                   r"to|so|with|in|at|on|by|from|across|every|each)\b)")
 _LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务|覆盖)\s*{}\s*(?:用|使用)?的?"
 
 

@@ -240,6 +240,10 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
             first += 1
         starts = [first] + [i + 1 for i, token in enumerate(tokens)
                             if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS or token in _ZH_AFTERWARDS]
+        # whom it tells is served, a department too ("出错了发邮件通知IT", "提醒店长补货")
+        for told in [i + 1 for i, token in enumerate(tokens) if token in _ZH_TELLS]:
+            if told < len(tokens) and (role := _zh_from(tokens, told, departments=True)):
+                found.append((offset + told, offset + role[1], role[0]))
         for start in starts:
             # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
             while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
@@ -284,7 +288,7 @@ list checklist playlist wishlist blacklist whitelist allowlist denylist
 median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
 fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
-per rather
+per rather whoever whomever however wherever whatever forever
 shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier flower
 january february march april may june july august september october november december
 """.split())
@@ -354,9 +358,15 @@ def _en_pair(role: str) -> list[str]:
     parts = role.split("-")
     if len(parts) < 2 or " " in role or not all(_en_role(part) for part in parts):
         return []
-    return [part if _plural(part) or part.lower() in _EN_GROUPS else
-            part[:-1] + "ies" if re.search(r"[^aeiou]y$", part) else
-            part + "es" if re.search(r"(?:s|x|ch|sh)$", part) else part + "s" for part in parts]
+    return [_plural_of(part) for part in parts]
+
+
+def _plural_of(role: str) -> str:
+    """A role in the plural ("teacher" → "teachers", "shift lead" → "shift leads"); a plural or a group stays."""
+    if _plural(role.split()[-1]) or role.split()[-1].lower() in _EN_GROUPS | _EN_TEAMS:
+        return role
+    return (role[:-1] + "ies" if re.search(r"[^aeiou]y$", role) else
+            role + "es" if re.search(r"(?:s|x|ch|sh)$", role) else role + "s")
 
 
 def _singular(role: str) -> str:
@@ -641,7 +651,8 @@ def with_its_article(role: str, text: str) -> str:
     written without one ("for HR") stays as it is."""
     if is_chinese(text) or _plural(role.split()[-1]):
         return role
-    written = re.search(rf"\b(the|this|our|my)\s+{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
+    # one qualifier may stand between ("our 12-person engineering team")
+    written = re.search(rf"\b(the|this|our|my)\s+(?:[\w-]+\s+)?{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
     return f"the {role}" if written else role
 
 
@@ -650,6 +661,11 @@ def named_roles(text: str) -> list[str]:
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
     found = [(start, end, role) for start, end, role in (_zh_roles(text) if is_chinese(text) else _en_roles(text))
              if not _not_a_user(role, text) and not (is_chinese(text) and _modifies_noun(role, text))]
+    # One of many is all of them ("each teacher opens slots": for teachers).
+    if not is_chinese(text):
+        words = _EN_WORD.findall(text)
+        found = [(start, end, _plural_of(role) if start > 0 and words[start - 1].lower() in {"each", "every"} else role)
+                 for start, end, role in found]
     # A pair of people is each of them ("parent-teacher messaging" is for parents and teachers).
     found = [(start, end, one) for start, end, role in found for one in (_en_pair(role) or [role])]
     # A role found inside a longer one found at the same place ("customer" in "customer support agents") is that one.
@@ -691,7 +707,7 @@ _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:�
                        # a thing that helps the asker do a task ("帮我记账"), not one they ask to have made ("帮我做个…")
                        rf"|(?:帮|帮助|方便){SPEAKER_ZH}(?!做|开发|写|弄|搞|整|建|设计|想|看看|找)[\u4e00-\u9fff]"
                        # the asker and who they name ("我和老婆两个人用", "我跟室友一起用")
-                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)"
+                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:都|也)?(?:用|使用|可以|能够?)"
                        # the asker alone ("就我一个人用", "我一个人开店"), or named alone as the answer to who ("就我")
                        rf"|{SPEAKER_ZH}(?:自己)?(?:一个人|一人|独自)|^\s*(?:就|只有|只是|只)?{SPEAKER_ZH}(?:自己|{_WITH_WHOM_ZH}[^，。；！？]{{1,4}})?\s*[。！!.]?\s*$")
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
