@@ -420,6 +420,8 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
     ("A booking page where coaches post classes; we want to launch it next month", "q_deadline"),
     ("A shift swap page for nurses, needed in a couple of weeks", "q_deadline"),
+    ("A CLI tool that checks CSV files before they are loaded into Snowflake, for analysts", "q_data_store"),
+    ("每天凌晨把门店的销售数据同步到数据仓库，运营每周看报表", "q_data_store"),
 ])
 def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
@@ -768,6 +770,8 @@ def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadl
     ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
     ("Tenants report broken appliances and the landlord assigns a handyman. It should work in WhatsApp.", "WhatsApp"),
     ("Teachers upload assignments and students submit PDFs. It has to be ready by September.", "September"),
+    ("做一个食堂点餐小程序，员工前一天下单，数据存MySQL", "MySQL"),  # where the data lives: the store the stages use
+    ("An inventory page where volunteers log donations, and the data stays in Google Sheets.", "Google Sheets"),
 ])
 def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
     scope = first_round(requirement, force_plan=True).scope

@@ -179,7 +179,8 @@ def _only_states_a_constraint(clause: str) -> bool:
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
-    return _only_names_entry_point(clause) or _only_says_who_uses_it(clause)
+    return _only_names_entry_point(clause) or only_names(TOPICS_BY_ID["q_data_store"], clause) or \
+        _only_says_who_uses_it(clause)
 
 
 # A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.

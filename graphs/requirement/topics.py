@@ -264,7 +264,7 @@ _ACCESS_PATTERNS = (
 # A product's name is written here with its capitals, a common noun in small letters ("website"): how an answer
 # that opens with a capital is set in the plan ("through Slack", "through the website") — see Topic.names_a_product.
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
-       "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant")
+       "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant", "Snowflake", "Redshift")
 
 # A thing wanted that names nothing it does ("做个东西", "做一个小程序", "need something for invoices"): a placeholder
 # noun or a bare kind of software, with at most a word of what it is about, and no clause of what it must do
@@ -368,7 +368,8 @@ TOPICS: tuple[Topic, ...] = (
         label=_said("q_data_store_label"),
         blocking=True,
         priority=2,
-        keywords=(*_DB, "database", "object storage", "S3", "in-memory", "no persistence", "flat file", "Excel",
+        keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "S3", "in-memory",
+                  "no persistence", "flat file", "Excel",
                   "spreadsheet", "Google Sheets", "飞书表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
@@ -510,12 +511,12 @@ def only_a_load(answer: str) -> bool:
 
 # The words that only put a thing where it lives or is used ("接到飞书", "放在公众号里", "it should run in Slack",
 # "we use Postgres", "存到Excel里").
-_NAMING_LINKS_ZH = re.compile(r"(?:我们|我|咱们|就|都|要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|"
+_NAMING_LINKS_ZH = re.compile(r"(?:数据|资料|我们|我|咱们|就|都|要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|"
                               r"嵌到|做成|做在|存到|存在|存|保存到?|记在|用|使用|通过|在|上|里|中|端|的|和|与|、|吧|\s)*")
 _NAMING_LINKS_EN = set("""
 it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
 integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
-inside with from the our a an we i use uses using store stored keep kept save saved just already
+inside with from the our a an we i use uses using store stored keep kept save saved just already data stay stays
 """.split())
 
 
