@@ -422,6 +422,9 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("A shift swap page for nurses, needed in a couple of weeks", "q_deadline"),
     ("A CLI tool that checks CSV files before they are loaded into Snowflake, for analysts", "q_data_store"),
     ("每天凌晨把门店的销售数据同步到数据仓库，运营每周看报表", "q_data_store"),
+    ("A timesheet page where contractors log hours; staff sign in with Google", "q_security"),
+    ("A homework tracker where my kids tick off tasks on an iPad", "q_interface"),
+    ("A homework tracker where my kids tick off tasks on an iPad", "q_target_users"),
 ])
 def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
@@ -736,6 +739,18 @@ def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers(requirement):
 def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, joined):
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert role in goal and joined not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, measure, said", [
+    ("A timesheet page where contractors log hours; done when every approved week exports to a CSV for payroll",
+     "Success measure met: every approved week exports to a CSV for payroll", "done when"),
+    ("做一个会议室预约系统，员工在线预约，验收标准是十个人同时预约不冲突", "满足成功标准：十个人同时预约不冲突", "验收标准"),
+])
+def test_what_done_means_in_the_requirement_is_the_plans_success_measure_not_a_thing_to_deliver(
+        requirement, measure, said):
+    plan = first_round(requirement, force_plan=True)
+    assert measure in plan.stages[1].success_criteria, plan.stages[1].success_criteria
+    assert not any(said in item for item in plan.scope), plan.scope
 
 
 def test_how_far_ahead_something_may_be_booked_leaves_the_deadline_asked():

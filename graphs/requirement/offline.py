@@ -168,13 +168,13 @@ _COMPLIANCE = replace(TOPICS_BY_ID["q_security"], patterns=COMPLIANCE_PATTERNS)
 
 
 def _only_states_a_constraint(clause: str) -> bool:
-    """Whether a clause says no more than when it is due, how many use it, what standard it meets or where it
-    lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
+    """Whether a clause says no more than when it is due, how many use it, what standard it meets, what done means
+    or where it lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
     little is left without their words."""
     if _without_load(clause, is_chinese(clause)) != clause:
         return False  # a thing and the load it carries ("Inventory app for 50 stores"): the thing is still delivered
-    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
-        if phrase := topic.stated_in(clause):
+    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE, TOPICS_BY_ID["q_success_metric"]):
+        if phrase := topic.stated_whole_in(clause):
             rest = clause.replace(phrase, " ")
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):

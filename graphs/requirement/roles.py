@@ -272,7 +272,7 @@ _EN_PEOPLE = set("""
 agent client recipient respondent student parent resident patient president applicant accountant assistant consultant
 participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
-paralegal caregiver janitor nanny maid vet
+paralegal caregiver janitor nanny maid vet kid child children teen
 hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.

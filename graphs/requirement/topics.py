@@ -75,6 +75,10 @@ class Topic:
         with the few words that finish its clause."""
         return _to_clause_end(text, found) if (found := self._longest(text)) else None
 
+    def stated_whole_in(self, text: str) -> str | None:
+        """As `stated_in`, with the shape's leading words too ("验收标准是…", "we run 12 cafes")."""
+        return _to_clause_end(text, found, whole=True) if (found := self._longest(text)) else None
+
     def shape_in(self, text: str) -> str | None:
         """Only the words of the shape itself ("about 50 stores"), without the rest of their clause."""
         return (found.groupdict().get("said") or found.group(0)) if (found := self._longest(text)) else None
@@ -98,12 +102,13 @@ class Topic:
 _CLAUSE_REST = re.compile(r"[^,.;:!?，。；：！？、\n]*")
 
 
-def _to_clause_end(text: str, match: re.Match[str]) -> str:
+def _to_clause_end(text: str, match: re.Match[str], whole: bool = False) -> str:
     """The match with the few words that finish its clause ("Only HR staff may see" + "salaries",
     "下周五之前" + "做完"); a longer rest is another thought, left out."""
     rest = _CLAUSE_REST.match(text, match.end()).group(0)
     short = len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4
-    said = match.groupdict().get("said") or match.group(0)  # a shape may name the part that says it ("run 12 cafes")
+    # a shape may name the part that says it ("run 12 cafes"), unless `whole`
+    said = match.group(0) if whole else match.groupdict().get("said") or match.group(0)
     return (said + rest if short else said).strip()
 
 
@@ -257,12 +262,23 @@ _ACCESS_PATTERNS = (
     re.compile(r"\bonly\s+(?!\d)(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to|is allowed to)\s+"
                r"(?!(?:use|be|have|get|log\s+in|sign\s+in|see\s+it|access\s+it)\b)[a-z]+", re.IGNORECASE),
     *COMPLIANCE_PATTERNS,
+    # signing in through an account elsewhere ("staff sign in with Google", "log in via SSO"): not a visitor who
+    # signs in at a kiosk, which is a record of the visit
+    re.compile(r"\b(?:sign|log)(?:s|ged|ging)?[\s-]*(?:in|on)\s+(?:with|using|via|through)\s+\S+", re.IGNORECASE),
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
                r"调整|看|见|改|删|退)"),  # the longer verb first
 )
 
 # A product's name is written here with its capitals, a common noun in small letters ("website"): how an answer
 # that opens with a capital is set in the plan ("through Slack", "through the website") — see Topic.names_a_product.
+# What done means, said in the requirement ("done when every week exports to a CSV", "验收标准是十个人同时预约不冲突"):
+# the plan's success measure, in its words.
+_SUCCESS_PATTERNS = (
+    re.compile(r"\b(?:(?:it\s+is\s+|it's\s+)?done\s+when|success\s+(?:means|is\s+when)|acceptance\s+criteri(?:a|on)\s*"
+               r"(?:is|are|:))\s+(?P<said>[^.;!?]+)", re.IGNORECASE),
+    re.compile(r"(?:验收标准|成功标准|完成标准)(?:是|为|：|:)\s*(?P<said>[^，。；！？]+)"),
+)
+
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
        "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant", "Snowflake", "Redshift")
 
@@ -358,6 +374,7 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("acceptance criteria", "success metric", "success metrics", "kpi", "sla", "slo",
                       "验收标准", "成功标准", "指标"),
         query="acceptance criteria success metric kpi sla 验收标准 指标",
+        patterns=_SUCCESS_PATTERNS,
         question=_said("q_success_metric_question"),
         why=_said("q_success_metric_why"),
         impact=_said("q_success_metric_impact"),
@@ -391,7 +408,7 @@ TOPICS: tuple[Topic, ...] = (
                   "command-line tool", "command line tool", "command line",
                   "button", "form", "mobile app", "app", "website", "dashboard", "Android", "iOS", "desktop app",
                   "chatbot", "bot", "mini program", "WeChat", "phone", "phones", "smartphone", "smartphones", "tablet",
-                  "tablets", "kiosk", "kiosks", "touchscreen", "Slack", "WhatsApp", "Telegram", "Discord",
+                  "tablets", "iPad", "iPads", "kiosk", "kiosks", "touchscreen", "Slack", "WhatsApp", "Telegram", "Discord",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
                   "电脑端", "PC端",
