@@ -418,6 +418,13 @@ def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirem
     ("A kiosk at reception where visitors sign in and the front desk prints a badge", "q_interface"),
     ("在大堂放一台自助机，访客自己登记，保安核验", "q_interface"),
     ("Warehouse staff scan parcels on their phones and the stock lives in a spreadsheet", "q_data_store"),
+    ("A booking page where coaches post classes; we want to launch it next month", "q_deadline"),
+    ("A shift swap page for nurses, needed in a couple of weeks", "q_deadline"),
+    ("A CLI tool that checks CSV files before they are loaded into Snowflake, for analysts", "q_data_store"),
+    ("每天凌晨把门店的销售数据同步到数据仓库，运营每周看报表", "q_data_store"),
+    ("A timesheet page where contractors log hours; staff sign in with Google", "q_security"),
+    ("A homework tracker where my kids tick off tasks on an iPad", "q_interface"),
+    ("A homework tracker where my kids tick off tasks on an iPad", "q_target_users"),
 ])
 def test_what_the_requirement_states_in_its_own_words_is_not_asked(requirement, topic):
     assert topic not in {q.id for q in first_round(requirement).questions}
@@ -485,6 +492,7 @@ def test_what_is_not_the_person_is_not_part_of_the_role(requirement, said):
     ("Our bakery wants customers to preorder cakes online", "wants"),  # the verb between the asker and a role
     ("I coach a kids' soccer club. Parents should be able to RSVP for matches", "coach"),  # the asker's verb
     ("We need a Slack bot that answers HR policy questions", "answers"),  # the verb of a relative clause
+    ("A Slack bot that reminds whoever is on call to check the alerts", "whoever"),  # a pronoun ending like "-er"
 ])
 def test_a_verb_is_not_taken_for_a_role(requirement, verb):
     goal = first_round(requirement, force_plan=True).stages[1].goal
@@ -507,6 +515,96 @@ def test_a_subject_whose_verb_jieba_tags_as_a_noun_is_still_a_role(requirement, 
 def test_a_role_jieba_glues_to_its_verb_is_read_whole(requirement, role):
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert role in goal and "扫码" not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个入职流程小程序：人事发offer，候选人在线签字", "人事"),  # jieba cuts 人/事发, where 人事 sends
+    ("做一个仓库小程序，拣货员每天要扫码出库", "拣货员"),  # 拣/货员: a worker named by the task
+    ("做一个排班系统，护士组在手机上看排班", "护士组"),  # 护士/组在: 在 glued to the team's unit
+    ("做一个缺陷跟踪工具，测试组在Jira上提bug", "测试组"),
+    ("做一个宿舍小程序，宿管每天要查寝", "宿管"),  # 要查 glued, and 管 ends no other person
+])
+def test_a_role_jieba_cuts_across_is_read_as_a_person_reads_it(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个报销小程序，HR专员审批后通知财务", "HR专员"),
+    ("做一个工单系统，IT部门每天要查工单", "IT部门"),
+    ("做一个数据看板，PM每周要看App端数据", "PM"),
+])
+def test_a_post_written_with_english_initials_in_a_chinese_requirement_is_a_role(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("A picking app for the warehouse: pickers scan each item and supervisors see progress", "pickers"),
+    ("A shift log where warehouse workers can record breaks", "warehouse workers"),
+])
+def test_a_worker_whose_name_is_also_a_tools_is_a_role_where_they_act(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+def test_the_subject_after_a_time_that_opens_the_clause_is_a_role():
+    goal = first_round("A tablet app for the warehouse. Each morning the shift lead assigns orders.",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the shift lead.", goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("A nightly job that emails the finance team a sales summary", "finance team"),
+    ("A rent tracker that notifies tenants a week before rent is due", "tenants"),
+])
+def test_whom_the_tool_tells_is_a_role_it_serves(requirement, role):
+    plan = first_round(requirement)
+    assert "q_target_users" not in {q.id for q in plan.questions}, plan.questions
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+def test_a_role_named_as_each_of_them_is_said_in_the_plural():
+    goal = first_round("A booking page for parent meetings: parents pick a slot; each teacher opens slots",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for parents and teachers.", goal
+
+
+def test_a_team_size_inside_the_teams_name_stays_in_the_thing_to_deliver():
+    plan = first_round("A Slack bot for our 12-person engineering team that posts the on-call rota", force_plan=True)
+    assert plan.scope[0].startswith("Deliver: A Slack bot for our 12-person engineering team"), plan.scope
+    assert plan.stages[1].goal == "Implement the requirement for the engineering team.", plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个数据同步脚本，每晚把客户数据同步到ERP，出错了要发邮件通知IT", "IT"),
+    ("做一个库存小工具，库存低于10件就提醒店长", "店长"),
+])
+def test_whom_a_chinese_tool_tells_is_a_role_it_serves(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+def test_the_asker_and_whom_they_name_who_can_both_use_it_are_the_askers():
+    goal = first_round("帮我做一个家庭记账App，我和老婆都能记账", force_plan=True).stages[1].goal
+    assert "需求提出方自己" in goal, goal
+
+
+def test_a_hyphenated_pair_of_people_is_both_of_them():
+    goal = first_round("A parent-teacher conference booking page", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for parents and teachers.", goal
+
+
+def test_an_asker_who_uses_it_alone_is_not_asked_who_uses_it():
+    requirement = "就我一个人用，记录每天花了多少钱"
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert "需求提出者本人" in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("answer, users", [("一个人", "为目标用户"), ("就我一个人", "为需求提出者本人")])
+def test_an_answer_to_who_that_only_counts_people_or_names_the_asker_is_not_written_as_a_role(answer, users):
+    plan = first_round("做一个记账小程序，记录每天的开销", force_plan=True, answers={"q_target_users": answer})
+    assert plan.stages[1].goal.startswith(users), plan.stages[1].goal
 
 
 def test_the_subject_after_a_clause_of_when_is_a_role():
@@ -643,6 +741,28 @@ def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, jo
     assert role in goal and joined not in goal, goal
 
 
+@pytest.mark.parametrize("requirement, measure, said", [
+    ("A timesheet page where contractors log hours; done when every approved week exports to a CSV for payroll",
+     "Success measure met: every approved week exports to a CSV for payroll", "done when"),
+    ("做一个会议室预约系统，员工在线预约，验收标准是十个人同时预约不冲突", "满足成功标准：十个人同时预约不冲突", "验收标准"),
+])
+def test_what_done_means_in_the_requirement_is_the_plans_success_measure_not_a_thing_to_deliver(
+        requirement, measure, said):
+    plan = first_round(requirement, force_plan=True)
+    assert measure in plan.stages[1].success_criteria, plan.stages[1].success_criteria
+    assert not any(said in item for item in plan.scope), plan.scope
+
+
+def test_how_far_ahead_something_may_be_booked_leaves_the_deadline_asked():
+    plan = first_round("A meeting room booking page for our office; rooms can be booked up to 2 weeks ahead")
+    assert "q_deadline" in {q.id for q in plan.questions}, plan.questions
+
+
+def test_a_deadline_of_the_school_term_is_the_release_date_not_a_thing_to_deliver():
+    plan = first_round("做个图书馆座位预约系统，学生提前一天选座，期末前必须上线", force_plan=True)
+    assert "期末前" in plan.stages[-1].goal and not any("期末" in item for item in plan.scope), plan.scope
+
+
 @pytest.mark.parametrize("requirement, time", [
     ("Build a page that shows orders before March, for warehouse staff", "before March"),
     ("Store managers can list the invoices paid before Friday", "before Friday"),
@@ -665,6 +785,8 @@ def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadl
     ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
     ("Tenants report broken appliances and the landlord assigns a handyman. It should work in WhatsApp.", "WhatsApp"),
     ("Teachers upload assignments and students submit PDFs. It has to be ready by September.", "September"),
+    ("做一个食堂点餐小程序，员工前一天下单，数据存MySQL", "MySQL"),  # where the data lives: the store the stages use
+    ("An inventory page where volunteers log donations, and the data stays in Google Sheets.", "Google Sheets"),
 ])
 def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
     scope = first_round(requirement, force_plan=True).scope
@@ -772,6 +894,7 @@ def test_the_entry_point_the_requirement_names_is_the_one_the_plan_builds(requir
     ("需要一个培训报名系统，员工报名，部门经理审批，每季度大概有2000人次报名", "2000人次报名"),
     ("We run 12 cafes and want a loyalty card app where customers collect stamps", ": 12 cafes"),  # what the asker has
     ("Our warehouse has 8 forklifts; operators log daily safety checks on a tablet", ": 8 forklifts"),
+    ("每天凌晨把门店的销售数据同步到数据仓库，运营每周看报表，数据量大概每天10万条", "大概每天10万条"),  # roughly, then a rate
 ])
 def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
     plan = first_round(requirement, force_plan=True)
@@ -898,6 +1021,21 @@ def test_a_label_before_the_requirement_is_no_part_of_its_plan_or_thread(message
     plan = first_round(FLOW.initial_input(message, {})["requirement"], force_plan=True)
     assert plan.plan_markdown.splitlines()[0] == heading
     assert FLOW.thread_title(message) == thread
+
+
+def test_a_chinese_colon_that_a_role_follows_ends_the_thing_to_make():
+    plan = first_round("学校想做一个请假小程序：学生提交请假，班主任审批，家长能看到结果", force_plan=True)
+    assert plan.scope[:2] == ["交付：做一个请假小程序", "交付：学生提交请假"], plan.scope
+
+
+def test_confirming_by_phone_is_a_call_not_an_entry_point():
+    plan = first_round("A clinic booking page where receptionists confirm each booking by phone", force_plan=True)
+    assert not any("phone" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+def test_each_thing_a_role_is_listed_to_do_after_a_colon_is_its_own_scope_item():
+    scope = first_round("Build a leave request tool. HR: approve the request, notify payroll.", force_plan=True).scope
+    assert "Deliver: HR: approve the request" in scope and "Deliver: HR: notify payroll" in scope, scope
 
 
 def test_each_clause_of_an_english_requirement_is_its_own_scope_item():

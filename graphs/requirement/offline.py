@@ -54,8 +54,25 @@ def _en_clauses(text: str) -> list[str]:
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece
-        clauses += [c.strip().rstrip(".!?").strip() for c in kept if c.strip()]
+        clauses += [duty for c in kept if c.strip() for duty in _each_duty(c.strip().rstrip(".!?").strip())]
     return [c for c in clauses if c]
+
+
+# A role, a colon and the things they do, listed ("HR: approve the request, notify payroll"): each is a thing to
+# deliver, and keeps who does it.
+_EN_DUTIES = re.compile(r"^(?P<who>[^:]{1,40}):\s+(?P<duties>.+)$")
+_EN_LISTED = re.compile(r"\s*,\s*(?:(?:and|then)\s+)*")
+
+
+def _each_duty(clause: str) -> list[str]:
+    said = _EN_DUTIES.match(clause)
+    if said is None or len(said.group("who").split()) > 3 or not opens_with_role(said.group("who")):
+        return [clause]
+    duties = _EN_LISTED.split(said.group("duties"))
+    # things done, each a verb and its object ("notify payroll"); not a list of fields ("Staff: name, email")
+    if len(duties) < 2 or any(len(duty.split()) < 2 or not duty[:1].islower() for duty in duties):
+        return [clause]
+    return [f"{said.group('who')}: {duty}" for duty in duties]
 
 
 # Why it is wanted, before what is wanted: "Because clerks export orders by hand, we need …", and the word
@@ -65,8 +82,20 @@ _ZH_RESULT = re.compile(r"^(?:所以|因此|因而|于是|那么|故)\s*")
 
 
 def _clauses(requirement: str, zh: bool) -> list[str]:
-    return ([_ZH_RESULT.sub("", c.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()] if zh else
+    return ([_ZH_RESULT.sub("", piece.strip()) for c in _CLAUSE_END.split(requirement) if c.strip()
+             for piece in _zh_at_colon(c.strip())] if zh else
             [_EN_CAUSE.sub("", c) for c in _en_clauses(requirement)])
+
+
+def _zh_at_colon(clause: str) -> list[str]:
+    """A Chinese clause cut at a colon that a role follows ("做一个请假小程序：学生提交请假"), as English ones are: the
+    thing, then what someone does with it; a colon after a role keeps what they do with them ("人事：审批")."""
+    said = re.match(r"(?P<head>[^:：]+)[:：](?P<rest>.+)$", clause)
+    if said is None:
+        return [clause]
+    head, rest = said.group("head").strip(), said.group("rest").strip()
+    roles = named_roles(rest)
+    return [head, rest] if roles and rest.startswith(roles[0]) else [clause]
 
 
 # A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
@@ -139,18 +168,19 @@ _COMPLIANCE = replace(TOPICS_BY_ID["q_security"], patterns=COMPLIANCE_PATTERNS)
 
 
 def _only_states_a_constraint(clause: str) -> bool:
-    """Whether a clause says no more than when it is due, how many use it, what standard it meets or where it
-    lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
+    """Whether a clause says no more than when it is due, how many use it, what standard it meets, what done means
+    or where it lives ("It must be live by March", "Must comply with HIPAA", "接到飞书"): the stages carry those, so
     little is left without their words."""
     if _without_load(clause, is_chinese(clause)) != clause:
         return False  # a thing and the load it carries ("Inventory app for 50 stores"): the thing is still delivered
-    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE):
-        if phrase := topic.stated_in(clause):
+    for topic in (TOPICS_BY_ID["q_deadline"], TOPICS_BY_ID["q_scale"], _COMPLIANCE, TOPICS_BY_ID["q_success_metric"]):
+        if phrase := topic.stated_whole_in(clause):
             rest = clause.replace(phrase, " ")
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
-    return _only_names_entry_point(clause) or _only_says_who_uses_it(clause)
+    return _only_names_entry_point(clause) or only_names(TOPICS_BY_ID["q_data_store"], clause) or \
+        _only_says_who_uses_it(clause)
 
 
 # A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.
@@ -182,7 +212,9 @@ def _only_names_entry_point(clause: str) -> bool:
 # Where a count stands after the thing it is the load of: "an inventory app for about 50 stores",
 # "做一个给50家门店用的库存系统". Before {} the count, after it what ends the phrase.
 _LOAD_PHRASE_EN = (r"(?:\s*,\s*|\s+(?:for|across|serving|covering|spanning|at|in|with|used by)\s+)"
-                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[\s,;:.!?])")
+                   # the count ends the phrase: in "for our 12-person engineering team" it qualifies the team, kept
+                   r"(?:(?:all|each|the|our|my|its|their)\s+)?{}(?=$|[,;:.!?]|\s+(?:and|or|that|which|who|where|"
+                   r"to|so|with|in|at|on|by|from|across|every|each)\b)")
 _LOAD_PHRASE_ZH = r"(?:[，,]\s*)?(?:给|供|面向|针对|服务|覆盖)\s*{}\s*(?:用|使用)?的?"
 
 
@@ -433,7 +465,7 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
 def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
     page" for "online"); a word that only says where counts when nothing else names the thing ("book online in the app")."""
-    words = find_keywords(requirement, topic.keywords)
+    words = topic.keywords_in(requirement)
     named = [w for w in words if topic.thing_named(w, zh) is None] or words[:1]
     things: list[str] = []
     for word in named:
@@ -464,6 +496,26 @@ def _answer_as_named(topic: Topic, answer: str, zh: bool) -> str | None:
     if not named or named[0] != bare or topic.names_a_product(bare):
         return None
     return topic.text(topic.named_as, zh).format(topic.thing_named(bare, zh) or mid_sentence(bare))
+
+
+def _who_answered(answer: str, zh: bool) -> str | None:
+    """Who an answer to "who uses it" names when it names no one by their work: the asker ("就我一个人", "just me"),
+    or only how many ("一个人", "5 people"), which is the load: the plan then says the intended users. Else None."""
+    if named_roles(answer):
+        return None
+    if asker := asker_uses(answer):
+        return word("the_requester" if asker == "me" else "the_requesters", zh)
+    return word("intended_users", zh) if _only_counts(answer) else None
+
+
+def _only_counts(answer: str) -> bool:
+    """Whether an answer says how many and nothing of who ("一个人", "只有5个人", "about 20 people"); not "Store
+    managers, about 50 of them", which names them too."""
+    count = TOPICS_BY_ID["q_scale"].shape_in(answer)
+    if not count:
+        return False
+    rest = answer.replace(count, " ")
+    return len(CJK.findall(rest)) <= 2 and all(is_function_word(w) for w in re.findall(r"[A-Za-z']+", rest))
 
 
 @offline_composer(RequirementPlan)
@@ -574,6 +626,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
 
     # An answer may open with the word the sentence puts before it ("面向小区居民" → "面向面向小区居民").
     users = re.sub(r"^\s*(?:面向|针对|for)\s*", "", value("q_target_users", "intended_users"), flags=re.I)
+    if "q_target_users" in answered_value:
+        users = _who_answered(answered_value["q_target_users"], zh) or users
     metric = value("q_success_metric", "described_behaviour")
     if has_repository:
         store = value("q_data_store", "existing_store")

@@ -76,15 +76,22 @@ def _zh_role(word: str) -> bool:
 # words also name a kind of work or data ("销售数据", "人事变动"): so only right before a modal.
 # Not "产品", "设计", "技术", "市场", "物流": "产品需要支持导出" is about the product, not its team.
 _ZH_DEPARTMENTS = {"行政", "人事", "财务", "销售", "客服", "运营", "采购", "法务", "后勤", "出纳", "会计", "前台",
-                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力", "HR", "hr", "IT"}
+                   "质检", "仓储", "审计", "风控", "物业", "教务", "人力"}
 _ZH_UNIT = ("部门", "部", "组", "科", "处")  # "行政部", "技术组", "财务科": a unit of two characters or more
+_ZH_TEAM_UNITS = ("部门", "部", "组", "小组", "团队")  # a word of its own after the people it is a team of
 
 
 def _zh_department(word: str) -> bool:
-    if word in _ZH_DEPARTMENTS:
+    if word in _ZH_DEPARTMENTS or _zh_english_role(word):
         return True
     unit = next((u for u in _ZH_UNIT if word.endswith(u)), None)
     return unit is not None and len(CJK.findall(word[:-len(unit)])) >= 2
+
+
+def _zh_english_role(word: str) -> bool:
+    """Whether an English word in a Chinese requirement is a team's or a post's initials, as Chinese offices write them
+    ("HR", "IT", "PM", "QA"): they act as 人事 does."""
+    return _an_acronym(word) and _en_role(word)
 
 
 _ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该此][个位名家台套种条份]?")
@@ -96,12 +103,17 @@ _ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促
 
 
 @functools.cache
-def _zh_verb(word: str) -> bool:
-    """Whether jieba reads a word alone as a verb ("登记", "接送"), not a noun of the act ("审批" in "审批人" is one too)."""
+def _zh_tag(word: str) -> str:
+    """jieba's part of speech of a word read alone: the dictionary's, as it gives a known word in a sentence."""
     import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
 
     tagged = jieba.posseg.lcut(word)
-    return len(tagged) == 1 and tagged[0].flag == "v"
+    return tagged[0].flag if len(tagged) == 1 else "x"
+
+
+def _zh_verb(word: str) -> bool:
+    """Whether jieba reads a word alone as a verb ("登记", "接送"), not a noun of the act ("审批" in "审批人" is one too)."""
+    return _zh_tag(word) == "v"
 
 
 def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[str, int] | None:
@@ -117,7 +129,9 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         # A one-character word before the head is a particle or a place word ("后", "在"), never a qualifier;
         # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
         # Nor is a count ("每个医生": every doctor is a doctor).
-        if any(len(word) < 2 or not CJK.search(word) or word in _ZH_TELLS or _ZH_COUNT.fullmatch(word)
+        # Initials qualify a post as a Chinese word does ("HR专员", "IT运维").
+        if any(len(word) < 2 or not (CJK.search(word) or _an_acronym(word)) or word in _ZH_TELLS
+               or _ZH_COUNT.fullmatch(word)
                for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
@@ -125,8 +139,11 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
             return None  # a verb and the person it acts on, ending the clause ("需要登记访客"): not "登记访客", who acts
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
         if (_zh_role(head) or (departments and _zh_department(head))
-                or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))):
-            while end < len(tokens) and _zh_role(tokens[end]):
+                or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))
+                or (departments and head in _ZH_TEAM_UNITS and len(words) > 1 and _zh_department(phrase))):
+            # a person word after it qualifies it further ("学生家长"); a unit after it names their team ("IT部门",
+            # "护士组", which jieba cuts 护士/组)
+            while end < len(tokens) and (_zh_role(tokens[end]) or tokens[end] in _ZH_TEAM_UNITS):
                 end += 1
             return "".join(tokens[start:end]), end
     return None
@@ -144,26 +161,73 @@ def _zh_before_modal(tokens: list[str], modal: int) -> tuple[str, int] | None:
 # One-character endings of a person that jieba's guesser may glue to the word after them: "借书人扫码" is cut
 # 借书/人扫码, a word no dictionary holds, where 借书人 scans.
 _ZH_GLUED_ENDINGS = ("人", "员", "者")
+# Single characters a requirement uses as a word of its frame (要, 给, 在 …): jieba's guesser glues them to the word
+# beside them ("每天/要发/offer", "要查/寝", "QA/组在/Jira"), a word no dictionary holds; they stand alone.
+_ZH_FRAME_CHARS = frozenset(w for w in _ZH_MODALS | _ZH_NEEDS | _ZH_MANNER | _ZH_BEFORE if len(w) == 1)
+# A word jieba hardly knows ("货员" in 拣/货员): its pieces were guessed, not read from the dictionary.
+_ZH_RARE = 10
+
+
+@functools.cache
+def _zh_kept_whole() -> tuple[str, ...]:
+    """The people and departments a requirement names, longest first: the words a reading of it must not cut."""
+    words = {w for w in _KNOWN if CJK.search(w)} | {w for w in _ZH_DEPARTMENTS if CJK.search(w)}
+    return tuple(sorted(words, key=len, reverse=True))
+
+
+def _zh_tagged(text: str) -> list[tuple[str, str]]:
+    return [(word, _zh_tag(word)) for word in jieba.cut(text)]
+
+
+def _zh_rare(word: str) -> bool:
+    return (jieba.get_FREQ(word) or 0) < _ZH_RARE
+
+
+def _zh_person_then_verb(word: str, after: str) -> str | None:
+    """The person or department that `word` begins and jieba's next word `after` ends, when what is left of `after`
+    is a verb: jieba weighs 人/事发 above 人事/发 by the characters alone, where a requirement reads a person and what
+    they do ("人事发offer", "IT开账号")."""
+    joined = word + after
+    kept = next((w for w in _zh_kept_whole() if joined.startswith(w) and len(word) < len(w) < len(joined)), None)
+    return kept if kept is not None and _zh_verb(joined[len(kept):]) else None
+
+
+def zh_tokens(text: str) -> list[tuple[str, str]]:
+    """jieba's words of `text` with their tags, read again where jieba reads past what a person reads: a person
+    before their verb ("人/事发" → 人事/发), a word of the frame glued to a verb ("要发" → 要/发), a worker named
+    by their task ("拣/货员" → 拣货员) and a person's ending glued to the next word ("借书/人扫码" → 借书/人/扫码,
+    "主/人选" → 主人/选). ASCII runs stay whole words of their own ("offer", "HR")."""
+    tokens: list[tuple[str, str]] = []
+    pending = [t for t in _zh_tagged(text) if t[0].strip() or "\n" in t[0]]  # a line break ends a clause
+    while pending:
+        word, flag = pending.pop(0)
+        if pending and (kept := _zh_person_then_verb(word, pending[0][0])):
+            rest = (word + pending.pop(0)[0])[len(kept):]
+            tokens.append((kept, "n"))
+            pending[:0] = _zh_tagged(rest)
+        elif len(word) == 2 and set(word) & _ZH_FRAME_CHARS and CJK.search(word[0]) and CJK.search(word[1]) \
+                and jieba.get_FREQ(word) is None:
+            tokens += [(char, _zh_tag(char)) for char in word]
+        elif (tokens and len(tokens[-1][0]) == 1 and CJK.search(tokens[-1][0]) and len(word) == 2
+              and word.endswith(_ZH_GLUED_ENDINGS) and _zh_rare(word) and tokens[-1][0] not in _ZH_FRAME_CHARS
+              and _zh_verb(tokens[-1][0])):
+            tokens[-1] = (tokens[-1][0] + word, "n")  # 拣/货员, 派/单员: one worker
+        elif (len(word) >= 2 and word.startswith(_ZH_GLUED_ENDINGS) and tokens and CJK.search(tokens[-1][0])
+              and CJK.search(word[1:]) and jieba.get_FREQ(word) is None):
+            tokens += [(word[0], "n"), *_zh_tagged(word[1:])]
+        elif (len(word) >= 2 and word.startswith(_ZH_GLUED_ENDINGS) and tokens and len(tokens[-1][0]) == 1
+              and CJK.search(tokens[-1][0]) and jieba.get_FREQ(tokens[-1][0] + word[0]) and CJK.search(word[1:])):
+            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
+            tokens[-1] = (tokens[-1][0] + word[0], "n")
+            tokens += _zh_tagged(word[1:])
+        else:
+            tokens.append((word, flag))
+    return tokens
 
 
 def _zh_words(clause: str) -> list[str]:
-    """The words of a clause, a person's ending that jieba glued to the next word given back to the word before
-    ("借书/人扫码" → 借书/人/扫码), so that the role reads 借书人 and what follows it stays its verb."""
-    words: list[str] = []
-    for token in jieba.cut(clause):
-        if not token.strip():
-            continue
-        if (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and CJK.search(words[-1])
-                and CJK.search(token[1:]) and jieba.get_FREQ(token) is None):
-            words += [token[0], token[1:]]
-        elif (len(token) >= 2 and token.startswith(_ZH_GLUED_ENDINGS) and words and len(words[-1]) == 1
-              and CJK.search(words[-1]) and jieba.get_FREQ(words[-1] + token[0]) and CJK.search(token[1:])):
-            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
-            words[-1] += token[0]
-            words.append(token[1:])
-        else:
-            words.append(token)
-    return words
+    """The words of a clause, as `zh_tokens` reads them."""
+    return [word for word, _ in zh_tokens(clause) if word.strip()]
 
 
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
@@ -176,6 +240,10 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
             first += 1
         starts = [first] + [i + 1 for i, token in enumerate(tokens)
                             if token in _ZH_BEFORE or token in _ZH_AND or token in _ZH_NEEDS or token in _ZH_AFTERWARDS]
+        # whom it tells is served, a department too ("出错了发邮件通知IT", "提醒店长补货")
+        for told in [i + 1 for i, token in enumerate(tokens) if token in _ZH_TELLS]:
+            if told < len(tokens) and (role := _zh_from(tokens, told, departments=True)):
+                found.append((offset + told, offset + role[1], role[0]))
         for start in starts:
             # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
             while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
@@ -204,7 +272,7 @@ _EN_PEOPLE = set("""
 agent client recipient respondent student parent resident patient president applicant accountant assistant consultant
 participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
-paralegal caregiver janitor nanny maid vet
+paralegal caregiver janitor nanny maid vet kid child children teen
 hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
 """.split())
 # Words with those endings that are things, qualities or times, not people.
@@ -220,12 +288,19 @@ list checklist playlist wishlist blacklist whitelist allowlist denylist
 median boolean fee free tree three agree degree guarantee coffee
 better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
 fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
-per rather
+per rather whoever whomever however wherever whatever forever
 shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier flower
 january february march april may june july august september october november december
 """.split())
+# Words of those that name a worker as often as a tool ("warehouse pickers", "a date picker"; "workers", "a background
+# worker"): people where they act, as a plural subject of a verb or a modal or after a bare "for".
+_EN_EITHER = {"picker", "worker", "planner", "organizer", "organiser", "builder", "checker", "player"}
 _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "enable", "enables", "enabling", "help",
               "helps", "helping", "where", "by", "so", "that", "when", "whenever", "once", "if", "until", "while"}
+# Verbs of telling, whose object is a person reached, served as one served by "for" is ("emails the finance team a
+# summary", "notifies tenants"), as Chinese 通知/提醒 (_ZH_TELLS).
+_EN_TELLS = {"notify", "notifies", "email", "emails", "alert", "alerts", "remind", "reminds", "message", "messages",
+             "text", "texts", "ping", "pings", "tell", "tells", "inform", "informs", "warn", "warns"}
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}
@@ -264,6 +339,34 @@ def _en_role(word: str) -> bool:
     if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
         return False
     return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
+
+
+def _en_either_acts(words: list[str], end: int, after_for: bool) -> bool:
+    """Whether words[end - 1], a worker's or a tool's name ("pickers"), is people here: a plural that a bare "for"
+    serves, or that its verb, a modal or "who" follows ("pickers scan each item", "workers can log shifts")."""
+    head = words[end - 1].lower()
+    if not (_plural(head) and head[:-1] in _EN_EITHER):
+        return False
+    after = words[end] if end < len(words) else ""
+    return after_for or after.lower() in _EN_MODALS | {"who"} or (
+        bool(after) and after[0].islower() and _content(after) and not _en_role(after))
+
+
+def _en_pair(role: str) -> list[str]:
+    """The people of a hyphenated pair ("parent-teacher" → parents, teachers; "doctor-patient"), said in the plural:
+    a pair names two kinds of people together, never one; [] for any other role."""
+    parts = role.split("-")
+    if len(parts) < 2 or " " in role or not all(_en_role(part) for part in parts):
+        return []
+    return [_plural_of(part) for part in parts]
+
+
+def _plural_of(role: str) -> str:
+    """A role in the plural ("teacher" → "teachers", "shift lead" → "shift leads"); a plural or a group stays."""
+    if _plural(role.split()[-1]) or role.split()[-1].lower() in _EN_GROUPS | _EN_TEAMS:
+        return role
+    return (role[:-1] + "ies" if re.search(r"[^aeiou]y$", role) else
+            role + "es" if re.search(r"(?:s|x|ch|sh)$", role) else role + "s")
 
 
 def _singular(role: str) -> str:
@@ -319,15 +422,16 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
     """The role that begins at words[start] ("warehouse staff", "dispatchers"), and where it ends;
     `plural`: only a plural or a role word of the catalogue will do."""
     for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
-        # A verb ends the run: what follows it is its object ("bakery wants customers": only "customers").
+        # A verb ends the run: what follows it is its object ("bakery wants customers", "the bot notifies tenants").
         # So does "per", which counts out what comes before it ("3 books per member").
-        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE | {"per"}:
+        if not _content(words[end - 1]) or words[end - 1].lower() in _EN_MODALS | _EN_BEFORE | _EN_TELLS | {"per"}:
             return None
         head = words[end - 1].lower()
         if _names_a_kind(words, end):
             return None
-        if _en_team(words, start, end) or (_en_role(words[end - 1]) and (not plural or head.endswith("s") or head in _EN_GROUPS
-                                                              or find_keywords(head, _KNOWN))):
+        if _en_team(words, start, end) or _en_either_acts(words, end, plural) or (
+                _en_role(words[end - 1]) and (not plural or head.endswith("s") or head in _EN_GROUPS
+                                              or find_keywords(head, _KNOWN))):
             # A plural ends the name: the role word after it is its verb ("clerks enter invoices").
             while (end < len(words) and _content(words[end]) and _en_role(words[end])
                    and not _plural(words[end - 1])):
@@ -338,6 +442,11 @@ def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | No
 
 _EN_NUMBERS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
                "dozen", "dozens", "hundred", "hundreds", "several", "both"}
+# Times that open a clause before its subject ("Each morning", "Every Friday", "At night").
+_EN_TIMES = {"morning", "mornings", "evening", "evenings", "night", "nights", "afternoon", "afternoons", "day", "days",
+             "week", "weeks", "month", "months", "weekend", "weekends", "monday", "mondays", "tuesday", "tuesdays",
+             "wednesday", "wednesdays", "thursday", "thursdays", "friday", "fridays", "saturday", "saturdays", "sunday",
+             "sundays", "today", "tonight", "daily", "weekly", "nightly", "monthly"}
 _EN_SUBJECTS = {"i", "we", "you", "they", "he", "she"}
 # Verbs a requirement opens with as an order, whose object follows ("Track employee vacation days", "Manage tenant
 # leases"): never a qualifier of a person's name.
@@ -371,8 +480,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         # "for each customer", "for every order" say how it is counted out, not whom it is for
         if lower == "for" and i + 1 < len(words) and words[i + 1].lower() in {"each", "every", "per"}:
             continue
-        if opens or lower in _EN_BEFORE or lower in _EN_AND:
+        if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS:
             start = past_pointers(i if i == 0 else i + 1)
+            if opens and start < len(words) and words[start].lower() in _EN_TIMES:
+                start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
@@ -393,7 +504,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             start = i
             while start > max(0, i - _EN_MAX_WORDS) and _content(words[start - 1]):
                 start -= 1
-            if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i)):
+            if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i) or _en_either_acts(words, i, False)):
                 found.append((start, i, " ".join(words[start:i])))
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
     return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
@@ -476,9 +587,7 @@ def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
     if is_chinese(text):
-        import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
-
-        tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
+        tokens = zh_tokens(text)
         places = [i for i, (token, _) in enumerate(tokens) if token == word]
         return bool(places) and all(_zh_qualifies(tokens, i) for i in places)
     places = list(re.finditer(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, re.IGNORECASE))
@@ -499,9 +608,7 @@ def _zh_acted_on(word: str, text: str) -> bool:
     """Whether a Chinese person word stands everywhere as the object that ends a clause, right after its verb
     ("前台登记访客", "家长接送孩子"), or as a qualifier of a thing ("访客登记系统"): handled, not a user. Not after a verb
     of telling ("提醒老板": told, so served), nor before a verb of their own ("安排司机送货": the driver acts)."""
-    import jieba.posseg  # here, not at the top: its import loads tables for half a second in every process
-
-    tokens = [(w.word, w.flag) for w in jieba.posseg.cut(text)]
+    tokens = zh_tokens(text)
 
     def ends_its_clause(at: int) -> bool:
         return at + 1 == len(tokens) or _ZH_CLAUSE.fullmatch(tokens[at + 1][0]) is not None
@@ -544,7 +651,8 @@ def with_its_article(role: str, text: str) -> str:
     written without one ("for HR") stays as it is."""
     if is_chinese(text) or _plural(role.split()[-1]):
         return role
-    written = re.search(rf"\b(the|this|our|my)\s+{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
+    # one qualifier may stand between ("our 12-person engineering team")
+    written = re.search(rf"\b(the|this|our|my)\s+(?:[\w-]+\s+)?{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
     return f"the {role}" if written else role
 
 
@@ -553,6 +661,13 @@ def named_roles(text: str) -> list[str]:
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
     found = [(start, end, role) for start, end, role in (_zh_roles(text) if is_chinese(text) else _en_roles(text))
              if not _not_a_user(role, text) and not (is_chinese(text) and _modifies_noun(role, text))]
+    # One of many is all of them ("each teacher opens slots": for teachers).
+    if not is_chinese(text):
+        words = _EN_WORD.findall(text)
+        found = [(start, end, _plural_of(role) if start > 0 and words[start - 1].lower() in {"each", "every"} else role)
+                 for start, end, role in found]
+    # A pair of people is each of them ("parent-teacher messaging" is for parents and teachers).
+    found = [(start, end, one) for start, end, role in found for one in (_en_pair(role) or [role])]
     # A role found inside a longer one found at the same place ("customer" in "customer support agents") is that one.
     found = [(start, end, role) for start, end, role in found
              if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in found)]
@@ -569,7 +684,9 @@ def named_roles(text: str) -> list[str]:
     roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
-        if (word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
+        if pair := [one for one in _en_pair(word) if _singular(one) not in {_singular(role) for role in roles}]:
+            roles += pair
+        elif (not _en_pair(word) and word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
                 and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)):
             roles.append(word)
     return roles
@@ -581,7 +698,8 @@ def named_roles(text: str) -> list[str]:
 SPEAKER_ZH = r"(?:我们?|咱们?|本人)"
 # The asker uses it: as the subject of using or being able to ("我们可以在手机上查", "我平时用"), or as
 # who it is for ("自己用", "给我们用", "内部使用"). Wishes ("我想", "我们需要") say who asks, not who uses.
-_WITH_ZH = r"我(?:和|跟|与)"
+_WITH_WHOM_ZH = r"(?:和|跟|与)"
+_WITH_ZH = rf"我{_WITH_WHOM_ZH}"
 _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:来|会)?(?:用|使用|可以|能够?)"
                        # the asker's own group ("我们是一个三人团队"), not a shop that serves others
                        rf"|{SPEAKER_ZH}是[^，。；！？]{{0,8}}?(?:团队|小组|部门|科室|工作室|家庭|班级|实验室)"
@@ -589,13 +707,17 @@ _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:�
                        # a thing that helps the asker do a task ("帮我记账"), not one they ask to have made ("帮我做个…")
                        rf"|(?:帮|帮助|方便){SPEAKER_ZH}(?!做|开发|写|弄|搞|整|建|设计|想|看看|找)[\u4e00-\u9fff]"
                        # the asker and who they name ("我和老婆两个人用", "我跟室友一起用")
-                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:用|使用)")
+                       rf"|{_WITH_ZH}[^，。；！？]{{1,4}}?(?:一起|两个人|俩|[两三四五\d]+个?人)?(?:都|也)?(?:用|使用|可以|能够?)"
+                       # the asker alone ("就我一个人用", "我一个人开店"), or named alone as the answer to who ("就我")
+                       rf"|{SPEAKER_ZH}(?:自己)?(?:一个人|一人|独自)|^\s*(?:就|只有|只是|只)?{SPEAKER_ZH}(?:自己|{_WITH_WHOM_ZH}[^，。；！？]{{1,4}})?\s*[。！!.]?\s*$")
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
 # need …"): that group uses it. Not a shop or a company, which serve others.
 _ASKER_GROUP_EN = re.compile(r"\b(?:we\s+are|we're|I\s+am\s+in|I'm\s+in)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}"
                              r"(?:team|group|department|office|family|household|club|class|crew|lab)\b", re.IGNORECASE)
 _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:personal|internal)\s+use\b|"
                        r"\bfor\s+(?:myself|ourselves|me|us)\b|"
+                       # the asker named alone as the answer to who uses it ("just me", "only us", "myself")
+                       r"^\s*(?:(?:just|only)\s+)?(?:me|myself|us|ourselves)(?:\s+only)?\s*[.!]?\s*$|"
                        # the asker's own group ("for our three-person team", "for my family")
                        r"\bfor\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}(?:team|office|shop|store|company|business|group|"
                        r"family|household|club|class)\b|"

@@ -57,6 +57,10 @@ class Topic:
             text = pattern.sub(lambda m: " " * len(m.group(0)), text)
         return text
 
+    def keywords_in(self, text: str) -> list[str]:
+        """The topic's keywords `text` names, as written, outside what `not_in` covers."""
+        return find_keywords(self._unmasked(text), self.keywords)
+
     def settled_by(self, text: str) -> bool:
         text = self._unmasked(text)
         return find_keyword(text, self.keywords) is not None or any(p.search(text) for p in self.patterns)
@@ -70,6 +74,10 @@ class Topic:
         """The words of `text` that state the answer by one of the shapes ("by the end of March", "3个人"),
         with the few words that finish its clause."""
         return _to_clause_end(text, found) if (found := self._longest(text)) else None
+
+    def stated_whole_in(self, text: str) -> str | None:
+        """As `stated_in`, with the shape's leading words too ("验收标准是…", "we run 12 cafes")."""
+        return _to_clause_end(text, found, whole=True) if (found := self._longest(text)) else None
 
     def shape_in(self, text: str) -> str | None:
         """Only the words of the shape itself ("about 50 stores"), without the rest of their clause."""
@@ -94,19 +102,20 @@ class Topic:
 _CLAUSE_REST = re.compile(r"[^,.;:!?，。；：！？、\n]*")
 
 
-def _to_clause_end(text: str, match: re.Match[str]) -> str:
+def _to_clause_end(text: str, match: re.Match[str], whole: bool = False) -> str:
     """The match with the few words that finish its clause ("Only HR staff may see" + "salaries",
     "下周五之前" + "做完"); a longer rest is another thought, left out."""
     rest = _CLAUSE_REST.match(text, match.end()).group(0)
     short = len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4
-    said = match.groupdict().get("said") or match.group(0)  # a shape may name the part that says it ("run 12 cafes")
+    # a shape may name the part that says it ("run 12 cafes"), unless `whole`
+    said = match.group(0) if whole else match.groupdict().get("said") or match.group(0)
     return (said + rest if short else said).strip()
 
 
 _MONTHS = ("jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
            "oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend"
-_COUNT_EN = r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|several)"
+_COUNT_EN = r"(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a few|a couple of|several)"
 _COUNT_ZH = r"(?:\d+|[一二两三四五六七八九十半]+)"
 _DEADLINE_PATTERNS = (
     # "by the end of March", "before Friday", "until next week", "by 2025-06-30", "no later than Q3"
@@ -119,6 +128,10 @@ _DEADLINE_PATTERNS = (
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
     re.compile(r"\b(?:go|goes|going|be|is)\s+live\b", re.IGNORECASE),
+    # "ship it next month", "done this week", "we need it next quarter": a time right after finishing or having it
+    re.compile(r"\b(?:ship|launch|release|deliver|finish|done|ready|live|need\s+it|have\s+it|use\s+it)(?:s|ed|d)?\s+"
+               r"(?:it\s+)?(?:by\s+|in\s+|before\s+)?(?:the\s+)?(?:end\s+of\s+)?(?:next|this)\s+"
+               r"(?:week|month|quarter|year|term|semester)\b", re.IGNORECASE),
     # "The deadline is end of Q2": the end of a period said to be when it is due, not when something is done
     re.compile(rf"(?<=\bis\s)(?:the\s+)?end\s+of\s+(?:the\s+)?(?:(?:next|this)\s+)?(?:{_MONTHS}|week|month|quarter|year|"
                rf"q[1-4])\b", re.IGNORECASE),
@@ -129,7 +142,7 @@ _DEADLINE_PATTERNS = (
                rf"[一二三四五六日天]?(?:之前|以前|前|底|末|内|上线|完成|交付|发布|做完|能用)|"
                rf"{_COUNT_ZH}\s*(?:天|周|个?星期|个?月)(?:之内|以内|内)|(?:年|月|季度)(?:底|末)(?:之前|以前|前)?|节前|"
                # a holiday or the school year ("国庆前", "暑假之前", "开学前", "过年以前")
-               rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
+               rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|期中|期末|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
 )
 # A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
 TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
@@ -205,8 +218,8 @@ _SCALE_PATTERNS = (
     # "一套门店管理系统": one system, about staff).
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
                rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{_SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
-    # "每月大约300单", "大概40台设备", "200多名", "50家左右"
-    re.compile(rf"每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
+    # "每月大约300单", "大概每天10万条", "大概40台设备", "200多名", "50家左右"
+    re.compile(rf"(?:{_ROUGHLY_ZH}\s*)?每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
                rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
                rf"{_MANY_ZH}\s*[万千百]?\s*[多余]\s*{_CLASSIFIERS_ZH}|"
                rf"{_COUNTED_ZH}\s*左右"),
@@ -249,14 +262,25 @@ _ACCESS_PATTERNS = (
     re.compile(r"\bonly\s+(?!\d)(?:[\w-]+\s+){1,3}(?:may|can|should|could|are allowed to|is allowed to)\s+"
                r"(?!(?:use|be|have|get|log\s+in|sign\s+in|see\s+it|access\s+it)\b)[a-z]+", re.IGNORECASE),
     *COMPLIANCE_PATTERNS,
+    # signing in through an account elsewhere ("staff sign in with Google", "log in via SSO"): not a visitor who
+    # signs in at a kiosk, which is a record of the visit
+    re.compile(r"\b(?:sign|log)(?:s|ged|ging)?[\s-]*(?:in|on)\s+(?:with|using|via|through)\s+\S+", re.IGNORECASE),
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
                r"调整|看|见|改|删|退)"),  # the longer verb first
 )
 
 # A product's name is written here with its capitals, a common noun in small letters ("website"): how an answer
 # that opens with a capital is set in the plan ("through Slack", "through the website") — see Topic.names_a_product.
+# What done means, said in the requirement ("done when every week exports to a CSV", "验收标准是十个人同时预约不冲突"):
+# the plan's success measure, in its words.
+_SUCCESS_PATTERNS = (
+    re.compile(r"\b(?:(?:it\s+is\s+|it's\s+)?done\s+when|success\s+(?:means|is\s+when)|acceptance\s+criteri(?:a|on)\s*"
+               r"(?:is|are|:))\s+(?P<said>[^.;!?]+)", re.IGNORECASE),
+    re.compile(r"(?:验收标准|成功标准|完成标准)(?:是|为|：|:)\s*(?P<said>[^，。；！？]+)"),
+)
+
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
-       "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant")
+       "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant", "Snowflake", "Redshift")
 
 # A thing wanted that names nothing it does ("做个东西", "做一个小程序", "need something for invoices"): a placeholder
 # noun or a bare kind of software, with at most a word of what it is about, and no clause of what it must do
@@ -326,7 +350,10 @@ TOPICS: tuple[Topic, ...] = (
                   "客户", "管理员", "运营", "员工", "学生", "老师", "教师", "商家", "卖家", "买家", "开发者",
                   "分析师", "业主", "居民", "住户", "租户", "房东", "顾客", "会员", "患者", "病人", "医生",
                   "护士", "家长", "司机", "乘客", "骑手", "师傅", "维修工", "读者", "作者", "访客", "游客",
-                  "志愿者", "店员", "店长", "审核员", "客服", "目标用户", "用户群", "面向"),
+                  "志愿者", "店员", "店长", "审核员", "客服",
+                  # posts named by what they keep, whose last character ends no other person ("宿管每天查寝")
+                  "宿管", "仓管", "库管",
+                  "目标用户", "用户群", "面向"),
         doc_keywords=("target users", "intended for", "designed for", "audience", "persona", "目标用户",
                       "用户群", "面向"),
         query="target users audience persona intended for 目标用户 面向",
@@ -347,6 +374,7 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("acceptance criteria", "success metric", "success metrics", "kpi", "sla", "slo",
                       "验收标准", "成功标准", "指标"),
         query="acceptance criteria success metric kpi sla 验收标准 指标",
+        patterns=_SUCCESS_PATTERNS,
         question=_said("q_success_metric_question"),
         why=_said("q_success_metric_why"),
         impact=_said("q_success_metric_impact"),
@@ -357,7 +385,8 @@ TOPICS: tuple[Topic, ...] = (
         label=_said("q_data_store_label"),
         blocking=True,
         priority=2,
-        keywords=(*_DB, "database", "object storage", "S3", "in-memory", "no persistence", "flat file", "Excel",
+        keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "S3", "in-memory",
+                  "no persistence", "flat file", "Excel",
                   "spreadsheet", "Google Sheets", "飞书表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
@@ -379,7 +408,7 @@ TOPICS: tuple[Topic, ...] = (
                   "command-line tool", "command line tool", "command line",
                   "button", "form", "mobile app", "app", "website", "dashboard", "Android", "iOS", "desktop app",
                   "chatbot", "bot", "mini program", "WeChat", "phone", "phones", "smartphone", "smartphones", "tablet",
-                  "tablets", "kiosk", "kiosks", "touchscreen", "Slack", "WhatsApp", "Telegram", "Discord",
+                  "tablets", "iPad", "iPads", "kiosk", "kiosks", "touchscreen", "Slack", "WhatsApp", "Telegram", "Discord",
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
                   "电脑端", "PC端",
@@ -395,13 +424,17 @@ TOPICS: tuple[Topic, ...] = (
         keywords_name_it=True,
         named_as=_said("q_interface_named_as"),
         said_of=tuple((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
+        # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"
+        not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),),
     ),
     Topic(
         id="q_deadline",
         label=_said("q_deadline_label"),
         blocking=False,
         priority=3,
-        keywords=("deadline", "due", "by end of", "sprint", "week", "weeks", "month", "months", "quarter",
+        # Not "week" or "month" alone: "booked up to 2 weeks ahead", "a month of history" say no deadline; the
+        # patterns read "in two weeks", "by next month".
+        keywords=("deadline", "due", "by end of", "sprint", "quarter",
                   "milestone", "asap", "urgent", "截止", "上线", "工期", "月底", "季度", "里程碑", "尽快"),
         doc_keywords=("roadmap", "milestone", "deadline", "里程碑", "路线图", "截止"),
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
@@ -495,12 +528,12 @@ def only_a_load(answer: str) -> bool:
 
 # The words that only put a thing where it lives or is used ("接到飞书", "放在公众号里", "it should run in Slack",
 # "we use Postgres", "存到Excel里").
-_NAMING_LINKS_ZH = re.compile(r"(?:我们|我|咱们|就|都|要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|"
+_NAMING_LINKS_ZH = re.compile(r"(?:数据|资料|我们|我|咱们|就|都|要|需要|最好|也|还|并|能|可以|直接|接到|接入|对接|集成到?|放到|放在|嵌入到?|"
                               r"嵌到|做成|做在|存到|存在|存|保存到?|记在|用|使用|通过|在|上|里|中|端|的|和|与|、|吧|\s)*")
 _NAMING_LINKS_EN = set("""
 it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
 integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
-inside with from the our a an we i use uses using store stored keep kept save saved just already
+inside with from the our a an we i use uses using store stored keep kept save saved just already data stay stays
 """.split())
 
 
