@@ -337,8 +337,10 @@ class FlowRuntime:
         run = self.active.get(thread_id)
         if run is None and self.store.shared and await self.store.request_cancel(thread_id):
             return  # another worker runs it: it drains at its next heartbeat
-        if run is None or run.control.drain_requested:
+        if run is None:
             raise RequestError("conflict", t("runtime.nothing_running", thread=thread_id))
+        if run.control.drain_requested:
+            raise RequestError("conflict", t("runtime.already_stopping", thread=thread_id))
         run.control.request_drain(CANCEL)
 
     async def wait(self, thread_id: str) -> None:
@@ -644,7 +646,10 @@ class FlowRuntime:
                     on_stored=lambda: self._release(thread_id, run),
                 )
                 return
-            await self._finish(thread_id, run, ThreadStatus.done)
+            # A stop that came during the last step found no step boundary left: the run finished, and says so.
+            stop_came_late = run.control.drain_reason == CANCEL
+            await self._finish(thread_id, run, ThreadStatus.done,
+                               message=t("runtime.finished_before_stop") if stop_came_late else None)
         except asyncio.CancelledError:
             # Server shutdown: the thread stays `running` and start-up recovery makes it resumable.
             self._release(thread_id, run)
@@ -702,10 +707,11 @@ class FlowRuntime:
             barrier.stored(stream, ordinal)
 
     async def _finish(
-        self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None, resumable: bool = True
+        self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None, resumable: bool = True,
+        message: str | None = None,
     ) -> None:
-        """The run's last events, status then completion (success only for `done`; `resumable` on a failure),
-        stored with the thread's new status in one transaction."""
+        """The run's last events, status (with `message`, a note on how it ended) then completion (success only
+        for `done`; `resumable` on a failure), stored with the thread's new status in one transaction."""
         completion: dict[str, Any] = {"success": status == ThreadStatus.done}
         if run.final_artifact_id and status == ThreadStatus.done:
             completion["finalArtifactId"] = run.final_artifact_id
@@ -716,7 +722,8 @@ class FlowRuntime:
         try:
             await self.events.publish_many(
                 thread_id, run.run_id,
-                [EventWrite("status", {"status": status.value}), EventWrite("completion", completion)],
+                [EventWrite("status", {"status": status.value, **({"message": message} if message else {})}),
+                 EventWrite("completion", completion)],
                 row=thread_update(thread_id, status=status, pending_interrupt=None, resumable=resumable),
                 # Free the thread before clients hear of the end: one may send its next message on completion.
                 on_stored=lambda: self._release(thread_id, run),

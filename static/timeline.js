@@ -90,8 +90,10 @@ export function getRun(v, runId) {
   run = {
     card, timeline, notes, result,
     status: null,
+    message: "",  // the status event's note, e.g. why a run asked to stop finished anyway
     setStatus(status, message) {
       run.status = status;
+      run.message = message ? String(message) : "";
       statusEl.textContent = STATUS_LABELS[status] || status;
       statusEl.dataset.status = status;
       statusEl.title = message || "";
@@ -264,17 +266,19 @@ export function onCompletion(v, ev) {
   clear(run.result);
   if (ev.success) {
     const status = "done";
-    setStatus(status);
-    run.setStatus(status);
+    // A stop that came during the last step: the `done` status says why the run finished anyway.
+    const note = run.status === status ? run.message : "";
+    setStatus(status, note);
+    run.setStatus(status, note);
     run.endProgress();
     const fid = ev.finalArtifactId;
     run.result.append(h("div", { class: "completion completion-ok", role: "status", dataset: { testid: "completion" } },
       h("span", { class: "completion-icon", "aria-hidden": "true" }, "✓"),
-      h("span", null, STATUS_LABELS.done),
+      h("span", null, note || STATUS_LABELS.done),
       fid ? h("button", { type: "button", class: "btn btn-small", dataset: { testid: "completion-open" }, onclick: () => focusArtifact(fid, { user: true }) },
         tr("open_artifact", { type: midSentence(TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || tr("final_artifact")) })) : null));
     if (fid) followLive(v, fid);
-    announce(tr("run_done"));
+    announce(note || tr("run_done"));
   } else {
     // A stop the user asked for is not an error: shown neutral, with the same way to continue.
     const stopped = v.stopRequested || v.status === "cancelled";
