@@ -50,7 +50,8 @@ def owner_of(thread: dict) -> str:
 
 
 def thread_not_found(thread_id: str) -> RequestError:
-    return RequestError("not_found", t("server.thread_not_found", thread_id=repr(thread_id)))
+    # The runtime's sentence: one wording for an unknown thread, in the surface's word for it (会话 / 线程).
+    return RequestError("not_found", t("runtime.no_thread", thread=thread_id))
 
 
 async def owned_thread(store: Store, thread_id: str, user: str | None) -> dict[str, Any]:

@@ -155,6 +155,16 @@ def test_ng_threads_delete_of_a_running_thread_calls_it_a_thread_as_ng_does(tmp_
     assert "线程「光合作用复习」正在运行" in said and "会话" not in said
 
 
+def test_ng_threads_rename_of_an_unknown_id_says_thread_as_ng_does(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["threads", "rename", "no-such-id", "新标题"]) != 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "没有找到线程 no-such-id" in said and "会话" not in said
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 

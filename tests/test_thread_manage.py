@@ -127,7 +127,7 @@ async def test_another_users_thread_cannot_be_renamed_or_deleted_and_answers_as_
         theirs = await bob.call(event, payload)
         missing = await bob.call(event, {**payload, "threadId": "no-such-thread"})
         assert theirs == {"ok": False, "error": {"code": "not_found",
-                                                 "message": t("server.thread_not_found", thread_id=repr(thread_id))}}
+                                                 "message": t("runtime.no_thread", thread=thread_id)}}
         assert missing["error"]["code"] == "not_found"
     assert thread_id in await titles(alice) and (await titles(alice))[thread_id] != "mine now"
     assert not [name for name, _ in bob.events if name.startswith("thread:")], "bob heard nothing of it"
