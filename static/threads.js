@@ -185,6 +185,20 @@ export function threadDeleted({ threadId, message } = {}) {
   renderThreadList();
 }
 
+// A thread title's longest form: schemas/events.py TITLE_MAX_CHARS, as the server names a new thread.
+const TITLE_MAX_CHARS = 80;
+
+/** A new thread's name until the server's arrives: its message's first line, as graphs/base.py
+ *  `first_line_title` makes it — at most TITLE_MAX_CHARS, a longer line cut between words with "…". */
+export function firstLineTitle(text) {
+  const line = String(text ?? "").trim().split("\n")[0].trim();
+  if (line.length <= TITLE_MAX_CHARS) return line;
+  let head = line.slice(0, TITLE_MAX_CHARS - 1);
+  // Chinese may stop at any character; other text at the last whole word.
+  if (!/[\u3400-\u9fff]/.test(head) && !/\s/.test(line[head.length]) && /\s/.test(head)) head = head.replace(/\s+\S*$/, "");
+  return `${head.replace(/[\s,;:\uFF0C\u3001\uFF1B\uFF1A\u2014-]+$/, "")}…`;
+}
+
 export function setThreadTitle(title) {
   if (!app.view) return;
   app.view.title = title;

@@ -6,7 +6,7 @@ import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAc
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
 import { renderInterrupt, closeAllInterrupts, showAnswer } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
-import { setThreadTitle } from "./threads.js";
+import { setThreadTitle, firstLineTitle } from "./threads.js";
 import { showComposerError } from "./composer.js";
 import { midSentence, tr } from "./i18n.js";
 
@@ -36,7 +36,7 @@ export function onUserMessage(v, ev) {
     showAnswer(v, ev.interruptId, ev.answer, text);
     return;
   }
-  if (!v.title && text) setThreadTitle(text.split("\n")[0].slice(0, 60));
+  if (!v.title && text) setThreadTitle(firstLineTitle(text));
   v.stream = null;
   closeAllInterrupts(v, tr("replied"));
   disableOldResumeButtons(v);
