@@ -26,7 +26,7 @@ from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
 from core.processes import process_alive, this_process
-from core.i18n import LOCALES, join_clauses, t
+from core.i18n import LOCALES, join_clauses, join_items, t
 from core.llm.base import LLM
 from core.settings import Settings
 from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
@@ -220,7 +220,7 @@ class FlowRuntime:
     def flow_or_400(self, flow: str) -> FlowDefinition:
         definition = self.flows.get(flow)
         if definition is None:
-            raise RequestError("bad_request", t("runtime.unknown_flow", flow=flow, available=", ".join(sorted(self.flows))))
+            raise RequestError("bad_request", t("runtime.unknown_flow", flow=flow, available=join_items(sorted(self.flows))))
         return definition
 
     async def send_message(

@@ -206,6 +206,15 @@ async def test_bad_input_is_refused_with_a_stable_code_and_the_connection_stays(
     assert [t["threadId"] for t in listed["threads"]] == [thread_id], "refused requests wrote nothing"
 
 
+async def test_an_unknown_flow_lists_the_flows_as_a_chinese_list(live_server, connect):
+    client = await connect(live_server.url)
+
+    refused = await client.call("chat:message", {"flow": "slides", "text": "做一个关于彩虹的PPT"})
+
+    assert refused["error"]["code"] == "bad_request"
+    assert "ppt、requirement" in refused["error"]["message"] and ", " not in refused["error"]["message"]
+
+
 async def test_a_second_message_while_running_is_a_conflict(start_server, connect):
     server = await start_server(offline_latency_s=0.05)
     client = await connect(server.url)
