@@ -149,6 +149,19 @@ async def test_http_patch_renames_and_delete_removes_a_thread(live_server, conne
     assert (await http("DELETE", url))[0] == 404
 
 
+async def test_http_patch_with_a_body_that_is_not_json_says_so_not_that_the_title_is_missing(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于指南针的5分钟PPT")
+
+    async with aiohttp.ClientSession() as session, session.patch(
+        f"{live_server.url}/api/threads/{thread_id}", data="title=指南针"
+    ) as response:
+        status, body = response.status, await response.json()
+
+    assert status == 400
+    assert body["error"] == {"code": "bad_request", "message": t("server.body_not_json")}
+
+
 async def test_http_refuses_a_bad_title_and_another_users_thread(token_server, connect):
     alice = await connect(token_server.url, auth={"token": token_server.alice})
     thread_id, _ = await run_ppt(alice, "做一个关于彩虹的5分钟PPT")
