@@ -165,6 +165,17 @@ def test_ng_threads_rename_of_an_unknown_id_says_thread_as_ng_does(tmp_path, mon
     assert "没有找到线程 no-such-id" in said and "会话" not in said
 
 
+def test_ng_ppt_help_names_the_default_file_as_it_is_saved(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main(["ppt", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    # A deck saved without --out is named after the thread id's first 8 characters (53f7cd44.pptx), not the whole id.
+    assert "first 8 characters of the thread id" in said and "<thread>.pptx" not in said
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
