@@ -267,6 +267,9 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         try:
             await runtime.resume(args.thread_id, args.answer)
         except RequestError as error:
+            if args.answer is None and await _waits_for_answer(runtime, args.thread_id):
+                # The runtime's sentence speaks of the protocol's `answer`; here the answer is an option.
+                raise RequestError(error.code, t("cli.waiting_answer", thread=args.thread_id)) from None
             raise RequestError(error.code, error.message + await _after_done(runtime, args.thread_id)) from None
         return args.thread_id
 
@@ -278,6 +281,11 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
     return _report(display, artifacts, thread_id, remembered_out(settings, thread_id))
+
+
+async def _waits_for_answer(runtime: Any, thread_id: str) -> bool:
+    thread = await runtime.store.get_thread(thread_id)
+    return bool(thread and thread.get("pending_interrupt"))
 
 
 async def _after_done(runtime: Any, thread_id: str) -> str:

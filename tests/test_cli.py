@@ -176,6 +176,33 @@ def test_ng_ppt_help_names_the_default_file_as_it_is_saved(monkeypatch, capsys):
     assert "first 8 characters of the thread id" in said and "<thread>.pptx" not in said
 
 
+def test_ng_resume_without_an_answer_of_a_thread_waiting_on_one_names_the_answer_option(tmp_path, monkeypatch, capsys):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+    from schemas.events import ThreadStatus
+
+    async def waiting_on_a_question() -> None:
+        settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.create_thread("t1", "requirement", "借书小程序", {})
+            question = {"interruptId": "i1", "kind": "clarification", "payload": {"questions": []}}
+            await store.update_thread("t1", status=ThreadStatus.interrupted, pending_interrupt=question)
+        finally:
+            await store.close()
+
+    asyncio.run(waiting_on_a_question())
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["resume", "t1"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "ng resume t1 --answer" in said and "作为 answer" not in said
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
