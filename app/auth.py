@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import aiosqlite
 
-from app.errors import RequestError
+from app.errors import ConfigError, RequestError
 from app.store import LOCAL_OWNER, Store
 from core.i18n import t
 from core.settings import Settings
@@ -34,10 +34,6 @@ CREATE TABLE IF NOT EXISTS users (
     created_at REAL NOT NULL
 );
 """
-
-
-class ConfigError(Exception):
-    """A setting that makes the server unsafe or unable to start; the message is the one sentence shown."""
 
 
 def hash_token(token: str) -> str:
