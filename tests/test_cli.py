@@ -203,6 +203,21 @@ def test_ng_resume_without_an_answer_of_a_thread_waiting_on_one_names_the_answer
     assert "ng resume t1 --answer" in said and "作为 answer" not in said
 
 
+def test_ng_export_to_a_folder_is_refused_not_written_beside_it(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "t1", "光合作用")
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["export", "t1", "--out", str(folder)]) == 1
+    said = " ".join(capsys.readouterr().out.split())
+    assert t("cli.out_is_folder") in said
+    assert not (tmp_path / "decks.pptx").exists(), "no file appears next to the folder"
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
