@@ -218,6 +218,18 @@ def test_ng_export_to_a_folder_is_refused_not_written_beside_it(tmp_path, monkey
     assert not (tmp_path / "decks.pptx").exists(), "no file appears next to the folder"
 
 
+def test_ng_threads_rename_to_a_too_long_title_calls_it_a_thread_as_ng_does(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "t1", "光合作用")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["threads", "rename", "t1", "光" * 90]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "线程名称有 90 个字符" in said and "会话" not in said
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 

@@ -40,9 +40,9 @@ async def test_a_blank_or_too_long_title_is_refused_with_a_sentence_and_the_titl
     before = (await titles(client))[thread_id]
     blank = await client.call("thread:rename", {"threadId": thread_id, "title": " \u200b\n"})
     long = await client.call("thread:rename", {"threadId": thread_id, "title": "长" * (TITLE_MAX_CHARS + 1)})
-    assert blank["error"] == {"code": "bad_request", "message": t("server.title_blank")}
+    assert blank["error"] == {"code": "bad_request", "message": t("runtime.title_blank")}
     assert long["error"] == {
-        "code": "bad_request", "message": t("server.title_too_long", length=TITLE_MAX_CHARS + 1, limit=TITLE_MAX_CHARS)
+        "code": "bad_request", "message": t("runtime.title_too_long", length=TITLE_MAX_CHARS + 1, limit=TITLE_MAX_CHARS)
     }
     assert (await titles(client))[thread_id] == before
 
