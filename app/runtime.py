@@ -25,6 +25,7 @@ from app.errors import RequestError
 from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
+from app.flows import flow_text
 from core.processes import process_alive, this_process
 from core.i18n import LOCALES, join_clauses, join_items, t
 from core.llm.base import LLM
@@ -217,6 +218,11 @@ class FlowRuntime:
 
     # ----------------------------------------------------------------- commands
 
+    def flow_title(self, flow: str) -> str:
+        """The flow as the reader knows it from the flow picker (需求澄清), its id only when it is not loaded."""
+        definition = self.flows.get(flow)
+        return flow_text(definition, "title") if definition is not None else flow
+
     def flow_or_400(self, flow: str) -> FlowDefinition:
         definition = self.flows.get(flow)
         if definition is None:
@@ -251,7 +257,7 @@ class FlowRuntime:
             return run.run_id
         thread = await self.thread_or_404(thread_id)
         if thread["flow"] != flow:
-            raise RequestError("bad_request", t("runtime.other_flow", thread=thread_id, flow=thread["flow"]))
+            raise RequestError("bad_request", t("runtime.other_flow", thread=thread_id, flow=self.flow_title(thread["flow"])))
         if not self.store.shared and thread["status"] == ThreadStatus.running.value and process_alive(thread.get("runner")):
             # Another process on this DATA_DIR runs it (`ng novel run` twice on one project): two runners
             # would write the same files and checkpoints. (A shared store refuses by its run claim.)

@@ -215,6 +215,17 @@ async def test_an_unknown_flow_lists_the_flows_as_a_chinese_list(live_server, co
     assert "ppt、requirement" in refused["error"]["message"] and ", " not in refused["error"]["message"]
 
 
+async def test_a_message_of_another_flow_names_the_threads_flow_by_its_title(live_server, connect):
+    client = await connect(live_server.url)
+    started = await client.call("chat:message", {"flow": "requirement", "text": "给社区图书角做一个借书登记小程序"})
+    await client.wait_for("status", lambda d: d["threadId"] == started["threadId"] and d["status"] == "interrupted")
+
+    refused = await client.call("chat:message", {"flow": "ppt", "text": "删掉最后一页", "threadId": started["threadId"]})
+
+    assert refused["error"]["code"] == "bad_request"
+    assert f"「{t('flows.requirement_title')}」" in refused["error"]["message"], "the flow as the picker names it"
+
+
 async def test_a_second_message_while_running_is_a_conflict(start_server, connect):
     server = await start_server(offline_latency_s=0.05)
     client = await connect(server.url)
