@@ -280,9 +280,11 @@ export function onCompletion(v, ev) {
     if (fid) followLive(v, fid);
     announce(note || tr("run_done"));
   } else {
-    // A stop the user asked for is not an error: shown neutral, with the same way to continue.
-    const stopped = v.stopRequested || v.status === "cancelled";
-    const status = stopped ? "cancelled" : "failed";
+    // A stop the user asked for is not an error: shown neutral, with the same way to continue. Nor is a run
+    // the server stopped between steps (a restart): its status was `interrupted`, the work is saved.
+    const cancelled = v.stopRequested || v.status === "cancelled";
+    const stopped = cancelled || run.status === "interrupted";
+    const status = cancelled ? "cancelled" : stopped ? "stopped" : "failed";
     setStatus(status);
     run.setStatus(status);
     // `resumable: false`: a resume would fail the same way; the sentence asks for a changed request.

@@ -28,3 +28,24 @@ async def test_a_deck_that_cannot_render_shows_its_sentence_and_no_resume_button
     assert await completion.locator(".completion-text").text_content() == t("ppt.render_failed", reason="ValueError")
     assert await page.locator("[data-testid=resume]").count() == 0
     assert errors == []
+
+
+@pytest.fixture
+async def slow_in_process_server(start_server):
+    return await start_server(offline_latency_s=0.2)
+
+
+async def test_a_run_the_server_stopped_between_steps_is_shown_stopped_not_failed(slow_in_process_server, browser):
+    page, errors = await open_page(browser, slow_in_process_server.url)
+    await send(page, "做一个关于垃圾分类的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+
+    await slow_in_process_server.runtime.shutdown(grace_s=30)  # a restart: the run stops between steps
+    completion = page.locator("[data-testid=completion]")
+    await completion.wait_for(timeout=30_000)
+
+    assert await completion.locator(".completion-text").text_content() == t("runtime.server_stopping")
+    assert "completion-stopped" in await completion.get_attribute("class"), "neutral, as a stop is: the work is saved"
+    assert await page.text_content("#thread-status") == t("canvas.status_stopped")
+    assert await page.locator("[data-testid=resume]").count() == 1
+    assert errors == []
