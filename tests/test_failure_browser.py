@@ -49,3 +49,28 @@ async def test_a_run_the_server_stopped_between_steps_is_shown_stopped_not_faile
     assert await page.text_content("#thread-status") == t("canvas.status_stopped")
     assert await page.locator("[data-testid=resume]").count() == 1
     assert errors == []
+
+
+@pytest.fixture
+async def held_preview_server(start_server):
+    from tests.test_run_control import HeldPreview
+
+    server = await start_server()
+    server.runtime.tools["office_preview"] = HeldPreview()
+    return server
+
+
+async def test_a_stop_pressed_during_the_last_step_says_the_run_finished_anyway(held_preview_server, browser):
+    page, errors = await open_page(browser, held_preview_server.url)
+    await send(page, "做一个关于彩虹成因的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=preview_deck]", timeout=30_000)
+
+    await page.click("#stop-btn")
+    stopping = t("canvas.stopping")
+    await page.wait_for_function(f"document.querySelector('#live-status').textContent === {stopping!r}")  # acked
+    held_preview_server.runtime.tools["office_preview"].release.set()
+    completion = page.locator("[data-testid=completion]")
+    await completion.wait_for(timeout=30_000)
+
+    assert t("runtime.finished_before_stop") in await completion.text_content()
+    assert errors == []
