@@ -752,6 +752,7 @@ def thread_summary(thread: Mapping[str, Any]) -> ThreadSummary:
     return ThreadSummary(
         threadId=thread["thread_id"], flow=thread["flow"], title=thread["title"], status=thread["status"],
         updatedAt=thread["updated_at"], resumable=_resumable(thread),
+        waiting=ThreadStatus(thread["status"]) == ThreadStatus.interrupted and bool(thread.get("pending_interrupt")),
     )
 
 

@@ -53,7 +53,7 @@ export function renderThreadList() {
       h("span", { class: "thread-link-title" }, title),
       h("span", { class: "thread-link-meta" },
         h("span", { class: "tag" }, flowTitle(t.flow)),
-        h("span", { class: `status-dot status-${t.status}` }, STATUS_LABELS[t.status] || t.status),
+        h("span", { class: `status-dot status-${t.status}` }, STATUS_LABELS[listedStatus(t)] || t.status),
         h("span", null, formatTime(t.updatedAt)))),
       h("div", { class: "thread-actions" },
         h("button", {
@@ -183,6 +183,11 @@ export function threadDeleted({ threadId, message } = {}) {
     appendChat(h("div", { class: "notice", role: "alert", dataset: { testid: "thread-deleted" } }, message || tr("this_thread_deleted")));
   }
   renderThreadList();
+}
+
+/** `interrupted` is "waiting for an answer" only while a question waits; a run a restart stopped is "stopped". */
+function listedStatus(thread) {
+  return thread.status === "interrupted" && thread.waiting === false ? "stopped" : thread.status;
 }
 
 // A thread title's longest form: schemas/events.py TITLE_MAX_CHARS, as the server names a new thread.

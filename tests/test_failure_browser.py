@@ -74,3 +74,18 @@ async def test_a_stop_pressed_during_the_last_step_says_the_run_finished_anyway(
 
     assert t("runtime.finished_before_stop") in await completion.text_content()
     assert errors == []
+
+
+async def test_the_thread_list_shows_a_run_the_server_stopped_as_stopped_not_waiting(slow_in_process_server, browser):
+    page, errors = await open_page(browser, slow_in_process_server.url)
+    await send(page, "做一个关于四季成因的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    await slow_in_process_server.runtime.shutdown(grace_s=30)
+    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+
+    await page.click("#threads-toggle")
+    status = page.locator(".thread-link .status-dot").first
+    await status.wait_for()
+
+    assert await status.text_content() == t("canvas.status_stopped"), "not 'waiting for an answer': none is asked"
+    assert errors == []
