@@ -230,6 +230,16 @@ def test_ng_threads_rename_to_a_too_long_title_calls_it_a_thread_as_ng_does(tmp_
     assert "线程名称有 90 个字符" in said and "会话" not in said
 
 
+@pytest.mark.parametrize("command", ["ppt", "plan", "legal", "chat"])
+def test_every_thread_option_shows_the_same_placeholder(command, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "--thread ID" in capsys.readouterr().out
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
