@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import aiosqlite
 
-from app.errors import RequestError
+from app.errors import ConfigError, RequestError
 from app.store import LOCAL_OWNER, Store
 from core.i18n import t
 from core.settings import Settings
@@ -36,10 +36,6 @@ CREATE TABLE IF NOT EXISTS users (
 """
 
 
-class ConfigError(Exception):
-    """A setting that makes the server unsafe or unable to start; the message is the one sentence shown."""
-
-
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -50,7 +46,8 @@ def owner_of(thread: dict) -> str:
 
 
 def thread_not_found(thread_id: str) -> RequestError:
-    return RequestError("not_found", t("server.thread_not_found", thread_id=repr(thread_id)))
+    # The runtime's sentence: one wording for an unknown thread, in the surface's word for it (会话 / 线程).
+    return RequestError("not_found", t("runtime.no_thread", thread=thread_id))
 
 
 async def owned_thread(store: Store, thread_id: str, user: str | None) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.cli_args import add_subcommands, help_for_missing_subcommand, innermost_parser, speak_the_catalogue
-from app.errors import RequestError
+from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app.terminal import NgConsole
 from core.i18n import catalogue, set_locale, t
@@ -35,7 +35,7 @@ console = NgConsole()
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from aiohttp import web
 
-    from app.auth import ConfigError, check_bind
+    from app.auth import check_bind
     from app.server import create_app
     from core.llm.factory import describe_llm
 
@@ -49,23 +49,36 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         print(error, file=sys.stderr)
         return 2
     llm = describe_llm(settings)
-    console.print(t("cli.serve_banner", host=host, port=port, provider=llm["provider"], model=llm["model"],
-                    data_dir=settings.data_dir), style="bold", markup=False, highlight=False, soft_wrap=True)
+
+    def say_started(*_aiohttp_banner: Any) -> None:
+        # Called by run_app once the port is bound: a server that could not start never says it did.
+        console.print(t("cli.serve_banner", host=host, port=port, provider=llm["provider"], model=llm["model"],
+                        data_dir=settings.data_dir), style="bold", markup=False, highlight=False, soft_wrap=True)
+
     # Runs and sockets are closed by the app's on_shutdown; a handler still reading a slow request body
     # (a polling POST that never completes) gets this long, then is cancelled, so SIGTERM is never held.
     try:
-        web.run_app(create_app(settings), host=host, port=port, print=None, shutdown_timeout=0.5)
+        web.run_app(create_app(settings), host=host, port=port, print=say_started, shutdown_timeout=0.5)
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
             raise
         print(t("cli.port_in_use", port=port), file=sys.stderr)
-        return 1
-    # Runs are drained and every store is closed by now; skip the interpreter's module teardown,
-    # which alone takes about a second with LangChain's import graph loaded.
+        _exit_now(1)
+    except ConfigError as error:  # a setting start-up could not work with (LLM_BASE_URL missing)
+        print(error, file=sys.stderr)
+        _exit_now(2)
+    _exit_now(0)
+    return 0
+
+
+def _exit_now(code: int) -> None:
+    """End `ng serve` at once. Runs are drained and every store is closed by now; the interpreter's module
+    teardown alone takes about a second with LangChain loaded, and start-up work still going in the
+    background (the statute index build, up to a minute) would hold a server that failed to bind."""
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(0)
+    os._exit(code)
 
 
 class StageDisplay:
@@ -267,6 +280,9 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         try:
             await runtime.resume(args.thread_id, args.answer)
         except RequestError as error:
+            if args.answer is None and await _waits_for_answer(runtime, args.thread_id):
+                # The runtime's sentence speaks of the protocol's `answer`; here the answer is an option.
+                raise RequestError(error.code, t("cli.waiting_answer", thread=args.thread_id)) from None
             raise RequestError(error.code, error.message + await _after_done(runtime, args.thread_id)) from None
         return args.thread_id
 
@@ -278,6 +294,11 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
     return _report(display, artifacts, thread_id, remembered_out(settings, thread_id))
+
+
+async def _waits_for_answer(runtime: Any, thread_id: str) -> bool:
+    thread = await runtime.store.get_thread(thread_id)
+    return bool(thread and thread.get("pending_interrupt"))
 
 
 async def _after_done(runtime: Any, thread_id: str) -> str:
@@ -502,6 +523,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             console.print(t("cli.stopped"), highlight=False)
         return 130
+    except ConfigError as error:  # a setting to fix (LLM_BASE_URL missing): its sentence says which
+        if args.debug:
+            raise
+        print(error, file=sys.stderr)
+        return 2
     except Exception as error:
         if args.debug:
             raise

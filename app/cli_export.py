@@ -73,6 +73,9 @@ def _extension(artifact: dict[str, Any]) -> str:
 def write_artifact(artifact: dict[str, Any], out: Path) -> Path:
     """Binary from the artifact's file, Markdown when the content is a document, JSON otherwise.
     Raises OutPathError with a sentence when the file cannot be written."""
+    # A folder given as --out is refused, not turned into a file beside it ("out" → "out.pptx").
+    if problem := out_path_problem(out):
+        raise OutPathError(problem)
     extension = _extension(artifact)
     if out.suffix.lower() != extension.lower():
         out = out.with_name(out.name + extension) if not out.suffix else out.with_suffix(extension)

@@ -27,7 +27,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("question", nargs="+", metavar=t("cli.metavar_question"), help=t("cli.help_question"))
     parser.add_argument("--thread", metavar="ID", help=t("cli.help_legal_thread"))
     parser.add_argument("--out", metavar="PATH", help=t("cli.help_legal_out"))
-    parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
+    # SUPPRESS: `ng --debug legal …` keeps the top-level flag (a default here would reset it to False).
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=t("cli.help_debug"))
     return parser
 
 
@@ -129,17 +130,9 @@ async def _stop_resumably(runtime: Any, thread_id: str | None) -> None:
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
-    from app.cli import ThreadInterrupted
-
-    try:
-        return asyncio.run(run(args, settings))
-    except (KeyboardInterrupt, ThreadInterrupted):
-        raise  # `ng` prints the sentence and exits 130
-    except Exception:
-        if args.debug:
-            raise
-        console.print(f"[red]{t('runtime.run_failed')}[/]")
-        return 1
+    # Anything raised here happened outside a run (a run's failure is its completion): `ng` says it in one
+    # sentence (a setting to fix, or "failed unexpectedly"), not "the work so far is saved" with nothing saved.
+    return asyncio.run(run(args, settings))
 
 
 def agent_selected_line(data: dict[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""The one refusal type of the service, apart from the runtime so edge helpers can raise it without importing it."""
+"""The refusal types of the service, apart from the runtime so edge helpers can raise them without importing it."""
 
 from __future__ import annotations
 
@@ -10,3 +10,7 @@ class RequestError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class ConfigError(Exception):
+    """A setting that makes the server unsafe or unable to start; the message is the one sentence shown."""

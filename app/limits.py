@@ -50,9 +50,9 @@ def clean_title(text: str) -> str:
     """A thread title: message text cleaned, on one line (runs of whitespace become one space), TITLE_MAX_CHARS at most."""
     cleaned = " ".join(clean_text(text).split())
     if not has_visible_text(cleaned):
-        raise RequestError("bad_request", t("server.title_blank"))
+        raise RequestError("bad_request", t("runtime.title_blank"))
     if len(cleaned) > TITLE_MAX_CHARS:
-        raise RequestError("bad_request", t("server.title_too_long", length=len(cleaned), limit=TITLE_MAX_CHARS))
+        raise RequestError("bad_request", t("runtime.title_too_long", length=len(cleaned), limit=TITLE_MAX_CHARS))
     return cleaned
 
 

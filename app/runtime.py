@@ -25,8 +25,9 @@ from app.errors import RequestError
 from app import threads
 from app.auth import owned_thread
 from app.eventlog import EventLog
+from app.flows import flow_text
 from core.processes import process_alive, this_process
-from core.i18n import LOCALES, join_clauses, t
+from core.i18n import LOCALES, join_clauses, join_items, t
 from core.llm.base import LLM
 from core.settings import Settings
 from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
@@ -217,10 +218,15 @@ class FlowRuntime:
 
     # ----------------------------------------------------------------- commands
 
+    def flow_title(self, flow: str) -> str:
+        """The flow as the reader knows it from the flow picker (需求澄清), its id only when it is not loaded."""
+        definition = self.flows.get(flow)
+        return flow_text(definition, "title") if definition is not None else flow
+
     def flow_or_400(self, flow: str) -> FlowDefinition:
         definition = self.flows.get(flow)
         if definition is None:
-            raise RequestError("bad_request", t("runtime.unknown_flow", flow=flow, available=", ".join(sorted(self.flows))))
+            raise RequestError("bad_request", t("runtime.unknown_flow", flow=flow, available=join_items(sorted(self.flows))))
         return definition
 
     async def send_message(
@@ -251,7 +257,7 @@ class FlowRuntime:
             return run.run_id
         thread = await self.thread_or_404(thread_id)
         if thread["flow"] != flow:
-            raise RequestError("bad_request", t("runtime.other_flow", thread=thread_id, flow=thread["flow"]))
+            raise RequestError("bad_request", t("runtime.other_flow", thread=thread_id, flow=self.flow_title(thread["flow"])))
         if not self.store.shared and thread["status"] == ThreadStatus.running.value and process_alive(thread.get("runner")):
             # Another process on this DATA_DIR runs it (`ng novel run` twice on one project): two runners
             # would write the same files and checkpoints. (A shared store refuses by its run claim.)
@@ -337,8 +343,10 @@ class FlowRuntime:
         run = self.active.get(thread_id)
         if run is None and self.store.shared and await self.store.request_cancel(thread_id):
             return  # another worker runs it: it drains at its next heartbeat
-        if run is None or run.control.drain_requested:
+        if run is None:
             raise RequestError("conflict", t("runtime.nothing_running", thread=thread_id))
+        if run.control.drain_requested:
+            raise RequestError("conflict", t("runtime.already_stopping", thread=thread_id))
         run.control.request_drain(CANCEL)
 
     async def wait(self, thread_id: str) -> None:
@@ -644,7 +652,10 @@ class FlowRuntime:
                     on_stored=lambda: self._release(thread_id, run),
                 )
                 return
-            await self._finish(thread_id, run, ThreadStatus.done)
+            # A stop that came during the last step found no step boundary left: the run finished, and says so.
+            stop_came_late = run.control.drain_reason == CANCEL
+            await self._finish(thread_id, run, ThreadStatus.done,
+                               message=t("runtime.finished_before_stop") if stop_came_late else None)
         except asyncio.CancelledError:
             # Server shutdown: the thread stays `running` and start-up recovery makes it resumable.
             self._release(thread_id, run)
@@ -702,10 +713,11 @@ class FlowRuntime:
             barrier.stored(stream, ordinal)
 
     async def _finish(
-        self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None, resumable: bool = True
+        self, thread_id: str, run: ActiveRun, status: ThreadStatus, *, error: str | None = None, resumable: bool = True,
+        message: str | None = None,
     ) -> None:
-        """The run's last events, status then completion (success only for `done`; `resumable` on a failure),
-        stored with the thread's new status in one transaction."""
+        """The run's last events, status (with `message`, a note on how it ended) then completion (success only
+        for `done`; `resumable` on a failure), stored with the thread's new status in one transaction."""
         completion: dict[str, Any] = {"success": status == ThreadStatus.done}
         if run.final_artifact_id and status == ThreadStatus.done:
             completion["finalArtifactId"] = run.final_artifact_id
@@ -716,7 +728,8 @@ class FlowRuntime:
         try:
             await self.events.publish_many(
                 thread_id, run.run_id,
-                [EventWrite("status", {"status": status.value}), EventWrite("completion", completion)],
+                [EventWrite("status", {"status": status.value, **({"message": message} if message else {})}),
+                 EventWrite("completion", completion)],
                 row=thread_update(thread_id, status=status, pending_interrupt=None, resumable=resumable),
                 # Free the thread before clients hear of the end: one may send its next message on completion.
                 on_stored=lambda: self._release(thread_id, run),
@@ -739,6 +752,7 @@ def thread_summary(thread: Mapping[str, Any]) -> ThreadSummary:
     return ThreadSummary(
         threadId=thread["thread_id"], flow=thread["flow"], title=thread["title"], status=thread["status"],
         updatedAt=thread["updated_at"], resumable=_resumable(thread),
+        waiting=ThreadStatus(thread["status"]) == ThreadStatus.interrupted and bool(thread.get("pending_interrupt")),
     )
 
 

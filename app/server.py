@@ -499,7 +499,8 @@ async def rename_thread(request: web.Request) -> web.Response:
     try:
         body = await request.json()
     except ValueError:
-        body = None
+        # Not "title is missing": the body could not be read at all.
+        raise http_error(400, "bad_request", t("server.body_not_json")) from None
     try:
         payload = ThreadTitleIn.model_validate(body if body is not None else {})
     except ValidationError as error:

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 
 from app.checkpoints import open_checkpointer
+from app.errors import ConfigError
 from app.eventlog import EventLog, Fanout
 from app.flows import load_flows
 from core.llm.base import LLM
@@ -42,6 +43,10 @@ async def open_runtime(
         tools = tools_from_settings(settings)
         if local_user:
             tools.pop("repo_access", None)
+        try:
+            llm = llm if llm is not None else make_llm(settings)
+        except ValueError as error:  # a setting that is missing or wrong; the sentence names it (LLM_BASE_URL)
+            raise ConfigError(str(error)) from None
         async with open_checkpointer(settings) as checkpointer:
             runtime = FlowRuntime(
                 settings=settings,
@@ -49,7 +54,7 @@ async def open_runtime(
                 events=events,
                 flows=load_flows(),
                 checkpointer=checkpointer,
-                llm=llm if llm is not None else make_llm(settings),
+                llm=llm,
                 tools=tools,
             )
             recovered = await runtime.recover(take_over=not local_user)  # a CLI process never runs a server's threads

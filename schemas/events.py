@@ -268,6 +268,10 @@ class ThreadSummary(BaseModel):
     status: ThreadStatus
     updatedAt: float
     resumable: bool = Field(default=False, description="run:resume would continue the thread")
+    waiting: bool = Field(
+        default=False,
+        description="An interrupted thread whose question waits for the user's answer (not one a restart stopped)",
+    )
 
 
 class ThreadDeletedEvent(BaseModel):

@@ -53,7 +53,7 @@ export function renderThreadList() {
       h("span", { class: "thread-link-title" }, title),
       h("span", { class: "thread-link-meta" },
         h("span", { class: "tag" }, flowTitle(t.flow)),
-        h("span", { class: `status-dot status-${t.status}` }, STATUS_LABELS[t.status] || t.status),
+        h("span", { class: `status-dot status-${t.status}` }, STATUS_LABELS[listedStatus(t)] || t.status),
         h("span", null, formatTime(t.updatedAt)))),
       h("div", { class: "thread-actions" },
         h("button", {
@@ -183,6 +183,25 @@ export function threadDeleted({ threadId, message } = {}) {
     appendChat(h("div", { class: "notice", role: "alert", dataset: { testid: "thread-deleted" } }, message || tr("this_thread_deleted")));
   }
   renderThreadList();
+}
+
+/** `interrupted` is "waiting for an answer" only while a question waits; a run a restart stopped is "stopped". */
+function listedStatus(thread) {
+  return thread.status === "interrupted" && thread.waiting === false ? "stopped" : thread.status;
+}
+
+// A thread title's longest form: schemas/events.py TITLE_MAX_CHARS, as the server names a new thread.
+const TITLE_MAX_CHARS = 80;
+
+/** A new thread's name until the server's arrives: its message's first line, as graphs/base.py
+ *  `first_line_title` makes it — at most TITLE_MAX_CHARS, a longer line cut between words with "…". */
+export function firstLineTitle(text) {
+  const line = String(text ?? "").trim().split("\n")[0].trim();
+  if (line.length <= TITLE_MAX_CHARS) return line;
+  let head = line.slice(0, TITLE_MAX_CHARS - 1);
+  // Chinese may stop at any character; other text at the last whole word.
+  if (!/[\u3400-\u9fff]/.test(head) && !/\s/.test(line[head.length]) && /\s/.test(head)) head = head.replace(/\s+\S*$/, "");
+  return `${head.replace(/[\s,;:\uFF0C\u3001\uFF1B\uFF1A\u2014-]+$/, "")}…`;
 }
 
 export function setThreadTitle(title) {

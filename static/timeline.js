@@ -6,7 +6,7 @@ import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAc
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
 import { renderInterrupt, closeAllInterrupts, showAnswer } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
-import { setThreadTitle } from "./threads.js";
+import { setThreadTitle, firstLineTitle } from "./threads.js";
 import { showComposerError } from "./composer.js";
 import { midSentence, tr } from "./i18n.js";
 
@@ -36,7 +36,7 @@ export function onUserMessage(v, ev) {
     showAnswer(v, ev.interruptId, ev.answer, text);
     return;
   }
-  if (!v.title && text) setThreadTitle(text.split("\n")[0].slice(0, 60));
+  if (!v.title && text) setThreadTitle(firstLineTitle(text));
   v.stream = null;
   closeAllInterrupts(v, tr("replied"));
   disableOldResumeButtons(v);
@@ -90,8 +90,10 @@ export function getRun(v, runId) {
   run = {
     card, timeline, notes, result,
     status: null,
+    message: "",  // the status event's note, e.g. why a run asked to stop finished anyway
     setStatus(status, message) {
       run.status = status;
+      run.message = message ? String(message) : "";
       statusEl.textContent = STATUS_LABELS[status] || status;
       statusEl.dataset.status = status;
       statusEl.title = message || "";
@@ -264,21 +266,25 @@ export function onCompletion(v, ev) {
   clear(run.result);
   if (ev.success) {
     const status = "done";
-    setStatus(status);
-    run.setStatus(status);
+    // A stop that came during the last step: the `done` status says why the run finished anyway.
+    const note = run.status === status ? run.message : "";
+    setStatus(status, note);
+    run.setStatus(status, note);
     run.endProgress();
     const fid = ev.finalArtifactId;
     run.result.append(h("div", { class: "completion completion-ok", role: "status", dataset: { testid: "completion" } },
       h("span", { class: "completion-icon", "aria-hidden": "true" }, "✓"),
-      h("span", null, STATUS_LABELS.done),
+      h("span", null, note || STATUS_LABELS.done),
       fid ? h("button", { type: "button", class: "btn btn-small", dataset: { testid: "completion-open" }, onclick: () => focusArtifact(fid, { user: true }) },
         tr("open_artifact", { type: midSentence(TYPE_LABELS[v.artifacts.get(fid)?.artifact?.type] || tr("final_artifact")) })) : null));
     if (fid) followLive(v, fid);
-    announce(tr("run_done"));
+    announce(note || tr("run_done"));
   } else {
-    // A stop the user asked for is not an error: shown neutral, with the same way to continue.
-    const stopped = v.stopRequested || v.status === "cancelled";
-    const status = stopped ? "cancelled" : "failed";
+    // A stop the user asked for is not an error: shown neutral, with the same way to continue. Nor is a run
+    // the server stopped between steps (a restart): its status was `interrupted`, the work is saved.
+    const cancelled = v.stopRequested || v.status === "cancelled";
+    const stopped = cancelled || run.status === "interrupted";
+    const status = cancelled ? "cancelled" : stopped ? "stopped" : "failed";
     setStatus(status);
     run.setStatus(status);
     // `resumable: false`: a resume would fail the same way; the sentence asks for a changed request.

@@ -50,7 +50,7 @@ async def alice_finished_deck(server, connect):
 async def test_another_users_thread_answers_as_a_missing_thread_over_the_socket(token_server, connect):
     _, thread_id, _ = await alice_finished_deck(token_server, connect)
     bob = await connect(token_server.url, auth={"token": token_server.bob})
-    missing = t("server.thread_not_found", thread_id=repr(thread_id))
+    missing = t("runtime.no_thread", thread=thread_id)
     calls = [
         ("thread:join", {"threadId": thread_id}),
         ("run:resume", {"threadId": thread_id}),
@@ -87,7 +87,7 @@ async def test_another_users_artifacts_and_events_answer_404_like_missing_ones(t
         if missing:
             assert (status, body) == (await http_get(base + missing, bob))[:2]
         else:
-            assert body["error"] == {"code": "not_found", "message": t("server.thread_not_found", thread_id=repr(thread_id))}
+            assert body["error"] == {"code": "not_found", "message": t("runtime.no_thread", thread=thread_id)}
     status, _, _ = await http_get(f"{base}/artifacts/{deck_id}", token_server.alice)
     assert status == 200, "the owner still reads it"
 

@@ -155,6 +155,91 @@ def test_ng_threads_delete_of_a_running_thread_calls_it_a_thread_as_ng_does(tmp_
     assert "线程「光合作用复习」正在运行" in said and "会话" not in said
 
 
+def test_ng_threads_rename_of_an_unknown_id_says_thread_as_ng_does(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["threads", "rename", "no-such-id", "新标题"]) != 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "没有找到线程 no-such-id" in said and "会话" not in said
+
+
+def test_ng_ppt_help_names_the_default_file_as_it_is_saved(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main(["ppt", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    # A deck saved without --out is named after the thread id's first 8 characters (53f7cd44.pptx), not the whole id.
+    assert "first 8 characters of the thread id" in said and "<thread>.pptx" not in said
+
+
+def test_ng_resume_without_an_answer_of_a_thread_waiting_on_one_names_the_answer_option(tmp_path, monkeypatch, capsys):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+    from schemas.events import ThreadStatus
+
+    async def waiting_on_a_question() -> None:
+        settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.create_thread("t1", "requirement", "借书小程序", {})
+            question = {"interruptId": "i1", "kind": "clarification", "payload": {"questions": []}}
+            await store.update_thread("t1", status=ThreadStatus.interrupted, pending_interrupt=question)
+        finally:
+            await store.close()
+
+    asyncio.run(waiting_on_a_question())
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["resume", "t1"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "ng resume t1 --answer" in said and "作为 answer" not in said
+
+
+def test_ng_export_to_a_folder_is_refused_not_written_beside_it(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "t1", "光合作用")
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["export", "t1", "--out", str(folder)]) == 1
+    said = " ".join(capsys.readouterr().out.split())
+    assert t("cli.out_is_folder") in said
+    assert not (tmp_path / "decks.pptx").exists(), "no file appears next to the folder"
+
+
+def test_ng_threads_rename_to_a_too_long_title_calls_it_a_thread_as_ng_does(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "t1", "光合作用")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["threads", "rename", "t1", "光" * 90]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "线程名称有 90 个字符" in said and "会话" not in said
+
+
+@pytest.mark.parametrize("command", ["ppt", "plan", "legal", "chat"])
+def test_every_thread_option_shows_the_same_placeholder(command, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "--thread ID" in capsys.readouterr().out
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 

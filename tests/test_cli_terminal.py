@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -103,6 +104,40 @@ def test_a_port_in_use_is_one_sentence(tmp_path):
         holder.close()
     assert result.returncode == 1
     assert port in result.stderr and "Traceback" not in result.stderr + result.stdout
+
+
+def ng_with(env: dict[str, str], *args: str, data_dir: Path, timeout: float = 60):
+    environment = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "offline", "COLUMNS": "200", **env}
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=environment, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def test_a_port_in_use_never_says_the_server_started_and_exits_while_the_statute_index_builds(tmp_path):
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = str(holder.getsockname()[1])
+    try:
+        # The default start-up builds the statute index in the background (up to a minute): it must not hold the exit.
+        result = ng_with({"LEGAL_WARM_AT_STARTUP": "true", "LOCALE": "en"}, "serve", "--port", port,
+                         data_dir=tmp_path, timeout=30)
+    finally:
+        holder.close()
+    assert result.returncode == 1
+    assert "started" not in result.stdout + result.stderr, "a server that could not bind never says it started"
+
+
+def test_openai_without_a_base_url_is_one_sentence_naming_the_setting(tmp_path):
+    result = ng_with({"LLM_PROVIDER": "openai", "LLM_BASE_URL": ""}, "ppt", "潮汐是怎么形成的", data_dir=tmp_path)
+    assert result.returncode == 2
+    assert t("llm.needs_base_url") in result.stderr
+    assert "ValueError" not in result.stdout + result.stderr
+
+
+def test_debug_before_legal_shows_the_traceback_as_for_any_command(tmp_path):
+    result = ng_with({"LLM_PROVIDER": "openai", "LLM_BASE_URL": ""}, "--debug", "legal", "房东不退押金怎么办",
+                     data_dir=tmp_path)
+    assert "Traceback" in result.stderr, "ng --debug legal: the subcommand's own --debug must not reset it"
 
 
 def test_a_missing_repo_is_refused_before_a_thread_exists(tmp_path):

@@ -28,3 +28,64 @@ async def test_a_deck_that_cannot_render_shows_its_sentence_and_no_resume_button
     assert await completion.locator(".completion-text").text_content() == t("ppt.render_failed", reason="ValueError")
     assert await page.locator("[data-testid=resume]").count() == 0
     assert errors == []
+
+
+@pytest.fixture
+async def slow_in_process_server(start_server):
+    return await start_server(offline_latency_s=0.2)
+
+
+async def test_a_run_the_server_stopped_between_steps_is_shown_stopped_not_failed(slow_in_process_server, browser):
+    page, errors = await open_page(browser, slow_in_process_server.url)
+    await send(page, "做一个关于垃圾分类的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+
+    await slow_in_process_server.runtime.shutdown(grace_s=30)  # a restart: the run stops between steps
+    completion = page.locator("[data-testid=completion]")
+    await completion.wait_for(timeout=30_000)
+
+    assert await completion.locator(".completion-text").text_content() == t("runtime.server_stopping")
+    assert "completion-stopped" in await completion.get_attribute("class"), "neutral, as a stop is: the work is saved"
+    assert await page.text_content("#thread-status") == t("canvas.status_stopped")
+    assert await page.locator("[data-testid=resume]").count() == 1
+    assert errors == []
+
+
+@pytest.fixture
+async def held_preview_server(start_server):
+    from tests.test_run_control import HeldPreview
+
+    server = await start_server()
+    server.runtime.tools["office_preview"] = HeldPreview()
+    return server
+
+
+async def test_a_stop_pressed_during_the_last_step_says_the_run_finished_anyway(held_preview_server, browser):
+    page, errors = await open_page(browser, held_preview_server.url)
+    await send(page, "做一个关于彩虹成因的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=preview_deck]", timeout=30_000)
+
+    await page.click("#stop-btn")
+    stopping = t("canvas.stopping")
+    await page.wait_for_function(f"document.querySelector('#live-status').textContent === {stopping!r}")  # acked
+    held_preview_server.runtime.tools["office_preview"].release.set()
+    completion = page.locator("[data-testid=completion]")
+    await completion.wait_for(timeout=30_000)
+
+    assert t("runtime.finished_before_stop") in await completion.text_content()
+    assert errors == []
+
+
+async def test_the_thread_list_shows_a_run_the_server_stopped_as_stopped_not_waiting(slow_in_process_server, browser):
+    page, errors = await open_page(browser, slow_in_process_server.url)
+    await send(page, "做一个关于四季成因的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    await slow_in_process_server.runtime.shutdown(grace_s=30)
+    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+
+    await page.click("#threads-toggle")
+    status = page.locator(".thread-link .status-dot").first
+    await status.wait_for()
+
+    assert await status.text_content() == t("canvas.status_stopped"), "not 'waiting for an answer': none is asked"
+    assert errors == []

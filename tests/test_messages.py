@@ -37,6 +37,12 @@ def test_the_terminal_calls_a_thread_by_one_word():
     assert not [key for key, text in said_by_ng.items() if "会话" in text]
 
 
+def test_the_terminal_calls_an_artifact_by_one_word():
+    # `ng threads delete` and `ng export` name the same thing: 产物, as the canvas does.
+    said_by_ng = {key: texts["zh"] for key, texts in catalogue().items() if key.startswith("cli.")}
+    assert not [key for key, text in said_by_ng.items() if "产出物" in text]
+
+
 def test_a_sentence_both_surfaces_read_names_a_thread_by_the_readers_word():
     # ng's own (cli.*, *.cli_*) and the canvas's own (canvas.*, server.*) sentences keep their word; any other
     # reaches both, so it says {thread_noun} (novel's chat "session", 会话 in both, is another concept).

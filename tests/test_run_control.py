@@ -4,7 +4,9 @@ SIGTERM shutdown."""
 from __future__ import annotations
 
 import signal
+import threading
 from collections import Counter
+from types import SimpleNamespace
 
 from core.i18n import t
 from graphs.ppt.planning import PIPELINE_NODES
@@ -111,3 +113,48 @@ async def test_sigterm_with_a_client_connected_exits_and_the_thread_resumes(tmp_
     finally:
         second.stop()
     assert starts == Counter(PIPELINE_NODES), "the run stopped between steps and continued where it stopped"
+
+
+class HeldPreview:
+    """An office preview that waits until the test lets it go: the deck's last step, held open."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def render(self, pptx):
+        self.release.wait(timeout=30)
+        return SimpleNamespace(pdf=None, thumbnails=[])
+
+
+async def deck_in_its_last_step(live_server, connect):
+    preview = HeldPreview()
+    live_server.runtime.tools["office_preview"] = preview
+    client = await connect(live_server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于潮汐成因的5分钟PPT"})
+    await client.wait_for("tool:start", lambda d: d["toolName"] == PIPELINE_NODES[-1])
+    return client, ack, preview
+
+
+async def test_cancel_during_the_last_step_is_told_the_run_finished_anyway(live_server, connect):
+    client, ack, preview = await deck_in_its_last_step(live_server, connect)
+
+    cancel = await client.call("run:cancel", {"threadId": ack["threadId"]})
+    preview.release.set()
+    completion = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
+
+    assert cancel["ok"] and completion["success"]
+    last_status = client.of(ack["threadId"], "status")[-1][1]
+    assert last_status["status"] == "done"
+    assert last_status["message"] == t("runtime.finished_before_stop"), "a stop that came too late says so"
+
+
+async def test_a_second_cancel_before_the_run_stops_says_it_is_already_stopping(live_server, connect):
+    client, ack, preview = await deck_in_its_last_step(live_server, connect)
+
+    first = await client.call("run:cancel", {"threadId": ack["threadId"]})
+    second = await client.call("run:cancel", {"threadId": ack["threadId"]})
+    preview.release.set()
+    await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
+
+    assert first["ok"]
+    assert second["error"] == {"code": "conflict", "message": t("runtime.already_stopping", thread=ack["threadId"])}

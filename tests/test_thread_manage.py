@@ -40,9 +40,9 @@ async def test_a_blank_or_too_long_title_is_refused_with_a_sentence_and_the_titl
     before = (await titles(client))[thread_id]
     blank = await client.call("thread:rename", {"threadId": thread_id, "title": " \u200b\n"})
     long = await client.call("thread:rename", {"threadId": thread_id, "title": "长" * (TITLE_MAX_CHARS + 1)})
-    assert blank["error"] == {"code": "bad_request", "message": t("server.title_blank")}
+    assert blank["error"] == {"code": "bad_request", "message": t("runtime.title_blank")}
     assert long["error"] == {
-        "code": "bad_request", "message": t("server.title_too_long", length=TITLE_MAX_CHARS + 1, limit=TITLE_MAX_CHARS)
+        "code": "bad_request", "message": t("runtime.title_too_long", length=TITLE_MAX_CHARS + 1, limit=TITLE_MAX_CHARS)
     }
     assert (await titles(client))[thread_id] == before
 
@@ -127,7 +127,7 @@ async def test_another_users_thread_cannot_be_renamed_or_deleted_and_answers_as_
         theirs = await bob.call(event, payload)
         missing = await bob.call(event, {**payload, "threadId": "no-such-thread"})
         assert theirs == {"ok": False, "error": {"code": "not_found",
-                                                 "message": t("server.thread_not_found", thread_id=repr(thread_id))}}
+                                                 "message": t("runtime.no_thread", thread=thread_id)}}
         assert missing["error"]["code"] == "not_found"
     assert thread_id in await titles(alice) and (await titles(alice))[thread_id] != "mine now"
     assert not [name for name, _ in bob.events if name.startswith("thread:")], "bob heard nothing of it"
@@ -147,6 +147,19 @@ async def test_http_patch_renames_and_delete_removes_a_thread(live_server, conne
     assert (await http("DELETE", url))[0] == 204
     assert thread_id not in await titles(client)
     assert (await http("DELETE", url))[0] == 404
+
+
+async def test_http_patch_with_a_body_that_is_not_json_says_so_not_that_the_title_is_missing(live_server, connect):
+    client = await connect(live_server.url)
+    thread_id, _ = await run_ppt(client, "做一个关于指南针的5分钟PPT")
+
+    async with aiohttp.ClientSession() as session, session.patch(
+        f"{live_server.url}/api/threads/{thread_id}", data="title=指南针"
+    ) as response:
+        status, body = response.status, await response.json()
+
+    assert status == 400
+    assert body["error"] == {"code": "bad_request", "message": t("server.body_not_json")}
 
 
 async def test_http_refuses_a_bad_title_and_another_users_thread(token_server, connect):

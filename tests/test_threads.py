@@ -206,6 +206,53 @@ async def test_bad_input_is_refused_with_a_stable_code_and_the_connection_stays(
     assert [t["threadId"] for t in listed["threads"]] == [thread_id], "refused requests wrote nothing"
 
 
+async def test_an_unknown_flow_lists_the_flows_as_a_chinese_list(live_server, connect):
+    client = await connect(live_server.url)
+
+    refused = await client.call("chat:message", {"flow": "slides", "text": "做一个关于彩虹的PPT"})
+
+    assert refused["error"]["code"] == "bad_request"
+    assert "ppt、requirement" in refused["error"]["message"] and ", " not in refused["error"]["message"]
+
+
+async def test_a_message_of_another_flow_names_the_threads_flow_by_its_title(live_server, connect):
+    client = await connect(live_server.url)
+    started = await client.call("chat:message", {"flow": "requirement", "text": "给社区图书角做一个借书登记小程序"})
+    await client.wait_for("status", lambda d: d["threadId"] == started["threadId"] and d["status"] == "interrupted")
+
+    refused = await client.call("chat:message", {"flow": "ppt", "text": "删掉最后一页", "threadId": started["threadId"]})
+
+    assert refused["error"]["code"] == "bad_request"
+    assert f"「{t('flows.requirement_title')}」" in refused["error"]["message"], "the flow as the picker names it"
+
+
+async def listed(client, thread_id: str) -> dict:
+    return next(t for t in (await client.call("thread:list", {}))["threads"] if t["threadId"] == thread_id)
+
+
+async def test_a_thread_whose_question_waits_is_listed_as_waiting(live_server, connect):
+    client = await connect(live_server.url)
+    started = await client.call("chat:message", {"flow": "requirement", "text": "给社区菜园做一个浇水排班表"})
+    await client.wait_for("status", lambda d: d["threadId"] == started["threadId"] and d["status"] == "interrupted")
+
+    summary = await listed(client, started["threadId"])
+
+    assert summary["status"] == "interrupted" and summary["waiting"] is True
+
+
+async def test_a_thread_a_restart_stopped_is_listed_as_not_waiting_for_an_answer(start_server, connect):
+    server = await start_server(offline_latency_s=0.2)
+    client = await connect(server.url)
+    started = await client.call("chat:message", {"flow": "ppt", "text": "做一个关于月相变化的5分钟PPT"})
+    await client.wait_for("tool:start", lambda d: d["threadId"] == started["threadId"])
+    await server.runtime.shutdown(grace_s=30)
+    await client.wait_for("completion", lambda d: d["threadId"] == started["threadId"])
+
+    summary = await listed(client, started["threadId"])
+
+    assert summary["status"] == "interrupted" and summary["waiting"] is False, "no question waits: it was stopped"
+
+
 async def test_a_second_message_while_running_is_a_conflict(start_server, connect):
     server = await start_server(offline_latency_s=0.05)
     client = await connect(server.url)
