@@ -261,6 +261,17 @@ def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description,
     assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
 
 
+@pytest.mark.parametrize("description, named", [
+    # jieba glued 满 to the 给 after it (满给, a verb): the boy was called 杜小
+    ("渔夫之子杜小满给他们带路", [("杜小满", "渔夫之子")]),
+    ("邻居苏晴给他送来一封信", [("苏晴", "邻居")]),
+    # jieba tags 少东家 an idiom, not a noun of a person
+    ("途中结识了镖局少东家韩秋雁", [("韩秋雁", "少东家")]),
+])
+def test_a_chinese_name_before_to_or_for_someone_is_read_whole(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
 @pytest.mark.parametrize("description, name", [
     ("少女阿青的师父沈墨教她剑法", "沈墨"),
     ("少年林远，师父沈墨教剑法", "沈墨"),
@@ -563,6 +574,24 @@ def test_a_period_or_a_future_calling_before_a_chinese_name_makes_a_character(de
     assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
 
 
+@pytest.mark.parametrize("description, named", [
+    ("清末江南，船工之子陈阿水在运河上撑船，茶商之女林素素是他的青梅竹马", [("陈阿水", "船工之子", "男"), ("林素素", "茶商之女", "女")]),
+    ("秀才之妻柳如烟守寡多年，县令之子李承业对她纠缠不休", [("柳如烟", "秀才之妻", "女"), ("李承业", "县令之子", "男")]),
+])
+def test_a_chinese_name_after_whose_son_or_wife_they_are_is_a_character_of_that_gender(description, named):
+    # "船工之子陈阿水" left the boatman's son, the book's first-named lead, out of the cast.
+    assert [(c.name, c.said_as, c.gender) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, era", [
+    ("清末", "early_modern"), ("晚清的汉口码头，脚夫刘大根", "early_modern"),
+    ("明末的苏州，绣娘沈青禾", "ancient"), ("东汉末年，群雄并起", "ancient"), ("宋初的汴京", "ancient"),
+])
+def test_a_dynastys_late_or_early_years_said_alone_set_the_books_age(description, era):
+    # "清末" alone was read as no age at all: the late Qing met at 山道 and 后山竹林, not at its docks.
+    assert read.story_era(description) == era
+
+
 def test_a_former_girlfriend_is_a_woman_and_keeps_the_word_that_says_so():
     # "前女友陈雾" gave 陈雾 no gender, said only as 女友
     person = read.characters_in_description("她发现货物是前女友陈雾的记忆备份")[0]
@@ -663,3 +692,4 @@ def test_an_event_and_the_scene_sentence_telling_it_are_quoted_once():
 
     evidence, _ = verify(Files(), [(2, "苏晚晴遇到顾铭"), (2, "苏晚晴遇到顾铭。")])
     assert len(evidence) == 1
+
