@@ -59,7 +59,8 @@ def tells_change(text: str) -> bool:
 
 def asks_change(text: str) -> bool:
     """"他们什么时候决裂的" / "when did Mara and Elsie change": the answer is where it turned."""
-    return tells_change(text) or bool(_ASKS_OUTCOME.search(text))
+    # "陈阿水什么时候遇到林素素" asks when they met, not when their relation turned
+    return tells_change(text) or (bool(_ASKS_OUTCOME.search(text)) and not tells_meeting(text))
 
 INTENT_EXAMPLES: dict[Intent, tuple[str, ...]] = {
     "generate": ("继续生成下一章", "帮我把小说写到第五章", "接着往下写", "开始生成小说"),
@@ -318,6 +319,11 @@ def is_role(phrase: str, role: str) -> bool:
     return bool(role.strip()) and phrase.strip().casefold() in {w.casefold() for w in role_words(role)}
 
 
+def is_role_word(phrase: str) -> bool:
+    """`phrase` is a reader's word for a role a book may give someone ("反派", "the villain"), whoever holds it."""
+    return any(phrase.strip().casefold() in group for group in _ROLE_WORDS)
+
+
 def names_like(word: str, names: list[str] | tuple[str, ...]) -> list[str]:
     """The characters `word` may mean: the whole name in any letter case, else every name holding its words
     ("Ines" → Ines Finch and Ines Vane)."""
@@ -500,6 +506,22 @@ def mentions(text: str, word: str) -> bool:
         return word in text
     stem = re.sub(r"(?:ing|ed|es|s)$", "", word.casefold()) if len(word) > 4 else word.casefold()
     return re.search(r"(?<!\w)" + re.escape(stem) + r"\w{0,3}(?!\w)", text.casefold()) is not None
+
+
+# Asks the reason for something ("林素素为什么离开茶庄", "why did Tamsin leave"): the answer is a passage naming
+# what was done, a cause told first, and what drives the one who did it.
+_WHY = re.compile(r"为什么|为何|为啥|怎么会|何故|什么原因|\bwhy\b|\bhow come\b|\bwhat (?:made|drove|led)\b|\breasons?\b", re.I)
+# Words by which a passage tells a cause ("因为…", "为了…", "because", "so that").
+_CAUSE = re.compile(r"因为|为了|由于|所以|于是|只因|因此|为的是|\bbecause\b|\bso that\b|\bin order to\b|\bfor fear\b"
+                    r"|\bsince\b|\bso\b", re.I)
+
+
+def asks_why(text: str) -> bool:
+    return bool(_WHY.search(text))
+
+
+def tells_cause(text: str) -> bool:
+    return bool(_CAUSE.search(text))
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
