@@ -176,3 +176,18 @@ def test_an_english_passage_is_quoted_without_the_scene_heading_it_opens_with():
     line = "[offline sample] Chapter 1, scene 1. Ada Thorne and Callum Lisle came to the council hall."
     assert offline.without_heading(line) == "Ada Thorne and Callum Lisle came to the council hall."
 
+
+@pytest.mark.parametrize("language, description, child, parent", [
+    ("en", "In 1890s Cornwall, a lighthouse keeper's daughter named Tamsin Penhale finds a smuggler's ledger. "
+           "Her father, Jory, owes money to the harbourmaster, Silas Crane.", "Tamsin Penhale", "Jory"),
+    ("zh", "茶商之女林素素和她的父亲林茂一起经营茶庄", "林素素", "林茂"),
+])
+def test_a_parent_the_description_names_is_a_generation_older_than_their_child(language, description, child, parent):
+    # "Her father, Jory," was written down as 18, as old as his daughter.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert ages[parent] >= ages[child] + 16, ages

@@ -186,12 +186,20 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
 # Words a description calls someone by that tell their age: a 少女 was written down as 36, a 老管家 as 25.
 _YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "girl", "boy"}
 _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
+# A parent is a generation older than the one said to be someone's child ("Her father, Jory" was 18, as old as
+# the keeper's daughter herself): parents 40-59, a son or daughter ("船工之子", "a keeper's daughter") 15-24.
+_PARENT_WORDS = {"父亲", "母亲", "爸爸", "妈妈", "father", "mother", "stepfather", "stepmother"}
+_CHILD_ENDINGS = ("之子", "之女", "儿子", "女儿", "daughter", "son")
 
 
 def _age(seed: str, name: str, said_as: str | None) -> int:
     spread = stable_int(seed, name)
     if said_as in _YOUNG_WORDS:
         return 14 + spread % 6
+    if said_as in _PARENT_WORDS:
+        return 40 + spread % 20
+    if said_as and said_as.endswith(_CHILD_ENDINGS):
+        return 15 + spread % 10
     if said_as in _OLD_WORDS or (said_as and said_as.startswith("老") and len(said_as) >= 3):  # 老管家, not 老师
         return 55 + spread % 20
     return 16 + spread % 40
