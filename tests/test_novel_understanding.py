@@ -765,3 +765,16 @@ def test_when_two_people_met_is_answered_without_saying_their_relation_never_tur
     answer = compose_offline(turn, [_cited(1, 1, "陈阿水遇到林素素。")])
     pair = t("novel.chat_pair", first="陈阿水", second="林素素")
     assert answer == t("novel.chat_answer_passage", who=pair, chapter=1, scene=1, quote="陈阿水遇到林素素。"), answer
+
+
+def test_an_ex_husband_set_beside_his_name_is_in_the_cast_and_calls_her_his_ex_wife():
+    # "Her ex-husband, Callum Reid," was left out: an invented "Callum Vane" and a nemesis stood in his place.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    description = ("A night-shift nurse named Priya Das at a Glasgow hospital notices that her patients' medication "
+                   "has been changed. Her ex-husband, Callum Reid, is the hospital pharmacist.")
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "en"}))
+    assert {c.name: c.relationships for c in cast.all_characters()} == {
+        "Priya Das": {"Callum Reid": "ex-husband"}, "Callum Reid": {"Priya Das": "ex-wife"}}

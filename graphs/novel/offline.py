@@ -290,7 +290,8 @@ def _tie(said_as: str | None, default: str) -> str:
     """What the protagonist is to someone the description calls `said_as`: a word of kinship or of a tie
     (brother, 师父, rival), else `default`. A post or a calling ("探长", "station director") is what they
     are, not what they are to the protagonist: their background says it."""
-    return said_as if said_as in _KIN_BACK or (said_as or "").lower() in _TIES else default
+    tie = (said_as or "").lower().removeprefix("ex-")  # an ex-husband is a tie as a husband is
+    return said_as if tie in _KIN_BACK or tie in _TIES else default
 
 
 # What someone called X calls the protagonist back, as (said by a woman's relative, by a man's): her brother
@@ -324,10 +325,11 @@ _TIES = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头",
 
 
 def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:
-    back = _KIN_BACK.get(said_as or "")
+    former = (said_as or "").startswith("ex-")  # her ex-husband calls her his ex-wife
+    back = _KIN_BACK.get((said_as or "").removeprefix("ex-"))
     if back is None or (hero_female is None and back[0] != back[1]):
         return None
-    return back[0] if hero_female or hero_female is None else back[1]
+    return ("ex-" if former else "") + (back[0] if hero_female or hero_female is None else back[1])
 
 
 def _female(gender: str | None) -> bool | None:

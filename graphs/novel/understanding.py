@@ -928,9 +928,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _APPOSED_EN.finditer(text):
         noun, name = match.group(1).lower(), match.group(2)
-        if noun not in _PLACE_EN and not is_function_word(name) and name.lower() not in _TITLE_WORDS_EN:
+        head = noun.rsplit("-", 1)[-1]  # "Her ex-husband, Callum Reid,": a husband, once
+        if head not in _PLACE_EN and not is_function_word(name) and name.lower() not in _TITLE_WORDS_EN:
             # "the harbourmaster, Corin," (not "the town, Brindle", nor Mr of "the neighbour, Mr. Crane,")
-            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), _KIN_EN.get(noun))))
+            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), _KIN_EN.get(head))))
     for match in _NAME_THEN_CALLING_EN.finditer(text):
         # "Mara Voss, a union organizer, says …": a full name, then who they are
         name, noun = match.group(1), match.group(2).lower()
@@ -1215,7 +1216,7 @@ _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
 # The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
 # The name may be a full one ("The club owner, Victor Sloane, hides…").
-_APPOSED_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y)\s+(?:[a-z]+(?:'s)?\s+){0,2}([a-z]+),\s+"
+_APPOSED_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y)\s+(?:[a-z]+(?:'s)?\s+){0,2}([a-z]+(?:-[a-z]+)*),\s+"
                          r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?=\s*[,.;!?]|\s+[a-z])")
 _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female",
                    "他": "male", "她": "female"}
