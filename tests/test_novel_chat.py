@@ -670,3 +670,28 @@ async def test_asking_who_someone_only_the_world_description_names_quotes_it(sta
     assert (await settled(client, ack))[0] == "completion"
     reply = messages(client, ack)[-1]
     assert "传说剑圣萧无涯曾在剑碑前悟道" in reply and "林远" in reply, reply
+
+
+async def test_they_after_a_question_of_two_people_means_those_two_without_asking_who(server, connect):
+    # "沈青川和韩秋雁是什么关系" then "他们后来怎么样了" asked "which one?" of the whole cast.
+    client = await connect(server.url)
+    first = await say(client, "林远和沈青是什么关系？")
+    assert (await settled(client, first))[0] == "completion"
+    ack = await say(client, "他们后来怎么样了？", first["threadId"])
+    assert (await settled(client, ack))[0] == "completion", "他们 are the two just asked about"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]["answer"]
+    assert "林远" in answer and "沈青" in answer, answer
+
+
+async def test_asking_who_the_villain_is_of_a_book_without_one_says_no_one_is(start_server, connect, projects):
+    # "谁是反派" of a book with no antagonist said "the book has no character called 反派".
+    sheet = projects / PROJECT / "characters.json"
+    cast = json.loads(sheet.read_text(encoding="utf-8"))
+    cast["antagonist"] = None
+    sheet.write_text(json.dumps(cast, ensure_ascii=False), encoding="utf-8")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+
+    ack = await say(client, "谁是反派？")
+    assert (await settled(client, ack))[0] == "completion"
+    assert messages(client, ack)[-1].startswith(t("novel.chat_role_unheld", role="反派", cast="")), messages(client, ack)

@@ -61,16 +61,25 @@ async def test_an_offline_future_worlds_geography_names_places_of_its_age():
     assert not any(place in world.geography for place in ANCIENT_PLACES), world.geography
 
 
-def test_a_characters_rare_name_is_found_in_the_passages_that_name_it(tmp_path):
+def test_a_characters_rare_name_is_found_in_the_passages_that_name_it():
     # jieba cut "韩岚与仓书道了别" into 仓 / 书道: a search for 仓书 found no passage of his.
+    passages = ["韩岚与仓书道了别。", "旧书院里满是书。", "韩岚独自上了山道。"]
+    assert [position for position, _ in BM25Index(passages, keep=["仓书"]).search("仓书")] == [0]
+
+
+def test_reading_one_books_cast_leaves_how_every_other_text_is_cut_as_it_was(tmp_path):
+    # Loading characters.json added its names to jieba's dictionary, which the whole process shares: another
+    # book's description, a statute or a slide was cut by this book's names ever after.
+    import jieba
+
     settings = Settings(data_dir=tmp_path / "data", novel_projects_dir=tmp_path / "projects", _env_file=None)
     root = settings.projects_dir / "book"
     root.mkdir(parents=True)
     person = {"role": "主角", "gender": "男", "appearance": "-", "personality": "-", "background": "-", "motivation": "-"}
-    (root / "characters.json").write_text(json.dumps({"protagonist": {"name": "仓书", **person}}, ensure_ascii=False))
-    NovelProject.at("book", settings).load_characters()  # the chat and the workflow read the cast so
-    passages = ["韩岚与仓书道了别。", "旧书院里满是书。", "韩岚独自上了山道。"]
-    assert [position for position, _ in BM25Index(passages).search("仓书")] == [0]
+    (root / "characters.json").write_text(json.dumps({"protagonist": {"name": "书道明", **person}}, ensure_ascii=False))
+    before = jieba.lcut("他在书道明心")
+    NovelProject.at("book", settings).load_characters()
+    assert jieba.lcut("他在书道明心") == before
 
 
 @pytest.mark.parametrize("language, conflict, tail", [
@@ -166,3 +175,19 @@ def test_a_note_of_the_scene_plan_is_no_story_text_to_quote(line):
 def test_an_english_passage_is_quoted_without_the_scene_heading_it_opens_with():
     line = "[offline sample] Chapter 1, scene 1. Ada Thorne and Callum Lisle came to the council hall."
     assert offline.without_heading(line) == "Ada Thorne and Callum Lisle came to the council hall."
+
+
+@pytest.mark.parametrize("language, description, child, parent", [
+    ("en", "In 1890s Cornwall, a lighthouse keeper's daughter named Tamsin Penhale finds a smuggler's ledger. "
+           "Her father, Jory, owes money to the harbourmaster, Silas Crane.", "Tamsin Penhale", "Jory"),
+    ("zh", "茶商之女林素素和她的父亲林茂一起经营茶庄", "林素素", "林茂"),
+])
+def test_a_parent_the_description_names_is_a_generation_older_than_their_child(language, description, child, parent):
+    # "Her father, Jory," was written down as 18, as old as his daughter.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert ages[parent] >= ages[child] + 16, ages

@@ -261,6 +261,17 @@ def test_a_chinese_name_set_right_after_who_they_are_is_a_character(description,
     assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
 
 
+@pytest.mark.parametrize("description, named", [
+    # jieba glued 满 to the 给 after it (满给, a verb): the boy was called 杜小
+    ("渔夫之子杜小满给他们带路", [("杜小满", "渔夫之子")]),
+    ("邻居苏晴给他送来一封信", [("苏晴", "邻居")]),
+    # jieba tags 少东家 an idiom, not a noun of a person
+    ("途中结识了镖局少东家韩秋雁", [("韩秋雁", "少东家")]),
+])
+def test_a_chinese_name_before_to_or_for_someone_is_read_whole(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
 @pytest.mark.parametrize("description, name", [
     ("少女阿青的师父沈墨教她剑法", "沈墨"),
     ("少年林远，师父沈墨教剑法", "沈墨"),
@@ -563,6 +574,24 @@ def test_a_period_or_a_future_calling_before_a_chinese_name_makes_a_character(de
     assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
 
 
+@pytest.mark.parametrize("description, named", [
+    ("清末江南，船工之子陈阿水在运河上撑船，茶商之女林素素是他的青梅竹马", [("陈阿水", "船工之子", "男"), ("林素素", "茶商之女", "女")]),
+    ("秀才之妻柳如烟守寡多年，县令之子李承业对她纠缠不休", [("柳如烟", "秀才之妻", "女"), ("李承业", "县令之子", "男")]),
+])
+def test_a_chinese_name_after_whose_son_or_wife_they_are_is_a_character_of_that_gender(description, named):
+    # "船工之子陈阿水" left the boatman's son, the book's first-named lead, out of the cast.
+    assert [(c.name, c.said_as, c.gender) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, era", [
+    ("清末", "early_modern"), ("晚清的汉口码头，脚夫刘大根", "early_modern"),
+    ("明末的苏州，绣娘沈青禾", "ancient"), ("东汉末年，群雄并起", "ancient"), ("宋初的汴京", "ancient"),
+])
+def test_a_dynastys_late_or_early_years_said_alone_set_the_books_age(description, era):
+    # "清末" alone was read as no age at all: the late Qing met at 山道 and 后山竹林, not at its docks.
+    assert read.story_era(description) == era
+
+
 def test_a_former_girlfriend_is_a_woman_and_keeps_the_word_that_says_so():
     # "前女友陈雾" gave 陈雾 no gender, said only as 女友
     person = read.characters_in_description("她发现货物是前女友陈雾的记忆备份")[0]
@@ -623,6 +652,17 @@ def test_a_where_question_names_the_places_gone_to_not_one_only_recalled():
     assert answer == t("novel.chat_answer_where", who="仓书", found=items), answer
 
 
+@pytest.mark.parametrize("question", ["仓书现在在哪里？", "仓书最后去了哪里"])
+def test_where_someone_is_now_names_the_place_of_their_latest_scene_not_every_place(question):
+    # "林素素现在在哪里" listed every place she had ever been, in story order, the latest last.
+    from graphs.novel.chat import _ranked_passages, compose_offline
+
+    turn = _cangshu_turn(question)
+    ranked = [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)]
+    answer = compose_offline(turn, ranked)
+    assert answer == t("novel.chat_answer_where_latest", who="仓书", place="城门", chapter=2, scene=1), answer
+
+
 def test_a_whom_question_names_the_others_met_with_the_chapter_first_showing_them():
     from graphs.novel.chat import compose_offline
 
@@ -663,3 +703,78 @@ def test_an_event_and_the_scene_sentence_telling_it_are_quoted_once():
 
     evidence, _ = verify(Files(), [(2, "苏晚晴遇到顾铭"), (2, "苏晚晴遇到顾铭。")])
     assert len(evidence) == 1
+
+
+class _SheetGraph:
+    def whois(self, name):
+        return {"name": name, "motivation": f"{name}想守住家里的茶庄。"}
+
+
+class _SheetTools:
+    graph = _SheetGraph()
+
+
+_SUSU_CAST = ["林素素", "江野"]
+
+
+def _why_turn(passages: list[tuple[int, int, str]]) -> dict:
+    return {"question": "林素素为什么离开茶庄？", "subject": "林素素", "cast": _SUSU_CAST, "sheet": [],
+            "passages": [{"chapter_number": c, "scene_number": s, "text": text} for c, s, text in passages],
+            "events": [{"chapter_number": 1, "chapter_title": "第1章", "key_events": ["林素素遇到江野"]}]}
+
+
+def test_why_someone_did_what_no_passage_names_says_the_book_has_not_told_it_and_quotes_nothing():
+    # "林素素为什么离开茶庄" was answered "no turn of a relation yet" and "林素素遇到江野" three times over.
+    from graphs.novel.chat import _focus_on_why, _ranked_passages, compose_offline
+
+    turn = _why_turn([(1, 1, "林素素遇到江野。")])
+    _focus_on_why(_SheetTools(), turn, "林素素", _SUSU_CAST)
+    answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
+    assert "江野" not in answer and t("novel.chat_answer_motivation", name="林素素", motivation="林素素想守住家里的茶庄") in answer
+    assert t("novel.chat_answer_why_not_written", who="林素素", things="「离开」、「茶庄」") in answer
+
+
+def test_why_someone_did_something_is_answered_by_the_passage_naming_it_quoted_once():
+    from graphs.novel.chat import _cited_lines, _focus_on_why, _ranked_passages, compose_offline
+
+    turn = _why_turn([(1, 1, "林素素遇到江野。"), (2, 1, "因为父亲欠了债，林素素离开了茶庄。")])
+    _focus_on_why(_SheetTools(), turn, "林素素", _SUSU_CAST)
+    evidence = [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)]
+    answer = compose_offline(turn, evidence)
+    full = answer + "\n" + _cited_lines(answer, evidence)
+    assert full.count("离开了茶庄") == 1 and "江野" not in full, full
+    assert t("novel.chat_answer_no_turn", who="林素素") not in full
+
+
+def test_why_one_person_helps_another_gives_the_helpers_motive_not_the_first_of_the_sheet():
+    # "林素素为什么要帮陈阿水" gave 陈阿水's motive: he comes first in characters.json.
+    from graphs.novel.chat import _focus_on_why, compose_offline
+
+    turn = {"question": "林素素为什么要帮陈阿水", "subject": "陈阿水", "other": "林素素", "sheet": [], "events": [],
+            "cast": ["陈阿水", "林素素"], "passages": [{"chapter_number": 1, "scene_number": 1, "text": "陈阿水遇到林素素。"}]}
+    _focus_on_why(_SheetTools(), turn, "陈阿水", ["陈阿水", "林素素"])
+    answer = compose_offline(turn, [_cited(1, 1, "陈阿水遇到林素素。")])
+    assert t("novel.chat_answer_motivation", name="林素素", motivation="林素素想守住家里的茶庄") in answer, answer
+
+
+def test_when_two_people_met_is_answered_without_saying_their_relation_never_turned():
+    # "陈阿水什么时候遇到林素素" was told "no chapter tells of their relation turning yet" before the meeting.
+    from graphs.novel.chat import compose_offline
+
+    turn = {"question": "陈阿水什么时候遇到林素素", "subject": "陈阿水", "other": "林素素", "events": []}
+    answer = compose_offline(turn, [_cited(1, 1, "陈阿水遇到林素素。")])
+    pair = t("novel.chat_pair", first="陈阿水", second="林素素")
+    assert answer == t("novel.chat_answer_passage", who=pair, chapter=1, scene=1, quote="陈阿水遇到林素素。"), answer
+
+
+def test_an_ex_husband_set_beside_his_name_is_in_the_cast_and_calls_her_his_ex_wife():
+    # "Her ex-husband, Callum Reid," was left out: an invented "Callum Vane" and a nemesis stood in his place.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    description = ("A night-shift nurse named Priya Das at a Glasgow hospital notices that her patients' medication "
+                   "has been changed. Her ex-husband, Callum Reid, is the hospital pharmacist.")
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "en"}))
+    assert {c.name: c.relationships for c in cast.all_characters()} == {
+        "Priya Das": {"Callum Reid": "ex-husband"}, "Callum Reid": {"Priya Das": "ex-wife"}}

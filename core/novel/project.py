@@ -28,7 +28,6 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from core.i18n import t
-from core.retrieval.bm25 import keep_whole
 from core.validation import expected_kind, field_path
 from core.settings import Settings
 from schemas.novel import (
@@ -269,10 +268,7 @@ class NovelProject:
         return self._load(self.root / THEME_CONFLICT_FILE, ThemeConflict)
 
     def load_characters(self) -> CharactersConfig | None:
-        characters = self._load(self.root / CHARACTERS_FILE, CharactersConfig)
-        if characters is not None:
-            keep_whole(characters.names())  # whatever reads the book next cuts its people's names whole
-        return characters
+        return self._load(self.root / CHARACTERS_FILE, CharactersConfig)
 
     def load_outline(self) -> Outline | None:
         return self._load(self.root / OUTLINE_FILE, Outline)
@@ -361,7 +357,6 @@ class NovelProject:
         return self._save(self.root / THEME_CONFLICT_FILE, value)
 
     def save_characters(self, value: CharactersConfig) -> Path:
-        keep_whole(value.names())
         return self._save(self.root / CHARACTERS_FILE, value)
 
     def save_outline(self, value: Outline) -> Path:

@@ -6,9 +6,10 @@ stays with the caller, which gets back positions into the list it indexed.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import jieba
 from rank_bm25 import BM25Okapi
@@ -19,49 +20,54 @@ _WORD = re.compile(r"[\w\u4e00-\u9fff]+", re.UNICODE)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
-# How often jieba's dictionary is told a kept word occurs: as often as a common given name, so that the word
-# outweighs the single characters it would be cut into in any context ("仓书奉命" not 仓 / 书奉命).
-_KEPT_WORD_FREQ = 2000
-_kept: set[str] = set()
+@functools.lru_cache(maxsize=64)
+def _kept_words(keep: tuple[str, ...]) -> re.Pattern | None:
+    """A pattern splitting a Chinese run around the words of `keep`, longest first (林素素 before 素素)."""
+    han = sorted({w.lower() for w in keep if w and _HAN.search(w)}, key=len, reverse=True)
+    return re.compile("(" + "|".join(map(re.escape, han)) + ")") if han else None
 
 
-def keep_whole(words: Iterable[str], tag: str = "nr") -> None:
-    """Make jieba cut each of `words` as one word (a book's character names: 仓书 was cut 仓 / 书, so a search
-    for him ranked every passage with a 书, and no passage held the word "仓书"). jieba's dictionary is the
-    process's: a name added for one book stays for others, where it only matters if they write it too. A word
-    the dictionary already has (小雨) keeps its frequency and tag."""
-    new = [w for w in dict.fromkeys(words) if w and w not in _kept and _HAN.search(w)]
-    if not new:
-        return
+def _dictionary_sub_words(word: str) -> list[str]:
+    """The words of two or three characters inside `word` that jieba's dictionary has (素素 of 林素素), as its
+    search mode gives for a long word."""
     jieba.dt.check_initialized()
-    for word in new:
-        _kept.add(word)
-        if not jieba.dt.FREQ.get(word):
-            jieba.add_word(word, freq=_KEPT_WORD_FREQ, tag=tag)
+    return [word[i:i + n] for n in (2, 3) for i in range(len(word) - n + 1)
+            if word[i:i + n] != word and jieba.dt.FREQ.get(word[i:i + n])]
 
 
-def tokenize(text: str) -> list[str]:
-    """Lower-cased words; Chinese runs are cut by jieba's search mode (words and their sub-words)."""
+def tokenize(text: str, keep: Sequence[str] = ()) -> list[str]:
+    """Lower-cased words; Chinese runs are cut by jieba's search mode (words and their sub-words). A word of
+    `keep` (a book's character names) is one token wherever it stands, with its own sub-words: jieba cut
+    "韩岚与仓书道了别" 仓 / 书道, so a search for 仓书 ranked every passage with a 书 and none with him. The
+    words are the caller's, never added to jieba's dictionary, which every flow of the process shares."""
+    kept = _kept_words(tuple(keep))
     tokens: list[str] = []
     for word in _WORD.findall(text.lower()):
-        if _HAN.search(word):
-            tokens.extend(piece for piece in jieba.cut_for_search(word) if piece.strip())
-        else:
+        if not _HAN.search(word):
             tokens.append(word)
+            continue
+        for at, piece in enumerate(kept.split(word) if kept else [word]):
+            if at % 2:  # a kept word: itself, and what a search by part of it (a given name) meets
+                tokens.append(piece)
+                tokens.extend(_dictionary_sub_words(piece))
+            elif piece:
+                tokens.extend(sub for sub in jieba.cut_for_search(piece) if sub.strip())
     return tokens
 
 
 class BM25Index:
     """An immutable index over `documents`; `search` returns `(position, score)` best first, score > 0."""
 
-    def __init__(self, documents: Sequence[str]) -> None:
+    def __init__(self, documents: Sequence[str], keep: Sequence[str] = ()) -> None:
+        """`keep`: words each cut whole, in the documents and in every query (see `tokenize`)."""
         self.size = len(documents)
-        corpus = [tokenize(doc) for doc in documents]
+        self._keep = tuple(keep)
+        corpus = [tokenize(doc, self._keep) for doc in documents]
         # BM25Okapi divides by the corpus size; an empty corpus simply finds nothing.
         self._bm25 = BM25Okapi([tokens or [""] for tokens in corpus]) if corpus else None
 
     def search(self, query: str, top_k: int = 10) -> list[tuple[int, float]]:
-        terms = tokenize(query)
+        terms = tokenize(query, self._keep)
         if self._bm25 is None or not terms or top_k <= 0:
             return []
         scores = self._bm25.get_scores(terms)

@@ -19,7 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from core.i18n import catalogue, join_clauses, join_items, language_name, t
-from core.language import language_of, whole_clauses
+from core.language import CJK, language_of, whole_clauses
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView, first_line_title
 from graphs.hooks import NodeContext, node, stage
@@ -354,6 +354,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                         and (read.is_role(described, role) if described else read.names_role(text, role))), None)
         if subject is None and described and read.is_calling(described):
             subject = _held_by_calling(tools, described)
+        if subject is None and described and read.is_role_word(described):
+            # "谁是反派" / "who is the villain" of a book whose sheet names none: no name was asked, and no passage says
+            return {"turn": None, "outcome": "done", "reply": t("novel.chat_role_unheld", role=described, cast=_cast(names))}
     asked = read.person_asked_about(text) if subject is None and not pronoun and not relation_word else None
     if asked:
         alike = read.names_like(asked, names)
@@ -400,6 +403,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     if relation_word:
         other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)
     other = other or next((n for n in [*mentioned, *by_role] if n != subject), None)
+    if other is None and pronoun in _PLURAL and references.get(pronoun) == subject:
+        # "沈青川和韩秋雁是什么关系" then "他们后来怎么样了": 他们 are the two, not one to be asked about
+        other = references.get(_PLURAL[pronoun])
     turn["other"] = other
     entities = [subject] + ([other] if other else [])
     turn["sheet"] = _sheet_lines(tools, subject, other, turn.get("relations") or [], text)
@@ -407,6 +413,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     references.update(pronoun_references([(name, sheet.get("gender", "")) for name, sheet in sheets if sheet]))
     if pronoun:
         references[pronoun] = subject
+    if other:
+        for plural, second in _PLURAL.items():
+            references[plural], references[second] = subject, other
     if relation_word and other:
         references[relation_word] = other
 
@@ -437,6 +446,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         naming = [p for p in turn["passages"] if any(read.mentions(p["text"], w) for w in words)]
         if naming:
             turn["passages"], turn["events"], turn["sheet"] = naming, [], []
+    if read.asks_why(text) and "passages" in turn:
+        _focus_on_why(tools, turn, subject, names)
     if not turn.get("passages") and not turn.get("events") and not turn["sheet"] and "passages" in turn \
             and tools.graph.whois(subject):
         # "where is Mara now" of someone no chapter shows yet: the character sheet is all the book has on
@@ -451,6 +462,46 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+def _asked_words(question: str, names: list[str]) -> list[str]:
+    """The words of a question besides the people in it ("林素素为什么离开茶庄" → 离开, 茶庄; "Tamsin" of Tamsin
+    Penhale is hers too); a lone Chinese character (替, 做) names nothing a passage could be found by."""
+    words = read.topic_words(read.without_names(question, names))
+    return [w for w in words if not read.names_in(w, names) and (len(w) > 1 or not CJK.fullmatch(w))]
+
+
+def _focus_on_why(tools: Gatherer, turn: dict[str, Any], subject: str, names: list[str]) -> None:
+    """"林素素为什么离开茶庄": passages naming what was done, and what the character sheet says drives them. The
+    chapters' events are no reason (they repeated the one quote); with no passage naming it, the book has not
+    told it yet, and saying so beats a passage about whoever they met."""
+    words = _asked_words(turn["question"], names)
+    if words:
+        turn["passages"] = [p for p in turn["passages"] if any(read.mentions(p["text"], w) for w in words)]
+    turn["events"] = []
+    lines = list(turn.get("sheet") or [])
+    if words and not turn["passages"]:
+        things = join_items(t("novel.chat_quoted_word", word=w) for w in words)
+        lines.append(t("novel.chat_answer_why_not_written", who=subject, things=things))
+    turn["sheet"] = lines
+    # "林素素为什么要帮陈阿水" asks her reason: the one named first does it, whatever the sheet's order
+    actor = _first_named(turn["question"], [e for e in (subject, turn.get("other")) if e], names)
+    motivation = _first_sentence((tools.graph.whois(actor) or {}).get("motivation") or "")
+    if motivation:  # said after what the passages show: the book's own text first, the plan for it after
+        turn["motive"] = t("novel.chat_answer_motivation", name=actor, motivation=motivation)
+
+
+def _first_named(text: str, people: list[str], names: list[str]) -> str:
+    """Which of `people` the text names first, by whole name or a name of theirs no one else has (阿水)."""
+    def at(person: str) -> int:
+        found = [text.find(w) for w in (person, *read.unique_aliases(person, names)) if w and w in text]
+        return min(found, default=len(text))
+
+    return min(people, key=at)
+
+
+# Where the references keep the second of a pair 他们 / 她们 mean (the first is under the pronoun itself).
+_PLURAL = {"他们": "他们+", "她们": "她们+"}
 
 
 def _scene_places(files: Any) -> list[str]:
@@ -695,13 +746,16 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
             told.update(new)
         # with some passage showing it, one showing none only repeats the scene without answering
         return firsts + [p for p in rest if shows(p)] if firsts else rest
-    topic = read.topic_words(read.without_names(question, [*entities, *(turn.get("cast") or [])]))
+    topic = _asked_words(question, [*entities, *(turn.get("cast") or [])])
+    why = read.asks_why(question)
 
     def key(p: dict[str, Any]) -> tuple:
         changed = read.tells_change(p["text"])
         both = all(_names(p["text"], e) for e in entities)
         # "苏晚晴为什么去地铁站": a passage naming 地铁站 before any other passage of her
         shared = sum(read.mentions(p["text"], word) for word in topic)
+        if why:  # "为什么离开": what was done first (离开 is no turn of a relation here), a cause told before none
+            return (-shared, not read.tells_cause(p["text"]), not both, p["chapter_number"], p.get("scene_number") or 0)
         return (not changed, not both, -shared, p["chapter_number"], p.get("scene_number") or 0)
 
     return sorted(passages, key=key)
@@ -727,6 +781,9 @@ def _found_line(turn: dict[str, Any], who: str, evidence: list[Evidence]) -> str
     shows = _what_passages_show(turn)
     if shows is None:
         return None
+    question = turn.get("question", "")
+    if read.asks_where(question) and read.asks_latest(question):
+        return _latest_place_line(who, evidence, shows)
     first: dict[str, int] = {}
     for cited in sorted(evidence, key=lambda e: (e.chapter_number, e.scene_number or 0)):
         for found in shows({"text": cited.quote}):
@@ -736,6 +793,17 @@ def _found_line(turn: dict[str, Any], who: str, evidence: list[Evidence]) -> str
         return t(f"novel.chat_answer_{kind}_none", who=who)
     items = join_items(t("novel.chat_answer_found_item", thing=thing, chapter=chapter) for thing, chapter in first.items())
     return t(f"novel.chat_answer_{kind}", who=who, found=items)
+
+
+def _latest_place_line(who: str, evidence: list[Evidence], shows) -> str:
+    """"林素素现在在哪里": the place of the last scene showing them, not every place they ever went. `evidence`
+    is ranked so (the scenes they are in, latest first); in that scene the last place gone to is where they are."""
+    for cited in evidence:
+        places = shows({"text": cited.quote})
+        if places:
+            return t("novel.chat_answer_where_latest", who=who, place=places[-1], chapter=cited.chapter_number,
+                     scene=cited.scene_number or "-")
+    return t("novel.chat_answer_where_none", who=who)
 
 
 def _scene_by_scene(evidence: list[Evidence]) -> list[Evidence]:
@@ -767,7 +835,8 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         first = evidence[0]
         # "出现转折" only when the question asks about a change ("什么时候变了") and the passage tells one: a
         # passage that only names them ("王婶遇到沈墨") was called the turn of a falling-out no chapter has.
-        asks_change = read.asks_change(turn["question"])
+        # "为什么离开" asks a reason, not when a relation turned, though 离开 is a word of turning
+        asks_change = read.asks_change(turn["question"]) and not read.asks_why(turn["question"])
         turned = asks_change and read.tells_change(first.quote)
         if asks_change and not turned:
             lines.append(t("novel.chat_answer_no_turn", who=who))
@@ -787,6 +856,7 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
                 lines.append(t("novel.chat_answer_key_events", events=happened))
             continue
         lines.append(t("novel.chat_answer_event", chapter=event["chapter_number"], event=happened))
+    lines += [turn["motive"]] if turn.get("motive") else []
     return "\n".join(lines) or t("novel.chat_answer_none", who=who)
 
 
@@ -797,7 +867,7 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     ranked = _ranked_passages(turn, files)
     if ctx.llm.provider != "offline":
         numbered = "\n".join(f"- 第{p['chapter_number']}章：{p['text']}" for p in ranked)
-        events = "\n".join([*(f"- {line}" for line in turn.get("sheet") or []),
+        events = "\n".join([*(f"- {line}" for line in [*(turn.get("sheet") or []), *filter(None, [turn.get("motive")])]),
                             *(f"- 第{e['chapter_number']}章：{e.get('summary', '')}" for e in turn.get("events") or [])])
         draft = await ctx.llm.structured(
             AnswerDraft, role=ROLE, system=t("novel.chat_answer_system"),
@@ -814,19 +884,26 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         text = compose_offline(turn, evidence)
     if turn.get("chapter") and not turn.get("subject"):
         evidence = _scene_by_scene(evidence)
-    evidence = evidence[:3]
+    # "where is X now" is answered by the one latest scene: the places before it are not where X is
+    evidence = evidence[:1 if read.asks_where(turn["question"]) and read.asks_latest(turn["question"]) else 3]
     if dropped:
         ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")
     result = NovelAnswer(question=turn["question"], answer=text, evidence=evidence)
     artifact_id = ctx.artifact(key="novel_answer", type=ArtifactType.novel_answer, title=t("novel.answer_title"),
                                content=result, show_in_canvas=True, final=True)
-    cited = "\n".join(t("novel.chat_evidence", chapter=e.chapter_number, scene=e.scene_number or "-", quote=e.quote)
-                      for e in evidence)
+    cited = _cited_lines(text, evidence)
     full = text + ("\n" + cited if cited else "")
     for start in range(0, len(full), 40):
         ctx.message(full[start:start + 40], final=False)
     ctx.log(t("novel.chat_answered", evidence=len(evidence)), artifact_id=artifact_id)
     return {"history": _say(ctx, state, full), "turn": None, "outcome": None}
+
+
+def _cited_lines(answer_text: str, evidence: list[Evidence]) -> str:
+    """The quotes cited under an answer, one a line; one the answer itself gives ("…第 1 章第 1 场写道——「…」") is
+    not said a second time under it."""
+    return "\n".join(t("novel.chat_evidence", chapter=e.chapter_number, scene=e.scene_number or "-", quote=e.quote)
+                     for e in evidence if t("novel.chat_quoted_word", word=e.quote) not in answer_text)
 
 
 # ------------------------------------------------------------- plans and steps

@@ -186,12 +186,20 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
 # Words a description calls someone by that tell their age: a 少女 was written down as 36, a 老管家 as 25.
 _YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "girl", "boy"}
 _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
+# A parent is a generation older than the one said to be someone's child ("Her father, Jory" was 18, as old as
+# the keeper's daughter herself): parents 40-59, a son or daughter ("船工之子", "a keeper's daughter") 15-24.
+_PARENT_WORDS = {"父亲", "母亲", "爸爸", "妈妈", "father", "mother", "stepfather", "stepmother"}
+_CHILD_ENDINGS = ("之子", "之女", "儿子", "女儿", "daughter", "son")
 
 
 def _age(seed: str, name: str, said_as: str | None) -> int:
     spread = stable_int(seed, name)
     if said_as in _YOUNG_WORDS:
         return 14 + spread % 6
+    if said_as in _PARENT_WORDS:
+        return 40 + spread % 20
+    if said_as and said_as.endswith(_CHILD_ENDINGS):
+        return 15 + spread % 10
     if said_as in _OLD_WORDS or (said_as and said_as.startswith("老") and len(said_as) >= 3):  # 老管家, not 老师
         return 55 + spread % 20
     return 16 + spread % 40
@@ -282,7 +290,8 @@ def _tie(said_as: str | None, default: str) -> str:
     """What the protagonist is to someone the description calls `said_as`: a word of kinship or of a tie
     (brother, 师父, rival), else `default`. A post or a calling ("探长", "station director") is what they
     are, not what they are to the protagonist: their background says it."""
-    return said_as if said_as in _KIN_BACK or (said_as or "").lower() in _TIES else default
+    tie = (said_as or "").lower().removeprefix("ex-")  # an ex-husband is a tie as a husband is
+    return said_as if tie in _KIN_BACK or tie in _TIES else default
 
 
 # What someone called X calls the protagonist back, as (said by a woman's relative, by a man's): her brother
@@ -316,10 +325,11 @@ _TIES = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头",
 
 
 def _called_back(said_as: str | None, hero_female: bool | None) -> str | None:
-    back = _KIN_BACK.get(said_as or "")
+    former = (said_as or "").startswith("ex-")  # her ex-husband calls her his ex-wife
+    back = _KIN_BACK.get((said_as or "").removeprefix("ex-"))
     if back is None or (hero_female is None and back[0] != back[1]):
         return None
-    return back[0] if hero_female or hero_female is None else back[1]
+    return ("ex-" if former else "") + (back[0] if hero_female or hero_female is None else back[1])
 
 
 def _female(gender: str | None) -> bool | None:

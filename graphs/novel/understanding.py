@@ -59,7 +59,8 @@ def tells_change(text: str) -> bool:
 
 def asks_change(text: str) -> bool:
     """"他们什么时候决裂的" / "when did Mara and Elsie change": the answer is where it turned."""
-    return tells_change(text) or bool(_ASKS_OUTCOME.search(text))
+    # "陈阿水什么时候遇到林素素" asks when they met, not when their relation turned
+    return tells_change(text) or (bool(_ASKS_OUTCOME.search(text)) and not tells_meeting(text))
 
 INTENT_EXAMPLES: dict[Intent, tuple[str, ...]] = {
     "generate": ("继续生成下一章", "帮我把小说写到第五章", "接着往下写", "开始生成小说"),
@@ -318,6 +319,11 @@ def is_role(phrase: str, role: str) -> bool:
     return bool(role.strip()) and phrase.strip().casefold() in {w.casefold() for w in role_words(role)}
 
 
+def is_role_word(phrase: str) -> bool:
+    """`phrase` is a reader's word for a role a book may give someone ("反派", "the villain"), whoever holds it."""
+    return any(phrase.strip().casefold() in group for group in _ROLE_WORDS)
+
+
 def names_like(word: str, names: list[str] | tuple[str, ...]) -> list[str]:
     """The characters `word` may mean: the whole name in any letter case, else every name holding its words
     ("Ines" → Ines Finch and Ines Vane)."""
@@ -502,6 +508,22 @@ def mentions(text: str, word: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(stem) + r"\w{0,3}(?!\w)", text.casefold()) is not None
 
 
+# Asks the reason for something ("林素素为什么离开茶庄", "why did Tamsin leave"): the answer is a passage naming
+# what was done, a cause told first, and what drives the one who did it.
+_WHY = re.compile(r"为什么|为何|为啥|怎么会|何故|什么原因|\bwhy\b|\bhow come\b|\bwhat (?:made|drove|led)\b|\breasons?\b", re.I)
+# Words by which a passage tells a cause ("因为…", "为了…", "because", "so that").
+_CAUSE = re.compile(r"因为|为了|由于|所以|于是|只因|因此|为的是|\bbecause\b|\bso that\b|\bin order to\b|\bfor fear\b"
+                    r"|\bsince\b|\bso\b", re.I)
+
+
+def asks_why(text: str) -> bool:
+    return bool(_WHY.search(text))
+
+
+def tells_cause(text: str) -> bool:
+    return bool(_CAUSE.search(text))
+
+
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
 _LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b|\bin the end\b|\bthese days\b", re.I)
 
@@ -621,7 +643,9 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # name is said with, never a tie to the protagonist
            "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
            "舵主": None, "馆主": None, "宗主": None, "族长": None, "村长": None, "县令": None, "知府": None,
-           "镖头": None, "队长": None, "舰长": None}
+           "镖头": None, "队长": None, "舰长": None,
+           # a house's heir and its people ("镖局少东家韩秋雁"), which jieba tags an idiom (l), not a noun
+           "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None}
 # A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
 _NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+)?)"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
@@ -647,7 +671,7 @@ _PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "em
              "harbour", "harbor", "port", "castle", "tower", "temple", "valley", "desert", "star", "game", "war"}
 _PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
 # What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
-_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正]")
+_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正给替对]")
 
 
 # A title a name is said with tells the gender where no pronoun does ("赵先生", "王婶", "Mr Graves"); one that
@@ -756,7 +780,7 @@ def _starts_verb(text: str) -> bool:
     import jieba.posseg
 
     words = jieba.posseg.lcut(text[:6])
-    return bool(words) and words[0].flag.startswith("v")
+    return bool(words) and words[0].flag.startswith("v") and not _glued_on(words[0].word)
 
 
 def _opens_with_verb_word(text: str) -> bool:
@@ -765,7 +789,13 @@ def _opens_with_verb_word(text: str) -> bool:
     import jieba.posseg
 
     words = jieba.posseg.lcut(text[:6])
-    return bool(words) and len(words[0].word) >= 2 and words[0].flag.startswith("v")
+    return bool(words) and len(words[0].word) >= 2 and words[0].flag.startswith("v") and not _glued_on(words[0].word)
+
+
+def _glued_on(word: str) -> bool:
+    """A "word" jieba guessed that runs on into what no name holds ("满给" of "杜小满给他们带路"): the name's last
+    character glued to the preposition after it, no verb."""
+    return bool(_AFTER_NAME_ZH.search(word[1:]))
 
 
 @functools.cache
@@ -887,7 +917,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
-        gender = (_kin_gender_zh(noun) or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
+        gender = (_kin_gender_zh(noun) or _tied_kin_gender_zh(noun)
+                  or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
                   or (qualifier if qualifier in ("女", "男") else None))
         hits.append((where, NamedCharacter(name, noun, gender)))
     for match in _OPENS_EN.finditer(text):
@@ -897,9 +928,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _APPOSED_EN.finditer(text):
         noun, name = match.group(1).lower(), match.group(2)
-        if noun not in _PLACE_EN and not is_function_word(name) and name.lower() not in _TITLE_WORDS_EN:
+        head = noun.rsplit("-", 1)[-1]  # "Her ex-husband, Callum Reid,": a husband, once
+        if head not in _PLACE_EN and not is_function_word(name) and name.lower() not in _TITLE_WORDS_EN:
             # "the harbourmaster, Corin," (not "the town, Brindle", nor Mr of "the neighbour, Mr. Crane,")
-            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), _KIN_EN.get(noun))))
+            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), _KIN_EN.get(head))))
     for match in _NAME_THEN_CALLING_EN.finditer(text):
         # "Mara Voss, a union organizer, says …": a full name, then who they are
         name, noun = match.group(1), match.group(2).lower()
@@ -1054,6 +1086,17 @@ _PERSON_SUFFIX_ZH = {"女": "女", "娘": "女", "妇": "女", "郎": "男", "�
                      "商": None, "贩": None, "客": None, "童": None, "工": None, "员": None, "人": None}
 
 
+# Kin tied by 之 to a noun of a person ("船工之子", "县令之女", "秀才之妻"): one character after 之 that is
+# someone of that one's family or school, with the gender it tells.
+_TIED_KIN_ZH = {"子": "男", "女": "女", "孙": None, "妻": "女", "妾": "女", "夫": "男", "母": "女", "父": "男", "兄": "男",
+                "弟": "男", "姐": "女", "妹": "女", "徒": None, "婿": "男", "侄": None}
+
+
+def _tied_kin_gender_zh(noun: str) -> str | None:
+    """The gender the kin after 之 tells ("船工之子" → 男); None for a noun with no 之 before its last character."""
+    return _TIED_KIN_ZH.get(noun[-1]) if noun[-2:-1] == "之" else None
+
+
 # Last characters of a post or calling (探长, 站长, 警官, 律师, 店员): a word ending so is a noun of a person.
 _POST_ENDINGS_ZH = set("长官师员")
 
@@ -1090,6 +1133,9 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         # "采茶女苏晚晴": jieba cuts 采茶 / 女, and the lone 女 closes a noun saying who she is
         made_person = (len(word.word) == 1 and word.word in _PERSON_SUFFIX_ZH and index > 0
                        and CJK.fullmatch(words[index - 1].word[-1]))
+        # "船工之子陈阿水": 之 ties the kin after it (子, 妻) to the noun of a person before it
+        made_person = made_person or (len(word.word) == 1 and word.word in _TIED_KIN_ZH and index > 1
+                                      and words[index - 1].word == "之" and CJK.fullmatch(words[index - 2].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
                 or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH
                          or _guessed_name_after(words, index)):
@@ -1157,7 +1203,8 @@ def _unglued_endings(words: list) -> list:
     # one noun of a person, and the surname goes back to the name
     for index in range(len(out) - 1, 1, -1):
         word, tie, owner = out[index], out[index - 1], out[index - 2]
-        if tie.word == "之" and len(word.word) >= 2 and word.word[0] in _PERSON_SUFFIX_ZH and word.word[1] in _SURNAMES_ZH \
+        if tie.word == "之" and len(word.word) >= 2 and (word.word[0] in _PERSON_SUFFIX_ZH or word.word[0] in _TIED_KIN_ZH) \
+                and word.word[1] in _SURNAMES_ZH \
                 and len(owner.word) >= 2 and CJK.fullmatch(owner.word[-1]):
             out[index - 2:index + 1] = [jieba.posseg.pair(owner.word + tie.word + word.word[0], "n"),
                                         jieba.posseg.pair(word.word[1:], "x")]
@@ -1169,7 +1216,7 @@ _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
 # The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
 # The name may be a full one ("The club owner, Victor Sloane, hides…").
-_APPOSED_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y)\s+(?:[a-z]+(?:'s)?\s+){0,2}([a-z]+),\s+"
+_APPOSED_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y)\s+(?:[a-z]+(?:'s)?\s+){0,2}([a-z]+(?:-[a-z]+)*),\s+"
                          r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?=\s*[,.;!?]|\s+[a-z])")
 _PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female",
                    "他": "male", "她": "female"}
@@ -1392,7 +1439,9 @@ _ERA_CUES = {
                          r"|\bAI\b|(?i:\b(?:cyberpunk|future|futuristic|starships?|spaceships?|space station|androids?|robots?"
                          r"|implants?|cyborgs?|holograms?|colony ship|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
     # the first half of the 20th century: docks, tea houses and telegraphs, not a 便利店 or a subway
+    # the late Qing (清末, 光绪, 辛亥) is of this age too: its treaty ports had the steamers, 洋行 and telegraphs
     "early_modern": re.compile(r"民国|上海滩|北洋|租界|军阀|巡捕房|十里洋场|黄包车|电报|抗战|洋行|报馆"
+                               r"|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|戊戌|洋务|维新|革命党|同盟会"
                                r"|(?i:\b(?:edwardian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph|steamships?"
                                r"|zeppelins?|gaslight|1920s|1930s|1940s|the (?:great )?depression)\b)"),
     "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
@@ -1401,6 +1450,9 @@ _ERA_CUES = {
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
     "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
                           r"|[秦汉唐宋元明清隋晋]朝|[唐宋元明清]代|年间|嘉靖|万历|康熙|乾隆|贞观|开元"
+                          # a dynasty's part said alone ("明末", "宋初", "东汉", "盛唐"); 清末 is the early modern age
+                          r"|[秦汉唐宋元明隋晋清]初|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明清]朝?(?:初年|末年|中叶)|[北南]宋|[东西]汉"
+                          r"|[东西]晋|[盛晚]唐|晚明|三国|春秋|战国|五代十国"
                           r"|(?i:\b(?:medieval|regency|victorian|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
                           r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
 }

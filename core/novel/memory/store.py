@@ -194,10 +194,12 @@ class MemoryStore:
     # --- search ----------------------------------------------------------------------------------
 
     def _keyword_corpus(self) -> tuple[list[StoryMemoryChunk], BM25Index]:
-        generation = self.db.generation()
+        # the book's people's names are cut whole in its passages and in what is asked of them (this book's
+        # alone: jieba's dictionary is the process's, and another book's names are nothing here)
+        generation = (self.db.generation(), tuple(self._character_names([])))
         if self._bm25 is None or self._bm25[0] != generation:
             chunks = self.db.chunks()
-            self._bm25 = (generation, chunks, BM25Index([_searchable(c) for c in chunks]))
+            self._bm25 = (generation, chunks, BM25Index([_searchable(c) for c in chunks], keep=generation[1]))
         return self._bm25[1], self._bm25[2]
 
     def keyword_ranking(
