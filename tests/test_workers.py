@@ -75,7 +75,8 @@ async def test_cancel_sent_to_another_worker_stops_the_run(tmp_path, postgres, r
     try:
         await starter.connect(first.url)
         await canceller.connect(second.url)
-        ack = await starter.call("chat:message", {"flow": "ppt", "text": "做一个关于电路基础的8分钟PPT"})
+        # A long deck: the stop must land before its last step even when the machine is busy and events lag.
+        ack = await starter.call("chat:message", {"flow": "ppt", "text": "做一个关于电路基础的20分钟PPT"})
         await starter.wait_for("progress", lambda d: d["current"] == 2, timeout=30)
         cancelled = await canceller.call("run:cancel", {"threadId": ack["threadId"]})
         completion = await starter.wait_for("completion", timeout=30)
