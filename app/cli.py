@@ -172,10 +172,13 @@ def say_model(runtime: Any, out: Console | None = None) -> None:
         (out or console).print(f"[dim]{t('cli.offline_model')}[/]")
 
 
-async def _follow(settings: Settings, start, resume_command: str | None = None) -> tuple[Any, StageDisplay, str]:
+async def _follow(settings: Settings, start, resume_command: str | None = None,
+                  ask=None) -> tuple[Any, StageDisplay, str]:
     """Open the runtime, start a run with `start(runtime)`, show it live until it ends.
 
-    `resume_command` is what the user is told to type after Ctrl-C (default `ng resume <thread>`)."""
+    `resume_command` is what the user is told to type after Ctrl-C (default `ng resume <thread>`).
+    `ask(runtime, thread_id)`, when given, answers a question the run stops at (None: leave it waiting),
+    and the run goes on with that answer, as often as the flow asks."""
     from app.eventlog import each_event
     from app.services import open_runtime
 
@@ -190,18 +193,51 @@ async def _follow(settings: Settings, start, resume_command: str | None = None) 
         thread_id = await start(runtime, watched)
         say_model(runtime)  # after start: a refused resume or --thread says only why, not which model would run
         try:
-            with Live(display.render(), console=console, refresh_per_second=8, transient=False,
-                      vertical_overflow="visible") as live:
-                finished = asyncio.create_task(runtime.wait(thread_id))
-                while not finished.done():
-                    live.update(display.render())
-                    await asyncio.wait({finished}, timeout=0.1)
-                live.update(display.render())
+            while True:
+                await _show_live(runtime, thread_id, display)
+                answer = await ask(runtime, thread_id) if ask and display.interrupt else None
+                if answer is None:
+                    break
+                display.interrupt = None
+                await runtime.resume(thread_id, answer)
         except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels this task
             await mark_interrupted(runtime, thread_id)
             raise ThreadInterrupted(thread_id, resume_command or f"ng resume {thread_id}") from None
         artifacts = await runtime.store.latest_artifacts(thread_id)
         return artifacts, display, thread_id
+
+
+async def _show_live(runtime: Any, thread_id: str, display: StageDisplay) -> None:
+    with Live(display.render(), console=console, refresh_per_second=8, transient=False,
+              vertical_overflow="visible") as live:
+        finished = asyncio.create_task(runtime.wait(thread_id))
+        while not finished.done():
+            live.update(display.render())
+            await asyncio.wait({finished}, timeout=0.1)
+        live.update(display.render())
+
+
+async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
+    """The question a thread waits on, asked at the prompt as `ng plan` (a plan's questions, with why and
+    fallback) or `ng chat` (any other question, a yes/no) ask it; its answer, or None at the end of input."""
+    from app.cli_chat import answer_interrupt
+    from app.cli_plan import _ask_questions
+
+    thread = await runtime.store.get_thread(thread_id)
+    pending = thread and thread.get("pending_interrupt")
+    if not pending:
+        return None
+    console.print()
+    questions = (pending.get("payload") or {}).get("questions") or []
+    if pending.get("kind") == "clarification" and all("fallback_assumption" in q for q in questions):
+        try:
+            return await _ask_questions(console, pending["payload"], None)
+        except EOFError:
+            return None
+    answer = await answer_interrupt(console, pending)
+    if isinstance(answer, dict) and not any(answer.values()):
+        return "use defaults"  # every question left open: the flow keeps or marks its defaults
+    return answer
 
 
 def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None) -> int:
@@ -275,10 +311,18 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     from app.cli_export import remember_out, remembered_out
 
+    # At a terminal the question a thread waits on is asked, as `ng plan` asks it; a script gives --answer.
+    ask = ask_pending_question if args.answer is None and sys.stdin.isatty() else None
+
     async def start(runtime, watched: set[str]) -> str:
         watched.add(args.thread_id)
+        answer = args.answer
+        if ask and await _waits_for_answer(runtime, args.thread_id):
+            answer = await ask(runtime, args.thread_id)
+            if answer is None:  # end of input at the prompt: the question stays for the next time
+                raise RequestError("answer_needed", t("cli.waiting_answer", thread=args.thread_id))
         try:
-            await runtime.resume(args.thread_id, args.answer)
+            await runtime.resume(args.thread_id, answer)
         except RequestError as error:
             if args.answer is None and await _waits_for_answer(runtime, args.thread_id):
                 # The runtime's sentence speaks of the protocol's `answer`; here the answer is an option.
@@ -289,7 +333,7 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     if args.out:
         remember_out(settings, args.thread_id, Path(args.out))
     try:
-        artifacts, display, thread_id = asyncio.run(_follow(settings, start))
+        artifacts, display, thread_id = asyncio.run(_follow(settings, start, ask=ask))
     except RequestError as error:
         console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
@@ -331,10 +375,7 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
     if not threads:
         _say(t("cli.threads_none"))
         return 0
-    rows = []
-    for thread in threads:
-        status = f"runtime.status_{thread['status']}"
-        rows.append((thread["thread_id"], thread["flow"], t(status) if status in catalogue() else thread["status"]))
+    rows = [(thread["thread_id"], thread["flow"], _status_words(thread)) for thread in threads]
     table = Table()
     widths = [max(cell_len(t(heading)), *(cell_len(row[column]) for row in rows))
               for column, heading in enumerate(("cli.heading_thread", "cli.heading_flow", "cli.heading_status"))]
@@ -352,6 +393,16 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
         table.add_row(*row, Text(thread["title"]))
     console.print(table)
     return 0
+
+
+def _status_words(thread: dict[str, Any]) -> str:
+    """A thread's status as the canvas's list says it: waiting for an answer is not the same as stopped."""
+    from app.runtime import thread_summary
+
+    if thread_summary(thread).waiting:
+        return t("cli.status_waiting")
+    status = f"runtime.status_{thread['status']}"
+    return t(status) if status in catalogue() else thread["status"]
 
 
 def _say(sentence: str, style: str | None = None) -> None:
@@ -423,7 +474,7 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The `ng` command line, its help in the current locale (set it first)."""
     speak_the_catalogue()
-    parser = argparse.ArgumentParser(prog="ng", description=t("cli.help_description"))
+    parser = argparse.ArgumentParser(prog="ng", description=t("cli.help_description"), epilog=t("cli.help_exit_codes"))
     parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
     sub = add_subcommands(parser, "command", name_key="cli.metavar_command")
 

@@ -108,7 +108,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         store = await Store(settings.store_path, settings.files_dir).open()
         try:
             if await store.get_thread(args.thread_id) is None:
-                return 1, t("runtime.no_thread", thread=args.thread_id)
+                return 2, t("runtime.no_thread", thread=args.thread_id)  # as every `ng` command: 2, no such thread
             latest = await store.latest_artifacts(args.thread_id)
             final_id = next((a["id"] for a in reversed(latest) if a.get("_filePath")), None)
             if not latest:

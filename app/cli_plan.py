@@ -174,7 +174,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
                 thread = await runtime.store.get_thread(thread_id)
                 if thread is None or thread["flow"] != "requirement":
                     console.print(f"[red]{t('cli.no_plan_session', thread=args.thread, data_dir=settings.data_dir)}[/]")
-                    return 1
+                    return 2  # as every `ng` command: 2, no such thread
                 if ThreadStatus(thread["status"]) in RESUMABLE_STATUSES and not thread["pending_interrupt"]:
                     await runtime.resume(thread_id)  # a crashed, failed or cancelled run continues
             else:

@@ -454,3 +454,88 @@ def test_ng_threads_in_english_heads_its_columns_in_sentence_case(tmp_path, monk
     assert main(["threads"]) == 0
     heading = next(line for line in capsys.readouterr().out.splitlines() if "┃" in line)
     assert [cell.strip() for cell in heading.strip("┃ ").split("┃")] == ["Thread", "Flow", "Status", "Title"], heading
+
+
+def waiting_thread(data_dir: Path, flow: str, text: str, thread_id: str = "t1") -> None:
+    """A thread whose run stopped at its first question, as `ng plan` or `ng legal` leaves it after Ctrl-C."""
+    import asyncio
+
+    from app.services import open_runtime
+    from core.settings import Settings
+
+    async def ask() -> None:
+        async with open_runtime(Settings(_env_file=None, data_dir=data_dir), local_user=True) as runtime:
+            await runtime.send_message(flow=flow, text=text, thread_id=thread_id, create=True)
+            await runtime.wait(thread_id)
+
+    asyncio.run(ask())
+
+
+def typed_at_a_terminal(monkeypatch, *lines: str) -> list[str]:
+    """stdin is a terminal where `lines` are typed in turn (then Ctrl-D); returns the prompts shown."""
+    import app.cli
+    import app.cli_chat
+
+    typed = iter(lines)
+    prompts: list[str] = []
+
+    async def read_line(console, prompt: str) -> str | None:
+        prompts.append(prompt)
+        return next(typed, None)
+
+    monkeypatch.setattr(app.cli_chat, "read_line", read_line)
+    monkeypatch.setattr(app.cli.sys.stdin, "isatty", lambda: True)
+    return prompts
+
+
+def test_ng_resume_at_a_terminal_asks_the_plan_question_and_finishes_the_plan(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    waiting_thread(tmp_path / "data", "requirement", "给家庭账本加一个按月导出表格的功能")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    prompts = typed_at_a_terminal(monkeypatch, "默认", "默认", "默认")
+
+    assert main(["resume", "t1"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert prompts and "默认假设" in said, "the question is shown with its fallback, as ng plan shows it"
+    assert "--answer" not in said and t("cli.done", thread="t1") in said
+
+
+def test_ng_resume_at_a_terminal_asks_a_drafting_question_and_resumes_with_the_answer(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    waiting_thread(tmp_path / "data", "legal", "帮我起草一份房屋租赁合同，出租人赵六")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    typed_at_a_terminal(monkeypatch, "钱七", "", "", "", "", "", "")
+
+    assert main(["resume", "t1"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "承租人" in said, "the pending question is asked"
+    assert "--answer" not in said and t("cli.done", thread="t1") in said
+
+
+def test_ng_export_and_ng_resume_of_an_unknown_thread_exit_alike(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    assert main(["export", "nope", "--out", str(tmp_path / "x")]) == main(["resume", "nope"]) == 2
+
+
+def test_ng_plan_with_an_unknown_thread_exits_as_ng_resume_does(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    assert main(["plan", "--thread", "nope"]) == main(["resume", "nope"]) == 2
+
+
+def test_ng_threads_says_a_thread_waiting_for_an_answer_is_waiting_not_interrupted(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    waiting_thread(tmp_path / "data", "requirement", "Add a weekly watering rota to the garden club site")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["threads"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if "t1" in line)
+    assert "waiting for your answer" in row and t("runtime.status_interrupted") not in row, row

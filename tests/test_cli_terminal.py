@@ -25,9 +25,9 @@ def spawn(*args: str, data_dir: Path, **env: str):
                          encoding="utf-8", timeout=60)
 
 
-def interrupted_and_listed(child, says_how: str, data_dir: Path) -> str:
+def interrupted_and_listed(child, says_how: str, data_dir: Path, listed_as: str = "runtime.status_interrupted") -> str:
     """Ctrl-C: `ng` names the command that goes on (`says_how`, the thread id in its group), exits 130 without a
-    traceback, and the thread is listed as interrupted."""
+    traceback, and the thread is listed as `listed_as` (interrupted; at a question, waiting for the answer)."""
     child.sendintr()
     child.expect(says_how)
     thread_id = child.match.group(1)
@@ -36,14 +36,14 @@ def interrupted_and_listed(child, says_how: str, data_dir: Path) -> str:
     assert child.exitstatus == 130
     assert "Traceback" not in child.before
     listed = ng("threads", data_dir=data_dir, cwd=ROOT)
-    assert thread_id in listed.stdout and t("runtime.status_interrupted") in listed.stdout
+    assert thread_id in listed.stdout and t(listed_as) in listed.stdout
     return thread_id
 
 
 def test_ctrl_c_at_a_question_names_the_thread_and_exits_130(tmp_path):
     child = spawn("plan", REQUIREMENT, data_dir=tmp_path / "data")
     child.expect_exact("> ")
-    interrupted_and_listed(child, r"ng plan --thread (\w+)", tmp_path / "data")
+    interrupted_and_listed(child, r"ng plan --thread (\w+)", tmp_path / "data", listed_as="cli.status_waiting")
 
 
 def test_ctrl_c_during_a_deck_then_resume_saves_the_deck_where_ppt_was_told(tmp_path):
