@@ -1742,3 +1742,20 @@ def test_a_clause_saying_only_that_the_asker_uses_it_is_no_thing_to_deliver():
 def test_a_department_before_a_colon_is_not_the_whole_title():
     plan = first_round("HR: employees request time off, their manager approves", force_plan=True)
     assert plan.plan_markdown.startswith("# Implementation Plan: HR: employees request time off\n"), plan.plan_markdown[:60]
+
+
+@pytest.mark.parametrize("requirement, delivered", [
+    ("Every night, pull yesterday's bookings from Calendly and email the list to the front desk", "email"),
+    ("A nightly job that exports failed payments and posts them to the billing team", "scheduled job"),
+    ("每天凌晨汇总门店销量，发邮件给区域经理", "定时任务"),
+])
+def test_a_data_job_is_delivered_by_its_schedule_or_email_and_is_not_asked_for_a_web_ui(requirement, delivered):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(delivered in task for task in build.tasks), build.tasks
+
+
+def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
+    plan = first_round("A tool that checks stock levels for a small bakery")
+    question = next(q.question for q in plan.questions if q.id == "q_interface")
+    assert "email" in question and "scheduled job" in question, question

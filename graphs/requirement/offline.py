@@ -464,9 +464,10 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
 
 def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
-    page" for "online"); a word that only says where counts when nothing else names the thing ("book online in the app")."""
+    page" for "online"); words that only say where or when count when nothing else names the thing ("book online in the
+    app"; "a nightly job that emails it": the scheduled job and the email)."""
     words = topic.keywords_in(requirement)
-    named = [w for w in words if topic.thing_named(w, zh) is None] or words[:1]
+    named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for word in named:
         said = word if _a_name(word, requirement) else topic.text(topic.named_as, zh).format(

@@ -279,6 +279,11 @@ _SUCCESS_PATTERNS = (
     re.compile(r"(?:验收标准|成功标准|完成标准)(?:是|为|：|:)\s*(?P<said>[^，。；！？]+)"),
 )
 
+# Words that say a job runs on a schedule or sends its result, and the thing that delivers it then.
+_DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job", "every morning": "scheduled_job",
+                       "cron": "scheduled_job", "每天凌晨": "scheduled_job", "每晚": "scheduled_job", "定时": "scheduled_job",
+                       "emails": "email", "emailed": "email", "mails": "email", "发邮件": "email"}
+
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
        "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant", "Snowflake", "Redshift")
 
@@ -413,7 +418,12 @@ TOPICS: tuple[Topic, ...] = (
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
                   "电脑端", "PC端",
                   # used on the web without naming the page ("patients book online", "网上预约")
-                  "online", "在线", "线上", "网上"),
+                  "online", "在线", "线上", "网上",
+                  # how a data job is delivered: it runs on a schedule and sends what it made ("a nightly pipeline
+                  # that emails a summary", "每天定时把报表发到邮箱")
+                  *_DELIVERED_BY_A_JOB, "email", "e-mail", "scheduled job", "cron job", "batch job", "text message",
+                  "SMS", "report file", "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件",
+                  "邮箱", "短信", "报表文件"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=_said("q_interface_question"),
@@ -423,7 +433,8 @@ TOPICS: tuple[Topic, ...] = (
         fallback_new=_said("q_interface_fallback_new"),
         keywords_name_it=True,
         named_as=_said("q_interface_named_as"),
-        said_of=tuple((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
+        said_of=(*((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
+                 *((word, _said(thing)) for word, thing in _DELIVERED_BY_A_JOB.items())),
         # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"
         not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),),
     ),
