@@ -1759,3 +1759,19 @@ def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
     plan = first_round("A tool that checks stock levels for a small bakery")
     question = next(q.question for q in plan.questions if q.id == "q_interface")
     assert "email" in question and "scheduled job" in question, question
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ({"q_deadline": "no rush, we use Postgres"}, ({"q_data_store": "Postgres"}, {"q_deadline"})),
+    ({"q_deadline": "不着急，数据存MySQL"}, ({"q_data_store": "MySQL"}, {"q_deadline"})),
+    ({"q_data_store": "SQLite, and we need it by June"}, ({"q_data_store": "SQLite", "q_deadline": "by June"}, set())),
+])
+def test_a_fact_typed_into_another_question_answers_the_question_it_belongs_to(reply, expected):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_data_store", "q_deadline")]
+    assert normalize_reply(reply, asked) == expected
+
+
+def test_a_store_named_in_an_answer_to_another_question_is_the_plans_store():
+    plan = first_round("A page where volunteers sign up for beach clean-ups", force_plan=True,
+                       answers={"q_deadline": "by May, it lives in MongoDB"})
+    assert any("MongoDB" in task for task in plan.stages[1].tasks), plan.stages[1].tasks

@@ -566,7 +566,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
-            if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)):
+            # named in the requirement, else in an answer to another question ("no rush, we use Postgres")
+            if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)
+                                           or _things_named(topic, "\n".join(answers.values()), zh)):
                 stated_value[topic.id] = _listed(named, zh)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence

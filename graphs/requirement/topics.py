@@ -588,6 +588,46 @@ def belongs_to(topic_id: str, answer: str) -> str | None:
                  if other != topic_id and topic_id not in also_answers and says_only(answer)), None)
 
 
+# Where one answer's thoughts part: a stop or comma, or a word that joins two of them ("no rush, but we use Postgres",
+# "下个月上线，另外数据存MySQL").
+_ANSWER_CLAUSES = re.compile(r"\s*(?:[,;.!?，。；！？\n]+|\s(?:but|and also|also|plus)\s|(?:但是|不过|另外|还有|然后))\s*",
+                             re.IGNORECASE)
+# Who uses it is read from the sentence's structure, not from a word ("staff need it by June" says when).
+_NOT_READ_FROM_A_CLAUSE = {"q_purpose", "q_target_users"}
+
+
+def what_it_says_of(topic: Topic, clause: str) -> str:
+    """What a clause says of `topic`, as an answer to its question would: the things it names ("we use Postgres":
+    "Postgres"; "the page should load fast": "page"), or the words of a shape ("we need it by June": "by June");
+    else the clause."""
+    if topic.keywords_name_it and (named := topic.keywords_in(clause)):
+        return ("、" if is_chinese(clause) else ", ").join(named)
+    return topic.stated_in(clause) or clause
+
+
+def said_of_other_topics(topic_id: str, answer: str, open_ids: Iterable[str]) -> tuple[str, dict[str, str]]:
+    """An answer read for every topic it speaks to, as a requirement is: (what is left for `topic_id`, open topic id
+    → what the answer says of it). A clause goes to another open topic when it settles that one and not its own
+    ("no rush, we use Postgres" to the deadline: "we use Postgres" answers where the data lives)."""
+    own = TOPICS_BY_ID.get(topic_id)
+    others = [TOPICS_BY_ID[i] for i in open_ids if i in TOPICS_BY_ID and i != topic_id
+              and i not in _NOT_READ_FROM_A_CLAUSE]
+    kept: list[str] = []
+    moved: dict[str, str] = {}
+    for clause in filter(None, _ANSWER_CLAUSES.split(answer or "")):
+        if own is not None and own.id not in _NOT_READ_FROM_A_CLAUSE and own.settled_by(clause):
+            kept.append(clause)
+            continue
+        speaks_to = [other for other in others if other.settled_by(clause)]
+        for other in speaks_to:
+            moved.setdefault(other.id, what_it_says_of(other, clause))
+        if not speaks_to:
+            kept.append(clause)
+    if not moved:
+        return answer, {}
+    return ("，" if is_chinese(answer) else ", ").join(kept), moved
+
+
 def _pattern(keyword: str) -> re.Pattern[str]:
     if is_chinese(keyword):
         return re.compile(re.escape(keyword))
