@@ -284,6 +284,18 @@ _DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job
                        "cron": "scheduled_job", "每天凌晨": "scheduled_job", "每晚": "scheduled_job", "定时": "scheduled_job",
                        "emails": "email", "emailed": "email", "mails": "email", "发邮件": "email"}
 
+# What is being replaced is no part of the plan ("an inventory spreadsheet replacement", "replace our Excel timesheets
+# with a web page", "用小程序代替现在的Excel排班表"): the store named there is the old one, not where the data will live.
+_REPLACED = (
+    # the words before the noun ("an inventory spreadsheet replacement"), leaving it for "replacement for …" below
+    re.compile(r"\b[\w-]+(?:\s+[\w-]+){0,2}(?=\s+(?:replacement|substitute|alternative)\b)", re.IGNORECASE),
+    re.compile(r"\b(?:replac(?:e|es|ed|ing)|replacement\s+for|instead\s+of|rather\s+than|get(?:ting)?\s+rid\s+of|"
+               r"(?:move|moving|migrat\w*|switch\w*)\s+(?:away\s+)?(?:off|from)|retir(?:e|es|ed|ing)|ditch\w*|"
+               r"alternative\s+to|substitute\s+for|no\s+more)"
+               r"(?:\s+(?!(?:with|by|to|into|for|so|and|that|which|where)\b)[\w'-]+){1,4}", re.IGNORECASE),
+    re.compile(r"(?:代替|取代|替代|替换|换掉|告别|不再用|淘汰)[^，。；,;、]{0,12}|把[^，。；,;]{1,12}?(?=换成|替换成|改成|迁移到|迁到|搬到)"),
+)
+
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
        "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant", "Snowflake", "Redshift")
 
@@ -403,6 +415,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback_new=_said("q_data_store_fallback_new"),
         keywords_name_it=True,
         none_is_an_answer=True,
+        not_in=_REPLACED,
     ),
     Topic(
         id="q_interface",
