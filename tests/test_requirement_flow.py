@@ -712,3 +712,1088 @@ def test_once_told_what_it_is_for_the_plan_is_titled_and_scoped_by_that():
 def test_a_team_size_or_a_permission_is_not_taken_for_a_role(requirement, words):
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert words not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, counted", [
+    ("我们公司需要一个访客登记系统，前台登记访客信息", "一个访客"),
+    ("做一个排班系统，需要两名护士长审批", "两名"),
+])
+def test_a_count_before_a_person_is_not_part_of_the_role(requirement, counted):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert counted not in goal, goal
+
+
+@pytest.mark.parametrize("requirement", [
+    "A small expense tool for our three-person team, with receipts",
+    "We are a small team. We need a dashboard for deploys.",  # the asker's group, not a role named "small team"
+])
+def test_a_tool_for_the_askers_own_team_is_planned_for_the_askers(requirement):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert "the requesters themselves" in goal, goal
+
+
+@pytest.mark.parametrize("requirement, role, joined", [
+    ("因为客服每天要手工导出订单数据，所以需要一个自动报表", "客服", "因为客服"),
+    ("虽然店员很少，但是店长需要每天看销售报表", "店长", "但是店长"),
+])
+def test_a_word_that_links_clauses_is_not_part_of_the_role(requirement, role, joined):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal and joined not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, measure, said", [
+    ("A timesheet page where contractors log hours; done when every approved week exports to a CSV for payroll",
+     "Success measure met: every approved week exports to a CSV for payroll", "done when"),
+    ("做一个会议室预约系统，员工在线预约，验收标准是十个人同时预约不冲突", "满足成功标准：十个人同时预约不冲突", "验收标准"),
+])
+def test_what_done_means_in_the_requirement_is_the_plans_success_measure_not_a_thing_to_deliver(
+        requirement, measure, said):
+    plan = first_round(requirement, force_plan=True)
+    assert measure in plan.stages[1].success_criteria, plan.stages[1].success_criteria
+    assert not any(said in item for item in plan.scope), plan.scope
+
+
+def test_how_far_ahead_something_may_be_booked_leaves_the_deadline_asked():
+    plan = first_round("A meeting room booking page for our office; rooms can be booked up to 2 weeks ahead")
+    assert "q_deadline" in {q.id for q in plan.questions}, plan.questions
+
+
+def test_a_deadline_of_the_school_term_is_the_release_date_not_a_thing_to_deliver():
+    plan = first_round("做个图书馆座位预约系统，学生提前一天选座，期末前必须上线", force_plan=True)
+    assert "期末前" in plan.stages[-1].goal and not any("期末" in item for item in plan.scope), plan.scope
+
+
+@pytest.mark.parametrize("requirement, time", [
+    ("Build a page that shows orders before March, for warehouse staff", "before March"),
+    ("Store managers can list the invoices paid before Friday", "before Friday"),
+    ("做一个订单查询页面，店员可以查看3月前的订单", "3月前"),
+    # when something is done, every month or then: a schedule, not a due date
+    ("做一个销售报表小程序，店长每个月底看一次汇总", "月底"),
+    ("做一个工资表工具，财务月底导出工资表", "月底"),
+    # how soon someone must act, a rule of the work: not when it ships
+    ("A web form where contractors submit invoices, and the payables team pays them within 30 days", "30 days"),
+])
+def test_a_time_that_picks_records_or_says_when_something_is_done_is_not_a_deadline(requirement, time):
+    release = first_round(requirement, force_plan=True).stages[-1]
+    assert time not in release.goal, release.goal
+
+
+@pytest.mark.parametrize("requirement, said", [
+    ("Front desk staff check in patients on a tablet. Must comply with HIPAA.", "HIPAA"),  # a standard: verified
+    ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "等保"),
+    ("做一个报销系统，员工提交发票，接到飞书", "飞书"),  # where it lives: the entry point the stages build
+    ("A leave tracker where managers approve requests. It should run in Slack.", "Slack"),
+    ("Tenants report broken appliances and the landlord assigns a handyman. It should work in WhatsApp.", "WhatsApp"),
+    ("Teachers upload assignments and students submit PDFs. It has to be ready by September.", "September"),
+    ("做一个食堂点餐小程序，员工前一天下单，数据存MySQL", "MySQL"),  # where the data lives: the store the stages use
+    ("An inventory page where volunteers log donations, and the data stays in Google Sheets.", "Google Sheets"),
+])
+def test_a_clause_that_only_states_a_standard_or_an_entry_point_is_not_a_thing_to_deliver(requirement, said):
+    scope = first_round(requirement, force_plan=True).scope
+    assert not any(said in item for item in scope if item.startswith(("Deliver", "交付"))), scope
+
+
+@pytest.mark.parametrize("requirement, item, title", [
+    ("We need an inventory app for about 50 stores", "Deliver: an inventory app", "An inventory app"),
+    ("做一个给50家门店用的库存系统，店长可以盘点", "交付：做一个库存系统", "做一个库存系统"),
+    ("A stock dashboard across our 3 warehouses", "Deliver: A stock dashboard", "A stock dashboard"),
+    ("做一个库存看板，覆盖3个仓库", "交付：做一个库存看板", "做一个库存看板"),
+])
+def test_a_thing_to_deliver_is_named_without_the_count_that_is_its_scale(requirement, item, title):
+    plan = first_round(requirement, force_plan=True)
+    assert item in plan.scope, plan.scope
+    assert re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1] == title, plan.plan_markdown
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("A clinic booking page where patients pick a time slot.", "Deliver: A clinic booking page where patients pick a time slot"),
+    ("做一个图书借阅小程序。", "交付：做一个图书借阅小程序"),
+])
+def test_a_one_sentence_requirement_is_delivered_without_its_stop_as_clauses_are(requirement, item):
+    scope = first_round(requirement, force_plan=True).scope
+    assert item in scope, scope
+
+
+def test_a_clause_that_shows_records_of_a_time_stays_in_scope():
+    scope = first_round("A tool to track customer orders. Managers can show orders before March.", force_plan=True).scope
+    assert "Deliver: Managers can show orders before March" in scope, scope
+
+
+@pytest.mark.parametrize("requirement", [
+    "我开了一家小超市，想做个记账工具自己用",
+    "我们想做个家庭相册，我们可以在手机上按日期找照片",
+    "I want a small tool for my own use to log my running times",
+    "A page where we can check which plants need water today",
+    "We are a three-person team and need a tool to track invoices",  # the asker's own group
+    "我们是一个五人的设计团队，想做一个素材管理工具",
+    "I want to track my reading list on my phone",  # the asker does it themselves
+    "帮我做个记账小工具，我和老婆两个人用，每月看一下支出分类",  # the asker and who they name
+    "I need a simple app to remind me which of my 30 houseplants need watering",  # for the asker's own things
+])
+def test_an_asker_who_uses_it_is_not_asked_who_the_users_are(requirement):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    ("An archive search page for librarians. It must be live by the end of March.", "by the end of March"),
+    ("做一个请假审批小程序，员工提交，经理审批，下周五之前做完", "下周五之前"),
+    ("给学校做个失物招领小程序，学生可以发布丢失物品，月底前上线", "月底前"),  # a month-end with no month named
+    ("做一个报销系统，员工在企业微信里提交发票，下个月15号前要用上", "下个月15号前"),  # a day of next month
+    ("老板想要一个销售看板，销售每天录入拜访记录，季度末之前要上线", "季度末之前"),  # a quarter's end
+    ("Accountants upload bank statements and match them to invoices. The deadline is end of Q2.", "end of Q2"),
+    ("诊所想做个预约挂号小程序，病人选医生和时间，要在国庆前上线", "国庆前"),  # a holiday
+    ("老师布置作业，学生在线提交，9月开学前要用上", "9月开学前"),  # the school year
+    ("Teachers post homework and pupils hand it in. It must be ready before the summer holidays.",
+     "before the summer holidays"),
+])
+def test_a_deadline_the_requirement_states_is_the_one_the_release_stage_works_to(requirement, stated):
+    release = first_round(requirement, force_plan=True).stages[-1]
+    assert stated in release.goal, release.goal
+
+
+@pytest.mark.parametrize("requirement, stated, generic", [
+    ("A small expense tool for our three-person team, with receipts and a monthly total", "three-person team",
+     "expected load"),
+    ("仓库管理员用小程序扫码入库，只有3个人用", "3个人", "预期负载"),
+])
+def test_a_team_size_the_requirement_states_is_the_load_the_plan_verifies(requirement, stated, generic):
+    verification = first_round(requirement, force_plan=True).stages[2]
+    said = " ".join([verification.goal, *verification.success_criteria, *verification.tasks])
+    assert stated in said and generic not in said, said
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    ("We need a stock dashboard for 3 warehouses so that managers can see low stock", "3 warehouses"),
+    ("A homework portal for 12 classes where teachers post assignments", "12 classes"),
+    ("我们有三个仓库，需要一个库存看板，仓库主管每天查看缺货", "三个仓库"),
+    ("做一个给5个校区用的作业平台，老师布置作业", "5个校区"),
+])
+def test_how_many_sites_or_things_it_serves_is_the_scale_the_plan_verifies(requirement, stated):
+    assert "q_scale" not in {q.id for q in first_round(requirement).questions}
+    verification = first_round(requirement, force_plan=True).stages[2]
+    assert f"{stated}" in verification.goal, verification.goal
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("做个宠物医院的预约挂号，宠物主人在微信上预约，医生看当天的预约列表", "微信"),
+    ("老板想要一个销售看板，销售每天录入拜访记录，老板在电脑上看业绩", "电脑"),
+])
+def test_the_entry_point_the_requirement_names_is_the_one_the_plan_builds(requirement, entry):
+    plan = first_round(requirement, force_plan=True)
+    assert f"通过{entry}使用" in plan.stages[1].success_criteria[0], plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement, stated", [
+    # a count of any thing, said roughly, or as a rate: not only the counts a word list names
+    ("A booking page for our meeting rooms, about 40 of them", "about 40 of them"),
+    ("Build a volunteer scheduling site for our food bank. We have around 120 volunteers.", "around 120 volunteers"),
+    ("Coaches publish classes on a web page; roughly 300 bookings a week", "300 bookings a week"),
+    ("公司有200多名员工，想做一个报销系统，员工提交发票", "200多名员工"),
+    ("我们物业想做个报修系统，业主拍照提交，每月大约300单", "每月大约300单"),
+    ("我们餐厅想做个扫码点餐，顾客扫码下单，高峰期大约50桌同时点", "大约50桌同时点"),  # any classifier after digits
+    ("需要一个培训报名系统，员工报名，部门经理审批，每季度大概有2000人次报名", "2000人次报名"),
+    ("We run 12 cafes and want a loyalty card app where customers collect stamps", ": 12 cafes"),  # what the asker has
+    ("Our warehouse has 8 forklifts; operators log daily safety checks on a tablet", ": 8 forklifts"),
+    ("每天凌晨把门店的销售数据同步到数据仓库，运营每周看报表，数据量大概每天10万条", "大概每天10万条"),  # roughly, then a rate
+])
+def test_a_count_the_requirement_states_is_the_scale_the_plan_verifies_not_a_thing_to_deliver(requirement, stated):
+    plan = first_round(requirement, force_plan=True)
+    assert stated in plan.stages[2].goal, plan.stages[2].goal
+    assert not any(stated in item for item in plan.scope), plan.scope
+
+
+def test_a_stated_fact_that_opens_a_sentence_reads_mid_sentence_in_the_plan():
+    verification = first_round("Our school needs a homework portal for teachers. About 600 students use it.",
+                               force_plan=True).stages[2]
+    assert verification.goal.endswith("at the stated scale: about 600 students use it."), verification.goal
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("Front desk staff check in patients on a tablet. Must comply with HIPAA.", "comply with HIPAA"),
+    ("做一个病历查询小程序，医生查看病历，需要符合等保三级要求", "符合等保三级要求"),
+    ("Engineers request cloud accounts, the security team approves, and everything is logged for SOC 2 audits",
+     "SOC 2 audits"),  # a standard named by itself
+])
+def test_a_compliance_rule_the_requirement_states_is_the_access_rule_verified_not_a_sign_in_assumed(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert any(c.endswith(rule) for c in plan.stages[2].success_criteria), plan.stages[2].success_criteria
+    assert not any("SQLite" not in a.text and ("sign-in" in a.text or "登录" in a.text) for a in plan.assumptions), \
+        plan.assumptions
+
+
+@pytest.mark.parametrize("requirement, answers, verb", [
+    ("A page where clerks enter invoices", {"q_data_store": "Use the existing Postgres database",
+                                            "q_interface": "via Slack"}, ("through use", "through via")),
+    ("做一个扫码点餐，顾客扫码下单", {"q_data_store": "用MySQL", "q_interface": "通过小程序"}, ("通过用", "通过通过")),
+])
+def test_an_answer_opening_with_its_verb_reads_once_in_the_stage_tasks(requirement, answers, verb):
+    tasks = " ".join(task for stage in first_round(requirement, force_plan=True, answers=answers).stages
+                     for task in stage.tasks)
+    assert not any(v in tasks for v in verb), tasks
+
+
+def test_a_count_said_roughly_keeps_its_rate_in_the_plan():
+    verification = first_round("Online booking for our dental practice; we see about 80 patients a day and "
+                               "reception confirms each slot", force_plan=True).stages[2]
+    assert "at the stated scale: about 80 patients a day" in verification.goal, verification.goal
+
+
+def test_a_count_in_a_rule_of_the_work_is_not_the_scale():
+    verification = first_round("Teachers publish quizzes on a web page, and students have 2 attempts per quiz",
+                               force_plan=True).stages[2]
+    assert "2 attempts" not in verification.goal, verification.goal
+
+
+def test_an_access_rule_is_carried_whole_into_verification_with_what_it_guards():
+    verification = first_round("做一个社区团购小程序，居民下单，只有团长能看到订单汇总", force_plan=True).stages[2]
+    assert any(c.endswith("只有团长能看到订单汇总") for c in verification.success_criteria), verification.success_criteria
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("Our climbing gym needs a way for members to book belay classes online; only the front desk can cancel a booking",
+     "only the front desk can cancel a booking"),  # any act kept to some, not only seeing or editing
+    ("做一个会员约课小程序，会员在线预约，只有前台可以取消预约", "只有前台可以取消预约"),
+])
+def test_an_act_kept_to_some_is_the_access_rule_verified_not_a_sign_in_assumed(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert any(c.endswith(rule) for c in plan.stages[2].success_criteria), plan.stages[2].success_criteria
+
+
+def test_the_clauses_after_a_colon_are_scope_items_of_their_own():
+    plan = first_round("We need a rota tool for a small cafe: baristas swap shifts, the owner approves each swap.")
+    assert [item.removeprefix("Deliver: ") for item in plan.scope[:3]] == [
+        "a rota tool for a small cafe", "baristas swap shifts", "the owner approves each swap"], plan.scope
+
+
+def test_a_plan_is_titled_by_the_thing_before_a_colon_not_by_how_it_is_used():
+    plan = first_round("We need a rota tool for a small cafe: baristas swap shifts, the owner approves each swap.",
+                       force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == "# Implementation Plan: A rota tool for a small cafe"
+
+
+@pytest.mark.parametrize("requirement, item, users", [
+    ("The front desk needs a tool to check guests in and out.", "a tool for the front desk to check guests in and out",
+     "for the front desk"),
+    ("The head chef wants a board that shows today's orders", "a board for the head chef that shows today's orders",
+     "for the head chef"),
+])
+def test_a_thing_a_role_needs_is_delivered_as_made_for_them(requirement, item, users):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == f"Deliver: {item}", plan.scope
+    assert users in plan.stages[0].goal, plan.stages[0].goal
+
+
+def test_a_thing_that_says_whom_it_is_for_is_not_given_the_role_that_wants_it_as_well():
+    plan = first_round("The HR department wants a way for employees to request vacation days", force_plan=True)
+    assert plan.scope[0] == "Deliver: a way for employees to request vacation days", plan.scope
+    assert "the HR department" in plan.stages[0].goal, plan.stages[0].goal
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("酒店前台需要一个工具来登记访客", "一个供酒店前台登记访客的工具"),  # what it is for after 来
+    ("前台想要一个能打印当月销售报表的功能", "一个供前台打印当月销售报表的功能"),  # what it is for before 的
+    ("财务需要一个自动对账工具", "一个供财务使用的自动对账工具"),  # only what it is
+])
+def test_a_thing_a_chinese_role_needs_is_delivered_as_made_for_them(requirement, item):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == f"交付：{item}", plan.scope
+    assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{item}"
+
+
+@pytest.mark.parametrize("requirement, thing, who", [
+    ("给社区食堂做一个订餐小程序，老人用", "给社区食堂做一个订餐小程序", "老人"),
+    ("做一个值班排班表，主要给前台用", "做一个值班排班表", "前台"),
+])
+def test_a_chinese_clause_that_only_says_who_uses_it_is_not_a_thing_to_deliver(requirement, thing, who):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == f"# 实施计划：{thing}"
+    assert [item for item in plan.scope if item.startswith("交付")] == [f"交付：{thing}"], plan.scope
+    assert who in plan.stages[1].goal, plan.stages[1].goal
+
+
+@pytest.mark.parametrize("message, heading, thread", [
+    ("Requirements: export monthly sales to PDF for the front desk",
+     "# Implementation Plan: Export monthly sales to PDF for the front desk",
+     "export monthly sales to PDF for the front desk"),
+    ("需求：前台每天要把当月销售导出成PDF", "# 实施计划：前台每天要把当月销售导出成PDF", "前台每天要把当月销售导出成PDF"),
+])
+def test_a_label_before_the_requirement_is_no_part_of_its_plan_or_thread(message, heading, thread):
+    plan = first_round(FLOW.initial_input(message, {})["requirement"], force_plan=True)
+    assert plan.plan_markdown.splitlines()[0] == heading
+    assert FLOW.thread_title(message) == thread
+
+
+def test_a_chinese_colon_that_a_role_follows_ends_the_thing_to_make():
+    plan = first_round("学校想做一个请假小程序：学生提交请假，班主任审批，家长能看到结果", force_plan=True)
+    assert plan.scope[:2] == ["交付：做一个请假小程序", "交付：学生提交请假"], plan.scope
+
+
+def test_confirming_by_phone_is_a_call_not_an_entry_point():
+    plan = first_round("A clinic booking page where receptionists confirm each booking by phone", force_plan=True)
+    assert not any("phone" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+def test_each_thing_a_role_is_listed_to_do_after_a_colon_is_its_own_scope_item():
+    scope = first_round("Build a leave request tool. HR: approve the request, notify payroll.", force_plan=True).scope
+    assert "Deliver: HR: approve the request" in scope and "Deliver: HR: notify payroll" in scope, scope
+
+
+def test_each_clause_of_an_english_requirement_is_its_own_scope_item():
+    scope = first_round("A seat booking site where readers pick a seat a day ahead, and librarians export the "
+                        "check-ins each night. Only librarians may cancel a booking.", force_plan=True).scope
+    assert [item for item in scope if item.startswith("Deliver")] == [
+        "Deliver: A seat booking site where readers pick a seat a day ahead",
+        "Deliver: librarians export the check-ins each night",
+        "Deliver: Only librarians may cancel a booking"], scope
+
+
+@pytest.mark.parametrize("requirement, heading", [
+    ("学校图书馆想要一个座位预约系统，学生提前一天预约，管理员可以查看签到情况", "# 实施计划：一个座位预约系统"),
+    ("We need a rota tool for a small cafe, baristas swap shifts and the owner approves each swap",
+     "# Implementation Plan: A rota tool for a small cafe"),
+])
+def test_a_plan_is_titled_by_the_thing_not_by_what_someone_does_with_it(requirement, heading):
+    assert first_round(requirement, force_plan=True).plan_markdown.splitlines()[0] == heading
+
+
+@pytest.mark.parametrize("requirement", [
+    "Build an archive search page so that our librarians can find an old newspaper by date, title or keyword",
+    "做一个采购申请系统，支持按部门和项目提交申请，需要财务总监审批，金额超过一万还要老板签字",
+])
+def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words_with_an_ellipsis(requirement):
+    plan = first_round(requirement, force_plan=True)
+    title = re.split(r"[:：]\s*", plan.plan_markdown.splitlines()[0], maxsplit=1)[1]
+    assert title.endswith("…") and requirement.startswith(title[:-1]), title
+    assert requirement[len(title) - 1] in " ，", title  # the cut falls between words (or clauses), not inside one
+    # Inside the commit subject the title is mid-sentence: all of it but the sentence-start capital.
+    assert title[1:] in plan.commit_message_suggestion and requirement not in plan.commit_message_suggestion
+
+
+@pytest.mark.parametrize("requirement, title, background", [
+    ("因为客服每天要手工导出订单数据，所以需要一个自动报表", "一个自动报表", "因为"),
+    ("Since our nurses swap shifts by phone, build a shift swap page", "Build a shift swap page", "Since"),
+])
+def test_a_plan_is_titled_by_what_is_wanted_not_by_the_reason_told_before_it(requirement, title, background):
+    plan = first_round(requirement, force_plan=True)
+    heading = plan.plan_markdown.splitlines()[0]
+    assert heading.endswith(title) and background not in heading, heading
+
+
+def test_the_requirement_and_an_answer_read_as_part_of_the_plan_sentence_they_are_set_in():
+    plan = first_round("Add a CSV export of orders to the shop.", force_plan=True,
+                       answers={"q_target_users": "Store managers, about 50 of them."})
+    assert plan.stages[0].goal == ('Agree the design of "add a CSV export of orders to the shop", '
+                                   "for store managers, about 50 of them."), plan.stages[0].goal
+
+
+@pytest.mark.parametrize("requirement, subject", [
+    ("Add a CSV export of orders to the shop.", "docs: add plan for add a CSV export of orders to the shop"),
+    ("A booking page for the dentist's front desk", "docs: add plan for a booking page for the dentist's front desk"),
+])
+def test_the_suggested_commit_subject_reads_the_title_as_part_of_its_sentence(requirement, subject):
+    assert first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0] == subject
+
+
+@pytest.mark.parametrize("answers, said", [
+    ({"q_interface": "Slack."}, "Expose it through Slack"),  # a name the requirement capitalises mid-sentence
+    ({"q_target_users": "HR staff."}, "Implement the requirement for HR staff."),  # an acronym
+])
+def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(answers, said):
+    build = first_round("Standup reminders for the team: each morning the bot posts in Slack", force_plan=True,
+                        answers=answers).stages[1]
+    assert said in [build.goal, *build.tasks], [build.goal, *build.tasks]
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("We are a three-person team and need a tool to track invoices", "A tool to track invoices"),
+    ("I'd like a page to book the meeting rooms, live by Friday", "A page to book the meeting rooms"),
+    ("Our clinic needs an online form so patients can book appointments", "An online form so patients can book appointments"),
+    # the asker's group and a bare thing: whose it is, not who asks ("Our dental practice needs …")
+    ("Our dental practice needs online booking. Patients pick a slot, and nurses confirm it.",
+     "Online booking for a dental practice"),
+    ("我们牙科诊所需要线上预约，患者可以选时间", "牙科诊所的线上预约"),
+    ("Our bakery wants customers to preorder cakes online", "Customers preorder cakes online"),  # what they wish done
+    ("一个请假审批系统，下周五之前要用上", "一个请假审批系统"),
+    ("做一个值班排班小程序，只有3个人用，护士长可以调班", "做一个值班排班小程序"),
+])
+def test_a_plan_is_titled_by_what_is_wanted_not_by_who_asks_or_when_or_for_how_many(requirement, title):
+    heading = first_round(requirement, force_plan=True).plan_markdown.splitlines()[0]
+    assert heading.endswith("：" + title) or heading.endswith(": " + title), heading
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("Our customers need to see their order history on the website", "Deliver: Our customers need to see"),
+    ("我们幼儿园的家长需要每天看到孩子的午餐照片", "交付：我们幼儿园的家长需要"),
+])
+def test_what_the_askers_people_need_to_do_is_kept_with_who_does_it(requirement, item):
+    scope = first_round(requirement, force_plan=True).scope
+    assert any(entry.startswith(item) for entry in scope), scope
+
+
+@pytest.mark.parametrize("requirement", [
+    "We are a three-person team and need a tool to track customer orders and refunds",
+    "Build a page that shows orders before March, for warehouse staff",
+])
+def test_the_suggested_commit_subject_fits_in_72_characters(requirement):
+    subject = first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0]
+    assert len(subject) <= 72, subject
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个门诊小程序，值班护士可以登记病人", "值班护士"),
+    ("An inventory web page for warehouse staff", "warehouse staff"),
+])
+def test_a_role_keeps_the_words_that_qualify_it(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert role in goal, goal
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("Add a REST API endpoint so that partners can fetch their invoices", "Expose it through the REST API endpoint"),
+    ("A command-line tool to search service logs by keyword", "Expose it through the command-line tool"),
+    ("A leave tracker where managers approve requests. It should run in Slack.", "Expose it through Slack"),  # a name
+    ("Website for booking rooms, where staff pick a slot", "Expose it through the website"),  # a sentence's capital
+])
+def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requirement, task):
+    assert task in first_round(requirement, force_plan=True).stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, answer, task", [
+    ("管理员登记新书，借书人扫码借书", "用Excel就行", "通过Excel持久化"),  # what says it will do is no part of it
+    ("Clerks scan parcels into a stock page", "a spreadsheet is fine", "Persist through a spreadsheet"),
+    ("Clerks scan parcels into a stock page", "Postgres, I guess", "Persist through Postgres"),  # a name's capital
+])
+def test_the_store_an_answer_names_is_woven_in_by_its_name_alone(requirement, answer, task):
+    plan = first_round(requirement, force_plan=True, answers={"q_data_store": answer})
+    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("Vets need a booking tool: pet owners book online, vets see the day's visits.", "Expose it through the web page"),
+    ("做个驾校约车系统，学员网上约车，教练看当天的安排", "通过网页对外提供"),
+])
+def test_a_requirement_used_online_is_not_asked_its_entry_point_and_plans_a_web_page(requirement, entry):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    assert entry in first_round(requirement, force_plan=True).stages[1].tasks
+
+
+@pytest.mark.parametrize("answer, task", [
+    ("Website", "Expose it through the website"),  # a common noun's sentence capital
+    ("Online", "Expose it through the web page"),
+    ("Telegram", "Expose it through Telegram"),  # a product's name keeps its capital
+])
+def test_an_entry_point_answered_with_a_capital_reads_as_the_plan_names_it(answer, task):
+    plan = first_round("Members reserve squash courts", force_plan=True, answers={"q_interface": answer})
+    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+def test_a_thing_named_after_a_product_takes_its_article():
+    tasks = first_round("A Discord bot that posts the weekly raid roster", force_plan=True).stages[1].tasks
+    assert "Expose it through the Discord bot" in tasks, tasks
+
+
+@pytest.mark.parametrize("requirement", ["Pupils upload lab reports, tutors mark them within 3 days",
+                                         "Residents book a bulky-waste pickup, crews collect it within 2 weeks"])
+def test_how_soon_the_work_is_done_is_no_deadline_and_stays_in_scope(requirement):
+    plan = first_round(requirement)
+    assert "q_deadline" in {q.id for q in plan.questions}
+    assert len([item for item in plan.scope if item.startswith("Deliver:")]) == 2, plan.scope
+
+
+@pytest.mark.parametrize("answer", ["web page", "a mobile app"])
+def test_an_entry_point_answered_by_its_name_alone_takes_its_article_in_the_plan(answer):
+    plan = first_round("Patients book appointments online", force_plan=True, answers={"q_interface": answer})
+    thing = answer.removeprefix("a ")
+    assert f"Expose it through the {thing}" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
+    talk = Conversation()
+    await talk.start("做一个图书馆座位预约系统，读者可以提前一天选座，管理员每天导出签到记录")
+    state = await talk.resume("use defaults")
+    scope = RequirementPlan.model_validate(state.values["plan"]).scope
+    choosing = [item for item in scope if "读者可以提前一天选座" in item]
+    assert len(choosing) == 1 and "导出签到记录" not in choosing[0], scope
+
+
+@pytest.mark.parametrize("requirement, item", [
+    ("诊所想做个预约挂号小程序，病人选医生和时间", "交付：做个预约挂号小程序"),
+    ("社区图书馆需要一套借还书系统，借书人扫码借书", "交付：一套借还书系统"),
+])
+def test_a_place_that_asks_without_we_is_not_part_of_what_it_wants(requirement, item):
+    plan = first_round(requirement, force_plan=True)
+    assert item in plan.scope, plan.scope
+
+
+def test_what_a_chinese_requirement_tells_of_the_asker_or_of_today_is_not_a_deliverable():
+    scope = first_round("我们是一家花店，目前用表格记订单，想做一个订单管理小程序，店员可以录入订单", force_plan=True).scope
+    assert [item for item in scope if item.startswith("交付")] == ["交付：做一个订单管理小程序", "交付：店员可以录入订单"], scope
+
+
+@pytest.mark.parametrize("requirement, headings, foreign", [
+    ("给订单系统增加按月导出 CSV 报表的功能", ["# 实施计划：", "## 概述", "## 阶段 1：", "**目标**", "**状态**: 未开始"],
+     ["Stage 1", "Summary", "Not Started", "Success Criteria"]),
+    ("Add a monthly CSV export to the order system", ["# Implementation Plan:", "## Summary", "## Stage 1:",
+                                                      "**Goal**", "**Status**: Not Started"], ["阶段", "概述", "未开始"]),
+])
+async def test_the_plan_and_its_headings_are_in_the_language_of_the_requirement(requirement, headings, foreign):
+    talk = Conversation()
+    await talk.start(requirement)
+    state = await talk.resume("use defaults")
+    markdown = RequirementPlan.model_validate(state.values["plan"]).plan_markdown
+    assert all(heading in markdown for heading in headings), markdown
+    assert not any(word in markdown for word in foreign), markdown
+
+
+# ---------------------------------------------------------------- writing the plan file
+
+
+@pytest.mark.parametrize("authorised", [False, True])
+async def test_plan_file_is_written_only_when_authorised(tmp_path, authorised):
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    sentinel = tmp_path / "outside" / "sentinel.txt"
+    sentinel.parent.mkdir()
+    sentinel.write_text("do not touch\n")
+    before = snapshot(tmp_path)
+
+    talk = Conversation({"repo": str(repo), "write": authorised})
+    await talk.start(VAGUE)
+    state = await talk.resume("use defaults")
+
+    after = snapshot(tmp_path)
+    plan_file = repo / "IMPLEMENTATION_PLAN.md"
+    if authorised:
+        assert set(after) - set(before) == {"repo/IMPLEMENTATION_PLAN.md"}
+        assert plan_file.read_text() == state.values["plan"]["plan_markdown"]
+        doc = ImplementationPlanDoc.model_validate(talk.artifacts("implementation_plan")[0]["data"]["artifact"]["content"])
+        assert doc.written_to == str(plan_file.resolve())
+    else:
+        assert not plan_file.exists()
+    assert {k: v for k, v in after.items() if k in before} == before  # nothing else changed
+    assert sentinel.read_text() == "do not touch\n"
+
+
+async def test_write_without_a_repository_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    talk = Conversation({"write": True})
+    assert pending_questions(await talk.start(VAGUE))
+    state = await talk.resume("use defaults")
+    assert state.values["plan_path"] is None and list(tmp_path.iterdir()) == []
+    assert any(e["event"] == "tool:log" and e["data"]["level"] == "warning" for e in talk.events)
+
+
+# ---------------------------------------------------------------- durability
+
+
+async def test_resume_after_restart_with_sqlite(tmp_path, repo):
+    data_dir = tmp_path / "data"
+    talk = Conversation({"repo": str(repo)}, data_dir=data_dir)
+    questions = pending_questions(await talk.start(VAGUE))
+    again = Conversation(data_dir=data_dir)  # a new process, same DATA_DIR
+    again.thread_id = talk.thread_id
+    assert [q["id"] for q in pending_questions(await again.state())] == [q["id"] for q in questions]
+    state = await again.resume({questions[0]["id"]: "after the restart"})
+    assert pending_questions(state)  # one answer does not settle the round
+    state = await again.resume("use defaults")
+    assert state.values["plan"]["status"] == "plan_ready"
+    assert "after the restart" in state.values["plan"]["plan_markdown"]
+
+
+# ---------------------------------------------------------------- the loop's guarantees with any model
+
+
+class ScriptedLLM:
+    """A model that misbehaves on purpose: re-asks answered questions, skips the plan when forced once."""
+
+    provider = "scripted"
+    max_concurrency = 1
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    @staticmethod
+    def question(qid: str, blocking: bool) -> dict[str, Any]:
+        return {"id": qid, "question": f"What about {qid}?", "why_needed": "needed", "impact_if_unknown": "rework",
+                "fallback_assumption": f"fallback for {qid}", "blocking": blocking, "priority": 1}
+
+    async def structured(self, schema, *, role, system, prompt, facts=None):
+        self.calls.append(dict(facts))
+        base = {"status": "clarification_needed", "requirement_summary": "s",
+                "questions": [self.question("q_a", True), self.question("q_b", False), self.question("q_c", True)]}
+        if facts["force_plan"] and facts.get("note"):
+            stage = {"name": "n", "goal": "g", "success_criteria": ["c"], "tasks": ["t"], "validation": ["v"]}
+            return schema.model_validate({**base, "status": "plan_ready", "questions": [], "stages": [stage] * 3,
+                                          "plan_markdown": "# plan\n"})
+        return schema.model_validate(base)  # always the same questions, never a plan unless told twice
+
+
+async def test_graph_enforces_the_loop_whatever_the_model_says():
+    llm = ScriptedLLM()
+    talk = Conversation({"maxRounds": 2}, llm=llm)
+    state = await talk.start(VAGUE)
+    assert [q["id"] for q in pending_questions(state)] == ["q_a", "q_c", "q_b"]  # blocking first
+
+    state = await talk.resume({"q_a": "answered"})  # q_b (optional) falls back, q_c stays open
+    assert [q["id"] for q in pending_questions(state)] == ["q_c"]  # q_a and q_b are not asked again
+    assert llm.calls[-1]["answers"] == {"q_a": "answered"}
+
+    state = await talk.resume({"q_c": ""})  # round limit: everything left becomes an assumption
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert plan.status == "plan_ready" and not plan.questions
+    texts = [a.text for a in plan.assumptions]
+    assert "fallback for q_b" in texts and "fallback for q_c" in texts
+    assert "fallback for q_a" not in texts
+    assert "fallback for q_c" in plan.plan_markdown  # the markdown shows the added assumptions
+    assert llm.calls[-1]["force_plan"] and llm.calls[-1]["note"]  # it re-asked for the plan
+
+
+# ---------------------------------------------------------------- replies and thread continuation
+
+QUESTIONS = [ScriptedLLM.question("q_users", True), ScriptedLLM.question("q_store", True),
+             ScriptedLLM.question("q_deadline", False)]
+
+
+def test_parse_reply_forms():
+    assert parse_reply("use defaults", QUESTIONS) == USE_DEFAULTS
+    assert parse_reply("  默认  ", QUESTIONS) == USE_DEFAULTS
+    assert parse_reply('{"q_users": "admins"}', QUESTIONS) == {"q_users": "admins"}
+    assert parse_reply("q_users: admins\nq_store: postgres\n  with replicas", QUESTIONS) == {
+        "q_users": "admins", "q_store": "postgres\nwith replicas"}
+    assert parse_reply("1. admins\n3) next week", QUESTIONS) == {"q_users": "admins", "q_deadline": "next week"}
+    free = "admins only, stored in postgres"
+    assert parse_reply(free, QUESTIONS) == {"q_users": free, "q_store": free}  # the blocking ones
+
+
+def test_normalize_reply():
+    ids = {q["id"] for q in QUESTIONS}
+    assert normalize_reply("use defaults", QUESTIONS) == ({}, ids)
+    assert normalize_reply({}, QUESTIONS) == ({}, ids)
+    assert normalize_reply({"q_users": "admins", "q_store": ""}, QUESTIONS) == ({"q_users": "admins"}, {"q_store"})
+    assert normalize_reply({"q_users": "use defaults"}, QUESTIONS) == ({}, {"q_users"})
+    answered, _ = normalize_reply({"wrong_id": "admins"}, QUESTIONS)  # the words are kept
+    assert answered == {"q_users": "admins", "q_store": "admins"}
+
+
+@pytest.mark.parametrize("said", ["???", "...", " - ", "？？", "……"])
+def test_an_answer_that_says_nothing_keeps_the_default_instead_of_entering_the_plan(said):
+    assert normalize_reply({"q_users": said, "q_store": "sqlite"}, QUESTIONS) == ({"q_store": "sqlite"}, {"q_users"})
+
+
+@pytest.mark.parametrize("date", ["April 30", "by the 1st of June", "2026-09-01", "下周三之前", "6月20日"])
+def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_access_rule(date):
+    asked = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
+    assert normalize_reply({"q_deadline": "", "q_security": date}, asked) == ({"q_deadline": date}, {"q_security"})
+    assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
+
+
+@pytest.mark.parametrize("answer, topic", [
+    ("we use Postgres", "q_data_store"), ("存到Excel里", "q_data_store"),
+    ("微信小程序", "q_interface"), ("in Slack", "q_interface"),
+])
+def test_a_store_or_entry_point_typed_into_the_success_question_answers_its_own(answer, topic):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_data_store", "q_interface")]
+    reply = {"q_success_metric": answer, "q_data_store": "", "q_interface": ""}
+    left = {"q_success_metric", "q_data_store", "q_interface"} - {topic}
+    assert normalize_reply(reply, asked) == ({topic: answer}, left)
+
+
+def test_answers_typed_one_question_late_go_to_the_questions_they_answer():
+    asked = [{"id": i, "blocking": False} for i in ("q_data_store", "q_deadline", "q_scale", "q_security")]
+    reply = {"q_data_store": "用MySQL", "q_deadline": "", "q_scale": "下个月15号", "q_security": "每天大概300单"}
+    assert normalize_reply(reply, asked) == (
+        {"q_data_store": "用MySQL", "q_deadline": "下个月15号", "q_scale": "每天大概300单"}, {"q_security"})
+
+
+@pytest.mark.parametrize("requirement, unsure", [
+    ("做一个社区图书馆借还书小程序，管理员登记新书", "不知道"),
+    ("A booking page for a small clinic where patients pick a slot", "not sure"),
+    ("A booking page for a small clinic where patients pick a slot", "I don't know"),
+])
+async def test_an_answer_saying_the_asker_does_not_know_keeps_the_default_out_of_the_plan(requirement, unsure):
+    talk = Conversation()
+    questions = pending_questions(await talk.start(requirement))
+    store = next(q for q in questions if q["id"] == "q_data_store")
+    state = await talk.resume({q["id"]: unsure for q in questions})
+    plan = RequirementPlan.model_validate(state.values["plan"])
+    assert unsure not in plan.plan_markdown, plan.plan_markdown
+    assert any(store["fallback_assumption"] in a.text for a in plan.assumptions), plan.assumptions
+
+
+@pytest.mark.parametrize("no", ["no", "None.", "没有", "不着急"])
+def test_a_bare_no_to_the_deadline_question_plans_on_no_fixed_deadline(no):
+    questions = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
+    answered, defaulted = normalize_reply({"q_deadline": no, "q_security": "only managers may export"}, questions)
+    plan = first_round("Clerks scan parcels into a stock page", force_plan=True, answers=answered)
+    assert plan.stages[-1].goal == "Ship within the agreed release window with docs and a rollback path.", plan.stages[-1]
+    assert defaulted == {"q_deadline"}
+
+
+async def test_continue_thread():
+    payload = {"questions": QUESTIONS, "round": 1}
+    waiting = ThreadView(values={"round": 1}, pending_interrupt={"kind": "clarification", "payload": payload},
+                         finished=False)
+    assert await FLOW.continue_thread(waiting, "use defaults", {}, OfflineLLM()) == ResumeWith(USE_DEFAULTS)
+    as_event = ThreadView(values={}, pending_interrupt={"interruptId": "i", "kind": "clarification",
+                                                        "payload": payload}, finished=False)
+    assert await FLOW.continue_thread(as_event, "q_deadline: friday", {}, OfflineLLM()) == ResumeWith(
+        {"q_deadline": "friday"})
+    done = ThreadView(values={"round": 2, "answers": {"q_users": "x"}}, pending_interrupt=None, finished=True)
+    fresh = await FLOW.continue_thread(done, "A new requirement", {"repo": "/r", "write": True}, OfflineLLM())
+    assert isinstance(fresh, StartFresh)
+    assert fresh.input["requirement"] == "A new requirement" and fresh.input["answers"] == {}
+    assert fresh.input["round"] == 0 and fresh.input["write"] is True and fresh.input["repo"] == "/r"
+
+
+# ---------------------------------------------------------------- the schema
+
+
+def test_schema_file_matches_the_model():
+    on_disk = json.loads((ROOT / "docs" / "requirement-plan.schema.json").read_text())
+    assert on_disk == export_json_schema()
+    assert set(on_disk["properties"]) == {
+        "version", "status", "requirement_summary", "scope", "out_of_scope", "assumptions", "questions",
+        "dependencies", "stages", "deliverables", "plan_markdown", "commit_message_suggestion"}
+    assert on_disk["properties"]["questions"]["maxItems"] == 5
+
+
+def _plan(**changes) -> dict[str, Any]:
+    stage = {"name": "n", "goal": "g", "success_criteria": ["c"], "tasks": ["t"], "validation": ["v"]}
+    base = {"status": "plan_ready", "requirement_summary": "s", "stages": [stage] * 3, "plan_markdown": "# p"}
+    return {**base, **changes}
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"status": "clarification_needed", "questions": []},
+        {"status": "clarification_needed", "questions": [ScriptedLLM.question("q_a", False)]},
+        {"status": "clarification_needed", "questions": [ScriptedLLM.question(f"q_{n}", True) for n in range(6)]},
+        {"status": "clarification_needed", "questions": [ScriptedLLM.question("q_a", True)] * 2},
+        {"stages": []},
+        {"stages": _plan()["stages"] * 2},
+        {"plan_markdown": "  "},
+        {"version": "2.0"},
+        {"extra_field": 1},
+        {"assumptions": [{"text": "t", "risk_level": "extreme", "rollback_hint": "r"}]},
+    ],
+)
+def test_linkage_rules_reject(changes):
+    with pytest.raises(ValidationError):
+        RequirementPlan.model_validate(_plan(**changes))
+
+
+def test_linkage_rules_accept_a_ready_plan_and_a_round_of_questions():
+    ready = RequirementPlan.model_validate(_plan())
+    asking = RequirementPlan.model_validate(_plan(status="clarification_needed", stages=[], plan_markdown="",
+                                                  questions=[ScriptedLLM.question("q_a", True)]))
+    assert ready.status == "plan_ready" and ready.stages
+    assert asking.status == "clarification_needed" and [q.id for q in asking.questions] == ["q_a"]
+
+
+# ---------------------------------------------------------------- ng plan
+
+
+def _cli_args(*argv: str) -> argparse.Namespace:
+    from app import cli_plan
+
+    parser = argparse.ArgumentParser()
+    cli_plan.add_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["plan", *argv])
+
+
+async def test_cli_schema(capsys):
+    from app import cli_plan
+
+    assert await cli_plan.run(_cli_args("--schema"), Settings(data_dir=Path("unused"))) == 0
+    assert json.loads(capsys.readouterr().out) == export_json_schema()
+
+
+@pytest.mark.parametrize("write", [False, True])
+async def test_cli_plan_session(tmp_path, write):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    replies = iter(["warehouse staff", ""])  # one answer, one fallback, then EOF: defaults for the rest
+
+    def scripted(_prompt: str) -> str:
+        try:
+            return next(replies)
+        except StopIteration:
+            raise EOFError from None
+
+    argv = [VAGUE, "--repo", str(repo), "--max-rounds", "2"] + (["--write"] if write else [])
+    console = Console(quiet=True)
+    code = await cli_plan.run(_cli_args(*argv), Settings(data_dir=tmp_path / "data"), llm=OfflineLLM(),
+                              input_fn=scripted, console=console)
+    assert code == 0
+    assert (repo / "IMPLEMENTATION_PLAN.md").exists() is write
+    assert (tmp_path / "data" / "checkpoints.sqlite").exists()
+    if write:
+        assert "warehouse staff" in (repo / "IMPLEMENTATION_PLAN.md").read_text()
+
+
+async def test_cli_plan_asks_nothing_again_once_the_input_ends_midway_through_a_round(tmp_path):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    prompts: list[str] = []
+
+    def one_empty_line_then_the_end(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 1:
+            raise EOFError
+        return ""  # the first question keeps its fallback; the input ends at the second
+
+    code = await cli_plan.run(_cli_args(VAGUE), Settings(data_dir=tmp_path, _env_file=None), llm=OfflineLLM(),
+                              input_fn=one_empty_line_then_the_end, console=Console(quiet=True))
+    # "(no input: the remaining questions keep their defaults)": no later round asks them again.
+    assert code == 0 and len(prompts) == 2, prompts
+
+
+async def test_cli_refuses_write_without_repo(tmp_path):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    console = Console(quiet=True)
+    assert await cli_plan.run(_cli_args("x", "--write"), Settings(data_dir=tmp_path), llm=OfflineLLM(),
+                              console=console) == 2
+
+
+async def test_cli_plan_of_a_message_that_names_nothing_says_what_to_write_and_exits_2(tmp_path, capsys):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    console = Console(file=io.StringIO(), width=200)
+    code = await cli_plan.run(_cli_args("hi", "--json"), Settings(data_dir=tmp_path, _env_file=None), llm=OfflineLLM(),
+                              console=console)
+    assert code == 2 and capsys.readouterr().out == ""
+    assert t("requirement.no_requirement") in console.file.getvalue()
+
+
+async def test_cli_session_continues_with_thread(tmp_path, capsys):
+    from rich.console import Console
+
+    from app import cli_plan
+
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    settings = Settings(data_dir=tmp_path / "data")
+    console = Console(quiet=True)
+
+    def walk_away(_prompt: str) -> str:
+        raise KeyboardInterrupt  # the person leaves with the questions pending
+
+    args = _cli_args(VAGUE, "--repo", str(repo))
+    with pytest.raises(KeyboardInterrupt):
+        await cli_plan.run(args, settings, llm=OfflineLLM(), input_fn=walk_away, console=console)
+    async with AsyncSqliteSaver.from_conn_string(str(settings.checkpoint_path)) as saver:
+        threads = {c.config["configurable"]["thread_id"] async for c in saver.alist(None)}
+    [thread_id] = threads
+
+    code = await cli_plan.run(_cli_args("--thread", thread_id, "--json"), settings, llm=OfflineLLM(),
+                              input_fn=lambda _p: "use defaults", console=console)
+    assert code == 0
+    assert RequirementPlan.model_validate_json(capsys.readouterr().out).status == "plan_ready"
+    assert await cli_plan.run(_cli_args("--thread", "missing"), settings, llm=OfflineLLM(), console=console) == 1
+
+
+async def test_an_earlier_plan_file_is_not_taken_as_evidence(repo):
+    # A plan written by a previous run lists fallbacks as assumptions; reading it back as "docs"
+    # would settle questions nobody answered.
+    plain = Conversation({"repo": str(repo)})
+    asked_before = {q["id"] for q in pending_questions(await plain.start(VAGUE))}
+    await plain.resume("use defaults")
+    (repo / "IMPLEMENTATION_PLAN.md").write_text(plain.artifacts("implementation_plan")[0]["data"]["artifact"]
+                                                 ["content"]["markdown"])
+    again = Conversation({"repo": str(repo)})
+    state = await again.start(VAGUE)
+    assert {q["id"] for q in pending_questions(state)} == asked_before
+    assert all(s.path != "IMPLEMENTATION_PLAN.md" for s in check_plan_artifact(again.artifacts("requirement_plan")[0]).sources)
+
+
+async def test_cli_plan_with_answers_piped_in_shows_each_answer_on_its_prompt_line(tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from app import cli_plan
+
+    repo = make_repo(tmp_path / "repo", "# Shop\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("warehouse staff\n\n"))  # not a terminal; then the end of input
+    printed = io.StringIO()
+    console = Console(file=printed, width=200, color_system=None)
+    code = await cli_plan.run(_cli_args(VAGUE, "--repo", str(repo), "--max-rounds", "2"),
+                              Settings(data_dir=tmp_path / "data"), llm=OfflineLLM(), console=console)
+    assert code == 0
+    # What was read is echoed after the prompt, so the next line printed starts a line of its own.
+    assert "   > warehouse staff\n" in printed.getvalue(), printed.getvalue()
+
+
+
+@pytest.mark.parametrize("requirement, status, value", [
+    ("IT can reset passwords from a web page", "status: plan ready", "plan_ready"),
+    ("做一个会员积分小程序，店员给会员加积分", "状态：计划已完成", "plan_ready"),
+])
+def test_the_plan_header_says_its_status_in_words_not_the_schema_value(requirement, status, value):
+    header = first_round(requirement, force_plan=True).plan_markdown.splitlines()[2]
+    assert status in header and value not in header, header
+
+
+@pytest.mark.parametrize("requirement, count", [
+    ("A homework tracker for our school, 2 teachers", "2 teachers"),
+    ("Booking page for a dental practice. 2 dentists, 1 receptionist.", "2 dentists, 1 receptionist"),
+    ("做一个图书借阅系统，3个老师", "3个老师"),
+    ("A warehouse app where the supervisor sees late orders, 20 pickers per shift", "20 pickers per shift"),
+    ("想做一个作业登记小程序，家长可以查看，三个年级大概300个学生", "三个年级大概300个学生"),
+])
+def test_a_count_said_as_an_aside_is_the_load_not_a_thing_to_deliver(requirement, count):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(count in item for item in plan.scope), plan.scope
+    assert count in plan.stages[2].goal, plan.stages[2].goal
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("做一个报销系统，员工提交报销，三级审批", "三级审批"),  # how many levels sign off
+    ("做一个图书借阅小程序，每人最多借3本，老师可以查看借阅记录", "每人最多借3本"),  # a limit
+    ("An expense app for staff, claims over $500 need two-level approval", "claims over $500 need two-level approval"),
+    ("我开了一家奶茶店，想要一个会员积分系统，顾客消费满10元积1分", "顾客消费满10元积1分"),  # what a sum earns
+    ("做一个员工考勤系统，员工每天打卡，迟到三次扣钱", "迟到三次扣钱"),  # what a count costs
+])
+def test_a_rule_of_the_work_is_a_success_criterion_not_a_thing_to_deliver(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(rule in item for item in plan.scope), plan.scope
+    assert any(c.endswith(rule) for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("做一个访客登记系统，前台登记访客", "为前台实现该需求。"),  # the visitor is who is registered
+    ("前台需要登记访客", "为前台实现该需求。"),  # not "登记访客", as if someone by that name acted
+])
+def test_the_person_a_verb_acts_on_is_not_a_user(requirement, users):
+    assert first_round(requirement, force_plan=True).stages[1].goal == users
+
+
+def test_the_kind_of_thing_to_make_is_not_its_load():
+    plan = first_round("做一个员工考勤系统，员工每天打卡，人事每月导出考勤表", force_plan=True)
+    assert plan.plan_markdown.startswith("# 实施计划：做一个员工考勤系统\n"), plan.plan_markdown[:40]
+    assert "考勤系统" not in plan.stages[2].goal, plan.stages[2].goal
+
+
+def test_what_it_is_for_answered_to_a_vague_request_is_in_the_scope_once():
+    scope = first_round("need an app for HR", answers={"q_purpose": "managers approve leave"}, force_plan=True).scope
+    assert sum("managers approve leave" in item for item in scope) == 1, scope
+
+
+def test_the_questions_the_planner_asks_come_from_the_message_catalogue():
+    from graphs.requirement.topics import TOPICS
+
+    for topic in TOPICS:
+        for part in ("label", "question", "why", "impact", "fallback"):
+            key = f"requirement_topics.{topic.id}_{part}"
+            assert getattr(topic, part) == (t(key, locale="en"), t(key, locale="zh")), key
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("我需要一个东西帮我记账", "为需求提出者本人实现该需求。"),  # a thing that helps the asker do a task
+])
+def test_a_thing_that_helps_the_asker_is_used_by_the_asker(requirement, users):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert first_round(requirement, force_plan=True).stages[1].goal == users
+
+
+def test_the_asker_telling_of_their_work_is_background_not_a_thing_to_deliver():
+    plan = first_round("I manage a warehouse with 3 forklifts. I need drivers to book a forklift for a time slot, "
+                       "and I want to see who used which one.", force_plan=True)
+    assert plan.scope == ["Deliver: drivers book a forklift for a time slot", "Deliver: see who used which one"], plan.scope
+
+
+def test_the_asker_speaking_again_after_a_comma_ends_the_title():
+    plan = first_round("We need a booking page, and we want customers to pay online", force_plan=True)
+    assert plan.plan_markdown.startswith("# Implementation Plan: A booking page\n"), plan.plan_markdown[:60]
+
+
+def test_a_question_left_on_its_fallback_says_in_the_catalogue_words_when_to_revisit_it():
+    from graphs.requirement.graph import assumption_from
+
+    question = {"id": "q_deadline", "question": "是否有截止时间？", "fallback_assumption": "无固定截止时间", "blocking": False}
+    assert assumption_from(question)["rollback_hint"] == t("plan.revisit_and_adjust", locale="zh", question="是否有截止时间？")
+
+
+@pytest.mark.parametrize("requirement, thing, title", [
+    ("Inventory app for 50 stores: managers reorder stock", "Deliver: Inventory app", "Inventory app"),
+    ("Expense claims for our 40 staff: staff upload receipts, managers approve", "Deliver: Expense claims",
+     "Expense claims"),  # a group noun counted without an s
+])
+def test_a_thing_said_with_its_load_is_still_delivered_and_names_the_plan(requirement, thing, title):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.scope[0] == thing, plan.scope
+    assert plan.plan_markdown.startswith(f"# Implementation Plan: {title}\n"), plan.plan_markdown[:60]
+
+
+def test_a_clause_saying_only_that_the_asker_uses_it_is_no_thing_to_deliver():
+    plan = first_round("做一个简单的进销存，就我和老婆两个人用", force_plan=True)
+    assert plan.scope == ["交付：做一个简单的进销存"], plan.scope
+
+
+def test_a_department_before_a_colon_is_not_the_whole_title():
+    plan = first_round("HR: employees request time off, their manager approves", force_plan=True)
+    assert plan.plan_markdown.startswith("# Implementation Plan: HR: employees request time off\n"), plan.plan_markdown[:60]
+
+
+@pytest.mark.parametrize("requirement, delivered", [
+    ("Every night, pull yesterday's bookings from Calendly and email the list to the front desk", "email"),
+    ("A nightly job that exports failed payments and posts them to the billing team", "scheduled job"),
+    ("每天凌晨汇总门店销量，发邮件给区域经理", "定时任务"),
+])
+def test_a_data_job_is_delivered_by_its_schedule_or_email_and_is_not_asked_for_a_web_ui(requirement, delivered):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(delivered in task for task in build.tasks), build.tasks
+
+
+def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
+    plan = first_round("A tool that checks stock levels for a small bakery")
+    question = next(q.question for q in plan.questions if q.id == "q_interface")
+    assert "email" in question and "scheduled job" in question, question
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ({"q_deadline": "no rush, we use Postgres"}, ({"q_data_store": "Postgres"}, {"q_deadline"})),
+    ({"q_deadline": "不着急，数据存MySQL"}, ({"q_data_store": "MySQL"}, {"q_deadline"})),
+    ({"q_data_store": "SQLite, and we need it by June"}, ({"q_data_store": "SQLite", "q_deadline": "by June"}, set())),
+])
+def test_a_fact_typed_into_another_question_answers_the_question_it_belongs_to(reply, expected):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_data_store", "q_deadline")]
+    assert normalize_reply(reply, asked) == expected
+
+
+def test_a_store_named_in_an_answer_to_another_question_is_the_plans_store():
+    plan = first_round("A page where volunteers sign up for beach clean-ups", force_plan=True,
+                       answers={"q_deadline": "by May, it lives in MongoDB"})
+    assert any("MongoDB" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, replaced", [
+    ("A stock-count spreadsheet replacement for our bike shop", "spreadsheet"),
+    ("Replace our Excel rota with a page where shift nurses swap shifts", "Excel"),
+    ("用小程序代替现在的Excel值班表，护士自己换班", "Excel"),
+])
+def test_the_store_being_replaced_is_not_where_the_plan_keeps_the_data(requirement, replaced):
+    assert "q_data_store" in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert not any(replaced in item for item in plan.dependencies), plan.dependencies
+
+
+@pytest.mark.parametrize("requirement, counted", [
+    ("A gym app for class bookings and personal bests, about 400 members", "members"),
+    ("A clinic app for reminders and test results, about 900 patients", "patients"),
+    ("做一个学校社团报名小程序，大约800名学生", "学生"),
+])
+def test_a_count_said_by_the_way_does_not_make_its_people_the_users(requirement, counted):
+    assert "q_target_users" in {q.id for q in first_round(requirement).questions}
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert counted not in build.goal, build.goal
