@@ -1742,3 +1742,58 @@ def test_a_clause_saying_only_that_the_asker_uses_it_is_no_thing_to_deliver():
 def test_a_department_before_a_colon_is_not_the_whole_title():
     plan = first_round("HR: employees request time off, their manager approves", force_plan=True)
     assert plan.plan_markdown.startswith("# Implementation Plan: HR: employees request time off\n"), plan.plan_markdown[:60]
+
+
+@pytest.mark.parametrize("requirement, delivered", [
+    ("Every night, pull yesterday's bookings from Calendly and email the list to the front desk", "email"),
+    ("A nightly job that exports failed payments and posts them to the billing team", "scheduled job"),
+    ("每天凌晨汇总门店销量，发邮件给区域经理", "定时任务"),
+])
+def test_a_data_job_is_delivered_by_its_schedule_or_email_and_is_not_asked_for_a_web_ui(requirement, delivered):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(delivered in task for task in build.tasks), build.tasks
+
+
+def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
+    plan = first_round("A tool that checks stock levels for a small bakery")
+    question = next(q.question for q in plan.questions if q.id == "q_interface")
+    assert "email" in question and "scheduled job" in question, question
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ({"q_deadline": "no rush, we use Postgres"}, ({"q_data_store": "Postgres"}, {"q_deadline"})),
+    ({"q_deadline": "不着急，数据存MySQL"}, ({"q_data_store": "MySQL"}, {"q_deadline"})),
+    ({"q_data_store": "SQLite, and we need it by June"}, ({"q_data_store": "SQLite", "q_deadline": "by June"}, set())),
+])
+def test_a_fact_typed_into_another_question_answers_the_question_it_belongs_to(reply, expected):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_data_store", "q_deadline")]
+    assert normalize_reply(reply, asked) == expected
+
+
+def test_a_store_named_in_an_answer_to_another_question_is_the_plans_store():
+    plan = first_round("A page where volunteers sign up for beach clean-ups", force_plan=True,
+                       answers={"q_deadline": "by May, it lives in MongoDB"})
+    assert any("MongoDB" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, replaced", [
+    ("A stock-count spreadsheet replacement for our bike shop", "spreadsheet"),
+    ("Replace our Excel rota with a page where shift nurses swap shifts", "Excel"),
+    ("用小程序代替现在的Excel值班表，护士自己换班", "Excel"),
+])
+def test_the_store_being_replaced_is_not_where_the_plan_keeps_the_data(requirement, replaced):
+    assert "q_data_store" in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert not any(replaced in item for item in plan.dependencies), plan.dependencies
+
+
+@pytest.mark.parametrize("requirement, counted", [
+    ("A gym app for class bookings and personal bests, about 400 members", "members"),
+    ("A clinic app for reminders and test results, about 900 patients", "patients"),
+    ("做一个学校社团报名小程序，大约800名学生", "学生"),
+])
+def test_a_count_said_by_the_way_does_not_make_its_people_the_users(requirement, counted):
+    assert "q_target_users" in {q.id for q in first_round(requirement).questions}
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert counted not in build.goal, build.goal

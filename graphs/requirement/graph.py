@@ -33,7 +33,7 @@ from graphs.requirement import offline as _offline  # noqa: F401  registers the 
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
-from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, belongs_to, declines, is_chinese
+from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, belongs_to, declines, is_chinese, said_of_other_topics
 from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
@@ -258,11 +258,31 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
         if other in ids and other not in answered:
             answered[other] = text
             defaulted.discard(other)
+    _read_for_other_topics(answered, defaulted, ids)
     if not answered and not defaulted:
         if stray:  # ids the client got wrong: keep the words, apply them like a free-text reply
             return normalize_reply("\n".join(stray), questions)
         return {}, set(ids)
     return answered, defaulted
+
+
+def _read_for_other_topics(answered: dict[str, str], defaulted: set[str], ids: Sequence[str]) -> None:
+    """An answer that also states what another question of the round asks ("no rush, we use Postgres" to the
+    deadline) answers that question too, unless it has an answer of its own; what is left of it answers its own
+    question, or, when nothing is left or only a no, that one keeps its fallback."""
+    for key in list(answered):
+        still_open = [i for i in ids if i not in answered]
+        rest, said = said_of_other_topics(key, answered[key], still_open)
+        if not said:
+            continue
+        for other, text in said.items():
+            answered[other] = text
+            defaulted.discard(other)
+        if not _HAS_WORD.search(rest) or declines(key, rest) or is_use_defaults(rest):
+            del answered[key]
+            defaulted.add(key)
+        else:
+            answered[key] = rest
 
 
 def assumption_from(question: Mapping[str, Any]) -> dict[str, Any]:

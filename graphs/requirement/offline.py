@@ -464,9 +464,10 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
 
 def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
-    page" for "online"); a word that only says where counts when nothing else names the thing ("book online in the app")."""
+    page" for "online"); words that only say where or when count when nothing else names the thing ("book online in the
+    app"; "a nightly job that emails it": the scheduled job and the email)."""
     words = topic.keywords_in(requirement)
-    named = [w for w in words if topic.thing_named(w, zh) is None] or words[:1]
+    named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for word in named:
         said = word if _a_name(word, requirement) else topic.text(topic.named_as, zh).format(
@@ -565,7 +566,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
-            if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)):
+            # named in the requirement, else in an answer to another question ("no rush, we use Postgres")
+            if topic.keywords_name_it and (named := _things_named(topic, requirement, zh)
+                                           or _things_named(topic, "\n".join(answers.values()), zh)):
                 stated_value[topic.id] = _listed(named, zh)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence

@@ -531,12 +531,33 @@ _ACCESS_NOUNS = ("权限", "身份", "级别", "permission", "permissions", "rig
 _ACCESS = re.compile(r"\s*(?:" + "|".join(_ACCESS_NOUNS) + r")(?![A-Za-z])", re.IGNORECASE)
 
 
+# What says a counted group is whom it is for ("a portal for 600 students", "给300个学生用"), not only how many.
+_FOR_WHOM = re.compile(r"(?:\b(?:for|serving|used\s+by)\s+(?:(?:all|each|the|our|my|its|their)\s+)?|"
+                       r"(?:给|供|面向|服务于?|为)\s*)$", re.IGNORECASE)
+_FOR_WHOM_OPENING = re.compile(r"\s*(?:for|serving|used\s+by|给|供|面向|服务|为)", re.IGNORECASE)
+# Where a count said as an aside ends: its clause ends there ("a school app, about 600 students."); a verb after
+# it ("about 600 students use it") makes them who act.
+_ASIDE_ENDS = re.compile(r"\s*(?:$|[,;.!?)，；。！？）]|(?:per|a|an|each|every)\s+[a-z]+\s*(?:$|[,;.!?]))", re.IGNORECASE)
+
+
+def _only_counted(role: str, text: str) -> bool:
+    """Whether `role` is written only in counts said as an aside ("…, about 600 students", "，大约600名学生"): how
+    many there are is the load, not who uses it."""
+    counts = [said.span() for pattern in TOPICS_BY_ID["q_scale"].patterns for said in pattern.finditer(text)
+              if not _FOR_WHOM_OPENING.match(said.group(0)) and not _FOR_WHOM.search(text[:said.start()])
+              and _ASIDE_ENDS.match(text, said.end())]
+    places = [m.span() for m in re.finditer(re.escape(role), text, re.IGNORECASE)]
+    return bool(places) and all(any(start <= at and end <= stop for start, stop in counts) for at, end in places)
+
+
 def _not_a_user(role: str, text: str) -> bool:
-    """Whether `role` is written only as a team's size ("three-person team") or as a permission
-    ("管理员权限", "admin rights"): then nobody is named who uses it."""
+    """Whether `role` is written only as a team's size ("three-person team"), as a count said by the way ("about 600
+    students") or as a permission ("管理员权限", "admin rights"): then nobody is named who uses it."""
     if any(role.lower() in said.group(0).lower()
            for said in [*TEAM_SIZE.finditer(text), *_ASKER_GROUP_EN.finditer(text)]):
         return True  # a team's size, or the asker's own group ("we are a small team"): the asker, not a role
+    if _only_counted(role, text):
+        return True
     places = [m.end() for m in re.finditer(re.escape(role), text, re.IGNORECASE)]
     return bool(places) and all(_ACCESS.match(text, end) for end in places)
 

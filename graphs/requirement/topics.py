@@ -279,6 +279,23 @@ _SUCCESS_PATTERNS = (
     re.compile(r"(?:验收标准|成功标准|完成标准)(?:是|为|：|:)\s*(?P<said>[^，。；！？]+)"),
 )
 
+# Words that say a job runs on a schedule or sends its result, and the thing that delivers it then.
+_DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job", "every morning": "scheduled_job",
+                       "cron": "scheduled_job", "每天凌晨": "scheduled_job", "每晚": "scheduled_job", "定时": "scheduled_job",
+                       "emails": "email", "emailed": "email", "mails": "email", "发邮件": "email"}
+
+# What is being replaced is no part of the plan ("an inventory spreadsheet replacement", "replace our Excel timesheets
+# with a web page", "用小程序代替现在的Excel排班表"): the store named there is the old one, not where the data will live.
+_REPLACED = (
+    # the words before the noun ("an inventory spreadsheet replacement"), leaving it for "replacement for …" below
+    re.compile(r"\b[\w-]+(?:\s+[\w-]+){0,2}(?=\s+(?:replacement|substitute|alternative)\b)", re.IGNORECASE),
+    re.compile(r"\b(?:replac(?:e|es|ed|ing)|replacement\s+for|instead\s+of|rather\s+than|get(?:ting)?\s+rid\s+of|"
+               r"(?:move|moving|migrat\w*|switch\w*)\s+(?:away\s+)?(?:off|from)|retir(?:e|es|ed|ing)|ditch\w*|"
+               r"alternative\s+to|substitute\s+for|no\s+more)"
+               r"(?:\s+(?!(?:with|by|to|into|for|so|and|that|which|where)\b)[\w'-]+){1,4}", re.IGNORECASE),
+    re.compile(r"(?:代替|取代|替代|替换|换掉|告别|不再用|淘汰)[^，。；,;、]{0,12}|把[^，。；,;]{1,12}?(?=换成|替换成|改成|迁移到|迁到|搬到)"),
+)
+
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
        "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant", "Snowflake", "Redshift")
 
@@ -398,6 +415,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback_new=_said("q_data_store_fallback_new"),
         keywords_name_it=True,
         none_is_an_answer=True,
+        not_in=_REPLACED,
     ),
     Topic(
         id="q_interface",
@@ -413,7 +431,12 @@ TOPICS: tuple[Topic, ...] = (
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
                   "电脑端", "PC端",
                   # used on the web without naming the page ("patients book online", "网上预约")
-                  "online", "在线", "线上", "网上"),
+                  "online", "在线", "线上", "网上",
+                  # how a data job is delivered: it runs on a schedule and sends what it made ("a nightly pipeline
+                  # that emails a summary", "每天定时把报表发到邮箱")
+                  *_DELIVERED_BY_A_JOB, "email", "e-mail", "scheduled job", "cron job", "batch job", "text message",
+                  "SMS", "report file", "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件",
+                  "邮箱", "短信", "报表文件"),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=_said("q_interface_question"),
@@ -423,7 +446,8 @@ TOPICS: tuple[Topic, ...] = (
         fallback_new=_said("q_interface_fallback_new"),
         keywords_name_it=True,
         named_as=_said("q_interface_named_as"),
-        said_of=tuple((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
+        said_of=(*((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
+                 *((word, _said(thing)) for word, thing in _DELIVERED_BY_A_JOB.items())),
         # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"
         not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),),
     ),
@@ -575,6 +599,46 @@ def belongs_to(topic_id: str, answer: str) -> str | None:
     deadline), else None."""
     return next((other for other, says_only, also_answers in _MISPLACED
                  if other != topic_id and topic_id not in also_answers and says_only(answer)), None)
+
+
+# Where one answer's thoughts part: a stop or comma, or a word that joins two of them ("no rush, but we use Postgres",
+# "下个月上线，另外数据存MySQL").
+_ANSWER_CLAUSES = re.compile(r"\s*(?:[,;.!?，。；！？\n]+|\s(?:but|and also|also|plus)\s|(?:但是|不过|另外|还有|然后))\s*",
+                             re.IGNORECASE)
+# Who uses it is read from the sentence's structure, not from a word ("staff need it by June" says when).
+_NOT_READ_FROM_A_CLAUSE = {"q_purpose", "q_target_users"}
+
+
+def what_it_says_of(topic: Topic, clause: str) -> str:
+    """What a clause says of `topic`, as an answer to its question would: the things it names ("we use Postgres":
+    "Postgres"; "the page should load fast": "page"), or the words of a shape ("we need it by June": "by June");
+    else the clause."""
+    if topic.keywords_name_it and (named := topic.keywords_in(clause)):
+        return ("、" if is_chinese(clause) else ", ").join(named)
+    return topic.stated_in(clause) or clause
+
+
+def said_of_other_topics(topic_id: str, answer: str, open_ids: Iterable[str]) -> tuple[str, dict[str, str]]:
+    """An answer read for every topic it speaks to, as a requirement is: (what is left for `topic_id`, open topic id
+    → what the answer says of it). A clause goes to another open topic when it settles that one and not its own
+    ("no rush, we use Postgres" to the deadline: "we use Postgres" answers where the data lives)."""
+    own = TOPICS_BY_ID.get(topic_id)
+    others = [TOPICS_BY_ID[i] for i in open_ids if i in TOPICS_BY_ID and i != topic_id
+              and i not in _NOT_READ_FROM_A_CLAUSE]
+    kept: list[str] = []
+    moved: dict[str, str] = {}
+    for clause in filter(None, _ANSWER_CLAUSES.split(answer or "")):
+        if own is not None and own.id not in _NOT_READ_FROM_A_CLAUSE and own.settled_by(clause):
+            kept.append(clause)
+            continue
+        speaks_to = [other for other in others if other.settled_by(clause)]
+        for other in speaks_to:
+            moved.setdefault(other.id, what_it_says_of(other, clause))
+        if not speaks_to:
+            kept.append(clause)
+    if not moved:
+        return answer, {}
+    return ("，" if is_chinese(answer) else ", ").join(kept), moved
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
