@@ -1363,3 +1363,7 @@ async def test_a_deck_asked_to_be_short_has_fewer_slides(short_request, plain_re
 def test_short_sizes_the_deck_only_when_it_is_not_the_subjects_word_or_a_verb():
     asked = ["A short talk on tides", "A lesson on short stories", "Short-term memory", "Brief the board on Q3 hiring"]
     assert [requested_minutes(text) for text in asked] == [5, None, None, None]
+
+
+def test_for_before_a_cause_keeps_it_in_the_title():
+    assert short_title("为人民服务的精神") == "为人民服务的精神"

@@ -172,11 +172,12 @@ _FILLER_ZH = re.compile(
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
-# 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question.
+# 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question, nor before 的:
+# "为人民服务的精神" is about serving the people.
 # A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
 # before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
 # that ends the clause ("走进秦朝，给初一讲"): the subject came before it.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
