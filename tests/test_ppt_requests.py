@@ -15,8 +15,8 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, short_title,
-                                  slide_count_hint)
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, requested_minutes,
+                                  short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
 from graphs.ppt.graph import initial_input
@@ -1322,3 +1322,48 @@ def test_a_people_or_a_trade_route_of_history_is_a_history_lesson(request_text, 
     titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
     assert part in titles, titles
 
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("Explain to a group of volunteer firefighters how wildfire smoke affects their lungs",
+     "how wildfire smoke affects their lungs", "volunteer firefighters"),
+    ("Teach a room of retirees about online banking", "online banking", "retirees"),
+    ("Explain how vaccines work to a group of parents", "how vaccines work", "parents"),
+])
+def test_listeners_told_as_a_group_of_people_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("为社区老年大学做一个防范电信诈骗的PPT", "防范电信诈骗", "社区老年大学"),
+    ("社区老年大学：防范电信诈骗", "防范电信诈骗", "社区老年大学"),
+    ("社区老年大学的防诈骗讲座", "防诈骗", "社区老年大学"),
+    ("为退休教师介绍短视频剪辑", "短视频剪辑", "退休教师"),
+    ("家长会上讲讲青春期心理", "青春期心理", "家长"),
+])
+def test_a_named_group_of_listeners_is_the_whole_audience_and_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+def test_for_names_listeners_only_before_what_is_done_for_them():
+    assert (audience_hint("为退休教师介绍短视频剪辑"), audience_hint("为人民服务的精神")) == ("退休教师", None)
+
+
+@pytest.mark.parametrize(("short_request", "plain_request", "topic"), [
+    ("A short talk on how tides work", "A talk on how tides work", "How tides work"),
+    ("简短介绍一下光合作用", "介绍一下光合作用", "光合作用"),
+    ("社区老年大学：防范电信诈骗，简短一点", "社区老年大学：防范电信诈骗", "防范电信诈骗"),
+])
+async def test_a_deck_asked_to_be_short_has_fewer_slides(short_request, plain_request, topic):
+    short, plain_deck = await _offline_deck(short_request), await _offline_deck(plain_request)
+    assert short.title == topic
+    assert len(short.slides) < len(plain_deck.slides)
+
+
+def test_short_sizes_the_deck_only_when_it_is_not_the_subjects_word_or_a_verb():
+    asked = ["A short talk on tides", "A lesson on short stories", "Short-term memory", "Brief the board on Q3 hiring"]
+    assert [requested_minutes(text) for text in asked] == [5, None, None, None]
+
+
+def test_for_before_a_cause_keeps_it_in_the_title():
+    assert short_title("为人民服务的精神") == "为人民服务的精神"

@@ -56,6 +56,7 @@ from graphs.ppt.planning import (
     names_a_topic,
     narration_budget,
     palette_for,
+    requested_minutes,
     short_title,
     slide_count_for,
     slide_count_hint,
@@ -290,11 +291,13 @@ async def analyze_topic(state: PptState, ctx: NodeContext) -> dict[str, Any]:
         role="ppt",
         system=prompts.SYSTEM,
         prompt=prompts.analyze(request),
-        facts={"topic": topic, "language": language_of(request), "durationHint": duration_hint(request),
+        facts={"topic": topic, "language": language_of(request), "durationHint": requested_minutes(request),
                "audienceHint": audience_hint(request), "slideCountHint": slide_count_hint(request)},
     )
     if slide_count_hint(request) is not None:  # "8页" read by rule is the count asked for, whatever the model read
         analysis = analysis.model_copy(update={"slideCountHint": slide_count_hint(request)})
+    if analysis.durationMinutesHint is None and requested_minutes(request):  # "a short talk" read by rule is short
+        analysis = analysis.model_copy(update={"durationMinutesHint": requested_minutes(request)})
     if len(analysis.topic) > title_limit(analysis.topic):  # the topic becomes the deck title, the cover and the file name
         analysis = analysis.model_copy(update={"topic": topic})
     search_tool = ctx.flow.tools.get("web_search")

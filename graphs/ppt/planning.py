@@ -105,6 +105,19 @@ def duration_hint(text: str) -> int | None:
     return minutes if minutes or not periods else LESSON_PERIOD_MINUTES * int(_number(periods.group("periods")))
 
 
+# A deck asked to be short ("a short talk on…", "a quick intro", "简短介绍…", "简要讲讲…") with no figure of time is a few
+# minutes long, not the default length: its slides follow from those minutes.
+# Not where the word is the subject's ("short stories", "short-term memory", "quick sort") or the verb ("Brief the board").
+_SHORT_DECK = re.compile(r"简短|简要|精简|短一[点些]|简单介绍|简单讲讲|快速了解|几分钟|\b(?:short(?![\s-]+(?:stor|term|circuit|film|vowel|sell|sale|hand))"
+                         r"|quick(?![\s-]*sort)|lightning(?=\s+talk)|(?<=\w\s)brief)\b", re.IGNORECASE)
+SHORT_DECK_MINUTES = 5
+
+
+def requested_minutes(text: str) -> int | None:
+    """The minutes a request names (duration_hint), else a short deck's when it asks for a short one."""
+    return duration_hint(text) or (SHORT_DECK_MINUTES if _SHORT_DECK.search(text) else None)
+
+
 def _named_minutes(text: str) -> int | None:
     for match in _DURATION.finditer(text):
         groups = match.groupdict()
@@ -151,17 +164,20 @@ _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 _AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
+# 为 names listeners only before what is done for them ("为退休教师介绍…", "为新员工做…"): "为人民服务的精神" names none.
+_FOR_WHOM_ZH = re.compile(r"为(?!什么|了|何)([^，,。；;\s的]{2,12}?)(?=讲|介绍|说说|聊聊|谈谈|做|作|准备|(?:汇报|分享|演示|培训|演讲))")
 _AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?\s*PPT|的?\s*课件|的?\s*演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|(?:简短|简要|精简)(?:地|一点|一些|些)?|短一(?:点|些)|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?\s*PPT|的?\s*课件|的?\s*演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
-# 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question.
+# 为 names listeners ("为新员工讲…"), not in 为什么/为了/为何: "讲为什么天空是蓝色的" keeps its question, nor before 的:
+# "为人民服务的精神" is about serving the people.
 # A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
 # before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
 # that ends the clause ("走进秦朝，给初一讲"): the subject came before it.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
@@ -209,7 +225,14 @@ def _keeps_its_article(text: str) -> bool:
 
 
 # Who listens when the request names no audience but its occasion or listeners ("家长会", "新员工入职培训").
-_LISTENERS_ZH = re.compile(r"(小学生|初中生|高中生|大学生|研究生|新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
+# A group is named whole with what sets it apart ("社区老年大学", "退休教师"): 教师 alone lost who they are.
+_SENIORS_COLLEGE_ZH = r"(?:社区|街道)?老年大学(?:的?学员)?"
+_LISTENERS_ZH = re.compile(r"(" + _SENIORS_COLLEGE_ZH + r"|退休(?:教师|老师|职工|人员|干部|老人)|小学生|初中生|高中生|大学生|研究生|"
+                           r"新员工|员工|家长|老师|教师|老年人|老人|医护人员|志愿者|工程师|程序员)")
+# Listeners that lead the request as its own part ("社区老年大学：防范电信诈骗", "社区老年大学的防诈骗讲座", "在家长会上讲讲…")
+# say whom it is for, not what it is about. Only a college or a meeting is led by 的 so: "老人的健康" is about old people.
+_LISTENERS_LEAD_ZH = re.compile(r"^\s*(?:在)?(?:" + _SENIORS_COLLEGE_ZH + r"\s*(?:的|[:：])|" + _LISTENERS_ZH.pattern
+                                + r"\s*[:：]|家长会上)\s*")
 # A class named by its grade and course as a clause of its own ("《背影》课文赏析，初二语文", "高一物理：牛顿第一定律")
 # says who listens (初二, 高一); it is not part of the subject. A school stage with its course ("初中英语语法：现在完成时",
 # "高中化学 氧化还原反应") says so too: its students (初中生) listen, and the subject is what follows.
@@ -225,7 +248,7 @@ def audience_hint(text: str) -> str | None:
         told = _TOLD_WHOM_ZH.search(text)
         if told:
             return (told.group("audience") or told.group("audience2")).strip()
-        match = _AUDIENCE_ZH.search(text)
+        match = _AUDIENCE_ZH.search(text) or _FOR_WHOM_ZH.search(text)
         if match:
             return match.group(1).strip()
         school_class = _CLASS_ZH.search(text)
@@ -234,7 +257,10 @@ def audience_hint(text: str) -> str | None:
         match = _LISTENERS_ZH.search(text)
         return match.group(1).strip() if match else None
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
-    return _school_years_named(match.group("audience").strip()) if match else None
+    if not match:
+        return None
+    listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE)
+    return _school_years_named(listeners)
 
 
 # A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
@@ -738,10 +764,12 @@ _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LIS
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
 # the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
 _NOT_LISTENER_WORD = r"(?!(?:me|us|how|what|why|when|where|which|about|on|of|to|in|for|with|through|the\s+basics)\b)"
+# A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
+_GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
 _TOLD_WHOM_EN = re.compile(
     r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like)\s+to|let's)\s+)?"
     r"(?:(?:explain|present|describe|introduce|show|talk)\s+to|teach|show|tell|brief|train|walk|help|introduce|remind|"
-    r"coach|guide)\s+(?P<audience>(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r"|"
+    r"coach|guide)\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r"|"
     + _NOT_LISTENER_WORD + r"[\w'-]+(?:\s+" + _NOT_LISTENER_WORD + r"[\w'-]+){0,2}(?=\s+(?:how|about|what|why)\b))"
     r"\s+(?:(?:about|on|in|through|to|with|understand|learn|grasp|master)\s+)?(?=\S)", re.IGNORECASE)
 # "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
@@ -854,6 +882,7 @@ def _subject_of_held(text: str) -> str:
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
+        text = _LISTENERS_LEAD_ZH.sub("", text)
         stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _CLASS_ZH.sub(" ", _without_sizes(text))))
         stripped = _AUDIENCE_CLAUSE_ZH.sub(" ", stripped)
         stripped = _FILLER_ZH.sub(" ", stripped)
