@@ -1598,7 +1598,8 @@ async def test_cli_session_continues_with_thread(tmp_path, capsys):
                               input_fn=lambda _p: "use defaults", console=console)
     assert code == 0
     assert RequirementPlan.model_validate_json(capsys.readouterr().out).status == "plan_ready"
-    assert await cli_plan.run(_cli_args("--thread", "missing"), settings, llm=OfflineLLM(), console=console) == 1
+    # No such thread: exit 2, as every ng command says it (ng --help).
+    assert await cli_plan.run(_cli_args("--thread", "missing"), settings, llm=OfflineLLM(), console=console) == 2
 
 
 async def test_an_earlier_plan_file_is_not_taken_as_evidence(repo):
