@@ -265,6 +265,10 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
             console.print(f"[red]{error.sentence}[/] {t('cli.export_instead', thread=thread_id)}", highlight=False)
             return 1
         console.print(f"[green]{t('cli.saved', path=written, thread=thread_id)}[/]", highlight=False)
+    elif out is not None:
+        # A file was asked for and the run made none (no topic given, a question answered): "done" would lie.
+        console.print(f"[yellow]{t('cli.no_file_made', path=out, thread=thread_id)}[/]", highlight=False)
+        return 1
     else:
         console.print(f"[green]{t('cli.done', thread=thread_id)}[/]", highlight=False)
     return 0

@@ -61,6 +61,15 @@ def test_ng_ppt_with_out_naming_a_folder_says_so_before_making_a_deck(tmp_path):
     assert t("nodes.generate_slides") not in result.stdout, "no run was started"
 
 
+def test_ng_ppt_with_out_and_no_topic_says_no_file_was_written_and_exits_1(tmp_path):
+    out = tmp_path / "deck.pptx"
+    result = ng("ppt", "你好", "--out", str(out), data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert t("ppt.no_topic") in result.stdout
+    assert "未写入" in result.stdout and "已完成" not in result.stdout
+    assert not out.exists()
+
+
 def test_ng_ppt_whose_deck_cannot_be_written_says_why_and_how_to_save_it(tmp_path):
     # `--out deck` is written as deck.pptx, which here is a folder: found only when the deck is saved.
     (tmp_path / "deck.pptx").mkdir()
