@@ -1161,3 +1161,16 @@ async def test_a_cyclist_tripped_by_a_stone_on_the_road_is_answered_with_the_roa
 async def test_a_wall_cracked_by_the_renovation_upstairs_cites_the_general_fault_rule(knowledge):
     run = await GraphRunner(knowledge).ask("楼上邻居装修把我家墙震裂了")
     assert ("中华人民共和国民法典", "1165") in {(c["law"], c["article"]) for c in _verified(run)[:2]}, _verified(run)
+
+async def test_an_estate_a_widowed_mother_shares_takes_out_her_half_of_the_home_first(knowledge):
+    run = await GraphRunner(knowledge).ask("我爸走了，没有遗嘱，家里一套房子我妈和我们姐弟俩怎么分")
+    cited = _cited(run)
+    assert cited[:2] == [("民法典", "1127"), ("民法典", "1130")], cited  # who inherits, in what shares
+    assert ("民法典", "1153") in cited, cited  # the spouse's half of what they owned together is hers
+
+
+async def test_a_jacket_bought_online_that_fails_after_one_wear_leads_with_the_quality_article(knowledge):
+    run = await GraphRunner(knowledge).ask("网购的夹克穿了一次就掉色，能退货吗")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "24"), cited
+
