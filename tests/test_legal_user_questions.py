@@ -1169,6 +1169,16 @@ async def test_an_estate_a_widowed_mother_shares_takes_out_her_half_of_the_home_
     assert ("民法典", "1153") in cited, cited  # the spouse's half of what they owned together is hers
 
 
+async def test_a_couriers_own_fall_is_not_answered_with_the_rule_on_harm_a_worker_does(knowledge):
+    run = await GraphRunner(knowledge).ask("快递员派件时摔伤了腿，谁负责")
+    assert ("民法典", "1191") not in _cited(run), _cited(run)
+
+
+async def test_a_plain_collision_is_not_answered_with_a_car_driven_without_leave_or_lent(knowledge):
+    run = await GraphRunner(knowledge).ask("我在路口被一辆车撞了，对方全责，能赔多少")
+    assert not {("民法典", "1212"), ("民法典", "1209")} & set(_cited(run)), _cited(run)
+
+
 async def test_a_jacket_bought_online_that_fails_after_one_wear_leads_with_the_quality_article(knowledge):
     run = await GraphRunner(knowledge).ask("网购的夹克穿了一次就掉色，能退货吗")
     cited = _cited(run)
