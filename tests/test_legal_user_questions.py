@@ -1169,6 +1169,14 @@ async def test_an_estate_a_widowed_mother_shares_takes_out_her_half_of_the_home_
     assert ("民法典", "1153") in cited, cited  # the spouse's half of what they owned together is hers
 
 
+def test_a_demand_letter_to_the_boss_asks_whom_it_goes_to_and_tells_the_story_without_the_request():
+    template = TEMPLATES["lawyer_letter"]
+    fields = extract_fields(template, "老板拖欠我工资，帮我写催告函", date(2026, 11, 27))
+    assert "recipient" not in fields, fields  # 老板 is who he is to the user, not a name to address
+    letter = template.render({**fields, "recipient": "某某科技有限公司", "client": "李明"})
+    assert "贵方拖欠本人工资" in letter and "写催告函" not in letter.split("## 事实")[1], letter
+
+
 async def test_a_couriers_own_fall_is_not_answered_with_the_rule_on_harm_a_worker_does(knowledge):
     run = await GraphRunner(knowledge).ask("快递员派件时摔伤了腿，谁负责")
     assert ("民法典", "1191") not in _cited(run), _cited(run)
@@ -1183,4 +1191,3 @@ async def test_a_jacket_bought_online_that_fails_after_one_wear_leads_with_the_q
     run = await GraphRunner(knowledge).ask("网购的夹克穿了一次就掉色，能退货吗")
     cited = _cited(run)
     assert cited[0] == ("消费者权益保护法", "24"), cited
-
