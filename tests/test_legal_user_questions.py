@@ -1161,3 +1161,33 @@ async def test_a_cyclist_tripped_by_a_stone_on_the_road_is_answered_with_the_roa
 async def test_a_wall_cracked_by_the_renovation_upstairs_cites_the_general_fault_rule(knowledge):
     run = await GraphRunner(knowledge).ask("楼上邻居装修把我家墙震裂了")
     assert ("中华人民共和国民法典", "1165") in {(c["law"], c["article"]) for c in _verified(run)[:2]}, _verified(run)
+
+async def test_an_estate_a_widowed_mother_shares_takes_out_her_half_of_the_home_first(knowledge):
+    run = await GraphRunner(knowledge).ask("我爸走了，没有遗嘱，家里一套房子我妈和我们姐弟俩怎么分")
+    cited = _cited(run)
+    assert cited[:2] == [("民法典", "1127"), ("民法典", "1130")], cited  # who inherits, in what shares
+    assert ("民法典", "1153") in cited, cited  # the spouse's half of what they owned together is hers
+
+
+def test_a_demand_letter_to_the_boss_asks_whom_it_goes_to_and_tells_the_story_without_the_request():
+    template = TEMPLATES["lawyer_letter"]
+    fields = extract_fields(template, "老板拖欠我工资，帮我写催告函", date(2026, 11, 27))
+    assert "recipient" not in fields, fields  # 老板 is who he is to the user, not a name to address
+    letter = template.render({**fields, "recipient": "某某科技有限公司", "client": "李明"})
+    assert "贵方拖欠本人工资" in letter and "写催告函" not in letter.split("## 事实")[1], letter
+
+
+async def test_a_couriers_own_fall_is_not_answered_with_the_rule_on_harm_a_worker_does(knowledge):
+    run = await GraphRunner(knowledge).ask("快递员派件时摔伤了腿，谁负责")
+    assert ("民法典", "1191") not in _cited(run), _cited(run)
+
+
+async def test_a_plain_collision_is_not_answered_with_a_car_driven_without_leave_or_lent(knowledge):
+    run = await GraphRunner(knowledge).ask("我在路口被一辆车撞了，对方全责，能赔多少")
+    assert not {("民法典", "1212"), ("民法典", "1209")} & set(_cited(run)), _cited(run)
+
+
+async def test_a_jacket_bought_online_that_fails_after_one_wear_leads_with_the_quality_article(knowledge):
+    run = await GraphRunner(knowledge).ask("网购的夹克穿了一次就掉色，能退货吗")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "24"), cited

@@ -98,8 +98,8 @@ def _to_the_recipient(text: str, recipient: str) -> str:
     """`text` with the one the letter goes to as 贵方: the recipient's name (with who they are to the user), 对方,
     and each 他 / 她 whose nearest earlier person it can be (a 他 is no woman) is the recipient, or no one."""
     named = rf"(?:我的?)?(?:{_RECIPIENT_ROLES})?{re.escape(recipient)}|" if recipient else ""
-    mentions = re.compile(rf"(?P<recipient>{named}对方)|(?P<pronoun>{_OTHER_SIDE})|(?P<m>{_MEN})|(?P<f>{_WOMEN})"
-                          rf"|(?P<someone>{_PEOPLE})")
+    mentions = re.compile(rf"(?P<recipient>{named}对方)|(?P<role>(?:我的?)?(?:{_RECIPIENT_ROLES}))|(?P<pronoun>{_OTHER_SIDE})"
+                          rf"|(?P<m>{_MEN})|(?P<f>{_WOMEN})|(?P<someone>{_PEOPLE})")
     people: list[tuple[bool, str | None]] = []  # (is the recipient, "m" / "f" / None), in the order they come
 
     def spoken(match: re.Match[str]) -> str:
@@ -107,9 +107,13 @@ def _to_the_recipient(text: str, recipient: str) -> str:
         if kind == "recipient":
             people.append((True, None))
             return "贵方"
+        if kind == "role" and _DEBTORS_ACT.match(text[match.end():]):
+            # Who the other side is to the user, doing what the letter is about ("老板拖欠我工资"): that is 贵方.
+            people.append((True, None))
+            return "贵方"
         if kind != "pronoun":
             # One whose act on the user follows is the other side itself ("我朋友借了我5万").
-            people.append((bool(_DEBTORS_ACT.match(text[match.end():])), None if kind == "someone" else kind))
+            people.append((bool(_DEBTORS_ACT.match(text[match.end():])), None if kind in ("someone", "role") else kind))
             return word
         gender = "f" if word.startswith("她") else "m"
         earlier = next((is_recipient for is_recipient, known in reversed(people) if known in (None, gender)), True)
@@ -562,7 +566,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     # clause that says what the other side did, up to the demand that follows it.
     "facts": [r"(?:事实与理由|事实和理由|事实|经过)\s*[:：]\s*([^\n]{4,300}?)(?=[，,。；;]?\s*(?:诉讼请求|请求|要求)|\n|$)",
               r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|不退|扣了|扣留|打伤|撞|辞退|开除|违约|拒绝|损坏)"
-              r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$)",
+              r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$"
+              # Not the request for the document that follows the story ("…拖欠我工资，帮我写催告函").
+              r"|[，,]\s*(?:请|麻烦你?)?\s*(?:帮我|帮忙|给我|替我)\s*(?:写|起草|拟|出))",
               # Told in English: what the other side did, from who did it ("my landlord who kept my deposit",
               # "Zhang San owes me 3000 yuan", "he refuses to pay") to the sentence's end.
               rf"(?:^|[.;:!?,]\s*|(?i:to|against)\s+)((?:{_EN_SUBJECT})\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b[^.;!?\n]{{2,200}})"],
@@ -645,6 +651,10 @@ def user_parties(template: Template, text: str) -> list[str]:
     return [key for key, said in _USER_IS.items() if key in keys and re.search(said, text or "")]
 
 
+# A role said where a name should be (老板, 我房东, 公司): no party a document can name.
+_ROLE_ONLY = re.compile(rf"(?:我的?|我们的?)?(?:{_RECIPIENT_ROLES}|{_PEOPLE}|{_MEN}|{_WOMEN}|公司|单位|用人单位|厂里|领导)")
+
+
 def extract_fields(template: Template, text: str, today: date | None = None) -> dict[str, str]:
     """Fields the user's own words already give, by labelled patterns (`申请人：王五`, `月薪五千`…);
     a due date said relative to today (下个月底前还, 年底还清) is written as the date it means."""
@@ -656,6 +666,8 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
         for pattern in patterns:
             match = re.search(pattern, text)
             found = next((group for group in match.groups() if group and group.strip()), "") if match else ""
+            if found and _ROLE_ONLY.fullmatch(found.strip()):
+                continue  # "老板拖欠我工资": who someone is to the user names no one; the flow asks for the name
             if found:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
                 values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text, today)

@@ -153,6 +153,15 @@ def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int, also
     return (first + [a for a in articles if a not in first])[:top_k]
 
 
+# A worker (by his trade) striking, breaking or hurting someone or something, not being struck (被): 骑手把我撞伤了,
+# 保姆把孩子弄伤了, the courier knocked me down.
+WORKER_HARMS_OTHERS = (r"(员工|职工|工作人员|保姆|雇的|帮工|骑手|外卖(小哥|员)?|快递(小哥|员)?|配送员|司机|店员|服务员|工人)"
+                       r"[^被，,。；？?！!]{0,8}(撞|打|砸|弄坏|损坏|弄伤|碰|咬)"
+                       r"|(撞|打|砸|弄)(伤|倒|坏)了?(人|别人|他人|行人|路人|顾客|客人|我|孩子|小孩|老人)|造成.{0,4}(他人|别人)"
+                       r"|(employee|worker|staff|driver|rider|courier|nanny|delivery (man|guy)).{0,40}"
+                       r"(hit|ran into|ran over|knocked|damaged|smashed|injured (someone|a |an |my |me))(?!\s+(down\s+|over\s+)?by)")
+
+
 # Articles on a narrow circumstance, by the words they name it with, and how a question names it: such an article
 # answers a question that names the circumstance (or, for a field's own subject, a question of that field) only.
 # Shared words brought them into answers about something else: 民法典 1185 (punitive damages for an intellectual-
@@ -161,6 +170,20 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("侵害他人知识产权", r"知识产权|专利|商标|著作权|版权|抄袭|盗版|patent|trademark|copyright", "intellectual_property"),
     ("盗窃、抢劫或者抢夺的机动车", r"偷|盗|抢|stolen|theft|thief|robbed|carjack", None),
     ("动物园", r"动物园|zoo", None),
+    # 1212: a car driven off without its owner's leave, not every collision.
+    ("未经允许驾驶他人机动车", r"未经|没经|没有?经过|偷开|私自|偷偷开|没有?(问|告诉)|without .{0,20}(permission|consent)",
+     None),
+    # 1209, 1210: a car lent, rented or sold, whose driver is not its owner (a 出租车 is no rented car).
+    ("机动车所有人、管理人与使用人不是同一人", r"借|(?<!出)租|出租(?!车)|挂靠|lent|borrow|rented|hired|leased", None),
+    ("转让并交付机动车", r"买|卖|过户|转让|二手|sold|bought|second-hand|used car", None),
+    # 1211, 1214: a car run under another's licence, a car assembled or due for scrapping.
+    ("以挂靠形式", r"挂靠|affiliat", None),
+    ("拼装或者已经达到报废标准", r"拼装|报废|scrap|junk", None),
+    # 1216, 1217: a driver who fled, a passenger given a free ride.
+    ("发生交通事故后逃逸", r"逃逸|逃跑|跑了|溜了|开走了|hit-and-run|hit and run|fled|drove off|ran away", None),
+    ("无偿搭乘人", r"搭|蹭车|顺风车|捎|免费坐|free ride|lift|hitchhik|carpool", None),
+    # 1191: a worker who harms someone, not a worker who is hurt (a rider's fall is his own injury).
+    ("工作人员因执行工作任务造成他人损害", WORKER_HARMS_OTHERS, None),
 )
 
 
