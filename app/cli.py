@@ -324,7 +324,7 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         if ask and await _waits_for_answer(runtime, args.thread_id):
             answer = await ask(runtime, args.thread_id)
             if answer is None:  # end of input at the prompt: the question stays for the next time
-                raise RequestError("answer_needed", t("cli.waiting_answer", thread=args.thread_id))
+                raise RequestError("bad_request", t("cli.waiting_answer", thread=args.thread_id))
         try:
             await runtime.resume(args.thread_id, answer)
         except RequestError as error:
