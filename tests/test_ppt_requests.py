@@ -1329,6 +1329,7 @@ def test_a_people_or_a_trade_route_of_history_is_a_history_lesson(request_text, 
      "how wildfire smoke affects their lungs", "volunteer firefighters"),
     ("Teach a room of retirees about online banking", "online banking", "retirees"),
     ("Explain how vaccines work to a group of parents", "how vaccines work", "parents"),
+    ("A short talk on how tides work for a group of retirees", "how tides work", "retirees"),
 ])
 def test_listeners_told_as_a_group_of_people_are_the_audience_not_the_title(request_text, topic, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)

@@ -159,7 +159,10 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
 # Their school year or age after them goes with them ("for girls in grade 6", "for kids aged 8-10"): it is no subject's.
 _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s+\d+(?:\s*(?:-|–|to)\s*\d+)?)(?!\s+of\b))?"
-_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?" + _LISTENERS_EN
+# A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
+_GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
+_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?"
+                     + _LISTENERS_EN
                      + _LISTENERS_YEAR_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
@@ -764,8 +767,6 @@ _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LIS
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
 # the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
 _NOT_LISTENER_WORD = r"(?!(?:me|us|how|what|why|when|where|which|about|on|of|to|in|for|with|through|the\s+basics)\b)"
-# A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
-_GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
 _TOLD_WHOM_EN = re.compile(
     r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like)\s+to|let's)\s+)?"
     r"(?:(?:explain|present|describe|introduce|show|talk)\s+to|teach|show|tell|brief|train|walk|help|introduce|remind|"
