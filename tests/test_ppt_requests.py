@@ -1336,6 +1336,17 @@ def test_listeners_told_as_a_group_of_people_are_the_audience_not_the_title(requ
 
 
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("A lesson for a class of Year 6 students on fractions", "fractions", "Year 6 students"),
+    ("Explain photosynthesis to a class of Year 8 students", "photosynthesis", "Year 8 students"),
+    ("A talk on digital scams for a seniors' college class", "digital scams", "a seniors' college class"),
+    ("A talk for night shift nurses at our clinic on sleep hygiene", "sleep hygiene", "night shift nurses at our clinic"),
+    ("Food safety basics for the volunteers at our food bank", "Food safety basics", "the volunteers at our food bank"),
+])
+def test_listeners_named_by_their_class_or_their_place_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("为社区老年大学做一个防范电信诈骗的PPT", "防范电信诈骗", "社区老年大学"),
     ("社区老年大学：防范电信诈骗", "防范电信诈骗", "社区老年大学"),
     ("社区老年大学的防诈骗讲座", "防诈骗", "社区老年大学"),

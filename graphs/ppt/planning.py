@@ -159,11 +159,19 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
 # Their school year or age after them goes with them ("for girls in grade 6", "for kids aged 8-10"): it is no subject's.
 _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s+\d+(?:\s*(?:-|–|to)\s*\d+)?)(?!\s+of\b))?"
+# Listeners named as a group by what they are ("a class of Year 6 students", "a seniors' college class", "a Year 6 class")
+# end with the group's own noun, and those named with where they are ("night shift nurses at our clinic", "the
+# volunteers at our food bank") with their place: both are whom the deck is for, not its subject.
+_LISTENER_STOP_EN = r"(?!(?:on|about|for|to|with|and|or|in|of|at|from|how|what|why|who|that|which)\b)"
+_LISTENERS_GROUP_EN = (r"(?:['’]?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
+                       r"class(?:es)?|group|club|course|cohort|circle))?")
+_LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
+                       r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
+_LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
 _GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
 _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?"
-                     + _LISTENERS_EN
-                     + _LISTENERS_YEAR_EN + r")\b")
+                     + _LISTENER_PHRASE_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 _AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
@@ -762,7 +770,8 @@ def core_topic(text: str) -> str:
 # the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LISTENERS_EN + r")\b")
+_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?[a-z0-9 \-]*?" + _LISTENER_PHRASE_EN
+            + r")\b")
 # "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
 # the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
@@ -770,7 +779,7 @@ _NOT_LISTENER_WORD = r"(?!(?:me|us|how|what|why|when|where|which|about|on|of|to|
 _TOLD_WHOM_EN = re.compile(
     r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like)\s+to|let's)\s+)?"
     r"(?:(?:explain|present|describe|introduce|show|talk)\s+to|teach|show|tell|brief|train|walk|help|introduce|remind|"
-    r"coach|guide)\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r"|"
+    r"coach|guide)\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENER_PHRASE_EN + r"|"
     + _NOT_LISTENER_WORD + r"[\w'-]+(?:\s+" + _NOT_LISTENER_WORD + r"[\w'-]+){0,2}(?=\s+(?:how|about|what|why)\b))"
     r"\s+(?:(?:about|on|in|through|to|with|understand|learn|grasp|master)\s+)?(?=\S)", re.IGNORECASE)
 # "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
@@ -791,8 +800,9 @@ _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+" + _FOR_LISTENERS_SPA
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
     r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
     r"^\W*(?:explain|teach|introduce|present|cover|describe|tell|brief|update)\b[^,.;:!?]*?\s+(?:about|on)\s+",
-    r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
-    r"presentation|ppt)\s+(?:about|on|of)\s+",
+    # ("a class of Year 6 students" is who listens, not a class about them)
+    r"^[^,.;:!?]*?\b(?:(?:talk|lecture|lesson|training|workshop|session|seminar|briefing|overview|deck|slides|"
+    r"presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
