@@ -147,6 +147,16 @@ async def test_the_cover_shows_the_audience_as_a_label_with_a_capital():
     assert deck.slides[0].subtitle == "Curious kids · 8 min"
 
 
+@pytest.mark.parametrize(("request_text", "subtitle"), [
+    ("Volcanoes, 8 minutes", "Students new to the topic · 8 min"),
+    ("火山，8分钟", "初学这一主题的学生 · 8 分钟"),
+    ("Q3 sales review, 8 minutes", "A general audience · 8 min"),
+])
+async def test_a_deck_that_names_no_audience_says_on_its_cover_whom_a_teacher_or_speaker_would_expect(request_text, subtitle):
+    deck = await _offline_deck(request_text)
+    assert deck.slides[0].subtitle == subtitle
+
+
 # ------------------------------------------------------------ what a request asks for, read right
 
 

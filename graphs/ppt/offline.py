@@ -1156,11 +1156,19 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
     )
 
 
+def _default_audience(request: OfflineRequest) -> str:
+    """Whom a deck is for when the request names no one: students in a lesson, colleagues in a training, listeners in a
+    talk."""
+    setting = request.fact("setting") or "lesson"
+    kind = "training" if setting == "training" else "talk" if setting == "talk" else "lesson"
+    return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")
+
+
 @offline_composer(CourseConfig)
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     phrase = _parts_phrase(request)
-    audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
+    audience = request.fact("audienceHint") or _default_audience(request)
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
     objectives = [_without_stacked_de(capitalised(words["objective"].format(
