@@ -969,6 +969,13 @@ def test_a_lesson_on_a_person_in_history_is_told_by_their_life_not_by_an_events_
     assert not [t for t in titles if "背景与原因" in t or "background and causes" in t or "的一生的" in t], titles
 
 
+@pytest.mark.parametrize("request_text", ["石头的一生，小学三年级，15分钟", "白菜的故事，二年级，15分钟",
+                                          "石油的一生，初二，15分钟"])
+def test_the_life_of_a_thing_whose_name_opens_like_a_family_name_is_not_told_as_a_persons(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
+    assert not [t for t in titles if "生平经历" in t or "主要事迹" in t], titles
+
+
 @pytest.mark.parametrize(("request_text", "part"), [
     ("讲讲唐朝，初一，15分钟", "唐朝的思想与文化"),
     ("The Renaissance for 10th graders, 15 minutes", "The culture and ideas of the Renaissance"),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections import Counter
 
 import colorsys
 from typing import Literal
@@ -552,6 +554,39 @@ def _shaped_like_a_full_name(text: str) -> bool:
                    or opens_with_common_word(word) for word in words)
 
 
+# A thing's life is told as a person's is ("石头的一生", "一颗白菜的故事"), and 石 is a family name too: what follows the
+# family name tells them apart. jieba's dictionary has tens of thousands of names (nr) and other words; a character that
+# closes names there as often as other words (原 in 屈原, 森 in 钱学森) may be a given name, one that mostly closes common
+# nouns (头 in 石头, 菜 in 白菜, 油 in 石油) is not, and nor is a noun's own suffix (子, 头, 儿: 叶子, 木头).
+_NOUN_SUFFIXES_ZH = "子头儿"
+_GIVEN_NAME_SHARE = 0.15  # 屈原 0.27, 钱学森 0.21, 欧阳修 0.20; 白菜 0.11, 石头 0.07, 石油 0.02
+
+
+@functools.cache
+def _closing_counts(character: str) -> tuple[int, int]:
+    """How often a character is the second or third of a two- or three-character name in jieba's dictionary, and of
+    any other word there."""
+    import jieba.posseg  # its word tags are read on import
+    in_names = in_words = 0
+    for word, tag in jieba.posseg.dt.word_tag_tab.items():
+        if 2 <= len(word) <= 3 and character in word[1:]:
+            if tag in _PERSON_TAGS_ZH:
+                in_names += 1
+            else:
+                in_words += 1
+    return in_names, in_words
+
+
+def _reads_as_a_given_name(name: str) -> bool:
+    given = name[2:] if name[:2] in _FAMILY_NAMES_TWO_ZH else name[1:]
+    if len(name) == 2 and given in _NOUN_SUFFIXES_ZH:
+        return False
+    share = 1.0
+    for in_names, in_words in map(_closing_counts, given):
+        share *= (in_names + 0.5) / (in_names + in_words + 1)
+    return share >= _GIVEN_NAME_SHARE
+
+
 def names_a_person(subject: str) -> bool:
     """Whether a subject is a person ("李白", "讲讲孔子的一生", "秦始皇", "Napoleon", "Abraham Lincoln", "Queen
     Victoria", "Louis XIV", "the life of Gandhi", "Jane Austen"): a Chinese one is a name by jieba's word tags (nr), all of it."""
@@ -567,7 +602,7 @@ def names_a_person(subject: str) -> bool:
             return True
         # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
         return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
-            word.flag.startswith(("ns", "t", "m")) for word in words)
+            word.flag.startswith(("ns", "t", "m")) for word in words) and _reads_as_a_given_name(name)
     if _LIFE_EN.search(text):
         return True
     text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
