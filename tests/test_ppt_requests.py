@@ -1364,6 +1364,14 @@ def test_listeners_named_by_their_class_or_their_place_are_the_audience_not_the_
 
 
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("帮我给五年级的孩子们做个讲垃圾分类的课件", "垃圾分类", "五年级的孩子们"),
+    ("给初二的同学们讲讲浮力", "浮力", "初二的同学们"),
+])
+def test_listeners_named_with_a_de_are_the_audience_whole_and_not_in_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("为社区老年大学做一个防范电信诈骗的PPT", "防范电信诈骗", "社区老年大学"),
     ("社区老年大学：防范电信诈骗", "防范电信诈骗", "社区老年大学"),
     ("社区老年大学的防诈骗讲座", "防诈骗", "社区老年大学"),

@@ -192,7 +192,7 @@ _FILLER_ZH = re.compile(
 # that ends the clause ("走进秦朝，给初一讲"): the subject came before it.
 _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
-                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期)?)"
+                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 # The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
 # make bread", "how to build a birdhouse"), and so is a verb that leads a subject told as what to do ("Make friends
@@ -258,22 +258,27 @@ _STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "�
 
 def audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
-        told = _TOLD_WHOM_ZH.search(text)
-        if told:
-            return (told.group("audience") or told.group("audience2")).strip()
-        match = _AUDIENCE_ZH.search(text) or _FOR_WHOM_ZH.search(text)
-        if match:
-            return match.group(1).strip()
-        school_class = _CLASS_ZH.search(text)
-        if school_class:
-            return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
-        match = _LISTENERS_ZH.search(text)
-        return match.group(1).strip() if match else None
+        audience = _chinese_audience(_listeners_held(text))
+        return audience.replace(_HELD_DE, "的") if audience else None
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     if not match:
         return None
     listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE)
     return _school_years_named(listeners)
+
+
+def _chinese_audience(text: str) -> str | None:
+    told = _TOLD_WHOM_ZH.search(text)
+    if told:
+        return (told.group("audience") or told.group("audience2")).strip()
+    match = _AUDIENCE_ZH.search(text) or _FOR_WHOM_ZH.search(text)
+    if match:
+        return match.group(1).strip()
+    school_class = _CLASS_ZH.search(text)
+    if school_class:
+        return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
+    match = _LISTENERS_ZH.search(text)
+    return match.group(1).strip() if match else None
 
 
 # A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
@@ -821,6 +826,17 @@ _TOLD_WHOM_EN = re.compile(
 # name the listeners, who are the audience and not part of the subject.
 _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|生|们)")
+# Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
+# they end; it is held while the audience and the subject are read apart, so neither stops at it.
+_LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
+                              + r"(?:讲|介绍|说说|聊聊|谈谈|做|上|[，,。；;]|$))")
+_HELD_DE = "\ue00e"
+
+
+def _listeners_held(text: str) -> str:
+    return _LISTENERS_OF_ZH.sub(lambda m: m.group(1) + m.group(2) + _HELD_DE, text)
+
+
 _TOLD_WHOM_ZH = re.compile(r"(?<![^\s，,。；;请要想我来])(?:教(?:给|会)?(?![育材案程师室堂训授练]|学(?!生))"
                            r"(?P<audience>[^\s，,。；;的]{0,10}?" + _LISTENER_NOUNS_ZH + r")"
                            r"|(?:向|跟)(?P<audience2>[^\s，,。；;的讲介]{0,10}?" + _LISTENER_NOUNS_ZH + r")(?=讲|介绍|说说|聊聊|谈谈))")
@@ -880,7 +896,7 @@ _NAME_DOT = re.compile(r"(?<![\w.])\.(?=[A-Za-z])")
 _SPAN_DASH = re.compile(r"(?<=\w)–(?=\w)")
 _BRACKETED = re.compile(r"\(([^()]*)\)|（([^（）]*)）")
 _HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002", "–": "\ue003", "(": "\ue006", ")": "\ue007", "（": "\ue008",
-         "）": "\ue009"}
+         "）": "\ue009", "的": _HELD_DE}
 _EMPTY_BRACKETS = re.compile("\ue006[\\s\ue000-\ue005]*\ue007|\ue008[\\s\ue000-\ue005]*\ue009")
 _RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
 
@@ -892,6 +908,7 @@ def _bracketed(match: re.Match) -> str:
 
 
 def _held(text: str) -> str:
+    text = _listeners_held(text)
     text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", _HELD["."]), text)
     text = _NAME_DOT.sub(_HELD["."], _BRACKETED.sub(_bracketed, text))
     text = _SPAN_DASH.sub(lambda m: _HELD[m.group(0)], text)
