@@ -1372,6 +1372,15 @@ def test_listeners_named_with_a_de_are_the_audience_whole_and_not_in_the_title(r
 
 
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("初三物理电路故障分析", "电路故障分析", "初三"),
+    ("高二化学课原电池", "原电池", "高二"),
+    ("跟居民讲讲垃圾分类新规", "垃圾分类新规", "居民"),
+])
+def test_a_grade_with_its_course_or_residents_told_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("为社区老年大学做一个防范电信诈骗的PPT", "防范电信诈骗", "社区老年大学"),
     ("社区老年大学：防范电信诈骗", "防范电信诈骗", "社区老年大学"),
     ("社区老年大学的防诈骗讲座", "防诈骗", "社区老年大学"),

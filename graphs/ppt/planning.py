@@ -250,9 +250,11 @@ _LISTENERS_LEAD_ZH = re.compile(r"^\s*(?:在)?(?:" + _SENIORS_COLLEGE_ZH + r"\s*
 # says who listens (初二, 高一); it is not part of the subject. A school stage with its course ("初中英语语法：现在完成时",
 # "高中化学 氧化还原反应") says so too: its students (初中生) listen, and the subject is what follows.
 _COURSE_ZH = r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)"
+# A grade and its course lead the subject written straight after them too ("初三物理电路故障分析").
 _CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
-                       rf"{_COURSE_ZH}?|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?)"
-                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S)")
+                       rf"(?:{_COURSE_ZH}(?:课堂|课)?(?=[\u3400-\u9fff]{{2}})|{_COURSE_ZH}?(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S))"
+                       rf"|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?(?:课堂|课)?"
+                       r"(?=\s*(?:[，,。；;:：]|$)|\s+\S))")
 _STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生"}
 
 
@@ -825,7 +827,8 @@ _TOLD_WHOM_EN = re.compile(
 # "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
 # name the listeners, who are the audience and not part of the subject.
 _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
-                      r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|生|们)")
+                      r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
+                      r"患者|病人|顾客|游客|读者|观众|听众|志愿者|生|们)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
 _LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
