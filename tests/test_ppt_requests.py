@@ -1371,6 +1371,24 @@ def test_listeners_named_with_a_de_are_the_audience_whole_and_not_in_the_title(r
     assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
 
 
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("A webinar for parents on screen time", "screen time"),
+    ("A school assembly on kindness", "kindness"),
+    ("A tutorial on git rebase for new developers", "git rebase"),
+])
+def test_a_webinar_an_assembly_or_a_tutorial_is_the_occasion_not_part_of_the_title(request_text, topic):
+    assert short_title(request_text) == topic
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("My grandma's recipes: a talk at the village hall", "My grandma's recipes"),
+    ("Fire safety - a talk for the night shift", "Fire safety"),
+    ("Explain blockchain like I'm five", "blockchain"),
+])
+def test_the_occasion_or_a_wish_said_after_the_subject_is_not_part_of_the_title(request_text, topic):
+    assert short_title(request_text) == topic
+
+
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("初三物理电路故障分析", "电路故障分析", "初三"),
     ("高二化学课原电池", "原电池", "高二"),

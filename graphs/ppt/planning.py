@@ -855,8 +855,8 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
     r"^\W*(?:explain|teach|introduce|present|cover|describe|tell|brief|update)\b[^,.;:!?]*?\s+(?:about|on)\s+",
     # ("a class of Year 6 students" is who listens, not a class about them)
-    r"^[^,.;:!?]*?\b(?:(?:talk|lecture|lesson|training|workshop|session|seminar|briefing|overview|deck|slides|"
-    r"presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
+    r"^[^,.;:!?]*?\b(?:(?:talk|lecture|lesson|training|workshop|session|seminar|webinar|masterclass|tutorial|speech|"
+    r"keynote|assembly|briefing|overview|deck|slides|presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
@@ -872,6 +872,13 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
 # "Present" is a tense's name too ("Present perfect vs past simple"), then no verb of telling.
+# The occasion said after the subject ("My grandma's recipes: a talk at the village hall", "…, a short lesson for Year 4")
+# and a way of asking for it simple ("Explain blockchain like I'm five") are not the subject either.
+_OCCASION_AFTER_EN = re.compile(r"(?:\s*[:,]|\s+[–—-])\s*(?:(?:a|an|the|my|our)\s+)?(?:(?:short|quick|brief|little)\s+)?(?:talk|lecture|"
+                                r"lesson|presentation|workshop|session|webinar|assembly|keynote|speech)\b[^:;!?]*$"
+                                r"|\s+(?:like|as\s+if)\s+(?:i|you)(?:['’\ue001]m|['’\ue001]re|\s+am|\s+are|\s+were)\s+(?:five|5)\b",
+                                re.IGNORECASE)
+_LISTENERS_BEFORE_SUBJECT_EN = re.compile(r"\s+" + _FOR_LISTENERS_SPAN_EN + r"(?=\s+(?:on|about)\s)", re.IGNORECASE)
 _TENSE_AFTER_PRESENT = r"(?!\s+(?:perfect|simple|continuous|progressive|tense|participle)\b)"
 _TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present" + _TENSE_AFTER_PRESENT + r"|cover|describe)\s+", re.IGNORECASE)
 _TAUGHT_EN = re.compile(r"^\W*teach\s+(?P<audience>[a-z0-9 \-]{2,40}?)\s+(?:about|how)\b", re.IGNORECASE)
@@ -961,7 +968,9 @@ def _subject_of_held(text: str) -> str:
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
         text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
-        text = _TOLD_WHOM_EN.sub("", text, count=1)
+        text = _TOLD_WHOM_EN.sub("", _OCCASION_AFTER_EN.sub("", text), count=1)
+        # whom it is for, between the occasion and its subject ("A webinar for parents on screen time"), is neither
+        text = _LISTENERS_BEFORE_SUBJECT_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
