@@ -1371,6 +1371,14 @@ def test_listeners_named_with_a_de_are_the_audience_whole_and_not_in_the_title(r
     assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
 
 
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("给high school students讲光合作用", "光合作用", "high school students"),
+    ("面向year 9 students的浮力课件", "浮力", "year 9 students"),
+])
+def test_listeners_named_in_english_inside_a_chinese_request_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
 @pytest.mark.parametrize(("request_text", "topic"), [
     ("A webinar for parents on screen time", "screen time"),
     ("A school assembly on kindness", "kindness"),

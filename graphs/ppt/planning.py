@@ -260,8 +260,9 @@ _STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "�
 
 def audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
-        audience = _chinese_audience(_listeners_held(text))
-        return audience.replace(_HELD_DE, "的") if audience else None
+        held, phrases = _latin_phrases_held(text)
+        audience = _chinese_audience(_listeners_held(held))
+        return _latin_phrases_released(audience.replace(_HELD_DE, "的"), phrases) if audience else None
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     if not match:
         return None
@@ -931,7 +932,27 @@ def _released(text: str) -> str:
 
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
-    return _released(_subject_of_held(_held(text)))
+    text, phrases = _latin_phrases_held(text)
+    return _latin_phrases_released(_released(_subject_of_held(_held(text))), phrases)
+
+
+# English words with spaces between them inside a Chinese request ("给high school students讲光合作用", "介绍machine
+# learning") are one phrase: Chinese is read as a run of characters up to a space, so each phrase is held as two
+# characters while the request is read, and set back after.
+_LATIN_PHRASE = re.compile(r"[A-Za-z][A-Za-z0-9'’.-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9'’.-]*)+")
+_PHRASE_MARK = "\uf0ff"
+
+
+def _latin_phrases_held(text: str) -> tuple[str, list[str]]:
+    if not CJK.search(text or ""):
+        return text, []
+    phrases = _LATIN_PHRASE.findall(text)[:200]
+    spans = iter(range(len(phrases)))
+    return _LATIN_PHRASE.sub(lambda m: chr(0xF000 + next(spans)) + _PHRASE_MARK, text, count=200), phrases
+
+
+def _latin_phrases_released(text: str, phrases: list[str]) -> str:
+    return re.sub("([\uf000-\uf0fe])" + _PHRASE_MARK, lambda m: phrases[ord(m.group(1)) - 0xF000], text) if phrases else text
 
 
 # A clause that narrows the lesson ("Teach Hamlet, focusing on the plot and characters", "…, with an emphasis on
