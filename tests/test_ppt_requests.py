@@ -1397,6 +1397,14 @@ def test_the_occasion_or_a_wish_said_after_the_subject_is_not_part_of_the_title(
     assert short_title(request_text) == topic
 
 
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("Beginner's guide to sourdough baking", "sourdough baking"),
+    ("A beginners' guide to chess openings for kids", "chess openings"),
+])
+def test_a_beginners_guide_is_the_deck_and_what_it_guides_to_is_the_subject(request_text, topic):
+    assert short_title(request_text) == topic
+
+
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("初三物理电路故障分析", "电路故障分析", "初三"),
     ("高二化学课原电池", "原电池", "高二"),

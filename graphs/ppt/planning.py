@@ -859,6 +859,8 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^[^,.;:!?]*?\b(?:(?:talk|lecture|lesson|training|workshop|session|seminar|webinar|masterclass|tutorial|speech|"
     r"keynote|assembly|briefing|overview|deck|slides|presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
+    # "Beginner's guide to sourdough baking": the guide is the deck, sourdough baking its subject
+    r"^[^,.;:!?]*?\b(?:beginners?(?:['’\ue001]s|s['’\ue001]|['’\ue001])?|absolute\s+beginners?(?:['’\ue001]s?)?)\s+guide\s+to\s+",
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
