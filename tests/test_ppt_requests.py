@@ -1406,6 +1406,14 @@ def test_a_beginners_guide_is_the_deck_and_what_it_guides_to_is_the_subject(requ
 
 
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("Objection handling for new sales reps", "Objection handling", "new sales reps"),
+    ("Call etiquette for customer service agents", "Call etiquette", "customer service agents"),
+])
+def test_sales_reps_and_service_agents_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("初三物理电路故障分析", "电路故障分析", "初三"),
     ("高二化学课原电池", "原电池", "高二"),
     ("跟居民讲讲垃圾分类新规", "垃圾分类新规", "居民"),

@@ -153,7 +153,8 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
-                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|(?:middle|high|"
+                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
+                 r"representatives|agents|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
