@@ -79,8 +79,21 @@ def t(key: str, /, locale: str | None = None, **fields: Any) -> str:
     terms = _surface_terms(text, code)
     if not fields and not terms:
         return text
-    text = text.format(**terms, **fields)
-    return _COUNTED_EN.sub(_counted_en, text) if code == "en" else text
+    if code == "en":
+        return _COUNTED_EN.sub(_counted_en, text.format(**terms, **fields))
+    return _spaced_at_fields(_FIELD.sub(lambda m: f"{_FIELD_OPEN}{m.group(0)}{_FIELD_CLOSE}", text).format(**terms, **fields))
+
+
+# Chinese typesetting puts a space between Chinese and Latin text: a field that fills a Chinese sentence with English
+# words ("面向{audience}" with "high school students", "{title}已生成" with "Fractions") is set off by one, "面向 high
+# school students". Only where a field meets the sentence: the catalogue's own words and the user's are as written.
+_FIELD = re.compile(r"(?<!\{)\{\w+\}(?!\})")  # a plain "{name}", not "{{" nor "{value!r}"
+_FIELD_OPEN, _FIELD_CLOSE = "\ue020", "\ue021"
+_GAP_AT_FIELD = re.compile(rf"(?<=[\u3400-\u9fff]){_FIELD_OPEN}(?=[A-Za-z])|(?<=[A-Za-z]){_FIELD_CLOSE}(?=[\u3400-\u9fff])")
+
+
+def _spaced_at_fields(text: str) -> str:
+    return _GAP_AT_FIELD.sub(" ", text).replace(_FIELD_OPEN, "").replace(_FIELD_CLOSE, "")
 
 
 def _surface_terms(text: str, code: str) -> dict[str, str]:

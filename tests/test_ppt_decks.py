@@ -366,3 +366,20 @@ async def test_each_page_of_an_offline_deck_has_speaker_notes_of_its_own_and_the
     openings = [s.notes[:24] for s in slides]
     assert len(set(openings)) == len(openings), openings
     assert slides[0].notes.startswith(greeting), slides[0].notes[:60]
+
+
+@pytest.mark.parametrize("request_text", ["给高一讲牛顿第一定律，40页", "给初一学生讲一元一次方程，30分钟",
+                                          "Fractions for Year 6, 40 slides"])
+async def test_a_long_deck_has_no_two_pages_alike(request_text):
+    deck = await _offline_deck(request_text)
+    pages = [(s.title, tuple(visible_items(s))) for s in deck.slides]
+    repeated = {page for page in pages if pages.count(page) > 1}
+    assert not repeated, repeated
+
+
+@pytest.mark.parametrize(("request_text", "practice"), [("给初一学生讲一元一次方程，30分钟", "：练一练"),
+                                                        ("Fractions for Year 6, 30 minutes", ": try one")])
+async def test_each_maths_practice_page_says_what_its_problem_practises(request_text, practice):
+    deck = await _offline_deck(request_text)
+    tries = [tuple(s.bullets) for s in deck.slides if s.title.endswith(practice)]
+    assert len(tries) >= 2 and len(set(tries)) == len(tries), tries

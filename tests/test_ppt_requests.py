@@ -147,6 +147,16 @@ async def test_the_cover_shows_the_audience_as_a_label_with_a_capital():
     assert deck.slides[0].subtitle == "Curious kids · 8 min"
 
 
+@pytest.mark.parametrize(("request_text", "subtitle"), [
+    ("Volcanoes, 8 minutes", "Students new to the topic · 8 min"),
+    ("火山，8分钟", "初学这一主题的学生 · 8 分钟"),
+    ("Q3 sales review, 8 minutes", "A general audience · 8 min"),
+])
+async def test_a_deck_that_names_no_audience_says_on_its_cover_whom_a_teacher_or_speaker_would_expect(request_text, subtitle):
+    deck = await _offline_deck(request_text)
+    assert deck.slides[0].subtitle == subtitle
+
+
 # ------------------------------------------------------------ what a request asks for, read right
 
 
@@ -959,6 +969,13 @@ def test_a_lesson_on_a_person_in_history_is_told_by_their_life_not_by_an_events_
     assert not [t for t in titles if "背景与原因" in t or "background and causes" in t or "的一生的" in t], titles
 
 
+@pytest.mark.parametrize("request_text", ["石头的一生，小学三年级，15分钟", "白菜的故事，二年级，15分钟",
+                                          "石油的一生，初二，15分钟"])
+def test_the_life_of_a_thing_whose_name_opens_like_a_family_name_is_not_told_as_a_persons(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 15).knowledgeUnits]
+    assert not [t for t in titles if "生平经历" in t or "主要事迹" in t], titles
+
+
 @pytest.mark.parametrize(("request_text", "part"), [
     ("讲讲唐朝，初一，15分钟", "唐朝的思想与文化"),
     ("The Renaissance for 10th graders, 15 minutes", "The culture and ideas of the Renaissance"),
@@ -1332,6 +1349,76 @@ def test_a_people_or_a_trade_route_of_history_is_a_history_lesson(request_text, 
     ("A short talk on how tides work for a group of retirees", "how tides work", "retirees"),
 ])
 def test_listeners_told_as_a_group_of_people_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("A lesson for a class of Year 6 students on fractions", "fractions", "Year 6 students"),
+    ("Explain photosynthesis to a class of Year 8 students", "photosynthesis", "Year 8 students"),
+    ("A talk on digital scams for a seniors' college class", "digital scams", "a seniors' college class"),
+    ("A talk for night shift nurses at our clinic on sleep hygiene", "sleep hygiene", "night shift nurses at our clinic"),
+    ("Food safety basics for the volunteers at our food bank", "Food safety basics", "the volunteers at our food bank"),
+])
+def test_listeners_named_by_their_class_or_their_place_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("帮我给五年级的孩子们做个讲垃圾分类的课件", "垃圾分类", "五年级的孩子们"),
+    ("给初二的同学们讲讲浮力", "浮力", "初二的同学们"),
+])
+def test_listeners_named_with_a_de_are_the_audience_whole_and_not_in_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("给high school students讲光合作用", "光合作用", "high school students"),
+    ("面向year 9 students的浮力课件", "浮力", "year 9 students"),
+])
+def test_listeners_named_in_english_inside_a_chinese_request_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("A webinar for parents on screen time", "screen time"),
+    ("A school assembly on kindness", "kindness"),
+    ("A tutorial on git rebase for new developers", "git rebase"),
+])
+def test_a_webinar_an_assembly_or_a_tutorial_is_the_occasion_not_part_of_the_title(request_text, topic):
+    assert short_title(request_text) == topic
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("My grandma's recipes: a talk at the village hall", "My grandma's recipes"),
+    ("Fire safety - a talk for the night shift", "Fire safety"),
+    ("Explain blockchain like I'm five", "blockchain"),
+])
+def test_the_occasion_or_a_wish_said_after_the_subject_is_not_part_of_the_title(request_text, topic):
+    assert short_title(request_text) == topic
+
+
+@pytest.mark.parametrize(("request_text", "topic"), [
+    ("Beginner's guide to sourdough baking", "sourdough baking"),
+    ("A beginners' guide to chess openings for kids", "chess openings"),
+])
+def test_a_beginners_guide_is_the_deck_and_what_it_guides_to_is_the_subject(request_text, topic):
+    assert short_title(request_text) == topic
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("Objection handling for new sales reps", "Objection handling", "new sales reps"),
+    ("Call etiquette for customer service agents", "Call etiquette", "customer service agents"),
+])
+def test_sales_reps_and_service_agents_are_the_audience_not_the_title(request_text, topic, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("初三物理电路故障分析", "电路故障分析", "初三"),
+    ("高二化学课原电池", "原电池", "高二"),
+    ("跟居民讲讲垃圾分类新规", "垃圾分类新规", "居民"),
+])
+def test_a_grade_with_its_course_or_residents_told_are_the_audience_not_the_title(request_text, topic, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
 
 

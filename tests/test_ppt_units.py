@@ -376,3 +376,11 @@ def test_an_english_lessons_first_point_is_glossed_mid_line_not_by_a_capitalised
     scripts = _offline_scripts("the solar system", "en", 10, slide_count_for(10))
     glosses = [item.split(": ", 1)[1] for s in scripts if s.title.endswith("key terms") for item in s.contentDesign]
     assert glosses and all(gloss[0].islower() for gloss in glosses), glosses
+
+
+@pytest.mark.parametrize(("audience", "said"), [
+    ("high school students", "课程：10 分钟，面向 high school students。"),
+    ("初二学生", "课程：10 分钟，面向初二学生。"),
+])
+def test_an_english_audience_in_a_chinese_sentence_is_set_off_by_a_space(audience, said):
+    assert t("ppt.course_logged", locale="zh", minutes=10, audience=audience) == said

@@ -351,13 +351,15 @@ async def generate_video_outline(state: PptState, ctx: NodeContext) -> dict[str,
     feedback = feedback_for(state, "generate_video_outline")
     # A talk's parts are a report's (background, where things stand, next steps), a lesson's are not.
     setting = deck_setting(config.request or state["request"], analysis.audienceHint)
+    # a deck asked for in pages ("40页" in ten minutes) needs parts enough to fill them, or its pages come round again
+    slide_count = slide_count_for(config.duration, analysis.slideCountHint)
     outline = await ctx.llm.structured(
         VideoOutline,
         role="ppt",
         system=prompts.SYSTEM,
-        prompt=prompts.video_outline(analysis, config, feedback, setting),
+        prompt=prompts.video_outline(analysis, config, feedback, setting, slide_count),
         facts={"topic": analysis.topic, "language": analysis.language, "duration": config.duration, "feedback": feedback,
-               "setting": setting, "request": config.request or state["request"]},
+               "setting": setting, "request": config.request or state["request"], "slideCount": slide_count},
     )
     artifact_id = ctx.artifact(key="video_outline", type=ArtifactType.video_outline, title=t("ppt.artifact_outline"),
                                content=outline, show_in_canvas=True)

@@ -459,7 +459,9 @@ MATHS_WORDING = {
            "stages": (("读题", "圈出已知和所求"), ("想思路", "怎样用{name}的思路解这道题"), ("求解", "写出算式，一步一步算出结果"),
                       ("检验", "把结果代回去检查")),
            "activities": ("例题讲解", "小组讨论", "板演练习", "画图分析", "错题订正"),
-           "example": "{name}：练一练", "example_items": ("读题，圈出已知和所求", "按步骤解出来，写出过程", "和同桌核对解题过程"),
+           # each try names its own point: a long deck has one for each, and the same three lines read as one page again
+           "example": "{name}：练一练", "example_items": ("找一道考查{name}的题，圈出已知和所求", "按步骤解出来，写出过程",
+                                                      "和同桌核对解题过程"),
            "example_visual": "例题板书",
            "exercise_items": ("说一说{first}是什么", "做一道与{topic}有关的题目，写出每一步", "{first}和{last}有什么联系？"),
            "asks": ("你能用自己的话说说{unit}吗？", "做题时，哪一步你最容易出错？", "今天哪一类题你还想再练一练？"),
@@ -489,7 +491,7 @@ MATHS_WORDING = {
                       ("Solve", "set it up and work it out step by step"), ("Check", "put the answer back in to check it")),
            "activities": ("Worked example", "Group discussion", "Board practice", "Draw a diagram", "Error correction"),
            "example": "{name}: try one",
-           "example_items": ("Read the problem and mark what is given", "Solve it step by step, showing your working",
+           "example_items": ("Take a problem on {name} and mark what is given", "Solve it step by step, showing your working",
                              "Check your working with a partner"),
            "example_visual": "Worked example on the board",
            "exercise_items": ("Explain {first} in your own words", "Solve a problem on {topic}, showing every step",
@@ -1156,11 +1158,19 @@ def analyze(request: OfflineRequest) -> TopicAnalysis:
     )
 
 
+def _default_audience(request: OfflineRequest) -> str:
+    """Whom a deck is for when the request names no one: students in a lesson, colleagues in a training, listeners in a
+    talk."""
+    setting = request.fact("setting") or "lesson"
+    kind = "training" if setting == "training" else "talk" if setting == "talk" else "lesson"
+    return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")
+
+
 @offline_composer(CourseConfig)
 def course_config(request: OfflineRequest) -> CourseConfig:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     phrase = _parts_phrase(request)
-    audience = request.fact("audienceHint") or ("对该主题感兴趣的初学者" if zh else "Curious beginners")
+    audience = request.fact("audienceHint") or _default_audience(request)
     duration = request.fact("durationMinutesHint") or 10
     style = stable_choice(STYLES_ZH if zh else STYLES_EN, topic, "style")
     objectives = [_without_stacked_de(capitalised(words["objective"].format(
@@ -1175,7 +1185,9 @@ def course_config(request: OfflineRequest) -> CourseConfig:
 def video_outline(request: OfflineRequest) -> VideoOutline:
     topic, zh, words = request.fact("topic"), _zh(request), _wording(request)
     duration = request.fact("duration", 10)
-    unit_count = max(2, min(6, round(duration / 4)))
+    # about a part per four minutes, or per four content pages when more pages are asked for than minutes
+    content_pages = (request.fact("slideCount") or 0) - 2
+    unit_count = max(2, min(6, round(max(duration, content_pages) / 4)))
     points_per_unit = 3
     if _wants_simpler(request):
         unit_count, points_per_unit = max(2, unit_count - 1), 2

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections import Counter
 
 import colorsys
 from typing import Literal
@@ -151,7 +153,8 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
-                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|(?:middle|high|"
+                 r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
+                 r"representatives|agents|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
@@ -159,11 +162,19 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
 # Their school year or age after them goes with them ("for girls in grade 6", "for kids aged 8-10"): it is no subject's.
 _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s+\d+(?:\s*(?:-|–|to)\s*\d+)?)(?!\s+of\b))?"
+# Listeners named as a group by what they are ("a class of Year 6 students", "a seniors' college class", "a Year 6 class")
+# end with the group's own noun, and those named with where they are ("night shift nurses at our clinic", "the
+# volunteers at our food bank") with their place: both are whom the deck is for, not its subject.
+_LISTENER_STOP_EN = r"(?!(?:on|about|for|to|with|and|or|in|of|at|from|how|what|why|who|that|which)\b)"
+_LISTENERS_GROUP_EN = (r"(?:['’]?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
+                       r"class(?:es)?|group|club|course|cohort|circle))?")
+_LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
+                       r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
+_LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
 _GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
 _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?"
-                     + _LISTENERS_EN
-                     + _LISTENERS_YEAR_EN + r")\b")
+                     + _LISTENER_PHRASE_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 _AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
@@ -182,7 +193,7 @@ _FILLER_ZH = re.compile(
 # that ends the clause ("走进秦朝，给初一讲"): the subject came before it.
 _AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
-                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期)?)"
+                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 # The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
 # make bread", "how to build a birdhouse"), and so is a verb that leads a subject told as what to do ("Make friends
@@ -240,30 +251,38 @@ _LISTENERS_LEAD_ZH = re.compile(r"^\s*(?:在)?(?:" + _SENIORS_COLLEGE_ZH + r"\s*
 # says who listens (初二, 高一); it is not part of the subject. A school stage with its course ("初中英语语法：现在完成时",
 # "高中化学 氧化还原反应") says so too: its students (初中生) listen, and the subject is what follows.
 _COURSE_ZH = r"(?:语文|数学|英语|物理|化学|生物|历史|地理|政治|道德与法治|道法|科学|音乐|美术|体育|信息技术|信息科技)"
+# A grade and its course lead the subject written straight after them too ("初三物理电路故障分析").
 _CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三]|大[一二三四]))"
-                       rf"{_COURSE_ZH}?|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?)"
-                       r"(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S)")
+                       rf"(?:{_COURSE_ZH}(?:课堂|课)?(?=[\u3400-\u9fff]{{2}})|{_COURSE_ZH}?(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S))"
+                       rf"|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?(?:课堂|课)?"
+                       r"(?=\s*(?:[，,。；;:：]|$)|\s+\S))")
 _STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生"}
 
 
 def audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
-        told = _TOLD_WHOM_ZH.search(text)
-        if told:
-            return (told.group("audience") or told.group("audience2")).strip()
-        match = _AUDIENCE_ZH.search(text) or _FOR_WHOM_ZH.search(text)
-        if match:
-            return match.group(1).strip()
-        school_class = _CLASS_ZH.search(text)
-        if school_class:
-            return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
-        match = _LISTENERS_ZH.search(text)
-        return match.group(1).strip() if match else None
+        held, phrases = _latin_phrases_held(text)
+        audience = _chinese_audience(_listeners_held(held))
+        return _latin_phrases_released(audience.replace(_HELD_DE, "的"), phrases) if audience else None
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     if not match:
         return None
     listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE)
     return _school_years_named(listeners)
+
+
+def _chinese_audience(text: str) -> str | None:
+    told = _TOLD_WHOM_ZH.search(text)
+    if told:
+        return (told.group("audience") or told.group("audience2")).strip()
+    match = _AUDIENCE_ZH.search(text) or _FOR_WHOM_ZH.search(text)
+    if match:
+        return match.group(1).strip()
+    school_class = _CLASS_ZH.search(text)
+    if school_class:
+        return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
+    match = _LISTENERS_ZH.search(text)
+    return match.group(1).strip() if match else None
 
 
 # A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
@@ -544,6 +563,39 @@ def _shaped_like_a_full_name(text: str) -> bool:
                    or opens_with_common_word(word) for word in words)
 
 
+# A thing's life is told as a person's is ("石头的一生", "一颗白菜的故事"), and 石 is a family name too: what follows the
+# family name tells them apart. jieba's dictionary has tens of thousands of names (nr) and other words; a character that
+# closes names there as often as other words (原 in 屈原, 森 in 钱学森) may be a given name, one that mostly closes common
+# nouns (头 in 石头, 菜 in 白菜, 油 in 石油) is not, and nor is a noun's own suffix (子, 头, 儿: 叶子, 木头).
+_NOUN_SUFFIXES_ZH = "子头儿"
+_GIVEN_NAME_SHARE = 0.15  # 屈原 0.27, 钱学森 0.21, 欧阳修 0.20; 白菜 0.11, 石头 0.07, 石油 0.02
+
+
+@functools.cache
+def _closing_counts(character: str) -> tuple[int, int]:
+    """How often a character is the second or third of a two- or three-character name in jieba's dictionary, and of
+    any other word there."""
+    import jieba.posseg  # its word tags are read on import
+    in_names = in_words = 0
+    for word, tag in jieba.posseg.dt.word_tag_tab.items():
+        if 2 <= len(word) <= 3 and character in word[1:]:
+            if tag in _PERSON_TAGS_ZH:
+                in_names += 1
+            else:
+                in_words += 1
+    return in_names, in_words
+
+
+def _reads_as_a_given_name(name: str) -> bool:
+    given = name[2:] if name[:2] in _FAMILY_NAMES_TWO_ZH else name[1:]
+    if len(name) == 2 and given in _NOUN_SUFFIXES_ZH:
+        return False
+    share = 1.0
+    for in_names, in_words in map(_closing_counts, given):
+        share *= (in_names + 0.5) / (in_names + in_words + 1)
+    return share >= _GIVEN_NAME_SHARE
+
+
 def names_a_person(subject: str) -> bool:
     """Whether a subject is a person ("李白", "讲讲孔子的一生", "秦始皇", "Napoleon", "Abraham Lincoln", "Queen
     Victoria", "Louis XIV", "the life of Gandhi", "Jane Austen"): a Chinese one is a name by jieba's word tags (nr), all of it."""
@@ -559,7 +611,7 @@ def names_a_person(subject: str) -> bool:
             return True
         # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
         return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
-            word.flag.startswith(("ns", "t", "m")) for word in words)
+            word.flag.startswith(("ns", "t", "m")) for word in words) and _reads_as_a_given_name(name)
     if _LIFE_EN.search(text):
         return True
     text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
@@ -762,7 +814,8 @@ def core_topic(text: str) -> str:
 # the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>[a-z0-9 \-]*?" + _LISTENERS_EN + r")\b")
+_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?[a-z0-9 \-]*?" + _LISTENER_PHRASE_EN
+            + r")\b")
 # "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
 # the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
@@ -770,13 +823,25 @@ _NOT_LISTENER_WORD = r"(?!(?:me|us|how|what|why|when|where|which|about|on|of|to|
 _TOLD_WHOM_EN = re.compile(
     r"^\W*(?:(?:please|pls|plz|i\s+(?:want|need|would\s+like|'d\s+like)\s+to|let's)\s+)?"
     r"(?:(?:explain|present|describe|introduce|show|talk)\s+to|teach|show|tell|brief|train|walk|help|introduce|remind|"
-    r"coach|guide)\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENERS_EN + r"|"
+    r"coach|guide)\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:" + _NOT_LISTENER_WORD + r"[\w'-]+\s+){0,4}?" + _LISTENER_PHRASE_EN + r"|"
     + _NOT_LISTENER_WORD + r"[\w'-]+(?:\s+" + _NOT_LISTENER_WORD + r"[\w'-]+){0,2}(?=\s+(?:how|about|what|why)\b))"
     r"\s+(?:(?:about|on|in|through|to|with|understand|learn|grasp|master)\s+)?(?=\S)", re.IGNORECASE)
 # "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
 # name the listeners, who are the audience and not part of the subject.
 _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
-                      r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|生|们)")
+                      r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
+                      r"患者|病人|顾客|游客|读者|观众|听众|志愿者|生|们)")
+# Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
+# they end; it is held while the audience and the subject are read apart, so neither stops at it.
+_LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
+                              + r"(?:讲|介绍|说说|聊聊|谈谈|做|上|[，,。；;]|$))")
+_HELD_DE = "\ue00e"
+
+
+def _listeners_held(text: str) -> str:
+    return _LISTENERS_OF_ZH.sub(lambda m: m.group(1) + m.group(2) + _HELD_DE, text)
+
+
 _TOLD_WHOM_ZH = re.compile(r"(?<![^\s，,。；;请要想我来])(?:教(?:给|会)?(?![育材案程师室堂训授练]|学(?!生))"
                            r"(?P<audience>[^\s，,。；;的]{0,10}?" + _LISTENER_NOUNS_ZH + r")"
                            r"|(?:向|跟)(?P<audience2>[^\s，,。；;的讲介]{0,10}?" + _LISTENER_NOUNS_ZH + r")(?=讲|介绍|说说|聊聊|谈谈))")
@@ -791,9 +856,12 @@ _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+" + _FOR_LISTENERS_SPA
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
     r"\b(?:topic|subject|theme)\s*(?:is\s*:?|:)\s*",
     r"^\W*(?:explain|teach|introduce|present|cover|describe|tell|brief|update)\b[^,.;:!?]*?\s+(?:about|on)\s+",
-    r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|overview|deck|slides|"
-    r"presentation|ppt)\s+(?:about|on|of)\s+",
+    # ("a class of Year 6 students" is who listens, not a class about them)
+    r"^[^,.;:!?]*?\b(?:(?:talk|lecture|lesson|training|workshop|session|seminar|webinar|masterclass|tutorial|speech|"
+    r"keynote|assembly|briefing|overview|deck|slides|presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
+    # "Beginner's guide to sourdough baking": the guide is the deck, sourdough baking its subject
+    r"^[^,.;:!?]*?\b(?:beginners?(?:['’\ue001]s|s['’\ue001]|['’\ue001])?|absolute\s+beginners?(?:['’\ue001]s?)?)\s+guide\s+to\s+",
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
@@ -808,6 +876,13 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^[^,.;:!?]*?\b(?:make|do)\s+(?:it|one|this|that)\s+(?:about|on)\s+",
 ))
 # "Present" is a tense's name too ("Present perfect vs past simple"), then no verb of telling.
+# The occasion said after the subject ("My grandma's recipes: a talk at the village hall", "…, a short lesson for Year 4")
+# and a way of asking for it simple ("Explain blockchain like I'm five") are not the subject either.
+_OCCASION_AFTER_EN = re.compile(r"(?:\s*[:,]|\s+[–—-])\s*(?:(?:a|an|the|my|our)\s+)?(?:(?:short|quick|brief|little)\s+)?(?:talk|lecture|"
+                                r"lesson|presentation|workshop|session|webinar|assembly|keynote|speech)\b[^:;!?]*$"
+                                r"|\s+(?:like|as\s+if)\s+(?:i|you)(?:['’\ue001]m|['’\ue001]re|\s+am|\s+are|\s+were)\s+(?:five|5)\b",
+                                re.IGNORECASE)
+_LISTENERS_BEFORE_SUBJECT_EN = re.compile(r"\s+" + _FOR_LISTENERS_SPAN_EN + r"(?=\s+(?:on|about)\s)", re.IGNORECASE)
 _TENSE_AFTER_PRESENT = r"(?!\s+(?:perfect|simple|continuous|progressive|tense|participle)\b)"
 _TELLING_EN = re.compile(r"^\W*(?:explain|teach|introduce|present" + _TENSE_AFTER_PRESENT + r"|cover|describe)\s+", re.IGNORECASE)
 _TAUGHT_EN = re.compile(r"^\W*teach\s+(?P<audience>[a-z0-9 \-]{2,40}?)\s+(?:about|how)\b", re.IGNORECASE)
@@ -835,7 +910,7 @@ _NAME_DOT = re.compile(r"(?<![\w.])\.(?=[A-Za-z])")
 _SPAN_DASH = re.compile(r"(?<=\w)–(?=\w)")
 _BRACKETED = re.compile(r"\(([^()]*)\)|（([^（）]*)）")
 _HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002", "–": "\ue003", "(": "\ue006", ")": "\ue007", "（": "\ue008",
-         "）": "\ue009"}
+         "）": "\ue009", "的": _HELD_DE}
 _EMPTY_BRACKETS = re.compile("\ue006[\\s\ue000-\ue005]*\ue007|\ue008[\\s\ue000-\ue005]*\ue009")
 _RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
 
@@ -847,6 +922,7 @@ def _bracketed(match: re.Match) -> str:
 
 
 def _held(text: str) -> str:
+    text = _listeners_held(text)
     text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", _HELD["."]), text)
     text = _NAME_DOT.sub(_HELD["."], _BRACKETED.sub(_bracketed, text))
     text = _SPAN_DASH.sub(lambda m: _HELD[m.group(0)], text)
@@ -859,7 +935,27 @@ def _released(text: str) -> str:
 
 def _subject_of(text: str) -> str:
     """What is left of a request once the asking words are out; empty when it names no subject."""
-    return _released(_subject_of_held(_held(text)))
+    text, phrases = _latin_phrases_held(text)
+    return _latin_phrases_released(_released(_subject_of_held(_held(text))), phrases)
+
+
+# English words with spaces between them inside a Chinese request ("给high school students讲光合作用", "介绍machine
+# learning") are one phrase: Chinese is read as a run of characters up to a space, so each phrase is held as two
+# characters while the request is read, and set back after.
+_LATIN_PHRASE = re.compile(r"[A-Za-z][A-Za-z0-9'’.-]*(?:[ \t]+[A-Za-z0-9][A-Za-z0-9'’.-]*)+")
+_PHRASE_MARK = "\uf0ff"
+
+
+def _latin_phrases_held(text: str) -> tuple[str, list[str]]:
+    if not CJK.search(text or ""):
+        return text, []
+    phrases = _LATIN_PHRASE.findall(text)[:200]
+    spans = iter(range(len(phrases)))
+    return _LATIN_PHRASE.sub(lambda m: chr(0xF000 + next(spans)) + _PHRASE_MARK, text, count=200), phrases
+
+
+def _latin_phrases_released(text: str, phrases: list[str]) -> str:
+    return re.sub("([\uf000-\uf0fe])" + _PHRASE_MARK, lambda m: phrases[ord(m.group(1)) - 0xF000], text) if phrases else text
 
 
 # A clause that narrows the lesson ("Teach Hamlet, focusing on the plot and characters", "…, with an emphasis on
@@ -896,7 +992,9 @@ def _subject_of_held(text: str) -> str:
         stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
     else:
         text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
-        text = _TOLD_WHOM_EN.sub("", text, count=1)
+        text = _TOLD_WHOM_EN.sub("", _OCCASION_AFTER_EN.sub("", text), count=1)
+        # whom it is for, between the occasion and its subject ("A webinar for parents on screen time"), is neither
+        text = _LISTENERS_BEFORE_SUBJECT_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
         text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like

@@ -71,11 +71,13 @@ SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesso
                  "history_lesson": HISTORY_LESSON_SETTING, "language_lesson": LANGUAGE_LESSON_SETTING}
 
 
-def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None, setting: str = "lesson") -> str:
+def video_outline(analysis: TopicAnalysis, config: CourseConfig, feedback: str | None, setting: str = "lesson",
+                  slide_count: int | None = None) -> str:
+    pages = f" and {slide_count} slides (enough points that no slide repeats another)" if slide_count else ""
     return (
         f"Topic: {analysis.topic}\nCourse config:\n{_json(config.model_dump())}\n"
         "Write the video outline: theme and knowledgeUnits (title, description, knowledgePoints), "
-        f"sized for {config.duration} minutes." + SETTING_NOTES.get(setting, "") + _feedback(feedback)
+        f"sized for {config.duration} minutes{pages}." + SETTING_NOTES.get(setting, "") + _feedback(feedback)
     )
 
 
