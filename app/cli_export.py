@@ -100,6 +100,12 @@ def _pick(artifacts: list[dict[str, Any]], wanted: str | None, final_id: str | N
     return final or (artifacts[-1] if artifacts else None)
 
 
+def _no_such_version(thread_id: str, artifact: str, version: int, latest: int) -> str:
+    if latest > 1:
+        return t("cli.no_version", thread=thread_id, artifact=artifact, version=version, latest=latest)
+    return t("cli.no_version_only_one", thread=thread_id, artifact=artifact, version=version)
+
+
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from app.cli import console
     from app.store import Store
@@ -114,15 +120,17 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
             if not latest:
                 return 1, t("cli.no_artifacts_yet", thread=args.thread_id)
             chosen = _pick(latest, args.artifact, final_id)
-            if chosen is None:  # the sentence names what there is, so the next try can pick one
-                return 1, t("cli.no_artifact", thread=args.thread_id, artifact=args.artifact) + \
-                    t("cli.artifacts_there", artifacts=join_items(list(dict.fromkeys(a["type"] for a in latest))))
+            # A name or version the thread lacks is a wrong option (2, as `ng --help` says), in one sentence
+            # naming what there is, so the next try can pick one.
+            if chosen is None:
+                types = join_items(list(dict.fromkeys(a["type"] for a in latest)))
+                return 2, t("cli.no_artifact", thread=args.thread_id, artifact=args.artifact, artifacts=types)
             if args.version is not None:
                 latest_version = chosen["version"]
-                chosen = await store.get_artifact(chosen["id"], args.version)
-                if chosen is None:
-                    return 1, t("cli.no_version", thread=args.thread_id, version=args.version) + \
-                        (t("cli.versions_there", latest=latest_version) if latest_version > 1 else t("cli.only_version"))
+                wanted = await store.get_artifact(chosen["id"], args.version)
+                if wanted is None:
+                    return 2, _no_such_version(args.thread_id, chosen["type"], args.version, latest_version)
+                chosen = wanted
             try:
                 written = write_artifact(chosen, Path(args.out))
             except OutPathError as error:

@@ -291,17 +291,31 @@ def test_ng_chat_on_a_project_that_does_not_exist_says_how_to_create_it(tmp_path
     assert t("cli.novel_init_hint", project="灯塔") in result.stdout
 
 
-def test_ng_export_of_an_artifact_the_thread_lacks_names_the_ones_it_has(tmp_path):
+def test_ng_export_of_an_artifact_the_thread_lacks_is_a_wrong_option_naming_the_ones_it_has(tmp_path, monkeypatch,
+                                                                                              capsys):
+    from app.cli import main
+
     seed_thread(tmp_path / "data", "t1", "一份幻灯片")
-    result = ng("export", "t1", "--artifact", "docx", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
-    assert result.returncode == 1
-    assert t("cli.artifacts_there", artifacts="pptx") in result.stdout.replace("\n", "")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+
+    assert main(["export", "t1", "--artifact", "docx", "--out", str(tmp_path / "x")]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert said == "Thread t1 has no artifact docx; its artifact types are pptx (pick one with --artifact).", said
 
 
-def test_ng_export_of_a_version_that_does_not_exist_says_which_exist(tmp_path):
+def test_ng_export_of_a_version_that_does_not_exist_is_a_wrong_option_saying_which_exist(tmp_path, monkeypatch,
+                                                                                         capsys):
+    from app.cli import main
+
     seed_thread(tmp_path / "data", "t1", "一份幻灯片")
-    result = ng("export", "t1", "--version", "3", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
-    assert result.returncode == 1 and t("cli.only_version") in result.stdout
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["export", "t1", "--version", "3", "--out", str(tmp_path / "x")]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert said == "线程 t1 的产物 pptx 没有第 3 版，它只有第 1 版。", said
+    assert not list(tmp_path.glob("x*")), "nothing is written"
 
 
 def mark_done(data_dir: Path, thread_id: str) -> None:
