@@ -322,7 +322,10 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
         watched.add(args.thread_id)
         answer = args.answer
         if ask and await _waits_for_answer(runtime, args.thread_id):
-            answer = await ask(runtime, args.thread_id)
+            try:
+                answer = await ask(runtime, args.thread_id)
+            except asyncio.CancelledError:  # Ctrl-C at the question: no run started, the question stays waiting
+                raise ThreadInterrupted(args.thread_id, f"ng resume {args.thread_id}") from None
             if answer is None:  # end of input at the prompt: the question stays for the next time
                 raise RequestError("bad_request", t("cli.waiting_answer", thread=args.thread_id))
         try:
