@@ -240,8 +240,11 @@ async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
     return answer
 
 
-def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None) -> int:
+def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None,
+            options: dict[str, Any] | None = None) -> int:
+    """How the run ended, in sentences; a finished plan is printed as `ng plan` prints it (`options`: the thread's)."""
     from app.cli_export import OutPathError, write_artifact
+    from app.cli_plan import plan_document, show_plan
 
     console.print()
     completion = display.completion or {}
@@ -255,9 +258,12 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
         else:
             console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
         return 1
-    for sentence in display.said:
-        console.print(sentence, highlight=False)
     final = next((a for a in artifacts if a["id"] == completion.get("finalArtifactId")), None)
+    plan = plan_document([final]) if final else None
+    if plan is not None:
+        show_plan(console, plan, options or {})  # the plan itself, not the browser's sentence about it
+    for sentence in display.said if plan is None else ():
+        console.print(sentence, highlight=False)
     if final and final.get("_filePath") and out is not None:
         try:
             written = write_artifact(final, out)
@@ -317,9 +323,11 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
 
     # At a terminal the question a thread waits on is asked, as `ng plan` asks it; a script gives --answer.
     ask = ask_pending_question if args.answer is None and sys.stdin.isatty() else None
+    options: dict[str, Any] = {}  # the thread's, for how its outcome is reported
 
     async def start(runtime, watched: set[str]) -> str:
         watched.add(args.thread_id)
+        options.update(((await runtime.store.get_thread(args.thread_id)) or {}).get("options") or {})
         answer = args.answer
         if ask and await _waits_for_answer(runtime, args.thread_id):
             try:
@@ -344,7 +352,7 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     except RequestError as error:
         console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
-    return _report(display, artifacts, thread_id, remembered_out(settings, thread_id))
+    return _report(display, artifacts, thread_id, remembered_out(settings, thread_id), options)
 
 
 async def _waits_for_answer(runtime: Any, thread_id: str) -> bool:

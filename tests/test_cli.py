@@ -562,3 +562,32 @@ def test_ng_threads_says_a_thread_waiting_for_an_answer_is_waiting_not_interrupt
     assert main(["threads"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if "t1" in line)
     assert "waiting for your answer" in row and t("runtime.status_interrupted") not in row, row
+
+
+def test_ng_resume_that_finishes_a_plan_prints_the_plan_as_ng_plan_does(tmp_path, monkeypatch, capsys):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+
+    waiting_thread(tmp_path / "data", "requirement", "Let members of a choir swap their seats for a concert")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    typed_at_a_terminal(monkeypatch, "use defaults", "use defaults", "use defaults")
+
+    assert main(["resume", "t1"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+
+    async def the_plan() -> dict:
+        settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            return next(a["content"] for a in await store.latest_artifacts("t1") if a["type"] == "implementation_plan")
+        finally:
+            await store.close()
+
+    plan = asyncio.run(the_plan())
+    heading = plan["markdown"].splitlines()[0].lstrip("# ").strip()
+    assert heading in said, "the plan itself is printed, as ng plan --thread prints it"
+    assert t("cli.suggested_commit", locale="en", message=plan["commit_message_suggestion"]) in said
