@@ -221,7 +221,7 @@ async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
     """The question a thread waits on, asked at the prompt as `ng plan` (a plan's questions, with why and
     fallback) or `ng chat` (any other question, a yes/no) ask it; its answer, or None at the end of input."""
     from app.cli_chat import answer_interrupt
-    from app.cli_plan import _ask_questions
+    from app.cli_plan import ask_questions
 
     thread = await runtime.store.get_thread(thread_id)
     pending = thread and thread.get("pending_interrupt")
@@ -231,7 +231,7 @@ async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
     questions = (pending.get("payload") or {}).get("questions") or []
     if pending.get("kind") == "clarification" and all("fallback_assumption" in q for q in questions):
         try:
-            return await _ask_questions(console, pending["payload"], None)
+            return await ask_questions(console, pending["payload"], None)
         except EOFError:
             return None
     answer = await answer_interrupt(console, pending)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from app.errors import RequestError
 from app.terminal import NgConsole
@@ -32,12 +33,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _ask(question: str) -> str:
-    console.print(f"[bold yellow]?[/] {question}")
-    try:
-        return input("> ").strip()
-    except EOFError:
-        return ""
+async def _ask(question: str) -> str:
+    """One drafting question, read as every `ng` prompt reads (Ctrl-C stops at once); empty or end of input:
+    the field is left open."""
+    from app import terminal
+
+    console.print(f"[bold yellow]?[/] {escape(question)}", highlight=False)
+    return ((await terminal.read_line(console, "> ")) or "").strip()
 
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -90,7 +92,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
                 seen["interrupt"] = None
                 if not pending:
                     break
-                answers = {q["id"]: _ask(q["question"]) for q in pending["payload"].get("questions", [])}
+                answers = {q["id"]: await _ask(q["question"]) for q in pending["payload"].get("questions", [])}
                 answers = {k: v for k, v in answers.items() if v} or "use defaults"
                 await runtime.resume(seen["thread"], answers)
         except RequestError as error:

@@ -91,15 +91,17 @@ async def _read_answer(console: Console, input_fn: InputFn | None, prompt: str) 
     next line printed does not join the prompt."""
     if input_fn is not None:
         return await _ask_in_daemon(input_fn, prompt)
-    from app.cli_chat import read_line
+    from app import terminal
 
-    line = await read_line(console, prompt)
+    line = await terminal.read_line(console, prompt)
     if line is None:
         raise EOFError
     return line
 
 
-async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn | None) -> dict[str, str] | str:
+async def ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn | None) -> dict[str, str] | str:
+    """A plan's clarification questions, each with why it is asked and its fallback, answered at the prompt
+    (`ng plan`, and `ng resume` of a plan waiting on them); typing "use defaults" keeps the rest's fallbacks."""
     questions = payload.get("questions", [])
     # The round is the title: inside a long sentence "第 1/3 轮" was broken at its spaces by the wrap.
     title = t("cli.questions_title", round=payload.get("clarificationRound", "?"), max_rounds=payload.get("maxRounds", "?"))
@@ -187,7 +189,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
                 thread = await runtime.store.get_thread(thread_id)
                 pending = thread["pending_interrupt"] if thread else None
                 if pending:
-                    answer = await _ask_questions(console, pending["payload"], input_fn)
+                    answer = await ask_questions(console, pending["payload"], input_fn)
                     await runtime.resume(thread_id, answer)
                     continue
                 if thread and thread["status"] == ThreadStatus.done.value:

@@ -497,7 +497,7 @@ def waiting_thread(data_dir: Path, flow: str, text: str, thread_id: str = "t1") 
 def typed_at_a_terminal(monkeypatch, *lines: str) -> list[str]:
     """stdin is a terminal where `lines` are typed in turn (then Ctrl-D); returns the prompts shown."""
     import app.cli
-    import app.cli_chat
+    import app.terminal
 
     typed = iter(lines)
     prompts: list[str] = []
@@ -506,7 +506,7 @@ def typed_at_a_terminal(monkeypatch, *lines: str) -> list[str]:
         prompts.append(prompt)
         return next(typed, None)
 
-    monkeypatch.setattr(app.cli_chat, "read_line", read_line)
+    monkeypatch.setattr(app.terminal, "read_line", read_line)
     monkeypatch.setattr(app.cli.sys.stdin, "isatty", lambda: True)
     return prompts
 

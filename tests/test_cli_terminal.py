@@ -244,3 +244,9 @@ def test_ctrl_c_at_the_question_ng_resume_asks_names_the_resume_command_and_exit
     child.expect_exact("> ")  # the plan's first question is asked
     thread_id = interrupted_and_listed(child, r"ng resume (\w+)", tmp_path / "data", listed_as="cli.status_waiting")
     assert thread_id == "t1"
+
+
+def test_ctrl_c_at_a_drafting_question_of_ng_legal_leaves_it_waiting_and_says_how_to_resume(tmp_path):
+    child = spawn("legal", "帮我起草一份劳动合同，用人单位是星火书店", data_dir=tmp_path / "data", LEGAL_WARM_AT_STARTUP="false")
+    child.expect_exact("> ")  # the first missing field is asked
+    interrupted_and_listed(child, r"ng resume (\w+)", tmp_path / "data", listed_as="cli.status_waiting")
