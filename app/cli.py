@@ -21,7 +21,8 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from app.cli_args import add_subcommands, help_for_missing_subcommand, innermost_parser, speak_the_catalogue
+from app.cli_args import (NgArgumentParser, add_subcommands, help_for_missing_subcommand, innermost_parser,
+                          speak_the_catalogue)
 from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app.terminal import NgConsole
@@ -489,7 +490,7 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The `ng` command line, its help in the current locale (set it first)."""
     speak_the_catalogue()
-    parser = argparse.ArgumentParser(prog="ng", description=t("cli.help_description"), epilog=t("cli.help_exit_codes"))
+    parser = NgArgumentParser(prog="ng", description=t("cli.help_description"), epilog=t("cli.help_exit_codes"))
     parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
     sub = add_subcommands(parser, "command", name_key="cli.metavar_command")
 

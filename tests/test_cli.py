@@ -592,3 +592,13 @@ def test_ng_resume_that_finishes_a_plan_prints_the_plan_as_ng_plan_does(tmp_path
     heading = plan["markdown"].splitlines()[0].lstrip("# ").strip()
     assert heading in said, "the plan itself is printed, as ng plan --thread prints it"
     assert t("cli.suggested_commit", locale="en", message=plan["commit_message_suggestion"]) in said
+
+
+def test_a_mistyped_subcommand_names_the_one_meant(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit) as stop:
+        main(["exprot", "t1", "--out", "deck"])
+    assert stop.value.code == 2
+    assert "did you mean 'export'?" in capsys.readouterr().err
