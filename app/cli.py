@@ -501,7 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
     ppt.add_argument("topic", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
-    ppt.add_argument("--out", help=t("cli.help_ppt_out"))
+    ppt.add_argument("--out", metavar="PATH", help=t("cli.help_ppt_out"))
     ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)
 
@@ -520,8 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = sub.add_parser("resume", help=t("cli.help_resume"), description=t("cli.help_resume"))
     resume.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
-    resume.add_argument("--answer", help=t("cli.help_answer"))
-    resume.add_argument("--out", help=t("cli.help_resume_out"))
+    resume.add_argument("--answer", metavar="TEXT", help=t("cli.help_answer"))
+    resume.add_argument("--out", metavar="PATH", help=t("cli.help_resume_out"))
     resume.set_defaults(func=cmd_resume)
 
     try:

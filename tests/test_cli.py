@@ -249,6 +249,16 @@ def test_every_thread_option_shows_the_same_placeholder(command, monkeypatch, ca
     assert "--thread ID" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", [["ppt"], ["resume"], ["export"], ["legal"], ["novel", "export"]])
+def test_every_out_option_shows_the_same_placeholder(command, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    assert "--out PATH" in capsys.readouterr().out
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
