@@ -113,10 +113,13 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     async def export() -> tuple[int, str]:
         store = await Store(settings.store_path, settings.files_dir).open()
         try:
-            if await store.get_thread(args.thread_id) is None:
+            thread = await store.get_thread(args.thread_id)
+            if thread is None:
                 return 2, t("runtime.no_thread", thread=args.thread_id)  # as every `ng` command: 2, no such thread
             latest = await store.latest_artifacts(args.thread_id)
-            final_id = next((a["id"] for a in reversed(latest) if a.get("_filePath")), None)
+            # The run's result (the deck, not the PDF preview rendered after it), else the newest file.
+            final_id = thread.get("final_artifact_id") or \
+                next((a["id"] for a in reversed(latest) if a.get("_filePath")), None)
             if not latest:
                 return 1, t("cli.no_artifacts_yet", thread=args.thread_id)
             chosen = _pick(latest, args.artifact, final_id)

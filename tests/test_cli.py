@@ -612,3 +612,29 @@ def test_a_mistyped_subcommand_names_the_one_meant(monkeypatch, capsys):
         main(["exprot", "t1", "--out", "deck"])
     assert stop.value.code == 2
     assert "did you mean 'export'?" in capsys.readouterr().err
+
+
+def test_ng_export_without_artifact_writes_the_deck_not_its_preview(tmp_path, monkeypatch, capsys):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+
+    seed_thread(tmp_path / "data", "t1", "潮汐")
+
+    async def preview_rendered_after_the_deck() -> None:
+        settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.save_artifact("t1", {"id": "t1-pdf", "type": "pdf", "title": "潮汐.pdf", "content": {}},
+                                      origin="task/preview", file=b"%PDF", file_name="deck.pdf")
+            await store.update_thread("t1", final_artifact_id="t1-deck")
+        finally:
+            await store.close()
+
+    asyncio.run(preview_rendered_after_the_deck())
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+
+    assert main(["export", "t1", "--out", str(tmp_path / "deck")]) == 0
+    assert (tmp_path / "deck.pptx").read_bytes() == b"pptx" and not (tmp_path / "deck.pdf").exists()
