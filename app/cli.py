@@ -21,8 +21,8 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from app.cli_args import (NgArgumentParser, add_subcommands, help_for_missing_subcommand, innermost_parser,
-                          speak_the_catalogue)
+from app.cli_args import (NgArgumentParser, add_subcommands, debug_after_any_command, help_for_missing_subcommand,
+                          innermost_parser, speak_the_catalogue)
 from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app.terminal import NgConsole
@@ -539,6 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_legal.add_parser(sub).set_defaults(func=cli_legal.main)
     cli_export.register(sub)
+    debug_after_any_command(parser, t("cli.help_debug"))
     return parser
 
 

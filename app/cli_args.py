@@ -79,6 +79,15 @@ class NgArgumentParser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
+def debug_after_any_command(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """`ng resume <id> --debug` as `ng --debug resume <id>`: every subcommand takes the flag too. SUPPRESS: a
+    subcommand's default would reset the flag given before it to False."""
+    slot = _slot(parser)
+    for child in (slot.choices.values() if slot is not None else ()):
+        child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=help_text)
+        debug_after_any_command(child, help_text)
+
+
 def speak_the_catalogue() -> None:
     argparse._ = argparse_text  # type: ignore[attr-defined]
     argparse.ngettext = argparse_plural  # type: ignore[attr-defined]

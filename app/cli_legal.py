@@ -28,8 +28,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("question", nargs="+", metavar=t("cli.metavar_question"), help=t("cli.help_question"))
     parser.add_argument("--thread", metavar="ID", help=t("cli.help_legal_thread"))
     parser.add_argument("--out", metavar="PATH", help=t("cli.help_legal_out"))
-    # SUPPRESS: `ng --debug legal …` keeps the top-level flag (a default here would reset it to False).
-    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=t("cli.help_debug"))
     return parser
 
 

@@ -638,3 +638,13 @@ def test_ng_export_without_artifact_writes_the_deck_not_its_preview(tmp_path, mo
 
     assert main(["export", "t1", "--out", str(tmp_path / "deck")]) == 0
     assert (tmp_path / "deck.pptx").read_bytes() == b"pptx" and not (tmp_path / "deck.pdf").exists()
+
+
+def test_debug_after_any_command_is_taken_as_before_it():
+    from app.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["resume", "t1", "--debug"]).debug
+    assert parser.parse_args(["threads", "rename", "t1", "New title", "--debug"]).debug
+    assert parser.parse_args(["--debug", "legal", "房东不退押金"]).debug, "given before, a subcommand keeps it"
+    assert not parser.parse_args(["resume", "t1"]).debug
