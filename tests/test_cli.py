@@ -648,3 +648,14 @@ def test_debug_after_any_command_is_taken_as_before_it():
     assert parser.parse_args(["threads", "rename", "t1", "New title", "--debug"]).debug
     assert parser.parse_args(["--debug", "legal", "房东不退押金"]).debug, "given before, a subcommand keeps it"
     assert not parser.parse_args(["resume", "t1"]).debug
+
+
+def test_ng_novel_status_with_no_project_yet_says_there_is_none_not_a_dash(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NOVEL_PROJECTS_DIR", str(tmp_path / "projects"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["novel", "status", "lighthouse"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "There is no project called lighthouse; there are no projects yet." in said and "—" not in said, said
