@@ -21,7 +21,8 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from app.cli_args import add_subcommands, help_for_missing_subcommand, innermost_parser, speak_the_catalogue
+from app.cli_args import (NgArgumentParser, add_subcommands, debug_after_any_command, help_for_missing_subcommand,
+                          innermost_parser, speak_the_catalogue)
 from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app.terminal import NgConsole
@@ -221,7 +222,7 @@ async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
     """The question a thread waits on, asked at the prompt as `ng plan` (a plan's questions, with why and
     fallback) or `ng chat` (any other question, a yes/no) ask it; its answer, or None at the end of input."""
     from app.cli_chat import answer_interrupt
-    from app.cli_plan import _ask_questions
+    from app.cli_plan import ask_questions
 
     thread = await runtime.store.get_thread(thread_id)
     pending = thread and thread.get("pending_interrupt")
@@ -231,7 +232,7 @@ async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
     questions = (pending.get("payload") or {}).get("questions") or []
     if pending.get("kind") == "clarification" and all("fallback_assumption" in q for q in questions):
         try:
-            return await _ask_questions(console, pending["payload"], None)
+            return await ask_questions(console, pending["payload"], None)
         except EOFError:
             return None
     answer = await answer_interrupt(console, pending)
@@ -240,8 +241,11 @@ async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
     return answer
 
 
-def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None) -> int:
+def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: str, out: Path | None,
+            options: dict[str, Any] | None = None) -> int:
+    """How the run ended, in sentences; a finished plan is printed as `ng plan` prints it (`options`: the thread's)."""
     from app.cli_export import OutPathError, write_artifact
+    from app.cli_plan import plan_document, show_plan
 
     console.print()
     completion = display.completion or {}
@@ -255,9 +259,12 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
         else:
             console.print(f"[red]{error}[/]  {t('cli.resume_with', command=f'ng resume {thread_id}')}", highlight=False)
         return 1
-    for sentence in display.said:
-        console.print(sentence, highlight=False)
     final = next((a for a in artifacts if a["id"] == completion.get("finalArtifactId")), None)
+    plan = plan_document([final]) if final else None
+    if plan is not None:
+        show_plan(console, plan, options or {})  # the plan itself, not the browser's sentence about it
+    for sentence in display.said if plan is None else ():
+        console.print(sentence, highlight=False)
     if final and final.get("_filePath") and out is not None:
         try:
             written = write_artifact(final, out)
@@ -317,12 +324,17 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
 
     # At a terminal the question a thread waits on is asked, as `ng plan` asks it; a script gives --answer.
     ask = ask_pending_question if args.answer is None and sys.stdin.isatty() else None
+    options: dict[str, Any] = {}  # the thread's, for how its outcome is reported
 
     async def start(runtime, watched: set[str]) -> str:
         watched.add(args.thread_id)
+        options.update(((await runtime.store.get_thread(args.thread_id)) or {}).get("options") or {})
         answer = args.answer
         if ask and await _waits_for_answer(runtime, args.thread_id):
-            answer = await ask(runtime, args.thread_id)
+            try:
+                answer = await ask(runtime, args.thread_id)
+            except asyncio.CancelledError:  # Ctrl-C at the question: no run started, the question stays waiting
+                raise ThreadInterrupted(args.thread_id, f"ng resume {args.thread_id}") from None
             if answer is None:  # end of input at the prompt: the question stays for the next time
                 raise RequestError("bad_request", t("cli.waiting_answer", thread=args.thread_id))
         try:
@@ -341,7 +353,7 @@ def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     except RequestError as error:
         console.print(f"[red]{error.message}[/]", highlight=False)
         return 2
-    return _report(display, artifacts, thread_id, remembered_out(settings, thread_id))
+    return _report(display, artifacts, thread_id, remembered_out(settings, thread_id), options)
 
 
 async def _waits_for_answer(runtime: Any, thread_id: str) -> bool:
@@ -478,7 +490,7 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The `ng` command line, its help in the current locale (set it first)."""
     speak_the_catalogue()
-    parser = argparse.ArgumentParser(prog="ng", description=t("cli.help_description"), epilog=t("cli.help_exit_codes"))
+    parser = NgArgumentParser(prog="ng", description=t("cli.help_description"), epilog=t("cli.help_exit_codes"))
     parser.add_argument("--debug", action="store_true", help=t("cli.help_debug"))
     sub = add_subcommands(parser, "command", name_key="cli.metavar_command")
 
@@ -489,7 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
     ppt.add_argument("topic", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
-    ppt.add_argument("--out", help=t("cli.help_ppt_out"))
+    ppt.add_argument("--out", metavar="PATH", help=t("cli.help_ppt_out"))
     ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)
 
@@ -508,8 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = sub.add_parser("resume", help=t("cli.help_resume"), description=t("cli.help_resume"))
     resume.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
-    resume.add_argument("--answer", help=t("cli.help_answer"))
-    resume.add_argument("--out", help=t("cli.help_resume_out"))
+    resume.add_argument("--answer", metavar="TEXT", help=t("cli.help_answer"))
+    resume.add_argument("--out", metavar="PATH", help=t("cli.help_resume_out"))
     resume.set_defaults(func=cmd_resume)
 
     try:
@@ -527,6 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_legal.add_parser(sub).set_defaults(func=cli_legal.main)
     cli_export.register(sub)
+    debug_after_any_command(parser, t("cli.help_debug"))
     return parser
 
 

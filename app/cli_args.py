@@ -9,6 +9,7 @@ argparse's own) makes `ng --help` and every usage error follow LOCALE like the r
 from __future__ import annotations
 
 import argparse
+import difflib
 import functools
 import sys
 
@@ -61,6 +62,30 @@ def help_for_missing_subcommand(parser: argparse.ArgumentParser, args: argparse.
     if slot is not None and getattr(slot, "needs_choice", False) and getattr(args, slot.dest, None) is None:
         chosen.print_help(sys.stderr)
         raise SystemExit(2)
+
+
+class NgArgumentParser(argparse.ArgumentParser):
+    """argparse, and a mistyped subcommand or choice (`ng exprt`) names the one meant (what Python 3.14's
+    `suggest_on_error` does; the subcommands' parsers are of this class too)."""
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices and isinstance(value, str):
+            match = difflib.get_close_matches(value, [str(choice) for choice in choices], n=1)
+            if match:
+                listed = ", ".join(repr(choice) for choice in choices)
+                raise argparse.ArgumentError(action, t("cli.invalid_choice_close", value=value, match=match[0],
+                                                       choices=listed))
+        super()._check_value(action, value)
+
+
+def debug_after_any_command(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """`ng resume <id> --debug` as `ng --debug resume <id>`: every subcommand takes the flag too. SUPPRESS: a
+    subcommand's default would reset the flag given before it to False."""
+    slot = _slot(parser)
+    for child in (slot.choices.values() if slot is not None else ()):
+        child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=help_text)
+        debug_after_any_command(child, help_text)
 
 
 def speak_the_catalogue() -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import sys
 from typing import Any
 
 from rich.cells import cell_len
@@ -20,6 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 
 from app.errors import RequestError
+from app import terminal
 from app.terminal import NgConsole
 from core.i18n import set_locale, t
 from core.settings import Settings
@@ -104,42 +104,13 @@ class ChatTerminal:
             self.failed = None
 
 
-async def read_line(console: Console, prompt: str) -> str | None:
-    """One line from stdin without a worker thread (so Ctrl-C never waits on a blocked read); None at EOF."""
-    console.print(prompt, end="", highlight=False)
-    if not sys.stdin.isatty():
-        # Questions from a file or a pipe: the event loop cannot watch a regular file, and lines the
-        # buffer already holds would never wake a reader; nothing else runs between turns anyway.
-        line = sys.stdin.readline()
-        # The transcript shows what was asked; at the end of input the prompt's line is closed, so the
-        # goodbye does not read "you> Bye.".
-        console.print(escape(line.rstrip("\n")), highlight=False)
-        return None if line == "" else line.rstrip("\n")
-    loop = asyncio.get_running_loop()
-    got: asyncio.Future[str] = loop.create_future()
-
-    def ready() -> None:
-        if not got.done():
-            got.set_result(sys.stdin.readline())
-
-    loop.add_reader(sys.stdin.fileno(), ready)
-    try:
-        line = await got
-    finally:
-        loop.remove_reader(sys.stdin.fileno())
-    if line == "":
-        console.print()  # Ctrl-D echoes no newline: the goodbye starts a line of its own
-        return None
-    return line.rstrip("\n")
-
-
 async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
     from graphs.novel import understanding as read
 
     payload = pending.get("payload") or {}
     if pending.get("kind") == "confirmation":
         console.print(f"[yellow]{escape(payload.get('prompt', ''))}[/]", highlight=False)
-        reply = await read_line(console, t("novel.cli_chat_confirm_prompt"))  # the prompt above asks the question
+        reply = await terminal.read_line(console, t("novel.cli_chat_confirm_prompt"))  # the prompt above asks the question
         if reply is None or reply.strip().lower() in QUIT:
             return None
         reply = reply.strip()
@@ -154,7 +125,7 @@ async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
         candidates = question.get("candidates") or []
         for number, name in enumerate(candidates, 1):
             console.print(f"   {number}. {escape(name)}", highlight=False)
-        reply = await read_line(console, "  > ")
+        reply = await terminal.read_line(console, "  > ")
         if reply is None or reply.strip().lower() in QUIT:
             return None  # the question stays pending: `ng chat --thread` asks it again
         reply = reply.strip()
@@ -168,20 +139,20 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
     from app.eventlog import each_event
     from app.services import open_runtime
 
-    terminal = ChatTerminal(console, thread_id)
-    async with open_runtime(settings, fanouts=[each_event(terminal.on_event)]) as runtime:
+    chat_view = ChatTerminal(console, thread_id)
+    async with open_runtime(settings, fanouts=[each_event(chat_view.on_event)]) as runtime:
         try:
             if args.thread:
                 thread = await runtime.thread_or_404(args.thread)
                 if thread["status"] == "interrupted" and not thread["pending_interrupt"]:
                     await runtime.resume(thread_id)  # a run the last session left unfinished
                     await runtime.wait(thread_id)
-                    terminal.run_ended()
+                    chat_view.run_ended()
             else:
                 await runtime.send_message(flow=FLOW, text="", thread_id=thread_id, create=True,
                                            options={"projectId": args.project_id})
                 await runtime.wait(thread_id)
-                terminal.run_ended()
+                chat_view.run_ended()
         except RequestError as error:
             from app.cli_novel import say_project_error
 
@@ -199,7 +170,7 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
                 else:
                     await runtime.resume(thread_id, answer)
             else:
-                text = await read_line(console, f"[bold green]{t('novel.cli_chat_you')}[/] ")
+                text = await terminal.read_line(console, f"[bold green]{t('novel.cli_chat_you')}[/] ")
                 if text is None or text.strip().lower() in QUIT:
                     break
                 if not text.strip():
@@ -210,7 +181,7 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
                     console.print(f"[red]{escape(error.message)}[/]", highlight=False)
                     continue
             await runtime.wait(thread_id)
-            terminal.run_ended()
+            chat_view.run_ended()
     console.print(f"[dim]{t('novel.cli_chat_bye', thread=thread_id, project=args.project_id)}[/]", highlight=False)
     return 0
 

@@ -100,6 +100,12 @@ def _pick(artifacts: list[dict[str, Any]], wanted: str | None, final_id: str | N
     return final or (artifacts[-1] if artifacts else None)
 
 
+def _no_such_version(thread_id: str, artifact: str, version: int, latest: int) -> str:
+    if latest > 1:
+        return t("cli.no_version", thread=thread_id, artifact=artifact, version=version, latest=latest)
+    return t("cli.no_version_only_one", thread=thread_id, artifact=artifact, version=version)
+
+
 def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     from app.cli import console
     from app.store import Store
@@ -107,22 +113,27 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     async def export() -> tuple[int, str]:
         store = await Store(settings.store_path, settings.files_dir).open()
         try:
-            if await store.get_thread(args.thread_id) is None:
+            thread = await store.get_thread(args.thread_id)
+            if thread is None:
                 return 2, t("runtime.no_thread", thread=args.thread_id)  # as every `ng` command: 2, no such thread
             latest = await store.latest_artifacts(args.thread_id)
-            final_id = next((a["id"] for a in reversed(latest) if a.get("_filePath")), None)
+            # The run's result (the deck, not the PDF preview rendered after it), else the newest file.
+            final_id = thread.get("final_artifact_id") or \
+                next((a["id"] for a in reversed(latest) if a.get("_filePath")), None)
             if not latest:
                 return 1, t("cli.no_artifacts_yet", thread=args.thread_id)
             chosen = _pick(latest, args.artifact, final_id)
-            if chosen is None:  # the sentence names what there is, so the next try can pick one
-                return 1, t("cli.no_artifact", thread=args.thread_id, artifact=args.artifact) + \
-                    t("cli.artifacts_there", artifacts=join_items(list(dict.fromkeys(a["type"] for a in latest))))
+            # A name or version the thread lacks is a wrong option (2, as `ng --help` says), in one sentence
+            # naming what there is, so the next try can pick one.
+            if chosen is None:
+                types = join_items(list(dict.fromkeys(a["type"] for a in latest)))
+                return 2, t("cli.no_artifact", thread=args.thread_id, artifact=args.artifact, artifacts=types)
             if args.version is not None:
                 latest_version = chosen["version"]
-                chosen = await store.get_artifact(chosen["id"], args.version)
-                if chosen is None:
-                    return 1, t("cli.no_version", thread=args.thread_id, version=args.version) + \
-                        (t("cli.versions_there", latest=latest_version) if latest_version > 1 else t("cli.only_version"))
+                wanted = await store.get_artifact(chosen["id"], args.version)
+                if wanted is None:
+                    return 2, _no_such_version(args.thread_id, chosen["type"], args.version, latest_version)
+                chosen = wanted
             try:
                 written = write_artifact(chosen, Path(args.out))
             except OutPathError as error:
@@ -139,7 +150,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 def register(subparsers: Any) -> None:
     export = subparsers.add_parser("export", help=t("cli.help_export"), description=t("cli.help_export"))
     export.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
-    export.add_argument("--version", type=int, help=t("cli.help_export_version"))
-    export.add_argument("--artifact", help=t("cli.help_export_artifact"))
-    export.add_argument("--out", required=True, help=t("cli.help_export_out"))
+    export.add_argument("--version", type=int, metavar="N", help=t("cli.help_export_version"))
+    export.add_argument("--artifact", metavar="TYPE", help=t("cli.help_export_artifact"))
+    export.add_argument("--out", required=True, metavar="PATH", help=t("cli.help_export_out"))
     export.set_defaults(func=cmd_export)

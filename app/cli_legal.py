@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from app.errors import RequestError
 from app.terminal import NgConsole
@@ -27,17 +28,22 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("question", nargs="+", metavar=t("cli.metavar_question"), help=t("cli.help_question"))
     parser.add_argument("--thread", metavar="ID", help=t("cli.help_legal_thread"))
     parser.add_argument("--out", metavar="PATH", help=t("cli.help_legal_out"))
-    # SUPPRESS: `ng --debug legal …` keeps the top-level flag (a default here would reset it to False).
-    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=t("cli.help_debug"))
     return parser
 
 
-def _ask(question: str) -> str:
-    console.print(f"[bold yellow]?[/] {question}")
-    try:
-        return input("> ").strip()
-    except EOFError:
-        return ""
+async def _ask_fields(questions: list[dict[str, Any]]) -> tuple[dict[str, str], bool]:
+    """The drafting questions, read as every `ng` prompt reads (Ctrl-C stops at once): the fields answered (an
+    empty line leaves one open), and whether the input has ended (a file, a pipe): the rest are left open unasked."""
+    from app import terminal
+
+    answers: dict[str, str] = {}
+    for question in questions:
+        console.print(f"[bold yellow]?[/] {escape(question['question'])}", highlight=False)
+        reply = await terminal.read_line(console, "> ")
+        if reply is None:
+            return answers, True
+        answers[question["id"]] = reply.strip()
+    return answers, False
 
 
 async def run(args: argparse.Namespace, settings: Settings) -> int:
@@ -84,13 +90,15 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
             else:
                 seen["thread"] = new_thread_id()
                 await runtime.send_message(flow="legal", text=text, thread_id=seen["thread"], create=True)
+            input_ended = False  # stdin at its end (a file, a pipe): later rounds are not asked again
             while True:
                 await runtime.wait(seen["thread"])
                 pending = seen.pop("interrupt", None)
                 seen["interrupt"] = None
                 if not pending:
                     break
-                answers = {q["id"]: _ask(q["question"]) for q in pending["payload"].get("questions", [])}
+                questions = pending["payload"].get("questions", [])
+                answers, input_ended = ({}, True) if input_ended else await _ask_fields(questions)
                 answers = {k: v for k, v in answers.items() if v} or "use defaults"
                 await runtime.resume(seen["thread"], answers)
         except RequestError as error:

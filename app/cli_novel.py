@@ -75,7 +75,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help=t("novel.cli_export_help"), description=t("novel.cli_export_help"))
     export.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
-    export.add_argument("--out", help=t("novel.cli_out_help"))
+    export.add_argument("--out", metavar="PATH", help=t("novel.cli_out_help"))
 
     index = sub.add_parser("index", help=t("novel.cli_index_help"), description=t("novel.cli_index_help"))
     index.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))

@@ -91,15 +91,17 @@ async def _read_answer(console: Console, input_fn: InputFn | None, prompt: str) 
     next line printed does not join the prompt."""
     if input_fn is not None:
         return await _ask_in_daemon(input_fn, prompt)
-    from app.cli_chat import read_line
+    from app import terminal
 
-    line = await read_line(console, prompt)
+    line = await terminal.read_line(console, prompt)
     if line is None:
         raise EOFError
     return line
 
 
-async def _ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn | None) -> dict[str, str] | str:
+async def ask_questions(console: Console, payload: dict[str, Any], input_fn: InputFn | None) -> dict[str, str] | str:
+    """A plan's clarification questions, each with why it is asked and its fallback, answered at the prompt
+    (`ng plan`, and `ng resume` of a plan waiting on them); typing "use defaults" keeps the rest's fallbacks."""
     questions = payload.get("questions", [])
     # The round is the title: inside a long sentence "第 1/3 轮" was broken at its spaces by the wrap.
     title = t("cli.questions_title", round=payload.get("clarificationRound", "?"), max_rounds=payload.get("maxRounds", "?"))
@@ -187,7 +189,7 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
                 thread = await runtime.store.get_thread(thread_id)
                 pending = thread["pending_interrupt"] if thread else None
                 if pending:
-                    answer = await _ask_questions(console, pending["payload"], input_fn)
+                    answer = await ask_questions(console, pending["payload"], input_fn)
                     await runtime.resume(thread_id, answer)
                     continue
                 if thread and thread["status"] == ThreadStatus.done.value:
@@ -202,19 +204,33 @@ async def run(args: argparse.Namespace, settings: Settings, *, llm: Any = None, 
         except RequestError as error:
             console.print(f"[red]{error.message}[/]")
             return 2
+        document = plan_document(await runtime.store.latest_artifacts(thread_id))
         graph = runtime.graphs["requirement"]
         values = (await graph.aget_state(runtime.graph_config(thread_id))).values
-    plan = values.get("plan") or {}
-    if not plan:  # the message named nothing to plan: what to write instead
+    if document is None:  # the message named nothing to plan: what to write instead
         console.print(said[-1] if said else t("requirement.no_requirement"))
         return 2
-    console.print(Markdown(plan.get("plan_markdown", "")))
-    if values.get("plan_path"):
-        console.print(f"[green]{t('cli.plan_written', path=values['plan_path'])}[/]")
-    elif args.repo and not args.write:
-        console.print(f"[dim]{t('cli.plan_not_written')}[/]")
-    if plan.get("commit_message_suggestion"):
-        console.print(f"[dim]{t('cli.suggested_commit', message=plan['commit_message_suggestion'])}[/]")
+    show_plan(console, document, thread["options"])
     if args.as_json:
-        print(json.dumps(plan, indent=2, ensure_ascii=False))
+        print(json.dumps(values.get("plan") or {}, indent=2, ensure_ascii=False))
     return 0
+
+
+def plan_document(artifacts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The finished plan (IMPLEMENTATION_PLAN.md's content) among a thread's latest artifacts, if it has one."""
+    from schemas.events import ArtifactType
+
+    return next((a["content"] for a in artifacts if a["type"] == ArtifactType.implementation_plan.value), None)
+
+
+def show_plan(console: Console, document: dict[str, Any], options: dict[str, Any]) -> None:
+    """A finished plan as every command that finishes one prints it (`ng plan`, `ng resume`): the Markdown,
+    where it was written, the commit subject. `options` are the thread's (repo, write)."""
+    console.print(Markdown(document.get("markdown", "")))
+    if document.get("written_to"):
+        console.print(f"[green]{t('cli.plan_written', path=document['written_to'])}[/]", highlight=False)
+    elif options.get("repo") and not options.get("write"):
+        console.print(f"[dim]{t('cli.plan_not_written')}[/]")
+    if document.get("commit_message_suggestion"):
+        console.print(f"[dim]{t('cli.suggested_commit', message=document['commit_message_suggestion'])}[/]",
+                      highlight=False)

@@ -308,6 +308,13 @@ class FlowRuntime:
         return thread
 
     def _check_options(self, definition: FlowDefinition, options: dict[str, Any], text: str) -> None:
+        known = definition.option_names
+        if known is not None and (unknown := sorted(set(options) - known)):
+            unknown_keys = join_items(unknown)
+            if known:
+                raise RequestError("bad_request", t("runtime.unknown_options", flow=definition.name,
+                                                    options=unknown_keys, known=join_items(sorted(known))))
+            raise RequestError("bad_request", t("runtime.no_options", flow=definition.name, options=unknown_keys))
         if definition.check_options is not None:
             try:
                 definition.check_options(options, self.tools, text)

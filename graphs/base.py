@@ -104,6 +104,9 @@ class FlowDefinition:
     # Refuse bad options before anything is written: raise ValueError with a sentence for the user.
     # (options, tools, message): the message too, since what it says can decide (a new novel project's world).
     check_options: Callable[[Mapping[str, Any], Mapping[str, Any], str], None] | None = None
+    # The option keys the flow reads; any other is refused with a sentence naming these (a typo such as
+    # `page` for a key never goes unnoticed). None: the flow does not declare them (nothing is refused).
+    option_names: frozenset[str] | None = None
     # Ids the flow puts in front of people inside artifacts, by kind: {kind: {id: catalogue key}}
     # (e.g. the legal intent `regulation_query`); clients show the names `GET /api/flows` serves.
     terms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

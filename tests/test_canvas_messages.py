@@ -89,3 +89,25 @@ def test_a_step_named_in_the_view_button_label_reads_as_a_name_not_mid_sentence_
     step = t("nodes.analyze_topic", locale=locale)
     label = t("canvas.view_artifact_of", locale=locale, name=step)
     assert (f"「{step}」" if locale == "zh" else f"'{step}'") in label, label
+
+
+def _canvas_tr(key: str, fields: dict, locale: str = "zh") -> str:
+    """static/i18n.js `tr` run by node, on the page's catalogue as the server embeds it."""
+    import shutil
+    import subprocess
+
+    if shutil.which("node") is None:
+        pytest.skip("node runs the canvas's own i18n.js")
+    page = {"messages": domain_messages("canvas", locale)}
+    script = (f"const page = {json.dumps(page, ensure_ascii=False)};"
+              "globalThis.document = {getElementById: () => ({textContent: JSON.stringify(page.messages)}),"
+              " documentElement: {lang: 'zh-CN'}};"
+              f"const {{ tr }} = await import({json.dumps((ROOT / 'static' / 'i18n.js').as_uri())});"
+              f"process.stdout.write(tr({json.dumps(key)}, {json.dumps(fields, ensure_ascii=False)}));")
+    return subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True,
+                          check=True, timeout=30).stdout
+
+
+def test_a_latin_word_filled_into_a_chinese_sentence_of_the_canvas_is_spaced_from_the_chinese():
+    assert _canvas_tr("open_artifact", {"type": t("canvas.type_pptx", locale="zh")}) == "打开 PPTX 文件"
+    assert _canvas_tr("open_artifact", {"type": "大纲"}) == "打开大纲"

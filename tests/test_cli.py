@@ -249,6 +249,16 @@ def test_every_thread_option_shows_the_same_placeholder(command, monkeypatch, ca
     assert "--thread ID" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", [["ppt"], ["resume"], ["export"], ["legal"], ["novel", "export"]])
+def test_every_out_option_shows_the_same_placeholder(command, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    assert "--out PATH" in capsys.readouterr().out
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
@@ -291,17 +301,31 @@ def test_ng_chat_on_a_project_that_does_not_exist_says_how_to_create_it(tmp_path
     assert t("cli.novel_init_hint", project="灯塔") in result.stdout
 
 
-def test_ng_export_of_an_artifact_the_thread_lacks_names_the_ones_it_has(tmp_path):
+def test_ng_export_of_an_artifact_the_thread_lacks_is_a_wrong_option_naming_the_ones_it_has(tmp_path, monkeypatch,
+                                                                                              capsys):
+    from app.cli import main
+
     seed_thread(tmp_path / "data", "t1", "一份幻灯片")
-    result = ng("export", "t1", "--artifact", "docx", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
-    assert result.returncode == 1
-    assert t("cli.artifacts_there", artifacts="pptx") in result.stdout.replace("\n", "")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+
+    assert main(["export", "t1", "--artifact", "docx", "--out", str(tmp_path / "x")]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert said == "Thread t1 has no artifact docx; its artifact types are pptx (pick one with --artifact).", said
 
 
-def test_ng_export_of_a_version_that_does_not_exist_says_which_exist(tmp_path):
+def test_ng_export_of_a_version_that_does_not_exist_is_a_wrong_option_saying_which_exist(tmp_path, monkeypatch,
+                                                                                         capsys):
+    from app.cli import main
+
     seed_thread(tmp_path / "data", "t1", "一份幻灯片")
-    result = ng("export", "t1", "--version", "3", "--out", str(tmp_path / "x"), data_dir=tmp_path / "data", cwd=ROOT)
-    assert result.returncode == 1 and t("cli.only_version") in result.stdout
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+
+    assert main(["export", "t1", "--version", "3", "--out", str(tmp_path / "x")]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert said == "线程 t1 的产物 pptx 没有第 3 版，它只有第 1 版。", said
+    assert not list(tmp_path.glob("x*")), "nothing is written"
 
 
 def mark_done(data_dir: Path, thread_id: str) -> None:
@@ -483,7 +507,7 @@ def waiting_thread(data_dir: Path, flow: str, text: str, thread_id: str = "t1") 
 def typed_at_a_terminal(monkeypatch, *lines: str) -> list[str]:
     """stdin is a terminal where `lines` are typed in turn (then Ctrl-D); returns the prompts shown."""
     import app.cli
-    import app.cli_chat
+    import app.terminal
 
     typed = iter(lines)
     prompts: list[str] = []
@@ -492,7 +516,7 @@ def typed_at_a_terminal(monkeypatch, *lines: str) -> list[str]:
         prompts.append(prompt)
         return next(typed, None)
 
-    monkeypatch.setattr(app.cli_chat, "read_line", read_line)
+    monkeypatch.setattr(app.terminal, "read_line", read_line)
     monkeypatch.setattr(app.cli.sys.stdin, "isatty", lambda: True)
     return prompts
 
@@ -547,4 +571,91 @@ def test_ng_threads_says_a_thread_waiting_for_an_answer_is_waiting_not_interrupt
     monkeypatch.setenv("LOCALE", "en")
     assert main(["threads"]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if "t1" in line)
-    assert "waiting for your answer" in row and t("runtime.status_interrupted") not in row, row
+    status = [cell.strip() for cell in row.strip("│ ").split("│")][2]
+    assert status == "waiting for your answer", row
+
+
+def test_ng_resume_that_finishes_a_plan_prints_the_plan_as_ng_plan_does(tmp_path, monkeypatch, capsys):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+
+    waiting_thread(tmp_path / "data", "requirement", "Let members of a choir swap their seats for a concert")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    typed_at_a_terminal(monkeypatch, "use defaults", "use defaults", "use defaults")
+
+    assert main(["resume", "t1"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+
+    async def the_plan() -> dict:
+        settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            return next(a["content"] for a in await store.latest_artifacts("t1") if a["type"] == "implementation_plan")
+        finally:
+            await store.close()
+
+    plan = asyncio.run(the_plan())
+    heading = plan["markdown"].splitlines()[0].lstrip("# ").strip()
+    assert heading in said, "the plan itself is printed, as ng plan --thread prints it"
+    assert t("cli.suggested_commit", locale="en", message=plan["commit_message_suggestion"]) in said
+
+
+def test_a_mistyped_subcommand_names_the_one_meant(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit) as stop:
+        main(["exprot", "t1", "--out", "deck"])
+    assert stop.value.code == 2
+    assert "did you mean 'export'?" in capsys.readouterr().err
+
+
+def test_ng_export_without_artifact_writes_the_deck_not_its_preview(tmp_path, monkeypatch, capsys):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+
+    seed_thread(tmp_path / "data", "t1", "潮汐")
+
+    async def preview_rendered_after_the_deck() -> None:
+        settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.save_artifact("t1", {"id": "t1-pdf", "type": "pdf", "title": "潮汐.pdf", "content": {}},
+                                      origin="task/preview", file=b"%PDF", file_name="deck.pdf")
+            await store.update_thread("t1", final_artifact_id="t1-deck")
+        finally:
+            await store.close()
+
+    asyncio.run(preview_rendered_after_the_deck())
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+
+    assert main(["export", "t1", "--out", str(tmp_path / "deck")]) == 0
+    assert (tmp_path / "deck.pptx").read_bytes() == b"pptx" and not (tmp_path / "deck.pdf").exists()
+
+
+def test_debug_after_any_command_is_taken_as_before_it():
+    from app.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["resume", "t1", "--debug"]).debug
+    assert parser.parse_args(["threads", "rename", "t1", "New title", "--debug"]).debug
+    assert parser.parse_args(["--debug", "legal", "房东不退押金"]).debug, "given before, a subcommand keeps it"
+    assert not parser.parse_args(["resume", "t1"]).debug
+
+
+def test_ng_novel_status_with_no_project_yet_says_there_is_none_not_a_dash(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NOVEL_PROJECTS_DIR", str(tmp_path / "projects"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["novel", "status", "lighthouse"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "There is no project called lighthouse; there are no projects yet." in said and "—" not in said, said

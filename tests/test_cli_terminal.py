@@ -234,3 +234,19 @@ def test_ctrl_c_while_the_database_is_being_opened_ends_with_a_sentence_not_a_th
     assert child.exitstatus == 130
     assert "Traceback" not in child.before and "Event loop is closed" not in child.before, child.before
     assert t("cli.stopped") in child.before, child.before
+
+
+def test_ctrl_c_at_the_question_ng_resume_asks_names_the_resume_command_and_exits_130(tmp_path):
+    from tests.test_cli import waiting_thread
+
+    waiting_thread(tmp_path / "data", "requirement", "给社区图书角做一个借还书登记表")
+    child = spawn("resume", "t1", data_dir=tmp_path / "data")
+    child.expect_exact("> ")  # the plan's first question is asked
+    thread_id = interrupted_and_listed(child, r"ng resume (\w+)", tmp_path / "data", listed_as="cli.status_waiting")
+    assert thread_id == "t1"
+
+
+def test_ctrl_c_at_a_drafting_question_of_ng_legal_leaves_it_waiting_and_says_how_to_resume(tmp_path):
+    child = spawn("legal", "帮我起草一份劳动合同，用人单位是星火书店", data_dir=tmp_path / "data", LEGAL_WARM_AT_STARTUP="false")
+    child.expect_exact("> ")  # the first missing field is asked
+    interrupted_and_listed(child, r"ng resume (\w+)", tmp_path / "data", listed_as="cli.status_waiting")

@@ -56,3 +56,14 @@ def test_the_routing_line_of_an_english_user_holds_no_chinese_not_even_punctuati
 
     line, field = _routing_line("en")
     assert field in line and "，" not in line and "、" not in line and not CJK.search(line), line
+
+
+def test_ng_legal_with_its_input_at_an_end_asks_no_field_twice(tmp_path, legal_index):
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "COLUMNS": "200",
+           "CHINA_LAW_INDEX": str(legal_index), "LOCALE": "en"}
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "legal", "Draft a lease for my flat, landlord Wang Wu"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, input="Zhou Qi\n")
+    assert result.returncode == 0, result.stdout + result.stderr
+    asked = [line for line in result.stdout.splitlines() if line.startswith("? ")]
+    assert len(asked) == 2 and len(set(asked)) == 2, asked  # the one answered, the one the input ended at

@@ -55,6 +55,22 @@ async def test_options_over_the_size_limit_are_refused(start_server, connect):
     assert error["code"] == "bad_request" and "1024" in error["message"]
 
 
+async def test_a_ppt_message_with_an_option_the_flow_does_not_read_is_refused_saying_so(live_server, connect):
+    # The ppt flow reads every setting from the message: an option would be dropped without a word.
+    client = await connect(live_server.url)
+    error = await refused(client, "chat:message", {"flow": "ppt", "text": "潮汐的成因，8分钟", "options": {"pages": 6}})
+    assert error == {"code": "bad_request", "message": t("runtime.no_options", flow="ppt", options="pages")}
+    assert (await client.call("thread:list", {}))["threads"] == []
+
+
+async def test_a_misspelt_option_is_refused_naming_the_options_the_flow_has(live_server, connect):
+    client = await connect(live_server.url)
+    error = await refused(client, "chat:message", {"flow": "requirement", "text": "给合唱团做一个排座位的小工具",
+                                                   "options": {"maxRound": 2}})
+    assert error == {"code": "bad_request", "message": t("runtime.unknown_options", flow="requirement",
+                                                         options="maxRound", known="maxRounds、repo、write")}
+
+
 # ------------------------------------------------------------ malformed
 
 

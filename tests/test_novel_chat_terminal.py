@@ -148,7 +148,7 @@ async def test_the_end_of_redirected_input_closes_the_prompt_line_before_the_goo
 
     from rich.console import Console
 
-    from app.cli_chat import read_line
+    from app.terminal import read_line
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     out = io.StringIO()

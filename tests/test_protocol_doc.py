@@ -120,3 +120,15 @@ def test_doc_points_nowhere_outside_the_repository():
         if "vendor" in path.parts:
             continue
         assert "shared/protocol.md" not in path.read_text(encoding="utf-8"), path
+
+
+def test_every_option_a_flow_accepts_is_documented_and_a_flow_without_options_says_so(doc: str):
+    from app.flows import load_flows
+
+    options_table = doc.split("### Flow options", 1)[1].split("\n## ", 1)[0]
+    for flow in load_flows().values():
+        if flow.option_names is None:
+            continue
+        rows = [line for line in options_table.splitlines() if line.startswith(f"| `{flow.name}` |")]
+        documented = {re.search(r"\| `[^`]+` \| (\S+)", row).group(1).strip("`") for row in rows}
+        assert documented == (set(flow.option_names) or {"–"}), (flow.name, documented)

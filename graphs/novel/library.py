@@ -91,9 +91,16 @@ def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any], m
         raise ValueError(error.user_message) from error
     if project.exists() or (message is not None and book_description(message)):
         return
-    known = join_items(list_projects(config.settings)) or "—"
-    refusal = t("novel.unknown_project", project=project_id, known=known)
+    refusal = unknown_project(config, project_id)
     raise ValueError(refusal if message is None else f"{refusal}{t('novel.how_to_create_project')}")
+
+
+def unknown_project(config: NovelConfig, project_id: str) -> str:
+    """There is no such project: the ones there are, or that there is none yet (not "existing projects: —")."""
+    known = list_projects(config.settings)
+    if not known:
+        return t("novel.unknown_project_none_yet", project=project_id)
+    return t("novel.unknown_project", project=project_id, known=join_items(known))
 
 
 class ProjectFiles:
@@ -113,8 +120,7 @@ class ProjectFiles:
     def open(cls, config: NovelConfig, project_id: str) -> ProjectFiles:
         project = cls.project(config, project_id)
         if not project.exists():
-            raise ProjectError(t("novel.unknown_project", project=project_id,
-                                 known=join_items(list_projects(config.settings)) or "—"))
+            raise ProjectError(unknown_project(config, project_id))
         return cls(project, config)
 
     @classmethod

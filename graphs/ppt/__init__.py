@@ -31,6 +31,7 @@ FLOW = FlowDefinition(
     continue_thread=continue_thread,
     thread_title=thread_title,
     untitled_key=UNTITLED_THREAD,
+    option_names=frozenset(),  # everything a deck needs is said in the message (topic, minutes, audience)
 )
 
 __all__ = ["FLOW", "classify_feedback", "continue_thread"]

@@ -59,6 +59,7 @@ FLOW = FlowDefinition(
     initial_input=initial_input,
     continue_thread=continue_thread,
     check_options=check_options,
+    option_names=frozenset({"repo", "write", "maxRounds"}),
     thread_title=thread_title,
     untitled_key=UNTITLED_THREAD,
 )
