@@ -1419,6 +1419,22 @@ async def test_an_answer_saying_the_asker_does_not_know_keeps_the_default_out_of
     assert any(store["fallback_assumption"] in a.text for a in plan.assumptions), plan.assumptions
 
 
+@pytest.mark.parametrize("reply, store", [
+    ({"q_data_store": "no rush, we use Postgres"}, "Postgres"),
+    ({"q_data_store": "Postgres, there's no hurry really"}, "Postgres"),
+    ({"q_data_store": "时间上不急，用Excel就行"}, "Excel"),
+])
+def test_no_rush_typed_beside_the_store_is_the_deadlines_not_the_stores(reply, store):
+    asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
+    assert normalize_reply({**reply, "q_deadline": ""}, asked) == ({"q_data_store": store}, {"q_deadline"})
+    assert normalize_reply(reply, asked[:1]) == ({"q_data_store": store}, set())  # the deadline not asked now
+
+
+def test_no_rush_alone_typed_into_the_store_question_keeps_the_stores_default():
+    asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
+    assert normalize_reply({"q_data_store": "no rush", "q_deadline": ""}, asked) == ({}, {"q_data_store", "q_deadline"})
+
+
 @pytest.mark.parametrize("no", ["no", "None.", "没有", "不着急"])
 def test_a_bare_no_to_the_deadline_question_plans_on_no_fixed_deadline(no):
     questions = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]

@@ -49,6 +49,14 @@ class Topic:
     # Shapes in which the same words say something else ("show orders before March" picks which orders,
     # "3月前的订单" too): what they cover settles nothing.
     not_in: tuple[re.Pattern[str], ...] = ()
+    # Words that say no to this topic and no other ("no rush", "不着急" of the deadline): typed beside another answer
+    # ("no rush, we use Postgres"), they are this topic's, which then keeps its fallback.
+    said_no_by: re.Pattern[str] | None = None
+
+    def said_no_to(self, text: str) -> bool:
+        """Whether `text` only says no to this topic, in words of its own ("no rush", "时间不急")."""
+        said = re.sub(r"^[\s,.;:!?，。；：！？]+|[\s,.;:!?，。；：！？~～]+$", "", text or "")
+        return self.said_no_by is not None and self.said_no_by.fullmatch(said) is not None
 
     def _unmasked(self, text: str) -> str:
         """`text` with what `not_in` covers blanked out, keeping every other character where it was."""
@@ -279,6 +287,14 @@ _SUCCESS_PATTERNS = (
     re.compile(r"(?:验收标准|成功标准|完成标准)(?:是|为|：|:)\s*(?P<said>[^，。；！？]+)"),
 )
 
+# No time pressure, said of the deadline alone ("no rush", "there's no hurry really", "时间上不着急", "慢慢来").
+_NO_DEADLINE = re.compile(
+    r"(?:(?:there(?:'s|\s+is)|it's|it\s+is|we're|we\s+are)\s+)?(?:(?:really|honestly)\s+)?"
+    r"(?:no\s+(?:rush|hurry|(?:fixed\s+|hard\s+|real\s+|set\s+)?deadline|time\s+pressure|urgency)|not\s+urgent|"
+    r"not\s+(?:in\s+a\s+)?(?:rush|hurry)|whenever|any\s*time|take\s+your\s+time)(?:\s+(?:at\s+all|really|though))?|"
+    r"(?:时间上?|工期上?|上线)?(?:真的|也|并|都)?(?:不急|不着急|不赶|不赶时间|没有?(?:截止(?:时间|日期)?|deadline|期限|时间要求))"
+    r"(?:的|啦|哈|吧|呢)?|慢慢来|慢慢做", re.IGNORECASE)
+
 # Words that say a job runs on a schedule or sends its result, and the thing that delivers it then.
 _DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job", "every morning": "scheduled_job",
                        "cron": "scheduled_job", "每天凌晨": "scheduled_job", "每晚": "scheduled_job", "定时": "scheduled_job",
@@ -464,6 +480,7 @@ TOPICS: tuple[Topic, ...] = (
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
         patterns=_DEADLINE_PATTERNS,
         not_in=_RECORD_TIMES,
+        said_no_by=_NO_DEADLINE,
         question=_said("q_deadline_question"),
         why=_said("q_deadline_why"),
         impact=_said("q_deadline_impact"),
@@ -509,16 +526,16 @@ TOPICS: tuple[Topic, ...] = (
 TOPICS_BY_ID = {t.id: t for t in TOPICS}
 
 # A bare no, said to a catalogue question ("Is there a deadline?" — "no"); punctuation and case aside.
-_BARE_NO = {"no", "nope", "none", "nothing", "na", "nah", "notreally", "noneyet", "nodeadline", "norush",
-            "没有", "无", "没", "不", "否", "暂无", "暂时没有", "没有要求", "无要求", "不需要", "不用", "没有截止时间", "不着急", "不急"}
+_BARE_NO = {"no", "nope", "none", "nothing", "na", "nah", "notreally", "noneyet",
+            "没有", "无", "没", "不", "否", "暂无", "暂时没有", "没有要求", "无要求", "不需要", "不用"}
 
 
 def declines(topic_id: str, answer: str) -> bool:
     """Whether `answer` only says no to a catalogue topic whose fallback is what no means ("no" to the deadline:
     no fixed deadline), rather than a thing the plan could name ("none" to the data store: nothing is kept)."""
     topic = TOPICS_BY_ID.get(topic_id)
-    return (topic is not None and not topic.none_is_an_answer
-            and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO)  # "n/a" → "na"
+    return topic is not None and (topic.said_no_to(answer) or (
+        not topic.none_is_an_answer and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO))  # "n/a" → "na"
 
 
 # A date or a day said alone ("March 15", "15th of May", "2026-03-15", "next Friday", "3月15日", "下周五"): the answer
@@ -627,18 +644,27 @@ def said_of_other_topics(topic_id: str, answer: str, open_ids: Iterable[str]) ->
               and i not in _NOT_READ_FROM_A_CLAUSE]
     kept: list[str] = []
     moved: dict[str, str] = {}
-    for clause in filter(None, _ANSWER_CLAUSES.split(answer or "")):
+    clauses = list(filter(None, _ANSWER_CLAUSES.split(answer or "")))
+    for clause in clauses:
         if own is not None and own.id not in _NOT_READ_FROM_A_CLAUSE and own.settled_by(clause):
             kept.append(clause)
+            continue
+        # "no rush" beside the store's name is the deadline's no, whether or not the deadline is asked now: never
+        # the store's words ("Data store: no rush, we use Postgres")
+        if (declined := next((t for t in TOPICS if t is not own and t.said_no_to(clause)), None)) is not None:
+            if declined in others:
+                moved.setdefault(declined.id, clause)
             continue
         speaks_to = [other for other in others if other.settled_by(clause)]
         for other in speaks_to:
             moved.setdefault(other.id, what_it_says_of(other, clause))
         if not speaks_to:
             kept.append(clause)
-    if not moved:
+    if len(kept) == len(clauses):
         return answer, {}
-    return ("，" if is_chinese(answer) else ", ").join(kept), moved
+    rest = ("，" if is_chinese(answer) else ", ").join(kept)
+    # what is left says its own topic's thing as a clause of a longer answer: put as the moved ones are ("Postgres")
+    return (what_it_says_of(own, rest) if own is not None and rest else rest), moved
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
