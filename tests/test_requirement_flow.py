@@ -1772,6 +1772,17 @@ def test_a_data_job_is_delivered_by_its_schedule_or_email_and_is_not_asked_for_a
     assert any(delivered in task for task in build.tasks), build.tasks
 
 
+@pytest.mark.parametrize("requirement", [
+    "Finance needs a weekly report of unpaid invoices from our MySQL database, emailed as a PDF",
+    "A nightly ETL that copies yesterday's orders from Postgres into BigQuery",
+    "每周一自动生成上周销售报表，发到老板邮箱",
+])
+def test_a_data_job_s_access_rules_speak_of_no_sign_in(requirement):
+    plan = first_round(requirement, force_plan=True)
+    texts = [a.text for a in plan.assumptions] + [q.fallback_assumption for q in first_round(requirement).questions]
+    assert not any(re.search(r"sign-in|sign in|log ?in|登录", text, re.I) for text in texts), texts
+
+
 def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
     plan = first_round("A tool that checks stock levels for a small bakery")
     question = next(q.question for q in plan.questions if q.id == "q_interface")

@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       is_chinese, names_no_purpose, only_names)
+                                       is_chinese, names_no_purpose, only_names, runs_unattended)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -439,13 +439,13 @@ def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[
     return None
 
 
-def _question(topic: Topic, zh: bool, has_repository: bool) -> dict[str, Any]:
+def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool) -> dict[str, Any]:
     return {
         "id": topic.id,
         "question": topic.text(topic.question, zh),
         "why_needed": topic.text(topic.why, zh),
         "impact_if_unknown": topic.text(topic.impact, zh),
-        "fallback_assumption": topic.fallback_text(zh, has_repository),
+        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended),
         "blocking": topic.blocking,
         "priority": topic.priority,
     }
@@ -597,12 +597,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
     else:
         asking = open_topics
-    questions = [_question(tp, zh, has_repository) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    unattended = runs_unattended(described)  # a scheduled report or an ETL: no one signs in to it
+    questions = [_question(tp, zh, has_repository, unattended) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
-            fallback = topic.fallback_text(zh, has_repository)
+            fallback = topic.fallback_text(zh, has_repository, unattended)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",

@@ -32,6 +32,8 @@ class Topic:
     fallback: tuple[str, str]
     # Without a repository there is no "existing" storage, interface or user base to fall back on.
     fallback_new: tuple[str, str] | None = None
+    # A job that runs by itself (a scheduled report, an ETL) has no one who signs in: its own fallback, if it needs one.
+    fallback_unattended: tuple[str, str] | None = None
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
     # requirement uses. Not so for words that only show a topic is addressed ("验收", "deadline").
     keywords_name_it: bool = False
@@ -103,7 +105,9 @@ class Topic:
         """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
         return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
-    def fallback_text(self, zh: bool, has_repository: bool) -> str:
+    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False) -> str:
+        if unattended and self.fallback_unattended is not None:
+            return self.text(self.fallback_unattended, zh)
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
 
 
@@ -300,6 +304,21 @@ _DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job
                        "cron": "scheduled_job", "每天凌晨": "scheduled_job", "每晚": "scheduled_job", "定时": "scheduled_job",
                        "emails": "email", "emailed": "email", "mails": "email", "发邮件": "email"}
 
+# What a job hands its result over by, which no one signs in to.
+_JOB_OUTPUTS = ("email", "e-mail", "scheduled job", "cron job", "batch job", "text message", "SMS", "report file",
+                "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件", "邮箱", "短信", "报表文件")
+# A job that runs by itself: a data job by name ("a nightly ETL", "a sync pipeline", "定时任务", "跑批"), or a thing made
+# on a schedule ("a weekly report", "every Monday … email the summary", "每周一自动生成报表").
+_RUNS_BY_ITSELF = (
+    re.compile(r"\b(?:etl|elt|(?:data\s+)?pipeline|cron|nightly|scheduled|batch\s+job|"
+               r"(?:hourly|daily|weekly|monthly|quarterly|nightly)\s+(?:[\w-]+\s+){0,3}?"
+               r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
+               rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS}))\b", re.IGNORECASE),
+    re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,12}?自动|"
+               r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
+               r"(?:报表|报告|汇总|数据|表)"),
+)
+
 # What is being replaced is no part of the plan ("an inventory spreadsheet replacement", "replace our Excel timesheets
 # with a web page", "用小程序代替现在的Excel排班表"): the store named there is the old one, not where the data will live.
 _REPLACED = (
@@ -450,9 +469,7 @@ TOPICS: tuple[Topic, ...] = (
                   "online", "在线", "线上", "网上",
                   # how a data job is delivered: it runs on a schedule and sends what it made ("a nightly pipeline
                   # that emails a summary", "每天定时把报表发到邮箱")
-                  *_DELIVERED_BY_A_JOB, "email", "e-mail", "scheduled job", "cron job", "batch job", "text message",
-                  "SMS", "report file", "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件",
-                  "邮箱", "短信", "报表文件"),
+                  *_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=_said("q_interface_question"),
@@ -520,6 +537,7 @@ TOPICS: tuple[Topic, ...] = (
         impact=_said("q_security_impact"),
         fallback=_said("q_security_fallback"),
         fallback_new=_said("q_security_fallback_new"),
+        fallback_unattended=_said("q_security_fallback_unattended"),
     ),
 )
 
@@ -548,6 +566,17 @@ _DATE_ALONE = re.compile(
     rf"(?:\d{{4}}\s*年\s*)?{_COUNT_ZH}\s*月(?:\s*{_COUNT_ZH}\s*[日号])?(?:份|底|初|中)?|(?:下|本|这)个?(?:周|星期)[一二三四五六日天]|"
     rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:下|本|这)个?月\s*{_COUNT_ZH}\s*[日号]|(?:年|月|季度)(?:底|末)|明天|后天",
     re.IGNORECASE)
+
+
+def runs_unattended(requirement: str) -> bool:
+    """Whether a requirement is a job that runs by itself ("a nightly ETL from MySQL to BigQuery", "finance needs a
+    weekly report emailed as a PDF", "每周一自动生成销售报表发到邮箱"): on a schedule, and used through nothing a
+    person opens; its result is sent or stored. "Staff check in every morning in the app" is used through the app."""
+    if not any(p.search(requirement or "") for p in _RUNS_BY_ITSELF):
+        return False
+    interface = TOPICS_BY_ID["q_interface"]
+    unattended = {w.lower() for w in (*_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS)}
+    return all(word.lower() in unattended for word in interface.keywords_in(requirement))
 
 
 def only_a_date(answer: str) -> bool:
