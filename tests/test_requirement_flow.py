@@ -1783,6 +1783,17 @@ def test_a_data_job_s_access_rules_speak_of_no_sign_in(requirement):
     assert not any(re.search(r"sign-in|sign in|log ?in|登录", text, re.I) for text in texts), texts
 
 
+@pytest.mark.parametrize("requirement", [
+    "A tool to sort support emails",
+    "A tool that tags incoming e-mails by topic for our help desk",
+    "帮客服把收到的邮件自动分类",
+])
+def test_mail_a_tool_works_on_is_not_how_it_is_used(requirement):
+    assert "q_interface" in {q.id for q in first_round(requirement).questions}
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert not any("email" in task or "邮件" in task for task in build.tasks), build.tasks
+
+
 def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
     plan = first_round("A tool that checks stock levels for a small bakery")
     question = next(q.question for q in plan.questions if q.id == "q_interface")

@@ -319,6 +319,20 @@ _RUNS_BY_ITSELF = (
                r"(?:报表|报告|汇总|数据|表)"),
 )
 
+# Mail that comes in, which a tool reads or sorts: its input, not how anyone uses it ("sort support emails", "tag
+# incoming e-mails", "emails from customers", "整理客户邮件", "把收到的邮件分类").
+_MAIL_COMING_IN = (
+    re.compile(r"\b(?:sort|triage|read|parse|classify|categori[sz]e|tag|label|route|filter|scan|process|import|"
+               r"archive|summari[sz]e|answer|reply\s+to|respond\s+to|go\s+through|clean\s+up|organi[sz]e|prioriti[sz]e|"
+               r"extract\s+\w+\s+from)(?:s|es|ed|d|ing)?\s+(?:(?:the|our|my|all|each|every|new)\s+)?"
+               r"(?:[\w'-]+\s+){0,2}?e-?mails?\b|"
+               r"\b(?:incoming|inbound|support|customer|client|unread|received|spam)\s+e-?mails?\b|"
+               r"\be-?mails?\s+(?:from|(?:that\s+)?(?:we|I)\s+(?:get|receive)|(?:that\s+)?(?:come|comes|coming|arrive|arriving)"
+               r"|(?:in|into)\s+(?:the|our|my|a)\s+(?:shared\s+)?inbox)\b|\binbox(?:es)?\b", re.IGNORECASE),
+    re.compile(r"(?:收到|进来|客户|客服|顾客|用户|投诉|未读)的?(?:邮件|邮箱)|(?:整理|分类|分拣|归类|筛选|处理|读取|回复|标记)"
+               r"[^，。；！？]{0,6}?邮件|邮件[^，。；！？]{0,4}?(?:分类|归类|分拣|整理|筛选)|收件箱"),
+)
+
 # What is being replaced is no part of the plan ("an inventory spreadsheet replacement", "replace our Excel timesheets
 # with a web page", "用小程序代替现在的Excel排班表"): the store named there is the old one, not where the data will live.
 _REPLACED = (
@@ -481,8 +495,10 @@ TOPICS: tuple[Topic, ...] = (
         named_as=_said("q_interface_named_as"),
         said_of=(*((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
                  *((word, _said(thing)) for word, thing in _DELIVERED_BY_A_JOB.items())),
-        # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"
-        not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),),
+        # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"; and mail that
+        # comes in is what the tool works on, not how it is used ("a tool to sort support emails")
+        not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),
+                *_MAIL_COMING_IN),
     ),
     Topic(
         id="q_deadline",
