@@ -564,6 +564,19 @@ def test_whom_the_tool_tells_is_a_role_it_serves(requirement, role):
     assert role in first_round(requirement, force_plan=True).stages[1].goal
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("Send the weekly unpaid-invoice report to finance as a PDF", "finance"),
+    ("Every Friday a stock summary goes to the owner by email", "owner"),
+])
+def test_whom_a_report_is_sent_to_is_a_role_it_serves(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+def test_a_department_that_names_a_report_is_not_who_uses_it():
+    assert "q_target_users" in {q.id for q in first_round("A weekly finance report for the bakery").questions}
+
+
 def test_a_role_named_as_each_of_them_is_said_in_the_plural():
     goal = first_round("A booking page for parent meetings: parents pick a slot; each teacher opens slots",
                        force_plan=True).stages[1].goal

@@ -273,7 +273,7 @@ agent client recipient respondent student parent resident patient president appl
 participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
 paralegal caregiver janitor nanny maid vet kid child children teen
-hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
+hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops marketing procurement
 """.split())
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
@@ -301,13 +301,18 @@ _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "e
 # summary", "notifies tenants"), as Chinese 通知/提醒 (_ZH_TELLS).
 _EN_TELLS = {"notify", "notifies", "email", "emails", "alert", "alerts", "remind", "reminds", "message", "messages",
              "text", "texts", "ping", "pings", "tell", "tells", "inform", "informs", "warn", "warns"}
+# Verbs of sending a result, after which "to" names whom it is for ("send the summary to finance").
+_EN_SENDS = {"send", "sends", "sent", "sending", "email", "emails", "emailed", "mail", "mails", "mailed", "deliver",
+             "delivers", "delivered", "forward", "forwards", "forwarded", "post", "posts", "posted", "push", "pushes",
+             "pushed", "share", "shares", "shared", "report", "reports", "go", "goes", "hand", "hands", "handed"}
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}
 _EN_WANTS = {"want", "wants", "need", "needs", "require", "requires", "expect", "expects", "ask", "asks", "remind",
              "reminds", "invite", "invites"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
-_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "it", "finance", "accounting", "legal", "ops"}
+_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "it", "finance", "accounting", "legal", "ops",
+               "marketing", "procurement"}
 
 # A team named by where or what it works, acting as one person as 前台 and 后厨 do ("the front desk checks guests
 # in", "so that housekeeping can see …", "for reception"): a singular that needs no plural after a bare "for".
@@ -399,7 +404,7 @@ _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse s
 
 # Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
 # people, "finance report" is not.
-_EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops"}
+_EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops", "marketing", "procurement"}
 # What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
 _EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
                   "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
@@ -410,12 +415,18 @@ _EN_PLACES = {"clinic", "clinics", "hospital", "shop", "shops", "store", "stores
               "school", "schools"}
 
 
+# What a department's work makes, which its name qualifies ("a weekly finance report", "the HR data").
+_EN_WORK_PRODUCTS = {"report", "reports", "dashboard", "dashboards", "summary", "summaries", "digest", "digests", "export",
+                     "exports", "data", "numbers", "figures", "spreadsheet", "spreadsheets", "sheet", "records", "files", "emails",
+                     "campaign", "campaigns", "materials", "budget", "budgets", "plan", "plans"}
+
+
 def _names_a_kind(words: list[str], end: int) -> bool:
     """Whether the person word words[end - 1] qualifies the business or thing after it ("accounting firm", "finance
-    dashboard", "vet clinic"): then it names a kind of that, not people who use it."""
+    dashboard", "vet clinic", "finance report"): then it names a kind of that, not people who use it."""
     after = words[end].lower() if end < len(words) else ""
     return (after in _EN_BUSINESSES | _EN_PLACES or
-            words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS)
+            words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS | _EN_WORK_PRODUCTS)
 
 
 def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | None:
@@ -494,6 +505,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
+        # Whom a result is sent to is served by it ("email the weekly report to finance", "sent to the owner").
+        if lower == "to" and any(w.lower() in _EN_SENDS for w in words[max(0, i - 6):i]) and \
+                (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
+            found.append((start, role[1], role[0]))
         # Whom someone wants to do a thing does it ("Our gym wants members to freeze …", "needs drivers to log …").
         if lower in _EN_WANTS and (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
             if role[1] < len(words) and words[role[1]].lower() == "to":
