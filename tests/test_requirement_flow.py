@@ -577,6 +577,16 @@ def test_a_department_that_names_a_report_is_not_who_uses_it():
     assert "q_target_users" in {q.id for q in first_round("A weekly finance report for the bakery").questions}
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("我们店员工每天要登记库存，做个小程序", "员工"),
+    ("给我们店员工做个排班小程序", "员工"),
+    ("做个盘点小工具，让我们仓库管理员扫码入库", "仓库管理员"),
+])
+def test_the_askers_own_people_are_named_without_the_asker(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal
+
+
 def test_a_role_named_as_each_of_them_is_said_in_the_plural():
     goal = first_round("A booking page for parent meetings: parents pick a slot; each teacher opens slots",
                        force_plan=True).stages[1].goal

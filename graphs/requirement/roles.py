@@ -47,6 +47,8 @@ _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "�
 # Words after which the person served or allowed follows: 让/给/供 X …
 _ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助", "帮", "允许", "使", "由", "请", "叫", "交给", "提供给"}
 # Words after the subject: X 可以/能/需要 …
+# Words after which a person does what follows: 让/允许 X 扫码 ("让店员扫码入库"), not 给 X 订单, whose X owns a thing.
+_ZH_LETS = {"让", "允许", "方便", "帮助", "帮", "使", "叫", "请"}
 _ZH_MODALS = {"可以", "可", "能", "能够", "需要", "要", "会", "得以", "应", "应该", "必须", "希望", "想", "想要", "负责",
               "都", "也", "均", "还", "就", "只", "随时", "直接", "每天", "每周", "每月"}
 # Words that put how or where before the verb, after the subject as a modal does ("采购根据看板下单", "行政在网页上审批").
@@ -130,8 +132,9 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
         # Nor is a count ("每个医生": every doctor is a doctor).
         # Initials qualify a post as a Chinese word does ("HR专员", "IT运维").
+        # Nor is the asker ("我们公司员工": the company's staff, not "我们公司员工").
         if any(len(word) < 2 or not (CJK.search(word) or _an_acronym(word)) or word in _ZH_TELLS
-               or _ZH_COUNT.fullmatch(word)
+               or _ZH_COUNT.fullmatch(word) or word in _GENERIC or re.fullmatch(SPEAKER_ZH, word)
                for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
@@ -216,8 +219,10 @@ def zh_tokens(text: str) -> list[tuple[str, str]]:
               and CJK.search(word[1:]) and jieba.get_FREQ(word) is None):
             tokens += [(word[0], "n"), *_zh_tagged(word[1:])]
         elif (len(word) >= 2 and word.startswith(_ZH_GLUED_ENDINGS) and tokens and len(tokens[-1][0]) == 1
-              and CJK.search(tokens[-1][0]) and jieba.get_FREQ(tokens[-1][0] + word[0]) and CJK.search(word[1:])):
-            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
+              and CJK.search(tokens[-1][0]) and jieba.get_FREQ(tokens[-1][0] + word[0]) and CJK.search(word[1:])
+              and word not in _zh_kept_whole()):
+            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses; not a person jieba read
+            # right ("我们店/员工", not 店员/工)
             tokens[-1] = (tokens[-1][0] + word[0], "n")
             tokens += _zh_tagged(word[1:])
         else:
@@ -228,6 +233,18 @@ def zh_tokens(text: str) -> list[tuple[str, str]]:
 def _zh_words(clause: str) -> list[str]:
     """The words of a clause, as `zh_tokens` reads them."""
     return [word for word, _ in zh_tokens(clause) if word.strip()]
+
+
+def _zh_past_the_asker(tokens: list[str], start: int) -> int:
+    """Where a person begins after the asker who owns them ("我们 员工", "咱们 店 员工", "我们 仓库 管理员"): past the
+    asker and the one-character place of theirs that jieba cuts alone ("店", "厂", "班")."""
+    if start >= len(tokens) or not re.fullmatch(SPEAKER_ZH, tokens[start]):
+        return start
+    start += 1
+    if start + 1 < len(tokens) and len(tokens[start]) == 1 and CJK.search(tokens[start]) \
+            and _zh_from(tokens, start + 1) is not None:
+        start += 1
+    return start
 
 
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
@@ -248,6 +265,7 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
             # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
             while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
                 start += 1
+            start = _zh_past_the_asker(tokens, start)
             if start < len(tokens) and (role := _zh_from(tokens, start)):
                 found.append((offset + start, offset + role[1], role[0]))
         for i, token in enumerate(tokens):
@@ -593,9 +611,15 @@ _ZH_DONE_TO_RECORDS = {"导出", "导入", "打印", "备份", "同步", "归档
 def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
     """Whether tokens[at] is the first word of its clause, past the words that open one ("然后", "如果")."""
     before = at - 1
+    # the asker who owns them, and their place, are no words of the clause before them ("让我们店/员工扫码")
+    if before >= 1 and len(tokens[before][0]) == 1 and re.fullmatch(SPEAKER_ZH, tokens[before - 1][0]):
+        before -= 1
+    while before >= 0 and re.fullmatch(SPEAKER_ZH, tokens[before][0]):
+        before -= 1
     while before >= 0 and tokens[before][0] in _ZH_OPENERS:
         before -= 1
-    return before < 0 or _ZH_CLAUSE.fullmatch(tokens[before][0]) is not None or tokens[before][0] in _ZH_AFTERWARDS
+    return (before < 0 or _ZH_CLAUSE.fullmatch(tokens[before][0]) is not None or tokens[before][0] in _ZH_AFTERWARDS
+            or tokens[before][0] in _ZH_LETS)
 
 
 def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
@@ -617,6 +641,20 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     # so the noun after it is a thing only when a modal follows the two, a record's name, or a verb of what is done
     # to records, which a person does not undergo ("客户订单可以导出", "客户订单列表", "客户订单导出成Excel").
     return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS
+
+
+def _zh_inside_words(word: str, text: str) -> bool:
+    """Whether a Chinese word stands in `text` only across or inside the words jieba reads there ("店员" in
+    "我们店/员工", "库管" in "仓库/管理员"), never as words of its own."""
+    bounds, at = {0}, 0
+    for token in _zh_words(text):
+        found = text.find(token, at)
+        if found < 0:
+            return False  # the words do not line up with the text: read it as written
+        at = found + len(token)
+        bounds |= {found, at}
+    places = [m.start() for m in re.finditer(re.escape(word), text)]
+    return bool(places) and all(p not in bounds or p + len(word) not in bounds for p in places)
 
 
 def _modifies_noun(word: str, text: str) -> bool:
@@ -720,6 +758,8 @@ def named_roles(text: str) -> list[str]:
     roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
+        if is_chinese(text) and _zh_inside_words(word, text):
+            continue  # "店员" in 我们店/员工, "库管" in 仓库/管理员: characters of other words
         if pair := [one for one in _en_pair(word) if _singular(one) not in {_singular(role) for role in roles}]:
             roles += pair
         elif (not _en_pair(word) and word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
