@@ -1806,6 +1806,14 @@ def test_a_data_job_s_access_rules_speak_of_no_sign_in(requirement):
     assert not any(re.search(r"sign-in|sign in|log ?in|登录", text, re.I) for text in texts), texts
 
 
+def test_a_scheduled_report_is_delivered_not_used_and_not_offered_as_a_web_page():
+    question = next(q for q in first_round("Finance needs a weekly report").questions if q.id == "q_interface")
+    assert "web page" not in question.fallback_assumption, question.fallback_assumption
+    build = first_round("Finance needs a weekly report", force_plan=True).stages[1]
+    assert not any("when they use" in c for c in build.success_criteria), build.success_criteria
+    assert any("reaches finance" in c for c in build.success_criteria), build.success_criteria
+
+
 @pytest.mark.parametrize("requirement", [
     "A tool to sort support emails",
     "A tool that tags incoming e-mails by topic for our help desk",

@@ -686,14 +686,14 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "name": say("build_name"),
             "goal": say("build_goal", users=users),
             "success_criteria": [
-                say("works_end_to_end", users=users, interface=interface),
+                say("works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
             "tasks": [
                 say("smallest_change"),
                 say("persist", store=store),
-                say("expose", interface=interface),
+                say("expose_unattended" if unattended else "expose", interface=interface),
                 say("unit_tests"),
             ],
             "validation": run_checks,

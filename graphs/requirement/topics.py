@@ -491,6 +491,7 @@ TOPICS: tuple[Topic, ...] = (
         impact=_said("q_interface_impact"),
         fallback=_said("q_interface_fallback"),
         fallback_new=_said("q_interface_fallback_new"),
+        fallback_unattended=_said("q_interface_fallback_unattended"),
         keywords_name_it=True,
         named_as=_said("q_interface_named_as"),
         said_of=(*((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
