@@ -578,6 +578,15 @@ def test_a_department_that_names_a_report_is_not_who_uses_it():
 
 
 @pytest.mark.parametrize("requirement, role", [
+    ("每周一自动生成上周销售报表，发到老板邮箱", "老板"),
+    ("每天汇总各店销量，发送给区域经理", "区域经理"),
+])
+def test_whom_a_chinese_report_is_sent_to_is_a_role_not_the_verb_with_them(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal
+
+
+@pytest.mark.parametrize("requirement, role", [
     ("我们店员工每天要登记库存，做个小程序", "员工"),
     ("给我们店员工做个排班小程序", "员工"),
     ("做个盘点小工具，让我们仓库管理员扫码入库", "仓库管理员"),

@@ -101,7 +101,9 @@ _ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该
 
 # Verbs whose object is a person told or reached: never part of that person's name.
 _ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促", "催", "回复", "邀请", "推送给", "发给", "转给", "短信",
-             "打电话给", "呼叫", "叫号"}
+             "打电话给", "呼叫", "叫号",
+             # sending a result on to them ("报表发到老板邮箱"): 老板 receives it
+             "发到", "发送到", "发送给", "推送到", "转发给", "抄送", "抄送给", "送到", "发至"}
 
 
 @functools.cache
@@ -624,8 +626,8 @@ def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
 
 def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     """Whether the person word tokens[at] qualifies the noun after it ("客户订单", "员工的请假记录", "客户拜访记录")."""
-    if at + 1 >= len(tokens):
-        return False
+    if at + 1 >= len(tokens) or (at > 0 and tokens[at - 1][0] in _ZH_TELLS):
+        return False  # whom a thing is sent to, at their address too ("发到老板邮箱"), is served
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
     # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act
     if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS and then in _ZH_RECORDS):
