@@ -1823,6 +1823,14 @@ def test_a_scheduled_report_is_delivered_not_used_and_not_offered_as_a_web_page(
     assert any("reaches finance" in c for c in build.success_criteria), build.success_criteria
 
 
+def test_a_nightly_sync_into_a_feishu_sheet_keeps_its_data_there_and_is_a_job():
+    plan = first_round("每天晚上把各门店的销售数据从收银系统同步到飞书多维表格", force_plan=True)
+    assert any("基于飞书多维表格设计数据模型" == task for task in plan.stages[0].tasks), plan.stages[0].tasks
+    assert not any("飞书" in task for task in plan.stages[1].tasks if task.startswith("通过") and "持久化" not in task), \
+        plan.stages[1].tasks
+    assert not any("登录" in a.text for a in plan.assumptions), plan.assumptions
+
+
 @pytest.mark.parametrize("requirement", [
     "A tool to sort support emails",
     "A tool that tags incoming e-mails by topic for our help desk",

@@ -314,7 +314,8 @@ _RUNS_BY_ITSELF = (
                r"(?:hourly|daily|weekly|monthly|quarterly|nightly)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
                rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS}))\b", re.IGNORECASE),
-    re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,12}?自动|"
+    re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
+               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至))|"
                r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
                r"(?:报表|报告|汇总|数据|表)"),
 )
@@ -453,7 +454,7 @@ TOPICS: tuple[Topic, ...] = (
         priority=2,
         keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "S3", "in-memory",
                   "no persistence", "flat file", "Excel",
-                  "spreadsheet", "Google Sheets", "飞书表格", "多维表格",
+                  "spreadsheet", "Google Sheets", "飞书表格", "飞书多维表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -499,7 +500,9 @@ TOPICS: tuple[Topic, ...] = (
         # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"; and mail that
         # comes in is what the tool works on, not how it is used ("a tool to sort support emails")
         not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),
-                *_MAIL_COMING_IN),
+                *_MAIL_COMING_IN,
+                # a sheet kept in a chat suite is where the data lives, not how it is used ("同步到飞书多维表格")
+                re.compile(r"(?:飞书|钉钉|企业微信|腾讯)(?:多维)?(?:表格|文档)")),
     ),
     Topic(
         id="q_deadline",
