@@ -1451,6 +1451,13 @@ async def test_an_answer_saying_the_asker_does_not_know_keeps_the_default_out_of
     assert any(store["fallback_assumption"] in a.text for a in plan.assumptions), plan.assumptions
 
 
+@pytest.mark.parametrize("measure", ["能在手机上30秒内记完一单", "it handles 500 orders a day without errors"])
+def test_a_measure_with_a_number_in_it_still_answers_the_success_question(measure):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_scale")]
+    answered, defaulted = normalize_reply({"q_success_metric": measure, "q_scale": ""}, asked)
+    assert answered["q_success_metric"] == measure and "q_success_metric" not in defaulted, (answered, defaulted)
+
+
 @pytest.mark.parametrize("reply, store", [
     ({"q_data_store": "no rush, we use Postgres"}, "Postgres"),
     ({"q_data_store": "Postgres, there's no hurry really"}, "Postgres"),

@@ -660,6 +660,10 @@ _MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_targ
               ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
 
 
+# The questions an answer that belongs to a topic answers as well (a load: who uses it, what done means).
+_ANSWERED_TOO = {other: also for other, _, also in _MISPLACED}
+
+
 def belongs_to(topic_id: str, answer: str) -> str | None:
     """The other catalogue topic an answer to `topic_id` answers instead ("March 15" to the access rules: the
     deadline), else None."""
@@ -707,10 +711,11 @@ def said_of_other_topics(topic_id: str, answer: str, open_ids: Iterable[str]) ->
         speaks_to = [other for other in others if other.settled_by(clause)]
         for other in speaks_to:
             moved.setdefault(other.id, what_it_says_of(other, clause))
-        if not speaks_to:
+        # a load said as what done means ("能在手机上30秒内记完一单") is the measure too, as belongs_to has it
+        if not speaks_to or (own is not None and any(own.id in _ANSWERED_TOO.get(o.id, ()) for o in speaks_to)):
             kept.append(clause)
     if len(kept) == len(clauses):
-        return answer, {}
+        return answer, moved
     rest = ("，" if is_chinese(answer) else ", ").join(kept)
     # what is left says its own topic's thing as a clause of a longer answer: put as the moved ones are ("Postgres")
     return (what_it_says_of(own, rest) if own is not None and rest else rest), moved
