@@ -1865,6 +1865,14 @@ def test_a_fact_typed_into_another_question_answers_the_question_it_belongs_to(r
     assert normalize_reply(reply, asked) == expected
 
 
+@pytest.mark.parametrize("requirement, persist", [
+    ("A tool that puts supplier invoice totals in a spreadsheet for the bookkeeper", "Persist through the spreadsheet"),
+    ("A page where clerks log returns, stored in SQLite", "Persist through SQLite"),
+])
+def test_a_store_named_by_a_common_noun_takes_its_article_and_a_product_none(requirement, persist):
+    assert persist in first_round(requirement, force_plan=True).stages[1].tasks
+
+
 def test_a_store_named_in_an_answer_to_another_question_is_the_plans_store():
     plan = first_round("A page where volunteers sign up for beach clean-ups", force_plan=True,
                        answers={"q_deadline": "by May, it lives in MongoDB"})

@@ -381,6 +381,12 @@ def _a_name(word: str, text: str) -> bool:
             and mid_sentence(word, text) == word)
 
 
+def _a_product(topic: Topic, word: str) -> bool:
+    """Whether `word` is a product the catalogue names with its capitals ("SQLite", "iOS", "SMS"), which takes no
+    article however the requirement writes it; "PDF report" is a kind of report ("the PDF report")."""
+    return topic.names_a_product(word) and not any(part.islower() for part in word.split())
+
+
 def _listed(items: Sequence[str], zh: bool) -> str:
     """Things named inside a sentence of the plan, listed as a reader writes them: "老人、子女"; "employees and
     managers", "HR, employees and managers" (a bare comma list reads as unfinished in English)."""
@@ -470,7 +476,7 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for word in named:
-        said = word if _a_name(word, requirement) else topic.text(topic.named_as, zh).format(
+        said = word if _a_name(word, requirement) or _a_product(topic, word) else topic.text(topic.named_as, zh).format(
             mid_sentence(topic.thing_named(word, zh) or word, requirement))
         if said not in things:
             things.append(said)

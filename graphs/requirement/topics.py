@@ -464,6 +464,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=_said("q_data_store_fallback"),
         fallback_new=_said("q_data_store_fallback_new"),
         keywords_name_it=True,
+        named_as=_said("q_data_store_named_as"),
         none_is_an_answer=True,
         not_in=_REPLACED,
     ),
