@@ -1873,6 +1873,12 @@ def test_a_store_named_by_a_common_noun_takes_its_article_and_a_product_none(req
     assert persist in first_round(requirement, force_plan=True).stages[1].tasks
 
 
+def test_a_person_word_naming_a_list_is_not_a_user():
+    goal = first_round("Keep the guest list in our MySQL database and show it on a page for the front desk",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the front desk.", goal
+
+
 def test_a_store_named_in_an_answer_to_another_question_is_the_plans_store():
     plan = first_round("A page where volunteers sign up for beach clean-ups", force_plan=True,
                        answers={"q_deadline": "by May, it lives in MongoDB"})

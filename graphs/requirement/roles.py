@@ -659,6 +659,11 @@ def _zh_inside_words(word: str, text: str) -> bool:
     return bool(places) and all(p not in bounds or p + len(word) not in bounds for p in places)
 
 
+# Nouns of a record kept of people, which a person word before them names the kind of ("guest list", "patient file").
+_EN_RECORDS = {"list", "lists", "book", "log", "logs", "record", "records", "register", "file", "files", "database",
+               "data", "details", "info", "profile", "profiles", "account", "accounts", "names", "directory", "roster"}
+
+
 def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
@@ -674,7 +679,10 @@ def _modifies_noun(word: str, text: str) -> bool:
             return True
         before = re.findall(r"[A-Za-z']+", text[:place.start()])
         after = re.match(r"\s+([A-Za-z][A-Za-z'-]*)", rest)
-        # A person in the singular needs a determiner ("a customer orders …"); bare before a noun, it qualifies it.
+        # A person in the singular needs a determiner ("a customer orders …"); bare before a noun, it qualifies it,
+        # and so it does before a record kept of them whatever stands before it ("the guest list", "each patient file").
+        if not _plural(word) and after is not None and after.group(1).lower() in _EN_RECORDS:
+            return True
         return (not _plural(word) and not (before and before[-1].lower() in _EN_DETERMINERS) and after is not None
                 and _content(after.group(1)) and after.group(1).lower() not in _EN_MODALS)
     return bool(places) and all(qualifies(place) for place in places)
