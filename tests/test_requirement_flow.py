@@ -1873,6 +1873,16 @@ def test_a_store_named_by_a_common_noun_takes_its_article_and_a_product_none(req
     assert persist in first_round(requirement, force_plan=True).stages[1].tasks
 
 
+@pytest.mark.parametrize("requirement, exported", [
+    ("每月1号自动把上个月的考勤数据导出成Excel发给人事", "Excel"),
+    ("Export the orders to Excel every Friday for the owner", "Excel"),
+])
+def test_a_file_the_data_is_exported_to_is_not_where_it_lives(requirement, exported):
+    assert "q_data_store" in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert not any(exported in item for item in plan.dependencies), plan.dependencies
+
+
 def test_a_person_word_naming_a_list_is_not_a_user():
     goal = first_round("Keep the guest list in our MySQL database and show it on a page for the front desk",
                        force_plan=True).stages[1].goal

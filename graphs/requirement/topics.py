@@ -346,6 +346,14 @@ _REPLACED = (
     re.compile(r"(?:代替|取代|替代|替换|换掉|告别|不再用|淘汰)[^，。；,;、]{0,12}|把[^，。；,;]{1,12}?(?=换成|替换成|改成|迁移到|迁到|搬到)"),
 )
 
+# A file a result is exported to is what the job hands over, not where the data lives ("export the orders to Excel",
+# "导出成Excel发给人事"): the store is still to be named.
+_EXPORTED_TO = (
+    re.compile(r"\bexport(?:s|ed|ing)?\b(?:\s+(?!(?:to|as|into)\b)[\w'-]+){0,6}\s+(?:to|as|into)\s+(?:an?\s+|the\s+)?"
+               r"(?:Excel|CSV|spreadsheet|xlsx)\b", re.IGNORECASE),
+    re.compile(r"(?:导出|生成|做成|转成|输出)(?:成|为|到)?\s*(?:一[个份张])?\s*(?:Excel|excel|EXCEL|CSV|csv|表格)"),
+)
+
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
        "Elasticsearch", "Cassandra", "ClickHouse", "Oracle", "SQL Server", "BigQuery", "Qdrant", "Snowflake", "Redshift")
 
@@ -466,7 +474,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords_name_it=True,
         named_as=_said("q_data_store_named_as"),
         none_is_an_answer=True,
-        not_in=_REPLACED,
+        not_in=(*_REPLACED, *_EXPORTED_TO),
     ),
     Topic(
         id="q_interface",
