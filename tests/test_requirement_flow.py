@@ -1461,12 +1461,18 @@ def test_a_measure_with_a_number_in_it_still_answers_the_success_question(measur
 @pytest.mark.parametrize("reply, store", [
     ({"q_data_store": "no rush, we use Postgres"}, "Postgres"),
     ({"q_data_store": "Postgres, there's no hurry really"}, "Postgres"),
-    ({"q_data_store": "时间上不急，用Excel就行"}, "Excel"),
+    ({"q_data_store": "时间上不急，用Excel就行"}, "用Excel就行"),
 ])
 def test_no_rush_typed_beside_the_store_is_the_deadlines_not_the_stores(reply, store):
     asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
     assert normalize_reply({**reply, "q_deadline": ""}, asked) == ({"q_data_store": store}, {"q_deadline"})
     assert normalize_reply(reply, asked[:1]) == ({"q_data_store": store}, set())  # the deadline not asked now
+
+
+def test_a_store_answer_split_from_its_deadline_keeps_its_own_words():
+    asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
+    assert normalize_reply({"q_data_store": "云数据库，下个月前上线", "q_deadline": ""}, asked) == (
+        {"q_data_store": "云数据库", "q_deadline": "下个月前上线"}, set())
 
 
 def test_no_rush_alone_typed_into_the_store_question_keeps_the_stores_default():

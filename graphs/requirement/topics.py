@@ -726,8 +726,9 @@ def said_of_other_topics(topic_id: str, answer: str, open_ids: Iterable[str]) ->
     if len(kept) == len(clauses):
         return answer, moved
     rest = ("，" if is_chinese(answer) else ", ").join(kept)
-    # what is left says its own topic's thing as a clause of a longer answer: put as the moved ones are ("Postgres")
-    return (what_it_says_of(own, rest) if own is not None and rest else rest), moved
+    # what is left only names its own topic's thing ("we use Postgres"): put as the moved ones are ("Postgres"); a
+    # word of its own stays ("云数据库", not "数据库")
+    return (what_it_says_of(own, rest) if own is not None and only_names(own, rest) else rest), moved
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
