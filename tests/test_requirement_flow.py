@@ -1828,6 +1828,15 @@ def test_a_data_job_s_access_rules_speak_of_no_sign_in(requirement):
     assert not any(re.search(r"sign-in|sign in|log ?in|登录", text, re.I) for text in texts), texts
 
 
+@pytest.mark.parametrize("requirement", [
+    "每天早上8点把昨天的订单汇总发到钉钉群",
+    "Every morning post yesterday's sales to the #sales Slack channel",
+])
+def test_a_job_posting_to_a_chat_group_is_a_job_not_an_app_signed_in_to(requirement):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(re.search(r"sign-in|登录", a.text) for a in plan.assumptions), plan.assumptions
+
+
 def test_a_scheduled_report_is_delivered_not_used_and_not_offered_as_a_web_page():
     question = next(q for q in first_round("Finance needs a weekly report").questions if q.id == "q_interface")
     assert "web page" not in question.fallback_assumption, question.fallback_assumption

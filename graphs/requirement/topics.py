@@ -315,7 +315,7 @@ _RUNS_BY_ITSELF = (
                r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
                rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS}))\b", re.IGNORECASE),
     re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
-               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至))|"
+               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)(?:到|至)[^，。；！？]{0,6}?群)|"
                r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
                r"(?:报表|报告|汇总|数据|表)"),
 )
@@ -597,6 +597,13 @@ _DATE_ALONE = re.compile(
     re.IGNORECASE)
 
 
+# A chat group or channel a job posts its result to ("发到钉钉群", "post it to the #sales Slack channel").
+_POSTED_TO_A_CHAT = re.compile(
+    r"(?:发|发送|推送|推)(?:到|至)\s*(?:钉钉|飞书|企业微信|微信)?[^，。；！？]{0,4}?群|"
+    r"\b(?:post|posts|posted|posting|send|sends|sent|push|pushes|pushed)\b[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+)?"
+    r"(?:#[\w-]+\s+)?(?:Slack|Telegram|Discord|WhatsApp|Teams)(?:\s+(?:channel|group|chat))?", re.IGNORECASE)
+
+
 def runs_unattended(requirement: str) -> bool:
     """Whether a requirement is a job that runs by itself ("a nightly ETL from MySQL to BigQuery", "finance needs a
     weekly report emailed as a PDF", "每周一自动生成销售报表发到邮箱"): on a schedule, and used through nothing a
@@ -605,7 +612,9 @@ def runs_unattended(requirement: str) -> bool:
         return False
     interface = TOPICS_BY_ID["q_interface"]
     unattended = {w.lower() for w in (*_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS)}
-    return all(word.lower() in unattended for word in interface.keywords_in(requirement))
+    # a chat group it posts to is where its result goes, not something a person opens to use it
+    said = _POSTED_TO_A_CHAT.sub(" ", requirement)
+    return all(word.lower() in unattended for word in interface.keywords_in(said))
 
 
 def only_a_date(answer: str) -> bool:
