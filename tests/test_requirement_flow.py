@@ -1469,6 +1469,14 @@ def test_no_rush_typed_beside_the_store_is_the_deadlines_not_the_stores(reply, s
     assert normalize_reply(reply, asked[:1]) == ({"q_data_store": store}, set())  # the deadline not asked now
 
 
+@pytest.mark.parametrize("answer", ["it pulls everything from MySQL", "no rush, it reads from our MySQL"])
+def test_a_store_said_in_a_sentence_that_only_places_it_is_named_in_the_plan(answer):
+    questions = [{"id": "q_data_store", "blocking": True}, {"id": "q_deadline", "blocking": False}]
+    answered, _ = normalize_reply({"q_data_store": answer, "q_deadline": ""}, questions)
+    plan = first_round("Clerks scan parcels into a stock page", force_plan=True, answers=answered)
+    assert "Persist through MySQL" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
 def test_a_store_answer_split_from_its_deadline_keeps_its_own_words():
     asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
     assert normalize_reply({"q_data_store": "云数据库，下个月前上线", "q_deadline": ""}, asked) == (

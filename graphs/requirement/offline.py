@@ -650,6 +650,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                         _WILL_DO.sub("", _USING.sub("", interface)) or interface)
     if "q_interface" in answered_value:
         interface = _answer_as_named(TOPICS_BY_ID["q_interface"], answered_value["q_interface"], zh) or interface
+    # A store said in a sentence that only places it ("it pulls everything from MySQL"): the plan names the store.
+    if "q_data_store" in answered_value and only_names(store_topic := TOPICS_BY_ID["q_data_store"],
+                                                       answered_value["q_data_store"]):
+        store = _listed(_things_named(store_topic, answered_value["q_data_store"], zh), zh) or store
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value

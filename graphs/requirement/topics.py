@@ -642,6 +642,7 @@ _NAMING_LINKS_EN = set("""
 it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
 integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
 inside with from the our a an we i use uses using store stored keep kept save saved just already data stay stays
+read reads reading pull pulls pulled comes come sit sits everything all
 """.split())
 
 
