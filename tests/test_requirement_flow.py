@@ -573,6 +573,12 @@ def test_whom_a_report_is_sent_to_is_a_role_it_serves(requirement, role):
     assert role in first_round(requirement, force_plan=True).stages[1].goal
 
 
+def test_the_people_after_help_that_opens_the_request_are_its_users():
+    goal = first_round("Help our engineers see which feature flags are on in each environment",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for engineers.", goal
+
+
 def test_a_department_that_names_a_report_is_not_who_uses_it():
     assert "q_target_users" in {q.id for q in first_round("A weekly finance report for the bakery").questions}
 

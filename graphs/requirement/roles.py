@@ -512,7 +512,8 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         if lower == "for" and i + 1 < len(words) and words[i + 1].lower() in {"each", "every", "per"}:
             continue
         if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS:
-            start = past_pointers(i if i == 0 else i + 1)
+            # the person comes after the word that leads to them, the text's first word too ("Help our engineers …")
+            start = past_pointers(i + 1 if i > 0 or lower in _EN_BEFORE | _EN_AND | _EN_TELLS else i)
             if opens and start < len(words) and words[start].lower() in _EN_TIMES:
                 start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
