@@ -573,6 +573,14 @@ def test_whom_a_report_is_sent_to_is_a_role_it_serves(requirement, role):
     assert role in first_round(requirement, force_plan=True).stages[1].goal
 
 
+@pytest.mark.parametrize("requirement, delivered", [
+    ("我们店员工每天要登记库存，做个小程序", "交付：我们店员工每天要登记库存"),
+    ("我们学校老师每周要填课表，做个小程序", "交付：我们学校老师每周要填课表"),
+])
+def test_what_the_askers_people_are_to_do_is_delivered_not_background(requirement, delivered):
+    assert delivered in first_round(requirement, force_plan=True).scope
+
+
 def test_the_people_after_help_that_opens_the_request_are_its_users():
     goal = first_round("Help our engineers see which feature flags are on in each environment",
                        force_plan=True).stages[1].goal

@@ -156,7 +156,7 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
             continue  # a rule the implementation keeps, one of its success criteria ("三级审批")
         if thing := _wished(clause, zh):
             items.append(_without_load(thing, zh))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
-        elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
+        elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause) or _asker_s_people_act(clause, zh):
             items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
@@ -287,6 +287,13 @@ def _zh_for_role(clause: str) -> str | None:
     if shaped := _ZH_THING.match(thing):
         return f"{shaped.group('count')}供{who}使用的{shaped.group('name')}"
     return None
+
+
+def _asker_s_people_act(clause: str, zh: bool) -> bool:
+    """Whether a Chinese clause that opens with the asker tells what the asker's people are to do ("我们店员工每天要
+    登记库存"): a thing to deliver, as written, not background told of the asker."""
+    wish = _SPEAKER_WISHES.match(clause.strip()) if zh else None
+    return wish is not None and bool(named_roles((wish.group("owner") or "").lstrip("的是")))
 
 
 def _wished(clause: str, zh: bool) -> str | None:
