@@ -581,6 +581,11 @@ def test_what_the_askers_people_are_to_do_is_delivered_not_background(requiremen
     assert delivered in first_round(requirement, force_plan=True).scope
 
 
+def test_what_figures_are_grouped_by_is_not_a_user():
+    goal = first_round("A dashboard for our sales team showing this month's deals by rep", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the sales team.", goal
+
+
 def test_the_people_after_help_that_opens_the_request_are_its_users():
     goal = first_round("Help our engineers see which feature flags are on in each environment",
                        force_plan=True).stages[1].goal

@@ -511,6 +511,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         # "for each customer", "for every order" say how it is counted out, not whom it is for
         if lower == "for" and i + 1 < len(words) and words[i + 1].lower() in {"each", "every", "per"}:
             continue
+        # "deals by rep", "sales by store": a bare singular after "by" is what things are grouped by, not who acts
+        if lower == "by" and i + 1 < len(words) and words[i + 1].islower() and not _plural(words[i + 1]) \
+                and words[i + 1] not in _EN_GROUPS | _EN_TEAMS and (i + 2 == len(words) or not _content(words[i + 2])):
+            continue
         if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS:
             # the person comes after the word that leads to them, the text's first word too ("Help our engineers …")
             start = past_pointers(i + 1 if i > 0 or lower in _EN_BEFORE | _EN_AND | _EN_TELLS else i)
