@@ -1864,6 +1864,11 @@ def test_a_job_posting_to_a_chat_group_is_a_job_not_an_app_signed_in_to(requirem
     assert not any(re.search(r"sign-in|登录", a.text) for a in plan.assumptions), plan.assumptions
 
 
+def test_a_nightly_sync_into_a_shops_back_office_is_a_job_not_an_app_signed_in_to():
+    plan = first_round("每晚把ERP里的库存同步到商城后台", force_plan=True)
+    assert not any("登录" in a.text for a in plan.assumptions), plan.assumptions
+
+
 def test_a_scheduled_report_is_delivered_not_used_and_not_offered_as_a_web_page():
     question = next(q for q in first_round("Finance needs a weekly report").questions if q.id == "q_interface")
     assert "web page" not in question.fallback_assumption, question.fallback_assumption

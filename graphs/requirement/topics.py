@@ -597,9 +597,11 @@ _DATE_ALONE = re.compile(
     re.IGNORECASE)
 
 
-# A chat group or channel a job posts its result to ("发到钉钉群", "post it to the #sales Slack channel").
+# A chat group or channel a job posts its result to ("发到钉钉群", "post it to the #sales Slack channel"), or the system
+# it syncs into ("同步到商城后台").
 _POSTED_TO_A_CHAT = re.compile(
     r"(?:发|发送|推送|推)(?:到|至)\s*(?:钉钉|飞书|企业微信|微信)?[^，。；！？]{0,4}?群|"
+    r"(?:同步|导入|推送|上传)(?:到|至)[^，。；！？]{0,8}?(?:后台|系统)|"
     r"\b(?:post|posts|posted|posting|send|sends|sent|push|pushes|pushed)\b[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+)?"
     r"(?:#[\w-]+\s+)?(?:Slack|Telegram|Discord|WhatsApp|Teams)(?:\s+(?:channel|group|chat))?", re.IGNORECASE)
 
