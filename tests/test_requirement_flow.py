@@ -564,6 +564,57 @@ def test_whom_the_tool_tells_is_a_role_it_serves(requirement, role):
     assert role in first_round(requirement, force_plan=True).stages[1].goal
 
 
+@pytest.mark.parametrize("requirement, role", [
+    ("Send the weekly unpaid-invoice report to finance as a PDF", "finance"),
+    ("Every Friday a stock summary goes to the owner by email", "owner"),
+])
+def test_whom_a_report_is_sent_to_is_a_role_it_serves(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert role in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, delivered", [
+    ("我们店员工每天要登记库存，做个小程序", "交付：我们店员工每天要登记库存"),
+    ("我们学校老师每周要填课表，做个小程序", "交付：我们学校老师每周要填课表"),
+])
+def test_what_the_askers_people_are_to_do_is_delivered_not_background(requirement, delivered):
+    assert delivered in first_round(requirement, force_plan=True).scope
+
+
+def test_what_figures_are_grouped_by_is_not_a_user():
+    goal = first_round("A dashboard for our sales team showing this month's deals by rep", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the sales team.", goal
+
+
+def test_the_people_after_help_that_opens_the_request_are_its_users():
+    goal = first_round("Help our engineers see which feature flags are on in each environment",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for engineers.", goal
+
+
+def test_a_department_that_names_a_report_is_not_who_uses_it():
+    assert "q_target_users" in {q.id for q in first_round("A weekly finance report for the bakery").questions}
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("每周一自动生成上周销售报表，发到老板邮箱", "老板"),
+    ("每天汇总各店销量，发送给区域经理", "区域经理"),
+])
+def test_whom_a_chinese_report_is_sent_to_is_a_role_not_the_verb_with_them(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("我们店员工每天要登记库存，做个小程序", "员工"),
+    ("给我们店员工做个排班小程序", "员工"),
+    ("做个盘点小工具，让我们仓库管理员扫码入库", "仓库管理员"),
+])
+def test_the_askers_own_people_are_named_without_the_asker(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal
+
+
 def test_a_role_named_as_each_of_them_is_said_in_the_plural():
     goal = first_round("A booking page for parent meetings: parents pick a slot; each teacher opens slots",
                        force_plan=True).stages[1].goal
@@ -1419,6 +1470,43 @@ async def test_an_answer_saying_the_asker_does_not_know_keeps_the_default_out_of
     assert any(store["fallback_assumption"] in a.text for a in plan.assumptions), plan.assumptions
 
 
+@pytest.mark.parametrize("measure", ["能在手机上30秒内记完一单", "it handles 500 orders a day without errors"])
+def test_a_measure_with_a_number_in_it_still_answers_the_success_question(measure):
+    asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_scale")]
+    answered, defaulted = normalize_reply({"q_success_metric": measure, "q_scale": ""}, asked)
+    assert answered["q_success_metric"] == measure and "q_success_metric" not in defaulted, (answered, defaulted)
+
+
+@pytest.mark.parametrize("reply, store", [
+    ({"q_data_store": "no rush, we use Postgres"}, "Postgres"),
+    ({"q_data_store": "Postgres, there's no hurry really"}, "Postgres"),
+    ({"q_data_store": "时间上不急，用Excel就行"}, "用Excel就行"),
+])
+def test_no_rush_typed_beside_the_store_is_the_deadlines_not_the_stores(reply, store):
+    asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
+    assert normalize_reply({**reply, "q_deadline": ""}, asked) == ({"q_data_store": store}, {"q_deadline"})
+    assert normalize_reply(reply, asked[:1]) == ({"q_data_store": store}, set())  # the deadline not asked now
+
+
+@pytest.mark.parametrize("answer", ["it pulls everything from MySQL", "no rush, it reads from our MySQL"])
+def test_a_store_said_in_a_sentence_that_only_places_it_is_named_in_the_plan(answer):
+    questions = [{"id": "q_data_store", "blocking": True}, {"id": "q_deadline", "blocking": False}]
+    answered, _ = normalize_reply({"q_data_store": answer, "q_deadline": ""}, questions)
+    plan = first_round("Clerks scan parcels into a stock page", force_plan=True, answers=answered)
+    assert "Persist through MySQL" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+def test_a_store_answer_split_from_its_deadline_keeps_its_own_words():
+    asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
+    assert normalize_reply({"q_data_store": "云数据库，下个月前上线", "q_deadline": ""}, asked) == (
+        {"q_data_store": "云数据库", "q_deadline": "下个月前上线"}, set())
+
+
+def test_no_rush_alone_typed_into_the_store_question_keeps_the_stores_default():
+    asked = [{"id": i, "blocking": True} for i in ("q_data_store", "q_deadline")]
+    assert normalize_reply({"q_data_store": "no rush", "q_deadline": ""}, asked) == ({}, {"q_data_store", "q_deadline"})
+
+
 @pytest.mark.parametrize("no", ["no", "None.", "没有", "不着急"])
 def test_a_bare_no_to_the_deadline_question_plans_on_no_fixed_deadline(no):
     questions = [{"id": "q_deadline", "blocking": False}, {"id": "q_security", "blocking": False}]
@@ -1756,6 +1844,58 @@ def test_a_data_job_is_delivered_by_its_schedule_or_email_and_is_not_asked_for_a
     assert any(delivered in task for task in build.tasks), build.tasks
 
 
+@pytest.mark.parametrize("requirement", [
+    "Finance needs a weekly report of unpaid invoices from our MySQL database, emailed as a PDF",
+    "A nightly ETL that copies yesterday's orders from Postgres into BigQuery",
+    "每周一自动生成上周销售报表，发到老板邮箱",
+])
+def test_a_data_job_s_access_rules_speak_of_no_sign_in(requirement):
+    plan = first_round(requirement, force_plan=True)
+    texts = [a.text for a in plan.assumptions] + [q.fallback_assumption for q in first_round(requirement).questions]
+    assert not any(re.search(r"sign-in|sign in|log ?in|登录", text, re.I) for text in texts), texts
+
+
+@pytest.mark.parametrize("requirement", [
+    "每天早上8点把昨天的订单汇总发到钉钉群",
+    "Every morning post yesterday's sales to the #sales Slack channel",
+])
+def test_a_job_posting_to_a_chat_group_is_a_job_not_an_app_signed_in_to(requirement):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(re.search(r"sign-in|登录", a.text) for a in plan.assumptions), plan.assumptions
+
+
+def test_a_nightly_sync_into_a_shops_back_office_is_a_job_not_an_app_signed_in_to():
+    plan = first_round("每晚把ERP里的库存同步到商城后台", force_plan=True)
+    assert not any("登录" in a.text for a in plan.assumptions), plan.assumptions
+
+
+def test_a_scheduled_report_is_delivered_not_used_and_not_offered_as_a_web_page():
+    question = next(q for q in first_round("Finance needs a weekly report").questions if q.id == "q_interface")
+    assert "web page" not in question.fallback_assumption, question.fallback_assumption
+    build = first_round("Finance needs a weekly report", force_plan=True).stages[1]
+    assert not any("when they use" in c for c in build.success_criteria), build.success_criteria
+    assert any("reaches finance" in c for c in build.success_criteria), build.success_criteria
+
+
+def test_a_nightly_sync_into_a_feishu_sheet_keeps_its_data_there_and_is_a_job():
+    plan = first_round("每天晚上把各门店的销售数据从收银系统同步到飞书多维表格", force_plan=True)
+    assert any("基于飞书多维表格设计数据模型" == task for task in plan.stages[0].tasks), plan.stages[0].tasks
+    assert not any("飞书" in task for task in plan.stages[1].tasks if task.startswith("通过") and "持久化" not in task), \
+        plan.stages[1].tasks
+    assert not any("登录" in a.text for a in plan.assumptions), plan.assumptions
+
+
+@pytest.mark.parametrize("requirement", [
+    "A tool to sort support emails",
+    "A tool that tags incoming e-mails by topic for our help desk",
+    "帮客服把收到的邮件自动分类",
+])
+def test_mail_a_tool_works_on_is_not_how_it_is_used(requirement):
+    assert "q_interface" in {q.id for q in first_round(requirement).questions}
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert not any("email" in task or "邮件" in task for task in build.tasks), build.tasks
+
+
 def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
     plan = first_round("A tool that checks stock levels for a small bakery")
     question = next(q.question for q in plan.questions if q.id == "q_interface")
@@ -1770,6 +1910,30 @@ def test_the_interface_question_offers_a_scheduled_job_s_email_or_file():
 def test_a_fact_typed_into_another_question_answers_the_question_it_belongs_to(reply, expected):
     asked = [{"id": i, "blocking": True} for i in ("q_success_metric", "q_data_store", "q_deadline")]
     assert normalize_reply(reply, asked) == expected
+
+
+@pytest.mark.parametrize("requirement, persist", [
+    ("A tool that puts supplier invoice totals in a spreadsheet for the bookkeeper", "Persist through the spreadsheet"),
+    ("A page where clerks log returns, stored in SQLite", "Persist through SQLite"),
+])
+def test_a_store_named_by_a_common_noun_takes_its_article_and_a_product_none(requirement, persist):
+    assert persist in first_round(requirement, force_plan=True).stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, exported", [
+    ("每月1号自动把上个月的考勤数据导出成Excel发给人事", "Excel"),
+    ("Export the orders to Excel every Friday for the owner", "Excel"),
+])
+def test_a_file_the_data_is_exported_to_is_not_where_it_lives(requirement, exported):
+    assert "q_data_store" in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert not any(exported in item for item in plan.dependencies), plan.dependencies
+
+
+def test_a_person_word_naming_a_list_is_not_a_user():
+    goal = first_round("Keep the guest list in our MySQL database and show it on a page for the front desk",
+                       force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the front desk.", goal
 
 
 def test_a_store_named_in_an_answer_to_another_question_is_the_plans_store():

@@ -273,11 +273,14 @@ def _read_for_other_topics(answered: dict[str, str], defaulted: set[str], ids: S
     for key in list(answered):
         still_open = [i for i in ids if i not in answered]
         rest, said = said_of_other_topics(key, answered[key], still_open)
-        if not said:
-            continue
         for other, text in said.items():
-            answered[other] = text
-            defaulted.discard(other)
+            if declines(other, text):  # "no rush": the deadline's fallback is what it means
+                defaulted.add(other)
+            else:
+                answered[other] = text
+                defaulted.discard(other)
+        if rest == answered[key]:
+            continue  # all of it answers its own question too ("30秒内记完一单": the measure, and the load)
         if not _HAS_WORD.search(rest) or declines(key, rest) or is_use_defaults(rest):
             del answered[key]
             defaulted.add(key)

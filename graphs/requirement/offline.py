@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       is_chinese, names_no_purpose, only_names)
+                                       is_chinese, names_no_purpose, only_names, runs_unattended)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -156,7 +156,7 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
             continue  # a rule the implementation keeps, one of its success criteria ("三级审批")
         if thing := _wished(clause, zh):
             items.append(_without_load(thing, zh))  # "我们学校想做一个作业小程序" delivers "做一个作业小程序"
-        elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause):
+        elif not (_BACKGROUND if zh else _EN_BACKGROUND).search(clause) or _asker_s_people_act(clause, zh):
             items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
@@ -289,6 +289,13 @@ def _zh_for_role(clause: str) -> str | None:
     return None
 
 
+def _asker_s_people_act(clause: str, zh: bool) -> bool:
+    """Whether a Chinese clause that opens with the asker tells what the asker's people are to do ("我们店员工每天要
+    登记库存"): a thing to deliver, as written, not background told of the asker."""
+    wish = _SPEAKER_WISHES.match(clause.strip()) if zh else None
+    return wish is not None and bool(named_roles((wish.group("owner") or "").lstrip("的是")))
+
+
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
     if for_role := (_zh_for_role(clause) if zh else _for_role(clause)):
@@ -381,6 +388,12 @@ def _a_name(word: str, text: str) -> bool:
             and mid_sentence(word, text) == word)
 
 
+def _a_product(topic: Topic, word: str) -> bool:
+    """Whether `word` is a product the catalogue names with its capitals ("SQLite", "iOS", "SMS"), which takes no
+    article however the requirement writes it; "PDF report" is a kind of report ("the PDF report")."""
+    return topic.names_a_product(word) and not any(part.islower() for part in word.split())
+
+
 def _listed(items: Sequence[str], zh: bool) -> str:
     """Things named inside a sentence of the plan, listed as a reader writes them: "老人、子女"; "employees and
     managers", "HR, employees and managers" (a bare comma list reads as unfinished in English)."""
@@ -439,13 +452,13 @@ def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[
     return None
 
 
-def _question(topic: Topic, zh: bool, has_repository: bool) -> dict[str, Any]:
+def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool) -> dict[str, Any]:
     return {
         "id": topic.id,
         "question": topic.text(topic.question, zh),
         "why_needed": topic.text(topic.why, zh),
         "impact_if_unknown": topic.text(topic.impact, zh),
-        "fallback_assumption": topic.fallback_text(zh, has_repository),
+        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended),
         "blocking": topic.blocking,
         "priority": topic.priority,
     }
@@ -470,7 +483,7 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for word in named:
-        said = word if _a_name(word, requirement) else topic.text(topic.named_as, zh).format(
+        said = word if _a_name(word, requirement) or _a_product(topic, word) else topic.text(topic.named_as, zh).format(
             mid_sentence(topic.thing_named(word, zh) or word, requirement))
         if said not in things:
             things.append(said)
@@ -597,12 +610,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
     else:
         asking = open_topics
-    questions = [_question(tp, zh, has_repository) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    unattended = runs_unattended(described)  # a scheduled report or an ETL: no one signs in to it
+    questions = [_question(tp, zh, has_repository, unattended) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
-            fallback = topic.fallback_text(zh, has_repository)
+            fallback = topic.fallback_text(zh, has_repository, unattended)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
@@ -643,6 +657,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                         _WILL_DO.sub("", _USING.sub("", interface)) or interface)
     if "q_interface" in answered_value:
         interface = _answer_as_named(TOPICS_BY_ID["q_interface"], answered_value["q_interface"], zh) or interface
+    # A store said in a sentence that only places it ("it pulls everything from MySQL"): the plan names the store.
+    if "q_data_store" in answered_value and only_names(store_topic := TOPICS_BY_ID["q_data_store"],
+                                                       answered_value["q_data_store"]):
+        store = _listed(_things_named(store_topic, answered_value["q_data_store"], zh), zh) or store
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
@@ -685,14 +703,14 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "name": say("build_name"),
             "goal": say("build_goal", users=users),
             "success_criteria": [
-                say("works_end_to_end", users=users, interface=interface),
+                say("works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
             "tasks": [
                 say("smallest_change"),
                 say("persist", store=store),
-                say("expose", interface=interface),
+                say("expose_unattended" if unattended else "expose", interface=interface),
                 say("unit_tests"),
             ],
             "validation": run_checks,

@@ -47,6 +47,8 @@ _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "�
 # Words after which the person served or allowed follows: 让/给/供 X …
 _ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助", "帮", "允许", "使", "由", "请", "叫", "交给", "提供给"}
 # Words after the subject: X 可以/能/需要 …
+# Words after which a person does what follows: 让/允许 X 扫码 ("让店员扫码入库"), not 给 X 订单, whose X owns a thing.
+_ZH_LETS = {"让", "允许", "方便", "帮助", "帮", "使", "叫", "请"}
 _ZH_MODALS = {"可以", "可", "能", "能够", "需要", "要", "会", "得以", "应", "应该", "必须", "希望", "想", "想要", "负责",
               "都", "也", "均", "还", "就", "只", "随时", "直接", "每天", "每周", "每月"}
 # Words that put how or where before the verb, after the subject as a modal does ("采购根据看板下单", "行政在网页上审批").
@@ -99,7 +101,9 @@ _ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该
 
 # Verbs whose object is a person told or reached: never part of that person's name.
 _ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促", "催", "回复", "邀请", "推送给", "发给", "转给", "短信",
-             "打电话给", "呼叫", "叫号"}
+             "打电话给", "呼叫", "叫号",
+             # sending a result on to them ("报表发到老板邮箱"): 老板 receives it
+             "发到", "发送到", "发送给", "推送到", "转发给", "抄送", "抄送给", "送到", "发至"}
 
 
 @functools.cache
@@ -130,8 +134,9 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         # nor is a verb of telling, whose object the person is ("确认后提醒主人": 主人 is told, not 提醒主人).
         # Nor is a count ("每个医生": every doctor is a doctor).
         # Initials qualify a post as a Chinese word does ("HR专员", "IT运维").
+        # Nor is the asker ("我们公司员工": the company's staff, not "我们公司员工").
         if any(len(word) < 2 or not (CJK.search(word) or _an_acronym(word)) or word in _ZH_TELLS
-               or _ZH_COUNT.fullmatch(word)
+               or _ZH_COUNT.fullmatch(word) or word in _GENERIC or re.fullmatch(SPEAKER_ZH, word)
                for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
@@ -216,8 +221,10 @@ def zh_tokens(text: str) -> list[tuple[str, str]]:
               and CJK.search(word[1:]) and jieba.get_FREQ(word) is None):
             tokens += [(word[0], "n"), *_zh_tagged(word[1:])]
         elif (len(word) >= 2 and word.startswith(_ZH_GLUED_ENDINGS) and tokens and len(tokens[-1][0]) == 1
-              and CJK.search(tokens[-1][0]) and jieba.get_FREQ(tokens[-1][0] + word[0]) and CJK.search(word[1:])):
-            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses
+              and CJK.search(tokens[-1][0]) and jieba.get_FREQ(tokens[-1][0] + word[0]) and CJK.search(word[1:])
+              and word not in _zh_kept_whole()):
+            # a word of its own jieba read as another ("主/人选/时间段"): 主人 chooses; not a person jieba read
+            # right ("我们店/员工", not 店员/工)
             tokens[-1] = (tokens[-1][0] + word[0], "n")
             tokens += _zh_tagged(word[1:])
         else:
@@ -228,6 +235,18 @@ def zh_tokens(text: str) -> list[tuple[str, str]]:
 def _zh_words(clause: str) -> list[str]:
     """The words of a clause, as `zh_tokens` reads them."""
     return [word for word, _ in zh_tokens(clause) if word.strip()]
+
+
+def _zh_past_the_asker(tokens: list[str], start: int) -> int:
+    """Where a person begins after the asker who owns them ("我们 员工", "咱们 店 员工", "我们 仓库 管理员"): past the
+    asker and the one-character place of theirs that jieba cuts alone ("店", "厂", "班")."""
+    if start >= len(tokens) or not re.fullmatch(SPEAKER_ZH, tokens[start]):
+        return start
+    start += 1
+    if start + 1 < len(tokens) and len(tokens[start]) == 1 and CJK.search(tokens[start]) \
+            and _zh_from(tokens, start + 1) is not None:
+        start += 1
+    return start
 
 
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
@@ -248,6 +267,7 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
             # A count is no part of a person's name ("需要两名护士长审批", "需要一个访客登记系统")
             while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
                 start += 1
+            start = _zh_past_the_asker(tokens, start)
             if start < len(tokens) and (role := _zh_from(tokens, start)):
                 found.append((offset + start, offset + role[1], role[0]))
         for i, token in enumerate(tokens):
@@ -273,7 +293,7 @@ agent client recipient respondent student parent resident patient president appl
 participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
 admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
 paralegal caregiver janitor nanny maid vet kid child children teen
-hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops
+hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops marketing procurement
 """.split())
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
@@ -301,13 +321,18 @@ _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "e
 # summary", "notifies tenants"), as Chinese 通知/提醒 (_ZH_TELLS).
 _EN_TELLS = {"notify", "notifies", "email", "emails", "alert", "alerts", "remind", "reminds", "message", "messages",
              "text", "texts", "ping", "pings", "tell", "tells", "inform", "informs", "warn", "warns"}
+# Verbs of sending a result, after which "to" names whom it is for ("send the summary to finance").
+_EN_SENDS = {"send", "sends", "sent", "sending", "email", "emails", "emailed", "mail", "mails", "mailed", "deliver",
+             "delivers", "delivered", "forward", "forwards", "forwarded", "post", "posts", "posted", "push", "pushes",
+             "pushed", "share", "shares", "shared", "report", "reports", "go", "goes", "hand", "hands", "handed"}
 _EN_MODALS = {"can", "could", "should", "must", "will", "would", "may", "might", "need", "needs", "want", "wants",
               "get", "gets", "shall"}
 _EN_AND = {"and", "or", "&"}
 _EN_WANTS = {"want", "wants", "need", "needs", "require", "requires", "expect", "expects", "ask", "asks", "remind",
              "reminds", "invite", "invites"}
 # Who may follow a bare "for" though singular: a group or a department ("for warehouse staff", "for HR").
-_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "it", "finance", "accounting", "legal", "ops"}
+_EN_GROUPS = {"staff", "team", "department", "crew", "squad", "personnel", "hr", "qa", "it", "finance", "accounting", "legal", "ops",
+               "marketing", "procurement"}
 
 # A team named by where or what it works, acting as one person as 前台 and 后厨 do ("the front desk checks guests
 # in", "so that housekeeping can see …", "for reception"): a singular that needs no plural after a bare "for".
@@ -399,7 +424,7 @@ _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse s
 
 # Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
 # people, "finance report" is not.
-_EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops"}
+_EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops", "marketing", "procurement"}
 # What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
 _EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
                   "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
@@ -410,12 +435,18 @@ _EN_PLACES = {"clinic", "clinics", "hospital", "shop", "shops", "store", "stores
               "school", "schools"}
 
 
+# What a department's work makes, which its name qualifies ("a weekly finance report", "the HR data").
+_EN_WORK_PRODUCTS = {"report", "reports", "dashboard", "dashboards", "summary", "summaries", "digest", "digests", "export",
+                     "exports", "data", "numbers", "figures", "spreadsheet", "spreadsheets", "sheet", "records", "files", "emails",
+                     "campaign", "campaigns", "materials", "budget", "budgets", "plan", "plans"}
+
+
 def _names_a_kind(words: list[str], end: int) -> bool:
     """Whether the person word words[end - 1] qualifies the business or thing after it ("accounting firm", "finance
-    dashboard", "vet clinic"): then it names a kind of that, not people who use it."""
+    dashboard", "vet clinic", "finance report"): then it names a kind of that, not people who use it."""
     after = words[end].lower() if end < len(words) else ""
     return (after in _EN_BUSINESSES | _EN_PLACES or
-            words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS)
+            words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS | _EN_WORK_PRODUCTS)
 
 
 def _en_from(words: list[str], start: int, plural: bool) -> tuple[str, int] | None:
@@ -480,8 +511,13 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         # "for each customer", "for every order" say how it is counted out, not whom it is for
         if lower == "for" and i + 1 < len(words) and words[i + 1].lower() in {"each", "every", "per"}:
             continue
+        # "deals by rep", "sales by store": a bare singular after "by" is what things are grouped by, not who acts
+        if lower == "by" and i + 1 < len(words) and words[i + 1].islower() and not _plural(words[i + 1]) \
+                and words[i + 1] not in _EN_GROUPS | _EN_TEAMS and (i + 2 == len(words) or not _content(words[i + 2])):
+            continue
         if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS:
-            start = past_pointers(i if i == 0 else i + 1)
+            # the person comes after the word that leads to them, the text's first word too ("Help our engineers …")
+            start = past_pointers(i + 1 if i > 0 or lower in _EN_BEFORE | _EN_AND | _EN_TELLS else i)
             if opens and start < len(words) and words[start].lower() in _EN_TIMES:
                 start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
@@ -494,6 +530,10 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
+        # Whom a result is sent to is served by it ("email the weekly report to finance", "sent to the owner").
+        if lower == "to" and any(w.lower() in _EN_SENDS for w in words[max(0, i - 6):i]) and \
+                (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
+            found.append((start, role[1], role[0]))
         # Whom someone wants to do a thing does it ("Our gym wants members to freeze …", "needs drivers to log …").
         if lower in _EN_WANTS and (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
             if role[1] < len(words) and words[role[1]].lower() == "to":
@@ -578,15 +618,21 @@ _ZH_DONE_TO_RECORDS = {"导出", "导入", "打印", "备份", "同步", "归档
 def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
     """Whether tokens[at] is the first word of its clause, past the words that open one ("然后", "如果")."""
     before = at - 1
+    # the asker who owns them, and their place, are no words of the clause before them ("让我们店/员工扫码")
+    if before >= 1 and len(tokens[before][0]) == 1 and re.fullmatch(SPEAKER_ZH, tokens[before - 1][0]):
+        before -= 1
+    while before >= 0 and re.fullmatch(SPEAKER_ZH, tokens[before][0]):
+        before -= 1
     while before >= 0 and tokens[before][0] in _ZH_OPENERS:
         before -= 1
-    return before < 0 or _ZH_CLAUSE.fullmatch(tokens[before][0]) is not None or tokens[before][0] in _ZH_AFTERWARDS
+    return (before < 0 or _ZH_CLAUSE.fullmatch(tokens[before][0]) is not None or tokens[before][0] in _ZH_AFTERWARDS
+            or tokens[before][0] in _ZH_LETS)
 
 
 def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     """Whether the person word tokens[at] qualifies the noun after it ("客户订单", "员工的请假记录", "客户拜访记录")."""
-    if at + 1 >= len(tokens):
-        return False
+    if at + 1 >= len(tokens) or (at > 0 and tokens[at - 1][0] in _ZH_TELLS):
+        return False  # whom a thing is sent to, at their address too ("发到老板邮箱"), is served
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
     # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act
     if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS and then in _ZH_RECORDS):
@@ -604,6 +650,25 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS
 
 
+def _zh_inside_words(word: str, text: str) -> bool:
+    """Whether a Chinese word stands in `text` only across or inside the words jieba reads there ("店员" in
+    "我们店/员工", "库管" in "仓库/管理员"), never as words of its own."""
+    bounds, at = {0}, 0
+    for token in _zh_words(text):
+        found = text.find(token, at)
+        if found < 0:
+            return False  # the words do not line up with the text: read it as written
+        at = found + len(token)
+        bounds |= {found, at}
+    places = [m.start() for m in re.finditer(re.escape(word), text)]
+    return bool(places) and all(p not in bounds or p + len(word) not in bounds for p in places)
+
+
+# Nouns of a record kept of people, which a person word before them names the kind of ("guest list", "patient file").
+_EN_RECORDS = {"list", "lists", "book", "log", "logs", "record", "records", "register", "file", "files", "database",
+               "data", "details", "info", "profile", "profiles", "account", "accounts", "names", "directory", "roster"}
+
+
 def _modifies_noun(word: str, text: str) -> bool:
     """Whether `word` stands everywhere in `text` as a noun qualifying another ("customer orders", "customer's
     orders", "所有员工的请假记录", "客户订单"): it says whose or what kind, not who uses it."""
@@ -619,7 +684,10 @@ def _modifies_noun(word: str, text: str) -> bool:
             return True
         before = re.findall(r"[A-Za-z']+", text[:place.start()])
         after = re.match(r"\s+([A-Za-z][A-Za-z'-]*)", rest)
-        # A person in the singular needs a determiner ("a customer orders …"); bare before a noun, it qualifies it.
+        # A person in the singular needs a determiner ("a customer orders …"); bare before a noun, it qualifies it,
+        # and so it does before a record kept of them whatever stands before it ("the guest list", "each patient file").
+        if not _plural(word) and after is not None and after.group(1).lower() in _EN_RECORDS:
+            return True
         return (not _plural(word) and not (before and before[-1].lower() in _EN_DETERMINERS) and after is not None
                 and _content(after.group(1)) and after.group(1).lower() not in _EN_MODALS)
     return bool(places) and all(qualifies(place) for place in places)
@@ -705,6 +773,8 @@ def named_roles(text: str) -> list[str]:
     roles = [role for role in roles if not any(role != other and _same_people(role.lower(), other.lower())
                                                for other in roles)]
     for word in find_keywords(text, _KNOWN):  # the fallback: a role word written anywhere else
+        if is_chinese(text) and _zh_inside_words(word, text):
+            continue  # "店员" in 我们店/员工, "库管" in 仓库/管理员: characters of other words
         if pair := [one for one in _en_pair(word) if _singular(one) not in {_singular(role) for role in roles}]:
             roles += pair
         elif (not _en_pair(word) and word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)

@@ -32,6 +32,8 @@ class Topic:
     fallback: tuple[str, str]
     # Without a repository there is no "existing" storage, interface or user base to fall back on.
     fallback_new: tuple[str, str] | None = None
+    # A job that runs by itself (a scheduled report, an ETL) has no one who signs in: its own fallback, if it needs one.
+    fallback_unattended: tuple[str, str] | None = None
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
     # requirement uses. Not so for words that only show a topic is addressed ("验收", "deadline").
     keywords_name_it: bool = False
@@ -49,6 +51,14 @@ class Topic:
     # Shapes in which the same words say something else ("show orders before March" picks which orders,
     # "3月前的订单" too): what they cover settles nothing.
     not_in: tuple[re.Pattern[str], ...] = ()
+    # Words that say no to this topic and no other ("no rush", "不着急" of the deadline): typed beside another answer
+    # ("no rush, we use Postgres"), they are this topic's, which then keeps its fallback.
+    said_no_by: re.Pattern[str] | None = None
+
+    def said_no_to(self, text: str) -> bool:
+        """Whether `text` only says no to this topic, in words of its own ("no rush", "时间不急")."""
+        said = re.sub(r"^[\s,.;:!?，。；：！？]+|[\s,.;:!?，。；：！？~～]+$", "", text or "")
+        return self.said_no_by is not None and self.said_no_by.fullmatch(said) is not None
 
     def _unmasked(self, text: str) -> str:
         """`text` with what `not_in` covers blanked out, keeping every other character where it was."""
@@ -95,7 +105,9 @@ class Topic:
         """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
         return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
-    def fallback_text(self, zh: bool, has_repository: bool) -> str:
+    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False) -> str:
+        if unattended and self.fallback_unattended is not None:
+            return self.text(self.fallback_unattended, zh)
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
 
 
@@ -279,10 +291,48 @@ _SUCCESS_PATTERNS = (
     re.compile(r"(?:验收标准|成功标准|完成标准)(?:是|为|：|:)\s*(?P<said>[^，。；！？]+)"),
 )
 
+# No time pressure, said of the deadline alone ("no rush", "there's no hurry really", "时间上不着急", "慢慢来").
+_NO_DEADLINE = re.compile(
+    r"(?:(?:there(?:'s|\s+is)|it's|it\s+is|we're|we\s+are)\s+)?(?:(?:really|honestly)\s+)?"
+    r"(?:no\s+(?:rush|hurry|(?:fixed\s+|hard\s+|real\s+|set\s+)?deadline|time\s+pressure|urgency)|not\s+urgent|"
+    r"not\s+(?:in\s+a\s+)?(?:rush|hurry)|whenever|any\s*time|take\s+your\s+time)(?:\s+(?:at\s+all|really|though))?|"
+    r"(?:时间上?|工期上?|上线)?(?:真的|也|并|都)?(?:不急|不着急|不赶|不赶时间|没有?(?:截止(?:时间|日期)?|deadline|期限|时间要求))"
+    r"(?:的|啦|哈|吧|呢)?|慢慢来|慢慢做", re.IGNORECASE)
+
 # Words that say a job runs on a schedule or sends its result, and the thing that delivers it then.
 _DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job", "every morning": "scheduled_job",
                        "cron": "scheduled_job", "每天凌晨": "scheduled_job", "每晚": "scheduled_job", "定时": "scheduled_job",
                        "emails": "email", "emailed": "email", "mails": "email", "发邮件": "email"}
+
+# What a job hands its result over by, which no one signs in to.
+_JOB_OUTPUTS = ("email", "e-mail", "scheduled job", "cron job", "batch job", "text message", "SMS", "report file",
+                "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件", "邮箱", "短信", "报表文件")
+# A job that runs by itself: a data job by name ("a nightly ETL", "a sync pipeline", "定时任务", "跑批"), or a thing made
+# on a schedule ("a weekly report", "every Monday … email the summary", "每周一自动生成报表").
+_RUNS_BY_ITSELF = (
+    re.compile(r"\b(?:etl|elt|(?:data\s+)?pipeline|cron|nightly|scheduled|batch\s+job|"
+               r"(?:hourly|daily|weekly|monthly|quarterly|nightly)\s+(?:[\w-]+\s+){0,3}?"
+               r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
+               rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS}))\b", re.IGNORECASE),
+    re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
+               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)(?:到|至)[^，。；！？]{0,6}?群)|"
+               r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
+               r"(?:报表|报告|汇总|数据|表)"),
+)
+
+# Mail that comes in, which a tool reads or sorts: its input, not how anyone uses it ("sort support emails", "tag
+# incoming e-mails", "emails from customers", "整理客户邮件", "把收到的邮件分类").
+_MAIL_COMING_IN = (
+    re.compile(r"\b(?:sort|triage|read|parse|classify|categori[sz]e|tag|label|route|filter|scan|process|import|"
+               r"archive|summari[sz]e|answer|reply\s+to|respond\s+to|go\s+through|clean\s+up|organi[sz]e|prioriti[sz]e|"
+               r"extract\s+\w+\s+from)(?:s|es|ed|d|ing)?\s+(?:(?:the|our|my|all|each|every|new)\s+)?"
+               r"(?:[\w'-]+\s+){0,2}?e-?mails?\b|"
+               r"\b(?:incoming|inbound|support|customer|client|unread|received|spam)\s+e-?mails?\b|"
+               r"\be-?mails?\s+(?:from|(?:that\s+)?(?:we|I)\s+(?:get|receive)|(?:that\s+)?(?:come|comes|coming|arrive|arriving)"
+               r"|(?:in|into)\s+(?:the|our|my|a)\s+(?:shared\s+)?inbox)\b|\binbox(?:es)?\b", re.IGNORECASE),
+    re.compile(r"(?:收到|进来|客户|客服|顾客|用户|投诉|未读)的?(?:邮件|邮箱)|(?:整理|分类|分拣|归类|筛选|处理|读取|回复|标记)"
+               r"[^，。；！？]{0,6}?邮件|邮件[^，。；！？]{0,4}?(?:分类|归类|分拣|整理|筛选)|收件箱"),
+)
 
 # What is being replaced is no part of the plan ("an inventory spreadsheet replacement", "replace our Excel timesheets
 # with a web page", "用小程序代替现在的Excel排班表"): the store named there is the old one, not where the data will live.
@@ -294,6 +344,14 @@ _REPLACED = (
                r"alternative\s+to|substitute\s+for|no\s+more)"
                r"(?:\s+(?!(?:with|by|to|into|for|so|and|that|which|where)\b)[\w'-]+){1,4}", re.IGNORECASE),
     re.compile(r"(?:代替|取代|替代|替换|换掉|告别|不再用|淘汰)[^，。；,;、]{0,12}|把[^，。；,;]{1,12}?(?=换成|替换成|改成|迁移到|迁到|搬到)"),
+)
+
+# A file a result is exported to is what the job hands over, not where the data lives ("export the orders to Excel",
+# "导出成Excel发给人事"): the store is still to be named.
+_EXPORTED_TO = (
+    re.compile(r"\bexport(?:s|ed|ing)?\b(?:\s+(?!(?:to|as|into)\b)[\w'-]+){0,6}\s+(?:to|as|into)\s+(?:an?\s+|the\s+)?"
+               r"(?:Excel|CSV|spreadsheet|xlsx)\b", re.IGNORECASE),
+    re.compile(r"(?:导出|生成|做成|转成|输出)(?:成|为|到)?\s*(?:一[个份张])?\s*(?:Excel|excel|EXCEL|CSV|csv|表格)"),
 )
 
 _DB = ("Postgres", "PostgreSQL", "MySQL", "MariaDB", "SQLite", "MongoDB", "Mongo", "Redis", "DynamoDB",
@@ -404,7 +462,7 @@ TOPICS: tuple[Topic, ...] = (
         priority=2,
         keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "S3", "in-memory",
                   "no persistence", "flat file", "Excel",
-                  "spreadsheet", "Google Sheets", "飞书表格", "多维表格",
+                  "spreadsheet", "Google Sheets", "飞书表格", "飞书多维表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -414,8 +472,9 @@ TOPICS: tuple[Topic, ...] = (
         fallback=_said("q_data_store_fallback"),
         fallback_new=_said("q_data_store_fallback_new"),
         keywords_name_it=True,
+        named_as=_said("q_data_store_named_as"),
         none_is_an_answer=True,
-        not_in=_REPLACED,
+        not_in=(*_REPLACED, *_EXPORTED_TO),
     ),
     Topic(
         id="q_interface",
@@ -434,9 +493,7 @@ TOPICS: tuple[Topic, ...] = (
                   "online", "在线", "线上", "网上",
                   # how a data job is delivered: it runs on a schedule and sends what it made ("a nightly pipeline
                   # that emails a summary", "每天定时把报表发到邮箱")
-                  *_DELIVERED_BY_A_JOB, "email", "e-mail", "scheduled job", "cron job", "batch job", "text message",
-                  "SMS", "report file", "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件",
-                  "邮箱", "短信", "报表文件"),
+                  *_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS),
         doc_keywords=("rest api", "http api", "graphql", "grpc", "web ui", "command line", "cli", "接口文档"),
         query="api endpoint web ui cli command line interface 接口 页面 命令行",
         question=_said("q_interface_question"),
@@ -444,12 +501,17 @@ TOPICS: tuple[Topic, ...] = (
         impact=_said("q_interface_impact"),
         fallback=_said("q_interface_fallback"),
         fallback_new=_said("q_interface_fallback_new"),
+        fallback_unattended=_said("q_interface_fallback_unattended"),
         keywords_name_it=True,
         named_as=_said("q_interface_named_as"),
         said_of=(*((word, _said("web_page")) for word in ("online", "在线", "线上", "网上")),
                  *((word, _said(thing)) for word, thing in _DELIVERED_BY_A_JOB.items())),
-        # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"
-        not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),),
+        # a call, not a phone app: "receptionists confirm by phone", "over the phone", "a phone call"; and mail that
+        # comes in is what the tool works on, not how it is used ("a tool to sort support emails")
+        not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),
+                *_MAIL_COMING_IN,
+                # a sheet kept in a chat suite is where the data lives, not how it is used ("同步到飞书多维表格")
+                re.compile(r"(?:飞书|钉钉|企业微信|腾讯)(?:多维)?(?:表格|文档)")),
     ),
     Topic(
         id="q_deadline",
@@ -464,6 +526,7 @@ TOPICS: tuple[Topic, ...] = (
         query="roadmap milestone deadline release schedule 里程碑 路线图 截止",
         patterns=_DEADLINE_PATTERNS,
         not_in=_RECORD_TIMES,
+        said_no_by=_NO_DEADLINE,
         question=_said("q_deadline_question"),
         why=_said("q_deadline_why"),
         impact=_said("q_deadline_impact"),
@@ -503,22 +566,23 @@ TOPICS: tuple[Topic, ...] = (
         impact=_said("q_security_impact"),
         fallback=_said("q_security_fallback"),
         fallback_new=_said("q_security_fallback_new"),
+        fallback_unattended=_said("q_security_fallback_unattended"),
     ),
 )
 
 TOPICS_BY_ID = {t.id: t for t in TOPICS}
 
 # A bare no, said to a catalogue question ("Is there a deadline?" — "no"); punctuation and case aside.
-_BARE_NO = {"no", "nope", "none", "nothing", "na", "nah", "notreally", "noneyet", "nodeadline", "norush",
-            "没有", "无", "没", "不", "否", "暂无", "暂时没有", "没有要求", "无要求", "不需要", "不用", "没有截止时间", "不着急", "不急"}
+_BARE_NO = {"no", "nope", "none", "nothing", "na", "nah", "notreally", "noneyet",
+            "没有", "无", "没", "不", "否", "暂无", "暂时没有", "没有要求", "无要求", "不需要", "不用"}
 
 
 def declines(topic_id: str, answer: str) -> bool:
     """Whether `answer` only says no to a catalogue topic whose fallback is what no means ("no" to the deadline:
     no fixed deadline), rather than a thing the plan could name ("none" to the data store: nothing is kept)."""
     topic = TOPICS_BY_ID.get(topic_id)
-    return (topic is not None and not topic.none_is_an_answer
-            and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO)  # "n/a" → "na"
+    return topic is not None and (topic.said_no_to(answer) or (
+        not topic.none_is_an_answer and re.sub(r"[\W_]+", "", (answer or "").lower()) in _BARE_NO))  # "n/a" → "na"
 
 
 # A date or a day said alone ("March 15", "15th of May", "2026-03-15", "next Friday", "3月15日", "下周五"): the answer
@@ -531,6 +595,28 @@ _DATE_ALONE = re.compile(
     rf"(?:\d{{4}}\s*年\s*)?{_COUNT_ZH}\s*月(?:\s*{_COUNT_ZH}\s*[日号])?(?:份|底|初|中)?|(?:下|本|这)个?(?:周|星期)[一二三四五六日天]|"
     rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:下|本|这)个?月\s*{_COUNT_ZH}\s*[日号]|(?:年|月|季度)(?:底|末)|明天|后天",
     re.IGNORECASE)
+
+
+# A chat group or channel a job posts its result to ("发到钉钉群", "post it to the #sales Slack channel"), or the system
+# it syncs into ("同步到商城后台").
+_POSTED_TO_A_CHAT = re.compile(
+    r"(?:发|发送|推送|推)(?:到|至)\s*(?:钉钉|飞书|企业微信|微信)?[^，。；！？]{0,4}?群|"
+    r"(?:同步|导入|推送|上传)(?:到|至)[^，。；！？]{0,8}?(?:后台|系统)|"
+    r"\b(?:post|posts|posted|posting|send|sends|sent|push|pushes|pushed)\b[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+)?"
+    r"(?:#[\w-]+\s+)?(?:Slack|Telegram|Discord|WhatsApp|Teams)(?:\s+(?:channel|group|chat))?", re.IGNORECASE)
+
+
+def runs_unattended(requirement: str) -> bool:
+    """Whether a requirement is a job that runs by itself ("a nightly ETL from MySQL to BigQuery", "finance needs a
+    weekly report emailed as a PDF", "每周一自动生成销售报表发到邮箱"): on a schedule, and used through nothing a
+    person opens; its result is sent or stored. "Staff check in every morning in the app" is used through the app."""
+    if not any(p.search(requirement or "") for p in _RUNS_BY_ITSELF):
+        return False
+    interface = TOPICS_BY_ID["q_interface"]
+    unattended = {w.lower() for w in (*_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS)}
+    # a chat group it posts to is where its result goes, not something a person opens to use it
+    said = _POSTED_TO_A_CHAT.sub(" ", requirement)
+    return all(word.lower() in unattended for word in interface.keywords_in(said))
 
 
 def only_a_date(answer: str) -> bool:
@@ -558,6 +644,7 @@ _NAMING_LINKS_EN = set("""
 it this that should must needs need to has have be is are also and or available accessible integrate integrated integrates
 integration connect connected connects hook hooked up plug plugged run runs live lives work works into in on via through
 inside with from the our a an we i use uses using store stored keep kept save saved just already data stay stays
+read reads reading pull pulls pulled comes come sit sits everything all
 """.split())
 
 
@@ -594,6 +681,10 @@ _MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_targ
               ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
 
 
+# The questions an answer that belongs to a topic answers as well (a load: who uses it, what done means).
+_ANSWERED_TOO = {other: also for other, _, also in _MISPLACED}
+
+
 def belongs_to(topic_id: str, answer: str) -> str | None:
     """The other catalogue topic an answer to `topic_id` answers instead ("March 15" to the access rules: the
     deadline), else None."""
@@ -627,18 +718,29 @@ def said_of_other_topics(topic_id: str, answer: str, open_ids: Iterable[str]) ->
               and i not in _NOT_READ_FROM_A_CLAUSE]
     kept: list[str] = []
     moved: dict[str, str] = {}
-    for clause in filter(None, _ANSWER_CLAUSES.split(answer or "")):
+    clauses = list(filter(None, _ANSWER_CLAUSES.split(answer or "")))
+    for clause in clauses:
         if own is not None and own.id not in _NOT_READ_FROM_A_CLAUSE and own.settled_by(clause):
             kept.append(clause)
+            continue
+        # "no rush" beside the store's name is the deadline's no, whether or not the deadline is asked now: never
+        # the store's words ("Data store: no rush, we use Postgres")
+        if (declined := next((t for t in TOPICS if t is not own and t.said_no_to(clause)), None)) is not None:
+            if declined in others:
+                moved.setdefault(declined.id, clause)
             continue
         speaks_to = [other for other in others if other.settled_by(clause)]
         for other in speaks_to:
             moved.setdefault(other.id, what_it_says_of(other, clause))
-        if not speaks_to:
+        # a load said as what done means ("能在手机上30秒内记完一单") is the measure too, as belongs_to has it
+        if not speaks_to or (own is not None and any(own.id in _ANSWERED_TOO.get(o.id, ()) for o in speaks_to)):
             kept.append(clause)
-    if not moved:
-        return answer, {}
-    return ("，" if is_chinese(answer) else ", ").join(kept), moved
+    if len(kept) == len(clauses):
+        return answer, moved
+    rest = ("，" if is_chinese(answer) else ", ").join(kept)
+    # what is left only names its own topic's thing ("we use Postgres"): put as the moved ones are ("Postgres"); a
+    # word of its own stays ("云数据库", not "数据库")
+    return (what_it_says_of(own, rest) if own is not None and only_names(own, rest) else rest), moved
 
 
 def _pattern(keyword: str) -> re.Pattern[str]:
