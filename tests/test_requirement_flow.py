@@ -1210,7 +1210,7 @@ def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requ
 
 
 @pytest.mark.parametrize("requirement, answer, task", [
-    ("管理员登记新书，借书人扫码借书", "用Excel就行", "通过Excel持久化"),  # what says it will do is no part of it
+    ("管理员登记新书，借书人扫码借书", "用Excel就行", "通过 Excel 持久化"),  # 就行 is no part of it; a Latin name is spaced
     ("Clerks scan parcels into a stock page", "a spreadsheet is fine", "Persist through a spreadsheet"),
     ("Clerks scan parcels into a stock page", "Postgres, I guess", "Persist through Postgres"),  # a name's capital
 ])
