@@ -1191,3 +1191,23 @@ async def test_a_jacket_bought_online_that_fails_after_one_wear_leads_with_the_q
     run = await GraphRunner(knowledge).ask("网购的夹克穿了一次就掉色，能退货吗")
     cited = _cited(run)
     assert cited[0] == ("消费者权益保护法", "24"), cited
+
+
+
+@pytest.mark.parametrize("question", ["送外卖的路上被一辆轿车撞了，腿骨折了，医药费谁出",
+                                      "I was delivering food on my scooter when a car hit me and broke my leg"])
+async def test_a_rider_hit_by_a_car_on_a_delivery_is_answered_with_the_work_injury_insurance(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert "社会保险法" in {law for law, _ in _cited(run)[:2]}, _cited(run)
+
+
+
+def test_a_rider_hit_on_a_delivery_is_a_work_injury_not_a_meal_bought():
+    fields = domains_of("我是外卖骑手，送外卖途中被一辆小汽车撞了")
+    assert "labor_law" in fields and "consumer_rights" not in fields, fields
+
+
+
+def test_the_traffic_polices_finding_of_fault_is_no_administrative_decision_to_challenge():
+    question = "骑电动车被汽车撞了，交警认定对方主责"
+    assert "administrative_law" not in domains_of(question), domains_of(question)
