@@ -1193,7 +1193,6 @@ async def test_a_jacket_bought_online_that_fails_after_one_wear_leads_with_the_q
     assert cited[0] == ("消费者权益保护法", "24"), cited
 
 
-
 @pytest.mark.parametrize("question", ["送外卖的路上被一辆轿车撞了，腿骨折了，医药费谁出",
                                       "I was delivering food on my scooter when a car hit me and broke my leg"])
 async def test_a_rider_hit_by_a_car_on_a_delivery_is_answered_with_the_work_injury_insurance(knowledge, question):
@@ -1201,13 +1200,22 @@ async def test_a_rider_hit_by_a_car_on_a_delivery_is_answered_with_the_work_inju
     assert "社会保险法" in {law for law, _ in _cited(run)[:2]}, _cited(run)
 
 
-
 def test_a_rider_hit_on_a_delivery_is_a_work_injury_not_a_meal_bought():
     fields = domains_of("我是外卖骑手，送外卖途中被一辆小汽车撞了")
     assert "labor_law" in fields and "consumer_rights" not in fields, fields
 
 
-
 def test_the_traffic_polices_finding_of_fault_is_no_administrative_decision_to_challenge():
     question = "骑电动车被汽车撞了，交警认定对方主责"
     assert "administrative_law" not in domains_of(question), domains_of(question)
+
+
+async def test_a_plain_collision_is_not_answered_with_the_drivers_licence_penalties(knowledge):
+    run = await GraphRunner(knowledge).ask("被一辆面包车撞了，对方全责，能赔多少钱")
+    assert ("道路交通安全法", "101") not in _cited(run), _cited(run)
+
+
+async def test_an_estate_left_without_a_will_is_not_answered_with_the_rules_for_a_will_that_fails(knowledge):
+    run = await GraphRunner(knowledge).ask("外公去世了没有立遗嘱，他的存款怎么分")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "1127") and not {("民法典", "1154"), ("民法典", "1155")} & set(cited), cited
