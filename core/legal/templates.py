@@ -86,12 +86,18 @@ _NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说
 _RECIPIENT_ROLES = "房东|业主|老板娘|老板|卖家|商家|店家|包工头|中介|物业|朋友|同事|同学|邻居|前夫|前妻|亲戚"
 # The story's other people, by who they are to someone, with the pronoun that can be them: a 他 / 她 after one of
 # them may be that person, not the one the letter goes to ("是我朋友李明介绍的，他说…"; "我老婆去找他，他骂了她").
-_MEN = "丈夫|老公|儿子|父亲|爸爸|爸|哥哥|弟弟|爷爷|外公|叔叔|舅舅|男朋友"
-_WOMEN = "妻子|老婆|媳妇|女儿|母亲|妈妈|妈|姐姐|妹妹|奶奶|外婆|阿姨|女朋友"
+# A cousin or an in-law before the plain word (表哥 before 哥哥): the longer name is the person.
+_MEN = "表哥|堂哥|表弟|堂弟|姐夫|妹夫|姑父|姨父|丈夫|老公|儿子|父亲|爸爸|爸|哥哥|弟弟|爷爷|外公|叔叔|舅舅|男朋友"
+_WOMEN = "表姐|堂姐|表妹|堂妹|嫂子|弟媳|姑姑|姨妈|舅妈|妻子|老婆|媳妇|女儿|母亲|妈妈|妈|姐姐|妹妹|奶奶|外婆|阿姨|女朋友"
 _PEOPLE = "朋友|同事|同学|亲戚|邻居|介绍人|中介|担保人|保证人|律师|警察|民警|法官|孩子"
 # What the other side did to the user, said right after one of those words: that person is the other side
-# ("我朋友借了我5万", "邻居欠我2000元").
-_DEBTORS_ACT = re.compile(r"^[\u4e00-\u9fff]{0,3}?(?:一直|还|至今)?(?:借了?我|欠了?我|拖欠|扣了?我|不退|不还|拒不)")
+# ("我朋友借了我5万", "邻居欠我2000元"); a borrowing is read as 向我借 by then (_BORROWED_FROM_ME).
+_DEBTORS_ACT = re.compile(r"^[\u4e00-\u9fff]{0,3}?(?:一直|还|至今)?(?:借了?我|(?:向|跟|找)我借|欠了?我|拖欠|扣了?我|不退|不还|拒不)")
+# The user lent to that person, said right before one of those words ("我借给我表哥5万元"): he is the other side.
+_LENT_TO = re.compile(r"借给$")
+# 借 is to lend and to borrow alike; with the user after it and a sum or money next, the one before borrowed from
+# the user ("朋友借了我5万", "表哥借了我的5万块钱", "他借了我一笔钱"): said as 向我借, whose roles are plain.
+_BORROWED_FROM_ME = re.compile(r"借了?我的?(?=[\d一二三四五六七八九十两百千万]|钱|一笔|些)")
 
 
 def _to_the_recipient(text: str, recipient: str) -> str:
@@ -99,7 +105,7 @@ def _to_the_recipient(text: str, recipient: str) -> str:
     and each 他 / 她 whose nearest earlier person it can be (a 他 is no woman) is the recipient, or no one."""
     named = rf"(?:我的?)?(?:{_RECIPIENT_ROLES})?{re.escape(recipient)}|" if recipient else ""
     mentions = re.compile(rf"(?P<recipient>{named}对方)|(?P<role>(?:我的?)?(?:{_RECIPIENT_ROLES}))|(?P<pronoun>{_OTHER_SIDE})"
-                          rf"|(?P<m>{_MEN})|(?P<f>{_WOMEN})|(?P<someone>{_PEOPLE})")
+                          rf"|(?P<m>(?:我的?)?(?:{_MEN}))|(?P<f>(?:我的?)?(?:{_WOMEN}))|(?P<someone>(?:我的?)?(?:{_PEOPLE}))")
     people: list[tuple[bool, str | None]] = []  # (is the recipient, "m" / "f" / None), in the order they come
 
     def spoken(match: re.Match[str]) -> str:
@@ -107,13 +113,13 @@ def _to_the_recipient(text: str, recipient: str) -> str:
         if kind == "recipient":
             people.append((True, None))
             return "贵方"
-        if kind == "role" and _DEBTORS_ACT.match(text[match.end():]):
-            # Who the other side is to the user, doing what the letter is about ("老板拖欠我工资"): that is 贵方.
-            people.append((True, None))
+        if kind != "pronoun" and (_DEBTORS_ACT.match(text[match.end():]) or _LENT_TO.search(text[:match.start()])):
+            # Who the other side is to the user, doing what the letter is about ("老板拖欠我工资", "我朋友借了我5万",
+            # "我借给我表哥5万元"): that is 贵方.
+            people.append((True, None if kind in ("someone", "role") else kind))
             return "贵方"
         if kind != "pronoun":
-            # One whose act on the user follows is the other side itself ("我朋友借了我5万").
-            people.append((bool(_DEBTORS_ACT.match(text[match.end():])), None if kind in ("someone", "role") else kind))
+            people.append((False, None if kind in ("someone", "role") else kind))
             return word
         gender = "f" if word.startswith("她") else "m"
         earlier = next((is_recipient for is_recipient, known in reversed(people) if known in (None, gender)), True)
@@ -134,7 +140,7 @@ def _letter_voice(values: dict[str, str]) -> dict[str, str]:
     def spoken(text: str) -> str:
         if not CJK.search(text):  # told in English: the letter keeps the user's words as they are
             return text
-        text = re.sub(r"借了?我(?=[\d一二三四五六七八九十两百千万])", "向我借", text)  # 他借我5万元: he borrowed it
+        text = _BORROWED_FROM_ME.sub("向我借", text)
         return re.sub(_FIRST_PERSON, claimant, _to_the_recipient(text, known))
 
     demands = re.sub(rf"^(?:请|要求)?(?:贵方|{_OTHER_SIDE})?\s*", "", spoken(values.get("demands", "")))
