@@ -19,6 +19,11 @@ from core.i18n import t
 from core.language import CJK, chinese_number
 
 PLACEHOLDER = "【待补充】"
+# The fields a user tells in their own words (the story, the claims, the demands), not a name, a sum or a date. Told
+# in another language, such a field goes into the Chinese document as written, marked as untranslated: offline no
+# model translates it, and a letter that switched language without a word read as if it were drafted that way.
+TOLD_IN_OWN_WORDS = frozenset({"facts", "claims", "demands", "evidence", "employment", "cause", "purpose"})
+UNTRANSLATED = "“{text}”（当事人原文，未译成中文）"
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,18 @@ class Template:
         """The fields `render` marks 【待补充】: required or not, all but those left out when not given."""
         return [f.key for f in self.fields if not (values.get(f.key) or "").strip() and not f.only_if_given]
 
+    def untranslated(self, values: dict[str, str]) -> list[str]:
+        """The fields told in the user's own words in another language than the document's (Chinese)."""
+        return [f.key for f in self.fields
+                if f.key in TOLD_IN_OWN_WORDS and (values.get(f.key) or "").strip() and not CJK.search(values[f.key])]
+
+    def document_name(self, values: dict[str, str], locale: str | None = None) -> str:
+        """The document's name as its heading calls it (a 律师函 without a firm is a 催告函), in the user's language
+        or `locale`'s."""
+        given = {f.key: (values.get(f.key) or "").strip() for f in self.fields}
+        kind = (self.voice(given).get("kind") if self.voice else None) or self.id
+        return t(f"legal.template_{kind}", locale=locale)
+
     def render(self, values: dict[str, str]) -> str:
         given = {f.key: (values.get(f.key) or "").strip() for f in self.fields}
         body = self.body
@@ -69,6 +86,7 @@ class Template:
                 body = "\n".join(line for line in body.split("\n") if "{" + field.key + "}" not in line)
         spoken = self.voice(given) if self.voice else {}
         filled = {key: given[key] and spoken.get(key, given[key]) or PLACEHOLDER for key in given}
+        filled |= {key: UNTRANSLATED.format(text=filled[key]) for key in self.untranslated(given)}
         names = {f"{key}_name": re.split(r"[，,]", value, maxsplit=1)[0].strip() or PLACEHOLDER
                  for key, value in filled.items()}
         rendered = body.format(**{**spoken, **filled, **names}).strip()
@@ -149,7 +167,8 @@ def _letter_voice(values: dict[str, str]) -> dict[str, str]:
     opening = (f"{firm}受{client or PLACEHOLDER}的委托，就以下事项致函贵方：" if firm
                else f"{client or PLACEHOLDER}（以下简称“本人”）就以下事项致函贵方：")
     return {"facts": spoken(values.get("facts", "")), "demands": demands,
-            "heading": "律师函" if firm else "催告函", "opening": opening,
+            "heading": "律师函" if firm else "催告函", "kind": "lawyer_letter" if firm else "demand_letter",
+            "opening": opening,
             "claimant": "委托人" if firm else "本人", "sender": firm or client or PLACEHOLDER}
 
 TEMPLATES: dict[str, Template] = {t.id: t for t in (
@@ -579,7 +598,10 @@ FIELD_PATTERNS: dict[str, list[str]] = {
               # "Zhang San owes me 3000 yuan", "he refuses to pay") to the sentence's end.
               rf"(?:^|[.;:!?,]\s*|(?i:to|against)\s+)((?:{_EN_SUBJECT})\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b[^.;!?\n]{{2,200}})"],
     "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120})",
-                # "asking him to return the deposit within 7 days", "I want them to pay me back"
+                # "asking him to return the deposit within 7 days", "I want them to pay me back": the sentence that
+                # asks first, not the story's "he refuses to return it".
+                r"(?i:want|need|would\s+like|ask|asking|demand|demanding|request|requesting)\b[^.;!?\n]{0,30}?\b(?i:to)\s+"
+                r"((?i:return|refund|repay|pay|give\s+back|compensate|apologi[sz]e|stop)\b[^.;!?\n]{2,120})",
                 r"(?i:to)\s+((?i:return|refund|repay|pay|give\s+back|compensate|apologi[sz]e|stop)\b[^.;!?\n]{2,120})"],
 }
 
