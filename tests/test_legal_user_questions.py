@@ -1227,3 +1227,22 @@ async def test_an_estate_left_without_a_will_is_not_answered_with_the_rules_for_
 def test_a_demand_letter_to_the_one_who_borrowed_from_the_user_calls_him_the_borrower(request_, told):
     letter = _demand_letter(request_, recipient="王强", client="李明")
     assert told in letter.split("## 事实")[1], letter
+
+
+async def test_a_flatmate_who_moved_out_is_no_death_and_the_rent_is_no_estate(knowledge):
+    run = await GraphRunner(knowledge).ask("合租的室友搬走了，房东要我一个人付全部房租，合理吗")
+    assert not [article for law, article in _cited(run) if law == "民法典" and 1119 <= int(article) <= 1163], _cited(run)
+
+
+async def test_an_air_conditioner_that_stopped_cooling_leads_with_the_sellers_duty_for_quality(knowledge):
+    run = await GraphRunner(knowledge).ask("在商场买的空调装好第二天就不制冷了，商家说只能修不能换")
+    assert _cited(run)[0] == ("消费者权益保护法", "24"), _cited(run)
+
+
+async def test_an_english_stepmother_claiming_the_whole_house_is_answered_with_the_spouses_half(knowledge):
+    run = await GraphRunner(knowledge).ask("My father died and my stepmother says she gets the whole house. Is that right?")
+    assert ("民法典", "1153") in _cited(run)[:2], _cited(run)
+
+
+def test_an_english_rear_end_collision_is_a_tort():
+    assert domains_of("A taxi rear-ended my car at a red light")[:1] == ["tort_law"]

@@ -102,7 +102,7 @@ _ENGLISH_FIELDS: dict[str, str] = {
     "company_law": r"shareholders?|shares? in|equity|dividends?|articles of association|board of directors|partnership"
                    r"|(?:register|incorporate|set up|start) (?:a|my|our) company|LLC",
     "marriage_family": r"divorc\w*|custody|child support|alimony|marri(?:ed|age)|spouse|husband|wife|inherit\w*"
-                       r"|heirs?|bride price|adopt(?:ed|ion)?|prenup\w*",
+                       r"|heirs?|bride price|adopt(?:ed|ion)?|prenup\w*|estate|step-?(?:mother|father|mom|dad)",
     "consumer_rights": r"refunds?|consumers?|counterfeits?|fakes?|defective|warranty|online (?:shop|store|purchase|order)"
                        r"|merchants?|gym|membership|prepaid card",
     "labor_law": r"wages?|salary|salaries|overtime|fired|dismiss(?:ed|al)|laid off|lay-?offs?|employers?|employees?"
@@ -113,7 +113,7 @@ _ENGLISH_FIELDS: dict[str, str] = {
                     r"|prison|arrest\w*|self-defen[cs]e",
     "administrative_law": r"fined|traffic (?:police|fine|ticket)|government|demolition|expropriat\w*|administrative"
                           r"|licen[cs]e (?:was )?revoked",
-    "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
+    "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|rear-ended|crash(?:ed)?|collision|collided|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
                 r"|beat me|beaten|punched|slapped|damaged my|ruined my"
                 r"|privacy|personal (?:data|information)|fell on",
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
