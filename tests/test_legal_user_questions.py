@@ -1246,3 +1246,9 @@ async def test_an_english_stepmother_claiming_the_whole_house_is_answered_with_t
 
 def test_an_english_rear_end_collision_is_a_tort():
     assert domains_of("A taxi rear-ended my car at a red light")[:1] == ["tort_law"]
+
+
+async def test_child_support_unpaid_for_half_a_year_is_answered_with_the_support_not_the_limitation_period(knowledge):
+    run = await GraphRunner(knowledge).ask("前夫一直不付孩子的抚养费，已经拖了半年了")
+    cited = _cited(run)
+    assert ("民法典", "1085") in cited[:2] and not {("民法典", "188"), ("民法典", "192")} & set(cited), cited
