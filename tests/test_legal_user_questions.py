@@ -1252,3 +1252,13 @@ async def test_child_support_unpaid_for_half_a_year_is_answered_with_the_support
     run = await GraphRunner(knowledge).ask("前夫一直不付孩子的抚养费，已经拖了半年了")
     cited = _cited(run)
     assert ("民法典", "1085") in cited[:2] and not {("民法典", "188"), ("民法典", "192")} & set(cited), cited
+
+
+def test_an_iou_names_the_cousin_not_who_he_is_to_the_user():
+    fields = extract_fields(TEMPLATES["iou"], "帮我写一张借条，我向表哥王磊借了3万元，一年后还", date(2026, 11, 27))
+    assert fields["lender"] == "王磊", fields
+
+
+def test_a_demand_letter_goes_to_the_classmate_who_borrowed_a_sum_of_money_last_year():
+    letter = _demand_letter("帮我写催款函，我同学张敏去年借了我一笔钱，两万块，一直不还", client="李明")
+    assert "致：张敏" in letter and "贵方去年向本人借一笔钱" in letter, letter

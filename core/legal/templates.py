@@ -99,7 +99,7 @@ F = TemplateField
 _OTHER_SIDE = r"(?<![其吉])(?:对方|他们|她们|他|她)(?!人)"
 _FIRST_PERSON = r"我们|我方|我"
 # What follows who someone is to the user when no name does ("房东一直不退", "老板拖欠我工资").
-_NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说|把|将|给|跟|向|和|在|的|让|叫|要"
+_NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说|把|将|给|跟|向|和|在|的|让|叫|要|去年|今年|前年|上个?月|昨天|前天"
 # Who the other side may be to the user, said before its name ("房东张伟", "我朋友王强"): the name with them is 贵方.
 _RECIPIENT_ROLES = "房东|业主|老板娘|老板|卖家|商家|店家|包工头|中介|物业|朋友|同事|同学|邻居|前夫|前妻|亲戚"
 # The story's other people, by who they are to someone, with the pronoun that can be them: a 他 / 她 after one of
@@ -575,7 +575,7 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                   # Or borrowed it, a date between ("王强2024年3月借我5万元").
                   # Named: "我朋友借我…" asks whom the letter goes to.
                   r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|(?!我)[\u4e00-\u9fff]{2,3}?)(?:\d{4}\s*年|去年|前年|今年|上个?月)?(?:\d{1,2}\s*月)?"
-                  r"(?:\d{1,2}\s*[日号])?(?:份)?(?:一直|还|至今)?(?:拖?欠了?我(?!们)|(?:向我|跟我|找我)借|借了?我(?=[\d一二三四五六七八九十两百千万]))",
+                  r"(?:\d{1,2}\s*[日号])?(?:份)?(?:一直|还|至今)?(?:拖?欠了?我(?!们)|(?:向我|跟我|找我)借|借了?我的?(?=[\d一二三四五六七八九十两百千万]|钱|一笔|些))",
                   rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b",
                   # Named after who they are to the user, then what they did ("房东张伟扣了我的押金").
                   rf"(?:{_RECIPIENT_ROLES})(?!{_NOT_A_NAME})([\u4e00-\u9fff]{{2,3}}?)(?={_NOT_A_NAME})",
@@ -607,7 +607,6 @@ FIELD_PATTERNS: dict[str, list[str]] = {
 
 
 _MONEY_FIELDS = {"amount", "rent", "deposit", "salary"}
-_TOLD_FIELDS = {"facts", "demands"}  # a story or a demand, in the user's own words
 
 
 def _english_sentence(told: str) -> str:
@@ -625,7 +624,7 @@ def in_document_form(key: str, value: str, text: str = "", today: date | None = 
     date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月), a date
     said relative to today as the date it means (说好明年三月还 → 说好2027年3月还)."""
     today = today or date.today()
-    if key in _TOLD_FIELDS and not CJK.search(value):
+    if key in TOLD_IN_OWN_WORDS and not CJK.search(value):
         return _english_sentence(value)
     if key in _MONEY_FIELDS:
         sum_in_yuan = re.fullmatch(r"(?i:RMB|CNY|[¥￥])?\s*([\d,]+(?:\.\d+)?)\s*(?i:yuan|RMB|CNY|kuai)?", value)
@@ -681,6 +680,10 @@ def user_parties(template: Template, text: str) -> list[str]:
 
 # A role said where a name should be (老板, 我房东, 公司): no party a document can name.
 _ROLE_ONLY = re.compile(rf"(?:我的?|我们的?)?(?:{_RECIPIENT_ROLES}|{_PEOPLE}|{_MEN}|{_WOMEN}|公司|单位|用人单位|厂里|领导)")
+# A role said before a party's name (表哥王磊, 我同学张敏): the document names the person, not who they are to the user.
+_ROLE_BEFORE_NAME = re.compile(rf"^(?:我的?)?(?:{_RECIPIENT_ROLES}|{_PEOPLE}|{_MEN}|{_WOMEN})(?=[\u4e00-\u9fff]{{2,4}}$)")
+_PARTY_FIELDS = {"lender", "borrower", "creditor", "debtor", "payer", "payee", "lessor", "lessee", "recipient",
+                 "plaintiff", "defendant", "applicant", "respondent", "employee", "client"}
 
 
 def extract_fields(template: Template, text: str, today: date | None = None) -> dict[str, str]:
@@ -696,6 +699,8 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
             found = next((group for group in match.groups() if group and group.strip()), "") if match else ""
             if found and _ROLE_ONLY.fullmatch(found.strip()):
                 continue  # "老板拖欠我工资": who someone is to the user names no one; the flow asks for the name
+            if found and key in _PARTY_FIELDS:
+                found = _ROLE_BEFORE_NAME.sub("", found.strip())
             if found:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
                 values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text, today)
