@@ -1262,3 +1262,15 @@ def test_an_iou_names_the_cousin_not_who_he_is_to_the_user():
 def test_a_demand_letter_goes_to_the_classmate_who_borrowed_a_sum_of_money_last_year():
     letter = _demand_letter("帮我写催款函，我同学张敏去年借了我一笔钱，两万块，一直不还", client="李明")
     assert "致：张敏" in letter and "贵方去年向本人借一笔钱" in letter, letter
+
+
+async def test_a_courier_who_broke_the_front_door_on_a_delivery_leads_with_his_employers_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("快递员送货的时候把我家门撞坏了，快递公司不赔")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "1191") and not {("民法典", "1188"), ("民法典", "1238")} & set(cited), cited
+
+
+async def test_a_refurbished_phone_sold_as_new_is_answered_with_the_sellers_fraud(knowledge):
+    run = await GraphRunner(knowledge).ask("网上买的手机收到后发现是翻新机，商家不承认")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "55") and ("食品安全法", "148") not in cited, cited
