@@ -1274,3 +1274,8 @@ async def test_a_refurbished_phone_sold_as_new_is_answered_with_the_sellers_frau
     run = await GraphRunner(knowledge).ask("网上买的手机收到后发现是翻新机，商家不承认")
     cited = _cited(run)
     assert cited[0] == ("消费者权益保护法", "55") and ("食品安全法", "148") not in cited, cited
+
+
+async def test_an_english_buyer_whose_seller_hid_a_flood_is_answered_with_fraud(knowledge):
+    run = await GraphRunner(knowledge).ask("I bought a used car and the seller hid that it had been in a flood")
+    assert _cited(run)[:1] == [("民法典", "148")], _cited(run)
