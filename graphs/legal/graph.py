@@ -473,13 +473,17 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     data = await asyncio.to_thread(docx_bytes, markdown)
     records.append(step(trace_id, "tool", "create_document", input=template.id, output=f"{len(data)} bytes .docx",
                         duration_ms=_ms(started)))
-    content = LegalDocument(template=template.id, title=template.title, fields=draft["fields"],
+    title = template.document_name(draft["fields"], locale="zh")  # the document's own (Chinese) heading
+    content = LegalDocument(template=template.id, title=title, fields=draft["fields"],
                             missingFields=still_missing, missingLabels=[template.label(k) for k in still_missing],
                             markdown=markdown, traceId=trace_id)
-    ctx.artifact(key=DOCUMENT_KEY, type=ArtifactType.legal_document, title=template.title, content=content,
-                 show_in_canvas=True, final=True, file=data, file_name=f"{template.title}.docx",
+    ctx.artifact(key=DOCUMENT_KEY, type=ArtifactType.legal_document, title=title, content=content,
+                 show_in_canvas=True, final=True, file=data, file_name=f"{title}.docx",
                  mime_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document")
-    note = t("legal.draft_done", title=template.name)
+    note = t("legal.draft_done", title=template.document_name(draft["fields"]))
+    untranslated = template.untranslated(draft["fields"])
+    if untranslated:
+        note += " " + t("legal.draft_untranslated", fields=join_items(template.label(k) for k in untranslated))
     marked = template.placeholders(draft["fields"])  # optional ones too (证据, 日期): the reader fills them in
     if marked:
         note += " " + t("legal.draft_placeholders", placeholder=PLACEHOLDER,
