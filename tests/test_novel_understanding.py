@@ -746,6 +746,29 @@ def test_why_someone_did_something_is_answered_by_the_passage_naming_it_quoted_o
     assert t("novel.chat_answer_no_turn", who="林素素") not in full
 
 
+def test_why_someone_left_a_place_is_not_answered_by_a_passage_only_naming_the_place():
+    # "林素素为什么离开茶庄" quoted "林素素与江野来到茶庄。" as the reason: it shares 茶庄, not the leaving.
+    from graphs.novel.chat import _focus_on_why, _ranked_passages, compose_offline
+
+    turn = _why_turn([(1, 1, "林素素与江野来到茶庄。")])
+    _focus_on_why(_SheetTools(), turn, "林素素", _SUSU_CAST)
+    answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
+    assert "来到茶庄" not in answer and t("novel.chat_answer_why_not_written", who="林素素", things="「离开」、「茶庄」") in answer
+
+
+@pytest.mark.parametrize("question, deed, passage, shown", [
+    ("why did Wren leave the village?", "leave", "Wren Talbot walked through the village.", False),
+    ("why did Wren leave the village?", "leave", "Wren Talbot left the village at dawn.", True),
+    ("沈秋菱为什么去码头", "去", "沈秋菱与陆青川来到码头。", True),
+    ("沈秋菱为什么去码头", "去", "一路上，沈秋菱心里记挂着码头。", False),
+])
+def test_a_why_question_is_answered_by_a_passage_telling_the_deed_asked_of(question, deed, passage, shown):
+    names = ["Wren Talbot", "沈秋菱"]
+    assert read.asked_deed(question, names) == deed
+    things = ["village"] if deed == "leave" else ["码头"]
+    assert read.shows_deed(passage, deed, things) is shown
+
+
 def test_why_one_person_helps_another_gives_the_helpers_motive_not_the_first_of_the_sheet():
     # "林素素为什么要帮陈阿水" gave 陈阿水's motive: he comes first in characters.json.
     from graphs.novel.chat import _focus_on_why, compose_offline

@@ -476,7 +476,12 @@ def _focus_on_why(tools: Gatherer, turn: dict[str, Any], subject: str, names: li
     chapters' events are no reason (they repeated the one quote); with no passage naming it, the book has not
     told it yet, and saying so beats a passage about whoever they met."""
     words = _asked_words(turn["question"], names)
-    if words:
+    deed = read.asked_deed(turn["question"], names)
+    if deed:
+        # "为什么离开茶庄": a passage telling the leaving, not one only naming 茶庄 (a place word tells no reason)
+        things = [w for w in words if not read.mentions(w, deed) and not read.mentions(deed, w)]
+        turn["passages"] = [p for p in turn["passages"] if read.shows_deed(p["text"], deed, things)]
+    elif words:
         turn["passages"] = [p for p in turn["passages"] if any(read.mentions(p["text"], w) for w in words)]
     turn["events"] = []
     lines = list(turn.get("sheet") or [])

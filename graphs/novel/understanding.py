@@ -524,6 +524,58 @@ def tells_cause(text: str) -> bool:
     return bool(_CAUSE.search(text))
 
 
+# Verbs of a why-question's frame, not the deed asked of ("为什么要帮" asks of 帮, "为什么会在茶楼" of no deed).
+_FRAME_VERBS_ZH = {"要", "会", "能", "想", "肯", "不肯", "敢", "是", "有", "在", "得", "该", "应该", "愿意", "打算", "让", "使"}
+# "why did Wren leave", "why is she afraid of the abbey", "what made Silas lie", "what led Tom to run": the word after
+# the auxiliary and its subject (a name, a pronoun) is the deed.
+_DEED_EN = re.compile(r"\b(?i:did|does|do|would|will|has|had|have|could|should|was|were|is|are|made|makes|drove|led)"
+                      r"(?:n't)?\s+(?:(?i:he|she|they|it|him|her|them)\s+|[A-Z][\w'-]*\s+)*(?:(?i:not|never|to)\s+)*"
+                      r"([a-z][a-z'-]+)")
+# Going somewhere is shown by any verb of going there: "为什么去码头" by "来到码头", "why did he go to the inn" by
+# "came to the inn".
+_GOING = re.compile(r"^(?:去|来|到|回|前往|赶往|跑去|go|goes|going|went|gone|come|comes|came|return\w*|head\w*)$", re.I)
+# English past forms no ending makes ("leave" is told as "left"): the verbs a why-question is asked of most.
+_IRREGULAR_EN = {"leave": ("left",), "flee": ("fled",), "steal": ("stole", "stolen"), "sell": ("sold",),
+                 "tell": ("told",), "hide": ("hid", "hidden"), "take": ("took", "taken"), "give": ("gave", "given"),
+                 "break": ("broke", "broken"), "fight": ("fought",), "keep": ("kept",), "lose": ("lost",),
+                 "find": ("found",), "meet": ("met",), "hold": ("held",), "write": ("wrote", "written"),
+                 "buy": ("bought",), "bring": ("brought",), "burn": ("burnt",), "run": ("ran",),
+                 "forgive": ("forgave", "forgiven"), "choose": ("chose", "chosen"), "fall": ("fell", "fallen"),
+                 "speak": ("spoke", "spoken"), "swear": ("swore", "sworn"), "throw": ("threw", "thrown"),
+                 "strike": ("struck",), "seek": ("sought",), "shoot": ("shot",), "sink": ("sank", "sunk"),
+                 "forget": ("forgot", "forgotten"), "hate": ("hated",), "lie": ("lied", "lay"), "send": ("sent",),
+                 "spend": ("spent",), "build": ("built",), "begin": ("began", "begun"), "become": ("became",),
+                 "turn": ("turned",), "kill": ("killed",), "hit": ("hit",), "quit": ("quit",)}
+
+
+def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
+    """What a why-question asks was done: 离开 of "林素素为什么离开茶庄", "leave" of "why did Wren leave the village";
+    None when it names no deed ("为什么他会在茶楼"). The place or thing it was done to is no deed: a passage only
+    naming 茶庄 or "the village" tells no reason for leaving it."""
+    text = without_names(question, names)
+    if CJK.search(text):
+        import jieba.posseg
+
+        verbs = [w.word for w in jieba.posseg.lcut(text) if w.flag.startswith("v") and w.word not in _FRAME_VERBS_ZH
+                 and w.word not in _NOT_TOPICS and not _WHY.search(w.word)]
+        return verbs[0] if verbs else None
+    match = _DEED_EN.search(text)
+    word = match.group(1) if match else None
+    if not word or is_function_word(word):
+        return None
+    return word if _GOING.match(word) or word not in _NOT_TOPICS_EN else None
+
+
+def shows_deed(text: str, deed: str, things: list[str] | tuple[str, ...] = ()) -> bool:
+    """`text` tells the deed asked of: going by going to the place asked (`things`: "来到码头" for 去码头, "came to the
+    harbour" for "go to the harbour"), any other deed by its own word in any form ("left" for "leave")."""
+    if _GOING.match(deed):
+        places = [*things, *(f"the {thing}" for thing in things if not CJK.search(thing))]
+        return bool(places_gone_to(text, places))
+    forms = (deed, *_IRREGULAR_EN.get(deed.casefold(), ()))
+    return any(mentions(text, form) for form in forms)
+
+
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
 _LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b|\bin the end\b|\bthese days\b", re.I)
 
