@@ -409,3 +409,37 @@ async def test_who_is_a_calling_names_the_one_whose_sheet_says_it(tmp_path, lang
     described = read.person_asked_about(f"who is the {asked}?" if language == "en" else f"{asked}是谁", described=True)
     assert read.is_calling(described) and not read.is_calling("Walter Briggs") and not read.is_calling("海瑞")
     assert _held_by_calling(SimpleNamespace(graph=GraphTool(config, "book")), described) == name
+
+
+async def _chat_replies(tmp_path, world: str, question: str, locale: str) -> list[str]:
+    """The assistant's final messages to one question on a one-chapter offline book of `world`."""
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+
+    await write_first_chapter(tmp_path, world)
+    settings = Settings(data_dir=tmp_path / "data", llm_provider="offline", locale=locale, _env_file=None)
+    async with open_runtime(settings) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel", text=question, thread_id=thread_id, create=True,
+                                   options={"projectId": "book"})
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+    asked = max(i for i, (n, p) in enumerate(events) if n == "user:message")
+    return [p["content"] for n, p in events[asked:] if n == "message" and p.get("final")]
+
+
+async def test_who_runs_a_ring_names_the_one_the_description_says_runs_it(tmp_path):
+    # "who runs the smuggling ring" quoted a scene only naming the ring ("their minds were on ... the smuggling ring").
+    world = ("A fishing village on the edge of the fens. A young net-mender named Wren Talbot suspects her uncle Silas "
+             "runs the smuggling ring that drowned her brother.")
+    replies = await _chat_replies(tmp_path, world, "who runs the smuggling ring?", "en")
+    sentence = "A young net-mender named Wren Talbot suspects her uncle Silas runs the smuggling ring that drowned her brother."
+    assert replies[-1] == t("novel.chat_leader_by_world", name="Silas", thing="the smuggling ring", quote=sentence,
+                            locale="en"), replies
+
+
+async def test_who_leads_a_gang_nobody_is_said_to_lead_is_not_answered_with_another_clause(tmp_path):
+    # "谁是漕帮的老大" quoted "…漕帮少年陆青川联手追查，幕后主使是…": the 主使 there leads no 漕帮.
+    world = "清末运河小镇。船家女沈秋菱与漕帮少年陆青川联手追查，幕后主使是镇上的盐商周德昌。"
+    replies = await _chat_replies(tmp_path, world, "谁是漕帮的老大", "zh")
+    assert replies[-1].startswith(t("novel.chat_leader_unknown", thing="漕帮", cast="", locale="zh").strip()), replies

@@ -801,3 +801,11 @@ def test_an_ex_husband_set_beside_his_name_is_in_the_cast_and_calls_her_his_ex_w
                                                                                "language": "en"}))
     assert {c.name: c.relationships for c in cast.all_characters()} == {
         "Priya Das": {"Callum Reid": "ex-husband"}, "Callum Reid": {"Priya Das": "ex-wife"}}
+
+
+@pytest.mark.parametrize("question, thing", [("who runs the smuggling ring?", "the smuggling ring"),
+                                             ("Who is behind the Salt Guild", "the Salt Guild"),
+                                             ("谁在幕后操纵私盐", "私盐"), ("盐帮的头目是谁", "盐帮"), ("谁是漕帮的老大", "漕帮"),
+                                             ("谁是反派", None), ("who is Silas?", None), ("谁在码头", None)])
+def test_who_leads_or_is_behind_a_thing_is_read_as_a_question_of_its_leader(question, thing):
+    assert read.leader_asked_of(question) == thing

@@ -301,6 +301,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             # "沈书瑶和陆铭是什么关系" with no 陆铭 in the book: say so, not an answer about 沈书瑶 alone.
             return {"turn": None, "outcome": "done",
                     "reply": t("novel.chat_person_unknown", name=unknown[0], cast=_cast(names))}
+    led = read.leader_asked_of(text) if not mentioned else None
+    if led:
+        return await _answer_leader(tools, text, led, names)
     pronoun = read.pronoun_in(text)
     # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
     referent = references.get(pronoun) if pronoun else None
@@ -462,6 +465,44 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+async def _answer_leader(tools: Gatherer, text: str, led: str, names: list[str]) -> dict[str, Any]:
+    """"who runs the smuggling ring" / "谁在幕后操纵私盐": the one of the cast a scene, their character sheet or the
+    author's world description ties to leading it, with the words saying so; else the sheet's antagonist, said as
+    such; never a passage that only names the thing ("their minds were on the smuggling ring")."""
+    words = read.topic_words(led)
+    hits = await tools.call("search", tools.memory.search, text, [], 8) if tools.left > 0 else []
+    for hit in hits:
+        who = read.leader_named(hit.text, names, words)
+        if who:
+            cited, _ = verify(tools.graph.files, [(hit.chapter_number, hit.text, hit.scene_number)])
+            if cited:
+                return _done(t("novel.chat_leader_by_passage", name=who, thing=led, chapter=cited[0].chapter_number,
+                               scene=cited[0].scene_number or "-", quote=cited[0].quote))
+    people = tools.graph.files.all_characters()
+    by_sheet = [p for p in people if any(all(read.mentions(said or "", w) for w in words)
+                                         for said in (p.background, p.motivation))]
+    if len(by_sheet) == 1:
+        person = by_sheet[0]
+        said = next(s for s in (person.background, person.motivation) if all(read.mentions(s or "", w) for w in words))
+        return _done(t("novel.chat_leader_by_sheet", name=person.name, thing=led, line=_first_sentence(said)))
+    told = [s for s in _world_sentences(tools.graph.files, words) if read.tells_leading(s, words)]
+    if not told and read.asks_behind(text):
+        # "谁在幕后操纵私盐" of "…幕后主使是镇上的盐商周德昌": the one behind it all, though not in the thing's words
+        told = [s for s in _world_sentences(tools.graph.files, []) if read.names_culprit(s)]
+    if told:
+        who = read.leader_named(told[0], names, words)
+        return _done(t("novel.chat_leader_by_world", name=who, thing=led, quote=told[0]) if who
+                     else t("novel.chat_leader_world_quote", thing=led, quote=told[0]))
+    villains = [p.name for p in people if read.is_antagonist(p.role or "")]
+    if len(villains) == 1:
+        return _done(t("novel.chat_leader_antagonist", name=villains[0], thing=led))
+    return _done(t("novel.chat_leader_unknown", thing=led, cast=_cast(names)))
+
+
+def _done(reply: str) -> dict[str, Any]:
+    return {"turn": None, "outcome": "done", "reply": reply}
 
 
 def _asked_words(question: str, names: list[str]) -> list[str]:

@@ -324,6 +324,11 @@ def is_role_word(phrase: str) -> bool:
     return any(phrase.strip().casefold() in group for group in _ROLE_WORDS)
 
 
+def is_antagonist(role: str) -> bool:
+    """The sheet's role is the antagonist's, in any wording of it ("反派", "Antagonist", "villain")."""
+    return role.strip().casefold() in _ROLE_WORDS[1]
+
+
 def names_like(word: str, names: list[str] | tuple[str, ...]) -> list[str]:
     """The characters `word` may mean: the whole name in any letter case, else every name holding its words
     ("Ines" → Ines Finch and Ines Vane)."""
@@ -574,6 +579,75 @@ def shows_deed(text: str, deed: str, things: list[str] | tuple[str, ...] = ()) -
         return bool(places_gone_to(text, places))
     forms = (deed, *_IRREGULAR_EN.get(deed.casefold(), ()))
     return any(mentions(text, form) for form in forms)
+
+
+# "who runs the smuggling ring", "谁在幕后操纵私盐", "盐帮的头目是谁": who leads or is behind a thing of the book, a
+# question of its cast (the one running it), not of a passage that only names the thing.
+_LEADER_WORDS_ZH = "头目|首领|老大|头领|头子|首脑|帮主|主谋|幕后黑手|幕后主使|主使|老板|当家|领袖|掌舵人"
+_LEAD_VERBS_ZH = "操纵|操控|掌控|控制|领导|带领|统领|经营|主持|把持|主使|指使|策划|掌管|管着|组织|主导|率领|把控"
+_LEADER_ASKED = (
+    re.compile(r"^\s*who(?:'s|\s+is|\s+was)?\s+(?:really\s+|actually\s+|secretly\s+)?(?:runs?|ran|running|leads?|led|leading"
+               r"|heads?|headed|controls?|controlling|commands?|rules?|owns?|behind|in charge of|pulls? the strings (?:of|behind)"
+               r"|the (?:leader|head|boss|mastermind|chief|brains|ringleader|owner) (?:of|behind))\s+(?P<thing>.+?)[\s?.!]*$",
+               re.I),
+    re.compile(r"^\s*(?:请问)?(?:到底|究竟)?谁(?:在|是)?(?:幕后|背后|暗中)?(?:" + _LEAD_VERBS_ZH + r")[着了]?"
+               r"(?P<thing>[^？?。!！]+?)(?:的)?[？?。!！]*$"),
+    re.compile(r"^\s*(?:请问)?(?:到底|究竟)?谁是(?P<thing>.+?)的(?:" + _LEADER_WORDS_ZH + r")[？?。!！]*$"),
+    re.compile(r"^\s*(?:请问)?(?P<thing>.+?)的(?:" + _LEADER_WORDS_ZH + r")(?:到底|究竟)?(?:是谁|是什么人|是何人)[？?。!！]*$"),
+    re.compile(r"^\s*(?:请问)?(?P<thing>.+?)(?:的)?(?:幕后|背后)(?:到底|究竟)?(?:是谁|是什么人|有谁|的人是谁)[？?。!！]*$"),
+)
+# Words by which a sentence ties someone to leading a thing ("Silas runs the ring", "幕后主使是…", "盐帮帮主韩七").
+_LEADS = re.compile(_LEAD_VERBS_ZH + "|" + _LEADER_WORDS_ZH + r"|幕后|\b(?:runs?|ran|running|leads?|led|heads?|headed"
+                    r"|controls?|controlled|commands?|rules?|ruled|owns?|behind|in charge|leader|boss|mastermind|chief"
+                    r"|ringleader)\b", re.I)
+
+
+def leader_asked_of(text: str) -> str | None:
+    """The thing whose leader a question asks for ("the smuggling ring", "私盐", "盐帮"); None for any other question."""
+    for rule in _LEADER_ASKED:
+        match = rule.match(text)
+        if match and topic_words(match.group("thing")):
+            return match.group("thing").strip()
+    return None
+
+
+def _leading_clauses(sentence: str, words: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The clauses of a sentence with a word of leading and every one of `words` (the thing led): "她与漕帮少年陆青川
+    联手追查，幕后主使是…" leads nothing of 漕帮. An English comma sets a name beside its noun and ends no clause."""
+    clauses = re.split(r"[，；;：:。.!?！？]|\b(?:and|but|while|who|that|which)\b", sentence)
+    return [c for c in clauses if _LEADS.search(c) and all(mentions(c, w) for w in words)]
+
+
+def tells_leading(text: str, words: list[str] | tuple[str, ...] = ()) -> bool:
+    return bool(_leading_clauses(text, words))
+
+
+# "谁在幕后操纵…", "who is behind…": the one behind it all is asked, whom a sentence may name as the culprit
+_BEHIND = re.compile(r"幕后|背后|暗中|主使|主谋|\bbehind\b|\bmastermind\b|\bpulls? the strings\b", re.I)
+
+
+def asks_behind(text: str) -> bool:
+    return bool(_BEHIND.search(text))
+
+
+def names_culprit(sentence: str) -> bool:
+    """The sentence ties someone to being behind the crime or the plot ("幕后主使是…", "Vane is the killer")."""
+    return bool(_CULPRIT_THEN_NAME.search(sentence) or _NAME_THEN_CULPRIT.search(sentence))
+
+
+def leader_named(sentence: str, names: list[str] | tuple[str, ...], words: list[str] | tuple[str, ...] = ()) -> str | None:
+    """Who a sentence says leads the thing of `words`: the one of `names` named nearest a word of leading in a clause
+    naming it ("…named Wren Talbot suspects her uncle Silas runs the smuggling ring" → Silas); None when no such
+    clause names anyone."""
+    best: tuple[int, str] | None = None
+    for clause in _leading_clauses(sentence, words):
+        cues = [m.start() for m in _LEADS.finditer(clause)]
+        for name in names:
+            for at in _mentioned_at(clause, name, list(names)):
+                distance = min(abs(at - cue) for cue in cues)
+                if best is None or distance < best[0]:
+                    best = (distance, name)
+    return best[1] if best else None
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
