@@ -55,6 +55,17 @@ async def test_a_book_of_the_early_twentieth_century_meets_neither_at_a_convenie
     assert places and not places & (ANCIENT_PLACES | set(ERA_PLACES["modern"][language])), places
 
 
+@pytest.mark.parametrize("language, description, own", [
+    ("zh", "清末江南运河小镇，私盐贩子横行，船家女沈秋菱追查父亲的死因", {"江南运河", "小镇", "运河码头", "运河边", "镇口"}),
+    ("en", "A fishing village on the edge of the fens, where smugglers move through the reed channels to the old abbey",
+     {"the fishing village", "the fens", "the reed channels", "the old abbey"}),
+])
+async def test_a_book_meets_at_the_places_its_premise_names_not_at_another_towns(language, description, own):
+    # A 清末 canal town met at 电车站, 火车站月台 and 洋行门口, a Shanghai of its age; the fens at a council hall.
+    places = await _scene_places(language, description)
+    assert places and places <= own | {"镇上的茶馆"}, places
+
+
 async def test_an_offline_future_worlds_geography_names_places_of_its_age():
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": "zh", "description": "赛博朋克的霓虹都市，人人装着义体"})

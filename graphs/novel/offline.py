@@ -13,7 +13,7 @@ from typing import Any
 from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, characters_in_description, chinese_aliases, key_things, lead_named,
-                                       story_era, unnamed_lead)
+                                       places_in_description, story_era, unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -68,11 +68,32 @@ def _english(request: OfflineRequest) -> bool:
     return request.fact("language") == "en"
 
 
+# Places beside a Chinese setting word, by its last character: a canal town's people meet at its 码头 and 老街, not
+# at a 电车站 of a treaty port its age (清末) also had.
+_NEAR_PLACES_ZH = {"河": ("{}码头", "{}边"), "江": ("{}码头", "{}边"), "渠": ("{}边",), "湖": ("{}畔",), "海": ("{}边",),
+                   "镇": ("镇口", "镇上的茶馆"), "村": ("村口", "祠堂"), "城": ("城门", "城中集市"), "山": ("山道",),
+                   "岭": ("山道",), "岛": ("岛上码头",), "港": ("港口码头",)}
+# With fewer places of its own than this, a book also meets at the places of its age.
+_OWN_PLACES_ENOUGH = 3
+
+
+def _places_of_description(description: str) -> list[str]:
+    """The description's own places ("运河", "小镇", "the old abbey") and the places beside them (运河码头, 镇口)."""
+    own = places_in_description(description)
+    near = [pattern.format(place[-2:]) for place in own for pattern in _NEAR_PLACES_ZH.get(place[-1], ())]
+    return list(dict.fromkeys([*own, *near]))
+
+
 def _places(request: OfflineRequest) -> tuple[str, ...]:
-    """The places of the book's age, in its language (the description says the age)."""
+    """Where the book's scenes happen, in its language: the places its description names and those beside them
+    (a 清末 canal town's 运河码头, not a Shanghai 电车站), else those of the age it says, else timeless ones."""
     language = "en" if _english(request) else "zh"
-    era = ERA_PLACES.get(story_era(str(request.fact("description") or "")))
-    return era[language] if era else (EN_PLACES if language == "en" else PLACES)
+    description = str(request.fact("description") or "")
+    own = _places_of_description(description)
+    if len(own) >= _OWN_PLACES_ENOUGH:
+        return tuple(own)
+    era = ERA_PLACES.get(story_era(description))
+    return tuple(dict.fromkeys([*own, *(era[language] if era else (EN_PLACES if language == "en" else PLACES))]))
 
 
 def _seed(request: OfflineRequest) -> str:
@@ -134,12 +155,13 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
 @offline_composer(WorldSetting)
 def world(request: OfflineRequest) -> WorldSetting:
     description = str(request.fact("description") or "")
+    places = _places(request)[:4]
     if _english(request):
         core = _short(description, english=True)
         return WorldSetting(
             world_name=f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
-            geography=f"{EN_TAG}a country where {', '.join(_places(request)[:3])} and {_places(request)[3]} meet",
+            geography=f"{EN_TAG}a country where {', '.join(places[:-1])} and {places[-1]} meet",
             social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
             technology_level=f"{EN_TAG}as the age allows",
@@ -150,7 +172,7 @@ def world(request: OfflineRequest) -> WorldSetting:
     return WorldSetting(
         world_name=f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
-        geography=f"{TAG}{'、'.join(_places(request)[:4])}相连的一片土地",
+        geography=f"{TAG}{'、'.join(places)}相连的一片土地",
         social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
         technology_level=f"{TAG}与时代相称",

@@ -1558,6 +1558,47 @@ def key_things(description: str, limit: int = 4) -> list[str]:
     return list(dict.fromkeys(found))[:limit]
 
 
+# Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
+# character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门")
+_PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
+# English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
+_SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
+                     "|chapel|church|cathedral|castle|manor|estate|inn|tavern|market|square|bridge|river|canal|channels?"
+                     "|lake|loch|island|isle|coast|shore|beach|cliffs?|lighthouse|mill|mines?|forest|woods?|valley|mountains?"
+                     "|station|library|academy|hospital|tower|palace|court|temple|shrine|gardens?|farm|ranch|orchard"
+                     "|vineyard|desert|oasis|camp|fort|outpost|colony|ship|district|quarter|bazaar|observatory|laborator(?:y|ies)"
+                     "|museum|theat(?:re|er)|hotel|warehouse|factory|streets?|alleys?|slums?|archipelago|bay|glacier|swamp")
+_SETTING_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir|[Hh]er|[Hh]is)\s+((?:[A-Za-z'-]+\s+){0,2}?(?:" + _SETTING_NOUNS_EN
+                         + r"))\b")
+
+
+def places_in_description(description: str) -> list[str]:
+    """The places a book's description sets it in, in its own words, in order: "运河", "小镇" of "清末江南运河小镇";
+    "the fishing village", "the fens" of "A fishing village on the edge of the fens". The cast's names are no places
+    (陆青川 ends in 川)."""
+    names = [person.name for person in characters_in_description(description)]
+    text = without_names(description, names)
+    if not CJK.search(text):
+        found = []
+        for match in _SETTING_EN.finditer(text):
+            words = [w for w in match.group(1).split() if not is_function_word(w)]
+            found.append("the " + " ".join(words))
+        return list(dict.fromkeys(found))
+    import jieba.posseg
+
+    found = []
+    for word in jieba.posseg.lcut(text):
+        w = word.word
+        if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a"):
+            continue
+        # "湖边", "山中": a word of where (jieba's s) whose first character is a place; not 幕后
+        where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH
+        if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
+            found.append(w)
+    return list(dict.fromkeys(found))
+
+
 # Words by which a description sets its story in an age, each age's own: a cyberpunk city has no 城门 or 客栈,
 # a Ming-dynasty one no 写字楼. The offline composers draw places and props from the age read here.
 _ERA_CUES = {
