@@ -592,6 +592,15 @@ def test_a_dynastys_late_or_early_years_said_alone_set_the_books_age(description
     assert read.story_era(description) == era
 
 
+@pytest.mark.parametrize("description, era", [
+    ("请在说明末尾写上作者", None), ("发明末日武器的公司职员", "modern"), ("大明末年，江南", "ancient"),
+    ("明末清初的扬州", "ancient"),
+])
+def test_an_era_word_counts_only_as_a_word_not_the_tail_of_another(description, era):
+    # "说明末尾" set a book in the late Ming: 明末 was found inside 说明 / 末尾.
+    assert read.story_era(description) == era
+
+
 def test_a_former_girlfriend_is_a_woman_and_keeps_the_word_that_says_so():
     # "前女友陈雾" gave 陈雾 no gender, said only as 女友
     person = read.characters_in_description("她发现货物是前女友陈雾的记忆备份")[0]

@@ -1619,12 +1619,26 @@ _ERA_CUES = {
                           r"|[秦汉唐宋元明清隋晋]朝|[唐宋元明清]代|年间|嘉靖|万历|康熙|乾隆|贞观|开元"
                           # a dynasty's part said alone ("明末", "宋初", "东汉", "盛唐"); 清末 is the early modern age
                           r"|[秦汉唐宋元明隋晋清]初|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明清]朝?(?:初年|末年|中叶)|[北南]宋|[东西]汉"
-                          r"|[东西]晋|[盛晚]唐|晚明|三国|春秋|战国|五代十国"
+                          r"|[东西]晋|[盛晚]唐|晚明|大[明宋唐汉元]|三国|春秋|战国|五代十国"
                           r"|(?i:\b(?:medieval|regency|victorian|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
                           r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
 }
 # A year said as one ("2087年", "in 1920", "the 1990s"), not a count ("2000名士兵", "3000 soldiers").
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)")
+
+
+def _word_starts(text: str) -> set[int]:
+    """Where jieba starts a word of `text`: an era word is one only as a word of its own or a word's opening
+    ("明末" of 明末年间 or 明末清初), not the tail of another ("说明末尾": 说明 / 末尾; "发明末日")."""
+    if not CJK.search(text):
+        return set()
+    import jieba
+
+    starts, at = set(), 0
+    for word in jieba.lcut(text):
+        starts.add(at)
+        at += len(word)
+    return starts
 
 
 def story_era(description: str) -> str | None:
@@ -1637,6 +1651,8 @@ def story_era(description: str) -> str | None:
         value = int(year.group(1) or year.group(2))
         return "future" if value >= 2050 else "modern" if value >= 1950 else "early_modern" if value >= 1900 else "ancient"
     # the age most of its cues tell; on a tie the later one (a future city keeps its 医院, a galactic "empire" its name)
-    cues = {era: len(set(cue.findall(description))) for era, cue in _ERA_CUES.items()}
+    starts = _word_starts(description)
+    cues = {era: len({m.group() for m in cue.finditer(description) if not CJK.match(m.group()) or m.start() in starts})
+            for era, cue in _ERA_CUES.items()}
     best = max(("future", "modern", "early_modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
     return best if cues[best] else None
