@@ -601,6 +601,15 @@ def test_an_era_word_counts_only_as_a_word_not_the_tail_of_another(description, 
     assert read.story_era(description) == era
 
 
+@pytest.mark.parametrize("description, era", [
+    ("民国二十年的福州，茶行少东家林书白与码头工会的女记者苏曼卿，一起调查茶叶走私案", "early_modern"),
+    ("赛博朋克都市里，快递员替公司运送古代文物", "future"),
+])
+def test_the_age_a_description_names_outweighs_a_thing_of_another_age_in_it(description, era):
+    # "民国二十年的福州" with a 女记者 met at 地铁站 and 便利店: 记者 tied 民国, and the tie went to the present day.
+    assert read.story_era(description) == era
+
+
 def test_a_former_girlfriend_is_a_woman_and_keeps_the_word_that_says_so():
     # "前女友陈雾" gave 陈雾 no gender, said only as 女友
     person = read.characters_in_description("她发现货物是前女友陈雾的记忆备份")[0]

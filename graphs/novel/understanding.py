@@ -1623,6 +1623,16 @@ _ERA_CUES = {
                           r"|(?i:\b(?:medieval|regency|victorian|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
                           r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
 }
+# Words naming the age itself, not a thing found in it: "民国二十年的福州" with a 女记者 is of 民国, though 记者 is a
+# cue of the present day too; a name of the age outweighs a few such cues.
+_ERA_NAMES = {
+    "future": re.compile(r"赛博朋克|未来|星际|(?i:\b(?:cyberpunk|futuristic|far future)\b)"),
+    "modern": re.compile(r"现代|当代|(?i:\b(?:present[- ]day|contemporary)\b)"),
+    "early_modern": re.compile(r"民国|北洋|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|(?i:\b(?:edwardian|interwar|jazz age)\b)"),
+    "ancient": re.compile(r"古代|[秦汉唐宋元明隋晋]朝|[唐宋元明]代|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明隋晋清]初|[北南]宋|[东西]汉|晚明"
+                          r"|(?i:\b(?:medieval|regency|victorian|tudor|elizabethan|georgian|feudal)\b)"),
+}
+_ERA_NAME_WEIGHT = 3
 # A year said as one ("2087年", "in 1920", "the 1990s"), not a count ("2000名士兵", "3000 soldiers").
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)")
 
@@ -1652,7 +1662,9 @@ def story_era(description: str) -> str | None:
         return "future" if value >= 2050 else "modern" if value >= 1950 else "early_modern" if value >= 1900 else "ancient"
     # the age most of its cues tell; on a tie the later one (a future city keeps its 医院, a galactic "empire" its name)
     starts = _word_starts(description)
-    cues = {era: len({m.group() for m in cue.finditer(description) if not CJK.match(m.group()) or m.start() in starts})
-            for era, cue in _ERA_CUES.items()}
+    def said(pattern: re.Pattern) -> set[str]:
+        return {m.group() for m in pattern.finditer(description) if not CJK.match(m.group()) or m.start() in starts}
+
+    cues = {era: len(said(cue)) + _ERA_NAME_WEIGHT * len(said(_ERA_NAMES[era])) for era, cue in _ERA_CUES.items()}
     best = max(("future", "modern", "early_modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
     return best if cues[best] else None
