@@ -443,3 +443,11 @@ async def test_who_leads_a_gang_nobody_is_said_to_lead_is_not_answered_with_anot
     world = "清末运河小镇。船家女沈秋菱与漕帮少年陆青川联手追查，幕后主使是镇上的盐商周德昌。"
     replies = await _chat_replies(tmp_path, world, "谁是漕帮的老大", "zh")
     assert replies[-1].startswith(t("novel.chat_leader_unknown", thing="漕帮", cast="", locale="zh").strip()), replies
+
+
+async def test_who_runs_a_place_is_not_the_one_whose_calling_only_names_it(tmp_path):
+    # "who runs the station?" answered "Amara Osei runs the station: a station doctor".
+    world = "On a mining station orbiting Europa, the station doctor Amara Osei finds that her brother Kofi is missing."
+    replies = await _chat_replies(tmp_path, world, "who runs the station?", "en")
+    assert "Amara Osei runs" not in replies[-1] and replies[-1].startswith(
+        t("novel.chat_leader_unknown", thing="the station", cast="", locale="en").strip()), replies

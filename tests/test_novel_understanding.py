@@ -827,3 +827,13 @@ def test_an_ex_husband_set_beside_his_name_is_in_the_cast_and_calls_her_his_ex_w
                                              ("谁是反派", None), ("who is Silas?", None), ("谁在码头", None)])
 def test_who_leads_or_is_behind_a_thing_is_read_as_a_question_of_its_leader(question, thing):
     assert read.leader_asked_of(question) == thing
+
+
+@pytest.mark.parametrize("description, places", [
+    ("清末江南运河小镇，私盐贩子横行，船家女沈秋菱追查父亲的死因", ["江南运河", "小镇"]),
+    ("On a mining station orbiting Europa, the station doctor Amara Osei finds deaths hidden in the ice mines",
+     ["the mining station", "the ice mines"]),
+])
+def test_the_places_a_premise_names_are_read_but_not_a_calling_named_after_one(description, places):
+    # "the station doctor" made "the station" a place of the book, and its scenes met there.
+    assert read.places_in_description(description) == places

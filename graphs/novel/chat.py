@@ -481,11 +481,11 @@ async def _answer_leader(tools: Gatherer, text: str, led: str, names: list[str])
                 return _done(t("novel.chat_leader_by_passage", name=who, thing=led, chapter=cited[0].chapter_number,
                                scene=cited[0].scene_number or "-", quote=cited[0].quote))
     people = tools.graph.files.all_characters()
-    by_sheet = [p for p in people if any(all(read.mentions(said or "", w) for w in words)
-                                         for said in (p.background, p.motivation))]
+    # "a station doctor" runs no station: the sheet must say they lead it, in the clause naming it
+    by_sheet = [p for p in people if any(read.tells_leading(said or "", words) for said in (p.background, p.motivation))]
     if len(by_sheet) == 1:
         person = by_sheet[0]
-        said = next(s for s in (person.background, person.motivation) if all(read.mentions(s or "", w) for w in words))
+        said = next(s for s in (person.background, person.motivation) if read.tells_leading(s or "", words))
         return _done(t("novel.chat_leader_by_sheet", name=person.name, thing=led, line=_first_sentence(said)))
     told = [s for s in _world_sentences(tools.graph.files, words) if read.tells_leading(s, words)]
     if not told and read.asks_behind(text):

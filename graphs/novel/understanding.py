@@ -1582,6 +1582,9 @@ def places_in_description(description: str) -> list[str]:
     if not CJK.search(text):
         found = []
         for match in _SETTING_EN.finditer(text):
+            after = re.match(r"[\s-]*([a-z]+)", text[match.end():])
+            if after and _person_noun_en(after.group(1)):
+                continue  # "the station doctor", "a lighthouse keeper": who someone is, not where
             words = [w for w in match.group(1).split() if not is_function_word(w)]
             found.append("the " + " ".join(words))
         return list(dict.fromkeys(found))
