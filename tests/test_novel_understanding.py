@@ -774,6 +774,18 @@ def test_why_someone_left_a_place_is_not_answered_by_a_passage_only_naming_the_p
     assert "来到茶庄" not in answer and t("novel.chat_answer_why_not_written", who="林素素", things="「离开」、「茶庄」") in answer
 
 
+def test_why_someone_did_a_deed_of_lone_characters_is_not_answered_by_any_passage_of_theirs():
+    # "孟怀安为什么劫镖" quoted "谢云帆遇到孟怀安": 劫镖 was cut into 劫 and 镖, which name nothing, so nothing was asked.
+    from graphs.novel.chat import _focus_on_why, _ranked_passages, compose_offline
+
+    cast = ["谢云帆", "孟怀安"]
+    turn = {"question": "孟怀安为什么劫镖", "subject": "孟怀安", "cast": cast, "sheet": [], "events": [],
+            "passages": [{"chapter_number": 2, "scene_number": 1, "text": "谢云帆遇到孟怀安。"}]}
+    _focus_on_why(_SheetTools(), turn, "孟怀安", cast)
+    answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
+    assert "遇到" not in answer and t("novel.chat_answer_why_not_written", who="孟怀安", things="「劫镖」") in answer, answer
+
+
 @pytest.mark.parametrize("question, deed, passage, shown", [
     ("why did Wren leave the village?", "leave", "Wren Talbot walked through the village.", False),
     ("why did Wren leave the village?", "leave", "Wren Talbot left the village at dawn.", True),

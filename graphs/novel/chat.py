@@ -516,8 +516,9 @@ def _focus_on_why(tools: Gatherer, turn: dict[str, Any], subject: str, names: li
     """"林素素为什么离开茶庄": passages naming what was done, and what the character sheet says drives them. The
     chapters' events are no reason (they repeated the one quote); with no passage naming it, the book has not
     told it yet, and saying so beats a passage about whoever they met."""
-    words = _asked_words(turn["question"], names)
     deed = read.asked_deed(turn["question"], names)
+    # "为什么劫镖": topic words split 劫镖 into lone characters, which name nothing; the deed does
+    words = _asked_words(turn["question"], names) or ([deed] if deed else [])
     if deed:
         # "为什么离开茶庄": a passage telling the leaving, not one only naming 茶庄 (a place word tells no reason)
         things = [w for w in words if not read.mentions(w, deed) and not read.mentions(deed, w)]

@@ -561,9 +561,16 @@ def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | 
     if CJK.search(text):
         import jieba.posseg
 
-        verbs = [w.word for w in jieba.posseg.lcut(text) if w.flag.startswith("v") and w.word not in _FRAME_VERBS_ZH
+        words = jieba.posseg.lcut(text)
+        verbs = [w.word for w in words if w.flag.startswith("v") and w.word not in _FRAME_VERBS_ZH
                  and w.word not in _NOT_TOPICS and not _WHY.search(w.word)]
-        return verbs[0] if verbs else None
+        if verbs:
+            return verbs[0]
+        # "孟怀安为什么劫镖": jieba calls 劫镖 a noun, but it is what the why-word asks of
+        after = next((i + 1 for i, w in enumerate(words) if _WHY.search(w.word)), len(words))
+        said = [w.word for w in words[after:] if len(w.word) >= 2 and CJK.fullmatch(w.word[0])
+                and w.word not in _NOT_TOPICS and w.word not in _FRAME_VERBS_ZH]
+        return said[0] if said else None
     match = _DEED_EN.search(text)
     word = match.group(1) if match else None
     if not word or is_function_word(word):
