@@ -337,6 +337,19 @@ async def test_a_girl_is_young_and_an_old_steward_old_offline():
     assert ages["沈青禾"] < 20 and ages["周伯"] >= 55, ages
 
 
+@pytest.mark.parametrize("language, description, young, old", [
+    ("en", "A young net-mender named Wren Talbot and a retired sailor named Jonas Hale watch the fens",
+     "Wren Talbot", "Jonas Hale"),
+    ("zh", "青城山下的小镖局少镖头谢云帆押镖遭劫，老船工陈伯救了他", "谢云帆", "陈伯"),
+])
+async def test_the_words_bringing_someone_in_say_whether_they_are_young_or_old_offline(language, description, young, old):
+    # "A young net-mender named Wren Talbot" was 54 and "少镖头谢云帆" 55.
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "fen", "description": description})
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert ages[young] < 30 and ages[old] >= 55, ages
+
+
 @pytest.mark.parametrize("locale, world, question, said", [
     ("en", "A harbour of fog, a lantern market, an old lighthouse and a sunken bell. The engineer Priya Nair "
            "owes money to the Salt Guild.",

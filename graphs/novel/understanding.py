@@ -1186,6 +1186,30 @@ def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> Named
     return None
 
 
+# Words before a person's name that tell their age: "A young net-mender named Wren", "少镖头谢云帆", "老船工陈伯".
+_YOUNG_EN = re.compile(r"\b(?:young|teenage[d]?|teen|little|youthful)\b", re.I)
+_OLD_EN = re.compile(r"\b(?:old|elderly|aging|ageing|aged|retired|ancient|grey-haired|gray-haired)\b", re.I)
+
+
+def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
+    """"young" or "old" when the words bringing `name` in say so ("A young net-mender named Wren Talbot", 少镖头 of
+    "少镖头谢云帆", 老 of "老船工陈伯"); None when they say nothing of it. Only those words: "the old abbey" elsewhere
+    in the sentence tells nothing of anyone's age."""
+    at = text.find(name)
+    if at < 0:
+        return None
+    if CJK.search(name):
+        noun = said_as or ""
+        before = text[:at]
+        start = before.rfind(noun) if noun and before.endswith(noun) else at
+        mark = text[start - 1:start]
+        return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) else \
+            "old" if mark == "老" or noun.startswith("老") else None
+    words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
+    lead_in = " ".join(words)
+    return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
+
+
 # Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
 _UNNAMED_ZH = re.compile(r"(?:一个|一位|一名)(?:[\u4e00-\u9fff]{0,2}?的)?(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + ")")
 _UNNAMED_EN = re.compile(r"\b(?:a|an|one)\s+(?:[a-z]+\s+)?(" + "|".join(_KIN_EN) + r")\b", re.I)
