@@ -311,6 +311,10 @@ async def test_a_character_called_with_capitals_inside_the_name_is_in_the_cast_o
            "to seize their workshop.", "Anselm"),
     ("en", "A girl named Wren flies mail planes over the Andes. Her old rival Dario Salas sabotages her engine.",
      "Dario Salas"),
+    ("en", "A young net-mender named Wren Talbot suspects her uncle Silas runs the smuggling ring that drowned her "
+           "brother.", "Silas"),
+    ("en", "On a mining station, the station doctor Amara Osei discovers that the company administrator, Lucas Brandt, "
+           "has been hiding deaths in the ice mines.", "Lucas Brandt"),
 ])
 async def test_the_one_the_description_sets_against_the_lead_is_the_antagonist_offline(language, description, villain):
     # "反派是谁" named an invented 叶瑶 while the description's own schemer stood beside the lead as a friend.

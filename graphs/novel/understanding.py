@@ -1135,7 +1135,11 @@ def _short_names(name: str, names: list[str]) -> tuple[str, ...]:
 _ENMITY = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头"}
 _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
                    r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b|\bin league with\b|\bcollud"
-                   r"|\bin cahoots with\b", re.I)
+                   r"|\bin cahoots with\b"
+                   # "her uncle Silas runs the smuggling ring that drowned her brother", "the administrator has been
+                   # hiding deaths in the mines": a killing, a smuggling or a cover-up is done against someone
+                   r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
+                   r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
