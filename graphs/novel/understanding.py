@@ -582,8 +582,10 @@ def shows_deed(text: str, deed: str, things: list[str] | tuple[str, ...] = ()) -
     """`text` tells the deed asked of: going by going to the place asked (`things`: "来到码头" for 去码头, "came to the
     harbour" for "go to the harbour"), any other deed by its own word in any form ("left" for "leave")."""
     if _GOING.match(deed):
-        places = [*things, *(f"the {thing}" for thing in things if not CJK.search(thing))]
-        return bool(places_gone_to(text, places))
+        whole = "".join(things) if all(CJK.search(thing) for thing in things) else " ".join(things)
+        places = [whole, *things, *(f"the {p}" for p in (whole, *things) if not CJK.search(p))]
+        # the place asked, whole: "去运河码头" is not shown by "来到江南运河" (another place jieba knows)
+        return any(all(mentions(place, thing) for thing in things) for place in places_gone_to(text, places))
     forms = (deed, *_IRREGULAR_EN.get(deed.casefold(), ()))
     return any(mentions(text, form) for form in forms)
 
