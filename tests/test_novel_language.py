@@ -311,6 +311,10 @@ async def test_a_character_called_with_capitals_inside_the_name_is_in_the_cast_o
            "to seize their workshop.", "Anselm"),
     ("en", "A girl named Wren flies mail planes over the Andes. Her old rival Dario Salas sabotages her engine.",
      "Dario Salas"),
+    ("en", "A young net-mender named Wren Talbot suspects her uncle Silas runs the smuggling ring that drowned her "
+           "brother.", "Silas"),
+    ("en", "On a mining station, the station doctor Amara Osei discovers that the company administrator, Lucas Brandt, "
+           "has been hiding deaths in the ice mines.", "Lucas Brandt"),
 ])
 async def test_the_one_the_description_sets_against_the_lead_is_the_antagonist_offline(language, description, villain):
     # "反派是谁" named an invented 叶瑶 while the description's own schemer stood beside the lead as a friend.
@@ -335,6 +339,19 @@ async def test_a_girl_is_young_and_an_old_steward_old_offline():
                                          facts={"language": "zh", "seed": "tea", "description": description})
     ages = {c.name: c.age for c in cast.all_characters()}
     assert ages["沈青禾"] < 20 and ages["周伯"] >= 55, ages
+
+
+@pytest.mark.parametrize("language, description, young, old", [
+    ("en", "A young net-mender named Wren Talbot and a retired sailor named Jonas Hale watch the fens",
+     "Wren Talbot", "Jonas Hale"),
+    ("zh", "青城山下的小镖局少镖头谢云帆押镖遭劫，老船工陈伯救了他", "谢云帆", "陈伯"),
+])
+async def test_the_words_bringing_someone_in_say_whether_they_are_young_or_old_offline(language, description, young, old):
+    # "A young net-mender named Wren Talbot" was 54 and "少镖头谢云帆" 55.
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "fen", "description": description})
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert ages[young] < 30 and ages[old] >= 55, ages
 
 
 @pytest.mark.parametrize("locale, world, question, said", [
@@ -409,3 +426,45 @@ async def test_who_is_a_calling_names_the_one_whose_sheet_says_it(tmp_path, lang
     described = read.person_asked_about(f"who is the {asked}?" if language == "en" else f"{asked}是谁", described=True)
     assert read.is_calling(described) and not read.is_calling("Walter Briggs") and not read.is_calling("海瑞")
     assert _held_by_calling(SimpleNamespace(graph=GraphTool(config, "book")), described) == name
+
+
+async def _chat_replies(tmp_path, world: str, question: str, locale: str) -> list[str]:
+    """The assistant's final messages to one question on a one-chapter offline book of `world`."""
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+
+    await write_first_chapter(tmp_path, world)
+    settings = Settings(data_dir=tmp_path / "data", llm_provider="offline", locale=locale, _env_file=None)
+    async with open_runtime(settings) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel", text=question, thread_id=thread_id, create=True,
+                                   options={"projectId": "book"})
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+    asked = max(i for i, (n, p) in enumerate(events) if n == "user:message")
+    return [p["content"] for n, p in events[asked:] if n == "message" and p.get("final")]
+
+
+async def test_who_runs_a_ring_names_the_one_the_description_says_runs_it(tmp_path):
+    # "who runs the smuggling ring" quoted a scene only naming the ring ("their minds were on ... the smuggling ring").
+    world = ("A fishing village on the edge of the fens. A young net-mender named Wren Talbot suspects her uncle Silas "
+             "runs the smuggling ring that drowned her brother.")
+    replies = await _chat_replies(tmp_path, world, "who runs the smuggling ring?", "en")
+    sentence = "A young net-mender named Wren Talbot suspects her uncle Silas runs the smuggling ring that drowned her brother."
+    assert replies[-1] == t("novel.chat_leader_by_world", name="Silas", thing="the smuggling ring", quote=sentence,
+                            locale="en"), replies
+
+
+async def test_who_leads_a_gang_nobody_is_said_to_lead_is_not_answered_with_another_clause(tmp_path):
+    # "谁是漕帮的老大" quoted "…漕帮少年陆青川联手追查，幕后主使是…": the 主使 there leads no 漕帮.
+    world = "清末运河小镇。船家女沈秋菱与漕帮少年陆青川联手追查，幕后主使是镇上的盐商周德昌。"
+    replies = await _chat_replies(tmp_path, world, "谁是漕帮的老大", "zh")
+    assert replies[-1].startswith(t("novel.chat_leader_unknown", thing="漕帮", cast="", locale="zh").strip()), replies
+
+
+async def test_who_runs_a_place_is_not_the_one_whose_calling_only_names_it(tmp_path):
+    # "who runs the station?" answered "Amara Osei runs the station: a station doctor".
+    world = "On a mining station orbiting Europa, the station doctor Amara Osei finds that her brother Kofi is missing."
+    replies = await _chat_replies(tmp_path, world, "who runs the station?", "en")
+    assert "Amara Osei runs" not in replies[-1] and replies[-1].startswith(
+        t("novel.chat_leader_unknown", thing="the station", cast="", locale="en").strip()), replies

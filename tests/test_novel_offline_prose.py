@@ -11,6 +11,7 @@ from core.novel.project import NovelProject
 from core.retrieval.bm25 import BM25Index
 from core.settings import Settings
 from graphs.novel import offline  # noqa: F401  (registers the offline composers)
+from graphs.novel.offline import EN_PLACES
 from schemas.novel import ChapterPlan, WorldSetting
 
 
@@ -53,6 +54,20 @@ async def test_a_book_of_the_early_twentieth_century_meets_neither_at_a_convenie
 
     places = await _scene_places(language, description)
     assert places and not places & (ANCIENT_PLACES | set(ERA_PLACES["modern"][language])), places
+
+
+@pytest.mark.parametrize("language, description, own", [
+    ("zh", "清末江南运河小镇，私盐贩子横行，船家女沈秋菱追查父亲的死因", {"江南运河", "小镇", "运河码头", "运河边", "镇口"}),
+    ("en", "A fishing village on the edge of the fens, where smugglers move through the reed channels to the old abbey",
+     {"the fishing village", "the fens", "the reed channels", "the old abbey"}),
+    ("en", "On a mining station orbiting Europa, the station doctor Amara Osei finds deaths hidden in the ice mines",
+     {"the mining station", "the ice mines", *EN_PLACES}),
+])
+async def test_a_book_meets_at_the_places_its_premise_names_not_at_another_towns(language, description, own):
+    # A 清末 canal town met at 电车站, 火车站月台 and 洋行门口, a Shanghai of its age; the fens at a council hall; a
+    # station doctor's book at "the station" (her calling, not a place).
+    places = await _scene_places(language, description)
+    assert places and places <= own | {"镇上的茶馆"}, places
 
 
 async def test_an_offline_future_worlds_geography_names_places_of_its_age():

@@ -592,6 +592,24 @@ def test_a_dynastys_late_or_early_years_said_alone_set_the_books_age(description
     assert read.story_era(description) == era
 
 
+@pytest.mark.parametrize("description, era", [
+    ("请在说明末尾写上作者", None), ("发明末日武器的公司职员", "modern"), ("大明末年，江南", "ancient"),
+    ("明末清初的扬州", "ancient"),
+])
+def test_an_era_word_counts_only_as_a_word_not_the_tail_of_another(description, era):
+    # "说明末尾" set a book in the late Ming: 明末 was found inside 说明 / 末尾.
+    assert read.story_era(description) == era
+
+
+@pytest.mark.parametrize("description, era", [
+    ("民国二十年的福州，茶行少东家林书白与码头工会的女记者苏曼卿，一起调查茶叶走私案", "early_modern"),
+    ("赛博朋克都市里，快递员替公司运送古代文物", "future"),
+])
+def test_the_age_a_description_names_outweighs_a_thing_of_another_age_in_it(description, era):
+    # "民国二十年的福州" with a 女记者 met at 地铁站 and 便利店: 记者 tied 民国, and the tie went to the present day.
+    assert read.story_era(description) == era
+
+
 def test_a_former_girlfriend_is_a_woman_and_keeps_the_word_that_says_so():
     # "前女友陈雾" gave 陈雾 no gender, said only as 女友
     person = read.characters_in_description("她发现货物是前女友陈雾的记忆备份")[0]
@@ -746,6 +764,43 @@ def test_why_someone_did_something_is_answered_by_the_passage_naming_it_quoted_o
     assert t("novel.chat_answer_no_turn", who="林素素") not in full
 
 
+def test_why_someone_left_a_place_is_not_answered_by_a_passage_only_naming_the_place():
+    # "林素素为什么离开茶庄" quoted "林素素与江野来到茶庄。" as the reason: it shares 茶庄, not the leaving.
+    from graphs.novel.chat import _focus_on_why, _ranked_passages, compose_offline
+
+    turn = _why_turn([(1, 1, "林素素与江野来到茶庄。")])
+    _focus_on_why(_SheetTools(), turn, "林素素", _SUSU_CAST)
+    answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
+    assert "来到茶庄" not in answer and t("novel.chat_answer_why_not_written", who="林素素", things="「离开」、「茶庄」") in answer
+
+
+def test_why_someone_did_a_deed_of_lone_characters_is_not_answered_by_any_passage_of_theirs():
+    # "孟怀安为什么劫镖" quoted "谢云帆遇到孟怀安": 劫镖 was cut into 劫 and 镖, which name nothing, so nothing was asked.
+    from graphs.novel.chat import _focus_on_why, _ranked_passages, compose_offline
+
+    cast = ["谢云帆", "孟怀安"]
+    turn = {"question": "孟怀安为什么劫镖", "subject": "孟怀安", "cast": cast, "sheet": [], "events": [],
+            "passages": [{"chapter_number": 2, "scene_number": 1, "text": "谢云帆遇到孟怀安。"}]}
+    _focus_on_why(_SheetTools(), turn, "孟怀安", cast)
+    answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
+    assert "遇到" not in answer and t("novel.chat_answer_why_not_written", who="孟怀安", things="「劫镖」") in answer, answer
+
+
+@pytest.mark.parametrize("question, deed, passage, shown", [
+    ("why did Wren leave the village?", "leave", "Wren Talbot walked through the village.", False),
+    ("why did Wren leave the village?", "leave", "Wren Talbot left the village at dawn.", True),
+    ("沈秋菱为什么去码头", "去", "沈秋菱与陆青川来到码头。", True),
+    ("沈秋菱为什么去码头", "去", "一路上，沈秋菱心里记挂着码头。", False),
+    ("沈秋菱为什么去运河码头", "去", "沈秋菱与陆青川来到江南运河。", False),
+    ("沈秋菱为什么去运河码头", "去", "沈秋菱与陆青川来到运河码头。", True),
+])
+def test_a_why_question_is_answered_by_a_passage_telling_the_deed_asked_of(question, deed, passage, shown):
+    names = ["Wren Talbot", "沈秋菱"]
+    assert read.asked_deed(question, names) == deed
+    things = ["village"] if deed == "leave" else ["运河", "码头"] if "运河" in question else ["码头"]
+    assert read.shows_deed(passage, deed, things) is shown
+
+
 def test_why_one_person_helps_another_gives_the_helpers_motive_not_the_first_of_the_sheet():
     # "林素素为什么要帮陈阿水" gave 陈阿水's motive: he comes first in characters.json.
     from graphs.novel.chat import _focus_on_why, compose_offline
@@ -778,3 +833,21 @@ def test_an_ex_husband_set_beside_his_name_is_in_the_cast_and_calls_her_his_ex_w
                                                                                "language": "en"}))
     assert {c.name: c.relationships for c in cast.all_characters()} == {
         "Priya Das": {"Callum Reid": "ex-husband"}, "Callum Reid": {"Priya Das": "ex-wife"}}
+
+
+@pytest.mark.parametrize("question, thing", [("who runs the smuggling ring?", "the smuggling ring"),
+                                             ("Who is behind the Salt Guild", "the Salt Guild"),
+                                             ("谁在幕后操纵私盐", "私盐"), ("盐帮的头目是谁", "盐帮"), ("谁是漕帮的老大", "漕帮"),
+                                             ("谁是反派", None), ("who is Silas?", None), ("谁在码头", None)])
+def test_who_leads_or_is_behind_a_thing_is_read_as_a_question_of_its_leader(question, thing):
+    assert read.leader_asked_of(question) == thing
+
+
+@pytest.mark.parametrize("description, places", [
+    ("清末江南运河小镇，私盐贩子横行，船家女沈秋菱追查父亲的死因", ["江南运河", "小镇"]),
+    ("On a mining station orbiting Europa, the station doctor Amara Osei finds deaths hidden in the ice mines",
+     ["the mining station", "the ice mines"]),
+])
+def test_the_places_a_premise_names_are_read_but_not_a_calling_named_after_one(description, places):
+    # "the station doctor" made "the station" a place of the book, and its scenes met there.
+    assert read.places_in_description(description) == places

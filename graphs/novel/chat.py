@@ -301,6 +301,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             # "沈书瑶和陆铭是什么关系" with no 陆铭 in the book: say so, not an answer about 沈书瑶 alone.
             return {"turn": None, "outcome": "done",
                     "reply": t("novel.chat_person_unknown", name=unknown[0], cast=_cast(names))}
+    led = read.leader_asked_of(text) if not mentioned else None
+    if led:
+        return await _answer_leader(tools, text, led, names)
     pronoun = read.pronoun_in(text)
     # "秦啸是谁？" then "他和陆明什么关系？": 他 is the one spoken of before, and 陆明 the other one.
     referent = references.get(pronoun) if pronoun else None
@@ -464,6 +467,44 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     return {"turn": turn, "references": references, "outcome": "answer"}
 
 
+async def _answer_leader(tools: Gatherer, text: str, led: str, names: list[str]) -> dict[str, Any]:
+    """"who runs the smuggling ring" / "谁在幕后操纵私盐": the one of the cast a scene, their character sheet or the
+    author's world description ties to leading it, with the words saying so; else the sheet's antagonist, said as
+    such; never a passage that only names the thing ("their minds were on the smuggling ring")."""
+    words = read.topic_words(led)
+    hits = await tools.call("search", tools.memory.search, text, [], 8) if tools.left > 0 else []
+    for hit in hits:
+        who = read.leader_named(hit.text, names, words)
+        if who:
+            cited, _ = verify(tools.graph.files, [(hit.chapter_number, hit.text, hit.scene_number)])
+            if cited:
+                return _done(t("novel.chat_leader_by_passage", name=who, thing=led, chapter=cited[0].chapter_number,
+                               scene=cited[0].scene_number or "-", quote=cited[0].quote))
+    people = tools.graph.files.all_characters()
+    # "a station doctor" runs no station: the sheet must say they lead it, in the clause naming it
+    by_sheet = [p for p in people if any(read.tells_leading(said or "", words) for said in (p.background, p.motivation))]
+    if len(by_sheet) == 1:
+        person = by_sheet[0]
+        said = next(s for s in (person.background, person.motivation) if read.tells_leading(s or "", words))
+        return _done(t("novel.chat_leader_by_sheet", name=person.name, thing=led, line=_first_sentence(said)))
+    told = [s for s in _world_sentences(tools.graph.files, words) if read.tells_leading(s, words)]
+    if not told and read.asks_behind(text):
+        # "谁在幕后操纵私盐" of "…幕后主使是镇上的盐商周德昌": the one behind it all, though not in the thing's words
+        told = [s for s in _world_sentences(tools.graph.files, []) if read.names_culprit(s)]
+    if told:
+        who = read.leader_named(told[0], names, words)
+        return _done(t("novel.chat_leader_by_world", name=who, thing=led, quote=told[0]) if who
+                     else t("novel.chat_leader_world_quote", thing=led, quote=told[0]))
+    villains = [p.name for p in people if read.is_antagonist(p.role or "")]
+    if len(villains) == 1:
+        return _done(t("novel.chat_leader_antagonist", name=villains[0], thing=led))
+    return _done(t("novel.chat_leader_unknown", thing=led, cast=_cast(names)))
+
+
+def _done(reply: str) -> dict[str, Any]:
+    return {"turn": None, "outcome": "done", "reply": reply}
+
+
 def _asked_words(question: str, names: list[str]) -> list[str]:
     """The words of a question besides the people in it ("林素素为什么离开茶庄" → 离开, 茶庄; "Tamsin" of Tamsin
     Penhale is hers too); a lone Chinese character (替, 做) names nothing a passage could be found by."""
@@ -475,8 +516,14 @@ def _focus_on_why(tools: Gatherer, turn: dict[str, Any], subject: str, names: li
     """"林素素为什么离开茶庄": passages naming what was done, and what the character sheet says drives them. The
     chapters' events are no reason (they repeated the one quote); with no passage naming it, the book has not
     told it yet, and saying so beats a passage about whoever they met."""
-    words = _asked_words(turn["question"], names)
-    if words:
+    deed = read.asked_deed(turn["question"], names)
+    # "为什么劫镖": topic words split 劫镖 into lone characters, which name nothing; the deed does
+    words = _asked_words(turn["question"], names) or ([deed] if deed else [])
+    if deed:
+        # "为什么离开茶庄": a passage telling the leaving, not one only naming 茶庄 (a place word tells no reason)
+        things = [w for w in words if not read.mentions(w, deed) and not read.mentions(deed, w)]
+        turn["passages"] = [p for p in turn["passages"] if read.shows_deed(p["text"], deed, things)]
+    elif words:
         turn["passages"] = [p for p in turn["passages"] if any(read.mentions(p["text"], w) for w in words)]
     turn["events"] = []
     lines = list(turn.get("sheet") or [])

@@ -12,8 +12,8 @@ from typing import Any
 
 from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import (adversary, characters_in_description, chinese_aliases, key_things, lead_named,
-                                       story_era, unnamed_lead)
+from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, key_things,
+                                       lead_named, places_in_description, story_era, unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -68,11 +68,32 @@ def _english(request: OfflineRequest) -> bool:
     return request.fact("language") == "en"
 
 
+# Places beside a Chinese setting word, by its last character: a canal town's people meet at its 码头 and 老街, not
+# at a 电车站 of a treaty port its age (清末) also had.
+_NEAR_PLACES_ZH = {"河": ("{}码头", "{}边"), "江": ("{}码头", "{}边"), "渠": ("{}边",), "湖": ("{}畔",), "海": ("{}边",),
+                   "镇": ("镇口", "镇上的茶馆"), "村": ("村口", "祠堂"), "城": ("城门", "城中集市"), "山": ("山道",),
+                   "岭": ("山道",), "岛": ("岛上码头",), "港": ("港口码头",)}
+# With fewer places of its own than this, a book also meets at the places of its age.
+_OWN_PLACES_ENOUGH = 3
+
+
+def _places_of_description(description: str) -> list[str]:
+    """The description's own places ("运河", "小镇", "the old abbey") and the places beside them (运河码头, 镇口)."""
+    own = places_in_description(description)
+    near = [pattern.format(place[-2:]) for place in own for pattern in _NEAR_PLACES_ZH.get(place[-1], ())]
+    return list(dict.fromkeys([*own, *near]))
+
+
 def _places(request: OfflineRequest) -> tuple[str, ...]:
-    """The places of the book's age, in its language (the description says the age)."""
+    """Where the book's scenes happen, in its language: the places its description names and those beside them
+    (a 清末 canal town's 运河码头, not a Shanghai 电车站), else those of the age it says, else timeless ones."""
     language = "en" if _english(request) else "zh"
-    era = ERA_PLACES.get(story_era(str(request.fact("description") or "")))
-    return era[language] if era else (EN_PLACES if language == "en" else PLACES)
+    description = str(request.fact("description") or "")
+    own = _places_of_description(description)
+    if len(own) >= _OWN_PLACES_ENOUGH:
+        return tuple(own)
+    era = ERA_PLACES.get(story_era(description))
+    return tuple(dict.fromkeys([*own, *(era[language] if era else (EN_PLACES if language == "en" else PLACES))]))
 
 
 def _seed(request: OfflineRequest) -> str:
@@ -134,12 +155,13 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
 @offline_composer(WorldSetting)
 def world(request: OfflineRequest) -> WorldSetting:
     description = str(request.fact("description") or "")
+    places = _places(request)[:4]
     if _english(request):
         core = _short(description, english=True)
         return WorldSetting(
             world_name=f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
-            geography=f"{EN_TAG}a country where {', '.join(_places(request)[:3])} and {_places(request)[3]} meet",
+            geography=f"{EN_TAG}a country where {', '.join(places[:-1])} and {places[-1]} meet",
             social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
             technology_level=f"{EN_TAG}as the age allows",
@@ -150,7 +172,7 @@ def world(request: OfflineRequest) -> WorldSetting:
     return WorldSetting(
         world_name=f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
-        geography=f"{TAG}{'、'.join(_places(request)[:4])}相连的一片土地",
+        geography=f"{TAG}{'、'.join(places)}相连的一片土地",
         social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
         technology_level=f"{TAG}与时代相称",
@@ -192,21 +214,26 @@ _PARENT_WORDS = {"父亲", "母亲", "爸爸", "妈妈", "father", "mother", "st
 _CHILD_ENDINGS = ("之子", "之女", "儿子", "女儿", "daughter", "son")
 
 
-def _age(seed: str, name: str, said_as: str | None) -> int:
+def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None) -> int:
+    """An age fitting what the description calls them: a 少年 14-19, "a young net-mender" or a 少镖头 17-26 (was 54
+    or 55), a parent 40-59, a child of someone's 15-24, an old or a 老 one 55-74; else anything from 16 to 55."""
     spread = stable_int(seed, name)
     if said_as in _YOUNG_WORDS:
         return 14 + spread % 6
+    if age_word == "young":
+        return 17 + spread % 10
     if said_as in _PARENT_WORDS:
         return 40 + spread % 20
     if said_as and said_as.endswith(_CHILD_ENDINGS):
         return 15 + spread % 10
-    if said_as in _OLD_WORDS or (said_as and said_as.startswith("老") and len(said_as) >= 3):  # 老管家, not 老师
+    if said_as in _OLD_WORDS or (said_as and said_as.startswith("老") and len(said_as) >= 3) \
+            or age_word == "old":  # 老管家, not 老师
         return 55 + spread % 20
     return 16 + spread % 40
 
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
-               female: bool | None = None, said_as: str | None = None) -> Character:
+               female: bool | None = None, said_as: str | None = None, age_word: str | None = None) -> Character:
     # what the description says of them ("a girl named Mira"), else what an invented name is read as, else unknown
     female = EN_FIRST_FEMALE.get(name.split()[0]) if female is None and english and name.split() else female
     if female is None:
@@ -217,14 +244,14 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
     post = said_as if said_as and _tie(said_as, "") == "" and said_as not in _YOUNG_WORDS else None
     if english:
         return Character(
-            name=name, role=role, age=_age(seed, name, said_as), gender=gender,
+            name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
             background=f"{EN_TAG}{f'{_article(post)} {post}; ' if post else ''}where {name} comes from",
             motivation=f"{EN_TAG}{name} wants to keep what matters",
             abilities=None, relationships=relationships or None,
         )
     return Character(
-        name=name, role=role, age=_age(seed, name, said_as), gender=gender,
+        name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
         appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格",
         background=f"{TAG}{f'{post}，' if post else ''}{name}的来历",
         motivation=f"{TAG}{name}想要守住自己在意的东西", abilities=None, relationships=relationships or None,
@@ -272,13 +299,17 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):] if invents else ():
         side.append((next(invented), tie, back, None, None))
     hero_ties = {name: tie for name, tie, *_ in side} | ({rival: rival_tie} if rival else {})
+    # "A young net-mender named Wren", "少镖头谢云帆": the words bringing them in say how old they are
+    ages = {c.name: age_said(description, c.name, c.said_as) for c in named}
     return CharactersConfig(
-        protagonist=_character(hero, lead, seed, hero_ties, english=english, female=hero_female, said_as=hero_said),
+        protagonist=_character(hero, lead, seed, hero_ties, english=english, female=hero_female, said_as=hero_said,
+                               age_word=ages.get(hero)),
         antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
                               female=_female(foe.gender) if foe else None,
-                              said_as=foe.said_as if foe else None) if rival else None,
+                              said_as=foe.said_as if foe else None, age_word=ages.get(rival)) if rival else None,
         supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female,
-                                          said_as=said_as) for name, _, back, female, said_as in side],
+                                          said_as=said_as, age_word=ages.get(name))
+                               for name, _, back, female, said_as in side],
     )
 
 

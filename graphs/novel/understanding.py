@@ -324,6 +324,11 @@ def is_role_word(phrase: str) -> bool:
     return any(phrase.strip().casefold() in group for group in _ROLE_WORDS)
 
 
+def is_antagonist(role: str) -> bool:
+    """The sheet's role is the antagonist's, in any wording of it ("反派", "Antagonist", "villain")."""
+    return role.strip().casefold() in _ROLE_WORDS[1]
+
+
 def names_like(word: str, names: list[str] | tuple[str, ...]) -> list[str]:
     """The characters `word` may mean: the whole name in any letter case, else every name holding its words
     ("Ines" → Ines Finch and Ines Vane)."""
@@ -522,6 +527,136 @@ def asks_why(text: str) -> bool:
 
 def tells_cause(text: str) -> bool:
     return bool(_CAUSE.search(text))
+
+
+# Verbs of a why-question's frame, not the deed asked of ("为什么要帮" asks of 帮, "为什么会在茶楼" of no deed).
+_FRAME_VERBS_ZH = {"要", "会", "能", "想", "肯", "不肯", "敢", "是", "有", "在", "得", "该", "应该", "愿意", "打算", "让", "使"}
+# "why did Wren leave", "why is she afraid of the abbey", "what made Silas lie", "what led Tom to run": the word after
+# the auxiliary and its subject (a name, a pronoun) is the deed.
+_DEED_EN = re.compile(r"\b(?i:did|does|do|would|will|has|had|have|could|should|was|were|is|are|made|makes|drove|led)"
+                      r"(?:n't)?\s+(?:(?i:he|she|they|it|him|her|them)\s+|[A-Z][\w'-]*\s+)*(?:(?i:not|never|to)\s+)*"
+                      r"([a-z][a-z'-]+)")
+# Going somewhere is shown by any verb of going there: "为什么去码头" by "来到码头", "why did he go to the inn" by
+# "came to the inn".
+_GOING = re.compile(r"^(?:去|来|到|回|前往|赶往|跑去|go|goes|going|went|gone|come|comes|came|return\w*|head\w*)$", re.I)
+# English past forms no ending makes ("leave" is told as "left"): the verbs a why-question is asked of most.
+_IRREGULAR_EN = {"leave": ("left",), "flee": ("fled",), "steal": ("stole", "stolen"), "sell": ("sold",),
+                 "tell": ("told",), "hide": ("hid", "hidden"), "take": ("took", "taken"), "give": ("gave", "given"),
+                 "break": ("broke", "broken"), "fight": ("fought",), "keep": ("kept",), "lose": ("lost",),
+                 "find": ("found",), "meet": ("met",), "hold": ("held",), "write": ("wrote", "written"),
+                 "buy": ("bought",), "bring": ("brought",), "burn": ("burnt",), "run": ("ran",),
+                 "forgive": ("forgave", "forgiven"), "choose": ("chose", "chosen"), "fall": ("fell", "fallen"),
+                 "speak": ("spoke", "spoken"), "swear": ("swore", "sworn"), "throw": ("threw", "thrown"),
+                 "strike": ("struck",), "seek": ("sought",), "shoot": ("shot",), "sink": ("sank", "sunk"),
+                 "forget": ("forgot", "forgotten"), "hate": ("hated",), "lie": ("lied", "lay"), "send": ("sent",),
+                 "spend": ("spent",), "build": ("built",), "begin": ("began", "begun"), "become": ("became",),
+                 "turn": ("turned",), "kill": ("killed",), "hit": ("hit",), "quit": ("quit",)}
+
+
+def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
+    """What a why-question asks was done: 离开 of "林素素为什么离开茶庄", "leave" of "why did Wren leave the village";
+    None when it names no deed ("为什么他会在茶楼"). The place or thing it was done to is no deed: a passage only
+    naming 茶庄 or "the village" tells no reason for leaving it."""
+    text = without_names(question, names)
+    if CJK.search(text):
+        import jieba.posseg
+
+        words = jieba.posseg.lcut(text)
+        verbs = [w.word for w in words if w.flag.startswith("v") and w.word not in _FRAME_VERBS_ZH
+                 and w.word not in _NOT_TOPICS and not _WHY.search(w.word)]
+        if verbs:
+            return verbs[0]
+        # "孟怀安为什么劫镖": jieba calls 劫镖 a noun, but it is what the why-word asks of
+        after = next((i + 1 for i, w in enumerate(words) if _WHY.search(w.word)), len(words))
+        said = [w.word for w in words[after:] if len(w.word) >= 2 and CJK.fullmatch(w.word[0])
+                and w.word not in _NOT_TOPICS and w.word not in _FRAME_VERBS_ZH]
+        return said[0] if said else None
+    match = _DEED_EN.search(text)
+    word = match.group(1) if match else None
+    if not word or is_function_word(word):
+        return None
+    return word if _GOING.match(word) or word not in _NOT_TOPICS_EN else None
+
+
+def shows_deed(text: str, deed: str, things: list[str] | tuple[str, ...] = ()) -> bool:
+    """`text` tells the deed asked of: going by going to the place asked (`things`: "来到码头" for 去码头, "came to the
+    harbour" for "go to the harbour"), any other deed by its own word in any form ("left" for "leave")."""
+    if _GOING.match(deed):
+        whole = "".join(things) if all(CJK.search(thing) for thing in things) else " ".join(things)
+        places = [whole, *things, *(f"the {p}" for p in (whole, *things) if not CJK.search(p))]
+        # the place asked, whole: "去运河码头" is not shown by "来到江南运河" (another place jieba knows)
+        return any(all(mentions(place, thing) for thing in things) for place in places_gone_to(text, places))
+    forms = (deed, *_IRREGULAR_EN.get(deed.casefold(), ()))
+    return any(mentions(text, form) for form in forms)
+
+
+# "who runs the smuggling ring", "谁在幕后操纵私盐", "盐帮的头目是谁": who leads or is behind a thing of the book, a
+# question of its cast (the one running it), not of a passage that only names the thing.
+_LEADER_WORDS_ZH = "头目|首领|老大|头领|头子|首脑|帮主|主谋|幕后黑手|幕后主使|主使|老板|当家|领袖|掌舵人"
+_LEAD_VERBS_ZH = "操纵|操控|掌控|控制|领导|带领|统领|经营|主持|把持|主使|指使|策划|掌管|管着|组织|主导|率领|把控"
+_LEADER_ASKED = (
+    re.compile(r"^\s*who(?:'s|\s+is|\s+was)?\s+(?:really\s+|actually\s+|secretly\s+)?(?:runs?|ran|running|leads?|led|leading"
+               r"|heads?|headed|controls?|controlling|commands?|rules?|owns?|behind|in charge of|pulls? the strings (?:of|behind)"
+               r"|the (?:leader|head|boss|mastermind|chief|brains|ringleader|owner) (?:of|behind))\s+(?P<thing>.+?)[\s?.!]*$",
+               re.I),
+    re.compile(r"^\s*(?:请问)?(?:到底|究竟)?谁(?:在|是)?(?:幕后|背后|暗中)?(?:" + _LEAD_VERBS_ZH + r")[着了]?"
+               r"(?P<thing>[^？?。!！]+?)(?:的)?[？?。!！]*$"),
+    re.compile(r"^\s*(?:请问)?(?:到底|究竟)?谁是(?P<thing>.+?)的(?:" + _LEADER_WORDS_ZH + r")[？?。!！]*$"),
+    re.compile(r"^\s*(?:请问)?(?P<thing>.+?)的(?:" + _LEADER_WORDS_ZH + r")(?:到底|究竟)?(?:是谁|是什么人|是何人)[？?。!！]*$"),
+    re.compile(r"^\s*(?:请问)?(?P<thing>.+?)(?:的)?(?:幕后|背后)(?:到底|究竟)?(?:是谁|是什么人|有谁|的人是谁)[？?。!！]*$"),
+)
+# Words by which a sentence ties someone to leading a thing ("Silas runs the ring", "幕后主使是…", "盐帮帮主韩七").
+_LEADS = re.compile(_LEAD_VERBS_ZH + "|" + _LEADER_WORDS_ZH + r"|幕后|\b(?:runs?|ran|running|leads?|led|heads?|headed"
+                    r"|controls?|controlled|commands?|rules?|ruled|owns?|behind|in charge|leader|boss|mastermind|chief"
+                    r"|ringleader)\b", re.I)
+
+
+def leader_asked_of(text: str) -> str | None:
+    """The thing whose leader a question asks for ("the smuggling ring", "私盐", "盐帮"); None for any other question."""
+    for rule in _LEADER_ASKED:
+        match = rule.match(text)
+        if match and topic_words(match.group("thing")):
+            return match.group("thing").strip()
+    return None
+
+
+def _leading_clauses(sentence: str, words: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The clauses of a sentence with a word of leading and every one of `words` (the thing led): "她与漕帮少年陆青川
+    联手追查，幕后主使是…" leads nothing of 漕帮. An English comma sets a name beside its noun and ends no clause."""
+    clauses = re.split(r"[，；;：:。.!?！？]|\b(?:and|but|while|who|that|which)\b", sentence)
+    return [c for c in clauses if _LEADS.search(c) and all(mentions(c, w) for w in words)]
+
+
+def tells_leading(text: str, words: list[str] | tuple[str, ...] = ()) -> bool:
+    return bool(_leading_clauses(text, words))
+
+
+# "谁在幕后操纵…", "who is behind…": the one behind it all is asked, whom a sentence may name as the culprit
+_BEHIND = re.compile(r"幕后|背后|暗中|主使|主谋|\bbehind\b|\bmastermind\b|\bpulls? the strings\b", re.I)
+
+
+def asks_behind(text: str) -> bool:
+    return bool(_BEHIND.search(text))
+
+
+def names_culprit(sentence: str) -> bool:
+    """The sentence ties someone to being behind the crime or the plot ("幕后主使是…", "Vane is the killer")."""
+    return bool(_CULPRIT_THEN_NAME.search(sentence) or _NAME_THEN_CULPRIT.search(sentence))
+
+
+def leader_named(sentence: str, names: list[str] | tuple[str, ...], words: list[str] | tuple[str, ...] = ()) -> str | None:
+    """Who a sentence says leads the thing of `words`: the one of `names` named nearest a word of leading in a clause
+    naming it ("…named Wren Talbot suspects her uncle Silas runs the smuggling ring" → Silas); None when no such
+    clause names anyone."""
+    best: tuple[int, str] | None = None
+    for clause in _leading_clauses(sentence, words):
+        cues = [m.start() for m in _LEADS.finditer(clause)]
+        for name in names:
+            for at in _mentioned_at(clause, name, list(names)):
+                distance = min(abs(at - cue) for cue in cues)
+                if best is None or distance < best[0]:
+                    best = (distance, name)
+    return best[1] if best else None
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
@@ -1002,7 +1137,11 @@ def _short_names(name: str, names: list[str]) -> tuple[str, ...]:
 _ENMITY = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头"}
 _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
                    r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b|\bin league with\b|\bcollud"
-                   r"|\bin cahoots with\b", re.I)
+                   r"|\bin cahoots with\b"
+                   # "her uncle Silas runs the smuggling ring that drowned her brother", "the administrator has been
+                   # hiding deaths in the mines": a killing, a smuggling or a cover-up is done against someone
+                   r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
+                   r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
@@ -1051,6 +1190,30 @@ def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> Named
             if before:
                 return before[-1]
     return None
+
+
+# Words before a person's name that tell their age: "A young net-mender named Wren", "少镖头谢云帆", "老船工陈伯".
+_YOUNG_EN = re.compile(r"\b(?:young|teenage[d]?|teen|little|youthful)\b", re.I)
+_OLD_EN = re.compile(r"\b(?:old|elderly|aging|ageing|aged|retired|ancient|grey-haired|gray-haired)\b", re.I)
+
+
+def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
+    """"young" or "old" when the words bringing `name` in say so ("A young net-mender named Wren Talbot", 少镖头 of
+    "少镖头谢云帆", 老 of "老船工陈伯"); None when they say nothing of it. Only those words: "the old abbey" elsewhere
+    in the sentence tells nothing of anyone's age."""
+    at = text.find(name)
+    if at < 0:
+        return None
+    if CJK.search(name):
+        noun = said_as or ""
+        before = text[:at]
+        start = before.rfind(noun) if noun and before.endswith(noun) else at
+        mark = text[start - 1:start]
+        return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) else \
+            "old" if mark == "老" or noun.startswith("老") else None
+    words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
+    lead_in = " ".join(words)
+    return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
 
 
 # Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
@@ -1432,6 +1595,50 @@ def key_things(description: str, limit: int = 4) -> list[str]:
     return list(dict.fromkeys(found))[:limit]
 
 
+# Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
+# character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门")
+_PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
+# English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
+_SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
+                     "|chapel|church|cathedral|castle|manor|estate|inn|tavern|market|square|bridge|river|canal|channels?"
+                     "|lake|loch|island|isle|coast|shore|beach|cliffs?|lighthouse|mill|mines?|forest|woods?|valley|mountains?"
+                     "|station|library|academy|hospital|tower|palace|court|temple|shrine|gardens?|farm|ranch|orchard"
+                     "|vineyard|desert|oasis|camp|fort|outpost|colony|ship|district|quarter|bazaar|observatory|laborator(?:y|ies)"
+                     "|museum|theat(?:re|er)|hotel|warehouse|factory|streets?|alleys?|slums?|archipelago|bay|glacier|swamp")
+_SETTING_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir|[Hh]er|[Hh]is)\s+((?:[A-Za-z'-]+\s+){0,2}?(?:" + _SETTING_NOUNS_EN
+                         + r"))\b")
+
+
+def places_in_description(description: str) -> list[str]:
+    """The places a book's description sets it in, in its own words, in order: "运河", "小镇" of "清末江南运河小镇";
+    "the fishing village", "the fens" of "A fishing village on the edge of the fens". The cast's names are no places
+    (陆青川 ends in 川)."""
+    names = [person.name for person in characters_in_description(description)]
+    text = without_names(description, names)
+    if not CJK.search(text):
+        found = []
+        for match in _SETTING_EN.finditer(text):
+            after = re.match(r"[\s-]*([a-z]+)", text[match.end():])
+            if after and _person_noun_en(after.group(1)):
+                continue  # "the station doctor", "a lighthouse keeper": who someone is, not where
+            words = [w for w in match.group(1).split() if not is_function_word(w)]
+            found.append("the " + " ".join(words))
+        return list(dict.fromkeys(found))
+    import jieba.posseg
+
+    found = []
+    for word in jieba.posseg.lcut(text):
+        w = word.word
+        if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a"):
+            continue
+        # "湖边", "山中": a word of where (jieba's s) whose first character is a place; not 幕后
+        where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH
+        if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
+            found.append(w)
+    return list(dict.fromkeys(found))
+
+
 # Words by which a description sets its story in an age, each age's own: a cyberpunk city has no 城门 or 客栈,
 # a Ming-dynasty one no 写字楼. The offline composers draw places and props from the age read here.
 _ERA_CUES = {
@@ -1452,12 +1659,36 @@ _ERA_CUES = {
                           r"|[秦汉唐宋元明清隋晋]朝|[唐宋元明清]代|年间|嘉靖|万历|康熙|乾隆|贞观|开元"
                           # a dynasty's part said alone ("明末", "宋初", "东汉", "盛唐"); 清末 is the early modern age
                           r"|[秦汉唐宋元明隋晋清]初|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明清]朝?(?:初年|末年|中叶)|[北南]宋|[东西]汉"
-                          r"|[东西]晋|[盛晚]唐|晚明|三国|春秋|战国|五代十国"
+                          r"|[东西]晋|[盛晚]唐|晚明|大[明宋唐汉元]|三国|春秋|战国|五代十国"
                           r"|(?i:\b(?:medieval|regency|victorian|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
                           r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
 }
+# Words naming the age itself, not a thing found in it: "民国二十年的福州" with a 女记者 is of 民国, though 记者 is a
+# cue of the present day too; a name of the age outweighs a few such cues.
+_ERA_NAMES = {
+    "future": re.compile(r"赛博朋克|未来|星际|(?i:\b(?:cyberpunk|futuristic|far future)\b)"),
+    "modern": re.compile(r"现代|当代|(?i:\b(?:present[- ]day|contemporary)\b)"),
+    "early_modern": re.compile(r"民国|北洋|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|(?i:\b(?:edwardian|interwar|jazz age)\b)"),
+    "ancient": re.compile(r"古代|[秦汉唐宋元明隋晋]朝|[唐宋元明]代|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明隋晋清]初|[北南]宋|[东西]汉|晚明"
+                          r"|(?i:\b(?:medieval|regency|victorian|tudor|elizabethan|georgian|feudal)\b)"),
+}
+_ERA_NAME_WEIGHT = 3
 # A year said as one ("2087年", "in 1920", "the 1990s"), not a count ("2000名士兵", "3000 soldiers").
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)")
+
+
+def _word_starts(text: str) -> set[int]:
+    """Where jieba starts a word of `text`: an era word is one only as a word of its own or a word's opening
+    ("明末" of 明末年间 or 明末清初), not the tail of another ("说明末尾": 说明 / 末尾; "发明末日")."""
+    if not CJK.search(text):
+        return set()
+    import jieba
+
+    starts, at = set(), 0
+    for word in jieba.lcut(text):
+        starts.add(at)
+        at += len(word)
+    return starts
 
 
 def story_era(description: str) -> str | None:
@@ -1470,6 +1701,10 @@ def story_era(description: str) -> str | None:
         value = int(year.group(1) or year.group(2))
         return "future" if value >= 2050 else "modern" if value >= 1950 else "early_modern" if value >= 1900 else "ancient"
     # the age most of its cues tell; on a tie the later one (a future city keeps its 医院, a galactic "empire" its name)
-    cues = {era: len(set(cue.findall(description))) for era, cue in _ERA_CUES.items()}
+    starts = _word_starts(description)
+    def said(pattern: re.Pattern) -> set[str]:
+        return {m.group() for m in pattern.finditer(description) if not CJK.match(m.group()) or m.start() in starts}
+
+    cues = {era: len(said(cue)) + _ERA_NAME_WEIGHT * len(said(_ERA_NAMES[era])) for era, cue in _ERA_CUES.items()}
     best = max(("future", "modern", "early_modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
     return best if cues[best] else None
