@@ -549,6 +549,28 @@ def test_ng_resume_at_a_terminal_asks_a_drafting_question_and_resumes_with_the_a
     assert "--answer" not in said and t("cli.done", thread="t1") in said
 
 
+def test_ng_chat_with_an_unknown_thread_says_the_thread_is_missing_not_how_to_create_the_project(
+        tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["chat", "--thread", "nope", "lighthouse"]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert t("runtime.no_thread", thread="nope") in out
+    assert "ng novel init" not in out
+
+
+def test_ng_chat_with_the_thread_of_another_flow_says_whose_it_is_and_continues_nothing(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    waiting_thread(tmp_path / "data", "requirement", "A sign-up sheet for the allotment's tool library")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["chat", "--thread", "t1", "lighthouse"]) == 2
+    assert "belongs to the" in " ".join(capsys.readouterr().out.split())
+
+
 def test_ng_export_and_ng_resume_of_an_unknown_thread_exit_alike(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
