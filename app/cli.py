@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markup import escape
 from rich.padding import Padding
 from rich.progress_bar import ProgressBar
 from rich.table import Table
@@ -25,6 +26,7 @@ from app.cli_args import (NgArgumentParser, add_subcommands, debug_after_any_com
                           innermost_parser, speak_the_catalogue)
 from app.errors import ConfigError, RequestError
 from app.flows import node_label
+from app import terminal
 from app.terminal import NgConsole
 from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
@@ -446,6 +448,16 @@ def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _confirmed(question: str) -> bool:
+    """y/N at the terminal, read as every `ng` prompt is; Ctrl-C or Ctrl-D there is a no."""
+    try:
+        answer = asyncio.run(terminal.read_line(console, escape(question)))
+    except KeyboardInterrupt:
+        console.print()  # the ^C stays on the question's line; the answer starts one of its own
+        return False
+    return answer is not None and answer.strip().lower() in ("y", "yes")
+
+
 def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
     """Asks y/N at a terminal; without one only `--yes` deletes (a script never deletes by accident)."""
     from app import threads
@@ -475,8 +487,7 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
             if not sys.stdin.isatty():
                 _say(t("cli.delete_needs_yes", thread=args.thread_id), "red")
                 return 2
-            answer = input(t("cli.delete_confirm", thread=args.thread_id, title=thread["title"]))
-            if answer.strip().lower() not in ("y", "yes"):
+            if not _confirmed(t("cli.delete_confirm", thread=args.thread_id, title=thread["title"])):
                 _say(t("cli.delete_kept", thread=args.thread_id))
                 return 1
         thread = asyncio.run(with_store(delete))

@@ -521,6 +521,34 @@ def typed_at_a_terminal(monkeypatch, *lines: str) -> list[str]:
     return prompts
 
 
+def test_ng_threads_delete_answered_with_ctrl_d_keeps_the_thread_and_says_so(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    deck = seed_thread(tmp_path / "data", "t1", "合唱团排座位")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    prompts = typed_at_a_terminal(monkeypatch)  # nothing typed: Ctrl-D at the question
+
+    assert main(["threads", "delete", "t1"]) == 1
+    assert prompts and deck.exists()
+    assert t("cli.delete_kept", thread="t1") in capsys.readouterr().out
+
+
+def test_ng_threads_delete_answered_with_ctrl_c_keeps_the_thread_and_says_so(tmp_path, monkeypatch, capsys):
+    import app.terminal
+    from app.cli import main
+
+    deck = seed_thread(tmp_path / "data", "t1", "合唱团排座位")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    typed_at_a_terminal(monkeypatch)
+
+    async def ctrl_c(console, prompt: str) -> str | None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app.terminal, "read_line", ctrl_c)
+    assert main(["threads", "delete", "t1"]) == 1
+    assert deck.exists() and t("cli.delete_kept", thread="t1") in capsys.readouterr().out
+
+
 def test_ng_resume_at_a_terminal_asks_the_plan_question_and_finishes_the_plan(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
