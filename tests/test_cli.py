@@ -278,7 +278,7 @@ def test_ng_ppt_without_a_topic_names_what_is_missing_in_chinese(tmp_path):
 
 def test_ng_with_a_wrong_action_names_the_slot_in_chinese_not_its_python_name(tmp_path):
     result = ng("threads", "remove", "t1", data_dir=tmp_path / "data", cwd=ROOT)
-    assert result.returncode == 2 and "'rename', 'delete'" in result.stderr
+    assert result.returncode == 2 and "'rename'、'delete'" in result.stderr
     assert "threads_command" not in result.stderr and t("cli.metavar_action") in result.stderr
 
 
@@ -360,6 +360,16 @@ def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
     said = result.stdout.replace("\n", "")
     assert result.returncode == 2
     assert t("cli.resume_done_ppt", thread="t1") in said and t("cli.resume_done_export", thread="t1") in said
+
+
+def test_ng_missing_two_arguments_lists_them_the_chinese_way(tmp_path):
+    result = ng("novel", "init", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and f"{t('cli.metavar_project_id')}、--world" in result.stderr, result.stderr
+
+
+def test_ng_with_a_mistyped_command_offers_the_commands_listed_the_chinese_way(tmp_path):
+    result = ng("exprt", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and "'export'" in result.stderr and "'serve'、'ppt'" in result.stderr, result.stderr
 
 
 def test_ng_with_a_number_option_given_words_says_so_in_chinese(tmp_path):
