@@ -284,7 +284,8 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
 
 
 def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
-    if not args.topic.strip():
+    topic = " ".join(args.topic).strip()  # `ng ppt volcanoes for kids` unquoted is one topic, as ng legal's question
+    if not topic:
         console.print(f"[red]{t('ppt.empty_topic')}[/]")
         return 2
     from app.cli_export import out_path_problem, remember_out, remembered_out
@@ -303,14 +304,14 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
     async def start(runtime, watched: set[str]) -> str:
         if args.thread:
             watched.add(args.thread)
-            await runtime.send_message(flow="ppt", text=args.topic, thread_id=args.thread, create=False)
+            await runtime.send_message(flow="ppt", text=topic, thread_id=args.thread, create=False)
             remember_out(settings, args.thread, saved_as(args.thread))
             return args.thread
         thread_id = new_thread_id()
         watched.add(thread_id)
         # Remembered before the run: an interrupted run's `ng resume` saves the deck there too.
         remember_out(settings, thread_id, saved_as(thread_id))
-        await runtime.send_message(flow="ppt", text=args.topic, thread_id=thread_id, create=True)
+        await runtime.send_message(flow="ppt", text=topic, thread_id=thread_id, create=True)
         return thread_id
 
     try:
@@ -511,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
-    ppt.add_argument("topic", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
+    ppt.add_argument("topic", nargs="+", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
     ppt.add_argument("--out", metavar="PATH", help=t("cli.help_ppt_out"))
     ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)

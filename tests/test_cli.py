@@ -54,6 +54,17 @@ def test_ng_ppt_with_thread_takes_feedback_on_that_deck_says_what_changed_and_sa
     assert len(Presentation(str(out)).slides) == pages - 1
 
 
+def test_ng_ppt_with_an_unquoted_topic_of_several_words_makes_one_deck_on_all_of_them(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    out = tmp_path / "deck.pptx"
+    assert main(["ppt", "beekeeping", "for", "city", "rooftops,", "5", "minutes", "--out", str(out)]) == 0
+    assert len(Presentation(str(out)).slides) > 3
+    assert "Beekeeping for city rooftops" in Presentation(str(out)).slides[0].shapes.title.text
+
+
 def test_ng_ppt_with_out_naming_a_folder_says_so_before_making_a_deck(tmp_path):
     result = ng("ppt", "做一个关于摩擦力的5分钟PPT", "--out", str(tmp_path), data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2, result.stdout + result.stderr
