@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markup import escape
 from rich.padding import Padding
 from rich.progress_bar import ProgressBar
 from rich.table import Table
@@ -25,6 +26,7 @@ from app.cli_args import (NgArgumentParser, add_subcommands, debug_after_any_com
                           innermost_parser, speak_the_catalogue)
 from app.errors import ConfigError, RequestError
 from app.flows import node_label
+from app import terminal
 from app.terminal import NgConsole
 from core.i18n import catalogue, set_locale, t
 from core.settings import Settings
@@ -282,7 +284,8 @@ def _report(display: StageDisplay, artifacts: list[dict[str, Any]], thread_id: s
 
 
 def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
-    if not args.topic.strip():
+    topic = " ".join(args.topic).strip()  # `ng ppt volcanoes for kids` unquoted is one topic, as ng legal's question
+    if not topic:
         console.print(f"[red]{t('ppt.empty_topic')}[/]")
         return 2
     from app.cli_export import out_path_problem, remember_out, remembered_out
@@ -301,14 +304,14 @@ def cmd_ppt(args: argparse.Namespace, settings: Settings) -> int:
     async def start(runtime, watched: set[str]) -> str:
         if args.thread:
             watched.add(args.thread)
-            await runtime.send_message(flow="ppt", text=args.topic, thread_id=args.thread, create=False)
+            await runtime.send_message(flow="ppt", text=topic, thread_id=args.thread, create=False)
             remember_out(settings, args.thread, saved_as(args.thread))
             return args.thread
         thread_id = new_thread_id()
         watched.add(thread_id)
         # Remembered before the run: an interrupted run's `ng resume` saves the deck there too.
         remember_out(settings, thread_id, saved_as(thread_id))
-        await runtime.send_message(flow="ppt", text=args.topic, thread_id=thread_id, create=True)
+        await runtime.send_message(flow="ppt", text=topic, thread_id=thread_id, create=True)
         return thread_id
 
     try:
@@ -446,6 +449,16 @@ def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _confirmed(question: str) -> bool:
+    """y/N at the terminal, read as every `ng` prompt is; Ctrl-C or Ctrl-D there is a no."""
+    try:
+        answer = asyncio.run(terminal.read_line(console, escape(question)))
+    except KeyboardInterrupt:
+        console.print()  # the ^C stays on the question's line; the answer starts one of its own
+        return False
+    return answer is not None and answer.strip().lower() in ("y", "yes")
+
+
 def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
     """Asks y/N at a terminal; without one only `--yes` deletes (a script never deletes by accident)."""
     from app import threads
@@ -475,8 +488,7 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
             if not sys.stdin.isatty():
                 _say(t("cli.delete_needs_yes", thread=args.thread_id), "red")
                 return 2
-            answer = input(t("cli.delete_confirm", thread=args.thread_id, title=thread["title"]))
-            if answer.strip().lower() not in ("y", "yes"):
+            if not _confirmed(t("cli.delete_confirm", thread=args.thread_id, title=thread["title"])):
                 _say(t("cli.delete_kept", thread=args.thread_id))
                 return 1
         thread = asyncio.run(with_store(delete))
@@ -500,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=cmd_serve)
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
-    ppt.add_argument("topic", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
+    ppt.add_argument("topic", nargs="+", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
     ppt.add_argument("--out", metavar="PATH", help=t("cli.help_ppt_out"))
     ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)

@@ -13,7 +13,7 @@ import difflib
 import functools
 import sys
 
-from core.i18n import catalogue, t
+from core.i18n import catalogue, join_items, t
 
 
 @functools.cache
@@ -21,10 +21,39 @@ def _keys_by_english() -> dict[str, str]:
     return {texts["en"]: key for key, texts in catalogue().items() if key.startswith("argparse.")}
 
 
+# Sentences argparse fills with a list it joined with ", " itself (the missing arguments, the choices):
+# the key → the placeholder holding that list (None: the sentence's only `%s`).
+_FILLED_WITH_A_LIST = {"argparse.required": None, "argparse.invalid_choice": "choices",
+                       "argparse.unknown_parser": "choices", "argparse.ambiguous": "matches"}
+
+
+class _ListSentence(str):
+    """A translated sentence that, once argparse fills it, joins its list as the locale does ("甲、乙")."""
+
+    placeholder: str | None = None
+
+    def __mod__(self, values: object) -> str:
+        if self.placeholder is None and isinstance(values, str):
+            values = _rejoined(values)
+        elif isinstance(values, dict) and isinstance(values.get(self.placeholder), str):
+            values = {**values, self.placeholder: _rejoined(values[self.placeholder])}
+        return str.__mod__(self, values)
+
+
+def _rejoined(listed: str) -> str:
+    return join_items(listed.split(", "))
+
+
 def argparse_text(message: str) -> str:
     """argparse's sentence in the current locale; a sentence the catalogue lacks stays as argparse wrote it."""
     key = _keys_by_english().get(message)
-    return t(key) if key else message
+    if key is None:
+        return message
+    if key not in _FILLED_WITH_A_LIST:
+        return t(key)
+    sentence = _ListSentence(t(key))
+    sentence.placeholder = _FILLED_WITH_A_LIST[key]
+    return sentence
 
 
 def argparse_plural(singular: str, plural: str, count: int) -> str:
@@ -73,7 +102,7 @@ class NgArgumentParser(argparse.ArgumentParser):
         if choices is not None and value not in choices and isinstance(value, str):
             match = difflib.get_close_matches(value, [str(choice) for choice in choices], n=1)
             if match:
-                listed = ", ".join(repr(choice) for choice in choices)
+                listed = join_items(repr(choice) for choice in choices)
                 raise argparse.ArgumentError(action, t("cli.invalid_choice_close", value=value, match=match[0],
                                                        choices=listed))
         super()._check_value(action, value)

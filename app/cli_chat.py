@@ -135,15 +135,33 @@ async def answer_interrupt(console: Console, pending: dict[str, Any]) -> Any:
     return answers
 
 
+def refuse_other_thread(runtime, thread: dict[str, Any], args: argparse.Namespace) -> None:
+    """`--thread` names a thread of the novel chat about this project, or the session would talk about another."""
+    if thread["flow"] != FLOW:
+        raise RequestError("bad_request", t("runtime.other_flow", thread=args.thread,
+                                            flow=runtime.flow_title(thread["flow"])))
+    project = (thread.get("options") or {}).get("projectId")
+    if project and project != args.project_id:
+        raise RequestError("bad_request", t("novel.cli_chat_thread_other_project", thread=args.thread,
+                                            project=project, asked=args.project_id))
+
+
 async def session(args: argparse.Namespace, settings: Settings, console: Console, thread_id: str) -> int:
     from app.eventlog import each_event
     from app.services import open_runtime
 
     chat_view = ChatTerminal(console, thread_id)
     async with open_runtime(settings, fanouts=[each_event(chat_view.on_event)]) as runtime:
+        if args.thread:
+            # A thread that is missing, or another flow's or project's, is the thread's fault: no project hint.
+            try:
+                thread = await runtime.thread_or_404(args.thread)
+                refuse_other_thread(runtime, thread, args)
+            except RequestError as error:
+                console.print(f"[red]{escape(error.message)}[/]", highlight=False)
+                return 2
         try:
             if args.thread:
-                thread = await runtime.thread_or_404(args.thread)
                 if thread["status"] == "interrupted" and not thread["pending_interrupt"]:
                     await runtime.resume(thread_id)  # a run the last session left unfinished
                     await runtime.wait(thread_id)

@@ -54,6 +54,17 @@ def test_ng_ppt_with_thread_takes_feedback_on_that_deck_says_what_changed_and_sa
     assert len(Presentation(str(out)).slides) == pages - 1
 
 
+def test_ng_ppt_with_an_unquoted_topic_of_several_words_makes_one_deck_on_all_of_them(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    out = tmp_path / "deck.pptx"
+    assert main(["ppt", "beekeeping", "for", "city", "rooftops,", "5", "minutes", "--out", str(out)]) == 0
+    assert len(Presentation(str(out)).slides) > 3
+    assert "Beekeeping for city rooftops" in Presentation(str(out)).slides[0].shapes.title.text
+
+
 def test_ng_ppt_with_out_naming_a_folder_says_so_before_making_a_deck(tmp_path):
     result = ng("ppt", "做一个关于摩擦力的5分钟PPT", "--out", str(tmp_path), data_dir=tmp_path / "data", cwd=ROOT)
     assert result.returncode == 2, result.stdout + result.stderr
@@ -278,7 +289,7 @@ def test_ng_ppt_without_a_topic_names_what_is_missing_in_chinese(tmp_path):
 
 def test_ng_with_a_wrong_action_names_the_slot_in_chinese_not_its_python_name(tmp_path):
     result = ng("threads", "remove", "t1", data_dir=tmp_path / "data", cwd=ROOT)
-    assert result.returncode == 2 and "'rename', 'delete'" in result.stderr
+    assert result.returncode == 2 and "'rename'、'delete'" in result.stderr
     assert "threads_command" not in result.stderr and t("cli.metavar_action") in result.stderr
 
 
@@ -360,6 +371,16 @@ def test_ng_resume_of_a_finished_deck_says_how_to_change_or_save_it(tmp_path):
     said = result.stdout.replace("\n", "")
     assert result.returncode == 2
     assert t("cli.resume_done_ppt", thread="t1") in said and t("cli.resume_done_export", thread="t1") in said
+
+
+def test_ng_missing_two_arguments_lists_them_the_chinese_way(tmp_path):
+    result = ng("novel", "init", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and f"{t('cli.metavar_project_id')}、--world" in result.stderr, result.stderr
+
+
+def test_ng_with_a_mistyped_command_offers_the_commands_listed_the_chinese_way(tmp_path):
+    result = ng("exprt", data_dir=tmp_path / "data", cwd=ROOT)
+    assert result.returncode == 2 and "'export'" in result.stderr and "'serve'、'ppt'" in result.stderr, result.stderr
 
 
 def test_ng_with_a_number_option_given_words_says_so_in_chinese(tmp_path):
@@ -521,6 +542,34 @@ def typed_at_a_terminal(monkeypatch, *lines: str) -> list[str]:
     return prompts
 
 
+def test_ng_threads_delete_answered_with_ctrl_d_keeps_the_thread_and_says_so(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    deck = seed_thread(tmp_path / "data", "t1", "合唱团排座位")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    prompts = typed_at_a_terminal(monkeypatch)  # nothing typed: Ctrl-D at the question
+
+    assert main(["threads", "delete", "t1"]) == 1
+    assert prompts and deck.exists()
+    assert t("cli.delete_kept", thread="t1") in capsys.readouterr().out
+
+
+def test_ng_threads_delete_answered_with_ctrl_c_keeps_the_thread_and_says_so(tmp_path, monkeypatch, capsys):
+    import app.terminal
+    from app.cli import main
+
+    deck = seed_thread(tmp_path / "data", "t1", "合唱团排座位")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    typed_at_a_terminal(monkeypatch)
+
+    async def ctrl_c(console, prompt: str) -> str | None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app.terminal, "read_line", ctrl_c)
+    assert main(["threads", "delete", "t1"]) == 1
+    assert deck.exists() and t("cli.delete_kept", thread="t1") in capsys.readouterr().out
+
+
 def test_ng_resume_at_a_terminal_asks_the_plan_question_and_finishes_the_plan(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
@@ -547,6 +596,28 @@ def test_ng_resume_at_a_terminal_asks_a_drafting_question_and_resumes_with_the_a
     said = " ".join(capsys.readouterr().out.split())
     assert "承租人" in said, "the pending question is asked"
     assert "--answer" not in said and t("cli.done", thread="t1") in said
+
+
+def test_ng_chat_with_an_unknown_thread_says_the_thread_is_missing_not_how_to_create_the_project(
+        tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["chat", "--thread", "nope", "lighthouse"]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert t("runtime.no_thread", thread="nope") in out
+    assert "ng novel init" not in out
+
+
+def test_ng_chat_with_the_thread_of_another_flow_says_whose_it_is_and_continues_nothing(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    waiting_thread(tmp_path / "data", "requirement", "A sign-up sheet for the allotment's tool library")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    assert main(["chat", "--thread", "t1", "lighthouse"]) == 2
+    assert "belongs to the" in " ".join(capsys.readouterr().out.split())
 
 
 def test_ng_export_and_ng_resume_of_an_unknown_thread_exit_alike(tmp_path, monkeypatch, capsys):

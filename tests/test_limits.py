@@ -71,6 +71,31 @@ async def test_a_misspelt_option_is_refused_naming_the_options_the_flow_has(live
                                                          options="maxRound", known="maxRounds、repo、write")}
 
 
+async def test_a_misspelt_novel_workflow_option_is_refused_naming_its_four_options(live_server, connect):
+    client = await connect(live_server.url)
+    error = await refused(client, "chat:message", {"flow": "novel_workflow", "text": "写到第三章",
+                                                   "options": {"projectId": "harbor", "tochapter": 3}})
+    assert error == {"code": "bad_request", "message": t("runtime.unknown_options", flow="novel_workflow",
+                                                         options="tochapter", known="force、projectId、queue、toChapter")}
+
+
+async def test_a_legal_question_with_an_option_is_refused_saying_the_message_carries_everything(live_server, connect):
+    client = await connect(live_server.url)
+    error = await refused(client, "chat:message", {"flow": "legal", "text": "房东不退押金怎么办",
+                                                   "options": {"category": "contract"}})
+    assert error == {"code": "bad_request", "message": t("runtime.no_options", flow="legal", options="category")}
+    assert (await client.call("thread:list", {}))["threads"] == []
+
+
+async def test_a_novel_workflow_queue_that_is_not_chapter_numbers_is_refused_before_anything_is_written(
+        live_server, connect):
+    client = await connect(live_server.url)
+    error = await refused(client, "chat:message", {"flow": "novel_workflow", "text": "蒸汽朋克的港口城市，钟楼统治时间",
+                                                   "options": {"projectId": "harbor", "queue": "2,3"}})
+    assert error == {"code": "bad_request", "message": t("novel.bad_queue")}
+    assert (await client.call("thread:list", {}))["threads"] == []
+
+
 # ------------------------------------------------------------ malformed
 
 

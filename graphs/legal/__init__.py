@@ -53,6 +53,7 @@ FLOW = FlowDefinition(
     build_graph=build_graph,
     initial_input=initial_input,
     continue_thread=continue_thread,
+    option_names=frozenset(),  # the question, its facts and a draft's details are all said in the message
     terms=TERMS,
 )
 

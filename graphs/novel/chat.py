@@ -1161,5 +1161,6 @@ FLOW = FlowDefinition(
     initial_input=initial_input,
     continue_thread=continue_thread,
     check_options=check_options,
+    option_names=frozenset({"projectId"}),
     thread_title=lambda text: first_line_title(text) or t("novel.chat_thread_title"),
 )

@@ -348,6 +348,13 @@ def check_options(options: Mapping[str, Any], tools: Mapping[str, Any], text: st
     to_chapter = options.get("toChapter")
     if to_chapter is not None and (not isinstance(to_chapter, int) or isinstance(to_chapter, bool) or to_chapter < 1):
         raise ValueError(t("novel.bad_to_chapter"))
+    queue = options.get("queue")
+    if queue is not None and not (isinstance(queue, list) and all(_is_chapter_number(n) for n in queue)):
+        raise ValueError(t("novel.bad_queue"))
+
+
+def _is_chapter_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 FLOW = FlowDefinition(
@@ -357,5 +364,7 @@ FLOW = FlowDefinition(
     build_graph=build_graph,
     initial_input=initial_input,
     check_options=check_options,
+    # queue: the chapters a resumed run still has to write (`ng novel resume` reads them from the run journal)
+    option_names=frozenset({"projectId", "toChapter", "force", "queue"}),
     thread_title=lambda text: first_line_title(text) or "novel",
 )
