@@ -1962,3 +1962,28 @@ def test_a_count_said_by_the_way_does_not_make_its_people_the_users(requirement,
     assert "q_target_users" in {q.id for q in first_round(requirement).questions}
     build = first_round(requirement, force_plan=True).stages[1]
     assert counted not in build.goal, build.goal
+
+
+@pytest.mark.parametrize("requirement", [
+    "A Telegram bot that posts the weather to our group every morning",
+    "钉钉机器人每天早上推送天气到群里",
+])
+def test_a_bot_posting_to_a_chat_on_a_schedule_is_a_job_not_an_app_signed_in_to(requirement):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(re.search(r"sign-in|登录", a.text) for a in plan.assumptions), plan.assumptions
+    assert not any("when they use" in c for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement", [
+    "back up our WordPress site to S3 every night",
+    "每晚把数据库备份到阿里云OSS",
+])
+def test_a_nightly_backup_is_not_asked_who_its_users_are(requirement):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+def test_a_nightly_backup_plans_where_copies_go_how_long_they_stay_and_a_restore():
+    plan = first_round("back up our WordPress site to S3 every night", force_plan=True)
+    said = "\n".join([plan.plan_markdown])
+    assert "intended users" not in said, said
+    assert "retention" in said and "Restore the latest backup from S3" in said, said

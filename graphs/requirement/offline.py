@@ -18,7 +18,8 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       is_chinese, names_no_purpose, only_names, runs_unattended)
+                                       is_chinese, names_no_purpose, only_keeps_copies, only_names,
+                                       runs_unattended)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -559,6 +560,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # A requirement that named nothing it must do ("做个东西") is described by the answer saying what it is for.
     described = answers.get("q_purpose") or requirement
     roles = named_roles(described if described == requirement else f"{requirement}\n{described}")
+    backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
     # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
@@ -571,6 +573,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             if names_no_purpose(requirement):
                 open_topics.append(topic)
             continue  # else the requirement says what it must do
+        elif topic.id == "q_target_users" and backup and not roles:
+            continue
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
             stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
             continue
@@ -614,6 +618,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     questions = [_question(tp, zh, has_repository, unattended) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
+    if backup and not ask:  # how long copies are kept is the backup's own decision, planned on a default until said
+        assumptions.append({"text": say("backup_retention_assumed"), "risk_level": "medium",
+                            "rollback_hint": say("backup_retention_rollback")})
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
             fallback = topic.fallback_text(zh, has_repository, unattended)
@@ -687,8 +694,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     stages = [
         {
             "name": say("design_name"),
-            "goal": say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
-                        users=users),
+            "goal": say("design_goal_backup", title=short if zh else quoted) if backup else
+            say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
+                users=users),
             "success_criteria": [say("design_reviewed"), say("storage_recorded", store=store)],
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
@@ -701,8 +709,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": say("build_name"),
-            "goal": say("build_goal", users=users),
+            "goal": say("build_goal_backup", store=store) if backup else say("build_goal", users=users),
             "success_criteria": [
+                say("backup_lands", store=store) if backup else
                 say("works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
@@ -710,7 +719,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "tasks": [
                 say("smallest_change"),
                 say("persist", store=store),
-                say("expose_unattended" if unattended else "expose", interface=interface),
+                say("decide_retention") if backup else say("expose_unattended" if unattended else "expose", interface=interface),
                 say("unit_tests"),
             ],
             "validation": run_checks,
@@ -724,9 +733,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("acceptance_pass", metric=metric),
                 say("holds_at_scale" if known_scale else "holds_under", scale=scale),
                 say("access_respected", security=security),
+                *([say("backup_restored")] if backup else []),
             ],
             "tasks": [
                 say("write_acceptance_tests"),
+                *([say("restore_check", store=store)] if backup else []),
                 say("check_performance", scale=scale),
                 say("review_access", security=security),
             ],

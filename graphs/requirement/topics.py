@@ -315,7 +315,7 @@ _RUNS_BY_ITSELF = (
                r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
                rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS}))\b", re.IGNORECASE),
     re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
-               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)(?:到|至)[^，。；！？]{0,6}?群)|"
+               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)[^，。；！？]{0,6}?(?:到|至)[^，。；！？]{0,6}?群)|"
                r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
                r"(?:报表|报告|汇总|数据|表)"),
 )
@@ -600,10 +600,16 @@ _DATE_ALONE = re.compile(
 # A chat group or channel a job posts its result to ("发到钉钉群", "post it to the #sales Slack channel"), or the system
 # it syncs into ("同步到商城后台").
 _POSTED_TO_A_CHAT = re.compile(
+    # a bot that posts to a chat ("a Telegram bot that posts the weather to our group"): the chat is where it delivers
+    r"\b(?:Slack|Telegram|Discord|WhatsApp|Teams)\s+bot\b[^.;,]{0,12}?\b(?:post|posts|send|sends|push|pushes)\b"
+    r"[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+|my\s+)?(?:[\w-]+\s+)?(?:channel|group|chat)\b|"
+    r"(?:钉钉|飞书|企业微信|微信|QQ)?(?:群)?机器人[^，。；！？]{0,12}?(?:发|发送|推送|推)(?:到|至)?[^，。；！？]{0,4}?群|"
+    r"(?:发|发送|推送|推)(?:到|至)[^，。；！？]{0,4}?群[^，。；！？]{0,4}?的(?:钉钉|飞书|企业微信|微信|QQ)?(?:群)?机器人|"
     r"(?:发|发送|推送|推)(?:到|至)\s*(?:钉钉|飞书|企业微信|微信)?[^，。；！？]{0,4}?群|"
     r"(?:同步|导入|推送|上传)(?:到|至)[^，。；！？]{0,8}?(?:后台|系统)|"
     r"\b(?:post|posts|posted|posting|send|sends|sent|push|pushes|pushed)\b[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+)?"
-    r"(?:#[\w-]+\s+)?(?:Slack|Telegram|Discord|WhatsApp|Teams)(?:\s+(?:channel|group|chat))?", re.IGNORECASE)
+    r"(?:#[\w-]+\s+)?(?:Slack|Telegram|Discord|WhatsApp|Teams)(?:\s+(?:channel|group|chat))?",
+    re.IGNORECASE)
 
 
 def runs_unattended(requirement: str) -> bool:
@@ -617,6 +623,17 @@ def runs_unattended(requirement: str) -> bool:
     # a chat group it posts to is where its result goes, not something a person opens to use it
     said = _POSTED_TO_A_CHAT.sub(" ", requirement)
     return all(word.lower() in unattended for word in interface.keywords_in(said))
+
+
+# A job that only keeps copies of data ("back up our WordPress site to S3 every night", "每晚把数据库备份到OSS"): it
+# serves no one; what matters is where the copies go, how long they are kept and that one can be restored.
+_KEEPS_COPIES = re.compile(r"\b(?:back(?:s|ed|ing)?\s+(?:(?:up|it|them|everything)\b)|backups?\b|snapshots?\b)|备份",
+                           re.IGNORECASE)
+
+
+def only_keeps_copies(requirement: str) -> bool:
+    """Whether a requirement is a scheduled backup: a job that runs by itself and keeps copies of data."""
+    return runs_unattended(requirement) and _KEEPS_COPIES.search(requirement or "") is not None
 
 
 def only_a_date(answer: str) -> bool:
