@@ -636,9 +636,19 @@ def test_whom_a_chinese_tool_tells_is_a_role_it_serves(requirement, role):
     assert role in first_round(requirement, force_plan=True).stages[1].goal
 
 
-def test_the_asker_and_whom_they_name_who_can_both_use_it_are_the_askers():
+def test_the_asker_and_whom_they_name_who_can_both_use_it_are_named_both():
     goal = first_round("帮我做一个家庭记账App，我和老婆都能记账", force_plan=True).stages[1].goal
-    assert "需求提出方自己" in goal, goal
+    assert "需求提出者本人和老婆" in goal, goal
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("我跟室友一起用的记账工具", "需求提出者本人和室友"),
+    ("A budget app for me and my partner", "the requester and their partner"),
+    ("A shared shopping list that my wife and I can use on our phones", "the requester and their wife"),
+])
+def test_whom_the_asker_names_beside_themselves_is_said_with_them(requirement, users):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert users in goal, goal
 
 
 def test_a_hyphenated_pair_of_people_is_both_of_them():
@@ -1987,3 +1997,18 @@ def test_a_nightly_backup_plans_where_copies_go_how_long_they_stay_and_a_restore
     said = "\n".join([plan.plan_markdown])
     assert "intended users" not in said, said
     assert "retention" in said and "Restore the latest backup from S3" in said, said
+
+
+@pytest.mark.parametrize("requirement", ["给会员积分小程序加个导出功能", "帮客户管理系统加个短信提醒"])
+def test_a_person_in_the_name_of_a_system_being_changed_is_not_its_user(requirement):
+    assert "q_target_users" in {q.id for q in first_round(requirement).questions}
+
+
+def test_a_person_before_a_record_of_them_is_not_a_user():
+    goal = first_round("the patient file should be visible to nurses", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for nurses.", goal
+
+
+def test_a_screen_at_the_front_desk_is_for_the_front_desk():
+    goal = first_round("A check-in screen at our gym front desk", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the front desk.", goal

@@ -16,7 +16,8 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
+from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
+                                      with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        is_chinese, names_no_purpose, only_keeps_copies, only_names,
                                        runs_unattended)
@@ -519,8 +520,15 @@ def _who_answered(answer: str, zh: bool) -> str | None:
     if named_roles(answer):
         return None
     if asker := asker_uses(answer):
-        return word("the_requester" if asker == "me" else "the_requesters", zh)
+        return _the_asker(asker, answer, zh)
     return word("intended_users", zh) if _only_counts(answer) else None
+
+
+def _the_asker(asker: str, text: str, zh: bool) -> str:
+    """The asker as the plan names them among its users: alone, their group, or with whom they name ("我和老婆")."""
+    if companion := asker_companion(text):
+        return word("the_requester_and", zh, who=companion)
+    return word("the_requester" if asker == "me" else "the_requesters", zh)
 
 
 def _only_counts(answer: str) -> bool:
@@ -560,6 +568,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # A requirement that named nothing it must do ("做个东西") is described by the answer saying what it is for.
     described = answers.get("q_purpose") or requirement
     roles = named_roles(described if described == requirement else f"{requirement}\n{described}")
+    # whom the asker names as using it with them is theirs, said with them ("for me and my partner")
+    roles = [role for role in roles if role != asker_companion(requirement)]
     backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
     # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
@@ -579,7 +589,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
-            stated_value[topic.id] = say("the_requester" if asker == "me" else "the_requesters")
+            stated_value[topic.id] = _the_asker(asker, requirement, zh)
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers

@@ -200,7 +200,7 @@ _CLASSIFIERS_ZH = r"(?:个|名|位|家|条|单|笔|件|台|间|所|户|份|辆|�
 _COUNTED_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}|"
                rf"\d[\d,.]*\s*[万千百]?\s*[多余]?\s*(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头))[\u4e00-\u9fff])")
 # The kinds of software a request makes, which the words before them qualify ("员工考勤系统").
-_SOFTWARE_ZH = r"系统|小程序|程序|平台|工具|应用|网站|软件|后台|看板|App|APP|app"
+SOFTWARE_ZH = r"系统|小程序|程序|平台|工具|应用|网站|软件|后台|看板|App|APP|app"
 _SCALE_PATTERNS = (
     TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
@@ -229,7 +229,7 @@ _SCALE_PATTERNS = (
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"; not the kind of a thing to make ("一个员工考勤系统",
     # "一套门店管理系统": one system, about staff).
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
-               rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{_SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+               rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
     # "每月大约300单", "大概每天10万条", "大概40台设备", "200多名", "50家左右"
     re.compile(rf"(?:{_ROUGHLY_ZH}\s*)?每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
                rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
