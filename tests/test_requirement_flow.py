@@ -2012,3 +2012,12 @@ def test_a_person_before_a_record_of_them_is_not_a_user():
 def test_a_screen_at_the_front_desk_is_for_the_front_desk():
     goal = first_round("A check-in screen at our gym front desk", force_plan=True).stages[1].goal
     assert goal == "Implement the requirement for the front desk.", goal
+
+
+@pytest.mark.parametrize("requirement, device", [
+    ("Warehouse pickers scan parcels with their phones", "their phones"),  # each uses their own
+    ("Nurses record vitals on an iPad", "the iPad"),  # one they share, not "use iPad"
+])
+def test_a_device_the_users_carry_reads_as_theirs_or_the_one_they_share(requirement, device):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(f"when they use {device}," in c for c in criteria), criteria

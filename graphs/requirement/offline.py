@@ -477,6 +477,12 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
                       r"[\s。！!.…]*$", re.IGNORECASE)
 
 
+# Devices a person carries, named in the plural (each uses their own: "with their phones") or the singular (one they
+# share: "the iPad", which as a name alone would read "when they use iPad").
+_CARRIED_DEVICES = {"phones": True, "smartphones": True, "tablets": True, "ipads": True,
+                    "phone": False, "smartphone": False, "tablet": False, "ipad": False}
+
+
 def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
     page" for "online"); words that only say where or when count when nothing else names the thing ("book online in the
@@ -484,9 +490,15 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     words = topic.keywords_in(requirement)
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
-    for word in named:
-        said = word if _a_name(word, requirement) or _a_product(topic, word) else topic.text(topic.named_as, zh).format(
-            mid_sentence(topic.thing_named(word, zh) or word, requirement))
+    for keyword in named:
+        if keyword.lower() in _CARRIED_DEVICES:  # each uses their own ("their phones"), or one they share ("the iPad")
+            said = keyword if zh else word("their_devices" if _CARRIED_DEVICES[keyword.lower()] else "shared_device",
+                                           zh, device=keyword)
+        elif _a_name(keyword, requirement) or _a_product(topic, keyword):
+            said = keyword
+        else:
+            said = topic.text(topic.named_as, zh).format(mid_sentence(topic.thing_named(keyword, zh) or keyword,
+                                                                      requirement))
         if said not in things:
             things.append(said)
     return things
