@@ -2021,3 +2021,9 @@ def test_a_screen_at_the_front_desk_is_for_the_front_desk():
 def test_a_device_the_users_carry_reads_as_theirs_or_the_one_they_share(requirement, device):
     criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
     assert any(f"when they use {device}," in c for c in criteria), criteria
+
+
+def test_a_kind_of_person_naming_a_thing_is_said_as_those_people():
+    plan = first_round("A volunteer signup sheet for our food bank's Saturday shifts, coordinators approve each signup",
+                       force_plan=True)
+    assert plan.stages[1].goal == "Implement the requirement for volunteers and coordinators.", plan.stages[1].goal

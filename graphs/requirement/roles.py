@@ -771,7 +771,12 @@ def with_its_article(role: str, text: str) -> str:
         return role
     # one qualifier may stand between ("our 12-person engineering team")
     written = re.search(rf"\b(the|this|our|my)\s+(?:[\w-]+\s+)?{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
-    return f"the {role}" if written else role
+    if written:
+        return f"the {role}"
+    # a kind of person, written singular as it qualifies a thing ("a volunteer signup sheet"): its people ("for
+    # volunteers", not "for volunteer"); a team ("for reception") or initials ("for HR") stay as written
+    head = role.split()[-1]
+    return role if _an_acronym(head) or head.lower() in _EN_WORK_DEPARTMENTS else _plural_of(role)
 
 
 def named_roles(text: str) -> list[str]:
