@@ -2027,3 +2027,12 @@ def test_a_kind_of_person_naming_a_thing_is_said_as_those_people():
     plan = first_round("A volunteer signup sheet for our food bank's Saturday shifts, coordinators approve each signup",
                        force_plan=True)
     assert plan.stages[1].goal == "Implement the requirement for volunteers and coordinators.", plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, kept_in", [
+    ("每晚把数据库备份到阿里云OSS", "OSS"),
+    ("Back up the Postgres database to Backblaze every night", "Backblaze"),
+])
+def test_a_backup_keeps_its_copies_where_it_sends_them_not_in_what_it_copies(requirement, kept_in):
+    design = first_round(requirement, force_plan=True).stages[0]
+    assert design.success_criteria[1].endswith(kept_in), design.success_criteria

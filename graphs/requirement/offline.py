@@ -504,6 +504,18 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     return things
 
 
+# Where a backup sends its copies: what follows "到", "to" ("备份到阿里云OSS", "back up the database to S3").
+_SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>[^,.;，。；]+)", re.IGNORECASE)
+
+
+def _backup_destination(requirement: str, zh: bool) -> str | None:
+    """The store a backup keeps its copies in, named after where it sends them; else None."""
+    for sent in _SENT_TO.finditer(requirement):
+        if named := _things_named(TOPICS_BY_ID["q_data_store"], sent.group("where"), zh):
+            return named[0]
+    return None
+
+
 def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
     """Whether an answer opens with one of the things the topic names, written with a capital ("Postgres", "Slack",
     "Excel"): a name's capital, which the plan keeps though the answer's first word has it too."""
@@ -690,6 +702,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     if "q_data_store" in answered_value and only_names(store_topic := TOPICS_BY_ID["q_data_store"],
                                                        answered_value["q_data_store"]):
         store = _listed(_things_named(store_topic, answered_value["q_data_store"], zh), zh) or store
+    if backup and "q_data_store" not in answered_value:  # what a backup copies is not where it keeps the copies
+        store = _backup_destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
