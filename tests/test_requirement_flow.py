@@ -2036,3 +2036,17 @@ def test_a_kind_of_person_naming_a_thing_is_said_as_those_people():
 def test_a_backup_keeps_its_copies_where_it_sends_them_not_in_what_it_copies(requirement, kept_in):
     design = first_round(requirement, force_plan=True).stages[0]
     assert design.success_criteria[1].endswith(kept_in), design.success_criteria
+
+
+@pytest.mark.parametrize("requirement", [
+    "Our dental practice wants patients to get an SMS reminder the day before their appointment",
+    "诊所想在预约前提前一天给患者发短信提醒",
+])
+def test_a_reminder_sent_ahead_of_time_is_a_job_its_people_receive_not_use(requirement):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert not any("when they use" in c or "使用时" in c for c in criteria), criteria
+
+
+def test_a_result_sent_by_email_reaches_its_people_through_email_without_an_article():
+    build = first_round("Finance needs a weekly report emailed as a PDF", force_plan=True).stages[1]
+    assert "Deliver its result through email" in build.tasks, build.tasks

@@ -483,6 +483,10 @@ _CARRIED_DEVICES = {"phones": True, "smartphones": True, "tablets": True, "ipads
                     "phone": False, "smartphone": False, "tablet": False, "ipad": False}
 
 
+# Ways of sending, said without an article as "by phone" is ("through email", not "through the email").
+_MEDIA = {"email", "e-mail", "text message", "text messages"}
+
+
 def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
     page" for "online"); words that only say where or when count when nothing else names the thing ("book online in the
@@ -496,9 +500,10 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
                                            zh, device=keyword)
         elif _a_name(keyword, requirement) or _a_product(topic, keyword):
             said = keyword
+        elif (thing := topic.thing_named(keyword, zh) or keyword).lower() in _MEDIA:
+            said = mid_sentence(thing, requirement)  # a way of sending takes no article: "through email"
         else:
-            said = topic.text(topic.named_as, zh).format(mid_sentence(topic.thing_named(keyword, zh) or keyword,
-                                                                      requirement))
+            said = topic.text(topic.named_as, zh).format(mid_sentence(thing, requirement))
         if said not in things:
             things.append(said)
     return things

@@ -313,8 +313,11 @@ _RUNS_BY_ITSELF = (
     re.compile(r"\b(?:etl|elt|(?:data\s+)?pipeline|cron|nightly|scheduled|batch\s+job|"
                r"(?:hourly|daily|weekly|monthly|quarterly|nightly)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
-               rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS}))\b", re.IGNORECASE),
-    re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
+               rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS})|"
+               # a reminder sent a while before what it reminds of ("an SMS reminder the day before their appointment")
+               r"remind(?:ers?|s|ed)?\b[^.;]{0,60}?\b(?:the\s+day|(?:an?|one|\d+|two|three)\s+(?:hours?|days?|weeks?))\s+"
+               r"(?:before|ahead\s+of|prior\s+to)\b)\b", re.IGNORECASE),
+    re.compile(r"定时|跑批|凌晨|数据同步|提前(?:一|两|三|半|\d+)(?:天|个?小时|分钟)[^，。；！？]{0,12}?(?:提醒|通知)|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
                r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)[^，。；！？]{0,6}?(?:到|至)[^，。；！？]{0,6}?群)|"
                r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
                r"(?:报表|报告|汇总|数据|表)"),
