@@ -2050,3 +2050,8 @@ def test_a_reminder_sent_ahead_of_time_is_a_job_its_people_receive_not_use(requi
 def test_a_result_sent_by_email_reaches_its_people_through_email_without_an_article():
     build = first_round("Finance needs a weekly report emailed as a PDF", force_plan=True).stages[1]
     assert "Deliver its result through email" in build.tasks, build.tasks
+
+
+def test_a_backup_is_laid_out_in_its_store_not_given_a_data_model():
+    design = first_round("back up our WordPress site to S3 every night", force_plan=True).stages[0]
+    assert not any("data model" in task for task in design.tasks), design.tasks

@@ -741,7 +741,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "success_criteria": [say("design_reviewed"), say("storage_recorded", store=store)],
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
-                say("sketch_data_model", store=store),
+                say("backup_layout" if backup else "sketch_data_model", store=store),
                 say("decide_entry_point", interface=interface),
             ],
             "validation": [say("design_note_approved")],
@@ -759,7 +759,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             ],
             "tasks": [
                 say("smallest_change"),
-                say("persist", store=store),
+                *([] if backup else [say("persist", store=store)]),  # a backup's copy in the store is its build goal
                 say("decide_retention") if backup else say("expose_unattended" if unattended else "expose", interface=interface),
                 say("unit_tests"),
             ],
