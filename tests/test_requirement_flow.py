@@ -636,9 +636,19 @@ def test_whom_a_chinese_tool_tells_is_a_role_it_serves(requirement, role):
     assert role in first_round(requirement, force_plan=True).stages[1].goal
 
 
-def test_the_asker_and_whom_they_name_who_can_both_use_it_are_the_askers():
+def test_the_asker_and_whom_they_name_who_can_both_use_it_are_named_both():
     goal = first_round("帮我做一个家庭记账App，我和老婆都能记账", force_plan=True).stages[1].goal
-    assert "需求提出方自己" in goal, goal
+    assert "需求提出者本人和老婆" in goal, goal
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("我跟室友一起用的记账工具", "需求提出者本人和室友"),
+    ("A budget app for me and my partner", "the requester and their partner"),
+    ("A shared shopping list that my wife and I can use on our phones", "the requester and their wife"),
+])
+def test_whom_the_asker_names_beside_themselves_is_said_with_them(requirement, users):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert users in goal, goal
 
 
 def test_a_hyphenated_pair_of_people_is_both_of_them():
@@ -1962,3 +1972,86 @@ def test_a_count_said_by_the_way_does_not_make_its_people_the_users(requirement,
     assert "q_target_users" in {q.id for q in first_round(requirement).questions}
     build = first_round(requirement, force_plan=True).stages[1]
     assert counted not in build.goal, build.goal
+
+
+@pytest.mark.parametrize("requirement", [
+    "A Telegram bot that posts the weather to our group every morning",
+    "钉钉机器人每天早上推送天气到群里",
+])
+def test_a_bot_posting_to_a_chat_on_a_schedule_is_a_job_not_an_app_signed_in_to(requirement):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(re.search(r"sign-in|登录", a.text) for a in plan.assumptions), plan.assumptions
+    assert not any("when they use" in c for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement", [
+    "back up our WordPress site to S3 every night",
+    "每晚把数据库备份到阿里云OSS",
+])
+def test_a_nightly_backup_is_not_asked_who_its_users_are(requirement):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+def test_a_nightly_backup_plans_where_copies_go_how_long_they_stay_and_a_restore():
+    plan = first_round("back up our WordPress site to S3 every night", force_plan=True)
+    said = "\n".join([plan.plan_markdown])
+    assert "intended users" not in said, said
+    assert "retention" in said and "Restore the latest backup from S3" in said, said
+
+
+@pytest.mark.parametrize("requirement", ["给会员积分小程序加个导出功能", "帮客户管理系统加个短信提醒"])
+def test_a_person_in_the_name_of_a_system_being_changed_is_not_its_user(requirement):
+    assert "q_target_users" in {q.id for q in first_round(requirement).questions}
+
+
+def test_a_person_before_a_record_of_them_is_not_a_user():
+    goal = first_round("the patient file should be visible to nurses", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for nurses.", goal
+
+
+def test_a_screen_at_the_front_desk_is_for_the_front_desk():
+    goal = first_round("A check-in screen at our gym front desk", force_plan=True).stages[1].goal
+    assert goal == "Implement the requirement for the front desk.", goal
+
+
+@pytest.mark.parametrize("requirement, device", [
+    ("Warehouse pickers scan parcels with their phones", "their phones"),  # each uses their own
+    ("Nurses record vitals on an iPad", "the iPad"),  # one they share, not "use iPad"
+])
+def test_a_device_the_users_carry_reads_as_theirs_or_the_one_they_share(requirement, device):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(f"when they use {device}," in c for c in criteria), criteria
+
+
+def test_a_kind_of_person_naming_a_thing_is_said_as_those_people():
+    plan = first_round("A volunteer signup sheet for our food bank's Saturday shifts, coordinators approve each signup",
+                       force_plan=True)
+    assert plan.stages[1].goal == "Implement the requirement for volunteers and coordinators.", plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, kept_in", [
+    ("每晚把数据库备份到阿里云OSS", "OSS"),
+    ("Back up the Postgres database to Backblaze every night", "Backblaze"),
+])
+def test_a_backup_keeps_its_copies_where_it_sends_them_not_in_what_it_copies(requirement, kept_in):
+    design = first_round(requirement, force_plan=True).stages[0]
+    assert design.success_criteria[1].endswith(kept_in), design.success_criteria
+
+
+@pytest.mark.parametrize("requirement", [
+    "Our dental practice wants patients to get an SMS reminder the day before their appointment",
+    "诊所想在预约前提前一天给患者发短信提醒",
+])
+def test_a_reminder_sent_ahead_of_time_is_a_job_its_people_receive_not_use(requirement):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert not any("when they use" in c or "使用时" in c for c in criteria), criteria
+
+
+def test_a_result_sent_by_email_reaches_its_people_through_email_without_an_article():
+    build = first_round("Finance needs a weekly report emailed as a PDF", force_plan=True).stages[1]
+    assert "Deliver its result through email" in build.tasks, build.tasks
+
+
+def test_a_backup_is_laid_out_in_its_store_not_given_a_data_model():
+    design = first_round("back up our WordPress site to S3 every night", force_plan=True).stages[0]
+    assert not any("data model" in task for task in design.tasks), design.tasks

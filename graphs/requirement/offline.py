@@ -16,9 +16,11 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.roles import SPEAKER_ZH, asker_uses, named_roles, opens_with_role, with_its_article
+from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
+                                      with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       is_chinese, names_no_purpose, only_names, runs_unattended)
+                                       is_chinese, names_no_purpose, only_keeps_copies, only_names,
+                                       runs_unattended)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -475,6 +477,16 @@ _WILL_DO = re.compile(r"\s*(?:就行了?|就可以了?|即可|就好了?|就够�
                       r"[\s。！!.…]*$", re.IGNORECASE)
 
 
+# Devices a person carries, named in the plural (each uses their own: "with their phones") or the singular (one they
+# share: "the iPad", which as a name alone would read "when they use iPad").
+_CARRIED_DEVICES = {"phones": True, "smartphones": True, "tablets": True, "ipads": True,
+                    "phone": False, "smartphone": False, "tablet": False, "ipad": False}
+
+
+# Ways of sending, said without an article as "by phone" is ("through email", not "through the email").
+_MEDIA = {"email", "e-mail", "text message", "text messages"}
+
+
 def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     """The topic's things the requirement names, as the plan's sentences put them ("the website", "Slack", "the web
     page" for "online"); words that only say where or when count when nothing else names the thing ("book online in the
@@ -482,12 +494,31 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     words = topic.keywords_in(requirement)
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
-    for word in named:
-        said = word if _a_name(word, requirement) or _a_product(topic, word) else topic.text(topic.named_as, zh).format(
-            mid_sentence(topic.thing_named(word, zh) or word, requirement))
+    for keyword in named:
+        if keyword.lower() in _CARRIED_DEVICES:  # each uses their own ("their phones"), or one they share ("the iPad")
+            said = keyword if zh else word("their_devices" if _CARRIED_DEVICES[keyword.lower()] else "shared_device",
+                                           zh, device=keyword)
+        elif _a_name(keyword, requirement) or _a_product(topic, keyword):
+            said = keyword
+        elif (thing := topic.thing_named(keyword, zh) or keyword).lower() in _MEDIA:
+            said = mid_sentence(thing, requirement)  # a way of sending takes no article: "through email"
+        else:
+            said = topic.text(topic.named_as, zh).format(mid_sentence(thing, requirement))
         if said not in things:
             things.append(said)
     return things
+
+
+# Where a backup sends its copies: what follows "到", "to" ("备份到阿里云OSS", "back up the database to S3").
+_SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>[^,.;，。；]+)", re.IGNORECASE)
+
+
+def _backup_destination(requirement: str, zh: bool) -> str | None:
+    """The store a backup keeps its copies in, named after where it sends them; else None."""
+    for sent in _SENT_TO.finditer(requirement):
+        if named := _things_named(TOPICS_BY_ID["q_data_store"], sent.group("where"), zh):
+            return named[0]
+    return None
 
 
 def _opens_with_a_name(topic: Topic | None, answer: str) -> bool:
@@ -518,8 +549,15 @@ def _who_answered(answer: str, zh: bool) -> str | None:
     if named_roles(answer):
         return None
     if asker := asker_uses(answer):
-        return word("the_requester" if asker == "me" else "the_requesters", zh)
+        return _the_asker(asker, answer, zh)
     return word("intended_users", zh) if _only_counts(answer) else None
+
+
+def _the_asker(asker: str, text: str, zh: bool) -> str:
+    """The asker as the plan names them among its users: alone, their group, or with whom they name ("我和老婆")."""
+    if companion := asker_companion(text):
+        return word("the_requester_and", zh, who=companion)
+    return word("the_requester" if asker == "me" else "the_requesters", zh)
 
 
 def _only_counts(answer: str) -> bool:
@@ -559,6 +597,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # A requirement that named nothing it must do ("做个东西") is described by the answer saying what it is for.
     described = answers.get("q_purpose") or requirement
     roles = named_roles(described if described == requirement else f"{requirement}\n{described}")
+    # whom the asker names as using it with them is theirs, said with them ("for me and my partner")
+    roles = [role for role in roles if role != asker_companion(requirement)]
+    backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
     # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
@@ -571,11 +612,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             if names_no_purpose(requirement):
                 open_topics.append(topic)
             continue  # else the requirement says what it must do
+        elif topic.id == "q_target_users" and backup and not roles:
+            continue
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
             stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
-            stated_value[topic.id] = say("the_requester" if asker == "me" else "the_requesters")
+            stated_value[topic.id] = _the_asker(asker, requirement, zh)
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
@@ -614,6 +657,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     questions = [_question(tp, zh, has_repository, unattended) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
+    if backup and not ask:  # how long copies are kept is the backup's own decision, planned on a default until said
+        assumptions.append({"text": say("backup_retention_assumed"), "risk_level": "medium",
+                            "rollback_hint": say("backup_retention_rollback")})
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
             fallback = topic.fallback_text(zh, has_repository, unattended)
@@ -661,6 +707,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     if "q_data_store" in answered_value and only_names(store_topic := TOPICS_BY_ID["q_data_store"],
                                                        answered_value["q_data_store"]):
         store = _listed(_things_named(store_topic, answered_value["q_data_store"], zh), zh) or store
+    if backup and "q_data_store" not in answered_value:  # what a backup copies is not where it keeps the copies
+        store = _backup_destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
@@ -687,12 +735,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     stages = [
         {
             "name": say("design_name"),
-            "goal": say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
-                        users=users),
+            "goal": say("design_goal_backup", title=short if zh else quoted) if backup else
+            say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
+                users=users),
             "success_criteria": [say("design_reviewed"), say("storage_recorded", store=store)],
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
-                say("sketch_data_model", store=store),
+                say("backup_layout" if backup else "sketch_data_model", store=store),
                 say("decide_entry_point", interface=interface),
             ],
             "validation": [say("design_note_approved")],
@@ -701,16 +750,17 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": say("build_name"),
-            "goal": say("build_goal", users=users),
+            "goal": say("build_goal_backup", store=store) if backup else say("build_goal", users=users),
             "success_criteria": [
+                say("backup_lands", store=store) if backup else
                 say("works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
             "tasks": [
                 say("smallest_change"),
-                say("persist", store=store),
-                say("expose_unattended" if unattended else "expose", interface=interface),
+                *([] if backup else [say("persist", store=store)]),  # a backup's copy in the store is its build goal
+                say("decide_retention") if backup else say("expose_unattended" if unattended else "expose", interface=interface),
                 say("unit_tests"),
             ],
             "validation": run_checks,
@@ -724,9 +774,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("acceptance_pass", metric=metric),
                 say("holds_at_scale" if known_scale else "holds_under", scale=scale),
                 say("access_respected", security=security),
+                *([say("backup_restored")] if backup else []),
             ],
             "tasks": [
                 say("write_acceptance_tests"),
+                *([say("restore_check", store=store)] if backup else []),
                 say("check_performance", scale=scale),
                 say("review_access", security=security),
             ],

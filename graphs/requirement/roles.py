@@ -17,7 +17,7 @@ import re
 import jieba
 
 from core.language import CJK, is_function_word
-from graphs.requirement.topics import TEAM_SIZE, TOPICS_BY_ID, find_keywords, is_chinese
+from graphs.requirement.topics import SOFTWARE_ZH, TEAM_SIZE, TOPICS_BY_ID, find_keywords, is_chinese
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -443,8 +443,12 @@ _EN_WORK_PRODUCTS = {"report", "reports", "dashboard", "dashboards", "summary", 
 
 def _names_a_kind(words: list[str], end: int) -> bool:
     """Whether the person word words[end - 1] qualifies the business or thing after it ("accounting firm", "finance
-    dashboard", "vet clinic", "finance report"): then it names a kind of that, not people who use it."""
+    dashboard", "vet clinic", "finance report"): then it names a kind of that, not people who use it; so does a
+    singular before a record kept of such people ("the patient file", "a customer list"), which a verb after a
+    singular subject never is (it ends in -s: "the manager logs hours")."""
     after = words[end].lower() if end < len(words) else ""
+    if not _plural(words[end - 1]) and after in _EN_RECORDS and not after.endswith("s"):
+        return True
     return (after in _EN_BUSINESSES | _EN_PLACES or
             words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS | _EN_WORK_PRODUCTS)
 
@@ -495,6 +499,17 @@ def _verb_of_relative_clause(words: list[str], at: int, start: int, end: int) ->
     return _plural(words[start])
 
 
+def _en_team_at(words: list[str], start: int) -> tuple[int, int, str] | None:
+    """The team named after "at", past one word that says which place ("our gym front desk"): its name alone."""
+    for end in range(start + 1, min(start + _EN_MAX_WORDS, len(words)) + 1):
+        if not _content(words[end - 1]):
+            return None
+        if _en_team(words, start, end):
+            size = 2 if end - start >= 2 and " ".join(words[end - 2:end]).lower() in _EN_TEAMS else 1
+            return end - size, end, " ".join(words[end - size:end])
+    return None
+
+
 def _en_roles(text: str) -> list[tuple[int, int, str]]:
     words = _EN_WORD.findall(text)
     found: list[tuple[int, int, str]] = []
@@ -534,6 +549,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         if lower == "to" and any(w.lower() in _EN_SENDS for w in words[max(0, i - 6):i]) and \
                 (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
             found.append((start, role[1], role[0]))
+        # The team at the place a thing stands works it ("a check-in screen at our gym front desk", "at reception").
+        if lower == "at" and (team := _en_team_at(words, past_pointers(i + 1))):
+            found.append(team)
         # Whom someone wants to do a thing does it ("Our gym wants members to freeze …", "needs drivers to log …").
         if lower in _EN_WANTS and (start := past_pointers(i + 1)) < len(words) and (role := _en_from(words, start, False)):
             if role[1] < len(words) and words[role[1]].lower() == "to":
@@ -693,6 +711,17 @@ def _modifies_noun(word: str, text: str) -> bool:
     return bool(places) and all(qualifies(place) for place in places)
 
 
+# A thing that exists and is changed ("给会员积分小程序加个导出功能", "帮客户管理系统增加短信提醒"): the person word in its
+# name says what it is about; who uses what is added is not said.
+_ZH_THING_CHANGED = (r"(?:给|帮|为|在)\s*{}[\u4e00-\u9fff]{{0,6}}?(?:" + SOFTWARE_ZH + r")(?:里|上|中)?\s*"
+                     r"(?:加|增加|添加|新增|增|补|做|改|优化|上线)")
+
+
+def _zh_names_a_thing_changed(word: str, text: str) -> bool:
+    places = len(re.findall(re.escape(word), text))
+    return places > 0 and len(re.findall(_ZH_THING_CHANGED.format(re.escape(word)), text)) == places
+
+
 def _zh_acted_on(word: str, text: str) -> bool:
     """Whether a Chinese person word stands everywhere as the object that ends a clause, right after its verb
     ("前台登记访客", "家长接送孩子"), or as a qualifier of a thing ("访客登记系统"): handled, not a user. Not after a verb
@@ -742,14 +771,20 @@ def with_its_article(role: str, text: str) -> str:
         return role
     # one qualifier may stand between ("our 12-person engineering team")
     written = re.search(rf"\b(the|this|our|my)\s+(?:[\w-]+\s+)?{re.escape(role)}(?![\w-])", text, re.IGNORECASE)
-    return f"the {role}" if written else role
+    if written:
+        return f"the {role}"
+    # a kind of person, written singular as it qualifies a thing ("a volunteer signup sheet"): its people ("for
+    # volunteers", not "for volunteer"); a team ("for reception") or initials ("for HR") stay as written
+    head = role.split()[-1]
+    return role if _an_acronym(head) or head.lower() in _EN_WORK_DEPARTMENTS else _plural_of(role)
 
 
 def named_roles(text: str) -> list[str]:
     """The roles `text` names, in reading order, each once and as written, with its qualifier
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
     found = [(start, end, role) for start, end, role in (_zh_roles(text) if is_chinese(text) else _en_roles(text))
-             if not _not_a_user(role, text) and not (is_chinese(text) and _modifies_noun(role, text))]
+             if not _not_a_user(role, text) and not (is_chinese(text) and (
+                 _modifies_noun(role, text) or _zh_names_a_thing_changed(role, text)))]
     # One of many is all of them ("each teacher opens slots": for teachers).
     if not is_chinese(text):
         words = _EN_WORD.findall(text)
@@ -778,7 +813,8 @@ def named_roles(text: str) -> list[str]:
         if pair := [one for one in _en_pair(word) if _singular(one) not in {_singular(role) for role in roles}]:
             roles += pair
         elif (not _en_pair(word) and word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
-                and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)):
+                and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)
+                and not (is_chinese(text) and _zh_names_a_thing_changed(word, text))):
             roles.append(word)
     return roles
 
@@ -834,6 +870,20 @@ def asker_uses(text: str) -> str | None:
     speaker = re.search(rf"{SPEAKER_ZH}|\b(?:I|me|my|myself|we|us|our|ourselves)\b", text)
     said = found.group(0) if _MANY.search(found.group(0)) or speaker is None else speaker.group(0)
     return "us" if _MANY.search(said) else "me"
+
+
+# Whom the asker names as using it with them ("我和老婆两个人用", "for me and my wife", "my partner and I will use it").
+_COMPANION_ZH = re.compile(rf"{_WITH_ZH}(?P<who>[\u4e00-\u9fff]{{1,4}}?)(?:一起|两个人|俩|[两三四五\d]+个?人|都|也|用|使用|可以|能)")
+_COMPANION_EN = re.compile(r"\b(?:me|I)\s+and\s+my\s+(?P<who>[a-z]+)\b|\bmy\s+(?P<other>[a-z]+)\s+and\s+(?:I|me)\b")
+
+
+def asker_companion(text: str) -> str | None:
+    """The one the asker names as using it with them ("老婆", "wife"), when the requirement names one; else None."""
+    found = (_COMPANION_ZH if is_chinese(text) else _COMPANION_EN).search(text or "")
+    if found is None:
+        return None
+    who = found.group("who") or (found.groupdict().get("other") or "")
+    return who if who and not _GENERIC & {who, who.lower()} else None
 
 
 def opens_with_role(clause: str) -> bool:

@@ -200,7 +200,7 @@ _CLASSIFIERS_ZH = r"(?:个|名|位|家|条|单|笔|件|台|间|所|户|份|辆|�
 _COUNTED_ZH = (rf"(?:{_MANY_ZH}\s*[万千百]?\s*[多余来]?\s*{_CLASSIFIERS_ZH}|"
                rf"\d[\d,.]*\s*[万千百]?\s*[多余]?\s*(?![天日号周月年点时分秒]|个?(?:月|星期|小时|钟头))[\u4e00-\u9fff])")
 # The kinds of software a request makes, which the words before them qualify ("员工考勤系统").
-_SOFTWARE_ZH = r"系统|小程序|程序|平台|工具|应用|网站|软件|后台|看板|App|APP|app"
+SOFTWARE_ZH = r"系统|小程序|程序|平台|工具|应用|网站|软件|后台|看板|App|APP|app"
 _SCALE_PATTERNS = (
     TEAM_SIZE,
     # "50 shops", "10 GB of logs", "2,000 users", "within 2 seconds"
@@ -229,7 +229,7 @@ _SCALE_PATTERNS = (
     # "只有3个人用", "200个员工", "1万条订单", "10GB日志", "2秒内"; not the kind of a thing to make ("一个员工考勤系统",
     # "一套门店管理系统": one system, about staff).
     re.compile(rf"{_COUNT_ZH}\s*[万千百]?\s*[多余]?\s*(?:个|名|位|家|条)?\s*(?:人|用户|员工|学生|门店|店|商品|订单|记录|设备|"
-               rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{_SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
+               rf"GB|TB|MB|G\b|T\b)(?![\u4e00-\u9fff]{{0,6}}?(?:{SOFTWARE_ZH}))|{_COUNT_ZH}\s*秒(?:之内|以内|内)", re.IGNORECASE),
     # "每月大约300单", "大概每天10万条", "大概40台设备", "200多名", "50家左右"
     re.compile(rf"(?:{_ROUGHLY_ZH}\s*)?每\s*(?:个)?(?:天|日|周|星期|月|季度?|年|小时)\s*{_ROUGHLY_ZH}?\s*有?\s*{_COUNTED_ZH}|"
                rf"{_ROUGHLY_ZH}\s*有?\s*{_COUNTED_ZH}|"
@@ -313,9 +313,12 @@ _RUNS_BY_ITSELF = (
     re.compile(r"\b(?:etl|elt|(?:data\s+)?pipeline|cron|nightly|scheduled|batch\s+job|"
                r"(?:hourly|daily|weekly|monthly|quarterly|nightly)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
-               rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS}))\b", re.IGNORECASE),
-    re.compile(r"定时|跑批|凌晨|数据同步|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
-               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)(?:到|至)[^，。；！？]{0,6}?群)|"
+               rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS})|"
+               # a reminder sent a while before what it reminds of ("an SMS reminder the day before their appointment")
+               r"remind(?:ers?|s|ed)?\b[^.;]{0,60}?\b(?:the\s+day|(?:an?|one|\d+|two|three)\s+(?:hours?|days?|weeks?))\s+"
+               r"(?:before|ahead\s+of|prior\s+to)\b)\b", re.IGNORECASE),
+    re.compile(r"定时|跑批|凌晨|数据同步|提前(?:一|两|三|半|\d+)(?:天|个?小时|分钟)[^，。；！？]{0,12}?(?:提醒|通知)|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
+               r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)[^，。；！？]{0,6}?(?:到|至)[^，。；！？]{0,6}?群)|"
                r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
                r"(?:报表|报告|汇总|数据|表)"),
 )
@@ -460,7 +463,8 @@ TOPICS: tuple[Topic, ...] = (
         label=_said("q_data_store_label"),
         blocking=True,
         priority=2,
-        keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "S3", "in-memory",
+        keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "对象存储", "S3", "OSS", "COS", "GCS",
+                  "Azure Blob", "Backblaze", "NAS", "网盘", "in-memory",
                   "no persistence", "flat file", "Excel",
                   "spreadsheet", "Google Sheets", "飞书表格", "飞书多维表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
@@ -600,10 +604,16 @@ _DATE_ALONE = re.compile(
 # A chat group or channel a job posts its result to ("发到钉钉群", "post it to the #sales Slack channel"), or the system
 # it syncs into ("同步到商城后台").
 _POSTED_TO_A_CHAT = re.compile(
+    # a bot that posts to a chat ("a Telegram bot that posts the weather to our group"): the chat is where it delivers
+    r"\b(?:Slack|Telegram|Discord|WhatsApp|Teams)\s+bot\b[^.;,]{0,12}?\b(?:post|posts|send|sends|push|pushes)\b"
+    r"[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+|my\s+)?(?:[\w-]+\s+)?(?:channel|group|chat)\b|"
+    r"(?:钉钉|飞书|企业微信|微信|QQ)?(?:群)?机器人[^，。；！？]{0,12}?(?:发|发送|推送|推)(?:到|至)?[^，。；！？]{0,4}?群|"
+    r"(?:发|发送|推送|推)(?:到|至)[^，。；！？]{0,4}?群[^，。；！？]{0,4}?的(?:钉钉|飞书|企业微信|微信|QQ)?(?:群)?机器人|"
     r"(?:发|发送|推送|推)(?:到|至)\s*(?:钉钉|飞书|企业微信|微信)?[^，。；！？]{0,4}?群|"
     r"(?:同步|导入|推送|上传)(?:到|至)[^，。；！？]{0,8}?(?:后台|系统)|"
     r"\b(?:post|posts|posted|posting|send|sends|sent|push|pushes|pushed)\b[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+)?"
-    r"(?:#[\w-]+\s+)?(?:Slack|Telegram|Discord|WhatsApp|Teams)(?:\s+(?:channel|group|chat))?", re.IGNORECASE)
+    r"(?:#[\w-]+\s+)?(?:Slack|Telegram|Discord|WhatsApp|Teams)(?:\s+(?:channel|group|chat))?",
+    re.IGNORECASE)
 
 
 def runs_unattended(requirement: str) -> bool:
@@ -617,6 +627,17 @@ def runs_unattended(requirement: str) -> bool:
     # a chat group it posts to is where its result goes, not something a person opens to use it
     said = _POSTED_TO_A_CHAT.sub(" ", requirement)
     return all(word.lower() in unattended for word in interface.keywords_in(said))
+
+
+# A job that only keeps copies of data ("back up our WordPress site to S3 every night", "每晚把数据库备份到OSS"): it
+# serves no one; what matters is where the copies go, how long they are kept and that one can be restored.
+_KEEPS_COPIES = re.compile(r"\b(?:back(?:s|ed|ing)?\s+(?:(?:up|it|them|everything)\b)|backups?\b|snapshots?\b)|备份",
+                           re.IGNORECASE)
+
+
+def only_keeps_copies(requirement: str) -> bool:
+    """Whether a requirement is a scheduled backup: a job that runs by itself and keeps copies of data."""
+    return runs_unattended(requirement) and _KEEPS_COPIES.search(requirement or "") is not None
 
 
 def only_a_date(answer: str) -> bool:
