@@ -1455,3 +1455,7 @@ def test_short_sizes_the_deck_only_when_it_is_not_the_subjects_word_or_a_verb():
 
 def test_for_before_a_cause_keeps_it_in_the_title():
     assert short_title("为人民服务的精神") == "为人民服务的精神"
+
+
+def test_an_english_audience_after_a_space_in_a_chinese_request_is_found():
+    assert audience_hint("光合作用，面向 high school students") == "high school students"

@@ -951,7 +951,14 @@ def _latin_phrases_held(text: str) -> tuple[str, list[str]]:
         return text, []
     phrases = _LATIN_PHRASE.findall(text)[:200]
     spans = iter(range(len(phrases)))
-    return _LATIN_PHRASE.sub(lambda m: chr(0xF000 + next(spans)) + _PHRASE_MARK, text, count=200), phrases
+    held = _LATIN_PHRASE.sub(lambda m: chr(0xF000 + next(spans)) + _PHRASE_MARK, text, count=200)
+    # a space between Chinese and an English phrase ("面向 high school students") is only typing: Chinese is read
+    # without spaces, and a space there cut whom it is for off from 面向
+    return _SPACE_BY_PHRASE.sub("", held), phrases
+
+
+_SPACE_BY_PHRASE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\uf000-\uf0fe]" + _PHRASE_MARK + r")|(?<="
+                              + _PHRASE_MARK + r")[ \t]+(?=[\u3400-\u9fff])")
 
 
 def _latin_phrases_released(text: str, phrases: list[str]) -> str:
