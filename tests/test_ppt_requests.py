@@ -1297,7 +1297,7 @@ def test_school_students_named_after_for_are_the_audience_whole(request_text, ti
 @pytest.mark.parametrize(("request_text", "line", "vague"), [
     ("给初二学生讲讲勾股定理，10分钟", "旧知识：学勾股定理要用到哪些学过的概念？", "它回答的问题"),
     ("Teach the Pythagorean theorem to 8th graders, 15 minutes",
-     "What you know: the ideas from earlier that the Pythagorean theorem builds on", "The question it answers"),
+     "What you know: the ideas you need before the Pythagorean theorem", "The question it answers"),
     ("给五年级学生讲讲水的三态变化，8分钟", "术语表：写下水的三态变化里反复出现的词", "它回答的问题"),
     ("Volcanoes for 6th graders, 8 minutes", "Word list: the terms that keep coming up in volcanoes", "The question it answers"),
 ])
@@ -1459,3 +1459,8 @@ def test_for_before_a_cause_keeps_it_in_the_title():
 
 def test_an_english_audience_after_a_space_in_a_chinese_request_is_found():
     assert audience_hint("光合作用，面向 high school students") == "high school students"
+
+
+async def test_a_maths_terms_page_reads_right_for_a_plural_subject():
+    deck = await _offline_deck("Teach fractions to 4th graders, 15 minutes")
+    assert "What you know: the ideas you need before fractions" in [text for s in deck.slides for text in visible_items(s)]
