@@ -1457,6 +1457,39 @@ def test_for_before_a_cause_keeps_it_in_the_title():
     assert short_title("为人民服务的精神") == "为人民服务的精神"
 
 
+# ------------------------------------------------------------------ talks to the public (parents, residents, a club)
+
+def _spoken(deck) -> str:
+    return " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes or ""])
+
+
+@pytest.mark.parametrize(("request_text", "classroom"), [
+    ("给社区居民讲讲垃圾分类", ("本课", "同桌", "课本", "下课")),
+    ("A webinar for parents on screen time", ("class", "partner", "notebook", "homework")),
+    ("Sleep tips for night shift nurses at our clinic", ("class", "partner", "notebook", "homework")),
+])
+async def test_a_talk_to_the_public_is_worded_for_adults_not_for_a_class(request_text, classroom):
+    said = _spoken(await _offline_deck(request_text))
+    assert not [word for word in classroom if re.search(rf"\b{word}\b" if word.isascii() else word, said)], said
+
+
+@pytest.mark.parametrize(("request_text", "report", "at_home"), [
+    ("给家长做一次关于青春期心理的演讲", "下一步由谁、何时做什么", "回去就能做的事"),
+    ("A webinar for parents on screen time", "who does what, by when", "What you can do from tomorrow"),
+])
+async def test_a_speech_to_parents_ends_in_what_they_can_do_not_a_reports_next_steps(request_text, report, at_home):
+    deck = await _offline_deck(request_text)
+    assert report not in _spoken(deck)
+    assert any(at_home in s.title or at_home in visible_items(s) for s in deck.slides), [s.title for s in deck.slides]
+
+
+async def test_a_book_club_reads_its_book_as_a_reading_group_not_a_class():
+    deck = await _offline_deck("Talk to my book club about Jane Eyre")
+    said = _spoken(deck)
+    assert "the themes of jane eyre" in said.lower(), "the book is still read for its themes"
+    assert not re.search(r"\b(?:class|partner|notebook)\b", said), said
+
+
 def test_an_english_audience_after_a_space_in_a_chinese_request_is_found():
     assert audience_hint("光合作用，面向 high school students") == "high school students"
 

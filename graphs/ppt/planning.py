@@ -768,19 +768,38 @@ def about_maths(subject: str) -> bool:
     return bool((_MATHS_ZH if language_of(subject) == "zh" else _MATHS_EN).search(subject))
 
 
+# Listeners who come as members of the public ("给家长做一次演讲", "给社区居民讲讲垃圾分类", "A webinar for parents on
+# screen time", "my book club") hear a public talk: why it matters to them and what they can do at home, neither a
+# report's next steps nor a class's homework.
+_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|读书会|俱乐部|"
+                               r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
+                               r"seniors|retirees|elders|grandparents|caregivers|carers|(?:book|reading|running|garden(?:ing)?|"
+                               r"[\w-]+)\s+club|club\s+members)\b", re.IGNORECASE)
+# Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank")
+# are no class either; at a company or in a team they hear a talk at work, which _AT_WORK knows first.
+_ADULTS_AT_A_PLACE_EN = re.compile(r"\b(?:at|from)\s+(?:our|the|my|this|their)\s+\w+|\bin\s+(?:our|my|this|their)\s+\w+",
+                                   re.IGNORECASE)
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
-                                                                        "language_lesson", "talk", "training"]:
-    """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
-    in public, "language_lesson" for a class learning a language (a tense, vocabulary, pinyin), "work_lesson" for one
-    reading a work, "history_lesson" for one on a historical event, period or person, "lesson" for another one taught
-    to a class (and by default)."""
+                                                                        "language_lesson", "talk", "training",
+                                                                        "public_talk"]:
+    """"training" for a session that teaches how to do something at work, "talk" for another deck told at work,
+    "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
+    language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
+    historical event, period or person, "lesson" for another one taught to a class (and by default)."""
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             break
+        if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(text):
+            return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
+    else:
+        if audience and _ADULTS_AT_A_PLACE_EN.search(audience):
+            return "public_talk"
     subject = core_topic(request)
     if about_a_language(subject):
         return "language_lesson"
