@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -1497,3 +1497,19 @@ def test_an_english_audience_after_a_space_in_a_chinese_request_is_found():
 async def test_a_maths_terms_page_reads_right_for_a_plural_subject():
     deck = await _offline_deck("Teach fractions to 4th graders, 15 minutes")
     assert "What you know: the ideas you need before fractions" in [text for s in deck.slides for text in visible_items(s)]
+
+
+def test_listeners_named_with_de_and_men_are_not_the_title():
+    assert short_title("给小区的老人们讲讲防范电信诈骗") == "防范电信诈骗"
+
+
+def test_a_talk_called_xuanjiang_is_titled_by_its_subject():
+    assert short_title("为村民做一次关于秸秆禁烧的宣讲") == "秸秆禁烧"
+
+
+def test_a_club_told_after_to_is_the_audience_not_part_of_the_subject():
+    assert core_topic("Explain compound interest to my running club") == "compound interest"
+
+
+def test_a_club_inside_the_subject_makes_no_public_talk():
+    assert deck_setting("Golf club swing basics", audience_hint("Golf club swing basics")) == "lesson"
