@@ -1513,3 +1513,12 @@ def test_a_club_told_after_to_is_the_audience_not_part_of_the_subject():
 
 def test_a_club_inside_the_subject_makes_no_public_talk():
     assert deck_setting("Golf club swing basics", audience_hint("Golf club swing basics")) == "lesson"
+
+
+@pytest.mark.parametrize(("request_text", "goodbye"), [("给社区居民讲讲垃圾分类", "谢谢大家的时间！"),
+                                                      ("Talk to my book club about Jane Eyre", "Thank you for coming!")])
+async def test_the_closing_notes_end_with_the_thanks_not_a_filler_after_it(request_text, goodbye):
+    deck = await _offline_deck(request_text)
+    summary, closing = deck.slides[-2:]
+    assert closing.notes.split("\n")[0].strip().endswith(goodbye), closing.notes
+    assert not any(filler in summary.notes for filler in ("我们先来看这一点", "Let us look at this closely")), summary.notes

@@ -1585,12 +1585,16 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     capacities = [max(budget // 2, narration_length(joiner.join([*seed, *lines]), language)) for *_, seed, lines in pages]
     shares = _shares(budget * total, capacities)
     scripts, planned, spoken, fillers_used = [], 0.0, 0, 0
+    goodbye = words["notes_qa"][-1]
     for index, ((title, content, visuals, seed, lines), share) in enumerate(zip(pages, shares), start=1):
         planned += share
-        # The agenda says the parts and their time, then moves on: "Let us look at this closely." after it points at nothing.
-        fillers = () if agenda and index == 2 else words["fillers"]
+        # The agenda says the parts and their time, then moves on: "Let us look at this closely." after it points at nothing,
+        # and so it does after the summary and after the goodbye ("谢谢大家的时间！我们先来看这一点。").
+        fillers = () if agenda and index == 2 or index > total - closing else words["fillers"]
         narration, used = _narration(seed, round(planned - spoken), zh, lines, fillers, fillers_used)
         fillers_used += used
+        if index == total and closing == 2 and goodbye not in narration:  # a talk ends with its thanks, however short
+            narration = joiner.join([narration, goodbye])
         spoken += narration_length(narration, language)
         scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,
                                    narrationScript=narration))
