@@ -1522,3 +1522,7 @@ async def test_the_closing_notes_end_with_the_thanks_not_a_filler_after_it(reque
     summary, closing = deck.slides[-2:]
     assert closing.notes.split("\n")[0].strip().endswith(goodbye), closing.notes
     assert not any(filler in summary.notes for filler in ("我们先来看这一点", "Let us look at this closely")), summary.notes
+
+
+def test_a_residents_association_is_the_audience_not_part_of_the_subject():
+    assert core_topic("A talk for the residents association on flood preparedness") == "flood preparedness"

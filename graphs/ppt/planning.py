@@ -167,7 +167,7 @@ _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s
 # volunteers at our food bank") with their place: both are whom the deck is for, not its subject.
 _LISTENER_STOP_EN = r"(?!(?:on|about|for|to|with|and|or|in|of|at|from|how|what|why|who|that|which)\b)"
 _LISTENERS_GROUP_EN = (r"(?:['’]?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
-                       r"class(?:es)?|group|club|course|cohort|circle))?")
+                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network))?")
 _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
                        r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
 _LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
