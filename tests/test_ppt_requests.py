@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -1297,7 +1297,7 @@ def test_school_students_named_after_for_are_the_audience_whole(request_text, ti
 @pytest.mark.parametrize(("request_text", "line", "vague"), [
     ("给初二学生讲讲勾股定理，10分钟", "旧知识：学勾股定理要用到哪些学过的概念？", "它回答的问题"),
     ("Teach the Pythagorean theorem to 8th graders, 15 minutes",
-     "What you know: the ideas from earlier that the Pythagorean theorem builds on", "The question it answers"),
+     "What you know: the ideas you need before the Pythagorean theorem", "The question it answers"),
     ("给五年级学生讲讲水的三态变化，8分钟", "术语表：写下水的三态变化里反复出现的词", "它回答的问题"),
     ("Volcanoes for 6th graders, 8 minutes", "Word list: the terms that keep coming up in volcanoes", "The question it answers"),
 ])
@@ -1455,3 +1455,74 @@ def test_short_sizes_the_deck_only_when_it_is_not_the_subjects_word_or_a_verb():
 
 def test_for_before_a_cause_keeps_it_in_the_title():
     assert short_title("为人民服务的精神") == "为人民服务的精神"
+
+
+# ------------------------------------------------------------------ talks to the public (parents, residents, a club)
+
+def _spoken(deck) -> str:
+    return " ".join(text for s in deck.slides for text in [s.title, *visible_items(s), s.notes or ""])
+
+
+@pytest.mark.parametrize(("request_text", "classroom"), [
+    ("给社区居民讲讲垃圾分类", ("本课", "同桌", "课本", "下课")),
+    ("A webinar for parents on screen time", ("class", "partner", "notebook", "homework")),
+    ("Sleep tips for night shift nurses at our clinic", ("class", "partner", "notebook", "homework")),
+])
+async def test_a_talk_to_the_public_is_worded_for_adults_not_for_a_class(request_text, classroom):
+    said = _spoken(await _offline_deck(request_text))
+    assert not [word for word in classroom if re.search(rf"\b{word}\b" if word.isascii() else word, said)], said
+
+
+@pytest.mark.parametrize(("request_text", "report", "at_home"), [
+    ("给家长做一次关于青春期心理的演讲", "下一步由谁、何时做什么", "回去就能做的事"),
+    ("A webinar for parents on screen time", "who does what, by when", "What you can do from tomorrow"),
+])
+async def test_a_speech_to_parents_ends_in_what_they_can_do_not_a_reports_next_steps(request_text, report, at_home):
+    deck = await _offline_deck(request_text)
+    assert report not in _spoken(deck)
+    assert any(at_home in s.title or at_home in visible_items(s) for s in deck.slides), [s.title for s in deck.slides]
+
+
+async def test_a_book_club_reads_its_book_as_a_reading_group_not_a_class():
+    deck = await _offline_deck("Talk to my book club about Jane Eyre")
+    said = _spoken(deck)
+    assert "the themes of jane eyre" in said.lower(), "the book is still read for its themes"
+    assert not re.search(r"\b(?:class|partner|notebook)\b", said), said
+
+
+def test_an_english_audience_after_a_space_in_a_chinese_request_is_found():
+    assert audience_hint("光合作用，面向 high school students") == "high school students"
+
+
+async def test_a_maths_terms_page_reads_right_for_a_plural_subject():
+    deck = await _offline_deck("Teach fractions to 4th graders, 15 minutes")
+    assert "What you know: the ideas you need before fractions" in [text for s in deck.slides for text in visible_items(s)]
+
+
+def test_listeners_named_with_de_and_men_are_not_the_title():
+    assert short_title("给小区的老人们讲讲防范电信诈骗") == "防范电信诈骗"
+
+
+def test_a_talk_called_xuanjiang_is_titled_by_its_subject():
+    assert short_title("为村民做一次关于秸秆禁烧的宣讲") == "秸秆禁烧"
+
+
+def test_a_club_told_after_to_is_the_audience_not_part_of_the_subject():
+    assert core_topic("Explain compound interest to my running club") == "compound interest"
+
+
+def test_a_club_inside_the_subject_makes_no_public_talk():
+    assert deck_setting("Golf club swing basics", audience_hint("Golf club swing basics")) == "lesson"
+
+
+@pytest.mark.parametrize(("request_text", "goodbye"), [("给社区居民讲讲垃圾分类", "谢谢大家的时间！"),
+                                                      ("Talk to my book club about Jane Eyre", "Thank you for coming!")])
+async def test_the_closing_notes_end_with_the_thanks_not_a_filler_after_it(request_text, goodbye):
+    deck = await _offline_deck(request_text)
+    summary, closing = deck.slides[-2:]
+    assert closing.notes.split("\n")[0].strip().endswith(goodbye), closing.notes
+    assert not any(filler in summary.notes for filler in ("我们先来看这一点", "Let us look at this closely")), summary.notes
+
+
+def test_a_residents_association_is_the_audience_not_part_of_the_subject():
+    assert core_topic("A talk for the residents association on flood preparedness") == "flood preparedness"

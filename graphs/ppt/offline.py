@@ -16,6 +16,7 @@ from core.language import CJK, is_function_word, language_of, mid_sentence
 from graphs.ppt.planning import (
     FeedbackIntent,
     about_a_poem,
+    about_a_work,
     about_maths,
     agreeing_with,
     asks_how_it_works,
@@ -1015,6 +1016,57 @@ for _setting in ("work_lesson", "history_lesson", "language_lesson"):
                                           **WORDING[(_setting, _language)]}
 
 
+# A public talk (planning.deck_setting "public_talk": "给社区居民讲讲垃圾分类", "A webinar for parents on screen time") is
+# told as a speaker tells it: a question to open, why it matters to these listeners, a few key points each with an
+# example, what they can do from tomorrow, then their questions; its words come from the catalogue
+# (`ppt.deck_public_talk_*`). A talk's running order and page heads that name no work are kept.
+def _public_talk_wording(language: str) -> dict:
+    def said(key: str) -> str:
+        return t(f"ppt.deck_public_talk_{key}", locale=language)
+
+    def lines(key: str) -> tuple[str, ...]:
+        return _lines_said(f"deck_public_talk_{key}", language)
+
+    parts = [line.split("|") for line in lines("parts")]
+    aspects = {name: (name, tuple(points)) for name, *points, _ in parts}
+    hook, why, key_points, _, at_home = aspects
+    parts_said, hello, has_parts, agenda, questions = lines("opening")
+    example, *example_items, example_visual, exercise = lines("example")
+    return {
+        **WORDING[("talk", language)],
+        "aspects": aspects, "phrases": {name: phrase for name, *_, phrase in parts},
+        # a short talk still gives its key points and what to do at home; a longer one why they matter, then its hook
+        "core": (key_points, at_home, why, hook),
+        "objective": "{phrase}", "description": "{phrase}",
+        **{key: lines(key) for key in ("notes_page", "notes_again", "notes_plan", "notes_cover", "notes_summary", "notes_qa",
+                                       "concept", "contrast", "exercise_items", "asks", "fillers", "activities")},
+        **{key: said(key) for key in ("notes_minutes", "contrast_title", "statement", "table_head")},
+        "stages": _steps_said("public_talk", language),
+        "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions,
+        "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
+    }
+
+
+for _language in ("zh", "en"):
+    WORDING[("public_talk", _language)] = _public_talk_wording(_language)
+
+
+# The room's words of a public talk (how it opens, counts its parts and closes), kept when it is about a work.
+_TALK_ROOM_WORDING = ("hello", "parts", "has_parts", "agenda", "questions", "notes_plan", "notes_minutes", "notes_qa",
+                      "item_leads", "notes_part", "notes_recap", "time_plan", "flow")
+
+
+def _public_reading_wording(language: str) -> dict:
+    """A public talk about a work: the work lesson's parts, told to a reading group of adults (planning.about_a_work)."""
+    public = WORDING[("public_talk", language)]
+    return {**WORDING[("work_lesson", language)], **{key: public[key] for key in _TALK_ROOM_WORDING},
+            **{key: _lines_said(f"deck_public_reading_{key}", language)
+               for key in ("notes_page", "notes_again", "notes_cover", "notes_summary", "asks", "example_items")}}
+
+
+PUBLIC_READING_WORDING = {language: _public_reading_wording(language) for language in ("zh", "en")}
+
+
 # A lesson that defines its subject ("什么是区块链", "What is inflation?", planning.asks_what_it_is) builds the definition
 # a teacher would: its basics are a one-line definition, the key features (essential or incidental), and examples
 # against non-examples, each page with its own scaffold ("定义句式：区块链是一种……，它……"), not one vague line for
@@ -1072,8 +1124,10 @@ HOW_THEY_FIT_EN = "how {topic} fit together"
 
 def _wording(request: OfflineRequest) -> dict:
     setting = request.fact("setting") if request.fact("setting") in (
-        "work_lesson", "history_lesson", "language_lesson", "talk", "training") else "lesson"
+        "work_lesson", "history_lesson", "language_lesson", "talk", "training", "public_talk") else "lesson"
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
+    if setting == "public_talk" and about_a_work(request.fact("topic") or ""):  # a book club reads its book
+        words = PUBLIC_READING_WORDING["zh" if _zh(request) else "en"]
     if setting == "history_lesson":
         words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
     if setting == "lesson" and about_maths(request.fact("topic") or ""):
@@ -1162,7 +1216,7 @@ def _default_audience(request: OfflineRequest) -> str:
     """Whom a deck is for when the request names no one: students in a lesson, colleagues in a training, listeners in a
     talk."""
     setting = request.fact("setting") or "lesson"
-    kind = "training" if setting == "training" else "talk" if setting == "talk" else "lesson"
+    kind = setting if setting in ("training", "talk", "public_talk") else "lesson"
     return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")
 
 
@@ -1531,12 +1585,16 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     capacities = [max(budget // 2, narration_length(joiner.join([*seed, *lines]), language)) for *_, seed, lines in pages]
     shares = _shares(budget * total, capacities)
     scripts, planned, spoken, fillers_used = [], 0.0, 0, 0
+    goodbye = words["notes_qa"][-1]
     for index, ((title, content, visuals, seed, lines), share) in enumerate(zip(pages, shares), start=1):
         planned += share
-        # The agenda says the parts and their time, then moves on: "Let us look at this closely." after it points at nothing.
-        fillers = () if agenda and index == 2 else words["fillers"]
+        # The agenda says the parts and their time, then moves on: "Let us look at this closely." after it points at nothing,
+        # and so it does after the summary and after the goodbye ("谢谢大家的时间！我们先来看这一点。").
+        fillers = () if agenda and index == 2 or index > total - closing else words["fillers"]
         narration, used = _narration(seed, round(planned - spoken), zh, lines, fillers, fillers_used)
         fillers_used += used
+        if index == total and closing == 2 and goodbye not in narration:  # a talk ends with its thanks, however short
+            narration = joiner.join([narration, goodbye])
         spoken += narration_length(narration, language)
         scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,
                                    narrationScript=narration))

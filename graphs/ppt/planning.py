@@ -154,7 +154,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
-                 r"representatives|agents|(?:middle|high|"
+                 r"representatives|agents|clubs?|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
@@ -167,7 +167,7 @@ _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s
 # volunteers at our food bank") with their place: both are whom the deck is for, not its subject.
 _LISTENER_STOP_EN = r"(?!(?:on|about|for|to|with|and|or|in|of|at|from|how|what|why|who|that|which)\b)"
 _LISTENERS_GROUP_EN = (r"(?:['’]?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
-                       r"class(?:es)?|group|club|course|cohort|circle))?")
+                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network))?")
 _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
                        r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
 _LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
@@ -768,19 +768,38 @@ def about_maths(subject: str) -> bool:
     return bool((_MATHS_ZH if language_of(subject) == "zh" else _MATHS_EN).search(subject))
 
 
+# Listeners who come as members of the public ("给家长做一次演讲", "给社区居民讲讲垃圾分类", "A webinar for parents on
+# screen time", "my book club") hear a public talk: why it matters to them and what they can do at home, neither a
+# report's next steps nor a class's homework.
+_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|读书会|俱乐部|"
+                               r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
+                               r"seniors|retirees|elders|grandparents|caregivers|carers|book\s+club|club\s+members)\b", re.IGNORECASE)
+# Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank")
+# or as a club ("my running club") are no class either; at a company or in a team they hear a talk at work, which
+# _AT_WORK knows first. Only whom it is for says so: "Golf club swing basics" is a subject.
+_ADULTS_MET_AS_SUCH_EN = re.compile(r"\b(?:at|from)\s+(?:our|the|my|this|their)\s+\w+|\bin\s+(?:our|my|this|their)\s+\w+|"
+                                    r"\bclubs?$", re.IGNORECASE)
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
-                                                                        "language_lesson", "talk", "training"]:
-    """"training" for a session that teaches how to do something at work, "talk" for another deck told at work or
-    in public, "language_lesson" for a class learning a language (a tense, vocabulary, pinyin), "work_lesson" for one
-    reading a work, "history_lesson" for one on a historical event, period or person, "lesson" for another one taught
-    to a class (and by default)."""
+                                                                        "language_lesson", "talk", "training",
+                                                                        "public_talk"]:
+    """"training" for a session that teaches how to do something at work, "talk" for another deck told at work,
+    "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
+    language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
+    historical event, period or person, "lesson" for another one taught to a class (and by default)."""
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             break
+        if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(text):
+            return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
+    else:
+        if audience and _ADULTS_MET_AS_SUCH_EN.search(audience):
+            return "public_talk"
     subject = core_topic(request)
     if about_a_language(subject):
         return "language_lesson"
@@ -834,7 +853,7 @@ _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|�
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
 _LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
-                              + r"(?:讲|介绍|说说|聊聊|谈谈|做|上|[，,。；;]|$))")
+                              + r"们?(?:讲|介绍|说说|聊聊|谈谈|做|上|[，,。；;]|$))")  # "给小区的老人们讲…"
 _HELD_DE = "\ue00e"
 
 
@@ -951,7 +970,14 @@ def _latin_phrases_held(text: str) -> tuple[str, list[str]]:
         return text, []
     phrases = _LATIN_PHRASE.findall(text)[:200]
     spans = iter(range(len(phrases)))
-    return _LATIN_PHRASE.sub(lambda m: chr(0xF000 + next(spans)) + _PHRASE_MARK, text, count=200), phrases
+    held = _LATIN_PHRASE.sub(lambda m: chr(0xF000 + next(spans)) + _PHRASE_MARK, text, count=200)
+    # a space between Chinese and an English phrase ("面向 high school students") is only typing: Chinese is read
+    # without spaces, and a space there cut whom it is for off from 面向
+    return _SPACE_BY_PHRASE.sub("", held), phrases
+
+
+_SPACE_BY_PHRASE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\uf000-\uf0fe]" + _PHRASE_MARK + r")|(?<="
+                              + _PHRASE_MARK + r")[ \t]+(?=[\u3400-\u9fff])")
 
 
 def _latin_phrases_released(text: str, phrases: list[str]) -> str:
@@ -1038,7 +1064,7 @@ def fitted_title(title: str) -> str:
     """A title within its limit; English is cut between words ("…and the civil rig" named no movement)."""
     return clip(title, title_limit(title))
 _SUBJECT_ZH = re.compile(
-    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座|演讲|报告|分享|汇报|培训|班会)|[，,。；;！!？?\n]|$)",
+    r"(?:关于|有关|以)\s*(?P<subject>[^，,。；;！!？?\n]{1,30}?)\s*(?:为主题|为题|的?(?:PPT|课件|公开课|课程|一节课|一堂课|课|演示|幻灯片|讲座|演讲|宣讲|报告|分享|汇报|培训|班会)|[，,。；;！!？?\n]|$)",
     re.IGNORECASE,
 )
 _SUBJECT_EN = re.compile(r"\b(?:about|on)\s+(?P<subject>[^,.;:!?\n]{2,60}?)(?:\s+" + _FOR_LISTENERS_SPAN_EN

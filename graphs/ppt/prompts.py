@@ -67,7 +67,13 @@ LANGUAGE_LESSON_SETTING = ("\nThis deck is a language lesson (grammar, vocabular
                            "practice from controlled to free, and a speaking or writing task), with real example sentences in "
                            "the language taught, drills, error correction and pair work as activities; never mechanisms, "
                            "applications, trends, experiments or 'observe a phenomenon'.")
-SETTING_NOTES = {"talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesson": WORK_LESSON_SETTING,
+# A talk to the public (parents, residents, a club): a real model gets the parts the offline one uses.
+PUBLIC_TALK_SETTING = ("\nThis deck is a public talk for its listeners (parents, residents, members of a club), not a class and "
+                       "not a report at work: build it from a speaker's parts (a question or scene to open, why it matters to "
+                       "these listeners, a few key points each with an everyday example, what they can do at home or from "
+                       "tomorrow, their questions), worded for adults in their own lives, never as a lesson (no 本课, "
+                       "textbook, classmates, homework) nor as a report (no next steps with owners and dates).")
+SETTING_NOTES = {"public_talk": PUBLIC_TALK_SETTING, "talk": TALK_SETTING, "training": TRAINING_SETTING, "work_lesson": WORK_LESSON_SETTING,
                  "history_lesson": HISTORY_LESSON_SETTING, "language_lesson": LANGUAGE_LESSON_SETTING}
 
 
