@@ -536,6 +536,11 @@ def test_a_premise_s_people_whose_names_end_like_places_or_follow_a_post_are_in_
     assert [c.name for c in read.characters_in_description(_TEA_PREMISE)] == ["沈书瑶", "陆铭", "周怀山"]
 
 
+def test_a_seaside_town_a_premise_sets_its_story_in_is_no_one_of_the_cast():
+    # jieba tags 小镇 a name (nr): "海边小镇" made a character called 小镇.
+    assert read.characters_in_description("在一个被诅咒的海边小镇上住着一只会说话的猫") == []
+
+
 def test_the_one_a_premise_calls_the_culprit_is_the_antagonist_and_no_one_is_invented():
     cast = _offline_cast(_TEA_PREMISE, "zh")
     assert cast.antagonist.name == "周怀山"

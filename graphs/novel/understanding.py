@@ -1277,7 +1277,9 @@ def _names_a_place(name: str) -> bool:
     if name[-1] not in _PLACE_ZH:
         return False
     alone = jieba.posseg.lcut(name)
-    return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s"))
+    # a word of the dictionary opening with no surname is a place jieba mistags as a name ("海边小镇": 小镇/nr)
+    known_word = jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0 and name[0] not in _SURNAMES_ZH
+    return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s")) or known_word
 
 
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
@@ -1708,3 +1710,77 @@ def story_era(description: str) -> str | None:
     cues = {era: len(said(cue)) + _ERA_NAME_WEIGHT * len(said(_ERA_NAMES[era])) for era, cue in _ERA_CUES.items()}
     best = max(("future", "modern", "early_modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
     return best if cues[best] else None
+
+
+# Settings no age gives places to: a botanist stranded on Mars meets no one at a 议事厅 or a 渡口 (his scenes happen
+# in the habitat, the greenhouse, the airlock), a crew at sea meets on deck. The offline composers draw places from
+# the setting read here before the age's.
+_SETTING_CUES = {
+    "planet": re.compile(r"火星|月球|月面|外星|星球|太空|空间站|宇航|飞船|星舰"
+                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|outer space"
+                         r"|spaceships?|starships?)\b)"),
+    "sea": re.compile(r"远洋|海上|航海|渔船|货轮|船长|水手|海难|(?i:\b(?:at sea|ocean|voyage|sailors?|shipwreck\w*"
+                      r"|castaways?|captain of the|whal(?:er|ing))\b)"),
+}
+
+
+def story_setting(description: str) -> str | None:
+    """The kind of setting a description places its story in when no age's places fit it: "planet" (火星, a space
+    station), "sea" (远洋, a voyage); None for any other, whose places come from its age."""
+    starts = _word_starts(description)
+    for kind, cue in _SETTING_CUES.items():
+        if any(not CJK.match(m.group()) or m.start() in starts for m in cue.finditer(description)):
+            return kind
+    return None
+
+
+# Characters opening the word after a place that say where in it ("火星上", "小镇里"); jieba glues one to the word
+# after it ("火星 / 上种 / 土豆").
+_LOCATIVE_ZH = set("上里中内")
+# English words before a place a story is set at ("on Mars", "In Regency-era Bath"), then its capitalised words.
+_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
+
+
+def setting_named(description: str) -> str | None:
+    """The short noun phrase naming where a story is set, in its own words, for the name of its world: 火星 of
+    "一个在火星上种土豆的植物学家", 海边小镇 of "在一个被诅咒的海边小镇上住着…", 江南 of "清末江南运河小镇",
+    "Mars" of "a botanist stranded on Mars"; else the first place it names; None when it names none."""
+    names = [person.name for person in characters_in_description(description)]
+    text = without_names(description, names)
+    if not CJK.search(text):
+        found = _SETTING_NAME_EN.search(text)
+        if found and not is_function_word(found.group(1).split()[0]):
+            return found.group(1)
+        places = places_in_description(description)
+        return places[0] if places else None
+    return _setting_after_zai(text) or _place_name_zh(text) or next(iter(places_in_description(description)), None)
+
+
+def _setting_after_zai(text: str) -> str | None:
+    """The nouns said right before 上/里/中 after a 在 or 于 ("在火星上", "在一个被诅咒的海边小镇上")."""
+    import jieba.posseg
+
+    run: list[str] = []
+    after_zai = False
+    for word in jieba.posseg.lcut(text):
+        if word.flag == "p" and word.word in ("在", "于"):
+            after_zai, run = True, []
+        elif not after_zai:
+            continue
+        elif word.word[0] in _LOCATIVE_ZH or not CJK.match(word.word):
+            joined = "".join(run)
+            if 2 <= len(joined) <= 6:
+                return joined
+            after_zai = False
+        elif word.flag[:1] in ("n", "s") and (word.flag != "nr" or word.word[-1] in _PLACE_ENDS_ZH):
+            run.append(word.word)  # jieba tags 小镇 as a name (nr): a place's last character says it is one
+        else:
+            run = []
+    return None
+
+
+def _place_name_zh(text: str) -> str | None:
+    """The first place name jieba tags (ns) in a Chinese description: 江南 of "清末江南运河小镇"."""
+    import jieba.posseg
+
+    return next((w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2), None)
