@@ -1061,6 +1061,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         word = match.group(1)
         if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN):
             hits.append((match.start(1), NamedCharacter(word, None, None)))
+    for match in _FULL_NAME_OPENS_EN.finditer(text):
+        if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
+            hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
     for match in _APPOSED_EN.finditer(text):
         noun, name = match.group(1).lower(), match.group(2)
         head = noun.rsplit("-", 1)[-1]  # "Her ex-husband, Callum Reid,": a husband, once
@@ -1360,8 +1363,10 @@ def _unglued_endings(words: list) -> list:
     out = list(words)
     for index in range(1, len(out)):
         word, before = out[index], out[index - 1]
+        # "盐商周德昌" cut 盐 / 商周 / 德昌: a noun of one character (盐, 布, 米) makes a calling with the ending too
+        noun_before = len(before.word) >= 2 or before.flag.startswith("n")
         if len(word.word) >= 2 and word.word[0] in endings and word.word[1] in _SURNAMES_ZH \
-                and len(before.word) >= 2 and CJK.fullmatch(before.word[-1]):
+                and noun_before and CJK.fullmatch(before.word[-1]):
             out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
             out[index] = jieba.posseg.pair(word.word[1:], "x")
     # "茶商之女林素素" cut 茶商 / 之 / 女林 / 素素: 之 ties the noun before it to 女 (the tea merchant's daughter),
@@ -1378,6 +1383,13 @@ def _unglued_endings(words: list) -> list:
 
 # A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
 _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?=(?:He|She|His|Her)\b)")
+# "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it, and a he / she / his /
+# her in its clause or opening the next that tells it is someone.
+_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+[a-z]+s\b[^.!?;]*?"
+                                 r"(?:\b(?:he|she|his|her)\b|[.!?;]\s+(?:He|She|His|Her)\b)")
+# Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
+# suspects, not the start of what she thinks.
+_TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
 # The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
 # The name may be a full one ("The club owner, Victor Sloane, hides…").
@@ -1461,7 +1473,9 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         else:
             kind = "object"
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
-        if kind != "object" and not _inside_what_is_said(sentence):
+        # "suspects her uncle": the uncle is whom she suspects, her the subject's
+        owned_object = kind == "possessive" and _TAKES_SOMEONE.search(sentence)
+        if kind != "object" and (owned_object or not _inside_what_is_said(sentence)):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
     subject = previous = None
     recent: list[str] = []
