@@ -559,6 +559,14 @@ def test_a_full_name_opening_a_premise_is_in_the_cast_without_named():
     assert [c.name for c in people] == ["Wren Talbot", "Silas"]
 
 
+@pytest.mark.parametrize("question, asks", [
+    ("what does Kofi do?", True), ("What is Ama's job?", True), ("周德昌是做什么的？", True), ("林远做什么工作", True),
+    ("what did Kofi do in chapter 2?", False), ("what does Kofi do after the fire?", False), ("林远在第二章做了什么", False),
+])
+def test_a_question_of_what_someone_does_for_a_living_is_told_from_one_of_an_event(question, asks):
+    assert read.asks_occupation(question) is asks
+
+
 def test_the_one_a_premise_calls_the_culprit_is_the_antagonist_and_no_one_is_invented():
     cast = _offline_cast(_TEA_PREMISE, "zh")
     assert cast.antagonist.name == "周怀山"

@@ -685,6 +685,18 @@ def tells_meeting(text: str) -> bool:
     return bool(_MEETS.search(text))
 
 
+# Asks what someone does for a living ("what does Kofi do?", "what is Ama's job", "周德昌是做什么的"): who they
+# are in the world answers it, not a passage of whom they meet. "What did Kofi do in chapter 2" asks of an event.
+_OCCUPATION = re.compile(r"是(?:做|干)(?:什么|啥)的|(?:做|干)(?:什么|啥)(?:工作|营生|行当|买卖)|(?:什么|啥)(?:职业|工作|营生|行当)"
+                         r"|以(?:什么|何)为生|\bwhat (?:does|do) [^?]*?\bdo\s*(?:for a living)?\s*\??\s*$"
+                         r"|\bwhat(?:'s| is) [^?]*?\b(?:job|occupation|profession|trade|work)\b"
+                         r"|\b(?:for a living|where does [^?]*? work)\b", re.I)
+
+
+def asks_occupation(text: str) -> bool:
+    return bool(_OCCUPATION.search(text.strip()))
+
+
 def asks_where(text: str) -> bool:
     return bool(_WHERE.search(text))
 
