@@ -140,6 +140,7 @@ async def test_an_offline_world_is_named_from_whole_words_of_the_description(lan
 @pytest.mark.parametrize("language, description, name", [
     ("zh", "一个在火星上种土豆的植物学家，被困后靠自己活下来", "火星"),
     ("en", "a botanist stranded on Mars grows potatoes to survive", "Mars"),
+    ("zh", "一艘远洋货轮在风暴中失联，大副和厨娘必须在海上找到回家的路", "海上"),  # not 风暴, no place
 ])
 async def test_an_offline_world_is_named_after_where_the_premise_is_set(language, description, name):
     # "一个在火星上种土豆的之境": the premise's first words, cut, were the world's name.
@@ -157,6 +158,13 @@ async def test_a_stranded_botanist_on_mars_meets_in_the_base_not_at_a_ferry(lang
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": language, "description": description})
     assert place in world.geography and "渡口" not in world.geography and "ferry" not in world.geography
+
+
+async def test_a_night_at_a_convenience_store_is_set_among_todays_places():
+    # "深夜的便利店里…" was the world "深夜的便利店里之境", its scenes at 城门 and 渡口.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": "深夜的便利店里，收银员发现每晚三点都有一个不说话的老人来买牛奶"})
+    assert world.world_name == "便利店" and "渡口" not in world.geography and "城门" not in world.geography
 
 
 async def test_a_scene_recalls_a_long_earlier_line_up_to_a_clause_end_not_mid_word():

@@ -1625,7 +1625,7 @@ def key_things(description: str, limit: int = 4) -> list[str]:
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
-_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门")
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店")
 _PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
@@ -1680,7 +1680,7 @@ _ERA_CUES = {
                                r"|(?i:\b(?:edwardian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph|steamships?"
                                r"|zeppelins?|gaslight|1920s|1930s|1940s|the (?:great )?depression)\b)"),
     "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
-                         r"|律师|记者|程序员|外卖|快递"
+                         r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
     "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
@@ -1783,9 +1783,11 @@ def setting_named(description: str) -> str | None:
 
 
 def _setting_after_zai(text: str) -> str | None:
-    """The nouns said right before 上/里/中 after a 在 or 于 ("在火星上", "在一个被诅咒的海边小镇上")."""
+    """The nouns said right before 上/里/中 after a 在 or 于 ("在火星上", "在一个被诅咒的海边小镇上"), or a word of
+    where said after one ("在海上"); of several, the first that is a place ("在风暴中失联…在海上": 海上, not 风暴)."""
     import jieba.posseg
 
+    found: list[str] = []
     run: list[str] = []
     after_zai = False
     for word in jieba.posseg.lcut(text):
@@ -1793,16 +1795,28 @@ def _setting_after_zai(text: str) -> str | None:
             after_zai, run = True, []
         elif not after_zai:
             continue
+        elif word.flag == "s" and not run and len(word.word) >= 2 and word.word[-1] in _LOCATIVE_ZH:
+            found.append(word.word)  # 海上, 山中: the place and where in it, one word
+            after_zai = False
         elif word.word[0] in _LOCATIVE_ZH or not CJK.match(word.word):
             joined = "".join(run)
             if 2 <= len(joined) <= 6:
-                return joined
+                found.append(joined)
             after_zai = False
         elif word.flag[:1] in ("n", "s") and (word.flag != "nr" or word.word[-1] in _PLACE_ENDS_ZH):
             run.append(word.word)  # jieba tags 小镇 as a name (nr): a place's last character says it is one
         else:
             run = []
-    return None
+    return next((f for f in found if _is_place_zh(f)), found[0] if found else None)
+
+
+def _is_place_zh(words: str) -> bool:
+    """A setting said after 在 is a place: a word of one (小镇, 海上), or of a setting with places of its own (火星)."""
+    import jieba.posseg
+
+    tags = jieba.posseg.lcut(words)
+    return (words[-1] in _PLACE_ENDS_ZH or words in _PLACE_WORDS_ZH or any(w.flag in ("s", "ns") for w in tags)
+            or any(cue.search(words) for cue in _SETTING_CUES.values()))
 
 
 def _place_name_zh(text: str) -> str | None:
