@@ -672,6 +672,21 @@ async def test_asking_who_someone_only_the_world_description_names_quotes_it(sta
     assert "传说剑圣萧无涯曾在剑碑前悟道" in reply and "林远" in reply, reply
 
 
+async def test_asking_what_someone_does_quotes_the_world_description_not_meeting_passages(start_server, projects,
+                                                                                          connect):
+    # "what does Kofi do?" of "her brother Kofi works the night shift" was answered with scenes of whom he met.
+    settings = projects / PROJECT / "settings.json"
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    data["world_description"] = "云岭山中，两座剑派隔江相望。林远在山脚下的铁匠铺里打铁为生，沈青是他的师姐。"
+    settings.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+    ack = await say(client, "林远是做什么的？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert "林远在山脚下的铁匠铺里打铁为生" in reply, reply
+
+
 async def test_they_after_a_question_of_two_people_means_those_two_without_asking_who(server, connect):
     # "沈青川和韩秋雁是什么关系" then "他们后来怎么样了" asked "which one?" of the whole cast.
     client = await connect(server.url)

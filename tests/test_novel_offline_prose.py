@@ -127,14 +127,44 @@ async def test_an_english_scene_names_what_a_possessive_owns_not_a_dangling_adje
 
 
 @pytest.mark.parametrize("language, description, name", [
-    ("en", "In Regency-era Bath, a governess named Harriet Lane uncovers a forged will", "The Land of Regency-era Bath"),
-    ("zh", "在一个被诅咒的海边小镇上住着一只会说话的猫", "在一个被诅咒的海边小镇之境"),
+    ("en", "In Regency-era Bath, a governess named Harriet Lane uncovers a forged will", "Regency-era Bath"),
+    ("zh", "在一个被诅咒的海边小镇上住着一只会说话的猫", "海边小镇"),
 ])
 async def test_an_offline_world_is_named_from_whole_words_of_the_description(language, description, name):
     # "The Land of In Regency-era Bath", "在一个被诅咒的海边小镇上住之境": a word cut or a preposition left in.
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": language, "description": description})
     assert world.world_name == name
+
+
+@pytest.mark.parametrize("language, description, name", [
+    ("zh", "一个在火星上种土豆的植物学家，被困后靠自己活下来", "火星"),
+    ("en", "a botanist stranded on Mars grows potatoes to survive", "Mars"),
+    ("zh", "一艘远洋货轮在风暴中失联，大副和厨娘必须在海上找到回家的路", "海上"),  # not 风暴, no place
+])
+async def test_an_offline_world_is_named_after_where_the_premise_is_set(language, description, name):
+    # "一个在火星上种土豆的之境": the premise's first words, cut, were the world's name.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": language, "description": description})
+    assert world.world_name == name
+
+
+@pytest.mark.parametrize("language, description, place", [
+    ("zh", "一个在火星上种土豆的植物学家，被困后靠自己活下来", "温室"),
+    ("en", "a botanist stranded on Mars grows potatoes to survive", "the greenhouse"),
+])
+async def test_a_stranded_botanist_on_mars_meets_in_the_base_not_at_a_ferry(language, description, place):
+    # His scenes met at 议事厅 and 渡口, the timeless places of a book of no age.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": language, "description": description})
+    assert place in world.geography and "渡口" not in world.geography and "ferry" not in world.geography
+
+
+async def test_a_night_at_a_convenience_store_is_set_among_todays_places():
+    # "深夜的便利店里…" was the world "深夜的便利店里之境", its scenes at 城门 and 渡口.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": "深夜的便利店里，收银员发现每晚三点都有一个不说话的老人来买牛奶"})
+    assert world.world_name == "便利店" and "渡口" not in world.geography and "城门" not in world.geography
 
 
 async def test_a_scene_recalls_a_long_earlier_line_up_to_a_clause_end_not_mid_word():

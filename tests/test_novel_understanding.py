@@ -536,6 +536,37 @@ def test_a_premise_s_people_whose_names_end_like_places_or_follow_a_post_are_in_
     assert [c.name for c in read.characters_in_description(_TEA_PREMISE)] == ["沈书瑶", "陆铭", "周怀山"]
 
 
+def test_a_seaside_town_a_premise_sets_its_story_in_is_no_one_of_the_cast():
+    # jieba tags 小镇 a name (nr): "海边小镇" made a character called 小镇.
+    assert read.characters_in_description("在一个被诅咒的海边小镇上住着一只会说话的猫") == []
+
+
+def test_a_merchant_named_right_after_a_one_character_trade_is_in_the_cast():
+    # jieba cuts "盐商周德昌" 盐 / 商周 / 德昌: the salt merchant was left out of the cast.
+    people = read.characters_in_description("扬州盐商周德昌被人毒死，账房先生林秋白暗中追查")
+    assert [(c.name, c.said_as) for c in people][:1] == [("周德昌", "盐商")]
+
+
+def test_her_after_a_verb_of_suspecting_tells_the_suspecting_one_is_a_woman():
+    # "suspects her uncle" was read as her in what Wren thinks, which may be anyone: Wren's gender stayed unknown.
+    people = read.characters_in_description("A net-mender named Wren Talbot suspects her uncle Silas of sinking the boat")
+    assert [(c.name, c.gender) for c in people] == [("Wren Talbot", "female"), ("Silas", "male")]
+
+
+def test_a_full_name_opening_a_premise_is_in_the_cast_without_named():
+    # "Wren Talbot suspects her uncle Silas": without "named", only Silas was in the cast.
+    people = read.characters_in_description("Wren Talbot suspects her uncle Silas of sinking the boat")
+    assert [c.name for c in people] == ["Wren Talbot", "Silas"]
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("what does Kofi do?", True), ("What is Ama's job?", True), ("周德昌是做什么的？", True), ("林远做什么工作", True),
+    ("what did Kofi do in chapter 2?", False), ("what does Kofi do after the fire?", False), ("林远在第二章做了什么", False),
+])
+def test_a_question_of_what_someone_does_for_a_living_is_told_from_one_of_an_event(question, asks):
+    assert read.asks_occupation(question) is asks
+
+
 def test_the_one_a_premise_calls_the_culprit_is_the_antagonist_and_no_one_is_invented():
     cast = _offline_cast(_TEA_PREMISE, "zh")
     assert cast.antagonist.name == "周怀山"

@@ -402,6 +402,10 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                     else t("novel.chat_ask_who"))
         return _ask(turn, [{"id": "who", "question": question, "candidates": candidates, "missing": "subject"}])
     turn["subject"] = subject
+    if read.asks_occupation(text) and not mentioned[1:]:
+        told = _occupation_lines(tools, subject, names)
+        if told:
+            return {"turn": None, "outcome": "done", "reply": "\n".join(told)}
     other = None
     if relation_word:
         other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)
@@ -610,6 +614,25 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
 
 
 _SENTENCE_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
+
+
+_CLAUSE = re.compile(r"[^,;，；。！？!?\n]+?(?=[,;，；。！？!?\n]|\.(?:\s|$)|$)")
+
+
+def _occupation_lines(tools: Gatherer, subject: str, names: list[str]) -> list[str]:
+    """What someone does, for "what does Kofi do?": the clauses of the author's world description that name
+    them ("her brother Kofi works the night shift at the morgue"), else the opening of their sheet's background
+    (a post: "a nurse"). Passages of whom they meet do not tell it."""
+    called = [subject, *read.unique_aliases(subject, names)]
+    first = subject.split()[0] if " " in subject else None
+    if first and not any(n != subject and first in n.split() for n in names):
+        called.append(first)  # "Ama" of Ama Mensah, when no one else is an Ama
+    description = tools.graph.files.settings().world_description or ""
+    clauses = [c.strip() for c in _CLAUSE.findall(description) if any(read.mentions(c, word) for word in called)]
+    if clauses:
+        return [t("novel.chat_answer_occupation", name=subject, quote=" … ".join(clauses[:2]))]
+    background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
+    return [t("novel.chat_answer_whois_background", name=subject, background=background)] if background else []
 
 
 def _first_sentence(text: str, limit: int = 80) -> str:

@@ -13,7 +13,8 @@ from typing import Any
 from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, key_things,
-                                       lead_named, places_in_description, story_era, unnamed_lead)
+                                       lead_named, places_in_description, setting_named, story_era, story_setting,
+                                       unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -55,6 +56,16 @@ ERA_PLACES = {
                "en": ("the neon market", "the data centre", "a back-alley clinic", "the maglev platform",
                       "the abandoned fab", "the docking ring", "the corporate tower", "the server vault")},
 }
+# Where scenes happen in a setting no age gives places to (understanding.story_setting): a botanist stranded on
+# Mars works in the 温室 and steps out through the 气闸, he meets no one at a 议事厅 or a 渡口.
+SETTING_PLACES = {
+    "planet": {"zh": ("栖息舱", "温室", "气闸", "控制舱", "储藏舱", "着陆点", "陨石坑边", "通讯天线下"),
+               "en": ("the habitat", "the greenhouse", "the airlock", "the control module", "the storage bay",
+                      "the landing site", "the crater rim", "the comms mast")},
+    "sea": {"zh": ("甲板", "船舱", "驾驶台", "货舱", "桅杆下", "救生艇", "船长室", "港口"),
+            "en": ("the deck", "the cabin", "the bridge", "the hold", "the foot of the mast", "the lifeboat",
+                   "the captain's cabin", "the harbour")},
+}
 EN_TAG = "[offline sample] "
 CHAPTER_WORDS = {"zh": ("启程", "风起", "试探", "暗流", "抉择", "转折", "对峙", "归来"),
                  "en": ("Departure", "The Wind Rises", "Testing", "Undercurrents", "The Choice", "The Turn",
@@ -86,14 +97,15 @@ def _places_of_description(description: str) -> list[str]:
 
 def _places(request: OfflineRequest) -> tuple[str, ...]:
     """Where the book's scenes happen, in its language: the places its description names and those beside them
-    (a 清末 canal town's 运河码头, not a Shanghai 电车站), else those of the age it says, else timeless ones."""
+    (a 清末 canal town's 运河码头, not a Shanghai 电车站), else those of its setting (a Mars base's 温室), else
+    those of the age it says, else timeless ones."""
     language = "en" if _english(request) else "zh"
     description = str(request.fact("description") or "")
     own = _places_of_description(description)
     if len(own) >= _OWN_PLACES_ENOUGH:
         return tuple(own)
-    era = ERA_PLACES.get(story_era(description))
-    return tuple(dict.fromkeys([*own, *(era[language] if era else (EN_PLACES if language == "en" else PLACES))]))
+    kind = SETTING_PLACES.get(story_setting(description)) or ERA_PLACES.get(story_era(description))
+    return tuple(dict.fromkeys([*own, *(kind[language] if kind else (EN_PLACES if language == "en" else PLACES))]))
 
 
 def _seed(request: OfflineRequest) -> str:
@@ -156,10 +168,11 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
 def world(request: OfflineRequest) -> WorldSetting:
     description = str(request.fact("description") or "")
     places = _places(request)[:4]
+    setting = setting_named(description)  # "Mars", 火星: the name of where it is set, not its first words
     if _english(request):
         core = _short(description, english=True)
         return WorldSetting(
-            world_name=f"The Land of {core}",
+            world_name=setting[:1].upper() + setting[1:] if setting else f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
             geography=f"{EN_TAG}a country where {', '.join(places[:-1])} and {places[-1]} meet",
             social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
@@ -170,7 +183,7 @@ def world(request: OfflineRequest) -> WorldSetting:
         )
     core = _short(description)
     return WorldSetting(
-        world_name=f"{core}之境",
+        world_name=setting or f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
         geography=f"{TAG}{'、'.join(places)}相连的一片土地",
         social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",

@@ -685,6 +685,18 @@ def tells_meeting(text: str) -> bool:
     return bool(_MEETS.search(text))
 
 
+# Asks what someone does for a living ("what does Kofi do?", "what is Ama's job", "周德昌是做什么的"): who they
+# are in the world answers it, not a passage of whom they meet. "What did Kofi do in chapter 2" asks of an event.
+_OCCUPATION = re.compile(r"是(?:做|干)(?:什么|啥)的|(?:做|干)(?:什么|啥)(?:工作|营生|行当|买卖)|(?:什么|啥)(?:职业|工作|营生|行当)"
+                         r"|以(?:什么|何)为生|\bwhat (?:does|do) [^?]*?\bdo\s*(?:for a living)?\s*\??\s*$"
+                         r"|\bwhat(?:'s| is) [^?]*?\b(?:job|occupation|profession|trade|work)\b"
+                         r"|\b(?:for a living|where does [^?]*? work)\b", re.I)
+
+
+def asks_occupation(text: str) -> bool:
+    return bool(_OCCUPATION.search(text.strip()))
+
+
 def asks_where(text: str) -> bool:
     return bool(_WHERE.search(text))
 
@@ -1061,6 +1073,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         word = match.group(1)
         if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN):
             hits.append((match.start(1), NamedCharacter(word, None, None)))
+    for match in _FULL_NAME_OPENS_EN.finditer(text):
+        if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
+            hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
     for match in _APPOSED_EN.finditer(text):
         noun, name = match.group(1).lower(), match.group(2)
         head = noun.rsplit("-", 1)[-1]  # "Her ex-husband, Callum Reid,": a husband, once
@@ -1277,7 +1292,9 @@ def _names_a_place(name: str) -> bool:
     if name[-1] not in _PLACE_ZH:
         return False
     alone = jieba.posseg.lcut(name)
-    return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s"))
+    # a word of the dictionary opening with no surname is a place jieba mistags as a name ("海边小镇": 小镇/nr)
+    known_word = jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0 and name[0] not in _SURNAMES_ZH
+    return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s")) or known_word
 
 
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
@@ -1358,8 +1375,10 @@ def _unglued_endings(words: list) -> list:
     out = list(words)
     for index in range(1, len(out)):
         word, before = out[index], out[index - 1]
+        # "盐商周德昌" cut 盐 / 商周 / 德昌: a noun of one character (盐, 布, 米) makes a calling with the ending too
+        noun_before = len(before.word) >= 2 or before.flag.startswith("n")
         if len(word.word) >= 2 and word.word[0] in endings and word.word[1] in _SURNAMES_ZH \
-                and len(before.word) >= 2 and CJK.fullmatch(before.word[-1]):
+                and noun_before and CJK.fullmatch(before.word[-1]):
             out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
             out[index] = jieba.posseg.pair(word.word[1:], "x")
     # "茶商之女林素素" cut 茶商 / 之 / 女林 / 素素: 之 ties the noun before it to 女 (the tea merchant's daughter),
@@ -1376,6 +1395,13 @@ def _unglued_endings(words: list) -> list:
 
 # A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
 _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?=(?:He|She|His|Her)\b)")
+# "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it, and a he / she / his /
+# her in its clause or opening the next that tells it is someone.
+_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+[a-z]+s\b[^.!?;]*?"
+                                 r"(?:\b(?:he|she|his|her)\b|[.!?;]\s+(?:He|She|His|Her)\b)")
+# Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
+# suspects, not the start of what she thinks.
+_TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
 # The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
 # The name may be a full one ("The club owner, Victor Sloane, hides…").
@@ -1459,7 +1485,9 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         else:
             kind = "object"
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
-        if kind != "object" and not _inside_what_is_said(sentence):
+        # "suspects her uncle": the uncle is whom she suspects, her the subject's
+        owned_object = kind == "possessive" and _TAKES_SOMEONE.search(sentence)
+        if kind != "object" and (owned_object or not _inside_what_is_said(sentence)):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
     subject = previous = None
     recent: list[str] = []
@@ -1597,7 +1625,7 @@ def key_things(description: str, limit: int = 4) -> list[str]:
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
-_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门")
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店")
 _PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
@@ -1652,7 +1680,7 @@ _ERA_CUES = {
                                r"|(?i:\b(?:edwardian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph|steamships?"
                                r"|zeppelins?|gaslight|1920s|1930s|1940s|the (?:great )?depression)\b)"),
     "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
-                         r"|律师|记者|程序员|外卖|快递"
+                         r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
     "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
@@ -1708,3 +1736,91 @@ def story_era(description: str) -> str | None:
     cues = {era: len(said(cue)) + _ERA_NAME_WEIGHT * len(said(_ERA_NAMES[era])) for era, cue in _ERA_CUES.items()}
     best = max(("future", "modern", "early_modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
     return best if cues[best] else None
+
+
+# Settings no age gives places to: a botanist stranded on Mars meets no one at a 议事厅 or a 渡口 (his scenes happen
+# in the habitat, the greenhouse, the airlock), a crew at sea meets on deck. The offline composers draw places from
+# the setting read here before the age's.
+_SETTING_CUES = {
+    "planet": re.compile(r"火星|月球|月面|外星|星球|太空|空间站|宇航|飞船|星舰"
+                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|outer space"
+                         r"|spaceships?|starships?)\b)"),
+    "sea": re.compile(r"远洋|海上|航海|渔船|货轮|船长|水手|海难|(?i:\b(?:at sea|ocean|voyage|sailors?|shipwreck\w*"
+                      r"|castaways?|captain of the|whal(?:er|ing))\b)"),
+}
+
+
+def story_setting(description: str) -> str | None:
+    """The kind of setting a description places its story in when no age's places fit it: "planet" (火星, a space
+    station), "sea" (远洋, a voyage); None for any other, whose places come from its age."""
+    starts = _word_starts(description)
+    for kind, cue in _SETTING_CUES.items():
+        if any(not CJK.match(m.group()) or m.start() in starts for m in cue.finditer(description)):
+            return kind
+    return None
+
+
+# Characters opening the word after a place that say where in it ("火星上", "小镇里"); jieba glues one to the word
+# after it ("火星 / 上种 / 土豆").
+_LOCATIVE_ZH = set("上里中内")
+# English words before a place a story is set at ("on Mars", "In Regency-era Bath"), then its capitalised words.
+_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
+
+
+def setting_named(description: str) -> str | None:
+    """The short noun phrase naming where a story is set, in its own words, for the name of its world: 火星 of
+    "一个在火星上种土豆的植物学家", 海边小镇 of "在一个被诅咒的海边小镇上住着…", 江南 of "清末江南运河小镇",
+    "Mars" of "a botanist stranded on Mars"; else the first place it names; None when it names none."""
+    names = [person.name for person in characters_in_description(description)]
+    text = without_names(description, names)
+    if not CJK.search(text):
+        found = _SETTING_NAME_EN.search(text)
+        if found and not is_function_word(found.group(1).split()[0]):
+            return found.group(1)
+        places = places_in_description(description)
+        return places[0] if places else None
+    return _setting_after_zai(text) or _place_name_zh(text) or next(iter(places_in_description(description)), None)
+
+
+def _setting_after_zai(text: str) -> str | None:
+    """The nouns said right before 上/里/中 after a 在 or 于 ("在火星上", "在一个被诅咒的海边小镇上"), or a word of
+    where said after one ("在海上"); of several, the first that is a place ("在风暴中失联…在海上": 海上, not 风暴)."""
+    import jieba.posseg
+
+    found: list[str] = []
+    run: list[str] = []
+    after_zai = False
+    for word in jieba.posseg.lcut(text):
+        if word.flag == "p" and word.word in ("在", "于"):
+            after_zai, run = True, []
+        elif not after_zai:
+            continue
+        elif word.flag == "s" and not run and len(word.word) >= 2 and word.word[-1] in _LOCATIVE_ZH:
+            found.append(word.word)  # 海上, 山中: the place and where in it, one word
+            after_zai = False
+        elif word.word[0] in _LOCATIVE_ZH or not CJK.match(word.word):
+            joined = "".join(run)
+            if 2 <= len(joined) <= 6:
+                found.append(joined)
+            after_zai = False
+        elif word.flag[:1] in ("n", "s") and (word.flag != "nr" or word.word[-1] in _PLACE_ENDS_ZH):
+            run.append(word.word)  # jieba tags 小镇 as a name (nr): a place's last character says it is one
+        else:
+            run = []
+    return next((f for f in found if _is_place_zh(f)), found[0] if found else None)
+
+
+def _is_place_zh(words: str) -> bool:
+    """A setting said after 在 is a place: a word of one (小镇, 海上), or of a setting with places of its own (火星)."""
+    import jieba.posseg
+
+    tags = jieba.posseg.lcut(words)
+    return (words[-1] in _PLACE_ENDS_ZH or words in _PLACE_WORDS_ZH or any(w.flag in ("s", "ns") for w in tags)
+            or any(cue.search(words) for cue in _SETTING_CUES.values()))
+
+
+def _place_name_zh(text: str) -> str | None:
+    """The first place name jieba tags (ns) in a Chinese description: 江南 of "清末江南运河小镇"."""
+    import jieba.posseg
+
+    return next((w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2), None)
