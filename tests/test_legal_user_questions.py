@@ -1279,3 +1279,38 @@ async def test_a_refurbished_phone_sold_as_new_is_answered_with_the_sellers_frau
 async def test_an_english_buyer_whose_seller_hid_a_flood_is_answered_with_fraud(knowledge):
     run = await GraphRunner(knowledge).ask("I bought a used car and the seller hid that it had been in a flood")
     assert _cited(run)[:1] == [("民法典", "148")], _cited(run)
+
+
+async def test_quitting_over_unpaid_wages_is_told_the_compensation_owed_and_how_much(knowledge):
+    run = await GraphRunner(knowledge).ask("公司拖欠工资，我想辞职，能要补偿吗")
+    assert {("劳动合同法", "38"), ("劳动合同法", "46"), ("劳动合同法", "47")} <= set(_cited(run))
+
+
+async def test_quitting_over_unpaid_wages_in_english_is_told_the_compensation_owed(knowledge):
+    run = await GraphRunner(knowledge).ask("my employer hasn't paid me for two months, can I quit and get severance?")
+    assert {("劳动合同法", "38"), ("劳动合同法", "46")} <= set(_cited(run))
+
+
+async def test_a_will_leaving_the_house_to_one_son_is_answered_with_the_rules_on_wills(knowledge):
+    run = await GraphRunner(knowledge).ask("我妈立遗嘱把房子都给了我哥")
+    cited = _cited(run)
+    assert {("民法典", "1133"), ("民法典", "1141"), ("民法典", "1143")} <= set(cited)
+    assert ("民法典", "1127") not in cited  # the order of heirs without a will
+
+
+async def test_a_grown_child_whose_father_stopped_paying_tuition_is_told_the_childs_claim_to_support(knowledge):
+    run = await GraphRunner(knowledge).ask("离婚后爸爸不给我学费（我刚满18岁）")
+    assert {("民法典", "1067"), ("民法典", "1085")} <= set(_cited(run))
+
+
+async def test_a_gym_membership_refund_is_a_prepayment_not_the_seven_day_online_return(knowledge):
+    run = await GraphRunner(knowledge).ask("I paid for a one-year gym membership and want a refund after two months, they refuse")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "53")
+    assert ("消费者权益保护法", "25") not in cited
+
+
+async def test_a_taxi_company_refusing_to_pay_for_its_drivers_collision_is_told_the_employer_answers(knowledge):
+    run = await GraphRunner(knowledge).ask("A taxi driver hit my son on the crosswalk. The taxi company refuses to pay")
+    assert ("民法典", "1191") in _cited(run)
+
