@@ -17,7 +17,7 @@ from core.legal import LegalKnowledge
 from core.legal.statutes import Article
 from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
-from core.legal.intent import domains_of, settle_intent
+from core.legal.intent import category_scores, domains_of, settle_intent
 from core.llm.offline import OfflineLLM
 from graphs.legal import classify_text
 from graphs.legal.graph import plan_tasks
@@ -1314,3 +1314,6 @@ async def test_a_taxi_company_refusing_to_pay_for_its_drivers_collision_is_told_
     run = await GraphRunner(knowledge).ask("A taxi driver hit my son on the crosswalk. The taxi company refuses to pay")
     assert ("民法典", "1191") in _cited(run)
 
+
+def test_a_hand_crushed_by_a_factory_machine_is_a_labour_question_by_the_glossarys_own_words():
+    assert "labor_law" in category_scores("在厂里干活时机器轧断了我的手指")
