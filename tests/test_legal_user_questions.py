@@ -1317,3 +1317,8 @@ async def test_a_taxi_company_refusing_to_pay_for_its_drivers_collision_is_told_
 
 def test_a_hand_crushed_by_a_factory_machine_is_a_labour_question_by_the_glossarys_own_words():
     assert "labor_law" in category_scores("在厂里干活时机器轧断了我的手指")
+
+
+async def test_a_worker_never_given_a_written_contract_is_told_of_the_double_pay(knowledge):
+    run = await GraphRunner(knowledge).ask("公司不给我签劳动合同，干了半年了")
+    assert {("劳动合同法", "10"), ("劳动合同法", "82")} <= set(_cited(run))
