@@ -1322,3 +1322,8 @@ def test_a_hand_crushed_by_a_factory_machine_is_a_labour_question_by_the_glossar
 async def test_a_worker_never_given_a_written_contract_is_told_of_the_double_pay(knowledge):
     run = await GraphRunner(knowledge).ask("公司不给我签劳动合同，干了半年了")
     assert {("劳动合同法", "10"), ("劳动合同法", "82")} <= set(_cited(run))
+
+
+async def test_an_online_course_that_will_not_refund_the_remaining_classes_leads_with_the_prepayment(knowledge):
+    run = await GraphRunner(knowledge).ask("My online course platform won't refund the rest of the classes")
+    assert _cited(run)[0] == ("消费者权益保护法", "53")
