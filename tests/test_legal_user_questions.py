@@ -17,7 +17,7 @@ from core.legal import LegalKnowledge
 from core.legal.statutes import Article
 from core.legal.templates import TEMPLATES, extract_fields
 from core.legal.terms import expand
-from core.legal.intent import domains_of, settle_intent
+from core.legal.intent import category_scores, domains_of, settle_intent
 from core.llm.offline import OfflineLLM
 from graphs.legal import classify_text
 from graphs.legal.graph import plan_tasks
@@ -1279,3 +1279,51 @@ async def test_a_refurbished_phone_sold_as_new_is_answered_with_the_sellers_frau
 async def test_an_english_buyer_whose_seller_hid_a_flood_is_answered_with_fraud(knowledge):
     run = await GraphRunner(knowledge).ask("I bought a used car and the seller hid that it had been in a flood")
     assert _cited(run)[:1] == [("民法典", "148")], _cited(run)
+
+
+async def test_quitting_over_unpaid_wages_is_told_the_compensation_owed_and_how_much(knowledge):
+    run = await GraphRunner(knowledge).ask("公司拖欠工资，我想辞职，能要补偿吗")
+    assert {("劳动合同法", "38"), ("劳动合同法", "46"), ("劳动合同法", "47")} <= set(_cited(run))
+
+
+async def test_quitting_over_unpaid_wages_in_english_is_told_the_compensation_owed(knowledge):
+    run = await GraphRunner(knowledge).ask("my employer hasn't paid me for two months, can I quit and get severance?")
+    assert {("劳动合同法", "38"), ("劳动合同法", "46")} <= set(_cited(run))
+
+
+async def test_a_will_leaving_the_house_to_one_son_is_answered_with_the_rules_on_wills(knowledge):
+    run = await GraphRunner(knowledge).ask("我妈立遗嘱把房子都给了我哥")
+    cited = _cited(run)
+    assert {("民法典", "1133"), ("民法典", "1141"), ("民法典", "1143")} <= set(cited)
+    assert ("民法典", "1127") not in cited  # the order of heirs without a will
+
+
+async def test_a_grown_child_whose_father_stopped_paying_tuition_is_told_the_childs_claim_to_support(knowledge):
+    run = await GraphRunner(knowledge).ask("离婚后爸爸不给我学费（我刚满18岁）")
+    assert {("民法典", "1067"), ("民法典", "1085")} <= set(_cited(run))
+
+
+async def test_a_gym_membership_refund_is_a_prepayment_not_the_seven_day_online_return(knowledge):
+    run = await GraphRunner(knowledge).ask("I paid for a one-year gym membership and want a refund after two months, they refuse")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "53")
+    assert ("消费者权益保护法", "25") not in cited
+
+
+async def test_a_taxi_company_refusing_to_pay_for_its_drivers_collision_is_told_the_employer_answers(knowledge):
+    run = await GraphRunner(knowledge).ask("A taxi driver hit my son on the crosswalk. The taxi company refuses to pay")
+    assert ("民法典", "1191") in _cited(run)
+
+
+def test_a_hand_crushed_by_a_factory_machine_is_a_labour_question_by_the_glossarys_own_words():
+    assert "labor_law" in category_scores("在厂里干活时机器轧断了我的手指")
+
+
+async def test_a_worker_never_given_a_written_contract_is_told_of_the_double_pay(knowledge):
+    run = await GraphRunner(knowledge).ask("公司不给我签劳动合同，干了半年了")
+    assert {("劳动合同法", "10"), ("劳动合同法", "82")} <= set(_cited(run))
+
+
+async def test_an_online_course_that_will_not_refund_the_remaining_classes_leads_with_the_prepayment(knowledge):
+    run = await GraphRunner(knowledge).ask("My online course platform won't refund the rest of the classes")
+    assert _cited(run)[0] == ("消费者权益保护法", "53")

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from core.legal.statutes import CITATION_RE
-from core.legal.terms import expand
+from core.legal.terms import expand, named_words
 
 RULES_THRESHOLD = 0.85
 EXAMPLES_PATH = Path(__file__).with_name("data") / "intent_examples.jsonl"
@@ -63,11 +63,6 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
     ],
 }
 
-# Hurt oneself while at work: the place or the errand, then the injury a few characters on.
-_HURT_AT_WORK = (r"(?:上班|工作(?:时|中|期间)|干活|加班|送餐|送外卖|送货|送快递|派件|配送|跑单|接单|出差|工地|工厂|车间|厂里"
-                 r"|骑手|外卖员|外卖小哥|快递员|快递小哥|配送员)[^。？?！!]{0,16}(?:受伤|摔伤|摔倒|摔断|摔了|骨折|负伤|伤到"
-                 r"|被[^，,。；我]{0,6}(?:撞|砸|轧|压|夹|烫|割|咬))")
-
 CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     # Ties go to the earlier, more specific field.
     "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运|原创|知识产权|软件著作|照片|作品|独家授权|许可使用", 1.0)],
@@ -80,7 +75,7 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     # words is not the labour field's, though 老板, 辞退 and the rest still are.
     "labor_law": [(r"^(?!.*(?:离婚|夫妻|婚后|婚前|老公|老婆|丈夫|妻子|前夫|前妻)).*?工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|^(?!.*(?:健身房|美容院|培训机构|商家|卖家|店家|网店|会员卡|预付卡|充值|卡里)).*?老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0),
                   # Hurt while working (送餐途中摔伤, 在工厂被机器轧伤了手) is a work injury without the word 工伤.
-                  (_HURT_AT_WORK, 1.0)],
+                  (named_words("hurt_at_work"), 1.0)],
     "criminal_law": [(r"刑法|诈骗|骗了|盗窃|小偷|偷了|偷走|被偷|偷东西|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
     # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's; the
     # 交警 who found a collision's fault (交警认定对方全责) answers who pays, no decision to challenge.

@@ -85,9 +85,20 @@ def with_named_words(pattern: str, words: dict[str, str]) -> str:
 
 
 @lru_cache(maxsize=1)
+def _named_word_lists() -> dict[str, str]:
+    return tomllib.loads(TERMS_PATH.read_text(encoding="utf-8")).get("words", {})
+
+
+def named_words(name: str) -> str:
+    """The glossary's `[words]` list `name` as a pattern (Latin keys whole words): another reader of a concept the
+    glossary names (the intent's fields) reads the same words, written once."""
+    return whole_words(_named_word_lists()[name])
+
+
+@lru_cache(maxsize=1)
 def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
-    glossary = tomllib.loads(TERMS_PATH.read_text(encoding="utf-8"))
-    entries, words = glossary["term"], glossary.get("words", {})
+    entries = tomllib.loads(TERMS_PATH.read_text(encoding="utf-8"))["term"]
+    words = _named_word_lists()
     # `law`: one law's name, or a list when a topic is governed by several (overtime: 劳动法 and 劳动合同法).
     # DOTALL: a question is read whole. A follow-up comes on a line of its own after the question it follows, and an
     # entry that reads from the start (^(?!.*双倍).*押金) saw the first line only.

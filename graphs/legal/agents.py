@@ -202,6 +202,10 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("民用航空器", r"飞机|航空|航班|无人机|\b(aircraft|plane|drone|flight)s?\b", None),
     ("食品安全标准", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout)s?\b",
      None),
+    # 消费者权益保护法 25: the seven-day return without a reason is for goods bought at a distance, not a gym's
+    # membership or a shop counter's purchase (a prepayment's 53, faulty goods' 24).
+    ("网络、电视、电话、邮购等方式销售商品", r"网|线上|淘宝|京东|拼多多|闲鱼|直播|电视|电话|邮购|快递|到货|收到货|无理由|七天|7天|"
+     r"\b(online|internet|website|app|TV|phone|mail|mail-order|delivered|Taobao|JD|Pinduoduo)\b|no.reason|(7|seven).day", None),
     # 1145-1149: who administers an estate, asked by that name.
     ("遗产管理人", r"管理人|遗嘱执行人|执行遗嘱|管理遗产|清点|executor|administrator", None),
 )
