@@ -362,20 +362,7 @@ async def test_the_words_bringing_someone_in_say_whether_they_are_young_or_old_o
 ])
 async def test_a_thing_only_the_world_description_names_is_answered_from_it(tmp_path, locale, world, question, said):
     # "what is the Salt Guild" answered "the book has nothing on it" though the author's description names it.
-    import json
-
-    from app.runtime import new_thread_id
-    from app.services import open_runtime
-
-    await write_first_chapter(tmp_path, world)
-    settings = Settings(data_dir=tmp_path / "data", llm_provider="offline", locale=locale, _env_file=None)
-    async with open_runtime(settings) as runtime:
-        thread_id = new_thread_id()
-        await runtime.send_message(flow="novel", text=question, thread_id=thread_id, create=True,
-                                   options={"projectId": "book"})
-        await runtime.wait(thread_id)
-        events = await runtime.store.events_after(thread_id)
-    told = json.dumps(events, ensure_ascii=False)
+    told = "\n".join(await _chat_replies(tmp_path, world, question, locale))
     assert said in told and t("novel.chat_nothing_found", question=question) not in told
 
 
