@@ -96,6 +96,14 @@ async def test_a_novel_workflow_queue_that_is_not_chapter_numbers_is_refused_bef
     assert (await client.call("thread:list", {}))["threads"] == []
 
 
+async def test_a_novel_workflow_force_given_as_the_string_false_is_refused_not_read_as_a_rewrite(live_server, connect):
+    client = await connect(live_server.url)
+    error = await refused(client, "chat:message", {"flow": "novel_workflow", "text": "蒸汽朋克的港口城市，钟楼统治时间",
+                                                   "options": {"projectId": "harbor", "force": "false"}})
+    assert error == {"code": "bad_request", "message": t("novel.bad_force")}
+    assert (await client.call("thread:list", {}))["threads"] == []
+
+
 # ------------------------------------------------------------ malformed
 
 

@@ -351,6 +351,9 @@ def check_options(options: Mapping[str, Any], tools: Mapping[str, Any], text: st
     queue = options.get("queue")
     if queue is not None and not (isinstance(queue, list) and all(_is_chapter_number(n) for n in queue)):
         raise ValueError(t("novel.bad_queue"))
+    # a JSON boolean only: bool("false") is True, and a rewrite the user did not ask for loses chapters
+    if not isinstance(options.get("force", False), bool):
+        raise ValueError(t("novel.bad_force"))
 
 
 def _is_chapter_number(value: Any) -> bool:
