@@ -46,7 +46,7 @@ def test_ctrl_c_leaves_cleanly_and_names_the_thread(tmp_path):
     try:
         chat.expect("你>")
         chat.sendintr()
-        chat.expect(r"已中断。会话 (\w+) 已保存")
+        chat.expect(r"已中断。线程 (\w+) 已保存")
         thread = chat.match.group(1)
         chat.expect(pexpect.EOF)
         assert "Traceback" not in chat.before
