@@ -658,12 +658,17 @@ async def test_run_past_the_outline_says_the_outline_is_extended_first_and_where
     assert all(words in prompt for words in said), prompt
 
 
-async def test_asking_who_someone_only_the_world_description_names_quotes_it(start_server, projects, connect):
-    # "海瑞是谁" of "海瑞之女海清漪…" said only that the book has no such character, as of a name never written.
+def describe_world(projects, description: str) -> None:
+    """The author's world description of the test project, as `ng novel init --world` writes it."""
     settings = projects / PROJECT / "settings.json"
     data = json.loads(settings.read_text(encoding="utf-8"))
-    data["world_description"] = "云岭山中，两座剑派隔江相望。传说剑圣萧无涯曾在剑碑前悟道。"
+    data["world_description"] = description
     settings.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+async def test_asking_who_someone_only_the_world_description_names_quotes_it(start_server, projects, connect):
+    # "海瑞是谁" of "海瑞之女海清漪…" said only that the book has no such character, as of a name never written.
+    describe_world(projects, "云岭山中，两座剑派隔江相望。传说剑圣萧无涯曾在剑碑前悟道。")
     server = await start_server(novel_projects_dir=projects)
     client = await connect(server.url)
     ack = await say(client, "萧无涯是谁？")
@@ -675,10 +680,7 @@ async def test_asking_who_someone_only_the_world_description_names_quotes_it(sta
 async def test_asking_what_someone_does_quotes_the_world_description_not_meeting_passages(start_server, projects,
                                                                                           connect):
     # "what does Kofi do?" of "her brother Kofi works the night shift" was answered with scenes of whom he met.
-    settings = projects / PROJECT / "settings.json"
-    data = json.loads(settings.read_text(encoding="utf-8"))
-    data["world_description"] = "云岭山中，两座剑派隔江相望。林远在山脚下的铁匠铺里打铁为生，沈青是他的师姐。"
-    settings.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    describe_world(projects, "云岭山中，两座剑派隔江相望。林远在山脚下的铁匠铺里打铁为生，沈青是他的师姐。")
     server = await start_server(novel_projects_dir=projects)
     client = await connect(server.url)
     ack = await say(client, "林远是做什么的？")
