@@ -13,7 +13,9 @@ from aiohttp import web
 
 from app.runtime import new_thread_id
 from app.sendcap import TCP_CORK, TurnCork
-from app.server import create_app
+import threading
+
+from app.server import create_app, freeze_startup_heap
 from app.store import EventWrite
 
 
@@ -112,3 +114,35 @@ async def test_a_started_server_keeps_its_start_up_heap_out_of_full_collections(
         await runner.cleanup()
 
     assert gc.get_freeze_count() == 0, "a stopped server gives its heap back to the collector"
+
+
+async def test_no_full_collection_pauses_the_loop_while_the_statute_index_warms():
+    # The index build allocates millions of objects; each full collection they start holds the loop 13-110 ms.
+    full_collections = []
+
+    def count_full(phase, info):
+        if phase == "start" and info["generation"] == 2:
+            full_collections.append(info)
+
+    released = threading.Event()
+    warming = threading.Thread(target=released.wait)
+    warming.start()
+    thresholds = gc.get_threshold()
+    gc.callbacks.append(count_full)
+    try:
+        freezing = asyncio.create_task(freeze_startup_heap(warming))
+        await asyncio.sleep(0)
+        survivors = []
+        for step in range(300_000):  # long-lived containers, as an index build makes
+            survivors.append({"step": step})
+            if step % 10_000 == 0:
+                await asyncio.sleep(0)
+        released.set()
+        await freezing
+    finally:
+        released.set()
+        gc.callbacks.remove(count_full)
+        gc.unfreeze()
+
+    assert full_collections == []
+    assert gc.get_threshold() == thresholds, "after the warm-up the collector runs as it did"
