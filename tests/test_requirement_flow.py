@@ -1935,7 +1935,6 @@ def test_a_store_named_by_a_common_noun_takes_its_article_and_a_product_none(req
     ("Export the orders to Excel every Friday for the owner", "Excel"),
 ])
 def test_a_file_the_data_is_exported_to_is_not_where_it_lives(requirement, exported):
-    assert "q_data_store" in {q.id for q in first_round(requirement).questions}
     plan = first_round(requirement, force_plan=True)
     assert not any(exported in item for item in plan.dependencies), plan.dependencies
 
@@ -2055,3 +2054,87 @@ def test_a_result_sent_by_email_reaches_its_people_through_email_without_an_arti
 def test_a_backup_is_laid_out_in_its_store_not_given_a_data_model():
     design = first_round("back up our WordPress site to S3 every night", force_plan=True).stages[0]
     assert not any("data model" in task for task in design.tasks), design.tasks
+
+
+GROUP_CHAT_JOBS = [
+    ("每周五下午把本周的工单统计发到飞书群", "飞书群"),
+    ("A Slack bot that posts yesterday's sales to the #sales channel every morning", "the #sales channel"),
+    ("每天早上8点用企业微信机器人把昨天的门店销售额推送到群里", "企业微信群"),
+]
+
+
+@pytest.mark.parametrize("requirement, group", GROUP_CHAT_JOBS)
+def test_a_job_posting_to_a_group_chat_is_not_asked_who_its_users_are(requirement, group):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+@pytest.mark.parametrize("requirement, group", GROUP_CHAT_JOBS)
+def test_a_job_posting_to_a_group_chat_delivers_to_that_group(requirement, group):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert group in build.goal and any(group in c for c in build.success_criteria), (build.goal, build.success_criteria)
+
+
+@pytest.mark.parametrize("requirement, group", GROUP_CHAT_JOBS)
+def test_a_job_reading_an_existing_system_is_not_asked_for_a_store_and_persists_nothing(requirement, group):
+    assert "q_data_store" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert not any(re.search(r"Persist|持久化", task) for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("remembers, forgets", [
+    ("Every hour post the support tickets not already posted to the #support channel",
+     "Every hour post the open support tickets to the #support channel"),
+    ("每小时把上次之后的新订单推送到钉钉群", "每小时把新订单推送到钉钉群"),
+])
+def test_only_a_job_that_remembers_what_it_sent_is_asked_where_it_keeps_that(remembers, forgets):
+    assert "q_data_store" in {q.id for q in first_round(remembers).questions}
+    assert "q_data_store" not in {q.id for q in first_round(forgets).questions}
+
+
+@pytest.mark.parametrize("requirement", [
+    "back up our WordPress site to S3 every night",
+    "每晚把数据库备份到阿里云OSS",
+    "Every night export the day's orders as CSV to our NAS",
+])
+def test_a_job_keeping_copies_is_asked_how_long_they_are_kept_and_an_app_is_not(requirement):
+    assert "q_retention" in {q.id for q in first_round(requirement).questions}
+    assert "q_retention" not in {q.id for q in first_round("A booking page for our yoga studio").questions}
+
+
+@pytest.mark.parametrize("requirement, said", [
+    ("Back up the Postgres database to S3 every night and keep 14 days of backups", "keep 14 days of backups"),
+    ("每晚把数据库备份到阿里云OSS，保留最近7份", "保留最近7份"),
+])
+def test_a_retention_the_user_said_is_not_asked_and_the_plan_keeps_it(requirement, said):
+    assert "q_retention" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert any(said in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+    assert not any("30" in a.text for a in plan.assumptions), plan.assumptions
+
+
+def test_a_retention_answered_is_what_the_backup_removes_by():
+    plan = first_round("back up our WordPress site to S3 every night", force_plan=True,
+                       answers={"q_retention": "90 days, our insurer asks for that"})
+    assert any("90 days" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement", [
+    "每周五下午把本周的工单统计发到飞书群",
+    "A nightly sync from our Shopify store to a Google Sheet",
+    "back up our WordPress site to S3 every night",
+])
+def test_a_job_s_plan_says_what_happens_when_a_run_fails(requirement):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(re.search(r"fails|失败", c) for c in criteria), criteria
+
+
+@pytest.mark.parametrize("requirement", [
+    "每周五下午把本周的工单统计发到飞书群",
+    "Finance needs a weekly report of unpaid invoices emailed as a PDF",
+])
+def test_a_job_s_success_and_access_lines_speak_of_its_runs_not_of_people_using_it(requirement):
+    plan = first_round(requirement, force_plan=True)
+    said = "\n".join(plan.stages[2].success_criteria + [a.text for a in plan.assumptions])
+    assert not re.search(r"described behaviour works end to end|端到端可用|agreed in Stage 1|第一阶段约定的权限|sign-in|登录",
+                         said), said
+    assert re.search(r"on time|按时", said), said
