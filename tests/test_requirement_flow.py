@@ -2138,3 +2138,26 @@ def test_a_job_s_success_and_access_lines_speak_of_its_runs_not_of_people_using_
     assert not re.search(r"described behaviour works end to end|端到端可用|agreed in Stage 1|第一阶段约定的权限|sign-in|登录",
                          said), said
     assert re.search(r"on time|按时", said), said
+
+
+@pytest.mark.parametrize("requirement, source", [
+    ("Every Monday post last week's open tickets from the ticket system to the #support channel", "the ticket system"),
+    ("每天早上从收银系统汇总昨天的销售额发到钉钉群", "收银系统"),
+    ("每晚把ERP里的库存数量推送到飞书群", "ERP"),
+])
+def test_a_job_reads_from_the_system_the_requirement_names(requirement, source):
+    design = first_round(requirement, force_plan=True).stages[0]
+    assert any(re.match(rf"(?:Decide what each run reads from |确定每次运行从)\s?{source}", task) for task in design.tasks), \
+        design.tasks
+
+
+def test_a_job_posting_to_a_channel_is_not_asked_how_it_is_delivered_and_says_the_channel_once():
+    requirement = "Every Monday post last week's open tickets from the ticket system to the #support channel"
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert "Given a scheduled run, when it finishes, then its result is posted in the #support channel" in criteria, criteria
+
+
+def test_a_sync_into_a_google_sheet_keeps_its_data_in_the_sheet():
+    plan = first_round("A nightly sync from our Shopify store to a Google Sheet", force_plan=True)
+    assert "Data store: Google Sheet" in plan.dependencies, plan.dependencies

@@ -19,7 +19,7 @@ from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       chat_audience, is_chinese, keeps_own_state, names_no_purpose,
+                                       chat_audience, is_chinese, job_source, keeps_own_state, names_no_purpose,
                                        only_keeps_copies, only_names, runs_unattended)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -640,6 +640,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
             continue
+        elif topic.id == "q_interface" and audience:  # it delivers by posting to that group
+            stated_value[topic.id] = audience
+            continue
         elif topic.id == "q_data_store" and reads_only:  # it reads the data where it is; no store is chosen
             keeps_no_store = True
             continue
@@ -711,8 +714,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     else:
         store = value("q_data_store", "new_store")
         interface = value("q_interface", "new_interface")
-    if keeps_no_store:
-        store = say("source_system")
+    if keeps_no_store:  # where the job reads, named in the requirement when it is ("from our Shopify store")
+        source = job_source(described)
+        store = say("source_named", source=source if zh or source[:1].isupper() else
+                    TOPICS_BY_ID["q_data_store"].text(TOPICS_BY_ID["q_data_store"].named_as, zh).format(source)) \
+            if source else say("source_system")
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
     store, interface = (_WILL_DO.sub("", _USING.sub("", store)) or store,
                         _WILL_DO.sub("", _USING.sub("", interface)) or interface)
@@ -770,7 +776,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": say("build_goal_backup", store=store) if backup else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
-                say("works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
+                say("posted_in_the_group" if unattended and interface == users else  # not "reaches X through X"
+                    "works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],

@@ -512,7 +512,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "对象存储", "S3", "OSS", "COS", "GCS",
                   "Azure Blob", "Backblaze", "NAS", "网盘", "in-memory",
                   "no persistence", "flat file", "Excel",
-                  "spreadsheet", "Google Sheets", "飞书表格", "飞书多维表格", "多维表格",
+                  "spreadsheet", "Google Sheets", "Google Sheet", "Airtable", "飞书表格", "飞书多维表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -712,6 +712,25 @@ _KEEPS_STATE = (
                r"remember\w*|keep\s+(?:a\s+)?(?:history|track)|history\s+of)\b", re.IGNORECASE),
     re.compile(r"上次(?:之后|以来|以后)|自上次|没(?:有)?发过|未发(?:送)?过|已(?:经)?发(?:送)?过|去重|记住|记录(?:下|已)|历史记录"),
 )
+
+
+# The system a job reads from, named after "from" or 从 ("from our Shopify store", "from the ticket system",
+# "从收银系统同步", "把ERP里的库存同步到…"): a name keeps its capitals, a common noun ends in a kind of system.
+_READS_FROM = (
+    re.compile(r"\bfrom\s+(?:(?:our|the|my|their|a)\s+)?(?P<src>(?-i:[A-Z][\w.-]*)(?:\s+(?-i:[A-Z][\w.-]*))?|"
+               r"[\w-]+(?:\s+[\w-]+)?\s+(?:system|database|app|API|CRM|ERP|POS|platform|portal|tool))\b", re.IGNORECASE),
+    re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
+               r"把\s*(?P<named>[A-Za-z][\w-]*|[^，。；！？]{1,6}?系统)(?:里|中|上)的"),
+)
+
+
+def job_source(requirement: str) -> str | None:
+    """The system a job reads its data from, as the requirement names it ("Shopify", "ticket system", "收银系统"), or
+    None."""
+    for pattern in _READS_FROM:
+        if found := pattern.search(requirement or ""):
+            return (found.groupdict().get("src") or found.groupdict().get("named") or "").strip() or None
+    return None
 
 
 def keeps_own_state(requirement: str) -> bool:
