@@ -2161,3 +2161,25 @@ def test_a_job_posting_to_a_channel_is_not_asked_how_it_is_delivered_and_says_th
 def test_a_sync_into_a_google_sheet_keeps_its_data_in_the_sheet():
     plan = first_round("A nightly sync from our Shopify store to a Google Sheet", force_plan=True)
     assert "Data store: Google Sheet" in plan.dependencies, plan.dependencies
+
+
+def test_a_count_typed_into_the_deadline_is_the_load_when_the_load_question_got_an_answer_to_another():
+    asked = [{"id": i, "blocking": b} for i, b in (("q_deadline", False), ("q_scale", False), ("q_security", False))]
+    answered, _ = normalize_reply({"q_deadline": "每天大概30单", "q_scale": "用微信登录就行"}, asked)
+    assert answered == {"q_scale": "每天大概30单", "q_security": "用微信登录就行"}, answered
+
+
+def test_an_access_rule_answered_as_good_enough_is_planned_as_the_rule():
+    plan = first_round("给面包店做一个微信小程序，顾客可以提前预订蛋糕", force_plan=True, answers={"q_security": "用微信登录就行"})
+    assert "遵守权限要求：用微信登录" in plan.stages[2].success_criteria, plan.stages[2].success_criteria
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ({"q_scale": "I don't know, maybe 40 bookings a day"}, ({"q_scale": "maybe 40 bookings a day"}, set())),
+    ({"q_scale": "不清楚，大概每天30单"}, ({"q_scale": "大概每天30单"}, set())),
+    ({"q_success_metric": "not sure, it should just work"}, ({}, {"q_success_metric"})),
+    ({"q_success_metric": "能用就行"}, ({}, {"q_success_metric"})),
+])
+def test_an_answer_opening_with_doubt_keeps_what_it_says_and_a_wish_that_it_works_keeps_the_default(reply, expected):
+    asked = [{"id": "q_success_metric", "blocking": True}, {"id": "q_scale", "blocking": False}]
+    assert normalize_reply(reply, asked) == expected

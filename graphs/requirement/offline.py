@@ -736,6 +736,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     deadline = value("q_deadline", "release_window")
     scale = value("q_scale", "expected_load")
     security = value("q_security", "job_access" if unattended else "existing_access" if has_repository else "new_access")
+    security = _WILL_DO.sub("", security) or security  # "用微信登录就行": the rule, not how the asker said it will do
     # how long copies are kept, when said; else the build decides it
     retention = value("q_retention", "") if "q_retention" in answered_value or "q_retention" in stated_value else None
 
