@@ -2183,3 +2183,22 @@ def test_an_access_rule_answered_as_good_enough_is_planned_as_the_rule():
 def test_an_answer_opening_with_doubt_keeps_what_it_says_and_a_wish_that_it_works_keeps_the_default(reply, expected):
     asked = [{"id": "q_success_metric", "blocking": True}, {"id": "q_scale", "blocking": False}]
     assert normalize_reply(reply, asked) == expected
+
+
+def test_a_job_run_on_a_day_of_the_month_is_a_job_and_an_app_used_that_day_is_not():
+    job = first_round("每月5号把工资条通过邮件发给每个员工", force_plan=True).stages[1].success_criteria
+    assert "定时运行结束后，结果通过邮件送达员工" in job, job
+    app = first_round("员工每月5号在小程序里查看工资条", force_plan=True).stages[1].success_criteria
+    assert "员工通过小程序使用时，需求端到端可用" in app, app
+
+
+@pytest.mark.parametrize("requirement, store", [
+    ("Load our Stripe payouts into Postgres every hour", "Postgres"),
+    ("每天晚上把各门店的销售数据从收银系统同步到飞书多维表格", "飞书多维表格"),
+])
+def test_a_job_writing_into_a_store_delivers_there_and_is_not_asked_its_interface(requirement, store):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert any(c.endswith(f"its data is in {store}") or c.endswith(f"已写入{store}") for c in plan.stages[1].success_criteria), \
+        plan.stages[1].success_criteria
+    assert not any("entry point" in t or "确定入口" in t for t in plan.stages[0].tasks), plan.stages[0].tasks

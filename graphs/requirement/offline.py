@@ -513,8 +513,9 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
 _SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>[^,.;，。；]+)", re.IGNORECASE)
 
 
-def _backup_destination(requirement: str, zh: bool) -> str | None:
-    """The store a backup keeps its copies in, named after where it sends them; else None."""
+def _destination(requirement: str, zh: bool) -> str | None:
+    """The store a job puts its copies or its data in, named after where it sends them ("备份到阿里云OSS", "load our
+    payouts into Postgres"); else None."""
     for sent in _SENT_TO.finditer(requirement):
         if named := _things_named(TOPICS_BY_ID["q_data_store"], sent.group("where"), zh):
             return named[0]
@@ -606,6 +607,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
     reads_only = unattended and not backup and not keeps_own_state(described)
     keeps_no_store = False
+    # the store a data job writes into ("load our Stripe payouts into Postgres every hour"): what it delivers to
+    loads_into = _destination(described, zh) if unattended and not backup and not audience else None
     # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
@@ -642,6 +645,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id == "q_interface" and audience:  # it delivers by posting to that group
             stated_value[topic.id] = audience
+            continue
+        elif topic.id == "q_interface" and loads_into:  # it delivers by writing into that store
+            stated_value[topic.id] = loads_into
             continue
         elif topic.id == "q_data_store" and reads_only:  # it reads the data where it is; no store is chosen
             keeps_no_store = True
@@ -729,7 +735,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                                                        answered_value["q_data_store"]):
         store = _listed(_things_named(store_topic, answered_value["q_data_store"], zh), zh) or store
     if backup and "q_data_store" not in answered_value:  # what a backup copies is not where it keeps the copies
-        store = _backup_destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
+        store = _destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
@@ -766,7 +772,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
                 say("backup_layout" if backup else "read_source" if keeps_no_store else "sketch_data_model", store=store),
-                say("decide_entry_point", interface=interface),
+                # a job writing into a store has no entry point but the store, whose data model is sketched above
+                *([] if loads_into and interface == loads_into else [say("decide_entry_point", interface=interface)]),
             ],
             "validation": [say("design_note_approved")],
             "risks": [say("design_risk")],
@@ -777,7 +784,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": say("build_goal_backup", store=store) if backup else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
-                say("posted_in_the_group" if unattended and interface == users else  # not "reaches X through X"
+                say("loaded_into" if loads_into and interface == loads_into else
+                    "posted_in_the_group" if unattended and interface == users else  # not "reaches X through X"
                     "works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
@@ -787,7 +795,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("smallest_change"),
                 # a backup's copy in the store is its build goal; a job that only reads keeps nothing
                 *([] if backup or keeps_no_store else [say("persist", store=store)]),
-                *([] if backup else [say("expose_unattended" if unattended else "expose", interface=interface)]),
+                *([] if backup or (loads_into and interface == loads_into) else  # persisting there is its delivery
+                  [say("expose_unattended" if unattended else "expose", interface=interface)]),
                 *([say("apply_retention", retention=retention) if retention else say("decide_retention")]
                   if backup or TOPICS_BY_ID["q_retention"].raised_by(described) else []),
                 say("unit_tests"),
