@@ -2202,3 +2202,9 @@ def test_a_job_writing_into_a_store_delivers_there_and_is_not_asked_its_interfac
     assert any(c.endswith(f"its data is in {store}") or c.endswith(f"已写入{store}") for c in plan.stages[1].success_criteria), \
         plan.stages[1].success_criteria
     assert not any("entry point" in t or "确定入口" in t for t in plan.stages[0].tasks), plan.stages[0].tasks
+
+
+@pytest.mark.parametrize("answer", ["7 copies", "10份"])
+def test_a_count_of_copies_answered_to_the_retention_is_the_retention(answer):
+    asked = [{"id": "q_retention", "blocking": True}, {"id": "q_scale", "blocking": False}]
+    assert normalize_reply({"q_retention": answer}, asked) == ({"q_retention": answer}, set())

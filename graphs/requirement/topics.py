@@ -312,6 +312,9 @@ _RETENTION_PATTERNS = (
                rf"(?:a|an|one|{_COUNT_EN})\s+(?:days?|weeks?|months?|years?)\b|\bforever\b", re.IGNORECASE),
     re.compile(rf"(?:保留|保存|留存|只留|留)\s*(?:最近|最新)?\s*{_COUNT_ZH}\s*(?:天|日|周|个?星期|个?月|年|份|个|次|版)|"
                rf"(?:超过|超出|早于)\s*{_COUNT_ZH}\s*(?:天|周|个?星期|个?月|年)[^，。；！？]{{0,6}}?(?:删|清理|清除)|永久保留|一直保留"),
+    # how many copies, said alone ("7 copies", "10份", "最近5个备份"): only a retention counts copies
+    re.compile(rf"\b{_COUNT_EN}\s+(?:daily\s+|weekly\s+|monthly\s+)?(?:copies|backups|versions|snapshots)\b|"
+               rf"(?:最近|最新)?\s*{_COUNT_ZH}\s*(?:份|个备份|个版本)", re.IGNORECASE),
 )
 
 # No time pressure, said of the deadline alone ("no rush", "there's no hurry really", "时间上不着急", "慢慢来").
@@ -825,9 +828,11 @@ def only_an_entry_point(answer: str) -> bool:
 
 # Where an answer typed into another question belongs: a date is when it is due, a count the load, a store named
 # alone where the data lives, an entry point how it is used. A count said as who uses it or what done means
-# ("200 staff", "handles 500 orders a day") answers those questions too, and signing in through a chat app ("用钉钉")
+# ("200 staff", "handles 500 orders a day") or as how many copies are kept ("7 copies") answers those questions too, and signing in through a chat app ("用钉钉")
 # answers the access rules.
-_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")),
+_MISPLACED = (("q_deadline", only_a_date, ()),
+              # a count typed as how long copies are kept is how many are kept ("7 copies", "保留10份")
+              ("q_scale", only_a_load, ("q_target_users", "q_success_metric", "q_retention")),
               ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
 
 
