@@ -1935,7 +1935,6 @@ def test_a_store_named_by_a_common_noun_takes_its_article_and_a_product_none(req
     ("Export the orders to Excel every Friday for the owner", "Excel"),
 ])
 def test_a_file_the_data_is_exported_to_is_not_where_it_lives(requirement, exported):
-    assert "q_data_store" in {q.id for q in first_round(requirement).questions}
     plan = first_round(requirement, force_plan=True)
     assert not any(exported in item for item in plan.dependencies), plan.dependencies
 
@@ -2055,3 +2054,157 @@ def test_a_result_sent_by_email_reaches_its_people_through_email_without_an_arti
 def test_a_backup_is_laid_out_in_its_store_not_given_a_data_model():
     design = first_round("back up our WordPress site to S3 every night", force_plan=True).stages[0]
     assert not any("data model" in task for task in design.tasks), design.tasks
+
+
+GROUP_CHAT_JOBS = [
+    ("每周五下午把本周的工单统计发到飞书群", "飞书群"),
+    ("A Slack bot that posts yesterday's sales to the #sales channel every morning", "the #sales channel"),
+    ("每天早上8点用企业微信机器人把昨天的门店销售额推送到群里", "企业微信群"),
+]
+
+
+@pytest.mark.parametrize("requirement, group", GROUP_CHAT_JOBS)
+def test_a_job_posting_to_a_group_chat_is_not_asked_who_its_users_are(requirement, group):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+@pytest.mark.parametrize("requirement, group", GROUP_CHAT_JOBS)
+def test_a_job_posting_to_a_group_chat_delivers_to_that_group(requirement, group):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert group in build.goal and any(group in c for c in build.success_criteria), (build.goal, build.success_criteria)
+
+
+@pytest.mark.parametrize("requirement, group", GROUP_CHAT_JOBS)
+def test_a_job_reading_an_existing_system_is_not_asked_for_a_store_and_persists_nothing(requirement, group):
+    assert "q_data_store" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert not any(re.search(r"Persist|持久化", task) for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("remembers, forgets", [
+    ("Every hour post the support tickets not already posted to the #support channel",
+     "Every hour post the open support tickets to the #support channel"),
+    ("每小时把上次之后的新订单推送到钉钉群", "每小时把新订单推送到钉钉群"),
+])
+def test_only_a_job_that_remembers_what_it_sent_is_asked_where_it_keeps_that(remembers, forgets):
+    assert "q_data_store" in {q.id for q in first_round(remembers).questions}
+    assert "q_data_store" not in {q.id for q in first_round(forgets).questions}
+
+
+@pytest.mark.parametrize("requirement", [
+    "back up our WordPress site to S3 every night",
+    "每晚把数据库备份到阿里云OSS",
+    "Every night export the day's orders as CSV to our NAS",
+])
+def test_a_job_keeping_copies_is_asked_how_long_they_are_kept_and_an_app_is_not(requirement):
+    assert "q_retention" in {q.id for q in first_round(requirement).questions}
+    assert "q_retention" not in {q.id for q in first_round("A booking page for our yoga studio").questions}
+
+
+@pytest.mark.parametrize("requirement, said", [
+    ("Back up the Postgres database to S3 every night and keep 14 days of backups", "keep 14 days of backups"),
+    ("每晚把数据库备份到阿里云OSS，保留最近7份", "保留最近7份"),
+])
+def test_a_retention_the_user_said_is_not_asked_and_the_plan_keeps_it(requirement, said):
+    assert "q_retention" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert any(said in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+    assert not any("30" in a.text for a in plan.assumptions), plan.assumptions
+
+
+def test_a_retention_answered_is_what_the_backup_removes_by():
+    plan = first_round("back up our WordPress site to S3 every night", force_plan=True,
+                       answers={"q_retention": "90 days, our insurer asks for that"})
+    assert any("90 days" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement", [
+    "每周五下午把本周的工单统计发到飞书群",
+    "A nightly sync from our Shopify store to a Google Sheet",
+    "back up our WordPress site to S3 every night",
+])
+def test_a_job_s_plan_says_what_happens_when_a_run_fails(requirement):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(re.search(r"fails|失败", c) for c in criteria), criteria
+
+
+@pytest.mark.parametrize("requirement", [
+    "每周五下午把本周的工单统计发到飞书群",
+    "Finance needs a weekly report of unpaid invoices emailed as a PDF",
+])
+def test_a_job_s_success_and_access_lines_speak_of_its_runs_not_of_people_using_it(requirement):
+    plan = first_round(requirement, force_plan=True)
+    said = "\n".join(plan.stages[2].success_criteria + [a.text for a in plan.assumptions])
+    assert not re.search(r"described behaviour works end to end|端到端可用|agreed in Stage 1|第一阶段约定的权限|sign-in|登录",
+                         said), said
+    assert re.search(r"on time|按时", said), said
+
+
+@pytest.mark.parametrize("requirement, source", [
+    ("Every Monday post last week's open tickets from the ticket system to the #support channel", "the ticket system"),
+    ("每天早上从收银系统汇总昨天的销售额发到钉钉群", "收银系统"),
+    ("每晚把ERP里的库存数量推送到飞书群", "ERP"),
+])
+def test_a_job_reads_from_the_system_the_requirement_names(requirement, source):
+    design = first_round(requirement, force_plan=True).stages[0]
+    assert any(re.match(rf"(?:Decide what each run reads from |确定每次运行从)\s?{source}", task) for task in design.tasks), \
+        design.tasks
+
+
+def test_a_job_posting_to_a_channel_is_not_asked_how_it_is_delivered_and_says_the_channel_once():
+    requirement = "Every Monday post last week's open tickets from the ticket system to the #support channel"
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert "Given a scheduled run, when it finishes, then its result is posted in the #support channel" in criteria, criteria
+
+
+def test_a_sync_into_a_google_sheet_keeps_its_data_in_the_sheet():
+    plan = first_round("A nightly sync from our Shopify store to a Google Sheet", force_plan=True)
+    assert "Data store: Google Sheet" in plan.dependencies, plan.dependencies
+
+
+def test_a_count_typed_into_the_deadline_is_the_load_when_the_load_question_got_an_answer_to_another():
+    asked = [{"id": i, "blocking": b} for i, b in (("q_deadline", False), ("q_scale", False), ("q_security", False))]
+    answered, _ = normalize_reply({"q_deadline": "每天大概30单", "q_scale": "用微信登录就行"}, asked)
+    assert answered == {"q_scale": "每天大概30单", "q_security": "用微信登录就行"}, answered
+
+
+def test_an_access_rule_answered_as_good_enough_is_planned_as_the_rule():
+    plan = first_round("给面包店做一个微信小程序，顾客可以提前预订蛋糕", force_plan=True, answers={"q_security": "用微信登录就行"})
+    assert "遵守权限要求：用微信登录" in plan.stages[2].success_criteria, plan.stages[2].success_criteria
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ({"q_scale": "I don't know, maybe 40 bookings a day"}, ({"q_scale": "maybe 40 bookings a day"}, set())),
+    ({"q_scale": "不清楚，大概每天30单"}, ({"q_scale": "大概每天30单"}, set())),
+    ({"q_success_metric": "not sure, it should just work"}, ({}, {"q_success_metric"})),
+    ({"q_success_metric": "能用就行"}, ({}, {"q_success_metric"})),
+])
+def test_an_answer_opening_with_doubt_keeps_what_it_says_and_a_wish_that_it_works_keeps_the_default(reply, expected):
+    asked = [{"id": "q_success_metric", "blocking": True}, {"id": "q_scale", "blocking": False}]
+    assert normalize_reply(reply, asked) == expected
+
+
+def test_a_job_run_on_a_day_of_the_month_is_a_job_and_an_app_used_that_day_is_not():
+    job = first_round("每月5号把工资条通过邮件发给每个员工", force_plan=True).stages[1].success_criteria
+    assert "定时运行结束后，结果通过邮件送达员工" in job, job
+    app = first_round("员工每月5号在小程序里查看工资条", force_plan=True).stages[1].success_criteria
+    assert "员工通过小程序使用时，需求端到端可用" in app, app
+
+
+@pytest.mark.parametrize("requirement, store", [
+    ("Load our Stripe payouts into Postgres every hour", "Postgres"),
+    ("每天晚上把各门店的销售数据从收银系统同步到飞书多维表格", "飞书多维表格"),
+])
+def test_a_job_writing_into_a_store_delivers_there_and_is_not_asked_its_interface(requirement, store):
+    assert "q_interface" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert any(c.endswith(f"its data is in {store}") or c.endswith(f"已写入{store}") for c in plan.stages[1].success_criteria), \
+        plan.stages[1].success_criteria
+    assert not any("entry point" in t or "确定入口" in t for t in plan.stages[0].tasks), plan.stages[0].tasks
+
+
+@pytest.mark.parametrize("answer", ["7 copies", "10份"])
+def test_a_count_of_copies_answered_to_the_retention_is_the_retention(answer):
+    asked = [{"id": "q_retention", "blocking": True}, {"id": "q_scale", "blocking": False}]
+    assert normalize_reply({"q_retention": answer}, asked) == ({"q_retention": answer}, set())

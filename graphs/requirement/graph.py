@@ -177,7 +177,21 @@ _UNSURE_PHRASES = {
     "不知道", "我不知道", "不清楚", "我不清楚", "不确定", "我不确定", "还不确定", "没想好", "还没想好", "没想过", "不懂", "不了解",
     "待定", "未定", "还没定", "没定", "随便", "都行", "都可以", "无所谓", "你定", "你决定", "你来定", "你看着办", "看着办",
     "没有要求", "没要求", "没有偏好",
+    # a wish that it works, which every plan has: no measure of its own
+    "itshouldjustwork", "itshouldwork", "justwork", "itjustworks", "justmakeitwork", "aslongasitworks",
+    "能用就行", "能用就好", "好用就行", "能用就可以", "正常用就行",
 }
+
+# "not sure, maybe 40 a day", "不知道，大概每天30单": the doubt that opens an answer, before what it does say.
+_UNSURE_LEAD = re.compile(r"^\s*(?:(?:I'?m\s+|I\s+am\s+)?not\s+(?:really\s+)?sure|I\s+don'?t\s+(?:really\s+)?know|"
+                          r"I\s+do\s+not\s+know|dunno|no\s+idea|idk|hmm+|"
+                          r"(?:我)?(?:也)?(?:不知道|不清楚|不确定|说不好|没想好|不太清楚|不太确定))\s*[,，.。;；!！:：…-]+\s*",
+                          re.IGNORECASE)
+
+
+def without_doubt(text: str) -> str:
+    """An answer without the doubt it opens with ("not sure, it should just work" → "it should just work")."""
+    return _UNSURE_LEAD.sub("", text, count=1).strip() or text
 
 
 def is_use_defaults(text: Any) -> bool:
@@ -236,7 +250,7 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
     stray: list[str] = []
     misplaced: dict[str, str] = {}  # topic id -> an answer to it typed into another question
     for key, value in reply.items():
-        text = "" if value is None else str(value).strip()
+        text = without_doubt("" if value is None else str(value).strip())
         if str(key) not in ids:
             if text:
                 stray.append(text)
@@ -259,6 +273,10 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
             answered[other] = text
             defaulted.discard(other)
     _read_for_other_topics(answered, defaulted, ids)
+    for other, text in misplaced.items():  # its own answer was about another question ("用微信登录就行" typed as the load)
+        if other in ids and other not in answered:
+            answered[other] = text
+            defaulted.discard(other)
     if not answered and not defaulted:
         if stray:  # ids the client got wrong: keep the words, apply them like a free-text reply
             return normalize_reply("\n".join(stray), questions)

@@ -19,8 +19,8 @@ from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       is_chinese, names_no_purpose, only_keeps_copies, only_names,
-                                       runs_unattended)
+                                       chat_audience, is_chinese, job_source, keeps_own_state, names_no_purpose,
+                                       only_keeps_copies, only_names, runs_unattended)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -457,7 +457,7 @@ def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[
 def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool) -> dict[str, Any]:
     return {
         "id": topic.id,
-        "question": topic.text(topic.question, zh),
+        "question": topic.question_text(zh, unattended),
         "why_needed": topic.text(topic.why, zh),
         "impact_if_unknown": topic.text(topic.impact, zh),
         "fallback_assumption": topic.fallback_text(zh, has_repository, unattended),
@@ -513,8 +513,9 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
 _SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>[^,.;，。；]+)", re.IGNORECASE)
 
 
-def _backup_destination(requirement: str, zh: bool) -> str | None:
-    """The store a backup keeps its copies in, named after where it sends them; else None."""
+def _destination(requirement: str, zh: bool) -> str | None:
+    """The store a job puts its copies or its data in, named after where it sends them ("备份到阿里云OSS", "load our
+    payouts into Postgres"); else None."""
     for sent in _SENT_TO.finditer(requirement):
         if named := _things_named(TOPICS_BY_ID["q_data_store"], sent.group("where"), zh):
             return named[0]
@@ -600,9 +601,19 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # whom the asker names as using it with them is theirs, said with them ("for me and my partner")
     roles = [role for role in roles if role != asker_companion(requirement)]
     backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
+    unattended = runs_unattended(described)  # a scheduled report or an ETL: no one signs in to it
+    # the group chat a job posts to: whoever is in it receives the result
+    audience = chat_audience(described) if unattended and not backup else None
+    # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
+    reads_only = unattended and not backup and not keeps_own_state(described)
+    keeps_no_store = False
+    # the store a data job writes into ("load our Stripe payouts into Postgres every hour"): what it delivers to
+    loads_into = _destination(described, zh) if unattended and not backup and not audience else None
     # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
+        if topic.id not in answers and not topic.raised_by(described):
+            continue  # not a question of this requirement (how long copies are kept, of an app)
         if topic.id in answers:
             answered_value[topic.id] = answers[topic.id]
             decisions.append((label, answers[topic.id]))
@@ -617,6 +628,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
             stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
             continue
+        elif topic.id == "q_target_users" and audience:  # the group it posts to
+            stated_value[topic.id] = audience
+            continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = _the_asker(asker, requirement, zh)
             continue
@@ -628,6 +642,15 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 stated_value[topic.id] = _listed(named, zh)
             elif phrase := topic.stated_in(said):  # "by the end of March", "3个人", "only HR staff may see salaries"
                 stated_value[topic.id] = mid_sentence(phrase, said)  # "About 600 students." opened a sentence
+            continue
+        elif topic.id == "q_interface" and audience:  # it delivers by posting to that group
+            stated_value[topic.id] = audience
+            continue
+        elif topic.id == "q_interface" and loads_into:  # it delivers by writing into that store
+            stated_value[topic.id] = loads_into
+            continue
+        elif topic.id == "q_data_store" and reads_only:  # it reads the data where it is; no store is chosen
+            keeps_no_store = True
             continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding
@@ -653,20 +676,18 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
     else:
         asking = open_topics
-    unattended = runs_unattended(described)  # a scheduled report or an ETL: no one signs in to it
     questions = [_question(tp, zh, has_repository, unattended) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
-    if backup and not ask:  # how long copies are kept is the backup's own decision, planned on a default until said
-        assumptions.append({"text": say("backup_retention_assumed"), "risk_level": "medium",
-                            "rollback_hint": say("backup_retention_rollback")})
+    if keeps_no_store and not ask:
+        assumptions.append({"text": say("keeps_no_store"), "risk_level": "low", "rollback_hint": say("keeps_no_store_rollback")})
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
             fallback = topic.fallback_text(zh, has_repository, unattended)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
-                "rollback_hint": say("revisit", question=topic.text(topic.question, zh)),
+                "rollback_hint": say("revisit", question=topic.question_text(zh, unattended)),
             })
 
     summary = _summary(requirement if described == requirement else
@@ -684,20 +705,26 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             return mid_sentence(answer, said)
         if topic_id in stated_value:
             return stated_value[topic_id]
-        phrase = say(default)
+        phrase = say(default) if default else ""
         return f"{phrase} ({documented[topic_id]})" if topic_id in documented else phrase
 
     # An answer may open with the word the sentence puts before it ("面向小区居民" → "面向面向小区居民").
-    users = re.sub(r"^\s*(?:面向|针对|for)\s*", "", value("q_target_users", "intended_users"), flags=re.I)
+    users = re.sub(r"^\s*(?:面向|针对|for)\s*", "", value("q_target_users", "recipients" if unattended else "intended_users"),
+                   flags=re.I)
     if "q_target_users" in answered_value:
         users = _who_answered(answered_value["q_target_users"], zh) or users
-    metric = value("q_success_metric", "described_behaviour")
+    metric = value("q_success_metric", "run_delivered" if unattended else "described_behaviour")
     if has_repository:
         store = value("q_data_store", "existing_store")
         interface = value("q_interface", "existing_interface")
     else:
         store = value("q_data_store", "new_store")
         interface = value("q_interface", "new_interface")
+    if keeps_no_store:  # where the job reads, named in the requirement when it is ("from our Shopify store")
+        source = job_source(described)
+        store = say("source_named", source=source if zh or source[:1].isupper() else
+                    TOPICS_BY_ID["q_data_store"].text(TOPICS_BY_ID["q_data_store"].named_as, zh).format(source)) \
+            if source else say("source_system")
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
     store, interface = (_WILL_DO.sub("", _USING.sub("", store)) or store,
                         _WILL_DO.sub("", _USING.sub("", interface)) or interface)
@@ -708,14 +735,16 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                                                        answered_value["q_data_store"]):
         store = _listed(_things_named(store_topic, answered_value["q_data_store"], zh), zh) or store
     if backup and "q_data_store" not in answered_value:  # what a backup copies is not where it keeps the copies
-        store = _backup_destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
+        store = _destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
     deadline = value("q_deadline", "release_window")
     scale = value("q_scale", "expected_load")
-    security = value("q_security", "existing_access") if has_repository else \
-        value("q_security", "new_access")
+    security = value("q_security", "job_access" if unattended else "existing_access" if has_repository else "new_access")
+    security = _WILL_DO.sub("", security) or security  # "用微信登录就行": the rule, not how the asker said it will do
+    # how long copies are kept, when said; else the build decides it
+    retention = value("q_retention", "") if "q_retention" in answered_value or "q_retention" in stated_value else None
 
     checks = list(repository.get("validation_commands") or [])
     run_checks = [say("run_check", command=c) for c in checks] or [say("no_checks")]
@@ -728,7 +757,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
               if text.strip().rstrip(".!?。！？ ") not in delivered]
     out_of_scope = [say("out_unrelated"), say("out_infrastructure"), say("out_code")]
     dependencies = [say("target_repository", root=repository["root"]) if repository.get("root") else say("no_repository"),
-                    say("data_store", store=store)]
+                    say("data_source" if keeps_no_store else "data_store", store=store)]
     dependencies += [say("existing_check", command=c) for c in checks]
     deliverables = [say("deliverable_code"), say("deliverable_tests"), say("deliverable_docs"), "IMPLEMENTATION_PLAN.md"]
 
@@ -738,11 +767,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": say("design_goal_backup", title=short if zh else quoted) if backup else
             say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
                 users=users),
-            "success_criteria": [say("design_reviewed"), say("storage_recorded", store=store)],
+            "success_criteria": [say("design_reviewed"), say("source_recorded" if keeps_no_store else "storage_recorded",
+                                                             store=store)],
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
-                say("backup_layout" if backup else "sketch_data_model", store=store),
-                say("decide_entry_point", interface=interface),
+                say("backup_layout" if backup else "read_source" if keeps_no_store else "sketch_data_model", store=store),
+                # a job writing into a store has no entry point but the store, whose data model is sketched above
+                *([] if loads_into and interface == loads_into else [say("decide_entry_point", interface=interface)]),
             ],
             "validation": [say("design_note_approved")],
             "risks": [say("design_risk")],
@@ -753,14 +784,21 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": say("build_goal_backup", store=store) if backup else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
-                say("works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
+                say("loaded_into" if loads_into and interface == loads_into else
+                    "posted_in_the_group" if unattended and interface == users else  # not "reaches X through X"
+                    "works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
+                *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
             "tasks": [
                 say("smallest_change"),
-                *([] if backup else [say("persist", store=store)]),  # a backup's copy in the store is its build goal
-                say("decide_retention") if backup else say("expose_unattended" if unattended else "expose", interface=interface),
+                # a backup's copy in the store is its build goal; a job that only reads keeps nothing
+                *([] if backup or keeps_no_store else [say("persist", store=store)]),
+                *([] if backup or (loads_into and interface == loads_into) else  # persisting there is its delivery
+                  [say("expose_unattended" if unattended else "expose", interface=interface)]),
+                *([say("apply_retention", retention=retention) if retention else say("decide_retention")]
+                  if backup or TOPICS_BY_ID["q_retention"].raised_by(described) else []),
                 say("unit_tests"),
             ],
             "validation": run_checks,
@@ -772,7 +810,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": say("verify_goal_at_scale" if known_scale else "verify_goal", metric=metric, scale=scale),
             "success_criteria": [
                 say("acceptance_pass", metric=metric),
-                say("holds_at_scale" if known_scale else "holds_under", scale=scale),
+                say("run_fits_at_scale" if unattended and known_scale else "run_fits" if unattended else
+                    "holds_at_scale" if known_scale else "holds_under", scale=scale),
                 say("access_respected", security=security),
                 *([say("backup_restored")] if backup else []),
             ],

@@ -6,7 +6,7 @@ composer's keyword detection. Question ids are the topic ids, so they are stable
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from core.i18n import catalogue
@@ -34,6 +34,10 @@ class Topic:
     fallback_new: tuple[str, str] | None = None
     # A job that runs by itself (a scheduled report, an ETL) has no one who signs in: its own fallback, if it needs one.
     fallback_unattended: tuple[str, str] | None = None
+    # The question put to a job that runs by itself, when the usual one speaks of people using it.
+    question_unattended: tuple[str, str] | None = None
+    # A topic only some requirements raise (how long a backup's copies are kept): whether this one does.
+    asked_of: Callable[[str], bool] | None = None
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
     # requirement uses. Not so for words that only show a topic is addressed ("验收", "deadline").
     keywords_name_it: bool = False
@@ -104,6 +108,13 @@ class Topic:
     def thing_named(self, word: str, zh: bool) -> str | None:
         """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
         return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
+
+    def question_text(self, zh: bool, unattended: bool = False) -> str:
+        return self.text(self.question_unattended if unattended and self.question_unattended else self.question, zh)
+
+    def raised_by(self, requirement: str) -> bool:
+        """Whether the requirement raises this topic at all (most topics: every requirement does)."""
+        return self.asked_of is None or self.asked_of(requirement)
 
     def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False) -> str:
         if unattended and self.fallback_unattended is not None:
@@ -291,6 +302,21 @@ _SUCCESS_PATTERNS = (
     re.compile(r"(?:验收标准|成功标准|完成标准)(?:是|为|：|:)\s*(?P<said>[^，。；！？]+)"),
 )
 
+# How long copies are kept, said with a span or a count ("keep 14 days of backups", "keep the last 10", "delete them
+# after a year", "保留30天", "保留最近7份", "只留一个月", "超过90天的删掉").
+_RETENTION_PATTERNS = (
+    re.compile(rf"\b(?:keep|keeps|kept|keeping|retain|retains|retained|hold|store|stored)\b(?:\s+[\w']+){{0,3}}?\s+"
+               rf"(?:for\s+)?(?:the\s+)?(?:last\s+|latest\s+|past\s+)?{_COUNT_EN}\s+(?:days?|weeks?|months?|years?|copies|"
+               rf"backups?|versions?|snapshots?|files?|exports?)\b(?:\s+of\s+\w+)?|"
+               rf"\b(?:delete|remove|purge|drop|prune|rotate)\w*\b(?:\s+[\w']+){{0,3}}?\s+(?:after|older\s+than)\s+"
+               rf"(?:a|an|one|{_COUNT_EN})\s+(?:days?|weeks?|months?|years?)\b|\bforever\b", re.IGNORECASE),
+    re.compile(rf"(?:保留|保存|留存|只留|留)\s*(?:最近|最新)?\s*{_COUNT_ZH}\s*(?:天|日|周|个?星期|个?月|年|份|个|次|版)|"
+               rf"(?:超过|超出|早于)\s*{_COUNT_ZH}\s*(?:天|周|个?星期|个?月|年)[^，。；！？]{{0,6}}?(?:删|清理|清除)|永久保留|一直保留"),
+    # how many copies, said alone ("7 copies", "10份", "最近5个备份"): only a retention counts copies
+    re.compile(rf"\b{_COUNT_EN}\s+(?:daily\s+|weekly\s+|monthly\s+)?(?:copies|backups|versions|snapshots)\b|"
+               rf"(?:最近|最新)?\s*{_COUNT_ZH}\s*(?:份|个备份|个版本)", re.IGNORECASE),
+)
+
 # No time pressure, said of the deadline alone ("no rush", "there's no hurry really", "时间上不着急", "慢慢来").
 _NO_DEADLINE = re.compile(
     r"(?:(?:there(?:'s|\s+is)|it's|it\s+is|we're|we\s+are)\s+)?(?:(?:really|honestly)\s+)?"
@@ -317,7 +343,13 @@ _RUNS_BY_ITSELF = (
                # a reminder sent a while before what it reminds of ("an SMS reminder the day before their appointment")
                r"remind(?:ers?|s|ed)?\b[^.;]{0,60}?\b(?:the\s+day|(?:an?|one|\d+|two|three)\s+(?:hours?|days?|weeks?))\s+"
                r"(?:before|ahead\s+of|prior\s+to)\b)\b", re.IGNORECASE),
-    re.compile(r"定时|跑批|凌晨|数据同步|提前(?:一|两|三|半|\d+)(?:天|个?小时|分钟)[^，。；！？]{0,12}?(?:提醒|通知)|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
+    re.compile(r"定时|跑批|凌晨|数据同步|"
+               # a day and a time of it ("每天早上8点", "每周五下午"): when it runs, so it runs by itself
+               r"每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月\d*号?)(?:的)?(?:早上|早晨|上午|中午|下午|傍晚|晚上|"
+               r"\d{1,2}\s*[点:：])|"
+               # a day of the month ("每月5号", "每个月1日", "每月初"): when it runs, as a time of day is
+               r"每个?月\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*[号日]|每个?月(?:初|底|末)(?=[^，。；！？]{0,12}?(?:发|推送|导出|生成|汇总|同步|备份))|"
+               r"提前(?:一|两|三|半|\d+)(?:天|个?小时|分钟)[^，。；！？]{0,12}?(?:提醒|通知)|每(?:个|周|月|天|日|晚|小时)?[一二三四五六日天]?[^，。；！？]{0,16}?"
                r"(?:自动|(?:同步|备份|导出|导入)(?:到|至)|(?:发|发送|推送)[^，。；！？]{0,6}?(?:到|至)[^，。；！？]{0,6}?群)|"
                r"每(?:个|周|月|天|日|晚)[一二三四五六日天]?[^，。；！？]{0,8}?(?:生成|汇总|导出|同步|备份)[^，。；！？]{0,8}?"
                r"(?:报表|报告|汇总|数据|表)"),
@@ -440,6 +472,8 @@ TOPICS: tuple[Topic, ...] = (
         impact=_said("q_target_users_impact"),
         fallback=_said("q_target_users_fallback"),
         fallback_new=_said("q_target_users_fallback_new"),
+        question_unattended=_said("q_target_users_question_unattended"),
+        fallback_unattended=_said("q_target_users_fallback_unattended"),
         keywords_name_it=True,
     ),
     Topic(
@@ -457,6 +491,23 @@ TOPICS: tuple[Topic, ...] = (
         why=_said("q_success_metric_why"),
         impact=_said("q_success_metric_impact"),
         fallback=_said("q_success_metric_fallback"),
+        question_unattended=_said("q_success_metric_question_unattended"),
+        fallback_unattended=_said("q_success_metric_fallback_unattended"),
+    ),
+    Topic(
+        id="q_retention",
+        label=_said("q_retention_label"),
+        blocking=True,  # removing copies too soon loses data nobody can get back
+        priority=2,
+        keywords=("retention", "retain", "retained", "保留期", "保存期", "留存"),
+        doc_keywords=("retention", "保留期", "保留策略"),
+        query="backup retention keep days 备份 保留",
+        patterns=_RETENTION_PATTERNS,
+        question=_said("q_retention_question"),
+        why=_said("q_retention_why"),
+        impact=_said("q_retention_impact"),
+        fallback=_said("q_retention_fallback"),
+        asked_of=lambda requirement: keeps_copies(requirement),  # defined below, with the jobs
     ),
     Topic(
         id="q_data_store",
@@ -466,7 +517,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "对象存储", "S3", "OSS", "COS", "GCS",
                   "Azure Blob", "Backblaze", "NAS", "网盘", "in-memory",
                   "no persistence", "flat file", "Excel",
-                  "spreadsheet", "Google Sheets", "飞书表格", "飞书多维表格", "多维表格",
+                  "spreadsheet", "Google Sheets", "Google Sheet", "Airtable", "飞书表格", "飞书多维表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -606,7 +657,7 @@ _DATE_ALONE = re.compile(
 _POSTED_TO_A_CHAT = re.compile(
     # a bot that posts to a chat ("a Telegram bot that posts the weather to our group"): the chat is where it delivers
     r"\b(?:Slack|Telegram|Discord|WhatsApp|Teams)\s+bot\b[^.;,]{0,12}?\b(?:post|posts|send|sends|push|pushes)\b"
-    r"[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+|my\s+)?(?:[\w-]+\s+)?(?:channel|group|chat)\b|"
+    r"[^.;,]{0,40}?\b(?:to|in|into)\s+(?:the\s+|our\s+|a\s+|my\s+)?(?:#?[\w-]+\s+)?(?:channel|group|chat)\b|"
     r"(?:钉钉|飞书|企业微信|微信|QQ)?(?:群)?机器人[^，。；！？]{0,12}?(?:发|发送|推送|推)(?:到|至)?[^，。；！？]{0,4}?群|"
     r"(?:发|发送|推送|推)(?:到|至)[^，。；！？]{0,4}?群[^，。；！？]{0,4}?的(?:钉钉|飞书|企业微信|微信|QQ)?(?:群)?机器人|"
     r"(?:发|发送|推送|推)(?:到|至)\s*(?:钉钉|飞书|企业微信|微信)?[^，。；！？]{0,4}?群|"
@@ -638,6 +689,87 @@ _KEEPS_COPIES = re.compile(r"\b(?:back(?:s|ed|ing)?\s+(?:(?:up|it|them|everythin
 def only_keeps_copies(requirement: str) -> bool:
     """Whether a requirement is a scheduled backup: a job that runs by itself and keeps copies of data."""
     return runs_unattended(requirement) and _KEEPS_COPIES.search(requirement or "") is not None
+
+
+# A job that also keeps files it makes somewhere ("export the day's orders as CSV to our NAS", "每晚把订单导出成CSV存到网盘"):
+# like a backup, its copies pile up there.
+_EXPORTS_TO_A_STORE = (
+    re.compile(r"\b(?:export|dump|archive|save|copy)(?:s|es|ed|ing)?\b[^.;]{0,60}?\b(?:to|into|onto|on|in)\s+"
+               r"(?:(?:our|the|a|an|my)\s+)?(?:shared\s+)?(?:NAS|S3|OSS|bucket|folder|drive|disk|Dropbox|Google\s+Drive|OneDrive|"
+               r"file\s+share|network\s+share|SFTP|FTP)\b", re.IGNORECASE),
+    re.compile(r"(?:导出|归档|转存|保存)[^，。；！？]{0,20}?(?:存到|存入|保存到|放到|存在|上传到|传到|归档到)|"
+               r"(?:导出|归档)(?:到|至)\s*(?:NAS|OSS|S3|网盘|共享盘|共享文件夹|文件夹|服务器)"),
+)
+
+
+def keeps_copies(requirement: str) -> bool:
+    """Whether a job keeps copies that pile up where it puts them (a backup, an export saved to a drive): how long
+    they are kept is then its own question."""
+    return only_keeps_copies(requirement) or (
+        runs_unattended(requirement) and any(p.search(requirement or "") for p in _EXPORTS_TO_A_STORE))
+
+
+# What a job must remember between runs, which only a store of its own keeps ("only tickets not posted before",
+# "since the last run", "只推送上次之后的新订单", "去重").
+_KEEPS_STATE = (
+    re.compile(r"\b(?:since\s+(?:the\s+)?(?:last|previous)\s+(?:run|time|post|sync)|not\s+(?:already|yet)\s+"
+               r"(?:posted|sent|synced|seen)|(?:already|previously)\s+(?:posted|sent|synced|seen)|de-?dup\w*|"
+               r"remember\w*|keep\s+(?:a\s+)?(?:history|track)|history\s+of)\b", re.IGNORECASE),
+    re.compile(r"上次(?:之后|以来|以后)|自上次|没(?:有)?发过|未发(?:送)?过|已(?:经)?发(?:送)?过|去重|记住|记录(?:下|已)|历史记录"),
+)
+
+
+# The system a job reads from, named after "from" or 从 ("from our Shopify store", "from the ticket system",
+# "从收银系统同步", "把ERP里的库存同步到…"): a name keeps its capitals, a common noun ends in a kind of system.
+_READS_FROM = (
+    re.compile(r"\bfrom\s+(?:(?:our|the|my|their|a)\s+)?(?P<src>(?-i:[A-Z][\w.-]*)(?:\s+(?-i:[A-Z][\w.-]*))?|"
+               r"[\w-]+(?:\s+[\w-]+)?\s+(?:system|database|app|API|CRM|ERP|POS|platform|portal|tool))\b", re.IGNORECASE),
+    re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
+               r"把\s*(?P<named>[A-Za-z][\w-]*|[^，。；！？]{1,6}?系统)(?:里|中|上)的"),
+)
+
+
+def job_source(requirement: str) -> str | None:
+    """The system a job reads its data from, as the requirement names it ("Shopify", "ticket system", "收银系统"), or
+    None."""
+    for pattern in _READS_FROM:
+        if found := pattern.search(requirement or ""):
+            return (found.groupdict().get("src") or found.groupdict().get("named") or "").strip() or None
+    return None
+
+
+def keeps_own_state(requirement: str) -> bool:
+    """Whether a job must remember something between runs, and so keeps a store of its own."""
+    return any(p.search(requirement or "") for p in _KEEPS_STATE)
+
+
+# The group chat or channel a job posts to ("发到飞书群", "推送到群里", "post it to the #sales channel", "to our
+# group"): whoever is in it receives the result, so it is the job's audience.
+_CHAT_DESTINATION = (
+    re.compile(r"(?:发|发送|推送|推|同步)(?:到|至|进)\s*(?P<where>(?:钉钉|飞书|企业微信|微信|QQ)?[^，。；！？到至]{0,6}?群)"),
+    re.compile(r"\b(?:post|posts|posted|posting|send|sends|sent|push|pushes|pushed|share|shares|drop|drops)\b[^.;]{0,60}?"
+               r"\b(?:to|in|into)\s+(?P<where>(?:(?:the|our|a|my)\s+)?(?:#?[\w-]+\s+){0,2}?(?:channel|group\s+chat|group|chat)\b"
+               r"|#[\w-]+)", re.IGNORECASE),
+)
+_CHAT_APPS = re.compile(r"钉钉|飞书|企业微信|微信|QQ")
+
+
+def chat_audience(requirement: str) -> str | None:
+    """The group chat or channel a job posts its result to, as the requirement names it ("飞书群", "the #sales
+    channel"); a bare "群" takes the chat app named elsewhere ("企业微信机器人…推送到群里" → "企业微信群"). Else None."""
+    for pattern in _CHAT_DESTINATION:
+        if (found := pattern.search(requirement or "")) is None:
+            continue
+        where = found.group("where").strip()
+        the = TOPICS_BY_ID["q_interface"].named_as[0]  # "the {}": set inside the plan's English sentences
+        if where.startswith("#"):
+            return the.format(f"{where} channel")
+        if re.match(r"(?:our|my|a|the)\s", where, re.IGNORECASE):
+            return the.format(where.split(None, 1)[1])
+        if where == "群" and (app := _CHAT_APPS.search(requirement)):
+            return app.group(0) + where
+        return where
+    return None
 
 
 def only_a_date(answer: str) -> bool:
@@ -696,9 +828,11 @@ def only_an_entry_point(answer: str) -> bool:
 
 # Where an answer typed into another question belongs: a date is when it is due, a count the load, a store named
 # alone where the data lives, an entry point how it is used. A count said as who uses it or what done means
-# ("200 staff", "handles 500 orders a day") answers those questions too, and signing in through a chat app ("用钉钉")
+# ("200 staff", "handles 500 orders a day") or as how many copies are kept ("7 copies") answers those questions too, and signing in through a chat app ("用钉钉")
 # answers the access rules.
-_MISPLACED = (("q_deadline", only_a_date, ()), ("q_scale", only_a_load, ("q_target_users", "q_success_metric")),
+_MISPLACED = (("q_deadline", only_a_date, ()),
+              # a count typed as how long copies are kept is how many are kept ("7 copies", "保留10份")
+              ("q_scale", only_a_load, ("q_target_users", "q_success_metric", "q_retention")),
               ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
 
 
