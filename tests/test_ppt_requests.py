@@ -1526,3 +1526,18 @@ async def test_the_closing_notes_end_with_the_thanks_not_a_filler_after_it(reque
 
 def test_a_residents_association_is_the_audience_not_part_of_the_subject():
     assert core_topic("A talk for the residents association on flood preparedness") == "flood preparedness"
+
+
+def test_an_english_phrase_in_a_chinese_request_is_set_off_from_the_chinese_by_a_space():
+    assert short_title("介绍machine learning的基本原理") == "machine learning 的基本原理"
+
+
+@pytest.mark.parametrize("request_text", ["叶子的一生，二年级，10分钟", "金鱼的一生，二年级，10分钟", "孔雀的故事，一年级，10分钟"])
+def test_the_life_of_a_living_thing_is_not_told_as_a_persons(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert not [t for t in titles if "生平经历" in t or "主要事迹" in t], titles
+
+
+def test_a_poets_name_alone_is_told_as_a_persons_life():
+    titles = [unit.title for unit in _offline_outline("屈原", 10).knowledgeUnits]
+    assert "屈原的生平经历" in titles, titles

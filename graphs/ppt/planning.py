@@ -586,9 +586,27 @@ def _closing_counts(character: str) -> tuple[int, int]:
     return in_names, in_words
 
 
+# A Chinese noun ends in its kind (金鱼 is a 鱼, 杨树 a 树, 孔雀 a 雀): a living thing's or a thing's life ("金鱼的一生",
+# "一棵杨树的故事") is told by that kind, which closes no name a lesson is about, though jieba tags some as names.
+_KINDS_OF_THINGS_ZH = frozenset("鱼虫鸟雀鸡鸭鹅蛙蝶蛾蚕蚁蜂龟蛇猫狗兔猪牛羊鼠熊狼虎豹鹿象猴"
+                                "花草树叶果瓜豆籽苗芽根茎麦稻米菜藤"
+                                "云雨雪霜露冰滴珠塔桥船车灯伞瓶杯碗笔纸词曲")
+# The masters (诸子) are named family name + 子 (孔子, 庄子); after any other character 子 is a noun's suffix (叶子, 兔子).
+_MASTERS_FAMILY_NAMES_ZH = frozenset("孔孟老庄墨荀韩孙列管朱")
+# Names of people lessons are often about that jieba's dictionary tags as common words (屈原, 陆游) or lacks (卫青):
+# said alone they are still a person. A short list of the commonest, as _GIVEN_NAMES_EN is, not an encyclopedia.
+_NAMES_JIEBA_MISSES_ZH = frozenset("屈原 陆游 卫青 毕昇 屠呦呦 华佗 扁鹊 詹天佑 秋瑾 焦裕禄 戚继光 于谦".split())
+
+
+def _names_a_kind_of_thing(name: str) -> bool:
+    if name[-1] == "子" and len(name) == 2:
+        return name[0] not in _MASTERS_FAMILY_NAMES_ZH
+    return name[-1] in _KINDS_OF_THINGS_ZH or (len(name) == 2 and name[-1] in _NOUN_SUFFIXES_ZH)
+
+
 def _reads_as_a_given_name(name: str) -> bool:
     given = name[2:] if name[:2] in _FAMILY_NAMES_TWO_ZH else name[1:]
-    if len(name) == 2 and given in _NOUN_SUFFIXES_ZH:
+    if _names_a_kind_of_thing(name):
         return False
     share = 1.0
     for in_names, in_words in map(_closing_counts, given):
@@ -607,8 +625,8 @@ def names_a_person(subject: str) -> bool:
             return False
         import jieba.posseg  # loaded on the first Chinese subject short enough to be a name, not on import
         words = list(jieba.posseg.cut(name))
-        if len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH:
-            return True
+        if name in _NAMES_JIEBA_MISSES_ZH or len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH:
+            return not _names_a_kind_of_thing(name)
         # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
         return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
             word.flag.startswith(("ns", "t", "m")) for word in words) and _reads_as_a_given_name(name)
@@ -980,8 +998,17 @@ _SPACE_BY_PHRASE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\uf000-\uf0fe]" + 
                               + _PHRASE_MARK + r")[ \t]+(?=[\u3400-\u9fff])")
 
 
+# Set back, a phrase is set off from the Chinese beside it by one space, as Chinese typesetting writes it ("machine
+# learning 的基本原理", not "learning的").
+_PHRASE_BY_CHINESE = re.compile(r"(?<=[\u3400-\u9fff])(?=[\uf000-\uf0fe]" + _PHRASE_MARK + r")|(?<="
+                                + _PHRASE_MARK + r")(?=[\u3400-\u9fff])")
+
+
 def _latin_phrases_released(text: str, phrases: list[str]) -> str:
-    return re.sub("([\uf000-\uf0fe])" + _PHRASE_MARK, lambda m: phrases[ord(m.group(1)) - 0xF000], text) if phrases else text
+    if not phrases:
+        return text
+    text = _PHRASE_BY_CHINESE.sub(" ", text)
+    return re.sub("([\uf000-\uf0fe])" + _PHRASE_MARK, lambda m: phrases[ord(m.group(1)) - 0xF000], text)
 
 
 # A clause that narrows the lesson ("Teach Hamlet, focusing on the plot and characters", "…, with an emphasis on
