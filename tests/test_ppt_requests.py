@@ -1528,6 +1528,43 @@ def test_a_residents_association_is_the_audience_not_part_of_the_subject():
     assert core_topic("A talk for the residents association on flood preparedness") == "flood preparedness"
 
 
+@pytest.mark.parametrize(("request_text", "home", "work"), [
+    ("给诊所护士讲手卫生，10分钟", ("回家", "家里", "家庭"), "回到岗位"),
+    ("Heat stress for the workers at our factory, 10 minutes", ("at home", "your family", "tonight"), "next shift"),
+])
+async def test_a_talk_to_people_at_their_workplace_sends_them_back_to_work_not_home(request_text, home, work):
+    said = _spoken(await _offline_deck(request_text))
+    assert not [word for word in home if word in said], said
+    assert work in said
+
+
+@pytest.mark.parametrize("request_text", ["Fire safety training for residents, 10 minutes", "给小区居民的消防培训，10分钟"])
+def test_a_training_for_residents_is_a_training_not_a_public_talk(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) == "training"
+
+
+@pytest.mark.parametrize(("request_text", "in_time_order"), [
+    ("The history of our town's railway, for the local history society, 10 minutes",
+     ["The times behind our town's railway", "How our town's railway developed"]),
+    ("给地方史研究会讲我们镇铁路的历史，10分钟", ["我们镇铁路的时代背景", "我们镇铁路的发展脉络"]),
+])
+async def test_history_told_to_the_public_is_a_story_in_time_order(request_text, in_time_order):
+    deck = await _offline_deck(request_text)
+    agenda = next(s for s in deck.slides if s.layout in ("agenda", "bullets"))
+    assert agenda.bullets == in_time_order
+    assert not re.search(r"notebook|partner|笔记本|同桌|回去就能做|from tomorrow", _spoken(deck)), _spoken(deck)
+
+
+@pytest.mark.parametrize(("request_text", "statement"), [
+    ("A talk for parents on children's sleep, 12 minutes", "the one line to remember"),
+    ("给家长讲讲孩子的睡眠，12分钟", "最该记住的一句"),
+])
+async def test_a_public_talks_big_statement_names_its_point_without_the_part_after_it(request_text, statement):
+    deck = await _offline_deck(request_text)
+    said = [item for s in deck.slides if s.layout == "big_number" for item in visible_items(s)]
+    assert statement in said, said
+
+
 def test_an_english_phrase_in_a_chinese_request_is_set_off_from_the_chinese_by_a_space():
     assert short_title("介绍machine learning的基本原理") == "machine learning 的基本原理"
 

@@ -154,7 +154,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
-                 r"representatives|agents|clubs?|(?:middle|high|"
+                 r"representatives|agents|clubs?|societ(?:y|ies)|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
@@ -688,10 +688,24 @@ _EVENT_IN_PERIOD = re.compile(r"\b(?:fall|rise|collapse|decline|founding|end|bir
                               re.IGNORECASE)
 
 
-def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
+# The history of a thing or a place ("我们镇铁路的历史", "the history of our town's railway", "本地老街的变迁") has no causes
+# and consequences of its own, as an event has: it is a story told in time order, from its beginnings to today.
+_HISTORY_OF_ZH = re.compile(r"(?<=\w)的?(?:历史|变迁|发展史|由来|前世今生)$")
+_HISTORY_OF_EN = re.compile(r"^(?:the\s+)?(?:(?:short|brief|little)\s+)?(?:history|story)\s+of\s+", re.IGNORECASE)
+
+
+def _a_things_history(text: str, zh: bool) -> bool:
+    told = (_HISTORY_OF_ZH if zh else _HISTORY_OF_EN).search(text)
+    if not told:
+        return False
+    thing = text[:told.start()] if zh else text[told.end():]
+    return bool(thing) and not (_HISTORY_ZH if zh else _HISTORY_EN).search(thing)
+
+
+def history_kind(subject: str) -> Literal["event", "period", "person", "theme", "story"]:
     """"person" for a life ("李白的一生", "Napoleon"), "period" for an age, dynasty or civilisation ("唐朝", "the
-    Renaissance", "ancient Egypt"), "theme" for one side of a period ("宋朝的科技", "daily life in ancient Rome"), else
-    "event" ("辛亥革命", "the fall of Rome", "World War I")."""
+    Renaissance", "ancient Egypt"), "theme" for one side of a period ("宋朝的科技", "daily life in ancient Rome"),
+    "story" for the history of a thing or a place ("我们镇铁路的历史"), else "event" ("辛亥革命", "the fall of Rome")."""
     text = subject.strip()
     if names_a_person(text) or person_named_first(text) is not None:
         return "person"
@@ -700,7 +714,7 @@ def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
         return "theme"
     if not _EVENT_IN_PERIOD.search(text) and (_PERIOD_ZH if zh else _PERIOD_EN).match(text):
         return "period"
-    return "event"
+    return "story" if _a_things_history(text, zh) else "event"
 
 
 # A lesson on a language (its grammar, words, sounds or writing: "the past simple tense", "phrasal verbs", "英语语法
@@ -791,10 +805,29 @@ def about_maths(subject: str) -> bool:
 # report's next steps nor a class's homework.
 _PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|读书会|俱乐部|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
-                               r"seniors|retirees|elders|grandparents|caregivers|carers|book\s+club|club\s+members)\b", re.IGNORECASE)
+                               r"seniors|retirees|elders|grandparents|caregivers|carers|book\s+club|club\s+members|societ(?:y|ies))\b|"
+                               r"协会|学会|研究会", re.IGNORECASE)
 # Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank")
 # or as a club ("my running club") are no class either; at a company or in a team they hear a talk at work, which
 # _AT_WORK knows first. Only whom it is for says so: "Golf club swing basics" is a subject.
+# Listeners named by their trade or the place they work ("诊所护士", "工厂员工", "物业保安", "the workers at our factory")
+# hear a public talk at work: what they take from it goes to the next shift, not home. A table, read word by word.
+_WORKPLACE_WORDS_ZH = ("护士", "医生", "医护", "工人", "职工", "员工", "保安", "司机", "厨师", "店员", "服务员", "保洁",
+                       "快递员", "外卖员", "环卫", "消防员", "民警", "诊所", "医院", "卫生院", "工厂", "车间", "工地", "门店",
+                       "商场", "超市", "仓库", "物业", "酒店", "餐厅", "食堂", "银行", "药店")
+_WORKPLACE_WORDS_EN = frozenset("""nurses doctors medics paramedics carers workers staff employees crew drivers cooks chefs
+    cleaners janitors guards cashiers clerks porters technicians mechanics operators clinic hospital ward practice factory
+    plant workshop warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
+
+
+def heard_at_work(audience: str | None) -> bool:
+    """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic")."""
+    text = audience or ""
+    if CJK.search(text):
+        return any(word in text for word in _WORKPLACE_WORDS_ZH)
+    return any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
+
+
 _ADULTS_MET_AS_SUCH_EN = re.compile(r"\b(?:at|from)\s+(?:our|the|my|this|their)\s+\w+|\bin\s+(?:our|my|this|their)\s+\w+|"
                                     r"\bclubs?$", re.IGNORECASE)
 
@@ -809,14 +842,15 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             break
-        if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(text):
+        # a training for residents is still a training ("Fire safety training for residents"): drills, not a talk
+        if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
             return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
     else:
-        if audience and _ADULTS_MET_AS_SUCH_EN.search(audience):
+        if audience and (_ADULTS_MET_AS_SUCH_EN.search(audience) or heard_at_work(audience)):
             return "public_talk"
     subject = core_topic(request)
     if about_a_language(subject):
