@@ -1578,3 +1578,22 @@ def test_the_life_of_a_living_thing_is_not_told_as_a_persons(request_text):
 def test_a_poets_name_alone_is_told_as_a_persons_life():
     titles = [unit.title for unit in _offline_outline("屈原", 10).knowledgeUnits]
     assert "屈原的生平经历" in titles, titles
+
+
+async def test_an_onboarding_on_how_we_do_something_says_it_as_doing_it_not_as_we():
+    said = _spoken(await _offline_deck("Onboarding for new support agents: how we handle refunds, 10 minutes"))
+    assert "the rules for handling refunds" in said
+    assert not re.search(r"(?:for|from|to) we handle", said), said
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("A seminar on CRISPR gene editing for biology undergraduates, 15 minutes", "CRISPR gene editing", "biology undergraduates"),
+    ("Survey sampling for postgraduates", "Survey sampling", "postgraduates"),
+    ("A guest lecture on urban heat islands for geography undergrads", "urban heat islands", "geography undergrads"),
+])
+def test_university_students_named_by_their_degree_are_the_audience_not_the_title(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+def test_a_four_character_term_jieba_tags_as_a_name_is_taught_as_a_lesson_not_a_life():
+    assert deck_setting("给研一新生讲文献检索，15分钟", audience_hint("给研一新生讲文献检索，15分钟")) == "lesson"

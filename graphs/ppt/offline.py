@@ -34,6 +34,7 @@ from graphs.ppt.planning import (
     keywords_of,
     layout_asked,
     narration_length,
+    our_way_of_doing_en,
     palette_for,
     person_name,
     person_named_first,
@@ -1192,7 +1193,9 @@ def _wording(request: OfflineRequest) -> dict:
 
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
-    return topic_phrase(subject_as_said(request.fact("topic"), request.fact("request") or ""))
+    said = subject_as_said(request.fact("topic"), request.fact("request") or "")
+    at_work = request.fact("setting") in ("training", "talk")  # "how we handle refunds" is a way of working there
+    return (at_work and our_way_of_doing_en(said)) or topic_phrase(said)
 
 
 # A history lesson's parts are its event's ("the background and causes of World War I", "辛亥革命的结果与影响"): a subject

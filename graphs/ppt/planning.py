@@ -154,7 +154,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
-                 r"representatives|agents|clubs?|societ(?:y|ies)|(?:middle|high|"
+                 r"representatives|agents|clubs?|societ(?:y|ies)|(?:under|post)grad(?:uate)?s|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
@@ -598,10 +598,21 @@ _MASTERS_FAMILY_NAMES_ZH = frozenset("孔孟老庄墨荀韩孙列管朱")
 _NAMES_JIEBA_MISSES_ZH = frozenset("屈原 陆游 卫青 毕昇 屠呦呦 华佗 扁鹊 詹天佑 秋瑾 焦裕禄 戚继光 于谦".split())
 
 
+# jieba tags some four-character terms as names (文献检索): two words it knows as a noun, verb or adjective each
+# (文献 + 检索) make a term; a name's halves are no such words (爱因斯坦, 上官婉儿, 居里夫人).
+_WORD_TAGS_ZH = frozenset("n v vn a an nz".split())
+
+
+def _two_common_words(name: str) -> bool:
+    import jieba.posseg  # its word tags are read on import
+    tags = jieba.posseg.dt.word_tag_tab
+    return len(name) == 4 and all(tags.get(half) in _WORD_TAGS_ZH for half in (name[:2], name[2:]))
+
+
 def _names_a_kind_of_thing(name: str) -> bool:
     if name[-1] == "子" and len(name) == 2:
         return name[0] not in _MASTERS_FAMILY_NAMES_ZH
-    return name[-1] in _KINDS_OF_THINGS_ZH or (len(name) == 2 and name[-1] in _NOUN_SUFFIXES_ZH)
+    return name[-1] in _KINDS_OF_THINGS_ZH or (len(name) == 2 and name[-1] in _NOUN_SUFFIXES_ZH) or _two_common_words(name)
 
 
 def _reads_as_a_given_name(name: str) -> bool:
@@ -1243,6 +1254,25 @@ def _gerund(verb: str) -> str:
 
 # "Running effective meetings", "Writing clear emails": a thing to do said as a gerund.
 _GERUNDS_EN = frozenset(_gerund(verb) for verb in _IMPERATIVE_VERBS_EN | _CLAUSE_VERBS_EN)
+
+
+# At work "how we handle refunds", "how our team ships releases" is the way we (or you, or our team) do a thing, said
+# as its gerund ("handling refunds"); "we" is no thing whose rules a deck explains ("the rules for we handle"). In a
+# class "how we digest food" is how a body works, so only a deck told at work reads it so.
+_OUR_WAY_EN = re.compile(r"^how\s+(?:(?:do|can|should)\s+)?(?P<who>we|you|i|our\s+[\w-]+)\s+(?P<verb>[a-z]+)\s+(?P<rest>\S.*?)\??$",
+                         re.IGNORECASE)
+_BE_EN = frozenset("am is are was were be".split())
+
+
+def our_way_of_doing_en(text: str) -> str | None:
+    """"how we handle refunds" → "handling refunds"; None for a subject not said so."""
+    match = _OUR_WAY_EN.match(text.strip())
+    verb = match.group("verb").lower() if match else ""
+    if not match or verb in _BE_EN:
+        return None
+    if match.group("who").lower().startswith("our") and verb.endswith("s") and not verb.endswith("ss"):  # our team ships
+        verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+    return f"{_gerund(verb)} {match.group('rest')}"
 
 
 def _clause_subject_en(clause: str) -> str | None:
