@@ -1597,3 +1597,9 @@ def test_university_students_named_by_their_degree_are_the_audience_not_the_titl
 
 def test_a_four_character_term_jieba_tags_as_a_name_is_taught_as_a_lesson_not_a_life():
     assert deck_setting("给研一新生讲文献检索，15分钟", audience_hint("给研一新生讲文献检索，15分钟")) == "lesson"
+
+
+async def test_an_english_note_that_opens_with_the_subject_opens_with_a_capital():
+    deck = await _offline_deck("A keynote on the future of electric buses for city planners")
+    sentences = [s for slide in deck.slides for s in re.split(r"(?<=[.?!])\s+", (slide.notes or "").split("\n")[0]) if s]
+    assert not [s for s in sentences if s[0].islower()], sentences

@@ -1365,6 +1365,8 @@ def _narration(seed_sentences: list[str], budget: int, zh: bool, lines: list[str
     fillers (from `first_filler` on, so pages take turns) only once those run out: stopping only once past it made
     every page, and so the deck, run long."""
     language = "zh" if zh else "en"
+    if not zh:  # a line that opens with the subject ("{topic} touches everyone's work") opens a sentence all the same
+        seed_sentences, lines = [capitalised(s) for s in seed_sentences], [capitalised(line) for line in lines]
     text = "".join(seed_sentences) if zh else " ".join(seed_sentences)
     more = [*lines, *(fillers[(first_filler + i) % len(fillers)] for i in range(max(0, 4 * budget) if fillers else 0))]
     for used, line in enumerate(more):
