@@ -1603,3 +1603,9 @@ async def test_an_english_note_that_opens_with_the_subject_opens_with_a_capital(
     deck = await _offline_deck("A keynote on the future of electric buses for city planners")
     sentences = [s for slide in deck.slides for s in re.split(r"(?<=[.?!])\s+", (slide.notes or "").split("\n")[0]) if s]
     assert not [s for s in sentences if s[0].islower()], sentences
+
+
+@pytest.mark.parametrize("request_text", ["Talk to our neighbourhood watch about bike theft, 10 minutes",
+                                          "Composting for volunteers, 10 minutes", "给小区业主讲讲电动车充电安全，10分钟"])
+def test_a_group_of_neighbours_or_volunteers_hears_a_public_talk_not_a_lesson(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"
