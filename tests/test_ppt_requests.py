@@ -1609,3 +1609,8 @@ async def test_an_english_note_that_opens_with_the_subject_opens_with_a_capital(
                                           "Composting for volunteers, 10 minutes", "给小区业主讲讲电动车充电安全，10分钟"])
 def test_a_group_of_neighbours_or_volunteers_hears_a_public_talk_not_a_lesson(request_text):
     assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"
+
+
+async def test_a_common_word_that_opens_a_talk_request_is_lower_case_inside_its_sentences():
+    deck = await _offline_deck("Hand hygiene for the nurses at our clinic, 10 minutes")
+    assert "What would you most like to ask about hand hygiene?" in visible_items(deck.slides[-1])
