@@ -1614,3 +1614,12 @@ def test_a_group_of_neighbours_or_volunteers_hears_a_public_talk_not_a_lesson(re
 async def test_a_common_word_that_opens_a_talk_request_is_lower_case_inside_its_sentences():
     deck = await _offline_deck("Hand hygiene for the nurses at our clinic, 10 minutes")
     assert "What would you most like to ask about hand hygiene?" in visible_items(deck.slides[-1])
+
+
+@pytest.mark.parametrize(("request_text", "job"), [
+    ("Fire safety training for residents, 10 minutes", r"\bjob\b|at work|from work|colleague"),
+    ("给小区居民的消防培训，10分钟", r"岗位|工作中|同事"),
+])
+async def test_a_training_for_residents_is_practised_for_home_not_for_a_job(request_text, job):
+    said = _spoken(await _offline_deck(request_text))
+    assert not re.search(job, said), said

@@ -40,6 +40,7 @@ from graphs.ppt.planning import (
     person_named_first,
     subject_as_said,
     topic_phrase,
+    trained_at_home,
     wants_simpler,
     whole_language_named,
 )
@@ -1100,6 +1101,17 @@ def _public_history_wording(language: str) -> dict:
 PUBLIC_HISTORY_WORDING = {language: _public_history_wording(language) for language in ("zh", "en")}
 
 
+def _public_training_wording(language: str) -> dict:
+    """A training for the public (residents, parents): a training's parts, practised for home, not for the job."""
+    example, *example_items = _lines_said("deck_public_training_example", language)
+    return {**WORDING[("training", language)], "example": example, "example_items": tuple(example_items),
+            **{key: _lines_said(f"deck_public_training_{key}", language)
+               for key in ("notes_page", "notes_again", "notes_cover", "notes_summary", "notes_qa", "asks", "fillers")}}
+
+
+PUBLIC_TRAINING_WORDING = {language: _public_training_wording(language) for language in ("zh", "en")}
+
+
 def _tells_history(request: OfflineRequest) -> bool:
     """A history lesson, or a public talk about history ("for the local history society"): told by its history's parts."""
     setting, topic = request.fact("setting"), request.fact("topic") or ""
@@ -1171,6 +1183,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
+        words = PUBLIC_TRAINING_WORDING["zh" if _zh(request) else "en"]
     if _tells_history(request):
         kind = HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})
         # a kind's words to a class (a person's cover asks for notebooks) are not said to the public

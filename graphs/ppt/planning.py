@@ -839,6 +839,11 @@ def heard_at_work(audience: str | None) -> bool:
     return any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
 
 
+def trained_at_home(audience: str | None) -> bool:
+    """Whether a training's listeners come as members of the public ("residents", "小区居民"), not to a job."""
+    return bool(audience) and bool(_PUBLIC_LISTENERS.search(audience)) and not heard_at_work(audience)
+
+
 _ADULTS_MET_AS_SUCH_EN = re.compile(r"\b(?:at|from)\s+(?:our|the|my|this|their)\s+\w+|\bin\s+(?:our|my|this|their)\s+\w+|"
                                     r"\bclubs?$|^(?:our|my)\s", re.IGNORECASE)  # "our neighbourhood watch", "my choir"
 
