@@ -155,6 +155,9 @@ COMMON_WORDS_EN = frozenset("""
     school science sea seasons simple skin sleep small social soil solar sound space sport sports spring star stars
     storm storms sugar summer sun teeth time tooth traffic travel tree trees volcano volcanoes water weather wild
     wildlife wind winter world writing young
+    hand eye eyes neck back posture desk screen phone password bike bus train street garden hospital work team customer
+    child baby pet pets dog dogs cat cats bee bees snow flood floods noise waste stress drug drugs alcohol diet exercise
+    night autumn cold hot dry wet clean manual
 """.split())
 # Names with those endings: in -s ("Mars", "Athens", "the Olympics", a people: "the Vikings") and the periods named by a
 # noun ("the Reformation").

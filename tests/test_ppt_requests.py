@@ -1526,3 +1526,100 @@ async def test_the_closing_notes_end_with_the_thanks_not_a_filler_after_it(reque
 
 def test_a_residents_association_is_the_audience_not_part_of_the_subject():
     assert core_topic("A talk for the residents association on flood preparedness") == "flood preparedness"
+
+
+@pytest.mark.parametrize(("request_text", "home", "work"), [
+    ("给诊所护士讲手卫生，10分钟", ("回家", "家里", "家庭"), "回到岗位"),
+    ("Heat stress for the workers at our factory, 10 minutes", ("at home", "your family", "tonight"), "next shift"),
+])
+async def test_a_talk_to_people_at_their_workplace_sends_them_back_to_work_not_home(request_text, home, work):
+    said = _spoken(await _offline_deck(request_text))
+    assert not [word for word in home if word in said], said
+    assert work in said
+
+
+@pytest.mark.parametrize("request_text", ["Fire safety training for residents, 10 minutes", "给小区居民的消防培训，10分钟"])
+def test_a_training_for_residents_is_a_training_not_a_public_talk(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) == "training"
+
+
+@pytest.mark.parametrize(("request_text", "in_time_order"), [
+    ("The history of our town's railway, for the local history society, 10 minutes",
+     ["The times behind our town's railway", "How our town's railway developed"]),
+    ("给地方史研究会讲我们镇铁路的历史，10分钟", ["我们镇铁路的时代背景", "我们镇铁路的发展脉络"]),
+])
+async def test_history_told_to_the_public_is_a_story_in_time_order(request_text, in_time_order):
+    deck = await _offline_deck(request_text)
+    agenda = next(s for s in deck.slides if s.layout in ("agenda", "bullets"))
+    assert agenda.bullets == in_time_order
+    assert not re.search(r"notebook|partner|笔记本|同桌|回去就能做|from tomorrow", _spoken(deck)), _spoken(deck)
+
+
+@pytest.mark.parametrize(("request_text", "statement"), [
+    ("A talk for parents on children's sleep, 12 minutes", "the one line to remember"),
+    ("给家长讲讲孩子的睡眠，12分钟", "最该记住的一句"),
+])
+async def test_a_public_talks_big_statement_names_its_point_without_the_part_after_it(request_text, statement):
+    deck = await _offline_deck(request_text)
+    said = [item for s in deck.slides if s.layout == "big_number" for item in visible_items(s)]
+    assert statement in said, said
+
+
+def test_an_english_phrase_in_a_chinese_request_is_set_off_from_the_chinese_by_a_space():
+    assert short_title("介绍machine learning的基本原理") == "machine learning 的基本原理"
+
+
+@pytest.mark.parametrize("request_text", ["叶子的一生，二年级，10分钟", "金鱼的一生，二年级，10分钟", "孔雀的故事，一年级，10分钟"])
+def test_the_life_of_a_living_thing_is_not_told_as_a_persons(request_text):
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert not [t for t in titles if "生平经历" in t or "主要事迹" in t], titles
+
+
+def test_a_poets_name_alone_is_told_as_a_persons_life():
+    titles = [unit.title for unit in _offline_outline("屈原", 10).knowledgeUnits]
+    assert "屈原的生平经历" in titles, titles
+
+
+async def test_an_onboarding_on_how_we_do_something_says_it_as_doing_it_not_as_we():
+    said = _spoken(await _offline_deck("Onboarding for new support agents: how we handle refunds, 10 minutes"))
+    assert "the rules for handling refunds" in said
+    assert not re.search(r"(?:for|from|to) we handle", said), said
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("A seminar on CRISPR gene editing for biology undergraduates, 15 minutes", "CRISPR gene editing", "biology undergraduates"),
+    ("Survey sampling for postgraduates", "Survey sampling", "postgraduates"),
+    ("A guest lecture on urban heat islands for geography undergrads", "urban heat islands", "geography undergrads"),
+])
+def test_university_students_named_by_their_degree_are_the_audience_not_the_title(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+def test_a_four_character_term_jieba_tags_as_a_name_is_taught_as_a_lesson_not_a_life():
+    assert deck_setting("给研一新生讲文献检索，15分钟", audience_hint("给研一新生讲文献检索，15分钟")) == "lesson"
+
+
+async def test_an_english_note_that_opens_with_the_subject_opens_with_a_capital():
+    deck = await _offline_deck("A keynote on the future of electric buses for city planners")
+    sentences = [s for slide in deck.slides for s in re.split(r"(?<=[.?!])\s+", (slide.notes or "").split("\n")[0]) if s]
+    assert not [s for s in sentences if s[0].islower()], sentences
+
+
+@pytest.mark.parametrize("request_text", ["Talk to our neighbourhood watch about bike theft, 10 minutes",
+                                          "Composting for volunteers, 10 minutes", "给小区业主讲讲电动车充电安全，10分钟"])
+def test_a_group_of_neighbours_or_volunteers_hears_a_public_talk_not_a_lesson(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"
+
+
+async def test_a_common_word_that_opens_a_talk_request_is_lower_case_inside_its_sentences():
+    deck = await _offline_deck("Hand hygiene for the nurses at our clinic, 10 minutes")
+    assert "What would you most like to ask about hand hygiene?" in visible_items(deck.slides[-1])
+
+
+@pytest.mark.parametrize(("request_text", "job"), [
+    ("Fire safety training for residents, 10 minutes", r"\bjob\b|at work|from work|colleague"),
+    ("给小区居民的消防培训，10分钟", r"岗位|工作中|同事"),
+])
+async def test_a_training_for_residents_is_practised_for_home_not_for_a_job(request_text, job):
+    said = _spoken(await _offline_deck(request_text))
+    assert not re.search(job, said), said

@@ -17,9 +17,11 @@ from graphs.ppt.planning import (
     FeedbackIntent,
     about_a_poem,
     about_a_work,
+    about_history,
     about_maths,
     agreeing_with,
     asks_how_it_works,
+    audience_hint,
     asks_what_it_is,
     asks_how_to,
     asks_for_picture,
@@ -27,15 +29,18 @@ from graphs.ppt.planning import (
     colour_named,
     compared_pair,
     focus_of,
+    heard_at_work,
     history_kind,
     keywords_of,
     layout_asked,
     narration_length,
+    our_way_of_doing_en,
     palette_for,
     person_name,
     person_named_first,
     subject_as_said,
     topic_phrase,
+    trained_at_home,
     wants_simpler,
     whole_language_named,
 )
@@ -310,6 +315,18 @@ HISTORY_KIND_WORDING = {
                       "fits": {"process": ("Main features", "Leading figures")},
                       "stages": (("Beginnings", "{name} as {topic} began"), ("High point", "{name} at the height of {topic}"),
                                  ("Turning point", "what changed {name}"), ("Legacy", "what {name} left behind"))},
+    # the history of a thing or a place (planning.history_kind "story") is a theme told in time order: its times, how it
+    # developed, what it left, in that order whatever the deck's length
+    ("story", "zh"): {"aspects": {a: ("{topic}的" + a, points) for a, points in THEME_ASPECT_POINTS_ZH.items()},
+                      "phrases": THEME_ASPECT_PHRASES_ZH, "core": ("时代背景", "发展脉络", "地位与影响"),
+                      "consequences": "地位与影响", "fits": {"process": ("发展脉络", "主要成就与特点")},
+                      "stages": (("起步", "{topic}是怎样起步的"), ("兴盛", "{topic}最兴盛的时候"), ("转折", "是什么改变了{topic}"),
+                                 ("今天", "{topic}今天留下了什么"))},
+    ("story", "en"): {"aspects": {a: (THEME_ASPECT_TITLES_EN[a], points) for a, points in THEME_ASPECT_POINTS_EN.items()},
+                      "phrases": THEME_ASPECT_PHRASES_EN, "core": ("The times", "How it developed", "Legacy"),
+                      "consequences": "Legacy", "fits": {"process": ("How it developed", "Main features")},
+                      "stages": (("Beginnings", "how {topic} began"), ("High point", "{topic} at its height"),
+                                 ("Turning point", "what changed {topic}"), ("Today", "what is left of {topic} today"))},
     ("period", "en"): {"aspects": {a: (PERIOD_ASPECT_TITLES_EN[a], points) for a, points in PERIOD_ASPECT_POINTS_EN.items()},
                        "phrases": PERIOD_ASPECT_PHRASES_EN, "core": ("Overview", "Culture and ideas", "Legacy"),
                        "consequences": "Legacy", "fits": {"process": ("Society and economy", "Culture and ideas", "Achievements and figures")},
@@ -1020,12 +1037,16 @@ for _setting in ("work_lesson", "history_lesson", "language_lesson"):
 # told as a speaker tells it: a question to open, why it matters to these listeners, a few key points each with an
 # example, what they can do from tomorrow, then their questions; its words come from the catalogue
 # (`ppt.deck_public_talk_*`). A talk's running order and page heads that name no work are kept.
-def _public_talk_wording(language: str) -> dict:
+# Heard at work (planning.heard_at_work) the lines that take the talk home take it to the job instead.
+_HOME_BOUND = ("parts", "notes_page", "notes_again", "notes_cover", "notes_summary", "asks", "fillers", "contrast", "example")
+
+
+def _public_talk_wording(language: str, place: str = "") -> dict:
     def said(key: str) -> str:
         return t(f"ppt.deck_public_talk_{key}", locale=language)
 
     def lines(key: str) -> tuple[str, ...]:
-        return _lines_said(f"deck_public_talk_{key}", language)
+        return _lines_said(f"deck_public_talk{place if key in _HOME_BOUND else ''}_{key}", language)
 
     parts = [line.split("|") for line in lines("parts")]
     aspects = {name: (name, tuple(points)) for name, *points, _ in parts}
@@ -1041,7 +1062,7 @@ def _public_talk_wording(language: str) -> dict:
         **{key: lines(key) for key in ("notes_page", "notes_again", "notes_plan", "notes_cover", "notes_summary", "notes_qa",
                                        "concept", "contrast", "exercise_items", "asks", "fillers", "activities")},
         **{key: said(key) for key in ("notes_minutes", "contrast_title", "statement", "table_head")},
-        "stages": _steps_said("public_talk", language),
+        "stages": _steps_said(f"public_talk{place}", language),
         "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions,
         "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
     }
@@ -1049,6 +1070,7 @@ def _public_talk_wording(language: str) -> dict:
 
 for _language in ("zh", "en"):
     WORDING[("public_talk", _language)] = _public_talk_wording(_language)
+PUBLIC_TALK_AT_WORK_WORDING = {language: _public_talk_wording(language, "_at_work") for language in ("zh", "en")}
 
 
 # The room's words of a public talk (how it opens, counts its parts and closes), kept when it is about a work.
@@ -1065,6 +1087,35 @@ def _public_reading_wording(language: str) -> dict:
 
 
 PUBLIC_READING_WORDING = {language: _public_reading_wording(language) for language in ("zh", "en")}
+
+
+def _public_history_wording(language: str) -> dict:
+    """A public talk about history (planning.about_history): a history lesson's parts in time order, told to adults."""
+    public = WORDING[("public_talk", language)]
+    return {**WORDING[("history_lesson", language)],
+            **{key: public[key] for key in (*_TALK_ROOM_WORDING, "table", "table_head", "activities")},
+            **{key: _lines_said(f"deck_public_history_{key}", language)
+               for key in ("notes_page", "notes_again", "notes_cover", "notes_summary", "asks", "example_items")}}
+
+
+PUBLIC_HISTORY_WORDING = {language: _public_history_wording(language) for language in ("zh", "en")}
+
+
+def _public_training_wording(language: str) -> dict:
+    """A training for the public (residents, parents): a training's parts, practised for home, not for the job."""
+    example, *example_items = _lines_said("deck_public_training_example", language)
+    return {**WORDING[("training", language)], "example": example, "example_items": tuple(example_items),
+            **{key: _lines_said(f"deck_public_training_{key}", language)
+               for key in ("notes_page", "notes_again", "notes_cover", "notes_summary", "notes_qa", "asks", "fillers")}}
+
+
+PUBLIC_TRAINING_WORDING = {language: _public_training_wording(language) for language in ("zh", "en")}
+
+
+def _tells_history(request: OfflineRequest) -> bool:
+    """A history lesson, or a public talk about history ("for the local history society"): told by its history's parts."""
+    setting, topic = request.fact("setting"), request.fact("topic") or ""
+    return setting == "history_lesson" or setting == "public_talk" and about_history(topic) and not about_a_work(topic)
 
 
 # A lesson that defines its subject ("什么是区块链", "What is inflation?", planning.asks_what_it_is) builds the definition
@@ -1128,8 +1179,16 @@ def _wording(request: OfflineRequest) -> dict:
     words = WORDING[(setting, "zh" if _zh(request) else "en")]
     if setting == "public_talk" and about_a_work(request.fact("topic") or ""):  # a book club reads its book
         words = PUBLIC_READING_WORDING["zh" if _zh(request) else "en"]
-    if setting == "history_lesson":
-        words = {**words, **HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})}
+    elif setting == "public_talk" and _tells_history(request):  # the history society hears its story in time order
+        words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
+        words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
+        words = PUBLIC_TRAINING_WORDING["zh" if _zh(request) else "en"]
+    if _tells_history(request):
+        kind = HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})
+        # a kind's words to a class (a person's cover asks for notebooks) are not said to the public
+        words = {**words, **{key: said for key, said in kind.items() if setting == "history_lesson" or key != "notes_cover"}}
     if setting == "lesson" and about_maths(request.fact("topic") or ""):
         words = {**words, **MATHS_WORDING["zh" if _zh(request) else "en"]}
     elif setting == "lesson" and asks_what_it_is(request.fact("topic") or ""):
@@ -1148,7 +1207,9 @@ def _wording(request: OfflineRequest) -> dict:
 
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
-    return topic_phrase(subject_as_said(request.fact("topic"), request.fact("request") or ""))
+    said = subject_as_said(request.fact("topic"), request.fact("request") or "")
+    at_work = request.fact("setting") in ("training", "talk")  # "how we handle refunds" is a way of working there
+    return (at_work and our_way_of_doing_en(said)) or topic_phrase(said)
 
 
 # A history lesson's parts are its event's ("the background and causes of World War I", "辛亥革命的结果与影响"): a subject
@@ -1170,7 +1231,7 @@ def _parts_phrase(request: OfflineRequest) -> str:
     if request.fact("setting") == "lesson" and _zh(request) and asks_how_to(request.fact("topic") or ""):
         # "做好时间管理的标准与范例", not "做好时间管理方法的标准与范例" nor "做好时间管理方法的关键过程"
         return _HOW_TO_PHRASE_ZH.sub("", phrase)
-    if request.fact("setting") != "history_lesson":
+    if not _tells_history(request):
         return phrase
     # "Charles Dickens and Victorian London": the parts are the person's life in those times ("the life of Charles Dickens")
     person = person_named_first(phrase)
@@ -1318,6 +1379,8 @@ def _narration(seed_sentences: list[str], budget: int, zh: bool, lines: list[str
     fillers (from `first_filler` on, so pages take turns) only once those run out: stopping only once past it made
     every page, and so the deck, run long."""
     language = "zh" if zh else "en"
+    if not zh:  # a line that opens with the subject ("{topic} touches everyone's work") opens a sentence all the same
+        seed_sentences, lines = [capitalised(s) for s in seed_sentences], [capitalised(line) for line in lines]
     text = "".join(seed_sentences) if zh else " ".join(seed_sentences)
     more = [*lines, *(fillers[(first_filler + i) % len(fillers)] for i in range(max(0, 4 * budget) if fillers else 0))]
     for used, line in enumerate(more):

@@ -154,7 +154,7 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
-                 r"representatives|agents|clubs?|(?:middle|high|"
+                 r"representatives|agents|clubs?|societ(?:y|ies)|(?:under|post)grad(?:uate)?s|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
                  + PEOPLE_PLURAL_EN + ")")
@@ -586,9 +586,38 @@ def _closing_counts(character: str) -> tuple[int, int]:
     return in_names, in_words
 
 
+# A Chinese noun ends in its kind (金鱼 is a 鱼, 杨树 a 树, 孔雀 a 雀): a living thing's or a thing's life ("金鱼的一生",
+# "一棵杨树的故事") is told by that kind, which closes no name a lesson is about, though jieba tags some as names.
+_KINDS_OF_THINGS_ZH = frozenset("鱼虫鸟雀鸡鸭鹅蛙蝶蛾蚕蚁蜂龟蛇猫狗兔猪牛羊鼠熊狼虎豹鹿象猴"
+                                "花草树叶果瓜豆籽苗芽根茎麦稻米菜藤"
+                                "云雨雪霜露冰滴珠塔桥船车灯伞瓶杯碗笔纸词曲")
+# The masters (诸子) are named family name + 子 (孔子, 庄子); after any other character 子 is a noun's suffix (叶子, 兔子).
+_MASTERS_FAMILY_NAMES_ZH = frozenset("孔孟老庄墨荀韩孙列管朱")
+# Names of people lessons are often about that jieba's dictionary tags as common words (屈原, 陆游) or lacks (卫青):
+# said alone they are still a person. A short list of the commonest, as _GIVEN_NAMES_EN is, not an encyclopedia.
+_NAMES_JIEBA_MISSES_ZH = frozenset("屈原 陆游 卫青 毕昇 屠呦呦 华佗 扁鹊 詹天佑 秋瑾 焦裕禄 戚继光 于谦".split())
+
+
+# jieba tags some four-character terms as names (文献检索): two words it knows as a noun, verb or adjective each
+# (文献 + 检索) make a term; a name's halves are no such words (爱因斯坦, 上官婉儿, 居里夫人).
+_WORD_TAGS_ZH = frozenset("n v vn a an nz".split())
+
+
+def _two_common_words(name: str) -> bool:
+    import jieba.posseg  # its word tags are read on import
+    tags = jieba.posseg.dt.word_tag_tab
+    return len(name) == 4 and all(tags.get(half) in _WORD_TAGS_ZH for half in (name[:2], name[2:]))
+
+
+def _names_a_kind_of_thing(name: str) -> bool:
+    if name[-1] == "子" and len(name) == 2:
+        return name[0] not in _MASTERS_FAMILY_NAMES_ZH
+    return name[-1] in _KINDS_OF_THINGS_ZH or (len(name) == 2 and name[-1] in _NOUN_SUFFIXES_ZH) or _two_common_words(name)
+
+
 def _reads_as_a_given_name(name: str) -> bool:
     given = name[2:] if name[:2] in _FAMILY_NAMES_TWO_ZH else name[1:]
-    if len(name) == 2 and given in _NOUN_SUFFIXES_ZH:
+    if _names_a_kind_of_thing(name):
         return False
     share = 1.0
     for in_names, in_words in map(_closing_counts, given):
@@ -607,8 +636,8 @@ def names_a_person(subject: str) -> bool:
             return False
         import jieba.posseg  # loaded on the first Chinese subject short enough to be a name, not on import
         words = list(jieba.posseg.cut(name))
-        if len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH:
-            return True
+        if name in _NAMES_JIEBA_MISSES_ZH or len(words) == 1 and words[0].flag in _PERSON_TAGS_ZH:
+            return not _names_a_kind_of_thing(name)
         # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
         return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
             word.flag.startswith(("ns", "t", "m")) for word in words) and _reads_as_a_given_name(name)
@@ -670,10 +699,24 @@ _EVENT_IN_PERIOD = re.compile(r"\b(?:fall|rise|collapse|decline|founding|end|bir
                               re.IGNORECASE)
 
 
-def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
+# The history of a thing or a place ("我们镇铁路的历史", "the history of our town's railway", "本地老街的变迁") has no causes
+# and consequences of its own, as an event has: it is a story told in time order, from its beginnings to today.
+_HISTORY_OF_ZH = re.compile(r"(?<=\w)的?(?:历史|变迁|发展史|由来|前世今生)$")
+_HISTORY_OF_EN = re.compile(r"^(?:the\s+)?(?:(?:short|brief|little)\s+)?(?:history|story)\s+of\s+", re.IGNORECASE)
+
+
+def _a_things_history(text: str, zh: bool) -> bool:
+    told = (_HISTORY_OF_ZH if zh else _HISTORY_OF_EN).search(text)
+    if not told:
+        return False
+    thing = text[:told.start()] if zh else text[told.end():]
+    return bool(thing) and not (_HISTORY_ZH if zh else _HISTORY_EN).search(thing)
+
+
+def history_kind(subject: str) -> Literal["event", "period", "person", "theme", "story"]:
     """"person" for a life ("李白的一生", "Napoleon"), "period" for an age, dynasty or civilisation ("唐朝", "the
-    Renaissance", "ancient Egypt"), "theme" for one side of a period ("宋朝的科技", "daily life in ancient Rome"), else
-    "event" ("辛亥革命", "the fall of Rome", "World War I")."""
+    Renaissance", "ancient Egypt"), "theme" for one side of a period ("宋朝的科技", "daily life in ancient Rome"),
+    "story" for the history of a thing or a place ("我们镇铁路的历史"), else "event" ("辛亥革命", "the fall of Rome")."""
     text = subject.strip()
     if names_a_person(text) or person_named_first(text) is not None:
         return "person"
@@ -682,7 +725,7 @@ def history_kind(subject: str) -> Literal["event", "period", "person", "theme"]:
         return "theme"
     if not _EVENT_IN_PERIOD.search(text) and (_PERIOD_ZH if zh else _PERIOD_EN).match(text):
         return "period"
-    return "event"
+    return "story" if _a_things_history(text, zh) else "event"
 
 
 # A lesson on a language (its grammar, words, sounds or writing: "the past simple tense", "phrasal verbs", "英语语法
@@ -771,14 +814,38 @@ def about_maths(subject: str) -> bool:
 # Listeners who come as members of the public ("给家长做一次演讲", "给社区居民讲讲垃圾分类", "A webinar for parents on
 # screen time", "my book club") hear a public talk: why it matters to them and what they can do at home, neither a
 # report's next steps nor a class's homework.
-_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|读书会|俱乐部|"
+_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|读书会|俱乐部|业主|志愿者|义工|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
-                               r"seniors|retirees|elders|grandparents|caregivers|carers|book\s+club|club\s+members)\b", re.IGNORECASE)
-# Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank")
-# or as a club ("my running club") are no class either; at a company or in a team they hear a talk at work, which
+                               r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|societ(?:y|ies))\b|"
+                               r"协会|学会|研究会", re.IGNORECASE)
+# Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank"),
+# as a club ("my running club") or as a group of ours ("our neighbourhood watch") are no class either; at a company or in a team they hear a talk at work, which
 # _AT_WORK knows first. Only whom it is for says so: "Golf club swing basics" is a subject.
+# Listeners named by their trade or the place they work ("诊所护士", "工厂员工", "物业保安", "the workers at our factory")
+# hear a public talk at work: what they take from it goes to the next shift, not home. A table, read word by word.
+_WORKPLACE_WORDS_ZH = ("护士", "医生", "医护", "工人", "职工", "员工", "保安", "司机", "厨师", "店员", "服务员", "保洁",
+                       "快递员", "外卖员", "环卫", "消防员", "民警", "诊所", "医院", "卫生院", "工厂", "车间", "工地", "门店",
+                       "商场", "超市", "仓库", "物业", "酒店", "餐厅", "食堂", "银行", "药店")
+_WORKPLACE_WORDS_EN = frozenset("""nurses doctors medics paramedics carers workers staff employees crew drivers cooks chefs
+    cleaners janitors guards cashiers clerks porters technicians mechanics operators clinic hospital ward practice factory
+    plant workshop warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
+
+
+def heard_at_work(audience: str | None) -> bool:
+    """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic")."""
+    text = audience or ""
+    if CJK.search(text):
+        return any(word in text for word in _WORKPLACE_WORDS_ZH)
+    return any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
+
+
+def trained_at_home(audience: str | None) -> bool:
+    """Whether a training's listeners come as members of the public ("residents", "小区居民"), not to a job."""
+    return bool(audience) and bool(_PUBLIC_LISTENERS.search(audience)) and not heard_at_work(audience)
+
+
 _ADULTS_MET_AS_SUCH_EN = re.compile(r"\b(?:at|from)\s+(?:our|the|my|this|their)\s+\w+|\bin\s+(?:our|my|this|their)\s+\w+|"
-                                    r"\bclubs?$", re.IGNORECASE)
+                                    r"\bclubs?$|^(?:our|my)\s", re.IGNORECASE)  # "our neighbourhood watch", "my choir"
 
 
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
@@ -791,14 +858,15 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     for text in (audience or "", request):
         if _LEARNERS.search(text):
             break
-        if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(text):
+        # a training for residents is still a training ("Fire safety training for residents"): drills, not a talk
+        if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
             return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
             return "training" if training else "talk"
     else:
-        if audience and _ADULTS_MET_AS_SUCH_EN.search(audience):
+        if audience and (_ADULTS_MET_AS_SUCH_EN.search(audience) or heard_at_work(audience)):
             return "public_talk"
     subject = core_topic(request)
     if about_a_language(subject):
@@ -980,8 +1048,17 @@ _SPACE_BY_PHRASE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\uf000-\uf0fe]" + 
                               + _PHRASE_MARK + r")[ \t]+(?=[\u3400-\u9fff])")
 
 
+# Set back, a phrase is set off from the Chinese beside it by one space, as Chinese typesetting writes it ("machine
+# learning 的基本原理", not "learning的").
+_PHRASE_BY_CHINESE = re.compile(r"(?<=[\u3400-\u9fff])(?=[\uf000-\uf0fe]" + _PHRASE_MARK + r")|(?<="
+                                + _PHRASE_MARK + r")(?=[\u3400-\u9fff])")
+
+
 def _latin_phrases_released(text: str, phrases: list[str]) -> str:
-    return re.sub("([\uf000-\uf0fe])" + _PHRASE_MARK, lambda m: phrases[ord(m.group(1)) - 0xF000], text) if phrases else text
+    if not phrases:
+        return text
+    text = _PHRASE_BY_CHINESE.sub(" ", text)
+    return re.sub("([\uf000-\uf0fe])" + _PHRASE_MARK, lambda m: phrases[ord(m.group(1)) - 0xF000], text)
 
 
 # A clause that narrows the lesson ("Teach Hamlet, focusing on the plot and characters", "…, with an emphasis on
@@ -1182,6 +1259,25 @@ def _gerund(verb: str) -> str:
 
 # "Running effective meetings", "Writing clear emails": a thing to do said as a gerund.
 _GERUNDS_EN = frozenset(_gerund(verb) for verb in _IMPERATIVE_VERBS_EN | _CLAUSE_VERBS_EN)
+
+
+# At work "how we handle refunds", "how our team ships releases" is the way we (or you, or our team) do a thing, said
+# as its gerund ("handling refunds"); "we" is no thing whose rules a deck explains ("the rules for we handle"). In a
+# class "how we digest food" is how a body works, so only a deck told at work reads it so.
+_OUR_WAY_EN = re.compile(r"^how\s+(?:(?:do|can|should)\s+)?(?P<who>we|you|i|our\s+[\w-]+)\s+(?P<verb>[a-z]+)\s+(?P<rest>\S.*?)\??$",
+                         re.IGNORECASE)
+_BE_EN = frozenset("am is are was were be".split())
+
+
+def our_way_of_doing_en(text: str) -> str | None:
+    """"how we handle refunds" → "handling refunds"; None for a subject not said so."""
+    match = _OUR_WAY_EN.match(text.strip())
+    verb = match.group("verb").lower() if match else ""
+    if not match or verb in _BE_EN:
+        return None
+    if match.group("who").lower().startswith("our") and verb.endswith("s") and not verb.endswith("ss"):  # our team ships
+        verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+    return f"{_gerund(verb)} {match.group('rest')}"
 
 
 def _clause_subject_en(clause: str) -> str | None:
