@@ -507,14 +507,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = add_subcommands(parser, "command", name_key="cli.metavar_command")
 
     serve = sub.add_parser("serve", help=t("cli.help_serve"), description=t("cli.help_serve"))
-    serve.add_argument("--host", help=t("cli.help_host"))
-    serve.add_argument("--port", type=int, help=t("cli.help_port"))
+    serve.add_argument("--host", metavar=t("cli.metavar_host"), help=t("cli.help_host"))
+    serve.add_argument("--port", type=int, metavar=t("cli.metavar_port"), help=t("cli.help_port"))
     serve.set_defaults(func=cmd_serve)
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
     ppt.add_argument("topic", nargs="+", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
-    ppt.add_argument("--out", metavar="PATH", help=t("cli.help_ppt_out"))
-    ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
+    ppt.add_argument("--out", metavar=t("cli.metavar_path"), help=t("cli.help_ppt_out"))
+    ppt.add_argument("--thread", metavar=t("cli.metavar_id"), help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)
 
     threads = sub.add_parser("threads", help=t("cli.help_threads"), description=t("cli.help_threads"))
@@ -532,8 +532,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = sub.add_parser("resume", help=t("cli.help_resume"), description=t("cli.help_resume"))
     resume.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
-    resume.add_argument("--answer", metavar="TEXT", help=t("cli.help_answer"))
-    resume.add_argument("--out", metavar="PATH", help=t("cli.help_resume_out"))
+    resume.add_argument("--answer", metavar=t("cli.metavar_answer"), help=t("cli.help_answer"))
+    resume.add_argument("--out", metavar=t("cli.metavar_path"), help=t("cli.help_resume_out"))
     resume.set_defaults(func=cmd_resume)
 
     try:

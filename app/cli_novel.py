@@ -57,10 +57,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     init = sub.add_parser("init", help=t("novel.cli_init_help"), description=t("novel.cli_init_help"))
     init.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
-    init.add_argument("--world", required=True, help=t("novel.cli_world_help"))
-    init.add_argument("--theme", default="", help=t("novel.cli_theme_help"))
-    init.add_argument("--chapters", type=int, default=3, help=t("novel.cli_chapters_help"))
-    init.add_argument("--author", default="", help=t("novel.cli_author_help"))
+    init.add_argument("--world", metavar=t("cli.metavar_world"), required=True, help=t("novel.cli_world_help"))
+    init.add_argument("--theme", metavar=t("cli.metavar_theme"), default="", help=t("novel.cli_theme_help"))
+    init.add_argument("--chapters", metavar=t("cli.metavar_chapters"), type=int, default=3, help=t("novel.cli_chapters_help"))
+    init.add_argument("--author", metavar=t("cli.metavar_author"), default="", help=t("novel.cli_author_help"))
 
     status = sub.add_parser("status", help=t("novel.cli_status_help"), description=t("novel.cli_status_help"))
     status.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
@@ -75,7 +75,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help=t("novel.cli_export_help"), description=t("novel.cli_export_help"))
     export.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
-    export.add_argument("--out", metavar="PATH", help=t("novel.cli_out_help"))
+    export.add_argument("--out", metavar=t("cli.metavar_path"), help=t("novel.cli_out_help"))
 
     index = sub.add_parser("index", help=t("novel.cli_index_help"), description=t("novel.cli_index_help"))
     index.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))

@@ -270,6 +270,39 @@ def test_every_out_option_shows_the_same_placeholder(command, monkeypatch, capsy
     assert "--out PATH" in capsys.readouterr().out
 
 
+def chinese_help(command: list[str], monkeypatch, capsys) -> str:
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "zh")
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    return capsys.readouterr().out
+
+
+def test_chinese_help_headings_end_with_a_chinese_colon(monkeypatch, capsys):
+    said = chinese_help(["ppt"], monkeypatch, capsys)
+    assert "位置参数：\n" in said and "选项：\n" in said
+    assert "位置参数:" not in said and "选项:" not in said
+
+
+def test_ng_novel_init_help_names_the_option_values_in_chinese(monkeypatch, capsys):
+    said = chinese_help(["novel", "init"], monkeypatch, capsys)
+    assert "--world 世界观" in said and "--author 作者" in said
+    assert not re.search(r"WORLD|THEME|CHAPTERS|AUTHOR", said), said
+
+
+@pytest.mark.parametrize("command", [["novel", "init"], ["ppt"], ["export"], ["plan"]])
+def test_chinese_help_keeps_its_columns_in_an_80_column_terminal(command, monkeypatch, capsys):
+    from rich.cells import cell_len
+
+    said = chinese_help(command, monkeypatch, capsys)
+    assert max(cell_len(line) for line in said.splitlines()) <= 80, said
+    # Every option's sentence starts in the same column, whether its name is Chinese or not.
+    names = re.findall(r"^(  (?:-h, --help|--\S+ \S+|[^\s-]\S*(?: ID)?) +)\S", said, flags=re.MULTILINE)
+    assert len(names) >= 3 and len({cell_len(name) for name in names}) == 1, said
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
