@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.cli_args import (NgArgumentParser, add_subcommands, debug_after_any_command, help_for_missing_subcommand,
-                          innermost_parser, speak_the_catalogue)
+                          innermost_parser, port_number, speak_the_catalogue)
 from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app import terminal
@@ -508,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help=t("cli.help_serve"), description=t("cli.help_serve"))
     serve.add_argument("--host", metavar=t("cli.metavar_host"), help=t("cli.help_host"))
-    serve.add_argument("--port", type=int, metavar=t("cli.metavar_port"), help=t("cli.help_port"))
+    serve.add_argument("--port", type=port_number, metavar=t("cli.metavar_port"), help=t("cli.help_port"))
     serve.set_defaults(func=cmd_serve)
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))

@@ -196,6 +196,18 @@ class NgArgumentParser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
+def port_number(text: str) -> int:
+    """`--port`'s value: one the operating system can bind, else a usage error naming the range (a port
+    above 65535 reached the socket and failed as an unexpected OverflowError)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(t("cli.port_out_of_range", value=text))
+    return port
+
+
 def debug_after_any_command(parser: argparse.ArgumentParser, help_text: str) -> None:
     """`ng resume <id> --debug` as `ng --debug resume <id>`: every subcommand takes the flag too. SUPPRESS: a
     subcommand's default would reset the flag given before it to False."""

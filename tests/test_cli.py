@@ -303,6 +303,29 @@ def test_chinese_help_keeps_its_columns_in_an_80_column_terminal(command, monkey
     assert len(names) >= 3 and len({cell_len(name) for name in names}) == 1, said
 
 
+def test_ng_export_without_arguments_keeps_the_thread_placeholder_whole_in_chinese(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "zh")
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(["export"])
+    said = capsys.readouterr().err
+    usage = said.split("ng export：错误")[0]
+    assert "线程编号" in usage and not re.search(r"线程\s*$", usage, flags=re.MULTILINE), said
+    assert said.strip().endswith("缺少必需的参数：线程编号、--out"), said
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_ng_serve_on_a_port_that_cannot_exist_is_a_usage_error(port, capsys):
+    from app.cli import build_parser
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve", "--port", port])
+    said = capsys.readouterr().err
+    assert stopped.value.code == 2 and t("cli.port_out_of_range", value=port) in said, said
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
