@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.live import Live
+from rich.measure import Measurement
 from rich.markup import escape
 from rich.padding import Padding
 from rich.progress_bar import ProgressBar
@@ -406,12 +407,22 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
         # padding, the table 1 more) and a long one ends in an ellipsis.
         title_width = max(12, console.width - sum(widths) - 3 * 4 - 1)
         table.add_column(t("cli.heading_title"), no_wrap=True, overflow="ellipsis", max_width=title_width)
-    else:  # read by a program (`| grep`): every title whole
-        table.add_column(t("cli.heading_title"))
+    else:  # read by a program (`| grep`): every title whole, on its thread's line
+        table.add_column(t("cli.heading_title"), no_wrap=True)
     for row, thread in zip(rows, threads):
         table.add_row(*row, Text(thread["title"]))
-    console.print(table)
+    if console.is_terminal:
+        console.print(table)
+    else:
+        _print_at_natural_width(table)
     return 0
+
+
+def _print_at_natural_width(table: Table) -> None:
+    """Piped, rich squeezes a table into 80 columns: the titles came out one character a line under their
+    thread. A program reads lines, not a screen, so the table takes the width its rows need."""
+    natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
+    Console(width=natural, highlight=False).print(table)
 
 
 def _status_words(thread: dict[str, Any]) -> str:

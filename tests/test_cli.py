@@ -326,6 +326,19 @@ def test_ng_serve_on_a_port_that_cannot_exist_is_a_usage_error(port, capsys):
     assert stopped.value.code == 2 and t("cli.port_out_of_range", value=port) in said, said
 
 
+def test_ng_threads_piped_at_80_columns_keeps_each_title_whole_on_its_thread_line(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    title = "给物流公司的新司机讲冷链运输中的温度记录与交接规范"
+    seed_thread(tmp_path / "data", "5f1c0a9e2b7d4c3a8e6f9b0d1a2c3e4f", title)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["threads"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("5f1c0a9e2b7d4c3a8e6f9b0d1a2c3e4f" in line and title in line for line in lines), "\n".join(lines)
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
