@@ -117,6 +117,19 @@ def render_status(status: Any) -> None:
         console.print(f"  {mark} {t(f'novel.step_{step.step}')}  [dim]{step.file}[/]")
     console.print(t("novel.cli_status_counts", planned=status.chapters_planned, generated=status.chapters_generated,
                     total=status.outline_chapters))
+    if status.chapters:  # a new project has none: an empty table and "0 words" said nothing
+        render_chapters(status)
+    for problem in status.problems:
+        console.print(f"[yellow]{problem}[/]")
+    if status.running:
+        console.print(f"[yellow]{t('novel.generation_running', project=status.project_id)}[/]")
+    elif status.resumable:
+        console.print(f"[yellow]{t('novel.cli_status_resumable', project=status.project_id)}[/]")
+    elif not status.chapters:
+        console.print(f"[dim]{t('novel.cli_next_run', project=status.project_id)}[/]")
+
+
+def render_chapters(status: Any) -> None:
     table = Table(t("novel.col_chapter"), t("novel.col_title"), t("novel.col_scenes"), t("novel.col_words"),
                   t("novel.col_state"), header_style="bold")
     for chapter in status.chapters:
@@ -127,12 +140,6 @@ def render_status(status: Any) -> None:
                       f"{chapter.words:,}" if chapter.generated else "-", state)
     console.print(table)
     console.print(t("novel.cli_status_words", words=f"{status.total_words:,}", memory=status.chapter_memory_entries))
-    for problem in status.problems:
-        console.print(f"[yellow]{problem}[/]")
-    if status.running:
-        console.print(f"[yellow]{t('novel.generation_running', project=status.project_id)}[/]")
-    elif status.resumable:
-        console.print(f"[yellow]{t('novel.cli_status_resumable', project=status.project_id)}[/]")
 
 
 def cmd_status(args: argparse.Namespace, settings: Settings) -> int:

@@ -799,3 +799,17 @@ def test_ng_novel_status_with_no_project_yet_says_there_is_none_not_a_dash(tmp_p
     assert main(["novel", "status", "lighthouse"]) == 2
     said = " ".join(capsys.readouterr().out.split())
     assert "There is no project called lighthouse; there are no projects yet." in said and "—" not in said, said
+
+
+def test_ng_novel_status_of_a_new_project_says_what_to_run_instead_of_an_empty_table(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NOVEL_PROJECTS_DIR", str(tmp_path / "projects"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["novel", "init", "fogport", "--world", "雾港小镇，钟楼每到午夜会多敲一下"]) == 0
+    capsys.readouterr()
+    assert main(["novel", "status", "fogport"]) == 0
+    said = capsys.readouterr().out
+    assert t("novel.cli_next_run", project="fogport") in said
+    assert t("novel.col_scenes") not in said and "┏" not in said, said
