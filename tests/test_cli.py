@@ -813,3 +813,10 @@ def test_ng_novel_status_of_a_new_project_says_what_to_run_instead_of_an_empty_t
     said = capsys.readouterr().out
     assert t("novel.cli_next_run", project="fogport") in said
     assert t("novel.col_scenes") not in said and "┏" not in said, said
+
+
+def test_ng_threads_help_calls_its_subcommands_by_the_slot_name_it_shows(monkeypatch, capsys):
+    said = chinese_help(["threads"], monkeypatch, capsys)
+    slot = t("cli.metavar_action", locale="zh")
+    list_line = next(line for line in said.splitlines() if line.strip().startswith("list"))
+    assert f"  {slot}\n" in said and f"不带{slot}" in list_line and "动作" not in said, said
