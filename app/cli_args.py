@@ -98,8 +98,8 @@ def help_for_missing_subcommand(parser: argparse.ArgumentParser, args: argparse.
 
 # Where a help line may break: after a CJK character (Chinese has no spaces) or at a space.
 _CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
-# The parts of a usage line argparse keeps whole: "[--out 路径]", "(a | b)", a word; "用法：ng" is one.
-_USAGE_PARTS = re.compile(r"^\s+|\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+")
+# The parts of a usage line argparse keeps whole: "[--out 路径]", "(a | b)", a word.
+_USAGE_PARTS = re.compile(r"\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+")
 _WRAP_PIECES = re.compile(rf"[{_CJK}][，。；：、）」』》”’！？]*|[^\s{_CJK}]+|\s+")
 
 
@@ -145,24 +145,26 @@ class NgHelpFormatter(argparse.HelpFormatter):
     def _format_usage(self, usage, actions, groups, prefix) -> str:  # type: ignore[no-untyped-def]
         text = super()._format_usage(usage, actions, groups, prefix)
         prefix = argparse._("usage: ") if prefix is None else prefix  # type: ignore[attr-defined]
-        extra = cell_len(prefix) - len(prefix)  # continuation lines line up under the wider "用法："
-        lines = text.replace("\n ", "\n " + " " * extra).split("\n") if extra else text.split("\n")
-        indent = " " * (cell_len(prefix) + cell_len(self._prog) + 1)
-        return "\n".join(wrapped for line in lines for wrapped in self._usage_lines(line, indent))
+        head = prefix + self._prog
+        lines = text.rstrip("\n").split("\n")
+        if usage is not None or (len(lines) == 1 and cell_len(lines[0]) <= self._width):
+            return text
+        # argparse wrapped by characters: wrapped again by columns the way argparse does it (the options after
+        # the command, the positionals on lines of their own), each line under the first option.
+        options = _USAGE_PARTS.findall(self._format_actions_usage([a for a in actions if a.option_strings], groups))
+        positionals = _USAGE_PARTS.findall(self._format_actions_usage([a for a in actions if not a.option_strings],
+                                                                      groups))
+        indent = " " * (cell_len(head) + 1)
+        return "\n".join([*self._packed([head], options, indent), *self._packed([], positionals, indent)]) + "\n\n"
 
-    def _usage_lines(self, line: str, indent: str) -> list[str]:
-        """A usage line argparse measured in characters, broken again between its parts where it is wider
-        than the terminal in columns."""
-        if cell_len(line) <= self._width:
-            return [line]
-        lines, current = [], ""
-        for part in _USAGE_PARTS.findall(line):
-            if current.strip() and cell_len(f"{current} {part}") > self._width:
-                lines.append(current)
-                current = indent + part
+    def _packed(self, lines: list[str], parts: list[str], indent: str) -> list[str]:
+        """`lines` with `parts` added on as few lines as fit the terminal's columns, a new line indented."""
+        for part in parts:
+            if lines and cell_len(f"{lines[-1]} {part}") <= self._width:
+                lines[-1] += f" {part}"
             else:
-                current = f"{current} {part}" if current.strip() else current + part
-        return [*lines, current]
+                lines.append(indent + part)
+        return lines
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return wrap_cells(text, width)

@@ -820,3 +820,10 @@ def test_ng_threads_help_calls_its_subcommands_by_the_slot_name_it_shows(monkeyp
     slot = t("cli.metavar_action", locale="zh")
     list_line = next(line for line in said.splitlines() if line.strip().startswith("list"))
     assert f"  {slot}\n" in said and f"不带{slot}" in list_line and "动作" not in said, said
+
+
+def test_a_chinese_usage_too_wide_for_80_columns_fills_its_lines_as_the_english_one_does(monkeypatch, capsys):
+    said = chinese_help(["novel", "init"], monkeypatch, capsys)
+    usage = said.split("\n\n")[0].splitlines()
+    assert len(usage) == 3 and usage[1].split() == ["[--author", "作者]", "[--debug]"], usage
+    assert usage[2].strip() == t("cli.metavar_project_id", locale="zh"), usage
