@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.live import Live
+from rich.measure import Measurement
 from rich.markup import escape
 from rich.padding import Padding
 from rich.progress_bar import ProgressBar
@@ -23,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.cli_args import (NgArgumentParser, add_subcommands, debug_after_any_command, help_for_missing_subcommand,
-                          innermost_parser, speak_the_catalogue)
+                          innermost_parser, port_number, speak_the_catalogue)
 from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app import terminal
@@ -406,12 +407,22 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
         # padding, the table 1 more) and a long one ends in an ellipsis.
         title_width = max(12, console.width - sum(widths) - 3 * 4 - 1)
         table.add_column(t("cli.heading_title"), no_wrap=True, overflow="ellipsis", max_width=title_width)
-    else:  # read by a program (`| grep`): every title whole
-        table.add_column(t("cli.heading_title"))
+    else:  # read by a program (`| grep`): every title whole, on its thread's line
+        table.add_column(t("cli.heading_title"), no_wrap=True)
     for row, thread in zip(rows, threads):
         table.add_row(*row, Text(thread["title"]))
-    console.print(table)
+    if console.is_terminal:
+        console.print(table)
+    else:
+        _print_at_natural_width(table)
     return 0
+
+
+def _print_at_natural_width(table: Table) -> None:
+    """Piped, rich squeezes a table into 80 columns: the titles came out one character a line under their
+    thread. A program reads lines, not a screen, so the table takes the width its rows need."""
+    natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
+    Console(width=natural, highlight=False).print(table)
 
 
 def _status_words(thread: dict[str, Any]) -> str:
@@ -507,14 +518,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = add_subcommands(parser, "command", name_key="cli.metavar_command")
 
     serve = sub.add_parser("serve", help=t("cli.help_serve"), description=t("cli.help_serve"))
-    serve.add_argument("--host", help=t("cli.help_host"))
-    serve.add_argument("--port", type=int, help=t("cli.help_port"))
+    serve.add_argument("--host", metavar=t("cli.metavar_host"), help=t("cli.help_host"))
+    serve.add_argument("--port", type=port_number, metavar=t("cli.metavar_port"), help=t("cli.help_port"))
     serve.set_defaults(func=cmd_serve)
 
     ppt = sub.add_parser("ppt", help=t("cli.help_ppt"), description=t("cli.help_ppt"))
     ppt.add_argument("topic", nargs="+", metavar=t("cli.metavar_topic"), help=t("cli.help_topic"))
-    ppt.add_argument("--out", metavar="PATH", help=t("cli.help_ppt_out"))
-    ppt.add_argument("--thread", metavar="ID", help=t("cli.help_ppt_thread"))
+    ppt.add_argument("--out", metavar=t("cli.metavar_path"), help=t("cli.help_ppt_out"))
+    ppt.add_argument("--thread", metavar=t("cli.metavar_id"), help=t("cli.help_ppt_thread"))
     ppt.set_defaults(func=cmd_ppt)
 
     threads = sub.add_parser("threads", help=t("cli.help_threads"), description=t("cli.help_threads"))
@@ -532,8 +543,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = sub.add_parser("resume", help=t("cli.help_resume"), description=t("cli.help_resume"))
     resume.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
-    resume.add_argument("--answer", metavar="TEXT", help=t("cli.help_answer"))
-    resume.add_argument("--out", metavar="PATH", help=t("cli.help_resume_out"))
+    resume.add_argument("--answer", metavar=t("cli.metavar_answer"), help=t("cli.help_answer"))
+    resume.add_argument("--out", metavar=t("cli.metavar_path"), help=t("cli.help_resume_out"))
     resume.set_defaults(func=cmd_resume)
 
     try:

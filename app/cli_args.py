@@ -11,7 +11,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import functools
+import re
 import sys
+
+from rich.cells import cell_len
 
 from core.i18n import catalogue, join_items, t
 
@@ -93,9 +96,96 @@ def help_for_missing_subcommand(parser: argparse.ArgumentParser, args: argparse.
         raise SystemExit(2)
 
 
+# Where a help line may break: after a CJK character (Chinese has no spaces) or at a space.
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
+# The parts of a usage line argparse keeps whole: "[--out 路径]", "(a | b)", a word.
+_USAGE_PARTS = re.compile(r"\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+")
+_WRAP_PIECES = re.compile(rf"[{_CJK}][，。；：、）」』》”’！？]*|[^\s{_CJK}]+|\s+")
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """`text` as lines of at most `width` terminal columns: a Chinese character takes two, and a Chinese
+    sentence breaks between characters (never before its closing punctuation), English between words."""
+    lines, line = [], ""
+    for piece in _WRAP_PIECES.findall(" ".join(text.split())):
+        if line and not piece.isspace() and cell_len(line.rstrip() + piece) > width:
+            lines.append(line.rstrip())
+            line = ""
+        if not (piece.isspace() and not line):
+            line += piece
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
+class NgHelpFormatter(argparse.HelpFormatter):
+    """argparse's help laid out by terminal columns, not characters, so Chinese names and sentences line
+    up and wrap like English ones; a heading ends with the locale's colon ("选项：", "options:")."""
+
+    class _Section(argparse.HelpFormatter._Section):  # noqa: SLF001 (argparse writes the colon here)
+        def format_help(self) -> str:
+            text = super().format_help()
+            if self.heading in (None, argparse.SUPPRESS):
+                return text
+            return text.replace(f"{self.heading}:\n", t("cli.help_heading", heading=self.heading) + "\n", 1)
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if action.help is not argparse.SUPPRESS:  # argparse measured the names with len()
+            widest = max(cell_len(self._format_action_invocation(a)) for a in [action, *action_children(action)])
+            self._action_max_length = max(self._action_max_length, widest + self._current_indent)
+
+    def _format_action(self, action: argparse.Action) -> str:
+        text = super()._format_action(action)
+        name = self._format_action_invocation(action)
+        extra = cell_len(name) - len(name)
+        start = " " * self._current_indent + name + " " * (extra + 2)
+        if extra and action.help and text.startswith(start):  # argparse padded the name by characters
+            text = text[:len(start) - extra] + text[len(start):]
+        return text
+
+    def _format_usage(self, usage, actions, groups, prefix) -> str:  # type: ignore[no-untyped-def]
+        text = super()._format_usage(usage, actions, groups, prefix)
+        prefix = argparse._("usage: ") if prefix is None else prefix  # type: ignore[attr-defined]
+        head = prefix + self._prog
+        lines = text.rstrip("\n").split("\n")
+        if usage is not None or (len(lines) == 1 and cell_len(lines[0]) <= self._width):
+            return text
+        # argparse wrapped by characters: wrapped again by columns the way argparse does it (the options after
+        # the command, the positionals on lines of their own), each line under the first option.
+        options = _USAGE_PARTS.findall(self._format_actions_usage([a for a in actions if a.option_strings], groups))
+        positionals = _USAGE_PARTS.findall(self._format_actions_usage([a for a in actions if not a.option_strings],
+                                                                      groups))
+        indent = " " * (cell_len(head) + 1)
+        return "\n".join([*self._packed([head], options, indent), *self._packed([], positionals, indent)]) + "\n\n"
+
+    def _packed(self, lines: list[str], parts: list[str], indent: str) -> list[str]:
+        """`lines` with `parts` added on as few lines as fit the terminal's columns, a new line indented."""
+        for part in parts:
+            if lines and cell_len(f"{lines[-1]} {part}") <= self._width:
+                lines[-1] += f" {part}"
+            else:
+                lines.append(indent + part)
+        return lines
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap_cells(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap_cells(text, width - len(indent)))
+
+
+def action_children(action: argparse.Action) -> list[argparse.Action]:
+    get_children = getattr(action, "_get_subactions", None)
+    return list(get_children()) if get_children else []
+
+
 class NgArgumentParser(argparse.ArgumentParser):
     """argparse, and a mistyped subcommand or choice (`ng exprt`) names the one meant (what Python 3.14's
-    `suggest_on_error` does; the subcommands' parsers are of this class too)."""
+    `suggest_on_error` does; the subcommands' parsers are of this class too). Help is laid out by
+    `NgHelpFormatter`."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("formatter_class", NgHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def _check_value(self, action: argparse.Action, value: object) -> None:
         choices = action.choices
@@ -106,6 +196,18 @@ class NgArgumentParser(argparse.ArgumentParser):
                 raise argparse.ArgumentError(action, t("cli.invalid_choice_close", value=value, match=match[0],
                                                        choices=listed))
         super()._check_value(action, value)
+
+
+def port_number(text: str) -> int:
+    """`--port`'s value: one the operating system can bind, else a usage error naming the range (a port
+    above 65535 reached the socket and failed as an unexpected OverflowError)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(t("cli.port_out_of_range", value=text))
+    return port
 
 
 def debug_after_any_command(parser: argparse.ArgumentParser, help_text: str) -> None:

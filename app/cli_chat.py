@@ -54,7 +54,7 @@ def fit(text: str, width: int, taken: int = 0) -> str:
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("chat", help=t("novel.cli_chat_help"), description=t("novel.cli_chat_help"))
     parser.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
-    parser.add_argument("--thread", metavar="ID", help=t("novel.cli_chat_thread_help"))
+    parser.add_argument("--thread", metavar=t("cli.metavar_id"), help=t("novel.cli_chat_thread_help"))
     parser.set_defaults(func=main)
     return parser
 

@@ -151,6 +151,6 @@ def register(subparsers: Any) -> None:
     export = subparsers.add_parser("export", help=t("cli.help_export"), description=t("cli.help_export"))
     export.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     export.add_argument("--version", type=int, metavar="N", help=t("cli.help_export_version"))
-    export.add_argument("--artifact", metavar="TYPE", help=t("cli.help_export_artifact"))
-    export.add_argument("--out", required=True, metavar="PATH", help=t("cli.help_export_out"))
+    export.add_argument("--artifact", metavar=t("cli.metavar_artifact"), help=t("cli.help_export_artifact"))
+    export.add_argument("--out", required=True, metavar=t("cli.metavar_path"), help=t("cli.help_export_out"))
     export.set_defaults(func=cmd_export)

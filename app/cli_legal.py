@@ -26,8 +26,8 @@ console = NgConsole()
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("legal", help=t("cli.help_legal"), description=t("cli.help_legal_description"))
     parser.add_argument("question", nargs="+", metavar=t("cli.metavar_question"), help=t("cli.help_question"))
-    parser.add_argument("--thread", metavar="ID", help=t("cli.help_legal_thread"))
-    parser.add_argument("--out", metavar="PATH", help=t("cli.help_legal_out"))
+    parser.add_argument("--thread", metavar=t("cli.metavar_id"), help=t("cli.help_legal_thread"))
+    parser.add_argument("--out", metavar=t("cli.metavar_path"), help=t("cli.help_legal_out"))
     return parser
 
 

@@ -57,10 +57,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     init = sub.add_parser("init", help=t("novel.cli_init_help"), description=t("novel.cli_init_help"))
     init.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
-    init.add_argument("--world", required=True, help=t("novel.cli_world_help"))
-    init.add_argument("--theme", default="", help=t("novel.cli_theme_help"))
-    init.add_argument("--chapters", type=int, default=3, help=t("novel.cli_chapters_help"))
-    init.add_argument("--author", default="", help=t("novel.cli_author_help"))
+    init.add_argument("--world", metavar=t("cli.metavar_world"), required=True, help=t("novel.cli_world_help"))
+    init.add_argument("--theme", metavar=t("cli.metavar_theme"), default="", help=t("novel.cli_theme_help"))
+    init.add_argument("--chapters", metavar=t("cli.metavar_chapters"), type=int, default=3, help=t("novel.cli_chapters_help"))
+    init.add_argument("--author", metavar=t("cli.metavar_author"), default="", help=t("novel.cli_author_help"))
 
     status = sub.add_parser("status", help=t("novel.cli_status_help"), description=t("novel.cli_status_help"))
     status.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
@@ -75,7 +75,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help=t("novel.cli_export_help"), description=t("novel.cli_export_help"))
     export.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
-    export.add_argument("--out", metavar="PATH", help=t("novel.cli_out_help"))
+    export.add_argument("--out", metavar=t("cli.metavar_path"), help=t("novel.cli_out_help"))
 
     index = sub.add_parser("index", help=t("novel.cli_index_help"), description=t("novel.cli_index_help"))
     index.add_argument("project_id", metavar=t("cli.metavar_project_id"), help=t("novel.cli_project_help"))
@@ -117,6 +117,19 @@ def render_status(status: Any) -> None:
         console.print(f"  {mark} {t(f'novel.step_{step.step}')}  [dim]{step.file}[/]")
     console.print(t("novel.cli_status_counts", planned=status.chapters_planned, generated=status.chapters_generated,
                     total=status.outline_chapters))
+    if status.chapters:  # a new project has none: an empty table and "0 words" said nothing
+        render_chapters(status)
+    for problem in status.problems:
+        console.print(f"[yellow]{problem}[/]")
+    if status.running:
+        console.print(f"[yellow]{t('novel.generation_running', project=status.project_id)}[/]")
+    elif status.resumable:
+        console.print(f"[yellow]{t('novel.cli_status_resumable', project=status.project_id)}[/]")
+    elif not status.chapters:
+        console.print(f"[dim]{t('novel.cli_next_run', project=status.project_id)}[/]")
+
+
+def render_chapters(status: Any) -> None:
     table = Table(t("novel.col_chapter"), t("novel.col_title"), t("novel.col_scenes"), t("novel.col_words"),
                   t("novel.col_state"), header_style="bold")
     for chapter in status.chapters:
@@ -127,12 +140,6 @@ def render_status(status: Any) -> None:
                       f"{chapter.words:,}" if chapter.generated else "-", state)
     console.print(table)
     console.print(t("novel.cli_status_words", words=f"{status.total_words:,}", memory=status.chapter_memory_entries))
-    for problem in status.problems:
-        console.print(f"[yellow]{problem}[/]")
-    if status.running:
-        console.print(f"[yellow]{t('novel.generation_running', project=status.project_id)}[/]")
-    elif status.resumable:
-        console.print(f"[yellow]{t('novel.cli_status_resumable', project=status.project_id)}[/]")
 
 
 def cmd_status(args: argparse.Namespace, settings: Settings) -> int:

@@ -57,12 +57,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description=t("cli.help_plan_description"),
     )
     parser.add_argument("requirement", nargs="*", metavar=t("cli.metavar_requirement"), help=t("cli.help_requirement"))
-    parser.add_argument("--repo", metavar="PATH", help=t("cli.help_repo"))
+    parser.add_argument("--repo", metavar=t("cli.metavar_path"), help=t("cli.help_repo"))
     parser.add_argument("--write", action="store_true", help=t("cli.help_write"))
     parser.add_argument("--max-rounds", type=int, metavar="N", dest="max_rounds", help=t("cli.help_max_rounds"))
     parser.add_argument("--schema", action="store_true", help=t("cli.help_schema"))
     parser.add_argument("--json", action="store_true", dest="as_json", help=t("cli.help_json"))
-    parser.add_argument("--thread", metavar="ID", help=t("cli.help_plan_thread"))
+    parser.add_argument("--thread", metavar=t("cli.metavar_id"), help=t("cli.help_plan_thread"))
     return parser
 
 

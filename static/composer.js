@@ -5,7 +5,7 @@ import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle } from "./state.js
 import { receive } from "./socket.js";
 import { refreshThreadsSoon, openThread } from "./threads.js";
 import { renderCanvas } from "./canvas.js";
-import { tr } from "./i18n.js";
+import { afterSentence, tr } from "./i18n.js";
 
 export async function loadFlows() {
   try {
@@ -86,7 +86,7 @@ export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
   els.emptyTitle.textContent = (f && EMPTY_TITLES[f.name]) || tr("page_empty_title");
-  els.emptyExample.textContent = (f && EMPTY_EXAMPLES[f.name]) || "";
+  els.emptyExample.textContent = afterSentence(tr("page_empty_hint"), (f && EMPTY_EXAMPLES[f.name]) || "");
   const wasHidden = els.projectPicker.hidden;
   els.projectPicker.hidden = !PROJECT_FLOWS.has(els.flowSelect.value);
   if (wasHidden && !els.projectPicker.hidden) loadProjects();

@@ -28,6 +28,12 @@ export function tr(key, fields) {
 }
 
 const HAN = /[\u3400-\u9fff]/;
+const CJK_STOP = /[\u3000-\u303f\uff01-\uff1f]$/;  // the ideographic full stop and the full-width marks
+
+/** Two sentences one after the other: a space after "Enter." in English, none after a Chinese full stop. */
+export function afterSentence(sentence, next) {
+  return next && !CJK_STOP.test(sentence) ? ` ${next}` : next;
+}
 const LATIN = /[A-Za-z]/;  // a number keeps its place: a statute is cited as the law prints it
 
 /** A value filled in beside a Chinese character of the sentence, with the space the catalogue keeps between

@@ -45,10 +45,14 @@ export function onUserMessage(v, ev) {
     h("div", { class: "msg-body" }, text)));
 }
 
+// The runId of the status a restart writes for a run it found cut short (docs/protocol.md, Envelope).
+const RECOVERY_RUN_ID = "recovery";
+
 export function onStatus(v, ev) {
   const status = String(ev.status ?? "");
   setStatus(status, ev.message);
-  const run = getRun(v, ev.runId);
+  // A restart's note belongs to the run it cut short: on a card of its own it read as a second run that failed.
+  const run = ev.runId === RECOVERY_RUN_ID && v.runs.size ? [...v.runs.values()].at(-1) : getRun(v, ev.runId);
   run.setStatus(status, ev.message);
   if (!IDLE_STATUSES.has(status)) {
     closeAllInterrupts(v, tr("answered"));
@@ -58,7 +62,7 @@ export function onStatus(v, ev) {
     for (const entry of v.entries.values()) if (entry.state === "running" || entry.state === "pending") entry.setState("stopped");
     run.setStatus("stopped", ev.message);
     els.threadStatus.textContent = STATUS_LABELS.stopped;
-    renderResumeBlock(v, run, String(ev.message), "run-stopped");
+    renderResumeBlock(v, run, String(ev.message), "run-stopped", { stopped: true });  // a stop, not a fault: the work is saved
   }
 }
 

@@ -120,3 +120,12 @@ async def test_an_english_flow_name_too_long_for_a_phone_ends_in_an_ellipsis(bro
     }""")
     assert picker == {"cut": True, "ellipsis": True}, "a name cut on a phone ends in “…”, not mid-letter"
     assert errors == []
+
+
+async def test_the_empty_chat_runs_its_two_chinese_sentences_on_without_a_space(server, browser):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "novel_workflow")
+    hint = await page.inner_text("#chat-empty p.muted")
+    assert "发送。在「项目」" in hint and "。 " not in hint, hint
+    assert errors == []
+

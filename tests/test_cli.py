@@ -270,6 +270,75 @@ def test_every_out_option_shows_the_same_placeholder(command, monkeypatch, capsy
     assert "--out PATH" in capsys.readouterr().out
 
 
+def chinese_help(command: list[str], monkeypatch, capsys) -> str:
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "zh")
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    return capsys.readouterr().out
+
+
+def test_chinese_help_headings_end_with_a_chinese_colon(monkeypatch, capsys):
+    said = chinese_help(["ppt"], monkeypatch, capsys)
+    assert "位置参数：\n" in said and "选项：\n" in said
+    assert "位置参数:" not in said and "选项:" not in said
+
+
+def test_ng_novel_init_help_names_the_option_values_in_chinese(monkeypatch, capsys):
+    said = chinese_help(["novel", "init"], monkeypatch, capsys)
+    assert "--world 世界观" in said and "--author 作者" in said
+    assert not re.search(r"WORLD|THEME|CHAPTERS|AUTHOR", said), said
+
+
+@pytest.mark.parametrize("command", [["novel", "init"], ["ppt"], ["export"], ["plan"]])
+def test_chinese_help_keeps_its_columns_in_an_80_column_terminal(command, monkeypatch, capsys):
+    from rich.cells import cell_len
+
+    said = chinese_help(command, monkeypatch, capsys)
+    assert max(cell_len(line) for line in said.splitlines()) <= 80, said
+    # Every option's sentence starts in the same column, whether its name is Chinese or not.
+    names = re.findall(r"^(  (?:-h, --help|--\S+ \S+|[^\s-]\S*(?: ID)?) +)\S", said, flags=re.MULTILINE)
+    assert len(names) >= 3 and len({cell_len(name) for name in names}) == 1, said
+
+
+def test_ng_export_without_arguments_keeps_the_thread_placeholder_whole_in_chinese(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "zh")
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(["export"])
+    said = capsys.readouterr().err
+    usage = said.split("ng export：错误")[0]
+    assert "线程编号" in usage and not re.search(r"线程\s*$", usage, flags=re.MULTILINE), said
+    assert said.strip().endswith("缺少必需的参数：线程编号、--out"), said
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_ng_serve_on_a_port_that_cannot_exist_is_a_usage_error(port, capsys):
+    from app.cli import build_parser
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve", "--port", port])
+    said = capsys.readouterr().err
+    assert stopped.value.code == 2 and t("cli.port_out_of_range", value=port) in said, said
+
+
+def test_ng_threads_piped_at_80_columns_keeps_each_title_whole_on_its_thread_line(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    title = "给物流公司的新司机讲冷链运输中的温度记录与交接规范"
+    seed_thread(tmp_path / "data", "5f1c0a9e2b7d4c3a8e6f9b0d1a2c3e4f", title)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "en")
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["threads"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any("5f1c0a9e2b7d4c3a8e6f9b0d1a2c3e4f" in line and title in line for line in lines), "\n".join(lines)
+
+
 def test_ng_threads_on_a_new_data_dir_says_how_to_start_one(tmp_path, monkeypatch, capsys):
     from app.cli import main
 
@@ -730,3 +799,31 @@ def test_ng_novel_status_with_no_project_yet_says_there_is_none_not_a_dash(tmp_p
     assert main(["novel", "status", "lighthouse"]) == 2
     said = " ".join(capsys.readouterr().out.split())
     assert "There is no project called lighthouse; there are no projects yet." in said and "—" not in said, said
+
+
+def test_ng_novel_status_of_a_new_project_says_what_to_run_instead_of_an_empty_table(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NOVEL_PROJECTS_DIR", str(tmp_path / "projects"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["novel", "init", "fogport", "--world", "雾港小镇，钟楼每到午夜会多敲一下"]) == 0
+    capsys.readouterr()
+    assert main(["novel", "status", "fogport"]) == 0
+    said = capsys.readouterr().out
+    assert t("novel.cli_next_run", project="fogport") in said
+    assert t("novel.col_scenes") not in said and "┏" not in said, said
+
+
+def test_ng_threads_help_calls_its_subcommands_by_the_slot_name_it_shows(monkeypatch, capsys):
+    said = chinese_help(["threads"], monkeypatch, capsys)
+    slot = t("cli.metavar_action", locale="zh")
+    list_line = next(line for line in said.splitlines() if line.strip().startswith("list"))
+    assert f"  {slot}\n" in said and f"不带{slot}" in list_line and "动作" not in said, said
+
+
+def test_a_chinese_usage_too_wide_for_80_columns_fills_its_lines_as_the_english_one_does(monkeypatch, capsys):
+    said = chinese_help(["novel", "init"], monkeypatch, capsys)
+    usage = said.split("\n\n")[0].splitlines()
+    assert len(usage) == 3 and usage[1].split() == ["[--author", "作者]", "[--debug]"], usage
+    assert usage[2].strip() == t("cli.metavar_project_id", locale="zh"), usage

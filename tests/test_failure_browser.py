@@ -89,3 +89,25 @@ async def test_the_thread_list_shows_a_run_the_server_stopped_as_stopped_not_wai
 
     assert await status.text_content() == t("canvas.status_stopped"), "not 'waiting for an answer': none is asked"
     assert errors == []
+
+
+async def test_a_run_a_restart_found_cut_short_says_so_on_its_own_card_as_a_stop(slow_in_process_server, browser,
+                                                                                   monkeypatch):
+    from app import runtime as runtime_module
+
+    page, errors = await open_page(browser, slow_in_process_server.url)
+    await send(page, "做一个关于火山的5分钟PPT")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+
+    runtime = slow_in_process_server.runtime
+    await runtime.shutdown(grace_s=0)  # the run is cut mid-step: the thread stays `running`, as after a crash
+    monkeypatch.setattr(runtime_module, "process_alive", lambda runner: False)  # its process is gone
+    assert await runtime._mark_orphans_interrupted()  # what the next start-up does  # noqa: SLF001
+    stopped = page.locator("[data-testid=run-stopped]")
+    await stopped.wait_for(timeout=30_000)
+
+    assert await page.locator(".run-card").count() == 1, "the restart's note joins the run it stopped"
+    assert await stopped.locator(".completion-text").text_content() == t("runtime.server_restarted")
+    assert "completion-stopped" in await stopped.get_attribute("class"), "neutral, as a stop is: the work is saved"
+    assert await stopped.locator("[data-testid=resume]").count() == 1
+    assert errors == []

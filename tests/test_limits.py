@@ -104,6 +104,16 @@ async def test_a_novel_workflow_force_given_as_the_string_false_is_refused_not_r
     assert (await client.call("thread:list", {}))["threads"] == []
 
 
+@pytest.mark.parametrize("options", [{"write": "false"}, {"maxRounds": 99}, {"maxRounds": "2"}, {"maxRounds": 0}])
+async def test_a_requirement_option_of_the_wrong_kind_is_refused_not_read_another_way(options, live_server, connect):
+    client = await connect(live_server.url)
+    error = await refused(client, "chat:message", {"flow": "requirement", "text": "给合唱团做一个排座位的小工具",
+                                                   "options": options})
+    expected = t("requirement.bad_write") if "write" in options else t("requirement.bad_max_rounds", cap=10)
+    assert error == {"code": "bad_request", "message": expected}
+    assert (await client.call("thread:list", {}))["threads"] == []
+
+
 # ------------------------------------------------------------ malformed
 
 

@@ -11,7 +11,9 @@ from typing import Any
 
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowDefinition, ResumeWith, StartFresh, ThreadView
+from core.i18n import t
 from graphs.requirement.graph import (
+    MAX_ROUNDS_CAP,
     UNTITLED_THREAD,
     USE_DEFAULTS,
     build_graph,
@@ -44,10 +46,18 @@ async def continue_thread(view: ThreadView, text: str, options: Mapping[str, Any
 
 
 def check_options(options: Mapping[str, Any], tools: Mapping[str, Any], text: str = "") -> None:
-    """A target repository must be one the server allows (REPO_ROOTS); refused before a thread exists."""
+    """A target repository must be one the server allows (REPO_ROOTS); refused before a thread exists.
+    `write` and `maxRounds` are the JSON values docs/protocol.md lists: bool("false") is True, which wrote
+    into the repository a client had said not to, and a maxRounds of 99 quietly became 10."""
     access = tools.get("repo_access")
     if options.get("repo") and access is not None:
         access.check(str(options["repo"]))
+    if not isinstance(options.get("write", False), bool):
+        raise ValueError(t("requirement.bad_write"))
+    rounds = options.get("maxRounds")
+    if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)
+                               or not 1 <= rounds <= MAX_ROUNDS_CAP):
+        raise ValueError(t("requirement.bad_max_rounds", cap=MAX_ROUNDS_CAP))
 
 
 FLOW = FlowDefinition(
