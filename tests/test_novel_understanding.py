@@ -606,6 +606,26 @@ def test_a_period_or_a_future_calling_before_a_chinese_name_makes_a_character(de
 
 
 @pytest.mark.parametrize("description, named", [
+    # jieba tags 大副 a numeral, and cuts 收银员 / 小 / 周: the mate and the cashier were no one
+    ("货轮在太平洋上遇险，大副韩冬发现船长失踪", [("韩冬", "大副")]),
+    ("便利店的收银员小周每晚都看见一个穿红衣的女人", [("小周", "收银员")]),
+    # 有 of 王有财 ended the name after its surname, and 先生 alone was the bookkeeper's calling
+    ("民国年间，布商王有财和账房先生林秋白争夺家产", [("王有财", "布商"), ("林秋白", "账房先生")]),
+])
+def test_a_chinese_name_after_an_occupation_is_a_character_with_that_occupation(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, named", [
+    ("The first mate Han Dong finds the captain gone", [("Han Dong", "first mate")]),
+    ("On the island, the lighthouse keeper Mara Quill and the herbalist Lin find a drowned man",
+     [("Mara Quill", "lighthouse keeper"), ("Lin", "herbalist")]),
+])
+def test_an_english_name_after_an_occupation_is_a_character_with_that_occupation(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, named", [
     ("清末江南，船工之子陈阿水在运河上撑船，茶商之女林素素是他的青梅竹马", [("陈阿水", "船工之子", "男"), ("林素素", "茶商之女", "女")]),
     ("秀才之妻柳如烟守寡多年，县令之子李承业对她纠缠不休", [("柳如烟", "秀才之妻", "女"), ("李承业", "县令之子", "男")]),
 ])

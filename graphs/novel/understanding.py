@@ -775,7 +775,10 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None,
            # callings no person's ending tells ("the harbor constable Walter Briggs")
            "constable": None, "sheriff": None, "deputy": None, "clerk": None, "judge": None, "priest": None,
-           "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None}
+           "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None,
+           # a ship's and a house's people ("first mate Han Dong", "the bosun Kerr", "the steward Amos")
+           "mate": None, "bosun": None, "boatswain": None, "steward": None, "butler": None,
+           "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -870,7 +873,10 @@ def _chinese_name(run: str) -> str | None:
         given = _chinese_name("王" + run[2:])
         return run[:2] + given[1:] if given else None
     whole = run
-    run = _AFTER_NAME_ZH.split(run, maxsplit=1)[0]
+    # the character after the surname is the name's whatever it is (王有财 of "布商王有财和…"), when the name's
+    # third character follows it and then the name ends (a 的 / 和 …, the clause's end or its verb)
+    kept = 2 if _ends_third_name_char(run) else 0
+    run = run[:kept] + _AFTER_NAME_ZH.split(run[kept:], maxsplit=1)[0]
     if len(run) > 3:
         import jieba
 
@@ -899,6 +905,15 @@ def _chinese_name(run: str) -> str | None:
     return run if 2 <= len(run) <= 4 else None
 
 
+def _ends_third_name_char(run: str) -> bool:
+    """`run`'s second character is one that ends names elsewhere (有, 在), yet a third one follows it and then
+    the name ends: "王有财和…", "王有财。", not "林在家里"."""
+    if len(run) < 3 or not _AFTER_NAME_ZH.match(run[1]) or not CJK.fullmatch(run[2]) or _AFTER_NAME_ZH.match(run[2]):
+        return False
+    rest = run[3:]
+    return not rest or not CJK.match(rest) or bool(_AFTER_NAME_ZH.match(rest)) or _starts_verb(rest)
+
+
 def _head_is_place(text: str) -> bool:
     """The noun `text` opens with is a place or a thing ("小镇上", "剑"): a Chinese noun's last character says
     what it is, so 剑客 and 书生 are people though 剑 and 书 are things ("一个叫周行的剑客" is someone); jieba
@@ -919,7 +934,7 @@ def _reads_as_name(name: str) -> bool:
         return True
     # a word jieba only guessed (周烬, tagged n) is no word of the dictionary: the surname makes it a name
     known_word = len(alone) == 1 and alone[0].flag != "nr" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0
-    return name[0] in _SURNAMES_ZH and not known_word
+    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name))) and not known_word
 
 
 def _starts_verb(text: str) -> bool:
@@ -993,7 +1008,9 @@ def _word_alone(text: str, at: int) -> bool:
 # there ("the guild master, Anselm", "the harbour master"), not someone's tie to the protagonist.
 _POSTS_OF_EN = _PLACE_EN | {"house", "household", "station", "hall", "court", "crew", "company", "fleet", "mine",
                             "workshop", "forge", "caravan", "circus", "college", "monastery", "abbey", "clan", "dock",
-                            "docks", "lodge", "mill", "library", "bank", "market", "station's"}
+                            "docks", "lodge", "mill", "library", "bank", "market", "station's", "lighthouse"}
+# Words of rank before a calling that make one post of it ("first mate", "chief engineer", "head cook").
+_RANKS_EN = {"first", "second", "third", "chief", "head", "senior", "junior"}
 # Possessives that tie the word to a person of the story ("her master", "his old mentor"): not a post.
 _PERSON_POSSESSIVES = {"his", "her", "their", "my", "our", "your"}
 
@@ -1004,6 +1021,8 @@ def _said_as_en(text: str, at: int, word: str) -> str:
     protagonist; else the word itself ("her master Anselm" is hers)."""
     before = re.search(r"([A-Za-z]+)('s)?\s+$", text[:at])
     after = re.match(r"[A-Za-z]+\s+of\s+(?:the|a|an|this|that)\s+([a-z]+)", text[at:], re.I)
+    if before and before.group(1).lower() in _RANKS_EN:
+        return f"{before.group(1).lower()} {word}"  # "first mate", "head cook": the rank is the post's
     if before and before.group(1).lower() not in _PERSON_POSSESSIVES and not is_function_word(before.group(1)) \
             and (before.group(2) or before.group(1).lower() in _POSTS_OF_EN):
         return f"{before.group(1).lower()}{before.group(2) or ''} {word}"
@@ -1018,7 +1037,9 @@ _FULL_NAME_EN = r"([A-Z][a-z]+\s+[A-Z][a-z]+)"
 _NAME_THEN_CALLING_EN = re.compile(r"\b" + _FULL_NAME_EN + r",\s+(?:a|an|the|his|her|their)\s+(?:[a-z'-]+\s+){0,2}"
                                    r"([a-z]+)\s*,")
 _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Ii]ts|[A-Za-z]+'s)\s+"
-                                   r"(?:[a-z'-]+\s+){0,2}?([a-z]{4,})\s+" + _FULL_NAME_EN + r"\b")
+                                   r"(?:[a-z'-]+\s+){0,2}?([a-z]{4,})\s+(?:" + _FULL_NAME_EN
+                                   # or a name of one word, the clause going on after it ("the herbalist Lin finds")
+                                   + r"|([A-Z][a-z]+)(?=\s+[a-z]|\s*[,.;!?]))\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1089,9 +1110,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, _said_as_en(text, match.start(2), noun), _KIN_EN.get(noun))))
     for match in _CALLING_THEN_NAME_EN.finditer(text):
         # "the station director Victor Kane": a noun of a person the word list lacks, then a full name
-        noun, name = match.group(1).lower(), match.group(2)
-        if noun not in _KIN_EN and _person_noun_en(noun):
-            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
+        noun, name = match.group(1).lower(), match.group(2) or match.group(3)
+        if noun not in _KIN_EN and _person_noun_en(noun) and not is_function_word(name):
+            hits.append((match.start(2 if match.group(2) else 3), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
@@ -1275,8 +1296,15 @@ def _tied_kin_gender_zh(noun: str) -> str | None:
     return _TIED_KIN_ZH.get(noun[-1]) if noun[-2:-1] == "之" else None
 
 
-# Last characters of a post or calling (探长, 站长, 警官, 律师, 店员): a word ending so is a noun of a person.
-_POST_ENDINGS_ZH = set("长官师员")
+# Last characters of a post or calling (探长, 站长, 警官, 律师, 店员, 大副, 舵手): a word ending so is a noun of a person.
+_POST_ENDINGS_ZH = set("长官师员副手")
+# Characters before a surname that make a familiar name of it (小周, 老王, 阿秀): the name is said so, not in full.
+_FAMILIAR_ZH = set("小老阿")
+
+
+def _familiar_name(run: str) -> bool:
+    """`run` opens with a familiar name, 小 / 老 / 阿 and a surname ("小周每晚…", "老王")."""
+    return len(run) >= 2 and run[0] in _FAMILIAR_ZH and run[1] in _SURNAMES_ZH
 
 
 def _kin_gender_zh(noun: str) -> str | None:
@@ -1318,7 +1346,7 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
                                       and words[index - 1].word == "之" and CJK.fullmatch(words[index - 2].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
                 or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH
-                         or _guessed_name_after(words, index)):
+                         or _familiar_name(text[at:at + 2]) or _guessed_name_after(words, index)):
             continue
         guessed = _guessed_name_after(words, index) and words[index + 1].word
         before = text[start - 1:start]
@@ -1339,8 +1367,17 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
         if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
             continue
-        found.append((at, word.word, name))
+        found.append((at, _calling_of_title(word.word, words[index - 1] if index > 0 else None), name))
     return found
+
+
+def _calling_of_title(word: str, before) -> str:
+    """The noun saying who someone is, from `word` and jieba's word `before` it: a title said with the calling
+    before it is that calling ("账房先生林秋白", "算命先生"), not the bare title 先生 anyone is called by."""
+    if len(word) >= 2 and word in _TITLE_GENDER_ZH and before is not None and len(before.word) >= 2 \
+            and before.flag in ("n", "vn") and CJK.fullmatch(before.word[-1]):
+        return before.word + word
+    return word
 
 
 def _guessed_name_after(words: list, index: int) -> bool:
