@@ -852,6 +852,19 @@ def test_a_why_question_is_answered_by_a_passage_telling_the_deed_asked_of(quest
     assert read.shows_deed(passage, deed, things) is shown
 
 
+@pytest.mark.parametrize("question, deed, passage, shown", [
+    ("林素素为什么会在茶楼", "在", "一路上，林素素心里记挂着茶楼。", False),
+    ("林素素为什么会在茶楼", "在", "林素素与江野来到茶楼。", True),
+    ("why is Wren at the lighthouse?", "at", "All the while Wren Talbot's mind was on the lighthouse.", False),
+    ("why is Wren at the lighthouse?", "at", "Wren Talbot came to the lighthouse at dusk.", True),
+])
+def test_why_someone_is_at_a_place_is_answered_by_a_passage_taking_them_there_not_one_naming_it(question, deed, passage,
+                                                                                               shown):
+    # "为什么他会在茶楼" was asked of 茶楼, and a passage only thinking of the tea house was its reason.
+    assert read.asked_deed(question, ["Wren Talbot", "林素素"]) == deed
+    assert read.shows_deed(passage, deed, ["lighthouse"] if deed == "at" else ["茶楼"]) is shown
+
+
 def test_why_one_person_helps_another_gives_the_helpers_motive_not_the_first_of_the_sheet():
     # "林素素为什么要帮陈阿水" gave 陈阿水's motive: he comes first in characters.json.
     from graphs.novel.chat import _focus_on_why, compose_offline

@@ -538,7 +538,12 @@ _DEED_EN = re.compile(r"\b(?i:did|does|do|would|will|has|had|have|could|should|w
                       r"([a-z][a-z'-]+)")
 # Going somewhere is shown by any verb of going there: "为什么去码头" by "来到码头", "why did he go to the inn" by
 # "came to the inn".
-_GOING = re.compile(r"^(?:去|来|到|回|前往|赶往|跑去|go|goes|going|went|gone|come|comes|came|return\w*|head\w*)$", re.I)
+# Being somewhere is shown so too: "为什么他会在茶楼", "why is Tamsin at the lighthouse" ask why they are there, and a
+# passage only naming the place tells it no more than one only naming 茶庄 tells the leaving of it.
+_GOING = re.compile(r"^(?:去|来|到|回|前往|赶往|跑去|在|go|goes|going|went|gone|come|comes|came|return\w*|head\w*"
+                    r"|at|in|inside)$", re.I)
+# The words saying where someone is in a why-question of being somewhere ("会在茶楼", "出现在码头", "at the lighthouse").
+_BEING_AT = {"在", "at", "in", "inside"}
 # English past forms no ending makes ("leave" is told as "left"): the verbs a why-question is asked of most.
 _IRREGULAR_EN = {"leave": ("left",), "flee": ("fled",), "steal": ("stole", "stolen"), "sell": ("sold",),
                  "tell": ("told",), "hide": ("hid", "hidden"), "take": ("took", "taken"), "give": ("gave", "given"),
@@ -555,8 +560,9 @@ _IRREGULAR_EN = {"leave": ("left",), "flee": ("fled",), "steal": ("stole", "stol
 
 def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
     """What a why-question asks was done: 离开 of "林素素为什么离开茶庄", "leave" of "why did Wren leave the village";
-    None when it names no deed ("为什么他会在茶楼"). The place or thing it was done to is no deed: a passage only
-    naming 茶庄 or "the village" tells no reason for leaving it."""
+    being somewhere, 在 / "at", of "为什么他会在茶楼", "why is Tamsin at the lighthouse"; None when it names no deed.
+    The place or thing it was done to is no deed: a passage only naming 茶庄 or "the village" tells no reason for
+    leaving it, nor one only naming 茶楼 for being there."""
     text = without_names(question, names)
     if CJK.search(text):
         import jieba.posseg
@@ -570,9 +576,13 @@ def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | 
         after = next((i + 1 for i, w in enumerate(words) if _WHY.search(w.word)), len(words))
         said = [w.word for w in words[after:] if len(w.word) >= 2 and CJK.fullmatch(w.word[0])
                 and w.word not in _NOT_TOPICS and w.word not in _FRAME_VERBS_ZH]
+        if said and any(w.word in _BEING_AT for w in words[after:]):
+            return "在"  # "为什么他会在茶楼": being there is the deed, 茶楼 only where
         return said[0] if said else None
     match = _DEED_EN.search(text)
     word = match.group(1) if match else None
+    if word in _BEING_AT:
+        return word  # "why is Tamsin at the lighthouse": being there
     if not word or is_function_word(word):
         return None
     return word if _GOING.match(word) or word not in _NOT_TOPICS_EN else None
@@ -1675,6 +1685,10 @@ _SETTING_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir|[Hh]er|[Hh]is)\s+(
                          + r"))\b")
 
 
+# Characters before a place's one that say "all of it" (全村, 满城, 整条街).
+_WHOLE_OF_ZH = set("全满整")
+
+
 def places_in_description(description: str) -> list[str]:
     """The places a book's description sets it in, in its own words, in order: "运河", "小镇" of "清末江南运河小镇";
     "the fishing village", "the fens" of "A fishing village on the edge of the fens". The cast's names are no places
@@ -1695,8 +1709,9 @@ def places_in_description(description: str) -> list[str]:
     found = []
     for word in jieba.posseg.lcut(text):
         w = word.word
-        if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a"):
-            continue
+        if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a") \
+                or (len(w) == 2 and w[0] in _WHOLE_OF_ZH):
+            continue  # "全村的人", "满城风雨": the people of a place, no place the story goes to
         # "湖边", "山中": a word of where (jieba's s) whose first character is a place; not 幕后
         where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH
         if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
@@ -1782,14 +1797,27 @@ _SETTING_CUES = {
     "planet": re.compile(r"火星|月球|月面|外星|星球|太空|空间站|宇航|飞船|星舰"
                          r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|outer space"
                          r"|spaceships?|starships?)\b)"),
+    # ice, sand, an island, a mountain, a forest and a village have places of their own too: a desert caravan
+    # meets at a well, not at a 城门; checked before the sea, an island's lighthouse is no ship's deck
+    "polar": re.compile(r"南极|北极|极地|冰原|冰川|冰盖|雪原|极夜|科考站|(?i:\b(?:antarctic\w*|arctic|polar|ice shelf"
+                        r"|glaciers?|tundra|icebreaker)\b)"),
+    "desert": re.compile(r"沙漠|大漠|戈壁|荒漠|绿洲|驼队|沙丘|丝绸之路|(?i:\b(?:deserts?|dunes?|oasis|caravans?|sahara"
+                         r"|gobi)\b)"),
+    "island": re.compile(r"海岛|孤岛|小岛|荒岛|岛上|岛屿|群岛|灯塔|(?i:\b(?:islands?|isles?|archipelago|lighthouse)\b)"),
     "sea": re.compile(r"远洋|海上|航海|渔船|货轮|船长|水手|海难|(?i:\b(?:at sea|ocean|voyage|sailors?|shipwreck\w*"
                       r"|castaways?|captain of the|whal(?:er|ing))\b)"),
+    "mountain": re.compile(r"深山|大山|山村|山里|山中|山区|山寨|雪山|高山|山谷|山间|(?i:\b(?:mountains?|alpine|highlands?"
+                           r"|peaks?)\b)"),
+    "forest": re.compile(r"森林|林海|密林|林场|丛林|雨林|老林|(?i:\b(?:forests?|woods|woodland|jungle|rainforest)\b)"),
+    "village": re.compile(r"小镇|古镇|乡村|村庄|村子|村里|乡下|镇上|小县城|(?i:\b(?:village|small town|hamlet|countryside"
+                          r"|market town)\b)"),
 }
 
 
 def story_setting(description: str) -> str | None:
-    """The kind of setting a description places its story in when no age's places fit it: "planet" (火星, a space
-    station), "sea" (远洋, a voyage); None for any other, whose places come from its age."""
+    """The kind of setting a description places its story in, whose places are its own whatever its age: "planet"
+    (火星, a space station), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
+    "mountain" (深山), "forest", "village" (小镇); None for any other, whose places come from its age."""
     starts = _word_starts(description)
     for kind, cue in _SETTING_CUES.items():
         if any(not CJK.match(m.group()) or m.start() in starts for m in cue.finditer(description)):
