@@ -915,3 +915,15 @@ def test_who_leads_or_is_behind_a_thing_is_read_as_a_question_of_its_leader(ques
 def test_the_places_a_premise_names_are_read_but_not_a_calling_named_after_one(description, places):
     # "the station doctor" made "the station" a place of the book, and its scenes met there.
     assert read.places_in_description(description) == places
+
+
+def test_a_place_before_a_word_jieba_reads_as_a_name_makes_no_character():
+    # "南极科考站…": jieba tags 科考 a name and 南极 a noun, so the polar station's 科考 led the book.
+    description = "南极科考站的极夜里，气象员周晓发现越冬队员老陈失踪了，站长郑国平似乎隐瞒了什么"
+    assert [c.name for c in read.characters_in_description(description)] == ["周晓", "老陈", "郑国平"]
+
+
+@pytest.mark.parametrize("name, said_as, age", [("老陈", "队员", "old"), ("小周", "收银员", "young")])
+def test_a_familiar_chinese_name_tells_how_old_someone_is(name, said_as, age):
+    # 老陈 was written down as 22.
+    assert read.age_said(f"越冬{said_as}{name}失踪了", name, said_as) == age

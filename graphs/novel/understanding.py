@@ -1251,6 +1251,8 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
     if at < 0:
         return None
     if CJK.search(name):
+        if _familiar_name(name) and name[0] in "老小":
+            return "old" if name[0] == "老" else "young"  # 老陈 is called so for his years, 小周 for her youth
         noun = said_as or ""
         before = text[:at]
         start = before.rfind(noun) if noun and before.endswith(noun) else at
@@ -1410,7 +1412,7 @@ def _person_noun_tag(word, before: str) -> bool:
     if word.flag == "nr":
         return len(word.word) >= 2 and word.word[0] not in _SURNAMES_ZH and word.word[:2] not in _COMPOUND_SURNAMES_ZH \
             and before not in _SURNAMES_ZH
-    return word.flag.startswith("n")
+    return word.flag.startswith("n") and word.flag != "ns"  # 南极 of "南极科考站" is where, no one's calling
 
 
 def _unglued_endings(words: list) -> list:
