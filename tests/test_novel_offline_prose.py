@@ -187,6 +187,23 @@ async def test_the_geography_of_a_mars_story_is_no_country():
                                                                          "the airlock and the control module")
 
 
+async def test_an_island_book_names_its_island_once_and_whole():
+    # "an island, around the storm-bound Hebridean island, …" and an age suiting “storm-bound Hebridean”.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "On a storm-bound Hebridean island, the lighthouse keeper Mara Quill finds "
+                                         "a drowned stranger"})
+    assert world.geography.count("island") == 1 and world.geography.endswith(
+        "the storm-bound Hebridean island, around the jetty, the lighthouse, the rocky shore and the fishing huts")
+    assert "“storm-bound Hebridean island”" in world.time_period
+
+
+async def test_a_book_set_in_the_sahara_is_named_after_it():
+    # "The Land of Sahara": "in the Sahara" was no setting named, for its article.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "In the Sahara, a caravan guide named Idris crosses the dunes"})
+    assert world.world_name == "Sahara"
+
+
 async def test_a_night_at_a_convenience_store_is_set_among_todays_places():
     # "深夜的便利店里…" was the world "深夜的便利店里之境", its scenes at 城门 and 渡口.
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={

@@ -145,9 +145,10 @@ def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
     words without the function words at either end: "The Land of In Regency-era Bath" read as garbage)."""
     first = re.split(r"[，。,.;；！!？?\n]", (text or "").strip())[0].strip()
     if english:
-        words = first.split()[:4]
+        words = first.split()
         while words and is_function_word(words[0]):
             words.pop(0)
+        words = words[:4]  # counted after "On a": "storm-bound Hebridean" left its island out
         while words and is_function_word(words[-1]):
             words.pop()
         return " ".join(words) or "the nameless land"
@@ -193,12 +194,13 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
 
 
 def _geography_en(setting: str | None, description: str, places: tuple[str, ...]) -> str:
-    """Where the book's places lie: Mars, an island, not "a country" (of a setting with a land of its own)."""
-    listed = f"{', '.join(places[:-1])} and {places[-1]}"
+    """Where the book's places lie: Mars, the storm-bound island, not "a country" (of a setting with a land of its
+    own), the land named once ("an island, around the storm-bound island, the jetty…" said it twice)."""
     land = SETTING_LANDS.get(story_setting(description))
     if land is None:
-        return f"a country where {listed} meet"
-    return f"{setting if setting and setting[:1].isupper() else land['en']}, around {listed}"
+        return f"a country where {_join_en(list(places[:4]))} meet"
+    head = setting if setting and (setting[:1].isupper() or setting in places) else land["en"]
+    return f"{head}, around {_join_en([p for p in places if p != head][:4])}"
 
 
 def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]) -> str:
@@ -211,7 +213,7 @@ def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]
 @offline_composer(WorldSetting)
 def world(request: OfflineRequest) -> WorldSetting:
     description = str(request.fact("description") or "")
-    places = _places(request)[:4]
+    places = _places(request)[:5]
     setting = setting_named(description)  # "Mars", 火星: the name of where it is set, not its first words
     if _english(request):
         core = _short(description, english=True)
@@ -229,7 +231,7 @@ def world(request: OfflineRequest) -> WorldSetting:
     return WorldSetting(
         world_name=setting or f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
-        geography=f"{TAG}{_geography_zh(setting, description, places)}",
+        geography=f"{TAG}{_geography_zh(setting, description, places[:4])}",
         social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
         technology_level=f"{TAG}与时代相称",

@@ -1830,8 +1830,9 @@ def story_setting(description: str) -> str | None:
 # Characters opening the word after a place that say where in it ("火星上", "小镇里"); jieba glues one to the word
 # after it ("火星 / 上种 / 土豆").
 _LOCATIVE_ZH = set("上里中内")
-# English words before a place a story is set at ("on Mars", "In Regency-era Bath"), then its capitalised words.
-_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
+# English words before a place a story is set at ("on Mars", "In Regency-era Bath", "in the Sahara"), then its
+# capitalised words.
+_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+(?:the\s+)?((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
 
 
 def setting_named(description: str) -> str | None:
