@@ -927,3 +927,12 @@ def test_a_place_before_a_word_jieba_reads_as_a_name_makes_no_character():
 def test_a_familiar_chinese_name_tells_how_old_someone_is(name, said_as, age):
     # 老陈 was written down as 22.
     assert read.age_said(f"越冬{said_as}{name}失踪了", name, said_as) == age
+
+
+@pytest.mark.parametrize("description, named", [
+    ("滇西深山的小山村里，采药女阿箬跟着师父岩叔学医", [("阿箬", "采药女", "女"), ("岩叔", "师父", "男")]),
+    ("她的邻居秀婶每天来送饭", [("秀婶", "邻居", "女")]),
+])
+def test_a_name_said_with_its_title_after_a_word_saying_who_is_a_character(description, named):
+    # 岩 is no surname of the list, so the herbalist's master 岩叔 was no one.
+    assert [(c.name, c.said_as, c.gender) for c in read.characters_in_description(description)] == named

@@ -944,7 +944,9 @@ def _reads_as_name(name: str) -> bool:
         return True
     # a word jieba only guessed (周烬, tagged n) is no word of the dictionary: the surname makes it a name
     known_word = len(alone) == 1 and alone[0].flag != "nr" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0
-    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name))) and not known_word
+    # 岩叔, 秀婶: a name said with the title its bearer is called by, whatever its first character
+    titled = len(name) == 2 and name[-1] in _TITLE_GENDER_ZH and CJK.fullmatch(name[0]) is not None
+    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word
 
 
 def _starts_verb(text: str) -> bool:
@@ -1187,7 +1189,9 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    # "her uncle Silas runs the smuggling ring that drowned her brother", "the administrator has been
                    # hiding deaths in the mines": a killing, a smuggling or a cover-up is done against someone
                    r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
-                   r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私", re.I)
+                   r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私"
+                   # "站长郑国平似乎隐瞒了什么": a cover-up, framing or shielding a culprit, said in Chinese
+                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
