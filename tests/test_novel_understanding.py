@@ -936,3 +936,8 @@ def test_a_familiar_chinese_name_tells_how_old_someone_is(name, said_as, age):
 def test_a_name_said_with_its_title_after_a_word_saying_who_is_a_character(description, named):
     # 岩 is no surname of the list, so the herbalist's master 岩叔 was no one.
     assert [(c.name, c.said_as, c.gender) for c in read.characters_in_description(description)] == named
+
+
+def test_the_tail_jieba_cuts_from_a_forest_of_trees_is_no_place():
+    # "东北林海里" (林 / 海里): the forest story's first place was 海里, "in the sea".
+    assert "海里" not in read.places_in_description("东北林海里，护林员老韩遇见一只受伤的东北虎")

@@ -1713,13 +1713,17 @@ def places_in_description(description: str) -> list[str]:
     import jieba.posseg
 
     found = []
-    for word in jieba.posseg.lcut(text):
+    words = jieba.posseg.lcut(text)
+    for index, word in enumerate(words):
         w = word.word
         if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a") \
                 or (len(w) == 2 and w[0] in _WHOLE_OF_ZH):
             continue  # "全村的人", "满城风雨": the people of a place, no place the story goes to
-        # "湖边", "山中": a word of where (jieba's s) whose first character is a place; not 幕后
-        where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH
+        # "湖边", "山中": a word of where (jieba's s) whose first character is a place; not 幕后, nor the 海里 jieba
+        # cut from 林海里 (林 / 海里), whose place is the lone character's word (林海)
+        lone_before = index > 0 and len(words[index - 1].word) == 1 and CJK.fullmatch(words[index - 1].word) is not None \
+            and words[index - 1].flag not in ("p", "uj", "c", "v", "u")
+        where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH and not lone_before
         if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
             found.append(w)
     return list(dict.fromkeys(found))
