@@ -941,3 +941,11 @@ def test_a_name_said_with_its_title_after_a_word_saying_who_is_a_character(descr
 def test_the_tail_jieba_cuts_from_a_forest_of_trees_is_no_place():
     # "东北林海里" (林 / 海里): the forest story's first place was 海里, "in the sea".
     assert "海里" not in read.places_in_description("东北林海里，护林员老韩遇见一只受伤的东北虎")
+
+
+def test_a_guide_of_a_three_word_name_is_a_character():
+    # "the young guide Idris Ag Moussa" was no one, and the caravan master he suspects led the book.
+    description = ("A salt caravan crosses the Tanezrouft desert; the young guide Idris Ag Moussa suspects the caravan "
+                   "master Karim Belkacem is smuggling rifles")
+    people = read.characters_in_description(description)
+    assert [(c.name, c.said_as) for c in people] == [("Idris Ag Moussa", "guide"), ("Karim Belkacem", "caravan master")]

@@ -788,7 +788,8 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None,
            # a ship's and a house's people ("first mate Han Dong", "the bosun Kerr", "the steward Amos")
            "mate": None, "bosun": None, "boatswain": None, "steward": None, "butler": None,
-           "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None}
+           "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None,
+           "guide": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -807,7 +808,8 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # a house's heir and its people ("镖局少东家韩秋雁"), which jieba tags an idiom (l), not a noun
            "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None}
 # A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
-_NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+)?)"
+# It may run to three words ("Idris Ag Moussa", "Maria Luisa Reyes").
+_NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+){0,2})"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
 # The word saying who someone is may be capitalised as a title ("Engineer Priya Nair wakes…", "Sister Agnes").
 _KIN_NAME_EN = re.compile(r"\b((?i:" + "|".join(_KIN_EN) + r"))\s+" + _NAME_EN)
