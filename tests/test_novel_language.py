@@ -315,6 +315,8 @@ async def test_a_character_called_with_capitals_inside_the_name_is_in_the_cast_o
            "brother.", "Silas"),
     ("en", "On a mining station, the station doctor Amara Osei discovers that the company administrator, Lucas Brandt, "
            "has been hiding deaths in the ice mines.", "Lucas Brandt"),
+    # a cover-up said in Chinese set no one against the lead: the book had no antagonist
+    ("zh", "南极科考站的极夜里，气象员周晓发现越冬队员老陈失踪了，站长郑国平似乎隐瞒了什么", "郑国平"),
 ])
 async def test_the_one_the_description_sets_against_the_lead_is_the_antagonist_offline(language, description, villain):
     # "反派是谁" named an invented 叶瑶 while the description's own schemer stood beside the lead as a friend.

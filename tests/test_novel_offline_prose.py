@@ -160,6 +160,50 @@ async def test_a_stranded_botanist_on_mars_meets_in_the_base_not_at_a_ferry(lang
     assert place in world.geography and "渡口" not in world.geography and "ferry" not in world.geography
 
 
+@pytest.mark.parametrize("language, description, place", [
+    ("zh", "大漠驼队穿越戈壁，向导阿依古丽寻找失落的古城", "绿洲"),
+    ("zh", "南极科考站里，气象员周晓在极夜中发现一名队员失踪", "冰原"),
+    ("zh", "深山里的采药人沈青，靠一本医书救活了全村的人", "山道"),
+    ("zh", "东北林海里，护林员老韩遇见一只受伤的东北虎", "林间小径"),
+    ("en", "In the Sahara, a caravan guide named Idris crosses the dunes", "the oasis"),
+    ("en", "On a remote island, the lighthouse keeper Mara Quill finds a message in a bottle", "the jetty"),
+    ("en", "A small village in the Yorkshire countryside hides a murder", "the village green"),
+])
+async def test_a_desert_ice_mountain_forest_island_or_village_story_meets_at_its_own_places(language, description, place):
+    # A desert caravan met at 城门 and 集市, an island keeper at the council hall: the places of a city.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": language, "description": description})
+    assert place in world.geography, world.geography
+    assert not {"城门", "城中集市", "议事厅", "the council hall", "the market"} & set(world.geography.replace("，", "、")
+                                                                           .replace(", ", "、").split("、"))
+    assert "全村" not in world.geography  # the whole village's people, no place
+
+
+async def test_the_geography_of_a_mars_story_is_no_country():
+    # "a country where the habitat, the greenhouse, the airlock and the control module meet"
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "a botanist stranded on Mars grows potatoes to survive"})
+    assert "country" not in world.geography and world.geography.endswith("Mars, around the habitat, the greenhouse, "
+                                                                         "the airlock and the control module")
+
+
+async def test_an_island_book_names_its_island_once_and_whole():
+    # "an island, around the storm-bound Hebridean island, …" and an age suiting “storm-bound Hebridean”.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "On a storm-bound Hebridean island, the lighthouse keeper Mara Quill finds "
+                                         "a drowned stranger"})
+    assert world.geography.count("island") == 1 and world.geography.endswith(
+        "the storm-bound Hebridean island, around the jetty, the lighthouse, the rocky shore and the fishing huts")
+    assert "“storm-bound Hebridean island”" in world.time_period
+
+
+async def test_a_book_set_in_the_sahara_is_named_after_it():
+    # "The Land of Sahara": "in the Sahara" was no setting named, for its article.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "In the Sahara, a caravan guide named Idris crosses the dunes"})
+    assert world.world_name == "Sahara"
+
+
 async def test_a_night_at_a_convenience_store_is_set_among_todays_places():
     # "深夜的便利店里…" was the world "深夜的便利店里之境", its scenes at 城门 and 渡口.
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={

@@ -606,6 +606,26 @@ def test_a_period_or_a_future_calling_before_a_chinese_name_makes_a_character(de
 
 
 @pytest.mark.parametrize("description, named", [
+    # jieba tags 大副 a numeral, and cuts 收银员 / 小 / 周: the mate and the cashier were no one
+    ("货轮在太平洋上遇险，大副韩冬发现船长失踪", [("韩冬", "大副")]),
+    ("便利店的收银员小周每晚都看见一个穿红衣的女人", [("小周", "收银员")]),
+    # 有 of 王有财 ended the name after its surname, and 先生 alone was the bookkeeper's calling
+    ("民国年间，布商王有财和账房先生林秋白争夺家产", [("王有财", "布商"), ("林秋白", "账房先生")]),
+])
+def test_a_chinese_name_after_an_occupation_is_a_character_with_that_occupation(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, named", [
+    ("The first mate Han Dong finds the captain gone", [("Han Dong", "first mate")]),
+    ("On the island, the lighthouse keeper Mara Quill and the herbalist Lin find a drowned man",
+     [("Mara Quill", "lighthouse keeper"), ("Lin", "herbalist")]),
+])
+def test_an_english_name_after_an_occupation_is_a_character_with_that_occupation(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, named", [
     ("清末江南，船工之子陈阿水在运河上撑船，茶商之女林素素是他的青梅竹马", [("陈阿水", "船工之子", "男"), ("林素素", "茶商之女", "女")]),
     ("秀才之妻柳如烟守寡多年，县令之子李承业对她纠缠不休", [("柳如烟", "秀才之妻", "女"), ("李承业", "县令之子", "男")]),
 ])
@@ -832,6 +852,19 @@ def test_a_why_question_is_answered_by_a_passage_telling_the_deed_asked_of(quest
     assert read.shows_deed(passage, deed, things) is shown
 
 
+@pytest.mark.parametrize("question, deed, passage, shown", [
+    ("林素素为什么会在茶楼", "在", "一路上，林素素心里记挂着茶楼。", False),
+    ("林素素为什么会在茶楼", "在", "林素素与江野来到茶楼。", True),
+    ("why is Wren at the lighthouse?", "at", "All the while Wren Talbot's mind was on the lighthouse.", False),
+    ("why is Wren at the lighthouse?", "at", "Wren Talbot came to the lighthouse at dusk.", True),
+])
+def test_why_someone_is_at_a_place_is_answered_by_a_passage_taking_them_there_not_one_naming_it(question, deed, passage,
+                                                                                               shown):
+    # "为什么他会在茶楼" was asked of 茶楼, and a passage only thinking of the tea house was its reason.
+    assert read.asked_deed(question, ["Wren Talbot", "林素素"]) == deed
+    assert read.shows_deed(passage, deed, ["lighthouse"] if deed == "at" else ["茶楼"]) is shown
+
+
 def test_why_one_person_helps_another_gives_the_helpers_motive_not_the_first_of_the_sheet():
     # "林素素为什么要帮陈阿水" gave 陈阿水's motive: he comes first in characters.json.
     from graphs.novel.chat import _focus_on_why, compose_offline
@@ -882,3 +915,37 @@ def test_who_leads_or_is_behind_a_thing_is_read_as_a_question_of_its_leader(ques
 def test_the_places_a_premise_names_are_read_but_not_a_calling_named_after_one(description, places):
     # "the station doctor" made "the station" a place of the book, and its scenes met there.
     assert read.places_in_description(description) == places
+
+
+def test_a_place_before_a_word_jieba_reads_as_a_name_makes_no_character():
+    # "南极科考站…": jieba tags 科考 a name and 南极 a noun, so the polar station's 科考 led the book.
+    description = "南极科考站的极夜里，气象员周晓发现越冬队员老陈失踪了，站长郑国平似乎隐瞒了什么"
+    assert [c.name for c in read.characters_in_description(description)] == ["周晓", "老陈", "郑国平"]
+
+
+@pytest.mark.parametrize("name, said_as, age", [("老陈", "队员", "old"), ("小周", "收银员", "young")])
+def test_a_familiar_chinese_name_tells_how_old_someone_is(name, said_as, age):
+    # 老陈 was written down as 22.
+    assert read.age_said(f"越冬{said_as}{name}失踪了", name, said_as) == age
+
+
+@pytest.mark.parametrize("description, named", [
+    ("滇西深山的小山村里，采药女阿箬跟着师父岩叔学医", [("阿箬", "采药女", "女"), ("岩叔", "师父", "男")]),
+    ("她的邻居秀婶每天来送饭", [("秀婶", "邻居", "女")]),
+])
+def test_a_name_said_with_its_title_after_a_word_saying_who_is_a_character(description, named):
+    # 岩 is no surname of the list, so the herbalist's master 岩叔 was no one.
+    assert [(c.name, c.said_as, c.gender) for c in read.characters_in_description(description)] == named
+
+
+def test_the_tail_jieba_cuts_from_a_forest_of_trees_is_no_place():
+    # "东北林海里" (林 / 海里): the forest story's first place was 海里, "in the sea".
+    assert "海里" not in read.places_in_description("东北林海里，护林员老韩遇见一只受伤的东北虎")
+
+
+def test_a_guide_of_a_three_word_name_is_a_character():
+    # "the young guide Idris Ag Moussa" was no one, and the caravan master he suspects led the book.
+    description = ("A salt caravan crosses the Tanezrouft desert; the young guide Idris Ag Moussa suspects the caravan "
+                   "master Karim Belkacem is smuggling rifles")
+    people = read.characters_in_description(description)
+    assert [(c.name, c.said_as) for c in people] == [("Idris Ag Moussa", "guide"), ("Karim Belkacem", "caravan master")]

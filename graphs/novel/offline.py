@@ -65,7 +65,30 @@ SETTING_PLACES = {
     "sea": {"zh": ("甲板", "船舱", "驾驶台", "货舱", "桅杆下", "救生艇", "船长室", "港口"),
             "en": ("the deck", "the cabin", "the bridge", "the hold", "the foot of the mast", "the lifeboat",
                    "the captain's cabin", "the harbour")},
+    "polar": {"zh": ("科考站", "冰原", "气象观测塔", "冰裂缝边", "雪地车库", "食堂", "通讯室", "极光下的营地"),
+              "en": ("the research station", "the ice shelf", "the weather mast", "the edge of the crevasse",
+                     "the vehicle shed", "the mess hall", "the radio room", "the camp under the aurora")},
+    "desert": {"zh": ("绿洲", "沙丘", "驼队营地", "枯井边", "烽燧", "商队驿站", "岩洞", "干涸的河床"),
+               "en": ("the oasis", "the dunes", "the caravan camp", "the dry well", "the old watchtower",
+                      "the caravanserai", "the rock shelter", "the dry riverbed")},
+    "island": {"zh": ("岛上码头", "灯塔", "礁石滩", "渔村", "海崖", "避风湾", "潮池边", "岛上小屋"),
+               "en": ("the jetty", "the lighthouse", "the rocky shore", "the fishing huts", "the sea cliffs",
+                      "the cove", "the tide pools", "the island chapel")},
+    "mountain": {"zh": ("山道", "山顶", "崖壁", "山神庙", "吊桥", "山洞", "半山腰的茶棚", "溪涧"),
+                 "en": ("the mountain path", "the summit", "the cliff ledge", "the mountain shrine", "the rope bridge",
+                        "the cave", "the shepherd's hut", "the stream")},
+    "forest": {"zh": ("林间小径", "猎人小屋", "古树下", "溪边", "林中空地", "伐木场", "密林深处", "护林站"),
+               "en": ("the forest path", "the hunter's cabin", "the old oak", "the brook", "the clearing",
+                      "the logging camp", "the deep woods", "the ranger station")},
+    "village": {"zh": ("村口", "老街", "祠堂", "晒谷场", "井边", "石桥", "镇上的茶馆", "田埂"),
+                "en": ("the village green", "the pub", "the church", "the post office", "the bridge", "the high street",
+                       "the mill", "the schoolhouse")},
 }
+# What the geography of a book of such a setting calls its land: a Mars base is no "country where… meet".
+SETTING_LANDS = {"planet": {"zh": "一颗异星", "en": "a world beyond Earth"}, "sea": {"zh": "一片海域", "en": "open water"},
+                 "polar": {"zh": "一片冰原", "en": "an icebound land"}, "desert": {"zh": "一片大漠", "en": "a desert"},
+                 "island": {"zh": "一座海岛", "en": "an island"}, "mountain": {"zh": "一片山地", "en": "mountain country"},
+                 "forest": {"zh": "一片森林", "en": "a forest"}, "village": {"zh": "一方乡土", "en": "a small place"}}
 EN_TAG = "[offline sample] "
 CHAPTER_WORDS = {"zh": ("启程", "风起", "试探", "暗流", "抉择", "转折", "对峙", "归来"),
                  "en": ("Departure", "The Wind Rises", "Testing", "Undercurrents", "The Choice", "The Turn",
@@ -96,15 +119,20 @@ def _places_of_description(description: str) -> list[str]:
 
 
 def _places(request: OfflineRequest) -> tuple[str, ...]:
-    """Where the book's scenes happen, in its language: the places its description names and those beside them
-    (a 清末 canal town's 运河码头, not a Shanghai 电车站), else those of its setting (a Mars base's 温室), else
-    those of the age it says, else timeless ones."""
+    """Where the book's scenes happen, in its language: the places its description names, then those of its
+    setting (a Mars base's 温室, a caravan's 绿洲, not the 城门 beside the lost city it seeks); a village's or a
+    book of no such setting's, the places it names and those beside them (a 清末 canal town's 运河码头), and with
+    fewer than three of its own, those of a village or of the age it says (not a Shanghai 电车站), else timeless
+    ones."""
     language = "en" if _english(request) else "zh"
     description = str(request.fact("description") or "")
+    setting = story_setting(description)
+    if setting in SETTING_PLACES and setting != "village":
+        return tuple(dict.fromkeys([*places_in_description(description), *SETTING_PLACES[setting][language]]))
     own = _places_of_description(description)
     if len(own) >= _OWN_PLACES_ENOUGH:
         return tuple(own)
-    kind = SETTING_PLACES.get(story_setting(description)) or ERA_PLACES.get(story_era(description))
+    kind = SETTING_PLACES.get(setting) or ERA_PLACES.get(story_era(description))
     return tuple(dict.fromkeys([*own, *(kind[language] if kind else (EN_PLACES if language == "en" else PLACES))]))
 
 
@@ -117,9 +145,10 @@ def _short(text: str, limit: int = 12, *, english: bool = False) -> str:
     words without the function words at either end: "The Land of In Regency-era Bath" read as garbage)."""
     first = re.split(r"[，。,.;；！!？?\n]", (text or "").strip())[0].strip()
     if english:
-        words = first.split()[:4]
+        words = first.split()
         while words and is_function_word(words[0]):
             words.pop(0)
+        words = words[:4]  # counted after "On a": "storm-bound Hebridean" left its island out
         while words and is_function_word(words[-1]):
             words.pop()
         return " ".join(words) or "the nameless land"
@@ -164,17 +193,34 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
     return f"Character {slot}" if english else f"角色{slot}"
 
 
+def _geography_en(setting: str | None, description: str, places: tuple[str, ...]) -> str:
+    """Where the book's places lie: Mars, the storm-bound island, not "a country" (of a setting with a land of its
+    own), the land named once ("an island, around the storm-bound island, the jetty…" said it twice)."""
+    land = SETTING_LANDS.get(story_setting(description))
+    if land is None:
+        return f"a country where {_join_en(list(places[:4]))} meet"
+    head = setting if setting and (setting[:1].isupper() or setting in places) else land["en"]
+    return f"{head}, around {_join_en([p for p in places if p != head][:4])}"
+
+
+def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]) -> str:
+    land = SETTING_LANDS.get(story_setting(description))
+    if land is None:
+        return f"{'、'.join(places)}相连的一片土地"
+    return f"{land['zh']}，{'、'.join(places)}一带"
+
+
 @offline_composer(WorldSetting)
 def world(request: OfflineRequest) -> WorldSetting:
     description = str(request.fact("description") or "")
-    places = _places(request)[:4]
+    places = _places(request)[:5]
     setting = setting_named(description)  # "Mars", 火星: the name of where it is set, not its first words
     if _english(request):
         core = _short(description, english=True)
         return WorldSetting(
             world_name=setting[:1].upper() + setting[1:] if setting else f"The Land of {core}",
             time_period=f"{EN_TAG}an age that suits “{core}”",
-            geography=f"{EN_TAG}a country where {', '.join(places[:-1])} and {places[-1]} meet",
+            geography=f"{EN_TAG}{_geography_en(setting, description, places)}",
             social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
             technology_level=f"{EN_TAG}as the age allows",
@@ -185,7 +231,7 @@ def world(request: OfflineRequest) -> WorldSetting:
     return WorldSetting(
         world_name=setting or f"{core}之境",
         time_period=f"{TAG}与“{core}”相应的时代",
-        geography=f"{TAG}{'、'.join(places)}相连的一片土地",
+        geography=f"{TAG}{_geography_zh(setting, description, places[:4])}",
         social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
         technology_level=f"{TAG}与时代相称",

@@ -538,7 +538,12 @@ _DEED_EN = re.compile(r"\b(?i:did|does|do|would|will|has|had|have|could|should|w
                       r"([a-z][a-z'-]+)")
 # Going somewhere is shown by any verb of going there: "为什么去码头" by "来到码头", "why did he go to the inn" by
 # "came to the inn".
-_GOING = re.compile(r"^(?:去|来|到|回|前往|赶往|跑去|go|goes|going|went|gone|come|comes|came|return\w*|head\w*)$", re.I)
+# Being somewhere is shown so too: "为什么他会在茶楼", "why is Tamsin at the lighthouse" ask why they are there, and a
+# passage only naming the place tells it no more than one only naming 茶庄 tells the leaving of it.
+_GOING = re.compile(r"^(?:去|来|到|回|前往|赶往|跑去|在|go|goes|going|went|gone|come|comes|came|return\w*|head\w*"
+                    r"|at|in|inside)$", re.I)
+# The words saying where someone is in a why-question of being somewhere ("会在茶楼", "出现在码头", "at the lighthouse").
+_BEING_AT = {"在", "at", "in", "inside"}
 # English past forms no ending makes ("leave" is told as "left"): the verbs a why-question is asked of most.
 _IRREGULAR_EN = {"leave": ("left",), "flee": ("fled",), "steal": ("stole", "stolen"), "sell": ("sold",),
                  "tell": ("told",), "hide": ("hid", "hidden"), "take": ("took", "taken"), "give": ("gave", "given"),
@@ -555,8 +560,9 @@ _IRREGULAR_EN = {"leave": ("left",), "flee": ("fled",), "steal": ("stole", "stol
 
 def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
     """What a why-question asks was done: 离开 of "林素素为什么离开茶庄", "leave" of "why did Wren leave the village";
-    None when it names no deed ("为什么他会在茶楼"). The place or thing it was done to is no deed: a passage only
-    naming 茶庄 or "the village" tells no reason for leaving it."""
+    being somewhere, 在 / "at", of "为什么他会在茶楼", "why is Tamsin at the lighthouse"; None when it names no deed.
+    The place or thing it was done to is no deed: a passage only naming 茶庄 or "the village" tells no reason for
+    leaving it, nor one only naming 茶楼 for being there."""
     text = without_names(question, names)
     if CJK.search(text):
         import jieba.posseg
@@ -570,9 +576,13 @@ def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | 
         after = next((i + 1 for i, w in enumerate(words) if _WHY.search(w.word)), len(words))
         said = [w.word for w in words[after:] if len(w.word) >= 2 and CJK.fullmatch(w.word[0])
                 and w.word not in _NOT_TOPICS and w.word not in _FRAME_VERBS_ZH]
+        if said and any(w.word in _BEING_AT for w in words[after:]):
+            return "在"  # "为什么他会在茶楼": being there is the deed, 茶楼 only where
         return said[0] if said else None
     match = _DEED_EN.search(text)
     word = match.group(1) if match else None
+    if word in _BEING_AT:
+        return word  # "why is Tamsin at the lighthouse": being there
     if not word or is_function_word(word):
         return None
     return word if _GOING.match(word) or word not in _NOT_TOPICS_EN else None
@@ -775,7 +785,11 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None,
            # callings no person's ending tells ("the harbor constable Walter Briggs")
            "constable": None, "sheriff": None, "deputy": None, "clerk": None, "judge": None, "priest": None,
-           "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None}
+           "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None,
+           # a ship's and a house's people ("first mate Han Dong", "the bosun Kerr", "the steward Amos")
+           "mate": None, "bosun": None, "boatswain": None, "steward": None, "butler": None,
+           "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None,
+           "guide": None}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -794,7 +808,8 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # a house's heir and its people ("镖局少东家韩秋雁"), which jieba tags an idiom (l), not a noun
            "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None}
 # A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
-_NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+)?)"
+# It may run to three words ("Idris Ag Moussa", "Maria Luisa Reyes").
+_NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+){0,2})"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
 # The word saying who someone is may be capitalised as a title ("Engineer Priya Nair wakes…", "Sister Agnes").
 _KIN_NAME_EN = re.compile(r"\b((?i:" + "|".join(_KIN_EN) + r"))\s+" + _NAME_EN)
@@ -870,7 +885,10 @@ def _chinese_name(run: str) -> str | None:
         given = _chinese_name("王" + run[2:])
         return run[:2] + given[1:] if given else None
     whole = run
-    run = _AFTER_NAME_ZH.split(run, maxsplit=1)[0]
+    # the character after the surname is the name's whatever it is (王有财 of "布商王有财和…"), when the name's
+    # third character follows it and then the name ends (a 的 / 和 …, the clause's end or its verb)
+    kept = 2 if _ends_third_name_char(run) else 0
+    run = run[:kept] + _AFTER_NAME_ZH.split(run[kept:], maxsplit=1)[0]
     if len(run) > 3:
         import jieba
 
@@ -899,6 +917,15 @@ def _chinese_name(run: str) -> str | None:
     return run if 2 <= len(run) <= 4 else None
 
 
+def _ends_third_name_char(run: str) -> bool:
+    """`run`'s second character is one that ends names elsewhere (有, 在), yet a third one follows it and then
+    the name ends: "王有财和…", "王有财。", not "林在家里"."""
+    if len(run) < 3 or not _AFTER_NAME_ZH.match(run[1]) or not CJK.fullmatch(run[2]) or _AFTER_NAME_ZH.match(run[2]):
+        return False
+    rest = run[3:]
+    return not rest or not CJK.match(rest) or bool(_AFTER_NAME_ZH.match(rest)) or _starts_verb(rest)
+
+
 def _head_is_place(text: str) -> bool:
     """The noun `text` opens with is a place or a thing ("小镇上", "剑"): a Chinese noun's last character says
     what it is, so 剑客 and 书生 are people though 剑 and 书 are things ("一个叫周行的剑客" is someone); jieba
@@ -919,7 +946,9 @@ def _reads_as_name(name: str) -> bool:
         return True
     # a word jieba only guessed (周烬, tagged n) is no word of the dictionary: the surname makes it a name
     known_word = len(alone) == 1 and alone[0].flag != "nr" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0
-    return name[0] in _SURNAMES_ZH and not known_word
+    # 岩叔, 秀婶: a name said with the title its bearer is called by, whatever its first character
+    titled = len(name) == 2 and name[-1] in _TITLE_GENDER_ZH and CJK.fullmatch(name[0]) is not None
+    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word
 
 
 def _starts_verb(text: str) -> bool:
@@ -993,7 +1022,9 @@ def _word_alone(text: str, at: int) -> bool:
 # there ("the guild master, Anselm", "the harbour master"), not someone's tie to the protagonist.
 _POSTS_OF_EN = _PLACE_EN | {"house", "household", "station", "hall", "court", "crew", "company", "fleet", "mine",
                             "workshop", "forge", "caravan", "circus", "college", "monastery", "abbey", "clan", "dock",
-                            "docks", "lodge", "mill", "library", "bank", "market", "station's"}
+                            "docks", "lodge", "mill", "library", "bank", "market", "station's", "lighthouse"}
+# Words of rank before a calling that make one post of it ("first mate", "chief engineer", "head cook").
+_RANKS_EN = {"first", "second", "third", "chief", "head", "senior", "junior"}
 # Possessives that tie the word to a person of the story ("her master", "his old mentor"): not a post.
 _PERSON_POSSESSIVES = {"his", "her", "their", "my", "our", "your"}
 
@@ -1004,6 +1035,8 @@ def _said_as_en(text: str, at: int, word: str) -> str:
     protagonist; else the word itself ("her master Anselm" is hers)."""
     before = re.search(r"([A-Za-z]+)('s)?\s+$", text[:at])
     after = re.match(r"[A-Za-z]+\s+of\s+(?:the|a|an|this|that)\s+([a-z]+)", text[at:], re.I)
+    if before and before.group(1).lower() in _RANKS_EN:
+        return f"{before.group(1).lower()} {word}"  # "first mate", "head cook": the rank is the post's
     if before and before.group(1).lower() not in _PERSON_POSSESSIVES and not is_function_word(before.group(1)) \
             and (before.group(2) or before.group(1).lower() in _POSTS_OF_EN):
         return f"{before.group(1).lower()}{before.group(2) or ''} {word}"
@@ -1018,7 +1051,9 @@ _FULL_NAME_EN = r"([A-Z][a-z]+\s+[A-Z][a-z]+)"
 _NAME_THEN_CALLING_EN = re.compile(r"\b" + _FULL_NAME_EN + r",\s+(?:a|an|the|his|her|their)\s+(?:[a-z'-]+\s+){0,2}"
                                    r"([a-z]+)\s*,")
 _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Ii]ts|[A-Za-z]+'s)\s+"
-                                   r"(?:[a-z'-]+\s+){0,2}?([a-z]{4,})\s+" + _FULL_NAME_EN + r"\b")
+                                   r"(?:[a-z'-]+\s+){0,2}?([a-z]{4,})\s+(?:" + _FULL_NAME_EN
+                                   # or a name of one word, the clause going on after it ("the herbalist Lin finds")
+                                   + r"|([A-Z][a-z]+)(?=\s+[a-z]|\s*[,.;!?]))\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1089,9 +1124,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, _said_as_en(text, match.start(2), noun), _KIN_EN.get(noun))))
     for match in _CALLING_THEN_NAME_EN.finditer(text):
         # "the station director Victor Kane": a noun of a person the word list lacks, then a full name
-        noun, name = match.group(1).lower(), match.group(2)
-        if noun not in _KIN_EN and _person_noun_en(noun):
-            hits.append((match.start(2), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
+        noun, name = match.group(1).lower(), match.group(2) or match.group(3)
+        if noun not in _KIN_EN and _person_noun_en(noun) and not is_function_word(name):
+            hits.append((match.start(2 if match.group(2) else 3), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
@@ -1156,7 +1191,9 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    # "her uncle Silas runs the smuggling ring that drowned her brother", "the administrator has been
                    # hiding deaths in the mines": a killing, a smuggling or a cover-up is done against someone
                    r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
-                   r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私", re.I)
+                   r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私"
+                   # "站长郑国平似乎隐瞒了什么": a cover-up, framing or shielding a culprit, said in Chinese
+                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
@@ -1220,6 +1257,8 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
     if at < 0:
         return None
     if CJK.search(name):
+        if _familiar_name(name) and name[0] in "老小":
+            return "old" if name[0] == "老" else "young"  # 老陈 is called so for his years, 小周 for her youth
         noun = said_as or ""
         before = text[:at]
         start = before.rfind(noun) if noun and before.endswith(noun) else at
@@ -1275,8 +1314,15 @@ def _tied_kin_gender_zh(noun: str) -> str | None:
     return _TIED_KIN_ZH.get(noun[-1]) if noun[-2:-1] == "之" else None
 
 
-# Last characters of a post or calling (探长, 站长, 警官, 律师, 店员): a word ending so is a noun of a person.
-_POST_ENDINGS_ZH = set("长官师员")
+# Last characters of a post or calling (探长, 站长, 警官, 律师, 店员, 大副, 舵手): a word ending so is a noun of a person.
+_POST_ENDINGS_ZH = set("长官师员副手")
+# Characters before a surname that make a familiar name of it (小周, 老王, 阿秀): the name is said so, not in full.
+_FAMILIAR_ZH = set("小老阿")
+
+
+def _familiar_name(run: str) -> bool:
+    """`run` opens with a familiar name, 小 / 老 / 阿 and a surname ("小周每晚…", "老王")."""
+    return len(run) >= 2 and run[0] in _FAMILIAR_ZH and run[1] in _SURNAMES_ZH
 
 
 def _kin_gender_zh(noun: str) -> str | None:
@@ -1318,7 +1364,7 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
                                       and words[index - 1].word == "之" and CJK.fullmatch(words[index - 2].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
                 or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH
-                         or _guessed_name_after(words, index)):
+                         or _familiar_name(text[at:at + 2]) or _guessed_name_after(words, index)):
             continue
         guessed = _guessed_name_after(words, index) and words[index + 1].word
         before = text[start - 1:start]
@@ -1339,8 +1385,17 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
         if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
             continue
-        found.append((at, word.word, name))
+        found.append((at, _calling_of_title(word.word, words[index - 1] if index > 0 else None), name))
     return found
+
+
+def _calling_of_title(word: str, before) -> str:
+    """The noun saying who someone is, from `word` and jieba's word `before` it: a title said with the calling
+    before it is that calling ("账房先生林秋白", "算命先生"), not the bare title 先生 anyone is called by."""
+    if len(word) >= 2 and word in _TITLE_GENDER_ZH and before is not None and len(before.word) >= 2 \
+            and before.flag in ("n", "vn") and CJK.fullmatch(before.word[-1]):
+        return before.word + word
+    return word
 
 
 def _guessed_name_after(words: list, index: int) -> bool:
@@ -1363,7 +1418,7 @@ def _person_noun_tag(word, before: str) -> bool:
     if word.flag == "nr":
         return len(word.word) >= 2 and word.word[0] not in _SURNAMES_ZH and word.word[:2] not in _COMPOUND_SURNAMES_ZH \
             and before not in _SURNAMES_ZH
-    return word.flag.startswith("n")
+    return word.flag.startswith("n") and word.flag != "ns"  # 南极 of "南极科考站" is where, no one's calling
 
 
 def _unglued_endings(words: list) -> list:
@@ -1638,6 +1693,10 @@ _SETTING_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir|[Hh]er|[Hh]is)\s+(
                          + r"))\b")
 
 
+# Characters before a place's one that say "all of it" (全村, 满城, 整条街).
+_WHOLE_OF_ZH = set("全满整")
+
+
 def places_in_description(description: str) -> list[str]:
     """The places a book's description sets it in, in its own words, in order: "运河", "小镇" of "清末江南运河小镇";
     "the fishing village", "the fens" of "A fishing village on the edge of the fens". The cast's names are no places
@@ -1656,12 +1715,17 @@ def places_in_description(description: str) -> list[str]:
     import jieba.posseg
 
     found = []
-    for word in jieba.posseg.lcut(text):
+    words = jieba.posseg.lcut(text)
+    for index, word in enumerate(words):
         w = word.word
-        if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a"):
-            continue
-        # "湖边", "山中": a word of where (jieba's s) whose first character is a place; not 幕后
-        where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH
+        if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a") \
+                or (len(w) == 2 and w[0] in _WHOLE_OF_ZH):
+            continue  # "全村的人", "满城风雨": the people of a place, no place the story goes to
+        # "湖边", "山中": a word of where (jieba's s) whose first character is a place; not 幕后, nor the 海里 jieba
+        # cut from 林海里 (林 / 海里), whose place is the lone character's word (林海)
+        lone_before = index > 0 and len(words[index - 1].word) == 1 and CJK.fullmatch(words[index - 1].word) is not None \
+            and words[index - 1].flag not in ("p", "uj", "c", "v", "u")
+        where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH and not lone_before
         if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
             found.append(w)
     return list(dict.fromkeys(found))
@@ -1745,14 +1809,27 @@ _SETTING_CUES = {
     "planet": re.compile(r"火星|月球|月面|外星|星球|太空|空间站|宇航|飞船|星舰"
                          r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|outer space"
                          r"|spaceships?|starships?)\b)"),
+    # ice, sand, an island, a mountain, a forest and a village have places of their own too: a desert caravan
+    # meets at a well, not at a 城门; checked before the sea, an island's lighthouse is no ship's deck
+    "polar": re.compile(r"南极|北极|极地|冰原|冰川|冰盖|雪原|极夜|科考站|(?i:\b(?:antarctic\w*|arctic|polar|ice shelf"
+                        r"|glaciers?|tundra|icebreaker)\b)"),
+    "desert": re.compile(r"沙漠|大漠|戈壁|荒漠|绿洲|驼队|沙丘|丝绸之路|(?i:\b(?:deserts?|dunes?|oasis|caravans?|sahara"
+                         r"|gobi)\b)"),
+    "island": re.compile(r"海岛|孤岛|小岛|荒岛|岛上|岛屿|群岛|灯塔|(?i:\b(?:islands?|isles?|archipelago|lighthouse)\b)"),
     "sea": re.compile(r"远洋|海上|航海|渔船|货轮|船长|水手|海难|(?i:\b(?:at sea|ocean|voyage|sailors?|shipwreck\w*"
                       r"|castaways?|captain of the|whal(?:er|ing))\b)"),
+    "mountain": re.compile(r"深山|大山|山村|山里|山中|山区|山寨|雪山|高山|山谷|山间|(?i:\b(?:mountains?|alpine|highlands?"
+                           r"|peaks?)\b)"),
+    "forest": re.compile(r"森林|林海|密林|林场|丛林|雨林|老林|(?i:\b(?:forests?|woods|woodland|jungle|rainforest)\b)"),
+    "village": re.compile(r"小镇|古镇|乡村|村庄|村子|村里|乡下|镇上|小县城|(?i:\b(?:village|small town|hamlet|countryside"
+                          r"|market town)\b)"),
 }
 
 
 def story_setting(description: str) -> str | None:
-    """The kind of setting a description places its story in when no age's places fit it: "planet" (火星, a space
-    station), "sea" (远洋, a voyage); None for any other, whose places come from its age."""
+    """The kind of setting a description places its story in, whose places are its own whatever its age: "planet"
+    (火星, a space station), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
+    "mountain" (深山), "forest", "village" (小镇); None for any other, whose places come from its age."""
     starts = _word_starts(description)
     for kind, cue in _SETTING_CUES.items():
         if any(not CJK.match(m.group()) or m.start() in starts for m in cue.finditer(description)):
@@ -1763,8 +1840,9 @@ def story_setting(description: str) -> str | None:
 # Characters opening the word after a place that say where in it ("火星上", "小镇里"); jieba glues one to the word
 # after it ("火星 / 上种 / 土豆").
 _LOCATIVE_ZH = set("上里中内")
-# English words before a place a story is set at ("on Mars", "In Regency-era Bath"), then its capitalised words.
-_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
+# English words before a place a story is set at ("on Mars", "In Regency-era Bath", "in the Sahara"), then its
+# capitalised words.
+_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+(?:the\s+)?((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
 
 
 def setting_named(description: str) -> str | None:
