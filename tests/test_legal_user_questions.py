@@ -1387,6 +1387,20 @@ async def test_a_neighbours_burst_pipe_is_not_answered_with_the_hazardous_chemic
     assert laws == {"民法典"}, _cited(run)
 
 
+_LEAK_LETTER = "帮我写一份律师函，邻居李四家漏水把我家天花板泡坏了，要求他赔偿8000元，我叫王五"
+
+
+def test_a_demand_letter_is_sent_by_the_user_who_names_himself_to_the_neighbour_he_names():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], _LEAK_LETTER)
+    assert (fields.get("client"), fields.get("recipient")) == ("王五", "李四"), fields
+
+
+def test_a_demand_letters_demand_stops_before_the_users_name_and_its_facts_are_the_damage_told():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], _LEAK_LETTER)
+    assert fields.get("demands") == "赔偿8000元", fields
+    assert fields.get("facts") == "邻居李四家漏水把我家天花板泡坏了", fields
+
+
 async def test_a_rumour_that_one_stole_is_answered_as_defamation_not_as_the_crime_of_theft(knowledge):
     run = await GraphRunner(knowledge).ask("被同事在公司群里造谣说我偷东西，能告他吗")
     cited = _cited(run)
