@@ -1416,3 +1416,9 @@ async def test_a_dismissal_while_pregnant_is_not_answered_with_the_probation_art
 async def test_an_english_custody_question_is_not_answered_with_the_article_on_children_born_out_of_wedlock(knowledge):
     run = await GraphRunner(knowledge).ask("Who gets custody of our 4-year-old if we divorce?")
     assert ("民法典", "1071") not in _cited(run), _cited(run)
+
+
+async def test_a_course_whose_teacher_quit_is_a_refund_question_not_the_workers_notice_to_quit(knowledge):
+    run = await GraphRunner(knowledge).ask("I paid for an online course but the teacher quit, can I get a refund?")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "53") and ("劳动合同法", "37") not in cited, cited
