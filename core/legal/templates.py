@@ -99,7 +99,7 @@ F = TemplateField
 _OTHER_SIDE = r"(?<![其吉])(?:对方|他们|她们|他|她)(?!人)"
 _FIRST_PERSON = r"我们|我方|我"
 # What follows who someone is to the user when no name does ("房东一直不退", "老板拖欠我工资").
-_NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说|把|将|给|跟|向|和|在|的|让|叫|要|去年|今年|前年|上个?月|昨天|前天"
+_NOT_A_NAME = "一直|还|至今|不|没|未|拖|扣|欠|借|拒|也|就|又|说|把|将|给|跟|向|和|在|的|家|让|叫|要|去年|今年|前年|上个?月|昨天|前天"
 # Who the other side may be to the user, said before its name ("房东张伟", "我朋友王强"): the name with them is 贵方.
 _RECIPIENT_ROLES = "房东|业主|老板娘|老板|卖家|商家|店家|包工头|中介|物业|朋友|同事|同学|邻居|前夫|前妻|亲戚"
 # The story's other people, by who they are to someone, with the pronoun that can be them: a 他 / 她 after one of
@@ -590,14 +590,15 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     # What happened, labelled, or told in the request itself ("王强2023年借我3万元至今未还，要求归还"): the
     # clause that says what the other side did, up to the demand that follows it.
     "facts": [r"(?:事实与理由|事实和理由|事实|经过)\s*[:：]\s*([^\n]{4,300}?)(?=[，,。；;]?\s*(?:诉讼请求|请求|要求)|\n|$)",
-              r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|不退|扣了|扣留|打伤|撞|辞退|开除|违约|拒绝|损坏)"
+              r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|不退|扣了|扣留|打伤|撞|辞退|开除|违约|拒绝|损坏|把我|漏水|渗水|咬)"
               r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$"
               # Not the request for the document that follows the story ("…拖欠我工资，帮我写催告函").
               r"|[，,]\s*(?:请|麻烦你?)?\s*(?:帮我|帮忙|给我|替我)\s*(?:写|起草|拟|出))",
               # Told in English: what the other side did, from who did it ("my landlord who kept my deposit",
               # "Zhang San owes me 3000 yuan", "he refuses to pay") to the sentence's end.
               rf"(?:^|[.;:!?,]\s*|(?i:to|against)\s+)((?:{_EN_SUBJECT})\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b[^.;!?\n]{{2,200}})"],
-    "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120})",
+    # Up to the sentence's end, or to the user's own name told after it ("要求他赔偿8000元，我叫王五").
+    "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120}?)(?=[，,；;]\s*(?:我叫|我名叫|我的名字|本人)|[。\n]|$)",
                 # "asking him to return the deposit within 7 days", "I want them to pay me back": the sentence that
                 # asks first, not the story's "he refuses to return it".
                 r"(?i:want|need|would\s+like|ask|asking|demand|demanding|request|requesting)\b[^.;!?\n]{0,30}?\b(?i:to)\s+"
@@ -660,7 +661,8 @@ _USER_IS: dict[str, str] = {
     "borrower": r"我(?:向|跟|找)[\u4e00-\u9fff]{2,4}?借|(?<![A-Za-z])I\s+borrowed\b",
     "creditor": r"欠了?我(?!们)|\bowes?\s+me\b",
     # A demand letter's sender is the one the money is owed to.
-    "client": r"欠了?我(?!们)|借了?我(?=[\d一二三四五六七八九十两百千万])|(?:向|跟|找)我借|\bowes?\s+me\b"
+    # Or any letter whose request names no one else it is written for (委托人, 我的当事人): the one asking sends it.
+    "client": r"^(?![\s\S]*(?:委托人|当事人|客户|(?i:my\s+client)))|欠了?我(?!们)|借了?我(?=[\d一二三四五六七八九十两百千万])|(?:向|跟|找)我借|\bowes?\s+me\b"
               r"|\b(?i:to|against)\s+my\s+[a-z]+|\b(?:kept|withheld|took|owes?)\s+(?:me|my)\b",
     "debtor": r"我欠|(?<![A-Za-z])I\s+owe\b",
     "payee": r"我收到|(?<![A-Za-z])I\s+received\b",

@@ -20,7 +20,7 @@ from core.language import CJK
 from core.legal import LegalKnowledge
 from core.legal.intent import has_pasted_terms
 from core.legal.statutes import named_articles
-from core.legal.terms import expand
+from core.legal.terms import expand, named_words
 from core.retrieval.bm25 import bounded_query
 from graphs.hooks import NodeContext
 from graphs.legal import prompts
@@ -166,6 +166,10 @@ WORKER_HARMS_OTHERS = (r"(员工|职工|工作人员|保姆|雇的|帮工|骑手
 # answers a question that names the circumstance (or, for a field's own subject, a question of that field) only.
 # Shared words brought them into answers about something else: 民法典 1185 (punitive damages for an intellectual-
 # property right) into a beating's 惩罚性赔偿, 1215 (a stolen car's accident) into every collision.
+# Someone travelling as a passenger, by the trip or the luggage.
+_A_PASSENGER = (r"旅客|乘客|行李|坐车|乘车|搭车|打车|航班|飞机|火车|高铁|动车|大巴|公交|地铁|船|passenger|luggage|baggage|"
+                r"\b(flight|train|bus|taxi|ferry)s?\b")
+
 NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("侵害他人知识产权", r"知识产权|专利|商标|著作权|版权|抄袭|盗版|patent|trademark|copyright", "intellectual_property"),
     ("盗窃、抢劫或者抢夺的机动车", r"偷|盗|抢|stolen|theft|thief|robbed|carjack", None),
@@ -204,8 +208,24 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
      None),
     # 消费者权益保护法 25: the seven-day return without a reason is for goods bought at a distance, not a gym's
     # membership or a shop counter's purchase (a prepayment's 53, faulty goods' 24).
-    ("网络、电视、电话、邮购等方式销售商品", r"网|线上|淘宝|京东|拼多多|闲鱼|直播|电视|电话|邮购|快递|到货|收到货|无理由|七天|7天|"
-     r"\b(online|internet|website|app|TV|phone|mail|mail-order|delivered|Taobao|JD|Pinduoduo)\b|no.reason|(7|seven).day", None),
+    # Nor a course or a membership bought online (报了个线上网课): a service paid ahead, not goods (53).
+    ("网络、电视、电话、邮购等方式销售商品", rf"(?s)^(?!.*({named_words('prepaid_service')})).*(网|线上|淘宝|京东|拼多多|闲鱼|直播|电视|电话|邮购|快递|到货|收到货|无理由|七天|7天|"
+     r"\b(online|internet|website|app|TV|phone|mail|mail-order|delivered|Taobao|JD|Pinduoduo)\b)|无理由|七天|7天|no.reason|(7|seven).day", None),
+    # 民法典 1071: children born out of wedlock, not every custody question.
+    ("非婚生子女享有与婚生子女同等的权利", r"非婚生|私生|未婚|没结婚|没有结婚|没领证|没有领证|同居|out of wedlock|unmarried|not married|never married|"
+     r"illegitimate|cohabit", None),
+    # 劳动合同法 21: dismissal on probation, not every dismissal (a pregnant worker's).
+    ("在试用期中", r"试用期|试用|probation", None),
+    # 1192: help hired by a private person, hurt or hurting while at it, not every collision (an uninsured driver's).
+    ("个人之间形成劳务关系", r"骑手|外卖|快递|配送|保姆|钟点工|家政|帮工|包工头|工头|雇|劳务|干活|打工|工人|装修|师傅|员工|工作|"
+     r"rider|courier|platform|nanny|helper|hired|worker|handyman|cleaner|employee|housekeeper|working|delivering", None),
+    # 823, 824: a passenger's own injury or luggage, not a parcel the carrier lost (832, 833). (旅客 alone is in the
+    # drunk-driving crime too: 刑法 133之一 names 旅客运输.)
+    ("旅客随身携带物品", _A_PASSENGER, None),
+    ("旅客的伤亡", _A_PASSENGER, None),
+    # 劳动合同法 50: the certificate, the file and the handover when a contract ends, not whether compensation is
+    # owed: its 社会保险 and 经济补偿 put it ahead of 46 in an answer about quitting over unpaid social insurance.
+    ("出具解除或者终止劳动合同的证明", r"证明|档案|交接|转移|手续|certificate|paperwork|records|handover|hand over", None),
     # 1145-1149: who administers an estate, asked by that name.
     ("遗产管理人", r"管理人|遗嘱执行人|执行遗嘱|管理遗产|清点|executor|administrator", None),
 )
@@ -341,6 +361,45 @@ def _take_turns(lists: list[list[Any]]) -> list[Any]:
             if rank < len(items) and items[rank].citation not in {a.citation for a in taken}:
                 taken.append(items[rank])
     return taken
+
+
+# Beyond the first, an article is cited only if each search that found it scored it near that search's best: the
+# last slots took whatever came next (民法典 1071 on children born out of wedlock beside custody, 劳动合同法 74 on
+# labour inspection beside unpaid wages, 1192 on hired help beside a car crash). Fewer, relevant citations read better.
+ALWAYS_CITED = 1
+FILLER_RATIO = 0.7
+# Another law than the field's is cited beyond the first only as some search's best: the 道路交通安全法's penalty for
+# drunk driving (91) beside the crime (刑法 133之一), not a soldier's reputation (军人地位和权益保障法 65) beside defamation.
+OTHER_LAWS_RATIO = 0.95
+
+
+def relative_strengths(searches: list[list[Any]], candidates: list[Any]) -> dict[str, float]:
+    """Each candidate's score as a share of its search's best candidate, the lowest over the searches that found it
+    (an article set aside as off the subject sets no bar). An article without a lexical score (found by meaning
+    alone) has no entry: nothing says it is weak."""
+    strengths: dict[str, float] = {}
+    kept = {a.citation for a in candidates}
+    for found in ([a for a in search if a.citation in kept] for search in searches):
+        top = max((a.score for a in found), default=0.0)
+        for article in found if top > 0 else []:
+            if article.score > 0:
+                strengths[article.citation] = min(strengths.get(article.citation, 1.0), article.score / top)
+    return strengths
+
+
+def without_filler(articles: list[Any], strengths: dict[str, float], of_the_field: list[Any],
+                   leaders: list[Any]) -> list[Any]:
+    """The first and the `leaders` (each named law's best), then those near their searches' best; from a law other
+    than the field's (`of_the_field`), only a search's best: another law's article that merely shares words is what
+    filled the gaps."""
+    fields_own = {a.citation for a in of_the_field}
+    leading = {a.citation for a in leaders}
+
+    def strong(article: Any) -> bool:
+        bar = FILLER_RATIO if article.citation in fields_own else OTHER_LAWS_RATIO
+        return strengths.get(article.citation, 1.0) >= bar
+
+    return [a for rank, a in enumerate(articles) if rank < ALWAYS_CITED or a.citation in leading or strong(a)]
 
 
 def _article_dict(article: Any) -> dict[str, Any]:
@@ -499,6 +558,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             later = _take_turns([items[1:] for items in per_law])
             hits = await tools.call_blocking("statute_search", knowledge.statutes.search, query, 10, None,
                                              meaning, summary=found)
+            searched_own: list[Any] = []
             latest = focus.rsplit("\n", 1)[-1].strip()
             if latest and latest != focus.strip():
                 # A follow-up read with the question before it ("那押金能要双倍吗"): what it asks itself leads,
@@ -508,15 +568,18 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                 # its weaker hits (an unrelated law's article) in front.
                 # Only from the thread's field: its words alone ("能要求赔偿多少") match any law's damages
                 # (消费者权益保护法 after a loan question); none there, the thread's articles stay in front.
-                leading = of_domain_laws(await tools.call_blocking(
-                    "statute_search", knowledge.statutes.search, own, 4, None, own, summary=found) or [], domain)[:2]
+                searched_own = await tools.call_blocking("statute_search", knowledge.statutes.search, own, 4, None, own,
+                                                         summary=found) or []
+                leading = of_domain_laws(searched_own, domain)[:2]
                 first = leading + [f for f in first if f.citation not in {a.citation for a in leading}]
             preferred = of_domain_laws(hits or [], domain, expansion.laws)
             ranked = preferred + later + [a for a in hits or [] if a not in preferred]
             rest = [a for a in _take_turns([ranked]) if a.citation not in {f.citation for f in first}]
             fields = [*shared.domains, shared.category]
-            hits = plainer_chapters_first(of_the_questions_subjects(first + rest, shared.question, fields),
-                                          shared.question)[:wanted]
+            ordered = plainer_chapters_first(of_the_questions_subjects(first + rest, shared.question, fields),
+                                             shared.question)
+            hits = without_filler(ordered, relative_strengths([*per_law, hits or [], searched_own], ordered),
+                                  of_domain_laws(ordered, domain, expansion.laws), first)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []

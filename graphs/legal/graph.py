@@ -291,6 +291,29 @@ def wants_document(text: str) -> bool:
     return bool(re.search(r"(写|起草|拟|发)[^。？?]{0,8}(律师函|起诉状|申请书|催款函|警告函)", text))
 
 
+def near_same(cited: frozenset, other: frozenset) -> bool:
+    """Two sections that cite mostly the same articles (two of three or more, whatever the order) say the same."""
+    shared = len(cited & other)
+    return cited == other or (shared >= 2 and shared * 3 >= min(len(cited), len(other)) * 2)
+
+
+def merged_sections(succeeded: list[dict[str, Any]]) -> list[tuple[frozenset, str, list[str]]]:
+    """One section per distinct answer, under the names of every field that gave it (the first field's text).
+
+    Fields whose searches found the same articles read as one: an English question that cannot be cut by field came
+    back three times under three headings, and a rider's injury, searched as labour, tort and contract, cited 36, 41
+    and 1192 in each, one section holding a fourth article the others did not."""
+    sections: list[tuple[frozenset, str, list[str]]] = []
+    for r in succeeded:
+        cited = frozenset((law, article) for _, law, article in find_citations(r["text"])) or frozenset([r["text"]])
+        same = next((section for section in sections if near_same(cited, section[0])), None)
+        if same is None:
+            sections.append((cited, r["text"], [domain_label(r["domain"])]))
+        else:
+            same[2].append(domain_label(r["domain"]))
+    return sections
+
+
 @node("orchestrate")
 async def orchestrate(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     trace_id, classification = state["trace_id"], state["classification"]
@@ -316,18 +339,12 @@ async def orchestrate(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
                             output=t("legal.fallback_used"), duration_ms=_ms(started)))
         ctx.log(t("legal.fallback_used"), level="warning")
     else:
-        # Fields whose searches found the same articles give one section under both names: an English question
-        # that cannot be cut by field came back three times, word for word, under three headings. The same
-        # articles in another order are the same answer too (a rider's injury, searched as labour and as tort).
-        sections: dict[Any, tuple[str, list[str]]] = {}
-        for r in succeeded:
-            cited = frozenset((law, article) for _, law, article in find_citations(r["text"])) or r["text"]
-            sections.setdefault(cited, (r["text"], []))[1].append(domain_label(r["domain"]))
+        sections = merged_sections(succeeded)
         if len(sections) == 1:
             body = succeeded[0]["text"]
         else:
             intro = t("legal.merged_intro", parts=join_items(domain_label(r["domain"]) for r in succeeded))
-            body = intro + "\n\n" + "\n\n".join(f"### {join_items(labels)}\n\n{text}" for text, labels in sections.values())
+            body = intro + "\n\n" + "\n\n".join(f"### {join_items(labels)}\n\n{text}" for _, text, labels in sections)
     notes = [skipped_note(r["skipped"]) for r in results if r["skipped"]]
     if unavailable and succeeded:
         notes.append("\n".join(f"> {sentence}" for sentence in unavailable))
