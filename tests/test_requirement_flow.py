@@ -2264,3 +2264,35 @@ def test_a_script_its_asker_runs_on_their_files_is_not_asked_who_uses_it_or_how_
     said = "\n".join([a.text for a in plan.assumptions] + plan.stages[1].tasks + plan.stages[2].success_criteria)
     assert not re.search(r"网页|web page|sign-in with|简单登录|Persist|持久化", said), said
     assert re.search(r"requester|需求提出者", plan.stages[1].goal), plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个企业微信客服机器人，回答员工关于报销流程和年假天数的问题", "员工"),
+    ("机器人自动解答学生的问题", "学生"),
+])
+def test_a_person_a_bot_answers_is_named_without_the_verb(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal
+
+
+def test_the_system_the_data_lives_in_typed_into_the_deadline_is_not_the_deadline():
+    asked = [{"id": "q_success_metric", "blocking": True}, {"id": "q_deadline", "blocking": False}]
+    answered, defaulted = normalize_reply({"q_success_metric": "each teacher gets their list before 7am",
+                                           "q_deadline": "we use Mindbody for everything"}, asked)
+    assert "q_deadline" not in answered and "q_deadline" in defaulted, answered
+
+
+def test_a_job_told_where_its_data_lives_reads_it_there():
+    plan = first_round("Every Sunday evening email each yoga teacher the list of people booked into their classes",
+                       force_plan=True, answers={"q_data_store": "we use Mindbody for everything"})
+    assert "Data source: Mindbody (read-only)" in plan.dependencies, plan.dependencies
+    assert "Decide what each run reads from Mindbody" in plan.stages[0].tasks, plan.stages[0].tasks
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("我们小区有个快递驿站，想做一个小程序，居民扫码就能查到自己的包裹放在哪个货架", "居民"),
+])
+def test_a_person_before_an_act_jieba_reads_as_a_noun_is_who_uses_it(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal

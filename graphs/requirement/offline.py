@@ -20,7 +20,7 @@ from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, n
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
-                                       names_no_purpose, only_keeps_copies, only_names, run_on_own_files,
+                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, run_on_own_files,
                                        runs_unattended, talked_to_in_a_chat)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -183,18 +183,7 @@ def _only_states_a_constraint(clause: str) -> bool:
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
     return _only_names_entry_point(clause) or only_names(TOPICS_BY_ID["q_data_store"], clause) or \
-        _only_says_who_uses_it(clause) or _only_names_its_system(clause)
-
-
-def _only_names_its_system(clause: str) -> bool:
-    """Whether a clause only says which system the asker keeps the data in ("we use Cliniko for bookings", "预约都在
-    Cliniko 里"): the stages read from it, nobody builds it."""
-    system = kept_in_a_system(clause)
-    if not system:
-        return False
-    rest = clause.replace(system, " ")
-    return len(CJK.findall(rest)) <= 8 if is_chinese(clause) else (
-        len(rest.split()) <= 5 and re.match(r"\s*(?:we|I|our|my)\b", rest, re.IGNORECASE) is not None)
+        _only_says_who_uses_it(clause) or only_names_its_system(clause)
 
 
 # A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.
@@ -598,10 +587,10 @@ def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_scri
     return {}
 
 
-def _job_source(requirement: str, zh: bool) -> str:
+def _job_source(requirement: str, store_answer: str, zh: bool) -> str:
     """Where a job reads its data, as the plan's sentences name it: the system the requirement names ("Stripe", "the
-    ticket system", "收银系统"), else the system that holds the data now."""
-    source = job_source(requirement) or kept_in_a_system(requirement)
+    ticket system", "收银系统") or an answer does ("we use Mindbody"), else the system that holds the data now."""
+    source = job_source(requirement) or kept_in_a_system(requirement) or kept_in_a_system(store_answer)
     if not source:
         return word("source_system", zh)
     store_topic = TOPICS_BY_ID["q_data_store"]
@@ -643,7 +632,6 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     audience = chat_audience(described) if unattended and not backup else None
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
     reads_only = unattended and not backup and not keeps_own_state(described)
-    keeps_no_store = False
     # the store a data job writes into ("load our Stripe payouts into Postgres every hour"): what it delivers to
     loads_into = _destination(described, zh) if unattended and not backup and not audience else None
     # the system the asker already keeps the data in ("we use Cliniko for bookings"), said in the requirement or as
@@ -655,6 +643,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # no sign-in; a script its asker runs is theirs, on their computer and their files
     chat_bot, own_script = talked_to_in_a_chat(described), run_on_own_files(described)
     kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script)
+    # a job told where its data lives ("we use Mindbody for everything") reads it there, read-only
+    keeps_no_store = reads_only and bool(store_answer) and only_names_its_system(store_answer)
     # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
@@ -772,7 +762,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = value("q_data_store", "new_store")
         interface = value("q_interface", "new_interface")
     # where a job reads, named in the requirement when it is ("from our Shopify store", "load our Stripe payouts")
-    source = _job_source(described, zh) if unattended and not backup else None
+    source = _job_source(described, store_answer, zh) if unattended and not backup else None
     if keeps_no_store:
         store = say("source_named", source=source)
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").

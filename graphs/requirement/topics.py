@@ -772,6 +772,17 @@ def kept_in_a_system(text: str) -> str | None:
     return None
 
 
+def only_names_its_system(clause: str) -> bool:
+    """Whether a clause only says which system the asker keeps the data in ("we use Cliniko for bookings", "预约都在
+    Cliniko 里"): the stages read from it, nobody builds it."""
+    system = kept_in_a_system(clause)
+    if not system:
+        return False
+    rest = clause.replace(system, " ")
+    return len(CJK.findall(rest)) <= 8 if is_chinese(clause) else (
+        len(rest.split()) <= 5 and re.match(r"\s*(?:we|I|our|my)\b", rest, re.IGNORECASE) is not None)
+
+
 def _a_store_or_a_chat(name: str) -> bool:
     return bool(TOPICS_BY_ID["q_data_store"].keywords_in(name) or TOPICS_BY_ID["q_interface"].keywords_in(name))
 
@@ -901,7 +912,9 @@ def only_an_entry_point(answer: str) -> bool:
 _MISPLACED = (("q_deadline", only_a_date, ()),
               # a count typed as how long copies are kept is how many are kept ("7 copies", "保留10份")
               ("q_scale", only_a_load, ("q_target_users", "q_success_metric", "q_retention")),
-              ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
+              ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)),
+              # the system the data already lives in ("we use Mindbody for everything"), typed into another question
+              ("q_data_store", only_names_its_system, ()))
 
 
 # The questions an answer that belongs to a topic answers as well (a load: who uses it, what done means).
