@@ -2296,3 +2296,8 @@ def test_a_person_before_an_act_jieba_reads_as_a_noun_is_who_uses_it(requirement
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert goal == f"为{role}实现该需求。", goal
+
+
+def test_a_title_naming_only_a_bare_thing_goes_on_to_what_its_people_do_with_it():
+    plan = first_round("我们小区有个快递驿站，想做一个小程序，居民扫码就能查到自己的包裹放在哪个货架", force_plan=True)
+    assert plan.stages[0].goal.startswith("明确“做一个小程序，居民扫码"), plan.stages[0].goal

@@ -376,7 +376,9 @@ def _title(requirement: str, zh: bool) -> str:
     for at in range(2, len(pieces), 2):
         if pieces[at - 1].strip() in ":：" and len("".join(pieces[:at - 1]).split()) < 2 and not zh:
             continue  # "HR: employees request time off": a name before a colon is no title by itself
-        if (_only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at])
+        # a thing that names nothing it does ("做一个小程序") keeps the clause of what its people do with it
+        what_it_does = _opens_with_a_role(pieces[at], zh) and not names_no_purpose("".join(pieces[:at - 1]))
+        if (_only_states_a_constraint(pieces[at]) or what_it_does or _states_a_rule(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
