@@ -2208,3 +2208,96 @@ def test_a_job_writing_into_a_store_delivers_there_and_is_not_asked_its_interfac
 def test_a_count_of_copies_answered_to_the_retention_is_the_retention(answer):
     asked = [{"id": "q_retention", "blocking": True}, {"id": "q_scale", "blocking": False}]
     assert normalize_reply({"q_retention": answer}, asked) == ({"q_retention": answer}, set())
+
+
+@pytest.mark.parametrize("requirement, answers", [
+    ("A page where patients see their upcoming appointments, we use Cliniko for bookings", {}),
+    ("A page where patients see their upcoming appointments", {"q_data_store": "we use Cliniko for bookings"}),
+])
+def test_a_system_the_data_already_lives_in_is_its_source_named_alone(requirement, answers):
+    plan = first_round(requirement, force_plan=True, answers=answers)
+    assert "Data source: Cliniko" in plan.dependencies, plan.dependencies
+    said = "\n".join(plan.stages[0].tasks + plan.stages[1].tasks + plan.scope)
+    assert "Cliniko for bookings" not in said.replace("Data store: we use Cliniko for bookings", ""), said
+    assert not any(t.startswith("Persist") for t in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+def test_a_system_the_data_already_lives_in_is_not_asked_for_a_store():
+    assert "q_data_store" not in {q.id for q in first_round(
+        "A page where patients see their upcoming appointments, we use Cliniko for bookings").questions}
+
+
+def test_a_job_loading_one_system_into_a_store_names_both():
+    plan = first_round("Load our Stripe payouts into Postgres every hour", force_plan=True)
+    assert "Data source: Stripe (read-only)" in plan.dependencies and "Data store: Postgres" in plan.dependencies, \
+        plan.dependencies
+    assert "Decide what each run reads from Stripe" in plan.stages[0].tasks, plan.stages[0].tasks
+
+
+def test_a_job_posting_to_a_chat_app_s_group_does_not_name_the_app_twice():
+    criteria = first_round("每天早上8点用飞书机器人把昨天的订单汇总发到飞书群", force_plan=True).stages[1].success_criteria
+    assert "定时运行结束后，结果发到飞书群" in criteria, criteria
+
+
+def test_a_job_reading_an_unnamed_system_says_it_in_one_plain_phrase():
+    design = first_round("每周五下午把本周的工单统计发到飞书群", force_plan=True).stages[0]
+    assert "确定每次运行从存有这些数据的现有系统读取哪些数据" in design.tasks, design.tasks
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("A Telegram bot that answers customers' questions about opening hours", "customers"),
+    ("A Discord bot that answers questions about our server rules", "the people who message it"),
+])
+def test_a_bot_people_message_is_used_in_the_chat_by_them_without_signing_in(requirement, users):
+    assert not {"q_target_users", "q_security"} & {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert plan.stages[1].goal == f"Implement the requirement for {users}.", plan.stages[1].goal
+    assert any("when they message" in c for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+    assert not any("sign-in with" in a.text for a in plan.assumptions), plan.assumptions
+
+
+@pytest.mark.parametrize("requirement", ["写个脚本把扫描的发票按日期重命名", "A Python script to merge the PDFs in a folder"])
+def test_a_script_its_asker_runs_on_their_files_is_not_asked_who_uses_it_or_how_they_sign_in(requirement):
+    asked = {q.id for q in first_round(requirement).questions}
+    assert not {"q_target_users", "q_interface", "q_security", "q_data_store"} & asked, asked
+    plan = first_round(requirement, force_plan=True)
+    said = "\n".join([a.text for a in plan.assumptions] + plan.stages[1].tasks + plan.stages[2].success_criteria)
+    assert not re.search(r"网页|web page|sign-in with|简单登录|Persist|持久化", said), said
+    assert re.search(r"requester|需求提出者", plan.stages[1].goal), plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("做一个企业微信客服机器人，回答员工关于报销流程和年假天数的问题", "员工"),
+    ("机器人自动解答学生的问题", "学生"),
+])
+def test_a_person_a_bot_answers_is_named_without_the_verb(requirement, role):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal
+
+
+def test_the_system_the_data_lives_in_typed_into_the_deadline_is_not_the_deadline():
+    asked = [{"id": "q_success_metric", "blocking": True}, {"id": "q_deadline", "blocking": False}]
+    answered, defaulted = normalize_reply({"q_success_metric": "each teacher gets their list before 7am",
+                                           "q_deadline": "we use Mindbody for everything"}, asked)
+    assert "q_deadline" not in answered and "q_deadline" in defaulted, answered
+
+
+def test_a_job_told_where_its_data_lives_reads_it_there():
+    plan = first_round("Every Sunday evening email each yoga teacher the list of people booked into their classes",
+                       force_plan=True, answers={"q_data_store": "we use Mindbody for everything"})
+    assert "Data source: Mindbody (read-only)" in plan.dependencies, plan.dependencies
+    assert "Decide what each run reads from Mindbody" in plan.stages[0].tasks, plan.stages[0].tasks
+
+
+@pytest.mark.parametrize("requirement, role", [
+    ("我们小区有个快递驿站，想做一个小程序，居民扫码就能查到自己的包裹放在哪个货架", "居民"),
+])
+def test_a_person_before_an_act_jieba_reads_as_a_noun_is_who_uses_it(requirement, role):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"为{role}实现该需求。", goal
+
+
+def test_a_title_naming_only_a_bare_thing_goes_on_to_what_its_people_do_with_it():
+    plan = first_round("我们小区有个快递驿站，想做一个小程序，居民扫码就能查到自己的包裹放在哪个货架", force_plan=True)
+    assert plan.stages[0].goal.startswith("明确“做一个小程序，居民扫码"), plan.stages[0].goal

@@ -33,7 +33,8 @@ from graphs.requirement import offline as _offline  # noqa: F401  registers the 
 from graphs.requirement.discovery import empty_discovery, explore
 from graphs.requirement.prompts import ROLE, SYSTEM_PROMPT, build_prompt
 from graphs.requirement.render import assumptions_table, word
-from graphs.requirement.topics import TOPICS, TOPICS_BY_ID, belongs_to, declines, is_chinese, said_of_other_topics
+from graphs.requirement.topics import (TOPICS, TOPICS_BY_ID, belongs_to, declines, is_chinese, only_names_its_system,
+                                       said_of_other_topics)
 from schemas.events import USE_DEFAULTS, ArtifactType, InterruptRequest
 from schemas.requirement import (
     ImplementationPlanDoc,
@@ -272,6 +273,11 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
         if other in ids and other not in answered:
             answered[other] = text
             defaulted.discard(other)
+    for other, text in misplaced.items():
+        # where the data already lives, said though not asked ("we use Mindbody for everything" typed as the
+        # deadline, of a job that reads it): what the plan reads from, kept
+        if other not in ids and other not in answered and only_names_its_system(text):
+            answered[other] = text
     _read_for_other_topics(answered, defaulted, ids)
     for other, text in misplaced.items():  # its own answer was about another question ("用微信登录就行" typed as the load)
         if other in ids and other not in answered:

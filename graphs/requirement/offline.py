@@ -19,8 +19,9 @@ from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
-                                       chat_audience, is_chinese, job_source, keeps_own_state, names_no_purpose,
-                                       only_keeps_copies, only_names, runs_unattended)
+                                       chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
+                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, run_on_own_files,
+                                       runs_unattended, talked_to_in_a_chat)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -182,7 +183,7 @@ def _only_states_a_constraint(clause: str) -> bool:
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
     return _only_names_entry_point(clause) or only_names(TOPICS_BY_ID["q_data_store"], clause) or \
-        _only_says_who_uses_it(clause)
+        _only_says_who_uses_it(clause) or only_names_its_system(clause)
 
 
 # A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.
@@ -375,7 +376,9 @@ def _title(requirement: str, zh: bool) -> str:
     for at in range(2, len(pieces), 2):
         if pieces[at - 1].strip() in ":：" and len("".join(pieces[:at - 1]).split()) < 2 and not zh:
             continue  # "HR: employees request time off": a name before a colon is no title by itself
-        if (_only_states_a_constraint(pieces[at]) or _opens_with_a_role(pieces[at], zh) or _states_a_rule(pieces[at])
+        # a thing that names nothing it does ("做一个小程序") keeps the clause of what its people do with it
+        what_it_does = _opens_with_a_role(pieces[at], zh) and not names_no_purpose("".join(pieces[:at - 1]))
+        if (_only_states_a_constraint(pieces[at]) or what_it_does or _states_a_rule(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
@@ -571,6 +574,31 @@ def _only_counts(answer: str) -> bool:
     return len(CJK.findall(rest)) <= 2 and all(is_function_word(w) for w in re.findall(r"[A-Za-z']+", rest))
 
 
+def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_script: bool) -> dict[str, str]:
+    """Topic id → what the kind of thing settles by itself: a bot people message is used, in the chat, by whoever
+    messages it (the people the requirement names: "answers customers' questions"), with no sign-in; a script its asker
+    runs is theirs, run on their computer over their own files, with no sign-in."""
+    if chat_bot:
+        people_topic = TOPICS_BY_ID["q_target_users"]
+        generic = {w.lower() for w in people_topic.doc_keywords}
+        people = [w for w in people_topic.keywords_in(requirement) if w.lower() not in generic]
+        return {"q_target_users": _listed(people, zh) or word("bot_users", zh), "q_security": word("chat_access", zh)}
+    if own_script:
+        return {"q_target_users": word("the_requester", zh), "q_interface": word("local_script", zh),
+                "q_security": word("local_access", zh), "q_data_store": word("local_files", zh)}
+    return {}
+
+
+def _job_source(requirement: str, store_answer: str, zh: bool) -> str:
+    """Where a job reads its data, as the plan's sentences name it: the system the requirement names ("Stripe", "the
+    ticket system", "收银系统") or an answer does ("we use Mindbody"), else the system that holds the data now."""
+    source = job_source(requirement) or kept_in_a_system(requirement) or kept_in_a_system(store_answer)
+    if not source:
+        return word("source_system", zh)
+    store_topic = TOPICS_BY_ID["q_data_store"]
+    return source if zh or source[:1].isupper() else store_topic.text(store_topic.named_as, zh).format(source)
+
+
 @offline_composer(RequirementPlan)
 def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     facts = request.facts
@@ -606,9 +634,19 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     audience = chat_audience(described) if unattended and not backup else None
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
     reads_only = unattended and not backup and not keeps_own_state(described)
-    keeps_no_store = False
     # the store a data job writes into ("load our Stripe payouts into Postgres every hour"): what it delivers to
     loads_into = _destination(described, zh) if unattended and not backup and not audience else None
+    # the system the asker already keeps the data in ("we use Cliniko for bookings"), said in the requirement or as
+    # where the data lives: an app reads it there; a store named in that answer ("Postgres") is a store still
+    store_answer = answers.get("q_data_store", "")
+    system = None if unattended or TOPICS_BY_ID["q_data_store"].settled_by(store_answer) else \
+        kept_in_a_system(described) or kept_in_a_system(store_answer)
+    # what the kind of thing settles by itself: a bot people message is used in the chat by whoever messages it, with
+    # no sign-in; a script its asker runs is theirs, on their computer and their files
+    chat_bot, own_script = talked_to_in_a_chat(described), run_on_own_files(described)
+    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script)
+    # a job told where its data lives ("we use Mindbody for everything") reads it there, read-only
+    keeps_no_store = reads_only and bool(store_answer) and only_names_its_system(store_answer)
     # (found from the sentence's structure, the catalogue's words as fallback)
     for topic in TOPICS:
         label = topic.text(topic.label, zh)
@@ -634,6 +672,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = _the_asker(asker, requirement, zh)
             continue
+        elif topic.id in kind_says and (topic.id == "q_target_users" or not topic.settled_by(said)):
+            stated_value[topic.id] = kind_says[topic.id]
+            continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
             # named in the requirement, else in an answer to another question ("no rush, we use Postgres")
@@ -651,6 +692,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id == "q_data_store" and reads_only:  # it reads the data where it is; no store is chosen
             keeps_no_store = True
+            continue
+        elif topic.id == "q_data_store" and system:  # the data is where the asker keeps it already
             continue
         elif (finding := _doc_finding(topic, knowledge)) is not None:
             line, where = finding
@@ -720,11 +763,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     else:
         store = value("q_data_store", "new_store")
         interface = value("q_interface", "new_interface")
-    if keeps_no_store:  # where the job reads, named in the requirement when it is ("from our Shopify store")
-        source = job_source(described)
-        store = say("source_named", source=source if zh or source[:1].isupper() else
-                    TOPICS_BY_ID["q_data_store"].text(TOPICS_BY_ID["q_data_store"].named_as, zh).format(source)) \
-            if source else say("source_system")
+    # where a job reads, named in the requirement when it is ("from our Shopify store", "load our Stripe payouts")
+    source = _job_source(described, store_answer, zh) if unattended and not backup else None
+    if keeps_no_store:
+        store = say("source_named", source=source)
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
     store, interface = (_WILL_DO.sub("", _USING.sub("", store)) or store,
                         _WILL_DO.sub("", _USING.sub("", interface)) or interface)
@@ -736,6 +778,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = _listed(_things_named(store_topic, answered_value["q_data_store"], zh), zh) or store
     if backup and "q_data_store" not in answered_value:  # what a backup copies is not where it keeps the copies
         store = _destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
+    if system:  # by its name alone: "Cliniko", not "Cliniko for bookings"
+        store = system
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
@@ -757,7 +801,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
               if text.strip().rstrip(".!?。！？ ") not in delivered]
     out_of_scope = [say("out_unrelated"), say("out_infrastructure"), say("out_code")]
     dependencies = [say("target_repository", root=repository["root"]) if repository.get("root") else say("no_repository"),
-                    say("data_source" if keeps_no_store else "data_store", store=store)]
+                    # a job loading one system's data into a store reads the one and writes the other
+                    *([say("data_source", store=say("source_named", source=source))] if loads_into and source else []),
+                    say("data_source" if keeps_no_store or system else "data_store", store=store)]
     dependencies += [say("existing_check", command=c) for c in checks]
     deliverables = [say("deliverable_code"), say("deliverable_tests"), say("deliverable_docs"), "IMPLEMENTATION_PLAN.md"]
 
@@ -767,11 +813,14 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": say("design_goal_backup", title=short if zh else quoted) if backup else
             say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
                 users=users),
-            "success_criteria": [say("design_reviewed"), say("source_recorded" if keeps_no_store else "storage_recorded",
-                                                             store=store)],
+            "success_criteria": [say("design_reviewed"), say("source_recorded" if keeps_no_store or system else
+                                                             "storage_recorded", store=store)],
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
-                say("backup_layout" if backup else "read_source" if keeps_no_store else "sketch_data_model", store=store),
+                *([say("read_source", store=source)] if (keeps_no_store or loads_into) and source else []),
+                *([] if own_script else  # a script's files are its data; they need no model
+                  [say("backup_layout", store=store)] if backup else [] if keeps_no_store else
+                  [say("read_system", store=store)] if system else [say("sketch_data_model", store=store)]),
                 # a job writing into a store has no entry point but the store, whose data model is sketched above
                 *([] if loads_into and interface == loads_into else [say("decide_entry_point", interface=interface)]),
             ],
@@ -785,8 +834,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
                 say("loaded_into" if loads_into and interface == loads_into else
-                    "posted_in_the_group" if unattended and interface == users else  # not "reaches X through X"
-                    "works_end_to_end_unattended" if unattended else "works_end_to_end", users=users, interface=interface),
+                    # not "reaches X through X", nor "通过飞书送达飞书群"
+                    "posted_in_the_group" if unattended and (interface == users or audience and interface in audience) else
+                    "works_end_to_end_unattended" if unattended else "script_on_files" if own_script else
+                    "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
@@ -794,8 +845,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "tasks": [
                 say("smallest_change"),
                 # a backup's copy in the store is its build goal; a job that only reads keeps nothing
-                *([] if backup or keeps_no_store else [say("persist", store=store)]),
-                *([] if backup or (loads_into and interface == loads_into) else  # persisting there is its delivery
+                *([] if backup or keeps_no_store or own_script else
+                  [say("through_system", store=store)] if system else [say("persist", store=store)]),
+                # persisting there is a loading job's delivery; running it is a script's
+                *([] if backup or own_script or (loads_into and interface == loads_into) else
                   [say("expose_unattended" if unattended else "expose", interface=interface)]),
                 *([say("apply_retention", retention=retention) if retention else say("decide_retention")]
                   if backup or TOPICS_BY_ID["q_retention"].raised_by(described) else []),

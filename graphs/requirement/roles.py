@@ -100,7 +100,7 @@ _ZH_COUNT = re.compile(r"[一二两三四五六七八九十几每某这那各该
 
 
 # Verbs whose object is a person told or reached: never part of that person's name.
-_ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促", "催", "回复", "邀请", "推送给", "发给", "转给", "短信",
+_ZH_TELLS = {"提醒", "通知", "告知", "告诉", "联系", "提示", "催促", "催", "回复", "回答", "答复", "解答", "邀请", "推送给", "发给", "转给", "短信",
              "打电话给", "呼叫", "叫号",
              # sending a result on to them ("报表发到老板邮箱"): 老板 receives it
              "发到", "发送到", "发送给", "推送到", "转发给", "抄送", "抄送给", "送到", "发至"}
@@ -647,6 +647,10 @@ def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
             or tokens[before][0] in _ZH_LETS)
 
 
+# Acts jieba tags as nouns that name no thing a person could qualify: a person before one does it ("居民扫码就能查到…").
+_ZH_ACTS_READ_AS_NOUNS = {"扫码", "扫一扫", "打卡", "签到", "刷卡", "刷脸", "上门", "留言"}
+
+
 def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     """Whether the person word tokens[at] qualifies the noun after it ("客户订单", "员工的请假记录", "客户拜访记录")."""
     if at + 1 >= len(tokens) or (at > 0 and tokens[at - 1][0] in _ZH_TELLS):
@@ -658,7 +662,7 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     # a thing named by its record ("访客登记工具"), not a person the record is of ("老师登记学生": the teacher acts)
     if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n") and not _zh_role(then):
         return True
-    if not tag.startswith("n") or _zh_role(after):
+    if not tag.startswith("n") or _zh_role(after) or after in _ZH_ACTS_READ_AS_NOUNS:
         return False
     if not _zh_opens_clause(tokens, at):
         return True  # "查看客户订单": an object's qualifier

@@ -719,23 +719,102 @@ _KEEPS_STATE = (
 )
 
 
+# A system's name as a requirement writes it: its capitals ("Shopify", "Google Calendar"), never a sentence's first word.
+_SYSTEM_NAME = r"(?-i:[A-Z][\w-]*(?:\.[\w-]+)*)(?:\s+(?-i:[A-Z][\w-]*(?:\.[\w-]+)*))?"
+
 # The system a job reads from, named after "from" or 从 ("from our Shopify store", "from the ticket system",
-# "从收银系统同步", "把ERP里的库存同步到…"): a name keeps its capitals, a common noun ends in a kind of system.
+# "从收银系统同步", "把ERP里的库存同步到…"), or before what it moves ("load our Stripe payouts into Postgres"): a name
+# keeps its capitals, a common noun ends in a kind of system.
 _READS_FROM = (
-    re.compile(r"\bfrom\s+(?:(?:our|the|my|their|a)\s+)?(?P<src>(?-i:[A-Z][\w.-]*)(?:\s+(?-i:[A-Z][\w.-]*))?|"
+    re.compile(rf"\bfrom\s+(?:(?:our|the|my|their|a)\s+)?(?P<src>{_SYSTEM_NAME}|"
                r"[\w-]+(?:\s+[\w-]+)?\s+(?:system|database|app|API|CRM|ERP|POS|platform|portal|tool))\b", re.IGNORECASE),
+    re.compile(rf"\b(?:load|sync|copy|import|pull|export|move|mirror|push|send|dump)(?:s|es|ed|ing)?\s+"
+               rf"(?:(?:our|the|my|their|all|every|each|new|today's|yesterday's)\s+)*(?P<src>{_SYSTEM_NAME})\s+(?-i:[a-z])",
+               re.IGNORECASE),
     re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
-               r"把\s*(?P<named>[A-Za-z][\w-]*|[^，。；！？]{1,6}?系统)(?:里|中|上)的"),
+               r"把\s*(?P<named>[A-Za-z][A-Za-z0-9_-]*(?=(?:里|中|上)?的)|[^，。；！？]{1,6}?系统(?=(?:里|中|上)的))"),
 )
 
 
 def job_source(requirement: str) -> str | None:
-    """The system a job reads its data from, as the requirement names it ("Shopify", "ticket system", "收银系统"), or
-    None."""
+    """The system a job reads its data from, as the requirement names it ("Shopify", "ticket system", "收银系统",
+    "Stripe"), or None."""
     for pattern in _READS_FROM:
         if found := pattern.search(requirement or ""):
-            return (found.groupdict().get("src") or found.groupdict().get("named") or "").strip() or None
+            source = (found.groupdict().get("src") or found.groupdict().get("named") or "").strip()
+            if source and not _a_store_or_a_chat(source):
+                return source
     return None
+
+
+# A system the asker already keeps the data in, named by the asker ("we use Cliniko for bookings", "our orders live in
+# Shopify", "appointments from Cliniko", "我们用有赞管理订单", "预约都在 Cliniko 里"): what is built reads it there
+# through its API, so it is the data's source, not a store the plan chooses.
+_KEPT_IN_A_SYSTEM = (
+    re.compile(rf"\b(?:we|I)\s+(?:already\s+)?(?:use|are\s+using|am\s+using|run|are\s+on|am\s+on|work\s+in|book\s+in|"
+               rf"keep\s+(?:[\w'-]+\s+){{0,3}}?in)\s+(?P<sys>{_SYSTEM_NAME})(?=\s+(?:for|to|as)\b|\s*[,.;!?]|\s*$)|"
+               # records said to be there ("our bookings are in Cliniko"), not a thing said to be so ("the page is in English")
+               rf"\b(?:(?-i:[a-z]+s)\s+(?:are|live|sit|stay)(?:\s+all)?|kept|stored|held)\s+in\s+(?P<in>{_SYSTEM_NAME})\b|"
+               rf"\bfrom\s+(?:our\s+|the\s+)?(?P<src>{_SYSTEM_NAME})\b|\b(?P<api>{_SYSTEM_NAME})(?:'s)?\s+API\b", re.IGNORECASE),
+    re.compile(r"(?:我们|我|店里|公司)?(?:一直|现在|目前)?(?:用|使用|在用)\s*(?P<sys>[A-Za-z][A-Za-z0-9_.-]*)\s*(?:管理|管|做|记|来|处理|登记|排|接)|"
+               r"(?:都|全)?(?:在|存在|记在|放在)\s*(?P<in>[A-Za-z][A-Za-z0-9_.-]*)\s*(?:里|上)|从\s*(?P<src>[A-Za-z][A-Za-z0-9_.-]*)"),
+)
+
+
+def kept_in_a_system(text: str) -> str | None:
+    """The system the asker already keeps the data in, by its name alone ("Cliniko"), or None; a database or a sheet
+    ("we use Postgres") is a store, and a chat app ("we use WhatsApp") how it is used."""
+    for pattern in _KEPT_IN_A_SYSTEM:
+        for found in pattern.finditer(text or ""):
+            name = next(v for v in found.groupdict().values() if v)
+            if not _a_store_or_a_chat(name):
+                return name
+    return None
+
+
+def only_names_its_system(clause: str) -> bool:
+    """Whether a clause only says which system the asker keeps the data in ("we use Cliniko for bookings", "预约都在
+    Cliniko 里"): the stages read from it, nobody builds it."""
+    system = kept_in_a_system(clause)
+    if not system:
+        return False
+    rest = clause.replace(system, " ")
+    return len(CJK.findall(rest)) <= 8 if is_chinese(clause) else (
+        len(rest.split()) <= 5 and re.match(r"\s*(?:we|I|our|my)\b", rest, re.IGNORECASE) is not None)
+
+
+def _a_store_or_a_chat(name: str) -> bool:
+    return bool(TOPICS_BY_ID["q_data_store"].keywords_in(name) or TOPICS_BY_ID["q_interface"].keywords_in(name))
+
+
+# A bot people talk to ("a Telegram bot that answers customers' questions", "一个回答顾客咨询的微信机器人"): it is used by
+# messaging it, so whoever messages it uses it, through the chat, and nobody signs in. One posting on a schedule is a job.
+_CHAT_BOT = re.compile(r"\b(?:chat\s?bots?|bots?)\b|聊天机器人|(?:微信|企业微信|钉钉|飞书|QQ|客服)机器人", re.IGNORECASE)
+_TALKED_TO = re.compile(r"\b(?:answer|answers|answering|reply|replies|replying|respond|responds|responding|chat|chats|"
+                        r"questions?|ask|asks|asking|message|messages|messaging|talk|talks)\b|回答|回复|答复|咨询|问|聊天|对话",
+                        re.IGNORECASE)
+
+
+def talked_to_in_a_chat(requirement: str) -> bool:
+    """Whether a requirement is a bot people message to be answered, rather than one that posts by itself."""
+    text = requirement or ""
+    return bool(_CHAT_BOT.search(text) and _TALKED_TO.search(text)) and not runs_unattended(text)
+
+
+# A script the asker runs on their own files ("写个脚本把扫描的发票按日期重命名", "a Python script to merge these PDFs"):
+# they are its one user, it runs on their computer, and nothing signs in. Not one that runs by itself on a schedule,
+# nor one others open in a page or an app.
+_SCRIPT = re.compile(r"\bscripts?\b|脚本|批处理", re.IGNORECASE)
+_RUN_BY_HAND = {"cli", "command", "command line", "command-line tool", "command line tool", "命令行", "电脑", "电脑端",
+                "pc端", "桌面端"}
+
+
+def run_on_own_files(requirement: str) -> bool:
+    """Whether a requirement is a one-off script its asker runs themselves: used through nothing but running it."""
+    text = requirement or ""
+    if not _SCRIPT.search(text) or runs_unattended(text):
+        return False
+    return all(word.lower() in _RUN_BY_HAND for word in TOPICS_BY_ID["q_interface"].keywords_in(text))
 
 
 def keeps_own_state(requirement: str) -> bool:
@@ -833,7 +912,9 @@ def only_an_entry_point(answer: str) -> bool:
 _MISPLACED = (("q_deadline", only_a_date, ()),
               # a count typed as how long copies are kept is how many are kept ("7 copies", "保留10份")
               ("q_scale", only_a_load, ("q_target_users", "q_success_metric", "q_retention")),
-              ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)))
+              ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)),
+              # the system the data already lives in ("we use Mindbody for everything"), typed into another question
+              ("q_data_store", only_names_its_system, ()))
 
 
 # The questions an answer that belongs to a topic answers as well (a load: who uses it, what done means).
