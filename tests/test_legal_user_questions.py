@@ -1422,3 +1422,8 @@ async def test_a_course_whose_teacher_quit_is_a_refund_question_not_the_workers_
     run = await GraphRunner(knowledge).ask("I paid for an online course but the teacher quit, can I get a refund?")
     cited = _cited(run)
     assert cited[0] == ("消费者权益保护法", "53") and ("劳动合同法", "37") not in cited, cited
+
+
+def test_a_demand_letter_goes_to_the_owner_of_the_dog_that_bit_named_with_de():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "王强的狗咬伤了我女儿，帮我写一封律师函要求赔偿医药费3000元，我叫赵敏")
+    assert (fields.get("recipient"), fields.get("client")) == ("王强", "赵敏"), fields
