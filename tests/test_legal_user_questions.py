@@ -1422,3 +1422,47 @@ async def test_a_course_whose_teacher_quit_is_a_refund_question_not_the_workers_
     run = await GraphRunner(knowledge).ask("I paid for an online course but the teacher quit, can I get a refund?")
     cited = _cited(run)
     assert cited[0] == ("消费者权益保护法", "53") and ("劳动合同法", "37") not in cited, cited
+
+
+async def test_an_employer_who_will_not_let_a_worker_quit_is_not_answered_with_the_neighbours_right_of_way(knowledge):
+    run = await GraphRunner(knowledge).ask("我想辞职，公司不让走")
+    assert "民法典" not in {law for law, _ in _cited(run)}, _cited(run)
+
+
+async def test_a_deposit_the_landlord_keeps_asked_in_chinese_is_not_answered_with_renewal_or_subletting(knowledge):
+    run = await GraphRunner(knowledge).ask("房东不退押金怎么办")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "733") and not {("民法典", "734"), ("民法典", "716")} & set(cited), cited
+
+
+async def test_a_neighbours_burst_pipe_cites_the_duty_to_settle_neighbour_relations_not_the_use_of_their_land(knowledge):
+    run = await GraphRunner(knowledge).ask("楼上邻居家水管爆了，把我家淹了，天花板都泡坏了")
+    cited = _cited(run)
+    assert ("民法典", "288") in cited and not {("民法典", a) for a in ("291", "292", "1166")} & set(cited), cited
+
+
+async def test_a_contractor_who_ran_off_with_the_deposit_is_told_what_is_owed_back_after_rescission(knowledge):
+    run = await GraphRunner(knowledge).ask("装修公司收了定金以后人就跑了，联系不上")
+    cited = _cited(run)
+    assert ("民法典", "566") in cited and ("民法典", "778") not in cited, cited
+
+
+async def test_a_pregnant_worker_dismissed_asking_for_compensation_is_first_told_she_may_not_be_dismissed(knowledge):
+    run = await GraphRunner(knowledge).ask("我怀孕了，公司把我辞退了，能要赔偿吗")
+    assert _cited(run)[0] == ("劳动合同法", "42"), _cited(run)
+
+
+def test_a_demand_letter_goes_to_the_owner_of_the_dog_that_bit_named_with_de():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "王强的狗咬伤了我女儿，帮我写一封律师函要求赔偿医药费3000元，我叫赵敏")
+    assert (fields.get("recipient"), fields.get("client")) == ("王强", "赵敏"), fields
+
+
+async def test_an_owner_whose_friend_crashed_his_car_is_told_the_rule_for_a_car_driven_by_another(knowledge):
+    run = await GraphRunner(knowledge).ask("朋友开我的车出了车祸，我要承担责任吗")
+    assert ("民法典", "1209") in _cited(run), _cited(run)
+
+
+async def test_a_car_lent_to_a_cousin_who_hit_someone_is_not_answered_with_the_rules_of_a_money_loan(knowledge):
+    run = await GraphRunner(knowledge).ask("I lent my car to my cousin and he hit a pedestrian")
+    cited = _cited(run)
+    assert ("民法典", "1209") in cited and not {("民法典", "667"), ("民法典", "675")} & set(cited), cited

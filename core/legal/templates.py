@@ -115,6 +115,8 @@ _DEBTORS_ACT = re.compile(r"^[\u4e00-\u9fff]{0,3}?(?:一直|还|至今)?(?:借�
 _LENT_TO = re.compile(r"借给$")
 # 借 is to lend and to borrow alike; with the user after it and a sum or money next, the one before borrowed from
 # the user ("朋友借了我5万", "表哥借了我的5万块钱", "他借了我一笔钱"): said as 向我借, whose roles are plain.
+# What a person, or a thing or an animal of theirs, did to the user's body or belongings.
+_HARMS = "咬|抓伤|撞|砸|踢|打伤|弄坏|摔坏|损坏|划坏|刮花|弄伤|漏水|渗水|淹|泡坏"
 _BORROWED_FROM_ME = re.compile(r"借了?我的?(?=[\d一二三四五六七八九十两百千万]|钱|一笔|些)")
 
 
@@ -579,6 +581,9 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                   rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b",
                   # Named after who they are to the user, then what they did ("房东张伟扣了我的押金").
                   rf"(?:{_RECIPIENT_ROLES})(?!{_NOT_A_NAME})([\u4e00-\u9fff]{{2,3}}?)(?={_NOT_A_NAME})",
+                  # Whose dog, car or pipe did the harm, said as a name with 的 ("王强的狗咬伤了我女儿", "李华家的猫抓伤了…"):
+                  # the owner answers for it and is the one the letter goes to.
+                  rf"(?:^|[，,。：:；;\s])(?!我|对方|他|她)([\u4e00-\u9fff]{{2,3}}?)家?的[\u4e00-\u9fff]{{1,4}}?(?:{_HARMS})",
                   # "a demand letter to my landlord Wang Wu", "to Zhang San"
                   rf"(?i:to|against)\s+(?:(?i:my|our|the)\s+(?:(?i:former|ex)[- ]?)?[a-z]+\s+)?{_EN_NAME}",
                   rf"(?i:my|our)\s+(?:(?i:former|ex)[- ]?)?[a-z]+\s+{_EN_NAME}(?=\s+(?:{_EN_ACT})\b)"],
@@ -590,7 +595,7 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     # What happened, labelled, or told in the request itself ("王强2023年借我3万元至今未还，要求归还"): the
     # clause that says what the other side did, up to the demand that follows it.
     "facts": [r"(?:事实与理由|事实和理由|事实|经过)\s*[:：]\s*([^\n]{4,300}?)(?=[，,。；;]?\s*(?:诉讼请求|请求|要求)|\n|$)",
-              r"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|不退|扣了|扣留|打伤|撞|辞退|开除|违约|拒绝|损坏|把我|漏水|渗水|咬)"
+              rf"(?:^|[，,。；;:：？?！!])\s*([^，,。；;:：？?！!]*?(?:借|欠|拖欠|未还|没还|不还|未付|没付|不给|不退|扣了|扣留|辞退|开除|违约|拒绝|把我|{_HARMS})"
               r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$"
               # Not the request for the document that follows the story ("…拖欠我工资，帮我写催告函").
               r"|[，,]\s*(?:请|麻烦你?)?\s*(?:帮我|帮忙|给我|替我)\s*(?:写|起草|拟|出))",

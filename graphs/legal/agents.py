@@ -177,8 +177,10 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 1212: a car driven off without its owner's leave, not every collision.
     ("未经允许驾驶他人机动车", r"未经|没经|没有?经过|偷开|私自|偷偷开|没有?(问|告诉)|without .{0,20}(permission|consent)",
      None),
-    # 1209, 1210: a car lent, rented or sold, whose driver is not its owner (a 出租车 is no rented car).
-    ("机动车所有人、管理人与使用人不是同一人", r"借|(?<!出)租|出租(?!车)|挂靠|lent|borrow|rented|hired|leased", None),
+    # 1209, 1210: a car lent, rented or sold, whose driver is not its owner (a 出租车 is no rented car), or said by who
+    # drove it (朋友开我的车出了车祸, my son drove my car): the owner answers for his own fault only.
+    ("机动车所有人、管理人与使用人不是同一人", r"借|(?<!出)租|出租(?!车)|挂靠|开了?我(家|们家)?的|lent|borrow|rented|hired|leased|"
+     r"(drove|driving|drives|drive|took|used) (my|our) (car|vehicle|truck|van)", None),
     ("转让并交付机动车", r"买|卖|过户|转让|二手|sold|bought|second-hand|used car", None),
     # 1211, 1214: a car run under another's licence, a car assembled or due for scrapping.
     ("以挂靠形式", r"挂靠|affiliat", None),
@@ -226,6 +228,9 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 劳动合同法 50: the certificate, the file and the handover when a contract ends, not whether compensation is
     # owed: its 社会保险 and 经济补偿 put it ahead of 46 in an answer about quitting over unpaid social insurance.
     ("出具解除或者终止劳动合同的证明", r"证明|档案|交接|转移|手续|certificate|paperwork|records|handover|hand over", None),
+    # 1166: liability without fault where a law says so, a pointer to those laws, not the rule of a leak or a scratch:
+    # it shares every word of the fault rule (1165) and came beside it in every answer on damage.
+    ("不论行为人有无过错", r"过错|有没有错|不是故意|无心|意外|无过失|no.fault|without fault|strict liabilit|not (my|his|her|their) fault|accident", None),
     # 1145-1149: who administers an estate, asked by that name.
     ("遗产管理人", r"管理人|遗嘱执行人|执行遗嘱|管理遗产|清点|executor|administrator", None),
 )
