@@ -99,6 +99,13 @@ def test_the_defaults_button_of_a_question_form_is_the_one_the_planner_tells_the
     assert button.lower() in said.lower(), (button, said)
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_blocking_question_is_marked_in_the_plan_with_the_words_of_the_planners_log(locale):
+    # zh "阻断" read as "cut off"; the run's log says these questions "must be answered".
+    said = t("requirement.round_questions", locale=locale, round=1, count=5, blocking=3, clarification=1, max_rounds=3)
+    assert t("canvas.plan_blocking", locale=locale).lower() in said.lower(), said
+
+
 def _canvas_tr(key: str, fields: dict, locale: str = "zh") -> str:
     """static/i18n.js `tr` run by node, on the page's catalogue as the server embeds it."""
     import shutil
