@@ -36,8 +36,12 @@ def _novel_config(settings: Settings) -> Any:
 
 def say_project_error(out: Console, sentence: str, settings: Settings, project_id: str) -> None:
     """The refusal, and for a project that does not exist yet the command that creates it."""
-    out.print(f"[red]{escape(sentence)}[/]", highlight=False)
     from core.novel.project import ProjectError, check_project_id
+    from graphs.novel.library import how_to_get_project
+
+    # The canvas's "pick the novel generation flow" means nothing at a prompt: the hint below says it here.
+    sentence = sentence.removesuffix(how_to_get_project(project_id))
+    out.print(f"[red]{escape(sentence)}[/]", highlight=False)
 
     try:
         check_project_id(project_id)

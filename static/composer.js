@@ -1,7 +1,7 @@
 // The composer: flow picker, sending chat:message, errors shown under the input.
 
 import { h, clear } from "./dom.js";
-import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle } from "./state.js";
+import { IDLE_STATUSES, els, app, emitAck, errText, flowTitle, isConnected } from "./state.js";
 import { receive } from "./socket.js";
 import { refreshThreadsSoon, openThread } from "./threads.js";
 import { renderCanvas } from "./canvas.js";
@@ -109,14 +109,16 @@ export function showComposerError(text) {
 
 let sending = false;
 
-/** Send is off while the open thread runs (a message would be refused) and while one is on its way. */
+/** Send is off while the open thread runs (a message would be refused), while one is on its way, and
+ *  while the server is out of reach (the typed text stays in the box for when it is back). */
 export function updateSendButton() {
   const v = app.view;
   const continuing = v && (!v.flow || v.flow === els.flowSelect.value);
   const busy = !!(continuing && v.status && !IDLE_STATUSES.has(v.status));
-  els.send.disabled = sending || busy;
-  els.send.dataset.state = busy ? "busy" : sending ? "sending" : "ready";
-  els.send.title = busy ? tr("send_busy") : "";
+  const offline = !isConnected();
+  els.send.disabled = sending || busy || offline;
+  els.send.dataset.state = offline ? "offline" : busy ? "busy" : sending ? "sending" : "ready";
+  els.send.title = offline ? tr("not_connected") : busy ? tr("send_busy") : "";
 }
 
 export async function send() {

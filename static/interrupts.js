@@ -5,6 +5,11 @@ import { announce, emitAck, errText } from "./state.js";
 import { appendChat, setStatus } from "./chat.js";
 import { tr } from "./i18n.js";
 
+/** A question's default assumption, under the names the flows give it; none for a plain question. */
+function defaultOf(q) {
+  return q?.default ?? q?.fallback_assumption ?? q?.fallbackAssumption ?? q?.suggestion;
+}
+
 export function renderInterrupt(v, ev, open) {
   const id = ev.interruptId;
   if (!id || v.interrupts.has(id)) return;
@@ -54,7 +59,7 @@ export function renderInterrupt(v, ev, open) {
     const fields = questions.map((q, i) => {
       const qid = String(q?.id ?? `q${i + 1}`);
       const inputId = `ans-${id}-${i}`.replace(/[^A-Za-z0-9_-]/g, "_");
-      const dflt = q?.default ?? q?.fallback_assumption ?? q?.fallbackAssumption ?? q?.suggestion;
+      const dflt = defaultOf(q);
       const input = h("textarea", { id: inputId, rows: "2", name: qid, placeholder: dflt ? tr("answer_default_placeholder") : tr("answer_placeholder") });
       inputs.push([qid, input]);
       const options = Array.isArray(q?.options) ? q.options : [];
@@ -65,19 +70,23 @@ export function renderInterrupt(v, ev, open) {
           h("button", { type: "button", class: "chip", onclick: () => { input.value = String(o); input.focus(); } }, String(o)))) : null,
         dflt ? h("small", { class: "muted" }, tr("default_assumption", { value: dflt })) : null);
     });
+    // "Keep every default" where there are none (a draft's missing facts) names nothing: those are skipped.
+    const skip = questions.some(defaultOf)
+      ? { button: tr("use_defaults_button"), said: tr("use_defaults") }
+      : { button: tr("skip_questions_button"), said: tr("questions_skipped") };
     append(form, [
       h("h3", null, tr("clarify_title")),
       intro ? h("p", null, String(intro)) : null,
       ...fields,
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" } }, tr("submit_answer")),
-        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submit("use defaults", tr("use_defaults")) }, tr("use_defaults_button"))),
+        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submit("use defaults", skip.said) }, skip.button)),
       errorEl, statusEl]);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const answer = {};
       for (const [qid, input] of inputs) if (input.value.trim()) answer[qid] = input.value.trim();
-      if (!Object.keys(answer).length) submit("use defaults", tr("use_defaults"));
+      if (!Object.keys(answer).length) submit("use defaults", skip.said);
       else submit(answer, Object.values(answer).join(tr("separator_semicolon")).slice(0, 80));
     });
   }

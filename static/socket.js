@@ -1,8 +1,8 @@
 // Socket.IO connection, thread:join with afterSeq, and event intake: per-thread seq ordering, de-duplication, gap repair.
 
 import { h } from "./dom.js";
-import { els, app, emitAck, errText } from "./state.js";
-import { appendChat, setStatus } from "./chat.js";
+import { els, app, emitAck, errText, IDLE_STATUSES } from "./state.js";
+import { appendChat, setStatus, connectionChanged } from "./chat.js";
 import { apply, updateRunTitles } from "./timeline.js";
 import { renderInterrupt, closeInterrupt } from "./interrupts.js";
 import { addArtifactRef } from "./canvas.js";
@@ -39,11 +39,15 @@ export function connect() {
 
   socket.on("connect", () => {
     setConn("up", tr("conn_up"));
+    // Re-join with afterSeq = last seen seq; until its replay is in, a running thread stays "reconnecting".
+    if (app.view) app.view.rejoining = true;
+    connectionChanged();
     refreshThreads();
-    if (app.view) joinThread(app.view); // re-join with afterSeq = last seen seq
+    if (app.view) joinThread(app.view);
   });
   socket.on("disconnect", (reason) => {
     setConn("down", tr("conn_lost"));
+    connectionChanged();
     if (reason === "io server disconnect") socket.connect();
   });
   socket.on("connect_error", (err) => {
@@ -64,6 +68,8 @@ export async function joinThread(view) {
   if (app.view !== view) return;
   view.resyncing = false;
   if (!ack.ok) {
+    view.rejoining = false;
+    connectionChanged();
     if (ack.error?.code === "not_found") {
       appendChat(h("div", { class: "notice notice-error", role: "alert" }, tr("thread_missing", { thread_id: view.threadId })));
     } else if (ack.error?.code !== "disconnected") {
@@ -80,6 +86,7 @@ export async function joinThread(view) {
   const known = app.threads.find((x) => x.threadId === view.threadId);
   if (known?.title && !view.title) setThreadTitle(known.title);
   view.joinAckSeq = Number(t.lastSeq) || 0;
+  view.serverStatus = t.status || null;
   view.serverPendingInterrupt = t.status === "interrupted" && t.pendingInterrupt ? t.pendingInterrupt : null;
   for (const ref of Array.isArray(t.artifacts) ? t.artifacts : []) addArtifactRef(view, ref);
   // Events up to lastSeq are either replayed already or on their way; reconcile interrupts once they are in.
@@ -101,7 +108,18 @@ export function reconcileAfterJoin(view) {
   if (pi && !view.interrupts.has(pi.interruptId)) {
     renderInterrupt(view, { ...pi, threadId: view.threadId, seq: view.joinAckSeq }, true);
   }
+  view.rejoining = false;
   if (pi) setStatus("interrupted");
+  else if (serverDecidesStatus(view)) setStatus(view.serverStatus);
+  else connectionChanged();  // shown again: a "reconnecting" badge gives way to what is known
+}
+
+/** After a re-join, whether the thread runs is the server's to say: a run may have ended (or started,
+ *  from another tab) while this page was cut off, with nothing in the replay to tell it. A live event
+ *  newer than the join (lastSeq past it) is newer than the server's answer and keeps its word. */
+function serverDecidesStatus(view) {
+  const running = (status) => !!status && !IDLE_STATUSES.has(status);
+  return !!view.serverStatus && view.lastSeq === view.joinAckSeq && running(view.serverStatus) !== running(view.status);
 }
 
 

@@ -12,6 +12,7 @@ export const STATUS_LABELS = {
   cancelled: tr("status_cancelled"),
   done: tr("status_done"),
   stopped: tr("status_stopped"),
+  reconnecting: tr("status_reconnecting"),
 };
 
 export const ENTRY_STATE_LABELS = {
@@ -83,6 +84,8 @@ export function newView(threadId) {
     gapTimer: null,
     resyncing: false,
     joinAckSeq: 0,
+    serverStatus: null, // the thread's status in the last join's answer
+    rejoining: false, // connected again, the re-join's replay not yet in
     serverPendingInterrupt: null,
     runs: new Map(), // runId -> run card
     entries: new Map(), // toolCallId -> timeline entry
@@ -100,12 +103,17 @@ export function newView(threadId) {
 }
 
 
+/** Whether the socket is up now: before the first connect and while reconnecting nothing can be sent. */
+export function isConnected() {
+  return !!app.socket?.connected;
+}
+
 export function announce(text) {
   els.liveStatus.textContent = text;
 }
 
 export async function emitAck(event, payload) {
-  if (!app.socket?.connected) return { ok: false, error: { code: "disconnected", message: tr("not_connected") } };
+  if (!isConnected()) return { ok: false, error: { code: "disconnected", message: tr("not_connected") } };
   try {
     const ack = await app.socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, payload);
     return ack && typeof ack === "object" ? ack : { ok: false, error: { code: "bad_ack", message: tr("bad_ack") } };

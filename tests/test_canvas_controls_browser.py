@@ -107,6 +107,27 @@ async def test_send_is_disabled_while_a_run_is_going(browser, slow_server):
     assert errors == []
 
 
+async def test_a_lost_connection_mid_run_says_reconnecting_and_keeps_the_typed_text(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给小学生讲雷雨，5分钟")
+    await page.wait_for_selector("#thread-status[data-status=running]", timeout=30_000)
+    await page.evaluate("window.agentCanvas.socket.disconnect()")  # held down until the test reconnects
+    await page.fill("#message-input", "再加一页总结")
+
+    await page.wait_for_selector("#thread-status[data-status=reconnecting]", timeout=5_000)
+    assert await page.text_content("#thread-status") == t("canvas.status_reconnecting"), "not 运行中"
+    assert await page.is_hidden("#stop-btn"), "a Stop that cannot reach the server is not offered"
+    assert await page.is_disabled("#send-btn")
+
+    await page.evaluate("window.agentCanvas.socket.connect()")
+    # The server's word after the replay: still running, or done if it finished meanwhile.
+    await page.wait_for_selector("#thread-status:is([data-status=running], [data-status=done])", timeout=15_000)
+    await page.wait_for_function(f"{COMPLETIONS} === 1", timeout=90_000)
+    assert await page.is_enabled("#send-btn")
+    assert await page.input_value("#message-input") == "再加一页总结"
+    assert errors == []
+
+
 async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(browser, slow_server):
     page, errors = await open_page(browser, slow_server.url)
     await send(page, "给小学生讲潮汐，5分钟")

@@ -91,6 +91,21 @@ def test_a_step_named_in_the_view_button_label_reads_as_a_name_not_mid_sentence_
     assert (f"「{step}」" if locale == "zh" else f"'{step}'") in label, label
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_defaults_button_of_a_question_form_is_the_one_the_planner_tells_the_user_to_pick(locale):
+    # "…answer them in the question form, or keep every default." — a button by another name is not found.
+    said = t("requirement.questions_waiting", locale=locale, count=3)
+    button = t("canvas.use_defaults_button", locale=locale)
+    assert button.lower() in said.lower(), (button, said)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_blocking_question_is_marked_in_the_plan_with_the_words_of_the_planners_log(locale):
+    # zh "阻断" read as "cut off"; the run's log says these questions "must be answered".
+    said = t("requirement.round_questions", locale=locale, round=1, count=5, blocking=3, clarification=1, max_rounds=3)
+    assert t("canvas.plan_blocking", locale=locale).lower() in said.lower(), said
+
+
 def _canvas_tr(key: str, fields: dict, locale: str = "zh") -> str:
     """static/i18n.js `tr` run by node, on the page's catalogue as the server embeds it."""
     import shutil

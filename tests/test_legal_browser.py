@@ -62,6 +62,17 @@ async def test_a_drafted_document_downloads_as_docx(browser, server):
     assert errors == []
 
 
+async def test_a_drafts_missing_facts_are_skipped_not_given_defaults_they_do_not_have(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "帮我起草一份房屋租赁合同，出租人李明，承租人王芳，月租金三千元", flow="legal")
+    skip = page.locator("[data-testid=interrupt] [data-testid=use-defaults]")
+    await skip.wait_for(timeout=90_000)
+    assert await skip.text_content() == t("canvas.skip_questions_button")
+    await skip.click()
+    await page.wait_for_selector("#canvas-body [data-testid=view-legal_document]", timeout=90_000)
+    assert errors == []
+
+
 async def legal_answer_of(page, server) -> dict:
     thread_id = await page.evaluate("window.agentCanvas.threadId")
     events = await (await page.request.get(f"{server.url}/api/threads/{thread_id}/events")).json()

@@ -101,6 +101,14 @@ async def test_an_unknown_project_is_refused_with_the_existing_ones_named(server
     assert "nope" in ack["error"]["message"] and PROJECT in ack["error"]["message"]
 
 
+async def test_an_unknown_project_is_refused_with_how_to_make_one(server, connect):
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "novel", "text": "第一章讲了什么？", "options": {"projectId": "雾港"}})
+    said = ack["error"]["message"]
+    assert t("flows.novel_workflow_title") in said, "the flow that makes a project is named"
+    assert "ng novel init 雾港" in said, said
+
+
 async def test_slash_commands_never_call_the_model(start_server, projects, connect):
     async with FakeOpenAI(responder=lambda body: "{}") as fake:
         live = await start_server(novel_projects_dir=projects, llm_provider="openai", llm_base_url=fake.base_url,

@@ -92,7 +92,14 @@ def check_project_option(options: Mapping[str, Any], tools: Mapping[str, Any], m
     if project.exists() or (message is not None and book_description(message)):
         return
     refusal = unknown_project(config, project_id)
-    raise ValueError(refusal if message is None else f"{refusal}{t('novel.how_to_create_project')}")
+    how_to = how_to_get_project(project_id) if message is None else t("novel.how_to_create_project")
+    raise ValueError(f"{refusal}{how_to}")
+
+
+def how_to_get_project(project_id: str) -> str:
+    """For a flow that needs an existing project (the novel chat): where a project comes from, which the
+    refusal alone does not say (a new user has none yet)."""
+    return t("novel.how_to_get_project", flow=t("flows.novel_workflow_title"), project=project_id)
 
 
 def unknown_project(config: NovelConfig, project_id: str) -> str:
