@@ -9,6 +9,7 @@ from docx import Document
 
 from core.i18n import t
 from core.legal.cases import CaseLibrary
+from core.legal.intent import classify_by_rules, settled_by_rules
 from graphs.legal import classify_text
 from graphs.legal.graph import docx_bytes
 from tests.support.legal import (  # noqa: F401  (fixtures)
@@ -30,6 +31,20 @@ async def test_rules_path_classifies_without_any_model_call():
     result = await classify_text("帮我写一份劳动仲裁申请书，公司欠我工资两万", llm)
     assert (result.intent, result.via, llm.structured_calls) == ("document_draft", "rules", [])
     assert result.confidence >= 0.85
+
+
+@pytest.mark.parametrize("text", [
+    "My employer makes me work 60 hours a week and never pays overtime. What can I do?",
+    "My landlord kept my whole deposit for a scratch on the wall. Is that legal?",
+    "Can my boss deduct my pay because a customer didn't pay?",
+])
+def test_an_english_question_reads_as_a_question_with_the_confidence_a_chinese_one_gets(text):
+    # "公司天天让我加班却不给加班费怎么办" is a question by its 怎么办; the English asking was no cue at all, and when the
+    # rules corrected the model the run showed "confidence 0.30".
+    verdict = classify_by_rules(text)
+    assert verdict.intent == "legal_consultation"
+    assert settled_by_rules(text) == ("legal_consultation", verdict.confidence)
+    assert verdict.confidence >= 0.6
 
 
 async def test_model_path_is_asked_when_rules_are_unsure():

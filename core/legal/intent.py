@@ -56,6 +56,13 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
         (r"赔偿|补偿|要回来|退回|索赔|告他|起诉吗|坐牢|负责吗", 0.5),
         (r"我(被|的|在|跟|和|想|家)", 0.3),
         (r"算不算|可以要|能要求|能拿到|不肯赔|能解除|还能|能怎么|会不会被|要全还", 0.5),
+        # The same cues asked in English ("What can I do?", "Is that legal?", "Can they fire me?"): without them an
+        # English question had no intent cue at all and was shown as confidence 0.30.
+        (r"\b(?:what (?:can|should|do) I do|what are my (?:rights|options)|am I (?:entitled|owed|liable|responsible)|"
+         r"is (?:it|this|that) (?:legal|illegal|lawful|allowed)|do I have to|"
+         r"(?:can|could|may) (?:I|they|he|she|my \w+) (?:claim|sue|get|ask|demand|recover|refuse|keep|fire|evict|"
+         r"charge|deduct|make|stop|cancel)|how (?:can|do) I (?:get|claim|recover|make))\b", 0.8),
+        (r"\b(?:compensation|damages|refund|sue|owed|unpaid|my rights)\b", 0.5),
     ],
     "general_chat": [
         (r"^(你好|您好|hello|hi|嗨|在吗|你在吗|谢谢|thx|thanks|再见|拜拜|早上好|晚安|嗯+|哈+|好的.*)[!！。.?？\s]*$", 1.6),
