@@ -594,6 +594,16 @@ def test_a_training_session_is_told_in_how_to_parts_not_a_status_report(request_
     assert "操作步骤" in titles or "The steps" in titles, titles
 
 
+@pytest.mark.parametrize("request_text", ["给工厂员工讲防暑降温", "Fire evacuation for our office staff"])
+def test_safety_told_at_work_is_a_training_not_a_status_report(request_text):
+    # nobody said "培训", but heat and fire at work are drilled, not reported on ("防暑降温的背景与目标")
+    from graphs.ppt.offline import TALK_ASPECT_POINTS_EN, TALK_ASPECT_POINTS_ZH
+
+    titles = [unit.title for unit in _offline_outline(request_text, 10).knowledgeUnits]
+    assert not [title for title in titles if title in (*TALK_ASPECT_POINTS_ZH, *TALK_ASPECT_POINTS_EN)], titles
+    assert "操作步骤" in titles or "The steps" in titles, titles
+
+
 def test_a_real_model_is_told_a_training_is_built_from_how_to_parts():
     from graphs.ppt import prompts
     from schemas.ppt import CourseConfig, TopicAnalysis

@@ -312,6 +312,22 @@ _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投�
 _TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|\b(?:training|trainings|onboarding|orientation|"
                        r"induction|workshops?|new\s+(?:[\w-]+\s+){0,2}?(?:hires?|staff|employees?|joiners|starters|recruits|managers?|leads|"
                        r"team\s+members|colleagues|engineers|agents|nurses|teachers))\b", re.IGNORECASE)
+# Safety and health at work ("给工厂员工讲防暑降温", "Heat stress for the warehouse crew") is taught and drilled, never
+# reported on: told at work it is a training (its rules, steps and drills), though no one said "培训". A table, read
+# word by word, of what such a subject is about.
+_SAFETY_WORDS_ZH = ("安全", "防暑", "降温", "中暑", "消防", "防火", "灭火", "逃生", "疏散", "急救", "防护", "劳保", "职业病",
+                    "防汛", "防疫", "触电", "防毒", "有限空间", "高空作业")
+_SAFETY_WORDS_EN = frozenset("""safety safe fire evacuation heatstroke hazard hazards ppe hygiene
+    injury injuries cpr ergonomics lifting burns spill spills""".split())
+
+
+def about_safety_at_work(subject: str) -> bool:
+    """Whether a subject is safety or health at work, taught as a drill ("防暑降温", "fire evacuation")."""
+    if CJK.search(subject):
+        return any(word in subject for word in _SAFETY_WORDS_ZH)
+    return any(word in _SAFETY_WORDS_EN for word in re.findall(r"[a-z]+", subject.lower()))
+
+
 # A subject told as a way of doing ("怎么写周报", "会议组织技巧", "How to run a one-on-one", "Writing clear emails",
 # "tips for code review"): at work it is a training, not a report.
 _HOW_TO_NOUNS_ZH = re.compile(r"(?:方法|技巧|要领|指南|须知|守则|规范|操作规程|操作流程|注意事项|窍门|诀窍)$")
@@ -863,7 +879,8 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
             return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
-            training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
+            training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
+                        or about_safety_at_work(core_topic(request)))
             return "training" if training else "talk"
     else:
         if audience and (_ADULTS_MET_AS_SUCH_EN.search(audience) or heard_at_work(audience)):
