@@ -22,6 +22,7 @@ from graphs.ppt.planning import (
     agreeing_with,
     asks_how_it_works,
     audience_hint,
+    embedded_question,
     asks_what_it_is,
     asks_how_to,
     asks_for_picture,
@@ -1167,6 +1168,39 @@ def _how_to_wording(language: str) -> dict:
 HOW_TO_WORDING = {language: _how_to_wording(language) for language in ("zh", "en")}
 
 
+# A lesson on a why or how question (planning.embedded_question: "为什么要刷牙", "How bees make honey") answers it: its
+# parts are titled by the question, its basics are what we notice, our guesses and the words we need, its workings the
+# short answer, the reasons behind it and the evidence; each page keeps the question, not "刷牙原因的核心原理" nor a textbook's
+# definitions. A part's overview table and one-line statement set its title (already "question: part") in another
+# title, so they are kept for the parts after these two.
+def _question_wording(language: str) -> dict:
+    lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
+    basics, workings, others = aspects[0], aspects[1], aspects[2:]
+    points = {basics: _lines_said("deck_question_points_basics", language),
+              workings: _lines_said("deck_question_points_workings", language)}
+    pages = ("notice", "guess", "words", "answer", "reasons", "evidence")
+    steps, contrast = _steps_said("question", language), _contrast_pair("question", language)
+    return {
+        "aspects": {aspect: (title, points.get(aspect, lesson["aspects"][aspect][1]))
+                    for aspect, title in zip(aspects, _lines_said("deck_question_titles", language))},
+        "objective": "{phrase}", "description": "{phrase}",
+        "phrases": dict(zip(aspects, _lines_said("deck_question_phrases", language))),
+        "concept_title": t("ppt.deck_question_concept_title", locale=language),
+        "concepts": dict(zip((*points[basics], *points[workings]),
+                             (_lines_said(f"deck_question_concept_{page}", language) for page in pages))),
+        "processes": {**lesson["processes"], workings: steps},
+        "contrasts": {**lesson["contrasts"], basics: contrast, workings: contrast},
+        # the steps from a thing seen to the answer are the reasons' (not "一步步理解我们的猜想"); an everyday example is
+        # of an answer, not of "what we notice"
+        "fits": {"table": others, "statement": others, "example": others, "process": (points[workings][1], *others)},
+        "example_items": _lines_said("deck_question_example_items", language),
+        "asks": _lines_said("deck_question_asks", language),
+    }
+
+
+QUESTION_WORDING = {language: _question_wording(language) for language in ("zh", "en")}
+
+
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
 # not said as "the workings of the causes of …": its mechanism part says how they fit together.
 _NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
@@ -1195,6 +1229,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **DEFINITION_WORDING["zh" if _zh(request) else "en"]}
     elif setting == "lesson" and asks_how_to(request.fact("topic") or ""):
         words = {**words, **HOW_TO_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and embedded_question(request.fact("topic") or ""):
+        words = {**words, **QUESTION_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1228,6 +1264,9 @@ _HOW_TO_PHRASE_ZH = re.compile(r"(?<=\w{2})的(?:方法|做法|技巧)$")
 def _parts_phrase(request: OfflineRequest) -> str:
     """The subject as the deck's parts and objectives name it: the event itself in a history lesson."""
     phrase = _phrase(request)
+    question = embedded_question(request.fact("topic") or "") if request.fact("setting") == "lesson" else None
+    if question:  # "为什么要刷牙：现象与猜想", not "刷牙原因的基本概念"
+        return question
     if request.fact("setting") == "lesson" and _zh(request) and asks_how_to(request.fact("topic") or ""):
         # "做好时间管理的标准与范例", not "做好时间管理方法的标准与范例" nor "做好时间管理方法的关键过程"
         return _HOW_TO_PHRASE_ZH.sub("", phrase)
@@ -1488,7 +1527,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     unit_in = unit.title if zh else mid_sentence(unit.title)
     language = "zh" if zh else "en"
     if angle == "concept":
-        return (t("ppt.deck_concept_title", locale=language, topic=topic, name=name),
+        return ((words.get("concept_title") or t("ppt.deck_concept_title", locale=language)).format(topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])

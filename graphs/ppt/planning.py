@@ -1312,6 +1312,42 @@ def _clause_subject_en(clause: str) -> str | None:
     return " ".join(words[:cut]) if cut else None
 
 
+# A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
+# its titles and pages keep the question, set in a sentence's word order ("how bees make honey", "why the sky is blue");
+# "刷牙原因的核心原理" and "the workings of bees" lost it. Only "do" goes and "is"/"are" moves behind a short subject
+# ("why are polar bears white" → "why polar bears are white"); a question that cannot be reordered so is kept as asked.
+_EMBEDDABLE_EN = re.compile(r"^(?P<wh>how|why)\s+(?:(?P<aux>do|is|are|was|were)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
+
+
+def embedded_question(subject: str) -> str | None:
+    """"为什么要刷牙？" → "为什么要刷牙", "Why do we brush our teeth?" → "why we brush our teeth", "Why is the sky blue?" →
+    "why the sky is blue"; None for a subject not asked as why or how a thing is so ("地震的成因", "how to tie a knot")."""
+    text = unasked(subject)
+    if not asks_how_it_works(text) or asks_how_to(text):
+        return None
+    if language_of(text) == "zh":
+        # "为什么天空是蓝色的" keeps its 的: only its question mark goes
+        return re.sub(r"\s*[?？]+$", "", subject.strip()) if _WHY_ZH.match(text) or _HOW_ZH.match(text) else None
+    match = _EMBEDDABLE_EN.match(text) if _WH_EN.match(text) else None
+    if not match:
+        return None
+    wh, aux, words = match.group("wh").lower(), (match.group("aux") or "").lower(), match.group("rest").split()
+    if aux in ("", "do"):
+        return " ".join([wh, *words])
+    cut = _subject_length_en(words, plural=aux in ("are", "were"))
+    return " ".join([wh, *words[:cut], aux, *words[cut:]]) if cut else " ".join([wh, aux, *words])
+
+
+def _subject_length_en(words: list[str], plural: bool) -> int | None:
+    """How many words open a clause as its subject: up to its first plural noun ("polar bears"), or an article and its
+    noun ("the sky"); None when that cannot be told, or nothing would follow it."""
+    if plural:
+        cut = next((i + 1 for i, word in enumerate(words[:3]) if word.lower().endswith("s")), None)
+    else:
+        cut = 2 if words[0].lower() in _DETERMINERS_EN else None
+    return cut if cut and cut < len(words) else None
+
+
 # A subject that names its own angle or occasion ("量子计算的基本原理", "消防安全知识", "信息安全培训", "the basic
 # principles of quantum computing", "Python basics", "fire safety training") is said by what it is about inside the
 # deck's sentences: "量子计算基本原理的核心原理", "今天的培训内容是信息安全培训" name it twice.
