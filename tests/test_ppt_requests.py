@@ -1656,3 +1656,12 @@ async def test_a_why_or_how_question_is_answered_not_defined_from_a_textbook(req
     textbook = [w for w in ("课本", "基本定义", "核心原理", "核心术语", "textbook", "basic definitions", "the workings of", "key terms")
                 if w in said]
     assert not textbook, textbook
+
+
+@pytest.mark.parametrize("request_text", ["Fire safety training for warehouse staff", "给仓库员工做消防安全培训"])
+async def test_a_trainings_points_are_said_as_a_trainer_says_them_not_as_a_template(request_text):
+    # "the never-dos can be set apart from fire safety", "Covers the rules for …", "Keyword: The rules" read as a form
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in visible_items(s))
+    stiff = [w for w in ("can be set apart from", "Covers ", "Keyword: ", "的其他要求无关", "关键词：", "一起掌握") if w in said]
+    assert not stiff, stiff
