@@ -799,10 +799,10 @@ WORDING = {
         "core": ("操作步骤", "基本规则", "常见错误"),
         # only a procedure is done step by step: "为禁止行为备好所需的东西" read as an order to break a rule
         "fits": {"process": ("操作步骤", "练习与检查")},
-        "concept": ("{name}：{description}", "要回答的问题：在{name}上具体该怎么做", "在岗位上：你会在哪些时候遇到{name}"),
+        "concept": ("{name}：{description}", "要回答的问题：在{name}上具体该怎么做", "实际中：什么时候会用到{name}"),
         "process_title": "{name}：一步一步来", "contrast_title": "{name}：错误做法与正确做法",
         "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}是别人的事",
-                     "正确做法：{name}要逐条落实到位", "正确做法：每次上岗前把{name}过一遍"),
+                     "正确做法：{name}要逐条落实到位", "正确做法：每次都对照{name}检查一遍"),
         "statement": "{name}：做对{unit}的关键",
         "exercise_items": ("用一句话说明{first}", "结合你的岗位，说一说{topic}中最容易出错的地方", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次培训共 {n} 个部分", "hello": "大家好，今天的培训内容是{topic}。", "has_parts": "今天的培训分为{n}个部分。",
@@ -1002,14 +1002,14 @@ WORDING = {
         "notes_qa": ("Questions are welcome, and so are cases from your own work.", "Anything we do not get to, please find me afterwards.", "That is all for today's training. Thank you!"),
         "aspects": {a: (a, points) for a, points in TRAINING_ASPECT_POINTS_EN.items()}, "phrases": TRAINING_ASPECT_PHRASES_EN,
         # a point's page opens on what its part is for ("The must-dos: know the rules of fire safety"), not "Covers the
-        # rules for fire safety"; it ends on where the point meets the job, not "Keyword: The rules"
+        # rules for fire safety"; it ends on when the point is needed, not "Keyword: The rules"
         "objective": "{phrase}", "description": "{phrase}",
         "core": ("The steps", "The rules", "Common mistakes"),
         "fits": {"process": ("The steps", "Practice and check")},
-        "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "On the job: where you meet {name} at work"),
+        "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "In practice: when you will need {name}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
         "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} left to someone else",
-                     "Right way: {name} deserve{s} full attention, every time", "Right way: {name} gone over before every shift"),
+                     "Right way: {name} deserve{s} full attention, every time", "Right way: {name} checked every time, not just today"),
         "statement": "{name}: the key to getting {unit} right",
         "exercise_items": ("Sum up {first} in one sentence", "Name the step in {topic} where people in your job most often slip",
                            "How do {first} and {last} connect?"),
