@@ -497,13 +497,21 @@ def about_history(subject: str, request: str = "") -> bool:
     thing to explain ("水循环", "the water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
     text = subject.strip()
     named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
-    return bool(named) or names_a_person(text) or person_named_first(text) is not None or bool(_HISTORY_CLASS.search(request))
+    return (bool(named) or names_a_person(text) or person_named_first(text) is not None or _story_of_a_name(text)
+            or bool(_HISTORY_CLASS.search(request)))
+
+
+def _story_of_a_name(text: str) -> bool:
+    """"the story of the Titanic", "Story of the Great Wall": a named thing's history; "the story of a raindrop" is none."""
+    story = _STORY_OF_EN.match(text)
+    return bool(story) and _LEADING_ARTICLE.sub("", story.group("told"))[:1].isupper()
 
 
 # A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
 _LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍|(?:人生)?故事)$")
 _LIFE_EN = re.compile(r"^(?:the\s+)?(?:(?:life|life\s+and\s+times|biography|story)\s+of\s+|who\s+(?:was|were)\s+)"
                       r"|'s\s+life$", re.IGNORECASE)
+_STORY_OF_EN = re.compile(r"^(?:the\s+)?story\s+of\s+(?P<told>\S.*)$", re.IGNORECASE)
 # English names a person by a title before the name ("Queen Victoria", "Emperor Meiji"), a number after it ("Louis
 # XIV", "Henry VIII"), an epithet ("Alexander the Great"), or a given name a reader knows as one; a title-case
 # subject without them ("Machine Learning", "Fire Safety") is a thing.
@@ -657,6 +665,8 @@ def names_a_person(subject: str) -> bool:
         # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
         return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
             word.flag.startswith(("ns", "t", "m")) for word in words) and _reads_as_a_given_name(name)
+    if story := _STORY_OF_EN.match(text):  # "the story of the Titanic" is a thing's; "the story of Anne Frank" a life
+        return names_a_person(story.group("told"))
     if _LIFE_EN.search(text):
         return True
     text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
