@@ -1673,3 +1673,14 @@ async def test_the_story_of_a_named_thing_is_told_as_its_history_not_a_persons_l
     said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s)]).lower()
     life = [w for w in ("the life of", "path to power", "the later years", "how history judges") if w in said]
     assert not life, life
+
+
+@pytest.mark.parametrize("request_text", ["A talk on the history of the Erie Canal for our local history society",
+                                          "Fire safety training for residents, 10 minutes"])
+async def test_english_notes_never_call_a_plural_point_it_nor_give_it_links(request_text):
+    # "the conditions of the day … as people saw it", "the must-dos links to the other points"
+    deck = await _offline_deck(request_text)
+    notes = " ".join(slide.notes for slide in deck.slides)
+    wrong = [m.group(0) for m in re.finditer(r"(?:about|how) (?P<name>[\w' -]+?) (?:links to|as people saw it)\b", notes)
+             if plural_subject(m.group("name"))]
+    assert not wrong, wrong
