@@ -22,6 +22,7 @@ from graphs.ppt.planning import (
     agreeing_with,
     asks_how_it_works,
     audience_hint,
+    embedded_question,
     asks_what_it_is,
     asks_how_to,
     asks_for_picture,
@@ -522,7 +523,7 @@ MATHS_WORDING = {
                           "A worked example can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
                           "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes with an example of your own.",
                           "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
-                          "Notice how {name} links to the other points in {unit}.",
+                          "Notice how {name} link{s} to the other points in {unit}.",
                           "Before the end of class, explain {name} to a partner in one sentence.",
                           "We will meet {name} again in the exercises, so make sure {it} {is} clear now."),
            "notes_again": ("We come back to {name}, this time with a new problem.", "We met {name} earlier; now try {them} on your own.",
@@ -699,7 +700,7 @@ WORDING = {
                        "Let us put {name} into a real sentence.", "Keep {name} in mind as part of {topic} as a whole.",
                        "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes with an example sentence of your own.",
                        "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
-                       "Notice how {name} links to the other points in {unit}.", "Before the end of class, say a sentence with {name} to a partner.",
+                       "Notice how {name} link{s} to the other points in {unit}.", "Before the end of class, say a sentence with {name} to a partner.",
                        "Say the examples aloud; your ear learns {name} as well as your eyes.", "Take a moment to compare {name} with how your own language does it.",
                        "We will use {name} again in the practice, so make sure {it} {is} clear now.", "A good test of knowing {name} is whether you can use {them} without thinking."),
         "notes_again": ("We come back to {name}, this time in new sentences.", "We met {name} earlier; now you try {them} in sentences of your own.",
@@ -798,10 +799,10 @@ WORDING = {
         "core": ("操作步骤", "基本规则", "常见错误"),
         # only a procedure is done step by step: "为禁止行为备好所需的东西" read as an order to break a rule
         "fits": {"process": ("操作步骤", "练习与检查")},
-        "concept": ("{name}：{description}", "要回答的问题：在{name}上具体该怎么做", "关键词：{unit}"),
+        "concept": ("{name}：{description}", "要回答的问题：在{name}上具体该怎么做", "实际中：什么时候会用到{name}"),
         "process_title": "{name}：一步一步来", "contrast_title": "{name}：错误做法与正确做法",
-        "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}与{topic}的其他要求无关",
-                     "正确做法：{name}要逐条落实到位", "正确做法：{name}要和{unit}一起掌握"),
+        "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}是别人的事",
+                     "正确做法：{name}要逐条落实到位", "正确做法：每次都对照{name}检查一遍"),
         "statement": "{name}：做对{unit}的关键",
         "exercise_items": ("用一句话说明{first}", "结合你的岗位，说一说{topic}中最容易出错的地方", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次培训共 {n} 个部分", "hello": "大家好，今天的培训内容是{topic}。", "has_parts": "今天的培训分为{n}个部分。",
@@ -821,7 +822,7 @@ WORDING = {
                        "An everyday example can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
                        "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes; we will come back to {them} when we review.",
                        "If anything about {name} is unclear, note it down and we will discuss it after class.",
-                       "Notice how {name} links to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
+                       "Notice how {name} link{s} to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
                        "Ask yourself what would change in {topic} without {name}.", "Take a moment to connect {name} with something you already know.",
                        "We will meet {name} again in the exercises, so make sure {it} {is} clear now.", "A good test of understanding {name} is whether you could teach {them} to someone else."),
         "notes_again": ("We come back to {name}, this time from another angle.", "We met {name} earlier; now we connect {them} to real life.",
@@ -862,7 +863,7 @@ WORDING = {
                        "As you read, ask yourself why the writer chose to do it this way.", "Keep {name} in mind as part of {topic} as a whole.",
                        "With {name} clear, {next} will be easier to follow.", "Write {name} in your notes, with a line from the text; we will come back to {them} when we review.",
                        "If you read {name} differently, note it down and we will discuss it.",
-                       "Notice how {name} links to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
+                       "Notice how {name} link{s} to the other points in {unit}.", "Before the end of class, explain {name} to a partner in one sentence.",
                        "Mark the passage where {name} stands out most for you.", "Take a moment to connect {name} with something else you have read.",
                        "We will meet {name} again in the discussion, so make sure {it} {is} clear now.", "A good test of reading {name} well is whether you can back your view with a quotation."),
         "notes_again": ("We come back to {name}, this time from another angle.", "We met {name} earlier; now we read the text for {them} again.",
@@ -941,7 +942,7 @@ WORDING = {
                        "A real case can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
                        "With {name} clear, {next} will be easier to follow.", "I will share the material on {name} after the session.",
                        "If you see {name} differently, please bring it up in the discussion.",
-                       "Notice how {name} links to the other points in {unit}.", "After the session, think about one next step on {name} for your team.",
+                       "Notice how {name} link{s} to the other points in {unit}.", "After the session, think about one next step on {name} for your team.",
                        "Ask yourself what would change for us without {name}.", "Take a moment to connect {name} with a decision you face this month.",
                        "We will come back to {name} in the discussion, so note any questions now.", "The numbers behind {name} are in the appendix for anyone who wants the detail."),
         "notes_again": ("We come back to {name}, this time from another angle.", "We looked at {name} earlier; now we look at {them} in practice.",
@@ -983,7 +984,7 @@ WORDING = {
                        "A real example from work can make {name} easier to see.", "Keep {name} in mind as part of {topic} as a whole.",
                        "With {name} clear, {next} will be easier to put into practice.", "We will check {name} at the end, so note {them} down.",
                        "If anything about {name} is unclear, note it down and we will sort it out in the practice.",
-                       "Notice how {name} links to the other points in {unit}.", "Before we finish, explain {name} to a colleague in one sentence.",
+                       "Notice how {name} link{s} to the other points in {unit}.", "Before we finish, explain {name} to a colleague in one sentence.",
                        "Ask yourself what could go wrong at work if {name} were skipped.", "Take a moment to picture {name} in your next working day.",
                        "We will practise {name} later, so make sure {it} {is} clear now.", "The full rules behind {name} are in the handout."),
         "notes_again": ("We come back to {name}, this time as you would do {them} on the job.", "We met {name} earlier; now we practise {them}.",
@@ -1000,13 +1001,15 @@ WORDING = {
         "notes_summary": ("Take these points back to your job and check your work against them.", "Use the handout to go over {topic} again next week."),
         "notes_qa": ("Questions are welcome, and so are cases from your own work.", "Anything we do not get to, please find me afterwards.", "That is all for today's training. Thank you!"),
         "aspects": {a: (a, points) for a, points in TRAINING_ASPECT_POINTS_EN.items()}, "phrases": TRAINING_ASPECT_PHRASES_EN,
-        "objective": "{phrase}", "description": "Covers {aspect} for {topic}",
+        # a point's page opens on what its part is for ("The must-dos: know the rules of fire safety"), not "Covers the
+        # rules for fire safety"; it ends on when the point is needed, not "Keyword: The rules"
+        "objective": "{phrase}", "description": "{phrase}",
         "core": ("The steps", "The rules", "Common mistakes"),
         "fits": {"process": ("The steps", "Practice and check")},
-        "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "Keyword: {unit}"),
+        "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "In practice: when you will need {name}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
-        "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} can be set apart from {topic}",
-                     "Right way: {name} deserve{s} full attention, every time", "Right way: {name} must be learned together with {unit}"),
+        "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} left to someone else",
+                     "Right way: {name} deserve{s} full attention, every time", "Right way: {name} checked every time, not just today"),
         "statement": "{name}: the key to getting {unit} right",
         "exercise_items": ("Sum up {first} in one sentence", "Name the step in {topic} where people in your job most often slip",
                            "How do {first} and {last} connect?"),
@@ -1167,6 +1170,39 @@ def _how_to_wording(language: str) -> dict:
 HOW_TO_WORDING = {language: _how_to_wording(language) for language in ("zh", "en")}
 
 
+# A lesson on a why or how question (planning.embedded_question: "为什么要刷牙", "How bees make honey") answers it: its
+# parts are titled by the question, its basics are what we notice, our guesses and the words we need, its workings the
+# short answer, the reasons behind it and the evidence; each page keeps the question, not "刷牙原因的核心原理" nor a textbook's
+# definitions. A part's overview table and one-line statement set its title (already "question: part") in another
+# title, so they are kept for the parts after these two.
+def _question_wording(language: str) -> dict:
+    lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
+    basics, workings, others = aspects[0], aspects[1], aspects[2:]
+    points = {basics: _lines_said("deck_question_points_basics", language),
+              workings: _lines_said("deck_question_points_workings", language)}
+    pages = ("notice", "guess", "words", "answer", "reasons", "evidence")
+    steps, contrast = _steps_said("question", language), _contrast_pair("question", language)
+    return {
+        "aspects": {aspect: (title, points.get(aspect, lesson["aspects"][aspect][1]))
+                    for aspect, title in zip(aspects, _lines_said("deck_question_titles", language))},
+        "objective": "{phrase}", "description": "{phrase}",
+        "phrases": dict(zip(aspects, _lines_said("deck_question_phrases", language))),
+        "concept_title": t("ppt.deck_question_concept_title", locale=language),
+        "concepts": dict(zip((*points[basics], *points[workings]),
+                             (_lines_said(f"deck_question_concept_{page}", language) for page in pages))),
+        "processes": {**lesson["processes"], workings: steps},
+        "contrasts": {**lesson["contrasts"], basics: contrast, workings: contrast},
+        # the steps from a thing seen to the answer are the reasons' (not "一步步理解我们的猜想"); an everyday example is
+        # of an answer, not of "what we notice"
+        "fits": {"table": others, "statement": others, "example": others, "process": (points[workings][1], *others)},
+        "example_items": _lines_said("deck_question_example_items", language),
+        "asks": _lines_said("deck_question_asks", language),
+    }
+
+
+QUESTION_WORDING = {language: _question_wording(language) for language in ("zh", "en")}
+
+
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
 # not said as "the workings of the causes of …": its mechanism part says how they fit together.
 _NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
@@ -1195,6 +1231,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **DEFINITION_WORDING["zh" if _zh(request) else "en"]}
     elif setting == "lesson" and asks_how_to(request.fact("topic") or ""):
         words = {**words, **HOW_TO_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and embedded_question(request.fact("topic") or ""):
+        words = {**words, **QUESTION_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1228,6 +1266,9 @@ _HOW_TO_PHRASE_ZH = re.compile(r"(?<=\w{2})的(?:方法|做法|技巧)$")
 def _parts_phrase(request: OfflineRequest) -> str:
     """The subject as the deck's parts and objectives name it: the event itself in a history lesson."""
     phrase = _phrase(request)
+    question = embedded_question(request.fact("topic") or "") if request.fact("setting") == "lesson" else None
+    if question:  # "为什么要刷牙：现象与猜想", not "刷牙原因的基本概念"
+        return question
     if request.fact("setting") == "lesson" and _zh(request) and asks_how_to(request.fact("topic") or ""):
         # "做好时间管理的标准与范例", not "做好时间管理方法的标准与范例" nor "做好时间管理方法的关键过程"
         return _HOW_TO_PHRASE_ZH.sub("", phrase)
@@ -1488,7 +1529,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     unit_in = unit.title if zh else mid_sentence(unit.title)
     language = "zh" if zh else "en"
     if angle == "concept":
-        return (t("ppt.deck_concept_title", locale=language, topic=topic, name=name),
+        return ((words.get("concept_title") or t("ppt.deck_concept_title", locale=language)).format(topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])

@@ -312,6 +312,22 @@ _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投�
 _TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|\b(?:training|trainings|onboarding|orientation|"
                        r"induction|workshops?|new\s+(?:[\w-]+\s+){0,2}?(?:hires?|staff|employees?|joiners|starters|recruits|managers?|leads|"
                        r"team\s+members|colleagues|engineers|agents|nurses|teachers))\b", re.IGNORECASE)
+# Safety and health at work ("给工厂员工讲防暑降温", "Heat stress for the warehouse crew") is taught and drilled, never
+# reported on: told at work it is a training (its rules, steps and drills), though no one said "培训". A table, read
+# word by word, of what such a subject is about.
+_SAFETY_WORDS_ZH = ("安全", "防暑", "降温", "中暑", "消防", "防火", "灭火", "逃生", "疏散", "急救", "防护", "劳保", "职业病",
+                    "防汛", "防疫", "触电", "防毒", "有限空间", "高空作业")
+_SAFETY_WORDS_EN = frozenset("""safety safe fire evacuation heatstroke hazard hazards ppe hygiene
+    injury injuries cpr ergonomics lifting burns spill spills""".split())
+
+
+def about_safety_at_work(subject: str) -> bool:
+    """Whether a subject is safety or health at work, taught as a drill ("防暑降温", "fire evacuation")."""
+    if CJK.search(subject):
+        return any(word in subject for word in _SAFETY_WORDS_ZH)
+    return any(word in _SAFETY_WORDS_EN for word in re.findall(r"[a-z]+", subject.lower()))
+
+
 # A subject told as a way of doing ("怎么写周报", "会议组织技巧", "How to run a one-on-one", "Writing clear emails",
 # "tips for code review"): at work it is a training, not a report.
 _HOW_TO_NOUNS_ZH = re.compile(r"(?:方法|技巧|要领|指南|须知|守则|规范|操作规程|操作流程|注意事项|窍门|诀窍)$")
@@ -481,13 +497,21 @@ def about_history(subject: str, request: str = "") -> bool:
     thing to explain ("水循环", "the water cycle") nor a work to read ("《三国演义》", which about_a_work knows first)."""
     text = subject.strip()
     named = (_HISTORY_ZH if language_of(text) == "zh" else _HISTORY_EN).search(text)
-    return bool(named) or names_a_person(text) or person_named_first(text) is not None or bool(_HISTORY_CLASS.search(request))
+    return (bool(named) or names_a_person(text) or person_named_first(text) is not None or _story_of_a_name(text)
+            or bool(_HISTORY_CLASS.search(request)))
+
+
+def _story_of_a_name(text: str) -> bool:
+    """"the story of the Titanic", "Story of the Great Wall": a named thing's history; "the story of a raindrop" is none."""
+    story = _STORY_OF_EN.match(text)
+    return bool(story) and _LEADING_ARTICLE.sub("", story.group("told"))[:1].isupper()
 
 
 # A life told as such ("李白的一生", "孔子生平", "the life of Gandhi", "a biography of Marie Curie") is a person's.
 _LIFE_ZH = re.compile(r"(?<=\w)的?(?:一生|生平(?:事迹)?|传记|其人其事|人物介绍|(?:人生)?故事)$")
 _LIFE_EN = re.compile(r"^(?:the\s+)?(?:(?:life|life\s+and\s+times|biography|story)\s+of\s+|who\s+(?:was|were)\s+)"
                       r"|'s\s+life$", re.IGNORECASE)
+_STORY_OF_EN = re.compile(r"^(?:the\s+)?story\s+of\s+(?P<told>\S.*)$", re.IGNORECASE)
 # English names a person by a title before the name ("Queen Victoria", "Emperor Meiji"), a number after it ("Louis
 # XIV", "Henry VIII"), an epithet ("Alexander the Great"), or a given name a reader knows as one; a title-case
 # subject without them ("Machine Learning", "Fire Safety") is a thing.
@@ -641,6 +665,8 @@ def names_a_person(subject: str) -> bool:
         # a place or a time jieba knows ("黄河", "周期") is no one, whatever is said round it
         return said_to_be_a_person and _shaped_like_a_chinese_name(name) and not any(
             word.flag.startswith(("ns", "t", "m")) for word in words) and _reads_as_a_given_name(name)
+    if story := _STORY_OF_EN.match(text):  # "the story of the Titanic" is a thing's; "the story of Anne Frank" a life
+        return names_a_person(story.group("told"))
     if _LIFE_EN.search(text):
         return True
     text = re.sub(r"^the\s+", "", text, flags=re.IGNORECASE)
@@ -863,7 +889,8 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
             return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
-            training = _TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
+            training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
+                        or about_safety_at_work(core_topic(request)))
             return "training" if training else "talk"
     else:
         if audience and (_ADULTS_MET_AS_SUCH_EN.search(audience) or heard_at_work(audience)):
@@ -1293,6 +1320,42 @@ def _clause_subject_en(clause: str) -> str | None:
                     and w not in _DETERMINERS_EN and not _PHRASE_BREAK_EN.fullmatch(f" {w} ")
                     and plural_subject(words[i - 1])), None)
     return " ".join(words[:cut]) if cut else None
+
+
+# A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
+# its titles and pages keep the question, set in a sentence's word order ("how bees make honey", "why the sky is blue");
+# "刷牙原因的核心原理" and "the workings of bees" lost it. Only "do" goes and "is"/"are" moves behind a short subject
+# ("why are polar bears white" → "why polar bears are white"); a question that cannot be reordered so is kept as asked.
+_EMBEDDABLE_EN = re.compile(r"^(?P<wh>how|why)\s+(?:(?P<aux>do|is|are|was|were)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
+
+
+def embedded_question(subject: str) -> str | None:
+    """"为什么要刷牙？" → "为什么要刷牙", "Why do we brush our teeth?" → "why we brush our teeth", "Why is the sky blue?" →
+    "why the sky is blue"; None for a subject not asked as why or how a thing is so ("地震的成因", "how to tie a knot")."""
+    text = unasked(subject)
+    if not asks_how_it_works(text) or asks_how_to(text):
+        return None
+    if language_of(text) == "zh":
+        # "为什么天空是蓝色的" keeps its 的: only its question mark goes
+        return re.sub(r"\s*[?？]+$", "", subject.strip()) if _WHY_ZH.match(text) or _HOW_ZH.match(text) else None
+    match = _EMBEDDABLE_EN.match(text) if _WH_EN.match(text) else None
+    if not match:
+        return None
+    wh, aux, words = match.group("wh").lower(), (match.group("aux") or "").lower(), match.group("rest").split()
+    if aux in ("", "do"):
+        return " ".join([wh, *words])
+    cut = _subject_length_en(words, plural=aux in ("are", "were"))
+    return " ".join([wh, *words[:cut], aux, *words[cut:]]) if cut else " ".join([wh, aux, *words])
+
+
+def _subject_length_en(words: list[str], plural: bool) -> int | None:
+    """How many words open a clause as its subject: up to its first plural noun ("polar bears"), or an article and its
+    noun ("the sky"); None when that cannot be told, or nothing would follow it."""
+    if plural:
+        cut = next((i + 1 for i, word in enumerate(words[:3]) if word.lower().endswith("s")), None)
+    else:
+        cut = 2 if words[0].lower() in _DETERMINERS_EN else None
+    return cut if cut and cut < len(words) else None
 
 
 # A subject that names its own angle or occasion ("量子计算的基本原理", "消防安全知识", "信息安全培训", "the basic
