@@ -949,3 +949,14 @@ def test_a_guide_of_a_three_word_name_is_a_character():
                    "master Karim Belkacem is smuggling rifles")
     people = read.characters_in_description(description)
     assert [(c.name, c.said_as) for c in people] == [("Idris Ag Moussa", "guide"), ("Karim Belkacem", "caravan master")]
+
+
+def test_who_someone_is_does_not_cite_again_a_later_scene_recalling_the_line_it_quotes():
+    # "江岚是谁" quoted 「周老四遇到江岚」 and then, under it, 「他们想起了前事：周老四遇到江岚。」: the same line twice.
+    from graphs.novel.chat import _cited_lines
+
+    evidence = [_cited(1, 1, "周老四遇到江岚"), _cited(1, 1, "周老四与江岚来到运河码头。"),
+                _cited(2, 1, "他们想起了前事：周老四遇到江岚。")]
+    answer = t("novel.chat_answer_passage", who="江岚", chapter=1, scene=1, quote="周老四遇到江岚")
+    full = answer + "\n" + _cited_lines(answer, evidence)
+    assert full.count("周老四遇到江岚") == 1 and "来到运河码头" in full, full
