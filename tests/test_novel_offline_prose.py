@@ -141,6 +141,9 @@ async def test_an_offline_world_is_named_from_whole_words_of_the_description(lan
     ("zh", "一个在火星上种土豆的植物学家，被困后靠自己活下来", "火星"),
     ("en", "a botanist stranded on Mars grows potatoes to survive", "Mars"),
     ("zh", "一艘远洋货轮在风暴中失联，大副和厨娘必须在海上找到回家的路", "海上"),  # not 风暴, no place
+    # the city sought is not where the book is set: the desert crossed is
+    ("zh", "大漠驼队穿越戈壁，向导阿依古丽寻找失落的古城", "大漠"),
+    ("zh", "一支驼队穿越沙漠，寻找传说中的古城", "沙漠"),
 ])
 async def test_an_offline_world_is_named_after_where_the_premise_is_set(language, description, name):
     # "一个在火星上种土豆的之境": the premise's first words, cut, were the world's name.

@@ -1857,7 +1857,9 @@ def setting_named(description: str) -> str | None:
             return found.group(1)
         places = places_in_description(description)
         return places[0] if places else None
-    return _setting_after_zai(text) or _place_name_zh(text) or next(iter(places_in_description(description)), None)
+    return (_setting_after_zai(text) or _place_name_zh(text)
+            or next((p for p in places_in_description(description) if not _sought_zh(text, p)), None)
+            or next(iter(places_in_description(description)), None))
 
 
 def _setting_after_zai(text: str) -> str | None:
@@ -1898,7 +1900,20 @@ def _is_place_zh(words: str) -> bool:
 
 
 def _place_name_zh(text: str) -> str | None:
-    """The first place name jieba tags (ns) in a Chinese description: 江南 of "清末江南运河小镇"."""
+    """The first place name jieba tags (ns) in a Chinese description: 江南 of "清末江南运河小镇"; not one the story
+    sets out to find (古城 of "大漠驼队…寻找失落的古城": the book is set in the 大漠 it crosses)."""
     import jieba.posseg
 
-    return next((w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2), None)
+    return next((w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2
+                 and not _sought_zh(text, w.word)), None)
+
+
+# Verbs whose object is a place the story goes looking for, not the place it is set in.
+_SEEKING_ZH = re.compile(r"寻找|寻觅|找寻|探寻|追寻|搜寻|寻访|找到|寻|找")
+
+
+def _sought_zh(text: str, place: str) -> bool:
+    """`place` is first said in its clause after a verb of seeking ("寻找失落的古城")."""
+    at = text.find(place)
+    clause = re.split(r"[，。；！？、,;!?]", text[:at])[-1] if at >= 0 else ""
+    return bool(_SEEKING_ZH.search(clause))
