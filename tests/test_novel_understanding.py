@@ -865,6 +865,19 @@ def test_why_someone_is_at_a_place_is_answered_by_a_passage_taking_them_there_no
     assert read.shows_deed(passage, deed, ["lighthouse"] if deed == "at" else ["茶楼"]) is shown
 
 
+@pytest.mark.parametrize("question, deed, passage, shown", [
+    ("why was Wren in love with Tom?", "love", "Wren Talbot came to the inn with Tom.", False),
+    ("why was Wren in love with Tom?", "love", "Wren Talbot had loved Tom since the flood.", True),
+    ("why is Wren in debt?", "debt", "Wren Talbot owed a debt to the harbourmaster.", True),
+    ("为什么林素素会爱上江野", "爱", "林素素与江野来到茶楼。", False),
+    ("为什么林素素会爱上江野", "爱", "林素素早在那年春天就爱上了江野。", True),
+])
+def test_why_someone_is_in_love_asks_of_the_love_not_of_a_place_called_love(question, deed, passage, shown):
+    # "why was he in love with her" was read as being at a place called "love", answered by passages of going places.
+    assert read.asked_deed(question, ["Wren Talbot", "林素素", "江野"]) == deed
+    assert read.shows_deed(passage, deed, []) is shown
+
+
 def test_why_one_person_helps_another_gives_the_helpers_motive_not_the_first_of_the_sheet():
     # "林素素为什么要帮陈阿水" gave 陈阿水's motive: he comes first in characters.json.
     from graphs.novel.chat import _focus_on_why, compose_offline

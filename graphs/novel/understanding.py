@@ -582,10 +582,27 @@ def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | 
     match = _DEED_EN.search(text)
     word = match.group(1) if match else None
     if word in _BEING_AT:
-        return word  # "why is Tamsin at the lighthouse": being there
+        after = text[match.end():].split()
+        state = after[0].strip("?.!,").lower() if after else ""
+        if not state or _names_place_en(after[0]):
+            return word  # "why is Tamsin at the lighthouse": being there
+        # "why was he in love with her", "in debt": a state, asked of as its word ("love"), at no place called so
+        return None if is_function_word(state) else state
     if not word or is_function_word(word):
         return None
     return word if _GOING.match(word) or word not in _NOT_TOPICS_EN else None
+
+
+# Places said after "in" / "at" with no article ("at home", "in prison"): where someone is, as "the inn" is.
+_BARE_PLACES_EN = {"home", "school", "church", "work", "prison", "jail", "court", "bed", "hospital", "town", "sea",
+                   "port", "camp", "class", "college", "harbour", "harbor"}
+
+
+def _names_place_en(word: str) -> bool:
+    """The word after "in" / "at" opens a place: an article ("the inn"), a name ("Bath"), a place word ("home"),
+    not a state ("love", "trouble", "debt")."""
+    bare = word.strip("?.!,")
+    return bare.lower() in _ARTICLES or bare[:1].isupper() or bare.lower() in _PLACE_EN | _BARE_PLACES_EN
 
 
 def shows_deed(text: str, deed: str, things: list[str] | tuple[str, ...] = ()) -> bool:
