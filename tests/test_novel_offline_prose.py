@@ -182,6 +182,19 @@ async def test_a_desert_ice_mountain_forest_island_or_village_story_meets_at_its
     assert "全村" not in world.geography  # the whole village's people, no place
 
 
+@pytest.mark.parametrize("description, land", [
+    ("民国初年，摆渡人周老四在运河上撑了三十年船", "运河一带："),
+    ("赛博朋克的霓虹都市，人人装着义体", "一座未来都市："),
+    ("一个少年拜师学剑，誓要为父报仇", "一座古城内外："),
+])
+async def test_the_chinese_geography_of_a_book_of_no_special_setting_names_its_land(description, land):
+    # "城门、旧书院、山道、渡口相连的一片土地" was said of every such book: a list of places, no land.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    assert world.geography.removeprefix("【离线示例】").startswith(land) and "相连的一片土地" not in world.geography, \
+        world.geography
+
+
 async def test_the_geography_of_a_mars_story_is_no_country():
     # "a country where the habitat, the greenhouse, the airlock and the control module meet"
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={

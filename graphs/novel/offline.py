@@ -203,11 +203,24 @@ def _geography_en(setting: str | None, description: str, places: tuple[str, ...]
     return f"{head}, around {_join_en([p for p in places if p != head][:4])}"
 
 
+# What the Chinese geography of a book with no setting of its own calls its land, by the age it says
+# (understanding.story_era); a book of no age said meets at the 城门 and 山道 of an old walled town.
+ERA_LANDS_ZH = {"modern": "一座当代城市", "early_modern": "一座近代城镇", "future": "一座未来都市"}
+TIMELESS_LAND_ZH = "一座古城内外"
+
+
 def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]) -> str:
+    """Where the book's places lie: the land of its setting (一片大漠), else the place it is set in (运河一带), else
+    a town of its age; "城门、旧书院…相连的一片土地" said of any book was no place at all."""
     land = SETTING_LANDS.get(story_setting(description))
-    if land is None:
-        return f"{'、'.join(places)}相连的一片土地"
-    return f"{land['zh']}，{'、'.join(places)}一带"
+    if land is not None:
+        return f"{land['zh']}，{'、'.join(places)}一带"
+    era_land = ERA_LANDS_ZH.get(story_era(description) or "")
+    # 运河 or 上海, one of the book's places; 都市 of "霓虹都市" only names the kind of town its age has
+    if setting and (setting in places or not era_land):
+        around = [p for p in places if p != setting]
+        return f"{setting}一带：{'、'.join(around)}" if around else f"{setting}一带"
+    return f"{era_land or TIMELESS_LAND_ZH}：{'、'.join(places)}"
 
 
 @offline_composer(WorldSetting)
