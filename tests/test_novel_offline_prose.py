@@ -36,6 +36,8 @@ async def _scene_places(language: str, description: str) -> set[str]:
     ("zh", "都市白领林晓在一家互联网公司加班时，发现同事的手机里藏着失踪案的线索"),
     ("en", "A cyberpunk megacity where a hacker named Juno Park steals a memory implant from an orbital corporation"),
     ("en", "A detective named Nell Ortiz works the night shift at a Chicago police precinct"),
+    # a decade said in words: a 1980s factory girl met her workmates at 议事厅 and 渡口
+    ("zh", "八十年代初的深圳，从湖南来打工的姑娘阿芳在电子厂流水线上认识了工友小陈"),
 ])
 async def test_a_modern_or_future_book_meets_in_places_of_its_age_not_at_city_gates_and_inns(language, description):
     # A cyberpunk book's hacker met her fixer at 城门, 渡口 and 客栈 every chapter.

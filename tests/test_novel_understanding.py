@@ -291,6 +291,12 @@ def test_someone_called_x_who_is_said_to_be_a_role_is_a_character(description, n
     assert [c.name for c in read.characters_in_description(description)] == [name]
 
 
+def test_a_name_ends_before_but_and_her_after_a_verb_is_not_the_doers():
+    # "车间主任老郑却总找她的麻烦" made a woman named 老郑却: 却 was read into the name, 她的 as his.
+    people = read.characters_in_description("工友小陈总帮着阿芳，车间主任老郑却总找她的麻烦")
+    assert [(c.name, c.gender) for c in people if c.said_as == "车间主任"] == [("老郑", None)]
+
+
 @pytest.mark.parametrize("description, name", [
     ("名叫李明远行到北方，寻找失散的妹妹", "李明远"),  # 远行 and 行到 both verbs: 远 is a name's character
     ("名叫林远走进来", "林远"),  # 走进 and 进来 both verbs, but 走 makes few names

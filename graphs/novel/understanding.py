@@ -850,7 +850,7 @@ _PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "em
              "harbour", "harbor", "port", "castle", "tower", "temple", "valley", "desert", "star", "game", "war"}
 _PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
 # What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
-_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正给替对]")
+_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正给替对却]")
 
 
 # A title a name is said with tells the gender where no pronoun does ("赵先生", "王婶", "Mr Graves"); one that
@@ -1551,9 +1551,10 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             kind = "possessive" if after and not is_function_word(after.group(1)) else "object"
         elif m.group(2):
             before = text[:m.start()].rstrip()
-            kind = ("possessive" if text[m.end():m.end() + 1] == "的"
-                    else "subject" if not before or before[-1] in "，。、；！？：“\"" or before.endswith(_CONJUNCTIONS_ZH)
-                    else "object")
+            opens = not before or before[-1] in "，。、；！？：“\"" or before.endswith(_CONJUNCTIONS_ZH)
+            # "阿青和她的师父" is hers; "老郑总找她的麻烦" is the trouble of whom he picks on, not his
+            kind = ("possessive" if text[m.end():m.end() + 1] == "的" and (opens or before[-1] in "和与跟及同")
+                    else "subject" if opens and text[m.end():m.end() + 1] != "的" else "object")
         else:
             kind = "object"
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
@@ -1761,7 +1762,7 @@ _ERA_CUES = {
                                r"|(?i:\b(?:edwardian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph|steamships?"
                                r"|zeppelins?|gaslight|1920s|1930s|1940s|the (?:great )?depression)\b)"),
     "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
-                         r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市"
+                         r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
     "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
@@ -1776,8 +1777,10 @@ _ERA_CUES = {
 # cue of the present day too; a name of the age outweighs a few such cues.
 _ERA_NAMES = {
     "future": re.compile(r"赛博朋克|未来|星际|(?i:\b(?:cyberpunk|futuristic|far future)\b)"),
-    "modern": re.compile(r"现代|当代|(?i:\b(?:present[- ]day|contemporary)\b)"),
-    "early_modern": re.compile(r"民国|北洋|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|(?i:\b(?:edwardian|interwar|jazz age)\b)"),
+    # a decade said in words ("八十年代初的深圳") is a year said: the 1980s are of the present age, the 1920s not
+    "modern": re.compile(r"现代|当代|[五六七八九]十年代|改革开放|(?i:\b(?:present[- ]day|contemporary)\b)"),
+    "early_modern": re.compile(r"民国|北洋|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|[二三四]十年代"
+                               r"|(?i:\b(?:edwardian|interwar|jazz age)\b)"),
     "ancient": re.compile(r"古代|[秦汉唐宋元明隋晋]朝|[唐宋元明]代|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明隋晋清]初|[北南]宋|[东西]汉|晚明"
                           r"|(?i:\b(?:medieval|regency|victorian|tudor|elizabethan|georgian|feudal)\b)"),
 }
