@@ -979,3 +979,14 @@ def test_who_someone_is_does_not_cite_again_a_later_scene_recalling_the_line_it_
     answer = t("novel.chat_answer_passage", who="江岚", chapter=1, scene=1, quote="周老四遇到江岚")
     full = answer + "\n" + _cited_lines(answer, evidence)
     assert full.count("周老四遇到江岚") == 1 and "来到运河码头" in full, full
+
+
+def test_why_someone_would_fall_in_love_names_the_love_not_the_would_as_what_is_untold():
+    # "为什么阿芳会爱上小陈" said no passage mentions 「会爱上」: the 会 of the question's frame was taken for its topic.
+    from graphs.novel.chat import _focus_on_why, _ranked_passages, compose_offline
+
+    turn = _why_turn([(1, 1, "林素素与江野来到茶庄。")])
+    turn["question"] = "为什么林素素会爱上江野"
+    _focus_on_why(_SheetTools(), turn, "林素素", _SUSU_CAST)
+    answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
+    assert t("novel.chat_answer_why_not_written", who="林素素", things="「爱上」") in answer, answer

@@ -457,6 +457,17 @@ def topic_words(text: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# Words of will or likelihood before a verb ("会爱上", "要离开"): the question's frame, not its topic.
+_MODALS_ZH = set("会要能想肯敢")
+
+
+def _is_verb_zh(word: str) -> bool:
+    import jieba.posseg
+
+    tags = jieba.posseg.lcut(word)
+    return bool(tags) and tags[0].flag.startswith("v")
+
+
 def _topic_pieces_zh(run: str) -> list[str]:
     """The pieces of a Chinese run that may be topics. A word of jieba's dictionary holding a function
     character is kept whole (大会 of 会, 会长, 机会: they are topics, not grammar); elsewhere a function
@@ -466,6 +477,8 @@ def _topic_pieces_zh(run: str) -> list[str]:
 
     pieces: list[str] = []
     for word in jieba.lcut(run):
+        if len(word) >= 3 and word[0] in _MODALS_ZH and _is_verb_zh(word[1:]):
+            word = word[1:]  # "为什么会爱上": jieba keeps 会爱上 whole, but what is asked of is 爱上 (not 会议室)
         if word in _NOT_TOPICS or all(c in _FUNCTION_CHARS or c.isspace() for c in word):
             continue
         if len(word) >= 2 and any(c in _FUNCTION_CHARS for c in word) and CJK.fullmatch(word[0]) \
