@@ -306,6 +306,7 @@ _ROLE_AGES = (
       "nurse", "scientist", "botanist", "astronaut", "pilot", "officer", "surgeon", "editor", "accountant")),
     ((19, 34), ("快递员", "收银员", "服务员", "店员", "外卖员", "伙计", "小二"),
      ("courier", "cashier", "waiter", "waitress", "clerk", "barista", "shop assistant")),
+    ((17, 26), ("姑娘", "小伙子", "小伙", "后生"), ("lass", "lad")),
     ((15, 23), ("学生", "书生", "学徒", "弟子", "徒弟", "新兵", "实习生", "小厮", "丫鬟", "书童", "侍女", "宫女"),
      ("student", "apprentice", "intern", "cadet", "recruit", "pupil", "squire", "novice", "page")),
 )
@@ -337,7 +338,9 @@ def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None)
         return 15 + spread % 10
     if said_as in _OLD_WORDS or (said_as and said_as.startswith("老") and len(said_as) >= 3) \
             or age_word == "old":  # 老管家, not 老师
-        return 55 + spread % 20
+        # still in the post: "车间主任老郑" is old for a workshop head (55-62), not 70
+        oldest = max(_role_ages(said_as)[1], 62) if _role_ages(said_as) else 74
+        return 55 + spread % (oldest - 54)
     ages = _role_ages(said_as)
     if ages:
         return ages[0] + spread % (ages[1] - ages[0] + 1)
