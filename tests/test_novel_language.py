@@ -356,6 +356,26 @@ async def test_the_words_bringing_someone_in_say_whether_they_are_young_or_old_o
     assert ages[young] < 30 and ages[old] >= 55, ages
 
 
+@pytest.mark.parametrize("language, description, name, youngest, oldest", [
+    ("zh", "民国初年的江南水乡，摆渡人周老四某夜从运河里救起一个落水的陌生女子", "周老四", 30, 62),
+    ("zh", "戈壁深处的小火车站，站长赵铁山收留了一个逃婚的姑娘", "赵铁山", 38, 65),
+    ("zh", "药铺的学徒阿青在山里采药时捡到一块会发光的石头", "阿青", 14, 25),
+    ("zh", "八十年代初的深圳，从湖南来打工的姑娘阿芳在电子厂认识了工友小陈", "阿芳", 16, 27),
+    ("zh", "电子厂里，工友小陈总帮着阿芳，车间主任老郑却总找她的麻烦", "老郑", 50, 64),  # old, and still at work
+    ("en", "On a flooded river, the ferryman Tom Hale carries a stranger who will not give her name", "Tom Hale", 30, 62),
+    ("en", "At a lonely outpost, the station director Victor Kane hides a signal from the crew", "Victor Kane", 38, 65),
+    ("en", "A student named Ben Lowe finds a map in the university library", "Ben Lowe", 14, 25),
+])
+@pytest.mark.parametrize("seed", ["river", "salt", "ember"])
+async def test_someone_said_to_hold_a_post_or_calling_is_of_an_age_that_fits_it_offline(
+        language, description, name, youngest, oldest, seed):
+    # A premise saying nothing of age left it to chance: a ferryman or a station chief was 17, a student 52.
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": seed, "description": description})
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert youngest <= ages[name] <= oldest, ages
+
+
 @pytest.mark.parametrize("locale, world, question, said", [
     ("en", "A harbour of fog, a lantern market, an old lighthouse and a sunken bell. The engineer Priya Nair "
            "owes money to the Salt Guild.",

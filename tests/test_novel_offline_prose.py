@@ -36,6 +36,8 @@ async def _scene_places(language: str, description: str) -> set[str]:
     ("zh", "都市白领林晓在一家互联网公司加班时，发现同事的手机里藏着失踪案的线索"),
     ("en", "A cyberpunk megacity where a hacker named Juno Park steals a memory implant from an orbital corporation"),
     ("en", "A detective named Nell Ortiz works the night shift at a Chicago police precinct"),
+    # a decade said in words: a 1980s factory girl met her workmates at 议事厅 and 渡口
+    ("zh", "八十年代初的深圳，从湖南来打工的姑娘阿芳在电子厂流水线上认识了工友小陈"),
 ])
 async def test_a_modern_or_future_book_meets_in_places_of_its_age_not_at_city_gates_and_inns(language, description):
     # A cyberpunk book's hacker met her fixer at 城门, 渡口 and 客栈 every chapter.
@@ -141,6 +143,9 @@ async def test_an_offline_world_is_named_from_whole_words_of_the_description(lan
     ("zh", "一个在火星上种土豆的植物学家，被困后靠自己活下来", "火星"),
     ("en", "a botanist stranded on Mars grows potatoes to survive", "Mars"),
     ("zh", "一艘远洋货轮在风暴中失联，大副和厨娘必须在海上找到回家的路", "海上"),  # not 风暴, no place
+    # the city sought is not where the book is set: the desert crossed is
+    ("zh", "大漠驼队穿越戈壁，向导阿依古丽寻找失落的古城", "大漠"),
+    ("zh", "一支驼队穿越沙漠，寻找传说中的古城", "沙漠"),
 ])
 async def test_an_offline_world_is_named_after_where_the_premise_is_set(language, description, name):
     # "一个在火星上种土豆的之境": the premise's first words, cut, were the world's name.
@@ -177,6 +182,19 @@ async def test_a_desert_ice_mountain_forest_island_or_village_story_meets_at_its
     assert not {"城门", "城中集市", "议事厅", "the council hall", "the market"} & set(world.geography.replace("，", "、")
                                                                            .replace(", ", "、").split("、"))
     assert "全村" not in world.geography  # the whole village's people, no place
+
+
+@pytest.mark.parametrize("description, land", [
+    ("民国初年，摆渡人周老四在运河上撑了三十年船", "运河一带："),
+    ("赛博朋克的霓虹都市，人人装着义体", "一座未来都市："),
+    ("一个少年拜师学剑，誓要为父报仇", "一座古城内外："),
+])
+async def test_the_chinese_geography_of_a_book_of_no_special_setting_names_its_land(description, land):
+    # "城门、旧书院、山道、渡口相连的一片土地" was said of every such book: a list of places, no land.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    assert world.geography.removeprefix("【离线示例】").startswith(land) and "相连的一片土地" not in world.geography, \
+        world.geography
 
 
 async def test_the_geography_of_a_mars_story_is_no_country():

@@ -291,6 +291,12 @@ def test_someone_called_x_who_is_said_to_be_a_role_is_a_character(description, n
     assert [c.name for c in read.characters_in_description(description)] == [name]
 
 
+def test_a_name_ends_before_but_and_her_after_a_verb_is_not_the_doers():
+    # "车间主任老郑却总找她的麻烦" made a woman named 老郑却: 却 was read into the name, 她的 as his.
+    people = read.characters_in_description("工友小陈总帮着阿芳，车间主任老郑却总找她的麻烦")
+    assert [(c.name, c.gender) for c in people if c.said_as == "车间主任"] == [("老郑", None)]
+
+
 @pytest.mark.parametrize("description, name", [
     ("名叫李明远行到北方，寻找失散的妹妹", "李明远"),  # 远行 and 行到 both verbs: 远 is a name's character
     ("名叫林远走进来", "林远"),  # 走进 and 进来 both verbs, but 走 makes few names
@@ -865,6 +871,19 @@ def test_why_someone_is_at_a_place_is_answered_by_a_passage_taking_them_there_no
     assert read.shows_deed(passage, deed, ["lighthouse"] if deed == "at" else ["茶楼"]) is shown
 
 
+@pytest.mark.parametrize("question, deed, passage, shown", [
+    ("why was Wren in love with Tom?", "love", "Wren Talbot came to the inn with Tom.", False),
+    ("why was Wren in love with Tom?", "love", "Wren Talbot had loved Tom since the flood.", True),
+    ("why is Wren in debt?", "debt", "Wren Talbot owed a debt to the harbourmaster.", True),
+    ("为什么林素素会爱上江野", "爱", "林素素与江野来到茶楼。", False),
+    ("为什么林素素会爱上江野", "爱", "林素素早在那年春天就爱上了江野。", True),
+])
+def test_why_someone_is_in_love_asks_of_the_love_not_of_a_place_called_love(question, deed, passage, shown):
+    # "why was he in love with her" was read as being at a place called "love", answered by passages of going places.
+    assert read.asked_deed(question, ["Wren Talbot", "林素素", "江野"]) == deed
+    assert read.shows_deed(passage, deed, []) is shown
+
+
 def test_why_one_person_helps_another_gives_the_helpers_motive_not_the_first_of_the_sheet():
     # "林素素为什么要帮陈阿水" gave 陈阿水's motive: he comes first in characters.json.
     from graphs.novel.chat import _focus_on_why, compose_offline
@@ -949,3 +968,25 @@ def test_a_guide_of_a_three_word_name_is_a_character():
                    "master Karim Belkacem is smuggling rifles")
     people = read.characters_in_description(description)
     assert [(c.name, c.said_as) for c in people] == [("Idris Ag Moussa", "guide"), ("Karim Belkacem", "caravan master")]
+
+
+def test_who_someone_is_does_not_cite_again_a_later_scene_recalling_the_line_it_quotes():
+    # "江岚是谁" quoted 「周老四遇到江岚」 and then, under it, 「他们想起了前事：周老四遇到江岚。」: the same line twice.
+    from graphs.novel.chat import _cited_lines
+
+    evidence = [_cited(1, 1, "周老四遇到江岚"), _cited(1, 1, "周老四与江岚来到运河码头。"),
+                _cited(2, 1, "他们想起了前事：周老四遇到江岚。")]
+    answer = t("novel.chat_answer_passage", who="江岚", chapter=1, scene=1, quote="周老四遇到江岚")
+    full = answer + "\n" + _cited_lines(answer, evidence)
+    assert full.count("周老四遇到江岚") == 1 and "来到运河码头" in full, full
+
+
+def test_why_someone_would_fall_in_love_names_the_love_not_the_would_as_what_is_untold():
+    # "为什么阿芳会爱上小陈" said no passage mentions 「会爱上」: the 会 of the question's frame was taken for its topic.
+    from graphs.novel.chat import _focus_on_why, _ranked_passages, compose_offline
+
+    turn = _why_turn([(1, 1, "林素素与江野来到茶庄。")])
+    turn["question"] = "为什么林素素会爱上江野"
+    _focus_on_why(_SheetTools(), turn, "林素素", _SUSU_CAST)
+    answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
+    assert t("novel.chat_answer_why_not_written", who="林素素", things="「爱上」") in answer, answer

@@ -971,9 +971,11 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
 
 def _cited_lines(answer_text: str, evidence: list[Evidence]) -> str:
     """The quotes cited under an answer, one a line; one the answer itself gives ("…第 1 章第 1 场写道——「…」") is
-    not said a second time under it."""
+    not said a second time under it, nor a later scene recalling it ("他们想起了前事：周老四遇到江岚。" under
+    「周老四遇到江岚」: the same line again)."""
+    given = [e.quote.rstrip(_CLOSING) for e in evidence if t("novel.chat_quoted_word", word=e.quote) in answer_text]
     return "\n".join(t("novel.chat_evidence", chapter=e.chapter_number, scene=e.scene_number or "-", quote=e.quote)
-                     for e in evidence if t("novel.chat_quoted_word", word=e.quote) not in answer_text)
+                     for e in evidence if not any(quote and quote in e.quote for quote in given))
 
 
 # ------------------------------------------------------------- plans and steps

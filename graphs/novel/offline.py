@@ -203,11 +203,24 @@ def _geography_en(setting: str | None, description: str, places: tuple[str, ...]
     return f"{head}, around {_join_en([p for p in places if p != head][:4])}"
 
 
+# What the Chinese geography of a book with no setting of its own calls its land, by the age it says
+# (understanding.story_era); a book of no age said meets at the 城门 and 山道 of an old walled town.
+ERA_LANDS_ZH = {"modern": "一座当代城市", "early_modern": "一座近代城镇", "future": "一座未来都市"}
+TIMELESS_LAND_ZH = "一座古城内外"
+
+
 def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]) -> str:
+    """Where the book's places lie: the land of its setting (一片大漠), else the place it is set in (运河一带), else
+    a town of its age; "城门、旧书院…相连的一片土地" said of any book was no place at all."""
     land = SETTING_LANDS.get(story_setting(description))
-    if land is None:
-        return f"{'、'.join(places)}相连的一片土地"
-    return f"{land['zh']}，{'、'.join(places)}一带"
+    if land is not None:
+        return f"{land['zh']}，{'、'.join(places)}一带"
+    era_land = ERA_LANDS_ZH.get(story_era(description) or "")
+    # 运河 or 上海, one of the book's places; 都市 of "霓虹都市" only names the kind of town its age has
+    if setting and (setting in places or not era_land):
+        around = [p for p in places if p != setting]
+        return f"{setting}一带：{'、'.join(around)}" if around else f"{setting}一带"
+    return f"{era_land or TIMELESS_LAND_ZH}：{'、'.join(places)}"
 
 
 @offline_composer(WorldSetting)
@@ -273,9 +286,47 @@ _PARENT_WORDS = {"父亲", "母亲", "爸爸", "妈妈", "father", "mother", "st
 _CHILD_ENDINGS = ("之子", "之女", "儿子", "女儿", "daughter", "son")
 
 
+# The ages a post or a calling is commonly held at (lowest, highest), by the word the description calls someone
+# ("摆渡人周老四", "the station director Victor Kane"): a ferryman or a station chief of 17 reads as a slip.
+_ROLE_AGES = (
+    ((40, 62), ("站长", "局长", "所长", "厂长", "船长", "舰长", "镖头", "掌柜", "族长", "村长", "镇长", "县令", "知县", "知府",
+                "院长", "校长", "馆长", "主任", "将军", "老板", "帮主", "掌门", "庄主", "寨主", "捕头", "警长", "探长", "总管",
+                "管家", "账房先生", "账房", "师爷", "住持", "方丈", "师父", "师傅"),
+     ("chief", "director", "captain", "commander", "mayor", "headmaster", "headmistress", "principal",
+      "superintendent", "governor", "general", "abbot", "abbess", "innkeeper", "landlord", "foreman", "sheriff",
+      "inspector", "warden", "steward", "butler", "housekeeper", "postmaster", "postmistress", "mentor", "master")),
+    ((45, 66), ("教授", "老爷", "太傅"), ("professor", "judge", "bishop")),
+    ((32, 58), ("摆渡人", "艄公", "船夫", "船工", "渔夫", "铁匠", "木匠", "郎中", "猎户", "猎人", "樵夫", "农夫", "守林人", "守塔人",
+                "看守", "邮差", "大副", "车夫", "马夫", "石匠", "裁缝", "屠夫"),
+     ("ferryman", "boatman", "fisherman", "blacksmith", "smith", "carpenter", "herbalist", "hunter", "farmer",
+      "shepherd", "keeper", "mate", "boatswain", "miller", "tailor", "butcher", "mason")),
+    ((27, 50), ("医生", "大夫", "律师", "工程师", "记者", "警察", "捕快", "侦探", "教师", "老师", "护士", "法医", "会计", "编辑",
+                "科学家", "研究员", "植物学家", "宇航员", "飞行员", "军官", "法官"),
+     ("doctor", "physician", "lawyer", "engineer", "journalist", "reporter", "detective", "constable", "teacher",
+      "nurse", "scientist", "botanist", "astronaut", "pilot", "officer", "surgeon", "editor", "accountant")),
+    ((19, 34), ("快递员", "收银员", "服务员", "店员", "外卖员", "伙计", "小二"),
+     ("courier", "cashier", "waiter", "waitress", "clerk", "barista", "shop assistant")),
+    ((17, 26), ("姑娘", "小伙子", "小伙", "后生"), ("lass", "lad")),
+    ((15, 23), ("学生", "书生", "学徒", "弟子", "徒弟", "新兵", "实习生", "小厮", "丫鬟", "书童", "侍女", "宫女"),
+     ("student", "apprentice", "intern", "cadet", "recruit", "pupil", "squire", "novice", "page")),
+)
+
+
+def _role_ages(said_as: str | None) -> tuple[int, int] | None:
+    """The ages `said_as` is commonly held at ("摆渡人", "老船工" of 船工, "the station director" of director), by
+    the longest word of the table it ends with; None for a word the table lacks."""
+    said = (said_as or "").lower().strip()
+    if not said:
+        return None
+    fits = [(len(word), ages) for ages, zh, en in _ROLE_AGES for word in (*zh, *en)
+            if said.endswith(word) and (not word.isascii() or said == word or said.endswith(" " + word))]
+    return max(fits)[1] if fits else None
+
+
 def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None) -> int:
     """An age fitting what the description calls them: a 少年 14-19, "a young net-mender" or a 少镖头 17-26 (was 54
-    or 55), a parent 40-59, a child of someone's 15-24, an old or a 老 one 55-74; else anything from 16 to 55."""
+    or 55), a parent 40-59, a child of someone's 15-24, an old or a 老 one 55-74, a post or a calling the ages it
+    is held at (a ferryman 32-58, a station director 40-62); else anything from 16 to 55."""
     spread = stable_int(seed, name)
     if said_as in _YOUNG_WORDS:
         return 14 + spread % 6
@@ -287,7 +338,12 @@ def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None)
         return 15 + spread % 10
     if said_as in _OLD_WORDS or (said_as and said_as.startswith("老") and len(said_as) >= 3) \
             or age_word == "old":  # 老管家, not 老师
-        return 55 + spread % 20
+        # still in the post: "车间主任老郑" is old for a workshop head (55-62), not 70
+        oldest = max(_role_ages(said_as)[1], 62) if _role_ages(said_as) else 74
+        return 55 + spread % (oldest - 54)
+    ages = _role_ages(said_as)
+    if ages:
+        return ages[0] + spread % (ages[1] - ages[0] + 1)
     return 16 + spread % 40
 
 

@@ -457,6 +457,17 @@ def topic_words(text: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# Words of will or likelihood before a verb ("会爱上", "要离开"): the question's frame, not its topic.
+_MODALS_ZH = set("会要能想肯敢")
+
+
+def _is_verb_zh(word: str) -> bool:
+    import jieba.posseg
+
+    tags = jieba.posseg.lcut(word)
+    return bool(tags) and tags[0].flag.startswith("v")
+
+
 def _topic_pieces_zh(run: str) -> list[str]:
     """The pieces of a Chinese run that may be topics. A word of jieba's dictionary holding a function
     character is kept whole (大会 of 会, 会长, 机会: they are topics, not grammar); elsewhere a function
@@ -466,6 +477,8 @@ def _topic_pieces_zh(run: str) -> list[str]:
 
     pieces: list[str] = []
     for word in jieba.lcut(run):
+        if len(word) >= 3 and word[0] in _MODALS_ZH and _is_verb_zh(word[1:]):
+            word = word[1:]  # "为什么会爱上": jieba keeps 会爱上 whole, but what is asked of is 爱上 (not 会议室)
         if word in _NOT_TOPICS or all(c in _FUNCTION_CHARS or c.isspace() for c in word):
             continue
         if len(word) >= 2 and any(c in _FUNCTION_CHARS for c in word) and CJK.fullmatch(word[0]) \
@@ -582,10 +595,27 @@ def asked_deed(question: str, names: list[str] | tuple[str, ...] = ()) -> str | 
     match = _DEED_EN.search(text)
     word = match.group(1) if match else None
     if word in _BEING_AT:
-        return word  # "why is Tamsin at the lighthouse": being there
+        after = text[match.end():].split()
+        state = after[0].strip("?.!,").lower() if after else ""
+        if not state or _names_place_en(after[0]):
+            return word  # "why is Tamsin at the lighthouse": being there
+        # "why was he in love with her", "in debt": a state, asked of as its word ("love"), at no place called so
+        return None if is_function_word(state) else state
     if not word or is_function_word(word):
         return None
     return word if _GOING.match(word) or word not in _NOT_TOPICS_EN else None
+
+
+# Places said after "in" / "at" with no article ("at home", "in prison"): where someone is, as "the inn" is.
+_BARE_PLACES_EN = {"home", "school", "church", "work", "prison", "jail", "court", "bed", "hospital", "town", "sea",
+                   "port", "camp", "class", "college", "harbour", "harbor"}
+
+
+def _names_place_en(word: str) -> bool:
+    """The word after "in" / "at" opens a place: an article ("the inn"), a name ("Bath"), a place word ("home"),
+    not a state ("love", "trouble", "debt")."""
+    bare = word.strip("?.!,")
+    return bare.lower() in _ARTICLES or bare[:1].isupper() or bare.lower() in _PLACE_EN | _BARE_PLACES_EN
 
 
 def shows_deed(text: str, deed: str, things: list[str] | tuple[str, ...] = ()) -> bool:
@@ -833,7 +863,7 @@ _PLACE_EN = {"town", "city", "village", "island", "ship", "boat", "kingdom", "em
              "harbour", "harbor", "port", "castle", "tower", "temple", "valley", "desert", "star", "game", "war"}
 _PLACE_ZH = set("镇城村岛国山河湖海林店楼宗门派船书剑街港堡塔寺谷星")
 # What a Chinese name never holds: it ends where one of these begins ("林小雨的女孩" → 林小雨).
-_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正给替对]")
+_AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也都就说要会将正给替对却]")
 
 
 # A title a name is said with tells the gender where no pronoun does ("赵先生", "王婶", "Mr Graves"); one that
@@ -1534,9 +1564,10 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             kind = "possessive" if after and not is_function_word(after.group(1)) else "object"
         elif m.group(2):
             before = text[:m.start()].rstrip()
-            kind = ("possessive" if text[m.end():m.end() + 1] == "的"
-                    else "subject" if not before or before[-1] in "，。、；！？：“\"" or before.endswith(_CONJUNCTIONS_ZH)
-                    else "object")
+            opens = not before or before[-1] in "，。、；！？：“\"" or before.endswith(_CONJUNCTIONS_ZH)
+            # "阿青和她的师父" is hers; "老郑总找她的麻烦" is the trouble of whom he picks on, not his
+            kind = ("possessive" if text[m.end():m.end() + 1] == "的" and (opens or before[-1] in "和与跟及同")
+                    else "subject" if opens and text[m.end():m.end() + 1] != "的" else "object")
         else:
             kind = "object"
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
@@ -1744,7 +1775,7 @@ _ERA_CUES = {
                                r"|(?i:\b(?:edwardian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph|steamships?"
                                r"|zeppelins?|gaslight|1920s|1930s|1940s|the (?:great )?depression)\b)"),
     "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
-                         r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市"
+                         r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
     "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
@@ -1759,8 +1790,10 @@ _ERA_CUES = {
 # cue of the present day too; a name of the age outweighs a few such cues.
 _ERA_NAMES = {
     "future": re.compile(r"赛博朋克|未来|星际|(?i:\b(?:cyberpunk|futuristic|far future)\b)"),
-    "modern": re.compile(r"现代|当代|(?i:\b(?:present[- ]day|contemporary)\b)"),
-    "early_modern": re.compile(r"民国|北洋|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|(?i:\b(?:edwardian|interwar|jazz age)\b)"),
+    # a decade said in words ("八十年代初的深圳") is a year said: the 1980s are of the present age, the 1920s not
+    "modern": re.compile(r"现代|当代|[五六七八九]十年代|改革开放|(?i:\b(?:present[- ]day|contemporary)\b)"),
+    "early_modern": re.compile(r"民国|北洋|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|[二三四]十年代"
+                               r"|(?i:\b(?:edwardian|interwar|jazz age)\b)"),
     "ancient": re.compile(r"古代|[秦汉唐宋元明隋晋]朝|[唐宋元明]代|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明隋晋清]初|[北南]宋|[东西]汉|晚明"
                           r"|(?i:\b(?:medieval|regency|victorian|tudor|elizabethan|georgian|feudal)\b)"),
 }
@@ -1857,7 +1890,9 @@ def setting_named(description: str) -> str | None:
             return found.group(1)
         places = places_in_description(description)
         return places[0] if places else None
-    return _setting_after_zai(text) or _place_name_zh(text) or next(iter(places_in_description(description)), None)
+    return (_setting_after_zai(text) or _place_name_zh(text)
+            or next((p for p in places_in_description(description) if not _sought_zh(text, p)), None)
+            or next(iter(places_in_description(description)), None))
 
 
 def _setting_after_zai(text: str) -> str | None:
@@ -1898,7 +1933,20 @@ def _is_place_zh(words: str) -> bool:
 
 
 def _place_name_zh(text: str) -> str | None:
-    """The first place name jieba tags (ns) in a Chinese description: 江南 of "清末江南运河小镇"."""
+    """The first place name jieba tags (ns) in a Chinese description: 江南 of "清末江南运河小镇"; not one the story
+    sets out to find (古城 of "大漠驼队…寻找失落的古城": the book is set in the 大漠 it crosses)."""
     import jieba.posseg
 
-    return next((w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2), None)
+    return next((w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2
+                 and not _sought_zh(text, w.word)), None)
+
+
+# Verbs whose object is a place the story goes looking for, not the place it is set in.
+_SEEKING_ZH = re.compile(r"寻找|寻觅|找寻|探寻|追寻|搜寻|寻访|找到|寻|找")
+
+
+def _sought_zh(text: str, place: str) -> bool:
+    """`place` is first said in its clause after a verb of seeking ("寻找失落的古城")."""
+    at = text.find(place)
+    clause = re.split(r"[，。；！？、,;!?]", text[:at])[-1] if at >= 0 else ""
+    return bool(_SEEKING_ZH.search(clause))
