@@ -1384,6 +1384,15 @@ def test_listeners_named_with_a_de_are_the_audience_whole_and_not_in_the_title(r
 
 
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("为什么要刷牙 给二年级的小朋友", "为什么要刷牙", "二年级的小朋友"),
+    ("垃圾分类 给小区的老人们", "垃圾分类", "小区的老人们"),
+])
+def test_listeners_after_a_space_as_ng_ppt_joins_its_words_are_the_audience_not_the_title(request_text, topic, audience):
+    # `ng ppt 为什么要刷牙 给二年级的小朋友` (unquoted) titled every page "为什么要刷牙 给二年级的小朋友：…".
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("给high school students讲光合作用", "光合作用", "high school students"),
     ("面向year 9 students的浮力课件", "浮力", "year 9 students"),
 ])

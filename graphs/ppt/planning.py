@@ -962,9 +962,10 @@ _TOLD_WHOM_ZH = re.compile(r"(?<![^\s，,。；;请要想我来])(?:教(?:给|�
 _TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
 # Whom it is for as a clause of its own ("…的8分钟课件，给小学五年级", "光合作用10分钟PPT，给初二学生"): a clause that is
 # only 给/面向/针对/适合 and listeners (ending in a word for people or a school year) is no part of the subject.
-_AUDIENCE_CLAUSE_ZH = re.compile(r"(?:^|(?<=[，,。；;]))\s*(?:给|面向|针对|适合)[^，,。；;！!？?]{0,10}?"
+# A clause of its own: after a comma, a space ("为什么要刷牙 给二年级的小朋友", as `ng ppt` joins its words) or a bracket.
+_AUDIENCE_CLAUSE_ZH = re.compile(r"(?:^|(?<=[，,。；;\s（(]))\s*(?:给|面向|针对|适合)[^，,。；;！!？?（()）]{0,10}?"
                                  r"(?:" + _LISTENER_NOUNS_ZH + r"|年级|初[一二三]|高[一二三]|大[一二三四]|小学|初中|高中|大学)"
-                                 r"\s*(?=[，,。；;！!？?]|$)")
+                                 r"\s*(?=[，,。；;！!？?）)]|$)")
 _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+" + _FOR_LISTENERS_SPAN_EN + "|" + _TOLD_TO.replace("?P<audience>", "?:")
                    + r"|[,.;:!?\n]|$)")
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
