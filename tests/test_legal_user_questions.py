@@ -1466,3 +1466,16 @@ async def test_a_car_lent_to_a_cousin_who_hit_someone_is_not_answered_with_the_r
     run = await GraphRunner(knowledge).ask("I lent my car to my cousin and he hit a pedestrian")
     cited = _cited(run)
     assert ("民法典", "1209") in cited and not {("民法典", "667"), ("民法典", "675")} & set(cited), cited
+
+
+@pytest.mark.parametrize("question", ["邻居家院子里的大树被风刮倒，砸坏了我的车，谁来赔",
+                                      "My neighbour's tree fell on my car during a storm. Who pays?"])
+async def test_a_fallen_tree_is_answered_with_the_tree_article_not_what_falls_from_buildings(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("民法典", "1257") in cited and ("民法典", "1253") not in cited, cited
+
+
+async def test_a_flowerpot_falling_from_a_balcony_is_still_what_falls_from_buildings(knowledge):
+    run = await GraphRunner(knowledge).ask("楼上阳台的花盆掉下来砸伤了我，谁负责")
+    assert ("民法典", "1253") in _cited(run), _cited(run)

@@ -231,6 +231,9 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 1166: liability without fault where a law says so, a pointer to those laws, not the rule of a leak or a scratch:
     # it shares every word of the fault rule (1165) and came beside it in every answer on damage.
     ("不论行为人有无过错", r"过错|有没有错|不是故意|无心|意外|无过失|no.fault|without fault|strict liabilit|not (my|his|her|their) fault|accident", None),
+    # 民法典 1253: what falls from a building or what hangs on it, not a tree blown down (1257), which led that answer.
+    ("其搁置物、悬挂物发生脱落", r"楼|建筑|房屋|墙|屋顶|屋檐|阳台|窗|广告牌|招牌|空调|外机|花盆|搁置|悬挂|挂着|天花板|吊灯|瓷砖|工地|脚手架|施工|塔吊|"
+     r"building|balcony|window|roof|wall|sign|billboard|ceiling|air.?con|flower.?pot|hanging|tiles?\b|construction|scaffold", None),
     # 1145-1149: who administers an estate, asked by that name.
     ("遗产管理人", r"管理人|遗嘱执行人|执行遗嘱|管理遗产|清点|executor|administrator", None),
 )
