@@ -197,6 +197,24 @@ async def test_the_chinese_geography_of_a_book_of_no_special_setting_names_its_l
         world.geography
 
 
+@pytest.mark.parametrize("description, world_name, land", [
+    ("A detective in 1920s Shanghai hunts a smuggler", "Shanghai", "Shanghai, around the docks"),
+    ("A nurse in present-day London finds a letter from her dead mother", "London", "London, around"),
+])
+async def test_the_english_world_of_a_book_of_no_special_setting_is_named_after_its_place(description, world_name, land):
+    # "The Land of detective in 1920s Shanghai", and "a country where the docks, the tea room … meet".
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": description})
+    assert world.world_name == world_name
+    assert world.geography.removeprefix("[offline sample] ").startswith(land) and "country where" not in world.geography
+
+
+async def test_the_english_geography_of_a_book_of_no_place_or_age_names_a_town_not_a_country():
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "A young swordsman trains to avenge his father"})
+    assert world.geography.removeprefix("[offline sample] ").startswith("An old walled town and the country round it: ")
+
+
 async def test_the_geography_of_a_mars_story_is_no_country():
     # "a country where the habitat, the greenhouse, the airlock and the control module meet"
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={

@@ -197,8 +197,10 @@ def _geography_en(setting: str | None, description: str, places: tuple[str, ...]
     """Where the book's places lie: Mars, the storm-bound island, not "a country" (of a setting with a land of its
     own), the land named once ("an island, around the storm-bound island, the jetty…" said it twice)."""
     land = SETTING_LANDS.get(story_setting(description))
-    if land is None:
-        return f"a country where {_join_en(list(places[:4]))} meet"
+    if land is None:  # as the Chinese: the place it is set in, else a town of its age ("a country where…" was none)
+        if setting and (setting[:1].isupper() or setting in places):
+            return f"{setting}, around {_join_en([p for p in places if p != setting][:4])}"
+        return f"{ERA_LANDS_EN.get(story_era(description) or '', TIMELESS_LAND_EN)}: {_join_en(list(places[:4]))}"
     head = setting if setting and (setting[:1].isupper() or setting in places) else land["en"]
     return f"{head}, around {_join_en([p for p in places if p != head][:4])}"
 
@@ -207,6 +209,9 @@ def _geography_en(setting: str | None, description: str, places: tuple[str, ...]
 # (understanding.story_era); a book of no age said meets at the 城门 and 山道 of an old walled town.
 ERA_LANDS_ZH = {"modern": "一座当代城市", "early_modern": "一座近代城镇", "future": "一座未来都市"}
 TIMELESS_LAND_ZH = "一座古城内外"
+ERA_LANDS_EN = {"modern": "A present-day city", "early_modern": "A town of the early twentieth century",
+                "future": "A city of the future"}
+TIMELESS_LAND_EN = "An old walled town and the country round it"
 
 
 def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]) -> str:

@@ -1875,7 +1875,10 @@ def story_setting(description: str) -> str | None:
 _LOCATIVE_ZH = set("上里中内")
 # English words before a place a story is set at ("on Mars", "In Regency-era Bath", "in the Sahara"), then its
 # capitalised words.
-_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+(?:the\s+)?((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
+# "in 1920s Shanghai", "in present-day London": the time said before the place is no part of its name.
+_SETTING_NAME_EN = re.compile(r"\b(?:[Ii]n|[Oo]n|[Aa]t|[Aa]cross|[Bb]eneath)\s+(?:the\s+)?"
+                              r"(?:(?:\d{2,4}s|present-day|modern-day|today's|\d+(?:st|nd|rd|th)-century)\s+)?"
+                              r"((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
 
 
 def setting_named(description: str) -> str | None:
