@@ -1393,6 +1393,15 @@ def test_listeners_after_a_space_as_ng_ppt_joins_its_words_are_the_audience_not_
 
 
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("为什么要刷牙（给小朋友）", "为什么要刷牙", "小朋友"),
+    ("光合作用(面向初二学生)", "光合作用", "初二学生"),
+])
+def test_listeners_in_brackets_after_the_subject_are_the_audience_not_the_title(request_text, topic, audience):
+    # "为什么要刷牙（给小朋友）" kept its brackets in every page title, and the cover read "小朋友） · 10 分钟".
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("给high school students讲光合作用", "光合作用", "high school students"),
     ("面向year 9 students的浮力课件", "浮力", "year 9 students"),
 ])
@@ -1665,6 +1674,15 @@ async def test_a_why_or_how_question_is_answered_not_defined_from_a_textbook(req
     textbook = [w for w in ("课本", "基本定义", "核心原理", "核心术语", "textbook", "basic definitions", "the workings of", "key terms")
                 if w in said]
     assert not textbook, textbook
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Q3 customer support review for the leadership team", "Q3 customer support review", "the leadership team"),
+    ("A talk on data privacy for our marketing team", "data privacy", "our marketing team"),
+])
+def test_a_team_named_after_for_is_the_audience_whole_not_left_in_the_title(request_text, title, audience):
+    # "Q3 customer support review team", for "The leadership"
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
 
 
 @pytest.mark.parametrize("request_text", ["Fire safety training for warehouse staff", "给仓库员工做消防安全培训"])

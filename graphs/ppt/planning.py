@@ -167,7 +167,9 @@ _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s
 # volunteers at our food bank") with their place: both are whom the deck is for, not its subject.
 _LISTENER_STOP_EN = r"(?!(?:on|about|for|to|with|and|or|in|of|at|from|how|what|why|who|that|which)\b)"
 _LISTENERS_GROUP_EN = (r"(?:['’]?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
-                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network))?")
+                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network|"
+                       # "for the leadership team", "for our sales staff": the team is who listens, not the subject's
+                       r"teams?|staff|department|board|panel|squad))?")
 _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
                        r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
 _LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
@@ -177,7 +179,8 @@ _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?
                      + _LISTENER_PHRASE_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
-_AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
+# Listeners in brackets ("为什么要刷牙（给小朋友）") end at the closing bracket.
+_AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
 # 为 names listeners only before what is done for them ("为退休教师介绍…", "为新员工做…"): "为人民服务的精神" names none.
 _FOR_WHOM_ZH = re.compile(r"为(?!什么|了|何)([^，,。；;\s的]{2,12}?)(?=讲|介绍|说说|聊聊|谈谈|做|作|准备|(?:汇报|分享|演示|培训|演讲))")
 _AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
@@ -963,9 +966,10 @@ _TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
 # Whom it is for as a clause of its own ("…的8分钟课件，给小学五年级", "光合作用10分钟PPT，给初二学生"): a clause that is
 # only 给/面向/针对/适合 and listeners (ending in a word for people or a school year) is no part of the subject.
 # A clause of its own: after a comma, a space ("为什么要刷牙 给二年级的小朋友", as `ng ppt` joins its words) or a bracket.
-_AUDIENCE_CLAUSE_ZH = re.compile(r"(?:^|(?<=[，,。；;\s（(]))\s*(?:给|面向|针对|适合)[^，,。；;！!？?（()）]{0,10}?"
+# The brackets are read held (_held: \ue006 \ue007 \ue008 \ue009) or as typed (audience_hint).
+_AUDIENCE_CLAUSE_ZH = re.compile(r"(?:^|(?<=[，,。；;\s（(\ue006\ue008]))\s*(?:给|面向|针对|适合)[^，,。；;！!？?（()）\ue006-\ue009]{0,10}?"
                                  r"(?:" + _LISTENER_NOUNS_ZH + r"|年级|初[一二三]|高[一二三]|大[一二三四]|小学|初中|高中|大学)"
-                                 r"\s*(?=[，,。；;！!？?）)]|$)")
+                                 r"\s*(?=[，,。；;！!？?）)\ue007\ue009]|$)")
 _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+" + _FOR_LISTENERS_SPAN_EN + "|" + _TOLD_TO.replace("?P<audience>", "?:")
                    + r"|[,.;:!?\n]|$)")
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
