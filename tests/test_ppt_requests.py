@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -1674,6 +1674,37 @@ async def test_a_why_or_how_question_is_answered_not_defined_from_a_textbook(req
     textbook = [w for w in ("课本", "基本定义", "核心原理", "核心术语", "textbook", "basic definitions", "the workings of", "key terms")
                 if w in said]
     assert not textbook, textbook
+
+
+@pytest.mark.parametrize("request_text", ["为什么要下雨（给一年级）", "Why do cats purr? For Year 2"])
+async def test_a_question_lesson_shows_each_of_its_pages_once_not_the_same_lines_under_other_titles(request_text):
+    # "学之前：凭感觉猜…" stood on three pages of a 12-page deck, each under another point's name
+    deck = await _offline_deck(request_text)
+    pages = [tuple(visible_items(s)[1:]) for s in deck.slides if s.layout not in ("cover", "agenda", "summary", "qa")]
+    assert len(set(pages)) == len(pages), [p for p in pages if pages.count(p) > 1]
+
+
+@pytest.mark.parametrize(("request_text", "told"), [
+    ("The story of a raindrop for Year 2", ("where it begins", "the journey")),
+    ("一粒种子的旅行，给一年级", ("故事的开头", "一路上的经历")),
+])
+async def test_a_things_story_is_told_from_its_start_along_its_journey_not_as_terms_and_workings(request_text, told):
+    # "The workings of the story of a raindrop", "Main types: before and after the lesson" told no story
+    deck = await _offline_deck(request_text)
+    parts = visible_items(deck.slides[1])[1:]
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s)]).lower()
+    generic = [w for w in ("workings", "key terms", "main types", "核心术语", "主要类别", "作用机制") if w in said]
+    assert [part.split(":" if ":" in part else "：")[-1].strip() for part in parts] == list(told) and not generic, (parts, generic)
+
+
+@pytest.mark.parametrize(("request_text", "question"), [
+    ("Why does the moon change shape?", "why the moon changes shape"),
+    ("How did the Romans build their roads?", "how the Romans built their roads"),
+    ("Why does ice float?", "why ice floats"),
+])
+def test_a_question_asked_with_does_or_did_is_said_in_a_sentence_s_word_order(request_text, question):
+    # "Guess: your own idea of why does the moon change shape" read as a slip
+    assert embedded_question(request_text) == question
 
 
 @pytest.mark.parametrize(("request_text", "title", "audience"), [

@@ -1330,8 +1330,68 @@ def _clause_subject_en(clause: str) -> str | None:
 # A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
 # its titles and pages keep the question, set in a sentence's word order ("how bees make honey", "why the sky is blue");
 # "刷牙原因的核心原理" and "the workings of bees" lost it. Only "do" goes and "is"/"are" moves behind a short subject
-# ("why are polar bears white" → "why polar bears are white"); a question that cannot be reordered so is kept as asked.
-_EMBEDDABLE_EN = re.compile(r"^(?P<wh>how|why)\s+(?:(?P<aux>do|is|are|was|were)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
+# ("why are polar bears white" → "why polar bears are white"); "does"/"did" go into the verb after a short subject
+# ("why does the moon change shape" → "why the moon changes shape", "how did the Romans build roads" → "how the
+# Romans built roads": "a guess at why does the moon change shape" read as a slip); a question that cannot be
+# reordered so is kept as asked.
+_EMBEDDABLE_EN = re.compile(r"^(?P<wh>how|why)\s+(?:(?P<aux>do|does|did|is|are|was|were)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
+_PRONOUNS_EN = frozenset("it he she they we you people".split())
+_IRREGULAR_PAST_EN = dict(pair.split(":") for pair in """be:was have:had do:did go:went come:came become:became fall:fell
+make:made take:took get:got begin:began build:built grow:grew fly:flew break:broke win:won lose:lost leave:left find:found
+give:gave run:ran sink:sank freeze:froze eat:ate know:knew see:saw say:said think:thought bring:brought buy:bought
+fight:fought teach:taught catch:caught rise:rose spread:spread split:split keep:kept feel:felt meet:met lead:led
+send:sent spend:spent hold:held stand:stood understand:understood write:wrote draw:drew wear:wore swim:swam
+sing:sang ring:rang drink:drank shake:shook throw:threw blow:blew choose:chose speak:spoke steal:stole tell:told
+sell:sold hide:hid bite:bit shine:shone light:lit set:set put:put cut:cut let:let hit:hit""".split())
+
+
+def _third_person(verb: str) -> str:
+    """"change" → "changes", "fly" → "flies", "catch" → "catches", "have" → "has"."""
+    if verb == "have":
+        return "has"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
+
+
+def _past(verb: str) -> str:
+    """"build" → "built", "stop" → "stopped", "die" → "died", "carry" → "carried"."""
+    if verb in _IRREGULAR_PAST_EN:
+        return _IRREGULAR_PAST_EN[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # one short syllable: stop, plan
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+def _done_by_subject(words: list[str], aux: str) -> list[str] | None:
+    """"does the moon change shape" → the moon changes shape; None when its subject is not short and plain (a pronoun,
+    a name, an article and its noun, or one word before the last: "does ice float") or no verb follows it."""
+    first = words[0]
+    one_word = first.lower() in _PRONOUNS_EN or (first[:1].isupper() and first != "I") or len(words) == 2
+    cut = 1 if one_word else _subject_length_en(words, False)
+    if not cut or cut >= len(words) or not re.fullmatch(r"[a-z]+", words[cut]):
+        return None
+    if aux == "does" and first.lower() in ("they", "we", "you", "people"):
+        return None
+    verb = _third_person(words[cut]) if aux == "does" else _past(words[cut])
+    return [*words[:cut], verb, *words[cut + 1:]]
+
+
+# A common thing's story told as a lesson ("一滴水的旅行", "小种子的故事", "The story of a raindrop", "The journey of a
+# water drop") follows it from where it starts to where it ends. A thing named with 一 or 小, or with "a", is any
+# one of its kind: "the story of the Titanic" is a named thing's history, and a person's life a life.
+_THINGS_STORY_ZH = re.compile(r"^(?:一|小)[\u3400-\u9fff]{1,5}的(?:旅行|旅程|故事|自述|奇遇|历险记?|一生|一天)$")
+_THINGS_STORY_EN = re.compile(r"^(?:(?:the|a)\s+)?(?:story|journey|adventures?|travels?|life|(?:a\s+)?day\s+in\s+the\s+life)\s+of\s+"
+                              r"(?:a|an|one)\s+(?:little\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?$", re.IGNORECASE)
+
+
+def tells_a_things_story(subject: str) -> bool:
+    text = unasked(subject)
+    return bool(_THINGS_STORY_ZH.match(text) or _THINGS_STORY_EN.match(text))
 
 
 def embedded_question(subject: str) -> str | None:
@@ -1349,6 +1409,9 @@ def embedded_question(subject: str) -> str | None:
     wh, aux, words = match.group("wh").lower(), (match.group("aux") or "").lower(), match.group("rest").split()
     if aux in ("", "do"):
         return " ".join([wh, *words])
+    if aux in ("does", "did"):
+        done = _done_by_subject(words, aux)
+        return " ".join([wh, *(done or [aux, *words])])
     cut = _subject_length_en(words, plural=aux in ("are", "were"))
     return " ".join([wh, *words[:cut], aux, *words[cut:]]) if cut else " ".join([wh, aux, *words])
 
