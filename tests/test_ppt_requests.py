@@ -1707,6 +1707,24 @@ def test_a_question_asked_with_does_or_did_is_said_in_a_sentence_s_word_order(re
     assert embedded_question(request_text) == question
 
 
+@pytest.mark.parametrize("request_text", ["Q3 customer support review for the board", "给管理层汇报第三季度客服工作复盘"])
+async def test_a_talk_at_works_points_are_said_as_a_speaker_says_them_not_as_a_template(request_text):
+    # "Keyword: Issues and challenges", "Covers issues and challenges for …", "the risks can be set apart from …"
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in visible_items(s))
+    stiff = [w for w in ("Keyword: ", "Covers ", "can be set apart from", "关键词：", "要回答的问题：从", "其他部分无关") if w in said]
+    assert not stiff, stiff
+
+
+@pytest.mark.parametrize("request_text", ["给社区居民讲讲如何识别保健品骗局", "A talk on spotting online scams for our library's seniors club"])
+async def test_a_public_talks_points_are_said_to_the_room_not_filed_under_their_part(request_text):
+    # "所在部分：关键要点", "Part of the talk: Key points" read as a form
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in visible_items(s))
+    stiff = [w for w in ("所在部分：", "Part of the talk: ", "The question it answers") if w in said]
+    assert not stiff, stiff
+
+
 @pytest.mark.parametrize(("request_text", "title", "audience"), [
     ("Q3 customer support review for the leadership team", "Q3 customer support review", "the leadership team"),
     ("A talk on data privacy for our marketing team", "data privacy", "our marketing team"),
