@@ -1716,6 +1716,15 @@ async def test_a_talk_at_works_points_are_said_as_a_speaker_says_them_not_as_a_t
     assert not stiff, stiff
 
 
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("A talk on spotting online scams for our library's seniors club", "spotting online scams", "our library's seniors club"),
+    ("Composting for our town's allotment holders", "Composting", "our town's allotment holders"),
+])
+def test_listeners_named_with_a_possessive_are_the_audience_not_part_of_the_title(request_text, title, audience):
+    # every page was titled "Spotting online scams for our library's seniors club: …"
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
 @pytest.mark.parametrize("request_text", ["给社区居民讲讲如何识别保健品骗局", "A talk on spotting online scams for our library's seniors club"])
 async def test_a_public_talks_points_are_said_to_the_room_not_filed_under_their_part(request_text):
     # "所在部分：关键要点", "Part of the talk: Key points" read as a form

@@ -175,7 +175,8 @@ _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|i
 _LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
 _GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
-_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?"
+# A word before them may have its apostrophe held while the subject is read ("for our library's seniors club": \ue001).
+_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'’\ue001\ue002-]+\s+){0,4}?"
                      + _LISTENER_PHRASE_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
