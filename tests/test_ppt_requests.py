@@ -1716,6 +1716,17 @@ async def test_a_talk_at_works_points_are_said_as_a_speaker_says_them_not_as_a_t
     assert not stiff, stiff
 
 
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("Migrating our billing service to Kubernetes - a 15 minute update for engineering",
+     "Migrating our billing service to Kubernetes"),
+    ("Our new on-call rota: a quick briefing for the support team", "Our new on-call rota"),
+])
+def test_an_update_or_briefing_named_after_its_subject_is_a_talk_and_not_part_of_the_title(request_text, title):
+    # "Migrating our billing service to Kubernetes - a update for", taught to "students new to the topic" as its
+    # "core ideas" and "workings"
+    assert (short_title(request_text), deck_setting(request_text, audience_hint(request_text))) == (title, "talk")
+
+
 @pytest.mark.parametrize(("request_text", "title", "audience"), [
     ("A talk on spotting online scams for our library's seniors club", "spotting online scams", "our library's seniors club"),
     ("Composting for our town's allotment holders", "Composting", "our town's allotment holders"),

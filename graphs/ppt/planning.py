@@ -308,7 +308,10 @@ _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投�
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
                       r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
-                      r"pitch|keynote|conference|webinar|all-hands|town hall)\b", re.IGNORECASE)
+                      r"pitch|keynote|conference|webinar|all-hands|town hall|"
+                      # an engineering team's own occasions ("a 15 minute update for engineering", "sprint retro")
+                      r"(?:status|progress)\s+update|update\s+for|stand-?ups?|retros?|retrospectives?|post-?mortems?|sprint\s+\d+)\b",
+                      re.IGNORECASE)
 
 
 # A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
@@ -998,8 +1001,10 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
 # "Present" is a tense's name too ("Present perfect vs past simple"), then no verb of telling.
 # The occasion said after the subject ("My grandma's recipes: a talk at the village hall", "…, a short lesson for Year 4")
 # and a way of asking for it simple ("Explain blockchain like I'm five") are not the subject either.
+# So is an update or a review said so after a dash ("Migrating billing to Kubernetes - a 15 minute update for engineering").
 _OCCASION_AFTER_EN = re.compile(r"(?:\s*[:,]|\s+[–—-])\s*(?:(?:a|an|the|my|our)\s+)?(?:(?:short|quick|brief|little)\s+)?(?:talk|lecture|"
-                                r"lesson|presentation|workshop|session|webinar|assembly|keynote|speech)\b[^:;!?]*$"
+                                r"lesson|presentation|workshop|session|webinar|assembly|keynote|speech|(?:status\s+|progress\s+)?update|"
+                                r"briefing|walkthrough|demo)\b[^:;!?]*$"
                                 r"|\s+(?:like|as\s+if)\s+(?:i|you)(?:['’\ue001]m|['’\ue001]re|\s+am|\s+are|\s+were)\s+(?:five|5)\b",
                                 re.IGNORECASE)
 _LISTENERS_BEFORE_SUBJECT_EN = re.compile(r"\s+" + _FOR_LISTENERS_SPAN_EN + r"(?=\s+(?:on|about)\s)", re.IGNORECASE)
