@@ -223,7 +223,7 @@ def test_the_audience_named_before_the_subject_is_not_the_topic(request_text, to
     ("Show new hires how our deploy pipeline works", "how our deploy pipeline works", "new hires"),
     ("Introduce first-year students to the library", "library", "first-year students"),
     ("Walk the sales team through the new pricing", "new pricing", "the sales team"),
-    ("教初二学生疫苗是怎么起作用的", "疫苗是怎么起作用", "初二学生"), ("向家长介绍孩子的营养", "孩子的营养", "家长"),
+    ("教初二学生疫苗是怎么起作用的", "疫苗是怎么起作用的", "初二学生"), ("向家长介绍孩子的营养", "孩子的营养", "家长"),
 ])
 def test_the_listeners_told_right_after_the_verb_are_the_audience_not_the_subject(request_text, topic, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
@@ -295,7 +295,7 @@ async def test_lesson_time_allocation_adds_up_to_the_requested_duration():
 
 
 @pytest.mark.parametrize(("message", "title"), [
-    ("🚀🚀 给小学生讲火箭是怎么飞上天的", "火箭是怎么飞上天"), ("✨ A 10-minute talk on black holes for kids", "Black holes"),
+    ("🚀🚀 给小学生讲火箭是怎么飞上天的", "火箭是怎么飞上天的"), ("✨ A 10-minute talk on black holes for kids", "Black holes"),
     ("🌋", t("ppt.untitled_thread")), ("🎉🎉 做一个PPT", t("ppt.untitled_thread")),
 ])
 def test_a_thread_begun_with_emoji_is_named_by_its_subject_not_the_emoji(message, title):
@@ -1714,6 +1714,14 @@ async def test_a_talk_at_works_points_are_said_as_a_speaker_says_them_not_as_a_t
     said = " ".join(text for s in deck.slides for text in visible_items(s))
     stiff = [w for w in ("Keyword: ", "Covers ", "can be set apart from", "关键词：", "要回答的问题：从", "其他部分无关") if w in said]
     assert not stiff, stiff
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("给三年级小朋友讲讲蚂蚁是怎么找到回家的路的", "蚂蚁是怎么找到回家的路的"), ("彩虹是怎样形成的", "彩虹是怎样形成的"),
+])
+def test_a_how_question_closed_by_de_keeps_it_in_the_title(request_text, title):
+    # "蚂蚁是怎么找到回家的路" broke off on the cover and on every page title
+    assert short_title(request_text) == title
 
 
 @pytest.mark.parametrize(("request_text", "title"), [

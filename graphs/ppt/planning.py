@@ -1148,7 +1148,14 @@ def _subject_of_held(text: str) -> str:
         # nor "The Great Gatsby" without its "The".
         if not _keeps_its_article(stripped) and _set_text_name(stripped) not in _SET_TEXTS_EN:  # "A Christmas Carol"
             stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
-    return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
+    stripped = re.sub(r"\s+", " ", stripped).strip()
+    # "蚂蚁是怎么找到回家的路的" needs its closing 的 ("…是怎么找到回家的路" breaks off); a 的 left by the asking
+    # words ("关于光合作用的") goes
+    stripped = stripped.strip(" 的") + ("的" if _HOW_IT_WAS_DONE_ZH.search(stripped) else "")
+    return stripped.replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
+
+
+_HOW_IT_WAS_DONE_ZH = re.compile(r"是(?:怎么|怎样|如何)[\u3400-\u9fff]{2,}的$")
 
 
 # A colon between two parts of the subject ("Photosynthesis: how plants make food", "光合作用：植物如何制造食物")
