@@ -1724,6 +1724,13 @@ def test_a_how_question_closed_by_de_keeps_it_in_the_title(request_text, title):
     assert short_title(request_text) == title
 
 
+async def test_a_maths_lesson_on_a_plural_subject_says_them_not_they_as_an_object():
+    # "solve problems with they"
+    deck = await _offline_deck("Fractions for Year 4")
+    said = " ".join(s.notes for s in deck.slides)
+    assert "with they" not in said and "fractions brings" not in said
+
+
 @pytest.mark.parametrize(("request_text", "title"), [
     ("Migrating our billing service to Kubernetes - a 15 minute update for engineering",
      "Migrating our billing service to Kubernetes"),

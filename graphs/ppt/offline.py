@@ -531,7 +531,7 @@ MATHS_WORDING = {
                            "Compare this with the example before: can you do {name} without help now?",
                            "This time, tell me your first step before I explain."),
            "notes_cover": ("The parts are: {units}.", "Have scrap paper and your notebook ready; we will work problems as we go.",
-                           "By the end you should be able to say what {topic} {is} and solve problems with {it}.",
+                           "By the end you should be able to say what {topic} {is} and solve problems with {them}.",
                            "Before we start, think of what you already know that connects to {topic}.",
                            "Raise your hand at any time if you have a question.")},
 }
