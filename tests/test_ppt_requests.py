@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -223,7 +223,7 @@ def test_the_audience_named_before_the_subject_is_not_the_topic(request_text, to
     ("Show new hires how our deploy pipeline works", "how our deploy pipeline works", "new hires"),
     ("Introduce first-year students to the library", "library", "first-year students"),
     ("Walk the sales team through the new pricing", "new pricing", "the sales team"),
-    ("教初二学生疫苗是怎么起作用的", "疫苗是怎么起作用", "初二学生"), ("向家长介绍孩子的营养", "孩子的营养", "家长"),
+    ("教初二学生疫苗是怎么起作用的", "疫苗是怎么起作用的", "初二学生"), ("向家长介绍孩子的营养", "孩子的营养", "家长"),
 ])
 def test_the_listeners_told_right_after_the_verb_are_the_audience_not_the_subject(request_text, topic, audience):
     assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
@@ -295,7 +295,7 @@ async def test_lesson_time_allocation_adds_up_to_the_requested_duration():
 
 
 @pytest.mark.parametrize(("message", "title"), [
-    ("🚀🚀 给小学生讲火箭是怎么飞上天的", "火箭是怎么飞上天"), ("✨ A 10-minute talk on black holes for kids", "Black holes"),
+    ("🚀🚀 给小学生讲火箭是怎么飞上天的", "火箭是怎么飞上天的"), ("✨ A 10-minute talk on black holes for kids", "Black holes"),
     ("🌋", t("ppt.untitled_thread")), ("🎉🎉 做一个PPT", t("ppt.untitled_thread")),
 ])
 def test_a_thread_begun_with_emoji_is_named_by_its_subject_not_the_emoji(message, title):
@@ -1393,6 +1393,15 @@ def test_listeners_after_a_space_as_ng_ppt_joins_its_words_are_the_audience_not_
 
 
 @pytest.mark.parametrize(("request_text", "topic", "audience"), [
+    ("为什么要刷牙（给小朋友）", "为什么要刷牙", "小朋友"),
+    ("光合作用(面向初二学生)", "光合作用", "初二学生"),
+])
+def test_listeners_in_brackets_after_the_subject_are_the_audience_not_the_title(request_text, topic, audience):
+    # "为什么要刷牙（给小朋友）" kept its brackets in every page title, and the cover read "小朋友） · 10 分钟".
+    assert (short_title(request_text), audience_hint(request_text)) == (topic, audience)
+
+
+@pytest.mark.parametrize(("request_text", "topic", "audience"), [
     ("给high school students讲光合作用", "光合作用", "high school students"),
     ("面向year 9 students的浮力课件", "浮力", "year 9 students"),
 ])
@@ -1665,6 +1674,99 @@ async def test_a_why_or_how_question_is_answered_not_defined_from_a_textbook(req
     textbook = [w for w in ("课本", "基本定义", "核心原理", "核心术语", "textbook", "basic definitions", "the workings of", "key terms")
                 if w in said]
     assert not textbook, textbook
+
+
+@pytest.mark.parametrize("request_text", ["为什么要下雨（给一年级）", "Why do cats purr? For Year 2"])
+async def test_a_question_lesson_shows_each_of_its_pages_once_not_the_same_lines_under_other_titles(request_text):
+    # "学之前：凭感觉猜…" stood on three pages of a 12-page deck, each under another point's name
+    deck = await _offline_deck(request_text)
+    pages = [tuple(visible_items(s)[1:]) for s in deck.slides if s.layout not in ("cover", "agenda", "summary", "qa")]
+    assert len(set(pages)) == len(pages), [p for p in pages if pages.count(p) > 1]
+
+
+@pytest.mark.parametrize(("request_text", "told"), [
+    ("The story of a raindrop for Year 2", ("where it begins", "the journey")),
+    ("一粒种子的旅行，给一年级", ("故事的开头", "一路上的经历")),
+])
+async def test_a_things_story_is_told_from_its_start_along_its_journey_not_as_terms_and_workings(request_text, told):
+    # "The workings of the story of a raindrop", "Main types: before and after the lesson" told no story
+    deck = await _offline_deck(request_text)
+    parts = visible_items(deck.slides[1])[1:]
+    said = " ".join(text for s in deck.slides for text in [s.title, *visible_items(s)]).lower()
+    generic = [w for w in ("workings", "key terms", "main types", "核心术语", "主要类别", "作用机制") if w in said]
+    assert [part.split(":" if ":" in part else "：")[-1].strip() for part in parts] == list(told) and not generic, (parts, generic)
+
+
+@pytest.mark.parametrize(("request_text", "question"), [
+    ("Why does the moon change shape?", "why the moon changes shape"),
+    ("How did the Romans build their roads?", "how the Romans built their roads"),
+    ("Why does ice float?", "why ice floats"),
+])
+def test_a_question_asked_with_does_or_did_is_said_in_a_sentence_s_word_order(request_text, question):
+    # "Guess: your own idea of why does the moon change shape" read as a slip
+    assert embedded_question(request_text) == question
+
+
+@pytest.mark.parametrize("request_text", ["Q3 customer support review for the board", "给管理层汇报第三季度客服工作复盘"])
+async def test_a_talk_at_works_points_are_said_as_a_speaker_says_them_not_as_a_template(request_text):
+    # "Keyword: Issues and challenges", "Covers issues and challenges for …", "the risks can be set apart from …"
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in visible_items(s))
+    stiff = [w for w in ("Keyword: ", "Covers ", "can be set apart from", "关键词：", "要回答的问题：从", "其他部分无关") if w in said]
+    assert not stiff, stiff
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("给三年级小朋友讲讲蚂蚁是怎么找到回家的路的", "蚂蚁是怎么找到回家的路的"), ("彩虹是怎样形成的", "彩虹是怎样形成的"),
+])
+def test_a_how_question_closed_by_de_keeps_it_in_the_title(request_text, title):
+    # "蚂蚁是怎么找到回家的路" broke off on the cover and on every page title
+    assert short_title(request_text) == title
+
+
+async def test_a_maths_lesson_on_a_plural_subject_says_them_not_they_as_an_object():
+    # "solve problems with they"
+    deck = await _offline_deck("Fractions for Year 4")
+    said = " ".join(s.notes for s in deck.slides)
+    assert "with they" not in said and "fractions brings" not in said
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("Migrating our billing service to Kubernetes - a 15 minute update for engineering",
+     "Migrating our billing service to Kubernetes"),
+    ("Our new on-call rota: a quick briefing for the support team", "Our new on-call rota"),
+])
+def test_an_update_or_briefing_named_after_its_subject_is_a_talk_and_not_part_of_the_title(request_text, title):
+    # "Migrating our billing service to Kubernetes - a update for", taught to "students new to the topic" as its
+    # "core ideas" and "workings"
+    assert (short_title(request_text), deck_setting(request_text, audience_hint(request_text))) == (title, "talk")
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("A talk on spotting online scams for our library's seniors club", "spotting online scams", "our library's seniors club"),
+    ("Composting for our town's allotment holders", "Composting", "our town's allotment holders"),
+])
+def test_listeners_named_with_a_possessive_are_the_audience_not_part_of_the_title(request_text, title, audience):
+    # every page was titled "Spotting online scams for our library's seniors club: …"
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize("request_text", ["给社区居民讲讲如何识别保健品骗局", "A talk on spotting online scams for our library's seniors club"])
+async def test_a_public_talks_points_are_said_to_the_room_not_filed_under_their_part(request_text):
+    # "所在部分：关键要点", "Part of the talk: Key points" read as a form
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in visible_items(s))
+    stiff = [w for w in ("所在部分：", "Part of the talk: ", "The question it answers") if w in said]
+    assert not stiff, stiff
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Q3 customer support review for the leadership team", "Q3 customer support review", "the leadership team"),
+    ("A talk on data privacy for our marketing team", "data privacy", "our marketing team"),
+])
+def test_a_team_named_after_for_is_the_audience_whole_not_left_in_the_title(request_text, title, audience):
+    # "Q3 customer support review team", for "The leadership"
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
 
 
 @pytest.mark.parametrize("request_text", ["Fire safety training for warehouse staff", "给仓库员工做消防安全培训"])

@@ -40,6 +40,7 @@ from graphs.ppt.planning import (
     person_name,
     person_named_first,
     subject_as_said,
+    tells_a_things_story,
     topic_phrase,
     trained_at_home,
     wants_simpler,
@@ -530,7 +531,7 @@ MATHS_WORDING = {
                            "Compare this with the example before: can you do {name} without help now?",
                            "This time, tell me your first step before I explain."),
            "notes_cover": ("The parts are: {units}.", "Have scrap paper and your notebook ready; we will work problems as we go.",
-                           "By the end you should be able to say what {topic} {is} and solve problems with {it}.",
+                           "By the end you should be able to say what {topic} {is} and solve problems with {them}.",
                            "Before we start, think of what you already know that connects to {topic}.",
                            "Raise your hand at any time if you have a question.")},
 }
@@ -756,10 +757,8 @@ WORDING = {
         "notes_qa": ("欢迎大家提问，也欢迎分享你的经验。", "今天没来得及讨论的问题，会后可以单独找我。", "感谢大家的时间！"),
         "aspects": {a: (a, points) for a, points in TALK_ASPECT_POINTS_ZH.items()}, "objective": "了解{topic}的{aspect}",
         "description": "说明{topic}的{aspect}",
-        "concept": ("{name}：{description}", "要回答的问题：从{name}能看出什么", "关键词：{unit}"),
-        "process_title": "{name}：逐步梳理", "contrast_title": "{name}：常见看法与实际情况",
-        "contrast": ("常见看法：{name}简单看看就行", "常见看法：{name}与{topic}的其他部分无关",
-                     "实际情况：{name}值得仔细看", "实际情况：{name}要和{unit}放在一起看"),
+        "concept": _lines_said("deck_talk_concept", "zh"),
+        "process_title": "{name}：逐步梳理", **_contrast_said("talk", "zh"),
         "statement": "{name}：理解{unit}的切入点",
         "exercise_items": ("用一句话说明{first}", "结合你的工作，举一个与{topic}有关的实例", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次分享共 {n} 个部分", "hello": "大家好，今天由我来和大家谈谈{topic}。", "has_parts": "今天的内容分为{n}个部分。",
@@ -959,10 +958,8 @@ WORDING = {
         "notes_qa": ("Questions are welcome, and so are your own experiences.", "Anything we do not get to, please find me afterwards.", "Thank you for your time!"),
         "aspects": {a: (a, points) for a, points in TALK_ASPECT_POINTS_EN.items()}, "phrases": TALK_ASPECT_PHRASES_EN,
         "objective": "Understand {phrase}", "description": "Covers {aspect} for {topic}",
-        "concept": ("{name}: {description}", "The question it answers: what to take from {name}", "Keyword: {unit}"),
-        "process_title": "{name}, step by step", "contrast_title": "{name}: assumption and reality",
-        "contrast": ("Assumption: a quick look at {name} is enough", "Assumption: {name} can be set apart from {topic}",
-                     "Reality: a closer look at {name} pays off", "Reality: {name} must be read together with {unit}"),
+        "concept": _lines_said("deck_talk_concept", "en"),
+        "process_title": "{name}, step by step", **_contrast_said("talk", "en"),
         "statement": "{name}: the key to {unit}",
         "exercise_items": ("Sum up {first} in one sentence", "Give an example of {topic} from your own work",
                            "How do {first} and {last} connect?"),
@@ -1175,32 +1172,43 @@ HOW_TO_WORDING = {language: _how_to_wording(language) for language in ("zh", "en
 # short answer, the reasons behind it and the evidence; each page keeps the question, not "刷牙原因的核心原理" nor a textbook's
 # definitions. A part's overview table and one-line statement set its title (already "question: part") in another
 # title, so they are kept for the parts after these two.
-def _question_wording(language: str) -> dict:
+def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...]) -> dict:
+    """The wording of a lesson whose first two parts have pages of their own (`ppt.deck_<kind>_…` in the catalogue):
+    a question's (what we notice … the evidence) or a thing's story (its hero … how it ends)."""
     lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
     basics, workings, others = aspects[0], aspects[1], aspects[2:]
-    points = {basics: _lines_said("deck_question_points_basics", language),
-              workings: _lines_said("deck_question_points_workings", language)}
-    pages = ("notice", "guess", "words", "answer", "reasons", "evidence")
-    steps, contrast = _steps_said("question", language), _contrast_pair("question", language)
+    points = {basics: _lines_said(f"deck_{kind}_points_basics", language),
+              workings: _lines_said(f"deck_{kind}_points_workings", language)}
+    steps, contrast = _steps_said(kind, language), _contrast_pair(kind, language)
     return {
         "aspects": {aspect: (title, points.get(aspect, lesson["aspects"][aspect][1]))
-                    for aspect, title in zip(aspects, _lines_said("deck_question_titles", language))},
+                    for aspect, title in zip(aspects, _lines_said(f"deck_{kind}_titles", language))},
         "objective": "{phrase}", "description": "{phrase}",
-        "phrases": dict(zip(aspects, _lines_said("deck_question_phrases", language))),
+        "phrases": dict(zip(aspects, _lines_said(f"deck_{kind}_phrases", language))),
         "concept_title": t("ppt.deck_question_concept_title", locale=language),
         "concepts": dict(zip((*points[basics], *points[workings]),
-                             (_lines_said(f"deck_question_concept_{page}", language) for page in pages))),
+                             (_lines_said(f"deck_{kind}_concept_{page}", language) for page in pages))),
         "processes": {**lesson["processes"], workings: steps},
         "contrasts": {**lesson["contrasts"], basics: contrast, workings: contrast},
-        # the steps from a thing seen to the answer are the reasons' (not "一步步理解我们的猜想"); an everyday example is
-        # of an answer, not of "what we notice"
-        "fits": {"table": others, "statement": others, "example": others, "process": (points[workings][1], *others)},
-        "example_items": _lines_said("deck_question_example_items", language),
-        "asks": _lines_said("deck_question_asks", language),
+        # the steps are the second point's of the workings (the reasons, the changes on the way: not "一步步理解我们的
+        # 猜想"); an everyday example is of an answer, not of "what we notice"; the contrast (the guess against the
+        # answer, the start against the end) comes once the answer is given or the story has ended
+        "fits": {"table": others, "statement": others, "example": others, "process": (points[workings][1], *others),
+                 "contrast": (points[workings][0 if kind == "question" else 2], *others)},
+        "own_page_first": True,  # each point's page (notice, guess, words, answer…) before a view of it
+        "asks": _lines_said(f"deck_{kind}_asks", language),
     }
 
 
+def _question_wording(language: str) -> dict:
+    return {**_told_in_points_wording(language, "question", ("notice", "guess", "words", "answer", "reasons", "evidence")),
+            "example_items": _lines_said("deck_question_example_items", language)}
+
+
 QUESTION_WORDING = {language: _question_wording(language) for language in ("zh", "en")}
+# A thing's story ("一滴水的旅行", "The story of a raindrop") is followed from its start to its end.
+STORY_WORDING = {language: _told_in_points_wording(language, "story", ("hero", "start", "off", "first", "changes", "end"))
+                 for language in ("zh", "en")}
 
 
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
@@ -1233,6 +1241,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **HOW_TO_WORDING["zh" if _zh(request) else "en"]}
     elif setting == "lesson" and embedded_question(request.fact("topic") or ""):
         words = {**words, **QUESTION_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and tells_a_things_story(request.fact("topic") or ""):
+        words = {**words, **STORY_WORDING["zh" if _zh(request) else "en"]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1286,6 +1296,9 @@ def _parts_phrase(request: OfflineRequest) -> str:
 # "疫苗起作用的原理的基本概念": a subject that already ends in a 的-phrase stacks a second 的 when a phrase is built on it;
 # the inner one goes ("疫苗起作用原理的基本概念", "保护眼睛方法的要点").
 _DE_TAIL = re.compile(r"的(?P<noun>[^的\s，。：]{1,4})$")
+
+
+_DOUBLED_DE = re.compile(r"的的(?!确)")
 
 
 def _without_stacked_de(text: str, phrase: str) -> str:
@@ -1573,6 +1586,13 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
             [words["example_visual"]])
 
 
+def _views(turn: list[str], topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
+           zh: bool, words: dict) -> list[tuple[str, tuple[str, list[str], list[str]]]]:
+    """(angle, page) of each angle in turn that suits the point."""
+    return [(angle, _angle_page(angle, topic, unit, point, outline, duration, zh, words))
+            for angle in turn if _fits(angle, point, words)]
+
+
 @offline_composer(SlideScripts)
 def slide_scripts(request: OfflineRequest) -> SlideScripts:
     zh = _zh(request)
@@ -1593,6 +1613,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     unit_points = {unit.title: [_point_name(p) for p in unit.knowledgePoints] for unit in outline.knowledgeUnits}
     pages = []  # (title, content, visuals, seed, the page's own lines to narrate)
     shown: set[str] = set()  # titles as set on the pages so far
+    shown_points: set[tuple[str, ...]] = set()  # the points of each page so far
     said: set[str] = set()  # lines some page already has: a presenter reads none twice
     met: set[str] = set()  # outline points some page has shown
     content_index = 0
@@ -1649,9 +1670,22 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             turn = [*waiting, *(a for a in (angles[(first + k) % len(angles)] for k in range(len(angles))) if a not in waiting)]
             if waiting:  # the angle the page before took comes last, when pages were passed over
                 turn = sorted(turn, key=lambda a: a == last_taken)
-            views = [(angle, _angle_page(angle, part_topic, unit, point, outline, duration, zh, words))
-                     for angle in turn if _fits(angle, point, words)]
-            taken, (title, content, visuals) = next((v for v in views if capitalised(v[1][0]) not in shown), views[0])
+            if words.get("own_page_first") and point not in met:  # its own page (the guess, the evidence) first
+                turn = sorted(turn, key=lambda a: a != "concept")
+            views = _views(turn, part_topic, unit, point, outline, duration, zh, words)
+            # a page new to the deck has a title and points of its own: a contrast that reads the same whatever its
+            # point ("学之前：凭感觉猜…") is shown once, not under each point's name; a point that has nothing new
+            # left gives its page to the next one that has
+            def new(view) -> bool:
+                return tuple(view[1][1]) not in shown_points and capitalised(view[1][0]) not in shown
+            if not any(new(v) for v in views):
+                for later_unit, later_point in points[content_index:] + points[:content_index]:
+                    later_views = _views(turn, part_topic, later_unit, later_point, outline, duration, zh, words)
+                    if any(new(v) for v in later_views):
+                        unit, point, views = later_unit, later_point, later_views
+                        break
+            fresh = [v for v in views if tuple(v[1][1]) not in shown_points] or views
+            taken, (title, content, visuals) = next((v for v in fresh if capitalised(v[1][0]) not in shown), fresh[0])
             waiting = [a for a in [*waiting, angles[first]] if a != taken and a in turn[:turn.index(taken)]]
             last_taken = taken
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
@@ -1678,7 +1712,10 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             for said_as in {topic, part_topic}:
                 title, content = _without_stacked_de(title, said_as), [_without_stacked_de(c, said_as) for c in content]
                 seed, lines = [_without_stacked_de(c, said_as) for c in seed], [_without_stacked_de(c, said_as) for c in lines]
+            # a subject that ends in 的 ("为什么天空是蓝色的") before "的整体" read "蓝色的的整体"
+            seed, lines = [_DOUBLED_DE.sub("的", c) for c in seed], [_DOUBLED_DE.sub("的", c) for c in lines]
         shown.add(title)
+        shown_points.add(tuple(content))
         lines = [line for line in lines if line not in said]
         said.update(lines)
         pages.append((title, content, visuals, seed, lines))

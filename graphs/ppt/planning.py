@@ -167,17 +167,21 @@ _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s
 # volunteers at our food bank") with their place: both are whom the deck is for, not its subject.
 _LISTENER_STOP_EN = r"(?!(?:on|about|for|to|with|and|or|in|of|at|from|how|what|why|who|that|which)\b)"
 _LISTENERS_GROUP_EN = (r"(?:['’]?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
-                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network))?")
+                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network|"
+                       # "for the leadership team", "for our sales staff": the team is who listens, not the subject's
+                       r"teams?|staff|department|board|panel|squad))?")
 _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
                        r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
 _LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
 _GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
-_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'-]+\s+){0,4}?"
+# A word before them may have its apostrophe held while the subject is read ("for our library's seniors club": \ue001).
+_FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'’\ue001\ue002-]+\s+){0,4}?"
                      + _LISTENER_PHRASE_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
-_AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|$)")
+# Listeners in brackets ("为什么要刷牙（给小朋友）") end at the closing bracket.
+_AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
 # 为 names listeners only before what is done for them ("为退休教师介绍…", "为新员工做…"): "为人民服务的精神" names none.
 _FOR_WHOM_ZH = re.compile(r"为(?!什么|了|何)([^，,。；;\s的]{2,12}?)(?=讲|介绍|说说|聊聊|谈谈|做|作|准备|(?:汇报|分享|演示|培训|演讲))")
 _AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
@@ -304,7 +308,10 @@ _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投�
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
                       r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
-                      r"pitch|keynote|conference|webinar|all-hands|town hall)\b", re.IGNORECASE)
+                      r"pitch|keynote|conference|webinar|all-hands|town hall|"
+                      # an engineering team's own occasions ("a 15 minute update for engineering", "sprint retro")
+                      r"(?:status|progress)\s+update|update\s+for|stand-?ups?|retros?|retrospectives?|post-?mortems?|sprint\s+\d+)\b",
+                      re.IGNORECASE)
 
 
 # A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
@@ -963,9 +970,10 @@ _TOLD_TO_EN = re.compile(_TOLD_TO, re.IGNORECASE)
 # Whom it is for as a clause of its own ("…的8分钟课件，给小学五年级", "光合作用10分钟PPT，给初二学生"): a clause that is
 # only 给/面向/针对/适合 and listeners (ending in a word for people or a school year) is no part of the subject.
 # A clause of its own: after a comma, a space ("为什么要刷牙 给二年级的小朋友", as `ng ppt` joins its words) or a bracket.
-_AUDIENCE_CLAUSE_ZH = re.compile(r"(?:^|(?<=[，,。；;\s（(]))\s*(?:给|面向|针对|适合)[^，,。；;！!？?（()）]{0,10}?"
+# The brackets are read held (_held: \ue006 \ue007 \ue008 \ue009) or as typed (audience_hint).
+_AUDIENCE_CLAUSE_ZH = re.compile(r"(?:^|(?<=[，,。；;\s（(\ue006\ue008]))\s*(?:给|面向|针对|适合)[^，,。；;！!？?（()）\ue006-\ue009]{0,10}?"
                                  r"(?:" + _LISTENER_NOUNS_ZH + r"|年级|初[一二三]|高[一二三]|大[一二三四]|小学|初中|高中|大学)"
-                                 r"\s*(?=[，,。；;！!？?）)]|$)")
+                                 r"\s*(?=[，,。；;！!？?）)\ue007\ue009]|$)")
 _SUBJECT_END_EN = (r"(?P<subject>[^,.;:!?\n]{2,60}?)(?=\s+" + _FOR_LISTENERS_SPAN_EN + "|" + _TOLD_TO.replace("?P<audience>", "?:")
                    + r"|[,.;:!?\n]|$)")
 _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for pattern in (
@@ -993,8 +1001,10 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
 # "Present" is a tense's name too ("Present perfect vs past simple"), then no verb of telling.
 # The occasion said after the subject ("My grandma's recipes: a talk at the village hall", "…, a short lesson for Year 4")
 # and a way of asking for it simple ("Explain blockchain like I'm five") are not the subject either.
+# So is an update or a review said so after a dash ("Migrating billing to Kubernetes - a 15 minute update for engineering").
 _OCCASION_AFTER_EN = re.compile(r"(?:\s*[:,]|\s+[–—-])\s*(?:(?:a|an|the|my|our)\s+)?(?:(?:short|quick|brief|little)\s+)?(?:talk|lecture|"
-                                r"lesson|presentation|workshop|session|webinar|assembly|keynote|speech)\b[^:;!?]*$"
+                                r"lesson|presentation|workshop|session|webinar|assembly|keynote|speech|(?:status\s+|progress\s+)?update|"
+                                r"briefing|walkthrough|demo)\b[^:;!?]*$"
                                 r"|\s+(?:like|as\s+if)\s+(?:i|you)(?:['’\ue001]m|['’\ue001]re|\s+am|\s+are|\s+were)\s+(?:five|5)\b",
                                 re.IGNORECASE)
 _LISTENERS_BEFORE_SUBJECT_EN = re.compile(r"\s+" + _FOR_LISTENERS_SPAN_EN + r"(?=\s+(?:on|about)\s)", re.IGNORECASE)
@@ -1138,7 +1148,14 @@ def _subject_of_held(text: str) -> str:
         # nor "The Great Gatsby" without its "The".
         if not _keeps_its_article(stripped) and _set_text_name(stripped) not in _SET_TEXTS_EN:  # "A Christmas Carol"
             stripped = re.sub(r"^\s*(?:a|an|the)\s+", "", stripped, flags=re.IGNORECASE)
-    return re.sub(r"\s+", " ", stripped).strip(" 的").replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
+    stripped = re.sub(r"\s+", " ", stripped).strip()
+    # "蚂蚁是怎么找到回家的路的" needs its closing 的 ("…是怎么找到回家的路" breaks off); a 的 left by the asking
+    # words ("关于光合作用的") goes
+    stripped = stripped.strip(" 的") + ("的" if _HOW_IT_WAS_DONE_ZH.search(stripped) else "")
+    return stripped.replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
+
+
+_HOW_IT_WAS_DONE_ZH = re.compile(r"是(?:怎么|怎样|如何)[\u3400-\u9fff]{2,}的$")
 
 
 # A colon between two parts of the subject ("Photosynthesis: how plants make food", "光合作用：植物如何制造食物")
@@ -1326,8 +1343,68 @@ def _clause_subject_en(clause: str) -> str | None:
 # A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
 # its titles and pages keep the question, set in a sentence's word order ("how bees make honey", "why the sky is blue");
 # "刷牙原因的核心原理" and "the workings of bees" lost it. Only "do" goes and "is"/"are" moves behind a short subject
-# ("why are polar bears white" → "why polar bears are white"); a question that cannot be reordered so is kept as asked.
-_EMBEDDABLE_EN = re.compile(r"^(?P<wh>how|why)\s+(?:(?P<aux>do|is|are|was|were)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
+# ("why are polar bears white" → "why polar bears are white"); "does"/"did" go into the verb after a short subject
+# ("why does the moon change shape" → "why the moon changes shape", "how did the Romans build roads" → "how the
+# Romans built roads": "a guess at why does the moon change shape" read as a slip); a question that cannot be
+# reordered so is kept as asked.
+_EMBEDDABLE_EN = re.compile(r"^(?P<wh>how|why)\s+(?:(?P<aux>do|does|did|is|are|was|were)\s+)?(?P<rest>\S.*)$", re.IGNORECASE)
+_PRONOUNS_EN = frozenset("it he she they we you people".split())
+_IRREGULAR_PAST_EN = dict(pair.split(":") for pair in """be:was have:had do:did go:went come:came become:became fall:fell
+make:made take:took get:got begin:began build:built grow:grew fly:flew break:broke win:won lose:lost leave:left find:found
+give:gave run:ran sink:sank freeze:froze eat:ate know:knew see:saw say:said think:thought bring:brought buy:bought
+fight:fought teach:taught catch:caught rise:rose spread:spread split:split keep:kept feel:felt meet:met lead:led
+send:sent spend:spent hold:held stand:stood understand:understood write:wrote draw:drew wear:wore swim:swam
+sing:sang ring:rang drink:drank shake:shook throw:threw blow:blew choose:chose speak:spoke steal:stole tell:told
+sell:sold hide:hid bite:bit shine:shone light:lit set:set put:put cut:cut let:let hit:hit""".split())
+
+
+def _third_person(verb: str) -> str:
+    """"change" → "changes", "fly" → "flies", "catch" → "catches", "have" → "has"."""
+    if verb == "have":
+        return "has"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
+
+
+def _past(verb: str) -> str:
+    """"build" → "built", "stop" → "stopped", "die" → "died", "carry" → "carried"."""
+    if verb in _IRREGULAR_PAST_EN:
+        return _IRREGULAR_PAST_EN[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # one short syllable: stop, plan
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+def _done_by_subject(words: list[str], aux: str) -> list[str] | None:
+    """"does the moon change shape" → the moon changes shape; None when its subject is not short and plain (a pronoun,
+    a name, an article and its noun, or one word before the last: "does ice float") or no verb follows it."""
+    first = words[0]
+    one_word = first.lower() in _PRONOUNS_EN or (first[:1].isupper() and first != "I") or len(words) == 2
+    cut = 1 if one_word else _subject_length_en(words, False)
+    if not cut or cut >= len(words) or not re.fullmatch(r"[a-z]+", words[cut]):
+        return None
+    if aux == "does" and first.lower() in ("they", "we", "you", "people"):
+        return None
+    verb = _third_person(words[cut]) if aux == "does" else _past(words[cut])
+    return [*words[:cut], verb, *words[cut + 1:]]
+
+
+# A common thing's story told as a lesson ("一滴水的旅行", "小种子的故事", "The story of a raindrop", "The journey of a
+# water drop") follows it from where it starts to where it ends. A thing named with 一 or 小, or with "a", is any
+# one of its kind: "the story of the Titanic" is a named thing's history, and a person's life a life.
+_THINGS_STORY_ZH = re.compile(r"^(?:一|小)[\u3400-\u9fff]{1,5}的(?:旅行|旅程|故事|自述|奇遇|历险记?|一生|一天)$")
+_THINGS_STORY_EN = re.compile(r"^(?:(?:the|a)\s+)?(?:story|journey|adventures?|travels?|life|(?:a\s+)?day\s+in\s+the\s+life)\s+of\s+"
+                              r"(?:a|an|one)\s+(?:little\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?$", re.IGNORECASE)
+
+
+def tells_a_things_story(subject: str) -> bool:
+    text = unasked(subject)
+    return bool(_THINGS_STORY_ZH.match(text) or _THINGS_STORY_EN.match(text))
 
 
 def embedded_question(subject: str) -> str | None:
@@ -1345,6 +1422,9 @@ def embedded_question(subject: str) -> str | None:
     wh, aux, words = match.group("wh").lower(), (match.group("aux") or "").lower(), match.group("rest").split()
     if aux in ("", "do"):
         return " ".join([wh, *words])
+    if aux in ("does", "did"):
+        done = _done_by_subject(words, aux)
+        return " ".join([wh, *(done or [aux, *words])])
     cut = _subject_length_en(words, plural=aux in ("are", "were"))
     return " ".join([wh, *words[:cut], aux, *words[cut:]]) if cut else " ".join([wh, aux, *words])
 
