@@ -128,6 +128,23 @@ async def test_a_lost_connection_mid_run_says_reconnecting_and_keeps_the_typed_t
     assert errors == []
 
 
+async def test_a_lost_connection_mid_run_shows_the_run_card_reconnecting_until_the_rejoin(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给小学生讲冰川，5分钟")
+    card = page.locator(".run-card .run-status").last
+    await page.wait_for_selector(".run-card .run-status[data-status=running]", timeout=30_000)
+    await page.evaluate("window.agentCanvas.socket.disconnect()")
+
+    await page.wait_for_selector(".run-card .run-status[data-status=reconnecting]", timeout=5_000)
+    assert await card.text_content() == t("canvas.status_reconnecting"), "the card still says 运行中"
+
+    await page.evaluate("window.agentCanvas.socket.connect()")
+    await page.wait_for_selector(".run-card .run-status:is([data-status=running], [data-status=done])", timeout=15_000)
+    await page.wait_for_function(f"{COMPLETIONS} === 1", timeout=90_000)
+    assert await card.get_attribute("data-status") == "done"
+    assert errors == []
+
+
 async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(browser, slow_server):
     page, errors = await open_page(browser, slow_server.url)
     await send(page, "给小学生讲潮汐，5分钟")
