@@ -789,7 +789,9 @@ def answer_text(answer: Any) -> str:
     if answer == USE_DEFAULTS:
         return t("runtime.answer_defaults")
     if isinstance(answer, dict):
-        return join_clauses(str(value) for value in answer.values())
+        typed = [str(value) for value in answer.values() if value != USE_DEFAULTS]
+        rest = [t("runtime.answer_rest_defaults")] if len(typed) < len(answer) else []
+        return join_clauses(typed + rest) if typed else t("runtime.answer_defaults")
     return str(answer)
 
 

@@ -407,3 +407,24 @@ async def test_an_artifact_titled_by_its_kind_names_its_kind_once(browser, serve
     await page.wait_for_selector("#canvas-body[data-type=pptx]")
     assert await page.is_visible("#artifact-type"), "a file named by its deck still says it is the PPTX file"
     assert errors == []
+
+
+async def test_keeping_the_defaults_keeps_the_answers_already_typed(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给宠物医院做一个在线预约挂号的网页", flow="requirement")
+    form = "[data-testid=interrupt]:not(.answered)"
+    await page.wait_for_selector(form, timeout=30_000)
+    await page.locator(f"{form} textarea").first.fill("宠物主人和前台护士")
+    await page.locator(f"{form} [data-testid=use-defaults]").click()
+    for _ in range(4):  # later rounds, if any: the defaults
+        await page.wait_for_selector(f"[data-testid=completion], {form}", timeout=30_000)
+        if await page.locator("[data-testid=completion]").count():
+            break
+        await page.locator(f"{form} [data-testid=use-defaults]").click()
+
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    events = await (await page.request.get(f"{server.url}/api/threads/{thread_id}/events")).json()
+    plans = [e["data"]["artifact"]["content"] for e in events
+             if e["event"] == "tool:artifact" and e["data"]["artifact"]["type"] == "implementation_plan"]
+    assert "宠物主人和前台护士" in plans[-1]["markdown"], "the typed answer is in the plan, not its default"
+    assert errors == []
