@@ -183,6 +183,14 @@ async def test_a_field_skipped_beside_typed_ones_keeps_the_typed_and_asks_nothin
     assert "respondent" in document["missingFields"]
 
 
+def test_fields_skipped_beside_typed_ones_read_as_skipped_not_as_defaults_a_draft_has_none():
+    from app.runtime import answer_text
+
+    questions = [{"id": "borrower", "label": "借款人"}, {"id": "amount", "label": "借款金额"}]
+    said = answer_text({"borrower": "李四", "amount": "use defaults"}, questions)
+    assert said == "李四" + t("validation.separator") + t("runtime.answer_rest_skipped")
+
+
 def test_a_complaint_about_a_loan_has_no_labour_sections_and_is_signed_with_the_name_only():
     from core.legal.templates import TEMPLATES
 

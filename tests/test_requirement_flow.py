@@ -2306,6 +2306,7 @@ def test_a_title_naming_only_a_bare_thing_goes_on_to_what_its_people_do_with_it(
 def test_answers_typed_beside_kept_defaults_read_as_what_was_typed_then_the_defaults():
     from app.runtime import answer_text
 
-    said = answer_text({"users": "宠物主人", "deadline": "use defaults"})
+    questions = [{"id": "users", "fallback_assumption": "需求中提到的用户"}, {"id": "deadline", "fallback_assumption": "无"}]
+    said = answer_text({"users": "宠物主人", "deadline": "use defaults"}, questions)
     assert said.startswith("宠物主人") and "use defaults" not in said
     assert t("runtime.answer_rest_defaults") in said
