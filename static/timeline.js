@@ -70,7 +70,10 @@ export function onAgentSelected(v, ev) {
   const run = getRun(v, ev.runId);
   const confidence = typeof ev.confidence === "number" ? tr("confidence", { percent: (ev.confidence * 100).toFixed(0) }) : "";
   const agent = ev.agent ? termName(v.flow, "agent", ev.agent) : "?";
-  keepScrolled(() => run.notes.append(h("li", null, tr("agent_selected", { agent, confidence }))));
+  // One question in several fields of law gets one agent per field: the field tells the lines apart.
+  const field = ev.category ? midSentence(termName(v.flow, "category", ev.category)) : "";
+  const said = field ? tr("agent_selected_for_field", { agent, field, confidence }) : tr("agent_selected", { agent, confidence });
+  keepScrolled(() => run.notes.append(h("li", null, said)));
 }
 
 export function getRun(v, runId) {
