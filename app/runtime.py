@@ -338,7 +338,7 @@ class FlowRuntime:
                     raise RequestError("bad_request", t("runtime.answer_needed"))
                 _check_answer(pending["kind"], answer)
                 continuation: Any = ResumeWith(answer)
-                said = UserSaid(answer_text(answer), {"interruptId": pending["interruptId"], "answer": answer})
+                said = UserSaid(answer_text(answer, (pending.get("payload") or {}).get("questions")), {"interruptId": pending["interruptId"], "answer": answer})
             else:
                 continuation, said = None, None  # continue from the last checkpoint
             await self._launch(thread_id, run, thread["flow"], continuation, thread["options"], thread=thread, said=said)
@@ -782,14 +782,25 @@ class UserSaid:
     fields: dict[str, Any]
 
 
-def answer_text(answer: Any) -> str:
-    """An interrupt's answer as the user's words in the conversation."""
+# The names a question's default goes by in the flows' clarification payloads (the canvas reads the same).
+_DEFAULT_FIELDS = ("default", "fallback_assumption", "fallbackAssumption", "suggestion")
+
+
+def answer_text(answer: Any, questions: Any = ()) -> str:
+    """An interrupt's answer as the user's words in the conversation. Answers typed beside "use defaults"
+    read as what was typed, then what became of the rest: their defaults, or skipped where there are none."""
     if isinstance(answer, bool):
         return t("runtime.answer_yes" if answer else "runtime.answer_no")
     if answer == USE_DEFAULTS:
         return t("runtime.answer_defaults")
     if isinstance(answer, dict):
-        return join_clauses(str(value) for value in answer.values())
+        typed = [str(value) for value in answer.values() if value != USE_DEFAULTS]
+        if not typed:
+            return t("runtime.answer_defaults")
+        if len(typed) == len(answer):
+            return join_clauses(typed)
+        has_defaults = any(isinstance(q, dict) and any(q.get(k) for k in _DEFAULT_FIELDS) for q in questions or ())
+        return join_clauses([*typed, t("runtime.answer_rest_defaults" if has_defaults else "runtime.answer_rest_skipped")])
     return str(answer)
 
 

@@ -58,7 +58,8 @@ function showStatus(s, message) {
   updateSendButton();
 }
 
-/** The connection went down or came back: the header and Send follow at once. */
+/** The connection went down or came back: the header, the run cards and Send follow at once. */
 export function connectionChanged() {
   showStatus(app.view?.status || "", app.view?.statusMessage);
+  for (const run of app.view?.runs.values() ?? []) run.showStatus();
 }

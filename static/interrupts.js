@@ -5,6 +5,9 @@ import { announce, emitAck, errText } from "./state.js";
 import { appendChat, setStatus } from "./chat.js";
 import { tr } from "./i18n.js";
 
+// The answer (to a whole form, or to one of its questions) that keeps the default: docs/protocol.md.
+const USE_DEFAULTS = "use defaults";
+
 /** A question's default assumption, under the names the flows give it; none for a plain question. */
 function defaultOf(q) {
   return q?.default ?? q?.fallback_assumption ?? q?.fallbackAssumption ?? q?.suggestion;
@@ -72,22 +75,30 @@ export function renderInterrupt(v, ev, open) {
     });
     // "Keep every default" where there are none (a draft's missing facts) names nothing: those are skipped.
     const skip = questions.some(defaultOf)
-      ? { button: tr("use_defaults_button"), said: tr("use_defaults") }
-      : { button: tr("skip_questions_button"), said: tr("questions_skipped") };
+      ? { button: tr("use_defaults_button"), said: tr("use_defaults"), rest: tr("use_defaults_for_rest") }
+      : { button: tr("skip_questions_button"), said: tr("questions_skipped"), rest: tr("rest_skipped") };
     append(form, [
       h("h3", null, tr("clarify_title")),
       intro ? h("p", null, String(intro)) : null,
       ...fields,
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" } }, tr("submit_answer")),
-        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submit("use defaults", skip.said) }, skip.button)),
+        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submitTyped(true) }, skip.button)),
       errorEl, statusEl]);
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
+    // What was typed is the answer; the questions left empty are asked again, or — "use defaults" —
+    // keep their default (skipped, without one). Defaults never overwrite what the user wrote.
+    const submitTyped = (defaultTheRest) => {
       const answer = {};
       for (const [qid, input] of inputs) if (input.value.trim()) answer[qid] = input.value.trim();
-      if (!Object.keys(answer).length) submit("use defaults", skip.said);
-      else submit(answer, Object.values(answer).join(tr("separator_semicolon")).slice(0, 80));
+      const typed = Object.values(answer);
+      if (!typed.length) return submit(USE_DEFAULTS, skip.said);
+      if (defaultTheRest) for (const [qid] of inputs) answer[qid] ??= USE_DEFAULTS;
+      const label = typed.join(tr("separator_semicolon")).slice(0, 80);
+      submit(answer, defaultTheRest && typed.length < inputs.length ? label + tr("separator_semicolon") + skip.rest : label);
+    };
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      submitTyped(false);
     });
   }
   appendChat(form);
@@ -104,7 +115,7 @@ export function showAnswer(v, id, answer, text) {
   if (!it) return;
   if (answer && typeof answer === "object") {
     for (const input of it.el.querySelectorAll("textarea")) {
-      if (typeof answer[input.name] === "string") input.value = answer[input.name];
+      if (typeof answer[input.name] === "string" && answer[input.name] !== USE_DEFAULTS) input.value = answer[input.name];
     }
   }
   closeInterrupt(v, id, tr("answered_with", { label: text.slice(0, 80) }));

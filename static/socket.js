@@ -110,16 +110,25 @@ export function reconcileAfterJoin(view) {
   }
   view.rejoining = false;
   if (pi) setStatus("interrupted");
-  else if (serverDecidesStatus(view)) setStatus(view.serverStatus);
-  else connectionChanged();  // shown again: a "reconnecting" badge gives way to what is known
+  else if (serverDecidesStatus(view)) settleLastRun(view, view.serverStatus);
+  connectionChanged();  // shown again: a "reconnecting" badge (header and run cards) gives way to what is known
 }
+
+/** The server's status, where nothing in the replay said it: the header's, and the last run card's when
+ *  that card still says running (a run started elsewhere brings its own card with its events). */
+function settleLastRun(view, status) {
+  setStatus(status);
+  const run = [...view.runs.values()].at(-1);
+  if (run && isRunning(run.status) && !isRunning(status)) run.setStatus(status);
+}
+
+const isRunning = (status) => !!status && !IDLE_STATUSES.has(status);
 
 /** After a re-join, whether the thread runs is the server's to say: a run may have ended (or started,
  *  from another tab) while this page was cut off, with nothing in the replay to tell it. A live event
  *  newer than the join (lastSeq past it) is newer than the server's answer and keeps its word. */
 function serverDecidesStatus(view) {
-  const running = (status) => !!status && !IDLE_STATUSES.has(status);
-  return !!view.serverStatus && view.lastSeq === view.joinAckSeq && running(view.serverStatus) !== running(view.status);
+  return !!view.serverStatus && view.lastSeq === view.joinAckSeq && isRunning(view.serverStatus) !== isRunning(view.status);
 }
 
 

@@ -2,7 +2,7 @@
 
 import { h, clear, renderMarkdown } from "./dom.js";
 import { TYPE_LABELS } from "./views.js";
-import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
+import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, isConnected, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
 import { renderInterrupt, closeAllInterrupts, showAnswer } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
@@ -70,7 +70,10 @@ export function onAgentSelected(v, ev) {
   const run = getRun(v, ev.runId);
   const confidence = typeof ev.confidence === "number" ? tr("confidence", { percent: (ev.confidence * 100).toFixed(0) }) : "";
   const agent = ev.agent ? termName(v.flow, "agent", ev.agent) : "?";
-  keepScrolled(() => run.notes.append(h("li", null, tr("agent_selected", { agent, confidence }))));
+  // One question in several fields of law gets one agent per field: the field tells the lines apart.
+  const field = ev.category ? midSentence(termName(v.flow, "category", ev.category)) : "";
+  const said = field ? tr("agent_selected_for_field", { agent, field, confidence }) : tr("agent_selected", { agent, confidence });
+  keepScrolled(() => run.notes.append(h("li", null, said)));
 }
 
 export function getRun(v, runId) {
@@ -98,9 +101,17 @@ export function getRun(v, runId) {
     setStatus(status, message) {
       run.status = status;
       run.message = message ? String(message) : "";
-      statusEl.textContent = STATUS_LABELS[status] || status;
-      statusEl.dataset.status = status;
-      statusEl.title = message || "";
+      run.showStatus();
+    },
+    /** Cut off from the server, a running run's state is unknown (it may have ended meanwhile): the card
+     *  says "reconnecting", as the header does, until the re-join's replay tells (chat.js `connectionChanged`). */
+    showStatus() {
+      const status = run.status;
+      if (!status) return;
+      const shown = !IDLE_STATUSES.has(status) && (!isConnected() || v.rejoining) ? "reconnecting" : status;
+      statusEl.textContent = STATUS_LABELS[shown] || shown;
+      statusEl.dataset.status = shown;
+      statusEl.title = shown === "reconnecting" ? tr("not_connected") : run.message;
     },
     setProgress(ev) {
       const cur = Math.max(0, Number(ev.current) || 0);

@@ -128,6 +128,23 @@ async def test_a_lost_connection_mid_run_says_reconnecting_and_keeps_the_typed_t
     assert errors == []
 
 
+async def test_a_lost_connection_mid_run_shows_the_run_card_reconnecting_until_the_rejoin(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给小学生讲冰川，5分钟")
+    card = page.locator(".run-card .run-status").last
+    await page.wait_for_selector(".run-card .run-status[data-status=running]", timeout=30_000)
+    await page.evaluate("window.agentCanvas.socket.disconnect()")
+
+    await page.wait_for_selector(".run-card .run-status[data-status=reconnecting]", timeout=5_000)
+    assert await card.text_content() == t("canvas.status_reconnecting"), "the card still says 运行中"
+
+    await page.evaluate("window.agentCanvas.socket.connect()")
+    await page.wait_for_selector(".run-card .run-status:is([data-status=running], [data-status=done])", timeout=15_000)
+    await page.wait_for_function(f"{COMPLETIONS} === 1", timeout=90_000)
+    assert await card.get_attribute("data-status") == "done"
+    assert errors == []
+
+
 async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(browser, slow_server):
     page, errors = await open_page(browser, slow_server.url)
     await send(page, "给小学生讲潮汐，5分钟")
@@ -389,4 +406,25 @@ async def test_an_artifact_titled_by_its_kind_names_its_kind_once(browser, serve
     await page.click("[data-testid=artifact-tab][data-type=pptx]")
     await page.wait_for_selector("#canvas-body[data-type=pptx]")
     assert await page.is_visible("#artifact-type"), "a file named by its deck still says it is the PPTX file"
+    assert errors == []
+
+
+async def test_keeping_the_defaults_keeps_the_answers_already_typed(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给宠物医院做一个在线预约挂号的网页", flow="requirement")
+    form = "[data-testid=interrupt]:not(.answered)"
+    await page.wait_for_selector(form, timeout=30_000)
+    await page.locator(f"{form} textarea").first.fill("宠物主人和前台护士")
+    await page.locator(f"{form} [data-testid=use-defaults]").click()
+    for _ in range(4):  # later rounds, if any: the defaults
+        await page.wait_for_selector(f"[data-testid=completion], {form}", timeout=30_000)
+        if await page.locator("[data-testid=completion]").count():
+            break
+        await page.locator(f"{form} [data-testid=use-defaults]").click()
+
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    events = await (await page.request.get(f"{server.url}/api/threads/{thread_id}/events")).json()
+    plans = [e["data"]["artifact"]["content"] for e in events
+             if e["event"] == "tool:artifact" and e["data"]["artifact"]["type"] == "implementation_plan"]
+    assert "宠物主人和前台护士" in plans[-1]["markdown"], "the typed answer is in the plan, not its default"
     assert errors == []

@@ -173,6 +173,24 @@ async def test_drafting_asks_for_missing_fields_then_writes_the_document(knowled
     assert "王五" in document["content"]["markdown"] and "某某科技有限公司" in document["content"]["markdown"]
 
 
+async def test_a_field_skipped_beside_typed_ones_keeps_the_typed_and_asks_nothing_again(knowledge):
+    runner = GraphRunner(knowledge)
+    await runner.ask("帮我写一份劳动仲裁申请书，公司欠我工资两万")
+    run = await runner.answer({"applicant": "赵六", "respondent": "use defaults", "claims": "use defaults"})
+    assert not run.next, run.state.get("pending")
+    document = run.artifact("legal_document")["content"]
+    assert "赵六" in document["markdown"] and "use defaults" not in document["markdown"]
+    assert "respondent" in document["missingFields"]
+
+
+def test_fields_skipped_beside_typed_ones_read_as_skipped_not_as_defaults_a_draft_has_none():
+    from app.runtime import answer_text
+
+    questions = [{"id": "borrower", "label": "借款人"}, {"id": "amount", "label": "借款金额"}]
+    said = answer_text({"borrower": "李四", "amount": "use defaults"}, questions)
+    assert said == "李四" + t("validation.separator") + t("runtime.answer_rest_skipped")
+
+
 def test_a_complaint_about_a_loan_has_no_labour_sections_and_is_signed_with_the_name_only():
     from core.legal.templates import TEMPLATES
 

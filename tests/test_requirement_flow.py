@@ -2301,3 +2301,12 @@ def test_a_person_before_an_act_jieba_reads_as_a_noun_is_who_uses_it(requirement
 def test_a_title_naming_only_a_bare_thing_goes_on_to_what_its_people_do_with_it():
     plan = first_round("我们小区有个快递驿站，想做一个小程序，居民扫码就能查到自己的包裹放在哪个货架", force_plan=True)
     assert plan.stages[0].goal.startswith("明确“做一个小程序，居民扫码"), plan.stages[0].goal
+
+
+def test_answers_typed_beside_kept_defaults_read_as_what_was_typed_then_the_defaults():
+    from app.runtime import answer_text
+
+    questions = [{"id": "users", "fallback_assumption": "需求中提到的用户"}, {"id": "deadline", "fallback_assumption": "无"}]
+    said = answer_text({"users": "宠物主人", "deadline": "use defaults"}, questions)
+    assert said.startswith("宠物主人") and "use defaults" not in said
+    assert t("runtime.answer_rest_defaults") in said

@@ -518,12 +518,14 @@ async def ask_fields(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     # Nothing before this line may have side effects: the node re-runs from the top on resume.
     reply = interrupt(InterruptRequest(kind="clarification", payload=payload).model_dump())
     fields = dict(draft.get("fields") or {})
-    if isinstance(reply, str) and reply.strip().lower() in {USE_DEFAULTS, "默认", "跳过"}:
+    if isinstance(reply, str) and _skips(reply):
         draft["defaults"] = True
     elif isinstance(reply, Mapping):
         for key, value in reply.items():
             value = str(value or "").strip()
-            if not value:
+            if _skips(value):  # this field skipped, the typed ones kept: the draft marks it, nothing is asked again
+                draft["defaults"] = True
+            if not value or _skips(value):
                 continue
             if key == "template":
                 chosen = template_for(value)
@@ -534,6 +536,11 @@ async def ask_fields(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
         fields[pending[0]["id"]] = in_document_form(pending[0]["id"], reply.strip())
     draft.update(fields=fields, rounds=draft.get("rounds", 0) + 1)
     return {"draft": draft, "pending": []}
+
+
+def _skips(said: str) -> bool:
+    """Whether an answer (the whole reply or one field's) asks to go on without it."""
+    return said.strip().lower() in {USE_DEFAULTS, "默认", "跳过"}
 
 
 def after_draft(state: LegalState) -> str:

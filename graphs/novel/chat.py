@@ -26,7 +26,7 @@ from graphs.hooks import NodeContext, node, stage
 from graphs.novel import understanding as read
 from graphs.novel.library import ProjectFiles, check_project_option, novel_config
 from graphs.novel.tools import GraphTool, MemoryTool, PreferenceTool, WorkflowTool
-from schemas.events import ArtifactType
+from schemas.events import USE_DEFAULTS, ArtifactType
 from schemas.novel_chat import AnswerDraft, Evidence, IntentDecision, NovelAnswer, ToolPlan, ToolStep
 
 ROLE = "novel_chat"
@@ -703,7 +703,10 @@ async def clarify(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
                "toolCalls": turn.get("tool_calls", 0), "maxToolCalls": novel_config(ctx.flow.tools).max_tool_calls}
     answer = interrupt({"kind": "clarification", "payload": payload})
     if isinstance(answer, str):
-        answer = {q["id"]: (q.get("default") or "") if answer == "use defaults" else answer for q in turn["questions"][:1]}
+        answer = {q["id"]: answer for q in turn["questions"][:1]}
+    # "use defaults", for the whole form or for one question (the canvas keeps what was typed in the others)
+    defaults = {str(q["id"]): q.get("default") or "" for q in turn["questions"]}
+    answer = {k: defaults.get(str(k), "") if v == USE_DEFAULTS else v for k, v in (answer or {}).items()}
     said = " ".join(str(v) for v in (answer or {}).values()).strip()
     if said.startswith("/") or _a_new_question(state, ctx, turn, said):
         # Not an answer but a command or a new question: the pending one is dropped, this one is served.
