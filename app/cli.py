@@ -106,6 +106,8 @@ class StageDisplay:
         if event == "tool:start":
             stage = self.stages.setdefault(payload["toolCallId"], {"name": payload["toolName"], "logs": []})
             stage["status"] = "running"
+            described = payload.get("input")
+            stage["about"] = described.get("about") if isinstance(described, dict) else None
         elif event == "tool:update":
             if payload["toolCallId"] in self.stages:
                 self.stages[payload["toolCallId"]]["status"] = payload["status"]
@@ -135,7 +137,9 @@ class StageDisplay:
             rows.append(self._row(Text(t("cli.stages_done", done=done, total=len(self.stages))), overall))
         for stage in self.stages.values():
             symbol = Text.from_markup(self.SYMBOL.get(stage.get("status", "pending"), "?"))
-            rows.append(Text.assemble(symbol, " ", Text(node_label(stage["name"]), style="bold")))
+            # One node run side by side for two fields of law reads apart by what each call is about.
+            name = " · ".join(filter(None, (node_label(stage["name"]), stage.get("about"))))
+            rows.append(Text.assemble(symbol, " ", Text(name, style="bold")))
             current, total, message = stage.get("progress") or (0, 0, "")
             if total and stage.get("status") == "running":
                 rows.append(self._row(ProgressBar(total=total, completed=current, width=30),

@@ -198,7 +198,8 @@ class NodeContext:
 NodeFn = Callable[[Any, NodeContext], Awaitable[dict[str, Any]]]
 
 
-def _hooked(tool_name: str | None, *, stage: bool) -> Callable[[NodeFn], Callable[..., Awaitable[dict[str, Any]]]]:
+def _hooked(tool_name: str | None, *, stage: bool,
+            about: Callable[[Any], str | None] | None = None) -> Callable[[NodeFn], Callable[..., Awaitable[dict[str, Any]]]]:
     def decorate(fn: NodeFn):
         name = tool_name or fn.__name__
 
@@ -208,7 +209,8 @@ def _hooked(tool_name: str | None, *, stage: bool) -> Callable[[NodeFn], Callabl
             call = {"toolCallId": ctx.tool_call_id, "toolName": name}
             if stage:
                 ctx.emit("tool:message:start", call)
-            ctx.emit("tool:start", {**call, "input": None})
+            subject = about(state) if about else None
+            ctx.emit("tool:start", {**call, "input": {"about": subject} if subject else None})
             try:
                 result = await fn(state, ctx)
             except GraphBubbleUp:
@@ -234,9 +236,10 @@ def _hooked(tool_name: str | None, *, stage: bool) -> Callable[[NodeFn], Callabl
     return decorate
 
 
-def node(tool_name: str | None = None):
-    """Hook a graph node: tool:start → … → tool:update{done|failed}."""
-    return _hooked(tool_name, stage=False)
+def node(tool_name: str | None = None, *, about: Callable[[Any], str | None] | None = None):
+    """Hook a graph node: tool:start → … → tool:update{done|failed}. `about(state)` names, in the user's
+    language, what this call works on where one node runs several times side by side (`input.about`)."""
+    return _hooked(tool_name, stage=False, about=about)
 
 
 def stage(tool_name: str | None = None):

@@ -168,7 +168,8 @@ class ToolMessageStartEvent(BaseModel):
 class ToolStartEvent(BaseModel):
     toolCallId: str
     toolName: str
-    input: Any = None
+    input: Any = Field(default=None, description="What the call works on; `{about}` names it in the user's language "
+                                                 "where one node runs side by side (the legal specialists' field of law)")
 
 
 class ToolUpdateEvent(BaseModel):

@@ -165,6 +165,7 @@ export function entryState(v, ev, state, create) {
   const run = getRun(v, ev.runId);
   if (entry.el.parentNode !== run.timeline) keepScrolled(() => run.timeline.append(entry.el));
   if (ev.toolName && !entry.toolName) entry.setName(ev.toolName);
+  if (ev.input?.about && !entry.about) entry.setAbout(String(ev.input.about));
   entry.setState(state);
 }
 
@@ -184,12 +185,18 @@ export function makeEntry(v, ev) {
     icon,
     h("div", { class: "tl-main" }, h("div", { class: "tl-head" }, label, stateText, actions), logs, more));
   const entry = {
-    el, logs, actions, toolName: "", state: null, artifactId: null,
+    el, logs, actions, toolName: "", about: "", state: null, artifactId: null,
     setName(name) {
       entry.toolName = name;
       el.dataset.toolName = name;
-      label.textContent = nodeName(v.flow, name);
+      label.textContent = entry.label();
     },
+    /** What this call works on (`tool:start.input.about`): one node run side by side for two fields reads apart. */
+    setAbout(about) {
+      entry.about = about;
+      label.textContent = entry.label();
+    },
+    label: () => nodeName(v.flow, entry.toolName) + (entry.about ? ` · ${entry.about}` : ""),
     setState(state) {
       if (entry.state === "failed" && state === "done") return;
       entry.state = state;
@@ -214,12 +221,13 @@ export function makeEntry(v, ev) {
       if (logs.querySelector(`[data-artifact-id="${CSS.escape(artifactId)}"]`)) return clear(actions);
       clear(actions).append(h("button", {
         type: "button", class: "btn btn-small", dataset: { testid: "entry-view", artifactId },
-        "aria-label": tr("view_artifact_of", { name: nodeName(v.flow, entry.toolName) }),
+        "aria-label": tr("view_artifact_of", { name: entry.label() }),
         onclick: () => focusArtifact(artifactId, { user: true }),
       }, tr("view")));
     },
   };
   entry.setName(ev.toolName || "");
+  if (ev.input?.about) entry.setAbout(String(ev.input.about));
   v.entries.set(ev.toolCallId, entry);
   return entry;
 }

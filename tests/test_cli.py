@@ -476,6 +476,22 @@ def test_a_stage_log_line_uses_the_terminal_width_and_wraps_under_its_own_start(
     assert len(long_lines) == 3 and all(line.startswith("    ") and not line.startswith("     ") for line in long_lines), lines
 
 
+def test_one_stage_run_for_two_fields_of_law_shows_each_field_beside_its_name():
+    from rich.console import Console
+
+    from app.cli import StageDisplay
+    from app.flows import node_label
+
+    display = StageDisplay()
+    for call, field in (("a", "劳动法"), ("b", "合同法")):
+        display.apply("tool:start", {"toolCallId": call, "toolName": "legal_research", "input": {"about": field}})
+    terminal = Console(width=80, record=True, color_system=None)
+    terminal.print(display.render())
+    text = terminal.export_text()
+
+    assert f"{node_label('legal_research')} · 劳动法" in text and f"{node_label('legal_research')} · 合同法" in text, text
+
+
 def _commands(parser, path=()):
     """Every `ng …` command with its parser, subcommands included."""
     import argparse

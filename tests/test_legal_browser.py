@@ -86,7 +86,8 @@ async def test_a_legal_run_names_every_step_and_agent_never_by_its_id(browser, s
     entries = await page.eval_on_selector_all(
         "[data-testid=timeline-entry]", "els => els.map(e => [e.dataset.toolName, e.querySelector('.tl-label').textContent])")
     assert entries, "the run showed its steps"
-    assert [label for _, label in entries] == [t(f"nodes.{node}", locale="zh") for node, _ in entries]
+    # A specialist's step may add the field of law it works on after its name ("法规研究 · 劳动法").
+    assert [label.split(" · ")[0] for _, label in entries] == [t(f"nodes.{node}", locale="zh") for node, _ in entries]
     run_text = await page.text_content(".run-card")
     agents = [t(f"legal.agent_{agent}", locale="zh") for agent in AgentName.__args__]
     assert any(name in run_text for name in agents), "the chosen agent is named"
@@ -129,4 +130,12 @@ async def test_a_question_in_two_fields_of_law_names_the_field_each_chosen_agent
     assert len(lines) >= 2 and len(set(lines)) == len(lines), lines
     fields = [t(f"legal.category_{c}") for c in ("tort_law", "civil_law", "contract_law")]
     assert all(any(field in line for field in fields) for line in lines), lines
+    assert errors == []
+
+
+async def test_two_specialists_side_by_side_read_apart_in_the_timeline_by_their_field(browser, server):
+    page, errors = await ask(browser, server, "公司拖欠我工资，而且我借给同事的五万块钱他也不还，我该怎么办")
+    labels = await page.locator("[data-testid=timeline-entry][data-tool-name=legal_research] .tl-label").all_text_contents()
+    assert len(labels) == 2 and len(set(labels)) == 2, labels
+    assert any(t("legal.category_labor_law") in label for label in labels), labels
     assert errors == []

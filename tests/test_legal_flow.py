@@ -54,6 +54,13 @@ async def test_model_path_is_asked_when_rules_are_unsure():
     assert result.via == "model"
 
 
+async def test_two_specialists_side_by_side_each_say_which_field_of_law_they_work_on(knowledge):
+    run = await GraphRunner(knowledge).ask(TWO_FIELDS)
+    starts = [data for event, data in run.events if event == "tool:start" and data["toolName"] == "legal_research"]
+    assert sorted(data["input"]["about"] for data in starts) == sorted(
+        t(f"legal.category_{field}") for field in ("labor_law", "contract_law"))
+
+
 @pytest.mark.parametrize(("text", "agent"), [
     ("劳动合同法第三十九条是怎么规定的", "legal_research"),
     ("有没有公司违法辞退员工被判赔偿的案例", "case_analysis"),

@@ -268,12 +268,18 @@ async def run_task(payload: Mapping[str, Any], ctx: NodeContext) -> dict[str, An
     return {"results": [result], "trace": records}
 
 
-@node("legal_research")
+def _task_field(payload: Mapping[str, Any]) -> str | None:
+    """The field of law a specialist's call covers: two side by side read apart in the timeline."""
+    domain = (payload.get("task") or {}).get("domain")
+    return domain_label(domain) if domain else None
+
+
+@node("legal_research", about=_task_field)
 async def legal_research(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     return await run_task(state, ctx)
 
 
-@node("case_analysis")
+@node("case_analysis", about=_task_field)
 async def case_analysis(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     return await run_task(state, ctx)
 
