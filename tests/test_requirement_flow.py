@@ -2301,3 +2301,47 @@ def test_a_person_before_an_act_jieba_reads_as_a_noun_is_who_uses_it(requirement
 def test_a_title_naming_only_a_bare_thing_goes_on_to_what_its_people_do_with_it():
     plan = first_round("我们小区有个快递驿站，想做一个小程序，居民扫码就能查到自己的包裹放在哪个货架", force_plan=True)
     assert plan.stages[0].goal.startswith("明确“做一个小程序，居民扫码"), plan.stages[0].goal
+
+
+@pytest.mark.parametrize("requirement, system", [
+    ("我们用有赞管理订单，想做个小程序让会员查积分和兑换礼品", "有赞"),
+    ("考勤都在钉钉上，想做个页面让HR看每个人本月迟到几次", "钉钉"),
+])
+def test_a_system_named_in_chinese_is_where_the_data_lives(requirement, system):
+    assert "q_data_store" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert f"数据来源：{system}" in plan.dependencies, plan.dependencies
+
+
+@pytest.mark.parametrize("requirement, source", [
+    ("每天凌晨把有赞的订单同步到我们的MySQL数据库", "有赞"),
+    ("每晚从金蝶导出凭证，导入到用友", "金蝶"),
+])
+def test_a_job_reading_a_system_named_in_chinese_reads_it_there(requirement, source):
+    plan = first_round(requirement, force_plan=True)
+    assert f"数据来源：{source}（只读）" in plan.dependencies, plan.dependencies
+    assert f"确定每次运行从{source}读取哪些数据" in plan.stages[0].tasks, plan.stages[0].tasks
+
+
+@pytest.mark.parametrize("requirement", ["小区驿站想做一个小程序，居民扫码取件，只有站长能看每天的报表",
+                                         "想给我们小区的驿站做一个小程序，居民可以查快递、预约送货上门"])
+def test_the_kind_of_software_alone_is_not_a_thing_in_scope(requirement):
+    scope = first_round(requirement, force_plan=True).scope
+    assert not any(item.endswith("做一个小程序") for item in scope), scope
+    assert any("居民" in item for item in scope), scope
+
+
+def test_whoever_an_answered_access_rule_names_is_among_the_users():
+    plan = first_round("给驿站做一个取件小程序", force_plan=True,
+                       answers={"q_target_users": "小区居民", "q_security": "只有站长能看报表，居民只能看自己的包裹"})
+    assert plan.stages[1].goal == "为小区居民、站长实现该需求。", plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, store", [
+    ("Every night, load our Shopify orders into Postgres", "Postgres"),
+    ("每晚从金蝶导出凭证，导入到用友", "用友"),
+])
+def test_a_job_loading_a_store_is_not_asked_who_receives_it(requirement, store):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(c.endswith(f"its data is in {store}") or c.endswith(f"已写入{store}") for c in criteria), criteria

@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
                                       with_its_article)
-from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
+from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, only_names, only_names_its_system, run_on_own_files,
                                        runs_unattended, talked_to_in_a_chat)
@@ -140,9 +140,10 @@ def _rules(requirement: str, zh: bool) -> list[str]:
     return [clause for clause in _clauses(requirement, zh) if _states_a_rule(clause) and not _MAKES_A_THING.search(clause)]
 
 
-def _deliverables(requirement: str, zh: bool) -> list[str]:
+def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> list[str]:
     """The requirement's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修";
-    "Build a booking page", "nurses confirm each booking"); else the summary whole."""
+    "Build a booking page", "nurses confirm each booking"); else the summary whole. `with_its_form`: keep a clause
+    that only names the kind of software ("做一个小程序"), which a title opens with."""
     summary = _summary(requirement)
     clauses = _clauses(requirement, zh)
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
@@ -163,7 +164,21 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
             items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
+    if not with_its_form:
+        # "做一个小程序" beside what its people do with it says only what form it takes, which Stage 1 decides as
+        # its entry point: no thing to deliver of its own
+        items = [item for item in items if not _only_names_its_form(item)] or items
     return items or [summary]
+
+
+# What opens a wish before the thing made: for whom or where it is made ("给我们小区的驿站", "为诊所"), up to the verb.
+_ZH_MADE_FOR = re.compile(r"^(?:给|为|帮|替)[^，。；]{1,12}?(?=(?:做|开发|弄|搞|写|整|建)(?:一个|一套|一款|个|套|款))")
+
+
+def _only_names_its_form(item: str) -> bool:
+    """Whether a thing to deliver names only a kind of software, for whom or where at most ("做一个小程序",
+    "给我们小区的驿站做一个小程序", "an app for our parcel station")."""
+    return names_no_purpose(item) or names_no_purpose(_ZH_MADE_FOR.sub("", item.strip()))
 
 
 # A standard to comply with, read as the access topic reads it: the plan verifies it, nobody builds it.
@@ -364,7 +379,7 @@ def _title(requirement: str, zh: bool) -> str:
     """What the plan is called: from what it delivers first, not from the background told before it
     ("因为客服每天要手工导出…，所以需要一个自动报表" → "一个自动报表")."""
     summary = _summary(requirement)
-    first = _deliverables(requirement, zh)[0]
+    first = _deliverables(requirement, zh, with_its_form=True)[0]
     start = summary.find(first)
     wanted = _without_load(summary[start:] if start > 0 else summary if start == 0 else first, zh)
     if start >= 0 and re.match(r"\s*[:：]", summary[start + len(first):]):
@@ -470,8 +485,9 @@ def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool) ->
 
 
 # The verb an answer about a store or an entry point may open with; the plan's sentences supply their own.
-# Not the 用 of 用户 ("用户表"), 用途 or 用法.
-_USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|用(?![户途法]))\s*)",
+# Not the 用 of 用户 ("用户表"), 用途 or 用法, nor of a name ("用友").
+_USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|"
+                    rf"用(?![户途法])(?!{'|'.join(n[1:] for n in SYSTEMS_ZH if n.startswith('用'))}))\s*)",
                     re.IGNORECASE)
 # How an answer may end by saying it will do ("用Excel就行", "a spreadsheet is fine"): the plan's sentences name the
 # thing only ("基于Excel设计数据模型", not "基于Excel就行设计数据模型").
@@ -519,9 +535,13 @@ _SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>[^,.;，。
 def _destination(requirement: str, zh: bool) -> str | None:
     """The store a job puts its copies or its data in, named after where it sends them ("备份到阿里云OSS", "load our
     payouts into Postgres"); else None."""
-    for sent in _SENT_TO.finditer(requirement):
+    # not a file it exports to ("export the orders to Excel"), which is what it hands over
+    for sent in _SENT_TO.finditer(TOPICS_BY_ID["q_data_store"].unmasked(requirement)):
         if named := _things_named(TOPICS_BY_ID["q_data_store"], sent.group("where"), zh):
             return named[0]
+        # a system of record it is loaded into ("导入到用友", "同步到金蝶"): where the data lands, by its name
+        if zh and (system := re.match(rf"\s*(?:{SPEAKER_ZH}的?)?({'|'.join(SYSTEMS_ZH)})", sent.group("where"))):
+            return system.group(1)
     return None
 
 
@@ -562,6 +582,20 @@ def _the_asker(asker: str, text: str, zh: bool) -> str:
     if companion := asker_companion(text):
         return word("the_requester_and", zh, who=companion)
     return word("the_requester" if asker == "me" else "the_requesters", zh)
+
+
+def _holders_not_in(users: str, *texts: str, zh: bool) -> list[str]:
+    """The people the access rules of `texts` name ("只有站长能看报表", "only the office manager can export") who are
+    not among `users` already (not "居民" beside "小区居民"): they use it, for what the rule keeps to them."""
+    security = TOPICS_BY_ID["q_security"]
+    holders: list[str] = []
+    for text in texts:
+        for rule in (m.group(0) for p in security.patterns for m in p.finditer(text or "")):
+            for role in named_roles(rule):
+                said = with_its_article(role, text)
+                if role.lower() not in users.lower() and all(role.lower() not in h.lower() for h in holders):
+                    holders.append(said)
+    return holders
 
 
 def _only_counts(answer: str) -> bool:
@@ -669,6 +703,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and audience:  # the group it posts to
             stated_value[topic.id] = audience
             continue
+        elif topic.id == "q_target_users" and loads_into:  # the store it loads: no person receives anything
+            stated_value[topic.id] = loads_into
+            continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = _the_asker(asker, requirement, zh)
             continue
@@ -706,6 +743,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             })
         else:
             open_topics.append(topic)
+    if loads_into and "q_interface" not in answers:
+        stated_value["q_interface"] = loads_into  # a job loading a store delivers there, however often it runs
+    if loads_into and keeps_no_store:
+        keeps_no_store = False  # no store of the catalogue's is named, but a system it loads ("导入到用友") holds its data
     for qid, text in answers.items():
         if qid not in TOPICS_BY_ID:  # answers to questions a real model or a person phrased
             decisions.append((qid, text))
@@ -756,6 +797,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                    flags=re.I)
     if "q_target_users" in answered_value:
         users = _who_answered(answered_value["q_target_users"], zh) or users
+        # whoever an access rule keeps a power for uses it too ("只有站长能看报表"), though the answer named others
+        users = _listed([users, *_holders_not_in(users, answered_value.get("q_security", ""), described, zh=zh)], zh)
     metric = value("q_success_metric", "run_delivered" if unattended else "described_behaviour")
     if has_repository:
         store = value("q_data_store", "existing_store")
@@ -780,6 +823,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = _destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
     if system:  # by its name alone: "Cliniko", not "Cliniko for bookings"
         store = system
+    elif loads_into and "q_data_store" not in answered_value:
+        store = loads_into  # what a loading job writes into is its store ("用友"), named or chosen
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value

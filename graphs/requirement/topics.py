@@ -64,7 +64,7 @@ class Topic:
         said = re.sub(r"^[\s,.;:!?，。；：！？]+|[\s,.;:!?，。；：！？~～]+$", "", text or "")
         return self.said_no_by is not None and self.said_no_by.fullmatch(said) is not None
 
-    def _unmasked(self, text: str) -> str:
+    def unmasked(self, text: str) -> str:
         """`text` with what `not_in` covers blanked out, keeping every other character where it was."""
         text = text or ""
         for pattern in self.not_in:
@@ -73,15 +73,15 @@ class Topic:
 
     def keywords_in(self, text: str) -> list[str]:
         """The topic's keywords `text` names, as written, outside what `not_in` covers."""
-        return find_keywords(self._unmasked(text), self.keywords)
+        return find_keywords(self.unmasked(text), self.keywords)
 
     def settled_by(self, text: str) -> bool:
-        text = self._unmasked(text)
+        text = self.unmasked(text)
         return find_keyword(text, self.keywords) is not None or any(p.search(text) for p in self.patterns)
 
     def _longest(self, text: str) -> re.Match[str] | None:
         """The longest shape found in `text`, which says it most fully ("by the end of March", not "be live")."""
-        found = [m for p in self.patterns for m in p.finditer(self._unmasked(text))]
+        found = [m for p in self.patterns for m in p.finditer(self.unmasked(text))]
         return max(found, key=lambda m: len(m.group(0))) if found else None
 
     def stated_in(self, text: str) -> str | None:
@@ -343,7 +343,7 @@ _RUNS_BY_ITSELF = (
                # a reminder sent a while before what it reminds of ("an SMS reminder the day before their appointment")
                r"remind(?:ers?|s|ed)?\b[^.;]{0,60}?\b(?:the\s+day|(?:an?|one|\d+|two|three)\s+(?:hours?|days?|weeks?))\s+"
                r"(?:before|ahead\s+of|prior\s+to)\b)\b", re.IGNORECASE),
-    re.compile(r"定时|跑批|凌晨|数据同步|"
+    re.compile(r"定时|跑批|凌晨|数据同步|每晚|每夜|"
                # a day and a time of it ("每天早上8点", "每周五下午"): when it runs, so it runs by itself
                r"每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月\d*号?)(?:的)?(?:早上|早晨|上午|中午|下午|傍晚|晚上|"
                r"\d{1,2}\s*[点:：])|"
@@ -721,6 +721,14 @@ _KEEPS_STATE = (
 
 # A system's name as a requirement writes it: its capitals ("Shopify", "Google Calendar"), never a sentence's first word.
 _SYSTEM_NAME = r"(?-i:[A-Z][\w-]*(?:\.[\w-]+)*)(?:\s+(?-i:[A-Z][\w-]*(?:\.[\w-]+)*))?"
+# Chinese writes a system's name with no capitals to tell it ("有赞", "金蝶"), and jieba reads most of them as words of
+# another sense (有/赞, 钉/钉): the business systems and office suites shops and offices keep their data in, by name.
+# The office suites are also chats people use (interface): named as where data is kept or read from, they are systems.
+SYSTEMS_ZH = ("有赞", "微盟", "金蝶", "用友", "管家婆", "畅捷通", "聚水潭", "旺店通", "万里牛", "客如云", "二维火", "银豹",
+              "美团", "饿了么", "淘宝", "天猫", "京东", "拼多多", "抖店", "抖音小店", "小红书", "快手小店", "简道云", "明道云",
+              "宜搭", "纷享销客", "销售易", "北森", "泛微", "致远", "蓝凌", "金数据", "问卷星", "腾讯文档", "石墨文档",
+              "企业微信", "企微", "钉钉", "飞书")
+_SYSTEM_ZH = "|".join(sorted(SYSTEMS_ZH, key=len, reverse=True))
 
 # The system a job reads from, named after "from" or 从 ("from our Shopify store", "from the ticket system",
 # "从收银系统同步", "把ERP里的库存同步到…"), or before what it moves ("load our Stripe payouts into Postgres"): a name
@@ -732,7 +740,8 @@ _READS_FROM = (
                rf"(?:(?:our|the|my|their|all|every|each|new|today's|yesterday's)\s+)*(?P<src>{_SYSTEM_NAME})\s+(?-i:[a-z])",
                re.IGNORECASE),
     re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
-               r"把\s*(?P<named>[A-Za-z][A-Za-z0-9_-]*(?=(?:里|中|上)?的)|[^，。；！？]{1,6}?系统(?=(?:里|中|上)的))"),
+               rf"把\s*(?P<named>[A-Za-z][A-Za-z0-9_-]*(?=(?:里|中|上)?的)|(?:{_SYSTEM_ZH})(?=(?:里|中|上)?的?)|"
+               r"[^，。；！？]{1,6}?系统(?=(?:里|中|上)的))"),
 )
 
 
@@ -742,7 +751,7 @@ def job_source(requirement: str) -> str | None:
     for pattern in _READS_FROM:
         if found := pattern.search(requirement or ""):
             source = (found.groupdict().get("src") or found.groupdict().get("named") or "").strip()
-            if source and not _a_store_or_a_chat(source):
+            if source and (source in SYSTEMS_ZH or not _a_store_or_a_chat(source)):
                 return source
     return None
 
@@ -758,6 +767,10 @@ _KEPT_IN_A_SYSTEM = (
                rf"\bfrom\s+(?:our\s+|the\s+)?(?P<src>{_SYSTEM_NAME})\b|\b(?P<api>{_SYSTEM_NAME})(?:'s)?\s+API\b", re.IGNORECASE),
     re.compile(r"(?:我们|我|店里|公司)?(?:一直|现在|目前)?(?:用|使用|在用)\s*(?P<sys>[A-Za-z][A-Za-z0-9_.-]*)\s*(?:管理|管|做|记|来|处理|登记|排|接)|"
                r"(?:都|全)?(?:在|存在|记在|放在)\s*(?P<in>[A-Za-z][A-Za-z0-9_.-]*)\s*(?:里|上)|从\s*(?P<src>[A-Za-z][A-Za-z0-9_.-]*)"),
+    # a system named in Chinese, where its data is kept ("我们用有赞管理订单", "考勤都在钉钉上", "从金蝶导出"): a suite
+    # that is also a chat only by a verb of keeping data, not "用钉钉来审批" (how it is used)
+    re.compile(rf"(?:用|使用|在用)\s*(?P<sys>{_SYSTEM_ZH})\s*(?:管理|管|记|记录|登记|存|排班|排|卖|开店|开了?店|收银|收款|打卡|做账|记账|接单)|"
+               rf"(?:都|全)?(?:在|存在|记在|放在)\s*(?P<in>{_SYSTEM_ZH})\s*(?:里|上)|从\s*(?P<src>{_SYSTEM_ZH})"),
 )
 
 
@@ -767,7 +780,7 @@ def kept_in_a_system(text: str) -> str | None:
     for pattern in _KEPT_IN_A_SYSTEM:
         for found in pattern.finditer(text or ""):
             name = next(v for v in found.groupdict().values() if v)
-            if not _a_store_or_a_chat(name):
+            if name in SYSTEMS_ZH or not _a_store_or_a_chat(name):
                 return name
     return None
 
@@ -776,8 +789,8 @@ def only_names_its_system(clause: str) -> bool:
     """Whether a clause only says which system the asker keeps the data in ("we use Cliniko for bookings", "预约都在
     Cliniko 里"): the stages read from it, nobody builds it."""
     system = kept_in_a_system(clause)
-    if not system:
-        return False
+    if not system or (is_chinese(clause) and job_source(clause)):
+        return False  # none named, or read to do a thing there ("每晚从金蝶导出凭证"): a thing to deliver
     rest = clause.replace(system, " ")
     return len(CJK.findall(rest)) <= 8 if is_chinese(clause) else (
         len(rest.split()) <= 5 and re.match(r"\s*(?:we|I|our|my)\b", rest, re.IGNORECASE) is not None)
