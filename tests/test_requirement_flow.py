@@ -2345,3 +2345,13 @@ def test_a_job_loading_a_store_is_not_asked_who_receives_it(requirement, store):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
     criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
     assert any(c.endswith(f"its data is in {store}") or c.endswith(f"已写入{store}") for c in criteria), criteria
+
+
+@pytest.mark.parametrize("requirement", ["写个脚本把扫描的发票按日期重命名", "A Python script to merge the PDFs in a folder"])
+def test_a_script_is_asked_and_checked_by_its_batch_of_files_not_by_users_and_requests(requirement):
+    scale = next(q for q in first_round(requirement).questions if q.id == "q_scale")
+    assert re.search(r"files|文件", scale.question) and not re.search(r"users|用户数", scale.question), scale.question
+    plan = first_round(requirement, force_plan=True)
+    said = "\n".join(plan.stages[2].success_criteria + plan.stages[2].tasks + plan.stages[3].tasks)
+    assert not re.search(r"expected load|预期负载|smoke-test|冒烟测试", said), said
+    assert re.search(r"every file|每个文件", said), said

@@ -472,13 +472,13 @@ def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[
     return None
 
 
-def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool) -> dict[str, Any]:
+def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool, script: bool) -> dict[str, Any]:
     return {
         "id": topic.id,
-        "question": topic.question_text(zh, unattended),
+        "question": topic.question_text(zh, unattended, script),
         "why_needed": topic.text(topic.why, zh),
         "impact_if_unknown": topic.text(topic.impact, zh),
-        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended),
+        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended, script),
         "blocking": topic.blocking,
         "priority": topic.priority,
     }
@@ -760,18 +760,18 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
     else:
         asking = open_topics
-    questions = [_question(tp, zh, has_repository, unattended) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    questions = [_question(tp, zh, has_repository, unattended, own_script) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if keeps_no_store and not ask:
         assumptions.append({"text": say("keeps_no_store"), "risk_level": "low", "rollback_hint": say("keeps_no_store_rollback")})
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
-            fallback = topic.fallback_text(zh, has_repository, unattended)
+            fallback = topic.fallback_text(zh, has_repository, unattended, own_script)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
-                "rollback_hint": say("revisit", question=topic.question_text(zh, unattended)),
+                "rollback_hint": say("revisit", question=topic.question_text(zh, unattended, own_script)),
             })
 
     summary = _summary(requirement if described == requirement else
@@ -829,7 +829,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
     deadline = value("q_deadline", "release_window")
-    scale = value("q_scale", "expected_load")
+    scale = value("q_scale", "script_batch" if own_script else "expected_load")
     security = value("q_security", "job_access" if unattended else "existing_access" if has_repository else "new_access")
     security = _WILL_DO.sub("", security) or security  # "用微信登录就行": the rule, not how the asker said it will do
     # how long copies are kept, when said; else the build decides it
@@ -905,18 +905,21 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": say("verify_name"),
-            "goal": say("verify_goal_at_scale" if known_scale else "verify_goal", metric=metric, scale=scale),
+            "goal": say("verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
+                        metric=metric, scale=scale),
             "success_criteria": [
                 say("acceptance_pass", metric=metric),
                 say("run_fits_at_scale" if unattended and known_scale else "run_fits" if unattended else
-                    "holds_at_scale" if known_scale else "holds_under", scale=scale),
+                    # a script's load is a batch of files, each of which must come out right
+                    "script_batch_handled" if own_script else "holds_at_scale" if known_scale else "holds_under",
+                    scale=scale),
                 say("access_respected", security=security),
                 *([say("backup_restored")] if backup else []),
             ],
             "tasks": [
                 say("write_acceptance_tests"),
                 *([say("restore_check", store=store)] if backup else []),
-                say("check_performance", scale=scale),
+                say("script_trial" if own_script else "check_performance", scale=scale),
                 say("review_access", security=security),
             ],
             "validation": run_checks + [say("acceptance_in_ci")],
@@ -931,9 +934,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("changelog"),
                 say("rollback_tried"),
             ],
-            "tasks": [say("update_docs"), say("release_notes"), say("release_smoke")],
+            # a script is handed to its one user, not deployed
+            "tasks": [say("update_docs"), say("release_notes"), say("script_handover" if own_script else "release_smoke")],
             "validation": [say("smoke_test")],
-            "risks": [say("release_risk")],
+            "risks": [say("script_release_risk" if own_script else "release_risk")],
             "owner_hint": say("maintainer"),
         },
     ]

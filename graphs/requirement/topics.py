@@ -36,6 +36,10 @@ class Topic:
     fallback_unattended: tuple[str, str] | None = None
     # The question put to a job that runs by itself, when the usual one speaks of people using it.
     question_unattended: tuple[str, str] | None = None
+    # The question put to a script its asker runs on their own files, and its fallback, when the usual ones speak of
+    # users and requests ("How many files does one run handle?").
+    question_script: tuple[str, str] | None = None
+    fallback_script: tuple[str, str] | None = None
     # A topic only some requirements raise (how long a backup's copies are kept): whether this one does.
     asked_of: Callable[[str], bool] | None = None
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
@@ -109,14 +113,18 @@ class Topic:
         """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
         return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
-    def question_text(self, zh: bool, unattended: bool = False) -> str:
+    def question_text(self, zh: bool, unattended: bool = False, script: bool = False) -> str:
+        if script and self.question_script is not None:
+            return self.text(self.question_script, zh)
         return self.text(self.question_unattended if unattended and self.question_unattended else self.question, zh)
 
     def raised_by(self, requirement: str) -> bool:
         """Whether the requirement raises this topic at all (most topics: every requirement does)."""
         return self.asked_of is None or self.asked_of(requirement)
 
-    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False) -> str:
+    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False, script: bool = False) -> str:
+        if script and self.fallback_script is not None:
+            return self.text(self.fallback_script, zh)
         if unattended and self.fallback_unattended is not None:
             return self.text(self.fallback_unattended, zh)
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
@@ -604,6 +612,8 @@ TOPICS: tuple[Topic, ...] = (
         why=_said("q_scale_why"),
         impact=_said("q_scale_impact"),
         fallback=_said("q_scale_fallback"),
+        question_script=_said("q_scale_question_script"),
+        fallback_script=_said("q_scale_fallback_script"),
     ),
     Topic(
         id="q_security",
