@@ -2355,3 +2355,19 @@ def test_a_script_is_asked_and_checked_by_its_batch_of_files_not_by_users_and_re
     said = "\n".join(plan.stages[2].success_criteria + plan.stages[2].tasks + plan.stages[3].tasks)
     assert not re.search(r"expected load|预期负载|smoke-test|冒烟测试", said), said
     assert re.search(r"every file|每个文件", said), said
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("我们诊所想做个线上预约小程序，病人可以选医生和时间，前台能看到当天的预约，提前一天短信提醒病人", "小程序"),
+    ("A booking page for our salon where clients pick a stylist and get an SMS reminder the day before", "the page"),
+])
+def test_the_reminder_s_channel_beside_an_app_is_not_its_entry_point(requirement, entry):
+    tasks = first_round(requirement, force_plan=True).stages[0].tasks
+    assert f"确定入口：{entry}" in tasks or f"Decide the entry point: {entry}" in tasks, tasks
+
+
+def test_a_job_syncing_into_a_system_writes_through_its_api_and_sketches_no_data_model():
+    plan = first_round("每小时把仓库管理系统里的库存同步到有赞商城，库存为0的商品自动下架", force_plan=True)
+    assert "确定要写入有赞的哪些数据，以及通过它的哪些接口" in plan.stages[0].tasks, plan.stages[0].tasks
+    assert plan.stages[1].goal == "实现该任务，每次运行都把数据完整写入有赞。", plan.stages[1].goal
+    assert not any("数据模型" in t or "持久化" in t for t in plan.stages[0].tasks + plan.stages[1].tasks)

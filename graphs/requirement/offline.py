@@ -20,7 +20,7 @@ from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, n
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
-                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, run_on_own_files,
+                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files,
                                        runs_unattended, talked_to_in_a_chat)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -511,6 +511,8 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     page" for "online"); words that only say where or when count when nothing else names the thing ("book online in the
     app"; "a nightly job that emails it": the scheduled job and the email)."""
     words = topic.keywords_in(requirement)
+    if topic.id == "q_interface":  # the app people open, not the SMS it reminds them by ("小程序…短信提醒")
+        words = [w for w in words if not only_sends_or_schedules(w)] or words
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for keyword in named:
@@ -745,6 +747,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             open_topics.append(topic)
     if loads_into and "q_interface" not in answers:
         stated_value["q_interface"] = loads_into  # a job loading a store delivers there, however often it runs
+    # a system it loads ("导入到用友", "同步到有赞商城"), not a store: written through its API, with no model of ours
+    loads_a_system = bool(loads_into) and not TOPICS_BY_ID["q_data_store"].settled_by(loads_into)
     if loads_into and keeps_no_store:
         keeps_no_store = False  # no store of the catalogue's is named, but a system it loads ("导入到用友") holds its data
     for qid, text in answers.items():
@@ -856,6 +860,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         {
             "name": say("design_name"),
             "goal": say("design_goal_backup", title=short if zh else quoted) if backup else
+            say("design_goal_load", title=short if zh else quoted, store=store) if loads_into else
             say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
                 users=users),
             "success_criteria": [say("design_reviewed"), say("source_recorded" if keeps_no_store or system else
@@ -865,6 +870,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 *([say("read_source", store=source)] if (keeps_no_store or loads_into) and source else []),
                 *([] if own_script else  # a script's files are its data; they need no model
                   [say("backup_layout", store=store)] if backup else [] if keeps_no_store else
+                  [say("write_into_system", store=store)] if loads_a_system else
                   [say("read_system", store=store)] if system else [say("sketch_data_model", store=store)]),
                 # a job writing into a store has no entry point but the store, whose data model is sketched above
                 *([] if loads_into and interface == loads_into else [say("decide_entry_point", interface=interface)]),
@@ -875,7 +881,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": say("build_name"),
-            "goal": say("build_goal_backup", store=store) if backup else say("build_goal", users=users),
+            "goal": say("build_goal_backup", store=store) if backup else say("build_goal_load", store=store)
+            if loads_into else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
                 say("loaded_into" if loads_into and interface == loads_into else
@@ -891,7 +898,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("smallest_change"),
                 # a backup's copy in the store is its build goal; a job that only reads keeps nothing
                 *([] if backup or keeps_no_store or own_script else
-                  [say("through_system", store=store)] if system else [say("persist", store=store)]),
+                  [say("through_system", store=store)] if system else
+                  [say("write_through_system", store=store)] if loads_a_system else [say("persist", store=store)]),
                 # persisting there is a loading job's delivery; running it is a script's
                 *([] if backup or own_script or (loads_into and interface == loads_into) else
                   [say("expose_unattended" if unattended else "expose", interface=interface)]),

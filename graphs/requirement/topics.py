@@ -341,6 +341,12 @@ _DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job
 # What a job hands its result over by, which no one signs in to.
 _JOB_OUTPUTS = ("email", "e-mail", "scheduled job", "cron job", "batch job", "text message", "SMS", "report file",
                 "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件", "邮箱", "短信", "报表文件")
+def only_sends_or_schedules(word: str) -> bool:
+    """Whether an interface word says how a result is sent or when a job runs ("短信", "email", "nightly"), not what
+    a person opens to use it: beside an app ("小程序", "web page"), the app is the entry point, these its reminders."""
+    return word.lower() in {w.lower() for w in (*_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS)}
+
+
 # A job that runs by itself: a data job by name ("a nightly ETL", "a sync pipeline", "定时任务", "跑批"), or a thing made
 # on a schedule ("a weekly report", "every Monday … email the summary", "每周一自动生成报表").
 _RUNS_BY_ITSELF = (
