@@ -2371,3 +2371,11 @@ def test_a_job_syncing_into_a_system_writes_through_its_api_and_sketches_no_data
     assert "确定要写入有赞的哪些数据，以及通过它的哪些接口" in plan.stages[0].tasks, plan.stages[0].tasks
     assert plan.stages[1].goal == "实现该任务，每次运行都把数据完整写入有赞。", plan.stages[1].goal
     assert not any("数据模型" in t or "持久化" in t for t in plan.stages[0].tasks + plan.stages[1].tasks)
+
+
+def test_a_limit_per_slot_is_a_rule_the_build_keeps_not_the_load():
+    requirement = "社区活动需要一个志愿者报名页面，志愿者填姓名电话选时段，每个时段满10人自动关闭报名"
+    assert "q_scale" in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert "业务规则成立：每个时段满10人自动关闭报名" in plan.stages[1].success_criteria, plan.stages[1].success_criteria
+    assert "10人" not in plan.stages[2].goal, plan.stages[2].goal

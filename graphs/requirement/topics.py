@@ -272,6 +272,13 @@ _SCALE_PATTERNS += (
 
 # A count that picks which records to show, not how many there are ("the last 3 orders", "top 10 products",
 # "最近5条订单", "前10名"): what it covers settles no load.
+# A limit the work keeps, which is a rule, not its load ("每个时段满10人自动关闭", "最多借3本", "at most 3 books per member",
+# "capped at 20 sign-ups").
+_LIMITS = (
+    re.compile(rf"(?:满|最多|至多|不超过|不能超过|不得超过|上限|限额?|限报)\s*{_COUNT_ZH}\s*(?:个|名|位|人|次|件|本|单|张|份)"),
+    re.compile(r"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|max(?:imum)?\s+of|capped\s+at|"
+               r"limited\s+to|a\s+limit\s+of)\s+\d[\d,]*(?:\s+[a-z][\w-]*)?", re.IGNORECASE),
+)
 _RECORD_COUNTS = (
     re.compile(r"\b(?:last|latest|first|top|bottom|next|previous|past|recent|newest|oldest)\s+\d[\d,]*\s+[a-z][\w-]*",
                re.IGNORECASE),
@@ -613,7 +620,7 @@ TOPICS: tuple[Topic, ...] = (
                       "性能指标"),
         query="performance throughput latency concurrent load qps 并发 吞吐 性能",
         patterns=_SCALE_PATTERNS,
-        not_in=_RECORD_COUNTS,
+        not_in=(*_RECORD_COUNTS, *_LIMITS),
         question=_said("q_scale_question"),
         why=_said("q_scale_why"),
         impact=_said("q_scale_impact"),
