@@ -531,7 +531,9 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
 
 
 # Where a backup sends its copies: what follows "到", "to" ("备份到阿里云OSS", "back up the database to S3").
-_SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>[^,.;，。；]+)", re.IGNORECASE)
+# What follows stops where another place does ("to migrate … from the old database into PostgreSQL": not the old one).
+_SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>(?:(?!\b(?:to|into|onto|from)\b|从)[^,.;，。；])+)",
+                      re.IGNORECASE)
 
 
 def _destination(requirement: str, zh: bool) -> str | None:
@@ -610,15 +612,20 @@ def _only_counts(answer: str) -> bool:
     return len(CJK.findall(rest)) <= 2 and all(is_function_word(w) for w in re.findall(r"[A-Za-z']+", rest))
 
 
-def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_script: bool) -> dict[str, str]:
+def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_script: bool,
+                         moves_data: bool = False) -> dict[str, str]:
     """Topic id → what the kind of thing settles by itself: a bot people message is used, in the chat, by whoever
     messages it (the people the requirement names: "answers customers' questions"), with no sign-in; a script its asker
-    runs is theirs, run on their computer over their own files, with no sign-in."""
+    runs is theirs, run on their computer over their own files, with no sign-in; one that moves data into a store
+    (`moves_data`) works on the stores the requirement names, not on files."""
     if chat_bot:
         people_topic = TOPICS_BY_ID["q_target_users"]
         generic = {w.lower() for w in people_topic.doc_keywords}
         people = [w for w in people_topic.keywords_in(requirement) if w.lower() not in generic]
         return {"q_target_users": _listed(people, zh) or word("bot_users", zh), "q_security": word("chat_access", zh)}
+    if own_script and moves_data:
+        return {"q_target_users": word("the_requester", zh), "q_interface": word("local_script", zh),
+                "q_security": word("local_data_access", zh)}
     if own_script:
         return {"q_target_users": word("the_requester", zh), "q_interface": word("local_script", zh),
                 "q_security": word("local_access", zh), "q_data_store": word("local_files", zh)}
@@ -671,7 +678,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
     reads_only = unattended and not backup and not keeps_own_state(described)
     # the store a data job writes into ("load our Stripe payouts into Postgres every hour"): what it delivers to
-    loads_into = _destination(described, zh) if unattended and not backup and not audience else None
+    chat_bot, own_script = talked_to_in_a_chat(described), run_on_own_files(described)
+    # (a script run by hand may load one too: "a one-off script to migrate … into PostgreSQL")
+    loads_into = _destination(described, zh) if (unattended or own_script) and not backup and not audience else None
     # the system the asker already keeps the data in ("we use Cliniko for bookings"), said in the requirement or as
     # where the data lives: an app reads it there; a store named in that answer ("Postgres") is a store still
     store_answer = answers.get("q_data_store", "")
@@ -679,8 +688,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         kept_in_a_system(described) or kept_in_a_system(store_answer)
     # what the kind of thing settles by itself: a bot people message is used in the chat by whoever messages it, with
     # no sign-in; a script its asker runs is theirs, on their computer and their files
-    chat_bot, own_script = talked_to_in_a_chat(described), run_on_own_files(described)
-    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script)
+    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script, moves_data=bool(loads_into))
     # a job told where its data lives ("we use Mindbody for everything") reads it there, read-only
     keeps_no_store = reads_only and bool(store_answer) and only_names_its_system(store_answer)
     # (found from the sentence's structure, the catalogue's words as fallback)
@@ -705,7 +713,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and audience:  # the group it posts to
             stated_value[topic.id] = audience
             continue
-        elif topic.id == "q_target_users" and loads_into:  # the store it loads: no person receives anything
+        elif topic.id == "q_target_users" and loads_into and not own_script:  # the store it loads: no person receives it
             stated_value[topic.id] = loads_into
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
@@ -745,7 +753,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             })
         else:
             open_topics.append(topic)
-    if loads_into and "q_interface" not in answers:
+    if loads_into and not own_script and "q_interface" not in answers:
         stated_value["q_interface"] = loads_into  # a job loading a store delivers there, however often it runs
     # a system it loads ("导入到用友", "同步到有赞商城"), not a store: written through its API, with no model of ours
     loads_a_system = bool(loads_into) and not TOPICS_BY_ID["q_data_store"].settled_by(loads_into)
@@ -811,7 +819,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = value("q_data_store", "new_store")
         interface = value("q_interface", "new_interface")
     # where a job reads, named in the requirement when it is ("from our Shopify store", "load our Stripe payouts")
-    source = _job_source(described, store_answer, zh) if unattended and not backup else None
+    source = _job_source(described, store_answer, zh) if (unattended or loads_into) and not backup else None
     if keeps_no_store:
         store = say("source_named", source=source)
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
@@ -868,7 +876,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
                 *([say("read_source", store=source)] if (keeps_no_store or loads_into) and source else []),
-                *([] if own_script else  # a script's files are its data; they need no model
+                *([] if own_script and not loads_into else  # a script's files are its data; they need no model
                   [say("backup_layout", store=store)] if backup else [] if keeps_no_store else
                   [say("write_into_system", store=store)] if loads_a_system else
                   [say("read_system", store=store)] if system else [say("sketch_data_model", store=store)]),
@@ -885,6 +893,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             if loads_into else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
+                say("script_loaded_into", store=store) if own_script and loads_into else
                 say("loaded_into" if loads_into and interface == loads_into else
                     # not "reaches X through X", nor "通过飞书送达飞书群"
                     "posted_in_the_group" if unattended and (interface == users or audience and interface in audience) else

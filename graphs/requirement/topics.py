@@ -762,7 +762,7 @@ _READS_FROM = (
     re.compile(rf"\b(?:load|sync|copy|import|pull|export|move|mirror|push|send|dump)(?:s|es|ed|ing)?\s+"
                rf"(?:(?:our|the|my|their|all|every|each|new|today's|yesterday's)\s+)*(?P<src>{_SYSTEM_NAME})\s+(?-i:[a-z])",
                re.IGNORECASE),
-    re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
+    re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|导入|迁移|迁|搬|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
                rf"把\s*(?P<named>[A-Za-z][A-Za-z0-9_-]*(?=(?:里|中|上)?的)|(?:{_SYSTEM_ZH})(?=(?:里|中|上)?的?)|"
                r"[^，。；！？]{1,6}?系统(?=(?:里|中|上)的))"),
 )
@@ -774,7 +774,8 @@ def job_source(requirement: str) -> str | None:
     for pattern in _READS_FROM:
         if found := pattern.search(requirement or ""):
             source = (found.groupdict().get("src") or found.groupdict().get("named") or "").strip()
-            if source and (source in SYSTEMS_ZH or not _a_store_or_a_chat(source)):
+            # a store it reads is its source too ("from the old Access database"); a chat is where it posts
+            if source and (source in SYSTEMS_ZH or not TOPICS_BY_ID["q_interface"].keywords_in(source)):
                 return source
     return None
 
