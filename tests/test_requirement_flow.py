@@ -2391,3 +2391,11 @@ def test_a_migration_script_reads_one_store_and_loads_the_other_not_the_asker_s_
     assert source in plan.dependencies and store in plan.dependencies, plan.dependencies
     said = "\n".join(plan.stages[1].success_criteria + plan.stages[2].success_criteria)
     assert not re.search(r"own files|自己的.*文件|指定的文件", said), said
+
+
+def test_a_sheet_people_share_is_where_its_data_lives_and_how_they_use_it():
+    requirement = "A shared budget sheet for me and my wife to track monthly spending by category"
+    asked = {q.id for q in first_round(requirement).questions}
+    assert not {"q_data_store", "q_interface"} & asked, asked
+    design = first_round(requirement, force_plan=True).stages[0].tasks
+    assert "Decide the entry point: the sheet" in design, design

@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
                                       with_its_article)
-from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
+from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files,
                                        runs_unattended, talked_to_in_a_chat)
@@ -513,6 +513,8 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     words = topic.keywords_in(requirement)
     if topic.id == "q_interface":  # the app people open, not the SMS it reminds them by ("小程序…短信提醒")
         words = [w for w in words if not only_sends_or_schedules(w)] or words
+        # nor the sheet a page reads its data from ("a web page that shows our stock from a Google Sheet")
+        words = [w for w in words if w.lower() not in {s.lower() for s in SHEETS}] or words
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for keyword in named:

@@ -348,6 +348,10 @@ _DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job
 # What a job hands its result over by, which no one signs in to.
 _JOB_OUTPUTS = ("email", "e-mail", "scheduled job", "cron job", "batch job", "text message", "SMS", "report file",
                 "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件", "邮箱", "短信", "报表文件")
+# Sheets people open themselves: the thing they use when the requirement names no app or page beside one.
+SHEETS = ("spreadsheet", "sheet", "Google Sheets", "Google Sheet")
+
+
 def only_sends_or_schedules(word: str) -> bool:
     """Whether an interface word says how a result is sent or when a job runs ("短信", "email", "nightly"), not what
     a person opens to use it: beside an app ("小程序", "web page"), the app is the entry point, these its reminders."""
@@ -538,7 +542,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "对象存储", "S3", "OSS", "COS", "GCS",
                   "Azure Blob", "Backblaze", "NAS", "网盘", "in-memory",
                   "no persistence", "flat file", "Excel",
-                  "spreadsheet", "Google Sheets", "Google Sheet", "Airtable", "飞书表格", "飞书多维表格", "多维表格",
+                  "spreadsheet", "sheet", "Google Sheets", "Google Sheet", "Airtable", "飞书表格", "飞书多维表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -567,6 +571,8 @@ TOPICS: tuple[Topic, ...] = (
                   "电脑端", "PC端",
                   # used on the web without naming the page ("patients book online", "网上预约")
                   "online", "在线", "线上", "网上",
+                  # a sheet people open and fill in ("a shared budget sheet"): where they use it, when nothing else is
+                  *SHEETS,
                   # how a data job is delivered: it runs on a schedule and sends what it made ("a nightly pipeline
                   # that emails a summary", "每天定时把报表发到邮箱")
                   *_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS),
@@ -587,7 +593,9 @@ TOPICS: tuple[Topic, ...] = (
         not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),
                 *_MAIL_COMING_IN,
                 # a sheet kept in a chat suite is where the data lives, not how it is used ("同步到飞书多维表格")
-                re.compile(r"(?:飞书|钉钉|企业微信|腾讯)(?:多维)?(?:表格|文档)")),
+                re.compile(r"(?:飞书|钉钉|企业微信|腾讯)(?:多维)?(?:表格|文档)"),
+                # a sheet being replaced or exported to is not how the new thing is used
+                *_REPLACED, *_EXPORTED_TO),
     ),
     Topic(
         id="q_deadline",
@@ -690,6 +698,10 @@ _POSTED_TO_A_CHAT = re.compile(
     re.IGNORECASE)
 
 
+_INTO_A_SHEET = re.compile(r"\b(?:to|into|onto)\s+(?:(?:an?|the|our|my)\s+)?(?:[\w-]+\s+)?(?:spreadsheet|sheet|Google\s+Sheets?)\b",
+                           re.IGNORECASE)
+
+
 def runs_unattended(requirement: str) -> bool:
     """Whether a requirement is a job that runs by itself ("a nightly ETL from MySQL to BigQuery", "finance needs a
     weekly report emailed as a PDF", "每周一自动生成销售报表发到邮箱"): on a schedule, and used through nothing a
@@ -700,6 +712,8 @@ def runs_unattended(requirement: str) -> bool:
     unattended = {w.lower() for w in (*_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS)}
     # a chat group it posts to is where its result goes, not something a person opens to use it
     said = _POSTED_TO_A_CHAT.sub(" ", requirement)
+    # so is a sheet it writes into ("a nightly sync … to a Google Sheet"); one people fill in every day is used
+    said = _INTO_A_SHEET.sub(" ", said)
     return all(word.lower() in unattended for word in interface.keywords_in(said))
 
 
