@@ -2399,3 +2399,8 @@ def test_a_sheet_people_share_is_where_its_data_lives_and_how_they_use_it():
     assert not {"q_data_store", "q_interface"} & asked, asked
     design = first_round(requirement, force_plan=True).stages[0].tasks
     assert "Decide the entry point: the sheet" in design, design
+
+
+def test_an_access_rule_in_the_plan_keeps_what_it_keeps_to_whom():
+    plan = first_round("小区驿站想做一个小程序，居民扫码取件，只有店长能看每天的报表", force_plan=True)
+    assert "遵守权限要求：只有店长能看每天的报表" in plan.stages[2].success_criteria, plan.stages[2].success_criteria

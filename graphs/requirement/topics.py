@@ -40,6 +40,8 @@ class Topic:
     # users and requests ("How many files does one run handle?").
     question_script: tuple[str, str] | None = None
     fallback_script: tuple[str, str] | None = None
+    # Whether a shape found says its rule with all the rest of its clause (an access rule's object: "只有店长能看每天的报表").
+    rule_to_its_end: bool = False
     # A topic only some requirements raise (how long a backup's copies are kept): whether this one does.
     asked_of: Callable[[str], bool] | None = None
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
@@ -91,7 +93,7 @@ class Topic:
     def stated_in(self, text: str) -> str | None:
         """The words of `text` that state the answer by one of the shapes ("by the end of March", "3个人"),
         with the few words that finish its clause."""
-        return _to_clause_end(text, found) if (found := self._longest(text)) else None
+        return _to_clause_end(text, found, to_its_end=self.rule_to_its_end) if (found := self._longest(text)) else None
 
     def stated_whole_in(self, text: str) -> str | None:
         """As `stated_in`, with the shape's leading words too ("验收标准是…", "we run 12 cafes")."""
@@ -133,11 +135,12 @@ class Topic:
 _CLAUSE_REST = re.compile(r"[^,.;:!?，。；：！？、\n]*")
 
 
-def _to_clause_end(text: str, match: re.Match[str], whole: bool = False) -> str:
+def _to_clause_end(text: str, match: re.Match[str], whole: bool = False, to_its_end: bool = False) -> str:
     """The match with the few words that finish its clause ("Only HR staff may see" + "salaries",
-    "下周五之前" + "做完"); a longer rest is another thought, left out."""
+    "下周五之前" + "做完"); a longer rest is another thought, left out, unless `to_its_end`: what an access rule keeps
+    to some is its object, however long ("只有店长能看" + "每天的报表")."""
     rest = _CLAUSE_REST.match(text, match.end()).group(0)
-    short = len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4
+    short = to_its_end or (len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4)
     # a shape may name the part that says it ("run 12 cafes"), unless `whole`
     said = match.group(0) if whole else match.groupdict().get("said") or match.group(0)
     return (said + rest if short else said).strip()
@@ -647,6 +650,7 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("authentication", "authorization", "oauth", "rbac", "sso", "鉴权", "认证", "权限"),
         query="authentication authorization permissions security oauth rbac 鉴权 认证 权限 安全",
         patterns=_ACCESS_PATTERNS,
+        rule_to_its_end=True,
         question=_said("q_security_question"),
         why=_said("q_security_why"),
         impact=_said("q_security_impact"),
