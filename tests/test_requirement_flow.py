@@ -2404,3 +2404,12 @@ def test_a_sheet_people_share_is_where_its_data_lives_and_how_they_use_it():
 def test_an_access_rule_in_the_plan_keeps_what_it_keeps_to_whom():
     plan = first_round("小区驿站想做一个小程序，居民扫码取件，只有店长能看每天的报表", force_plan=True)
     assert "遵守权限要求：只有店长能看每天的报表" in plan.stages[2].success_criteria, plan.stages[2].success_criteria
+
+
+def test_a_sync_every_few_minutes_into_a_named_system_is_a_job_writing_through_its_api():
+    requirement = "Every 15 minutes, sync stock levels from our warehouse system into our Shopify store"
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert "Given a scheduled run, when it finishes, then its data is in Shopify" in plan.stages[1].success_criteria, \
+        plan.stages[1].success_criteria
+    assert "Write the data through Shopify's API" in plan.stages[1].tasks, plan.stages[1].tasks

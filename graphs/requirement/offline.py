@@ -20,7 +20,7 @@ from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, n
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
-                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files,
+                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
                                        runs_unattended, talked_to_in_a_chat)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -534,7 +534,7 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
 
 # Where a backup sends its copies: what follows "到", "to" ("备份到阿里云OSS", "back up the database to S3").
 # What follows stops where another place does ("to migrate … from the old database into PostgreSQL": not the old one).
-_SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>(?:(?!\b(?:to|into|onto|from)\b|从)[^,.;，。；])+)",
+_SENT_TO = re.compile(r"(?P<by>到|至|\b(?:to|into|onto)\b)\s*(?P<where>(?:(?!\b(?:to|into|onto|from)\b|从)[^,.;，。；])+)",
                       re.IGNORECASE)
 
 
@@ -545,9 +545,10 @@ def _destination(requirement: str, zh: bool) -> str | None:
     for sent in _SENT_TO.finditer(TOPICS_BY_ID["q_data_store"].unmasked(requirement)):
         if named := _things_named(TOPICS_BY_ID["q_data_store"], sent.group("where"), zh):
             return named[0]
-        # a system of record it is loaded into ("导入到用友", "同步到金蝶"): where the data lands, by its name
-        if zh and (system := re.match(rf"\s*(?:{SPEAKER_ZH}的?)?({'|'.join(SYSTEMS_ZH)})", sent.group("where"))):
-            return system.group(1)
+        # a system of record it is loaded into ("导入到用友", "sync … into our Shopify store"): where the data lands, by
+        # its name; not whom a thing is sent to ("email it to the CEO")
+        if (zh or sent.group("by").lower() != "to") and (system := system_named_first(sent.group("where"))):
+            return system
     return None
 
 
@@ -870,7 +871,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         {
             "name": say("design_name"),
             "goal": say("design_goal_backup", title=short if zh else quoted) if backup else
-            say("design_goal_load", title=short if zh else quoted, store=store) if loads_into else
+            say("design_goal_load", title=short if zh else quoted, store=store) if loads_into and users == loads_into else
             say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
                 users=users),
             "success_criteria": [say("design_reviewed"), say("source_recorded" if keeps_no_store or system else
@@ -891,8 +892,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": say("build_name"),
+            # a job loading a store serves whom it tells when it names them ("出错了要发邮件通知IT"), else the store
             "goal": say("build_goal_backup", store=store) if backup else say("build_goal_load", store=store)
-            if loads_into else say("build_goal", users=users),
+            if loads_into and users == loads_into else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
                 say("script_loaded_into", store=store) if own_script and loads_into else

@@ -368,6 +368,8 @@ _RUNS_BY_ITSELF = (
                r"(?:hourly|daily|weekly|monthly|quarterly|nightly)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
                rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS})|"
+               # a run every so often ("every 15 minutes", "every few hours")
+               r"every\s+(?:\d+|few|couple\s+of)\s+(?:minutes|hours)|"
                # a reminder sent a while before what it reminds of ("an SMS reminder the day before their appointment")
                r"remind(?:ers?|s|ed)?\b[^.;]{0,60}?\b(?:the\s+day|(?:an?|one|\d+|two|three)\s+(?:hours?|days?|weeks?))\s+"
                r"(?:before|ahead\s+of|prior\s+to)\b)\b", re.IGNORECASE),
@@ -814,6 +816,17 @@ _KEPT_IN_A_SYSTEM = (
     re.compile(rf"(?:用|使用|在用)\s*(?P<sys>{_SYSTEM_ZH})\s*(?:管理|管|记|记录|登记|存|排班|排|卖|开店|开了?店|收银|收款|打卡|做账|记账|接单)|"
                rf"(?:都|全)?(?:在|存在|记在|放在)\s*(?P<in>{_SYSTEM_ZH})\s*(?:里|上)|从\s*(?P<src>{_SYSTEM_ZH})"),
 )
+
+
+_A_SYSTEM_FIRST = re.compile(rf"\s*(?:(?:our|the|my|their)\s+|{'|'.join(('我们的?', '咱们的?'))})?(?P<name>{_SYSTEM_ZH}|{_SYSTEM_NAME})")
+
+
+def system_named_first(text: str) -> str | None:
+    """The system `text` opens with, by its name ("our Shopify store" → "Shopify", "用友"), or None; a store or a chat
+    named so ("Postgres", "Slack") is no system."""
+    found = _A_SYSTEM_FIRST.match(text or "")
+    name = found.group("name") if found else None
+    return name if name and (name in SYSTEMS_ZH or not _a_store_or_a_chat(name)) else None
 
 
 def kept_in_a_system(text: str) -> str | None:
