@@ -2310,3 +2310,115 @@ def test_answers_typed_beside_kept_defaults_read_as_what_was_typed_then_the_defa
     said = answer_text({"users": "宠物主人", "deadline": "use defaults"}, questions)
     assert said.startswith("宠物主人") and "use defaults" not in said
     assert t("runtime.answer_rest_defaults") in said
+
+
+@pytest.mark.parametrize("requirement, system", [
+    ("我们用有赞管理订单，想做个小程序让会员查积分和兑换礼品", "有赞"),
+    ("考勤都在钉钉上，想做个页面让HR看每个人本月迟到几次", "钉钉"),
+])
+def test_a_system_named_in_chinese_is_where_the_data_lives(requirement, system):
+    assert "q_data_store" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert f"数据来源：{system}" in plan.dependencies, plan.dependencies
+
+
+@pytest.mark.parametrize("requirement, source", [
+    ("每天凌晨把有赞的订单同步到我们的MySQL数据库", "有赞"),
+    ("每晚从金蝶导出凭证，导入到用友", "金蝶"),
+])
+def test_a_job_reading_a_system_named_in_chinese_reads_it_there(requirement, source):
+    plan = first_round(requirement, force_plan=True)
+    assert f"数据来源：{source}（只读）" in plan.dependencies, plan.dependencies
+    assert f"确定每次运行从{source}读取哪些数据" in plan.stages[0].tasks, plan.stages[0].tasks
+
+
+@pytest.mark.parametrize("requirement", ["小区驿站想做一个小程序，居民扫码取件，只有站长能看每天的报表",
+                                         "想给我们小区的驿站做一个小程序，居民可以查快递、预约送货上门"])
+def test_the_kind_of_software_alone_is_not_a_thing_in_scope(requirement):
+    scope = first_round(requirement, force_plan=True).scope
+    assert not any(item.endswith("做一个小程序") for item in scope), scope
+    assert any("居民" in item for item in scope), scope
+
+
+def test_whoever_an_answered_access_rule_names_is_among_the_users():
+    plan = first_round("给驿站做一个取件小程序", force_plan=True,
+                       answers={"q_target_users": "小区居民", "q_security": "只有站长能看报表，居民只能看自己的包裹"})
+    assert plan.stages[1].goal == "为小区居民、站长实现该需求。", plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, store", [
+    ("Every night, load our Shopify orders into Postgres", "Postgres"),
+    ("每晚从金蝶导出凭证，导入到用友", "用友"),
+])
+def test_a_job_loading_a_store_is_not_asked_who_receives_it(requirement, store):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(c.endswith(f"its data is in {store}") or c.endswith(f"已写入{store}") for c in criteria), criteria
+
+
+@pytest.mark.parametrize("requirement", ["写个脚本把扫描的发票按日期重命名", "A Python script to merge the PDFs in a folder"])
+def test_a_script_is_asked_and_checked_by_its_batch_of_files_not_by_users_and_requests(requirement):
+    scale = next(q for q in first_round(requirement).questions if q.id == "q_scale")
+    assert re.search(r"files|文件", scale.question) and not re.search(r"users|用户数", scale.question), scale.question
+    plan = first_round(requirement, force_plan=True)
+    said = "\n".join(plan.stages[2].success_criteria + plan.stages[2].tasks + plan.stages[3].tasks)
+    assert not re.search(r"expected load|预期负载|smoke-test|冒烟测试", said), said
+    assert re.search(r"nothing is skipped|没有遗漏", said), said
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("我们诊所想做个线上预约小程序，病人可以选医生和时间，前台能看到当天的预约，提前一天短信提醒病人", "小程序"),
+    ("A booking page for our salon where clients pick a stylist and get an SMS reminder the day before", "the page"),
+])
+def test_the_reminder_s_channel_beside_an_app_is_not_its_entry_point(requirement, entry):
+    tasks = first_round(requirement, force_plan=True).stages[0].tasks
+    assert f"确定入口：{entry}" in tasks or f"Decide the entry point: {entry}" in tasks, tasks
+
+
+def test_a_job_syncing_into_a_system_writes_through_its_api_and_sketches_no_data_model():
+    plan = first_round("每小时把仓库管理系统里的库存同步到有赞商城，库存为0的商品自动下架", force_plan=True)
+    assert "确定要写入有赞的哪些数据，以及通过它的哪些接口" in plan.stages[0].tasks, plan.stages[0].tasks
+    assert plan.stages[1].goal == "实现该任务，每次运行都把数据完整写入有赞。", plan.stages[1].goal
+    assert not any("数据模型" in t or "持久化" in t for t in plan.stages[0].tasks + plan.stages[1].tasks)
+
+
+def test_a_limit_per_slot_is_a_rule_the_build_keeps_not_the_load():
+    requirement = "社区活动需要一个志愿者报名页面，志愿者填姓名电话选时段，每个时段满10人自动关闭报名"
+    assert "q_scale" in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert "业务规则成立：每个时段满10人自动关闭报名" in plan.stages[1].success_criteria, plan.stages[1].success_criteria
+    assert "10人" not in plan.stages[2].goal, plan.stages[2].goal
+
+
+@pytest.mark.parametrize("requirement, source, store", [
+    ("A one-off script to migrate our customer records from the old Access database into PostgreSQL",
+     "Data source: the old Access database (read-only)", "Data store: PostgreSQL"),
+    ("写个脚本把旧系统的会员数据从Excel导入到MySQL", "数据来源：Excel（只读）", "数据存储：MySQL"),
+])
+def test_a_migration_script_reads_one_store_and_loads_the_other_not_the_asker_s_files(requirement, source, store):
+    plan = first_round(requirement, force_plan=True)
+    assert source in plan.dependencies and store in plan.dependencies, plan.dependencies
+    said = "\n".join(plan.stages[1].success_criteria + plan.stages[2].success_criteria)
+    assert not re.search(r"own files|自己的.*文件|指定的文件", said), said
+
+
+def test_a_sheet_people_share_is_where_its_data_lives_and_how_they_use_it():
+    requirement = "A shared budget sheet for me and my wife to track monthly spending by category"
+    asked = {q.id for q in first_round(requirement).questions}
+    assert not {"q_data_store", "q_interface"} & asked, asked
+    design = first_round(requirement, force_plan=True).stages[0].tasks
+    assert "Decide the entry point: the sheet" in design, design
+
+
+def test_an_access_rule_in_the_plan_keeps_what_it_keeps_to_whom():
+    plan = first_round("小区驿站想做一个小程序，居民扫码取件，只有店长能看每天的报表", force_plan=True)
+    assert "遵守权限要求：只有店长能看每天的报表" in plan.stages[2].success_criteria, plan.stages[2].success_criteria
+
+
+def test_a_sync_every_few_minutes_into_a_named_system_is_a_job_writing_through_its_api():
+    requirement = "Every 15 minutes, sync stock levels from our warehouse system into our Shopify store"
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    plan = first_round(requirement, force_plan=True)
+    assert "Given a scheduled run, when it finishes, then its data is in Shopify" in plan.stages[1].success_criteria, \
+        plan.stages[1].success_criteria
+    assert "Write the data through Shopify's API" in plan.stages[1].tasks, plan.stages[1].tasks

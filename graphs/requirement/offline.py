@@ -18,9 +18,9 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
                                       with_its_article)
-from graphs.requirement.topics import (COMPLIANCE_PATTERNS, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
+from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
-                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, run_on_own_files,
+                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
                                        runs_unattended, talked_to_in_a_chat)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -109,7 +109,7 @@ _RULES = (
     re.compile(rf"(?:{_ZH_NUMBER}|多)\s*(?:级|层|道|步)\s*(?:审批|审核|签字|签批|复核|确认|验收)|"
                rf"(?:最多|至多|最少|至少|不超过|不少于|不能超过|不得超过|上限|下限)\s*[\u4e00-\u9fff]{{0,2}}?\s*{_ZH_NUMBER}|"
                rf"(?:超过|高于|低于|大于|小于|满|达到|不足)\s*{_ZH_NUMBER}\s*[\u4e00-\u9fff]{{0,3}}?\s*(?:的|时|以上|以下)?"
-               rf"(?:要|需要|需|须|必须|才能|才可以|就|则|由)|"
+               rf"(?:要|需要|需|须|必须|才能|才可以|就|则|由|自动|会)|"
                # a count and what it earns or costs ("消费满10元积1分", "迟到三次扣钱", "逾期3天罚款")
                rf"{_ZH_NUMBER}\s*(?:元|块|次|天|小时|分钟|本|件|单)\s*(?:以上|以下)?(?:就|则|要|会)?\s*"
                rf"(?:积|送|减|扣|罚|返|停|封|冻结|警告)"),
@@ -140,9 +140,10 @@ def _rules(requirement: str, zh: bool) -> list[str]:
     return [clause for clause in _clauses(requirement, zh) if _states_a_rule(clause) and not _MAKES_A_THING.search(clause)]
 
 
-def _deliverables(requirement: str, zh: bool) -> list[str]:
+def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> list[str]:
     """The requirement's clauses, each a thing to deliver ("做一个报修小程序", "业主可以拍照报修";
-    "Build a booking page", "nurses confirm each booking"); else the summary whole."""
+    "Build a booking page", "nurses confirm each booking"); else the summary whole. `with_its_form`: keep a clause
+    that only names the kind of software ("做一个小程序"), which a title opens with."""
     summary = _summary(requirement)
     clauses = _clauses(requirement, zh)
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
@@ -163,7 +164,21 @@ def _deliverables(requirement: str, zh: bool) -> list[str]:
             items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
+    if not with_its_form:
+        # "做一个小程序" beside what its people do with it says only what form it takes, which Stage 1 decides as
+        # its entry point: no thing to deliver of its own
+        items = [item for item in items if not _only_names_its_form(item)] or items
     return items or [summary]
+
+
+# What opens a wish before the thing made: for whom or where it is made ("给我们小区的驿站", "为诊所"), up to the verb.
+_ZH_MADE_FOR = re.compile(r"^(?:给|为|帮|替)[^，。；]{1,12}?(?=(?:做|开发|弄|搞|写|整|建)(?:一个|一套|一款|个|套|款))")
+
+
+def _only_names_its_form(item: str) -> bool:
+    """Whether a thing to deliver names only a kind of software, for whom or where at most ("做一个小程序",
+    "给我们小区的驿站做一个小程序", "an app for our parcel station")."""
+    return names_no_purpose(item) or names_no_purpose(_ZH_MADE_FOR.sub("", item.strip()))
 
 
 # A standard to comply with, read as the access topic reads it: the plan verifies it, nobody builds it.
@@ -364,7 +379,7 @@ def _title(requirement: str, zh: bool) -> str:
     """What the plan is called: from what it delivers first, not from the background told before it
     ("因为客服每天要手工导出…，所以需要一个自动报表" → "一个自动报表")."""
     summary = _summary(requirement)
-    first = _deliverables(requirement, zh)[0]
+    first = _deliverables(requirement, zh, with_its_form=True)[0]
     start = summary.find(first)
     wanted = _without_load(summary[start:] if start > 0 else summary if start == 0 else first, zh)
     if start >= 0 and re.match(r"\s*[:：]", summary[start + len(first):]):
@@ -457,21 +472,22 @@ def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[
     return None
 
 
-def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool) -> dict[str, Any]:
+def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool, script: bool) -> dict[str, Any]:
     return {
         "id": topic.id,
-        "question": topic.question_text(zh, unattended),
+        "question": topic.question_text(zh, unattended, script),
         "why_needed": topic.text(topic.why, zh),
         "impact_if_unknown": topic.text(topic.impact, zh),
-        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended),
+        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended, script),
         "blocking": topic.blocking,
         "priority": topic.priority,
     }
 
 
 # The verb an answer about a store or an entry point may open with; the plan's sentences supply their own.
-# Not the 用 of 用户 ("用户表"), 用途 or 用法.
-_USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|用(?![户途法]))\s*)",
+# Not the 用 of 用户 ("用户表"), 用途 or 用法, nor of a name ("用友").
+_USING = re.compile(r"^\s*(?:(?:we\s+)?(?:use|using|via|through|with)\s+|(?:使用|采用|选用|就用|通过|"
+                    rf"用(?![户途法])(?!{'|'.join(n[1:] for n in SYSTEMS_ZH if n.startswith('用'))}))\s*)",
                     re.IGNORECASE)
 # How an answer may end by saying it will do ("用Excel就行", "a spreadsheet is fine"): the plan's sentences name the
 # thing only ("基于Excel设计数据模型", not "基于Excel就行设计数据模型").
@@ -495,6 +511,10 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
     page" for "online"); words that only say where or when count when nothing else names the thing ("book online in the
     app"; "a nightly job that emails it": the scheduled job and the email)."""
     words = topic.keywords_in(requirement)
+    if topic.id == "q_interface":  # the app people open, not the SMS it reminds them by ("小程序…短信提醒")
+        words = [w for w in words if not only_sends_or_schedules(w)] or words
+        # nor the sheet a page reads its data from ("a web page that shows our stock from a Google Sheet")
+        words = [w for w in words if w.lower() not in {s.lower() for s in SHEETS}] or words
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for keyword in named:
@@ -513,15 +533,22 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
 
 
 # Where a backup sends its copies: what follows "到", "to" ("备份到阿里云OSS", "back up the database to S3").
-_SENT_TO = re.compile(r"(?:到|至|\b(?:to|into|onto)\b)\s*(?P<where>[^,.;，。；]+)", re.IGNORECASE)
+# What follows stops where another place does ("to migrate … from the old database into PostgreSQL": not the old one).
+_SENT_TO = re.compile(r"(?P<by>到|至|\b(?:to|into|onto)\b)\s*(?P<where>(?:(?!\b(?:to|into|onto|from)\b|从)[^,.;，。；])+)",
+                      re.IGNORECASE)
 
 
 def _destination(requirement: str, zh: bool) -> str | None:
     """The store a job puts its copies or its data in, named after where it sends them ("备份到阿里云OSS", "load our
     payouts into Postgres"); else None."""
-    for sent in _SENT_TO.finditer(requirement):
+    # not a file it exports to ("export the orders to Excel"), which is what it hands over
+    for sent in _SENT_TO.finditer(TOPICS_BY_ID["q_data_store"].unmasked(requirement)):
         if named := _things_named(TOPICS_BY_ID["q_data_store"], sent.group("where"), zh):
             return named[0]
+        # a system of record it is loaded into ("导入到用友", "sync … into our Shopify store"): where the data lands, by
+        # its name; not whom a thing is sent to ("email it to the CEO")
+        if (zh or sent.group("by").lower() != "to") and (system := system_named_first(sent.group("where"))):
+            return system
     return None
 
 
@@ -564,6 +591,20 @@ def _the_asker(asker: str, text: str, zh: bool) -> str:
     return word("the_requester" if asker == "me" else "the_requesters", zh)
 
 
+def _holders_not_in(users: str, *texts: str, zh: bool) -> list[str]:
+    """The people the access rules of `texts` name ("只有站长能看报表", "only the office manager can export") who are
+    not among `users` already (not "居民" beside "小区居民"): they use it, for what the rule keeps to them."""
+    security = TOPICS_BY_ID["q_security"]
+    holders: list[str] = []
+    for text in texts:
+        for rule in (m.group(0) for p in security.patterns for m in p.finditer(text or "")):
+            for role in named_roles(rule):
+                said = with_its_article(role, text)
+                if role.lower() not in users.lower() and all(role.lower() not in h.lower() for h in holders):
+                    holders.append(said)
+    return holders
+
+
 def _only_counts(answer: str) -> bool:
     """Whether an answer says how many and nothing of who ("一个人", "只有5个人", "about 20 people"); not "Store
     managers, about 50 of them", which names them too."""
@@ -574,15 +615,20 @@ def _only_counts(answer: str) -> bool:
     return len(CJK.findall(rest)) <= 2 and all(is_function_word(w) for w in re.findall(r"[A-Za-z']+", rest))
 
 
-def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_script: bool) -> dict[str, str]:
+def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_script: bool,
+                         moves_data: bool = False) -> dict[str, str]:
     """Topic id → what the kind of thing settles by itself: a bot people message is used, in the chat, by whoever
     messages it (the people the requirement names: "answers customers' questions"), with no sign-in; a script its asker
-    runs is theirs, run on their computer over their own files, with no sign-in."""
+    runs is theirs, run on their computer over their own files, with no sign-in; one that moves data into a store
+    (`moves_data`) works on the stores the requirement names, not on files."""
     if chat_bot:
         people_topic = TOPICS_BY_ID["q_target_users"]
         generic = {w.lower() for w in people_topic.doc_keywords}
         people = [w for w in people_topic.keywords_in(requirement) if w.lower() not in generic]
         return {"q_target_users": _listed(people, zh) or word("bot_users", zh), "q_security": word("chat_access", zh)}
+    if own_script and moves_data:
+        return {"q_target_users": word("the_requester", zh), "q_interface": word("local_script", zh),
+                "q_security": word("local_data_access", zh)}
     if own_script:
         return {"q_target_users": word("the_requester", zh), "q_interface": word("local_script", zh),
                 "q_security": word("local_access", zh), "q_data_store": word("local_files", zh)}
@@ -635,7 +681,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
     reads_only = unattended and not backup and not keeps_own_state(described)
     # the store a data job writes into ("load our Stripe payouts into Postgres every hour"): what it delivers to
-    loads_into = _destination(described, zh) if unattended and not backup and not audience else None
+    chat_bot, own_script = talked_to_in_a_chat(described), run_on_own_files(described)
+    # (a script run by hand may load one too: "a one-off script to migrate … into PostgreSQL")
+    loads_into = _destination(described, zh) if (unattended or own_script) and not backup and not audience else None
     # the system the asker already keeps the data in ("we use Cliniko for bookings"), said in the requirement or as
     # where the data lives: an app reads it there; a store named in that answer ("Postgres") is a store still
     store_answer = answers.get("q_data_store", "")
@@ -643,8 +691,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         kept_in_a_system(described) or kept_in_a_system(store_answer)
     # what the kind of thing settles by itself: a bot people message is used in the chat by whoever messages it, with
     # no sign-in; a script its asker runs is theirs, on their computer and their files
-    chat_bot, own_script = talked_to_in_a_chat(described), run_on_own_files(described)
-    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script)
+    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script, moves_data=bool(loads_into))
     # a job told where its data lives ("we use Mindbody for everything") reads it there, read-only
     keeps_no_store = reads_only and bool(store_answer) and only_names_its_system(store_answer)
     # (found from the sentence's structure, the catalogue's words as fallback)
@@ -668,6 +715,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id == "q_target_users" and audience:  # the group it posts to
             stated_value[topic.id] = audience
+            continue
+        elif topic.id == "q_target_users" and loads_into and not own_script:  # the store it loads: no person receives it
+            stated_value[topic.id] = loads_into
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = _the_asker(asker, requirement, zh)
@@ -706,6 +756,12 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             })
         else:
             open_topics.append(topic)
+    if loads_into and not own_script and "q_interface" not in answers:
+        stated_value["q_interface"] = loads_into  # a job loading a store delivers there, however often it runs
+    # a system it loads ("导入到用友", "同步到有赞商城"), not a store: written through its API, with no model of ours
+    loads_a_system = bool(loads_into) and not TOPICS_BY_ID["q_data_store"].settled_by(loads_into)
+    if loads_into and keeps_no_store:
+        keeps_no_store = False  # no store of the catalogue's is named, but a system it loads ("导入到用友") holds its data
     for qid, text in answers.items():
         if qid not in TOPICS_BY_ID:  # answers to questions a real model or a person phrased
             decisions.append((qid, text))
@@ -719,18 +775,18 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
     else:
         asking = open_topics
-    questions = [_question(tp, zh, has_repository, unattended) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    questions = [_question(tp, zh, has_repository, unattended, own_script) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if keeps_no_store and not ask:
         assumptions.append({"text": say("keeps_no_store"), "risk_level": "low", "rollback_hint": say("keeps_no_store_rollback")})
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
-            fallback = topic.fallback_text(zh, has_repository, unattended)
+            fallback = topic.fallback_text(zh, has_repository, unattended, own_script)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
-                "rollback_hint": say("revisit", question=topic.question_text(zh, unattended)),
+                "rollback_hint": say("revisit", question=topic.question_text(zh, unattended, own_script)),
             })
 
     summary = _summary(requirement if described == requirement else
@@ -756,6 +812,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                    flags=re.I)
     if "q_target_users" in answered_value:
         users = _who_answered(answered_value["q_target_users"], zh) or users
+        # whoever an access rule keeps a power for uses it too ("只有站长能看报表"), though the answer named others
+        users = _listed([users, *_holders_not_in(users, answered_value.get("q_security", ""), described, zh=zh)], zh)
     metric = value("q_success_metric", "run_delivered" if unattended else "described_behaviour")
     if has_repository:
         store = value("q_data_store", "existing_store")
@@ -764,7 +822,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = value("q_data_store", "new_store")
         interface = value("q_interface", "new_interface")
     # where a job reads, named in the requirement when it is ("from our Shopify store", "load our Stripe payouts")
-    source = _job_source(described, store_answer, zh) if unattended and not backup else None
+    source = _job_source(described, store_answer, zh) if (unattended or loads_into) and not backup else None
     if keeps_no_store:
         store = say("source_named", source=source)
     # So may a store or an entry point, with its verb: "用MySQL", "via Slack" ("通过用MySQL持久化", "through via Slack").
@@ -780,11 +838,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         store = _destination(described, zh) or say("new_store")  # not named: chosen in Stage 1
     if system:  # by its name alone: "Cliniko", not "Cliniko for bookings"
         store = system
+    elif loads_into and "q_data_store" not in answered_value:
+        store = loads_into  # what a loading job writes into is its store ("用友"), named or chosen
     # What the requirement or an answer says of the time and the load is the plan's, not a generic window.
     known_deadline = "q_deadline" in answered_value or "q_deadline" in stated_value
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
     deadline = value("q_deadline", "release_window")
-    scale = value("q_scale", "expected_load")
+    scale = value("q_scale", "script_batch" if own_script else "expected_load")
     security = value("q_security", "job_access" if unattended else "existing_access" if has_repository else "new_access")
     security = _WILL_DO.sub("", security) or security  # "用微信登录就行": the rule, not how the asker said it will do
     # how long copies are kept, when said; else the build decides it
@@ -811,6 +871,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         {
             "name": say("design_name"),
             "goal": say("design_goal_backup", title=short if zh else quoted) if backup else
+            say("design_goal_load", title=short if zh else quoted, store=store) if loads_into and users == loads_into else
             say("design_goal_in_repository" if has_repository else "design_goal", title=short if zh else quoted,
                 users=users),
             "success_criteria": [say("design_reviewed"), say("source_recorded" if keeps_no_store or system else
@@ -818,8 +879,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
                 *([say("read_source", store=source)] if (keeps_no_store or loads_into) and source else []),
-                *([] if own_script else  # a script's files are its data; they need no model
+                *([] if own_script and not loads_into else  # a script's files are its data; they need no model
                   [say("backup_layout", store=store)] if backup else [] if keeps_no_store else
+                  [say("write_into_system", store=store)] if loads_a_system else
                   [say("read_system", store=store)] if system else [say("sketch_data_model", store=store)]),
                 # a job writing into a store has no entry point but the store, whose data model is sketched above
                 *([] if loads_into and interface == loads_into else [say("decide_entry_point", interface=interface)]),
@@ -830,9 +892,12 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": say("build_name"),
-            "goal": say("build_goal_backup", store=store) if backup else say("build_goal", users=users),
+            # a job loading a store serves whom it tells when it names them ("出错了要发邮件通知IT"), else the store
+            "goal": say("build_goal_backup", store=store) if backup else say("build_goal_load", store=store)
+            if loads_into and users == loads_into else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
+                say("script_loaded_into", store=store) if own_script and loads_into else
                 say("loaded_into" if loads_into and interface == loads_into else
                     # not "reaches X through X", nor "通过飞书送达飞书群"
                     "posted_in_the_group" if unattended and (interface == users or audience and interface in audience) else
@@ -846,7 +911,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("smallest_change"),
                 # a backup's copy in the store is its build goal; a job that only reads keeps nothing
                 *([] if backup or keeps_no_store or own_script else
-                  [say("through_system", store=store)] if system else [say("persist", store=store)]),
+                  [say("through_system", store=store)] if system else
+                  [say("write_through_system", store=store)] if loads_a_system else [say("persist", store=store)]),
                 # persisting there is a loading job's delivery; running it is a script's
                 *([] if backup or own_script or (loads_into and interface == loads_into) else
                   [say("expose_unattended" if unattended else "expose", interface=interface)]),
@@ -860,18 +926,21 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         },
         {
             "name": say("verify_name"),
-            "goal": say("verify_goal_at_scale" if known_scale else "verify_goal", metric=metric, scale=scale),
+            "goal": say("verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
+                        metric=metric, scale=scale),
             "success_criteria": [
                 say("acceptance_pass", metric=metric),
                 say("run_fits_at_scale" if unattended and known_scale else "run_fits" if unattended else
-                    "holds_at_scale" if known_scale else "holds_under", scale=scale),
+                    # a script's load is a batch of files, each of which must come out right
+                    "script_batch_handled" if own_script else "holds_at_scale" if known_scale else "holds_under",
+                    scale=scale),
                 say("access_respected", security=security),
                 *([say("backup_restored")] if backup else []),
             ],
             "tasks": [
                 say("write_acceptance_tests"),
                 *([say("restore_check", store=store)] if backup else []),
-                say("check_performance", scale=scale),
+                say("script_trial" if own_script else "check_performance", scale=scale),
                 say("review_access", security=security),
             ],
             "validation": run_checks + [say("acceptance_in_ci")],
@@ -886,9 +955,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("changelog"),
                 say("rollback_tried"),
             ],
-            "tasks": [say("update_docs"), say("release_notes"), say("release_smoke")],
+            # a script is handed to its one user, not deployed
+            "tasks": [say("update_docs"), say("release_notes"), say("script_handover" if own_script else "release_smoke")],
             "validation": [say("smoke_test")],
-            "risks": [say("release_risk")],
+            "risks": [say("script_release_risk" if own_script else "release_risk")],
             "owner_hint": say("maintainer"),
         },
     ]

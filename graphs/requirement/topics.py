@@ -36,6 +36,12 @@ class Topic:
     fallback_unattended: tuple[str, str] | None = None
     # The question put to a job that runs by itself, when the usual one speaks of people using it.
     question_unattended: tuple[str, str] | None = None
+    # The question put to a script its asker runs on their own files, and its fallback, when the usual ones speak of
+    # users and requests ("How many files does one run handle?").
+    question_script: tuple[str, str] | None = None
+    fallback_script: tuple[str, str] | None = None
+    # Whether a shape found says its rule with all the rest of its clause (an access rule's object: "只有店长能看每天的报表").
+    rule_to_its_end: bool = False
     # A topic only some requirements raise (how long a backup's copies are kept): whether this one does.
     asked_of: Callable[[str], bool] | None = None
     # The keywords are themselves the answer ("业主", "小程序", "MySQL"): the plan names the ones the
@@ -64,7 +70,7 @@ class Topic:
         said = re.sub(r"^[\s,.;:!?，。；：！？]+|[\s,.;:!?，。；：！？~～]+$", "", text or "")
         return self.said_no_by is not None and self.said_no_by.fullmatch(said) is not None
 
-    def _unmasked(self, text: str) -> str:
+    def unmasked(self, text: str) -> str:
         """`text` with what `not_in` covers blanked out, keeping every other character where it was."""
         text = text or ""
         for pattern in self.not_in:
@@ -73,21 +79,21 @@ class Topic:
 
     def keywords_in(self, text: str) -> list[str]:
         """The topic's keywords `text` names, as written, outside what `not_in` covers."""
-        return find_keywords(self._unmasked(text), self.keywords)
+        return find_keywords(self.unmasked(text), self.keywords)
 
     def settled_by(self, text: str) -> bool:
-        text = self._unmasked(text)
+        text = self.unmasked(text)
         return find_keyword(text, self.keywords) is not None or any(p.search(text) for p in self.patterns)
 
     def _longest(self, text: str) -> re.Match[str] | None:
         """The longest shape found in `text`, which says it most fully ("by the end of March", not "be live")."""
-        found = [m for p in self.patterns for m in p.finditer(self._unmasked(text))]
+        found = [m for p in self.patterns for m in p.finditer(self.unmasked(text))]
         return max(found, key=lambda m: len(m.group(0))) if found else None
 
     def stated_in(self, text: str) -> str | None:
         """The words of `text` that state the answer by one of the shapes ("by the end of March", "3个人"),
         with the few words that finish its clause."""
-        return _to_clause_end(text, found) if (found := self._longest(text)) else None
+        return _to_clause_end(text, found, to_its_end=self.rule_to_its_end) if (found := self._longest(text)) else None
 
     def stated_whole_in(self, text: str) -> str | None:
         """As `stated_in`, with the shape's leading words too ("验收标准是…", "we run 12 cafes")."""
@@ -109,14 +115,18 @@ class Topic:
         """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
         return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
-    def question_text(self, zh: bool, unattended: bool = False) -> str:
+    def question_text(self, zh: bool, unattended: bool = False, script: bool = False) -> str:
+        if script and self.question_script is not None:
+            return self.text(self.question_script, zh)
         return self.text(self.question_unattended if unattended and self.question_unattended else self.question, zh)
 
     def raised_by(self, requirement: str) -> bool:
         """Whether the requirement raises this topic at all (most topics: every requirement does)."""
         return self.asked_of is None or self.asked_of(requirement)
 
-    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False) -> str:
+    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False, script: bool = False) -> str:
+        if script and self.fallback_script is not None:
+            return self.text(self.fallback_script, zh)
         if unattended and self.fallback_unattended is not None:
             return self.text(self.fallback_unattended, zh)
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
@@ -125,11 +135,12 @@ class Topic:
 _CLAUSE_REST = re.compile(r"[^,.;:!?，。；：！？、\n]*")
 
 
-def _to_clause_end(text: str, match: re.Match[str], whole: bool = False) -> str:
+def _to_clause_end(text: str, match: re.Match[str], whole: bool = False, to_its_end: bool = False) -> str:
     """The match with the few words that finish its clause ("Only HR staff may see" + "salaries",
-    "下周五之前" + "做完"); a longer rest is another thought, left out."""
+    "下周五之前" + "做完"); a longer rest is another thought, left out, unless `to_its_end`: what an access rule keeps
+    to some is its object, however long ("只有店长能看" + "每天的报表")."""
     rest = _CLAUSE_REST.match(text, match.end()).group(0)
-    short = len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4
+    short = to_its_end or (len(rest.split()) <= 3 if not is_chinese(rest) else len(rest.strip()) <= 4)
     # a shape may name the part that says it ("run 12 cafes"), unless `whole`
     said = match.group(0) if whole else match.groupdict().get("said") or match.group(0)
     return (said + rest if short else said).strip()
@@ -264,6 +275,13 @@ _SCALE_PATTERNS += (
 
 # A count that picks which records to show, not how many there are ("the last 3 orders", "top 10 products",
 # "最近5条订单", "前10名"): what it covers settles no load.
+# A limit the work keeps, which is a rule, not its load ("每个时段满10人自动关闭", "最多借3本", "at most 3 books per member",
+# "capped at 20 sign-ups").
+_LIMITS = (
+    re.compile(rf"(?:满|最多|至多|不超过|不能超过|不得超过|上限|限额?|限报)\s*{_COUNT_ZH}\s*(?:个|名|位|人|次|件|本|单|张|份)"),
+    re.compile(r"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|max(?:imum)?\s+of|capped\s+at|"
+               r"limited\s+to|a\s+limit\s+of)\s+\d[\d,]*(?:\s+[a-z][\w-]*)?", re.IGNORECASE),
+)
 _RECORD_COUNTS = (
     re.compile(r"\b(?:last|latest|first|top|bottom|next|previous|past|recent|newest|oldest)\s+\d[\d,]*\s+[a-z][\w-]*",
                re.IGNORECASE),
@@ -333,6 +351,16 @@ _DELIVERED_BY_A_JOB = {"nightly": "scheduled_job", "every night": "scheduled_job
 # What a job hands its result over by, which no one signs in to.
 _JOB_OUTPUTS = ("email", "e-mail", "scheduled job", "cron job", "batch job", "text message", "SMS", "report file",
                 "PDF report", "Excel report", "CSV file", "定时任务", "定时脚本", "邮件", "邮箱", "短信", "报表文件")
+# Sheets people open themselves: the thing they use when the requirement names no app or page beside one.
+SHEETS = ("spreadsheet", "sheet", "Google Sheets", "Google Sheet")
+
+
+def only_sends_or_schedules(word: str) -> bool:
+    """Whether an interface word says how a result is sent or when a job runs ("短信", "email", "nightly"), not what
+    a person opens to use it: beside an app ("小程序", "web page"), the app is the entry point, these its reminders."""
+    return word.lower() in {w.lower() for w in (*_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS)}
+
+
 # A job that runs by itself: a data job by name ("a nightly ETL", "a sync pipeline", "定时任务", "跑批"), or a thing made
 # on a schedule ("a weekly report", "every Monday … email the summary", "每周一自动生成报表").
 _RUNS_BY_ITSELF = (
@@ -340,10 +368,12 @@ _RUNS_BY_ITSELF = (
                r"(?:hourly|daily|weekly|monthly|quarterly|nightly)\s+(?:[\w-]+\s+){0,3}?"
                r"(?:reports?|digests?|summar(?:y|ies)|exports?|backups?|syncs?|imports?|emails?|extracts?|roll-?ups?)|"
                rf"every\s+(?:night|morning|evening|day|week|month|hour|{_DAYS})|"
+               # a run every so often ("every 15 minutes", "every few hours")
+               r"every\s+(?:\d+|few|couple\s+of)\s+(?:minutes|hours)|"
                # a reminder sent a while before what it reminds of ("an SMS reminder the day before their appointment")
                r"remind(?:ers?|s|ed)?\b[^.;]{0,60}?\b(?:the\s+day|(?:an?|one|\d+|two|three)\s+(?:hours?|days?|weeks?))\s+"
                r"(?:before|ahead\s+of|prior\s+to)\b)\b", re.IGNORECASE),
-    re.compile(r"定时|跑批|凌晨|数据同步|"
+    re.compile(r"定时|跑批|凌晨|数据同步|每晚|每夜|"
                # a day and a time of it ("每天早上8点", "每周五下午"): when it runs, so it runs by itself
                r"每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月\d*号?)(?:的)?(?:早上|早晨|上午|中午|下午|傍晚|晚上|"
                r"\d{1,2}\s*[点:：])|"
@@ -517,7 +547,7 @@ TOPICS: tuple[Topic, ...] = (
         keywords=(*_DB, "database", "data warehouse", "数据仓库", "数仓", "object storage", "对象存储", "S3", "OSS", "COS", "GCS",
                   "Azure Blob", "Backblaze", "NAS", "网盘", "in-memory",
                   "no persistence", "flat file", "Excel",
-                  "spreadsheet", "Google Sheets", "Google Sheet", "Airtable", "飞书表格", "飞书多维表格", "多维表格",
+                  "spreadsheet", "sheet", "Google Sheets", "Google Sheet", "Airtable", "飞书表格", "飞书多维表格", "多维表格",
                   "数据库", "存储", "持久化", "缓存"),
         doc_keywords=(*_DB, "database", "数据库", "持久化"),
         query="database storage persistence " + " ".join(_DB) + " 数据库 存储 持久化",
@@ -546,6 +576,8 @@ TOPICS: tuple[Topic, ...] = (
                   "电脑端", "PC端",
                   # used on the web without naming the page ("patients book online", "网上预约")
                   "online", "在线", "线上", "网上",
+                  # a sheet people open and fill in ("a shared budget sheet"): where they use it, when nothing else is
+                  *SHEETS,
                   # how a data job is delivered: it runs on a schedule and sends what it made ("a nightly pipeline
                   # that emails a summary", "每天定时把报表发到邮箱")
                   *_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS),
@@ -566,7 +598,9 @@ TOPICS: tuple[Topic, ...] = (
         not_in=(re.compile(r"\b(?:by|over\s+the)\s+(?:tele)?phones?\b|\b(?:tele)?phone\s+calls?\b", re.IGNORECASE),
                 *_MAIL_COMING_IN,
                 # a sheet kept in a chat suite is where the data lives, not how it is used ("同步到飞书多维表格")
-                re.compile(r"(?:飞书|钉钉|企业微信|腾讯)(?:多维)?(?:表格|文档)")),
+                re.compile(r"(?:飞书|钉钉|企业微信|腾讯)(?:多维)?(?:表格|文档)"),
+                # a sheet being replaced or exported to is not how the new thing is used
+                *_REPLACED, *_EXPORTED_TO),
     ),
     Topic(
         id="q_deadline",
@@ -599,11 +633,13 @@ TOPICS: tuple[Topic, ...] = (
                       "性能指标"),
         query="performance throughput latency concurrent load qps 并发 吞吐 性能",
         patterns=_SCALE_PATTERNS,
-        not_in=_RECORD_COUNTS,
+        not_in=(*_RECORD_COUNTS, *_LIMITS),
         question=_said("q_scale_question"),
         why=_said("q_scale_why"),
         impact=_said("q_scale_impact"),
         fallback=_said("q_scale_fallback"),
+        question_script=_said("q_scale_question_script"),
+        fallback_script=_said("q_scale_fallback_script"),
     ),
     Topic(
         id="q_security",
@@ -616,6 +652,7 @@ TOPICS: tuple[Topic, ...] = (
         doc_keywords=("authentication", "authorization", "oauth", "rbac", "sso", "鉴权", "认证", "权限"),
         query="authentication authorization permissions security oauth rbac 鉴权 认证 权限 安全",
         patterns=_ACCESS_PATTERNS,
+        rule_to_its_end=True,
         question=_said("q_security_question"),
         why=_said("q_security_why"),
         impact=_said("q_security_impact"),
@@ -667,6 +704,10 @@ _POSTED_TO_A_CHAT = re.compile(
     re.IGNORECASE)
 
 
+_INTO_A_SHEET = re.compile(r"\b(?:to|into|onto)\s+(?:(?:an?|the|our|my)\s+)?(?:[\w-]+\s+)?(?:spreadsheet|sheet|Google\s+Sheets?)\b",
+                           re.IGNORECASE)
+
+
 def runs_unattended(requirement: str) -> bool:
     """Whether a requirement is a job that runs by itself ("a nightly ETL from MySQL to BigQuery", "finance needs a
     weekly report emailed as a PDF", "每周一自动生成销售报表发到邮箱"): on a schedule, and used through nothing a
@@ -677,6 +718,8 @@ def runs_unattended(requirement: str) -> bool:
     unattended = {w.lower() for w in (*_DELIVERED_BY_A_JOB, *_JOB_OUTPUTS)}
     # a chat group it posts to is where its result goes, not something a person opens to use it
     said = _POSTED_TO_A_CHAT.sub(" ", requirement)
+    # so is a sheet it writes into ("a nightly sync … to a Google Sheet"); one people fill in every day is used
+    said = _INTO_A_SHEET.sub(" ", said)
     return all(word.lower() in unattended for word in interface.keywords_in(said))
 
 
@@ -721,6 +764,14 @@ _KEEPS_STATE = (
 
 # A system's name as a requirement writes it: its capitals ("Shopify", "Google Calendar"), never a sentence's first word.
 _SYSTEM_NAME = r"(?-i:[A-Z][\w-]*(?:\.[\w-]+)*)(?:\s+(?-i:[A-Z][\w-]*(?:\.[\w-]+)*))?"
+# Chinese writes a system's name with no capitals to tell it ("有赞", "金蝶"), and jieba reads most of them as words of
+# another sense (有/赞, 钉/钉): the business systems and office suites shops and offices keep their data in, by name.
+# The office suites are also chats people use (interface): named as where data is kept or read from, they are systems.
+SYSTEMS_ZH = ("有赞", "微盟", "金蝶", "用友", "管家婆", "畅捷通", "聚水潭", "旺店通", "万里牛", "客如云", "二维火", "银豹",
+              "美团", "饿了么", "淘宝", "天猫", "京东", "拼多多", "抖店", "抖音小店", "小红书", "快手小店", "简道云", "明道云",
+              "宜搭", "纷享销客", "销售易", "北森", "泛微", "致远", "蓝凌", "金数据", "问卷星", "腾讯文档", "石墨文档",
+              "企业微信", "企微", "钉钉", "飞书")
+_SYSTEM_ZH = "|".join(sorted(SYSTEMS_ZH, key=len, reverse=True))
 
 # The system a job reads from, named after "from" or 从 ("from our Shopify store", "from the ticket system",
 # "从收银系统同步", "把ERP里的库存同步到…"), or before what it moves ("load our Stripe payouts into Postgres"): a name
@@ -731,8 +782,9 @@ _READS_FROM = (
     re.compile(rf"\b(?:load|sync|copy|import|pull|export|move|mirror|push|send|dump)(?:s|es|ed|ing)?\s+"
                rf"(?:(?:our|the|my|their|all|every|each|new|today's|yesterday's)\s+)*(?P<src>{_SYSTEM_NAME})\s+(?-i:[a-z])",
                re.IGNORECASE),
-    re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
-               r"把\s*(?P<named>[A-Za-z][A-Za-z0-9_-]*(?=(?:里|中|上)?的)|[^，。；！？]{1,6}?系统(?=(?:里|中|上)的))"),
+    re.compile(r"从\s*(?P<src>[^，。；！？从把]{1,10}?)(?:里|中|上|那边)?(?:同步|导出|导入|迁移|迁|搬|拉取|拉|读取|取出|取|获取|抓取|汇总|统计|把)|"
+               rf"把\s*(?P<named>[A-Za-z][A-Za-z0-9_-]*(?=(?:里|中|上)?的)|(?:{_SYSTEM_ZH})(?=(?:里|中|上)?的?)|"
+               r"[^，。；！？]{1,6}?系统(?=(?:里|中|上)的))"),
 )
 
 
@@ -742,7 +794,8 @@ def job_source(requirement: str) -> str | None:
     for pattern in _READS_FROM:
         if found := pattern.search(requirement or ""):
             source = (found.groupdict().get("src") or found.groupdict().get("named") or "").strip()
-            if source and not _a_store_or_a_chat(source):
+            # a store it reads is its source too ("from the old Access database"); a chat is where it posts
+            if source and (source in SYSTEMS_ZH or not TOPICS_BY_ID["q_interface"].keywords_in(source)):
                 return source
     return None
 
@@ -758,7 +811,22 @@ _KEPT_IN_A_SYSTEM = (
                rf"\bfrom\s+(?:our\s+|the\s+)?(?P<src>{_SYSTEM_NAME})\b|\b(?P<api>{_SYSTEM_NAME})(?:'s)?\s+API\b", re.IGNORECASE),
     re.compile(r"(?:我们|我|店里|公司)?(?:一直|现在|目前)?(?:用|使用|在用)\s*(?P<sys>[A-Za-z][A-Za-z0-9_.-]*)\s*(?:管理|管|做|记|来|处理|登记|排|接)|"
                r"(?:都|全)?(?:在|存在|记在|放在)\s*(?P<in>[A-Za-z][A-Za-z0-9_.-]*)\s*(?:里|上)|从\s*(?P<src>[A-Za-z][A-Za-z0-9_.-]*)"),
+    # a system named in Chinese, where its data is kept ("我们用有赞管理订单", "考勤都在钉钉上", "从金蝶导出"): a suite
+    # that is also a chat only by a verb of keeping data, not "用钉钉来审批" (how it is used)
+    re.compile(rf"(?:用|使用|在用)\s*(?P<sys>{_SYSTEM_ZH})\s*(?:管理|管|记|记录|登记|存|排班|排|卖|开店|开了?店|收银|收款|打卡|做账|记账|接单)|"
+               rf"(?:都|全)?(?:在|存在|记在|放在)\s*(?P<in>{_SYSTEM_ZH})\s*(?:里|上)|从\s*(?P<src>{_SYSTEM_ZH})"),
 )
+
+
+_A_SYSTEM_FIRST = re.compile(rf"\s*(?:(?:our|the|my|their)\s+|{'|'.join(('我们的?', '咱们的?'))})?(?P<name>{_SYSTEM_ZH}|{_SYSTEM_NAME})")
+
+
+def system_named_first(text: str) -> str | None:
+    """The system `text` opens with, by its name ("our Shopify store" → "Shopify", "用友"), or None; a store or a chat
+    named so ("Postgres", "Slack") is no system."""
+    found = _A_SYSTEM_FIRST.match(text or "")
+    name = found.group("name") if found else None
+    return name if name and (name in SYSTEMS_ZH or not _a_store_or_a_chat(name)) else None
 
 
 def kept_in_a_system(text: str) -> str | None:
@@ -767,7 +835,7 @@ def kept_in_a_system(text: str) -> str | None:
     for pattern in _KEPT_IN_A_SYSTEM:
         for found in pattern.finditer(text or ""):
             name = next(v for v in found.groupdict().values() if v)
-            if not _a_store_or_a_chat(name):
+            if name in SYSTEMS_ZH or not _a_store_or_a_chat(name):
                 return name
     return None
 
@@ -776,8 +844,8 @@ def only_names_its_system(clause: str) -> bool:
     """Whether a clause only says which system the asker keeps the data in ("we use Cliniko for bookings", "预约都在
     Cliniko 里"): the stages read from it, nobody builds it."""
     system = kept_in_a_system(clause)
-    if not system:
-        return False
+    if not system or (is_chinese(clause) and job_source(clause)):
+        return False  # none named, or read to do a thing there ("每晚从金蝶导出凭证"): a thing to deliver
     rest = clause.replace(system, " ")
     return len(CJK.findall(rest)) <= 8 if is_chinese(clause) else (
         len(rest.split()) <= 5 and re.match(r"\s*(?:we|I|our|my)\b", rest, re.IGNORECASE) is not None)
