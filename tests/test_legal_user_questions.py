@@ -1479,3 +1479,63 @@ async def test_a_fallen_tree_is_answered_with_the_tree_article_not_what_falls_fr
 async def test_a_flowerpot_falling_from_a_balcony_is_still_what_falls_from_buildings(knowledge):
     run = await GraphRunner(knowledge).ask("楼上阳台的花盆掉下来砸伤了我，谁负责")
     assert ("民法典", "1253") in _cited(run), _cited(run)
+
+
+@pytest.mark.parametrize("question", ["物业把我的快递弄丢了，他们说不负责，我该怎么办",
+                                      "The property management lost my parcel and says it's not their problem"])
+async def test_a_parcel_the_property_manager_lost_is_its_safekeeping_not_the_carriers_liability(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("民法典", "897") in cited and ("民法典", "942") in cited, cited
+    assert not {("民法典", "832"), ("民法典", "833")} & set(cited), cited
+
+
+async def test_a_property_fee_that_rose_is_not_answered_with_the_double_refund_of_earnest_money(knowledge):
+    run = await GraphRunner(knowledge).ask("物业费一年涨了一倍，不交会怎样")
+    cited = _cited(run)
+    assert ("民法典", "944") in cited and ("民法典", "587") not in cited, cited
+
+
+@pytest.mark.parametrize("question", ["我在哺乳期被公司辞退了，我想回去上班，能要求恢复劳动关系吗",
+                                      "I was fired while on maternity leave. Can I get my job back?"])
+async def test_a_mother_dismissed_while_nursing_who_wants_her_job_back_is_told_of_reinstatement(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("劳动合同法", "48"), ("劳动合同法", "42")} <= set(cited), cited
+
+
+async def test_a_worker_who_wants_his_job_back_is_told_of_reinstatement_first(knowledge):
+    run = await GraphRunner(knowledge).ask("公司无故把我开除了，我不要赔偿，就想复职")
+    assert _cited(run)[0] == ("劳动合同法", "48"), _cited(run)
+
+
+@pytest.mark.parametrize("question", ["装修到一半施工队老板失联了，预付的三万块钱怎么要回来",
+                                      "家里装修，施工队老板收了钱就失联了"])
+async def test_a_homeowner_whose_renovation_contractor_vanished_is_answered_as_a_contract(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert _answer(run)["category"] == "contract_law"
+    cited = _cited(run)
+    assert {("民法典", "563"), ("民法典", "566")} <= set(cited), cited
+    assert not any(law.startswith("劳动") or law == "消费者权益保护法" for law, _ in cited), cited
+
+
+@pytest.mark.parametrize("question", ["装修队收了定金就联系不上了",
+                                      "Our renovation contractor took a 20,000 yuan deposit and then vanished"])
+async def test_a_renovation_contractor_who_vanished_is_not_answered_with_suspending_ones_own_performance(knowledge,
+                                                                                                         question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert ("民法典", "528") not in _cited(run), _cited(run)
+
+
+async def test_a_contractor_paid_who_never_starts_lets_the_customer_rescind(knowledge):
+    run = await GraphRunner(knowledge).ask("装修公司收了钱一直拖着不开工，我能解除合同吗")
+    assert _cited(run)[0] == ("民法典", "563"), _cited(run)
+
+
+@pytest.mark.parametrize("question", ["朋友借我车没还，已经三个月了，怎么办", "同事借了我的电脑一直不还",
+                                      "I lent my car to a friend and he won't give it back"])
+async def test_a_thing_lent_and_not_given_back_is_the_owners_claim_to_it_not_an_accident_or_a_loan(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("民法典", "235") in cited, cited
+    assert not {("民法典", "1209"), ("民法典", "675"), ("民法典", "676")} & set(cited), cited
