@@ -1539,3 +1539,18 @@ async def test_a_thing_lent_and_not_given_back_is_the_owners_claim_to_it_not_an_
     cited = _cited(run)
     assert ("民法典", "235") in cited, cited
     assert not {("民法典", "1209"), ("民法典", "675"), ("民法典", "676")} & set(cited), cited
+
+
+
+def test_articles_the_search_by_meaning_found_alone_are_cited_only_as_its_best():
+    from graphs.legal.agents import relative_strengths, without_filler
+
+    def article(number: int, score: float, meaning_rank: int | None) -> Article:
+        return Article(law="中华人民共和国劳动合同法", article_no=f"第{number}条", article_no_arabic=number, text="…",
+                       status="现行有效", score=score, meaning_rank=meaning_rank)
+
+    # A question padded with greetings: the lexical search finds 30 and 38; by meaning alone come 79 (the search by
+    # meaning's best) and 67, 71 further down its list, whose similarities differ from the best by thousandths.
+    found = [article(30, 9.0, 2), article(38, 8.5, None), article(79, 0.0, 0), article(67, 0.0, 1), article(71, 0.0, 3)]
+    kept = without_filler(found, relative_strengths([found], found), found, found[:1])
+    assert [a.article_no_arabic for a in kept] == [30, 38, 79]
