@@ -1541,6 +1541,14 @@ async def test_a_thing_lent_and_not_given_back_is_the_owners_claim_to_it_not_an_
     assert not {("民法典", "1209"), ("民法典", "675"), ("民法典", "676")} & set(cited), cited
 
 
+@pytest.mark.parametrize("question", ["嗨，我想咨询下，我朋友说他们公司最近好像要搬到外地去了，他不太想去，不知道会怎么样",
+                                      "My company is relocating to another city and I don't want to move. Do I get compensation?"])
+async def test_a_worker_whose_employer_moves_away_is_told_of_the_changed_circumstances_rule(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("劳动合同法", "40") in cited, cited
+    assert all(law in {"劳动合同法", "劳动法"} for law, _ in cited), cited
+
 
 def test_articles_the_search_by_meaning_found_alone_are_cited_only_as_its_best():
     from graphs.legal.agents import relative_strengths, without_filler
