@@ -1562,3 +1562,20 @@ def test_articles_the_search_by_meaning_found_alone_are_cited_only_as_its_best()
     found = [article(30, 9.0, 2), article(38, 8.5, None), article(79, 0.0, 0), article(67, 0.0, 1), article(71, 0.0, 3)]
     kept = without_filler(found, relative_strengths([found], found), found, found[:1])
     assert [a.article_no_arabic for a in kept] == [30, 38, 79]
+
+
+@pytest.mark.parametrize("question", ["楼上邻居家的空调外机滴水到我家窗台上，说了也不管",
+                                      "The air conditioner of my upstairs neighbour keeps dripping onto my balcony"])
+async def test_a_neighbours_dripping_air_conditioner_is_a_neighbour_relation_not_civil_procedure(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "288") and all(law == "民法典" for law, _ in cited), cited
+
+
+@pytest.mark.parametrize("question", ["在网上刷单被骗了两万块，钱还能追回来吗",
+                                      "I was scammed out of 5000 yuan online. Can I get my money back?"])
+async def test_a_scam_victim_asking_for_the_money_back_is_told_proceeds_are_recovered(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("刑法", "64") in cited and ("刑法", "266") in cited, cited
+    assert not {("刑法", "275"), ("刑法", "198"), ("消费者权益保护法", "24")} & set(cited), cited
