@@ -1579,3 +1579,9 @@ async def test_a_scam_victim_asking_for_the_money_back_is_told_proceeds_are_reco
     cited = _cited(run)
     assert ("刑法", "64") in cited and ("刑法", "266") in cited, cited
     assert not {("刑法", "275"), ("刑法", "198"), ("消费者权益保护法", "24")} & set(cited), cited
+
+
+async def test_a_tenant_whose_landlord_sells_the_flat_is_told_the_lease_survives_the_sale_in_english_too(knowledge):
+    run = await GraphRunner(knowledge).ask("My landlord wants to sell the flat and told me to move out in a month "
+                                           "though my lease has a year left")
+    assert _cited(run)[0] == ("民法典", "725"), _cited(run)
