@@ -80,7 +80,10 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|(?<!送)外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
     # A spouse's wages are the couple's property (离婚时她的工资买的股票), no labour question: 工资 beside a marriage's
     # words is not the labour field's, though 老板, 辞退 and the rest still are.
-    "labor_law": [(r"^(?!.*(?:离婚|夫妻|婚后|婚前|老公|老婆|丈夫|妻子|前夫|前妻)).*?工资|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|^(?!.*(?:健身房|美容院|培训机构|商家|卖家|店家|网店|会员卡|预付卡|充值|卡里)).*?老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0),
+    # Pay, or work the asker does himself (工资, 工钱没给, 我在工地干活). A contractor's 老板 (施工队老板失联) is a
+    # homeowner's other party, unless the asker works for him.
+    "labor_law": [(rf"^(?!.*(?:离婚|夫妻|婚后|婚前|老公|老婆|丈夫|妻子|前夫|前妻)).*?(?:{named_words('works_there')})|加班|辞退|开除|劳动合同|劳动仲裁|仲裁申请|社保|试用期|工伤|经济补偿|离职|入职|用人单位|劳动者|^(?!.*(?:健身房|美容院|培训机构|商家|卖家|店家|网店|会员卡|预付卡|充值|卡里))"
+                   rf"(?!(?=.*(?:{named_words('contracted_work')}))(?!.*(?:{named_words('works_there')}))).*?老板|竞业|调岗|降薪|2N|包薪|公司规定|规章制度|产假", 1.0),
                   # Hurt while working (送餐途中摔伤, 在工厂被机器轧伤了手) is a work injury without the word 工伤.
                   (named_words("hurt_at_work"), 1.0)],
     # A theft one is said to have done (造谣说我偷东西, 诬陷我偷钱) is a rumour, the tort field's 名誉, not a theft.
@@ -94,8 +97,9 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                  # wages); spoiled things (漏水泡坏了天花板, 刮花了车) a property loss. Not a phone call (打了我电话).
                  (r"殴打|打伤|打了(?:我|他|她)(?!.{0,4}电话)|被[^，,。；我]{0,6}打(?:了|伤|成|得|断)|一拳|耳光|揍|泡坏|弄坏|损坏|刮花|划坏|毁坏", 1.0)],
     "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金|(?:逾期|迟延|延迟|违约).{0,8}罚款", 1.0),
-                     # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law).
-                     (r"^(?!.*(?:邻居|隔壁|楼上|楼下|对门)).*?装修", 1.0)],
+                     # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law), and
+                     # the worker's on it a labour one.
+                     (rf"^(?!.*(?:邻居|隔壁|楼上|楼下|对门))(?!.*(?:{named_words('works_there')})).*?(?:装修|施工队|工程队)", 1.0)],
     "civil_law": [(r"民法典", 0.5), (r"诉讼时效|民事行为能力|居住权|相邻|所有权|民法典总则|监护|委托书|未成年|打赏|邻居|噪音|噪声|楼上|楼下", 1.0)],
 }
 # The same fields in English words: a question in English is still shown (and followed up) in its field, not

