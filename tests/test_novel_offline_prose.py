@@ -383,3 +383,13 @@ def test_an_offline_outline_premise_carries_the_offline_tag_once():
     book = outline(OfflineRequest(role="novel", system="", prompt="", facts={
         "language": "zh", "theme": {"main_conflict": f"{TAG}主角与旧秩序对抗"}, "characters": {}, "chapters": 1}))
     assert book.story_premise.count(TAG) == 1, book.story_premise
+
+
+def test_the_one_a_premise_sets_the_lead_against_is_the_antagonist():
+    # "organises a strike against the owner, Silas Crane" made the owner a supporting acquaintance.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"language": "en", "description":
+                      "Ada Blake, a young weaver, organises a strike against the owner, Silas Crane."}))
+    assert cast.antagonist is not None and cast.antagonist.name == "Silas Crane"

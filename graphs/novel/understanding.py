@@ -1293,6 +1293,22 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
         doers = sorted((at, p.name, p) for at, p in before if at >= 0)
         if doers:
             return doers[-1][2]
+    return _opposed(text, others, names)
+
+
+# Words after which the one the lead stands against is named: "organises a strike against the owner, Silas Crane".
+_AGAINST = re.compile(r"\bagainst\b|对抗|反抗|告发|揭发", re.I)
+
+
+def _opposed(text: str, others: list[NamedCharacter], names: list[str]) -> NamedCharacter | None:
+    """The first of `others` named after a word of opposing in its clause ("a strike against the owner, Silas
+    Crane"); None when no clause sets anyone so."""
+    for clause in _CLAUSE_SPLIT.split(text):
+        against = _AGAINST.search(clause)
+        after = sorted((at, p.name, p) for p in others for at in _mentioned_at(clause, p.name, names)
+                       if against and at > against.start())
+        if after:
+            return after[0][2]
     return None
 
 
