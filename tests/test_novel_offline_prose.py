@@ -316,3 +316,80 @@ def test_a_parent_the_description_names_is_a_generation_older_than_their_child(l
                                                                                "language": language}))
     ages = {c.name: c.age for c in cast.all_characters()}
     assert ages[parent] >= ages[child] + 16, ages
+
+
+@pytest.mark.parametrize("language, description, period, absent", [
+    ("zh", "八十年代的东北小城，车间主任老郑总找下岗女工沈秋菱的麻烦", "八十年代", ("城门", "地铁站", "便利店")),
+    ("en", "A mill town in the 1890s. Ada Blake, a weaver, organises a strike", "the 1890s",
+     ("the cliff path", "the subway platform", "the old library")),
+])
+def test_a_world_of_a_named_decade_is_of_that_decade_and_its_places(language, description, period, absent):
+    # "八十年代的东北小城" had 城门 and 城中集市 and "an age that suits 八十年代的东北小城"; a 1890s mill town
+    # a cliff path and an old library.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                           "language": language}))
+    assert period in setting.time_period and not any(place in setting.geography for place in absent), setting
+
+
+def test_the_one_a_premise_says_bullies_another_is_the_antagonist_though_named_first():
+    # "车间主任老郑总找女工沈秋菱的麻烦" made 老郑 the hero and left the book without an antagonist.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={
+        "description": "车间主任老郑总找下岗女工沈秋菱的麻烦", "language": "zh"}))
+    assert (cast.protagonist.name, cast.antagonist and cast.antagonist.name) == ("沈秋菱", "老郑")
+
+
+@pytest.mark.parametrize("description, name", [
+    ("A young swordsman trains under a blind master to avenge his father.", "The Walled Town"),
+    ("A mill town in the 1890s. Ada Blake, a weaver, organises a strike", "The mill town"),
+])
+def test_an_english_world_is_named_after_a_place_not_the_premise_s_first_words(description, name):
+    # "A young swordsman trains…" was set in "The Land of young swordsman trains", a clause, no place.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                           "language": "en"}))
+    assert setting.world_name == name
+
+
+@pytest.mark.parametrize("language, description, lead, kin, elder", [
+    ("zh", "下岗女工沈秋菱的弟弟沈小军在录像厅里混日子", "沈秋菱", "沈小军", False),
+    ("zh", "茶商之女林素素与码头工人陈阿水相识，表哥顾远舟勾结洋行走私鸦片", "林素素", "顾远舟", True),
+])
+@pytest.mark.parametrize("seed", ["river", "salt", "ember"])
+def test_a_younger_or_elder_sibling_or_cousin_is_younger_or_older_than_the_protagonist(
+        language, description, lead, kin, elder, seed):
+    # "沈秋菱的弟弟沈小军" was 55 beside his sister's 46.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                              "language": language, "seed": seed}))
+    ages = {c.name: c.age for c in cast.all_characters()}
+    assert (ages[kin] > ages[lead]) is elder and ages[kin] != ages[lead], ages
+
+
+def test_an_offline_outline_premise_carries_the_offline_tag_once():
+    # "【离线示例】【离线示例】主角在福州中…": the conflict quoted kept its own tag.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import TAG, outline
+
+    book = outline(OfflineRequest(role="novel", system="", prompt="", facts={
+        "language": "zh", "theme": {"main_conflict": f"{TAG}主角与旧秩序对抗"}, "characters": {}, "chapters": 1}))
+    assert book.story_premise.count(TAG) == 1, book.story_premise
+
+
+def test_the_one_a_premise_sets_the_lead_against_is_the_antagonist():
+    # "organises a strike against the owner, Silas Crane" made the owner a supporting acquaintance.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"language": "en", "description":
+                      "Ada Blake, a young weaver, organises a strike against the owner, Silas Crane."}))
+    assert cast.antagonist is not None and cast.antagonist.name == "Silas Crane"

@@ -297,6 +297,37 @@ def test_a_name_ends_before_but_and_her_after_a_verb_is_not_the_doers():
     assert [(c.name, c.gender) for c in people if c.said_as == "车间主任"] == [("老郑", None)]
 
 
+@pytest.mark.parametrize("description, named", [
+    ("八十年代的东北小城，车间主任老郑总找下岗女工沈秋菱的麻烦", [("老郑", "车间主任"), ("沈秋菱", "下岗女工")]),
+    ("厂长老周看中了技术员小陈", [("老周", "厂长"), ("小陈", "技术员")]),
+    ("她的师傅老郑快退休了", [("老郑", "师傅")]),
+])
+def test_a_familiar_name_after_who_someone_is_is_the_surname_and_its_lao_or_xiao(description, named):
+    # "车间主任老郑总找…" lost 老郑, the book's antagonist: 总 was read into the name (老郑总找), and 老周, being
+    # in jieba's dictionary, was taken for a word.
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+def test_an_idiom_after_a_two_character_name_is_not_read_into_it():
+    # "女儿小燕相依为命" named the daughter 小燕相.
+    people = read.characters_in_description("录像厅老板刘二和女儿小燕相依为命")
+    assert [c.name for c in people] == ["刘二", "小燕"]
+
+
+@pytest.mark.parametrize("description, name", [
+    ("沈秋菱是纺织厂的挡车工，丈夫常年在外", "沈秋菱"),
+    ("江南烟雨中，苏晚晴撑伞走过石桥", "苏晚晴"),
+])
+def test_a_chinese_name_opening_a_clause_before_its_verb_is_a_character(description, name):
+    # "沈秋菱是纺织厂的挡车工" had no cast: only a name after 名叫 or a word for someone was read.
+    assert [c.name for c in read.characters_in_description(description)] == [name]
+
+
+@pytest.mark.parametrize("description", ["王朝覆灭后，天下大乱", "高山上有一座庙", "白天他睡觉，夜里出门", "小时候他在海边长大"])
+def test_a_common_word_opening_a_clause_is_no_character(description):
+    assert read.characters_in_description(description) == []
+
+
 @pytest.mark.parametrize("description, name", [
     ("名叫李明远行到北方，寻找失散的妹妹", "李明远"),  # 远行 and 行到 both verbs: 远 is a name's character
     ("名叫林远走进来", "林远"),  # 走进 and 进来 both verbs, but 走 makes few names
@@ -658,6 +689,18 @@ def test_an_era_word_counts_only_as_a_word_not_the_tail_of_another(description, 
     assert read.story_era(description) == era
 
 
+@pytest.mark.parametrize("description, era, said", [
+    ("A mill town in the 1890s. Ada Blake organises a strike", "early_modern", "the 1890s"),
+    ("In 1890s Cornwall, a keeper's daughter finds a ledger", "early_modern", "the 1890s"),
+    ("八十年代的东北小城，下岗女工沈秋菱", "late_twentieth", "八十年代"),
+    ("In the 1980s, a video store clerk finds a tape", "late_twentieth", "the 1980s"),
+    ("民国初年的天津，报馆学徒小周卷入命案", "early_modern", "民国"),
+])
+def test_a_decade_or_era_the_description_names_is_its_age_in_its_own_words(description, era, said):
+    # "the 1890s" set a mill town in the ancient age, the 1980s in the present day of subways and 便利店.
+    assert (read.story_era(description), read.era_said(description)) == (era, said)
+
+
 @pytest.mark.parametrize("description, era", [
     ("民国二十年的福州，茶行少东家林书白与码头工会的女记者苏曼卿，一起调查茶叶走私案", "early_modern"),
     ("赛博朋克都市里，快递员替公司运送古代文物", "future"),
@@ -990,3 +1033,26 @@ def test_why_someone_would_fall_in_love_names_the_love_not_the_would_as_what_is_
     _focus_on_why(_SheetTools(), turn, "林素素", _SUSU_CAST)
     answer = compose_offline(turn, [_cited(p["chapter_number"], p["scene_number"], p["text"]) for p in _ranked_passages(turn)])
     assert t("novel.chat_answer_why_not_written", who="林素素", things="「爱上」") in answer, answer
+
+
+def test_who_is_answer_says_no_chapter_event_its_quote_or_another_person_already_tells():
+    # "Who is Kenji Mori?" quoted 'Silas Kerr meets Kenji Mori', then said "Chapter 1: Silas Kerr meets Kenji
+    # Mori; Silas Kerr makes choice number 1": the quote again, and a choice of someone else.
+    from graphs.novel.chat import compose_offline
+    from schemas.novel_chat import Evidence
+
+    turn = {"question": "Who is Kenji Mori?", "subject": "Kenji Mori",
+            "events": [{"chapter_number": 1, "key_events": ["Silas Kerr meets Kenji Mori",
+                                                            "Silas Kerr makes choice number 1"]}]}
+    answer = compose_offline(turn, [Evidence(chapter_number=1, scene_number=1, quote="Silas Kerr meets Kenji Mori",
+                                             verified=True)])
+    assert answer.count("Silas Kerr meets Kenji Mori") == 1 and "choice" not in answer, answer
+
+
+@pytest.mark.parametrize("question, count", [
+    ("第一章发生了什么？给我看两段原文", 2), ("列出5条引文", 5), ("show me one passage about Ada", 1),
+    ("give me a couple of quotes", 2), ("第三章发生了什么", None), ("他去过哪两条街", None),
+])
+def test_a_question_asking_for_a_number_of_quotes_is_read_as_that_number(question, count):
+    # "给我看两段原文" was answered with three quotes, whatever it asked.
+    assert read.quotes_asked(question) == count

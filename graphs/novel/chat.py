@@ -922,7 +922,14 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         elif not asks_change:
             lines.append(t("novel.chat_answer_not_together", who=who))
     for event in events[:4]:
-        happened = join_clauses(event.get("key_events") or []) or event.get("summary", "")
+        # an event the passage above already quotes is not said again under it ("…scene 1 says — 'Silas Kerr
+        # meets Kenji Mori'", then "Chapter 1: Silas Kerr meets Kenji Mori; …")
+        # ("Chapter 1: Silas Kerr makes choice number 1" of a question about Kenji: no event of his)
+        unsaid = [e for e in event.get("key_events") or [] if not any(e in line for line in lines)
+                  and any(_names(e, name) for name in pair)]
+        if who and event.get("key_events") and not unsaid:
+            continue
+        happened = join_clauses(unsaid if who else event.get("key_events") or []) or event.get("summary", "")
         if turn.get("chapter") and not who:
             if happened not in event.get("summary", ""):  # else the chapter line above said it already
                 # under the line naming the chapter: its events, not the chapter's number a second time
@@ -931,6 +938,11 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         lines.append(t("novel.chat_answer_event", chapter=event["chapter_number"], event=happened))
     lines += [turn["motive"]] if turn.get("motive") else []
     return "\n".join(lines) or t("novel.chat_answer_none", who=who)
+
+
+# Quotes under an answer: the usual number, and the most a question asking for more is given.
+_QUOTES = 3
+_MOST_QUOTES = 6
 
 
 @stage("answer")
@@ -957,8 +969,10 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         text = compose_offline(turn, evidence)
     if turn.get("chapter") and not turn.get("subject"):
         evidence = _scene_by_scene(evidence)
-    # "where is X now" is answered by the one latest scene: the places before it are not where X is
-    evidence = evidence[:1 if read.asks_where(turn["question"]) and read.asks_latest(turn["question"]) else 3]
+    # "where is X now" is answered by the one latest scene: the places before it are not where X is; "给我看两段原文"
+    # by two quotes, not the usual three
+    latest_place = read.asks_where(turn["question"]) and read.asks_latest(turn["question"])
+    evidence = evidence[:1 if latest_place else min(read.quotes_asked(turn["question"]) or _QUOTES, _MOST_QUOTES)]
     if dropped:
         ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")
     result = NovelAnswer(question=turn["question"], answer=text, evidence=evidence)

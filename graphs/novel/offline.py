@@ -12,9 +12,9 @@ from typing import Any
 
 from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, key_things,
-                                       lead_named, places_in_description, setting_named, story_era, story_setting,
-                                       unnamed_lead)
+from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, era_said,
+                                       key_things, lead_named, places_in_description, setting_named, story_era,
+                                       story_setting, unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -49,6 +49,9 @@ ERA_PLACES = {
     "modern": {"zh": ("地铁站", "老小区", "写字楼", "便利店", "医院走廊", "江边步道", "咖啡馆", "天台"),
                "en": ("the subway platform", "a corner café", "the office", "the hospital corridor", "the riverside path",
                       "the parking garage", "the rooftop", "the apartment")},
+    "late_twentieth": {"zh": ("厂区大院", "筒子楼", "车间", "供销社", "国营饭店", "录像厅", "火车站", "澡堂"),
+                       "en": ("the diner", "the bus depot", "the plant floor", "the video store", "the motel",
+                              "the pay phone", "the high school gym", "the bowling alley")},
     "early_modern": {"zh": ("码头", "茶楼", "洋行门口", "电车站", "报馆", "弄堂口", "火车站月台", "戏院后台"),
                      "en": ("the docks", "the tea room", "the telegraph office", "the railway platform", "the newspaper office",
                             "the boarding house", "the dance hall", "the pawnshop")},
@@ -111,10 +114,16 @@ _NEAR_PLACES_ZH = {"河": ("{}码头", "{}边"), "江": ("{}码头", "{}边"), "
 _OWN_PLACES_ENOUGH = 3
 
 
+# Ages whose towns have no walls: an 八十年代 小城 has no 城门.
+_WALLED_ERAS = (None, "ancient")
+
+
 def _places_of_description(description: str) -> list[str]:
     """The description's own places ("运河", "小镇", "the old abbey") and the places beside them (运河码头, 镇口)."""
     own = places_in_description(description)
-    near = [pattern.format(place[-2:]) for place in own for pattern in _NEAR_PLACES_ZH.get(place[-1], ())]
+    walled = story_era(description) in _WALLED_ERAS
+    near = [pattern.format(place[-2:]) for place in own for pattern in _NEAR_PLACES_ZH.get(place[-1], ())
+            if walled or place[-1] != "城"]
     return list(dict.fromkeys([*own, *near]))
 
 
@@ -200,18 +209,35 @@ def _geography_en(setting: str | None, description: str, places: tuple[str, ...]
     if land is None:  # as the Chinese: the place it is set in, else a town of its age ("a country where…" was none)
         if setting and (setting[:1].isupper() or setting in places):
             return f"{setting}, around {_join_en([p for p in places if p != setting][:4])}"
-        return f"{ERA_LANDS_EN.get(story_era(description) or '', TIMELESS_LAND_EN)}: {_join_en(list(places[:4]))}"
+        return f"{_era_land_en(description)}: {_join_en(list(places[:4]))}"
     head = setting if setting and (setting[:1].isupper() or setting in places) else land["en"]
     return f"{head}, around {_join_en([p for p in places if p != head][:4])}"
 
 
 # What the Chinese geography of a book with no setting of its own calls its land, by the age it says
 # (understanding.story_era); a book of no age said meets at the 城门 and 山道 of an old walled town.
-ERA_LANDS_ZH = {"modern": "一座当代城市", "early_modern": "一座近代城镇", "future": "一座未来都市"}
+ERA_LANDS_ZH = {"modern": "一座当代城市", "late_twentieth": "一座上世纪的城镇", "early_modern": "一座近代城镇",
+                "future": "一座未来都市"}
 TIMELESS_LAND_ZH = "一座古城内外"
-ERA_LANDS_EN = {"modern": "A present-day city", "early_modern": "A town of the early twentieth century",
-                "future": "A city of the future"}
+ERA_LANDS_EN = {"modern": "A present-day city", "late_twentieth": "A town of the late twentieth century",
+                "early_modern": "A town of the railway and telegraph age", "future": "A city of the future"}
 TIMELESS_LAND_EN = "An old walled town and the country round it"
+
+
+def _era_land_en(description: str) -> str:
+    """The land of a book with no setting of its own, by its age: "A town of the 1890s" when it names one."""
+    era, said = story_era(description), era_said(description)
+    if era in ERA_LANDS_EN and said and era != "future":
+        return f"A town of {said}"
+    return ERA_LANDS_EN.get(era or "", TIMELESS_LAND_EN)
+
+
+def _era_land_zh(description: str) -> str | None:
+    """The Chinese land of a book with no setting of its own, by its age: "八十年代的一座城镇" when it names one."""
+    era, said = story_era(description), era_said(description)
+    if era in ERA_LANDS_ZH and said and era != "future":
+        return f"{said}的一座城镇"
+    return ERA_LANDS_ZH.get(era or "")
 
 
 def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]) -> str:
@@ -220,12 +246,50 @@ def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]
     land = SETTING_LANDS.get(story_setting(description))
     if land is not None:
         return f"{land['zh']}，{'、'.join(places)}一带"
-    era_land = ERA_LANDS_ZH.get(story_era(description) or "")
+    era_land = _era_land_zh(description)
     # 运河 or 上海, one of the book's places; 都市 of "霓虹都市" only names the kind of town its age has
     if setting and (setting in places or not era_land):
         around = [p for p in places if p != setting]
         return f"{setting}一带：{'、'.join(around)}" if around else f"{setting}一带"
     return f"{era_land or TIMELESS_LAND_ZH}：{'、'.join(places)}"
+
+
+# What a world's time period says of an age the description hints at without naming it (江湖, a starship).
+ERA_PERIODS = {"zh": {"future": "未来", "modern": "当代", "late_twentieth": "二十世纪后半叶", "early_modern": "近代",
+                      "ancient": "古代"},
+               "en": {"future": "the future", "modern": "the present day", "late_twentieth": "the late twentieth century",
+                      "early_modern": "the age of railways and telegraphs", "ancient": "an age before engines"}}
+
+
+# The name of a world whose description names no place, after the land of its age (ERA_LANDS_EN): "The Land of
+# young swordsman trains", built from its first words, named no place.
+ERA_WORLD_NAMES_EN = {"modern": "The City", "late_twentieth": "The Town", "early_modern": "The Town",
+                      "future": "The Sprawl"}
+TIMELESS_WORLD_NAME_EN = "The Walled Town"
+
+
+def _world_name_en(description: str) -> str:
+    return ERA_WORLD_NAMES_EN.get(story_era(description) or "", TIMELESS_WORLD_NAME_EN)
+
+
+def _core_thing_en(description: str) -> str:
+    """What an English premise is about, as a noun phrase: the place it is set in ("storm-bound Hebridean island"),
+    else its first thing ("young swordsman" of "A young swordsman trains…"), not its first words ("young swordsman
+    trains")."""
+    things = places_in_description(description) or key_things(description, 1)
+    return things[0].split(None, 1)[1] if things else _short(description, english=True)
+
+
+def _time_period_zh(description: str, core: str) -> str:
+    """The age the description names (八十年代, 民国), else the one its cues tell (古代 of 江湖), else one fitting it."""
+    era = story_era(description)
+    return era_said(description) or (ERA_PERIODS["zh"][era] if era else f"与“{core}”相应的时代")
+
+
+def _time_period_en(description: str, core: str) -> str:
+    """As the Chinese: "the 1890s", "Victorian", else "the present day" of a police precinct."""
+    era = story_era(description)
+    return era_said(description) or (ERA_PERIODS["en"][era] if era else f"an age that suits “{core}”")
 
 
 @offline_composer(WorldSetting)
@@ -234,10 +298,10 @@ def world(request: OfflineRequest) -> WorldSetting:
     places = _places(request)[:5]
     setting = setting_named(description)  # "Mars", 火星: the name of where it is set, not its first words
     if _english(request):
-        core = _short(description, english=True)
+        core = _core_thing_en(description)
         return WorldSetting(
-            world_name=setting[:1].upper() + setting[1:] if setting else f"The Land of {core}",
-            time_period=f"{EN_TAG}an age that suits “{core}”",
+            world_name=setting[:1].upper() + setting[1:] if setting else _world_name_en(description),
+            time_period=f"{EN_TAG}{_time_period_en(description, core)}",
             geography=f"{EN_TAG}{_geography_en(setting, description, places)}",
             social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
@@ -248,7 +312,7 @@ def world(request: OfflineRequest) -> WorldSetting:
     core = _short(description)
     return WorldSetting(
         world_name=setting or f"{core}之境",
-        time_period=f"{TAG}与“{core}”相应的时代",
+        time_period=f"{TAG}{_time_period_zh(description, core)}",
         geography=f"{TAG}{_geography_zh(setting, description, places[:4])}",
         social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
         power_system=f"{TAG}围绕“{core}”的力量体系",
@@ -352,6 +416,25 @@ def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None)
     return 16 + spread % 40
 
 
+# Kin a generation's few years older or younger than the protagonist they are said to be kin of ("沈秋菱的弟弟
+# 沈小军" was 55 beside his sister's 46, "表哥顾远舟" 19 beside his cousin's 21).
+_ELDER_KIN = {"哥哥", "姐姐", "表哥", "表姐", "堂哥", "堂姐", "大哥", "大姐", "师兄", "师姐", "older brother",
+              "older sister", "elder brother", "elder sister", "big brother", "big sister"}
+_YOUNGER_KIN = {"弟弟", "妹妹", "表弟", "表妹", "堂弟", "堂妹", "小弟", "小妹", "师弟", "师妹", "younger brother",
+                "younger sister", "little brother", "little sister", "kid brother", "kid sister"}
+
+
+def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: int) -> int:
+    """`age`, unless the description makes them the protagonist's elder or younger kin: then 1-8 years older or
+    younger than the protagonist."""
+    gap = 1 + stable_int(seed, name, "gap") % 8
+    if said_as in _ELDER_KIN:
+        return hero_age + gap
+    if said_as in _YOUNGER_KIN:
+        return max(hero_age - gap, 5)
+    return age
+
+
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
                female: bool | None = None, said_as: str | None = None, age_word: str | None = None) -> Character:
     # what the description says of them ("a girl named Mira"), else what an invented name is read as, else unknown
@@ -378,6 +461,13 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
     )
 
 
+def _wronged_first(description: str, named: list) -> list:
+    """The people named, the one doing harm not first: "车间主任老郑总找女工沈秋菱的麻烦" is 沈秋菱's story, and
+    老郑 her antagonist, though named first."""
+    doer = adversary(description, named, "") if len(named) > 1 else None
+    return [c for c in named if c is not doer] + ([doer] if doer else [])
+
+
 @offline_composer(CharactersConfig)
 def characters(request: OfflineRequest) -> CharactersConfig:
     seed = _seed(request)
@@ -387,7 +477,7 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     named = characters_in_description(description)
     # "师父沈墨收了个徒弟林远，故事的主角是林远": the one the description calls its lead leads, wherever named
     lead_said = lead_named(description, named)
-    named = ([lead_said] + [c for c in named if c is not lead_said] if lead_said else named)[:4]
+    named = ([lead_said] + [c for c in named if c is not lead_said] if lead_said else _wronged_first(description, named))[:4]
     taken: set[str] = {c.name for c in named}
     lead, villain, support = ROLES["en" if english else "zh"]
     ties = (("mentor", "close friend", "nemesis", "pupil") if english else ("师父", "挚友", "宿敌", "徒弟"))
@@ -421,7 +511,7 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     hero_ties = {name: tie for name, tie, *_ in side} | ({rival: rival_tie} if rival else {})
     # "A young net-mender named Wren", "少镖头谢云帆": the words bringing them in say how old they are
     ages = {c.name: age_said(description, c.name, c.said_as) for c in named}
-    return CharactersConfig(
+    cast = CharactersConfig(
         protagonist=_character(hero, lead, seed, hero_ties, english=english, female=hero_female, said_as=hero_said,
                                age_word=ages.get(hero)),
         antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
@@ -431,6 +521,12 @@ def characters(request: OfflineRequest) -> CharactersConfig:
                                           said_as=said_as, age_word=ages.get(name))
                                for name, _, back, female, said_as in side],
     )
+    hero_age = cast.protagonist.age
+    return cast.model_copy(update={
+        "antagonist": cast.antagonist and cast.antagonist.model_copy(update={"age": _age_beside(
+            seed, cast.antagonist.name, foe.said_as if foe else None, hero_age, cast.antagonist.age)}),
+        "supporting_characters": [c.model_copy(update={"age": _age_beside(seed, c.name, said_as, hero_age, c.age)})
+                                  for c, (*_, said_as) in zip(cast.supporting_characters, side)]})
 
 
 def _article(noun: str) -> str:
@@ -544,11 +640,11 @@ def outline(request: OfflineRequest) -> Outline:
     for number in range(len(chapters) + 1, int(request.fact("chapters", 3)) + 1):
         chapters.append(_chapter_summary(number, theme, cast, english=english))
     if english:
-        parts = (f"{EN_TAG}{theme.get('main_conflict', 'a story about a choice')}", f"{EN_TAG}the protagonist leaves home",
+        parts = (f"{EN_TAG}{_untagged(theme.get('main_conflict', 'a story about a choice'))}", f"{EN_TAG}the protagonist leaves home",
                  f"{EN_TAG}allies and rivals appear", f"{EN_TAG}the protagonist faces {theme.get('core_theme', 'the choice')}",
                  f"{EN_TAG}the dust settles")
     else:
-        parts = (f"{TAG}{theme.get('main_conflict', '一个关于选择的故事')}", f"{TAG}主角离开熟悉的地方",
+        parts = (f"{TAG}{_untagged(theme.get('main_conflict', '一个关于选择的故事'))}", f"{TAG}主角离开熟悉的地方",
                  f"{TAG}同伴与对手先后出现", f"{TAG}主角直面{theme.get('core_theme', '抉择')}", f"{TAG}尘埃落定")
     keys = ("story_premise", "beginning", "development", "climax", "resolution")
     return Outline(**{key: existing.get(key) or part for key, part in zip(keys, parts)}, chapters=chapters)

@@ -141,6 +141,26 @@ def bare_chapter_title(title: str) -> str:
     return _CHAPTER.sub("", title, count=1).strip().lstrip(":：-—.· ").strip() or title
 
 
+# How many quotes a question asks to see: "给我看两段原文", "列出3条引文", "show me 2 passages", "just one quote".
+_QUOTES_ASKED_ZH = re.compile(r"([0-9]+|[一两二三四五六七八九十]+)\s*(?:(?:段|条|处|句)(?:原文|引文|引用|片段|文字|内容)|段)")
+_QUOTES_ASKED_EN = re.compile(r"\b([0-9]+|one|two|three|four|five|six|a couple of|a single)\s+(?:\w+\s+)?"
+                              r"(?:passages?|quotes?|quotations?|excerpts?|lines|extracts?)\b", re.I)
+_NUMBERS_EN = {"one": 1, "a single": 1, "two": 2, "a couple of": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def quotes_asked(text: str) -> int | None:
+    """The number of quotes a question asks for ("给我看两段原文" → 2, "show me one passage" → 1); None when it asks
+    for no number of them."""
+    found = _QUOTES_ASKED_ZH.search(text)
+    if found:
+        return chinese_number(found.group(1))
+    found = _QUOTES_ASKED_EN.search(text)
+    if found:
+        word = found.group(1).lower()
+        return int(word) if word.isdigit() else _NUMBERS_EN[word]
+    return None
+
+
 def wants_overwrite(text: str) -> bool:
     return bool(_FORCE.search(text))
 
@@ -910,6 +930,8 @@ def _chinese_name(run: str) -> str | None:
     """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
     is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山).
     A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
+    if _familiar_name(run):
+        return run[:2]  # 老郑, 小周: a familiar name is the surname and its 老 / 小 ("老郑总找…" is 老郑)
     if run[:2] in _COMPOUND_SURNAMES_ZH and len(run) > 2:
         # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
         given = _chinese_name("王" + run[2:])
@@ -930,6 +952,8 @@ def _chinese_name(run: str) -> str | None:
                 break
             name += word
         run = name
+    if len(run) == 3 and _opens_with_idiom(whole[2:]):
+        return run[:2]  # "小燕相依为命": the idiom after the name begins at its third character
     if len(run) in (2, 3) and len(whole) > 3 and not _AFTER_NAME_ZH.match(whole[2]):
         # Surname + one character + a verb ("周行走进客栈") or surname + two + a verb ("王小明走进教室"): the
         # reading whose rest opens with a verb jieba knows as a word wins, whatever jieba glued ("李明远行到北方"
@@ -975,7 +999,9 @@ def _reads_as_name(name: str) -> bool:
     if alone and alone[0].flag == "nr":
         return True
     # a word jieba only guessed (周烬, tagged n) is no word of the dictionary: the surname makes it a name
-    known_word = len(alone) == 1 and alone[0].flag != "nr" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0
+    # (老周, 老张 are in it too, as the familiar names they are)
+    known_word = len(alone) == 1 and alone[0].flag != "nr" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0 \
+        and not _familiar_name(name)
     # 岩叔, 秀婶: a name said with the title its bearer is called by, whatever its first character
     titled = len(name) == 2 and name[-1] in _TITLE_GENDER_ZH and CJK.fullmatch(name[0]) is not None
     return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word
@@ -996,6 +1022,14 @@ def _opens_with_verb_word(text: str) -> bool:
 
     words = jieba.posseg.lcut(text[:6])
     return bool(words) and len(words[0].word) >= 2 and words[0].flag.startswith("v") and not _glued_on(words[0].word)
+
+
+def _opens_with_idiom(text: str) -> bool:
+    """`text` opens with an idiom or set phrase jieba knows ("相依为命", "不知所措"): a predicate, not a name's end."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:8])
+    return bool(words) and len(words[0].word) >= 4 and words[0].flag in ("i", "l")
 
 
 def _glued_on(word: str) -> bool:
@@ -1130,9 +1164,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for where, noun, name in _apposed_zh(text):
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
         gender = (_kin_gender_zh(noun) or _tied_kin_gender_zh(noun)
-                  or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None)
+                  or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None) or _gender_inside_zh(noun)
                   or (qualifier if qualifier in ("女", "男") else None))
         hits.append((where, NamedCharacter(name, noun, gender)))
+    for where, name in _opening_names_zh(text):
+        hits.append((where, NamedCharacter(name, None, None)))
     for match in _OPENS_EN.finditer(text):
         # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
         word = match.group(1)
@@ -1215,7 +1251,9 @@ def _short_names(name: str, names: list[str]) -> tuple[str, ...]:
 # Who a description sets against the lead: called a rival or enemy ("her old rival Captain Doyle", "宿敌"), or
 # the one its clause says does harm ("表哥顾远舟暗中勾结盐帮", "Tom betrays the crew").
 _ENMITY = {"rival", "nemesis", "enemy", "宿敌", "对手", "仇人", "死对头"}
-_HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎|\bbetray|\bschem|\bconspir|\bsabotag"
+_HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡夺|篡位|阴谋|算计|毒害|追杀|觊觎"
+                   # "车间主任老郑总找沈秋菱的麻烦": bullying by one set over someone
+                   r"|找[^，。；]{0,10}麻烦|刁难|欺压|打压|排挤|欺负|\bbull(?:y|ies|ied)\b|\bpersecut|\bbetray|\bschem|\bconspir|\bsabotag"
                    r"|double-cross|\bpoison|\bmurder|\bplots? against|\bframes?\b|\bframed\b|\bin league with\b|\bcollud"
                    r"|\bin cahoots with\b"
                    # "her uncle Silas runs the smuggling ring that drowned her brother", "the administrator has been
@@ -1255,6 +1293,22 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
         doers = sorted((at, p.name, p) for at, p in before if at >= 0)
         if doers:
             return doers[-1][2]
+    return _opposed(text, others, names)
+
+
+# Words after which the one the lead stands against is named: "organises a strike against the owner, Silas Crane".
+_AGAINST = re.compile(r"\bagainst\b|对抗|反抗|告发|揭发", re.I)
+
+
+def _opposed(text: str, others: list[NamedCharacter], names: list[str]) -> NamedCharacter | None:
+    """The first of `others` named after a word of opposing in its clause ("a strike against the owner, Silas
+    Crane"); None when no clause sets anyone so."""
+    for clause in _CLAUSE_SPLIT.split(text):
+        against = _AGAINST.search(clause)
+        after = sorted((at, p.name, p) for p in others for at in _mentioned_at(clause, p.name, names)
+                       if against and at > against.start())
+        if after:
+            return after[0][2]
     return None
 
 
@@ -1417,6 +1471,43 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
             continue
         found.append((at, _calling_of_title(word.word, words[index - 1] if index > 0 else None), name))
     return found
+
+
+# Where a Chinese clause starts: its subject, a name with nothing said before it, stands there.
+_CLAUSE_START_ZH = re.compile(r"(?:^|[，。；！？：\n])\s*(?=[\u4e00-\u9fff])")
+
+
+def _opening_names_zh(text: str) -> list[tuple[int, str]]:
+    """(where, name) for each name opening a clause as the doer of its verb ("沈秋菱是纺织厂的挡车工",
+    "沈秋菱发现丈夫的秘密"): a surname and a name, no word of the language, then a verb or 是 / 在. Nothing said
+    before it tells it is someone, so no common word opens it (王朝, 高山上, 白天他)."""
+    if not CJK.search(text):
+        return []
+    import jieba
+
+    def common(word: str) -> bool:
+        return jieba.dt.FREQ.get(word, 0) >= _COMMON_WORD_FREQ
+
+    found = []
+    for start in _CLAUSE_START_ZH.finditer(text):
+        at = start.end()
+        run = re.match(r"[\u4e00-\u9fff]*", text[at:]).group()
+        if not (run[:1] in _SURNAMES_ZH or run[:2] in _COMPOUND_SURNAMES_ZH or _familiar_name(run)):
+            continue
+        name = _chinese_name(run)
+        rest = run[len(name):] if name else ""
+        if name and rest and _reads_as_name(name) and not _names_a_place(name) and not common(name[:2]) \
+                and not common(name) and name[-1] not in _LOCATIVE_ZH and name[-1] not in "他她它" \
+                and (rest[0] in "是在" or _starts_verb(rest)):
+            found.append((at, name))
+    return found
+
+
+def _gender_inside_zh(noun: str) -> str | None:
+    """The gender a 女 / 男 inside a noun of a person tells ("下岗女工", "女记者"); None when it has neither, or
+    both (男女)."""
+    female, male = "女" in noun[:-1] and "女婿" not in noun, "男" in noun[:-1]
+    return "女" if female and not male else "男" if male and not female else None
 
 
 def _calling_of_title(word: str, before) -> str:
@@ -1720,6 +1811,7 @@ _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|ma
                      "|station|library|academy|hospital|tower|palace|court|temple|shrine|gardens?|farm|ranch|orchard"
                      "|vineyard|desert|oasis|camp|fort|outpost|colony|ship|district|quarter|bazaar|observatory|laborator(?:y|ies)"
                      "|museum|theat(?:re|er)|hotel|warehouse|factory|streets?|alleys?|slums?|archipelago|bay|glacier|swamp")
+_SETTING_NOUN_EN = re.compile(_SETTING_NOUNS_EN)
 _SETTING_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir|[Hh]er|[Hh]is)\s+((?:[A-Za-z'-]+\s+){0,2}?(?:" + _SETTING_NOUNS_EN
                          + r"))\b")
 
@@ -1741,6 +1833,8 @@ def places_in_description(description: str) -> list[str]:
             if after and _person_noun_en(after.group(1)):
                 continue  # "the station doctor", "a lighthouse keeper": who someone is, not where
             words = [w for w in match.group(1).split() if not is_function_word(w)]
+            if after and _SETTING_NOUN_EN.fullmatch(after.group(1)):
+                words.append(after.group(1))  # "a mill town": the town, not its mill
             found.append("the " + " ".join(words))
         return list(dict.fromkeys(found))
     import jieba.posseg
@@ -1772,8 +1866,13 @@ _ERA_CUES = {
     # the late Qing (清末, 光绪, 辛亥) is of this age too: its treaty ports had the steamers, 洋行 and telegraphs
     "early_modern": re.compile(r"民国|上海滩|北洋|租界|军阀|巡捕房|十里洋场|黄包车|电报|抗战|洋行|报馆"
                                r"|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|戊戌|洋务|维新|革命党|同盟会"
-                               r"|(?i:\b(?:edwardian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph|steamships?"
-                               r"|zeppelins?|gaslight|1920s|1930s|1940s|the (?:great )?depression)\b)"),
+                               r"|(?i:\b(?:edwardian|victorian|interwar|jazz age|prohibition|speakeasy|flappers?|telegraph"
+                               r"|steamships?|zeppelins?|gaslight|mill town|cotton mill|1920s|1930s|1940s"
+                               r"|the (?:great )?depression|(?:nineteenth|19th)[- ]century)\b)"),
+    # the second half of the 20th century: a 国营 factory, a 录像厅 and a 筒子楼, no subway or 便利店 yet
+    "late_twentieth": re.compile(r"改革开放|下岗|国营|国企|知青|上山下乡|供销社|录像厅|筒子楼|粮票|大哥大|BP机|传呼机|文革"
+                                 r"|厂区|大院|(?i:\b(?:cold war|vietnam|walkman|vhs|video store|pagers?|payphones?|cassettes?"
+                                 r"|disco|hippies?|woodstock|[5-9]0s)\b)"),
     "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
                          r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
@@ -1783,23 +1882,30 @@ _ERA_CUES = {
                           # a dynasty's part said alone ("明末", "宋初", "东汉", "盛唐"); 清末 is the early modern age
                           r"|[秦汉唐宋元明隋晋清]初|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明清]朝?(?:初年|末年|中叶)|[北南]宋|[东西]汉"
                           r"|[东西]晋|[盛晚]唐|晚明|大[明宋唐汉元]|三国|春秋|战国|五代十国"
-                          r"|(?i:\b(?:medieval|regency|victorian|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
+                          r"|(?i:\b(?:medieval|regency|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
                           r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
 }
 # Words naming the age itself, not a thing found in it: "民国二十年的福州" with a 女记者 is of 民国, though 记者 is a
 # cue of the present day too; a name of the age outweighs a few such cues.
 _ERA_NAMES = {
     "future": re.compile(r"赛博朋克|未来|星际|(?i:\b(?:cyberpunk|futuristic|far future)\b)"),
-    # a decade said in words ("八十年代初的深圳") is a year said: the 1980s are of the present age, the 1920s not
-    "modern": re.compile(r"现代|当代|[五六七八九]十年代|改革开放|(?i:\b(?:present[- ]day|contemporary)\b)"),
+    # a decade said in words ("八十年代初的深圳") is a year said: the 1980s had no subway or 便利店, the 1920s no 国营厂
+    "late_twentieth": re.compile(r"(?:上世纪)?[五六七八九]十年代|改革开放"),
+    "modern": re.compile(r"现代|当代|(?i:\b(?:present[- ]day|contemporary)\b)"),
     "early_modern": re.compile(r"民国|北洋|清末|晚清|清朝末年|清代末年|光绪|宣统|辛亥|[二三四]十年代"
-                               r"|(?i:\b(?:edwardian|interwar|jazz age)\b)"),
+                               r"|(?i:\b(?:edwardian|victorian|interwar|jazz age|(?:nineteenth|19th)[- ]century)\b)"),
     "ancient": re.compile(r"古代|[秦汉唐宋元明隋晋]朝|[唐宋元明]代|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明隋晋清]初|[北南]宋|[东西]汉|晚明"
-                          r"|(?i:\b(?:medieval|regency|victorian|tudor|elizabethan|georgian|feudal)\b)"),
+                          r"|(?i:\b(?:medieval|regency|tudor|elizabethan|georgian|feudal)\b)"),
 }
+# The order of the ages, latest first: on a tie of cues the later one wins.
+_ERAS = ("future", "modern", "late_twentieth", "early_modern", "ancient")
 _ERA_NAME_WEIGHT = 3
-# A year said as one ("2087年", "in 1920", "the 1990s"), not a count ("2000名士兵", "3000 soldiers").
-_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)")
+# A year said as one ("2087年", "in 1920", "the 1990s", "1890s Cornwall"), not a count ("2000名士兵", "3000 soldiers").
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年(?:代)?|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)"
+                   r"|\b(1[5-9]\d0|20[0-4]0)s\b")
+# The year an age starts at, latest first: 1890 is of the railways and telegraphs (the early modern age, with 清末),
+# 1985 of the late twentieth century.
+_ERA_FROM = (("future", 2050), ("modern", 2000), ("late_twentieth", 1950), ("early_modern", 1840), ("ancient", 0))
 
 
 def _word_starts(text: str) -> set[int]:
@@ -1818,21 +1924,36 @@ def _word_starts(text: str) -> set[int]:
 
 def story_era(description: str) -> str | None:
     """The age a book's description sets it in: "ancient" (dynasties, 江湖, a Regency ballroom), "early_modern"
-    (民国, the 1920s), "modern" or "future" (cyberpunk, starships); a year it names decides first (2087 is the
+    (清末, 民国, a Victorian mill town, the 1920s), "late_twentieth" (八十年代, the 1980s), "modern" or "future"
+    (cyberpunk, starships); a year it names decides first (2087 is the
     future, 1920 the early modern age).
     None when it says nothing of an age."""
     year = _YEAR.search(description)
     if year:
-        value = int(year.group(1) or year.group(2))
-        return "future" if value >= 2050 else "modern" if value >= 1950 else "early_modern" if value >= 1900 else "ancient"
+        value = int(next(group for group in year.groups() if group))
+        return next(era for era, start in _ERA_FROM if value >= start)
     # the age most of its cues tell; on a tie the later one (a future city keeps its 医院, a galactic "empire" its name)
     starts = _word_starts(description)
     def said(pattern: re.Pattern) -> set[str]:
         return {m.group() for m in pattern.finditer(description) if not CJK.match(m.group()) or m.start() in starts}
 
     cues = {era: len(said(cue)) + _ERA_NAME_WEIGHT * len(said(_ERA_NAMES[era])) for era, cue in _ERA_CUES.items()}
-    best = max(("future", "modern", "early_modern", "ancient"), key=lambda era: cues[era])  # max keeps the first of a tie
+    best = max(_ERAS, key=lambda era: cues[era])  # max keeps the first of a tie
     return best if cues[best] else None
+
+
+def era_said(description: str) -> str | None:
+    """The words by which a description names its age, as it says them: "the 1890s", "八十年代", "民国", "2087年",
+    "Victorian"; None when it names none (a 江湖 or a starship only hints at one)."""
+    year = _YEAR.search(description)
+    if year:
+        group = next(index for index in (1, 2, 3) if year.group(index))
+        said = description[year.start(group):year.end()]  # "1925" of "in 1925", "1890s" of "the 1890s"
+        return "the " + said if said.endswith("s") else said
+    starts = _word_starts(description)
+    named = [m for pattern in _ERA_NAMES.values() for m in pattern.finditer(description)
+             if not CJK.match(m.group()) or m.start() in starts]
+    return min(named, key=lambda m: m.start()).group() if named else None
 
 
 # Settings no age gives places to: a botanist stranded on Mars meets no one at a 议事厅 or a 渡口 (his scenes happen
