@@ -393,3 +393,18 @@ def test_the_one_a_premise_sets_the_lead_against_is_the_antagonist():
     cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"language": "en", "description":
                       "Ada Blake, a young weaver, organises a strike against the owner, Silas Crane."}))
     assert cast.antagonist is not None and cast.antagonist.name == "Silas Crane"
+
+
+@pytest.mark.parametrize("language, description, gender", [
+    ("en", "A lighthouse keeper's daughter on a storm-battered Cornish island in the 1950s finds letters from a "
+           "drowned sailor", "female"),
+    ("zh", "一个灯塔看守人的女儿在海岛上发现了溺亡水手留下的信", "女"),
+])
+def test_an_unnamed_keepers_daughter_is_the_heroine_not_the_keeper(language, description, gender):
+    # "A lighthouse keeper's daughter … finds letters" gave the book a 41-year-old male keeper as its lead.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    assert cast.protagonist.gender == gender and cast.protagonist.age <= 24, cast.protagonist

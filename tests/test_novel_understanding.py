@@ -355,6 +355,9 @@ def test_a_named_mentor_and_rival_are_not_among_the_things_every_scene_recalls()
     ("少女阿青和师父沈墨一起寻找一张藏宝图", ["藏宝图"]),
     ("A clockmaker named Ada and her apprentice Pell search the fog city for a missing gear.",
      ["the fog city", "a missing gear"]),
+    # every scene of this book read "their minds were on a storm-battered and a drowned sailor"
+    ("A lighthouse keeper's daughter on a storm-battered Cornish island finds letters from a drowned sailor",
+     ["a storm-battered Cornish island", "a drowned sailor"]),
 ])
 def test_the_things_a_description_is_about_are_read_without_its_people(description, things):
     assert read.key_things(description) == things

@@ -1355,8 +1355,11 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
 
 
 # Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
-_UNNAMED_ZH = re.compile(r"(?:一个|一位|一名)(?:[\u4e00-\u9fff]{0,2}?的)?(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + ")")
-_UNNAMED_EN = re.compile(r"\b(?:a|an|one)\s+(?:[a-z]+\s+)?(" + "|".join(_KIN_EN) + r")\b", re.I)
+# Someone's child is the one the description follows ("A lighthouse keeper's daughter … finds letters", "一个灯塔看守人的
+# 女儿"): the possessive ties the noun before it to the kin after, and the kin tells the gender and the age.
+_UNNAMED_ZH = re.compile(r"(?:一个|一位|一名)((?:[\u4e00-\u9fff]{0,6}?的)?(?:" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + "))")
+_UNNAMED_EN = re.compile(r"\b(?:a|an|one)\s+((?:[a-z]+\s+)?(?:[a-z]+['’]s\s+)?(?:" + "|".join(_KIN_EN) + r"))\b", re.I)
+_LAST_KIN_ZH = re.compile("(?:" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + ")$")
 _NAMING = re.compile(r"^\s*(?:名叫|叫做|名为|叫|named|called|known as)", re.I)
 _CLAUSE_END = re.compile(r"[，。；！？,.;!?]")
 
@@ -1376,9 +1379,14 @@ def unnamed_lead(text: str) -> NamedCharacter | None:
     if first_named < end or (first_named < len(text) and not text[end:first_named].strip()) or _NAMING.match(text[end:]) \
             or _NAMING.match(text[match.end():]):
         return None  # "一个少年，名叫林远", "a girl named Mira", "a keeper's daughter, Mara,": named after all
-    word = match.group(1)
-    return NamedCharacter("", word.lower() if word.isascii() else word, (_KIN_EN.get(word.lower()) if word.isascii()
-                                                                       else _KIN_ZH.get(word)))
+    said = match.group(1)
+    if said.isascii():
+        said = said.lower().replace("’", "'")
+        # "a lighthouse keeper" is a keeper; "a lighthouse keeper's daughter" is the daughter, said so whole.
+        said = said if "'s " in said else said.split()[-1]
+        return NamedCharacter("", said, _KIN_EN.get(said.split()[-1]))
+    kin = _LAST_KIN_ZH.search(said).group(0)
+    return NamedCharacter("", said if "的" in said else kin, _KIN_ZH.get(kin))
 
 
 # Characters that end a noun of a person made of a verb or a noun before them (采茶女, 打铁匠, 卖花郎, 货郎), with
@@ -1741,6 +1749,17 @@ def _possessive(word: str) -> bool:
     return word.endswith(("'s", "s'", "’s", "s’"))
 
 
+# A people's or a region's adjective ("Cornish", "Victorian", "Welsh", "Northern") goes on with the noun after it.
+_PROPER_ADJECTIVE_EN = re.compile(r"[A-Z][a-z]+(?:ish|ian|an|ese|ic|ch|sh|ern)$")
+
+
+def _proper_adjective(word: str, after: str) -> bool:
+    """"a storm-battered Cornish island": a capitalised word shaped as an adjective, with a noun after it, is part of
+    the phrase, not a name ending it ("a station orbiting Ceres")."""
+    return bool(_PROPER_ADJECTIVE_EN.fullmatch(word)) and bool(re.fullmatch(r"[a-z][a-z'-]*", after or "")) \
+        and not is_function_word(after) and after not in _PHRASE_ENDS_EN
+
+
 def _head_noun_phrase(words: list[str], following: str) -> list[str]:
     """The words of a noun phrase up to its head noun, with no POS tagger: the phrase runs until a function word,
     a name (a capital after lower-case words: "a station orbiting Ceres") or a verb. A word with a verb's ending
@@ -1748,11 +1767,12 @@ def _head_noun_phrase(words: list[str], following: str) -> list[str]:
     station"); last, it is the verb after the noun ("the reactor failing", "the crew gone"). A last word in -s
     after a noun, with more of the sentence after it, is a verb ("the sea keeps its secrets", not "the old docks.")."""
     kept: list[str] = []
-    for word in words:
+    for index, word in enumerate(words):
         # after a possessive its noun comes, whatever word it is ("his late brother's will")
         owned = bool(kept) and _possessive(kept[-1])
         if not owned and (is_function_word(word) or word.lower() in _PHRASE_ENDS_EN
-                          or (kept and word[0].isupper() and not kept[-1][0].isupper())):
+                          or (kept and word[0].isupper() and not kept[-1][0].isupper()
+                              and not _proper_adjective(word, words[index + 1] if index + 1 < len(words) else following))):
             break
         kept.append(word)
     if kept and _possessive(kept[-1]):
