@@ -1802,7 +1802,7 @@ def key_things(description: str, limit: int = 4) -> list[str]:
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
-_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店")
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区")
 _PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
@@ -2014,9 +2014,28 @@ def setting_named(description: str) -> str | None:
             return found.group(1)
         places = places_in_description(description)
         return places[0] if places else None
-    return (_setting_after_zai(text) or _place_name_zh(text)
+    return (_opening_setting_zh(text) or _setting_after_zai(text) or _place_name_zh(text)
             or next((p for p in places_in_description(description) if not _sought_zh(text, p)), None)
             or next(iter(places_in_description(description)), None))
+
+
+_FIRST_CLAUSE_ZH = re.compile(r"[，。；！？、,;!?\n]")
+
+
+def _opening_setting_zh(text: str) -> str | None:
+    """The place a premise opens on when its first clause only names one ("1980年代的东北小城，下岗工人…在录像厅里…":
+    东北小城, "深夜的便利店里，…": 便利店): the book is set there, not in the room a later clause puts its lead in."""
+    import jieba.posseg
+
+    head = _FIRST_CLAUSE_ZH.split(text.strip(), 1)[0].rsplit("的", 1)[-1]
+    head = head[:-1] if head[-1:] in _LOCATIVE_ZH else head
+    words = jieba.posseg.lcut(head)
+    while words and words[0].flag in ("t", "m"):  # 清末, 九十年代: when, not where
+        words = words[1:]
+    place = "".join(w.word for w in words)
+    if any(w.flag[:1] not in ("n", "s") for w in words) or not 2 <= len(place) <= 6:
+        return None  # a clause that does something ("大漠驼队穿越戈壁") sets no scene by itself
+    return place if _is_place_zh(place) else None
 
 
 def _setting_after_zai(text: str) -> str | None:
