@@ -1160,7 +1160,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
         if name and _reads_as_name(name) and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
-            hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
+            said = _heirs_title(text, match.start(1), match.group(1))
+            hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
         gender = (_kin_gender_zh(noun) or _tied_kin_gender_zh(noun)
@@ -1330,6 +1331,8 @@ def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> Named
 
 # Words before a person's name that tell their age: "A young net-mender named Wren", "少镖头谢云帆", "老船工陈伯".
 _YOUNG_EN = re.compile(r"\b(?:young|teenage[d]?|teen|little|youthful)\b", re.I)
+_YOUNG_ZH = re.compile(r"年轻|年少|年幼|少年|青年|稚气|未成年")
+_OLD_ZH = re.compile(r"年迈|年老|老迈|苍老|年过半百|年过花甲|年过七旬|白发苍苍|须发皆白|老年")
 _OLD_EN = re.compile(r"\b(?:old|elderly|aging|ageing|aged|retired|ancient|grey-haired|gray-haired)\b", re.I)
 
 
@@ -1347,10 +1350,14 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
         before = text[:at]
         start = before.rfind(noun) if noun and before.endswith(noun) else at
         mark = text[start - 1:start]
-        return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) else \
-            "old" if mark == "老" or noun.startswith("老") else None
+        # "年迈的船工陈伯": the words of the clause before the noun, up to the last one naming someone else
+        lead_in = re.split(r"[，。；！？、：,;:!?\n和与跟同及]", text[:start])[-1]
+        return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) or _YOUNG_ZH.search(lead_in) else \
+            "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else None
     words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
-    lead_in = " ".join(words)
+    # "Ada Blake, a young weaver, …": the words set beside the name say it as well as those before it
+    beside = re.match(r",\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
+    lead_in = " ".join(words) + (" " + beside.group(1) if beside else "")
     return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
 
 
@@ -1427,6 +1434,13 @@ def _names_a_place(name: str) -> bool:
     return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s")) or known_word
 
 
+def _heirs_title(text: str, at: int, noun: str) -> str:
+    """"少镖头" of the 镖头 said at `at` after a 少 standing alone: the heir's title (the young master), which a sheet
+    says whole ("镖头" made the boy the agency's head); the noun as said otherwise."""
+    alone = at < 2 or not CJK.fullmatch(text[at - 2]) or text[at - 2] in _NOUN_SLOT_ZH
+    return "少" + noun if text[at - 1:at] == "少" and alone else noun
+
+
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
     """(where, noun, name) for each name set right after a noun saying who they are: "青梅竹马顾川",
     "她的邻居王婶". The noun is a word of two or more characters jieba tags a noun, or any word standing
@@ -1469,7 +1483,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
         if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
             continue
-        found.append((at, _calling_of_title(word.word, words[index - 1] if index > 0 else None), name))
+        calling = _calling_of_title(word.word, words[index - 1] if index > 0 else None)
+        found.append((at, _heirs_title(text, start, calling), name))
     return found
 
 
