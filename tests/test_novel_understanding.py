@@ -1058,6 +1058,14 @@ def test_a_question_asking_for_a_number_of_quotes_is_read_as_that_number(questio
     assert read.quotes_asked(question) == count
 
 
+@pytest.mark.parametrize("question, field", [
+    ("林晚多大了？", "age"), ("How old is Rose?", "age"), ("What does Ada look like?", "appearance"),
+    ("沈青是个什么样的人", "personality"), ("林远什么时候学会了武功", None), ("林远和沈青是什么关系", None),
+])
+def test_a_question_of_what_a_character_sheet_records_names_its_field(question, field):
+    assert read.asked_attribute(question) == field
+
+
 @pytest.mark.parametrize("description, language, name, ages", [
     ("A mill town in the 1890s. Ada Blake, a young weaver, organises a strike", "en", "Ada Blake", range(17, 27)),
     ("Tom Reed, an elderly lighthouse keeper, finds a bottle", "en", "Tom Reed", range(55, 75)),

@@ -757,6 +757,31 @@ def asks_occupation(text: str) -> bool:
     return bool(_OCCUPATION.search(text.strip()))
 
 
+# A question of something a character sheet records (characters.json's own fields): "林晚多大了", "How old is
+# Rose?", "沈青长什么样". The sheet answers it; scenes of whom they met do not.
+_ATTRIBUTES = {
+    "age": re.compile(r"多大|几岁|多少岁|年龄|年纪|岁数|\bhow old\b|\bwhat age\b|(?:\b(?:his|her|their)|'s) age\b", re.I),
+    "gender": re.compile(r"性别|是男是女|男的还是女的|男还是女|\bgender\b|\b(?:a )?(?:man|boy) or (?:a )?(?:woman|girl)\b",
+                         re.I),
+    "appearance": re.compile(r"长什么样|长啥样|长得怎么样|长相|外貌|样貌|相貌|模样|\blook(?:s)? like\b|\bappearance\b",
+                             re.I),
+    "personality": re.compile(r"性格|脾气|为人|什么样的人|\bpersonality\b|\bwhat (?:kind|sort) of (?:person|man|woman)\b"
+                              r"|\bwhat is \S+(?: \S+)? like\b", re.I),
+    "abilities": re.compile(r"会什么|有什么本事|本领|能力|武功|功夫|\babilit(?:y|ies)\b|\bskills?\b|\bpowers?\b", re.I),
+}
+
+
+_WHEN = re.compile(r"什么时候|何时|哪一?天|哪一?年|\bwhen\b|\bwhich chapter\b", re.I)
+
+
+def asked_attribute(text: str) -> str | None:
+    """The character-sheet field a question asks of someone ("age" of "林晚多大了"), or None; not when it asks when
+    or why ("林远什么时候学会了武功", "why did her personality change"): only the chapters tell that."""
+    if asks_why(text) or asks_change(text) or _WHEN.search(text) or _WHICH_CHAPTER_ZH.search(text):
+        return None
+    return next((field for field, asks in _ATTRIBUTES.items() if asks.search(text)), None)
+
+
 def asks_where(text: str) -> bool:
     return bool(_WHERE.search(text))
 
