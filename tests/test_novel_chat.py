@@ -720,3 +720,12 @@ async def test_asking_who_the_villain_is_of_a_book_without_one_says_no_one_is(st
     ack = await say(client, "谁是反派？")
     assert (await settled(client, ack))[0] == "completion"
     assert messages(client, ack)[-1].startswith(t("novel.chat_role_unheld", role="反派", cast="")), messages(client, ack)
+
+
+async def test_asking_a_characters_age_answers_from_the_character_sheet_not_scenes(server, connect):
+    # "林远多大了" was answered with quotes of whom he met; the sheet records his age.
+    client = await connect(server.url)
+    ack = await say(client, "苏微多大了？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert "19 岁" in reply and "characters.json" in reply and "〔" not in reply, reply

@@ -154,6 +154,17 @@ async def test_an_offline_world_is_named_after_where_the_premise_is_set(language
     assert world.world_name == name
 
 
+@pytest.mark.parametrize("description, name", [
+    ("1980年代的东北小城，下岗工人王建国在录像厅里发现了一桩旧案", "东北小城"),
+    ("九十年代的西北矿区，会计在账本里发现了一笔亏空", "西北矿区"),
+])
+async def test_a_premise_opening_on_a_place_is_set_there_not_where_its_lead_acts(description, name):
+    # "录像厅", "账本": the room a later clause put the lead in named a whole book's world.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    assert world.world_name == name
+
+
 @pytest.mark.parametrize("language, description, place", [
     ("zh", "一个在火星上种土豆的植物学家，被困后靠自己活下来", "温室"),
     ("en", "a botanist stranded on Mars grows potatoes to survive", "the greenhouse"),
@@ -408,3 +419,31 @@ def test_an_unnamed_keepers_daughter_is_the_heroine_not_the_keeper(language, des
     cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
                                                                                "language": language}))
     assert cast.protagonist.gender == gender and cast.protagonist.age <= 24, cast.protagonist
+
+
+@pytest.mark.parametrize("description, name", [
+    ("灵气复苏的修仙世界", "修仙世界"),
+    ("一个失忆的杀手试图找回过去", "古城"),
+])
+async def test_a_chinese_world_naming_no_place_is_not_named_after_its_first_words(description, name):
+    # "一个失忆的杀手试图找回之境", its powers "围绕“一个失忆的杀手试图找回”的力量体系": a clause cut mid-way.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    assert world.world_name == name
+    assert "试图" not in world.power_system + world.time_period, (world.power_system, world.time_period)
+
+
+async def test_a_chinese_conflict_says_where_before_the_lead_not_zhu_jiao_zai_x_zhong():
+    # "主角在江南中为…" read as no Chinese.
+    from schemas.novel import ThemeConflict
+
+    theme = await OfflineLLM().structured(ThemeConflict, role="novel", system="", prompt="", facts={
+        "language": "zh", "world": {"world_name": "江南"}})
+    assert "在江南，主角" in theme.main_conflict and "江南中" not in theme.main_conflict, theme.main_conflict
+
+
+async def test_a_chinese_geography_around_a_named_town_starts_from_it():
+    # "1980年代的一座城镇：小城、厂区大院…": the 东北小城 the premise opens on was left out of its own land.
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": "1980年代的东北小城，下岗工人王建国在录像厅里发现了一桩旧案"})
+    assert world.geography.startswith("【离线示例】东北小城一带"), world.geography

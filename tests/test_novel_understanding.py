@@ -1059,3 +1059,28 @@ def test_who_is_answer_says_no_chapter_event_its_quote_or_another_person_already
 def test_a_question_asking_for_a_number_of_quotes_is_read_as_that_number(question, count):
     # "给我看两段原文" was answered with three quotes, whatever it asked.
     assert read.quotes_asked(question) == count
+
+
+@pytest.mark.parametrize("question, field", [
+    ("林晚多大了？", "age"), ("How old is Rose?", "age"), ("What does Ada look like?", "appearance"),
+    ("沈青是个什么样的人", "personality"), ("林远什么时候学会了武功", None), ("林远和沈青是什么关系", None),
+])
+def test_a_question_of_what_a_character_sheet_records_names_its_field(question, field):
+    assert read.asked_attribute(question) == field
+
+
+@pytest.mark.parametrize("description, language, name, ages", [
+    ("A mill town in the 1890s. Ada Blake, a young weaver, organises a strike", "en", "Ada Blake", range(17, 27)),
+    ("Tom Reed, an elderly lighthouse keeper, finds a bottle", "en", "Tom Reed", range(55, 75)),
+    ("年迈的船工陈伯在渡口等一个失踪的少年", "zh", "陈伯", range(55, 75)),
+    ("年轻的绣娘沈秋在绣坊里等一封信", "zh", "沈秋", range(17, 27)),
+])
+def test_young_or_old_said_beside_a_name_sets_the_characters_age(description, language, name, ages):
+    # "Ada Blake, a young weaver" was 29, "年迈的船工陈伯" anything from 32 to 58.
+    assert _offline_cast(description, language).by_name(name).age in ages
+
+
+def test_a_young_masters_title_keeps_its_shao_on_his_sheet():
+    # "少镖头陈远" was written down as a 镖头, the head of the escort agency, not its heir.
+    cast = _offline_cast("民国初年的福州，少镖头陈远押送一批货物北上", "zh")
+    assert "少镖头" in cast.by_name("陈远").background

@@ -406,6 +406,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         told = _occupation_lines(tools, subject, names)
         if told:
             return {"turn": None, "outcome": "done", "reply": "\n".join(told)}
+    field = read.asked_attribute(text)
+    if field and not mentioned[1:]:
+        return {"turn": None, "outcome": "done", "reply": _attribute_line(tools, subject, field)}
     other = None
     if relation_word:
         other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)
@@ -633,6 +636,20 @@ def _occupation_lines(tools: Gatherer, subject: str, names: list[str]) -> list[s
         return [t("novel.chat_answer_occupation", name=subject, quote=" … ".join(clauses[:2]))]
     background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
     return [t("novel.chat_answer_whois_background", name=subject, background=background)] if background else []
+
+
+# What a sheet holds for a field it does not know: the offline sheet's "未知" gender is no answer.
+_UNRECORDED = {"", "未知", "unknown", "none", "-"}
+
+
+def _attribute_line(tools: Gatherer, subject: str, field: str) -> str:
+    """"林晚多大了" / "How old is Rose?": the field of their character sheet, the file named as the evidence."""
+    value = (tools.graph.whois(subject) or {}).get(field)
+    attribute = t(f"novel.character_field_{field}")
+    if value is None or str(value).strip().lower() in _UNRECORDED:
+        return t("novel.chat_answer_attribute_unrecorded", name=subject, attribute=attribute)
+    told = t("novel.chat_age_value", age=value) if field == "age" else _first_sentence(str(value))
+    return t("novel.chat_answer_attribute", name=subject, attribute=attribute, value=told)
 
 
 def _first_sentence(text: str, limit: int = 80) -> str:

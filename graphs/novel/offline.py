@@ -248,8 +248,9 @@ def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]
         return f"{land['zh']}，{'、'.join(places)}一带"
     era_land = _era_land_zh(description)
     # 运河 or 上海, one of the book's places; 都市 of "霓虹都市" only names the kind of town its age has
-    if setting and (setting in places or not era_land):
-        around = [p for p in places if p != setting]
+    # 东北小城 holds the 小城 the places found: the setting, not "1980年代的一座城镇：小城、…"
+    if setting and (any(p in setting for p in places) or not era_land):
+        around = [p for p in places if p not in setting]
         return f"{setting}一带：{'、'.join(around)}" if around else f"{setting}一带"
     return f"{era_land or TIMELESS_LAND_ZH}：{'、'.join(places)}"
 
@@ -280,10 +281,29 @@ def _core_thing_en(description: str) -> str:
     return things[0].split(None, 1)[1] if things else _short(description, english=True)
 
 
-def _time_period_zh(description: str, core: str) -> str:
-    """The age the description names (八十年代, 民国), else the one its cues tell (古代 of 江湖), else one fitting it."""
+def _time_period_zh(description: str) -> str:
+    """The age the description names (八十年代, 民国), else the one its cues tell (古代 of 江湖), else that it names
+    none ("与“一个失忆的杀手试图找回”相应的时代" quoted a clause cut mid-way)."""
     era = story_era(description)
-    return era_said(description) or (ERA_PERIODS["zh"][era] if era else f"与“{core}”相应的时代")
+    return era_said(description) or (ERA_PERIODS["zh"][era] if era else UNSAID_PERIOD_ZH)
+
+
+UNSAID_PERIOD_ZH = "描述未点明的年代"
+# The name of a Chinese world whose description names no place: the world its first clause names ("灵气复苏的修仙
+# 世界": 修仙世界), else a town of its age ("一个失忆的杀手试图找回之境" was its first words cut).
+WORLD_WORDS_ZH = ("世界", "大陆", "江湖", "天下", "王朝", "帝国", "仙界", "宗门", "末世", "废土")
+ERA_WORLD_NAMES_ZH = {"modern": "都市", "late_twentieth": "小城", "early_modern": "旧城", "future": "未来都市"}
+TIMELESS_WORLD_NAME_ZH = "古城"
+
+
+def _world_name_zh(description: str) -> str:
+    import jieba
+
+    head = re.split(r"[，。,.;；！!？?\n]", description.strip())[0].rsplit("的", 1)[-1]
+    if head.endswith(WORLD_WORDS_ZH):
+        words = jieba.lcut(head)
+        return "".join(words[-2:]) if len(head) > 6 else head  # 修仙世界 of 一个人人修仙世界
+    return ERA_WORLD_NAMES_ZH.get(story_era(description) or "", TIMELESS_WORLD_NAME_ZH)
 
 
 def _time_period_en(description: str, core: str) -> str:
@@ -309,13 +329,14 @@ def world(request: OfflineRequest) -> WorldSetting:
             culture_customs=f"{EN_TAG}people here keep their word",
             special_rules=None,
         )
-    core = _short(description)
+    world_name = setting or _world_name_zh(description)
     return WorldSetting(
-        world_name=setting or f"{core}之境",
-        time_period=f"{TAG}{_time_period_zh(description, core)}",
+        world_name=world_name,
+        time_period=f"{TAG}{_time_period_zh(description)}",
         geography=f"{TAG}{_geography_zh(setting, description, places[:4])}",
         social_system=f"{TAG}由描述推得的社会秩序：{whole_clauses(description, 60)}",
-        power_system=f"{TAG}围绕“{core}”的力量体系",
+        # of the place, not of the premise's first clause ("围绕“民国初年的福州”的力量体系")
+        power_system=f"{TAG}{world_name}的各方势力与它们之间的角力",
         technology_level=f"{TAG}与时代相称",
         culture_customs=f"{TAG}当地人重诺守约",
         special_rules=None,
@@ -340,7 +361,7 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
     return ThemeConflict(
         core_theme=core,
         sub_themes=["信任", "代价"],
-        main_conflict=f"{TAG}主角在{world_name}中为“{core}”与旧秩序对抗",
+        main_conflict=f"{TAG}在{world_name}，主角为“{core}”与旧秩序对抗",  # "主角在江南中" read as no Chinese
         sub_conflicts=[f"{TAG}师徒之间的分歧", f"{TAG}同伴的猜疑"],
         tone="沉稳",
     )

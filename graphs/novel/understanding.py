@@ -757,6 +757,31 @@ def asks_occupation(text: str) -> bool:
     return bool(_OCCUPATION.search(text.strip()))
 
 
+# A question of something a character sheet records (characters.json's own fields): "林晚多大了", "How old is
+# Rose?", "沈青长什么样". The sheet answers it; scenes of whom they met do not.
+_ATTRIBUTES = {
+    "age": re.compile(r"多大|几岁|多少岁|年龄|年纪|岁数|\bhow old\b|\bwhat age\b|(?:\b(?:his|her|their)|'s) age\b", re.I),
+    "gender": re.compile(r"性别|是男是女|男的还是女的|男还是女|\bgender\b|\b(?:a )?(?:man|boy) or (?:a )?(?:woman|girl)\b",
+                         re.I),
+    "appearance": re.compile(r"长什么样|长啥样|长得怎么样|长相|外貌|样貌|相貌|模样|\blook(?:s)? like\b|\bappearance\b",
+                             re.I),
+    "personality": re.compile(r"性格|脾气|为人|什么样的人|\bpersonality\b|\bwhat (?:kind|sort) of (?:person|man|woman)\b"
+                              r"|\bwhat is \S+(?: \S+)? like\b", re.I),
+    "abilities": re.compile(r"会什么|有什么本事|本领|能力|武功|功夫|\babilit(?:y|ies)\b|\bskills?\b|\bpowers?\b", re.I),
+}
+
+
+_WHEN = re.compile(r"什么时候|何时|哪一?天|哪一?年|\bwhen\b|\bwhich chapter\b", re.I)
+
+
+def asked_attribute(text: str) -> str | None:
+    """The character-sheet field a question asks of someone ("age" of "林晚多大了"), or None; not when it asks when
+    or why ("林远什么时候学会了武功", "why did her personality change"): only the chapters tell that."""
+    if asks_why(text) or asks_change(text) or _WHEN.search(text) or _WHICH_CHAPTER_ZH.search(text):
+        return None
+    return next((field for field, asks in _ATTRIBUTES.items() if asks.search(text)), None)
+
+
 def asks_where(text: str) -> bool:
     return bool(_WHERE.search(text))
 
@@ -1160,7 +1185,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
         if name and _reads_as_name(name) and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
-            hits.append((match.start(2), NamedCharacter(name, match.group(1), _KIN_ZH[match.group(1)])))
+            said = _heirs_title(text, match.start(1), match.group(1))
+            hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
         gender = (_kin_gender_zh(noun) or _tied_kin_gender_zh(noun)
@@ -1330,6 +1356,8 @@ def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> Named
 
 # Words before a person's name that tell their age: "A young net-mender named Wren", "少镖头谢云帆", "老船工陈伯".
 _YOUNG_EN = re.compile(r"\b(?:young|teenage[d]?|teen|little|youthful)\b", re.I)
+_YOUNG_ZH = re.compile(r"年轻|年少|年幼|少年|青年|稚气|未成年")
+_OLD_ZH = re.compile(r"年迈|年老|老迈|苍老|年过半百|年过花甲|年过七旬|白发苍苍|须发皆白|老年")
 _OLD_EN = re.compile(r"\b(?:old|elderly|aging|ageing|aged|retired|ancient|grey-haired|gray-haired)\b", re.I)
 
 
@@ -1347,10 +1375,14 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
         before = text[:at]
         start = before.rfind(noun) if noun and before.endswith(noun) else at
         mark = text[start - 1:start]
-        return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) else \
-            "old" if mark == "老" or noun.startswith("老") else None
+        # "年迈的船工陈伯": the words of the clause before the noun, up to the last one naming someone else
+        lead_in = re.split(r"[，。；！？、：,;:!?\n和与跟同及]", text[:start])[-1]
+        return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) or _YOUNG_ZH.search(lead_in) else \
+            "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else None
     words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
-    lead_in = " ".join(words)
+    # "Ada Blake, a young weaver, …": the words set beside the name say it as well as those before it
+    beside = re.match(r",\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
+    lead_in = " ".join(words) + (" " + beside.group(1) if beside else "")
     return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
 
 
@@ -1435,6 +1467,13 @@ def _names_a_place(name: str) -> bool:
     return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s")) or known_word
 
 
+def _heirs_title(text: str, at: int, noun: str) -> str:
+    """"少镖头" of the 镖头 said at `at` after a 少 standing alone: the heir's title (the young master), which a sheet
+    says whole ("镖头" made the boy the agency's head); the noun as said otherwise."""
+    alone = at < 2 or not CJK.fullmatch(text[at - 2]) or text[at - 2] in _NOUN_SLOT_ZH
+    return "少" + noun if text[at - 1:at] == "少" and alone else noun
+
+
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
     """(where, noun, name) for each name set right after a noun saying who they are: "青梅竹马顾川",
     "她的邻居王婶". The noun is a word of two or more characters jieba tags a noun, or any word standing
@@ -1477,7 +1516,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
         if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
             continue
-        found.append((at, _calling_of_title(word.word, words[index - 1] if index > 0 else None), name))
+        calling = _calling_of_title(word.word, words[index - 1] if index > 0 else None)
+        found.append((at, _heirs_title(text, start, calling), name))
     return found
 
 
@@ -1822,7 +1862,7 @@ def key_things(description: str, limit: int = 4) -> list[str]:
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
-_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店")
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区")
 _PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
@@ -2034,9 +2074,28 @@ def setting_named(description: str) -> str | None:
             return found.group(1)
         places = places_in_description(description)
         return places[0] if places else None
-    return (_setting_after_zai(text) or _place_name_zh(text)
+    return (_opening_setting_zh(text) or _setting_after_zai(text) or _place_name_zh(text)
             or next((p for p in places_in_description(description) if not _sought_zh(text, p)), None)
             or next(iter(places_in_description(description)), None))
+
+
+_FIRST_CLAUSE_ZH = re.compile(r"[，。；！？、,;!?\n]")
+
+
+def _opening_setting_zh(text: str) -> str | None:
+    """The place a premise opens on when its first clause only names one ("1980年代的东北小城，下岗工人…在录像厅里…":
+    东北小城, "深夜的便利店里，…": 便利店): the book is set there, not in the room a later clause puts its lead in."""
+    import jieba.posseg
+
+    head = _FIRST_CLAUSE_ZH.split(text.strip(), 1)[0].rsplit("的", 1)[-1]
+    head = head[:-1] if head[-1:] in _LOCATIVE_ZH else head
+    words = jieba.posseg.lcut(head)
+    while words and words[0].flag in ("t", "m"):  # 清末, 九十年代: when, not where
+        words = words[1:]
+    place = "".join(w.word for w in words)
+    if any(w.flag[:1] not in ("n", "s") for w in words) or not 2 <= len(place) <= 6:
+        return None  # a clause that does something ("大漠驼队穿越戈壁") sets no scene by itself
+    return place if _is_place_zh(place) else None
 
 
 def _setting_after_zai(text: str) -> str | None:
