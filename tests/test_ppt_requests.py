@@ -1795,3 +1795,32 @@ async def test_english_notes_never_call_a_plural_point_it_nor_give_it_links(requ
     wrong = [m.group(0) for m in re.finditer(r"(?:about|how) (?P<name>[\w' -]+?) (?:links to|as people saw it)\b", notes)
              if plural_subject(m.group("name"))]
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("request_text", "audience", "setting"), [
+    ("Q3 budget review for finance", "finance", "talk"),
+    ("New parental leave policy - a 10 minute briefing for HR", "HR", "talk"),
+    ("The new build system: a 15 minute update for engineering", "engineering", "talk"),
+    ("Carols of the season for the children's choir", "the children's choir", "lesson"),
+])
+def test_a_department_or_a_choir_after_for_is_whom_the_deck_is_for(request_text, audience, setting):
+    # the cover said "A general audience" for finance and HR, and "the children" for the children's choir
+    assert (audience_hint(request_text), deck_setting(request_text, audience_hint(request_text))) == (audience, setting)
+
+
+async def test_a_story_s_parts_said_as_clauses_are_it_not_them():
+    # "Write where it starts in your notes; we will come back to them", "Notice how where it starts link to…"
+    deck = await _offline_deck("The story of a plastic bottle, for Year 3")
+    said = " ".join(s.notes for s in deck.slides)
+    assert "where it starts" in said
+    wrong = re.findall(r"(?:where it starts|how it ends)[^.?]*\b(?:them|link)\b[^.?]*", said)
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("request_text", ["Sprint 14 retrospective for the mobile team, 10 minutes", "给管理层汇报三季度销售情况，10分钟"])
+async def test_a_talk_at_work_has_no_worksheet_table_nor_one_point_called_the_key_to_another(request_text):
+    # "Things to watch: the key to key points"; a table asking "what it is" and "why it matters" of "Owners and dates"
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    stiff = [w for w in ("the key to", "what it is", "why it matters", "切入点", "它是什么", "为什么重要") if w in shown]
+    assert not stiff, stiff
