@@ -1802,9 +1802,11 @@ async def test_english_notes_never_call_a_plural_point_it_nor_give_it_links(requ
     ("New parental leave policy - a 10 minute briefing for HR", "HR", "talk"),
     ("The new build system: a 15 minute update for engineering", "engineering", "talk"),
     ("Carols of the season for the children's choir", "the children's choir", "lesson"),
+    ("给财务部做一个10分钟的报销新规说明", "财务部", "talk"),
 ])
 def test_a_department_or_a_choir_after_for_is_whom_the_deck_is_for(request_text, audience, setting):
-    # the cover said "A general audience" for finance and HR, and "the children" for the children's choir
+    # the cover said "A general audience" for finance and HR, and "the children" for the children's choir; 财务部 was
+    # taught as a class (本节课, 课本)
     assert (audience_hint(request_text), deck_setting(request_text, audience_hint(request_text))) == (audience, setting)
 
 
@@ -1824,3 +1826,14 @@ async def test_a_talk_at_work_has_no_worksheet_table_nor_one_point_called_the_ke
     shown = " ".join(text for s in deck.slides for text in visible_items(s))
     stiff = [w for w in ("the key to", "what it is", "why it matters", "切入点", "它是什么", "为什么重要") if w in shown]
     assert not stiff, stiff
+
+
+@pytest.mark.parametrize(("request_text", "steps_part"), [("给小区老人讲讲如何防范网购陷阱，10分钟", "一步一步怎么做"),
+                                                         ("How to use a home blood pressure monitor, for our residents' association",
+                                                          "Step by step")])
+async def test_a_public_talk_on_how_to_do_something_shows_its_steps(request_text, steps_part):
+    # "如何识别电信诈骗" for older residents was told as "关键要点：核心道理、常见误解", with no step to follow
+    deck = await _offline_deck(request_text)
+    assert steps_part in deck.slides[1].bullets, deck.slides[1].bullets
+    steps = [s for s in deck.slides if s.layout == "process"]
+    assert len(steps) == 1 and len(steps[0].steps) >= 3, [s.title for s in deck.slides]

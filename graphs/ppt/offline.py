@@ -1082,6 +1082,22 @@ _TALK_ROOM_WORDING = ("hello", "parts", "has_parts", "agenda", "questions", "not
                       "item_leads", "notes_part", "notes_recap", "time_plan", "flow")
 
 
+def _public_how_to_wording(language: str) -> dict:
+    """A public talk on how to do something: its key points give way to the steps, shown step by step and said first."""
+    public = WORDING[("public_talk", language)]
+    hook, why, key_points, example, at_home = public["aspects"]
+    steps, *points, phrase = t("ppt.deck_public_howto_part", locale=language).split("|")
+    parts = [(steps if part == key_points else part) for part in public["aspects"]]
+    aspects = {part: (part, tuple(points)) if part == steps else public["aspects"][part] for part in parts}
+    return {**public, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
+            "core": (steps, at_home, why, hook), "processes": {steps: _steps_said("public_howto", language)},
+            # the steps are shown once, on the page of going through them in order; no other point is a procedure
+            "fits": {"process": (points[1],)}}
+
+
+PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
+
+
 def _public_reading_wording(language: str) -> dict:
     """A public talk about a work: the work lesson's parts, told to a reading group of adults (planning.about_a_work)."""
     public = WORDING[("public_talk", language)]
@@ -1229,6 +1245,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_READING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _tells_history(request):  # the history society hears its story in time order
         words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "public_talk" and asks_how_to(request.fact("topic") or ""):  # the steps, not "the main idea"
+        words = PUBLIC_HOW_TO_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):

@@ -322,8 +322,15 @@ _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投�
                       re.IGNORECASE)
 
 
-# Listeners named by their department ("for finance", "for the HR team") are colleagues: the deck is told at work.
+# Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
+# at work.
 _A_DEPARTMENT_EN = re.compile(r"(?:(?:the|our)\s+)?" + _DEPARTMENTS_EN, re.IGNORECASE)
+_A_DEPARTMENT_ZH = re.compile(r"(?:财务|会计|人事|人力资源|行政|研发|技术|工程|市场|销售|法务|采购|客服|运营|质量|品质|质检|生产|后勤|"
+                              r"信息|IT|安保|物流|仓储|审计|风控|合规)(?:部|处|科|中心|组|团队)", re.IGNORECASE)
+
+
+def _names_a_department(audience: str) -> bool:
+    return bool(_A_DEPARTMENT_ZH.search(audience) if CJK.search(audience) else _A_DEPARTMENT_EN.match(audience))
 
 
 # A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
@@ -923,7 +930,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         # a training for residents is still a training ("Fire safety training for residents"): drills, not a talk
         if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
             return "public_talk"
-        if _TRAINING.search(text) or _AT_WORK.search(text) or text == audience and _A_DEPARTMENT_EN.match(text):
+        if _TRAINING.search(text) or _AT_WORK.search(text) or text == audience and _names_a_department(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
                         or about_safety_at_work(core_topic(request)))
