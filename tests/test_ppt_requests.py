@@ -1837,3 +1837,13 @@ async def test_a_public_talk_on_how_to_do_something_shows_its_steps(request_text
     assert steps_part in deck.slides[1].bullets, deck.slides[1].bullets
     steps = [s for s in deck.slides if s.layout == "process"]
     assert len(steps) == 1 and len(steps[0].steps) >= 3, [s.title for s in deck.slides]
+
+
+@pytest.mark.parametrize("request_text", ["Staying safe in a heatwave - a talk for parents at our primary school",
+                                          "给小学家长讲讲孩子近视防控"])
+async def test_parents_named_by_their_children_s_school_hear_a_talk_not_a_lesson(request_text):
+    # "Hello, today we learn about…", "Have your notebook ready", "explain it to a partner" said to parents
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"
+    assert not re.search(r"notebook|partner|笔记本|同桌|本节课|the lesson", said), said[:300]

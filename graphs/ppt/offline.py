@@ -1268,7 +1268,8 @@ def _wording(request: OfflineRequest) -> dict:
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
-    if young_children(audience_hint(request.fact("request") or "")):
+    # a class of infants, not their parents at a talk ("幼儿园家长")
+    if setting not in ("talk", "training", "public_talk") and young_children(audience_hint(request.fact("request") or "")):
         words = _for_young_children(words, "zh" if _zh(request) else "en")
     mechanism = words.get("mechanism")
     if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):

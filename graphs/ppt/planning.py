@@ -917,6 +917,16 @@ _ADULTS_MET_AS_SUCH_EN = re.compile(r"\b(?:at|from)\s+(?:our|the|my|this|their)\
                                     r"\bclubs?$|^(?:our|my)\s", re.IGNORECASE)  # "our neighbourhood watch", "my choir"
 
 
+# Adults named by the school of their children or pupils ("parents at our primary school", "小学家长") are no class.
+_PLACE_AFTER_EN = re.compile(r"\s+(?:at|from|in|of|with)\s+.*$", re.IGNORECASE)
+
+
+def _adults_of_a_school(audience: str) -> bool:
+    """Whether the listeners' own word (after the school they belong to, before where they are) names adults."""
+    head = _LEARNERS.split(audience)[-1] if CJK.search(audience) else _PLACE_AFTER_EN.sub("", audience)
+    return bool(_PUBLIC_LISTENERS.search(head)) and not _LEARNERS.search(head)
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
                                                                         "language_lesson", "talk", "training",
                                                                         "public_talk"]:
@@ -925,7 +935,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
     for text in (audience or "", request):
-        if _LEARNERS.search(text):
+        if _LEARNERS.search(text) and not (text == audience and _adults_of_a_school(text)):
             break
         # a training for residents is still a training ("Fire safety training for residents"): drills, not a talk
         if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
