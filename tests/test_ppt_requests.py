@@ -1847,3 +1847,10 @@ async def test_parents_named_by_their_children_s_school_hear_a_talk_not_a_lesson
     said = _spoken(deck)
     assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"
     assert not re.search(r"notebook|partner|笔记本|同桌|本节课|the lesson", said), said[:300]
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [("给新入职的客服做一次投诉处理培训，15分钟", "新入职的客服"),
+                                                        ("给夜班的护士讲讲交接班规范", "夜班的护士")])
+def test_listeners_named_by_their_job_after_de_are_whom_it_is_for(request_text, audience):
+    # the cover read "新入职 · 15 分钟" and the title "客服做一次投诉处理培训"
+    assert audience_hint(request_text) == audience and not short_title(request_text).startswith(audience[-2:])

@@ -997,7 +997,9 @@ _TOLD_WHOM_EN = re.compile(
 # name the listeners, who are the audience and not part of the subject.
 _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
-                      r"患者|病人|顾客|游客|读者|观众|听众|志愿者|生|们)")
+                      r"患者|病人|顾客|游客|读者|观众|听众|志愿者|"
+                      # and those named by their job ("给新入职的客服做…", "给夜班的护士讲…")
+                      r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
 _LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
