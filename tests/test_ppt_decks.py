@@ -383,3 +383,19 @@ async def test_each_maths_practice_page_says_what_its_problem_practises(request_
     deck = await _offline_deck(request_text)
     tries = [tuple(s.bullets) for s in deck.slides if s.title.endswith(practice)]
     assert len(tries) >= 2 and len(set(tries)) == len(tries), tries
+
+
+@pytest.mark.parametrize(("request_text", "frame"), [("给三年级学生讲讲恐龙，10分钟", "请大家先想一想：说到"),
+                                                     ("Volcanoes for Year 5, 10 minutes", "Before we go on, think about")])
+async def test_a_point_s_page_does_not_open_its_talk_with_the_same_question_on_every_page(request_text, frame):
+    # "请大家先想一想：说到核心术语…", "…说到基本定义…" on every point's page, word for word but the name
+    slides = (await _offline_deck(request_text)).slides
+    asking = [s.index for s in slides if frame in s.notes]
+    assert asking and len(asking) <= (len(slides) - 4) * 2 // 3, asking
+
+
+@pytest.mark.parametrize("request_text", ["给一年级小朋友讲讲恐龙，10分钟", "Volcanoes for Year 1", "给二年级的孩子们讲蚂蚁怎么搬家"])
+async def test_a_class_too_young_to_take_notes_is_not_told_to_get_notebooks_ready(request_text):
+    said = " ".join(s.notes for s in (await _offline_deck(request_text)).slides)
+    asked = re.findall(r"[^。.]*(?:笔记|草稿纸|记下来|notebook|in your notes|note it down)[^。.]*", said)
+    assert not asked, asked

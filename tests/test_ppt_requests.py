@@ -1795,3 +1795,62 @@ async def test_english_notes_never_call_a_plural_point_it_nor_give_it_links(requ
     wrong = [m.group(0) for m in re.finditer(r"(?:about|how) (?P<name>[\w' -]+?) (?:links to|as people saw it)\b", notes)
              if plural_subject(m.group("name"))]
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("request_text", "audience", "setting"), [
+    ("Q3 budget review for finance", "finance", "talk"),
+    ("New parental leave policy - a 10 minute briefing for HR", "HR", "talk"),
+    ("The new build system: a 15 minute update for engineering", "engineering", "talk"),
+    ("Carols of the season for the children's choir", "the children's choir", "lesson"),
+    ("给财务部做一个10分钟的报销新规说明", "财务部", "talk"),
+])
+def test_a_department_or_a_choir_after_for_is_whom_the_deck_is_for(request_text, audience, setting):
+    # the cover said "A general audience" for finance and HR, and "the children" for the children's choir; 财务部 was
+    # taught as a class (本节课, 课本)
+    assert (audience_hint(request_text), deck_setting(request_text, audience_hint(request_text))) == (audience, setting)
+
+
+async def test_a_story_s_parts_said_as_clauses_are_it_not_them():
+    # "Write where it starts in your notes; we will come back to them", "Notice how where it starts link to…"
+    deck = await _offline_deck("The story of a plastic bottle, for Year 3")
+    said = " ".join(s.notes for s in deck.slides)
+    assert "where it starts" in said
+    wrong = re.findall(r"(?:where it starts|how it ends)[^.?]*\b(?:them|link)\b[^.?]*", said)
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("request_text", ["Sprint 14 retrospective for the mobile team, 10 minutes", "给管理层汇报三季度销售情况，10分钟"])
+async def test_a_talk_at_work_has_no_worksheet_table_nor_one_point_called_the_key_to_another(request_text):
+    # "Things to watch: the key to key points"; a table asking "what it is" and "why it matters" of "Owners and dates"
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    stiff = [w for w in ("the key to", "what it is", "why it matters", "切入点", "它是什么", "为什么重要") if w in shown]
+    assert not stiff, stiff
+
+
+@pytest.mark.parametrize(("request_text", "steps_part"), [("给小区老人讲讲如何防范网购陷阱，10分钟", "一步一步怎么做"),
+                                                         ("How to use a home blood pressure monitor, for our residents' association",
+                                                          "Step by step")])
+async def test_a_public_talk_on_how_to_do_something_shows_its_steps(request_text, steps_part):
+    # "如何识别电信诈骗" for older residents was told as "关键要点：核心道理、常见误解", with no step to follow
+    deck = await _offline_deck(request_text)
+    assert steps_part in deck.slides[1].bullets, deck.slides[1].bullets
+    steps = [s for s in deck.slides if s.layout == "process"]
+    assert len(steps) == 1 and len(steps[0].steps) >= 3, [s.title for s in deck.slides]
+
+
+@pytest.mark.parametrize("request_text", ["Staying safe in a heatwave - a talk for parents at our primary school",
+                                          "给小学家长讲讲孩子近视防控"])
+async def test_parents_named_by_their_children_s_school_hear_a_talk_not_a_lesson(request_text):
+    # "Hello, today we learn about…", "Have your notebook ready", "explain it to a partner" said to parents
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"
+    assert not re.search(r"notebook|partner|笔记本|同桌|本节课|the lesson", said), said[:300]
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [("给新入职的客服做一次投诉处理培训，15分钟", "新入职的客服"),
+                                                        ("给夜班的护士讲讲交接班规范", "夜班的护士")])
+def test_listeners_named_by_their_job_after_de_are_whom_it_is_for(request_text, audience):
+    # the cover read "新入职 · 15 分钟" and the title "客服做一次投诉处理培训"
+    assert audience_hint(request_text) == audience and not short_title(request_text).startswith(audience[-2:])

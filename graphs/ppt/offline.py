@@ -45,6 +45,7 @@ from graphs.ppt.planning import (
     trained_at_home,
     wants_simpler,
     whole_language_named,
+    young_children,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -559,7 +560,9 @@ WORDING = {
                        "我们可以找一个生活中的例子来理解{name}。", "讲{name}时，要把它放回{topic}的整体里看。",
                        "弄清了{name}，接下来的{next}就好理解了。", "请把{name}记在笔记里，课后复习时会用到。",
                        "如果对{name}还有疑问，先记下来，课后我们再讨论。",
-                       "请大家留意{name}和{unit}里其他要点的关系。", "下课前，试着用一句话向同桌说明{name}。"),
+                       "请大家留意{name}和{unit}里其他要点的关系。", "下课前，试着用一句话向同桌说明{name}。",
+                       "想一想：如果少了{name}，后面的内容还讲得通吗？", "花一点时间，把{name}和你已经知道的东西联系起来。",
+                       "后面的练习还会用到{name}，所以现在要把它弄清楚。", "能不能把{name}讲给别人听，是检验自己懂没懂的好办法。"),
         "notes_again": ("我们再回到{name}，这次换一个角度来看。", "前面讲过{name}，现在把它和实际联系起来。",
                         "请大家对照前面的内容，看看对{name}的理解有没有变化。", "这一次，请大家自己先说一说{name}，再听我讲。"),
         "notes_plan": ("这个安排只是参考，我们会根据大家的掌握情况调整。", "每一部分结束时，我们都会停下来确认一下大家是否跟上了。",
@@ -759,7 +762,7 @@ WORDING = {
         "description": "说明{topic}的{aspect}",
         "concept": _lines_said("deck_talk_concept", "zh"),
         "process_title": "{name}：逐步梳理", **_contrast_said("talk", "zh"),
-        "statement": "{name}：理解{unit}的切入点",
+        "statement": t("ppt.deck_talk_statement", locale="zh"), "table_questions": _lines_said("deck_talk_table_questions", "zh"),
         "exercise_items": ("用一句话说明{first}", "结合你的工作，举一个与{topic}有关的实例", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次分享共 {n} 个部分", "hello": "大家好，今天由我来和大家谈谈{topic}。", "has_parts": "今天的内容分为{n}个部分。",
         "agenda": "今日议程", "questions": "提问与讨论", "time_plan": "时间分配", "flow": "流程安排",
@@ -960,7 +963,7 @@ WORDING = {
         "objective": "Understand {phrase}", "description": "Covers {aspect} for {topic}",
         "concept": _lines_said("deck_talk_concept", "en"),
         "process_title": "{name}, step by step", **_contrast_said("talk", "en"),
-        "statement": "{name}: the key to {unit}",
+        "statement": t("ppt.deck_talk_statement", locale="en"), "table_questions": _lines_said("deck_talk_table_questions", "en"),
         "exercise_items": ("Sum up {first} in one sentence", "Give an example of {topic} from your own work",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this talk", "hello": "Hello, and thank you for coming. Today's topic: {topic}.", "has_parts": "The talk has {n} parts.",
@@ -1062,6 +1065,7 @@ def _public_talk_wording(language: str, place: str = "") -> dict:
         **{key: lines(key) for key in ("notes_page", "notes_again", "notes_plan", "notes_cover", "notes_summary", "notes_qa",
                                        "concept", "contrast", "exercise_items", "asks", "fillers", "activities")},
         **{key: said(key) for key in ("notes_minutes", "contrast_title", "statement", "table_head")},
+        "table_questions": lines("table_questions"),
         "stages": _steps_said(f"public_talk{place}", language),
         "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions,
         "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
@@ -1076,6 +1080,22 @@ PUBLIC_TALK_AT_WORK_WORDING = {language: _public_talk_wording(language, "_at_wor
 # The room's words of a public talk (how it opens, counts its parts and closes), kept when it is about a work.
 _TALK_ROOM_WORDING = ("hello", "parts", "has_parts", "agenda", "questions", "notes_plan", "notes_minutes", "notes_qa",
                       "item_leads", "notes_part", "notes_recap", "time_plan", "flow")
+
+
+def _public_how_to_wording(language: str) -> dict:
+    """A public talk on how to do something: its key points give way to the steps, shown step by step and said first."""
+    public = WORDING[("public_talk", language)]
+    hook, why, key_points, example, at_home = public["aspects"]
+    steps, *points, phrase = t("ppt.deck_public_howto_part", locale=language).split("|")
+    parts = [(steps if part == key_points else part) for part in public["aspects"]]
+    aspects = {part: (part, tuple(points)) if part == steps else public["aspects"][part] for part in parts}
+    return {**public, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
+            "core": (steps, at_home, why, hook), "processes": {steps: _steps_said("public_howto", language)},
+            # the steps are shown once, on the page of going through them in order; no other point is a procedure
+            "fits": {"process": (points[1],)}}
+
+
+PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
 
 
 def _public_reading_wording(language: str) -> dict:
@@ -1225,6 +1245,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_READING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _tells_history(request):  # the history society hears its story in time order
         words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "public_talk" and asks_how_to(request.fact("topic") or ""):  # the steps, not "the main idea"
+        words = PUBLIC_HOW_TO_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
@@ -1246,11 +1268,29 @@ def _wording(request: OfflineRequest) -> dict:
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
+    # a class of infants, not their parents at a talk ("幼儿园家长")
+    if setting not in ("talk", "training", "public_talk") and young_children(audience_hint(request.fact("request") or "")):
+        words = _for_young_children(words, "zh" if _zh(request) else "en")
     mechanism = words.get("mechanism")
     if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
         words = {**words, "aspects": {**words["aspects"], mechanism: (HOW_THEY_FIT_EN, words["aspects"][mechanism][1])},
                  "phrases": {**words["phrases"], mechanism: HOW_THEY_FIT_EN}}
     return words
+
+
+# A line that asks the room to write ("请大家准备好笔记本", "Write {name} in your notes", "note it down").
+_ASKS_TO_WRITE = re.compile(r"笔记|草稿纸|记下来|记在|圈画|notebook|\bnotes\b|scrap paper|write (?:it )?down|note it down|jot",
+                            re.IGNORECASE)
+
+
+def _for_young_children(words: dict, language: str) -> dict:
+    """A class too young to take notes: the lines that ask them to write give way to ones they can join in with."""
+    def kept(key: str) -> tuple[str, ...]:
+        return tuple(line for line in words[key] if not _ASKS_TO_WRITE.search(line))
+
+    return {**words, **{key: kept(key) for key in ("notes_again", "notes_summary", "notes_plan") if key in words},
+            "notes_cover": (*kept("notes_cover"), *_lines_said("deck_young_class_notes_cover", language)),
+            "notes_page": (*kept("notes_page"), *_lines_said("deck_young_class_notes_page", language))}
 
 
 def _phrase(request: OfflineRequest) -> str:
@@ -1512,9 +1552,10 @@ def _point_aspect(point: str) -> str | None:
     return named.group("aspect") if named else None
 
 
-def _table_questions(zh: bool, count: int) -> list[str]:
-    """The question each row of an at-a-glance table answers, in turn: a column of "what and why" told nothing."""
-    questions = t("ppt.deck_table_questions", locale="zh" if zh else "en").split("\n")
+def _table_questions(words: dict, zh: bool, count: int) -> list[str]:
+    """The question each row of an at-a-glance table answers, in turn: a column of "what and why" told nothing; a
+    talk asks its own (where it stands, what it means for us)."""
+    questions = words.get("table_questions") or _lines_said("deck_table_questions", "zh" if zh else "en")
     return [questions[i % len(questions)] for i in range(count)]
 
 
@@ -1563,7 +1604,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
         return (words["table"].format(unit=unit.title),
                 [words["table_head"]] + [(f"{p}：{asked}｜{activities[(i + len(p)) % len(activities)]}" if zh else
                   f"{p}: {asked} | {activities[(i + len(p)) % len(activities)]}")
-                 for i, (p, asked) in enumerate(zip(points, _table_questions(zh, len(points))))],
+                 for i, (p, asked) in enumerate(zip(points, _table_questions(words, zh, len(points))))],
                 [t("ppt.deck_visual_table", locale=language)])
     if angle == "statement":
         return (t("ppt.deck_statement_title", locale=language, unit=unit_in),
@@ -1621,6 +1662,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     last_taken = None
     plan_pages = PLAN_ANGLES if agenda and total - 2 - closing >= MIN_CONTENT_PAGES_FOR_PLAN else ()
     for index in range(1, total + 1):
+        frames: list = []  # the sentence frame of each line about a point (none for the pages' own points)
         if index == 1:
             title = request.fact("topic") if zh else capitalised(request.fact("topic"))
             content = [words["parts"].format(n=len(units))]
@@ -1692,8 +1734,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
             # A point met again is spoken of as met again.
             # "key terms … where have you met them?": a point named in the plural is not "it"
+            frames = words["notes_again"] if point in met else words["notes_page"]
             lines = [line.format(name=name, unit=mid(unit.title), topic=part_topic, next=following, **agreeing_with(name))
-                     for line in (words["notes_again"] if point in met else words["notes_page"])]
+                     for line in frames]
             met.add(point)
         if not zh:  # sentence case: titles built from a lower-case topic start with a capital
             title = capitalised(title)
@@ -1707,7 +1750,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             while any(line in said for line in led):
                 items = [item for item, line in zip(items, led) if line not in said]
                 led = _led_in_turn(items, words["item_leads"], zh)
-            seed, lines = [_sentence(title, zh)], [*led, *lines]
+            seed, lines, frames = [_sentence(title, zh)], [*led, *lines], [*(None for _ in led), *frames]
         if zh:
             for said_as in {topic, part_topic}:
                 title, content = _without_stacked_de(title, said_as), [_without_stacked_de(c, said_as) for c in content]
@@ -1716,30 +1759,50 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             seed, lines = [_DOUBLED_DE.sub("的", c) for c in seed], [_DOUBLED_DE.sub("的", c) for c in lines]
         shown.add(title)
         shown_points.add(tuple(content))
-        lines = [line for line in lines if line not in said]
+        frames = frames if len(frames) == len(lines) else [None] * len(lines)
+        lines, frames = [line for line in lines if line not in said], [f for line, f in zip(lines, frames) if line not in said]
         said.update(lines)
-        pages.append((title, content, visuals, seed, lines))
+        pages.append((title, content, visuals, seed, lines, frames))
     # The deck's narration is budgeted as a whole: a page says what it has to say, what one page runs over or
     # under the pages after it make up, and a page with little of its own leaves its share to pages with more.
     joiner = "" if zh else " "
     # A page with little of its own still speaks for half its even share: a page is talked over, not flicked past.
-    capacities = [max(budget // 2, narration_length(joiner.join([*seed, *lines]), language)) for *_, seed, lines in pages]
+    capacities = [max(budget // 2, narration_length(joiner.join([*seed, *lines]), language)) for *_, seed, lines, _ in pages]
     shares = _shares(budget * total, capacities)
     scripts, planned, spoken, fillers_used = [], 0.0, 0, 0
     goodbye = words["notes_qa"][-1]
-    for index, ((title, content, visuals, seed, lines), share) in enumerate(zip(pages, shares), start=1):
+    frames_said: dict[str, int] = {}  # how many pages have said each sentence frame of a point's page so far
+    for index, ((title, content, visuals, seed, lines, frames), share) in enumerate(zip(pages, shares), start=1):
         planned += share
+        lines, frames = _least_said_first(lines, frames, frames_said)
         # The agenda says the parts and their time, then moves on: "Let us look at this closely." after it points at nothing,
         # and so it does after the summary and after the goodbye ("谢谢大家的时间！我们先来看这一点。").
         fillers = () if agenda and index == 2 or index > total - closing else words["fillers"]
         narration, used = _narration(seed, round(planned - spoken), zh, lines, fillers, fillers_used)
         fillers_used += used
+        for line, frame in zip(lines, frames):  # the frames this page said are said once more
+            if frame is not None and (line if zh else capitalised(line)) in narration:
+                frames_said[frame] = frames_said.get(frame, 0) + 1
         if index == total and closing == 2 and goodbye not in narration:  # a talk ends with its thanks, however short
             narration = joiner.join([narration, goodbye])
         spoken += narration_length(narration, language)
         scripts.append(SlideScript(slideIndex=index, title=title, contentDesign=content, visualSuggestions=visuals,
                                    narrationScript=narration))
     return SlideScripts(scripts=scripts)
+
+
+def _least_said_first(lines: list[str], frames: list, frames_said: dict[str, int]) -> tuple[list[str], list]:
+    """A point's page says its own points first, then its frames ("请大家先想一想：说到{name}…") least said so far
+    first: a page's narration ends where its time does, so the frames it leaves out are not the same on every page.
+    The frame that opens a point ("这一页的重点是…", "We come back to …") opens it or is left to the last."""
+    framed = [i for i, frame in enumerate(frames) if frame is not None]
+    if not framed:
+        return lines, frames
+    opening, said = framed[0], (lambda i: frames_said.get(frames[i], 0))
+    opens = said(opening) <= min(map(said, framed))
+    order = sorted(range(len(lines)), key=lambda i: (frames[i] is not None, i != opening if opens else i == opening,
+                                                     said(i) if frames[i] is not None else 0, i))
+    return [lines[i] for i in order], [frames[i] for i in order]
 
 
 def _led_in_turn(items: list[str], leads: tuple[str, ...], zh: bool) -> list[str]:

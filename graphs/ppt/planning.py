@@ -145,6 +145,11 @@ def slide_count_hint(text: str) -> int | None:
     return count if count >= 1 else None
 
 
+# A company's departments, as a request names the people in them: at the end of the "for" (or before "team" and the
+# like), never within a subject ("engineering drawings", "finance basics for engineers" names its listeners after).
+_DEPARTMENTS_EN = (r"(?:engineering|finance|accounting|hr|human\s+resources|marketing|sales|legal|ops|operations|(?-i:IT)|"
+                   r"support|customer\s+(?:support|service|success)|procurement|purchasing|payroll|compliance|r\s*&\s*d|"
+                   r"(?-i:QA)|facilities|logistics)(?=\s*(?:[,.;:!?()\n-]|$|(?:team|department|staff|group|folks|on|about|and)\b))")
 # Words for people who listen: "explain recursion to first-year CS students", "for 9th graders", "for new nurses".
 _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
                  r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
@@ -156,8 +161,10 @@ _LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|te
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
                  r"representatives|agents|clubs?|societ(?:y|ies)|(?:under|post)grad(?:uate)?s|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
+                 # a department heard as the people in it ("a 15 minute update for engineering", "for HR")
+                 + _DEPARTMENTS_EN +
                  # and any trade or role by its ending: "for sailors", "for electricians", "for new cashiers"
-                 + PEOPLE_PLURAL_EN + ")")
+                 "|" + PEOPLE_PLURAL_EN + ")")
 # An audience named with "for" is people ("for 9th graders", "for the board"), not a thing or an event: "Reasons for
 # the fall of Rome" and "tips for code review" name no audience, their "for …" is the subject's own.
 # Their school year or age after them goes with them ("for girls in grade 6", "for kids aged 8-10"): it is no subject's.
@@ -166,8 +173,9 @@ _LISTENERS_YEAR_EN = r"(?:(?:\s+(?:in|of)\s+(?:grade|year|class)\s*\d+|\s+aged\s
 # end with the group's own noun, and those named with where they are ("night shift nurses at our clinic", "the
 # volunteers at our food bank") with their place: both are whom the deck is for, not its subject.
 _LISTENER_STOP_EN = r"(?!(?:on|about|for|to|with|and|or|in|of|at|from|how|what|why|who|that|which)\b)"
-_LISTENERS_GROUP_EN = (r"(?:['’]?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
-                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network|"
+_LISTENERS_GROUP_EN = (r"(?:(?:['’\ue001\ue002]s?)?(?:\s+" + _LISTENER_STOP_EN + r"[\w'-]+){0,2}?\s+(?:students|pupils|kids|children|learners|"
+                       r"class(?:es)?|group|club|course|cohort|circle|association|committee|council|network|choirs?|orchestras?|bands?|"
+                       r"ensembles?|troops?|teams?|leagues?|guilds?|"
                        # "for the leadership team", "for our sales staff": the team is who listens, not the subject's
                        r"teams?|staff|department|board|panel|squad))?")
 _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
@@ -312,6 +320,17 @@ _AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投�
                       # an engineering team's own occasions ("a 15 minute update for engineering", "sprint retro")
                       r"(?:status|progress)\s+update|update\s+for|stand-?ups?|retros?|retrospectives?|post-?mortems?|sprint\s+\d+)\b",
                       re.IGNORECASE)
+
+
+# Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
+# at work.
+_A_DEPARTMENT_EN = re.compile(r"(?:(?:the|our)\s+)?" + _DEPARTMENTS_EN, re.IGNORECASE)
+_A_DEPARTMENT_ZH = re.compile(r"(?:财务|会计|人事|人力资源|行政|研发|技术|工程|市场|销售|法务|采购|客服|运营|质量|品质|质检|生产|后勤|"
+                              r"信息|IT|安保|物流|仓储|审计|风控|合规)(?:部|处|科|中心|组|团队)", re.IGNORECASE)
+
+
+def _names_a_department(audience: str) -> bool:
+    return bool(_A_DEPARTMENT_ZH.search(audience) if CJK.search(audience) else _A_DEPARTMENT_EN.match(audience))
 
 
 # A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
@@ -872,6 +891,23 @@ def heard_at_work(audience: str | None) -> bool:
     return any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
 
 
+# Children who cannot yet take notes (幼儿园, 一二年级, "Year 1", "5-year-olds"): a class of them is not told to get
+# notebooks or scrap paper ready, nor to write points down.
+_YOUNG_CHILDREN = re.compile(r"小朋友|幼儿|幼儿园|学前|[大中小]班|(?<![\d十])[一二12]年级|小学低年级|低年级|"
+                             r"\b(?:kindergart\w*|preschool\w*|pre-k|nursery|reception\s+class|toddlers|little\s+ones|"
+                             r"young\s+children|(?:year|grade|class|p)\s*[12]\b|(?:first|second|1st|2nd)[\s-]+grade\w*|"
+                             r"(?:[3-7]|three|four|five|six|seven)[\s-]*(?:year[\s-]*olds?|yos?)\b)", re.IGNORECASE)
+
+
+_OLDER_PUPILS_ZH = re.compile(r"[三四五六七八九]年级|初[一二三]|高[一二三]|中学|高年级")
+
+
+def young_children(audience: str | None) -> bool:
+    """Whether the listeners are children too young to take notes ("一年级小朋友", "Year 1", "6-year-olds"); "五年级的小朋友"
+    names older ones."""
+    return bool(_YOUNG_CHILDREN.search(audience or "")) and not _OLDER_PUPILS_ZH.search(audience or "")
+
+
 def trained_at_home(audience: str | None) -> bool:
     """Whether a training's listeners come as members of the public ("residents", "小区居民"), not to a job."""
     return bool(audience) and bool(_PUBLIC_LISTENERS.search(audience)) and not heard_at_work(audience)
@@ -879,6 +915,16 @@ def trained_at_home(audience: str | None) -> bool:
 
 _ADULTS_MET_AS_SUCH_EN = re.compile(r"\b(?:at|from)\s+(?:our|the|my|this|their)\s+\w+|\bin\s+(?:our|my|this|their)\s+\w+|"
                                     r"\bclubs?$|^(?:our|my)\s", re.IGNORECASE)  # "our neighbourhood watch", "my choir"
+
+
+# Adults named by the school of their children or pupils ("parents at our primary school", "小学家长") are no class.
+_PLACE_AFTER_EN = re.compile(r"\s+(?:at|from|in|of|with)\s+.*$", re.IGNORECASE)
+
+
+def _adults_of_a_school(audience: str) -> bool:
+    """Whether the listeners' own word (after the school they belong to, before where they are) names adults."""
+    head = _LEARNERS.split(audience)[-1] if CJK.search(audience) else _PLACE_AFTER_EN.sub("", audience)
+    return bool(_PUBLIC_LISTENERS.search(head)) and not _LEARNERS.search(head)
 
 
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
@@ -889,12 +935,12 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
     for text in (audience or "", request):
-        if _LEARNERS.search(text):
+        if _LEARNERS.search(text) and not (text == audience and _adults_of_a_school(text)):
             break
         # a training for residents is still a training ("Fire safety training for residents"): drills, not a talk
         if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
             return "public_talk"
-        if _TRAINING.search(text) or _AT_WORK.search(text):
+        if _TRAINING.search(text) or _AT_WORK.search(text) or text == audience and _names_a_department(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
             training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
                         or about_safety_at_work(core_topic(request)))
@@ -951,7 +997,9 @@ _TOLD_WHOM_EN = re.compile(
 # name the listeners, who are the audience and not part of the subject.
 _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
-                      r"患者|病人|顾客|游客|读者|观众|听众|志愿者|生|们)")
+                      r"患者|病人|顾客|游客|读者|观众|听众|志愿者|"
+                      # and those named by their job ("给新入职的客服做…", "给夜班的护士讲…")
+                      r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
 _LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
@@ -1562,12 +1610,16 @@ _SINGULAR_IN_S = re.compile(r"(?:ss|us|is|ics|news|series|species|means|ways|ows
 _PHRASE_BREAK_EN = re.compile(r"\s+(?:of|in|on|for|to|with|at|from|about|by|under|over|during|and|or)\s+", re.IGNORECASE)
 
 
+_CLAUSE_OPENERS_EN = ("what", "where", "when", "how", "why", "whether", "who")
+
+
 def plural_subject(phrase: str) -> bool:
     """Whether an English subject takes a plural verb ("vaccines are", "the Napoleonic Wars were", but "the water cycle
     is", "writing better commit messages is", "the history of cars is"): a gerund that opens it is one activity, else
-    its head noun (the last word before "of", "in"… or the end) decides by its -s."""
+    its head noun (the last word before "of", "in"… or the end) decides by its -s. A clause ("where it starts", "how it
+    ends", "what it achieves") is one thing said, whatever its last word."""
     words = phrase.split()
-    if not words or language_of(phrase) == "zh" or words[0].lower() in _GERUNDS_EN:
+    if not words or language_of(phrase) == "zh" or words[0].lower() in (*_GERUNDS_EN, *_CLAUSE_OPENERS_EN):
         return False
     head = re.sub(r"[^A-Za-z]", "", _PHRASE_BREAK_EN.split(phrase, 1)[0].split()[-1]) if _PHRASE_BREAK_EN.split(phrase, 1)[0].split() else ""
     return len(head) > 2 and head.lower().endswith("s") and not _SINGULAR_IN_S.search(head)
