@@ -1447,6 +1447,12 @@ def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_acce
     assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
 
 
+@pytest.mark.parametrize("rule", ["only the office manager can cancel other people's bookings", "只有店长能改价格"])
+def test_an_access_rule_typed_into_the_load_question_is_the_access_rule_not_the_load(rule):
+    asked = [{"id": "q_scale", "blocking": False}]
+    assert normalize_reply({"q_scale": rule}, asked) == ({"q_security": rule}, {"q_scale"})
+
+
 @pytest.mark.parametrize("answer, topic", [
     ("we use Postgres", "q_data_store"), ("存到Excel里", "q_data_store"),
     ("微信小程序", "q_interface"), ("in Slack", "q_interface"),

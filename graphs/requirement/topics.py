@@ -973,6 +973,18 @@ def only_an_entry_point(answer: str) -> bool:
     return only_names(TOPICS_BY_ID["q_interface"], answer)
 
 
+def only_an_access_rule(answer: str) -> bool:
+    """Whether an answer says only who alone may do what, or a rule it must comply with ("only the office manager
+    can cancel bookings", "只有店长能改价格", "must comply with GDPR"), and so the access rules."""
+    said = re.sub(r"[\s。！!.,，]+$", "", (answer or "").strip())
+    security = TOPICS_BY_ID["q_security"]
+    # a count beside the rule is the load's ("staff sign in with Google, about 50 of them"): not only a rule
+    if (found := security._longest(said)) is None or TOPICS_BY_ID["q_scale"].shape_in(said):
+        return False
+    rest = said.replace(_to_clause_end(said, found, whole=True, to_its_end=True), " ")
+    return len(CJK.findall(rest)) <= 3 if is_chinese(said) else len(re.findall(r"[A-Za-z]+", rest)) <= 2
+
+
 # Where an answer typed into another question belongs: a date is when it is due, a count the load, a store named
 # alone where the data lives, an entry point how it is used. A count said as who uses it or what done means
 # ("200 staff", "handles 500 orders a day") or as how many copies are kept ("7 copies") answers those questions too, and signing in through a chat app ("用钉钉")
@@ -981,6 +993,8 @@ _MISPLACED = (("q_deadline", only_a_date, ()),
               # a count typed as how long copies are kept is how many are kept ("7 copies", "保留10份")
               ("q_scale", only_a_load, ("q_target_users", "q_success_metric", "q_retention")),
               ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)),
+              # who alone may do what, typed as the load ("only the office manager can cancel bookings")
+              ("q_security", only_an_access_rule, ()),
               # the system the data already lives in ("we use Mindbody for everything"), typed into another question
               ("q_data_store", only_names_its_system, ()))
 
