@@ -2428,3 +2428,37 @@ def test_a_sync_every_few_minutes_into_a_named_system_is_a_job_writing_through_i
     assert "Given a scheduled run, when it finishes, then its data is in Shopify" in plan.stages[1].success_criteria, \
         plan.stages[1].success_criteria
     assert "Write the data through Shopify's API" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("A public sign-up page for our charity fun run: anyone may sign up, no accounts needed",
+     "no sign-in for the people who use it"),
+    ("做一个报名页面，家长无需注册就能给孩子报名夏令营", "使用者无需登录"),
+])
+def test_a_page_anyone_may_use_without_an_account_plans_no_sign_in(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    said = plan.plan_markdown + " ".join(a.text for a in plan.assumptions)
+    assert rule in " ".join(plan.stages[2].success_criteria), plan.stages[2].success_criteria
+    assert "sign-in with each user" not in said and "简单登录" not in said
+
+
+@pytest.mark.parametrize("requirement, shared", [
+    ("A shared budget sheet for me and my wife to track household spending", "No separate accounts"),
+    ("我和老婆两个人用的记账表", "不按用户分开"),
+])
+def test_a_tool_a_few_share_at_home_assumes_one_shared_set_of_data_not_a_sign_in_each(requirement, shared):
+    plan = first_round(requirement, force_plan=True)
+    access = [a.text for a in plan.assumptions if "sign-in" in a.text or "登录" in a.text or shared in a.text]
+    assert access and all(text.startswith(shared) for text in access), access
+
+
+@pytest.mark.parametrize("requirement", [
+    "A shared budget sheet for me and my wife to track household spending",
+    "写个脚本，把我电脑里的照片按拍摄日期整理到文件夹",
+    "A one-off script to load our old customer CSV files into PostgreSQL",
+])
+def test_a_thing_for_the_askers_own_use_is_handed_over_not_released(requirement):
+    last = first_round(requirement, force_plan=True).stages[-1]
+    said = " ".join([last.name, last.goal, *last.success_criteria, *last.tasks, *last.validation]).lower()
+    assert not any(w in said for w in ("release", "changelog", "smoke", "发布", "变更日志", "冒烟")), said
+    assert "how-to" in said or "说明" in said, said

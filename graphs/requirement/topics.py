@@ -40,6 +40,12 @@ class Topic:
     # users and requests ("How many files does one run handle?").
     question_script: tuple[str, str] | None = None
     fallback_script: tuple[str, str] | None = None
+    # The question and fallback for a thing for the asker's own use (a script, a family sheet), handed over rather
+    # than released ("By when do you need it?", not "Is there a release window?").
+    question_own: tuple[str, str] | None = None
+    fallback_own: tuple[str, str] | None = None
+    # The fallback for a thing a few people share at home ("for me and my wife"), who need no account each.
+    fallback_shared: tuple[str, str] | None = None
     # Whether a shape found says its rule with all the rest of its clause (an access rule's object: "只有店长能看每天的报表").
     rule_to_its_end: bool = False
     # A topic only some requirements raise (how long a backup's copies are kept): whether this one does.
@@ -115,18 +121,25 @@ class Topic:
         """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
         return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
-    def question_text(self, zh: bool, unattended: bool = False, script: bool = False) -> str:
+    def question_text(self, zh: bool, unattended: bool = False, script: bool = False, own_use: bool = False) -> str:
         if script and self.question_script is not None:
             return self.text(self.question_script, zh)
+        if own_use and self.question_own is not None:
+            return self.text(self.question_own, zh)
         return self.text(self.question_unattended if unattended and self.question_unattended else self.question, zh)
 
     def raised_by(self, requirement: str) -> bool:
         """Whether the requirement raises this topic at all (most topics: every requirement does)."""
         return self.asked_of is None or self.asked_of(requirement)
 
-    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False, script: bool = False) -> str:
+    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False, script: bool = False,
+                      shared: bool = False, own_use: bool = False) -> str:
         if script and self.fallback_script is not None:
             return self.text(self.fallback_script, zh)
+        if own_use and self.fallback_own is not None:
+            return self.text(self.fallback_own, zh)
+        if shared and not has_repository and self.fallback_shared is not None:
+            return self.text(self.fallback_shared, zh)
         if unattended and self.fallback_unattended is not None:
             return self.text(self.fallback_unattended, zh)
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
@@ -309,6 +322,20 @@ _ACCESS_PATTERNS = (
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
                r"调整|看|见|改|删|退)"),  # the longer verb first
 )
+
+# A thing anyone may use without an account ("anyone may sign up, no accounts needed", "无需登录，谁都能报名"): its
+# access rule is said, and no sign-in is planned.
+_OPEN_TO_ANYONE = re.compile(
+    r"\b(?:anyone|anybody|everyone|the\s+public)\s+(?:can|may|could|is\s+able\s+to)\b|"
+    r"\bno\s+(?:user\s+)?(?:accounts?|log-?ins?|sign-?ins?|registration)\s*(?:needed|required|necessary)?\b|"
+    r"\bwithout\s+(?:an?\s+|any\s+)?(?:(?:user\s+)?accounts?|log-?ins?|logging\s+in|sign-?ins?|signing\s+in|registering)\b|"
+    r"(?:无需|不需要|不用|不必|免)(?:登录|登陆|注册|账号|帐号)|(?:任何人|谁)都(?:能|可以)", re.IGNORECASE)
+
+
+def open_to_anyone(requirement: str) -> bool:
+    """Whether the requirement says anyone may use it, with no account ("no login needed", "无需注册")."""
+    return _OPEN_TO_ANYONE.search(requirement or "") is not None
+
 
 # A product's name is written here with its capitals, a common noun in small letters ("website"): how an answer
 # that opens with a capital is set in the plan ("through Slack", "through the website") — see Topic.names_a_product.
@@ -620,6 +647,8 @@ TOPICS: tuple[Topic, ...] = (
         why=_said("q_deadline_why"),
         impact=_said("q_deadline_impact"),
         fallback=_said("q_deadline_fallback"),
+        question_own=_said("q_deadline_question_own"),
+        fallback_own=_said("q_deadline_fallback_own"),
     ),
     Topic(
         id="q_scale",
@@ -659,6 +688,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=_said("q_security_fallback"),
         fallback_new=_said("q_security_fallback_new"),
         fallback_unattended=_said("q_security_fallback_unattended"),
+        fallback_shared=_said("q_security_fallback_shared"),
     ),
 )
 
