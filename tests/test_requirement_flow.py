@@ -2462,3 +2462,14 @@ def test_a_thing_for_the_askers_own_use_is_handed_over_not_released(requirement)
     said = " ".join([last.name, last.goal, *last.success_criteria, *last.tasks, *last.validation]).lower()
     assert not any(w in said for w in ("release", "changelog", "smoke", "发布", "变更日志", "冒烟")), said
     assert "how-to" in said or "说明" in said, said
+
+
+@pytest.mark.parametrize("requirement, when", [
+    ("A WeChat bot that reminds students each evening to hand in their homework", "each evening"),
+    ("做一个微信小程序，老师发布作业，每天晚上8点提醒没交的学生", "每天晚上8点"),
+])
+def test_what_an_app_sends_by_itself_at_a_time_gets_its_own_build_task(requirement, when):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(when in task for task in build.tasks), build.tasks
+    assert any(when in criterion for criterion in build.success_criteria), build.success_criteria
+

@@ -21,7 +21,7 @@ from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, n
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
-                                       names_no_purpose, only_keeps_copies, open_to_anyone, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
+                                       names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
                                        runs_unattended, talked_to_in_a_chat)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -797,6 +797,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         asking = open_topics
     # a few at home who share it ("for me and my wife") need no account each
     shared = shared_by_a_few(described)
+    # what a thing people use sends by itself at a time ("reminds students each evening"); a job is all schedule
+    sends_when = None if unattended else scheduled_send(described)
     # a script its asker runs, a tool for them or their home: handed over to them, not released
     own_use = not unattended and (own_script or shared or asker_uses(described) == "me")
     questions = [_question(tp, zh, has_repository, unattended, own_script, shared, own_use)
@@ -930,6 +932,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                     "works_end_to_end_unattended" if unattended else "script_on_files" if own_script else
                     "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
+                *([say("sent_on_schedule", when=sends_when)] if sends_when else []),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
@@ -942,6 +945,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 # persisting there is a loading job's delivery; running it is a script's
                 *([] if backup or own_script or (loads_into and interface == loads_into) else
                   [say("expose_unattended" if unattended else "expose", interface=interface)]),
+                *([say("schedule_sending", when=sends_when)] if sends_when else []),
                 *([say("apply_retention", retention=retention) if retention else say("decide_retention")]
                   if backup or TOPICS_BY_ID["q_retention"].raised_by(described) else []),
                 say("unit_tests"),

@@ -753,6 +753,27 @@ def runs_unattended(requirement: str) -> bool:
     return all(word.lower() in unattended for word in interface.keywords_in(said))
 
 
+# Something an app or a bot sends by itself at a time ("a WeChat bot that reminds students each evening", "每天晚上8点
+# 提醒没交的学生"): a scheduled part inside a thing people use, which needs a line of its own in the plan. Only what it
+# sends: "staff check in every morning in the app" is what people do.
+_EVERY_EN = (r"(?:each|every)\s+(?:night|morning|evening|afternoon|day|weekday|week|month|hour|"
+             r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?")
+_SENDS_EN = r"remind|reminds|notif(?:y|ies)|send|sends|posts?|emails?|texts?|messages|pings?|nudges?|alerts?"
+_SCHEDULED_SEND = (
+    re.compile(rf"\b(?:{_SENDS_EN})\b[^.;!?]{{0,60}}?\b(?P<when>{_EVERY_EN})\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<when>{_EVERY_EN})\b[^.;!?]{{0,20}}?\b(?:{_SENDS_EN})\b", re.IGNORECASE),
+    re.compile(r"(?P<when>每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月\d*[号日]?)(?:的)?"
+               r"(?:早上|早晨|上午|中午|下午|傍晚|晚上)?(?:\d{1,2}\s*[点:：](?:\d{1,2}分?|半)?)?|定时)"
+               r"[^，。；！？]{0,12}?(?:提醒|通知|推送|发送|发给|发到|催)"),
+)
+
+
+def scheduled_send(requirement: str) -> str | None:
+    """When a thing people use sends something by itself ("each evening", "每天晚上8点"), else None."""
+    found = next((m for p in _SCHEDULED_SEND if (m := p.search(requirement or ""))), None)
+    return found.group("when").strip() if found else None
+
+
 # A job that only keeps copies of data ("back up our WordPress site to S3 every night", "每晚把数据库备份到OSS"): it
 # serves no one; what matters is where the copies go, how long they are kept and that one can be restored.
 _KEEPS_COPIES = re.compile(r"\b(?:back(?:s|ed|ing)?\s+(?:(?:up|it|them|everything)\b)|backups?\b|snapshots?\b)|备份",
