@@ -2473,3 +2473,14 @@ def test_what_an_app_sends_by_itself_at_a_time_gets_its_own_build_task(requireme
     assert any(when in task for task in build.tasks), build.tasks
     assert any(when in criterion for criterion in build.success_criteria), build.success_criteria
 
+
+
+@pytest.mark.parametrize("requirement, goal", [
+    ("A one-off migration of our old orders from the Access database into PostgreSQL",
+     "Write the script so that one run loads all the data into PostgreSQL."),
+    ("一次性把旧系统导出的会员Excel导入到有赞", "编写脚本，运行一次就把数据完整写入有赞。"),
+])
+def test_a_one_off_load_is_a_script_run_once_into_where_the_data_goes(requirement, goal):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.stages[1].goal == goal, plan.stages[1].goal
+    assert not any("each run" in task for task in plan.stages[0].tasks), plan.stages[0].tasks

@@ -704,7 +704,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # the system the asker already keeps the data in ("we use Cliniko for bookings"), said in the requirement or as
     # where the data lives: an app reads it there; a store named in that answer ("Postgres") is a store still
     store_answer = answers.get("q_data_store", "")
-    system = None if unattended or TOPICS_BY_ID["q_data_store"].settled_by(store_answer) else \
+    # (not of a run that loads data elsewhere: the system it reads is its source, not its store)
+    system = None if unattended or loads_into or TOPICS_BY_ID["q_data_store"].settled_by(store_answer) else \
         kept_in_a_system(described) or kept_in_a_system(store_answer)
     # what the kind of thing settles by itself: a bot people message is used in the chat by whoever messages it, with
     # no sign-in; a script its asker runs is theirs, on their computer and their files
@@ -906,7 +907,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                                                              "storage_recorded", store=store)],
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
-                *([say("read_source", store=source)] if (keeps_no_store or loads_into) and source else []),
+                *([say("read_source_once" if own_script else "read_source", store=source)]
+                  if (keeps_no_store or loads_into) and source else []),
                 *([] if own_script and not loads_into else  # a script's files are its data; they need no model
                   [say("backup_layout", store=store)] if backup else [] if keeps_no_store else
                   [say("write_into_system", store=store)] if loads_a_system else
@@ -921,8 +923,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         {
             "name": say("build_name"),
             # a job loading a store serves whom it tells when it names them ("出错了要发邮件通知IT"), else the store
-            "goal": say("build_goal_backup", store=store) if backup else say("build_goal_load", store=store)
-            if loads_into and users == loads_into else say("build_goal", users=users),
+            "goal": say("build_goal_backup", store=store) if backup else
+            say("build_goal_load_once", store=store) if own_script and loads_into else
+            say("build_goal_load", store=store) if loads_into and users == loads_into else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
                 say("script_loaded_into", store=store) if own_script and loads_into else

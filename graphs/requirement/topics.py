@@ -923,7 +923,12 @@ def talked_to_in_a_chat(requirement: str) -> bool:
 # A script the asker runs on their own files ("写个脚本把扫描的发票按日期重命名", "a Python script to merge these PDFs"):
 # they are its one user, it runs on their computer, and nothing signs in. Not one that runs by itself on a schedule,
 # nor one others open in a page or an app.
-_SCRIPT = re.compile(r"\bscripts?\b|脚本|批处理", re.IGNORECASE)
+# A script, or a run done once by hand that moves or cleans data ("a one-off migration of our old orders into
+# PostgreSQL", "一次性把旧会员导入到有赞"): its asker runs it, nobody uses it afterwards.
+_SCRIPT = re.compile(r"\bscripts?\b|脚本|批处理|"
+                     r"\bone[- ](?:off|time)\s+(?:[\w-]+\s+){0,2}?(?:migration|import|export|load|job|task|run|conversion|"
+                     r"clean-?up|transfer|copy)\b|"
+                     r"一次性[^，。；！？]{0,4}?(?:迁移|导入|导出|转换|清洗|整理|搬|把)", re.IGNORECASE)
 _RUN_BY_HAND = {"cli", "command", "command line", "command-line tool", "command line tool", "命令行", "电脑", "电脑端",
                 "pc端", "桌面端"}
 
