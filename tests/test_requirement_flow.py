@@ -2484,3 +2484,16 @@ def test_a_one_off_load_is_a_script_run_once_into_where_the_data_goes(requiremen
     plan = first_round(requirement, force_plan=True)
     assert plan.stages[1].goal == goal, plan.stages[1].goal
     assert not any("each run" in task for task in plan.stages[0].tasks), plan.stages[0].tasks
+
+
+def test_a_guessed_count_and_a_season_typed_one_question_late_go_to_the_load_and_the_deadline():
+    asked = [{"id": i, "blocking": False} for i in ("q_data_store", "q_deadline", "q_scale")]
+    reply = {"q_data_store": "not sure, maybe 80 volunteers", "q_deadline": "", "q_scale": "before the summer"}
+    assert normalize_reply(reply, asked) == (
+        {"q_scale": "maybe 80 volunteers", "q_deadline": "before the summer"}, {"q_data_store"})
+
+
+def test_an_email_sent_the_day_before_gets_its_own_build_task():
+    build = first_round("A sign-up page where volunteers pick shifts; the coordinator gets an email the day before "
+                        "when a shift is still empty", force_plan=True).stages[1]
+    assert any("the day before" in task for task in build.tasks), build.tasks

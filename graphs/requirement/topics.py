@@ -171,6 +171,8 @@ _DEADLINE_PATTERNS = (
                rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|easter|thanksgiving|"
                rf"(?-i:(?:[A-Z][\w']*\s+){{1,3}}Day)|"
                rf"(?:summer|winter|spring|easter|christmas|school|the)\s+(?:holidays?|break|vacation)|"
+               # a season ("before the summer", "by autumn")
+               rf"summer|winter|autumn|fall|spring|"
                rf"(?:the\s+)?(?:new|next|autumn|fall|spring)\s+(?:school\s+)?(?:term|semester|school\s+year)|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
@@ -225,7 +227,7 @@ _NUMBER_EN = r"\d[\d,.]*\+?\s*[km]?"
 _PER_EN = r"(?:a|an|per|each|every)\s+(?:second|minute|hour|day|week|month|year)\b"
 # How many of anything, said roughly ("about 50 of them", "大约300单", "200多名员工") or as a rate ("300 bookings
 # a week", "每月300单"): the count is the load whatever it counts, so no list of nouns can hold them all.
-_ROUGHLY_EN = r"(?:about|around|roughly|approximately|nearly|almost|over|more than|up to|some|~)"
+_ROUGHLY_EN = r"(?:about|around|roughly|approximately|nearly|almost|over|more than|up to|some|maybe|perhaps|probably|~)"
 _ROUGHLY_ZH = r"(?:大约|大概|差不多|将近|超过|不到|约有|约为|(?<![预签合节公邀制])约)"
 # Not a lone 一 ("每周一份周报", "大约一个月" say how often or how long) nor a span of time after the classifier.
 _MANY_ZH = r"(?:\d[\d,]*|[两三四五六七八九十百千][一二两三四五六七八九十百千]*|一[十百千万][一二两三四五六七八九十百千]*)"
@@ -713,7 +715,8 @@ _DAY_EN = rf"(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?
 _DATE_ALONE = re.compile(
     rf"(?:(?:by|before|on|until|till|due|no later than)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
     rf"(?:{_DAY_EN}|(?:{_MONTHS})|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|"
-    rf"(?:(?:next|this)\s+)?(?:{_DAYS}|week|month|quarter|year)|q[1-4]|tomorrow)(?:,?\s+\d{{4}})?|"
+    rf"(?:(?:next|this)\s+)?(?:{_DAYS}|week|month|quarter|year|summer|winter|autumn|fall|spring)|q[1-4]|tomorrow)"
+    rf"(?:,?\s+\d{{4}})?|"
     rf"(?:\d{{4}}\s*年\s*)?{_COUNT_ZH}\s*月(?:\s*{_COUNT_ZH}\s*[日号])?(?:份|底|初|中)?|(?:下|本|这)个?(?:周|星期)[一二三四五六日天]|"
     rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:下|本|这)个?月\s*{_COUNT_ZH}\s*[日号]|(?:年|月|季度)(?:底|末)|明天|后天",
     re.IGNORECASE)
@@ -757,13 +760,16 @@ def runs_unattended(requirement: str) -> bool:
 # 提醒没交的学生"): a scheduled part inside a thing people use, which needs a line of its own in the plan. Only what it
 # sends: "staff check in every morning in the app" is what people do.
 _EVERY_EN = (r"(?:each|every)\s+(?:night|morning|evening|afternoon|day|weekday|week|month|hour|"
-             r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?")
-_SENDS_EN = r"remind|reminds|notif(?:y|ies)|send|sends|posts?|emails?|texts?|messages|pings?|nudges?|alerts?"
+             r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?|"
+             # a while ahead of what it is about ("an email the day before", "a text 2 hours before")
+             r"the\s+(?:day|night|evening|morning)\s+before|(?:an?|one|two|three|\d+)\s+(?:hours?|days?)\s+(?:before|ahead)")
+_SENDS_EN = r"remind|reminds|reminders?|sms|notif(?:y|ies)|send|sends|posts?|emails?|texts?|messages|pings?|nudges?|alerts?"
 _SCHEDULED_SEND = (
-    re.compile(rf"\b(?:{_SENDS_EN})\b[^.;!?]{{0,60}}?\b(?P<when>{_EVERY_EN})\b", re.IGNORECASE),
+    re.compile(rf"\b(?:{_SENDS_EN})\b[^.;!?]{{0,30}}?\b(?P<when>{_EVERY_EN})\b", re.IGNORECASE),
     re.compile(rf"\b(?P<when>{_EVERY_EN})\b[^.;!?]{{0,20}}?\b(?:{_SENDS_EN})\b", re.IGNORECASE),
     re.compile(r"(?P<when>每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月\d*[号日]?)(?:的)?"
-               r"(?:早上|早晨|上午|中午|下午|傍晚|晚上)?(?:\d{1,2}\s*[点:：](?:\d{1,2}分?|半)?)?|定时)"
+               r"(?:早上|早晨|上午|中午|下午|傍晚|晚上)?(?:\d{1,2}\s*[点:：](?:\d{1,2}分?|半)?)?|定时|"
+               r"提前(?:一|两|三|半|\d+)(?:天|个?小时|分钟))"
                r"[^，。；！？]{0,12}?(?:提醒|通知|推送|发送|发给|发到|催)"),
 )
 
