@@ -2497,3 +2497,9 @@ def test_an_email_sent_the_day_before_gets_its_own_build_task():
     build = first_round("A sign-up page where volunteers pick shifts; the coordinator gets an email the day before "
                         "when a shift is still empty", force_plan=True).stages[1]
     assert any("the day before" in task for task in build.tasks), build.tasks
+
+
+def test_whom_an_answered_access_rule_keeps_a_power_for_joins_the_users_the_requirement_names():
+    plan = first_round("给我们健身房做个小程序，会员可以约私教课，教练看自己的排课", force_plan=True,
+                       answers={"q_security": "只有店长能改课程价格"})
+    assert plan.stages[1].goal == "为会员、教练、店长实现该需求。", plan.stages[1].goal

@@ -840,7 +840,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                    flags=re.I)
     if "q_target_users" in answered_value:
         users = _who_answered(answered_value["q_target_users"], zh) or users
-        # whoever an access rule keeps a power for uses it too ("只有站长能看报表"), though the answer named others
+    if not unattended and not own_use and "q_security" in answered_value or "q_target_users" in answered_value:
+        # whoever an access rule keeps a power for uses it too ("只有物业能下架车位"), though the requirement or the
+        # answer named others
         users = _listed([users, *_holders_not_in(users, answered_value.get("q_security", ""), described, zh=zh)], zh)
     metric = value("q_success_metric", "run_delivered" if unattended else "described_behaviour")
     if has_repository:
