@@ -1447,6 +1447,12 @@ def test_a_date_typed_into_the_access_rules_question_is_the_deadline_not_an_acce
     assert normalize_reply({"q_security": date}, asked[1:]) == ({}, {"q_security"})  # the deadline not asked
 
 
+@pytest.mark.parametrize("rule", ["only the office manager can cancel other people's bookings", "只有店长能改价格"])
+def test_an_access_rule_typed_into_the_load_question_is_the_access_rule_not_the_load(rule):
+    asked = [{"id": "q_scale", "blocking": False}]
+    assert normalize_reply({"q_scale": rule}, asked) == ({"q_security": rule}, {"q_scale"})
+
+
 @pytest.mark.parametrize("answer, topic", [
     ("we use Postgres", "q_data_store"), ("存到Excel里", "q_data_store"),
     ("微信小程序", "q_interface"), ("in Slack", "q_interface"),
@@ -2422,3 +2428,78 @@ def test_a_sync_every_few_minutes_into_a_named_system_is_a_job_writing_through_i
     assert "Given a scheduled run, when it finishes, then its data is in Shopify" in plan.stages[1].success_criteria, \
         plan.stages[1].success_criteria
     assert "Write the data through Shopify's API" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement, rule", [
+    ("A public sign-up page for our charity fun run: anyone may sign up, no accounts needed",
+     "no sign-in for the people who use it"),
+    ("做一个报名页面，家长无需注册就能给孩子报名夏令营", "使用者无需登录"),
+])
+def test_a_page_anyone_may_use_without_an_account_plans_no_sign_in(requirement, rule):
+    plan = first_round(requirement, force_plan=True)
+    said = plan.plan_markdown + " ".join(a.text for a in plan.assumptions)
+    assert rule in " ".join(plan.stages[2].success_criteria), plan.stages[2].success_criteria
+    assert "sign-in with each user" not in said and "简单登录" not in said
+
+
+@pytest.mark.parametrize("requirement, shared", [
+    ("A shared budget sheet for me and my wife to track household spending", "No separate accounts"),
+    ("我和老婆两个人用的记账表", "不按用户分开"),
+])
+def test_a_tool_a_few_share_at_home_assumes_one_shared_set_of_data_not_a_sign_in_each(requirement, shared):
+    plan = first_round(requirement, force_plan=True)
+    access = [a.text for a in plan.assumptions if "sign-in" in a.text or "登录" in a.text or shared in a.text]
+    assert access and all(text.startswith(shared) for text in access), access
+
+
+@pytest.mark.parametrize("requirement", [
+    "A shared budget sheet for me and my wife to track household spending",
+    "写个脚本，把我电脑里的照片按拍摄日期整理到文件夹",
+    "A one-off script to load our old customer CSV files into PostgreSQL",
+])
+def test_a_thing_for_the_askers_own_use_is_handed_over_not_released(requirement):
+    last = first_round(requirement, force_plan=True).stages[-1]
+    said = " ".join([last.name, last.goal, *last.success_criteria, *last.tasks, *last.validation]).lower()
+    assert not any(w in said for w in ("release", "changelog", "smoke", "发布", "变更日志", "冒烟")), said
+    assert "how-to" in said or "说明" in said, said
+
+
+@pytest.mark.parametrize("requirement, when", [
+    ("A WeChat bot that reminds students each evening to hand in their homework", "each evening"),
+    ("做一个微信小程序，老师发布作业，每天晚上8点提醒没交的学生", "每天晚上8点"),
+])
+def test_what_an_app_sends_by_itself_at_a_time_gets_its_own_build_task(requirement, when):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(when in task for task in build.tasks), build.tasks
+    assert any(when in criterion for criterion in build.success_criteria), build.success_criteria
+
+
+
+@pytest.mark.parametrize("requirement, goal", [
+    ("A one-off migration of our old orders from the Access database into PostgreSQL",
+     "Write the script so that one run loads all the data into PostgreSQL."),
+    ("一次性把旧系统导出的会员Excel导入到有赞", "编写脚本，运行一次就把数据完整写入有赞。"),
+])
+def test_a_one_off_load_is_a_script_run_once_into_where_the_data_goes(requirement, goal):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.stages[1].goal == goal, plan.stages[1].goal
+    assert not any("each run" in task for task in plan.stages[0].tasks), plan.stages[0].tasks
+
+
+def test_a_guessed_count_and_a_season_typed_one_question_late_go_to_the_load_and_the_deadline():
+    asked = [{"id": i, "blocking": False} for i in ("q_data_store", "q_deadline", "q_scale")]
+    reply = {"q_data_store": "not sure, maybe 80 volunteers", "q_deadline": "", "q_scale": "before the summer"}
+    assert normalize_reply(reply, asked) == (
+        {"q_scale": "maybe 80 volunteers", "q_deadline": "before the summer"}, {"q_data_store"})
+
+
+def test_an_email_sent_the_day_before_gets_its_own_build_task():
+    build = first_round("A sign-up page where volunteers pick shifts; the coordinator gets an email the day before "
+                        "when a shift is still empty", force_plan=True).stages[1]
+    assert any("the day before" in task for task in build.tasks), build.tasks
+
+
+def test_whom_an_answered_access_rule_keeps_a_power_for_joins_the_users_the_requirement_names():
+    plan = first_round("给我们健身房做个小程序，会员可以约私教课，教练看自己的排课", force_plan=True,
+                       answers={"q_security": "只有店长能改课程价格"})
+    assert plan.stages[1].goal == "为会员、教练、店长实现该需求。", plan.stages[1].goal

@@ -276,7 +276,8 @@ def normalize_reply(reply: Any, questions: Sequence[Mapping[str, Any]]) -> tuple
     for other, text in misplaced.items():
         # where the data already lives, said though not asked ("we use Mindbody for everything" typed as the
         # deadline, of a job that reads it): what the plan reads from, kept
-        if other not in ids and other not in answered and only_names_its_system(text):
+        # likewise who alone may do what ("only the office manager can cancel bookings" typed as the load)
+        if other not in ids and other not in answered and (only_names_its_system(text) or other == "q_security"):
             answered[other] = text
     _read_for_other_topics(answered, defaulted, ids)
     for other, text in misplaced.items():  # its own answer was about another question ("用微信登录就行" typed as the load)

@@ -17,10 +17,11 @@ from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
+                                      shared_by_a_few,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
-                                       names_no_purpose, only_keeps_copies, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
+                                       names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
                                        runs_unattended, talked_to_in_a_chat)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
@@ -472,13 +473,14 @@ def _doc_finding(topic: Topic, knowledge: Sequence[Mapping[str, Any]]) -> tuple[
     return None
 
 
-def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool, script: bool) -> dict[str, Any]:
+def _question(topic: Topic, zh: bool, has_repository: bool, unattended: bool, script: bool,
+              shared: bool = False, own_use: bool = False) -> dict[str, Any]:
     return {
         "id": topic.id,
-        "question": topic.question_text(zh, unattended, script),
+        "question": topic.question_text(zh, unattended, script, own_use),
         "why_needed": topic.text(topic.why, zh),
         "impact_if_unknown": topic.text(topic.impact, zh),
-        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended, script),
+        "fallback_assumption": topic.fallback_text(zh, has_repository, unattended, script, shared, own_use),
         "blocking": topic.blocking,
         "priority": topic.priority,
     }
@@ -645,6 +647,21 @@ def _job_source(requirement: str, store_answer: str, zh: bool) -> str:
     return source if zh or source[:1].isupper() else store_topic.text(store_topic.named_as, zh).format(source)
 
 
+def _handover_stage(say: Any, *, users: str, deadline: str | None, script: bool) -> dict[str, Any]:
+    """The last stage of a thing for its asker's own use (a script they run, a sheet for their family): handed over
+    with a how-to and a way back, not released with a changelog and a smoke test."""
+    return {
+        "name": say("handover_name"),
+        "goal": say("handover_goal_by", deadline=deadline) if deadline else say("handover_goal"),
+        "success_criteria": [*([say("handed_over_by", deadline=deadline)] if deadline else []),
+                             say("how_to_written"), say("way_back_tried")],
+        "tasks": [say("write_how_to"), say("script_handover") if script else say("set_up_for", users=users)],
+        "validation": [say("first_use_checked", users=users)],
+        "risks": [say("script_release_risk" if script else "first_use_risk")],
+        "owner_hint": say("developer"),
+    }
+
+
 @offline_composer(RequirementPlan)
 def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     facts = request.facts
@@ -687,7 +704,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # the system the asker already keeps the data in ("we use Cliniko for bookings"), said in the requirement or as
     # where the data lives: an app reads it there; a store named in that answer ("Postgres") is a store still
     store_answer = answers.get("q_data_store", "")
-    system = None if unattended or TOPICS_BY_ID["q_data_store"].settled_by(store_answer) else \
+    # (not of a run that loads data elsewhere: the system it reads is its source, not its store)
+    system = None if unattended or loads_into or TOPICS_BY_ID["q_data_store"].settled_by(store_answer) else \
         kept_in_a_system(described) or kept_in_a_system(store_answer)
     # what the kind of thing settles by itself: a bot people message is used in the chat by whoever messages it, with
     # no sign-in; a script its asker runs is theirs, on their computer and their files
@@ -724,6 +742,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id in kind_says and (topic.id == "q_target_users" or not topic.settled_by(said)):
             stated_value[topic.id] = kind_says[topic.id]
+            continue
+        elif topic.id == "q_security" and open_to_anyone(described):  # "anyone may sign up, no accounts needed"
+            stated_value[topic.id] = say("open_access")
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
@@ -775,18 +796,25 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         asking = [tp for tp in open_topics if tp.id in ("q_purpose", "q_target_users")]
     else:
         asking = open_topics
-    questions = [_question(tp, zh, has_repository, unattended, own_script) for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
+    # a few at home who share it ("for me and my wife") need no account each
+    shared = shared_by_a_few(described)
+    # what a thing people use sends by itself at a time ("reminds students each evening"); a job is all schedule
+    sends_when = None if unattended else scheduled_send(described)
+    # a script its asker runs, a tool for them or their home: handed over to them, not released
+    own_use = not unattended and (own_script or shared or asker_uses(described) == "me")
+    questions = [_question(tp, zh, has_repository, unattended, own_script, shared, own_use)
+                 for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
     if keeps_no_store and not ask:
         assumptions.append({"text": say("keeps_no_store"), "risk_level": "low", "rollback_hint": say("keeps_no_store_rollback")})
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
-            fallback = topic.fallback_text(zh, has_repository, unattended, own_script)
+            fallback = topic.fallback_text(zh, has_repository, unattended, own_script, shared, own_use)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
-                "rollback_hint": say("revisit", question=topic.question_text(zh, unattended, own_script)),
+                "rollback_hint": say("revisit", question=topic.question_text(zh, unattended, own_script, own_use)),
             })
 
     summary = _summary(requirement if described == requirement else
@@ -812,7 +840,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                    flags=re.I)
     if "q_target_users" in answered_value:
         users = _who_answered(answered_value["q_target_users"], zh) or users
-        # whoever an access rule keeps a power for uses it too ("只有站长能看报表"), though the answer named others
+    if not unattended and not own_use and "q_security" in answered_value or "q_target_users" in answered_value:
+        # whoever an access rule keeps a power for uses it too ("只有物业能下架车位"), though the requirement or the
+        # answer named others
         users = _listed([users, *_holders_not_in(users, answered_value.get("q_security", ""), described, zh=zh)], zh)
     metric = value("q_success_metric", "run_delivered" if unattended else "described_behaviour")
     if has_repository:
@@ -845,7 +875,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     known_scale = "q_scale" in answered_value or "q_scale" in stated_value
     deadline = value("q_deadline", "release_window")
     scale = value("q_scale", "script_batch" if own_script else "expected_load")
-    security = value("q_security", "job_access" if unattended else "existing_access" if has_repository else "new_access")
+    security = value("q_security", "job_access" if unattended else "existing_access" if has_repository else
+                     "shared_access" if shared else "new_access")
     security = _WILL_DO.sub("", security) or security  # "用微信登录就行": the rule, not how the asker said it will do
     # how long copies are kept, when said; else the build decides it
     retention = value("q_retention", "") if "q_retention" in answered_value or "q_retention" in stated_value else None
@@ -878,7 +909,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                                                              "storage_recorded", store=store)],
             "tasks": [
                 say("read_modules_in", docs=doc_refs) if doc_refs else say("read_modules"),
-                *([say("read_source", store=source)] if (keeps_no_store or loads_into) and source else []),
+                *([say("read_source_once" if own_script else "read_source", store=source)]
+                  if (keeps_no_store or loads_into) and source else []),
                 *([] if own_script and not loads_into else  # a script's files are its data; they need no model
                   [say("backup_layout", store=store)] if backup else [] if keeps_no_store else
                   [say("write_into_system", store=store)] if loads_a_system else
@@ -893,8 +925,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         {
             "name": say("build_name"),
             # a job loading a store serves whom it tells when it names them ("出错了要发邮件通知IT"), else the store
-            "goal": say("build_goal_backup", store=store) if backup else say("build_goal_load", store=store)
-            if loads_into and users == loads_into else say("build_goal", users=users),
+            "goal": say("build_goal_backup", store=store) if backup else
+            say("build_goal_load_once", store=store) if own_script and loads_into else
+            say("build_goal_load", store=store) if loads_into and users == loads_into else say("build_goal", users=users),
             "success_criteria": [
                 say("backup_lands", store=store) if backup else
                 say("script_loaded_into", store=store) if own_script and loads_into else
@@ -904,6 +937,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                     "works_end_to_end_unattended" if unattended else "script_on_files" if own_script else
                     "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface),
                 say("measure_met", metric=metric),
+                *([say("sent_on_schedule", when=sends_when)] if sends_when else []),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
@@ -916,6 +950,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 # persisting there is a loading job's delivery; running it is a script's
                 *([] if backup or own_script or (loads_into and interface == loads_into) else
                   [say("expose_unattended" if unattended else "expose", interface=interface)]),
+                *([say("schedule_sending", when=sends_when)] if sends_when else []),
                 *([say("apply_retention", retention=retention) if retention else say("decide_retention")]
                   if backup or TOPICS_BY_ID["q_retention"].raised_by(described) else []),
                 say("unit_tests"),
@@ -947,7 +982,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "risks": [say("verify_risk")],
             "owner_hint": say("qa_developer"),
         },
-        {
+        _handover_stage(say, users=users, deadline=deadline if known_deadline else None, script=own_script)
+        if own_use else {
             "name": say("release_name"),
             "goal": say("release_goal_by" if known_deadline else "release_goal", deadline=deadline),
             "success_criteria": [

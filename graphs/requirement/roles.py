@@ -890,6 +890,18 @@ def asker_companion(text: str) -> str | None:
     return who if who and not _GENERIC & {who, who.lower()} else None
 
 
+# A home's own people ("for my family", "家里记账用", "a household chores chart"): a few who trust one another.
+# The asker's own ("my family", "our household"), not a product's many ("an app for families").
+_HOUSEHOLD = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(?:family|household|housemates?|flatmates?|roommates?)\b|"
+                        r"(?:我|我们|咱|咱们)(?:家|全家|家里|家人|室友)|全家人?(?:一起|都|共用)", re.IGNORECASE)
+
+
+def shared_by_a_few(text: str) -> bool:
+    """Whether a requirement is for the asker and the few they live or share it with ("for me and my wife", "家里
+    两个人一起记账"): they see the same data, with no account of their own each."""
+    return asker_companion(text) is not None or _HOUSEHOLD.search(text or "") is not None
+
+
 def opens_with_role(clause: str) -> bool:
     """Whether an English clause opens with a role as its subject ("managers approve them", "the clerk
     prints it"), so it says a new thing someone does rather than continuing a phrase."""

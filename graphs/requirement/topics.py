@@ -40,6 +40,12 @@ class Topic:
     # users and requests ("How many files does one run handle?").
     question_script: tuple[str, str] | None = None
     fallback_script: tuple[str, str] | None = None
+    # The question and fallback for a thing for the asker's own use (a script, a family sheet), handed over rather
+    # than released ("By when do you need it?", not "Is there a release window?").
+    question_own: tuple[str, str] | None = None
+    fallback_own: tuple[str, str] | None = None
+    # The fallback for a thing a few people share at home ("for me and my wife"), who need no account each.
+    fallback_shared: tuple[str, str] | None = None
     # Whether a shape found says its rule with all the rest of its clause (an access rule's object: "只有店长能看每天的报表").
     rule_to_its_end: bool = False
     # A topic only some requirements raise (how long a backup's copies are kept): whether this one does.
@@ -115,18 +121,25 @@ class Topic:
         """The thing a word of `said_of` stands for ("online" → "web page"), else None: the word names it itself."""
         return next((self.text(thing, zh) for said, thing in self.said_of if said == word.lower()), None)
 
-    def question_text(self, zh: bool, unattended: bool = False, script: bool = False) -> str:
+    def question_text(self, zh: bool, unattended: bool = False, script: bool = False, own_use: bool = False) -> str:
         if script and self.question_script is not None:
             return self.text(self.question_script, zh)
+        if own_use and self.question_own is not None:
+            return self.text(self.question_own, zh)
         return self.text(self.question_unattended if unattended and self.question_unattended else self.question, zh)
 
     def raised_by(self, requirement: str) -> bool:
         """Whether the requirement raises this topic at all (most topics: every requirement does)."""
         return self.asked_of is None or self.asked_of(requirement)
 
-    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False, script: bool = False) -> str:
+    def fallback_text(self, zh: bool, has_repository: bool, unattended: bool = False, script: bool = False,
+                      shared: bool = False, own_use: bool = False) -> str:
         if script and self.fallback_script is not None:
             return self.text(self.fallback_script, zh)
+        if own_use and self.fallback_own is not None:
+            return self.text(self.fallback_own, zh)
+        if shared and not has_repository and self.fallback_shared is not None:
+            return self.text(self.fallback_shared, zh)
         if unattended and self.fallback_unattended is not None:
             return self.text(self.fallback_unattended, zh)
         return self.text(self.fallback if has_repository or self.fallback_new is None else self.fallback_new, zh)
@@ -158,6 +171,8 @@ _DEADLINE_PATTERNS = (
                rf"(?:{_MONTHS}|{_DAYS}|week|month|quarter|year|q[1-4]|christmas|new year|easter|thanksgiving|"
                rf"(?-i:(?:[A-Z][\w']*\s+){{1,3}}Day)|"
                rf"(?:summer|winter|spring|easter|christmas|school|the)\s+(?:holidays?|break|vacation)|"
+               # a season ("before the summer", "by autumn")
+               rf"summer|winter|autumn|fall|spring|"
                rf"(?:the\s+)?(?:new|next|autumn|fall|spring)\s+(?:school\s+)?(?:term|semester|school\s+year)|\d{{1,4}}(?:[-/.]\d{{1,2}}){{1,2}})\b",
                re.IGNORECASE),
     re.compile(rf"\b(?:in|within)\s+{_COUNT_EN}\s+(?:days?|weeks?|months?)\b", re.IGNORECASE),  # "in two weeks"
@@ -212,7 +227,7 @@ _NUMBER_EN = r"\d[\d,.]*\+?\s*[km]?"
 _PER_EN = r"(?:a|an|per|each|every)\s+(?:second|minute|hour|day|week|month|year)\b"
 # How many of anything, said roughly ("about 50 of them", "大约300单", "200多名员工") or as a rate ("300 bookings
 # a week", "每月300单"): the count is the load whatever it counts, so no list of nouns can hold them all.
-_ROUGHLY_EN = r"(?:about|around|roughly|approximately|nearly|almost|over|more than|up to|some|~)"
+_ROUGHLY_EN = r"(?:about|around|roughly|approximately|nearly|almost|over|more than|up to|some|maybe|perhaps|probably|~)"
 _ROUGHLY_ZH = r"(?:大约|大概|差不多|将近|超过|不到|约有|约为|(?<![预签合节公邀制])约)"
 # Not a lone 一 ("每周一份周报", "大约一个月" say how often or how long) nor a span of time after the classifier.
 _MANY_ZH = r"(?:\d[\d,]*|[两三四五六七八九十百千][一二两三四五六七八九十百千]*|一[十百千万][一二两三四五六七八九十百千]*)"
@@ -309,6 +324,20 @@ _ACCESS_PATTERNS = (
     re.compile(r"(?:只有|只能由|仅限?)[^，。；,;]{1,12}?(?:才)?(?:能|可以|可)(?:查看|看到|访问|修改|编辑|审批|审核|删除|取消|撤销|退款|导出|下载|发布|关闭|分配|确认|驳回|打折|改价|授权|作废|开票|"
                r"调整|看|见|改|删|退)"),  # the longer verb first
 )
+
+# A thing anyone may use without an account ("anyone may sign up, no accounts needed", "无需登录，谁都能报名"): its
+# access rule is said, and no sign-in is planned.
+_OPEN_TO_ANYONE = re.compile(
+    r"\b(?:anyone|anybody|everyone|the\s+public)\s+(?:can|may|could|is\s+able\s+to)\b|"
+    r"\bno\s+(?:user\s+)?(?:accounts?|log-?ins?|sign-?ins?|registration)\s*(?:needed|required|necessary)?\b|"
+    r"\bwithout\s+(?:an?\s+|any\s+)?(?:(?:user\s+)?accounts?|log-?ins?|logging\s+in|sign-?ins?|signing\s+in|registering)\b|"
+    r"(?:无需|不需要|不用|不必|免)(?:登录|登陆|注册|账号|帐号)|(?:任何人|谁)都(?:能|可以)", re.IGNORECASE)
+
+
+def open_to_anyone(requirement: str) -> bool:
+    """Whether the requirement says anyone may use it, with no account ("no login needed", "无需注册")."""
+    return _OPEN_TO_ANYONE.search(requirement or "") is not None
+
 
 # A product's name is written here with its capitals, a common noun in small letters ("website"): how an answer
 # that opens with a capital is set in the plan ("through Slack", "through the website") — see Topic.names_a_product.
@@ -620,6 +649,8 @@ TOPICS: tuple[Topic, ...] = (
         why=_said("q_deadline_why"),
         impact=_said("q_deadline_impact"),
         fallback=_said("q_deadline_fallback"),
+        question_own=_said("q_deadline_question_own"),
+        fallback_own=_said("q_deadline_fallback_own"),
     ),
     Topic(
         id="q_scale",
@@ -659,6 +690,7 @@ TOPICS: tuple[Topic, ...] = (
         fallback=_said("q_security_fallback"),
         fallback_new=_said("q_security_fallback_new"),
         fallback_unattended=_said("q_security_fallback_unattended"),
+        fallback_shared=_said("q_security_fallback_shared"),
     ),
 )
 
@@ -683,7 +715,8 @@ _DAY_EN = rf"(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?
 _DATE_ALONE = re.compile(
     rf"(?:(?:by|before|on|until|till|due|no later than)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
     rf"(?:{_DAY_EN}|(?:{_MONTHS})|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|"
-    rf"(?:(?:next|this)\s+)?(?:{_DAYS}|week|month|quarter|year)|q[1-4]|tomorrow)(?:,?\s+\d{{4}})?|"
+    rf"(?:(?:next|this)\s+)?(?:{_DAYS}|week|month|quarter|year|summer|winter|autumn|fall|spring)|q[1-4]|tomorrow)"
+    rf"(?:,?\s+\d{{4}})?|"
     rf"(?:\d{{4}}\s*年\s*)?{_COUNT_ZH}\s*月(?:\s*{_COUNT_ZH}\s*[日号])?(?:份|底|初|中)?|(?:下|本|这)个?(?:周|星期)[一二三四五六日天]|"
     rf"(?:下|本|这)个?(?:周|星期|月|季度)(?:底|末)?|(?:下|本|这)个?月\s*{_COUNT_ZH}\s*[日号]|(?:年|月|季度)(?:底|末)|明天|后天",
     re.IGNORECASE)
@@ -721,6 +754,30 @@ def runs_unattended(requirement: str) -> bool:
     # so is a sheet it writes into ("a nightly sync … to a Google Sheet"); one people fill in every day is used
     said = _INTO_A_SHEET.sub(" ", said)
     return all(word.lower() in unattended for word in interface.keywords_in(said))
+
+
+# Something an app or a bot sends by itself at a time ("a WeChat bot that reminds students each evening", "每天晚上8点
+# 提醒没交的学生"): a scheduled part inside a thing people use, which needs a line of its own in the plan. Only what it
+# sends: "staff check in every morning in the app" is what people do.
+_EVERY_EN = (r"(?:each|every)\s+(?:night|morning|evening|afternoon|day|weekday|week|month|hour|"
+             r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?|"
+             # a while ahead of what it is about ("an email the day before", "a text 2 hours before")
+             r"the\s+(?:day|night|evening|morning)\s+before|(?:an?|one|two|three|\d+)\s+(?:hours?|days?)\s+(?:before|ahead)")
+_SENDS_EN = r"remind|reminds|reminders?|sms|notif(?:y|ies)|send|sends|posts?|emails?|texts?|messages|pings?|nudges?|alerts?"
+_SCHEDULED_SEND = (
+    re.compile(rf"\b(?:{_SENDS_EN})\b[^.;!?]{{0,30}}?\b(?P<when>{_EVERY_EN})\b", re.IGNORECASE),
+    re.compile(rf"\b(?P<when>{_EVERY_EN})\b[^.;!?]{{0,20}}?\b(?:{_SENDS_EN})\b", re.IGNORECASE),
+    re.compile(r"(?P<when>每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月\d*[号日]?)(?:的)?"
+               r"(?:早上|早晨|上午|中午|下午|傍晚|晚上)?(?:\d{1,2}\s*[点:：](?:\d{1,2}分?|半)?)?|定时|"
+               r"提前(?:一|两|三|半|\d+)(?:天|个?小时|分钟))"
+               r"[^，。；！？]{0,12}?(?:提醒|通知|推送|发送|发给|发到|催)"),
+)
+
+
+def scheduled_send(requirement: str) -> str | None:
+    """When a thing people use sends something by itself ("each evening", "每天晚上8点"), else None."""
+    found = next((m for p in _SCHEDULED_SEND if (m := p.search(requirement or ""))), None)
+    return found.group("when").strip() if found else None
 
 
 # A job that only keeps copies of data ("back up our WordPress site to S3 every night", "每晚把数据库备份到OSS"): it
@@ -872,7 +929,12 @@ def talked_to_in_a_chat(requirement: str) -> bool:
 # A script the asker runs on their own files ("写个脚本把扫描的发票按日期重命名", "a Python script to merge these PDFs"):
 # they are its one user, it runs on their computer, and nothing signs in. Not one that runs by itself on a schedule,
 # nor one others open in a page or an app.
-_SCRIPT = re.compile(r"\bscripts?\b|脚本|批处理", re.IGNORECASE)
+# A script, or a run done once by hand that moves or cleans data ("a one-off migration of our old orders into
+# PostgreSQL", "一次性把旧会员导入到有赞"): its asker runs it, nobody uses it afterwards.
+_SCRIPT = re.compile(r"\bscripts?\b|脚本|批处理|"
+                     r"\bone[- ](?:off|time)\s+(?:[\w-]+\s+){0,2}?(?:migration|import|export|load|job|task|run|conversion|"
+                     r"clean-?up|transfer|copy)\b|"
+                     r"一次性[^，。；！？]{0,4}?(?:迁移|导入|导出|转换|清洗|整理|搬|把)", re.IGNORECASE)
 _RUN_BY_HAND = {"cli", "command", "command line", "command-line tool", "command line tool", "命令行", "电脑", "电脑端",
                 "pc端", "桌面端"}
 
@@ -973,6 +1035,18 @@ def only_an_entry_point(answer: str) -> bool:
     return only_names(TOPICS_BY_ID["q_interface"], answer)
 
 
+def only_an_access_rule(answer: str) -> bool:
+    """Whether an answer says only who alone may do what, or a rule it must comply with ("only the office manager
+    can cancel bookings", "只有店长能改价格", "must comply with GDPR"), and so the access rules."""
+    said = re.sub(r"[\s。！!.,，]+$", "", (answer or "").strip())
+    security = TOPICS_BY_ID["q_security"]
+    # a count beside the rule is the load's ("staff sign in with Google, about 50 of them"): not only a rule
+    if (found := security._longest(said)) is None or TOPICS_BY_ID["q_scale"].shape_in(said):
+        return False
+    rest = said.replace(_to_clause_end(said, found, whole=True, to_its_end=True), " ")
+    return len(CJK.findall(rest)) <= 3 if is_chinese(said) else len(re.findall(r"[A-Za-z]+", rest)) <= 2
+
+
 # Where an answer typed into another question belongs: a date is when it is due, a count the load, a store named
 # alone where the data lives, an entry point how it is used. A count said as who uses it or what done means
 # ("200 staff", "handles 500 orders a day") or as how many copies are kept ("7 copies") answers those questions too, and signing in through a chat app ("用钉钉")
@@ -981,6 +1055,8 @@ _MISPLACED = (("q_deadline", only_a_date, ()),
               # a count typed as how long copies are kept is how many are kept ("7 copies", "保留10份")
               ("q_scale", only_a_load, ("q_target_users", "q_success_metric", "q_retention")),
               ("q_data_store", only_a_store, ()), ("q_interface", only_an_entry_point, ("q_security",)),
+              # who alone may do what, typed as the load ("only the office manager can cancel bookings")
+              ("q_security", only_an_access_rule, ()),
               # the system the data already lives in ("we use Mindbody for everything"), typed into another question
               ("q_data_store", only_names_its_system, ()))
 
