@@ -1585,3 +1585,28 @@ async def test_a_tenant_whose_landlord_sells_the_flat_is_told_the_lease_survives
     run = await GraphRunner(knowledge).ask("My landlord wants to sell the flat and told me to move out in a month "
                                            "though my lease has a year left")
     assert _cited(run)[0] == ("民法典", "725"), _cited(run)
+
+
+async def test_a_small_fraud_cites_the_fraud_article_not_the_other_crimes_against_property(knowledge):
+    run = await GraphRunner(knowledge).ask("被人骗了三千块钱")
+    cited = _cited(run)
+    assert ("刑法", "266") in cited
+    # Insurance fraud, bill fraud and wilful damage share only 公私财物 and 数额较大 with it.
+    assert not {("刑法", "198"), ("刑法", "194"), ("刑法", "275")} & set(cited), cited
+
+
+async def test_a_smashed_car_window_is_not_answered_with_the_personal_information_law(knowledge):
+    run = await GraphRunner(knowledge).ask("有人砸了我的车窗")
+    assert not any(law == "个人信息保护法" for law, _ in _cited(run)), _cited(run)
+
+
+def test_another_laws_article_sharing_only_the_fields_words_is_not_cited_even_first():
+    from graphs.legal.agents import without_filler
+
+    def article(law: str, number: int, text: str) -> Article:
+        return Article(law=law, article_no=f"第{number}条", article_no_arabic=number, text=text, status="有效", score=1.0)
+
+    foreign = article("中华人民共和国个人信息保护法", 69, "处理个人信息侵害个人信息权益造成损害的，应当承担损害赔偿等侵权责任。")
+    own = article("中华人民共和国民法典", 1165, "行为人因过错侵害他人民事权益造成损害的，应当承担侵权责任。")
+    kept = without_filler([foreign, own], {foreign.citation: 1.0, own.citation: 0.9}, [own], [], {"车窗", "砸了"})
+    assert kept == [own]
