@@ -1585,3 +1585,58 @@ async def test_a_tenant_whose_landlord_sells_the_flat_is_told_the_lease_survives
     run = await GraphRunner(knowledge).ask("My landlord wants to sell the flat and told me to move out in a month "
                                            "though my lease has a year left")
     assert _cited(run)[0] == ("民法典", "725"), _cited(run)
+
+
+async def test_a_small_fraud_cites_the_fraud_article_not_the_other_crimes_against_property(knowledge):
+    run = await GraphRunner(knowledge).ask("被人骗了三千块钱")
+    cited = _cited(run)
+    assert ("刑法", "266") in cited
+    # Insurance fraud, bill fraud and wilful damage share only 公私财物 and 数额较大 with it.
+    assert not {("刑法", "198"), ("刑法", "194"), ("刑法", "275")} & set(cited), cited
+
+
+async def test_a_fake_bought_online_and_called_a_scam_cites_the_sellers_fraud_rule(knowledge):
+    run = await GraphRunner(knowledge).ask("网上买的东西是假的，被骗了，能退款吗")
+    cited = _cited(run)
+    assert ("消费者权益保护法", "55") in cited
+    assert not {("刑法", "198"), ("刑法", "275")} & set(cited), cited
+
+
+async def test_a_pregnant_worker_dismissed_and_asking_how_much_is_told_the_rule_forbidding_it(knowledge):
+    run = await GraphRunner(knowledge).ask("怀孕三个月被公司辞退了，能要多少赔偿")
+    assert ("劳动合同法", "42") in _cited(run)
+
+
+async def test_a_parcel_the_courier_left_at_the_door_and_that_was_stolen_cites_the_carriers_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("快递员放门口被偷")
+    assert {("民法典", "832"), ("民法典", "833")} & set(_cited(run)), _cited(run)
+
+
+async def test_an_unpaid_car_sale_asked_in_english_is_answered_from_the_sales_articles(knowledge):
+    run = await GraphRunner(knowledge).ask("I sold my car and the buyer has not paid")
+    assert run.answer != t("legal.ask_in_chinese")
+    assert ("民法典", "626") in _cited(run)
+
+
+async def test_a_smashed_car_window_is_not_answered_with_the_personal_information_law(knowledge):
+    run = await GraphRunner(knowledge).ask("有人砸了我的车窗")
+    assert not any(law == "个人信息保护法" for law, _ in _cited(run)), _cited(run)
+
+
+def test_another_laws_article_sharing_only_the_fields_words_is_not_cited_even_first():
+    from graphs.legal.agents import without_filler
+
+    def article(law: str, number: int, text: str) -> Article:
+        return Article(law=law, article_no=f"第{number}条", article_no_arabic=number, text=text, status="有效", score=1.0)
+
+    foreign = article("中华人民共和国个人信息保护法", 69, "处理个人信息侵害个人信息权益造成损害的，应当承担损害赔偿等侵权责任。")
+    own = article("中华人民共和国民法典", 1165, "行为人因过错侵害他人民事权益造成损害的，应当承担侵权责任。")
+    kept = without_filler([foreign, own], {foreign.citation: 1.0, own.citation: 0.9}, [own], [], {"车窗", "砸了"})
+    assert kept == [own]
+
+
+async def test_a_thief_caught_is_not_read_as_an_animal_that_scratched(knowledge):
+    run = await GraphRunner(knowledge).ask("手机被偷了，小偷抓到了，钱能要回来吗")
+    cited = _cited(run)
+    assert ("刑法", "64") in cited
+    assert not any(law == "民法典" for law, _ in cited), cited

@@ -76,8 +76,9 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     "company_law": [(r"股东|股权|公司章程|分红|合伙|注册公司|法定代表人|董事|出资|解散|僵局|对赌", 1.0)],
     "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨"
                          r"|(?:爸妈|父母|爸爸|妈妈|父亲|母亲|爷爷|奶奶|外公|外婆|老人)(?:生前)?留下", 1.0)],
-    # 送外卖 is a rider's work, not a meal bought.
-    "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|(?<!送)外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货", 1.0)],
+    # 送外卖 is a rider's work, not a meal bought. A fake bought (网上买的东西是假的) is the seller's fraud beside any
+    # scam it also is.
+    "consumer_rights": [(r"网购|退货|商家|消费者|消保法|假货|假冒|质量问题|点外卖|(?<!送)外卖(?!骑手|员|小哥|平台.{0,4}(用工|劳动))|退款|无理由|过期食品|十倍|退一赔三|健身房|会员|预付卡|培训机构|美容院|网店|直播带货|网上买|买.{0,8}假的|高仿|冒牌|翻新机", 1.0)],
     # A spouse's wages are the couple's property (离婚时她的工资买的股票), no labour question: 工资 beside a marriage's
     # words is not the labour field's, though 老板, 辞退 and the rest still are.
     # Pay, or work the asker does himself (工资, 工钱没给, 我在工地干活). A contractor's 老板 (施工队老板失联) is a

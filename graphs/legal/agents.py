@@ -242,6 +242,17 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
                 r"guarantee|going bust|insolven", None),
     # 1145-1149: who administers an estate, asked by that name.
     ("遗产管理人", r"管理人|遗嘱执行人|执行遗嘱|管理遗产|清点|executor|administrator", None),
+    # The 刑法's crimes against property share 公私财物 and 数额较大: a fraud's answer was filled with insurance and
+    # bill fraud (198, 194), wilful damage (275) and bribery (389). Each is cited when the question names its act.
+    ("保险诈骗", r"保险|insurance", None),
+    ("金融票据诈骗", r"票据|汇票|本票|支票|cheque|bill of exchange", None),
+    ("非法集资", r"集资|理财|投资|fundrais|invest", None),
+    ("故意毁坏公私财物", r"毁|砸|弄坏|损坏|破坏|划|damag|destroy|smash|vandal", None),
+    ("聚众哄抢", r"哄抢|抢|loot", None),
+    ("敲诈勒索", r"敲诈|勒索|威胁|要挟|blackmail|extort|threat", None),
+    ("给予国家工作人员以财物", r"行贿|送礼|红包|贿赂|官员|bribe", None),
+    ("盗窃公私财物", r"偷|盗|扒|窃|steal|stole|stolen|theft|thief|pickpocket", None),
+    ("抢夺公私财物", r"抢|snatch|grab", None),
 )
 
 
@@ -411,19 +422,34 @@ def meaning_strength(article: Any) -> float | None:
     return None if rank is None else (1.0 if rank == 0 else 0.0)
 
 
+def question_words(text: str) -> set[str]:
+    """The words of a question (and of its glossary terms) an article can share: two characters or more, as the
+    statute search cuts them; 了, 我 and 的 are in every article."""
+    from china_law_mcp import retrieval
+
+    return {word for word in retrieval.tokenize(text) if len(word.strip()) >= 2}
+
+
 def without_filler(articles: list[Any], strengths: dict[str, float], of_the_field: list[Any],
-                   leaders: list[Any]) -> list[Any]:
+                   leaders: list[Any], asked: set[str] | None = None) -> list[Any]:
     """The first and the `leaders` (each named law's best), then those near their searches' best; from a law other
-    than the field's (`of_the_field`), only a search's best: another law's article that merely shares words is what
-    filled the gaps."""
+    than the field's (`of_the_field`), only a search's best that shares a word the question `asked` (its own or its
+    glossary terms'), even in the first place: another law's article that merely shares the field's words (侵权,
+    损害赔偿) is what filled the gaps (个人信息保护法 69 beside a smashed car window), or led an answer whose field had no
+    law among the hits (the Basic Law of Macao)."""
     fields_own = {a.citation for a in of_the_field}
     leading = {a.citation for a in leaders}
+
+    def foreign_but_unasked(article: Any) -> bool:
+        return (asked is not None and article.citation not in fields_own and bool(of_the_field)
+                and not any(word in article.text for word in asked))
 
     def strong(article: Any) -> bool:
         bar = FILLER_RATIO if article.citation in fields_own else OTHER_LAWS_RATIO
         return strengths.get(article.citation, 1.0) >= bar
 
-    return [a for rank, a in enumerate(articles) if rank < ALWAYS_CITED or a.citation in leading or strong(a)]
+    return [a for rank, a in enumerate(articles) if not foreign_but_unasked(a)
+            and (rank < ALWAYS_CITED or a.citation in leading or strong(a))]
 
 
 def _article_dict(article: Any) -> dict[str, Any]:
@@ -602,8 +628,9 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             fields = [*shared.domains, shared.category]
             ordered = plainer_chapters_first(of_the_questions_subjects(first + rest, shared.question, fields),
                                              shared.question)
+            asked = await asyncio.to_thread(question_words, f"{focus} {expansion.terms}")
             hits = without_filler(ordered, relative_strengths([*per_law, hits or [], searched_own], ordered),
-                                  of_domain_laws(ordered, domain, expansion.laws), first)[:wanted]
+                                  of_domain_laws(ordered, domain, expansion.laws), first, asked)[:wanted]
         articles += [a for a in (_article_dict(h) for h in hits or []) if a["citation"] not in
                      {x["citation"] for x in articles}]
     web: list[dict[str, Any]] = []
