@@ -416,3 +416,12 @@ async def test_a_lesson_s_table_asks_for_an_example_not_why_each_point_matters(r
     shown = " ".join(text for s in (await _offline_deck(request_text)).slides for text in visible_items(s))
     assert example in shown
     assert "为什么重要" not in shown and "why it matters" not in shown
+
+
+@pytest.mark.parametrize("request_text", ["给一年级小朋友讲讲四季的变化，10分钟",
+                                          "Why do leaves change colour in autumn? A lesson for Year 2"])
+async def test_a_class_too_young_to_write_is_not_asked_to_write_on_its_slides(request_text):
+    # "术语表：写下四季的变化里反复出现的词", "Keep it: write it down to check at the end" on a page for six-year-olds
+    shown = [text for s in (await _offline_deck(request_text)).slides for text in visible_items(s)]
+    asked = [text for text in shown if re.search(r"写下|记下来|笔记|write (?:it )?down|notebook", text, re.IGNORECASE)]
+    assert not asked, asked

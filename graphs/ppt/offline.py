@@ -1277,9 +1277,11 @@ def _wording(request: OfflineRequest) -> dict:
     return words
 
 
-# A line that asks the room to write ("请大家准备好笔记本", "Write {name} in your notes", "note it down").
-_ASKS_TO_WRITE = re.compile(r"笔记|草稿纸|记下来|记在|圈画|notebook|\bnotes\b|scrap paper|write (?:it )?down|note it down|jot",
+# A line that asks the room to write ("请大家准备好笔记本", "写下反复出现的词", "Write {name} in your notes", "note it down").
+_ASKS_TO_WRITE = re.compile(r"笔记|草稿纸|记下来|记在|写下|圈画|notebook|\bnotes\b|scrap paper|write (?:it )?down|note it down|jot",
                             re.IGNORECASE)
+# The tables of slide lines (not notes) a class reads off its pages.
+_SLIDE_LINES = ("concept", "concepts", "stages", "processes", "contrast", "contrasts", "example_items", "exercise_items")
 
 
 def _for_young_children(words: dict, language: str) -> dict:
@@ -1287,9 +1289,33 @@ def _for_young_children(words: dict, language: str) -> dict:
     def kept(key: str) -> tuple[str, ...]:
         return tuple(line for line in words[key] if not _ASKS_TO_WRITE.search(line))
 
+    said_instead = t("ppt.deck_young_class_slide_line", locale=language)
+    concepts = {**words.get("concepts", {}), **{point: _lines_said("deck_young_class_concept_terms", language)
+                                               for point in _TERMS_POINTS if point in words.get("concepts", {})}}
     return {**words, **{key: kept(key) for key in ("notes_again", "notes_summary", "notes_plan") if key in words},
+            **{key: _said_not_written(words[key], said_instead) for key in _SLIDE_LINES if key in words},
+            "concepts": _said_not_written(concepts, said_instead),
             "notes_cover": (*kept("notes_cover"), *_lines_said("deck_young_class_notes_cover", language)),
             "notes_page": (*kept("notes_page"), *_lines_said("deck_young_class_notes_page", language))}
+
+
+# A lesson's point on its words, whose page is a word list ("核心术语", "Key terms").
+_TERMS_POINTS = (ASPECT_POINTS_ZH["基本概念"][0], ASPECT_POINTS_EN["Core ideas"][0])
+
+
+def _said_not_written(lines, said_instead: str):
+    """Slide lines with each that asks to write said aloud instead: a line gives way to said_instead, a step of a
+    step-by-step page ("记一记：把易错点记在笔记里") is left out, as the page's other steps are done without it."""
+    if isinstance(lines, str):
+        return said_instead if _ASKS_TO_WRITE.search(lines) else lines
+    if isinstance(lines, dict):
+        return {key: _said_not_written(value, said_instead) for key, value in lines.items()}
+    if isinstance(lines, tuple) and all(isinstance(line, tuple) and len(line) == 2 and all(isinstance(x, str) for x in line)
+                                        for line in lines):
+        return tuple(step for step in lines if not any(_ASKS_TO_WRITE.search(part) for part in step))
+    if isinstance(lines, tuple):
+        return tuple(_said_not_written(line, said_instead) for line in lines)
+    return lines
 
 
 def _phrase(request: OfflineRequest) -> str:
