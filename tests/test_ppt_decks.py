@@ -399,3 +399,29 @@ async def test_a_class_too_young_to_take_notes_is_not_told_to_get_notebooks_read
     said = " ".join(s.notes for s in (await _offline_deck(request_text)).slides)
     asked = re.findall(r"[^。.]*(?:笔记|草稿纸|记下来|notebook|in your notes|note it down)[^。.]*", said)
     assert not asked, asked
+
+
+@pytest.mark.parametrize(("request_text", "remembered"), [("给初二学生讲讲地震，20分钟", "这一部分最该记住的一点"),
+                                                         ("Earthquakes for Year 8, 20 minutes", "the one thing to remember from this part")])
+async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its_part(request_text, remembered):
+    # "因果关系：理解地震的核心原理的钥匙" made one point the key to the part it belongs to
+    shown = " ".join(text for s in (await _offline_deck(request_text)).slides for text in visible_items(s))
+    assert remembered in shown
+    assert "钥匙" not in shown and "the key to" not in shown
+
+
+@pytest.mark.parametrize(("request_text", "example"), [("给初二学生讲讲地震，20分钟", "举一个例子"),
+                                                      ("Earthquakes for Year 8, 20 minutes", "an example of it")])
+async def test_a_lesson_s_table_asks_for_an_example_not_why_each_point_matters(request_text, example):
+    shown = " ".join(text for s in (await _offline_deck(request_text)).slides for text in visible_items(s))
+    assert example in shown
+    assert "为什么重要" not in shown and "why it matters" not in shown
+
+
+@pytest.mark.parametrize("request_text", ["给一年级小朋友讲讲四季的变化，10分钟",
+                                          "Why do leaves change colour in autumn? A lesson for Year 2"])
+async def test_a_class_too_young_to_write_is_not_asked_to_write_on_its_slides(request_text):
+    # "术语表：写下四季的变化里反复出现的词", "Keep it: write it down to check at the end" on a page for six-year-olds
+    shown = [text for s in (await _offline_deck(request_text)).slides for text in visible_items(s)]
+    asked = [text for text in shown if re.search(r"写下|记下来|笔记|write (?:it )?down|notebook", text, re.IGNORECASE)]
+    assert not asked, asked

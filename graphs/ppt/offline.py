@@ -582,7 +582,7 @@ WORDING = {
         "concepts": LESSON_CONCEPTS_ZH,
         "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
         "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
-        "statement": "{name}：理解{unit}的钥匙",
+        "statement": t("ppt.deck_lesson_statement", locale="zh"), "table_questions": _lines_said("deck_lesson_table_questions", "zh"),
         "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
         "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
         "agenda": "本课内容", "questions": "思考与提问", "time_plan": "本课时间分配", "flow": "课堂流程",
@@ -619,7 +619,6 @@ WORDING = {
         "process_title": "一步步读懂{name}", "contrast_title": "{name}：误读与正解",
         "contrast": ("误读：{name}只要记住结论就够了", "误读：{name}可以脱离原文来谈",
                      "正解：要从原文语句中读出{name}", "正解：{name}要和{unit}联系起来理解"),
-        "statement": "{name}：读懂{unit}的钥匙",
         "exercise_items": ("用自己的话说一说{first}", "从{topic}中找出一处你最喜欢的语句，说说理由", "{first}和{last}有什么联系？"),
         "questions": "思考与讨论",
         "asks": ("你能用自己的话说说{unit}吗？", "{topic}中哪一处最打动你？为什么？", "读完{topic}，你还有哪些疑问？"),
@@ -846,7 +845,7 @@ WORDING = {
         "concepts": LESSON_CONCEPTS_EN,
         "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
         "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
-        "statement": "{name}: the key to {unit}",
+        "statement": t("ppt.deck_lesson_statement", locale="en"), "table_questions": _lines_said("deck_lesson_table_questions", "en"),
         "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this lesson", "hello": "Hello, today we learn about {topic}.", "has_parts": "The lesson has {n} parts.",
@@ -1028,7 +1027,7 @@ WORDING = {
 # A class reading a work, on a period or on a language is still a class: how it opens, counts its parts and plans its time is a
 # lesson's, unless it says so in its own words. (Not a lesson's parts, "mechanism" or "method", which it has not.)
 _CLASS_WORDING = ("hello", "parts", "has_parts", "agenda", "time_plan", "flow", "item_leads", "notes_flow", "notes_part",
-                  "notes_recap", "statement", "table", "table_head", "exercise")
+                  "notes_recap", "statement", "table", "table_head", "table_questions", "exercise")
 for _setting in ("work_lesson", "history_lesson", "language_lesson"):
     for _language in ("zh", "en"):
         _lesson = WORDING[("lesson", _language)]
@@ -1278,9 +1277,11 @@ def _wording(request: OfflineRequest) -> dict:
     return words
 
 
-# A line that asks the room to write ("请大家准备好笔记本", "Write {name} in your notes", "note it down").
-_ASKS_TO_WRITE = re.compile(r"笔记|草稿纸|记下来|记在|圈画|notebook|\bnotes\b|scrap paper|write (?:it )?down|note it down|jot",
+# A line that asks the room to write ("请大家准备好笔记本", "写下反复出现的词", "Write {name} in your notes", "note it down").
+_ASKS_TO_WRITE = re.compile(r"笔记|草稿纸|记下来|记在|写下|圈画|notebook|\bnotes\b|scrap paper|write (?:it )?down|note it down|jot",
                             re.IGNORECASE)
+# The tables of slide lines (not notes) a class reads off its pages.
+_SLIDE_LINES = ("concept", "concepts", "stages", "processes", "contrast", "contrasts", "example_items", "exercise_items")
 
 
 def _for_young_children(words: dict, language: str) -> dict:
@@ -1288,9 +1289,33 @@ def _for_young_children(words: dict, language: str) -> dict:
     def kept(key: str) -> tuple[str, ...]:
         return tuple(line for line in words[key] if not _ASKS_TO_WRITE.search(line))
 
+    said_instead = t("ppt.deck_young_class_slide_line", locale=language)
+    concepts = {**words.get("concepts", {}), **{point: _lines_said("deck_young_class_concept_terms", language)
+                                               for point in _TERMS_POINTS if point in words.get("concepts", {})}}
     return {**words, **{key: kept(key) for key in ("notes_again", "notes_summary", "notes_plan") if key in words},
+            **{key: _said_not_written(words[key], said_instead) for key in _SLIDE_LINES if key in words},
+            "concepts": _said_not_written(concepts, said_instead),
             "notes_cover": (*kept("notes_cover"), *_lines_said("deck_young_class_notes_cover", language)),
             "notes_page": (*kept("notes_page"), *_lines_said("deck_young_class_notes_page", language))}
+
+
+# A lesson's point on its words, whose page is a word list ("核心术语", "Key terms").
+_TERMS_POINTS = (ASPECT_POINTS_ZH["基本概念"][0], ASPECT_POINTS_EN["Core ideas"][0])
+
+
+def _said_not_written(lines, said_instead: str):
+    """Slide lines with each that asks to write said aloud instead: a line gives way to said_instead, a step of a
+    step-by-step page ("记一记：把易错点记在笔记里") is left out, as the page's other steps are done without it."""
+    if isinstance(lines, str):
+        return said_instead if _ASKS_TO_WRITE.search(lines) else lines
+    if isinstance(lines, dict):
+        return {key: _said_not_written(value, said_instead) for key, value in lines.items()}
+    if isinstance(lines, tuple) and all(isinstance(line, tuple) and len(line) == 2 and all(isinstance(x, str) for x in line)
+                                        for line in lines):
+        return tuple(step for step in lines if not any(_ASKS_TO_WRITE.search(part) for part in step))
+    if isinstance(lines, tuple):
+        return tuple(_said_not_written(line, said_instead) for line in lines)
+    return lines
 
 
 def _phrase(request: OfflineRequest) -> str:
