@@ -1647,3 +1647,9 @@ async def test_a_fall_on_a_wet_shop_floor_rests_on_the_operators_safety_duty_not
     cited = _cited(run)
     assert cited[0] == ("民法典", "1198"), cited
     assert ("民法典", "1258") not in cited, cited
+
+
+async def test_a_smashed_car_window_is_told_how_the_property_loss_is_valued(knowledge):
+    run = await GraphRunner(knowledge).ask("停在路边的车被人砸了车窗，怎么索赔")
+    cited = _cited(run)
+    assert {("民法典", "1165"), ("民法典", "1184")} <= set(cited), cited
