@@ -1653,3 +1653,10 @@ async def test_a_smashed_car_window_is_told_how_the_property_loss_is_valued(know
     run = await GraphRunner(knowledge).ask("停在路边的车被人砸了车窗，怎么索赔")
     cited = _cited(run)
     assert {("民法典", "1165"), ("民法典", "1184")} <= set(cited), cited
+
+
+async def test_a_parcel_lost_in_transit_cites_the_carriers_liability_not_the_senders_right_to_redirect(knowledge):
+    run = await GraphRunner(knowledge).ask("寄的快递在运输途中丢了，快递公司要赔吗")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "832"), cited
+    assert ("民法典", "829") not in cited, cited
