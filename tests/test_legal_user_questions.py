@@ -1640,3 +1640,23 @@ async def test_a_thief_caught_is_not_read_as_an_animal_that_scratched(knowledge)
     cited = _cited(run)
     assert ("刑法", "64") in cited
     assert not any(law == "民法典" for law, _ in cited), cited
+
+
+async def test_a_fall_on_a_wet_shop_floor_rests_on_the_operators_safety_duty_not_on_digging_in_a_road(knowledge):
+    run = await GraphRunner(knowledge).ask("在超市摔倒了，地上有水，超市要赔吗")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "1198"), cited
+    assert ("民法典", "1258") not in cited, cited
+
+
+async def test_a_smashed_car_window_is_told_how_the_property_loss_is_valued(knowledge):
+    run = await GraphRunner(knowledge).ask("停在路边的车被人砸了车窗，怎么索赔")
+    cited = _cited(run)
+    assert {("民法典", "1165"), ("民法典", "1184")} <= set(cited), cited
+
+
+async def test_a_parcel_lost_in_transit_cites_the_carriers_liability_not_the_senders_right_to_redirect(knowledge):
+    run = await GraphRunner(knowledge).ask("寄的快递在运输途中丢了，快递公司要赔吗")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "832"), cited
+    assert ("民法典", "829") not in cited, cited
