@@ -377,8 +377,9 @@ async def test_someone_said_to_hold_a_post_or_calling_is_of_an_age_that_fits_it_
 
 
 @pytest.mark.parametrize("locale, world, question, said", [
-    ("en", "A harbour of fog, a lantern market, an old lighthouse and a sunken bell. The engineer Priya Nair "
-           "owes money to the Salt Guild.",
+    # four things the scenes keep in mind, before the one only the description names (places are in no one's mind)
+    ("en", "A harbour of fog, a lantern market, an old lighthouse, a sunken bell, a cracked compass, a drowned choir "
+           "and a stolen chart. The engineer Priya Nair owes money to the Salt Guild.",
      "what is the Salt Guild?", "owes money to the Salt Guild"),
     ("zh", "海边的雾城。少女沈青禾欠了盐帮一笔债。", "盐帮是什么", "少女沈青禾欠了盐帮一笔债"),
 ])

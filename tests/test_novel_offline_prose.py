@@ -447,3 +447,31 @@ async def test_a_chinese_geography_around_a_named_town_starts_from_it():
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": "zh", "description": "1980年代的东北小城，下岗工人王建国在录像厅里发现了一桩旧案"})
     assert world.geography.startswith("【离线示例】东北小城一带"), world.geography
+
+
+@pytest.mark.parametrize("language, description, absent", [
+    ("zh", "民国初年的福州，年迈的账房先生周伯守着一批来历不明的货物，学徒阿福发现了账本里的秘密。",
+     ("民国", "福州", "账房", "先生")),
+    ("en", "A retired lighthouse keeper on a storm-bound Hebridean island finds a bottle with a map inside during "
+           "the Victorian era.", ("island", "Victorian")),
+])
+def test_what_a_scenes_people_think_of_is_no_age_nor_the_place_they_stand_in(language, description, absent):
+    # "一路上，他们心里记挂着民国初年、福州、货物、账房": they missed an age, the town they stood in and a calling.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import scene_text
+
+    scene = scene_text(OfflineRequest(role="novel", system="", prompt="", facts={
+        "description": description, "language": language,
+        "scene": {"scene_number": 1, "characters": ["X"], "location": "L"}}))
+    minds = next(line for line in scene.content.splitlines() if "记挂" in line or "minds were on" in line)
+    assert not any(word in minds for word in absent), minds
+
+
+def test_a_world_named_with_the_inside_a_sentence_has_its_article_lowered():
+    # the main conflict read "in The Welsh mining village, the protagonist stands for …"
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import theme_conflict
+
+    conflict = theme_conflict(OfflineRequest(role="novel", system="", prompt="", facts={
+        "language": "en", "direction": "a strike", "world": {"world_name": "The Welsh mining village"}}))
+    assert "in the Welsh mining village," in conflict.main_conflict, conflict.main_conflict

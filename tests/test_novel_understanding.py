@@ -1084,3 +1084,21 @@ def test_a_young_masters_title_keeps_its_shao_on_his_sheet():
     # "少镖头陈远" was written down as a 镖头, the head of the escort agency, not its heir.
     cast = _offline_cast("民国初年的福州，少镖头陈远押送一批货物北上", "zh")
     assert "少镖头" in cast.by_name("陈远").background
+
+
+def test_a_name_after_a_calling_jieba_reads_as_a_verb_is_a_character():
+    # "会计李红梅" after a place clause: jieba tags 会计 a verb, and the book had no 李红梅.
+    names = [c.name for c in read.characters_in_description("九十年代的西北矿区，会计李红梅发现矿上的账目对不上，她决定查下去。")]
+    assert "李红梅" in names
+
+
+def test_a_room_a_calling_is_named_after_is_no_place():
+    # 账房 of "账房先生周伯" was listed among the book's places.
+    places = read.places_in_description("民国初年的福州，年迈的账房先生周伯守着一批来历不明的货物。")
+    assert "账房" not in places and "福州" in places
+
+
+def test_the_verb_after_a_plural_noun_is_no_part_of_the_thing():
+    # every scene read "their minds were on a ledger, the pit owners hide and a flooded shaft"
+    things = read.key_things("A bookkeeper guards a ledger while the pit owners hide a flooded shaft.")
+    assert "the pit owners hide" not in things and "a flooded shaft" in things

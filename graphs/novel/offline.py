@@ -14,7 +14,7 @@ from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, era_said,
                                        key_things, lead_named, places_in_description, setting_named, story_era,
-                                       story_setting, unnamed_lead)
+                                       story_setting, things_on_minds, unnamed_lead)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -343,11 +343,18 @@ def world(request: OfflineRequest) -> WorldSetting:
     )
 
 
+def _article_lowered(name: str) -> str:
+    """An English world's name set inside a sentence: its article, capital only as the name's first word, lowered
+    ("in The Welsh mining village" → "in the Welsh mining village"); its own words keep theirs ("Mars")."""
+    article, _, rest = name.partition(" ")
+    return f"{article.lower()} {rest}" if rest and article.lower() in ("the", "a", "an") else name
+
+
 @offline_composer(ThemeConflict)
 def theme_conflict(request: OfflineRequest) -> ThemeConflict:
     direction = str(request.fact("direction") or "").strip()
     if _english(request):
-        world_name = (request.fact("world") or {}).get("world_name", "this land")
+        world_name = _article_lowered((request.fact("world") or {}).get("world_name", "this land"))
         core = _short(direction, english=True) if direction else "growing up and choosing"
         return ThemeConflict(
             core_theme=core,
@@ -752,7 +759,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
     number = scene.get("scene_number", 1)
     # What the book is about (the description's things) is in every scene, so a reader's "did the map
     # appear?" finds it in the book.
-    things = key_things(str(request.fact("description") or ""))
+    things = things_on_minds(str(request.fact("description") or ""))
     if _english(request):
         people = " and ".join(dict.fromkeys(scene.get("characters") or ["The protagonist"]))
         lines = [

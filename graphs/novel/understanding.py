@@ -1538,7 +1538,7 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
 
     found = []
     for start in _CLAUSE_START_ZH.finditer(text):
-        at = start.end()
+        at = start.end() + _calling_read_as_verb(text[start.end():])
         run = re.match(r"[\u4e00-\u9fff]*", text[at:]).group()
         if not (run[:1] in _SURNAMES_ZH or run[:2] in _COMPOUND_SURNAMES_ZH or _familiar_name(run)):
             continue
@@ -1549,6 +1549,19 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
                 and (rest[0] in "是在" or _starts_verb(rest)):
             found.append((at, name))
     return found
+
+
+def _calling_read_as_verb(clause: str) -> int:
+    """How long the word before the name opening `clause` is, when jieba tags it a verb and a surname follows it:
+    a calling it reads as a verb ("会计李红梅发现…", "翻译林默…"), else 0. A verb's object there ("发现李红梅是…")
+    is as much someone of the book."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(clause[:8])
+    if len(words) < 2 or len(words[0].word) != 2 or not words[0].flag.startswith("v"):
+        return 0
+    after = clause[2:]
+    return 2 if after[:1] in _SURNAMES_ZH or after[:2] in _COMPOUND_SURNAMES_ZH else 0
 
 
 def _gender_inside_zh(noun: str) -> str | None:
@@ -1824,6 +1837,10 @@ def _head_noun_phrase(words: list[str], following: str) -> list[str]:
     if before and re.search(r"[^su]s$", kept[-1]) and after and not _verb_like(before) \
             and before not in _ADJECTIVES_EN and not before.endswith(_ADJECTIVE_ENDINGS):
         kept.pop()
+    # after a plural noun, a word with a noun phrase opening right after it is their verb ("the pit owners hide
+    # a flooded shaft", "the elders keep the keys")
+    elif len(kept) > 1 and re.search(r"[^su']s$", kept[-2]) and (after or "").lower() in _THING_OPENERS:
+        kept.pop()
     return kept
 
 
@@ -1842,8 +1859,10 @@ def key_things(description: str, limit: int = 4) -> list[str]:
         import jieba.posseg
 
         for word in jieba.posseg.lcut(description):
+            # 账房 and 先生 of "账房先生周伯" are his calling cut in two: the cast too
             if (len(word.word) >= 2 and CJK.fullmatch(word.word[0]) and (word.flag.startswith("n") or word.flag == "vn")
-                    and word.word not in cast_words and not any(word.word in n or n in word.word for n in names)):
+                    and not any(word.word in said for said in cast_words)
+                    and not any(word.word in n or n in word.word for n in names)):
                 found.append(word.word)
     else:
         for match in _THING_EN.finditer(description):
@@ -1858,6 +1877,33 @@ def key_things(description: str, limit: int = 4) -> list[str]:
                 continue
             found.append(f"{_THING_OPENERS[match.group(1).lower()]} {' '.join(words)}")
     return list(dict.fromkeys(found))[:limit]
+
+
+def things_on_minds(description: str, limit: int = 4) -> list[str]:
+    """What a book's people keep thinking of along the way: its things (key_things) without the age and the places
+    it is set in ("心里记挂着民国初年、福州" read as if they missed the age and the town they stood in). A place the
+    story goes looking for ("寻找失落的古城") is on their minds."""
+    where = [*places_in_description(description), setting_named(description) or ""]
+    if CJK.search(description):
+        where = [w for w in [*where, *_place_names_zh(description)] if w and not _sought_zh(description, w)]
+    when = era_said(description)
+
+    def bare(phrase: str) -> str:  # "the Welsh mining village" and "a Welsh mining village" are one place
+        return re.sub(r"^(?:the|an?|its|their|her|his)\s+", "", phrase.lower())
+
+    def is_place(thing: str, place: str) -> bool:
+        said, place = bare(thing), bare(place)
+        if CJK.search(thing):
+            return place in said or said in place  # 西北 of 西北矿区
+        # the same head noun: "a Welsh mining village" is the village, "the village elders" are people of it
+        return said.split()[-1] == place.split()[-1] and (place in said or said in place)
+
+    def of_setting(thing: str) -> bool:
+        said = bare(thing)
+        return (any(place and is_place(thing, place) for place in where)
+                or bool(when and when.lower() in said) or any(p.search(thing) for p in _ERA_NAMES.values()))
+
+    return [thing for thing in key_things(description, limit=100) if not of_setting(thing)][:limit]
 
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
@@ -1876,6 +1922,8 @@ _SETTING_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir|[Hh]er|[Hh]is)\s+(
                          + r"))\b")
 
 
+# Last characters of a room a calling is named after (账房先生, 门房): in a calling, the person, not a place.
+_CALLING_ROOMS_ZH = set("房")
 # Characters before a place's one that say "all of it" (全村, 满城, 整条街).
 _WHOLE_OF_ZH = set("全满整")
 
@@ -1884,7 +1932,9 @@ def places_in_description(description: str) -> list[str]:
     """The places a book's description sets it in, in its own words, in order: "运河", "小镇" of "清末江南运河小镇";
     "the fishing village", "the fens" of "A fishing village on the edge of the fens". The cast's names are no places
     (陆青川 ends in 川)."""
-    names = [person.name for person in characters_in_description(description)]
+    people = characters_in_description(description)
+    names = [person.name for person in people]
+    callings = [person.said_as for person in people if person.said_as]
     text = without_names(description, names)
     if not CJK.search(text):
         found = []
@@ -1911,6 +1961,8 @@ def places_in_description(description: str) -> list[str]:
         lone_before = index > 0 and len(words[index - 1].word) == 1 and CJK.fullmatch(words[index - 1].word) is not None \
             and words[index - 1].flag not in ("p", "uj", "c", "v", "u")
         where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH and not lone_before
+        if w[-1] in _CALLING_ROOMS_ZH and any(w in calling for calling in callings):
+            continue  # 账房 of "账房先生周伯", 门房 of "门房老李": who he is, named after the room he keeps
         if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
             found.append(w)
     return list(dict.fromkeys(found))
@@ -2135,13 +2187,17 @@ def _is_place_zh(words: str) -> bool:
             or any(cue.search(words) for cue in _SETTING_CUES.values()))
 
 
+def _place_names_zh(text: str) -> list[str]:
+    """The place names jieba tags (ns) in a Chinese text, in order: 福州, 西北."""
+    import jieba.posseg
+
+    return [w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2]
+
+
 def _place_name_zh(text: str) -> str | None:
     """The first place name jieba tags (ns) in a Chinese description: 江南 of "清末江南运河小镇"; not one the story
     sets out to find (古城 of "大漠驼队…寻找失落的古城": the book is set in the 大漠 it crosses)."""
-    import jieba.posseg
-
-    return next((w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2
-                 and not _sought_zh(text, w.word)), None)
+    return next((w for w in _place_names_zh(text) if not _sought_zh(text, w)), None)
 
 
 # Verbs whose object is a place the story goes looking for, not the place it is set in.
