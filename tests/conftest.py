@@ -22,6 +22,10 @@ from tests.support.pg import postgres, redis_server  # noqa: F401  (session serv
 # (~2 s a deck) and no legal index warm-up unless a test asks for them.
 os.environ.setdefault("OFFICE_PREVIEW", "false")
 os.environ.setdefault("LEGAL_WARM_AT_STARTUP", "false")
+# What a developer's shell exports for their own use (`NOVEL_PROJECTS_DIR=~/novels`, `LOCALE=en`, a real model) must
+# not reach the tests or the processes they start: each test picks its own folders, language and model.
+for _personal in ("NOVEL_PROJECTS_DIR", "LOCALE", "LLM_PROVIDER", "LLM_BASE_URL", "LLM_API_KEY"):
+    os.environ.pop(_personal, None)
 
 
 @pytest.fixture(autouse=True)
