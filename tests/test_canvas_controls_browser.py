@@ -298,18 +298,26 @@ async def test_another_tab_showing_a_deleted_thread_says_so(browser, server):
     assert errors == [] and other_errors == []
 
 
-async def test_an_answered_question_form_shows_its_answer_after_a_reload(browser, server):
-    page, errors = await open_page(browser, server.url)
-    await send(page, "做一个社区二手书交换小程序", flow="requirement")
-    form = "[data-testid=interrupt]:not(.answered)"
-    await page.wait_for_selector(form, timeout=30_000)
-    await page.locator(f"{form} textarea").first.fill("小区里的居民和学生")
-    await page.locator(f"{form} [data-testid=answer]").click()
+OPEN_FORM = "[data-testid=interrupt]:not(.answered)"
+
+
+async def plan_with_first_answer(page, requirement: str, answer: str, *, button: str) -> None:
+    """Ask the requirement flow, type `answer` into the first question, press `button`, keep the defaults of
+    any later round, and wait for the run's end."""
+    await send(page, requirement, flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.locator(f"{OPEN_FORM} textarea").first.fill(answer)
+    await page.locator(f"{OPEN_FORM} [data-testid={button}]").click()
     for _ in range(4):  # later rounds, if any: the defaults
-        await page.wait_for_selector(f"[data-testid=completion], {form}", timeout=30_000)
+        await page.wait_for_selector(f"[data-testid=completion], {OPEN_FORM}", timeout=30_000)
         if await page.locator("[data-testid=completion]").count():
             break
-        await page.locator(f"{form} [data-testid=use-defaults]").click()
+        await page.locator(f"{OPEN_FORM} [data-testid=use-defaults]").click()
+
+
+async def test_an_answered_question_form_shows_its_answer_after_a_reload(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await plan_with_first_answer(page, "做一个社区二手书交换小程序", "小区里的居民和学生", button="answer")
     thread_id = await page.evaluate("window.agentCanvas.threadId")
 
     await page.reload()
@@ -411,16 +419,7 @@ async def test_an_artifact_titled_by_its_kind_names_its_kind_once(browser, serve
 
 async def test_keeping_the_defaults_keeps_the_answers_already_typed(browser, server):
     page, errors = await open_page(browser, server.url)
-    await send(page, "给宠物医院做一个在线预约挂号的网页", flow="requirement")
-    form = "[data-testid=interrupt]:not(.answered)"
-    await page.wait_for_selector(form, timeout=30_000)
-    await page.locator(f"{form} textarea").first.fill("宠物主人和前台护士")
-    await page.locator(f"{form} [data-testid=use-defaults]").click()
-    for _ in range(4):  # later rounds, if any: the defaults
-        await page.wait_for_selector(f"[data-testid=completion], {form}", timeout=30_000)
-        if await page.locator("[data-testid=completion]").count():
-            break
-        await page.locator(f"{form} [data-testid=use-defaults]").click()
+    await plan_with_first_answer(page, "给宠物医院做一个在线预约挂号的网页", "宠物主人和前台护士", button="use-defaults")
 
     thread_id = await page.evaluate("window.agentCanvas.threadId")
     events = await (await page.request.get(f"{server.url}/api/threads/{thread_id}/events")).json()
