@@ -110,12 +110,19 @@ async def test_a_projects_status_fits_a_phone_without_sideways_scrolling(browser
     await page.select_option("#flow-select", "novel")
     await page.fill("#project-input", PROJECT)
     await say(page, "/status")
-    view = page.locator("#canvas-body [data-testid=view-novel_status]")
-    await view.wait_for()
-    wrap = view.locator(".table-wrap")
-    assert await wrap.evaluate("w => w.scrollWidth <= w.clientWidth"), "the chapter table needs no sideways scroll"
-    columns = await view.locator(".kv-grid").first.evaluate("g => getComputedStyle(g).gridTemplateColumns.split(' ').length")
-    assert columns >= 2, "two facts a row, not a tall column of cards"
+    await page.wait_for_selector("#canvas-body [data-testid=view-novel_status]")
+    await page.wait_for_selector("[data-testid=completion]")
+    # One script reads both: the canvas redraws its view as the run's last events arrive, and a view
+    # replaced between finding it and measuring it has no layout at all.
+    layout = await page.evaluate("""() => {
+        const view = document.querySelector("#canvas-body [data-testid=view-novel_status]");
+        const wrap = view.querySelector(".table-wrap");
+        const grid = view.querySelector(".kv-grid");
+        return {tableFits: wrap.scrollWidth <= wrap.clientWidth,
+                columns: getComputedStyle(grid).gridTemplateColumns.split(" ").length};
+    }""")
+    assert layout["tableFits"], "the chapter table needs no sideways scroll"
+    assert layout["columns"] >= 2, "two facts a row, not a tall column of cards"
     assert errors == []
 
 
