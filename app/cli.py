@@ -237,7 +237,7 @@ async def ask_pending_question(runtime: Any, thread_id: str) -> Any:
         return None
     console.print()
     questions = (pending.get("payload") or {}).get("questions") or []
-    if pending.get("kind") == "clarification" and all("fallback_assumption" in q for q in questions):
+    if pending.get("kind") == "clarification" and all(q.get("default") for q in questions):
         try:
             return await ask_questions(console, pending["payload"], None)
         except EOFError:

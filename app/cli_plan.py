@@ -110,8 +110,9 @@ async def ask_questions(console: Console, payload: dict[str, Any], input_fn: Inp
     for number, q in enumerate(questions, start=1):
         flag = f"[red]{t('cli.blocking')}[/]" if q.get("blocking") else f"[dim]{t('cli.optional')}[/]"
         console.print(f"\n[bold]{number}. {q['question']}[/] {flag}")
-        console.print(f"   [dim]{t('cli.why', text=q['why_needed'])}[/]")
-        console.print(f"   [dim]{t('cli.fallback', text=q['fallback_assumption'])}[/]")
+        if q.get("why_needed"):
+            console.print(f"   [dim]{t('cli.why', text=q['why_needed'])}[/]")
+        console.print(f"   [dim]{t('cli.fallback', text=q['default'])}[/]")
         try:
             text = await _read_answer(console, input_fn, "   > ")
         except EOFError:  # no terminal: every remaining question keeps its fallback, as the line printed says

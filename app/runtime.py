@@ -782,10 +782,6 @@ class UserSaid:
     fields: dict[str, Any]
 
 
-# The names a question's default goes by in the flows' clarification payloads (the canvas reads the same).
-_DEFAULT_FIELDS = ("default", "fallback_assumption", "fallbackAssumption", "suggestion")
-
-
 def answer_text(answer: Any, questions: Any = ()) -> str:
     """An interrupt's answer as the user's words in the conversation. Answers typed beside "use defaults"
     read as what was typed, then what became of the rest: their defaults, or skipped where there are none."""
@@ -799,7 +795,7 @@ def answer_text(answer: Any, questions: Any = ()) -> str:
             return t("runtime.answer_defaults")
         if len(typed) == len(answer):
             return join_clauses(typed)
-        has_defaults = any(isinstance(q, dict) and any(q.get(k) for k in _DEFAULT_FIELDS) for q in questions or ())
+        has_defaults = any(isinstance(q, dict) and q.get("default") for q in questions or ())
         return join_clauses([*typed, t("runtime.answer_rest_defaults" if has_defaults else "runtime.answer_rest_skipped")])
     return str(answer)
 

@@ -8,9 +8,9 @@ import { tr } from "./i18n.js";
 // The answer (to a whole form, or to one of its questions) that keeps the default: docs/protocol.md.
 const USE_DEFAULTS = "use defaults";
 
-/** A question's default assumption, under the names the flows give it; none for a plain question. */
+/** A question's default assumption (docs/protocol.md: `default`); none for a plain question. */
 function defaultOf(q) {
-  return q?.default ?? q?.fallback_assumption ?? q?.fallbackAssumption ?? q?.suggestion;
+  return q?.default;
 }
 
 export function renderInterrupt(v, ev, open) {

@@ -91,8 +91,9 @@ def pending_questions(state) -> list[dict[str, Any]]:
     request = InterruptRequest.model_validate(state.interrupts[0].value)
     assert request.kind == "clarification"
     questions = request.payload["questions"]
-    for q in questions:
-        Question.model_validate(q)
+    for q in questions:  # the flow's Question, with the protocol's `default` beside it
+        question = Question.model_validate({k: v for k, v in q.items() if k != "default"})
+        assert q["default"] == question.fallback_assumption
     return questions
 
 
@@ -2312,7 +2313,7 @@ def test_a_title_naming_only_a_bare_thing_goes_on_to_what_its_people_do_with_it(
 def test_answers_typed_beside_kept_defaults_read_as_what_was_typed_then_the_defaults():
     from app.runtime import answer_text
 
-    questions = [{"id": "users", "fallback_assumption": "需求中提到的用户"}, {"id": "deadline", "fallback_assumption": "无"}]
+    questions = [{"id": "users", "default": "需求中提到的用户"}, {"id": "deadline", "default": "无"}]
     said = answer_text({"users": "宠物主人", "deadline": "use defaults"}, questions)
     assert said.startswith("宠物主人") and "use defaults" not in said
     assert t("runtime.answer_rest_defaults") in said

@@ -42,8 +42,9 @@ async def questions_of(client, thread_id: str, run_id: str) -> list[dict[str, An
     event = await client.wait_for("interrupt", lambda d: d["threadId"] == thread_id and d["runId"] == run_id)
     interrupt = InterruptEvent.model_validate(event)
     assert interrupt.kind == "clarification"
-    for q in interrupt.payload["questions"]:
-        Question.model_validate(q)
+    for q in interrupt.payload["questions"]:  # the flow's Question, with the protocol's `default` beside it
+        question = Question.model_validate({k: v for k, v in q.items() if k != "default"})
+        assert q["default"] == question.fallback_assumption
     # The thread is resumable once its status says so (the interrupt event comes just before).
     await client.wait_for("status", lambda d: d["threadId"] == thread_id and d["runId"] == run_id
                           and d["status"] == "interrupted")

@@ -495,7 +495,8 @@ async def ask_human(state: RequirementState, ctx: NodeContext) -> dict[str, Any]
     max_rounds = state.get("max_rounds") or configured_max_rounds(ctx)
     done = state.get("clarifications", 0)
     payload = {
-        "questions": pending,
+        # `default` is the protocol's name for what "use defaults" keeps, the same in every flow.
+        "questions": [{**q, "default": q["fallback_assumption"]} for q in pending],
         "round": state.get("round", 1),
         "clarificationRound": done + 1,
         "maxRounds": max_rounds,

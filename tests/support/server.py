@@ -37,7 +37,7 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout_s: float = 30.0) -> ServerProcess:
+    def start(self, timeout_s: float = 60.0) -> ServerProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
