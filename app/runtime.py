@@ -787,15 +787,14 @@ def answer_text(answer: Any, questions: Any = ()) -> str:
     read as what was typed, then what became of the rest: their defaults, or skipped where there are none."""
     if isinstance(answer, bool):
         return t("runtime.answer_yes" if answer else "runtime.answer_no")
-    if answer == USE_DEFAULTS:
-        return t("runtime.answer_defaults")
+    # Questions without defaults (a draft's missing facts) left to "use defaults" are skipped, and say so.
+    has_defaults = any(isinstance(q, dict) and q.get("default") for q in questions or ())
+    typed = [str(value) for value in answer.values() if value != USE_DEFAULTS] if isinstance(answer, dict) else []
+    if answer == USE_DEFAULTS or (isinstance(answer, dict) and not typed):
+        return t("runtime.answer_defaults" if has_defaults else "runtime.answer_all_skipped")
     if isinstance(answer, dict):
-        typed = [str(value) for value in answer.values() if value != USE_DEFAULTS]
-        if not typed:
-            return t("runtime.answer_defaults")
         if len(typed) == len(answer):
             return join_clauses(typed)
-        has_defaults = any(isinstance(q, dict) and q.get("default") for q in questions or ())
         return join_clauses([*typed, t("runtime.answer_rest_defaults" if has_defaults else "runtime.answer_rest_skipped")])
     return str(answer)
 

@@ -22,7 +22,8 @@ export function renderInterrupt(v, ev, open) {
   const form = h("form", { class: "interrupt", dataset: { testid: "interrupt", interruptId: id, kind: ev.kind }, "aria-label": tr("interrupt_label") });
   const intro = payload.message || payload.title || payload.summary;
 
-  const submit = async (answer, label) => {
+  // The form's "answered with …" line is the server's own wording of the answer (its user:message).
+  const submit = async (answer) => {
     errorEl.textContent = "";
     // Show it answered at once (the run's next events follow quickly); undo if the server refuses.
     form.classList.add("answered");
@@ -30,9 +31,7 @@ export function renderInterrupt(v, ev, open) {
     form.querySelectorAll("button, input, textarea").forEach((b) => (b.disabled = true));
     const ack = await emitAck("run:resume", { threadId: v.threadId, answer });
     if (ack.ok) {
-      closeInterrupt(v, id, tr("answered_with", { label }));
-      const it = v.interrupts.get(id);
-      if (it) it.statusEl.textContent = tr("answered_with", { label });
+      closeInterrupt(v, id, tr("sending"));
     } else if (v.interrupts.get(id)?.open) {
       form.classList.remove("answered");
       statusEl.textContent = "";
@@ -53,9 +52,9 @@ export function renderInterrupt(v, ev, open) {
         : null,
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "confirm" } }, tr("confirm")),
-        h("button", { type: "button", class: "btn", dataset: { testid: "cancel" }, onclick: () => submit(false, tr("cancel")) }, tr("cancel"))),
+        h("button", { type: "button", class: "btn", dataset: { testid: "cancel" }, onclick: () => submit(false) }, tr("cancel"))),
       errorEl, statusEl]);
-    form.addEventListener("submit", (e) => { e.preventDefault(); submit(true, tr("confirm")); });
+    form.addEventListener("submit", (e) => { e.preventDefault(); submit(true); });
   } else {
     const questions = Array.isArray(payload.questions) ? payload.questions : [];
     const inputs = [];
@@ -74,27 +73,23 @@ export function renderInterrupt(v, ev, open) {
         dflt ? h("small", { class: "muted" }, tr("default_assumption", { value: dflt })) : null);
     });
     // "Keep every default" where there are none (a draft's missing facts) names nothing: those are skipped.
-    const skip = questions.some(defaultOf)
-      ? { button: tr("use_defaults_button"), said: tr("use_defaults"), rest: tr("use_defaults_for_rest") }
-      : { button: tr("skip_questions_button"), said: tr("questions_skipped"), rest: tr("rest_skipped") };
+    const skipLabel = questions.some(defaultOf) ? tr("use_defaults_button") : tr("skip_questions_button");
     append(form, [
       h("h3", null, tr("clarify_title")),
       intro ? h("p", null, String(intro)) : null,
       ...fields,
       h("div", { class: "form-actions" },
         h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" } }, tr("submit_answer")),
-        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submitTyped(true) }, skip.button)),
+        h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submitTyped(true) }, skipLabel)),
       errorEl, statusEl]);
     // What was typed is the answer; the questions left empty are asked again, or — "use defaults" —
     // keep their default (skipped, without one). Defaults never overwrite what the user wrote.
     const submitTyped = (defaultTheRest) => {
       const answer = {};
       for (const [qid, input] of inputs) if (input.value.trim()) answer[qid] = input.value.trim();
-      const typed = Object.values(answer);
-      if (!typed.length) return submit(USE_DEFAULTS, skip.said);
+      if (!Object.keys(answer).length) return submit(USE_DEFAULTS);
       if (defaultTheRest) for (const [qid] of inputs) answer[qid] ??= USE_DEFAULTS;
-      const label = typed.join(tr("separator_semicolon")).slice(0, 80);
-      submit(answer, defaultTheRest && typed.length < inputs.length ? label + tr("separator_semicolon") + skip.rest : label);
+      submit(answer);
     };
     form.addEventListener("submit", (e) => {
       e.preventDefault();

@@ -371,3 +371,11 @@ async def test_the_glossary_is_read_off_the_event_loop_so_other_clients_are_not_
     loop_thread = threading.get_ident()
     await GraphRunner(knowledge).ask(question)
     assert readers and loop_thread not in readers
+
+
+def test_a_draft_left_wholly_to_defaults_reads_as_skipped_since_its_fields_have_none():
+    from app.runtime import answer_text
+
+    questions = [{"id": "borrower", "label": "借款人"}, {"id": "amount", "label": "借款金额"}]
+    assert answer_text("use defaults", questions) == t("runtime.answer_all_skipped")
+    assert answer_text({"borrower": "use defaults"}, questions) == t("runtime.answer_all_skipped")
