@@ -464,6 +464,31 @@ def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_cancel(args: argparse.Namespace, settings: Settings) -> int:
+    """Stops a run that another `ng` or the server on this DATA_DIR is running (Ctrl-C stops one's own)."""
+    from app import threads
+    from app.auth import owned_thread
+    from app.store import open_store
+
+    async def cancel() -> bool:
+        store = await open_store(settings).open()
+        try:
+            return await threads.ask_runner_to_stop(store, await owned_thread(store, args.thread_id, None))
+        finally:
+            await store.close()
+
+    try:
+        asked = asyncio.run(cancel())
+    except RequestError as error:
+        _say(error.message, "red")
+        return 2
+    if not asked:
+        _say(t("runtime.nothing_running", thread=args.thread_id), "red")
+        return 2
+    _say(t("cli.cancel_requested", thread=args.thread_id), "green")
+    return 0
+
+
 def _confirmed(question: str) -> bool:
     """y/N at the terminal, read as every `ng` prompt is; Ctrl-C or Ctrl-D there is a no."""
     try:
@@ -550,6 +575,10 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--answer", metavar=t("cli.metavar_answer"), help=t("cli.help_answer"))
     resume.add_argument("--out", metavar=t("cli.metavar_path"), help=t("cli.help_resume_out"))
     resume.set_defaults(func=cmd_resume)
+
+    cancel = sub.add_parser("cancel", help=t("cli.help_cancel"), description=t("cli.help_cancel"))
+    cancel.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
+    cancel.set_defaults(func=cmd_cancel)
 
     try:
         from app import cli_plan

@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 # Checkpoint metadata naming the start (the StartFresh run) a checkpoint descends from.
 START_ID_KEY = "canvas_start_id"
 CANCEL, SHUTDOWN = "cancel", "shutdown"
+CANCEL_LOOK_S = 1.0  # how soon a run stops after another process's cancel (SQLite: no heartbeat to carry it)
 # The key of an "updates" stream chunk that reports an interrupt (LangGraph keeps its constant private).
 INTERRUPT_KEY = "__interrupt__"
 
@@ -185,6 +186,7 @@ class FlowRuntime:
         # Several workers on one Postgres store: each run is leased to one worker, renewed by a heartbeat.
         self.worker_id = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._lease_keeper: asyncio.Task[None] | None = None
+        self._cancel_watcher: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ queries
 
@@ -346,10 +348,10 @@ class FlowRuntime:
 
     async def cancel(self, thread_id: str) -> None:
         """Ask the running run to stop at its next step boundary; after the run ended: a conflict, nothing changes."""
-        await self.thread_or_404(thread_id)
+        thread = await self.thread_or_404(thread_id)
         run = self.active.get(thread_id)
-        if run is None and self.store.shared and await self.store.request_cancel(thread_id):
-            return  # another worker runs it: it drains at its next heartbeat
+        if run is None and await threads.ask_runner_to_stop(self.store, thread):
+            return  # another process runs it: it drains at its next heartbeat or look
         if run is None:
             raise RequestError("conflict", t("runtime.nothing_running", thread=thread_id))
         if run.control.drain_requested:
@@ -378,6 +380,7 @@ class FlowRuntime:
             self._lease_keeper = asyncio.create_task(self._keep_leases(take_over))
             return taken
         recovered = await self._mark_orphans_interrupted()
+        self._cancel_watcher = asyncio.create_task(self._watch_cancel_requests())
         if take_over:
             self._lease_keeper = asyncio.create_task(self._watch_orphans())
         return recovered
@@ -395,6 +398,24 @@ class FlowRuntime:
             )
             recovered.append(thread_id)
         return recovered
+
+    async def _watch_cancel_requests(self) -> None:
+        """SQLite: stop this process's runs that another process asked to cancel (`ng cancel`, or a page on
+        `ng serve` stopping a run `ng` started). A look a second, and only while something runs here."""
+        while not self.closing:
+            await asyncio.sleep(CANCEL_LOOK_S)
+            running = [tid for tid, run in self.active.items() if run.task is not None and not run.task.done()]
+            if not running:
+                continue
+            try:
+                asked = await self.store.cancel_requests(running)
+            except Exception:  # the next look tries again
+                log.exception("looking for cancel requests failed")
+                continue
+            for thread_id in asked:
+                run = self.active.get(thread_id)
+                if run is not None and not run.control.drain_requested:
+                    run.control.request_drain(CANCEL)
 
     async def _watch_orphans(self) -> None:
         while not self.closing:
@@ -459,10 +480,11 @@ class FlowRuntime:
     async def shutdown(self, grace_s: float = 1.0) -> None:
         """Refuse new runs, drain running ones at a step boundary (resumable), cancel what outlasts `grace_s`."""
         self.closing = True
-        if self._lease_keeper is not None:
-            self._lease_keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._lease_keeper
+        for keeper in (self._lease_keeper, self._cancel_watcher):
+            if keeper is not None:
+                keeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await keeper
         runs = [run for run in self.latest.values() if run.task is not None and not run.task.done()]
         for run in runs:
             if not run.control.drain_requested:

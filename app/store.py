@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS threads (
     title_chosen INTEGER NOT NULL DEFAULT 0,
     final_artifact_id TEXT,
     runner TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
     last_seq INTEGER NOT NULL DEFAULT 0,
     owner TEXT,
     created_at REAL NOT NULL,
@@ -121,7 +122,8 @@ class EventWrite(NamedTuple):
 ADDED_COLUMNS = {
     "events": {"event_key": "TEXT"},
     "threads": {"start_input": "TEXT", "owner": "TEXT", "resumable": "INTEGER NOT NULL DEFAULT 1",
-                "final_artifact_id": "TEXT", "runner": "TEXT", "title_chosen": "INTEGER NOT NULL DEFAULT 0"},
+                "final_artifact_id": "TEXT", "runner": "TEXT", "title_chosen": "INTEGER NOT NULL DEFAULT 0",
+                "cancel_requested": "INTEGER NOT NULL DEFAULT 0"},
 }
 
 
@@ -279,6 +281,27 @@ class Store:
                 (ThreadStatus.interrupted.value, time.time(), thread_id, ThreadStatus.running.value, runner),
             )
         return bool(changed)
+
+    async def request_cancel(self, thread_id: str) -> bool:
+        """Ask the process running the thread (another one on this DATA_DIR) to cancel it: it looks every
+        second (`Runtime.recover`). False when the thread is not running."""
+        async with self._write_lock:
+            changed = await self._in_db_thread(
+                _execute_and_commit, "UPDATE threads SET cancel_requested = ? WHERE thread_id = ? AND status = ?",
+                (True, thread_id, ThreadStatus.running.value),
+            )
+        return bool(changed)
+
+    async def cancel_requests(self, thread_ids: list[str]) -> list[str]:
+        """Those of the running `thread_ids` that another process asked to cancel."""
+        if not thread_ids:
+            return []
+        marks = ",".join("?" * len(thread_ids))
+        rows = await self._all(
+            f"SELECT thread_id FROM threads WHERE cancel_requested AND status = ? AND thread_id IN ({marks})",
+            (ThreadStatus.running.value, *thread_ids),
+        )
+        return [row["thread_id"] for row in rows]
 
     async def rename_thread(self, thread_id: str, title: str, *, chosen: bool = False) -> None:
         """`chosen`: a person named the thread, and the runtime never renames it after that (even when the name
@@ -730,9 +753,9 @@ def thread_update(
     if final_artifact_id is not False:
         sets.append("final_artifact_id = ?")
         args.append(final_artifact_id)
-    if runner is not None:
-        sets.append("runner = ?")
-        args.append(runner)
+    if runner is not None:  # a new run: a cancel asked of the one before is spent
+        sets.append("runner = ?, cancel_requested = ?")
+        args.extend((runner, False))
     return RowWrite(
         f"UPDATE threads SET {', '.join(sets)} WHERE thread_id = ?", (*args, thread_id),
         ends_run=status is not None and ThreadStatus(status) != ThreadStatus.running,

@@ -14,6 +14,7 @@ from app.auth import owned_thread
 from app.errors import RequestError
 from app.limits import clean_title
 from app.store import Store
+from core.processes import process_alive
 from core.i18n import t
 from schemas.events import ThreadStatus
 
@@ -24,6 +25,16 @@ async def rename_thread(store: Store, thread_id: str, title: str, owner: str | N
     thread = await owned_thread(store, thread_id, owner)
     await store.rename_thread(thread_id, cleaned, chosen=True)
     return {**thread, "title": cleaned, "title_chosen": True}
+
+
+async def ask_runner_to_stop(store: Store, thread: dict[str, Any]) -> bool:
+    """Ask the live process (or, with a shared store, worker) running the thread to cancel it at its
+    next step boundary; False when none runs it."""
+    if thread["status"] != ThreadStatus.running.value:
+        return False
+    if not (store.shared or process_alive(thread.get("runner"))):
+        return False  # its process is gone: start-up recovery makes it resumable
+    return await store.request_cancel(thread["thread_id"])
 
 
 def refuse_running(thread: dict[str, Any]) -> None:

@@ -3,17 +3,21 @@ SIGTERM shutdown."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import os
 import signal
+import sys
 import threading
 from collections import Counter
 from types import SimpleNamespace
 
-from core.i18n import t
+from core.i18n import set_surface, t
 from graphs.ppt.planning import PIPELINE_NODES
 from tests.support.client import RecordingClient
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.ppt_responder import SLIDES, Responder, pages_asked
-from tests.support.server import ServerProcess
+from tests.support.server import ROOT, ServerProcess
 from tests.test_ppt_socket import run_ppt
 
 
@@ -158,3 +162,41 @@ async def test_a_second_cancel_before_the_run_stops_says_it_is_already_stopping(
 
     assert first["ok"]
     assert second["error"] == {"code": "conflict", "message": t("runtime.already_stopping", thread=ack["threadId"])}
+
+
+async def ng(*args: str, data_dir) -> tuple[int, str]:
+    """`ng …` as a person types it in another terminal on the same DATA_DIR (the loop keeps serving meanwhile)."""
+    env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "offline"}
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "app.cli", *args, env=env, cwd=ROOT,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    output, _ = await process.communicate()
+    return process.returncode, output.decode()
+
+
+def as_ng_says(key: str, **fields) -> str:
+    """A sentence as `ng` words it (线程), though this test's context is the in-process server's (会话)."""
+    return contextvars.copy_context().run(lambda: (set_surface("cli"), t(key, **fields))[1])
+
+
+async def test_ng_cancel_in_another_terminal_stops_a_run_the_server_is_running(start_server, connect):
+    # A slower model than above: `ng` itself takes a second or two to start on a busy machine.
+    async with FakeOpenAI(responder=Responder(), delay_s=2.0) as fake:
+        server, client, ack = await deck_at_its_first_page(start_server, connect, fake)
+        code, said = await ng("cancel", ack["threadId"], data_dir=server.runtime.settings.data_dir)
+        stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=30)
+        asked = pages_asked(fake.requests)
+
+    assert code == 0 and said.strip() == as_ng_says("cli.cancel_requested", thread=ack["threadId"]), said
+    assert stopped["success"] is False and stopped["error"] == t("runtime.cancelled")
+    assert sum(asked.values()) < SLIDES, "the run stopped between pages, not after the last"
+    assert (await server.runtime.store.get_thread(ack["threadId"]))["status"] == "cancelled"
+
+
+async def test_ng_cancel_of_a_thread_with_nothing_running_says_so_and_changes_nothing(start_server, connect):
+    server = await start_server()
+    client = await connect(server.url)
+    thread_id, _completion = await run_ppt(client, "做一个关于月相的5分钟PPT")
+    before = await server.runtime.store.get_thread(thread_id)
+    code, said = await ng("cancel", thread_id, data_dir=server.runtime.settings.data_dir)
+    assert code == 2 and said.strip() == as_ng_says("runtime.nothing_running", thread=thread_id), said
+    assert await server.runtime.store.get_thread(thread_id) == before
