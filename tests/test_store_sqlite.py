@@ -93,7 +93,7 @@ async def test_after_a_commit_stalls_on_a_slow_disk_the_next_ones_leave_the_loop
 
     def slow_disk(self, conn, appends):
         threads_used.append(threading.current_thread() is threading.main_thread())
-        time.sleep(0.05)  # a write blocked behind another file's fsync
+        time.sleep(0.2)  # a write blocked behind another file's fsync (long enough to tick on a busy machine)
         return original(self, conn, appends)
 
     try:
