@@ -1112,3 +1112,9 @@ def test_the_verb_after_a_plural_noun_is_no_part_of_the_thing():
     # every scene read "their minds were on a ledger, the pit owners hide and a flooded shaft"
     things = read.key_things("A bookkeeper guards a ledger while the pit owners hide a flooded shaft.")
     assert "the pit owners hide" not in things and "a flooded shaft" in things
+
+
+def test_a_full_name_opening_a_sentence_beside_their_kin_is_a_character():
+    # "Owen Hale and his sister Maren search the shore" gave a book of Maren alone: Owen Hale was no one.
+    people = read.characters_in_description("A foggy northern coast. Owen Hale and his sister Maren search the shore.")
+    assert [(c.name, c.gender) for c in people] == [("Owen Hale", "male"), ("Maren", "female")]

@@ -1632,9 +1632,10 @@ def _unglued_endings(words: list) -> list:
 
 # A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
 _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?=(?:He|She|His|Her)\b)")
-# "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it, and a he / she / his /
-# her in its clause or opening the next that tells it is someone.
-_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+[a-z]+s\b[^.!?;]*?"
+# "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it (or "and" joining
+# another subject: "Owen Hale and his sister Maren search", where Owen was no one), and a he / she / his / her in
+# its clause or opening the next that tells it is someone.
+_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b[^.!?;]*?"
                                  r"(?:\b(?:he|she|his|her)\b|[.!?;]\s+(?:He|She|His|Her)\b)")
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
