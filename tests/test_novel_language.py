@@ -438,12 +438,19 @@ async def test_who_is_a_calling_names_the_one_whose_sheet_says_it(tmp_path, lang
     assert _held_by_calling(SimpleNamespace(graph=GraphTool(config, "book")), described) == name
 
 
-async def _chat_replies(tmp_path, world: str, question: str, locale: str) -> list[str]:
-    """The assistant's final messages to one question on a one-chapter offline book of `world`."""
+async def _chat_replies(tmp_path, world: str, question: str, locale: str, backgrounds: dict[str, str] | None = None
+                        ) -> list[str]:
+    """The assistant's final messages to one question on a one-chapter offline book of `world`; `backgrounds`
+    rewrites the character sheet's background of the ones it names, as a model's sheet would say it."""
     from app.runtime import new_thread_id
     from app.services import open_runtime
 
-    await write_first_chapter(tmp_path, world)
+    files = await write_first_chapter(tmp_path, world)
+    if backgrounds:
+        cast = files.project.load_characters()
+        for person in [cast.protagonist, *([cast.antagonist] if cast.antagonist else []), *cast.supporting_characters]:
+            person.background = backgrounds.get(person.name, person.background)
+        files.project.save_characters(cast)
     settings = Settings(data_dir=tmp_path / "data", llm_provider="offline", locale=locale, _env_file=None)
     async with open_runtime(settings) as runtime:
         thread_id = new_thread_id()
@@ -479,3 +486,26 @@ async def test_who_runs_a_place_is_not_the_one_whose_calling_only_names_it(tmp_p
     replies = await _chat_replies(tmp_path, world, "who runs the station?", "en")
     assert "Amara Osei runs" not in replies[-1] and replies[-1].startswith(
         t("novel.chat_leader_unknown", thing="the station", cast="", locale="en").strip()), replies
+
+
+async def test_what_someone_does_is_answered_from_their_character_sheet(tmp_path):
+    # "What does Owen do?" quoted the description's "Owen Hale and his sister Maren", though his sheet says he
+    # is a constable.
+    world = "A foggy northern coast. A man named Owen Hale and his sister Maren search the shore for lost boats."
+    replies = await _chat_replies(tmp_path, world, "What does Owen do?", "en",
+                                  backgrounds={"Owen Hale": "A constable of the coast watch, born in the village."})
+    assert "constable" in replies[-1], replies
+
+
+async def test_what_someone_does_quotes_the_words_set_beside_their_name(tmp_path):
+    # "What is Maren's job?" quoted "…his sister Maren" and left off ", a lighthouse keeper" after the comma.
+    world = "A foggy northern coast where the constable Owen Hale and his sister Maren, a lighthouse keeper, search."
+    replies = await _chat_replies(tmp_path, world, "What is Maren's job?", "en")
+    assert "lighthouse keeper" in replies[-1], replies
+
+
+async def test_a_thing_asked_of_is_not_answered_with_what_the_people_have_in_mind(tmp_path):
+    # "Who stole the astrolabe?" quoted "All the while their minds were on … a stolen brass astrolabe" as the story.
+    world = "In a desert trading city, the cartographer Ines Alvar searches for a stolen brass astrolabe."
+    replies = await _chat_replies(tmp_path, world, "Who stole the astrolabe?", "en")
+    assert "minds were on" not in replies[-1] and "stolen brass astrolabe" in replies[-1], replies

@@ -301,11 +301,31 @@ async def test_a_lead_of_a_rare_surname_named_after_their_post_leads_the_cast(de
 
 @pytest.mark.parametrize("line", ["【离线示例】这一场的目的：苏晚晴遇到顾铭。", "这一场的目的：苏晚晴遇到顾铭。", "气氛低，场景在日常中收束。",
                                   "What the scene is for: Ada meets Mara.",
-                                  "The mood was low, and the scene closed on dialogue."])
+                                  "The mood was low, and the scene closed on dialogue.",
+                                  "All the while their minds were on a desert trading city, a stolen brass astrolabe.",
+                                  "【离线示例】一路上，他们心里记挂着烟土、账簿。"])
 def test_a_note_of_the_scene_plan_is_no_story_text_to_quote(line):
     # "苏晚晴去了哪里" cited 「这一场的目的：苏晚晴遇到杜三爷。」, the plan's note, as what the book says.
     assert offline.is_scene_note(line)
     assert not offline.is_scene_note("苏晚晴与顾铭来到地铁站。")
+
+
+@pytest.mark.parametrize("language, scene_type, intensity, awkward", [
+    ("zh", "对话", "中", ("收束", "气氛中")), ("zh", "高潮", "紧张", ("收束", "气氛紧张")),
+    ("en", "dialogue", "medium", ("closed on", "mood was medium")),
+])
+def test_an_offline_scene_closes_on_a_sentence_a_writer_would_write(language, scene_type, intensity, awkward):
+    # scenes ended "气氛中，场景在对话中收束。": the plan's words set into a template, read as nonsense
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import scene_text
+
+    scene = scene_text(OfflineRequest(role="novel", system="", prompt="", facts={
+        "description": "", "language": language,
+        "scene": {"scene_number": 1, "characters": ["X"], "location": "L", "scene_type": scene_type,
+                  "intensity": intensity}}))
+    closing = scene.content.splitlines()[-1]
+    assert not any(word in closing for word in awkward), closing
+    assert offline.is_scene_note(closing), "a closing of no event is not quoted as what happened"
 
 
 def test_an_english_passage_is_quoted_without_the_scene_heading_it_opens_with():

@@ -632,6 +632,16 @@ def test_a_pronoun_whose_clause_has_an_object_of_the_other_gender_means_someone_
     assert [(c.name, c.gender) for c in people] == [("Helen Okafor", "female"), ("Tom Reilly", "male")]
 
 
+@pytest.mark.parametrize("description, persuader", [
+    ("少年阿木要出海寻找父亲，邻居林秀云劝他留下，他却执意要走。", "林秀云"),
+    ("Ada Finch begs him to stay, but he sails anyway.", "Ada Finch"),
+])
+def test_he_after_one_persuading_him_is_not_the_one_persuading(description, persuader):
+    # "邻居林秀云劝他留下，他却执意要走" made 林秀云 a man: 他 is the one persuaded, and 他却 goes on with him.
+    person = next(c for c in read.characters_in_description(description) if c.name == persuader)
+    assert person.gender is None
+
+
 @pytest.mark.parametrize("description, named", [
     # 海 is a surname of the 百家姓 the commonest ones lacked: the magistrate's daughter was no one
     ("明朝嘉靖年间，海瑞之女海清漪随父赴任淳安知县", [("海清漪", "海瑞之女")]),
@@ -1102,3 +1112,9 @@ def test_the_verb_after_a_plural_noun_is_no_part_of_the_thing():
     # every scene read "their minds were on a ledger, the pit owners hide and a flooded shaft"
     things = read.key_things("A bookkeeper guards a ledger while the pit owners hide a flooded shaft.")
     assert "the pit owners hide" not in things and "a flooded shaft" in things
+
+
+def test_a_full_name_opening_a_sentence_beside_their_kin_is_a_character():
+    # "Owen Hale and his sister Maren search the shore" gave a book of Maren alone: Owen Hale was no one.
+    people = read.characters_in_description("A foggy northern coast. Owen Hale and his sister Maren search the shore.")
+    assert [(c.name, c.gender) for c in people] == [("Owen Hale", "male"), ("Maren", "female")]

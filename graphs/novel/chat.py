@@ -623,19 +623,39 @@ _CLAUSE = re.compile(r"[^,;，；。！？!?\n]+?(?=[,;，；。！？!?\n]|\.(?
 
 
 def _occupation_lines(tools: Gatherer, subject: str, names: list[str]) -> list[str]:
-    """What someone does, for "what does Kofi do?": the clauses of the author's world description that name
-    them ("her brother Kofi works the night shift at the morgue"), else the opening of their sheet's background
-    (a post: "a nurse"). Passages of whom they meet do not tell it."""
+    """What someone does, for "what does Kofi do?": the opening of their sheet's background (a post: "a
+    constable"), then the clauses of the author's world description that name them ("her brother Kofi works the
+    night shift at the morgue"). The sheet comes first: "what does Owen do?" quoted a clause naming him beside
+    his sister, and missed that the sheet makes him a constable. Passages of whom they meet do not tell it."""
+    background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
+    told = [t("novel.chat_answer_whois_background", name=subject, background=background)] if background else []
     called = [subject, *read.unique_aliases(subject, names)]
     first = subject.split()[0] if " " in subject else None
     if first and not any(n != subject and first in n.split() for n in names):
         called.append(first)  # "Ama" of Ama Mensah, when no one else is an Ama
     description = tools.graph.files.settings().world_description or ""
-    clauses = [c.strip() for c in _CLAUSE.findall(description) if any(read.mentions(c, word) for word in called)]
+    clauses = _naming_clauses(description, called)
     if clauses:
-        return [t("novel.chat_answer_occupation", name=subject, quote=" … ".join(clauses[:2]))]
-    background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
-    return [t("novel.chat_answer_whois_background", name=subject, background=background)] if background else []
+        told.append(t("novel.chat_answer_occupation", name=subject, quote=" … ".join(clauses[:2])))
+    return told
+
+
+# A clause set beside a name, saying who they are (", a lighthouse keeper,"): an article opens it.
+_APPOSITION = re.compile(r"^\s*(?:a|an|the)\s", re.I)
+
+
+def _naming_clauses(text: str, called: list[str]) -> list[str]:
+    """The clauses of `text` naming one called so, each with the clause set beside its name ("his sister
+    Maren, a lighthouse keeper"): cut at the comma, "Maren" alone tells nothing of what she does."""
+    clauses = [c.strip() for c in _CLAUSE.findall(text)]
+    naming = []
+    for at, clause in enumerate(clauses):
+        if any(read.mentions(clause, word) for word in called):
+            # only the name the clause ends on has the next clause beside it: not Owen of "Owen and his sister Maren"
+            ends_on_name = any(clause.endswith(word) for word in called)
+            beside = clauses[at + 1] if ends_on_name and at + 1 < len(clauses) and _APPOSITION.match(clauses[at + 1]) else ""
+            naming.append(f"{clause}, {beside}" if beside else clause)
+    return naming
 
 
 # What a sheet holds for a field it does not know: the offline sheet's "未知" gender is no answer.

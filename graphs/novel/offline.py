@@ -724,16 +724,42 @@ def is_scene_heading(line: str) -> bool:
     return bool(line.strip()) and not without_heading(line).strip(" 。.")
 
 
-# The lines of an offline scene that tell what the scene is for and how it closes ("这一场的目的：…", "What the
-# scene is for: …", "气氛低，场景在日常中收束。"): notes of the plan written into the text, not the story.
+# The lines of an offline scene that tell what the scene is for, what its people have in mind and how it closes
+# ("这一场的目的：…", "All the while their minds were on …"; "气氛低，场景在日常中收束。" of projects written before):
+# notes of the plan written into the text, not the story. "Who stole the astrolabe" quoted "their minds were on
+# … a stolen brass astrolabe" as the book's answer.
 _PLAN_NOTE = re.compile(r"^\s*" + _TAGGED + r"(?:这一场的目的[:：]|What the scene is for:|气氛[^，。]*，场景在[^。]*中收束"
-                        r"|The mood was [^,]*, and the scene closed on )")
+                        r"|The mood was [^,]*, and the scene closed on |一路上，他们心里记挂着|All the while their minds were on )")
+
+# How an offline scene closes, by its plan's kind of scene and intensity: a sentence a writer would write, not
+# "气氛中，场景在对话中收束" (the plan's words 中 and 对话 set into a template). A kind or an intensity a model's plan
+# names otherwise closes the scene plainly.
+_CLOSINGS = {
+    "zh": {"日常": "这一天就这样平平常常地过去了。", "对话": "话说到这里，谁也没有再开口。", "发展": "事情从这里起了变化。",
+           None: "这一场就此告一段落。"},
+    "en": {"everyday": "The day went on as days there did.", "dialogue": "After that, neither of them said anything more.",
+           "development": "From there, things began to change.", None: "And there the moment passed."},
+}
+_MOODS = {"zh": {"低": "四下里静悄悄的。", "高": "每个人的心都悬着。"},
+          "en": {"low": "All was quiet around them.", "high": "The air was taut as a drawn string."}}
+
+
+def _closing(scene: dict, language: str) -> str:
+    closings = _CLOSINGS[language]
+    mood = _MOODS[language].get(str(scene.get("intensity", "")).strip(), "")
+    return mood + ("" if language == "zh" or not mood else " ") + closings.get(scene.get("scene_type"), closings[None])
+
+
+# the closing as a line, and its sentences as the passages a search splits it into: mood, then closing
+_CLOSING_LINES = {_closing({"scene_type": kind, "intensity": mood}, language)
+                  for language in _CLOSINGS for kind in _CLOSINGS[language] for mood in (None, *_MOODS[language])} | {
+    said for language in _CLOSINGS for said in (*_CLOSINGS[language].values(), *_MOODS[language].values())}
 
 
 def is_scene_note(line: str) -> bool:
     """The line is no story text: a scene's bare heading, or a note of its plan. Quoted as what the book
     says, "这一场的目的：苏晚晴遇到顾铭" answered "where did she go" and "whom did she meet" alike."""
-    return is_scene_heading(line) or bool(_PLAN_NOTE.match(line))
+    return is_scene_heading(line) or bool(_PLAN_NOTE.match(line)) or without_heading(line) in _CLOSING_LINES
 
 
 def _recall(memory: Any, limit: int, trailing: str, stop: str) -> str:
@@ -768,7 +794,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             *(f"{action}." for action in scene.get("key_actions") or []),
             *(f"They remembered what had gone before: {_recall(m, 80, '…', '.')}" for m in recalled),
             *([f"All the while their minds were on {_join_en(things)}."] if things else []),
-            f"The mood was {scene.get('intensity', 'medium')}, and the scene closed on {scene.get('scene_type', 'development')}.",
+            _closing(scene, "en"),
         ]
     else:
         people = "与".join(dict.fromkeys(scene.get("characters") or ["主角"]))
@@ -778,7 +804,7 @@ def scene_text(request: OfflineRequest) -> GeneratedScene:
             *(f"{action}。" for action in scene.get("key_actions") or []),
             *(f"他们想起了前事：{_recall(m, 40, '……', '。')}" for m in recalled),
             *([f"一路上，他们心里记挂着{'、'.join(things)}。"] if things else []),
-            f"气氛{scene.get('intensity', '中')}，场景在{scene.get('scene_type', '发展')}中收束。",
+            _closing(scene, "zh"),
         ]
     return GeneratedScene(scene_number=int(number), content="\n".join(lines), word_count=0)
 

@@ -1632,9 +1632,10 @@ def _unglued_endings(words: list) -> list:
 
 # A sentence opened by a capitalised word and a lower-case one, followed by a sentence opened by he or she.
 _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?=(?:He|She|His|Her)\b)")
-# "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it, and a he / she / his /
-# her in its clause or opening the next that tells it is someone.
-_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+[a-z]+s\b[^.!?;]*?"
+# "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it (or "and" joining
+# another subject: "Owen Hale and his sister Maren search", where Owen was no one), and a he / she / his / her in
+# its clause or opening the next that tells it is someone.
+_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b[^.!?;]*?"
                                  r"(?:\b(?:he|she|his|her)\b|[.!?;]\s+(?:He|She|His|Her)\b)")
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
@@ -1725,22 +1726,33 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
         # "suspects her uncle": the uncle is whom she suspects, her the subject's
         owned_object = kind == "possessive" and _TAKES_SOMEONE.search(sentence)
-        if kind != "object" and (owned_object or not _inside_what_is_said(sentence)):
+        if owned_object or not _inside_what_is_said(sentence):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
     subject = previous = None
     recent: list[str] = []
+    # who an object pronoun of a gender cannot be: the subject of its clause ("林秀云劝他留下": 他 is not 林秀云)
+    not_the_object: dict[str, str] = {}
     last = 0
     for where, what, gender in sorted(events):
         # a Chinese comma opens a clause of its own subject ("师爷钱谦益言其失足，海清漪却发现…。她…": 她 is 海清漪)
         new_clause = chinese and bool(_CLAUSE_ZH.search(text, last, where))
         if _SENTENCE_END.search(text, last, where):
             previous, subject = subject or previous, None
+            not_the_object = {}
         last = where
         if gender is None:
             recent.append(what)
             subject = what if new_clause and subject else subject or what
             continue
+        if what == "object":
+            # an object tells nothing of anyone's gender, but the he / she after it goes on with whom it meant:
+            # "邻居林秀云劝他留下，他却执意要走" made 林秀云, the one persuading, a man
+            if subject:
+                not_the_object[gender] = subject
+            continue
         candidates = [c for c in (subject, previous, *reversed(recent)) if c]
+        if gender in not_the_object:  # "Ada begs him to stay, but he sails": he is no one named yet, not Ada
+            candidates = [c for c in candidates if c != not_the_object[gender]]
         other = _object_of_other_gender(text, where, gender) if what == "subject" else None
         if other and subject and any(c != subject and genders[c] in (None, gender) for c in candidates) \
                 and genders[subject] in (None, other):
