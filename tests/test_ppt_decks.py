@@ -410,6 +410,17 @@ async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its
     assert "钥匙" not in shown and "the key to" not in shown
 
 
+@pytest.mark.parametrize("request_text", ["A 20 minute training for new warehouse staff on forklift safety",
+                                          "给仓库新员工做叉车安全培训，20分钟", "Earthquakes for Year 8, 20 minutes"])
+async def test_a_deck_s_one_line_pages_each_say_their_point_in_their_own_words(request_text):
+    # every part's one-line page said "<point>: the key to getting <part> right" ("易犯错误：做对常见错误的关键")
+    deck = await _offline_deck(request_text)
+    said = [visible_items(s)[-1].split(":")[-1].split("：")[-1].strip() for s in deck.slides if s.layout == "big_number"]
+    assert len(said) >= 2, said
+    assert len(set(said)) == len(said), said
+    assert not [line for line in said if "the key to" in line or "关键" in line], said
+
+
 @pytest.mark.parametrize(("request_text", "example"), [("给初二学生讲讲地震，20分钟", "举一个例子"),
                                                       ("Earthquakes for Year 8, 20 minutes", "an example of it")])
 async def test_a_lesson_s_table_asks_for_an_example_not_why_each_point_matters(request_text, example):

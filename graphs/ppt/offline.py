@@ -582,7 +582,7 @@ WORDING = {
         "concepts": LESSON_CONCEPTS_ZH,
         "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
         "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
-        "statement": t("ppt.deck_lesson_statement", locale="zh"), "table_questions": _lines_said("deck_lesson_table_questions", "zh"),
+        "statement": _lines_said("deck_lesson_statement", "zh"), "table_questions": _lines_said("deck_lesson_table_questions", "zh"),
         "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
         "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
         "agenda": "本课内容", "questions": "思考与提问", "time_plan": "本课时间分配", "flow": "课堂流程",
@@ -761,7 +761,7 @@ WORDING = {
         "description": "说明{topic}的{aspect}",
         "concept": _lines_said("deck_talk_concept", "zh"),
         "process_title": "{name}：逐步梳理", **_contrast_said("talk", "zh"),
-        "statement": t("ppt.deck_talk_statement", locale="zh"), "table_questions": _lines_said("deck_talk_table_questions", "zh"),
+        "statement": _lines_said("deck_talk_statement", "zh"), "table_questions": _lines_said("deck_talk_table_questions", "zh"),
         "exercise_items": ("用一句话说明{first}", "结合你的工作，举一个与{topic}有关的实例", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次分享共 {n} 个部分", "hello": "大家好，今天由我来和大家谈谈{topic}。", "has_parts": "今天的内容分为{n}个部分。",
         "agenda": "今日议程", "questions": "提问与讨论", "time_plan": "时间分配", "flow": "流程安排",
@@ -804,7 +804,7 @@ WORDING = {
         "process_title": "{name}：一步一步来", "contrast_title": "{name}：错误做法与正确做法",
         "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}是别人的事",
                      "正确做法：{name}要逐条落实到位", "正确做法：每次都对照{name}检查一遍"),
-        "statement": "{name}：做对{unit}的关键",
+        "statement": _lines_said("deck_training_statement", "zh"),
         "exercise_items": ("用一句话说明{first}", "结合你的岗位，说一说{topic}中最容易出错的地方", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次培训共 {n} 个部分", "hello": "大家好，今天的培训内容是{topic}。", "has_parts": "今天的培训分为{n}个部分。",
         "agenda": "今日议程", "questions": "提问与答疑", "time_plan": "时间分配", "flow": "流程安排",
@@ -845,7 +845,7 @@ WORDING = {
         "concepts": LESSON_CONCEPTS_EN,
         "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
         "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
-        "statement": t("ppt.deck_lesson_statement", locale="en"), "table_questions": _lines_said("deck_lesson_table_questions", "en"),
+        "statement": _lines_said("deck_lesson_statement", "en"), "table_questions": _lines_said("deck_lesson_table_questions", "en"),
         "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this lesson", "hello": "Hello, today we learn about {topic}.", "has_parts": "The lesson has {n} parts.",
@@ -962,7 +962,7 @@ WORDING = {
         "objective": "Understand {phrase}", "description": "Covers {aspect} for {topic}",
         "concept": _lines_said("deck_talk_concept", "en"),
         "process_title": "{name}, step by step", **_contrast_said("talk", "en"),
-        "statement": t("ppt.deck_talk_statement", locale="en"), "table_questions": _lines_said("deck_talk_table_questions", "en"),
+        "statement": _lines_said("deck_talk_statement", "en"), "table_questions": _lines_said("deck_talk_table_questions", "en"),
         "exercise_items": ("Sum up {first} in one sentence", "Give an example of {topic} from your own work",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this talk", "hello": "Hello, and thank you for coming. Today's topic: {topic}.", "has_parts": "The talk has {n} parts.",
@@ -1009,7 +1009,7 @@ WORDING = {
         "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
         "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} left to someone else",
                      "Right way: {name} deserve{s} full attention, every time", "Right way: {name} checked every time, not just today"),
-        "statement": "{name}: the key to getting {unit} right",
+        "statement": _lines_said("deck_training_statement", "en"),
         "exercise_items": ("Sum up {first} in one sentence", "Name the step in {topic} where people in your job most often slip",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this training", "hello": "Hello, and welcome. Today's training: {topic}.", "has_parts": "The training has {n} parts.",
@@ -1063,7 +1063,7 @@ def _public_talk_wording(language: str, place: str = "") -> dict:
         "objective": "{phrase}", "description": "{phrase}",
         **{key: lines(key) for key in ("notes_page", "notes_again", "notes_plan", "notes_cover", "notes_summary", "notes_qa",
                                        "concept", "contrast", "exercise_items", "asks", "fillers", "activities")},
-        **{key: said(key) for key in ("notes_minutes", "contrast_title", "statement", "table_head")},
+        **{key: said(key) for key in ("notes_minutes", "contrast_title", "table_head")}, "statement": lines("statement"),
         "table_questions": lines("table_questions"),
         "stages": _steps_said(f"public_talk{place}", language),
         "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions,
@@ -1599,9 +1599,10 @@ def _fits(angle: str, point: str, words: dict) -> bool:
 
 
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
-                zh: bool, words: dict) -> tuple[str, list[str], list[str]]:
+                zh: bool, words: dict, statements_before: int = 0) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
-    shaped so design.py reads it."""
+    shaped so design.py reads it. statements_before: the one-line pages the deck has so far, each of which took the
+    next of the wording's statements."""
     name = _point_name(point)
     points = [_point_name(p) for p in unit.knowledgePoints]
     units = outline.knowledgeUnits
@@ -1633,7 +1634,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 [t("ppt.deck_visual_table", locale=language)])
     if angle == "statement":
         return (t("ppt.deck_statement_title", locale=language, unit=unit_in),
-                [words["statement"].format(name=name, unit=unit_in)],
+                [_in_turn(words["statement"], statements_before).format(name=name, unit=unit_in)],
                 [t("ppt.deck_visual_statement", locale=language)])
     if angle == "plan_chart":
         return (words["time_plan"],
@@ -1652,10 +1653,15 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
             [words["example_visual"]])
 
 
+def _in_turn(said: str | tuple[str, ...], nth: int) -> str:
+    """The nth of a wording's sentences, round again when they run out (a single sentence is always itself)."""
+    return said if isinstance(said, str) else said[nth % len(said)]
+
+
 def _views(turn: list[str], topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
-           zh: bool, words: dict) -> list[tuple[str, tuple[str, list[str], list[str]]]]:
+           zh: bool, words: dict, statements_before: int = 0) -> list[tuple[str, tuple[str, list[str], list[str]]]]:
     """(angle, page) of each angle in turn that suits the point."""
-    return [(angle, _angle_page(angle, topic, unit, point, outline, duration, zh, words))
+    return [(angle, _angle_page(angle, topic, unit, point, outline, duration, zh, words, statements_before))
             for angle in turn if _fits(angle, point, words)]
 
 
@@ -1683,6 +1689,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     said: set[str] = set()  # lines some page already has: a presenter reads none twice
     met: set[str] = set()  # outline points some page has shown
     content_index = 0
+    statements = 0  # one-line pages so far: each says its point in the next of the wording's sentences
     waiting: list[str] = []  # angles passed over because the point then shown did not suit them
     last_taken = None
     plan_pages = PLAN_ANGLES if agenda and total - 2 - closing >= MIN_CONTENT_PAGES_FOR_PLAN else ()
@@ -1739,7 +1746,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
                 turn = sorted(turn, key=lambda a: a == last_taken)
             if words.get("own_page_first") and point not in met:  # its own page (the guess, the evidence) first
                 turn = sorted(turn, key=lambda a: a != "concept")
-            views = _views(turn, part_topic, unit, point, outline, duration, zh, words)
+            views = _views(turn, part_topic, unit, point, outline, duration, zh, words, statements)
             # a page new to the deck has a title and points of its own: a contrast that reads the same whatever its
             # point ("学之前：凭感觉猜…") is shown once, not under each point's name; a point that has nothing new
             # left gives its page to the next one that has
@@ -1747,7 +1754,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
                 return tuple(view[1][1]) not in shown_points and capitalised(view[1][0]) not in shown
             if not any(new(v) for v in views):
                 for later_unit, later_point in points[content_index:] + points[:content_index]:
-                    later_views = _views(turn, part_topic, later_unit, later_point, outline, duration, zh, words)
+                    later_views = _views(turn, part_topic, later_unit, later_point, outline, duration, zh, words, statements)
                     if any(new(v) for v in later_views):
                         unit, point, views = later_unit, later_point, later_views
                         break
@@ -1755,6 +1762,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             taken, (title, content, visuals) = next((v for v in fresh if capitalised(v[1][0]) not in shown), fresh[0])
             waiting = [a for a in [*waiting, angles[first]] if a != taken and a in turn[:turn.index(taken)]]
             last_taken = taken
+            statements += taken == "statement"
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
             # A point met again is spoken of as met again.
