@@ -866,7 +866,7 @@ def about_maths(subject: str) -> bool:
 # Listeners who come as members of the public ("给家长做一次演讲", "给社区居民讲讲垃圾分类", "A webinar for parents on
 # screen time", "my book club") hear a public talk: why it matters to them and what they can do at home, neither a
 # report's next steps nor a class's homework.
-_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|读书会|俱乐部|业主|志愿者|义工|"
+_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
                                r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|societ(?:y|ies))\b|"
                                r"协会|学会|研究会", re.IGNORECASE)
@@ -927,6 +927,21 @@ def _adults_of_a_school(audience: str) -> bool:
     return bool(_PUBLIC_LISTENERS.search(head)) and not _LEARNERS.search(head)
 
 
+# Teachers listening to a colleague ("给老师们讲如何在课堂上用好提问", "面向全校教师的教研分享", "a talk for teachers")
+# hear a training or a talk at work, not a lesson: its pupils, their desk-mates and homework are not in the room, though
+# the subject is about a classroom. Retired teachers come as members of the public; "学生和老师" are still a class.
+_TEACHERS = re.compile(r"老师|教师|班主任|教研|校长|\b(?:teachers|educators|faculty|lecturers|tutors|teaching\s+staff|"
+                       r"headteachers|principals)\b", re.IGNORECASE)
+_PUPILS_AMONG = re.compile(r"学生|同学|孩子|小朋友|儿童|学员|\b(?:students?|pupils?|kids|children|learners)\b", re.IGNORECASE)
+
+
+def teachers_as_colleagues(audience: str | None) -> bool:
+    """Whether the listeners are teachers at work ("小学老师", "the teachers at our school"), not their pupils."""
+    text = audience or ""
+    return (bool(_TEACHERS.search(text)) and not _PUPILS_AMONG.search(text)
+            and not _PUBLIC_LISTENERS.search(text))
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
                                                                         "language_lesson", "talk", "training",
                                                                         "public_talk"]:
@@ -934,6 +949,10 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
+    if teachers_as_colleagues(audience):
+        how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request))
+                  or about_safety_at_work(core_topic(request)))
+        return "training" if how_to else "talk"
     for text in (audience or "", request):
         if _LEARNERS.search(text) and not (text == audience and _adults_of_a_school(text)):
             break
