@@ -401,6 +401,15 @@ async def test_a_class_too_young_to_take_notes_is_not_told_to_get_notebooks_read
     assert not asked, asked
 
 
+@pytest.mark.parametrize("request_text", ["给2-3岁幼儿讲认识颜色，10分钟", "给3岁宝宝讲四季，10分钟", "Farm animals for toddlers, 10 minutes"])
+async def test_children_who_cannot_read_yet_are_not_asked_to_read_or_circle_words(request_text):
+    # "读一读：读出课本中基本定义的说法", "圈一圈：圈出其中的关键词" were a toddler's steps
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    asked = re.findall(r"[^ ]*(?:读一读|读出|课本|圈一圈|圈出|同桌|textbook|underline|Read:|Mark:|partner)[^ ]*", shown)
+    assert not asked, asked
+
+
 @pytest.mark.parametrize(("request_text", "remembered"), [("给初二学生讲讲地震，20分钟", "这一部分最该记住的一点"),
                                                          ("Earthquakes for Year 8, 20 minutes", "the one thing to remember from this part")])
 async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its_part(request_text, remembered):

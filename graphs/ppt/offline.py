@@ -45,6 +45,7 @@ from graphs.ppt.planning import (
     trained_at_home,
     wants_simpler,
     whole_language_named,
+    pre_readers,
     young_children,
 )
 from schemas.ppt import (
@@ -1268,8 +1269,11 @@ def _wording(request: OfflineRequest) -> dict:
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
     # a class of infants, not their parents at a talk ("幼儿园家长")
-    if setting not in ("talk", "training", "public_talk") and young_children(audience_hint(request.fact("request") or "")):
+    audience = audience_hint(request.fact("request") or "")
+    if setting not in ("talk", "training", "public_talk") and young_children(audience):
         words = _for_young_children(words, "zh" if _zh(request) else "en")
+        if pre_readers(audience):
+            words = _for_pre_readers(words, "zh" if _zh(request) else "en")
     mechanism = words.get("mechanism")
     if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
         words = {**words, "aspects": {**words["aspects"], mechanism: (HOW_THEY_FIT_EN, words["aspects"][mechanism][1])},
@@ -1299,22 +1303,41 @@ def _for_young_children(words: dict, language: str) -> dict:
             "notes_page": (*kept("notes_page"), *_lines_said("deck_young_class_notes_page", language))}
 
 
+# A line that asks the room to read or mark a text ("读出课本中…的说法", "圈出其中的关键词", "Mark: underline the key words"),
+# or to turn to a desk-mate, which children who cannot read yet (planning.pre_readers) do not have.
+_ASKS_TO_READ = re.compile(r"课本|读一读|读出|圈一圈|圈出|划出|同桌|textbook|underline|\bread\b|\bmark\b|circle|partner",
+                           re.IGNORECASE)
+
+
+def _for_pre_readers(words: dict, language: str) -> dict:
+    """A class who cannot read yet: a step-by-step page that reads or marks a text is looked at, pointed to and acted
+    out instead; another line that asks them to read or mark points at the picture."""
+    steps = _steps_said("little_ones", language)
+    said_instead = t("ppt.deck_little_ones_slide_line", locale=language)
+    return {**words, **{key: tuple(line for line in words[key] if not _ASKS_TO_READ.search(line))
+                        for key in ("notes_page", "notes_again", "notes_summary", "notes_qa", "notes_cover") if key in words},
+            **{key: _said_not_written(words[key], said_instead, _ASKS_TO_READ, steps)
+               for key in (*_SLIDE_LINES, "concepts") if key in words}}
+
+
 # A lesson's point on its words, whose page is a word list ("核心术语", "Key terms").
 _TERMS_POINTS = (ASPECT_POINTS_ZH["基本概念"][0], ASPECT_POINTS_EN["Core ideas"][0])
 
 
-def _said_not_written(lines, said_instead: str):
-    """Slide lines with each that asks to write said aloud instead: a line gives way to said_instead, a step of a
-    step-by-step page ("记一记：把易错点记在笔记里") is left out, as the page's other steps are done without it."""
+def _said_not_written(lines, said_instead: str, asks: re.Pattern = _ASKS_TO_WRITE, steps_instead: tuple = ()):
+    """Slide lines with each that asks to write (or what `asks` matches) said aloud instead: a line gives way to
+    said_instead, a step of a step-by-step page ("记一记：把易错点记在笔记里") is left out, as the page's other steps are
+    done without it; given steps_instead, such a page is those steps instead."""
     if isinstance(lines, str):
-        return said_instead if _ASKS_TO_WRITE.search(lines) else lines
+        return said_instead if asks.search(lines) else lines
     if isinstance(lines, dict):
-        return {key: _said_not_written(value, said_instead) for key, value in lines.items()}
+        return {key: _said_not_written(value, said_instead, asks, steps_instead) for key, value in lines.items()}
     if isinstance(lines, tuple) and all(isinstance(line, tuple) and len(line) == 2 and all(isinstance(x, str) for x in line)
                                         for line in lines):
-        return tuple(step for step in lines if not any(_ASKS_TO_WRITE.search(part) for part in step))
+        kept = tuple(step for step in lines if not any(asks.search(part) for part in step))
+        return steps_instead if steps_instead and kept != lines else kept
     if isinstance(lines, tuple):
-        return tuple(_said_not_written(line, said_instead) for line in lines)
+        return tuple(_said_not_written(line, said_instead, asks, steps_instead) for line in lines)
     return lines
 
 
@@ -1895,7 +1918,7 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
         title, content, visuals = _subject_page(subject, nth, topic, outline, zh, words)
     else:
         taken = set(request.fact("titles") or [])
-        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words) for angle in ANGLES[::-1]
+        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words, nth) for angle in ANGLES[::-1]
                       for unit in outline.knowledgeUnits for point in unit.knowledgePoints if _fits(angle, point, words)]
         fresh = [c for c in candidates if capitalised(c[0]) not in taken and c[0] not in taken]
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]

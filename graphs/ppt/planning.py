@@ -902,10 +902,24 @@ _YOUNG_CHILDREN = re.compile(r"小朋友|幼儿|幼儿园|学前|[大中小]班|
 _OLDER_PUPILS_ZH = re.compile(r"[三四五六七八九]年级|初[一二三]|高[一二三]|中学|高年级")
 
 
+# Children who cannot read yet (托班, 幼儿园, "2-3岁幼儿", "3岁宝宝", toddlers, preschool): no textbook to read from and
+# no key word to circle, though a first grader can.
+_PRE_READERS = re.compile(r"幼儿|幼儿园|托班|学前|宝宝|[大中小]班|(?<![\d十])[1-5]\s*(?:[-~～到至]\s*[1-6]\s*)?(?:周)?岁|"
+                          r"(?<![十])[一两二三四五](?:到[三四五六])?(?:周)?岁|"
+                          r"\b(?:toddlers?|preschool\w*|pre-k|nursery|kindergart\w*|reception\s+class|babies|"
+                          r"(?:[2-5]|two|three|four|five)(?:\s*(?:-|–|to)\s*[3-6])?[\s-]*(?:year[\s-]*olds?|yos?))\b", re.IGNORECASE)
+
+
+def pre_readers(audience: str | None) -> bool:
+    """Whether the listeners are children who cannot read yet ("2-3岁幼儿", "toddlers", "4-year-olds")."""
+    return bool(_PRE_READERS.search(audience or ""))
+
+
 def young_children(audience: str | None) -> bool:
     """Whether the listeners are children too young to take notes ("一年级小朋友", "Year 1", "6-year-olds"); "五年级的小朋友"
     names older ones."""
-    return bool(_YOUNG_CHILDREN.search(audience or "")) and not _OLDER_PUPILS_ZH.search(audience or "")
+    return (pre_readers(audience) or bool(_YOUNG_CHILDREN.search(audience or ""))
+            and not _OLDER_PUPILS_ZH.search(audience or ""))
 
 
 def trained_at_home(audience: str | None) -> bool:
