@@ -113,6 +113,21 @@ def test_stress_deck_passes_the_gate_after_repair_with_no_content_lost(name):
             assert _norm(item) in text or all(h in text for h in halves), f"lost: {item!r}"
 
 
+@pytest.mark.parametrize(("language", "header", "rows"), [
+    ("en", ["Point", "Question", "How we train it"], [["The must-dos", "what it is", "Group drill"],
+                                                     ["Roles and responsibilities", "what it links to", "Hands-on try"]]),
+    ("zh", ["要点", "要回答的问题", "怎么讲"], [["今天就能迈出的一小步", "在身边是什么样子", "讲个故事"],
+                                         ["求助渠道", "您可以做什么", "现场提问"]]),
+])
+def test_a_table_gives_its_long_names_the_room_so_no_row_wraps_beside_short_cells(language, header, rows):
+    # a fixed narrow first column wrapped "Roles and responsibilities" onto two lines while the others had room to spare
+    deck = deck_of(page(layout="comparison", title="At a glance", table=Table(header=header, rows=rows)), language=language)
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    table = next(shape.table for slide in prs.slides for shape in slide.shapes if shape.has_table)
+    heights = [row.height for row in table.rows]
+    assert len(set(heights)) == 1, heights
+
+
 def test_long_titles_and_many_bullets_are_split_not_shrunk_below_the_floor():
     outcome = gate(STRESS["twelve_long_bullets"], None)
     prs = Presentation(io.BytesIO(outcome.pptx))
