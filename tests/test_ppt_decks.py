@@ -425,6 +425,16 @@ async def test_children_who_cannot_read_yet_are_not_asked_to_read_or_circle_word
     assert not asked, asked
 
 
+@pytest.mark.parametrize("request_text", ["给小学二年级讲恐龙的PPT，10分钟", "给初二学生讲讲地震，30分钟", "给三年级讲蜜蜂，30分钟",
+                                          "Volcanoes for Year 5, 30 minutes", "Dinosaurs for Year 2, 30 minutes"])
+async def test_a_thing_of_nature_has_no_page_on_its_applications(request_text):
+    # "恐龙的典型应用：应用场景、应用方法" and "the applications of volcanoes": a dinosaur is not put to use
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    uses = re.findall(r"[^ ]*(?:典型应用|应用场景|应用方法|applications|how it is applied)[^ ]*", shown, re.IGNORECASE)
+    assert not uses, uses
+
+
 @pytest.mark.parametrize(("request_text", "remembered"), [("给初二学生讲讲地震，20分钟", "这一部分最该记住的一点"),
                                                          ("Earthquakes for Year 8, 20 minutes", "the one thing to remember from this part")])
 async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its_part(request_text, remembered):

@@ -47,6 +47,7 @@ from graphs.ppt.planning import (
     whole_language_named,
     pre_readers,
     young_children,
+    about_nature,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -578,6 +579,7 @@ WORDING = {
         "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
         # A lesson starts from its basics; one on how or why a thing works explains its mechanism, one on how to do it its process.
         "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
+        "uses": ASPECTS_ZH[3],
         "description": "{phrase}", "phrases": LESSON_PARTS_SAID_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
         "concepts": LESSON_CONCEPTS_ZH,
@@ -841,6 +843,7 @@ WORDING = {
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
+        "uses": ASPECTS_EN[3],
         "objective": "Understand {phrase}", "description": "{what}", "descriptions": LESSON_PARTS_SAID_EN,
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
         "concepts": LESSON_CONCEPTS_EN,
@@ -1455,6 +1458,8 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     # a lesson on how or why something works its mechanism (it had core ideas, applications, pitfalls and trends but
     # never said how vaccines work), one on how to do something its process; the others take turns by topic.
     aspects = list(words["aspects"])
+    if words.get("uses") in aspects and about_nature(_phrase(request)):  # "恐龙的典型应用": a dinosaur is not for use
+        aspects.remove(words["uses"])
     if words.get("verse"):  # a poem is read for its images, a story or an essay for its characters
         aspects.remove(words["narrative"] if about_a_poem(topic) else words["verse"])
     core = list(words.get("core", ()))
@@ -1472,7 +1477,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     core = (focused + [aspect for aspect in core if aspect not in focused])[:unit_count]
     # After its core a lesson teaches (how it works, its process, its uses) before it warns and drills: a two-part
     # lesson on the water cycle was its core ideas and "common pitfalls in the water cycle".
-    teaching = [aspect for aspect in words.get("teaching", ()) if aspect not in core]
+    teaching = [aspect for aspect in words.get("teaching", ()) if aspect not in core and aspect in aspects]
     others = [aspect for aspect in aspects if aspect not in core and aspect not in teaching]
     offset = stable_int(topic, "outline")
     rest = [*_rotated(teaching, offset), *_rotated(others, offset)]
