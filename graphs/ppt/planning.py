@@ -151,7 +151,8 @@ _DEPARTMENTS_EN = (r"(?:engineering|finance|accounting|hr|human\s+resources|mark
                    r"support|customer\s+(?:support|service|success)|procurement|purchasing|payroll|compliance|r\s*&\s*d|"
                    r"(?-i:QA)|facilities|logistics)(?=\s*(?:[,.;:!?()\n-]|$|(?:team|department|staff|group|folks|on|about|and)\b))")
 # Words for people who listen: "explain recursion to first-year CS students", "for 9th graders", "for new nurses".
-_LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
+_LISTENERS_EN = (r"(?:(?:team|tech|project|product|engineering)\s+leads|"  # "for team leads", not "for team"
+                 r"students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
                  r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
                  r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
                  r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers|folks|"
@@ -1046,8 +1047,10 @@ def core_topic(text: str) -> str:
 # the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?[a-z0-9 \-]*?" + _LISTENER_PHRASE_EN
-            + r")\b")
+# The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
+# they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
+_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
+            + _LISTENER_PHRASE_EN + r")\b")
 # "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
 # the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
