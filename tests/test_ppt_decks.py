@@ -435,6 +435,14 @@ async def test_a_thing_of_nature_has_no_page_on_its_applications(request_text):
     assert not uses, uses
 
 
+async def test_a_pair_compared_is_said_as_the_pair_inside_sentences():
+    # "The core ideas of photosynthesis and cellular respiration compared" on the agenda, in titles and in the notes
+    deck = await _offline_deck("Photosynthesis and cellular respiration compared, for Year 9, 20 minutes")
+    said = [text for s in deck.slides[1:] for text in (*visible_items(s), s.notes)]
+    assert not [text for text in said if "respiration compared" in text.lower()], said[:3]
+    assert any("photosynthesis and cellular respiration" in text.lower() for text in said)
+
+
 @pytest.mark.parametrize(("request_text", "remembered"), [("给初二学生讲讲地震，20分钟", "这一部分最该记住的一点"),
                                                          ("Earthquakes for Year 8, 20 minutes", "the one thing to remember from this part")])
 async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its_part(request_text, remembered):

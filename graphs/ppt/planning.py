@@ -1564,7 +1564,9 @@ _ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作�
                             r"简介|导论|初探|讲座|(?:意义(?:与|和))?用法|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
 _ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
                             r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
-_ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher)$", re.IGNORECASE)
+# "Photosynthesis and cellular respiration compared": the pair is the subject ("the core ideas of … compared" said nothing)
+_ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher|compared|contrasted)$",
+                            re.IGNORECASE)
 
 # So does a verb of getting to know that opens it ("认识时钟", "走进秦朝", "Understanding fractions", "Exploring the
 # ocean"): "认识时钟为什么会这样", "the core ideas of understanding fractions" say the lesson, not its subject.
