@@ -435,6 +435,15 @@ async def test_a_thing_of_nature_has_no_page_on_its_applications(request_text):
     assert not uses, uses
 
 
+@pytest.mark.parametrize("request_text", ["给社区居民讲讲家庭急救常识，15分钟", "Home first aid for our residents' association, 15 minutes"])
+async def test_a_public_talk_s_pages_name_their_point_without_the_outline_s_numbering(request_text):
+    # the opening part "开场：一个问题" split at its own colon: "家庭急救的一个问题要点1：身边的一幕" was a page title
+    deck = await _offline_deck(request_text)
+    said = [text for s in deck.slides for text in (*visible_items(s), s.notes)]
+    numbered = [text for text in said if re.search(r"要点\d|\bpoint \d", text)]
+    assert not numbered, numbered[:3]
+
+
 async def test_a_pair_compared_is_said_as_the_pair_inside_sentences():
     # "The core ideas of photosynthesis and cellular respiration compared" on the agenda, in titles and in the notes
     deck = await _offline_deck("Photosynthesis and cellular respiration compared, for Year 9, 20 minutes")

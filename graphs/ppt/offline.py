@@ -1589,7 +1589,10 @@ def _split_minutes(duration: int, parts: int) -> list[int]:
 
 
 def _point_name(point: str) -> str:
-    """"关键过程要点1：光合作用中的关键步骤" → the part after the colon."""
+    """"关键过程要点1：光合作用中的关键步骤" → the part after the colon; a part named with a colon of its own
+    ("开场：一个问题要点1：身边的一幕", "Opening: a question point 1: a familiar scene") → the part after its number."""
+    if named := _POINT_OF_PART.match(point):
+        return point[named.end():].strip()
     for mark in ("：", ": "):
         if mark in point:
             return point.split(mark, 1)[1].strip()
