@@ -113,6 +113,21 @@ def test_stress_deck_passes_the_gate_after_repair_with_no_content_lost(name):
             assert _norm(item) in text or all(h in text for h in halves), f"lost: {item!r}"
 
 
+@pytest.mark.parametrize(("language", "header", "rows"), [
+    ("en", ["Point", "Question", "How we train it"], [["The must-dos", "what it is", "Group drill"],
+                                                     ["Roles and responsibilities", "what it links to", "Hands-on try"]]),
+    ("zh", ["要点", "要回答的问题", "怎么讲"], [["今天就能迈出的一小步", "在身边是什么样子", "讲个故事"],
+                                         ["求助渠道", "您可以做什么", "现场提问"]]),
+])
+def test_a_table_gives_its_long_names_the_room_so_no_row_wraps_beside_short_cells(language, header, rows):
+    # a fixed narrow first column wrapped "Roles and responsibilities" onto two lines while the others had room to spare
+    deck = deck_of(page(layout="comparison", title="At a glance", table=Table(header=header, rows=rows)), language=language)
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    table = next(shape.table for slide in prs.slides for shape in slide.shapes if shape.has_table)
+    heights = [row.height for row in table.rows]
+    assert len(set(heights)) == 1, heights
+
+
 def test_long_titles_and_many_bullets_are_split_not_shrunk_below_the_floor():
     outcome = gate(STRESS["twelve_long_bullets"], None)
     prs = Presentation(io.BytesIO(outcome.pptx))
@@ -401,6 +416,42 @@ async def test_a_class_too_young_to_take_notes_is_not_told_to_get_notebooks_read
     assert not asked, asked
 
 
+@pytest.mark.parametrize("request_text", ["给2-3岁幼儿讲认识颜色，10分钟", "给3岁宝宝讲四季，10分钟", "Farm animals for toddlers, 10 minutes"])
+async def test_children_who_cannot_read_yet_are_not_asked_to_read_or_circle_words(request_text):
+    # "读一读：读出课本中基本定义的说法", "圈一圈：圈出其中的关键词" were a toddler's steps
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    asked = re.findall(r"[^ ]*(?:读一读|读出|课本|圈一圈|圈出|同桌|textbook|underline|Read:|Mark:|partner)[^ ]*", shown)
+    assert not asked, asked
+
+
+@pytest.mark.parametrize("request_text", ["给小学二年级讲恐龙的PPT，10分钟", "给初二学生讲讲地震，30分钟", "给三年级讲蜜蜂，30分钟",
+                                          "Volcanoes for Year 5, 30 minutes", "Dinosaurs for Year 2, 30 minutes"])
+async def test_a_thing_of_nature_has_no_page_on_its_applications(request_text):
+    # "恐龙的典型应用：应用场景、应用方法" and "the applications of volcanoes": a dinosaur is not put to use
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    uses = re.findall(r"[^ ]*(?:典型应用|应用场景|应用方法|applications|how it is applied)[^ ]*", shown, re.IGNORECASE)
+    assert not uses, uses
+
+
+@pytest.mark.parametrize("request_text", ["给社区居民讲讲家庭急救常识，15分钟", "Home first aid for our residents' association, 15 minutes"])
+async def test_a_public_talk_s_pages_name_their_point_without_the_outline_s_numbering(request_text):
+    # the opening part "开场：一个问题" split at its own colon: "家庭急救的一个问题要点1：身边的一幕" was a page title
+    deck = await _offline_deck(request_text)
+    said = [text for s in deck.slides for text in (*visible_items(s), s.notes)]
+    numbered = [text for text in said if re.search(r"要点\d|\bpoint \d", text)]
+    assert not numbered, numbered[:3]
+
+
+async def test_a_pair_compared_is_said_as_the_pair_inside_sentences():
+    # "The core ideas of photosynthesis and cellular respiration compared" on the agenda, in titles and in the notes
+    deck = await _offline_deck("Photosynthesis and cellular respiration compared, for Year 9, 20 minutes")
+    said = [text for s in deck.slides[1:] for text in (*visible_items(s), s.notes)]
+    assert not [text for text in said if "respiration compared" in text.lower()], said[:3]
+    assert any("photosynthesis and cellular respiration" in text.lower() for text in said)
+
+
 @pytest.mark.parametrize(("request_text", "remembered"), [("给初二学生讲讲地震，20分钟", "这一部分最该记住的一点"),
                                                          ("Earthquakes for Year 8, 20 minutes", "the one thing to remember from this part")])
 async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its_part(request_text, remembered):
@@ -408,6 +459,17 @@ async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its
     shown = " ".join(text for s in (await _offline_deck(request_text)).slides for text in visible_items(s))
     assert remembered in shown
     assert "钥匙" not in shown and "the key to" not in shown
+
+
+@pytest.mark.parametrize("request_text", ["A 20 minute training for new warehouse staff on forklift safety",
+                                          "给仓库新员工做叉车安全培训，20分钟", "Earthquakes for Year 8, 20 minutes"])
+async def test_a_deck_s_one_line_pages_each_say_their_point_in_their_own_words(request_text):
+    # every part's one-line page said "<point>: the key to getting <part> right" ("易犯错误：做对常见错误的关键")
+    deck = await _offline_deck(request_text)
+    said = [visible_items(s)[-1].split(":")[-1].split("：")[-1].strip() for s in deck.slides if s.layout == "big_number"]
+    assert len(said) >= 2, said
+    assert len(set(said)) == len(said), said
+    assert not [line for line in said if "the key to" in line or "关键" in line], said
 
 
 @pytest.mark.parametrize(("request_text", "example"), [("给初二学生讲讲地震，20分钟", "举一个例子"),

@@ -1810,6 +1810,26 @@ def test_a_department_or_a_choir_after_for_is_whom_the_deck_is_for(request_text,
     assert (audience_hint(request_text), deck_setting(request_text, audience_hint(request_text))) == (audience, setting)
 
 
+@pytest.mark.parametrize(("request_text", "subject", "audience"), [
+    ("How to give useful feedback to junior developers, a 15 minute session for team leads", "How to give useful feedback",
+     "team leads"),
+    ("How to give useful feedback to junior developers", "How to give useful feedback", "junior developers"),
+])
+def test_a_how_to_subject_keeps_its_verb_when_listeners_follow_a_later_to(request_text, subject, audience):
+    # "to give useful feedback to junior developers" was read as the listeners: the deck was titled "How"
+    assert (core_topic(request_text), audience_hint(request_text)) == (subject, audience)
+
+
+@pytest.mark.parametrize("request_text", ["给老师们讲如何在课堂上用好提问，15分钟", "给小学老师介绍新课标，10分钟",
+                                          "面向全校教师的教研分享：如何设计分层作业"])
+async def test_teachers_hear_a_talk_among_colleagues_not_a_lesson_for_pupils(request_text):
+    # "给老师们讲…" was taught as a class: 本节课, 和同桌讨论, 下课前, as if the teachers were its pupils
+    deck = await _offline_deck(request_text)
+    said = " ".join([s.notes for s in deck.slides] + [text for s in deck.slides for text in visible_items(s)])
+    pupils = [w for w in ("本节课", "本课", "同桌", "下课", "课后复习", "小朋友") if w in said]
+    assert not pupils, pupils
+
+
 async def test_a_story_s_parts_said_as_clauses_are_it_not_them():
     # "Write where it starts in your notes; we will come back to them", "Notice how where it starts link to…"
     deck = await _offline_deck("The story of a plastic bottle, for Year 3")

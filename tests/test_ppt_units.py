@@ -200,11 +200,11 @@ def test_an_english_offline_outline_names_its_units_in_english_word_order():
     from graphs.ppt.offline import ASPECTS_EN, video_outline
 
     outline = video_outline(OfflineRequest(role="ppt", system="", prompt="", facts={
-        "topic": "volcanoes", "language": "en", "duration": 24}))
+        "topic": "magnets", "language": "en", "duration": 24}))
     titles = [unit.title for unit in outline.knowledgeUnits]
     assert len(titles) == len(ASPECTS_EN)
-    assert not [title for title in titles if title.split()[0] in ("How", "What") and title.endswith(" of volcanoes")], titles
-    assert "The workings of volcanoes" in titles and "Practice with volcanoes" in titles, titles
+    assert not [title for title in titles if title.split()[0] in ("How", "What") and title.endswith(" of magnets")], titles
+    assert "The workings of magnets" in titles and "Practice with magnets" in titles, titles
 
 
 # ------------------------------------------------------------ layouts from an English script's shape

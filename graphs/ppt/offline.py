@@ -45,7 +45,9 @@ from graphs.ppt.planning import (
     trained_at_home,
     wants_simpler,
     whole_language_named,
+    pre_readers,
     young_children,
+    about_nature,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -577,12 +579,13 @@ WORDING = {
         "aspects": {a: ("{topic}的" + a, ASPECT_POINTS_ZH[a]) for a in ASPECTS_ZH}, "objective": "理解{topic}的{aspect}",
         # A lesson starts from its basics; one on how or why a thing works explains its mechanism, one on how to do it its process.
         "core": ASPECTS_ZH[:1], "mechanism": ASPECTS_ZH[1], "method": ASPECTS_ZH[2], "teaching": ASPECTS_ZH[1:4],
+        "uses": ASPECTS_ZH[3],
         "description": "{phrase}", "phrases": LESSON_PARTS_SAID_ZH,
         "concept": ("{name}：{description}", "它回答的问题：{topic}为什么会这样", "记住关键词：{unit}"),
         "concepts": LESSON_CONCEPTS_ZH,
         "process_title": "一步步理解{name}", **_contrast_said("before_after", "zh"),
         "contrasts": LESSON_CONTRASTS_ZH, "processes": LESSON_STEPS_ZH,
-        "statement": t("ppt.deck_lesson_statement", locale="zh"), "table_questions": _lines_said("deck_lesson_table_questions", "zh"),
+        "statement": _lines_said("deck_lesson_statement", "zh"), "table_questions": _lines_said("deck_lesson_table_questions", "zh"),
         "exercise_items": ("用自己的话解释{first}", "举一个生活中与{topic}有关的例子", "{first}和{last}有什么联系？"),
         "parts": "本课共 {n} 个部分", "hello": "大家好，今天我们一起学习{topic}。", "has_parts": "本节课分为{n}个部分。",
         "agenda": "本课内容", "questions": "思考与提问", "time_plan": "本课时间分配", "flow": "课堂流程",
@@ -761,7 +764,7 @@ WORDING = {
         "description": "说明{topic}的{aspect}",
         "concept": _lines_said("deck_talk_concept", "zh"),
         "process_title": "{name}：逐步梳理", **_contrast_said("talk", "zh"),
-        "statement": t("ppt.deck_talk_statement", locale="zh"), "table_questions": _lines_said("deck_talk_table_questions", "zh"),
+        "statement": _lines_said("deck_talk_statement", "zh"), "table_questions": _lines_said("deck_talk_table_questions", "zh"),
         "exercise_items": ("用一句话说明{first}", "结合你的工作，举一个与{topic}有关的实例", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次分享共 {n} 个部分", "hello": "大家好，今天由我来和大家谈谈{topic}。", "has_parts": "今天的内容分为{n}个部分。",
         "agenda": "今日议程", "questions": "提问与讨论", "time_plan": "时间分配", "flow": "流程安排",
@@ -804,7 +807,7 @@ WORDING = {
         "process_title": "{name}：一步一步来", "contrast_title": "{name}：错误做法与正确做法",
         "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}是别人的事",
                      "正确做法：{name}要逐条落实到位", "正确做法：每次都对照{name}检查一遍"),
-        "statement": "{name}：做对{unit}的关键",
+        "statement": _lines_said("deck_training_statement", "zh"),
         "exercise_items": ("用一句话说明{first}", "结合你的岗位，说一说{topic}中最容易出错的地方", "“{first}”与“{last}”有什么联系？"),
         "parts": "本次培训共 {n} 个部分", "hello": "大家好，今天的培训内容是{topic}。", "has_parts": "今天的培训分为{n}个部分。",
         "agenda": "今日议程", "questions": "提问与答疑", "time_plan": "时间分配", "flow": "流程安排",
@@ -840,12 +843,13 @@ WORDING = {
         "notes_qa": ("Take a minute to talk it over with a partner, then share your ideas.", "There is no single right answer; give your reasons.", "That is all for today. Thank you!"),
         "aspects": {a: (ASPECT_PHRASES_EN[a], ASPECT_POINTS_EN[a]) for a in ASPECTS_EN}, "phrases": ASPECT_PHRASES_EN,
         "core": ASPECTS_EN[:1], "mechanism": ASPECTS_EN[1], "method": ASPECTS_EN[2], "teaching": ASPECTS_EN[1:4],
+        "uses": ASPECTS_EN[3],
         "objective": "Understand {phrase}", "description": "{what}", "descriptions": LESSON_PARTS_SAID_EN,
         "concept": ("{name}: {description}", "The question it answers: what makes {topic} work this way", "Keyword: {unit}"),
         "concepts": LESSON_CONCEPTS_EN,
         "process_title": "{name}, step by step", **_contrast_said("before_after", "en"),
         "contrasts": LESSON_CONTRASTS_EN, "processes": LESSON_STEPS_EN,
-        "statement": t("ppt.deck_lesson_statement", locale="en"), "table_questions": _lines_said("deck_lesson_table_questions", "en"),
+        "statement": _lines_said("deck_lesson_statement", "en"), "table_questions": _lines_said("deck_lesson_table_questions", "en"),
         "exercise_items": ("Explain {first} in your own words", "Give an everyday example of {topic}",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this lesson", "hello": "Hello, today we learn about {topic}.", "has_parts": "The lesson has {n} parts.",
@@ -962,7 +966,7 @@ WORDING = {
         "objective": "Understand {phrase}", "description": "Covers {aspect} for {topic}",
         "concept": _lines_said("deck_talk_concept", "en"),
         "process_title": "{name}, step by step", **_contrast_said("talk", "en"),
-        "statement": t("ppt.deck_talk_statement", locale="en"), "table_questions": _lines_said("deck_talk_table_questions", "en"),
+        "statement": _lines_said("deck_talk_statement", "en"), "table_questions": _lines_said("deck_talk_table_questions", "en"),
         "exercise_items": ("Sum up {first} in one sentence", "Give an example of {topic} from your own work",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this talk", "hello": "Hello, and thank you for coming. Today's topic: {topic}.", "has_parts": "The talk has {n} parts.",
@@ -1009,7 +1013,7 @@ WORDING = {
         "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
         "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} left to someone else",
                      "Right way: {name} deserve{s} full attention, every time", "Right way: {name} checked every time, not just today"),
-        "statement": "{name}: the key to getting {unit} right",
+        "statement": _lines_said("deck_training_statement", "en"),
         "exercise_items": ("Sum up {first} in one sentence", "Name the step in {topic} where people in your job most often slip",
                            "How do {first} and {last} connect?"),
         "parts": "{n} parts in this training", "hello": "Hello, and welcome. Today's training: {topic}.", "has_parts": "The training has {n} parts.",
@@ -1063,7 +1067,7 @@ def _public_talk_wording(language: str, place: str = "") -> dict:
         "objective": "{phrase}", "description": "{phrase}",
         **{key: lines(key) for key in ("notes_page", "notes_again", "notes_plan", "notes_cover", "notes_summary", "notes_qa",
                                        "concept", "contrast", "exercise_items", "asks", "fillers", "activities")},
-        **{key: said(key) for key in ("notes_minutes", "contrast_title", "statement", "table_head")},
+        **{key: said(key) for key in ("notes_minutes", "contrast_title", "table_head")}, "statement": lines("statement"),
         "table_questions": lines("table_questions"),
         "stages": _steps_said(f"public_talk{place}", language),
         "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions,
@@ -1268,8 +1272,11 @@ def _wording(request: OfflineRequest) -> dict:
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
     # a class of infants, not their parents at a talk ("幼儿园家长")
-    if setting not in ("talk", "training", "public_talk") and young_children(audience_hint(request.fact("request") or "")):
+    audience = audience_hint(request.fact("request") or "")
+    if setting not in ("talk", "training", "public_talk") and young_children(audience):
         words = _for_young_children(words, "zh" if _zh(request) else "en")
+        if pre_readers(audience):
+            words = _for_pre_readers(words, "zh" if _zh(request) else "en")
     mechanism = words.get("mechanism")
     if mechanism and not _zh(request) and _NAMES_ITS_WORKINGS_EN.match(_phrase(request)):
         words = {**words, "aspects": {**words["aspects"], mechanism: (HOW_THEY_FIT_EN, words["aspects"][mechanism][1])},
@@ -1299,22 +1306,41 @@ def _for_young_children(words: dict, language: str) -> dict:
             "notes_page": (*kept("notes_page"), *_lines_said("deck_young_class_notes_page", language))}
 
 
+# A line that asks the room to read or mark a text ("读出课本中…的说法", "圈出其中的关键词", "Mark: underline the key words"),
+# or to turn to a desk-mate, which children who cannot read yet (planning.pre_readers) do not have.
+_ASKS_TO_READ = re.compile(r"课本|读一读|读出|圈一圈|圈出|划出|同桌|textbook|underline|\bread\b|\bmark\b|circle|partner",
+                           re.IGNORECASE)
+
+
+def _for_pre_readers(words: dict, language: str) -> dict:
+    """A class who cannot read yet: a step-by-step page that reads or marks a text is looked at, pointed to and acted
+    out instead; another line that asks them to read or mark points at the picture."""
+    steps = _steps_said("little_ones", language)
+    said_instead = t("ppt.deck_little_ones_slide_line", locale=language)
+    return {**words, **{key: tuple(line for line in words[key] if not _ASKS_TO_READ.search(line))
+                        for key in ("notes_page", "notes_again", "notes_summary", "notes_qa", "notes_cover") if key in words},
+            **{key: _said_not_written(words[key], said_instead, _ASKS_TO_READ, steps)
+               for key in (*_SLIDE_LINES, "concepts") if key in words}}
+
+
 # A lesson's point on its words, whose page is a word list ("核心术语", "Key terms").
 _TERMS_POINTS = (ASPECT_POINTS_ZH["基本概念"][0], ASPECT_POINTS_EN["Core ideas"][0])
 
 
-def _said_not_written(lines, said_instead: str):
-    """Slide lines with each that asks to write said aloud instead: a line gives way to said_instead, a step of a
-    step-by-step page ("记一记：把易错点记在笔记里") is left out, as the page's other steps are done without it."""
+def _said_not_written(lines, said_instead: str, asks: re.Pattern = _ASKS_TO_WRITE, steps_instead: tuple = ()):
+    """Slide lines with each that asks to write (or what `asks` matches) said aloud instead: a line gives way to
+    said_instead, a step of a step-by-step page ("记一记：把易错点记在笔记里") is left out, as the page's other steps are
+    done without it; given steps_instead, such a page is those steps instead."""
     if isinstance(lines, str):
-        return said_instead if _ASKS_TO_WRITE.search(lines) else lines
+        return said_instead if asks.search(lines) else lines
     if isinstance(lines, dict):
-        return {key: _said_not_written(value, said_instead) for key, value in lines.items()}
+        return {key: _said_not_written(value, said_instead, asks, steps_instead) for key, value in lines.items()}
     if isinstance(lines, tuple) and all(isinstance(line, tuple) and len(line) == 2 and all(isinstance(x, str) for x in line)
                                         for line in lines):
-        return tuple(step for step in lines if not any(_ASKS_TO_WRITE.search(part) for part in step))
+        kept = tuple(step for step in lines if not any(asks.search(part) for part in step))
+        return steps_instead if steps_instead and kept != lines else kept
     if isinstance(lines, tuple):
-        return tuple(_said_not_written(line, said_instead) for line in lines)
+        return tuple(_said_not_written(line, said_instead, asks, steps_instead) for line in lines)
     return lines
 
 
@@ -1432,6 +1458,8 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     # a lesson on how or why something works its mechanism (it had core ideas, applications, pitfalls and trends but
     # never said how vaccines work), one on how to do something its process; the others take turns by topic.
     aspects = list(words["aspects"])
+    if words.get("uses") in aspects and about_nature(_phrase(request)):  # "恐龙的典型应用": a dinosaur is not for use
+        aspects.remove(words["uses"])
     if words.get("verse"):  # a poem is read for its images, a story or an essay for its characters
         aspects.remove(words["narrative"] if about_a_poem(topic) else words["verse"])
     core = list(words.get("core", ()))
@@ -1449,7 +1477,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     core = (focused + [aspect for aspect in core if aspect not in focused])[:unit_count]
     # After its core a lesson teaches (how it works, its process, its uses) before it warns and drills: a two-part
     # lesson on the water cycle was its core ideas and "common pitfalls in the water cycle".
-    teaching = [aspect for aspect in words.get("teaching", ()) if aspect not in core]
+    teaching = [aspect for aspect in words.get("teaching", ()) if aspect not in core and aspect in aspects]
     others = [aspect for aspect in aspects if aspect not in core and aspect not in teaching]
     offset = stable_int(topic, "outline")
     rest = [*_rotated(teaching, offset), *_rotated(others, offset)]
@@ -1561,7 +1589,10 @@ def _split_minutes(duration: int, parts: int) -> list[int]:
 
 
 def _point_name(point: str) -> str:
-    """"关键过程要点1：光合作用中的关键步骤" → the part after the colon."""
+    """"关键过程要点1：光合作用中的关键步骤" → the part after the colon; a part named with a colon of its own
+    ("开场：一个问题要点1：身边的一幕", "Opening: a question point 1: a familiar scene") → the part after its number."""
+    if named := _POINT_OF_PART.match(point):
+        return point[named.end():].strip()
     for mark in ("：", ": "):
         if mark in point:
             return point.split(mark, 1)[1].strip()
@@ -1599,9 +1630,10 @@ def _fits(angle: str, point: str, words: dict) -> bool:
 
 
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
-                zh: bool, words: dict) -> tuple[str, list[str], list[str]]:
+                zh: bool, words: dict, statements_before: int = 0) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
-    shaped so design.py reads it."""
+    shaped so design.py reads it. statements_before: the one-line pages the deck has so far, each of which took the
+    next of the wording's statements."""
     name = _point_name(point)
     points = [_point_name(p) for p in unit.knowledgePoints]
     units = outline.knowledgeUnits
@@ -1633,7 +1665,7 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
                 [t("ppt.deck_visual_table", locale=language)])
     if angle == "statement":
         return (t("ppt.deck_statement_title", locale=language, unit=unit_in),
-                [words["statement"].format(name=name, unit=unit_in)],
+                [_in_turn(words["statement"], statements_before).format(name=name, unit=unit_in)],
                 [t("ppt.deck_visual_statement", locale=language)])
     if angle == "plan_chart":
         return (words["time_plan"],
@@ -1652,10 +1684,15 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
             [words["example_visual"]])
 
 
+def _in_turn(said: str | tuple[str, ...], nth: int) -> str:
+    """The nth of a wording's sentences, round again when they run out (a single sentence is always itself)."""
+    return said if isinstance(said, str) else said[nth % len(said)]
+
+
 def _views(turn: list[str], topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
-           zh: bool, words: dict) -> list[tuple[str, tuple[str, list[str], list[str]]]]:
+           zh: bool, words: dict, statements_before: int = 0) -> list[tuple[str, tuple[str, list[str], list[str]]]]:
     """(angle, page) of each angle in turn that suits the point."""
-    return [(angle, _angle_page(angle, topic, unit, point, outline, duration, zh, words))
+    return [(angle, _angle_page(angle, topic, unit, point, outline, duration, zh, words, statements_before))
             for angle in turn if _fits(angle, point, words)]
 
 
@@ -1683,6 +1720,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     said: set[str] = set()  # lines some page already has: a presenter reads none twice
     met: set[str] = set()  # outline points some page has shown
     content_index = 0
+    statements = 0  # one-line pages so far: each says its point in the next of the wording's sentences
     waiting: list[str] = []  # angles passed over because the point then shown did not suit them
     last_taken = None
     plan_pages = PLAN_ANGLES if agenda and total - 2 - closing >= MIN_CONTENT_PAGES_FOR_PLAN else ()
@@ -1739,7 +1777,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
                 turn = sorted(turn, key=lambda a: a == last_taken)
             if words.get("own_page_first") and point not in met:  # its own page (the guess, the evidence) first
                 turn = sorted(turn, key=lambda a: a != "concept")
-            views = _views(turn, part_topic, unit, point, outline, duration, zh, words)
+            views = _views(turn, part_topic, unit, point, outline, duration, zh, words, statements)
             # a page new to the deck has a title and points of its own: a contrast that reads the same whatever its
             # point ("学之前：凭感觉猜…") is shown once, not under each point's name; a point that has nothing new
             # left gives its page to the next one that has
@@ -1747,7 +1785,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
                 return tuple(view[1][1]) not in shown_points and capitalised(view[1][0]) not in shown
             if not any(new(v) for v in views):
                 for later_unit, later_point in points[content_index:] + points[:content_index]:
-                    later_views = _views(turn, part_topic, later_unit, later_point, outline, duration, zh, words)
+                    later_views = _views(turn, part_topic, later_unit, later_point, outline, duration, zh, words, statements)
                     if any(new(v) for v in later_views):
                         unit, point, views = later_unit, later_point, later_views
                         break
@@ -1755,6 +1793,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             taken, (title, content, visuals) = next((v for v in fresh if capitalised(v[1][0]) not in shown), fresh[0])
             waiting = [a for a in [*waiting, angles[first]] if a != taken and a in turn[:turn.index(taken)]]
             last_taken = taken
+            statements += taken == "statement"
             seed = None  # a content page is narrated from its own title and points (set below, once capitalised)
             name, following = _point_name(point), _point_name(points[content_index % len(points)][1])
             # A point met again is spoken of as met again.
@@ -1887,7 +1926,7 @@ def added_slide_script(request: OfflineRequest) -> SlideScript:
         title, content, visuals = _subject_page(subject, nth, topic, outline, zh, words)
     else:
         taken = set(request.fact("titles") or [])
-        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words) for angle in ANGLES[::-1]
+        candidates = [_angle_page(angle, topic, unit, point, outline, 10, zh, words, nth) for angle in ANGLES[::-1]
                       for unit in outline.knowledgeUnits for point in unit.knowledgePoints if _fits(angle, point, words)]
         fresh = [c for c in candidates if capitalised(c[0]) not in taken and c[0] not in taken]
         title, content, visuals = (fresh or candidates)[nth % len(fresh or candidates)]

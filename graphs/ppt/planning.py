@@ -151,7 +151,8 @@ _DEPARTMENTS_EN = (r"(?:engineering|finance|accounting|hr|human\s+resources|mark
                    r"support|customer\s+(?:support|service|success)|procurement|purchasing|payroll|compliance|r\s*&\s*d|"
                    r"(?-i:QA)|facilities|logistics)(?=\s*(?:[,.;:!?()\n-]|$|(?:team|department|staff|group|folks|on|about|and)\b))")
 # Words for people who listen: "explain recursion to first-year CS students", "for 9th graders", "for new nurses".
-_LISTENERS_EN = (r"(?:students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
+_LISTENERS_EN = (r"(?:(?:team|tech|project|product|engineering)\s+leads|"  # "for team leads", not "for team"
+                 r"students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
                  r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
                  r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
                  r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers|folks|"
@@ -675,6 +676,38 @@ def _reads_as_a_given_name(name: str) -> bool:
     return share >= _GIVEN_NAME_SHARE
 
 
+# A thing of nature (恐龙, 蜜蜂, 火山, 四季, "dinosaurs", "volcanoes", "the Moon") is there, not made to be used: a lesson
+# on it has no "典型应用" nor "applications of dinosaurs". Read by the subject's head, the kind it ends in; a thing
+# people put to use is named otherwise (太阳能, "solar panels", 光合作用, "magnets").
+_NATURE_HEADS_ZH = ("恐龙", "动物", "植物", "昆虫", "鸟类", "鱼类", "哺乳动物", "爬行动物", "两栖动物", "微生物", "鱼", "鸟", "虫", "叶", "细菌", "病毒",
+                    "蜜蜂", "蚂蚁", "蝴蝶", "青蛙", "鲸", "鲨鱼", "企鹅", "熊猫", "老虎", "狮子", "大象", "海洋生物",
+                    "火山", "地震", "台风", "飓风", "龙卷风", "海啸", "雷电", "闪电", "彩虹", "云", "雨", "雪", "冰雹", "雾",
+                    "四季", "季节", "春天", "夏天", "秋天", "冬天", "天气", "星星", "星空", "星座", "行星", "恒星", "月亮", "月球",
+                    "太阳", "太阳系", "银河系", "宇宙", "黑洞", "彗星", "流星", "极光", "海洋", "河流", "山脉", "高山", "沙漠",
+                    "森林", "雨林", "草原", "湿地", "冰川", "岩石", "化石", "矿物", "花", "树", "叶子", "种子")
+_NATURE_HEADS_EN = frozenset("""dinosaur animal plant insect bird fish mammal reptile amphibian microbe bacterium bacteria
+    virus bee ant butterfly frog whale shark penguin panda tiger lion elephant spider wolf volcano earthquake typhoon
+    hurricane tornado tsunami storm thunderstorm lightning rainbow cloud rain snow hail fog season spring summer autumn
+    winter weather star constellation planet moon sun galaxy universe hole comet meteor aurora ocean sea river mountain
+    desert forest rainforest grassland wetland glacier rock fossil mineral flower tree leaf seed""".split())
+
+
+def about_nature(subject: str) -> bool:
+    """Whether a subject is a thing of nature, there and not made for a use ("恐龙", "认识四季", "Volcanoes", "farm
+    animals", "the Moon"): its head, the kind it ends in, is a living thing, a landform, the weather or the sky."""
+    text = subject.strip().rstrip("?？。.!！")
+    if CJK.search(text):
+        text = re.sub(r"^(?:认识|了解|走进|探索|探秘|揭秘|神奇的|有趣的|可爱的)", "", text)
+        return any(text.endswith(head) for head in _NATURE_HEADS_ZH)
+    words = re.findall(r"[a-z]+", text.lower())
+    if not words:
+        return False
+    head = words[-1]
+    singular = head[:-3] + "o" if head.endswith("oes") else head[:-3] + "f" if head.endswith("ves") else \
+        head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+    return head in _NATURE_HEADS_EN or singular in _NATURE_HEADS_EN
+
+
 def names_a_person(subject: str) -> bool:
     """Whether a subject is a person ("李白", "讲讲孔子的一生", "秦始皇", "Napoleon", "Abraham Lincoln", "Queen
     Victoria", "Louis XIV", "the life of Gandhi", "Jane Austen"): a Chinese one is a name by jieba's word tags (nr), all of it."""
@@ -866,7 +899,7 @@ def about_maths(subject: str) -> bool:
 # Listeners who come as members of the public ("给家长做一次演讲", "给社区居民讲讲垃圾分类", "A webinar for parents on
 # screen time", "my book club") hear a public talk: why it matters to them and what they can do at home, neither a
 # report's next steps nor a class's homework.
-_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|读书会|俱乐部|业主|志愿者|义工|"
+_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
                                r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|societ(?:y|ies))\b|"
                                r"协会|学会|研究会", re.IGNORECASE)
@@ -902,10 +935,24 @@ _YOUNG_CHILDREN = re.compile(r"小朋友|幼儿|幼儿园|学前|[大中小]班|
 _OLDER_PUPILS_ZH = re.compile(r"[三四五六七八九]年级|初[一二三]|高[一二三]|中学|高年级")
 
 
+# Children who cannot read yet (托班, 幼儿园, "2-3岁幼儿", "3岁宝宝", toddlers, preschool): no textbook to read from and
+# no key word to circle, though a first grader can.
+_PRE_READERS = re.compile(r"幼儿|幼儿园|托班|学前|宝宝|[大中小]班|(?<![\d十])[1-5]\s*(?:[-~～到至]\s*[1-6]\s*)?(?:周)?岁|"
+                          r"(?<![十])[一两二三四五](?:到[三四五六])?(?:周)?岁|"
+                          r"\b(?:toddlers?|preschool\w*|pre-k|nursery|kindergart\w*|reception\s+class|babies|"
+                          r"(?:[2-5]|two|three|four|five)(?:\s*(?:-|–|to)\s*[3-6])?[\s-]*(?:year[\s-]*olds?|yos?))\b", re.IGNORECASE)
+
+
+def pre_readers(audience: str | None) -> bool:
+    """Whether the listeners are children who cannot read yet ("2-3岁幼儿", "toddlers", "4-year-olds")."""
+    return bool(_PRE_READERS.search(audience or ""))
+
+
 def young_children(audience: str | None) -> bool:
     """Whether the listeners are children too young to take notes ("一年级小朋友", "Year 1", "6-year-olds"); "五年级的小朋友"
     names older ones."""
-    return bool(_YOUNG_CHILDREN.search(audience or "")) and not _OLDER_PUPILS_ZH.search(audience or "")
+    return (pre_readers(audience) or bool(_YOUNG_CHILDREN.search(audience or ""))
+            and not _OLDER_PUPILS_ZH.search(audience or ""))
 
 
 def trained_at_home(audience: str | None) -> bool:
@@ -927,6 +974,21 @@ def _adults_of_a_school(audience: str) -> bool:
     return bool(_PUBLIC_LISTENERS.search(head)) and not _LEARNERS.search(head)
 
 
+# Teachers listening to a colleague ("给老师们讲如何在课堂上用好提问", "面向全校教师的教研分享", "a talk for teachers")
+# hear a training or a talk at work, not a lesson: its pupils, their desk-mates and homework are not in the room, though
+# the subject is about a classroom. Retired teachers come as members of the public; "学生和老师" are still a class.
+_TEACHERS = re.compile(r"老师|教师|班主任|教研|校长|\b(?:teachers|educators|faculty|lecturers|tutors|teaching\s+staff|"
+                       r"headteachers|principals)\b", re.IGNORECASE)
+_PUPILS_AMONG = re.compile(r"学生|同学|孩子|小朋友|儿童|学员|\b(?:students?|pupils?|kids|children|learners)\b", re.IGNORECASE)
+
+
+def teachers_as_colleagues(audience: str | None) -> bool:
+    """Whether the listeners are teachers at work ("小学老师", "the teachers at our school"), not their pupils."""
+    text = audience or ""
+    return (bool(_TEACHERS.search(text)) and not _PUPILS_AMONG.search(text)
+            and not _PUBLIC_LISTENERS.search(text))
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
                                                                         "language_lesson", "talk", "training",
                                                                         "public_talk"]:
@@ -934,6 +996,10 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
+    if teachers_as_colleagues(audience):
+        how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request))
+                  or about_safety_at_work(core_topic(request)))
+        return "training" if how_to else "talk"
     for text in (audience or "", request):
         if _LEARNERS.search(text) and not (text == audience and _adults_of_a_school(text)):
             break
@@ -981,8 +1047,10 @@ def core_topic(text: str) -> str:
 # the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 _OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?[a-z0-9 \-]*?" + _LISTENER_PHRASE_EN
-            + r")\b")
+# The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
+# they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
+_TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
+            + _LISTENER_PHRASE_EN + r")\b")
 # "Teach 8th graders how vaccines work", "Explain to my team how OKRs work", "Show new hires how our deploy pipeline
 # works", "Introduce first-year students to the library": the listeners named right after the verb of telling are
 # the audience (a few words ending in a word for people, or any few words before "how"/"about"), the rest the subject.
@@ -1496,7 +1564,9 @@ _ANGLE_TAIL_ZH = re.compile(r"(?<=\w{2}|\w”|”\w)的?(?:基本原理|工作�
                             r"简介|导论|初探|讲座|(?:意义(?:与|和))?用法|(?<!入职)(?<!岗前)(?<!上岗)培训)$")  # 入职培训 is the subject itself
 _ANGLE_HEAD_EN = re.compile(r"^(?:(?:the|an?)\s+)?(?:(?:basic|key|core|main|general)\s+)?(?:basics|fundamentals|principles|"
                             r"essentials|introduction|intro|overview|abcs)\s+(?:of|to)\s+(?P<subject>\S.*)$", re.IGNORECASE)
-_ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher)$", re.IGNORECASE)
+# "Photosynthesis and cellular respiration compared": the pair is the subject ("the core ideas of … compared" said nothing)
+_ANGLE_TAIL_EN = re.compile(r"(?<=\w)\s+(?:basics|fundamentals|essentials|101|training|workshop|refresher|compared|contrasted)$",
+                            re.IGNORECASE)
 
 # So does a verb of getting to know that opens it ("认识时钟", "走进秦朝", "Understanding fractions", "Exploring the
 # ocean"): "认识时钟为什么会这样", "the core ideas of understanding fractions" say the lesson, not its subject.

@@ -13,7 +13,7 @@ from graphs.ppt.render.base import (
     INSET_X, INSET_Y, VISUAL, Style, add_picture, add_shape, rgb, write_paragraphs,
 )
 from graphs.ppt.render.icons import icon_png
-from graphs.ppt.render.metrics import line_height_pt, wrap
+from graphs.ppt.render.metrics import line_height_pt, text_width_pt, wrap
 from graphs.ppt.render.theme import mix
 from schemas.ppt import ChartSpec, Table
 
@@ -85,19 +85,32 @@ def chart(slide, spec: ChartSpec, style: Style, x: float, y: float, w: float, h:
         value_axis.axis_title.text_frame.paragraphs[0].runs[0].font.size = Pt(CHART_TEXT_PT)
 
 
+MIN_COLUMN_SHARE = 0.15  # no column narrower than this share of the table, however short its cells
+
+
 def table_layout(table: Table, style: Style, w: float, size: float) -> tuple[list[float], list[float]]:
-    """Column widths (first column narrower when it names aspects) and the row heights the text needs."""
+    """Column widths and the row heights the text needs: of the ways to share the width (the first column narrower
+    when it names aspects; each column by its longest cell; all alike) the one whose rows take least height. A fixed
+    narrow first column wrapped "Roles and responsibilities" and "今天就能迈出的一小步" beside one-line cells."""
     n = len(table.header)
+    rows = [table.header, *table.rows]
     first = w * (0.26 if n >= 3 else 0.4)
-    widths = [first] + [(w - first) / (n - 1)] * (n - 1)
+    longest = [max(text_width_pt(row[c], size, style.fonts, r == 0 or c == 0) for r, row in enumerate(rows) if c < len(row))
+               + 2 * INSET_X + 2 for c in range(n)]
+    wanted = [max(width, w * MIN_COLUMN_SHARE) for width in longest]
+    shares = ([first] + [(w - first) / (n - 1)] * (n - 1), [width * w / sum(wanted) for width in wanted], [w / n] * n)
+    return min(((widths, _row_heights(rows, widths, style, size)) for widths in shares), key=lambda laid: sum(laid[1]))
+
+
+def _row_heights(rows: list[list[str]], widths: list[float], style: Style, size: float) -> list[float]:
     heights = []
-    for r, row in enumerate([table.header, *table.rows]):
+    for r, row in enumerate(rows):
         tallest = 0.0
         for c, cell in enumerate(row):
             lines = len(wrap(cell, widths[c] - 2 * INSET_X, size, style.fonts, r == 0 or c == 0))
             tallest = max(tallest, lines * line_height_pt(cell, size, style.fonts) + 2 * INSET_Y + 4)
         heights.append(tallest)
-    return widths, heights
+    return heights
 
 
 def table(slide, spec: Table, style: Style, x: float, y: float, w: float, size: float) -> None:
