@@ -152,7 +152,7 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
-        return [_without_load(_wished(whole, zh) or whole, zh)]
+        return [_without_asking(_without_load(_wished(whole, zh) or whole, zh), zh)]
     items, rules = [], _rules(requirement, zh)
     for clause in clauses:
         if _only_states_a_constraint(clause):
@@ -165,6 +165,7 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
             items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
+    items = [_without_asking(item, zh) for item in items]
     if not with_its_form:
         # "做一个小程序" beside what its people do with it says only what form it takes, which Stage 1 decides as
         # its entry point: no thing to deliver of its own
@@ -398,7 +399,39 @@ def _title(requirement: str, zh: bool) -> str:
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
+    wanted = _named_thing(wanted, zh)
     return plan_title(wanted[:1].upper() + wanted[1:])
+
+
+# How a request is put to whoever builds it, before the thing it names: asking ("帮我", "能不能", "Can you",
+# "Please") and making it ("做一个", "build a"). A title names the thing ("小区物业报修系统", "A shift swap page").
+_ZH_ASKING = re.compile(r"^(?:请|麻烦)?(?:你们?|您)?(?:帮我们?|帮忙|替我们?|给我(?=做|开发|写|弄|搞))?(?:能不能|能否|可不可以|可否|可以)?"
+                        r"(?:帮我们?|帮忙)?")
+_ZH_MAKING = re.compile(r"^(?:做|开发|搞|弄|建|写|整|设计|实现)?(?:一下)?(?:一个|一套|一款|一份|个|套|款)")
+_EN_ASKING = re.compile(r"^(?:(?:can|could|would|will)\s+(?:you|we|someone)\s+(?:please\s+)?|please\s+|"
+                        r"help\s+(?:me|us)\s+(?:to\s+)?|i\s+want\s+you\s+to\s+)", re.IGNORECASE)
+_EN_MAKING = re.compile(r"^(?:build|make|create|develop|set\s+up|write|code)\s+(?:(?:me|us)\s+)?(?=(?:a|an|some)\s)",
+                        re.IGNORECASE)
+_ASKED = re.compile(r"\s*(?:吗|呢|吧)?[?？]+$")
+
+
+def _without_asking(item: str, zh: bool) -> str:
+    """A thing to deliver without the words that ask for it ("能不能做一个积分小程序" → "做一个积分小程序")."""
+    bare = (_ZH_ASKING if zh else _EN_ASKING).sub("", item.strip(), count=1)
+    return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else item
+
+
+def _named_thing(wanted: str, zh: bool) -> str:
+    """The thing a title names, without how it was asked for: "帮我做一个小区物业报修系统" → "小区物业报修系统",
+    "Can you build a chore list?" → "a chore list". A bare form ("做一个小程序，居民扫码…") keeps its verb, which the
+    clause after it goes on from."""
+    asked = _ASKED.sub("", wanted.strip())
+    bare = _without_asking(asked, zh)
+    made = (_ZH_MAKING if zh else _EN_MAKING).sub("", bare, count=1)
+    named = re.split(r"[，；,;:：]", made, maxsplit=1)[0]
+    if len(CJK.findall(named) if zh else named.split()) < 2 or names_no_purpose(named) or names_no_purpose(bare):
+        return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else asked
+    return made
 
 
 def _a_name(word: str, text: str) -> bool:
