@@ -2519,3 +2519,29 @@ def test_a_plan_is_titled_by_the_system_not_by_the_words_that_ask_for_it(require
     assert plan.plan_markdown.splitlines()[0] == title
     assert not any(item.startswith(("交付：帮", "交付：能不能", "交付：请")) for item in plan.scope), plan.scope
 
+
+@pytest.mark.parametrize("requirement", [
+    "帮我做一个小区物业报修系统，业主拍照报修，物业派单给维修师傅",  # a verb jieba does not know ("派单")
+    "做一个小区停车管理系统，物业登记车辆，保安查车牌",  # a verb that also names a record ("登记")
+])
+def test_property_management_that_acts_in_its_clause_is_a_user(requirement):
+    assert "物业" in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("能不能做一个会员积分小程序，店员给会员加积分", "为店员实现该需求。"),  # whom the clerk adds points for
+    ("做一个会员积分查询页面，收银员查会员积分", "为收银员实现该需求。"),  # whose points are looked up
+])
+def test_members_whose_records_are_kept_are_not_users(requirement, users):
+    assert first_round(requirement, force_plan=True).stages[1].goal == users
+
+
+def test_recording_members_details_names_no_user_called_recording_members():
+    plan = first_round("做一个会员管理系统，记录会员信息和消费记录", force_plan=True)
+    assert "记录会员" not in plan.stages[1].goal, plan.stages[1].goal
+
+
+def test_a_member_whose_points_are_looked_up_is_not_the_load():
+    plan = first_round("Build a member records page where staff look up member points", force_plan=True)
+    assert "a member" not in plan.stages[2].goal, plan.stages[2].goal
+

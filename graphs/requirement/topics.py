@@ -193,8 +193,10 @@ _DEADLINE_PATTERNS = (
                # a holiday or the school year ("国庆前", "暑假之前", "开学前", "过年以前")
                rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|期中|期末|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
 )
-# A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
-TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
+# A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us". Not "a member" alone,
+# one of the records ("look up a member's points").
+_SIZE_EN = _COUNT_EN.replace("|a|", "|", 1)
+TEAM_SIZE = re.compile(rf"\b{_SIZE_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
                        rf"\bteam\s+of\s+{_COUNT_EN}\b(?:\s+(?:people|persons))?|\b(?:the\s+)?{_COUNT_EN}\s+of\s+us\b",
                        re.IGNORECASE)
 # A time that picks which records, not when to ship: after a verb of showing or finding them ("show orders
