@@ -2545,3 +2545,18 @@ def test_a_member_whose_points_are_looked_up_is_not_the_load():
     plan = first_round("Build a member records page where staff look up member points", force_plan=True)
     assert "a member" not in plan.stages[2].goal, plan.stages[2].goal
 
+
+@pytest.mark.parametrize("requirement", [
+    "做一个家庭家务清单，我和老婆孩子一起用",
+    "A chore list that my family shares, just the four of us",
+])
+def test_a_small_tool_shared_at_home_is_tried_out_not_load_tested_in_ci(requirement):
+    check = first_round(requirement, force_plan=True).stages[2]
+    said = "\n".join([check.goal, *check.success_criteria, *check.tasks, *check.validation, *check.risks])
+    assert not re.search(r"CI|负载|load|performance|性能|feature flag|功能开关", said), said
+
+
+def test_a_script_its_asker_runs_has_no_ci_to_pass():
+    check = first_round("A script that renames my holiday photos by the date they were taken", force_plan=True).stages[2]
+    assert not any("CI" in v for v in check.validation), check.validation
+

@@ -680,6 +680,20 @@ def _job_source(requirement: str, store_answer: str, zh: bool) -> str:
     return source if zh or source[:1].isupper() else store_topic.text(store_topic.named_as, zh).format(source)
 
 
+def _tryout_stage(say: Any, *, metric: str, users: str, security: str, checks: list[str]) -> dict[str, Any]:
+    """The check of a tool for its asker or their home (a shared chore list): each use tried once as they will use
+    it, not load tests, a CI gate and a feature flag, which a thing a few people share does not have."""
+    return {
+        "name": say("tryout_name"),
+        "goal": say("tryout_goal", metric=metric, users=users),
+        "success_criteria": [say("acceptance_pass", metric=metric), say("access_respected", security=security)],
+        "tasks": [say("tryout_each_use", users=users), say("review_access", security=security)],
+        "validation": checks,
+        "risks": [say("tryout_risk")],
+        "owner_hint": say("developer"),
+    }
+
+
 def _handover_stage(say: Any, *, users: str, deadline: str | None, script: bool) -> dict[str, Any]:
     """The last stage of a thing for its asker's own use (a script they run, a sheet for their family): handed over
     with a how-to and a way back, not released with a changelog and a smoke test."""
@@ -992,7 +1006,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "risks": [say("build_risk")],
             "owner_hint": say("developer"),
         },
-        {
+        _tryout_stage(say, metric=metric, users=users, security=security, checks=run_checks)
+        if own_use and not own_script else {
             "name": say("verify_name"),
             "goal": say("verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
                         metric=metric, scale=scale),
@@ -1011,7 +1026,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("script_trial" if own_script else "check_performance", scale=scale),
                 say("review_access", security=security),
             ],
-            "validation": run_checks + [say("acceptance_in_ci")],
+            # a script its one user runs has no pipeline of its own to pass
+            "validation": run_checks + ([] if own_script else [say("acceptance_in_ci")]),
             "risks": [say("verify_risk")],
             "owner_hint": say("qa_developer"),
         },
