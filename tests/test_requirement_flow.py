@@ -2560,3 +2560,12 @@ def test_a_script_its_asker_runs_has_no_ci_to_pass():
     check = first_round("A script that renames my holiday photos by the date they were taken", force_plan=True).stages[2]
     assert not any("CI" in v for v in check.validation), check.validation
 
+
+@pytest.mark.parametrize("requirement", [
+    "A reminders page that lists each day's reminders for the front desk",
+    "做一个提醒事项页面，每天的提醒都列出来，前台查看",
+])
+def test_a_page_listing_reminders_gets_no_scheduled_send(requirement):
+    build = first_round(requirement, force_plan=True).stages[1]
+    said = "\n".join(build.tasks + build.success_criteria)
+    assert "Schedule what it sends" not in said and "定时任务" not in said, said
