@@ -1062,7 +1062,7 @@ def test_a_thing_a_chinese_role_needs_is_delivered_as_made_for_them(requirement,
 
 
 @pytest.mark.parametrize("requirement, thing, title, who", [
-    ("给社区食堂做一个订餐小程序，老人用", "给社区食堂做一个订餐小程序", "给社区食堂做一个订餐小程序", "老人"),
+    ("给社区食堂做一个订餐小程序，老人用", "给社区食堂做一个订餐小程序", "社区食堂订餐小程序", "老人"),
     ("做一个值班排班表，主要给前台用", "做一个值班排班表", "值班排班表", "前台"),
 ])
 def test_a_chinese_clause_that_only_says_who_uses_it_is_not_a_thing_to_deliver(requirement, thing, title, who):
@@ -2511,6 +2511,7 @@ def test_whom_an_answered_access_rule_keeps_a_power_for_joins_the_users_the_requ
     ("帮我做一个小区物业报修系统，业主拍照报修", "# 实施计划：小区物业报修系统"),
     ("能不能做一个会员积分小程序，店员给顾客加积分？", "# 实施计划：会员积分小程序"),
     ("请帮忙开发一套仓库盘点系统", "# 实施计划：仓库盘点系统"),
+    ("我想给我们驾校做一个约车小程序，学员在手机上约练车时间", "# 实施计划：驾校约车小程序"),  # whose, then what
     ("Can you build a chore list for my family?", "# Implementation Plan: A chore list for my family"),
     ("Please make a tracker for our book club", "# Implementation Plan: A tracker for our book club"),
 ])

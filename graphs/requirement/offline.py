@@ -427,7 +427,13 @@ def _named_thing(wanted: str, zh: bool) -> str:
     clause after it goes on from."""
     asked = _ASKED.sub("", wanted.strip())
     bare = _without_asking(asked, zh)
-    made = (_ZH_MAKING if zh else _EN_MAKING).sub("", bare, count=1)
+    # for whom it is made comes before the thing, as a name does ("给我们驾校做一个约车小程序" → "驾校约车小程序")
+    made_for = _ZH_MADE_FOR.match(bare) if zh else None
+    owner = re.sub(rf"^{SPEAKER_ZH}(?:的)?|的$", "", made_for.group(0)[1:]) if made_for else ""
+    made = (_ZH_MAKING if zh else _EN_MAKING).sub("", bare[made_for.end():] if made_for else bare, count=1)
+    if made_for and (len(CJK.findall(owner)) < 2 or "的" in owner or made == bare[made_for.end():]):
+        return bare  # a place said at length ("我们小区的驿站") or a thing not made: as written
+    made = owner + made
     named = re.split(r"[，；,;:：]", made, maxsplit=1)[0]
     if len(CJK.findall(named) if zh else named.split()) < 2 or names_no_purpose(named) or names_no_purpose(bare):
         return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else asked
