@@ -2570,3 +2570,8 @@ def test_a_page_listing_reminders_gets_no_scheduled_send(requirement):
     build = first_round(requirement, force_plan=True).stages[1]
     said = "\n".join(build.tasks + build.success_criteria)
     assert "Schedule what it sends" not in said and "定时任务" not in said, said
+
+
+def test_what_people_do_inside_a_named_system_is_a_thing_to_deliver():
+    plan = first_round("公司想做一个会议室预订系统，员工在企业微信里订会议室，行政可以查看所有预订", force_plan=True)
+    assert "交付：员工在企业微信里订会议室" in plan.scope, plan.scope

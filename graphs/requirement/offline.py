@@ -199,8 +199,10 @@ def _only_states_a_constraint(clause: str) -> bool:
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
+    # someone doing a thing in the system is a thing to deliver ("员工在企业微信里订会议室"), not where data lives
     return _only_names_entry_point(clause) or only_names(TOPICS_BY_ID["q_data_store"], clause) or \
-        _only_says_who_uses_it(clause) or only_names_its_system(clause)
+        _only_says_who_uses_it(clause) or (only_names_its_system(clause)
+                                           and not _opens_with_a_role(clause, is_chinese(clause)))
 
 
 # A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.
