@@ -152,7 +152,7 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
-        return [_without_load(_wished(whole, zh) or whole, zh)]
+        return [_without_asking(_without_load(_wished(whole, zh) or whole, zh), zh)]
     items, rules = [], _rules(requirement, zh)
     for clause in clauses:
         if _only_states_a_constraint(clause):
@@ -165,6 +165,7 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
             items.append(_without_load(clause, zh))
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
+    items = [_without_asking(item, zh) for item in items]
     if not with_its_form:
         # "做一个小程序" beside what its people do with it says only what form it takes, which Stage 1 decides as
         # its entry point: no thing to deliver of its own
@@ -198,8 +199,10 @@ def _only_states_a_constraint(clause: str) -> bool:
             if (len(CJK.findall(rest)) <= 4) if is_chinese(clause) else (
                     len(rest.split()) <= 4 or _only_says_it_is_ready(rest)):
                 return True
+    # someone doing a thing in the system is a thing to deliver ("员工在企业微信里订会议室"), not where data lives
     return _only_names_entry_point(clause) or only_names(TOPICS_BY_ID["q_data_store"], clause) or \
-        _only_says_who_uses_it(clause) or only_names_its_system(clause)
+        _only_says_who_uses_it(clause) or (only_names_its_system(clause)
+                                           and not _opens_with_a_role(clause, is_chinese(clause)))
 
 
 # A Chinese clause that only says who uses it ("老人用", "主要给前台用", "只有店员使用"): the stages name who.
@@ -398,7 +401,45 @@ def _title(requirement: str, zh: bool) -> str:
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
+    wanted = _named_thing(wanted, zh)
     return plan_title(wanted[:1].upper() + wanted[1:])
+
+
+# How a request is put to whoever builds it, before the thing it names: asking ("帮我", "能不能", "Can you",
+# "Please") and making it ("做一个", "build a"). A title names the thing ("小区物业报修系统", "A shift swap page").
+_ZH_ASKING = re.compile(r"^(?:请|麻烦)?(?:你们?|您)?(?:帮我们?|帮忙|替我们?|给我(?=做|开发|写|弄|搞))?(?:能不能|能否|可不可以|可否|可以)?"
+                        r"(?:帮我们?|帮忙)?")
+_ZH_MAKING = re.compile(r"^(?:做|开发|搞|弄|建|写|整|设计|实现)?(?:一下)?(?:一个|一套|一款|一份|个|套|款)")
+_EN_ASKING = re.compile(r"^(?:(?:can|could|would|will)\s+(?:you|we|someone)\s+(?:please\s+)?|please\s+|"
+                        r"help\s+(?:me|us)\s+(?:to\s+)?|i\s+want\s+you\s+to\s+)", re.IGNORECASE)
+_EN_MAKING = re.compile(r"^(?:build|make|create|develop|set\s+up|write|code)\s+(?:(?:me|us)\s+)?(?=(?:a|an|some)\s)",
+                        re.IGNORECASE)
+_ASKED = re.compile(r"\s*(?:吗|呢|吧)?[?？]+$")
+
+
+def _without_asking(item: str, zh: bool) -> str:
+    """A thing to deliver without the words that ask for it ("能不能做一个积分小程序" → "做一个积分小程序")."""
+    bare = (_ZH_ASKING if zh else _EN_ASKING).sub("", item.strip(), count=1)
+    return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else item
+
+
+def _named_thing(wanted: str, zh: bool) -> str:
+    """The thing a title names, without how it was asked for: "帮我做一个小区物业报修系统" → "小区物业报修系统",
+    "Can you build a chore list?" → "a chore list". A bare form ("做一个小程序，居民扫码…") keeps its verb, which the
+    clause after it goes on from."""
+    asked = _ASKED.sub("", wanted.strip())
+    bare = _without_asking(asked, zh)
+    # for whom it is made comes before the thing, as a name does ("给我们驾校做一个约车小程序" → "驾校约车小程序")
+    made_for = _ZH_MADE_FOR.match(bare) if zh else None
+    owner = re.sub(rf"^{SPEAKER_ZH}(?:的)?|的$", "", made_for.group(0)[1:]) if made_for else ""
+    made = (_ZH_MAKING if zh else _EN_MAKING).sub("", bare[made_for.end():] if made_for else bare, count=1)
+    if made_for and (len(CJK.findall(owner)) < 2 or "的" in owner or made == bare[made_for.end():]):
+        return bare  # a place said at length ("我们小区的驿站") or a thing not made: as written
+    made = owner + made
+    named = re.split(r"[，；,;:：]", made, maxsplit=1)[0]
+    if len(CJK.findall(named) if zh else named.split()) < 2 or names_no_purpose(named) or names_no_purpose(bare):
+        return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else asked
+    return made
 
 
 def _a_name(word: str, text: str) -> bool:
@@ -645,6 +686,20 @@ def _job_source(requirement: str, store_answer: str, zh: bool) -> str:
         return word("source_system", zh)
     store_topic = TOPICS_BY_ID["q_data_store"]
     return source if zh or source[:1].isupper() else store_topic.text(store_topic.named_as, zh).format(source)
+
+
+def _tryout_stage(say: Any, *, metric: str, users: str, security: str, checks: list[str]) -> dict[str, Any]:
+    """The check of a tool for its asker or their home (a shared chore list): each use tried once as they will use
+    it, not load tests, a CI gate and a feature flag, which a thing a few people share does not have."""
+    return {
+        "name": say("tryout_name"),
+        "goal": say("tryout_goal", metric=metric, users=users),
+        "success_criteria": [say("acceptance_pass", metric=metric), say("access_respected", security=security)],
+        "tasks": [say("tryout_each_use", users=users), say("review_access", security=security)],
+        "validation": checks,
+        "risks": [say("tryout_risk")],
+        "owner_hint": say("developer"),
+    }
 
 
 def _handover_stage(say: Any, *, users: str, deadline: str | None, script: bool) -> dict[str, Any]:
@@ -959,7 +1014,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "risks": [say("build_risk")],
             "owner_hint": say("developer"),
         },
-        {
+        _tryout_stage(say, metric=metric, users=users, security=security, checks=run_checks)
+        if own_use and not own_script else {
             "name": say("verify_name"),
             "goal": say("verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
                         metric=metric, scale=scale),
@@ -978,7 +1034,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 say("script_trial" if own_script else "check_performance", scale=scale),
                 say("review_access", security=security),
             ],
-            "validation": run_checks + [say("acceptance_in_ci")],
+            # a script its one user runs has no pipeline of its own to pass
+            "validation": run_checks + ([] if own_script else [say("acceptance_in_ci")]),
             "risks": [say("verify_risk")],
             "owner_hint": say("qa_developer"),
         },

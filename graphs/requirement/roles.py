@@ -140,6 +140,8 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
                for word in words[:-1]):
             return None
         head, phrase = words[-1], "".join(words)
+        if len(words) > 1 and len(head) > 1 and words[0] in _ZH_RECORDS | _ZH_DONE_TO_RECORDS:
+            return None  # what is done with the person's records ("记录会员信息"), not a kind of them
         if len(words) > 1 and len(head) > 1 and end == len(tokens) and _zh_verb(words[0]):
             return None  # a verb and the person it acts on, ending the clause ("需要登记访客"): not "登记访客", who acts
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
@@ -152,6 +154,12 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
                 end += 1
             return "".join(tokens[start:end]), end
     return None
+
+
+def _zh_acts(word: str) -> bool:
+    """Whether a word is a verb: one jieba knows, or a verb and its object it does not ("派单", "派工"), which a
+    department does ("物业派单给维修师傅")."""
+    return _zh_verb(word) or (len(word) == 2 and _zh_tag(word) == "x" and _zh_verb(word[0]))
 
 
 def _zh_before_modal(tokens: list[str], modal: int) -> tuple[str, int] | None:
@@ -249,6 +257,27 @@ def _zh_past_the_asker(tokens: list[str], start: int) -> int:
     return start
 
 
+# What a person is given to use, rather than had done for them ("给老人用", "给家长看").
+_ZH_USES = {"用", "使用", "看", "查看", "查", "查询", "看到", "填", "填写", "扫码", "预约", "下单"}
+
+
+def _zh_done_for(tokens: list[str], start: int, end: int) -> bool:
+    """Whether the person at tokens[start:end] is whom someone else does a thing for, after 给 with the doer just
+    before it ("店员给会员加积分"): the record of them changes, they do not use it. Not "给老人用", given to use."""
+    if start < 2 or tokens[start - 1] != "给" or end >= len(tokens) or tokens[end] in _ZH_USES:
+        return False
+    doer = _zh_from(tokens, start - 2, departments=True) or _zh_before_modal(tokens, start - 1)
+    return doer is not None and _zh_verb(tokens[end])
+
+
+def _zh_only_done_for(word: str, text: str) -> bool:
+    """Whether a person word stands in `text` only where others do things for them ("店员给会员加积分")."""
+    tokens = _zh_words(text)
+    places = [at for at, token in enumerate(tokens) if token == word]
+    return bool(places) and all(_zh_done_for(tokens, at, at + 1) or _zh_qualifies(zh_tokens(text), at)
+                                for at in places)
+
+
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     offset = 0  # words before this clause: the spans of every clause on one scale
@@ -268,14 +297,16 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
             while start < len(tokens) and _ZH_COUNT.fullmatch(tokens[start]):
                 start += 1
             start = _zh_past_the_asker(tokens, start)
-            if start < len(tokens) and (role := _zh_from(tokens, start)):
+            if start < len(tokens) and (role := _zh_from(tokens, start)) and not _zh_done_for(tokens, start, role[1]):
                 found.append((offset + start, offset + role[1], role[0]))
         for i, token in enumerate(tokens):
             if (token in _ZH_MODALS or token in _ZH_MANNER) and (role := _zh_before_modal(tokens, i)):
                 found.append((offset + role[1], offset + i, role[0]))
         # A department that opens its clause with a verb right after it acts ("人事发offer", "IT开账号"); before a
         # noun it names a kind of thing ("销售数据").
-        if first + 1 < len(tokens) and _zh_department(tokens[first]) and _zh_verb(tokens[first + 1]):
+        # So does one before 给 and whom it does a thing for ("物业给业主发通知").
+        if first + 1 < len(tokens) and _zh_department(tokens[first]) and (_zh_acts(tokens[first + 1])
+                                                                          or tokens[first + 1] == "给"):
             found.append((offset + first, offset + first + 1, tokens[first]))
         offset += len(tokens) + 1
     return found
@@ -661,8 +692,13 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
         return True
     # a thing named by its record ("访客登记工具"), not a person the record is of ("老师登记学生": the teacher acts)
     if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n") and not _zh_role(then):
-        return True
-    if not tag.startswith("n") or _zh_role(after) or after in _ZH_ACTS_READ_AS_NOUNS:
+        # opening its clause, before a verb and what it acts on, it is who does it ("物业登记车辆"): only a form or a
+        # piece of software after the record names a thing ("访客登记表", "访客登记系统")
+        if not (_zh_opens_clause(tokens, at) and tag == "v") or re.fullmatch(
+                rf"(?:{SOFTWARE_ZH})|{'|'.join(_ZH_RECORDS)}", then):
+            return True
+    # jieba's dictionary tags some kinds of a person's data as words of manner ("积分" ad, "等级" b): nouns here
+    if not (tag.startswith("n") or tag in {"ad", "b"}) or _zh_role(after) or after in _ZH_ACTS_READ_AS_NOUNS:
         return False
     if not _zh_opens_clause(tokens, at):
         return True  # "查看客户订单": an object's qualifier
@@ -818,7 +854,7 @@ def named_roles(text: str) -> list[str]:
             roles += pair
         elif (not _en_pair(word) and word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
                 and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)
-                and not (is_chinese(text) and _zh_names_a_thing_changed(word, text))):
+                and not (is_chinese(text) and (_zh_names_a_thing_changed(word, text) or _zh_only_done_for(word, text)))):
             roles.append(word)
     return roles
 

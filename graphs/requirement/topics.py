@@ -193,8 +193,10 @@ _DEADLINE_PATTERNS = (
                # a holiday or the school year ("国庆前", "暑假之前", "开学前", "过年以前")
                rf"(?:{_COUNT_ZH}月份?)?(?:国庆|春节|元旦|五一|十一|中秋|端午|清明|寒假|暑假|放假|开学|期中|期末|年前|过年|双十一|618)(?:节)?(?:之前|以前|前)"),
 )
-# A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us"
-TEAM_SIZE = re.compile(rf"\b{_COUNT_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
+# A team's size is its load, not a role: "a three-person team", "a team of 5", "the 4 of us". Not "a member" alone,
+# one of the records ("look up a member's points").
+_SIZE_EN = _COUNT_EN.replace("|a|", "|", 1)
+TEAM_SIZE = re.compile(rf"\b{_SIZE_EN}[- ](?:person|people|member|man|user)\b(?:\s+(?:team|office|shop|company|business|group))?|"
                        rf"\bteam\s+of\s+{_COUNT_EN}\b(?:\s+(?:people|persons))?|\b(?:the\s+)?{_COUNT_EN}\s+of\s+us\b",
                        re.IGNORECASE)
 # A time that picks which records, not when to ship: after a verb of showing or finding them ("show orders
@@ -774,9 +776,32 @@ _SCHEDULED_SEND = (
 )
 
 
+# Reminders a page lists are what it shows, not what it sends: a verb of showing before them in their clause ("a page
+# that lists each day's reminders", "每天的提醒都列出来"), or a time that owns them ("each day's", "每天的").
+_SHOWS = re.compile(r"\b(?:lists?|listing|shows?|showing|displays?|displaying|sees?|views?|browse|sort(?:s|ed)?)\b|"
+                    r"列出|列表|显示|展示|查看|看到|看|浏览|一览|页面", re.IGNORECASE)
+_OWNED_BY_A_TIME = re.compile(r"'s?\b|的")
+_KIND_OF_RECORD = re.compile(r"事项|列表|记录|清单")
+_CLAUSE_MARKS = re.compile(r"[.;!?，。；！？]")
+
+
+def _only_shown(requirement: str, found: re.Match[str]) -> bool:
+    """Whether what a match takes for sending is reminders a page shows, not sends."""
+    start = max((m.end() for m in _CLAUSE_MARKS.finditer(requirement, 0, found.start())), default=0)
+    end = next((m.start() for m in _CLAUSE_MARKS.finditer(requirement, found.end())), len(requirement))
+    clause = requirement[start:end]
+    when = found.group("when")
+    owned = (when.endswith("的") or _OWNED_BY_A_TIME.match(requirement, found.end("when"))
+             or _KIND_OF_RECORD.match(requirement, found.end()))
+    return bool(owned) or bool(_SHOWS.search(clause)) and not re.search(
+        r"\b(?:send|sends|remind|reminds|notif(?:y|ies)|texts|emails|pings|nudges)\b|发送|推送|发给|发到|提醒(?!事项|列表|记录|清单)[\u4e00-\u9fff]",
+        clause.replace(when, " "), re.IGNORECASE)
+
+
 def scheduled_send(requirement: str) -> str | None:
     """When a thing people use sends something by itself ("each evening", "每天晚上8点"), else None."""
-    found = next((m for p in _SCHEDULED_SEND if (m := p.search(requirement or ""))), None)
+    found = next((m for p in _SCHEDULED_SEND for m in p.finditer(requirement or "") if not _only_shown(requirement, m)),
+                 None)
     return found.group("when").strip() if found else None
 
 
