@@ -1660,3 +1660,58 @@ async def test_a_parcel_lost_in_transit_cites_the_carriers_liability_not_the_sen
     cited = _cited(run)
     assert cited[0] == ("民法典", "832"), cited
     assert ("民法典", "829") not in cited, cited
+
+
+async def test_a_parcel_the_courier_lost_is_not_answered_with_multimodal_transport_or_force_majeure(knowledge):
+    run = await GraphRunner(knowledge).ask("我寄的包裹丢了，快递公司只赔运费")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "832"), cited
+    assert not {("民法典", "842"), ("民法典", "835")} & set(cited), cited
+
+
+async def test_a_couriers_cap_of_three_times_the_fee_is_read_as_a_term_limiting_its_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("快递寄丢了，快递公司只肯按运费三倍赔偿怎么办")
+    assert ("民法典", "497") in _cited(run)
+
+
+async def test_a_parcel_the_courier_lost_asked_in_english_cites_the_carriers_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("The courier lost my parcel, what can I claim?")
+    assert ("民法典", "832") in _cited(run)
+
+
+async def test_a_courier_offering_back_the_shipping_fee_is_not_answered_as_a_shop_refund(knowledge):
+    run = await GraphRunner(knowledge).ask("My package was damaged by the courier and they only offer to refund the shipping fee")
+    cited = _cited(run)
+    assert ("消费者权益保护法", "24") not in cited, cited
+    assert ("民法典", "833") in cited, cited
+
+
+async def test_a_hotel_guest_beaten_by_another_guest_is_told_of_the_hotels_safety_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("住酒店的时候被别的客人打了，酒店要负责吗")
+    assert _cited(run)[0] == ("民法典", "1198"), _cited(run)
+
+
+async def test_a_hotel_guest_assaulted_asked_in_english_is_told_of_the_hotels_safety_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("I was assaulted by another guest in my hotel, is the hotel liable?")
+    assert ("民法典", "1198") in _cited(run)
+
+
+async def test_a_car_scratched_in_a_car_park_is_not_answered_with_traffic_accident_insurance(knowledge):
+    run = await GraphRunner(knowledge).ask("车停在收费停车场被刮花了，停车场要赔吗")
+    cited = _cited(run)
+    assert not any(law == "道路交通安全法" for law, _ in cited), cited
+    assert ("民法典", "1213") not in cited, cited
+    assert ("民法典", "897") in cited, cited
+
+
+async def test_a_car_scratched_in_a_car_park_asked_in_english_cites_fault_and_the_keepers_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("My car got scratched while parked in a paid car park. Who is liable?")
+    cited = _cited(run)
+    assert {("民法典", "1165"), ("民法典", "897")} <= set(cited), cited
+
+
+async def test_luggage_left_at_a_hotel_front_desk_is_a_keepers_loss_not_a_passengers(knowledge):
+    run = await GraphRunner(knowledge).ask("我把行李寄存在酒店前台，结果丢了")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "897"), cited
+    assert ("民法典", "824") not in cited, cited

@@ -224,6 +224,11 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 823, 824: a passenger's own injury or luggage, not a parcel the carrier lost (832, 833). (旅客 alone is in the
     # drunk-driving crime too: 刑法 133之一 names 旅客运输.)
     ("旅客随身携带物品", _A_PASSENGER, None),
+    # 民法典 838-842: goods carried by several modes under one contract, not every parcel: 842 shares 货物的毁损、灭失 and
+    # 赔偿责任 with the carrier's liability (832) and came third in the answer about a parcel the courier lost. Nor 835,
+    # the freight refunded for goods lost to force majeure, which no one asking about a lost parcel has named.
+    ("多式联运", r"多式联运|联运|海运|铁路|航空|空运|multimodal|combined transport|intermodal", None),
+    ("因不可抗力灭失", r"不可抗力|地震|洪水|台风|天灾|火灾|force majeure|earthquake|flood|typhoon|act of god", None),
     ("旅客的伤亡", _A_PASSENGER, None),
     # 劳动合同法 50: the certificate, the file and the handover when a contract ends, not whether compensation is
     # owed: its 社会保险 and 经济补偿 put it ahead of 46 in an answer about quitting over unpaid social insurance.
