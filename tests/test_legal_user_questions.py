@@ -1715,3 +1715,15 @@ async def test_luggage_left_at_a_hotel_front_desk_is_a_keepers_loss_not_a_passen
     cited = _cited(run)
     assert cited[0] == ("民法典", "897"), cited
     assert ("民法典", "824") not in cited, cited
+
+
+async def test_near_expiry_formula_bought_online_rests_on_the_buyers_right_to_know_not_on_delivery_rules(knowledge):
+    run = await GraphRunner(knowledge).ask("在网上买的奶粉是临期的，商家没说")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "8"), cited
+    assert not {("电子商务法", "18"), ("电子商务法", "21")} & set(cited), cited
+
+
+async def test_yoghurt_close_to_its_date_is_not_answered_with_the_tenfold_damages_for_unsafe_food(knowledge):
+    run = await GraphRunner(knowledge).ask("在超市买的酸奶快过期了，也没打折")
+    assert ("食品安全法", "148") not in _cited(run), _cited(run)
