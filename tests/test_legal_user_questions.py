@@ -1727,3 +1727,10 @@ async def test_near_expiry_formula_bought_online_rests_on_the_buyers_right_to_kn
 async def test_yoghurt_close_to_its_date_is_not_answered_with_the_tenfold_damages_for_unsafe_food(knowledge):
     run = await GraphRunner(knowledge).ask("在超市买的酸奶快过期了，也没打折")
     assert ("食品安全法", "148") not in _cited(run), _cited(run)
+
+
+async def test_a_phone_bought_as_a_present_and_asked_back_after_a_break_up_is_answered_as_a_gift(knowledge):
+    run = await GraphRunner(knowledge).ask("女朋友分手后要我还她给我买的手机")
+    cited = _cited(run)
+    assert {("民法典", "657"), ("民法典", "663")} & set(cited), cited
+    assert ("民法典", "735") not in cited, cited  # a finance lease
