@@ -174,6 +174,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("侵害他人知识产权", r"知识产权|专利|商标|著作权|版权|抄袭|盗版|patent|trademark|copyright", "intellectual_property"),
     ("盗窃、抢劫或者抢夺的机动车", r"偷|盗|抢|stolen|theft|thief|robbed|carjack", None),
     ("动物园", r"动物园|zoo", None),
+    # 民法典 1081: a serving soldier's spouse asking for divorce, not every divorce (a child of eighteen choosing a parent).
+    ("现役军人的配偶", r"军人|军队|部队|现役|军婚|服役|soldier|military|army|servicem[ae]n", None),
     # 1212: a car driven off without its owner's leave, not every collision.
     ("未经允许驾驶他人机动车", r"未经|没经|没有?经过|偷开|私自|偷偷开|没有?(问|告诉)|without .{0,20}(permission|consent)",
      None),
