@@ -1744,3 +1744,17 @@ async def test_a_parking_ticket_asked_in_english_is_told_how_to_challenge_an_adm
 async def test_a_grown_child_of_divorcing_parents_is_not_cited_the_rule_for_a_soldiers_spouse(knowledge):
     run = await GraphRunner(knowledge).ask("我爸妈离婚了，我18岁，想跟我妈，我爸不同意")
     assert ("民法典", "1081") not in _cited(run), _cited(run)
+
+
+async def test_a_cancelled_flight_is_answered_with_rebooking_or_refund_not_with_passenger_injuries(knowledge):
+    run = await GraphRunner(knowledge).ask("航班取消了，航空公司只给退票不赔偿")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "820"), cited
+    assert ("民法典", "823") not in cited, cited
+
+
+async def test_a_train_ticket_refund_asked_in_english_is_not_answered_as_faulty_goods(knowledge):
+    run = await GraphRunner(knowledge).ask("I need a refund for my train ticket")
+    cited = _cited(run)
+    assert ("消费者权益保护法", "24") not in cited, cited
+    assert ("民法典", "816") in cited, cited

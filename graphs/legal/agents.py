@@ -231,7 +231,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # the freight refunded for goods lost to force majeure, which no one asking about a lost parcel has named.
     ("多式联运", r"多式联运|联运|海运|铁路|航空|空运|multimodal|combined transport|intermodal", None),
     ("因不可抗力灭失", r"不可抗力|地震|洪水|台风|天灾|火灾|force majeure|earthquake|flood|typhoon|act of god", None),
-    ("旅客的伤亡", _A_PASSENGER, None),
+    # 823 is a passenger's injury or death, not every trip: a cancelled flight was answered with it.
+    ("旅客的伤亡", r"伤|死|亡|摔|撞|流血|骨折|晕倒|injur|hurt|died|killed|death|fell|bleed", None),
     # 劳动合同法 50: the certificate, the file and the handover when a contract ends, not whether compensation is
     # owed: its 社会保险 and 经济补偿 put it ahead of 46 in an answer about quitting over unpaid social insurance.
     ("出具解除或者终止劳动合同的证明", r"证明|档案|交接|转移|手续|certificate|paperwork|records|handover|hand over", None),
