@@ -1758,3 +1758,13 @@ async def test_a_train_ticket_refund_asked_in_english_is_not_answered_as_faulty_
     cited = _cited(run)
     assert ("消费者权益保护法", "24") not in cited, cited
     assert ("民法典", "816") in cited, cited
+
+
+async def test_a_cancelled_flight_is_filed_as_a_contract_not_as_labour(knowledge):
+    run = await GraphRunner(knowledge).ask("航班取消了，航空公司只给退票不赔偿")
+    assert _answer(run)["category"] == "contract_law"
+
+
+async def test_a_cancelled_flight_asked_in_english_is_filed_as_a_contract_not_as_labour(knowledge):
+    run = await GraphRunner(knowledge).ask("My flight was cancelled and the airline won't compensate me")
+    assert _answer(run)["category"] == "contract_law"
