@@ -1660,3 +1660,111 @@ async def test_a_parcel_lost_in_transit_cites_the_carriers_liability_not_the_sen
     cited = _cited(run)
     assert cited[0] == ("民法典", "832"), cited
     assert ("民法典", "829") not in cited, cited
+
+
+async def test_a_parcel_the_courier_lost_is_not_answered_with_multimodal_transport_or_force_majeure(knowledge):
+    run = await GraphRunner(knowledge).ask("我寄的包裹丢了，快递公司只赔运费")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "832"), cited
+    assert not {("民法典", "842"), ("民法典", "835")} & set(cited), cited
+
+
+async def test_a_couriers_cap_of_three_times_the_fee_is_read_as_a_term_limiting_its_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("快递寄丢了，快递公司只肯按运费三倍赔偿怎么办")
+    assert ("民法典", "497") in _cited(run)
+
+
+async def test_a_parcel_the_courier_lost_asked_in_english_cites_the_carriers_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("The courier lost my parcel, what can I claim?")
+    assert ("民法典", "832") in _cited(run)
+
+
+async def test_a_courier_offering_back_the_shipping_fee_is_not_answered_as_a_shop_refund(knowledge):
+    run = await GraphRunner(knowledge).ask("My package was damaged by the courier and they only offer to refund the shipping fee")
+    cited = _cited(run)
+    assert ("消费者权益保护法", "24") not in cited, cited
+    assert ("民法典", "833") in cited, cited
+
+
+async def test_a_hotel_guest_beaten_by_another_guest_is_told_of_the_hotels_safety_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("住酒店的时候被别的客人打了，酒店要负责吗")
+    assert _cited(run)[0] == ("民法典", "1198"), _cited(run)
+
+
+async def test_a_hotel_guest_assaulted_asked_in_english_is_told_of_the_hotels_safety_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("I was assaulted by another guest in my hotel, is the hotel liable?")
+    assert ("民法典", "1198") in _cited(run)
+
+
+async def test_a_car_scratched_in_a_car_park_is_not_answered_with_traffic_accident_insurance(knowledge):
+    run = await GraphRunner(knowledge).ask("车停在收费停车场被刮花了，停车场要赔吗")
+    cited = _cited(run)
+    assert not any(law == "道路交通安全法" for law, _ in cited), cited
+    assert ("民法典", "1213") not in cited, cited
+    assert ("民法典", "897") in cited, cited
+
+
+async def test_a_car_scratched_in_a_car_park_asked_in_english_cites_fault_and_the_keepers_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("My car got scratched while parked in a paid car park. Who is liable?")
+    cited = _cited(run)
+    assert {("民法典", "1165"), ("民法典", "897")} <= set(cited), cited
+
+
+async def test_luggage_left_at_a_hotel_front_desk_is_a_keepers_loss_not_a_passengers(knowledge):
+    run = await GraphRunner(knowledge).ask("我把行李寄存在酒店前台，结果丢了")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "897"), cited
+    assert ("民法典", "824") not in cited, cited
+
+
+async def test_near_expiry_formula_bought_online_rests_on_the_buyers_right_to_know_not_on_delivery_rules(knowledge):
+    run = await GraphRunner(knowledge).ask("在网上买的奶粉是临期的，商家没说")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "8"), cited
+    assert not {("电子商务法", "18"), ("电子商务法", "21")} & set(cited), cited
+
+
+async def test_yoghurt_close_to_its_date_is_not_answered_with_the_tenfold_damages_for_unsafe_food(knowledge):
+    run = await GraphRunner(knowledge).ask("在超市买的酸奶快过期了，也没打折")
+    assert ("食品安全法", "148") not in _cited(run), _cited(run)
+
+
+async def test_a_phone_bought_as_a_present_and_asked_back_after_a_break_up_is_answered_as_a_gift(knowledge):
+    run = await GraphRunner(knowledge).ask("女朋友分手后要我还她给我买的手机")
+    cited = _cited(run)
+    assert {("民法典", "657"), ("民法典", "663")} & set(cited), cited
+    assert ("民法典", "735") not in cited, cited  # a finance lease
+
+
+async def test_a_parking_ticket_asked_in_english_is_told_how_to_challenge_an_administrative_fine(knowledge):
+    run = await GraphRunner(knowledge).ask("I got a parking ticket but the sign was hidden behind a tree")
+    assert any(law == "行政处罚法" for law, _ in _cited(run)), _cited(run)
+
+
+async def test_a_grown_child_of_divorcing_parents_is_not_cited_the_rule_for_a_soldiers_spouse(knowledge):
+    run = await GraphRunner(knowledge).ask("我爸妈离婚了，我18岁，想跟我妈，我爸不同意")
+    assert ("民法典", "1081") not in _cited(run), _cited(run)
+
+
+async def test_a_cancelled_flight_is_answered_with_rebooking_or_refund_not_with_passenger_injuries(knowledge):
+    run = await GraphRunner(knowledge).ask("航班取消了，航空公司只给退票不赔偿")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "820"), cited
+    assert ("民法典", "823") not in cited, cited
+
+
+async def test_a_train_ticket_refund_asked_in_english_is_not_answered_as_faulty_goods(knowledge):
+    run = await GraphRunner(knowledge).ask("I need a refund for my train ticket")
+    cited = _cited(run)
+    assert ("消费者权益保护法", "24") not in cited, cited
+    assert ("民法典", "816") in cited, cited
+
+
+async def test_a_cancelled_flight_is_filed_as_a_contract_not_as_labour(knowledge):
+    run = await GraphRunner(knowledge).ask("航班取消了，航空公司只给退票不赔偿")
+    assert _answer(run)["category"] == "contract_law"
+
+
+async def test_a_cancelled_flight_asked_in_english_is_filed_as_a_contract_not_as_labour(knowledge):
+    run = await GraphRunner(knowledge).ask("My flight was cancelled and the airline won't compensate me")
+    assert _answer(run)["category"] == "contract_law"

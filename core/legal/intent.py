@@ -98,6 +98,9 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                  # wages); spoiled things (漏水泡坏了天花板, 刮花了车) a property loss. Not a phone call (打了我电话).
                  (r"殴打|打伤|打了(?:我|他|她)(?!.{0,4}电话)|被[^，,。；我]{0,6}打(?:了|伤|成|得|断)|一拳|耳光|揍|泡坏|弄坏|损坏|刮花|划坏|毁坏", 1.0)],
     "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金|(?:逾期|迟延|延迟|违约).{0,8}罚款", 1.0),
+                     # A trip or a parcel is a contract of carriage: without these a cancelled flight (航空公司 只给退票) had
+                     # no field of its own and the model filed it under labour.
+                     (r"航班|机票|火车票|高铁票|车票|船票|退票|改签|航空公司|快递公司|物流公司|承运人", 1.0),
                      # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law), and
                      # the worker's on it a labour one.
                      (rf"^(?!.*(?:邻居|隔壁|楼上|楼下|对门))(?!.*(?:{named_words('works_there')})).*?(?:装修|施工队|工程队)", 1.0)],
@@ -126,7 +129,8 @@ _ENGLISH_FIELDS: dict[str, str] = {
                 r"|privacy|personal (?:data|information)|fell on",
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
     "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
-                    r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages",
+                    r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages"
+                    r"|flights?|airlines?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
 }
 for _field, _words in _ENGLISH_FIELDS.items():

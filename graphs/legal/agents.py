@@ -174,6 +174,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("侵害他人知识产权", r"知识产权|专利|商标|著作权|版权|抄袭|盗版|patent|trademark|copyright", "intellectual_property"),
     ("盗窃、抢劫或者抢夺的机动车", r"偷|盗|抢|stolen|theft|thief|robbed|carjack", None),
     ("动物园", r"动物园|zoo", None),
+    # 民法典 1081: a serving soldier's spouse asking for divorce, not every divorce (a child of eighteen choosing a parent).
+    ("现役军人的配偶", r"军人|军队|部队|现役|军婚|服役|soldier|military|army|servicem[ae]n", None),
     # 1212: a car driven off without its owner's leave, not every collision.
     ("未经允许驾驶他人机动车", r"未经|没经|没有?经过|偷开|私自|偷偷开|没有?(问|告诉)|without .{0,20}(permission|consent)",
      None),
@@ -224,7 +226,13 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 823, 824: a passenger's own injury or luggage, not a parcel the carrier lost (832, 833). (旅客 alone is in the
     # drunk-driving crime too: 刑法 133之一 names 旅客运输.)
     ("旅客随身携带物品", _A_PASSENGER, None),
-    ("旅客的伤亡", _A_PASSENGER, None),
+    # 民法典 838-842: goods carried by several modes under one contract, not every parcel: 842 shares 货物的毁损、灭失 and
+    # 赔偿责任 with the carrier's liability (832) and came third in the answer about a parcel the courier lost. Nor 835,
+    # the freight refunded for goods lost to force majeure, which no one asking about a lost parcel has named.
+    ("多式联运", r"多式联运|联运|海运|铁路|航空|空运|multimodal|combined transport|intermodal", None),
+    ("因不可抗力灭失", r"不可抗力|地震|洪水|台风|天灾|火灾|force majeure|earthquake|flood|typhoon|act of god", None),
+    # 823 is a passenger's injury or death, not every trip: a cancelled flight was answered with it.
+    ("旅客的伤亡", r"伤|死|亡|摔|撞|流血|骨折|晕倒|injur|hurt|died|killed|death|fell|bleed", None),
     # 劳动合同法 50: the certificate, the file and the handover when a contract ends, not whether compensation is
     # owed: its 社会保险 and 经济补偿 put it ahead of 46 in an answer about quitting over unpaid social insurance.
     ("出具解除或者终止劳动合同的证明", r"证明|档案|交接|转移|手续|certificate|paperwork|records|handover|hand over", None),
