@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 from core.i18n import set_surface, t
 from graphs.ppt.planning import PIPELINE_NODES
+from schemas.events import ThreadStatus
 from tests.support.client import RecordingClient
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.ppt_responder import SLIDES, Responder, pages_asked
@@ -200,3 +201,29 @@ async def test_ng_cancel_of_a_thread_with_nothing_running_says_so_and_changes_no
     code, said = await ng("cancel", thread_id, data_dir=server.runtime.settings.data_dir)
     assert code == 2 and said.strip() == as_ng_says("runtime.nothing_running", thread=thread_id), said
     assert await server.runtime.store.get_thread(thread_id) == before
+
+
+async def test_a_run_started_by_ng_is_stopped_by_a_cancel_sent_to_the_server(start_server, connect):
+    async with FakeOpenAI(responder=Responder(), delay_s=2.0) as fake:
+        server = await start_server()
+        data_dir = server.runtime.settings.data_dir
+        env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "openai", "LLM_BASE_URL": fake.base_url,
+               "LLM_API_KEY": "x", "LLM_CONCURRENCY": "2", "LLM_VALIDATION_RETRIES": "0", "OFFICE_PREVIEW": "false"}
+        deck = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "app.cli", "ppt", "Make a 10 minute deck about photosynthesis", env=env, cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        async with asyncio.timeout(60):
+            while not pages_asked(fake.requests):  # the terminal's run is at its pages
+                await asyncio.sleep(0.2)
+        [thread] = await server.runtime.store.threads_with_status(ThreadStatus.running)
+        client = await connect(server.url)
+        cancelled = await client.call("run:cancel", {"threadId": thread["thread_id"]})
+        async with asyncio.timeout(60):
+            output, _ = await deck.communicate()
+        asked = pages_asked(fake.requests)
+
+    assert cancelled["ok"], cancelled
+    assert deck.returncode == 1
+    said = output.decode()
+    assert as_ng_says("runtime.cancelled") in said and f"ng resume {thread['thread_id']}" in said, said
+    assert sum(asked.values()) < SLIDES, "the run stopped between pages, not after the last"
