@@ -28,6 +28,7 @@ class EventLog:
         self.store = store
         self._fanouts: list[Fanout] = []
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._passed_on: dict[str, int] = {}  # threads another process writes → the last seq passed on
 
     def add_fanout(self, fanout: Fanout) -> None:
         self._fanouts.append(fanout)
@@ -81,16 +82,17 @@ class EventLog:
         return payloads
 
     async def replay_then(
-        self, thread_id: str, after_seq: int, send_batch: SendBatch, subscribe: Callable[[], Awaitable[None]]
+        self, thread_id: str, after_seq: int, send_batch: SendBatch, subscribe: Callable[[int], Awaitable[None]]
     ) -> int:
-        """Send stored events with seq > after_seq a page at a time, then subscribe, with no publish in between."""
+        """Send stored events with seq > after_seq a page at a time, then subscribe, with no publish in between.
+        `subscribe` gets the last seq sent (or `after_seq`)."""
         sent = 0
         async with self._locks[thread_id]:
             async for page in self.store.event_pages(thread_id, after_seq):
                 await send_batch(page)
                 sent += len(page)
                 after_seq = page[-1][1]["seq"]
-            await subscribe()
+            await subscribe(after_seq)
             if self.store.shared:
                 # Another worker may have stored events between the read and the subscribe (this lock
                 # is only ours): send them too; one may also arrive live, and clients drop a seq they hold.
@@ -99,6 +101,28 @@ class EventLog:
                     await send_batch(late)
                     sent += len(late)
         return sent
+
+
+    def pass_on_from(self, thread_id: str, seen_seq: int) -> bool:
+        """A client that has seen `seen_seq` joined a thread another process writes: `pass_on_stored` sends on
+        from there, never from past what a client has seen (clients drop a seq they hold). Call it under the
+        thread's lock (`replay_then`'s subscribe). True when the thread was not passed on yet."""
+        started = thread_id not in self._passed_on
+        self._passed_on[thread_id] = min(self._passed_on.get(thread_id, seen_seq), seen_seq)
+        return started
+
+    async def pass_on_stored(self, thread_id: str) -> None:
+        """Fan out what another process stored since the last call (nothing here published it); under the
+        thread's lock, like a publish."""
+        async with self._locks[thread_id]:
+            stored = await self.store.events_after(thread_id, self._passed_on[thread_id])
+            if stored:
+                for fanout in self._fanouts:
+                    await fanout(thread_id, stored)
+                self._passed_on[thread_id] = stored[-1][1]["seq"]
+
+    def stop_passing_on(self, thread_id: str) -> None:
+        self._passed_on.pop(thread_id, None)
 
 
 def each_event(handler: EventHandler) -> Fanout:

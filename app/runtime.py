@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 # Checkpoint metadata naming the start (the StartFresh run) a checkpoint descends from.
 START_ID_KEY = "canvas_start_id"
 CANCEL, SHUTDOWN = "cancel", "shutdown"
+FOLLOW_LOOK_S = 0.5  # how often a watched run of another process is looked at for new events
 CANCEL_LOOK_S = 1.0  # how soon a run stops after another process's cancel (SQLite: no heartbeat to carry it)
 # The key of an "updates" stream chunk that reports an interrupt (LangGraph keeps its constant private).
 INTERRUPT_KEY = "__interrupt__"
@@ -187,6 +188,8 @@ class FlowRuntime:
         self.worker_id = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._lease_keeper: asyncio.Task[None] | None = None
         self._cancel_watcher: asyncio.Task[None] | None = None
+        # SQLite: the tasks following runs of another process (`ng ppt` beside `ng serve`) that clients here watch.
+        self._followers: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ queries
 
@@ -399,6 +402,36 @@ class FlowRuntime:
             recovered.append(thread_id)
         return recovered
 
+    async def follow_if_run_elsewhere(self, thread_id: str, seen_seq: int) -> None:
+        """A client watches `thread_id` from `seen_seq`: when another process on this SQLite DATA_DIR runs it,
+        pass its events on as that process stores them (with Postgres, the worker's manager does). Called under
+        the thread's event-log lock, so no event falls between the client's replay and the follower."""
+        if self.store.shared or thread_id in self.active:
+            return
+        thread = await self.store.get_thread(thread_id)
+        if thread is None or thread["status"] != ThreadStatus.running.value:
+            return
+        if not self.events.pass_on_from(thread_id, seen_seq):
+            return  # already followed, now from where this client is
+        task = asyncio.create_task(self._follow(thread_id))
+        self._followers.add(task)
+        task.add_done_callback(self._followers.discard)
+
+    async def _follow(self, thread_id: str) -> None:
+        try:
+            while not self.closing:
+                await asyncio.sleep(FOLLOW_LOOK_S)
+                # The row first: the run's last events are stored with the row that ends it, so the read after
+                # this one holds them all.
+                thread = await self.store.get_thread(thread_id)
+                await self.events.pass_on_stored(thread_id)
+                if thread is None or thread["status"] != ThreadStatus.running.value or thread_id in self.active:
+                    return
+        except Exception:  # a client that reloads joins again and gets the rest from the log
+            log.exception("following thread %s run by another process failed", thread_id)
+        finally:
+            self.events.stop_passing_on(thread_id)
+
     async def _watch_cancel_requests(self) -> None:
         """SQLite: stop this process's runs that another process asked to cancel (`ng cancel`, or a page on
         `ng serve` stopping a run `ng` started). A look a second, and only while something runs here."""
@@ -480,7 +513,7 @@ class FlowRuntime:
     async def shutdown(self, grace_s: float = 1.0) -> None:
         """Refuse new runs, drain running ones at a step boundary (resumable), cancel what outlasts `grace_s`."""
         self.closing = True
-        for keeper in (self._lease_keeper, self._cancel_watcher):
+        for keeper in (self._lease_keeper, self._cancel_watcher, *self._followers):
             if keeper is not None:
                 keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

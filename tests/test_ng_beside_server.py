@@ -1,0 +1,46 @@
+"""`ng` and `ng serve` on one SQLite DATA_DIR: a run the terminal started is watched live in the browser."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+from schemas.events import ThreadStatus
+from tests.support.fake_openai import FakeOpenAI
+from tests.support.ppt_responder import Responder
+from tests.support.server import ROOT
+
+
+async def ng_ppt(data_dir, fake: FakeOpenAI, topic: str) -> asyncio.subprocess.Process:
+    """`ng ppt` in another terminal, on a slow model so that there is a run to watch."""
+    env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "openai", "LLM_BASE_URL": fake.base_url,
+           "LLM_API_KEY": "x", "LLM_CONCURRENCY": "2", "LLM_VALIDATION_RETRIES": "0", "OFFICE_PREVIEW": "false"}
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "app.cli", "ppt", topic, env=env, cwd=ROOT,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+
+
+async def running_thread(store) -> dict:
+    async with asyncio.timeout(60):
+        while not (running := await store.threads_with_status(ThreadStatus.running)):
+            await asyncio.sleep(0.1)
+    return running[0]
+
+
+async def test_a_page_watching_a_run_ng_started_sees_its_steps_live_to_the_end(start_server, connect):
+    async with FakeOpenAI(responder=Responder(), delay_s=0.3) as fake:
+        server = await start_server()
+        deck = await ng_ppt(server.runtime.settings.data_dir, fake, "Make a 10 minute deck about photosynthesis")
+        thread = await running_thread(server.runtime.store)
+        client = await connect(server.url)
+        joined = await client.call("thread:join", {"threadId": thread["thread_id"], "afterSeq": 0})
+        replayed = [d["seq"] for _n, d in client.of(thread["thread_id"])]
+        completion = await client.wait_for("completion", lambda d: d["threadId"] == thread["thread_id"], timeout=90)
+        await deck.communicate()
+
+    assert joined["ok"] and joined["thread"]["status"] == "running", joined
+    assert completion["success"], completion
+    assert completion["seq"] > max(replayed, default=0), "the end arrived live, not only with the join's replay"
+    seqs = sorted({d["seq"] for _n, d in client.of(thread["thread_id"])})
+    stored = await server.runtime.store.events_after(thread["thread_id"])
+    assert seqs == [payload["seq"] for _event, payload in stored], "every step the terminal's run stored, none missed"
