@@ -158,6 +158,20 @@ async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(bro
     assert errors == []
 
 
+async def test_a_stopped_run_is_called_stopped_as_its_button_and_ng_threads_say(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给社区老人讲防诈骗，5分钟")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    await page.click("#stop-btn")
+    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+    await page.click("#threads-toggle")
+    in_list = await page.locator(".thread-link .status-dot").first.text_content()
+    badge = await page.inner_text("#thread-status")
+    said_by_ng = t("runtime.status_cancelled")
+    assert badge.lower() == in_list.lower() == said_by_ng.lower(), (badge, in_list, said_by_ng)
+    assert errors == []
+
+
 async def test_the_artifact_tab_row_scrolls_to_its_first_tab_on_a_phone(browser, server):
     page, errors = await open_page(browser, server.url, width=390, height=844)
     await run_to_completion(page, "给初中生讲声音的传播，5分钟")
