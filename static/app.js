@@ -3,7 +3,7 @@
 // This module boots the page; each concern lives in its own module (state, socket, timeline, interrupts, canvas, threads, composer).
 
 import { els, app, announce, emitAck, errText } from "./state.js";
-import { connect } from "./socket.js";
+import { connect, joinThread } from "./socket.js";
 import { bindCanvas } from "./canvas.js";
 import { refreshThreads, threadFromHash, openThread, resetView, startNewThread, bindThreadActions } from "./threads.js";
 import { loadFlows, loadProjects, updateFlowHint, showComposerError, send } from "./composer.js";
@@ -69,6 +69,8 @@ function bindUi() {
       announce(tr("stopping"));
     }
   });
+  window.addEventListener("focus", catchUpOnReturn);
+  document.addEventListener("visibilitychange", catchUpOnReturn);
   bindThreadActions();
   bindCanvas();
   window.addEventListener("hashchange", () => {
@@ -76,6 +78,19 @@ function bindUi() {
     if (id && id !== app.view?.threadId) openThread(id, { updateHash: false });
     else if (!id && app.view) startNewThread();
   });
+}
+
+/**
+ * A run another process makes on the same DATA_DIR (`ng resume` or `ng ppt --thread` in a terminal) is
+ * written to the server's event log but not sent to this page live, which would go on offering
+ * to continue a finished thread. Coming back to the page asks the server for what it has since.
+ */
+function catchUpOnReturn() {
+  const v = app.view;
+  if (!v || v.gone || v.catchingUp || v.rejoining || !app.socket?.connected || document.visibilityState !== "visible") return;
+  v.catchingUp = true;  // focus and visibilitychange both fire on a return: one join is enough
+  joinThread(v).finally(() => { v.catchingUp = false; });
+  if (!els.threadsPanel.hidden) refreshThreads();
 }
 
 function showThreadsPanel(open) {

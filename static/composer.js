@@ -79,7 +79,19 @@ function showThreadProject(view) {
   // Only the generation flow creates a project it is given (from the world the message describes).
   const creates = els.flowSelect.value === "novel_workflow";
   input.placeholder = creates ? tr("page_project_placeholder_new") : tr("page_project_placeholder");
+  input.size = fieldSizeFor(input.placeholder);
   input.title = creates ? tr("page_project_hint_new") : "";
+}
+
+// `size` counts average Latin letters, and a Chinese character is about two of them wide. A hint wider
+// than its field is cut mid-word ("existing or new n"), so the field grows to show the whole hint.
+const PROJECT_FIELD_MIN_SIZE = 12;
+const WIDE_CHARACTER = /[\u3000-\u9fff\uff00-\uffef]/;
+
+function fieldSizeFor(hint) {
+  let width = 0;
+  for (const ch of hint) width += WIDE_CHARACTER.test(ch) ? 2 : 1;
+  return Math.max(PROJECT_FIELD_MIN_SIZE, width + 2);
 }
 
 export function updateFlowHint() {

@@ -71,6 +71,7 @@ export async function joinThread(view) {
     view.rejoining = false;
     connectionChanged();
     if (ack.error?.code === "not_found") {
+      view.gone = true;  // said once: coming back to the page does not say it again
       appendChat(h("div", { class: "notice notice-error", role: "alert" }, tr("thread_missing", { thread_id: view.threadId })));
     } else if (ack.error?.code !== "disconnected") {
       appendChat(h("div", { class: "notice notice-error", role: "alert" }, tr("join_failed", { error: errText(ack) })));

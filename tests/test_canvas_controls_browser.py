@@ -3,11 +3,14 @@ the deck filling up page by page, Send and Stop, the artifact tabs, the thread p
 
 from __future__ import annotations
 
+import asyncio
+import sys
+
 import pytest
 
 from core.i18n import t
 from tests.support.browser import BROWSER_MARKS, browser, open_page, send  # noqa: F401
-from tests.support.server import ServerProcess
+from tests.support.server import ROOT, ServerProcess
 
 pytestmark = BROWSER_MARKS
 
@@ -155,6 +158,39 @@ async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(bro
     assert await stopped.get_attribute("class") == "completion completion-stopped"
     assert await page.get_attribute("#thread-status", "data-status") == "cancelled"
     assert await stopped.locator("[data-testid=resume]").is_enabled(), "the stopped run can be continued"
+    assert errors == []
+
+
+async def test_a_stopped_run_is_called_stopped_as_its_button_and_ng_threads_say(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给社区老人讲防诈骗，5分钟")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    await page.click("#stop-btn")
+    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+    await page.click("#threads-toggle")
+    in_list = await page.locator(".thread-link .status-dot").first.text_content()
+    badge = await page.inner_text("#thread-status")
+    said_by_ng = t("runtime.status_cancelled")
+    assert badge.lower() == in_list.lower() == said_by_ng.lower(), (badge, in_list, said_by_ng)
+    assert errors == []
+
+
+async def test_a_page_coming_back_from_the_terminal_shows_the_run_ng_resume_finished(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给社区志愿者讲急救包扎，5分钟")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    await page.click("#stop-btn")
+    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+
+    env = {**slow_server.env, "OFFLINE_LATENCY_S": "0", "OFFICE_PREVIEW": "false"}
+    resumed = await asyncio.create_subprocess_exec(sys.executable, "-m", "app.cli", "resume", thread_id, cwd=ROOT,
+                                                   env=env, stdout=asyncio.subprocess.DEVNULL)
+    assert await asyncio.wait_for(resumed.wait(), 120) == 0
+    await page.evaluate("window.dispatchEvent(new Event('focus'))")  # the person switches back to the page
+
+    await page.wait_for_function(f"{COMPLETIONS} === 2", timeout=15_000)
+    assert await page.get_attribute("#thread-status", "data-status") == "done"
     assert errors == []
 
 

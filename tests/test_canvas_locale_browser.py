@@ -129,3 +129,19 @@ async def test_the_empty_chat_runs_its_two_chinese_sentences_on_without_a_space(
     assert "发送。在「项目」" in hint and "。 " not in hint, hint
     assert errors == []
 
+
+
+async def test_an_english_project_field_shows_its_whole_hint(browser, english_server):
+    page, errors = await open_page(browser, english_server.url)
+    for flow in ("novel_workflow", "novel"):
+        await page.select_option("#flow-select", flow)
+        field = await page.eval_on_selector("#project-input", """el => {
+          const style = getComputedStyle(el);
+          const pen = document.createElement('canvas').getContext('2d');
+          pen.font = style.font;
+          const hint = pen.measureText(el.placeholder).width;
+          const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          return { hint: el.placeholder, cut: hint > room };
+        }""")
+        assert not field["cut"], f"the hint “{field['hint']}” is cut off in its field"
+    assert errors == []

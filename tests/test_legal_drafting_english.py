@@ -176,3 +176,10 @@ async def test_an_english_user_is_told_which_parts_of_the_chinese_letter_are_sti
         told = t("legal.field_lawyer_letter_facts")
     assert "not yet in Chinese" in run.answer and told in run.answer, run.answer
     assert "demand letter" in run.answer and run.artifact("legal_document")["title"] == "催告函", run.answer
+
+
+async def test_an_english_field_question_reads_as_a_sentence_not_a_quoted_label(knowledge):
+    with english():
+        run = await GraphRunner(knowledge).ask(LOAN)
+    [question] = run.state["pending"]
+    assert question["question"] == f"Please give the {question['label']}.", question
