@@ -81,9 +81,10 @@ function bindUi() {
 }
 
 /**
- * A run another process makes on the same DATA_DIR (`ng resume` or `ng ppt --thread` in a terminal) is
- * written to the server's event log but not sent to this page live, which would go on offering
- * to continue a finished thread. Coming back to the page asks the server for what it has since.
+ * A run another process starts on the same DATA_DIR (`ng resume` in a terminal) after this page joined is
+ * in the server's event log, but the server follows such a run live only for pages that join while it
+ * runs: this page would go on offering to continue a finished thread. Coming back to the page joins
+ * again: what the server has since, and the rest live if the run goes on.
  */
 function catchUpOnReturn() {
   const v = app.view;
