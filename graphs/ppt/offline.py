@@ -48,6 +48,7 @@ from graphs.ppt.planning import (
     pre_readers,
     young_children,
     about_nature,
+    alive_in_nature,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -1195,14 +1196,20 @@ HOW_TO_WORDING = {language: _how_to_wording(language) for language in ("zh", "en
 # short answer, the reasons behind it and the evidence; each page keeps the question, not "刷牙原因的核心原理" nor a textbook's
 # definitions. A part's overview table and one-line statement set its title (already "question: part") in another
 # title, so they are kept for the parts after these two.
-def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...]) -> dict:
+def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...], shared: str | None = None,
+                            own_points: tuple[str, ...] = ()) -> dict:
     """The wording of a lesson whose first two parts have pages of their own (`ppt.deck_<kind>_…` in the catalogue):
-    a question's (what we notice … the evidence) or a thing's story (its hero … how it ends)."""
+    a question's (what we notice … the evidence) or a thing's story (its hero … how it ends). Its steps, contrast and
+    closing questions are `shared`'s when two kinds tell them alike; the parts in `own_points` (by their catalogue
+    name: "process", "pitfalls", "practice") have points of their own (`deck_<shared>_points_<part>`), not a lesson's."""
     lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
     basics, workings, others = aspects[0], aspects[1], aspects[2:]
+    shared = shared or kind
     points = {basics: _lines_said(f"deck_{kind}_points_basics", language),
-              workings: _lines_said(f"deck_{kind}_points_workings", language)}
-    steps, contrast = _steps_said(kind, language), _contrast_pair(kind, language)
+              workings: _lines_said(f"deck_{kind}_points_workings", language),
+              **{aspect: _lines_said(f"deck_{shared}_points_{part}", language)
+                 for aspect, part in zip(aspects, _LESSON_PART_KEYS) if part in own_points}}
+    steps, contrast = _steps_said(shared, language), _contrast_pair(shared, language)
     return {
         "aspects": {aspect: (title, points.get(aspect, lesson["aspects"][aspect][1]))
                     for aspect, title in zip(aspects, _lines_said(f"deck_{kind}_titles", language))},
@@ -1219,7 +1226,7 @@ def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...]) ->
         "fits": {"table": others, "statement": others, "example": others, "process": (points[workings][1], *others),
                  "contrast": (points[workings][0 if kind == "question" else 2], *others)},
         "own_page_first": True,  # each point's page (notice, guess, words, answer…) before a view of it
-        "asks": _lines_said(f"deck_{kind}_asks", language),
+        "asks": _lines_said(f"deck_{shared}_asks", language),
     }
 
 
@@ -1232,6 +1239,36 @@ QUESTION_WORDING = {language: _question_wording(language) for language in ("zh",
 # A thing's story ("一滴水的旅行", "The story of a raindrop") is followed from its start to its end.
 STORY_WORDING = {language: _told_in_points_wording(language, "story", ("hero", "start", "off", "first", "changes", "end"))
                  for language in ("zh", "en")}
+
+
+# A lesson on a thing of nature (planning.about_nature: 恐龙, bees, volcanoes) tells what it is like, how it lives (a
+# living thing) or forms and changes (the earth and the sky), how we know, the myths about it and a go at it: not
+# "恐龙的核心原理", "恐龙的关键过程" nor "恐龙在生活中还有哪些例子？".
+def _nature_wording(language: str, living: bool) -> dict:
+    kind, pages = (("living", ("looks", "kinds", "home", "food", "moves", "young")) if living
+                   else ("earth", ("looks", "kinds", "where", "forms", "changes", "effects")))
+    told = _told_in_points_wording(language, kind, pages, shared="nature", own_points=("process", "pitfalls", "practice"))
+    aspects = list(told["aspects"])
+    basics, workings, how_we_know, _uses, myths, a_go = aspects
+    later_pages = {how_we_know: ("watching", "evidence", "scientists"), myths: ("myths", "mixups", "tell"),
+                   a_go: ("spot", "say", "draw")}
+    # how we know is shown step by step, from a thing seen to what it tells us, and so is how a living thing grows up or
+    # how a thing of the earth forms; what it is like is not
+    steps, grows = _steps_said("nature", language), told["aspects"][workings][1][2 if living else 0]
+    return {**told, "core": (basics, workings), "process_title": t("ppt.deck_nature_process_title", locale=language),
+            "concepts": {**told["concepts"], **{point: _lines_said(f"deck_nature_concept_{page}", language)
+                                                for aspect, pages in later_pages.items()
+                                                for point, page in zip(told["aspects"][aspect][1], pages)}},
+            "processes": {**{aspect: steps for aspect in aspects[2:]}, grows: _steps_said(f"{kind}_grows", language)},
+            "contrasts": {aspect: told["contrasts"][basics] for aspect in aspects},
+            # any point is looked for in a picture; a part's table and one-line page would title it twice
+            "fits": {key: fit for key, fit in told["fits"].items() if key != "example"} | {"process": (grows, *aspects[2:])},
+            "example": t("ppt.deck_nature_example", locale=language),
+            "example_items": _lines_said("deck_nature_example_items", language),
+            "example_visual": t("ppt.deck_nature_example_visual", locale=language)}
+
+
+NATURE_WORDING = {(language, living): _nature_wording(language, living) for language in ("zh", "en") for living in (True, False)}
 
 
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
@@ -1268,6 +1305,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **QUESTION_WORDING["zh" if _zh(request) else "en"]}
     elif setting == "lesson" and tells_a_things_story(request.fact("topic") or ""):
         words = {**words, **STORY_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and about_nature(_phrase(request)):
+        words = {**words, **NATURE_WORDING[("zh" if _zh(request) else "en", alive_in_nature(_phrase(request)))]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1776,7 +1815,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             if waiting:  # the angle the page before took comes last, when pages were passed over
                 turn = sorted(turn, key=lambda a: a == last_taken)
             if words.get("own_page_first") and point not in met:  # its own page (the guess, the evidence) first
-                turn = sorted(turn, key=lambda a: a != "concept")
+                # a point with steps of its own ("怎样长大", "how it forms") is its steps
+                own = "process" if _point_name(point) in words.get("processes", {}) else "concept"
+                turn = sorted(turn, key=lambda a: a != own)
             views = _views(turn, part_topic, unit, point, outline, duration, zh, words, statements)
             # a page new to the deck has a title and points of its own: a contrast that reads the same whatever its
             # point ("学之前：凭感觉猜…") is shown once, not under each point's name; a point that has nothing new
