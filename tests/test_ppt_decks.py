@@ -516,3 +516,11 @@ async def test_a_little_animal_for_toddlers_is_no_person_with_a_life_story():
     shown = " ".join(text for s in deck.slides for text in visible_items(s))
     assert "小兔子：长什么样" in shown
     assert not re.findall(r"生平|早年|史料|人物", shown)
+
+
+@pytest.mark.parametrize("request_text", ["给社区居民讲讲家庭急救，15分钟", "给家长讲讲儿童用药安全，15分钟"])
+async def test_a_point_with_a_de_of_its_own_is_not_joined_to_the_subject_by_another(request_text):
+    # "家庭急救的身边的一幕" on a page title
+    titles = [s.title for s in (await _offline_deck(request_text)).slides]
+    doubled = [title for title in titles if re.search(r"的[^的：:]{1,4}的", title)]
+    assert not doubled, doubled

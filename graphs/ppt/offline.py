@@ -1679,7 +1679,9 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     unit_in = unit.title if zh else mid_sentence(unit.title)
     language = "zh" if zh else "en"
     if angle == "concept":
-        return ((words.get("concept_title") or t("ppt.deck_concept_title", locale=language)).format(topic=topic, name=name),
+        # "家庭急救的身边的一幕": a point that has a 的 of its own is set apart from the subject, not joined by another
+        apart = "_apart" if zh and "的" in name else ""
+        return ((words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])
