@@ -524,3 +524,14 @@ async def test_a_point_with_a_de_of_its_own_is_not_joined_to_the_subject_by_anot
     titles = [s.title for s in (await _offline_deck(request_text)).slides]
     doubled = [title for title in titles if re.search(r"的[^的：:]{1,4}的", title)]
     assert not doubled, doubled
+
+
+@pytest.mark.parametrize("request_text", ["给老师们讲如何在课堂上用提问引导学生思考，15分钟",
+                                          "A 15 minute training for teachers on how to use questioning in lessons"])
+async def test_teachers_trained_in_a_way_of_teaching_hear_its_key_moves_not_a_workplace_s_rules(request_text):
+    # "对岗位的要求", "禁止行为" and "回到岗位后，你最先要做到的是哪一点？" for a method of asking questions in class
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    workplace = re.findall(r"对岗位的要求|禁止行为|回到岗位|the never-dos|the standard expected|Back at work", shown)
+    assert not workplace, workplace
+    assert re.search(r"方法要领|The key moves", shown)

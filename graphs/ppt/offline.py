@@ -49,6 +49,8 @@ from graphs.ppt.planning import (
     young_children,
     about_nature,
     alive_in_nature,
+    about_teaching,
+    teachers_as_colleagues,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -1277,6 +1279,18 @@ _NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|prin
 HOW_THEY_FIT_EN = "how {topic} fit together"
 
 
+# Teachers trained in a way of teaching (planning.about_teaching) hear why it matters in class and its key moves, not a
+# workplace's "对岗位的要求" and "禁止行为"; they take it back to their classes, not "回到岗位后".
+def _teachers_trained(words: dict, language: str) -> dict:
+    why, rules = list(words["aspects"])[:2]
+    (why_title, *why_points), (rules_title, *rules_points) = (line.split("|") for line in _lines_said("deck_teachers_training_parts", language))
+    why_said, rules_said = _lines_said("deck_teachers_training_phrases", language)
+    return {**words, "aspects": {**words["aspects"], why: (why_title, tuple(why_points)), rules: (rules_title, tuple(rules_points))},
+            "phrases": {**words["phrases"], why: why_said, rules: rules_said},
+            "asks": _lines_said("deck_teachers_training_asks", language),
+            "notes_summary": _lines_said("deck_teachers_training_summary", language)}
+
+
 def _wording(request: OfflineRequest) -> dict:
     setting = request.fact("setting") if request.fact("setting") in (
         "work_lesson", "history_lesson", "language_lesson", "talk", "training", "public_talk") else "lesson"
@@ -1291,6 +1305,9 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TRAINING_WORDING["zh" if _zh(request) else "en"]
+    elif (setting == "training" and teachers_as_colleagues(audience_hint(request.fact("request") or ""))
+          and about_teaching(request.fact("topic") or "")):
+        words = _teachers_trained(words, "zh" if _zh(request) else "en")
     if _tells_history(request):
         kind = HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})
         # a kind's words to a class (a person's cover asks for notebooks) are not said to the public

@@ -1013,6 +1013,18 @@ def teachers_as_colleagues(audience: str | None) -> bool:
             and not _PUBLIC_LISTENERS.search(text))
 
 
+# What teachers are trained in as teachers: a way of teaching ("如何在课堂上用提问引导学生思考", "using exit tickets in
+# lessons"), told by the method's moves and a classroom example, not a workplace's "禁止行为" nor "回到岗位后".
+_TEACHING_WORDS = re.compile(r"课堂|教学|上课|备课|授课|听课|评课|学生|提问|作业|班级|班会|板书|课件|分层|差异化|"
+                             r"\b(?:classrooms?|teaching|lessons?|students?|pupils?|questioning|homework|marking|"
+                             r"differentiation|behaviou?r\s+management|formative|assessment|curriculum)\b", re.IGNORECASE)
+
+
+def about_teaching(subject: str) -> bool:
+    """Whether a subject is a way of teaching ("如何在课堂上用提问引导学生思考", "questioning in lessons")."""
+    return bool(_TEACHING_WORDS.search(subject))
+
+
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
                                                                         "language_lesson", "talk", "training",
                                                                         "public_talk"]:
