@@ -436,6 +436,15 @@ def test_who_listens_and_the_occasion_decide_whether_a_deck_is_a_lesson_or_a_tal
     assert deck_setting(request_text, audience_hint(request_text)) == setting
 
 
+@pytest.mark.parametrize("request_text", ["Giving feedback, for tech leads", "给技术组长讲如何做好代码评审",
+                                          "Delegation for supervisors, 15 minutes"])
+def test_listeners_named_by_a_lead_s_role_hear_a_deck_at_work_not_a_school_lesson(request_text):
+    # "Giving feedback, for tech leads" was a lesson: "today we learn about giving feedback", "your desk-mate"
+    from graphs.ppt.planning import deck_setting
+
+    assert deck_setting(request_text, audience_hint(request_text)) in ("training", "talk")
+
+
 @pytest.mark.parametrize("request_text", ["给老板汇报项目进展", "新员工入职培训，20分钟",
                                           "Q3 results review for the leadership team, 24 minutes"])
 async def test_a_talk_at_work_is_told_in_a_reports_parts_not_a_lessons(request_text):

@@ -312,9 +312,9 @@ def _school_years_named(audience: str) -> str:
 _LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|学校|学习|\b(?:students?|pupils?|kids|children|school|"
                        r"graders?|learners|schoolchildren|undergrad(?:uate)?s?|freshmen|(?:\d+(?:st|nd|rd|th)|first|second|third)"
                        r"[\s-]+(?:grade|year)|class(?:room)?|homework)\b", re.IGNORECASE)
-_AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
+_AT_WORK = re.compile(r"员工|同事|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
                       r"销售|业绩|营收|利润|预算|战略|项目|产品|市场|运营|会议|演讲|发布会|路演|"
-                      r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|"
+                      r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|(?:tech(?:nical)?|team|engineering)\s+leads?|supervisors?|directors?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
                       r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
                       r"pitch|keynote|conference|webinar|all-hands|town hall|"
