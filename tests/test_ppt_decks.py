@@ -452,8 +452,8 @@ async def test_a_pair_compared_is_said_as_the_pair_inside_sentences():
     assert any("photosynthesis and cellular respiration" in text.lower() for text in said)
 
 
-@pytest.mark.parametrize(("request_text", "remembered"), [("给初二学生讲讲地震，20分钟", "这一部分最该记住的一点"),
-                                                         ("Earthquakes for Year 8, 20 minutes", "the one thing to remember from this part")])
+@pytest.mark.parametrize(("request_text", "remembered"), [("给初二学生讲讲电磁感应，20分钟", "这一部分最该记住的一点"),
+                                                         ("Electricity for Year 8, 20 minutes", "the one thing to remember from this part")])
 async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its_part(request_text, remembered):
     # "因果关系：理解地震的核心原理的钥匙" made one point the key to the part it belongs to
     shown = " ".join(text for s in (await _offline_deck(request_text)).slides for text in visible_items(s))
@@ -462,7 +462,7 @@ async def test_a_lesson_s_one_line_page_says_what_to_remember_not_the_key_to_its
 
 
 @pytest.mark.parametrize("request_text", ["A 20 minute training for new warehouse staff on forklift safety",
-                                          "给仓库新员工做叉车安全培训，20分钟", "Earthquakes for Year 8, 20 minutes"])
+                                          "给仓库新员工做叉车安全培训，20分钟", "Electricity for Year 8, 20 minutes"])
 async def test_a_deck_s_one_line_pages_each_say_their_point_in_their_own_words(request_text):
     # every part's one-line page said "<point>: the key to getting <part> right" ("易犯错误：做对常见错误的关键")
     deck = await _offline_deck(request_text)
@@ -472,8 +472,8 @@ async def test_a_deck_s_one_line_pages_each_say_their_point_in_their_own_words(r
     assert not [line for line in said if "the key to" in line or "关键" in line], said
 
 
-@pytest.mark.parametrize(("request_text", "example"), [("给初二学生讲讲地震，20分钟", "举一个例子"),
-                                                      ("Earthquakes for Year 8, 20 minutes", "an example of it")])
+@pytest.mark.parametrize(("request_text", "example"), [("给初二学生讲讲电磁感应，20分钟", "举一个例子"),
+                                                      ("Electricity for Year 8, 20 minutes", "an example of it")])
 async def test_a_lesson_s_table_asks_for_an_example_not_why_each_point_matters(request_text, example):
     shown = " ".join(text for s in (await _offline_deck(request_text)).slides for text in visible_items(s))
     assert example in shown
@@ -487,3 +487,51 @@ async def test_a_class_too_young_to_write_is_not_asked_to_write_on_its_slides(re
     shown = [text for s in (await _offline_deck(request_text)).slides for text in visible_items(s)]
     asked = [text for text in shown if re.search(r"写下|记下来|笔记|write (?:it )?down|notebook", text, re.IGNORECASE)]
     assert not asked, asked
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("给小学三年级讲恐龙，10分钟", ["恐龙：长什么样", "恐龙：怎样生活"]),
+    ("认识火山，面向初一，10分钟", ["火山：是什么样的", "火山：怎样形成和变化"]),
+    ("Bees for Year 3, 10 minutes", ["Bees: what they are like", "Bees: how they live"])])
+async def test_a_lesson_on_a_thing_of_nature_is_told_by_what_it_is_like_and_how_it_lives_or_forms(request_text, parts):
+    # "恐龙的核心原理", "恐龙的关键过程" and "恐龙在生活中还有哪些例子？" said nothing of a dinosaur
+    deck = await _offline_deck(request_text)
+    assert deck.slides[1].bullets == parts
+    shown = " ".join(text for s in deck.slides for text in (*visible_items(s), s.notes))
+    abstract = re.findall(r"核心原理|关键过程|核心术语|基本定义|在生活中还有哪些例子|the workings of|key terms|basic definitions",
+                          shown, re.IGNORECASE)
+    assert not abstract, abstract
+
+
+@pytest.mark.parametrize(("request_text", "steps"), [("给小学二年级讲恐龙的PPT，10分钟", "怎样长大：一步一步看"),
+                                                    ("Make a 10 minute presentation about black holes", "Formation, step by step")])
+async def test_how_a_living_thing_grows_up_or_a_thing_of_the_sky_forms_is_shown_step_by_step(request_text, steps):
+    deck = await _offline_deck(request_text)
+    assert [s.layout for s in deck.slides if s.title == steps] == ["process"]
+
+
+async def test_a_little_animal_for_toddlers_is_no_person_with_a_life_story():
+    # jieba read "小兔子" as a name: "小兔子的生平经历", "小兔子的早年经历" for three-year-olds
+    deck = await _offline_deck("给3岁幼儿讲小兔子，10分钟")
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    assert "小兔子：长什么样" in shown
+    assert not re.findall(r"生平|早年|史料|人物", shown)
+
+
+@pytest.mark.parametrize("request_text", ["给社区居民讲讲家庭急救，15分钟", "给家长讲讲儿童用药安全，15分钟"])
+async def test_a_point_with_a_de_of_its_own_is_not_joined_to_the_subject_by_another(request_text):
+    # "家庭急救的身边的一幕" on a page title
+    titles = [s.title for s in (await _offline_deck(request_text)).slides]
+    doubled = [title for title in titles if re.search(r"的[^的：:]{1,4}的", title)]
+    assert not doubled, doubled
+
+
+@pytest.mark.parametrize("request_text", ["给老师们讲如何在课堂上用提问引导学生思考，15分钟",
+                                          "A 15 minute training for teachers on how to use questioning in lessons"])
+async def test_teachers_trained_in_a_way_of_teaching_hear_its_key_moves_not_a_workplace_s_rules(request_text):
+    # "对岗位的要求", "禁止行为" and "回到岗位后，你最先要做到的是哪一点？" for a method of asking questions in class
+    deck = await _offline_deck(request_text)
+    shown = " ".join(text for s in deck.slides for text in visible_items(s))
+    workplace = re.findall(r"对岗位的要求|禁止行为|回到岗位|the never-dos|the standard expected|Back at work", shown)
+    assert not workplace, workplace
+    assert re.search(r"方法要领|The key moves", shown)

@@ -48,6 +48,9 @@ from graphs.ppt.planning import (
     pre_readers,
     young_children,
     about_nature,
+    alive_in_nature,
+    about_teaching,
+    teachers_as_colleagues,
 )
 from schemas.ppt import (
     ColorScheme,
@@ -1195,14 +1198,20 @@ HOW_TO_WORDING = {language: _how_to_wording(language) for language in ("zh", "en
 # short answer, the reasons behind it and the evidence; each page keeps the question, not "刷牙原因的核心原理" nor a textbook's
 # definitions. A part's overview table and one-line statement set its title (already "question: part") in another
 # title, so they are kept for the parts after these two.
-def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...]) -> dict:
+def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...], shared: str | None = None,
+                            own_points: tuple[str, ...] = ()) -> dict:
     """The wording of a lesson whose first two parts have pages of their own (`ppt.deck_<kind>_…` in the catalogue):
-    a question's (what we notice … the evidence) or a thing's story (its hero … how it ends)."""
+    a question's (what we notice … the evidence) or a thing's story (its hero … how it ends). Its steps, contrast and
+    closing questions are `shared`'s when two kinds tell them alike; the parts in `own_points` (by their catalogue
+    name: "process", "pitfalls", "practice") have points of their own (`deck_<shared>_points_<part>`), not a lesson's."""
     lesson, aspects = WORDING[("lesson", language)], ASPECTS_ZH if language == "zh" else ASPECTS_EN
     basics, workings, others = aspects[0], aspects[1], aspects[2:]
+    shared = shared or kind
     points = {basics: _lines_said(f"deck_{kind}_points_basics", language),
-              workings: _lines_said(f"deck_{kind}_points_workings", language)}
-    steps, contrast = _steps_said(kind, language), _contrast_pair(kind, language)
+              workings: _lines_said(f"deck_{kind}_points_workings", language),
+              **{aspect: _lines_said(f"deck_{shared}_points_{part}", language)
+                 for aspect, part in zip(aspects, _LESSON_PART_KEYS) if part in own_points}}
+    steps, contrast = _steps_said(shared, language), _contrast_pair(shared, language)
     return {
         "aspects": {aspect: (title, points.get(aspect, lesson["aspects"][aspect][1]))
                     for aspect, title in zip(aspects, _lines_said(f"deck_{kind}_titles", language))},
@@ -1219,7 +1228,7 @@ def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...]) ->
         "fits": {"table": others, "statement": others, "example": others, "process": (points[workings][1], *others),
                  "contrast": (points[workings][0 if kind == "question" else 2], *others)},
         "own_page_first": True,  # each point's page (notice, guess, words, answer…) before a view of it
-        "asks": _lines_said(f"deck_{kind}_asks", language),
+        "asks": _lines_said(f"deck_{shared}_asks", language),
     }
 
 
@@ -1234,10 +1243,52 @@ STORY_WORDING = {language: _told_in_points_wording(language, "story", ("hero", "
                  for language in ("zh", "en")}
 
 
+# A lesson on a thing of nature (planning.about_nature: 恐龙, bees, volcanoes) tells what it is like, how it lives (a
+# living thing) or forms and changes (the earth and the sky), how we know, the myths about it and a go at it: not
+# "恐龙的核心原理", "恐龙的关键过程" nor "恐龙在生活中还有哪些例子？".
+def _nature_wording(language: str, living: bool) -> dict:
+    kind, pages = (("living", ("looks", "kinds", "home", "food", "moves", "young")) if living
+                   else ("earth", ("looks", "kinds", "where", "forms", "changes", "effects")))
+    told = _told_in_points_wording(language, kind, pages, shared="nature", own_points=("process", "pitfalls", "practice"))
+    aspects = list(told["aspects"])
+    basics, workings, how_we_know, _uses, myths, a_go = aspects
+    later_pages = {how_we_know: ("watching", "evidence", "scientists"), myths: ("myths", "mixups", "tell"),
+                   a_go: ("spot", "say", "draw")}
+    # how we know is shown step by step, from a thing seen to what it tells us, and so is how a living thing grows up or
+    # how a thing of the earth forms; what it is like is not
+    steps, grows = _steps_said("nature", language), told["aspects"][workings][1][2 if living else 0]
+    return {**told, "core": (basics, workings), "process_title": t("ppt.deck_nature_process_title", locale=language),
+            "concepts": {**told["concepts"], **{point: _lines_said(f"deck_nature_concept_{page}", language)
+                                                for aspect, pages in later_pages.items()
+                                                for point, page in zip(told["aspects"][aspect][1], pages)}},
+            "processes": {**{aspect: steps for aspect in aspects[2:]}, grows: _steps_said(f"{kind}_grows", language)},
+            "contrasts": {aspect: told["contrasts"][basics] for aspect in aspects},
+            # any point is looked for in a picture; a part's table and one-line page would title it twice
+            "fits": {key: fit for key, fit in told["fits"].items() if key != "example"} | {"process": (grows, *aspects[2:])},
+            "example": t("ppt.deck_nature_example", locale=language),
+            "example_items": _lines_said("deck_nature_example_items", language),
+            "example_visual": t("ppt.deck_nature_example_visual", locale=language)}
+
+
+NATURE_WORDING = {(language, living): _nature_wording(language, living) for language in ("zh", "en") for living in (True, False)}
+
+
 # A subject that already names its causes or principles ("the causes of World War I", "the principles of flight") is
 # not said as "the workings of the causes of …": its mechanism part says how they fit together.
 _NAMES_ITS_WORKINGS_EN = re.compile(r"^(?:the\s+)?(?:causes|reasons|origins|principles|mechanisms?|workings)\b", re.IGNORECASE)
 HOW_THEY_FIT_EN = "how {topic} fit together"
+
+
+# Teachers trained in a way of teaching (planning.about_teaching) hear why it matters in class and its key moves, not a
+# workplace's "对岗位的要求" and "禁止行为"; they take it back to their classes, not "回到岗位后".
+def _teachers_trained(words: dict, language: str) -> dict:
+    why, rules = list(words["aspects"])[:2]
+    (why_title, *why_points), (rules_title, *rules_points) = (line.split("|") for line in _lines_said("deck_teachers_training_parts", language))
+    why_said, rules_said = _lines_said("deck_teachers_training_phrases", language)
+    return {**words, "aspects": {**words["aspects"], why: (why_title, tuple(why_points)), rules: (rules_title, tuple(rules_points))},
+            "phrases": {**words["phrases"], why: why_said, rules: rules_said},
+            "asks": _lines_said("deck_teachers_training_asks", language),
+            "notes_summary": _lines_said("deck_teachers_training_summary", language)}
 
 
 def _wording(request: OfflineRequest) -> dict:
@@ -1254,6 +1305,9 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TRAINING_WORDING["zh" if _zh(request) else "en"]
+    elif (setting == "training" and teachers_as_colleagues(audience_hint(request.fact("request") or ""))
+          and about_teaching(request.fact("topic") or "")):
+        words = _teachers_trained(words, "zh" if _zh(request) else "en")
     if _tells_history(request):
         kind = HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})
         # a kind's words to a class (a person's cover asks for notebooks) are not said to the public
@@ -1268,6 +1322,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = {**words, **QUESTION_WORDING["zh" if _zh(request) else "en"]}
     elif setting == "lesson" and tells_a_things_story(request.fact("topic") or ""):
         words = {**words, **STORY_WORDING["zh" if _zh(request) else "en"]}
+    elif setting == "lesson" and about_nature(_phrase(request)):
+        words = {**words, **NATURE_WORDING[("zh" if _zh(request) else "en", alive_in_nature(_phrase(request)))]}
     language = whole_language_named(request.fact("topic") or "") if setting == "language_lesson" else None
     if language:
         words = {**words, **_naming(FIRST_COURSE_WORDING["zh" if _zh(request) else "en"], language)}
@@ -1640,7 +1696,9 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     unit_in = unit.title if zh else mid_sentence(unit.title)
     language = "zh" if zh else "en"
     if angle == "concept":
-        return ((words.get("concept_title") or t("ppt.deck_concept_title", locale=language)).format(topic=topic, name=name),
+        # "家庭急救的身边的一幕": a point that has a 的 of its own is set apart from the subject, not joined by another
+        apart = "_apart" if zh and "的" in name else ""
+        return ((words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])
@@ -1776,7 +1834,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             if waiting:  # the angle the page before took comes last, when pages were passed over
                 turn = sorted(turn, key=lambda a: a == last_taken)
             if words.get("own_page_first") and point not in met:  # its own page (the guess, the evidence) first
-                turn = sorted(turn, key=lambda a: a != "concept")
+                # a point with steps of its own ("怎样长大", "how it forms") is its steps
+                own = "process" if _point_name(point) in words.get("processes", {}) else "concept"
+                turn = sorted(turn, key=lambda a: a != own)
             views = _views(turn, part_topic, unit, point, outline, duration, zh, words, statements)
             # a page new to the deck has a title and points of its own: a contrast that reads the same whatever its
             # point ("学之前：凭感觉猜…") is shown once, not under each point's name; a point that has nothing new

@@ -312,9 +312,9 @@ def _school_years_named(audience: str) -> str:
 _LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|学校|学习|\b(?:students?|pupils?|kids|children|school|"
                        r"graders?|learners|schoolchildren|undergrad(?:uate)?s?|freshmen|(?:\d+(?:st|nd|rd|th)|first|second|third)"
                        r"[\s-]+(?:grade|year)|class(?:room)?|homework)\b", re.IGNORECASE)
-_AT_WORK = re.compile(r"员工|同事|管理层|领导|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
+_AT_WORK = re.compile(r"员工|同事|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
                       r"销售|业绩|营收|利润|预算|战略|项目|产品|市场|运营|会议|演讲|发布会|路演|"
-                      r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|"
+                      r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|(?:tech(?:nical)?|team|engineering)\s+leads?|supervisors?|directors?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
                       r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
                       r"pitch|keynote|conference|webinar|all-hands|town hall|"
@@ -679,33 +679,54 @@ def _reads_as_a_given_name(name: str) -> bool:
 # A thing of nature (恐龙, 蜜蜂, 火山, 四季, "dinosaurs", "volcanoes", "the Moon") is there, not made to be used: a lesson
 # on it has no "典型应用" nor "applications of dinosaurs". Read by the subject's head, the kind it ends in; a thing
 # people put to use is named otherwise (太阳能, "solar panels", 光合作用, "magnets").
-_NATURE_HEADS_ZH = ("恐龙", "动物", "植物", "昆虫", "鸟类", "鱼类", "哺乳动物", "爬行动物", "两栖动物", "微生物", "鱼", "鸟", "虫", "叶", "细菌", "病毒",
-                    "蜜蜂", "蚂蚁", "蝴蝶", "青蛙", "鲸", "鲨鱼", "企鹅", "熊猫", "老虎", "狮子", "大象", "海洋生物",
-                    "火山", "地震", "台风", "飓风", "龙卷风", "海啸", "雷电", "闪电", "彩虹", "云", "雨", "雪", "冰雹", "雾",
-                    "四季", "季节", "春天", "夏天", "秋天", "冬天", "天气", "星星", "星空", "星座", "行星", "恒星", "月亮", "月球",
-                    "太阳", "太阳系", "银河系", "宇宙", "黑洞", "彗星", "流星", "极光", "海洋", "河流", "山脉", "高山", "沙漠",
-                    "森林", "雨林", "草原", "湿地", "冰川", "岩石", "化石", "矿物", "花", "树", "叶子", "种子")
-_NATURE_HEADS_EN = frozenset("""dinosaur animal plant insect bird fish mammal reptile amphibian microbe bacterium bacteria
-    virus bee ant butterfly frog whale shark penguin panda tiger lion elephant spider wolf volcano earthquake typhoon
-    hurricane tornado tsunami storm thunderstorm lightning rainbow cloud rain snow hail fog season spring summer autumn
-    winter weather star constellation planet moon sun galaxy universe hole comet meteor aurora ocean sea river mountain
-    desert forest rainforest grassland wetland glacier rock fossil mineral flower tree leaf seed""".split())
+_LIVING_HEADS_ZH = ("恐龙", "动物", "植物", "昆虫", "鸟类", "鱼类", "哺乳动物", "爬行动物", "两栖动物", "微生物", "鱼", "鸟", "虫", "叶", "细菌", "病毒",
+                    "蜜蜂", "蚂蚁", "蝴蝶", "青蛙", "蝌蚪", "鲸", "鲨鱼", "企鹅", "熊猫", "老虎", "狮子", "大象", "海洋生物", "兔", "兔子",
+                    "猫", "狗", "猴", "猴子", "熊", "狼", "狐狸", "马", "牛", "羊", "猪", "鸡", "鸭", "鹅", "蛇", "龟", "乌龟", "蜗牛",
+                    "蚯蚓", "蜘蛛", "松鼠", "长颈鹿", "斑马", "海豚", "螃蟹", "花", "树", "叶子", "种子", "蘑菇", "竹子")
+_EARTH_HEADS_ZH = ("火山", "地震", "台风", "飓风", "龙卷风", "海啸", "雷电", "闪电", "彩虹", "云", "雨", "雪", "冰雹", "雾",
+                   "四季", "季节", "春天", "夏天", "秋天", "冬天", "天气", "星星", "星空", "星座", "行星", "恒星", "月亮", "月球",
+                   "太阳", "太阳系", "银河系", "宇宙", "黑洞", "彗星", "流星", "极光", "海洋", "河流", "山脉", "高山", "沙漠",
+                   "森林", "雨林", "草原", "湿地", "冰川", "岩石", "化石", "矿物")
+_LIVING_HEADS_EN = frozenset("""dinosaur animal plant insect bird fish mammal reptile amphibian microbe bacterium bacteria
+    virus bee ant butterfly frog tadpole whale shark penguin panda tiger lion elephant spider wolf rabbit bunny cat dog
+    monkey bear fox horse cow sheep pig chicken duck goose snake turtle tortoise snail worm squirrel giraffe zebra dolphin
+    crab owl octopus flower tree leaf seed mushroom""".split())
+_EARTH_HEADS_EN = frozenset("""volcano earthquake typhoon hurricane tornado tsunami storm thunderstorm lightning rainbow
+    cloud rain snow hail fog season spring summer autumn winter weather star constellation planet moon sun galaxy universe
+    hole comet meteor aurora ocean sea river mountain desert forest rainforest grassland wetland glacier rock fossil
+    mineral""".split())
+
+
+def _nature_head(subject: str) -> tuple[str, bool] | None:
+    """The head of a subject that names a thing of nature, with whether it is alive; None for anything else."""
+    text = subject.strip().rstrip("?？。.!！")
+    if CJK.search(text):
+        text = re.sub(r"^(?:认识|了解|走进|探索|探秘|揭秘|神奇的|有趣的|可爱的)", "", text)
+        head = next((h for h in sorted((*_LIVING_HEADS_ZH, *_EARTH_HEADS_ZH), key=len, reverse=True) if text.endswith(h)), None)
+        return (head, head in _LIVING_HEADS_ZH) if head else None
+    words = re.findall(r"[a-z]+", text.lower())
+    if not words:
+        return None
+    head = words[-1]
+    singular = head[:-3] + "o" if head.endswith("oes") else head[:-3] + "f" if head.endswith("ves") else \
+        head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+    for word in (head, singular):
+        if word in _LIVING_HEADS_EN or word in _EARTH_HEADS_EN:
+            return word, word in _LIVING_HEADS_EN
+    return None
 
 
 def about_nature(subject: str) -> bool:
     """Whether a subject is a thing of nature, there and not made for a use ("恐龙", "认识四季", "Volcanoes", "farm
     animals", "the Moon"): its head, the kind it ends in, is a living thing, a landform, the weather or the sky."""
-    text = subject.strip().rstrip("?？。.!！")
-    if CJK.search(text):
-        text = re.sub(r"^(?:认识|了解|走进|探索|探秘|揭秘|神奇的|有趣的|可爱的)", "", text)
-        return any(text.endswith(head) for head in _NATURE_HEADS_ZH)
-    words = re.findall(r"[a-z]+", text.lower())
-    if not words:
-        return False
-    head = words[-1]
-    singular = head[:-3] + "o" if head.endswith("oes") else head[:-3] + "f" if head.endswith("ves") else \
-        head[:-1] if head.endswith("s") and not head.endswith("ss") else head
-    return head in _NATURE_HEADS_EN or singular in _NATURE_HEADS_EN
+    return _nature_head(subject) is not None
+
+
+def alive_in_nature(subject: str) -> bool:
+    """Whether a thing of nature lives ("恐龙", "小兔子", "bees"), so a lesson tells how it lives, not how it forms
+    ("火山", "rainbows")."""
+    head = _nature_head(subject)
+    return bool(head and head[1])
 
 
 def names_a_person(subject: str) -> bool:
@@ -715,6 +736,9 @@ def names_a_person(subject: str) -> bool:
     if language_of(text) == "zh":
         name = person_name(text)
         said_to_be_a_person = name != text
+        # jieba tags "小兔子" a name; a head of one character (云, 马) may end one ("赵云"), a longer one does not
+        if len((_nature_head(name) or ("",))[0]) >= 2:
+            return False
         if not re.fullmatch(r"[\u3400-\u9fff]{2,6}", name):  # a name is a few characters, nothing else
             return False
         import jieba.posseg  # loaded on the first Chinese subject short enough to be a name, not on import
@@ -987,6 +1011,18 @@ def teachers_as_colleagues(audience: str | None) -> bool:
     text = audience or ""
     return (bool(_TEACHERS.search(text)) and not _PUPILS_AMONG.search(text)
             and not _PUBLIC_LISTENERS.search(text))
+
+
+# What teachers are trained in as teachers: a way of teaching ("如何在课堂上用提问引导学生思考", "using exit tickets in
+# lessons"), told by the method's moves and a classroom example, not a workplace's "禁止行为" nor "回到岗位后".
+_TEACHING_WORDS = re.compile(r"课堂|教学|上课|备课|授课|听课|评课|学生|提问|作业|班级|班会|板书|课件|分层|差异化|"
+                             r"\b(?:classrooms?|teaching|lessons?|students?|pupils?|questioning|homework|marking|"
+                             r"differentiation|behaviou?r\s+management|formative|assessment|curriculum)\b", re.IGNORECASE)
+
+
+def about_teaching(subject: str) -> bool:
+    """Whether a subject is a way of teaching ("如何在课堂上用提问引导学生思考", "questioning in lessons")."""
+    return bool(_TEACHING_WORDS.search(subject))
 
 
 def deck_setting(request: str, audience: str | None = None) -> Literal["lesson", "work_lesson", "history_lesson",
