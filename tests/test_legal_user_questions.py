@@ -1825,3 +1825,14 @@ def test_a_purchase_in_a_shop_is_not_answered_with_the_e_commerce_law(question):
 @pytest.mark.parametrize("question", ["在拼多多买的洗衣液标的容量不够", "The heater I bought online was not as described"])
 def test_a_purchase_online_keeps_the_e_commerce_law(question):
     assert of_the_questions_subjects([_e_commerce_article()], question, ["consumer_rights"]) == [_e_commerce_article()]
+
+
+@pytest.mark.parametrize("question", ["借钱给同事的时候没写借条，现在他说没借过", "We didn't write an IOU and now my friend denies the loan",
+                                      "他借了钱却不肯写借条怎么办"])
+def test_a_loan_made_without_an_iou_is_a_question_not_a_request_to_draft_one(question):
+    assert settle_intent("document_draft", question) == "legal_consultation"
+
+
+async def test_a_loan_to_a_friend_without_an_iou_is_told_the_loan_stands_once_the_money_is_handed_over(knowledge):
+    run = await GraphRunner(knowledge).ask("借给同事三万块，没写借条，现在他说没借过")
+    assert ("民法典", "679") in _cited(run), _cited(run)
