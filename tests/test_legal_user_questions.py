@@ -21,7 +21,7 @@ from core.legal.intent import category_scores, domains_of, settle_intent
 from core.llm.offline import OfflineLLM
 from graphs.legal import classify_text
 from graphs.legal.graph import plan_tasks
-from graphs.legal.agents import contract_kind, of_kind_first, prefer_domain_laws, split_clauses
+from graphs.legal.agents import contract_kind, of_kind_first, of_the_questions_subjects, prefer_domain_laws, split_clauses
 from tests.support.legal import FixedIntentLLM, FlakyStatutes, GraphRunner, knowledge, legal_index  # noqa: F401  (fixtures)
 
 
@@ -1768,3 +1768,71 @@ async def test_a_cancelled_flight_is_filed_as_a_contract_not_as_labour(knowledge
 async def test_a_cancelled_flight_asked_in_english_is_filed_as_a_contract_not_as_labour(knowledge):
     run = await GraphRunner(knowledge).ask("My flight was cancelled and the airline won't compensate me")
     assert _answer(run)["category"] == "contract_law"
+
+
+async def test_a_tenant_told_to_move_out_because_the_home_is_sold_is_first_told_the_lease_survives_the_sale(knowledge):
+    run = await GraphRunner(knowledge).ask("房东要把房子卖了，让我下个月搬走")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "725"), cited
+    assert ("民法典", "716") not in cited, cited  # subletting
+
+
+async def test_a_rice_cooker_that_broke_is_not_answered_with_the_unsafe_food_rules(knowledge):
+    run = await GraphRunner(knowledge).ask("在商场买的电饭锅用了三次就坏了，商家不给换")
+    cited = _cited(run)
+    assert not any(law == "食品安全法" for law, _ in cited), cited
+    assert ("消费者权益保护法", "24") in cited, cited
+
+
+async def test_a_driver_without_compulsory_insurance_is_answered_with_the_rules_for_uninsured_vehicles(knowledge):
+    run = await GraphRunner(knowledge).ask("被一辆没有交强险的面包车撞了，司机说赔不起")
+    cited = _cited(run)
+    assert {("道路交通安全法", "98"), ("道路交通安全法", "75"), ("民法典", "1216")} & set(cited), cited
+
+
+async def test_a_car_hit_in_a_residential_car_park_is_told_the_traffic_law_covers_accidents_off_the_road(knowledge):
+    run = await GraphRunner(knowledge).ask("车在小区地下车库被人倒车撞了，对方不承认")
+    assert _cited(run)[0] == ("道路交通安全法", "77"), _cited(run)
+
+
+async def test_a_car_hit_in_a_car_park_asked_in_english_is_told_the_traffic_law_covers_accidents_off_the_road(knowledge):
+    run = await GraphRunner(knowledge).ask("Someone backed into my car in a mall car park and left")
+    assert ("道路交通安全法", "77") in _cited(run), _cited(run)
+
+
+async def test_an_adult_child_of_divorcing_parents_is_told_an_adult_decides_for_himself(knowledge):
+    run = await GraphRunner(knowledge).ask("爸妈在闹离婚，我今年19岁了，我必须跟爸爸吗")
+    cited = _cited(run)
+    assert {("民法典", "17"), ("民法典", "18")} & set(cited), cited
+
+
+async def test_an_adult_child_of_divorcing_parents_asked_in_english_is_told_an_adult_decides(knowledge):
+    run = await GraphRunner(knowledge).ask("My parents are getting divorced. I'm 18, who do I have to live with?")
+    cited = _cited(run)
+    assert {("民法典", "17"), ("民法典", "18")} & set(cited), cited
+
+
+def _e_commerce_article() -> Article:
+    return Article(law="中华人民共和国电子商务法", article_no="第十七条", article_no_arabic=17, status="现行有效",
+                   text="电子商务经营者应当全面、真实、准确、及时地披露商品或者服务信息，保障消费者的知情权和选择权。")
+
+
+@pytest.mark.parametrize("question", ["在超市买的洗衣液标的容量不够，超市说不管", "I bought a heater at a supermarket and it was not as labelled"])
+def test_a_purchase_in_a_shop_is_not_answered_with_the_e_commerce_law(question):
+    assert of_the_questions_subjects([_e_commerce_article()], question, ["consumer_rights"]) == []
+
+
+@pytest.mark.parametrize("question", ["在拼多多买的洗衣液标的容量不够", "The heater I bought online was not as described"])
+def test_a_purchase_online_keeps_the_e_commerce_law(question):
+    assert of_the_questions_subjects([_e_commerce_article()], question, ["consumer_rights"]) == [_e_commerce_article()]
+
+
+@pytest.mark.parametrize("question", ["借钱给同事的时候没写借条，现在他说没借过", "We didn't write an IOU and now my friend denies the loan",
+                                      "他借了钱却不肯写借条怎么办"])
+def test_a_loan_made_without_an_iou_is_a_question_not_a_request_to_draft_one(question):
+    assert settle_intent("document_draft", question) == "legal_consultation"
+
+
+async def test_a_loan_to_a_friend_without_an_iou_is_told_the_loan_stands_once_the_money_is_handed_over(knowledge):
+    run = await GraphRunner(knowledge).ask("借给同事三万块，没写借条，现在他说没借过")
+    assert ("民法典", "679") in _cited(run), _cited(run)

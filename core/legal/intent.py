@@ -239,6 +239,19 @@ _ASKS_FOR_CASES = "|".join([INTENT_RULES["case_search"][0][0], INTENT_RULES["cas
 _DOCUMENTS = r"起诉状|答辩状|上诉状|仲裁申请书?|律师函|催告函|催款函|警告函|协议书?|委托书|申请书|借条|欠条|收条|合同"
 _ASKS_FOR_DRAFT = (rf"(?:写|起草|草拟|拟|生成|准备)(?![了过的])[^了过的，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})"
                    rf"|(?:发|要|需要|来)[一1]?[份个张封篇][^，,。？?！!\s]{{0,6}}?(?:{_DOCUMENTS})")
+# A writing that was not done (没写借条, 也没打欠条, we never wrote an IOU) is the story of a loan without proof, not a
+# request for the document: the negation a few characters before the verb. Its document was routed to drafting.
+# Not the 不 of a polite question (能不能帮我写, 可不可以起草).
+_NOT_DONE_BEFORE = re.compile(r"(没|没有|(?<![能可要会是])不|未|无|别|\b(never|not|didn't|did not|no|without)\b)\W{0,1}[^，,。？?！!]{0,5}$",
+                              re.I)
+
+
+def _asked(pattern: str, text: str) -> bool:
+    """`pattern` said in `text` as a request: some match of it is not a writing that was not done."""
+    return any(not _NOT_DONE_BEFORE.search(text[max(0, m.start() - 8):m.start()])
+               for m in re.finditer(pattern, text, re.I))
+
+
 # Asking for a look at terms in the other order ("条款帮我看看", "帮我检查一下这个保密协议").
 _ASKS_FOR_REVIEW = r"(?:条款|合同|协议)[^，,。？?！!]{0,8}(?:看看|看一下|检查|把关)|检查.{0,12}(?:条款|合同|协议)"
 
@@ -253,8 +266,7 @@ def ruled_out(text: str) -> set[str]:
     review, draft = INTENT_RULES["contract_review"], INTENT_RULES["document_draft"]
     # The verbs of asking (审查, 起草, review, draft) and 模板, not the names of documents (借条 alone is asked about).
     asked_review = any(re.search(p, text, re.I) for p, _ in (review[0], review[2])) or re.search(_ASKS_FOR_REVIEW, text)
-    asked_draft = any(re.search(p, text, re.I) for p, _ in (draft[0], draft[2], draft[3])) \
-        or re.search(_ASKS_FOR_DRAFT, text)
+    asked_draft = any(_asked(p, text) for p in (draft[0][0], draft[2][0], draft[3][0], _ASKS_FOR_DRAFT))
     excluded = set()
     if not asked_review and not has_pasted_terms(text):
         excluded.add("contract_review")

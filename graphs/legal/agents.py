@@ -162,6 +162,11 @@ WORKER_HARMS_OTHERS = (r"(员工|职工|工作人员|保姆|雇的|帮工|骑手
                        r"(hit|ran into|ran over|knocked|damaged|smashed|injured (someone|a |an |my |me))(?!\s+(down\s+|over\s+)?by)")
 
 
+# Bought at a distance: online, on an app, by mail or by phone, or delivered.
+_BOUGHT_AT_A_DISTANCE = (r"网|线上|淘宝|京东|拼多多|闲鱼|直播|抖音|快手|小红书|微商|平台|小程序|电视|电话|邮购|快递|包裹|到货|收到货|发货|物流|"
+                         r"签收|\b(online|internet|website|app|apps|platform|TV|phone|mail|mail-order|delivered|delivery|parcel|"
+                         r"package|shipped|shipping|Taobao|JD|Pinduoduo|Amazon|eBay)\b")
+
 # Articles on a narrow circumstance, by the words they name it with, and how a question names it: such an article
 # answers a question that names the circumstance (or, for a field's own subject, a question of that field) only.
 # Shared words brought them into answers about something else: 民法典 1185 (punitive damages for an intellectual-
@@ -187,8 +192,10 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 1211, 1214: a car run under another's licence, a car assembled or due for scrapping.
     ("以挂靠形式", r"挂靠|affiliat", None),
     ("拼装或者已经达到报废标准", r"拼装|报废|scrap|junk", None),
-    # 1216, 1217: a driver who fled, a passenger given a free ride.
-    ("发生交通事故后逃逸", r"逃逸|逃跑|跑了|溜了|开走了|hit-and-run|hit and run|fled|drove off|ran away", None),
+    # 1216, 1217: a driver who fled, a passenger given a free ride. 1216 is also the relief fund that pays for a car
+    # without the compulsory insurance (没买保险的车撞了我).
+    ("发生交通事故后逃逸", r"逃逸|逃跑|跑了|溜了|开走了|hit-and-run|hit and run|fled|drove off|ran away|"
+                           rf"{named_words('uninsured')}", None),
     ("无偿搭乘人", r"搭|蹭车|顺风车|捎|免费坐|free ride|lift|hitchhik|carpool", None),
     # 1191: a worker who harms someone, not a worker who is hurt (a rider's fall is his own injury).
     ("工作人员因执行工作任务造成他人损害", WORKER_HARMS_OTHERS, None),
@@ -213,8 +220,11 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 消费者权益保护法 25: the seven-day return without a reason is for goods bought at a distance, not a gym's
     # membership or a shop counter's purchase (a prepayment's 53, faulty goods' 24).
     # Nor a course or a membership bought online (报了个线上网课): a service paid ahead, not goods (53).
-    ("网络、电视、电话、邮购等方式销售商品", rf"(?s)^(?!.*({named_words('prepaid_service')})).*(网|线上|淘宝|京东|拼多多|闲鱼|直播|电视|电话|邮购|快递|到货|收到货|无理由|七天|7天|"
-     r"\b(online|internet|website|app|TV|phone|mail|mail-order|delivered|Taobao|JD|Pinduoduo)\b)|无理由|七天|7天|no.reason|(7|seven).day", None),
+    ("网络、电视、电话、邮购等方式销售商品", rf"(?s)^(?!.*({named_words('prepaid_service')})).*({_BOUGHT_AT_A_DISTANCE}|无理由|七天|7天)"
+     r"|无理由|七天|7天|no.reason|(7|seven).day", None),
+    # The 电子商务法 is for what is sold online (电子商务经营者, 电子商务平台): a supermarket's counter is no shop of it, yet
+    # its words (销售的商品, 消费者) brought its articles (17, 85) into the answer about a purchase there.
+    ("电子商务", _BOUGHT_AT_A_DISTANCE, None),
     # 民法典 1071: children born out of wedlock, not every custody question.
     ("非婚生子女享有与婚生子女同等的权利", r"非婚生|私生|未婚|没结婚|没有结婚|没领证|没有领证|同居|out of wedlock|unmarried|not married|never married|"
      r"illegitimate|cohabit", None),
