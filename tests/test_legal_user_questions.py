@@ -1836,3 +1836,19 @@ def test_a_loan_made_without_an_iou_is_a_question_not_a_request_to_draft_one(que
 async def test_a_loan_to_a_friend_without_an_iou_is_told_the_loan_stands_once_the_money_is_handed_over(knowledge):
     run = await GraphRunner(knowledge).ask("借给同事三万块，没写借条，现在他说没借过")
     assert ("民法典", "679") in _cited(run), _cited(run)
+
+
+@pytest.mark.parametrize("question", [
+    "手机号和身份证被快递公司泄露了，天天接到诈骗电话",
+    "My phone number was leaked by a shop and now I get scam calls every day",
+])
+async def test_scam_calls_after_a_leak_are_answered_from_the_personal_information_law_not_as_a_fraud(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _verified(run)
+    assert cited[0]["law"] == "中华人民共和国个人信息保护法", [(c["law"], c["article"]) for c in cited]
+    assert "criminal_law" not in _answer(run)["domains"]
+
+
+async def test_money_lost_to_a_scam_call_is_still_a_fraud(knowledge):
+    run = await GraphRunner(knowledge).ask("接到诈骗电话被骗了两万块，能追回吗")
+    assert ("中华人民共和国刑法", "266") in {(c["law"], c["article"]) for c in _verified(run)}

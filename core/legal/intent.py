@@ -88,7 +88,7 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                   # Hurt while working (送餐途中摔伤, 在工厂被机器轧伤了手) is a work injury without the word 工伤.
                   (named_words("hurt_at_work"), 1.0)],
     # A theft one is said to have done (造谣说我偷东西, 诬陷我偷钱) is a rumour, the tort field's 名誉, not a theft.
-    "criminal_law": [(r"刑法|诈骗|骗了|盗窃|小偷|(?<!说我|陷我|蔑我|枉我|赖我)偷(?:了|走|东西)|被偷|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
+    "criminal_law": [(r"刑法|诈骗(?!电话|短信|信息)|骗了|盗窃|小偷|(?<!说我|陷我|蔑我|枉我|赖我)偷(?:了|走|东西)|被偷|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
     # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's; the
     # 交警 who found a collision's fault (交警认定对方全责) answers who pays, no decision to challenge.
     "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警(?!.{0,8}(?:认定|定责|责任|划分|出警|到场|处理事故))|执法"
@@ -120,7 +120,7 @@ _ENGLISH_FIELDS: dict[str, str] = {
                  r"|boss|labou?r (?:contract|arbitration|law)|social insurance|probation|severance|resign\w*"
                  r"|quit my job|work(?:place)? injury|maternity leave|non-compete|delivery rider|on the job"
                  r"|(?:injured|hurt) (?:while|when) (?:working|delivering)",
-    "criminal_law": r"crim(?:e|es|inal)|police|theft|stole|stolen|fraud|scam\w*|assault\w*|drunk driving|DUI|jail"
+    "criminal_law": r"crim(?:e|es|inal)|police|theft|stole|stolen|fraud|scam(?!\s?calls?|\s?texts?)\w*|assault\w*|drunk driving|DUI|jail"
                     r"|prison|arrest\w*|self-defen[cs]e",
     "administrative_law": r"fined|traffic (?:police|fine|ticket)|government|demolition|expropriat\w*|administrative"
                           r"|licen[cs]e (?:was )?revoked",
