@@ -2477,6 +2477,14 @@ def test_what_an_app_sends_by_itself_at_a_time_gets_its_own_build_task(requireme
     assert any(when in criterion for criterion in build.success_criteria), build.success_criteria
 
 
+@pytest.mark.parametrize("requirement, when", [
+    ("做一个会议室预约小程序，会议开始前15分钟提醒参会人", "会议开始前15分钟"),
+    ("A room booking app that reminds attendees 15 minutes before the meeting", "15 minutes before the meeting"),
+])
+def test_a_reminder_a_set_time_before_an_event_gets_its_own_build_task(requirement, when):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(when in task for task in build.tasks), build.tasks
+
 
 @pytest.mark.parametrize("requirement, goal", [
     ("A one-off migration of our old orders from the Access database into PostgreSQL",
