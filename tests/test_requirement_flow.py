@@ -652,6 +652,21 @@ def test_whom_the_asker_names_beside_themselves_is_said_with_them(requirement, u
     assert users in goal, goal
 
 
+@pytest.mark.parametrize("requirement, users", [
+    ("My wife and I share a grocery list, we want an app for it", "the requester and their wife"),
+    ("我和老婆共用一个购物清单，想做个小程序", "需求提出者本人和老婆"),
+])
+def test_the_asker_and_whom_they_share_a_thing_with_are_its_users_not_asked(requirement, users):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert users in goal and f"{users}共" not in goal, goal
+
+
+def test_a_request_ending_in_for_it_is_planned_not_a_crash():
+    plan = first_round("We keep a list of chores, we want an app for it", force_plan=True)
+    assert plan.stages, plan
+
+
 def test_a_hyphenated_pair_of_people_is_both_of_them():
     goal = first_round("A parent-teacher conference booking page", force_plan=True).stages[1].goal
     assert goal == "Implement the requirement for parents and teachers.", goal

@@ -568,7 +568,8 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
                 start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
-            plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
+            # ("… an app for it": nothing after the pointers, no person either)
+            plural = lower == "for" and (start == i + 1 or start < len(words) and not words[start][:1].islower())
             # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …"; and an order
             # that opens a clause acts on what follows it ("Track employee vacation days").
             after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS or (
@@ -905,7 +906,8 @@ def asker_uses(text: str) -> str | None:
     "a tool for my own use"), else None."""
     found = (_ASKER_ZH if is_chinese(text) else _ASKER_EN).search(text or "")
     if found is None:
-        return None
+        # the asker and whom they name, doing a thing together ("my wife and I share a grocery list")
+        return "us" if asker_companion(text) else None
     # The asker is "we" when the words that say so, or the requirement's first word for the asker, are plural.
     speaker = re.search(rf"{SPEAKER_ZH}|\b(?:I|me|my|myself|we|us|our|ourselves)\b", text)
     said = found.group(0) if _MANY.search(found.group(0)) or speaker is None else speaker.group(0)
@@ -913,8 +915,8 @@ def asker_uses(text: str) -> str | None:
 
 
 # Whom the asker names as using it with them ("我和老婆两个人用", "for me and my wife", "my partner and I will use it").
-_COMPANION_ZH = re.compile(rf"{_WITH_ZH}(?P<who>[\u4e00-\u9fff]{{1,4}}?)(?:一起|两个人|俩|[两三四五\d]+个?人|都|也|用|使用|可以|能)")
-_COMPANION_EN = re.compile(r"\b(?:me|I)\s+and\s+my\s+(?P<who>[a-z]+)\b|\bmy\s+(?P<other>[a-z]+)\s+and\s+(?:I|me)\b")
+_COMPANION_ZH = re.compile(rf"{_WITH_ZH}(?P<who>[\u4e00-\u9fff]{{1,4}}?)(?:一起|共同|共|两个人|俩|[两三四五\d]+个?人|都|也|用|使用|可以|能)")
+_COMPANION_EN = re.compile(r"\b(?:me|I)\s+and\s+my\s+(?P<who>[a-z]+)\b|\b[Mm]y\s+(?P<other>[a-z]+)\s+and\s+(?:I|me)\b")
 
 
 def asker_companion(text: str) -> str | None:
