@@ -672,6 +672,15 @@ def test_a_hyphenated_pair_of_people_is_both_of_them():
     assert goal == "Implement the requirement for parents and teachers.", goal
 
 
+@pytest.mark.parametrize("requirement", [
+    "I need a little app to track which of my houseplants need watering",
+    "想做个记账小程序自己用",
+])
+def test_a_tool_its_asker_alone_uses_is_not_asked_about_load_or_sign_in(requirement):
+    asked = {q.id for q in first_round(requirement).questions}
+    assert not asked & {"q_scale", "q_security"}, asked
+
+
 def test_an_asker_who_uses_it_alone_is_not_asked_who_uses_it():
     requirement = "就我一个人用，记录每天花了多少钱"
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}

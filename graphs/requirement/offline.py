@@ -659,11 +659,12 @@ def _only_counts(answer: str) -> bool:
 
 
 def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_script: bool,
-                         moves_data: bool = False) -> dict[str, str]:
+                         moves_data: bool = False, alone: bool = False) -> dict[str, str]:
     """Topic id → what the kind of thing settles by itself: a bot people message is used, in the chat, by whoever
     messages it (the people the requirement names: "answers customers' questions"), with no sign-in; a script its asker
     runs is theirs, run on their computer over their own files, with no sign-in; one that moves data into a store
-    (`moves_data`) works on the stores the requirement names, not on files."""
+    (`moves_data`) works on the stores the requirement names, not on files. A tool its asker uses `alone` ("an app to
+    track my houseplants") carries one person's load and needs no sign-in or permission rules."""
     if chat_bot:
         people_topic = TOPICS_BY_ID["q_target_users"]
         generic = {w.lower() for w in people_topic.doc_keywords}
@@ -675,6 +676,8 @@ def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_scri
     if own_script:
         return {"q_target_users": word("the_requester", zh), "q_interface": word("local_script", zh),
                 "q_security": word("local_access", zh), "q_data_store": word("local_files", zh)}
+    if alone:
+        return {"q_scale": word("own_load", zh), "q_security": word("own_access", zh)}
     return {}
 
 
@@ -764,7 +767,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         kept_in_a_system(described) or kept_in_a_system(store_answer)
     # what the kind of thing settles by itself: a bot people message is used in the chat by whoever messages it, with
     # no sign-in; a script its asker runs is theirs, on their computer and their files
-    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script, moves_data=bool(loads_into))
+    # a tool its asker alone uses: no load or sign-in to ask about (not one a few at home share: "for me and my wife")
+    alone = not unattended and not shared_by_a_few(described) and asker_uses(described) == "me"
+    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script, moves_data=bool(loads_into),
+                                     alone=alone)
     # a job told where its data lives ("we use Mindbody for everything") reads it there, read-only
     keeps_no_store = reads_only and bool(store_answer) and only_names_its_system(store_answer)
     # (found from the sentence's structure, the catalogue's words as fallback)
