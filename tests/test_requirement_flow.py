@@ -667,6 +667,20 @@ def test_a_request_ending_in_for_it_is_planned_not_a_crash():
     assert plan.stages, plan
 
 
+@pytest.mark.parametrize("requirement, users", [
+    ("A tracker for our book club", "the members of the book club"),
+    ("给我们读书会做一个打卡小程序", "读书会的成员"),
+])
+def test_a_thing_for_the_askers_club_is_for_its_members(requirement, users):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert users in first_round(requirement, force_plan=True).stages[1].goal
+
+
+def test_an_english_thing_to_deliver_is_named_without_the_verb_that_asks_to_build_it():
+    scope = first_round("Build a loyalty app for our cafe, customers collect stamps", force_plan=True).scope
+    assert "Deliver: a loyalty app for our cafe" in scope, scope
+
+
 def test_a_hyphenated_pair_of_people_is_both_of_them():
     goal = first_round("A parent-teacher conference booking page", force_plan=True).stages[1].goal
     assert goal == "Implement the requirement for parents and teachers.", goal
@@ -746,6 +760,14 @@ def test_a_visitor_log_tool_is_not_used_by_its_visitors():
 def test_any_act_kept_to_some_is_the_access_rule_not_asked(requirement, rule):
     assert "q_security" not in {q.id for q in first_round(requirement).questions}
     assert f"Access rules respected: {rule}" in first_round(requirement, force_plan=True).stages[2].success_criteria
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("物业派单给维修师傅，业主在小程序报修", "物业、维修师傅、业主"),  # whom a job is handed to, by their trade
+    ("会员等级管理，店长调整会员等级", "店长"),  # 会员 names the data a feature manages
+])
+def test_who_acts_on_a_chinese_requirement_are_its_users_and_no_one_else(requirement, users):
+    assert first_round(requirement, force_plan=True).stages[1].goal == f"为{users}实现该需求。"
 
 
 @pytest.mark.parametrize("requirement, word", [
@@ -2404,6 +2426,15 @@ def test_a_script_is_asked_and_checked_by_its_batch_of_files_not_by_users_and_re
     ("A booking page for our salon where clients pick a stylist and get an SMS reminder the day before", "the page"),
 ])
 def test_the_reminder_s_channel_beside_an_app_is_not_its_entry_point(requirement, entry):
+    tasks = first_round(requirement, force_plan=True).stages[0].tasks
+    assert f"确定入口：{entry}" in tasks or f"Decide the entry point: {entry}" in tasks, tasks
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("业主用手机在小程序上报修", "小程序"),
+    ("Staff log deliveries in a web app on their phones", "the web app"),
+])
+def test_the_device_an_app_runs_on_is_not_its_entry_point(requirement, entry):
     tasks = first_round(requirement, force_plan=True).stages[0].tasks
     assert f"确定入口：{entry}" in tasks or f"Decide the entry point: {entry}" in tasks, tasks
 

@@ -16,7 +16,7 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
+from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
@@ -545,6 +545,9 @@ _CARRIED_DEVICES = {"phones": True, "smartphones": True, "tablets": True, "ipads
                     "phone": False, "smartphone": False, "tablet": False, "ipad": False}
 
 
+_CARRIED_DEVICES_ZH = {"手机", "平板", "电脑"}
+
+
 # Ways of sending, said without an article as "by phone" is ("through email", not "through the email").
 _MEDIA = {"email", "e-mail", "text message", "text messages"}
 
@@ -558,6 +561,8 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
         words = [w for w in words if not only_sends_or_schedules(w)] or words
         # nor the sheet a page reads its data from ("a web page that shows our stock from a Google Sheet")
         words = [w for w in words if w.lower() not in {s.lower() for s in SHEETS}] or words
+        # nor the device the app runs on ("业主用手机在小程序上报修": the entry point is the 小程序)
+        words = [w for w in words if w.lower() not in _CARRIED_DEVICES and w not in _CARRIED_DEVICES_ZH] or words
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for keyword in named:
@@ -631,6 +636,8 @@ def _the_asker(asker: str, text: str, zh: bool) -> str:
     """The asker as the plan names them among its users: alone, their group, or with whom they name ("我和老婆")."""
     if companion := asker_companion(text):
         return word("the_requester_and", zh, who=companion)
+    if asker == "us" and (group := asker_group(text)):
+        return word("group_members", zh, group=group)
     return word("the_requester" if asker == "me" else "the_requesters", zh)
 
 
@@ -947,7 +954,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
     delivered = _deliverables(described, zh)
-    scope = [say("deliver", item=item) for item in delivered]
+    # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …")
+    scope = [say("deliver", item=item if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
     # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
     scope += [say("decision", label=label, text=text) for label, text in decisions
               if text.strip().rstrip(".!?。！？ ") not in delivered]
