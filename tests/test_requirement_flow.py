@@ -681,6 +681,15 @@ def test_an_english_thing_to_deliver_is_named_without_the_verb_that_asks_to_buil
     assert "Deliver: a loyalty app for our cafe" in scope, scope
 
 
+@pytest.mark.parametrize("requirement, users", [
+    ("A sign-up sheet for our church's soup kitchen volunteers", "soup kitchen volunteers"),
+    ("A page where the school's nurses log visits", "nurses"),
+])
+def test_whose_people_they_are_is_not_part_of_their_name(requirement, users):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"Implement the requirement for {users}.", goal
+
+
 def test_a_hyphenated_pair_of_people_is_both_of_them():
     goal = first_round("A parent-teacher conference booking page", force_plan=True).stages[1].goal
     assert goal == "Implement the requirement for parents and teachers.", goal

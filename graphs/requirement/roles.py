@@ -552,7 +552,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
 
     def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person",
         while i < len(words) and (words[i][0].isdigit() or words[i].lower() in _EN_NUMBERS  # "my two staff" …
-                                  or words[i][0].isalpha() and _function_word(words[i])):
+                                  or words[i][0].isalpha() and _function_word(words[i])
+                                  # whose they are ("our church's volunteers"): an owner, no part of their name
+                                  or words[i].lower().endswith("'s") and i + 1 < len(words) and _content(words[i + 1])):
             i += 1
         return i
 
