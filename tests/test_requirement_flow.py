@@ -2550,6 +2550,11 @@ def test_a_reminder_a_set_time_before_an_event_gets_its_own_build_task(requireme
     assert any(when in task for task in build.tasks), build.tasks
 
 
+def test_a_reminder_after_the_thing_is_not_part_of_its_title():
+    plan = first_round("做一个会议室预约小程序，会议开始前15分钟提醒参会人", force_plan=True)
+    assert plan.plan_markdown.startswith("# 实施计划：会议室预约小程序\n"), plan.plan_markdown[:60]
+
+
 @pytest.mark.parametrize("requirement, goal", [
     ("A one-off migration of our old orders from the Access database into PostgreSQL",
      "Write the script so that one run loads all the data into PostgreSQL."),

@@ -397,7 +397,9 @@ def _title(requirement: str, zh: bool) -> str:
             continue  # "HR: employees request time off": a name before a colon is no title by itself
         # a thing that names nothing it does ("做一个小程序") keeps the clause of what its people do with it
         what_it_does = _opens_with_a_role(pieces[at], zh) and not names_no_purpose("".join(pieces[:at - 1]))
+        # nor one that says what it sends by itself at a time ("…，会议开始前15分钟提醒参会人")
         if (_only_states_a_constraint(pieces[at]) or what_it_does or _states_a_rule(pieces[at])
+                or scheduled_send(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
