@@ -652,9 +652,56 @@ def test_whom_the_asker_names_beside_themselves_is_said_with_them(requirement, u
     assert users in goal, goal
 
 
+@pytest.mark.parametrize("requirement, users", [
+    ("My wife and I share a grocery list, we want an app for it", "the requester and their wife"),
+    ("我和老婆共用一个购物清单，想做个小程序", "需求提出者本人和老婆"),
+])
+def test_the_asker_and_whom_they_share_a_thing_with_are_its_users_not_asked(requirement, users):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert users in goal and f"{users}共" not in goal, goal
+
+
+def test_a_request_ending_in_for_it_is_planned_not_a_crash():
+    plan = first_round("We keep a list of chores, we want an app for it", force_plan=True)
+    assert plan.stages, plan
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("A tracker for our book club", "the members of the book club"),
+    ("给我们读书会做一个打卡小程序", "读书会的成员"),
+])
+def test_a_thing_for_the_askers_club_is_for_its_members(requirement, users):
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert users in first_round(requirement, force_plan=True).stages[1].goal
+
+
+def test_an_english_thing_to_deliver_is_named_without_the_verb_that_asks_to_build_it():
+    scope = first_round("Build a loyalty app for our cafe, customers collect stamps", force_plan=True).scope
+    assert "Deliver: a loyalty app for our cafe" in scope, scope
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("A sign-up sheet for our church's soup kitchen volunteers", "soup kitchen volunteers"),
+    ("A page where the school's nurses log visits", "nurses"),
+])
+def test_whose_people_they_are_is_not_part_of_their_name(requirement, users):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert goal == f"Implement the requirement for {users}.", goal
+
+
 def test_a_hyphenated_pair_of_people_is_both_of_them():
     goal = first_round("A parent-teacher conference booking page", force_plan=True).stages[1].goal
     assert goal == "Implement the requirement for parents and teachers.", goal
+
+
+@pytest.mark.parametrize("requirement", [
+    "I need a little app to track which of my houseplants need watering",
+    "想做个记账小程序自己用",
+])
+def test_a_tool_its_asker_alone_uses_is_not_asked_about_load_or_sign_in(requirement):
+    asked = {q.id for q in first_round(requirement).questions}
+    assert not asked & {"q_scale", "q_security"}, asked
 
 
 def test_an_asker_who_uses_it_alone_is_not_asked_who_uses_it():
@@ -722,6 +769,14 @@ def test_a_visitor_log_tool_is_not_used_by_its_visitors():
 def test_any_act_kept_to_some_is_the_access_rule_not_asked(requirement, rule):
     assert "q_security" not in {q.id for q in first_round(requirement).questions}
     assert f"Access rules respected: {rule}" in first_round(requirement, force_plan=True).stages[2].success_criteria
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("物业派单给维修师傅，业主在小程序报修", "物业、维修师傅、业主"),  # whom a job is handed to, by their trade
+    ("会员等级管理，店长调整会员等级", "店长"),  # 会员 names the data a feature manages
+])
+def test_who_acts_on_a_chinese_requirement_are_its_users_and_no_one_else(requirement, users):
+    assert first_round(requirement, force_plan=True).stages[1].goal == f"为{users}实现该需求。"
 
 
 @pytest.mark.parametrize("requirement, word", [
@@ -2384,6 +2439,15 @@ def test_the_reminder_s_channel_beside_an_app_is_not_its_entry_point(requirement
     assert f"确定入口：{entry}" in tasks or f"Decide the entry point: {entry}" in tasks, tasks
 
 
+@pytest.mark.parametrize("requirement, entry", [
+    ("业主用手机在小程序上报修", "小程序"),
+    ("Staff log deliveries in a web app on their phones", "the web app"),
+])
+def test_the_device_an_app_runs_on_is_not_its_entry_point(requirement, entry):
+    tasks = first_round(requirement, force_plan=True).stages[0].tasks
+    assert f"确定入口：{entry}" in tasks or f"Decide the entry point: {entry}" in tasks, tasks
+
+
 def test_a_job_syncing_into_a_system_writes_through_its_api_and_sketches_no_data_model():
     plan = first_round("每小时把仓库管理系统里的库存同步到有赞商城，库存为0的商品自动下架", force_plan=True)
     assert "确定要写入有赞的哪些数据，以及通过它的哪些接口" in plan.stages[0].tasks, plan.stages[0].tasks
@@ -2476,6 +2540,19 @@ def test_what_an_app_sends_by_itself_at_a_time_gets_its_own_build_task(requireme
     assert any(when in task for task in build.tasks), build.tasks
     assert any(when in criterion for criterion in build.success_criteria), build.success_criteria
 
+
+@pytest.mark.parametrize("requirement, when", [
+    ("做一个会议室预约小程序，会议开始前15分钟提醒参会人", "会议开始前15分钟"),
+    ("A room booking app that reminds attendees 15 minutes before the meeting", "15 minutes before the meeting"),
+])
+def test_a_reminder_a_set_time_before_an_event_gets_its_own_build_task(requirement, when):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(when in task for task in build.tasks), build.tasks
+
+
+def test_a_reminder_after_the_thing_is_not_part_of_its_title():
+    plan = first_round("做一个会议室预约小程序，会议开始前15分钟提醒参会人", force_plan=True)
+    assert plan.plan_markdown.startswith("# 实施计划：会议室预约小程序\n"), plan.plan_markdown[:60]
 
 
 @pytest.mark.parametrize("requirement, goal", [

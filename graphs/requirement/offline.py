@@ -16,7 +16,7 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_uses, named_roles, opens_with_role,
+from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
@@ -397,7 +397,9 @@ def _title(requirement: str, zh: bool) -> str:
             continue  # "HR: employees request time off": a name before a colon is no title by itself
         # a thing that names nothing it does ("做一个小程序") keeps the clause of what its people do with it
         what_it_does = _opens_with_a_role(pieces[at], zh) and not names_no_purpose("".join(pieces[:at - 1]))
+        # nor one that says what it sends by itself at a time ("…，会议开始前15分钟提醒参会人")
         if (_only_states_a_constraint(pieces[at]) or what_it_does or _states_a_rule(pieces[at])
+                or scheduled_send(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
             wanted = "".join(pieces[:at - 1])
             break
@@ -545,6 +547,9 @@ _CARRIED_DEVICES = {"phones": True, "smartphones": True, "tablets": True, "ipads
                     "phone": False, "smartphone": False, "tablet": False, "ipad": False}
 
 
+_CARRIED_DEVICES_ZH = {"手机", "平板", "电脑"}
+
+
 # Ways of sending, said without an article as "by phone" is ("through email", not "through the email").
 _MEDIA = {"email", "e-mail", "text message", "text messages"}
 
@@ -558,6 +563,8 @@ def _things_named(topic: Topic, requirement: str, zh: bool) -> list[str]:
         words = [w for w in words if not only_sends_or_schedules(w)] or words
         # nor the sheet a page reads its data from ("a web page that shows our stock from a Google Sheet")
         words = [w for w in words if w.lower() not in {s.lower() for s in SHEETS}] or words
+        # nor the device the app runs on ("业主用手机在小程序上报修": the entry point is the 小程序)
+        words = [w for w in words if w.lower() not in _CARRIED_DEVICES and w not in _CARRIED_DEVICES_ZH] or words
     named = [w for w in words if topic.thing_named(w, zh) is None] or words
     things: list[str] = []
     for keyword in named:
@@ -631,6 +638,8 @@ def _the_asker(asker: str, text: str, zh: bool) -> str:
     """The asker as the plan names them among its users: alone, their group, or with whom they name ("我和老婆")."""
     if companion := asker_companion(text):
         return word("the_requester_and", zh, who=companion)
+    if asker == "us" and (group := asker_group(text)):
+        return word("group_members", zh, group=group)
     return word("the_requester" if asker == "me" else "the_requesters", zh)
 
 
@@ -659,11 +668,12 @@ def _only_counts(answer: str) -> bool:
 
 
 def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_script: bool,
-                         moves_data: bool = False) -> dict[str, str]:
+                         moves_data: bool = False, alone: bool = False) -> dict[str, str]:
     """Topic id → what the kind of thing settles by itself: a bot people message is used, in the chat, by whoever
     messages it (the people the requirement names: "answers customers' questions"), with no sign-in; a script its asker
     runs is theirs, run on their computer over their own files, with no sign-in; one that moves data into a store
-    (`moves_data`) works on the stores the requirement names, not on files."""
+    (`moves_data`) works on the stores the requirement names, not on files. A tool its asker uses `alone` ("an app to
+    track my houseplants") carries one person's load and needs no sign-in or permission rules."""
     if chat_bot:
         people_topic = TOPICS_BY_ID["q_target_users"]
         generic = {w.lower() for w in people_topic.doc_keywords}
@@ -675,6 +685,8 @@ def _settled_by_its_kind(requirement: str, zh: bool, *, chat_bot: bool, own_scri
     if own_script:
         return {"q_target_users": word("the_requester", zh), "q_interface": word("local_script", zh),
                 "q_security": word("local_access", zh), "q_data_store": word("local_files", zh)}
+    if alone:
+        return {"q_scale": word("own_load", zh), "q_security": word("own_access", zh)}
     return {}
 
 
@@ -764,7 +776,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         kept_in_a_system(described) or kept_in_a_system(store_answer)
     # what the kind of thing settles by itself: a bot people message is used in the chat by whoever messages it, with
     # no sign-in; a script its asker runs is theirs, on their computer and their files
-    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script, moves_data=bool(loads_into))
+    # a tool its asker alone uses: no load or sign-in to ask about (not one a few at home share: "for me and my wife")
+    alone = not unattended and not shared_by_a_few(described) and asker_uses(described) == "me"
+    kind_says = _settled_by_its_kind(described, zh, chat_bot=chat_bot, own_script=own_script, moves_data=bool(loads_into),
+                                     alone=alone)
     # a job told where its data lives ("we use Mindbody for everything") reads it there, read-only
     keeps_no_store = reads_only and bool(store_answer) and only_names_its_system(store_answer)
     # (found from the sentence's structure, the catalogue's words as fallback)
@@ -941,7 +956,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
     delivered = _deliverables(described, zh)
-    scope = [say("deliver", item=item) for item in delivered]
+    # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …")
+    scope = [say("deliver", item=item if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
     # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
     scope += [say("decision", label=label, text=text) for label, text in decisions
               if text.strip().rstrip(".!?。！？ ") not in delivered]

@@ -48,6 +48,8 @@ _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "�
 _ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助", "帮", "允许", "使", "由", "请", "叫", "交给", "提供给"}
 # Words after the subject: X 可以/能/需要 …
 # Words after which a person does what follows: 让/允许 X 扫码 ("让店员扫码入库"), not 给 X 订单, whose X owns a thing.
+# Words after which comes whom a thing is handed to ("派单给维修师傅", "转给客服"), who then acts on it.
+_ZH_HANDED_TO = {"给", "交给", "派给", "分给", "转给", "提供给"}
 _ZH_LETS = {"让", "允许", "方便", "帮助", "帮", "使", "叫", "请"}
 _ZH_MODALS = {"可以", "可", "能", "能够", "需要", "要", "会", "得以", "应", "应该", "必须", "希望", "想", "想要", "负责",
               "都", "也", "均", "还", "就", "只", "随时", "直接", "每天", "每周", "每月"}
@@ -142,8 +144,11 @@ def _zh_from(tokens: list[str], start: int, departments: bool = False) -> tuple[
         head, phrase = words[-1], "".join(words)
         if len(words) > 1 and len(head) > 1 and words[0] in _ZH_RECORDS | _ZH_DONE_TO_RECORDS:
             return None  # what is done with the person's records ("记录会员信息"), not a kind of them
-        if len(words) > 1 and len(head) > 1 and end == len(tokens) and _zh_verb(words[0]):
-            return None  # a verb and the person it acts on, ending the clause ("需要登记访客"): not "登记访客", who acts
+        if len(words) > 1 and len(head) > 1 and end == len(tokens) and _zh_verb(words[0]) and not (
+                start > 0 and tokens[start - 1] in _ZH_HANDED_TO):
+            # a verb and the person it acts on, ending the clause ("需要登记访客"): not "登记访客", who acts; after 给
+            # the person is whom a thing is handed to, named by their trade ("派单给维修师傅")
+            return None
         # The head is a person word, or a one-character ending of a longer one ("审批" + "人").
         if (_zh_role(head) or (departments and _zh_department(head))
                 or (len(head) == 1 and len(words) > 1 and _zh_role(phrase))
@@ -547,7 +552,9 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
 
     def past_pointers(i: int) -> int:  # past the words that only point at the noun: "the", "our", "all", "5-person",
         while i < len(words) and (words[i][0].isdigit() or words[i].lower() in _EN_NUMBERS  # "my two staff" …
-                                  or words[i][0].isalpha() and _function_word(words[i])):
+                                  or words[i][0].isalpha() and _function_word(words[i])
+                                  # whose they are ("our church's volunteers"): an owner, no part of their name
+                                  or words[i].lower().endswith("'s") and i + 1 < len(words) and _content(words[i + 1])):
             i += 1
         return i
 
@@ -568,7 +575,8 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
                 start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
-            plural = lower == "for" and (start == i + 1 or not words[start][:1].islower())
+            # ("… an app for it": nothing after the pointers, no person either)
+            plural = lower == "for" and (start == i + 1 or start < len(words) and not words[start][:1].islower())
             # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …"; and an order
             # that opens a clause acts on what follows it ("Track employee vacation days").
             after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS or (
@@ -705,7 +713,18 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     # The clause's subject: jieba tags many verbs as nouns ("老师 布置 作业", "店员 盘点 库存", "维修工 上门"),
     # so the noun after it is a thing only when a modal follows the two, a record's name, or a verb of what is done
     # to records, which a person does not undergo ("客户订单可以导出", "客户订单列表", "客户订单导出成Excel").
-    return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS
+    return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS or _zh_names_a_feature(tokens, at + 2)
+
+
+# What is done to a kind of data as a whole, ending a feature's name ("会员等级管理", "客户信息查询").
+_ZH_FEATURE_ENDS = {"管理", "查询", "设置", "维护", "配置", "调整", "修改", "变更"}
+
+
+def _zh_names_a_feature(tokens: list[tuple[str, str]], at: int) -> bool:
+    """Whether tokens[at] ends a clause that names a feature by its data and what is done to it ("会员等级管理"): the
+    person before the data qualifies it, doing nothing."""
+    ends_clause = at + 1 >= len(tokens) or _ZH_CLAUSE.fullmatch(tokens[at + 1][0]) is not None
+    return at < len(tokens) and tokens[at][0] in _ZH_FEATURE_ENDS and ends_clause
 
 
 def _zh_inside_words(word: str, text: str) -> bool:
@@ -900,12 +919,27 @@ _MANY = re.compile(rf"我们|咱们|内部|{_WITH_ZH}|\b(?:we|us|our|ourselves|i
                    r"company|business|shop|store)\b", re.IGNORECASE)
 
 
+# The asker's own group whose members use what is made for it ("for our book club", "给我们读书会做一个…"): a club or
+# a class, not a shop or a company, which serve others, nor a team the asker works in (the requesters themselves).
+_MEMBERS_EN = r"club|class|choir|band|society|league|association"
+_MEMBERS_ZH = r"读书会|俱乐部|社团|班级|车队|合唱团|球队|乐队|协会"
+_ASKER_GROUP = (re.compile(rf"\bfor\s+(?:my|our)\s+(?P<group>(?:[\w-]+\s+){{0,2}}(?:{_MEMBERS_EN}))\b", re.IGNORECASE),
+                re.compile(rf"(?:给|为|供){SPEAKER_ZH}的?(?P<group>[\u4e00-\u9fff]{{0,4}}?(?:{_MEMBERS_ZH}))"))
+
+
+def asker_group(text: str) -> str | None:
+    """The asker's own group a thing is made for, whose members use it ("book club", "读书会"); else None."""
+    found = (_ASKER_GROUP[1] if is_chinese(text) else _ASKER_GROUP[0]).search(text or "")
+    return found.group("group") if found else None
+
+
 def asker_uses(text: str) -> str | None:
     """"me" or "us" when the requirement says the asker is the one who uses it ("想做个记账工具自己用",
     "a tool for my own use"), else None."""
     found = (_ASKER_ZH if is_chinese(text) else _ASKER_EN).search(text or "")
     if found is None:
-        return None
+        # the asker and whom they name, doing a thing together ("my wife and I share a grocery list"), or their group
+        return "us" if asker_companion(text) or asker_group(text) else None
     # The asker is "we" when the words that say so, or the requirement's first word for the asker, are plural.
     speaker = re.search(rf"{SPEAKER_ZH}|\b(?:I|me|my|myself|we|us|our|ourselves)\b", text)
     said = found.group(0) if _MANY.search(found.group(0)) or speaker is None else speaker.group(0)
@@ -913,8 +947,8 @@ def asker_uses(text: str) -> str | None:
 
 
 # Whom the asker names as using it with them ("我和老婆两个人用", "for me and my wife", "my partner and I will use it").
-_COMPANION_ZH = re.compile(rf"{_WITH_ZH}(?P<who>[\u4e00-\u9fff]{{1,4}}?)(?:一起|两个人|俩|[两三四五\d]+个?人|都|也|用|使用|可以|能)")
-_COMPANION_EN = re.compile(r"\b(?:me|I)\s+and\s+my\s+(?P<who>[a-z]+)\b|\bmy\s+(?P<other>[a-z]+)\s+and\s+(?:I|me)\b")
+_COMPANION_ZH = re.compile(rf"{_WITH_ZH}(?P<who>[\u4e00-\u9fff]{{1,4}}?)(?:一起|共同|共|两个人|俩|[两三四五\d]+个?人|都|也|用|使用|可以|能)")
+_COMPANION_EN = re.compile(r"\b(?:me|I)\s+and\s+my\s+(?P<who>[a-z]+)\b|\b[Mm]y\s+(?P<other>[a-z]+)\s+and\s+(?:I|me)\b")
 
 
 def asker_companion(text: str) -> str | None:

@@ -764,14 +764,20 @@ def runs_unattended(requirement: str) -> bool:
 _EVERY_EN = (r"(?:each|every)\s+(?:night|morning|evening|afternoon|day|weekday|week|month|hour|"
              r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?|"
              # a while ahead of what it is about ("an email the day before", "a text 2 hours before")
-             r"the\s+(?:day|night|evening|morning)\s+before|(?:an?|one|two|three|\d+)\s+(?:hours?|days?)\s+(?:before|ahead)")
+             r"the\s+(?:day|night|evening|morning)\s+before|"
+             # with what it is ahead of, when said ("15 minutes before each meeting")
+             r"(?:an?|one|two|three|five|ten|fifteen|thirty|\d+)\s+(?:minutes?|mins?|hours?|days?|weeks?)\s+"
+             r"(?:before|ahead(?:\s+of)?)(?:\s+(?:the|each|every|their|its|a|an)\s+[a-z]+)?")
 _SENDS_EN = r"remind|reminds|reminders?|sms|notif(?:y|ies)|send|sends|posts?|emails?|texts?|messages|pings?|nudges?|alerts?"
 _SCHEDULED_SEND = (
     re.compile(rf"\b(?:{_SENDS_EN})\b[^.;!?]{{0,30}}?\b(?P<when>{_EVERY_EN})\b", re.IGNORECASE),
     re.compile(rf"\b(?P<when>{_EVERY_EN})\b[^.;!?]{{0,20}}?\b(?:{_SENDS_EN})\b", re.IGNORECASE),
     re.compile(r"(?P<when>每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月\d*[号日]?)(?:的)?"
                r"(?:早上|早晨|上午|中午|下午|傍晚|晚上)?(?:\d{1,2}\s*[点:：](?:\d{1,2}分?|半)?)?|定时|"
-               r"提前(?:一|两|三|半|\d+)(?:天|个?小时|分钟))"
+               # ahead of an event, by how long ("提前一天"), or named ("会议开始前15分钟", "上课前10分钟"): the event
+               # is kept when it opens the clause
+               r"(?:提前|(?:(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{1,6}?|开始|到期|截止|出发|开课|上课|开场|开考|发车|起飞|入住)前)"
+               r"(?:一|两|三|半|\d+)(?:天|个?小时|分钟|周|个?星期))"
                r"[^，。；！？]{0,12}?(?:提醒|通知|推送|发送|发给|发到|催)"),
 )
 
