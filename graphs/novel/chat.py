@@ -503,7 +503,8 @@ def _asks_of_a_deed_or_thing(text: str, relation_word: str | None) -> bool:
     """A question of what someone did or what befell them, in words of its own ("找到账簿了吗", "who sold the
     astrolabe"); not a pair's relation, a why, a turn, a where or a whom, which are answered (or found untold) their own way."""
     # "她做了什么" / "what did Ada do" asks for whatever they did: the chapters' events answer it
-    return not (relation_word or re.search(r"什么|\bwhat\b", text, re.I) or read.pair_asked_about(text) or read.asks_why(text) or read.asks_change(text) or read.asks_where(text)
+    return not (relation_word or re.search(r"什么|\bwhat\b", text, re.I) or read.person_asked_about(text, described=True)
+                or read.pair_asked_about(text) or read.asks_why(text) or read.asks_change(text) or read.asks_where(text)
                 or read.asks_whom(text))
 
 
