@@ -509,3 +509,25 @@ async def test_a_thing_asked_of_is_not_answered_with_what_the_people_have_in_min
     world = "In a desert trading city, the cartographer Ines Alvar searches for a stolen brass astrolabe."
     replies = await _chat_replies(tmp_path, world, "Who stole the astrolabe?", "en")
     assert "minds were on" not in replies[-1] and "stolen brass astrolabe" in replies[-1], replies
+
+
+async def test_a_deed_no_chapter_tells_is_said_untold_not_answered_with_other_events(tmp_path):
+    # "谁在幕后诬陷许青禾的父亲" was answered with 许青禾's meetings and choices, which tell nothing of it.
+    world = "民国初年的徽州茶乡，采茶女许青禾想查清父亲被诬陷的真相。邻居林秀云暗中帮她。"
+    replies = await _chat_replies(tmp_path, world, "谁在幕后诬陷许青禾的父亲", "zh")
+    assert replies[-1].startswith(t("novel.chat_untold", written=1, words="诬陷、父亲", locale="zh")), replies
+    assert "许青禾想查清父亲被诬陷的真相" in replies[-1]
+
+
+async def test_who_is_quotes_the_world_description_naming_them(tmp_path):
+    # "林秀云是谁" gave the offline sheet's empty background and missed "邻居林秀云暗中帮她".
+    world = "民国初年的徽州茶乡，采茶女许青禾想查清父亲被诬陷的真相。邻居林秀云暗中帮她。"
+    replies = await _chat_replies(tmp_path, world, "林秀云是谁", "zh")
+    assert "邻居林秀云暗中帮她" in replies[-1], replies
+
+
+async def test_whether_someone_knows_of_a_thing_quotes_the_scene_naming_it(tmp_path):
+    # "Does Ines know about the astrolabe yet" quoted scenes of whom she met, none naming the astrolabe.
+    world = "In 1890s Lisbon, a young cartographer named Ines Duarte wants to recover her father's lost astrolabe."
+    replies = await _chat_replies(tmp_path, world, "Does Ines know about the astrolabe yet", "en")
+    assert "astrolabe" in replies[-1].split("[chapter")[0], replies

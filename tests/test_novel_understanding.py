@@ -1118,3 +1118,32 @@ def test_a_full_name_opening_a_sentence_beside_their_kin_is_a_character():
     # "Owen Hale and his sister Maren search the shore" gave a book of Maren alone: Owen Hale was no one.
     people = read.characters_in_description("A foggy northern coast. Owen Hale and his sister Maren search the shore.")
     assert [(c.name, c.gender) for c in people] == [("Owen Hale", "male"), ("Maren", "female")]
+
+
+@pytest.mark.parametrize("description, name", [
+    ("渔村少年阿木想出海寻找失踪的父亲。", "阿木"),
+    ("少女林晚还是上了船，去找她的哥哥。", "林晚"),
+    ("书生周文想去京城赶考。", "周文"), ("孤女苏晴还在等她的父亲。", "苏晴"),
+])
+def test_a_modal_or_adverb_after_a_name_opens_what_they_do(description, name):
+    # "阿木想出海" gave the book a 阿木想, "林晚还是上了船" a 林晚还.
+    assert [c.name for c in read.characters_in_description(description)][0] == name
+
+
+def test_the_third_character_before_bei_is_the_names():
+    # "沈月如被许配给县令之子" gave 沈月: 如 was read as a verb
+    assert read.characters_in_description("大户人家的小姐沈月如被许配给县令之子。")[0].name == "沈月如"
+
+
+def test_a_name_a_sentence_calls_her_brother_is_male():
+    # "Tom Reed is her brother" made Tom female: "her" was taken for his
+    people = read.characters_in_description("A mapmaker named Ivy Hale sails north. Tom Reed is her brother.")
+    assert ("Tom Reed", "male") in [(c.name, c.gender) for c in people]
+
+
+def test_a_calling_said_beside_a_tie_reaches_the_background():
+    # "his sister Maren, a lighthouse keeper" kept only "sister": her background had no calling
+    cast = _offline_cast("A ferryman named Owen Hale crosses the strait. His sister Maren, a lighthouse keeper, "
+                         "watches the rocks.", "en")
+    maren = cast.by_name("Maren")
+    assert "lighthouse keeper" in maren.background and cast.protagonist.relationships["Maren"] == "sister"

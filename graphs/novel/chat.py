@@ -453,9 +453,16 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         if not any(read.mentions(scene, w) for scene in scenes for w in words):
             return {"turn": None, "outcome": "done",
                     "reply": t("novel.chat_not_known_yet", name=subject, thing=thing, written=len(written))}
-        naming = [p for p in turn["passages"] if any(read.mentions(p["text"], w) for w in words)]
+        naming = [p for p in turn["passages"] if any(read.mentions(p["text"], w) for w in words)] \
+            or _paragraphs_naming(files, subject, words)
         if naming:
             turn["passages"], turn["events"], turn["sheet"] = naming, [], []
+    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word):
+        untold = _untold_words(tools.graph.files, text, names)
+        if untold:
+            # "许青禾找到账簿了吗", "谁在幕后诬陷许青禾的父亲": no scene tells it, and quoting whatever she did instead
+            # answers another question
+            return {"turn": None, "outcome": "done", "reply": _untold_reply(tools.graph.files, untold)}
     if read.asks_why(text) and "passages" in turn:
         _focus_on_why(tools, turn, subject, names)
     if not turn.get("passages") and not turn.get("events") and not turn["sheet"] and "passages" in turn \
@@ -472,6 +479,52 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+def _paragraphs_naming(files: Any, subject: str, words: list[str]) -> list[dict[str, Any]]:
+    """The paragraphs of the written scenes naming `subject` and a word of the thing, as passages: the search,
+    ranking by the whole question, may bring back none of them ("does Ines know about the astrolabe yet")."""
+    found = []
+    for number in files.chapter_numbers():
+        for scene in files.load_chapter(number).scenes:
+            lines = scene.content.split("\n")
+            named_at = None
+            for at, line in enumerate(lines):
+                named_at = at if _names(line, subject) else named_at
+                if named_at is not None and any(read.mentions(line, w) for w in words):
+                    # from the line naming them to the one naming the thing ("…their minds were on the astrolabe")
+                    found.append({"chapter_number": number, "scene_number": scene.scene_number,
+                                  "text": "\n".join(lines[named_at:at + 1]).strip(), "score": 0.0})
+                    break
+    return found
+
+
+def _asks_of_a_deed_or_thing(text: str, relation_word: str | None) -> bool:
+    """A question of what someone did or what befell them, in words of its own ("找到账簿了吗", "who sold the
+    astrolabe"); not a pair's relation, a why, a turn, a where or a whom, which are answered (or found untold) their own way."""
+    # "她做了什么" / "what did Ada do" asks for whatever they did: the chapters' events answer it
+    return not (relation_word or re.search(r"什么|\bwhat\b", text, re.I) or read.person_asked_about(text, described=True)
+                or read.pair_asked_about(text) or read.asks_why(text) or read.asks_change(text) or read.asks_where(text)
+                or read.asks_whom(text))
+
+
+def _untold_words(files: Any, text: str, names: list[str]) -> list[str]:
+    """The words of a question no written scene holds all together (those no scene holds at all, if any); none
+    when a scene tells it or the question has no words beside the names. "幕后" / "behind" only frame it."""
+    words = [w for w in read.topic_words(read.without_names(text, names)) if not read.asks_behind(w)]
+    if not words:
+        return []
+    scenes = [s.content for n in files.chapter_numbers() for s in files.load_chapter(n).scenes]
+    if any(all(read.mentions(scene, w) for w in words) for scene in scenes):
+        return []
+    return [w for w in words if not any(read.mentions(scene, w) for scene in scenes)] or words
+
+
+def _untold_reply(files: Any, untold: list[str]) -> str:
+    """No chapter tells it yet; the author's world description, when a sentence of it names it, is quoted."""
+    reply = t("novel.chat_untold", written=len(files.chapter_numbers()), words=join_items(untold))
+    said = _world_sentences(files, untold)
+    return reply + (t("novel.chat_untold_world", quote=" ".join(said[:2])) if said else "")
 
 
 async def _answer_leader(tools: Gatherer, text: str, led: str, names: list[str]) -> dict[str, Any]:
@@ -612,8 +665,10 @@ def _sheet_lines(tools: Gatherer, subject: str, other: str | None, relations: li
     background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
     # the role (主角, 配角) is the book's label; who they are (a post, a calling: 捕快, "a harbor constable")
     # is what the background opens with
+    # the world description says what the sheet's offline background cannot ("邻居林秀云暗中帮她")
     return [_whois_line(tools, subject, relations)] + \
-        ([t("novel.chat_answer_whois_background", name=subject, background=background)] if background else [])
+        ([t("novel.chat_answer_whois_background", name=subject, background=background)] if background else []) + \
+        _world_lines(tools, subject, tools.graph.names())
 
 
 _SENTENCE_STOP = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
@@ -629,15 +684,18 @@ def _occupation_lines(tools: Gatherer, subject: str, names: list[str]) -> list[s
     his sister, and missed that the sheet makes him a constable. Passages of whom they meet do not tell it."""
     background = _first_sentence((tools.graph.whois(subject) or {}).get("background") or "")
     told = [t("novel.chat_answer_whois_background", name=subject, background=background)] if background else []
+    return told + _world_lines(tools, subject, names)
+
+
+def _world_lines(tools: Gatherer, subject: str, names: list[str]) -> list[str]:
+    """The clauses of the author's world description naming someone ("邻居林秀云暗中帮她"), as one line."""
     called = [subject, *read.unique_aliases(subject, names)]
     first = subject.split()[0] if " " in subject else None
     if first and not any(n != subject and first in n.split() for n in names):
         called.append(first)  # "Ama" of Ama Mensah, when no one else is an Ama
     description = tools.graph.files.settings().world_description or ""
     clauses = _naming_clauses(description, called)
-    if clauses:
-        told.append(t("novel.chat_answer_occupation", name=subject, quote=" … ".join(clauses[:2])))
-    return told
+    return [t("novel.chat_answer_occupation", name=subject, quote=" … ".join(clauses[:2]))] if clauses else []
 
 
 # A clause set beside a name, saying who they are (", a lighthouse keeper,"): an article opens it.
@@ -647,7 +705,7 @@ _APPOSITION = re.compile(r"^\s*(?:a|an|the)\s", re.I)
 def _naming_clauses(text: str, called: list[str]) -> list[str]:
     """The clauses of `text` naming one called so, each with the clause set beside its name ("his sister
     Maren, a lighthouse keeper"): cut at the comma, "Maren" alone tells nothing of what she does."""
-    clauses = [c.strip() for c in _CLAUSE.findall(text)]
+    clauses = [c.strip(" .") for c in _CLAUSE.findall(text)]  # not ". Her cousin Rui…": the stop is the last one's
     naming = []
     for at, clause in enumerate(clauses):
         if any(read.mentions(clause, word) for word in called):

@@ -464,7 +464,8 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
 
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
-               female: bool | None = None, said_as: str | None = None, age_word: str | None = None) -> Character:
+               female: bool | None = None, said_as: str | None = None, age_word: str | None = None,
+               calling: str | None = None) -> Character:
     # what the description says of them ("a girl named Mira"), else what an invented name is read as, else unknown
     female = EN_FIRST_FEMALE.get(name.split()[0]) if female is None and english and name.split() else female
     if female is None:
@@ -472,7 +473,8 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
     else:
         gender = ("female" if female else "male") if english else ("女" if female else "男")
     # a post or a calling the description gives ("探长", "doctor") is who they are: their background opens with it
-    post = said_as if said_as and _tie(said_as, "") == "" and said_as not in _YOUNG_WORDS else None
+    # (or said beside the tie: "his sister Maren, a lighthouse keeper")
+    post = calling or (said_as if said_as and _tie(said_as, "") == "" and said_as not in _YOUNG_WORDS else None)
     if english:
         return Character(
             name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
@@ -539,14 +541,16 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     hero_ties = {name: tie for name, tie, *_ in side} | ({rival: rival_tie} if rival else {})
     # "A young net-mender named Wren", "少镖头谢云帆": the words bringing them in say how old they are
     ages = {c.name: age_said(description, c.name, c.said_as) for c in named}
+    callings = {c.name: c.calling for c in named}
     cast = CharactersConfig(
         protagonist=_character(hero, lead, seed, hero_ties, english=english, female=hero_female, said_as=hero_said,
-                               age_word=ages.get(hero)),
+                               age_word=ages.get(hero), calling=callings.get(hero)),
         antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
                               female=_female(foe.gender) if foe else None,
-                              said_as=foe.said_as if foe else None, age_word=ages.get(rival)) if rival else None,
+                              said_as=foe.said_as if foe else None, age_word=ages.get(rival),
+                              calling=callings.get(rival)) if rival else None,
         supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female,
-                                          said_as=said_as, age_word=ages.get(name))
+                                          said_as=said_as, age_word=ages.get(name), calling=callings.get(name))
                                for name, _, back, female, said_as in side],
     )
     hero_age = cast.protagonist.age

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.language import CJK, chinese_number, is_function_word
 from schemas.novel_chat import Intent
@@ -949,6 +949,7 @@ class NamedCharacter:
     name: str
     said_as: str | None  # the word the description calls them by ("brother", "师父"), if any
     gender: str | None  # what that word tells ("male"/"female", 男/女), if anything
+    calling: str | None = None  # the calling said beside a tie ("his sister Maren, a lighthouse keeper")
 
 
 def _chinese_name(run: str) -> str | None:
@@ -979,6 +980,8 @@ def _chinese_name(run: str) -> str | None:
         run = name
     if len(run) == 3 and _opens_with_idiom(whole[2:]):
         return run[:2]  # "小燕相依为命": the idiom after the name begins at its third character
+    if len(run) == 3 and _opens_predicate(whole[2:]):
+        return run[:2]  # "阿木想出海", "林晚还是上了船": 想 / 还 begin what they do, not their name (李想 stays)
     if len(run) in (2, 3) and len(whole) > 3 and not _AFTER_NAME_ZH.match(whole[2]):
         # Surname + one character + a verb ("周行走进客栈") or surname + two + a verb ("王小明走进教室"): the
         # reading whose rest opens with a verb jieba knows as a word wins, whatever jieba glued ("李明远行到北方"
@@ -989,11 +992,33 @@ def _chinese_name(run: str) -> str | None:
             run = whole[:3] if three else whole[:2]
         elif two:
             run = whole[:3] if _given_name_char(whole[2]) else whole[:2]
-        elif len(run) == 3 and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
+        elif len(run) == 3 and whole[3] not in _PASSIVE_OR_OBJECT_ZH \
+                and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
             # a one-character verb follows the second ("沈墨教她剑法"): that is the verb, not the name's end;
             # an adverb opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
             run = run[:2]
     return run if 2 <= len(run) <= 4 else None
+
+
+# Characters of will or manner that open a predicate before a verb (想出海, 还是上了船, 又回到): standing third
+# after a name with a verb behind them, they are no part of it. 才 is left out: 王有才 is a name.
+_PREDICATE_OPENERS_ZH = _MODALS_ZH | set("还又便正曾已")
+# 被 / 把 follow a name (沈月如被许配), hardly a one-character verb: the character before them is the name's.
+_PASSIVE_OR_OBJECT_ZH = set("被把")
+
+
+def _opens_predicate(text: str) -> bool:
+    """`text` opens with a modal or an adverb and then a verb ("想出海", "还是上了船", "想把船修好")."""
+    import jieba.posseg
+
+    if len(text) < 2 or text[0] not in _PREDICATE_OPENERS_ZH:
+        return False
+    words = jieba.posseg.lcut(text[:6])
+    # jieba keeps 还是 / 还要 whole: a word of an adverb or a conjunction, the predicate's start
+    if words and len(words[0].word) >= 2 and words[0].word[0] == text[0] and words[0].flag[:1] in ("d", "c"):
+        return True
+    rest = jieba.posseg.lcut(text[1:7])
+    return text[1] in "是去来" or bool(rest) and (rest[0].flag.startswith("v") or rest[0].flag == "p")
 
 
 def _ends_third_name_char(run: str) -> bool:
@@ -1060,7 +1085,10 @@ def _opens_with_idiom(text: str) -> bool:
 def _glued_on(word: str) -> bool:
     """A "word" jieba guessed that runs on into what no name holds ("满给" of "杜小满给他们带路"): the name's last
     character glued to the preposition after it, no verb."""
-    return bool(_AFTER_NAME_ZH.search(word[1:]))
+    import jieba
+
+    # a word of jieba's own dictionary (留在, 送给) is a verb, however it ends
+    return bool(_AFTER_NAME_ZH.search(word[1:])) and not jieba.dt.FREQ.get(word, 0)
 
 
 @functools.cache
@@ -1147,6 +1175,21 @@ _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
 
+# "Tom Reed is her brother": a name, then the tie it is to someone.
+_NAME_IS_KIN_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:[A-Za-z]+'s|his|her|their|the|a|an)\s+"
+                             r"(?:[a-z-]+\s+)?((?i:" + "|".join(_KIN_EN) + r"))\b")
+# ", a lighthouse keeper," said right after a name: the calling of one a tie named ("his sister Maren, …").
+_CALLING_AFTER_EN = re.compile(r",\s+(?:a|an|the)\s+((?:[a-z'-]+\s+){0,2}?([a-z]+))\s*(?=[,.;!?]|$)")
+
+
+def _calling_after_en(text: str, at: int) -> str | None:
+    """The calling said in apposition right after the name ending at `at`, if a noun of a person heads it."""
+    match = _CALLING_AFTER_EN.match(text, at)
+    if match is None or not _person_noun_en(match.group(2)):
+        return None
+    return match.group(1)
+
+
 def _person_noun_en(word: str) -> bool:
     """`word` is a noun of a person: one the word list has, else one with a person's ending that is no place or thing."""
     return word in _KIN_EN or (word.endswith(_PERSON_ENDINGS_EN) and word not in _PLACE_EN and word not in _POSTS_OF_EN
@@ -1167,7 +1210,12 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
                                                     _KIN_EN.get(said) if said else None)))
     for match in _KIN_NAME_EN.finditer(text):
         word = match.group(1).lower()
-        hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word])))
+        hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word],
+                                                    _calling_after_en(text, match.end()))))
+    for match in _NAME_IS_KIN_EN.finditer(text):
+        # "Tom Reed is her brother": the tie said after the name tells who he is, whoever "her" is
+        word = match.group(2).lower()
+        hits.append((match.start(1), NamedCharacter(match.group(1), _said_as_en(text, match.start(2), word), _KIN_EN[word])))
     titled = list(_TITLED_EN.finditer(text))
     for match in titled:  # "Mr Graves, the innkeeper": called by title and name
         hits.append((match.start(), _titled_character(match)))
@@ -1223,8 +1271,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
         if character.gender is None and gender_by_title(character.name):
-            character = NamedCharacter(character.name, character.said_as, gender_by_title(character.name))
+            character = replace(character, gender=gender_by_title(character.name))
         kept = found.get(character.name)
+        if kept is not None and kept.calling and not character.calling:
+            character = replace(character, calling=kept.calling)
         # the longer noun says more of who they are ("前女友" over the 女友 it ends with)
         says_more = bool(kept and kept.said_as and character.said_as and character.said_as != kept.said_as
                          and character.said_as.endswith(kept.said_as))
@@ -1243,7 +1293,7 @@ def _without_short_names(people: list[NamedCharacter]) -> list[NamedCharacter]:
         if full is not None:
             del kept[short.name]
             whole = kept[full.name]
-            kept[full.name] = NamedCharacter(whole.name, whole.said_as, whole.gender or short.gender)
+            kept[full.name] = replace(whole, gender=whole.gender or short.gender, calling=whole.calling or short.calling)
     return list(kept.values())
 
 
@@ -1765,7 +1815,7 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             if what == "subject":
                 subject = subject or chosen
     said = {"male": "男", "female": "女"} if chinese else {"male": "male", "female": "female"}
-    return [NamedCharacter(p.name, p.said_as, said[genders[p.name]] if genders[p.name] else None) for p in people]
+    return [replace(p, gender=said[genders[p.name]] if genders[p.name] else None) for p in people]
 
 
 def _object_of_other_gender(text: str, at: int, gender: str) -> str | None:
