@@ -9,6 +9,7 @@ import logging
 import os
 import shutil
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -385,17 +386,8 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
         return _rename_thread(args, settings)
     if args.threads_command == "delete":
         return _delete_thread(args, settings)
-    from app.store import open_store
-
-    async def load():
-        store = await open_store(settings).open()
-        try:
-            return await store.list_threads()
-        finally:
-            await store.close()
-
     console.print(t("cli.threads_from", data_dir=Path(settings.data_dir).resolve()), highlight=False)
-    threads = asyncio.run(load())
+    threads = _with_store(settings, lambda store: store.list_threads())
     if not threads:
         _say(t("cli.threads_none"))
         return 0
@@ -444,19 +436,25 @@ def _say(sentence: str, style: str | None = None) -> None:
     console.print(Text(sentence, style=style or ""), highlight=False)
 
 
-def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
-    from app import threads
+def _with_store(settings: Settings, action: Callable[[Any], Awaitable[Any]]) -> Any:
+    """`action(store)` on DATA_DIR's store, opened for it and closed after."""
     from app.store import open_store
 
-    async def rename() -> dict[str, Any]:
+    async def run() -> Any:
         store = await open_store(settings).open()
         try:
-            return await threads.rename_thread(store, args.thread_id, args.title, owner=None)
+            return await action(store)
         finally:
             await store.close()
 
+    return asyncio.run(run())
+
+
+def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
+    from app import threads
+
     try:
-        thread = asyncio.run(rename())
+        thread = _with_store(settings, lambda store: threads.rename_thread(store, args.thread_id, args.title, owner=None))
     except RequestError as error:
         _say(error.message, "red")
         return 2
@@ -468,17 +466,12 @@ def cmd_cancel(args: argparse.Namespace, settings: Settings) -> int:
     """Stops a run that another `ng` or the server on this DATA_DIR is running (Ctrl-C stops one's own)."""
     from app import threads
     from app.auth import owned_thread
-    from app.store import open_store
 
-    async def cancel() -> bool:
-        store = await open_store(settings).open()
-        try:
-            return await threads.ask_runner_to_stop(store, await owned_thread(store, args.thread_id, None))
-        finally:
-            await store.close()
+    async def cancel(store) -> bool:
+        return await threads.ask_runner_to_stop(store, await owned_thread(store, args.thread_id, None))
 
     try:
-        asked = asyncio.run(cancel())
+        asked = _with_store(settings, cancel)
     except RequestError as error:
         _say(error.message, "red")
         return 2
@@ -504,14 +497,6 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
     from app import threads
     from app.auth import owned_thread
     from app.checkpoints import open_checkpointer
-    from app.store import open_store
-
-    async def with_store(action):
-        store = await open_store(settings).open()
-        try:
-            return await action(store)
-        finally:
-            await store.close()
 
     async def check(store) -> dict[str, Any]:
         thread = await owned_thread(store, args.thread_id, None)
@@ -523,7 +508,7 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
             return await threads.delete_thread(store, checkpointer, args.thread_id, owner=None)
 
     try:
-        thread = asyncio.run(with_store(check))
+        thread = _with_store(settings, check)
         if not args.yes:
             if not sys.stdin.isatty():
                 _say(t("cli.delete_needs_yes", thread=args.thread_id), "red")
@@ -531,7 +516,7 @@ def _delete_thread(args: argparse.Namespace, settings: Settings) -> int:
             if not _confirmed(t("cli.delete_confirm", thread=args.thread_id, title=thread["title"])):
                 _say(t("cli.delete_kept", thread=args.thread_id))
                 return 1
-        thread = asyncio.run(with_store(delete))
+        thread = _with_store(settings, delete)
     except RequestError as error:
         _say(error.message, "red")
         return 2
