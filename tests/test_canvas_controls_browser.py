@@ -148,13 +148,19 @@ async def test_a_lost_connection_mid_run_shows_the_run_card_reconnecting_until_t
     assert errors == []
 
 
-async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(browser, slow_server):
-    page, errors = await open_page(browser, slow_server.url)
-    await send(page, "给小学生讲潮汐，5分钟")
+async def deck_stopped_by_the_user(browser, server, topic: str):
+    """A deck sent from the page and stopped with its Stop button once its first stage is on screen."""
+    page, errors = await open_page(browser, server.url)
+    await send(page, topic)
     await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
     await page.click("#stop-btn")
+    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+    return page, errors
+
+
+async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(browser, slow_server):
+    page, errors = await deck_stopped_by_the_user(browser, slow_server, "给小学生讲潮汐，5分钟")
     stopped = page.locator("[data-testid=completion]")
-    await stopped.wait_for(timeout=30_000)
     assert await stopped.get_attribute("class") == "completion completion-stopped"
     assert await page.get_attribute("#thread-status", "data-status") == "cancelled"
     assert await stopped.locator("[data-testid=resume]").is_enabled(), "the stopped run can be continued"
@@ -162,11 +168,7 @@ async def test_a_stop_the_user_asked_for_is_shown_as_neutral_not_as_an_error(bro
 
 
 async def test_a_stopped_run_is_called_stopped_as_its_button_and_ng_threads_say(browser, slow_server):
-    page, errors = await open_page(browser, slow_server.url)
-    await send(page, "给社区老人讲防诈骗，5分钟")
-    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
-    await page.click("#stop-btn")
-    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+    page, errors = await deck_stopped_by_the_user(browser, slow_server, "给社区老人讲防诈骗，5分钟")
     await page.click("#threads-toggle")
     in_list = await page.locator(".thread-link .status-dot").first.text_content()
     badge = await page.inner_text("#thread-status")
@@ -176,11 +178,7 @@ async def test_a_stopped_run_is_called_stopped_as_its_button_and_ng_threads_say(
 
 
 async def test_a_page_coming_back_from_the_terminal_shows_the_run_ng_resume_finished(browser, slow_server):
-    page, errors = await open_page(browser, slow_server.url)
-    await send(page, "给社区志愿者讲急救包扎，5分钟")
-    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
-    await page.click("#stop-btn")
-    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+    page, errors = await deck_stopped_by_the_user(browser, slow_server, "给社区志愿者讲急救包扎，5分钟")
     thread_id = await page.evaluate("window.agentCanvas.threadId")
 
     env = {**slow_server.env, "OFFLINE_LATENCY_S": "0", "OFFICE_PREVIEW": "false"}
