@@ -29,6 +29,9 @@ class EventLog:
         self._fanouts: list[Fanout] = []
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._passed_on: dict[str, int] = {}  # threads another process writes → the last seq passed on
+        # Threads a client subscribed to → the seq every subscriber has seen (so a run another process starts
+        # later can be passed on from there).
+        self._delivered: dict[str, int] = {}
 
     def add_fanout(self, fanout: Fanout) -> None:
         self._fanouts.append(fanout)
@@ -77,6 +80,7 @@ class EventLog:
                 if stored:
                     for fanout in self._fanouts:
                         await fanout(thread_id, stored)
+                    self._mark_delivered(thread_id, stored)
         if error is not None:
             raise error
         return payloads
@@ -93,6 +97,7 @@ class EventLog:
                 sent += len(page)
                 after_seq = page[-1][1]["seq"]
             await subscribe(after_seq)
+            self._delivered[thread_id] = min(self._delivered.get(thread_id, after_seq), after_seq)
             if self.store.shared:
                 # Another worker may have stored events between the read and the subscribe (this lock
                 # is only ours): send them too; one may also arrive live, and clients drop a seq they hold.
@@ -120,9 +125,28 @@ class EventLog:
                 for fanout in self._fanouts:
                     await fanout(thread_id, stored)
                 self._passed_on[thread_id] = stored[-1][1]["seq"]
+                self._mark_delivered(thread_id, stored)
 
     def stop_passing_on(self, thread_id: str) -> None:
         self._passed_on.pop(thread_id, None)
+
+    def forget(self, thread_id: str) -> None:
+        """A deleted thread: nothing of it is passed on or followed any more."""
+        self._delivered.pop(thread_id, None)
+
+    def subscribed_threads(self) -> list[str]:
+        """Threads a client has subscribed to in this process, not passed on from another process right now."""
+        return [thread_id for thread_id in self._delivered if thread_id not in self._passed_on]
+
+    async def pass_on_from_delivered(self, thread_id: str) -> bool:
+        """Start passing on another process's events from what this thread's subscribers have seen (see
+        `pass_on_from`). True when the thread was not passed on yet."""
+        async with self._locks[thread_id]:
+            return self.pass_on_from(thread_id, self._delivered[thread_id])
+
+    def _mark_delivered(self, thread_id: str, stored: list[tuple[str, dict[str, Any]]]) -> None:
+        if thread_id in self._delivered:  # only threads someone subscribed to
+            self._delivered[thread_id] = stored[-1][1]["seq"]
 
 
 def each_event(handler: EventHandler) -> Fanout:

@@ -188,6 +188,7 @@ class FlowRuntime:
         self.worker_id = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._lease_keeper: asyncio.Task[None] | None = None
         self._cancel_watcher: asyncio.Task[None] | None = None
+        self._runs_watcher: asyncio.Task[None] | None = None
         # SQLite: the tasks following runs of another process (`ng ppt` beside `ng serve`) that clients here watch.
         self._followers: set[asyncio.Task[None]] = set()
 
@@ -310,6 +311,7 @@ class FlowRuntime:
             self._release(thread_id, hold)
             hold.finished.set()
         self.latest.pop(thread_id, None)
+        self.events.forget(thread_id)
         return thread
 
     def _check_options(self, definition: FlowDefinition, options: dict[str, Any], text: str) -> None:
@@ -386,6 +388,7 @@ class FlowRuntime:
         self._cancel_watcher = asyncio.create_task(self._watch_cancel_requests())
         if take_over:
             self._lease_keeper = asyncio.create_task(self._watch_orphans())
+            self._runs_watcher = asyncio.create_task(self._watch_runs_elsewhere())
         return recovered
 
     async def _mark_orphans_interrupted(self) -> list[str]:
@@ -411,8 +414,10 @@ class FlowRuntime:
         thread = await self.store.get_thread(thread_id)
         if thread is None or thread["status"] != ThreadStatus.running.value:
             return
-        if not self.events.pass_on_from(thread_id, seen_seq):
-            return  # already followed, now from where this client is
+        if self.events.pass_on_from(thread_id, seen_seq):  # else already followed, now from where this client is
+            self._start_following(thread_id)
+
+    def _start_following(self, thread_id: str) -> None:
         task = asyncio.create_task(self._follow(thread_id))
         self._followers.add(task)
         task.add_done_callback(self._followers.discard)
@@ -431,6 +436,24 @@ class FlowRuntime:
             log.exception("following thread %s run by another process failed", thread_id)
         finally:
             self.events.stop_passing_on(thread_id)
+
+    async def _watch_runs_elsewhere(self) -> None:
+        """A server on SQLite: a thread a page joined while it was idle may be run later by another process
+        (`ng resume` in a terminal); follow it from what the page has seen. A look a second, only once a page
+        has joined something."""
+        while not self.closing:
+            await asyncio.sleep(2 * FOLLOW_LOOK_S)
+            watched = set(self.events.subscribed_threads()) - set(self.active)
+            if not watched:
+                continue
+            try:
+                running = await self.store.threads_with_status(ThreadStatus.running)
+                for thread in running:
+                    thread_id = thread["thread_id"]
+                    if thread_id in watched and thread_id not in self.active and await self.events.pass_on_from_delivered(thread_id):
+                        self._start_following(thread_id)
+            except Exception:  # the next look tries again
+                log.exception("looking for runs of other processes failed")
 
     async def _watch_cancel_requests(self) -> None:
         """SQLite: stop this process's runs that another process asked to cancel (`ng cancel`, or a page on
@@ -513,7 +536,7 @@ class FlowRuntime:
     async def shutdown(self, grace_s: float = 1.0) -> None:
         """Refuse new runs, drain running ones at a step boundary (resumable), cancel what outlasts `grace_s`."""
         self.closing = True
-        for keeper in (self._lease_keeper, self._cancel_watcher, *self._followers):
+        for keeper in (self._lease_keeper, self._cancel_watcher, self._runs_watcher, *self._followers):
             if keeper is not None:
                 keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

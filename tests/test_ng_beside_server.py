@@ -12,11 +12,11 @@ from tests.support.ppt_responder import Responder
 from tests.support.server import ROOT
 
 
-async def ng_ppt(data_dir, fake: FakeOpenAI, topic: str) -> asyncio.subprocess.Process:
-    """`ng ppt` in another terminal, on a slow model so that there is a run to watch."""
+async def ng(data_dir, fake: FakeOpenAI, *args: str) -> asyncio.subprocess.Process:
+    """`ng …` in another terminal, on a slow model so that there is a run to watch."""
     env = {**os.environ, "DATA_DIR": str(data_dir), "LLM_PROVIDER": "openai", "LLM_BASE_URL": fake.base_url,
            "LLM_API_KEY": "x", "LLM_CONCURRENCY": "2", "LLM_VALIDATION_RETRIES": "0", "OFFICE_PREVIEW": "false"}
-    return await asyncio.create_subprocess_exec(sys.executable, "-m", "app.cli", "ppt", topic, env=env, cwd=ROOT,
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "app.cli", *args, env=env, cwd=ROOT,
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
 
 
@@ -30,7 +30,7 @@ async def running_thread(store) -> dict:
 async def test_a_page_watching_a_run_ng_started_sees_its_steps_live_to_the_end(start_server, connect):
     async with FakeOpenAI(responder=Responder(), delay_s=0.3) as fake:
         server = await start_server()
-        deck = await ng_ppt(server.runtime.settings.data_dir, fake, "Make a 10 minute deck about photosynthesis")
+        deck = await ng(server.runtime.settings.data_dir, fake, "ppt", "Make a 10 minute deck about photosynthesis")
         thread = await running_thread(server.runtime.store)
         client = await connect(server.url)
         joined = await client.call("thread:join", {"threadId": thread["thread_id"], "afterSeq": 0})
@@ -44,3 +44,26 @@ async def test_a_page_watching_a_run_ng_started_sees_its_steps_live_to_the_end(s
     seqs = sorted({d["seq"] for _n, d in client.of(thread["thread_id"])})
     stored = await server.runtime.store.events_after(thread["thread_id"])
     assert seqs == [payload["seq"] for _event, payload in stored], "every step the terminal's run stored, none missed"
+
+
+async def test_a_page_open_on_a_stopped_thread_sees_ng_resume_finish_it_without_reloading(start_server, connect):
+    async with FakeOpenAI(responder=Responder(), delay_s=0.3) as fake:
+        server = await start_server()
+        data_dir = server.runtime.settings.data_dir
+        deck = await ng(data_dir, fake, "ppt", "Make a 10 minute deck about tides")
+        thread_id = (await running_thread(server.runtime.store))["thread_id"]
+        stop = await ng(data_dir, fake, "cancel", thread_id)
+        await stop.communicate()
+        await deck.communicate()
+        client = await connect(server.url)
+        joined = await client.call("thread:join", {"threadId": thread_id, "afterSeq": 0})
+        seen_at_join = max(d["seq"] for _n, d in client.of(thread_id))
+        resume = await ng(data_dir, fake, "resume", thread_id)
+        completion = await client.wait_for("completion", lambda d: d["threadId"] == thread_id and d["success"], timeout=90)
+        await resume.communicate()
+
+    assert joined["ok"] and joined["thread"]["status"] == "cancelled", joined
+    assert completion["seq"] > seen_at_join, "the resumed run's end arrived live, after the join"
+    seqs = sorted({d["seq"] for _n, d in client.of(thread_id)})
+    stored = await server.runtime.store.events_after(thread_id)
+    assert seqs == [payload["seq"] for _event, payload in stored], "every step the terminal's resume stored, none missed"
