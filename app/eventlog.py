@@ -130,6 +130,11 @@ class EventLog:
     def stop_passing_on(self, thread_id: str) -> None:
         self._passed_on.pop(thread_id, None)
 
+    def subscribed_live(self, thread_id: str) -> None:
+        """A client subscribed without a replay (it starts or resumes a run here): what it has seen is set by the
+        run's first event; until then, passing on would start from the beginning (clients drop a seq they hold)."""
+        self._delivered.setdefault(thread_id, 0)
+
     def forget(self, thread_id: str) -> None:
         """A deleted thread: nothing of it is passed on or followed any more."""
         self._delivered.pop(thread_id, None)

@@ -232,6 +232,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         # Join the room before the run starts so the sender sees its first event.
         thread_id = msg.threadId or new_thread_id()
         await sio.enter_room(sid, thread_id)
+        rt.events.subscribed_live(thread_id)
         run_id = await rt.send_message(
             flow=msg.flow, text=text, thread_id=thread_id, create=msg.threadId is None, options=options,
             owner=connection.user,
@@ -244,6 +245,7 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
         answer = bounded_json("answer", msg.answer, settings)
         await owned_thread(runtime().store, msg.threadId, connection.user)
         await sio.enter_room(sid, msg.threadId)
+        runtime().events.subscribed_live(msg.threadId)
         run_id = await runtime().resume(msg.threadId, answer)
         return {"threadId": msg.threadId, "runId": run_id}
 

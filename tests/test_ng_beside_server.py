@@ -67,3 +67,24 @@ async def test_a_page_open_on_a_stopped_thread_sees_ng_resume_finish_it_without_
     seqs = sorted({d["seq"] for _n, d in client.of(thread_id)})
     stored = await server.runtime.store.events_after(thread_id)
     assert seqs == [payload["seq"] for _event, payload in stored], "every step the terminal's resume stored, none missed"
+
+
+async def test_the_page_that_started_a_deck_sees_ng_resume_finish_it_after_a_stop(start_server, connect):
+    async with FakeOpenAI(responder=Responder(), delay_s=0.3) as fake:
+        server = await start_server(llm_provider="openai", llm_base_url=fake.base_url, llm_api_key="x",
+                                    llm_concurrency=2, llm_validation_retries=0)
+        client = await connect(server.url)
+        ack = await client.call("chat:message", {"flow": "ppt", "text": "Make a 10 minute deck about glaciers"})
+        thread_id = ack["threadId"]
+        await client.wait_for("tool:artifact", lambda d: d["artifact"]["type"] == "slide_preview")
+        await client.call("run:cancel", {"threadId": thread_id})
+        stopped = await client.wait_for("completion", lambda d: d["runId"] == ack["runId"])
+        resume = await ng(server.runtime.settings.data_dir, fake, "resume", thread_id)
+        finished = await client.wait_for("completion", lambda d: d["threadId"] == thread_id and d["success"], timeout=90)
+        await resume.communicate()
+
+    assert stopped["success"] is False, stopped
+    assert finished["seq"] > stopped["seq"], "the terminal's resume reached the page that started the deck"
+    seqs = sorted({d["seq"] for _n, d in client.of(thread_id)})
+    stored = await server.runtime.store.events_after(thread_id)
+    assert seqs == [payload["seq"] for _event, payload in stored], "no step of the resumed run missed"
