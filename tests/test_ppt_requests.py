@@ -1883,3 +1883,12 @@ async def test_parents_named_by_their_children_s_school_hear_a_talk_not_a_lesson
 def test_listeners_named_by_their_job_after_de_are_whom_it_is_for(request_text, audience):
     # the cover read "新入职 · 15 分钟" and the title "客服做一次投诉处理培训"
     assert audience_hint(request_text) == audience and not short_title(request_text).startswith(audience[-2:])
+
+
+@pytest.mark.parametrize("request_text", ["Volcanoes for Year 4", "给初二讲地震", "How do volcanoes erupt? for year 6"])
+async def test_a_nature_lesson_s_parts_are_said_with_one_colon_a_line(request_text):
+    # "Part 1 covers volcanoes: a first look: looks and features", "这2个部分分别是：地震：是什么样的、…"
+    deck = await _offline_deck(request_text)
+    lines = [line for s in deck.slides for line in re.split(r"(?<=[.?!。？！])\s*", s.notes.split("\n\n")[0])]
+    twice = [line for line in lines if len(re.findall(r"[:：]", line)) > 1]
+    assert not twice, twice

@@ -1623,6 +1623,31 @@ def _spoken(item: str, zh: bool) -> str:
     return _STEP_NUMBER.sub("", re.sub(r"\s*[｜|]\s*", "，" if zh else ", ", item).strip())
 
 
+# A part titled after the subject ("Volcanoes: a first look", "地震：是什么样的") is said in a sentence by its own words:
+# a frame that has a colon of its own ("Part 1 covers {unit}: {points}", "分别是：{units}") read two in one line.
+_UNIT_HEAD = re.compile(r"^(?P<head>[^:：]+?)\s*[:：]\s*(?P<tail>\S.*)$")
+_PREDICATE_OPENS_ZH = re.compile(r"^(?:是|怎|为什么|如何|长|有|会|能|在)")
+
+
+def _unit_in_sentence(units: list[str], names: tuple[str, ...], zh: bool):
+    """How a part's title is said in a sentence: its head goes when it is the subject's name (the head all the parts
+    share, or the deck's subject as titled or said)."""
+    heads = {named.group("head").strip().casefold() for named in map(_UNIT_HEAD.match, units) if named}
+    subject = {(name or "").casefold() for name in names}
+    if len(units) > 1 and len(heads) == 1 and all(_UNIT_HEAD.match(unit) for unit in units):
+        subject |= heads
+
+    def said(unit: str) -> str:
+        named = _UNIT_HEAD.match(unit)
+        if not named or named.group("head").strip().casefold() not in subject:
+            return unit if zh else mid_sentence(unit)
+        tail = named.group("tail").strip()
+        if zh:  # "地震是什么样的" says its subject as a sentence does; a part named by a noun is quoted
+            return named.group("head").strip() + tail if _PREDICATE_OPENS_ZH.match(tail) else f"“{tail}”"
+        return mid_sentence(tail)
+    return said
+
+
 def _joined(items: list[str], zh: bool) -> str:
     if zh:
         return "、".join(items)
@@ -1769,7 +1794,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     agenda = total >= 5
     words = _wording(request)
     language = "zh" if zh else "en"
-    mid = (lambda text: text) if zh else mid_sentence
+    mid = _unit_in_sentence(units, (request.fact("topic"), topic, part_topic), zh)
     ordinals = "一二三四五六七八九十"
     unit_points = {unit.title: [_point_name(p) for p in unit.knowledgePoints] for unit in outline.knowledgeUnits}
     pages = []  # (title, content, visuals, seed, the page's own lines to narrate)
