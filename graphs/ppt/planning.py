@@ -277,10 +277,11 @@ def audience_hint(text: str) -> str | None:
         held, phrases = _latin_phrases_held(text)
         audience = _chinese_audience(_listeners_held(held))
         return _latin_phrases_released(audience.replace(_HELD_DE, "的"), phrases) if audience else None
+    text = _recipient_held(text)
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     if not match:
         return None
-    listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE)
+    listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE).translate(_RELEASED)
     return _school_years_named(listeners)
 
 
@@ -1189,7 +1190,22 @@ _BRACKETED = re.compile(r"\(([^()]*)\)|（([^（）]*)）")
 _HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002", "–": "\ue003", "(": "\ue006", ")": "\ue007", "（": "\ue008",
          "）": "\ue009", "的": _HELD_DE}
 _EMPTY_BRACKETS = re.compile("\ue006[\\s\ue000-\ue005]*\ue007|\ue008[\\s\ue000-\ue005]*\ue009")
-_RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
+# "How to talk to toddlers about feelings", "How to explain death to children": after a how-to's verb of saying or giving,
+# "to" names whom the skill is used with, who are part of the subject and not the deck's listeners (who use it). Its
+# "to" is held as one character while the request is read, so no rule for "to <listeners>" takes them.
+_RECIPIENT_TO = "\ue010"
+_RECIPIENT_VERBS_EN = (r"talk|speak|chat|explain|read|give|say|write|sing|show|teach|present|describe|introduce|pitch|sell|"
+                       r"deliver|break|announce|communicate|respond|reply|apologi[sz]e|listen|tell|send|offer|lend|sign|"
+                       r"reach\s+out|open\s+up|mention|recommend|report|be\s+kind|be\s+nice")
+_RECIPIENT_AFTER_HOW_TO_EN = re.compile(r"(\bhow\s+to\s+(?:" + _RECIPIENT_VERBS_EN + r")\b(?:\s+(?!to\b)[\w'’\ue001\ue002-]+){0,4}?\s+)to(?=\s)",
+                                        re.IGNORECASE)
+
+
+def _recipient_held(text: str) -> str:
+    return _RECIPIENT_AFTER_HOW_TO_EN.sub(lambda m: m.group(1) + _RECIPIENT_TO, text)
+
+
+_RELEASED = str.maketrans({**{v: k for k, v in _HELD.items()}, _RECIPIENT_TO: "to"})
 
 
 def _bracketed(match: re.Match) -> str:
@@ -1203,7 +1219,7 @@ def _held(text: str) -> str:
     text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", _HELD["."]), text)
     text = _NAME_DOT.sub(_HELD["."], _BRACKETED.sub(_bracketed, text))
     text = _SPAN_DASH.sub(lambda m: _HELD[m.group(0)], text)
-    return _IN_WORD.sub(lambda m: _HELD[m.group(0)], text)
+    return _recipient_held(_IN_WORD.sub(lambda m: _HELD[m.group(0)], text))
 
 
 def _released(text: str) -> str:
