@@ -1904,3 +1904,10 @@ async def test_a_nature_lesson_s_parts_are_said_with_one_colon_a_line(request_te
 def test_whom_a_how_to_is_said_to_stays_in_its_subject(request_text, subject, audience):
     # the title read "How to talk about feelings": the toddlers were taken for the listeners and dropped
     assert (core_topic(request_text), audience_hint(request_text)) == (subject, audience)
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [("给初一讲台风", "台风"), ("讲台风的形成", "台风的形成"),
+                                                       ("给三年级讲台湾的风俗", "台湾的风俗"), ("讲台上的礼仪", "讲台上的礼仪")])
+def test_jiang_before_a_word_of_its_own_is_the_verb_not_a_podium(request_text, subject):
+    # "给初一讲台风" was titled 讲台风: 讲台 (a podium) was read as a word
+    assert core_topic(request_text) == subject

@@ -1064,6 +1064,21 @@ _TELLING_ZH = re.compile(r"(?:^|(?<=\s))(?:讲解|讲述|讲授|讲讲|讲一讲
                          r"科普一下|科普|讲(?!\s*[座台义究话师堂稿课]))\s*(?=\S)")
 
 
+# 讲 before 台, 座, 义… is left by _TELLING_ZH, as 讲台, 讲座, 讲义 are words ("讲座：…"); but in "讲台风" it is the verb
+# and 台风 the subject. Word segmentation tells them apart: 讲 cut off as a word of its own is the verb.
+_JIANG_BEFORE_A_WORD_ZH = re.compile(r"(?:^|(?<=\s))讲(?=[座台义究话师堂稿课][\u3400-\u9fff])")
+
+
+def _told_by_jiang_dropped(text: str) -> str:
+    match = _JIANG_BEFORE_A_WORD_ZH.search(text)
+    if not match:
+        return text
+    import jieba  # loaded only for such a request, not on import
+    clause = re.match(r"[\u3400-\u9fff]+", text[match.start():]).group(0)
+    words = jieba.lcut(clause, HMM=False)
+    return text[:match.start()] + text[match.end():] if words and words[0] == "讲" else text
+
+
 def _without_sizes(text: str) -> str:
     """The request without its duration and slide count: "8页", "半个小时", "10 slides" are not the subject."""
     text = _LENGTH_SAID.sub(lambda m: " " if any(m.groupdict().values()) else m.group(0), text)
@@ -1298,7 +1313,7 @@ def _subject_of_held(text: str) -> str:
         stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped).replace("\ue00b", "“").replace("\ue00c", "”")
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；()（）]", " ", stripped)
-        stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
+        stripped = _told_by_jiang_dropped(_TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip()))
     else:
         text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
         text = _TOLD_WHOM_EN.sub("", _OCCASION_AFTER_EN.sub("", text), count=1)
