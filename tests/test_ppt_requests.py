@@ -1911,3 +1911,21 @@ def test_whom_a_how_to_is_said_to_stays_in_its_subject(request_text, subject, au
 def test_jiang_before_a_word_of_its_own_is_the_verb_not_a_podium(request_text, subject):
     # "给初一讲台风" was titled 讲台风: 讲台 (a podium) was read as a word
     assert core_topic(request_text) == subject
+
+
+@pytest.mark.parametrize("request_text", ["给2-3岁幼儿讲认识水果", "给托班宝宝讲洗手", "Seasons for Year 1",
+                                          "Why we wash our hands, for 4 year olds"])
+async def test_little_children_are_not_sent_off_to_revise(request_text):
+    # the summary said "回去后可以对照这几点复习水果" to two-year-olds, "Use these points to review seasons later" to Year 1
+    deck = await _offline_deck(request_text)
+    said = " ".join(s.notes for s in deck.slides)
+    revise = re.findall(r"[^。.]*(?:复习|\breview\b|\brevise\b)[^。.]*", said)
+    assert not revise, revise
+    assert t("ppt.deck_young_class_notes_summary", locale="zh" if re.search(r"[\u4e00-\u9fff]", request_text) else "en") in said
+
+
+@pytest.mark.parametrize(("request_text", "subject", "audience"), [("教3岁宝宝认识动物", "认识动物", "3岁宝宝"),
+                                                                   ("给小班幼儿讲刷牙", "刷牙", "小班幼儿")])
+def test_babies_and_infants_taught_are_whom_it_is_for(request_text, subject, audience):
+    # "教3岁宝宝认识动物" was the title, and the deck spoke of 教3岁宝宝认识动物 as its subject
+    assert (core_topic(request_text), audience_hint(request_text)) == (subject, audience)

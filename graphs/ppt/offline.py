@@ -1347,18 +1347,24 @@ _ASKS_TO_WRITE = re.compile(r"笔记|草稿纸|记下来|记在|写下|圈画|no
 _SLIDE_LINES = ("concept", "concepts", "stages", "processes", "contrast", "contrasts", "example_items", "exercise_items")
 
 
+# A line that sends the class off to revise ("回去后可以对照这几点复习…", "Use these points to review … later"): children
+# this young do not revise from notes; they tell their family what they learned.
+_ASKS_TO_REVISE = re.compile(r"复习|再过一遍|\b(?:review|revise|reread)\b|\bgo\s+over\b.*\bagain\b", re.IGNORECASE)
+
+
 def _for_young_children(words: dict, language: str) -> dict:
     """A class too young to take notes: the lines that ask them to write give way to ones they can join in with."""
     def kept(key: str) -> tuple[str, ...]:
-        return tuple(line for line in words[key] if not _ASKS_TO_WRITE.search(line))
+        return tuple(line for line in words.get(key, ()) if not _ASKS_TO_WRITE.search(line) and not _ASKS_TO_REVISE.search(line))
 
     said_instead = t("ppt.deck_young_class_slide_line", locale=language)
     concepts = {**words.get("concepts", {}), **{point: _lines_said("deck_young_class_concept_terms", language)
                                                for point in _TERMS_POINTS if point in words.get("concepts", {})}}
-    return {**words, **{key: kept(key) for key in ("notes_again", "notes_summary", "notes_plan") if key in words},
+    return {**words, **{key: kept(key) for key in ("notes_again", "notes_plan", "notes_qa") if key in words},
             **{key: _said_not_written(words[key], said_instead) for key in _SLIDE_LINES if key in words},
             "concepts": _said_not_written(concepts, said_instead),
             "notes_cover": (*kept("notes_cover"), *_lines_said("deck_young_class_notes_cover", language)),
+            "notes_summary": (*kept("notes_summary"), *_lines_said("deck_young_class_notes_summary", language)),
             "notes_page": (*kept("notes_page"), *_lines_said("deck_young_class_notes_page", language))}
 
 

@@ -1115,7 +1115,7 @@ _TOLD_WHOM_EN = re.compile(
     r"\s+(?:(?:about|on|in|through|to|with|understand|learn|grasp|master)\s+)?(?=\S)", re.IGNORECASE)
 # "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
 # name the listeners, who are the audience and not part of the subject.
-_LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
+_LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|宝宝们|宝宝|幼儿|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
                       r"患者|病人|顾客|游客|读者|观众|听众|志愿者|"
                       # and those named by their job ("给新入职的客服做…", "给夜班的护士讲…")
