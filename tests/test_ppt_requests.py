@@ -1929,3 +1929,18 @@ async def test_little_children_are_not_sent_off_to_revise(request_text):
 def test_babies_and_infants_taught_are_whom_it_is_for(request_text, subject, audience):
     # "教3岁宝宝认识动物" was the title, and the deck spoke of 教3岁宝宝认识动物 as its subject
     assert (core_topic(request_text), audience_hint(request_text)) == (subject, audience)
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [("面向新入职的仓库员工做叉车安全培训", "新入职的仓库员工"),
+                                                        ("给夜班的急诊科护士讲交接班规范", "夜班的急诊科护士")])
+def test_listeners_named_with_de_and_a_place_before_their_job_are_whom_it_is_for(request_text, audience):
+    # the cover read "新入职 · 10 分钟" and the title "仓库员工做叉车安全培训"
+    assert audience_hint(request_text) == audience and audience not in core_topic(request_text)
+
+
+@pytest.mark.parametrize(("request_text", "said"), [("Why we wash our hands, for 4 year olds", "why we wash our hands"),
+                                                    ("How do you make friends? For Year 2", "how you make friends")])
+async def test_a_question_about_us_is_said_as_the_question_in_sentences(request_text, said):
+    # the cover's notes said "today we learn about Why we wash our hands", and "How do you make friends" was "you"
+    deck = await _offline_deck(request_text)
+    assert said in deck.slides[0].notes

@@ -1122,7 +1122,7 @@ _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|�
                       r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
-_LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
+_LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=[^，,。；;\s的讲介做]{0,4}?" + _LISTENER_NOUNS_ZH
                               + r"们?(?:讲|介绍|说说|聊聊|谈谈|做|上|[，,。；;]|$))")  # "给小区的老人们讲…"
 _HELD_DE = "\ue00e"
 
@@ -1520,7 +1520,8 @@ def _clause_subject_en(clause: str) -> str | None:
         cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+", w) and not w.endswith("s")
                     and w not in _DETERMINERS_EN and not _PHRASE_BREAK_EN.fullmatch(f" {w} ")
                     and plural_subject(words[i - 1])), None)
-    return " ".join(words[:cut]) if cut else None
+    # "How do you make friends": "you" names no thing the lesson is about
+    return " ".join(words[:cut]) if cut and not (cut == 1 and words[0].lower() in _PRONOUNS_EN | {"i"}) else None
 
 
 # A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
@@ -1694,7 +1695,8 @@ def topic_phrase(topic: str) -> str:
     if _DEFINITION_EN.match(text):  # "the definition of energy": energy
         return _DEFINITION_EN.sub("", text)
     if match := _WH_EN.match(text):
-        return _clause_subject_en(match.group("clause")) or text
+        # "Why we wash our hands" has no thing to name ("we"): said as the question it is, mid-sentence
+        return _clause_subject_en(match.group("clause")) or embedded_question(text) or text
     first, _, rest = text.partition(" ")
     if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text) and not _LEARNING_HEAD_EN.match(text):
         return f"{_gerund(first)} {rest}"
