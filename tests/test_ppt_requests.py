@@ -1944,3 +1944,11 @@ async def test_a_question_about_us_is_said_as_the_question_in_sentences(request_
     # the cover's notes said "today we learn about Why we wash our hands", and "How do you make friends" was "you"
     deck = await _offline_deck(request_text)
     assert said in deck.slides[0].notes
+
+
+@pytest.mark.parametrize("request_text", ["给退休老人讲如何用微信视频通话", "给社区居民讲怎样挑选新鲜蔬菜"])
+async def test_a_point_said_as_a_question_is_titled_apart_from_the_subject(request_text):
+    # "用微信视频通话方法的先看哪里": a question joined to the subject by 的 reads as no title
+    deck = await _offline_deck(request_text)
+    joined = [s.title for s in deck.slides if re.search(r"的(?:先看哪里|按顺序来|拿不准时怎么办)", s.title)]
+    assert not joined, joined

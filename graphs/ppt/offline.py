@@ -1716,6 +1716,9 @@ def _fits(angle: str, point: str, words: dict) -> bool:
     return suited is None or _point_aspect(point) in suited or _point_name(point) in suited
 
 
+_NOT_A_NOUN_ZH = re.compile(r"哪|什么|怎|如何|为什么|[吗呢]$|^(?:按|先|再)|来$")
+
+
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
                 zh: bool, words: dict, statements_before: int = 0) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
@@ -1728,7 +1731,8 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     language = "zh" if zh else "en"
     if angle == "concept":
         # "家庭急救的身边的一幕": a point that has a 的 of its own is set apart from the subject, not joined by another
-        apart = "_apart" if zh and "的" in name else ""
+        # nor is a point said as a question or a doing ("先看哪里", "拿不准时怎么办", "按顺序来"): "…的先看哪里" reads as no title
+        apart = "_apart" if zh and ("的" in name or _NOT_A_NOUN_ZH.search(name)) else ""
         return ((words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
