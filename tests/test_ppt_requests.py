@@ -1952,3 +1952,14 @@ async def test_a_point_said_as_a_question_is_titled_apart_from_the_subject(reque
     deck = await _offline_deck(request_text)
     joined = [s.title for s in deck.slides if re.search(r"的(?:先看哪里|按顺序来|拿不准时怎么办)", s.title)]
     assert not joined, joined
+
+
+@pytest.mark.parametrize(("request_text", "home", "work"), [
+    ("给诊所护士讲手卫生规范", ("回家", "家里", "家人", "回去就能做"), "回到岗位"),
+    ("How to lift boxes, for the workers at our warehouse", ("at home", "your family", "family or"), "next shift"),
+])
+async def test_a_how_to_told_at_the_listeners_workplace_sends_them_back_to_work(request_text, home, work):
+    # nurses at a clinic were asked "在您家里或身边…" and to ask 家人 when unsure, as at a talk for residents
+    said = _spoken(await _offline_deck(request_text))
+    assert not [word for word in home if word in said], [word for word in home if word in said]
+    assert work in said

@@ -1088,20 +1088,22 @@ _TALK_ROOM_WORDING = ("hello", "parts", "has_parts", "agenda", "questions", "not
                       "item_leads", "notes_part", "notes_recap", "time_plan", "flow")
 
 
-def _public_how_to_wording(language: str) -> dict:
-    """A public talk on how to do something: its key points give way to the steps, shown step by step and said first."""
-    public = WORDING[("public_talk", language)]
+def _public_how_to_wording(language: str, place: str = "") -> dict:
+    """A public talk on how to do something: its key points give way to the steps, shown step by step and said first.
+    Heard at work (place "_at_work") it is built on the talk at work, and its steps ask a colleague, not the family."""
+    public = PUBLIC_TALK_AT_WORK_WORDING[language] if place else WORDING[("public_talk", language)]
     hook, why, key_points, example, at_home = public["aspects"]
     steps, *points, phrase = t("ppt.deck_public_howto_part", locale=language).split("|")
     parts = [(steps if part == key_points else part) for part in public["aspects"]]
     aspects = {part: (part, tuple(points)) if part == steps else public["aspects"][part] for part in parts}
     return {**public, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
-            "core": (steps, at_home, why, hook), "processes": {steps: _steps_said("public_howto", language)},
+            "core": (steps, at_home, why, hook), "processes": {steps: _steps_said(f"public_howto{place}", language)},
             # the steps are shown once, on the page of going through them in order; no other point is a procedure
             "fits": {"process": (points[1],)}}
 
 
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
+PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
 def _public_reading_wording(language: str) -> dict:
@@ -1300,7 +1302,8 @@ def _wording(request: OfflineRequest) -> dict:
     elif setting == "public_talk" and _tells_history(request):  # the history society hears its story in time order
         words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and asks_how_to(request.fact("topic") or ""):  # the steps, not "the main idea"
-        words = PUBLIC_HOW_TO_WORDING["zh" if _zh(request) else "en"]
+        at_work = heard_at_work(audience_hint(request.fact("request") or ""))  # nurses at a clinic take them to the job
+        words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
