@@ -1963,3 +1963,14 @@ async def test_a_how_to_told_at_the_listeners_workplace_sends_them_back_to_work(
     said = _spoken(await _offline_deck(request_text))
     assert not [word for word in home if word in said], [word for word in home if word in said]
     assert work in said
+
+
+@pytest.mark.parametrize(("request_text", "job"), [
+    ("Knitting your first scarf, a workshop at the library", r"\bjob\b|at work|from work|colleague"),
+    ("在社区活动中心做一次手机摄影入门培训", r"岗位|工作中|同事"),
+])
+async def test_a_workshop_at_a_public_place_is_for_whoever_comes_not_for_colleagues(request_text, job):
+    # the cover read "Colleagues new to the topic" and the notes spoke of "an example from work"
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert not re.search(job, said + " " + (deck.slides[0].subtitle or "")), re.findall(r"[^.。]*(?:" + job + r")[^.。]*", said)

@@ -31,6 +31,7 @@ from graphs.ppt.planning import (
     compared_pair,
     focus_of,
     heard_at_work,
+    held_in_public,
     history_kind,
     keywords_of,
     layout_asked,
@@ -1306,7 +1307,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
-    elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
+    elif setting == "training" and (trained_at_home(audience_hint(request.fact("request") or ""))
+                                    or held_in_public(request.fact("request") or "", audience_hint(request.fact("request") or ""))):
         words = PUBLIC_TRAINING_WORDING["zh" if _zh(request) else "en"]
     elif (setting == "training" and teachers_as_colleagues(audience_hint(request.fact("request") or ""))
           and about_teaching(request.fact("topic") or "")):
@@ -1488,6 +1490,8 @@ def _default_audience(request: OfflineRequest) -> str:
     talk."""
     setting = request.fact("setting") or "lesson"
     kind = setting if setting in ("training", "talk", "public_talk") else "lesson"
+    if kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
+        kind = "public_talk"
     return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")
 
 

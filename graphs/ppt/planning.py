@@ -980,6 +980,17 @@ def young_children(audience: str | None) -> bool:
             and not _OLDER_PUPILS_ZH.search(audience or ""))
 
 
+# A session held at a public place ("a workshop at the library", "在社区活动中心") is for whoever comes, not for
+# colleagues: with no listeners named, its training is practised for home ("town hall" is a meeting at work too).
+_PUBLIC_PLACES = re.compile(r"图书馆|社区|文化馆|文化站|活动中心|少年宫|\b(?:library|libraries|community\s+(?:centre|center|hall|garden)|"
+                            r"village\s+hall|church\s+hall|parish\s+hall)\b", re.IGNORECASE)
+
+
+def held_in_public(request: str, audience: str | None) -> bool:
+    """Whether a request names no listeners but a public place it is held at ("a workshop at the library")."""
+    return not audience and bool(_PUBLIC_PLACES.search(request or ""))
+
+
 def trained_at_home(audience: str | None) -> bool:
     """Whether a training's listeners come as members of the public ("residents", "小区居民"), not to a job."""
     return bool(audience) and bool(_PUBLIC_LISTENERS.search(audience)) and not heard_at_work(audience)
