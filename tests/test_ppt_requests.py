@@ -1820,9 +1820,10 @@ def test_a_department_or_a_choir_after_for_is_whom_the_deck_is_for(request_text,
 
 
 @pytest.mark.parametrize(("request_text", "subject", "audience"), [
-    ("How to give useful feedback to junior developers, a 15 minute session for team leads", "How to give useful feedback",
-     "team leads"),
-    ("How to give useful feedback to junior developers", "How to give useful feedback", "junior developers"),
+    ("How to give useful feedback to junior developers, a 15 minute session for team leads",
+     "How to give useful feedback to junior developers", "team leads"),
+    # whom the feedback is given to are part of the skill, not who learns it
+    ("How to give useful feedback to junior developers", "How to give useful feedback to junior developers", None),
 ])
 def test_a_how_to_subject_keeps_its_verb_when_listeners_follow_a_later_to(request_text, subject, audience):
     # "to give useful feedback to junior developers" was read as the listeners: the deck was titled "How"
@@ -1883,3 +1884,93 @@ async def test_parents_named_by_their_children_s_school_hear_a_talk_not_a_lesson
 def test_listeners_named_by_their_job_after_de_are_whom_it_is_for(request_text, audience):
     # the cover read "新入职 · 15 分钟" and the title "客服做一次投诉处理培训"
     assert audience_hint(request_text) == audience and not short_title(request_text).startswith(audience[-2:])
+
+
+@pytest.mark.parametrize("request_text", ["Volcanoes for Year 4", "给初二讲地震", "How do volcanoes erupt? for year 6"])
+async def test_a_nature_lesson_s_parts_are_said_with_one_colon_a_line(request_text):
+    # "Part 1 covers volcanoes: a first look: looks and features", "这2个部分分别是：地震：是什么样的、…"
+    deck = await _offline_deck(request_text)
+    lines = [line for s in deck.slides for line in re.split(r"(?<=[.?!。？！])\s*", s.notes.split("\n\n")[0])]
+    twice = [line for line in lines if len(re.findall(r"[:：]", line)) > 1]
+    assert not twice, twice
+
+
+@pytest.mark.parametrize(("request_text", "subject", "audience"), [
+    ("How to talk to toddlers about feelings, for parents", "How to talk to toddlers about feelings", "parents"),
+    ("How to explain death to children, for parents", "How to explain death to children", "parents"),
+    ("Teach parents how to read to babies", "how to read to babies", "parents"),
+    ("How to present to the board, for new managers", "How to present to the board", "new managers"),
+])
+def test_whom_a_how_to_is_said_to_stays_in_its_subject(request_text, subject, audience):
+    # the title read "How to talk about feelings": the toddlers were taken for the listeners and dropped
+    assert (core_topic(request_text), audience_hint(request_text)) == (subject, audience)
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [("给初一讲台风", "台风"), ("讲台风的形成", "台风的形成"),
+                                                       ("给三年级讲台湾的风俗", "台湾的风俗"), ("讲台上的礼仪", "讲台上的礼仪")])
+def test_jiang_before_a_word_of_its_own_is_the_verb_not_a_podium(request_text, subject):
+    # "给初一讲台风" was titled 讲台风: 讲台 (a podium) was read as a word
+    assert core_topic(request_text) == subject
+
+
+@pytest.mark.parametrize("request_text", ["给2-3岁幼儿讲认识水果", "给托班宝宝讲洗手", "Seasons for Year 1",
+                                          "Why we wash our hands, for 4 year olds"])
+async def test_little_children_are_not_sent_off_to_revise(request_text):
+    # the summary said "回去后可以对照这几点复习水果" to two-year-olds, "Use these points to review seasons later" to Year 1
+    deck = await _offline_deck(request_text)
+    said = " ".join(s.notes for s in deck.slides)
+    revise = re.findall(r"[^。.]*(?:复习|\breview\b|\brevise\b)[^。.]*", said)
+    assert not revise, revise
+    assert t("ppt.deck_young_class_notes_summary", locale="zh" if re.search(r"[\u4e00-\u9fff]", request_text) else "en") in said
+
+
+@pytest.mark.parametrize(("request_text", "subject", "audience"), [("教3岁宝宝认识动物", "认识动物", "3岁宝宝"),
+                                                                   ("给小班幼儿讲刷牙", "刷牙", "小班幼儿")])
+def test_babies_and_infants_taught_are_whom_it_is_for(request_text, subject, audience):
+    # "教3岁宝宝认识动物" was the title, and the deck spoke of 教3岁宝宝认识动物 as its subject
+    assert (core_topic(request_text), audience_hint(request_text)) == (subject, audience)
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [("面向新入职的仓库员工做叉车安全培训", "新入职的仓库员工"),
+                                                        ("给夜班的急诊科护士讲交接班规范", "夜班的急诊科护士")])
+def test_listeners_named_with_de_and_a_place_before_their_job_are_whom_it_is_for(request_text, audience):
+    # the cover read "新入职 · 10 分钟" and the title "仓库员工做叉车安全培训"
+    assert audience_hint(request_text) == audience and audience not in core_topic(request_text)
+
+
+@pytest.mark.parametrize(("request_text", "said"), [("Why we wash our hands, for 4 year olds", "why we wash our hands"),
+                                                    ("How do you make friends? For Year 2", "how you make friends")])
+async def test_a_question_about_us_is_said_as_the_question_in_sentences(request_text, said):
+    # the cover's notes said "today we learn about Why we wash our hands", and "How do you make friends" was "you"
+    deck = await _offline_deck(request_text)
+    assert said in deck.slides[0].notes
+
+
+@pytest.mark.parametrize("request_text", ["给退休老人讲如何用微信视频通话", "给社区居民讲怎样挑选新鲜蔬菜"])
+async def test_a_point_said_as_a_question_is_titled_apart_from_the_subject(request_text):
+    # "用微信视频通话方法的先看哪里": a question joined to the subject by 的 reads as no title
+    deck = await _offline_deck(request_text)
+    joined = [s.title for s in deck.slides if re.search(r"的(?:先看哪里|按顺序来|拿不准时怎么办)", s.title)]
+    assert not joined, joined
+
+
+@pytest.mark.parametrize(("request_text", "home", "work"), [
+    ("给诊所护士讲手卫生规范", ("回家", "家里", "家人", "回去就能做"), "回到岗位"),
+    ("How to lift boxes, for the workers at our warehouse", ("at home", "your family", "family or"), "next shift"),
+])
+async def test_a_how_to_told_at_the_listeners_workplace_sends_them_back_to_work(request_text, home, work):
+    # nurses at a clinic were asked "在您家里或身边…" and to ask 家人 when unsure, as at a talk for residents
+    said = _spoken(await _offline_deck(request_text))
+    assert not [word for word in home if word in said], [word for word in home if word in said]
+    assert work in said
+
+
+@pytest.mark.parametrize(("request_text", "job"), [
+    ("Knitting your first scarf, a workshop at the library", r"\bjob\b|at work|from work|colleague"),
+    ("在社区活动中心做一次手机摄影入门培训", r"岗位|工作中|同事"),
+])
+async def test_a_workshop_at_a_public_place_is_for_whoever_comes_not_for_colleagues(request_text, job):
+    # the cover read "Colleagues new to the topic" and the notes spoke of "an example from work"
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert not re.search(job, said + " " + (deck.slides[0].subtitle or "")), re.findall(r"[^.。]*(?:" + job + r")[^.。]*", said)

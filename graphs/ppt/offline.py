@@ -31,6 +31,7 @@ from graphs.ppt.planning import (
     compared_pair,
     focus_of,
     heard_at_work,
+    held_in_public,
     history_kind,
     keywords_of,
     layout_asked,
@@ -1088,20 +1089,22 @@ _TALK_ROOM_WORDING = ("hello", "parts", "has_parts", "agenda", "questions", "not
                       "item_leads", "notes_part", "notes_recap", "time_plan", "flow")
 
 
-def _public_how_to_wording(language: str) -> dict:
-    """A public talk on how to do something: its key points give way to the steps, shown step by step and said first."""
-    public = WORDING[("public_talk", language)]
+def _public_how_to_wording(language: str, place: str = "") -> dict:
+    """A public talk on how to do something: its key points give way to the steps, shown step by step and said first.
+    Heard at work (place "_at_work") it is built on the talk at work, and its steps ask a colleague, not the family."""
+    public = PUBLIC_TALK_AT_WORK_WORDING[language] if place else WORDING[("public_talk", language)]
     hook, why, key_points, example, at_home = public["aspects"]
     steps, *points, phrase = t("ppt.deck_public_howto_part", locale=language).split("|")
     parts = [(steps if part == key_points else part) for part in public["aspects"]]
     aspects = {part: (part, tuple(points)) if part == steps else public["aspects"][part] for part in parts}
     return {**public, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
-            "core": (steps, at_home, why, hook), "processes": {steps: _steps_said("public_howto", language)},
+            "core": (steps, at_home, why, hook), "processes": {steps: _steps_said(f"public_howto{place}", language)},
             # the steps are shown once, on the page of going through them in order; no other point is a procedure
             "fits": {"process": (points[1],)}}
 
 
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
+PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
 def _public_reading_wording(language: str) -> dict:
@@ -1300,10 +1303,12 @@ def _wording(request: OfflineRequest) -> dict:
     elif setting == "public_talk" and _tells_history(request):  # the history society hears its story in time order
         words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and asks_how_to(request.fact("topic") or ""):  # the steps, not "the main idea"
-        words = PUBLIC_HOW_TO_WORDING["zh" if _zh(request) else "en"]
+        at_work = heard_at_work(audience_hint(request.fact("request") or ""))  # nurses at a clinic take them to the job
+        words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
-    elif setting == "training" and trained_at_home(audience_hint(request.fact("request") or "")):
+    elif setting == "training" and (trained_at_home(audience_hint(request.fact("request") or ""))
+                                    or held_in_public(request.fact("request") or "", audience_hint(request.fact("request") or ""))):
         words = PUBLIC_TRAINING_WORDING["zh" if _zh(request) else "en"]
     elif (setting == "training" and teachers_as_colleagues(audience_hint(request.fact("request") or ""))
           and about_teaching(request.fact("topic") or "")):
@@ -1347,18 +1352,24 @@ _ASKS_TO_WRITE = re.compile(r"笔记|草稿纸|记下来|记在|写下|圈画|no
 _SLIDE_LINES = ("concept", "concepts", "stages", "processes", "contrast", "contrasts", "example_items", "exercise_items")
 
 
+# A line that sends the class off to revise ("回去后可以对照这几点复习…", "Use these points to review … later"): children
+# this young do not revise from notes; they tell their family what they learned.
+_ASKS_TO_REVISE = re.compile(r"复习|再过一遍|\b(?:review|revise|reread)\b|\bgo\s+over\b.*\bagain\b", re.IGNORECASE)
+
+
 def _for_young_children(words: dict, language: str) -> dict:
     """A class too young to take notes: the lines that ask them to write give way to ones they can join in with."""
     def kept(key: str) -> tuple[str, ...]:
-        return tuple(line for line in words[key] if not _ASKS_TO_WRITE.search(line))
+        return tuple(line for line in words.get(key, ()) if not _ASKS_TO_WRITE.search(line) and not _ASKS_TO_REVISE.search(line))
 
     said_instead = t("ppt.deck_young_class_slide_line", locale=language)
     concepts = {**words.get("concepts", {}), **{point: _lines_said("deck_young_class_concept_terms", language)
                                                for point in _TERMS_POINTS if point in words.get("concepts", {})}}
-    return {**words, **{key: kept(key) for key in ("notes_again", "notes_summary", "notes_plan") if key in words},
+    return {**words, **{key: kept(key) for key in ("notes_again", "notes_plan", "notes_qa") if key in words},
             **{key: _said_not_written(words[key], said_instead) for key in _SLIDE_LINES if key in words},
             "concepts": _said_not_written(concepts, said_instead),
             "notes_cover": (*kept("notes_cover"), *_lines_said("deck_young_class_notes_cover", language)),
+            "notes_summary": (*kept("notes_summary"), *_lines_said("deck_young_class_notes_summary", language)),
             "notes_page": (*kept("notes_page"), *_lines_said("deck_young_class_notes_page", language))}
 
 
@@ -1479,6 +1490,8 @@ def _default_audience(request: OfflineRequest) -> str:
     talk."""
     setting = request.fact("setting") or "lesson"
     kind = setting if setting in ("training", "talk", "public_talk") else "lesson"
+    if kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
+        kind = "public_talk"
     return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")
 
 
@@ -1623,6 +1636,31 @@ def _spoken(item: str, zh: bool) -> str:
     return _STEP_NUMBER.sub("", re.sub(r"\s*[｜|]\s*", "，" if zh else ", ", item).strip())
 
 
+# A part titled after the subject ("Volcanoes: a first look", "地震：是什么样的") is said in a sentence by its own words:
+# a frame that has a colon of its own ("Part 1 covers {unit}: {points}", "分别是：{units}") read two in one line.
+_UNIT_HEAD = re.compile(r"^(?P<head>[^:：]+?)\s*[:：]\s*(?P<tail>\S.*)$")
+_PREDICATE_OPENS_ZH = re.compile(r"^(?:是|怎|为什么|如何|长|有|会|能|在)")
+
+
+def _unit_in_sentence(units: list[str], names: tuple[str, ...], zh: bool):
+    """How a part's title is said in a sentence: its head goes when it is the subject's name (the head all the parts
+    share, or the deck's subject as titled or said)."""
+    heads = {named.group("head").strip().casefold() for named in map(_UNIT_HEAD.match, units) if named}
+    subject = {(name or "").casefold() for name in names}
+    if len(units) > 1 and len(heads) == 1 and all(_UNIT_HEAD.match(unit) for unit in units):
+        subject |= heads
+
+    def said(unit: str) -> str:
+        named = _UNIT_HEAD.match(unit)
+        if not named or named.group("head").strip().casefold() not in subject:
+            return unit if zh else mid_sentence(unit)
+        tail = named.group("tail").strip()
+        if zh:  # "地震是什么样的" says its subject as a sentence does; a part named by a noun is quoted
+            return named.group("head").strip() + tail if _PREDICATE_OPENS_ZH.match(tail) else f"“{tail}”"
+        return mid_sentence(tail)
+    return said
+
+
 def _joined(items: list[str], zh: bool) -> str:
     if zh:
         return "、".join(items)
@@ -1685,6 +1723,9 @@ def _fits(angle: str, point: str, words: dict) -> bool:
     return suited is None or _point_aspect(point) in suited or _point_name(point) in suited
 
 
+_NOT_A_NOUN_ZH = re.compile(r"哪|什么|怎|如何|为什么|[吗呢]$|^(?:按|先|再)|来$")
+
+
 def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline: VideoOutline, duration: int,
                 zh: bool, words: dict, statements_before: int = 0) -> tuple[str, list[str], list[str]]:
     """(title, contentDesign, visualSuggestions) of one point seen from one angle, in the deck's wording;
@@ -1697,7 +1738,8 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
     language = "zh" if zh else "en"
     if angle == "concept":
         # "家庭急救的身边的一幕": a point that has a 的 of its own is set apart from the subject, not joined by another
-        apart = "_apart" if zh and "的" in name else ""
+        # nor is a point said as a question or a doing ("先看哪里", "拿不准时怎么办", "按顺序来"): "…的先看哪里" reads as no title
+        apart = "_apart" if zh and ("的" in name or _NOT_A_NOUN_ZH.search(name)) else ""
         return ((words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name),
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
@@ -1769,7 +1811,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
     agenda = total >= 5
     words = _wording(request)
     language = "zh" if zh else "en"
-    mid = (lambda text: text) if zh else mid_sentence
+    mid = _unit_in_sentence(units, (request.fact("topic"), topic, part_topic), zh)
     ordinals = "一二三四五六七八九十"
     unit_points = {unit.title: [_point_name(p) for p in unit.knowledgePoints] for unit in outline.knowledgeUnits}
     pages = []  # (title, content, visuals, seed, the page's own lines to narrate)

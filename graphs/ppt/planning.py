@@ -277,10 +277,11 @@ def audience_hint(text: str) -> str | None:
         held, phrases = _latin_phrases_held(text)
         audience = _chinese_audience(_listeners_held(held))
         return _latin_phrases_released(audience.replace(_HELD_DE, "的"), phrases) if audience else None
+    text = _recipient_held(text)
     match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
     if not match:
         return None
-    listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE)
+    listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE).translate(_RELEASED)
     return _school_years_named(listeners)
 
 
@@ -979,6 +980,17 @@ def young_children(audience: str | None) -> bool:
             and not _OLDER_PUPILS_ZH.search(audience or ""))
 
 
+# A session held at a public place ("a workshop at the library", "在社区活动中心") is for whoever comes, not for
+# colleagues: with no listeners named, its training is practised for home ("town hall" is a meeting at work too).
+_PUBLIC_PLACES = re.compile(r"图书馆|社区|文化馆|文化站|活动中心|少年宫|\b(?:library|libraries|community\s+(?:centre|center|hall|garden)|"
+                            r"village\s+hall|church\s+hall|parish\s+hall)\b", re.IGNORECASE)
+
+
+def held_in_public(request: str, audience: str | None) -> bool:
+    """Whether a request names no listeners but a public place it is held at ("a workshop at the library")."""
+    return not audience and bool(_PUBLIC_PLACES.search(request or ""))
+
+
 def trained_at_home(audience: str | None) -> bool:
     """Whether a training's listeners come as members of the public ("residents", "小区居民"), not to a job."""
     return bool(audience) and bool(_PUBLIC_LISTENERS.search(audience)) and not heard_at_work(audience)
@@ -1063,6 +1075,21 @@ _TELLING_ZH = re.compile(r"(?:^|(?<=\s))(?:讲解|讲述|讲授|讲讲|讲一讲
                          r"科普一下|科普|讲(?!\s*[座台义究话师堂稿课]))\s*(?=\S)")
 
 
+# 讲 before 台, 座, 义… is left by _TELLING_ZH, as 讲台, 讲座, 讲义 are words ("讲座：…"); but in "讲台风" it is the verb
+# and 台风 the subject. Word segmentation tells them apart: 讲 cut off as a word of its own is the verb.
+_JIANG_BEFORE_A_WORD_ZH = re.compile(r"(?:^|(?<=\s))讲(?=[座台义究话师堂稿课][\u3400-\u9fff])")
+
+
+def _told_by_jiang_dropped(text: str) -> str:
+    match = _JIANG_BEFORE_A_WORD_ZH.search(text)
+    if not match:
+        return text
+    import jieba  # loaded only for such a request, not on import
+    clause = re.match(r"[\u3400-\u9fff]+", text[match.start():]).group(0)
+    words = jieba.lcut(clause, HMM=False)
+    return text[:match.start()] + text[match.end():] if words and words[0] == "讲" else text
+
+
 def _without_sizes(text: str) -> str:
     """The request without its duration and slide count: "8页", "半个小时", "10 slides" are not the subject."""
     text = _LENGTH_SAID.sub(lambda m: " " if any(m.groupdict().values()) else m.group(0), text)
@@ -1099,14 +1126,14 @@ _TOLD_WHOM_EN = re.compile(
     r"\s+(?:(?:about|on|in|through|to|with|understand|learn|grasp|master)\s+)?(?=\S)", re.IGNORECASE)
 # "教初二学生疫苗是怎么起作用的", "向家长介绍孩子的营养": 教 (not 教育, 教学, 教材…) and 向 or 跟 before a verb of telling
 # name the listeners, who are the audience and not part of the subject.
-_LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
+_LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|小朋友们|小朋友|宝宝们|宝宝|幼儿|朋友们|朋友|家长们|家长|父母|爸妈|老年人|老人|"
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
                       r"患者|病人|顾客|游客|读者|观众|听众|志愿者|"
                       # and those named by their job ("给新入职的客服做…", "给夜班的护士讲…")
                       r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
-_LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=" + _LISTENER_NOUNS_ZH
+_LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=[^，,。；;\s的讲介做]{0,4}?" + _LISTENER_NOUNS_ZH
                               + r"们?(?:讲|介绍|说说|聊聊|谈谈|做|上|[，,。；;]|$))")  # "给小区的老人们讲…"
 _HELD_DE = "\ue00e"
 
@@ -1189,7 +1216,22 @@ _BRACKETED = re.compile(r"\(([^()]*)\)|（([^（）]*)）")
 _HELD = {".": "\ue000", "'": "\ue001", "’": "\ue002", "–": "\ue003", "(": "\ue006", ")": "\ue007", "（": "\ue008",
          "）": "\ue009", "的": _HELD_DE}
 _EMPTY_BRACKETS = re.compile("\ue006[\\s\ue000-\ue005]*\ue007|\ue008[\\s\ue000-\ue005]*\ue009")
-_RELEASED = str.maketrans({v: k for k, v in _HELD.items()})
+# "How to talk to toddlers about feelings", "How to explain death to children": after a how-to's verb of saying or giving,
+# "to" names whom the skill is used with, who are part of the subject and not the deck's listeners (who use it). Its
+# "to" is held as one character while the request is read, so no rule for "to <listeners>" takes them.
+_RECIPIENT_TO = "\ue010"
+_RECIPIENT_VERBS_EN = (r"talk|speak|chat|explain|read|give|say|write|sing|show|teach|present|describe|introduce|pitch|sell|"
+                       r"deliver|break|announce|communicate|respond|reply|apologi[sz]e|listen|tell|send|offer|lend|sign|"
+                       r"reach\s+out|open\s+up|mention|recommend|report|be\s+kind|be\s+nice")
+_RECIPIENT_AFTER_HOW_TO_EN = re.compile(r"(\bhow\s+to\s+(?:" + _RECIPIENT_VERBS_EN + r")\b(?:\s+(?!to\b)[\w'’\ue001\ue002-]+){0,4}?\s+)to(?=\s)",
+                                        re.IGNORECASE)
+
+
+def _recipient_held(text: str) -> str:
+    return _RECIPIENT_AFTER_HOW_TO_EN.sub(lambda m: m.group(1) + _RECIPIENT_TO, text)
+
+
+_RELEASED = str.maketrans({**{v: k for k, v in _HELD.items()}, _RECIPIENT_TO: "to"})
 
 
 def _bracketed(match: re.Match) -> str:
@@ -1203,7 +1245,7 @@ def _held(text: str) -> str:
     text = _ABBREVIATION.sub(lambda m: m.group(0).replace(".", _HELD["."]), text)
     text = _NAME_DOT.sub(_HELD["."], _BRACKETED.sub(_bracketed, text))
     text = _SPAN_DASH.sub(lambda m: _HELD[m.group(0)], text)
-    return _IN_WORD.sub(lambda m: _HELD[m.group(0)], text)
+    return _recipient_held(_IN_WORD.sub(lambda m: _HELD[m.group(0)], text))
 
 
 def _released(text: str) -> str:
@@ -1282,7 +1324,7 @@ def _subject_of_held(text: str) -> str:
         stripped = re.sub(r"[“”\"'‘’「」『』]", "", stripped).replace("\ue00b", "“").replace("\ue00c", "”")
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, stripped)
         stripped = re.sub(r"[，,。.!！?？:：;；()（）]", " ", stripped)
-        stripped = _TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip())
+        stripped = _told_by_jiang_dropped(_TELLING_ZH.sub("", re.sub(r"\s+", " ", stripped).strip()))
     else:
         text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
         text = _TOLD_WHOM_EN.sub("", _OCCASION_AFTER_EN.sub("", text), count=1)
@@ -1489,7 +1531,8 @@ def _clause_subject_en(clause: str) -> str | None:
         cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+", w) and not w.endswith("s")
                     and w not in _DETERMINERS_EN and not _PHRASE_BREAK_EN.fullmatch(f" {w} ")
                     and plural_subject(words[i - 1])), None)
-    return " ".join(words[:cut]) if cut else None
+    # "How do you make friends": "you" names no thing the lesson is about
+    return " ".join(words[:cut]) if cut and not (cut == 1 and words[0].lower() in _PRONOUNS_EN | {"i"}) else None
 
 
 # A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
@@ -1663,7 +1706,8 @@ def topic_phrase(topic: str) -> str:
     if _DEFINITION_EN.match(text):  # "the definition of energy": energy
         return _DEFINITION_EN.sub("", text)
     if match := _WH_EN.match(text):
-        return _clause_subject_en(match.group("clause")) or text
+        # "Why we wash our hands" has no thing to name ("we"): said as the question it is, mid-sentence
+        return _clause_subject_en(match.group("clause")) or embedded_question(text) or text
     first, _, rest = text.partition(" ")
     if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text) and not _LEARNING_HEAD_EN.match(text):
         return f"{_gerund(first)} {rest}"
