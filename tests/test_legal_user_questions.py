@@ -1852,3 +1852,104 @@ async def test_scam_calls_after_a_leak_are_answered_from_the_personal_informatio
 async def test_money_lost_to_a_scam_call_is_still_a_fraud(knowledge):
     run = await GraphRunner(knowledge).ask("接到诈骗电话被骗了两万块，能追回吗")
     assert ("中华人民共和国刑法", "266") in {(c["law"], c["article"]) for c in _verified(run)}
+
+
+@pytest.mark.parametrize("question", [
+    "我哥哥八年前出海打渔后一直没有消息，家里想处理他的房产",
+    "My sister has been missing since a flood two years ago, can we declare her dead?",
+])
+async def test_a_relative_missing_for_years_is_told_he_may_be_declared_dead(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert ("民法典", "46") in _cited(run), _cited(run)
+
+
+@pytest.mark.parametrize("question", [
+    "我妈有点老年痴呆的苗头，她想提前定好由我妹妹当她的监护人，怎么办",
+    "I want to appoint my niece as my guardian in advance in case I get dementia",
+])
+async def test_choosing_ones_own_guardian_in_advance_cites_the_written_agreement_on_a_guardian(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert _cited(run)[0] == ("民法典", "33"), _cited(run)
+
+
+async def test_keeping_the_right_to_live_in_a_home_given_away_cites_the_right_of_residence(knowledge):
+    run = await GraphRunner(knowledge).ask("我想把房子过户给女儿，但我和老伴要住一辈子，怎么保障")
+    assert _cited(run)[0] == ("民法典", "366"), _cited(run)
+
+
+@pytest.mark.parametrize("question", [
+    "交了首付准备过户，卖家突然说不卖了要退钱给我",
+    "The seller of the house we are buying pulled out a week before the transfer",
+])
+async def test_a_seller_who_backs_out_of_a_home_sale_is_answered_with_the_duty_to_perform_not_a_shop_refund(knowledge,
+                                                                                                          question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("民法典", "577") in cited[:3], cited
+    assert not any(law == "消费者权益保护法" for law, _ in cited), cited
+
+
+async def test_selling_a_mortgaged_home_cites_the_transfer_of_mortgaged_property(knowledge):
+    run = await GraphRunner(knowledge).ask("房贷还有二十万没还完，我想把房子卖掉换一套大的，可以吗")
+    assert ("民法典", "406") in _cited(run), _cited(run)
+
+
+@pytest.mark.parametrize("question, article", [
+    ("我和两个同学合伙开了个工作室，其中一个人欠了外债，我们要一起还吗", "973"),
+    ("My business partner wants to leave our partnership and take half the money", "976"),
+])
+async def test_a_partnership_question_cites_the_partnership_contract(knowledge, question, article):
+    run = await GraphRunner(knowledge).ask(question)
+    assert ("民法典", article) in _cited(run), _cited(run)
+
+
+@pytest.mark.parametrize("question", [
+    "邻居把杂物堆在楼道里，堵住了消防通道，说了也不听",
+    "小区里有人把电动车停在安全出口，堵住了逃生通道",
+    "My neighbour keeps piling boxes in the stairwell and blocks the fire escape",
+])
+async def test_a_blocked_fire_escape_cites_the_fire_law_not_daylight_or_a_crime(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("消防法", "28") in cited[:2], cited
+    assert ("民法典", "293") not in cited and not any(law == "刑法" for law, _ in cited), cited
+
+
+@pytest.mark.parametrize("question", [
+    "商场特价商品不退不换，买回去发现有质量问题能退吗",
+    "The shop says sale items are final sale, no returns, but the shoes broke after a day",
+])
+async def test_a_no_returns_notice_on_sale_items_is_answered_with_the_rule_against_unfair_notices(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert _cited(run)[0] == ("消费者权益保护法", "26"), _cited(run)
+
+
+@pytest.mark.parametrize("question", [
+    "我奶奶去世了，没有遗嘱，她有三个孩子，房子怎么分",
+    "My father died without a will. How is his flat divided among us?",
+])
+async def test_an_estate_without_a_will_is_told_it_passes_by_law_in_equal_shares(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("民法典", "1123"), ("民法典", "1127"), ("民法典", "1130")} <= set(cited), cited
+
+
+@pytest.mark.parametrize("question", [
+    "老婆怀孕期间老公提出离婚，法院会判吗",
+    "My husband filed for divorce while I'm five months pregnant",
+])
+async def test_a_divorce_during_pregnancy_cites_the_bar_on_the_husband_not_the_labour_law(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "1082"), cited
+    assert not any(law.startswith("劳动") for law, _ in cited), cited
+
+
+@pytest.mark.parametrize("question", [
+    "公司要调我去外地工作，我不同意就说我旷工要开除我",
+    "领导把我调到仓库当搬运工，工资降了一半",
+])
+async def test_a_worker_moved_to_another_post_or_city_is_told_changes_need_his_agreement(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert ("劳动合同法", "35") in _cited(run), _cited(run)
+    assert "intellectual_property" not in _answer(run)["domains"]

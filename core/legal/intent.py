@@ -72,7 +72,7 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
 
 CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     # Ties go to the earlier, more specific field.
-    "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运|原创|知识产权|软件著作|照片|作品|独家授权|许可使用", 1.0)],
+    "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运(?!工|费)|原创|知识产权|软件著作|照片|作品|独家授权|许可使用", 1.0)],
     "company_law": [(r"股东|股权|公司章程|分红|合伙|注册公司|法定代表人|董事|出资|解散|僵局|对赌", 1.0)],
     "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨"
                          r"|(?:爸妈|父母|爸爸|妈妈|父亲|母亲|爷爷|奶奶|外公|外婆|老人)(?:生前)?留下", 1.0)],
