@@ -19,10 +19,10 @@ from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
-from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
+from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
-                                       runs_unattended, talked_to_in_a_chat)
+                                       runs_unattended, talked_to_in_a_chat, zh_verb_object)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -254,7 +254,7 @@ _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,
                              rf"(?P<thing>.{{2,}})$")
 # A place or body that asks without "we" ("诊所想做个预约小程序", "酒店需要一套入住系统"): the thing it wants opens with
 # making it or with how many, unlike what a system must do ("系统需要支持导出").
-_ZH_ORG_WISHES = re.compile(r"^(?P<owner>[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
+_ZH_ORG_WISHES = re.compile(r"^(?P<owner>(?:[\u4e00-\u9fff]{1,8}?的)?[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
                             r"(?P<thing>(?:做|开发|搞|弄|建|上|整|有)?(?:一个|一套|一款|个|套|款).{2,})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
@@ -425,7 +425,7 @@ def _without_asking(item: str, zh: bool) -> str:
     return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else item
 
 
-def _named_thing(wanted: str, zh: bool) -> str:
+def _named_thing(wanted: str, zh: bool, as_system: bool = True) -> str:
     """The thing a title names, without how it was asked for: "帮我做一个小区物业报修系统" → "小区物业报修系统",
     "Can you build a chore list?" → "a chore list". A bare form ("做一个小程序，居民扫码…") keeps its verb, which the
     clause after it goes on from."""
@@ -441,7 +441,41 @@ def _named_thing(wanted: str, zh: bool) -> str:
     named = re.split(r"[，；,;:：]", made, maxsplit=1)[0]
     if len(CJK.findall(named) if zh else named.split()) < 2 or names_no_purpose(named) or names_no_purpose(bare):
         return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else asked
-    return made
+    return _zh_system_name(made) if zh and as_system else made
+
+
+# A thing described by what it does ("供团长统计接龙订单的小工具", "能打印报表的功能"): whom it is for, what it does, 的,
+# and its kind.
+_ZH_DOES_THEN_KIND = re.compile(r"^(?P<does>[^，。；]{3,24})的(?P<kind>[^的，。；]{1,6})$")
+# or its kind first, then what it is to do ("工具来管理我们的库存", "小程序统计每天的销售额")
+_ZH_KINDS = re.compile(SOFTWARE_ZH + r"|小工具|功能|表格?|看板|机器人")
+_ZH_KIND_THEN_DOES = re.compile(rf"^(?P<kind>小工具|{_ZH_KINDS.pattern})(?:来|用来|用于|去)?(?P<does>[^，。；]{{3,16}})$")
+
+
+def _zh_system_name(thing: str) -> str:
+    """A Chinese thing named as a system is, by its object, its act and its kind ("统计接龙订单的小工具" → "接龙订单统计小
+    工具", "供前台登记访客的工具" → "访客登记工具"); whom it is for is said in the plan's goals. Else as it is."""
+    if used := re.fullmatch(r"供[^，。；的]{1,12}?(?:使用|用)的(?P<name>[^，。；]{2,12})", thing.strip()):
+        return used.group("name")  # "供财务使用的自动对账工具": its name says what it is
+    said = next((m for m in (_ZH_DOES_THEN_KIND.match(thing.strip()), _ZH_KIND_THEN_DOES.match(thing.strip()))
+                 if m and _ZH_KINDS.fullmatch(m.group("kind"))), None)
+    if said is None:
+        return thing
+    does = re.sub(r"^(?:能够|能|可以|用来|用于)", "", said.group("does"))
+    # whom it is for, up to what it does ("供社区团购群的团长" 统计接龙订单): the shortest that leaves an act on a thing
+    starts = [0] if not does.startswith("供") else range(2, len(does) - 3)
+    for start in starts:
+        if acted := zh_verb_object(re.sub(r"^(?:能够|能|可以|用来|用于)", "", does[start:])):
+            return f"{acted[1]}{acted[0]}{said.group('kind')}"
+    return thing
+
+
+def _zh_scope_item(item: str) -> str:
+    """A Chinese thing to deliver as scope says it: without the words that ask for it or make it ("做一个预约挂号小程序" →
+    "预约挂号小程序"), and a thing said kind first by its name ("工具管理我们的库存" → "库存管理工具"), which reads as a
+    sentence whose subject is the tool; what it does said before its kind stays ("统计接龙订单的小工具")."""
+    thing = _named_thing(item, True, as_system=False)
+    return _zh_system_name(thing) if _ZH_KIND_THEN_DOES.match(thing) else thing
 
 
 def _a_name(word: str, text: str) -> bool:
@@ -956,8 +990,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
     delivered = _deliverables(described, zh)
-    # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …")
-    scope = [say("deliver", item=item if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
+    # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
+    # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
+    scope = [say("deliver", item=_zh_scope_item(item) if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
     # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
     scope += [say("decision", label=label, text=text) for label, text in decisions
               if text.strip().rstrip(".!?。！？ ") not in delivered]
