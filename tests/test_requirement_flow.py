@@ -2683,3 +2683,32 @@ def test_chinese_scope_states_the_thing_not_the_making_of_it(requirement):
     made = r"交付：(?:[^，]{0,8}?(?:做|开发|搞)(?:一个|一套|个|套)|一个|一套)"
     assert scope and not any(re.match(made, item) for item in scope), scope
 
+
+
+@pytest.mark.parametrize("requirement", ["我想做一个记录自己读书笔记的小工具", "我想要一个统计我的每月开支的小程序"])
+def test_a_tool_to_keep_track_of_the_askers_own_things_is_not_asked_what_it_is_for_or_who_uses_it(requirement):
+    plan = first_round(requirement)
+    assert not {"q_purpose", "q_target_users"} & {q.id for q in plan.questions}, plan.questions
+    assert t("plan.the_requester", locale="zh") in first_round(requirement, force_plan=True).stages[1].goal
+
+
+
+@pytest.mark.parametrize("requirement, not_a_user", [
+    ("孩子放学后由家长在校门口扫码接走，老师在后台确认", "孩子"),  # a passive clause: the children are picked up
+    ("病人被护士叫号后进诊室，医生在电脑上写病历", "病人"),
+])
+def test_whom_a_passive_clause_opens_with_is_not_a_user(requirement, not_a_user):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert not_a_user not in goal, goal
+
+
+def test_a_group_that_is_full_is_no_role_and_its_members_are():
+    goal = first_round("我们羽毛球群想要一个报名接龙的小程序，群主发起活动，球友报名，满员后自动候补",
+                       force_plan=True).stages[1].goal
+    assert "满员" not in goal and "群主" in goal and "球友" in goal, goal
+
+
+def test_a_verb_after_a_group_is_not_part_of_its_name():
+    goal = first_round("Our bakery wants a tool to track custom cake orders; staff enter orders and the owner sees a "
+                       "daily list", force_plan=True).stages[1].goal
+    assert "staff and the owner" in goal and "enter" not in goal, goal
