@@ -2712,3 +2712,20 @@ def test_a_verb_after_a_group_is_not_part_of_its_name():
     goal = first_round("Our bakery wants a tool to track custom cake orders; staff enter orders and the owner sees a "
                        "daily list", force_plan=True).stages[1].goal
     assert "staff and the owner" in goal and "enter" not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, who", [
+    ("幼儿园想做一个晨检登记系统，保健医每天早上给孩子量体温并登记", "保健医"),
+    ("做一个巡楼登记系统，保安每天晚上8点巡楼并登记", "保安"),
+])
+def test_a_task_people_do_at_a_set_time_is_not_planned_as_a_scheduled_job(requirement, who):
+    plan = first_round(requirement, force_plan=True)
+    build = plan.stages[1]
+    assert who in build.goal, build.goal
+    assert t("plan.run_failure_alerts", locale="zh") not in build.success_criteria, build.success_criteria
+    assert "q_data_store" in {q.id for q in first_round(requirement).questions}  # it keeps its own records
+
+
+def test_a_report_sent_at_a_set_time_is_still_a_scheduled_job():
+    build = first_round("店长每天早上8点收到昨天的销售报表", force_plan=True).stages[1]
+    assert t("plan.run_failure_alerts", locale="zh") in build.success_criteria, build.success_criteria

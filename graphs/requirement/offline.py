@@ -371,6 +371,23 @@ def _role_does(thing: str) -> str:
     return f"{who} {does}" if to and len(who.split()) <= 4 and opens_with_role(who) and does else thing
 
 
+# What a job does at its time, or what someone gets from it ("店长每天早上收到报表", "managers get a summary each
+# morning"): a clause that says one is the job's, whoever opens it.
+_A_JOB_S_CLAUSE = re.compile(r"收到|接收|收取|发送?|推送|提醒|通知|报表|报告|汇总|同步|备份|导出|自动|定时|"
+                             r"\b(?:gets?|receives?|sen[dt]s?|emails?|e-mailed|posts?|reminds?|notif(?:y|ies)|alerts?|"
+                             r"reports?|summar(?:y|ies)|digests?|exports?|syncs?|backs?\s+up|automatically)\b",
+                             re.IGNORECASE)
+
+
+def _people_do_it_then(requirement: str, zh: bool) -> bool:
+    """Whether the time a requirement names is when its people do a task in it ("保健医每天早上给孩子量体温并登记",
+    "every morning the nurse logs each child's temperature"): a clause with that time opens with who does it and says
+    nothing a job does; then nothing runs by itself."""
+    timed = [c for c in _clauses(requirement, zh) if runs_unattended(c)]
+    return bool(timed) and all(_opens_with_a_role(re.sub(r"^(?:every|each)\s+\w+\s*,?\s*", "", c, flags=re.I), zh)
+                               and not _A_JOB_S_CLAUSE.search(c) for c in timed)
+
+
 def _opens_with_a_role(clause: str, zh: bool) -> bool:
     """Whether a clause opens with who does something ("学生提前一天预约", "managers approve them")."""
     if not zh:
@@ -793,7 +810,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # whom the asker names as using it with them is theirs, said with them ("for me and my partner")
     roles = [role for role in roles if role != asker_companion(requirement)]
     backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
-    unattended = runs_unattended(described)  # a scheduled report or an ETL: no one signs in to it
+    # a scheduled report or an ETL: no one signs in to it; not a task people do at a time ("保健医每天早上…登记")
+    unattended = runs_unattended(described) and not _people_do_it_then(described, zh)
     # the group chat a job posts to: whoever is in it receives the result
     audience = chat_audience(described) if unattended and not backup else None
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
