@@ -2729,3 +2729,14 @@ def test_a_task_people_do_at_a_set_time_is_not_planned_as_a_scheduled_job(requir
 def test_a_report_sent_at_a_set_time_is_still_a_scheduled_job():
     build = first_round("店长每天早上8点收到昨天的销售报表", force_plan=True).stages[1]
     assert t("plan.run_failure_alerts", locale="zh") in build.success_criteria, build.success_criteria
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("A small vet clinic wants an app where pet owners book appointments and vets see their day's schedule",
+     "An app where pet owners book appointments…"),
+    ("The local library needs a tool to track overdue books", "A tool to track overdue books"),
+])
+def test_a_place_that_wishes_for_a_thing_is_not_in_its_title(requirement, title):
+    plan = first_round(requirement, force_plan=True)
+    assert _title_of(plan) == title, plan.plan_markdown.splitlines()[0]
+    assert not plan.scope[0].startswith(("Deliver: A small", "Deliver: The local")), plan.scope

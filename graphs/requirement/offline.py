@@ -263,7 +263,10 @@ _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?
                         # "Our clinic needs an online form …", "Our dental practice needs online booking": the asker's
                         # own group wishes for a thing (see _wished for "our customers need to see …").
                         r"|^(?:our|my)\s+(?P<owner>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
-                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$", re.IGNORECASE)
+                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$"
+                        # "A small vet clinic wants an app where …": a place or body, asking, wishes for a thing it names
+                        r"|^(?:an?|the)\s+(?P<body>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
+                        r"(?P<wanted>(?:an?|some)\s.{4,})$", re.IGNORECASE)
 _EN_ARTICLE = re.compile(r"(?:a|an|some|the|one)\s", re.IGNORECASE)
 _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own|\s+manage|\s+operate|\s+work)\b|"
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
@@ -327,7 +330,7 @@ def _wished(clause: str, zh: bool) -> str | None:
         wish = org
     if wish is None:
         return None
-    thing = (wish.group("thing") or "").strip()
+    thing = (wish.group("thing") or (wish.groupdict().get("wanted") or "")).strip()
     if zh and (owner := (wish.group("owner") or "").lstrip("的是")):
         if named_roles(owner):  # "我们幼儿园的家长需要看到…": what the group's people do, as written
             return None
