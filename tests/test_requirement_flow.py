@@ -2740,3 +2740,23 @@ def test_a_place_that_wishes_for_a_thing_is_not_in_its_title(requirement, title)
     plan = first_round(requirement, force_plan=True)
     assert _title_of(plan) == title, plan.plan_markdown.splitlines()[0]
     assert not plan.scope[0].startswith(("Deliver: A small", "Deliver: The local")), plan.scope
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("我想做个小工具，每天提醒我喝水", "喝水提醒小工具"),
+    ("做一个小工具，每周五提醒我们交周报", "交周报提醒小工具"),
+    ("做一个小程序，每天晚上8点提醒没交作业的学生", "做一个小程序，每天晚上8点提醒没交作业…"),  # no name to give: as said
+])
+def test_a_bare_kind_of_tool_is_titled_by_what_it_reminds_of(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+def test_a_tool_that_reminds_the_asker_is_theirs_and_not_asked_who_uses_it():
+    plan = first_round("我想做个小工具，每天提醒我喝水")
+    assert "q_target_users" not in {q.id for q in plan.questions}, plan.questions
+    assert t("plan.the_requester", locale="zh") in first_round("我想做个小工具，每天提醒我喝水", force_plan=True).stages[1].goal
+
+
+def test_a_tool_that_reminds_the_asker_of_what_others_do_is_still_for_those_others():
+    goal = first_round("做一个预约小程序，顾客预约后提醒我", force_plan=True).stages[1].goal
+    assert "顾客" in goal and t("plan.the_requester", locale="zh") not in goal, goal

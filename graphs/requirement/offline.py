@@ -421,7 +421,15 @@ def _title(requirement: str, zh: bool) -> str:
         if (_only_states_a_constraint(pieces[at]) or what_it_does or _states_a_rule(pieces[at])
                 or scheduled_send(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
-            wanted = "".join(pieces[:at - 1])
+            head = "".join(pieces[:at - 1])
+            # a bare kind ("做个小工具") named by what the clause after it does ("每天提醒我喝水" → "喝水提醒小工具")
+            if zh and names_no_purpose(head) and not _only_states_a_constraint(pieces[at]):
+                kind = _ZH_KINDS.findall(head)
+                named = _zh_system_name(kind[-1] + _ZH_WHEN.sub("", pieces[at])) if kind else head
+                if kind and named != kind[-1] + _ZH_WHEN.sub("", pieces[at]):
+                    return plan_title(named)
+                continue  # else the clause says what it is for: the title keeps it
+            wanted = head
             break
     wanted = _named_thing(wanted, zh)
     return plan_title(wanted[:1].upper() + wanted[1:])
@@ -470,6 +478,11 @@ _ZH_DOES_THEN_KIND = re.compile(r"^(?P<does>[^，。；]{3,24})的(?P<kind>[^的
 # or its kind first, then what it is to do ("工具来管理我们的库存", "小程序统计每天的销售额")
 _ZH_KINDS = re.compile(SOFTWARE_ZH + r"|小工具|功能|表格?|看板|机器人")
 _ZH_KIND_THEN_DOES = re.compile(rf"^(?P<kind>小工具|{_ZH_KINDS.pattern})(?:来|用来|用于|去)?(?P<does>[^，。；]{{3,16}})$")
+
+
+# When a clause says it is done, before what is done ("每天", "每周五晚上8点"): no part of a thing's name.
+_ZH_WHEN = re.compile(r"^(?:每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月)|早上|晚上|上午|下午|中午|"
+                      r"\d{1,2}\s*[点:：]\d{0,2}|定时|按时)+")
 
 
 def _zh_system_name(thing: str) -> str:

@@ -962,15 +962,20 @@ def asker_group(text: str) -> str | None:
 # "an app to track my houseplants" is in English: theirs, unless it names others who do so.
 _ASKER_OWN_ZH = re.compile(rf"{SPEAKER_ZH}(?:想要?|要|需要|希望|打算)[^，。；！？]*?"
                            rf"(?:{'|'.join(sorted(ZH_TRACKING_VERBS, key=len, reverse=True))}|看|查)(?:自己|我们?)的?"
-                           r"[\u4e00-\u9fff]")
+                           r"[\u4e00-\u9fff]"
+                           # or one that reminds the asker ("每天提醒我喝水"): whom it tells is whom it serves
+                           rf"|(?:提醒|通知|告诉|催){SPEAKER_ZH}")
+_ASKER_TOLD_EN = re.compile(r"\b(?:remind|reminds|notify|notifies|tell|tells|alert|alerts|ping|pings|nudge|nudges)\s+"
+                            r"(?:me|us)\b", re.IGNORECASE)
 
 
 def asker_uses(text: str) -> str | None:
     """"me" or "us" when the requirement says the asker is the one who uses it ("想做个记账工具自己用",
     "a tool for my own use"), else None."""
     found = (_ASKER_ZH if is_chinese(text) else _ASKER_EN).search(text or "")
-    if found is None and is_chinese(text) and (own := _ASKER_OWN_ZH.search(text or "")) and not named_roles(text):
-        found = own
+    if found is None and (own := (_ASKER_OWN_ZH if is_chinese(text) else _ASKER_TOLD_EN).search(text or "")) \
+            and not named_roles(text):
+        found = own  # only when it names no one else who uses it ("顾客预约后提醒我": the customers do)
     if found is None:
         # the asker and whom they name, doing a thing together ("my wife and I share a grocery list"), or their group
         return "us" if asker_companion(text) or asker_group(text) else None

@@ -489,7 +489,7 @@ def names_no_purpose(text: str) -> bool:
 ZH_TRACKING_VERBS = {"记录", "登记", "统计", "管理", "预约", "预订", "查询", "追踪", "跟踪", "提醒", "计算", "核对", "盘点",
                       "收集", "整理", "汇总", "打印", "导出", "导入", "录入", "生成", "排班", "报名", "审批", "记账"}
 # Words that point at whose the object is ("自己", "我的", "每天"): no part of its name.
-_ZH_POINTERS = re.compile(r"自己|我们?的?|咱们?的?|他们?的?|每天|每周|每月|所有|全部|各种|的")
+_ZH_POINTERS = re.compile(r"(?:自己|我们?|咱们?|他们?|每天|每周|每月|所有|全部|各种)的?")
 
 
 # How a thing is done, which jieba may tag a verb ("自动发邮件", "在线预约"): no act of its own.
@@ -509,8 +509,9 @@ def zh_verb_object(phrase: str) -> tuple[str, str] | None:
     if len(verb.word) != 2 or not (verb.word in ZH_TRACKING_VERBS or verb.flag in {"v", "vn"}) or verb.word in _ZH_MANNERS:
         return None
     rest = _ZH_POINTERS.sub("", phrase[len(verb.word):])
-    # an object, not a second act or a whole clause ("帮家长在线预约课程"): a few characters, Chinese only
-    if not 2 <= len(rest) <= 8 or not all(CJK.match(ch) for ch in rest):
+    # an object, not a second act or a whole clause ("帮家长在线预约课程", "提醒没交作业的学生"): a few characters,
+    # Chinese only, with no 的 of a clause that qualifies it
+    if not 2 <= len(rest) <= 8 or not all(CJK.match(ch) for ch in rest) or "的" in rest:
         return None
     return verb.word, rest
 
