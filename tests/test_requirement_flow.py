@@ -2760,3 +2760,13 @@ def test_a_tool_that_reminds_the_asker_is_theirs_and_not_asked_who_uses_it():
 def test_a_tool_that_reminds_the_asker_of_what_others_do_is_still_for_those_others():
     goal = first_round("做一个预约小程序，顾客预约后提醒我", force_plan=True).stages[1].goal
     assert "顾客" in goal and t("plan.the_requester", locale="zh") not in goal, goal
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("我们小区业主群想做一个拼车小程序，车主发布行程，乘客预约座位", "拼车小程序"),
+    ("我们家长委员会想要一个收班费的小程序，家长在线交费，会计记账", "收班费的小程序"),
+])
+def test_a_group_that_gathers_people_wishes_as_one_asker_and_is_not_in_the_title(requirement, title):
+    plan = first_round(requirement, force_plan=True)
+    assert _title_of(plan) == title, plan.plan_markdown.splitlines()[0]
+    assert f"交付：{title}" in plan.scope, plan.scope

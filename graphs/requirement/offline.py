@@ -318,7 +318,18 @@ def _asker_s_people_act(clause: str, zh: bool) -> bool:
     """Whether a Chinese clause that opens with the asker tells what the asker's people are to do ("我们店员工每天要
     登记库存"): a thing to deliver, as written, not background told of the asker."""
     wish = _SPEAKER_WISHES.match(clause.strip()) if zh else None
-    return wish is not None and bool(named_roles((wish.group("owner") or "").lstrip("的是")))
+    return wish is not None and _zh_people(wish.group("owner") or "")
+
+
+# What a group of people is called, after the people it gathers ("业主群", "家长委员会", "车友会"): one asker.
+_ZH_GATHERING = re.compile(r"(?:群|微信群|协会|俱乐部|社团|委员会|联盟|商会|车友会|会)$")
+
+
+def _zh_people(owner: str) -> bool:
+    """Whether the asker's words before their wish name people of theirs who act ("我们店员工每天要登记库存"), not the
+    group they gather in ("我们小区业主群想做一个拼车小程序", which wishes for a thing as one asker)."""
+    owner = owner.lstrip("的是")
+    return bool(named_roles(owner)) and not _ZH_GATHERING.search(owner)
 
 
 def _wished(clause: str, zh: bool) -> str | None:
@@ -332,7 +343,7 @@ def _wished(clause: str, zh: bool) -> str | None:
         return None
     thing = (wish.group("thing") or (wish.groupdict().get("wanted") or "")).strip()
     if zh and (owner := (wish.group("owner") or "").lstrip("的是")):
-        if named_roles(owner):  # "我们幼儿园的家长需要看到…": what the group's people do, as written
+        if _zh_people(owner):  # "我们幼儿园的家长需要看到…": what the group's people do, as written
             return None
         return _zh_for_whom(thing, owner)
     if not zh and (owned := wish.group("owned")):

@@ -481,7 +481,7 @@ def names_no_purpose(text: str) -> bool:
     if not is_chinese(text):
         return bool(_VAGUE_EN.match((text or "").strip()))
     vague = _VAGUE_ZH.match((text or "").strip())
-    return vague is not None and not (vague.group("about") and zh_verb_object(vague.group("about")))
+    return vague is not None and not (vague.group("about") and zh_verb_object(vague.group("about"), one_character=True))
 
 
 # Verbs of keeping track of things, which jieba often tags as nouns read alone ("记录", "记账"): a thing that does one
@@ -496,7 +496,11 @@ _ZH_POINTERS = re.compile(r"(?:自己|我们?|咱们?|他们?|每天|每周|每�
 _ZH_MANNERS = {"自动", "在线", "定时", "实时", "批量", "手动", "及时", "随时", "统一", "集中", "远程"}
 
 
-def zh_verb_object(phrase: str) -> tuple[str, str] | None:
+# One-character verbs of the request's frame, which say nothing the thing does ("做个", "有关", "用来").
+_ZH_FRAME_VERBS = {"做", "弄", "搞", "整", "有", "是", "用", "要", "让", "给", "帮", "在", "会", "能", "想", "跟", "和"}
+
+
+def zh_verb_object(phrase: str, one_character: bool = False) -> tuple[str, str] | None:
     """A Chinese phrase of doing something to something, as (verb, object) ("统计接龙订单" → ("统计", "接龙订单"),
     "记录自己读书笔记" → ("记录", "读书笔记")); None when it is not one ("跟钱有关", "好用", "管理")."""
     import jieba.posseg  # here: its tables take half a second to load, which most requirements never need
@@ -506,7 +510,10 @@ def zh_verb_object(phrase: str) -> tuple[str, str] | None:
     if len(words) < 2:
         return None
     verb = words[0]
-    if len(verb.word) != 2 or not (verb.word in ZH_TRACKING_VERBS or verb.flag in {"v", "vn"}) or verb.word in _ZH_MANNERS:
+    # a one-character verb ("收班费", "记账") says what a thing does, though a name made of it reads badly ("班费收…")
+    if one_character and len(verb.word) == 1 and verb.flag == "v" and verb.word not in _ZH_FRAME_VERBS:
+        pass
+    elif len(verb.word) != 2 or not (verb.word in ZH_TRACKING_VERBS or verb.flag in {"v", "vn"}) or verb.word in _ZH_MANNERS:
         return None
     rest = _ZH_POINTERS.sub("", phrase[len(verb.word):])
     # an object, not a second act or a whole clause ("帮家长在线预约课程", "提醒没交作业的学生"): a few characters,
