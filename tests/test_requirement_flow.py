@@ -2770,3 +2770,11 @@ def test_a_group_that_gathers_people_wishes_as_one_asker_and_is_not_in_the_title
     plan = first_round(requirement, force_plan=True)
     assert _title_of(plan) == title, plan.plan_markdown.splitlines()[0]
     assert f"交付：{title}" in plan.scope, plan.scope
+
+
+def test_a_tool_people_log_in_that_sums_up_monthly_is_not_a_scheduled_job():
+    requirement = ("We're a 6-person design studio; we need a tool to log billable hours per client and export a "
+                   "monthly invoice summary")
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert t("plan.run_failure_alerts", locale="en") not in build.success_criteria, build.success_criteria
+    assert t("plan.recipients", locale="en") not in build.goal, build.goal

@@ -393,10 +393,19 @@ _A_JOB_S_CLAUSE = re.compile(r"收到|接收|收取|发送?|推送|提醒|通知
                              re.IGNORECASE)
 
 
+# A thing people open to record things in ("a tool to log billable hours", "a form where staff enter …"): whatever it
+# sums up on a schedule, people use it.
+_PEOPLE_RECORD_IN_IT = re.compile(r"\b(?:app|tool|page|form|portal|site|website|tracker)\s+(?:to|where|for|that\s+lets)\b"
+                                  r"[^.;]{0,40}?\b(?:log|record|enter|fill\s+in|submit|book|sign\s+in|check\s+in)\b",
+                                  re.IGNORECASE)
+
+
 def _people_do_it_then(requirement: str, zh: bool) -> bool:
     """Whether the time a requirement names is when its people do a task in it ("保健医每天早上给孩子量体温并登记",
     "every morning the nurse logs each child's temperature"): a clause with that time opens with who does it and says
     nothing a job does; then nothing runs by itself."""
+    if not zh and _PEOPLE_RECORD_IN_IT.search(requirement):
+        return True  # "a tool to log billable hours … and export a monthly summary": people log, then it sums up
     timed = [c for c in _clauses(requirement, zh) if runs_unattended(c)]
     return bool(timed) and all(_opens_with_a_role(re.sub(r"^(?:every|each)\s+\w+\s*,?\s*", "", c, flags=re.I), zh)
                                and not _A_JOB_S_CLAUSE.search(c) for c in timed)
