@@ -2778,3 +2778,14 @@ def test_a_tool_people_log_in_that_sums_up_monthly_is_not_a_scheduled_job():
     build = first_round(requirement, force_plan=True).stages[1]
     assert t("plan.run_failure_alerts", locale="en") not in build.success_criteria, build.success_criteria
     assert t("plan.recipients", locale="en") not in build.goal, build.goal
+
+
+@pytest.mark.parametrize("requirement, asker, locale", [
+    ("I teach piano and want a simple page where my students' parents book lesson slots and I see the week's schedule",
+     "the_requester", "en"),
+    ("做一个预约小程序，学员在线约课，我来确认", "the_requester", "zh"),
+    ("A booking page where patients pick a time and we confirm by phone", "the_requesters", "en"),
+])
+def test_the_asker_who_says_what_they_do_in_it_is_among_its_users(requirement, asker, locale):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert t(f"plan.{asker}", locale=locale) in goal, goal

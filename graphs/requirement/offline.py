@@ -400,6 +400,13 @@ _PEOPLE_RECORD_IN_IT = re.compile(r"\b(?:app|tool|page|form|portal|site|website|
                                   re.IGNORECASE)
 
 
+# The asker, beside the people a requirement names, saying what they do in it themselves: "… and I see the week's
+# schedule", "…，我来审核".
+_ASKER_ACTS = re.compile(r"\b(?:and|while|then|so)\s+(?:I|we)\s+(?:can\s+)?(?:see|check|view|approve|review|confirm|"
+                         r"manage|track|get|edit|update)\b|"
+                         r"[，,；]\s*(?:我|我们)(?:来|可以|能|就|再|负责)?(?:看|查看|审核|审批|确认|管理|统计|修改)")
+
+
 def _people_do_it_then(requirement: str, zh: bool) -> bool:
     """Whether the time a requirement names is when its people do a task in it ("保健医每天早上给孩子量体温并登记",
     "every morning the nurse logs each child's temperature"): a clause with that time opens with who does it and says
@@ -887,7 +894,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and backup and not roles:
             continue
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
-            stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
+            # and the asker, where they say they act in it too ("… and I see the week's schedule")
+            stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles]
+                                             + ([word("the_requesters" if re.search(r"\bwe\b|我们", acts.group(0), re.I)
+                                                      else "the_requester", zh)]
+                                                if (acts := _ASKER_ACTS.search(described)) else []), zh)
             continue
         elif topic.id == "q_target_users" and audience:  # the group it posts to
             stated_value[topic.id] = audience
