@@ -2696,6 +2696,8 @@ def test_a_tool_to_keep_track_of_the_askers_own_things_is_not_asked_what_it_is_f
 @pytest.mark.parametrize("requirement, not_a_user", [
     ("孩子放学后由家长在校门口扫码接走，老师在后台确认", "孩子"),  # a passive clause: the children are picked up
     ("病人被护士叫号后进诊室，医生在电脑上写病历", "病人"),
+    # picked up by a verb elsewhere too
+    ("家长接孩子放学的登记小程序，孩子由老师送到校门口，家长扫码签收", "孩子"),
 ])
 def test_whom_a_passive_clause_opens_with_is_not_a_user(requirement, not_a_user):
     goal = first_round(requirement, force_plan=True).stages[1].goal

@@ -850,16 +850,19 @@ _ZH_PASSIVE = {"由", "被"}
 def _zh_done_to(word: str, text: str) -> bool:
     """Whether a Chinese person word stands only as what a passive clause opens with ("孩子放学后由家长接走", "病人被护士
     叫号"): someone else acts on them, who is the user; they are not."""
-    places = 0
+    passives = 0
     for clause in _ZH_CLAUSE.split(text):
         tokens = _zh_words(clause)
         for at in (i for i, token in enumerate(tokens) if token == word):
-            places += 1
             # opening its clause, with 由/被 and its doer later in it
             passive = next((i for i in range(at + 1, len(tokens)) if tokens[i] in _ZH_PASSIVE), None)
-            if not _zh_opens_clause([(t, "") for t in tokens], at) or passive is None or passive + 1 >= len(tokens):
+            if _zh_opens_clause([(t, "") for t in tokens], at) and passive is not None and passive + 1 < len(tokens):
+                passives += 1
+            # elsewhere only as what a verb acts on ("家长接孩子放学"), not whom one tells or lets act
+            elif not (at > 0 and _zh_verb(tokens[at - 1])
+                      and tokens[at - 1] not in _ZH_TELLS | _ZH_BEFORE | _ZH_MODALS | _ZH_NEEDS | _ZH_LETS):
                 return False
-    return places > 0
+    return passives > 0
 
 
 def named_roles(text: str) -> list[str]:
