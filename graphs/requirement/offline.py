@@ -19,10 +19,10 @@ from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
-from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
+from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
-                                       runs_unattended, talked_to_in_a_chat)
+                                       runs_unattended, talked_to_in_a_chat, zh_verb_object)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -254,7 +254,7 @@ _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,
                              rf"(?P<thing>.{{2,}})$")
 # A place or body that asks without "we" ("诊所想做个预约小程序", "酒店需要一套入住系统"): the thing it wants opens with
 # making it or with how many, unlike what a system must do ("系统需要支持导出").
-_ZH_ORG_WISHES = re.compile(r"^(?P<owner>[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
+_ZH_ORG_WISHES = re.compile(r"^(?P<owner>(?:[\u4e00-\u9fff]{1,8}?的)?[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
                             r"(?P<thing>(?:做|开发|搞|弄|建|上|整|有)?(?:一个|一套|一款|个|套|款).{2,})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
@@ -263,7 +263,10 @@ _EN_WISHES = re.compile(r"^(?:I|we)\b[^,;]*?\b(?:need|want|would like|'d like|(?
                         # "Our clinic needs an online form …", "Our dental practice needs online booking": the asker's
                         # own group wishes for a thing (see _wished for "our customers need to see …").
                         r"|^(?:our|my)\s+(?P<owner>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
-                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$", re.IGNORECASE)
+                        r"(?:to\s+(?:have|get|build|make|create)\s+)?(?P<owned>.{4,})$"
+                        # "A small vet clinic wants an app where …": a place or body, asking, wishes for a thing it names
+                        r"|^(?:an?|the)\s+(?P<body>(?:[\w'-]+\s+){1,3}?)(?:needs?|wants?|requires?|(?:is|are) looking for)\s+"
+                        r"(?P<wanted>(?:an?|some)\s.{4,})$", re.IGNORECASE)
 _EN_ARTICLE = re.compile(r"(?:a|an|some|the|one)\s", re.IGNORECASE)
 _EN_BACKGROUND = re.compile(r"^(?:(?:I|we)(?:'m|'re|\s+am|\s+are|\s+have|\s+run|\s+own|\s+manage|\s+operate|\s+work)\b|"
                             r"(?:currently|today|right now|at the moment|at present)\b)", re.IGNORECASE)
@@ -315,7 +318,18 @@ def _asker_s_people_act(clause: str, zh: bool) -> bool:
     """Whether a Chinese clause that opens with the asker tells what the asker's people are to do ("我们店员工每天要
     登记库存"): a thing to deliver, as written, not background told of the asker."""
     wish = _SPEAKER_WISHES.match(clause.strip()) if zh else None
-    return wish is not None and bool(named_roles((wish.group("owner") or "").lstrip("的是")))
+    return wish is not None and _zh_people(wish.group("owner") or "")
+
+
+# What a group of people is called, after the people it gathers ("业主群", "家长委员会", "车友会"): one asker.
+_ZH_GATHERING = re.compile(r"(?:群|微信群|协会|俱乐部|社团|委员会|联盟|商会|车友会|会)$")
+
+
+def _zh_people(owner: str) -> bool:
+    """Whether the asker's words before their wish name people of theirs who act ("我们店员工每天要登记库存"), not the
+    group they gather in ("我们小区业主群想做一个拼车小程序", which wishes for a thing as one asker)."""
+    owner = owner.lstrip("的是")
+    return bool(named_roles(owner)) and not _ZH_GATHERING.search(owner)
 
 
 def _wished(clause: str, zh: bool) -> str | None:
@@ -327,9 +341,9 @@ def _wished(clause: str, zh: bool) -> str | None:
         wish = org
     if wish is None:
         return None
-    thing = (wish.group("thing") or "").strip()
+    thing = (wish.group("thing") or (wish.groupdict().get("wanted") or "")).strip()
     if zh and (owner := (wish.group("owner") or "").lstrip("的是")):
-        if named_roles(owner):  # "我们幼儿园的家长需要看到…": what the group's people do, as written
+        if _zh_people(owner):  # "我们幼儿园的家长需要看到…": what the group's people do, as written
             return None
         return _zh_for_whom(thing, owner)
     if not zh and (owned := wish.group("owned")):
@@ -371,6 +385,39 @@ def _role_does(thing: str) -> str:
     return f"{who} {does}" if to and len(who.split()) <= 4 and opens_with_role(who) and does else thing
 
 
+# What a job does at its time, or what someone gets from it ("店长每天早上收到报表", "managers get a summary each
+# morning"): a clause that says one is the job's, whoever opens it.
+_A_JOB_S_CLAUSE = re.compile(r"收到|接收|收取|发送?|推送|提醒|通知|报表|报告|汇总|同步|备份|导出|自动|定时|"
+                             r"\b(?:gets?|receives?|sen[dt]s?|emails?|e-mailed|posts?|reminds?|notif(?:y|ies)|alerts?|"
+                             r"reports?|summar(?:y|ies)|digests?|exports?|syncs?|backs?\s+up|automatically)\b",
+                             re.IGNORECASE)
+
+
+# A thing people open to record things in ("a tool to log billable hours", "a form where staff enter …"): whatever it
+# sums up on a schedule, people use it.
+_PEOPLE_RECORD_IN_IT = re.compile(r"\b(?:app|tool|page|form|portal|site|website|tracker)\s+(?:to|where|for|that\s+lets)\b"
+                                  r"[^.;]{0,40}?\b(?:log|record|enter|fill\s+in|submit|book|sign\s+in|check\s+in)\b",
+                                  re.IGNORECASE)
+
+
+# The asker, beside the people a requirement names, saying what they do in it themselves: "… and I see the week's
+# schedule", "…，我来审核".
+_ASKER_ACTS = re.compile(r"\b(?:and|while|then|so)\s+(?:I|we)\s+(?:can\s+)?(?:see|check|view|approve|review|confirm|"
+                         r"manage|track|get|edit|update)\b|"
+                         r"[，,；]\s*(?:我|我们)(?:来|可以|能|就|再|负责)?(?:看|查看|审核|审批|确认|管理|统计|修改)")
+
+
+def _people_do_it_then(requirement: str, zh: bool) -> bool:
+    """Whether the time a requirement names is when its people do a task in it ("保健医每天早上给孩子量体温并登记",
+    "every morning the nurse logs each child's temperature"): a clause with that time opens with who does it and says
+    nothing a job does; then nothing runs by itself."""
+    if not zh and _PEOPLE_RECORD_IN_IT.search(requirement):
+        return True  # "a tool to log billable hours … and export a monthly summary": people log, then it sums up
+    timed = [c for c in _clauses(requirement, zh) if runs_unattended(c)]
+    return bool(timed) and all(_opens_with_a_role(re.sub(r"^(?:every|each)\s+\w+\s*,?\s*", "", c, flags=re.I), zh)
+                               and not _A_JOB_S_CLAUSE.search(c) for c in timed)
+
+
 def _opens_with_a_role(clause: str, zh: bool) -> bool:
     """Whether a clause opens with who does something ("学生提前一天预约", "managers approve them")."""
     if not zh:
@@ -401,7 +448,15 @@ def _title(requirement: str, zh: bool) -> str:
         if (_only_states_a_constraint(pieces[at]) or what_it_does or _states_a_rule(pieces[at])
                 or scheduled_send(pieces[at])
                 or not zh and _SPEAKER_EN.match(re.sub(r"^(?:and|but|so|then)\s+", "", pieces[at]))):
-            wanted = "".join(pieces[:at - 1])
+            head = "".join(pieces[:at - 1])
+            # a bare kind ("做个小工具") named by what the clause after it does ("每天提醒我喝水" → "喝水提醒小工具")
+            if zh and names_no_purpose(head) and not _only_states_a_constraint(pieces[at]):
+                kind = _ZH_KINDS.findall(head)
+                named = _zh_system_name(kind[-1] + _ZH_WHEN.sub("", pieces[at])) if kind else head
+                if kind and named != kind[-1] + _ZH_WHEN.sub("", pieces[at]):
+                    return plan_title(named)
+                continue  # else the clause says what it is for: the title keeps it
+            wanted = head
             break
     wanted = _named_thing(wanted, zh)
     return plan_title(wanted[:1].upper() + wanted[1:])
@@ -425,7 +480,7 @@ def _without_asking(item: str, zh: bool) -> str:
     return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else item
 
 
-def _named_thing(wanted: str, zh: bool) -> str:
+def _named_thing(wanted: str, zh: bool, as_system: bool = True) -> str:
     """The thing a title names, without how it was asked for: "帮我做一个小区物业报修系统" → "小区物业报修系统",
     "Can you build a chore list?" → "a chore list". A bare form ("做一个小程序，居民扫码…") keeps its verb, which the
     clause after it goes on from."""
@@ -441,7 +496,46 @@ def _named_thing(wanted: str, zh: bool) -> str:
     named = re.split(r"[，；,;:：]", made, maxsplit=1)[0]
     if len(CJK.findall(named) if zh else named.split()) < 2 or names_no_purpose(named) or names_no_purpose(bare):
         return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else asked
-    return made
+    return _zh_system_name(made) if zh and as_system else made
+
+
+# A thing described by what it does ("供团长统计接龙订单的小工具", "能打印报表的功能"): whom it is for, what it does, 的,
+# and its kind.
+_ZH_DOES_THEN_KIND = re.compile(r"^(?P<does>[^，。；]{3,24})的(?P<kind>[^的，。；]{1,6})$")
+# or its kind first, then what it is to do ("工具来管理我们的库存", "小程序统计每天的销售额")
+_ZH_KINDS = re.compile(SOFTWARE_ZH + r"|小工具|功能|表格?|看板|机器人")
+_ZH_KIND_THEN_DOES = re.compile(rf"^(?P<kind>小工具|{_ZH_KINDS.pattern})(?:来|用来|用于|去)?(?P<does>[^，。；]{{3,16}})$")
+
+
+# When a clause says it is done, before what is done ("每天", "每周五晚上8点"): no part of a thing's name.
+_ZH_WHEN = re.compile(r"^(?:每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月)|早上|晚上|上午|下午|中午|"
+                      r"\d{1,2}\s*[点:：]\d{0,2}|定时|按时)+")
+
+
+def _zh_system_name(thing: str) -> str:
+    """A Chinese thing named as a system is, by its object, its act and its kind ("统计接龙订单的小工具" → "接龙订单统计小
+    工具", "供前台登记访客的工具" → "访客登记工具"); whom it is for is said in the plan's goals. Else as it is."""
+    if used := re.fullmatch(r"供[^，。；的]{1,12}?(?:使用|用)的(?P<name>[^，。；]{2,12})", thing.strip()):
+        return used.group("name")  # "供财务使用的自动对账工具": its name says what it is
+    said = next((m for m in (_ZH_DOES_THEN_KIND.match(thing.strip()), _ZH_KIND_THEN_DOES.match(thing.strip()))
+                 if m and _ZH_KINDS.fullmatch(m.group("kind"))), None)
+    if said is None:
+        return thing
+    does = re.sub(r"^(?:能够|能|可以|用来|用于)", "", said.group("does"))
+    # whom it is for, up to what it does ("供社区团购群的团长" 统计接龙订单): the shortest that leaves an act on a thing
+    starts = [0] if not does.startswith("供") else range(2, len(does) - 3)
+    for start in starts:
+        if acted := zh_verb_object(re.sub(r"^(?:能够|能|可以|用来|用于)", "", does[start:])):
+            return f"{acted[1]}{acted[0]}{said.group('kind')}"
+    return thing
+
+
+def _zh_scope_item(item: str) -> str:
+    """A Chinese thing to deliver as scope says it: without the words that ask for it or make it ("做一个预约挂号小程序" →
+    "预约挂号小程序"), and a thing said kind first by its name ("工具管理我们的库存" → "库存管理工具"), which reads as a
+    sentence whose subject is the tool; what it does said before its kind stays ("统计接龙订单的小工具")."""
+    thing = _named_thing(item, True, as_system=False)
+    return _zh_system_name(thing) if _ZH_KIND_THEN_DOES.match(thing) else thing
 
 
 def _a_name(word: str, text: str) -> bool:
@@ -759,7 +853,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # whom the asker names as using it with them is theirs, said with them ("for me and my partner")
     roles = [role for role in roles if role != asker_companion(requirement)]
     backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
-    unattended = runs_unattended(described)  # a scheduled report or an ETL: no one signs in to it
+    # a scheduled report or an ETL: no one signs in to it; not a task people do at a time ("保健医每天早上…登记")
+    unattended = runs_unattended(described) and not _people_do_it_then(described, zh)
     # the group chat a job posts to: whoever is in it receives the result
     audience = chat_audience(described) if unattended and not backup else None
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
@@ -799,7 +894,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         elif topic.id == "q_target_users" and backup and not roles:
             continue
         elif topic.id == "q_target_users" and roles:  # the requirement names who acts or is served
-            stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles], zh)
+            # and the asker, where they say they act in it too ("… and I see the week's schedule")
+            stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles]
+                                             + ([word("the_requesters" if re.search(r"\bwe\b|我们", acts.group(0), re.I)
+                                                      else "the_requester", zh)]
+                                                if (acts := _ASKER_ACTS.search(described)) else []), zh)
             continue
         elif topic.id == "q_target_users" and audience:  # the group it posts to
             stated_value[topic.id] = audience
@@ -956,8 +1055,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
     delivered = _deliverables(described, zh)
-    # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …")
-    scope = [say("deliver", item=item if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
+    # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
+    # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
+    scope = [say("deliver", item=_zh_scope_item(item) if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
     # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
     scope += [say("decision", label=label, text=text) for label, text in decisions
               if text.strip().rstrip(".!?。！？ ") not in delivered]

@@ -17,7 +17,7 @@ import re
 import jieba
 
 from core.language import CJK, is_function_word
-from graphs.requirement.topics import SOFTWARE_ZH, TEAM_SIZE, TOPICS_BY_ID, find_keywords, is_chinese
+from graphs.requirement.topics import SOFTWARE_ZH, TEAM_SIZE, TOPICS_BY_ID, ZH_TRACKING_VERBS, find_keywords, is_chinese
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -32,7 +32,7 @@ _GENERIC = {"用户", "使用者", "大家", "人人", "每人", "每个人", "�
 # ---------------------------------------------------------------- Chinese
 
 # How a Chinese word for a person ends: 管理员, 师傅, 工程师, 业主, 顾客, 家长, 审批人, 部门经理 …
-_ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主", "客", "手", "家", "士", "民", "官", "匠", "人",
+_ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主", "客", "手", "家", "士", "民", "官", "匠", "人", "友", "医",
                "任", "经理", "主管", "总监", "老板", "领导", "司机", "同学", "财务", "会计", "出纳", "前台", "保安",
                "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方", "教练",
                # kin, and a team named by where it works ("子女在线预约", "后厨在平板上看订单")
@@ -43,7 +43,11 @@ _ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主",
 _ZH_NOT_ROLES = {"发生", "产生", "出生", "增长", "成长", "延长", "时长", "较长", "过长", "太长", "擅长", "加工", "手工",
                  "施工", "开工", "完工", "停工", "账户", "门户", "窗户", "开户", "入户", "落户", "过户", "博客", "国家",
                  "在家", "回家", "自主", "为主", "民主", "到手", "上手", "动手", "入手", "机器人", "客户端", "巴士",
-                 "人民", "卫生", "人工"}
+                 "人民", "卫生", "人工",
+                 # how many people a thing has, or moving them ("满员后自动候补", "裁员"): a state or an act
+                 "满员", "超员", "缺员", "减员", "裁员", "动员", "交友", "友",
+                 # a field of medicine or seeing a doctor, not a doctor ("中医", "就医")
+                 "中医", "西医", "就医", "求医", "看医", "学医", "行医"}
 # Words after which the person served or allowed follows: 让/给/供 X …
 _ZH_BEFORE = {"让", "给", "供", "为", "面向", "针对", "方便", "帮助", "帮", "允许", "使", "由", "请", "叫", "交给", "提供给"}
 # Words after the subject: X 可以/能/需要 …
@@ -347,7 +351,8 @@ fewer wider deeper clearer safer stronger earlier later other either never ever 
 per rather whoever whomever however wherever whatever forever
 shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier flower
 january february march april may june july august september october november december
-""".split())
+enter deliver gather consider remember discover recover transfer prefer refer defer render wander wonder suffer differ
+""".split())  # the last line: verbs a group's name may stand before ("staff enter orders", "the team deliver it")
 # Words of those that name a worker as often as a tool ("warehouse pickers", "a date picker"; "workers", "a background
 # worker"): people where they act, as a plural subject of a verb or a modal or after a bare "for".
 _EN_EITHER = {"picker", "worker", "planner", "organizer", "organiser", "builder", "checker", "player"}
@@ -838,12 +843,34 @@ def with_its_article(role: str, text: str) -> str:
     return role if _an_acronym(head) or head.lower() in _EN_WORK_DEPARTMENTS else _plural_of(role)
 
 
+# Words that make a clause passive: what opens it is done to by whom follows ("孩子由家长接走", "订单被店员确认").
+_ZH_PASSIVE = {"由", "被"}
+
+
+def _zh_done_to(word: str, text: str) -> bool:
+    """Whether a Chinese person word stands only as what a passive clause opens with ("孩子放学后由家长接走", "病人被护士
+    叫号"): someone else acts on them, who is the user; they are not."""
+    passives = 0
+    for clause in _ZH_CLAUSE.split(text):
+        tokens = _zh_words(clause)
+        for at in (i for i, token in enumerate(tokens) if token == word):
+            # opening its clause, with 由/被 and its doer later in it
+            passive = next((i for i in range(at + 1, len(tokens)) if tokens[i] in _ZH_PASSIVE), None)
+            if _zh_opens_clause([(t, "") for t in tokens], at) and passive is not None and passive + 1 < len(tokens):
+                passives += 1
+            # elsewhere only as what a verb acts on ("家长接孩子放学"), not whom one tells or lets act
+            elif not (at > 0 and _zh_verb(tokens[at - 1])
+                      and tokens[at - 1] not in _ZH_TELLS | _ZH_BEFORE | _ZH_MODALS | _ZH_NEEDS | _ZH_LETS):
+                return False
+    return passives > 0
+
+
 def named_roles(text: str) -> list[str]:
     """The roles `text` names, in reading order, each once and as written, with its qualifier
     ("仓库管理员", not "管理员"); the catalogue's role words found elsewhere in the text follow."""
     found = [(start, end, role) for start, end, role in (_zh_roles(text) if is_chinese(text) else _en_roles(text))
              if not _not_a_user(role, text) and not (is_chinese(text) and (
-                 _modifies_noun(role, text) or _zh_names_a_thing_changed(role, text)))]
+                 _modifies_noun(role, text) or _zh_names_a_thing_changed(role, text) or _zh_done_to(role, text)))]
     # One of many is all of them ("each teacher opens slots": for teachers).
     if not is_chinese(text):
         words = _EN_WORD.findall(text)
@@ -873,7 +900,8 @@ def named_roles(text: str) -> list[str]:
             roles += pair
         elif (not _en_pair(word) and word.lower() not in _GENERIC | _POINTERS and not any(word.lower() in role.lower() for role in roles)
                 and not _not_a_user(word, text) and not _modifies_noun(word, text) and not _acted_on(word, text)
-                and not (is_chinese(text) and (_zh_names_a_thing_changed(word, text) or _zh_only_done_for(word, text)))):
+                and not (is_chinese(text) and (_zh_names_a_thing_changed(word, text) or _zh_only_done_for(word, text)
+                                               or _zh_done_to(word, text)))):
             roles.append(word)
     return roles
 
@@ -933,10 +961,24 @@ def asker_group(text: str) -> str | None:
     return found.group("group") if found else None
 
 
+# A thing the asker wishes for, to keep track of their own ("我想做一个记录自己读书笔记的小工具", "我想要个工具统计我的开支"), as
+# "an app to track my houseplants" is in English: theirs, unless it names others who do so.
+_ASKER_OWN_ZH = re.compile(rf"{SPEAKER_ZH}(?:想要?|要|需要|希望|打算)[^，。；！？]*?"
+                           rf"(?:{'|'.join(sorted(ZH_TRACKING_VERBS, key=len, reverse=True))}|看|查)(?:自己|我们?)的?"
+                           r"[\u4e00-\u9fff]"
+                           # or one that reminds the asker ("每天提醒我喝水"): whom it tells is whom it serves
+                           rf"|(?:提醒|通知|告诉|催){SPEAKER_ZH}")
+_ASKER_TOLD_EN = re.compile(r"\b(?:remind|reminds|notify|notifies|tell|tells|alert|alerts|ping|pings|nudge|nudges)\s+"
+                            r"(?:me|us)\b", re.IGNORECASE)
+
+
 def asker_uses(text: str) -> str | None:
     """"me" or "us" when the requirement says the asker is the one who uses it ("想做个记账工具自己用",
     "a tool for my own use"), else None."""
     found = (_ASKER_ZH if is_chinese(text) else _ASKER_EN).search(text or "")
+    if found is None and (own := (_ASKER_OWN_ZH if is_chinese(text) else _ASKER_TOLD_EN).search(text or "")) \
+            and not named_roles(text):
+        found = own  # only when it names no one else who uses it ("顾客预约后提醒我": the customers do)
     if found is None:
         # the asker and whom they name, doing a thing together ("my wife and I share a grocery list"), or their group
         return "us" if asker_companion(text) or asker_group(text) else None

@@ -469,15 +469,58 @@ _VAGUE_EN = re.compile(r"^(?:(?:hi|hello|hey|please|pls)\b[\s,!]*)*(?:(?:I|we)\s
                        r"(?:easier|better|simpler|faster|smoother|more\s+efficient|time|out))?\s*(?:please)?[.!?]*$",
                        re.IGNORECASE)
 _VAGUE_ZH = re.compile(r"^(?:你好|您好)?[，,\s]*(?:请|麻烦)?(?:帮我|帮忙|给我)?(?:我们?|咱们?)?(?:想要?|要|需要)?"
-                       r"(?:做|弄|搞|写|整|开发)?(?:一?个|一?些|点)?(?:[^，。！？\s]{1,8}?(?:的|相关的|方面的))?"
+                       r"(?:做|弄|搞|写|整|开发)?(?:一?个|一?些|点)?(?:(?P<about>[^，。！？\s]{1,8}?)(?:的|相关的|方面的))?"
                        r"(?:东西|玩意儿?|系统|小程序|程序|软件|工具|小工具|应用|APP|App|app|网站|网页|平台)"
                        r"(?:吧|呗|啊)?[。！？!?.]*$")
 
 
 def names_no_purpose(text: str) -> bool:
     """Whether a requirement wants a thing without a word of what it is for or must do ("做个东西",
-    "need something for invoices"): then nothing else can be planned before that is asked."""
-    return bool((_VAGUE_ZH if is_chinese(text) else _VAGUE_EN).match((text or "").strip()))
+    "need something for invoices"): then nothing else can be planned before that is asked. A thing that does
+    something to something says what it is for ("一个统计接龙订单的小工具"), however short."""
+    if not is_chinese(text):
+        return bool(_VAGUE_EN.match((text or "").strip()))
+    vague = _VAGUE_ZH.match((text or "").strip())
+    return vague is not None and not (vague.group("about") and zh_verb_object(vague.group("about"), one_character=True))
+
+
+# Verbs of keeping track of things, which jieba often tags as nouns read alone ("记录", "记账"): a thing that does one
+# to an object says what it is for.
+ZH_TRACKING_VERBS = {"记录", "登记", "统计", "管理", "预约", "预订", "查询", "追踪", "跟踪", "提醒", "计算", "核对", "盘点",
+                      "收集", "整理", "汇总", "打印", "导出", "导入", "录入", "生成", "排班", "报名", "审批", "记账"}
+# Words that point at whose the object is ("自己", "我的", "每天"): no part of its name.
+_ZH_POINTERS = re.compile(r"(?:自己|我们?|咱们?|他们?|每天|每周|每月|所有|全部|各种)的?")
+
+
+# How a thing is done, which jieba may tag a verb ("自动发邮件", "在线预约"): no act of its own.
+_ZH_MANNERS = {"自动", "在线", "定时", "实时", "批量", "手动", "及时", "随时", "统一", "集中", "远程"}
+
+
+# One-character verbs of the request's frame, which say nothing the thing does ("做个", "有关", "用来").
+_ZH_FRAME_VERBS = {"做", "弄", "搞", "整", "有", "是", "用", "要", "让", "给", "帮", "在", "会", "能", "想", "跟", "和"}
+
+
+def zh_verb_object(phrase: str, one_character: bool = False) -> tuple[str, str] | None:
+    """A Chinese phrase of doing something to something, as (verb, object) ("统计接龙订单" → ("统计", "接龙订单"),
+    "记录自己读书笔记" → ("记录", "读书笔记")); None when it is not one ("跟钱有关", "好用", "管理")."""
+    import jieba.posseg  # here: its tables take half a second to load, which most requirements never need
+
+    phrase = phrase.strip()
+    words = jieba.posseg.lcut(phrase)
+    if len(words) < 2:
+        return None
+    verb = words[0]
+    # a one-character verb ("收班费", "记账") says what a thing does, though a name made of it reads badly ("班费收…")
+    if one_character and len(verb.word) == 1 and verb.flag == "v" and verb.word not in _ZH_FRAME_VERBS:
+        pass
+    elif len(verb.word) != 2 or not (verb.word in ZH_TRACKING_VERBS or verb.flag in {"v", "vn"}) or verb.word in _ZH_MANNERS:
+        return None
+    rest = _ZH_POINTERS.sub("", phrase[len(verb.word):])
+    # an object, not a second act or a whole clause ("帮家长在线预约课程", "提醒没交作业的学生"): a few characters,
+    # Chinese only, with no 的 of a clause that qualifies it
+    if not 2 <= len(rest) <= 8 or not all(CJK.match(ch) for ch in rest) or "的" in rest:
+        return None
+    return verb.word, rest
 
 
 def _said(key: str) -> tuple[str, str]:
