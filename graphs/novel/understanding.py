@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, chinese_number, is_function_word
+from core.language import CJK, COMMON_WORDS_EN, NOT_PEOPLE_EN, chinese_number, is_function_word
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -881,7 +881,14 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            "舵主": None, "馆主": None, "宗主": None, "族长": None, "村长": None, "县令": None, "知府": None,
            "镖头": None, "队长": None, "舰长": None,
            # a house's heir and its people ("镖局少东家韩秋雁"), which jieba tags an idiom (l), not a noun
-           "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None}
+           "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None,
+           # a great house's family and servants, each word saying whether a man or a woman holds it
+           # ("苏家小姐苏婉和丫鬟春桃", "少爷沈念之")
+           "小姐": "女", "少爷": "男", "老爷": "男", "太太": "女", "夫人": "女", "公子": "男", "少奶奶": "女",
+           "姨太太": "女", "姨娘": "女", "奶娘": "女", "丫鬟": "女", "丫头": "女", "婢女": "女", "侍女": "女",
+           "书童": "男", "小厮": "男"}
+# Those called by a given name alone, no surname before it (丫鬟春桃, 书童墨砚): a servant's name.
+_GIVEN_NAMED_ZH = {"丫鬟", "丫头", "婢女", "侍女", "书童", "小厮"}
 # A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
 # It may run to three words ("Idris Ag Moussa", "Maria Luisa Reyes").
 _NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+){0,2})"
@@ -1054,7 +1061,31 @@ def _reads_as_name(name: str) -> bool:
         and not _familiar_name(name)
     # 岩叔, 秀婶: a name said with the title its bearer is called by, whatever its first character
     titled = len(name) == 2 and name[-1] in _TITLE_GENDER_ZH and CJK.fullmatch(name[0]) is not None
-    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word
+    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word \
+        and not _opens_with_adverb_word(name)
+
+
+def _opens_with_adverb_word(name: str) -> bool:
+    """A "name" opening with a common adverb or conjunction whose first character is also a surname ("管家连忙去…":
+    连忙 is how he goes, not a 连 someone)."""
+    import jieba.posseg
+
+    head = jieba.posseg.lcut(name[:2])
+    return len(head) == 1 and head[0].flag[:1] in ("d", "c", "p") \
+        and jieba.posseg.dt.tokenizer.FREQ.get(name[:2], 0) >= _COMMON_WORD_FREQ
+
+
+def _servants_name(noun: str, name: str) -> bool:
+    """A servant's given name after the word for them ("丫鬟春桃", "书童墨砚"): two characters jieba reads as one
+    noun or name, no common word, and not opening with a verb, an adjective or an adverb (丫鬟端茶, 丫鬟低头
+    are what she does; 小红 is the familiar 小)."""
+    import jieba.posseg
+
+    if noun not in _GIVEN_NAMED_ZH or len(name) != 2:
+        return False
+    whole, first = jieba.posseg.lcut(name), jieba.posseg.lcut(name[0])
+    return (len(whole) == 1 and whole[0].flag[:1] == "n" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) < _COMMON_WORD_FREQ
+            and (name[0] in _FAMILIAR_ZH or first[0].flag[:1] not in ("v", "a", "d", "p", "c", "u")))
 
 
 def _starts_verb(text: str) -> bool:
@@ -1178,8 +1209,20 @@ _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "e
 # "Tom Reed is her brother": a name, then the tie it is to someone.
 _NAME_IS_KIN_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:[A-Za-z]+'s|his|her|their|the|a|an)\s+"
                              r"(?:[a-z-]+\s+)?((?i:" + "|".join(_KIN_EN) + r"))\b")
+# "Ida is a young sailor.", "Ida Berg was the ship's cook": a name, then the calling it is ("a young sailor"), which
+# makes it someone though no pronoun follows; "Ida, a young sailor, finds…" opening a sentence, the same.
+_NAME_IS_CALLING_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:a|an|the|[a-z]+'s)\s+(?:[a-z'-]+\s+){0,2}?"
+                                 r"([a-z]+)(?=\s*[,.;!?]|\s+(?:who|on|in|at|from|of|aboard|with|and|but)\b|\s*$)")
+_OPENS_WITH_CALLING_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+),\s+(?:a|an|the)\s+(?:[a-z'-]+\s+){0,2}?([a-z]+)\s*,")
 # ", a lighthouse keeper," said right after a name: the calling of one a tie named ("his sister Maren, …").
 _CALLING_AFTER_EN = re.compile(r",\s+(?:a|an|the)\s+((?:[a-z'-]+\s+){0,2}?([a-z]+))\s*(?=[,.;!?]|$)")
+
+
+def _calling_is_en(said: str) -> str:
+    """The calling of "Ida is a young sailor" / "Ida, a young sailor,": the words after the article, age words
+    kept out (age_said reads those)."""
+    words = re.split(r"\s+(?:is|was)\s+|,\s+", said.strip(" ,"), maxsplit=1)[-1].split()[1:]
+    return " ".join(w for w in words if not _YOUNG_EN.fullmatch(w) and not _OLD_EN.fullmatch(w))
 
 
 def _calling_after_en(text: str, at: int) -> str | None:
@@ -1216,6 +1259,14 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         # "Tom Reed is her brother": the tie said after the name tells who he is, whoever "her" is
         word = match.group(2).lower()
         hits.append((match.start(1), NamedCharacter(match.group(1), _said_as_en(text, match.start(2), word), _KIN_EN[word])))
+    for match in [*_NAME_IS_CALLING_EN.finditer(text), *_OPENS_WITH_CALLING_EN.finditer(text)]:
+        name, noun = match.group(1), match.group(2)
+        if len(name.split()) > 1 and (_YOUNG_EN.fullmatch(name.split()[0]) or _OLD_EN.fullmatch(name.split()[0])):
+            name = name.split(maxsplit=1)[1]  # "Old Bram is the keeper": Bram, old
+        if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
+                is_function_word(w) or w.lower() in COMMON_WORDS_EN or w.lower() in _PLACE_EN or w.lower() in _KIN_EN
+                for w in name.split()):
+            hits.append((match.end(1) - len(name), NamedCharacter(name, None, _KIN_EN.get(noun), _calling_is_en(match.group()))))
     titled = list(_TITLED_EN.finditer(text))
     for match in titled:  # "Mr Graves, the innkeeper": called by title and name
         hits.append((match.start(), _titled_character(match)))
@@ -1232,7 +1283,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
-        if name and _reads_as_name(name) and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
+        if name and (_reads_as_name(name) or _servants_name(match.group(1), name)) \
+                and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
             said = _heirs_title(text, match.start(1), match.group(1))
             hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
@@ -1431,7 +1483,8 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
             "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else None
     words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
     # "Ada Blake, a young weaver, …": the words set beside the name say it as well as those before it
-    beside = re.match(r",\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
+    # … and so do those it is said to be ("Ida is a young sailor")
+    beside = re.match(r"(?:,|\s+(?:is|was))\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
     lead_in = " ".join(words) + (" " + beside.group(1) if beside else "")
     return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
 
@@ -1746,6 +1799,10 @@ _CONJUNCTIONS_ZH = ("但", "但是", "可是", "于是", "然后", "随后", "�
 _CLAUSE_ZH = re.compile(r"[，；]")
 
 
+# A possessive pronoun and the word of a tie right before a name ("her cousin ", "his late partner ", "她的表亲").
+_OWNED_BY = re.compile(r"(?:\b(?i:(his|her))\s+(?:[a-z'-]+\s+){0,2}[a-z'-]+\s+|([他她])的[\u4e00-\u9fff]{1,4})$")
+
+
 def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[NamedCharacter]:
     """Each character's gender as the description's he / she / his / her (他 / 她) tell it, where no word
     of theirs ("girl", 哥哥) told it already. A subject or possessive pronoun means the subject of its
@@ -1756,8 +1813,14 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
     genders = {p.name: p.gender and ("male" if p.gender in ("male", "男") else "female") for p in people}
     events: list[tuple[int, str, str | None]] = []  # (where, name or pronoun kind, gender of a pronoun)
     names = [p.name for p in people]
+    # "Her cousin Rui Duarte": her is someone else, a woman, whom a later "she" goes on meaning rather than Rui
+    owners: dict[str, str] = {}
     for person in people:
-        events += [(at, person.name, None) for at in _mentioned_at(text, person.name, names)]
+        mentioned = _mentioned_at(text, person.name, names)
+        events += [(at, person.name, None) for at in mentioned]
+        owned = mentioned and _OWNED_BY.search(text[:mentioned[0]])
+        if owned:
+            owners[person.name] = _PRONOUN_GENDER[(owned.group(1) or owned.group(2)).lower()]
     for m in re.finditer(r"(?<![\w'])(he|she|his|her|him|hers)(?![\w'])|([他她])(?!们)", text, re.I):
         word = m.group().lower()
         after = re.match(r"\s*([\w']+)", text[m.end():])
@@ -1809,6 +1872,8 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             # "Tom swears he saw her, and she believes him": him is the sentence's subject, she someone before
             genders[subject] = other
             candidates = [c for c in candidates if c != subject]
+        if any(genders[c] == gender for c in candidates):
+            candidates = [c for c in candidates if not (genders[c] is None and owners.get(c) == gender)]
         chosen = next((c for c in candidates if genders[c] in (None, gender)), None)
         if chosen is not None:
             genders[chosen] = gender
