@@ -1566,7 +1566,9 @@ def _names_a_place(name: str) -> bool:
         return False
     alone = jieba.posseg.lcut(name)
     # a word of the dictionary opening with no surname is a place jieba mistags as a name ("海边小镇": 小镇/nr)
-    known_word = jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0 and name[0] not in _SURNAMES_ZH
+    # (老林 after a word of a person is a familiar name, not the 老林 of 深山老林)
+    known_word = jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0 and name[0] not in _SURNAMES_ZH \
+        and not _familiar_name(name)
     return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s")) or known_word
 
 
@@ -1717,8 +1719,9 @@ def _unglued_endings(words: list) -> list:
         word, before = out[index], out[index - 1]
         # "盐商周德昌" cut 盐 / 商周 / 德昌: a noun of one character (盐, 布, 米) makes a calling with the ending too
         noun_before = len(before.word) >= 2 or before.flag.startswith("n")
+        # ("制茶师傅老林": 师傅 is a word of a person itself, no 师 glued to a 傅 someone)
         if len(word.word) >= 2 and word.word[0] in endings and word.word[1] in _SURNAMES_ZH \
-                and noun_before and CJK.fullmatch(before.word[-1]):
+                and word.word not in _KIN_ZH and noun_before and CJK.fullmatch(before.word[-1]):
             out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
             out[index] = jieba.posseg.pair(word.word[1:], "x")
     # "茶商之女林素素" cut 茶商 / 之 / 女林 / 素素: 之 ties the noun before it to 女 (the tea merchant's daughter),
@@ -2035,7 +2038,7 @@ def things_on_minds(description: str, limit: int = 4) -> list[str]:
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
-_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区")
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区坞溪")
 _PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
@@ -2080,6 +2083,12 @@ def places_in_description(description: str) -> list[str]:
     words = jieba.posseg.lcut(text)
     for index, word in enumerate(words):
         w = word.word
+        named = words[index - 1].word if index > 0 and words[index - 1].flag in ("ns", "n", "nz") else ""
+        if len(w) == 1 and w in _PLACE_ENDS_ZH and 2 <= len(named) <= 3 and all(CJK.fullmatch(c) for c in named) \
+                and w not in _LOCATIVE_ZH:
+            # 屯溪 / 镇, 云雾 / 坞: jieba cut the name from what it is; one place
+            found = [f for f in found if f != named] + [named + w]
+            continue
         if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a") \
                 or (len(w) == 2 and w[0] in _WHOLE_OF_ZH):
             continue  # "全村的人", "满城风雨": the people of a place, no place the story goes to
@@ -2214,7 +2223,8 @@ _SETTING_CUES = {
     "mountain": re.compile(r"深山|大山|山村|山里|山中|山区|山寨|雪山|高山|山谷|山间|(?i:\b(?:mountains?|alpine|highlands?"
                            r"|peaks?)\b)"),
     "forest": re.compile(r"森林|林海|密林|林场|丛林|雨林|老林|(?i:\b(?:forests?|woods|woodland|jungle|rainforest)\b)"),
-    "village": re.compile(r"小镇|古镇|乡村|村庄|村子|村里|乡下|镇上|小县城|(?i:\b(?:village|small town|hamlet|countryside"
+    # a village named by what it lives on: 茶村, 渔村, 茶乡, 水乡 (not 村长 / 村民, who are people)
+    "village": re.compile(r"小镇|古镇|乡村|村庄|村子|村里|乡下|镇上|小县城|[茶渔农水][村乡](?![长民])|(?i:\b(?:village|small town|hamlet|countryside"
                           r"|market town)\b)"),
 }
 
@@ -2223,6 +2233,8 @@ def story_setting(description: str) -> str | None:
     """The kind of setting a description places its story in, whose places are its own whatever its age: "planet"
     (火星, a space station), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
     "mountain" (深山), "forest", "village" (小镇); None for any other, whose places come from its age."""
+    # the cast's names are no setting: 制茶师傅老林 sets no scene in a forest
+    description = without_names(description, [person.name for person in characters_in_description(description)])
     starts = _word_starts(description)
     for kind, cue in _SETTING_CUES.items():
         if any(not CJK.match(m.group()) or m.start() in starts for m in cue.finditer(description)):
