@@ -452,7 +452,9 @@ _FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章
                       "上中内")  # where on or in something ("大会上"), which is no topic
 # Words of the question's frame, not of its topic ("有没有写到…", "出现过…", "发生了什么").
 _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一下", "知道", "告诉", "原因", "结果", "如何", "为何", "何时",
-               "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
+               "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过",
+               # what a question of where asks with ("屯溪镇是什么地方", "在哪儿"), no thing of the book
+               "地方", "哪儿", "哪里", "地点", "位置"}
 
 
 _WHICH_CHAPTER_ZH = re.compile(r"(?:哪|第几|几)\s*[一个]?\s*(?:章|场|回|节)")
