@@ -519,3 +519,30 @@ async def test_a_republic_era_tea_village_meets_at_village_places_not_a_treaty_p
 
     places = await _scene_places("zh", description)
     assert places and not places & (set(ERA_PLACES["early_modern"]["zh"]) | set(SETTING_PLACES["forest"]["zh"])), places
+
+
+@pytest.mark.parametrize("description, language, hero, foe", [
+    ("民国初年，茶农之女林素素想保住家里的茶园，茶商周老爷步步紧逼。", "zh", "林素素", "周老爷"),
+    ("渔村少年阿海和奶奶相依为命，船老大赵德发想强占他家的渔船。", "zh", "阿海", "赵德发"),
+    ("A retired opera singer named Greta Lind returns to Vienna. Her former pupil Anton Weiss now runs the opera "
+     "house and wants her gone.", "en", "Greta Lind", "Anton Weiss"),
+])
+def test_the_one_pressing_the_lead_out_of_what_is_theirs_is_the_antagonist(description, language, hero, foe):
+    # "茶商周老爷步步紧逼" left 周老爷 an acquaintance; 阿海 (jieba: a place) and 赵德发 (cut 赵德 / 发想) were lost
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    assert (cast.protagonist.name, cast.antagonist and cast.antagonist.name) == (hero, foe)
+
+
+def test_a_woman_called_by_her_surname_and_po_is_a_woman():
+    # "管事王婆刁难…" left 王婆's gender unknown
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={
+        "description": "江南织造府的绣娘沈绣绣被管事王婆刁难，少爷顾长风暗中相助。", "language": "zh"}))
+    genders = {c.name: c.gender for c in [cast.protagonist, cast.antagonist, *cast.supporting_characters] if c}
+    assert genders == {"沈绣绣": "女", "王婆": "女", "顾长风": "男"}

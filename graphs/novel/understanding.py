@@ -881,7 +881,7 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # name is said with, never a tie to the protagonist
            "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
            "舵主": None, "馆主": None, "宗主": None, "族长": None, "村长": None, "县令": None, "知府": None,
-           "镖头": None, "队长": None, "舰长": None,
+           "镖头": None, "队长": None, "舰长": None, "老大": None,
            # a house's heir and its people ("镖局少东家韩秋雁"), which jieba tags an idiom (l), not a noun
            "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None,
            # a great house's family and servants, each word saying whether a man or a woman holds it
@@ -924,7 +924,9 @@ _AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也�
 # tells none (Dr, 老师) leaves it unknown. Chinese titles close the name, English ones open it.
 _TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷": "男", "大叔": "男", "叔": "男", "伯": "男", "爷": "男",
                     "哥": "男", "小姐": "女", "女士": "女", "夫人": "女", "太太": "女", "姑娘": "女", "大娘": "女",
-                    "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女"}
+                    "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女",
+                    # 王婆, 张妈, 李嬷嬷: an older woman called by her surname and what she is
+                    "婆": "女", "妈": "女", "嬷嬷": "女"}
 _TITLE_GENDER_EN = {"mr": "male", "sir": "male", "lord": "male", "mrs": "female", "ms": "female", "miss": "female",
                     "lady": "female", "madam": "female", "dame": "female"}
 _TITLED_EN = re.compile(r"\b(Mr|Mrs|Ms|Miss|Sir|Lord|Lady|Madam|Dame|Dr)\.?\s+" + _NAME_EN)
@@ -998,7 +1000,9 @@ def _chinese_name(run: str) -> str | None:
         # third character is one names are made of (李明远, not 林远走 of "林远走进来").
         two, three = _opens_with_verb_word(whole[2:]), _opens_with_verb_word(whole[3:])
         if two != three:
-            run = whole[:3] if three else whole[:2]
+            # "赵德发想强占…": jieba glued 发想, but a modal opening after the third character begins the predicate
+            third_then_modal = _opens_predicate(whole[3:]) and _given_name_char(whole[2])
+            run = whole[:3] if three or third_then_modal else whole[:2]
         elif two:
             run = whole[:3] if _given_name_char(whole[2]) else whole[:2]
         elif len(run) == 3 and whole[3] not in _PASSIVE_OR_OBJECT_ZH \
@@ -1391,7 +1395,11 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
                    r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私"
                    # "站长郑国平似乎隐瞒了什么": a cover-up, framing or shielding a culprit, said in Chinese
-                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇", re.I)
+                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇"
+                   # "茶商周老爷步步紧逼", "a developer wants the farm … to evict them": pressing someone out of
+                   # what is theirs
+                   r"|紧逼|逼迫|威逼|逼债|逼走|吞并|霸占|强占|侵占|抢夺|夺走|强拆|\bevict|\bforeclos"
+                   r"|\bwants? (?:her|him|them) (?:gone|out|dead)\b", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
@@ -1564,8 +1572,8 @@ def _names_a_place(name: str) -> bool:
     knows it as a place. A person's name may end in one too (周怀山, 顾城, 林大山)."""
     import jieba.posseg
 
-    if name[-1] not in _PLACE_ZH:
-        return False
+    if name[-1] not in _PLACE_ZH or (len(name) == 2 and _familiar_name(name)):
+        return False  # 阿海, 老林: a familiar name, whatever place jieba reads in it
     alone = jieba.posseg.lcut(name)
     # a word of the dictionary opening with no surname is a place jieba mistags as a name ("海边小镇": 小镇/nr)
     # (老林 after a word of a person is a familiar name, not the 老林 of 深山老林)
