@@ -403,13 +403,21 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                     else t("novel.chat_ask_who"))
         return _ask(turn, [{"id": "who", "question": question, "candidates": candidates, "missing": "subject"}])
     turn["subject"] = subject
+    # a question the sheet answers is about someone as much: "How old is Amos?" then "what does he want?" is Amos
+    sheet = tools.graph.whois(subject)
+    about = {**references, **pronoun_references([(subject, sheet.get("gender", ""))] if sheet else []),
+             **({pronoun: subject} if pronoun else {})}
     if read.asks_occupation(text) and not mentioned[1:]:
         told = _occupation_lines(tools, subject, names)
         if told:
-            return {"turn": None, "outcome": "done", "reply": "\n".join(told)}
+            return {"turn": None, "outcome": "done", "reply": "\n".join(told), "references": about}
     field = read.asked_attribute(text)
     if field and not mentioned[1:]:
-        return {"turn": None, "outcome": "done", "reply": _attribute_line(tools, subject, field)}
+        # what someone wants is what the author wrote of them ("a developer named Victor Crane wants the farm"),
+        # beside the sheet's line, not scenes of whom they met
+        said = _world_lines(tools, subject, names) if field == "motivation" else []
+        return {"turn": None, "outcome": "done", "reply": "\n".join([_attribute_line(tools, subject, field), *said]),
+                "references": about}
     other = None
     if relation_word:
         other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)

@@ -770,6 +770,8 @@ _ATTRIBUTES = {
     "personality": re.compile(r"性格|脾气|为人|什么样的人|\bpersonality\b|\bwhat (?:kind|sort) of (?:person|man|woman)\b"
                               r"|\bwhat is \S+(?: \S+)? like\b", re.I),
     "abilities": re.compile(r"会什么|有什么本事|本领|能力|武功|功夫|\babilit(?:y|ies)\b|\bskills?\b|\bpowers?\b", re.I),
+    "motivation": re.compile(r"想要什么|想要干什么|想干什么|想做什么|图什么|图的是什么|目的|动机|\bmotivations?\b|\bmotives?\b"
+                             r"|\bwhat (?:does|did|do) \S+(?: \S+){0,2} (?:want|seek|desire|need)\b|\bgoals?\b", re.I),
 }
 
 
