@@ -136,6 +136,7 @@ tiger spider otter lobster hamster oyster panther beaver river tower meter metre
 door motor tractor processor elevator escalator radiator refrigerator freezer heater cooler blender mixer toaster
 charger speaker headphone printer scanner browser server router cluster parameter header footer timer buffer
 median boolean fee tree degree coffee""".split()
+NOT_PEOPLE_EN = frozenset(_NOT_PEOPLE_EN)
 PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men)"
                     r"(?![\w'-])")  # a whole word: "indoor f|lowers" is no "lowers"
 

@@ -729,3 +729,40 @@ async def test_asking_a_characters_age_answers_from_the_character_sheet_not_scen
     assert (await settled(client, ack))[0] == "completion"
     reply = messages(client, ack)[-1]
     assert "19 岁" in reply and "characters.json" in reply and "〔" not in reply, reply
+
+
+async def test_asking_about_a_place_only_the_world_json_names_quotes_its_geography(start_server, projects, connect):
+    # "屯溪镇是什么地方" of a world.json whose geography names it said the book had nothing on it: only the
+    # settings' world description was read, and 地方 was taken for a thing the answer had to name.
+    world = projects / PROJECT / "world.json"
+    data = json.loads(world.read_text(encoding="utf-8"))
+    data["geography"] = "云岭山脉与青江两岸，翻过山梁是落霞镇，镇上有一座铸剑坊。"
+    world.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+    ack = await say(client, "落霞镇是什么地方？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert "翻过山梁是落霞镇" in reply, reply
+
+
+async def test_asking_what_someone_wants_answers_from_the_sheet_and_the_world_description(start_server, projects,
+                                                                                          connect):
+    # "What does Victor Crane want?" quoted scenes of whom he met, not "a developer named Victor Crane wants the farm"
+    describe_world(projects, "云岭山中，两座剑派隔江相望。苏微一心想找回母亲遗失的玉佩。")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+    ack = await say(client, "苏微想要什么？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert "守护剑碑" in reply and "苏微一心想找回母亲遗失的玉佩" in reply and "〔" not in reply, reply
+
+
+async def test_she_after_a_question_the_sheet_answered_means_the_one_asked_about(server, connect):
+    # "苏微多大了？" then "她的性格怎么样？" asked which character was meant: the sheet's answer set no reference
+    client = await connect(server.url)
+    first = await say(client, "苏微多大了？")
+    assert (await settled(client, first))[0] == "completion"
+    ack = await say(client, "她的性格怎么样？", first["threadId"])
+    kind, _ = await settled(client, ack)
+    assert kind == "completion" and "苏微" in messages(client, ack)[-1], messages(client, ack)

@@ -20,13 +20,13 @@ ANCIENT_PLACES = {"城门", "旧书院", "山道", "渡口", "集市", "后山�
                   "the council hall", "the inn"}
 
 
-async def _scene_places(language: str, description: str) -> set[str]:
+async def _scene_places(language: str, description: str, world: dict | None = None) -> set[str]:
     places: set[str] = set()
     for number in (1, 2, 3, 4):
         summary = {"chapter_number": number, "chapter_title": f"{number}", "key_events": ["a meeting"]}
         plan = await OfflineLLM().structured(ChapterPlan, role="novel", system="", prompt="", facts={
             "language": language, "summary": summary, "characters": {"protagonist": {"name": "X"}},
-            "description": description})
+            "description": description, "world": world or {}})
         places |= {scene.location for scene in plan.scenes}
     return places
 
@@ -495,3 +495,54 @@ def test_a_world_named_with_the_inside_a_sentence_has_its_article_lowered():
     conflict = theme_conflict(OfflineRequest(role="novel", system="", prompt="", facts={
         "language": "en", "direction": "a strike", "world": {"world_name": "The Welsh mining village"}}))
     assert "in the Welsh mining village," in conflict.main_conflict, conflict.main_conflict
+
+
+@pytest.mark.parametrize("language, description, geography, own", [
+    ("zh", "民国初年，一个种茶为生的地方，茶农之女林素素想保住家里的茶园，茶商周老爷步步紧逼。",
+     "皖南山中的云雾坞，半山腰是林家的老茶园，坞口有一座石拱桥，溪边是周家的炒茶坊，翻过山梁才是屯溪镇的茶行。",
+     {"山中", "云雾坞", "茶园", "石拱桥", "溪边", "茶坊", "屯溪镇"}),
+    ("en", "In 1920s Shanghai a tea merchant's daughter named Lin Mei fights to keep the family business.",
+     "The Lin estate sits above the tea terraces; below lie the old mill, the village square and the river quay.",
+     {"the Lin estate", "the tea terraces", "the old mill", "the village square", "the river quay"}),
+])
+async def test_a_world_its_author_wrote_sets_the_scenes_at_its_own_places(language, description, geography, own):
+    # A 民国 tea village whose world.json names its places met at 码头, 电车站 and 报馆 of a treaty port of its age
+    places = await _scene_places(language, description, {"geography": geography})
+    assert places and places <= own, places
+
+
+@pytest.mark.parametrize("description", ["民国时期的一个茶乡，苏家小姐苏婉和丫鬟春桃守着祖传的茶园。",
+                                         "民国二十年，浙西茶村，制茶师傅老林带着徒弟阿茶守着几亩茶山。"])
+async def test_a_republic_era_tea_village_meets_at_village_places_not_a_treaty_ports(description):
+    # 茶乡 was no village, so the age's 码头 / 电车站 / 报馆 filled in; 老林 (a tea master) set the book in a forest
+    from graphs.novel.offline import ERA_PLACES, SETTING_PLACES
+
+    places = await _scene_places("zh", description)
+    assert places and not places & (set(ERA_PLACES["early_modern"]["zh"]) | set(SETTING_PLACES["forest"]["zh"])), places
+
+
+@pytest.mark.parametrize("description, language, hero, foe", [
+    ("民国初年，茶农之女林素素想保住家里的茶园，茶商周老爷步步紧逼。", "zh", "林素素", "周老爷"),
+    ("渔村少年阿海和奶奶相依为命，船老大赵德发想强占他家的渔船。", "zh", "阿海", "赵德发"),
+    ("A retired opera singer named Greta Lind returns to Vienna. Her former pupil Anton Weiss now runs the opera "
+     "house and wants her gone.", "en", "Greta Lind", "Anton Weiss"),
+])
+def test_the_one_pressing_the_lead_out_of_what_is_theirs_is_the_antagonist(description, language, hero, foe):
+    # "茶商周老爷步步紧逼" left 周老爷 an acquaintance; 阿海 (jieba: a place) and 赵德发 (cut 赵德 / 发想) were lost
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    assert (cast.protagonist.name, cast.antagonist and cast.antagonist.name) == (hero, foe)
+
+
+def test_a_woman_called_by_her_surname_and_po_is_a_woman():
+    # "管事王婆刁难…" left 王婆's gender unknown
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={
+        "description": "江南织造府的绣娘沈绣绣被管事王婆刁难，少爷顾长风暗中相助。", "language": "zh"}))
+    genders = {c.name: c.gender for c in [cast.protagonist, cast.antagonist, *cast.supporting_characters] if c}
+    assert genders == {"沈绣绣": "女", "王婆": "女", "顾长风": "男"}

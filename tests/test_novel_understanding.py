@@ -1147,3 +1147,46 @@ def test_a_calling_said_beside_a_tie_reaches_the_background():
                          "watches the rocks.", "en")
     maren = cast.by_name("Maren")
     assert "lighthouse keeper" in maren.background and cast.protagonist.relationships["Maren"] == "sister"
+
+
+@pytest.mark.parametrize("description, expected", [
+    ("A widow named Clara Vieira runs an inn. Her cousin Rui Duarte wants it. She refuses.",
+     {"Clara Vieira": "female", "Rui Duarte": None}),
+    ("寡妇林秀云开着一家客栈。她的表亲陈默想要这家客栈。她拒绝了。", {"林秀云": "女", "陈默": None}),
+])
+def test_the_she_after_her_cousin_goes_on_meaning_the_woman_whose_cousin_he_is(description, expected):
+    # "Her cousin Rui Duarte … She refuses" made Rui a woman: "she" is the widow, Rui's gender is not told
+    assert {c.name: c.gender for c in read.characters_in_description(description)} == expected
+
+
+@pytest.mark.parametrize("description, name, calling", [
+    ("Ida is a young sailor.", "Ida", "sailor"),
+    ("Kofi Mensah was the ship's cook.", "Kofi Mensah", "ship's cook"),
+    ("Ida, a young sailor, finds a map.", "Ida", "sailor"),
+])
+def test_a_sheet_that_only_says_who_someone_is_names_them(description, name, calling):
+    # "Ida is a young sailor." found no one: no pronoun followed and sailor is no word of kinship
+    people = read.characters_in_description(description)
+    assert [(c.name, c.calling) for c in people] == [(name, calling)]
+    assert read.age_said(description, name) == ("young" if "young" in description else None)
+
+
+@pytest.mark.parametrize("description", ["Winter is a killer.", "Paris is a city of lights.", "Rome was an empire."])
+def test_a_thing_said_to_be_something_is_no_character(description):
+    assert read.characters_in_description(description) == []
+
+
+@pytest.mark.parametrize("description, expected", [
+    ("苏家小姐苏婉和她的丫鬟春桃在茶村长大。", [("苏婉", "女"), ("春桃", "女")]),
+    ("书童墨砚跟着公子谢安出门。", [("墨砚", "男"), ("谢安", "男")]),
+    ("少爷沈念之和老爷沈德昌不和，太太周氏从中调停。", [("沈念之", "男"), ("沈德昌", "男"), ("周氏", "女")]),
+])
+def test_the_words_of_a_great_house_tell_gender_and_a_servant_needs_no_surname(description, expected):
+    # 小姐 / 丫鬟 / 少爷 / 老爷 / 太太 told no gender, and 丫鬟春桃 was no one (春 is no surname)
+    assert [(c.name, c.gender) for c in read.characters_in_description(description)] == expected
+
+
+@pytest.mark.parametrize("description", ["老爷让丫鬟连忙去请大夫。", "丫鬟低头不语。", "管家连忙去请大夫。"])
+def test_what_a_servant_does_is_no_name(description):
+    # "管家连忙去请大夫" named a 连忙去: 连 is a surname, 连忙 how he goes
+    assert read.characters_in_description(description) == []

@@ -514,3 +514,21 @@ def test_a_line_two_scenes_repeat_is_cited_from_the_scene_the_passage_was_found_
         GeneratedScene.from_content(n, f"林小雨来到城门。{said}" if n != 2 else "林小雨来到渡口。") for n in (1, 2, 3)]))
     evidence, dropped = verify(files, [(2, said, 3)])
     assert dropped == 0 and [(e.chapter_number, e.scene_number) for e in evidence] == [(2, 3)]
+
+
+def test_a_hand_written_world_json_gives_the_chapter_plans_their_places(tmp_path):
+    # A 民国 tea village whose world.json names 云雾坞, its 石拱桥 and 炒茶坊 planned scenes at 码头 and 电车站
+    data = tmp_path / "data"
+    assert ng("novel", "init", "tea", "--world", "民国初年，一个种茶为生的地方，茶农之女林素素想保住家里的茶园。",
+              "--chapters", "2", data_dir=data).returncode == 0
+    project = data / "projects" / "tea"
+    (project / "world.json").write_text(json.dumps({
+        "world_name": "云雾坞", "time_period": "民国初年", "social_system": "宗族", "technology_level": "手工制茶",
+        "culture_customs": "祭茶神",
+        "geography": "皖南山中的云雾坞，半山腰是林家的老茶园，坞口有一座石拱桥，溪边是周家的炒茶坊，山那边是屯溪镇。"},
+        ensure_ascii=False), encoding="utf-8")
+    result = ng("novel", "run", "tea", data_dir=data)
+    assert result.returncode == 0, result.stdout + result.stderr
+    places = {scene["location"] for number in (1, 2)
+              for scene in read(project / "chapters" / f"chapter_{number:03d}_plan.json")["scenes"]}
+    assert places and places <= {"山中", "云雾坞", "茶园", "石拱桥", "溪边", "茶坊", "屯溪镇"}, places

@@ -25,6 +25,7 @@ from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, S
 from graphs.hooks import NodeContext, node, stage
 from graphs.novel import understanding as read
 from graphs.novel.library import ProjectFiles, check_project_option, novel_config
+from graphs.novel.offline import EN_TAG, TAG
 from graphs.novel.tools import GraphTool, MemoryTool, PreferenceTool, WorkflowTool
 from schemas.events import USE_DEFAULTS, ArtifactType
 from schemas.novel_chat import AnswerDraft, Evidence, IntentDecision, NovelAnswer, ToolPlan, ToolStep
@@ -402,13 +403,21 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                     else t("novel.chat_ask_who"))
         return _ask(turn, [{"id": "who", "question": question, "candidates": candidates, "missing": "subject"}])
     turn["subject"] = subject
+    # a question the sheet answers is about someone as much: "How old is Amos?" then "what does he want?" is Amos
+    sheet = tools.graph.whois(subject)
+    about = {**references, **pronoun_references([(subject, sheet.get("gender", ""))] if sheet else []),
+             **({pronoun: subject} if pronoun else {})}
     if read.asks_occupation(text) and not mentioned[1:]:
         told = _occupation_lines(tools, subject, names)
         if told:
-            return {"turn": None, "outcome": "done", "reply": "\n".join(told)}
+            return {"turn": None, "outcome": "done", "reply": "\n".join(told), "references": about}
     field = read.asked_attribute(text)
     if field and not mentioned[1:]:
-        return {"turn": None, "outcome": "done", "reply": _attribute_line(tools, subject, field)}
+        # what someone wants is what the author wrote of them ("a developer named Victor Crane wants the farm"),
+        # beside the sheet's line, not scenes of whom they met
+        said = _world_lines(tools, subject, names) if field == "motivation" else []
+        return {"turn": None, "outcome": "done", "reply": "\n".join([_attribute_line(tools, subject, field), *said]),
+                "references": about}
     other = None
     if relation_word:
         other = next((r["other"] for r in relations if r["person"] == subject and r["relation"] == relation_word), None)
@@ -626,10 +635,18 @@ def _cast(names: list[str]) -> str:
     return t("novel.chat_cast", names=join_items(names)) if names else t("novel.chat_no_cast")
 
 
+# The fields of a world.json an author may write their places, order and customs in.
+_WORLD_FIELDS = ("geography", "social_system", "culture_customs", "power_system", "special_rules", "technology_level")
+
+
 def _world_sentences(files: Any, topic: list[str]) -> list[str]:
-    """The sentences of the author's world description that name every topic word of a question."""
-    description = files.settings().world_description or ""
-    return [s.strip() for s in _WORLD_SENTENCE.findall(description)
+    """The sentences of the author's world description that name every topic word of a question, then those of
+    the world.json they wrote ("云雾坞在哪" is answered by its geography); the fields the offline composer
+    wrote only say the description again."""
+    world = files.load("world") if files.has("world") else None
+    written = [str(getattr(world, field, None) or "") for field in _WORLD_FIELDS] if world else []
+    texts = [files.settings().world_description or "", *(w for w in written if w and not w.startswith((TAG, EN_TAG)))]
+    return [s.strip() for text in texts for s in _WORLD_SENTENCE.findall(text)
             if s.strip() and all(read.mentions(s, word) for word in topic)]
 
 

@@ -135,10 +135,16 @@ def _places(request: OfflineRequest) -> tuple[str, ...]:
     ones."""
     language = "en" if _english(request) else "zh"
     description = str(request.fact("description") or "")
-    setting = story_setting(description)
+    # the places a world.json its author wrote names come first (云雾坞's 茶坊, not a treaty port's 电车站); one
+    # the offline composer wrote only says again what the description says
+    geography = str((request.fact("world") or {}).get("geography") or "")
+    written = places_in_description(geography) if geography and not geography.startswith((TAG, EN_TAG)) else []
+    if len(written) >= _OWN_PLACES_ENOUGH:
+        return tuple(dict.fromkeys([*written, *places_in_description(description)]))
+    setting = story_setting(f"{geography}\n{description}" if written else description)
     if setting in SETTING_PLACES and setting != "village":
-        return tuple(dict.fromkeys([*places_in_description(description), *SETTING_PLACES[setting][language]]))
-    own = _places_of_description(description)
+        return tuple(dict.fromkeys([*written, *places_in_description(description), *SETTING_PLACES[setting][language]]))
+    own = list(dict.fromkeys([*written, *_places_of_description(description)]))
     if len(own) >= _OWN_PLACES_ENOUGH:
         return tuple(own)
     kind = SETTING_PLACES.get(setting) or ERA_PLACES.get(story_era(description))

@@ -50,9 +50,12 @@ def outline(world: dict[str, Any], theme: dict[str, Any], characters: dict[str, 
     return base + f"请写出 {chapters} 章的小说大纲（每章标题、摘要、关键事件、依赖的前置章节）。"
 
 
-def chapter_plan(summary: dict[str, Any], characters: dict[str, Any], memory: list[dict[str, Any]]) -> str:
-    return (f"本章大纲：\n{_json(summary)}\n\n角色：\n{_json(characters)}\n\n前文章节记忆：\n{_json(memory)}\n\n"
-            "请把本章拆成 2–4 个场景（地点、出场人物、目的、关键动作、预计字数、场景类型、强度）。")
+def chapter_plan(summary: dict[str, Any], characters: dict[str, Any], memory: list[dict[str, Any]],
+                 geography: str = "") -> str:
+    # the world's own places, so that scenes happen there rather than wherever the age had places
+    where = f"世界地理：\n{geography}\n\n" if geography else ""
+    return (f"本章大纲：\n{_json(summary)}\n\n角色：\n{_json(characters)}\n\n{where}前文章节记忆：\n{_json(memory)}\n\n"
+            "请把本章拆成 2–4 个场景（地点、出场人物、目的、关键动作、预计字数、场景类型、强度），地点取自世界观里的地方。")
 
 
 def scene_text(plan: dict[str, Any], scene: dict[str, Any], previous: list[str], memory: dict[str, Any] | None) -> str:

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, chinese_number, is_function_word
+from core.language import CJK, COMMON_WORDS_EN, NOT_PEOPLE_EN, chinese_number, is_function_word
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -452,7 +452,9 @@ _FUNCTION_CHARS = set("的了吗呢吧啊呀么是有没在这那里哪书本章
                       "上中内")  # where on or in something ("大会上"), which is no topic
 # Words of the question's frame, not of its topic ("有没有写到…", "出现过…", "发生了什么").
 _NOT_TOPICS = {"发生", "后来", "时候", "事情", "故事", "小说", "一下", "知道", "告诉", "原因", "结果", "如何", "为何", "何时",
-               "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过"}
+               "出现过", "出现", "提到过", "提到", "提及", "提过", "写过", "描写", "写", "提", "讲", "说", "过",
+               # what a question of where asks with ("屯溪镇是什么地方", "在哪儿"), no thing of the book
+               "地方", "哪儿", "哪里", "地点", "位置"}
 
 
 _WHICH_CHAPTER_ZH = re.compile(r"(?:哪|第几|几)\s*[一个]?\s*(?:章|场|回|节)")
@@ -768,6 +770,8 @@ _ATTRIBUTES = {
     "personality": re.compile(r"性格|脾气|为人|什么样的人|\bpersonality\b|\bwhat (?:kind|sort) of (?:person|man|woman)\b"
                               r"|\bwhat is \S+(?: \S+)? like\b", re.I),
     "abilities": re.compile(r"会什么|有什么本事|本领|能力|武功|功夫|\babilit(?:y|ies)\b|\bskills?\b|\bpowers?\b", re.I),
+    "motivation": re.compile(r"想要什么|想要干什么|想干什么|想做什么|图什么|图的是什么|目的|动机|\bmotivations?\b|\bmotives?\b"
+                             r"|\bwhat (?:does|did|do) \S+(?: \S+){0,2} (?:want|seek|desire|need)\b|\bgoals?\b", re.I),
 }
 
 
@@ -879,9 +883,16 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            # name is said with, never a tie to the protagonist
            "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
            "舵主": None, "馆主": None, "宗主": None, "族长": None, "村长": None, "县令": None, "知府": None,
-           "镖头": None, "队长": None, "舰长": None,
+           "镖头": None, "队长": None, "舰长": None, "老大": None,
            # a house's heir and its people ("镖局少东家韩秋雁"), which jieba tags an idiom (l), not a noun
-           "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None}
+           "东家": None, "少东家": None, "少主": None, "管家": None, "伙计": None,
+           # a great house's family and servants, each word saying whether a man or a woman holds it
+           # ("苏家小姐苏婉和丫鬟春桃", "少爷沈念之")
+           "小姐": "女", "少爷": "男", "老爷": "男", "太太": "女", "夫人": "女", "公子": "男", "少奶奶": "女",
+           "姨太太": "女", "姨娘": "女", "奶娘": "女", "丫鬟": "女", "丫头": "女", "婢女": "女", "侍女": "女",
+           "书童": "男", "小厮": "男"}
+# Those called by a given name alone, no surname before it (丫鬟春桃, 书童墨砚): a servant's name.
+_GIVEN_NAMED_ZH = {"丫鬟", "丫头", "婢女", "侍女", "书童", "小厮"}
 # A name may hold capitals inside it ("McCoy", "HALden", a station AI), never be capitals alone ("AI").
 # It may run to three words ("Idris Ag Moussa", "Maria Luisa Reyes").
 _NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+){0,2})"
@@ -915,7 +926,9 @@ _AFTER_NAME_ZH = re.compile(r"[的和与跟及、是在有把被向从了着也�
 # tells none (Dr, 老师) leaves it unknown. Chinese titles close the name, English ones open it.
 _TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷": "男", "大叔": "男", "叔": "男", "伯": "男", "爷": "男",
                     "哥": "男", "小姐": "女", "女士": "女", "夫人": "女", "太太": "女", "姑娘": "女", "大娘": "女",
-                    "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女"}
+                    "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女",
+                    # 王婆, 张妈, 李嬷嬷: an older woman called by her surname and what she is
+                    "婆": "女", "妈": "女", "嬷嬷": "女"}
 _TITLE_GENDER_EN = {"mr": "male", "sir": "male", "lord": "male", "mrs": "female", "ms": "female", "miss": "female",
                     "lady": "female", "madam": "female", "dame": "female"}
 _TITLED_EN = re.compile(r"\b(Mr|Mrs|Ms|Miss|Sir|Lord|Lady|Madam|Dame|Dr)\.?\s+" + _NAME_EN)
@@ -989,7 +1002,9 @@ def _chinese_name(run: str) -> str | None:
         # third character is one names are made of (李明远, not 林远走 of "林远走进来").
         two, three = _opens_with_verb_word(whole[2:]), _opens_with_verb_word(whole[3:])
         if two != three:
-            run = whole[:3] if three else whole[:2]
+            # "赵德发想强占…": jieba glued 发想, but a modal opening after the third character begins the predicate
+            third_then_modal = _opens_predicate(whole[3:]) and _given_name_char(whole[2])
+            run = whole[:3] if three or third_then_modal else whole[:2]
         elif two:
             run = whole[:3] if _given_name_char(whole[2]) else whole[:2]
         elif len(run) == 3 and whole[3] not in _PASSIVE_OR_OBJECT_ZH \
@@ -1054,7 +1069,31 @@ def _reads_as_name(name: str) -> bool:
         and not _familiar_name(name)
     # 岩叔, 秀婶: a name said with the title its bearer is called by, whatever its first character
     titled = len(name) == 2 and name[-1] in _TITLE_GENDER_ZH and CJK.fullmatch(name[0]) is not None
-    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word
+    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word \
+        and not _opens_with_adverb_word(name)
+
+
+def _opens_with_adverb_word(name: str) -> bool:
+    """A "name" opening with a common adverb or conjunction whose first character is also a surname ("管家连忙去…":
+    连忙 is how he goes, not a 连 someone)."""
+    import jieba.posseg
+
+    head = jieba.posseg.lcut(name[:2])
+    return len(head) == 1 and head[0].flag[:1] in ("d", "c", "p") \
+        and jieba.posseg.dt.tokenizer.FREQ.get(name[:2], 0) >= _COMMON_WORD_FREQ
+
+
+def _servants_name(noun: str, name: str) -> bool:
+    """A servant's given name after the word for them ("丫鬟春桃", "书童墨砚"): two characters jieba reads as one
+    noun or name, no common word, and not opening with a verb, an adjective or an adverb (丫鬟端茶, 丫鬟低头
+    are what she does; 小红 is the familiar 小)."""
+    import jieba.posseg
+
+    if noun not in _GIVEN_NAMED_ZH or len(name) != 2:
+        return False
+    whole, first = jieba.posseg.lcut(name), jieba.posseg.lcut(name[0])
+    return (len(whole) == 1 and whole[0].flag[:1] == "n" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) < _COMMON_WORD_FREQ
+            and (name[0] in _FAMILIAR_ZH or first[0].flag[:1] not in ("v", "a", "d", "p", "c", "u")))
 
 
 def _starts_verb(text: str) -> bool:
@@ -1178,8 +1217,20 @@ _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "e
 # "Tom Reed is her brother": a name, then the tie it is to someone.
 _NAME_IS_KIN_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:[A-Za-z]+'s|his|her|their|the|a|an)\s+"
                              r"(?:[a-z-]+\s+)?((?i:" + "|".join(_KIN_EN) + r"))\b")
+# "Ida is a young sailor.", "Ida Berg was the ship's cook": a name, then the calling it is ("a young sailor"), which
+# makes it someone though no pronoun follows; "Ida, a young sailor, finds…" opening a sentence, the same.
+_NAME_IS_CALLING_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:a|an|the|[a-z]+'s)\s+(?:[a-z'-]+\s+){0,2}?"
+                                 r"([a-z]+)(?=\s*[,.;!?]|\s+(?:who|on|in|at|from|of|aboard|with|and|but)\b|\s*$)")
+_OPENS_WITH_CALLING_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+),\s+(?:a|an|the)\s+(?:[a-z'-]+\s+){0,2}?([a-z]+)\s*,")
 # ", a lighthouse keeper," said right after a name: the calling of one a tie named ("his sister Maren, …").
 _CALLING_AFTER_EN = re.compile(r",\s+(?:a|an|the)\s+((?:[a-z'-]+\s+){0,2}?([a-z]+))\s*(?=[,.;!?]|$)")
+
+
+def _calling_is_en(said: str) -> str:
+    """The calling of "Ida is a young sailor" / "Ida, a young sailor,": the words after the article, age words
+    kept out (age_said reads those)."""
+    words = re.split(r"\s+(?:is|was)\s+|,\s+", said.strip(" ,"), maxsplit=1)[-1].split()[1:]
+    return " ".join(w for w in words if not _YOUNG_EN.fullmatch(w) and not _OLD_EN.fullmatch(w))
 
 
 def _calling_after_en(text: str, at: int) -> str | None:
@@ -1216,6 +1267,14 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         # "Tom Reed is her brother": the tie said after the name tells who he is, whoever "her" is
         word = match.group(2).lower()
         hits.append((match.start(1), NamedCharacter(match.group(1), _said_as_en(text, match.start(2), word), _KIN_EN[word])))
+    for match in [*_NAME_IS_CALLING_EN.finditer(text), *_OPENS_WITH_CALLING_EN.finditer(text)]:
+        name, noun = match.group(1), match.group(2)
+        if len(name.split()) > 1 and (_YOUNG_EN.fullmatch(name.split()[0]) or _OLD_EN.fullmatch(name.split()[0])):
+            name = name.split(maxsplit=1)[1]  # "Old Bram is the keeper": Bram, old
+        if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
+                is_function_word(w) or w.lower() in COMMON_WORDS_EN or w.lower() in _PLACE_EN or w.lower() in _KIN_EN
+                for w in name.split()):
+            hits.append((match.end(1) - len(name), NamedCharacter(name, None, _KIN_EN.get(noun), _calling_is_en(match.group()))))
     titled = list(_TITLED_EN.finditer(text))
     for match in titled:  # "Mr Graves, the innkeeper": called by title and name
         hits.append((match.start(), _titled_character(match)))
@@ -1232,7 +1291,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
-        if name and _reads_as_name(name) and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
+        if name and (_reads_as_name(name) or _servants_name(match.group(1), name)) \
+                and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
             said = _heirs_title(text, match.start(1), match.group(1))
             hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
@@ -1337,7 +1397,11 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
                    r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私"
                    # "站长郑国平似乎隐瞒了什么": a cover-up, framing or shielding a culprit, said in Chinese
-                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇", re.I)
+                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇"
+                   # "茶商周老爷步步紧逼", "a developer wants the farm … to evict them": pressing someone out of
+                   # what is theirs
+                   r"|紧逼|逼迫|威逼|逼债|逼走|吞并|霸占|强占|侵占|抢夺|夺走|强拆|\bevict|\bforeclos"
+                   r"|\bwants? (?:her|him|them) (?:gone|out|dead)\b", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
@@ -1431,7 +1495,8 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
             "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else None
     words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
     # "Ada Blake, a young weaver, …": the words set beside the name say it as well as those before it
-    beside = re.match(r",\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
+    # … and so do those it is said to be ("Ida is a young sailor")
+    beside = re.match(r"(?:,|\s+(?:is|was))\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
     lead_in = " ".join(words) + (" " + beside.group(1) if beside else "")
     return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
 
@@ -1509,11 +1574,13 @@ def _names_a_place(name: str) -> bool:
     knows it as a place. A person's name may end in one too (周怀山, 顾城, 林大山)."""
     import jieba.posseg
 
-    if name[-1] not in _PLACE_ZH:
-        return False
+    if name[-1] not in _PLACE_ZH or (len(name) == 2 and _familiar_name(name)):
+        return False  # 阿海, 老林: a familiar name, whatever place jieba reads in it
     alone = jieba.posseg.lcut(name)
     # a word of the dictionary opening with no surname is a place jieba mistags as a name ("海边小镇": 小镇/nr)
-    known_word = jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0 and name[0] not in _SURNAMES_ZH
+    # (老林 after a word of a person is a familiar name, not the 老林 of 深山老林)
+    known_word = jieba.posseg.dt.tokenizer.FREQ.get(name, 0) > 0 and name[0] not in _SURNAMES_ZH \
+        and not _familiar_name(name)
     return (len(name) > 2 and name[-2] in "家庄") or (len(alone) == 1 and alone[0].flag in ("ns", "s")) or known_word
 
 
@@ -1664,8 +1731,9 @@ def _unglued_endings(words: list) -> list:
         word, before = out[index], out[index - 1]
         # "盐商周德昌" cut 盐 / 商周 / 德昌: a noun of one character (盐, 布, 米) makes a calling with the ending too
         noun_before = len(before.word) >= 2 or before.flag.startswith("n")
+        # ("制茶师傅老林": 师傅 is a word of a person itself, no 师 glued to a 傅 someone)
         if len(word.word) >= 2 and word.word[0] in endings and word.word[1] in _SURNAMES_ZH \
-                and noun_before and CJK.fullmatch(before.word[-1]):
+                and word.word not in _KIN_ZH and noun_before and CJK.fullmatch(before.word[-1]):
             out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
             out[index] = jieba.posseg.pair(word.word[1:], "x")
     # "茶商之女林素素" cut 茶商 / 之 / 女林 / 素素: 之 ties the noun before it to 女 (the tea merchant's daughter),
@@ -1746,6 +1814,10 @@ _CONJUNCTIONS_ZH = ("但", "但是", "可是", "于是", "然后", "随后", "�
 _CLAUSE_ZH = re.compile(r"[，；]")
 
 
+# A possessive pronoun and the word of a tie right before a name ("her cousin ", "his late partner ", "她的表亲").
+_OWNED_BY = re.compile(r"(?:\b(?i:(his|her))\s+(?:[a-z'-]+\s+){0,2}[a-z'-]+\s+|([他她])的[\u4e00-\u9fff]{1,4})$")
+
+
 def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[NamedCharacter]:
     """Each character's gender as the description's he / she / his / her (他 / 她) tell it, where no word
     of theirs ("girl", 哥哥) told it already. A subject or possessive pronoun means the subject of its
@@ -1756,8 +1828,14 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
     genders = {p.name: p.gender and ("male" if p.gender in ("male", "男") else "female") for p in people}
     events: list[tuple[int, str, str | None]] = []  # (where, name or pronoun kind, gender of a pronoun)
     names = [p.name for p in people]
+    # "Her cousin Rui Duarte": her is someone else, a woman, whom a later "she" goes on meaning rather than Rui
+    owners: dict[str, str] = {}
     for person in people:
-        events += [(at, person.name, None) for at in _mentioned_at(text, person.name, names)]
+        mentioned = _mentioned_at(text, person.name, names)
+        events += [(at, person.name, None) for at in mentioned]
+        owned = mentioned and _OWNED_BY.search(text[:mentioned[0]])
+        if owned:
+            owners[person.name] = _PRONOUN_GENDER[(owned.group(1) or owned.group(2)).lower()]
     for m in re.finditer(r"(?<![\w'])(he|she|his|her|him|hers)(?![\w'])|([他她])(?!们)", text, re.I):
         word = m.group().lower()
         after = re.match(r"\s*([\w']+)", text[m.end():])
@@ -1809,6 +1887,8 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             # "Tom swears he saw her, and she believes him": him is the sentence's subject, she someone before
             genders[subject] = other
             candidates = [c for c in candidates if c != subject]
+        if any(genders[c] == gender for c in candidates):
+            candidates = [c for c in candidates if not (genders[c] is None and owners.get(c) == gender)]
         chosen = next((c for c in candidates if genders[c] in (None, gender)), None)
         if chosen is not None:
             genders[chosen] = gender
@@ -1970,7 +2050,7 @@ def things_on_minds(description: str, limit: int = 4) -> list[str]:
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
-_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区")
+_PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区坞溪")
 _PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
@@ -2015,6 +2095,12 @@ def places_in_description(description: str) -> list[str]:
     words = jieba.posseg.lcut(text)
     for index, word in enumerate(words):
         w = word.word
+        named = words[index - 1].word if index > 0 and words[index - 1].flag in ("ns", "n", "nz") else ""
+        if len(w) == 1 and w in _PLACE_ENDS_ZH and 2 <= len(named) <= 3 and all(CJK.fullmatch(c) for c in named) \
+                and w not in _LOCATIVE_ZH:
+            # 屯溪 / 镇, 云雾 / 坞: jieba cut the name from what it is; one place
+            found = [f for f in found if f != named] + [named + w]
+            continue
         if not (2 <= len(w) <= 5 and CJK.fullmatch(w[0]) and CJK.fullmatch(w[-1])) or word.flag[:1] in ("v", "d", "a") \
                 or (len(w) == 2 and w[0] in _WHOLE_OF_ZH):
             continue  # "全村的人", "满城风雨": the people of a place, no place the story goes to
@@ -2149,7 +2235,8 @@ _SETTING_CUES = {
     "mountain": re.compile(r"深山|大山|山村|山里|山中|山区|山寨|雪山|高山|山谷|山间|(?i:\b(?:mountains?|alpine|highlands?"
                            r"|peaks?)\b)"),
     "forest": re.compile(r"森林|林海|密林|林场|丛林|雨林|老林|(?i:\b(?:forests?|woods|woodland|jungle|rainforest)\b)"),
-    "village": re.compile(r"小镇|古镇|乡村|村庄|村子|村里|乡下|镇上|小县城|(?i:\b(?:village|small town|hamlet|countryside"
+    # a village named by what it lives on: 茶村, 渔村, 茶乡, 水乡 (not 村长 / 村民, who are people)
+    "village": re.compile(r"小镇|古镇|乡村|村庄|村子|村里|乡下|镇上|小县城|[茶渔农水][村乡](?![长民])|(?i:\b(?:village|small town|hamlet|countryside"
                           r"|market town)\b)"),
 }
 
@@ -2158,6 +2245,8 @@ def story_setting(description: str) -> str | None:
     """The kind of setting a description places its story in, whose places are its own whatever its age: "planet"
     (火星, a space station), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
     "mountain" (深山), "forest", "village" (小镇); None for any other, whose places come from its age."""
+    # the cast's names are no setting: 制茶师傅老林 sets no scene in a forest
+    description = without_names(description, [person.name for person in characters_in_description(description)])
     starts = _word_starts(description)
     for kind, cue in _SETTING_CUES.items():
         if any(not CJK.match(m.group()) or m.start() in starts for m in cue.finditer(description)):

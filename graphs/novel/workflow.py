@@ -177,12 +177,15 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
         summary = files.chapter_summary(number)
         characters_config = files.load("characters").model_dump()
         memory = [m.model_dump() for m in files.chapter_memory() if m.chapter_number < number][-3:]
+        world = files.load("world")
         plan = await _compose(
             ctx, files, ChapterPlan,
-            prompt=prompts.chapter_plan(summary.model_dump(), characters_config, memory),
+            prompt=prompts.chapter_plan(summary.model_dump(), characters_config, memory, world.geography if world else ""),
             # the description says the book's age, which its scenes' places keep
             facts={"summary": summary.model_dump(), "characters": characters_config, "memory": memory,
-                   "description": files.settings().world_description},
+                   "description": files.settings().world_description,
+                   # a world its author wrote names the book's own places, where its scenes happen
+                   "world": world.model_dump() if world else {}},
         )
         files.save_plan(plan)
         ctx.log(t("novel.plan_written", chapter=number, scenes=len(plan.scenes)))
