@@ -8,6 +8,61 @@ import { tr } from "./i18n.js";
 // The answer (to a whole form, or to one of its questions) that keeps the default: docs/protocol.md.
 const USE_DEFAULTS = "use defaults";
 
+// What is typed into a form's fields is kept in the browser until the form is answered: a reload, a
+// phone's browser dropping the tab, or a crash would otherwise lose answers that took a while to write.
+// One entry per thread and question form, {questionId: text}; gone once the form is answered or closed.
+const DRAFT_PREFIX = "agentCanvas.draft:";
+const draftKey = (v, id) => `${DRAFT_PREFIX}${v.threadId}:${id}`;
+
+function saveDraft(v, id, inputs) {
+  const typed = {};
+  for (const [qid, input] of inputs) if (input.value.trim()) typed[qid] = input.value;
+  try {
+    if (Object.keys(typed).length) localStorage.setItem(draftKey(v, id), JSON.stringify(typed));
+    else localStorage.removeItem(draftKey(v, id));
+  } catch {
+    // Storage full or refused (private mode): the form still works, only unsaved.
+  }
+}
+
+function dropDraft(v, id) {
+  try {
+    localStorage.removeItem(draftKey(v, id));
+  } catch {
+    // see saveDraft
+  }
+}
+
+/** Every form's draft of a thread: the thread is gone. */
+export function dropThreadDrafts(threadId) {
+  try {
+    const prefix = `${DRAFT_PREFIX}${threadId}:`;
+    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key);
+  } catch {
+    // see saveDraft
+  }
+}
+
+/**
+ * The forms still waiting once a join's replay is in get back what was typed into them. Not before: a
+ * replayed form may turn out answered a few events later, and its fields then show the answer.
+ */
+export function restoreDrafts(v) {
+  for (const [id, it] of v.interrupts) {
+    if (!it.open || !it.inputs) continue;
+    let typed;
+    try {
+      typed = JSON.parse(localStorage.getItem(draftKey(v, id)) || "null");
+    } catch {
+      typed = null;
+    }
+    if (!typed || typeof typed !== "object") continue;
+    for (const [qid, input] of it.inputs) {
+      if (!input.value && typeof typed[qid] === "string") input.value = typed[qid];
+    }
+  }
+}
+
 /** A question's default assumption (docs/protocol.md: `default`); none for a plain question. */
 function defaultOf(q) {
   return q?.default;
@@ -63,13 +118,14 @@ export function renderInterrupt(v, ev, open) {
       const inputId = `ans-${id}-${i}`.replace(/[^A-Za-z0-9_-]/g, "_");
       const dflt = defaultOf(q);
       const input = h("textarea", { id: inputId, rows: "2", name: qid, placeholder: dflt ? tr("answer_default_placeholder") : tr("answer_placeholder") });
+      input.addEventListener("input", () => saveDraft(v, id, inputs));
       inputs.push([qid, input]);
       const options = Array.isArray(q?.options) ? q.options : [];
       return h("div", { class: "field" },
         h("label", { for: inputId }, String(q?.question ?? qid)),
         input,
         options.length ? h("div", { class: "chips" }, options.map((o) =>
-          h("button", { type: "button", class: "chip", onclick: () => { input.value = String(o); input.focus(); } }, String(o)))) : null,
+          h("button", { type: "button", class: "chip", onclick: () => { input.value = String(o); saveDraft(v, id, inputs); input.focus(); } }, String(o)))) : null,
         dflt ? h("small", { class: "muted" }, tr("default_assumption", { value: dflt })) : null);
     });
     // "Keep every default" where there are none (a draft's missing facts) names nothing: those are skipped.
@@ -97,7 +153,8 @@ export function renderInterrupt(v, ev, open) {
     });
   }
   appendChat(form);
-  v.interrupts.set(id, { el: form, open: true, seq: Number(ev.seq) || v.lastSeq, statusEl });
+  const answerFields = [...form.querySelectorAll("textarea")].map((input) => [input.name, input]);
+  v.interrupts.set(id, { el: form, open: true, seq: Number(ev.seq) || v.lastSeq, statusEl, inputs: answerFields });
   if (!open) closeInterrupt(v, id, tr("handled"));
   else {
     setStatus("interrupted");
@@ -121,6 +178,7 @@ export function closeInterrupt(v, id, text) {
   const it = v.interrupts.get(id);
   if (!it || !it.open) return;
   it.open = false;
+  dropDraft(v, id);
   it.el.classList.add("answered");
   it.el.querySelectorAll("button, input, textarea").forEach((b) => (b.disabled = true));
   it.statusEl.textContent = text;

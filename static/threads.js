@@ -7,6 +7,7 @@ import { joinThread } from "./socket.js";
 import { renderTabs, renderCanvas } from "./canvas.js";
 import { updateFlowHint } from "./composer.js";
 import { tr } from "./i18n.js";
+import { dropThreadDrafts } from "./interrupts.js";
 
 let threadsTimer = null;
 export function refreshThreadsSoon() {
@@ -176,6 +177,7 @@ export function bindThreadActions() {
 export function threadDeleted({ threadId, message } = {}) {
   if (!threadId) return;
   app.threads = app.threads.filter((t) => t.threadId !== threadId);
+  dropThreadDrafts(threadId);
   if (editing?.threadId === threadId) editing = null;
   if (app.view?.threadId === threadId) {
     resetView(null);

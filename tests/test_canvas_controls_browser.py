@@ -461,3 +461,24 @@ async def test_keeping_the_defaults_keeps_the_answers_already_typed(browser, ser
              if e["event"] == "tool:artifact" and e["data"]["artifact"]["type"] == "implementation_plan"]
     assert "宠物主人和前台护士" in plans[-1]["markdown"], "the typed answer is in the plan, not its default"
     assert errors == []
+
+
+async def test_answers_typed_into_a_question_form_are_there_again_after_a_reload(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给瑜伽馆做一个会员约课和签到的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    fields = page.locator(f"{OPEN_FORM} textarea")
+    await fields.nth(0).fill("会员和前台")
+    await fields.nth(1).fill("约课成功率")
+
+    await page.reload()
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.wait_for_function(f"document.querySelector('{OPEN_FORM} textarea').value !== ''", timeout=5_000)
+    assert [await fields.nth(i).input_value() for i in range(2)] == ["会员和前台", "约课成功率"]
+
+    await page.locator(f"{OPEN_FORM} [data-testid=use-defaults]").click()
+    await page.wait_for_function("!document.querySelector('[data-testid=interrupt]:not(.answered)') "
+                                 "|| document.querySelectorAll('[data-testid=interrupt]').length > 1", timeout=30_000)
+    left = await page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('agentCanvas.draft:'))")
+    assert left == [], "an answered form keeps no draft"
+    assert errors == []
