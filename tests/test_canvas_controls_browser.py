@@ -482,3 +482,17 @@ async def test_answers_typed_into_a_question_form_are_there_again_after_a_reload
     left = await page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('agentCanvas.draft:'))")
     assert left == [], "an answered form keeps no draft"
     assert errors == []
+
+
+async def test_coming_back_to_the_page_keeps_the_hint_said_under_the_composer(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给社区图书馆做一个借书提醒的网页", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.click("#send-btn")  # nothing typed
+    await page.wait_for_function("document.getElementById('composer-hint').textContent.length > 0", timeout=5_000)
+
+    await page.evaluate("window.dispatchEvent(new Event('focus'))")  # the person switches back to the page
+    await page.wait_for_function("window.agentCanvas.socket.connected")
+    await page.wait_for_timeout(800)  # the re-join's answer is in
+    assert await page.inner_text("#composer-hint") == t("canvas.empty_message")
+    assert errors == []
