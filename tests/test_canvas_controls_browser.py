@@ -496,3 +496,17 @@ async def test_coming_back_to_the_page_keeps_the_hint_said_under_the_composer(br
     await page.wait_for_timeout(800)  # the re-join's answer is in
     assert await page.inner_text("#composer-hint") == t("canvas.empty_message")
     assert errors == []
+
+
+async def test_a_long_artifact_name_is_readable_in_its_tab_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await run_to_completion(page, "给高中生讲光合作用和细胞呼吸的联系，10分钟")
+    tab = page.locator("[data-testid=artifact-tab][data-type=pptx]")
+    name = await page.evaluate("""() => { const a = [...document.querySelectorAll('[data-testid=artifact-tab]')]
+        .find((el) => el.dataset.type === 'pptx'); return a.querySelector('.tab-title').textContent; }""")
+    assert len(name) > 12, name
+    title = tab.locator(".tab-title")
+    assert await title.evaluate("el => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1"), \
+        "the file's name is shown whole, not cut"
+    assert name in await tab.get_attribute("title"), "hovering the tab names the artifact in full"
+    assert errors == []
