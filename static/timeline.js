@@ -48,6 +48,9 @@ export function onUserMessage(v, ev) {
 // The runId of the status a restart writes for a run it found cut short (docs/protocol.md, Envelope).
 const RECOVERY_RUN_ID = "recovery";
 
+// A step's states before it ends: a run that stops there leaves it stopped.
+const UNFINISHED = new Set(["pending", "running", "waiting"]);
+
 export function onStatus(v, ev) {
   const status = String(ev.status ?? "");
   setStatus(status, ev.message);
@@ -57,9 +60,12 @@ export function onStatus(v, ev) {
   if (!IDLE_STATUSES.has(status)) {
     closeAllInterrupts(v, tr("answered"));
     disableOldResumeButtons(v);
-  } else if (status === "interrupted" && ev.message && !v.serverPendingInterrupt && ![...v.interrupts.values()].some((it) => it.open)) {
+  } else if (status === "interrupted" && [...v.interrupts.values()].some((it) => it.open)) {
+    // The step that asked waits on the person now, not on the machine: no spinner saying it works.
+    for (const entry of v.entries.values()) if (entry.el.parentNode === run.timeline && entry.state === "running") entry.setState("waiting");
+  } else if (status === "interrupted" && ev.message && !v.serverPendingInterrupt) {
     // Interrupted with no question pending (e.g. the server restarted mid-run): offer to resume.
-    for (const entry of v.entries.values()) if (entry.state === "running" || entry.state === "pending") entry.setState("stopped");
+    for (const entry of v.entries.values()) if (UNFINISHED.has(entry.state)) entry.setState("stopped");
     run.setStatus("stopped", ev.message);
     els.threadStatus.textContent = STATUS_LABELS.stopped;
     renderResumeBlock(v, run, String(ev.message), "run-stopped", { stopped: true });  // a stop, not a fault: the work is saved
@@ -202,7 +208,7 @@ export function makeEntry(v, ev) {
       entry.state = state;
       el.dataset.state = state;
       stateText.textContent = ENTRY_STATE_LABELS[state] || state;
-      icon.textContent = { pending: "○", running: "", done: "✓", failed: "✕", stopped: "■" }[state] ?? "";
+      icon.textContent = { pending: "○", running: "", waiting: "?", done: "✓", failed: "✕", stopped: "■" }[state] ?? "";
       // Long logs of a finished step fold to their last lines; a running step shows everything.
       const finished = state === "done" || state === "stopped";
       if (finished && logs.children.length > 4) {
@@ -284,7 +290,7 @@ export function onCompletion(v, ev) {
   const run = getRun(v, ev.runId);
   v.stream = null;
   for (const entry of v.entries.values()) {
-    if (entry.el.parentNode === run.timeline && (entry.state === "running" || entry.state === "pending") && !ev.success) entry.setState("stopped");
+    if (entry.el.parentNode === run.timeline && UNFINISHED.has(entry.state) && !ev.success) entry.setState("stopped");
   }
   clear(run.result);
   if (ev.success) {

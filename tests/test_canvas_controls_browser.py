@@ -510,3 +510,15 @@ async def test_a_long_artifact_name_is_readable_in_its_tab_on_a_phone(browser, s
         "the file's name is shown whole, not cut"
     assert name in await tab.get_attribute("title"), "hovering the tab names the artifact in full"
     assert errors == []
+
+
+async def test_the_step_that_asks_says_it_waits_for_the_answer_not_that_it_runs(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给驾校做一个学员预约练车的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.wait_for_selector("#thread-status[data-status=interrupted]")
+    states = await page.eval_on_selector_all("[data-testid=timeline-entry]", "els => els.map((el) => el.dataset.state)")
+    assert "running" not in states and states.count("waiting") == 1, states
+    waiting = page.locator("[data-testid=timeline-entry][data-state=waiting] .tl-state")
+    assert await waiting.text_content() == t("canvas.step_waiting")
+    assert errors == []
