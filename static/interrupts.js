@@ -122,7 +122,8 @@ export function renderInterrupt(v, ev, open) {
       inputs.push([qid, input]);
       const options = Array.isArray(q?.options) ? q.options : [];
       return h("div", { class: "field" },
-        h("label", { for: inputId }, String(q?.question ?? qid)),
+        // Which questions the plan cannot do without, as the plan itself marks them.
+        h("label", { for: inputId }, String(q?.question ?? qid), q?.blocking ? h("span", { class: "badge" }, tr("plan_blocking")) : null),
         input,
         options.length ? h("div", { class: "chips" }, options.map((o) =>
           h("button", { type: "button", class: "chip", onclick: () => { input.value = String(o); saveDraft(v, id, inputs); input.focus(); } }, String(o)))) : null,

@@ -522,3 +522,17 @@ async def test_the_step_that_asks_says_it_waits_for_the_answer_not_that_it_runs(
     waiting = page.locator("[data-testid=timeline-entry][data-state=waiting] .tl-state")
     assert await waiting.text_content() == t("canvas.step_waiting")
     assert errors == []
+
+
+async def test_a_question_form_marks_the_questions_the_plan_cannot_do_without(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给社区食堂做一个老人订餐的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    events = await (await page.request.get(f"{server.url}/api/threads/{thread_id}/events")).json()
+    questions = next(e["data"]["payload"]["questions"] for e in events if e["event"] == "interrupt")
+    marked = await page.locator(f"{OPEN_FORM} .field label").evaluate_all(
+        "els => els.map((el) => !!el.querySelector('.badge'))")
+    assert marked == [bool(q.get("blocking")) for q in questions] and any(marked), marked
+    assert await page.locator(f"{OPEN_FORM} .field label .badge").first.text_content() == t("canvas.plan_blocking")
+    assert errors == []
