@@ -136,7 +136,8 @@ export function renderInterrupt(v, ev, open) {
       intro ? h("p", null, String(intro)) : null,
       ...fields,
       h("div", { class: "form-actions" },
-        h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" } }, tr("submit_answer")),
+        h("button", { type: "submit", class: "btn btn-primary", dataset: { testid: "answer" }, title: tr("submit_answer_keys"),
+          "aria-keyshortcuts": "Control+Enter Meta+Enter" }, tr("submit_answer")),
         h("button", { type: "button", class: "btn", dataset: { testid: "use-defaults" }, onclick: () => submitTyped(true) }, skipLabel)),
       errorEl, statusEl]);
     // What was typed is the answer; the questions left empty are asked again, or — "use defaults" —
@@ -151,6 +152,12 @@ export function renderInterrupt(v, ev, open) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       submitTyped(false);
+    });
+    // Enter starts a new line of an answer; Ctrl+Enter (⌘+Enter) sends the form, as in most chat and mail forms.
+    form.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" || !(e.ctrlKey || e.metaKey) || e.isComposing || !e.target.matches("textarea")) return;
+      e.preventDefault();
+      form.requestSubmit();
     });
   }
   appendChat(form);

@@ -536,3 +536,21 @@ async def test_a_question_form_marks_the_questions_the_plan_cannot_do_without(br
     assert marked == [bool(q.get("blocking")) for q in questions] and any(marked), marked
     assert await page.locator(f"{OPEN_FORM} .field label .badge").first.text_content() == t("canvas.plan_blocking")
     assert errors == []
+
+
+async def test_ctrl_enter_in_a_question_form_sends_the_answers(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给街道办做一个居民报修登记的网页", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    form = page.locator("[data-testid=interrupt]").first
+    field = form.locator("textarea").first
+    await field.fill("居民和维修师傅")
+    await field.press("Enter")  # a new line of the answer, not a send
+    assert "answered" not in (await form.get_attribute("class"))
+    await field.press("Control+Enter")
+    await page.wait_for_function("document.querySelector('[data-testid=interrupt]').classList.contains('answered')",
+                                 timeout=5_000)
+    await page.wait_for_function(
+        "document.querySelector('[data-testid=interrupt] .interrupt-status').textContent.includes('居民和维修师傅')",
+        timeout=30_000)
+    assert errors == []
