@@ -554,3 +554,15 @@ async def test_ctrl_enter_in_a_question_form_sends_the_answers(browser, server):
         "document.querySelector('[data-testid=interrupt] .interrupt-status').textContent.includes('居民和维修师傅')",
         timeout=30_000)
     assert errors == []
+
+
+async def test_a_plans_summary_takes_the_whole_width_of_its_card_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await send(page, "给一家社区诊所做一个让病人在线挑选就诊时间段的预约网页", flow="requirement")
+    await page.wait_for_selector("#canvas-body [data-testid=view-requirement_plan]", timeout=30_000)
+    widths = await page.evaluate("""() => {
+      const grid = document.querySelector('[data-testid=view-requirement_plan] .kv-grid');
+      const summary = [...grid.querySelectorAll('.kv')].at(-1);
+      return [summary.getBoundingClientRect().width, grid.getBoundingClientRect().width]; }""")
+    assert widths[0] >= widths[1] - 1, widths
+    assert errors == []
