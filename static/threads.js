@@ -210,6 +210,7 @@ export function setThreadTitle(title) {
   if (!app.view) return;
   app.view.title = title;
   els.threadTitle.textContent = title;
+  els.threadTitle.title = title;  // whole on hover where the bar cuts it
   document.title = `${title} · Agent Canvas`;
 }
 
@@ -233,6 +234,7 @@ export function resetView(view) {
   els.chatLog.append(els.empty);
   els.empty.hidden = !!view;
   els.threadTitle.textContent = view ? "" : tr("new_thread_title");
+  els.threadTitle.title = "";
   document.title = "Agent Canvas";
   setStatus(view ? "idle" : null);
   renderTabs();

@@ -566,3 +566,17 @@ async def test_a_plans_summary_takes_the_whole_width_of_its_card_on_a_phone(brow
       return [summary.getBoundingClientRect().width, grid.getBoundingClientRect().width]; }""")
     assert widths[0] >= widths[1] - 1, widths
     assert errors == []
+
+
+async def test_a_long_thread_name_is_readable_in_the_thread_bar_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    text = "给一家社区诊所做一个让病人在线挑选就诊时间段并收到短信提醒的预约网页"
+    await send(page, text, flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    heading = page.locator("#thread-title")
+    await page.wait_for_function("document.getElementById('thread-title').textContent.length > 0")
+    name = await heading.text_content()
+    assert await heading.evaluate("el => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth"), \
+        f"{name!r} is cut"
+    assert await heading.get_attribute("title") == name
+    assert errors == []
