@@ -125,6 +125,28 @@ export function showComposerError(text) {
   setTimeout(() => els.composerHint.classList.remove("error"), 4000);
 }
 
+// What is typed in the composer and not yet sent outlives a reload (the box has autocomplete off, so the
+// browser does not keep it): it is put back when the page loads, and forgotten once it is sent.
+const UNSENT_KEY = "agentCanvas.unsent";
+
+export function keepUnsent() {
+  try {
+    if (els.input.value.trim()) localStorage.setItem(UNSENT_KEY, els.input.value);
+    else localStorage.removeItem(UNSENT_KEY);
+  } catch {
+    // Storage refused (private mode): the box still works, only unsaved.
+  }
+}
+
+export function restoreUnsent() {
+  try {
+    const text = localStorage.getItem(UNSENT_KEY);
+    if (text && !els.input.value) els.input.value = text;
+  } catch {
+    // see keepUnsent
+  }
+}
+
 let sending = false;
 
 /** Send is off while the open thread runs (a message would be refused), while one is on its way, and
@@ -179,6 +201,7 @@ export async function send() {
     return;
   }
   els.input.value = "";
+  keepUnsent();
   els.composerHint.textContent = "";
   if (!continuing) {
     const buffered = app.pendingNew?.buffer || [];

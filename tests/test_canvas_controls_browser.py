@@ -589,3 +589,19 @@ async def test_a_long_link_in_the_request_does_not_push_a_phone_page_sideways(br
     await page.wait_for_selector("#canvas-body [data-testid=view-requirement_plan]", timeout=30_000)
     assert await page.evaluate("document.documentElement.scrollWidth") <= 390
     assert errors == []
+
+
+async def test_a_message_typed_but_not_sent_is_still_in_the_box_after_a_reload(browser, server):
+    page, errors = await open_page(browser, server.url)
+    text = "给高一学生讲牛顿第三定律，\n8分钟，多举生活中的例子"
+    await page.fill("#message-input", text)
+    await page.reload()
+    await page.wait_for_selector("#conn-status[data-state=up]")
+    assert await page.input_value("#message-input") == text
+
+    await page.press("#message-input", "Enter")
+    await page.wait_for_function("window.agentCanvas.threadId !== null", timeout=10_000)
+    await page.reload()
+    await page.wait_for_selector("#conn-status[data-state=up]")
+    assert await page.input_value("#message-input") == "", "a sent message is not offered again"
+    assert errors == []
