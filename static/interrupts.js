@@ -73,7 +73,7 @@ export function renderInterrupt(v, ev, open) {
   if (!id || v.interrupts.has(id)) return;
   const payload = ev.payload && typeof ev.payload === "object" ? ev.payload : {};
   const errorEl = h("p", { class: "form-error", role: "alert" });
-  const statusEl = h("p", { class: "interrupt-status", role: "status" });
+  const statusEl = h("p", { class: "interrupt-status", role: "status", tabindex: "-1" });
   const form = h("form", { class: "interrupt", dataset: { testid: "interrupt", interruptId: id, kind: ev.kind }, "aria-label": tr("interrupt_label") });
   const intro = payload.message || payload.title || payload.summary;
 
@@ -83,7 +83,11 @@ export function renderInterrupt(v, ev, open) {
     // Show it answered at once (the run's next events follow quickly); undo if the server refuses.
     form.classList.add("answered");
     statusEl.textContent = tr("sending");
+    // Disabled, the field or button with the focus would drop it to the page's start: the keyboard stays
+    // at the form, on the line that says what became of the answer.
+    const hadFocus = form.contains(document.activeElement);
     form.querySelectorAll("button, input, textarea").forEach((b) => (b.disabled = true));
+    if (hadFocus) statusEl.focus();
     const ack = await emitAck("run:resume", { threadId: v.threadId, answer });
     if (ack.ok) {
       closeInterrupt(v, id, tr("sending"));

@@ -605,3 +605,17 @@ async def test_a_message_typed_but_not_sent_is_still_in_the_box_after_a_reload(b
     await page.wait_for_selector("#conn-status[data-state=up]")
     assert await page.input_value("#message-input") == "", "a sent message is not offered again"
     assert errors == []
+
+
+async def test_sending_a_form_from_the_keyboard_keeps_the_focus_at_the_form(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给小区物业做一个访客登记的网页", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    field = page.locator(f"{OPEN_FORM} textarea").first
+    await field.fill("业主和保安")
+    await field.press("Control+Enter")
+    await page.wait_for_function("document.querySelector('[data-testid=interrupt]').classList.contains('answered')",
+                                 timeout=5_000)
+    assert await page.evaluate("!!document.activeElement.closest('[data-testid=interrupt]')"), \
+        "not dropped to the top of the page"
+    assert errors == []
