@@ -2,11 +2,11 @@
 
 import { h, clear, renderMarkdown } from "./dom.js";
 import { TYPE_LABELS } from "./views.js";
-import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, isConnected, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
+import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, app, announce, isConnected, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
 import { renderInterrupt, closeAllInterrupts, showAnswer } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
-import { setThreadTitle, firstLineTitle } from "./threads.js";
+import { setThreadTitle, firstLineTitle, renderThreadList } from "./threads.js";
 import { showComposerError } from "./composer.js";
 import { midSentence, tr } from "./i18n.js";
 
@@ -54,6 +54,13 @@ const UNFINISHED = new Set(["pending", "running", "waiting"]);
 export function onStatus(v, ev) {
   const status = String(ev.status ?? "");
   setStatus(status, ev.message);
+  // The thread list says what the badge says, without waiting for its next refresh from the server.
+  const listed = app.threads.find((t) => t.threadId === v.threadId);
+  if (listed && status && listed.status !== status) {
+    listed.status = status;
+    listed.waiting = status === "interrupted" ? [...v.interrupts.values()].some((it) => it.open) : undefined;
+    renderThreadList();
+  }
   // A restart's note belongs to the run it cut short: on a card of its own it read as a second run that failed.
   const run = ev.runId === RECOVERY_RUN_ID && v.runs.size ? [...v.runs.values()].at(-1) : getRun(v, ev.runId);
   run.setStatus(status, ev.message);
