@@ -6,7 +6,7 @@ import { els, app, announce, emitAck, errText } from "./state.js";
 import { connect, joinThread } from "./socket.js";
 import { bindCanvas } from "./canvas.js";
 import { refreshThreads, threadFromHash, openThread, resetView, startNewThread, bindThreadActions } from "./threads.js";
-import { loadFlows, loadProjects, updateFlowHint, showComposerError, send } from "./composer.js";
+import { loadFlows, loadProjects, updateFlowHint, showComposerError, send, keepUnsent, restoreUnsent } from "./composer.js";
 import { ensureSignedIn } from "./signin.js";
 import { tr } from "./i18n.js";
 
@@ -37,6 +37,7 @@ function bindUi() {
       send();
     }
   });
+  els.input.addEventListener("input", keepUnsent);
   els.flowSelect.addEventListener("change", updateFlowHint);
   els.projectInput.addEventListener("focus", loadProjects);  // a run may have created one since
   els.newThread.addEventListener("click", startNewThread);
@@ -102,6 +103,7 @@ function showThreadsPanel(open) {
 
 async function main() {
   bindUi();
+  restoreUnsent();
   resetView(null);
   await ensureSignedIn();
   await Promise.all([loadFlows(), loadProvider()]);

@@ -159,14 +159,16 @@ export function renderTabs() {
     // The deck's pages, not every preview in the log (a removed page's stays there).
     const pageCount = isPreview ? previewPages(v).length : 0;
     const label = isPreview ? `${TYPE_LABELS.slide_preview}${pageCount > 1 ? ` ×${pageCount}` : ""}` : a.title || typeLabel(a.type);
+    const namesType = titleNamesType(label, a.type);
     els.tabs.append(h("button", {
       type: "button", role: "tab", class: `tab${active ? " active" : ""}`,
       "aria-selected": active ? "true" : "false",
       tabindex: active ? "0" : "-1",
       dataset: { testid: "artifact-tab", artifactId: a.id, type: a.type },
-      title: `${typeLabel(a.type)} · v${a.version ?? 1}`,
+      // The whole name on hover: a title too long for its tab is cut there.
+      title: `${namesType ? label : `${typeLabel(a.type)} · ${label}`} · v${a.version ?? 1}`,
       onclick: () => focusArtifact(active ? a.id : last.id, { user: true }),
-    }, titleNamesType(label, a.type) ? null : h("span", { class: "tab-type" }, typeLabel(a.type)),
+    }, namesType ? null : h("span", { class: "tab-type" }, typeLabel(a.type)),
       h("span", { class: "tab-title" }, label),
       (Number(a.version) || 1) > 1 ? h("span", { class: "tab-ver" }, `v${a.version}`) : null));
   }

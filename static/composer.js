@@ -94,6 +94,8 @@ function fieldSizeFor(hint) {
   return Math.max(PROJECT_FIELD_MIN_SIZE, width + 2);
 }
 
+let hintShownFor = null;
+
 export function updateFlowHint() {
   const f = app.flows.find((x) => x.name === els.flowSelect.value);
   els.flowHint.textContent = f?.description || "";
@@ -104,10 +106,14 @@ export function updateFlowHint() {
   if (wasHidden && !els.projectPicker.hidden) loadProjects();
   const v = app.view;
   showThreadProject(v);
-  if (v && v.flow && v.flow !== els.flowSelect.value) {
-    els.composerHint.textContent = tr("flow_switch_hint", { current: flowTitle(v.flow), chosen: flowTitle(els.flowSelect.value) });
-  } else {
-    els.composerHint.textContent = "";
+  // The hint under the composer is said again only when what it is about changes (another thread, its flow
+  // known at last, another flow picked): a re-join on coming back to the page keeps an error said before.
+  const hintFor = `${v?.threadId ?? ""}|${v?.flow ?? ""}|${els.flowSelect.value}`;
+  if (hintFor !== hintShownFor) {
+    hintShownFor = hintFor;
+    els.composerHint.textContent = v && v.flow && v.flow !== els.flowSelect.value
+      ? tr("flow_switch_hint", { current: flowTitle(v.flow), chosen: flowTitle(els.flowSelect.value) })
+      : "";
   }
   if (!app.view?.focusedId) renderCanvas();  // the empty canvas says what the chosen flow will show
   updateSendButton();
@@ -117,6 +123,28 @@ export function showComposerError(text) {
   els.composerHint.textContent = text;
   els.composerHint.classList.add("error");
   setTimeout(() => els.composerHint.classList.remove("error"), 4000);
+}
+
+// What is typed in the composer and not yet sent outlives a reload (the box has autocomplete off, so the
+// browser does not keep it): it is put back when the page loads, and forgotten once it is sent.
+const UNSENT_KEY = "agentCanvas.unsent";
+
+export function keepUnsent() {
+  try {
+    if (els.input.value.trim()) localStorage.setItem(UNSENT_KEY, els.input.value);
+    else localStorage.removeItem(UNSENT_KEY);
+  } catch {
+    // Storage refused (private mode): the box still works, only unsaved.
+  }
+}
+
+export function restoreUnsent() {
+  try {
+    const text = localStorage.getItem(UNSENT_KEY);
+    if (text && !els.input.value) els.input.value = text;
+  } catch {
+    // see keepUnsent
+  }
 }
 
 let sending = false;
@@ -173,6 +201,7 @@ export async function send() {
     return;
   }
   els.input.value = "";
+  keepUnsent();
   els.composerHint.textContent = "";
   if (!continuing) {
     const buffered = app.pendingNew?.buffer || [];

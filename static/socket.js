@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { els, app, emitAck, errText, IDLE_STATUSES } from "./state.js";
 import { appendChat, setStatus, connectionChanged } from "./chat.js";
 import { apply, updateRunTitles } from "./timeline.js";
-import { renderInterrupt, closeInterrupt } from "./interrupts.js";
+import { renderInterrupt, closeInterrupt, restoreDrafts } from "./interrupts.js";
 import { addArtifactRef } from "./canvas.js";
 import { refreshThreadsSoon, refreshThreads, setThreadTitle, applyThreadUpdate, threadDeleted } from "./threads.js";
 import { updateFlowHint } from "./composer.js";
@@ -109,6 +109,7 @@ export function reconcileAfterJoin(view) {
   if (pi && !view.interrupts.has(pi.interruptId)) {
     renderInterrupt(view, { ...pi, threadId: view.threadId, seq: view.joinAckSeq }, true);
   }
+  restoreDrafts(view);
   view.rejoining = false;
   if (pi) setStatus("interrupted");
   else if (serverDecidesStatus(view)) settleLastRun(view, view.serverStatus);

@@ -18,6 +18,7 @@ export const STATUS_LABELS = {
 export const ENTRY_STATE_LABELS = {
   pending: tr("step_pending"),
   running: tr("step_running"),
+  waiting: tr("step_waiting"),
   done: tr("step_done"),
   failed: tr("step_failed"),
   stopped: tr("step_stopped"),

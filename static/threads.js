@@ -7,6 +7,7 @@ import { joinThread } from "./socket.js";
 import { renderTabs, renderCanvas } from "./canvas.js";
 import { updateFlowHint } from "./composer.js";
 import { tr } from "./i18n.js";
+import { dropThreadDrafts } from "./interrupts.js";
 
 let threadsTimer = null;
 export function refreshThreadsSoon() {
@@ -176,6 +177,7 @@ export function bindThreadActions() {
 export function threadDeleted({ threadId, message } = {}) {
   if (!threadId) return;
   app.threads = app.threads.filter((t) => t.threadId !== threadId);
+  dropThreadDrafts(threadId);
   if (editing?.threadId === threadId) editing = null;
   if (app.view?.threadId === threadId) {
     resetView(null);
@@ -208,6 +210,7 @@ export function setThreadTitle(title) {
   if (!app.view) return;
   app.view.title = title;
   els.threadTitle.textContent = title;
+  els.threadTitle.title = title;  // whole on hover where the bar cuts it
   document.title = `${title} · Agent Canvas`;
 }
 
@@ -231,6 +234,7 @@ export function resetView(view) {
   els.chatLog.append(els.empty);
   els.empty.hidden = !!view;
   els.threadTitle.textContent = view ? "" : tr("new_thread_title");
+  els.threadTitle.title = "";
   document.title = "Agent Canvas";
   setStatus(view ? "idle" : null);
   renderTabs();

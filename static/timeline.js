@@ -2,11 +2,11 @@
 
 import { h, clear, renderMarkdown } from "./dom.js";
 import { TYPE_LABELS } from "./views.js";
-import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, announce, isConnected, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
+import { STATUS_LABELS, ENTRY_STATE_LABELS, IDLE_STATUSES, els, app, announce, isConnected, emitAck, errText, nodeName, termName, flowTitle } from "./state.js";
 import { appendChat, scrollChat, keepScrolled, setStatus } from "./chat.js";
 import { renderInterrupt, closeAllInterrupts, showAnswer } from "./interrupts.js";
 import { onArtifact, focusArtifact, followLive } from "./canvas.js";
-import { setThreadTitle, firstLineTitle } from "./threads.js";
+import { setThreadTitle, firstLineTitle, renderThreadList } from "./threads.js";
 import { showComposerError } from "./composer.js";
 import { midSentence, tr } from "./i18n.js";
 
@@ -48,18 +48,31 @@ export function onUserMessage(v, ev) {
 // The runId of the status a restart writes for a run it found cut short (docs/protocol.md, Envelope).
 const RECOVERY_RUN_ID = "recovery";
 
+// A step's states before it ends: a run that stops there leaves it stopped.
+const UNFINISHED = new Set(["pending", "running", "waiting"]);
+
 export function onStatus(v, ev) {
   const status = String(ev.status ?? "");
   setStatus(status, ev.message);
+  // The thread list says what the badge says, without waiting for its next refresh from the server.
+  const listed = app.threads.find((t) => t.threadId === v.threadId);
+  if (listed && status && listed.status !== status) {
+    listed.status = status;
+    listed.waiting = status === "interrupted" ? [...v.interrupts.values()].some((it) => it.open) : undefined;
+    renderThreadList();
+  }
   // A restart's note belongs to the run it cut short: on a card of its own it read as a second run that failed.
   const run = ev.runId === RECOVERY_RUN_ID && v.runs.size ? [...v.runs.values()].at(-1) : getRun(v, ev.runId);
   run.setStatus(status, ev.message);
   if (!IDLE_STATUSES.has(status)) {
     closeAllInterrupts(v, tr("answered"));
     disableOldResumeButtons(v);
-  } else if (status === "interrupted" && ev.message && !v.serverPendingInterrupt && ![...v.interrupts.values()].some((it) => it.open)) {
+  } else if (status === "interrupted" && [...v.interrupts.values()].some((it) => it.open)) {
+    // The step that asked waits on the person now, not on the machine: no spinner saying it works.
+    for (const entry of v.entries.values()) if (entry.el.parentNode === run.timeline && entry.state === "running") entry.setState("waiting");
+  } else if (status === "interrupted" && ev.message && !v.serverPendingInterrupt) {
     // Interrupted with no question pending (e.g. the server restarted mid-run): offer to resume.
-    for (const entry of v.entries.values()) if (entry.state === "running" || entry.state === "pending") entry.setState("stopped");
+    for (const entry of v.entries.values()) if (UNFINISHED.has(entry.state)) entry.setState("stopped");
     run.setStatus("stopped", ev.message);
     els.threadStatus.textContent = STATUS_LABELS.stopped;
     renderResumeBlock(v, run, String(ev.message), "run-stopped", { stopped: true });  // a stop, not a fault: the work is saved
@@ -202,7 +215,7 @@ export function makeEntry(v, ev) {
       entry.state = state;
       el.dataset.state = state;
       stateText.textContent = ENTRY_STATE_LABELS[state] || state;
-      icon.textContent = { pending: "○", running: "", done: "✓", failed: "✕", stopped: "■" }[state] ?? "";
+      icon.textContent = { pending: "○", running: "", waiting: "?", done: "✓", failed: "✕", stopped: "■" }[state] ?? "";
       // Long logs of a finished step fold to their last lines; a running step shows everything.
       const finished = state === "done" || state === "stopped";
       if (finished && logs.children.length > 4) {
@@ -284,7 +297,7 @@ export function onCompletion(v, ev) {
   const run = getRun(v, ev.runId);
   v.stream = null;
   for (const entry of v.entries.values()) {
-    if (entry.el.parentNode === run.timeline && (entry.state === "running" || entry.state === "pending") && !ev.success) entry.setState("stopped");
+    if (entry.el.parentNode === run.timeline && UNFINISHED.has(entry.state) && !ev.success) entry.setState("stopped");
   }
   clear(run.result);
   if (ev.success) {

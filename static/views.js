@@ -40,8 +40,13 @@ export const titleNamesType = (title, type) => String(title ?? "").includes(type
 const isObj = (v) => v && typeof v === "object" && !Array.isArray(v);
 const list = (v) => (Array.isArray(v) ? v : []);
 
+// A value that is a sentence (a plan's summary), not a short fact, gets the whole row: in a half-width cell
+// it stood as a narrow column of five-word lines beside an empty one.
+const LONG_VALUE_CHARS = 24;
+
 function field(label, value) {
-  return h("div", { class: "kv" }, h("dt", null, label), h("dd", null, value));
+  const wide = typeof value === "string" && value.length > LONG_VALUE_CHARS;
+  return h("div", { class: `kv${wide ? " kv-wide" : ""}` }, h("dt", null, label), h("dd", null, value));
 }
 
 function courseConfig(c) {

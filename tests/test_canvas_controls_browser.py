@@ -461,3 +461,161 @@ async def test_keeping_the_defaults_keeps_the_answers_already_typed(browser, ser
              if e["event"] == "tool:artifact" and e["data"]["artifact"]["type"] == "implementation_plan"]
     assert "宠物主人和前台护士" in plans[-1]["markdown"], "the typed answer is in the plan, not its default"
     assert errors == []
+
+
+async def test_answers_typed_into_a_question_form_are_there_again_after_a_reload(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给瑜伽馆做一个会员约课和签到的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    fields = page.locator(f"{OPEN_FORM} textarea")
+    await fields.nth(0).fill("会员和前台")
+    await fields.nth(1).fill("约课成功率")
+
+    await page.reload()
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.wait_for_function(f"document.querySelector('{OPEN_FORM} textarea').value !== ''", timeout=5_000)
+    assert [await fields.nth(i).input_value() for i in range(2)] == ["会员和前台", "约课成功率"]
+
+    await page.locator(f"{OPEN_FORM} [data-testid=use-defaults]").click()
+    await page.wait_for_function("!document.querySelector('[data-testid=interrupt]:not(.answered)') "
+                                 "|| document.querySelectorAll('[data-testid=interrupt]').length > 1", timeout=30_000)
+    left = await page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('agentCanvas.draft:'))")
+    assert left == [], "an answered form keeps no draft"
+    assert errors == []
+
+
+async def test_coming_back_to_the_page_keeps_the_hint_said_under_the_composer(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给社区图书馆做一个借书提醒的网页", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.click("#send-btn")  # nothing typed
+    await page.wait_for_function("document.getElementById('composer-hint').textContent.length > 0", timeout=5_000)
+
+    await page.evaluate("window.dispatchEvent(new Event('focus'))")  # the person switches back to the page
+    await page.wait_for_function("window.agentCanvas.socket.connected")
+    await page.wait_for_timeout(800)  # the re-join's answer is in
+    assert await page.inner_text("#composer-hint") == t("canvas.empty_message")
+    assert errors == []
+
+
+async def test_a_long_artifact_name_is_readable_in_its_tab_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await run_to_completion(page, "给高中生讲光合作用和细胞呼吸的联系，10分钟")
+    tab = page.locator("[data-testid=artifact-tab][data-type=pptx]")
+    name = await page.evaluate("""() => { const a = [...document.querySelectorAll('[data-testid=artifact-tab]')]
+        .find((el) => el.dataset.type === 'pptx'); return a.querySelector('.tab-title').textContent; }""")
+    assert len(name) > 12, name
+    title = tab.locator(".tab-title")
+    assert await title.evaluate("el => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1"), \
+        "the file's name is shown whole, not cut"
+    assert name in await tab.get_attribute("title"), "hovering the tab names the artifact in full"
+    assert errors == []
+
+
+async def test_the_step_that_asks_says_it_waits_for_the_answer_not_that_it_runs(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给驾校做一个学员预约练车的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.wait_for_selector("#thread-status[data-status=interrupted]")
+    states = await page.eval_on_selector_all("[data-testid=timeline-entry]", "els => els.map((el) => el.dataset.state)")
+    assert "running" not in states and states.count("waiting") == 1, states
+    waiting = page.locator("[data-testid=timeline-entry][data-state=waiting] .tl-state")
+    assert await waiting.text_content() == t("canvas.step_waiting")
+    assert errors == []
+
+
+async def test_a_question_form_marks_the_questions_the_plan_cannot_do_without(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给社区食堂做一个老人订餐的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    thread_id = await page.evaluate("window.agentCanvas.threadId")
+    events = await (await page.request.get(f"{server.url}/api/threads/{thread_id}/events")).json()
+    questions = next(e["data"]["payload"]["questions"] for e in events if e["event"] == "interrupt")
+    marked = await page.locator(f"{OPEN_FORM} .field label").evaluate_all(
+        "els => els.map((el) => !!el.querySelector('.badge'))")
+    assert marked == [bool(q.get("blocking")) for q in questions] and any(marked), marked
+    assert await page.locator(f"{OPEN_FORM} .field label .badge").first.text_content() == t("canvas.plan_blocking")
+    assert errors == []
+
+
+async def test_ctrl_enter_in_a_question_form_sends_the_answers(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给街道办做一个居民报修登记的网页", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    form = page.locator("[data-testid=interrupt]").first
+    field = form.locator("textarea").first
+    await field.fill("居民和维修师傅")
+    await field.press("Enter")  # a new line of the answer, not a send
+    assert "answered" not in (await form.get_attribute("class"))
+    await field.press("Control+Enter")
+    await page.wait_for_function("document.querySelector('[data-testid=interrupt]').classList.contains('answered')",
+                                 timeout=5_000)
+    await page.wait_for_function(
+        "document.querySelector('[data-testid=interrupt] .interrupt-status').textContent.includes('居民和维修师傅')",
+        timeout=30_000)
+    assert errors == []
+
+
+async def test_a_plans_summary_takes_the_whole_width_of_its_card_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await send(page, "给一家社区诊所做一个让病人在线挑选就诊时间段的预约网页", flow="requirement")
+    await page.wait_for_selector("#canvas-body [data-testid=view-requirement_plan]", timeout=30_000)
+    widths = await page.evaluate("""() => {
+      const grid = document.querySelector('[data-testid=view-requirement_plan] .kv-grid');
+      const summary = [...grid.querySelectorAll('.kv')].at(-1);
+      return [summary.getBoundingClientRect().width, grid.getBoundingClientRect().width]; }""")
+    assert widths[0] >= widths[1] - 1, widths
+    assert errors == []
+
+
+async def test_a_long_thread_name_is_readable_in_the_thread_bar_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    text = "给一家社区诊所做一个让病人在线挑选就诊时间段并收到短信提醒的预约网页"
+    await send(page, text, flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    heading = page.locator("#thread-title")
+    await page.wait_for_function("document.getElementById('thread-title').textContent.length > 0")
+    name = await heading.text_content()
+    assert await heading.evaluate("el => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth"), \
+        f"{name!r} is cut"
+    assert await heading.get_attribute("title") == name
+    assert errors == []
+
+
+async def test_a_long_link_in_the_request_does_not_push_a_phone_page_sideways(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    link = "https://example.org/forms/" + "volunteersignupweekendshift" * 6  # nowhere to break
+    await send(page, f"照着这个表单做一个志愿者报名页面 {link}", flow="requirement")
+    await page.wait_for_selector("#canvas-body [data-testid=view-requirement_plan]", timeout=30_000)
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert errors == []
+
+
+async def test_a_message_typed_but_not_sent_is_still_in_the_box_after_a_reload(browser, server):
+    page, errors = await open_page(browser, server.url)
+    text = "给高一学生讲牛顿第三定律，\n8分钟，多举生活中的例子"
+    await page.fill("#message-input", text)
+    await page.reload()
+    await page.wait_for_selector("#conn-status[data-state=up]")
+    assert await page.input_value("#message-input") == text
+
+    await page.press("#message-input", "Enter")
+    await page.wait_for_function("window.agentCanvas.threadId !== null", timeout=10_000)
+    await page.reload()
+    await page.wait_for_selector("#conn-status[data-state=up]")
+    assert await page.input_value("#message-input") == "", "a sent message is not offered again"
+    assert errors == []
+
+
+async def test_sending_a_form_from_the_keyboard_keeps_the_focus_at_the_form(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给小区物业做一个访客登记的网页", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    field = page.locator(f"{OPEN_FORM} textarea").first
+    await field.fill("业主和保安")
+    await field.press("Control+Enter")
+    await page.wait_for_function("document.querySelector('[data-testid=interrupt]').classList.contains('answered')",
+                                 timeout=5_000)
+    assert await page.evaluate("!!document.activeElement.closest('[data-testid=interrupt]')"), \
+        "not dropped to the top of the page"
+    assert errors == []

@@ -139,3 +139,13 @@ async def test_two_specialists_side_by_side_read_apart_in_the_timeline_by_their_
     assert len(labels) == 2 and len(set(labels)) == 2, labels
     assert any(t("legal.category_labor_law") in label for label in labels), labels
     assert errors == []
+
+
+async def test_the_trace_fits_a_phone_screen(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await send(page, "公司拖欠我三个月的工资怎么办", flow="legal")
+    await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
+    await page.click("[data-testid=artifact-tab][data-type=trace]")
+    await page.wait_for_selector("#canvas-body [data-testid=view-trace]")
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390, "the page does not scroll sideways"
+    assert errors == []
