@@ -37,6 +37,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     our_way_of_doing_en,
+    taken_up_for_its_own_sake,
     palette_for,
     person_name,
     person_named_first,
@@ -1302,7 +1303,10 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_READING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _tells_history(request):  # the history society hears its story in time order
         words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
-    elif setting == "public_talk" and asks_how_to(request.fact("topic") or ""):  # the steps, not "the main idea"
+    elif setting == "public_talk" and (asks_how_to(request.fact("topic") or "")  # the steps, not "the main idea"
+                                       or our_way_of_doing_en(request.fact("topic") or "")
+                                       # a hobby for beginners ("手冲咖啡入门") is taken up step by step too
+                                       or taken_up_for_its_own_sake(request.fact("topic") or "", request.fact("request") or "")):
         at_work = heard_at_work(audience_hint(request.fact("request") or ""))  # nurses at a clinic take them to the job
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
@@ -1414,7 +1418,9 @@ def _said_not_written(lines, said_instead: str, asks: re.Pattern = _ASKS_TO_WRIT
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
     said = subject_as_said(request.fact("topic"), request.fact("request") or "")
-    at_work = request.fact("setting") in ("training", "talk")  # "how we handle refunds" is a way of working there
+    # "how we handle refunds" is a way of working at work, and told to the public a way of doing ("how we sort
+    # donations and keep food safe" to volunteers); only in a class is "how we digest food" how a body works
+    at_work = request.fact("setting") in ("training", "talk", "public_talk")
     return (at_work and our_way_of_doing_en(said)) or topic_phrase(said)
 
 
@@ -1664,7 +1670,13 @@ def _unit_in_sentence(units: list[str], names: tuple[str, ...], zh: bool):
 def _joined(items: list[str], zh: bool) -> str:
     if zh:
         return "、".join(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    # an item with an "and" of its own ("the reasons and the evidence") is not joined by another: the last one's "and"
+    # ends the list ("what we notice, the reasons and the evidence"), or a comma sets the last item apart
+    if " and " in items[-1]:
+        return ", ".join(items)
+    return ", ".join(items[:-1]) + (", and " if any(" and " in item for item in items[:-1]) else " and ") + items[-1]
 
 
 # Each outline point is shown from one angle; pages cycle through angles so a point met twice is

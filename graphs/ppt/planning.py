@@ -203,8 +203,8 @@ _FILLER_ZH = re.compile(
 # "为人民服务的精神" is about serving the people.
 # A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
 # before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
-# that ends the clause ("走进秦朝，给初一讲"): the subject came before it.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
+# that ends the clause ("走进秦朝，给初一讲": the subject came before it; "给新来的志愿者讲15分钟：怎么分拣": after the colon).
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
@@ -363,14 +363,23 @@ _HOW_TO_WORDS_EN = re.compile(r"\b(?:tips|best\s+practices|guide|guidelines|chec
                               re.IGNORECASE)
 
 
+# "我们怎么分拣捐赠物、保证食品安全", "大家如何保护眼睛": asked of the listeners themselves (a pronoun, no 是, no verb of a
+# thing working by itself) it is a way of doing, said without its pronoun ("分拣捐赠物、保证食品安全的方法").
+_DOERS_ZH = re.compile(r"^(?:我们|咱们|我|你们|你|大家|您)$")
+
+
+def _doers_way_zh(how: re.Match) -> bool:
+    return bool(_DOERS_ZH.match(how.group("who"))) and not how.group("is") and not _WORKINGS_ZH.search(how.group("what"))
+
+
 def asks_how_to(subject: str) -> bool:
     """Whether a subject is a way of doing something ("怎么保护眼睛", "沟通技巧", "how to run a meeting", "Running
     effective meetings", "tips for code review"), not a thing to know about."""
     text = subject.strip()
     if language_of(text) == "zh":
         how = _HOW_ZH.match(text)
-        # "疫苗是怎么起作用的" asks how a thing works, not how to do it
-        return bool(how and not how.group("who")) or bool(_HOW_TO_NOUNS_ZH.search(text))
+        # "疫苗是怎么起作用的" asks how a thing works, not how to do it; "我们怎么分拣捐赠物" is how we do a thing
+        return bool(how and (not how.group("who") or _doers_way_zh(how))) or bool(_HOW_TO_NOUNS_ZH.search(text))
     first = text.split(" ", 1)[0].lower()
     return bool(_HOW_TO_EN.match(text) or _HOW_TO_WORDS_EN.search(text)) or (
         " " in text and (first in _IMPERATIVE_VERBS_EN or first in _GERUNDS_EN) and not _names_a_work(text))
@@ -941,12 +950,23 @@ _WORKPLACE_WORDS_EN = frozenset("""nurses doctors medics paramedics carers worke
     plant workshop warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
 
 
+# Volunteers named as new or with where they serve ("新来的志愿者", "动物收容所的志愿者", "new volunteers", "the volunteers
+# at the animal shelter", "museum volunteers") are at their place of service: what they take goes to their next shift,
+# not home to the family. Named by their age or school ("青年志愿者", "student volunteers") they name no such place.
+_SERVING_VOLUNTEERS_ZH = re.compile(r"(?:新来的?|新|[\u3400-\u9fff]{2}(?<!青年)(?<!老年)(?<!学生)(?<!少年)(?<!儿童)的?)(?:志愿者|义工)")
+_SERVING_VOLUNTEERS_EN = re.compile(r"\bnew\s+volunteers\b|\bvolunteers\s+(?:at|in|from|with)\s+\w|\b(?!(?:young|older|student|"
+                                    r"teen|teenage|youth|senior|retired|our|the|all|local|potential|prospective|future|"
+                                    r"adult|for|of|and|to)\b)[a-z]+\s+volunteers\b", re.IGNORECASE)
+
+
 def heard_at_work(audience: str | None) -> bool:
-    """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic")."""
+    """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic"), or are
+    volunteers at their place of service ("动物收容所的志愿者", "new volunteers")."""
     text = audience or ""
     if CJK.search(text):
-        return any(word in text for word in _WORKPLACE_WORDS_ZH)
-    return any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
+        return any(word in text for word in _WORKPLACE_WORDS_ZH) or bool(_SERVING_VOLUNTEERS_ZH.search(text))
+    return (any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
+            or bool(_SERVING_VOLUNTEERS_EN.search(text)))
 
 
 # Children who cannot yet take notes (幼儿园, 一二年级, "Year 1", "5-year-olds"): a class of them is not told to get
@@ -1067,7 +1087,37 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         return "language_lesson"
     if about_a_work(subject) or _reads_a_named_work(subject, request):
         return "work_lesson"
-    return "history_lesson" if about_history(subject, request) else "lesson"
+    if about_history(subject, request):
+        return "history_lesson"
+    anyone = not audience or _ONLY_BEGINNERS.fullmatch(audience.strip())
+    return "public_talk" if anyone and taken_up_for_its_own_sake(subject, request) else "lesson"
+
+
+# A hobby or a how-to asked with no listeners named ("手冲咖啡入门", "如何养多肉植物", "How to start a vegetable garden",
+# "Sourdough for beginners") is for grown-ups who want to take it up, not a class: no 本节课, 同桌 nor "students new to
+# the topic". A school skill or subject asked so ("如何写好作文", "怎么解一元二次方程", "How to write a good paragraph",
+# "Python入门") is still a lesson.
+_FOR_BEGINNERS = re.compile(r"入门|零基础|新手|初学者?|小白|\b(?:for\s+(?:absolute\s+)?beginners|beginners?['’\ue001]?s?\s+guide|"
+                            r"getting\s+started\s+with|first\s+steps\s+in|101)\b", re.IGNORECASE)
+_SCHOOL_WORK = re.compile(_COURSE_ZH + r"|作文|写作|阅读|朗读|背诵|默写|单词|词汇|语法|拼音|汉字|识字|[解做答]题|习题|考试|复习|预习|"
+                          r"笔记|作业|实验|公式|定理|计算|口算|课文|论文|编程|代码|算法|函数|"
+                          r"(?<![A-Za-z])(?:essays?|paragraphs?|homework|exams?|tests?|revision|revise|spelling|grammar|phonics|handwriting|"
+                          r"times\s+tables|experiments?|lab|notes|study|studying|research|citations?|coding|programming|code|"
+                          r"python|java(?:script)?|sql|excel|algorithms?|maths?|mathematics|physics|chemistry|biology|geography|"
+                          r"science|reading|writing)(?![A-Za-z])", re.IGNORECASE)
+# Listeners named only as beginners ("Knitting for beginners", "给新手讲手冲咖啡") are whoever takes it up.
+_ONLY_BEGINNERS = re.compile(r"(?:(?:complete|absolute|total)\s+)?beginners|新手|初学者|小白|零基础的?(?:朋友|人)?", re.IGNORECASE)
+
+
+def taken_up_for_its_own_sake(subject: str, request: str = "") -> bool:
+    """Whether a subject asked with no listeners reads as a hobby or a how-to for anyone ("手冲咖啡入门", "如何养多肉植物"),
+    not a school subject or skill, nor a thing of nature to learn about ("恐龙入门")."""
+    beginners = _FOR_BEGINNERS.search(f"{subject} {request}") or _ONLY_BEGINNERS.search(f"{subject} {request}")
+    if not (asks_how_to(subject) or beginners and not about_nature(topic_phrase(subject))):
+        return False
+    return not (_SCHOOL_WORK.search(subject) or about_maths(subject) or about_a_language(subject)
+                or re.search(r"(?<![A-Za-z])" + _LANGUAGE_NAMES_EN + r"(?![A-Za-z])|[英法日德韩俄]语", subject, re.IGNORECASE) or _LEARNERS.search(subject)
+                or _TRAINING.search(subject) or _AT_WORK.search(subject) or about_safety_at_work(subject))
 
 
 # A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
@@ -1516,7 +1566,19 @@ def our_way_of_doing_en(text: str) -> str | None:
         return None
     if match.group("who").lower().startswith("our") and verb.endswith("s") and not verb.endswith("ss"):  # our team ships
         verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
-    return f"{_gerund(verb)} {match.group('rest')}"
+    # "how we sort donations and keep food safe" is two things we do, both said so ("…and keeping food safe")
+    return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(match.group('rest'))}"
+
+
+def _verbs_after_and_as_gerunds(text: str) -> str:
+    return _AND_A_VERB_EN.sub(lambda m: m.group(1) + _gerund(m.group(2)), text)
+
+
+# A verb after "and" in a way of working ("…and keep food safe", "…and label the boxes"): one of the verbs a subject is
+# told by, or one of the hands-on verbs of a shift.
+_SHIFT_VERBS_EN = frozenset("""sort label check clean store wash stack pack greet serve record report lift load unload
+    count weigh sign log file stock restock fold cook prepare welcome register book answer""".split())
+_AND_A_VERB_EN = re.compile(r"(\band\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
 
 
 def _clause_subject_en(clause: str) -> str | None:
@@ -1531,8 +1593,9 @@ def _clause_subject_en(clause: str) -> str | None:
         cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+", w) and not w.endswith("s")
                     and w not in _DETERMINERS_EN and not _PHRASE_BREAK_EN.fullmatch(f" {w} ")
                     and plural_subject(words[i - 1])), None)
-    # "How do you make friends": "you" names no thing the lesson is about
-    return " ".join(words[:cut]) if cut and not (cut == 1 and words[0].lower() in _PRONOUNS_EN | {"i"}) else None
+    # "How do you make friends", "how we sort donations and keep food safe": a clause led by "you" or "we" names no
+    # thing the lesson is about ("we sort donations and" was said as one)
+    return " ".join(words[:cut]) if cut and words[0].lower() not in _PRONOUNS_EN | {"i"} else None
 
 
 # A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
@@ -1676,7 +1739,10 @@ def topic_phrase(topic: str) -> str:
     text = unasked(topic)
     if language_of(text) == "zh":
         text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
-        if "：" in text or "怎么样" in text:
+        if "：" in text:  # "光合作用：植物如何制造食物" is said by its subject: "…：…的基本概念" read two colons
+            head = text.split("：", 1)[0].strip()
+            return head if 2 <= len(head) <= 8 and not _names_a_work(text) else text
+        if "怎么样" in text:
             return text
         if match := _WHAT_ZH.match(text):
             return match.group("a") or match.group("b")
@@ -1691,16 +1757,17 @@ def topic_phrase(topic: str) -> str:
             return f"{match.group('who')}{what}的原因"
         if match := _HOW_ZH.match(text):
             who, what = match.group("who"), match.group("what")
-            if not who:
+            if not who or _doers_way_zh(match):
                 return f"{what}的方法"
             if match.group("is") or _WORKINGS_ZH.search(what):
                 return f"{who}{what}的原理"
             return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
         return _without_angle(text)
-    if ":" in text:
-        return text
+    if ":" in text:  # "Bees: why they matter" is said by its subject: "Bees: why they matter: key terms" read two colons
+        head = text.split(":", 1)[0].strip()
+        return head if 1 <= len(head.split()) <= 4 and not _names_a_work(text) and not about_a_work(text) else text
     if match := _HOW_TO_EN.match(text):
-        return _gerund(match.group("verb")) + match.group("rest")
+        return _gerund(match.group("verb")) + _verbs_after_and_as_gerunds(match.group("rest"))
     if match := _WHAT_EN.match(text) or _WHAT_IT_IS_EN.match(text):
         return match.group("np")
     if _DEFINITION_EN.match(text):  # "the definition of energy": energy
