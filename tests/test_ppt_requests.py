@@ -1991,13 +1991,14 @@ async def test_volunteers_told_how_we_sort_and_keep_food_safe_hear_both_actions_
     notes = " ".join(s.notes for s in deck.slides)
     assert "sorting donations and keeping food safe" in notes
     assert not re.search(r"\bdonations and[?.,]", notes)
-    assert "Step by step" in deck.slides[1].bullets, "a how-to goes through its steps, not only 'key points'"
+    assert "Key points" not in deck.slides[1].bullets, "a how-to goes through what to do, not 'key points'"
 
 
 async def test_a_how_we_do_it_subject_in_chinese_is_taught_as_steps_without_its_pronoun():
     deck = await _offline_deck("给新来的食物银行志愿者讲15分钟：我们怎么分拣捐赠物、保证食品安全")
     text = " ".join([s.title for s in deck.slides] + [s.notes for s in deck.slides])
-    assert "：我们怎么" not in text and "一步一步怎么做" in text
+    assert "：我们怎么" not in text and "关键要点" not in deck.slides[1].bullets
+    assert any(s.layout == "process" and s.title.startswith("分拣捐赠物") for s in deck.slides)
 
 
 @pytest.mark.parametrize("request_text, language", [("Bees: why they matter", "en"), ("光合作用：植物如何制造食物", "zh")])
@@ -2043,3 +2044,26 @@ async def test_volunteers_at_their_place_of_service_are_sent_back_to_their_shift
     said = _spoken(await _offline_deck(request_text))
     assert not [word for word in home if word in said], [word for word in home if word in said]
     assert work in said
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("A 15 minute talk for new volunteers at a food bank: how we sort donations and keep food safe",
+     ["Sorting donations", "Keeping food safe"]),
+    ("给新来的食物银行志愿者讲15分钟：我们怎么分拣捐赠物、保证食品安全", ["分拣捐赠物", "保证食品安全"]),
+    ("给仓库新员工做培训：怎么搬运重物、使用叉车", ["搬运重物", "使用叉车"]),
+    ("Onboarding for new baristas at our café: how we make espresso and clean the machine",
+     ["Making espresso", "Cleaning the machine"]),
+])
+async def test_a_how_to_that_names_two_things_to_do_has_a_part_for_each(request_text, parts):
+    # the deck had "Opening: a question / Why it matters / Key points", or one "Step by step" for both
+    deck = await _offline_deck(request_text)
+    assert all(part in deck.slides[1].bullets for part in parts), deck.slides[1].bullets
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("A 10 minute safety briefing for kitchen staff: how we store raw meat and label leftovers", "training"),
+    ("How our team ships releases, update for the board", "talk"),
+])
+def test_how_we_do_a_thing_told_at_work_is_trained_not_reported_on(request_text, setting):
+    # the kitchen staff heard "where things stand: the work done so far, the key figures" about storing raw meat
+    assert deck_setting(request_text, audience_hint(request_text)) == setting

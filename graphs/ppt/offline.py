@@ -37,6 +37,7 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     our_way_of_doing_en,
+    actions_named,
     taken_up_for_its_own_sake,
     palette_for,
     person_name,
@@ -1104,6 +1105,27 @@ def _public_how_to_wording(language: str, place: str = "") -> dict:
             "fits": {"process": (points[1],)}}
 
 
+def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
+    """A how-to or a training that names two or three things to do (planning.actions_named) goes through each as a part
+    of its own, in place of its one part of steps (the first of its core): "Sorting donations", "Keeping food safe", each with its steps, its slips and what to
+    do when unsure."""
+    steps = words["core"][0]
+    parts, processes, phrases, steps_fit = {}, {}, {}, []
+    for action in actions:
+        *points, phrase = t("ppt.deck_public_howto_action", locale=language, action=action).split("|")
+        title = capitalised(action) if language == "en" else action
+        parts[title] = (title, tuple(points))
+        processes[title] = words.get("processes", {}).get(steps) or words["stages"]  # a training's steps are its stages
+        phrases[title] = phrase
+        steps_fit.append(points[0])
+    aspects = {}
+    for aspect, told in words["aspects"].items():
+        aspects.update(parts if aspect == steps else {aspect: told})
+    core = [*parts, *(aspect for aspect in words["core"] if aspect != steps)]
+    return {**words, "aspects": aspects, "phrases": {**words["phrases"], **phrases}, "core": tuple(core),
+            "processes": processes, "fits": {"process": tuple(steps_fit)}}
+
+
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
@@ -1309,6 +1331,8 @@ def _wording(request: OfflineRequest) -> dict:
                                        or taken_up_for_its_own_sake(request.fact("topic") or "", request.fact("request") or "")):
         at_work = heard_at_work(audience_hint(request.fact("request") or ""))  # nurses at a clinic take them to the job
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
+        if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
+            words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and (trained_at_home(audience_hint(request.fact("request") or ""))
@@ -1317,6 +1341,8 @@ def _wording(request: OfflineRequest) -> dict:
     elif (setting == "training" and teachers_as_colleagues(audience_hint(request.fact("request") or ""))
           and about_teaching(request.fact("topic") or "")):
         words = _teachers_trained(words, "zh" if _zh(request) else "en")
+    if setting == "training" and (actions := actions_named(_phrase(request))):  # its steps, a part for each thing to do
+        words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
     if _tells_history(request):
         kind = HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})
         # a kind's words to a class (a person's cover asks for notebooks) are not said to the public

@@ -1065,7 +1065,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
     if teachers_as_colleagues(audience):
-        how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request))
+        how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
                   or about_safety_at_work(core_topic(request)))
         return "training" if how_to else "talk"
     for text in (audience or "", request):
@@ -1075,8 +1075,9 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
             return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text) or text == audience and _names_a_department(text):
-            # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
-            training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
+            # the occasion may be named apart from the listeners ("Onboarding training for the support staff"); "how we
+            # store raw meat" told at work is a way of working, trained, not reported on
+            training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
                         or about_safety_at_work(core_topic(request)))
             return "training" if training else "talk"
     else:
@@ -1570,8 +1571,37 @@ def our_way_of_doing_en(text: str) -> str | None:
     return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(match.group('rest'))}"
 
 
+def _we_do_it_en(text: str) -> bool:
+    """"how we store raw meat", "how you log a ticket": a way of doing trained at work; "how our team ships releases" is
+    as often reported on (to the board) as trained."""
+    match = _OUR_WAY_EN.match(text.strip())
+    return bool(match and our_way_of_doing_en(text) and not match.group("who").lower().startswith("our"))
+
+
 def _verbs_after_and_as_gerunds(text: str) -> str:
     return _AND_A_VERB_EN.sub(lambda m: m.group(1) + _gerund(m.group(2)), text)
+
+
+# The things a how-to names to do, two or three ("sorting donations and keeping food safe", "分拣捐赠物、保证食品安全"):
+# each opens with a doing (an English gerund, a Chinese verb); a list of things ("苹果、香蕉") or one doing is none.
+_ACTIONS_SPLIT_EN = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_ACTIONS_SPLIT_ZH = re.compile(r"、|，|并且|并|和|以及")
+
+
+def actions_named(phrase: str) -> list[str]:
+    """"sorting donations and keeping food safe" → ["sorting donations", "keeping food safe"]; [] for one thing to do."""
+    text = re.sub(r"的?(?:方法|做法|技巧)$", "", phrase.strip())
+    if CJK.search(text):
+        parts = [part.strip() for part in _ACTIONS_SPLIT_ZH.split(text)]
+        if not 2 <= len(parts) <= 3 or any(len(part) < 2 for part in parts):
+            return []
+        import jieba.posseg  # loaded only for such a subject
+        # 清洁, 整理 are tagged as adjectives as often as verbs: a doing opens with either, not with a thing (苹果)
+        return parts if all(jieba.posseg.lcut(part, HMM=False)[0].flag[:1] in ("v", "a") for part in parts) else []
+    parts = [part.strip() for part in _ACTIONS_SPLIT_EN.split(text)]
+    if not 2 <= len(parts) <= 3 or any(" " not in part for part in parts):
+        return []
+    return parts if all(re.fullmatch(r"[a-z]{2,}ing", part.split()[0].lower()) for part in parts) else []
 
 
 # A verb after "and" in a way of working ("…and keep food safe", "…and label the boxes"): one of the verbs a subject is
