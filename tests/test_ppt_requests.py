@@ -2067,3 +2067,16 @@ async def test_a_how_to_that_names_two_things_to_do_has_a_part_for_each(request_
 def test_how_we_do_a_thing_told_at_work_is_trained_not_reported_on(request_text, setting):
     # the kitchen staff heard "where things stand: the work done so far, the key figures" about storing raw meat
     assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("周一安全早会：夏季防暑", "夏季防暑"), ("班前会：叉车安全", "叉车安全")])
+def test_a_meeting_at_work_before_a_colon_is_the_occasion_and_its_subject_a_training(request_text, title):
+    # "周一安全早会" was the subject of a class: "周一安全早会的核心术语", for "初学这一主题的学生"
+    assert short_title(request_text) == title
+    assert deck_setting(request_text, audience_hint(request_text)) == "training"
+
+
+async def test_a_meeting_named_before_the_subject_s_colon_is_not_what_the_pages_are_about():
+    deck = await _offline_deck("Team meeting: the new expense process")
+    said = [s.title for s in deck.slides[1:]]
+    assert not [title for title in said if "team meeting" in title.lower()], said

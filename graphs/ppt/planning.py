@@ -313,7 +313,7 @@ def _school_years_named(audience: str) -> str:
 _LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|学校|学习|\b(?:students?|pupils?|kids|children|school|"
                        r"graders?|learners|schoolchildren|undergrad(?:uate)?s?|freshmen|(?:\d+(?:st|nd|rd|th)|first|second|third)"
                        r"[\s-]+(?:grade|year)|class(?:room)?|homework)\b", re.IGNORECASE)
-_AT_WORK = re.compile(r"员工|同事|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
+_AT_WORK = re.compile(r"员工|同事|早会|晨会|例会|班前会|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
                       r"销售|业绩|营收|利润|预算|战略|项目|产品|市场|运营|会议|演讲|发布会|路演|"
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|(?:tech(?:nical)?|team|engineering)\s+leads?|supervisors?|directors?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
@@ -1157,10 +1157,10 @@ def core_topic(text: str) -> str:
     return _subject_of(text) or text.strip()
 
 
-# "主题是双减政策" / "入职培训：信息安全" / "Onboarding training on information security": the occasion frames
-# the request and the subject follows it.
+# "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
+# occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
@@ -1762,6 +1762,11 @@ def _without_angle(text: str) -> str:
     return _ANGLE_TAIL_EN.sub("", text)
 
 
+# A head that names the occasion, not the subject ("Team meeting", "Monday huddle", "部门周会").
+_OCCASION_HEAD = re.compile(r"(?:会议|[早晨例周月]会|班前会|\b(?:meeting|huddle|stand-?up|sync|check-?in|all-?hands|town\s+hall|"
+                            r"update|briefing|review|retro(?:spective)?|kick-?off|assembly)$)", re.IGNORECASE)
+
+
 def topic_phrase(topic: str) -> str:
     """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
     → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
@@ -1770,7 +1775,9 @@ def topic_phrase(topic: str) -> str:
     if language_of(text) == "zh":
         text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
         if "：" in text:  # "光合作用：植物如何制造食物" is said by its subject: "…：…的基本概念" read two colons
-            head = text.split("：", 1)[0].strip()
+            head, tail = (part.strip() for part in text.split("：", 1))
+            if _OCCASION_HEAD.search(head):  # "部门周会：新报销流程" is about the tail
+                return tail
             return head if 2 <= len(head) <= 8 and not _names_a_work(text) else text
         if "怎么样" in text:
             return text
@@ -1794,7 +1801,9 @@ def topic_phrase(topic: str) -> str:
             return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
         return _without_angle(text)
     if ":" in text:  # "Bees: why they matter" is said by its subject: "Bees: why they matter: key terms" read two colons
-        head = text.split(":", 1)[0].strip()
+        head, tail = (part.strip() for part in text.split(":", 1))
+        if _OCCASION_HEAD.search(head):  # "Team meeting: the new expense process" is about the tail
+            return tail
         return head if 1 <= len(head.split()) <= 4 and not _names_a_work(text) and not about_a_work(text) else text
     if match := _HOW_TO_EN.match(text):
         return _gerund(match.group("verb")) + _verbs_after_and_as_gerunds(match.group("rest"))
