@@ -2051,6 +2051,7 @@ async def test_volunteers_at_their_place_of_service_are_sent_back_to_their_shift
      ["Sorting donations", "Keeping food safe"]),
     ("给新来的食物银行志愿者讲15分钟：我们怎么分拣捐赠物、保证食品安全", ["分拣捐赠物", "保证食品安全"]),
     ("给仓库新员工做培训：怎么搬运重物、使用叉车", ["搬运重物", "使用叉车"]),
+    ("给退休老人讲怎么用微信视频通话、发红包", ["用微信视频通话", "发红包"]),
     ("Onboarding for new baristas at our café: how we make espresso and clean the machine",
      ["Making espresso", "Cleaning the machine"]),
 ])
@@ -2080,3 +2081,10 @@ async def test_a_meeting_named_before_the_subject_s_colon_is_not_what_the_pages_
     deck = await _offline_deck("Team meeting: the new expense process")
     said = [s.title for s in deck.slides[1:]]
     assert not [title for title in said if "team meeting" in title.lower()], said
+
+
+async def test_a_page_on_one_thing_to_do_is_titled_by_it_not_by_the_whole_subject_again():
+    # "用微信视频通话、发红包的方法：用微信视频通话的流程"
+    deck = await _offline_deck("给退休老人讲怎么用微信视频通话、发红包")
+    titles = [s.title for s in deck.slides[1:]]
+    assert not [title for title in titles if title.startswith("用微信视频通话、发红包的方法：用微信视频通话")], titles

@@ -1778,7 +1778,10 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
         # "家庭急救的身边的一幕": a point that has a 的 of its own is set apart from the subject, not joined by another
         # nor is a point said as a question or a doing ("先看哪里", "拿不准时怎么办", "按顺序来"): "…的先看哪里" reads as no title
         apart = "_apart" if zh and ("的" in name or _NOT_A_NOUN_ZH.search(name)) else ""
-        return ((words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name),
+        title = (words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name)
+        if unit.title.casefold() in name.casefold():  # "分拣捐赠物的流程" names its part: not "…的方法：分拣捐赠物的流程"
+            title = name if zh else capitalised(name)
+        return (title,
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])

@@ -1588,6 +1588,10 @@ _ACTIONS_SPLIT_EN = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
 _ACTIONS_SPLIT_ZH = re.compile(r"、|，|并且|并|和|以及")
 
 
+def _opens_a_doing_zh(word) -> bool:
+    return word.flag[:1] in ("v", "a", "l") or word.word in ("用", "把", "给")
+
+
 def actions_named(phrase: str) -> list[str]:
     """"sorting donations and keeping food safe" → ["sorting donations", "keeping food safe"]; [] for one thing to do."""
     text = re.sub(r"的?(?:方法|做法|技巧)$", "", phrase.strip())
@@ -1596,8 +1600,9 @@ def actions_named(phrase: str) -> list[str]:
         if not 2 <= len(parts) <= 3 or any(len(part) < 2 for part in parts):
             return []
         import jieba.posseg  # loaded only for such a subject
-        # 清洁, 整理 are tagged as adjectives as often as verbs: a doing opens with either, not with a thing (苹果)
-        return parts if all(jieba.posseg.lcut(part, HMM=False)[0].flag[:1] in ("v", "a") for part in parts) else []
+        # 清洁, 整理 are tagged as adjectives as often as verbs, 发红包 as a set phrase, and 用 (用微信视频通话) opens a doing
+        # as a preposition: a doing opens with any of them, not with a thing (苹果)
+        return parts if all(_opens_a_doing_zh(jieba.posseg.lcut(part, HMM=False)[0]) for part in parts) else []
     parts = [part.strip() for part in _ACTIONS_SPLIT_EN.split(text)]
     if not 2 <= len(parts) <= 3 or any(" " not in part for part in parts):
         return []
