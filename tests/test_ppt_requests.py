@@ -1974,3 +1974,117 @@ async def test_a_workshop_at_a_public_place_is_for_whoever_comes_not_for_colleag
     deck = await _offline_deck(request_text)
     said = _spoken(deck)
     assert not re.search(job, said + " " + (deck.slides[0].subtitle or "")), re.findall(r"[^.。]*(?:" + job + r")[^.。]*", said)
+
+
+@pytest.mark.parametrize("request_text, subject", [
+    ("给新来的食物银行志愿者讲15分钟：我们怎么分拣捐赠物、保证食品安全", "我们怎么分拣捐赠物、保证食品安全"),
+    ("给初一讲：台风", "台风"),
+])
+def test_the_subject_after_gei_x_jiang_and_a_colon_is_titled_without_the_colon(request_text, subject):
+    # the title read "：我们怎么分拣捐赠物、保证食品安全" and every line "在平时的工作中，：我们怎么…是什么样子？"
+    assert short_title(request_text) == subject
+
+
+async def test_volunteers_told_how_we_sort_and_keep_food_safe_hear_both_actions_said_whole():
+    # "where in your work have you met we sort donations and?"
+    deck = await _offline_deck("A 15 minute talk for new volunteers at a food bank: how we sort donations and keep food safe")
+    notes = " ".join(s.notes for s in deck.slides)
+    assert "sorting donations and keeping food safe" in notes
+    assert not re.search(r"\bdonations and[?.,]", notes)
+    assert "Key points" not in deck.slides[1].bullets, "a how-to goes through what to do, not 'key points'"
+
+
+async def test_a_how_we_do_it_subject_in_chinese_is_taught_as_steps_without_its_pronoun():
+    deck = await _offline_deck("给新来的食物银行志愿者讲15分钟：我们怎么分拣捐赠物、保证食品安全")
+    text = " ".join([s.title for s in deck.slides] + [s.notes for s in deck.slides])
+    assert "：我们怎么" not in text and "关键要点" not in deck.slides[1].bullets
+    assert any(s.layout == "process" and s.title.startswith("分拣捐赠物") for s in deck.slides)
+
+
+@pytest.mark.parametrize("request_text, language", [("Bees: why they matter", "en"), ("光合作用：植物如何制造食物", "zh")])
+async def test_a_subject_with_a_colon_of_its_own_is_said_by_its_head_in_page_titles(request_text, language):
+    # "Bees: why they matter: key terms", "the core ideas of bees: why they matter"
+    deck = await _offline_deck(request_text)
+    assert deck.slides[0].title == request_text
+    for slide in deck.slides[1:]:
+        assert len(re.findall(r"[:：]", slide.title)) <= 1, slide.title
+
+
+async def test_a_list_whose_last_item_has_its_own_and_is_joined_by_commas():
+    # "The parts are: what we notice and the reasons and the evidence."
+    deck = await _offline_deck("Why do leaves change colour in autumn? for year 5")
+    notes = " ".join(s.notes for s in deck.slides)
+    assert "what we notice, the reasons and the evidence" in notes
+    assert "what we notice and the reasons" not in notes
+
+
+@pytest.mark.parametrize("request_text", ["手冲咖啡入门", "如何养多肉植物", "How to start a vegetable garden", "Knitting for beginners"])
+async def test_a_hobby_asked_with_no_listeners_is_for_grown_ups_not_a_class(request_text):
+    # "初学这一主题的学生", "本节课", "同桌": a coffee lover was taught as a pupil
+    deck = await _offline_deck(request_text)
+    said = " ".join(text for s in deck.slides for text in [*visible_items(s), s.notes, s.subtitle or ""]).lower()
+    classroom = [w for w in ("学生", "本节课", "同桌", "笔记本", "students", "lesson", "partner", "notebook") if w in said]
+    assert not classroom, classroom
+
+
+@pytest.mark.parametrize("request_text", ["如何写好作文", "怎么解一元二次方程", "How to write a good paragraph", "Python入门",
+                                          "Small talk in English for beginners", "恐龙入门"])
+def test_a_school_skill_or_subject_asked_with_no_listeners_is_still_a_lesson(request_text):
+    assert deck_setting(request_text, audience_hint(request_text)).endswith("lesson")
+
+
+@pytest.mark.parametrize(("request_text", "home", "work"), [
+    ("给动物收容所的新志愿者讲：我们怎么照顾猫狗、清洁笼舍", ("回家", "家里", "家人", "回去就能做"), "回到岗位"),
+    ("给图书馆的志愿者讲讲怎么整理书架", ("回家", "家里", "家人", "回去就能做"), "回到岗位"),
+    ("A talk for volunteers at the animal shelter: how we walk dogs and clean kennels", ("at home", "your family", "family or"),
+     "next shift"),
+])
+async def test_volunteers_at_their_place_of_service_are_sent_back_to_their_shift_not_home(request_text, home, work):
+    # shelter volunteers were told "回家后，可以把…讲给家里人听一听"
+    said = _spoken(await _offline_deck(request_text))
+    assert not [word for word in home if word in said], [word for word in home if word in said]
+    assert work in said
+
+
+@pytest.mark.parametrize(("request_text", "parts"), [
+    ("A 15 minute talk for new volunteers at a food bank: how we sort donations and keep food safe",
+     ["Sorting donations", "Keeping food safe"]),
+    ("给新来的食物银行志愿者讲15分钟：我们怎么分拣捐赠物、保证食品安全", ["分拣捐赠物", "保证食品安全"]),
+    ("给仓库新员工做培训：怎么搬运重物、使用叉车", ["搬运重物", "使用叉车"]),
+    ("给退休老人讲怎么用微信视频通话、发红包", ["用微信视频通话", "发红包"]),
+    ("Onboarding for new baristas at our café: how we make espresso and clean the machine",
+     ["Making espresso", "Cleaning the machine"]),
+])
+async def test_a_how_to_that_names_two_things_to_do_has_a_part_for_each(request_text, parts):
+    # the deck had "Opening: a question / Why it matters / Key points", or one "Step by step" for both
+    deck = await _offline_deck(request_text)
+    assert all(part in deck.slides[1].bullets for part in parts), deck.slides[1].bullets
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [
+    ("A 10 minute safety briefing for kitchen staff: how we store raw meat and label leftovers", "training"),
+    ("How our team ships releases, update for the board", "talk"),
+])
+def test_how_we_do_a_thing_told_at_work_is_trained_not_reported_on(request_text, setting):
+    # the kitchen staff heard "where things stand: the work done so far, the key figures" about storing raw meat
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("周一安全早会：夏季防暑", "夏季防暑"), ("班前会：叉车安全", "叉车安全")])
+def test_a_meeting_at_work_before_a_colon_is_the_occasion_and_its_subject_a_training(request_text, title):
+    # "周一安全早会" was the subject of a class: "周一安全早会的核心术语", for "初学这一主题的学生"
+    assert short_title(request_text) == title
+    assert deck_setting(request_text, audience_hint(request_text)) == "training"
+
+
+async def test_a_meeting_named_before_the_subject_s_colon_is_not_what_the_pages_are_about():
+    deck = await _offline_deck("Team meeting: the new expense process")
+    said = [s.title for s in deck.slides[1:]]
+    assert not [title for title in said if "team meeting" in title.lower()], said
+
+
+async def test_a_page_on_one_thing_to_do_is_titled_by_it_not_by_the_whole_subject_again():
+    # "用微信视频通话、发红包的方法：用微信视频通话的流程"
+    deck = await _offline_deck("给退休老人讲怎么用微信视频通话、发红包")
+    titles = [s.title for s in deck.slides[1:]]
+    assert not [title for title in titles if title.startswith("用微信视频通话、发红包的方法：用微信视频通话")], titles

@@ -37,6 +37,8 @@ from graphs.ppt.planning import (
     layout_asked,
     narration_length,
     our_way_of_doing_en,
+    actions_named,
+    taken_up_for_its_own_sake,
     palette_for,
     person_name,
     person_named_first,
@@ -1103,6 +1105,27 @@ def _public_how_to_wording(language: str, place: str = "") -> dict:
             "fits": {"process": (points[1],)}}
 
 
+def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
+    """A how-to or a training that names two or three things to do (planning.actions_named) goes through each as a part
+    of its own, in place of its one part of steps (the first of its core): "Sorting donations", "Keeping food safe", each with its steps, its slips and what to
+    do when unsure."""
+    steps = words["core"][0]
+    parts, processes, phrases, steps_fit = {}, {}, {}, []
+    for action in actions:
+        *points, phrase = t("ppt.deck_public_howto_action", locale=language, action=action).split("|")
+        title = capitalised(action) if language == "en" else action
+        parts[title] = (title, tuple(points))
+        processes[title] = words.get("processes", {}).get(steps) or words["stages"]  # a training's steps are its stages
+        phrases[title] = phrase
+        steps_fit.append(points[0])
+    aspects = {}
+    for aspect, told in words["aspects"].items():
+        aspects.update(parts if aspect == steps else {aspect: told})
+    core = [*parts, *(aspect for aspect in words["core"] if aspect != steps)]
+    return {**words, "aspects": aspects, "phrases": {**words["phrases"], **phrases}, "core": tuple(core),
+            "processes": processes, "fits": {"process": tuple(steps_fit)}}
+
+
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
@@ -1302,9 +1325,14 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_READING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _tells_history(request):  # the history society hears its story in time order
         words = PUBLIC_HISTORY_WORDING["zh" if _zh(request) else "en"]
-    elif setting == "public_talk" and asks_how_to(request.fact("topic") or ""):  # the steps, not "the main idea"
+    elif setting == "public_talk" and (asks_how_to(request.fact("topic") or "")  # the steps, not "the main idea"
+                                       or our_way_of_doing_en(request.fact("topic") or "")
+                                       # a hobby for beginners ("手冲咖啡入门") is taken up step by step too
+                                       or taken_up_for_its_own_sake(request.fact("topic") or "", request.fact("request") or "")):
         at_work = heard_at_work(audience_hint(request.fact("request") or ""))  # nurses at a clinic take them to the job
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
+        if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
+            words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
     elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and (trained_at_home(audience_hint(request.fact("request") or ""))
@@ -1313,6 +1341,8 @@ def _wording(request: OfflineRequest) -> dict:
     elif (setting == "training" and teachers_as_colleagues(audience_hint(request.fact("request") or ""))
           and about_teaching(request.fact("topic") or "")):
         words = _teachers_trained(words, "zh" if _zh(request) else "en")
+    if setting == "training" and (actions := actions_named(_phrase(request))):  # its steps, a part for each thing to do
+        words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
     if _tells_history(request):
         kind = HISTORY_KIND_WORDING.get((history_kind(request.fact("topic")), "zh" if _zh(request) else "en"), {})
         # a kind's words to a class (a person's cover asks for notebooks) are not said to the public
@@ -1414,7 +1444,9 @@ def _said_not_written(lines, said_instead: str, asks: re.Pattern = _ASKS_TO_WRIT
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
     said = subject_as_said(request.fact("topic"), request.fact("request") or "")
-    at_work = request.fact("setting") in ("training", "talk")  # "how we handle refunds" is a way of working there
+    # "how we handle refunds" is a way of working at work, and told to the public a way of doing ("how we sort
+    # donations and keep food safe" to volunteers); only in a class is "how we digest food" how a body works
+    at_work = request.fact("setting") in ("training", "talk", "public_talk")
     return (at_work and our_way_of_doing_en(said)) or topic_phrase(said)
 
 
@@ -1664,7 +1696,13 @@ def _unit_in_sentence(units: list[str], names: tuple[str, ...], zh: bool):
 def _joined(items: list[str], zh: bool) -> str:
     if zh:
         return "、".join(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    # an item with an "and" of its own ("the reasons and the evidence") is not joined by another: the last one's "and"
+    # ends the list ("what we notice, the reasons and the evidence"), or a comma sets the last item apart
+    if " and " in items[-1]:
+        return ", ".join(items)
+    return ", ".join(items[:-1]) + (", and " if any(" and " in item for item in items[:-1]) else " and ") + items[-1]
 
 
 # Each outline point is shown from one angle; pages cycle through angles so a point met twice is
@@ -1740,7 +1778,10 @@ def _angle_page(angle: str, topic: str, unit: KnowledgeUnit, point: str, outline
         # "家庭急救的身边的一幕": a point that has a 的 of its own is set apart from the subject, not joined by another
         # nor is a point said as a question or a doing ("先看哪里", "拿不准时怎么办", "按顺序来"): "…的先看哪里" reads as no title
         apart = "_apart" if zh and ("的" in name or _NOT_A_NOUN_ZH.search(name)) else ""
-        return ((words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name),
+        title = (words.get("concept_title") or t(f"ppt.deck_concept_title{apart}", locale=language)).format(topic=topic, name=name)
+        if unit.title.casefold() in name.casefold():  # "分拣捐赠物的流程" names its part: not "…的方法：分拣捐赠物的流程"
+            title = name if zh else capitalised(name)
+        return (title,
                 [line.format(name=name, description=unit.description, topic=topic, unit=unit.title)
                  for line in _for_point(words, "concepts", point) or words["concept"]],
                 [t("ppt.deck_visual_diagram", locale=language, name=name)])

@@ -203,8 +203,8 @@ _FILLER_ZH = re.compile(
 # "为人民服务的精神" is about serving the people.
 # A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
 # before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
-# that ends the clause ("走进秦朝，给初一讲"): the subject came before it.
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!]|$))"
+# that ends the clause ("走进秦朝，给初一讲": the subject came before it; "给新来的志愿者讲15分钟：怎么分拣": after the colon).
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
@@ -313,7 +313,7 @@ def _school_years_named(audience: str) -> str:
 _LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|学校|学习|\b(?:students?|pupils?|kids|children|school|"
                        r"graders?|learners|schoolchildren|undergrad(?:uate)?s?|freshmen|(?:\d+(?:st|nd|rd|th)|first|second|third)"
                        r"[\s-]+(?:grade|year)|class(?:room)?|homework)\b", re.IGNORECASE)
-_AT_WORK = re.compile(r"员工|同事|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
+_AT_WORK = re.compile(r"员工|同事|早会|晨会|例会|班前会|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
                       r"销售|业绩|营收|利润|预算|战略|项目|产品|市场|运营|会议|演讲|发布会|路演|"
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|(?:tech(?:nical)?|team|engineering)\s+leads?|supervisors?|directors?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
@@ -363,14 +363,23 @@ _HOW_TO_WORDS_EN = re.compile(r"\b(?:tips|best\s+practices|guide|guidelines|chec
                               re.IGNORECASE)
 
 
+# "我们怎么分拣捐赠物、保证食品安全", "大家如何保护眼睛": asked of the listeners themselves (a pronoun, no 是, no verb of a
+# thing working by itself) it is a way of doing, said without its pronoun ("分拣捐赠物、保证食品安全的方法").
+_DOERS_ZH = re.compile(r"^(?:我们|咱们|我|你们|你|大家|您)$")
+
+
+def _doers_way_zh(how: re.Match) -> bool:
+    return bool(_DOERS_ZH.match(how.group("who"))) and not how.group("is") and not _WORKINGS_ZH.search(how.group("what"))
+
+
 def asks_how_to(subject: str) -> bool:
     """Whether a subject is a way of doing something ("怎么保护眼睛", "沟通技巧", "how to run a meeting", "Running
     effective meetings", "tips for code review"), not a thing to know about."""
     text = subject.strip()
     if language_of(text) == "zh":
         how = _HOW_ZH.match(text)
-        # "疫苗是怎么起作用的" asks how a thing works, not how to do it
-        return bool(how and not how.group("who")) or bool(_HOW_TO_NOUNS_ZH.search(text))
+        # "疫苗是怎么起作用的" asks how a thing works, not how to do it; "我们怎么分拣捐赠物" is how we do a thing
+        return bool(how and (not how.group("who") or _doers_way_zh(how))) or bool(_HOW_TO_NOUNS_ZH.search(text))
     first = text.split(" ", 1)[0].lower()
     return bool(_HOW_TO_EN.match(text) or _HOW_TO_WORDS_EN.search(text)) or (
         " " in text and (first in _IMPERATIVE_VERBS_EN or first in _GERUNDS_EN) and not _names_a_work(text))
@@ -941,12 +950,23 @@ _WORKPLACE_WORDS_EN = frozenset("""nurses doctors medics paramedics carers worke
     plant workshop warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
 
 
+# Volunteers named as new or with where they serve ("新来的志愿者", "动物收容所的志愿者", "new volunteers", "the volunteers
+# at the animal shelter", "museum volunteers") are at their place of service: what they take goes to their next shift,
+# not home to the family. Named by their age or school ("青年志愿者", "student volunteers") they name no such place.
+_SERVING_VOLUNTEERS_ZH = re.compile(r"(?:新来的?|新|[\u3400-\u9fff]{2}(?<!青年)(?<!老年)(?<!学生)(?<!少年)(?<!儿童)的?)(?:志愿者|义工)")
+_SERVING_VOLUNTEERS_EN = re.compile(r"\bnew\s+volunteers\b|\bvolunteers\s+(?:at|in|from|with)\s+\w|\b(?!(?:young|older|student|"
+                                    r"teen|teenage|youth|senior|retired|our|the|all|local|potential|prospective|future|"
+                                    r"adult|for|of|and|to)\b)[a-z]+\s+volunteers\b", re.IGNORECASE)
+
+
 def heard_at_work(audience: str | None) -> bool:
-    """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic")."""
+    """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic"), or are
+    volunteers at their place of service ("动物收容所的志愿者", "new volunteers")."""
     text = audience or ""
     if CJK.search(text):
-        return any(word in text for word in _WORKPLACE_WORDS_ZH)
-    return any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
+        return any(word in text for word in _WORKPLACE_WORDS_ZH) or bool(_SERVING_VOLUNTEERS_ZH.search(text))
+    return (any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
+            or bool(_SERVING_VOLUNTEERS_EN.search(text)))
 
 
 # Children who cannot yet take notes (幼儿园, 一二年级, "Year 1", "5-year-olds"): a class of them is not told to get
@@ -1045,7 +1065,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
     if teachers_as_colleagues(audience):
-        how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request))
+        how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
                   or about_safety_at_work(core_topic(request)))
         return "training" if how_to else "talk"
     for text in (audience or "", request):
@@ -1055,8 +1075,9 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
             return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text) or text == audience and _names_a_department(text):
-            # the occasion may be named apart from the listeners ("Onboarding training for the support staff")
-            training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request))
+            # the occasion may be named apart from the listeners ("Onboarding training for the support staff"); "how we
+            # store raw meat" told at work is a way of working, trained, not reported on
+            training = (_TRAINING.search(f"{audience or ''} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
                         or about_safety_at_work(core_topic(request)))
             return "training" if training else "talk"
     else:
@@ -1067,7 +1088,37 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         return "language_lesson"
     if about_a_work(subject) or _reads_a_named_work(subject, request):
         return "work_lesson"
-    return "history_lesson" if about_history(subject, request) else "lesson"
+    if about_history(subject, request):
+        return "history_lesson"
+    anyone = not audience or _ONLY_BEGINNERS.fullmatch(audience.strip())
+    return "public_talk" if anyone and taken_up_for_its_own_sake(subject, request) else "lesson"
+
+
+# A hobby or a how-to asked with no listeners named ("手冲咖啡入门", "如何养多肉植物", "How to start a vegetable garden",
+# "Sourdough for beginners") is for grown-ups who want to take it up, not a class: no 本节课, 同桌 nor "students new to
+# the topic". A school skill or subject asked so ("如何写好作文", "怎么解一元二次方程", "How to write a good paragraph",
+# "Python入门") is still a lesson.
+_FOR_BEGINNERS = re.compile(r"入门|零基础|新手|初学者?|小白|\b(?:for\s+(?:absolute\s+)?beginners|beginners?['’\ue001]?s?\s+guide|"
+                            r"getting\s+started\s+with|first\s+steps\s+in|101)\b", re.IGNORECASE)
+_SCHOOL_WORK = re.compile(_COURSE_ZH + r"|作文|写作|阅读|朗读|背诵|默写|单词|词汇|语法|拼音|汉字|识字|[解做答]题|习题|考试|复习|预习|"
+                          r"笔记|作业|实验|公式|定理|计算|口算|课文|论文|编程|代码|算法|函数|"
+                          r"(?<![A-Za-z])(?:essays?|paragraphs?|homework|exams?|tests?|revision|revise|spelling|grammar|phonics|handwriting|"
+                          r"times\s+tables|experiments?|lab|notes|study|studying|research|citations?|coding|programming|code|"
+                          r"python|java(?:script)?|sql|excel|algorithms?|maths?|mathematics|physics|chemistry|biology|geography|"
+                          r"science|reading|writing)(?![A-Za-z])", re.IGNORECASE)
+# Listeners named only as beginners ("Knitting for beginners", "给新手讲手冲咖啡") are whoever takes it up.
+_ONLY_BEGINNERS = re.compile(r"(?:(?:complete|absolute|total)\s+)?beginners|新手|初学者|小白|零基础的?(?:朋友|人)?", re.IGNORECASE)
+
+
+def taken_up_for_its_own_sake(subject: str, request: str = "") -> bool:
+    """Whether a subject asked with no listeners reads as a hobby or a how-to for anyone ("手冲咖啡入门", "如何养多肉植物"),
+    not a school subject or skill, nor a thing of nature to learn about ("恐龙入门")."""
+    beginners = _FOR_BEGINNERS.search(f"{subject} {request}") or _ONLY_BEGINNERS.search(f"{subject} {request}")
+    if not (asks_how_to(subject) or beginners and not about_nature(topic_phrase(subject))):
+        return False
+    return not (_SCHOOL_WORK.search(subject) or about_maths(subject) or about_a_language(subject)
+                or re.search(r"(?<![A-Za-z])" + _LANGUAGE_NAMES_EN + r"(?![A-Za-z])|[英法日德韩俄]语", subject, re.IGNORECASE) or _LEARNERS.search(subject)
+                or _TRAINING.search(subject) or _AT_WORK.search(subject) or about_safety_at_work(subject))
 
 
 # A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
@@ -1106,10 +1157,10 @@ def core_topic(text: str) -> str:
     return _subject_of(text) or text.strip()
 
 
-# "主题是双减政策" / "入职培训：信息安全" / "Onboarding training on information security": the occasion frames
-# the request and the subject follows it.
+# "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
+# occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
@@ -1516,7 +1567,53 @@ def our_way_of_doing_en(text: str) -> str | None:
         return None
     if match.group("who").lower().startswith("our") and verb.endswith("s") and not verb.endswith("ss"):  # our team ships
         verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
-    return f"{_gerund(verb)} {match.group('rest')}"
+    # "how we sort donations and keep food safe" is two things we do, both said so ("…and keeping food safe")
+    return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(match.group('rest'))}"
+
+
+def _we_do_it_en(text: str) -> bool:
+    """"how we store raw meat", "how you log a ticket": a way of doing trained at work; "how our team ships releases" is
+    as often reported on (to the board) as trained."""
+    match = _OUR_WAY_EN.match(text.strip())
+    return bool(match and our_way_of_doing_en(text) and not match.group("who").lower().startswith("our"))
+
+
+def _verbs_after_and_as_gerunds(text: str) -> str:
+    return _AND_A_VERB_EN.sub(lambda m: m.group(1) + _gerund(m.group(2)), text)
+
+
+# The things a how-to names to do, two or three ("sorting donations and keeping food safe", "分拣捐赠物、保证食品安全"):
+# each opens with a doing (an English gerund, a Chinese verb); a list of things ("苹果、香蕉") or one doing is none.
+_ACTIONS_SPLIT_EN = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_ACTIONS_SPLIT_ZH = re.compile(r"、|，|并且|并|和|以及")
+
+
+def _opens_a_doing_zh(word) -> bool:
+    return word.flag[:1] in ("v", "a", "l") or word.word in ("用", "把", "给")
+
+
+def actions_named(phrase: str) -> list[str]:
+    """"sorting donations and keeping food safe" → ["sorting donations", "keeping food safe"]; [] for one thing to do."""
+    text = re.sub(r"的?(?:方法|做法|技巧)$", "", phrase.strip())
+    if CJK.search(text):
+        parts = [part.strip() for part in _ACTIONS_SPLIT_ZH.split(text)]
+        if not 2 <= len(parts) <= 3 or any(len(part) < 2 for part in parts):
+            return []
+        import jieba.posseg  # loaded only for such a subject
+        # 清洁, 整理 are tagged as adjectives as often as verbs, 发红包 as a set phrase, and 用 (用微信视频通话) opens a doing
+        # as a preposition: a doing opens with any of them, not with a thing (苹果)
+        return parts if all(_opens_a_doing_zh(jieba.posseg.lcut(part, HMM=False)[0]) for part in parts) else []
+    parts = [part.strip() for part in _ACTIONS_SPLIT_EN.split(text)]
+    if not 2 <= len(parts) <= 3 or any(" " not in part for part in parts):
+        return []
+    return parts if all(re.fullmatch(r"[a-z]{2,}ing", part.split()[0].lower()) for part in parts) else []
+
+
+# A verb after "and" in a way of working ("…and keep food safe", "…and label the boxes"): one of the verbs a subject is
+# told by, or one of the hands-on verbs of a shift.
+_SHIFT_VERBS_EN = frozenset("""sort label check clean store wash stack pack greet serve record report lift load unload
+    count weigh sign log file stock restock fold cook prepare welcome register book answer""".split())
+_AND_A_VERB_EN = re.compile(r"(\band\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
 
 
 def _clause_subject_en(clause: str) -> str | None:
@@ -1531,8 +1628,9 @@ def _clause_subject_en(clause: str) -> str | None:
         cut = next((i for i, w in enumerate(words) if i and re.fullmatch(r"[a-z]+", w) and not w.endswith("s")
                     and w not in _DETERMINERS_EN and not _PHRASE_BREAK_EN.fullmatch(f" {w} ")
                     and plural_subject(words[i - 1])), None)
-    # "How do you make friends": "you" names no thing the lesson is about
-    return " ".join(words[:cut]) if cut and not (cut == 1 and words[0].lower() in _PRONOUNS_EN | {"i"}) else None
+    # "How do you make friends", "how we sort donations and keep food safe": a clause led by "you" or "we" names no
+    # thing the lesson is about ("we sort donations and" was said as one)
+    return " ".join(words[:cut]) if cut and words[0].lower() not in _PRONOUNS_EN | {"i"} else None
 
 
 # A why or how question asked as the subject ("为什么要刷牙", "How do bees make honey?") is what a lesson on it answers:
@@ -1669,6 +1767,11 @@ def _without_angle(text: str) -> str:
     return _ANGLE_TAIL_EN.sub("", text)
 
 
+# A head that names the occasion, not the subject ("Team meeting", "Monday huddle", "部门周会").
+_OCCASION_HEAD = re.compile(r"(?:会议|[早晨例周月]会|班前会|\b(?:meeting|huddle|stand-?up|sync|check-?in|all-?hands|town\s+hall|"
+                            r"update|briefing|review|retro(?:spective)?|kick-?off|assembly)$)", re.IGNORECASE)
+
+
 def topic_phrase(topic: str) -> str:
     """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
     → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
@@ -1676,7 +1779,12 @@ def topic_phrase(topic: str) -> str:
     text = unasked(topic)
     if language_of(text) == "zh":
         text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
-        if "：" in text or "怎么样" in text:
+        if "：" in text:  # "光合作用：植物如何制造食物" is said by its subject: "…：…的基本概念" read two colons
+            head, tail = (part.strip() for part in text.split("：", 1))
+            if _OCCASION_HEAD.search(head):  # "部门周会：新报销流程" is about the tail
+                return tail
+            return head if 2 <= len(head) <= 8 and not _names_a_work(text) else text
+        if "怎么样" in text:
             return text
         if match := _WHAT_ZH.match(text):
             return match.group("a") or match.group("b")
@@ -1691,16 +1799,19 @@ def topic_phrase(topic: str) -> str:
             return f"{match.group('who')}{what}的原因"
         if match := _HOW_ZH.match(text):
             who, what = match.group("who"), match.group("what")
-            if not who:
+            if not who or _doers_way_zh(match):
                 return f"{what}的方法"
             if match.group("is") or _WORKINGS_ZH.search(what):
                 return f"{who}{what}的原理"
             return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
         return _without_angle(text)
-    if ":" in text:
-        return text
+    if ":" in text:  # "Bees: why they matter" is said by its subject: "Bees: why they matter: key terms" read two colons
+        head, tail = (part.strip() for part in text.split(":", 1))
+        if _OCCASION_HEAD.search(head):  # "Team meeting: the new expense process" is about the tail
+            return tail
+        return head if 1 <= len(head.split()) <= 4 and not _names_a_work(text) and not about_a_work(text) else text
     if match := _HOW_TO_EN.match(text):
-        return _gerund(match.group("verb")) + match.group("rest")
+        return _gerund(match.group("verb")) + _verbs_after_and_as_gerunds(match.group("rest"))
     if match := _WHAT_EN.match(text) or _WHAT_IT_IS_EN.match(text):
         return match.group("np")
     if _DEFINITION_EN.match(text):  # "the definition of energy": energy
