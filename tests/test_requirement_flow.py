@@ -2868,3 +2868,19 @@ def test_what_a_timed_message_is_about_stays_with_its_time():
                         "before their watering shift", force_plan=True).stages[1]
     assert "Send members an email the day before their watering shift, with no one starting it; a failed send alerts " \
            "someone" in build.tasks, build.tasks
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("A WeChat bot that reminds students each evening to hand in their homework",
+     "Send students a reminder to hand in their homework each evening, with no one starting it; a failed send alerts "
+     "someone"),  # what it reminds them of
+    ("做一个微信小程序，老师发布作业，每天晚上8点提醒没交的学生", "每天晚上8点自动给没交的学生发送提醒：无需有人触发；发送失败时通知负责人"),
+])
+def test_a_reminder_task_says_whom_it_reminds_and_of_what(requirement, task):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert task in build.tasks, build.tasks
+
+
+def test_a_text_received_once_the_work_is_done_is_checked_on_that_event():
+    build = first_round("我妈开了一家裁缝店，客人可以在小程序上预约量体，做好了收到短信", force_plan=True).stages[1]
+    assert "做好了，客人收到短信，只收到一次，无需有人手动发送" in build.success_criteria, build.success_criteria

@@ -144,7 +144,10 @@ def _en_scenarios(item: str) -> list[Scenario]:
         elif sent := _EN_SENDS.match(act):
             whom = named_roles(sent.group("whom"))
             what = _EN_MESSAGE_OF[_base(act.split()[0]).lower()]
-            scenarios.append(Scenario(whom[0] if whom else who, act, "gets", when, what))
+            # what it reminds them of goes with it ("a reminder to hand in their homework")
+            about = re.search(r"\s(?P<about>(?:to|about|of|that)\s.+)$", sent.group("whom").replace(when or "\0", " "))
+            what = f"{what} {about.group('about').strip()}" if about else what
+            scenarios.append(Scenario(whom[0] if whom else who, f"get {what} {when or ''}".strip(), "gets", when, what))
         elif who is None:
             continue  # what the thing does by itself ("a bot that posts the roster"): no one's act to let them do
         else:
@@ -173,12 +176,17 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
     # a message received or sent at a time said before it, or at none ("课前收到提醒"); not "把收到的邮件分类"
     if (got := _ZH_RECEIVES.match(rest)) and (not got.group("when") or _ZH_WHEN.fullmatch(got.group("when"))):
         return [Scenario(who or previous, rest, "gets", got.group("when") or None, got.group("what"))]
+    # received once something is done ("做好了收到短信", "审批通过后收到通知"): sent on that event
+    if (got := _ZH_RECEIVES.match(rest)) and re.search(r"(?:了|后|之后|以后|时|的时候)$", got.group("when") or ""):
+        return [Scenario(who or previous, rest, "gets", got.group("when"), got.group("what"), True)]
     if (sent := _ZH_SENDS.match(rest)) and (not sent.group("when") or scheduled_send(rest)
                                             or _ZH_WHEN.fullmatch(sent.group("when"))):
         when = scheduled_send(rest) or sent.group("when") or None
         whom = named_roles(sent.group("whom"))
         what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
-        return [Scenario(whom[0] if whom else who or previous, rest, "gets", when, what)]
+        # whom it tells, as said ("没交的学生"), when it says which of them
+        told = sent.group("whom") if whom and whom[0] in sent.group("whom") and len(sent.group("whom")) <= 10 else None
+        return [Scenario(told or (whom[0] if whom else who or previous), f"{when or ''}收到{what}", "gets", when, what)]
     if who is None and previous is None:
         return []  # a clause no one does ("做一个约课页面"): the thing itself
     return [Scenario(who or previous, rest, "views" if _ZH_VIEWS.match(rest) else "acts")]
