@@ -2884,3 +2884,16 @@ def test_a_reminder_task_says_whom_it_reminds_and_of_what(requirement, task):
 def test_a_text_received_once_the_work_is_done_is_checked_on_that_event():
     build = first_round("我妈开了一家裁缝店，客人可以在小程序上预约量体，做好了收到短信", force_plan=True).stages[1]
     assert "做好了，客人收到短信，只收到一次，无需有人手动发送" in build.success_criteria, build.success_criteria
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("我们学校的教务处想要一个排课的系统", "排课系统"),  # one act said in a single verb, then 的 and its kind
+    ("做一个请假的系统，学生提交，班主任审批", "请假系统"),  # 请 of 请假 is no "please"
+])
+def test_a_thing_named_by_one_act_and_its_kind_is_titled_as_a_system(requirement, title):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.plan_markdown.startswith(f"# 实施计划：{title}\n"), plan.plan_markdown[:40]
+
+
+def test_a_thing_named_by_one_act_is_not_asked_what_it_is_for():
+    assert "q_purpose" not in {q.id for q in first_round("想要一个报修的小程序").questions}

@@ -23,7 +23,7 @@ from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_group, 
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
-                                       runs_unattended, talked_to_in_a_chat, zh_verb_object)
+                                       runs_unattended, talked_to_in_a_chat, zh_one_act, zh_verb_object)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -518,6 +518,9 @@ def _zh_system_name(thing: str) -> str:
     工具", "供前台登记访客的工具" → "访客登记工具"); whom it is for is said in the plan's goals. Else as it is."""
     if used := re.fullmatch(r"供[^，。；的]{1,12}?(?:使用|用)的(?P<name>[^，。；]{2,12})", thing.strip()):
         return used.group("name")  # "供财务使用的自动对账工具": its name says what it is
+    if (one := re.fullmatch(r"(?P<act>[\u4e00-\u9fff]{2})的(?P<kind>[^的，。；]{1,6})", thing.strip())) \
+            and _ZH_KINDS.fullmatch(one.group("kind")) and zh_one_act(one.group("act")):
+        return one.group("act") + one.group("kind")  # "排课的系统" → "排课系统"
     said = next((m for m in (_ZH_DOES_THEN_KIND.match(thing.strip()), _ZH_KIND_THEN_DOES.match(thing.strip()))
                  if m and _ZH_KINDS.fullmatch(m.group("kind"))), None)
     if said is None:
