@@ -2897,3 +2897,17 @@ def test_a_thing_named_by_one_act_and_its_kind_is_titled_as_a_system(requirement
 
 def test_a_thing_named_by_one_act_is_not_asked_what_it_is_for():
     assert "q_purpose" not in {q.id for q in first_round("想要一个报修的小程序").questions}
+
+
+def test_a_requirement_asked_for_someone_of_the_askers_who_runs_a_place_is_for_them_and_titled_by_the_wish():
+    requirement = "My mum runs a small tailoring shop and needs to keep track of customers' measurements and orders"
+    plan = first_round(requirement, force_plan=True)
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert plan.stages[1].goal == "Implement the requirement for the requester's mum.", plan.stages[1].goal
+    assert plan.plan_markdown.startswith("# Implementation Plan: Keep track of customers' measurements and orders\n"), \
+        plan.plan_markdown[:80]
+
+
+def test_a_group_the_asker_counts_in_people_uses_what_it_asks_for():
+    requirement = "We're a 6-person design studio and need a way to track the hours we spend on each client project"
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}

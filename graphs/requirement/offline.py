@@ -17,7 +17,7 @@ from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.scenarios import Scenario, one_of, scenarios as find_scenarios
-from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
+from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
@@ -335,6 +335,8 @@ def _zh_people(owner: str) -> bool:
 
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
+    if not zh and (kin := asked_for_kin(clause)):  # "My mum runs a small shop and needs to track …": for her
+        return re.sub(r"^(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?", "", clause.strip()[kin[1]:]) or None
     if for_role := (_zh_for_role(clause) if zh else _for_role(clause)):
         return for_role
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
@@ -942,6 +944,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id == "q_target_users" and loads_into and not own_script:  # the store it loads: no person receives it
             stated_value[topic.id] = loads_into
+            continue
+        elif topic.id == "q_target_users" and (kin := asked_for_kin(requirement)):  # "My mum runs a shop and needs …"
+            stated_value[topic.id] = say("the_requesters_kin", who=kin[0])
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = _the_asker(asker, requirement, zh)
