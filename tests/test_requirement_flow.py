@@ -2911,3 +2911,14 @@ def test_a_requirement_asked_for_someone_of_the_askers_who_runs_a_place_is_for_t
 def test_a_group_the_asker_counts_in_people_uses_what_it_asks_for():
     requirement = "We're a 6-person design studio and need a way to track the hours we spend on each client project"
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+def test_a_notice_on_an_event_nobody_does_is_no_act_of_the_last_person_named():
+    tasks = first_round("做一个社区团购小程序，团长发布商品，居民下单付款，到货后收到取货通知", force_plan=True).stages[1].tasks
+    assert "让居民通过小程序到货" not in tasks, tasks
+    assert "到货后自动给居民发送取货通知：无需有人触发；发送失败时通知负责人" in tasks, tasks
+
+
+def test_what_someone_does_once_another_is_done_is_theirs():
+    tasks = first_round("做一个物业报修小程序，业主拍照报修，维修师傅接单，修好后业主可以评价", force_plan=True).stages[1].tasks
+    assert "让业主通过小程序评价" in tasks and not any("业主可以评价" in t for t in tasks), tasks

@@ -170,9 +170,14 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
     # one act, then another's message on it ("教练确认后会员收到通知"): the act, and the message it sends
     if (after := _ZH_AFTER.match(rest)) and (got := _zh_scenario(after.group("rest"), who or previous)) \
             and got[-1].kind == "gets" and not got[-1].when:
-        first = [Scenario(who or previous, after.group("first"), "acts")] if who or previous else []
+        # the first act is its doer's only when the clause names them ("教练确认后…"; not "到货后收到取货通知")
+        first = [Scenario(who, after.group("first"), "acts")] if who else []
         return first + [Scenario(got[-1].who, got[-1].does, "gets", f"{who or ''}{after.group('first')}后",
                                  got[-1].what, True)]
+    # what another does once something is done ("修好后业主可以评价"): theirs
+    if (after := _ZH_AFTER.match(clause)) and not who and (then := _zh_scenario(after.group("rest"), None)) \
+            and then[0].who and after.group("rest").startswith(then[0].who):
+        return then
     # a message received or sent at a time said before it, or at none ("课前收到提醒"); not "把收到的邮件分类"
     if (got := _ZH_RECEIVES.match(rest)) and (not got.group("when") or _ZH_WHEN.fullmatch(got.group("when"))):
         return [Scenario(who or previous, rest, "gets", got.group("when") or None, got.group("what"))]
