@@ -456,7 +456,7 @@ def test_a_kind_of_firm_named_by_its_work_is_not_a_role():
 def test_a_chinese_plan_states_its_success_criteria_in_chinese_without_given_when_then():
     plan = first_round("给社区食堂做一个订餐小程序，老人每天点午餐", force_plan=True)
     criteria = [c for stage in plan.stages for c in stage.success_criteria]
-    assert "老人通过小程序使用时，需求端到端可用" in criteria, criteria
+    assert "老人通过小程序每天点午餐后，记录已保存，老人能看到确认" in criteria, criteria
     assert not any(re.search(r"\b(?:Given|When|Then)\b", c) for c in criteria), criteria
 
 
@@ -999,7 +999,7 @@ def test_how_many_sites_or_things_it_serves_is_the_scale_the_plan_verifies(requi
 ])
 def test_the_entry_point_the_requirement_names_is_the_one_the_plan_builds(requirement, entry):
     plan = first_round(requirement, force_plan=True)
-    assert f"通过{entry}使用" in plan.stages[1].success_criteria[0], plan.stages[1].success_criteria
+    assert entry in plan.stages[1].success_criteria[0], plan.stages[1].success_criteria
 
 
 @pytest.mark.parametrize("requirement, stated", [
@@ -1149,7 +1149,8 @@ def test_a_chinese_colon_that_a_role_follows_ends_the_thing_to_make():
 
 def test_confirming_by_phone_is_a_call_not_an_entry_point():
     plan = first_round("A clinic booking page where receptionists confirm each booking by phone", force_plan=True)
-    assert not any("phone" in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+    tasks = plan.stages[1].tasks
+    assert not any("through the phone" in task for task in tasks) and any("through the page" in t for t in tasks), tasks
 
 
 def test_each_thing_a_role_is_listed_to_do_after_a_colon_is_its_own_scope_item():
@@ -1270,13 +1271,14 @@ def test_a_role_keeps_the_words_that_qualify_it(requirement, role):
 
 
 @pytest.mark.parametrize("requirement, task", [
-    ("Add a REST API endpoint so that partners can fetch their invoices", "Expose it through the REST API endpoint"),
-    ("A command-line tool to search service logs by keyword", "Expose it through the command-line tool"),
-    ("A leave tracker where managers approve requests. It should run in Slack.", "Expose it through Slack"),  # a name
-    ("Website for booking rooms, where staff pick a slot", "Expose it through the website"),  # a sentence's capital
+    ("Add a REST API endpoint so that partners can fetch their invoices", "through the REST API endpoint"),
+    ("A command-line tool to search service logs by keyword", "through the command-line tool"),
+    ("A leave tracker where managers approve requests. It should run in Slack.", "through Slack"),  # a name
+    ("Website for booking rooms, where staff pick a slot", "through the website"),  # a sentence's capital
 ])
 def test_an_english_plan_names_the_entry_point_as_the_requirement_writes_it(requirement, task):
-    assert task in first_round(requirement, force_plan=True).stages[1].tasks
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task in t for t in tasks), tasks
 
 
 @pytest.mark.parametrize("requirement, answer, task", [
@@ -1290,22 +1292,23 @@ def test_the_store_an_answer_names_is_woven_in_by_its_name_alone(requirement, an
 
 
 @pytest.mark.parametrize("requirement, entry", [
-    ("Vets need a booking tool: pet owners book online, vets see the day's visits.", "Expose it through the web page"),
-    ("做个驾校约车系统，学员网上约车，教练看当天的安排", "通过网页对外提供"),
+    ("Vets need a booking tool: pet owners book online, vets see the day's visits.", "through the web page"),
+    ("做个驾校约车系统，学员网上约车，教练看当天的安排", "通过网页"),
 ])
 def test_a_requirement_used_online_is_not_asked_its_entry_point_and_plans_a_web_page(requirement, entry):
     assert "q_interface" not in {q.id for q in first_round(requirement).questions}
-    assert entry in first_round(requirement, force_plan=True).stages[1].tasks
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(entry in task for task in tasks), tasks
 
 
 @pytest.mark.parametrize("answer, task", [
-    ("Website", "Expose it through the website"),  # a common noun's sentence capital
-    ("Online", "Expose it through the web page"),
-    ("Telegram", "Expose it through Telegram"),  # a product's name keeps its capital
+    ("Website", "through the website"),  # a common noun's sentence capital
+    ("Online", "through the web page"),
+    ("Telegram", "through Telegram"),  # a product's name keeps its capital
 ])
 def test_an_entry_point_answered_with_a_capital_reads_as_the_plan_names_it(answer, task):
     plan = first_round("Members reserve squash courts", force_plan=True, answers={"q_interface": answer})
-    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+    assert any(task in t for t in plan.stages[1].tasks), plan.stages[1].tasks
 
 
 def test_a_thing_named_after_a_product_takes_its_article():
@@ -1325,7 +1328,8 @@ def test_how_soon_the_work_is_done_is_no_deadline_and_stays_in_scope(requirement
 def test_an_entry_point_answered_by_its_name_alone_takes_its_article_in_the_plan(answer):
     plan = first_round("Patients book appointments online", force_plan=True, answers={"q_interface": answer})
     thing = answer.removeprefix("a ")
-    assert f"Expose it through the {thing}" in plan.stages[1].tasks, plan.stages[1].tasks
+    tasks = plan.stages[0].tasks + plan.stages[1].tasks  # the design decides it; a build task may say "online"
+    assert any(f"the {thing}" in task and f" {thing}" not in task.replace(f"the {thing}", "") for task in tasks), tasks
 
 
 async def test_each_capability_of_a_chinese_requirement_is_its_own_scope_item():
@@ -2080,12 +2084,12 @@ def test_a_screen_at_the_front_desk_is_for_the_front_desk():
 
 
 @pytest.mark.parametrize("requirement, device", [
-    ("Warehouse pickers scan parcels with their phones", "their phones"),  # each uses their own
-    ("Nurses record vitals on an iPad", "the iPad"),  # one they share, not "use iPad"
+    ("Warehouse pickers scan parcels with their phones", "with their phones"),  # each uses their own
+    ("Nurses record vitals on an iPad", "on an iPad"),  # one they share, not "use iPad"
 ])
 def test_a_device_the_users_carry_reads_as_theirs_or_the_one_they_share(requirement, device):
     criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
-    assert any(f"when they use {device}," in c for c in criteria), criteria
+    assert any(f"{device}," in c for c in criteria), criteria
 
 
 def test_a_kind_of_person_naming_a_thing_is_said_as_those_people():
@@ -2255,7 +2259,7 @@ def test_a_job_run_on_a_day_of_the_month_is_a_job_and_an_app_used_that_day_is_no
     job = first_round("每月5号把工资条通过邮件发给每个员工", force_plan=True).stages[1].success_criteria
     assert "定时运行结束后，结果通过邮件送达员工" in job, job
     app = first_round("员工每月5号在小程序里查看工资条", force_plan=True).stages[1].success_criteria
-    assert "员工通过小程序使用时，需求端到端可用" in app, app
+    assert "员工每月5号在小程序里查看工资条时，看到的内容与已保存的一致" in app, app
 
 
 @pytest.mark.parametrize("requirement, store", [
@@ -2791,3 +2795,130 @@ def test_a_tool_people_log_in_that_sums_up_monthly_is_not_a_scheduled_job():
 def test_the_asker_who_says_what_they_do_in_it_is_among_its_users(requirement, asker, locale):
     goal = first_round(requirement, force_plan=True).stages[1].goal
     assert t(f"plan.{asker}", locale=locale) in goal, goal
+
+
+YOGA_EN = "A booking page for my small yoga studio so students can reserve a mat in a class and get a reminder"
+YOGA_ZH = "给我的瑜伽小工作室做一个约课页面，学员可以预约某节课的垫位，课前收到提醒"
+
+
+@pytest.mark.parametrize("requirement, task, criterion, locale", [
+    (YOGA_EN, "Let students reserve a mat in a class through the page",
+     "Given a student, when they reserve a mat in a class through the page, then it is recorded and they see it confirmed",
+     "en"),
+    (YOGA_ZH, "让学员通过页面预约某节课的垫位", "学员通过页面预约某节课的垫位后，记录已保存，学员能看到确认", "zh"),
+])
+def test_what_its_people_do_is_a_build_task_and_a_testable_criterion_not_implement_the_requirement(
+        requirement, task, criterion, locale):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert task in build.tasks and t("plan.smallest_change", locale=locale) not in build.tasks, build.tasks
+    assert criterion in build.success_criteria, build.success_criteria
+    generic = t("plan.described_behaviour", locale=locale)
+    assert not any(generic in c for c in build.success_criteria), build.success_criteria
+
+
+@pytest.mark.parametrize("requirement, task, check", [
+    (YOGA_ZH, "课前自动给学员发送提醒：无需有人触发；发送失败时通知负责人", "到了课前，学员收到提醒，只收到一次，无需有人手动发送"),
+    (YOGA_EN, "Send students a reminder at the time agreed in Stage 1, with no one starting it; a failed send alerts someone",
+     "Given a student, when the time comes (the time agreed in Stage 1), then they get a reminder once, with no one "
+     "sending it by hand"),
+])
+def test_a_reminder_its_people_get_is_a_task_of_its_own_with_a_check_of_when_it_is_sent(requirement, task, check):
+    plan = first_round(requirement, force_plan=True)
+    assert task in plan.stages[1].tasks, plan.stages[1].tasks
+    assert check in plan.stages[1].success_criteria, plan.stages[1].success_criteria
+
+
+def test_a_reminder_sent_at_no_stated_time_has_its_time_decided_in_the_design():
+    design = first_round(YOGA_EN, force_plan=True).stages[0]
+    assert "Decide when a reminder goes out, to whom, and what it says" in design.tasks, design.tasks
+
+
+@pytest.mark.parametrize("requirement, listed", [
+    (YOGA_EN, "students: reserve a mat in a class; students: get a reminder"),
+    (YOGA_ZH, "学员预约某节课的垫位；学员课前收到提醒"),
+])
+def test_the_acceptance_stage_checks_each_scenario_by_name(requirement, listed):
+    verification = first_round(requirement, force_plan=True).stages[2]
+    assert any(c.endswith(listed) for c in verification.success_criteria), verification.success_criteria
+
+
+def test_each_role_after_and_does_its_own_part():
+    tasks = first_round("Tenants report repairs on their phones, caretakers fix them and landlords pay the invoices",
+                        force_plan=True).stages[1].tasks
+    assert any(t.startswith("Let caretakers fix them") for t in tasks), tasks
+    assert any(t.startswith("Let landlords pay the invoices") for t in tasks), tasks
+
+
+
+@pytest.mark.parametrize("requirement, task, check", [
+    ("We run a bike repair shop; customers drop off bikes, mechanics update the status and customers get a text when "
+     "it's ready", "Send customers a text when it's ready, with no one starting it; a failed send alerts someone",
+     "Given a customer, when it's ready, then they get a text once, with no one sending it by hand"),
+    ("我们健身房想做一个私教预约系统，会员可以预约教练的时间，教练确认后会员收到通知",
+     "教练确认后自动给会员发送通知：无需有人触发；发送失败时通知负责人", "教练确认后，会员收到通知，只收到一次，无需有人手动发送"),
+])
+def test_a_message_sent_when_something_happens_is_checked_on_that_event_not_a_time(requirement, task, check):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert task in build.tasks, build.tasks
+    assert check in build.success_criteria, build.success_criteria
+
+
+def test_what_a_timed_message_is_about_stays_with_its_time():
+    build = first_round("A sign-up sheet for our community garden where members claim a plot and get an email the day "
+                        "before their watering shift", force_plan=True).stages[1]
+    assert "Send members an email the day before their watering shift, with no one starting it; a failed send alerts " \
+           "someone" in build.tasks, build.tasks
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("A WeChat bot that reminds students each evening to hand in their homework",
+     "Send students a reminder to hand in their homework each evening, with no one starting it; a failed send alerts "
+     "someone"),  # what it reminds them of
+    ("做一个微信小程序，老师发布作业，每天晚上8点提醒没交的学生", "每天晚上8点自动给没交的学生发送提醒：无需有人触发；发送失败时通知负责人"),
+])
+def test_a_reminder_task_says_whom_it_reminds_and_of_what(requirement, task):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert task in build.tasks, build.tasks
+
+
+def test_a_text_received_once_the_work_is_done_is_checked_on_that_event():
+    build = first_round("我妈开了一家裁缝店，客人可以在小程序上预约量体，做好了收到短信", force_plan=True).stages[1]
+    assert "做好了，客人收到短信，只收到一次，无需有人手动发送" in build.success_criteria, build.success_criteria
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("我们学校的教务处想要一个排课的系统", "排课系统"),  # one act said in a single verb, then 的 and its kind
+    ("做一个请假的系统，学生提交，班主任审批", "请假系统"),  # 请 of 请假 is no "please"
+])
+def test_a_thing_named_by_one_act_and_its_kind_is_titled_as_a_system(requirement, title):
+    plan = first_round(requirement, force_plan=True)
+    assert plan.plan_markdown.startswith(f"# 实施计划：{title}\n"), plan.plan_markdown[:40]
+
+
+def test_a_thing_named_by_one_act_is_not_asked_what_it_is_for():
+    assert "q_purpose" not in {q.id for q in first_round("想要一个报修的小程序").questions}
+
+
+def test_a_requirement_asked_for_someone_of_the_askers_who_runs_a_place_is_for_them_and_titled_by_the_wish():
+    requirement = "My mum runs a small tailoring shop and needs to keep track of customers' measurements and orders"
+    plan = first_round(requirement, force_plan=True)
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+    assert plan.stages[1].goal == "Implement the requirement for the requester's mum.", plan.stages[1].goal
+    assert plan.plan_markdown.startswith("# Implementation Plan: Keep track of customers' measurements and orders\n"), \
+        plan.plan_markdown[:80]
+
+
+def test_a_group_the_asker_counts_in_people_uses_what_it_asks_for():
+    requirement = "We're a 6-person design studio and need a way to track the hours we spend on each client project"
+    assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
+
+
+def test_a_notice_on_an_event_nobody_does_is_no_act_of_the_last_person_named():
+    tasks = first_round("做一个社区团购小程序，团长发布商品，居民下单付款，到货后收到取货通知", force_plan=True).stages[1].tasks
+    assert "让居民通过小程序到货" not in tasks, tasks
+    assert "到货后自动给居民发送取货通知：无需有人触发；发送失败时通知负责人" in tasks, tasks
+
+
+def test_what_someone_does_once_another_is_done_is_theirs():
+    tasks = first_round("做一个物业报修小程序，业主拍照报修，维修师傅接单，修好后业主可以评价", force_plan=True).stages[1].tasks
+    assert "让业主通过小程序评价" in tasks and not any("业主可以评价" in t for t in tasks), tasks

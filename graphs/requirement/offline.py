@@ -16,13 +16,14 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.roles import (SPEAKER_ZH, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
+from graphs.requirement.scenarios import Scenario, one_of, scenarios as find_scenarios
+from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
-                                       runs_unattended, talked_to_in_a_chat, zh_verb_object)
+                                       runs_unattended, talked_to_in_a_chat, zh_one_act, zh_verb_object)
 from schemas.requirement import MAX_QUESTIONS_PER_ROUND, RequirementPlan
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*|\n+")
@@ -334,6 +335,8 @@ def _zh_people(owner: str) -> bool:
 
 def _wished(clause: str, zh: bool) -> str | None:
     """What the asker, speaking of themselves, wishes for: the thing to deliver, without who wishes it."""
+    if not zh and (kin := asked_for_kin(clause)):  # "My mum runs a small shop and needs to track …": for her
+        return re.sub(r"^(?:to\s+(?:have|get|build|make|create)\s+)?(?:to\s+)?", "", clause.strip()[kin[1]:]) or None
     if for_role := (_zh_for_role(clause) if zh else _for_role(clause)):
         return for_role
     wish = (_SPEAKER_WISHES if zh else _EN_WISHES).match(clause.strip())
@@ -517,6 +520,9 @@ def _zh_system_name(thing: str) -> str:
     工具", "供前台登记访客的工具" → "访客登记工具"); whom it is for is said in the plan's goals. Else as it is."""
     if used := re.fullmatch(r"供[^，。；的]{1,12}?(?:使用|用)的(?P<name>[^，。；]{2,12})", thing.strip()):
         return used.group("name")  # "供财务使用的自动对账工具": its name says what it is
+    if (one := re.fullmatch(r"(?P<act>[\u4e00-\u9fff]{2})的(?P<kind>[^的，。；]{1,6})", thing.strip())) \
+            and _ZH_KINDS.fullmatch(one.group("kind")) and zh_one_act(one.group("act")):
+        return one.group("act") + one.group("kind")  # "排课的系统" → "排课系统"
     said = next((m for m in (_ZH_DOES_THEN_KIND.match(thing.strip()), _ZH_KIND_THEN_DOES.match(thing.strip()))
                  if m and _ZH_KINDS.fullmatch(m.group("kind"))), None)
     if said is None:
@@ -794,13 +800,14 @@ def _job_source(requirement: str, store_answer: str, zh: bool) -> str:
     return source if zh or source[:1].isupper() else store_topic.text(store_topic.named_as, zh).format(source)
 
 
-def _tryout_stage(say: Any, *, metric: str, users: str, security: str, checks: list[str]) -> dict[str, Any]:
+def _tryout_stage(say: Any, *, metric: str, users: str, security: str, checks: list[str],
+                  acceptance: str | None = None) -> dict[str, Any]:
     """The check of a tool for its asker or their home (a shared chore list): each use tried once as they will use
     it, not load tests, a CI gate and a feature flag, which a thing a few people share does not have."""
     return {
         "name": say("tryout_name"),
         "goal": say("tryout_goal", metric=metric, users=users),
-        "success_criteria": [say("acceptance_pass", metric=metric), say("access_respected", security=security)],
+        "success_criteria": [acceptance or say("acceptance_pass", metric=metric), say("access_respected", security=security)],
         "tasks": [say("tryout_each_use", users=users), say("review_access", security=security)],
         "validation": checks,
         "risks": [say("tryout_risk")],
@@ -821,6 +828,38 @@ def _handover_stage(say: Any, *, users: str, deadline: str | None, script: bool)
         "risks": [say("script_release_risk" if script else "first_use_risk")],
         "owner_hint": say("developer"),
     }
+
+
+def _scenario_lines(say: Any, acts: Sequence[Scenario], *, described: str, users: str, interface: str,
+                    zh: bool) -> dict[str, Any]:
+    """The plan's lines for what each of its people does: a build task and a testable criterion per act (through the
+    entry point, unless the act says where it is done), a scheduled task and a check of when for what is sent, a
+    design task to fix when that is where the requirement does not say, and the acceptance line listing them all."""
+    entry_points = TOPICS_BY_ID["q_interface"]
+    lines: dict[str, Any] = {"tasks": [], "criteria": [], "design": [], "sends": False, "acceptance": ""}
+    listed = []
+    for act in acts:
+        who = with_its_article(act.who, described) if act.who else users  # "the supervisor", "pickers"
+        one = one_of(act.who, zh) if act.who else users
+        listed.append(say("scenario_listed", who=who, does=act.does))
+        if act.kind == "gets":
+            lines["sends"] = True
+            what = act.what or say("its_message")
+            lines["tasks"].append(say("scenario_send_task", who=who, what=what, when=act.when or say("time_agreed")))
+            lines["criteria"].append(say("scenario_sent_on" if act.on_event else "scenario_sent", one=one, what=what,
+                                         when=act.when or say("time_agreed_at")))
+            if not act.when:
+                lines["design"].append(say("decide_send_time", what=what))
+            continue
+        # the act says where it is done, through the plan's entry point ("book online", "在微信上预约"): said once
+        there = (bool(_things_named(entry_points, act.does, zh)) or interface in act.does
+                 or zh and re.search(r"(?:^|^每[^，。；在]{1,6}?)(?:在|通过|用)[^，。；]{1,8}?(?:里|上|中)", act.does) is not None)
+        suffix = "_there" if there else ""
+        lines["tasks"].append(say("scenario_task" + suffix, who=who, does=act.does, interface=interface))
+        lines["criteria"].append(say(("scenario_seen" if act.kind == "views" else "scenario_done") + suffix,
+                                     one=one, does=act.does, interface=interface))
+    lines["acceptance"] = say("acceptance_each", scenarios=("；" if zh else "; ").join(listed))
+    return lines
 
 
 @offline_composer(RequirementPlan)
@@ -905,6 +944,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id == "q_target_users" and loads_into and not own_script:  # the store it loads: no person receives it
             stated_value[topic.id] = loads_into
+            continue
+        elif topic.id == "q_target_users" and (kin := asked_for_kin(requirement)):  # "My mum runs a shop and needs …"
+            stated_value[topic.id] = say("the_requesters_kin", who=kin[0])
             continue
         elif topic.id == "q_target_users" and (asker := asker_uses(requirement)):  # "自己用", "for my own use"
             stated_value[topic.id] = _the_asker(asker, requirement, zh)
@@ -1055,6 +1097,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     doc_refs = ", ".join(cited) or ", ".join((repository.get("doc_files") or [])[:3])
 
     delivered = _deliverables(described, zh)
+    # what each of its people does in a thing they use, one build task and one testable criterion each; a job, a
+    # backup, a script or a bot keeps its own stage wording
+    acts = [] if unattended or backup or own_script or chat_bot or loads_into else find_scenarios(delivered, zh)
+    default_metric = metric == say("described_behaviour")
+    scenario_lines = _scenario_lines(say, acts, described=described, users=users, interface=interface, zh=zh)
     # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
     # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
     scope = [say("deliver", item=_zh_scope_item(item) if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
@@ -1088,6 +1135,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                   [say("read_system", store=store)] if system else [say("sketch_data_model", store=store)]),
                 # a job writing into a store has no entry point but the store, whose data model is sketched above
                 *([] if loads_into and interface == loads_into else [say("decide_entry_point", interface=interface)]),
+                *scenario_lines["design"],
             ],
             "validation": [say("design_note_approved")],
             "risks": [say("design_risk")],
@@ -1099,7 +1147,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "goal": say("build_goal_backup", store=store) if backup else
             say("build_goal_load_once", store=store) if own_script and loads_into else
             say("build_goal_load", store=store) if loads_into and users == loads_into else say("build_goal", users=users),
-            "success_criteria": [
+            "success_criteria": [*scenario_lines["criteria"], *([] if acts and default_metric else [
                 say("backup_lands", store=store) if backup else
                 say("script_loaded_into", store=store) if own_script and loads_into else
                 say("loaded_into" if loads_into and interface == loads_into else
@@ -1107,21 +1155,22 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                     "posted_in_the_group" if unattended and (interface == users or audience and interface in audience) else
                     "works_end_to_end_unattended" if unattended else "script_on_files" if own_script else
                     "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface),
-                say("measure_met", metric=metric),
-                *([say("sent_on_schedule", when=sends_when)] if sends_when else []),
+                say("measure_met", metric=metric)]),
+                *([say("sent_on_schedule", when=sends_when)] if sends_when and not scenario_lines["sends"] else []),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
             ],
             "tasks": [
-                say("smallest_change"),
+                *(scenario_lines["tasks"] or [say("smallest_change")]),
                 # a backup's copy in the store is its build goal; a job that only reads keeps nothing
                 *([] if backup or keeps_no_store or own_script else
                   [say("through_system", store=store)] if system else
                   [say("write_through_system", store=store)] if loads_a_system else [say("persist", store=store)]),
                 # persisting there is a loading job's delivery; running it is a script's
-                *([] if backup or own_script or (loads_into and interface == loads_into) else
+                # each scenario's task says its entry point
+                *([] if backup or own_script or (loads_into and interface == loads_into) or acts else
                   [say("expose_unattended" if unattended else "expose", interface=interface)]),
-                *([say("schedule_sending", when=sends_when)] if sends_when else []),
+                *([say("schedule_sending", when=sends_when)] if sends_when and not scenario_lines["sends"] else []),
                 *([say("apply_retention", retention=retention) if retention else say("decide_retention")]
                   if backup or TOPICS_BY_ID["q_retention"].raised_by(described) else []),
                 say("unit_tests"),
@@ -1130,13 +1179,16 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "risks": [say("build_risk")],
             "owner_hint": say("developer"),
         },
-        _tryout_stage(say, metric=metric, users=users, security=security, checks=run_checks)
+        _tryout_stage(say, metric=metric, users=users, security=security, checks=run_checks,
+                      acceptance=scenario_lines["acceptance"] if acts and default_metric else None)
         if own_use and not own_script else {
             "name": say("verify_name"),
-            "goal": say("verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
+            "goal": say(("verify_goal_scenarios_at_scale" if known_scale else "verify_goal_scenarios")
+                        if acts and default_metric else
+                        "verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
                         metric=metric, scale=scale),
             "success_criteria": [
-                say("acceptance_pass", metric=metric),
+                scenario_lines["acceptance"] if acts and default_metric else say("acceptance_pass", metric=metric),
                 say("run_fits_at_scale" if unattended and known_scale else "run_fits" if unattended else
                     # a script's load is a batch of files, each of which must come out right
                     "script_batch_handled" if own_script else "holds_at_scale" if known_scale else "holds_under",
@@ -1145,7 +1197,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                 *([say("backup_restored")] if backup else []),
             ],
             "tasks": [
-                say("write_acceptance_tests"),
+                say("write_scenario_tests" if acts else "write_acceptance_tests"),
                 *([say("restore_check", store=store)] if backup else []),
                 say("script_trial" if own_script else "check_performance", scale=scale),
                 say("review_access", security=security),

@@ -927,7 +927,11 @@ _ASKER_ZH = re.compile(rf"{SPEAKER_ZH}(?:自己|平时|每天|都|也|就)?(?:�
 # The asker tells of their own group, for which an internal tool is wanted ("We are a three-person team and
 # need …"): that group uses it. Not a shop or a company, which serve others.
 _ASKER_GROUP_EN = re.compile(r"\b(?:we\s+are|we're|I\s+am\s+in|I'm\s+in)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}"
-                             r"(?:team|group|department|office|family|household|club|class|crew|lab)\b", re.IGNORECASE)
+                             r"(?:team|group|department|office|family|household|club|class|crew|lab)\b|"
+                             # a group the asker counts in people, whatever it is ("we're a 6-person design studio")
+                             r"\b(?:we\s+are|we're)\s+(?:just\s+)?(?:a|an)\s+(?:small\s+|tiny\s+)?"
+                             r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ](?:person|people)\b",
+                             re.IGNORECASE)
 _ASKER_EN = re.compile(r"\b(?:for|to)\s+(?:my|our)\s+own\s+use\b|\bfor\s+(?:personal|internal)\s+use\b|"
                        r"\bfor\s+(?:myself|ourselves|me|us)\b|"
                        # the asker named alone as the answer to who uses it ("just me", "only us", "myself")
@@ -1022,3 +1026,16 @@ def opens_with_role(clause: str) -> bool:
     while lead < len(words) and words[lead][0].isalpha() and _function_word(words[lead]):
         lead += 1
     return any(start == lead for start, _, _ in _en_roles(clause))
+
+
+# Someone of the asker's, who runs a place and wishes for a thing ("My mum runs a small tailoring shop and needs …"):
+# the asker asks for them, and they use it.
+_FOR_KIN_EN = re.compile(r"^\s*(?:my|our)\s+(?P<who>[a-z]+)\s+(?:runs?|owns?|manages?|has|opened|started)\s+"
+                         r"(?:a|an|the|her|his|their)\s+[^,;.]*?\s+and\s+(?:needs?|wants?|would\s+like|is\s+looking\s+for)\s+",
+                         re.IGNORECASE)
+
+
+def asked_for_kin(text: str) -> tuple[str, int] | None:
+    """(who, where their wish begins) when the asker asks for someone of theirs who runs a place ("mum"); else None."""
+    found = _FOR_KIN_EN.match(text or "")
+    return (found.group("who"), found.end()) if found else None

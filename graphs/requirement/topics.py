@@ -481,7 +481,24 @@ def names_no_purpose(text: str) -> bool:
     if not is_chinese(text):
         return bool(_VAGUE_EN.match((text or "").strip()))
     vague = _VAGUE_ZH.match((text or "").strip())
-    return vague is not None and not (vague.group("about") and zh_verb_object(vague.group("about"), one_character=True))
+    # the act may open with what reads as asking ("请假的系统": not 请 + 假)
+    act = re.search(r"([\u4e00-\u9fff]{2})(?:的|相关的|方面的)[^的]{1,4}$", (text or "").strip())
+    return vague is not None and not (vague.group("about") and (zh_verb_object(vague.group("about"), one_character=True)
+                                                                 or zh_one_act(vague.group("about"))
+                                                                 or act is not None and zh_one_act(act.group(1))))
+
+
+def zh_one_act(word: str) -> bool:
+    """Whether a Chinese word is one act said in a single verb, as "排课", "报修", "请假" are ("一个排课的系统" says what it
+    is for); not a verb so general it says nothing ("管理", "使用")."""
+    import jieba.posseg  # here: its tables take half a second to load
+
+    words = jieba.posseg.lcut(word.strip())
+    return len(words) == 1 and len(word.strip()) == 2 and words[0].flag == "v" and word.strip() not in _ZH_FRAME_ACTS
+
+
+# Verbs that say only that a thing is used or worked with, not what it does.
+_ZH_FRAME_ACTS = {"使用", "管理", "处理", "工作", "操作", "办理", "进行", "需要", "希望", "帮助", "支持", "实现"}
 
 
 # Verbs of keeping track of things, which jieba often tags as nouns read alone ("记录", "记账"): a thing that does one

@@ -1,0 +1,222 @@
+"""What each of a requirement's people does in the thing asked for, one scenario per act: the plan's build tasks and
+acceptance criteria are written from them ("Let students reserve a mat in a class through the page"; "Given a
+student, when they reserve a mat in a class, then …"), not as "implement the requirement".
+
+Found from the sentence's shape — who opens a clause (roles.py), the modal after them, the acts joined by "and" —
+never from words of a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.language import CJK, is_function_word
+from graphs.requirement.roles import named_roles, opens_with_role
+from graphs.requirement.topics import scheduled_send
+
+# What opens the part of an English thing that says what people do with it ("a booking page | so students can …").
+_EN_DOES_WITH_IT = re.compile(r"\s+(?:so\s+that|so|where|in\s+which|which\s+lets|that\s+lets|to\s+let|letting|"
+                              r"that|which)\s+(?=\S)", re.IGNORECASE)
+# "for the on-call engineer to silence alerts": whom it is for, then what they do.
+_EN_FOR_WHOM_TO = re.compile(r"\s+for\s+(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+to\s+(?P<does>.+)$",
+                             re.IGNORECASE)
+_EN_LEAD = re.compile(r"^(?:(?:only|and|then|where|so|that|which|while|but|once|when)\s+)*(?:(?:the|our|my|each|every|all)\s+)?",
+                      re.IGNORECASE)
+_EN_MODAL = re.compile(r"^(?:can|could|will|should|must|may|need\s+to|needs\s+to|are\s+able\s+to|is\s+able\s+to|"
+                       r"get\s+to|have\s+to|has\s+to)\s+", re.IGNORECASE)
+# What a verb is followed by when it opens an act of its own after "and" ("… and get a reminder"), unlike a noun
+# joined to the object ("routes and vans"): an object's determiner, a pronoun, a particle or a number.
+_EN_OBJECT_OPENERS = {"a", "an", "the", "their", "his", "her", "its", "my", "our", "your", "them", "it", "each", "every",
+                      "all", "any", "some", "one", "this", "that", "these", "those", "in", "out", "up", "off", "back",
+                      "on", "me", "us", "him"}
+_EN_AND = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
+
+# Acts of receiving or sending a message (a reminder, a notice), which a thing does by itself at a time.
+_EN_RECEIVES = re.compile(r"^(?:get|gets|receive|receives)\s+(?P<what>.+)$", re.IGNORECASE)
+_EN_SENDS = re.compile(r"^(?:remind|reminds|notify|notifies|alert|alerts|text|texts|email|emails|message|messages)\s+"
+                       r"(?P<whom>.+)$", re.IGNORECASE)
+_EN_MESSAGES = re.compile(r"\b(?:reminders?|notifications?|notices?|alerts?|texts?|emails?|messages?|sms)\b", re.IGNORECASE)
+# Acts of looking at what is kept ("see", "view", "查看"): their check is that what is shown is what is kept.
+_EN_VIEWS = re.compile(r"^(?:see|sees|view|views|look\s+up|looks\s+up|browse|browses|find|finds|track|"
+                       r"tracks|search|searches)\b", re.IGNORECASE)
+
+_ZH_MODAL = re.compile(r"^(?:都|也|还|就|再|只)?(?:可以|能够|能|会|要|需要|得以|负责|来|可)?")
+_ZH_NEEDS_WHO = re.compile(r"^(?:需要|要|需|须|必须|由|让|请)")
+_ZH_RECEIVES = re.compile(r"^(?P<when>.{0,8}?)(?:收到|接到|收取|得到)(?P<what>[\u4e00-\u9fff]{1,8})$")
+_ZH_SENDS = re.compile(r"^(?P<when>.{0,12}?)(?:自动)?(?P<verb>提醒|通知|推送给?|发送给?|发给|短信通知)(?P<whom>.*)$")
+_ZH_VIEWS = re.compile(r"^(?:每[^，。；在]{1,6}?)?(?:在[^，。；]{1,8}?(?:里|上|中)?)?(?:查看|看到|看(?!板)|查询|浏览|搜索|查(?!收))")
+# When a Chinese clause says it is done, as it opens ("课前", "每天晚上8点", "会议开始前15分钟").
+_ZH_WHEN = re.compile(r"^(?:(?:每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月)的?(?:早上|早晨|上午|中午|下午|傍晚|晚上)?"
+                      r"(?:\d{1,2}\s*[点:：](?:\d{1,2}分?|半)?)?)|(?:提前|[\u4e00-\u9fff]{1,6}?前)(?:(?:一|两|三|半|\d+)"
+                      r"(?:天|个?小时|分钟|周|个?星期))?)")
+# An English time ahead of an event, said without how long ("before class", "before each lesson"); a time with one
+# ("15 minutes before the meeting", "each evening") is topics.scheduled_send's.
+_EN_BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?!(?:I|we|they|he|she|it|you)\b)(?:(?:the|each|every|their|its|a|an)\s+)?"
+                        r"[a-z]+\b(?<!ing)", re.IGNORECASE)
+# What a message is sent on, after it ("a text when it's ready", "an email once the order ships").
+_EN_ON_EVENT = re.compile(r"\s+(?P<when>(?:when|once|as\s+soon\s+as|after|whenever|if)\s+.+)$", re.IGNORECASE)
+# What happens before a Chinese message is received, by whom ("教练确认后会员收到通知").
+_ZH_AFTER = re.compile(r"^(?P<first>[^，。；]{2,12}?)(?:之后|以后|后)(?P<rest>[^，。；]{2,})$")
+# What a verb of telling sends ("remind" → "a reminder"), to say what its people get.
+_EN_MESSAGE_OF = {"remind": "a reminder", "notify": "a notification", "alert": "an alert", "text": "a text",
+                  "email": "an email", "message": "a message"}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    who: str | None  # who acts, or receives what is sent ("students", "学员"); None: the plan's users
+    does: str  # the act, in the base form ("reserve a mat in a class", "预约某节课的垫位")
+    kind: str  # "acts" (records something), "views" (looks at what is kept) or "gets" (is sent a message)
+    when: str | None = None  # for a message: when it goes ("课前", "each evening"), if said
+    what: str | None = None  # for a message: what is sent ("a reminder", "提醒")
+    on_event: bool = False  # `when` is what happens first ("when it's ready", "教练确认后"), not a time
+
+
+def _base(verb_phrase: str) -> str:
+    """An English act with its verb in the base form, as "when they …" needs ("approves each request" → "approve …")."""
+    first, _, rest = verb_phrase.partition(" ")
+    lower = first.lower()
+    if lower.endswith("ss") or not lower.endswith("s") or len(lower) < 4 or is_function_word(lower):
+        base = first
+    elif lower.endswith("ies"):
+        base = first[:-3] + "y"
+    elif re.search(r"(?:sh|ch|x|z|ss)es$", lower):
+        base = first[:-2]
+    else:
+        base = first[:-1]
+    return f"{base} {rest}".strip()
+
+
+def _en_acts(who: str | None, does: str) -> list[tuple[str | None, str]]:
+    """An English act split where "and" opens another ("reserve a mat in a class and get a reminder"), by the same
+    person or by one it names ("caretakers fix them and landlords pay the invoices")."""
+    pieces = _EN_AND.split(does)
+    acts = [(who, pieces[0])]
+    for piece in pieces[1:]:
+        words = piece.split()
+        if opens_with_role(piece) and (other := _en_subject(piece)):
+            acts.append(other)
+        elif (len(words) >= 2 and not is_function_word(words[0]) and words[0][:1].islower()
+                and words[1].lower() in _EN_OBJECT_OPENERS):
+            acts.append((acts[-1][0], piece))
+        else:
+            acts[-1] = (acts[-1][0], acts[-1][1] + " and " + piece)
+    return acts
+
+
+def _en_subject(clause: str) -> tuple[str | None, str] | None:
+    """(who, what they do) of an English clause that opens with a role ("only the duty manager can give refunds")."""
+    lead = _EN_LEAD.match(clause).end()
+    for role in named_roles(clause):
+        if clause[lead:].lower().startswith(role.lower()):
+            return role, _EN_MODAL.sub("", clause[lead + len(role):].strip())
+    return None
+
+
+def _en_scenarios(item: str) -> list[Scenario]:
+    clause = item.strip().rstrip(".!?")
+    if opens_with_role(clause):
+        tail = clause
+    elif said := _EN_FOR_WHOM_TO.search(clause):
+        tail = f"{said.group('who')} {said.group('does')}"
+        if not opens_with_role(tail):
+            return []
+    else:
+        parts = _EN_DOES_WITH_IT.split(clause, maxsplit=1)
+        if len(parts) < 2:
+            return []
+        tail = parts[1]
+    who, tail = _en_subject(tail) or (None, tail)
+    scenarios: list[Scenario] = []
+    for who, act in _en_acts(who, tail):
+        act = _base(act.strip())
+        when = scheduled_send(act) or ((before := _EN_BEFORE.search(act)) and before.group(0)) or None
+        if (got := _EN_RECEIVES.match(act)) and _EN_MESSAGES.search(got.group("what")):
+            what = got.group("what")
+            if event := _EN_ON_EVENT.search(what):  # "a text when it's ready": sent when that happens
+                scenarios.append(Scenario(who, act, "gets", event.group("when"), what[:event.start()].strip(), True))
+                continue
+            if when:  # what follows the time is part of it ("the day before | their watering shift")
+                at = what.find(when)
+                what, when = (what[:at].strip(), what[at:].strip()) if at >= 0 else (what, when)
+            scenarios.append(Scenario(who, act, "gets", when, what))
+        elif sent := _EN_SENDS.match(act):
+            whom = named_roles(sent.group("whom"))
+            what = _EN_MESSAGE_OF[_base(act.split()[0]).lower()]
+            # what it reminds them of goes with it ("a reminder to hand in their homework")
+            about = re.search(r"\s(?P<about>(?:to|about|of|that)\s.+)$", sent.group("whom").replace(when or "\0", " "))
+            what = f"{what} {about.group('about').strip()}" if about else what
+            scenarios.append(Scenario(whom[0] if whom else who, f"get {what} {when or ''}".strip(), "gets", when, what))
+        elif who is None:
+            continue  # what the thing does by itself ("a bot that posts the roster"): no one's act to let them do
+        else:
+            scenarios.append(Scenario(who, act, "views" if _EN_VIEWS.match(act) else "acts"))
+    return [s for s in scenarios if len(s.does.split()) >= 2]
+
+
+def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
+    clause = clause.strip().rstrip("。！？")
+    roles = named_roles(clause)
+    who, rest = None, clause
+    if roles and clause.startswith(roles[0]):
+        who, rest = roles[0], clause[len(roles[0]):]
+    elif roles and (needs := _ZH_NEEDS_WHO.match(clause)) and clause[needs.end():].startswith(roles[0]):
+        who, rest = roles[0], clause[needs.end() + len(roles[0]):]  # "需要财务总监审批"
+    if who:
+        rest = _ZH_MODAL.sub("", rest, count=1).strip()
+    if len(CJK.findall(rest)) < 2:
+        return []
+    # one act, then another's message on it ("教练确认后会员收到通知"): the act, and the message it sends
+    if (after := _ZH_AFTER.match(rest)) and (got := _zh_scenario(after.group("rest"), who or previous)) \
+            and got[-1].kind == "gets" and not got[-1].when:
+        # the first act is its doer's only when the clause names them ("教练确认后…"; not "到货后收到取货通知")
+        first = [Scenario(who, after.group("first"), "acts")] if who else []
+        return first + [Scenario(got[-1].who, got[-1].does, "gets", f"{who or ''}{after.group('first')}后",
+                                 got[-1].what, True)]
+    # what another does once something is done ("修好后业主可以评价"): theirs
+    if (after := _ZH_AFTER.match(clause)) and not who and (then := _zh_scenario(after.group("rest"), None)) \
+            and then[0].who and after.group("rest").startswith(then[0].who):
+        return then
+    # a message received or sent at a time said before it, or at none ("课前收到提醒"); not "把收到的邮件分类"
+    if (got := _ZH_RECEIVES.match(rest)) and (not got.group("when") or _ZH_WHEN.fullmatch(got.group("when"))):
+        return [Scenario(who or previous, rest, "gets", got.group("when") or None, got.group("what"))]
+    # received once something is done ("做好了收到短信", "审批通过后收到通知"): sent on that event
+    if (got := _ZH_RECEIVES.match(rest)) and re.search(r"(?:了|后|之后|以后|时|的时候)$", got.group("when") or ""):
+        return [Scenario(who or previous, rest, "gets", got.group("when"), got.group("what"), True)]
+    if (sent := _ZH_SENDS.match(rest)) and (not sent.group("when") or scheduled_send(rest)
+                                            or _ZH_WHEN.fullmatch(sent.group("when"))):
+        when = scheduled_send(rest) or sent.group("when") or None
+        whom = named_roles(sent.group("whom"))
+        what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
+        # whom it tells, as said ("没交的学生"), when it says which of them
+        told = sent.group("whom") if whom and whom[0] in sent.group("whom") and len(sent.group("whom")) <= 10 else None
+        return [Scenario(told or (whom[0] if whom else who or previous), f"{when or ''}收到{what}", "gets", when, what)]
+    if who is None and previous is None:
+        return []  # a clause no one does ("做一个约课页面"): the thing itself
+    return [Scenario(who or previous, rest, "views" if _ZH_VIEWS.match(rest) else "acts")]
+
+
+def scenarios(items: list[str], zh: bool) -> list[Scenario]:
+    """The scenarios of a requirement's things to deliver, in order; a Chinese clause that names no one ("课前收到提醒")
+    is done by whoever the clause before it named."""
+    found: list[Scenario] = []
+    for item in items:
+        if zh:
+            found += _zh_scenario(item, found[-1].who if found else None)
+        else:
+            found += _en_scenarios(item)
+    return found
+
+
+def one_of(role: str, zh: bool) -> str:
+    """One of a role's people, as a Given names them ("students" → "a student"); a team or a singular role as the
+    requirement writes it ("HR", "the duty manager")."""
+    if zh:
+        return role
+    head = role.split()[-1]
+    if not head.endswith("s") or head.endswith("ss") or head.isupper():
+        return role if head.isupper() or role.lower().startswith("the ") else f"the {role}"
+    one = (role[:-3] + "y" if role.endswith("ies") else
+           role[:-2] if re.search(r"(?:sses|ches|shes|xes)$", role) else role[:-1])
+    return f"{'an' if one[:1].lower() in 'aeiou' else 'a'} {one}"
