@@ -1953,3 +1953,55 @@ async def test_a_worker_moved_to_another_post_or_city_is_told_changes_need_his_a
     run = await GraphRunner(knowledge).ask(question)
     assert ("劳动合同法", "35") in _cited(run), _cited(run)
     assert "intellectual_property" not in _answer(run)["domains"]
+
+
+@pytest.mark.parametrize("question", [
+    "签了购房合同，房东说房价涨了，不卖了，怎么办？",
+    "I signed a purchase contract for a flat but the landlord now refuses to sell because prices went up",
+])
+async def test_a_home_seller_called_the_landlord_is_answered_with_the_sale_not_the_lease(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("民法典", "598"), ("民法典", "577"), ("民法典", "580")} & set(cited[:2]), cited
+    assert not {("民法典", "725"), ("民法典", "726")} & set(cited), cited
+
+
+async def test_an_employer_calling_it_a_voluntary_quit_is_answered_with_the_workers_compensation(knowledge):
+    run = await GraphRunner(knowledge).ask(
+        "My employer hasn't paid me overtime for three months and now says I quit voluntarily")
+    cited = _cited(run)
+    assert {("劳动合同法", "38"), ("劳动合同法", "46")} <= set(cited), cited
+    assert ("劳动合同法", "40") not in cited, cited  # the employer's own notice dismissal
+
+
+@pytest.mark.parametrize("question", [
+    "网约车司机半路把我赶下车，还扣了全程的钱",
+    "The ride-hailing driver kicked me out of the car halfway and still charged the full fare",
+])
+async def test_a_passenger_put_out_halfway_is_told_the_carrier_must_take_him_to_the_destination(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("民法典", "811") in cited, cited
+    assert not any(article in {"708", "814", "819"} for _, article in cited), cited
+
+
+@pytest.mark.parametrize("question", [
+    "有人在网上发帖说我偷东西，还配了我的照片",
+    "Someone posted lies about me on Weibo saying I cheated customers",
+])
+async def test_a_post_saying_one_did_wrong_is_answered_as_his_reputation(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert ("民法典", "1024") in _cited(run), _cited(run)
+    assert _answer(run)["domains"][:1] == ["tort_law"], _answer(run)["domains"]
+
+
+async def test_a_blocked_stairwell_does_not_cite_the_fire_rules_for_large_public_events(knowledge):
+    run = await GraphRunner(knowledge).ask("邻居把杂物堆在楼道里，堵住了消防通道，说了也不听")
+    assert ("消防法", "20") not in _cited(run), _cited(run)
+
+
+async def test_a_fake_handbag_from_a_livestream_cites_no_food_law(knowledge):
+    run = await GraphRunner(knowledge).ask("在直播间买的名牌包是假货，主播不给退")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "55"), cited
+    assert not any(law == "食品安全法" for law, _ in cited), cited
