@@ -2005,3 +2005,44 @@ async def test_a_fake_handbag_from_a_livestream_cites_no_food_law(knowledge):
     cited = _cited(run)
     assert cited[0] == ("消费者权益保护法", "55"), cited
     assert not any(law == "食品安全法" for law, _ in cited), cited
+
+
+@pytest.mark.parametrize("question", [
+    "我爸立了代书遗嘱，只有一个见证人，有效吗",
+    "My grandfather wrote a will with one witness, who is also an heir. Is it valid?",
+])
+async def test_a_will_with_one_witness_cites_the_rules_on_who_and_how_many_witness_it(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("民法典", "1135"), ("民法典", "1140")} <= set(cited), cited
+    assert not {("民法典", "1061"), ("民法典", "1070")} & set(cited), cited
+
+
+async def test_a_child_hurt_at_school_asked_in_english_cites_the_schools_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("My son was hurt by another kid during break at school. Is the school responsible?")
+    assert {("民法典", "1199"), ("民法典", "1200"), ("民法典", "1201")} & set(_cited(run)[:2]), _cited(run)
+
+
+@pytest.mark.parametrize("question", [
+    "我给客户供货，货款拖了半年不给，合同里没写付款时间",
+    "I delivered furniture to a shop and they still haven't paid the invoice after 90 days",
+])
+async def test_goods_delivered_and_not_paid_for_cite_the_buyers_duty_to_pay_not_factoring(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("民法典", "626"), ("民法典", "628")} & set(cited[:2]), cited
+    assert ("民法典", "761") not in cited, cited
+
+
+@pytest.mark.parametrize("request_text, recipient", [
+    ("帮我写一封律师函，朋友李明三月借了我五千元，到现在还没还", "李明"),
+    ("Write a demand letter: my neighbour Zhang Wei, who damaged my car, refuses to pay", "Zhang Wei"),
+])
+async def test_a_demand_letter_request_naming_the_debtor_with_who_he_is_is_not_asked_whom_it_goes_to(request_text, recipient):
+    assert extract_fields(TEMPLATES["lawyer_letter"], request_text).get("recipient") == recipient
+
+
+async def test_an_english_story_told_with_a_comma_before_who_is_not_asked_for_again():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "Please draft a demand letter to my friend Li Ming, who borrowed "
+                                                       "5000 yuan from me in March and hasn't paid it back")
+    assert fields.get("facts", "").startswith("My friend Li Ming borrowed 5000 yuan"), fields

@@ -133,7 +133,9 @@ _ENGLISH_FIELDS: dict[str, str] = {
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
     "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages"
-                    r"|flights?|airlines?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?",
+                    r"|flights?|airlines?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
+                    # A business's own customer who does not pay or cancels (the client won't pay the invoice).
+                    r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking)",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
 }
 for _field, _words in _ENGLISH_FIELDS.items():
