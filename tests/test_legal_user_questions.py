@@ -2046,3 +2046,13 @@ async def test_an_english_story_told_with_a_comma_before_who_is_not_asked_for_ag
     fields = extract_fields(TEMPLATES["lawyer_letter"], "Please draft a demand letter to my friend Li Ming, who borrowed "
                                                        "5000 yuan from me in March and hasn't paid it back")
     assert fields.get("facts", "").startswith("My friend Li Ming borrowed 5000 yuan"), fields
+
+
+async def test_a_landlord_calling_it_a_voluntary_move_out_is_not_answered_with_the_labour_law(knowledge):
+    run = await GraphRunner(knowledge).ask("My landlord says I quit the lease voluntarily and keeps my deposit")
+    assert not any(law.startswith("劳动") for law, _ in _cited(run)), _cited(run)
+
+
+async def test_a_false_forum_post_about_ones_business_is_answered_as_reputation(knowledge):
+    run = await GraphRunner(knowledge).ask("Someone wrote on a forum that my restaurant uses gutter oil, which is false")
+    assert ("民法典", "1024") in _cited(run), _cited(run)
