@@ -1953,3 +1953,106 @@ async def test_a_worker_moved_to_another_post_or_city_is_told_changes_need_his_a
     run = await GraphRunner(knowledge).ask(question)
     assert ("劳动合同法", "35") in _cited(run), _cited(run)
     assert "intellectual_property" not in _answer(run)["domains"]
+
+
+@pytest.mark.parametrize("question", [
+    "签了购房合同，房东说房价涨了，不卖了，怎么办？",
+    "I signed a purchase contract for a flat but the landlord now refuses to sell because prices went up",
+])
+async def test_a_home_seller_called_the_landlord_is_answered_with_the_sale_not_the_lease(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("民法典", "598"), ("民法典", "577"), ("民法典", "580")} & set(cited[:2]), cited
+    assert not {("民法典", "725"), ("民法典", "726")} & set(cited), cited
+
+
+async def test_an_employer_calling_it_a_voluntary_quit_is_answered_with_the_workers_compensation(knowledge):
+    run = await GraphRunner(knowledge).ask(
+        "My employer hasn't paid me overtime for three months and now says I quit voluntarily")
+    cited = _cited(run)
+    assert {("劳动合同法", "38"), ("劳动合同法", "46")} <= set(cited), cited
+    assert ("劳动合同法", "40") not in cited, cited  # the employer's own notice dismissal
+
+
+@pytest.mark.parametrize("question", [
+    "网约车司机半路把我赶下车，还扣了全程的钱",
+    "The ride-hailing driver kicked me out of the car halfway and still charged the full fare",
+])
+async def test_a_passenger_put_out_halfway_is_told_the_carrier_must_take_him_to_the_destination(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert ("民法典", "811") in cited, cited
+    assert not any(article in {"708", "814", "819"} for _, article in cited), cited
+
+
+@pytest.mark.parametrize("question", [
+    "有人在网上发帖说我偷东西，还配了我的照片",
+    "Someone posted lies about me on Weibo saying I cheated customers",
+])
+async def test_a_post_saying_one_did_wrong_is_answered_as_his_reputation(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert ("民法典", "1024") in _cited(run), _cited(run)
+    assert _answer(run)["domains"][:1] == ["tort_law"], _answer(run)["domains"]
+
+
+async def test_a_blocked_stairwell_does_not_cite_the_fire_rules_for_large_public_events(knowledge):
+    run = await GraphRunner(knowledge).ask("邻居把杂物堆在楼道里，堵住了消防通道，说了也不听")
+    assert ("消防法", "20") not in _cited(run), _cited(run)
+
+
+async def test_a_fake_handbag_from_a_livestream_cites_no_food_law(knowledge):
+    run = await GraphRunner(knowledge).ask("在直播间买的名牌包是假货，主播不给退")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "55"), cited
+    assert not any(law == "食品安全法" for law, _ in cited), cited
+
+
+@pytest.mark.parametrize("question", [
+    "我爸立了代书遗嘱，只有一个见证人，有效吗",
+    "My grandfather wrote a will with one witness, who is also an heir. Is it valid?",
+])
+async def test_a_will_with_one_witness_cites_the_rules_on_who_and_how_many_witness_it(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("民法典", "1135"), ("民法典", "1140")} <= set(cited), cited
+    assert not {("民法典", "1061"), ("民法典", "1070")} & set(cited), cited
+
+
+async def test_a_child_hurt_at_school_asked_in_english_cites_the_schools_duty(knowledge):
+    run = await GraphRunner(knowledge).ask("My son was hurt by another kid during break at school. Is the school responsible?")
+    assert {("民法典", "1199"), ("民法典", "1200"), ("民法典", "1201")} & set(_cited(run)[:2]), _cited(run)
+
+
+@pytest.mark.parametrize("question", [
+    "我给客户供货，货款拖了半年不给，合同里没写付款时间",
+    "I delivered furniture to a shop and they still haven't paid the invoice after 90 days",
+])
+async def test_goods_delivered_and_not_paid_for_cite_the_buyers_duty_to_pay_not_factoring(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    cited = _cited(run)
+    assert {("民法典", "626"), ("民法典", "628")} & set(cited[:2]), cited
+    assert ("民法典", "761") not in cited, cited
+
+
+@pytest.mark.parametrize("request_text, recipient", [
+    ("帮我写一封律师函，朋友李明三月借了我五千元，到现在还没还", "李明"),
+    ("Write a demand letter: my neighbour Zhang Wei, who damaged my car, refuses to pay", "Zhang Wei"),
+])
+async def test_a_demand_letter_request_naming_the_debtor_with_who_he_is_is_not_asked_whom_it_goes_to(request_text, recipient):
+    assert extract_fields(TEMPLATES["lawyer_letter"], request_text).get("recipient") == recipient
+
+
+async def test_an_english_story_told_with_a_comma_before_who_is_not_asked_for_again():
+    fields = extract_fields(TEMPLATES["lawyer_letter"], "Please draft a demand letter to my friend Li Ming, who borrowed "
+                                                       "5000 yuan from me in March and hasn't paid it back")
+    assert fields.get("facts", "").startswith("My friend Li Ming borrowed 5000 yuan"), fields
+
+
+async def test_a_landlord_calling_it_a_voluntary_move_out_is_not_answered_with_the_labour_law(knowledge):
+    run = await GraphRunner(knowledge).ask("My landlord says I quit the lease voluntarily and keeps my deposit")
+    assert not any(law.startswith("劳动") for law, _ in _cited(run)), _cited(run)
+
+
+async def test_a_false_forum_post_about_ones_business_is_answered_as_reputation(knowledge):
+    run = await GraphRunner(knowledge).ask("Someone wrote on a forum that my restaurant uses gutter oil, which is false")
+    assert ("民法典", "1024") in _cited(run), _cited(run)

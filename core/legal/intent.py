@@ -72,7 +72,8 @@ INTENT_RULES: dict[str, list[tuple[str, float]]] = {
 
 CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     # Ties go to the earlier, more specific field.
-    "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运(?!工|费)|原创|知识产权|软件著作|照片|作品|独家授权|许可使用", 1.0)],
+    # One's own photo beside a post about one (配了我的照片) is his portrait and name, not a work of his.
+    "intellectual_property": [(r"专利|商标|著作权|版权|抄袭|盗版|搬运(?!工|费)|原创|知识产权|软件著作|(?<!我的)(?<!她的)(?<!他的)照片|作品|独家授权|许可使用", 1.0)],
     "company_law": [(r"股东|股权|公司章程|分红|合伙|注册公司|法定代表人|董事|出资|解散|僵局|对赌", 1.0)],
     "marriage_family": [(r"离婚|抚养|彩礼|结婚|婚前|婚内|夫妻|遗产|继承|遗嘱|赡养|老公|老婆|出轨"
                          r"|(?:爸妈|父母|爸爸|妈妈|父亲|母亲|爷爷|奶奶|外公|外婆|老人)(?:生前)?留下", 1.0)],
@@ -96,6 +97,8 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     "tort_law": [(r"撞|受伤|摔伤|摔断|摔倒|滑倒|跌倒|绊倒|骨折|烫伤|溺水|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|造谣|谣言|诬陷|污蔑|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0),
                  # A blow (老板还打了我一拳) is a personal injury beside whatever else the story is about (unpaid
                  # wages); spoiled things (漏水泡坏了天花板, 刮花了车) a property loss. Not a phone call (打了我电话).
+                 # What was posted or said about one (发帖说我偷东西, posted lies about me): his reputation.
+                 (named_words("defamed"), 1.0),
                  (r"殴打|打伤|打了(?:我|他|她)(?!.{0,4}电话)|被[^，,。；我]{0,6}打(?:了|伤|成|得|断)|一拳|耳光|揍|泡坏|弄坏|损坏|刮花|划坏|毁坏", 1.0)],
     "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金|(?:逾期|迟延|延迟|违约).{0,8}罚款", 1.0),
                      # A trip or a parcel is a contract of carriage: without these a cancelled flight (航空公司 只给退票) had
@@ -130,7 +133,9 @@ _ENGLISH_FIELDS: dict[str, str] = {
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
     "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages"
-                    r"|flights?|airlines?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?",
+                    r"|flights?|airlines?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
+                    # A business's own customer who does not pay or cancels (the client won't pay the invoice).
+                    r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking)",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
 }
 for _field, _words in _ENGLISH_FIELDS.items():

@@ -575,8 +575,10 @@ FIELD_PATTERNS: dict[str, list[str]] = {
     "recipient": [r"(?:收函方|致|给)\s*[:：]?\s*([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心))",
                   # A letter demanding a debt goes to the one who owes it ("王五欠我2万元", "Wang Wu owes me").
                   # Or borrowed it, a date between ("王强2024年3月借我5万元").
-                  # Named: "我朋友借我…" asks whom the letter goes to.
-                  r"(?:^|[，,。：:；;\s])([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|(?!我)[\u4e00-\u9fff]{2,3}?)(?:\d{4}\s*年|去年|前年|今年|上个?月)?(?:\d{1,2}\s*月)?"
+                  # Named: "我朋友借我…" asks whom the letter goes to. Who they are to the user may come first, and the month
+                  # in Chinese numerals ("朋友李明三月借了我五千元").
+                  r"(?:^|[，,。：:；;\s])" rf"(?:(?:我的?)?(?:{_RECIPIENT_ROLES}))?"
+                  r"([\u4e00-\u9fff（）()]{2,30}?(?:公司|厂|中心)|(?!我)[\u4e00-\u9fff]{2,3}?)(?:\d{4}\s*年|去年|前年|今年|上个?月)?(?:[\d一二三四五六七八九十]{1,2}\s*月)?"
                   r"(?:\d{1,2}\s*[日号])?(?:份)?(?:一直|还|至今)?(?:拖?欠了?我(?!们)|(?:向我|跟我|找我)借|借了?我的?(?=[\d一二三四五六七八九十两百千万]|钱|一笔|些))",
                   rf"{_EN_NAME}\s+(?i:owes|owed)\s+(?i:me)\b",
                   # Named after who they are to the user, then what they did ("房东张伟扣了我的押金").
@@ -586,7 +588,7 @@ FIELD_PATTERNS: dict[str, list[str]] = {
                   rf"(?:^|[，,。：:；;\s])(?!我|对方|他|她)([\u4e00-\u9fff]{{2,3}}?)家?的[\u4e00-\u9fff]{{1,4}}?(?:{_HARMS})",
                   # "a demand letter to my landlord Wang Wu", "to Zhang San"
                   rf"(?i:to|against)\s+(?:(?i:my|our|the)\s+(?:(?i:former|ex)[- ]?)?[a-z]+\s+)?{_EN_NAME}",
-                  rf"(?i:my|our)\s+(?:(?i:former|ex)[- ]?)?[a-z]+\s+{_EN_NAME}(?=\s+(?:{_EN_ACT})\b)"],
+                  rf"(?i:my|our)\s+(?:(?i:former|ex)[- ]?)?[a-z]+\s+{_EN_NAME}(?=,?\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b)"],
     "client": [r"委托人\s*[:：为是]?\s*([\u4e00-\u9fff]{2,20})"],
     # The firm the letter comes from ("我委托了北京某某律师事务所"): a letter by the claimant else.
     "law_firm": [r"(?:委托了?|请了?|找了?)\s*([\u4e00-\u9fff（）()]{2,20}?律师事务所)",
@@ -599,9 +601,10 @@ FIELD_PATTERNS: dict[str, list[str]] = {
               r"[^。；;？?！!\n]{2,160}?)(?:该?怎么办|怎么处理)?(?=[，,。；;]\s*(?:现|故|因此|所以)?\s*(?:要求|请求|诉请|想要|希望)|[。；;？?！!\n]|$"
               # Not the request for the document that follows the story ("…拖欠我工资，帮我写催告函").
               r"|[，,]\s*(?:请|麻烦你?)?\s*(?:帮我|帮忙|给我|替我)\s*(?:写|起草|拟|出))",
-              # Told in English: what the other side did, from who did it ("my landlord who kept my deposit",
+              # Told in English: what the other side did, from who did it ("my landlord who kept my deposit", "my friend
+              # Li Ming, who borrowed 5000 yuan",
               # "Zhang San owes me 3000 yuan", "he refuses to pay") to the sentence's end.
-              rf"(?:^|[.;:!?,]\s*|(?i:to|against)\s+)((?:{_EN_SUBJECT})\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b[^.;!?\n]{{2,200}})"],
+              rf"(?:^|[.;:!?,]\s*|(?i:to|against)\s+)((?:{_EN_SUBJECT}),?\s+(?:(?i:who|that)\s+)?(?:{_EN_ACT})\b[^.;!?\n]{{2,200}})"],
     # Up to the sentence's end, or to the user's own name told after it ("要求他赔偿8000元，我叫王五").
     "demands": [r"要求(?:对方|他们|她们|他|她|其)?\s*[:：]?\s*([^。\n]{4,120}?)(?=[，,；;]\s*(?:我叫|我名叫|我的名字|本人)|[。\n]|$)",
                 # "asking him to return the deposit within 7 days", "I want them to pay me back": the sentence that
@@ -618,7 +621,7 @@ _MONEY_FIELDS = {"amount", "rent", "deposit", "salary"}
 def _english_sentence(told: str) -> str:
     """A story or a demand told in English as a sentence of its own: "my landlord who kept my deposit" → "My landlord
     kept my deposit.", "pay me back within 10 days" → "Pay me back within 10 days."."""
-    told = re.sub(r"^((?i:my|our)\s+\S+(?:\s+[A-Z][\w.]*)*)\s+(?i:who|that)\s+", r"\1 ", told.strip())
+    told = re.sub(r"^((?i:my|our)\s+\S+(?:\s+[A-Z][\w.]*)*),?\s+(?i:who|that)\s+", r"\1 ", told.strip())
     return told[:1].upper() + told[1:] + ("" if told.endswith((".", "!", "?")) else ".")
 _EN_NUMBERS = {word: str(n) for n, word in enumerate(
     "one two three four five six seven eight nine ten eleven twelve".split(), start=1)} | {"a": "1", "an": "1"}

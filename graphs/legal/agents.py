@@ -179,6 +179,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("侵害他人知识产权", r"知识产权|专利|商标|著作权|版权|抄袭|盗版|patent|trademark|copyright", "intellectual_property"),
     ("盗窃、抢劫或者抢夺的机动车", r"偷|盗|抢|stolen|theft|thief|robbed|carjack", None),
     ("动物园", r"动物园|zoo", None),
+    # 消防法 20: a large public event's fire safety, not a stairwell blocked with a neighbour's boxes.
+    ("大型群众性活动", r"活动|演唱会|音乐节|展会|展览|庙会|集会|赛事|比赛|晚会|event|concert|festival|fair|exhibition|rally|match", None),
     # 民法典 1081: a serving soldier's spouse asking for divorce, not every divorce (a child of eighteen choosing a parent).
     ("现役军人的配偶", r"军人|军队|部队|现役|军婚|服役|soldier|military|army|servicem[ae]n", None),
     # 1212: a car driven off without its owner's leave, not every collision.
@@ -213,9 +215,10 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 1188, 1189: harm done by a child or one without capacity, which his guardian answers for.
     ("由监护人承担", r"孩子|小孩|儿子|女儿|未成年|监护|精神|智力|\b(child|children|kids?|son|daughter|minor|guardian)\b",
      None),
-    # 1238: an aircraft's harm; 食品安全法's rules for unsafe food, not a phone that is a fake.
+    # 1238: an aircraft's harm; the rules for food (食品安全法 and any article on 食品), not a phone or a handbag that is
+    # a fake: the online food platform's duties (食品安全法 131) came third in the answer on a fake bag from a livestream.
     ("民用航空器", r"飞机|航空|航班|无人机|\b(aircraft|plane|drone|flight)s?\b", None),
-    ("食品安全标准", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout)s?\b",
+    ("食品", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout)s?\b",
      None),
     # 消费者权益保护法 25: the seven-day return without a reason is for goods bought at a distance, not a gym's
     # membership or a shop counter's purchase (a prepayment's 53, faulty goods' 24).
