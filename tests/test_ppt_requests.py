@@ -2088,3 +2088,27 @@ async def test_a_page_on_one_thing_to_do_is_titled_by_it_not_by_the_whole_subjec
     deck = await _offline_deck("给退休老人讲怎么用微信视频通话、发红包")
     titles = [s.title for s in deck.slides[1:]]
     assert not [title for title in titles if title.startswith("用微信视频通话、发红包的方法：用微信视频通话")], titles
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [
+    ("A 20 minute training for new lifeguards at the city pool", "new lifeguards at the city pool"),
+    ("Onboarding for new baristas at our café: how we make espresso and clean the machine", "new baristas at our café"),
+    ("A refresher for coastguards on radio calls", "coastguards"),
+])
+def test_a_training_for_people_named_by_a_job_without_a_usual_ending_is_for_them(request_text, audience):
+    # the cover said "Colleagues new to the topic": lifeguards and baristas were not taken for people
+    assert audience_hint(request_text) == audience
+
+
+@pytest.mark.parametrize("request_text", ["Data safeguards for banks", "Tips for new products launch"])
+def test_things_after_for_are_not_taken_for_listeners(request_text):
+    assert audience_hint(request_text) is None
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [
+    ("A 20 minute training for new lifeguards at the city pool", "training for new lifeguards"),
+    ("Onboarding for new engineers", "Onboarding for new engineers"),
+])
+def test_a_training_named_only_by_whom_it_is_for_is_titled_with_them(request_text, subject):
+    # the deck was titled "Training", its pages "Training: the must-dos"
+    assert core_topic(request_text) == subject

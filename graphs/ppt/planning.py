@@ -337,7 +337,7 @@ def _names_a_department(audience: str) -> bool:
 
 # A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
 # is told as how-to parts (why it matters, the rules, the steps, common mistakes, practice), not a report's.
-_TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|\b(?:training|trainings|onboarding|orientation|"
+_TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|\b(?:training|trainings|refreshers?|onboarding|orientation|"
                        r"induction|workshops?|new\s+(?:[\w-]+\s+){0,2}?(?:hires?|staff|employees?|joiners|starters|recruits|managers?|leads|"
                        r"team\s+members|colleagues|engineers|agents|nurses|teachers))\b", re.IGNORECASE)
 # Safety and health at work ("给工厂员工讲防暑降温", "Heat stress for the warehouse crew") is taught and drilled, never
@@ -1154,7 +1154,18 @@ _LENGTH_SAID = re.compile(r"(?:\b(?:in|for|within|lasting|of)\s+(?:about\s+|arou
 
 def core_topic(text: str) -> str:
     """The subject of a request with the asking words taken out ("做一个关于光合作用的PPT" → "光合作用")."""
-    return _subject_of(text) or text.strip()
+    subject = _subject_of(text) or text.strip()
+    # "A 20 minute training for new lifeguards" names no subject but the occasion: it is the listeners' training,
+    # titled with them ("Training for new lifeguards"), not "Training" alone.
+    audience = _BARE_OCCASION_EN.fullmatch(subject) and audience_hint(text)
+    if audience:
+        return f"{subject} for {_LISTENERS_PLACE_END_EN.sub('', audience)}"
+    return subject
+
+
+_BARE_OCCASION_EN = re.compile(r"(?:training|onboarding|orientation|induction|workshop|session|briefing|refresher)"
+                               r"(?:\s+(?:session|course|day))?", re.IGNORECASE)
+_LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 
 
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
@@ -1211,7 +1222,7 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^\W*(?:explain|teach|introduce|present|cover|describe|tell|brief|update)\b[^,.;:!?]*?\s+(?:about|on)\s+",
     # ("a class of Year 6 students" is who listens, not a class about them)
     r"^[^,.;:!?]*?\b(?:(?:talk|lecture|lesson|training|workshop|session|seminar|webinar|masterclass|tutorial|speech|"
-    r"keynote|assembly|briefing|overview|deck|slides|presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
+    r"keynote|assembly|briefing|refresher|overview|deck|slides|presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
     # "Beginner's guide to sourdough baking": the guide is the deck, sourdough baking its subject
     r"^[^,.;:!?]*?\b(?:beginners?(?:['’\ue001]s|s['’\ue001]|['’\ue001])?|absolute\s+beginners?(?:['’\ue001]s?)?)\s+guide\s+to\s+",
