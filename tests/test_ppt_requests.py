@@ -2112,3 +2112,13 @@ def test_things_after_for_are_not_taken_for_listeners(request_text):
 def test_a_training_named_only_by_whom_it_is_for_is_titled_with_them(request_text, subject):
     # the deck was titled "Training", its pages "Training: the must-dos"
     assert core_topic(request_text) == subject
+
+
+@pytest.mark.parametrize(("request_text", "doing"), [
+    ("how our team ships releases and fixes bugs", "shipping releases and fixing bugs"),
+    ("how our team plans sprints and tracks risks", "planning sprints and tracking risks"),
+])
+async def test_a_teams_second_verb_after_and_is_said_as_a_doing_too(request_text, doing):
+    # a page read "Shipping releases and fixes bugs: the main point"
+    said = _spoken(await _offline_deck(request_text)).lower()
+    assert doing in said and "and fixes bugs:" not in said and "and tracks risks:" not in said

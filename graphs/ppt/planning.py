@@ -1576,10 +1576,19 @@ def our_way_of_doing_en(text: str) -> str | None:
     verb = match.group("verb").lower() if match else ""
     if not match or verb in _BE_EN:
         return None
+    rest = match.group("rest")
     if match.group("who").lower().startswith("our") and verb.endswith("s") and not verb.endswith("ss"):  # our team ships
-        verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+        verb = _base_of_third_person(verb)
+        # "…ships releases and fixes bugs": the verb after "and" is the team's too, said with its -s
+        rest = _AND_A_THIRD_PERSON_VERB_EN.sub(lambda m: m.group(1) + _gerund(_base_of_third_person(m.group(2))), rest)
     # "how we sort donations and keep food safe" is two things we do, both said so ("…and keeping food safe")
-    return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(match.group('rest'))}"
+    return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(rest)}"
+
+
+def _base_of_third_person(verb: str) -> str:
+    if verb.endswith("ies") and len(verb) > 4:  # carries
+        return verb[:-3] + "y"
+    return verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes", "zes")) else verb[:-1]
 
 
 def _we_do_it_en(text: str) -> bool:
@@ -1624,7 +1633,14 @@ def actions_named(phrase: str) -> list[str]:
 # told by, or one of the hands-on verbs of a shift.
 _SHIFT_VERBS_EN = frozenset("""sort label check clean store wash stack pack greet serve record report lift load unload
     count weigh sign log file stock restock fold cook prepare welcome register book answer""".split())
+# and what a team does at its desk ("ships releases and fixes bugs", "plans sprints and tracks risks")
+_WORK_VERBS_EN = frozenset("""ship review test deploy track plan release support update train onboard merge publish
+    approve close triage monitor measure carry price schedule""".split())
 _AND_A_VERB_EN = re.compile(r"(\band\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
+# The same verbs said by a team ("our team ships releases and fixes bugs").
+_AND_A_THIRD_PERSON_VERB_EN = re.compile(r"(\band\s+)((?:" + "|".join(sorted(
+    {verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else verb + ("es" if verb.endswith(("ch", "sh", "s", "x", "z")) else "s")
+     for verb in _IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN | _WORK_VERBS_EN}, key=len, reverse=True)) + r"))(?=\s+\w)", re.IGNORECASE)
 
 
 def _clause_subject_en(clause: str) -> str | None:
