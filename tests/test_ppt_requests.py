@@ -2122,3 +2122,22 @@ async def test_a_teams_second_verb_after_and_is_said_as_a_doing_too(request_text
     # a page read "Shipping releases and fixes bugs: the main point"
     said = _spoken(await _offline_deck(request_text)).lower()
     assert doing in said and "and fixes bugs:" not in said and "and tracks risks:" not in said
+
+
+@pytest.mark.parametrize(("request_text", "audience", "subject"), [
+    ("Year 3 lesson: how plants grow", "Year 3", "how plants grow"), ("Year 6: volcanoes", "Year 6", "volcanoes"),
+    ("Grade 5 science - fractions", "Grade 5", "fractions"),
+])
+def test_a_school_year_heading_the_request_is_whom_the_lesson_is_for(request_text, audience, subject):
+    # the cover said "Students new to the topic", and "Year 6: volcanoes" was the title
+    assert (audience_hint(request_text), core_topic(request_text)) == (audience, subject)
+
+
+def test_a_range_of_years_inside_the_subject_is_not_read_as_a_heading():
+    assert audience_hint("Grade 3-4 fractions") is None
+
+
+async def test_a_lesson_asked_as_a_question_opens_on_the_question_not_its_noun():
+    # "Hello, today we learn about plants."
+    deck = await _offline_deck("Year 3 lesson: how plants grow")
+    assert deck.slides[0].notes.startswith("Hello, today we learn about how plants grow."), deck.slides[0].notes[:80]

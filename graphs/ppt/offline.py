@@ -1871,7 +1871,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = request.fact("topic") if zh else capitalised(request.fact("topic"))
             content = [words["parts"].format(n=len(units))]
             visuals = [t("ppt.deck_cover_visual", locale=language)]
-            seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
+            # "today we learn about how plants grow": the lesson opens on the question asked, not on its "plants"
+            asked = None if zh else embedded_question(request.fact("topic"))
+            seed = [words["hello"].format(topic=asked or topic), words["has_parts"].format(n=len(units))]
             lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic, **agreeing_with(topic))
                      for line in words["notes_cover"]]
         elif index == 2 and agenda:

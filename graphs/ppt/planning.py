@@ -278,7 +278,8 @@ def audience_hint(text: str) -> str | None:
         audience = _chinese_audience(_listeners_held(held))
         return _latin_phrases_released(audience.replace(_HELD_DE, "的"), phrases) if audience else None
     text = _recipient_held(text)
-    match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+    match = (_AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+             or _SCHOOL_YEAR_LEAD_EN.search(text))
     if not match:
         return None
     listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE).translate(_RELEASED)
@@ -299,6 +300,12 @@ def _chinese_audience(text: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
+# A school year that heads the request ("Year 3 lesson: how plants grow", "Grade 5 science - fractions", "9th grade
+# class on…") is whom the lesson is for.
+_SCHOOL_YEAR_LEAD_EN = re.compile(r"^\W*(?P<audience>(?:year|grade|class|primary|p)\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th)[\s-]+grade)"
+                                  r"(?=(?:\s+[a-z]+){0,2}(?:\s*[:,]|\s+[–—-]\s)|(?:\s+[a-z]+)?\s+(?:lesson|class|session)\b)", re.IGNORECASE)
+_SCHOOL_YEAR_HEADER_EN = re.compile(_SCHOOL_YEAR_LEAD_EN.pattern.split("(?=")[0] + r"(?:\s+[a-z]+){0,2}(?:\s*:|\s+[–—-])\s+(?=\w)",
+                                    re.IGNORECASE)
 # A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
 _SCHOOL_YEAR_EN = re.compile(r"\b(?:year|grade|class)(?=\s*\d)", re.IGNORECASE)
 
@@ -1390,6 +1397,7 @@ def _subject_of_held(text: str) -> str:
     else:
         text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
         text = _TOLD_WHOM_EN.sub("", _OCCASION_AFTER_EN.sub("", text), count=1)
+        text = _SCHOOL_YEAR_HEADER_EN.sub("", text, count=1)  # "Year 6: volcanoes", "Grade 5 science - fractions"
         # whom it is for, between the occasion and its subject ("A webinar for parents on screen time"), is neither
         text = _LISTENERS_BEFORE_SUBJECT_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
