@@ -2141,3 +2141,10 @@ async def test_a_lesson_asked_as_a_question_opens_on_the_question_not_its_noun()
     # "Hello, today we learn about plants."
     deck = await _offline_deck("Year 3 lesson: how plants grow")
     assert deck.slides[0].notes.startswith("Hello, today we learn about how plants grow."), deck.slides[0].notes[:80]
+
+
+async def test_a_one_line_page_shows_its_point_big_not_its_own_title_again():
+    # "In one line: making espresso" was shown as the page's figure under the same title
+    deck = await _offline_deck("Onboarding for new baristas at our café: how we make espresso and clean the machine")
+    pages = [s for s in deck.slides if s.layout == "big_number"]
+    assert pages and not [s.title for s in pages if s.stat.value == s.title], [(s.title, s.stat) for s in pages]
