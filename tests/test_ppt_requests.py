@@ -2148,3 +2148,14 @@ async def test_a_one_line_page_shows_its_point_big_not_its_own_title_again():
     deck = await _offline_deck("Onboarding for new baristas at our café: how we make espresso and clean the machine")
     pages = [s for s in deck.slides if s.layout == "big_number"]
     assert pages and not [s.title for s in pages if s.stat.value == s.title], [(s.title, s.stat) for s in pages]
+
+
+@pytest.mark.parametrize("request_text", [
+    "Onboarding for new baristas at our café: how we make espresso and clean the machine",
+    "A 20 minute training for new lifeguards at the city pool", "给仓库新员工做20分钟叉车安全培训",
+])
+async def test_a_trainings_wrong_and_right_way_is_of_a_rule_or_routine_not_of_a_mistake(request_text):
+    # "Wrong way: a rough idea of common slips in making espresso will do", "易犯错误大概知道就行"
+    deck = await _offline_deck(request_text)
+    contrasts = [s.title for s in deck.slides if re.search(r"wrong way and right way|错误做法与正确做法", s.title)]
+    assert not [title for title in contrasts if re.search(r"slip|mistake|never-do|错误|禁止|反面|unsure", title, re.IGNORECASE)], contrasts
