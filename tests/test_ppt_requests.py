@@ -2160,3 +2160,14 @@ async def test_a_trainings_wrong_and_right_way_is_of_a_rule_or_routine_not_of_a_
     contrasts = [s.title for s in deck.slides if re.search(r"wrong way and right way|错误做法与正确做法", s.title)]
     named = [re.split(r"[:：]", title)[0] for title in contrasts]
     assert not [name for name in named if re.search(r"slip|mistake|never-do|错误|禁止|反面|unsure", name, re.IGNORECASE)], contrasts
+
+
+@pytest.mark.parametrize(("request_text", "issue_lines"), [
+    ("手冲咖啡入门", ("离我很远", "是专家的事", "每个家庭都有关系", "和我们每个人有什么关系")),
+    ("How to read a food label, for our seniors club", ("nothing to do with me", "leave reading", "every family meets",
+                                                        "what it means for each of us")),
+])
+async def test_a_public_how_to_is_told_as_a_skill_to_try_not_as_an_issue_for_every_family(request_text, issue_lines):
+    # "手冲咖啡离我很远", "手冲咖啡是专家的事", "手冲咖啡和我们每个家庭都有关系"
+    said = _spoken(await _offline_deck(request_text))
+    assert not [line for line in issue_lines if line in said], [line for line in issue_lines if line in said]

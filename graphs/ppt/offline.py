@@ -1103,7 +1103,12 @@ def _public_how_to_wording(language: str, place: str = "") -> dict:
     steps, *points, phrase = t("ppt.deck_public_howto_part", locale=language).split("|")
     parts = [(steps if part == key_points else part) for part in public["aspects"]]
     aspects = {part: (part, tuple(points)) if part == steps else public["aspects"][part] for part in parts}
-    return {**public, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
+    # a skill or a hobby is tried, not an issue that touches every family ("手冲咖啡和我们每个家庭都有关系")
+    own = {key: _lines_said(f"deck_public_howto_{key}", language) for key in ("concept", "contrast")}
+    own["contrast"] = _lines_said(f"deck_public_howto{place}_contrast", language)
+    if not place:
+        own["notes_cover"] = _lines_said("deck_public_howto_notes_cover", language)
+    return {**public, **own, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
             "core": (steps, at_home, why, hook), "processes": {steps: _steps_said(f"public_howto{place}", language)},
             # the steps are shown once, on the page of going through them in order; no other point is a procedure
             "fits": {"process": (points[1],)}}
