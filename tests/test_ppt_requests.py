@@ -2106,7 +2106,8 @@ def test_things_after_for_are_not_taken_for_listeners(request_text):
 
 
 @pytest.mark.parametrize(("request_text", "subject"), [
-    ("A 20 minute training for new lifeguards at the city pool", "training for new lifeguards"),
+    ("A 20 minute training for new lifeguards at the city pool", "Training for new lifeguards"),
+    ("A short workshop for new midwives", "Workshop for new midwives"),
     ("Onboarding for new engineers", "Onboarding for new engineers"),
 ])
 def test_a_training_named_only_by_whom_it_is_for_is_titled_with_them(request_text, subject):
@@ -2171,3 +2172,18 @@ async def test_a_public_how_to_is_told_as_a_skill_to_try_not_as_an_issue_for_eve
     # "手冲咖啡离我很远", "手冲咖啡是专家的事", "手冲咖啡和我们每个家庭都有关系"
     said = _spoken(await _offline_deck(request_text))
     assert not [line for line in issue_lines if line in said], [line for line in issue_lines if line in said]
+
+
+@pytest.mark.parametrize(("request_text", "audience", "subject"), [
+    ("给新来的咖啡师讲讲怎么打奶泡", "新来的咖啡师", "怎么打奶泡"), ("给社区的理发师讲讲消毒", "社区的理发师", "消毒"),
+])
+def test_listeners_named_by_a_job_ending_in_shi_or_yuan_are_whom_it_is_for(request_text, audience, subject):
+    # the audience read "新来" and the title "咖啡师讲讲怎么打奶泡"
+    assert (audience_hint(request_text), core_topic(request_text)) == (audience, subject)
+
+
+@pytest.mark.parametrize("request_text", ["A 15 minute talk for new carpenters on using a chisel safely",
+                                          "给新来的咖啡师讲讲怎么打奶泡"])
+def test_a_talk_for_newcomers_to_a_job_is_a_training(request_text):
+    # both were lessons: "Have your notebook ready", "explain it to a partner"
+    assert deck_setting(request_text, audience_hint(request_text)) == "training"

@@ -344,9 +344,10 @@ def _names_a_department(audience: str) -> bool:
 
 # A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
 # is told as how-to parts (why it matters, the rules, the steps, common mistakes, practice), not a report's.
-_TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|\b(?:training|trainings|refreshers?|onboarding|orientation|"
+_TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|新来的(?!同学|学生|小朋友|孩子)|\b(?:training|trainings|refreshers?|onboarding|orientation|"
                        r"induction|workshops?|new\s+(?:[\w-]+\s+){0,2}?(?:hires?|staff|employees?|joiners|starters|recruits|managers?|leads|"
-                       r"team\s+members|colleagues|engineers|agents|nurses|teachers))\b", re.IGNORECASE)
+                       # and any people by their job ("for new carpenters", "new baristas")
+                       r"team\s+members|colleagues|engineers|agents|nurses|teachers|" + PEOPLE_PLURAL_EN + r"))\b", re.IGNORECASE)
 # Safety and health at work ("给工厂员工讲防暑降温", "Heat stress for the warehouse crew") is taught and drilled, never
 # reported on: told at work it is a training (its rules, steps and drills), though no one said "培训". A table, read
 # word by word, of what such a subject is about.
@@ -1164,14 +1165,15 @@ def core_topic(text: str) -> str:
     subject = _subject_of(text) or text.strip()
     # "A 20 minute training for new lifeguards" names no subject but the occasion: it is the listeners' training,
     # titled with them ("Training for new lifeguards"), not "Training" alone.
-    audience = _BARE_OCCASION_EN.fullmatch(subject) and audience_hint(text)
+    bare = _BARE_OCCASION_EN.fullmatch(subject)
+    audience = bare and audience_hint(text)
     if audience:
-        return f"{subject} for {_LISTENERS_PLACE_END_EN.sub('', audience)}"
+        return f"{capitalised(bare.group('occasion'))} for {_LISTENERS_PLACE_END_EN.sub('', audience)}"
     return subject
 
 
-_BARE_OCCASION_EN = re.compile(r"(?:training|onboarding|orientation|induction|workshop|session|briefing|refresher)"
-                               r"(?:\s+(?:session|course|day))?", re.IGNORECASE)
+_BARE_OCCASION_EN = re.compile(r"(?:(?:short|quick|brief|half-day|one-day|full-day)\s+)?(?P<occasion>(?:training|onboarding|"
+                               r"orientation|induction|workshop|session|briefing|refresher)(?:\s+(?:session|course|day))?)", re.IGNORECASE)
 _LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 
 
@@ -1199,7 +1201,9 @@ _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|�
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
                       r"患者|病人|顾客|游客|读者|观众|听众|志愿者|"
                       # and those named by their job ("给新入职的客服做…", "给夜班的护士讲…")
-                      r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们)")
+                      r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们|"
+                      # and any job named by its -师 or -员 ("咖啡师", "药剂师", "收银员", "快递员")
+                      r"师|员)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
 _LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=[^，,。；;\s的讲介做]{0,4}?" + _LISTENER_NOUNS_ZH
