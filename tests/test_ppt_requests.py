@@ -2187,3 +2187,10 @@ def test_listeners_named_by_a_job_ending_in_shi_or_yuan_are_whom_it_is_for(reque
 def test_a_talk_for_newcomers_to_a_job_is_a_training(request_text):
     # both were lessons: "Have your notebook ready", "explain it to a partner"
     assert deck_setting(request_text, audience_hint(request_text)) == "training"
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [("Safety briefing for scaffolders", "training"),
+                                                       ("A briefing for parents on the new school bus routes", "public_talk")])
+def test_a_briefing_for_a_trade_is_told_at_work_and_one_for_parents_in_public(request_text, setting):
+    # the scaffolders heard a lesson: "Have your notebook ready"
+    assert deck_setting(request_text, audience_hint(request_text)) == setting

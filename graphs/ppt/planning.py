@@ -325,7 +325,7 @@ _AT_WORK = re.compile(r"员工|同事|早会|晨会|例会|班前会|管理层|�
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|(?:tech(?:nical)?|team|engineering)\s+leads?|supervisors?|directors?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
                       r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
-                      r"pitch|keynote|conference|webinar|all-hands|town hall|"
+                      r"pitch|keynote|conference|webinar|all-hands|town hall|briefings?|"
                       # an engineering team's own occasions ("a 15 minute update for engineering", "sprint retro")
                       r"(?:status|progress)\s+update|update\s+for|stand-?ups?|retros?|retrospectives?|post-?mortems?|sprint\s+\d+)\b",
                       re.IGNORECASE)
