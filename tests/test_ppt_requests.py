@@ -2194,3 +2194,9 @@ def test_a_talk_for_newcomers_to_a_job_is_a_training(request_text):
 def test_a_briefing_for_a_trade_is_told_at_work_and_one_for_parents_in_public(request_text, setting):
     # the scaffolders heard a lesson: "Have your notebook ready"
     assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize("request_text", ["手冲咖啡入门，给咖啡爱好者讲15分钟", "Sourdough basics for baking enthusiasts"])
+def test_hobbyists_hear_a_public_talk_not_a_lesson(request_text):
+    # coffee lovers were told "本课内容" and "读出课本中基本定义的说法"
+    assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"

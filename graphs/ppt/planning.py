@@ -941,9 +941,9 @@ def about_maths(subject: str) -> bool:
 # Listeners who come as members of the public ("给家长做一次演讲", "给社区居民讲讲垃圾分类", "A webinar for parents on
 # screen time", "my book club") hear a public talk: why it matters to them and what they can do at home, neither a
 # report's next steps nor a class's homework.
-_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|"
+_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|爱好者|发烧友|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
-                               r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|societ(?:y|ies))\b|"
+                               r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|hobbyists|enthusiasts|societ(?:y|ies))\b|"
                                r"协会|学会|研究会", re.IGNORECASE)
 # Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank"),
 # as a club ("my running club") or as a group of ours ("our neighbourhood watch") are no class either; at a company or in a team they hear a talk at work, which
