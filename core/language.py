@@ -137,7 +137,13 @@ door motor tractor processor elevator escalator radiator refrigerator freezer he
 charger speaker headphone printer scanner browser server router cluster parameter header footer timer buffer
 median boolean fee tree degree coffee""".split()
 NOT_PEOPLE_EN = frozenset(_NOT_PEOPLE_EN)
-PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men)"
+# Jobs whose names have no such ending ("baristas", "chefs", "pilots"), and guards of any kind ("lifeguards",
+# "coastguards") but the things that guard ("safeguards", "mudguards").
+_PEOPLE_WORDS_EN = """baristas chefs cooks pilots cadets clerks nannies guides hosts coaches mechanics paramedics medics
+surgeons midwives maids apprentices scouts monks nuns priests imams rabbis diplomats umpires stewards waitresses
+hostesses stewardesses caddies jockeys cowboys cowgirls firefighters chaplains florists artisans""".split()
+PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men|"
+                    r"(?!(?:safe|mud|shin|fire|fender)guards)[a-z'-]*guards|" + "|".join(_PEOPLE_WORDS_EN) + ")"
                     r"(?![\w'-])")  # a whole word: "indoor f|lowers" is no "lowers"
 
 

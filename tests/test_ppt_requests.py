@@ -2088,3 +2088,115 @@ async def test_a_page_on_one_thing_to_do_is_titled_by_it_not_by_the_whole_subjec
     deck = await _offline_deck("给退休老人讲怎么用微信视频通话、发红包")
     titles = [s.title for s in deck.slides[1:]]
     assert not [title for title in titles if title.startswith("用微信视频通话、发红包的方法：用微信视频通话")], titles
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [
+    ("A 20 minute training for new lifeguards at the city pool", "new lifeguards at the city pool"),
+    ("Onboarding for new baristas at our café: how we make espresso and clean the machine", "new baristas at our café"),
+    ("A refresher for coastguards on radio calls", "coastguards"),
+])
+def test_a_training_for_people_named_by_a_job_without_a_usual_ending_is_for_them(request_text, audience):
+    # the cover said "Colleagues new to the topic": lifeguards and baristas were not taken for people
+    assert audience_hint(request_text) == audience
+
+
+@pytest.mark.parametrize("request_text", ["Data safeguards for banks", "Tips for new products launch"])
+def test_things_after_for_are_not_taken_for_listeners(request_text):
+    assert audience_hint(request_text) is None
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [
+    ("A 20 minute training for new lifeguards at the city pool", "Training for new lifeguards"),
+    ("A short workshop for new midwives", "Workshop for new midwives"),
+    ("Onboarding for new engineers", "Onboarding for new engineers"),
+])
+def test_a_training_named_only_by_whom_it_is_for_is_titled_with_them(request_text, subject):
+    # the deck was titled "Training", its pages "Training: the must-dos"
+    assert core_topic(request_text) == subject
+
+
+@pytest.mark.parametrize(("request_text", "doing"), [
+    ("how our team ships releases and fixes bugs", "shipping releases and fixing bugs"),
+    ("how our team plans sprints and tracks risks", "planning sprints and tracking risks"),
+])
+async def test_a_teams_second_verb_after_and_is_said_as_a_doing_too(request_text, doing):
+    # a page read "Shipping releases and fixes bugs: the main point"
+    said = _spoken(await _offline_deck(request_text)).lower()
+    assert doing in said and "and fixes bugs:" not in said and "and tracks risks:" not in said
+
+
+@pytest.mark.parametrize(("request_text", "audience", "subject"), [
+    ("Year 3 lesson: how plants grow", "Year 3", "how plants grow"), ("Year 6: volcanoes", "Year 6", "volcanoes"),
+    ("Grade 5 science - fractions", "Grade 5", "fractions"),
+])
+def test_a_school_year_heading_the_request_is_whom_the_lesson_is_for(request_text, audience, subject):
+    # the cover said "Students new to the topic", and "Year 6: volcanoes" was the title
+    assert (audience_hint(request_text), core_topic(request_text)) == (audience, subject)
+
+
+def test_a_range_of_years_inside_the_subject_is_not_read_as_a_heading():
+    assert audience_hint("Grade 3-4 fractions") is None
+
+
+async def test_a_lesson_asked_as_a_question_opens_on_the_question_not_its_noun():
+    # "Hello, today we learn about plants."
+    deck = await _offline_deck("Year 3 lesson: how plants grow")
+    assert deck.slides[0].notes.startswith("Hello, today we learn about how plants grow."), deck.slides[0].notes[:80]
+
+
+async def test_a_one_line_page_shows_its_point_big_not_its_own_title_again():
+    # "In one line: making espresso" was shown as the page's figure under the same title
+    deck = await _offline_deck("Onboarding for new baristas at our café: how we make espresso and clean the machine")
+    pages = [s for s in deck.slides if s.layout == "big_number"]
+    assert pages and not [s.title for s in pages if s.stat.value == s.title], [(s.title, s.stat) for s in pages]
+
+
+@pytest.mark.parametrize("request_text", [
+    "Onboarding for new baristas at our café: how we make espresso and clean the machine",
+    "A 20 minute training for new lifeguards at the city pool", "给仓库新员工做20分钟叉车安全培训",
+])
+async def test_a_trainings_wrong_and_right_way_is_of_a_rule_or_routine_not_of_a_mistake(request_text):
+    # "Wrong way: a rough idea of common slips in making espresso will do", "易犯错误大概知道就行"
+    deck = await _offline_deck(request_text)
+    contrasts = [s.title for s in deck.slides if re.search(r"wrong way and right way|错误做法与正确做法", s.title)]
+    named = [re.split(r"[:：]", title)[0] for title in contrasts]
+    assert not [name for name in named if re.search(r"slip|mistake|never-do|错误|禁止|反面|unsure", name, re.IGNORECASE)], contrasts
+
+
+@pytest.mark.parametrize(("request_text", "issue_lines"), [
+    ("手冲咖啡入门", ("离我很远", "是专家的事", "每个家庭都有关系", "和我们每个人有什么关系")),
+    ("How to read a food label, for our seniors club", ("nothing to do with me", "leave reading", "every family meets",
+                                                        "what it means for each of us")),
+])
+async def test_a_public_how_to_is_told_as_a_skill_to_try_not_as_an_issue_for_every_family(request_text, issue_lines):
+    # "手冲咖啡离我很远", "手冲咖啡是专家的事", "手冲咖啡和我们每个家庭都有关系"
+    said = _spoken(await _offline_deck(request_text))
+    assert not [line for line in issue_lines if line in said], [line for line in issue_lines if line in said]
+
+
+@pytest.mark.parametrize(("request_text", "audience", "subject"), [
+    ("给新来的咖啡师讲讲怎么打奶泡", "新来的咖啡师", "怎么打奶泡"), ("给社区的理发师讲讲消毒", "社区的理发师", "消毒"),
+])
+def test_listeners_named_by_a_job_ending_in_shi_or_yuan_are_whom_it_is_for(request_text, audience, subject):
+    # the audience read "新来" and the title "咖啡师讲讲怎么打奶泡"
+    assert (audience_hint(request_text), core_topic(request_text)) == (audience, subject)
+
+
+@pytest.mark.parametrize("request_text", ["A 15 minute talk for new carpenters on using a chisel safely",
+                                          "给新来的咖啡师讲讲怎么打奶泡"])
+def test_a_talk_for_newcomers_to_a_job_is_a_training(request_text):
+    # both were lessons: "Have your notebook ready", "explain it to a partner"
+    assert deck_setting(request_text, audience_hint(request_text)) == "training"
+
+
+@pytest.mark.parametrize(("request_text", "setting"), [("Safety briefing for scaffolders", "training"),
+                                                       ("A briefing for parents on the new school bus routes", "public_talk")])
+def test_a_briefing_for_a_trade_is_told_at_work_and_one_for_parents_in_public(request_text, setting):
+    # the scaffolders heard a lesson: "Have your notebook ready"
+    assert deck_setting(request_text, audience_hint(request_text)) == setting
+
+
+@pytest.mark.parametrize("request_text", ["手冲咖啡入门，给咖啡爱好者讲15分钟", "Sourdough basics for baking enthusiasts"])
+def test_hobbyists_hear_a_public_talk_not_a_lesson(request_text):
+    # coffee lovers were told "本课内容" and "读出课本中基本定义的说法"
+    assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"

@@ -219,10 +219,11 @@ def design_slide(script: SlideScript, total: int, subtitle: str | None) -> Slide
     if number and len(items[0]) <= 80:
         return SlideSpec(layout="big_number", stat=Stat(value=number.group(0).strip(), label=items[0]), **base)
     if len(items) == 1 and len(items[0]) <= 90:
+        # "Common slips in making espresso: get it right every time" shows its head big, wrapped if it must: the
+        # page's own title in its place ("In one line: making espresso" twice) says nothing
         head = _head(items[0])
-        short = head and len(head.group("head")) <= 30
-        stat = Stat(value=head.group("head"), label=head.group("rest")) if short else Stat(value=items[0], label="")
-        return SlideSpec(layout="big_number", stat=stat if stat.label else Stat(value=title, label=items[0]), **base)
+        stat = Stat(value=head.group("head"), label=head.group("rest")) if head else Stat(value=title, label=items[0])
+        return SlideSpec(layout="big_number", stat=stat, **base)
     if any(word in " ".join(visuals).lower() for word in IMAGE_WORDS):
         return SlideSpec(layout="image_text", bullets=items, **base)
     return SlideSpec(layout="bullets", bullets=items, **base)

@@ -808,7 +808,9 @@ WORDING = {
         # The parts a training always has, most needed first: a short one still shows the steps and the rules.
         "core": ("操作步骤", "基本规则", "常见错误"),
         # only a procedure is done step by step: "为禁止行为备好所需的东西" read as an order to break a rule
-        "fits": {"process": ("操作步骤", "练习与检查")},
+        # a wrong and a right way are of a rule or a routine, not of a mistake ("易犯错误" done "大概知道就行")
+        "fits": {"process": ("操作步骤", "练习与检查"),
+                 "contrast": ("对岗位的要求", "必守规定", "责任分工", "准备工作", "操作流程", "完成后检查", "纠正方法", "自查清单")},
         "concept": ("{name}：{description}", "要回答的问题：在{name}上具体该怎么做", "实际中：什么时候会用到{name}"),
         "process_title": "{name}：一步一步来", "contrast_title": "{name}：错误做法与正确做法",
         "contrast": ("错误做法：{name}大概知道就行", "错误做法：{name}是别人的事",
@@ -1014,7 +1016,9 @@ WORDING = {
         # rules for fire safety"; it ends on when the point is needed, not "Keyword: The rules"
         "objective": "{phrase}", "description": "{phrase}",
         "core": ("The steps", "The rules", "Common mistakes"),
-        "fits": {"process": ("The steps", "Practice and check")},
+        "fits": {"process": ("The steps", "Practice and check"),
+                 "contrast": ("the standard expected", "the must-dos", "roles and responsibilities", "getting ready",
+                              "the procedure", "checking the result", "prevention", "a self-check list")},
         "concept": ("{name}: {description}", "The question it answers: what to do about {name}", "In practice: when you will need {name}"),
         "process_title": "{name}, step by step", "contrast_title": "{name}: wrong way and right way",
         "contrast": ("Wrong way: a rough idea of {name} will do", "Wrong way: {name} left to someone else",
@@ -1099,7 +1103,12 @@ def _public_how_to_wording(language: str, place: str = "") -> dict:
     steps, *points, phrase = t("ppt.deck_public_howto_part", locale=language).split("|")
     parts = [(steps if part == key_points else part) for part in public["aspects"]]
     aspects = {part: (part, tuple(points)) if part == steps else public["aspects"][part] for part in parts}
-    return {**public, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
+    # a skill or a hobby is tried, not an issue that touches every family ("手冲咖啡和我们每个家庭都有关系")
+    own = {key: _lines_said(f"deck_public_howto_{key}", language) for key in ("concept", "contrast")}
+    own["contrast"] = _lines_said(f"deck_public_howto{place}_contrast", language)
+    if not place:
+        own["notes_cover"] = _lines_said("deck_public_howto_notes_cover", language)
+    return {**public, **own, "aspects": aspects, "phrases": {**public["phrases"], steps: phrase},
             "core": (steps, at_home, why, hook), "processes": {steps: _steps_said(f"public_howto{place}", language)},
             # the steps are shown once, on the page of going through them in order; no other point is a procedure
             "fits": {"process": (points[1],)}}
@@ -1122,8 +1131,11 @@ def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
     for aspect, told in words["aspects"].items():
         aspects.update(parts if aspect == steps else {aspect: told})
     core = [*parts, *(aspect for aspect in words["core"] if aspect != steps)]
+    # a wrong way and a right way are of a routine ("a rough idea of the routine for making espresso will do"), not of
+    # its slips ("a rough idea of common slips in making espresso will do") nor of what to do when unsure
+    others = tuple(aspect for aspect in aspects if aspect not in parts)
     return {**words, "aspects": aspects, "phrases": {**words["phrases"], **phrases}, "core": tuple(core),
-            "processes": processes, "fits": {"process": tuple(steps_fit)}}
+            "processes": processes, "fits": {"process": tuple(steps_fit), "contrast": (*steps_fit, *others)}}
 
 
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
@@ -1871,7 +1883,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = request.fact("topic") if zh else capitalised(request.fact("topic"))
             content = [words["parts"].format(n=len(units))]
             visuals = [t("ppt.deck_cover_visual", locale=language)]
-            seed = [words["hello"].format(topic=topic), words["has_parts"].format(n=len(units))]
+            # "today we learn about how plants grow": the lesson opens on the question asked, not on its "plants"
+            asked = None if zh else embedded_question(request.fact("topic"))
+            seed = [words["hello"].format(topic=asked or topic), words["has_parts"].format(n=len(units))]
             lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic, **agreeing_with(topic))
                      for line in words["notes_cover"]]
         elif index == 2 and agenda:

@@ -278,7 +278,8 @@ def audience_hint(text: str) -> str | None:
         audience = _chinese_audience(_listeners_held(held))
         return _latin_phrases_released(audience.replace(_HELD_DE, "的"), phrases) if audience else None
     text = _recipient_held(text)
-    match = _AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+    match = (_AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
+             or _SCHOOL_YEAR_LEAD_EN.search(text))
     if not match:
         return None
     listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE).translate(_RELEASED)
@@ -299,6 +300,12 @@ def _chinese_audience(text: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
+# A school year that heads the request ("Year 3 lesson: how plants grow", "Grade 5 science - fractions", "9th grade
+# class on…") is whom the lesson is for.
+_SCHOOL_YEAR_LEAD_EN = re.compile(r"^\W*(?P<audience>(?:year|grade|class|primary|p)\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th)[\s-]+grade)"
+                                  r"(?=(?:\s+[a-z]+){0,2}(?:\s*[:,]|\s+[–—-]\s)|(?:\s+[a-z]+)?\s+(?:lesson|class|session)\b)", re.IGNORECASE)
+_SCHOOL_YEAR_HEADER_EN = re.compile(_SCHOOL_YEAR_LEAD_EN.pattern.split("(?=")[0] + r"(?:\s+[a-z]+){0,2}(?:\s*:|\s+[–—-])\s+(?=\w)",
+                                    re.IGNORECASE)
 # A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
 _SCHOOL_YEAR_EN = re.compile(r"\b(?:year|grade|class)(?=\s*\d)", re.IGNORECASE)
 
@@ -318,7 +325,7 @@ _AT_WORK = re.compile(r"员工|同事|早会|晨会|例会|班前会|管理层|�
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|(?:tech(?:nical)?|team|engineering)\s+leads?|supervisors?|directors?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
                       r"q[1-4]|fy\d{2,4}|annual|revenue|sales|profits?|budget|kpis?|okrs?|strategy|roadmap|project|product|"
-                      r"pitch|keynote|conference|webinar|all-hands|town hall|"
+                      r"pitch|keynote|conference|webinar|all-hands|town hall|briefings?|"
                       # an engineering team's own occasions ("a 15 minute update for engineering", "sprint retro")
                       r"(?:status|progress)\s+update|update\s+for|stand-?ups?|retros?|retrospectives?|post-?mortems?|sprint\s+\d+)\b",
                       re.IGNORECASE)
@@ -337,9 +344,10 @@ def _names_a_department(audience: str) -> bool:
 
 # A training session teaches how to do something at work (入职培训, "onboarding", "a workshop for new managers"): it
 # is told as how-to parts (why it matters, the rules, the steps, common mistakes, practice), not a report's.
-_TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|\b(?:training|trainings|onboarding|orientation|"
+_TRAINING = re.compile(r"培训|入职|岗前|上岗|新员工|新人|新任|新同事|新入职|新来的(?!同学|学生|小朋友|孩子)|\b(?:training|trainings|refreshers?|onboarding|orientation|"
                        r"induction|workshops?|new\s+(?:[\w-]+\s+){0,2}?(?:hires?|staff|employees?|joiners|starters|recruits|managers?|leads|"
-                       r"team\s+members|colleagues|engineers|agents|nurses|teachers))\b", re.IGNORECASE)
+                       # and any people by their job ("for new carpenters", "new baristas")
+                       r"team\s+members|colleagues|engineers|agents|nurses|teachers|" + PEOPLE_PLURAL_EN + r"))\b", re.IGNORECASE)
 # Safety and health at work ("给工厂员工讲防暑降温", "Heat stress for the warehouse crew") is taught and drilled, never
 # reported on: told at work it is a training (its rules, steps and drills), though no one said "培训". A table, read
 # word by word, of what such a subject is about.
@@ -933,9 +941,9 @@ def about_maths(subject: str) -> bool:
 # Listeners who come as members of the public ("给家长做一次演讲", "给社区居民讲讲垃圾分类", "A webinar for parents on
 # screen time", "my book club") hear a public talk: why it matters to them and what they can do at home, neither a
 # report's next steps nor a class's homework.
-_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|"
+_PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|爱好者|发烧友|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
-                               r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|societ(?:y|ies))\b|"
+                               r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|hobbyists|enthusiasts|societ(?:y|ies))\b|"
                                r"协会|学会|研究会", re.IGNORECASE)
 # Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank"),
 # as a club ("my running club") or as a group of ours ("our neighbourhood watch") are no class either; at a company or in a team they hear a talk at work, which
@@ -1154,7 +1162,19 @@ _LENGTH_SAID = re.compile(r"(?:\b(?:in|for|within|lasting|of)\s+(?:about\s+|arou
 
 def core_topic(text: str) -> str:
     """The subject of a request with the asking words taken out ("做一个关于光合作用的PPT" → "光合作用")."""
-    return _subject_of(text) or text.strip()
+    subject = _subject_of(text) or text.strip()
+    # "A 20 minute training for new lifeguards" names no subject but the occasion: it is the listeners' training,
+    # titled with them ("Training for new lifeguards"), not "Training" alone.
+    bare = _BARE_OCCASION_EN.fullmatch(subject)
+    audience = bare and audience_hint(text)
+    if audience:
+        return f"{capitalised(bare.group('occasion'))} for {_LISTENERS_PLACE_END_EN.sub('', audience)}"
+    return subject
+
+
+_BARE_OCCASION_EN = re.compile(r"(?:(?:short|quick|brief|half-day|one-day|full-day)\s+)?(?P<occasion>(?:training|onboarding|"
+                               r"orientation|induction|workshop|session|briefing|refresher)(?:\s+(?:session|course|day))?)", re.IGNORECASE)
+_LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 
 
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
@@ -1181,7 +1201,9 @@ _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|�
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
                       r"患者|病人|顾客|游客|读者|观众|听众|志愿者|"
                       # and those named by their job ("给新入职的客服做…", "给夜班的护士讲…")
-                      r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们)")
+                      r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们|"
+                      # and any job named by its -师 or -员 ("咖啡师", "药剂师", "收银员", "快递员")
+                      r"师|员)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where
 # they end; it is held while the audience and the subject are read apart, so neither stops at it.
 _LISTENERS_OF_ZH = re.compile(r"(面向|针对|[给为向跟教])([^，,。；;\s的讲介做]{1,8})的(?=[^，,。；;\s的讲介做]{0,4}?" + _LISTENER_NOUNS_ZH
@@ -1211,7 +1233,7 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     r"^\W*(?:explain|teach|introduce|present|cover|describe|tell|brief|update)\b[^,.;:!?]*?\s+(?:about|on)\s+",
     # ("a class of Year 6 students" is who listens, not a class about them)
     r"^[^,.;:!?]*?\b(?:(?:talk|lecture|lesson|training|workshop|session|seminar|webinar|masterclass|tutorial|speech|"
-    r"keynote|assembly|briefing|overview|deck|slides|presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
+    r"keynote|assembly|briefing|refresher|overview|deck|slides|presentation|ppt)\s+(?:about|on|of)|class\s+(?:about|on))\s+",
     r"^[^,.;:!?]*?\bintro(?:duction)?\s+to\s+",
     # "Beginner's guide to sourdough baking": the guide is the deck, sourdough baking its subject
     r"^[^,.;:!?]*?\b(?:beginners?(?:['’\ue001]s|s['’\ue001]|['’\ue001])?|absolute\s+beginners?(?:['’\ue001]s?)?)\s+guide\s+to\s+",
@@ -1379,6 +1401,7 @@ def _subject_of_held(text: str) -> str:
     else:
         text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
         text = _TOLD_WHOM_EN.sub("", _OCCASION_AFTER_EN.sub("", text), count=1)
+        text = _SCHOOL_YEAR_HEADER_EN.sub("", text, count=1)  # "Year 6: volcanoes", "Grade 5 science - fractions"
         # whom it is for, between the occasion and its subject ("A webinar for parents on screen time"), is neither
         text = _LISTENERS_BEFORE_SUBJECT_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
@@ -1565,10 +1588,19 @@ def our_way_of_doing_en(text: str) -> str | None:
     verb = match.group("verb").lower() if match else ""
     if not match or verb in _BE_EN:
         return None
+    rest = match.group("rest")
     if match.group("who").lower().startswith("our") and verb.endswith("s") and not verb.endswith("ss"):  # our team ships
-        verb = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+        verb = _base_of_third_person(verb)
+        # "…ships releases and fixes bugs": the verb after "and" is the team's too, said with its -s
+        rest = _AND_A_THIRD_PERSON_VERB_EN.sub(lambda m: m.group(1) + _gerund(_base_of_third_person(m.group(2))), rest)
     # "how we sort donations and keep food safe" is two things we do, both said so ("…and keeping food safe")
-    return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(match.group('rest'))}"
+    return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(rest)}"
+
+
+def _base_of_third_person(verb: str) -> str:
+    if verb.endswith("ies") and len(verb) > 4:  # carries
+        return verb[:-3] + "y"
+    return verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes", "zes")) else verb[:-1]
 
 
 def _we_do_it_en(text: str) -> bool:
@@ -1613,7 +1645,14 @@ def actions_named(phrase: str) -> list[str]:
 # told by, or one of the hands-on verbs of a shift.
 _SHIFT_VERBS_EN = frozenset("""sort label check clean store wash stack pack greet serve record report lift load unload
     count weigh sign log file stock restock fold cook prepare welcome register book answer""".split())
+# and what a team does at its desk ("ships releases and fixes bugs", "plans sprints and tracks risks")
+_WORK_VERBS_EN = frozenset("""ship review test deploy track plan release support update train onboard merge publish
+    approve close triage monitor measure carry price schedule""".split())
 _AND_A_VERB_EN = re.compile(r"(\band\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
+# The same verbs said by a team ("our team ships releases and fixes bugs").
+_AND_A_THIRD_PERSON_VERB_EN = re.compile(r"(\band\s+)((?:" + "|".join(sorted(
+    {verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else verb + ("es" if verb.endswith(("ch", "sh", "s", "x", "z")) else "s")
+     for verb in _IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN | _WORK_VERBS_EN}, key=len, reverse=True)) + r"))(?=\s+\w)", re.IGNORECASE)
 
 
 def _clause_subject_en(clause: str) -> str | None:
