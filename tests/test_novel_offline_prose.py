@@ -546,3 +546,20 @@ def test_a_woman_called_by_her_surname_and_po_is_a_woman():
         "description": "江南织造府的绣娘沈绣绣被管事王婆刁难，少爷顾长风暗中相助。", "language": "zh"}))
     genders = {c.name: c.gender for c in [cast.protagonist, cast.antagonist, *cast.supporting_characters] if c}
     assert genders == {"沈绣绣": "女", "王婆": "女", "顾长风": "男"}
+
+
+@pytest.mark.parametrize("description, hero, kin", [
+    ("A remote Scottish island in 1952; the lighthouse keeper's daughter Moira finds a drowned sailor who is still "
+     "breathing. Her father Angus distrusts the stranger.", "Moira", "Angus"),
+    ("In 1880s Whitby, a draper named Edith Moore keeps the ledger of a murdered clerk. Her brother Tom thinks she "
+     "should burn it.", "Edith Moore", "Tom"),
+])
+def test_a_drowned_or_murdered_stranger_makes_the_one_finding_them_no_antagonist(description, hero, kin):
+    # "finds a drowned sailor" read as Moira drowning him: her father Angus led, and she was his nemesis
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "en"}))
+    assert cast.protagonist.name == hero and cast.antagonist is None, cast
+    assert kin in [c.name for c in cast.supporting_characters]

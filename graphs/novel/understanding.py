@@ -1425,7 +1425,7 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
     if culprit is not None:
         return culprit
     for clause in _CLAUSE_SPLIT.split(text):
-        harm = _HARM.search(clause)
+        harm = next((m for m in _HARM.finditer(clause) if not _harm_as_adjective(clause, m)), None)
         # the one named last before the harm is who does it ("周伯发现表哥顾远舟勾结盐帮": 顾远舟), by any name
         # of theirs ("Kane schemes" of Victor Kane)
         before = [(max((at for at in _mentioned_at(clause, p.name, names) if at < harm.start()), default=-1), p)
@@ -1434,6 +1434,19 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
         if doers:
             return doers[-1][2]
     return _opposed(text, others, names)
+
+
+# A determiner and at most one word before a word of harm ending as a past participle: "finds a drowned sailor",
+# "the murdered clerk's ledger" tell what befell someone, done by no one the clause names.
+_DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its|this|that|one|some)\s+(?:[a-z-]+\s+)?$", re.I)
+
+
+def _harm_as_adjective(clause: str, match: re.Match) -> bool:
+    """The word of harm at `match` is an English participle set before a noun ("a drowned sailor", "the framed
+    man"), no deed of the one named before it."""
+    word = re.match(r"[A-Za-z-]+", clause[match.start():])
+    return bool(word) and word.group().lower().endswith(("ed", "en")) \
+        and bool(_DETERMINER_BEFORE.search(clause[:match.start()]))
 
 
 # Words after which the one the lead stands against is named: "organises a strike against the owner, Silas Crane".
