@@ -563,3 +563,17 @@ def test_a_drowned_or_murdered_stranger_makes_the_one_finding_them_no_antagonist
                                                                                "language": "en"}))
     assert cast.protagonist.name == hero and cast.antagonist is None, cast
     assert kin in [c.name for c in cast.supporting_characters]
+
+
+@pytest.mark.parametrize("description, hero", [
+    ("Old Bram is the keeper of the lighthouse. His niece Ada comes to stay for the winter.", "Bram"),
+    ("Old Nan Tully is the village midwife; her grandson Pip runs errands for her.", "Nan Tully"),
+])
+def test_old_before_a_name_says_the_age_and_is_no_part_of_the_name(description, hero):
+    # "Old Bram is the keeper" named the keeper "Old Bram"
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "en"}))
+    assert cast.protagonist.name == hero and cast.protagonist.age >= 55, cast.protagonist

@@ -1330,6 +1330,10 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
+        words = character.name.split()
+        if len(words) > 1 and (_YOUNG_EN.fullmatch(words[0]) or _OLD_EN.fullmatch(words[0])):
+            # "Old Bram is the keeper", "Young Tam Reid": the age is said of the name, not part of it
+            character = replace(character, name=character.name.split(maxsplit=1)[1])
         if character.gender is None and gender_by_title(character.name):
             character = replace(character, gender=gender_by_title(character.name))
         kept = found.get(character.name)
