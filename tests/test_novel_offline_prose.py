@@ -577,3 +577,17 @@ def test_old_before_a_name_says_the_age_and_is_no_part_of_the_name(description, 
     cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
                                                                                "language": "en"}))
     assert cast.protagonist.name == hero and cast.protagonist.age >= 55, cast.protagonist
+
+
+@pytest.mark.parametrize("description, child", [
+    ("八十年代的东北小城，下岗女工沈秋菱摆摊卖早点，她的儿子小军今年十岁。", "小军"),
+    ("寡妇刘翠兰在镇上开面馆，女儿阿梅帮她端碗。", "阿梅"),
+])
+def test_a_child_called_by_xiao_or_a_and_a_given_name_after_a_kin_word_is_in_the_cast(description, child):
+    # "她的儿子小军" left 小军 out: jieba knows 小军 as a rare word, so it read as no name
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": "zh"}))
+    assert child in [c.name for c in cast.supporting_characters], cast

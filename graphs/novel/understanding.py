@@ -1069,8 +1069,22 @@ def _reads_as_name(name: str) -> bool:
         and not _familiar_name(name)
     # 岩叔, 秀婶: a name said with the title its bearer is called by, whatever its first character
     titled = len(name) == 2 and name[-1] in _TITLE_GENDER_ZH and CJK.fullmatch(name[0]) is not None
-    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word \
-        and not _opens_with_adverb_word(name)
+    return _pet_name(name) or (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) \
+        and not known_word and not _opens_with_adverb_word(name)
+
+
+# Characters after 小 / 阿 that make a word of kin, not a pet name (小妹, 阿姨, 小叔).
+_KIN_CHARS_ZH = set("哥姐弟妹姑姨叔婶伯舅爷奶")
+
+
+def _pet_name(name: str) -> bool:
+    """小 / 阿 and a character given names are made of ("她的儿子小军", "女儿阿梅"): a child's familiar name, though
+    jieba knows a rare word of it (小军 as "a small army"); not a common word (小心, 小时, 小船) nor kin (小妹)."""
+    import jieba
+
+    jieba.dt.check_initialized()
+    return len(name) == 2 and name[0] in "小阿" and name[1] not in _KIN_CHARS_ZH and _given_name_char(name[1]) \
+        and jieba.dt.FREQ.get(name, 0) < _COMMON_WORD_FREQ
 
 
 def _opens_with_adverb_word(name: str) -> bool:
