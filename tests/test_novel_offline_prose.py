@@ -591,3 +591,41 @@ def test_a_child_called_by_xiao_or_a_and_a_given_name_after_a_kin_word_is_in_the
     cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
                                                                                "language": "zh"}))
     assert child in [c.name for c in cast.supporting_characters], cast
+
+
+def _cast_of(description: str, language: str = "zh"):
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    return {c.name: c for c in [cast.protagonist, cast.antagonist, *cast.supporting_characters] if c}
+
+
+@pytest.mark.parametrize("description, elder", [
+    ("江南织造府的绣娘沈绣绣被管事王婆刁难，少爷顾长风暗中相助。", "王婆"),
+    ("渔村少女林小满跟着邻居陈伯学补网，村长周德海想收走她家的船。", "陈伯"),
+    ("北平胡同里，报童小顺子无依无靠，隔壁的李奶奶常给他留饭。", "李奶奶"),
+])
+def test_one_called_by_surname_and_po_bo_or_nainai_is_old(description, elder):
+    # 王婆 was 22: 婆 / 伯 / 奶奶 after a surname say she is old
+    cast = _cast_of(description)
+    assert elder in cast and cast[elder].age >= 55, {n: c.age for n, c in cast.items()}
+
+
+@pytest.mark.parametrize("description, name", [
+    ("货郎孟三郎走村串户，邻居王婆常给他送饭。", "王婆"),
+    ("山村小学的老师苏晴刚到任，隔壁的李伯总来送菜。", "李伯"),
+])
+def test_surname_and_title_then_an_adverb_is_the_whole_name(description, name):
+    # "王婆常给他送饭" named her 王婆常
+    assert name in _cast_of(description)
+
+
+@pytest.mark.parametrize("description, name, gender", [
+    ("孟三郎挑着货担走村串户，王婆常给他送饭。", "孟三郎", "男"),
+    ("宋朝年间，绣坊的沈七娘在汴京开了一间铺子，邻居王婆常来帮忙。", "沈七娘", "女"),
+])
+def test_a_name_of_a_familys_nth_son_or_daughter_tells_the_gender(description, name, gender):
+    # 孟三郎 (the third son) was of unknown gender
+    assert _cast_of(description)[name].gender == gender

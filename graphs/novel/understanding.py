@@ -929,6 +929,9 @@ _TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷":
                     "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女",
                     # 王婆, 张妈, 李嬷嬷: an older woman called by her surname and what she is
                     "婆": "女", "妈": "女", "嬷嬷": "女"}
+# Those of one character, which follow a surname to make all of a name (王婆, 李伯, 岩叔).
+_ONE_CHAR_TITLES_ZH = {title for title in _TITLE_GENDER_ZH if len(title) == 1}
+_TITLES_LONGEST_FIRST_ZH = sorted(_TITLE_GENDER_ZH, key=len, reverse=True)
 _TITLE_GENDER_EN = {"mr": "male", "sir": "male", "lord": "male", "mrs": "female", "ms": "female", "miss": "female",
                     "lady": "female", "madam": "female", "dame": "female"}
 _TITLED_EN = re.compile(r"\b(Mr|Mrs|Ms|Miss|Sir|Lord|Lady|Madam|Dame|Dr)\.?\s+" + _NAME_EN)
@@ -954,7 +957,16 @@ def gender_by_title(name: str) -> str | None:
     first = name.split()[0].rstrip(".").lower() if name.split() else ""  # "Mr. Darcy" is titled as "Mr Darcy"
     if first in _TITLE_GENDER_EN and len(name.split()) > 1:
         return _TITLE_GENDER_EN[first]
-    return next((g for title, g in _TITLE_GENDER_ZH.items() if len(name) > len(title) and name.endswith(title)), None)
+    titled = next((g for title, g in _TITLE_GENDER_ZH.items() if len(name) > len(title) and name.endswith(title)), None)
+    # 孟三郎, 杜十娘: a name of a family's n-th son or daughter (三郎, 十娘) says which they are
+    return titled or (_BIRTH_ORDER_GENDER_ZH[name[-1]] if len(name) >= 3 and name[-1] in _BIRTH_ORDER_GENDER_ZH
+                      and name[-2] in _ORDINALS_ZH else None)
+
+
+_BIRTH_ORDER_GENDER_ZH = {"郎": "男", "娘": "女", "姐": "女", "妹": "女", "哥": "男"}
+_ORDINALS_ZH = set("大二三四五六七八九十")
+# Titles an old person is called by after their surname (王婆, 陈伯, 李奶奶, 张大爷): their years are said so.
+_OLD_TITLES_ZH = ("婆", "伯", "奶奶", "大爷", "爷爷", "大娘", "嬷嬷", "婆婆", "老汉", "阿公", "阿婆", "公公")
 
 
 @dataclass(frozen=True)
@@ -971,6 +983,11 @@ def _chinese_name(run: str) -> str | None:
     A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
     if _familiar_name(run):
         return run[:2]  # 老郑, 小周: a familiar name is the surname and its 老 / 小 ("老郑总找…" is 老郑)
+    for title in _TITLES_LONGEST_FIRST_ZH:
+        # 王婆, 李伯, 李奶奶: the surname and what they are called, then what they do ("王婆常给他送饭")
+        end = 1 + len(title)
+        if len(run) > end and run[1:end] == title and CJK.fullmatch(run[0]) and _opens_any_predicate(run[end:]):
+            return run[:end]
     if run[:2] in _COMPOUND_SURNAMES_ZH and len(run) > 2:
         # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
         given = _chinese_name("王" + run[2:])
@@ -1015,9 +1032,19 @@ def _chinese_name(run: str) -> str | None:
     return run if 2 <= len(run) <= 4 else None
 
 
+def _opens_any_predicate(text: str) -> bool:
+    """jieba reads `text` as opening with a verb, an adverb or a preposition ("常给他送饭", "总是", "给他", "在镇上"):
+    what someone does, not the rest of a name."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and words[0].flag[:1] in ("v", "d", "p", "c") and not _glued_on(words[0].word)
+
+
 # Characters of will or manner that open a predicate before a verb (想出海, 还是上了船, 又回到): standing third
 # after a name with a verb behind them, they are no part of it. 才 is left out: 王有才 is a name.
-_PREDICATE_OPENERS_ZH = _MODALS_ZH | set("还又便正曾已")
+# 常 / 总 / 也 / 都 / 就 (苏晴常来, 老郑总找) hardly end a given name as they open a predicate.
+_PREDICATE_OPENERS_ZH = _MODALS_ZH | set("还又便正曾已常总也都就")
 # 被 / 把 follow a name (沈月如被许配), hardly a one-character verb: the character before them is the name's.
 _PASSIVE_OR_OBJECT_ZH = set("被把")
 
@@ -1516,6 +1543,8 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
     if CJK.search(name):
         if _familiar_name(name) and name[0] in "老小":
             return "old" if name[0] == "老" else "young"  # 老陈 is called so for his years, 小周 for her youth
+        if any(len(name) > len(title) and name.endswith(title) for title in _OLD_TITLES_ZH):
+            return "old"  # 王婆, 陈伯, 李奶奶: called so for their years
         noun = said_as or ""
         before = text[:at]
         start = before.rfind(noun) if noun and before.endswith(noun) else at
@@ -1670,7 +1699,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
 
 
 # Where a Chinese clause starts: its subject, a name with nothing said before it, stands there.
-_CLAUSE_START_ZH = re.compile(r"(?:^|[，。；！？：\n])\s*(?=[\u4e00-\u9fff])")
+# After 的 a name stands as the subject too, said with where or whose they are ("隔壁的李伯总来送菜", "绣坊的沈七娘在汴京").
+_CLAUSE_START_ZH = re.compile(r"(?:^|[，。；！？：\n]|的)\s*(?=[\u4e00-\u9fff])")
 
 
 def _opening_names_zh(text: str) -> list[tuple[int, str]]:
@@ -1692,9 +1722,13 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
             continue
         name = _chinese_name(run)
         rest = run[len(name):] if name else ""
+        if name and text[at - 1:at] == "的" and not (name.endswith(tuple(_TITLE_GENDER_ZH))
+                                                    or (len(name) == 3 and jieba.lcut(run)[0] == name)):
+            continue  # "她的黄狗跑丢了", "他的王国": after 的 only a titled name or one jieba reads whole (沈七娘)
         if name and rest and _reads_as_name(name) and not _names_a_place(name) and not common(name[:2]) \
                 and not common(name) and name[-1] not in _LOCATIVE_ZH and name[-1] not in "他她它" \
-                and (rest[0] in "是在" or _starts_verb(rest)):
+                and (rest[0] in "是在" or _starts_verb(rest) or _opens_predicate(rest)
+                     or (name.endswith(tuple(_TITLE_GENDER_ZH)) and _opens_any_predicate(rest))):
             found.append((at, name))
     return found
 
