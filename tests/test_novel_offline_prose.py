@@ -629,3 +629,14 @@ def test_surname_and_title_then_an_adverb_is_the_whole_name(description, name):
 def test_a_name_of_a_familys_nth_son_or_daughter_tells_the_gender(description, name, gender):
     # 孟三郎 (the third son) was of unknown gender
     assert _cast_of(description)[name].gender == gender
+
+
+@pytest.mark.parametrize("description, name", [
+    ("采茶女林素素在茶山和炒茶坊之间过日子，茶商周老爷步步紧逼。", "茶山"),
+    ("民国年间，脚夫刘大根在码头与货栈之间讨生活。", "码头"),
+])
+async def test_a_world_set_between_two_places_is_named_after_the_first_not_what_is_done_there(description, name):
+    # "在茶山和炒茶坊之间过日子" named the world 过日子
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    assert world.world_name == name

@@ -2382,16 +2382,22 @@ def _setting_after_zai(text: str) -> str | None:
         elif word.flag == "s" and not run and len(word.word) >= 2 and word.word[-1] in _LOCATIVE_ZH:
             found.append(word.word)  # 海上, 山中: the place and where in it, one word
             after_zai = False
-        elif word.word[0] in _LOCATIVE_ZH or not CJK.match(word.word):
+        elif word.word[0] in _LOCATIVE_ZH or not CJK.match(word.word) or word.flag == "f" \
+                or (word.word in _JOINS_PLACES_ZH and run):
+            # "在茶山和炒茶坊之间过日子": 之间 ends the place as 上 / 里 do, and 和 ends the first of two (茶山)
             joined = "".join(run)
             if 2 <= len(joined) <= 6:
                 found.append(joined)
-            after_zai = False
+            after_zai, run = word.word in _JOINS_PLACES_ZH, []
         elif word.flag[:1] in ("n", "s") and (word.flag != "nr" or word.word[-1] in _PLACE_ENDS_ZH):
             run.append(word.word)  # jieba tags 小镇 as a name (nr): a place's last character says it is one
         else:
             run = []
     return next((f for f in found if _is_place_zh(f)), found[0] if found else None)
+
+
+# Words joining two places said after one 在 ("在码头与货栈之间").
+_JOINS_PLACES_ZH = {"和", "与", "跟", "及", "同"}
 
 
 def _is_place_zh(words: str) -> bool:
