@@ -640,3 +640,45 @@ async def test_a_world_set_between_two_places_is_named_after_the_first_not_what_
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": "zh", "description": description})
     assert world.world_name == name
+
+
+@pytest.mark.parametrize("description, hero, foe", [
+    ("A farmer named Tom Reed keeps his land; his neighbour Silas Grant wants the farm.", "Tom Reed", "Silas Grant"),
+    ("Nell Brown is an orphan in 1840s London; the parish clerk Josiah Pike wants the girl sent to the workhouse.",
+     "Nell Brown", "Josiah Pike"),
+    ("In 1950s Ohio, a widower named Frank Doyle raises three daughters; his sister-in-law June wants the children "
+     "sent to boarding school.", "Frank Doyle", "June"),
+])
+def test_one_who_wants_the_leads_farm_or_wants_someone_sent_away_is_the_antagonist(description, hero, foe):
+    # "wants the farm" / "wants the boy sent to the workhouse" left the one wanting it an acquaintance
+    cast = _cast_of(description, "en")
+    assert cast[hero].role == "protagonist" and cast[foe].role == "antagonist", {n: c.role for n, c in cast.items()}
+
+
+def test_an_orphan_is_a_child():
+    # "Nell Brown is an orphan" was 49
+    assert _cast_of("Nell Brown is an orphan in 1840s London; the parish clerk Josiah Pike wants the girl sent to "
+                    "the workhouse.", "en")["Nell Brown"].age <= 16
+
+
+@pytest.mark.parametrize("description, name, said", [
+    ("In a Texas border town, rancher Maria Lopez fights drought; the banker Hollis Crane covets her ranch.",
+     "Maria Lopez", "rancher"),
+    ("Off the coast of Maine, lobsterman Eli Batten hauls up a locked box.", "Eli Batten", "lobsterman"),
+])
+def test_a_calling_said_with_no_article_before_a_full_name_brings_them_in(description, name, said):
+    # "rancher Maria Lopez fights drought" left Maria out, and the banker who covets her ranch led the book
+    people = read_people(description)
+    assert (name, said) in [(c.name, c.said_as) for c in people], people
+
+
+def read_people(description):
+    from graphs.novel.understanding import characters_in_description
+
+    return characters_in_description(description)
+
+
+def test_a_sister_in_law_is_of_the_protagonists_generation():
+    cast = _cast_of("In 1950s Ohio, a widower named Frank Doyle raises three daughters; his sister-in-law June "
+                    "wants the children sent to boarding school.", "en")
+    assert abs(cast["June"].age - cast["Frank Doyle"].age) <= 8 and cast["Frank Doyle"].relationships["June"] == "sister-in-law"

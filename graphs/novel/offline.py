@@ -410,6 +410,7 @@ _ROLE_AGES = (
     ((19, 34), ("快递员", "收银员", "服务员", "店员", "外卖员", "伙计", "小二"),
      ("courier", "cashier", "waiter", "waitress", "clerk", "barista", "shop assistant")),
     ((17, 26), ("姑娘", "小伙子", "小伙", "后生"), ("lass", "lad")),
+    ((9, 16), ("孤儿",), ("orphan",)),
     ((15, 23), ("学生", "书生", "学徒", "弟子", "徒弟", "新兵", "实习生", "小厮", "丫鬟", "书童", "侍女", "宫女"),
      ("student", "apprentice", "intern", "cadet", "recruit", "pupil", "squire", "novice", "page")),
 )
@@ -466,7 +467,14 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
         return hero_age + gap
     if said_as in _YOUNGER_KIN:
         return max(hero_age - gap, 5)
+    if said_as in _PEER_KIN:
+        return max(hero_age + (gap if stable_int(seed, name, "side") % 2 else -gap), 16)
     return age
+
+
+# Kin by marriage of the protagonist's own generation: a widower's sister-in-law was 18 beside his 42.
+_PEER_KIN = {"sister-in-law", "brother-in-law", "嫂子", "嫂嫂", "姐夫", "妹夫", "弟媳", "小姑子", "小叔子", "大伯子", "妯娌",
+             "连襟"}
 
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
@@ -592,6 +600,9 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "neighbor": ("neighbor", "neighbor"), "classmate": ("classmate", "classmate"),
              "niece": ("aunt", "uncle"), "nephew": ("aunt", "uncle"), "granddaughter": ("grandmother", "grandfather"),
              "grandson": ("grandmother", "grandfather"),
+             "sister-in-law": ("sister-in-law", "brother-in-law"), "brother-in-law": ("sister-in-law", "brother-in-law"),
+             "mother-in-law": ("daughter-in-law", "son-in-law"), "father-in-law": ("daughter-in-law", "son-in-law"),
+             "daughter-in-law": ("mother-in-law", "father-in-law"), "son-in-law": ("mother-in-law", "father-in-law"),
              "哥哥": ("妹妹", "弟弟"), "姐姐": ("妹妹", "弟弟"), "弟弟": ("姐姐", "哥哥"), "妹妹": ("姐姐", "哥哥"),
              "父亲": ("女儿", "儿子"), "爸爸": ("女儿", "儿子"), "母亲": ("女儿", "儿子"), "妈妈": ("女儿", "儿子"),
              "儿子": ("母亲", "父亲"), "女儿": ("母亲", "父亲"), "师父": ("徒弟", "徒弟"), "师傅": ("徒弟", "徒弟"),

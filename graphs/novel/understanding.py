@@ -868,7 +868,12 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            # a ship's and a house's people ("first mate Han Dong", "the bosun Kerr", "the steward Amos")
            "mate": None, "bosun": None, "boatswain": None, "steward": None, "butler": None,
            "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None,
-           "guide": None}
+           "guide": None,
+           # who someone is by what befell them or what they stand to get ("Nell Brown is an orphan")
+           "orphan": None, "heir": None, "heiress": "female", "bride": "female", "groom": "male", "stranger": None,
+           "child": None,
+           "sister-in-law": "female", "brother-in-law": "male", "mother-in-law": "female", "father-in-law": "male",
+           "daughter-in-law": "female", "son-in-law": "male"}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -1251,6 +1256,8 @@ _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[
                                    r"(?:[a-z'-]+\s+){0,2}?([a-z]{4,})\s+(?:" + _FULL_NAME_EN
                                    # or a name of one word, the clause going on after it ("the herbalist Lin finds")
                                    + r"|([A-Z][a-z]+)(?=\s+[a-z]|\s*[,.;!?]))\b")
+# A clause opened by a calling with no article and a full name ("In a border town, rancher Maria Lopez fights…").
+_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:.!?]\s+)([a-z]{4,})\s+" + _FULL_NAME_EN + r"\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1368,6 +1375,12 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         noun, name = match.group(1).lower(), match.group(2) or match.group(3)
         if noun not in _KIN_EN and _person_noun_en(noun) and not is_function_word(name):
             hits.append((match.start(2 if match.group(2) else 3), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
+    for match in _BARE_CALLING_NAME_EN.finditer(text):
+        # "…; rancher Maria Lopez fights drought": a calling with no article opening a clause, then a full name
+        noun, name = match.group(1).lower(), match.group(2)
+        if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
+                is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
+            hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
@@ -1446,7 +1459,14 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    # "茶商周老爷步步紧逼", "a developer wants the farm … to evict them": pressing someone out of
                    # what is theirs
                    r"|紧逼|逼迫|威逼|逼债|逼走|吞并|霸占|强占|侵占|抢夺|夺走|强拆|\bevict|\bforeclos"
-                   r"|\bwants? (?:her|him|them) (?:gone|out|dead)\b", re.I)
+                   r"|\bwants? (?:her|him|them) (?:gone|out|dead)\b"
+                   # "his neighbour wants the farm", "the clerk wants the boy sent to the workhouse": wanting what is
+                   # someone else's, or someone put away
+                   r"|\b(?:wants?|covets?|coveted|means? to (?:take|seize))\s+(?:the|his|her|their)\s+(?:[a-z]+\s+)?"
+                   r"(?:farm|land|lands|house|home|estate|inn|shop|mill|ship|boat|throne|crown|business|property|fortune"
+                   r"|inheritance|title|orchard|vineyard|ranch|store|bakery|tavern|mine|company)\b"
+                   r"|\bwants? (?:her|him|them|the\s+\w+)\s+(?:sent|thrown|driven|locked|shut|put|married|hanged|jailed"
+                   r"|committed|evicted)\s+(?:to|away|out|off|up|in)\b", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
