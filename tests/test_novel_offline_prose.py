@@ -682,3 +682,23 @@ def test_a_sister_in_law_is_of_the_protagonists_generation():
     cast = _cast_of("In 1950s Ohio, a widower named Frank Doyle raises three daughters; his sister-in-law June "
                     "wants the children sent to boarding school.", "en")
     assert abs(cast["June"].age - cast["Frank Doyle"].age) <= 8 and cast["Frank Doyle"].relationships["June"] == "sister-in-law"
+
+
+@pytest.mark.parametrize("language, description, event", [
+    ("en", "A remote Scottish island in 1952; the lighthouse keeper's daughter Moira finds a drowned sailor who is "
+           "still breathing. Her father Angus distrusts the stranger.", "Moira finds a drowned sailor who is still breathing"),
+    ("en", "Ada Blake, a young weaver, organises a strike against the owner, Silas Crane.",
+     "Ada Blake organises a strike against the owner, Silas Crane"),
+    ("zh", "八十年代的东北小城，下岗女工沈秋菱摆摊卖早点，她的儿子小军今年十岁。", "沈秋菱摆摊卖早点"),
+])
+async def test_the_first_chapter_opens_on_what_the_description_has_the_protagonist_do(language, description, event):
+    # chapter 1 planned "Moira meets Angus" (her own father) and never the drowned sailor the book is about
+    llm = OfflineLLM()
+    from schemas.novel import CharactersConfig, Outline
+
+    facts = {"language": language, "seed": "book", "description": description}
+    cast = await llm.structured(CharactersConfig, role="novel", system="", prompt="", facts=facts)
+    book = await llm.structured(Outline, role="novel", system="", prompt="", facts={
+        **facts, "chapters": 3, "theme": {}, "characters": cast.model_dump()})
+    assert book.chapters[0].key_events[0] == event, book.chapters[0].key_events
+    assert all(event not in c.key_events for c in book.chapters[1:])

@@ -14,7 +14,8 @@ from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, era_said,
                                        key_things, lead_named, places_in_description, setting_named, story_era,
-                                       story_setting, things_on_minds, unnamed_lead)
+                                       story_setting, things_on_minds, unnamed_lead,
+                                       opening_deed)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -650,7 +651,17 @@ def _chapter_word(number: int, hero: str, *, english: bool) -> str:
     return word
 
 
-def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
+def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool,
+                     opening: str | None = None) -> ChapterSummary:
+    """A chapter of the outline; the first opens on what the author's description has the protagonist do
+    (`opening`: "Moira finds a drowned sailor who is still breathing"), which no template says."""
+    summary = _template_chapter_summary(number, theme, cast, english=english)
+    if number == 1 and opening:
+        return summary.model_copy(update={"key_events": [opening, *summary.key_events]})
+    return summary
+
+
+def _template_chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
     conflict = _untagged(theme.get("main_conflict", "") if theme else "")
     # The protagonist meets someone else each chapter, never themself.
     met = cast[1 + number % (len(cast) - 1)] if len(cast) > 1 else None
@@ -686,8 +697,10 @@ def outline(request: OfflineRequest) -> Outline:
     theme = request.fact("theme") or {}
     cast = _cast(request.fact("characters") or {})
     chapters = [ChapterSummary.model_validate(c) for c in existing.get("chapters", [])]
+    description = str(request.fact("description") or "")
+    opening = opening_deed(description, cast[0], cast) if cast and description else None
     for number in range(len(chapters) + 1, int(request.fact("chapters", 3)) + 1):
-        chapters.append(_chapter_summary(number, theme, cast, english=english))
+        chapters.append(_chapter_summary(number, theme, cast, english=english, opening=opening))
     if english:
         parts = (f"{EN_TAG}{_untagged(theme.get('main_conflict', 'a story about a choice'))}", f"{EN_TAG}the protagonist leaves home",
                  f"{EN_TAG}allies and rivals appear", f"{EN_TAG}the protagonist faces {theme.get('core_theme', 'the choice')}",

@@ -2451,3 +2451,41 @@ def _sought_zh(text: str, place: str) -> bool:
     at = text.find(place)
     clause = re.split(r"[，。；！？、,;!?]", text[:at])[-1] if at >= 0 else ""
     return bool(_SEEKING_ZH.search(clause))
+
+
+# What opens an English sentence's predicate after its subject: a verb in the present ("finds", "keeps", "fights") or
+# the past ("found"), not a comma's apposition nor "and" joining a second subject.
+_EN_VERB_AFTER_NAME = re.compile(r"\s+(?:(?:also|still|secretly|quietly|suddenly|finally|now|then|only)\s+)?"
+                                 r"[a-z]+(?:s|es|ed)\b")
+_WORDS_OF_A_DEED_EN = 14
+
+
+def opening_deed(description: str, name: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
+    """What the description first has `name` do, in its own words, from the name on: "Moira finds a drowned sailor
+    who is still breathing" of "…the lighthouse keeper's daughter Moira finds a drowned sailor…", "沈秋菱摆摊卖早点" of
+    "下岗女工沈秋菱摆摊卖早点，…"; the book's first chapter opens on it. None when no clause has them do anything."""
+    names = list(names) or [name]
+    if CJK.search(name):
+        for clause in re.split(r"[，。；！？,;!?\n]", description):
+            for at in _mentioned_at(clause, name, names):
+                said = next((n for n in (name, *_short_names(name, names)) if clause.startswith(n, at)), name)
+                rest = clause[at + len(said):].strip()
+                if len(rest) >= 2 and (rest[0] in "是在和与跟把被将要想" or _starts_verb(rest) or _opens_any_predicate(rest)):
+                    return name + rest
+        return None
+    for sentence in re.split(r"(?<=[.;!?])\s+", description):
+        for at in _mentioned_at(sentence, name, names):
+            said = next((n for n in (name, *_short_names(name, names)) if sentence.startswith(n, at)), name)
+            rest = sentence[at + len(said):]
+            # "Ada Blake, a young weaver, organises a strike": who she is, set beside the name, is no deed
+            beside = re.match(r",\s+(?:a|an|the|his|her|their)\s+[^,.;!?]+,", rest)
+            rest = rest[beside.end():] if beside else rest
+            if not _EN_VERB_AFTER_NAME.match(rest):
+                continue
+            words = rest.strip().rstrip(".;!?").split()
+            deed = " ".join(words[:_WORDS_OF_A_DEED_EN])
+            # cut at the clause a comma ends when the sentence runs long
+            if len(words) > _WORDS_OF_A_DEED_EN and "," in deed:
+                deed = deed.rsplit(",", 1)[0]
+            return f"{said} {deed}".strip()
+    return None
