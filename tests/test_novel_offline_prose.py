@@ -702,3 +702,22 @@ async def test_the_first_chapter_opens_on_what_the_description_has_the_protagoni
         **facts, "chapters": 3, "theme": {}, "characters": cast.model_dump()})
     assert book.chapters[0].key_events[0] == event, book.chapters[0].key_events
     assert all(event not in c.key_events for c in book.chapters[1:])
+
+
+@pytest.mark.parametrize("description, language, hero", [
+    ("London, 1923. Inspector Clara Voss investigates the poisoning of a shipping magnate. His widow Lydia inherits "
+     "everything, and his secretary Arthur Penn is hiding a ledger.", "en", "Clara Voss"),
+    ("民国二十年的上海，巡捕房探长陆铭调查一桩走私案，码头老板韩七爷在暗中打点。", "zh", "陆铭"),
+])
+def test_the_one_investigating_a_crime_leads_and_is_not_taken_for_its_doer(description, language, hero):
+    # "Inspector Clara Voss investigates the poisoning" made the inspector the poisoner: the widow led, Clara her nemesis
+    cast = _cast_of(description, language)
+    assert cast[hero].role in ("protagonist", "主角"), {n: c.role for n, c in cast.items()}
+
+
+async def test_a_dateline_opening_the_description_sets_the_world_and_its_year():
+    # "London, 1923." gave "The Walled Town" in "an age that suits “poisoning”"
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "London, 1923. Inspector Clara Voss investigates the poisoning of a shipping "
+                                         "magnate."})
+    assert world.world_name == "London" and "1923" in world.time_period, world

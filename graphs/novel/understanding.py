@@ -871,7 +871,7 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "guide": None,
            # who someone is by what befell them or what they stand to get ("Nell Brown is an orphan")
            "orphan": None, "heir": None, "heiress": "female", "bride": "female", "groom": "male", "stranger": None,
-           "child": None,
+           "child": None, "secretary": None,
            "sister-in-law": "female", "brother-in-law": "male", "mother-in-law": "female", "father-in-law": "male",
            "daughter-in-law": "female", "son-in-law": "male"}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
@@ -1506,12 +1506,23 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
 _DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its|this|that|one|some)\s+(?:[a-z-]+\s+)?$", re.I)
 
 
+# Verbs by which someone looks into a crime, whose object names the harm without their doing it ("Inspector Clara Voss
+# investigates the poisoning of a magnate", "女记者苏曼卿调查茶叶走私案").
+_LOOKS_INTO = re.compile(r"(?:\b(?:investigat|solv|witness|discover|uncover|prob|look(?:s|ed|ing)? into|report|examin"
+                         r"|inquir|enquir|dig(?:s|ging)? into|hunt(?:s|ed|ing)? for|track|trac|avenge|mourn|find|found)"
+                         r"\w*\s+(?:the|a|an|his|her|their|its)\s+(?:[a-z-]+\s+)?"
+                         r"|(?:调查|追查|侦破|侦查|查清|查访|查办|揭开|揭露|破获|目睹)[\u4e00-\u9fff]{0,4})$", re.I)
+
+
 def _harm_as_adjective(clause: str, match: re.Match) -> bool:
     """The word of harm at `match` is an English participle set before a noun ("a drowned sailor", "the framed
-    man"), no deed of the one named before it."""
+    man"), or the crime someone looks into ("investigates the poisoning", "调查茶叶走私案"): no deed of the one
+    named before it."""
     word = re.match(r"[A-Za-z-]+", clause[match.start():])
-    return bool(word) and word.group().lower().endswith(("ed", "en")) \
-        and bool(_DETERMINER_BEFORE.search(clause[:match.start()]))
+    before = clause[:match.start()]
+    if _LOOKS_INTO.search(before):
+        return True
+    return bool(word) and word.group().lower().endswith(("ed", "en")) and bool(_DETERMINER_BEFORE.search(before))
 
 
 # Words after which the one the lead stands against is named: "organises a strike against the owner, Silas Crane".
@@ -2247,7 +2258,9 @@ _ERAS = ("future", "modern", "late_twentieth", "early_modern", "ancient")
 _ERA_NAME_WEIGHT = 3
 # A year said as one ("2087年", "in 1920", "the 1990s", "1890s Cornwall"), not a count ("2000名士兵", "3000 soldiers").
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年(?:代)?|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)"
-                   r"|\b(1[5-9]\d0|20[0-4]0)s\b")
+                   r"|\b(1[5-9]\d0|20[0-4]0)s\b"
+                   # a year said alone as a dateline ("London, 1923.", "Vienna, 1899; …")
+                   r"|(?:^|,\s*)(1[5-9]\d\d|20\d\d)(?=\s*[.,;:]|\s*$)")
 # The year an age starts at, latest first: 1890 is of the railways and telegraphs (the early modern age, with 清末),
 # 1985 of the late twentieth century.
 _ERA_FROM = (("future", 2050), ("modern", 2000), ("late_twentieth", 1950), ("early_modern", 1840), ("ancient", 0))
@@ -2292,7 +2305,7 @@ def era_said(description: str) -> str | None:
     "Victorian"; None when it names none (a 江湖 or a starship only hints at one)."""
     year = _YEAR.search(description)
     if year:
-        group = next(index for index in (1, 2, 3) if year.group(index))
+        group = next(index for index in (1, 2, 3, 4) if year.group(index))
         said = description[year.start(group):year.end()]  # "1925" of "in 1925", "1890s" of "the 1890s"
         return "the " + said if said.endswith("s") else said
     starts = _word_starts(description)
@@ -2360,6 +2373,11 @@ def setting_named(description: str) -> str | None:
         found = _SETTING_NAME_EN.search(text)
         if found and not is_function_word(found.group(1).split()[0]):
             return found.group(1)
+        # "London, 1923. Inspector …": a dateline opening the description names where the book is set
+        dateline = re.match(r"\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}),\s*(?:(?:early|late|mid-?|spring|summer|autumn"
+                            r"|fall|winter|[A-Z][a-z]+)\s+)?(?:1[5-9]\d\d|20\d\d)\b", description)
+        if dateline and not any(w in names or is_function_word(w) for w in dateline.group(1).split()):
+            return dateline.group(1)
         places = places_in_description(description)
         return places[0] if places else None
     return (_opening_setting_zh(text) or _setting_after_zai(text) or _place_name_zh(text)
@@ -2482,6 +2500,8 @@ def opening_deed(description: str, name: str, names: list[str] | tuple[str, ...]
             rest = rest[beside.end():] if beside else rest
             if not _EN_VERB_AFTER_NAME.match(rest):
                 continue
+            # "Lydia inherits everything, and his secretary … is hiding a ledger": the deed is hers, up to the next clause
+            rest = re.split(r",\s+(?:and|but|while|so|yet|though|although|as)\s+", rest)[0]
             words = rest.strip().rstrip(".;!?").split()
             deed = " ".join(words[:_WORDS_OF_A_DEED_EN])
             # cut at the clause a comma ends when the sentence runs long
