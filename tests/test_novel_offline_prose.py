@@ -721,3 +721,44 @@ async def test_a_dateline_opening_the_description_sets_the_world_and_its_year():
         "language": "en", "description": "London, 1923. Inspector Clara Voss investigates the poisoning of a shipping "
                                          "magnate."})
     assert world.world_name == "London" and "1923" in world.time_period, world
+
+
+def test_one_framed_for_a_wrong_is_its_victim_not_its_doer():
+    # "Poppy Adair is framed for cheating" made Poppy the head girl's nemesis and the head girl the lead
+    cast = _cast_of("At Hawthorne Academy, scholarship girl Poppy Adair is framed for cheating; the head girl, "
+                    "Cressida Vane, knows who did it.", "en")
+    assert cast["Poppy Adair"].role == "protagonist" and cast["Cressida Vane"].role != "antagonist"
+
+
+def test_wanting_a_house_painted_is_no_wanting_the_house():
+    cast = _cast_of("Ella Moss wants the house painted blue; her husband Rob hates blue.", "en")
+    assert cast["Ella Moss"].role == "protagonist" and cast["Rob"].role == "supporting"
+
+
+@pytest.mark.parametrize("description, language, name", [
+    ("On the generation ship Perihelion, hydroponics tech Amara Osei discovers the captain has been falsifying the "
+     "course logs. Her friend Kit Marlow, a pilot, helps her hack the archives.", "en", "Amara Osei"),
+    ("Old Martha Quill runs the family orchard; her son Dennis wants to sell it, and her granddaughter Bea wants to "
+     "stay.", "en", "Martha Quill"),
+])
+def test_the_first_named_with_a_calling_or_an_age_word_leads(description, language, name):
+    # "hydroponics tech Amara Osei" and "Old Martha Quill runs…" were no one: her friend or her son led
+    assert _cast_of(description, language)[name].role == "protagonist"
+
+
+def test_a_family_sagas_children_and_grandchildren_are_a_generation_or_two_younger():
+    # 老太爷陈守业 (63) had a 大儿子 of 21 who called him 大儿子, and a 孙女 of 28; 孙女陈念安 was no one
+    cast = _cast_of("民国初年，江南陈家的老太爷陈守业病重，大儿子陈文远和二儿子陈文博为争家产反目，孙女陈念安夹在中间。")
+    elder, son, granddaughter = cast["陈守业"], cast["陈文远"], cast["陈念安"]
+    assert elder.gender == "男" and son.relationships == {"陈守业": "父亲"} and granddaughter.relationships == {"陈守业": "爷爷"}
+    assert elder.age - 35 >= son.age - 10 and granddaughter.age <= elder.age - 40
+
+
+def test_a_desk_mate_is_of_the_students_age():
+    cast = _cast_of("县城一中高二学生林小雨成绩平平，同桌陈浩是年级第一，班主任王老师总偏心成绩好的学生。")
+    assert abs(cast["陈浩"].age - cast["林小雨"].age) <= 8
+
+
+def test_a_governor_suppressing_the_engineers_reports_is_the_antagonist():
+    cast = _cast_of("2087年，火星殖民地的工程师许星河发现氧气配给被人动了手脚，殖民地总督周衡一再压下他的报告。")
+    assert cast["周衡"].role == "反派"

@@ -388,6 +388,7 @@ _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
 # the keeper's daughter herself): parents 40-59, a son or daughter ("船工之子", "a keeper's daughter") 15-24.
 _PARENT_WORDS = {"父亲", "母亲", "爸爸", "妈妈", "father", "mother", "stepfather", "stepmother"}
 _CHILD_ENDINGS = ("之子", "之女", "儿子", "女儿", "daughter", "son")
+_GRANDCHILD_ENDINGS = ("孙子", "孙女", "外孙", "外孙女", "granddaughter", "grandson")
 
 
 # The ages a post or a calling is commonly held at (lowest, highest), by the word the description calls someone
@@ -468,6 +469,11 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
         return hero_age + gap
     if said_as in _YOUNGER_KIN:
         return max(hero_age - gap, 5)
+    said = (said_as or "").lower()
+    if said.endswith(_GRANDCHILD_ENDINGS) and hero_age >= 55:
+        return max(hero_age - 40 - gap, 3)  # 老太爷's 孙女 was 28 beside his 63
+    if said.endswith(_CHILD_ENDINGS) and not said.endswith(_GRANDCHILD_ENDINGS) and hero_age >= 40:
+        return max(hero_age - 20 - 2 * gap, 3)  # his 大儿子 was 21 beside his 63
     if said_as in _PEER_KIN:
         return max(hero_age + (gap if stable_int(seed, name, "side") % 2 else -gap), 16)
     return age
@@ -475,7 +481,9 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
 
 # Kin by marriage of the protagonist's own generation: a widower's sister-in-law was 18 beside his 42.
 _PEER_KIN = {"sister-in-law", "brother-in-law", "嫂子", "嫂嫂", "姐夫", "妹夫", "弟媳", "小姑子", "小叔子", "大伯子", "妯娌",
-             "连襟"}
+             "连襟",
+             # school and room mates: a 同桌 of a 高二 girl was 32
+             "同桌", "同学", "室友", "classmate", "roommate", "schoolmate"}
 
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
@@ -613,6 +621,10 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "老师": ("学生", "学生"), "同学": ("同学", "同学"), "同桌": ("同桌", "同桌"), "邻居": ("邻居", "邻居"),
              "室友": ("室友", "室友"), "同事": ("同事", "同事"), "伙伴": ("伙伴", "伙伴"), "同伴": ("同伴", "同伴"),
              "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马"),
+             "孙子": ("奶奶", "爷爷"), "孙女": ("奶奶", "爷爷"), "大儿子": ("母亲", "父亲"), "二儿子": ("母亲", "父亲"),
+             "小儿子": ("母亲", "父亲"), "大女儿": ("母亲", "父亲"), "小女儿": ("母亲", "父亲"), "舅舅": ("外甥女", "外甥"),
+             "叔叔": ("侄女", "侄子"), "姑姑": ("侄女", "侄子"), "外婆": ("外孙女", "外孙"), "外公": ("外孙女", "外孙"),
+             "女婿": ("岳母", "岳父"), "儿媳": ("婆婆", "公公"), "嫂子": ("小姑子", "小叔子"), "姐夫": ("小姨子", "小舅子"),
              "表哥": ("表妹", "表弟"), "表姐": ("表妹", "表弟"), "表弟": ("表姐", "表哥"), "表妹": ("表姐", "表哥")}
 
 

@@ -871,7 +871,7 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            "guide": None,
            # who someone is by what befell them or what they stand to get ("Nell Brown is an orphan")
            "orphan": None, "heir": None, "heiress": "female", "bride": "female", "groom": "male", "stranger": None,
-           "child": None, "secretary": None,
+           "child": None, "secretary": None, "tech": None, "technician": None, "medic": None,
            "sister-in-law": "female", "brother-in-law": "male", "mother-in-law": "female", "father-in-law": "male",
            "daughter-in-law": "female", "son-in-law": "male"}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
@@ -884,6 +884,11 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            "同桌": None, "室友": None, "仇人": None, "买办": None,
            "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女", "女友": "女", "男友": "男", "妻子": "女",
            "丈夫": "男", "未婚妻": "女", "未婚夫": "男",
+           # a family's generations ("孙女陈念安", "大儿子陈文远", "舅舅周平")
+           "孙子": "男", "孙女": "女", "外孙": "男", "外孙女": "女", "大儿子": "男", "二儿子": "男", "小儿子": "男",
+           "大女儿": "女", "二女儿": "女", "小女儿": "女", "叔叔": "男", "伯伯": "男", "舅舅": "男", "姑姑": "女",
+           "阿姨": "女", "婶婶": "女", "儿媳": "女", "女婿": "男", "外婆": "女", "外公": "男", "姥姥": "女", "姥爷": "男",
+           "老太爷": "男", "老太太": "女", "侄子": "男", "侄女": "女", "继母": "女", "继父": "男", "养父": "男", "养母": "女", "嫂子": "女", "姐夫": "男",
            # posts held in a guild, a sect or a ship ("盐帮帮主顾远舟", which jieba cuts 帮帮 / 主顾): a title the
            # name is said with, never a tie to the protagonist
            "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
@@ -1257,7 +1262,7 @@ _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[
                                    # or a name of one word, the clause going on after it ("the herbalist Lin finds")
                                    + r"|([A-Z][a-z]+)(?=\s+[a-z]|\s*[,.;!?]))\b")
 # A clause opened by a calling with no article and a full name ("In a border town, rancher Maria Lopez fights…").
-_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:.!?]\s+)([a-z]{4,})\s+" + _FULL_NAME_EN + r"\b")
+_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:.!?]\s+)(?:[a-z]{4,}\s+)?([a-z]{3,})\s+" + _FULL_NAME_EN + r"\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1455,7 +1460,7 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
                    r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私"
                    # "站长郑国平似乎隐瞒了什么": a cover-up, framing or shielding a culprit, said in Chinese
-                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇"
+                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇|压下|压制|封锁消息"
                    # "茶商周老爷步步紧逼", "a developer wants the farm … to evict them": pressing someone out of
                    # what is theirs
                    r"|紧逼|逼迫|威逼|逼债|逼走|吞并|霸占|强占|侵占|抢夺|夺走|强拆|\bevict|\bforeclos"
@@ -1465,6 +1470,8 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    r"|\b(?:wants?|covets?|coveted|means? to (?:take|seize))\s+(?:the|his|her|their)\s+(?:[a-z]+\s+)?"
                    r"(?:farm|land|lands|house|home|estate|inn|shop|mill|ship|boat|throne|crown|business|property|fortune"
                    r"|inheritance|title|orchard|vineyard|ranch|store|bakery|tavern|mine|company)\b"
+                   # the thing wanted as it is, not wanted done to ("wants the house painted blue")
+                   r"(?=\s*(?:[,.;:!?]|$)|\s+(?:and|but|for|back|too|at|by|from|so|while|whatever|no matter)\b)"
                    r"|\bwants? (?:her|him|them|the\s+\w+)\s+(?:sent|thrown|driven|locked|shut|put|married|hanged|jailed"
                    r"|committed|evicted)\s+(?:to|away|out|off|up|in)\b", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
@@ -1514,13 +1521,18 @@ _LOOKS_INTO = re.compile(r"(?:\b(?:investigat|solv|witness|discover|uncover|prob
                          r"|(?:调查|追查|侦破|侦查|查清|查访|查办|揭开|揭露|破获|目睹)[\u4e00-\u9fff]{0,4})$", re.I)
 
 
+# Said in the passive, a harm befalls the one named before it ("Poppy Adair is framed for cheating", "林远被陷害入狱"):
+# who does it is not said there.
+_PASSIVE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|gets|got|get)\s+(?:[a-z]+ly\s+)?$|被\s*$", re.I)
+
+
 def _harm_as_adjective(clause: str, match: re.Match) -> bool:
     """The word of harm at `match` is an English participle set before a noun ("a drowned sailor", "the framed
     man"), or the crime someone looks into ("investigates the poisoning", "调查茶叶走私案"): no deed of the one
     named before it."""
     word = re.match(r"[A-Za-z-]+", clause[match.start():])
     before = clause[:match.start()]
-    if _LOOKS_INTO.search(before):
+    if _LOOKS_INTO.search(before) or _PASSIVE_BEFORE.search(before):
         return True
     return bool(word) and word.group().lower().endswith(("ed", "en")) and bool(_DETERMINER_BEFORE.search(before))
 
@@ -1849,8 +1861,9 @@ _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?
 # "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it (or "and" joining
 # another subject: "Owen Hale and his sister Maren search", where Owen was no one), and a he / she / his / her in
 # its clause or opening the next that tells it is someone.
-_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b[^.!?;]*?"
-                                 r"(?:\b(?:he|she|his|her)\b|[.!?;]\s+(?:He|She|His|Her)\b)")
+# "Old Martha Quill runs the orchard; her son …": an age word may stand before it, and "; her" goes on with her.
+_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b"
+                                 r"[^.!?;]*?(?:\b(?:he|she|his|her)\b|[.!?]\s+(?:He|She|His|Her)\b|;\s+(?:he|she|his|her)\b)")
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
 _TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
