@@ -762,3 +762,11 @@ def test_a_desk_mate_is_of_the_students_age():
 def test_a_governor_suppressing_the_engineers_reports_is_the_antagonist():
     cast = _cast_of("2087年，火星殖民地的工程师许星河发现氧气配给被人动了手脚，殖民地总督周衡一再压下他的报告。")
     assert cast["周衡"].role == "反派"
+
+
+def test_the_first_chapter_opens_on_the_state_the_description_puts_the_lead_in():
+    # "老太爷陈守业病重" gave chapter 1 only "陈守业遇到陈文博" (his own son)
+    from graphs.novel.understanding import opening_deed
+
+    assert opening_deed("民国初年，江南陈家的老太爷陈守业病重，大儿子陈文远和二儿子陈文博为争家产反目。", "陈守业",
+                        ["陈守业", "陈文远", "陈文博"]) == "陈守业病重"

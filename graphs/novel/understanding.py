@@ -18,7 +18,8 @@ SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", 
 
 _GENERATE = re.compile(r"(继续生成|生成|续写|写到|写完|接着写|往下写|开始写|重写|跑到|generate|continue|write)", re.I)
 _PREFERENCE = re.compile(r"(我喜欢|我希望|我想要|我偏好|偏好|以后(都|请|要)|不要再|别再|文风|prefer|i like)", re.I)
-_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|第几|几章|多少|[?？]|who|what|when|where|which|why|how"
+_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|第几|几章|多少|多大|几岁|多高|多久|多远|多长"
+                       r"|[?？]|who|what|when|where|which|why|how"
                        r"|^\s*(?:is|are|was|were|do|does|did|has|have|had)\b"
                        # an A-not-A question: 有没有, 是不是, 写没写, 会不会
                        r"|([\u4e00-\u9fff])[不没]\2)", re.I)
@@ -2501,7 +2502,9 @@ def opening_deed(description: str, name: str, names: list[str] | tuple[str, ...]
             for at in _mentioned_at(clause, name, names):
                 said = next((n for n in (name, *_short_names(name, names)) if clause.startswith(n, at)), name)
                 rest = clause[at + len(said):].strip()
-                if len(rest) >= 2 and (rest[0] in "是在和与跟把被将要想" or _starts_verb(rest) or _opens_any_predicate(rest)):
+                # "老太爷陈守业病重": what is said of them is their state as much as a verb is their deed; 的 makes
+                # them the owner of a noun ("陈守业的孙女"), no subject
+                if len(rest) >= 2 and rest[0] not in "的之、":
                     return name + rest
         return None
     for sentence in re.split(r"(?<=[.;!?])\s+", description):
