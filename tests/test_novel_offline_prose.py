@@ -770,3 +770,10 @@ def test_the_first_chapter_opens_on_the_state_the_description_puts_the_lead_in()
 
     assert opening_deed("民国初年，江南陈家的老太爷陈守业病重，大儿子陈文远和二儿子陈文博为争家产反目。", "陈守业",
                         ["陈守业", "陈文远", "陈文博"]) == "陈守业病重"
+
+
+def test_one_who_has_been_hiding_deaths_is_the_doer_not_a_victim():
+    # the passive rule for "is framed" read "has been hiding deaths" as done to the administrator
+    cast = _cast_of("On a mining station, the station doctor Amara Osei discovers that the company administrator, "
+                    "Lucas Brandt, has been hiding deaths in the ice mines.", "en")
+    assert cast["Lucas Brandt"].role == "antagonist"

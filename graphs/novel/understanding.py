@@ -1533,7 +1533,9 @@ def _harm_as_adjective(clause: str, match: re.Match) -> bool:
     named before it."""
     word = re.match(r"[A-Za-z-]+", clause[match.start():])
     before = clause[:match.start()]
-    if _LOOKS_INTO.search(before) or _PASSIVE_BEFORE.search(before):
+    # "has been hiding deaths" is done by them, "is framed" done to them
+    passive = _PASSIVE_BEFORE.search(before) and not (word and word.group().lower().endswith("ing"))
+    if _LOOKS_INTO.search(before) or passive:
         return True
     return bool(word) and word.group().lower().endswith(("ed", "en")) and bool(_DETERMINER_BEFORE.search(before))
 
