@@ -381,7 +381,8 @@ async def test_someone_said_to_hold_a_post_or_calling_is_of_an_age_that_fits_it_
     ("en", "A harbour of fog, a lantern market, an old lighthouse, a sunken bell, a cracked compass, a drowned choir "
            "and a stolen chart. The engineer Priya Nair owes money to the Salt Guild.",
      "what is the Salt Guild?", "owes money to the Salt Guild"),
-    ("zh", "海边的雾城。少女沈青禾欠了盐帮一笔债。", "盐帮是什么", "少女沈青禾欠了盐帮一笔债"),
+    # (the lead's first deed opens chapter 1, so the thing is said in a later sentence of the description)
+    ("zh", "海边的雾城。少女沈青禾在码头补网。她欠了盐帮一笔债。", "盐帮是什么", "她欠了盐帮一笔债"),
 ])
 async def test_a_thing_only_the_world_description_names_is_answered_from_it(tmp_path, locale, world, question, said):
     # "what is the Salt Guild" answered "the book has nothing on it" though the author's description names it.
@@ -464,10 +465,11 @@ async def _chat_replies(tmp_path, world: str, question: str, locale: str, backgr
 
 async def test_who_runs_a_ring_names_the_one_the_description_says_runs_it(tmp_path):
     # "who runs the smuggling ring" quoted a scene only naming the ring ("their minds were on ... the smuggling ring").
-    world = ("A fishing village on the edge of the fens. A young net-mender named Wren Talbot suspects her uncle Silas "
-             "runs the smuggling ring that drowned her brother.")
+    # (the lead's first deed opens chapter 1, so the ring is said in a later sentence of the description)
+    world = ("A fishing village on the edge of the fens. A young net-mender named Wren Talbot mends nets on the quay. "
+             "She suspects her uncle Silas runs the smuggling ring that drowned her brother.")
     replies = await _chat_replies(tmp_path, world, "who runs the smuggling ring?", "en")
-    sentence = "A young net-mender named Wren Talbot suspects her uncle Silas runs the smuggling ring that drowned her brother."
+    sentence = "She suspects her uncle Silas runs the smuggling ring that drowned her brother."
     assert replies[-1] == t("novel.chat_leader_by_world", name="Silas", thing="the smuggling ring", quote=sentence,
                             locale="en"), replies
 
@@ -513,10 +515,11 @@ async def test_a_thing_asked_of_is_not_answered_with_what_the_people_have_in_min
 
 async def test_a_deed_no_chapter_tells_is_said_untold_not_answered_with_other_events(tmp_path):
     # "谁在幕后诬陷许青禾的父亲" was answered with 许青禾's meetings and choices, which tell nothing of it.
-    world = "民国初年的徽州茶乡，采茶女许青禾想查清父亲被诬陷的真相。邻居林秀云暗中帮她。"
+    # (the lead's first deed opens chapter 1, so the 诬陷 is said in a later clause of the description)
+    world = "民国初年的徽州茶乡，采茶女许青禾在茶园采茶，她想查清父亲被诬陷的真相。邻居林秀云暗中帮她。"
     replies = await _chat_replies(tmp_path, world, "谁在幕后诬陷许青禾的父亲", "zh")
     assert replies[-1].startswith(t("novel.chat_untold", written=1, words="诬陷、父亲", locale="zh")), replies
-    assert "许青禾想查清父亲被诬陷的真相" in replies[-1]
+    assert "她想查清父亲被诬陷的真相" in replies[-1]
 
 
 async def test_who_is_quotes_the_world_description_naming_them(tmp_path):

@@ -1190,3 +1190,9 @@ def test_the_words_of_a_great_house_tell_gender_and_a_servant_needs_no_surname(d
 def test_what_a_servant_does_is_no_name(description):
     # "管家连忙去请大夫" named a 连忙去: 连 is a surname, 连忙 how he goes
     assert read.characters_in_description(description) == []
+
+
+@pytest.mark.parametrize("question", ["陈文远多大了", "林晚几岁", "船长多高"])
+def test_how_old_asked_with_no_question_mark_is_a_question_not_a_preference(question):
+    # "陈文远多大了" was saved as a preference about the character
+    assert read.intent_by_rules(question) == "knowledge"

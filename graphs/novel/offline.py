@@ -14,7 +14,8 @@ from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, era_said,
                                        key_things, lead_named, places_in_description, setting_named, story_era,
-                                       story_setting, things_on_minds, unnamed_lead)
+                                       story_setting, things_on_minds, unnamed_lead,
+                                       opening_deed)
 from schemas.novel import (
     ChapterMemoryEntry,
     ChapterPlan,
@@ -387,6 +388,7 @@ _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
 # the keeper's daughter herself): parents 40-59, a son or daughter ("船工之子", "a keeper's daughter") 15-24.
 _PARENT_WORDS = {"父亲", "母亲", "爸爸", "妈妈", "father", "mother", "stepfather", "stepmother"}
 _CHILD_ENDINGS = ("之子", "之女", "儿子", "女儿", "daughter", "son")
+_GRANDCHILD_ENDINGS = ("孙子", "孙女", "外孙", "外孙女", "granddaughter", "grandson")
 
 
 # The ages a post or a calling is commonly held at (lowest, highest), by the word the description calls someone
@@ -410,6 +412,7 @@ _ROLE_AGES = (
     ((19, 34), ("快递员", "收银员", "服务员", "店员", "外卖员", "伙计", "小二"),
      ("courier", "cashier", "waiter", "waitress", "clerk", "barista", "shop assistant")),
     ((17, 26), ("姑娘", "小伙子", "小伙", "后生"), ("lass", "lad")),
+    ((9, 16), ("孤儿",), ("orphan",)),
     ((15, 23), ("学生", "书生", "学徒", "弟子", "徒弟", "新兵", "实习生", "小厮", "丫鬟", "书童", "侍女", "宫女"),
      ("student", "apprentice", "intern", "cadet", "recruit", "pupil", "squire", "novice", "page")),
 )
@@ -466,7 +469,21 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
         return hero_age + gap
     if said_as in _YOUNGER_KIN:
         return max(hero_age - gap, 5)
+    said = (said_as or "").lower()
+    if said.endswith(_GRANDCHILD_ENDINGS) and hero_age >= 55:
+        return max(hero_age - 40 - gap, 3)  # 老太爷's 孙女 was 28 beside his 63
+    if said.endswith(_CHILD_ENDINGS) and not said.endswith(_GRANDCHILD_ENDINGS) and hero_age >= 40:
+        return max(hero_age - 20 - 2 * gap, 3)  # his 大儿子 was 21 beside his 63
+    if said_as in _PEER_KIN:
+        return max(hero_age + (gap if stable_int(seed, name, "side") % 2 else -gap), 16)
     return age
+
+
+# Kin by marriage of the protagonist's own generation: a widower's sister-in-law was 18 beside his 42.
+_PEER_KIN = {"sister-in-law", "brother-in-law", "嫂子", "嫂嫂", "姐夫", "妹夫", "弟媳", "小姑子", "小叔子", "大伯子", "妯娌",
+             "连襟",
+             # school and room mates: a 同桌 of a 高二 girl was 32
+             "同桌", "同学", "室友", "classmate", "roommate", "schoolmate"}
 
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
@@ -592,6 +609,9 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "neighbor": ("neighbor", "neighbor"), "classmate": ("classmate", "classmate"),
              "niece": ("aunt", "uncle"), "nephew": ("aunt", "uncle"), "granddaughter": ("grandmother", "grandfather"),
              "grandson": ("grandmother", "grandfather"),
+             "sister-in-law": ("sister-in-law", "brother-in-law"), "brother-in-law": ("sister-in-law", "brother-in-law"),
+             "mother-in-law": ("daughter-in-law", "son-in-law"), "father-in-law": ("daughter-in-law", "son-in-law"),
+             "daughter-in-law": ("mother-in-law", "father-in-law"), "son-in-law": ("mother-in-law", "father-in-law"),
              "哥哥": ("妹妹", "弟弟"), "姐姐": ("妹妹", "弟弟"), "弟弟": ("姐姐", "哥哥"), "妹妹": ("姐姐", "哥哥"),
              "父亲": ("女儿", "儿子"), "爸爸": ("女儿", "儿子"), "母亲": ("女儿", "儿子"), "妈妈": ("女儿", "儿子"),
              "儿子": ("母亲", "父亲"), "女儿": ("母亲", "父亲"), "师父": ("徒弟", "徒弟"), "师傅": ("徒弟", "徒弟"),
@@ -601,6 +621,10 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "老师": ("学生", "学生"), "同学": ("同学", "同学"), "同桌": ("同桌", "同桌"), "邻居": ("邻居", "邻居"),
              "室友": ("室友", "室友"), "同事": ("同事", "同事"), "伙伴": ("伙伴", "伙伴"), "同伴": ("同伴", "同伴"),
              "队友": ("队友", "队友"), "战友": ("战友", "战友"), "搭档": ("搭档", "搭档"), "青梅竹马": ("青梅竹马", "青梅竹马"),
+             "孙子": ("奶奶", "爷爷"), "孙女": ("奶奶", "爷爷"), "大儿子": ("母亲", "父亲"), "二儿子": ("母亲", "父亲"),
+             "小儿子": ("母亲", "父亲"), "大女儿": ("母亲", "父亲"), "小女儿": ("母亲", "父亲"), "舅舅": ("外甥女", "外甥"),
+             "叔叔": ("侄女", "侄子"), "姑姑": ("侄女", "侄子"), "外婆": ("外孙女", "外孙"), "外公": ("外孙女", "外孙"),
+             "女婿": ("岳母", "岳父"), "儿媳": ("婆婆", "公公"), "嫂子": ("小姑子", "小叔子"), "姐夫": ("小姨子", "小舅子"),
              "表哥": ("表妹", "表弟"), "表姐": ("表妹", "表弟"), "表弟": ("表姐", "表哥"), "表妹": ("表姐", "表哥")}
 
 
@@ -639,7 +663,17 @@ def _chapter_word(number: int, hero: str, *, english: bool) -> str:
     return word
 
 
-def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
+def _chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool,
+                     opening: str | None = None) -> ChapterSummary:
+    """A chapter of the outline; the first opens on what the author's description has the protagonist do
+    (`opening`: "Moira finds a drowned sailor who is still breathing"), which no template says."""
+    summary = _template_chapter_summary(number, theme, cast, english=english)
+    if number == 1 and opening:
+        return summary.model_copy(update={"key_events": [opening, *summary.key_events]})
+    return summary
+
+
+def _template_chapter_summary(number: int, theme: dict[str, Any], cast: list[str], *, english: bool) -> ChapterSummary:
     conflict = _untagged(theme.get("main_conflict", "") if theme else "")
     # The protagonist meets someone else each chapter, never themself.
     met = cast[1 + number % (len(cast) - 1)] if len(cast) > 1 else None
@@ -675,8 +709,10 @@ def outline(request: OfflineRequest) -> Outline:
     theme = request.fact("theme") or {}
     cast = _cast(request.fact("characters") or {})
     chapters = [ChapterSummary.model_validate(c) for c in existing.get("chapters", [])]
+    description = str(request.fact("description") or "")
+    opening = opening_deed(description, cast[0], cast) if cast and description else None
     for number in range(len(chapters) + 1, int(request.fact("chapters", 3)) + 1):
-        chapters.append(_chapter_summary(number, theme, cast, english=english))
+        chapters.append(_chapter_summary(number, theme, cast, english=english, opening=opening))
     if english:
         parts = (f"{EN_TAG}{_untagged(theme.get('main_conflict', 'a story about a choice'))}", f"{EN_TAG}the protagonist leaves home",
                  f"{EN_TAG}allies and rivals appear", f"{EN_TAG}the protagonist faces {theme.get('core_theme', 'the choice')}",

@@ -18,7 +18,8 @@ SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", 
 
 _GENERATE = re.compile(r"(继续生成|生成|续写|写到|写完|接着写|往下写|开始写|重写|跑到|generate|continue|write)", re.I)
 _PREFERENCE = re.compile(r"(我喜欢|我希望|我想要|我偏好|偏好|以后(都|请|要)|不要再|别再|文风|prefer|i like)", re.I)
-_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|第几|几章|多少|[?？]|who|what|when|where|which|why|how"
+_QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|是否|有无|可曾|吗|呢|关系|第几|几章|多少|多大|几岁|多高|多久|多远|多长"
+                       r"|[?？]|who|what|when|where|which|why|how"
                        r"|^\s*(?:is|are|was|were|do|does|did|has|have|had)\b"
                        # an A-not-A question: 有没有, 是不是, 写没写, 会不会
                        r"|([\u4e00-\u9fff])[不没]\2)", re.I)
@@ -868,7 +869,12 @@ _KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "f
            # a ship's and a house's people ("first mate Han Dong", "the bosun Kerr", "the steward Amos")
            "mate": None, "bosun": None, "boatswain": None, "steward": None, "butler": None,
            "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None,
-           "guide": None}
+           "guide": None,
+           # who someone is by what befell them or what they stand to get ("Nell Brown is an orphan")
+           "orphan": None, "heir": None, "heiress": "female", "bride": "female", "groom": "male", "stranger": None,
+           "child": None, "secretary": None, "tech": None, "technician": None, "medic": None,
+           "sister-in-law": "female", "brother-in-law": "male", "mother-in-law": "female", "father-in-law": "male",
+           "daughter-in-law": "female", "son-in-law": "male"}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
            "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
            "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
@@ -879,6 +885,11 @@ _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "
            "同桌": None, "室友": None, "仇人": None, "买办": None,
            "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女", "女友": "女", "男友": "男", "妻子": "女",
            "丈夫": "男", "未婚妻": "女", "未婚夫": "男",
+           # a family's generations ("孙女陈念安", "大儿子陈文远", "舅舅周平")
+           "孙子": "男", "孙女": "女", "外孙": "男", "外孙女": "女", "大儿子": "男", "二儿子": "男", "小儿子": "男",
+           "大女儿": "女", "二女儿": "女", "小女儿": "女", "叔叔": "男", "伯伯": "男", "舅舅": "男", "姑姑": "女",
+           "阿姨": "女", "婶婶": "女", "儿媳": "女", "女婿": "男", "外婆": "女", "外公": "男", "姥姥": "女", "姥爷": "男",
+           "老太爷": "男", "老太太": "女", "侄子": "男", "侄女": "女", "继母": "女", "继父": "男", "养父": "男", "养母": "女", "嫂子": "女", "姐夫": "男",
            # posts held in a guild, a sect or a ship ("盐帮帮主顾远舟", which jieba cuts 帮帮 / 主顾): a title the
            # name is said with, never a tie to the protagonist
            "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
@@ -929,6 +940,9 @@ _TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷":
                     "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女",
                     # 王婆, 张妈, 李嬷嬷: an older woman called by her surname and what she is
                     "婆": "女", "妈": "女", "嬷嬷": "女"}
+# Those of one character, which follow a surname to make all of a name (王婆, 李伯, 岩叔).
+_ONE_CHAR_TITLES_ZH = {title for title in _TITLE_GENDER_ZH if len(title) == 1}
+_TITLES_LONGEST_FIRST_ZH = sorted(_TITLE_GENDER_ZH, key=len, reverse=True)
 _TITLE_GENDER_EN = {"mr": "male", "sir": "male", "lord": "male", "mrs": "female", "ms": "female", "miss": "female",
                     "lady": "female", "madam": "female", "dame": "female"}
 _TITLED_EN = re.compile(r"\b(Mr|Mrs|Ms|Miss|Sir|Lord|Lady|Madam|Dame|Dr)\.?\s+" + _NAME_EN)
@@ -954,7 +968,16 @@ def gender_by_title(name: str) -> str | None:
     first = name.split()[0].rstrip(".").lower() if name.split() else ""  # "Mr. Darcy" is titled as "Mr Darcy"
     if first in _TITLE_GENDER_EN and len(name.split()) > 1:
         return _TITLE_GENDER_EN[first]
-    return next((g for title, g in _TITLE_GENDER_ZH.items() if len(name) > len(title) and name.endswith(title)), None)
+    titled = next((g for title, g in _TITLE_GENDER_ZH.items() if len(name) > len(title) and name.endswith(title)), None)
+    # 孟三郎, 杜十娘: a name of a family's n-th son or daughter (三郎, 十娘) says which they are
+    return titled or (_BIRTH_ORDER_GENDER_ZH[name[-1]] if len(name) >= 3 and name[-1] in _BIRTH_ORDER_GENDER_ZH
+                      and name[-2] in _ORDINALS_ZH else None)
+
+
+_BIRTH_ORDER_GENDER_ZH = {"郎": "男", "娘": "女", "姐": "女", "妹": "女", "哥": "男"}
+_ORDINALS_ZH = set("大二三四五六七八九十")
+# Titles an old person is called by after their surname (王婆, 陈伯, 李奶奶, 张大爷): their years are said so.
+_OLD_TITLES_ZH = ("婆", "伯", "奶奶", "大爷", "爷爷", "大娘", "嬷嬷", "婆婆", "老汉", "阿公", "阿婆", "公公")
 
 
 @dataclass(frozen=True)
@@ -971,6 +994,11 @@ def _chinese_name(run: str) -> str | None:
     A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
     if _familiar_name(run):
         return run[:2]  # 老郑, 小周: a familiar name is the surname and its 老 / 小 ("老郑总找…" is 老郑)
+    for title in _TITLES_LONGEST_FIRST_ZH:
+        # 王婆, 李伯, 李奶奶: the surname and what they are called, then what they do ("王婆常给他送饭")
+        end = 1 + len(title)
+        if len(run) > end and run[1:end] == title and CJK.fullmatch(run[0]) and _opens_any_predicate(run[end:]):
+            return run[:end]
     if run[:2] in _COMPOUND_SURNAMES_ZH and len(run) > 2:
         # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
         given = _chinese_name("王" + run[2:])
@@ -1015,9 +1043,19 @@ def _chinese_name(run: str) -> str | None:
     return run if 2 <= len(run) <= 4 else None
 
 
+def _opens_any_predicate(text: str) -> bool:
+    """jieba reads `text` as opening with a verb, an adverb or a preposition ("常给他送饭", "总是", "给他", "在镇上"):
+    what someone does, not the rest of a name."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and words[0].flag[:1] in ("v", "d", "p", "c") and not _glued_on(words[0].word)
+
+
 # Characters of will or manner that open a predicate before a verb (想出海, 还是上了船, 又回到): standing third
 # after a name with a verb behind them, they are no part of it. 才 is left out: 王有才 is a name.
-_PREDICATE_OPENERS_ZH = _MODALS_ZH | set("还又便正曾已")
+# 常 / 总 / 也 / 都 / 就 (苏晴常来, 老郑总找) hardly end a given name as they open a predicate.
+_PREDICATE_OPENERS_ZH = _MODALS_ZH | set("还又便正曾已常总也都就")
 # 被 / 把 follow a name (沈月如被许配), hardly a one-character verb: the character before them is the name's.
 _PASSIVE_OR_OBJECT_ZH = set("被把")
 
@@ -1069,8 +1107,22 @@ def _reads_as_name(name: str) -> bool:
         and not _familiar_name(name)
     # 岩叔, 秀婶: a name said with the title its bearer is called by, whatever its first character
     titled = len(name) == 2 and name[-1] in _TITLE_GENDER_ZH and CJK.fullmatch(name[0]) is not None
-    return (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) and not known_word \
-        and not _opens_with_adverb_word(name)
+    return _pet_name(name) or (name[0] in _SURNAMES_ZH or (len(name) == 2 and _familiar_name(name)) or titled) \
+        and not known_word and not _opens_with_adverb_word(name)
+
+
+# Characters after 小 / 阿 that make a word of kin, not a pet name (小妹, 阿姨, 小叔).
+_KIN_CHARS_ZH = set("哥姐弟妹姑姨叔婶伯舅爷奶")
+
+
+def _pet_name(name: str) -> bool:
+    """小 / 阿 and a character given names are made of ("她的儿子小军", "女儿阿梅"): a child's familiar name, though
+    jieba knows a rare word of it (小军 as "a small army"); not a common word (小心, 小时, 小船) nor kin (小妹)."""
+    import jieba
+
+    jieba.dt.check_initialized()
+    return len(name) == 2 and name[0] in "小阿" and name[1] not in _KIN_CHARS_ZH and _given_name_char(name[1]) \
+        and jieba.dt.FREQ.get(name, 0) < _COMMON_WORD_FREQ
 
 
 def _opens_with_adverb_word(name: str) -> bool:
@@ -1210,6 +1262,8 @@ _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[
                                    r"(?:[a-z'-]+\s+){0,2}?([a-z]{4,})\s+(?:" + _FULL_NAME_EN
                                    # or a name of one word, the clause going on after it ("the herbalist Lin finds")
                                    + r"|([A-Z][a-z]+)(?=\s+[a-z]|\s*[,.;!?]))\b")
+# A clause opened by a calling with no article and a full name ("In a border town, rancher Maria Lopez fights…").
+_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:.!?]\s+)(?:[a-z]{4,}\s+)?([a-z]{3,})\s+" + _FULL_NAME_EN + r"\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1327,9 +1381,19 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         noun, name = match.group(1).lower(), match.group(2) or match.group(3)
         if noun not in _KIN_EN and _person_noun_en(noun) and not is_function_word(name):
             hits.append((match.start(2 if match.group(2) else 3), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
+    for match in _BARE_CALLING_NAME_EN.finditer(text):
+        # "…; rancher Maria Lopez fights drought": a calling with no article opening a clause, then a full name
+        noun, name = match.group(1).lower(), match.group(2)
+        if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
+                is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
+            hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
+        words = character.name.split()
+        if len(words) > 1 and (_YOUNG_EN.fullmatch(words[0]) or _OLD_EN.fullmatch(words[0])):
+            # "Old Bram is the keeper", "Young Tam Reid": the age is said of the name, not part of it
+            character = replace(character, name=character.name.split(maxsplit=1)[1])
         if character.gender is None and gender_by_title(character.name):
             character = replace(character, gender=gender_by_title(character.name))
         kept = found.get(character.name)
@@ -1397,11 +1461,20 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
                    r"|\bkill(?:s|ed)?\b|\bdrown(?:s|ed)\b|\bsmuggl|\bcover(?:s|ed|ing)? up\b"
                    r"|\bhid(?:es|ing|den)?\s+(?:the\s+)?(?:deaths?|bodies|body|evidence|truth)\b|走私"
                    # "站长郑国平似乎隐瞒了什么": a cover-up, framing or shielding a culprit, said in Chinese
-                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇"
+                   r"|隐瞒|掩盖|栽赃|嫁祸|包庇|压下|压制|封锁消息"
                    # "茶商周老爷步步紧逼", "a developer wants the farm … to evict them": pressing someone out of
                    # what is theirs
                    r"|紧逼|逼迫|威逼|逼债|逼走|吞并|霸占|强占|侵占|抢夺|夺走|强拆|\bevict|\bforeclos"
-                   r"|\bwants? (?:her|him|them) (?:gone|out|dead)\b", re.I)
+                   r"|\bwants? (?:her|him|them) (?:gone|out|dead)\b"
+                   # "his neighbour wants the farm", "the clerk wants the boy sent to the workhouse": wanting what is
+                   # someone else's, or someone put away
+                   r"|\b(?:wants?|covets?|coveted|means? to (?:take|seize))\s+(?:the|his|her|their)\s+(?:[a-z]+\s+)?"
+                   r"(?:farm|land|lands|house|home|estate|inn|shop|mill|ship|boat|throne|crown|business|property|fortune"
+                   r"|inheritance|title|orchard|vineyard|ranch|store|bakery|tavern|mine|company)\b"
+                   # the thing wanted as it is, not wanted done to ("wants the house painted blue")
+                   r"(?=\s*(?:[,.;:!?]|$)|\s+(?:and|but|for|back|too|at|by|from|so|while|whatever|no matter)\b)"
+                   r"|\bwants? (?:her|him|them|the\s+\w+)\s+(?:sent|thrown|driven|locked|shut|put|married|hanged|jailed"
+                   r"|committed|evicted)\s+(?:to|away|out|off|up|in)\b", re.I)
 # Words naming the one behind the crime or the plot, with the copula that ties a name to them: "真凶是周怀山",
 # "the killer is Vane", "the killer, Vane," (the name after); "周怀山才是真凶", "Vane is the killer" (before).
 # "hunt a killer" ties no one.
@@ -1425,7 +1498,7 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
     if culprit is not None:
         return culprit
     for clause in _CLAUSE_SPLIT.split(text):
-        harm = _HARM.search(clause)
+        harm = next((m for m in _HARM.finditer(clause) if not _harm_as_adjective(clause, m)), None)
         # the one named last before the harm is who does it ("周伯发现表哥顾远舟勾结盐帮": 顾远舟), by any name
         # of theirs ("Kane schemes" of Victor Kane)
         before = [(max((at for at in _mentioned_at(clause, p.name, names) if at < harm.start()), default=-1), p)
@@ -1434,6 +1507,37 @@ def adversary(text: str, people: list[NamedCharacter], lead: str) -> NamedCharac
         if doers:
             return doers[-1][2]
     return _opposed(text, others, names)
+
+
+# A determiner and at most one word before a word of harm ending as a past participle: "finds a drowned sailor",
+# "the murdered clerk's ledger" tell what befell someone, done by no one the clause names.
+_DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|his|her|their|its|this|that|one|some)\s+(?:[a-z-]+\s+)?$", re.I)
+
+
+# Verbs by which someone looks into a crime, whose object names the harm without their doing it ("Inspector Clara Voss
+# investigates the poisoning of a magnate", "女记者苏曼卿调查茶叶走私案").
+_LOOKS_INTO = re.compile(r"(?:\b(?:investigat|solv|witness|discover|uncover|prob|look(?:s|ed|ing)? into|report|examin"
+                         r"|inquir|enquir|dig(?:s|ging)? into|hunt(?:s|ed|ing)? for|track|trac|avenge|mourn|find|found)"
+                         r"\w*\s+(?:the|a|an|his|her|their|its)\s+(?:[a-z-]+\s+)?"
+                         r"|(?:调查|追查|侦破|侦查|查清|查访|查办|揭开|揭露|破获|目睹)[\u4e00-\u9fff]{0,4})$", re.I)
+
+
+# Said in the passive, a harm befalls the one named before it ("Poppy Adair is framed for cheating", "林远被陷害入狱"):
+# who does it is not said there.
+_PASSIVE_BEFORE = re.compile(r"\b(?:is|are|was|were|been|being|gets|got|get)\s+(?:[a-z]+ly\s+)?$|被\s*$", re.I)
+
+
+def _harm_as_adjective(clause: str, match: re.Match) -> bool:
+    """The word of harm at `match` is an English participle set before a noun ("a drowned sailor", "the framed
+    man"), or the crime someone looks into ("investigates the poisoning", "调查茶叶走私案"): no deed of the one
+    named before it."""
+    word = re.match(r"[A-Za-z-]+", clause[match.start():])
+    before = clause[:match.start()]
+    # "has been hiding deaths" is done by them, "is framed" done to them
+    passive = _PASSIVE_BEFORE.search(before) and not (word and word.group().lower().endswith("ing"))
+    if _LOOKS_INTO.search(before) or passive:
+        return True
+    return bool(word) and word.group().lower().endswith(("ed", "en")) and bool(_DETERMINER_BEFORE.search(before))
 
 
 # Words after which the one the lead stands against is named: "organises a strike against the owner, Silas Crane".
@@ -1485,6 +1589,8 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
     if CJK.search(name):
         if _familiar_name(name) and name[0] in "老小":
             return "old" if name[0] == "老" else "young"  # 老陈 is called so for his years, 小周 for her youth
+        if any(len(name) > len(title) and name.endswith(title) for title in _OLD_TITLES_ZH):
+            return "old"  # 王婆, 陈伯, 李奶奶: called so for their years
         noun = said_as or ""
         before = text[:at]
         start = before.rfind(noun) if noun and before.endswith(noun) else at
@@ -1639,7 +1745,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
 
 
 # Where a Chinese clause starts: its subject, a name with nothing said before it, stands there.
-_CLAUSE_START_ZH = re.compile(r"(?:^|[，。；！？：\n])\s*(?=[\u4e00-\u9fff])")
+# After 的 a name stands as the subject too, said with where or whose they are ("隔壁的李伯总来送菜", "绣坊的沈七娘在汴京").
+_CLAUSE_START_ZH = re.compile(r"(?:^|[，。；！？：\n]|的)\s*(?=[\u4e00-\u9fff])")
 
 
 def _opening_names_zh(text: str) -> list[tuple[int, str]]:
@@ -1661,9 +1768,13 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
             continue
         name = _chinese_name(run)
         rest = run[len(name):] if name else ""
+        if name and text[at - 1:at] == "的" and not (name.endswith(tuple(_TITLE_GENDER_ZH))
+                                                    or (len(name) == 3 and jieba.lcut(run)[0] == name)):
+            continue  # "她的黄狗跑丢了", "他的王国": after 的 only a titled name or one jieba reads whole (沈七娘)
         if name and rest and _reads_as_name(name) and not _names_a_place(name) and not common(name[:2]) \
                 and not common(name) and name[-1] not in _LOCATIVE_ZH and name[-1] not in "他她它" \
-                and (rest[0] in "是在" or _starts_verb(rest)):
+                and (rest[0] in "是在" or _starts_verb(rest) or _opens_predicate(rest)
+                     or (name.endswith(tuple(_TITLE_GENDER_ZH)) and _opens_any_predicate(rest))):
             found.append((at, name))
     return found
 
@@ -1753,8 +1864,9 @@ _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?
 # "Wren Talbot suspects her uncle Silas": a full name opening a sentence, a verb after it (or "and" joining
 # another subject: "Owen Hale and his sister Maren search", where Owen was no one), and a he / she / his / her in
 # its clause or opening the next that tells it is someone.
-_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b[^.!?;]*?"
-                                 r"(?:\b(?:he|she|his|her)\b|[.!?;]\s+(?:He|She|His|Her)\b)")
+# "Old Martha Quill runs the orchard; her son …": an age word may stand before it, and "; her" goes on with her.
+_FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b"
+                                 r"[^.!?;]*?(?:\b(?:he|she|his|her)\b|[.!?]\s+(?:He|She|His|Her)\b|;\s+(?:he|she|his|her)\b)")
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
 _TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
@@ -2162,7 +2274,9 @@ _ERAS = ("future", "modern", "late_twentieth", "early_modern", "ancient")
 _ERA_NAME_WEIGHT = 3
 # A year said as one ("2087年", "in 1920", "the 1990s", "1890s Cornwall"), not a count ("2000名士兵", "3000 soldiers").
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|2\d\d\d)\s*年(?:代)?|(?i:\b(?:in|year|of|since|by|circa|the)\s+(1[5-9]\d\d|2\d\d\d)s?\b)"
-                   r"|\b(1[5-9]\d0|20[0-4]0)s\b")
+                   r"|\b(1[5-9]\d0|20[0-4]0)s\b"
+                   # a year said alone as a dateline ("London, 1923.", "Vienna, 1899; …")
+                   r"|(?:^|,\s*)(1[5-9]\d\d|20\d\d)(?=\s*[.,;:]|\s*$)")
 # The year an age starts at, latest first: 1890 is of the railways and telegraphs (the early modern age, with 清末),
 # 1985 of the late twentieth century.
 _ERA_FROM = (("future", 2050), ("modern", 2000), ("late_twentieth", 1950), ("early_modern", 1840), ("ancient", 0))
@@ -2207,7 +2321,7 @@ def era_said(description: str) -> str | None:
     "Victorian"; None when it names none (a 江湖 or a starship only hints at one)."""
     year = _YEAR.search(description)
     if year:
-        group = next(index for index in (1, 2, 3) if year.group(index))
+        group = next(index for index in (1, 2, 3, 4) if year.group(index))
         said = description[year.start(group):year.end()]  # "1925" of "in 1925", "1890s" of "the 1890s"
         return "the " + said if said.endswith("s") else said
     starts = _word_starts(description)
@@ -2275,6 +2389,11 @@ def setting_named(description: str) -> str | None:
         found = _SETTING_NAME_EN.search(text)
         if found and not is_function_word(found.group(1).split()[0]):
             return found.group(1)
+        # "London, 1923. Inspector …": a dateline opening the description names where the book is set
+        dateline = re.match(r"\s*([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}),\s*(?:(?:early|late|mid-?|spring|summer|autumn"
+                            r"|fall|winter|[A-Z][a-z]+)\s+)?(?:1[5-9]\d\d|20\d\d)\b", description)
+        if dateline and not any(w in names or is_function_word(w) for w in dateline.group(1).split()):
+            return dateline.group(1)
         places = places_in_description(description)
         return places[0] if places else None
     return (_opening_setting_zh(text) or _setting_after_zai(text) or _place_name_zh(text)
@@ -2317,16 +2436,22 @@ def _setting_after_zai(text: str) -> str | None:
         elif word.flag == "s" and not run and len(word.word) >= 2 and word.word[-1] in _LOCATIVE_ZH:
             found.append(word.word)  # 海上, 山中: the place and where in it, one word
             after_zai = False
-        elif word.word[0] in _LOCATIVE_ZH or not CJK.match(word.word):
+        elif word.word[0] in _LOCATIVE_ZH or not CJK.match(word.word) or word.flag == "f" \
+                or (word.word in _JOINS_PLACES_ZH and run):
+            # "在茶山和炒茶坊之间过日子": 之间 ends the place as 上 / 里 do, and 和 ends the first of two (茶山)
             joined = "".join(run)
             if 2 <= len(joined) <= 6:
                 found.append(joined)
-            after_zai = False
+            after_zai, run = word.word in _JOINS_PLACES_ZH, []
         elif word.flag[:1] in ("n", "s") and (word.flag != "nr" or word.word[-1] in _PLACE_ENDS_ZH):
             run.append(word.word)  # jieba tags 小镇 as a name (nr): a place's last character says it is one
         else:
             run = []
     return next((f for f in found if _is_place_zh(f)), found[0] if found else None)
+
+
+# Words joining two places said after one 在 ("在码头与货栈之间").
+_JOINS_PLACES_ZH = {"和", "与", "跟", "及", "同"}
 
 
 def _is_place_zh(words: str) -> bool:
@@ -2360,3 +2485,45 @@ def _sought_zh(text: str, place: str) -> bool:
     at = text.find(place)
     clause = re.split(r"[，。；！？、,;!?]", text[:at])[-1] if at >= 0 else ""
     return bool(_SEEKING_ZH.search(clause))
+
+
+# What opens an English sentence's predicate after its subject: a verb in the present ("finds", "keeps", "fights") or
+# the past ("found"), not a comma's apposition nor "and" joining a second subject.
+_EN_VERB_AFTER_NAME = re.compile(r"\s+(?:(?:also|still|secretly|quietly|suddenly|finally|now|then|only)\s+)?"
+                                 r"[a-z]+(?:s|es|ed)\b")
+_WORDS_OF_A_DEED_EN = 14
+
+
+def opening_deed(description: str, name: str, names: list[str] | tuple[str, ...] = ()) -> str | None:
+    """What the description first has `name` do, in its own words, from the name on: "Moira finds a drowned sailor
+    who is still breathing" of "…the lighthouse keeper's daughter Moira finds a drowned sailor…", "沈秋菱摆摊卖早点" of
+    "下岗女工沈秋菱摆摊卖早点，…"; the book's first chapter opens on it. None when no clause has them do anything."""
+    names = list(names) or [name]
+    if CJK.search(name):
+        for clause in re.split(r"[，。；！？,;!?\n]", description):
+            for at in _mentioned_at(clause, name, names):
+                said = next((n for n in (name, *_short_names(name, names)) if clause.startswith(n, at)), name)
+                rest = clause[at + len(said):].strip()
+                # "老太爷陈守业病重": what is said of them is their state as much as a verb is their deed; 的 makes
+                # them the owner of a noun ("陈守业的孙女"), no subject
+                if len(rest) >= 2 and rest[0] not in "的之、":
+                    return name + rest
+        return None
+    for sentence in re.split(r"(?<=[.;!?])\s+", description):
+        for at in _mentioned_at(sentence, name, names):
+            said = next((n for n in (name, *_short_names(name, names)) if sentence.startswith(n, at)), name)
+            rest = sentence[at + len(said):]
+            # "Ada Blake, a young weaver, organises a strike": who she is, set beside the name, is no deed
+            beside = re.match(r",\s+(?:a|an|the|his|her|their)\s+[^,.;!?]+,", rest)
+            rest = rest[beside.end():] if beside else rest
+            if not _EN_VERB_AFTER_NAME.match(rest):
+                continue
+            # "Lydia inherits everything, and his secretary … is hiding a ledger": the deed is hers, up to the next clause
+            rest = re.split(r",\s+(?:and|but|while|so|yet|though|although|as)\s+", rest)[0]
+            words = rest.strip().rstrip(".;!?").split()
+            deed = " ".join(words[:_WORDS_OF_A_DEED_EN])
+            # cut at the clause a comma ends when the sentence runs long
+            if len(words) > _WORDS_OF_A_DEED_EN and "," in deed:
+                deed = deed.rsplit(",", 1)[0]
+            return f"{said} {deed}".strip()
+    return None

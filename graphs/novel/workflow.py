@@ -142,7 +142,9 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         size = wanted if existing else max(wanted, settings.initial_chapters)
         facts = {"world": files.load("world").model_dump(), "theme": files.load("theme_conflict").model_dump(),
                  "characters": files.load("characters").model_dump(), "chapters": size,
-                 "existing": existing.model_dump() if existing else None}
+                 "existing": existing.model_dump() if existing else None,
+                 # the first chapter opens on what the description has the protagonist do
+                 "description": settings.world_description}
         made = await _compose(
             ctx, files, Outline,
             prompt=prompts.outline(facts["world"], facts["theme"], facts["characters"], size, facts["existing"]),
