@@ -518,7 +518,8 @@ _ZH_WHEN = re.compile(r"^(?:每(?:天|日|晚|周[一二三四五六日天]?|星
 def _zh_system_name(thing: str) -> str:
     """A Chinese thing named as a system is, by its object, its act and its kind ("统计接龙订单的小工具" → "接龙订单统计小
     工具", "供前台登记访客的工具" → "访客登记工具"); whom it is for is said in the plan's goals. Else as it is."""
-    if used := re.fullmatch(r"供[^，。；的]{1,12}?(?:使用|用)的(?P<name>[^，。；]{2,12})", thing.strip()):
+    # whom it is for may itself hold 的 ("供我们店的店员使用的排班系统"): the name is after the last 使用的
+    if used := re.fullmatch(r"供[^，。；]{1,14}(?:使用|用)的(?P<name>[^，。；的]{2,12})", thing.strip()):
         return used.group("name")  # "供财务使用的自动对账工具": its name says what it is
     if (one := re.fullmatch(r"(?P<act>[\u4e00-\u9fff]{2})的(?P<kind>[^的，。；]{1,6})", thing.strip())) \
             and _ZH_KINDS.fullmatch(one.group("kind")) and zh_one_act(one.group("act")):
@@ -1146,7 +1147,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             # a job loading a store serves whom it tells when it names them ("出错了要发邮件通知IT"), else the store
             "goal": say("build_goal_backup", store=store) if backup else
             say("build_goal_load_once", store=store) if own_script and loads_into else
-            say("build_goal_load", store=store) if loads_into and users == loads_into else say("build_goal", users=users),
+            say("build_goal_load", store=store) if loads_into and users == loads_into else
+            # what it delivers when its tasks let each person do their act, not "implement the requirement"
+            say("build_goal_scenarios" if len({act.who for act in acts}) > 1 or re.search(r"、|,| and ", users) else
+                "build_goal_scenario", users=users, interface=interface)
+            if any(act.kind != "gets" for act in acts) else say("build_goal", users=users),
             "success_criteria": [*scenario_lines["criteria"], *([] if acts and default_metric else [
                 say("backup_lands", store=store) if backup else
                 say("script_loaded_into", store=store) if own_script and loads_into else
