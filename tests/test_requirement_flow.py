@@ -1184,7 +1184,7 @@ def test_a_plan_is_titled_by_the_thing_not_by_what_someone_does_with_it(requirem
 
 
 @pytest.mark.parametrize("requirement", [
-    "Build an archive search page so that our librarians can find an old newspaper by date, title or keyword",
+    "Build an archive search page of every old newspaper issue of our town by date, title or keyword",
     "做一个采购申请系统，支持按部门和项目提交申请，需要财务总监审批，金额超过一万还要老板签字",
 ])
 def test_a_long_requirement_titles_its_plan_and_commit_briefly_cut_between_words_with_an_ellipsis(requirement):
@@ -2947,3 +2947,13 @@ def test_a_system_wished_for_by_a_role_named_with_its_place_is_titled_by_the_sys
 ])
 def test_the_build_goal_says_each_person_does_their_part_not_implement_the_requirement(requirement, goal):
     assert first_round(requirement, force_plan=True).stages[1].goal == goal
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("A booking page for my small yoga studio so students can book classes and I can see who's coming",
+     "A booking page for my small yoga studio"),
+    ("Build a sign-up sheet for our neighbourhood food bank where volunteers pick Saturday shifts",
+     "A sign-up sheet for our neighbourhood food bank"),
+])
+def test_a_long_english_title_names_the_thing_not_half_of_what_its_people_do(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title

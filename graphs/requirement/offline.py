@@ -462,7 +462,18 @@ def _title(requirement: str, zh: bool) -> str:
             wanted = head
             break
     wanted = _named_thing(wanted, zh)
+    if not zh:
+        # what its people do with a named thing goes on after it ("a booking page for my yoga studio | so students can
+        # book …"): a title too long to say it whole names the thing, as a Chinese one does, rather than stop
+        # mid-clause; a bare thing ("a page where …") keeps it
+        head, *rest = _EN_WHAT_PEOPLE_DO.split(wanted, maxsplit=1)
+        if rest and plan_title(wanted) != wanted and len(head.split()) >= 3 and (
+                opens_with_role(rest[0]) or _SPEAKER_EN.match(rest[0])):
+            wanted = head
     return plan_title(wanted[:1].upper() + wanted[1:])
+
+
+_EN_WHAT_PEOPLE_DO = re.compile(r"\s+(?:so\s+that|so|where|in\s+which|that\s+lets|which\s+lets)\s+", re.IGNORECASE)
 
 
 # How a request is put to whoever builds it, before the thing it names: asking ("帮我", "能不能", "Can you",
