@@ -2957,3 +2957,11 @@ def test_the_build_goal_says_each_person_does_their_part_not_implement_the_requi
 ])
 def test_a_long_english_title_names_the_thing_not_half_of_what_its_people_do(requirement, title):
     assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("My dad owns a garage and wants a page where customers book a service slot", "customers and the requester's dad"),
+    ("My aunt runs a florist and wants an app where shoppers order bouquets", "shoppers and the requester's aunt"),
+])
+def test_the_askers_kin_who_runs_the_place_and_wants_it_uses_it_beside_the_people_it_names(requirement, users):
+    assert _users_of(first_round(requirement, force_plan=True).stages[1].goal) == users

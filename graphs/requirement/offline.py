@@ -949,7 +949,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles]
                                              + ([word("the_requesters" if re.search(r"\bwe\b|我们", acts.group(0), re.I)
                                                       else "the_requester", zh)]
-                                                if (acts := _ASKER_ACTS.search(described)) else []), zh)
+                                                if (acts := _ASKER_ACTS.search(described)) else [])
+                                             # and whoever of the asker's runs the place and wants it: they use it too
+                                             # ("My dad owns a garage and wants a page where customers book")
+                                             + ([say("the_requesters_kin", who=kin[0])]
+                                                if (kin := asked_for_kin(requirement)) else []), zh)
             continue
         elif topic.id == "q_target_users" and audience:  # the group it posts to
             stated_value[topic.id] = audience
