@@ -2965,3 +2965,13 @@ def test_a_long_english_title_names_the_thing_not_half_of_what_its_people_do(req
 ])
 def test_the_askers_kin_who_runs_the_place_and_wants_it_uses_it_beside_the_people_it_names(requirement, users):
     assert _users_of(first_round(requirement, force_plan=True).stages[1].goal) == users
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("做一个幼儿园接送小程序和后台，家长每天接孩子时扫码签到，老师在后台查看签到记录", "让家长通过小程序每天接孩子时扫码签到"),
+    ("Build a booking app and an admin dashboard: patients book a slot, and the receptionist reviews bookings on the "
+     "dashboard", "Let patients book a slot through the app"),
+])
+def test_an_act_naming_no_entry_point_goes_through_the_one_its_people_use_not_all_of_them(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert task in tasks, tasks

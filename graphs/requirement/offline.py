@@ -850,6 +850,16 @@ def _scenario_lines(say: Any, acts: Sequence[Scenario], *, described: str, users
     entry_points = TOPICS_BY_ID["q_interface"]
     lines: dict[str, Any] = {"tasks": [], "criteria": [], "design": [], "sends": False, "acceptance": ""}
     listed = []
+    # Several entry points ("小程序、后台"): an act that names none is done through the one its person names elsewhere
+    # ("老师在后台查看"), else through the one no one else names (家长 → 小程序), else through none said
+    # each as the plan spells it ("App", not "app")
+    named = [(said.group(0) if (said := re.search(re.escape(p), interface, re.I)) else p)
+             for p in _things_named(entry_points, interface, zh)]
+    claimed: dict[str | None, list[str]] = {}
+    for act in acts if len(named) > 1 else ():
+        claimed.setdefault(act.who, []).extend(p for p in named if p not in claimed.get(act.who, [])
+                                               and p.lower() in map(str.lower, _things_named(entry_points, act.does, zh)))
+    others = [p for p in named if not any(p in used for used in claimed.values())]
     for act in acts:
         who = with_its_article(act.who, described) if act.who else users  # "the supervisor", "pickers"
         one = one_of(act.who, zh) if act.who else users
@@ -866,10 +876,14 @@ def _scenario_lines(say: Any, acts: Sequence[Scenario], *, described: str, users
         # the act says where it is done, through the plan's entry point ("book online", "在微信上预约"): said once
         there = (bool(_things_named(entry_points, act.does, zh)) or interface in act.does
                  or zh and re.search(r"(?:^|^每[^，。；在]{1,6}?)(?:在|通过|用)[^，。；]{1,8}?(?:里|上|中)", act.does) is not None)
+        its_way = interface
+        if len(named) > 1 and not there:
+            its_way = _listed(claimed.get(act.who) or (others if len(others) == 1 else []), zh)
+            there = not its_way
         suffix = "_there" if there else ""
-        lines["tasks"].append(say("scenario_task" + suffix, who=who, does=act.does, interface=interface))
+        lines["tasks"].append(say("scenario_task" + suffix, who=who, does=act.does, interface=its_way))
         lines["criteria"].append(say(("scenario_seen" if act.kind == "views" else "scenario_done") + suffix,
-                                     one=one, does=act.does, interface=interface))
+                                     one=one, does=act.does, interface=its_way))
     lines["acceptance"] = say("acceptance_each", scenarios=("；" if zh else "; ").join(listed))
     return lines
 
