@@ -2975,3 +2975,15 @@ def test_the_askers_kin_who_runs_the_place_and_wants_it_uses_it_beside_the_peopl
 def test_an_act_naming_no_entry_point_goes_through_the_one_its_people_use_not_all_of_them(requirement, task):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert task in tasks, tasks
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("We run a bike repair shop; customers drop off bikes and we text them when it's ready",
+     "Let customers drop off bikes through the interface chosen in Stage 1"),
+    ("A page for our print shop where clients upload files and we email them once the order ships",
+     "Let clients upload files through the page"),
+])
+def test_the_asker_texting_the_people_just_named_is_a_message_to_them_not_part_of_their_act(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert task in tasks, tasks
+    assert any(t.startswith(("Send customers a text when", "Send clients an email once")) for t in tasks), tasks
