@@ -462,7 +462,18 @@ def _title(requirement: str, zh: bool) -> str:
             wanted = head
             break
     wanted = _named_thing(wanted, zh)
+    if not zh:
+        # what its people do with a named thing goes on after it ("a booking page for my yoga studio | so students can
+        # book …"): a title too long to say it whole names the thing, as a Chinese one does, rather than stop
+        # mid-clause; a bare thing ("a page where …") keeps it
+        head, *rest = _EN_WHAT_PEOPLE_DO.split(wanted, maxsplit=1)
+        if rest and plan_title(wanted) != wanted and len(head.split()) >= 3 and (
+                opens_with_role(rest[0]) or _SPEAKER_EN.match(rest[0])):
+            wanted = head
     return plan_title(wanted[:1].upper() + wanted[1:])
+
+
+_EN_WHAT_PEOPLE_DO = re.compile(r"\s+(?:so\s+that|so|where|in\s+which|that\s+lets|which\s+lets)\s+", re.IGNORECASE)
 
 
 # How a request is put to whoever builds it, before the thing it names: asking ("帮我", "能不能", "Can you",
@@ -518,7 +529,8 @@ _ZH_WHEN = re.compile(r"^(?:每(?:天|日|晚|周[一二三四五六日天]?|星
 def _zh_system_name(thing: str) -> str:
     """A Chinese thing named as a system is, by its object, its act and its kind ("统计接龙订单的小工具" → "接龙订单统计小
     工具", "供前台登记访客的工具" → "访客登记工具"); whom it is for is said in the plan's goals. Else as it is."""
-    if used := re.fullmatch(r"供[^，。；的]{1,12}?(?:使用|用)的(?P<name>[^，。；]{2,12})", thing.strip()):
+    # whom it is for may itself hold 的 ("供我们店的店员使用的排班系统"): the name is after the last 使用的
+    if used := re.fullmatch(r"供[^，。；]{1,14}(?:使用|用)的(?P<name>[^，。；的]{2,12})", thing.strip()):
         return used.group("name")  # "供财务使用的自动对账工具": its name says what it is
     if (one := re.fullmatch(r"(?P<act>[\u4e00-\u9fff]{2})的(?P<kind>[^的，。；]{1,6})", thing.strip())) \
             and _ZH_KINDS.fullmatch(one.group("kind")) and zh_one_act(one.group("act")):
@@ -838,6 +850,16 @@ def _scenario_lines(say: Any, acts: Sequence[Scenario], *, described: str, users
     entry_points = TOPICS_BY_ID["q_interface"]
     lines: dict[str, Any] = {"tasks": [], "criteria": [], "design": [], "sends": False, "acceptance": ""}
     listed = []
+    # Several entry points ("小程序、后台"): an act that names none is done through the one its person names elsewhere
+    # ("老师在后台查看"), else through the one no one else names (家长 → 小程序), else through none said
+    # each as the plan spells it ("App", not "app")
+    named = [(said.group(0) if (said := re.search(re.escape(p), interface, re.I)) else p)
+             for p in _things_named(entry_points, interface, zh)]
+    claimed: dict[str | None, list[str]] = {}
+    for act in acts if len(named) > 1 else ():
+        claimed.setdefault(act.who, []).extend(p for p in named if p not in claimed.get(act.who, [])
+                                               and p.lower() in map(str.lower, _things_named(entry_points, act.does, zh)))
+    others = [p for p in named if not any(p in used for used in claimed.values())]
     for act in acts:
         who = with_its_article(act.who, described) if act.who else users  # "the supervisor", "pickers"
         one = one_of(act.who, zh) if act.who else users
@@ -854,10 +876,14 @@ def _scenario_lines(say: Any, acts: Sequence[Scenario], *, described: str, users
         # the act says where it is done, through the plan's entry point ("book online", "在微信上预约"): said once
         there = (bool(_things_named(entry_points, act.does, zh)) or interface in act.does
                  or zh and re.search(r"(?:^|^每[^，。；在]{1,6}?)(?:在|通过|用)[^，。；]{1,8}?(?:里|上|中)", act.does) is not None)
+        its_way = interface
+        if len(named) > 1 and not there:
+            its_way = _listed(claimed.get(act.who) or (others if len(others) == 1 else []), zh)
+            there = not its_way
         suffix = "_there" if there else ""
-        lines["tasks"].append(say("scenario_task" + suffix, who=who, does=act.does, interface=interface))
+        lines["tasks"].append(say("scenario_task" + suffix, who=who, does=act.does, interface=its_way))
         lines["criteria"].append(say(("scenario_seen" if act.kind == "views" else "scenario_done") + suffix,
-                                     one=one, does=act.does, interface=interface))
+                                     one=one, does=act.does, interface=its_way))
     lines["acceptance"] = say("acceptance_each", scenarios=("；" if zh else "; ").join(listed))
     return lines
 
@@ -937,7 +963,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             stated_value[topic.id] = _listed([with_its_article(role, described) for role in roles]
                                              + ([word("the_requesters" if re.search(r"\bwe\b|我们", acts.group(0), re.I)
                                                       else "the_requester", zh)]
-                                                if (acts := _ASKER_ACTS.search(described)) else []), zh)
+                                                if (acts := _ASKER_ACTS.search(described)) else [])
+                                             # and whoever of the asker's runs the place and wants it: they use it too
+                                             # ("My dad owns a garage and wants a page where customers book")
+                                             + ([say("the_requesters_kin", who=kin[0])]
+                                                if (kin := asked_for_kin(requirement)) else []), zh)
             continue
         elif topic.id == "q_target_users" and audience:  # the group it posts to
             stated_value[topic.id] = audience
@@ -1146,7 +1176,11 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             # a job loading a store serves whom it tells when it names them ("出错了要发邮件通知IT"), else the store
             "goal": say("build_goal_backup", store=store) if backup else
             say("build_goal_load_once", store=store) if own_script and loads_into else
-            say("build_goal_load", store=store) if loads_into and users == loads_into else say("build_goal", users=users),
+            say("build_goal_load", store=store) if loads_into and users == loads_into else
+            # what it delivers when its tasks let each person do their act, not "implement the requirement"
+            say("build_goal_scenarios" if len({act.who for act in acts}) > 1 or re.search(r"、|,| and ", users) else
+                "build_goal_scenario", users=users, interface=interface)
+            if any(act.kind != "gets" for act in acts) else say("build_goal", users=users),
             "success_criteria": [*scenario_lines["criteria"], *([] if acts and default_metric else [
                 say("backup_lands", store=store) if backup else
                 say("script_loaded_into", store=store) if own_script and loads_into else

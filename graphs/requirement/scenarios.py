@@ -36,6 +36,7 @@ _EN_AND = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 _EN_RECEIVES = re.compile(r"^(?:get|gets|receive|receives)\s+(?P<what>.+)$", re.IGNORECASE)
 _EN_SENDS = re.compile(r"^(?:remind|reminds|notify|notifies|alert|alerts|text|texts|email|emails|message|messages)\s+"
                        r"(?P<whom>.+)$", re.IGNORECASE)
+_EN_ASKER_SENDS = re.compile(r"^(?:I|we)\s+(?:(?:will|can|then|just)\s+)?", re.IGNORECASE)
 _EN_MESSAGES = re.compile(r"\b(?:reminders?|notifications?|notices?|alerts?|texts?|emails?|messages?|sms)\b", re.IGNORECASE)
 # Acts of looking at what is kept ("see", "view", "查看"): their check is that what is shown is what is kept.
 _EN_VIEWS = re.compile(r"^(?:see|sees|view|views|look\s+up|looks\s+up|browse|browses|find|finds|track|"
@@ -97,6 +98,9 @@ def _en_acts(who: str | None, does: str) -> list[tuple[str | None, str]]:
         words = piece.split()
         if opens_with_role(piece) and (other := _en_subject(piece)):
             acts.append(other)
+        elif (asker := _EN_ASKER_SENDS.match(piece)) and _EN_SENDS.match(piece[asker.end():]):
+            # the asker telling the people just named ("… and we text them when it's ready"): a message to them
+            acts.append((acts[-1][0], piece[asker.end():]))
         elif (len(words) >= 2 and not is_function_word(words[0]) and words[0][:1].islower()
                 and words[1].lower() in _EN_OBJECT_OPENERS):
             acts.append((acts[-1][0], piece))
@@ -147,6 +151,10 @@ def _en_scenarios(item: str) -> list[Scenario]:
             # what it reminds them of goes with it ("a reminder to hand in their homework")
             about = re.search(r"\s(?P<about>(?:to|about|of|that)\s.+)$", sent.group("whom").replace(when or "\0", " "))
             what = f"{what} {about.group('about').strip()}" if about else what
+            if not when and (event := _EN_ON_EVENT.search(act)):  # "text them when it's ready": on that event
+                scenarios.append(Scenario(whom[0] if whom else who, f"get {what} {event.group('when')}", "gets",
+                                          event.group("when"), what, True))
+                continue
             scenarios.append(Scenario(whom[0] if whom else who, f"get {what} {when or ''}".strip(), "gets", when, what))
         elif who is None:
             continue  # what the thing does by itself ("a bot that posts the roster"): no one's act to let them do
