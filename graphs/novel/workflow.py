@@ -373,4 +373,5 @@ FLOW = FlowDefinition(
     # queue: the chapters a resumed run still has to write (`ng novel resume` reads them from the run journal)
     option_names=frozenset({"projectId", "toChapter", "force", "queue"}),
     thread_title=lambda text: first_line_title(text) or "novel",
+    subject_option="projectId",
 )
