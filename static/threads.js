@@ -10,14 +10,22 @@ import { tr } from "./i18n.js";
 import { dropThreadDrafts } from "./interrupts.js";
 
 let threadsTimer = null;
+// The list a reply describes is as old as its request: one asked before the latest news of a run (a status, a
+// completion: each asks for the list again) or before another request would put back what the page already shows
+// changed (a stopped run listed as 运行中 again when a busy server answered the earlier request last).
+let listNews = 0;
+let listAsked = 0;
 export function refreshThreadsSoon() {
+  listNews += 1;
   clearTimeout(threadsTimer);
   threadsTimer = setTimeout(refreshThreads, 400);
 }
 
 export async function refreshThreads() {
+  const asked = ++listAsked;
+  const news = listNews;
   const ack = await emitAck("thread:list", {});
-  if (!ack.ok) return;
+  if (!ack.ok || asked !== listAsked || news !== listNews) return;  // a newer list is on its way
   app.threads = Array.isArray(ack.threads) ? ack.threads : [];
   renderThreadList();
 }
