@@ -149,3 +149,15 @@ async def test_the_trace_fits_a_phone_screen(browser, server):
     await page.wait_for_selector("#canvas-body [data-testid=view-trace]")
     assert await page.evaluate("document.documentElement.scrollWidth") <= 390, "the page does not scroll sideways"
     assert errors == []
+
+
+async def test_the_trace_names_its_steps_and_tools_in_words_not_by_their_ids(browser, server):
+    page, errors = await ask(browser, server, "房东不退押金，合同里写了押一付三，怎么办")
+    await page.click("[data-testid=artifact-tab][data-type=trace]")
+    view = page.locator("#canvas-body [data-testid=view-trace]")
+    await view.wait_for()
+    text = await view.inner_text()
+    for raw in ("traceId", "route", "statute_search", "legal_research", "hit(s)", " ok ", "chars", '{"'):
+        assert raw not in text, (raw, text)
+    assert t("legal.tool_statute_search") in text and t("legal.agent_legal_research") in text
+    assert errors == []
