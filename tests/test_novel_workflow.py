@@ -532,3 +532,13 @@ def test_a_hand_written_world_json_gives_the_chapter_plans_their_places(tmp_path
     places = {scene["location"] for number in (1, 2)
               for scene in read(project / "chapters" / f"chapter_{number:03d}_plan.json")["scenes"]}
     assert places and places <= {"山中", "云雾坞", "茶园", "石拱桥", "溪边", "茶坊", "屯溪镇"}, places
+
+
+async def test_a_project_made_from_a_message_is_announced_without_the_message_said_back(tmp_path):
+    from graphs.novel.workflow import create_project, workflow_input
+
+    description = "一个失忆的剑客在江南小镇醒来，发现镇上的人都认识他，却没人肯说他是谁"
+    events = await step_events(create_project, workflow_input("jianghu", description=description), novel_config(tmp_path))
+    logs = [d["message"] for n, d in events if n == "tool:log"]
+    assert len(logs) == 1 and "jianghu" in logs[0], logs
+    assert "江南小镇" not in logs[0] and "世界观：" not in logs[0], "the person's words are not echoed back"

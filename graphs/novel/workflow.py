@@ -73,7 +73,7 @@ async def create_project(state: WorkflowState, ctx: NodeContext) -> dict[str, An
         ctx.log(t("novel.project_reused", project=state["project_id"]))
         return {}
     ProjectFiles.create(config, state["project_id"], world_description=state["description"])
-    ctx.log(t("novel.project_created_from_message", project=state["project_id"], world=state["description"]))
+    ctx.log(t("novel.project_created_from_message", project=state["project_id"]))
     return {}
 
 
