@@ -203,10 +203,14 @@ function listedStatus(thread) {
 // A thread title's longest form: schemas/events.py TITLE_MAX_CHARS, as the server names a new thread.
 const TITLE_MAX_CHARS = 80;
 
-/** A new thread's name until the server's arrives: its message's first line, as graphs/base.py
- *  `first_line_title` makes it — at most TITLE_MAX_CHARS, a longer line cut between words with "…". */
+// A line with words or numbers of its own, as graphs/base.py `says_something`: not "/help", not "😀" alone.
+const saysSomething = (line) => !/^\s*\/\p{L}/u.test(line) && /[\p{L}\p{N}]/u.test(line);
+
+/** A new thread's name until the server's arrives: its message's first line that says something, as graphs/base.py
+ *  `first_line_title` makes it — at most TITLE_MAX_CHARS, a longer line cut between words with "…"; "" for a
+ *  message that says nothing (the server names that thread by its flow). */
 export function firstLineTitle(text) {
-  const line = String(text ?? "").trim().split("\n")[0].trim();
+  const line = (String(text ?? "").trim().split("\n").find(saysSomething) ?? "").trim();
   if (line.length <= TITLE_MAX_CHARS) return line;
   let head = line.slice(0, TITLE_MAX_CHARS - 1);
   // Chinese may stop at any character; other text at the last whole word.
