@@ -161,3 +161,12 @@ async def test_the_trace_names_its_steps_and_tools_in_words_not_by_their_ids(bro
         assert raw not in text, (raw, text)
     assert t("legal.tool_statute_search") in text and t("legal.agent_legal_research") in text
     assert errors == []
+
+
+async def test_the_agents_chosen_are_said_under_the_step_that_chose_them_not_after_the_run_ended(browser, server):
+    page, errors = await ask(browser, server, "我在工地干活摔断了腿，包工头跑了，找谁赔")
+    chosen = page.locator("[data-testid=agent-selected]")
+    assert await chosen.count() >= 1
+    steps = await chosen.evaluate_all("els => els.map(e => e.closest('[data-testid=timeline-entry]')?.dataset.toolName)")
+    assert set(steps) == {"route"}, steps
+    assert errors == []
