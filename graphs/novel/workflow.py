@@ -57,6 +57,15 @@ def workflow_input(project_id: str, to_chapter: int | None = None, force: bool =
                          queue=queue, chapter=None, scenes=[], written=[])
 
 
+def queued_sentence(queue: list[int]) -> str:
+    """The chapters a run writes, said as chapters ("本次写第 1 章", not "本次要写 1 章：1")."""
+    if not queue:
+        return t("novel.chapters_queued_none")
+    if len(queue) == 1:
+        return t("novel.chapter_queued_one", chapter=queue[0])
+    return t("novel.chapters_queued", count=len(queue), chapters=join_items(map(str, queue)))
+
+
 def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
     return ProjectFiles.open(novel_config(ctx.flow.tools), state["project_id"])
 
@@ -158,7 +167,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         numbers = sorted(c.chapter_number for c in existing.chapters if c.chapter_number <= wanted)
         queue = [n for n in numbers if state.get("force") or not files.has_chapter(n)]
     files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue, thread_id=ctx.thread_id)
-    ctx.log(t("novel.chapters_queued", count=len(queue), chapters=join_items(map(str, queue)) or "—"))
+    ctx.log(queued_sentence(queue))
     return {"to_chapter": wanted, "queue": queue}
 
 
@@ -208,8 +217,9 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     artifact_id = ctx.artifact(key=f"scene_memory_{number}_{scene.scene_number}", type=ArtifactType.scene_memory_context,
                                title=t("novel.scene_memory_title", chapter=number, scene=scene.scene_number),
                                content=context.to_json_dict())
-    ctx.log(t("novel.scene_memory_found", memories=len(context.relevant_memories), states=len(context.entity_states)),
-            artifact_id=artifact_id)
+    found = (len(context.relevant_memories), len(context.entity_states))
+    ctx.log(t("novel.scene_memory_found", memories=found[0], states=found[1]) if any(found)
+            else t("novel.scene_memory_none"), artifact_id=artifact_id)
     for note in context.degraded:
         ctx.log(note, level="warning")
     memories = [m.content for m in context.relevant_memories]
