@@ -650,3 +650,16 @@ async def test_a_list_asked_for_before_a_stop_and_answered_after_it_does_not_cal
         await page.wait_for_timeout(250)
     assert set(seen) == {stopped}, seen  # never 运行中 again once the run is said to be stopped
     assert errors == []
+
+
+async def test_a_long_thread_name_is_readable_in_the_thread_list_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await send(page, "给老年大学的学员做一个报名书法班和国画班并查看课表的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.click("#threads-toggle")
+    listed = page.locator(".thread-link.active .thread-link-title")
+    await listed.wait_for()
+    name = await listed.text_content()
+    assert await listed.evaluate("el => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth"), \
+        f"{name!r} is cut"
+    assert errors == []
