@@ -575,3 +575,20 @@ async def test_the_first_chapters_scenes_say_there_is_nothing_earlier_to_recall_
     first_scene = [line for line in logs if line == t("novel.scene_memory_none")]
     assert first_scene, logs
     assert not [line for line in logs if "检索到 0 条" in line], logs
+
+
+@pytest.mark.parametrize(("written", "generated", "locale", "said"), [
+    ([1], 1, "en", "Done: chapter 1. Chapters generated so far: 1 of 2."),
+    ([1, 2], 2, "en", "Done: chapters 1, 2. Chapters generated so far: 2 of 2."),
+    ([2], 2, "zh", "生成完成：第 2 章。目前已生成 2/2 章。"),
+])
+def test_a_finished_run_names_the_chapters_it_wrote_with_no_chapter_s_left_unsettled(written, generated, locale, said):
+    from core.i18n import current_locale, set_locale, t
+    from graphs.novel.workflow import chapters_named
+
+    before = current_locale()
+    set_locale(locale)
+    try:
+        assert t("novel.run_done", chapters=chapters_named(written), generated=generated, total=2) == said
+    finally:
+        set_locale(before)

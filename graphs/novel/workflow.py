@@ -57,6 +57,13 @@ def workflow_input(project_id: str, to_chapter: int | None = None, force: bool =
                          queue=queue, chapter=None, scenes=[], written=[])
 
 
+def chapters_named(numbers: list[int]) -> str:
+    """Chapters as a sentence names them: "第 1 章", "第 2、3 章" / "chapter 1", "chapters 2, 3"."""
+    if len(numbers) == 1:
+        return t("novel.chapter_named", chapter=numbers[0])
+    return t("novel.chapters_named", chapters=join_items(map(str, numbers)))
+
+
 def queued_sentence(queue: list[int]) -> str:
     """The chapters a run writes, said as chapters ("本次写第 1 章", not "本次要写 1 章：1")."""
     if not queue:
@@ -288,7 +295,7 @@ async def finish(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     artifact_id = ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"),
                                content=status, final=True)
     written = state.get("written") or []
-    sentence = (t("novel.run_done", chapters=join_items(map(str, written)), generated=status.chapters_generated,
+    sentence = (t("novel.run_done", chapters=chapters_named(written), generated=status.chapters_generated,
                   total=status.outline_chapters) if written else t("novel.run_nothing_to_do", generated=status.chapters_generated))
     ctx.log(sentence, artifact_id=artifact_id)
     ctx.message(sentence, final=True)
