@@ -389,3 +389,12 @@ async def test_the_trace_says_what_each_tool_found_in_words_and_names_no_file_of
     assert searches and all(re.fullmatch(r"找到 \d+ 条条文", s["output"]) for s in searches), searches
     assert all("hit" not in str(s["output"]) and "chars" not in str(s["output"]) for s in steps)
     assert not [s["input"] for s in steps if "Statutes(" in str(s["input"]) or "index_path" in str(s["input"])]
+
+
+async def test_the_classification_log_names_every_field_the_question_touches_with_a_percent_confidence(knowledge):
+    run = await GraphRunner(knowledge).ask("在工地干活从脚手架上摔下来骨折了，老板说我是临时工不给工伤待遇，怎么办")
+    classification = run.artifact("trace")["content"]["steps"][0]["output"]
+    said = next(x["message"] for x in run.of("tool:log") if x["message"].startswith("意图："))
+    assert len(classification["domains"]) >= 2, classification  # the question is in two fields
+    assert all(t(f"legal.category_{d}") in said for d in classification["domains"]), said
+    assert re.search(r"置信度 \d{1,3}%", said) and "0." not in said, said

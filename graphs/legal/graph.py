@@ -171,8 +171,9 @@ async def classify(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     kept = state.get("previous_category")
     if question != state["text"] and result.category == "other" and kept and result.intent != "general_chat":
         result = result.model_copy(update={"category": kept, "domains": [kept]})
-    ctx.log(t("legal.classified", intent=t(f"legal.intent_{result.intent}"), category=domain_label(result.category),
-              confidence=f"{result.confidence:.2f}", via=t(f"legal.via_{result.via}")))
+    fields = join_items(domain_label(d) for d in (result.domains or [result.category]))
+    ctx.log(t("legal.classified", intent=t(f"legal.intent_{result.intent}"), category=fields,
+              confidence=round(result.confidence * 100), via=t(f"legal.via_{result.via}")))
     shared = SharedContext(question=question, intent=result.intent, category=result.category,
                            domains=list(result.domains), entities=list(result.entities))
     record = step(state["trace_id"], "classification", result.via, input=state["text"][:200],
