@@ -160,6 +160,8 @@ async def test_the_trace_names_its_steps_and_tools_in_words_not_by_their_ids(bro
     for raw in ("traceId", "route", "statute_search", "legal_research", "hit(s)", " ok ", "chars", '{"'):
         assert raw not in text, (raw, text)
     assert t("legal.tool_statute_search") in text and t("legal.agent_legal_research") in text
+    citations = await view.locator("[data-testid=trace-step][data-kind=citations]").inner_text()
+    assert t("legal.tool_check_citations") not in citations, "the step's kind names it once"
     assert errors == []
 
 

@@ -107,7 +107,7 @@ function stepName(s) {
   if (s.kind === "classification") return term("via", s.name);
   if (s.kind === "agent" || s.kind === "fallback") return term("agent", s.name);
   if (s.kind === "handover") return String(s.name).split("\u2192").map((a) => term("agent", a)).join(" \u2192 ");
-  if (s.kind === "routing") return "";
+  if (s.kind === "routing" || s.kind === "citations") return "";  // the kind says it all ("引用核验 核对引用" twice)
   return term("tool", s.name);
 }
 
