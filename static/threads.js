@@ -12,7 +12,7 @@ import { dropThreadDrafts } from "./interrupts.js";
 let threadsTimer = null;
 // The list a reply describes is as old as its request: one asked before the latest news of a run (a status, a
 // completion: each asks for the list again) or before another request would put back what the page already shows
-// changed (a stopped run listed as 运行中 again when a busy server answered the earlier request last).
+// changed (a stopped run listed as running again when a busy server answered the earlier request last).
 let listNews = 0;
 let listAsked = 0;
 export function refreshThreadsSoon() {

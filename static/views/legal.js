@@ -102,12 +102,22 @@ function legalDocument(a) {
     h("div", { class: "legal-doc-body" }, renderMarkdown(c.markdown ?? "")));
 }
 
+const STEP_KINDS = {
+  classification: tr("trace_step_classification"),
+  routing: tr("trace_step_routing"),
+  agent: tr("trace_step_agent"),
+  tool: tr("trace_step_tool"),
+  handover: tr("trace_step_handover"),
+  citations: tr("trace_step_citations"),
+  fallback: tr("trace_step_fallback"),
+};
+
 // A trace step as its timeline says it: what kind of step, which specialist or tool, what it did, in words.
 function stepName(s) {
   if (s.kind === "classification") return term("via", s.name);
   if (s.kind === "agent" || s.kind === "fallback") return term("agent", s.name);
   if (s.kind === "handover") return String(s.name).split("\u2192").map((a) => term("agent", a)).join(" \u2192 ");
-  if (s.kind === "routing" || s.kind === "citations") return "";  // the kind says it all ("引用核验 核对引用" twice)
+  if (s.kind === "routing" || s.kind === "citations") return "";  // the kind says it all (the citation check named twice)
   return term("tool", s.name);
 }
 
@@ -147,7 +157,7 @@ function trace(c) {
       const output = stepOutput(s);
       const name = stepName(s);
       return h("li", { class: `trace-step trace-${s.status}`, dataset: { testid: "trace-step", kind: s.kind, status: s.status } },
-        h("span", { class: "trace-kind" }, tr(`trace_step_${s.kind}`)),
+        h("span", { class: "trace-kind" }, STEP_KINDS[s.kind] ?? s.kind),
         name ? h("strong", null, ` ${name} `) : " ",
         h("span", { class: "muted" }, tr("trace_step_meta", { status: AGENT_STATUS_LABELS[s.status === "ok" ? "done" : s.status] ?? s.status, ms: s.durationMs ?? 0 })),
         output ? h("div", { class: "trace-output muted" }, output) : null);
