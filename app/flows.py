@@ -39,7 +39,7 @@ def flow_terms(flow: FlowDefinition) -> dict[str, dict[str, str]]:
     return {kind: {term: t(key) for term, key in keys.items()} for kind, keys in flow.terms.items()}
 
 
-def flow_text(flow: FlowDefinition, field: str) -> str:
+def flow_text(flow: FlowDefinition, field: str, locale: str | None = None) -> str:
     """The flow's title or description in the user's language; a flow not yet in flows.toml keeps its own."""
     key = f"flows.{flow.name}_{field}"
-    return t(key) if key in catalogue() else getattr(flow, field)
+    return t(key, locale=locale) if key in catalogue() else getattr(flow, field)

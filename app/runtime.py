@@ -31,7 +31,7 @@ from core.i18n import LOCALES, join_clauses, join_items, t
 from core.llm.base import LLM
 from core.settings import Settings
 from app.store import ArtifactWrite, EventWrite, Store, thread_insert, thread_update
-from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView
+from graphs.base import FlowContext, FlowDefinition, ForkBefore, ResumeWith, StartFresh, ThreadView, says_something
 from graphs.hooks import CUSTOM_EVENT_KEY, EVENTS_KEY
 from schemas.events import (
     USE_DEFAULTS,
@@ -251,7 +251,7 @@ class FlowRuntime:
         if create:
             self._refuse_when_closing()
             self._check_options(definition, options, text)
-            title = definition.thread_title(text)
+            title = self._thread_title(definition, text, options)
             with self._reservation(thread_id) as run:
                 start = StartFresh(definition.initial_input(text, options))
                 new_row = {"flow": flow, "title": title, "options": options, "owner": owner}
@@ -277,15 +277,31 @@ class FlowRuntime:
             await self._launch(thread_id, run, flow, continuation, options, said=text, thread=thread)
         return run.run_id
 
+    def _thread_title(self, definition: FlowDefinition, text: str, options: Mapping[str, Any]) -> str:
+        """The name a message gives a new thread; one that says nothing (a "/help", a "😀") names it by what it
+        works on and its flow ("雾港 · 小说助手", "法律助手"), or the flow's placeholder ("新课件"), for every flow."""
+        if any(says_something(line) for line in text.splitlines()):
+            return definition.thread_title(text)
+        return self._untitled(definition, options)
+
+    def _untitled(self, definition: FlowDefinition, options: Mapping[str, Any], locale: str | None = None) -> str:
+        if definition.untitled_key is not None:
+            return t(definition.untitled_key, locale=locale)
+        flow = flow_text(definition, "title", locale=locale)
+        subject = options.get(definition.subject_option) if definition.subject_option else None
+        return t("runtime.untitled_thread", subject=subject, flow=flow, locale=locale) if subject else flow
+
     async def _name_untitled(self, definition: FlowDefinition, thread: Mapping[str, Any], text: str) -> None:
-        """A thread still under its flow's placeholder title takes the first later message's own title
-        (the thread list refreshes when a message is sent); a title a person chose is never touched."""
-        if definition.untitled_key is None or thread.get("title_chosen"):
+        """A thread still under its placeholder title (its messages said nothing yet) takes the first later message's
+        own title (the thread list refreshes when a message is sent); a title a person chose is never touched."""
+        if thread.get("title_chosen"):
             return  # a person named it, if only "新课件": theirs stays
-        placeholders = {t(definition.untitled_key, locale=locale) for locale in LOCALES}
+        options = thread.get("options") or {}
+        placeholders = {name for locale in LOCALES for name in (self._untitled(definition, options, locale),
+                                                                  flow_text(definition, "title", locale=locale))}
         if thread["title"] not in placeholders:
             return
-        title = definition.thread_title(text)
+        title = self._thread_title(definition, text, options)
         if title not in placeholders:
             await self.store.rename_thread(thread["thread_id"], title)
 

@@ -5,6 +5,7 @@ Nothing here knows about Socket.IO, aiohttp or storage; the runtime interprets t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,11 +19,21 @@ from core.settings import Settings
 from schemas.events import TITLE_MAX_CHARS
 
 
+# A line that commands a tool rather than says something: "/help", "/status 3".
+_COMMAND = re.compile(r"^\s*/[^\W\d]")
+
+
+def says_something(line: str) -> bool:
+    """Whether a line has words or numbers of its own: not a slash command ("/help"), not only emoji or marks ("😀", "？")."""
+    return not _COMMAND.match(line) and any(c.isalnum() for c in line)
+
+
 def first_line_title(text: str) -> str:
-    """A thread's name in the list: the message's first line as written ("…why did they part?" keeps its "?"); a line
-    longer than a title may be is cut between words with "…" showing the cut. Empty for an empty message."""
-    lines = text.strip().splitlines()
-    return clip(lines[0], TITLE_MAX_CHARS, "…") if lines else ""
+    """A thread's name in the list: the message's first line that says something, as written ("…why did they part?"
+    keeps its "?"; a "/help" or "😀" line names nothing); a line longer than a title may be is cut between words with
+    "…" showing the cut. Empty for a message that says nothing."""
+    line = next((line for line in text.strip().splitlines() if says_something(line)), "")
+    return clip(line.strip(), TITLE_MAX_CHARS, "…") if line else ""
 
 
 # (stream id, events written on it) → returns once the runtime has stored that many of them.
@@ -101,6 +112,9 @@ class FlowDefinition:
     # The catalogue key of the title `thread_title` gives a message with nothing to name the thread by (an
     # emoji alone): the thread's next message that has a subject names it instead.
     untitled_key: str | None = None
+    # The option naming what the thread works on (a novel's projectId): a thread whose messages have said nothing yet
+    # (a "/help") is named by it beside the flow's name, "雾港 · 小说助手", when the flow has no untitled_key.
+    subject_option: str | None = None
     # Refuse bad options before anything is written: raise ValueError with a sentence for the user.
     # (options, tools, message): the message too, since what it says can decide (a new novel project's world).
     check_options: Callable[[Mapping[str, Any], Mapping[str, Any], str], None] | None = None

@@ -10,14 +10,22 @@ import { tr } from "./i18n.js";
 import { dropThreadDrafts } from "./interrupts.js";
 
 let threadsTimer = null;
+// The list a reply describes is as old as its request: one asked before the latest news of a run (a status, a
+// completion: each asks for the list again) or before another request would put back what the page already shows
+// changed (a stopped run listed as running again when a busy server answered the earlier request last).
+let listNews = 0;
+let listAsked = 0;
 export function refreshThreadsSoon() {
+  listNews += 1;
   clearTimeout(threadsTimer);
   threadsTimer = setTimeout(refreshThreads, 400);
 }
 
 export async function refreshThreads() {
+  const asked = ++listAsked;
+  const news = listNews;
   const ack = await emitAck("thread:list", {});
-  if (!ack.ok) return;
+  if (!ack.ok || asked !== listAsked || news !== listNews) return;  // a newer list is on its way
   app.threads = Array.isArray(ack.threads) ? ack.threads : [];
   renderThreadList();
 }
@@ -195,10 +203,14 @@ function listedStatus(thread) {
 // A thread title's longest form: schemas/events.py TITLE_MAX_CHARS, as the server names a new thread.
 const TITLE_MAX_CHARS = 80;
 
-/** A new thread's name until the server's arrives: its message's first line, as graphs/base.py
- *  `first_line_title` makes it — at most TITLE_MAX_CHARS, a longer line cut between words with "…". */
+// A line with words or numbers of its own, as graphs/base.py `says_something`: not "/help", not "😀" alone.
+const saysSomething = (line) => !/^\s*\/\p{L}/u.test(line) && /[\p{L}\p{N}]/u.test(line);
+
+/** A new thread's name until the server's arrives: its message's first line that says something, as graphs/base.py
+ *  `first_line_title` makes it — at most TITLE_MAX_CHARS, a longer line cut between words with "…"; "" for a
+ *  message that says nothing (the server names that thread by its flow). */
 export function firstLineTitle(text) {
-  const line = String(text ?? "").trim().split("\n")[0].trim();
+  const line = (String(text ?? "").trim().split("\n").find(saysSomething) ?? "").trim();
   if (line.length <= TITLE_MAX_CHARS) return line;
   let head = line.slice(0, TITLE_MAX_CHARS - 1);
   // Chinese may stop at any character; other text at the last whole word.

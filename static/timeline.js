@@ -86,7 +86,10 @@ export function onAgentSelected(v, ev) {
   // One question in several fields of law gets one agent per field: the field tells the lines apart.
   const field = ev.category ? midSentence(termName(v.flow, "category", ev.category)) : "";
   const said = field ? tr("agent_selected_for_field", { agent, field, confidence }) : tr("agent_selected", { agent, confidence });
-  keepScrolled(() => run.notes.append(h("li", null, said)));
+  // Said by the step that chose the agent (route): under it, not below the finished run after its last step.
+  const choosing = [...v.entries.values()].filter((e) => e.state === "running" && run.timeline.contains(e.el)).at(-1);
+  const line = h("li", { class: "log log-info", dataset: { testid: "agent-selected" } }, h("span", { class: "log-text" }, said));
+  keepScrolled(() => (choosing ? choosing.logs : run.notes).append(line));
 }
 
 export function getRun(v, runId) {

@@ -619,3 +619,47 @@ async def test_sending_a_form_from_the_keyboard_keeps_the_focus_at_the_form(brow
     assert await page.evaluate("!!document.activeElement.closest('[data-testid=interrupt]')"), \
         "not dropped to the top of the page"
     assert errors == []
+
+
+# The socket's answer to the first thread:list asked after this runs is held back 1.5 s, as a busy server's would be.
+_HOLD_FIRST_LIST_REPLY = """() => {
+  const socket = window.agentCanvas.socket;
+  const emit = socket.emitWithAck.bind(socket);
+  let held = false;
+  socket.emitWithAck = async (event, payload) => {
+    const reply = await emit(event, payload);
+    if (event === "thread:list" && !held) { held = true; await new Promise((r) => setTimeout(r, 1500)); }
+    return reply;
+  };
+}"""
+
+
+async def test_a_list_asked_for_before_a_stop_and_answered_after_it_does_not_call_the_stopped_run_running(
+        browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给快递小哥讲冬季骑行安全，5分钟")
+    await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
+    await page.evaluate(_HOLD_FIRST_LIST_REPLY)
+    await page.click("#threads-toggle")  # the list is asked for while the run is still going
+    await page.click("#stop-btn")
+    await page.locator("[data-testid=completion]").wait_for(timeout=30_000)
+    stopped = t("runtime.status_cancelled").lower()
+    seen = []
+    for _ in range(12):  # past the held reply's arrival and the refresh after it
+        seen.append((await page.locator(".thread-link .status-dot").first.text_content()).lower())
+        await page.wait_for_timeout(250)
+    assert set(seen) == {stopped}, seen  # never 运行中 again once the run is said to be stopped
+    assert errors == []
+
+
+async def test_a_long_thread_name_is_readable_in_the_thread_list_on_a_phone(browser, server):
+    page, errors = await open_page(browser, server.url, width=390, height=844)
+    await send(page, "给老年大学的学员做一个报名书法班和国画班并查看课表的小程序", flow="requirement")
+    await page.wait_for_selector(OPEN_FORM, timeout=30_000)
+    await page.click("#threads-toggle")
+    listed = page.locator(".thread-link.active .thread-link-title")
+    await listed.wait_for()
+    name = await listed.text_content()
+    assert await listed.evaluate("el => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth"), \
+        f"{name!r} is cut"
+    assert errors == []

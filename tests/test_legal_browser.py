@@ -126,7 +126,7 @@ async def test_an_answer_over_two_fields_of_law_heads_each_field_no_smaller_than
 
 async def test_a_question_in_two_fields_of_law_names_the_field_each_chosen_agent_covers(browser, server):
     page, errors = await ask(browser, server, "邻居家的狗咬了我孩子，对方不肯赔医药费怎么办")
-    lines = await page.locator(".run-card .run-notes li").all_text_contents()
+    lines = await page.locator("[data-testid=agent-selected]").all_text_contents()  # under the routing step
     assert len(lines) >= 2 and len(set(lines)) == len(lines), lines
     fields = [t(f"legal.category_{c}") for c in ("tort_law", "civil_law", "contract_law")]
     assert all(any(field in line for field in fields) for line in lines), lines
@@ -148,4 +148,27 @@ async def test_the_trace_fits_a_phone_screen(browser, server):
     await page.click("[data-testid=artifact-tab][data-type=trace]")
     await page.wait_for_selector("#canvas-body [data-testid=view-trace]")
     assert await page.evaluate("document.documentElement.scrollWidth") <= 390, "the page does not scroll sideways"
+    assert errors == []
+
+
+async def test_the_trace_names_its_steps_and_tools_in_words_not_by_their_ids(browser, server):
+    page, errors = await ask(browser, server, "房东不退押金，合同里写了押一付三，怎么办")
+    await page.click("[data-testid=artifact-tab][data-type=trace]")
+    view = page.locator("#canvas-body [data-testid=view-trace]")
+    await view.wait_for()
+    text = await view.inner_text()
+    for raw in ("traceId", "route", "statute_search", "legal_research", "hit(s)", " ok ", "chars", '{"'):
+        assert raw not in text, (raw, text)
+    assert t("legal.tool_statute_search") in text and t("legal.agent_legal_research") in text
+    citations = await view.locator("[data-testid=trace-step][data-kind=citations]").inner_text()
+    assert t("legal.tool_check_citations") not in citations, "the step's kind names it once"
+    assert errors == []
+
+
+async def test_the_agents_chosen_are_said_under_the_step_that_chose_them_not_after_the_run_ended(browser, server):
+    page, errors = await ask(browser, server, "我在工地干活摔断了腿，包工头跑了，找谁赔")
+    chosen = page.locator("[data-testid=agent-selected]")
+    assert await chosen.count() >= 1
+    steps = await chosen.evaluate_all("els => els.map(e => e.closest('[data-testid=timeline-entry]')?.dataset.toolName)")
+    assert set(steps) == {"route"}, steps
     assert errors == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from docx import Document
@@ -161,7 +162,7 @@ async def test_trace_records_classification_routing_agents_and_tools(knowledge):
     assert kinds[:2] == ["classification", "routing"] and "agent" in kinds and "tool" in kinds
     tools = {s["name"]: s for s in trace["steps"] if s["kind"] == "tool"}
     assert {"get_article", "statute_search"} <= set(tools)
-    assert tools["statute_search"]["input"] and tools["statute_search"]["output"].endswith("hit(s)")
+    assert tools["statute_search"]["input"] and tools["statute_search"]["output"].startswith("找到 ")
     assert trace["traceId"] == run.artifact("legal_answer")["content"]["traceId"]
 
 
@@ -379,3 +380,21 @@ def test_a_draft_left_wholly_to_defaults_reads_as_skipped_since_its_fields_have_
     questions = [{"id": "borrower", "label": "借款人"}, {"id": "amount", "label": "借款金额"}]
     assert answer_text("use defaults", questions) == t("runtime.answer_all_skipped")
     assert answer_text({"borrower": "use defaults"}, questions) == t("runtime.answer_all_skipped")
+
+
+async def test_the_trace_says_what_each_tool_found_in_words_and_names_no_file_of_the_server(knowledge):
+    run = await GraphRunner(knowledge).ask("公司以劳动合同法第三十九条为由辞退我，没给补偿，怎么办")
+    steps = run.artifact("trace")["content"]["steps"]
+    searches = [s for s in steps if s["name"] == "statute_search"]
+    assert searches and all(re.fullmatch(r"找到 \d+ 条条文", s["output"]) for s in searches), searches
+    assert all("hit" not in str(s["output"]) and "chars" not in str(s["output"]) for s in steps)
+    assert not [s["input"] for s in steps if "Statutes(" in str(s["input"]) or "index_path" in str(s["input"])]
+
+
+async def test_the_classification_log_names_every_field_the_question_touches_with_a_percent_confidence(knowledge):
+    run = await GraphRunner(knowledge).ask("在工地干活从脚手架上摔下来骨折了，老板说我是临时工不给工伤待遇，怎么办")
+    classification = run.artifact("trace")["content"]["steps"][0]["output"]
+    said = next(x["message"] for x in run.of("tool:log") if x["message"].startswith("意图："))
+    assert len(classification["domains"]) >= 2, classification  # the question is in two fields
+    assert all(t(f"legal.category_{d}") in said for d in classification["domains"]), said
+    assert re.search(r"置信度 \d{1,3}%", said) and "0." not in said, said

@@ -79,3 +79,9 @@ def test_an_english_count_of_one_takes_the_singular_and_any_other_the_plural():
     one = t("requirement.round_questions", locale="en", round=1, count=1, blocking=0, clarification=1, max_rounds=3)
     five = t("requirement.round_questions", locale="en", round=1, count=5, blocking=2, clarification=1, max_rounds=3)
     assert "1 question," in one and "5 questions," in five and "(s)" not in one + five
+
+
+@pytest.mark.parametrize("key", sorted(catalogue()))
+def test_no_chinese_sentence_leaves_a_space_after_a_full_width_stop_colon_or_comma(key):
+    # Full-width marks carry their own space: "计划： 1." reads as a stray gap.
+    assert not re.search(r"[：，、；。！？] ", catalogue()[key]["zh"]), key

@@ -143,3 +143,33 @@ async def test_an_english_status_run_offers_to_open_the_project_status_in_senten
     await button.wait_for(timeout=90_000)
     assert await button.text_content() == "Open project status"  # not "Open Project status"
     assert errors == []
+
+
+async def test_a_proposed_plan_logs_its_steps_one_per_line_not_after_a_stray_space(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "novel")
+    await page.fill("#project-input", PROJECT)
+    await say(page, "/auto on")  # a run is then planned without asking, and its plan logged
+    await page.wait_for_selector("#send-btn[data-state=ready]:enabled")
+    await say(page, "/run 4")
+    line = page.locator("[data-testid=log-line]", has_text=t("novel.plan_proposed", steps="").strip())
+    await line.first.wait_for()
+    text = await line.first.inner_text()
+    assert "：\n1. " in text and "： " not in text, text
+    assert errors == []
+
+
+async def test_a_chat_begun_with_a_slash_command_is_named_by_its_project_never_by_the_command(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await page.select_option("#flow-select", "novel")
+    await page.fill("#project-input", PROJECT)
+    await page.evaluate("""() => { window.titles = [];
+      new MutationObserver(() => window.titles.push(document.querySelector('#thread-title').textContent))
+        .observe(document.querySelector('#thread-title'), { childList: true, characterData: true, subtree: true }); }""")
+    await say(page, "/help")
+    named = f"{PROJECT} · {t('flows.novel_title')}"
+    await page.wait_for_function("(name) => document.querySelector('#thread-title').textContent === name", arg=named)
+    assert "/help" not in await page.evaluate("window.titles"), "the header never says the command"
+    await page.click("#threads-toggle")
+    assert await page.locator(".thread-link .thread-link-title").first.text_content() == named
+    assert errors == []

@@ -532,3 +532,63 @@ def test_a_hand_written_world_json_gives_the_chapter_plans_their_places(tmp_path
     places = {scene["location"] for number in (1, 2)
               for scene in read(project / "chapters" / f"chapter_{number:03d}_plan.json")["scenes"]}
     assert places and places <= {"山中", "云雾坞", "茶园", "石拱桥", "溪边", "茶坊", "屯溪镇"}, places
+
+
+async def test_a_project_made_from_a_message_is_announced_without_the_message_said_back(tmp_path):
+    from graphs.novel.workflow import create_project, workflow_input
+
+    description = "一个失忆的剑客在江南小镇醒来，发现镇上的人都认识他，却没人肯说他是谁"
+    events = await step_events(create_project, workflow_input("jianghu", description=description), novel_config(tmp_path))
+    logs = [d["message"] for n, d in events if n == "tool:log"]
+    assert len(logs) == 1 and "jianghu" in logs[0], logs
+    assert "江南小镇" not in logs[0] and "世界观：" not in logs[0], "the person's words are not echoed back"
+
+
+@pytest.mark.parametrize(("queue", "locale", "said"), [
+    ([1], "zh", "本次写第 1 章。"), ([2, 3, 4], "zh", "本次要写 3 章：第 2、3、4 章。"),
+    ([1], "en", "This run writes chapter 1."), ([5, 6], "en", "This run writes 2 chapters: 5, 6."),
+])
+def test_the_chapters_a_run_writes_are_said_as_chapters_not_bare_numbers(queue, locale, said):
+    from core.i18n import set_locale, current_locale
+    from graphs.novel.workflow import queued_sentence
+
+    before = current_locale()
+    set_locale(locale)
+    try:
+        assert queued_sentence(queue) == said
+    finally:
+        set_locale(before)
+
+
+async def test_the_first_chapters_scenes_say_there_is_nothing_earlier_to_recall_not_that_zero_were_found(tmp_path):
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+    from core.i18n import t
+
+    async with open_runtime(runtime_settings(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel_workflow", text="雪山脚下的邮递员每天送一封没有收信人的信，生成到第 1 章",
+                                   thread_id=thread_id, create=True, options={"projectId": "snowpost"})
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+    logs = [p["message"] for n, p in events if n == "tool:log"]
+    first_scene = [line for line in logs if line == t("novel.scene_memory_none")]
+    assert first_scene, logs
+    assert not [line for line in logs if "检索到 0 条" in line], logs
+
+
+@pytest.mark.parametrize(("written", "generated", "locale", "said"), [
+    ([1], 1, "en", "Done: chapter 1. Chapters generated so far: 1 of 2."),
+    ([1, 2], 2, "en", "Done: chapters 1, 2. Chapters generated so far: 2 of 2."),
+    ([2], 2, "zh", "生成完成：第 2 章。目前已生成 2/2 章。"),
+])
+def test_a_finished_run_names_the_chapters_it_wrote_with_no_chapter_s_left_unsettled(written, generated, locale, said):
+    from core.i18n import current_locale, set_locale, t
+    from graphs.novel.workflow import chapters_named
+
+    before = current_locale()
+    set_locale(locale)
+    try:
+        assert t("novel.run_done", chapters=chapters_named(written), generated=generated, total=2) == said
+    finally:
+        set_locale(before)

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import shutil
 from collections import Counter
 
 import pytest
 
 from core.i18n import t
 from app.runtime import new_thread_id
+from app.services import open_runtime
+from core.llm.offline import OfflineLLM
+from core.settings import Settings
 from graphs.base import ForkBefore
 from graphs.legal import FLOW as LEGAL
 from graphs.novel.chat import FLOW as NOVEL_CHAT
 from graphs.novel.workflow import FLOW as NOVEL_WORKFLOW
 from schemas.events import TITLE_MAX_CHARS
+from tests.test_novel_chat import SOURCE as NOVEL_PROJECT
 from tests.test_ppt_socket import run_ppt
 
 
@@ -346,3 +352,46 @@ def test_a_long_question_titles_its_thread_cut_between_words_with_an_ellipsis(fl
     title = flow.thread_title(question)
     assert title.endswith("…") and not title.endswith(" …") and len(title) <= TITLE_MAX_CHARS
     assert question.startswith(title[:-1]) and question[len(title) - 1] in " ,", "no word is cut"
+
+
+@contextlib.asynccontextmanager
+async def offline_runtime(tmp_path):
+    projects = tmp_path / "projects"
+    shutil.copytree(NOVEL_PROJECT, projects / NOVEL_PROJECT.name)
+    settings = Settings(data_dir=tmp_path / "data", llm_provider="offline", office_preview=False,
+                        legal_warm_at_startup=False, novel_projects_dir=projects, _env_file=None)
+    async with open_runtime(settings, llm=OfflineLLM(), local_user=True) as runtime:
+        yield runtime
+
+
+async def title_of(runtime, flow: str, text: str, thread_id: str | None = None, options=None) -> str:
+    thread_id = thread_id or new_thread_id()
+    existing = await runtime.store.get_thread(thread_id)
+    await runtime.send_message(flow=flow, text=text, thread_id=thread_id, create=existing is None,
+                               options=options if existing is None else None)
+    await runtime.wait(thread_id)
+    return (await runtime.store.get_thread(thread_id))["title"]
+
+
+async def test_a_novel_chat_opened_with_a_slash_command_is_named_by_its_project_then_by_the_first_question(tmp_path):
+    async with offline_runtime(tmp_path) as runtime:
+        thread_id = new_thread_id()
+        options = {"projectId": NOVEL_PROJECT.name}
+        named = await title_of(runtime, "novel", "/help", thread_id, options)
+        assert named == f"{NOVEL_PROJECT.name} · {t('flows.novel_title')}", "not a thread called /help"
+        assert await title_of(runtime, "novel", "/status", thread_id) == named, "a second command says nothing either"
+        assert await title_of(runtime, "novel", "现在写到第几章了？", thread_id) == "现在写到第几章了？"
+
+
+@pytest.mark.parametrize(("flow", "text", "title"), [
+    ("legal", "😀", "flows.legal_title"), ("legal", "？？", "flows.legal_title"),
+    ("ppt", "👍👍", "ppt.untitled_thread"), ("requirement", "🙂", "requirement.untitled_thread"),
+])
+async def test_a_thread_begun_with_only_emoji_or_marks_is_named_by_its_flow_not_by_the_marks(tmp_path, flow, text, title):
+    async with offline_runtime(tmp_path) as runtime:
+        assert await title_of(runtime, flow, text) == t(title)
+
+
+async def test_a_message_whose_first_line_says_nothing_is_titled_by_its_next_line_that_does(tmp_path):
+    async with offline_runtime(tmp_path) as runtime:
+        assert await title_of(runtime, "legal", "😀\n房东不退押金怎么办") == "房东不退押金怎么办"

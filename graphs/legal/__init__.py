@@ -20,6 +20,10 @@ TERMS = {
     "intent": {intent: f"legal.intent_{intent}" for intent in INTENTS},
     "category": {category: f"legal.category_{category}" for category in CATEGORIES},
     "agent": {agent: f"legal.agent_{agent}" for agent in AgentName.__args__},  # type: ignore[attr-defined]
+    # The trace's steps: the tool each ran, how the question was classified.
+    "tool": {tool: f"legal.tool_{tool}" for tool in ("statute_search", "case_search", "web_search", "get_article",
+                                                      "extract_fields", "create_document", "check_citations")},
+    "via": {via: f"legal.via_{via}" for via in ("rules", "model", "rules_over_model", "rules_model_failed")},
 }
 
 

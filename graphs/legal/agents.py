@@ -97,7 +97,9 @@ def _ms(started: float) -> int:
 
 
 def _short(args: tuple[Any, ...]) -> str:
-    return " | ".join(str(a)[:120] for a in args)
+    """What a tool was asked, for the trace: its text arguments (the query), not the index object, depth or filters
+    (a statute index's repr named a file on the server)."""
+    return " | ".join(a[:120] for a in args if isinstance(a, str))
 
 
 def skipped_note(skipped: list[str]) -> str:
@@ -545,7 +547,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
                        mode: str = "answer") -> AgentOutcome:
     tools = ToolRunner(ctx)
     hint = DOMAIN_QUERY_HINTS.get(domain or "", "")
-    found = lambda items: f"{len(items or [])} hit(s)"  # noqa: E731
+    found = lambda items: t("legal.trace_articles_found", count=len(items or []))  # noqa: E731
     clauses: list[dict[str, Any]] = []
     articles: list[dict[str, Any]] = []
     repealed: list[dict[str, str]] = []
@@ -650,7 +652,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     searcher = ctx.flow.tools.get("web_search")
     if searcher is not None:
         results = await tools.call("web_search", searcher.search, shared.question,
-                                   summary=lambda r: f"{len(r.results)} result(s)")
+                                   summary=lambda r: t("legal.trace_results_found", count=len(r.results)))
         web = [r.model_dump() for r in results.results[:3]] if results else []
     system = prompts.REVIEW_SYSTEM if mode == "review" else prompts.RESEARCH_SYSTEM
     facts = {**shared.as_dict(), "domain": domain, "mode": mode, "articles": articles, "clauses": clauses, "web": web,
@@ -674,7 +676,7 @@ async def run_cases(shared: SharedContext, ctx: NodeContext, knowledge: LegalKno
     focus = focus_for(shared.question, domain if len(shared.domains) > 1 else None)
     query = f"{await asyncio.to_thread(bounded_query, focus)} {hint}"
     found = await tools.call_blocking("case_search", knowledge.cases.search, query, 3,
-                                      summary=lambda items: f"{len(items or [])} case(s)")
+                                      summary=lambda items: t("legal.trace_cases_found", count=len(items or [])))
     cases = [{"title": c.title, "name": c.name, "collection": c.collection, "holding": c.holding, "facts": c.facts,
               "result": c.result, "case_id": c.case_id} for c in found or []]
     facts = {**shared.as_dict(), "domain": domain, "cases": cases}

@@ -171,8 +171,9 @@ async def classify(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     kept = state.get("previous_category")
     if question != state["text"] and result.category == "other" and kept and result.intent != "general_chat":
         result = result.model_copy(update={"category": kept, "domains": [kept]})
-    ctx.log(t("legal.classified", intent=t(f"legal.intent_{result.intent}"), category=domain_label(result.category),
-              confidence=f"{result.confidence:.2f}", via=t(f"legal.via_{result.via}")))
+    fields = join_items(domain_label(d) for d in (result.domains or [result.category]))
+    ctx.log(t("legal.classified", intent=t(f"legal.intent_{result.intent}"), category=fields,
+              confidence=round(result.confidence * 100), via=t(f"legal.via_{result.via}")))
     shared = SharedContext(question=question, intent=result.intent, category=result.category,
                            domains=list(result.domains), entities=list(result.entities))
     record = step(state["trace_id"], "classification", result.via, input=state["text"][:200],
@@ -258,7 +259,7 @@ async def run_task(payload: Mapping[str, Any], ctx: NodeContext) -> dict[str, An
               "skipped": outcome.skipped_tools if outcome else [], "facts": outcome.facts if outcome else []}
     records = [step(trace_id, "agent", agent.name, status="ok" if status == "done" else status,
                     input={"domain": task["domain"], "mode": task["mode"], "role": agent.role},
-                    output=f"{len(result['text'])} chars", duration_ms=duration)]
+                    output=t("legal.trace_answer_length", count=len(result["text"])), duration_ms=duration)]
     for call in (outcome.tool_calls if outcome else []):
         records.append(step(trace_id, "tool", call["name"], status=call["status"] if call["status"] == "ok" else "failed",
                             input=call["input"], output=call["output"], duration_ms=call["durationMs"]))
@@ -409,7 +410,7 @@ async def general(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
                           answer=outcome.text, citations=[], agents=[run], disclaimer=None, traceId=state["trace_id"])
     ctx.artifact(key=ANSWER_KEY, type=ArtifactType.legal_answer, title=t("legal.answer_title"), content=content,
                  show_in_canvas=True, final=True)
-    return {"trace": [step(state["trace_id"], "agent", "general", output=f"{len(outcome.text)} chars",
+    return {"trace": [step(state["trace_id"], "agent", "general", output=t("legal.trace_answer_length", count=len(outcome.text)),
                            duration_ms=run.durationMs)]}
 
 
@@ -478,7 +479,8 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
             fields["facts"] = told + "\n\n" + t("legal.handover_basis") + "\n" + "\n".join(f"- {f}" for f in handed)
         draft = {"template": template.id if template else None, "fields": fields, "rounds": 0, "defaults": False}
         records.append(step(trace_id, "tool", "extract_fields", input=state["text"][:200],
-                            output=sorted(fields), duration_ms=_ms(started)))
+                            output=[template.label(k) if template else k for k in sorted(fields)],
+                            duration_ms=_ms(started)))
         ctx.log(t("legal.draft_type", title=template.name if template else t("legal.draft_type_unknown")))
     template_id = draft.get("template")
     missing = TEMPLATES[template_id].missing(draft["fields"]) if template_id else ["template"]
@@ -494,7 +496,7 @@ async def document_draft(state: LegalState, ctx: NodeContext) -> dict[str, Any]:
     still_missing = template.missing(draft["fields"])
     started = time.perf_counter()
     data = await asyncio.to_thread(docx_bytes, markdown)
-    records.append(step(trace_id, "tool", "create_document", input=template.id, output=f"{len(data)} bytes .docx",
+    records.append(step(trace_id, "tool", "create_document", input=template.id, output=t("legal.trace_document_made", size=max(1, round(len(data) / 1024))),
                         duration_ms=_ms(started)))
     title = template.document_name(draft["fields"], locale="zh")  # the document's own (Chinese) heading
     content = LegalDocument(template=template.id, title=title, fields=draft["fields"],

@@ -57,6 +57,22 @@ def workflow_input(project_id: str, to_chapter: int | None = None, force: bool =
                          queue=queue, chapter=None, scenes=[], written=[])
 
 
+def chapters_named(numbers: list[int]) -> str:
+    """Chapters as a sentence names them: "第 1 章", "第 2、3 章" / "chapter 1", "chapters 2, 3"."""
+    if len(numbers) == 1:
+        return t("novel.chapter_named", chapter=numbers[0])
+    return t("novel.chapters_named", chapters=join_items(map(str, numbers)))
+
+
+def queued_sentence(queue: list[int]) -> str:
+    """The chapters a run writes, said as chapters ("本次写第 1 章", not "本次要写 1 章：1")."""
+    if not queue:
+        return t("novel.chapters_queued_none")
+    if len(queue) == 1:
+        return t("novel.chapter_queued_one", chapter=queue[0])
+    return t("novel.chapters_queued", count=len(queue), chapters=join_items(map(str, queue)))
+
+
 def _files(state: WorkflowState, ctx: NodeContext) -> ProjectFiles:
     return ProjectFiles.open(novel_config(ctx.flow.tools), state["project_id"])
 
@@ -73,7 +89,7 @@ async def create_project(state: WorkflowState, ctx: NodeContext) -> dict[str, An
         ctx.log(t("novel.project_reused", project=state["project_id"]))
         return {}
     ProjectFiles.create(config, state["project_id"], world_description=state["description"])
-    ctx.log(t("novel.project_created_from_message", project=state["project_id"], world=state["description"]))
+    ctx.log(t("novel.project_created_from_message", project=state["project_id"]))
     return {}
 
 
@@ -160,7 +176,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         numbers = sorted(c.chapter_number for c in existing.chapters if c.chapter_number <= wanted)
         queue = [n for n in numbers if state.get("force") or not files.has_chapter(n)]
     files.record_run(to_chapter=wanted, force=bool(state.get("force")), pending=queue, thread_id=ctx.thread_id)
-    ctx.log(t("novel.chapters_queued", count=len(queue), chapters=join_items(map(str, queue)) or "—"))
+    ctx.log(queued_sentence(queue))
     return {"to_chapter": wanted, "queue": queue}
 
 
@@ -210,8 +226,9 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     artifact_id = ctx.artifact(key=f"scene_memory_{number}_{scene.scene_number}", type=ArtifactType.scene_memory_context,
                                title=t("novel.scene_memory_title", chapter=number, scene=scene.scene_number),
                                content=context.to_json_dict())
-    ctx.log(t("novel.scene_memory_found", memories=len(context.relevant_memories), states=len(context.entity_states)),
-            artifact_id=artifact_id)
+    found = (len(context.relevant_memories), len(context.entity_states))
+    ctx.log(t("novel.scene_memory_found", memories=found[0], states=found[1]) if any(found)
+            else t("novel.scene_memory_none"), artifact_id=artifact_id)
     for note in context.degraded:
         ctx.log(note, level="warning")
     memories = [m.content for m in context.relevant_memories]
@@ -280,7 +297,7 @@ async def finish(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     artifact_id = ctx.artifact(key="novel_status", type=ArtifactType.novel_status, title=t("novel.status_title"),
                                content=status, final=True)
     written = state.get("written") or []
-    sentence = (t("novel.run_done", chapters=join_items(map(str, written)), generated=status.chapters_generated,
+    sentence = (t("novel.run_done", chapters=chapters_named(written), generated=status.chapters_generated,
                   total=status.outline_chapters) if written else t("novel.run_nothing_to_do", generated=status.chapters_generated))
     ctx.log(sentence, artifact_id=artifact_id)
     ctx.message(sentence, final=True)
@@ -375,4 +392,5 @@ FLOW = FlowDefinition(
     # queue: the chapters a resumed run still has to write (`ng novel resume` reads them from the run journal)
     option_names=frozenset({"projectId", "toChapter", "force", "queue"}),
     thread_title=lambda text: first_line_title(text) or "novel",
+    subject_option="projectId",
 )

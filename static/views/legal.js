@@ -102,19 +102,66 @@ function legalDocument(a) {
     h("div", { class: "legal-doc-body" }, renderMarkdown(c.markdown ?? "")));
 }
 
+const STEP_KINDS = {
+  classification: tr("trace_step_classification"),
+  routing: tr("trace_step_routing"),
+  agent: tr("trace_step_agent"),
+  tool: tr("trace_step_tool"),
+  handover: tr("trace_step_handover"),
+  citations: tr("trace_step_citations"),
+  fallback: tr("trace_step_fallback"),
+};
+
+// A trace step as its timeline says it: what kind of step, which specialist or tool, what it did, in words.
+function stepName(s) {
+  if (s.kind === "classification") return term("via", s.name);
+  if (s.kind === "agent" || s.kind === "fallback") return term("agent", s.name);
+  if (s.kind === "handover") return String(s.name).split("\u2192").map((a) => term("agent", a)).join(" \u2192 ");
+  if (s.kind === "routing" || s.kind === "citations") return "";  // the kind says it all (the citation check named twice)
+  return term("tool", s.name);
+}
+
+function stepOutput(s) {
+  const o = s.output;
+  if (o === null || o === undefined || o === "") return null;
+  const sep = tr("separator_list");
+  if (s.kind === "classification" && isObj(o)) {
+    return tr("legal_meta", {
+      intent: term("intent", o.intent),
+      domains: (list(o.domains).length ? list(o.domains) : [o.category]).map((d) => term("category", d)).join(sep),
+    });
+  }
+  if (s.kind === "routing" && Array.isArray(o)) {
+    // "legal_research:labor_law:answer": the agent and the field it works on.
+    return tr("trace_routed", {
+      agents: o.map((x) => {
+        const [agent, domain] = String(x).split(":");
+        return term("agent", agent) + (domain && domain !== "-" ? tr("agent_domain", { domain: term("category", domain) }) : "");
+      }).join(sep),
+    });
+  }
+  if (s.kind === "citations" && isObj(o)) {
+    return [tr("trace_citations", { kept: list(o.kept).length, removed: list(o.removed).length }),
+      ...list(o.kept), ...list(o.removed).map((c) => `${c} \u2014 ${tr("citation_removed")}`)].join("\n");
+  }
+  if (Array.isArray(o)) return o.map(String).join(sep);
+  return typeof o === "string" ? o : JSON.stringify(o).slice(0, 240);
+}
+
 function trace(c) {
   if (!isObj(c)) return null;
   const steps = list(c.steps);
   return h("article", { class: "card legal-trace", dataset: { testid: "view-trace" } },
-    h("p", { class: "muted" }, `traceId ${c.traceId ?? ""}`),
-    h("ol", { class: "trace-timeline" }, steps.map((s) =>
-      h("li", { class: `trace-step trace-${s.status}`, dataset: { testid: "trace-step", kind: s.kind } },
-        h("span", { class: "trace-kind" }, s.kind),
-        h("strong", null, ` ${s.name} `),
-        h("span", { class: "muted" }, `${s.status} · ${s.durationMs ?? 0}ms`),
-        s.output !== null && s.output !== undefined
-          ? h("div", { class: "trace-output muted" }, typeof s.output === "string" ? s.output : JSON.stringify(s.output).slice(0, 240))
-          : null))));
+    h("p", { class: "muted" }, tr("trace_request", { id: c.traceId ?? "" })),
+    h("ol", { class: "trace-timeline" }, steps.map((s) => {
+      const output = stepOutput(s);
+      const name = stepName(s);
+      return h("li", { class: `trace-step trace-${s.status}`, dataset: { testid: "trace-step", kind: s.kind, status: s.status } },
+        h("span", { class: "trace-kind" }, STEP_KINDS[s.kind] ?? s.kind),
+        name ? h("strong", null, ` ${name} `) : " ",
+        h("span", { class: "muted" }, tr("trace_step_meta", { status: AGENT_STATUS_LABELS[s.status === "ok" ? "done" : s.status] ?? s.status, ms: s.durationMs ?? 0 })),
+        output ? h("div", { class: "trace-output muted" }, output) : null);
+    })));
 }
 
 export const LEGAL_VIEWS = {
