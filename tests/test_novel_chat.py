@@ -94,6 +94,14 @@ async def test_start_up_summary_arrives_as_novel_status_and_a_message(server, co
     assert "/rollback" in said[1]
 
 
+async def test_the_start_up_hint_offers_the_next_chapter_to_write(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/status")
+    await settled(client, ack)
+    greeting = messages(client, ack)[0]
+    assert "继续生成到第 4 章" in greeting, greeting  # three of the outline's four chapters are written
+
+
 async def test_an_unknown_project_is_refused_with_the_existing_ones_named(server, connect):
     client = await connect(server.url)
     ack = await client.call("chat:message", {"flow": "novel", "text": "/status", "options": {"projectId": "nope"}})

@@ -98,7 +98,8 @@ def status_sentence(status: Any) -> str:
 async def startup(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     status = _status_artifact(ctx, WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]))
     # While another run writes the book, "continue to chapter 3" would be refused: only questions are offered.
-    hint = t("novel.chat_hint_while_running" if status.running else "novel.chat_hint")
+    # the example asks for the next chapter to write (the outline grows when it is past its end)
+    hint = t("novel.chat_hint_while_running") if status.running else t("novel.chat_hint", chapter=status.chapters_generated + 1)
     history = _say(ctx, state, status_sentence(status) + "\n" + hint)
     return {"started": True, "history": history}
 
@@ -1317,4 +1318,6 @@ FLOW = FlowDefinition(
     check_options=check_options,
     option_names=frozenset({"projectId"}),
     thread_title=lambda text: first_line_title(text) or t("novel.chat_thread_title"),
+    # a chat whose messages say nothing yet ("/help") is named by its project beside the flow ("雾港 · 小说助手")
+    subject_option="projectId",
 )
