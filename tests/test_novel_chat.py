@@ -102,6 +102,14 @@ async def test_the_start_up_hint_offers_the_next_chapter_to_write(server, connec
     assert "继续生成到第 4 章" in greeting, greeting  # three of the outline's four chapters are written
 
 
+async def test_a_first_status_command_shows_the_project_status_once(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "/status")
+    await settled(client, ack)
+    said = messages(client, ack)
+    assert len(said) == 1 and "3/4" in said[0], said
+
+
 async def test_an_unknown_project_is_refused_with_the_existing_ones_named(server, connect):
     client = await connect(server.url)
     ack = await client.call("chat:message", {"flow": "novel", "text": "/status", "options": {"projectId": "nope"}})

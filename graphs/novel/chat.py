@@ -1238,6 +1238,14 @@ def _route_message(state: ChatState) -> str:
     return "slash_command" if text.startswith("/") else "understand"
 
 
+def _after_startup(state: ChatState) -> str:
+    # the start-up greeting is the project's status: a first "/status" would only say it again
+    command = read.parse_slash(state.get("text") or "")
+    if command is not None and command.name == "/status":
+        return END
+    return _route_message(state)
+
+
 def _after_slash(state: ChatState) -> str:
     return "tool_plan" if state.get("plan") else END
 
@@ -1271,7 +1279,7 @@ def build_graph() -> StateGraph:
                      ("confirm_plan", confirm_plan), ("execute_plan", execute_plan)):
         graph.add_node(name, fn)
     graph.add_conditional_edges(START, _after_start, ["startup", "slash_command", "understand", END])
-    graph.add_conditional_edges("startup", _route_message, ["slash_command", "understand", END])
+    graph.add_conditional_edges("startup", _after_startup, ["slash_command", "understand", END])
     graph.add_conditional_edges("slash_command", _after_slash, ["tool_plan", END])
     graph.add_conditional_edges("understand", _after_understand, ["clarify", "tool_plan", "answer", END])
     graph.add_conditional_edges("clarify", _after_clarify, ["slash_command", "understand"])
