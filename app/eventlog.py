@@ -139,9 +139,10 @@ class EventLog:
         """A deleted thread: nothing of it is passed on or followed any more."""
         self._delivered.pop(thread_id, None)
 
-    def subscribed_threads(self) -> list[str]:
-        """Threads a client has subscribed to in this process, not passed on from another process right now."""
-        return [thread_id for thread_id in self._delivered if thread_id not in self._passed_on]
+    def subscribed_threads(self) -> dict[str, int]:
+        """Threads a client has subscribed to in this process, not passed on from another process right now, with
+        the seq every subscriber has seen."""
+        return {thread_id: seq for thread_id, seq in self._delivered.items() if thread_id not in self._passed_on}
 
     async def pass_on_from_delivered(self, thread_id: str) -> bool:
         """Start passing on another process's events from what this thread's subscribers have seen (see

@@ -454,19 +454,20 @@ class FlowRuntime:
             self.events.stop_passing_on(thread_id)
 
     async def _watch_runs_elsewhere(self) -> None:
-        """A server on SQLite: a thread a page joined while it was idle may be run later by another process
-        (`ng resume` in a terminal); follow it from what the page has seen. A look a second, only once a page
-        has joined something."""
+        """A server on SQLite: a thread a page joined or started may be run later by another process (`ng resume`
+        in a terminal); when its log grows past what the page has seen, pass it on and follow the run while it
+        lasts. A look a second, only once a page has subscribed to something; a run shorter than that is
+        passed on whole when it is seen."""
         while not self.closing:
             await asyncio.sleep(2 * FOLLOW_LOOK_S)
-            watched = set(self.events.subscribed_threads()) - set(self.active)
+            watched = {tid: seq for tid, seq in self.events.subscribed_threads().items() if tid not in self.active}
             if not watched:
                 continue
             try:
-                running = await self.store.threads_with_status(ThreadStatus.running)
-                for thread in running:
-                    thread_id = thread["thread_id"]
-                    if thread_id in watched and thread_id not in self.active and await self.events.pass_on_from_delivered(thread_id):
+                stored = await self.store.last_seqs(list(watched))
+                for thread_id, last_seq in stored.items():
+                    if last_seq > watched[thread_id] and thread_id not in self.active \
+                            and await self.events.pass_on_from_delivered(thread_id):
                         self._start_following(thread_id)
             except Exception:  # the next look tries again
                 log.exception("looking for runs of other processes failed")

@@ -255,6 +255,16 @@ class Store:
         row = await self._one("SELECT * FROM threads WHERE thread_id = ?", (thread_id,))
         return _thread_row(row) if row else None
 
+    async def last_seqs(self, thread_ids: list[str]) -> dict[str, int]:
+        """The last stored seq of each of these threads (whichever process stored it); unknown ids are left out."""
+        found: dict[str, int] = {}
+        for start in range(0, len(thread_ids), 500):  # SQLite's bound on one statement's parameters
+            chunk = thread_ids[start:start + 500]
+            rows = await self._all(f"SELECT thread_id, last_seq FROM threads WHERE thread_id IN ({','.join('?' * len(chunk))})",
+                                   tuple(chunk))
+            found.update({row["thread_id"]: row["last_seq"] for row in rows})
+        return found
+
     async def list_threads(self, limit: int = 200, owner: str | None = None) -> list[dict[str, Any]]:
         """Most recent first; with `owner`, only that owner's (NULL owner counts as `local_owner`)."""
         if owner is None:

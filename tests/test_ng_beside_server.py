@@ -6,6 +6,7 @@ import asyncio
 import os
 import sys
 
+from app.store import EventWrite, Store
 from schemas.events import ThreadStatus
 from tests.support.fake_openai import FakeOpenAI
 from tests.support.ppt_responder import Responder
@@ -88,3 +89,26 @@ async def test_the_page_that_started_a_deck_sees_ng_resume_finish_it_after_a_sto
     seqs = sorted({d["seq"] for _n, d in client.of(thread_id)})
     stored = await server.runtime.store.events_after(thread_id)
     assert seqs == [payload["seq"] for _event, payload in stored], "no step of the resumed run missed"
+
+
+async def test_a_run_of_another_process_too_short_to_be_seen_running_still_reaches_the_page(start_server, connect):
+    server = await start_server()
+    client = await connect(server.url)
+    ack = await client.call("chat:message", {"flow": "ppt", "text": "Make a 5 minute deck about clouds"})
+    thread_id = ack["threadId"]
+    await client.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    settings = server.runtime.settings
+    # another process's whole run lands between two looks: stored at once, the thread never seen running
+    elsewhere = await Store(settings.store_path, settings.files_dir).open()
+    try:
+        await elsewhere.append_events(thread_id, "run-elsewhere", [
+            EventWrite("progress", {"message": "elsewhere", "percent": 50}),
+            EventWrite("completion", {"success": True}),
+        ])
+    finally:
+        await elsewhere.close()
+    later = await client.wait_for("completion", lambda d: d["runId"] == "run-elsewhere", timeout=15)
+
+    assert later["success"], later
+    seqs = sorted({d["seq"] for _n, d in client.of(thread_id)})
+    assert seqs == list(range(1, later["seq"] + 1)), "the other process's events arrived in order, none missed"
