@@ -2987,3 +2987,21 @@ def test_the_asker_texting_the_people_just_named_is_a_message_to_them_not_part_o
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert task in tasks, tasks
     assert any(t.startswith(("Send customers a text when", "Send clients an email once")) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("教练在后台排课，学员在小程序上约课，店长看统计", "让店长看统计"),
+    ("员工在手机上打卡，主管查看报表", "让主管"),
+])
+def test_a_person_who_reads_a_record_opening_a_clause_is_who_does_it(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(task) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("家长在手机上预约接送时间，老师确认孩子被接走后通知家长", "让老师通过手机确认孩子被接走"),
+    ("病人在网上挂号，医生确认病人被叫到", "让医生"),
+])
+def test_a_person_who_confirms_someone_else_was_acted_on_is_who_does_it(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(task) for t in tasks), tasks

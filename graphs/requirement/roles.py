@@ -691,6 +691,12 @@ def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
             or tokens[before][0] in _ZH_LETS)
 
 
+# Verbs of reading or filling in a record, which take it as their object ("店长看统计", "老师填写登记表"): a person before
+# one acts, where before another verb they may name the record's kind ("员工请假记录"). Not 浏览, 查询, 下载: "浏览记录",
+# "查询记录" and "下载记录" are records of their own.
+_ZH_READS = {"看", "查看", "看到", "翻看", "查", "填", "填写"}
+
+
 # Acts jieba tags as nouns that name no thing a person could qualify: a person before one does it ("居民扫码就能查到…").
 _ZH_ACTS_READ_AS_NOUNS = {"扫码", "扫一扫", "打卡", "签到", "刷卡", "刷脸", "上门", "留言"}
 
@@ -700,8 +706,9 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     if at + 1 >= len(tokens) or (at > 0 and tokens[at - 1][0] in _ZH_TELLS):
         return False  # whom a thing is sent to, at their address too ("发到老板邮箱"), is served
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
-    # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act
-    if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS and then in _ZH_RECORDS):
+    # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act,
+    # nor "店长看统计", where they read or fill one in
+    if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS | _ZH_READS and then in _ZH_RECORDS):
         return True
     # a thing named by its record ("访客登记工具"), not a person the record is of ("老师登记学生": the teacher acts)
     if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n") and not _zh_role(then):
@@ -852,10 +859,15 @@ def _zh_done_to(word: str, text: str) -> bool:
     叫号"): someone else acts on them, who is the user; they are not."""
     passives = 0
     for clause in _ZH_CLAUSE.split(text):
-        tokens = _zh_words(clause)
+        tagged = zh_tokens(clause)
+        tokens = [token for token, _ in tagged]
         for at in (i for i, token in enumerate(tokens) if token == word):
-            # opening its clause, with 由/被 and its doer later in it
+            # opening its clause, with 由/被 and its doer later in it; not when another noun stands right before 由/被,
+            # which is what is done to ("老师确认孩子被接走": the teacher confirms, the child is picked up)
             passive = next((i for i in range(at + 1, len(tokens)) if tokens[i] in _ZH_PASSIVE), None)
+            if passive is not None and passive - 1 > at and (tagged[passive - 1][1].startswith("n")
+                                                             or _zh_role(tokens[passive - 1])):
+                passive = None
             if _zh_opens_clause([(t, "") for t in tokens], at) and passive is not None and passive + 1 < len(tokens):
                 passives += 1
             # elsewhere only as what a verb acts on ("家长接孩子放学"), not whom one tells or lets act
