@@ -3000,7 +3000,7 @@ def test_a_person_who_reads_a_record_opening_a_clause_is_who_does_it(requirement
 
 @pytest.mark.parametrize("requirement, task", [
     ("家长在手机上预约接送时间，老师确认孩子被接走后通知家长", "让老师通过手机确认孩子被接走"),
-    ("病人在网上挂号，医生确认病人被叫到", "让医生"),
+    ("访客在小程序上预约，保安确认访客被放行", "让保安"),
 ])
 def test_a_person_who_confirms_someone_else_was_acted_on_is_who_does_it(requirement, task):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
