@@ -3005,3 +3005,13 @@ def test_a_person_who_reads_a_record_opening_a_clause_is_who_does_it(requirement
 def test_a_person_who_confirms_someone_else_was_acted_on_is_who_does_it(requirement, task):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(t.startswith(task) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("My grandma owns a bakery and wants a page where regulars preorder bread",
+     "Let regulars preorder bread through the page"),
+    ("A site for our farm shop where locals reorder vegetables", "Let locals reorder vegetables through"),
+])
+def test_people_named_by_a_plural_adjective_act_and_their_verb_is_not_part_of_their_name(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(task) for t in tasks), tasks

@@ -335,6 +335,13 @@ admin lead intern principal dean head crew squad barista cook hostess waitress p
 paralegal caregiver janitor nanny maid vet kid child children teen
 hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops marketing procurement
 """.split())
+# People named by an adjective in the plural ("regulars preorder bread", "for locals"): the singular is a quality
+# ("a regular schedule"), so only the plural is a person.
+_EN_PLURAL_PEOPLE = {"regulars", "locals", "adults", "minors", "juniors", "singles", "newlyweds",
+                     "elders", "natives", "professionals", "individuals"}
+# Prefixes that make a verb of a verb ("preorder", "reorder", "reenter"): such a word is a person no more than the verb
+# without it is ("order" is a thing, so "preorder" is not a person).
+_EN_VERB_PREFIXES = ("pre", "re", "un", "over", "under", "co")
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
 order server container folder filter header footer parameter number buffer printer computer timer scanner browser
@@ -402,9 +409,12 @@ def _en_role(word: str) -> bool:
     if lower in _GENERIC or _function_word(word):
         return False
     singular = lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
-    if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
+    if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES or any(
+            singular.startswith(prefix) and singular[len(prefix):].lstrip("-") in _EN_NOT_ROLES
+            for prefix in _EN_VERB_PREFIXES):
         return False
-    return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
+    return (bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or lower in _EN_PLURAL_PEOPLE
+            or bool(_EN_PERSON.search(lower)))
 
 
 def _en_either_acts(words: list[str], end: int, after_for: bool) -> bool:
