@@ -89,18 +89,19 @@ def _base(verb_phrase: str) -> str:
     return f"{base} {rest}".strip()
 
 
-def _en_acts(who: str | None, does: str) -> list[tuple[str | None, str]]:
+def _en_acts(who: str | None, does: str, as_written: bool = False) -> list[tuple[str | None, str]]:
     """An English act split where "and" opens another ("reserve a mat in a class and get a reminder"), by the same
-    person or by one it names ("caretakers fix them and landlords pay the invoices")."""
+    person or by one it names ("caretakers fix them and landlords pay the invoices"). `as_written`: an act that
+    names its own subject ("landlords pay the invoices", "we text them") keeps it, with None for who."""
     pieces = _EN_AND.split(does)
     acts = [(who, pieces[0])]
     for piece in pieces[1:]:
         words = piece.split()
         if opens_with_role(piece) and (other := _en_subject(piece)):
-            acts.append(other)
+            acts.append((None, piece) if as_written else other)
         elif (asker := _EN_ASKER_SENDS.match(piece)) and _EN_SENDS.match(piece[asker.end():]):
             # the asker telling the people just named ("… and we text them when it's ready"): a message to them
-            acts.append((acts[-1][0], piece[asker.end():]))
+            acts.append((None, piece) if as_written else (acts[-1][0], piece[asker.end():]))
         elif (len(words) >= 2 and not is_function_word(words[0]) and words[0][:1].islower()
                 and words[1].lower() in _EN_OBJECT_OPENERS):
             acts.append((acts[-1][0], piece))
@@ -116,6 +117,28 @@ def _en_subject(clause: str) -> tuple[str | None, str] | None:
         if clause[lead:].lower().startswith(role.lower()):
             return role, _EN_MODAL.sub("", clause[lead + len(role):].strip())
     return None
+
+
+def en_scope_items(item: str) -> list[str]:
+    """An English thing to deliver as scope lists it, as Chinese clauses list themselves: the thing, then each act its
+    people do with it, said as written ("A booking page for my studio so students can reserve a mat and get a
+    reminder" → "A booking page for my studio", "students can reserve a mat", "students can get a reminder"); the
+    item whole when it names no one who acts."""
+    clause = item.strip().rstrip(".!?")
+    head, tail = None, clause
+    if not opens_with_role(clause):
+        parts = _EN_DOES_WITH_IT.split(clause, maxsplit=1)
+        if len(parts) < 2:
+            return [item]
+        head, tail = parts
+    if (said := _en_subject(tail)) is None or not said[1]:
+        return [item]
+    who, does = said
+    subject = tail[:len(tail) - len(does)].strip() if tail.endswith(does) else who
+    acts = _en_acts(who, does, as_written=True)
+    if head is None and len(acts) < 2:
+        return [item]
+    return ([head] if head else []) + [f"{subject} {act.strip()}" if by is not None else act.strip() for by, act in acts]
 
 
 def _en_scenarios(item: str) -> list[Scenario]:
