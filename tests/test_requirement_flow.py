@@ -3028,3 +3028,21 @@ def test_people_named_by_a_plural_adjective_act_and_their_verb_is_not_part_of_th
 def test_an_english_scope_lists_the_thing_and_each_act_of_its_people_as_a_chinese_one_does(requirement, items):
     scope = first_round(requirement, force_plan=True).scope
     assert [item for item in scope if item.startswith("Deliver")] == items, scope
+
+
+@pytest.mark.parametrize("requirement", [
+    "物业报修系统：业主拍照报修，物业派单给维修师傅",
+    "人事审批系统：员工提交请假，经理审批",
+])
+def test_a_department_naming_the_system_before_the_colon_does_not_act_it(requirement):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert not any(t.endswith(("报修系统", "审批系统")) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, tasks_wanted", [
+    ("报修小程序：业主拍照报修，师傅修好后业主评价", ["让师傅通过小程序修好", "让业主通过小程序评价"]),
+    ("做一个洗车预约小程序：车主在线预约，店员洗完后车主付款", ["让店员通过小程序洗完", "让车主通过小程序付款"]),
+])
+def test_one_persons_act_after_anothers_goes_to_the_one_named_after_it(requirement, tasks_wanted):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert all(task in tasks for task in tasks_wanted), tasks

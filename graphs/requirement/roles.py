@@ -314,8 +314,10 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         # A department that opens its clause with a verb right after it acts ("人事发offer", "IT开账号"); before a
         # noun it names a kind of thing ("销售数据").
         # So does one before 给 and whom it does a thing for ("物业给业主发通知").
-        if first + 1 < len(tokens) and _zh_department(tokens[first]) and (_zh_acts(tokens[first + 1])
-                                                                          or tokens[first + 1] == "给"):
+        # Not before a piece of software, which the verb names with it ("物业报修系统", "人事审批系统": a thing).
+        names_software = first + 2 < len(tokens) and re.fullmatch(SOFTWARE_ZH, tokens[first + 2]) is not None
+        if first + 1 < len(tokens) and _zh_department(tokens[first]) and not names_software and (
+                _zh_acts(tokens[first + 1]) or tokens[first + 1] == "给"):
             found.append((offset + first, offset + first + 1, tokens[first]))
         offset += len(tokens) + 1
     return found

@@ -205,10 +205,11 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         first = [Scenario(who, after.group("first"), "acts")] if who else []
         return first + [Scenario(got[-1].who, got[-1].does, "gets", f"{who or ''}{after.group('first')}后",
                                  got[-1].what, True)]
-    # what another does once something is done ("修好后业主可以评价"): theirs
-    if (after := _ZH_AFTER.match(clause)) and not who and (then := _zh_scenario(after.group("rest"), None)) \
-            and then[0].who and after.group("rest").startswith(then[0].who):
-        return then
+    # what another does once something is done ("修好后业主可以评价"): theirs; and once one named does it ("师傅修好后
+    # 业主评价"), the first act is that one's, the next the other's
+    if (after := _ZH_AFTER.match(rest if who else clause)) and (then := _zh_scenario(after.group("rest"), None)) \
+            and then[0].who and then[0].who != who and after.group("rest").startswith(then[0].who):
+        return ([Scenario(who, after.group("first"), "acts")] if who else []) + then
     # a message received or sent at a time said before it, or at none ("课前收到提醒"); not "把收到的邮件分类"
     if (got := _ZH_RECEIVES.match(rest)) and (not got.group("when") or _ZH_WHEN.fullmatch(got.group("when"))):
         return [Scenario(who or previous, rest, "gets", got.group("when") or None, got.group("what"))]
