@@ -3046,3 +3046,12 @@ def test_a_department_naming_the_system_before_the_colon_does_not_act_it(require
 def test_one_persons_act_after_anothers_goes_to_the_one_named_after_it(requirement, tasks_wanted):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert all(task in tasks for task in tasks_wanted), tasks
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("Help our librarians track overdue books", "Let librarians track overdue books"),
+    ("Allow nurses to swap shifts with each other", "Let nurses swap shifts with each other"),
+])
+def test_a_requirement_said_as_helping_people_do_a_thing_is_their_act(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(task) for t in tasks), tasks

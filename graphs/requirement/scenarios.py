@@ -24,7 +24,7 @@ _EN_FOR_WHOM_TO = re.compile(r"\s+for\s+(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(
 _EN_LEAD = re.compile(r"^(?:(?:only|and|then|where|so|that|which|while|but|once|when)\s+)*(?:(?:the|our|my|each|every|all)\s+)?",
                       re.IGNORECASE)
 _EN_MODAL = re.compile(r"^(?:can|could|will|should|must|may|need\s+to|needs\s+to|are\s+able\s+to|is\s+able\s+to|"
-                       r"get\s+to|have\s+to|has\s+to)\s+", re.IGNORECASE)
+                       r"get\s+to|have\s+to|has\s+to|to)\s+", re.IGNORECASE)
 # What a verb is followed by when it opens an act of its own after "and" ("… and get a reminder"), unlike a noun
 # joined to the object ("routes and vans"): an object's determiner, a pronoun, a particle or a number.
 _EN_OBJECT_OPENERS = {"a", "an", "the", "their", "his", "her", "its", "my", "our", "your", "them", "it", "each", "every",
@@ -141,9 +141,16 @@ def en_scope_items(item: str) -> list[str]:
     return ([head] if head else []) + [f"{subject} {act.strip()}" if by is not None else act.strip() for by, act in acts]
 
 
+# A requirement said as an order to help people do a thing ("Help our librarians track overdue books", "Let tenants
+# pay rent online"): who they are and what they do follow it.
+_EN_HELP = re.compile(r"^(?:help|let|allow|enable)\s+(?P<rest>.+)$", re.IGNORECASE)
+
+
 def _en_scenarios(item: str) -> list[Scenario]:
     clause = item.strip().rstrip(".!?")
-    if opens_with_role(clause):
+    if (helped := _EN_HELP.match(clause)) and opens_with_role(helped.group("rest")):
+        tail = helped.group("rest")
+    elif opens_with_role(clause):
         tail = clause
     elif said := _EN_FOR_WHOM_TO.search(clause):
         tail = f"{said.group('who')} {said.group('does')}"
