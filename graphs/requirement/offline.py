@@ -16,7 +16,7 @@ from typing import Any
 from core.language import CJK, clip, is_function_word, mid_sentence
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.scenarios import Scenario, one_of, scenarios as find_scenarios
+from graphs.requirement.scenarios import Scenario, en_scope_items, one_of, scenarios as find_scenarios
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
@@ -1134,7 +1134,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     scenario_lines = _scenario_lines(say, acts, described=described, users=users, interface=interface, zh=zh)
     # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
     # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
-    scope = [say("deliver", item=_zh_scope_item(item) if zh else _EN_MAKING.sub("", item, count=1)) for item in delivered]
+    # an English thing and what its people do with it are listed each on its own, as Chinese clauses are
+    scope = [say("deliver", item=part) for item in delivered
+             for part in ([_zh_scope_item(item)] if zh else en_scope_items(_EN_MAKING.sub("", item, count=1)))]
     # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
     scope += [say("decision", label=label, text=text) for label, text in decisions
               if text.strip().rstrip(".!?。！？ ") not in delivered]

@@ -314,8 +314,10 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         # A department that opens its clause with a verb right after it acts ("人事发offer", "IT开账号"); before a
         # noun it names a kind of thing ("销售数据").
         # So does one before 给 and whom it does a thing for ("物业给业主发通知").
-        if first + 1 < len(tokens) and _zh_department(tokens[first]) and (_zh_acts(tokens[first + 1])
-                                                                          or tokens[first + 1] == "给"):
+        # Not before a piece of software, which the verb names with it ("物业报修系统", "人事审批系统": a thing).
+        names_software = first + 2 < len(tokens) and re.fullmatch(SOFTWARE_ZH, tokens[first + 2]) is not None
+        if first + 1 < len(tokens) and _zh_department(tokens[first]) and not names_software and (
+                _zh_acts(tokens[first + 1]) or tokens[first + 1] == "给"):
             found.append((offset + first, offset + first + 1, tokens[first]))
         offset += len(tokens) + 1
     return found
@@ -335,6 +337,13 @@ admin lead intern principal dean head crew squad barista cook hostess waitress p
 paralegal caregiver janitor nanny maid vet kid child children teen
 hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops marketing procurement
 """.split())
+# People named by an adjective in the plural ("regulars preorder bread", "for locals"): the singular is a quality
+# ("a regular schedule"), so only the plural is a person.
+_EN_PLURAL_PEOPLE = {"regulars", "locals", "adults", "minors", "juniors", "singles", "newlyweds",
+                     "elders", "natives", "professionals", "individuals"}
+# Prefixes that make a verb of a verb ("preorder", "reorder", "reenter"): such a word is a person no more than the verb
+# without it is ("order" is a thing, so "preorder" is not a person).
+_EN_VERB_PREFIXES = ("pre", "re", "un", "over", "under", "co")
 # Words with those endings that are things, qualities or times, not people.
 _EN_NOT_ROLES = set("""
 order server container folder filter header footer parameter number buffer printer computer timer scanner browser
@@ -402,9 +411,12 @@ def _en_role(word: str) -> bool:
     if lower in _GENERIC or _function_word(word):
         return False
     singular = lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
-    if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES:
+    if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES or any(
+            singular.startswith(prefix) and singular[len(prefix):].lstrip("-") in _EN_NOT_ROLES
+            for prefix in _EN_VERB_PREFIXES):
         return False
-    return bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or bool(_EN_PERSON.search(lower))
+    return (bool(find_keywords(lower, _KNOWN)) or singular in _EN_PEOPLE or lower in _EN_PLURAL_PEOPLE
+            or bool(_EN_PERSON.search(lower)))
 
 
 def _en_either_acts(words: list[str], end: int, after_for: bool) -> bool:
@@ -691,6 +703,12 @@ def _zh_opens_clause(tokens: list[tuple[str, str]], at: int) -> bool:
             or tokens[before][0] in _ZH_LETS)
 
 
+# Verbs of reading or filling in a record, which take it as their object ("店长看统计", "老师填写登记表"): a person before
+# one acts, where before another verb they may name the record's kind ("员工请假记录"). Not 浏览, 查询, 下载: "浏览记录",
+# "查询记录" and "下载记录" are records of their own.
+_ZH_READS = {"看", "查看", "看到", "翻看", "查", "填", "填写"}
+
+
 # Acts jieba tags as nouns that name no thing a person could qualify: a person before one does it ("居民扫码就能查到…").
 _ZH_ACTS_READ_AS_NOUNS = {"扫码", "扫一扫", "打卡", "签到", "刷卡", "刷脸", "上门", "留言"}
 
@@ -700,8 +718,9 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     if at + 1 >= len(tokens) or (at > 0 and tokens[at - 1][0] in _ZH_TELLS):
         return False  # whom a thing is sent to, at their address too ("发到老板邮箱"), is served
     (after, tag), then = tokens[at + 1], tokens[at + 2][0] if at + 2 < len(tokens) else ""
-    # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act
-    if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS and then in _ZH_RECORDS):
+    # a record of what is done with the person ("员工请假记录"); not "前台需要登记访客", where the person needs to act,
+    # nor "店长看统计", where they read or fill one in
+    if after == "的" or (tag.startswith("v") and after not in _ZH_MODALS | _ZH_READS and then in _ZH_RECORDS):
         return True
     # a thing named by its record ("访客登记工具"), not a person the record is of ("老师登记学生": the teacher acts)
     if after in _ZH_RECORDS and then and tokens[at + 2][1].startswith("n") and not _zh_role(then):
@@ -852,10 +871,15 @@ def _zh_done_to(word: str, text: str) -> bool:
     叫号"): someone else acts on them, who is the user; they are not."""
     passives = 0
     for clause in _ZH_CLAUSE.split(text):
-        tokens = _zh_words(clause)
+        tagged = zh_tokens(clause)
+        tokens = [token for token, _ in tagged]
         for at in (i for i, token in enumerate(tokens) if token == word):
-            # opening its clause, with 由/被 and its doer later in it
+            # opening its clause, with 由/被 and its doer later in it; not when another noun stands right before 由/被,
+            # which is what is done to ("老师确认孩子被接走": the teacher confirms, the child is picked up)
             passive = next((i for i in range(at + 1, len(tokens)) if tokens[i] in _ZH_PASSIVE), None)
+            if passive is not None and passive - 1 > at and (tagged[passive - 1][1].startswith("n")
+                                                             or _zh_role(tokens[passive - 1])):
+                passive = None
             if _zh_opens_clause([(t, "") for t in tokens], at) and passive is not None and passive + 1 < len(tokens):
                 passives += 1
             # elsewhere only as what a verb acts on ("家长接孩子放学"), not whom one tells or lets act

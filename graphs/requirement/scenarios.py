@@ -24,7 +24,7 @@ _EN_FOR_WHOM_TO = re.compile(r"\s+for\s+(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(
 _EN_LEAD = re.compile(r"^(?:(?:only|and|then|where|so|that|which|while|but|once|when)\s+)*(?:(?:the|our|my|each|every|all)\s+)?",
                       re.IGNORECASE)
 _EN_MODAL = re.compile(r"^(?:can|could|will|should|must|may|need\s+to|needs\s+to|are\s+able\s+to|is\s+able\s+to|"
-                       r"get\s+to|have\s+to|has\s+to)\s+", re.IGNORECASE)
+                       r"get\s+to|have\s+to|has\s+to|to)\s+", re.IGNORECASE)
 # What a verb is followed by when it opens an act of its own after "and" ("… and get a reminder"), unlike a noun
 # joined to the object ("routes and vans"): an object's determiner, a pronoun, a particle or a number.
 _EN_OBJECT_OPENERS = {"a", "an", "the", "their", "his", "her", "its", "my", "our", "your", "them", "it", "each", "every",
@@ -89,18 +89,19 @@ def _base(verb_phrase: str) -> str:
     return f"{base} {rest}".strip()
 
 
-def _en_acts(who: str | None, does: str) -> list[tuple[str | None, str]]:
+def _en_acts(who: str | None, does: str, as_written: bool = False) -> list[tuple[str | None, str]]:
     """An English act split where "and" opens another ("reserve a mat in a class and get a reminder"), by the same
-    person or by one it names ("caretakers fix them and landlords pay the invoices")."""
+    person or by one it names ("caretakers fix them and landlords pay the invoices"). `as_written`: an act that
+    names its own subject ("landlords pay the invoices", "we text them") keeps it, with None for who."""
     pieces = _EN_AND.split(does)
     acts = [(who, pieces[0])]
     for piece in pieces[1:]:
         words = piece.split()
         if opens_with_role(piece) and (other := _en_subject(piece)):
-            acts.append(other)
+            acts.append((None, piece) if as_written else other)
         elif (asker := _EN_ASKER_SENDS.match(piece)) and _EN_SENDS.match(piece[asker.end():]):
             # the asker telling the people just named ("… and we text them when it's ready"): a message to them
-            acts.append((acts[-1][0], piece[asker.end():]))
+            acts.append((None, piece) if as_written else (acts[-1][0], piece[asker.end():]))
         elif (len(words) >= 2 and not is_function_word(words[0]) and words[0][:1].islower()
                 and words[1].lower() in _EN_OBJECT_OPENERS):
             acts.append((acts[-1][0], piece))
@@ -118,9 +119,38 @@ def _en_subject(clause: str) -> tuple[str | None, str] | None:
     return None
 
 
+def en_scope_items(item: str) -> list[str]:
+    """An English thing to deliver as scope lists it, as Chinese clauses list themselves: the thing, then each act its
+    people do with it, said as written ("A booking page for my studio so students can reserve a mat and get a
+    reminder" → "A booking page for my studio", "students can reserve a mat", "students can get a reminder"); the
+    item whole when it names no one who acts."""
+    clause = item.strip().rstrip(".!?")
+    head, tail = None, clause
+    if not opens_with_role(clause):
+        parts = _EN_DOES_WITH_IT.split(clause, maxsplit=1)
+        if len(parts) < 2:
+            return [item]
+        head, tail = parts
+    if (said := _en_subject(tail)) is None or not said[1]:
+        return [item]
+    who, does = said
+    subject = tail[:len(tail) - len(does)].strip() if tail.endswith(does) else who
+    acts = _en_acts(who, does, as_written=True)
+    if head is None and len(acts) < 2:
+        return [item]
+    return ([head] if head else []) + [f"{subject} {act.strip()}" if by is not None else act.strip() for by, act in acts]
+
+
+# A requirement said as an order to help people do a thing ("Help our librarians track overdue books", "Let tenants
+# pay rent online"): who they are and what they do follow it.
+_EN_HELP = re.compile(r"^(?:help|let|allow|enable)\s+(?P<rest>.+)$", re.IGNORECASE)
+
+
 def _en_scenarios(item: str) -> list[Scenario]:
     clause = item.strip().rstrip(".!?")
-    if opens_with_role(clause):
+    if (helped := _EN_HELP.match(clause)) and opens_with_role(helped.group("rest")):
+        tail = helped.group("rest")
+    elif opens_with_role(clause):
         tail = clause
     elif said := _EN_FOR_WHOM_TO.search(clause):
         tail = f"{said.group('who')} {said.group('does')}"
@@ -182,10 +212,11 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         first = [Scenario(who, after.group("first"), "acts")] if who else []
         return first + [Scenario(got[-1].who, got[-1].does, "gets", f"{who or ''}{after.group('first')}后",
                                  got[-1].what, True)]
-    # what another does once something is done ("修好后业主可以评价"): theirs
-    if (after := _ZH_AFTER.match(clause)) and not who and (then := _zh_scenario(after.group("rest"), None)) \
-            and then[0].who and after.group("rest").startswith(then[0].who):
-        return then
+    # what another does once something is done ("修好后业主可以评价"): theirs; and once one named does it ("师傅修好后
+    # 业主评价"), the first act is that one's, the next the other's
+    if (after := _ZH_AFTER.match(rest if who else clause)) and (then := _zh_scenario(after.group("rest"), None)) \
+            and then[0].who and then[0].who != who and after.group("rest").startswith(then[0].who):
+        return ([Scenario(who, after.group("first"), "acts")] if who else []) + then
     # a message received or sent at a time said before it, or at none ("课前收到提醒"); not "把收到的邮件分类"
     if (got := _ZH_RECEIVES.match(rest)) and (not got.group("when") or _ZH_WHEN.fullmatch(got.group("when"))):
         return [Scenario(who or previous, rest, "gets", got.group("when") or None, got.group("what"))]
