@@ -656,6 +656,17 @@ def test_a_period_or_a_future_calling_before_a_chinese_name_makes_a_character(de
 
 
 @pytest.mark.parametrize("description, named", [
+    # jieba cuts 店 / 长老 / 郑让她: the manager was an elder called 郑让她
+    ("便利店里，店长老郑让她每天早上六点开门", [("老郑", "店长")]),
+    ("村长老赵不肯让路，车队只好绕行", [("老赵", "村长")]),
+    # an elder before a given name stays one
+    ("寺里的长老慧明闭关多年", [("慧明", "长老")]),
+])
+def test_a_post_then_a_familiar_name_is_the_post_and_lao_with_the_surname(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, named", [
     # jieba tags 大副 a numeral, and cuts 收银员 / 小 / 周: the mate and the cashier were no one
     ("货轮在太平洋上遇险，大副韩冬发现船长失踪", [("韩冬", "大副")]),
     ("便利店的收银员小周每晚都看见一个穿红衣的女人", [("小周", "收银员")]),

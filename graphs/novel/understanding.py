@@ -1847,6 +1847,13 @@ def _unglued_endings(words: list) -> list:
                 and word.word not in _KIN_ZH and noun_before and CJK.fullmatch(before.word[-1]):
             out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
             out[index] = jieba.posseg.pair(word.word[1:], "x")
+        # "店长老郑让她…" cut 店 / 长老 / 郑: the 长 closes a post the dictionary knows (店长), and 老 + a surname
+        # is a familiar name (老郑), not an elder named 郑
+        elif len(word.word) == 2 and word.word[0] in endings and word.word[1] in _FAMILIAR_ZH \
+                and index + 1 < len(out) and out[index + 1].word[:1] in _SURNAMES_ZH \
+                and CJK.fullmatch(before.word[-1]) and jieba.dt.FREQ.get(before.word + word.word[0], 0) > 0:
+            out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
+            out[index] = jieba.posseg.pair(word.word[1:], "x")
     # "茶商之女林素素" cut 茶商 / 之 / 女林 / 素素: 之 ties the noun before it to 女 (the tea merchant's daughter),
     # one noun of a person, and the surname goes back to the name
     for index in range(len(out) - 1, 1, -1):
