@@ -593,6 +593,17 @@ def test_her_after_a_verb_of_suspecting_tells_the_suspecting_one_is_a_woman():
     assert [(c.name, c.gender) for c in people] == [("Wren Talbot", "female"), ("Silas", "male")]
 
 
+@pytest.mark.parametrize("description", ["The banker Hollis Crane covets her ranch and the water under it.",
+                                         "A cattle baron named Otto Reyes eyes her land."])
+def test_her_after_a_verb_of_coveting_is_the_owners_not_the_one_who_covets(description):
+    # "covets her ranch" made the banker a woman: the ranch is someone else's
+    assert [c.gender for c in read.characters_in_description(description)] == [None]
+
+
+def test_her_after_a_verb_of_owning_still_tells_the_subject_is_a_woman():
+    assert [c.gender for c in read.characters_in_description("Ada Quinn sells her boat to pay the debt.")] == ["female"]
+
+
 def test_a_full_name_opening_a_premise_is_in_the_cast_without_named():
     # "Wren Talbot suspects her uncle Silas": without "named", only Silas was in the cast.
     people = read.characters_in_description("Wren Talbot suspects her uncle Silas of sinking the boat")

@@ -1877,6 +1877,11 @@ _FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
 _TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
+# Verbs of wanting or taking what is another's: "her ranch" after "covets" is the owner's, someone else than the
+# one who covets it, so the possessive tells nothing of the subject ("The banker Hollis Crane covets her ranch").
+_TAKES_ANOTHERS = re.compile(r"\b(?:covet|envie|envy|steal|stole|seiz|grab|rob|raid|loot|plunder|ransack|buy|bought"
+                             r"|usurp|confiscat|repossess|foreclos\w*\s+on|eye[sd]?|eyeing|burn|torch|trespass\w*\s+on)\w*\s*$",
+                             re.I)
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
 # The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
 # The name may be a full one ("The club owner, Victor Sloane, hides…").
@@ -1973,6 +1978,8 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
         # "suspects her uncle": the uncle is whom she suspects, her the subject's
         owned_object = kind == "possessive" and _TAKES_SOMEONE.search(sentence)
+        if kind == "possessive" and _TAKES_ANOTHERS.search(sentence):
+            continue
         if owned_object or not _inside_what_is_said(sentence):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
     subject = previous = None
