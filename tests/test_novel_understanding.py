@@ -604,6 +604,19 @@ def test_her_after_a_verb_of_owning_still_tells_the_subject_is_a_woman():
     assert [c.gender for c in read.characters_in_description("Ada Quinn sells her boat to pay the debt.")] == ["female"]
 
 
+@pytest.mark.parametrize("description", [
+    "Inspector Clara Voss investigates the death of a fisherman. His widow Lydia hides a letter.",
+    "Dr. Ines Varga reads the diary of a dead sailor. His granddaughter Mei wants it back."])
+def test_his_opening_a_sentence_after_someone_unnamed_does_not_make_the_subject_a_man(description):
+    # "His widow Lydia" was read as the inspector's widow: Clara Voss was written down as a man
+    assert read.characters_in_description(description)[0].gender is None
+
+
+def test_his_opening_a_sentence_still_means_the_subject_when_no_one_else_is_there():
+    people = read.characters_in_description("Detective Sam Hale hunts a killer. His partner Joe helps.")
+    assert [(c.name, c.gender) for c in people] == [("Sam Hale", "male"), ("Joe", None)]
+
+
 def test_a_full_name_opening_a_premise_is_in_the_cast_without_named():
     # "Wren Talbot suspects her uncle Silas": without "named", only Silas was in the cast.
     people = read.characters_in_description("Wren Talbot suspects her uncle Silas of sinking the boat")

@@ -1978,7 +1978,8 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
         # "suspects her uncle": the uncle is whom she suspects, her the subject's
         owned_object = kind == "possessive" and _TAKES_SOMEONE.search(sentence)
-        if kind == "possessive" and _TAKES_ANOTHERS.search(sentence):
+        if kind == "possessive" and (_TAKES_ANOTHERS.search(sentence) or (
+                not sentence.strip(" \t\"'“‘(") and _unnamed_person_before(text, m.start(), _PRONOUN_GENDER[word]))):
             continue
         if owned_object or not _inside_what_is_said(sentence):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
@@ -2022,6 +2023,25 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
                 subject = subject or chosen
     said = {"male": "男", "female": "女"} if chinese else {"male": "male", "female": "female"}
     return [replace(p, gender=said[genders[p.name]] if genders[p.name] else None) for p in people]
+
+
+# "of a fisherman", "of the old sailor": a noun of a person after an article, with no name set after it, owning
+# what the sentence is about (the death of a fisherman): the next sentence may go on with them.
+_UNNAMED_PERSON_EN = re.compile(r"\bof\s+(?:a|an|the|one)\s+(?:[a-z]+\s+)?([a-z]+)\b(?!\s*,?\s+(?:named|called|[A-Z]))", re.I)
+
+
+def _unnamed_person_before(text: str, at: int, gender: str) -> bool:
+    """The sentence before the one opening at `at` names someone unnamed the pronoun may mean ("…investigates the
+    death of a fisherman. His widow Lydia…": his is the fisherman's, not the inspector's)."""
+    ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, at)]
+    if not ends:
+        return False
+    sentence = text[(ends[-2] if len(ends) > 1 else 0):ends[-1]]
+    for match in _UNNAMED_PERSON_EN.finditer(sentence):
+        noun = match.group(1).lower()
+        if _person_noun_en(noun) and _KIN_EN.get(noun) in (None, gender):
+            return True
+    return False
 
 
 def _object_of_other_gender(text: str, at: int, gender: str) -> str | None:
