@@ -680,6 +680,17 @@ def test_a_period_or_a_future_calling_before_a_chinese_name_makes_a_character(de
 
 
 @pytest.mark.parametrize("description, named", [
+    # 刚 before a verb is "just": the newcomer was called 苏晴刚
+    ("苏晴刚到任就发现账目不对", ["苏晴"]),
+    ("出狱那天，陈默刚走出监狱大门就被人跟上了", ["陈默"]),
+    # 志刚 is a given name many bear: it stays whole
+    ("张志刚走进工厂，发现机器停了", ["张志刚"]),
+])
+def test_gang_before_a_verb_is_just_not_the_end_of_the_name(description, named):
+    assert [c.name for c in read.characters_in_description(description)] == named
+
+
+@pytest.mark.parametrize("description, named", [
     # jieba cuts 店 / 长老 / 郑让她: the manager was an elder called 郑让她
     ("便利店里，店长老郑让她每天早上六点开门", [("老郑", "店长")]),
     ("村长老赵不肯让路，车队只好绕行", [("老赵", "村长")]),

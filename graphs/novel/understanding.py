@@ -1040,7 +1040,33 @@ def _chinese_name(run: str) -> str | None:
             # a one-character verb follows the second ("沈墨教她剑法"): that is the verb, not the name's end;
             # an adverb opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
             run = run[:2]
+    if len(run) == 3 and run[2] in _ADVERB_OR_NAME_ZH and whole[:3] == run and _starts_verb(whole[3:]) \
+            and not _ends_names(run[1:]):
+        return run[:2]  # "苏晴刚到任": 刚 before a verb is "just", as no name ends 晴刚 (张志刚 stays whole)
     return run if 2 <= len(run) <= 4 else None
+
+
+# Characters that end given names (王刚, 张志刚) yet before a verb mean "just" (刚到任). Not 才: 王有才, 李德才
+# are names far commoner than the dictionary's few.
+_ADVERB_OR_NAME_ZH = set("刚")
+
+
+def _ends_names(given: str) -> bool:
+    """Names of three characters in jieba's dictionary end with the two characters `given` more than once (志刚 of
+    张志刚, 刘志刚): a given name people bear, not a name's end glued to the adverb after it (晴刚)."""
+    return _name_endings().get(given, 0) > 1
+
+
+@functools.cache
+def _name_endings() -> dict[str, int]:
+    import jieba.posseg
+
+    jieba.posseg.lcut("林远")  # loads the dictionary and its tags
+    counts: dict[str, int] = {}
+    for word, flag in jieba.posseg.dt.word_tag_tab.items():
+        if flag == "nr" and len(word) == 3:
+            counts[word[1:]] = counts.get(word[1:], 0) + 1
+    return counts
 
 
 def _opens_any_predicate(text: str) -> bool:
@@ -1774,6 +1800,7 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
         if name and rest and _reads_as_name(name) and not _names_a_place(name) and not common(name[:2]) \
                 and not common(name) and name[-1] not in _LOCATIVE_ZH and name[-1] not in "他她它" \
                 and (rest[0] in "是在" or _starts_verb(rest) or _opens_predicate(rest)
+                     or (rest[0] in _ADVERB_OR_NAME_ZH and _starts_verb(rest[1:]))
                      or (name.endswith(tuple(_TITLE_GENDER_ZH)) and _opens_any_predicate(rest))):
             found.append((at, name))
     return found
