@@ -617,6 +617,22 @@ def test_his_opening_a_sentence_still_means_the_subject_when_no_one_else_is_ther
     assert [(c.name, c.gender) for c in people] == [("Sam Hale", "male"), ("Joe", None)]
 
 
+@pytest.mark.parametrize("description, named", [
+    # a calling opening the description is capitalised: the rancher was left out of the cast
+    ("Rancher Maria Lopez fights drought while the banker Hollis Crane covets her ranch.",
+     [("Maria Lopez", "rancher"), ("Hollis Crane", "banker")]),
+    # "Old" was read as a name, and the fisherman was no one
+    ("Old fisherman Bram Hale lost his son to the sea. His daughter-in-law Nessa blames him.",
+     [("Bram Hale", "fisherman"), ("Nessa", "daughter-in-law")]),
+])
+def test_a_capitalised_calling_opening_a_sentence_is_said_of_the_full_name_after_it(description, named):
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+def test_a_month_opening_a_sentence_is_no_calling():
+    assert read.characters_in_description("In December Maria Lopez buys a farm.") == []
+
+
 def test_a_full_name_opening_a_premise_is_in_the_cast_without_named():
     # "Wren Talbot suspects her uncle Silas": without "named", only Silas was in the cast.
     people = read.characters_in_description("Wren Talbot suspects her uncle Silas of sinking the boat")

@@ -1289,7 +1289,10 @@ _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[
                                    # or a name of one word, the clause going on after it ("the herbalist Lin finds")
                                    + r"|([A-Z][a-z]+)(?=\s+[a-z]|\s*[,.;!?]))\b")
 # A clause opened by a calling with no article and a full name ("In a border town, rancher Maria Lopez fights…").
-_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:.!?]\s+)(?:[a-z]{4,}\s+)?([a-z]{3,})\s+" + _FULL_NAME_EN + r"\b")
+# Opening the description or a sentence, the first word is capitalised ("Rancher Maria Lopez", "Old fisherman Bram
+# Hale lost his son").
+_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:]\s+|(?:^|[.!?]\s+)(?=[A-Z]))(?:([A-Za-z][a-z]{2,})\s+)?([A-Za-z][a-z]{2,})\s+"
+                                   + _FULL_NAME_EN + r"\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1386,7 +1389,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _OPENS_EN.finditer(text):
         # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
         word = match.group(1)
-        if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN):
+        if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN
+                or _YOUNG_EN.fullmatch(word) or _OLD_EN.fullmatch(word)):  # "Old fisherman Bram Hale …"
             hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _FULL_NAME_OPENS_EN.finditer(text):
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
@@ -1409,10 +1413,14 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(2 if match.group(2) else 3), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
     for match in _BARE_CALLING_NAME_EN.finditer(text):
         # "…; rancher Maria Lopez fights drought": a calling with no article opening a clause, then a full name
-        noun, name = match.group(1).lower(), match.group(2)
+        qualifier, noun, name = match.group(1), match.group(2), match.group(3)
+        if (qualifier and (is_function_word(qualifier) or (qualifier[0].islower() and len(qualifier) < 4))) \
+                or (noun[0].isupper() and qualifier and qualifier[0].islower()):
+            continue  # "In Rancher …" is no qualifier; a capital inside the clause is a name's, not a calling's
+        noun = noun.lower()
         if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
                 is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
-            hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+            hits.append((match.start(3), NamedCharacter(name, noun, _KIN_EN.get(noun))))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
