@@ -630,7 +630,7 @@ def test_a_capitalised_calling_opening_a_sentence_is_said_of_the_full_name_after
 
 
 def test_a_month_opening_a_sentence_is_no_calling():
-    assert read.characters_in_description("Last December Maria Lopez bought a farm.") == []
+    assert read.characters_in_description("Come December Maria Lopez must sell the ranch.") == []
 
 
 def test_a_full_name_opening_a_premise_is_in_the_cast_without_named():
