@@ -629,6 +629,18 @@ def test_a_capitalised_calling_opening_a_sentence_is_said_of_the_full_name_after
     assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
 
 
+def test_the_first_word_of_a_two_word_calling_opening_a_premise_is_no_character():
+    # "Bounty" was a character, and the "She" after it was hers, not the hunter's
+    people = read.characters_in_description("Bounty hunter Kai Vance tracks a smuggler across Mars. She trusts no one.")
+    assert [(c.name, c.gender) for c in people] == [("Kai Vance", "female")]
+
+
+def test_a_title_after_a_tie_opens_the_titled_name_and_is_no_character_itself():
+    # "His neighbour Mrs. Finch" made a character called "Mrs" beside Mrs. Finch
+    people = read.characters_in_description("Walter Briggs buys the old house. His neighbour Mrs. Finch watches him.")
+    assert [c.name for c in people] == ["Walter Briggs", "Mrs. Finch"]
+
+
 def test_a_month_opening_a_sentence_is_no_calling():
     assert read.characters_in_description("Come December Maria Lopez must sell the ranch.") == []
 

@@ -1293,6 +1293,9 @@ _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[
 # Hale lost his son").
 _BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:]\s+|(?:^|[.!?]\s+)(?=[A-Z]))(?:([A-Za-z][a-z]{2,})\s+)?([A-Za-z][a-z]{2,})\s+"
                                    + _FULL_NAME_EN + r"\b")
+# After a capitalised word opening a sentence, a noun of a person and a full name: the word is the calling's
+# ("Bounty hunter Kai Vance"), no one's name.
+_CALLING_OPENS_NAME_EN = re.compile(r"\s+[a-z]+(?:er|or|ist|ian|ess|man|woman|ant|ent|smith|wright)\s+[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1344,6 +1347,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
                                                     _KIN_EN.get(said) if said else None)))
     for match in _KIN_NAME_EN.finditer(text):
         word = match.group(1).lower()
+        if match.group(2).split()[0].lower() in _TITLE_WORDS_EN:
+            continue  # "His neighbour Mrs. Finch": the title opens a titled name, read whole below
         hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word],
                                                     _calling_after_en(text, match.end()))))
     for match in _NAME_IS_KIN_EN.finditer(text):
@@ -1390,7 +1395,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
         word = match.group(1)
         if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN
-                or _YOUNG_EN.fullmatch(word) or _OLD_EN.fullmatch(word)):  # "Old fisherman Bram Hale …"
+                or _YOUNG_EN.fullmatch(word) or _OLD_EN.fullmatch(word)  # "Old fisherman Bram Hale …"
+                or _CALLING_OPENS_NAME_EN.match(text, match.end(1))):  # "Bounty hunter Kai Vance …"
             hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _FULL_NAME_OPENS_EN.finditer(text):
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
