@@ -641,6 +641,15 @@ def test_a_title_after_a_tie_opens_the_titled_name_and_is_no_character_itself():
     assert [c.name for c in people] == ["Walter Briggs", "Mrs. Finch"]
 
 
+@pytest.mark.parametrize("description, named", [
+    ("Young witch Poppy Marsh inherits her grandmother's bakery.", [("Poppy Marsh", "witch")]),
+    ("The knight Aldric Vane swears to guard the princess.", [("Aldric Vane", "knight")]),
+])
+def test_a_calling_with_no_persons_ending_before_a_full_name_makes_a_character(description, named):
+    # witch and knight end like no noun of a person: the witch and the knight were left out of the cast
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
 def test_a_month_opening_a_sentence_is_no_calling():
     assert read.characters_in_description("Come December Maria Lopez must sell the ranch.") == []
 

@@ -1327,9 +1327,15 @@ def _calling_after_en(text: str, at: int) -> str | None:
     return match.group(1)
 
 
+# Nouns of a person with no person's ending ("Young witch Poppy Marsh", "the knight Aldric Vane").
+_PERSON_NOUNS_EN = {"witch", "wizard", "knight", "mage", "thief", "spy", "nurse", "chef", "cook", "pilot", "clerk",
+                    "scout", "maid", "monk", "nun", "priest", "medic", "surgeon", "midwife", "cadet", "guide", "bard",
+                    "squire", "healer", "cop", "marshal", "sheriff", "nanny", "orphan", "widow", "heiress", "priestess"}
+
+
 def _person_noun_en(word: str) -> bool:
-    """`word` is a noun of a person: one the word list has, else one with a person's ending that is no place or thing."""
-    return word in _KIN_EN or (word.endswith(_PERSON_ENDINGS_EN) and word not in _PLACE_EN and word not in _POSTS_OF_EN
+    """`word` is a noun of a person: one the word lists have, else one with a person's ending that is no place or thing."""
+    return word in _KIN_EN or word in _PERSON_NOUNS_EN or (word.endswith(_PERSON_ENDINGS_EN) and word not in _PLACE_EN and word not in _POSTS_OF_EN
                                and not is_function_word(word))
 
 
