@@ -135,7 +135,8 @@ other disaster flower burger dinner summer winter border barrier shelter theater
 tiger spider otter lobster hamster oyster panther beaver river tower meter metre liter litre dollar sweater mirror floor
 door motor tractor processor elevator escalator radiator refrigerator freezer heater cooler blender mixer toaster
 charger speaker headphone printer scanner browser server router cluster parameter header footer timer buffer
-median boolean fee tree degree coffee""".split()
+median boolean fee tree degree coffee september october november december however whenever whatever wherever
+together another moreover""".split()
 NOT_PEOPLE_EN = frozenset(_NOT_PEOPLE_EN)
 # Jobs whose names have no such ending ("baristas", "chefs", "pilots"), and guards of any kind ("lifeguards",
 # "coastguards") but the things that guard ("safeguards", "mudguards").

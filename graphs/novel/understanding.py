@@ -1040,7 +1040,33 @@ def _chinese_name(run: str) -> str | None:
             # a one-character verb follows the second ("沈墨教她剑法"): that is the verb, not the name's end;
             # an adverb opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
             run = run[:2]
+    if len(run) == 3 and run[2] in _ADVERB_OR_NAME_ZH and whole[:3] == run and _starts_verb(whole[3:]) \
+            and not _ends_names(run[1:]):
+        return run[:2]  # "苏晴刚到任": 刚 before a verb is "just", as no name ends 晴刚 (张志刚 stays whole)
     return run if 2 <= len(run) <= 4 else None
+
+
+# Characters that end given names (王刚, 张志刚) yet before a verb mean "just" (刚到任). Not 才: 王有才, 李德才
+# are names far commoner than the dictionary's few.
+_ADVERB_OR_NAME_ZH = set("刚")
+
+
+def _ends_names(given: str) -> bool:
+    """Names of three characters in jieba's dictionary end with the two characters `given` more than once (志刚 of
+    张志刚, 刘志刚): a given name people bear, not a name's end glued to the adverb after it (晴刚)."""
+    return _name_endings().get(given, 0) > 1
+
+
+@functools.cache
+def _name_endings() -> dict[str, int]:
+    import jieba.posseg
+
+    jieba.posseg.lcut("林远")  # loads the dictionary and its tags
+    counts: dict[str, int] = {}
+    for word, flag in jieba.posseg.dt.word_tag_tab.items():
+        if flag == "nr" and len(word) == 3:
+            counts[word[1:]] = counts.get(word[1:], 0) + 1
+    return counts
 
 
 def _opens_any_predicate(text: str) -> bool:
@@ -1263,7 +1289,13 @@ _CALLING_THEN_NAME_EN = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[
                                    # or a name of one word, the clause going on after it ("the herbalist Lin finds")
                                    + r"|([A-Z][a-z]+)(?=\s+[a-z]|\s*[,.;!?]))\b")
 # A clause opened by a calling with no article and a full name ("In a border town, rancher Maria Lopez fights…").
-_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:.!?]\s+)(?:[a-z]{4,}\s+)?([a-z]{3,})\s+" + _FULL_NAME_EN + r"\b")
+# Opening the description or a sentence, the first word is capitalised ("Rancher Maria Lopez", "Old fisherman Bram
+# Hale lost his son").
+_BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:]\s+|(?:^|[.!?]\s+)(?=[A-Z]))(?:([A-Za-z][a-z]{2,})\s+)?([A-Za-z][a-z]{2,})\s+"
+                                   + _FULL_NAME_EN + r"\b")
+# After a capitalised word opening a sentence, a noun of a person and a full name: the word is the calling's
+# ("Bounty hunter Kai Vance"), no one's name.
+_CALLING_OPENS_NAME_EN = re.compile(r"\s+[a-z]+(?:er|or|ist|ian|ess|man|woman|ant|ent|smith|wright)\s+[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
 _PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
 
@@ -1295,9 +1327,15 @@ def _calling_after_en(text: str, at: int) -> str | None:
     return match.group(1)
 
 
+# Nouns of a person with no person's ending ("Young witch Poppy Marsh", "the knight Aldric Vane").
+_PERSON_NOUNS_EN = {"witch", "wizard", "knight", "mage", "thief", "spy", "nurse", "chef", "cook", "pilot", "clerk",
+                    "scout", "maid", "monk", "nun", "priest", "medic", "surgeon", "midwife", "cadet", "guide", "bard",
+                    "squire", "healer", "cop", "marshal", "sheriff", "nanny", "orphan", "widow", "heiress", "priestess"}
+
+
 def _person_noun_en(word: str) -> bool:
-    """`word` is a noun of a person: one the word list has, else one with a person's ending that is no place or thing."""
-    return word in _KIN_EN or (word.endswith(_PERSON_ENDINGS_EN) and word not in _PLACE_EN and word not in _POSTS_OF_EN
+    """`word` is a noun of a person: one the word lists have, else one with a person's ending that is no place or thing."""
+    return word in _KIN_EN or word in _PERSON_NOUNS_EN or (word.endswith(_PERSON_ENDINGS_EN) and word not in _PLACE_EN and word not in _POSTS_OF_EN
                                and not is_function_word(word))
 
 
@@ -1315,6 +1353,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
                                                     _KIN_EN.get(said) if said else None)))
     for match in _KIN_NAME_EN.finditer(text):
         word = match.group(1).lower()
+        if match.group(2).split()[0].lower() in _TITLE_WORDS_EN:
+            continue  # "His neighbour Mrs. Finch": the title opens a titled name, read whole below
         hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word],
                                                     _calling_after_en(text, match.end()))))
     for match in _NAME_IS_KIN_EN.finditer(text):
@@ -1360,7 +1400,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _OPENS_EN.finditer(text):
         # "Mira keeps the lighthouse. She …": a capitalised word opening a sentence the next one calls he or she
         word = match.group(1)
-        if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN):
+        if not (is_function_word(word) or word.lower() in _PLACE_EN or word.lower() in _KIN_EN
+                or _YOUNG_EN.fullmatch(word) or _OLD_EN.fullmatch(word)  # "Old fisherman Bram Hale …"
+                or _CALLING_OPENS_NAME_EN.match(text, match.end(1))):  # "Bounty hunter Kai Vance …"
             hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _FULL_NAME_OPENS_EN.finditer(text):
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
@@ -1383,10 +1425,14 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(2 if match.group(2) else 3), NamedCharacter(name, _said_as_en(text, match.start(1), noun), None)))
     for match in _BARE_CALLING_NAME_EN.finditer(text):
         # "…; rancher Maria Lopez fights drought": a calling with no article opening a clause, then a full name
-        noun, name = match.group(1).lower(), match.group(2)
+        qualifier, noun, name = match.group(1), match.group(2), match.group(3)
+        if (qualifier and (is_function_word(qualifier) or (qualifier[0].islower() and len(qualifier) < 4))) \
+                or (noun[0].isupper() and qualifier and qualifier[0].islower()):
+            continue  # "In Rancher …" is no qualifier; a capital inside the clause is a name's, not a calling's
+        noun = noun.lower()
         if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
                 is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
-            hits.append((match.start(2), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+            hits.append((match.start(3), NamedCharacter(name, noun, _KIN_EN.get(noun))))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
@@ -1774,6 +1820,7 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
         if name and rest and _reads_as_name(name) and not _names_a_place(name) and not common(name[:2]) \
                 and not common(name) and name[-1] not in _LOCATIVE_ZH and name[-1] not in "他她它" \
                 and (rest[0] in "是在" or _starts_verb(rest) or _opens_predicate(rest)
+                     or (rest[0] in _ADVERB_OR_NAME_ZH and _starts_verb(rest[1:]))
                      or (name.endswith(tuple(_TITLE_GENDER_ZH)) and _opens_any_predicate(rest))):
             found.append((at, name))
     return found
@@ -1847,6 +1894,13 @@ def _unglued_endings(words: list) -> list:
                 and word.word not in _KIN_ZH and noun_before and CJK.fullmatch(before.word[-1]):
             out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
             out[index] = jieba.posseg.pair(word.word[1:], "x")
+        # "店长老郑让她…" cut 店 / 长老 / 郑: the 长 closes a post the dictionary knows (店长), and 老 + a surname
+        # is a familiar name (老郑), not an elder named 郑
+        elif len(word.word) == 2 and word.word[0] in endings and word.word[1] in _FAMILIAR_ZH \
+                and index + 1 < len(out) and out[index + 1].word[:1] in _SURNAMES_ZH \
+                and CJK.fullmatch(before.word[-1]) and jieba.dt.FREQ.get(before.word + word.word[0], 0) > 0:
+            out[index - 1] = jieba.posseg.pair(before.word + word.word[0], "n")
+            out[index] = jieba.posseg.pair(word.word[1:], "x")
     # "茶商之女林素素" cut 茶商 / 之 / 女林 / 素素: 之 ties the noun before it to 女 (the tea merchant's daughter),
     # one noun of a person, and the surname goes back to the name
     for index in range(len(out) - 1, 1, -1):
@@ -1870,6 +1924,11 @@ _FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
 _TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
+# Verbs of wanting or taking what is another's: "her ranch" after "covets" is the owner's, someone else than the
+# one who covets it, so the possessive tells nothing of the subject ("The banker Hollis Crane covets her ranch").
+_TAKES_ANOTHERS = re.compile(r"\b(?:covet|envie|envy|steal|stole|seiz|grab|rob|raid|loot|plunder|ransack|buy|bought"
+                             r"|usurp|confiscat|repossess|foreclos\w*\s+on|eye[sd]?|eyeing|burn|torch|trespass\w*\s+on)\w*\s*$",
+                             re.I)
 # "the new harbourmaster, Corin, …": a name set beside the noun saying who they are.
 # The article may open the sentence, and up to two words may qualify the noun ("A lighthouse keeper's daughter, Mara,").
 # The name may be a full one ("The club owner, Victor Sloane, hides…").
@@ -1966,6 +2025,9 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         sentence = text[max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0):m.start()]
         # "suspects her uncle": the uncle is whom she suspects, her the subject's
         owned_object = kind == "possessive" and _TAKES_SOMEONE.search(sentence)
+        if kind == "possessive" and (_TAKES_ANOTHERS.search(sentence) or (
+                not sentence.strip(" \t\"'“‘(") and _unnamed_person_before(text, m.start(), _PRONOUN_GENDER[word]))):
+            continue
         if owned_object or not _inside_what_is_said(sentence):
             events.append((m.start(), kind, _PRONOUN_GENDER[word]))
     subject = previous = None
@@ -2008,6 +2070,25 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
                 subject = subject or chosen
     said = {"male": "男", "female": "女"} if chinese else {"male": "male", "female": "female"}
     return [replace(p, gender=said[genders[p.name]] if genders[p.name] else None) for p in people]
+
+
+# "of a fisherman", "of the old sailor": a noun of a person after an article, with no name set after it, owning
+# what the sentence is about (the death of a fisherman): the next sentence may go on with them.
+_UNNAMED_PERSON_EN = re.compile(r"\bof\s+(?:a|an|the|one)\s+(?:[a-z]+\s+)?([a-z]+)\b(?!\s*,?\s+(?:named|called|[A-Z]))", re.I)
+
+
+def _unnamed_person_before(text: str, at: int, gender: str) -> bool:
+    """The sentence before the one opening at `at` names someone unnamed the pronoun may mean ("…investigates the
+    death of a fisherman. His widow Lydia…": his is the fisherman's, not the inspector's)."""
+    ends = [e.end() for e in _SENTENCE_END.finditer(text, 0, at)]
+    if not ends:
+        return False
+    sentence = text[(ends[-2] if len(ends) > 1 else 0):ends[-1]]
+    for match in _UNNAMED_PERSON_EN.finditer(sentence):
+        noun = match.group(1).lower()
+        if _person_noun_en(noun) and _KIN_EN.get(noun) in (None, gender):
+            return True
+    return False
 
 
 def _object_of_other_gender(text: str, at: int, gender: str) -> str | None:
