@@ -2056,3 +2056,9 @@ async def test_a_landlord_calling_it_a_voluntary_move_out_is_not_answered_with_t
 async def test_a_false_forum_post_about_ones_business_is_answered_as_reputation(knowledge):
     run = await GraphRunner(knowledge).ask("Someone wrote on a forum that my restaurant uses gutter oil, which is false")
     assert ("民法典", "1024") in _cited(run), _cited(run)
+
+
+async def test_a_rumour_that_ones_spouse_cheats_is_answered_as_defamation_not_as_divorce_damages(knowledge):
+    run = await GraphRunner(knowledge).ask("同事到处造谣说我老公有小三，怎么办")
+    cited = _cited(run)
+    assert ("民法典", "1091") not in cited and ("民法典", "1024") in cited, cited
