@@ -2062,3 +2062,15 @@ async def test_a_rumour_that_ones_spouse_cheats_is_answered_as_defamation_not_as
     run = await GraphRunner(knowledge).ask("同事到处造谣说我老公有小三，怎么办")
     cited = _cited(run)
     assert ("民法典", "1091") not in cited and ("民法典", "1024") in cited, cited
+
+
+async def test_a_taxi_that_would_not_take_a_passenger_and_insulted_him_is_a_passengers_complaint_not_a_labour_one(knowledge):
+    run = await GraphRunner(knowledge).ask("网约车司机拒载，还对我爆粗口")
+    cited = _cited(run)
+    assert _answer(run)["category"] == "contract_law", _answer(run)["category"]
+    assert cited[0] == ("民法典", "810") and ("消费者权益保护法", "27") in cited, cited
+
+
+async def test_an_english_taxi_refusal_is_filed_as_a_passengers_contract(knowledge):
+    run = await GraphRunner(knowledge).ask("A cab driver refused to pick us up at the station. What can I do?")
+    assert _answer(run)["category"] == "contract_law" and ("民法典", "810") in _cited(run), _cited(run)

@@ -104,6 +104,9 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                      # A trip or a parcel is a contract of carriage: without these a cancelled flight (航空公司 只给退票) had
                      # no field of its own and the model filed it under labour.
                      (r"航班|机票|火车票|高铁票|车票|船票|退票|改签|航空公司|快递公司|物流公司|承运人", 1.0),
+                     # A ride in a taxi (出租车司机拒载): the passenger's contract, not the labour field its driver suggests.
+                     # Not the driver's own job (我是网约车司机，平台不交社保).
+                     (r"^(?!.*(?:我是|我当|我开|我跑)(?:出租车|网约车|滴滴|专车)?的?司机).*?(?:拒载|甩客|绕路|绕道|乘客|出租车|网约车|打车)", 1.0),
                      # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law), and
                      # the worker's on it a labour one.
                      (rf"^(?!.*(?:邻居|隔壁|楼上|楼下|对门))(?!.*(?:{named_words('works_there')})).*?(?:装修|施工队|工程队)", 1.0)],
@@ -133,7 +136,7 @@ _ENGLISH_FIELDS: dict[str, str] = {
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
     "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages"
-                    r"|flights?|airlines?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
+                    r"|flights?|airlines?|taxis?|cabs?|cabbie|ride-hail\w*|passengers?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
                     # A business's own customer who does not pay or cancels (the client won't pay the invoice).
                     r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking)",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
