@@ -2074,3 +2074,16 @@ async def test_a_taxi_that_would_not_take_a_passenger_and_insulted_him_is_a_pass
 async def test_an_english_taxi_refusal_is_filed_as_a_passengers_contract(knowledge):
     run = await GraphRunner(knowledge).ask("A cab driver refused to pick us up at the station. What can I do?")
     assert _answer(run)["category"] == "contract_law" and ("民法典", "810") in _cited(run), _cited(run)
+
+
+async def test_a_banquet_the_restaurant_cancels_is_answered_with_ending_the_contract_and_its_damages(knowledge):
+    run = await GraphRunner(knowledge).ask("订了饭店的寿宴，饭店前一天说不办了，损失谁赔")
+    cited = _cited(run)
+    assert _answer(run)["category"] == "contract_law", _answer(run)["category"]
+    assert {("民法典", "563"), ("民法典", "584")} <= set(cited), cited
+
+
+async def test_a_loan_with_no_repayment_date_cites_the_loan_article_not_the_warehouses_storage_term(knowledge):
+    run = await GraphRunner(knowledge).ask("表哥借了我两万块，当时没约定还款期限，现在能要回来吗")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "675") and ("民法典", "914") not in cited, cited

@@ -105,6 +105,8 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                      # no field of its own and the model filed it under labour.
                      (r"航班|机票|火车票|高铁票|车票|船票|退票|改签|航空公司|快递公司|物流公司|承运人", 1.0),
                      # A ride in a taxi (出租车司机拒载): the passenger's contract, not the labour field its driver suggests.
+                     # A booking cancelled (酒店取消了婚宴): a contract, whoever provides it.
+                     (r"(?:订|预订|预定)了?[^。？?！!]{0,12}(?:取消|退订|毁约|反悔|爽约)|婚宴|酒席|宴席|喜宴|寿宴|婚庆公司", 1.0),
                      # Not the driver's own job (我是网约车司机，平台不交社保).
                      (r"^(?!.*(?:我是|我当|我开|我跑)(?:出租车|网约车|滴滴|专车)?的?司机).*?(?:拒载|甩客|绕路|绕道|乘客|出租车|网约车|打车)", 1.0),
                      # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law), and
@@ -138,7 +140,8 @@ _ENGLISH_FIELDS: dict[str, str] = {
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages"
                     r"|flights?|airlines?|taxis?|cabs?|cabbie|ride-hail\w*|passengers?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
                     # A business's own customer who does not pay or cancels (the client won't pay the invoice).
-                    r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking)",
+                    r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking|reservation|reception|banquet|event|party)"
+                    r"|venue|caterers?|catering",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
 }
 for _field, _words in _ENGLISH_FIELDS.items():
