@@ -2087,3 +2087,15 @@ async def test_a_loan_with_no_repayment_date_cites_the_loan_article_not_the_ware
     run = await GraphRunner(knowledge).ask("表哥借了我两万块，当时没约定还款期限，现在能要回来吗")
     cited = _cited(run)
     assert cited[0] == ("民法典", "675") and ("民法典", "914") not in cited, cited
+
+
+async def test_a_fake_bought_from_a_livestream_in_english_also_cites_the_platforms_duty_to_the_buyer(knowledge):
+    run = await GraphRunner(knowledge).ask("I bought fake sneakers from a livestream seller. What can I do?")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "55") and ("消费者权益保护法", "44") in cited, cited
+
+
+async def test_a_cream_from_a_livestream_that_harmed_the_buyer_leads_with_the_platforms_joint_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("在抖音直播间买的面膜敷了过敏，主播说跟他没关系")
+    cited = _cited(run)
+    assert cited[0] == ("电子商务法", "38") and ("消费者权益保护法", "44") in cited, cited
