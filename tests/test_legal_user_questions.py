@@ -2099,3 +2099,9 @@ async def test_a_cream_from_a_livestream_that_harmed_the_buyer_leads_with_the_pl
     run = await GraphRunner(knowledge).ask("在抖音直播间买的面膜敷了过敏，主播说跟他没关系")
     cited = _cited(run)
     assert cited[0] == ("电子商务法", "38") and ("消费者权益保护法", "44") in cited, cited
+
+
+async def test_a_parcel_the_courier_left_at_the_door_and_was_stolen_leads_with_the_carriers_loss_not_the_crime(knowledge):
+    run = await GraphRunner(knowledge).ask("快递小哥把包裹放在楼下，结果被人偷走了，找谁赔")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "832") and ("刑法", "264") not in cited, cited
