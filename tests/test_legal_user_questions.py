@@ -2105,3 +2105,18 @@ async def test_a_parcel_the_courier_left_at_the_door_and_was_stolen_leads_with_t
     run = await GraphRunner(knowledge).ask("快递小哥把包裹放在楼下，结果被人偷走了，找谁赔")
     cited = _cited(run)
     assert cited[0] == ("民法典", "832") and ("刑法", "264") not in cited, cited
+
+
+async def test_being_called_a_thief_in_a_group_chat_is_answered_as_defamation_not_as_theft(knowledge):
+    run = await GraphRunner(knowledge).ask("室友在宿舍群里骂我是小偷，怎么维权")
+    cited = _cited(run)
+    assert ("刑法", "264") not in cited and ("民法典", "1024") in cited, cited
+
+
+async def test_a_neighbour_telling_people_one_is_a_crook_cites_the_right_to_reputation(knowledge):
+    run = await GraphRunner(knowledge).ask("楼下大妈跟别人说我是骗子，我该怎么办")
+    assert ("民法典", "1024") in _cited(run), _cited(run)
+
+
+def test_an_english_ride_hailing_detour_is_filed_under_the_passengers_contract():
+    assert domains_of("The Didi driver took a detour and overcharged me")[0] == "contract_law"

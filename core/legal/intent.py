@@ -90,7 +90,7 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                   (named_words("hurt_at_work"), 1.0)],
     # A theft one is said to have done (造谣说我偷东西, 诬陷我偷钱) is a rumour, the tort field's 名誉, not a theft.
     # A parcel the courier left at the door and lost there (快递放门口被偷了) is the carrier's loss, unless the police are asked.
-    "criminal_law": [(r"刑法|诈骗(?!电话|短信|信息)|骗了|盗窃|小偷|^(?!(?=.*(?:快递|包裹|外卖)[^。？?！!]{0,12}(?:放|扔|搁|丢)在?(?:家)?(?:门口|门外|楼下|楼道))(?!.*(?:报警|警察|派出所|立案))).*?(?:(?<!说我|陷我|蔑我|枉我|赖我)偷(?:了|走|东西)|被偷)|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
+    "criminal_law": [(r"刑法|诈骗(?!电话|短信|信息)|骗了|盗窃|(?<!骂我是)(?<!说我是)(?<!骂我)(?<!说我是个)(?<!骂我是个)(?<!称我是)(?<!叫我)小偷|^(?!(?=.*(?:快递|包裹|外卖)[^。？?！!]{0,12}(?:放|扔|搁|丢)在?(?:家)?(?:门口|门外|楼下|楼道))(?!.*(?:报警|警察|派出所|立案))).*?(?:(?<!说我|陷我|蔑我|枉我|赖我)偷(?:了|走|东西)|被偷)|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
     # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's; the
     # 交警 who found a collision's fault (交警认定对方全责) answers who pays, no decision to challenge.
     "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警(?!.{0,8}(?:认定|定责|责任|划分|出警|到场|处理事故))|执法"
@@ -141,7 +141,7 @@ _ENGLISH_FIELDS: dict[str, str] = {
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
     "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages"
-                    r"|flights?|airlines?|taxis?|cabs?|cabbie|ride-hail\w*|passengers?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
+                    r"|flights?|airlines?|taxis?|cabs?|cabbie|ride-hail\w*|passengers?|Uber|Didi|detour|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
                     # A business's own customer who does not pay or cancels (the client won't pay the invoice).
                     r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking|reservation|reception|banquet|event|party)"
                     r"|venue|caterers?|catering",
