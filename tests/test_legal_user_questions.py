@@ -2113,8 +2113,8 @@ async def test_being_called_a_thief_in_a_group_chat_is_answered_as_defamation_no
     assert ("刑法", "264") not in cited and ("民法典", "1024") in cited, cited
 
 
-async def test_a_neighbour_telling_people_one_is_a_crook_cites_the_right_to_reputation(knowledge):
-    run = await GraphRunner(knowledge).ask("楼下大妈跟别人说我是骗子，我该怎么办")
+async def test_a_neighbour_telling_people_one_is_a_thief_cites_the_right_to_reputation(knowledge):
+    run = await GraphRunner(knowledge).ask("对门邻居说我是贼，逢人就讲")
     assert ("民法典", "1024") in _cited(run), _cited(run)
 
 
