@@ -2056,3 +2056,67 @@ async def test_a_landlord_calling_it_a_voluntary_move_out_is_not_answered_with_t
 async def test_a_false_forum_post_about_ones_business_is_answered_as_reputation(knowledge):
     run = await GraphRunner(knowledge).ask("Someone wrote on a forum that my restaurant uses gutter oil, which is false")
     assert ("民法典", "1024") in _cited(run), _cited(run)
+
+
+async def test_a_rumour_that_ones_spouse_cheats_is_answered_as_defamation_not_as_divorce_damages(knowledge):
+    run = await GraphRunner(knowledge).ask("同事到处造谣说我老公有小三，怎么办")
+    cited = _cited(run)
+    assert ("民法典", "1091") not in cited and ("民法典", "1024") in cited, cited
+
+
+async def test_a_taxi_that_would_not_take_a_passenger_and_insulted_him_is_a_passengers_complaint_not_a_labour_one(knowledge):
+    run = await GraphRunner(knowledge).ask("网约车司机拒载，还对我爆粗口")
+    cited = _cited(run)
+    assert _answer(run)["category"] == "contract_law", _answer(run)["category"]
+    assert cited[0] == ("民法典", "810") and ("消费者权益保护法", "27") in cited, cited
+
+
+async def test_an_english_taxi_refusal_is_filed_as_a_passengers_contract(knowledge):
+    run = await GraphRunner(knowledge).ask("A cab driver refused to pick us up at the station. What can I do?")
+    assert _answer(run)["category"] == "contract_law" and ("民法典", "810") in _cited(run), _cited(run)
+
+
+async def test_a_banquet_the_restaurant_cancels_is_answered_with_ending_the_contract_and_its_damages(knowledge):
+    run = await GraphRunner(knowledge).ask("订了饭店的寿宴，饭店前一天说不办了，损失谁赔")
+    cited = _cited(run)
+    assert _answer(run)["category"] == "contract_law", _answer(run)["category"]
+    assert {("民法典", "563"), ("民法典", "584")} <= set(cited), cited
+
+
+async def test_a_loan_with_no_repayment_date_cites_the_loan_article_not_the_warehouses_storage_term(knowledge):
+    run = await GraphRunner(knowledge).ask("表哥借了我两万块，当时没约定还款期限，现在能要回来吗")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "675") and ("民法典", "914") not in cited, cited
+
+
+async def test_a_fake_bought_from_a_livestream_in_english_also_cites_the_platforms_duty_to_the_buyer(knowledge):
+    run = await GraphRunner(knowledge).ask("I bought fake sneakers from a livestream seller. What can I do?")
+    cited = _cited(run)
+    assert cited[0] == ("消费者权益保护法", "55") and ("消费者权益保护法", "44") in cited, cited
+
+
+async def test_a_cream_from_a_livestream_that_harmed_the_buyer_leads_with_the_platforms_joint_liability(knowledge):
+    run = await GraphRunner(knowledge).ask("在抖音直播间买的面膜敷了过敏，主播说跟他没关系")
+    cited = _cited(run)
+    assert cited[0] == ("电子商务法", "38") and ("消费者权益保护法", "44") in cited, cited
+
+
+async def test_a_parcel_the_courier_left_at_the_door_and_was_stolen_leads_with_the_carriers_loss_not_the_crime(knowledge):
+    run = await GraphRunner(knowledge).ask("快递小哥把包裹放在楼下，结果被人偷走了，找谁赔")
+    cited = _cited(run)
+    assert cited[0] == ("民法典", "832") and ("刑法", "264") not in cited, cited
+
+
+async def test_being_called_a_thief_in_a_group_chat_is_answered_as_defamation_not_as_theft(knowledge):
+    run = await GraphRunner(knowledge).ask("室友在宿舍群里骂我是小偷，怎么维权")
+    cited = _cited(run)
+    assert ("刑法", "264") not in cited and ("民法典", "1024") in cited, cited
+
+
+async def test_a_neighbour_telling_people_one_is_a_thief_cites_the_right_to_reputation(knowledge):
+    run = await GraphRunner(knowledge).ask("对门邻居说我是贼，逢人就讲")
+    assert ("民法典", "1024") in _cited(run), _cited(run)
+
+
+def test_an_english_ride_hailing_detour_is_filed_under_the_passengers_contract():
+    assert domains_of("The Didi driver took a detour and overcharged me")[0] == "contract_law"

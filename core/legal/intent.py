@@ -89,7 +89,8 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                   # Hurt while working (送餐途中摔伤, 在工厂被机器轧伤了手) is a work injury without the word 工伤.
                   (named_words("hurt_at_work"), 1.0)],
     # A theft one is said to have done (造谣说我偷东西, 诬陷我偷钱) is a rumour, the tort field's 名誉, not a theft.
-    "criminal_law": [(r"刑法|诈骗(?!电话|短信|信息)|骗了|盗窃|小偷|(?<!说我|陷我|蔑我|枉我|赖我)偷(?:了|走|东西)|被偷|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
+    # A parcel the courier left at the door and lost there (快递放门口被偷了) is the carrier's loss, unless the police are asked.
+    "criminal_law": [(r"刑法|诈骗(?!电话|短信|信息)|骗了|盗窃|(?<!骂我是)(?<!说我是)(?<!骂我)(?<!说我是个)(?<!骂我是个)(?<!称我是)(?<!叫我)小偷|^(?!(?=.*(?:快递|包裹|外卖)[^。？?！!]{0,12}(?:放|扔|搁|丢)在?(?:家)?(?:门口|门外|楼下|楼道))(?!.*(?:报警|警察|派出所|立案))).*?(?:(?<!说我|陷我|蔑我|枉我|赖我)偷(?:了|走|东西)|被偷)|打架|故意伤害|轻伤|坐牢|判几年|量刑|报警|酒驾|醉驾|危险驾驶|正当防卫|刑事|洗钱|犯罪|被追究", 1.0)],
     # A 罚款 for paying late or breaking a contract (逾期交租的，每天罚款500元) is the contract's penalty, not the state's; the
     # 交警 who found a collision's fault (交警认定对方全责) answers who pays, no decision to challenge.
     "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警(?!.{0,8}(?:认定|定责|责任|划分|出警|到场|处理事故))|执法"
@@ -104,6 +105,13 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                      # A trip or a parcel is a contract of carriage: without these a cancelled flight (航空公司 只给退票) had
                      # no field of its own and the model filed it under labour.
                      (r"航班|机票|火车票|高铁票|车票|船票|退票|改签|航空公司|快递公司|物流公司|承运人", 1.0),
+                     # A parcel left at the door by its courier (and lost there): the carrier's contract.
+                     (r"(?:快递|包裹)[^。？?！!]{0,12}(?:放|扔|搁|丢)在?(?:家)?(?:门口|门外|楼下|楼道)", 1.0),
+                     # A ride in a taxi (出租车司机拒载): the passenger's contract, not the labour field its driver suggests.
+                     # A booking cancelled (酒店取消了婚宴): a contract, whoever provides it.
+                     (r"(?:订|预订|预定)了?[^。？?！!]{0,12}(?:取消|退订|毁约|反悔|爽约)|婚宴|酒席|宴席|喜宴|寿宴|婚庆公司", 1.0),
+                     # Not the driver's own job (我是网约车司机，平台不交社保).
+                     (r"^(?!.*(?:我是|我当|我开|我跑)(?:出租车|网约车|滴滴|专车)?的?司机).*?(?:拒载|甩客|绕路|绕道|乘客|出租车|网约车|打车)", 1.0),
                      # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law), and
                      # the worker's on it a labour one.
                      (rf"^(?!.*(?:邻居|隔壁|楼上|楼下|对门))(?!.*(?:{named_words('works_there')})).*?(?:装修|施工队|工程队)", 1.0)],
@@ -133,9 +141,10 @@ _ENGLISH_FIELDS: dict[str, str] = {
     # A labour contract is the labour field's (the Labor Contract Law), as 劳动合同 is in Chinese.
     "contract_law": r"(?<!labor )(?<!labour )contracts?|agreements?|breach\w*|landlord|tenant|lease|rent(?:ed|al)?|deposit|loan|lent|borrow\w*"
                     r"|owes?|debt|IOU|guarantor|deliver(?:y|ed)?|goods|seller|buyer|supplier|liquidated damages"
-                    r"|flights?|airlines?|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
+                    r"|flights?|airlines?|taxis?|cabs?|cabbie|ride-hail\w*|passengers?|Uber|Didi|detour|(?:train|plane|air|bus|coach|ferry) tickets?|couriers?"
                     # A business's own customer who does not pay or cancels (the client won't pay the invoice).
-                    r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking)",
+                    r"|invoices?|clients?|cancell?ed (?:the|our|my|an|their) (?:\w+ )?(?:order|booking|reservation|reception|banquet|event|party)"
+                    r"|venue|caterers?|catering",
     "civil_law": r"neighbou?rs?|noise|noisy|statute of limitations|guardian\w*|minor",
 }
 for _field, _words in _ENGLISH_FIELDS.items():
