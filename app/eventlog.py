@@ -86,17 +86,16 @@ class EventLog:
         return payloads
 
     async def replay_then(
-        self, thread_id: str, after_seq: int, send_batch: SendBatch, subscribe: Callable[[int], Awaitable[None]]
+        self, thread_id: str, after_seq: int, send_batch: SendBatch, subscribe: Callable[[], Awaitable[None]]
     ) -> int:
-        """Send stored events with seq > after_seq a page at a time, then subscribe, with no publish in between.
-        `subscribe` gets the last seq sent (or `after_seq`)."""
+        """Send stored events with seq > after_seq a page at a time, then subscribe, with no publish in between."""
         sent = 0
         async with self._locks[thread_id]:
             async for page in self.store.event_pages(thread_id, after_seq):
                 await send_batch(page)
                 sent += len(page)
                 after_seq = page[-1][1]["seq"]
-            await subscribe(after_seq)
+            await subscribe()
             self._delivered[thread_id] = min(self._delivered.get(thread_id, after_seq), after_seq)
             if self.store.shared:
                 # Another worker may have stored events between the read and the subscribe (this lock
@@ -107,14 +106,6 @@ class EventLog:
                     sent += len(late)
         return sent
 
-
-    def pass_on_from(self, thread_id: str, seen_seq: int) -> bool:
-        """A client that has seen `seen_seq` joined a thread another process writes: `pass_on_stored` sends on
-        from there, never from past what a client has seen (clients drop a seq they hold). Call it under the
-        thread's lock (`replay_then`'s subscribe). True when the thread was not passed on yet."""
-        started = thread_id not in self._passed_on
-        self._passed_on[thread_id] = min(self._passed_on.get(thread_id, seen_seq), seen_seq)
-        return started
 
     async def pass_on_stored(self, thread_id: str) -> None:
         """Fan out what another process stored since the last call (nothing here published it); under the
@@ -145,10 +136,13 @@ class EventLog:
         return {thread_id: seq for thread_id, seq in self._delivered.items() if thread_id not in self._passed_on}
 
     async def pass_on_from_delivered(self, thread_id: str) -> bool:
-        """Start passing on another process's events from what this thread's subscribers have seen (see
-        `pass_on_from`). True when the thread was not passed on yet."""
+        """Start passing on another process's events (`pass_on_stored`) from what this thread's subscribers have
+        seen, read under the thread's lock so no event falls between. True when the thread was not passed on yet."""
         async with self._locks[thread_id]:
-            return self.pass_on_from(thread_id, self._delivered[thread_id])
+            if thread_id in self._passed_on:
+                return False
+            self._passed_on[thread_id] = self._delivered[thread_id]
+            return True
 
     def _mark_delivered(self, thread_id: str, stored: list[tuple[str, dict[str, Any]]]) -> None:
         if thread_id in self._delivered:  # only threads someone subscribed to

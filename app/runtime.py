@@ -421,18 +421,6 @@ class FlowRuntime:
             recovered.append(thread_id)
         return recovered
 
-    async def follow_if_run_elsewhere(self, thread_id: str, seen_seq: int) -> None:
-        """A client watches `thread_id` from `seen_seq`: when another process on this SQLite DATA_DIR runs it,
-        pass its events on as that process stores them (with Postgres, the worker's manager does). Called under
-        the thread's event-log lock, so no event falls between the client's replay and the follower."""
-        if self.store.shared or thread_id in self.active:
-            return
-        thread = await self.store.get_thread(thread_id)
-        if thread is None or thread["status"] != ThreadStatus.running.value:
-            return
-        if self.events.pass_on_from(thread_id, seen_seq):  # else already followed, now from where this client is
-            self._start_following(thread_id)
-
     def _start_following(self, thread_id: str) -> None:
         task = asyncio.create_task(self._follow(thread_id))
         self._followers.add(task)
@@ -454,10 +442,10 @@ class FlowRuntime:
             self.events.stop_passing_on(thread_id)
 
     async def _watch_runs_elsewhere(self) -> None:
-        """A server on SQLite: a thread a page joined or started may be run later by another process (`ng resume`
-        in a terminal); when its log grows past what the page has seen, pass it on and follow the run while it
-        lasts. A look a second, only once a page has subscribed to something; a run shorter than that is
-        passed on whole when it is seen."""
+        """A server on SQLite: a thread a page joined or started may be run by another process (`ng ppt` beside
+        `ng serve`, `ng resume` in a terminal); when its log grows past what the page has seen, pass it on and
+        follow the run while it lasts (with Postgres, the worker's manager does). A look a second, only once a
+        page has subscribed to something; a run shorter than that is passed on whole when it is seen."""
         while not self.closing:
             await asyncio.sleep(2 * FOLLOW_LOOK_S)
             watched = {tid: seq for tid, seq in self.events.subscribed_threads().items() if tid not in self.active}

@@ -281,11 +281,9 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
             if not await send_batch(page):
                 return {}  # nobody reads this ack
             after_seq = page[-1][1]["seq"]
-        async def subscribe(seq: int) -> None:
-            await sio.enter_room(sid, msg.threadId)
-            await rt.follow_if_run_elsewhere(msg.threadId, seq)
-
-        await rt.events.replay_then(msg.threadId, after_seq, functools.partial(send_batch, paced=False), subscribe)
+        await rt.events.replay_then(
+            msg.threadId, after_seq, functools.partial(send_batch, paced=False), lambda: sio.enter_room(sid, msg.threadId)
+        )
         info = await rt.thread_info(msg.threadId)
         return {"thread": info.model_dump(mode="json", exclude_none=True)}
 

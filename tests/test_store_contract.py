@@ -260,7 +260,7 @@ async def test_a_join_gets_what_another_worker_stored_while_it_subscribed(postgr
         async def send_batch(page):
             received.extend(payload["seq"] for _event, payload in page)
 
-        async def subscribe(_seq):  # this worker's lock does not hold the other one back
+        async def subscribe():  # this worker's lock does not hold the other one back
             await other_worker.append_event("t", "r", "tool:log", {"message": "late"})
 
         sent = await EventLog(here).replay_then("t", 0, send_batch, subscribe)
