@@ -127,7 +127,8 @@ def is_function_word(word: str) -> bool:
 
 # English words for people by their ending ("sailors", "electricians", "trainees", "volunteers", "fishermen"), for a
 # rule that cannot list every trade: "for <people>" names who listens. Words with those endings that are things,
-# animals or times ("for computers", "for errors", "prepare for disasters") are not people.
+# animals, times, comparatives or verbs ("for computers", "for errors", "prepare for disasters", "faster", "staff enter
+# orders") are never people, in any flow.
 _NOT_PEOPLE_EN = """number computer container folder filter layer paper letter character vector sensor monitor error
 color colour factor indicator counter marker tracker reminder register trigger answer power water weather offer matter
 chapter quarter center centre poster banner cover calendar adapter connector generator player recorder sticker voucher
@@ -135,16 +136,69 @@ other disaster flower burger dinner summer winter border barrier shelter theater
 tiger spider otter lobster hamster oyster panther beaver river tower meter metre liter litre dollar sweater mirror floor
 door motor tractor processor elevator escalator radiator refrigerator freezer heater cooler blender mixer toaster
 charger speaker headphone printer scanner browser server router cluster parameter header footer timer buffer
-median boolean fee tree degree coffee september october november december however whenever whatever wherever
-together another moreover""".split()
+median boolean fee free tree three agree degree guarantee coffee binder locker ledger calculator
+list checklist playlist wishlist blacklist whitelist allowlist denylist
+january february march april may june july august september october november december
+better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
+fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
+per rather whoever whomever however whenever whatever wherever forever another moreover
+enter deliver gather consider remember discover recover transfer prefer refer defer render wander wonder suffer differ
+""".split()
 NOT_PEOPLE_EN = frozenset(_NOT_PEOPLE_EN)
-# Jobs whose names have no such ending ("baristas", "chefs", "pilots"), and guards of any kind ("lifeguards",
-# "coastguards") but the things that guard ("safeguards", "mudguards").
-_PEOPLE_WORDS_EN = """baristas chefs cooks pilots cadets clerks nannies guides hosts coaches mechanics paramedics medics
-surgeons midwives maids apprentices scouts monks nuns priests imams rabbis diplomats umpires stewards waitresses
-hostesses stewardesses caddies jockeys cowboys cowgirls firefighters chaplains florists artisans""".split()
+# Jobs whose names have no person's ending (-er, -or, -ist, -ian, -ee, -man), in the singular: a deck's listeners
+# ("for new baristas"), a requirement's roles ("nurses confirm each booking") and a book's callings ("the pilot Sam
+# Ortiz") are read through them.
+JOBS_EN = frozenset("""barista chef cook pilot cadet clerk nanny mechanic paramedic medic surgeon midwife maid nurse
+apprentice monk nun priest imam rabbi diplomat umpire steward stewardess waitress hostess caddie jockey firefighter
+chaplain florist artisan janitor paralegal caregiver vet cop marshal sheriff judge coach guard accountant assistant
+consultant attendant merchant servant intern dean principal""".split())
+# Jobs said in Chinese whose word tells no other thing ("给夜班的护士讲…", "诊所护士"); jobs named by -师 or -员
+# ("咖啡师", "收银员") are read by that ending.
+JOBS_ZH = ("护士", "医生", "医护", "工人", "职工", "员工", "保安", "司机", "厨师", "店员", "服务员", "保洁", "快递员", "外卖员",
+           "环卫", "消防员", "民警", "客服", "会计", "工程师", "程序员", "技术员", "销售")
+_IRREGULAR_PLURALS_EN = {"child": "children", "person": "people", "thief": "thieves", "wife": "wives", "midwife": "midwives",
+                         "housewife": "housewives", "chief": "chiefs", "staff": "staff", "crew": "crew"}
+_IRREGULAR_SINGULARS_EN = {plural: word for word, plural in _IRREGULAR_PLURALS_EN.items()}
+
+
+def plural_en(word: str) -> str:
+    """The plural of an English noun of a person, its first letter as written ("nanny" → "nannies", "waitress" →
+    "waitresses", "fireman" → "firemen", "Child" → "Children")."""
+    lower = word.lower()
+    if lower in _IRREGULAR_PLURALS_EN:
+        return word[:1] + _IRREGULAR_PLURALS_EN[lower][1:]
+    if lower.endswith("man"):
+        return word[:-3] + "men"
+    if re.search(r"[^aeiou]y$", lower):
+        return word[:-1] + "ies"
+    return word + "es" if re.search(r"(?:s|x|ch|sh)$", lower) else word + "s"
+
+
+def singular_en(word: str) -> str:
+    """The singular of an English plural noun of a person, the word itself when it is none ("nannies" → "nanny")."""
+    lower = word.lower()
+    if lower in _IRREGULAR_SINGULARS_EN:
+        return _IRREGULAR_SINGULARS_EN[lower]
+    if lower.endswith("men") and len(lower) > 4:
+        return lower[:-3] + "man"
+    if lower.endswith("ies") and len(lower) > 4:
+        return lower[:-3] + "y"
+    if re.search(r"(?:ss|x|ch|sh)es$", lower):
+        return lower[:-2]
+    return lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
+
+
+def is_job_en(word: str) -> bool:
+    """Whether `word`, singular or plural, names one of JOBS_EN ("baristas", "Nurse")."""
+    return singular_en(word) in JOBS_EN
+
+
+# Kinds of people a deck is heard by that no ending tells, beside the jobs ("for cub scouts", "for hosts").
+_LISTENER_KINDS_EN = ("guides", "hosts", "scouts", "cowboys", "cowgirls")
 PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men|"
-                    r"(?!(?:safe|mud|shin|fire|fender)guards)[a-z'-]*guards|" + "|".join(_PEOPLE_WORDS_EN) + ")"
+                    # guards of any kind ("lifeguards", "coastguards") but the things that guard ("safeguards")
+                    r"(?!(?:safe|mud|shin|fire|fender)guards)[a-z'-]*guards|"
+                    + "|".join(sorted({plural_en(job) for job in JOBS_EN} | set(_LISTENER_KINDS_EN), key=len, reverse=True)) + ")"
                     r"(?![\w'-])")  # a whole word: "indoor f|lowers" is no "lowers"
 
 

@@ -624,6 +624,9 @@ def test_his_opening_a_sentence_still_means_the_subject_when_no_one_else_is_ther
     # "Old" was read as a name, and the fisherman was no one
     ("Old fisherman Bram Hale lost his son to the sea. His daughter-in-law Nessa blames him.",
      [("Bram Hale", "fisherman"), ("Nessa", "daughter-in-law")]),
+    # a job with no person's ending brings its person in as any calling does
+    ("Barista Tom Reyes finds a note in a paper cup. The midwife Ana Cruz helps him.",
+     [("Tom Reyes", "barista"), ("Ana Cruz", "midwife")]),
 ])
 def test_a_capitalised_calling_opening_a_sentence_is_said_of_the_full_name_after_it(description, named):
     assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, COMMON_WORDS_EN, NOT_PEOPLE_EN, chinese_number, is_function_word
+from core.language import CJK, COMMON_WORDS_EN, JOBS_EN, NOT_PEOPLE_EN, chinese_number, is_function_word
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -848,31 +848,33 @@ def pronoun_in(text: str) -> str | None:
 # "一个名叫林小雨的女孩和她的哥哥林大山")
 
 # Words that say who someone is, before their name ("her brother Tom", "师父沈墨"), with the gender they tell.
-_KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
+_KIN_EN = {**dict.fromkeys(JOBS_EN),  # a job tells no gender ("the barista Tom"), but those below that do
+           "waitress": "female", "hostess": "female", "stewardess": "female",
+           "girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
            "aunt": "female", "wife": "female", "grandmother": "female", "princess": "female", "queen": "female",
            "lady": "female", "boy": "male", "man": "male", "brother": "male", "father": "male", "son": "male",
            "uncle": "male", "husband": "male", "grandfather": "male", "prince": "male", "king": "male",
            "friend": None, "mentor": None, "master": None, "teacher": None, "rival": None, "cousin": None,
-           "keeper": None, "apprentice": None, "pupil": None, "student": None, "captain": None, "partner": None,
+           "keeper": None, "pupil": None, "student": None, "captain": None, "partner": None,
            "neighbour": None, "neighbor": None, "classmate": None, "niece": "female", "nephew": "male",
            "granddaughter": "female", "grandson": "male", "stepmother": "female", "stepfather": "male",
            "fiancee": "female", "fiancée": "female", "fiance": "male", "fiancé": "male", "widow": "female",
-           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None, "nemesis": None, "enemy": None,
+           "widower": "male", "detective": None, "inspector": None, "innkeeper": None, "nemesis": None, "enemy": None,
            # callings a book's people are brought in by ("Engineer Priya Nair", "the pilot Sam Ortiz")
-           "engineer": None, "doctor": None, "pilot": None, "professor": None, "nurse": None, "soldier": None,
+           "engineer": None, "doctor": None, "professor": None, "soldier": None,
            "sergeant": None, "lieutenant": None, "commander": None, "officer": None, "agent": None,
-           "scientist": None, "mechanic": None, "navigator": None, "medic": None, "smuggler": None,
-           "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None,
+           "scientist": None, "navigator": None, "smuggler": None,
+           "hunter": None, "scholar": None, "knight": None, "healer": None, "thief": None,
            # callings no person's ending tells ("the harbor constable Walter Briggs")
-           "constable": None, "sheriff": None, "deputy": None, "clerk": None, "judge": None, "priest": None,
-           "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None,
+           "constable": None, "deputy": None,
+           "nun": "female", "maid": "female", "chief": None, "spy": None,
            # a ship's and a house's people ("first mate Han Dong", "the bosun Kerr", "the steward Amos")
-           "mate": None, "bosun": None, "boatswain": None, "steward": None, "butler": None,
+           "mate": None, "bosun": None, "boatswain": None, "butler": None,
            "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None,
            "guide": None,
            # who someone is by what befell them or what they stand to get ("Nell Brown is an orphan")
            "orphan": None, "heir": None, "heiress": "female", "bride": "female", "groom": "male", "stranger": None,
-           "child": None, "secretary": None, "tech": None, "technician": None, "medic": None,
+           "child": None, "secretary": None, "tech": None, "technician": None,
            "sister-in-law": "female", "brother-in-law": "male", "mother-in-law": "female", "father-in-law": "male",
            "daughter-in-law": "female", "son-in-law": "male"}
 _KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
@@ -1327,10 +1329,9 @@ def _calling_after_en(text: str, at: int) -> str | None:
     return match.group(1)
 
 
-# Nouns of a person with no person's ending ("Young witch Poppy Marsh", "the knight Aldric Vane").
-_PERSON_NOUNS_EN = {"witch", "wizard", "knight", "mage", "thief", "spy", "nurse", "chef", "cook", "pilot", "clerk",
-                    "scout", "maid", "monk", "nun", "priest", "medic", "surgeon", "midwife", "cadet", "guide", "bard",
-                    "squire", "healer", "cop", "marshal", "sheriff", "nanny", "orphan", "widow", "heiress", "priestess"}
+# Nouns of a person with no person's ending beside the jobs ("Young witch Poppy Marsh", "the knight Aldric Vane").
+_PERSON_NOUNS_EN = JOBS_EN | {"witch", "wizard", "knight", "mage", "thief", "spy", "scout", "guide", "bard", "squire",
+                              "healer", "orphan", "widow", "heiress", "priestess"}
 
 
 def _person_noun_en(word: str) -> bool:
