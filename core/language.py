@@ -127,7 +127,8 @@ def is_function_word(word: str) -> bool:
 
 # English words for people by their ending ("sailors", "electricians", "trainees", "volunteers", "fishermen"), for a
 # rule that cannot list every trade: "for <people>" names who listens. Words with those endings that are things,
-# animals or times ("for computers", "for errors", "prepare for disasters") are not people.
+# animals, times, comparatives or verbs ("for computers", "for errors", "prepare for disasters", "faster", "staff enter
+# orders") are never people, in any flow.
 _NOT_PEOPLE_EN = """number computer container folder filter layer paper letter character vector sensor monitor error
 color colour factor indicator counter marker tracker reminder register trigger answer power water weather offer matter
 chapter quarter center centre poster banner cover calendar adapter connector generator player recorder sticker voucher
@@ -135,16 +136,83 @@ other disaster flower burger dinner summer winter border barrier shelter theater
 tiger spider otter lobster hamster oyster panther beaver river tower meter metre liter litre dollar sweater mirror floor
 door motor tractor processor elevator escalator radiator refrigerator freezer heater cooler blender mixer toaster
 charger speaker headphone printer scanner browser server router cluster parameter header footer timer buffer
-median boolean fee tree degree coffee september october november december however whenever whatever wherever
-together another moreover""".split()
+median boolean fee free tree three agree degree guarantee coffee binder locker ledger calculator
+list checklist playlist wishlist blacklist whitelist allowlist denylist
+january february march april may june july august september october november december
+better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
+fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
+per rather whoever whomever however whenever whatever wherever forever another moreover
+enter deliver gather consider remember discover recover transfer prefer refer defer render wander wonder suffer differ
+""".split()
 NOT_PEOPLE_EN = frozenset(_NOT_PEOPLE_EN)
-# Jobs whose names have no such ending ("baristas", "chefs", "pilots"), and guards of any kind ("lifeguards",
-# "coastguards") but the things that guard ("safeguards", "mudguards").
-_PEOPLE_WORDS_EN = """baristas chefs cooks pilots cadets clerks nannies guides hosts coaches mechanics paramedics medics
-surgeons midwives maids apprentices scouts monks nuns priests imams rabbis diplomats umpires stewards waitresses
-hostesses stewardesses caddies jockeys cowboys cowgirls firefighters chaplains florists artisans""".split()
+# Jobs whose names have no person's ending (-er, -or, -ist, -ian, -ee, -man), in the singular: a deck's listeners
+# ("for new baristas"), a requirement's roles ("nurses confirm each booking") and a book's callings ("the pilot Sam
+# Ortiz") are read through them.
+JOBS_EN = frozenset("""barista chef cook pilot cadet clerk nanny mechanic paramedic medic surgeon midwife maid nurse
+apprentice monk nun priest imam rabbi diplomat umpire steward stewardess waitress hostess caddie jockey firefighter
+chaplain florist artisan janitor paralegal caregiver vet cop marshal sheriff judge coach guard accountant assistant
+consultant attendant merchant servant intern dean principal""".split())
+# Jobs said in Chinese whose word tells no other thing ("给夜班的护士讲…", "诊所护士"); jobs named by -师 or -员
+# ("咖啡师", "收银员") are read by that ending.
+JOBS_ZH = ("护士", "医生", "医护", "工人", "职工", "员工", "保安", "司机", "厨师", "店员", "服务员", "保洁", "快递员", "外卖员",
+           "环卫", "消防员", "民警", "客服", "会计", "工程师", "程序员", "技术员", "销售")
+# Chinese words for kin and partners, with the gender each tells ("表哥王强", "我老婆", "孙女陈念安"): a novel's cast and a
+# demand letter's 他 / 她 are read through them.
+KIN_ZH = {
+    "父亲": "男", "爸爸": "男", "母亲": "女", "妈妈": "女", "儿子": "男", "女儿": "女", "哥哥": "男", "弟弟": "男",
+    "姐姐": "女", "妹妹": "女", "爷爷": "男", "奶奶": "女", "外公": "男", "外婆": "女", "姥爷": "男", "姥姥": "女",
+    "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女", "堂哥": "男", "堂弟": "男", "堂姐": "女", "堂妹": "女",
+    "丈夫": "男", "老公": "男", "妻子": "女", "老婆": "女", "媳妇": "女", "未婚夫": "男", "未婚妻": "女",
+    "男友": "男", "女友": "女", "男朋友": "男", "女朋友": "女",
+    "孙子": "男", "孙女": "女", "外孙": "男", "外孙女": "女", "大儿子": "男", "二儿子": "男", "小儿子": "男",
+    "大女儿": "女", "二女儿": "女", "小女儿": "女", "侄子": "男", "侄女": "女",
+    "叔叔": "男", "伯伯": "男", "舅舅": "男", "姑父": "男", "姨父": "男", "姑姑": "女", "阿姨": "女", "婶婶": "女",
+    "舅妈": "女", "姨妈": "女", "儿媳": "女", "女婿": "男", "嫂子": "女", "弟媳": "女", "姐夫": "男", "妹夫": "男",
+    "继父": "男", "继母": "女", "养父": "男", "养母": "女",
+}
+_IRREGULAR_PLURALS_EN = {"child": "children", "person": "people", "thief": "thieves", "wife": "wives", "midwife": "midwives",
+                         "housewife": "housewives", "chief": "chiefs", "staff": "staff", "crew": "crew"}
+_IRREGULAR_SINGULARS_EN = {plural: word for word, plural in _IRREGULAR_PLURALS_EN.items()}
+
+
+def plural_en(word: str) -> str:
+    """The plural of an English noun of a person, its first letter as written ("nanny" → "nannies", "waitress" →
+    "waitresses", "fireman" → "firemen", "Child" → "Children")."""
+    lower = word.lower()
+    if lower in _IRREGULAR_PLURALS_EN:
+        return word[:1] + _IRREGULAR_PLURALS_EN[lower][1:]
+    if lower.endswith("man"):
+        return word[:-3] + "men"
+    if re.search(r"[^aeiou]y$", lower):
+        return word[:-1] + "ies"
+    return word + "es" if re.search(r"(?:s|x|ch|sh)$", lower) else word + "s"
+
+
+def singular_en(word: str) -> str:
+    """The singular of an English plural noun of a person, the word itself when it is none ("nannies" → "nanny")."""
+    lower = word.lower()
+    if lower in _IRREGULAR_SINGULARS_EN:
+        return _IRREGULAR_SINGULARS_EN[lower]
+    if lower.endswith("men") and len(lower) > 4:
+        return lower[:-3] + "man"
+    if lower.endswith("ies") and len(lower) > 4:
+        return lower[:-3] + "y"
+    if re.search(r"(?:ss|x|ch|sh)es$", lower):
+        return lower[:-2]
+    return lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
+
+
+def is_job_en(word: str) -> bool:
+    """Whether `word`, singular or plural, names one of JOBS_EN ("baristas", "Nurse")."""
+    return singular_en(word) in JOBS_EN
+
+
+# Kinds of people a deck is heard by that no ending tells, beside the jobs ("for cub scouts", "for hosts").
+_LISTENER_KINDS_EN = ("guides", "hosts", "scouts", "cowboys", "cowgirls")
 PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men|"
-                    r"(?!(?:safe|mud|shin|fire|fender)guards)[a-z'-]*guards|" + "|".join(_PEOPLE_WORDS_EN) + ")"
+                    # guards of any kind ("lifeguards", "coastguards") but the things that guard ("safeguards")
+                    r"(?!(?:safe|mud|shin|fire|fender)guards)[a-z'-]*guards|"
+                    + "|".join(sorted({plural_en(job) for job in JOBS_EN} | set(_LISTENER_KINDS_EN), key=len, reverse=True)) + ")"
                     r"(?![\w'-])")  # a whole word: "indoor f|lowers" is no "lowers"
 
 

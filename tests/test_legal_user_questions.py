@@ -1223,7 +1223,10 @@ async def test_an_estate_left_without_a_will_is_not_answered_with_the_rules_for_
 
 @pytest.mark.parametrize("request_, told", [("我朋友借了我5万，一直不还，帮我写一封催款函", "贵方向本人借5万，一直不还"),
                                             ("帮我写催款函，我表哥借了我的5万块钱不还", "贵方向本人借5万块钱不还"),
-                                            ("帮我写催款函，我借给我表哥5万元，他一直不还", "本人借给贵方5万元，贵方一直不还")])
+                                            ("帮我写催款函，我借给我表哥5万元，他一直不还", "本人借给贵方5万元，贵方一直不还"),
+                                            # any kin word the letter knows, not only those of cousins
+                                            ("帮我写催款函，我借给我女婿5万元，他一直不还", "本人借给贵方5万元，贵方一直不还"),
+                                            ("帮我写催款函，我侄子借了我的3万块钱不还", "贵方向本人借3万块钱不还")])
 def test_a_demand_letter_to_the_one_who_borrowed_from_the_user_calls_him_the_borrower(request_, told):
     letter = _demand_letter(request_, recipient="王强", client="李明")
     assert told in letter.split("## 事实")[1], letter

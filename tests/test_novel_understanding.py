@@ -612,6 +612,15 @@ def test_his_opening_a_sentence_after_someone_unnamed_does_not_make_the_subject_
     assert read.characters_in_description(description)[0].gender is None
 
 
+@pytest.mark.parametrize("description, named", [
+    ("渔村少女林小满救起落水的陌生人，她的堂哥林大海想把她嫁出去", ("林大海", "堂哥", "男")),
+    ("落魄书生陈默进京赶考，他的姑父王守仁在京城做官", ("王守仁", "姑父", "男")),
+    ("寡妇周氏守着布庄，她的弟媳刘翠想分家产", ("刘翠", "弟媳", "女")),
+])
+def test_a_relative_named_by_a_kin_word_has_the_gender_it_tells(description, named):
+    assert named in [(c.name, c.said_as, c.gender) for c in read.characters_in_description(description)]
+
+
 def test_his_opening_a_sentence_still_means_the_subject_when_no_one_else_is_there():
     people = read.characters_in_description("Detective Sam Hale hunts a killer. His partner Joe helps.")
     assert [(c.name, c.gender) for c in people] == [("Sam Hale", "male"), ("Joe", None)]
@@ -624,6 +633,9 @@ def test_his_opening_a_sentence_still_means_the_subject_when_no_one_else_is_ther
     # "Old" was read as a name, and the fisherman was no one
     ("Old fisherman Bram Hale lost his son to the sea. His daughter-in-law Nessa blames him.",
      [("Bram Hale", "fisherman"), ("Nessa", "daughter-in-law")]),
+    # a job with no person's ending brings its person in as any calling does
+    ("Barista Tom Reyes finds a note in a paper cup. The midwife Ana Cruz helps him.",
+     [("Tom Reyes", "barista"), ("Ana Cruz", "midwife")]),
 ])
 def test_a_capitalised_calling_opening_a_sentence_is_said_of_the_full_name_after_it(description, named):
     assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named

@@ -1570,6 +1570,7 @@ def test_a_residents_association_is_the_audience_not_part_of_the_subject():
 @pytest.mark.parametrize(("request_text", "home", "work"), [
     ("给诊所护士讲手卫生，10分钟", ("回家", "家里", "家庭"), "回到岗位"),
     ("Heat stress for the workers at our factory, 10 minutes", ("at home", "your family", "tonight"), "next shift"),
+    ("Hand hygiene for the midwives on our ward, 10 minutes", ("at home", "your family", "tonight"), "next shift"),
 ])
 async def test_a_talk_to_people_at_their_workplace_sends_them_back_to_work_not_home(request_text, home, work):
     said = _spoken(await _offline_deck(request_text))

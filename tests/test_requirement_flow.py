@@ -400,6 +400,9 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     ("IT can reset passwords", "IT"),  # a department's initials as the subject of can
     ("Let IT reset passwords from a web page", "IT"),  # and after let
     ("It should let the sales department see every open order", "sales department"),  # a department acts as people
+    # jobs with no person's ending, read from the shared list of jobs and in the plural
+    ("An app where paramedics log each call and see the next one", "paramedics"),
+    ("A rota page where nannies swap their shifts", "nannies"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from core.i18n import t
-from core.language import CJK, chinese_number
+from core.language import CJK, KIN_ZH, chinese_number
 
 PLACEHOLDER = "【待补充】"
 # The fields a user tells in their own words (the story, the claims, the demands), not a name, a sum or a date. Told
@@ -105,8 +105,9 @@ _RECIPIENT_ROLES = "房东|业主|老板娘|老板|卖家|商家|店家|包工�
 # The story's other people, by who they are to someone, with the pronoun that can be them: a 他 / 她 after one of
 # them may be that person, not the one the letter goes to ("是我朋友李明介绍的，他说…"; "我老婆去找他，他骂了她").
 # A cousin or an in-law before the plain word (表哥 before 哥哥): the longer name is the person.
-_MEN = "表哥|堂哥|表弟|堂弟|姐夫|妹夫|姑父|姨父|丈夫|老公|儿子|父亲|爸爸|爸|哥哥|弟弟|爷爷|外公|叔叔|舅舅|男朋友"
-_WOMEN = "表姐|堂姐|表妹|堂妹|嫂子|弟媳|姑姑|姨妈|舅妈|妻子|老婆|媳妇|女儿|母亲|妈妈|妈|姐姐|妹妹|奶奶|外婆|阿姨|女朋友"
+# 爸 and 妈 alone are how a user says them ("我爸借给他…").
+_MEN = "|".join(sorted([word for word, gender in KIN_ZH.items() if gender == "男"] + ["爸"], key=len, reverse=True))
+_WOMEN = "|".join(sorted([word for word, gender in KIN_ZH.items() if gender == "女"] + ["妈"], key=len, reverse=True))
 _PEOPLE = "朋友|同事|同学|亲戚|邻居|介绍人|中介|担保人|保证人|律师|警察|民警|法官|孩子"
 # What the other side did to the user, said right after one of those words: that person is the other side
 # ("我朋友借了我5万", "邻居欠我2000元"); a borrowing is read as 向我借 by then (_BORROWED_FROM_ME).

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, COMMON_WORDS_EN, NOT_PEOPLE_EN, chinese_number, is_function_word
+from core.language import CJK, COMMON_WORDS_EN, JOBS_EN, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -848,48 +848,44 @@ def pronoun_in(text: str) -> str | None:
 # "一个名叫林小雨的女孩和她的哥哥林大山")
 
 # Words that say who someone is, before their name ("her brother Tom", "师父沈墨"), with the gender they tell.
-_KIN_EN = {"girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
+_KIN_EN = {**dict.fromkeys(JOBS_EN),  # a job tells no gender ("the barista Tom"), but those below that do
+           "waitress": "female", "hostess": "female", "stewardess": "female",
+           "girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
            "aunt": "female", "wife": "female", "grandmother": "female", "princess": "female", "queen": "female",
            "lady": "female", "boy": "male", "man": "male", "brother": "male", "father": "male", "son": "male",
            "uncle": "male", "husband": "male", "grandfather": "male", "prince": "male", "king": "male",
            "friend": None, "mentor": None, "master": None, "teacher": None, "rival": None, "cousin": None,
-           "keeper": None, "apprentice": None, "pupil": None, "student": None, "captain": None, "partner": None,
+           "keeper": None, "pupil": None, "student": None, "captain": None, "partner": None,
            "neighbour": None, "neighbor": None, "classmate": None, "niece": "female", "nephew": "male",
            "granddaughter": "female", "grandson": "male", "stepmother": "female", "stepfather": "male",
            "fiancee": "female", "fiancée": "female", "fiance": "male", "fiancé": "male", "widow": "female",
-           "widower": "male", "detective": None, "inspector": None, "assistant": None, "innkeeper": None, "nemesis": None, "enemy": None,
+           "widower": "male", "detective": None, "inspector": None, "innkeeper": None, "nemesis": None, "enemy": None,
            # callings a book's people are brought in by ("Engineer Priya Nair", "the pilot Sam Ortiz")
-           "engineer": None, "doctor": None, "pilot": None, "professor": None, "nurse": None, "soldier": None,
+           "engineer": None, "doctor": None, "professor": None, "soldier": None,
            "sergeant": None, "lieutenant": None, "commander": None, "officer": None, "agent": None,
-           "scientist": None, "mechanic": None, "navigator": None, "medic": None, "smuggler": None,
-           "hunter": None, "scholar": None, "knight": None, "healer": None, "merchant": None, "thief": None,
+           "scientist": None, "navigator": None, "smuggler": None,
+           "hunter": None, "scholar": None, "knight": None, "healer": None, "thief": None,
            # callings no person's ending tells ("the harbor constable Walter Briggs")
-           "constable": None, "sheriff": None, "deputy": None, "clerk": None, "judge": None, "priest": None,
-           "monk": None, "nun": "female", "maid": "female", "cook": None, "chief": None, "guard": None, "spy": None,
+           "constable": None, "deputy": None,
+           "nun": "female", "maid": "female", "chief": None, "spy": None,
            # a ship's and a house's people ("first mate Han Dong", "the bosun Kerr", "the steward Amos")
-           "mate": None, "bosun": None, "boatswain": None, "steward": None, "butler": None,
+           "mate": None, "bosun": None, "boatswain": None, "butler": None,
            "housekeeper": None, "governess": "female", "midwife": "female", "porter": None, "ranger": None,
            "guide": None,
            # who someone is by what befell them or what they stand to get ("Nell Brown is an orphan")
            "orphan": None, "heir": None, "heiress": "female", "bride": "female", "groom": "male", "stranger": None,
-           "child": None, "secretary": None, "tech": None, "technician": None, "medic": None,
+           "child": None, "secretary": None, "tech": None, "technician": None,
            "sister-in-law": "female", "brother-in-law": "male", "mother-in-law": "female", "father-in-law": "male",
            "daughter-in-law": "female", "son-in-law": "male"}
-_KIN_ZH = {"女孩": "女", "少女": "女", "姑娘": "女", "姐姐": "女", "妹妹": "女", "母亲": "女", "妈妈": "女", "女儿": "女",
-           "奶奶": "女", "师姐": "女", "师妹": "女", "男孩": "男", "少年": "男", "哥哥": "男", "弟弟": "男", "父亲": "男",
-           "爸爸": "男", "儿子": "男", "爷爷": "男", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
+_KIN_ZH = {**KIN_ZH, "女孩": "女", "少女": "女", "姑娘": "女", "男孩": "男", "少年": "男",
+           "师姐": "女", "师妹": "女", "师兄": "男", "师弟": "男", "师父": None, "师傅": None, "朋友": None,
            "好友": None, "徒弟": None, "学徒": None, "弟子": None, "学生": None, "老师": None, "对手": None, "宿敌": None,
            # nouns of a person jieba's dictionary tags a verb (邻居 v, 搭档 v, 侦探 v, 助理 vn), so that no tag
            # tells them from the verb before an object ("邻居王婶" vs "保护林远") at the start of a clause
            "邻居": None, "搭档": None, "侦探": None, "助理": None, "房客": None, "镇长": None, "同学": None,
            "同桌": None, "室友": None, "仇人": None, "买办": None,
-           "表哥": "男", "表弟": "男", "表姐": "女", "表妹": "女", "女友": "女", "男友": "男", "妻子": "女",
-           "丈夫": "男", "未婚妻": "女", "未婚夫": "男",
-           # a family's generations ("孙女陈念安", "大儿子陈文远", "舅舅周平")
-           "孙子": "男", "孙女": "女", "外孙": "男", "外孙女": "女", "大儿子": "男", "二儿子": "男", "小儿子": "男",
-           "大女儿": "女", "二女儿": "女", "小女儿": "女", "叔叔": "男", "伯伯": "男", "舅舅": "男", "姑姑": "女",
-           "阿姨": "女", "婶婶": "女", "儿媳": "女", "女婿": "男", "外婆": "女", "外公": "男", "姥姥": "女", "姥爷": "男",
-           "老太爷": "男", "老太太": "女", "侄子": "男", "侄女": "女", "继母": "女", "继父": "男", "养父": "男", "养母": "女", "嫂子": "女", "姐夫": "男",
+           # a family's elders in a great house ("老太爷沈鸿")
+           "老太爷": "男", "老太太": "女",
            # posts held in a guild, a sect or a ship ("盐帮帮主顾远舟", which jieba cuts 帮帮 / 主顾): a title the
            # name is said with, never a tie to the protagonist
            "帮主": None, "掌门": None, "掌柜": None, "船长": None, "庄主": None, "城主": None, "堂主": None,
@@ -1327,10 +1323,9 @@ def _calling_after_en(text: str, at: int) -> str | None:
     return match.group(1)
 
 
-# Nouns of a person with no person's ending ("Young witch Poppy Marsh", "the knight Aldric Vane").
-_PERSON_NOUNS_EN = {"witch", "wizard", "knight", "mage", "thief", "spy", "nurse", "chef", "cook", "pilot", "clerk",
-                    "scout", "maid", "monk", "nun", "priest", "medic", "surgeon", "midwife", "cadet", "guide", "bard",
-                    "squire", "healer", "cop", "marshal", "sheriff", "nanny", "orphan", "widow", "heiress", "priestess"}
+# Nouns of a person with no person's ending beside the jobs ("Young witch Poppy Marsh", "the knight Aldric Vane").
+_PERSON_NOUNS_EN = JOBS_EN | {"witch", "wizard", "knight", "mage", "thief", "spy", "scout", "guide", "bard", "squire",
+                              "healer", "orphan", "widow", "heiress", "priestess"}
 
 
 def _person_noun_en(word: str) -> bool:

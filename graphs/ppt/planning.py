@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, opens_with_common_word
+from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, opens_with_common_word, plural_en
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -950,12 +950,11 @@ _PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊
 # _AT_WORK knows first. Only whom it is for says so: "Golf club swing basics" is a subject.
 # Listeners named by their trade or the place they work ("诊所护士", "工厂员工", "物业保安", "the workers at our factory")
 # hear a public talk at work: what they take from it goes to the next shift, not home. A table, read word by word.
-_WORKPLACE_WORDS_ZH = ("护士", "医生", "医护", "工人", "职工", "员工", "保安", "司机", "厨师", "店员", "服务员", "保洁",
-                       "快递员", "外卖员", "环卫", "消防员", "民警", "诊所", "医院", "卫生院", "工厂", "车间", "工地", "门店",
-                       "商场", "超市", "仓库", "物业", "酒店", "餐厅", "食堂", "银行", "药店")
-_WORKPLACE_WORDS_EN = frozenset("""nurses doctors medics paramedics carers workers staff employees crew drivers cooks chefs
-    cleaners janitors guards cashiers clerks porters technicians mechanics operators clinic hospital ward practice factory
-    plant workshop warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
+_WORKPLACE_WORDS_ZH = JOBS_ZH + ("诊所", "医院", "卫生院", "工厂", "车间", "工地", "门店", "商场", "超市", "仓库", "物业", "酒店",
+                                 "餐厅", "食堂", "银行", "药店")
+_WORKPLACE_WORDS_EN = frozenset(plural_en(job) for job in JOBS_EN) | frozenset("""doctors carers workers staff employees
+    crew drivers cleaners cashiers porters technicians operators clinic hospital ward practice factory plant workshop
+    warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
 
 
 # Volunteers named as new or with where they serve ("新来的志愿者", "动物收容所的志愿者", "new volunteers", "the volunteers
@@ -1201,7 +1200,7 @@ _LISTENER_NOUNS_ZH = (r"(?:学生们|学生|同学们|同学|孩子们|孩子|�
                       r"新员工|员工|同事们|同事|新人|大家|团队|用户|客户|老师们|老师|教师|学员|人员|居民|村民|市民|群众|"
                       r"患者|病人|顾客|游客|读者|观众|听众|志愿者|"
                       # and those named by their job ("给新入职的客服做…", "给夜班的护士讲…")
-                      r"客服|护士|医生|司机|保安|工人|职工|店员|厨师|会计|工程师|程序员|技术员|销售|生|们|"
+                      + "|".join(JOBS_ZH) + r"|生|们|"
                       # and any job named by its -师 or -员 ("咖啡师", "药剂师", "收银员", "快递员")
                       r"师|员)")
 # Listeners named with 的 ("给五年级的孩子们讲…", "面向高一的同学们"): the 的 is inside whom it is for, not where

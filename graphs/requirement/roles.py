@@ -16,7 +16,7 @@ import re
 
 import jieba
 
-from core.language import CJK, is_function_word
+from core.language import CJK, JOBS_EN, NOT_PEOPLE_EN, is_function_word, plural_en, singular_en
 from graphs.requirement.topics import SOFTWARE_ZH, TEAM_SIZE, TOPICS_BY_ID, ZH_TRACKING_VERBS, find_keywords, is_chinese
 
 jieba.setLogLevel(logging.WARNING)
@@ -329,12 +329,10 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
 _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*|[.,;:!?()\"\n]")
 # A stem of three letters at least: "see", "per", "ian" end so without being people.
 _EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
-# People whose word ends otherwise ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
-_EN_PEOPLE = set("""
-agent client recipient respondent student parent resident patient president applicant accountant assistant consultant
-participant attendant tenant merchant servant staff team department crew personnel person folk chef nurse clerk coach guard judge
-admin lead intern principal dean head crew squad barista cook hostess waitress pilot mechanic surgeon rep
-paralegal caregiver janitor nanny maid vet kid child children teen
+# People whose word ends otherwise, beside the jobs ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
+_EN_PEOPLE = JOBS_EN | set("""
+agent client recipient respondent student parent resident patient president applicant participant tenant person staff
+team department crew personnel folk admin lead head squad rep kid child children teen
 hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops marketing procurement
 """.split())
 # People named by an adjective in the plural ("regulars preorder bread", "for locals"): the singular is a quality
@@ -344,24 +342,13 @@ _EN_PLURAL_PEOPLE = {"regulars", "locals", "adults", "minors", "juniors", "singl
 # Prefixes that make a verb of a verb ("preorder", "reorder", "reenter"): such a word is a person no more than the verb
 # without it is ("order" is a thing, so "preorder" is not a person).
 _EN_VERB_PREFIXES = ("pre", "re", "un", "over", "under", "co")
-# Words with those endings that are things, qualities or times, not people.
-_EN_NOT_ROLES = set("""
-order server container folder filter header footer parameter number buffer printer computer timer scanner browser
-layer cluster router handler controller paper letter character vector sensor monitor editor error color colour factor
-indicator selector counter marker tracker reminder register ledger trigger scheduler parser logger exporter importer
-uploader loader viewer answer power water weather offer matter chapter quarter center centre poster banner cover
-calendar filter wrapper adapter connector iterator generator validator formatter renderer listener worker
-interpreter compiler debugger installer launcher player recorder container sticker voucher
-planner organizer organiser builder finder checker picker converter calculator simulator
-list checklist playlist wishlist blacklist whitelist allowlist denylist
-median boolean fee free tree three agree degree guarantee coffee
-better faster easier larger smaller bigger newer older simpler cheaper quicker longer shorter higher lower greater
-fewer wider deeper clearer safer stronger earlier later other either never ever over under after together whether
-per rather whoever whomever however wherever whatever forever
-shelter theater theatre newsletter flyer binder locker corner dinner summer winter border barrier flower
-january february march april may june july august september october november december
-enter deliver gather consider remember discover recover transfer prefer refer defer render wander wonder suffer differ
-""".split())  # the last line: verbs a group's name may stand before ("staff enter orders", "the team deliver it")
+# Words with those endings that are never people, and the tools software names so ("a scheduler", "the editor"); a
+# system's speakers are its conference's people ("speakers upload their slides"), not a device.
+_EN_NOT_ROLES = NOT_PEOPLE_EN - {"speaker"} | set("""
+order editor handler controller scheduler parser logger exporter importer uploader loader viewer renderer listener
+worker selector wrapper iterator validator formatter interpreter compiler debugger installer launcher
+planner organizer organiser builder finder checker picker converter simulator
+""".split())
 # Words of those that name a worker as often as a tool ("warehouse pickers", "a date picker"; "workers", "a background
 # worker"): people where they act, as a plural subject of a verb or a modal or after a bare "for".
 _EN_EITHER = {"picker", "worker", "planner", "organizer", "organiser", "builder", "checker", "player"}
@@ -410,7 +397,7 @@ def _en_role(word: str) -> bool:
     lower = word.lower()
     if lower in _GENERIC or _function_word(word):
         return False
-    singular = lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
+    singular = singular_en(lower)
     if lower in _EN_NOT_ROLES or singular in _EN_NOT_ROLES or any(
             singular.startswith(prefix) and singular[len(prefix):].lstrip("-") in _EN_NOT_ROLES
             for prefix in _EN_VERB_PREFIXES):
@@ -443,8 +430,8 @@ def _plural_of(role: str) -> str:
     """A role in the plural ("teacher" → "teachers", "shift lead" → "shift leads"); a plural or a group stays."""
     if _plural(role.split()[-1]) or role.split()[-1].lower() in _EN_GROUPS | _EN_TEAMS:
         return role
-    return (role[:-1] + "ies" if re.search(r"[^aeiou]y$", role) else
-            role + "es" if re.search(r"(?:s|x|ch|sh)$", role) else role + "s")
+    last = role.split()[-1]
+    return role[:len(role) - len(last)] + plural_en(last)
 
 
 def _singular(role: str) -> str:
