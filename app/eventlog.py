@@ -127,7 +127,8 @@ class EventLog:
         self._delivered.setdefault(thread_id, 0)
 
     def forget(self, thread_id: str) -> None:
-        """A deleted thread: nothing of it is passed on or followed any more."""
+        """A thread deleted, or whose last subscriber here left: no run of another process on it is looked for
+        any more (one being followed is followed to its end)."""
         self._delivered.pop(thread_id, None)
 
     def subscribed_threads(self) -> dict[str, int]:

@@ -444,8 +444,8 @@ class FlowRuntime:
     async def _watch_runs_elsewhere(self) -> None:
         """A server on SQLite: a thread a page joined or started may be run by another process (`ng ppt` beside
         `ng serve`, `ng resume` in a terminal); when its log grows past what the page has seen, pass it on and
-        follow the run while it lasts (with Postgres, the worker's manager does). A look a second, only once a
-        page has subscribed to something; a run shorter than that is passed on whole when it is seen."""
+        follow the run while it lasts (with Postgres, the worker's manager does). A look a second, only while a
+        page here has a thread open; a run shorter than that is passed on whole when it is seen."""
         while not self.closing:
             await asyncio.sleep(2 * FOLLOW_LOOK_S)
             watched = {tid: seq for tid, seq in self.events.subscribed_threads().items() if tid not in self.active}

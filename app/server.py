@@ -213,6 +213,10 @@ def attach_socketio(app: web.Application, settings: Settings, origins: OriginPol
     @sio.event
     async def disconnect(sid: str, reason: Any = None) -> None:
         connections.pop(sid, None)
+        # A thread whose last page here closes is no longer watched for runs of other processes.
+        for room in sio.rooms(sid):
+            if room != sid and not any(other != sid for other, _eio in sio.manager.get_participants("/", room)):
+                runtime().events.forget(room)
 
     @sio.on("*")
     async def unknown_event(event: str, sid: str, *args: Any) -> dict[str, Any]:

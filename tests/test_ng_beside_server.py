@@ -112,3 +112,29 @@ async def test_a_run_of_another_process_too_short_to_be_seen_running_still_reach
     assert later["success"], later
     seqs = sorted({d["seq"] for _n, d in client.of(thread_id)})
     assert seqs == list(range(1, later["seq"] + 1)), "the other process's events arrived in order, none missed"
+
+
+async def test_once_the_last_page_on_a_thread_closes_the_server_stops_looking_for_its_runs(start_server, connect):
+    server = await start_server()
+    page, other_page = await connect(server.url), await connect(server.url)
+    ack = await page.call("chat:message", {"flow": "ppt", "text": "Make a 5 minute deck about rain"})
+    await page.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    await other_page.call("thread:join", {"threadId": ack["threadId"], "afterSeq": 0})
+    looked_for = []
+    last_seqs = server.runtime.store.last_seqs
+
+    async def counted(thread_ids):
+        looked_for.extend(thread_ids)
+        return await last_seqs(thread_ids)
+
+    server.runtime.store.last_seqs = counted
+    await page.close()
+    await asyncio.sleep(2.5)
+    still_open = list(looked_for)
+    await other_page.close()
+    await asyncio.sleep(0.5)  # a look under way when the page closed
+    looked_for.clear()
+    await asyncio.sleep(2.5)
+
+    assert ack["threadId"] in still_open, "a page still had the thread open: its runs were looked for"
+    assert looked_for == [], "no page has the thread open: the database is not asked about it any more"
