@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from pptx import Presentation
+from pptx.oxml.ns import qn
 from pptx.util import Emu
 
 from core.i18n import t
@@ -535,3 +536,29 @@ async def test_teachers_trained_in_a_way_of_teaching_hear_its_key_moves_not_a_wo
     workplace = re.findall(r"对岗位的要求|禁止行为|回到岗位|the never-dos|the standard expected|Back at work", shown)
     assert not workplace, workplace
     assert re.search(r"方法要领|The key moves", shown)
+
+
+def _title_lines(shape) -> list[str]:
+    """A title box's lines as the renderer breaks them at the box's own width (the project's font metrics)."""
+    frame = shape.text_frame
+    run = frame.paragraphs[0].runs[0]
+    rpr = run._r.rPr
+    fonts = Fonts(rpr.find(qn("a:latin")).get("typeface"), rpr.find(qn("a:ea")).get("typeface"))
+    width = Emu(shape.width).pt - Emu(frame.margin_left).pt - Emu(frame.margin_right).pt
+    return wrap(frame.text, width, run.font.size.pt, fonts, bool(run.font.bold))
+
+
+def test_a_chinese_title_that_wraps_leaves_no_character_alone_on_its_last_line():
+    # Titles from one to two lines long: whichever just overflows a line must not strand its last characters.
+    sentence = "新员工信息安全培训里密码钓鱼邮件与数据保护的必守规定和每天上岗前要做的检查"
+    titles = [sentence[:n] for n in range(16, len(sentence) + 1)]
+    deck = deck_of(*(page(title=title, bullets=["要点一", "要点二"], notes="我们来看这一页。" * 12) for title in titles),
+                   language="zh")
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    wrapped = 0
+    for slide in prs.slides:
+        lines = _title_lines(slide.shapes.title)
+        if len(lines) > 1:
+            wrapped += 1
+            assert len(lines[-1]) >= len(lines[0]) // 2, lines
+    assert wrapped >= 5

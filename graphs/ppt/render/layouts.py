@@ -397,6 +397,9 @@ PLANNERS = {
 
 def plan(spec: SlideSpec, style: Style) -> Plan:
     result = PLANNERS[spec.layout](spec, style)
+    for block in result.blocks:
+        if block.title:  # headings wrap into even lines (body text keeps the full measure)
+            block.balance(style.title_fonts)
     if spec.layout not in ("cover",):
         color = style.palette.on_primary if result.background else style.palette.muted
         result.blocks.append(TextBlock(SLIDE_W - MARGIN - 60, SLIDE_H - 34, 60, 24, [str(spec.index)], FOOTER_PT, color,
