@@ -17,7 +17,7 @@ from pptx.util import Emu
 from core.i18n import t
 from tests.support.ppt_graph import finished_deck
 from graphs.ppt.qa import gate
-from graphs.ppt.render.metrics import Fonts, wrap
+from graphs.ppt.render.metrics import Fonts, text_width_pt, wrap
 from graphs.ppt.render.prepare import halve_text, visible_items
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import contrast
@@ -562,3 +562,39 @@ def test_a_chinese_title_that_wraps_leaves_no_character_alone_on_its_last_line()
             wrapped += 1
             assert len(lines[-1]) >= len(lines[0]) // 2, lines
     assert wrapped >= 5
+
+
+def _ink_box(slide) -> tuple[float, float, float, float]:
+    """Left, top, right, bottom of what the page's body shows: its cards, badges and icons, and its words as
+    far as they run (not the empty end of their boxes); the title, its rule and the page number aside."""
+    left = top = float("inf")
+    right = bottom = 0.0
+    for shape in slide.shapes:
+        kind = shape.name.split(":")[0]
+        x, y, w, h = (Emu(v).pt for v in (shape.left, shape.top, shape.width, shape.height))
+        if kind == "visual" or shape.shape_type == 13:  # cards, badges, icon pictures
+            left, top, right, bottom = min(left, x), min(top, y), max(right, x + w), max(bottom, y + h)
+        elif kind == "text" and shape.text_frame.text.strip():
+            run = shape.text_frame.paragraphs[0].runs[0]
+            rpr = run._r.rPr
+            fonts = Fonts(rpr.find(qn("a:latin")).get("typeface"), rpr.find(qn("a:ea")).get("typeface"))
+            ink = min(w, text_width_pt(shape.text_frame.text, run.font.size.pt, fonts, bool(run.font.bold)) + 14.4)
+            left, top, right, bottom = min(left, x), min(top, y), max(right, x + ink), max(bottom, y + h)
+    return left, top, right, bottom
+
+
+@pytest.mark.parametrize(("language", "agenda", "parts"), [
+    ("en", "Agenda", ["The rules", "The steps"]),
+    ("zh", "本课内容", ["基本规则", "操作步骤", "常见错误"]),
+    ("en", "Summary", ["Why sleep matters", "What to change tonight", "Who to ask", "What to try next"]),
+])
+def test_a_short_agenda_or_recap_spreads_across_the_page_not_into_its_corner(language, agenda, parts):
+    layout = "summary" if agenda == "Summary" else "agenda"
+    deck = deck_of(page(title="Cover", layout="cover"), page(layout=layout, title=agenda, bullets=parts),
+                   page(title="A point", bullets=["One", "Two"]), language=language)
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    slide = prs.slides[1]
+    left, top, right, bottom = _ink_box(slide)
+    width = Emu(prs.slide_width).pt
+    assert right - left >= 0.8 * (width - 2 * 48), (left, right)
+    assert bottom - top >= 0.35 * Emu(prs.slide_height).pt, (top, bottom)

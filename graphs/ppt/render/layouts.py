@@ -13,7 +13,7 @@ from graphs.ppt.render.base import (
     DECO, FOOTER, FOOTER_PT, MARGIN, SLIDE_H, SLIDE_W, TITLE, VISUAL, Plan, Style, TextBlock, add_shape,
 )
 from graphs.ppt.render.icons import icon_for
-from graphs.ppt.render.metrics import text_width_pt
+from graphs.ppt.render.metrics import text_width_pt, wrap
 from graphs.ppt.render.theme import mix
 from schemas.ppt import SlideSpec
 
@@ -130,9 +130,54 @@ def bullets(spec: SlideSpec, style: Style) -> Plan:
     return plan
 
 
-def agenda(spec: SlideSpec, style: Style) -> Plan:
+TILE_GAP = 24.0
+TILE_MARK = 56.0
+
+
+def _tiles(spec: SlideSpec, style: Style, items: list[str], mark) -> Plan | None:
+    """Two to four parts side by side, each a card with its mark (number or tick) and its words at the
+    largest size of the scale they fit: a short agenda or recap fills the page instead of two lines
+    in its top-left corner. None when the parts do not fit so (the list layout takes them)."""
+    if not 2 <= len(items) <= 4:
+        return None
     plan, top = _page_body(spec, style)
+    p = style.palette
+    n = len(items)
+    tile_w = (CONTENT_W - TILE_GAP * (n - 1)) / n
+    available = BOTTOM - top
+    text_top = 20 + TILE_MARK + 16  # card padding, the mark, the space under it
+    # Large while each part stays within two lines; the body size takes whatever fits at all.
+    for size in (style.scale.title, style.scale.heading, style.scale.body):
+        blocks = [TextBlock(0, 0, tile_w - 32, 0, [item], size, p.on_card, bold=size > style.scale.body) for item in items]
+        needed = max(block.needed_height(style.fonts) for block in blocks)
+        two_lines = all(len(wrap(item, block.inner_width(), size, style.fonts, block.bold)) <= 2
+                        for item, block in zip(items, blocks))
+        if text_top + needed + 20 <= available and (two_lines or size == style.scale.body):
+            break
+    else:
+        return None
+    tile_h = min(available, max(text_top + needed + 36, available * 0.6))
+    tile_top = top + (available - tile_h) / 2
+    for i, block in enumerate(blocks):
+        x = MARGIN + i * (tile_w + TILE_GAP)
+        plan.drawers.append(lambda slide, x=x: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, x, tile_top, tile_w, tile_h,
+                                                         p.card, name=VISUAL))
+        plan.drawers.append(lambda slide, x=x: add_shape(slide, MSO_SHAPE.RECTANGLE, x + 20, tile_top + tile_h - 20, 48, 5,
+                                                         p.accent))
+        plan.drawers.append(lambda slide, i=i, x=x: mark(slide, i, x + 20, tile_top + 20, TILE_MARK))
+        block.x, block.y, block.h = x + 16, tile_top + text_top, tile_h - text_top - 32
+        plan.blocks.append(block)
+    return plan
+
+
+def agenda(spec: SlideSpec, style: Style) -> Plan:
     items = spec.bullets or [step.label for step in spec.steps]
+    p = style.palette
+    tiles = _tiles(spec, style, items, lambda slide, i, x, y, d: visuals.badge(
+        slide, str(i + 1), style, x, y, d, p.primary, p.on_primary, style.scale.heading))
+    if tiles:
+        return tiles
+    plan, top = _page_body(spec, style)
     two_cols = len(items) > 5
     col_w = (CONTENT_W - 30) / 2 if two_cols else CONTENT_W
     per_col = -(-len(items) // 2) if two_cols else len(items)
@@ -354,9 +399,13 @@ def quote(spec: SlideSpec, style: Style) -> Plan:
 
 
 def summary(spec: SlideSpec, style: Style) -> Plan:
-    plan, top = _page_body(spec, style)
     p = style.palette
     items = spec.bullets
+    tiles = _tiles(spec, style, items, lambda slide, i, x, y, d: visuals.icon(slide, "solid/circle-check", p.secondary,
+                                                                             x, y, d))
+    if tiles:
+        return tiles
+    plan, top = _page_body(spec, style)
     row_h = min(ROW_MAX, (BOTTOM - top) / max(1, len(items)))
     top += (BOTTOM - top - row_h * len(items)) / 2
     icon_size = min(34.0, row_h - 6)
