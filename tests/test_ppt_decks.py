@@ -598,3 +598,20 @@ def test_a_short_agenda_or_recap_spreads_across_the_page_not_into_its_corner(lan
     width = Emu(prs.slide_width).pt
     assert right - left >= 0.8 * (width - 2 * 48), (left, right)
     assert bottom - top >= 0.35 * Emu(prs.slide_height).pt, (top, bottom)
+
+
+def _picture_side(slide, width: float) -> str:
+    """Which half of the page the page's picture stands in."""
+    pictures = [s for s in slide.shapes if s.shape_type == 13]
+    centre = Emu(pictures[0].left + pictures[0].width // 2).pt
+    return "left" if centre < width / 2 else "right"
+
+
+def test_picture_pages_in_a_row_do_not_repeat_one_arrangement():
+    pages = [page(layout="image_text", title=f"Part {n}: what we notice", bullets=["Look around", "Say what you see"])
+             for n in range(1, 5)]
+    deck = deck_of(page(title="Cover", layout="cover"), *pages, page(title="A point", bullets=["One", "Two"]))
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    width = Emu(prs.slide_width).pt
+    sides = [_picture_side(slide, width) for slide in list(prs.slides)[1:5]]
+    assert all(a != b for a, b in zip(sides, sides[1:])), sides

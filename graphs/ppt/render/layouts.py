@@ -349,17 +349,23 @@ def chart(spec: SlideSpec, style: Style) -> Plan:
     return plan
 
 
+def _mirrored(spec: SlideSpec) -> bool:
+    """Picture pages alternate sides by page number: three in a row read as a sequence, not one page thrice."""
+    return spec.index % 2 == 0
+
+
 def image_text(spec: SlideSpec, style: Style) -> Plan:
     plan, top = _page_body(spec, style)
     p = style.palette
     panel_w = 320.0
     name = _icon_name(spec, *spec.visuals)
-    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, MARGIN, top, panel_w, BOTTOM - top, p.card, name=VISUAL))
+    text_w = CONTENT_W - panel_w - 30
+    panel_x, text_x = (MARGIN + text_w + 30, MARGIN) if _mirrored(spec) else (MARGIN, MARGIN + panel_w + 30)
+    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, panel_x, top, panel_w, BOTTOM - top, p.card, name=VISUAL))
     size = min(180.0, BOTTOM - top - 60)
-    plan.drawers.append(lambda slide: visuals.icon(slide, name, p.secondary, MARGIN + (panel_w - size) / 2,
+    plan.drawers.append(lambda slide: visuals.icon(slide, name, p.secondary, panel_x + (panel_w - size) / 2,
                                                    top + (BOTTOM - top - size) / 2, size))
-    x = MARGIN + panel_w + 30
-    plan.blocks.append(TextBlock(x, top, SLIDE_W - MARGIN - x, BOTTOM - top, spec.bullets, style.scale.body, p.text,
+    plan.blocks.append(TextBlock(text_x, top, text_w, BOTTOM - top, spec.bullets, style.scale.body, p.text,
                                  bullets=True))
     return plan
 
