@@ -615,3 +615,20 @@ def test_picture_pages_in_a_row_do_not_repeat_one_arrangement():
     width = Emu(prs.slide_width).pt
     sides = [_picture_side(slide, width) for slide in list(prs.slides)[1:5]]
     assert all(a != b for a, b in zip(sides, sides[1:])), sides
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_short_table_opens_up_over_the_page_instead_of_leaving_its_lower_half_empty(language):
+    rows = ([["The must-dos", "what it is", "Group drill"], ["The never-dos", "why it matters", "Self-check"],
+             ["Roles", "what it links to", "Hands-on try"]] if language == "en" else
+            [["相关概念", "它是什么", "错题订正"], ["定义与符号", "举一个例子", "小组讨论"]])
+    deck = deck_of(page(title="Cover", layout="cover"),
+                   page(layout="comparison", title="At a glance", table=Table(header=["Point", "Question", "Activity"], rows=rows)),
+                   page(title="A point", bullets=["One", "Two"]), language=language)
+    outcome = gate(deck, None)
+    assert outcome.report.passed, [i.message for i in outcome.report.issues]
+    slide = Presentation(io.BytesIO(outcome.pptx)).slides[1]
+    frame = next(s for s in slide.shapes if s.has_table)
+    shown = sum(Emu(row.height).pt for row in frame.table.rows)
+    assert shown >= 0.4 * 540, shown
+    assert Emu(frame.top).pt + shown <= 540 - 40  # above the page number

@@ -237,7 +237,7 @@ def comparison(spec: SlideSpec, style: Style) -> Plan:
             break
     else:
         plan.problems.append("table taller than the page")
-    plan.drawers.append(lambda slide: visuals.table(slide, spec.table, style, MARGIN, top, CONTENT_W, size))
+    plan.drawers.append(lambda slide: visuals.table(slide, spec.table, style, MARGIN, top, CONTENT_W, size, BOTTOM - top))
     return plan
 
 

@@ -113,8 +113,17 @@ def _row_heights(rows: list[list[str]], widths: list[float], style: Style, size:
     return heights
 
 
-def table(slide, spec: Table, style: Style, x: float, y: float, w: float, size: float) -> None:
+ROW_PADDING_MAX = 36.0  # a short table's rows open up by at most this much each: it still reads as one table
+
+
+def table(slide, spec: Table, style: Style, x: float, y: float, w: float, size: float, room: float = 0.0) -> None:
+    """The table at (x, y); with `room` (the height the page has for it), a short table's body rows open up
+    towards filling it instead of leaving the lower half of the page empty."""
     widths, heights = table_layout(spec, style, w, size)
+    if spec.rows and room > sum(heights):
+        extra = min(ROW_PADDING_MAX, (room * 0.85 - sum(heights)) / len(spec.rows))
+        if extra > 0:
+            heights = [heights[0], *(h + extra for h in heights[1:])]
     rows, cols = len(spec.rows) + 1, len(spec.header)
     frame = slide.shapes.add_table(rows, cols, Pt(x), Pt(y), Pt(w), Pt(sum(heights)))
     frame.name = f"{VISUAL}:table:{len(slide.shapes)}"
