@@ -633,3 +633,23 @@ def test_a_short_table_opens_up_over_the_page_instead_of_leaving_its_lower_half_
     body = 540 - 40 - Emu(frame.top).pt  # from the table's top down to the page number
     assert shown >= 0.45 * body, (shown, body)
     assert shown <= body
+
+
+@pytest.mark.parametrize(("categories", "horizontal"), [
+    (["中国古代四大发明的背景与原因", "中国古代四大发明的经过与时间线", "中国古代四大发明的关键人物", "中国古代四大发明的结果与影响"], True),
+    (["Households borrowing beyond their means", "Banks selling on bundled mortgages", "Ratings agencies looking away"], True),
+    (["Heat", "Sugar", "Light"], False),
+])
+def test_a_chart_whose_names_are_long_lays_its_bars_level_so_the_names_read_straight(categories, horizontal):
+    chart = ChartSpec(kind="column", categories=categories, series=[ChartSeries(name="Minutes", values=[5, 8, 3, 6][:len(categories)])],
+                      unit="min")
+    deck = deck_of(page(title="Cover", layout="cover"), page(layout="chart", title="Where the time goes", chart=chart),
+                   page(title="A point", bullets=["One", "Two"]))
+    outcome = gate(deck, None)
+    assert outcome.report.passed, [i.message for i in outcome.report.issues]
+    slide = Presentation(io.BytesIO(outcome.pptx)).slides[1]
+    graphic = next(s for s in slide.shapes if s.has_chart).chart
+    assert (graphic.plots[0]._element.find(qn("c:barDir")).get("val") == "bar") is horizontal
+    assert list(graphic.plots[0].categories) == categories
+    if horizontal:  # the first name on top, as the page lists them
+        assert graphic.category_axis.reverse_order
