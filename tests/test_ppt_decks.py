@@ -126,7 +126,8 @@ def test_a_table_gives_its_long_names_the_room_so_no_row_wraps_beside_short_cell
     prs = Presentation(io.BytesIO(gate(deck, None).pptx))
     table = next(shape.table for slide in prs.slides for shape in slide.shapes if shape.has_table)
     heights = [row.height for row in table.rows]
-    assert len(set(heights)) == 1, heights
+    # body rows open up alike over the page (the header keeps its own height): one height means one line each
+    assert len(set(heights[1:])) == 1 and heights[0] <= heights[1], heights
 
 
 def test_long_titles_and_many_bullets_are_split_not_shrunk_below_the_floor():
