@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 from pptx import Presentation
+from pptx.enum.text import MSO_ANCHOR
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 
 from core.i18n import t
 from tests.support.ppt_graph import finished_deck
 from graphs.ppt.qa import gate
-from graphs.ppt.render.metrics import Fonts, text_width_pt, wrap
+from graphs.ppt.render.metrics import Fonts, line_height_pt, text_width_pt, wrap
 from graphs.ppt.render.prepare import halve_text, visible_items
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import contrast
@@ -579,8 +580,14 @@ def _ink_box(slide) -> tuple[float, float, float, float]:
             run = shape.text_frame.paragraphs[0].runs[0]
             rpr = run._r.rPr
             fonts = Fonts(rpr.find(qn("a:latin")).get("typeface"), rpr.find(qn("a:ea")).get("typeface"))
-            ink = min(w, text_width_pt(shape.text_frame.text, run.font.size.pt, fonts, bool(run.font.bold)) + 14.4)
-            left, top, right, bottom = min(left, x), min(top, y), max(right, x + ink), max(bottom, y + h)
+            size, bold = run.font.size.pt, bool(run.font.bold)
+            ink = min(w, max(text_width_pt(p.text, size, fonts, bold) for p in shape.text_frame.paragraphs) + 14.4)
+            lines = sum(len(wrap(p.text, w - 14.4 - (1.1 * size if p._p.pPr.get("marL") else 0), size, fonts, bold))
+                        for p in shape.text_frame.paragraphs)
+            tall = 7.2 + lines * line_height_pt(shape.text_frame.text, size, fonts, bold)
+            if shape.text_frame.vertical_anchor == MSO_ANCHOR.MIDDLE:
+                y += (h - tall) / 2
+            left, top, right, bottom = min(left, x), min(top, y), max(right, x + ink), max(bottom, y + tall)
     return left, top, right, bottom
 
 
@@ -654,3 +661,16 @@ def test_a_chart_whose_names_are_long_lays_its_bars_level_so_the_names_read_stra
     assert list(graphic.plots[0].categories) == categories
     if horizontal:  # the first name on top, as the page lists them
         assert graphic.category_axis.reverse_order
+
+
+@pytest.mark.parametrize(("language", "title", "questions"), [
+    ("en", "Questions and practice", ["Back at work, what will you do first?", "Who do you ask when you are not sure?"]),
+    ("zh", "思考与提问", ["你能用自己的话说说今天学的内容吗？", "做题时，哪一步你最容易出错？", "今天哪一类题你还想再练一练？"]),
+])
+def test_the_closing_questions_stand_in_the_middle_of_the_last_page_not_at_its_top(language, title, questions):
+    deck = deck_of(page(title="Cover", layout="cover"), page(title="A point", bullets=["One", "Two"]),
+                   page(layout="qa", title=title, bullets=questions), language=language)
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    _, top, _, bottom = _ink_box(prs.slides[-1])
+    body_middle = (540 - 40) / 2  # above the page number
+    assert abs((top + bottom) / 2 - body_middle) <= 0.1 * 540, (top, bottom)

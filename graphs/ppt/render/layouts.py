@@ -427,19 +427,28 @@ def summary(spec: SlideSpec, style: Style) -> Plan:
 
 
 def qa(spec: SlideSpec, style: Style) -> Plan:
+    """The closing page: the question mark, the title and the questions as one group in the middle of the
+    page (at the top they left the lower half of the last page the audience sees empty)."""
     p = style.palette
     plan = Plan()
-    title = TextBlock(MARGIN + 220, 60, CONTENT_W - 220, 0, [spec.title], style.scale.hero, p.title, bold=True,
-                      title=True, anchor="bottom", name=TITLE)
+    x, w, circle = MARGIN + 220, CONTENT_W - 220, 190.0
+    title = TextBlock(x, 0, w, 0, [spec.title], style.scale.hero, p.title, bold=True, title=True, anchor="bottom",
+                      name=TITLE)
     title.h = title.needed_height(style.title_fonts)
-    plan.blocks.append(title)
-    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.OVAL, MARGIN, 60, 190, 190, p.card, name=DECO))
-    plan.drawers.append(lambda slide: visuals.icon(slide, "solid/circle-question", p.secondary, MARGIN + 35, 95, 120))
-    y = max(60 + title.h + 20, 140)
     lines = [line for line in [spec.subtitle, *spec.bullets] if line]
-    if lines:
-        plan.blocks.append(TextBlock(MARGIN + 220, y, CONTENT_W - 220, BOTTOM - y, lines, style.scale.body, p.text,
-                                     bullets=True))
+    body = TextBlock(x, 0, w, 0, lines, style.scale.body, p.text, bullets=True) if lines else None
+    body_h = body.needed_height(style.fonts) if body else 0.0
+    group_h = max(circle, title.h + (20 + body_h if body else 0))
+    top = max(40.0, (BOTTOM - group_h) / 2)
+    title.y = top + max(0.0, (group_h - title.h - (20 + body_h if body else 0)) / 2)
+    plan.blocks.append(title)
+    y_circle = top + (group_h - circle) / 2
+    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.OVAL, MARGIN, y_circle, circle, circle, p.card, name=DECO))
+    plan.drawers.append(lambda slide: visuals.icon(slide, "solid/circle-question", p.secondary, MARGIN + 35, y_circle + 35, 120))
+    if body:
+        body.y = title.y + title.h + 20
+        body.h = BOTTOM - body.y
+        plan.blocks.append(body)
     return plan
 
 
