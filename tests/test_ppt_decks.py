@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 from pptx import Presentation
+from pptx.enum.text import MSO_ANCHOR
+from pptx.oxml.ns import qn
 from pptx.util import Emu
 
 from core.i18n import t
 from tests.support.ppt_graph import finished_deck
 from graphs.ppt.qa import gate
-from graphs.ppt.render.metrics import Fonts, wrap
+from graphs.ppt.render.metrics import Fonts, line_height_pt, text_width_pt, wrap
 from graphs.ppt.render.prepare import halve_text, visible_items
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import contrast
@@ -125,7 +127,8 @@ def test_a_table_gives_its_long_names_the_room_so_no_row_wraps_beside_short_cell
     prs = Presentation(io.BytesIO(gate(deck, None).pptx))
     table = next(shape.table for slide in prs.slides for shape in slide.shapes if shape.has_table)
     heights = [row.height for row in table.rows]
-    assert len(set(heights)) == 1, heights
+    # body rows open up alike over the page (the header keeps its own height): one height means one line each
+    assert len(set(heights[1:])) == 1 and heights[0] <= heights[1], heights
 
 
 def test_long_titles_and_many_bullets_are_split_not_shrunk_below_the_floor():
@@ -535,3 +538,139 @@ async def test_teachers_trained_in_a_way_of_teaching_hear_its_key_moves_not_a_wo
     workplace = re.findall(r"对岗位的要求|禁止行为|回到岗位|the never-dos|the standard expected|Back at work", shown)
     assert not workplace, workplace
     assert re.search(r"方法要领|The key moves", shown)
+
+
+def _title_lines(shape) -> list[str]:
+    """A title box's lines as the renderer breaks them at the box's own width (the project's font metrics)."""
+    frame = shape.text_frame
+    run = frame.paragraphs[0].runs[0]
+    rpr = run._r.rPr
+    fonts = Fonts(rpr.find(qn("a:latin")).get("typeface"), rpr.find(qn("a:ea")).get("typeface"))
+    width = Emu(shape.width).pt - Emu(frame.margin_left).pt - Emu(frame.margin_right).pt
+    return wrap(frame.text, width, run.font.size.pt, fonts, bool(run.font.bold))
+
+
+def test_a_chinese_title_that_wraps_leaves_no_character_alone_on_its_last_line():
+    # Titles from one to two lines long: whichever just overflows a line must not strand its last characters.
+    sentence = "新员工信息安全培训里密码钓鱼邮件与数据保护的必守规定和每天上岗前要做的检查"
+    titles = [sentence[:n] for n in range(16, len(sentence) + 1)]
+    deck = deck_of(*(page(title=title, bullets=["要点一", "要点二"], notes="我们来看这一页。" * 12) for title in titles),
+                   language="zh")
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    wrapped = 0
+    for slide in prs.slides:
+        lines = _title_lines(slide.shapes.title)
+        if len(lines) > 1:
+            wrapped += 1
+            assert len(lines[-1]) >= len(lines[0]) // 2, lines
+    assert wrapped >= 5
+
+
+def _ink_box(slide) -> tuple[float, float, float, float]:
+    """Left, top, right, bottom of what the page's body shows: its cards, badges and icons, and its words as
+    far as they run (not the empty end of their boxes); the title, its rule and the page number aside."""
+    left = top = float("inf")
+    right = bottom = 0.0
+    for shape in slide.shapes:
+        kind = shape.name.split(":")[0]
+        x, y, w, h = (Emu(v).pt for v in (shape.left, shape.top, shape.width, shape.height))
+        if kind == "visual" or shape.shape_type == 13:  # cards, badges, icon pictures
+            left, top, right, bottom = min(left, x), min(top, y), max(right, x + w), max(bottom, y + h)
+        elif kind == "text" and shape.text_frame.text.strip():
+            run = shape.text_frame.paragraphs[0].runs[0]
+            rpr = run._r.rPr
+            fonts = Fonts(rpr.find(qn("a:latin")).get("typeface"), rpr.find(qn("a:ea")).get("typeface"))
+            size, bold = run.font.size.pt, bool(run.font.bold)
+            ink = min(w, max(text_width_pt(p.text, size, fonts, bold) for p in shape.text_frame.paragraphs) + 14.4)
+            lines = sum(len(wrap(p.text, w - 14.4 - (1.1 * size if p._p.pPr.get("marL") else 0), size, fonts, bold))
+                        for p in shape.text_frame.paragraphs)
+            tall = 7.2 + lines * line_height_pt(shape.text_frame.text, size, fonts, bold)
+            if shape.text_frame.vertical_anchor == MSO_ANCHOR.MIDDLE:
+                y += (h - tall) / 2
+            left, top, right, bottom = min(left, x), min(top, y), max(right, x + ink), max(bottom, y + tall)
+    return left, top, right, bottom
+
+
+@pytest.mark.parametrize(("language", "agenda", "parts"), [
+    ("en", "Agenda", ["The rules", "The steps"]),
+    ("zh", "本课内容", ["基本规则", "操作步骤", "常见错误"]),
+    ("en", "Summary", ["Why sleep matters", "What to change tonight", "Who to ask", "What to try next"]),
+])
+def test_a_short_agenda_or_recap_spreads_across_the_page_not_into_its_corner(language, agenda, parts):
+    layout = "summary" if agenda == "Summary" else "agenda"
+    deck = deck_of(page(title="Cover", layout="cover"), page(layout=layout, title=agenda, bullets=parts),
+                   page(title="A point", bullets=["One", "Two"]), language=language)
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    slide = prs.slides[1]
+    left, top, right, bottom = _ink_box(slide)
+    width = Emu(prs.slide_width).pt
+    assert right - left >= 0.8 * (width - 2 * 48), (left, right)
+    assert bottom - top >= 0.35 * Emu(prs.slide_height).pt, (top, bottom)
+
+
+def _picture_side(slide, width: float) -> str:
+    """Which half of the page the page's picture stands in."""
+    pictures = [s for s in slide.shapes if s.shape_type == 13]
+    centre = Emu(pictures[0].left + pictures[0].width // 2).pt
+    return "left" if centre < width / 2 else "right"
+
+
+def test_picture_pages_in_a_row_do_not_repeat_one_arrangement():
+    pages = [page(layout="image_text", title=f"Part {n}: what we notice", bullets=["Look around", "Say what you see"])
+             for n in range(1, 5)]
+    deck = deck_of(page(title="Cover", layout="cover"), *pages, page(title="A point", bullets=["One", "Two"]))
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    width = Emu(prs.slide_width).pt
+    sides = [_picture_side(slide, width) for slide in list(prs.slides)[1:5]]
+    assert all(a != b for a, b in zip(sides, sides[1:])), sides
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_short_table_opens_up_over_the_page_instead_of_leaving_its_lower_half_empty(language):
+    rows = ([["The must-dos", "what it is", "Group drill"], ["The never-dos", "why it matters", "Self-check"],
+             ["Roles", "what it links to", "Hands-on try"]] if language == "en" else
+            [["相关概念", "它是什么", "错题订正"], ["定义与符号", "举一个例子", "小组讨论"]])
+    deck = deck_of(page(title="Cover", layout="cover"),
+                   page(layout="comparison", title="At a glance", table=Table(header=["Point", "Question", "Activity"], rows=rows)),
+                   page(title="A point", bullets=["One", "Two"]), language=language)
+    outcome = gate(deck, None)
+    assert outcome.report.passed, [i.message for i in outcome.report.issues]
+    slide = Presentation(io.BytesIO(outcome.pptx)).slides[1]
+    frame = next(s for s in slide.shapes if s.has_table)
+    shown = sum(Emu(row.height).pt for row in frame.table.rows)
+    body = 540 - 40 - Emu(frame.top).pt  # from the table's top down to the page number
+    assert shown >= 0.45 * body, (shown, body)
+    assert shown <= body
+
+
+@pytest.mark.parametrize(("categories", "horizontal"), [
+    (["中国古代四大发明的背景与原因", "中国古代四大发明的经过与时间线", "中国古代四大发明的关键人物", "中国古代四大发明的结果与影响"], True),
+    (["Households borrowing beyond their means", "Banks selling on bundled mortgages", "Ratings agencies looking away"], True),
+    (["Heat", "Sugar", "Light"], False),
+])
+def test_a_chart_whose_names_are_long_lays_its_bars_level_so_the_names_read_straight(categories, horizontal):
+    chart = ChartSpec(kind="column", categories=categories, series=[ChartSeries(name="Minutes", values=[5, 8, 3, 6][:len(categories)])],
+                      unit="min")
+    deck = deck_of(page(title="Cover", layout="cover"), page(layout="chart", title="Where the time goes", chart=chart),
+                   page(title="A point", bullets=["One", "Two"]))
+    outcome = gate(deck, None)
+    assert outcome.report.passed, [i.message for i in outcome.report.issues]
+    slide = Presentation(io.BytesIO(outcome.pptx)).slides[1]
+    graphic = next(s for s in slide.shapes if s.has_chart).chart
+    assert (graphic.plots[0]._element.find(qn("c:barDir")).get("val") == "bar") is horizontal
+    assert list(graphic.plots[0].categories) == categories
+    if horizontal:  # the first name on top, as the page lists them
+        assert graphic.category_axis.reverse_order
+
+
+@pytest.mark.parametrize(("language", "title", "questions"), [
+    ("en", "Questions and practice", ["Back at work, what will you do first?", "Who do you ask when you are not sure?"]),
+    ("zh", "思考与提问", ["你能用自己的话说说今天学的内容吗？", "做题时，哪一步你最容易出错？", "今天哪一类题你还想再练一练？"]),
+])
+def test_the_closing_questions_stand_in_the_middle_of_the_last_page_not_at_its_top(language, title, questions):
+    deck = deck_of(page(title="Cover", layout="cover"), page(title="A point", bullets=["One", "Two"]),
+                   page(layout="qa", title=title, bullets=questions), language=language)
+    prs = Presentation(io.BytesIO(gate(deck, None).pptx))
+    _, top, _, bottom = _ink_box(prs.slides[-1])
+    body_middle = (540 - 40) / 2  # above the page number
+    assert abs((top + bottom) / 2 - body_middle) <= 0.1 * 540, (top, bottom)

@@ -112,6 +112,32 @@ class TextBlock:
     def fits(self, fonts: Fonts) -> bool:
         return self.needed_height(fonts) <= self.h + 0.5
 
+    def balance(self, fonts: Fonts) -> None:
+        """A one-paragraph heading that wraps is narrowed to the least width that keeps its number of lines,
+        so its lines come out near equal: no "…数据保 / 护" with one character alone on the last line.
+        The box keeps its place (left, centre or right, as aligned) and its height (the same lines)."""
+        if len(self.paragraphs) != 1:
+            return
+        text = "".join(value for value, _ in runs(self.paragraphs[0]))
+        full = self.inner_width()
+        count = len(wrap(text, full, self.size, fonts, self.bold))
+        if count < 2:
+            return
+        low, high = full / count, full
+        while high - low > 1.0:
+            middle = (low + high) / 2
+            if len(wrap(text, middle, self.size, fonts, self.bold)) > count:
+                low = middle
+            else:
+                high = middle
+        # An em of slack: a renderer that keeps "：" or "，" off a line start moves a character, not a line.
+        narrowed = min(full, high + self.size)
+        shrink = full - narrowed
+        if shrink <= 0:
+            return
+        self.w -= shrink
+        self.x += {"left": 0.0, "center": shrink / 2, "right": shrink}[self.align]
+
 
 @dataclass
 class Plan:

@@ -13,7 +13,7 @@ from graphs.ppt.render.base import (
     DECO, FOOTER, FOOTER_PT, MARGIN, SLIDE_H, SLIDE_W, TITLE, VISUAL, Plan, Style, TextBlock, add_shape,
 )
 from graphs.ppt.render.icons import icon_for
-from graphs.ppt.render.metrics import text_width_pt
+from graphs.ppt.render.metrics import text_width_pt, wrap
 from graphs.ppt.render.theme import mix
 from schemas.ppt import SlideSpec
 
@@ -130,9 +130,54 @@ def bullets(spec: SlideSpec, style: Style) -> Plan:
     return plan
 
 
-def agenda(spec: SlideSpec, style: Style) -> Plan:
+TILE_GAP = 24.0
+TILE_MARK = 56.0
+
+
+def _tiles(spec: SlideSpec, style: Style, items: list[str], mark) -> Plan | None:
+    """Two to four parts side by side, each a card with its mark (number or tick) and its words at the
+    largest size of the scale they fit: a short agenda or recap fills the page instead of two lines
+    in its top-left corner. None when the parts do not fit so (the list layout takes them)."""
+    if not 2 <= len(items) <= 4:
+        return None
     plan, top = _page_body(spec, style)
+    p = style.palette
+    n = len(items)
+    tile_w = (CONTENT_W - TILE_GAP * (n - 1)) / n
+    available = BOTTOM - top
+    text_top = 20 + TILE_MARK + 16  # card padding, the mark, the space under it
+    # Large while each part stays within two lines; the body size takes whatever fits at all.
+    for size in (style.scale.title, style.scale.heading, style.scale.body):
+        blocks = [TextBlock(0, 0, tile_w - 32, 0, [item], size, p.on_card, bold=size > style.scale.body) for item in items]
+        needed = max(block.needed_height(style.fonts) for block in blocks)
+        two_lines = all(len(wrap(item, block.inner_width(), size, style.fonts, block.bold)) <= 2
+                        for item, block in zip(items, blocks))
+        if text_top + needed + 20 <= available and (two_lines or size == style.scale.body):
+            break
+    else:
+        return None
+    tile_h = min(available, max(text_top + needed + 36, available * 0.6))
+    tile_top = top + (available - tile_h) / 2
+    for i, block in enumerate(blocks):
+        x = MARGIN + i * (tile_w + TILE_GAP)
+        plan.drawers.append(lambda slide, x=x: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, x, tile_top, tile_w, tile_h,
+                                                         p.card, name=VISUAL))
+        plan.drawers.append(lambda slide, x=x: add_shape(slide, MSO_SHAPE.RECTANGLE, x + 20, tile_top + tile_h - 20, 48, 5,
+                                                         p.accent))
+        plan.drawers.append(lambda slide, i=i, x=x: mark(slide, i, x + 20, tile_top + 20, TILE_MARK))
+        block.x, block.y, block.h = x + 16, tile_top + text_top, tile_h - text_top - 32
+        plan.blocks.append(block)
+    return plan
+
+
+def agenda(spec: SlideSpec, style: Style) -> Plan:
     items = spec.bullets or [step.label for step in spec.steps]
+    p = style.palette
+    tiles = _tiles(spec, style, items, lambda slide, i, x, y, d: visuals.badge(
+        slide, str(i + 1), style, x, y, d, p.primary, p.on_primary, style.scale.heading))
+    if tiles:
+        return tiles
+    plan, top = _page_body(spec, style)
     two_cols = len(items) > 5
     col_w = (CONTENT_W - 30) / 2 if two_cols else CONTENT_W
     per_col = -(-len(items) // 2) if two_cols else len(items)
@@ -192,7 +237,7 @@ def comparison(spec: SlideSpec, style: Style) -> Plan:
             break
     else:
         plan.problems.append("table taller than the page")
-    plan.drawers.append(lambda slide: visuals.table(slide, spec.table, style, MARGIN, top, CONTENT_W, size))
+    plan.drawers.append(lambda slide: visuals.table(slide, spec.table, style, MARGIN, top, CONTENT_W, size, BOTTOM - top))
     return plan
 
 
@@ -304,17 +349,23 @@ def chart(spec: SlideSpec, style: Style) -> Plan:
     return plan
 
 
+def _mirrored(spec: SlideSpec) -> bool:
+    """Picture pages alternate sides by page number: three in a row read as a sequence, not one page thrice."""
+    return spec.index % 2 == 0
+
+
 def image_text(spec: SlideSpec, style: Style) -> Plan:
     plan, top = _page_body(spec, style)
     p = style.palette
     panel_w = 320.0
     name = _icon_name(spec, *spec.visuals)
-    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, MARGIN, top, panel_w, BOTTOM - top, p.card, name=VISUAL))
+    text_w = CONTENT_W - panel_w - 30
+    panel_x, text_x = (MARGIN + text_w + 30, MARGIN) if _mirrored(spec) else (MARGIN, MARGIN + panel_w + 30)
+    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.ROUNDED_RECTANGLE, panel_x, top, panel_w, BOTTOM - top, p.card, name=VISUAL))
     size = min(180.0, BOTTOM - top - 60)
-    plan.drawers.append(lambda slide: visuals.icon(slide, name, p.secondary, MARGIN + (panel_w - size) / 2,
+    plan.drawers.append(lambda slide: visuals.icon(slide, name, p.secondary, panel_x + (panel_w - size) / 2,
                                                    top + (BOTTOM - top - size) / 2, size))
-    x = MARGIN + panel_w + 30
-    plan.blocks.append(TextBlock(x, top, SLIDE_W - MARGIN - x, BOTTOM - top, spec.bullets, style.scale.body, p.text,
+    plan.blocks.append(TextBlock(text_x, top, text_w, BOTTOM - top, spec.bullets, style.scale.body, p.text,
                                  bullets=True))
     return plan
 
@@ -354,9 +405,13 @@ def quote(spec: SlideSpec, style: Style) -> Plan:
 
 
 def summary(spec: SlideSpec, style: Style) -> Plan:
-    plan, top = _page_body(spec, style)
     p = style.palette
     items = spec.bullets
+    tiles = _tiles(spec, style, items, lambda slide, i, x, y, d: visuals.icon(slide, "solid/circle-check", p.secondary,
+                                                                             x, y, d))
+    if tiles:
+        return tiles
+    plan, top = _page_body(spec, style)
     row_h = min(ROW_MAX, (BOTTOM - top) / max(1, len(items)))
     top += (BOTTOM - top - row_h * len(items)) / 2
     icon_size = min(34.0, row_h - 6)
@@ -372,19 +427,28 @@ def summary(spec: SlideSpec, style: Style) -> Plan:
 
 
 def qa(spec: SlideSpec, style: Style) -> Plan:
+    """The closing page: the question mark, the title and the questions as one group in the middle of the
+    page (at the top they left the lower half of the last page the audience sees empty)."""
     p = style.palette
     plan = Plan()
-    title = TextBlock(MARGIN + 220, 60, CONTENT_W - 220, 0, [spec.title], style.scale.hero, p.title, bold=True,
-                      title=True, anchor="bottom", name=TITLE)
+    x, w, circle = MARGIN + 220, CONTENT_W - 220, 190.0
+    title = TextBlock(x, 0, w, 0, [spec.title], style.scale.hero, p.title, bold=True, title=True, anchor="bottom",
+                      name=TITLE)
     title.h = title.needed_height(style.title_fonts)
-    plan.blocks.append(title)
-    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.OVAL, MARGIN, 60, 190, 190, p.card, name=DECO))
-    plan.drawers.append(lambda slide: visuals.icon(slide, "solid/circle-question", p.secondary, MARGIN + 35, 95, 120))
-    y = max(60 + title.h + 20, 140)
     lines = [line for line in [spec.subtitle, *spec.bullets] if line]
-    if lines:
-        plan.blocks.append(TextBlock(MARGIN + 220, y, CONTENT_W - 220, BOTTOM - y, lines, style.scale.body, p.text,
-                                     bullets=True))
+    body = TextBlock(x, 0, w, 0, lines, style.scale.body, p.text, bullets=True) if lines else None
+    body_h = body.needed_height(style.fonts) if body else 0.0
+    group_h = max(circle, title.h + (20 + body_h if body else 0))
+    top = max(40.0, (BOTTOM - group_h) / 2)
+    title.y = top + max(0.0, (group_h - title.h - (20 + body_h if body else 0)) / 2)
+    plan.blocks.append(title)
+    y_circle = top + (group_h - circle) / 2
+    plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.OVAL, MARGIN, y_circle, circle, circle, p.card, name=DECO))
+    plan.drawers.append(lambda slide: visuals.icon(slide, "solid/circle-question", p.secondary, MARGIN + 35, y_circle + 35, 120))
+    if body:
+        body.y = title.y + title.h + 20
+        body.h = BOTTOM - body.y
+        plan.blocks.append(body)
     return plan
 
 
@@ -397,6 +461,9 @@ PLANNERS = {
 
 def plan(spec: SlideSpec, style: Style) -> Plan:
     result = PLANNERS[spec.layout](spec, style)
+    for block in result.blocks:
+        if block.title:  # headings wrap into even lines (body text keeps the full measure)
+            block.balance(style.title_fonts)
     if spec.layout not in ("cover",):
         color = style.palette.on_primary if result.background else style.palette.muted
         result.blocks.append(TextBlock(SLIDE_W - MARGIN - 60, SLIDE_H - 34, 60, 24, [str(spec.index)], FOOTER_PT, color,

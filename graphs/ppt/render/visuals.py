@@ -4,7 +4,7 @@ number badges and icons. Each function draws into a python-pptx slide at a box g
 from __future__ import annotations
 
 from pptx.chart.data import CategoryChartData
-from pptx.enum.chart import XL_CHART_TYPE, XL_LEGEND_POSITION, XL_LABEL_POSITION
+from pptx.enum.chart import XL_AXIS_CROSSES, XL_CHART_TYPE, XL_LEGEND_POSITION, XL_LABEL_POSITION
 from pptx.enum.shapes import MSO_CONNECTOR, MSO_SHAPE
 from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
 from pptx.util import Pt
@@ -30,12 +30,23 @@ def icon(slide, name: str, color: str, x: float, y: float, size: float):
     return add_picture(slide, icon_png(name, color), x, y, size, size)
 
 
+def _readable_kind(spec: ChartSpec, style: Style, w: float) -> str:
+    """Columns whose names are wider than a column's slot are drawn as bars: the names then read level on
+    the left instead of slanting under the chart and taking half its height."""
+    if spec.kind != "column" or not spec.categories:
+        return spec.kind
+    slot = w * 0.85 / len(spec.categories)
+    widest = max(text_width_pt(name, CHART_TEXT_PT, style.fonts) for name in spec.categories)
+    return "bar" if widest > slot else "column"
+
+
 def chart(slide, spec: ChartSpec, style: Style, x: float, y: float, w: float, h: float) -> None:
     data = CategoryChartData()
     data.categories = spec.categories
     for series in spec.series:
         data.add_series(series.name, series.values)
-    frame = slide.shapes.add_chart(CHART_TYPES[spec.kind], Pt(x), Pt(y), Pt(w), Pt(h), data)
+    kind = _readable_kind(spec, style, w)
+    frame = slide.shapes.add_chart(CHART_TYPES[kind], Pt(x), Pt(y), Pt(w), Pt(h), data)
     frame.name = f"{VISUAL}:chart:{len(slide.shapes)}"
     graphic = frame.chart
     graphic.has_title = False  # the slide title names the chart
@@ -63,14 +74,17 @@ def chart(slide, spec: ChartSpec, style: Style, x: float, y: float, w: float, h:
         return
     for i, series in enumerate(plot.series):
         fill = colors[i % len(colors)]
-        if spec.kind == "line":
+        if kind == "line":
             series.format.line.color.rgb = rgb(fill)
             series.format.line.width = Pt(3)
         else:
             series.format.fill.solid()
             series.format.fill.fore_color.rgb = rgb(fill)
-    if spec.kind in ("column", "bar"):
+    if kind in ("column", "bar"):
         plot.gap_width = 60
+    if kind == "bar":  # bars read top-down in the order given, as a list does
+        graphic.category_axis.reverse_order = True
+        graphic.category_axis.crosses = XL_AXIS_CROSSES.MAXIMUM  # the scale stays under the bars
     graphic.has_legend = len(spec.series) > 1
     if graphic.has_legend:
         graphic.legend.position = XL_LEGEND_POSITION.BOTTOM
@@ -113,8 +127,17 @@ def _row_heights(rows: list[list[str]], widths: list[float], style: Style, size:
     return heights
 
 
-def table(slide, spec: Table, style: Style, x: float, y: float, w: float, size: float) -> None:
+ROW_PADDING_MAX = 36.0  # a short table's rows open up by at most this much each: it still reads as one table
+
+
+def table(slide, spec: Table, style: Style, x: float, y: float, w: float, size: float, room: float = 0.0) -> None:
+    """The table at (x, y); with `room` (the height the page has for it), a short table's body rows open up
+    towards filling it instead of leaving the lower half of the page empty."""
     widths, heights = table_layout(spec, style, w, size)
+    if spec.rows and room > sum(heights):
+        extra = min(ROW_PADDING_MAX, (room * 0.85 - sum(heights)) / len(spec.rows))
+        if extra > 0:
+            heights = [heights[0], *(h + extra for h in heights[1:])]
     rows, cols = len(spec.rows) + 1, len(spec.header)
     frame = slide.shapes.add_table(rows, cols, Pt(x), Pt(y), Pt(w), Pt(sum(heights)))
     frame.name = f"{VISUAL}:table:{len(slide.shapes)}"
