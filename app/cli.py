@@ -30,7 +30,7 @@ from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app import terminal
 from app.terminal import NgConsole
-from core.i18n import catalogue, set_locale, t
+from core.i18n import catalogue, join_items, set_locale, t
 from core.settings import Settings
 from core.validation import describe_validation_error
 
@@ -593,6 +593,36 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
     return args
 
 
+# Shorter than this, a prefix is more likely a typo than a thread: `ng threads delete t` must not pick one.
+THREAD_PREFIX_MIN = 4
+
+
+def _full_thread_ids(args: argparse.Namespace, settings: Settings) -> bool:
+    """Let a command take the start of a thread's id, as git takes a commit's: the deck is saved as the
+    id's first 8 characters (53f7cd44.pptx), so that is what a person types back. A unique prefix becomes
+    the full id; an ambiguous one is refused with the threads it could mean (False)."""
+    slot = next((name for name in ("thread_id", "thread") if getattr(args, name, None)), None)
+    if slot is None or len(getattr(args, slot)) < THREAD_PREFIX_MIN:
+        return True
+    given = getattr(args, slot)
+
+    async def matching(store) -> list[dict[str, Any]]:
+        if await store.get_thread(given) is not None:
+            return []
+        return [thread for thread in await store.list_threads(limit=1_000_000)
+                if thread["thread_id"].startswith(given)]
+
+    found = _with_store(settings, matching)
+    if len(found) == 1:
+        setattr(args, slot, found[0]["thread_id"])
+    elif len(found) > 1:
+        listed = join_items(t("cli.thread_with_title", thread=thread["thread_id"], title=thread["title"])
+                            for thread in found[:5])
+        _say(t("cli.thread_prefix_ambiguous", prefix=given, count=len(found), threads=listed), "red")
+        return False
+    return True
+
+
 def _settings_sentence(error: ValidationError) -> str:
     first = error.errors()[0]
     setting = ".".join(str(part) for part in first.get("loc", ())) or "?"
@@ -620,6 +650,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command != "serve":
         runtime_log.setLevel(logging.ERROR)  # the terminal says how a run ended in its own sentence
     try:
+        if not _full_thread_ids(args, settings):
+            return 2
         if args.command == "plan":
             from app import cli_plan
 

@@ -136,6 +136,29 @@ def test_ng_threads_list_lists_the_threads_as_ng_threads_does(tmp_path):
     assert "t1" in listed.stdout and "光合作用复习" in listed.stdout
 
 
+def test_ng_export_takes_the_first_characters_of_the_id_the_deck_was_saved_under(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "53f7cd44a1b2c3d4e5f60718293a4b5c", "浮力")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["export", "53f7cd44", "--out", str(tmp_path / "copy")]) == 0, capsys.readouterr().out
+    assert (tmp_path / "copy.pptx").read_bytes() == b"pptx"
+
+
+def test_ng_threads_delete_with_a_start_two_threads_share_names_both_and_deletes_nothing(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "abcd1111", "光合作用")
+    seed_thread(tmp_path / "data", "abcd2222", "浮力")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["threads", "delete", "abcd", "--yes"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "abcd1111（光合作用）" in said and "abcd2222（浮力）" in said and "多写几位" in said
+    assert main(["threads"]) == 0 and "abcd1111" in capsys.readouterr().out
+
+
 def test_ng_threads_delete_without_a_terminal_refuses_unless_told_yes(tmp_path):
     deck = seed_thread(tmp_path / "data", "t1", "要删的会话")
     refused = ng("threads", "delete", "t1", data_dir=tmp_path / "data", cwd=ROOT)
