@@ -391,7 +391,7 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
     if not threads:
         _say(t("cli.threads_none"))
         return 0
-    rows = [(thread["thread_id"], thread["flow"], _status_words(thread)) for thread in threads]
+    rows = [(thread["thread_id"], _flow_words(thread["flow"]), _status_words(thread)) for thread in threads]
     table = Table()
     widths = [max(cell_len(t(heading)), *(cell_len(row[column]) for row in rows))
               for column, heading in enumerate(("cli.heading_thread", "cli.heading_flow", "cli.heading_status"))]
@@ -419,6 +419,12 @@ def _print_at_natural_width(table: Table) -> None:
     thread. A program reads lines, not a screen, so the table takes the width its rows need."""
     natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
     Console(width=natural, highlight=False).print(table)
+
+
+def _flow_words(flow: str) -> str:
+    """The flow as the canvas's flow picker names it (小说生成), not its id (novel_workflow)."""
+    key = f"flows.{flow}_title"
+    return t(key) if key in catalogue() else flow
 
 
 def _status_words(thread: dict[str, Any]) -> str:

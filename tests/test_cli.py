@@ -38,7 +38,7 @@ def test_ng_ppt_writes_a_deck_and_lists_the_thread(made):
     assert len(Presentation(str(out)).slides) > 3
 
     listed = ng("threads", data_dir=data, cwd=ROOT)
-    assert listed.returncode == 0 and "ppt" in listed.stdout and t("runtime.status_done") in listed.stdout
+    assert listed.returncode == 0 and t("flows.ppt_title") in listed.stdout and t("runtime.status_done") in listed.stdout
 
 
 def test_ng_ppt_with_thread_takes_feedback_on_that_deck_says_what_changed_and_saves_it_again(made):
@@ -157,6 +157,31 @@ def test_ng_threads_delete_with_a_start_two_threads_share_names_both_and_deletes
     said = " ".join(capsys.readouterr().out.split())
     assert "abcd1111（光合作用）" in said and "abcd2222（浮力）" in said and "多写几位" in said
     assert main(["threads"]) == 0 and "abcd1111" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("locale, named", [("zh", "小说生成"), ("en", "Novel generation")])
+def test_ng_threads_names_each_flow_as_the_canvas_picker_does_not_by_its_id(tmp_path, monkeypatch, capsys, locale, named):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+
+    async def seed() -> None:
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.create_thread("n1", "novel_workflow", "灯塔", {})
+        finally:
+            await store.close()
+
+    asyncio.run(seed())
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", locale)
+    assert main(["threads"]) == 0
+    said = capsys.readouterr().out
+    assert named in said and "novel_workflow" not in said, said
 
 
 def test_ng_threads_delete_without_a_terminal_refuses_unless_told_yes(tmp_path):
