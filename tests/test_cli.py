@@ -564,6 +564,14 @@ def test_ng_ppt_help_in_chinese_says_the_feedback_in_chinese():
     assert "topic" not in result.stdout and '"' not in result.stdout, result.stdout
 
 
+def test_ng_plan_in_english_opens_with_a_capitalised_line_naming_its_thread(tmp_path):
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "LOCALE": "en"}
+    result = subprocess.run([sys.executable, "-m", "app.cli", "plan", "Let tenants book the laundry room online"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    first = (result.stdout + result.stderr).splitlines()[0]
+    assert re.fullmatch(r"Plan thread [0-9a-f]{32}", first), first
+
+
 async def test_ng_plan_in_chinese_names_its_artifacts_and_round_in_chinese(tmp_path):
     import argparse
     import io
