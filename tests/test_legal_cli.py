@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from docx import Document
 
 from core.i18n import t
@@ -49,6 +50,12 @@ def _routing_line(locale: str) -> tuple[str, str]:
 def test_the_routing_line_names_the_field_instead_of_its_id():
     line, field = _routing_line("zh")
     assert field in line and "labor_law" not in line, line
+
+
+@pytest.mark.parametrize("locale, said", [("zh", "置信度 71%"), ("en", "confidence 71%")])
+def test_the_routing_line_says_its_confidence_as_a_percentage_not_a_bare_fraction(locale, said):
+    line, _field = _routing_line(locale)
+    assert said in line and "0.71" not in line, line
 
 
 def test_the_routing_line_of_an_english_user_holds_no_chinese_not_even_punctuation():
