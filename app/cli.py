@@ -30,7 +30,7 @@ from app.errors import ConfigError, RequestError
 from app.flows import node_label
 from app import terminal
 from app.terminal import NgConsole
-from core.i18n import catalogue, set_locale, t
+from core.i18n import catalogue, join_items, set_locale, t
 from core.settings import Settings
 from core.validation import describe_validation_error
 
@@ -391,7 +391,7 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
     if not threads:
         _say(t("cli.threads_none"))
         return 0
-    rows = [(thread["thread_id"], thread["flow"], _status_words(thread)) for thread in threads]
+    rows = [(thread["thread_id"], _flow_words(thread["flow"]), _status_words(thread)) for thread in threads]
     table = Table()
     widths = [max(cell_len(t(heading)), *(cell_len(row[column]) for row in rows))
               for column, heading in enumerate(("cli.heading_thread", "cli.heading_flow", "cli.heading_status"))]
@@ -419,6 +419,12 @@ def _print_at_natural_width(table: Table) -> None:
     thread. A program reads lines, not a screen, so the table takes the width its rows need."""
     natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
     Console(width=natural, highlight=False).print(table)
+
+
+def _flow_words(flow: str) -> str:
+    """The flow as the canvas's flow picker names it (小说生成), not its id (novel_workflow)."""
+    key = f"flows.{flow}_title"
+    return t(key) if key in catalogue() else flow
 
 
 def _status_words(thread: dict[str, Any]) -> str:
@@ -593,6 +599,36 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
     return args
 
 
+# Shorter than this, a prefix is more likely a typo than a thread: `ng threads delete t` must not pick one.
+THREAD_PREFIX_MIN = 4
+
+
+def _full_thread_ids(args: argparse.Namespace, settings: Settings) -> bool:
+    """Let a command take the start of a thread's id, as git takes a commit's: the deck is saved as the
+    id's first 8 characters (53f7cd44.pptx), so that is what a person types back. A unique prefix becomes
+    the full id; an ambiguous one is refused with the threads it could mean (False)."""
+    slot = next((name for name in ("thread_id", "thread") if getattr(args, name, None)), None)
+    if slot is None or len(getattr(args, slot)) < THREAD_PREFIX_MIN:
+        return True
+    given = getattr(args, slot)
+
+    async def matching(store) -> list[dict[str, Any]]:
+        if await store.get_thread(given) is not None:
+            return []
+        return [thread for thread in await store.list_threads(limit=1_000_000)
+                if thread["thread_id"].startswith(given)]
+
+    found = _with_store(settings, matching)
+    if len(found) == 1:
+        setattr(args, slot, found[0]["thread_id"])
+    elif len(found) > 1:
+        listed = join_items(t("cli.thread_with_title", thread=thread["thread_id"], title=thread["title"])
+                            for thread in found[:5])
+        _say(t("cli.thread_prefix_ambiguous", prefix=given, count=len(found), threads=listed), "red")
+        return False
+    return True
+
+
 def _settings_sentence(error: ValidationError) -> str:
     first = error.errors()[0]
     setting = ".".join(str(part) for part in first.get("loc", ())) or "?"
@@ -620,6 +656,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command != "serve":
         runtime_log.setLevel(logging.ERROR)  # the terminal says how a run ended in its own sentence
     try:
+        if not _full_thread_ids(args, settings):
+            return 2
         if args.command == "plan":
             from app import cli_plan
 

@@ -148,5 +148,6 @@ def agent_selected_line(data: dict[str, Any]) -> str:
     # Names, not ids: the user reads 法律咨询 / 劳动法, never legal_consultation / labor_law.
     about = [t("legal.intent_" + data["intent"]), t("legal.category_" + (data.get("category") or "other"))] \
         if data.get("intent") else []
-    about.append(f"{data['confidence']:.2f}")
-    return f"[cyan]→ {t('legal.agent_' + data['agent'])}[/] [dim]({join_items(about)})[/]"
+    # A percentage, as the line above it says it ("confidence 49%"), not a bare 0.49.
+    about.append(t("cli.legal_confidence", percent=round(float(data["confidence"]) * 100)))
+    return f"[cyan]→ {t('cli.legal_routed', agent=t('legal.agent_' + data['agent']), about=join_items(about))}[/]"

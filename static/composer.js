@@ -163,7 +163,13 @@ export function updateSendButton() {
 
 export async function send() {
   const text = els.input.value.trim();
-  if (els.send.disabled) return;
+  if (els.send.disabled) {
+    // Enter on a Send that is off did nothing at all: say why where the person is looking, not only in
+    // the button's tooltip or the corner's connection status.
+    if (text && els.send.dataset.state === "offline") showComposerError(tr("send_when_connected"));
+    else if (text && els.send.dataset.state === "busy") showComposerError(tr("send_busy"));
+    return;
+  }
   if (!text) {
     // A press that did nothing reads as broken: say what is missing.
     showComposerError(tr("empty_message"));

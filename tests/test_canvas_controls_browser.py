@@ -568,6 +568,45 @@ async def test_a_plans_summary_takes_the_whole_width_of_its_card_on_a_phone(brow
     assert errors == []
 
 
+async def test_each_section_heading_of_a_plan_stands_apart_from_the_block_above_it(browser, server):
+    page, errors = await open_page(browser, server.url)
+    await send(page, "给瑜伽馆做一个会员在线约课的小程序", flow="requirement")
+    await page.wait_for_selector("#canvas-body [data-testid=view-requirement_plan] section h4", timeout=30_000)
+    gaps = await page.evaluate("""() => [...document.querySelectorAll(
+        '#canvas-body [data-testid=view-requirement_plan] > section')].map((section) => {
+      const above = section.previousElementSibling.getBoundingClientRect().bottom;
+      return [section.querySelector('h4').textContent, section.querySelector('h4').getBoundingClientRect().top - above];
+    })""")
+    assert len(gaps) >= 2 and all(gap >= 10 for _, gap in gaps), gaps
+    assert errors == []
+
+
+async def test_enter_while_the_thread_runs_says_why_nothing_was_sent_and_keeps_the_text(browser, slow_server):
+    page, errors = await open_page(browser, slow_server.url)
+    await send(page, "给高中生讲电磁感应，5分钟")
+    await page.wait_for_selector("#send-btn[data-state=busy]", timeout=30_000)
+    await page.fill("#message-input", "换一套配色")
+    await page.press("#message-input", "Enter")
+    assert await page.text_content("#composer-hint") == t("canvas.send_busy")
+    assert await page.input_value("#message-input") == "换一套配色"
+    assert errors == []
+
+
+async def test_enter_while_the_server_is_out_of_reach_says_nothing_was_sent_and_keeps_the_text(browser, tmp_path):
+    process = ServerProcess(tmp_path / "data").start()
+    try:
+        page, errors = await open_page(browser, process.url)
+        process.stop_gracefully()
+        await page.wait_for_selector("#send-btn[data-state=offline]", timeout=30_000)
+        await page.fill("#message-input", "给小学生讲垃圾分类")
+        await page.press("#message-input", "Enter")
+        assert await page.text_content("#composer-hint") == t("canvas.send_when_connected")
+        assert await page.input_value("#message-input") == "给小学生讲垃圾分类"
+        assert errors == []
+    finally:
+        process.stop()
+
+
 async def test_a_long_thread_name_is_readable_in_the_thread_bar_on_a_phone(browser, server):
     page, errors = await open_page(browser, server.url, width=390, height=844)
     text = "给一家社区诊所做一个让病人在线挑选就诊时间段并收到短信提醒的预约网页"

@@ -38,7 +38,7 @@ def test_ng_ppt_writes_a_deck_and_lists_the_thread(made):
     assert len(Presentation(str(out)).slides) > 3
 
     listed = ng("threads", data_dir=data, cwd=ROOT)
-    assert listed.returncode == 0 and "ppt" in listed.stdout and t("runtime.status_done") in listed.stdout
+    assert listed.returncode == 0 and t("flows.ppt_title") in listed.stdout and t("runtime.status_done") in listed.stdout
 
 
 def test_ng_ppt_with_thread_takes_feedback_on_that_deck_says_what_changed_and_saves_it_again(made):
@@ -134,6 +134,54 @@ def test_ng_threads_list_lists_the_threads_as_ng_threads_does(tmp_path):
     listed = ng("threads", "list", data_dir=tmp_path / "data", cwd=ROOT)
     assert listed.returncode == 0, listed.stdout + listed.stderr
     assert "t1" in listed.stdout and "光合作用复习" in listed.stdout
+
+
+def test_ng_export_takes_the_first_characters_of_the_id_the_deck_was_saved_under(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "53f7cd44a1b2c3d4e5f60718293a4b5c", "浮力")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["export", "53f7cd44", "--out", str(tmp_path / "copy")]) == 0, capsys.readouterr().out
+    assert (tmp_path / "copy.pptx").read_bytes() == b"pptx"
+
+
+def test_ng_threads_delete_with_a_start_two_threads_share_names_both_and_deletes_nothing(tmp_path, monkeypatch, capsys):
+    from app.cli import main
+
+    seed_thread(tmp_path / "data", "abcd1111", "光合作用")
+    seed_thread(tmp_path / "data", "abcd2222", "浮力")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", "zh")
+    assert main(["threads", "delete", "abcd", "--yes"]) == 2
+    said = " ".join(capsys.readouterr().out.split())
+    assert "abcd1111（光合作用）" in said and "abcd2222（浮力）" in said and "多写几位" in said
+    assert main(["threads"]) == 0 and "abcd1111" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("locale, named", [("zh", "小说生成"), ("en", "Novel generation")])
+def test_ng_threads_names_each_flow_as_the_canvas_picker_does_not_by_its_id(tmp_path, monkeypatch, capsys, locale, named):
+    import asyncio
+
+    from app.cli import main
+    from app.store import Store
+    from core.settings import Settings
+
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+
+    async def seed() -> None:
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.create_thread("n1", "novel_workflow", "灯塔", {})
+        finally:
+            await store.close()
+
+    asyncio.run(seed())
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOCALE", locale)
+    assert main(["threads"]) == 0
+    said = capsys.readouterr().out
+    assert named in said and "novel_workflow" not in said, said
 
 
 def test_ng_threads_delete_without_a_terminal_refuses_unless_told_yes(tmp_path):
@@ -514,6 +562,14 @@ def test_ng_ppt_help_in_chinese_says_the_feedback_in_chinese():
     result = ng("ppt", "--help", data_dir=Path("/nonexistent"), cwd=ROOT)
     assert result.returncode == 0
     assert "topic" not in result.stdout and '"' not in result.stdout, result.stdout
+
+
+def test_ng_plan_in_english_opens_with_a_capitalised_line_naming_its_thread(tmp_path):
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "LOCALE": "en"}
+    result = subprocess.run([sys.executable, "-m", "app.cli", "plan", "Let tenants book the laundry room online"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    first = (result.stdout + result.stderr).splitlines()[0]
+    assert re.fullmatch(r"Plan thread [0-9a-f]{32}", first), first
 
 
 async def test_ng_plan_in_chinese_names_its_artifacts_and_round_in_chinese(tmp_path):

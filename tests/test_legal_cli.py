@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from docx import Document
 
 from core.i18n import t
@@ -51,6 +53,12 @@ def test_the_routing_line_names_the_field_instead_of_its_id():
     assert field in line and "labor_law" not in line, line
 
 
+@pytest.mark.parametrize("locale, said", [("zh", "置信度 71%"), ("en", "confidence 71%")])
+def test_the_routing_line_says_its_confidence_as_a_percentage_not_a_bare_fraction(locale, said):
+    line, _field = _routing_line(locale)
+    assert said in line and "0.71" not in line, line
+
+
 def test_the_routing_line_of_an_english_user_holds_no_chinese_not_even_punctuation():
     from core.language import CJK
 
@@ -67,3 +75,14 @@ def test_ng_legal_with_its_input_at_an_end_asks_no_field_twice(tmp_path, legal_i
     assert result.returncode == 0, result.stdout + result.stderr
     asked = [line for line in result.stdout.splitlines() if line.startswith("? ")]
     assert len(asked) == 2 and len(set(asked)) == 2, asked  # the one answered, the one the input ended at
+
+
+def test_ng_legal_in_english_ends_with_a_capitalised_line_naming_its_thread(tmp_path, legal_index):
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "COLUMNS": "200",
+           "CHINA_LAW_INDEX": str(legal_index), "LOCALE": "en"}
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "legal", "My employer has not paid my overtime for three months"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"Thread [0-9a-f]{32}", last), last

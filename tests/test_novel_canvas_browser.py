@@ -145,6 +145,21 @@ async def test_an_english_status_run_offers_to_open_the_project_status_in_senten
     assert errors == []
 
 
+async def test_an_english_chapter_is_headed_with_its_number_set_apart_from_its_title(browser, english_server):
+    page, errors = await open_page(browser, english_server.url)
+    await page.select_option("#flow-select", "novel_workflow")
+    await page.fill("#project-input", PROJECT)
+    await say(page, "continue")
+    tab = page.locator("[data-testid=artifact-tab]:has-text('Chapter 4 ·')")
+    await tab.wait_for(timeout=90_000)
+    await tab.click()
+    view = page.locator("#canvas-body[data-type=novel_chapter] [data-testid=view-novel_chapter]")
+    heading = await view.locator("h4").first.text_content()
+    title = await page.text_content("#artifact-title")
+    assert heading == title and heading.startswith("Chapter 4 · "), (heading, title)  # not "Chapter 4 The Turn"
+    assert errors == []
+
+
 async def test_a_proposed_plan_logs_its_steps_one_per_line_not_after_a_stray_space(browser, server):
     page, errors = await open_page(browser, server.url)
     await page.select_option("#flow-select", "novel")

@@ -43,7 +43,7 @@ async def test_an_ng_plan_session_is_listed_by_ng_threads_and_finishes_with_ng_r
 
     assert await _in_thread(cli.main, ["threads"]) == 0
     listed = capsys.readouterr().out
-    [row] = [line for line in listed.splitlines() if "requirement" in line]
+    [row] = [line for line in listed.splitlines() if t("flows.requirement_title") in line]
     assert t("cli.status_waiting") in row  # stopped at its question: waiting for the answer
     thread_id = re.search(r"\b[0-9a-f]{32}\b", row).group(0)
 
