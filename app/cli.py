@@ -386,6 +386,8 @@ def cmd_threads(args: argparse.Namespace, settings: Settings) -> int:
         return _rename_thread(args, settings)
     if args.threads_command == "delete":
         return _delete_thread(args, settings)
+    if args.threads_command == "show":
+        return _show_thread(args, settings)
     console.print(t("cli.threads_from", data_dir=Path(settings.data_dir).resolve()), highlight=False)
     threads = _with_store(settings, lambda store: store.list_threads())
     if not threads:
@@ -454,6 +456,41 @@ def _with_store(settings: Settings, action: Callable[[Any], Awaitable[Any]]) -> 
             await store.close()
 
     return asyncio.run(run())
+
+
+def _show_thread(args: argparse.Namespace, settings: Settings) -> int:
+    """A thread replayed from its event log as `ng` showed it live: each step with its last lines, then how it
+    ended (a plan printed whole, a deck's file to export, the question it waits on, or how to resume it)."""
+
+    async def replay(store) -> tuple[dict[str, Any] | None, StageDisplay, list[dict[str, Any]]]:
+        display = StageDisplay()
+        thread = await store.get_thread(args.thread_id)
+        if thread is None:
+            return None, display, []
+        async for page in store.event_pages(args.thread_id, 0):  # page by page: a long thread is never loaded whole
+            for event, payload in page:
+                display.apply(event, payload)
+        return thread, display, await store.latest_artifacts(args.thread_id)
+
+    thread, display, artifacts = _with_store(settings, replay)
+    if thread is None:
+        _say(t("runtime.no_thread", thread=args.thread_id), "red")
+        return 2
+    _say(t("cli.thread_heading", title=thread["title"], flow=_flow_words(thread["flow"]),
+           status=_status_words(thread)), "bold")
+    console.print(display.render())
+    if thread["status"] == "running":
+        console.print()
+        _say(t("cli.thread_running_elsewhere", thread=args.thread_id), "yellow")
+        return 0
+    from app.runtime import thread_summary
+
+    if not thread_summary(thread).waiting:
+        display.interrupt = None  # a question answered since: the run went on past it
+    code = _report(display, artifacts, args.thread_id, None, thread.get("options"))
+    if any(artifact.get("_filePath") for artifact in artifacts):
+        _say(t("cli.export_instead", thread=args.thread_id))
+    return code
 
 
 def _rename_thread(args: argparse.Namespace, settings: Settings) -> int:
@@ -556,6 +593,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      description=t("cli.threads_rename_help"))
     rename.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     rename.add_argument("title", metavar=t("cli.metavar_title"), help=t("cli.help_new_title"))
+    show = thread_actions.add_parser("show", help=t("cli.threads_show_help"), description=t("cli.threads_show_help"))
+    show.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     delete = thread_actions.add_parser("delete", help=t("cli.threads_delete_help"),
                                      description=t("cli.threads_delete_help"))
     delete.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))

@@ -899,3 +899,35 @@ def test_a_chinese_usage_too_wide_for_80_columns_fills_its_lines_as_the_english_
     usage = said.split("\n\n")[0].splitlines()
     assert len(usage) == 3 and usage[1].split() == ["[--author", "作者]", "[--debug]"], usage
     assert usage[2].strip() == t("cli.metavar_project_id", locale="zh"), usage
+
+
+def test_ng_threads_show_replays_a_finished_deck_step_by_step_and_says_how_to_export_it(made):
+    result, data, _out = made
+    thread_id = re.search(r"[0-9a-f]{32}", result.stdout).group(0)
+
+    shown = ng("threads", "show", thread_id[:8], data_dir=data, cwd=ROOT)
+
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    for stage in ("nodes.analyze_topic", "nodes.generate_slides", "nodes.check_deck"):
+        assert t(stage) in shown.stdout, shown.stdout
+    assert t("runtime.status_done") in shown.stdout.splitlines()[0], "the first line names the thread and its state"
+    assert f"ng export {thread_id}" in shown.stdout
+    assert "Traceback" not in shown.stdout + shown.stderr
+
+
+def test_ng_threads_show_of_a_plan_whose_questions_were_answered_prints_the_plan_not_a_question(tmp_path):
+    data = tmp_path / "data"
+    planned = ng("plan", "Let tenants book the laundry room online", data_dir=data, cwd=ROOT)
+    thread_id = re.search(r"[0-9a-f]{32}", planned.stdout).group(0)
+
+    shown = ng("threads", "show", thread_id, data_dir=data, cwd=ROOT)
+
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert t("cli.waiting_answer", thread=thread_id) not in shown.stdout, shown.stdout
+    assert "laundry room" in shown.stdout.split(t("nodes.finalize"))[-1], "the plan itself follows its steps"
+
+
+def test_ng_threads_show_of_an_unknown_thread_says_so_and_exits_2(tmp_path):
+    shown = ng("threads", "show", "abcd1234", data_dir=tmp_path / "data", cwd=ROOT)
+    assert shown.returncode == 2
+    assert shown.stdout.strip() == t("runtime.no_thread", thread="abcd1234"), shown.stdout + shown.stderr
