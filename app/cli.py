@@ -589,12 +589,12 @@ def build_parser() -> argparse.ArgumentParser:
     threads.set_defaults(func=cmd_threads)
     thread_actions = add_subcommands(threads, "threads_command", required=False)  # none: list them
     thread_actions.add_parser("list", help=t("cli.threads_list_help"), description=t("cli.threads_list_help"))
+    show = thread_actions.add_parser("show", help=t("cli.threads_show_help"), description=t("cli.threads_show_help"))
+    show.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     rename = thread_actions.add_parser("rename", help=t("cli.threads_rename_help"),
                                      description=t("cli.threads_rename_help"))
     rename.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     rename.add_argument("title", metavar=t("cli.metavar_title"), help=t("cli.help_new_title"))
-    show = thread_actions.add_parser("show", help=t("cli.threads_show_help"), description=t("cli.threads_show_help"))
-    show.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
     delete = thread_actions.add_parser("delete", help=t("cli.threads_delete_help"),
                                      description=t("cli.threads_delete_help"))
     delete.add_argument("thread_id", metavar=t("cli.metavar_thread_id"), help=t("cli.help_thread_id"))
