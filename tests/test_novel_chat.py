@@ -344,6 +344,34 @@ async def test_a_chapter_answer_names_the_chapter_once_then_what_happens_in_it(s
     assert t("novel.chat_answer_key_events", events=t("validation.separator").join(third["key_events"])) in answer
 
 
+async def test_a_question_about_the_last_chapter_is_answered_from_the_latest_chapter_written(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "上一章发生了什么？")  # chapters 1–3 are written
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "the latest chapter is known: no one to ask about"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    memory = json.loads((projects / PROJECT / "chapter_memory.json").read_text(encoding="utf-8"))
+    third = next(entry for entry in memory if entry["chapter_number"] == 3)
+    assert third["summary"] in answer["answer"]
+    assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {3}
+
+
+async def test_rewriting_one_chapter_rewrites_that_chapter_and_leaves_the_others(server, connect, projects):
+    client = await connect(server.url)
+    folder = projects / PROJECT
+    before = snapshot(folder / "chapters")
+    ack = await say(client, "重写第2章")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert "重写第 2 章" in interrupt["payload"]["action"] and "1–2" not in interrupt["payload"]["action"]
+    accepted = await client.call("run:resume", {"threadId": ack["threadId"], "answer": True})
+    kind, completion = await settled(client, accepted, timeout=120)
+    assert kind == "completion" and completion["success"], completion
+    after = snapshot(folder / "chapters")
+    changed = {name for name in before if before[name] != after.get(name)}
+    assert changed == {"chapter_002.json", "chapter_002_plan.json"}, changed
+
+
 async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connect):
     client = await connect(server.url)
     ack = await say(client, "第九章发生了什么？")

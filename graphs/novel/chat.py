@@ -269,8 +269,17 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
             return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_to_continue", target=target)}
         return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
                             "missing": "force"}])
-    steps = [ToolStep(tool="workflow.run", args={"to_chapter": target, "force": bool(force)}, requires_confirmation=True)]
+    args: dict[str, Any] = {"to_chapter": target, "force": bool(force)}
+    if force and "overwrite" not in answers and target in already and not _UP_TO.search(text):
+        # "重写第2章" / "rewrite chapter 2": that chapter, not chapters 1–2 (those are "重写到第2章")
+        args["chapters"] = [target]
+    steps = [ToolStep(tool="workflow.run", args=args, requires_confirmation=True)]
     return {"turn": turn, "outcome": "plan", "plan": _plan(*steps), "step": 0}
+
+
+# A chapter named as the end of a span ("重写到第2章", "前两章", "rewrite up to chapter 2"), not as the one chapter.
+_UP_TO = re.compile(r"(?:到|至|前)\s*第?\s*[0-9零一二两三四五六七八九十百]+\s*章|\b(?:up\s+to|until|till|through|thru|to)\s+"
+                    r"(?:the\s+)?chapter", re.I)
 
 
 async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
@@ -317,7 +326,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         # The user was asked who and named no one in the book: say so once, never ask the same again.
         return {"turn": None, "outcome": "done",
                 "reply": t("novel.chat_person_unknown", name=answers["who"].strip(), cast=_cast(names))}
-    chapter = read.target_chapter(text)
+    chapter = read.target_chapter(text) or _latest_chapter_asked(text, tools.graph.files)
     if subject is None and not pronoun and chapter is not None:
         # "第二章发生了什么": the question is about a chapter, not a person; asking "who?" would miss it.
         return await _gather_for_chapter(tools, turn, chapter)
@@ -763,6 +772,19 @@ def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) 
     return t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")
 
 
+# A chapter named by where it stands among those written ("上一章", "最新一章", "the last chapter"): a reader means
+# the latest one written.
+_LATEST_CHAPTER = re.compile(r"(?:上|前|最后|最新|最近|刚写的|刚才那)\s*一?\s*章|\b(?:the\s+)?(?:last|latest|previous|most\s+recent"
+                             r"|newest|final)\s+chapter\b", re.I)
+
+
+def _latest_chapter_asked(text: str, files: Any) -> int | None:
+    """The last chapter written when the question names it so ("上一章发生了什么"); None when it does not or none is."""
+    if not _LATEST_CHAPTER.search(text):
+        return None
+    return max(files.chapter_numbers(), default=0) or None
+
+
 async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: int) -> dict[str, Any]:
     turn["chapter"] = chapter
     if "events" not in turn and tools.left > 0:
@@ -1129,6 +1151,8 @@ def described(plan: ToolPlan, files: ProjectFiles | None = None) -> ToolPlan:
 def describe(step: ToolStep, outline: int = 0, limit: int | None = None) -> str:
     args = step.args
     if step.tool == "workflow.run":
+        if args.get("chapters"):
+            return t("novel.plan_rewrite_chapter", chapter=join_items(map(str, args["chapters"])))
         if not args.get("to_chapter"):  # "/run": the whole outline
             return t("novel.plan_run_force_all" if args.get("force") else "novel.plan_run_all")
         # What the workflow's outline stage does: a target past the project's limit stops at the limit,
@@ -1195,7 +1219,7 @@ async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     if busy:
         sentence = busy
     elif step.tool == "workflow.run":
-        await workflow.run(ctx.config, step.args.get("to_chapter"), bool(step.args.get("force")))
+        await workflow.run(ctx.config, step.args.get("to_chapter"), bool(step.args.get("force")), step.args.get("chapters"))
         sentence = status_sentence(_status_artifact(ctx, workflow))
     elif step.tool == "workflow.resume":
         done = await workflow.resume(ctx.config)
