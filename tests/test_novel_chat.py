@@ -372,6 +372,28 @@ async def test_rewriting_one_chapter_rewrites_that_chapter_and_leaves_the_others
     assert changed == {"chapter_002.json", "chapter_002_plan.json"}, changed
 
 
+async def test_deleting_a_written_chapter_in_words_offers_no_rewrite_and_says_what_can_be_done(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "删除第3章")  # no word of writing: "要覆盖重写吗？" would answer a request never made
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "nothing is planned on a guess"
+    assert "/rollback" in messages(client, ack)[-1]
+    assert not artifacts(client, ack, "tool_plan") and snapshot(projects / PROJECT) == before
+
+
+async def test_a_rename_taken_for_a_preference_only_by_guess_is_confirmed_before_it_is_kept(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "把沈青改名为沈清")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert "沈青改名为沈清" in interrupt["payload"]["action"]
+    declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
+    assert (await settled(client, declined))[0] == "completion"
+    assert snapshot(projects / PROJECT) == before
+
+
 async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connect):
     client = await connect(server.url)
     ack = await say(client, "第九章发生了什么？")

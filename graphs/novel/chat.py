@@ -800,17 +800,32 @@ async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: in
     return {"turn": turn, "outcome": "answer"}
 
 
+def _unwritten_chapter_to_confirm(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> bool:
+    """A guessed generation is planned only as "把第五章写出来" is: a chapter not yet written, and a confirmation
+    (not /auto) to catch a wrong guess before anything is written."""
+    if state.get("auto") or not turn.get("target"):
+        return False
+    written = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files.chapter_numbers()
+    return turn["target"] > max(written, default=0)
+
+
 @node("understand")
 async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     turn = dict(state.get("turn") or {})
     if not turn:
         turn = {"question": state["text"], "tool_calls": 0}
         intent, target = await classify(state["text"], ctx.llm)
-        turn.update(intent=intent, target=target)
+        # Only the nearest example sentence said so (no rule word, no model): a guess, never acted on unasked.
+        guessed = ctx.llm.provider == "offline" and read.intent_by_rules(state["text"]) is None
+        turn.update(intent=intent, target=target, guessed=guessed)
         history = _remember(state, "user", state["text"])
     else:
         history = state.get("history") or []
-    if turn["intent"] == "generate":
+    if turn["intent"] == "generate" and turn.get("guessed") and not _unwritten_chapter_to_confirm(state, ctx, turn):
+        # "删除第3章", "rename Silas to Simon": no word of writing in it, and planning a run ("要覆盖重写吗？")
+        # would answer a request never made; what can be done is said instead.
+        update = {"turn": None, "outcome": "done", "reply": t("novel.chat_request_unclear", text=turn["question"].strip())}
+    elif turn["intent"] == "generate":
         update = await _understand_generation(state, ctx, turn)
     elif turn["intent"] == "knowledge":
         update = await _understand_question(state, ctx, turn)
@@ -819,7 +834,8 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         kind = read.preference_type(turn["question"], cast)
         update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
             tool="preferences.add", args={"preference_type": kind, "content": turn["question"]},
-            requires_confirmation=False))}
+            # a guessed preference ("把楚辰改名为楚风") is kept only when the user says it is one
+            requires_confirmation=bool(turn.get("guessed"))))}
     elif read.is_bare_reply(turn["question"]):
         # "n" typed after the plan it meant to decline had gone: say so rather than guess at a plan.
         update = {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_pending") + "\n" + _help()}
