@@ -394,6 +394,15 @@ async def test_a_rename_taken_for_a_preference_only_by_guess_is_confirmed_before
     assert snapshot(projects / PROJECT) == before
 
 
+async def test_where_someone_first_appears_is_answered_with_the_earliest_scene_naming_them(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远第一次出现在哪一场？")  # 林远 opens chapter 1; "出现在" holds no "now"
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert "第 1 章第 1 场" in answer["answer"] and "最近" not in answer["answer"], answer["answer"]
+    assert "林远跪在沈青面前" in answer["answer"]
+
+
 async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connect):
     client = await connect(server.url)
     ack = await say(client, "第九章发生了什么？")

@@ -462,6 +462,13 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         found = await tools.call("search", tools.memory.search, query, entities,
                                  16 if read.asks_where(text) or read.asks_whom(text) else 8)
         turn["passages"] = [p.__dict__ for p in found]
+    if _ASKS_FIRST.search(text) and "passages" in turn:
+        # "林晚第一次在哪里出现" / "where did Mara first appear": the earliest scene naming them answers it, and the
+        # search, ranking by likeness, may not bring it back
+        earliest = _first_paragraph_naming(tools.graph.files, subject)
+        if earliest and (earliest["chapter_number"], earliest["scene_number"]) not in {
+                (p["chapter_number"], p.get("scene_number")) for p in turn["passages"]}:
+            turn["passages"] = [earliest, *turn["passages"]]
     thing = read.known_thing(text, names)
     if thing and "passages" in turn:
         # "does Doyle know about the coded messages yet": only a passage naming the thing can say he does; the
@@ -476,7 +483,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             or _paragraphs_naming(files, subject, words)
         if naming:
             turn["passages"], turn["events"], turn["sheet"] = naming, [], []
-    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word):
+    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word) and not _ASKS_FIRST.search(text):
         untold = _untold_words(tools.graph.files, text, names)
         if untold:
             # "许青禾找到账簿了吗", "谁在幕后诬陷许青禾的父亲": no scene tells it, and quoting whatever she did instead
@@ -498,6 +505,27 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+# Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
+_ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
+
+
+def _asks_latest(question: str) -> bool:
+    """Asks where someone is now or last; a question of the first time never does ("第一次出现在哪": 出现在 is no 现在)."""
+    return read.asks_latest(question) and not _ASKS_FIRST.search(question)
+
+
+def _first_paragraph_naming(files: Any, subject: str) -> dict[str, Any] | None:
+    """The first line of the book naming `subject`, as a passage (None: no written scene names them)."""
+    for number in files.chapter_numbers():
+        for scene in files.load_chapter(number).scenes:
+            # the sentence naming them, not a scene heading before it on the same line
+            said = next((part.strip() for line in scene.content.split("\n") for part in _SENTENCE_STOP.split(line)
+                         if _names(part, subject)), None)
+            if said:
+                return {"chapter_number": number, "scene_number": scene.scene_number, "text": said, "score": 0.0}
+    return None
 
 
 def _paragraphs_naming(files: Any, subject: str, words: list[str]) -> list[dict[str, Any]]:
@@ -948,7 +976,7 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
 
     question = turn.get("question", "")
     shows = _what_passages_show(turn)
-    if read.asks_latest(question):
+    if _asks_latest(question):
         # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them;
         # of those, one showing the place they are in first.
         subject = turn.get("subject")
@@ -970,6 +998,8 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
             told.update(new)
         # with some passage showing it, one showing none only repeats the scene without answering
         return firsts + [p for p in rest if shows(p)] if firsts else rest
+    if _ASKS_FIRST.search(question):
+        return sorted(passages, key=lambda p: (p["chapter_number"], p.get("scene_number") or 0))
     topic = _asked_words(question, [*entities, *(turn.get("cast") or [])])
     why = read.asks_why(question)
 
@@ -990,6 +1020,8 @@ def _what_passages_show(turn: dict[str, Any]):
     None for any other question."""
     entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
     question = turn.get("question", "")
+    if _ASKS_FIRST.search(question):
+        return None  # "第一次出现在哪": the earliest scene answers it, whether or not it names a place
     if entities and read.asks_where(question):
         places = turn.get("places") or []
         return lambda p: read.places_gone_to(p["text"], places) if all(_names(p["text"], e) for e in entities) else []
@@ -1006,7 +1038,7 @@ def _found_line(turn: dict[str, Any], who: str, evidence: list[Evidence]) -> str
     if shows is None:
         return None
     question = turn.get("question", "")
-    if read.asks_where(question) and read.asks_latest(question):
+    if read.asks_where(question) and _asks_latest(question):
         return _latest_place_line(who, evidence, shows)
     first: dict[str, int] = {}
     for cited in sorted(evidence, key=lambda e: (e.chapter_number, e.scene_number or 0)):
@@ -1060,7 +1092,8 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         # "出现转折" only when the question asks about a change ("什么时候变了") and the passage tells one: a
         # passage that only names them ("王婶遇到沈墨") was called the turn of a falling-out no chapter has.
         # "为什么离开" asks a reason, not when a relation turned, though 离开 is a word of turning
-        asks_change = read.asks_change(turn["question"]) and not read.asks_why(turn["question"])
+        asks_change = (read.asks_change(turn["question"]) and not read.asks_why(turn["question"])
+                       and not _ASKS_FIRST.search(turn["question"]))  # "最早什么时候出场" asks no turn either
         turned = asks_change and read.tells_change(first.quote)
         if asks_change and not turned:
             lines.append(t("novel.chat_answer_no_turn", who=who))
@@ -1122,7 +1155,7 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         evidence = _scene_by_scene(evidence)
     # "where is X now" is answered by the one latest scene: the places before it are not where X is; "给我看两段原文"
     # by two quotes, not the usual three
-    latest_place = read.asks_where(turn["question"]) and read.asks_latest(turn["question"])
+    latest_place = read.asks_where(turn["question"]) and _asks_latest(turn["question"])
     evidence = evidence[:1 if latest_place else min(read.quotes_asked(turn["question"]) or _QUOTES, _MOST_QUOTES)]
     if dropped:
         ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")
