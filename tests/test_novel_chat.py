@@ -403,6 +403,14 @@ async def test_where_someone_first_appears_is_answered_with_the_earliest_scene_n
     assert "林远跪在沈青面前" in answer["answer"]
 
 
+async def test_what_a_thing_is_is_answered_with_the_passage_naming_it_not_with_the_person_beside_it(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "剑碑是什么？")  # only 苏微's line names it; the question is not about 苏微
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] and all("剑碑" in e["quote"] for e in answer["evidence"]), answer
+
+
 async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connect):
     client = await connect(server.url)
     ack = await say(client, "第九章发生了什么？")

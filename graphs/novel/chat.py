@@ -400,7 +400,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                             "reply": t("novel.chat_answer_from_world", quote=" ".join(said[:2]))}
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))
-        if topic and len(seen) != 1:
+        if topic and (len(seen) != 1 or not _ASKS_WHO.search(text)):
+            # "剑碑是什么" asks of the thing: the passages naming it answer it, not the one person they happen to
+            # name ("怀表是谁的" asks for that person)
             turn["passages"] = [h.__dict__ for h in hits]
             return {"turn": turn, "outcome": "answer"}
         if len(seen) == 1:
@@ -507,6 +509,8 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     return {"turn": turn, "references": references, "outcome": "answer"}
 
 
+# Asks for a person ("怀表是谁的", "whose watch is it"), not what a thing is.
+_ASKS_WHO = re.compile(r"谁|\bwho(?:se|m)?\b", re.I)
 # Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
 _ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
 
