@@ -344,6 +344,73 @@ async def test_a_chapter_answer_names_the_chapter_once_then_what_happens_in_it(s
     assert t("novel.chat_answer_key_events", events=t("validation.separator").join(third["key_events"])) in answer
 
 
+async def test_a_question_about_the_last_chapter_is_answered_from_the_latest_chapter_written(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "上一章发生了什么？")  # chapters 1–3 are written
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "the latest chapter is known: no one to ask about"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    memory = json.loads((projects / PROJECT / "chapter_memory.json").read_text(encoding="utf-8"))
+    third = next(entry for entry in memory if entry["chapter_number"] == 3)
+    assert third["summary"] in answer["answer"]
+    assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {3}
+
+
+async def test_rewriting_one_chapter_rewrites_that_chapter_and_leaves_the_others(server, connect, projects):
+    client = await connect(server.url)
+    folder = projects / PROJECT
+    before = snapshot(folder / "chapters")
+    ack = await say(client, "重写第2章")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert "重写第 2 章" in interrupt["payload"]["action"] and "1–2" not in interrupt["payload"]["action"]
+    accepted = await client.call("run:resume", {"threadId": ack["threadId"], "answer": True})
+    kind, completion = await settled(client, accepted, timeout=120)
+    assert kind == "completion" and completion["success"], completion
+    after = snapshot(folder / "chapters")
+    changed = {name for name in before if before[name] != after.get(name)}
+    assert changed == {"chapter_002.json", "chapter_002_plan.json"}, changed
+
+
+async def test_deleting_a_written_chapter_in_words_offers_no_rewrite_and_says_what_can_be_done(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "删除第3章")  # no word of writing: "要覆盖重写吗？" would answer a request never made
+    kind, _ = await settled(client, ack)
+    assert kind == "completion", "nothing is planned on a guess"
+    assert "/rollback" in messages(client, ack)[-1]
+    assert not artifacts(client, ack, "tool_plan") and snapshot(projects / PROJECT) == before
+
+
+async def test_a_rename_taken_for_a_preference_only_by_guess_is_confirmed_before_it_is_kept(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "把沈青改名为沈清")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert "沈青改名为沈清" in interrupt["payload"]["action"]
+    declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
+    assert (await settled(client, declined))[0] == "completion"
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_where_someone_first_appears_is_answered_with_the_earliest_scene_naming_them(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远第一次出现在哪一场？")  # 林远 opens chapter 1; "出现在" holds no "now"
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert "第 1 章第 1 场" in answer["answer"] and "最近" not in answer["answer"], answer["answer"]
+    assert "林远跪在沈青面前" in answer["answer"]
+
+
+async def test_what_a_thing_is_is_answered_with_the_passage_naming_it_not_with_the_person_beside_it(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "剑碑是什么？")  # only 苏微's line names it; the question is not about 苏微
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] and all("剑碑" in e["quote"] for e in answer["evidence"]), answer
+
+
 async def test_a_question_about_a_chapter_not_yet_written_says_so(server, connect):
     client = await connect(server.url)
     ack = await say(client, "第九章发生了什么？")

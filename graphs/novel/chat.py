@@ -269,8 +269,17 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
             return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_to_continue", target=target)}
         return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
                             "missing": "force"}])
-    steps = [ToolStep(tool="workflow.run", args={"to_chapter": target, "force": bool(force)}, requires_confirmation=True)]
+    args: dict[str, Any] = {"to_chapter": target, "force": bool(force)}
+    if force and "overwrite" not in answers and target in already and not _UP_TO.search(text):
+        # "重写第2章" / "rewrite chapter 2": that chapter, not chapters 1–2 (those are "重写到第2章")
+        args["chapters"] = [target]
+    steps = [ToolStep(tool="workflow.run", args=args, requires_confirmation=True)]
     return {"turn": turn, "outcome": "plan", "plan": _plan(*steps), "step": 0}
+
+
+# A chapter named as the end of a span ("重写到第2章", "前两章", "rewrite up to chapter 2"), not as the one chapter.
+_UP_TO = re.compile(r"(?:到|至|前)\s*第?\s*[0-9零一二两三四五六七八九十百]+\s*章|\b(?:up\s+to|until|till|through|thru|to)\s+"
+                    r"(?:the\s+)?chapter", re.I)
 
 
 async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
@@ -317,7 +326,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         # The user was asked who and named no one in the book: say so once, never ask the same again.
         return {"turn": None, "outcome": "done",
                 "reply": t("novel.chat_person_unknown", name=answers["who"].strip(), cast=_cast(names))}
-    chapter = read.target_chapter(text)
+    chapter = read.target_chapter(text) or _latest_chapter_asked(text, tools.graph.files)
     if subject is None and not pronoun and chapter is not None:
         # "第二章发生了什么": the question is about a chapter, not a person; asking "who?" would miss it.
         return await _gather_for_chapter(tools, turn, chapter)
@@ -391,7 +400,9 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                             "reply": t("novel.chat_answer_from_world", quote=" ".join(said[:2]))}
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))
-        if topic and len(seen) != 1:
+        if topic and (len(seen) != 1 or not _ASKS_WHO.search(text)):
+            # "剑碑是什么" asks of the thing: the passages naming it answer it, not the one person they happen to
+            # name ("怀表是谁的" asks for that person)
             turn["passages"] = [h.__dict__ for h in hits]
             return {"turn": turn, "outcome": "answer"}
         if len(seen) == 1:
@@ -453,6 +464,13 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         found = await tools.call("search", tools.memory.search, query, entities,
                                  16 if read.asks_where(text) or read.asks_whom(text) else 8)
         turn["passages"] = [p.__dict__ for p in found]
+    if _ASKS_FIRST.search(text) and "passages" in turn:
+        # "林晚第一次在哪里出现" / "where did Mara first appear": the earliest scene naming them answers it, and the
+        # search, ranking by likeness, may not bring it back
+        earliest = _first_paragraph_naming(tools.graph.files, subject)
+        if earliest and (earliest["chapter_number"], earliest["scene_number"]) not in {
+                (p["chapter_number"], p.get("scene_number")) for p in turn["passages"]}:
+            turn["passages"] = [earliest, *turn["passages"]]
     thing = read.known_thing(text, names)
     if thing and "passages" in turn:
         # "does Doyle know about the coded messages yet": only a passage naming the thing can say he does; the
@@ -467,7 +485,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             or _paragraphs_naming(files, subject, words)
         if naming:
             turn["passages"], turn["events"], turn["sheet"] = naming, [], []
-    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word):
+    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word) and not _ASKS_FIRST.search(text):
         untold = _untold_words(tools.graph.files, text, names)
         if untold:
             # "许青禾找到账簿了吗", "谁在幕后诬陷许青禾的父亲": no scene tells it, and quoting whatever she did instead
@@ -489,6 +507,29 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+# Asks for a person ("怀表是谁的", "whose watch is it"), not what a thing is.
+_ASKS_WHO = re.compile(r"谁|\bwho(?:se|m)?\b", re.I)
+# Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
+_ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
+
+
+def _asks_latest(question: str) -> bool:
+    """Asks where someone is now or last; a question of the first time never does ("第一次出现在哪": 出现在 is no 现在)."""
+    return read.asks_latest(question) and not _ASKS_FIRST.search(question)
+
+
+def _first_paragraph_naming(files: Any, subject: str) -> dict[str, Any] | None:
+    """The first line of the book naming `subject`, as a passage (None: no written scene names them)."""
+    for number in files.chapter_numbers():
+        for scene in files.load_chapter(number).scenes:
+            # the sentence naming them, not a scene heading before it on the same line
+            said = next((part.strip() for line in scene.content.split("\n") for part in _SENTENCE_STOP.split(line)
+                         if _names(part, subject)), None)
+            if said:
+                return {"chapter_number": number, "scene_number": scene.scene_number, "text": said, "score": 0.0}
+    return None
 
 
 def _paragraphs_naming(files: Any, subject: str, words: list[str]) -> list[dict[str, Any]]:
@@ -763,6 +804,19 @@ def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) 
     return t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")
 
 
+# A chapter named by where it stands among those written ("上一章", "最新一章", "the last chapter"): a reader means
+# the latest one written.
+_LATEST_CHAPTER = re.compile(r"(?:上|前|最后|最新|最近|刚写的|刚才那)\s*一?\s*章|\b(?:the\s+)?(?:last|latest|previous|most\s+recent"
+                             r"|newest|final)\s+chapter\b", re.I)
+
+
+def _latest_chapter_asked(text: str, files: Any) -> int | None:
+    """The last chapter written when the question names it so ("上一章发生了什么"); None when it does not or none is."""
+    if not _LATEST_CHAPTER.search(text):
+        return None
+    return max(files.chapter_numbers(), default=0) or None
+
+
 async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: int) -> dict[str, Any]:
     turn["chapter"] = chapter
     if "events" not in turn and tools.left > 0:
@@ -778,17 +832,32 @@ async def _gather_for_chapter(tools: Gatherer, turn: dict[str, Any], chapter: in
     return {"turn": turn, "outcome": "answer"}
 
 
+def _unwritten_chapter_to_confirm(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> bool:
+    """A guessed generation is planned only as "把第五章写出来" is: a chapter not yet written, and a confirmation
+    (not /auto) to catch a wrong guess before anything is written."""
+    if state.get("auto") or not turn.get("target"):
+        return False
+    written = WorkflowTool(novel_config(ctx.flow.tools), state["project_id"]).files.chapter_numbers()
+    return turn["target"] > max(written, default=0)
+
+
 @node("understand")
 async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     turn = dict(state.get("turn") or {})
     if not turn:
         turn = {"question": state["text"], "tool_calls": 0}
         intent, target = await classify(state["text"], ctx.llm)
-        turn.update(intent=intent, target=target)
+        # Only the nearest example sentence said so (no rule word, no model): a guess, never acted on unasked.
+        guessed = ctx.llm.provider == "offline" and read.intent_by_rules(state["text"]) is None
+        turn.update(intent=intent, target=target, guessed=guessed)
         history = _remember(state, "user", state["text"])
     else:
         history = state.get("history") or []
-    if turn["intent"] == "generate":
+    if turn["intent"] == "generate" and turn.get("guessed") and not _unwritten_chapter_to_confirm(state, ctx, turn):
+        # "删除第3章", "rename Silas to Simon": no word of writing in it, and planning a run ("要覆盖重写吗？")
+        # would answer a request never made; what can be done is said instead.
+        update = {"turn": None, "outcome": "done", "reply": t("novel.chat_request_unclear", text=turn["question"].strip())}
+    elif turn["intent"] == "generate":
         update = await _understand_generation(state, ctx, turn)
     elif turn["intent"] == "knowledge":
         update = await _understand_question(state, ctx, turn)
@@ -797,7 +866,8 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         kind = read.preference_type(turn["question"], cast)
         update = {"turn": turn, "outcome": "plan", "step": 0, "plan": _plan(ToolStep(
             tool="preferences.add", args={"preference_type": kind, "content": turn["question"]},
-            requires_confirmation=False))}
+            # a guessed preference ("把楚辰改名为楚风") is kept only when the user says it is one
+            requires_confirmation=bool(turn.get("guessed"))))}
     elif read.is_bare_reply(turn["question"]):
         # "n" typed after the plan it meant to decline had gone: say so rather than guess at a plan.
         update = {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_pending") + "\n" + _help()}
@@ -910,7 +980,7 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
 
     question = turn.get("question", "")
     shows = _what_passages_show(turn)
-    if read.asks_latest(question):
+    if _asks_latest(question):
         # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them;
         # of those, one showing the place they are in first.
         subject = turn.get("subject")
@@ -932,6 +1002,8 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
             told.update(new)
         # with some passage showing it, one showing none only repeats the scene without answering
         return firsts + [p for p in rest if shows(p)] if firsts else rest
+    if _ASKS_FIRST.search(question):
+        return sorted(passages, key=lambda p: (p["chapter_number"], p.get("scene_number") or 0))
     topic = _asked_words(question, [*entities, *(turn.get("cast") or [])])
     why = read.asks_why(question)
 
@@ -952,6 +1024,8 @@ def _what_passages_show(turn: dict[str, Any]):
     None for any other question."""
     entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
     question = turn.get("question", "")
+    if _ASKS_FIRST.search(question):
+        return None  # "第一次出现在哪": the earliest scene answers it, whether or not it names a place
     if entities and read.asks_where(question):
         places = turn.get("places") or []
         return lambda p: read.places_gone_to(p["text"], places) if all(_names(p["text"], e) for e in entities) else []
@@ -968,7 +1042,7 @@ def _found_line(turn: dict[str, Any], who: str, evidence: list[Evidence]) -> str
     if shows is None:
         return None
     question = turn.get("question", "")
-    if read.asks_where(question) and read.asks_latest(question):
+    if read.asks_where(question) and _asks_latest(question):
         return _latest_place_line(who, evidence, shows)
     first: dict[str, int] = {}
     for cited in sorted(evidence, key=lambda e: (e.chapter_number, e.scene_number or 0)):
@@ -1022,7 +1096,8 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         # "出现转折" only when the question asks about a change ("什么时候变了") and the passage tells one: a
         # passage that only names them ("王婶遇到沈墨") was called the turn of a falling-out no chapter has.
         # "为什么离开" asks a reason, not when a relation turned, though 离开 is a word of turning
-        asks_change = read.asks_change(turn["question"]) and not read.asks_why(turn["question"])
+        asks_change = (read.asks_change(turn["question"]) and not read.asks_why(turn["question"])
+                       and not _ASKS_FIRST.search(turn["question"]))  # "最早什么时候出场" asks no turn either
         turned = asks_change and read.tells_change(first.quote)
         if asks_change and not turned:
             lines.append(t("novel.chat_answer_no_turn", who=who))
@@ -1084,7 +1159,7 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         evidence = _scene_by_scene(evidence)
     # "where is X now" is answered by the one latest scene: the places before it are not where X is; "给我看两段原文"
     # by two quotes, not the usual three
-    latest_place = read.asks_where(turn["question"]) and read.asks_latest(turn["question"])
+    latest_place = read.asks_where(turn["question"]) and _asks_latest(turn["question"])
     evidence = evidence[:1 if latest_place else min(read.quotes_asked(turn["question"]) or _QUOTES, _MOST_QUOTES)]
     if dropped:
         ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")
@@ -1129,6 +1204,8 @@ def described(plan: ToolPlan, files: ProjectFiles | None = None) -> ToolPlan:
 def describe(step: ToolStep, outline: int = 0, limit: int | None = None) -> str:
     args = step.args
     if step.tool == "workflow.run":
+        if args.get("chapters"):
+            return t("novel.plan_rewrite_chapter", chapter=join_items(map(str, args["chapters"])))
         if not args.get("to_chapter"):  # "/run": the whole outline
             return t("novel.plan_run_force_all" if args.get("force") else "novel.plan_run_all")
         # What the workflow's outline stage does: a target past the project's limit stops at the limit,
@@ -1195,7 +1272,7 @@ async def execute_plan(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
     if busy:
         sentence = busy
     elif step.tool == "workflow.run":
-        await workflow.run(ctx.config, step.args.get("to_chapter"), bool(step.args.get("force")))
+        await workflow.run(ctx.config, step.args.get("to_chapter"), bool(step.args.get("force")), step.args.get("chapters"))
         sentence = status_sentence(_status_artifact(ctx, workflow))
     elif step.tool == "workflow.resume":
         done = await workflow.resume(ctx.config)

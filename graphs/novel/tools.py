@@ -39,8 +39,10 @@ class WorkflowTool:
             return t("novel.generation_running", project=self.project_id)
         return None
 
-    def run_input(self, to_chapter: int | None = None, force: bool = False) -> WorkflowState:
-        return workflow_input(self.project_id, to_chapter, force)
+    def run_input(self, to_chapter: int | None = None, force: bool = False,
+                  chapters: list[int] | None = None) -> WorkflowState:
+        """`chapters`: only these are written (a rewrite of chapter 2 leaves chapter 1 as it is)."""
+        return workflow_input(self.project_id, to_chapter, force, list(chapters) if chapters else None)
 
     def resume_input(self) -> WorkflowState | None:
         """The unfinished run this project's journal records (None: nothing to resume)."""
@@ -49,9 +51,10 @@ class WorkflowTool:
             return None
         return workflow_input(self.project_id, journal.to_chapter, journal.force, list(journal.pending))
 
-    async def run(self, config: RunnableConfig, to_chapter: int | None = None, force: bool = False) -> dict[str, Any]:
+    async def run(self, config: RunnableConfig, to_chapter: int | None = None, force: bool = False,
+                  chapters: list[int] | None = None) -> dict[str, Any]:
         """Run the workflow nested in the caller's graph (its checkpoints and events go with the caller's)."""
-        return await WORKFLOW.ainvoke(self.run_input(to_chapter, force), config)
+        return await WORKFLOW.ainvoke(self.run_input(to_chapter, force, chapters), config)
 
     async def resume(self, config: RunnableConfig) -> dict[str, Any] | None:
         state = self.resume_input()
