@@ -80,8 +80,9 @@ _WORDS_NAME = re.compile(r"\{([a-z_]+)\}")
 
 
 def with_named_words(pattern: str, words: dict[str, str]) -> str:
-    """`pattern` with each {name} replaced by that list of words, as one group."""
-    return _WORDS_NAME.sub(lambda name: f"(?:{words[name.group(1)]})", pattern)
+    """`pattern` with each {name} replaced by that list of words, as one group; a list may name another (a home sold
+    twice is a home purchase), read in turn."""
+    return _WORDS_NAME.sub(lambda name: f"(?:{with_named_words(words[name.group(1)], words)})", pattern)
 
 
 @lru_cache(maxsize=1)
@@ -92,7 +93,7 @@ def _named_word_lists() -> dict[str, str]:
 def named_words(name: str) -> str:
     """The glossary's `[words]` list `name` as a pattern (Latin keys whole words): another reader of a concept the
     glossary names (the intent's fields) reads the same words, written once."""
-    return whole_words(_named_word_lists()[name])
+    return whole_words(with_named_words(_named_word_lists()[name], _named_word_lists()))
 
 
 @lru_cache(maxsize=1)
