@@ -2153,3 +2153,15 @@ async def test_a_pupil_bullied_at_school_cites_the_schools_duty_to_stop_bullying
     run = await GraphRunner(knowledge).ask(question)
     assert _answer(run)["category"] == "tort_law", _answer(run)["category"]
     assert _cited(run)[0] == ("未成年人保护法", "39"), _cited(run)
+
+
+async def test_a_work_injury_answer_says_the_work_injury_regulation_is_not_in_its_library_and_cites_none_of_it(knowledge):
+    run = await GraphRunner(knowledge).ask("我在工厂上班被机器轧伤了手，老板不管")
+    assert "《工伤保险条例》不在本助手收录的法规库中" in run.answer, run.answer
+    assert ("社会保险法", "36") in _cited(run) and not any("工伤保险条例" in c["law"] for c in _answer(run)["citations"])
+
+
+async def test_an_english_work_injury_with_a_boss_who_wont_pay_is_not_answered_with_the_arbitration_committee(knowledge):
+    run = await GraphRunner(knowledge).ask("I was injured at work when a machine crushed my hand, the boss won't pay")
+    cited = _cited(run)
+    assert ("社会保险法", "36") in cited and not any(law == "劳动法" for law, _ in cited), cited

@@ -557,6 +557,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     clauses: list[dict[str, Any]] = []
     articles: list[dict[str, Any]] = []
     repealed: list[dict[str, str]] = []
+    beyond: list[str] = []
     if mode == "review" and lacks_terms(shared.question):
         # Reviewing the request itself as a clause cited whatever shared its words (a 技术转让 article for "有没有坑").
         return AgentOutcome(text=t("legal.review_needs_terms"))
@@ -606,6 +607,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             # Off the event loop, as every glossary read: ~120 patterns over a long story are tens of milliseconds
             # that every other client of the server would wait for.
             expansion = await asyncio.to_thread(expand, focus)
+            # Regulations the topic needs that the corpus lacks (工伤保险条例): named as not cited, never cited unchecked.
+            beyond = [t(f"legal.beyond_{key}") for key in expansion.beyond]
             # A long story is searched by its key words: every query word costs a pass over the corpus.
             key_words = await asyncio.to_thread(bounded_query, focus)
             query = f"{key_words} {hint} {expansion.terms}".strip()
@@ -662,10 +665,10 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         web = [r.model_dump() for r in results.results[:3]] if results else []
     system = prompts.REVIEW_SYSTEM if mode == "review" else prompts.RESEARCH_SYSTEM
     facts = {**shared.as_dict(), "domain": domain, "mode": mode, "articles": articles, "clauses": clauses, "web": web,
-             "repealed": repealed,
+             "repealed": repealed, "beyond_corpus": beyond,
              "statutes_unavailable": "statute_search" in tools.skipped}
     text = await _generate(ctx, "legal_research", system,
-                           prompts.research_prompt(shared.question, domain, articles, web, mode, repealed), facts)
+                           prompts.research_prompt(shared.question, domain, articles, web, mode, repealed, beyond), facts)
     return AgentOutcome(text=text, tool_calls=tools.calls, skipped_tools=tools.skipped,
                         facts=[f"{a['citation']}：{a['text'][:80]}" for a in articles[:4]])
 
