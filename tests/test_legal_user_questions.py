@@ -2165,3 +2165,10 @@ async def test_an_english_work_injury_with_a_boss_who_wont_pay_is_not_answered_w
     run = await GraphRunner(knowledge).ask("I was injured at work when a machine crushed my hand, the boss won't pay")
     cited = _cited(run)
     assert ("社会保险法", "36") in cited and not any(law == "劳动法" for law, _ in cited), cited
+
+
+async def test_a_home_bought_before_marriage_asked_in_a_divorce_is_property_division_not_the_sellers_duty(knowledge):
+    run = await GraphRunner(knowledge).ask(
+        "My husband and I are divorcing, who gets the house we bought before marriage with his down payment?")
+    cited = _cited(run)
+    assert ("民法典", "1063") in cited and ("民法典", "598") not in cited, cited
