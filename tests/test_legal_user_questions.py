@@ -2123,3 +2123,55 @@ async def test_a_neighbour_telling_people_one_is_a_thief_cites_the_right_to_repu
 
 def test_an_english_ride_hailing_detour_is_filed_under_the_passengers_contract():
     assert domains_of("The Didi driver took a detour and overcharged me")[0] == "contract_law"
+
+
+@pytest.mark.parametrize("question", ["司机半路把我赶下车", "开到一半司机说不去了，让我自己走"])
+async def test_a_passenger_put_out_halfway_without_naming_the_ride_is_filed_under_the_passengers_contract(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert _answer(run)["category"] == "contract_law", _answer(run)["category"]
+    assert ("民法典", "811") in _cited(run), _cited(run)
+
+
+@pytest.mark.parametrize("question", ["网约车司机故意绕路多收了我50块钱", "The taxi driver took a detour and charged me double"])
+async def test_a_ride_taken_the_long_way_round_cites_the_route_and_the_refused_extra_fare(knowledge, question):
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert {("民法典", "812"), ("民法典", "813")} <= set(cited), cited
+    assert not any(article in {"814", "815", "819"} for _, article in cited), cited
+
+
+@pytest.mark.parametrize("question", ["一房二卖，我先签的合同，房子被过户给了别人", "房东把房子又卖给别人了，我已经付了定金，怎么办"])
+async def test_a_home_sold_twice_is_answered_as_the_first_buyers_contract_not_a_gift_or_a_lease(knowledge, question):
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert ("民法典", "215") in cited, cited
+    assert not any(article in {"660", "663", "725", "726", "727", "728"} for _, article in cited), cited
+
+
+async def test_a_cancelled_wedding_banquet_is_not_answered_with_ending_an_agency_at_will(knowledge):
+    cited = _cited(await GraphRunner(knowledge).ask("酒店把我们订好的婚宴取消了"))
+    assert ("民法典", "584") in cited and ("民法典", "933") not in cited, cited
+
+
+@pytest.mark.parametrize("question", ["孩子在学校被同学长期欺负，学校不管", "My son is being bullied at school and the teachers do nothing"])
+async def test_a_pupil_bullied_at_school_cites_the_schools_duty_to_stop_bullying(knowledge, question):
+    run = await GraphRunner(knowledge).ask(question)
+    assert _answer(run)["category"] == "tort_law", _answer(run)["category"]
+    assert _cited(run)[0] == ("未成年人保护法", "39"), _cited(run)
+
+
+async def test_a_work_injury_answer_says_the_work_injury_regulation_is_not_in_its_library_and_cites_none_of_it(knowledge):
+    run = await GraphRunner(knowledge).ask("我在工厂上班被机器轧伤了手，老板不管")
+    assert "《工伤保险条例》不在本助手收录的法规库中" in run.answer, run.answer
+    assert ("社会保险法", "36") in _cited(run) and not any("工伤保险条例" in c["law"] for c in _answer(run)["citations"])
+
+
+async def test_an_english_work_injury_with_a_boss_who_wont_pay_is_not_answered_with_the_arbitration_committee(knowledge):
+    run = await GraphRunner(knowledge).ask("I was injured at work when a machine crushed my hand, the boss won't pay")
+    cited = _cited(run)
+    assert ("社会保险法", "36") in cited and not any(law == "劳动法" for law, _ in cited), cited
+
+
+async def test_a_home_bought_before_marriage_asked_in_a_divorce_is_property_division_not_the_sellers_duty(knowledge):
+    run = await GraphRunner(knowledge).ask(
+        "My husband and I are divorcing, who gets the house we bought before marriage with his down payment?")
+    cited = _cited(run)
+    assert ("民法典", "1063") in cited and ("民法典", "598") not in cited, cited

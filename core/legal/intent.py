@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from core.legal.statutes import CITATION_RE
-from core.legal.terms import expand, named_words
+from core.legal.terms import anchored_lookaheads, expand, named_words
 
 RULES_THRESHOLD = 0.85
 EXAMPLES_PATH = Path(__file__).with_name("data") / "intent_examples.jsonl"
@@ -100,6 +100,9 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                  # wages); spoiled things (漏水泡坏了天花板, 刮花了车) a property loss. Not a phone call (打了我电话).
                  # What was posted or said about one (发帖说我偷东西, posted lies about me): his reputation.
                  (named_words("defamed"), 1.0),
+                 # A pupil bullied at school (被同学欺负, 校园霸凌): the school's duty and the harm done, not a family matter
+                 # because a child is named.
+                 (anchored_lookaheads(named_words("bullied")), 1.0),
                  (r"殴打|打伤|打了(?:我|他|她)(?!.{0,4}电话)|被[^，,。；我]{0,6}打(?:了|伤|成|得|断)|一拳|耳光|揍|泡坏|弄坏|损坏|刮花|划坏|毁坏", 1.0)],
     "contract_law": [(r"借款|借钱|欠钱|借条|借给|还钱|定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金|(?:逾期|迟延|延迟|违约).{0,8}罚款", 1.0),
                      # A trip or a parcel is a contract of carriage: without these a cancelled flight (航空公司 只给退票) had
@@ -110,8 +113,11 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                      # A ride in a taxi (出租车司机拒载): the passenger's contract, not the labour field its driver suggests.
                      # A booking cancelled (酒店取消了婚宴): a contract, whoever provides it.
                      (r"(?:订|预订|预定)了?[^。？?！!]{0,12}(?:取消|退订|毁约|反悔|爽约)|婚宴|酒席|宴席|喜宴|寿宴|婚庆公司", 1.0),
-                     # Not the driver's own job (我是网约车司机，平台不交社保).
-                     (r"^(?!.*(?:我是|我当|我开|我跑)(?:出租车|网约车|滴滴|专车)?的?司机).*?(?:拒载|甩客|绕路|绕道|乘客|出租车|网约车|打车)", 1.0),
+                     # Not the driver's own job (我是网约车司机，平台不交社保). A passenger put out halfway (司机半路把我赶下车)
+                     # or driven the long way round is the ride's contract too, told without naming the ride: it was
+                     # filed under torts, as if a blow.
+                     (rf"^(?!.*(?:我是|我当|我开|我跑)(?:出租车|网约车|滴滴|专车)?的?司机).*?(?:拒载|甩客|乘客|出租车|网约车|打车"
+                      rf"|{named_words('put_off_ride')}|{named_words('detour')})", 1.0),
                      # One's own renovation is a contract; the renovation next door is a neighbour matter (civil_law), and
                      # the worker's on it a labour one.
                      (rf"^(?!.*(?:邻居|隔壁|楼上|楼下|对门))(?!.*(?:{named_words('works_there')})).*?(?:装修|施工队|工程队)", 1.0)],

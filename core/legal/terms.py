@@ -22,6 +22,8 @@ class Expansion:
     # Each law's own entries' terms (with those of entries naming no law): the search of one law is not
     # led by another topic's words (an online shop's platform duties in the consumer law's search for a fake).
     by_law: dict[str, str] = field(default_factory=dict)
+    # Regulations the topic needs that the corpus does not hold (the glossary's `beyond`, catalogue keys).
+    beyond: tuple[str, ...] = ()
 
     def terms_for(self, law: str) -> str:
         return self.by_law.get(law, self.terms)
@@ -80,8 +82,9 @@ _WORDS_NAME = re.compile(r"\{([a-z_]+)\}")
 
 
 def with_named_words(pattern: str, words: dict[str, str]) -> str:
-    """`pattern` with each {name} replaced by that list of words, as one group."""
-    return _WORDS_NAME.sub(lambda name: f"(?:{words[name.group(1)]})", pattern)
+    """`pattern` with each {name} replaced by that list of words, as one group; a list may name another (a home sold
+    twice is a home purchase), read in turn."""
+    return _WORDS_NAME.sub(lambda name: f"(?:{with_named_words(words[name.group(1)], words)})", pattern)
 
 
 @lru_cache(maxsize=1)
@@ -92,11 +95,11 @@ def _named_word_lists() -> dict[str, str]:
 def named_words(name: str) -> str:
     """The glossary's `[words]` list `name` as a pattern (Latin keys whole words): another reader of a concept the
     glossary names (the intent's fields) reads the same words, written once."""
-    return whole_words(_named_word_lists()[name])
+    return whole_words(with_named_words(_named_word_lists()[name], _named_word_lists()))
 
 
 @lru_cache(maxsize=1)
-def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
+def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...], tuple[str, ...]]]:
     entries = tomllib.loads(TERMS_PATH.read_text(encoding="utf-8"))["term"]
     words = _named_word_lists()
     # `law`: one law's name, or a list when a topic is governed by several (overtime: 劳动法 and 劳动合同法).
@@ -104,7 +107,8 @@ def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...]]]:
     # entry that reads from the start (^(?!.*双倍).*押金) saw the first line only.
     return [(re.compile(anchored_lookaheads(whole_words(with_named_words(e["when"], words))), re.IGNORECASE | re.DOTALL),
              e["terms"],
-             tuple([e["law"]] if isinstance(e.get("law", []), str) else e.get("law", []))) for e in entries]
+             tuple([e["law"]] if isinstance(e.get("law", []), str) else e.get("law", [])),
+             tuple(e.get("beyond", ()))) for e in entries]
 
 
 def warm() -> None:
@@ -114,11 +118,13 @@ def warm() -> None:
 
 def expand(question: str) -> Expansion:
     """Blocking (tens of milliseconds for a long story): async callers run it in a worker thread."""
-    matched = [(words.split(), named) for pattern, words, named in _glossary() if pattern.search(question or "")]
+    found = [(words.split(), named, beyond) for pattern, words, named, beyond in _glossary()
+             if pattern.search(question or "")]
+    matched = [(words, named) for words, named, _ in found]
     laws = list(dict.fromkeys(law for _, named in matched for law in named))
 
     def joined(entries: list[tuple[list[str], tuple[str, ...]]]) -> str:
         return " ".join(dict.fromkeys(word for words, _ in entries for word in words))
 
     by_law = {law: joined([(words, named) for words, named in matched if law in named or not named]) for law in laws}
-    return Expansion(joined(matched), tuple(laws), by_law)
+    return Expansion(joined(matched), tuple(laws), by_law, tuple(dict.fromkeys(key for *_, beyond in found for key in beyond)))

@@ -263,6 +263,12 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("中止履行", r"中止|暂停|先不(付|给|交|发)|停止(付款|支付|供货|发货|履行)|不敢(付|给|交|发)|担保|恶化|转移财产|抽逃|"
                 r"丧失.{0,4}信誉|资金链|快(要)?倒闭|suspend|withhold|hold off|stop (paying|payment|delivery)|security|"
                 r"guarantee|going bust|insolven", None),
+    # 民法典 919-936: a contract to act for another (an agent, a broker, a lawyer, a tour operator's local agency), not every
+    # service: 933 (either side may end an agency at any time) shares 解除合同 and 合同履行后可以获得的利益 with the rules on
+    # breach and came third in the answer about a wedding banquet the restaurant cancelled.
+    ("委托合同", r"委托|受托|代理|代办|代购|代买|代卖|代收|托人|托朋友|中介|律师|会计师|监理|评估|旅行社|旅游|旅行团|跟团|地接|"
+                r"个人信息|外包|帮(我|忙)(办|买|卖|处理|打理|管理|跑)|\b(agents?|agency|broker|brokers|on (my|our|his|her|their) behalf|"
+                r"lawyers?|attorneys?|accountants?|proxy|tour|tours|travel agency|outsourc\w*|personal (data|information))\b", None),
     # 1145-1149: who administers an estate, asked by that name.
     ("遗产管理人", r"管理人|遗嘱执行人|执行遗嘱|管理遗产|清点|executor|administrator", None),
     # The 刑法's crimes against property share 公私财物 and 数额较大: a fraud's answer was filled with insurance and
@@ -551,6 +557,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     clauses: list[dict[str, Any]] = []
     articles: list[dict[str, Any]] = []
     repealed: list[dict[str, str]] = []
+    beyond: list[str] = []
     if mode == "review" and lacks_terms(shared.question):
         # Reviewing the request itself as a clause cited whatever shared its words (a 技术转让 article for "有没有坑").
         return AgentOutcome(text=t("legal.review_needs_terms"))
@@ -600,6 +607,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             # Off the event loop, as every glossary read: ~120 patterns over a long story are tens of milliseconds
             # that every other client of the server would wait for.
             expansion = await asyncio.to_thread(expand, focus)
+            # Regulations the topic needs that the corpus lacks (工伤保险条例): named as not cited, never cited unchecked.
+            beyond = [t(f"legal.beyond_{key}") for key in expansion.beyond]
             # A long story is searched by its key words: every query word costs a pass over the corpus.
             key_words = await asyncio.to_thread(bounded_query, focus)
             query = f"{key_words} {hint} {expansion.terms}".strip()
@@ -656,10 +665,10 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         web = [r.model_dump() for r in results.results[:3]] if results else []
     system = prompts.REVIEW_SYSTEM if mode == "review" else prompts.RESEARCH_SYSTEM
     facts = {**shared.as_dict(), "domain": domain, "mode": mode, "articles": articles, "clauses": clauses, "web": web,
-             "repealed": repealed,
+             "repealed": repealed, "beyond_corpus": beyond,
              "statutes_unavailable": "statute_search" in tools.skipped}
     text = await _generate(ctx, "legal_research", system,
-                           prompts.research_prompt(shared.question, domain, articles, web, mode, repealed), facts)
+                           prompts.research_prompt(shared.question, domain, articles, web, mode, repealed, beyond), facts)
     return AgentOutcome(text=text, tool_calls=tools.calls, skipped_tools=tools.skipped,
                         facts=[f"{a['citation']}：{a['text'][:80]}" for a in articles[:4]])
 

@@ -56,14 +56,17 @@ def compose_research(request: OfflineRequest) -> str:
     # A repealed law the user cites is named first, written as a citation so the check marks it too.
     lines = [t("legal.offline_repealed", citation=r["written"], replacement=r["replacement"])
              for r in request.fact("repealed") or []]
+    # What the topic needs that the corpus lacks is said after the answer, not left for the user to miss.
+    missing = [t("legal.offline_beyond_corpus", regulation=name) for name in request.fact("beyond_corpus") or []]
     if not articles:
-        return "\n\n".join([*lines, t("legal.offline_no_articles")])
+        return "\n\n".join([*lines, t("legal.offline_no_articles"), *missing])
     lines.append(t("legal.offline_research_intro", count=len(articles)))
     for article in articles:
         limit = NAMED_ARTICLE_LIMIT if article.get("named") else 160
         lines.append(f"- {article['citation']}：“{_quote(article['text'], limit)}”")
     # A paragraph of its own: joined to the list, a renderer reads it as part of the last article.
     lines.append("\n" + t("legal.offline_research_close", citation=articles[0]["citation"]))
+    lines += ["\n" + line for line in missing]
     return "\n".join(lines)
 
 
