@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -2135,6 +2135,23 @@ def test_a_school_year_heading_the_request_is_whom_the_lesson_is_for(request_tex
     assert (audience_hint(request_text), core_topic(request_text)) == (audience, subject)
 
 
+@pytest.mark.parametrize(("request_text", "audience", "subject"), [
+    ("Primary school maths: telling the time to the half hour, year 2", "Year 2", "telling the time to the half hour"),
+    ("High school chemistry: balancing equations", "high school students", "balancing equations"),
+    ("Maths: adding fractions (Grade 4)", "Grade 4", "adding fractions"),
+    ("幼儿园大班安全教育：过马路要注意什么", "幼儿园大班", "过马路要注意什么"),
+    ("小学数学：认识钟表", "小学生", "认识钟表"),
+])
+def test_a_course_heading_the_request_is_the_class_not_the_subject(request_text, audience, subject):
+    # the lesson was on "Primary school maths", and every page of the safety lesson repeated "幼儿园大班安全教育："
+    assert (audience_hint(request_text), core_topic(request_text)) == (audience, subject)
+
+
+@pytest.mark.parametrize("request_text", ["Photosynthesis: how plants make food", "Bees: why they matter"])
+def test_a_subject_with_a_subtitle_keeps_its_head(request_text):
+    assert core_topic(request_text) == request_text and audience_hint(request_text) is None
+
+
 def test_a_range_of_years_inside_the_subject_is_not_read_as_a_heading():
     assert audience_hint("Grade 3-4 fractions") is None
 
@@ -2201,3 +2218,27 @@ def test_a_briefing_for_a_trade_is_told_at_work_and_one_for_parents_in_public(re
 def test_hobbyists_hear_a_public_talk_not_a_lesson(request_text):
     # coffee lovers were told "本课内容" and "读出课本中基本定义的说法"
     assert deck_setting(request_text, audience_hint(request_text)) == "public_talk"
+
+
+@pytest.mark.parametrize("request_text", ["给收银员讲讲找零规范", "给新来的理货员讲讲货架陈列", "给药剂师讲讲处方审核"])
+async def test_listeners_named_by_a_job_ending_in_yuan_or_shi_hear_it_at_work_not_in_class(request_text):
+    # the cashiers were told "本节课" and to ready their notebooks, as a school class
+    said = _spoken(await _offline_deck(request_text))
+    assert not any(word in said for word in ("本节课", "本课", "同桌", "下课")), said[:200]
+
+
+@pytest.mark.parametrize("request_text", ["给学员讲讲找零规范", "给会员讲讲积分规则"])
+def test_learners_and_members_are_not_read_as_a_job(request_text):
+    assert not heard_at_work(audience_hint(request_text))
+
+
+@pytest.mark.parametrize(("request_text", "peers"), [
+    ("五分钟分享：我如何用番茄工作法提高效率", "同事和伙伴"),
+    ("A lightning talk on how I use spaced repetition", "Colleagues and peers"),
+])
+async def test_a_sharing_with_no_listeners_named_is_for_peers_not_students(request_text, peers):
+    # the cover said "初学这一主题的学生" and the notes "本节课…学完这节课"
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert peers in " ".join(visible_items(deck.slides[0])) + deck.slides[0].title
+    assert not any(word in said for word in ("学生", "本节课", "students", "class")), said[:200]

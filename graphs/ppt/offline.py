@@ -31,6 +31,7 @@ from graphs.ppt.planning import (
     compared_pair,
     focus_of,
     heard_at_work,
+    a_sharing,
     held_in_public,
     history_kind,
     keywords_of,
@@ -1329,6 +1330,11 @@ def _teachers_trained(words: dict, language: str) -> dict:
             "notes_summary": _lines_said("deck_teachers_training_summary", language)}
 
 
+def _heard_at_work(request: OfflineRequest) -> bool:
+    """Listeners named by their job ("诊所护士"), or peers at a sharing ("五分钟分享：…"): what they take goes to the job."""
+    return heard_at_work(audience_hint(request.fact("request") or "")) or a_sharing(request.fact("request") or "")
+
+
 def _wording(request: OfflineRequest) -> dict:
     setting = request.fact("setting") if request.fact("setting") in (
         "work_lesson", "history_lesson", "language_lesson", "talk", "training", "public_talk") else "lesson"
@@ -1341,11 +1347,11 @@ def _wording(request: OfflineRequest) -> dict:
                                        or our_way_of_doing_en(request.fact("topic") or "")
                                        # a hobby for beginners ("手冲咖啡入门") is taken up step by step too
                                        or taken_up_for_its_own_sake(request.fact("topic") or "", request.fact("request") or "")):
-        at_work = heard_at_work(audience_hint(request.fact("request") or ""))  # nurses at a clinic take them to the job
+        at_work = _heard_at_work(request)  # nurses at a clinic take them to the job
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
-    elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
+    elif setting == "public_talk" and _heard_at_work(request):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and (trained_at_home(audience_hint(request.fact("request") or ""))
                                     or held_in_public(request.fact("request") or "", audience_hint(request.fact("request") or ""))):
@@ -1534,7 +1540,9 @@ def _default_audience(request: OfflineRequest) -> str:
     talk."""
     setting = request.fact("setting") or "lesson"
     kind = setting if setting in ("training", "talk", "public_talk") else "lesson"
-    if kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
+    if a_sharing(request.fact("request") or ""):  # told among peers, not to strangers
+        kind = "sharing"
+    elif kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
         kind = "public_talk"
     return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")
 
