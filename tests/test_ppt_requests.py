@@ -2242,3 +2242,11 @@ async def test_a_sharing_with_no_listeners_named_is_for_peers_not_students(reque
     said = _spoken(deck)
     assert peers in " ".join(visible_items(deck.slides[0])) + deck.slides[0].title
     assert not any(word in said for word in ("学生", "本节课", "students", "class")), said[:200]
+
+
+@pytest.mark.parametrize(("request_text", "noun_alone"), [("how plants grow", " plants "), ("How do birds fly?", " birds ")])
+async def test_a_lesson_asked_as_a_question_keeps_the_question_on_its_cover_notes(request_text, noun_alone):
+    # after its first line the cover said "what plants are about" and "where you have seen or heard of plants"
+    notes = (await _offline_deck(request_text)).slides[0].notes.split("[")[0]
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", notes) if noun_alone in f" {s.strip('.?!')} "]
+    assert all(noun_alone.strip() in s and re.search(r"\bhow\s+" + noun_alone.strip(), s) for s in sentences), sentences

@@ -32,6 +32,7 @@ from graphs.ppt.planning import (
     focus_of,
     heard_at_work,
     a_sharing,
+    unasked,
     held_in_public,
     history_kind,
     keywords_of,
@@ -1273,7 +1274,8 @@ def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...], sh
 
 def _question_wording(language: str) -> dict:
     return {**_told_in_points_wording(language, "question", ("notice", "guess", "words", "answer", "reasons", "evidence")),
-            "example_items": _lines_said("deck_question_example_items", language)}
+            "example_items": _lines_said("deck_question_example_items", language),
+            "notes_cover": _lines_said("deck_question_notes_cover", language)}
 
 
 QUESTION_WORDING = {language: _question_wording(language) for language in ("zh", "en")}
@@ -1894,7 +1896,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             # "today we learn about how plants grow": the lesson opens on the question asked, not on its "plants"
             asked = None if zh else embedded_question(request.fact("topic"))
             seed = [words["hello"].format(topic=asked or topic), words["has_parts"].format(n=len(units))]
-            lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic, **agreeing_with(topic))
+            lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic,
+                                 question=asked or unasked(request.fact("topic")),
+                                 **agreeing_with(topic))
                      for line in words["notes_cover"]]
         elif index == 2 and agenda:
             title = words["agenda"]
