@@ -2250,3 +2250,18 @@ async def test_a_lesson_asked_as_a_question_keeps_the_question_on_its_cover_note
     notes = (await _offline_deck(request_text)).slides[0].notes.split("[")[0]
     sentences = [s for s in re.split(r"(?<=[.?!])\s+", notes) if noun_alone in f" {s.strip('.?!')} "]
     assert all(noun_alone.strip() in s and re.search(r"\bhow\s+" + noun_alone.strip(), s) for s in sentences), sentences
+
+
+@pytest.mark.parametrize(("request_text", "title"), [
+    ("how we store raw meat, label leftovers and clean the grill", "How we store raw meat, label leftovers and clean the grill"),
+    ("Fractions, decimals and percentages for year 6", "Fractions, decimals and percentages"),
+])
+def test_a_subject_said_as_a_list_keeps_its_commas(request_text, title):
+    # "How we store raw meat label leftovers and clean the grill" read as one run-on
+    assert capitalised(short_title(request_text)) == title
+
+
+def test_the_hands_on_jobs_of_a_shift_said_as_ours_are_trained_not_taught_as_a_question():
+    # "how we store raw meat, label leftovers and clean the grill" was a class on "what we notice" and "our guesses"
+    assert deck_setting("how we store raw meat, label leftovers and clean the grill") == "training"
+    assert deck_setting("how we digest food") == "lesson"

@@ -1149,6 +1149,11 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         return "work_lesson"
     if about_history(subject, request):
         return "history_lesson"
+    # "how we store raw meat, label leftovers and clean the grill": the hands-on jobs of a shift, said as ours, are how
+    # the place works, trained; "how we digest food" is a body's working, taught
+    doing = our_way_of_doing_en(subject)
+    if not audience and doing and _OUR_WAY_EN.match(subject).group("verb").lower() in _SHIFT_VERBS_EN and len(actions_named(doing)) >= 2:
+        return "training"
     anyone = not audience or _ONLY_BEGINNERS.fullmatch(audience.strip())
     return "public_talk" if anyone and taken_up_for_its_own_sake(subject, request) else "lesson"
 
@@ -1463,7 +1468,11 @@ def _subject_of_held(text: str) -> str:
         # one word quoted inside the subject is the word the lesson is about ("Phrasal verbs with 'get'"): its marks stay
         if not re.fullmatch(r"\W*['\"‘“]\w+['\"’”]\W*", stripped):
             stripped = re.sub(r"(?<!\w)['\"‘“](\w+)['\"’”](?!\w)", "\ue00b\\1\ue00c", stripped)
+        # a list of things ("how we store raw meat, label leftovers and clean the grill") keeps its commas
+        if _SERIES_EN.search(stripped):
+            stripped = re.sub(r"(?<=\w),(?=\s+\w)", _SERIES_COMMA, stripped)
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped).replace("\ue00b", "‘").replace("\ue00c", "’")
+        stripped = stripped.replace(_SERIES_COMMA, ",")
         # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
         # nor "The Great Gatsby" without its "The".
         if not _keeps_its_article(stripped) and _set_text_name(stripped) not in _SET_TEXTS_EN:  # "A Christmas Carol"
@@ -1473,6 +1482,12 @@ def _subject_of_held(text: str) -> str:
     # words ("关于光合作用的") goes
     stripped = stripped.strip(" 的") + ("的" if _HOW_IT_WAS_DONE_ZH.search(stripped) else "")
     return stripped.replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
+
+
+# Three or more things said as a list: "a, b and c" ("fractions, decimals and percentages").
+_SERIES_EN = re.compile(r"^[^,]*\w,\s+(?:[^,\s]+\s+){0,5}?[^,\s]+(?:,\s+(?:[^,\s]+\s+){0,5}?[^,\s]+)*,?\s+(?:and|or)\s+\w[^,]*$",
+                        re.IGNORECASE)
+_SERIES_COMMA = "\ue011"
 
 
 _HOW_IT_WAS_DONE_ZH = re.compile(r"是(?:怎么|怎样|如何)[\u3400-\u9fff]{2,}的$")
@@ -1701,7 +1716,7 @@ _SHIFT_VERBS_EN = frozenset("""sort label check clean store wash stack pack gree
 # and what a team does at its desk ("ships releases and fixes bugs", "plans sprints and tracks risks")
 _WORK_VERBS_EN = frozenset("""ship review test deploy track plan release support update train onboard merge publish
     approve close triage monitor measure carry price schedule""".split())
-_AND_A_VERB_EN = re.compile(r"(\band\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
+_AND_A_VERB_EN = re.compile(r"(\band\s+|,\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
 # The same verbs said by a team ("our team ships releases and fixes bugs").
 _AND_A_THIRD_PERSON_VERB_EN = re.compile(r"(\band\s+)((?:" + "|".join(sorted(
     {verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else verb + ("es" if verb.endswith(("ch", "sh", "s", "x", "z")) else "s")
