@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -2265,3 +2265,20 @@ def test_the_hands_on_jobs_of_a_shift_said_as_ours_are_trained_not_taught_as_a_q
     # "how we store raw meat, label leftovers and clean the grill" was a class on "what we notice" and "our guesses"
     assert deck_setting("how we store raw meat, label leftovers and clean the grill") == "training"
     assert deck_setting("how we digest food") == "lesson"
+
+
+@pytest.mark.parametrize(("request_text", "issue_lines"), [
+    ("A briefing for parents on the new school bus routes", ("every family meets", "leave the new school bus routes to the experts")),
+    ("给家长讲讲新的校车路线", ("和我们每个家庭都有关系", "是专家的事")),
+])
+async def test_a_change_told_to_parents_says_what_changes_and_what_to_do_not_a_public_issue(request_text, issue_lines):
+    # the bus routes were told as an issue: "In some way, every family meets the new school bus routes"
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert not any(line in said for line in issue_lines), said[:300]
+    assert any(part in said for part in ("What is changing", "变化是什么")) and any(
+        part in said for part in ("What you need to do", "您需要做什么"))
+
+
+def test_a_public_talk_on_an_issue_is_not_read_as_a_change():
+    assert not tells_of_a_change("给社区居民讲讲垃圾分类") and not tells_of_a_change("A webinar for parents on screen time")

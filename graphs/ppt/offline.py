@@ -32,6 +32,7 @@ from graphs.ppt.planning import (
     focus_of,
     heard_at_work,
     a_sharing,
+    tells_of_a_change,
     unasked,
     held_in_public,
     history_kind,
@@ -1141,6 +1142,24 @@ def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
 
 
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
+
+
+def _public_briefing_wording(language: str) -> dict:
+    """A public talk that tells of a change ("the new school bus routes" to parents): what changes and when, what it
+    means for the family, what to do, where to ask; none of a public issue's "every family meets it"."""
+    public = WORDING[("public_talk", language)]
+    parts = [line.split("|") for line in _lines_said("deck_public_briefing_parts", language)]
+    aspects = {name: (name, tuple(points)) for name, *points, _ in parts}
+    change, why, meaning, _, to_do = aspects
+    return {**public, "aspects": aspects, "phrases": {name: phrase for name, *_, phrase in parts},
+            "core": (change, to_do, meaning, why),
+            **{key: _lines_said(f"deck_public_briefing_{key}", language)
+               for key in ("notes_cover", "concept", "contrast", "notes_summary", "asks")},
+            "contrast_title": t("ppt.deck_public_briefing_contrast_title", locale=language),
+            "stages": _steps_said("public_briefing", language)}
+
+
+PUBLIC_BRIEFING_WORDING = {language: _public_briefing_wording(language) for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1353,6 +1372,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
+    elif setting == "public_talk" and tells_of_a_change(request.fact("request") or ""):  # the new bus routes, to parents
+        words = PUBLIC_BRIEFING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _heard_at_work(request):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and (trained_at_home(audience_hint(request.fact("request") or ""))

@@ -362,6 +362,19 @@ _SHARING = re.compile(r"(?<!读书)分享|\b(?:sharing\s+session|lightning\s+tal
                       r"tech\s+talks?)\b", re.IGNORECASE)
 
 
+# A change told to those it touches ("a briefing for parents on the new school bus routes", "the changes to bin
+# collection", "给居民讲讲垃圾清运时间调整", "新的作息时间说明会") is news to act on, not an issue to think about.
+_A_CHANGE = re.compile(r"\b(?:briefing|changes?\s+(?:to|in)|new\s+(?:[\w-]+\s+){0,3}?(?:routes?|timetables?|schedules?|"
+                       r"times|hours|rules|arrangements?|procedures?|system|policy|policies|fees|term\s+dates|menus?|uniforms?|"
+                       r"opening\s+hours|collection\s+days?))\b|调整|变更|说明会|通知|新的?[\u3400-\u9fff]{0,4}?(?:路线|线路|时刻表|"
+                       r"作息|时间|安排|规定|制度|收费|流程|办法)", re.IGNORECASE)
+
+
+def tells_of_a_change(request: str) -> bool:
+    """Whether a request tells of a change to those it touches ("A briefing for parents on the new school bus routes")."""
+    return bool(_A_CHANGE.search(request or ""))
+
+
 def a_sharing(request: str) -> bool:
     """Whether a request is for a sharing among peers ("五分钟分享：…", "a lightning talk on …")."""
     return bool(_SHARING.search(request or ""))
