@@ -1557,6 +1557,8 @@ def short_title(request: str) -> str:
         return as_asked(fitted_title(subject), request)
     if len(topic) <= title_limit(topic):
         return as_asked(topic, request)
+    if not subject and _SERIES_EN.search(topic):  # a list's commas are the subject's own: cut between words
+        subject = topic
     if not subject:
         subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
     return as_asked(fitted_title(subject), request)
