@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, topic_phrase, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -2283,3 +2283,25 @@ async def test_a_change_told_to_parents_says_what_changes_and_what_to_do_not_a_p
 
 def test_a_public_talk_on_an_issue_is_not_read_as_a_change():
     assert not tells_of_a_change("给社区居民讲讲垃圾分类") and not tells_of_a_change("A webinar for parents on screen time")
+
+
+def test_a_university_course_lecture_is_a_lesson_for_university_students():
+    # "大学物理讲座：量子纠缠入门" was a public how-to for 普通听众 ("一步一步怎么做", "回去就能做的事")
+    request_text = "大学物理讲座：量子纠缠入门"
+    assert audience_hint(request_text) == "大学生"
+    assert deck_setting(request_text, audience_hint(request_text)) == "lesson"
+
+
+@pytest.mark.parametrize(("request_text", "work"), [("读书报告：《活着》", "《活着》"), ("读后感：《背影》", "《背影》")])
+def test_a_book_report_is_about_the_book_not_titled_with_the_report(request_text, work):
+    # titled "读书报告 《活着》", every page said "读书报告 《活着》的内容与结构"
+    assert core_topic(request_text) == work
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("Q3 project report for the leadership team: migrating to the new CRM", "migrating to the new CRM"),
+    ("项目汇报：新门店选址", "新门店选址"),
+])
+def test_a_report_heading_its_subject_is_said_by_the_subject(request_text, said):
+    # the pages read "Q3 project report: the main point"
+    assert topic_phrase(core_topic(request_text)) == said

@@ -269,7 +269,7 @@ _CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中
                        rf"(?:{_COURSE_ZH}(?:课堂|课)?(?=[\u3400-\u9fff]{{2}})|{_COURSE_ZH}?(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S))"
                        rf"|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?(?:课堂|课)?"
                        r"(?=\s*(?:[，,。；;:：]|$)|\s+\S))")
-_STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生"}
+_STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生", "大学": "大学生"}
 
 
 def audience_hint(text: str) -> str | None:
@@ -318,7 +318,7 @@ _COURSES_EN = (r"(?:maths?|mathematics|numeracy|literacy|phonics|science|english
 _COURSE_HEADER_EN = re.compile(r"^\W*(?:(?P<stage>" + _SCHOOL_STAGE_EN + r")\s+)?" + _COURSES_EN
                                + r"(?:\s+(?:lesson|class))?\s*(?::|\s[–—-])\s+(?=\w)", re.IGNORECASE)
 _COURSE_HEADER_ZH = re.compile(r"^\s*(?P<stage>幼儿园(?:[大中小]班)?|[大中小]班|(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三])|"
-                               r"小学|初中|高中|大学)?(?:" + _COURSE_ZH + r"|[\u3400-\u9fff]{1,4}?教育|(?:主题)?班会)(?:课)?\s*[:：]\s*(?=\S{2})")
+                               r"小学|初中|高中|大学)?(?:" + _COURSE_ZH + r"|[\u3400-\u9fff]{1,4}?教育|(?:主题)?班会)(?:课|讲座|公开课)?\s*[:：]\s*(?=\S{2})")
 # A school year said after the subject ("…, year 2", "… (Grade 4)", "…, for year 5 pupils") is whom it is for too.
 _SCHOOL_YEAR_TAIL_EN = re.compile(r"\s*[,;(\ue006–—-]\s*(?:for\s+)?(?P<audience>(?:year|grade|class|p)\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th)[\s-]+grade)"
                                   r"(?:\s+(?:students|pupils|kids|children|class|learners))?\s*[)\ue007]?\s*[.!]?\s*$", re.IGNORECASE)
@@ -1249,7 +1249,7 @@ _LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
 # occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
@@ -1890,8 +1890,8 @@ def _without_angle(text: str) -> str:
 
 
 # A head that names the occasion, not the subject ("Team meeting", "Monday huddle", "部门周会").
-_OCCASION_HEAD = re.compile(r"(?:会议|[早晨例周月]会|班前会|\b(?:meeting|huddle|stand-?up|sync|check-?in|all-?hands|town\s+hall|"
-                            r"update|briefing|review|retro(?:spective)?|kick-?off|assembly)$)", re.IGNORECASE)
+_OCCASION_HEAD = re.compile(r"(?:会议|[早晨例周月]会|班前会|汇报|报告|述职|\b(?:meeting|huddle|stand-?up|sync|check-?in|all-?hands|town\s+hall|"
+                            r"update|briefing|review|retro(?:spective)?|kick-?off|assembly|report|readout|recap|demo)$)", re.IGNORECASE)
 
 
 def topic_phrase(topic: str) -> str:
