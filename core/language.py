@@ -156,6 +156,23 @@ consultant attendant merchant servant intern dean principal""".split())
 # ("咖啡师", "收银员") are read by that ending.
 JOBS_ZH = ("护士", "医生", "医护", "工人", "职工", "员工", "保安", "司机", "厨师", "店员", "服务员", "保洁", "快递员", "外卖员",
            "环卫", "消防员", "民警", "客服", "会计", "工程师", "程序员", "技术员", "销售")
+# Words ending in 员 or 师 that name no trade: learners, members, teachers (who hear a talk as colleagues), masters.
+_NOT_JOBS_ZH = ("学员", "会员", "队员", "成员", "党员", "团员", "社员", "委员", "动员", "官员", "老师", "教师", "导师", "大师",
+                "祖师", "宗师", "恩师", "名师", "班主任")
+
+
+def names_a_job_zh(text: str) -> bool:
+    """Whether Chinese listeners are named by their job: one of JOBS_ZH, or a word ending in 员 or 师 ("收银员", "咖啡师",
+    "药剂师", "新来的理货员") that is not a learner, member or teacher ("学员", "会员", "老师")."""
+    if any(word in text for word in JOBS_ZH):
+        return True
+    for match in re.finditer(r"[员师]", text):
+        end = match.end()
+        if not any(text[max(0, end - n):end] in _NOT_JOBS_ZH for n in (2, 3)) and end >= 2 and CJK.match(text[end - 2]):
+            return True
+    return False
+
+
 # Chinese words for kin and partners, with the gender each tells ("表哥王强", "我老婆", "孙女陈念安"): a novel's cast and a
 # demand letter's 他 / 她 are read through them.
 KIN_ZH = {

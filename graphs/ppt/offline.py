@@ -31,6 +31,9 @@ from graphs.ppt.planning import (
     compared_pair,
     focus_of,
     heard_at_work,
+    a_sharing,
+    tells_of_a_change,
+    unasked,
     held_in_public,
     history_kind,
     keywords_of,
@@ -1139,6 +1142,24 @@ def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
 
 
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
+
+
+def _public_briefing_wording(language: str) -> dict:
+    """A public talk that tells of a change ("the new school bus routes" to parents): what changes and when, what it
+    means for the family, what to do, where to ask; none of a public issue's "every family meets it"."""
+    public = WORDING[("public_talk", language)]
+    parts = [line.split("|") for line in _lines_said("deck_public_briefing_parts", language)]
+    aspects = {name: (name, tuple(points)) for name, *points, _ in parts}
+    change, why, meaning, _, to_do = aspects
+    return {**public, "aspects": aspects, "phrases": {name: phrase for name, *_, phrase in parts},
+            "core": (change, to_do, meaning, why),
+            **{key: _lines_said(f"deck_public_briefing_{key}", language)
+               for key in ("notes_cover", "concept", "contrast", "notes_summary", "asks")},
+            "contrast_title": t("ppt.deck_public_briefing_contrast_title", locale=language),
+            "stages": _steps_said("public_briefing", language)}
+
+
+PUBLIC_BRIEFING_WORDING = {language: _public_briefing_wording(language) for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1272,7 +1293,8 @@ def _told_in_points_wording(language: str, kind: str, pages: tuple[str, ...], sh
 
 def _question_wording(language: str) -> dict:
     return {**_told_in_points_wording(language, "question", ("notice", "guess", "words", "answer", "reasons", "evidence")),
-            "example_items": _lines_said("deck_question_example_items", language)}
+            "example_items": _lines_said("deck_question_example_items", language),
+            "notes_cover": _lines_said("deck_question_notes_cover", language)}
 
 
 QUESTION_WORDING = {language: _question_wording(language) for language in ("zh", "en")}
@@ -1329,6 +1351,11 @@ def _teachers_trained(words: dict, language: str) -> dict:
             "notes_summary": _lines_said("deck_teachers_training_summary", language)}
 
 
+def _heard_at_work(request: OfflineRequest) -> bool:
+    """Listeners named by their job ("诊所护士"), or peers at a sharing ("五分钟分享：…"): what they take goes to the job."""
+    return heard_at_work(audience_hint(request.fact("request") or "")) or a_sharing(request.fact("request") or "")
+
+
 def _wording(request: OfflineRequest) -> dict:
     setting = request.fact("setting") if request.fact("setting") in (
         "work_lesson", "history_lesson", "language_lesson", "talk", "training", "public_talk") else "lesson"
@@ -1341,11 +1368,13 @@ def _wording(request: OfflineRequest) -> dict:
                                        or our_way_of_doing_en(request.fact("topic") or "")
                                        # a hobby for beginners ("手冲咖啡入门") is taken up step by step too
                                        or taken_up_for_its_own_sake(request.fact("topic") or "", request.fact("request") or "")):
-        at_work = heard_at_work(audience_hint(request.fact("request") or ""))  # nurses at a clinic take them to the job
+        at_work = _heard_at_work(request)  # nurses at a clinic take them to the job
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
-    elif setting == "public_talk" and heard_at_work(audience_hint(request.fact("request") or "")):
+    elif setting == "public_talk" and tells_of_a_change(request.fact("request") or ""):  # the new bus routes, to parents
+        words = PUBLIC_BRIEFING_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "public_talk" and _heard_at_work(request):
         words = PUBLIC_TALK_AT_WORK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "training" and (trained_at_home(audience_hint(request.fact("request") or ""))
                                     or held_in_public(request.fact("request") or "", audience_hint(request.fact("request") or ""))):
@@ -1534,7 +1563,9 @@ def _default_audience(request: OfflineRequest) -> str:
     talk."""
     setting = request.fact("setting") or "lesson"
     kind = setting if setting in ("training", "talk", "public_talk") else "lesson"
-    if kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
+    if a_sharing(request.fact("request") or ""):  # told among peers, not to strangers
+        kind = "sharing"
+    elif kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
         kind = "public_talk"
     return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")
 
@@ -1886,7 +1917,9 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             # "today we learn about how plants grow": the lesson opens on the question asked, not on its "plants"
             asked = None if zh else embedded_question(request.fact("topic"))
             seed = [words["hello"].format(topic=asked or topic), words["has_parts"].format(n=len(units))]
-            lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic, **agreeing_with(topic))
+            lines = [line.format(n=len(units), units=_joined([mid(u) for u in units], zh), topic=topic,
+                                 question=asked or unasked(request.fact("topic")),
+                                 **agreeing_with(topic))
                      for line in words["notes_cover"]]
         elif index == 2 and agenda:
             title = words["agenda"]

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, opens_with_common_word, plural_en
+from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, is_small_talk, language_of, names_a_job_zh, mid_sentence, opens_with_common_word, plural_en
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -269,7 +269,7 @@ _CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中
                        rf"(?:{_COURSE_ZH}(?:课堂|课)?(?=[\u3400-\u9fff]{{2}})|{_COURSE_ZH}?(?:课堂|课)?(?=\s*(?:[，,。；;:：]|$)|\s+\S))"
                        rf"|(?P<stage>小学|初中|高中){_COURSE_ZH}(?:语法|知识|必修[一二三]?|选修[一二三]?)?(?:课堂|课)?"
                        r"(?=\s*(?:[，,。；;:：]|$)|\s+\S))")
-_STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生"}
+_STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生", "大学": "大学生"}
 
 
 def audience_hint(text: str) -> str | None:
@@ -281,7 +281,7 @@ def audience_hint(text: str) -> str | None:
     match = (_AUDIENCE_EN.search(text) or _TOLD_WHOM_EN.search(text) or _TAUGHT_EN.search(text) or _TOLD_TO_EN.search(text)
              or _SCHOOL_YEAR_LEAD_EN.search(text))
     if not match:
-        return None
+        return _course_header_audience(text)
     listeners = re.sub(r"^" + _GATHERING_OF_EN, "", match.group("audience").strip(), flags=re.IGNORECASE).translate(_RELEASED)
     return _school_years_named(listeners)
 
@@ -297,7 +297,7 @@ def _chinese_audience(text: str) -> str | None:
     if school_class:
         return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
     match = _LISTENERS_ZH.search(text)
-    return match.group(1).strip() if match else None
+    return match.group(1).strip() if match else _course_header_audience(text)
 
 
 # A school year that heads the request ("Year 3 lesson: how plants grow", "Grade 5 science - fractions", "9th grade
@@ -306,6 +306,43 @@ _SCHOOL_YEAR_LEAD_EN = re.compile(r"^\W*(?P<audience>(?:year|grade|class|primary
                                   r"(?=(?:\s+[a-z]+){0,2}(?:\s*[:,]|\s+[–—-]\s)|(?:\s+[a-z]+)?\s+(?:lesson|class|session)\b)", re.IGNORECASE)
 _SCHOOL_YEAR_HEADER_EN = re.compile(_SCHOOL_YEAR_LEAD_EN.pattern.split("(?=")[0] + r"(?:\s+[a-z]+){0,2}(?:\s*:|\s+[–—-])\s+(?=\w)",
                                     re.IGNORECASE)
+# A course that heads the request ("Primary school maths: telling the time", "KS2 science - magnets", "幼儿园大班安全教育：
+# 过马路要注意什么", "小学数学：认识钟表") is the class it is taught in, not the subject: the subject follows it, and a school
+# stage or class named in it is whom it is for.
+_SCHOOL_STAGE_EN = (r"(?:(?:primary|elementary|junior|middle|secondary|high)\s+school|ks\s*[1-5]|key\s+stage\s+[1-5]|"
+                    r"(?:year|grade|class|p)\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th)[\s-]+grade|kindergarten|preschool|nursery|"
+                    r"reception|university|college|undergraduate)")
+_COURSES_EN = (r"(?:maths?|mathematics|numeracy|literacy|phonics|science|english|history|geography|biology|chemistry|"
+               r"physics|music|art|pe|computing|ict|french|spanish|german|chinese|economics|psychology|"
+               r"(?:health|safety|road\s+safety|sex|citizenship|religious)\s+education|pshe|re|rse|dt|design\s+and\s+technology)")
+_COURSE_HEADER_EN = re.compile(r"^\W*(?:(?P<stage>" + _SCHOOL_STAGE_EN + r")\s+)?" + _COURSES_EN
+                               + r"(?:\s+(?:lesson|class))?\s*(?::|\s[–—-])\s+(?=\w)", re.IGNORECASE)
+_COURSE_HEADER_ZH = re.compile(r"^\s*(?P<stage>幼儿园(?:[大中小]班)?|[大中小]班|(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三])|"
+                               r"小学|初中|高中|大学)?(?:" + _COURSE_ZH + r"|[\u3400-\u9fff]{1,4}?教育|(?:主题)?班会)(?:课|讲座|公开课)?\s*[:：]\s*(?=\S{2})")
+# A school year said after the subject ("…, year 2", "… (Grade 4)", "…, for year 5 pupils") is whom it is for too.
+_SCHOOL_YEAR_TAIL_EN = re.compile(r"\s*[,;(\ue006–—-]\s*(?:for\s+)?(?P<audience>(?:year|grade|class|p)\s*\d{1,2}|\d{1,2}(?:st|nd|rd|th)[\s-]+grade)"
+                                  r"(?:\s+(?:students|pupils|kids|children|class|learners))?\s*[)\ue007]?\s*[.!]?\s*$", re.IGNORECASE)
+_STAGE_LISTENERS_EN = {"primary": "primary school pupils", "elementary": "elementary school pupils", "junior": "junior school pupils",
+                       "middle": "middle school students", "secondary": "secondary school students", "high": "high school students"}
+
+
+def _course_header_audience(text: str) -> str | None:
+    """Whom a course heading the request names ("Primary school maths: …" → primary school pupils, "幼儿园大班安全教育：…"
+    → 幼儿园大班), or a school year said after the subject ("…, year 2" → Year 2)."""
+    if language_of(text) == "zh":
+        match = _COURSE_HEADER_ZH.match(text)
+        stage = match and match.group("stage")
+        return _STAGE_STUDENTS_ZH.get(stage, stage) if stage else None
+    if tail := _SCHOOL_YEAR_TAIL_EN.search(text):
+        return _school_years_named(tail.group("audience"))
+    match = _COURSE_HEADER_EN.match(text)
+    stage = match and match.group("stage")
+    if not stage:
+        return None
+    first = stage.split()[0].lower()
+    return _STAGE_LISTENERS_EN.get(first) if first in _STAGE_LISTENERS_EN and "school" in stage.lower() else _school_years_named(stage)
+
+
 # A school year is a name ("Year 6", "Grade 9", "Class 3"), written with its capital wherever it stands.
 _SCHOOL_YEAR_EN = re.compile(r"\b(?:year|grade|class)(?=\s*\d)", re.IGNORECASE)
 
@@ -320,7 +357,30 @@ def _school_years_named(audience: str) -> str:
 _LEARNERS = re.compile(r"学生|小学|初中|高中|大学生|研究生|同学|孩子|小朋友|儿童|学员|课堂|学校|学习|\b(?:students?|pupils?|kids|children|school|"
                        r"graders?|learners|schoolchildren|undergrad(?:uate)?s?|freshmen|(?:\d+(?:st|nd|rd|th)|first|second|third)"
                        r"[\s-]+(?:grade|year)|class(?:room)?|homework)\b", re.IGNORECASE)
-_AT_WORK = re.compile(r"员工|同事|早会|晨会|例会|班前会|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
+# A sharing ("五分钟分享", "经验分享会", "a lightning talk", "lunch and learn") is told among peers at work.
+_SHARING = re.compile(r"(?<!读书)分享|\b(?:sharing\s+session|lightning\s+talks?|lunch[\s-]+(?:and|&|n)[\s-]+learns?|brown[\s-]+bags?|"
+                      r"tech\s+talks?)\b", re.IGNORECASE)
+
+
+# A change told to those it touches ("a briefing for parents on the new school bus routes", "the changes to bin
+# collection", "给居民讲讲垃圾清运时间调整", "新的作息时间说明会") is news to act on, not an issue to think about.
+_A_CHANGE = re.compile(r"\b(?:briefing|changes?\s+(?:to|in)|new\s+(?:[\w-]+\s+){0,3}?(?:routes?|timetables?|schedules?|"
+                       r"times|hours|rules|arrangements?|procedures?|system|policy|policies|fees|term\s+dates|menus?|uniforms?|"
+                       r"opening\s+hours|collection\s+days?))\b|调整|变更|说明会|通知|新的?[\u3400-\u9fff]{0,4}?(?:路线|线路|时刻表|"
+                       r"作息|时间|安排|规定|制度|收费|流程|办法)", re.IGNORECASE)
+
+
+def tells_of_a_change(request: str) -> bool:
+    """Whether a request tells of a change to those it touches ("A briefing for parents on the new school bus routes")."""
+    return bool(_A_CHANGE.search(request or ""))
+
+
+def a_sharing(request: str) -> bool:
+    """Whether a request is for a sharing among peers ("五分钟分享：…", "a lightning talk on …")."""
+    return bool(_SHARING.search(request or ""))
+
+
+_AT_WORK = re.compile(_SHARING.pattern + r"|员工|同事|早会|晨会|例会|班前会|管理层|领导|主管|组长|技术负责人|高管|董事|股东|投资人|客户|团队|部门|公司|企业|入职|述职|汇报|复盘|季度|年度|季报|年报|"
                       r"销售|业绩|营收|利润|预算|战略|项目|产品|市场|运营|会议|演讲|发布会|路演|"
                       r"\b(?:employees?|staff|colleagues|leadership|management|managers?|executives?|board|stakeholders?|(?:tech(?:nical)?|team|engineering)\s+leads?|supervisors?|directors?|"
                       r"investors?|shareholders?|clients?|customers?|team|company|business|onboarding|orientation|induction|new hires?|quarter(?:ly)?|"
@@ -971,7 +1031,8 @@ def heard_at_work(audience: str | None) -> bool:
     volunteers at their place of service ("动物收容所的志愿者", "new volunteers")."""
     text = audience or ""
     if CJK.search(text):
-        return any(word in text for word in _WORKPLACE_WORDS_ZH) or bool(_SERVING_VOLUNTEERS_ZH.search(text))
+        return (any(word in text for word in _WORKPLACE_WORDS_ZH) or names_a_job_zh(text)
+                or bool(_SERVING_VOLUNTEERS_ZH.search(text)))
     return (any(word in _WORKPLACE_WORDS_EN for word in re.findall(r"[a-z]+", text.lower()))
             or bool(_SERVING_VOLUNTEERS_EN.search(text)))
 
@@ -1081,6 +1142,10 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         # a training for residents is still a training ("Fire safety training for residents"): drills, not a talk
         if _PUBLIC_LISTENERS.search(text) and not _TRAINING.search(f"{audience or ''} {request}"):
             return "public_talk"
+        # a sharing among peers ("五分钟分享：我如何用番茄工作法…") passes on what one found, told as to the public at work:
+        # the steps and what to take back to the job, neither a report nor a training's rules
+        if text == request and a_sharing(text) and not _TRAINING.search(f"{audience or ''} {request}"):
+            return "public_talk"
         if _TRAINING.search(text) or _AT_WORK.search(text) or text == audience and _names_a_department(text):
             # the occasion may be named apart from the listeners ("Onboarding training for the support staff"); "how we
             # store raw meat" told at work is a way of working, trained, not reported on
@@ -1097,6 +1162,11 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
         return "work_lesson"
     if about_history(subject, request):
         return "history_lesson"
+    # "how we store raw meat, label leftovers and clean the grill": the hands-on jobs of a shift, said as ours, are how
+    # the place works, trained; "how we digest food" is a body's working, taught
+    doing = our_way_of_doing_en(subject)
+    if not audience and doing and _OUR_WAY_EN.match(subject).group("verb").lower() in _SHIFT_VERBS_EN and len(actions_named(doing)) >= 2:
+        return "training"
     anyone = not audience or _ONLY_BEGINNERS.fullmatch(audience.strip())
     return "public_talk" if anyone and taken_up_for_its_own_sake(subject, request) else "lesson"
 
@@ -1179,7 +1249,7 @@ _LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
 # occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
@@ -1386,7 +1456,7 @@ def _subject_of_held(text: str) -> str:
         named = _NAMED_SUBJECT_ZH.search(text) or _OCCASION_ZH.search(text)
         if named:
             text = named.group("subject")
-        text = _LISTENERS_LEAD_ZH.sub("", text)
+        text = _COURSE_HEADER_ZH.sub("", _LISTENERS_LEAD_ZH.sub("", text), count=1)
         stripped = _AUDIENCE_SPAN_ZH.sub(" ", _TOLD_WHOM_ZH.sub(" ", _CLASS_ZH.sub(" ", _without_sizes(text))))
         stripped = _AUDIENCE_CLAUSE_ZH.sub(" ", stripped)
         stripped = _FILLER_ZH.sub(" ", stripped)
@@ -1401,6 +1471,7 @@ def _subject_of_held(text: str) -> str:
         text = _FOCUS_EN.sub("", _REPLY_CLOSER_EN.sub("", _REPLY_OPENER_EN.sub("", _without_sizes(text))))
         text = _TOLD_WHOM_EN.sub("", _OCCASION_AFTER_EN.sub("", text), count=1)
         text = _SCHOOL_YEAR_HEADER_EN.sub("", text, count=1)  # "Year 6: volcanoes", "Grade 5 science - fractions"
+        text = _SCHOOL_YEAR_TAIL_EN.sub("", _COURSE_HEADER_EN.sub("", text, count=1))  # "Primary school maths: …, year 2"
         # whom it is for, between the occasion and its subject ("A webinar for parents on screen time"), is neither
         text = _LISTENERS_BEFORE_SUBJECT_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
@@ -1410,7 +1481,11 @@ def _subject_of_held(text: str) -> str:
         # one word quoted inside the subject is the word the lesson is about ("Phrasal verbs with 'get'"): its marks stay
         if not re.fullmatch(r"\W*['\"‘“]\w+['\"’”]\W*", stripped):
             stripped = re.sub(r"(?<!\w)['\"‘“](\w+)['\"’”](?!\w)", "\ue00b\\1\ue00c", stripped)
+        # a list of things ("how we store raw meat, label leftovers and clean the grill") keeps its commas
+        if _SERIES_EN.search(stripped):
+            stripped = re.sub(r"(?<=\w),(?=\s+\w)", _SERIES_COMMA, stripped)
         stripped = re.sub(r"[,.!?:;\"'()—–]", " ", stripped).replace("\ue00b", "‘").replace("\ue00c", "’")
+        stripped = stripped.replace(_SERIES_COMMA, ",")
         # "The Napoleonic Wars" reads as well without its article; "On the Origin of Species" does not without its "On",
         # nor "The Great Gatsby" without its "The".
         if not _keeps_its_article(stripped) and _set_text_name(stripped) not in _SET_TEXTS_EN:  # "A Christmas Carol"
@@ -1420,6 +1495,12 @@ def _subject_of_held(text: str) -> str:
     # words ("关于光合作用的") goes
     stripped = stripped.strip(" 的") + ("的" if _HOW_IT_WAS_DONE_ZH.search(stripped) else "")
     return stripped.replace(_COLON_KEPT, "：" if language_of(text) == "zh" else ": ")
+
+
+# Three or more things said as a list: "a, b and c" ("fractions, decimals and percentages").
+_SERIES_EN = re.compile(r"^[^,]*\w,\s+(?:[^,\s]+\s+){0,5}?[^,\s]+(?:,\s+(?:[^,\s]+\s+){0,5}?[^,\s]+)*,?\s+(?:and|or)\s+\w[^,]*$",
+                        re.IGNORECASE)
+_SERIES_COMMA = "\ue011"
 
 
 _HOW_IT_WAS_DONE_ZH = re.compile(r"是(?:怎么|怎样|如何)[\u3400-\u9fff]{2,}的$")
@@ -1476,6 +1557,8 @@ def short_title(request: str) -> str:
         return as_asked(fitted_title(subject), request)
     if len(topic) <= title_limit(topic):
         return as_asked(topic, request)
+    if not subject and _SERIES_EN.search(topic):  # a list's commas are the subject's own: cut between words
+        subject = topic
     if not subject:
         subject = next((c.strip() for c in _CLAUSE.split(_held(topic)) if c.strip()), topic).translate(_RELEASED)
     return as_asked(fitted_title(subject), request)
@@ -1536,7 +1619,8 @@ _WHY_ZH_EXISTS = re.compile(r"^(?:会|要)?(?:有|出现|产生|形成)(?=\w{2})
 _WHY_ZH_VERBS = re.compile(r"^(?:(?:会|要)?(?:有|出现|产生|形成)|会|要)(?=\w{2})")
 _HOW_ZH = re.compile(r"^(?P<who>.*?)(?P<is>是)?(?:怎么|怎样|如何)(?P<what>.+?)的?$")
 # What a thing does by itself ("起作用", "形成", "飞上天") is told by how it works (原理), not by a method (方法).
-_WORKINGS_ZH = re.compile(r"(?:起作用|作用|工作|运作|运转|运行|形成|产生|发生|出现|演变|进化|变化|传播|实现|发电|飞|动|长大)")
+# ("番茄工作法", "运动法" are methods a person uses: 法 after the verb makes it a noun)
+_WORKINGS_ZH = re.compile(r"(?:起作用|作用|工作|运作|运转|运行|形成|产生|发生|出现|演变|进化|变化|传播|实现|发电|飞|动|长大)(?!法)")
 _WH_EN = re.compile(r"^(?:how|why)\s+(?:(?:do|does|did|is|are|was|were|can|could|will|would)\s+)?(?P<clause>.+?)\??$",
                     re.IGNORECASE)
 _WHAT_EN = re.compile(r"^what\s+(?:is|are)\s+(?P<np>.+?)\??$", re.IGNORECASE)
@@ -1647,7 +1731,7 @@ _SHIFT_VERBS_EN = frozenset("""sort label check clean store wash stack pack gree
 # and what a team does at its desk ("ships releases and fixes bugs", "plans sprints and tracks risks")
 _WORK_VERBS_EN = frozenset("""ship review test deploy track plan release support update train onboard merge publish
     approve close triage monitor measure carry price schedule""".split())
-_AND_A_VERB_EN = re.compile(r"(\band\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
+_AND_A_VERB_EN = re.compile(r"(\band\s+|,\s+)(" + "|".join(sorted(_IMPERATIVE_VERBS_EN | _SHIFT_VERBS_EN, key=len, reverse=True)) + r")(?=\s+\w)", re.IGNORECASE)
 # The same verbs said by a team ("our team ships releases and fixes bugs").
 _AND_A_THIRD_PERSON_VERB_EN = re.compile(r"(\band\s+)((?:" + "|".join(sorted(
     {verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else verb + ("es" if verb.endswith(("ch", "sh", "s", "x", "z")) else "s")
@@ -1806,8 +1890,8 @@ def _without_angle(text: str) -> str:
 
 
 # A head that names the occasion, not the subject ("Team meeting", "Monday huddle", "部门周会").
-_OCCASION_HEAD = re.compile(r"(?:会议|[早晨例周月]会|班前会|\b(?:meeting|huddle|stand-?up|sync|check-?in|all-?hands|town\s+hall|"
-                            r"update|briefing|review|retro(?:spective)?|kick-?off|assembly)$)", re.IGNORECASE)
+_OCCASION_HEAD = re.compile(r"(?:会议|[早晨例周月]会|班前会|汇报|报告|述职|\b(?:meeting|huddle|stand-?up|sync|check-?in|all-?hands|town\s+hall|"
+                            r"update|briefing|review|retro(?:spective)?|kick-?off|assembly|report|readout|recap|demo)$)", re.IGNORECASE)
 
 
 def topic_phrase(topic: str) -> str:
