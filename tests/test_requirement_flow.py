@@ -1220,7 +1220,7 @@ def test_the_requirement_and_an_answer_read_as_part_of_the_plan_sentence_they_ar
 
 
 @pytest.mark.parametrize("requirement, subject", [
-    ("Add a CSV export of orders to the shop.", "docs: add plan for add a CSV export of orders to the shop"),
+    ("Add a CSV export of orders to the shop.", "docs: plan how to add a CSV export of orders to the shop"),
     ("A booking page for the dentist's front desk", "docs: add plan for a booking page for the dentist's front desk"),
 ])
 def test_the_suggested_commit_subject_reads_the_title_as_part_of_its_sentence(requirement, subject):
@@ -3058,3 +3058,31 @@ def test_one_persons_act_after_anothers_goes_to_the_one_named_after_it(requireme
 def test_a_requirement_said_as_helping_people_do_a_thing_is_their_act(requirement, task):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(t.startswith(task) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, subject", [
+    ("Add CSV export of orders to the admin page", "docs: plan how to add CSV export of orders to the admin page"),
+    ("Let parents book parent-teacher meetings online", "docs: plan how to let parents book parent-teacher meetings…"),
+])
+def test_a_commit_subject_for_a_requirement_that_opens_with_its_act_does_not_double_the_verb(requirement, subject):
+    said = first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0]
+    assert not said.startswith("docs: add plan for add") and said.startswith("docs: plan how to "), said
+
+
+@pytest.mark.parametrize("requirement, who", [
+    ("Volunteers sign up for shifts on a shared board and the coordinator checks the totals", "the coordinator"),
+    ("A tool where nurses check in patients and the manager checks the waiting list", "the manager"),
+    ("做一个收银小程序，店员录入每笔收款，老板晚上核对账目", "老板"),
+])
+def test_checking_what_is_kept_is_a_look_not_a_record_written(requirement, who):
+    checks = [c for c in first_round(requirement, force_plan=True).stages[1].success_criteria if who in c]
+    assert checks and all("recorded" not in c and "记录已保存" not in c for c in checks), checks
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("Volunteers sign up for shifts on a shared board and the coordinator checks the totals", "the shared board"),
+    ("Staff submit leave requests on our intranet and HR approves them", "the intranet"),
+])
+def test_a_board_or_intranet_the_asker_names_is_the_entry_point(requirement, entry):
+    design = first_round(requirement, force_plan=True).stages[0]
+    assert any(t.endswith(entry) for t in design.tasks), design.tasks

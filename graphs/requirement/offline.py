@@ -580,6 +580,12 @@ def _listed(items: Sequence[str], zh: bool) -> str:
 
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.
 _COMMIT_SUBJECT = 72
+# Verbs a request opens with when it asks for a change ("Add CSV export …", "Let parents book …"): a title that opens
+# with one is already an act, so the commit subject says how to do it rather than "add plan for add …". Verbs
+# that open a title as often as a noun ("Email digest …", "Support ticket triage", "Log search …") are not listed.
+_EN_CHANGE_VERBS = frozenset("""add build make create develop write let allow enable send export import show move
+replace migrate fix improve integrate connect automate remind notify generate sync remove rename convert extend hide
+save collect give stop""".split())
 
 
 # A shell line of a usage example ("$ make test", ".venv/bin/ng ppt ... --out x"): what it says is an
@@ -1274,8 +1280,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         "plan_markdown": "",
         "commit_message_suggestion": "",
     }
-    plan["commit_message_suggestion"] = say("commit_subject", title=clip(
-        short if zh else quoted, _COMMIT_SUBJECT - len(say("commit_subject", title="")), "…"))
+    subject = ("commit_subject_act" if not zh and quoted.split(" ", 1)[0].lower() in _EN_CHANGE_VERBS
+               else "commit_subject")
+    plan["commit_message_suggestion"] = say(subject, title=clip(
+        short if zh else quoted, _COMMIT_SUBJECT - len(say(subject, title="")), "…"))
     sources = [str(k.get("source")) for k in knowledge if k.get("source")]
     plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh,
                                             title=short)
