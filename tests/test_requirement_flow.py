@@ -3086,3 +3086,15 @@ def test_checking_what_is_kept_is_a_look_not_a_record_written(requirement, who):
 def test_a_board_or_intranet_the_asker_names_is_the_entry_point(requirement, entry):
     design = first_round(requirement, force_plan=True).stages[0]
     assert any(t.endswith(entry) for t in design.tasks), design.tasks
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("做一个会员小程序，店员给顾客登记消费，老板查看每天的流水", "店员、老板"),
+    ("做一个学生管理系统，老师录入成绩，家长查看", "老师、家长"),
+])
+def test_a_person_who_only_names_the_software_is_not_a_user_beside_the_people_who_act(requirement, users):
+    assert _users_of(first_round(requirement, force_plan=True).stages[1].goal) == users
+
+
+def test_a_members_mini_program_naming_no_one_else_is_still_for_its_members():
+    assert _users_of(first_round("做一个会员小程序", force_plan=True).stages[1].goal) == "会员"
