@@ -202,6 +202,18 @@ def singular_en(word: str) -> str:
     return lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
 
 
+def gerund_en(verb: str) -> str:
+    """"write" → "writing", "run" → "running", "die" → "dying", "see" → "seeing"."""
+    verb = verb.lower()
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # one short syllable: run, plan, set
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
 def is_job_en(word: str) -> bool:
     """Whether `word`, singular or plural, names one of JOBS_EN ("baristas", "Nurse")."""
     return singular_en(word) in JOBS_EN

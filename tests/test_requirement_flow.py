@@ -1245,7 +1245,7 @@ def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(a
     ("Our dental practice needs online booking. Patients pick a slot, and nurses confirm it.",
      "Online booking for a dental practice"),
     ("我们牙科诊所需要线上预约，患者可以选时间", "牙科诊所的线上预约"),
-    ("Our bakery wants customers to preorder cakes online", "Customers preorder cakes online"),  # what they wish done
+    ("Our bakery wants customers to preorder cakes online", "Online cake preordering for a bakery"),  # what they wish done, as a thing
     ("一个请假审批系统，下周五之前要用上", "请假审批系统"),
     ("做一个值班排班小程序，只有3个人用，护士长可以调班", "值班排班小程序"),
 ])
@@ -3098,3 +3098,18 @@ def test_a_person_who_only_names_the_software_is_not_a_user_beside_the_people_wh
 
 def test_a_members_mini_program_naming_no_one_else_is_still_for_its_members():
     assert _users_of(first_round("做一个会员小程序", force_plan=True).stages[1].goal) == "会员"
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("We run a bike repair shop; customers book a repair slot online and we text them when it's ready",
+     "Online repair slot booking"),
+    ("We run a yoga studio and students book classes online", "Online class booking for a yoga studio"),
+    ("Patients book appointments online and the nurse confirms them", "Online appointment booking"),
+])
+def test_a_plan_about_what_people_do_is_titled_by_the_system_that_lets_them(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+def test_the_askers_place_told_with_and_is_background_not_a_thing_to_deliver():
+    plan = first_round("We run a yoga studio and students book classes online", force_plan=True)
+    assert plan.scope == ["Deliver: students book classes online"], plan.scope

@@ -91,6 +91,9 @@ def _base(verb_phrase: str) -> str:
     return f"{base} {rest}".strip()
 
 
+base_en = _base  # for the title, which names a system by what its people do
+
+
 def _en_acts(who: str | None, does: str, as_written: bool = False) -> list[tuple[str | None, str]]:
     """An English act split where "and" opens another ("reserve a mat in a class and get a reminder"), by the same
     person or by one it names ("caretakers fix them and landlords pay the invoices"). `as_written`: an act that
