@@ -3113,3 +3113,14 @@ def test_a_plan_about_what_people_do_is_titled_by_the_system_that_lets_them(requ
 def test_the_askers_place_told_with_and_is_background_not_a_thing_to_deliver():
     plan = first_round("We run a yoga studio and students book classes online", force_plan=True)
     assert plan.scope == ["Deliver: students book classes online"], plan.scope
+
+
+@pytest.mark.parametrize("requirement, named", [
+    ("Add CSV export of orders to the admin page", "add CSV export of orders to the admin page"),
+    ("Add a dark mode toggle to the settings screen", "add a dark mode toggle to the settings screen"),
+])
+def test_a_plan_kept_on_every_default_still_checks_what_was_asked_by_name(requirement, named):
+    plan = first_round(requirement, force_plan=True)
+    said = "\n".join(plan.stages[1].success_criteria + plan.stages[2].success_criteria + [plan.stages[2].goal])
+    assert named in said and "behaviour described in the requirement" not in said, said
+    assert 'for ""' not in said, said

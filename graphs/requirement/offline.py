@@ -1184,6 +1184,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # backup, a script or a bot keeps its own stage wording
     acts = [] if unattended or backup or own_script or chat_bot or loads_into else find_scenarios(delivered, zh)
     default_metric = metric == say("described_behaviour")
+    asked = metric  # what an acceptance check is for
+    if default_metric and not acts:  # kept by default, the measure is still what was asked, by name
+        asked = short if zh else quoted
+        metric = say("asked_behaviour", what=asked)
     scenario_lines = _scenario_lines(say, acts, described=described, users=users, interface=interface, zh=zh)
     # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
     # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
@@ -1243,8 +1247,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                     # not "reaches X through X", nor "通过飞书送达飞书群"
                     "posted_in_the_group" if unattended and (interface == users or audience and interface in audience) else
                     "works_end_to_end_unattended" if unattended else "script_on_files" if own_script else
-                    "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface),
-                say("measure_met", metric=metric)]),
+                    "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface,
+                    what=short if zh else quoted),
+                # the default measure is the line above; a measure of the asker's own is a line of its own
+                *([] if default_metric else [say("measure_met", metric=metric)])]),
                 *([say("sent_on_schedule", when=sends_when)] if sends_when and not scenario_lines["sends"] else []),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
@@ -1269,7 +1275,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "owner_hint": say("developer"),
         },
         _tryout_stage(say, metric=metric, users=users, security=security, checks=run_checks,
-                      acceptance=scenario_lines["acceptance"] if acts and default_metric else None)
+                      acceptance=scenario_lines["acceptance"] if acts and default_metric else
+                      say("acceptance_pass", metric=asked))
         if own_use and not own_script else {
             "name": say("verify_name"),
             "goal": say(("verify_goal_scenarios_at_scale" if known_scale else "verify_goal_scenarios")
@@ -1277,7 +1284,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                         "verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
                         metric=metric, scale=scale),
             "success_criteria": [
-                scenario_lines["acceptance"] if acts and default_metric else say("acceptance_pass", metric=metric),
+                scenario_lines["acceptance"] if acts and default_metric else say("acceptance_pass", metric=asked),
                 say("run_fits_at_scale" if unattended and known_scale else "run_fits" if unattended else
                     # a script's load is a batch of files, each of which must come out right
                     "script_batch_handled" if own_script else "holds_at_scale" if known_scale else "holds_under",
