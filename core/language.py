@@ -50,6 +50,9 @@ def clip(text: str, limit: int, mark: str = "") -> str:
     limit -= len(mark)
     if CJK.search(text[:limit]):
         head = text[:limit]
+        # a Latin word or number inside Chinese is a word too: it goes whole ("导出成Excel", not "导出成Exce")
+        if re.match(r"[A-Za-z0-9]", text[limit]) and (run := re.search(r"[A-Za-z0-9][\w.+#-]*$", head)) and run.start():
+            head = head[:run.start()]
         if mark and (marks := [m.start() for m in _CLAUSE_MARK.finditer(head) if m.start() >= limit // 2]):
             head = head[:marks[-1]]
         return head.rstrip("，、；：,;: ") + mark

@@ -3124,3 +3124,8 @@ def test_a_plan_kept_on_every_default_still_checks_what_was_asked_by_name(requir
     said = "\n".join(plan.stages[1].success_criteria + plan.stages[2].success_criteria + [plan.stages[2].goal])
     assert named in said and "behaviour described in the requirement" not in said, said
     assert 'for ""' not in said, said
+
+
+def test_a_chinese_title_cut_short_keeps_a_latin_word_whole():
+    title = _title_of(first_round("每天晚上把门店的销售数据导出成Excel发给店长", force_plan=True))
+    assert title.endswith("…") and "Exce…" not in title, title
