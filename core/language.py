@@ -50,6 +50,9 @@ def clip(text: str, limit: int, mark: str = "") -> str:
     limit -= len(mark)
     if CJK.search(text[:limit]):
         head = text[:limit]
+        # a Latin word or number inside Chinese is a word too: it goes whole ("导出成Excel", not "导出成Exce")
+        if re.match(r"[A-Za-z0-9]", text[limit]) and (run := re.search(r"[A-Za-z0-9][\w.+#-]*$", head)) and run.start():
+            head = head[:run.start()]
         if mark and (marks := [m.start() for m in _CLAUSE_MARK.finditer(head) if m.start() >= limit // 2]):
             head = head[:marks[-1]]
         return head.rstrip("，、；：,;: ") + mark
@@ -217,6 +220,18 @@ def singular_en(word: str) -> str:
     if re.search(r"(?:ss|x|ch|sh)es$", lower):
         return lower[:-2]
     return lower[:-1] if lower.endswith("s") and not lower.endswith("ss") else lower
+
+
+def gerund_en(verb: str) -> str:
+    """"write" → "writing", "run" → "running", "die" → "dying", "see" → "seeing"."""
+    verb = verb.lower()
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # one short syllable: run, plan, set
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
 
 
 def is_job_en(word: str) -> bool:

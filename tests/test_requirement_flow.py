@@ -1220,7 +1220,7 @@ def test_the_requirement_and_an_answer_read_as_part_of_the_plan_sentence_they_ar
 
 
 @pytest.mark.parametrize("requirement, subject", [
-    ("Add a CSV export of orders to the shop.", "docs: add plan for add a CSV export of orders to the shop"),
+    ("Add a CSV export of orders to the shop.", "docs: plan how to add a CSV export of orders to the shop"),
     ("A booking page for the dentist's front desk", "docs: add plan for a booking page for the dentist's front desk"),
 ])
 def test_the_suggested_commit_subject_reads_the_title_as_part_of_its_sentence(requirement, subject):
@@ -1245,7 +1245,7 @@ def test_an_answer_woven_into_the_plan_keeps_a_names_capitals_but_not_its_stop(a
     ("Our dental practice needs online booking. Patients pick a slot, and nurses confirm it.",
      "Online booking for a dental practice"),
     ("我们牙科诊所需要线上预约，患者可以选时间", "牙科诊所的线上预约"),
-    ("Our bakery wants customers to preorder cakes online", "Customers preorder cakes online"),  # what they wish done
+    ("Our bakery wants customers to preorder cakes online", "Online cake preordering for a bakery"),  # what they wish done, as a thing
     ("一个请假审批系统，下周五之前要用上", "请假审批系统"),
     ("做一个值班排班小程序，只有3个人用，护士长可以调班", "值班排班小程序"),
 ])
@@ -3058,3 +3058,74 @@ def test_one_persons_act_after_anothers_goes_to_the_one_named_after_it(requireme
 def test_a_requirement_said_as_helping_people_do_a_thing_is_their_act(requirement, task):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(t.startswith(task) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, subject", [
+    ("Add CSV export of orders to the admin page", "docs: plan how to add CSV export of orders to the admin page"),
+    ("Let parents book parent-teacher meetings online", "docs: plan how to let parents book parent-teacher meetings…"),
+])
+def test_a_commit_subject_for_a_requirement_that_opens_with_its_act_does_not_double_the_verb(requirement, subject):
+    said = first_round(requirement, force_plan=True).commit_message_suggestion.splitlines()[0]
+    assert not said.startswith("docs: add plan for add") and said.startswith("docs: plan how to "), said
+
+
+@pytest.mark.parametrize("requirement, who", [
+    ("Volunteers sign up for shifts on a shared board and the coordinator checks the totals", "the coordinator"),
+    ("A tool where nurses check in patients and the manager checks the waiting list", "the manager"),
+    ("做一个收银小程序，店员录入每笔收款，老板晚上核对账目", "老板"),
+])
+def test_checking_what_is_kept_is_a_look_not_a_record_written(requirement, who):
+    checks = [c for c in first_round(requirement, force_plan=True).stages[1].success_criteria if who in c]
+    assert checks and all("recorded" not in c and "记录已保存" not in c for c in checks), checks
+
+
+@pytest.mark.parametrize("requirement, entry", [
+    ("Volunteers sign up for shifts on a shared board and the coordinator checks the totals", "the shared board"),
+    ("Staff submit leave requests on our intranet and HR approves them", "the intranet"),
+])
+def test_a_board_or_intranet_the_asker_names_is_the_entry_point(requirement, entry):
+    design = first_round(requirement, force_plan=True).stages[0]
+    assert any(t.endswith(entry) for t in design.tasks), design.tasks
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("做一个会员小程序，店员给顾客登记消费，老板查看每天的流水", "店员、老板"),
+    ("做一个学生管理系统，老师录入成绩，家长查看", "老师、家长"),
+])
+def test_a_person_who_only_names_the_software_is_not_a_user_beside_the_people_who_act(requirement, users):
+    assert _users_of(first_round(requirement, force_plan=True).stages[1].goal) == users
+
+
+def test_a_members_mini_program_naming_no_one_else_is_still_for_its_members():
+    assert _users_of(first_round("做一个会员小程序", force_plan=True).stages[1].goal) == "会员"
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("We run a bike repair shop; customers book a repair slot online and we text them when it's ready",
+     "Online repair slot booking"),
+    ("We run a yoga studio and students book classes online", "Online class booking for a yoga studio"),
+    ("Patients book appointments online and the nurse confirms them", "Online appointment booking"),
+])
+def test_a_plan_about_what_people_do_is_titled_by_the_system_that_lets_them(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+def test_the_askers_place_told_with_and_is_background_not_a_thing_to_deliver():
+    plan = first_round("We run a yoga studio and students book classes online", force_plan=True)
+    assert plan.scope == ["Deliver: students book classes online"], plan.scope
+
+
+@pytest.mark.parametrize("requirement, named", [
+    ("Add CSV export of orders to the admin page", "add CSV export of orders to the admin page"),
+    ("Add a dark mode toggle to the settings screen", "add a dark mode toggle to the settings screen"),
+])
+def test_a_plan_kept_on_every_default_still_checks_what_was_asked_by_name(requirement, named):
+    plan = first_round(requirement, force_plan=True)
+    said = "\n".join(plan.stages[1].success_criteria + plan.stages[2].success_criteria + [plan.stages[2].goal])
+    assert named in said and "behaviour described in the requirement" not in said, said
+    assert 'for ""' not in said, said
+
+
+def test_a_chinese_title_cut_short_keeps_a_latin_word_whole():
+    title = _title_of(first_round("每天晚上把门店的销售数据导出成Excel发给店长", force_plan=True))
+    assert title.endswith("…") and "Exce…" not in title, title

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, chinese_number, clip, is_function_word, is_keyboard_noise, is_small_talk, language_of, names_a_job_zh, mid_sentence, opens_with_common_word, plural_en
+from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, chinese_number, clip, gerund_en, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, names_a_job_zh, opens_with_common_word, plural_en
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -1641,16 +1641,7 @@ deliver""".split())
 _DETERMINERS_EN = frozenset("a an the our your my their his her its this that these those".split())
 
 
-def _gerund(verb: str) -> str:
-    """"write" → "writing", "run" → "running", "die" → "dying", "see" → "seeing"."""
-    verb = verb.lower()
-    if verb.endswith("ie"):
-        return verb[:-2] + "ying"
-    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
-        return verb[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # one short syllable: run, plan, set
-        return verb + verb[-1] + "ing"
-    return verb + "ing"
+_gerund = gerund_en
 
 
 # "Running effective meetings", "Writing clear emails": a thing to do said as a gerund.

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from core.language import CJK, clip, is_function_word, mid_sentence
+from core.language import CJK, clip, gerund_en, is_function_word, mid_sentence, singular_en
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.scenarios import Scenario, en_scope_items, one_of, scenarios as find_scenarios
+from graphs.requirement.scenarios import Scenario, base_en as _base, en_scope_items, one_of, scenarios as find_scenarios
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       shared_by_a_few,
                                       with_its_article)
@@ -50,6 +50,11 @@ def _en_clauses(text: str) -> list[str]:
     not at one that sets off a phrase ("with export, and search")."""
     clauses: list[str] = []
     for sentence in _EN_CLAUSE_END.split(text):
+        # the asker's own place, told first, ends where its people act ("We run a yoga studio | and students book …")
+        told, joined, rest = sentence.partition(" and ")
+        if joined and _EN_BACKGROUND.match(told) and opens_with_role(rest):
+            clauses.append(told.strip())
+            sentence = rest
         pieces = _EN_COMMA.split(sentence)
         kept = [pieces[0]]
         for piece, comma in zip(pieces[1:], _EN_COMMA.findall(sentence)):
@@ -470,7 +475,49 @@ def _title(requirement: str, zh: bool) -> str:
         if rest and plan_title(wanted) != wanted and len(head.split()) >= 3 and (
                 opens_with_role(rest[0]) or _SPEAKER_EN.match(rest[0])):
             wanted = head
+        wanted = _en_act_as_a_thing(wanted, requirement) or wanted
     return plan_title(wanted[:1].upper() + wanted[1:])
+
+
+# A title that would be what someone does with the system ("customers book a repair slot online") names the system by
+# that act instead ("online repair slot booking"): a role, its verb and a short object, then where it stops.
+_EN_ROLE_ACT = re.compile(r"^(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+)??)\s+(?:can\s+|could\s+|will\s+)?"
+                          r"(?P<verb>[a-z]+)\s+(?:(?:a|an|the|their|our|his|her|its|some)\s+)?"
+                          r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?P<online>\s+online)?"
+                          r"(?=\s*$|\s*[,;.:…]|\s+(?:and|so|when|where|with|from|each|every|before|after|by)\b)",
+                          re.IGNORECASE)
+# Verbs of having or looking, whose gerund names no system ("customers see their orders" is no "order seeing").
+_NO_SYSTEM_OF = {"see", "sees", "get", "gets", "receive", "receives", "have", "has", "need", "needs", "want", "wants",
+                 "use", "uses", "like", "likes", "know", "knows", "go", "goes", "come", "comes", "are", "is"}
+# Acts whose noun is not their gerund ("plot reservation", not "plot reserving").
+_EN_ACT_NOUNS = {"reserve": "reservation", "register": "registration", "approve": "approval", "renew": "renewal",
+                 "submit": "submission", "deliver": "delivery", "pay": "payment", "rent": "rental", "enrol": "enrolment",
+                 "enroll": "enrollment", "apply": "application", "refund": "refund", "return": "return",
+                 "subscribe": "subscription", "donate": "donation", "sign up": "sign-up"}
+# The asker's place, told before what they want ("We run a bike repair shop; …", "Our bakery wants …").
+_EN_ASKER_PLACE = re.compile(r"\b(?:we|i)\s+(?:run|own|manage|operate)\s+(?:a|an)\s+(?P<place>[\w' -]+?)"
+                             r"(?=\s*[;,.:]|\s+(?:and|where|that|with|so)\b)|"
+                             r"^(?:our|my)\s+(?P<ours>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:wants?|needs?)\b", re.IGNORECASE)
+
+
+def _en_act_as_a_thing(wanted: str, requirement: str) -> str | None:
+    """What someone does, named as the thing that lets them ("customers book a repair slot online" → "online repair
+    slot booking for a bike repair shop"); None when the act does not read as a thing's name."""
+    act = _EN_ROLE_ACT.match(wanted.strip())
+    if act is None or not opens_with_role(wanted) or not named_roles(act.group("who")):
+        return None
+    verb, what = _base(act.group("verb")), act.group("what").split()
+    if (act.group("verb").lower() in _NO_SYSTEM_OF or is_function_word(verb)
+            or any(is_function_word(w) or named_roles(w) and w == what[-1] for w in what)):
+        return None
+    named = " ".join([*what[:-1], singular_en(what[-1]), _EN_ACT_NOUNS.get(verb.lower()) or gerund_en(verb)])
+    if act.group("online"):
+        named = f"online {named}"
+    place = _EN_ASKER_PLACE.search(requirement)
+    if place and (where := (place.group("place") or place.group("ours")).strip()) and where.lower() not in named.lower():
+        whose = f"{named} for {'an' if where[:1].lower() in 'aeiou' else 'a'} {where}"
+        named = whose if plan_title(whose) == whose else named  # a place cut in half says less than none
+    return named
 
 
 _EN_WHAT_PEOPLE_DO = re.compile(r"\s+(?:so\s+that|so|where|in\s+which|that\s+lets|which\s+lets)\s+", re.IGNORECASE)
@@ -580,6 +627,12 @@ def _listed(items: Sequence[str], zh: bool) -> str:
 
 # Git's convention for a subject line: longer ones are cut off in logs and reviews.
 _COMMIT_SUBJECT = 72
+# Verbs a request opens with when it asks for a change ("Add CSV export …", "Let parents book …"): a title that opens
+# with one is already an act, so the commit subject says how to do it rather than "add plan for add …". Verbs
+# that open a title as often as a noun ("Email digest …", "Support ticket triage", "Log search …") are not listed.
+_EN_CHANGE_VERBS = frozenset("""add build make create develop write let allow enable send export import show move
+replace migrate fix improve integrate connect automate remind notify generate sync remove rename convert extend hide
+save collect give stop""".split())
 
 
 # A shell line of a usage example ("$ make test", ".venv/bin/ng ppt ... --out x"): what it says is an
@@ -1131,6 +1184,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # backup, a script or a bot keeps its own stage wording
     acts = [] if unattended or backup or own_script or chat_bot or loads_into else find_scenarios(delivered, zh)
     default_metric = metric == say("described_behaviour")
+    asked = metric  # what an acceptance check is for
+    if default_metric and not acts:  # kept by default, the measure is still what was asked, by name
+        asked = short if zh else quoted
+        metric = say("asked_behaviour", what=asked)
     scenario_lines = _scenario_lines(say, acts, described=described, users=users, interface=interface, zh=zh)
     # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
     # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
@@ -1190,8 +1247,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                     # not "reaches X through X", nor "通过飞书送达飞书群"
                     "posted_in_the_group" if unattended and (interface == users or audience and interface in audience) else
                     "works_end_to_end_unattended" if unattended else "script_on_files" if own_script else
-                    "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface),
-                say("measure_met", metric=metric)]),
+                    "works_in_the_chat" if chat_bot else "works_end_to_end", users=users, interface=interface,
+                    what=short if zh else quoted),
+                # the default measure is the line above; a measure of the asker's own is a line of its own
+                *([] if default_metric else [say("measure_met", metric=metric)])]),
                 *([say("sent_on_schedule", when=sends_when)] if sends_when and not scenario_lines["sends"] else []),
                 *([say("run_failure_alerts")] if unattended else []),  # a job that fails quietly is never noticed
                 *[say("rule_holds", rule=rule) for rule in _rules(described, zh)],
@@ -1216,7 +1275,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             "owner_hint": say("developer"),
         },
         _tryout_stage(say, metric=metric, users=users, security=security, checks=run_checks,
-                      acceptance=scenario_lines["acceptance"] if acts and default_metric else None)
+                      acceptance=scenario_lines["acceptance"] if acts and default_metric else
+                      say("acceptance_pass", metric=asked))
         if own_use and not own_script else {
             "name": say("verify_name"),
             "goal": say(("verify_goal_scenarios_at_scale" if known_scale else "verify_goal_scenarios")
@@ -1224,7 +1284,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                         "verify_goal_at_scale" if known_scale else "verify_goal_script" if own_script else "verify_goal",
                         metric=metric, scale=scale),
             "success_criteria": [
-                scenario_lines["acceptance"] if acts and default_metric else say("acceptance_pass", metric=metric),
+                scenario_lines["acceptance"] if acts and default_metric else say("acceptance_pass", metric=asked),
                 say("run_fits_at_scale" if unattended and known_scale else "run_fits" if unattended else
                     # a script's load is a batch of files, each of which must come out right
                     "script_batch_handled" if own_script else "holds_at_scale" if known_scale else "holds_under",
@@ -1274,8 +1334,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
         "plan_markdown": "",
         "commit_message_suggestion": "",
     }
-    plan["commit_message_suggestion"] = say("commit_subject", title=clip(
-        short if zh else quoted, _COMMIT_SUBJECT - len(say("commit_subject", title="")), "…"))
+    subject = ("commit_subject_act" if not zh and quoted.split(" ", 1)[0].lower() in _EN_CHANGE_VERBS
+               else "commit_subject")
+    plan["commit_message_suggestion"] = say(subject, title=clip(
+        short if zh else quoted, _COMMIT_SUBJECT - len(say(subject, title="")), "…"))
     sources = [str(k.get("source")) for k in knowledge if k.get("source")]
     plan["plan_markdown"] = render_markdown(plan, decisions=decisions, sources=sources, open_questions=questions, zh=zh,
                                             title=short)

@@ -914,7 +914,28 @@ def named_roles(text: str) -> list[str]:
                 and not (is_chinese(text) and (_zh_names_a_thing_changed(word, text) or _zh_only_done_for(word, text)
                                                or _zh_done_to(word, text)))):
             roles.append(word)
+    # A person who only names the software it is ("会员小程序", "学生管理系统") says what it is about: beside the people
+    # the text says act in it, they are not a user of their own.
+    if is_chinese(text) and len(roles) > 1:
+        roles = [role for role in roles if not _zh_only_names_software(role, text)] or roles
     return roles
+
+
+def _zh_only_names_software(word: str, text: str) -> bool:
+    """Whether a person word stands in `text` only at the head of a piece of software's name ("会员小程序",
+    "会员积分系统"), never as someone who acts ("采购根据看板下单", "业主在小程序报修")."""
+    tokens = zh_tokens(text)
+    places = [at for at, (token, _) in enumerate(tokens) if token == word]
+
+    def names_it(at: int) -> bool:
+        for step in range(at + 1, min(at + 4, len(tokens))):  # the kind, or a noun or two of what it keeps first
+            if re.match(rf"(?:{SOFTWARE_ZH})", "".join(t for t, _ in tokens[step:step + 2])):
+                return True
+            token, tag = tokens[step]
+            if not (tag.startswith("n") or tag == "vn") or _zh_role(token):
+                return False
+        return False
+    return bool(places) and all(names_it(at) for at in places)
 
 
 # ---------------------------------------------------------------- the asker as the user

@@ -38,15 +38,17 @@ _EN_SENDS = re.compile(r"^(?:remind|reminds|notify|notifies|alert|alerts|text|te
                        r"(?P<whom>.+)$", re.IGNORECASE)
 _EN_ASKER_SENDS = re.compile(r"^(?:I|we)\s+(?:(?:will|can|then|just)\s+)?", re.IGNORECASE)
 _EN_MESSAGES = re.compile(r"\b(?:reminders?|notifications?|notices?|alerts?|texts?|emails?|messages?|sms)\b", re.IGNORECASE)
-# Acts of looking at what is kept ("see", "view", "查看"): their check is that what is shown is what is kept.
-_EN_VIEWS = re.compile(r"^(?:see|sees|view|views|look\s+up|looks\s+up|browse|browses|find|finds|track|"
-                       r"tracks|search|searches)\b", re.IGNORECASE)
+# Acts of looking at what is kept ("see", "view", "check the totals", "查看", "核对"): their check is that what is
+# shown is what is kept. Checking in, out or off a list writes a record, so it is no look.
+_EN_VIEWS = re.compile(r"^(?:see|sees|view|views|look\s+up|looks\s+up|look\s+at|looks\s+at|browse|browses|find|finds|"
+                       r"track|tracks|search|searches|monitor|monitors|watch|watches|read|reads|"
+                       r"(?:double-)?checks?(?!\s+(?:in|out|off)\b))\b", re.IGNORECASE)
 
 _ZH_MODAL = re.compile(r"^(?:都|也|还|就|再|只)?(?:可以|能够|能|会|要|需要|得以|负责|来|可)?")
 _ZH_NEEDS_WHO = re.compile(r"^(?:需要|要|需|须|必须|由|让|请)")
 _ZH_RECEIVES = re.compile(r"^(?P<when>.{0,8}?)(?:收到|接到|收取|得到)(?P<what>[\u4e00-\u9fff]{1,8})$")
 _ZH_SENDS = re.compile(r"^(?P<when>.{0,12}?)(?:自动)?(?P<verb>提醒|通知|推送给?|发送给?|发给|短信通知)(?P<whom>.*)$")
-_ZH_VIEWS = re.compile(r"^(?:每[^，。；在]{1,6}?)?(?:在[^，。；]{1,8}?(?:里|上|中)?)?(?:查看|看到|看(?!板)|查询|浏览|搜索|查(?!收))")
+_ZH_VIEWS = re.compile(r"^(?:每[^，。；在]{1,6}?)?(?:早上|早晨|上午|中午|下午|傍晚|晚上|随时|定期|月底|周末)?(?:在[^，。；]{1,8}?(?:里|上|中)?)?(?:查看|看到|看(?!板)|查询|浏览|搜索|核对|对账|查(?!收))")
 # When a Chinese clause says it is done, as it opens ("课前", "每天晚上8点", "会议开始前15分钟").
 _ZH_WHEN = re.compile(r"^(?:(?:每(?:天|日|晚|周[一二三四五六日天]?|星期[一二三四五六日天]|个?月)的?(?:早上|早晨|上午|中午|下午|傍晚|晚上)?"
                       r"(?:\d{1,2}\s*[点:：](?:\d{1,2}分?|半)?)?)|(?:提前|[\u4e00-\u9fff]{1,6}?前)(?:(?:一|两|三|半|\d+)"
@@ -87,6 +89,9 @@ def _base(verb_phrase: str) -> str:
     else:
         base = first[:-1]
     return f"{base} {rest}".strip()
+
+
+base_en = _base  # for the title, which names a system by what its people do
 
 
 def _en_acts(who: str | None, does: str, as_written: bool = False) -> list[tuple[str | None, str]]:

@@ -665,6 +665,11 @@ TOPICS: tuple[Topic, ...] = (
                   "接口", "页面", "界面", "命令行", "按钮", "表单", "小程序", "公众号", "网站", "网页", "后台",
                   "移动端", "安卓", "桌面端", "聊天机器人", "手机", "平板", "自助机", "自助终端", "一体机", "触摸屏", "大屏", "钉钉", "企业微信", "飞书", "微信", "电脑",
                   "电脑端", "PC端",
+                  # a thing the asker names as where people go ("a shared board", "our intranet"); a bare
+                  # "tool" is not: how a tool is used (a page, a command, a job) is still to ask; a board alone may be
+                  # people ("the board approves"), so only one that is a thing is named
+                  "shared board", "online board", "notice board", "noticeboard", "message board", "task board",
+                  "kanban board", "sign-up board", "signup board", "whiteboard", "portal", "intranet",
                   # used on the web without naming the page ("patients book online", "网上预约")
                   "online", "在线", "线上", "网上",
                   # a sheet people open and fill in ("a shared budget sheet"): where they use it, when nothing else is
