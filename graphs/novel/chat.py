@@ -270,16 +270,12 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
         return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
                             "missing": "force"}])
     args: dict[str, Any] = {"to_chapter": target, "force": bool(force)}
-    if force and "overwrite" not in answers and target in already and not _UP_TO.search(text):
+    if force and "overwrite" not in answers and target in already and not read.names_span_end(text):
         # "重写第2章" / "rewrite chapter 2": that chapter, not chapters 1–2 (those are "重写到第2章")
         args["chapters"] = [target]
     steps = [ToolStep(tool="workflow.run", args=args, requires_confirmation=True)]
     return {"turn": turn, "outcome": "plan", "plan": _plan(*steps), "step": 0}
 
-
-# A chapter named as the end of a span ("重写到第2章", "前两章", "rewrite up to chapter 2"), not as the one chapter.
-_UP_TO = re.compile(r"(?:到|至|前)\s*第?\s*[0-9零一二两三四五六七八九十百]+\s*章|\b(?:up\s+to|until|till|through|thru|to)\s+"
-                    r"(?:the\s+)?chapter", re.I)
 
 
 async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
@@ -400,7 +396,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                             "reply": t("novel.chat_answer_from_world", quote=" ".join(said[:2]))}
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))
-        if topic and (len(seen) != 1 or not _ASKS_WHO.search(text)):
+        if topic and (len(seen) != 1 or not read.asks_who(text)):
             # "剑碑是什么" asks of the thing: the passages naming it answer it, not the one person they happen to
             # name ("怀表是谁的" asks for that person)
             turn["passages"] = [h.__dict__ for h in hits]
@@ -464,7 +460,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         found = await tools.call("search", tools.memory.search, query, entities,
                                  16 if read.asks_where(text) or read.asks_whom(text) else 8)
         turn["passages"] = [p.__dict__ for p in found]
-    if _ASKS_FIRST.search(text) and "passages" in turn:
+    if read.asks_first(text) and "passages" in turn:
         # "林晚第一次在哪里出现" / "where did Mara first appear": the earliest scene naming them answers it, and the
         # search, ranking by likeness, may not bring it back
         earliest = _first_paragraph_naming(tools.graph.files, subject)
@@ -485,7 +481,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             or _paragraphs_naming(files, subject, words)
         if naming:
             turn["passages"], turn["events"], turn["sheet"] = naming, [], []
-    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word) and not _ASKS_FIRST.search(text):
+    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word) and not read.asks_first(text):
         untold = _untold_words(tools.graph.files, text, names)
         if untold:
             # "许青禾找到账簿了吗", "谁在幕后诬陷许青禾的父亲": no scene tells it, and quoting whatever she did instead
@@ -507,17 +503,6 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
-
-
-# Asks for a person ("怀表是谁的", "whose watch is it"), not what a thing is.
-_ASKS_WHO = re.compile(r"谁|\bwho(?:se|m)?\b", re.I)
-# Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
-_ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
-
-
-def _asks_latest(question: str) -> bool:
-    """Asks where someone is now or last; a question of the first time never does ("第一次出现在哪": 出现在 is no 现在)."""
-    return read.asks_latest(question) and not _ASKS_FIRST.search(question)
 
 
 def _first_paragraph_naming(files: Any, subject: str) -> dict[str, Any] | None:
@@ -804,15 +789,9 @@ def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) 
     return t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")
 
 
-# A chapter named by where it stands among those written ("上一章", "最新一章", "the last chapter"): a reader means
-# the latest one written.
-_LATEST_CHAPTER = re.compile(r"(?:上|前|最后|最新|最近|刚写的|刚才那)\s*一?\s*章|\b(?:the\s+)?(?:last|latest|previous|most\s+recent"
-                             r"|newest|final)\s+chapter\b", re.I)
-
-
 def _latest_chapter_asked(text: str, files: Any) -> int | None:
     """The last chapter written when the question names it so ("上一章发生了什么"); None when it does not or none is."""
-    if not _LATEST_CHAPTER.search(text):
+    if not read.names_latest_chapter(text):
         return None
     return max(files.chapter_numbers(), default=0) or None
 
@@ -980,7 +959,7 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
 
     question = turn.get("question", "")
     shows = _what_passages_show(turn)
-    if _asks_latest(question):
+    if read.asks_latest(question):
         # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them;
         # of those, one showing the place they are in first.
         subject = turn.get("subject")
@@ -1002,7 +981,7 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
             told.update(new)
         # with some passage showing it, one showing none only repeats the scene without answering
         return firsts + [p for p in rest if shows(p)] if firsts else rest
-    if _ASKS_FIRST.search(question):
+    if read.asks_first(question):
         return sorted(passages, key=lambda p: (p["chapter_number"], p.get("scene_number") or 0))
     topic = _asked_words(question, [*entities, *(turn.get("cast") or [])])
     why = read.asks_why(question)
@@ -1024,7 +1003,7 @@ def _what_passages_show(turn: dict[str, Any]):
     None for any other question."""
     entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
     question = turn.get("question", "")
-    if _ASKS_FIRST.search(question):
+    if read.asks_first(question):
         return None  # "第一次出现在哪": the earliest scene answers it, whether or not it names a place
     if entities and read.asks_where(question):
         places = turn.get("places") or []
@@ -1042,7 +1021,7 @@ def _found_line(turn: dict[str, Any], who: str, evidence: list[Evidence]) -> str
     if shows is None:
         return None
     question = turn.get("question", "")
-    if read.asks_where(question) and _asks_latest(question):
+    if read.asks_where(question) and read.asks_latest(question):
         return _latest_place_line(who, evidence, shows)
     first: dict[str, int] = {}
     for cited in sorted(evidence, key=lambda e: (e.chapter_number, e.scene_number or 0)):
@@ -1097,7 +1076,7 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         # passage that only names them ("王婶遇到沈墨") was called the turn of a falling-out no chapter has.
         # "为什么离开" asks a reason, not when a relation turned, though 离开 is a word of turning
         asks_change = (read.asks_change(turn["question"]) and not read.asks_why(turn["question"])
-                       and not _ASKS_FIRST.search(turn["question"]))  # "最早什么时候出场" asks no turn either
+                       and not read.asks_first(turn["question"]))  # "最早什么时候出场" asks no turn either
         turned = asks_change and read.tells_change(first.quote)
         if asks_change and not turned:
             lines.append(t("novel.chat_answer_no_turn", who=who))
@@ -1159,7 +1138,7 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         evidence = _scene_by_scene(evidence)
     # "where is X now" is answered by the one latest scene: the places before it are not where X is; "给我看两段原文"
     # by two quotes, not the usual three
-    latest_place = read.asks_where(turn["question"]) and _asks_latest(turn["question"])
+    latest_place = read.asks_where(turn["question"]) and read.asks_latest(turn["question"])
     evidence = evidence[:1 if latest_place else min(read.quotes_asked(turn["question"]) or _QUOTES, _MOST_QUOTES)]
     if dropped:
         ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")

@@ -723,11 +723,40 @@ def leader_named(sentence: str, names: list[str] | tuple[str, ...], words: list[
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
-_LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b|\bin the end\b|\bthese days\b", re.I)
+_LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b"
+                     r"|\bin the end\b|\bthese days\b", re.I)
+# Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
+_ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
+# Asks for a person ("怀表是谁的", "whose watch is it"), not what a thing is.
+_ASKS_WHO = re.compile(r"谁|\bwho(?:se|m)?\b", re.I)
+# A chapter named by where it stands among those written ("上一章", "最新一章", "the last chapter"): a reader means
+# the latest one written.
+_LATEST_CHAPTER = re.compile(r"(?:上|前|最后|最新|最近|刚写的|刚才那)\s*一?\s*章|\b(?:the\s+)?(?:last|latest|previous"
+                             r"|most\s+recent|newest|final)\s+chapter\b", re.I)
+# A chapter named as the end of a span ("重写到第2章", "前两章", "rewrite up to chapter 2"), not as the one chapter.
+_UP_TO = re.compile(r"(?:到|至|前)\s*第?\s*[0-9零一二两三四五六七八九十百]+\s*章|\b(?:up\s+to|until|till|through|thru|to)\s+"
+                    r"(?:the\s+)?chapter", re.I)
+
+
+def asks_first(text: str) -> bool:
+    return bool(_ASKS_FIRST.search(text))
 
 
 def asks_latest(text: str) -> bool:
-    return bool(_LATEST.search(text))
+    """Asks where someone is now or last; a question of the first time never does."""
+    return bool(_LATEST.search(text)) and not asks_first(text)
+
+
+def asks_who(text: str) -> bool:
+    return bool(_ASKS_WHO.search(text))
+
+
+def names_latest_chapter(text: str) -> bool:
+    return bool(_LATEST_CHAPTER.search(text))
+
+
+def names_span_end(text: str) -> bool:
+    return bool(_UP_TO.search(text))
 
 
 # Asks where someone goes or is ("仓书去了哪里", "林远在哪儿", "where did Mara go"): the places of the passages answer it.
