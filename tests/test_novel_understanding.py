@@ -1291,3 +1291,11 @@ def test_what_a_servant_does_is_no_name(description):
 def test_how_old_asked_with_no_question_mark_is_a_question_not_a_preference(question):
     # "陈文远多大了" was saved as a preference about the character
     assert read.intent_by_rules(question) == "knowledge"
+
+
+@pytest.mark.parametrize("question, latest", [("苏微出现在哪里", False), ("韩岚在第几章出现在码头", False),
+                                              ("他的本事体现在哪", False), ("苏微现在在哪里", True),
+                                              ("她现在出现在哪", True), ("where is Mara now", True)])
+def test_the_now_inside_appears_at_is_no_question_of_where_someone_is_now(question, latest):
+    # "苏微出现在哪里" was answered with the one scene she was last in: 出现在 holds 现在 but means "appears at"
+    assert read.asks_latest(question) is latest

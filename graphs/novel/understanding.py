@@ -723,7 +723,8 @@ def leader_named(sentence: str, names: list[str] | tuple[str, ...], words: list[
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
-_LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b"
+# 现在 is "now" only as a word of its own: in 出现在 / 表现在 / 发现在 the 现 closes another word and 在 is "at".
+_LATEST = re.compile(r"(?<![出表体发实显呈浮再重涌闪])现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b"
                      r"|\bin the end\b|\bthese days\b", re.I)
 # Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
 _ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
