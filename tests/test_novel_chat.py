@@ -372,25 +372,46 @@ async def test_rewriting_one_chapter_rewrites_that_chapter_and_leaves_the_others
     assert changed == {"chapter_002.json", "chapter_002_plan.json"}, changed
 
 
-async def test_deleting_a_written_chapter_in_words_offers_no_rewrite_and_says_what_can_be_done(server, connect, projects):
+async def test_deleting_a_middle_chapter_in_words_says_what_can_be_done_and_changes_nothing(server, connect, projects):
     client = await connect(server.url)
     before = snapshot(projects / PROJECT)
-    ack = await say(client, "删除第3章")  # no word of writing: "要覆盖重写吗？" would answer a request never made
+    ack = await say(client, "删除第2章")  # was answered as a question about chapter 2
     kind, _ = await settled(client, ack)
-    assert kind == "completion", "nothing is planned on a guess"
-    assert "/rollback" in messages(client, ack)[-1]
+    assert kind == "completion", "nothing is planned: chapter 2 cannot go alone"
+    said = messages(client, ack)[-1]
+    assert "/rollback 2" in said and "第 2–3 章" in said and "重写第 2 章" in said
     assert not artifacts(client, ack, "tool_plan") and snapshot(projects / PROJECT) == before
 
 
-async def test_a_rename_taken_for_a_preference_only_by_guess_is_confirmed_before_it_is_kept(server, connect, projects):
+async def test_deleting_the_last_chapter_in_words_is_a_rollback_confirmed_first(server, connect, projects):
     client = await connect(server.url)
     before = snapshot(projects / PROJECT)
-    ack = await say(client, "把沈青改名为沈清")
+    ack = await say(client, "删掉最后一章")
     kind, interrupt = await settled(client, ack)
-    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
-    assert "沈青改名为沈清" in interrupt["payload"]["action"]
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation" and interrupt["payload"]["destructive"] is True
+    step = interrupt["payload"]["plan"]["steps"][0]
+    assert step["tool"] == "workflow.rollback" and step["args"] == {"to_chapter": 3}
     declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
     assert (await settled(client, declined))[0] == "completion"
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_deleting_a_chapter_past_the_end_plans_no_generation(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "删除第9章")  # was planned as "生成到第 9 章"
+    kind, _ = await settled(client, ack)
+    assert kind == "completion" and not artifacts(client, ack, "tool_plan")
+    assert "第 9 章" in messages(client, ack)[-1] and "生成" not in messages(client, ack)[-1]
+
+
+async def test_a_rename_request_is_told_it_is_not_supported_and_what_can_be_done(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "把沈青改名为沈清")  # was offered as a preference to keep, as if that renamed him
+    kind, _ = await settled(client, ack)
+    assert kind == "completion" and not artifacts(client, ack, "tool_plan")
+    said = messages(client, ack)[-1]
+    assert said.startswith(t("novel.chat_rename_unsupported", text="把沈青改名为沈清")[:6]) and "settings.json" in said
     assert snapshot(projects / PROJECT) == before
 
 

@@ -239,6 +239,10 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
     if read.wants_clean(text):
         return {"turn": turn, "outcome": "plan", "step": 0,
                 "plan": _plan(ToolStep(tool="workflow.clean", args={}, requires_confirmation=True))}
+    if read.wants_deletion(text) and "target" not in answers:
+        deleted = _deletion(tools.workflow, text)
+        if deleted is not None:
+            return {"turn": turn, **deleted}
     if read.wants_rollback(text):
         target = read.chapter_answer(answers.get("target", "")) or read.target_chapter(text)
         if target is None:
@@ -276,6 +280,24 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
     steps = [ToolStep(tool="workflow.run", args=args, requires_confirmation=True)]
     return {"turn": turn, "outcome": "plan", "plan": _plan(*steps), "step": 0}
 
+
+
+def _deletion(tool: WorkflowTool, text: str) -> dict[str, Any] | None:
+    """"删除第4章" / "delete the last chapter": a rollback from that chapter, confirmed, when it is the last one
+    written (or the later ones go too); a chapter in the middle cannot go alone, and the user is told what can be
+    done instead. None when no chapter is named (asked like a rollback)."""
+    last = tool.files.last_chapter_on_disk()
+    found = read.chapters_deleted(text, last)
+    if found is None:
+        return None
+    first, later = found
+    nothing = _nothing_to_roll_back(tool, first)
+    if nothing:
+        return _done(nothing)
+    if first < last and not later:
+        return _done(t("novel.chat_delete_middle", chapter=first, last=last))
+    return {"outcome": "plan", "step": 0,
+            "plan": _plan(ToolStep(tool="workflow.rollback", args={"to_chapter": first}, requires_confirmation=True))}
 
 
 async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
@@ -832,7 +854,11 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         history = _remember(state, "user", state["text"])
     else:
         history = state.get("history") or []
-    if turn["intent"] == "generate" and turn.get("guessed") and not _unwritten_chapter_to_confirm(state, ctx, turn):
+    if read.wants_rename(turn["question"]):
+        # "把楚辰改名为楚风" / "rename Silas to Simon": the sheet, the chapters and the memory would all have to
+        # change; no tool does that yet, and keeping it as a "preference" would look done when nothing is.
+        update = {"turn": None, "outcome": "done", "reply": t("novel.chat_rename_unsupported", text=turn["question"].strip())}
+    elif turn["intent"] == "generate" and turn.get("guessed") and not _unwritten_chapter_to_confirm(state, ctx, turn):
         # "删除第3章", "rename Silas to Simon": no word of writing in it, and planning a run ("要覆盖重写吗？")
         # would answer a request never made; what can be done is said instead.
         update = {"turn": None, "outcome": "done", "reply": t("novel.chat_request_unclear", text=turn["question"].strip())}
