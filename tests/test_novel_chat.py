@@ -415,6 +415,43 @@ async def test_a_rename_request_is_told_it_is_not_supported_and_what_can_be_done
     assert snapshot(projects / PROJECT) == before
 
 
+async def test_auto_on_still_confirms_a_preference_that_was_only_guessed(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "/auto on")
+    await settled(client, ack)
+    before = snapshot(projects / PROJECT)
+    guessed = await say(client, "多一些打斗场面", ack["threadId"])  # no rule word: only the nearest example says "preference"
+    kind, interrupt = await settled(client, guessed)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert interrupt["payload"]["plan"]["steps"][0]["tool"] == "preferences.add"
+    declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
+    await settled(client, declined)
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_auto_on_keeps_a_clear_preference_without_asking(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "/auto on")
+    await settled(client, ack)
+    clear = await say(client, "我希望对话多一些", ack["threadId"])
+    kind, _ = await settled(client, clear)
+    assert kind == "completion"
+    assert "对话多一些" in (projects / PROJECT / "preferences.json").read_text(encoding="utf-8")
+
+
+async def test_a_rewrite_typed_at_which_chapter_to_generate_up_to_is_served_as_a_new_request(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "继续往下写")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["payload"]["missing"] == ["target_chapter"]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": "重写第2章"})
+    kind, interrupt = await settled(client, resumed)
+    # taken as the answer "2", it asked whether to overwrite chapters 1–2; as a request it rewrites chapter 2 alone
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    step = interrupt["payload"]["plan"]["steps"][0]
+    assert step["tool"] == "workflow.run" and step["args"]["chapters"] == [2]
+
+
 async def test_where_someone_first_appears_is_answered_with_the_earliest_scene_naming_them(server, connect):
     client = await connect(server.url)
     ack = await say(client, "林远第一次出现在哪一场？")  # 林远 opens chapter 1; "出现在" holds no "now"

@@ -920,7 +920,8 @@ def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], sa
         names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
         return not read.names_in(said, names) and read.intent_by_rules(said) is not None
     if "target" in asked:
-        return read.is_question(said) or read.chapter_answer(said) is None
+        # "重写第2章" / "删除第3章" typed there is a request of its own, though it names a chapter
+        return read.is_question(said) or read.chapter_answer(said) is None or read.asks_another_action(said)
     if "overwrite" in asked:
         return read.is_question(said) or not (read.is_yes(said) or read.is_no(said))
     return False
@@ -1192,7 +1193,10 @@ def _cited_lines(answer_text: str, evidence: list[Evidence]) -> str:
 
 
 def _needs_confirmation(plan: ToolPlan, auto: bool) -> bool:
-    return any(s.requires_confirmation and (s.tool in DESTRUCTIVE or s.args.get("force") or not auto) for s in plan.steps)
+    """/auto spares the confirmation of a run or a resume only (spec 000): a step confirmed for another reason (a
+    preference only guessed to be one) is still asked about."""
+    return any(s.requires_confirmation and (s.tool not in CONFIRMED_UNLESS_AUTO or s.args.get("force") or not auto)
+               for s in plan.steps)
 
 
 def restate(plan: ToolPlan, files: ProjectFiles | None = None) -> str:

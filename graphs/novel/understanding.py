@@ -205,6 +205,13 @@ def chapters_deleted(text: str, last_written: int) -> tuple[int, bool] | None:
     return first, False
 
 
+def asks_another_action(text: str) -> bool:
+    """Asks for something besides generating up to a chapter: a rewrite, a rollback or deletion, a clean, a rename
+    or a preference. Typed at "up to which chapter?", it is a new request, not the answer."""
+    return bool(_FORCE.search(text) or _PREFERENCE.search(text)) or wants_rollback(text) or wants_clean(text) \
+        or wants_rename(text)
+
+
 def wants_rename(text: str) -> bool:
     """Asks to rename someone or something of the book, rather than asks about a renaming in it."""
     return bool(_RENAME.search(text)) and not _ASKED_OF_STORY.search(text)
