@@ -429,16 +429,6 @@ async def test_auto_on_still_confirms_a_preference_that_was_only_guessed(server,
     assert snapshot(projects / PROJECT) == before
 
 
-async def test_auto_on_keeps_a_clear_preference_without_asking(server, connect, projects):
-    client = await connect(server.url)
-    ack = await say(client, "/auto on")
-    await settled(client, ack)
-    clear = await say(client, "我希望对话多一些", ack["threadId"])
-    kind, _ = await settled(client, clear)
-    assert kind == "completion"
-    assert "对话多一些" in (projects / PROJECT / "preferences.json").read_text(encoding="utf-8")
-
-
 async def test_a_rewrite_typed_at_which_chapter_to_generate_up_to_is_served_as_a_new_request(server, connect, projects):
     client = await connect(server.url)
     ack = await say(client, "继续往下写")
