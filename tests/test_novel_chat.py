@@ -356,6 +356,32 @@ async def test_a_question_about_the_last_chapter_is_answered_from_the_latest_cha
     assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {3}
 
 
+async def test_what_someone_did_in_a_named_chapter_is_answered_from_that_chapter_only(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远在第2章做了什么")  # was answered from the whole book, chapter 1 first
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {2}
+    assert any("比剑" in e["quote"] for e in answer["evidence"])
+
+
+async def test_what_someone_did_in_the_last_chapter_is_answered_from_the_latest_chapter_written(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "沈青在最新一章做了什么")  # chapters 1–3 are written
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {3}
+
+
+async def test_someone_asked_about_in_a_chapter_that_never_names_them_is_said_to_be_absent(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "白鹤在第3章做了什么")
+    assert (await settled(client, ack))[0] == "completion"
+    assert messages(client, ack)[-1] == t("novel.chat_not_in_chapter", name="白鹤",
+                                          where=t("novel.chat_chapter_named", chapter=3))
+    assert not artifacts(client, ack, "novel_answer")
+
+
 async def test_rewriting_one_chapter_rewrites_that_chapter_and_leaves_the_others(server, connect, projects):
     client = await connect(server.url)
     folder = projects / PROJECT

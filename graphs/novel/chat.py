@@ -482,6 +482,11 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         found = await tools.call("search", tools.memory.search, query, entities,
                                  16 if read.asks_where(text) or read.asks_whom(text) else 8)
         turn["passages"] = [p.__dict__ for p in found]
+    if chapter is not None and "passages" in turn:
+        # "林晚在第3章做了什么" / "what did Silas do in the last chapter": that chapter answers it, not the whole book
+        narrowed = _within_chapter(tools, turn, subject, chapter, read.names_span_end(text))
+        if narrowed is not None:
+            return narrowed
     if read.asks_first(text) and "passages" in turn:
         # "林晚第一次在哪里出现" / "where did Mara first appear": the earliest scene naming them answers it, and the
         # search, ranking by likeness, may not bring it back
@@ -525,6 +530,31 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         return _ask(turn, [{"id": "detail", "question": t("novel.chat_ask_detail", who=join_items(entities)),
                             "missing": "evidence"}])
     return {"turn": turn, "references": references, "outcome": "answer"}
+
+
+def _within_chapter(tools: Gatherer, turn: dict[str, Any], subject: str, chapter: int, up_to: bool) -> dict[str, Any] | None:
+    """Keep the events and passages of the chapter asked about (of chapters 1 to it, for "到第3章为止"), with the
+    sentences of that chapter naming `subject` when the search brought back none; a reply when the chapter is not
+    written or does not show them, else None (the turn goes on, narrowed)."""
+    files = tools.graph.files
+    written = files.chapter_numbers()
+    if chapter not in written:
+        return _done(t("novel.chat_chapter_unknown", chapter=chapter, written=len(written)))
+    asked = [n for n in written if n <= chapter] if up_to else [chapter]
+    turn["events"] = [e for e in turn.get("events") or [] if e.get("chapter_number") in asked]
+    scenes = [(n, scene) for n in asked for scene in files.load_chapter(n).scenes]
+    # a memory line retold in other words is no quote: only what the chapter's text holds is kept
+    passages = [p for p in turn.get("passages") or [] if p["chapter_number"] in asked and _names(p["text"], subject)
+                and any(n == p["chapter_number"] and p["text"] in scene.content for n, scene in scenes)]
+    if not passages:  # the search ranked other chapters first: the chapter's own sentences naming them
+        passages = [{"chapter_number": n, "scene_number": scene.scene_number, "text": said, "score": 0.0}
+                    for n, scene in scenes for line in scene.content.split("\n")
+                    for said in map(str.strip, _SENTENCE_STOP.split(line)) if said and _names(said, subject)]
+    turn["passages"] = passages
+    if not passages and not turn["events"]:
+        where = t("novel.chat_chapters_up_to", chapter=chapter) if up_to else t("novel.chat_chapter_named", chapter=chapter)
+        return _done(t("novel.chat_not_in_chapter", name=subject, where=where))
+    return None
 
 
 def _first_paragraph_naming(files: Any, subject: str) -> dict[str, Any] | None:
