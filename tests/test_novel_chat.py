@@ -477,6 +477,32 @@ async def test_where_someone_first_appears_is_answered_with_the_earliest_scene_n
     assert "林远跪在沈青面前" in answer["answer"]
 
 
+async def test_where_someone_first_appears_names_the_earliest_scene_though_a_memory_line_is_of_a_later_one(
+        start_server, connect, projects):
+    memory_file = projects / PROJECT / "chapter_memory.json"
+    memory = json.loads(memory_file.read_text(encoding="utf-8"))
+    # a memory line the text holds word for word, in chapter 2's second scene (苏微 is first in its first scene)
+    memory[1]["key_events"] = ["林远与苏微在院中比剑"]
+    memory_file.write_text(json.dumps(memory, ensure_ascii=False), encoding="utf-8")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+    ack = await say(client, "苏微第一次出现在哪一场？")
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert "第 2 章第 1 场" in answer["answer"], answer["answer"]  # was "第 2 章第 2 场", the memory line's scene
+
+
+async def test_passages_asked_for_are_shown_not_kept_as_a_preference(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "给我看两段林远和苏微的原文")  # was offered as a preference to keep
+    kind, _ = await settled(client, ack)
+    assert kind == "completion" and not artifacts(client, ack, "tool_plan")
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert len(answer["evidence"]) == 2 and "苏微" in answer["evidence"][0]["quote"]
+    assert snapshot(projects / PROJECT) == before
+
+
 async def test_what_a_thing_is_is_answered_with_the_passage_naming_it_not_with_the_person_beside_it(server, connect):
     client = await connect(server.url)
     ack = await say(client, "剑碑是什么？")  # only 苏微's line names it; the question is not about 苏微

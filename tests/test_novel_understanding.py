@@ -1321,3 +1321,10 @@ def test_deleting_asked_about_or_of_the_whole_project_is_no_chapter_deletion(tex
                                           ("楚辰为什么改名", False), ("Why did Silas change his name?", False)])
 def test_a_rename_is_asked_for_as_a_request_not_asked_about_as_a_question(text, rename):
     assert read.wants_rename(text) is rename
+
+
+@pytest.mark.parametrize("text", ["show me two passages about Wren and Silas", "给我看两段林晚和周怀安的原文"])
+def test_passages_asked_for_are_a_question_of_the_book_whose_frame_is_no_topic(text):
+    # "show me two passages…" was answered "no chapter mentions show, two, passages"
+    assert read.intent_by_rules(text) == "knowledge"
+    assert read.topic_words(read.without_names(text, ["Wren", "Silas", "林晚", "周怀安"])) == []

@@ -1189,6 +1189,9 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         # Candidates of our own (memory sentences, some from summaries): keep those found in the text,
         # and say nothing of the rest: no one claimed them.
         evidence, dropped = verify(files, [(p["chapter_number"], p["text"], p.get("scene_number")) for p in ranked])[0], 0
+        if read.asks_first(turn["question"]):
+            # a memory line has no scene until verified (it sorted as scene 0): "first appears" is the earliest scene
+            evidence.sort(key=lambda e: (e.chapter_number, e.scene_number or 0))
         # every verified passage: a where- or whom-answer names what all of them show, the quotes are three
         text = compose_offline(turn, evidence)
     if turn.get("chapter") and not turn.get("subject"):

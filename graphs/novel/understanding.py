@@ -161,6 +161,17 @@ def bare_chapter_title(title: str) -> str:
 _QUOTES_ASKED_ZH = re.compile(r"([0-9]+|[一两二三四五六七八九十]+)\s*(?:(?:段|条|处|句)(?:原文|引文|引用|片段|文字|内容)|段)")
 _QUOTES_ASKED_EN = re.compile(r"\b([0-9]+|one|two|three|four|five|six|a couple of|a single)\s+(?:\w+\s+)?"
                               r"(?:passages?|quotes?|quotations?|excerpts?|lines|extracts?)\b", re.I)
+# Asks to be shown the text itself ("给我看两段林晚的原文", "show me two passages about Wren"): a question of the
+# book, whatever else its words look like, and these words frame it (no scene holds "passages").
+_SHOW_QUOTES = re.compile(_QUOTES_ASKED_ZH.pattern + "|" + _QUOTES_ASKED_EN.pattern
+                          + r"|给我看|让我看|摘录|摘抄|摘|原文|引文|原句|\bshow\s+me\b|\b(?:passages?|quotes?|quotations?|excerpts?)\b",
+                          re.I)
+
+
+def asks_for_quotes(text: str) -> bool:
+    return bool(_SHOW_QUOTES.search(text))
+
+
 _NUMBERS_EN = {"one": 1, "a single": 1, "two": 2, "a couple of": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
@@ -284,7 +295,7 @@ def intent_by_rules(text: str) -> Intent | None:
         return "preference"
     if wants_rollback(text) or _CLEAN.search(text):
         return "generate"  # project actions: planned and confirmed like generation
-    if is_question(text) or (_TELL_ME.search(text) and not _GENERATE.search(text)):
+    if is_question(text) or ((_TELL_ME.search(text) or asks_for_quotes(text)) and not _GENERATE.search(text)):
         return "knowledge"  # "有没有写到下雨": asked about the text, not an order to write
     if _GENERATE.search(text):
         return "generate"
@@ -520,6 +531,7 @@ def topic_words(text: str) -> list[str]:
     """The words of a question worth looking for in the text: in Chinese two-character words, or a
     character standing alone between the question's function words and frame; in English the words that
     are neither function words nor the frame ("will it rain?" → rain)."""
+    text = _SHOW_QUOTES.sub(" ", text)  # "给我看两段…的原文" / "show me two passages about…": how to answer, not what
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text)
              if not is_function_word(w) and w.casefold() not in _NOT_TOPICS_EN]
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
