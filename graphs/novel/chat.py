@@ -1050,7 +1050,8 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
         shared = sum(read.mentions(p["text"], word) for word in topic)
         if why:  # "为什么离开": what was done first (离开 is no turn of a relation here), a cause told before none
             return (-shared, not read.tells_cause(p["text"]), not both, p["chapter_number"], p.get("scene_number") or 0)
-        return (not changed, not both, -shared, p["chapter_number"], p.get("scene_number") or 0)
+        # of a pair, a passage showing the two first: a turn between one of them and someone else is not theirs
+        return (not both, not changed, -shared, p["chapter_number"], p.get("scene_number") or 0)
 
     return sorted(passages, key=key)
 
