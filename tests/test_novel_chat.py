@@ -356,6 +356,32 @@ async def test_a_question_about_the_last_chapter_is_answered_from_the_latest_cha
     assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {3}
 
 
+async def test_what_someone_did_in_a_named_chapter_is_answered_from_that_chapter_only(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "林远在第2章做了什么")  # was answered from the whole book, chapter 1 first
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {2}
+    assert any("比剑" in e["quote"] for e in answer["evidence"])
+
+
+async def test_what_someone_did_in_the_last_chapter_is_answered_from_the_latest_chapter_written(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "沈青在最新一章做了什么")  # chapters 1–3 are written
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert answer["evidence"] and {e["chapter_number"] for e in answer["evidence"]} == {3}
+
+
+async def test_someone_asked_about_in_a_chapter_that_never_names_them_is_said_to_be_absent(server, connect):
+    client = await connect(server.url)
+    ack = await say(client, "白鹤在第3章做了什么")
+    assert (await settled(client, ack))[0] == "completion"
+    assert messages(client, ack)[-1] == t("novel.chat_not_in_chapter", name="白鹤",
+                                          where=t("novel.chat_chapter_named", chapter=3))
+    assert not artifacts(client, ack, "novel_answer")
+
+
 async def test_rewriting_one_chapter_rewrites_that_chapter_and_leaves_the_others(server, connect, projects):
     client = await connect(server.url)
     folder = projects / PROJECT
@@ -372,26 +398,74 @@ async def test_rewriting_one_chapter_rewrites_that_chapter_and_leaves_the_others
     assert changed == {"chapter_002.json", "chapter_002_plan.json"}, changed
 
 
-async def test_deleting_a_written_chapter_in_words_offers_no_rewrite_and_says_what_can_be_done(server, connect, projects):
+async def test_deleting_a_middle_chapter_in_words_says_what_can_be_done_and_changes_nothing(server, connect, projects):
     client = await connect(server.url)
     before = snapshot(projects / PROJECT)
-    ack = await say(client, "删除第3章")  # no word of writing: "要覆盖重写吗？" would answer a request never made
+    ack = await say(client, "删除第2章")  # was answered as a question about chapter 2
     kind, _ = await settled(client, ack)
-    assert kind == "completion", "nothing is planned on a guess"
-    assert "/rollback" in messages(client, ack)[-1]
+    assert kind == "completion", "nothing is planned: chapter 2 cannot go alone"
+    said = messages(client, ack)[-1]
+    assert "/rollback 2" in said and "第 2–3 章" in said and "重写第 2 章" in said
     assert not artifacts(client, ack, "tool_plan") and snapshot(projects / PROJECT) == before
 
 
-async def test_a_rename_taken_for_a_preference_only_by_guess_is_confirmed_before_it_is_kept(server, connect, projects):
+async def test_deleting_the_last_chapter_in_words_is_a_rollback_confirmed_first(server, connect, projects):
     client = await connect(server.url)
     before = snapshot(projects / PROJECT)
-    ack = await say(client, "把沈青改名为沈清")
+    ack = await say(client, "删掉最后一章")
     kind, interrupt = await settled(client, ack)
-    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
-    assert "沈青改名为沈清" in interrupt["payload"]["action"]
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation" and interrupt["payload"]["destructive"] is True
+    step = interrupt["payload"]["plan"]["steps"][0]
+    assert step["tool"] == "workflow.rollback" and step["args"] == {"to_chapter": 3}
     declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
     assert (await settled(client, declined))[0] == "completion"
     assert snapshot(projects / PROJECT) == before
+
+
+async def test_deleting_a_chapter_past_the_end_plans_no_generation(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "删除第9章")  # was planned as "生成到第 9 章"
+    kind, _ = await settled(client, ack)
+    assert kind == "completion" and not artifacts(client, ack, "tool_plan")
+    assert "第 9 章" in messages(client, ack)[-1] and "生成" not in messages(client, ack)[-1]
+
+
+async def test_a_rename_request_is_told_it_is_not_supported_and_what_can_be_done(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "把沈青改名为沈清")  # was offered as a preference to keep, as if that renamed him
+    kind, _ = await settled(client, ack)
+    assert kind == "completion" and not artifacts(client, ack, "tool_plan")
+    said = messages(client, ack)[-1]
+    assert said.startswith(t("novel.chat_rename_unsupported", text="把沈青改名为沈清")[:6]) and "settings.json" in said
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_auto_on_still_confirms_a_preference_that_was_only_guessed(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "/auto on")
+    await settled(client, ack)
+    before = snapshot(projects / PROJECT)
+    guessed = await say(client, "多一些打斗场面", ack["threadId"])  # no rule word: only the nearest example says "preference"
+    kind, interrupt = await settled(client, guessed)
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    assert interrupt["payload"]["plan"]["steps"][0]["tool"] == "preferences.add"
+    declined = await client.call("run:resume", {"threadId": ack["threadId"], "answer": False})
+    await settled(client, declined)
+    assert snapshot(projects / PROJECT) == before
+
+
+async def test_a_rewrite_typed_at_which_chapter_to_generate_up_to_is_served_as_a_new_request(server, connect, projects):
+    client = await connect(server.url)
+    ack = await say(client, "继续往下写")
+    kind, interrupt = await settled(client, ack)
+    assert kind == "interrupt" and interrupt["payload"]["missing"] == ["target_chapter"]
+    resumed = await client.call("run:resume", {"threadId": ack["threadId"], "answer": "重写第2章"})
+    kind, interrupt = await settled(client, resumed)
+    # taken as the answer "2", it asked whether to overwrite chapters 1–2; as a request it rewrites chapter 2 alone
+    assert kind == "interrupt" and interrupt["kind"] == "confirmation"
+    step = interrupt["payload"]["plan"]["steps"][0]
+    assert step["tool"] == "workflow.run" and step["args"]["chapters"] == [2]
 
 
 async def test_where_someone_first_appears_is_answered_with_the_earliest_scene_naming_them(server, connect):
@@ -401,6 +475,32 @@ async def test_where_someone_first_appears_is_answered_with_the_earliest_scene_n
     answer = artifacts(client, ack, "novel_answer")[-1]["content"]
     assert "第 1 章第 1 场" in answer["answer"] and "最近" not in answer["answer"], answer["answer"]
     assert "林远跪在沈青面前" in answer["answer"]
+
+
+async def test_where_someone_first_appears_names_the_earliest_scene_though_a_memory_line_is_of_a_later_one(
+        start_server, connect, projects):
+    memory_file = projects / PROJECT / "chapter_memory.json"
+    memory = json.loads(memory_file.read_text(encoding="utf-8"))
+    # a memory line the text holds word for word, in chapter 2's second scene (苏微 is first in its first scene)
+    memory[1]["key_events"] = ["林远与苏微在院中比剑"]
+    memory_file.write_text(json.dumps(memory, ensure_ascii=False), encoding="utf-8")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+    ack = await say(client, "苏微第一次出现在哪一场？")
+    assert (await settled(client, ack))[0] == "completion"
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert "第 2 章第 1 场" in answer["answer"], answer["answer"]  # was "第 2 章第 2 场", the memory line's scene
+
+
+async def test_passages_asked_for_are_shown_not_kept_as_a_preference(server, connect, projects):
+    client = await connect(server.url)
+    before = snapshot(projects / PROJECT)
+    ack = await say(client, "给我看两段林远和苏微的原文")  # was offered as a preference to keep
+    kind, _ = await settled(client, ack)
+    assert kind == "completion" and not artifacts(client, ack, "tool_plan")
+    answer = artifacts(client, ack, "novel_answer")[-1]["content"]
+    assert len(answer["evidence"]) == 2 and "苏微" in answer["evidence"][0]["quote"]
+    assert snapshot(projects / PROJECT) == before
 
 
 async def test_what_a_thing_is_is_answered_with_the_passage_naming_it_not_with_the_person_beside_it(server, connect):

@@ -1291,3 +1291,40 @@ def test_what_a_servant_does_is_no_name(description):
 def test_how_old_asked_with_no_question_mark_is_a_question_not_a_preference(question):
     # "陈文远多大了" was saved as a preference about the character
     assert read.intent_by_rules(question) == "knowledge"
+
+
+@pytest.mark.parametrize("question, latest", [("苏微出现在哪里", False), ("韩岚在第几章出现在码头", False),
+                                              ("他的本事体现在哪", False), ("苏微现在在哪里", True),
+                                              ("她现在出现在哪", True), ("where is Mara now", True)])
+def test_the_now_inside_appears_at_is_no_question_of_where_someone_is_now(question, latest):
+    # "苏微出现在哪里" was answered with the one scene she was last in: 出现在 holds 现在 but means "appears at"
+    assert read.asks_latest(question) is latest
+
+
+@pytest.mark.parametrize("text, deleted", [("删除第9章", (9, False)), ("delete chapter 2", (2, False)),
+                                           ("删掉最后一章", (5, False)), ("remove the last chapter", (5, False)),
+                                           ("把第3章及之后都删了", (3, True)), ("删除第3章之后的章节", (4, True)),
+                                           ("delete chapters 2 onwards", (2, True)),
+                                           ("delete everything after chapter 3", (4, True))])
+def test_a_deletion_in_words_names_the_chapter_it_starts_at_and_whether_later_ones_go(text, deleted):
+    assert read.wants_rollback(text) and read.intent_by_rules(text) == "generate"
+    assert read.chapters_deleted(text, 5) == deleted
+
+
+@pytest.mark.parametrize("text", ["第3章删掉了哪些内容", "把这个项目全部删除", "以后去掉景物描写"])
+def test_deleting_asked_about_or_of_the_whole_project_is_no_chapter_deletion(text):
+    assert not read.wants_deletion(text)
+
+
+@pytest.mark.parametrize("text, rename", [("把楚辰改名为楚风", True), ("rename Silas to Simon", True),
+                                          ("能把楚辰改名为楚风吗", True), ("change Wren's name to Jenny", True),
+                                          ("楚辰为什么改名", False), ("Why did Silas change his name?", False)])
+def test_a_rename_is_asked_for_as_a_request_not_asked_about_as_a_question(text, rename):
+    assert read.wants_rename(text) is rename
+
+
+@pytest.mark.parametrize("text", ["show me two passages about Wren and Silas", "给我看两段林晚和周怀安的原文"])
+def test_passages_asked_for_are_a_question_of_the_book_whose_frame_is_no_topic(text):
+    # "show me two passages…" was answered "no chapter mentions show, two, passages"
+    assert read.intent_by_rules(text) == "knowledge"
+    assert read.topic_words(read.without_names(text, ["Wren", "Silas", "林晚", "周怀安"])) == []

@@ -239,6 +239,10 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
     if read.wants_clean(text):
         return {"turn": turn, "outcome": "plan", "step": 0,
                 "plan": _plan(ToolStep(tool="workflow.clean", args={}, requires_confirmation=True))}
+    if read.wants_deletion(text) and "target" not in answers:
+        deleted = _deletion(tools.workflow, text)
+        if deleted is not None:
+            return {"turn": turn, **deleted}
     if read.wants_rollback(text):
         target = read.chapter_answer(answers.get("target", "")) or read.target_chapter(text)
         if target is None:
@@ -270,16 +274,30 @@ async def _understand_generation(state: ChatState, ctx: NodeContext, turn: dict[
         return _ask(turn, [{"id": "overwrite", "question": t("novel.chat_ask_overwrite", target=target),
                             "missing": "force"}])
     args: dict[str, Any] = {"to_chapter": target, "force": bool(force)}
-    if force and "overwrite" not in answers and target in already and not _UP_TO.search(text):
+    if force and "overwrite" not in answers and target in already and not read.names_span_end(text):
         # "重写第2章" / "rewrite chapter 2": that chapter, not chapters 1–2 (those are "重写到第2章")
         args["chapters"] = [target]
     steps = [ToolStep(tool="workflow.run", args=args, requires_confirmation=True)]
     return {"turn": turn, "outcome": "plan", "plan": _plan(*steps), "step": 0}
 
 
-# A chapter named as the end of a span ("重写到第2章", "前两章", "rewrite up to chapter 2"), not as the one chapter.
-_UP_TO = re.compile(r"(?:到|至|前)\s*第?\s*[0-9零一二两三四五六七八九十百]+\s*章|\b(?:up\s+to|until|till|through|thru|to)\s+"
-                    r"(?:the\s+)?chapter", re.I)
+
+def _deletion(tool: WorkflowTool, text: str) -> dict[str, Any] | None:
+    """"删除第4章" / "delete the last chapter": a rollback from that chapter, confirmed, when it is the last one
+    written (or the later ones go too); a chapter in the middle cannot go alone, and the user is told what can be
+    done instead. None when no chapter is named (asked like a rollback)."""
+    last = tool.files.last_chapter_on_disk()
+    found = read.chapters_deleted(text, last)
+    if found is None:
+        return None
+    first, later = found
+    nothing = _nothing_to_roll_back(tool, first)
+    if nothing:
+        return _done(nothing)
+    if first < last and not later:
+        return _done(t("novel.chat_delete_middle", chapter=first, last=last))
+    return {"outcome": "plan", "step": 0,
+            "plan": _plan(ToolStep(tool="workflow.rollback", args={"to_chapter": first}, requires_confirmation=True))}
 
 
 async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any]) -> dict[str, Any]:
@@ -400,7 +418,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                             "reply": t("novel.chat_answer_from_world", quote=" ".join(said[:2]))}
                 return {"turn": None, "outcome": "done", "reply": t("novel.chat_nothing_found", question=text.strip())}
         seen = list(dict.fromkeys(n for h in hits for n in read.names_in(h.text, names)))
-        if topic and (len(seen) != 1 or not _ASKS_WHO.search(text)):
+        if topic and (len(seen) != 1 or not read.asks_who(text)):
             # "剑碑是什么" asks of the thing: the passages naming it answer it, not the one person they happen to
             # name ("怀表是谁的" asks for that person)
             turn["passages"] = [h.__dict__ for h in hits]
@@ -464,7 +482,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
         found = await tools.call("search", tools.memory.search, query, entities,
                                  16 if read.asks_where(text) or read.asks_whom(text) else 8)
         turn["passages"] = [p.__dict__ for p in found]
-    if _ASKS_FIRST.search(text) and "passages" in turn:
+    if chapter is not None and "passages" in turn:
+        # "林晚在第3章做了什么" / "what did Silas do in the last chapter": that chapter answers it, not the whole book
+        narrowed = _within_chapter(tools, turn, subject, chapter, read.names_span_end(text))
+        if narrowed is not None:
+            return narrowed
+    if read.asks_first(text) and "passages" in turn:
         # "林晚第一次在哪里出现" / "where did Mara first appear": the earliest scene naming them answers it, and the
         # search, ranking by likeness, may not bring it back
         earliest = _first_paragraph_naming(tools.graph.files, subject)
@@ -485,7 +508,7 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             or _paragraphs_naming(files, subject, words)
         if naming:
             turn["passages"], turn["events"], turn["sheet"] = naming, [], []
-    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word) and not _ASKS_FIRST.search(text):
+    if not thing and "passages" in turn and _asks_of_a_deed_or_thing(text, relation_word) and not read.asks_first(text):
         untold = _untold_words(tools.graph.files, text, names)
         if untold:
             # "许青禾找到账簿了吗", "谁在幕后诬陷许青禾的父亲": no scene tells it, and quoting whatever she did instead
@@ -509,15 +532,29 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
     return {"turn": turn, "references": references, "outcome": "answer"}
 
 
-# Asks for a person ("怀表是谁的", "whose watch is it"), not what a thing is.
-_ASKS_WHO = re.compile(r"谁|\bwho(?:se|m)?\b", re.I)
-# Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
-_ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
-
-
-def _asks_latest(question: str) -> bool:
-    """Asks where someone is now or last; a question of the first time never does ("第一次出现在哪": 出现在 is no 现在)."""
-    return read.asks_latest(question) and not _ASKS_FIRST.search(question)
+def _within_chapter(tools: Gatherer, turn: dict[str, Any], subject: str, chapter: int, up_to: bool) -> dict[str, Any] | None:
+    """Keep the events and passages of the chapter asked about (of chapters 1 to it, for "到第3章为止"), with the
+    sentences of that chapter naming `subject` when the search brought back none; a reply when the chapter is not
+    written or does not show them, else None (the turn goes on, narrowed)."""
+    files = tools.graph.files
+    written = files.chapter_numbers()
+    if chapter not in written:
+        return _done(t("novel.chat_chapter_unknown", chapter=chapter, written=len(written)))
+    asked = [n for n in written if n <= chapter] if up_to else [chapter]
+    turn["events"] = [e for e in turn.get("events") or [] if e.get("chapter_number") in asked]
+    scenes = [(n, scene) for n in asked for scene in files.load_chapter(n).scenes]
+    # a memory line retold in other words is no quote: only what the chapter's text holds is kept
+    passages = [p for p in turn.get("passages") or [] if p["chapter_number"] in asked and _names(p["text"], subject)
+                and any(n == p["chapter_number"] and p["text"] in scene.content for n, scene in scenes)]
+    if not passages:  # the search ranked other chapters first: the chapter's own sentences naming them
+        passages = [{"chapter_number": n, "scene_number": scene.scene_number, "text": said, "score": 0.0}
+                    for n, scene in scenes for line in scene.content.split("\n")
+                    for said in map(str.strip, _SENTENCE_STOP.split(line)) if said and _names(said, subject)]
+    turn["passages"] = passages
+    if not passages and not turn["events"]:
+        where = t("novel.chat_chapters_up_to", chapter=chapter) if up_to else t("novel.chat_chapter_named", chapter=chapter)
+        return _done(t("novel.chat_not_in_chapter", name=subject, where=where))
+    return None
 
 
 def _first_paragraph_naming(files: Any, subject: str) -> dict[str, Any] | None:
@@ -804,15 +841,9 @@ def _whois_line(tools: Gatherer, subject: str, relations: list[dict[str, Any]]) 
     return t("novel.chat_answer_whois", name=subject, role=person.get("role") or "-", relations=known or "-")
 
 
-# A chapter named by where it stands among those written ("上一章", "最新一章", "the last chapter"): a reader means
-# the latest one written.
-_LATEST_CHAPTER = re.compile(r"(?:上|前|最后|最新|最近|刚写的|刚才那)\s*一?\s*章|\b(?:the\s+)?(?:last|latest|previous|most\s+recent"
-                             r"|newest|final)\s+chapter\b", re.I)
-
-
 def _latest_chapter_asked(text: str, files: Any) -> int | None:
     """The last chapter written when the question names it so ("上一章发生了什么"); None when it does not or none is."""
-    if not _LATEST_CHAPTER.search(text):
+    if not read.names_latest_chapter(text):
         return None
     return max(files.chapter_numbers(), default=0) or None
 
@@ -853,7 +884,11 @@ async def understand(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         history = _remember(state, "user", state["text"])
     else:
         history = state.get("history") or []
-    if turn["intent"] == "generate" and turn.get("guessed") and not _unwritten_chapter_to_confirm(state, ctx, turn):
+    if read.wants_rename(turn["question"]):
+        # "把楚辰改名为楚风" / "rename Silas to Simon": the sheet, the chapters and the memory would all have to
+        # change; no tool does that yet, and keeping it as a "preference" would look done when nothing is.
+        update = {"turn": None, "outcome": "done", "reply": t("novel.chat_rename_unsupported", text=turn["question"].strip())}
+    elif turn["intent"] == "generate" and turn.get("guessed") and not _unwritten_chapter_to_confirm(state, ctx, turn):
         # "删除第3章", "rename Silas to Simon": no word of writing in it, and planning a run ("要覆盖重写吗？")
         # would answer a request never made; what can be done is said instead.
         update = {"turn": None, "outcome": "done", "reply": t("novel.chat_request_unclear", text=turn["question"].strip())}
@@ -915,7 +950,8 @@ def _a_new_question(state: ChatState, ctx: NodeContext, turn: dict[str, Any], sa
         names = GraphTool(novel_config(ctx.flow.tools), state["project_id"]).names()
         return not read.names_in(said, names) and read.intent_by_rules(said) is not None
     if "target" in asked:
-        return read.is_question(said) or read.chapter_answer(said) is None
+        # "重写第2章" / "删除第3章" typed there is a request of its own, though it names a chapter
+        return read.is_question(said) or read.chapter_answer(said) is None or read.asks_another_action(said)
     if "overwrite" in asked:
         return read.is_question(said) or not (read.is_yes(said) or read.is_no(said))
     return False
@@ -980,7 +1016,7 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
 
     question = turn.get("question", "")
     shows = _what_passages_show(turn)
-    if _asks_latest(question):
+    if read.asks_latest(question):
         # "where is X now": the last scene that shows them answers it, not the first one, nor one recalling them;
         # of those, one showing the place they are in first.
         subject = turn.get("subject")
@@ -1002,7 +1038,7 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
             told.update(new)
         # with some passage showing it, one showing none only repeats the scene without answering
         return firsts + [p for p in rest if shows(p)] if firsts else rest
-    if _ASKS_FIRST.search(question):
+    if read.asks_first(question):
         return sorted(passages, key=lambda p: (p["chapter_number"], p.get("scene_number") or 0))
     topic = _asked_words(question, [*entities, *(turn.get("cast") or [])])
     why = read.asks_why(question)
@@ -1014,7 +1050,8 @@ def _ranked_passages(turn: dict[str, Any], files: Any = None) -> list[dict[str, 
         shared = sum(read.mentions(p["text"], word) for word in topic)
         if why:  # "为什么离开": what was done first (离开 is no turn of a relation here), a cause told before none
             return (-shared, not read.tells_cause(p["text"]), not both, p["chapter_number"], p.get("scene_number") or 0)
-        return (not changed, not both, -shared, p["chapter_number"], p.get("scene_number") or 0)
+        # of a pair, a passage showing the two first: a turn between one of them and someone else is not theirs
+        return (not both, not changed, -shared, p["chapter_number"], p.get("scene_number") or 0)
 
     return sorted(passages, key=key)
 
@@ -1024,7 +1061,7 @@ def _what_passages_show(turn: dict[str, Any]):
     None for any other question."""
     entities = [e for e in (turn.get("subject"), turn.get("other")) if e]
     question = turn.get("question", "")
-    if _ASKS_FIRST.search(question):
+    if read.asks_first(question):
         return None  # "第一次出现在哪": the earliest scene answers it, whether or not it names a place
     if entities and read.asks_where(question):
         places = turn.get("places") or []
@@ -1042,7 +1079,7 @@ def _found_line(turn: dict[str, Any], who: str, evidence: list[Evidence]) -> str
     if shows is None:
         return None
     question = turn.get("question", "")
-    if read.asks_where(question) and _asks_latest(question):
+    if read.asks_where(question) and read.asks_latest(question):
         return _latest_place_line(who, evidence, shows)
     first: dict[str, int] = {}
     for cited in sorted(evidence, key=lambda e: (e.chapter_number, e.scene_number or 0)):
@@ -1097,7 +1134,7 @@ def compose_offline(turn: dict[str, Any], evidence: list[Evidence]) -> str:
         # passage that only names them ("王婶遇到沈墨") was called the turn of a falling-out no chapter has.
         # "为什么离开" asks a reason, not when a relation turned, though 离开 is a word of turning
         asks_change = (read.asks_change(turn["question"]) and not read.asks_why(turn["question"])
-                       and not _ASKS_FIRST.search(turn["question"]))  # "最早什么时候出场" asks no turn either
+                       and not read.asks_first(turn["question"]))  # "最早什么时候出场" asks no turn either
         turned = asks_change and read.tells_change(first.quote)
         if asks_change and not turned:
             lines.append(t("novel.chat_answer_no_turn", who=who))
@@ -1153,13 +1190,16 @@ async def answer(state: ChatState, ctx: NodeContext) -> dict[str, Any]:
         # Candidates of our own (memory sentences, some from summaries): keep those found in the text,
         # and say nothing of the rest: no one claimed them.
         evidence, dropped = verify(files, [(p["chapter_number"], p["text"], p.get("scene_number")) for p in ranked])[0], 0
+        if read.asks_first(turn["question"]):
+            # a memory line has no scene until verified (it sorted as scene 0): "first appears" is the earliest scene
+            evidence.sort(key=lambda e: (e.chapter_number, e.scene_number or 0))
         # every verified passage: a where- or whom-answer names what all of them show, the quotes are three
         text = compose_offline(turn, evidence)
     if turn.get("chapter") and not turn.get("subject"):
         evidence = _scene_by_scene(evidence)
     # "where is X now" is answered by the one latest scene: the places before it are not where X is; "给我看两段原文"
     # by two quotes, not the usual three
-    latest_place = read.asks_where(turn["question"]) and _asks_latest(turn["question"])
+    latest_place = read.asks_where(turn["question"]) and read.asks_latest(turn["question"])
     evidence = evidence[:1 if latest_place else min(read.quotes_asked(turn["question"]) or _QUOTES, _MOST_QUOTES)]
     if dropped:
         ctx.log(t("novel.chat_quotes_dropped", count=dropped), level="warning")
@@ -1187,7 +1227,10 @@ def _cited_lines(answer_text: str, evidence: list[Evidence]) -> str:
 
 
 def _needs_confirmation(plan: ToolPlan, auto: bool) -> bool:
-    return any(s.requires_confirmation and (s.tool in DESTRUCTIVE or s.args.get("force") or not auto) for s in plan.steps)
+    """/auto spares the confirmation of a run or a resume only (spec 000): a step confirmed for another reason (a
+    preference only guessed to be one) is still asked about."""
+    return any(s.requires_confirmation and (s.tool not in CONFIRMED_UNLESS_AUTO or s.args.get("force") or not auto)
+               for s in plan.steps)
 
 
 def restate(plan: ToolPlan, files: ProjectFiles | None = None) -> str:

@@ -27,6 +27,21 @@ _QUESTION = re.compile(r"(谁|什么|为什么|为何|怎么|怎样|何时|哪|�
 _REQUEST = re.compile(r"(请|帮我|帮忙|麻烦|给我|能不能|能否|可不可以|可以|please|can you|could you)", re.I)
 _SMALL_TALK = re.compile(r"^\s*(你好|您好|在吗|谢谢|多谢|你能做什么|你会什么|怎么用|帮助|hi|hello|thanks|help)\W*$", re.I)
 _ROLLBACK = re.compile(r"(回滚|退回到|rollback|roll back)", re.I)
+# Deleting chapters is rolling back ("删除第4章", "delete the last chapter"), when a chapter is what goes.
+_DELETE = re.compile(r"删除|删掉|删去|删了|去掉|\b(?:delete|remove|erase|drop)\b", re.I)
+_CHAPTER_WORD = re.compile(r"章|\bchapters?\b", re.I)
+# A deletion that takes the later chapters too: from the chapter named ("第3章及之后", "chapter 3 onwards"), or
+# only those after it ("第3章之后的", "everything after chapter 3").
+_AND_LATER = re.compile(r"[及和与]\s*(?:其)?(?:之后|以后|往后|后面)|章\s*(?:起|开始)|往后|\b(?:and|&)\s+(?:all\s+|every(?:thing|\s+chapter)?\s+)?"
+                        r"(?:after|later|beyond|following)|\bonwards?\b|\bfrom\s+chapter\s+\w+\s+on\b", re.I)
+_AFTER_ONLY = re.compile(r"章\s*(?:之后|以后|后面)|\b(?:after|following)\s+(?:the\s+)?chapter\b", re.I)
+# Renaming someone or something ("把楚辰改名为楚风", "rename Silas to Simon"), as a request: not a question of a
+# renaming the story tells ("楚辰为什么改名", "when did Silas change his name").
+_RENAME = re.compile(r"改名|更名|改叫|改称|重命名|换个名字|名字改(?:为|成)|\brenam(?:e|ing)\b"
+                     r"|\bchange\s+(?:\w+'s\s+|his\s+|her\s+|their\s+|its\s+|the\s+)?names?\b", re.I)
+_ASKS_WHAT = re.compile(r"哪|什么|谁|为什么|为何|\b(?:what|which|why|who)\b", re.I)
+_ASKED_OF_STORY = re.compile(r"为什么|为何|为啥|什么时候|何时|怎么|谁|哪|有没有|是否|了吗|了没|过吗"
+                             r"|\b(?:why|when|who|where|how|did|was|were|had|has)\b", re.I)
 # Asked as a request rather than a question: "讲讲林远这个人", "介绍一下反派", "tell me about the villain".
 _TELL_ME = re.compile(r"^\s*(?:请|帮我|给我)?\s*(?:讲讲|说说|聊聊|谈谈|介绍一下|介绍|告诉我|描述一下|概括一下|总结一下)"
                       r"|\b(?:tell me about|describe|summari[sz]e|explain)\b", re.I)
@@ -37,7 +52,7 @@ _PROGRESS = re.compile(r"进度|写到(?:了)?(?:第几|哪)|写了(?:几|多少
 _CLEAN = re.compile(r"(清理|清空|全部删除|从头再来|clean)", re.I)
 _FORCE = re.compile(r"(重写|覆盖|重新生成|overwrite|rewrite|regenerate)", re.I)
 _CONTINUE = re.compile(r"(继续|接着|往下|continue)", re.I)
-_CHAPTER = re.compile(r"(?:第\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*章|chapter\s*([0-9]+)|到\s*([0-9]+)\s*章?)", re.I)
+_CHAPTER = re.compile(r"(?:第\s*([0-9]+|[零一二两三四五六七八九十百]+)\s*章|chapters?\s*([0-9]+)|到\s*([0-9]+)\s*章?)", re.I)
 _YES = re.compile(r"^\s*(y|yes|ok|是|好|好的|确认|确定|可以|行|同意|继续|执行|true)\s*[。.!！]?\s*$", re.I)
 _NO = re.compile(r"^\s*(n|no|否|不|不要|不用|不行|算了|取消|别|false|cancel)\s*[。.!！]?\s*$", re.I)
 PRONOUNS = ("他们", "她们", "他", "她", "它")
@@ -146,6 +161,17 @@ def bare_chapter_title(title: str) -> str:
 _QUOTES_ASKED_ZH = re.compile(r"([0-9]+|[一两二三四五六七八九十]+)\s*(?:(?:段|条|处|句)(?:原文|引文|引用|片段|文字|内容)|段)")
 _QUOTES_ASKED_EN = re.compile(r"\b([0-9]+|one|two|three|four|five|six|a couple of|a single)\s+(?:\w+\s+)?"
                               r"(?:passages?|quotes?|quotations?|excerpts?|lines|extracts?)\b", re.I)
+# Asks to be shown the text itself ("给我看两段林晚的原文", "show me two passages about Wren"): a question of the
+# book, whatever else its words look like, and these words frame it (no scene holds "passages").
+_SHOW_QUOTES = re.compile(_QUOTES_ASKED_ZH.pattern + "|" + _QUOTES_ASKED_EN.pattern
+                          + r"|给我看|让我看|摘录|摘抄|摘|原文|引文|原句|\bshow\s+me\b|\b(?:passages?|quotes?|quotations?|excerpts?)\b",
+                          re.I)
+
+
+def asks_for_quotes(text: str) -> bool:
+    return bool(_SHOW_QUOTES.search(text))
+
+
 _NUMBERS_EN = {"one": 1, "a single": 1, "two": 2, "a couple of": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
@@ -167,7 +193,39 @@ def wants_overwrite(text: str) -> bool:
 
 
 def wants_rollback(text: str) -> bool:
-    return bool(_ROLLBACK.search(text))
+    return bool(_ROLLBACK.search(text)) or wants_deletion(text)
+
+
+def wants_deletion(text: str) -> bool:
+    """Asks to delete chapters in words ("删除第9章", "delete the last chapter"), not the whole project (清理)."""
+    # "第3章删掉了哪些内容" asks about the text
+    return bool(_DELETE.search(text) and _CHAPTER_WORD.search(text)) and not _CLEAN.search(text) \
+        and not _ASKS_WHAT.search(text)
+
+
+def chapters_deleted(text: str, last_written: int) -> tuple[int, bool] | None:
+    """The first chapter a deletion takes and whether every later one goes too ("删除第3章及之后" → (3, True),
+    "删除第3章" → (3, False), "delete the last chapter" → (last, False)); None when it names no chapter."""
+    first = target_chapter(text) or (last_written if names_latest_chapter(text) and last_written else None)
+    if first is None:
+        return None
+    if _AND_LATER.search(text):
+        return first, True
+    if _AFTER_ONLY.search(text):
+        return first + 1, True
+    return first, False
+
+
+def asks_another_action(text: str) -> bool:
+    """Asks for something besides generating up to a chapter: a rewrite, a rollback or deletion, a clean, a rename
+    or a preference. Typed at "up to which chapter?", it is a new request, not the answer."""
+    return bool(_FORCE.search(text) or _PREFERENCE.search(text)) or wants_rollback(text) or wants_clean(text) \
+        or wants_rename(text)
+
+
+def wants_rename(text: str) -> bool:
+    """Asks to rename someone or something of the book, rather than asks about a renaming in it."""
+    return bool(_RENAME.search(text)) and not _ASKED_OF_STORY.search(text)
 
 
 def asks_progress(text: str) -> bool:
@@ -231,11 +289,13 @@ def is_question(text: str) -> bool:
 def intent_by_rules(text: str) -> Intent | None:
     if _SMALL_TALK.match(text) or is_bare_reply(text):
         return "other"
+    if wants_rename(text):
+        return "generate"  # a project action, though one not done yet: said so (see graphs/novel/chat.py)
     if _PREFERENCE.search(text):
         return "preference"
-    if _ROLLBACK.search(text) or _CLEAN.search(text):
+    if wants_rollback(text) or _CLEAN.search(text):
         return "generate"  # project actions: planned and confirmed like generation
-    if is_question(text) or (_TELL_ME.search(text) and not _GENERATE.search(text)):
+    if is_question(text) or ((_TELL_ME.search(text) or asks_for_quotes(text)) and not _GENERATE.search(text)):
         return "knowledge"  # "有没有写到下雨": asked about the text, not an order to write
     if _GENERATE.search(text):
         return "generate"
@@ -471,6 +531,7 @@ def topic_words(text: str) -> list[str]:
     """The words of a question worth looking for in the text: in Chinese two-character words, or a
     character standing alone between the question's function words and frame; in English the words that
     are neither function words nor the frame ("will it rain?" → rain)."""
+    text = _SHOW_QUOTES.sub(" ", text)  # "给我看两段…的原文" / "show me two passages about…": how to answer, not what
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]+", text)
              if not is_function_word(w) and w.casefold() not in _NOT_TOPICS_EN]
     for run in re.findall(r"[\u4e00-\u9fff]+", text):
@@ -723,11 +784,41 @@ def leader_named(sentence: str, names: list[str] | tuple[str, ...], words: list[
 
 
 # Asks how things stand at the latest point of the book ("林远现在在哪", "where is Mara now"), not how they began.
-_LATEST = re.compile(r"现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b|\bin the end\b|\bthese days\b", re.I)
+# 现在 is "now" only as a word of its own: in 出现在 / 表现在 / 发现在 the 现 closes another word and 在 is "at".
+_LATEST = re.compile(r"(?<![出表体发实显呈浮再重涌闪])现在|目前|如今|眼下|最后|最终|最近|\bnow\b|\bcurrently\b|\blatest\b"
+                     r"|\bin the end\b|\bthese days\b", re.I)
+# Asks for the first time someone is shown ("第一次出现", "首次", "where did Mara first appear").
+_ASKS_FIRST = re.compile(r"第一次|首次|头一次|初次|最早|最先|\b(?:first|earliest)\b", re.I)
+# Asks for a person ("怀表是谁的", "whose watch is it"), not what a thing is.
+_ASKS_WHO = re.compile(r"谁|\bwho(?:se|m)?\b", re.I)
+# A chapter named by where it stands among those written ("上一章", "最新一章", "the last chapter"): a reader means
+# the latest one written.
+_LATEST_CHAPTER = re.compile(r"(?:上|前|最后|最新|最近|刚写的|刚才那)\s*一?\s*章|\b(?:the\s+)?(?:last|latest|previous"
+                             r"|most\s+recent|newest|final)\s+chapter\b", re.I)
+# A chapter named as the end of a span ("重写到第2章", "前两章", "rewrite up to chapter 2"), not as the one chapter.
+_UP_TO = re.compile(r"(?:到|至|前)\s*第?\s*[0-9零一二两三四五六七八九十百]+\s*章|\b(?:up\s+to|until|till|through|thru|to)\s+"
+                    r"(?:the\s+)?chapter", re.I)
+
+
+def asks_first(text: str) -> bool:
+    return bool(_ASKS_FIRST.search(text))
 
 
 def asks_latest(text: str) -> bool:
-    return bool(_LATEST.search(text))
+    """Asks where someone is now or last; a question of the first time never does."""
+    return bool(_LATEST.search(text)) and not asks_first(text)
+
+
+def asks_who(text: str) -> bool:
+    return bool(_ASKS_WHO.search(text))
+
+
+def names_latest_chapter(text: str) -> bool:
+    return bool(_LATEST_CHAPTER.search(text))
+
+
+def names_span_end(text: str) -> bool:
+    return bool(_UP_TO.search(text))
 
 
 # Asks where someone goes or is ("仓书去了哪里", "林远在哪儿", "where did Mara go"): the places of the passages answer it.
