@@ -234,11 +234,6 @@ def gerund_en(verb: str) -> str:
     return verb + "ing"
 
 
-def is_job_en(word: str) -> bool:
-    """Whether `word`, singular or plural, names one of JOBS_EN ("baristas", "Nurse")."""
-    return singular_en(word) in JOBS_EN
-
-
 # Kinds of people a deck is heard by that no ending tells, beside the jobs ("for cub scouts", "for hosts").
 _LISTENER_KINDS_EN = ("guides", "hosts", "scouts", "cowboys", "cowgirls")
 PEOPLE_PLURAL_EN = (r"\b(?:(?!(?:" + "|".join(_NOT_PEOPLE_EN) + r")s\b)[a-z'-]{3,}(?:er|or|ist|ian|ee|eer)s|[a-z'-]{2,}(?:wo)?men|"

@@ -1641,11 +1641,9 @@ deliver""".split())
 _DETERMINERS_EN = frozenset("a an the our your my their his her its this that these those".split())
 
 
-_gerund = gerund_en
-
 
 # "Running effective meetings", "Writing clear emails": a thing to do said as a gerund.
-_GERUNDS_EN = frozenset(_gerund(verb) for verb in _IMPERATIVE_VERBS_EN | _CLAUSE_VERBS_EN)
+_GERUNDS_EN = frozenset(gerund_en(verb) for verb in _IMPERATIVE_VERBS_EN | _CLAUSE_VERBS_EN)
 
 
 # At work "how we handle refunds", "how our team ships releases" is the way we (or you, or our team) do a thing, said
@@ -1666,9 +1664,9 @@ def our_way_of_doing_en(text: str) -> str | None:
     if match.group("who").lower().startswith("our") and verb.endswith("s") and not verb.endswith("ss"):  # our team ships
         verb = _base_of_third_person(verb)
         # "…ships releases and fixes bugs": the verb after "and" is the team's too, said with its -s
-        rest = _AND_A_THIRD_PERSON_VERB_EN.sub(lambda m: m.group(1) + _gerund(_base_of_third_person(m.group(2))), rest)
+        rest = _AND_A_THIRD_PERSON_VERB_EN.sub(lambda m: m.group(1) + gerund_en(_base_of_third_person(m.group(2))), rest)
     # "how we sort donations and keep food safe" is two things we do, both said so ("…and keeping food safe")
-    return f"{_gerund(verb)} {_verbs_after_and_as_gerunds(rest)}"
+    return f"{gerund_en(verb)} {_verbs_after_and_as_gerunds(rest)}"
 
 
 def _base_of_third_person(verb: str) -> str:
@@ -1685,7 +1683,7 @@ def _we_do_it_en(text: str) -> bool:
 
 
 def _verbs_after_and_as_gerunds(text: str) -> str:
-    return _AND_A_VERB_EN.sub(lambda m: m.group(1) + _gerund(m.group(2)), text)
+    return _AND_A_VERB_EN.sub(lambda m: m.group(1) + gerund_en(m.group(2)), text)
 
 
 # The things a how-to names to do, two or three ("sorting donations and keeping food safe", "分拣捐赠物、保证食品安全"):
@@ -1924,7 +1922,7 @@ def topic_phrase(topic: str) -> str:
             return tail
         return head if 1 <= len(head.split()) <= 4 and not _names_a_work(text) and not about_a_work(text) else text
     if match := _HOW_TO_EN.match(text):
-        return _gerund(match.group("verb")) + _verbs_after_and_as_gerunds(match.group("rest"))
+        return gerund_en(match.group("verb")) + _verbs_after_and_as_gerunds(match.group("rest"))
     if match := _WHAT_EN.match(text) or _WHAT_IT_IS_EN.match(text):
         return match.group("np")
     if _DEFINITION_EN.match(text):  # "the definition of energy": energy
@@ -1934,7 +1932,7 @@ def topic_phrase(topic: str) -> str:
         return _clause_subject_en(match.group("clause")) or embedded_question(text) or text
     first, _, rest = text.partition(" ")
     if rest and first.lower() in _IMPERATIVE_VERBS_EN and not _names_a_work(text) and not _LEARNING_HEAD_EN.match(text):
-        return f"{_gerund(first)} {rest}"
+        return f"{gerund_en(first)} {rest}"
     return _without_angle(text)
 
 
