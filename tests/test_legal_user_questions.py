@@ -2175,3 +2175,29 @@ async def test_a_home_bought_before_marriage_asked_in_a_divorce_is_property_divi
         "My husband and I are divorcing, who gets the house we bought before marriage with his down payment?")
     cited = _cited(run)
     assert ("民法典", "1063") in cited and ("民法典", "598") not in cited, cited
+
+
+@pytest.mark.parametrize("question", ["我的微信被盗了，骗子冒充我向朋友借钱",
+                                      "Someone hacked my WeChat and borrowed money from my friends in my name"])
+async def test_a_hacked_account_that_borrowed_from_friends_is_answered_as_fraud_not_as_the_holders_loan(knowledge, question):
+    # The holder borrowed nothing: the loan contract's articles (667, 675) answered it as if he had.
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert any(law == "刑法" for law, _ in cited), cited
+    assert not any(article in {"667", "674", "675", "677"} for law, article in cited if law == "民法典"), cited
+
+
+async def test_a_wife_whose_husband_bullies_her_and_who_wants_a_divorce_gets_domestic_violence_and_divorce_articles(knowledge):
+    cited = _cited(await GraphRunner(knowledge).ask("老公经常欺负我，想离婚"))
+    assert any(law == "反家庭暴力法" for law, _ in cited) and ("民法典", "1079") in cited, cited
+    assert not any(law.startswith("涉外") for law, _ in cited) and ("民法典", "1069") not in cited, cited
+
+
+async def test_a_ride_hail_driver_whose_passenger_will_not_pay_is_the_carrier_owed_the_fare_not_a_consumer(knowledge):
+    run = await GraphRunner(knowledge).ask("我是网约车司机，乘客半路要下车不给钱")
+    assert _answer(run)["category"] == "contract_law", _answer(run)["category"]
+    assert ("民法典", "813") in _cited(run), _cited(run)
+
+
+async def test_being_called_a_mistress_by_a_former_colleague_cites_the_right_to_reputation_not_the_press_exemption(knowledge):
+    cited = _cited(await GraphRunner(knowledge).ask("前同事到处说我是小三"))
+    assert cited[0] == ("民法典", "1024") and ("民法典", "1025") not in cited, cited
