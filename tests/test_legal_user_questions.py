@@ -2201,3 +2201,15 @@ async def test_a_ride_hail_driver_whose_passenger_will_not_pay_is_the_carrier_ow
 async def test_being_called_a_mistress_by_a_former_colleague_cites_the_right_to_reputation_not_the_press_exemption(knowledge):
     cited = _cited(await GraphRunner(knowledge).ask("前同事到处说我是小三"))
     assert cited[0] == ("民法典", "1024") and ("民法典", "1025") not in cited, cited
+
+
+@pytest.mark.parametrize(("question", "regulation"), [
+    ("物业费太贵了，物业什么都不管，能不交吗", "《物业管理条例》"),
+    ("出了车祸，交警的事故认定书说我全责，我不服", "《道路交通安全法实施条例》"),
+    ("公司一直没跟我签劳动合同，已经干了半年", "《劳动合同法实施条例》"),
+])
+async def test_a_question_that_needs_a_regulation_the_library_lacks_says_so_and_cites_none_of_it(knowledge, question,
+                                                                                                 regulation):
+    run = await GraphRunner(knowledge).ask(question)
+    assert f"{regulation}不在本助手收录的法规库中" in run.answer, run.answer
+    assert not any(regulation.strip("《》") in c["law"] for c in _answer(run)["citations"])
