@@ -2213,3 +2213,9 @@ async def test_a_question_that_needs_a_regulation_the_library_lacks_says_so_and_
     run = await GraphRunner(knowledge).ask(question)
     assert f"{regulation}不在本助手收录的法规库中" in run.answer, run.answer
     assert not any(regulation.strip("《》") in c["law"] for c in _answer(run)["citations"])
+
+
+async def test_a_balance_a_platform_will_not_pay_back_after_closing_the_account_is_the_prepayments_refund(knowledge):
+    # Not a faulty purchase's return (24) nor the seven-day return of goods bought online (25).
+    cited = _cited(await GraphRunner(knowledge).ask("外卖平台把我的账号封了，里面还有200元余额不给退"))
+    assert cited[0] == ("消费者权益保护法", "53") and ("消费者权益保护法", "24") not in cited, cited
