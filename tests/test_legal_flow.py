@@ -398,3 +398,13 @@ async def test_the_classification_log_names_every_field_the_question_touches_wit
     assert len(classification["domains"]) >= 2, classification  # the question is in two fields
     assert all(t(f"legal.category_{d}") in said for d in classification["domains"]), said
     assert re.search(r"置信度 \d{1,3}%", said) and "0." not in said, said
+
+
+@pytest.mark.parametrize("text", ["My landlord kept my deposit.", "The courier lost my parcel.", "房东不退押金"])
+async def test_a_bare_statement_of_a_dispute_is_not_shown_at_confidence_30_when_the_rules_correct_the_model(text):
+    # It asks nothing in words, but names what the law governs with every request ruled out: a question, as sure as
+    # one that says "what can I do?".
+    llm = FixedIntentLLM(intent="contract_review", category="contract_law", domains=["contract_law"])
+    result = await classify_text(text, llm)
+    assert (result.intent, result.via) == ("legal_consultation", "rules_over_model")
+    assert result.confidence >= 0.6, result.confidence

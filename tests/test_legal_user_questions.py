@@ -2175,3 +2175,47 @@ async def test_a_home_bought_before_marriage_asked_in_a_divorce_is_property_divi
         "My husband and I are divorcing, who gets the house we bought before marriage with his down payment?")
     cited = _cited(run)
     assert ("民法典", "1063") in cited and ("民法典", "598") not in cited, cited
+
+
+@pytest.mark.parametrize("question", ["我的微信被盗了，骗子冒充我向朋友借钱",
+                                      "Someone hacked my WeChat and borrowed money from my friends in my name"])
+async def test_a_hacked_account_that_borrowed_from_friends_is_answered_as_fraud_not_as_the_holders_loan(knowledge, question):
+    # The holder borrowed nothing: the loan contract's articles (667, 675) answered it as if he had.
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert any(law == "刑法" for law, _ in cited), cited
+    assert not any(article in {"667", "674", "675", "677"} for law, article in cited if law == "民法典"), cited
+
+
+async def test_a_wife_whose_husband_bullies_her_and_who_wants_a_divorce_gets_domestic_violence_and_divorce_articles(knowledge):
+    cited = _cited(await GraphRunner(knowledge).ask("老公经常欺负我，想离婚"))
+    assert any(law == "反家庭暴力法" for law, _ in cited) and ("民法典", "1079") in cited, cited
+    assert not any(law.startswith("涉外") for law, _ in cited) and ("民法典", "1069") not in cited, cited
+
+
+async def test_a_ride_hail_driver_whose_passenger_will_not_pay_is_the_carrier_owed_the_fare_not_a_consumer(knowledge):
+    run = await GraphRunner(knowledge).ask("我是网约车司机，乘客半路要下车不给钱")
+    assert _answer(run)["category"] == "contract_law", _answer(run)["category"]
+    assert ("民法典", "813") in _cited(run), _cited(run)
+
+
+async def test_being_called_a_mistress_by_a_former_colleague_cites_the_right_to_reputation_not_the_press_exemption(knowledge):
+    cited = _cited(await GraphRunner(knowledge).ask("前同事到处说我是小三"))
+    assert cited[0] == ("民法典", "1024") and ("民法典", "1025") not in cited, cited
+
+
+@pytest.mark.parametrize(("question", "regulation"), [
+    ("物业费太贵了，物业什么都不管，能不交吗", "《物业管理条例》"),
+    ("出了车祸，交警的事故认定书说我全责，我不服", "《道路交通安全法实施条例》"),
+    ("公司一直没跟我签劳动合同，已经干了半年", "《劳动合同法实施条例》"),
+])
+async def test_a_question_that_needs_a_regulation_the_library_lacks_says_so_and_cites_none_of_it(knowledge, question,
+                                                                                                 regulation):
+    run = await GraphRunner(knowledge).ask(question)
+    assert f"{regulation}不在本助手收录的法规库中" in run.answer, run.answer
+    assert not any(regulation.strip("《》") in c["law"] for c in _answer(run)["citations"])
+
+
+async def test_a_balance_a_platform_will_not_pay_back_after_closing_the_account_is_the_prepayments_refund(knowledge):
+    # Not a faulty purchase's return (24) nor the seven-day return of goods bought online (25).
+    cited = _cited(await GraphRunner(knowledge).ask("外卖平台把我的账号封了，里面还有200元余额不给退"))
+    assert cited[0] == ("消费者权益保护法", "53") and ("消费者权益保护法", "24") not in cited, cited
