@@ -53,7 +53,9 @@ ERA_PLACES = {
     "late_twentieth": {"zh": ("厂区大院", "筒子楼", "车间", "供销社", "国营饭店", "录像厅", "火车站", "澡堂"),
                        "en": ("the diner", "the bus depot", "the plant floor", "the video store", "the motel",
                               "the pay phone", "the high school gym", "the bowling alley")},
-    "early_modern": {"zh": ("码头", "茶楼", "洋行门口", "电车站", "报馆", "弄堂口", "火车站月台", "戏院后台"),
+    # places any town of the 民国 or late 清 had: a 电车站, a 洋行 or a 弄堂 sets the book in Shanghai, which a
+    # saga set nowhere it names is not
+    "early_modern": {"zh": ("茶楼", "码头", "当铺", "报馆", "火车站月台", "戏院后台", "药铺", "街口"),
                      "en": ("the docks", "the tea room", "the telegraph office", "the railway platform", "the newspaper office",
                             "the boarding house", "the dance hall", "the pawnshop")},
     "future": {"zh": ("霓虹街区", "数据中心", "地下诊所", "空轨站台", "废弃工厂", "全息广告牌下", "公司大楼顶层", "黑市"),
