@@ -1291,3 +1291,18 @@ def test_what_a_servant_does_is_no_name(description):
 def test_how_old_asked_with_no_question_mark_is_a_question_not_a_preference(question):
     # "陈文远多大了" was saved as a preference about the character
     assert read.intent_by_rules(question) == "knowledge"
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("民国年间，纺织厂女工刚子的姐姐失踪了，她四处寻找。", "刚子", "女工"),
+    ("山村少年虎子救了一只受伤的狐狸。", "虎子", "少年"),
+    ("八十年代，钢厂工人柱子想下海经商。", "柱子", "工人"),
+])
+def test_a_nickname_said_after_who_someone_is_is_read_as_their_name(description, name, said_as):
+    # "女工刚子": 刚子 has no surname, so the book's lead was an invented stranger.
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)][:1] == [(name, said_as)]
+
+
+@pytest.mark.parametrize("description", ["他的儿子失踪了，妻子日夜哭泣。", "孩子们在村口玩耍。"])
+def test_kin_ending_in_zi_is_no_nickname(description):
+    assert read.characters_in_description(description) == []

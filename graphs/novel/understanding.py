@@ -1137,6 +1137,16 @@ def _reads_as_name(name: str) -> bool:
 _KIN_CHARS_ZH = set("哥姐弟妹姑姨叔婶伯舅爷奶")
 
 
+# Characters before 子 that make a word of kin or of a thing, never a nickname (儿子, 孩子, 妻子, 日子, 船工之子).
+_NOT_NICKNAME_ZH = set("儿孩妻女男父母孙弟侄日样面票胖瘦之其此彼")
+
+
+def _nickname_zh(name: str) -> bool:
+    """A rustic nickname, a given name's character and 子 ("女工刚子", "少年虎子", "工人柱子"): read as a name only
+    right after a noun of a person, where 柱子 is no pillar."""
+    return len(name) == 2 and name[1] == "子" and name[0] not in _NOT_NICKNAME_ZH and _given_name_char(name[0])
+
+
 def _pet_name(name: str) -> bool:
     """小 / 阿 and a character given names are made of ("她的儿子小军", "女儿阿梅"): a child's familiar name, though
     jieba knows a rare word of it (小军 as "a small army"); not a common word (小心, 小时, 小船) nor kin (小妹)."""
@@ -1380,7 +1390,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
-        if name and (_reads_as_name(name) or _servants_name(match.group(1), name)) \
+        if name and (_reads_as_name(name) or _servants_name(match.group(1), name) or _nickname_zh(name)) \
                 and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
             said = _heirs_title(text, match.start(1), match.group(1))
             hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
@@ -1759,7 +1769,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
                                       and words[index - 1].word == "之" and CJK.fullmatch(words[index - 2].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
                 or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH
-                         or _familiar_name(text[at:at + 2]) or _guessed_name_after(words, index)):
+                         or _familiar_name(text[at:at + 2]) or _guessed_name_after(words, index)
+                         or _nickname_zh(text[at:at + 2])):
             continue
         guessed = _guessed_name_after(words, index) and words[index + 1].word
         before = text[start - 1:start]
@@ -1778,7 +1789,7 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
             tied = words[index - 2].word if index > 1 and words[index - 1].word == "之" else ""
             word = jieba.posseg.pair(tied + words[index - 1].word + word.word, "n")
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
-        if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
+        if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed or _nickname_zh(name)):
             continue
         calling = _calling_of_title(word.word, words[index - 1] if index > 0 else None)
         found.append((at, _heirs_title(text, start, calling), name))
