@@ -1306,3 +1306,35 @@ def test_a_nickname_said_after_who_someone_is_is_read_as_their_name(description,
 @pytest.mark.parametrize("description", ["他的儿子失踪了，妻子日夜哭泣。", "孩子们在村口玩耍。"])
 def test_kin_ending_in_zi_is_no_nickname(description):
     assert read.characters_in_description(description) == []
+
+
+async def _cast_of(description: str, language: str):
+    from core.llm.offline import OfflineLLM
+    from graphs.novel import offline  # noqa: F401  (registers the offline composers)
+    from schemas.novel import CharactersConfig
+
+    return await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": description})
+
+
+@pytest.mark.parametrize("language, description, said", [
+    ("zh", "民国年间，落魄少爷沈墨在上海滩救起落水的陌生人，从此卷入帮派与家族的恩怨。", "陌生人"),
+    ("en", "A lighthouse keeper named Rowan Finch finds that a stranger washes ashore one stormy night.", "stranger"),
+    ("en", "In a cold northern barony, a young maid named Elsa serves the baron. She discovers a secret in the cellar.",
+     "baron"),
+    ("zh", "寒冬的边境小镇，铁匠之女林小满收留了一个受伤的刺客。", "刺客"),
+])
+async def test_someone_the_premise_brings_in_without_a_name_is_in_the_cast(language, description, said):
+    # The stranger saved from the water, the baron served: the book's cast was its lead and a stock trio.
+    cast = await _cast_of(description, language)
+    others = [cast.antagonist, *cast.supporting_characters]
+    assert [c for c in others if c and said in c.background], cast
+
+
+@pytest.mark.parametrize("language, description", [
+    ("en", "A young swordsman named Kai Lin trains alone on a misty mountain."),
+    ("zh", "雪山脚下，邮递员陈默每天送一封没有收信人的信。"),
+])
+async def test_a_premise_of_one_person_alone_gets_one_other_not_a_stock_mentor_friend_and_rival(language, description):
+    cast = await _cast_of(description, language)
+    assert len(cast.all_characters()) == 2, cast

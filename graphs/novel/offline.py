@@ -8,13 +8,14 @@ schema-valid input to work on and the same project always gives the same novel.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, era_said,
-                                       key_things, lead_named, places_in_description, setting_named, story_era,
-                                       story_setting, things_on_minds, unnamed_lead,
+                                       key_things, lead_named, people_unnamed, places_in_description, setting_named,
+                                       story_era, story_setting, tells_harm, things_on_minds, unnamed_lead,
                                        opening_deed)
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -398,15 +399,16 @@ _GRANDCHILD_ENDINGS = ("孙子", "孙女", "外孙", "外孙女", "granddaughter
 _ROLE_AGES = (
     ((40, 62), ("站长", "局长", "所长", "厂长", "船长", "舰长", "镖头", "掌柜", "族长", "村长", "镇长", "县令", "知县", "知府",
                 "院长", "校长", "馆长", "主任", "将军", "老板", "帮主", "掌门", "庄主", "寨主", "捕头", "警长", "探长", "总管",
-                "管家", "账房先生", "账房", "师爷", "住持", "方丈", "师父", "师傅"),
+                "管家", "账房先生", "账房", "师爷", "住持", "方丈", "师父", "师傅", "男爵", "伯爵", "公爵", "侯爵"),
      ("chief", "director", "captain", "commander", "mayor", "headmaster", "headmistress", "principal",
       "superintendent", "governor", "general", "abbot", "abbess", "innkeeper", "landlord", "foreman", "sheriff",
-      "inspector", "warden", "steward", "butler", "housekeeper", "postmaster", "postmistress", "mentor", "master")),
+      "inspector", "warden", "steward", "butler", "housekeeper", "postmaster", "postmistress", "mentor", "master",
+      "baron", "baroness", "count", "countess", "duke", "duchess", "earl")),
     ((45, 66), ("教授", "老爷", "太傅"), ("professor", "judge", "bishop")),
     ((32, 58), ("摆渡人", "艄公", "船夫", "船工", "渔夫", "铁匠", "木匠", "郎中", "猎户", "猎人", "樵夫", "农夫", "守林人", "守塔人",
-                "看守", "邮差", "大副", "车夫", "马夫", "石匠", "裁缝", "屠夫"),
+                "看守", "邮差", "大副", "车夫", "马夫", "石匠", "裁缝", "屠夫", "寡妇"),
      ("ferryman", "boatman", "fisherman", "blacksmith", "smith", "carpenter", "herbalist", "hunter", "farmer",
-      "shepherd", "keeper", "mate", "boatswain", "miller", "tailor", "butcher", "mason")),
+      "shepherd", "keeper", "mate", "boatswain", "miller", "tailor", "butcher", "mason", "widow", "widower")),
     ((27, 50), ("医生", "大夫", "律师", "工程师", "记者", "警察", "捕快", "侦探", "教师", "老师", "护士", "法医", "会计", "编辑",
                 "科学家", "研究员", "植物学家", "宇航员", "飞行员", "军官", "法官"),
      ("doctor", "physician", "lawyer", "engineer", "journalist", "reporter", "detective", "constable", "teacher",
@@ -539,6 +541,13 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     invented = iter(_name(seed, slot, taken, english=english) for slot in range(4))
     # "一个少年行走江湖，…邻居王婶收养了他": the unnamed boy is the protagonist (named here), not the neighbour
     unnamed = unnamed_lead(description) if lead_said is None else None
+    # those it brings in by what they are ("救起落水的陌生人", "serves the baron") are of the cast too, named here;
+    # with no one named, the first of them leads ("老渔夫在海边捡到一个昏迷的女人")
+    nameless = people_unnamed(description, named, unnamed)
+    if not named and unnamed is None and nameless:
+        unnamed, nameless = nameless[0], nameless[1:]
+    invented_for = {p.name: _name(seed, 10 + slot, taken, english=english, female=_female(p.gender))
+                    for slot, p in enumerate(nameless)}
     if unnamed is not None:
         hero_female, beside, hero_said = _female(unnamed.gender), named[:3], unnamed.said_as
         hero = _name(seed, 9, taken, english=english, female=hero_female)
@@ -548,21 +557,24 @@ def characters(request: OfflineRequest) -> CharactersConfig:
         hero_said = named[0].said_as if named else None
     # the one the description sets against the hero is the antagonist ("her rival Doyle", "表哥顾远舟勾结盐帮"),
     # not a stranger invented beside them
-    foe = adversary(description, beside, hero)
-    beside = [c for c in beside if c is not foe]
-    # A premise that names two people or more is the cast: no stranger is invented to stand beside or
-    # against them (a villain only when the premise sets one against the lead). One naming fewer gets the
-    # usual mentor, friend and rival.
+    # the unnamed are found in the text by the word they are said as ("the baron schemes"), then given their names
+    foe = adversary(description, [*beside, *nameless], hero)
+    beside = [c if c.name not in invented_for else replace(c, name=invented_for[c.name])
+              for c in [*beside, *nameless] if c is not foe]
+    foe = foe and (replace(foe, name=invented_for[foe.name]) if foe.name in invented_for else foe)
+    # The people the premise brings in are the cast: no stranger is invented to stand beside or against them (a
+    # villain only when the premise sets one against the lead). A premise of one person alone gets one other, not
+    # a stock mentor, friend and rival: their rival when it tells of harm done, else a friend.
     invents = len(beside) + (foe is not None) == 0
     acquaintance = "acquaintance" if english else "相识"
-    rival = foe.name if foe else next(invented) if invents else None
+    rival = foe.name if foe else next(invented) if invents and tells_harm(description) else None
     rival_tie = _tie(foe.said_as, ties[2]) if foe else ties[2]
     rival_back = (_called_back(foe.said_as, hero_female) if foe else None) or ties[2]
     # (name, what the protagonist calls them, what they call the protagonist, gender, the post they hold)
     side = [(c.name, _tie(c.said_as, acquaintance), _called_back(c.said_as, hero_female) or _tie(c.said_as, acquaintance),
              _female(c.gender), c.said_as) for c in beside]
-    for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):] if invents else ():
-        side.append((next(invented), tie, back, None, None))
+    if invents and rival is None:
+        side.append((next(invented), ties[1], ties[1], None, None))
     hero_ties = {name: tie for name, tie, *_ in side} | ({rival: rival_tie} if rival else {})
     # "A young net-mender named Wren", "少镖头谢云帆": the words bringing them in say how old they are
     ages = {c.name: age_said(description, c.name, c.said_as) for c in named}

@@ -2614,3 +2614,65 @@ def opening_deed(description: str, name: str, names: list[str] | tuple[str, ...]
                 deed = deed.rsplit(",", 1)[0]
             return f"{said} {deed}".strip()
     return None
+
+
+# People a story brings in by what they are, with no name ("救起落水的陌生人", "serves the baron", "a stranger washes
+# ashore"), with the gender the word tells: each is someone of the cast, though the author named them not.
+_STORY_PEOPLE_ZH = {"陌生人": None, "神秘人": None, "黑衣人": None, "蒙面人": None, "流浪汉": "男", "乞丐": None, "旅人": None,
+                    "男爵": "男", "伯爵": "男", "公爵": "男", "侯爵": "男", "子爵": "男", "男爵夫人": "女", "伯爵夫人": "女",
+                    "国王": "男", "女王": "女", "王子": "男", "公主": "女", "皇帝": "男", "皇后": "女", "太子": "男",
+                    "将军": None, "道士": "男", "和尚": "男", "尼姑": "女", "书生": "男", "侠客": None, "刺客": None, "杀手": None,
+                    "老人": None, "老者": None, "老妇": "女", "老妇人": "女", "女人": "女", "男人": "男", "孩子": None, "孤儿": None,
+                    "渔夫": "男", "猎人": None, "猎户": None, "商人": None, "郎中": None, "大夫": None, "捕快": None, "侦探": None,
+                    "警察": None, "记者": None, "医生": None, "护士": None, "女孩": "女", "男孩": "男", "少女": "女", "少年": "男",
+                    "姑娘": "女", "寡妇": "女", "船夫": "男", "镖师": None, "管家": None, "丫鬟": "女", "外乡人": None}
+_STORY_PEOPLE_EN = {"stranger": None, "traveller": None, "traveler": None, "wanderer": None, "beggar": None,
+                    "baron": "male", "baroness": "female", "count": "male", "countess": "female", "duke": "male",
+                    "duchess": "female", "earl": "male", "lord": "male", "emperor": "male", "empress": "female",
+                    "sailor": None, "soldier": None, "fisherman": "male", "merchant": None, "widow": "female",
+                    "widower": "male", "orphan": None, "child": None, "woman": "female", "man": "male", "girl": "female",
+                    "boy": "male", "old man": "male", "old woman": "female", "knight": None, "witch": "female",
+                    "wizard": "male", "thief": None, "assassin": None, "hunter": None, "healer": None, "priest": "male",
+                    "nun": "female", "monk": "male", "doctor": None, "detective": None, "inspector": None,
+                    "landlord": None, "landlady": "female", "innkeeper": None, "smuggler": None, "pirate": None,
+                    "prince": "male", "princess": "female", "king": "male", "queen": "female", "servant": None,
+                    "maid": "female", "butler": "male", "governess": "female", "refugee": None, "survivor": None}
+_STORY_PEOPLE_EN_AT = re.compile(
+    r"\b(?:[Aa]n?|[Tt]he|[Oo]ne|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?!named\b|called\b)[a-z-]+\s+){0,2}?("
+    + "|".join(sorted(map(re.escape, _STORY_PEOPLE_EN), key=len, reverse=True))
+    + r")\b(?!['’]s|-)(?!\s*,?\s*(?:named|called|known as|[A-Z]))")
+# At most this many unnamed people join the cast: the few a premise turns on, not every passer-by it mentions.
+_UNNAMED_PEOPLE_LIMIT = 3
+
+
+def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter | None = None) -> list[NamedCharacter]:
+    """The people a description brings in by what they are, with no name ("落水的陌生人", "the baron", "刚子的妹妹"),
+    each once, in the order said: NamedCharacter with the word as written as its name (found again in the text by
+    it) and as what they are said as. Words that say who a named one (or the unnamed lead) is are theirs."""
+    taken = {w.lower().split()[-1] for c in [*named, *([lead] if lead else [])]
+             for w in (c.said_as, c.calling) if w}
+    found: dict[str, NamedCharacter] = {}
+    if CJK.search(text):
+        import jieba
+
+        words, nouns = jieba.lcut(text), {**_STORY_PEOPLE_ZH, **_KIN_ZH}
+        for index, word in enumerate(words):
+            ahead = "".join(words[index + 1:index + 3])
+            if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
+                continue
+            # kin said with no one's name before it ("他的妹妹") is of the lead; a 陌生人 needs no one's
+            if word in _KIN_ZH and word not in _STORY_PEOPLE_ZH and not (index > 0 and words[index - 1] == "的"):
+                continue
+            said = "老" + word if index > 0 and words[index - 1] == "老" else word
+            found[word] = NamedCharacter(word, said, nouns[word])
+    else:
+        for match in _STORY_PEOPLE_EN_AT.finditer(text):
+            noun = match.group(1).lower()
+            if noun.split()[-1] not in taken and noun not in found:
+                found[noun] = NamedCharacter(match.group(1), noun, _STORY_PEOPLE_EN[noun])
+    return list(found.values())[:_UNNAMED_PEOPLE_LIMIT]
+
+
+def tells_harm(text: str) -> bool:
+    """The description tells of harm done (勾结, 追杀, "betrays", "smuggling"): a story with someone against the lead."""
+    return any(not _harm_as_adjective(clause, m) for clause in _CLAUSE_SPLIT.split(text) for m in _HARM.finditer(clause))
