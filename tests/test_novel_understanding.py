@@ -1338,3 +1338,16 @@ async def test_someone_the_premise_brings_in_without_a_name_is_in_the_cast(langu
 async def test_a_premise_of_one_person_alone_gets_one_other_not_a_stock_mentor_friend_and_rival(language, description):
     cast = await _cast_of(description, language)
     assert len(cast.all_characters()) == 2, cast
+
+
+@pytest.mark.parametrize("language, description, name_said, background", [
+    ("en", "A lighthouse keeper named Rowan Finch finds that a stranger washes ashore one stormy night.", "Rowan Finch",
+     "a lighthouse keeper"),
+    ("zh", "民国年间，落魄少爷沈墨在上海滩讨生活，他的青梅竹马苏婉儿一直在等他。", "苏婉儿", "沈墨的青梅竹马"),
+])
+async def test_a_character_sheets_background_says_who_they_are_not_an_empty_offline_placeholder(
+        language, description, name_said, background):
+    # "Who is Rowan?" answered "[offline sample] where Rowan Finch comes from."
+    cast = await _cast_of(description, language)
+    said = cast.by_name(name_said).background
+    assert said.startswith(background) and "comes from" not in said and "来历" not in said and "[offline" not in said, said

@@ -492,7 +492,7 @@ _PEER_KIN = {"sister-in-law", "brother-in-law", "嫂子", "嫂嫂", "姐夫", "�
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
                female: bool | None = None, said_as: str | None = None, age_word: str | None = None,
-               calling: str | None = None) -> Character:
+               calling: str | None = None, of: tuple[str, str] | None = None) -> Character:
     # what the description says of them ("a girl named Mira"), else what an invented name is read as, else unknown
     female = EN_FIRST_FEMALE.get(name.split()[0]) if female is None and english and name.split() else female
     if female is None:
@@ -502,18 +502,22 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
     # a post or a calling the description gives ("探长", "doctor") is who they are: their background opens with it
     # (or said beside the tie: "his sister Maren, a lighthouse keeper")
     post = calling or (said_as if said_as and _tie(said_as, "") == "" and said_as not in _YOUNG_WORDS else None)
+    # The background says what the description tells of them (their post) and what they are to the lead (`of`: the
+    # lead's name and the tie): facts read, not offline prose, so untagged; "[offline sample] where Rowan Finch comes
+    # from" said nothing and was shown as an answer to "who is Rowan?"
     if english:
+        known = [f"{_article(post)} {post}" if post else "", f"{of[0]}'s {of[1]}" if of else ""]
         return Character(
             name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
-            background=f"{EN_TAG}{f'{_article(post)} {post}; ' if post else ''}where {name} comes from",
+            background="; ".join(k for k in known if k) or f"{EN_TAG}where {name} comes from",
             motivation=f"{EN_TAG}{name} wants to keep what matters",
             abilities=None, relationships=relationships or None,
         )
     return Character(
         name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
         appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格",
-        background=f"{TAG}{f'{post}，' if post else ''}{name}的来历",
+        background="，".join(k for k in (post or "", f"{of[0]}的{of[1]}" if of else "") if k) or f"{TAG}{name}的来历",
         motivation=f"{TAG}{name}想要守住自己在意的东西", abilities=None, relationships=relationships or None,
     )
 
@@ -585,10 +589,11 @@ def characters(request: OfflineRequest) -> CharactersConfig:
         antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
                               female=_female(foe.gender) if foe else None,
                               said_as=foe.said_as if foe else None, age_word=ages.get(rival),
-                              calling=callings.get(rival)) if rival else None,
+                              calling=callings.get(rival), of=(hero, rival_tie)) if rival else None,
         supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female,
-                                          said_as=said_as, age_word=ages.get(name), calling=callings.get(name))
-                               for name, _, back, female, said_as in side],
+                                          said_as=said_as, age_word=ages.get(name), calling=callings.get(name),
+                                          of=(hero, tie))
+                               for name, tie, back, female, said_as in side],
     )
     hero_age = cast.protagonist.age
     return cast.model_copy(update={
