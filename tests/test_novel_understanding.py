@@ -1351,3 +1351,22 @@ async def test_a_character_sheets_background_says_who_they_are_not_an_empty_offl
     cast = await _cast_of(description, language)
     said = cast.by_name(name_said).background
     assert said.startswith(background) and "comes from" not in said and "来历" not in said and "[offline" not in said, said
+
+
+async def test_an_unnamed_post_the_premise_says_does_harm_is_the_antagonist_not_an_invented_rival():
+    # "船长隐瞒了航线的真相": the captain was no one, and an invented 宿敌 stood against the engineer.
+    cast = await _cast_of("2150年，殖民飞船上的工程师陈默发现船长隐瞒了航线的真相。", "zh")
+    assert cast.antagonist is not None and cast.antagonist.background.startswith("船长"), cast
+
+
+async def test_a_school_story_is_set_today_and_its_one_unnamed_classmate_is_one_young_person():
+    from core.llm.offline import OfflineLLM
+    from schemas.novel import WorldSetting
+
+    description = "高二女生林晓晓转学到新学校，同桌是个不爱说话的男孩。"
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="",
+                                          facts={"language": "zh", "seed": "book", "description": description})
+    cast = await _cast_of(description, "zh")
+    assert "城门" not in world.geography and "当代" in world.time_period, world
+    assert cast.protagonist.age < 20, cast.protagonist  # a 高二女生 was 30
+    assert [(c.gender, c.background) for c in cast.supporting_characters] == [("男", "林晓晓的同桌")], cast

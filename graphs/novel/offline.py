@@ -385,7 +385,7 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
 
 
 # Words a description calls someone by that tell their age: a 少女 was written down as 36, a 老管家 as 25.
-_YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "girl", "boy"}
+_YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "女生", "男生", "girl", "boy"}  # a 高二女生 was 30
 _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
 # A parent is a generation older than the one said to be someone's child ("Her father, Jory" was 18, as old as
 # the keeper's daughter herself): parents 40-59, a son or daughter ("船工之子", "a keeper's daughter") 15-24.

@@ -2332,7 +2332,8 @@ _ERA_CUES = {
     "late_twentieth": re.compile(r"改革开放|下岗|国营|国企|知青|上山下乡|供销社|录像厅|筒子楼|粮票|大哥大|BP机|传呼机|文革"
                                  r"|厂区|大院|(?i:\b(?:cold war|vietnam|walkman|vhs|video store|pagers?|payphones?|cassettes?"
                                  r"|disco|hippies?|woodstock|[5-9]0s)\b)"),
-    "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
+    # a school story's 转学, 同桌 and 班主任 are of today, not of an old walled town's 城门
+    "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|初中|转学|同桌|班主任|高考|中考|女生|男生|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
                          r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
@@ -2656,12 +2657,20 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
         import jieba
 
         words, nouns = jieba.lcut(text), {**_STORY_PEOPLE_ZH, **_KIN_ZH}
+        opens = 0  # where the clause starts
         for index, word in enumerate(words):
+            if word in "，。；！？,;!?":
+                opens = index + 1
             ahead = "".join(words[index + 1:index + 3])
             if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
                 continue
-            # kin said with no one's name before it ("他的妹妹") is of the lead; a 陌生人 needs no one's
-            if word in _KIN_ZH and word not in _STORY_PEOPLE_ZH and not (index > 0 and words[index - 1] == "的"):
+            subject = words[opens] if opens < index else None
+            if subject in found and "是" in words[opens:index]:
+                # "同桌是个不爱说话的男孩": the 男孩 is the 同桌, one person, whose gender this word tells
+                found[subject] = replace(found[subject], gender=found[subject].gender or nouns[word])
+                continue
+            # kin said with no one's name before it ("他的妹妹") is of the lead; a 陌生人 or a post (船长) needs no one's
+            if word in KIN_ZH and word not in _STORY_PEOPLE_ZH and not (index > 0 and words[index - 1] == "的"):
                 continue
             said = "老" + word if index > 0 and words[index - 1] == "老" else word
             found[word] = NamedCharacter(word, said, nouns[word])
