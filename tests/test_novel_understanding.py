@@ -1370,3 +1370,17 @@ async def test_a_school_story_is_set_today_and_its_one_unnamed_classmate_is_one_
     assert "城门" not in world.geography and "当代" in world.time_period, world
     assert cast.protagonist.age < 20, cast.protagonist  # a 高二女生 was 30
     assert [(c.gender, c.background) for c in cast.supporting_characters] == [("男", "林晓晓的同桌")], cast
+
+
+@pytest.mark.parametrize("description, named", [
+    ("Two rival chefs, Sofia and Marco, compete for the same restaurant in Naples and fall in love.",
+     [("Sofia", "chef"), ("Marco", "chef")]),
+    ("The twin sisters, Ada Lark and Bea Lark, inherit a failing vineyard.", [("Ada Lark", "sister"), ("Bea Lark", "sister")]),
+])
+def test_names_said_after_a_plural_noun_of_people_are_each_one_of_them(description, named):
+    # "Two rival chefs, Sofia and Marco," named no one: an invented lead and friend wrote the romance.
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+def test_places_said_after_a_plural_noun_of_places_are_no_one():
+    assert read.characters_in_description("In the towns, Paris and Lyon, nothing happens.") == []

@@ -11,7 +11,8 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, COMMON_WORDS_EN, JOBS_EN, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word
+from core.language import (CJK, COMMON_WORDS_EN, JOBS_EN, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word,
+                           singular_en)
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -1344,6 +1345,9 @@ def _person_noun_en(word: str) -> bool:
                                and not is_function_word(word))
 
 
+_PLURAL_THEN_NAMES_EN = re.compile(r"\b([a-z]{3,}s),\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+and\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
+
+
 def characters_in_description(text: str) -> list[NamedCharacter]:
     """Characters a book's description names, in the order it names them: after "named / called / known as",
     a word saying who someone is ("her brother Tom"), 名叫 / 叫做 / 名为, or 哥哥 / 师父 … (Chinese)."""
@@ -1413,7 +1417,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
             hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
     for match in _APPOSED_EN.finditer(text):
-        noun, name = match.group(1).lower(), match.group(2)
+        # "The twin sisters, Ada Lark and Bea Lark,": each a sister; "the towns, Paris and Lyon": places
+        noun, name = singular_en(match.group(1).lower()), match.group(2)
         head = noun.rsplit("-", 1)[-1]  # "Her ex-husband, Callum Reid,": a husband, once
         if head not in _PLACE_EN and not is_function_word(name) and name.lower() not in _TITLE_WORDS_EN:
             # "the harbourmaster, Corin," (not "the town, Brindle", nor Mr of "the neighbour, Mr. Crane,")
@@ -1438,6 +1443,14 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
                 is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
             hits.append((match.start(3), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+    for match in _PLURAL_THEN_NAMES_EN.finditer(text):
+        # "Two rival chefs, Sofia and Marco, compete …": a plural noun of people, then the names of each of them
+        noun = singular_en(match.group(1).lower())
+        if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN:
+            for group in (2, 3):
+                name = match.group(group)
+                if not any(is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
+                    hits.append((match.start(group), NamedCharacter(name, noun, _KIN_EN.get(noun))))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
