@@ -1384,3 +1384,8 @@ def test_names_said_after_a_plural_noun_of_people_are_each_one_of_them(descripti
 
 def test_places_said_after_a_plural_noun_of_places_are_no_one():
     assert read.characters_in_description("In the towns, Paris and Lyon, nothing happens.") == []
+
+
+def test_a_brother_is_no_place_the_book_is_set_in():
+    # The world of a 北宋 escort's book was named 哥哥, which jieba tags a place name.
+    assert read.setting_named("北宋末年，镖局少镖头谢云帆押送货物进京，途中遇到的刺客自称是他失散多年的哥哥。") != "哥哥"

@@ -2568,7 +2568,9 @@ def _place_names_zh(text: str) -> list[str]:
     """The place names jieba tags (ns) in a Chinese text, in order: 福州, 西北."""
     import jieba.posseg
 
-    return [w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2]
+    # jieba tags 哥哥 a place name: a word of kin or of a person never names where the book is set
+    return [w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2
+            and w.word not in _KIN_ZH and w.word not in _STORY_PEOPLE_ZH]
 
 
 def _place_name_zh(text: str) -> str | None:
