@@ -1389,3 +1389,14 @@ def test_places_said_after_a_plural_noun_of_places_are_no_one():
 def test_a_brother_is_no_place_the_book_is_set_in():
     # The world of a 北宋 escort's book was named 哥哥, which jieba tags a place name.
     assert read.setting_named("北宋末年，镖局少镖头谢云帆押送货物进京，途中遇到的刺客自称是他失散多年的哥哥。") != "哥哥"
+
+
+@pytest.mark.parametrize("description, name", [
+    ("A baker named Tom Hale runs a shop by the sea. A woman arrives with a sealed letter. She asks him to hide it.",
+     "Tom Hale"),
+    ("小城咖啡馆的店员许念遇见了每天来买咖啡的陌生男人，他总是坐在窗边写信。", "许念"),
+])
+def test_a_pronoun_after_someone_new_and_unnamed_is_theirs_not_the_named_ones(description, name):
+    # "A woman arrives… She asks him": the baker Tom was written down as a woman.
+    person = next(c for c in read.characters_in_description(description) if c.name == name)
+    assert person.gender is None, person

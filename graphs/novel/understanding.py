@@ -2026,6 +2026,13 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         owned = mentioned and _OWNED_BY.search(text[:mentioned[0]])
         if owned:
             owners[person.name] = _PRONOUN_GENDER[(owned.group(1) or owned.group(2)).lower()]
+    # someone brought in by what they are, of a gender the word tells ("a woman arrives", "陌生男人"): a he or she
+    # after them, before anyone named again, may be theirs and tells nothing of the named
+    for nameless in people_unnamed(text, people):
+        if nameless.gender:
+            word = re.escape(nameless.name) if chinese else r"\b" + re.escape(nameless.name) + r"\b"
+            events += [(m.start(), "nameless", "male" if nameless.gender in ("male", "男") else "female")
+                       for m in re.finditer(word, text)]
     for m in re.finditer(r"(?<![\w'])(he|she|his|her|him|hers)(?![\w'])|([他她])(?!们)", text, re.I):
         word = m.group().lower()
         after = re.match(r"\s*([\w']+)", text[m.end():])
@@ -2054,7 +2061,11 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
     # who an object pronoun of a gender cannot be: the subject of its clause ("林秀云劝他留下": 他 is not 林秀云)
     not_the_object: dict[str, str] = {}
     last = 0
+    nameless_since: str | None = None  # the gender of one brought in unnamed since the last one named
     for where, what, gender in sorted(events):
+        if what == "nameless":
+            nameless_since = gender
+            continue
         # a Chinese comma opens a clause of its own subject ("师爷钱谦益言其失足，海清漪却发现…。她…": 她 is 海清漪)
         new_clause = chinese and bool(_CLAUSE_ZH.search(text, last, where))
         if _SENTENCE_END.search(text, last, where):
@@ -2062,9 +2073,12 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             not_the_object = {}
         last = where
         if gender is None:
+            nameless_since = None
             recent.append(what)
             subject = what if new_clause and subject else subject or what
             continue
+        if gender == nameless_since:
+            continue  # "A woman arrives. She asks him…": she is the woman, not the baker named before
         if what == "object":
             # an object tells nothing of anyone's gender, but the he / she after it goes on with whom it meant:
             # "邻居林秀云劝他留下，他却执意要走" made 林秀云, the one persuading, a man
@@ -2652,7 +2666,10 @@ _STORY_PEOPLE_EN = {"stranger": None, "traveller": None, "traveler": None, "wand
                     "nun": "female", "monk": "male", "doctor": None, "detective": None, "inspector": None,
                     "landlord": None, "landlady": "female", "innkeeper": None, "smuggler": None, "pirate": None,
                     "prince": "male", "princess": "female", "king": "male", "queen": "female", "servant": None,
-                    "maid": "female", "butler": "male", "governess": "female", "refugee": None, "survivor": None}
+                    "maid": "female", "butler": "male", "governess": "female", "refugee": None, "survivor": None,
+                    # the posts a premise's one in charge holds ("the captain has been lying", "the vicar's murder")
+                    "captain": None, "vicar": "male", "mayor": None, "sheriff": None, "governor": None,
+                    "administrator": None, "commander": None, "general": None, "judge": None, "abbot": "male"}
 _STORY_PEOPLE_EN_AT = re.compile(
     r"\b(?:[Aa]n?|[Tt]he|[Oo]ne|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?!named\b|called\b)[a-z-]+\s+){0,2}?("
     + "|".join(sorted(map(re.escape, _STORY_PEOPLE_EN), key=len, reverse=True))
@@ -2687,7 +2704,8 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
             # kin said with no one's name before it ("他的妹妹") is of the lead; a 陌生人 or a post (船长) needs no one's
             if word in KIN_ZH and word not in _STORY_PEOPLE_ZH and not (index > 0 and words[index - 1] == "的"):
                 continue
-            said = "老" + word if index > 0 and words[index - 1] == "老" else word
+            # "老渔夫", "陌生男人": the word before says more of who they are
+            said = words[index - 1] + word if index > 0 and words[index - 1] in ("老", "陌生") else word
             found[word] = NamedCharacter(word, said, nouns[word])
     else:
         for match in _STORY_PEOPLE_EN_AT.finditer(text):
