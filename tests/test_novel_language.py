@@ -77,7 +77,9 @@ async def test_who_is_a_minor_character_reads_as_a_whole_sentence_whatever_their
     from graphs.novel.chat import _sheet_lines
     from graphs.novel.tools import GraphTool
 
-    world = "a harbour town" if language == "en" else "港口小城"
+    # one who shelters, one sheltered and one who betrays: a lead, someone beside them and their antagonist
+    world = ("In a harbour town, a fisherman shelters a stranger, but a merchant betrays him." if language == "en"
+             else "港口小城里，船夫收留了陌生人，却被商人出卖。")
     config = NovelConfig.from_settings(Settings(data_dir=tmp_path / "data", llm_provider="offline", _env_file=None))
     files = ProjectFiles.create(config, "book", world_description=world, initial_chapters=1)
     cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",

@@ -72,6 +72,13 @@ async def test_a_book_meets_at_the_places_its_premise_names_not_at_another_towns
     assert places and places <= own | {"镇上的茶馆"}, places
 
 
+@pytest.mark.parametrize("description", ["民国年间，落魄书生陈默为了一笔旧债四处奔走", "民国初年，戏班武生周小楼与班主反目"])
+async def test_a_minguo_saga_that_names_no_place_meets_where_any_town_of_its_age_would_not_in_shanghai(description):
+    # Its scenes sat at a 电车站 and a 洋行门口, places of a treaty port the description never named.
+    places = await _scene_places("zh", description)
+    assert places and not places & {"电车站", "洋行门口", "弄堂口"}, places
+
+
 async def test_an_offline_future_worlds_geography_names_places_of_its_age():
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": "zh", "description": "赛博朋克的霓虹都市，人人装着义体"})

@@ -1328,3 +1328,112 @@ def test_passages_asked_for_are_a_question_of_the_book_whose_frame_is_no_topic(t
     # "show me two passages…" was answered "no chapter mentions show, two, passages"
     assert read.intent_by_rules(text) == "knowledge"
     assert read.topic_words(read.without_names(text, ["Wren", "Silas", "林晚", "周怀安"])) == []
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("民国年间，纺织厂女工刚子的姐姐失踪了，她四处寻找。", "刚子", "女工"),
+    ("山村少年虎子救了一只受伤的狐狸。", "虎子", "少年"),
+    ("八十年代，钢厂工人柱子想下海经商。", "柱子", "工人"),
+])
+def test_a_nickname_said_after_who_someone_is_is_read_as_their_name(description, name, said_as):
+    # "女工刚子": 刚子 has no surname, so the book's lead was an invented stranger.
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)][:1] == [(name, said_as)]
+
+
+@pytest.mark.parametrize("description", ["他的儿子失踪了，妻子日夜哭泣。", "孩子们在村口玩耍。"])
+def test_kin_ending_in_zi_is_no_nickname(description):
+    assert read.characters_in_description(description) == []
+
+
+async def _cast_of(description: str, language: str):
+    from core.llm.offline import OfflineLLM
+    from graphs.novel import offline  # noqa: F401  (registers the offline composers)
+    from schemas.novel import CharactersConfig
+
+    return await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="",
+                                         facts={"language": language, "seed": "book", "description": description})
+
+
+@pytest.mark.parametrize("language, description, said", [
+    ("zh", "民国年间，落魄少爷沈墨在上海滩救起落水的陌生人，从此卷入帮派与家族的恩怨。", "陌生人"),
+    ("en", "A lighthouse keeper named Rowan Finch finds that a stranger washes ashore one stormy night.", "stranger"),
+    ("en", "In a cold northern barony, a young maid named Elsa serves the baron. She discovers a secret in the cellar.",
+     "baron"),
+    ("zh", "寒冬的边境小镇，铁匠之女林小满收留了一个受伤的刺客。", "刺客"),
+])
+async def test_someone_the_premise_brings_in_without_a_name_is_in_the_cast(language, description, said):
+    # The stranger saved from the water, the baron served: the book's cast was its lead and a stock trio.
+    cast = await _cast_of(description, language)
+    others = [cast.antagonist, *cast.supporting_characters]
+    assert [c for c in others if c and said in c.background], cast
+
+
+@pytest.mark.parametrize("language, description", [
+    ("en", "A young swordsman named Kai Lin trains alone on a misty mountain."),
+    ("zh", "雪山脚下，邮递员陈默每天送一封没有收信人的信。"),
+])
+async def test_a_premise_of_one_person_alone_gets_one_other_not_a_stock_mentor_friend_and_rival(language, description):
+    cast = await _cast_of(description, language)
+    assert len(cast.all_characters()) == 2, cast
+
+
+@pytest.mark.parametrize("language, description, name_said, background", [
+    ("en", "A lighthouse keeper named Rowan Finch finds that a stranger washes ashore one stormy night.", "Rowan Finch",
+     "a lighthouse keeper"),
+    ("zh", "民国年间，落魄少爷沈墨在上海滩讨生活，他的青梅竹马苏婉儿一直在等他。", "苏婉儿", "沈墨的青梅竹马"),
+])
+async def test_a_character_sheets_background_says_who_they_are_not_an_empty_offline_placeholder(
+        language, description, name_said, background):
+    # "Who is Rowan?" answered "[offline sample] where Rowan Finch comes from."
+    cast = await _cast_of(description, language)
+    said = cast.by_name(name_said).background
+    assert said.startswith(background) and "comes from" not in said and "来历" not in said and "[offline" not in said, said
+
+
+async def test_an_unnamed_post_the_premise_says_does_harm_is_the_antagonist_not_an_invented_rival():
+    # "船长隐瞒了航线的真相": the captain was no one, and an invented 宿敌 stood against the engineer.
+    cast = await _cast_of("2150年，殖民飞船上的工程师陈默发现船长隐瞒了航线的真相。", "zh")
+    assert cast.antagonist is not None and cast.antagonist.background.startswith("船长"), cast
+
+
+async def test_a_school_story_is_set_today_and_its_one_unnamed_classmate_is_one_young_person():
+    from core.llm.offline import OfflineLLM
+    from schemas.novel import WorldSetting
+
+    description = "高二女生林晓晓转学到新学校，同桌是个不爱说话的男孩。"
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="",
+                                          facts={"language": "zh", "seed": "book", "description": description})
+    cast = await _cast_of(description, "zh")
+    assert "城门" not in world.geography and "当代" in world.time_period, world
+    assert cast.protagonist.age < 20, cast.protagonist  # a 高二女生 was 30
+    assert [(c.gender, c.background) for c in cast.supporting_characters] == [("男", "林晓晓的同桌")], cast
+
+
+@pytest.mark.parametrize("description, named", [
+    ("Two rival chefs, Sofia and Marco, compete for the same restaurant in Naples and fall in love.",
+     [("Sofia", "chef"), ("Marco", "chef")]),
+    ("The twin sisters, Ada Lark and Bea Lark, inherit a failing vineyard.", [("Ada Lark", "sister"), ("Bea Lark", "sister")]),
+])
+def test_names_said_after_a_plural_noun_of_people_are_each_one_of_them(description, named):
+    # "Two rival chefs, Sofia and Marco," named no one: an invented lead and friend wrote the romance.
+    assert [(c.name, c.said_as) for c in read.characters_in_description(description)] == named
+
+
+def test_places_said_after_a_plural_noun_of_places_are_no_one():
+    assert read.characters_in_description("In the towns, Paris and Lyon, nothing happens.") == []
+
+
+def test_a_brother_is_no_place_the_book_is_set_in():
+    # The world of a 北宋 escort's book was named 哥哥, which jieba tags a place name.
+    assert read.setting_named("北宋末年，镖局少镖头谢云帆押送货物进京，途中遇到的刺客自称是他失散多年的哥哥。") != "哥哥"
+
+
+@pytest.mark.parametrize("description, name", [
+    ("A baker named Tom Hale runs a shop by the sea. A woman arrives with a sealed letter. She asks him to hide it.",
+     "Tom Hale"),
+    ("小城咖啡馆的店员许念遇见了每天来买咖啡的陌生男人，他总是坐在窗边写信。", "许念"),
+])
+def test_a_pronoun_after_someone_new_and_unnamed_is_theirs_not_the_named_ones(description, name):
+    # "A woman arrives… She asks him": the baker Tom was written down as a woman.
+    person = next(c for c in read.characters_in_description(description) if c.name == name)
+    assert person.gender is None, person

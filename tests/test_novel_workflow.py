@@ -577,6 +577,39 @@ async def test_the_first_chapters_scenes_say_there_is_nothing_earlier_to_recall_
     assert not [line for line in logs if "检索到 0 条" in line], logs
 
 
+async def test_the_step_log_names_the_world_and_the_chapter_not_the_files_they_are_kept_in(tmp_path):
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+
+    async with open_runtime(runtime_settings(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel_workflow", text="民国年间，落魄少爷沈墨在上海滩讨生活，生成到第 1 章",
+                                   thread_id=thread_id, create=True, options={"projectId": "bund"})
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+    logs = [p["message"] for n, p in events if n == "tool:log"]
+    assert not [line for line in logs if ".json" in line], logs
+    assert any("上海滩" in line for line in logs), logs  # the world's name
+    assert any(line.startswith("第 1 章「") and "」已写好" in line for line in logs), logs  # the chapter's title
+
+
+async def test_a_later_scene_of_the_first_chapter_says_it_follows_the_scenes_just_written(tmp_path):
+    from app.runtime import new_thread_id
+    from app.services import open_runtime
+    from core.i18n import t
+
+    async with open_runtime(runtime_settings(tmp_path / "data")) as runtime:
+        thread_id = new_thread_id()
+        await runtime.send_message(flow="novel_workflow", text="雪山脚下的邮递员每天送一封没有收信人的信，生成到第 1 章",
+                                   thread_id=thread_id, create=True, options={"projectId": "snowpost"})
+        await runtime.wait(thread_id)
+        events = await runtime.store.events_after(thread_id)
+    logs = [p["message"] for n, p in events if n == "tool:log"]
+    memory_lines = [line for line in logs if line == t("novel.scene_memory_none") or "这一场接着本章" in line]
+    assert memory_lines[0] == t("novel.scene_memory_none"), logs
+    assert memory_lines[1:] and all("这一场接着本章" in line for line in memory_lines[1:]), logs
+
+
 @pytest.mark.parametrize(("written", "generated", "locale", "said"), [
     ([1], 1, "en", "Done: chapter 1. Chapters generated so far: 1 of 2."),
     ([1, 2], 2, "en", "Done: chapters 1, 2. Chapters generated so far: 2 of 2."),

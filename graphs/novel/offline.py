@@ -8,13 +8,14 @@ schema-valid input to work on and the same project always gives the same novel.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
 from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, era_said,
-                                       key_things, lead_named, places_in_description, setting_named, story_era,
-                                       story_setting, things_on_minds, unnamed_lead,
+                                       key_things, lead_named, people_unnamed, places_in_description, setting_named,
+                                       story_era, story_setting, tells_harm, things_on_minds, unnamed_lead,
                                        opening_deed)
 from schemas.novel import (
     ChapterMemoryEntry,
@@ -53,7 +54,9 @@ ERA_PLACES = {
     "late_twentieth": {"zh": ("厂区大院", "筒子楼", "车间", "供销社", "国营饭店", "录像厅", "火车站", "澡堂"),
                        "en": ("the diner", "the bus depot", "the plant floor", "the video store", "the motel",
                               "the pay phone", "the high school gym", "the bowling alley")},
-    "early_modern": {"zh": ("码头", "茶楼", "洋行门口", "电车站", "报馆", "弄堂口", "火车站月台", "戏院后台"),
+    # places any town of the 民国 or late 清 had: a 电车站, a 洋行 or a 弄堂 sets the book in Shanghai, which a
+    # saga set nowhere it names is not
+    "early_modern": {"zh": ("茶楼", "码头", "当铺", "报馆", "火车站月台", "戏院后台", "药铺", "街口"),
                      "en": ("the docks", "the tea room", "the telegraph office", "the railway platform", "the newspaper office",
                             "the boarding house", "the dance hall", "the pawnshop")},
     "future": {"zh": ("霓虹街区", "数据中心", "地下诊所", "空轨站台", "废弃工厂", "全息广告牌下", "公司大楼顶层", "黑市"),
@@ -382,7 +385,7 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
 
 
 # Words a description calls someone by that tell their age: a 少女 was written down as 36, a 老管家 as 25.
-_YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "girl", "boy"}
+_YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "女生", "男生", "girl", "boy"}  # a 高二女生 was 30
 _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
 # A parent is a generation older than the one said to be someone's child ("Her father, Jory" was 18, as old as
 # the keeper's daughter herself): parents 40-59, a son or daughter ("船工之子", "a keeper's daughter") 15-24.
@@ -396,15 +399,16 @@ _GRANDCHILD_ENDINGS = ("孙子", "孙女", "外孙", "外孙女", "granddaughter
 _ROLE_AGES = (
     ((40, 62), ("站长", "局长", "所长", "厂长", "船长", "舰长", "镖头", "掌柜", "族长", "村长", "镇长", "县令", "知县", "知府",
                 "院长", "校长", "馆长", "主任", "将军", "老板", "帮主", "掌门", "庄主", "寨主", "捕头", "警长", "探长", "总管",
-                "管家", "账房先生", "账房", "师爷", "住持", "方丈", "师父", "师傅"),
+                "管家", "账房先生", "账房", "师爷", "住持", "方丈", "师父", "师傅", "男爵", "伯爵", "公爵", "侯爵"),
      ("chief", "director", "captain", "commander", "mayor", "headmaster", "headmistress", "principal",
       "superintendent", "governor", "general", "abbot", "abbess", "innkeeper", "landlord", "foreman", "sheriff",
-      "inspector", "warden", "steward", "butler", "housekeeper", "postmaster", "postmistress", "mentor", "master")),
+      "inspector", "warden", "steward", "butler", "housekeeper", "postmaster", "postmistress", "mentor", "master",
+      "baron", "baroness", "count", "countess", "duke", "duchess", "earl")),
     ((45, 66), ("教授", "老爷", "太傅"), ("professor", "judge", "bishop")),
     ((32, 58), ("摆渡人", "艄公", "船夫", "船工", "渔夫", "铁匠", "木匠", "郎中", "猎户", "猎人", "樵夫", "农夫", "守林人", "守塔人",
-                "看守", "邮差", "大副", "车夫", "马夫", "石匠", "裁缝", "屠夫"),
+                "看守", "邮差", "大副", "车夫", "马夫", "石匠", "裁缝", "屠夫", "寡妇"),
      ("ferryman", "boatman", "fisherman", "blacksmith", "smith", "carpenter", "herbalist", "hunter", "farmer",
-      "shepherd", "keeper", "mate", "boatswain", "miller", "tailor", "butcher", "mason")),
+      "shepherd", "keeper", "mate", "boatswain", "miller", "tailor", "butcher", "mason", "widow", "widower")),
     ((27, 50), ("医生", "大夫", "律师", "工程师", "记者", "警察", "捕快", "侦探", "教师", "老师", "护士", "法医", "会计", "编辑",
                 "科学家", "研究员", "植物学家", "宇航员", "飞行员", "军官", "法官"),
      ("doctor", "physician", "lawyer", "engineer", "journalist", "reporter", "detective", "constable", "teacher",
@@ -488,7 +492,7 @@ _PEER_KIN = {"sister-in-law", "brother-in-law", "嫂子", "嫂嫂", "姐夫", "�
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
                female: bool | None = None, said_as: str | None = None, age_word: str | None = None,
-               calling: str | None = None) -> Character:
+               calling: str | None = None, of: tuple[str, str] | None = None) -> Character:
     # what the description says of them ("a girl named Mira"), else what an invented name is read as, else unknown
     female = EN_FIRST_FEMALE.get(name.split()[0]) if female is None and english and name.split() else female
     if female is None:
@@ -498,18 +502,22 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
     # a post or a calling the description gives ("探长", "doctor") is who they are: their background opens with it
     # (or said beside the tie: "his sister Maren, a lighthouse keeper")
     post = calling or (said_as if said_as and _tie(said_as, "") == "" and said_as not in _YOUNG_WORDS else None)
+    # The background says what the description tells of them (their post) and what they are to the lead (`of`: the
+    # lead's name and the tie): facts read, not offline prose, so untagged; "[offline sample] where Rowan Finch comes
+    # from" said nothing and was shown as an answer to "who is Rowan?"
     if english:
+        known = [f"{_article(post)} {post}" if post else "", f"{of[0]}'s {of[1]}" if of else ""]
         return Character(
             name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
-            background=f"{EN_TAG}{f'{_article(post)} {post}; ' if post else ''}where {name} comes from",
+            background="; ".join(k for k in known if k) or f"{EN_TAG}where {name} comes from",
             motivation=f"{EN_TAG}{name} wants to keep what matters",
             abilities=None, relationships=relationships or None,
         )
     return Character(
         name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
         appearance=f"{TAG}{name}的样貌朴素", personality=f"{TAG}{role}的性格",
-        background=f"{TAG}{f'{post}，' if post else ''}{name}的来历",
+        background="，".join(k for k in (post or "", f"{of[0]}的{of[1]}" if of else "") if k) or f"{TAG}{name}的来历",
         motivation=f"{TAG}{name}想要守住自己在意的东西", abilities=None, relationships=relationships or None,
     )
 
@@ -537,6 +545,13 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     invented = iter(_name(seed, slot, taken, english=english) for slot in range(4))
     # "一个少年行走江湖，…邻居王婶收养了他": the unnamed boy is the protagonist (named here), not the neighbour
     unnamed = unnamed_lead(description) if lead_said is None else None
+    # those it brings in by what they are ("救起落水的陌生人", "serves the baron") are of the cast too, named here;
+    # with no one named, the first of them leads ("老渔夫在海边捡到一个昏迷的女人")
+    nameless = people_unnamed(description, named, unnamed)
+    if not named and unnamed is None and nameless:
+        unnamed, nameless = nameless[0], nameless[1:]
+    invented_for = {p.name: _name(seed, 10 + slot, taken, english=english, female=_female(p.gender))
+                    for slot, p in enumerate(nameless)}
     if unnamed is not None:
         hero_female, beside, hero_said = _female(unnamed.gender), named[:3], unnamed.said_as
         hero = _name(seed, 9, taken, english=english, female=hero_female)
@@ -546,21 +561,24 @@ def characters(request: OfflineRequest) -> CharactersConfig:
         hero_said = named[0].said_as if named else None
     # the one the description sets against the hero is the antagonist ("her rival Doyle", "表哥顾远舟勾结盐帮"),
     # not a stranger invented beside them
-    foe = adversary(description, beside, hero)
-    beside = [c for c in beside if c is not foe]
-    # A premise that names two people or more is the cast: no stranger is invented to stand beside or
-    # against them (a villain only when the premise sets one against the lead). One naming fewer gets the
-    # usual mentor, friend and rival.
+    # the unnamed are found in the text by the word they are said as ("the baron schemes"), then given their names
+    foe = adversary(description, [*beside, *nameless], hero)
+    beside = [c if c.name not in invented_for else replace(c, name=invented_for[c.name])
+              for c in [*beside, *nameless] if c is not foe]
+    foe = foe and (replace(foe, name=invented_for[foe.name]) if foe.name in invented_for else foe)
+    # The people the premise brings in are the cast: no stranger is invented to stand beside or against them (a
+    # villain only when the premise sets one against the lead). A premise of one person alone gets one other, not
+    # a stock mentor, friend and rival: their rival when it tells of harm done, else a friend.
     invents = len(beside) + (foe is not None) == 0
     acquaintance = "acquaintance" if english else "相识"
-    rival = foe.name if foe else next(invented) if invents else None
+    rival = foe.name if foe else next(invented) if invents and tells_harm(description) else None
     rival_tie = _tie(foe.said_as, ties[2]) if foe else ties[2]
     rival_back = (_called_back(foe.said_as, hero_female) if foe else None) or ties[2]
     # (name, what the protagonist calls them, what they call the protagonist, gender, the post they hold)
     side = [(c.name, _tie(c.said_as, acquaintance), _called_back(c.said_as, hero_female) or _tie(c.said_as, acquaintance),
              _female(c.gender), c.said_as) for c in beside]
-    for tie, back in ((ties[0], ties[3]), (ties[1], ties[1]))[len(side):] if invents else ():
-        side.append((next(invented), tie, back, None, None))
+    if invents and rival is None:
+        side.append((next(invented), ties[1], ties[1], None, None))
     hero_ties = {name: tie for name, tie, *_ in side} | ({rival: rival_tie} if rival else {})
     # "A young net-mender named Wren", "少镖头谢云帆": the words bringing them in say how old they are
     ages = {c.name: age_said(description, c.name, c.said_as) for c in named}
@@ -571,10 +589,11 @@ def characters(request: OfflineRequest) -> CharactersConfig:
         antagonist=_character(rival, villain, seed, {hero: rival_back}, english=english,
                               female=_female(foe.gender) if foe else None,
                               said_as=foe.said_as if foe else None, age_word=ages.get(rival),
-                              calling=callings.get(rival)) if rival else None,
+                              calling=callings.get(rival), of=(hero, rival_tie)) if rival else None,
         supporting_characters=[_character(name, support, seed, {hero: back}, english=english, female=female,
-                                          said_as=said_as, age_word=ages.get(name), calling=callings.get(name))
-                               for name, _, back, female, said_as in side],
+                                          said_as=said_as, age_word=ages.get(name), calling=callings.get(name),
+                                          of=(hero, tie))
+                               for name, tie, back, female, said_as in side],
     )
     hero_age = cast.protagonist.age
     return cast.model_copy(update={

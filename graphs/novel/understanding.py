@@ -11,7 +11,8 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, COMMON_WORDS_EN, JOBS_EN, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word
+from core.language import (CJK, COMMON_WORDS_EN, JOBS_EN, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word,
+                           singular_en)
 from schemas.novel_chat import Intent
 
 SLASH_COMMANDS = ("/status", "/prefs", "/run", "/resume", "/rollback", "/auto", "/help", "/quit")
@@ -1228,6 +1229,16 @@ def _reads_as_name(name: str) -> bool:
 _KIN_CHARS_ZH = set("哥姐弟妹姑姨叔婶伯舅爷奶")
 
 
+# Characters before 子 that make a word of kin or of a thing, never a nickname (儿子, 孩子, 妻子, 日子, 船工之子).
+_NOT_NICKNAME_ZH = set("儿孩妻女男父母孙弟侄日样面票胖瘦之其此彼")
+
+
+def _nickname_zh(name: str) -> bool:
+    """A rustic nickname, a given name's character and 子 ("女工刚子", "少年虎子", "工人柱子"): read as a name only
+    right after a noun of a person, where 柱子 is no pillar."""
+    return len(name) == 2 and name[1] == "子" and name[0] not in _NOT_NICKNAME_ZH and _given_name_char(name[0])
+
+
 def _pet_name(name: str) -> bool:
     """小 / 阿 and a character given names are made of ("她的儿子小军", "女儿阿梅"): a child's familiar name, though
     jieba knows a rare word of it (小军 as "a small army"); not a common word (小心, 小时, 小船) nor kin (小妹)."""
@@ -1425,6 +1436,9 @@ def _person_noun_en(word: str) -> bool:
                                and not is_function_word(word))
 
 
+_PLURAL_THEN_NAMES_EN = re.compile(r"\b([a-z]{3,}s),\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+and\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
+
+
 def characters_in_description(text: str) -> list[NamedCharacter]:
     """Characters a book's description names, in the order it names them: after "named / called / known as",
     a word saying who someone is ("her brother Tom"), 名叫 / 叫做 / 名为, or 哥哥 / 师父 … (Chinese)."""
@@ -1471,7 +1485,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(name, said, _KIN_ZH.get(said) if said else None)))
     for match in _KIN_NAME_ZH.finditer(text):
         name = _chinese_name(match.group(2))
-        if name and (_reads_as_name(name) or _servants_name(match.group(1), name)) \
+        if name and (_reads_as_name(name) or _servants_name(match.group(1), name) or _nickname_zh(name)) \
                 and not _names_a_place(name):  # "少年行走江湖": 行走 is what the boy does
             said = _heirs_title(text, match.start(1), match.group(1))
             hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
@@ -1494,7 +1508,8 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
             hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
     for match in _APPOSED_EN.finditer(text):
-        noun, name = match.group(1).lower(), match.group(2)
+        # "The twin sisters, Ada Lark and Bea Lark,": each a sister; "the towns, Paris and Lyon": places
+        noun, name = singular_en(match.group(1).lower()), match.group(2)
         head = noun.rsplit("-", 1)[-1]  # "Her ex-husband, Callum Reid,": a husband, once
         if head not in _PLACE_EN and not is_function_word(name) and name.lower() not in _TITLE_WORDS_EN:
             # "the harbourmaster, Corin," (not "the town, Brindle", nor Mr of "the neighbour, Mr. Crane,")
@@ -1519,6 +1534,14 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
                 is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
             hits.append((match.start(3), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+    for match in _PLURAL_THEN_NAMES_EN.finditer(text):
+        # "Two rival chefs, Sofia and Marco, compete …": a plural noun of people, then the names of each of them
+        noun = singular_en(match.group(1).lower())
+        if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN:
+            for group in (2, 3):
+                name = match.group(group)
+                if not any(is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
+                    hits.append((match.start(group), NamedCharacter(name, noun, _KIN_EN.get(noun))))
     # the rest of a titled name is no one else ("Mr. Darcy meets …": Darcy opens no sentence after "Mr.")
     hits = [(at, c) for at, c in hits if not any(m.start() < at < m.end() for m in titled)]
     for _, character in sorted(hits, key=lambda hit: hit[0]):
@@ -1850,7 +1873,8 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
                                       and words[index - 1].word == "之" and CJK.fullmatch(words[index - 2].word[-1]))
         if (len(word.word) < 2 and not made_person) or not CJK.fullmatch(word.word[0]) \
                 or not (text[at:at + 1] in _SURNAMES_ZH or text[at:at + 2] in _COMPOUND_SURNAMES_ZH
-                         or _familiar_name(text[at:at + 2]) or _guessed_name_after(words, index)):
+                         or _familiar_name(text[at:at + 2]) or _guessed_name_after(words, index)
+                         or _nickname_zh(text[at:at + 2])):
             continue
         guessed = _guessed_name_after(words, index) and words[index + 1].word
         before = text[start - 1:start]
@@ -1869,7 +1893,7 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
             tied = words[index - 2].word if index > 1 and words[index - 1].word == "之" else ""
             word = jieba.posseg.pair(tied + words[index - 1].word + word.word, "n")
         name = _chinese_name(re.match(r"[\u4e00-\u9fff]*", text[at:]).group())
-        if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed):
+        if name is None or _names_a_place(name) or not (_reads_as_name(name) or name == guessed or _nickname_zh(name)):
             continue
         calling = _calling_of_title(word.word, words[index - 1] if index > 0 else None)
         found.append((at, _heirs_title(text, start, calling), name))
@@ -2093,6 +2117,13 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
         owned = mentioned and _OWNED_BY.search(text[:mentioned[0]])
         if owned:
             owners[person.name] = _PRONOUN_GENDER[(owned.group(1) or owned.group(2)).lower()]
+    # someone brought in by what they are, of a gender the word tells ("a woman arrives", "陌生男人"): a he or she
+    # after them, before anyone named again, may be theirs and tells nothing of the named
+    for nameless in people_unnamed(text, people):
+        if nameless.gender:
+            word = re.escape(nameless.name) if chinese else r"\b" + re.escape(nameless.name) + r"\b"
+            events += [(m.start(), "nameless", "male" if nameless.gender in ("male", "男") else "female")
+                       for m in re.finditer(word, text)]
     for m in re.finditer(r"(?<![\w'])(he|she|his|her|him|hers)(?![\w'])|([他她])(?!们)", text, re.I):
         word = m.group().lower()
         after = re.match(r"\s*([\w']+)", text[m.end():])
@@ -2121,7 +2152,11 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
     # who an object pronoun of a gender cannot be: the subject of its clause ("林秀云劝他留下": 他 is not 林秀云)
     not_the_object: dict[str, str] = {}
     last = 0
+    nameless_since: str | None = None  # the gender of one brought in unnamed since the last one named
     for where, what, gender in sorted(events):
+        if what == "nameless":
+            nameless_since = gender
+            continue
         # a Chinese comma opens a clause of its own subject ("师爷钱谦益言其失足，海清漪却发现…。她…": 她 is 海清漪)
         new_clause = chinese and bool(_CLAUSE_ZH.search(text, last, where))
         if _SENTENCE_END.search(text, last, where):
@@ -2129,9 +2164,12 @@ def _gendered_by_pronouns(text: str, people: list[NamedCharacter]) -> list[Named
             not_the_object = {}
         last = where
         if gender is None:
+            nameless_since = None
             recent.append(what)
             subject = what if new_clause and subject else subject or what
             continue
+        if gender == nameless_since:
+            continue  # "A woman arrives. She asks him…": she is the woman, not the baker named before
         if what == "object":
             # an object tells nothing of anyone's gender, but the he / she after it goes on with whom it meant:
             # "邻居林秀云劝他留下，他却执意要走" made 林秀云, the one persuading, a man
@@ -2412,7 +2450,8 @@ _ERA_CUES = {
     "late_twentieth": re.compile(r"改革开放|下岗|国营|国企|知青|上山下乡|供销社|录像厅|筒子楼|粮票|大哥大|BP机|传呼机|文革"
                                  r"|厂区|大院|(?i:\b(?:cold war|vietnam|walkman|vhs|video store|pagers?|payphones?|cassettes?"
                                  r"|disco|hippies?|woodstock|[5-9]0s)\b)"),
-    "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
+    # a school story's 转学, 同桌 and 班主任 are of today, not of an old walled town's 城门
+    "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|初中|转学|同桌|班主任|高考|中考|女生|男生|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
                          r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
@@ -2634,7 +2673,9 @@ def _place_names_zh(text: str) -> list[str]:
     """The place names jieba tags (ns) in a Chinese text, in order: 福州, 西北."""
     import jieba.posseg
 
-    return [w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2]
+    # jieba tags 哥哥 a place name: a word of kin or of a person never names where the book is set
+    return [w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2
+            and w.word not in _KIN_ZH and w.word not in _STORY_PEOPLE_ZH]
 
 
 def _place_name_zh(text: str) -> str | None:
@@ -2694,3 +2735,77 @@ def opening_deed(description: str, name: str, names: list[str] | tuple[str, ...]
                 deed = deed.rsplit(",", 1)[0]
             return f"{said} {deed}".strip()
     return None
+
+
+# People a story brings in by what they are, with no name ("救起落水的陌生人", "serves the baron", "a stranger washes
+# ashore"), with the gender the word tells: each is someone of the cast, though the author named them not.
+_STORY_PEOPLE_ZH = {"陌生人": None, "神秘人": None, "黑衣人": None, "蒙面人": None, "流浪汉": "男", "乞丐": None, "旅人": None,
+                    "男爵": "男", "伯爵": "男", "公爵": "男", "侯爵": "男", "子爵": "男", "男爵夫人": "女", "伯爵夫人": "女",
+                    "国王": "男", "女王": "女", "王子": "男", "公主": "女", "皇帝": "男", "皇后": "女", "太子": "男",
+                    "将军": None, "道士": "男", "和尚": "男", "尼姑": "女", "书生": "男", "侠客": None, "刺客": None, "杀手": None,
+                    "老人": None, "老者": None, "老妇": "女", "老妇人": "女", "女人": "女", "男人": "男", "孩子": None, "孤儿": None,
+                    "渔夫": "男", "猎人": None, "猎户": None, "商人": None, "郎中": None, "大夫": None, "捕快": None, "侦探": None,
+                    "警察": None, "记者": None, "医生": None, "护士": None, "女孩": "女", "男孩": "男", "少女": "女", "少年": "男",
+                    "姑娘": "女", "寡妇": "女", "船夫": "男", "镖师": None, "管家": None, "丫鬟": "女", "外乡人": None}
+_STORY_PEOPLE_EN = {"stranger": None, "traveller": None, "traveler": None, "wanderer": None, "beggar": None,
+                    "baron": "male", "baroness": "female", "count": "male", "countess": "female", "duke": "male",
+                    "duchess": "female", "earl": "male", "lord": "male", "emperor": "male", "empress": "female",
+                    "sailor": None, "soldier": None, "fisherman": "male", "merchant": None, "widow": "female",
+                    "widower": "male", "orphan": None, "child": None, "woman": "female", "man": "male", "girl": "female",
+                    "boy": "male", "old man": "male", "old woman": "female", "knight": None, "witch": "female",
+                    "wizard": "male", "thief": None, "assassin": None, "hunter": None, "healer": None, "priest": "male",
+                    "nun": "female", "monk": "male", "doctor": None, "detective": None, "inspector": None,
+                    "landlord": None, "landlady": "female", "innkeeper": None, "smuggler": None, "pirate": None,
+                    "prince": "male", "princess": "female", "king": "male", "queen": "female", "servant": None,
+                    "maid": "female", "butler": "male", "governess": "female", "refugee": None, "survivor": None,
+                    # the posts a premise's one in charge holds ("the captain has been lying", "the vicar's murder")
+                    "captain": None, "vicar": "male", "mayor": None, "sheriff": None, "governor": None,
+                    "administrator": None, "commander": None, "general": None, "judge": None, "abbot": "male"}
+_STORY_PEOPLE_EN_AT = re.compile(
+    r"\b(?:[Aa]n?|[Tt]he|[Oo]ne|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?!named\b|called\b)[a-z-]+\s+){0,2}?("
+    + "|".join(sorted(map(re.escape, _STORY_PEOPLE_EN), key=len, reverse=True))
+    + r")\b(?!['’]s|-)(?!\s*,?\s*(?:named|called|known as|[A-Z]))")
+# At most this many unnamed people join the cast: the few a premise turns on, not every passer-by it mentions.
+_UNNAMED_PEOPLE_LIMIT = 3
+
+
+def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter | None = None) -> list[NamedCharacter]:
+    """The people a description brings in by what they are, with no name ("落水的陌生人", "the baron", "刚子的妹妹"),
+    each once, in the order said: NamedCharacter with the word as written as its name (found again in the text by
+    it) and as what they are said as. Words that say who a named one (or the unnamed lead) is are theirs."""
+    taken = {w.lower().split()[-1] for c in [*named, *([lead] if lead else [])]
+             for w in (c.said_as, c.calling) if w}
+    found: dict[str, NamedCharacter] = {}
+    if CJK.search(text):
+        import jieba
+
+        words, nouns = jieba.lcut(text), {**_STORY_PEOPLE_ZH, **_KIN_ZH}
+        opens = 0  # where the clause starts
+        for index, word in enumerate(words):
+            if word in "，。；！？,;!?":
+                opens = index + 1
+            ahead = "".join(words[index + 1:index + 3])
+            if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
+                continue
+            subject = words[opens] if opens < index else None
+            if subject in found and "是" in words[opens:index]:
+                # "同桌是个不爱说话的男孩": the 男孩 is the 同桌, one person, whose gender this word tells
+                found[subject] = replace(found[subject], gender=found[subject].gender or nouns[word])
+                continue
+            # kin said with no one's name before it ("他的妹妹") is of the lead; a 陌生人 or a post (船长) needs no one's
+            if word in KIN_ZH and word not in _STORY_PEOPLE_ZH and not (index > 0 and words[index - 1] == "的"):
+                continue
+            # "老渔夫", "陌生男人": the word before says more of who they are
+            said = words[index - 1] + word if index > 0 and words[index - 1] in ("老", "陌生") else word
+            found[word] = NamedCharacter(word, said, nouns[word])
+    else:
+        for match in _STORY_PEOPLE_EN_AT.finditer(text):
+            noun = match.group(1).lower()
+            if noun.split()[-1] not in taken and noun not in found:
+                found[noun] = NamedCharacter(match.group(1), noun, _STORY_PEOPLE_EN[noun])
+    return list(found.values())[:_UNNAMED_PEOPLE_LIMIT]
+
+
+def tells_harm(text: str) -> bool:
+    """The description tells of harm done (勾结, 追杀, "betrays", "smuggling"): a story with someone against the lead."""
+    return any(not _harm_as_adjective(clause, m) for clause in _CLAUSE_SPLIT.split(text) for m in _HARM.finditer(clause))

@@ -100,15 +100,28 @@ async def _compose(ctx: NodeContext, files: ProjectFiles, schema, *, prompt: str
                                     facts={**facts, "language": language})
 
 
+def _what_it_holds(made: Any) -> str:
+    """What a setup step made, in the user's words: the world's name, the core theme, the cast's names (the log
+    said "World written to world.json", a file the user never opens)."""
+    if isinstance(made, WorldSetting):
+        return made.world_name
+    if isinstance(made, ThemeConflict):
+        return made.core_theme
+    if isinstance(made, CharactersConfig):
+        people = [made.protagonist, made.antagonist, *made.supporting_characters]
+        return join_items(p.name for p in people if p is not None)
+    return ""
+
+
 async def _setup_step(state: WorkflowState, ctx: NodeContext, *, step: str, schema, prompt: str,
                       facts: dict[str, Any]) -> dict[str, Any]:
     files = _files(state, ctx)
     if files.has(step):
-        ctx.log(t("novel.step_kept", step=t(f"novel.step_{step}"), file=files.file_name(step)))
+        ctx.log(t("novel.step_kept", step=t(f"novel.step_{step}"), what=_what_it_holds(files.load(step))))
         return {}
     made = await _compose(ctx, files, schema, prompt=prompt, facts=facts)
     files.save(step, made)
-    ctx.log(t("novel.step_written", step=t(f"novel.step_{step}"), file=files.file_name(step)))
+    ctx.log(t("novel.step_written", step=t(f"novel.step_{step}"), what=_what_it_holds(made)))
     return {}
 
 
@@ -170,7 +183,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         ctx.log(t("novel.outline_written", chapters=len(made.chapters)))
         existing = made
     else:
-        ctx.log(t("novel.step_kept", step=t("novel.step_outline"), file=files.file_name("outline")))
+        ctx.log(t("novel.outline_kept", chapters=len(existing.chapters)))
     queue = state.get("queue")
     if queue is None:
         numbers = sorted(c.chapter_number for c in existing.chapters if c.chapter_number <= wanted)
@@ -227,7 +240,9 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
                                title=t("novel.scene_memory_title", chapter=number, scene=scene.scene_number),
                                content=context.to_json_dict())
     found = (len(context.relevant_memories), len(context.entity_states))
+    # a later scene of the book's first chapter has no chapter memory yet, but follows the scenes just written
     ctx.log(t("novel.scene_memory_found", memories=found[0], states=found[1]) if any(found)
+            else t("novel.scene_memory_follows", done=len(done)) if done
             else t("novel.scene_memory_none"), artifact_id=artifact_id)
     for note in context.degraded:
         ctx.log(note, level="warning")
@@ -259,8 +274,8 @@ async def assemble_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, 
     artifact_id = ctx.artifact(key=f"chapter_{number}", type=ArtifactType.novel_chapter,
                                title=t("novel.chapter_title", chapter=number, title=bare_chapter_title(plan.chapter_title)),
                                content=chapter, show_in_canvas=True)
-    ctx.log(t("novel.chapter_written", chapter=number, scenes=len(scenes), words=chapter.total_words,
-              file=files.chapter_file_name(number)), artifact_id=artifact_id)
+    ctx.log(t("novel.chapter_written", chapter=number, title=bare_chapter_title(plan.chapter_title), scenes=len(scenes),
+              words=chapter.total_words), artifact_id=artifact_id)
     return {}
 
 
