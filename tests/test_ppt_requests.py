@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, topic_phrase, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, told_of_ones_own_life, topic_phrase, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -2305,3 +2305,33 @@ def test_a_book_report_is_about_the_book_not_titled_with_the_report(request_text
 def test_a_report_heading_its_subject_is_said_by_the_subject(request_text, said):
     # the pages read "Q3 project report: the main point"
     assert topic_phrase(core_topic(request_text)) == said
+
+
+@pytest.mark.parametrize(("request_text", "report_lines", "story"), [
+    ("三分钟演讲：我的梦想", ("背景与目标", "对我们的工作有什么影响", "手头的工作"), "我的故事"),
+    ("演讲：我最敬佩的人", ("背景与目标", "对我们的工作有什么影响", "手头的工作"), "我的故事"),
+    ("A 5 minute speech about my hometown", ("Background and goals", "your work", "our work"), "My story"),
+])
+async def test_a_speech_about_ones_own_life_tells_a_story_not_a_report_at_work(request_text, report_lines, story):
+    # "三分钟演讲：我的梦想" was a talk at work: 背景与目标, "它对我们的工作有什么影响", "需要大家决定或支持的事"
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert not any(line in said for line in report_lines), said[:300]
+    assert story in said
+
+
+@pytest.mark.parametrize(("request_text", "shift_lines"), [
+    ("做一个10分钟的分享：我是怎么自学日语的", ("下一个班次", "回到岗位", "工作中")),
+    ("分享：我的云南之旅", ("下一个班次", "回到岗位", "工作中")),
+    ("A lightning talk about my trip to Japan", ("next shift", "at work", "your work")),
+])
+async def test_a_sharing_about_ones_own_life_is_not_taken_to_the_next_shift(request_text, shift_lines):
+    # "我是怎么自学日语的" was to be taken "回到岗位" and tried "下一个班次"
+    said = _spoken(await _offline_deck(request_text))
+    assert not any(line in said for line in shift_lines), said[:300]
+
+
+def test_a_sharing_about_a_way_of_working_stays_at_work():
+    assert deck_setting("五分钟分享：我如何用番茄工作法提高效率") == "public_talk"
+    assert not told_of_ones_own_life("五分钟分享：我如何用番茄工作法提高效率")
+    assert not told_of_ones_own_life("给全校师生做一个关于垃圾分类的演讲")

@@ -32,6 +32,7 @@ from graphs.ppt.planning import (
     focus_of,
     heard_at_work,
     a_sharing,
+    told_of_ones_own_life,
     tells_of_a_change,
     unasked,
     held_in_public,
@@ -1159,6 +1160,17 @@ def _public_briefing_wording(language: str) -> dict:
             "stages": _steps_said("public_briefing", language)}
 
 
+def _personal_talk_wording(language: str) -> dict:
+    """A speech or a sharing about one's own life (planning.told_of_ones_own_life): the story first, then what it means
+    to me, then a closing line to the room; short, it still tells the story and its meaning."""
+    words = _public_talk_wording(language, "_personal")
+    hook, story, meaning, _, closing = words["aspects"]
+    return {**words, "core": (story, meaning, closing, hook),
+            "concept": _lines_said("deck_public_personal_concept", language),
+            "contrast_title": t("ppt.deck_public_personal_contrast_title", locale=language)}
+
+
+PERSONAL_TALK_WORDING = {language: _personal_talk_wording(language) for language in ("zh", "en")}
 PUBLIC_BRIEFING_WORDING = {language: _public_briefing_wording(language) for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
@@ -1353,7 +1365,9 @@ def _teachers_trained(words: dict, language: str) -> dict:
 
 def _heard_at_work(request: OfflineRequest) -> bool:
     """Listeners named by their job ("诊所护士"), or peers at a sharing ("五分钟分享：…"): what they take goes to the job."""
-    return heard_at_work(audience_hint(request.fact("request") or "")) or a_sharing(request.fact("request") or "")
+    said = request.fact("request") or ""
+    # a sharing about one's own life ("分享：我的云南之旅") is told among colleagues but not taken to the job
+    return heard_at_work(audience_hint(said)) or a_sharing(said) and not told_of_ones_own_life(said)
 
 
 def _wording(request: OfflineRequest) -> dict:
@@ -1372,6 +1386,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
+    elif setting == "public_talk" and told_of_ones_own_life(request.fact("request") or ""):  # "三分钟演讲：我的梦想"
+        words = PERSONAL_TALK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and tells_of_a_change(request.fact("request") or ""):  # the new bus routes, to parents
         words = PUBLIC_BRIEFING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _heard_at_work(request):

@@ -391,6 +391,27 @@ _AT_WORK = re.compile(_SHARING.pattern + r"|员工|同事|早会|晨会|例会|�
                       re.IGNORECASE)
 
 
+# A speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想", "分享：我的云南之旅", "A speech about someone
+# I admire") is told as a story: what happened, what it means to me, a word to the room; neither a report at work nor
+# what to take to the next shift. Work named in it keeps it at work ("五分钟分享：我如何用番茄工作法提高效率").
+_OWN_LIFE = re.compile(r"我(?!们)|\b(?:my|i|me|myself)\b|旅行|旅游|之旅|游记|\b(?:trip|travels?|journey|holiday|vacation)\b",
+                       re.IGNORECASE)
+_WORK_IN_SUBJECT = re.compile(_AT_WORK.pattern + r"|工作|效率|职场|岗位|上班|同事|\b(?:work|job|office|career|productivity|"
+                              r"meetings?|colleagues?|shifts?)\b", re.IGNORECASE)
+_A_SPEECH = re.compile(r"演讲|演说|\b(?:speech|speeches)\b", re.IGNORECASE)
+
+
+def about_ones_own_life(subject: str) -> bool:
+    """Whether a subject is the speaker's own life ("我的梦想", "my trip to Yunnan"), with no work in it."""
+    subject = _SHARING.sub(" ", _A_SPEECH.sub(" ", subject or ""))
+    return bool(_OWN_LIFE.search(subject)) and not _WORK_IN_SUBJECT.search(subject)
+
+
+def told_of_ones_own_life(request: str) -> bool:
+    """Whether a request is a speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想")."""
+    return bool(_A_SPEECH.search(request or "") or a_sharing(request or "")) and about_ones_own_life(core_topic(request or ""))
+
+
 # Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
 # at work.
 _A_DEPARTMENT_EN = re.compile(r"(?:(?:the|our)\s+)?" + _DEPARTMENTS_EN, re.IGNORECASE)
@@ -1132,6 +1153,8 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
+    if told_of_ones_own_life(request):  # a story told to whoever listens, not a report nor a lesson
+        return "public_talk"
     if teachers_as_colleagues(audience):
         how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
                   or about_safety_at_work(core_topic(request)))
