@@ -2335,3 +2335,15 @@ def test_a_sharing_about_a_way_of_working_stays_at_work():
     assert deck_setting("五分钟分享：我如何用番茄工作法提高效率") == "public_talk"
     assert not told_of_ones_own_life("五分钟分享：我如何用番茄工作法提高效率")
     assert not told_of_ones_own_life("给全校师生做一个关于垃圾分类的演讲")
+
+
+@pytest.mark.parametrize(("request_text", "wrong_lines"), [
+    ("给会员讲讲积分规则", ("本节课", "同学", "和我们每个家庭都有关系", "是专家的事")),
+    ("给乘客讲讲行李托运规定", ("本节课", "同学", "和我们每个家庭都有关系", "是专家的事")),
+    ("Explain the points scheme to our gym members", ("class", "students", "every family meets", "to the experts")),
+])
+async def test_rules_told_to_members_say_what_they_are_and_what_to_do_not_a_lesson_nor_an_issue(request_text, wrong_lines):
+    # "给会员讲讲积分规则" was a school lesson; told as a public issue it said "积分规则是专家的事"
+    said = _spoken(await _offline_deck(request_text))
+    assert not any(line in said for line in wrong_lines), said[:300]
+    assert any(part in said for part in ("规则是什么", "What the rules are"))

@@ -33,6 +33,7 @@ from graphs.ppt.planning import (
     heard_at_work,
     a_sharing,
     told_of_ones_own_life,
+    states_rules,
     tells_of_a_change,
     unasked,
     held_in_public,
@@ -1145,19 +1146,20 @@ def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
 
 
-def _public_briefing_wording(language: str) -> dict:
+def _public_briefing_wording(language: str, kind: str = "briefing") -> dict:
     """A public talk that tells of a change ("the new school bus routes" to parents): what changes and when, what it
-    means for the family, what to do, where to ask; none of a public issue's "every family meets it"."""
+    means for the family, what to do, where to ask; none of a public issue's "every family meets it". Of kind "rules"
+    it tells the rules of a place to those they bind ("给会员讲讲积分规则"): what they are, why, what to do."""
     public = WORDING[("public_talk", language)]
-    parts = [line.split("|") for line in _lines_said("deck_public_briefing_parts", language)]
+    parts = [line.split("|") for line in _lines_said(f"deck_public_{kind}_parts", language)]
     aspects = {name: (name, tuple(points)) for name, *points, _ in parts}
     change, why, meaning, _, to_do = aspects
     return {**public, "aspects": aspects, "phrases": {name: phrase for name, *_, phrase in parts},
             "core": (change, to_do, meaning, why),
-            **{key: _lines_said(f"deck_public_briefing_{key}", language)
+            **{key: _lines_said(f"deck_public_{kind}_{key}", language)
                for key in ("notes_cover", "concept", "contrast", "notes_summary", "asks")},
-            "contrast_title": t("ppt.deck_public_briefing_contrast_title", locale=language),
-            "stages": _steps_said("public_briefing", language)}
+            "contrast_title": t(f"ppt.deck_public_{kind}_contrast_title", locale=language),
+            "stages": _steps_said(f"public_{kind}", language)}
 
 
 def _personal_talk_wording(language: str) -> dict:
@@ -1172,6 +1174,7 @@ def _personal_talk_wording(language: str) -> dict:
 
 PERSONAL_TALK_WORDING = {language: _personal_talk_wording(language) for language in ("zh", "en")}
 PUBLIC_BRIEFING_WORDING = {language: _public_briefing_wording(language) for language in ("zh", "en")}
+PUBLIC_RULES_WORDING = {language: _public_briefing_wording(language, "rules") for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1386,6 +1389,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
+    elif setting == "public_talk" and states_rules(request.fact("topic") or ""):  # the points scheme, to members
+        words = PUBLIC_RULES_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and told_of_ones_own_life(request.fact("request") or ""):  # "三分钟演讲：我的梦想"
         words = PERSONAL_TALK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and tells_of_a_change(request.fact("request") or ""):  # the new bus routes, to parents

@@ -370,6 +370,17 @@ _A_CHANGE = re.compile(r"\b(?:briefing|changes?\s+(?:to|in)|new\s+(?:[\w-]+\s+){
                        r"作息|时间|安排|规定|制度|收费|流程|办法)", re.IGNORECASE)
 
 
+# The rules of a place told to those they bind ("给会员讲讲积分规则", "the points scheme for our gym members") are news
+# to act on as a change is: what they say, what they mean for you, what to do.
+_RULES = re.compile(r"(?:规则|规定|制度|政策|条款|细则|章程)$|\b(?:rules|polic(?:y|ies)|terms(?:\s+and\s+conditions)?|"
+                    r"schemes?|regulations|code\s+of\s+conduct)$", re.IGNORECASE)
+
+
+def states_rules(subject: str) -> bool:
+    """Whether a subject is the rules of a place ("积分规则", "the points scheme")."""
+    return bool(_RULES.search((subject or "").strip()))
+
+
 def tells_of_a_change(request: str) -> bool:
     """Whether a request tells of a change to those it touches ("A briefing for parents on the new school bus routes")."""
     return bool(_A_CHANGE.search(request or ""))
@@ -1025,7 +1036,11 @@ def about_maths(subject: str) -> bool:
 _PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|爱好者|发烧友|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
                                r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|hobbyists|enthusiasts|societ(?:y|ies))\b|"
-                               r"协会|学会|研究会", re.IGNORECASE)
+                               r"协会|学会|研究会|"
+                               # a shop's, a gym's or a line's own people are its customers, not pupils ("给会员讲讲积分规则")
+                               r"会员|顾客|乘客|旅客|游客|住客|"
+                               r"\b(?:(?<!team\s)(?<!staff\s)(?<!board\s)(?<!committee\s)members|shoppers|passengers|guests|visitors|patrons|diners)\b",
+                               re.IGNORECASE)
 # Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank"),
 # as a club ("my running club") or as a group of ours ("our neighbourhood watch") are no class either; at a company or in a team they hear a talk at work, which
 # _AT_WORK knows first. Only whom it is for says so: "Golf club swing basics" is a subject.
