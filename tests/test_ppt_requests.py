@@ -2347,3 +2347,13 @@ async def test_rules_told_to_members_say_what_they_are_and_what_to_do_not_a_less
     said = _spoken(await _offline_deck(request_text))
     assert not any(line in said for line in wrong_lines), said[:300]
     assert any(part in said for part in ("规则是什么", "What the rules are"))
+
+
+@pytest.mark.parametrize(("request_text", "home_lines"), [
+    ("A briefing for parents on the new school bus routes", ("at home or around you", "to someone at home", "means at home")),
+    ("给家长讲讲新的校车路线", ("在您家里或身边", "讲给家里人听", "回家后怎么用")),
+])
+async def test_a_change_briefing_page_notes_say_what_to_check_not_where_you_meet_it_at_home(request_text, home_lines):
+    # each page said "Think about where you meet what is new at home or around you" and "Tonight, try explaining it"
+    notes = " ".join(slide.notes or "" for slide in (await _offline_deck(request_text)).slides)
+    assert not any(line in notes for line in home_lines), notes[:300]

@@ -1157,7 +1157,8 @@ def _public_briefing_wording(language: str, kind: str = "briefing") -> dict:
     return {**public, "aspects": aspects, "phrases": {name: phrase for name, *_, phrase in parts},
             "core": (change, to_do, meaning, why),
             **{key: _lines_said(f"deck_public_{kind}_{key}", language)
-               for key in ("notes_cover", "concept", "contrast", "notes_summary", "asks")},
+               for key in ("notes_cover", "concept", "contrast", "notes_summary", "asks",
+                           "notes_page", "notes_again")},
             "contrast_title": t(f"ppt.deck_public_{kind}_contrast_title", locale=language),
             "stages": _steps_said(f"public_{kind}", language)}
 
