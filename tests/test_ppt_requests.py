@@ -2357,3 +2357,14 @@ async def test_a_change_briefing_page_notes_say_what_to_check_not_where_you_meet
     # each page said "Think about where you meet what is new at home or around you" and "Tonight, try explaining it"
     notes = " ".join(slide.notes or "" for slide in (await _offline_deck(request_text)).slides)
     assert not any(line in notes for line in home_lines), notes[:300]
+
+
+@pytest.mark.parametrize(("request_text", "actions"), [
+    ("how we store raw meat, label leftovers and clean the grill", ("Storing raw meat", "Labeling leftovers", "Cleaning the grill")),
+    ("how we greet guests, take orders and serve drinks", ("Greeting guests", "Taking orders", "Serving drinks")),
+])
+async def test_a_ten_minute_training_keeps_every_action_it_names(request_text, actions):
+    # in ten minutes "Cleaning the grill" was dropped: two parts for three things to do
+    deck = await _offline_deck(request_text)
+    titles = " ".join(text for slide in deck.slides for text in (slide.title, *visible_items(slide)))
+    assert all(action in titles for action in actions), titles[:300]

@@ -1139,7 +1139,7 @@ def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
     # a wrong way and a right way are of a routine ("a rough idea of the routine for making espresso will do"), not of
     # its slips ("a rough idea of common slips in making espresso will do") nor of what to do when unsure
     others = tuple(aspect for aspect in aspects if aspect not in parts)
-    return {**words, "aspects": aspects, "phrases": {**words["phrases"], **phrases}, "core": tuple(core),
+    return {**words, "aspects": aspects, "phrases": {**words["phrases"], **phrases}, "core": tuple(core), "actions": tuple(parts),
             "processes": processes, "fits": {"process": tuple(steps_fit), "contrast": (*steps_fit, *others)}}
 
 
@@ -1617,6 +1617,9 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     points_per_unit = 3
     if _wants_simpler(request):
         unit_count, points_per_unit = max(2, unit_count - 1), 2
+    # each thing named to do is a part of its own: "store raw meat, label leftovers and clean the grill" in ten minutes
+    # kept two of the three
+    unit_count = min(6, max(unit_count, len(words.get("actions", ()))))
     # The aspects are listed in the order a deck tells them (a lesson: basics, principles, processes, applications,
     # then trends; a report: background first, next steps last): whichever a deck covers run in that order, and a
     # lesson always starts from its basics (it opened with trends, before the concepts they build on).
