@@ -2368,3 +2368,13 @@ async def test_a_ten_minute_training_keeps_every_action_it_names(request_text, a
     deck = await _offline_deck(request_text)
     titles = " ".join(text for slide in deck.slides for text in (slide.title, *visible_items(slide)))
     assert all(action in titles for action in actions), titles[:300]
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [
+    ("A 10 minute training on how we store raw meat, label leftovers and clean the grill",
+     "how we store raw meat, label leftovers and clean the grill"),
+    ("A workshop on budgeting, saving and investing", "budgeting, saving and investing"),
+])
+def test_an_occasions_subject_said_as_a_list_runs_past_its_commas(request_text, subject):
+    # "A 10 minute training on how we store raw meat, …" was titled "How we store raw meat"
+    assert core_topic(request_text) == subject

@@ -1513,7 +1513,13 @@ def _subject_of_held(text: str) -> str:
         # whom it is for, between the occasion and its subject ("A webinar for parents on screen time"), is neither
         text = _LISTENERS_BEFORE_SUBJECT_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
-        text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
+        # an occasion's subject said as a list ("A 10 minute training on how we store raw meat, label leftovers and clean
+        # the grill") runs past its commas: it was cut to "how we store raw meat"
+        if named and text[named.end("subject"):].startswith(",") and _SERIES_EN.search(text[named.start("subject"):]):
+            held = text[:named.start("subject")] + re.sub(r"(?<=\w),(?=\s+\w)", _SERIES_COMMA, text[named.start("subject"):])
+            named = next((m for m in (pattern.search(held) for pattern in _OCCASIONS_EN) if m), named)
+        text = (named.group("subject").rstrip(_SERIES_COMMA + " ") if named
+                else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text)))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, (_FILLER_IN_WORK_EN if work else _FILLER_EN).sub(" ", text))
         # one word quoted inside the subject is the word the lesson is about ("Phrasal verbs with 'get'"): its marks stay
