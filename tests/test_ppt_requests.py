@@ -2378,3 +2378,15 @@ async def test_a_ten_minute_training_keeps_every_action_it_names(request_text, a
 def test_an_occasions_subject_said_as_a_list_runs_past_its_commas(request_text, subject):
     # "A 10 minute training on how we store raw meat, …" was titled "How we store raw meat"
     assert core_topic(request_text) == subject
+
+
+async def test_new_rules_told_to_owners_are_a_change_not_rules_that_stand():
+    # "给业主讲讲新的停车收费规定" said "规则是什么" and "从什么时候起算", never what changes
+    said = _spoken(await _offline_deck("给业主讲讲新的停车收费规定"))
+    assert "变化是什么" in said and "规则是什么" not in said
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [("演讲比赛：我和我的祖国", "我和我的祖国"), ("演讲稿：我的家乡", "我的家乡")])
+def test_a_speech_contest_or_script_is_about_its_subject_not_titled_with_the_occasion(request_text, subject):
+    # "演讲比赛：我和我的祖国" was told as "今天想和大家聊聊演讲比赛"
+    assert core_topic(request_text) == subject

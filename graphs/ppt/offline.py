@@ -1390,7 +1390,9 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
-    elif setting == "public_talk" and states_rules(request.fact("topic") or ""):  # the points scheme, to members
+    # the points scheme, to members; new rules ("新的停车收费规定") are a change, told as one
+    elif (setting == "public_talk" and states_rules(request.fact("topic") or "")
+          and not tells_of_a_change(request.fact("request") or "")):
         words = PUBLIC_RULES_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and told_of_ones_own_life(request.fact("request") or ""):  # "三分钟演讲：我的梦想"
         words = PERSONAL_TALK_WORDING["zh" if _zh(request) else "en"]

@@ -1287,7 +1287,7 @@ _LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
 # occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲(?:比赛|稿)?|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
