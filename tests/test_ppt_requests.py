@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, told_of_ones_own_life, topic_phrase, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, told_of_ones_own_life, asks_how_it_works, topic_phrase, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -2390,3 +2390,9 @@ async def test_new_rules_told_to_owners_are_a_change_not_rules_that_stand():
 def test_a_speech_contest_or_script_is_about_its_subject_not_titled_with_the_occasion(request_text, subject):
     # "演讲比赛：我和我的祖国" was told as "今天想和大家聊聊演讲比赛"
     assert core_topic(request_text) == subject
+
+
+@pytest.mark.parametrize(("subject", "phrase"), [("我是怎么自学日语的", "我自学日语的经历"), ("我们是怎么做到零事故的", "我们做到零事故的经验")])
+def test_how_the_speaker_did_something_is_an_experience_not_how_it_works(subject, phrase):
+    # "我是怎么自学日语的" was said as "我自学日语的原理" on every page
+    assert topic_phrase(subject) == phrase and not asks_how_it_works(subject)

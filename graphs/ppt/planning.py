@@ -1958,6 +1958,10 @@ def topic_phrase(topic: str) -> str:
             who, what = match.group("who"), match.group("what")
             if not who or _doers_way_zh(match):
                 return f"{what}的方法"
+            # "我是怎么自学日语的" tells what the speaker did, not how a thing works ("我自学日语的原理"); what we did
+            # ("我们是怎么做到零事故的") is experience to pass on
+            if _DOERS_ZH.match(who) and match.group("is") and not _WORKINGS_ZH.search(what):
+                return f"{who}{what}的{'经历' if who == '我' else '经验'}"
             if match.group("is") or _WORKINGS_ZH.search(what):
                 return f"{who}{what}的原理"
             return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
