@@ -15,7 +15,7 @@ from core.i18n import t
 from core.llm.offline import OfflineLLM
 from core.settings import Settings
 from graphs.ppt import FLOW
-from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, topic_phrase, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
+from graphs.ppt.planning import (MAX_SLIDES, MIN_SLIDES, tells_of_a_change, told_of_ones_own_life, asks_how_it_works, topic_phrase, audience_hint, capitalised, core_topic, deck_setting, deck_file_name, duration_hint, embedded_question, heard_at_work, names_a_topic, plural_subject, requested_minutes,
                                   short_title, slide_count_hint)
 from graphs.ppt.render.prepare import visible_items
 from tests.test_ppt_decks import _offline_deck
@@ -2305,3 +2305,94 @@ def test_a_book_report_is_about_the_book_not_titled_with_the_report(request_text
 def test_a_report_heading_its_subject_is_said_by_the_subject(request_text, said):
     # the pages read "Q3 project report: the main point"
     assert topic_phrase(core_topic(request_text)) == said
+
+
+@pytest.mark.parametrize(("request_text", "report_lines", "story"), [
+    ("三分钟演讲：我的梦想", ("背景与目标", "对我们的工作有什么影响", "手头的工作"), "我的故事"),
+    ("演讲：我最敬佩的人", ("背景与目标", "对我们的工作有什么影响", "手头的工作"), "我的故事"),
+    ("A 5 minute speech about my hometown", ("Background and goals", "your work", "our work"), "My story"),
+])
+async def test_a_speech_about_ones_own_life_tells_a_story_not_a_report_at_work(request_text, report_lines, story):
+    # "三分钟演讲：我的梦想" was a talk at work: 背景与目标, "它对我们的工作有什么影响", "需要大家决定或支持的事"
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert not any(line in said for line in report_lines), said[:300]
+    assert story in said
+
+
+@pytest.mark.parametrize(("request_text", "shift_lines"), [
+    ("做一个10分钟的分享：我是怎么自学日语的", ("下一个班次", "回到岗位", "工作中")),
+    ("分享：我的云南之旅", ("下一个班次", "回到岗位", "工作中")),
+    ("A lightning talk about my trip to Japan", ("next shift", "at work", "your work")),
+])
+async def test_a_sharing_about_ones_own_life_is_not_taken_to_the_next_shift(request_text, shift_lines):
+    # "我是怎么自学日语的" was to be taken "回到岗位" and tried "下一个班次"
+    said = _spoken(await _offline_deck(request_text))
+    assert not any(line in said for line in shift_lines), said[:300]
+
+
+def test_a_sharing_about_a_way_of_working_stays_at_work():
+    assert deck_setting("五分钟分享：我如何用番茄工作法提高效率") == "public_talk"
+    assert not told_of_ones_own_life("五分钟分享：我如何用番茄工作法提高效率")
+    assert not told_of_ones_own_life("给全校师生做一个关于垃圾分类的演讲")
+
+
+@pytest.mark.parametrize(("request_text", "wrong_lines"), [
+    ("给会员讲讲积分规则", ("本节课", "同学", "和我们每个家庭都有关系", "是专家的事")),
+    ("给乘客讲讲行李托运规定", ("本节课", "同学", "和我们每个家庭都有关系", "是专家的事")),
+    ("Explain the points scheme to our gym members", ("class", "students", "every family meets", "to the experts")),
+])
+async def test_rules_told_to_members_say_what_they_are_and_what_to_do_not_a_lesson_nor_an_issue(request_text, wrong_lines):
+    # "给会员讲讲积分规则" was a school lesson; told as a public issue it said "积分规则是专家的事"
+    said = _spoken(await _offline_deck(request_text))
+    assert not any(line in said for line in wrong_lines), said[:300]
+    assert any(part in said for part in ("规则是什么", "What the rules are"))
+
+
+@pytest.mark.parametrize(("request_text", "home_lines"), [
+    ("A briefing for parents on the new school bus routes", ("at home or around you", "to someone at home", "means at home")),
+    ("给家长讲讲新的校车路线", ("在您家里或身边", "讲给家里人听", "回家后怎么用")),
+])
+async def test_a_change_briefing_page_notes_say_what_to_check_not_where_you_meet_it_at_home(request_text, home_lines):
+    # each page said "Think about where you meet what is new at home or around you" and "Tonight, try explaining it"
+    notes = " ".join(slide.notes or "" for slide in (await _offline_deck(request_text)).slides)
+    assert not any(line in notes for line in home_lines), notes[:300]
+
+
+@pytest.mark.parametrize(("request_text", "actions"), [
+    ("how we store raw meat, label leftovers and clean the grill", ("Storing raw meat", "Labeling leftovers", "Cleaning the grill")),
+    ("how we greet guests, take orders and serve drinks", ("Greeting guests", "Taking orders", "Serving drinks")),
+])
+async def test_a_ten_minute_training_keeps_every_action_it_names(request_text, actions):
+    # in ten minutes "Cleaning the grill" was dropped: two parts for three things to do
+    deck = await _offline_deck(request_text)
+    titles = " ".join(text for slide in deck.slides for text in (slide.title, *visible_items(slide)))
+    assert all(action in titles for action in actions), titles[:300]
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [
+    ("A 10 minute training on how we store raw meat, label leftovers and clean the grill",
+     "how we store raw meat, label leftovers and clean the grill"),
+    ("A workshop on budgeting, saving and investing", "budgeting, saving and investing"),
+])
+def test_an_occasions_subject_said_as_a_list_runs_past_its_commas(request_text, subject):
+    # "A 10 minute training on how we store raw meat, …" was titled "How we store raw meat"
+    assert core_topic(request_text) == subject
+
+
+async def test_new_rules_told_to_owners_are_a_change_not_rules_that_stand():
+    # "给业主讲讲新的停车收费规定" said "规则是什么" and "从什么时候起算", never what changes
+    said = _spoken(await _offline_deck("给业主讲讲新的停车收费规定"))
+    assert "变化是什么" in said and "规则是什么" not in said
+
+
+@pytest.mark.parametrize(("request_text", "subject"), [("演讲比赛：我和我的祖国", "我和我的祖国"), ("演讲稿：我的家乡", "我的家乡")])
+def test_a_speech_contest_or_script_is_about_its_subject_not_titled_with_the_occasion(request_text, subject):
+    # "演讲比赛：我和我的祖国" was told as "今天想和大家聊聊演讲比赛"
+    assert core_topic(request_text) == subject
+
+
+@pytest.mark.parametrize(("subject", "phrase"), [("我是怎么自学日语的", "我自学日语的经历"), ("我们是怎么做到零事故的", "我们做到零事故的经验")])
+def test_how_the_speaker_did_something_is_an_experience_not_how_it_works(subject, phrase):
+    # "我是怎么自学日语的" was said as "我自学日语的原理" on every page
+    assert topic_phrase(subject) == phrase and not asks_how_it_works(subject)

@@ -32,6 +32,8 @@ from graphs.ppt.planning import (
     focus_of,
     heard_at_work,
     a_sharing,
+    told_of_ones_own_life,
+    states_rules,
     tells_of_a_change,
     unasked,
     held_in_public,
@@ -1137,29 +1139,43 @@ def _actions_as_parts(words: dict, actions: list[str], language: str) -> dict:
     # a wrong way and a right way are of a routine ("a rough idea of the routine for making espresso will do"), not of
     # its slips ("a rough idea of common slips in making espresso will do") nor of what to do when unsure
     others = tuple(aspect for aspect in aspects if aspect not in parts)
-    return {**words, "aspects": aspects, "phrases": {**words["phrases"], **phrases}, "core": tuple(core),
+    return {**words, "aspects": aspects, "phrases": {**words["phrases"], **phrases}, "core": tuple(core), "actions": tuple(parts),
             "processes": processes, "fits": {"process": tuple(steps_fit), "contrast": (*steps_fit, *others)}}
 
 
 PUBLIC_HOW_TO_WORDING = {language: _public_how_to_wording(language) for language in ("zh", "en")}
 
 
-def _public_briefing_wording(language: str) -> dict:
+def _public_briefing_wording(language: str, kind: str = "briefing") -> dict:
     """A public talk that tells of a change ("the new school bus routes" to parents): what changes and when, what it
-    means for the family, what to do, where to ask; none of a public issue's "every family meets it"."""
+    means for the family, what to do, where to ask; none of a public issue's "every family meets it". Of kind "rules"
+    it tells the rules of a place to those they bind ("给会员讲讲积分规则"): what they are, why, what to do."""
     public = WORDING[("public_talk", language)]
-    parts = [line.split("|") for line in _lines_said("deck_public_briefing_parts", language)]
+    parts = [line.split("|") for line in _lines_said(f"deck_public_{kind}_parts", language)]
     aspects = {name: (name, tuple(points)) for name, *points, _ in parts}
     change, why, meaning, _, to_do = aspects
     return {**public, "aspects": aspects, "phrases": {name: phrase for name, *_, phrase in parts},
             "core": (change, to_do, meaning, why),
-            **{key: _lines_said(f"deck_public_briefing_{key}", language)
-               for key in ("notes_cover", "concept", "contrast", "notes_summary", "asks")},
-            "contrast_title": t("ppt.deck_public_briefing_contrast_title", locale=language),
-            "stages": _steps_said("public_briefing", language)}
+            **{key: _lines_said(f"deck_public_{kind}_{key}", language)
+               for key in ("notes_cover", "concept", "contrast", "notes_summary", "asks",
+                           "notes_page", "notes_again")},
+            "contrast_title": t(f"ppt.deck_public_{kind}_contrast_title", locale=language),
+            "stages": _steps_said(f"public_{kind}", language)}
 
 
+def _personal_talk_wording(language: str) -> dict:
+    """A speech or a sharing about one's own life (planning.told_of_ones_own_life): the story first, then what it means
+    to me, then a closing line to the room; short, it still tells the story and its meaning."""
+    words = _public_talk_wording(language, "_personal")
+    hook, story, meaning, _, closing = words["aspects"]
+    return {**words, "core": (story, meaning, closing, hook),
+            "concept": _lines_said("deck_public_personal_concept", language),
+            "contrast_title": t("ppt.deck_public_personal_contrast_title", locale=language)}
+
+
+PERSONAL_TALK_WORDING = {language: _personal_talk_wording(language) for language in ("zh", "en")}
 PUBLIC_BRIEFING_WORDING = {language: _public_briefing_wording(language) for language in ("zh", "en")}
+PUBLIC_RULES_WORDING = {language: _public_briefing_wording(language, "rules") for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1353,7 +1369,9 @@ def _teachers_trained(words: dict, language: str) -> dict:
 
 def _heard_at_work(request: OfflineRequest) -> bool:
     """Listeners named by their job ("诊所护士"), or peers at a sharing ("五分钟分享：…"): what they take goes to the job."""
-    return heard_at_work(audience_hint(request.fact("request") or "")) or a_sharing(request.fact("request") or "")
+    said = request.fact("request") or ""
+    # a sharing about one's own life ("分享：我的云南之旅") is told among colleagues but not taken to the job
+    return heard_at_work(audience_hint(said)) or a_sharing(said) and not told_of_ones_own_life(said)
 
 
 def _wording(request: OfflineRequest) -> dict:
@@ -1372,6 +1390,12 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
+    # the points scheme, to members; new rules ("新的停车收费规定") are a change, told as one
+    elif (setting == "public_talk" and states_rules(request.fact("topic") or "")
+          and not tells_of_a_change(request.fact("request") or "")):
+        words = PUBLIC_RULES_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "public_talk" and told_of_ones_own_life(request.fact("request") or ""):  # "三分钟演讲：我的梦想"
+        words = PERSONAL_TALK_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and tells_of_a_change(request.fact("request") or ""):  # the new bus routes, to parents
         words = PUBLIC_BRIEFING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _heard_at_work(request):
@@ -1595,6 +1619,9 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     points_per_unit = 3
     if _wants_simpler(request):
         unit_count, points_per_unit = max(2, unit_count - 1), 2
+    # each thing named to do is a part of its own: "store raw meat, label leftovers and clean the grill" in ten minutes
+    # kept two of the three
+    unit_count = min(6, max(unit_count, len(words.get("actions", ()))))
     # The aspects are listed in the order a deck tells them (a lesson: basics, principles, processes, applications,
     # then trends; a report: background first, next steps last): whichever a deck covers run in that order, and a
     # lesson always starts from its basics (it opened with trends, before the concepts they build on).

@@ -370,6 +370,17 @@ _A_CHANGE = re.compile(r"\b(?:briefing|changes?\s+(?:to|in)|new\s+(?:[\w-]+\s+){
                        r"作息|时间|安排|规定|制度|收费|流程|办法)", re.IGNORECASE)
 
 
+# The rules of a place told to those they bind ("给会员讲讲积分规则", "the points scheme for our gym members") are news
+# to act on as a change is: what they say, what they mean for you, what to do.
+_RULES = re.compile(r"(?:规则|规定|制度|政策|条款|细则|章程)$|\b(?:rules|polic(?:y|ies)|terms(?:\s+and\s+conditions)?|"
+                    r"schemes?|regulations|code\s+of\s+conduct)$", re.IGNORECASE)
+
+
+def states_rules(subject: str) -> bool:
+    """Whether a subject is the rules of a place ("积分规则", "the points scheme")."""
+    return bool(_RULES.search((subject or "").strip()))
+
+
 def tells_of_a_change(request: str) -> bool:
     """Whether a request tells of a change to those it touches ("A briefing for parents on the new school bus routes")."""
     return bool(_A_CHANGE.search(request or ""))
@@ -389,6 +400,27 @@ _AT_WORK = re.compile(_SHARING.pattern + r"|员工|同事|早会|晨会|例会|�
                       # an engineering team's own occasions ("a 15 minute update for engineering", "sprint retro")
                       r"(?:status|progress)\s+update|update\s+for|stand-?ups?|retros?|retrospectives?|post-?mortems?|sprint\s+\d+)\b",
                       re.IGNORECASE)
+
+
+# A speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想", "分享：我的云南之旅", "A speech about someone
+# I admire") is told as a story: what happened, what it means to me, a word to the room; neither a report at work nor
+# what to take to the next shift. Work named in it keeps it at work ("五分钟分享：我如何用番茄工作法提高效率").
+_OWN_LIFE = re.compile(r"我(?!们)|\b(?:my|i|me|myself)\b|旅行|旅游|之旅|游记|\b(?:trip|travels?|journey|holiday|vacation)\b",
+                       re.IGNORECASE)
+_WORK_IN_SUBJECT = re.compile(_AT_WORK.pattern + r"|工作|效率|职场|岗位|上班|同事|\b(?:work|job|office|career|productivity|"
+                              r"meetings?|colleagues?|shifts?)\b", re.IGNORECASE)
+_A_SPEECH = re.compile(r"演讲|演说|\b(?:speech|speeches)\b", re.IGNORECASE)
+
+
+def about_ones_own_life(subject: str) -> bool:
+    """Whether a subject is the speaker's own life ("我的梦想", "my trip to Yunnan"), with no work in it."""
+    subject = _SHARING.sub(" ", _A_SPEECH.sub(" ", subject or ""))
+    return bool(_OWN_LIFE.search(subject)) and not _WORK_IN_SUBJECT.search(subject)
+
+
+def told_of_ones_own_life(request: str) -> bool:
+    """Whether a request is a speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想")."""
+    return bool(_A_SPEECH.search(request or "") or a_sharing(request or "")) and about_ones_own_life(core_topic(request or ""))
 
 
 # Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
@@ -1004,7 +1036,11 @@ def about_maths(subject: str) -> bool:
 _PUBLIC_LISTENERS = re.compile(r"家长|父母|爸爸妈妈|居民|社区|街坊|邻居|市民|村民|群众|公众|老年人|老人|长辈|退休|读书会|俱乐部|业主|志愿者|义工|爱好者|发烧友|"
                                r"\b(?:parents?|residents|neighbou?rs|community|families|citizens|(?:the\s+)?public|"
                                r"seniors|retirees|elders|grandparents|caregivers|carers|volunteers|book\s+club|club\s+members|hobbyists|enthusiasts|societ(?:y|ies))\b|"
-                               r"协会|学会|研究会", re.IGNORECASE)
+                               r"协会|学会|研究会|"
+                               # a shop's, a gym's or a line's own people are its customers, not pupils ("给会员讲讲积分规则")
+                               r"会员|顾客|乘客|旅客|游客|住客|"
+                               r"\b(?:(?<!team\s)(?<!staff\s)(?<!board\s)(?<!committee\s)members|shoppers|passengers|guests|visitors|patrons|diners)\b",
+                               re.IGNORECASE)
 # Adults named with the place they work or meet ("night shift nurses at our clinic", "the volunteers at our food bank"),
 # as a club ("my running club") or as a group of ours ("our neighbourhood watch") are no class either; at a company or in a team they hear a talk at work, which
 # _AT_WORK knows first. Only whom it is for says so: "Golf club swing basics" is a subject.
@@ -1132,6 +1168,8 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
+    if told_of_ones_own_life(request):  # a story told to whoever listens, not a report nor a lesson
+        return "public_talk"
     if teachers_as_colleagues(audience):
         how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
                   or about_safety_at_work(core_topic(request)))
@@ -1249,7 +1287,7 @@ _LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
 # occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲(?:比赛|稿)?|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
@@ -1475,7 +1513,13 @@ def _subject_of_held(text: str) -> str:
         # whom it is for, between the occasion and its subject ("A webinar for parents on screen time"), is neither
         text = _LISTENERS_BEFORE_SUBJECT_EN.sub("", text, count=1)
         named = next((m for m in (pattern.search(text) for pattern in _OCCASIONS_EN) if m), None)
-        text = named.group("subject") if named else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text))
+        # an occasion's subject said as a list ("A 10 minute training on how we store raw meat, label leftovers and clean
+        # the grill") runs past its commas: it was cut to "how we store raw meat"
+        if named and text[named.end("subject"):].startswith(",") and _SERIES_EN.search(text[named.start("subject"):]):
+            held = text[:named.start("subject")] + re.sub(r"(?<=\w),(?=\s+\w)", _SERIES_COMMA, text[named.start("subject"):])
+            named = next((m for m in (pattern.search(held) for pattern in _OCCASIONS_EN) if m), named)
+        text = (named.group("subject").rstrip(_SERIES_COMMA + " ") if named
+                else _TOLD_TO_EN.sub(" ", _TELLING_EN.sub("", text)))
         work = _names_a_work(_FILLER_IN_WORK_EN.sub(" ", text))  # its name without "for 11th graders" and the like
         stripped = _SUBTITLE_COLON.sub(_COLON_KEPT, (_FILLER_IN_WORK_EN if work else _FILLER_EN).sub(" ", text))
         # one word quoted inside the subject is the word the lesson is about ("Phrasal verbs with 'get'"): its marks stay
@@ -1912,6 +1956,10 @@ def topic_phrase(topic: str) -> str:
             who, what = match.group("who"), match.group("what")
             if not who or _doers_way_zh(match):
                 return f"{what}的方法"
+            # "我是怎么自学日语的" tells what the speaker did, not how a thing works ("我自学日语的原理"); what we did
+            # ("我们是怎么做到零事故的") is experience to pass on
+            if _DOERS_ZH.match(who) and match.group("is") and not _WORKINGS_ZH.search(what):
+                return f"{who}{what}的{'经历' if who == '我' else '经验'}"
             if match.group("is") or _WORKINGS_ZH.search(what):
                 return f"{who}{what}的原理"
             return f"{who}的{what}法" if len(what) == 1 else f"{who}{what}的方法"
