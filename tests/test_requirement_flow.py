@@ -2867,6 +2867,13 @@ def test_each_role_after_and_does_its_own_part():
      "Given a customer, when it's ready, then they get a text once, with no one sending it by hand"),
     ("我们健身房想做一个私教预约系统，会员可以预约教练的时间，教练确认后会员收到通知",
      "教练确认后自动给会员发送通知：无需有人触发；发送失败时通知负责人", "教练确认后，会员收到通知，只收到一次，无需有人手动发送"),
+    ("Build a leave system: students submit leave requests, the teacher approves them, and parents are notified when "
+     "the teacher approves", "Send parents a notification when the teacher approves, with no one starting it; a failed "
+     "send alerts someone", "Given a parent, when the teacher approves, then they get a notification once, with no one "
+     "sending it by hand"),
+    ("A shift board for our cafe where baristas swap shifts and managers get emailed once a swap is made",
+     "Send managers an email once a swap is made, with no one starting it; a failed send alerts someone",
+     "Given a manager, once a swap is made, then they get an email once, with no one sending it by hand"),
 ])
 def test_a_message_sent_when_something_happens_is_checked_on_that_event_not_a_time(requirement, task, check):
     build = first_round(requirement, force_plan=True).stages[1]

@@ -36,6 +36,11 @@ _EN_AND = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 _EN_RECEIVES = re.compile(r"^(?:get|gets|receive|receives)\s+(?P<what>.+)$", re.IGNORECASE)
 _EN_SENDS = re.compile(r"^(?:remind|reminds|notify|notifies|alert|alerts|text|texts|email|emails|message|messages)\s+"
                        r"(?P<whom>.+)$", re.IGNORECASE)
+# Being sent a message, said in the passive ("parents are notified when the teacher approves", "get reminded").
+_EN_IS_SENT = re.compile(r"^(?:are|is|be|will\s+be|get|gets|getting)\s+(?P<verb>notified|reminded|alerted|texted|emailed|"
+                         r"e-mailed|messaged)\b\s*(?P<rest>.*)$", re.IGNORECASE)
+_EN_SENT_BASE = {"notified": "notify", "reminded": "remind", "alerted": "alert", "texted": "text", "emailed": "email",
+                 "e-mailed": "email", "messaged": "message"}
 _EN_ASKER_SENDS = re.compile(r"^(?:I|we)\s+(?:(?:will|can|then|just)\s+)?", re.IGNORECASE)
 _EN_MESSAGES = re.compile(r"\b(?:reminders?|notifications?|notices?|alerts?|texts?|emails?|messages?|sms)\b", re.IGNORECASE)
 # Acts of looking at what is kept ("see", "view", "check the totals", "查看", "核对"): their check is that what is
@@ -180,6 +185,13 @@ def _en_scenarios(item: str) -> list[Scenario]:
                 at = what.find(when)
                 what, when = (what[:at].strip(), what[at:].strip()) if at >= 0 else (what, when)
             scenarios.append(Scenario(who, act, "gets", when, what))
+        elif told := _EN_IS_SENT.match(act):
+            what = _EN_MESSAGE_OF[_EN_SENT_BASE[told.group("verb").lower()]]
+            if event := _EN_ON_EVENT.search(" " + told.group("rest")):  # "are notified when the teacher approves"
+                scenarios.append(Scenario(who, f"get {what} {event.group('when')}", "gets", event.group("when"), what,
+                                          True))
+            else:
+                scenarios.append(Scenario(who, f"get {what} {when or ''}".strip(), "gets", when, what))
         elif sent := _EN_SENDS.match(act):
             whom = named_roles(sent.group("whom"))
             what = _EN_MESSAGE_OF[_base(act.split()[0]).lower()]
