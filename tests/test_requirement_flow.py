@@ -403,6 +403,9 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     # jobs with no person's ending, read from the shared list of jobs and in the plural
     ("An app where paramedics log each call and see the next one", "paramedics"),
     ("A rota page where nannies swap their shifts", "nannies"),
+    # a board that judges is people, as a team is ("a shift board" is a thing)
+    ("The board approves grant requests submitted by applicants", "the board"),
+    ("Applicants submit grant requests online and the board must review them", "the board"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -474,6 +477,13 @@ def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
     goal = first_round("A visitor sign-in kiosk where visitors type their name and the host is told",
                        force_plan=True).stages[1].goal
     assert _users_of(goal) == "visitors", goal
+
+
+@pytest.mark.parametrize("requirement", ["A task board where volunteers claim jobs and the board shows who took what",
+                                         "A shift board where baristas swap shifts"])
+def test_a_board_that_only_shows_things_is_no_one_in_the_plan(requirement):
+    checks = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert not any(c.startswith("Given the board") for c in checks), checks
 
 
 def test_a_team_before_the_thing_made_for_it_is_not_a_role():

@@ -377,6 +377,13 @@ _EN_TEAMS = {"reception", "housekeeping", "kitchen", "front desk", "help desk", 
              "front office", "back office", "concierge"}
 
 
+# Bodies named by a word that is also a thing ("the board approves grants" / "a shift board"), and the acts of judging
+# that only people do after it, as it is then a team.
+_EN_BODIES = {"board", "panel", "jury"}
+_EN_JUDGES = {form for verb in ("approve", "review", "decide", "vote", "reject", "award", "sign", "agree", "judge",
+                                 "select", "choose", "rule", "vet", "assess", "grant", "deny", "rank", "score",
+                                 "interview", "discuss") for form in (verb, plural_en(verb))}
+
 # What a team's name qualifies when it comes before it: a thing made for the team ("Hotel front desk tool: …").
 _EN_TEAM_THINGS = {"tool", "tools", "system", "systems", "software", "display", "displays", "board", "terminal",
                    "desk", "log", "schedule", "queue", "module", "portal"}
@@ -390,6 +397,9 @@ def _en_team(words: list[str], start: int, end: int) -> bool:
     if end < len(words) and (words[end].lower() in _EN_TEAM_THINGS
                              or find_keywords(words[end], TOPICS_BY_ID["q_interface"].keywords)):
         return False
+    if end - start == 1 and words[start].lower() in _EN_BODIES:
+        verb = end + (end < len(words) and words[end].lower() in _EN_MODALS)
+        return verb < len(words) and words[verb].lower() in _EN_JUDGES
     return any(" ".join(words[end - n:end]).lower() in _EN_TEAMS for n in (1, 2) if end - n >= start)
 
 
