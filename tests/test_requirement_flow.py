@@ -2891,6 +2891,16 @@ def test_a_message_sent_when_something_happens_is_checked_on_that_event_not_a_ti
     assert check in build.success_criteria, build.success_criteria
 
 
+@pytest.mark.parametrize("requirement, when", [
+    ("A league app where players see fixtures and get a reminder the night before each match",
+     "the night before each match"),
+    ("Send our players a text the evening before every game", "the evening before every game"),
+])
+def test_a_message_the_night_before_an_event_keeps_the_event_in_its_check(requirement, when):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(f"({when})" in check for check in build.success_criteria), build.success_criteria
+
+
 def test_what_a_timed_message_is_about_stays_with_its_time():
     build = first_round("A sign-up sheet for our community garden where members claim a plot and get an email the day "
                         "before their watering shift", force_plan=True).stages[1]
