@@ -406,6 +406,9 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     # a board that judges is people, as a team is ("a shift board" is a thing)
     ("The board approves grant requests submitted by applicants", "the board"),
     ("Applicants submit grant requests online and the board must review them", "the board"),
+    # whom a message is sent, named before it, is whom it serves, a word that also names a tool too
+    ("Send our players a text the evening before every game", "players"),
+    ("Remind our pickers the morning before each stock count", "pickers"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}

@@ -358,6 +358,17 @@ _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "e
 # summary", "notifies tenants"), as Chinese 通知/提醒 (_ZH_TELLS).
 _EN_TELLS = {"notify", "notifies", "email", "emails", "alert", "alerts", "remind", "reminds", "message", "messages",
              "text", "texts", "ping", "pings", "tell", "tells", "inform", "informs", "warn", "warns"}
+# Verbs of handing a thing to someone named right after them ("send our players a text", "give tenants a receipt").
+_EN_GIVES = {"send", "sends", "give", "gives", "hand", "hands", "show", "shows", "offer", "offers"}
+_EN_ARTICLES = {"a", "an", "the", "their", "his", "her", "its", "our", "your", "each", "every"}
+
+
+def _gets_a_thing(words: list[str], start: int) -> bool:
+    """Whether words[start:] are one or two words then an article ("players a text"): the first names whom it goes to."""
+    return any(start + n < len(words) and words[start + n].lower() in _EN_ARTICLES
+               and all(_content(w) for w in words[start:start + n]) for n in (1, 2))
+
+
 # Verbs of sending a result, after which "to" names whom it is for ("send the summary to finance").
 _EN_SENDS = {"send", "sends", "sent", "sending", "email", "emails", "emailed", "mail", "mails", "mailed", "deliver",
              "delivers", "delivered", "forward", "forwards", "forwarded", "post", "posts", "posted", "push", "pushes",
@@ -582,19 +593,24 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         if lower == "by" and i + 1 < len(words) and words[i + 1].islower() and not _plural(words[i + 1]) \
                 and words[i + 1] not in _EN_GROUPS | _EN_TEAMS and (i + 2 == len(words) or not _content(words[i + 2])):
             continue
-        if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS:
+        # whom a thing is sent or given, said before it ("send our players a text", "give tenants a receipt"): told
+        gives = lower in _EN_GIVES and _gets_a_thing(words, past_pointers(i + 1))
+        if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS or gives:
             # the person comes after the word that leads to them, the text's first word too ("Help our engineers …")
-            start = past_pointers(i + 1 if i > 0 or lower in _EN_BEFORE | _EN_AND | _EN_TELLS else i)
+            start = past_pointers(i + 1 if i > 0 or lower in _EN_BEFORE | _EN_AND | _EN_TELLS or gives else i)
             if opens and start < len(words) and words[start].lower() in _EN_TIMES:
                 start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             # ("… an app for it": nothing after the pointers, no person either)
             plural = lower == "for" and (start == i + 1 or start < len(words) and not words[start][:1].islower())
+            # one told or given something is reached, so a worker's or a tool's name there is people ("remind
+            # players"; no one texts a media player)
+            plural = plural or lower in _EN_TELLS or gives
             # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …"; and an order
             # that opens a clause acts on what follows it ("Track employee vacation days").
             after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS or (
-                opens and start < len(words) and words[start].lower() in _EN_ORDERS)
+                opens and not gives and start < len(words) and words[start].lower() in _EN_ORDERS)
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
