@@ -3159,3 +3159,23 @@ def test_a_plan_kept_on_every_default_still_checks_what_was_asked_by_name(requir
 def test_a_chinese_title_cut_short_keeps_a_latin_word_whole():
     title = _title_of(first_round("每天晚上把门店的销售数据导出成Excel发给店长", force_plan=True))
     assert title.endswith("…") and "Exce…" not in title, title
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("给我们宠物店做一个预约洗澡的小程序", "宠物店的顾客和员工"),
+    ("小区想做一个报修系统", "小区的居民和物业"),
+    ("A booking app for our dog grooming salon", "the dog grooming salon's customers and staff"),
+    ("A repair request system for our apartment building", "the apartment building's residents and managers"),
+])
+def test_a_request_that_names_only_its_place_is_planned_for_who_uses_such_a_place(requirement, users):
+    first = first_round(requirement)
+    asked = {q.id: q for q in first.questions}
+    assert users in asked["q_target_users"].fallback_assumption  # still asked, with the guess as its default
+    plan = first_round(requirement, force_plan=True)
+    assert users in plan.stages[1].goal, plan.stages[1].goal
+    assert not any(word in plan.plan_markdown for word in ("目标用户为", "the intended users", "需求中提到的用户"))
+
+
+def test_a_place_the_thing_is_about_is_not_whom_it_is_for():
+    plan = first_round("做一个酒店比价网站", force_plan=True)
+    assert "酒店的顾客" not in plan.plan_markdown

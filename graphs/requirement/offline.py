@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.scenarios import Scenario, base_en as _base, en_scope_items, one_of, scenarios as find_scenarios
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
-                                      shared_by_a_few,
+                                      place_served, shared_by_a_few,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
@@ -1096,7 +1096,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     sends_when = None if unattended else scheduled_send(described)
     # a script its asker runs, a tool for them or their home: handed over to them, not released
     own_use = not unattended and (own_script or shared or asker_uses(described) == "me")
+    # who the asker's place plausibly serves, when no one is named ("我们宠物店…" → its customers and staff): the
+    # question offers that guess as its default and the plan says it, not "the intended users"
+    place = place_served(described) or place_served(requirement) if not unattended and not own_use else None
+    place_users = say(f"place_users_{place[0]}", place=place[1]) if place else None
     questions = [_question(tp, zh, has_repository, unattended, own_script, shared, own_use)
+                 | ({"fallback_assumption": say("place_users_assumed", users=place_users)}
+                    if tp.id == "q_target_users" and place_users else {})
                  for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
@@ -1105,6 +1111,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
             fallback = topic.fallback_text(zh, has_repository, unattended, own_script, shared, own_use)
+            if topic.id == "q_target_users" and place_users:
+                fallback = say("place_users_assumed", users=place_users)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
@@ -1134,6 +1142,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                    flags=re.I)
     if "q_target_users" in answered_value:
         users = _who_answered(answered_value["q_target_users"], zh) or users
+    elif "q_target_users" not in stated_value and place_users:
+        users = place_users
     if not unattended and not own_use and "q_security" in answered_value or "q_target_users" in answered_value:
         # whoever an access rule keeps a power for uses it too ("只有物业能下架车位"), though the requirement or the
         # answer named others

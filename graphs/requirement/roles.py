@@ -1097,3 +1097,47 @@ def asked_for_kin(text: str) -> tuple[str, int] | None:
     """(who, where their wish begins) when the asker asks for someone of theirs who runs a place ("mum"); else None."""
     found = _FOR_KIN_EN.match(text or "")
     return (found.group("who"), found.end()) if found else None
+
+
+# ---------------------------------------------------------------- who uses the asker's place
+
+# The asker's place, named as theirs or as what the thing is for ("我们宠物店", "给健身房做", "小区想做", "for our dog
+# grooming salon", "We run a yoga studio"), by the kind of people a place of that kind serves and is run by: a shop
+# its customers and staff, a residence its residents and managers, a school its students and teachers, a clinic its
+# patients and staff. A guess the plan says as one, for a requirement that names no one.
+_ZH_PLACE_KINDS = (
+    ("residence", r"小区|公寓|宿舍|社区|楼盘|大厦"),
+    ("school", r"学校|幼儿园|培训班|培训机构|补习班|小学|中学|大学|学院"),
+    ("clinic", r"医院|诊所|门诊|卫生院|牙科"),
+    ("business", r"[\u4e00-\u9fff]{0,4}?(?:店|馆|厅|工作室|超市|健身房|美容院|会所|酒店|民宿|球场|影院)"),
+)
+# what qualifies the place's name ("宠物", "咖啡"): no word that asks, makes or points ("做一个酒店比价网站" names no place)
+_ZH_PLACE_WORD = r"(?:(?!做|要|想|让|用|给|为|帮|我|们|开|一家|一个|个|的)[\u4e00-\u9fff])"
+_ZH_PLACE = re.compile(r"(?:^|我们|我家|我的|咱们|给|为|帮|开了?一?家)(?:的|一家|家|个)?(?P<place>"
+                       + "|".join(f"(?:{words})" for _, words in _ZH_PLACE_KINDS).replace(r"[\u4e00-\u9fff]", _ZH_PLACE_WORD)
+                       + ")")
+_EN_PLACE_KINDS = (
+    ("residence", r"building|apartments?|apartment\s+block|complex|estate|condo|dorm|dormitory|block\s+of\s+flats"),
+    ("school", r"school|kindergarten|nursery|preschool|academy|college|tutoring\s+centre|tutoring\s+center"),
+    ("clinic", r"clinic|surgery|practice|hospital|dental\s+office"),
+    ("business", r"salon|shop|store|studio|gym|cafe|café|restaurant|bakery|bar|spa|hotel|hostel|boutique|"
+                 r"garage|pharmacy|club"),
+)
+_EN_PLACE = re.compile(r"\b(?:our|my|(?:run|own|have|manage)s?\s+an?)\s+(?P<place>(?:(?!(?:and|or|a|an|the|to|for|with|"
+                       r"where|that|so|which|who)\b)[a-z-]+\s+){0,3}(?P<head>"
+                       + "|".join(words for _, words in _EN_PLACE_KINDS) + r"))\b", re.IGNORECASE)
+
+
+def place_served(text: str) -> tuple[str, str] | None:
+    """(kind, place) of the asker's place a thing is made for ("business", "宠物店"; "business", "dog grooming
+    salon"), when the text names one; else None."""
+    if is_chinese(text):
+        found = _ZH_PLACE.search(text)
+        kinds, place = _ZH_PLACE_KINDS, found and found.group("place")
+    else:
+        found = _EN_PLACE.search(text)
+        kinds, place = _EN_PLACE_KINDS, found and found.group("head")
+    if not found:
+        return None
+    kind = next(kind for kind, words in kinds if re.search(rf"(?:{words})$", place, re.IGNORECASE))
+    return kind, found.group("place").strip() if is_chinese(text) else found.group("place").strip().lower()
