@@ -3179,3 +3179,11 @@ def test_a_request_that_names_only_its_place_is_planned_for_who_uses_such_a_plac
 def test_a_place_the_thing_is_about_is_not_whom_it_is_for():
     plan = first_round("做一个酒店比价网站", force_plan=True)
     assert "酒店的顾客" not in plan.plan_markdown
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("健身房要一个约课系统，课前一天提醒", "约课系统"),
+    ("社区食堂做一个订餐系统，老人提前一天订餐，志愿者送餐上门", "订餐系统"),
+])
+def test_a_place_that_asks_with_yao_or_zuo_is_not_part_of_the_title(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title

@@ -260,7 +260,10 @@ _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,
                              rf"(?P<thing>.{{2,}})$")
 # A place or body that asks without "we" ("诊所想做个预约小程序", "酒店需要一套入住系统"): the thing it wants opens with
 # making it or with how many, unlike what a system must do ("系统需要支持导出").
-_ZH_ORG_WISHES = re.compile(r"^(?P<owner>(?:[\u4e00-\u9fff]{1,8}?的)?[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
+# So does one that only says it makes one ("社区食堂做一个订餐系统", "健身房要一个约课系统"); one it is made for
+# ("给社区食堂做一个…") is no asker.
+_ZH_ORG_WISHES = re.compile(r"^(?!给|为|帮|替)(?P<owner>(?:[\u4e00-\u9fff]{1,8}?的)?[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备|要|"
+                            r"(?=(?:做|开发|搞|建)(?:一个|一套|一款|个|套|款)))"
                             r"(?P<thing>(?:做|开发|搞|弄|建|上|整|有)?(?:一个|一套|一款|个|套|款).{2,})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
