@@ -3187,3 +3187,15 @@ def test_a_place_the_thing_is_about_is_not_whom_it_is_for():
 ])
 def test_a_place_that_asks_with_yao_or_zuo_is_not_part_of_the_title(requirement, title):
     assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+@pytest.mark.parametrize("requirement, act, sent", [
+    ("Our church needs a volunteer rota where volunteers sign up for Sunday slots and get reminded the day before",
+     "Let volunteers sign up for Sunday slots", "Send volunteers a reminder the day before"),
+    ("A class sign-up sheet where parents book a slot and get texted the evening before",
+     "Let parents book a slot", "Send parents a text the evening before"),
+])
+def test_people_who_sign_up_and_get_reminded_use_a_thing_it_is_no_scheduled_job(requirement, act, sent):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(act) for t in tasks), tasks
+    assert any(t.startswith(sent) for t in tasks), tasks

@@ -429,6 +429,12 @@ def _people_do_it_then(requirement: str, zh: bool) -> bool:
                                and not _A_JOB_S_CLAUSE.search(c) for c in timed)
 
 
+def _people_act_in_it(requirement: str, zh: bool) -> bool:
+    """Whether its people record something in it ("volunteers sign up for Sunday slots and get reminded the day
+    before"): then what it sends at a time is a part of a thing they use, not a job that runs by itself."""
+    return any(s.kind == "acts" and s.who for s in find_scenarios(_deliverables(requirement, zh), zh))
+
+
 def _opens_with_a_role(clause: str, zh: bool) -> bool:
     """Whether a clause opens with who does something ("学生提前一天预约", "managers approve them")."""
     if not zh:
@@ -975,7 +981,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     roles = [role for role in roles if role != asker_companion(requirement)]
     backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
     # a scheduled report or an ETL: no one signs in to it; not a task people do at a time ("保健医每天早上…登记")
-    unattended = runs_unattended(described) and not _people_do_it_then(described, zh)
+    unattended = runs_unattended(described) and not _people_do_it_then(described, zh) and not _people_act_in_it(described, zh)
     # the group chat a job posts to: whoever is in it receives the result
     audience = chat_audience(described) if unattended and not backup else None
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
