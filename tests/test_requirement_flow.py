@@ -409,6 +409,9 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     # whom a message is sent, named before it, is whom it serves, a word that also names a tool too
     ("Send our players a text the evening before every game", "players"),
     ("Remind our pickers the morning before each stock count", "pickers"),
+    # a club's or a committee's office is a job ("the captain", "the treasurer"); "a chair" is furniture
+    ("A signup sheet for our football club: players pick a match and the captain confirms the team", "the captain"),
+    ("Members pay their dues online and the treasurer checks who has paid", "the treasurer"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
