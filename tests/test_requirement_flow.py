@@ -3202,3 +3202,13 @@ def test_people_who_sign_up_and_get_reminded_use_a_thing_it_is_no_scheduled_job(
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(t.startswith(act) for t in tasks), tasks
     assert any(t.startswith(sent) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("An online booking page for our dog grooming salon where owners book a wash",
+     "An online booking page for our grooming salon"),
+    ("A waiting list page for our small family bicycle repair shop where customers join the queue",
+     "A waiting list page for our bicycle repair shop"),
+])
+def test_a_title_too_long_for_its_place_keeps_the_places_name_not_a_cut_word(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title
