@@ -154,7 +154,8 @@ NOT_PEOPLE_EN = frozenset(_NOT_PEOPLE_EN)
 JOBS_EN = frozenset("""barista chef cook pilot cadet clerk nanny mechanic paramedic medic surgeon midwife maid nurse
 apprentice monk nun priest imam rabbi diplomat umpire steward stewardess waitress hostess caddie jockey firefighter
 chaplain florist artisan janitor paralegal caregiver vet cop marshal sheriff judge coach guard accountant assistant
-consultant attendant merchant servant intern dean principal""".split())
+consultant attendant merchant servant intern dean principal captain referee treasurer secretary chairperson
+warden curator""".split())
 # Jobs said in Chinese whose word tells no other thing ("给夜班的护士讲…", "诊所护士"); jobs named by -师 or -员
 # ("咖啡师", "收银员") are read by that ending.
 JOBS_ZH = ("护士", "医生", "医护", "工人", "职工", "员工", "保安", "司机", "厨师", "店员", "服务员", "保洁", "快递员", "外卖员",

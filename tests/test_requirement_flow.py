@@ -403,6 +403,15 @@ def first_round(requirement: str, *, force_plan: bool = False, knowledge: list[d
     # jobs with no person's ending, read from the shared list of jobs and in the plural
     ("An app where paramedics log each call and see the next one", "paramedics"),
     ("A rota page where nannies swap their shifts", "nannies"),
+    # a board that judges is people, as a team is ("a shift board" is a thing)
+    ("The board approves grant requests submitted by applicants", "the board"),
+    ("Applicants submit grant requests online and the board must review them", "the board"),
+    # whom a message is sent, named before it, is whom it serves, a word that also names a tool too
+    ("Send our players a text the evening before every game", "players"),
+    ("Remind our pickers the morning before each stock count", "pickers"),
+    # a club's or a committee's office is a job ("the captain", "the treasurer"); "a chair" is furniture
+    ("A signup sheet for our football club: players pick a match and the captain confirms the team", "the captain"),
+    ("Members pay their dues online and the treasurer checks who has paid", "the treasurer"),
 ])
 def test_a_role_no_word_list_knows_is_taken_from_the_sentence_not_asked(requirement, role):
     assert "q_target_users" not in {q.id for q in first_round(requirement).questions}
@@ -474,6 +483,13 @@ def test_a_role_named_in_the_singular_and_the_plural_is_one_role():
     goal = first_round("A visitor sign-in kiosk where visitors type their name and the host is told",
                        force_plan=True).stages[1].goal
     assert _users_of(goal) == "visitors", goal
+
+
+@pytest.mark.parametrize("requirement", ["A task board where volunteers claim jobs and the board shows who took what",
+                                         "A shift board where baristas swap shifts"])
+def test_a_board_that_only_shows_things_is_no_one_in_the_plan(requirement):
+    checks = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert not any(c.startswith("Given the board") for c in checks), checks
 
 
 def test_a_team_before_the_thing_made_for_it_is_not_a_role():
@@ -2867,11 +2883,28 @@ def test_each_role_after_and_does_its_own_part():
      "Given a customer, when it's ready, then they get a text once, with no one sending it by hand"),
     ("我们健身房想做一个私教预约系统，会员可以预约教练的时间，教练确认后会员收到通知",
      "教练确认后自动给会员发送通知：无需有人触发；发送失败时通知负责人", "教练确认后，会员收到通知，只收到一次，无需有人手动发送"),
+    ("Build a leave system: students submit leave requests, the teacher approves them, and parents are notified when "
+     "the teacher approves", "Send parents a notification when the teacher approves, with no one starting it; a failed "
+     "send alerts someone", "Given a parent, when the teacher approves, then they get a notification once, with no one "
+     "sending it by hand"),
+    ("A shift board for our cafe where baristas swap shifts and managers get emailed once a swap is made",
+     "Send managers an email once a swap is made, with no one starting it; a failed send alerts someone",
+     "Given a manager, once a swap is made, then they get an email once, with no one sending it by hand"),
 ])
 def test_a_message_sent_when_something_happens_is_checked_on_that_event_not_a_time(requirement, task, check):
     build = first_round(requirement, force_plan=True).stages[1]
     assert task in build.tasks, build.tasks
     assert check in build.success_criteria, build.success_criteria
+
+
+@pytest.mark.parametrize("requirement, when", [
+    ("A league app where players see fixtures and get a reminder the night before each match",
+     "the night before each match"),
+    ("Send our players a text the evening before every game", "the evening before every game"),
+])
+def test_a_message_the_night_before_an_event_keeps_the_event_in_its_check(requirement, when):
+    build = first_round(requirement, force_plan=True).stages[1]
+    assert any(f"({when})" in check for check in build.success_criteria), build.success_criteria
 
 
 def test_what_a_timed_message_is_about_stays_with_its_time():
@@ -3129,3 +3162,53 @@ def test_a_plan_kept_on_every_default_still_checks_what_was_asked_by_name(requir
 def test_a_chinese_title_cut_short_keeps_a_latin_word_whole():
     title = _title_of(first_round("每天晚上把门店的销售数据导出成Excel发给店长", force_plan=True))
     assert title.endswith("…") and "Exce…" not in title, title
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("给我们宠物店做一个预约洗澡的小程序", "宠物店的顾客和员工"),
+    ("小区想做一个报修系统", "小区的居民和物业"),
+    ("A booking app for our dog grooming salon", "the dog grooming salon's customers and staff"),
+    ("A repair request system for our apartment building", "the apartment building's residents and managers"),
+])
+def test_a_request_that_names_only_its_place_is_planned_for_who_uses_such_a_place(requirement, users):
+    first = first_round(requirement)
+    asked = {q.id: q for q in first.questions}
+    assert users in asked["q_target_users"].fallback_assumption  # still asked, with the guess as its default
+    plan = first_round(requirement, force_plan=True)
+    assert users in plan.stages[1].goal, plan.stages[1].goal
+    assert not any(word in plan.plan_markdown for word in ("目标用户为", "the intended users", "需求中提到的用户"))
+
+
+def test_a_place_the_thing_is_about_is_not_whom_it_is_for():
+    plan = first_round("做一个酒店比价网站", force_plan=True)
+    assert "酒店的顾客" not in plan.plan_markdown
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("健身房要一个约课系统，课前一天提醒", "约课系统"),
+    ("社区食堂做一个订餐系统，老人提前一天订餐，志愿者送餐上门", "订餐系统"),
+])
+def test_a_place_that_asks_with_yao_or_zuo_is_not_part_of_the_title(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+@pytest.mark.parametrize("requirement, act, sent", [
+    ("Our church needs a volunteer rota where volunteers sign up for Sunday slots and get reminded the day before",
+     "Let volunteers sign up for Sunday slots", "Send volunteers a reminder the day before"),
+    ("A class sign-up sheet where parents book a slot and get texted the evening before",
+     "Let parents book a slot", "Send parents a text the evening before"),
+])
+def test_people_who_sign_up_and_get_reminded_use_a_thing_it_is_no_scheduled_job(requirement, act, sent):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(act) for t in tasks), tasks
+    assert any(t.startswith(sent) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("An online booking page for our dog grooming salon where owners book a wash",
+     "An online booking page for our grooming salon"),
+    ("A waiting list page for our small family bicycle repair shop where customers join the queue",
+     "A waiting list page for our bicycle repair shop"),
+])
+def test_a_title_too_long_for_its_place_keeps_the_places_name_not_a_cut_word(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title

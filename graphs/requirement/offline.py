@@ -18,7 +18,7 @@ from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.scenarios import Scenario, base_en as _base, en_scope_items, one_of, scenarios as find_scenarios
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
-                                      shared_by_a_few,
+                                      place_served, shared_by_a_few,
                                       with_its_article)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
@@ -260,7 +260,10 @@ _SPEAKER_WISHES = re.compile(rf"^(?:{SPEAKER_ZH}(?P<owner>[^，；。！？]{{0,
                              rf"(?P<thing>.{{2,}})$")
 # A place or body that asks without "we" ("诊所想做个预约小程序", "酒店需要一套入住系统"): the thing it wants opens with
 # making it or with how many, unlike what a system must do ("系统需要支持导出").
-_ZH_ORG_WISHES = re.compile(r"^(?P<owner>(?:[\u4e00-\u9fff]{1,8}?的)?[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备)"
+# So does one that only says it makes one ("社区食堂做一个订餐系统", "健身房要一个约课系统"); one it is made for
+# ("给社区食堂做一个…") is no asker.
+_ZH_ORG_WISHES = re.compile(r"^(?!给|为|帮|替)(?P<owner>(?:[\u4e00-\u9fff]{1,8}?的)?[\u4e00-\u9fff]{2,6}?)(?:想要|想|希望|需要|打算|计划|准备|要|"
+                            r"(?=(?:做|开发|搞|建)(?:一个|一套|一款|个|套|款)))"
                             r"(?P<thing>(?:做|开发|搞|弄|建|上|整|有)?(?:一个|一套|一款|个|套|款).{2,})$")
 _BACKGROUND = re.compile(rf"^{SPEAKER_ZH}|^.{{0,6}}(?:现在|目前|如今|以前|之前|原来|过去)|^(?:因为|由于|鉴于|既然)")
 # English: "We are a three-person team and need a tool to …", "I'd like to have a page that …".
@@ -424,6 +427,12 @@ def _people_do_it_then(requirement: str, zh: bool) -> bool:
     timed = [c for c in _clauses(requirement, zh) if runs_unattended(c)]
     return bool(timed) and all(_opens_with_a_role(re.sub(r"^(?:every|each)\s+\w+\s*,?\s*", "", c, flags=re.I), zh)
                                and not _A_JOB_S_CLAUSE.search(c) for c in timed)
+
+
+def _people_act_in_it(requirement: str, zh: bool) -> bool:
+    """Whether its people record something in it ("volunteers sign up for Sunday slots and get reminded the day
+    before"): then what it sends at a time is a part of a thing they use, not a job that runs by itself."""
+    return any(s.kind == "acts" and s.who for s in find_scenarios(_deliverables(requirement, zh), zh))
 
 
 def _opens_with_a_role(clause: str, zh: bool) -> bool:
@@ -972,7 +981,7 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     roles = [role for role in roles if role != asker_companion(requirement)]
     backup = only_keeps_copies(described)  # serves no one: it keeps copies safe, so nobody is asked who uses it
     # a scheduled report or an ETL: no one signs in to it; not a task people do at a time ("保健医每天早上…登记")
-    unattended = runs_unattended(described) and not _people_do_it_then(described, zh)
+    unattended = runs_unattended(described) and not _people_do_it_then(described, zh) and not _people_act_in_it(described, zh)
     # the group chat a job posts to: whoever is in it receives the result
     audience = chat_audience(described) if unattended and not backup else None
     # a job reads what another system holds: it keeps no store of its own unless it must remember between runs
@@ -1096,7 +1105,13 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     sends_when = None if unattended else scheduled_send(described)
     # a script its asker runs, a tool for them or their home: handed over to them, not released
     own_use = not unattended and (own_script or shared or asker_uses(described) == "me")
+    # who the asker's place plausibly serves, when no one is named ("我们宠物店…" → its customers and staff): the
+    # question offers that guess as its default and the plan says it, not "the intended users"
+    place = place_served(described) or place_served(requirement) if not unattended and not own_use else None
+    place_users = say(f"place_users_{place[0]}", place=place[1]) if place else None
     questions = [_question(tp, zh, has_repository, unattended, own_script, shared, own_use)
+                 | ({"fallback_assumption": say("place_users_assumed", users=place_users)}
+                    if tp.id == "q_target_users" and place_users else {})
                  for tp in asking[:MAX_QUESTIONS_PER_ROUND]] if ask else []
 
     assumptions = [{k: a[k] for k in ("text", "risk_level", "rollback_hint")} for a in assumed] + doc_assumptions
@@ -1105,6 +1120,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     if not ask:
         for topic in open_topics:  # nothing blocking left: the rest is planned on its fallback
             fallback = topic.fallback_text(zh, has_repository, unattended, own_script, shared, own_use)
+            if topic.id == "q_target_users" and place_users:
+                fallback = say("place_users_assumed", users=place_users)
             assumptions.append({
                 "text": fallback,
                 "risk_level": "medium" if topic.blocking else "low",
@@ -1134,6 +1151,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
                    flags=re.I)
     if "q_target_users" in answered_value:
         users = _who_answered(answered_value["q_target_users"], zh) or users
+    elif "q_target_users" not in stated_value and place_users:
+        users = place_users
     if not unattended and not own_use and "q_security" in answered_value or "q_target_users" in answered_value:
         # whoever an access rule keeps a power for uses it too ("只有物业能下架车位"), though the requirement or the
         # answer named others

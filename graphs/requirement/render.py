@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from core.i18n import catalogue, t
-from core.language import CJK, clip
+from core.language import CJK, clip, is_function_word
 
 
 def _bullets(items: Iterable[str], prefix: str = "- ") -> list[str]:
@@ -30,11 +30,30 @@ _RISK_LEVELS = ("low", "medium", "high")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n")
 
 
+# "for our dog grooming salon": whose place it is, then its name to the end of the title.
+_FOR_A_PLACE = re.compile(r"\sfor\s+(?:our|my|the|a|an)\s+(?P<place>[a-z-]+(?:\s+[a-z-]+)+)$", re.IGNORECASE)
+
+
+def _place_shortened(title: str) -> str | None:
+    """The title with the first qualifier of the place it ends on dropped ("… for our dog grooming salon" → "… for our
+    grooming salon"); None when it ends on no place of three words or more, or on words that are no name."""
+    found = _FOR_A_PLACE.search(title)
+    words = found.group("place").split() if found else []
+    if len(words) < 3 or any(is_function_word(w) for w in words):
+        return None
+    return title[:found.start("place")] + " ".join(words[1:])
+
+
 def plan_title(summary: str) -> str:
     """What the plan is called (its heading, the commit message): the summary's first sentence, cut
     between phrases with an ellipsis when long; not the whole requirement."""
     first = next((s.strip() for s in _FIRST_SENTENCE.split(summary.strip()) if s.strip()), summary.strip())
-    return clip(first.rstrip("。.!！"), 20 if CJK.search(first) else 48, "…")
+    first, limit = first.rstrip("。.!！"), 20 if CJK.search(first) else 48
+    # whose place it is for, said at its end, keeps its head noun before the title is cut ("… for our dog grooming
+    # salon" → "… for our grooming salon"), so the title still says what place it is for
+    while len(first) > limit and (shorter := _place_shortened(first)):
+        first = shorter
+    return clip(first, limit, "…")
 
 
 def word(key: str, zh: bool, **fields: Any) -> str:

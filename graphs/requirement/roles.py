@@ -358,6 +358,17 @@ _EN_BEFORE = {"for", "let", "lets", "letting", "allow", "allows", "allowing", "e
 # summary", "notifies tenants"), as Chinese 通知/提醒 (_ZH_TELLS).
 _EN_TELLS = {"notify", "notifies", "email", "emails", "alert", "alerts", "remind", "reminds", "message", "messages",
              "text", "texts", "ping", "pings", "tell", "tells", "inform", "informs", "warn", "warns"}
+# Verbs of handing a thing to someone named right after them ("send our players a text", "give tenants a receipt").
+_EN_GIVES = {"send", "sends", "give", "gives", "hand", "hands", "show", "shows", "offer", "offers"}
+_EN_ARTICLES = {"a", "an", "the", "their", "his", "her", "its", "our", "your", "each", "every"}
+
+
+def _gets_a_thing(words: list[str], start: int) -> bool:
+    """Whether words[start:] are one or two words then an article ("players a text"): the first names whom it goes to."""
+    return any(start + n < len(words) and words[start + n].lower() in _EN_ARTICLES
+               and all(_content(w) for w in words[start:start + n]) for n in (1, 2))
+
+
 # Verbs of sending a result, after which "to" names whom it is for ("send the summary to finance").
 _EN_SENDS = {"send", "sends", "sent", "sending", "email", "emails", "emailed", "mail", "mails", "mailed", "deliver",
              "delivers", "delivered", "forward", "forwards", "forwarded", "post", "posts", "posted", "push", "pushes",
@@ -377,6 +388,13 @@ _EN_TEAMS = {"reception", "housekeeping", "kitchen", "front desk", "help desk", 
              "front office", "back office", "concierge"}
 
 
+# Bodies named by a word that is also a thing ("the board approves grants" / "a shift board"), and the acts of judging
+# that only people do after it, as it is then a team.
+_EN_BODIES = {"board", "panel", "jury"}
+_EN_JUDGES = {form for verb in ("approve", "review", "decide", "vote", "reject", "award", "sign", "agree", "judge",
+                                 "select", "choose", "rule", "vet", "assess", "grant", "deny", "rank", "score",
+                                 "interview", "discuss") for form in (verb, plural_en(verb))}
+
 # What a team's name qualifies when it comes before it: a thing made for the team ("Hotel front desk tool: …").
 _EN_TEAM_THINGS = {"tool", "tools", "system", "systems", "software", "display", "displays", "board", "terminal",
                    "desk", "log", "schedule", "queue", "module", "portal"}
@@ -390,6 +408,9 @@ def _en_team(words: list[str], start: int, end: int) -> bool:
     if end < len(words) and (words[end].lower() in _EN_TEAM_THINGS
                              or find_keywords(words[end], TOPICS_BY_ID["q_interface"].keywords)):
         return False
+    if end - start == 1 and words[start].lower() in _EN_BODIES:
+        verb = end + (end < len(words) and words[end].lower() in _EN_MODALS)
+        return verb < len(words) and words[verb].lower() in _EN_JUDGES
     return any(" ".join(words[end - n:end]).lower() in _EN_TEAMS for n in (1, 2) if end - n >= start)
 
 
@@ -572,19 +593,24 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
         if lower == "by" and i + 1 < len(words) and words[i + 1].islower() and not _plural(words[i + 1]) \
                 and words[i + 1] not in _EN_GROUPS | _EN_TEAMS and (i + 2 == len(words) or not _content(words[i + 2])):
             continue
-        if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS:
+        # whom a thing is sent or given, said before it ("send our players a text", "give tenants a receipt"): told
+        gives = lower in _EN_GIVES and _gets_a_thing(words, past_pointers(i + 1))
+        if opens or lower in _EN_BEFORE or lower in _EN_AND or lower in _EN_TELLS or gives:
             # the person comes after the word that leads to them, the text's first word too ("Help our engineers …")
-            start = past_pointers(i + 1 if i > 0 or lower in _EN_BEFORE | _EN_AND | _EN_TELLS else i)
+            start = past_pointers(i + 1 if i > 0 or lower in _EN_BEFORE | _EN_AND | _EN_TELLS or gives else i)
             if opens and start < len(words) and words[start].lower() in _EN_TIMES:
                 start = past_pointers(start + 1)  # a time before the subject: "Each morning the shift lead assigns …"
             # After a bare "for" only a plural is a person ("for teachers"; "for Docker" is not); after
             # "for the", "for an" a lower-case singular is too ("for the on-call engineer").
             # ("… an app for it": nothing after the pointers, no person either)
             plural = lower == "for" and (start == i + 1 or start < len(words) and not words[start][:1].islower())
+            # one told or given something is reached, so a worker's or a tool's name there is people ("remind
+            # players"; no one texts a media player)
+            plural = plural or lower in _EN_TELLS or gives
             # After a subject pronoun comes its verb, not a person: "I coach a club", "we nurse …"; and an order
             # that opens a clause acts on what follows it ("Track employee vacation days").
             after_subject = start > 0 and words[start - 1].lower() in _EN_SUBJECTS or (
-                opens and start < len(words) and words[start].lower() in _EN_ORDERS)
+                opens and not gives and start < len(words) and words[start].lower() in _EN_ORDERS)
             if (start < len(words) and not after_subject and (role := _en_from(words, start, plural=plural))
                     and not _verb_of_relative_clause(words, i, start, role[1])):
                 found.append((start, role[1], role[0]))
@@ -1071,3 +1097,47 @@ def asked_for_kin(text: str) -> tuple[str, int] | None:
     """(who, where their wish begins) when the asker asks for someone of theirs who runs a place ("mum"); else None."""
     found = _FOR_KIN_EN.match(text or "")
     return (found.group("who"), found.end()) if found else None
+
+
+# ---------------------------------------------------------------- who uses the asker's place
+
+# The asker's place, named as theirs or as what the thing is for ("我们宠物店", "给健身房做", "小区想做", "for our dog
+# grooming salon", "We run a yoga studio"), by the kind of people a place of that kind serves and is run by: a shop
+# its customers and staff, a residence its residents and managers, a school its students and teachers, a clinic its
+# patients and staff. A guess the plan says as one, for a requirement that names no one.
+_ZH_PLACE_KINDS = (
+    ("residence", r"小区|公寓|宿舍|社区|楼盘|大厦"),
+    ("school", r"学校|幼儿园|培训班|培训机构|补习班|小学|中学|大学|学院"),
+    ("clinic", r"医院|诊所|门诊|卫生院|牙科"),
+    ("business", r"[\u4e00-\u9fff]{0,4}?(?:店|馆|厅|工作室|超市|健身房|美容院|会所|酒店|民宿|球场|影院)"),
+)
+# what qualifies the place's name ("宠物", "咖啡"): no word that asks, makes or points ("做一个酒店比价网站" names no place)
+_ZH_PLACE_WORD = r"(?:(?!做|要|想|让|用|给|为|帮|我|们|开|一家|一个|个|的)[\u4e00-\u9fff])"
+_ZH_PLACE = re.compile(r"(?:^|我们|我家|我的|咱们|给|为|帮|开了?一?家)(?:的|一家|家|个)?(?P<place>"
+                       + "|".join(f"(?:{words})" for _, words in _ZH_PLACE_KINDS).replace(r"[\u4e00-\u9fff]", _ZH_PLACE_WORD)
+                       + ")")
+_EN_PLACE_KINDS = (
+    ("residence", r"building|apartments?|apartment\s+block|complex|estate|condo|dorm|dormitory|block\s+of\s+flats"),
+    ("school", r"school|kindergarten|nursery|preschool|academy|college|tutoring\s+centre|tutoring\s+center"),
+    ("clinic", r"clinic|surgery|practice|hospital|dental\s+office"),
+    ("business", r"salon|shop|store|studio|gym|cafe|café|restaurant|bakery|bar|spa|hotel|hostel|boutique|"
+                 r"garage|pharmacy|club"),
+)
+_EN_PLACE = re.compile(r"\b(?:our|my|(?:run|own|have|manage)s?\s+an?)\s+(?P<place>(?:(?!(?:and|or|a|an|the|to|for|with|"
+                       r"where|that|so|which|who)\b)[a-z-]+\s+){0,3}(?P<head>"
+                       + "|".join(words for _, words in _EN_PLACE_KINDS) + r"))\b", re.IGNORECASE)
+
+
+def place_served(text: str) -> tuple[str, str] | None:
+    """(kind, place) of the asker's place a thing is made for ("business", "宠物店"; "business", "dog grooming
+    salon"), when the text names one; else None."""
+    if is_chinese(text):
+        found = _ZH_PLACE.search(text)
+        kinds, place = _ZH_PLACE_KINDS, found and found.group("place")
+    else:
+        found = _EN_PLACE.search(text)
+        kinds, place = _EN_PLACE_KINDS, found and found.group("head")
+    if not found:
+        return None
+    kind = next(kind for kind, words in kinds if re.search(rf"(?:{words})$", place, re.IGNORECASE))
+    return kind, found.group("place").strip() if is_chinese(text) else found.group("place").strip().lower()

@@ -36,6 +36,11 @@ _EN_AND = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 _EN_RECEIVES = re.compile(r"^(?:get|gets|receive|receives)\s+(?P<what>.+)$", re.IGNORECASE)
 _EN_SENDS = re.compile(r"^(?:remind|reminds|notify|notifies|alert|alerts|text|texts|email|emails|message|messages)\s+"
                        r"(?P<whom>.+)$", re.IGNORECASE)
+# Being sent a message, said in the passive ("parents are notified when the teacher approves", "get reminded").
+_EN_IS_SENT = re.compile(r"^(?:are|is|be|will\s+be|get|gets|getting)\s+(?P<verb>notified|reminded|alerted|texted|emailed|"
+                         r"e-mailed|messaged)\b\s*(?P<rest>.*)$", re.IGNORECASE)
+_EN_SENT_BASE = {"notified": "notify", "reminded": "remind", "alerted": "alert", "texted": "text", "emailed": "email",
+                 "e-mailed": "email", "messaged": "message"}
 _EN_ASKER_SENDS = re.compile(r"^(?:I|we)\s+(?:(?:will|can|then|just)\s+)?", re.IGNORECASE)
 _EN_MESSAGES = re.compile(r"\b(?:reminders?|notifications?|notices?|alerts?|texts?|emails?|messages?|sms)\b", re.IGNORECASE)
 # Acts of looking at what is kept ("see", "view", "check the totals", "查看", "核对"): their check is that what is
@@ -104,6 +109,8 @@ def _en_acts(who: str | None, does: str, as_written: bool = False) -> list[tuple
         words = piece.split()
         if opens_with_role(piece) and (other := _en_subject(piece)):
             acts.append((None, piece) if as_written else other)
+        elif _EN_IS_SENT.match(piece):  # "… and get reminded the day before": a message of its own
+            acts.append((acts[-1][0], piece))
         elif (asker := _EN_ASKER_SENDS.match(piece)) and _EN_SENDS.match(piece[asker.end():]):
             # the asker telling the people just named ("… and we text them when it's ready"): a message to them
             acts.append((None, piece) if as_written else (acts[-1][0], piece[asker.end():]))
@@ -155,7 +162,7 @@ def _en_scenarios(item: str) -> list[Scenario]:
     clause = item.strip().rstrip(".!?")
     if (helped := _EN_HELP.match(clause)) and opens_with_role(helped.group("rest")):
         tail = helped.group("rest")
-    elif opens_with_role(clause):
+    elif opens_with_role(clause) and _en_subject(clause):  # not "a volunteer rota where …", a thing named by them
         tail = clause
     elif said := _EN_FOR_WHOM_TO.search(clause):
         tail = f"{said.group('who')} {said.group('does')}"
@@ -180,6 +187,15 @@ def _en_scenarios(item: str) -> list[Scenario]:
                 at = what.find(when)
                 what, when = (what[:at].strip(), what[at:].strip()) if at >= 0 else (what, when)
             scenarios.append(Scenario(who, act, "gets", when, what))
+        elif told := _EN_IS_SENT.match(act):
+            what = _EN_MESSAGE_OF[_EN_SENT_BASE[told.group("verb").lower()]]
+            # its time, said of the message it is ("get reminded the day before": a reminder the day before)
+            when = when or scheduled_send(f"{what} {told.group('rest')}")
+            if event := _EN_ON_EVENT.search(" " + told.group("rest")):  # "are notified when the teacher approves"
+                scenarios.append(Scenario(who, f"get {what} {event.group('when')}", "gets", event.group("when"), what,
+                                          True))
+            else:
+                scenarios.append(Scenario(who, f"get {what} {when or ''}".strip(), "gets", when, what))
         elif sent := _EN_SENDS.match(act):
             whom = named_roles(sent.group("whom"))
             what = _EN_MESSAGE_OF[_base(act.split()[0]).lower()]

@@ -829,10 +829,10 @@ def runs_unattended(requirement: str) -> bool:
 _EVERY_EN = (r"(?:each|every)\s+(?:night|morning|evening|afternoon|day|weekday|week|month|hour|"
              r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?|"
              # a while ahead of what it is about ("an email the day before", "a text 2 hours before")
-             r"the\s+(?:day|night|evening|morning)\s+before|"
-             # with what it is ahead of, when said ("15 minutes before each meeting")
+             # with what it is ahead of, when said ("15 minutes before each meeting", "the night before each match")
+             r"(?:the\s+(?:day|night|evening|morning)\s+before|"
              r"(?:an?|one|two|three|five|ten|fifteen|thirty|\d+)\s+(?:minutes?|mins?|hours?|days?|weeks?)\s+"
-             r"(?:before|ahead(?:\s+of)?)(?:\s+(?:the|each|every|their|its|a|an)\s+[a-z]+)?")
+             r"(?:before|ahead(?:\s+of)?))(?:\s+(?:the|each|every|their|its|a|an)\s+[a-z]+)?")
 _SENDS_EN = r"remind|reminds|reminders?|sms|notif(?:y|ies)|send|sends|posts?|emails?|texts?|messages|pings?|nudges?|alerts?"
 _SCHEDULED_SEND = (
     re.compile(rf"\b(?:{_SENDS_EN})\b[^.;!?]{{0,30}}?\b(?P<when>{_EVERY_EN})\b", re.IGNORECASE),
