@@ -384,3 +384,21 @@ def test_an_english_lessons_first_point_is_glossed_mid_line_not_by_a_capitalised
 ])
 def test_an_english_audience_in_a_chinese_sentence_is_set_off_by_a_space(audience, said):
     assert t("ppt.course_logged", locale="zh", minutes=10, audience=audience) == said
+
+
+@pytest.mark.parametrize("locale", ["zh", "en"])
+def test_the_closing_sentence_lists_each_qa_issue_as_a_sentence_without_doubled_marks(locale):
+    # "…相差超过 10%。；整套幻灯片…": the issues, each a whole sentence, were joined as clauses.
+    from core.i18n import set_locale
+    from graphs.ppt.qa import qa_summary
+    from schemas.ppt import QaIssue, QaReport
+
+    set_locale(locale)
+    try:
+        issues = [QaIssue(check="density", slide=3, message=t("ppt.qa_density", slide=3, count=9)),
+                  QaIssue(check="aspect_ratio", message=t("ppt.qa_aspect_ratio", ratio="1.33"))]
+        said = qa_summary(QaReport(passed=False, checks=["density", "aspect_ratio"], issues=issues), "deck.pptx", 12)
+    finally:
+        set_locale("zh")
+    assert not re.search(r"[。.][；;]", said), said
+    assert all(issue.message in said for issue in issues), said

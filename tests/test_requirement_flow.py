@@ -3212,3 +3212,16 @@ def test_people_who_sign_up_and_get_reminded_use_a_thing_it_is_no_scheduled_job(
 ])
 def test_a_title_too_long_for_its_place_keeps_the_places_name_not_a_cut_word(requirement, title):
     assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+async def test_the_questions_still_open_after_a_round_are_said_as_questions_not_joined_by_semicolons(repo):
+    # "仍待回答：…？；…？": whole questions were run together as clauses.
+    talk = Conversation({"repo": str(repo), "maxRounds": 3})
+    state = await talk.start(VAGUE)
+    questions = pending_questions(state)
+    await talk.resume({questions[-1]["id"]: "only the last one is answered"})
+    logs = [e["data"]["message"] for e in talk.events if e["event"] == "tool:log"]
+    still_open = [line for line in logs if t("requirement.still_open", questions="").strip() in line]
+
+    assert still_open, logs
+    assert not any(re.search(r"[？?][；;]", line) for line in still_open), still_open

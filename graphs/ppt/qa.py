@@ -16,7 +16,7 @@ from pptx import Presentation
 from pptx.oxml.ns import qn
 from pptx.util import Emu
 
-from core.i18n import join_clauses, t
+from core.i18n import join_sentences, t
 from graphs.ppt.planning import EN_WORDS_PER_MINUTE, ZH_CHARS_PER_MINUTE
 from graphs.ppt.render.base import BODY_FLOOR, DECO, FOOTER, PARAGRAPH_GAP_EM, VISUAL
 from graphs.ppt.render.metrics import Fonts, line_height_pt, wrap
@@ -362,5 +362,5 @@ def qa_summary(result: QaReport, file_name: str, slides: int) -> str:
     """The closing sentence of a run: the file, and what the QA gate still found, if anything."""
     if result.passed:
         return t("ppt.done_passed", name=file_name, slides=slides, checks=len(result.checks))
-    listed = join_clauses(i.message for i in result.issues[:5])
+    listed = join_sentences(i.message for i in result.issues[:5])  # each issue is a sentence of its own
     return t("ppt.done_with_issues", name=file_name, slides=slides, count=len(result.issues), issues=listed)

@@ -24,7 +24,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from core.llm.base import LLMError
-from core.i18n import join_clauses, t
+from core.i18n import join_sentences, t
 from core.language import CJK, clip
 from core.tools import PLAN_FILE_NAME, ToolRefused, write_text_file
 from graphs.base import FlowContext, first_line_title
@@ -519,7 +519,7 @@ async def ask_human(state: RequirementState, ctx: NodeContext) -> dict[str, Any]
     left = [q["id"] for q in pending if q["id"] not in answered and q["id"] not in defaulted]
     still_open = [next(q["question"] for q in pending if q["id"] == qid) for qid in left]
     ctx.log(t("requirement.clarified", clarification=done + 1, answered=len(answered), defaulted=len(defaulted))
-            + (t("requirement.still_open", questions=join_clauses(still_open)) if still_open else ""))
+            + (t("requirement.still_open", questions=join_sentences(still_open)) if still_open else ""))
     return {"answers": {**(state.get("answers") or {}), **answered}, "assumed": assumed,
             "clarifications": done + 1, "pending": []}
 
