@@ -487,6 +487,11 @@ def _show_thread(args: argparse.Namespace, settings: Settings) -> int:
 
     if not thread_summary(thread).waiting:
         display.interrupt = None  # a question answered since: the run went on past it
+    if thread["status"] == "interrupted" and not display.completion:
+        # Stopped by Ctrl-C (or a crash) between steps: no completion says so, the thread's status does.
+        console.print()
+        _say(t("cli.interrupted", thread=args.thread_id, command=f"ng resume {args.thread_id}"), "yellow")
+        return 0
     code = _report(display, artifacts, args.thread_id, None, thread.get("options"))
     if any(artifact.get("_filePath") for artifact in artifacts):
         _say(t("cli.export_instead", thread=args.thread_id))

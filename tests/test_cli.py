@@ -931,3 +931,29 @@ def test_ng_threads_show_of_an_unknown_thread_says_so_and_exits_2(tmp_path):
     shown = ng("threads", "show", "abcd1234", data_dir=tmp_path / "data", cwd=ROOT)
     assert shown.returncode == 2
     assert shown.stdout.strip() == t("runtime.no_thread", thread="abcd1234"), shown.stdout + shown.stderr
+
+
+def test_ng_threads_show_of_a_run_stopped_by_ctrl_c_says_it_was_interrupted_and_how_to_resume(tmp_path):
+    import asyncio
+
+    from app.store import Store
+    from core.settings import Settings
+    from schemas.events import ThreadStatus
+
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data")
+
+    async def seed() -> None:
+        store = await Store(settings.store_path, settings.files_dir).open()
+        try:
+            await store.create_thread("t1", "ppt", "潮汐", {})
+            await store.append_event("t1", "r", "tool:start", {"toolCallId": "c1", "toolName": "analyze_topic"})
+            await store.update_thread("t1", status=ThreadStatus.interrupted)
+        finally:
+            await store.close()
+
+    asyncio.run(seed())
+    shown = ng("threads", "show", "t1", data_dir=tmp_path / "data", cwd=ROOT)
+
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert t("cli.interrupted", thread="t1", command="ng resume t1") in shown.stdout, shown.stdout
+    assert t("cli.not_finished") not in shown.stdout
