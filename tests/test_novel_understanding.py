@@ -1446,3 +1446,10 @@ def test_a_pronoun_after_someone_new_and_unnamed_is_theirs_not_the_named_ones(de
     # "A woman arrives… She asks him": the baker Tom was written down as a woman.
     person = next(c for c in read.characters_in_description(description) if c.name == name)
     assert person.gender is None, person
+
+
+@pytest.mark.parametrize("question", ["谁是幕后黑手", "主谋是谁", "who is the mastermind?", "who is behind it all?"])
+def test_the_one_behind_it_all_asked_with_no_thing_led_is_the_antagonist_role(question):
+    # "谁是幕后黑手" was read as a name the book lacks
+    assert read.is_role(read.person_asked_about(question, described=True), "反派")
+    assert read.leader_asked_of(question) is None

@@ -383,9 +383,12 @@ def is_calling(phrase: str) -> bool:
     return phrase[0] not in _SURNAMES_ZH and phrase[:2] not in _COMPOUND_SURNAMES_ZH
 
 
-# What readers call a role the character sheet may name otherwise ("villain" for 反派 / antagonist).
+# What readers call a role the character sheet may name otherwise ("villain" for 反派 / antagonist). The one behind
+# it all (幕后黑手, 主谋, "the mastermind") is the antagonist's part too: asked with no thing led, the sheet answers.
 _ROLE_WORDS = (("主角", "主人公", "男主", "女主", "protagonist", "hero", "heroine", "main character", "lead character"),
-               ("反派", "大反派", "反面人物", "antagonist", "villain", "villainess"))
+               ("反派", "大反派", "反面人物", "幕后黑手", "幕后主使", "幕后boss", "主谋", "罪魁祸首", "antagonist", "villain",
+                "villainess", "mastermind", "big bad", "behind it all", "behind everything", "behind all this",
+                "behind all of this"))
 
 
 def _words(text: str) -> list[str]:
