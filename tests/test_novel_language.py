@@ -500,6 +500,16 @@ async def test_who_is_behind_it_all_names_the_antagonist_of_the_character_sheet(
     assert replies[-1].startswith(opening + role), replies
 
 
+async def test_who_is_behind_a_case_names_the_one_the_description_calls_the_mastermind(tmp_path):
+    # "谁是盐案的主谋" quoted "…追查盐案，幕后主使是镇上的盐商周德昌" without naming 周德昌: the clause naming him
+    # does not hold 盐案
+    world = "清末运河小镇。船家女沈秋菱与漕帮少年陆青川联手追查盐案，幕后主使是镇上的盐商周德昌。"
+    replies = await _chat_replies(tmp_path, world, "谁是盐案的主谋", "zh")
+    sentence = "船家女沈秋菱与漕帮少年陆青川联手追查盐案，幕后主使是镇上的盐商周德昌。"
+    assert replies[-1] == t("novel.chat_leader_by_world", name="周德昌", thing="盐案", quote=sentence, locale="zh"), \
+        replies
+
+
 async def test_who_runs_a_place_is_not_the_one_whose_calling_only_names_it(tmp_path):
     # "who runs the station?" answered "Amara Osei runs the station: a station doctor".
     world = "On a mining station orbiting Europa, the station doctor Amara Osei finds that her brother Kofi is missing."

@@ -1728,6 +1728,12 @@ def _opposed(text: str, others: list[NamedCharacter], names: list[str]) -> Named
     return None
 
 
+def culprit_named(text: str, names: list[str]) -> str | None:
+    """Which of `names` the text calls the culprit ("…追查盐案，幕后主使是镇上的盐商周德昌" → 周德昌)."""
+    found = _culprit(text, [NamedCharacter(n, None, None) for n in names], list(names))
+    return found.name if found else None
+
+
 def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> NamedCharacter | None:
     """The one a sentence calls the culprit ("发现真凶是父亲的合伙人周怀山", "Vane is the killer"): the first named
     after the word in its sentence, else the last named before it."""
