@@ -484,6 +484,32 @@ async def test_who_leads_a_gang_nobody_is_said_to_lead_is_not_answered_with_anot
     assert replies[-1] == t("novel.chat_leader_antagonist", thing="漕帮", name="周德昌", locale="zh"), replies
 
 
+@pytest.mark.parametrize("world, question, locale, villain", [
+    ("清末运河小镇。船家女沈秋菱与漕帮少年陆青川联手追查，幕后主使是镇上的盐商周德昌。", "谁是幕后黑手", "zh", "周德昌"),
+    ("A fishing village on the edge of the fens. A young net-mender named Wren Talbot mends nets on the quay. "
+     "She suspects her uncle Silas runs the smuggling ring that drowned her brother.", "who is behind it all?", "en",
+     "Silas")])
+async def test_who_is_behind_it_all_names_the_antagonist_of_the_character_sheet(tmp_path, world, question, locale,
+                                                                             villain):
+    # "谁是幕后黑手" was answered "书中没有叫'幕后黑手'的人物": it asks for the villain, not a name
+    replies = await _chat_replies(tmp_path, world, question, locale)
+    assert "幕后黑手”的人物" not in replies[-1] and "no character called" not in replies[-1], replies
+    # the character sheet's antagonist, with what the sheet and the author's description say of them
+    role = {"zh": "反派", "en": "antagonist"}[locale]
+    opening = t("novel.chat_answer_whois", name=villain, role=role, relations="", locale=locale).split(role)[0]
+    assert replies[-1].startswith(opening + role), replies
+
+
+async def test_who_is_behind_a_case_names_the_one_the_description_calls_the_mastermind(tmp_path):
+    # "谁是盐案的主谋" quoted "…追查盐案，幕后主使是镇上的盐商周德昌" without naming 周德昌: the clause naming him
+    # does not hold 盐案
+    world = "清末运河小镇。船家女沈秋菱与漕帮少年陆青川联手追查盐案，幕后主使是镇上的盐商周德昌。"
+    replies = await _chat_replies(tmp_path, world, "谁是盐案的主谋", "zh")
+    sentence = "船家女沈秋菱与漕帮少年陆青川联手追查盐案，幕后主使是镇上的盐商周德昌。"
+    assert replies[-1] == t("novel.chat_leader_by_world", name="周德昌", thing="盐案", quote=sentence, locale="zh"), \
+        replies
+
+
 async def test_who_runs_a_place_is_not_the_one_whose_calling_only_names_it(tmp_path):
     # "who runs the station?" answered "Amara Osei runs the station: a station doctor".
     world = "On a mining station orbiting Europa, the station doctor Amara Osei finds that her brother Kofi is missing."

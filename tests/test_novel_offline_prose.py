@@ -784,3 +784,21 @@ def test_one_who_has_been_hiding_deaths_is_the_doer_not_a_victim():
     cast = _cast_of("On a mining station, the station doctor Amara Osei discovers that the company administrator, "
                     "Lucas Brandt, has been hiding deaths in the ice mines.", "en")
     assert cast["Lucas Brandt"].role == "antagonist"
+
+
+@pytest.mark.parametrize("language, description, lead, foe", [
+    ("zh", "车间主任老郑总找女工沈秋菱的麻烦", "沈秋菱", "老郑"),
+    ("en", "A fishing village on the edge of the fens. A young net-mender named Wren Talbot mends nets on the quay. "
+           "She suspects her uncle Silas runs the smuggling ring that drowned her brother.", "Wren Talbot", "Silas")])
+def test_the_sub_conflicts_are_between_the_people_of_the_cast_not_a_stock_mentor_and_pupil(language, description,
+                                                                                          lead, foe):
+    # "师徒之间的分歧" / "a rift between mentor and pupil" was a sub-conflict of every book, mentor or none
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters, theme_conflict
+    facts = {"description": description, "seed": "book", "language": language, "world": {"world_name": "X"}}
+    theme = theme_conflict(OfflineRequest(role="novel", system="", prompt="", facts=facts))
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts=facts))
+    assert cast.protagonist.name == lead and cast.antagonist.name == foe
+    said = " ".join(theme.sub_conflicts)
+    assert "师徒" not in said and "mentor" not in said
+    assert lead in theme.sub_conflicts[0] and foe in theme.sub_conflicts[0]

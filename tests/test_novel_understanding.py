@@ -1311,6 +1311,15 @@ def test_a_deletion_in_words_names_the_chapter_it_starts_at_and_whether_later_on
     assert read.chapters_deleted(text, 5) == deleted
 
 
+@pytest.mark.parametrize("text, deleted", [("删除最后两章", (4, True)), ("把最近3章删了", (3, True)),
+                                           ("delete the last two chapters", (4, True)),
+                                           ("remove the final 3 chapters", (3, True)), ("删掉最后十章", (1, True))])
+def test_a_count_of_the_last_chapters_deleted_rolls_back_to_the_first_of_them(text, deleted):
+    # "删除最后两章" named no chapter and was not read as a deletion of any
+    assert read.wants_rollback(text)
+    assert read.chapters_deleted(text, 5) == deleted
+
+
 @pytest.mark.parametrize("text", ["第3章删掉了哪些内容", "把这个项目全部删除", "以后去掉景物描写"])
 def test_deleting_asked_about_or_of_the_whole_project_is_no_chapter_deletion(text):
     assert not read.wants_deletion(text)
@@ -1437,3 +1446,10 @@ def test_a_pronoun_after_someone_new_and_unnamed_is_theirs_not_the_named_ones(de
     # "A woman arrives… She asks him": the baker Tom was written down as a woman.
     person = next(c for c in read.characters_in_description(description) if c.name == name)
     assert person.gender is None, person
+
+
+@pytest.mark.parametrize("question", ["谁是幕后黑手", "主谋是谁", "who is the mastermind?", "who is behind it all?"])
+def test_the_one_behind_it_all_asked_with_no_thing_led_is_the_antagonist_role(question):
+    # "谁是幕后黑手" was read as a name the book lacks
+    assert read.is_role(read.person_asked_about(question, described=True), "反派")
+    assert read.leader_asked_of(question) is None

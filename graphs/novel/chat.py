@@ -636,11 +636,14 @@ async def _answer_leader(tools: Gatherer, text: str, led: str, names: list[str])
         said = next(s for s in (person.background, person.motivation) if read.tells_leading(s or "", words))
         return _done(t("novel.chat_leader_by_sheet", name=person.name, thing=led, line=_first_sentence(said)))
     told = [s for s in _world_sentences(tools.graph.files, words) if read.tells_leading(s, words)]
+    culprit = None
     if not told and read.asks_behind(text):
-        # "谁在幕后操纵私盐" of "…幕后主使是镇上的盐商周德昌": the one behind it all, though not in the thing's words
+        # "谁在幕后操纵私盐" of "…幕后主使是镇上的盐商周德昌": the one behind it all, though not in the thing's words;
+        # named as the sentence calls them ("谁是盐案的主谋" of "…追查盐案，幕后主使是…周德昌" is 周德昌)
         told = [s for s in _world_sentences(tools.graph.files, []) if read.names_culprit(s)]
+        culprit = told and read.culprit_named(told[0], names)
     if told:
-        who = read.leader_named(told[0], names, words)
+        who = culprit or read.leader_named(told[0], names, words)
         return _done(t("novel.chat_leader_by_world", name=who, thing=led, quote=told[0]) if who
                      else t("novel.chat_leader_world_quote", thing=led, quote=told[0]))
     villains = [p.name for p in people if read.is_antagonist(p.role or "")]

@@ -360,9 +360,33 @@ def _article_lowered(name: str) -> str:
     return f"{article.lower()} {rest}" if rest and article.lower() in ("the", "a", "an") else name
 
 
+def _sub_conflicts(description: str, *, english: bool) -> list[str]:
+    """The lesser conflicts, between the people the description brings in (who become the cast): the lead against
+    the one set against them, and strained trust with the others. No stock mentor and pupil: a cast without a
+    mentor had "师徒之间的分歧"."""
+    named = characters_in_description(description)
+    lead_said = lead_named(description, named)
+    named = [lead_said] + [c for c in named if c is not lead_said] if lead_said else _wronged_first(description, named)
+    hero = named[0].name if named and unnamed_lead(description) is None else ("the protagonist" if english else "主角")
+    others = [c for c in named if c.name != hero]
+    foe = adversary(description, others, hero) if others else None
+    lines = []
+    if foe is not None:
+        lines.append(f"{hero} against {foe.name}" if english else f"{hero}与{foe.name}的明争暗斗")
+    for other in [c for c in others if c is not foe][:2]:
+        lines.append(f"trust strained between {hero} and {other.name}" if english
+                     else f"{hero}与{other.name}之间的信任与隔阂")
+    if len(lines) < 2:
+        lines.append(f"what {hero} must give up to go on" if english else f"{hero}为走下去必须舍弃的东西")
+    if len(lines) < 2:
+        lines.append(f"doubt among those nearest {hero}" if english else f"{hero}身边人的猜疑")
+    return lines
+
+
 @offline_composer(ThemeConflict)
 def theme_conflict(request: OfflineRequest) -> ThemeConflict:
     direction = str(request.fact("direction") or "").strip()
+    description = str(request.fact("description") or "")
     if _english(request):
         world_name = _article_lowered((request.fact("world") or {}).get("world_name", "this land"))
         core = _short(direction, english=True) if direction else "growing up and choosing"
@@ -370,7 +394,7 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
             core_theme=core,
             sub_themes=["trust", "the price paid"],
             main_conflict=f"{EN_TAG}in {world_name}, the protagonist stands for “{core}” against the old order",
-            sub_conflicts=[f"{EN_TAG}a rift between mentor and pupil", f"{EN_TAG}a friend's suspicion"],
+            sub_conflicts=[f"{EN_TAG}{line}" for line in _sub_conflicts(description, english=True)],
             tone="measured",
         )
     world_name = (request.fact("world") or {}).get("world_name", "此地")
@@ -379,7 +403,7 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
         core_theme=core,
         sub_themes=["信任", "代价"],
         main_conflict=f"{TAG}在{world_name}，主角为“{core}”与旧秩序对抗",  # "主角在江南中" read as no Chinese
-        sub_conflicts=[f"{TAG}师徒之间的分歧", f"{TAG}同伴的猜疑"],
+        sub_conflicts=[f"{TAG}{line}" for line in _sub_conflicts(description, english=False)],
         tone="沉稳",
     )
 

@@ -204,9 +204,23 @@ def wants_deletion(text: str) -> bool:
         and not _ASKS_WHAT.search(text)
 
 
+# A count of the latest chapters ("删除最后两章", "最近3章", "the last two chapters"): that many, ending at the latest.
+_LAST_COUNT = re.compile(r"(?:最后|最近|最新|末尾?)\s*的?\s*([0-9]+|[一两二三四五六七八九十]+)\s*(?:个)?\s*章"
+                         r"|\b(?:the\s+)?(?:last|latest|final|most\s+recent)\s+([0-9]+|one|two|three|four|five|six|a couple of)"
+                         r"\s+chapters?\b", re.I)
+
+
 def chapters_deleted(text: str, last_written: int) -> tuple[int, bool] | None:
     """The first chapter a deletion takes and whether every later one goes too ("删除第3章及之后" → (3, True),
-    "删除第3章" → (3, False), "delete the last chapter" → (last, False)); None when it names no chapter."""
+    "删除第3章" → (3, False), "delete the last chapter" → (last, False), "删除最后两章" of 5 → (4, True)); None
+    when it names no chapter."""
+    counted = _LAST_COUNT.search(text)
+    if counted and last_written:
+        raw = counted.group(1) or counted.group(2)
+        count = _NUMBERS_EN.get(raw.lower()) or chinese_number(raw) or 0
+        # more than are written takes them all, from the first
+        if count > 1:
+            return max(1, last_written - count + 1), True
     first = target_chapter(text) or (last_written if names_latest_chapter(text) and last_written else None)
     if first is None:
         return None
@@ -369,9 +383,12 @@ def is_calling(phrase: str) -> bool:
     return phrase[0] not in _SURNAMES_ZH and phrase[:2] not in _COMPOUND_SURNAMES_ZH
 
 
-# What readers call a role the character sheet may name otherwise ("villain" for 反派 / antagonist).
+# What readers call a role the character sheet may name otherwise ("villain" for 反派 / antagonist). The one behind
+# it all (幕后黑手, 主谋, "the mastermind") is the antagonist's part too: asked with no thing led, the sheet answers.
 _ROLE_WORDS = (("主角", "主人公", "男主", "女主", "protagonist", "hero", "heroine", "main character", "lead character"),
-               ("反派", "大反派", "反面人物", "antagonist", "villain", "villainess"))
+               ("反派", "大反派", "反面人物", "幕后黑手", "幕后主使", "幕后boss", "主谋", "罪魁祸首", "antagonist", "villain",
+                "villainess", "mastermind", "big bad", "behind it all", "behind everything", "behind all this",
+                "behind all of this"))
 
 
 def _words(text: str) -> list[str]:
@@ -1709,6 +1726,12 @@ def _opposed(text: str, others: list[NamedCharacter], names: list[str]) -> Named
         if after:
             return after[0][2]
     return None
+
+
+def culprit_named(text: str, names: list[str]) -> str | None:
+    """Which of `names` the text calls the culprit ("…追查盐案，幕后主使是镇上的盐商周德昌" → 周德昌)."""
+    found = _culprit(text, [NamedCharacter(n, None, None) for n in names], list(names))
+    return found.name if found else None
 
 
 def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> NamedCharacter | None:

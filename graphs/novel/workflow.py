@@ -141,7 +141,8 @@ async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, An
     return await _setup_step(
         state, ctx, step="theme_conflict", schema=ThemeConflict,
         prompt=prompts.theme_conflict(world_setting.model_dump(), settings.theme_description or ""),
-        facts={"world": world_setting.model_dump(), "direction": settings.theme_description or ""},
+        facts={"world": world_setting.model_dump(), "direction": settings.theme_description or "",
+               "description": settings.world_description},
     )
 
 
