@@ -2186,6 +2186,21 @@ async def test_a_hacked_account_that_borrowed_from_friends_is_answered_as_fraud_
     assert not any(article in {"667", "674", "675", "677"} for law, article in cited if law == "民法典"), cited
 
 
+@pytest.mark.parametrize("question", ["我的微信被盗了，骗子冒充我向朋友借钱",
+                                      "Someone hacked my WeChat and borrowed money from my friends in my name"])
+async def test_a_hacked_account_that_borrowed_from_friends_cites_the_impostors_fraud(knowledge, question):
+    # The intrusion's articles (刑法 285, 286) were cited and the fraud done to the friends (266) was not.
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert ("刑法", "266") in cited, cited
+
+
+async def test_a_loan_of_ones_own_told_beside_a_hacked_account_still_gets_the_loan_articles(knowledge):
+    # The friend's unpaid loan is the asker's own: the hacked account beside it dropped the loan articles.
+    run = await GraphRunner(knowledge).ask("我朋友借钱不还，我的淘宝账号也被盗了")
+    cited = _cited(run)
+    assert any(article in {"667", "675", "676"} for law, article in cited if law == "民法典"), cited
+
+
 async def test_a_wife_whose_husband_bullies_her_and_who_wants_a_divorce_gets_domestic_violence_and_divorce_articles(knowledge):
     cited = _cited(await GraphRunner(knowledge).ask("老公经常欺负我，想离婚"))
     assert any(law == "反家庭暴力法" for law, _ in cited) and ("民法典", "1079") in cited, cited
