@@ -2234,3 +2234,15 @@ async def test_a_balance_a_platform_will_not_pay_back_after_closing_the_account_
     # Not a faulty purchase's return (24) nor the seven-day return of goods bought online (25).
     cited = _cited(await GraphRunner(knowledge).ask("外卖平台把我的账号封了，里面还有200元余额不给退"))
     assert cited[0] == ("消费者权益保护法", "53") and ("消费者权益保护法", "24") not in cited, cited
+
+
+async def test_a_flatmate_who_left_the_asker_with_the_whole_rent_is_not_answered_with_a_finance_lease(knowledge):
+    # 民法典 758 (a finance lease's lessee who does not pay) shared the rent's words and was cited beside the lease's 721.
+    cited = _cited(await GraphRunner(knowledge).ask("My flatmate moved out and left me with the whole rent."))
+    assert ("民法典", "721") in cited and not {("民法典", "758"), ("民法典", "759")} & set(cited), cited
+
+
+async def test_a_suitcase_the_airline_lost_cites_the_carriers_duty_for_luggage_not_a_custodians(knowledge):
+    # The luggage article (824) was set aside as if no passenger were named, and a custodian's (897) came instead.
+    cited = _cited(await GraphRunner(knowledge).ask("The airline lost my suitcase"))
+    assert ("民法典", "824") in cited and ("民法典", "897") not in cited, cited
