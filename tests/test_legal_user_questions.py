@@ -2246,3 +2246,9 @@ async def test_a_suitcase_the_airline_lost_cites_the_carriers_duty_for_luggage_n
     # The luggage article (824) was set aside as if no passenger were named, and a custodian's (897) came instead.
     cited = _cited(await GraphRunner(knowledge).ask("The airline lost my suitcase"))
     assert ("民法典", "824") in cited and ("民法典", "897") not in cited, cited
+
+
+@pytest.mark.parametrize("question", ["The hotel cloakroom lost my coat", "The theatre's coat check lost my jacket"])
+async def test_a_coat_a_cloakroom_lost_cites_the_keepers_liability(knowledge, question):
+    # No glossary word named a cloakroom in English: the answer cited no article at all.
+    assert ("民法典", "897") in _cited(await GraphRunner(knowledge).ask(question))

@@ -292,8 +292,9 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
 # lessee who does not pay), a suitcase the airline lost 897 (a custodian's 保管物毁损、灭失) beside the carrier's own.
 NARROW_CHAPTERS: tuple[tuple[str, str], ...] = (
     ("融资租赁合同", r"融资|租赁公司|以租代购|售后回租|\b(finance|financial|financing) leas\w*|leasing compan\w*|lease-to-own|rent-to-own"),
-    ("保管合同", r"保管|寄存|寄放|存放|存包|存车|停车场|衣帽间|储物柜|\b(cloakroom|locker|left luggage|deposit(ed)?|"
-                r"storage|stored?|valet|car ?park|parking)\b|left (it|them|my \w+) with"),
+    # Whoever keeps what is left with him (物业, 驿站, a cloakroom, a coat check), as the glossary names him.
+    ("保管合同", rf"保管|寄存|寄放|存放|存包|存车|停车场|衣帽间|储物柜|{named_words('parcel_keeper')}|"
+                r"\b(cloakroom|locker|left luggage|deposit(ed)?|storage|stored?|valet|car ?park|parking)\b|left (it|them|my \w+) with"),
     ("仓储合同", r"仓储|仓库|入库|\b(warehouse|warehousing|storage)\b"),
 )
 
