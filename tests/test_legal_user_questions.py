@@ -2186,6 +2186,21 @@ async def test_a_hacked_account_that_borrowed_from_friends_is_answered_as_fraud_
     assert not any(article in {"667", "674", "675", "677"} for law, article in cited if law == "民法典"), cited
 
 
+@pytest.mark.parametrize("question", ["我的微信被盗了，骗子冒充我向朋友借钱",
+                                      "Someone hacked my WeChat and borrowed money from my friends in my name"])
+async def test_a_hacked_account_that_borrowed_from_friends_cites_the_impostors_fraud(knowledge, question):
+    # The intrusion's articles (刑法 285, 286) were cited and the fraud done to the friends (266) was not.
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert ("刑法", "266") in cited, cited
+
+
+async def test_a_loan_of_ones_own_told_beside_a_hacked_account_still_gets_the_loan_articles(knowledge):
+    # The friend's unpaid loan is the asker's own: the hacked account beside it dropped the loan articles.
+    run = await GraphRunner(knowledge).ask("我朋友借钱不还，我的淘宝账号也被盗了")
+    cited = _cited(run)
+    assert any(article in {"667", "675", "676"} for law, article in cited if law == "民法典"), cited
+
+
 async def test_a_wife_whose_husband_bullies_her_and_who_wants_a_divorce_gets_domestic_violence_and_divorce_articles(knowledge):
     cited = _cited(await GraphRunner(knowledge).ask("老公经常欺负我，想离婚"))
     assert any(law == "反家庭暴力法" for law, _ in cited) and ("民法典", "1079") in cited, cited
@@ -2219,3 +2234,21 @@ async def test_a_balance_a_platform_will_not_pay_back_after_closing_the_account_
     # Not a faulty purchase's return (24) nor the seven-day return of goods bought online (25).
     cited = _cited(await GraphRunner(knowledge).ask("外卖平台把我的账号封了，里面还有200元余额不给退"))
     assert cited[0] == ("消费者权益保护法", "53") and ("消费者权益保护法", "24") not in cited, cited
+
+
+async def test_a_flatmate_who_left_the_asker_with_the_whole_rent_is_not_answered_with_a_finance_lease(knowledge):
+    # 民法典 758 (a finance lease's lessee who does not pay) shared the rent's words and was cited beside the lease's 721.
+    cited = _cited(await GraphRunner(knowledge).ask("My flatmate moved out and left me with the whole rent."))
+    assert ("民法典", "721") in cited and not {("民法典", "758"), ("民法典", "759")} & set(cited), cited
+
+
+async def test_a_suitcase_the_airline_lost_cites_the_carriers_duty_for_luggage_not_a_custodians(knowledge):
+    # The luggage article (824) was set aside as if no passenger were named, and a custodian's (897) came instead.
+    cited = _cited(await GraphRunner(knowledge).ask("The airline lost my suitcase"))
+    assert ("民法典", "824") in cited and ("民法典", "897") not in cited, cited
+
+
+@pytest.mark.parametrize("question", ["The hotel cloakroom lost my coat", "The theatre's coat check lost my jacket"])
+async def test_a_coat_a_cloakroom_lost_cites_the_keepers_liability(knowledge, question):
+    # No glossary word named a cloakroom in English: the answer cited no article at all.
+    assert ("民法典", "897") in _cited(await GraphRunner(knowledge).ask(question))

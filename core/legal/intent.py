@@ -105,8 +105,9 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
                  # because a child is named.
                  (anchored_lookaheads(named_words("bullied")), 1.0),
                  (r"殴打|打伤|打了(?:我|他|她)(?!.{0,4}电话)|被[^，,。；我]{0,6}打(?:了|伤|成|得|断)|一拳|耳光|揍|泡坏|弄坏|损坏|刮花|划坏|毁坏", 1.0)],
-    # Money borrowed in one's name by whoever took over his account (微信被盗，骗子冒充我借钱) is no loan of his.
-    "contract_law": [(rf"^(?!.*(?:{named_words('hacked_account')})).*?(?:借款|借钱|欠钱|借条|借给|还钱)", 1.0),
+    # Money borrowed in one's name by whoever took over his account (微信被盗，骗子冒充我借钱) is no loan of his; a loan
+    # of his own told beside a hacked account (朋友借钱不还，我的淘宝账号也被盗了) still is.
+    "contract_law": [(rf"^(?!{named_words('impostor_borrowing')}).*?(?:借款|借钱|欠钱|借条|借给|还钱)", 1.0),
                      (r"定金|违约|租房|房东|押金|租赁|买卖合同|货款|合同纠纷|催款|担保|保证人|物业|格式条款|管辖|违约金|(?:逾期|迟延|延迟|违约).{0,8}罚款", 1.0),
                      # A trip or a parcel is a contract of carriage: without these a cancelled flight (航空公司 只给退票) had
                      # no field of its own and the model filed it under labour.
