@@ -560,51 +560,40 @@ def test_the_chapters_a_run_writes_are_said_as_chapters_not_bare_numbers(queue, 
         set_locale(before)
 
 
-async def test_the_first_chapters_scenes_say_there_is_nothing_earlier_to_recall_not_that_zero_were_found(tmp_path):
+async def _step_log_of_a_run(data_dir, text: str, project_id: str) -> list[str]:
+    """The tool:log lines a novel_workflow run leaves, started as the canvas starts one."""
     from app.runtime import new_thread_id
     from app.services import open_runtime
-    from core.i18n import t
 
-    async with open_runtime(runtime_settings(tmp_path / "data")) as runtime:
+    async with open_runtime(runtime_settings(data_dir)) as runtime:
         thread_id = new_thread_id()
-        await runtime.send_message(flow="novel_workflow", text="雪山脚下的邮递员每天送一封没有收信人的信，生成到第 1 章",
-                                   thread_id=thread_id, create=True, options={"projectId": "snowpost"})
+        await runtime.send_message(flow="novel_workflow", text=text, thread_id=thread_id, create=True,
+                                   options={"projectId": project_id})
         await runtime.wait(thread_id)
         events = await runtime.store.events_after(thread_id)
-    logs = [p["message"] for n, p in events if n == "tool:log"]
+    return [p["message"] for n, p in events if n == "tool:log"]
+
+
+async def test_the_first_chapters_scenes_say_there_is_nothing_earlier_to_recall_not_that_zero_were_found(tmp_path):
+    from core.i18n import t
+
+    logs = await _step_log_of_a_run(tmp_path / "data", "雪山脚下的邮递员每天送一封没有收信人的信，生成到第 1 章", "snowpost")
     first_scene = [line for line in logs if line == t("novel.scene_memory_none")]
     assert first_scene, logs
     assert not [line for line in logs if "检索到 0 条" in line], logs
 
 
 async def test_the_step_log_names_the_world_and_the_chapter_not_the_files_they_are_kept_in(tmp_path):
-    from app.runtime import new_thread_id
-    from app.services import open_runtime
-
-    async with open_runtime(runtime_settings(tmp_path / "data")) as runtime:
-        thread_id = new_thread_id()
-        await runtime.send_message(flow="novel_workflow", text="民国年间，落魄少爷沈墨在上海滩讨生活，生成到第 1 章",
-                                   thread_id=thread_id, create=True, options={"projectId": "bund"})
-        await runtime.wait(thread_id)
-        events = await runtime.store.events_after(thread_id)
-    logs = [p["message"] for n, p in events if n == "tool:log"]
+    logs = await _step_log_of_a_run(tmp_path / "data", "民国年间，落魄少爷沈墨在上海滩讨生活，生成到第 1 章", "bund")
     assert not [line for line in logs if ".json" in line], logs
     assert any("上海滩" in line for line in logs), logs  # the world's name
     assert any(line.startswith("第 1 章「") and "」已写好" in line for line in logs), logs  # the chapter's title
 
 
 async def test_a_later_scene_of_the_first_chapter_says_it_follows_the_scenes_just_written(tmp_path):
-    from app.runtime import new_thread_id
-    from app.services import open_runtime
     from core.i18n import t
 
-    async with open_runtime(runtime_settings(tmp_path / "data")) as runtime:
-        thread_id = new_thread_id()
-        await runtime.send_message(flow="novel_workflow", text="雪山脚下的邮递员每天送一封没有收信人的信，生成到第 1 章",
-                                   thread_id=thread_id, create=True, options={"projectId": "snowpost"})
-        await runtime.wait(thread_id)
-        events = await runtime.store.events_after(thread_id)
-    logs = [p["message"] for n, p in events if n == "tool:log"]
+    logs = await _step_log_of_a_run(tmp_path / "data", "雪山脚下的邮递员每天送一封没有收信人的信，生成到第 1 章", "snowpost")
     memory_lines = [line for line in logs if line == t("novel.scene_memory_none") or "这一场接着本章" in line]
     assert memory_lines[0] == t("novel.scene_memory_none"), logs
     assert memory_lines[1:] and all("这一场接着本章" in line for line in memory_lines[1:]), logs
