@@ -1,5 +1,5 @@
 // agent-canvas browser client: chat + stage timeline on the left, artifact canvas on the right.
-// Speaks wire protocol v1 (docs/protocol.md) over the vendored socket.io client (window.io).
+// Speaks wire protocol v1 (docs/protocol.md) over the canvas's own Socket.IO client (wire.js).
 // This module boots the page; each concern lives in its own module (state, socket, timeline, interrupts, canvas, threads, composer).
 
 import { els, app, announce, emitAck, errText } from "./state.js";

@@ -10,6 +10,7 @@ import { refreshThreadsSoon, refreshThreads, setThreadTitle, applyThreadUpdate, 
 import { updateFlowHint } from "./composer.js";
 import { signInAgain, storedToken } from "./signin.js";
 import { tr } from "./i18n.js";
+import { WireSocket } from "./wire.js";
 
 export const SERVER_EVENTS = new Set([
   "status", "agent-selected", "tool:message:start", "tool:start", "tool:update", "tool:log", "tool:artifact",
@@ -22,20 +23,15 @@ export function setConn(state, text) {
 }
 
 export function connect() {
-  if (typeof window.io !== "function") {
-    setConn("down", tr("socketio_missing"));
-    return;
-  }
-  const socket = window.io({
+  const socket = new WireSocket({
     path: "/socket.io/",
     auth: (cb) => cb(storedToken() ? { token: storedToken() } : {}),
-    transports: ["websocket", "polling"],
-    tryAllTransports: true,
     reconnectionDelay: 500,
     reconnectionDelayMax: 4000,
   });
   app.socket = socket;
   setConn("connecting", tr("conn_connecting"));
+  socket.connect();
 
   socket.on("connect", () => {
     setConn("up", tr("conn_up"));

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -147,8 +148,8 @@ async def test_a_dropped_connection_reconnects_and_misses_nothing(browser, slow_
     page, errors = await open_page(browser, slow_server.url)
     await send(page, "做一个关于惯性定律的5分钟PPT")
     await page.wait_for_selector("[data-testid=timeline-entry][data-tool-name=generate_course_config]", timeout=30_000)
-    # Drop the transport as a flaky network would; socket.io reconnects by itself.
-    await page.evaluate("window.agentCanvas.socket.io.engine.close()")
+    # Drop the transport as a flaky network would; the socket reconnects by itself.
+    await page.evaluate("window.agentCanvas.socket.transport.close()")
     await page.wait_for_selector("#conn-status[data-state=down]", timeout=5_000)
     await page.wait_for_selector("#conn-status[data-state=up]", timeout=15_000)
     await page.wait_for_selector("[data-testid=completion]", timeout=90_000)
@@ -161,6 +162,40 @@ async def test_a_dropped_connection_reconnects_and_misses_nothing(browser, slow_
     assert await page.evaluate("window.agentCanvas.lastSeq") == stored[-1]["data"]["seq"]
     logs_on_page = await page.locator("[data-testid=log-line]").count()
     assert logs_on_page == sum(1 for e in stored if e["event"] == "tool:log"), "every log line once"
+    assert errors == []
+
+
+async def test_a_connection_that_goes_silent_is_noticed_and_opened_again(browser, server):
+    # The first connection's pings stop coming, as when a laptop sleeps or a route dies without a close:
+    # the page says the connection is down (not "connected" forever) and opens a new one by itself.
+    connections = []
+
+    def route(ws):
+        silent = not connections
+        connections.append(ws)
+        upstream = ws.connect_to_server()
+
+        def from_server(message):
+            if silent and isinstance(message, str) and message.startswith("0"):
+                handshake = json.loads(message[1:])
+                handshake.update(pingInterval=300, pingTimeout=300)
+                ws.send("0" + json.dumps(handshake))
+            elif not (silent and message == "2"):
+                ws.send(message)
+
+        upstream.on_message(from_server)
+
+    page = await browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    await page.route_web_socket(re.compile(r"/socket\.io/"), route)
+    await page.goto(server.url)
+    await page.wait_for_selector("#conn-status[data-state=up]", timeout=10_000)
+    await page.wait_for_selector("#conn-status[data-state=down]", timeout=5_000)
+    await page.wait_for_selector("#conn-status[data-state=up]", timeout=10_000)
+    assert len(connections) == 2
+    await send(page, "做一个关于浮力的5分钟PPT")  # the new connection carries a run
+    await page.wait_for_selector("[data-testid=timeline-entry]", timeout=30_000)
     assert errors == []
 
 
