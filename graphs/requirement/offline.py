@@ -435,6 +435,13 @@ def _people_act_in_it(requirement: str, zh: bool) -> bool:
     return any(s.kind == "acts" and s.who for s in find_scenarios(_deliverables(requirement, zh), zh))
 
 
+def _only_says_how_it_tells(requirement: str) -> bool:
+    """Whether the only entry points a requirement names are ways a message is sent ("managers get emailed", "短信通知"):
+    of a thing people act in, that is how they are told, and where they act is still to choose."""
+    words = TOPICS_BY_ID["q_interface"].keywords_in(requirement)
+    return bool(words) and all(only_sends_or_schedules(w) for w in words)
+
+
 def _opens_with_a_role(clause: str, zh: bool) -> bool:
     """Whether a clause opens with who does something ("学生提前一天预约", "managers approve them")."""
     if not zh:
@@ -1048,6 +1055,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id == "q_security" and open_to_anyone(described):  # "anyone may sign up, no accounts needed"
             stated_value[topic.id] = say("open_access")
+            continue
+        elif topic.id == "q_interface" and not unattended and _only_says_how_it_tells(described) \
+                and _people_act_in_it(described, zh):
+            open_topics.append(topic)  # "managers get emailed": how people are told, not where they submit or approve
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers
