@@ -3225,3 +3225,28 @@ async def test_the_questions_still_open_after_a_round_are_said_as_questions_not_
 
     assert still_open, logs
     assert not any(re.search(r"[？?][；;]", line) for line in still_open), still_open
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("Employees submit leave requests and managers approve them", "Let managers approve the leave requests"),
+    ("员工提交请假申请，经理审批它们", "让经理通过第一阶段选定的入口审批请假申请"),
+])
+def test_an_act_done_to_them_says_what_it_is_done_to(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith(act) for task in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, sent", [
+    ("Employees submit leave requests and managers approve them, and managers get emailed",
+     "Send managers an email when employees submit leave requests"),
+    ("员工提交请假申请，经理审批它们，经理会收到邮件", "员工提交请假申请后自动给经理发送邮件"),
+])
+def test_a_message_said_with_no_time_goes_out_on_the_act_before_it(requirement, sent):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith(sent) for task in tasks), tasks
+
+
+def test_people_told_by_email_do_not_act_through_email():
+    plan = first_round("Employees submit leave requests and managers approve them, and managers get emailed",
+                       force_plan=True)
+    assert "through email" not in plan.plan_markdown
