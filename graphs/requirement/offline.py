@@ -19,7 +19,7 @@ from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.scenarios import Scenario, base_en as _base, en_scope_items, one_of, scenarios as find_scenarios
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       place_served, shared_by_a_few,
-                                      with_its_article)
+                                      with_its_article, zh_tokens)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
@@ -567,6 +567,7 @@ def _named_thing(wanted: str, zh: bool, as_system: bool = True) -> str:
     made_for = _ZH_MADE_FOR.match(bare) if zh else None
     owner = re.sub(rf"^{SPEAKER_ZH}(?:的)?|的$", "", made_for.group(0)[1:]) if made_for else ""
     made = (_ZH_MAKING if zh else _EN_MAKING).sub("", bare[made_for.end():] if made_for else bare, count=1)
+    made = _zh_past_a_bare_verb(made) if zh else made
     if made_for and (len(CJK.findall(owner)) < 2 or "的" in owner or made == bare[made_for.end():]):
         return bare  # a place said at length ("我们小区的驿站") or a thing not made: as written
     made = owner + made
@@ -574,6 +575,18 @@ def _named_thing(wanted: str, zh: bool, as_system: bool = True) -> str:
     if len(CJK.findall(named) if zh else named.split()) < 2 or names_no_purpose(named) or names_no_purpose(bare):
         return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else asked
     return _zh_system_name(made) if zh and as_system else made
+
+
+def _zh_past_a_bare_verb(thing: str) -> str:
+    """A thing to make said with its verb and no measure word ("做记账小程序" → "记账小程序"): the verb is a word of its
+    own there, unlike one that is part of the name ("做饭提醒小程序", "写作打卡小程序")."""
+    tokens = zh_tokens(thing)
+    if len(tokens) >= 2 and tokens[0][0] in _ZH_MAKING_VERBS and _ZH_KINDS.search(thing):
+        return thing[len(tokens[0][0]):]
+    return thing
+
+
+_ZH_MAKING_VERBS = {"做", "开发", "搞", "弄", "建", "写", "整", "设计", "实现"}
 
 
 # A thing described by what it does ("供团长统计接龙订单的小工具", "能打印报表的功能"): whom it is for, what it does, 的,
