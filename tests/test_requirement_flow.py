@@ -3250,3 +3250,28 @@ def test_people_told_by_email_do_not_act_through_email():
     plan = first_round("Employees submit leave requests and managers approve them, and managers get emailed",
                        force_plan=True)
     assert "through email" not in plan.plan_markdown
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("帮我做记账小程序", "记账小程序"),
+    ("开发库存管理系统", "库存管理系统"),
+])
+def test_a_thing_asked_for_with_a_bare_verb_is_titled_without_it(requirement, title):
+    assert _title_of(first_round(requirement, force_plan=True)) == title
+
+
+@pytest.mark.parametrize("requirement", ["帮我做记账小程序", "Build me an expense tracker"])
+def test_a_tool_made_to_keep_the_askers_own_records_is_not_asked_who_uses_it(requirement):
+    first = first_round(requirement)
+    assert "q_target_users" not in {q.id for q in first.questions}
+    plan = first_round(requirement, force_plan=True)
+    assert not any(words in plan.plan_markdown for words in ("目标用户", "the intended users"))
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("给宠物医院做一个预约系统", "宠物医院的宠物主人和医护人员"),
+    ("A booking page for our vet clinic", "the vet clinic's pet owners and staff"),
+])
+def test_a_pet_hospital_is_planned_for_pet_owners_not_patients(requirement, users):
+    plan = first_round(requirement, force_plan=True)
+    assert users in plan.stages[1].goal, plan.stages[1].goal
