@@ -172,11 +172,19 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
     items = [_without_asking(item, zh) for item in items]
+    if zh:  # a clause that only says after what ("患者预约后，提前一天短信提醒") is when the next one is done: one item
+        for at in range(len(items) - 2, -1, -1):
+            if _ZH_ONLY_AFTER.search(items[at]):
+                items[at:at + 2] = [items[at] + items[at + 1]]
     if not with_its_form:
         # "做一个小程序" beside what its people do with it says only what form it takes, which Stage 1 decides as
         # its entry point: no thing to deliver of its own
         items = [item for item in items if not _only_names_its_form(item)] or items
     return items or [summary]
+
+
+# What ends a Chinese clause that only says once what the next one is done ("患者预约后", "订单发货之后").
+_ZH_ONLY_AFTER = re.compile(r"(?:之后|以后|后|的时候)$")
 
 
 # What opens a wish before the thing made: for whom or where it is made ("给我们小区的驿站", "为诊所"), up to the verb.

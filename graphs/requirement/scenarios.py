@@ -233,6 +233,10 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         first = [Scenario(who, after.group("first"), "acts")] if who else []
         return first + [Scenario(got[-1].who, got[-1].does, "gets", f"{who or ''}{after.group('first')}后",
                                  got[-1].what, True)]
+    # one's act, then a message at a time of its own ("患者预约后，提前一天短信提醒"): the act, and the message
+    if who and (after := _ZH_AFTER.match(rest)) and (got := _zh_scenario(after.group("rest"), who)) \
+            and got[-1].kind == "gets" and got[-1].when:
+        return [Scenario(who, after.group("first"), "acts")] + got
     # what another does once something is done ("修好后业主可以评价"): theirs; and once one named does it ("师傅修好后
     # 业主评价"), the first act is that one's, the next the other's
     if (after := _ZH_AFTER.match(rest if who else clause)) and (then := _zh_scenario(after.group("rest"), None)) \
