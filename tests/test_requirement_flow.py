@@ -3275,3 +3275,20 @@ def test_a_tool_made_to_keep_the_askers_own_records_is_not_asked_who_uses_it(req
 def test_a_pet_hospital_is_planned_for_pet_owners_not_patients(requirement, users):
     plan = first_round(requirement, force_plan=True)
     assert users in plan.stages[1].goal, plan.stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, act, sent", [
+    ("诊所预约提醒：患者预约后，提前一天短信提醒", "让患者通过第一阶段选定的入口预约", "提前一天自动给患者发送提醒"),
+    ("健身房约课系统，会员约课以后，课前一天收到提醒", "让会员通过第一阶段选定的入口约课", "课前一天自动给会员发送提醒"),
+])
+def test_a_clause_that_only_says_after_what_is_when_the_next_is_done(requirement, act, sent):
+    plan = first_round(requirement, force_plan=True)
+    tasks = plan.stages[1].tasks
+    assert act in tasks, tasks
+    assert any(task.startswith(sent) for task in tasks), tasks
+    assert "预约后后" not in plan.plan_markdown and not any(item.endswith("后") for item in plan.scope)
+
+
+def test_parents_called_ba_ma_do_their_own_part():
+    tasks = first_round("家庭家务分工小程序，孩子完成家务后打卡，爸妈确认后加积分", force_plan=True).stages[1].tasks
+    assert any(task.startswith("让爸妈通过小程序确认") for task in tasks), tasks
