@@ -16,7 +16,8 @@ from typing import Any
 from core.language import CJK, clip, gerund_en, is_function_word, mid_sentence, singular_en
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.scenarios import Scenario, base_en as _base, en_scope_items, one_of, scenarios as find_scenarios
+from graphs.requirement.scenarios import (Scenario, base_en as _base, en_scope_items, names_a_kind, one_of,
+                                          scenarios as find_scenarios)
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       place_served, shared_by_a_few,
                                       with_its_article, zh_tokens)
@@ -530,6 +531,9 @@ def _en_act_as_a_thing(wanted: str, requirement: str) -> str | None:
     act = _EN_ROLE_ACT.match(wanted.strip())
     if act is None or not opens_with_role(wanted) or not named_roles(act.group("who")):
         return None
+    if not re.match(r"(?:the|our|my)\s", act.group("who"), re.IGNORECASE) \
+            and names_a_kind(act.group("who"), wanted.strip()[act.end("who"):].strip()):
+        return None  # "Volunteer shift scheduler" names a scheduler, not what a volunteer does
     verb, what = _base(act.group("verb")), act.group("what").split()
     if (act.group("verb").lower() in _NO_SYSTEM_OF or is_function_word(verb)
             or any(is_function_word(w) or named_roles(w) and w == what[-1] for w in what)):

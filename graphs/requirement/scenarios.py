@@ -109,6 +109,8 @@ def _en_acts(who: str | None, does: str, as_written: bool = False) -> list[tuple
         words = piece.split()
         if opens_with_role(piece) and (other := _en_subject(piece)):
             acts.append((None, piece) if as_written else other)
+        elif (they := re.match(r"(?:then\s+)?they\s+", piece, re.IGNORECASE)) and acts[-1][0] and not as_written:
+            acts.append((acts[-1][0], piece[they.end():]))  # "…, and they get a reminder": the same people again
         elif _EN_IS_SENT.match(piece):  # "… and get reminded the day before": a message of its own
             acts.append((acts[-1][0], piece))
         elif (asker := _EN_ASKER_SENDS.match(piece)) and _EN_SENDS.match(piece[asker.end():]):
@@ -127,8 +129,23 @@ def _en_subject(clause: str) -> tuple[str | None, str] | None:
     lead = _EN_LEAD.match(clause).end()
     for role in named_roles(clause):
         if clause[lead:].lower().startswith(role.lower()):
-            return role, _EN_MODAL.sub("", clause[lead + len(role):].strip())
+            does = clause[lead + len(role):].strip()
+            if not lead and names_a_kind(role, does):
+                return None
+            return role, _EN_MODAL.sub("", does)
     return None
+
+
+def names_a_kind(role: str, does: str) -> bool:
+    """Whether a bare singular role opening a clause only says what kind a thing is ("Volunteer shift scheduler",
+    "Tenant portal"): one person as a subject takes "the" or a verb in -s ("the landlord fixes it", "Manager approves");
+    a group needs neither ("staff log hours", "HR approves")."""
+    head = role.split()[-1]
+    if head.lower().endswith("s") or head.isupper() or head.lower() in {"staff", "personnel", "crew", "team",
+                                                                        "faculty", "management", "security"}:
+        return False
+    verb = does.split()[0].lower() if does.split() else ""
+    return bool(verb) and not verb.endswith("s") and not _EN_MODAL.match(does + " ")
 
 
 def en_scope_items(item: str) -> list[str]:
