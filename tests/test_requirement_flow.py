@@ -3292,3 +3292,20 @@ def test_a_clause_that_only_says_after_what_is_when_the_next_is_done(requirement
 def test_parents_called_ba_ma_do_their_own_part():
     tasks = first_round("家庭家务分工小程序，孩子完成家务后打卡，爸妈确认后加积分", force_plan=True).stages[1].tasks
     assert any(task.startswith("让爸妈通过小程序确认") for task in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, title", [
+    ("Volunteer shift scheduler: coordinators post shifts, volunteers sign up", "Volunteer shift scheduler"),
+    ("Tenant rent tracker: tenants pay rent and the landlord sees who paid", "Tenant rent tracker"),
+])
+def test_a_thing_named_by_its_people_is_titled_as_that_thing_not_as_their_act(requirement, title):
+    plan = first_round(requirement, force_plan=True)
+    assert _title_of(plan) == title
+    assert not any(task.startswith(("Let volunteer ", "Let tenant ")) for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+def test_a_reminder_they_get_after_signing_up_is_sent_to_the_same_people():
+    tasks = first_round("Volunteer shift scheduler: coordinators post shifts, volunteers sign up, and they get a "
+                        "reminder the day before", force_plan=True).stages[1].tasks
+    assert any(task.startswith("Let volunteers sign up through") for task in tasks), tasks
+    assert any(task.startswith("Send volunteers a reminder the day before") for task in tasks), tasks
