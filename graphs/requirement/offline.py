@@ -106,7 +106,9 @@ def _zh_at_colon(clause: str) -> list[str]:
         return [clause]
     head, rest = said.group("head").strip(), said.group("rest").strip()
     roles = named_roles(rest)
-    return [head, rest] if roles and rest.startswith(roles[0]) else [clause]
+    # or after a thing named by its kind ("学校图书馆借书系统：学生借书还书"): the name, then what it is for
+    named = re.search(rf"(?:{_ZH_KINDS.pattern})$", head) is not None and len(CJK.findall(rest)) >= 2
+    return [head, rest] if roles and rest.startswith(roles[0]) or named else [clause]
 
 
 # A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
