@@ -3309,3 +3309,8 @@ def test_a_reminder_they_get_after_signing_up_is_sent_to_the_same_people():
                         "reminder the day before", force_plan=True).stages[1].tasks
     assert any(task.startswith("Let volunteers sign up through") for task in tasks), tasks
     assert any(task.startswith("Send volunteers a reminder the day before") for task in tasks), tasks
+
+
+def test_a_chinese_system_named_before_a_colon_is_the_title_without_what_follows():
+    plan = first_round("学校图书馆借书系统：学生借书还书，逾期自动提醒，管理员管理图书", force_plan=True)
+    assert _title_of(plan) == "学校图书馆借书系统"
