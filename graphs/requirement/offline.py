@@ -16,10 +16,11 @@ from typing import Any
 from core.language import CJK, clip, gerund_en, is_function_word, mid_sentence, singular_en
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
-from graphs.requirement.scenarios import Scenario, base_en as _base, en_scope_items, one_of, scenarios as find_scenarios
+from graphs.requirement.scenarios import (Scenario, base_en as _base, en_scope_items, names_a_kind, one_of,
+                                          scenarios as find_scenarios)
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       place_served, shared_by_a_few,
-                                      with_its_article)
+                                      with_its_article, zh_tokens)
 from graphs.requirement.topics import (COMPLIANCE_PATTERNS, SHEETS, SOFTWARE_ZH, SYSTEMS_ZH, TOPICS, TOPICS_BY_ID, Topic, find_keyword, find_keywords,
                                        chat_audience, is_chinese, job_source, keeps_own_state, kept_in_a_system,
                                        names_no_purpose, only_keeps_copies, open_to_anyone, scheduled_send, only_names, only_names_its_system, only_sends_or_schedules, run_on_own_files, system_named_first,
@@ -105,7 +106,9 @@ def _zh_at_colon(clause: str) -> list[str]:
         return [clause]
     head, rest = said.group("head").strip(), said.group("rest").strip()
     roles = named_roles(rest)
-    return [head, rest] if roles and rest.startswith(roles[0]) else [clause]
+    # or after a thing named by its kind ("学校图书馆借书系统：学生借书还书"): the name, then what it is for
+    named = re.search(rf"(?:{_ZH_KINDS.pattern})$", head) is not None and len(CJK.findall(rest)) >= 2
+    return [head, rest] if roles and rest.startswith(roles[0]) or named else [clause]
 
 
 # A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
@@ -172,11 +175,19 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
         # else background for the summary, nothing to deliver: the speaker tells of themselves ("我开了一家小超市")
         # or of how things are today ("请假现在靠纸质单")
     items = [_without_asking(item, zh) for item in items]
+    if zh:  # a clause that only says after what ("患者预约后，提前一天短信提醒") is when the next one is done: one item
+        for at in range(len(items) - 2, -1, -1):
+            if _ZH_ONLY_AFTER.search(items[at]):
+                items[at:at + 2] = [items[at] + items[at + 1]]
     if not with_its_form:
         # "做一个小程序" beside what its people do with it says only what form it takes, which Stage 1 decides as
         # its entry point: no thing to deliver of its own
         items = [item for item in items if not _only_names_its_form(item)] or items
     return items or [summary]
+
+
+# What ends a Chinese clause that only says once what the next one is done ("患者预约后", "订单发货之后").
+_ZH_ONLY_AFTER = re.compile(r"(?:之后|以后|后|的时候)$")
 
 
 # What opens a wish before the thing made: for whom or where it is made ("给我们小区的驿站", "为诊所"), up to the verb.
@@ -435,6 +446,13 @@ def _people_act_in_it(requirement: str, zh: bool) -> bool:
     return any(s.kind == "acts" and s.who for s in find_scenarios(_deliverables(requirement, zh), zh))
 
 
+def _only_says_how_it_tells(requirement: str) -> bool:
+    """Whether the only entry points a requirement names are ways a message is sent ("managers get emailed", "短信通知"):
+    of a thing people act in, that is how they are told, and where they act is still to choose."""
+    words = TOPICS_BY_ID["q_interface"].keywords_in(requirement)
+    return bool(words) and all(only_sends_or_schedules(w) for w in words)
+
+
 def _opens_with_a_role(clause: str, zh: bool) -> bool:
     """Whether a clause opens with who does something ("学生提前一天预约", "managers approve them")."""
     if not zh:
@@ -515,6 +533,9 @@ def _en_act_as_a_thing(wanted: str, requirement: str) -> str | None:
     act = _EN_ROLE_ACT.match(wanted.strip())
     if act is None or not opens_with_role(wanted) or not named_roles(act.group("who")):
         return None
+    if not re.match(r"(?:the|our|my)\s", act.group("who"), re.IGNORECASE) \
+            and names_a_kind(act.group("who"), wanted.strip()[act.end("who"):].strip()):
+        return None  # "Volunteer shift scheduler" names a scheduler, not what a volunteer does
     verb, what = _base(act.group("verb")), act.group("what").split()
     if (act.group("verb").lower() in _NO_SYSTEM_OF or is_function_word(verb)
             or any(is_function_word(w) or named_roles(w) and w == what[-1] for w in what)):
@@ -560,6 +581,7 @@ def _named_thing(wanted: str, zh: bool, as_system: bool = True) -> str:
     made_for = _ZH_MADE_FOR.match(bare) if zh else None
     owner = re.sub(rf"^{SPEAKER_ZH}(?:的)?|的$", "", made_for.group(0)[1:]) if made_for else ""
     made = (_ZH_MAKING if zh else _EN_MAKING).sub("", bare[made_for.end():] if made_for else bare, count=1)
+    made = _zh_past_a_bare_verb(made) if zh else made
     if made_for and (len(CJK.findall(owner)) < 2 or "的" in owner or made == bare[made_for.end():]):
         return bare  # a place said at length ("我们小区的驿站") or a thing not made: as written
     made = owner + made
@@ -567,6 +589,18 @@ def _named_thing(wanted: str, zh: bool, as_system: bool = True) -> str:
     if len(CJK.findall(named) if zh else named.split()) < 2 or names_no_purpose(named) or names_no_purpose(bare):
         return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else asked
     return _zh_system_name(made) if zh and as_system else made
+
+
+def _zh_past_a_bare_verb(thing: str) -> str:
+    """A thing to make said with its verb and no measure word ("做记账小程序" → "记账小程序"): the verb is a word of its
+    own there, unlike one that is part of the name ("做饭提醒小程序", "写作打卡小程序")."""
+    tokens = zh_tokens(thing)
+    if len(tokens) >= 2 and tokens[0][0] in _ZH_MAKING_VERBS and _ZH_KINDS.search(thing):
+        return thing[len(tokens[0][0]):]
+    return thing
+
+
+_ZH_MAKING_VERBS = {"做", "开发", "搞", "弄", "建", "写", "整", "设计", "实现"}
 
 
 # A thing described by what it does ("供团长统计接龙订单的小工具", "能打印报表的功能"): whom it is for, what it does, 的,
@@ -1048,6 +1082,10 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
             continue
         elif topic.id == "q_security" and open_to_anyone(described):  # "anyone may sign up, no accounts needed"
             stated_value[topic.id] = say("open_access")
+            continue
+        elif topic.id == "q_interface" and not unattended and _only_says_how_it_tells(described) \
+                and _people_act_in_it(described, zh):
+            open_topics.append(topic)  # "managers get emailed": how people are told, not where they submit or approve
             continue
         # Who uses it is settled above or not at all: its words alone may name a permission ("管理员权限").
         elif topic.id != "q_target_users" and topic.settled_by(said):  # settled by the requirement or the answers

@@ -36,7 +36,7 @@ _ZH_ENDINGS = ("员", "师", "师傅", "工", "者", "户", "生", "长", "主",
                "任", "经理", "主管", "总监", "老板", "领导", "司机", "同学", "财务", "会计", "出纳", "前台", "保安",
                "保洁", "秘书", "助理", "病人", "患者", "孩子", "粉丝", "会员", "乘客", "骑手", "甲方", "乙方", "教练",
                # kin, and a team named by where it works ("子女在线预约", "后厨在平板上看订单")
-               "子女", "儿女", "父母", "家属", "亲属", "后厨",
+               "子女", "儿女", "父母", "爸妈", "爸爸", "妈妈", "家属", "亲属", "后厨",
                # a worker called as people call them ("保洁阿姨", "快递小哥", "门卫大爷")
                "阿姨", "小哥", "大爷", "大姐", "叔叔")
 # Words with those endings that are not people (a verb, a thing, a place).
@@ -1025,13 +1025,22 @@ def asker_group(text: str) -> str | None:
 
 # A thing the asker wishes for, to keep track of their own ("我想做一个记录自己读书笔记的小工具", "我想要个工具统计我的开支"), as
 # "an app to track my houseplants" is in English: theirs, unless it names others who do so.
+# What keeps one person's own records: what it is made for is whom it keeps them for.
+_OWN_RECORDS_ZH = r"(?:记账|账本|手账|日记|待办|备忘|打卡|习惯|记事|背单词|记单词|读书笔记|健身记录|体重记录)"
+_OWN_RECORDS_EN = (r"(?:(?:expense|expenses|budget|spending|habit|mood|reading|workout|weight)\s+(?:tracker|log|journal)|"
+                   r"journal|diary|to-?do\s+list)\b")
 _ASKER_OWN_ZH = re.compile(rf"{SPEAKER_ZH}(?:想要?|要|需要|希望|打算)[^，。；！？]*?"
                            rf"(?:{'|'.join(sorted(ZH_TRACKING_VERBS, key=len, reverse=True))}|看|查)(?:自己|我们?)的?"
                            r"[\u4e00-\u9fff]"
                            # or one that reminds the asker ("每天提醒我喝水"): whom it tells is whom it serves
-                           rf"|(?:提醒|通知|告诉|催){SPEAKER_ZH}")
+                           rf"|(?:提醒|通知|告诉|催){SPEAKER_ZH}"
+                           # or one the asker has made to keep their own records ("帮我做记账小程序"): a ledger, a
+                           # diary, a habit log is kept by the one it is made for
+                           rf"|(?:帮|给|替){SPEAKER_ZH}(?:做|开发|写|弄|搞|整)[^，。；！？]{{0,4}}?{_OWN_RECORDS_ZH}")
 _ASKER_TOLD_EN = re.compile(r"\b(?:remind|reminds|notify|notifies|tell|tells|alert|alerts|ping|pings|nudge|nudges)\s+"
-                            r"(?:me|us)\b", re.IGNORECASE)
+                            r"(?:me|us)\b|"
+                            rf"\b(?:build|make|create|write|code)\s+me\s+(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?{_OWN_RECORDS_EN}",
+                            re.IGNORECASE)
 
 
 def asker_uses(text: str) -> str | None:
@@ -1108,6 +1117,8 @@ def asked_for_kin(text: str) -> tuple[str, int] | None:
 _ZH_PLACE_KINDS = (
     ("residence", r"小区|公寓|宿舍|社区|楼盘|大厦"),
     ("school", r"学校|幼儿园|培训班|培训机构|补习班|小学|中学|大学|学院"),
+    # a clinic for animals serves their owners, not patients ("给宠物医院做…")
+    ("vet", r"宠物医院|宠物诊所|动物医院|动物诊所|兽医院|兽医站|兽医诊所|宠物门诊"),
     ("clinic", r"医院|诊所|门诊|卫生院|牙科"),
     ("business", r"[\u4e00-\u9fff]{0,4}?(?:店|馆|厅|工作室|超市|健身房|美容院|会所|酒店|民宿|球场|影院)"),
 )
@@ -1119,6 +1130,7 @@ _ZH_PLACE = re.compile(r"(?:^|我们|我家|我的|咱们|给|为|帮|开了?一
 _EN_PLACE_KINDS = (
     ("residence", r"building|apartments?|apartment\s+block|complex|estate|condo|dorm|dormitory|block\s+of\s+flats"),
     ("school", r"school|kindergarten|nursery|preschool|academy|college|tutoring\s+centre|tutoring\s+center"),
+    ("vet", r"(?:vet|vets|veterinary|animal|pet)\s+(?:clinic|surgery|practice|hospital)"),
     ("clinic", r"clinic|surgery|practice|hospital|dental\s+office"),
     ("business", r"salon|shop|store|studio|gym|cafe|café|restaurant|bakery|bar|spa|hotel|hostel|boutique|"
                  r"garage|pharmacy|club"),
@@ -1139,5 +1151,6 @@ def place_served(text: str) -> tuple[str, str] | None:
         kinds, place = _EN_PLACE_KINDS, found and found.group("head")
     if not found:
         return None
-    kind = next(kind for kind, words in kinds if re.search(rf"(?:{words})$", place, re.IGNORECASE))
+    # by the whole place, whose qualifier may say its kind ("vet clinic": its owners come, not patients)
+    kind = next(kind for kind, words in kinds if re.search(rf"(?:{words})$", found.group("place").strip(), re.IGNORECASE))
     return kind, found.group("place").strip() if is_chinese(text) else found.group("place").strip().lower()

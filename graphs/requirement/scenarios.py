@@ -9,10 +9,10 @@ never from words of a domain.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.language import CJK, is_function_word
-from graphs.requirement.roles import named_roles, opens_with_role
+from graphs.requirement.roles import named_roles, opens_with_role, zh_tokens
 from graphs.requirement.topics import scheduled_send
 
 # What opens the part of an English thing that says what people do with it ("a booking page | so students can …").
@@ -109,6 +109,8 @@ def _en_acts(who: str | None, does: str, as_written: bool = False) -> list[tuple
         words = piece.split()
         if opens_with_role(piece) and (other := _en_subject(piece)):
             acts.append((None, piece) if as_written else other)
+        elif (they := re.match(r"(?:then\s+)?they\s+", piece, re.IGNORECASE)) and acts[-1][0] and not as_written:
+            acts.append((acts[-1][0], piece[they.end():]))  # "…, and they get a reminder": the same people again
         elif _EN_IS_SENT.match(piece):  # "… and get reminded the day before": a message of its own
             acts.append((acts[-1][0], piece))
         elif (asker := _EN_ASKER_SENDS.match(piece)) and _EN_SENDS.match(piece[asker.end():]):
@@ -127,8 +129,23 @@ def _en_subject(clause: str) -> tuple[str | None, str] | None:
     lead = _EN_LEAD.match(clause).end()
     for role in named_roles(clause):
         if clause[lead:].lower().startswith(role.lower()):
-            return role, _EN_MODAL.sub("", clause[lead + len(role):].strip())
+            does = clause[lead + len(role):].strip()
+            if not lead and names_a_kind(role, does):
+                return None
+            return role, _EN_MODAL.sub("", does)
     return None
+
+
+def names_a_kind(role: str, does: str) -> bool:
+    """Whether a bare singular role opening a clause only says what kind a thing is ("Volunteer shift scheduler",
+    "Tenant portal"): one person as a subject takes "the" or a verb in -s ("the landlord fixes it", "Manager approves");
+    a group needs neither ("staff log hours", "HR approves")."""
+    head = role.split()[-1]
+    if head.lower().endswith("s") or head.isupper() or head.lower() in {"staff", "personnel", "crew", "team",
+                                                                        "faculty", "management", "security"}:
+        return False
+    verb = does.split()[0].lower() if does.split() else ""
+    return bool(verb) and not verb.endswith("s") and not _EN_MODAL.match(does + " ")
 
 
 def en_scope_items(item: str) -> list[str]:
@@ -233,6 +250,10 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         first = [Scenario(who, after.group("first"), "acts")] if who else []
         return first + [Scenario(got[-1].who, got[-1].does, "gets", f"{who or ''}{after.group('first')}后",
                                  got[-1].what, True)]
+    # one's act, then a message at a time of its own ("患者预约后，提前一天短信提醒"): the act, and the message
+    if who and (after := _ZH_AFTER.match(rest)) and (got := _zh_scenario(after.group("rest"), who)) \
+            and got[-1].kind == "gets" and got[-1].when:
+        return [Scenario(who, after.group("first"), "acts")] + got
     # what another does once something is done ("修好后业主可以评价"): theirs; and once one named does it ("师傅修好后
     # 业主评价"), the first act is that one's, the next the other's
     if (after := _ZH_AFTER.match(rest if who else clause)) and (then := _zh_scenario(after.group("rest"), None)) \
@@ -257,6 +278,63 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
     return [Scenario(who or previous, rest, "views" if _ZH_VIEWS.match(rest) else "acts")]
 
 
+# What an act's object opens with that only points at it ("submit a leave request", "their homework"), and where its
+# object ends: a preposition opens what says where or when ("reserve a mat | in a class").
+_EN_POINTERS = re.compile(r"^(?:(?:a|an|the|their|his|her|its|our|my|your|each|every|all|any|some|new)\s+)+",
+                          re.IGNORECASE)
+_EN_OBJECT_ENDS = re.compile(r"\s+(?:in|on|at|for|from|to|into|through|by|with|via|before|after|when|once|if|"
+                             r"and|or|so)\b.*$", re.IGNORECASE)
+_ZH_PRONOUN = re.compile(r"它们|它|这些|其")
+
+
+def _object(act: Scenario, zh: bool) -> str | None:
+    """What an act is done to, without its pointers ("submit leave requests" → "leave requests", "提交请假申请" →
+    "请假申请"); None when it names none, or only points back itself ("approve them")."""
+    if zh:
+        tokens = zh_tokens(act.does)
+        verb = next((i for i, (_, tag) in enumerate(tokens) if tag.startswith("v")), None)
+        thing = "".join(w for w, _ in tokens[verb + 1:]) if verb is not None else ""
+        return thing if len(CJK.findall(thing)) >= 2 and not _ZH_PRONOUN.search(thing) else None
+    # past a particle and what it takes ("sign up for shifts" → "shifts")
+    rest = re.sub(r"^(?:up|out|off|back|down|in)\s+(?:for|to|with|on)?\s*", "", act.does.partition(" ")[2], flags=re.I)
+    thing = _EN_POINTERS.sub("", _EN_OBJECT_ENDS.sub("", rest)).strip()
+    return thing if thing and thing.split()[0].lower() not in _EN_OBJECT_OPENERS else None
+
+
+def _pointed_at(act: Scenario, before: list[Scenario], zh: bool) -> Scenario:
+    """An act whose object only points back ("managers approve them", "经理审批它们") said with what it points at: the
+    thing the act before it was done to ("approve the leave requests", "审批请假申请"), so its task and its check
+    say what is approved. "them" points at a thing in the plural, "it" at one."""
+    earlier = next((_object(a, zh) for a in reversed(before) if a.kind != "gets" and _object(a, zh)), None)
+    if act.kind == "gets" or earlier is None:
+        return act
+    if zh:
+        verb, _, rest = (act.does[:m.start()], None, act.does[m.end():]) if (m := _ZH_PRONOUN.search(act.does)) \
+            else ("", None, "")
+        return replace(act, does=f"{verb}{earlier}{rest}") if m and verb and m.group(0) != "其" else act
+    verb, _, rest = act.does.partition(" ")
+    first, _, after = rest.partition(" ")
+    plural = earlier.split()[-1].lower().endswith("s") and not earlier.lower().endswith("ss")
+    if first.lower() == ("them" if plural else "it"):
+        return replace(act, does=f"{verb} the {earlier} {after}".strip())
+    return act
+
+
+def _sent_on_the_act_before(act: Scenario, before: list[Scenario], zh: bool) -> Scenario:
+    """A message that says no time ("managers get emailed", "经理会收到邮件"), after someone else's act ("employees
+    submit leave requests"): sent when that act is done — what they are told of — not at a time still to agree."""
+    if act.kind != "gets" or act.when or not act.who:
+        return act
+    other = next((a for a in reversed(before) if a.kind == "acts" and a.who and a.who != act.who), None)
+    if other is None:
+        return act
+    if zh:
+        return replace(act, when=f"{other.who}{other.does}后", on_event=True)
+    if not other.who.lower().endswith("s"):  # "when the landlord fix…": said only where the base form fits
+        return act
+    return replace(act, when=f"when {other.who} {other.does}", on_event=True)
+
+
 def scenarios(items: list[str], zh: bool) -> list[Scenario]:
     """The scenarios of a requirement's things to deliver, in order; a Chinese clause that names no one ("课前收到提醒")
     is done by whoever the clause before it named."""
@@ -266,6 +344,8 @@ def scenarios(items: list[str], zh: bool) -> list[Scenario]:
             found += _zh_scenario(item, found[-1].who if found else None)
         else:
             found += _en_scenarios(item)
+    for i, act in enumerate(found):
+        found[i] = _sent_on_the_act_before(_pointed_at(act, found[:i], zh), found[:i], zh)
     return found
 
 
