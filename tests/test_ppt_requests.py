@@ -142,6 +142,27 @@ def test_the_listeners_school_year_or_age_goes_with_them_and_a_school_year_has_i
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
 
 
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Internet safety for year 7 students and their parents", "Internet safety", "Year 7 students and their parents"),
+    ("Healthy eating for pupils and parents, 10 minutes", "Healthy eating", "pupils and parents"),
+])
+def test_listeners_who_come_with_others_keep_the_others_out_of_the_title(request_text, title, audience):
+    assert (capitalised(short_title(request_text)), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize("request_text", ["毕业典礼上的演讲：感谢我的老师", "写给老师的一封信", "开学典礼发言：致敬我的老师"])
+def test_people_a_speech_thanks_or_calls_its_own_are_not_taken_as_its_listeners(request_text):
+    assert audience_hint(request_text) is None
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Welcome talk for hotel guests on the pool rules", "pool rules", "hotel guests"),
+    ("A talk for our patrons about the new opening hours", "new opening hours", "our patrons"),
+])
+def test_guests_and_patrons_are_heard_as_the_listeners_not_the_subject(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
 async def test_the_cover_shows_the_audience_as_a_label_with_a_capital():
     deck = await _offline_deck("Volcanoes for curious kids, 8 minutes")
     assert deck.slides[0].subtitle == "Curious kids · 8 min"

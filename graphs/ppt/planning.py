@@ -160,6 +160,8 @@ _LISTENERS_EN = (r"(?:(?:team|tech|project|product|engineering)\s+leads|"  # "fo
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
+                 # who stays, visits or gathers somewhere: "for hotel guests", "for our patrons", "for the locals"
+                 r"guests|patrons|delegates|pilgrims|locals|tenants|neighbou?rs|couples|alumni|"
                  r"representatives|agents|clubs?|societ(?:y|ies)|(?:under|post)grad(?:uate)?s|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # a department heard as the people in it ("a 15 minute update for engineering", "for HR")
@@ -181,7 +183,12 @@ _LISTENERS_GROUP_EN = (r"(?:(?:['’\ue001\ue002]s?)?(?:\s+" + _LISTENER_STOP_EN
                        r"teams?|staff|department|board|panel|squad))?")
 _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
                        r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
-_LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
+# Listeners who come with others ("for Year 7 students and their parents", "for nurses and their managers") are all
+# whom the deck is for: the others are no part of the subject.
+_LISTENERS_WITH_EN = (r"(?:\s+(?:and|&)\s+(?:(?:their|the|our|your|his|her)\s+)?(?:[\w'-]+\s+)?" + _LISTENERS_EN
+                      + _LISTENERS_PLACE_EN + r"(?=\s*(?:[,.;:!?()\n–—-]|$|(?:on|about|to|with|how|what|why)\b)))?")
+_LISTENER_PHRASE_EN = (_LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
+                       + _LISTENERS_WITH_EN)
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
 _GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
 # A word before them may have its apostrophe held while the subject is read ("for our library's seniors club": \ue001).
@@ -190,7 +197,7 @@ _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 # Listeners in brackets ("为什么要刷牙（给小朋友）") end at the closing bracket.
-_AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
+_AUDIENCE_ZH = re.compile(r"(?:面向|(?<![写献送寄交还])给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
 # 为 names listeners only before what is done for them ("为退休教师介绍…", "为新员工做…"): "为人民服务的精神" names none.
 _FOR_WHOM_ZH = re.compile(r"为(?!什么|了|何)([^，,。；;\s的]{2,12}?)(?=讲|介绍|说说|聊聊|谈谈|做|作|准备|(?:汇报|分享|演示|培训|演讲))")
 _AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
@@ -204,7 +211,7 @@ _FILLER_ZH = re.compile(
 # A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
 # before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
 # that ends the clause ("走进秦朝，给初一讲": the subject came before it; "给新来的志愿者讲15分钟：怎么分拣": after the colon).
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|(?<![写献送寄交还])给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
@@ -296,8 +303,15 @@ def _chinese_audience(text: str) -> str | None:
     school_class = _CLASS_ZH.search(text)
     if school_class:
         return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
-    match = _LISTENERS_ZH.search(text)
+    match = _LISTENERS_SPOKEN_OF_ZH.search(text)
     return match.group(1).strip() if match else _course_header_audience(text)
+
+
+# People named as one's own or as whom a speech thanks ("感谢我的老师", "致敬医护人员", "献给我的父母") are what it is
+# about; they are not whom it is told to (a graduation's graduates and guests hear the thanks to the teachers).
+_SPOKEN_OF_ZH = "".join(f"(?<!{lead})" for lead in ("我的", "我们的", "你的", "他的", "她的", "亲爱的", "敬爱的", "感谢",
+                                                    "谢谢", "致敬", "致谢", "献给", "写给", "怀念", "纪念", "赞美", "歌颂", "致"))
+_LISTENERS_SPOKEN_OF_ZH = re.compile(_SPOKEN_OF_ZH + _LISTENERS_ZH.pattern)
 
 
 # A school year that heads the request ("Year 3 lesson: how plants grow", "Grade 5 science - fractions", "9th grade
