@@ -2417,3 +2417,16 @@ def test_a_speech_contest_or_script_is_about_its_subject_not_titled_with_the_occ
 def test_how_the_speaker_did_something_is_an_experience_not_how_it_works(subject, phrase):
     # "我是怎么自学日语的" was said as "我自学日语的原理" on every page
     assert topic_phrase(subject) == phrase and not asks_how_it_works(subject)
+
+
+@pytest.mark.parametrize("request_text", ["给游客介绍故宫", "Museum guided tour in English: the Egyptian galleries",
+                                          "A walking tour of the old town, 10 minutes"])
+async def test_a_guided_tour_walks_through_the_route_and_the_stops_not_a_lesson(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert ("路线" in said or "route" in said) and ("看点" in said or "stops" in said)
+    assert not re.search(r"术语|学习前后|同桌|key terms|before and after the lesson|partner", said)
+
+
+def test_a_museum_tour_named_before_a_colon_is_titled_with_what_it_shows():
+    assert short_title("Museum guided tour in English: the Egyptian galleries") == "Egyptian galleries"

@@ -390,6 +390,17 @@ _RULES = re.compile(r"(?:规则|规定|制度|政策|条款|细则|章程)$|\b(?
                     r"schemes?|regulations|code\s+of\s+conduct)$", re.IGNORECASE)
 
 
+# A guided tour ("给游客介绍故宫", "Museum guided tour: the Egyptian galleries", "带新生参观校园") walks visitors through a
+# place: the route and its stops, what to see there, the practical tips. Visitors told about a place are on one too.
+_TOUR = re.compile(r"导览|导游|参观|游览|讲解员|\b(?:guided\s+tours?|walking\s+tours?|(?:museum|gallery|site|campus|city|"
+                   r"house|garden|factory)\s+tours?|tours?\s+(?:of(?!\s+duty)|around|through)|docents?)\b", re.IGNORECASE)
+_VISITORS = re.compile(r"游客|参观者|访客|\b(?:visitors|tourists|sightseers)\b", re.IGNORECASE)
+
+
+def gives_a_tour(request: str) -> bool:
+    return _TOUR.search(request) is not None or _VISITORS.search(audience_hint(request) or "") is not None
+
+
 def states_rules(subject: str) -> bool:
     """Whether a subject is the rules of a place ("积分规则", "the points scheme")."""
     return bool(_RULES.search((subject or "").strip()))
@@ -1182,7 +1193,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
-    if told_of_ones_own_life(request):  # a story told to whoever listens, not a report nor a lesson
+    if told_of_ones_own_life(request) or gives_a_tour(request):  # told to whoever listens, not a report nor a lesson
         return "public_talk"
     if teachers_as_colleagues(audience):
         how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
@@ -1361,7 +1372,7 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
-    r"onboarding|orientation|induction|kick-?off)\b[^,.;:!?]*:\s*",
+    r"onboarding|orientation|induction|kick-?off|tour)\b[^,.;:!?]*:\s*",
     # only when nothing but asking words, the occasion and when it is comes before "for" ("Quarterly update for the
     # board: hiring plans"): "Q3 results review for the board: what went well" is about the Q3 results, and the
     # part after the colon is its own.
