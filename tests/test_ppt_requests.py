@@ -2430,3 +2430,13 @@ async def test_a_guided_tour_walks_through_the_route_and_the_stops_not_a_lesson(
 
 def test_a_museum_tour_named_before_a_colon_is_titled_with_what_it_shows():
     assert short_title("Museum guided tour in English: the Egyptian galleries") == "Egyptian galleries"
+
+
+@pytest.mark.parametrize(("request_text", "guests"), [("婚礼上的祝酒词", "在场的来宾"), ("毕业典礼上的演讲：感谢我的老师", "在场的来宾"),
+                                                      ("A wedding toast for my sister", "The guests")])
+async def test_a_speech_at_a_ceremony_is_told_to_the_guests_as_a_story_not_taught_as_a_lesson(request_text, guests):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.slides[0].subtitle.startswith(guests)
+    assert not re.search(r"术语|学习前后|同桌|key terms|before and after the lesson|partner|issues and challenges", said)
+

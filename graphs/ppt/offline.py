@@ -35,6 +35,7 @@ from graphs.ppt.planning import (
     told_of_ones_own_life,
     states_rules,
     gives_a_tour,
+    a_ceremony_speech,
     tells_of_a_change,
     unasked,
     held_in_public,
@@ -1609,6 +1610,8 @@ def _default_audience(request: OfflineRequest) -> str:
         kind = "sharing"
     elif gives_a_tour(request.fact("request") or ""):  # whoever has come to see the place
         kind = "tour"
+    elif a_ceremony_speech(request.fact("request") or ""):  # the guests, not whom the speech thanks or toasts
+        kind = "ceremony"
     elif kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
         kind = "public_talk"
     return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")

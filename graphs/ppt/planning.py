@@ -444,8 +444,22 @@ def about_ones_own_life(subject: str) -> bool:
 
 
 def told_of_ones_own_life(request: str) -> bool:
-    """Whether a request is a speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想")."""
-    return bool(_A_SPEECH.search(request or "") or a_sharing(request or "")) and about_ones_own_life(core_topic(request or ""))
+    """Whether a request is a speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想"), or a speech at a
+    ceremony ("婚礼上的祝酒词", "a best man's toast"): a story and a word to the room either way."""
+    return (bool(_A_SPEECH.search(request or "") or a_sharing(request or "")) and about_ones_own_life(core_topic(request or ""))
+            or a_ceremony_speech(request))
+
+
+# A speech at a ceremony: one named as such (a toast, 致辞, 祝酒词, a eulogy) or a speech at a wedding, a graduation, a
+# retirement, a birthday. Its listeners are the guests, whoever it thanks or toasts.
+_CEREMONY_SPEECH = re.compile(r"祝酒词|敬酒词|致辞|答谢词|贺词|悼词|\b(?:(?<!french\s)toasts?(?!\s+(?:recipes?|bread|racks?))|eulogy|best\s+man['’\ue001]?s?|maid\s+of\s+honou?r)\b",
+                              re.IGNORECASE)
+_CEREMONY = re.compile(r"婚礼|婚宴|典礼|颁奖|退休|生日|寿宴|欢送|\b(?:weddings?|graduations?|commencement|retirement|birthday|"
+                       r"farewell|award|anniversary)\b", re.IGNORECASE)
+
+
+def a_ceremony_speech(request: str) -> bool:
+    return bool(_CEREMONY_SPEECH.search(request or "") or _A_SPEECH.search(request or "") and _CEREMONY.search(request or ""))
 
 
 # Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
