@@ -2440,3 +2440,12 @@ async def test_a_speech_at_a_ceremony_is_told_to_the_guests_as_a_story_not_taugh
     assert deck.slides[0].subtitle.startswith(guests)
     assert not re.search(r"术语|学习前后|同桌|key terms|before and after the lesson|partner|issues and challenges", said)
 
+
+
+@pytest.mark.parametrize("request_text", ["新品发布会：我们的智能水杯", "Product launch: our new budgeting app"])
+async def test_a_product_launch_tells_the_problem_and_what_the_product_does_not_a_report_to_colleagues(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.title in ("我们的智能水杯", "Our new budgeting app")
+    assert ("要解决的问题" in said or "the problem it solves" in said) and ("它能做什么" in said or "what it does" in said)
+    assert not re.search(r"预期与实际|已完成工作|需要大家决定|what we expected|issues and challenges|decision or support", said)

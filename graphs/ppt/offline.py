@@ -35,6 +35,7 @@ from graphs.ppt.planning import (
     told_of_ones_own_life,
     states_rules,
     gives_a_tour,
+    launches_a_product,
     a_ceremony_speech,
     tells_of_a_change,
     unasked,
@@ -1180,19 +1181,21 @@ PUBLIC_BRIEFING_WORDING = {language: _public_briefing_wording(language) for lang
 PUBLIC_RULES_WORDING = {language: _public_briefing_wording(language, "rules") for language in ("zh", "en")}
 
 
-def _public_tour_wording(language: str) -> dict:
+def _public_occasion_wording(language: str, kind: str) -> dict:
     """A guided tour (planning.gives_a_tour): the route and its stops first, then the practical tips, then why the place
-    is worth it; said as a briefing is (what to see, where to ask), with a tour's own words."""
-    words = _public_briefing_wording(language, "tour")
-    route, why, stops, _, tips = words["aspects"]
-    example, *example_items, example_visual, exercise = _lines_said("deck_public_tour_example", language)
-    parts_said, hello, has_parts, agenda, questions = _lines_said("deck_public_tour_opening", language)
-    return {**words, "core": (route, stops, tips, why), "statement": _lines_said("deck_public_tour_statement", language),
+    is worth it. A product launch (planning.launches_a_product): the problem, what it does, the price and where to get
+    it, then why now. Said as a briefing is (what to see, where to ask), each with its own words, opening and examples."""
+    words = _public_briefing_wording(language, kind)
+    first, why, middle, _, last = words["aspects"]
+    example, *example_items, example_visual, exercise = _lines_said(f"deck_public_{kind}_example", language)
+    parts_said, hello, has_parts, agenda, questions = _lines_said(f"deck_public_{kind}_opening", language)
+    return {**words, "core": (first, middle, last, why), "statement": _lines_said(f"deck_public_{kind}_statement", language),
             "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
             "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions}
 
 
-PUBLIC_TOUR_WORDING = {language: _public_tour_wording(language) for language in ("zh", "en")}
+PUBLIC_TOUR_WORDING = {language: _public_occasion_wording(language, "tour") for language in ("zh", "en")}
+PUBLIC_LAUNCH_WORDING = {language: _public_occasion_wording(language, "launch") for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1409,6 +1412,8 @@ def _wording(request: OfflineRequest) -> dict:
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
     elif setting == "public_talk" and gives_a_tour(request.fact("request") or ""):  # 给游客介绍故宫: the route, the stops
         words = PUBLIC_TOUR_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "public_talk" and launches_a_product(request.fact("request") or ""):  # the problem, the product, the price
+        words = PUBLIC_LAUNCH_WORDING["zh" if _zh(request) else "en"]
     # the points scheme, to members; new rules ("新的停车收费规定") are a change, told as one
     elif (setting == "public_talk" and states_rules(request.fact("topic") or "")
           and not tells_of_a_change(request.fact("request") or "")):

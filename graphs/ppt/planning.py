@@ -397,6 +397,16 @@ _TOUR = re.compile(r"导览|导游|参观|游览|讲解员|\b(?:guided\s+tours?|
 _VISITORS = re.compile(r"游客|参观者|访客|\b(?:visitors|tourists|sightseers)\b", re.IGNORECASE)
 
 
+# A product launch ("新品发布会：我们的智能水杯", "Product launch: our new budgeting app") introduces a product to those
+# who may use it: told to the public, not reported to colleagues.
+_LAUNCH = re.compile(r"发布会|新品发布|产品发布|\b(?:product\s+launch(?:es)?|launch(?:ing)?\s+(?:event|of\s+our\b)|"
+                     r"(?:launch|introducing|unveiling)\s*:)", re.IGNORECASE)
+
+
+def launches_a_product(request: str) -> bool:
+    return _LAUNCH.search(request or "") is not None
+
+
 def gives_a_tour(request: str) -> bool:
     return _TOUR.search(request) is not None or _VISITORS.search(audience_hint(request) or "") is not None
 
@@ -1207,7 +1217,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
-    if told_of_ones_own_life(request) or gives_a_tour(request):  # told to whoever listens, not a report nor a lesson
+    if told_of_ones_own_life(request) or gives_a_tour(request) or launches_a_product(request):  # told to whoever listens, not a report nor a lesson
         return "public_talk"
     if teachers_as_colleagues(audience):
         how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
@@ -1326,7 +1336,7 @@ _LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
 # occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲(?:比赛|稿)?|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:发布会|培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲(?:比赛|稿)?|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
@@ -1386,7 +1396,7 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
-    r"onboarding|orientation|induction|kick-?off|tour)\b[^,.;:!?]*:\s*",
+    r"onboarding|orientation|induction|kick-?off|tour|launch)\b[^,.;:!?]*:\s*",
     # only when nothing but asking words, the occasion and when it is comes before "for" ("Quarterly update for the
     # board: hiring plans"): "Q3 results review for the board: what went well" is about the Q3 results, and the
     # part after the colon is its own.
