@@ -2449,3 +2449,15 @@ async def test_a_product_launch_tells_the_problem_and_what_the_product_does_not_
     assert deck.title in ("我们的智能水杯", "Our new budgeting app")
     assert ("要解决的问题" in said or "the problem it solves" in said) and ("它能做什么" in said or "what it does" in said)
     assert not re.search(r"预期与实际|已完成工作|需要大家决定|what we expected|issues and challenges|decision or support", said)
+
+
+def test_at_a_parents_evening_the_school_year_named_is_whose_parents_listen():
+    assert audience_hint("Parents' evening for year 5: the autumn term") == "Year 5 parents"
+
+
+@pytest.mark.parametrize("request_text", ["家长会：三年级下学期工作安排", "Parents' evening for year 5: the autumn term"])
+async def test_a_terms_plans_told_to_parents_say_what_is_coming_and_what_to_do_not_a_public_issue(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert "您需要做什么" in said or "what you need to do" in said
+    assert not re.search(r"离我很远|专家的事|nothing to do with me|to the experts|parents evening", said)

@@ -279,7 +279,20 @@ _CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中
 _STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生", "大学": "大学生"}
 
 
+# At a parents' meeting ("Parents' evening for year 5", "五年级家长会") the school year named is whose parents listen.
+_PARENTS_MEETING = re.compile(r"家长会|\bparents['’]?\s+(?:evening|meeting|night)s?\b", re.IGNORECASE)
+_PUPILS_NAMED = re.compile(r"^(?:year|grade|class|primary|p)\s*\d{1,2}$|^\d{1,2}(?:st|nd|rd|th)[\s-]+grade$|"
+                           r"^(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三])$", re.IGNORECASE)
+
+
 def audience_hint(text: str) -> str | None:
+    audience = _audience_hint(text)
+    if audience and _PARENTS_MEETING.search(text) and _PUPILS_NAMED.match(audience):
+        return f"{audience}家长" if CJK.search(audience) else f"{audience} parents"
+    return audience
+
+
+def _audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
         held, phrases = _latin_phrases_held(text)
         audience = _chinese_audience(_listeners_held(held))
@@ -381,7 +394,10 @@ _SHARING = re.compile(r"(?<!读书)分享|\b(?:sharing\s+session|lightning\s+tal
 _A_CHANGE = re.compile(r"\b(?:briefing|changes?\s+(?:to|in)|new\s+(?:[\w-]+\s+){0,3}?(?:routes?|timetables?|schedules?|"
                        r"times|hours|rules|arrangements?|procedures?|system|policy|policies|fees|term\s+dates|menus?|uniforms?|"
                        r"opening\s+hours|collection\s+days?))\b|调整|变更|说明会|通知|新的?[\u3400-\u9fff]{0,4}?(?:路线|线路|时刻表|"
-                       r"作息|时间|安排|规定|制度|收费|流程|办法)", re.IGNORECASE)
+                       r"作息|时间|安排|规定|制度|收费|流程|办法)"
+                       # the plans for a term, told to parents ("家长会：三年级下学期工作安排", "Parents' evening: the autumn term")
+                       r"|(?:学期|学年)[\u3400-\u9fff]{0,4}?(?:安排|计划)|\b(?:autumn|spring|summer|fall|new|next|coming)\s+"
+                       r"(?:term|semester|school\s+year)\b", re.IGNORECASE)
 
 
 # The rules of a place told to those they bind ("给会员讲讲积分规则", "the points scheme for our gym members") are news
@@ -1396,7 +1412,8 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
-    r"onboarding|orientation|induction|kick-?off|tour|launch)\b[^,.;:!?]*:\s*",
+    r"onboarding|orientation|induction|kick-?off|tour|launch|(?:parents['’\ue001]?|open)\s+(?:evening|meeting|night|day))\b"
+    r"[^,.;:!?]*:\s*",
     # only when nothing but asking words, the occasion and when it is comes before "for" ("Quarterly update for the
     # board: hiring plans"): "Q3 results review for the board: what went well" is about the Q3 results, and the
     # part after the colon is its own.
