@@ -674,3 +674,15 @@ def test_the_closing_questions_stand_in_the_middle_of_the_last_page_not_at_its_t
     _, top, _, bottom = _ink_box(prs.slides[-1])
     body_middle = (540 - 40) / 2  # above the page number
     assert abs((top + bottom) / 2 - body_middle) <= 0.1 * 540, (top, bottom)
+
+
+@pytest.mark.parametrize("layout", ["bullets", "image_text"])
+async def test_two_short_points_sit_level_with_the_pages_picture_not_in_its_top_corner(layout):
+    from graphs.ppt.render import layouts
+    from graphs.ppt.render.prepare import style_for
+
+    deck = await _offline_deck("Volcanoes for year 5")
+    _, style = style_for(deck, [])
+    spec = SlideSpec(index=2, layout=layout, title="What we will cover", bullets=["What volcanoes are", "Why they erupt"])
+    body = next(block for block in getattr(layouts, layout)(spec, style).blocks if block.bullets)
+    assert body.anchor == "middle" and body.needed_height(style.fonts) < body.h / 2

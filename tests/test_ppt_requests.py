@@ -142,6 +142,27 @@ def test_the_listeners_school_year_or_age_goes_with_them_and_a_school_year_has_i
     assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
 
 
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Internet safety for year 7 students and their parents", "Internet safety", "Year 7 students and their parents"),
+    ("Healthy eating for pupils and parents, 10 minutes", "Healthy eating", "pupils and parents"),
+])
+def test_listeners_who_come_with_others_keep_the_others_out_of_the_title(request_text, title, audience):
+    assert (capitalised(short_title(request_text)), audience_hint(request_text)) == (title, audience)
+
+
+@pytest.mark.parametrize("request_text", ["毕业典礼上的演讲：感谢我的老师", "写给老师的一封信", "开学典礼发言：致敬我的老师"])
+def test_people_a_speech_thanks_or_calls_its_own_are_not_taken_as_its_listeners(request_text):
+    assert audience_hint(request_text) is None
+
+
+@pytest.mark.parametrize(("request_text", "title", "audience"), [
+    ("Welcome talk for hotel guests on the pool rules", "pool rules", "hotel guests"),
+    ("A talk for our patrons about the new opening hours", "new opening hours", "our patrons"),
+])
+def test_guests_and_patrons_are_heard_as_the_listeners_not_the_subject(request_text, title, audience):
+    assert (short_title(request_text), audience_hint(request_text)) == (title, audience)
+
+
 async def test_the_cover_shows_the_audience_as_a_label_with_a_capital():
     deck = await _offline_deck("Volcanoes for curious kids, 8 minutes")
     assert deck.slides[0].subtitle == "Curious kids · 8 min"
@@ -2396,3 +2417,47 @@ def test_a_speech_contest_or_script_is_about_its_subject_not_titled_with_the_occ
 def test_how_the_speaker_did_something_is_an_experience_not_how_it_works(subject, phrase):
     # "我是怎么自学日语的" was said as "我自学日语的原理" on every page
     assert topic_phrase(subject) == phrase and not asks_how_it_works(subject)
+
+
+@pytest.mark.parametrize("request_text", ["给游客介绍故宫", "Museum guided tour in English: the Egyptian galleries",
+                                          "A walking tour of the old town, 10 minutes"])
+async def test_a_guided_tour_walks_through_the_route_and_the_stops_not_a_lesson(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert ("路线" in said or "route" in said) and ("看点" in said or "stops" in said)
+    assert not re.search(r"术语|学习前后|同桌|key terms|before and after the lesson|partner", said)
+
+
+def test_a_museum_tour_named_before_a_colon_is_titled_with_what_it_shows():
+    assert short_title("Museum guided tour in English: the Egyptian galleries") == "Egyptian galleries"
+
+
+@pytest.mark.parametrize(("request_text", "guests"), [("婚礼上的祝酒词", "在场的来宾"), ("毕业典礼上的演讲：感谢我的老师", "在场的来宾"),
+                                                      ("A wedding toast for my sister", "The guests")])
+async def test_a_speech_at_a_ceremony_is_told_to_the_guests_as_a_story_not_taught_as_a_lesson(request_text, guests):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.slides[0].subtitle.startswith(guests)
+    assert not re.search(r"术语|学习前后|同桌|key terms|before and after the lesson|partner|issues and challenges", said)
+
+
+
+@pytest.mark.parametrize("request_text", ["新品发布会：我们的智能水杯", "Product launch: our new budgeting app"])
+async def test_a_product_launch_tells_the_problem_and_what_the_product_does_not_a_report_to_colleagues(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.title in ("我们的智能水杯", "Our new budgeting app")
+    assert ("要解决的问题" in said or "the problem it solves" in said) and ("它能做什么" in said or "what it does" in said)
+    assert not re.search(r"预期与实际|已完成工作|需要大家决定|what we expected|issues and challenges|decision or support", said)
+
+
+def test_at_a_parents_evening_the_school_year_named_is_whose_parents_listen():
+    assert audience_hint("Parents' evening for year 5: the autumn term") == "Year 5 parents"
+
+
+@pytest.mark.parametrize("request_text", ["家长会：三年级下学期工作安排", "Parents' evening for year 5: the autumn term"])
+async def test_a_terms_plans_told_to_parents_say_what_is_coming_and_what_to_do_not_a_public_issue(request_text):
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert "您需要做什么" in said or "what you need to do" in said
+    assert not re.search(r"离我很远|专家的事|nothing to do with me|to the experts|parents evening", said)

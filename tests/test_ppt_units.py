@@ -402,3 +402,20 @@ def test_the_closing_sentence_lists_each_qa_issue_as_a_sentence_without_doubled_
         set_locale("zh")
     assert not re.search(r"[。.][；;]", said), said
     assert all(issue.message in said for issue in issues), said
+
+
+def test_pages_whose_titles_match_no_icon_keyword_do_not_all_show_the_same_light_bulb():
+    from graphs.ppt.render.icons import icon_for
+
+    titles = ["Opening", "Three things to remember", "What happens next", "Before you go", "A closer look", "开场白"]
+    assert len({icon_for(None, title) for title in titles}) >= 3
+
+
+@pytest.mark.parametrize(("title", "icon"), [
+    ("Pool rules", "solid/clipboard-list"), ("欢迎各位来宾", "solid/handshake"), ("Where to get help", "solid/headset"),
+    ("参观路线", "solid/route"), ("A toast to the couple", "solid/hand-holding-heart"), ("Quarterly sales", "solid/chart-line"),
+])
+def test_an_occasions_page_gets_an_icon_that_fits_its_title(title, icon):
+    from graphs.ppt.render.icons import icon_for
+
+    assert icon_for(None, title) == icon

@@ -34,6 +34,9 @@ from graphs.ppt.planning import (
     a_sharing,
     told_of_ones_own_life,
     states_rules,
+    gives_a_tour,
+    launches_a_product,
+    a_ceremony_speech,
     tells_of_a_change,
     unasked,
     held_in_public,
@@ -1176,6 +1179,23 @@ def _personal_talk_wording(language: str) -> dict:
 PERSONAL_TALK_WORDING = {language: _personal_talk_wording(language) for language in ("zh", "en")}
 PUBLIC_BRIEFING_WORDING = {language: _public_briefing_wording(language) for language in ("zh", "en")}
 PUBLIC_RULES_WORDING = {language: _public_briefing_wording(language, "rules") for language in ("zh", "en")}
+
+
+def _public_occasion_wording(language: str, kind: str) -> dict:
+    """A guided tour (planning.gives_a_tour): the route and its stops first, then the practical tips, then why the place
+    is worth it. A product launch (planning.launches_a_product): the problem, what it does, the price and where to get
+    it, then why now. Said as a briefing is (what to see, where to ask), each with its own words, opening and examples."""
+    words = _public_briefing_wording(language, kind)
+    first, why, middle, _, last = words["aspects"]
+    example, *example_items, example_visual, exercise = _lines_said(f"deck_public_{kind}_example", language)
+    parts_said, hello, has_parts, agenda, questions = _lines_said(f"deck_public_{kind}_opening", language)
+    return {**words, "core": (first, middle, last, why), "statement": _lines_said(f"deck_public_{kind}_statement", language),
+            "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
+            "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions}
+
+
+PUBLIC_TOUR_WORDING = {language: _public_occasion_wording(language, "tour") for language in ("zh", "en")}
+PUBLIC_LAUNCH_WORDING = {language: _public_occasion_wording(language, "launch") for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1390,6 +1410,10 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
+    elif setting == "public_talk" and gives_a_tour(request.fact("request") or ""):  # 给游客介绍故宫: the route, the stops
+        words = PUBLIC_TOUR_WORDING["zh" if _zh(request) else "en"]
+    elif setting == "public_talk" and launches_a_product(request.fact("request") or ""):  # the problem, the product, the price
+        words = PUBLIC_LAUNCH_WORDING["zh" if _zh(request) else "en"]
     # the points scheme, to members; new rules ("新的停车收费规定") are a change, told as one
     elif (setting == "public_talk" and states_rules(request.fact("topic") or "")
           and not tells_of_a_change(request.fact("request") or "")):
@@ -1589,6 +1613,10 @@ def _default_audience(request: OfflineRequest) -> str:
     kind = setting if setting in ("training", "talk", "public_talk") else "lesson"
     if a_sharing(request.fact("request") or ""):  # told among peers, not to strangers
         kind = "sharing"
+    elif gives_a_tour(request.fact("request") or ""):  # whoever has come to see the place
+        kind = "tour"
+    elif a_ceremony_speech(request.fact("request") or ""):  # the guests, not whom the speech thanks or toasts
+        kind = "ceremony"
     elif kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
         kind = "public_talk"
     return t(f"ppt.default_audience_{kind}", locale="zh" if _zh(request) else "en")

@@ -160,6 +160,8 @@ _LISTENERS_EN = (r"(?:(?:team|tech|project|product|engineering)\s+leads|"  # "fo
                  r"designers|marketers|leaders|founders|owners|graduates|grads|teens|teenagers|toddlers|preschoolers|"
                  r"kindergartners|youth|elders|caregivers|athletes|players|writers|artists|workers|crew|son|daughter|"
                  r"bloggers|creators|coders|programmers|gamers|hobbyists|fans|enthusiasts|travell?ers|girls|boys|ladies|men|reps|"
+                 # who stays, visits or gathers somewhere: "for hotel guests", "for our patrons", "for the locals"
+                 r"guests|patrons|delegates|pilgrims|locals|tenants|neighbou?rs|couples|alumni|"
                  r"representatives|agents|clubs?|societ(?:y|ies)|(?:under|post)grad(?:uate)?s|(?:middle|high|"
                  r"primary|elementary|secondary)\s+school(?:ers|\s+(?:students|pupils|kids|children|girls|boys|teachers))?|[\w-]*year-olds?|years?\s+olds?|grade\s*\d+|year\s*\d+|"
                  # a department heard as the people in it ("a 15 minute update for engineering", "for HR")
@@ -181,7 +183,12 @@ _LISTENERS_GROUP_EN = (r"(?:(?:['’\ue001\ue002]s?)?(?:\s+" + _LISTENER_STOP_EN
                        r"teams?|staff|department|board|panel|squad))?")
 _LISTENERS_PLACE_EN = (r"(?:\s+(?:(?:at|from)\s+(?:our|the|my|this|their|a|an)|in\s+(?:our|my|this|their))"
                        r"(?:\s+" + _LISTENER_STOP_EN + r"(?!\d)[\w'-]+){1,3})?")
-_LISTENER_PHRASE_EN = _LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
+# Listeners who come with others ("for Year 7 students and their parents", "for nurses and their managers") are all
+# whom the deck is for: the others are no part of the subject.
+_LISTENERS_WITH_EN = (r"(?:\s+(?:and|&)\s+(?:(?:their|the|our|your|his|her)\s+)?(?:[\w'-]+\s+)?" + _LISTENERS_EN
+                      + _LISTENERS_PLACE_EN + r"(?=\s*(?:[,.;:!?()\n–—-]|$|(?:on|about|to|with|how|what|why)\b)))?")
+_LISTENER_PHRASE_EN = (_LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
+                       + _LISTENERS_WITH_EN)
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
 _GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
 # A word before them may have its apostrophe held while the subject is read ("for our library's seniors club": \ue001).
@@ -190,7 +197,7 @@ _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 # Listeners in brackets ("为什么要刷牙（给小朋友）") end at the closing bracket.
-_AUDIENCE_ZH = re.compile(r"(?:面向|给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
+_AUDIENCE_ZH = re.compile(r"(?:面向|(?<![写献送寄交还])给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
 # 为 names listeners only before what is done for them ("为退休教师介绍…", "为新员工做…"): "为人民服务的精神" names none.
 _FOR_WHOM_ZH = re.compile(r"为(?!什么|了|何)([^，,。；;\s的]{2,12}?)(?=讲|介绍|说说|聊聊|谈谈|做|作|准备|(?:汇报|分享|演示|培训|演讲))")
 _AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
@@ -204,7 +211,7 @@ _FILLER_ZH = re.compile(
 # A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
 # before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
 # that ends the clause ("走进秦朝，给初一讲": the subject came before it; "给新来的志愿者讲15分钟：怎么分拣": after the colon).
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|(?<![写献送寄交还])给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
                                r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?)"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
@@ -272,7 +279,20 @@ _CLASS_ZH = re.compile(r"(?:^|(?<=[\s，,。；;]))(?:(?P<grade>(?:小学|初中
 _STAGE_STUDENTS_ZH = {"小学": "小学生", "初中": "初中生", "高中": "高中生", "大学": "大学生"}
 
 
+# At a parents' meeting ("Parents' evening for year 5", "五年级家长会") the school year named is whose parents listen.
+_PARENTS_MEETING = re.compile(r"家长会|\bparents['’]?\s+(?:evening|meeting|night)s?\b", re.IGNORECASE)
+_PUPILS_NAMED = re.compile(r"^(?:year|grade|class|primary|p)\s*\d{1,2}$|^\d{1,2}(?:st|nd|rd|th)[\s-]+grade$|"
+                           r"^(?:小学|初中|高中)?(?:[一二三四五六七八九]年级|初[一二三]|高[一二三])$", re.IGNORECASE)
+
+
 def audience_hint(text: str) -> str | None:
+    audience = _audience_hint(text)
+    if audience and _PARENTS_MEETING.search(text) and _PUPILS_NAMED.match(audience):
+        return f"{audience}家长" if CJK.search(audience) else f"{audience} parents"
+    return audience
+
+
+def _audience_hint(text: str) -> str | None:
     if language_of(text) == "zh":
         held, phrases = _latin_phrases_held(text)
         audience = _chinese_audience(_listeners_held(held))
@@ -296,8 +316,15 @@ def _chinese_audience(text: str) -> str | None:
     school_class = _CLASS_ZH.search(text)
     if school_class:
         return school_class.group("grade") or _STAGE_STUDENTS_ZH[school_class.group("stage")]
-    match = _LISTENERS_ZH.search(text)
+    match = _LISTENERS_SPOKEN_OF_ZH.search(text)
     return match.group(1).strip() if match else _course_header_audience(text)
+
+
+# People named as one's own or as whom a speech thanks ("感谢我的老师", "致敬医护人员", "献给我的父母") are what it is
+# about; they are not whom it is told to (a graduation's graduates and guests hear the thanks to the teachers).
+_SPOKEN_OF_ZH = "".join(f"(?<!{lead})" for lead in ("我的", "我们的", "你的", "他的", "她的", "亲爱的", "敬爱的", "感谢",
+                                                    "谢谢", "致敬", "致谢", "献给", "写给", "怀念", "纪念", "赞美", "歌颂", "致"))
+_LISTENERS_SPOKEN_OF_ZH = re.compile(_SPOKEN_OF_ZH + _LISTENERS_ZH.pattern)
 
 
 # A school year that heads the request ("Year 3 lesson: how plants grow", "Grade 5 science - fractions", "9th grade
@@ -367,13 +394,37 @@ _SHARING = re.compile(r"(?<!读书)分享|\b(?:sharing\s+session|lightning\s+tal
 _A_CHANGE = re.compile(r"\b(?:briefing|changes?\s+(?:to|in)|new\s+(?:[\w-]+\s+){0,3}?(?:routes?|timetables?|schedules?|"
                        r"times|hours|rules|arrangements?|procedures?|system|policy|policies|fees|term\s+dates|menus?|uniforms?|"
                        r"opening\s+hours|collection\s+days?))\b|调整|变更|说明会|通知|新的?[\u3400-\u9fff]{0,4}?(?:路线|线路|时刻表|"
-                       r"作息|时间|安排|规定|制度|收费|流程|办法)", re.IGNORECASE)
+                       r"作息|时间|安排|规定|制度|收费|流程|办法)"
+                       # the plans for a term, told to parents ("家长会：三年级下学期工作安排", "Parents' evening: the autumn term")
+                       r"|(?:学期|学年)[\u3400-\u9fff]{0,4}?(?:安排|计划)|\b(?:autumn|spring|summer|fall|new|next|coming)\s+"
+                       r"(?:term|semester|school\s+year)\b", re.IGNORECASE)
 
 
 # The rules of a place told to those they bind ("给会员讲讲积分规则", "the points scheme for our gym members") are news
 # to act on as a change is: what they say, what they mean for you, what to do.
 _RULES = re.compile(r"(?:规则|规定|制度|政策|条款|细则|章程)$|\b(?:rules|polic(?:y|ies)|terms(?:\s+and\s+conditions)?|"
                     r"schemes?|regulations|code\s+of\s+conduct)$", re.IGNORECASE)
+
+
+# A guided tour ("给游客介绍故宫", "Museum guided tour: the Egyptian galleries", "带新生参观校园") walks visitors through a
+# place: the route and its stops, what to see there, the practical tips. Visitors told about a place are on one too.
+_TOUR = re.compile(r"导览|导游|参观|游览|讲解员|\b(?:guided\s+tours?|walking\s+tours?|(?:museum|gallery|site|campus|city|"
+                   r"house|garden|factory)\s+tours?|tours?\s+(?:of(?!\s+duty)|around|through)|docents?)\b", re.IGNORECASE)
+_VISITORS = re.compile(r"游客|参观者|访客|\b(?:visitors|tourists|sightseers)\b", re.IGNORECASE)
+
+
+# A product launch ("新品发布会：我们的智能水杯", "Product launch: our new budgeting app") introduces a product to those
+# who may use it: told to the public, not reported to colleagues.
+_LAUNCH = re.compile(r"发布会|新品发布|产品发布|\b(?:product\s+launch(?:es)?|launch(?:ing)?\s+(?:event|of\s+our\b)|"
+                     r"(?:launch|introducing|unveiling)\s*:)", re.IGNORECASE)
+
+
+def launches_a_product(request: str) -> bool:
+    return _LAUNCH.search(request or "") is not None
+
+
+def gives_a_tour(request: str) -> bool:
+    return _TOUR.search(request) is not None or _VISITORS.search(audience_hint(request) or "") is not None
 
 
 def states_rules(subject: str) -> bool:
@@ -419,8 +470,22 @@ def about_ones_own_life(subject: str) -> bool:
 
 
 def told_of_ones_own_life(request: str) -> bool:
-    """Whether a request is a speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想")."""
-    return bool(_A_SPEECH.search(request or "") or a_sharing(request or "")) and about_ones_own_life(core_topic(request or ""))
+    """Whether a request is a speech or a sharing about the speaker's own life ("三分钟演讲：我的梦想"), or a speech at a
+    ceremony ("婚礼上的祝酒词", "a best man's toast"): a story and a word to the room either way."""
+    return (bool(_A_SPEECH.search(request or "") or a_sharing(request or "")) and about_ones_own_life(core_topic(request or ""))
+            or a_ceremony_speech(request))
+
+
+# A speech at a ceremony: one named as such (a toast, 致辞, 祝酒词, a eulogy) or a speech at a wedding, a graduation, a
+# retirement, a birthday. Its listeners are the guests, whoever it thanks or toasts.
+_CEREMONY_SPEECH = re.compile(r"祝酒词|敬酒词|致辞|答谢词|贺词|悼词|\b(?:(?<!french\s)toasts?(?!\s+(?:recipes?|bread|racks?))|eulogy|best\s+man['’\ue001]?s?|maid\s+of\s+honou?r)\b",
+                              re.IGNORECASE)
+_CEREMONY = re.compile(r"婚礼|婚宴|典礼|颁奖|退休|生日|寿宴|欢送|\b(?:weddings?|graduations?|commencement|retirement|birthday|"
+                       r"farewell|award|anniversary)\b", re.IGNORECASE)
+
+
+def a_ceremony_speech(request: str) -> bool:
+    return bool(_CEREMONY_SPEECH.search(request or "") or _A_SPEECH.search(request or "") and _CEREMONY.search(request or ""))
 
 
 # Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
@@ -1168,7 +1233,7 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
-    if told_of_ones_own_life(request):  # a story told to whoever listens, not a report nor a lesson
+    if told_of_ones_own_life(request) or gives_a_tour(request) or launches_a_product(request):  # told to whoever listens, not a report nor a lesson
         return "public_talk"
     if teachers_as_colleagues(audience):
         how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
@@ -1287,7 +1352,7 @@ _LISTENERS_PLACE_END_EN = re.compile(r"\s+(?:at|in|from)\s+.*$", re.IGNORECASE)
 # "主题是双减政策" / "入职培训：信息安全" / "周一安全早会：夏季防暑" / "Onboarding training on information security": the
 # occasion frames the request and the subject follows it.
 _NAMED_SUBJECT_ZH = re.compile(r"(?:主题|题目|话题)\s*(?:是|为|[:：])\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
-_OCCASION_ZH = re.compile(r"(?:培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲(?:比赛|稿)?|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
+_OCCASION_ZH = re.compile(r"(?:发布会|培训|讲座|分享|分享会|班会|家长会|汇报|宣讲|演讲(?:比赛|稿)?|公开课|课|读书报告|读书笔记|读后感|书评|(?:早|晨|例|周|班前|班后|安全)会)\s*[:：]\s*(?P<subject>[^，,。；;！!？?\n]{2,30})")
 # The listeners after "to" are a few words with no "to" of their own: in "How to give feedback to junior developers"
 # they are "junior developers", not "give feedback to junior developers" (which left "How" as the subject).
 _TOLD_TO = (r"\s+to\s+(?:the\s+|our\s+|my\s+)?(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!\bto\b)[a-z0-9 \-])*?"
@@ -1347,7 +1412,8 @@ _OCCASIONS_EN = tuple(re.compile(pattern + _SUBJECT_END_EN, re.IGNORECASE) for p
     # "a science talk for kids: why is the sky blue?", "Onboarding for new hires: our security basics": the occasion,
     # or whom it is for, then its subject after the colon
     r"^[^,.;:!?]*?\b(?:talk|lecture|lesson|class|training|workshop|session|seminar|briefing|presentation|deck|"
-    r"onboarding|orientation|induction|kick-?off)\b[^,.;:!?]*:\s*",
+    r"onboarding|orientation|induction|kick-?off|tour|launch|(?:parents['’\ue001]?|open)\s+(?:evening|meeting|night|day))\b"
+    r"[^,.;:!?]*:\s*",
     # only when nothing but asking words, the occasion and when it is comes before "for" ("Quarterly update for the
     # board: hiring plans"): "Q3 results review for the board: what went well" is about the Q3 results, and the
     # part after the colon is its own.

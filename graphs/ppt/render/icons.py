@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import zlib
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,19 @@ KEYWORD_ICONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("步骤", "流程", "过程", "process", "step", "workflow"), "solid/diagram-project"),
     (("对比", "比较", "区别", "差异", "compare", "comparison", "versus", "vs"), "solid/scale-balanced"),
     (("误区", "错误", "注意", "pitfall", "mistake", "warning", "caution"), "solid/triangle-exclamation"),
+    (("规则", "规定", "守则", "须知", "rule", "regulation", "policy", "policies"), "solid/clipboard-list"),
+    (("欢迎", "问候", "见面", "welcome", "greeting", "hello"), "solid/handshake"),
+    (("求助", "联系", "帮助", "咨询", "help", "contact", "support"), "solid/headset"),
+    (("路线", "参观", "游览", "导览", "景点", "展厅", "route", "tour", "visit", "stop", "gallery", "galleries"), "solid/route"),
+    (("地图", "位置", "map", "where", "location"), "solid/map-location-dot"),
+    (("感谢", "感恩", "谢谢", "祝福", "thank", "gratitude", "toast", "wish"), "solid/hand-holding-heart"),
+    (("婚礼", "新人", "wedding", "marriage", "couple"), "solid/ring"),
+    (("故事", "经历", "回忆", "story", "memory", "memories"), "solid/book"),
+    (("动物", "宠物", "animal", "pets", "dog", "kitten"), "solid/paw"),
+    (("食物", "饮食", "餐", "food", "meal", "diet", "eating"), "solid/utensils"),
+    (("销售", "业绩", "营收", "增长", "sales", "revenue", "growth"), "solid/chart-line"),
+    (("产品", "发布", "上市", "product", "launch", "release"), "solid/rocket"),
+    (("日程", "安排", "时间表", "schedule", "timetable", "calendar"), "solid/calendar-days"),
     (("应用", "案例", "例子", "application", "example", "case", "use"), "solid/lightbulb"),
     (("趋势", "未来", "发展", "trend", "future", "next"), "solid/arrow-trend-up"),
     (("问题", "提问", "思考", "question", "q&a", "ask", "think"), "solid/circle-question"),
@@ -54,6 +68,10 @@ KEYWORD_ICONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("课程", "学习", "教学", "学生", "course", "learn", "lesson", "student", "school"), "solid/graduation-cap"),
 )
 DEFAULT_ICON = "solid/lightbulb"
+# A page whose words match no keyword still gets an icon of its own, picked by its words, so a deck of such pages
+# shows a varied set rather than the same light bulb on every page; the pick is stable for the same page.
+NEUTRAL_ICONS = ("solid/lightbulb", "solid/compass", "solid/puzzle-piece", "solid/seedling", "solid/key", "solid/flag",
+                 "solid/star", "solid/comments", "solid/magnifying-glass", "solid/bullhorn")
 
 
 def icon_for(*texts: str | None) -> str:
@@ -67,7 +85,8 @@ def icon_for(*texts: str | None) -> str:
         for keywords, name in KEYWORD_ICONS:
             if any(_mentions(lowered, word) for word in keywords):
                 return name
-    return DEFAULT_ICON
+    words = next((text.strip() for text in texts if text and text.strip()), "")
+    return NEUTRAL_ICONS[zlib.crc32(words.encode()) % len(NEUTRAL_ICONS)] if words else DEFAULT_ICON
 
 
 def _mentions(text: str, word: str) -> bool:

@@ -120,14 +120,31 @@ def bullets(spec: SlideSpec, style: Style) -> Plan:
     plan, top = _page_body(spec, style)
     icon_size = 150.0
     text_w = CONTENT_W - icon_size - 40
-    plan.blocks.append(TextBlock(MARGIN, top, text_w, BOTTOM - top, spec.bullets, style.scale.body, style.palette.text,
-                                 bullets=True))
+    plan.blocks.append(_list_block(MARGIN, top, text_w, BOTTOM - top, spec.bullets, style, style.palette.text))
     name = _icon_name(spec)
     x = SLIDE_W - MARGIN - icon_size
     y = max(top, (top + BOTTOM) / 2 - icon_size / 2)
     plan.drawers.append(lambda slide: add_shape(slide, MSO_SHAPE.OVAL, x - 10, y - 10, icon_size + 20, icon_size + 20, style.palette.card))
     plan.drawers.append(lambda slide: visuals.icon(slide, name, style.palette.secondary, x + 25, y + 25, icon_size - 50))
     return plan
+
+
+SHORT_LIST_SHARE = 0.6  # a list that needs less of its box than this is short: larger and centred beside its picture
+
+
+def _list_block(x: float, y: float, w: float, h: float, items: list[str], style: Style, color: str) -> TextBlock:
+    """A bulleted list in its box. Two or three short points are set a step larger and centred in the box, level with
+    the icon beside them, so they do not sit in the top-left corner above an empty lower half; a long list starts
+    at the top at the body size."""
+    block = TextBlock(x, y, w, h, items, style.scale.body, color, bullets=True)
+    if block.needed_height(style.fonts) > h * SHORT_LIST_SHARE:
+        return block
+    larger = TextBlock(x, y, w, h, items, style.scale.heading, color, bullets=True, anchor="middle")
+    if (larger.needed_height(style.fonts) <= h * SHORT_LIST_SHARE
+            and all(len(wrap(item, larger.inner_width(), larger.size, style.fonts)) <= 2 for item in items)):
+        return larger
+    block.anchor = "middle"
+    return block
 
 
 TILE_GAP = 24.0
@@ -365,8 +382,7 @@ def image_text(spec: SlideSpec, style: Style) -> Plan:
     size = min(180.0, BOTTOM - top - 60)
     plan.drawers.append(lambda slide: visuals.icon(slide, name, p.secondary, panel_x + (panel_w - size) / 2,
                                                    top + (BOTTOM - top - size) / 2, size))
-    plan.blocks.append(TextBlock(text_x, top, text_w, BOTTOM - top, spec.bullets, style.scale.body, p.text,
-                                 bullets=True))
+    plan.blocks.append(_list_block(text_x, top, text_w, BOTTOM - top, spec.bullets, style, p.text))
     return plan
 
 
