@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterable
+from typing import Any
 from contextlib import asynccontextmanager
 
 from app.checkpoints import open_checkpointer
@@ -36,10 +37,16 @@ async def open_runtime(
     """
     set_locale(settings.locale)
     store = await open_store(settings).open()
+    pages: PagesOfServers | None = None
     try:
         events = EventLog(store)
         for fanout in fanouts:
             events.add_fanout(fanout)
+        if local_user and store.shared and settings.socketio_redis_url:
+            # `ng ppt` on the servers' database: its run reaches their pages the way a worker's does, through the
+            # Socket.IO manager they listen to (servers with one do not read other processes' runs from the log).
+            pages = PagesOfServers(settings.socketio_redis_url)
+            events.add_fanout(pages.fanout)
         tools = tools_from_settings(settings)
         if local_user:
             tools.pop("repo_access", None)
@@ -70,4 +77,26 @@ async def open_runtime(
                 if close_llm is not None:
                     await close_llm()
     finally:
+        if pages is not None:
+            await pages.close()
         await store.close()
+
+
+class PagesOfServers:
+    """A terminal's fan-out to the pages of the `ng serve` workers that share a Redis manager: each stored event is
+    emitted to the thread's room as a worker emits it (python-socketio's write-only manager, no server here)."""
+
+    def __init__(self, redis_url: str) -> None:
+        import socketio
+
+        self._manager = socketio.AsyncRedisManager(redis_url, write_only=True)
+
+    async def fanout(self, thread_id: str, events: list[tuple[str, dict[str, Any]]]) -> None:
+        for event, payload in events:
+            # The manager logs and gives up when Redis is away: the run goes on (pages see it on reload).
+            await self._manager.emit(event, payload, room=thread_id, namespace="/")
+
+    async def close(self) -> None:
+        redis = getattr(self._manager, "redis", None)
+        if redis is not None:
+            await redis.aclose()
