@@ -172,6 +172,7 @@ class FlowRuntime:
         checkpointer: BaseCheckpointSaver,
         llm: LLM,
         tools: Mapping[str, Any] | None = None,
+        worker_id: str | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -185,7 +186,8 @@ class FlowRuntime:
         self.latest: dict[str, ActiveRun] = {}  # each thread's most recent run, for wait()
         self.closing = False  # set by shutdown(): no new run starts
         # Several workers on one Postgres store: each run is leased to one worker, renewed by a heartbeat.
-        self.worker_id = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        # `worker_id` names a runtime that is not the WORKER_ID worker (`ng` run in that worker's container).
+        self.worker_id = worker_id or settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._lease_keeper: asyncio.Task[None] | None = None
         self._cancel_watcher: asyncio.Task[None] | None = None
         self._runs_watcher: asyncio.Task[None] | None = None

@@ -6,6 +6,9 @@ Used by the server (fan-out to Socket.IO rooms) and by the CLI (fan-out to the t
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import uuid
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 from contextlib import asynccontextmanager
@@ -63,6 +66,10 @@ async def open_runtime(
                 checkpointer=checkpointer,
                 llm=llm,
                 tools=tools,
+                # A lease renews and re-claims by name: `ng` beside a worker with the same WORKER_ID in its
+                # environment (`docker compose exec worker1 ng …`) must not pass for that worker.
+                worker_id=f"ng-{settings.worker_id or socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+                if local_user else None,
             )
             recovered = await runtime.recover(take_over=not local_user)  # a CLI process never runs a server's threads
             if recovered:

@@ -141,3 +141,25 @@ async def test_what_another_process_stores_while_a_page_joins_is_not_passed_on_t
 
     assert replayed == [1, 2], "the join sent both steps"
     assert passed_on == [], "following the run from the log does not send the page a step it was just sent"
+
+
+async def test_ng_in_a_workers_container_cannot_start_a_second_run_of_a_thread_that_worker_runs(
+    postgres, start_server, connect, make_settings
+):
+    from app.errors import RequestError
+
+    # `docker compose exec worker1 ng ppt --thread …`: the terminal has the worker's environment, WORKER_ID included.
+    settings = await postgres_settings(postgres, worker_id="worker1", offline_latency_s=0.2)
+    server = await start_server(**settings)
+    page = await connect(server.url)
+    ack = await page.call("chat:message", {"flow": "ppt", "text": "Make a 10 minute deck about deserts"})
+    async with open_runtime(make_settings(**settings), local_user=True) as terminal:
+        try:
+            await terminal.send_message(flow="ppt", text="add a slide about oases", thread_id=ack["threadId"],
+                                        create=False)
+            refused = None
+        except RequestError as error:
+            refused = error
+    assert refused is not None and refused.code == "conflict", "the worker's run holds the thread"
+    completion = await page.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
+    assert completion["success"], "the worker's run went on to its end"
