@@ -22,7 +22,7 @@ from core.llm.factory import make_llm
 from app.runtime import FlowRuntime
 from core.settings import Settings
 from app.store import open_store
-from core.i18n import set_locale
+from core.i18n import set_locale, t
 from core.novel.memory import close_memory
 from core.tools.web_search import tools_from_settings
 
@@ -96,12 +96,33 @@ class PagesOfServers:
     def __init__(self, redis_url: str) -> None:
         import socketio
 
-        self._manager = socketio.AsyncRedisManager(redis_url, write_only=True)
+        self._url = redis_url
+        # Quiet: the manager logs two errors per event while Redis is away; the terminal is told once (fanout).
+        quiet = logging.getLogger(f"{__name__}.pages")
+        quiet.setLevel(logging.CRITICAL)
+        self._manager = socketio.AsyncRedisManager(redis_url, write_only=True, logger=quiet)
+        self._reachable: bool | None = None
 
     async def fanout(self, thread_id: str, events: list[tuple[str, dict[str, Any]]]) -> None:
+        if self._reachable is None:
+            self._reachable = await self._ping()
+            if not self._reachable:
+                log.warning(t("cli.pages_unreachable"))
+        if not self._reachable:
+            return  # the run goes on; pages read it from the log when they reload
         for event, payload in events:
-            # The manager logs and gives up when Redis is away: the run goes on (pages see it on reload).
             await self._manager.emit(event, payload, room=thread_id, namespace="/")
+
+    async def _ping(self) -> bool:
+        import redis.asyncio
+
+        client = redis.asyncio.Redis.from_url(self._url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            return bool(await client.ping())
+        except Exception:
+            return False
+        finally:
+            await client.aclose()
 
     async def close(self) -> None:
         redis = getattr(self._manager, "redis", None)

@@ -4,9 +4,11 @@ with one server (no Redis) and with servers sharing Redis, and a page can stop i
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import Counter
 
 from app.services import open_runtime
+from core.i18n import t
 from schemas.events import ThreadStatus
 from tests.support.pg import NEEDS_POSTGRES, NEEDS_REDIS, NEEDS_SCALE_EXTRA
 
@@ -163,3 +165,20 @@ async def test_ng_in_a_workers_container_cannot_start_a_second_run_of_a_thread_t
     assert refused is not None and refused.code == "conflict", "the worker's run holds the thread"
     completion = await page.wait_for("completion", lambda d: d["runId"] == ack["runId"], timeout=60)
     assert completion["success"], "the worker's run went on to its end"
+
+
+async def test_ng_with_redis_away_finishes_its_run_and_says_once_that_pages_wont_see_it_live(
+    postgres, make_settings, caplog
+):
+    from tests.support.server import free_port
+
+    settings = await postgres_settings(postgres, offline_latency_s=0, socketio_redis_url=f"redis://127.0.0.1:{free_port()}/0")
+    thread_id = "r" + "0" * 31
+    async with open_runtime(make_settings(**settings), local_user=True) as terminal:
+        await terminal.send_message(flow="ppt", text="Make a 5 minute deck about tea", thread_id=thread_id, create=True)
+        await terminal.wait(thread_id)
+        thread = await terminal.store.get_thread(thread_id)
+
+    assert thread["status"] == ThreadStatus.done.value, thread
+    said = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
+    assert said == [t("cli.pages_unreachable")], said
