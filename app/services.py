@@ -35,8 +35,10 @@ async def open_runtime(
 ) -> AsyncIterator[FlowRuntime]:
     """The runtime every entry point uses (server, `ng ppt`, `ng plan`, `ng resume`).
 
-    `llm` replaces the configured model; `local_user` (the CLI) lifts the REPO_ROOTS gate, which
-    guards a server from its remote clients, not a person from their own files.
+    `llm` replaces the configured model; `local_user` (every `ng` command but `serve`) lifts the REPO_ROOTS gate,
+    which guards a server from its remote clients, not a person from their own files, and makes the runtime a
+    terminal's: it never takes over a server's runs, leases under a name of its own, and on the servers' Postgres
+    with Redis emits its runs to their pages.
     """
     set_locale(settings.locale)
     store = await open_store(settings).open()

@@ -10,6 +10,7 @@ from collections import Counter
 from app.services import open_runtime
 from core.i18n import t
 from schemas.events import ThreadStatus
+from tests.support.legal import legal_index  # noqa: F401  (fixture)
 from tests.support.pg import NEEDS_POSTGRES, NEEDS_REDIS, NEEDS_SCALE_EXTRA
 
 pytestmark = [NEEDS_POSTGRES, NEEDS_SCALE_EXTRA]
@@ -182,3 +183,35 @@ async def test_ng_with_redis_away_finishes_its_run_and_says_once_that_pages_wont
     assert thread["status"] == ThreadStatus.done.value, thread
     said = [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING]
     assert said == [t("cli.pages_unreachable")], said
+
+
+def test_ng_legal_leaves_a_stopped_workers_run_to_the_servers(postgres, tmp_path, legal_index):
+    import os
+    import subprocess
+    import sys
+
+    from app.store_postgres import PostgresStore
+    from tests.support.server import ROOT
+
+    url = asyncio.run(postgres.new_database())
+
+    async def with_store(action):
+        store = await PostgresStore(url, tmp_path / "files").open()
+        try:
+            return await action(store)
+        finally:
+            await store.close()
+
+    async def a_deck_whose_worker_died(store):
+        await store.create_thread("d" + "0" * 31, "ppt", "deck", {})
+        await store.claim_run("d" + "0" * 31, "worker1", lease_s=-1)  # its lease ran out: a server takes it over
+
+    asyncio.run(with_store(a_deck_whose_worker_died))
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "CHINA_LAW_INDEX": str(legal_index),
+           "STORE": "postgres", "CHECKPOINTER": "postgres", "POSTGRES_URL": url}
+    result = subprocess.run([sys.executable, "-m", "app.cli", "legal", "房东不退押金怎么办"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120)
+    deck = asyncio.run(with_store(lambda store: store.get_thread("d" + "0" * 31)))
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert deck["status"] == ThreadStatus.running.value, "a terminal question does not take over a server's deck"
