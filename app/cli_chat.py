@@ -151,7 +151,7 @@ async def session(args: argparse.Namespace, settings: Settings, console: Console
     from app.services import open_runtime
 
     chat_view = ChatTerminal(console, thread_id)
-    async with open_runtime(settings, fanouts=[each_event(chat_view.on_event)]) as runtime:
+    async with open_runtime(settings, fanouts=[each_event(chat_view.on_event)], local_user=True) as runtime:
         if args.thread:
             # A thread that is missing, or another flow's or project's, is the thread's fault: no project hint.
             try:

@@ -79,7 +79,7 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
         elif event == "completion":
             seen["completion"] = data
 
-    async with open_runtime(settings, fanouts=[each_event(show)]) as runtime:
+    async with open_runtime(settings, fanouts=[each_event(show)], local_user=True) as runtime:
         # Load the statute index while the question is being classified, not after.
         if (legal := runtime.tools.get("legal")) is not None:
             legal.warm_in_background()

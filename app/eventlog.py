@@ -96,7 +96,6 @@ class EventLog:
                 sent += len(page)
                 after_seq = page[-1][1]["seq"]
             await subscribe()
-            self._delivered[thread_id] = min(self._delivered.get(thread_id, after_seq), after_seq)
             if self.store.shared:
                 # Another worker may have stored events between the read and the subscribe (this lock
                 # is only ours): send them too; one may also arrive live, and clients drop a seq they hold.
@@ -104,6 +103,8 @@ class EventLog:
                 if late:
                     await send_batch(late)
                     sent += len(late)
+                    after_seq = late[-1][1]["seq"]  # seen: a run passed on from the log goes on after them
+            self._delivered[thread_id] = min(self._delivered.get(thread_id, after_seq), after_seq)
         return sent
 
 

@@ -172,6 +172,7 @@ class FlowRuntime:
         checkpointer: BaseCheckpointSaver,
         llm: LLM,
         tools: Mapping[str, Any] | None = None,
+        worker_id: str | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
@@ -185,11 +186,12 @@ class FlowRuntime:
         self.latest: dict[str, ActiveRun] = {}  # each thread's most recent run, for wait()
         self.closing = False  # set by shutdown(): no new run starts
         # Several workers on one Postgres store: each run is leased to one worker, renewed by a heartbeat.
-        self.worker_id = settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        # `worker_id` names a runtime that is not the WORKER_ID worker (`ng` run in that worker's container).
+        self.worker_id = worker_id or settings.worker_id or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self._lease_keeper: asyncio.Task[None] | None = None
         self._cancel_watcher: asyncio.Task[None] | None = None
         self._runs_watcher: asyncio.Task[None] | None = None
-        # SQLite: the tasks following runs of another process (`ng ppt` beside `ng serve`) that clients here watch.
+        # The tasks following runs of another process (`ng ppt` beside `ng serve`) that clients here watch.
         self._followers: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ queries
@@ -395,10 +397,18 @@ class FlowRuntime:
         With SQLite, a run of another live process on the same DATA_DIR (`ng ppt` beside `ng serve`)
         is left alone too; a server (`take_over`) keeps looking, so a run whose process is killed
         later becomes resumable without a restart.
+
+        A server also passes on to its pages the runs other processes store (`_watch_runs_elsewhere`):
+        always with SQLite, and with a shared store unless a Socket.IO manager (Redis) already carries them.
         """
         if self.store.shared:
             taken = await self.take_over_expired() if take_over else []
             self._lease_keeper = asyncio.create_task(self._keep_leases(take_over))
+            if take_over and not self.settings.socketio_redis_url:
+                # No manager: nothing but this process's own publishes reaches its pages, so the runs of
+                # `ng ppt` (or of any other process) on this database are read from the log. With Redis,
+                # every worker and `ng` itself (app/services.py) emit through it: reading too would send twice.
+                self._runs_watcher = asyncio.create_task(self._watch_runs_elsewhere())
             return taken
         recovered = await self._mark_orphans_interrupted()
         self._cancel_watcher = asyncio.create_task(self._watch_cancel_requests())
@@ -442,10 +452,11 @@ class FlowRuntime:
             self.events.stop_passing_on(thread_id)
 
     async def _watch_runs_elsewhere(self) -> None:
-        """A server on SQLite: a thread a page joined or started may be run by another process (`ng ppt` beside
-        `ng serve`, `ng resume` in a terminal); when its log grows past what the page has seen, pass it on and
-        follow the run while it lasts (with Postgres, the worker's manager does). A look a second, only while a
-        page here has a thread open; a run shorter than that is passed on whole when it is seen."""
+        """A server on SQLite, or on Postgres without Redis: a thread a page joined or started may be run by
+        another process (`ng ppt` beside `ng serve`, `ng resume` in a terminal); when its log grows past what the
+        page has seen, pass it on and follow the run while it lasts (with Redis, the Socket.IO manager carries
+        every process's events instead, see recover). A look a second, only while a page here has a thread open;
+        a run shorter than that is passed on whole when it is seen."""
         while not self.closing:
             await asyncio.sleep(2 * FOLLOW_LOOK_S)
             watched = {tid: seq for tid, seq in self.events.subscribed_threads().items() if tid not in self.active}
