@@ -2252,3 +2252,22 @@ async def test_a_suitcase_the_airline_lost_cites_the_carriers_duty_for_luggage_n
 async def test_a_coat_a_cloakroom_lost_cites_the_keepers_liability(knowledge, question):
     # No glossary word named a cloakroom in English: the answer cited no article at all.
     assert ("民法典", "897") in _cited(await GraphRunner(knowledge).ask(question))
+
+
+@pytest.mark.parametrize("question", ["我的车停在商场停车场被偷了", "My car was stolen from the shopping mall car park"])
+async def test_a_car_stolen_from_a_mall_car_park_cites_the_malls_duty_not_a_custodians(knowledge, question):
+    # A free car park lends a space, it does not take the car into its keeping: 897 and 899 (take it back any time) came.
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert ("民法典", "1198") in cited and not {("民法典", "897"), ("民法典", "899")} & set(cited), cited
+
+
+async def test_a_car_scratched_in_a_mall_car_park_cites_the_malls_duty_of_care(knowledge):
+    cited = _cited(await GraphRunner(knowledge).ask("车停在商场地下车库被人刮了"))
+    assert ("民法典", "1198") in cited, cited
+
+
+@pytest.mark.parametrize("question", ["警察找到了线索", "警方已经找到线索了，我该怎么办"])
+async def test_a_victim_whose_police_found_leads_is_not_cited_an_offenders_reward_for_leads(knowledge, question):
+    # 刑法 68 (an offender's lighter sentence for leads he gave) shared 线索; 10 and 23 shared only 已经.
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert not {("刑法", "68"), ("刑法", "10"), ("刑法", "23"), ("刑法", "16")} & set(cited), cited

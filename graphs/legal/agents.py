@@ -284,6 +284,9 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("给予国家工作人员以财物", r"行贿|送礼|红包|贿赂|官员|bribe", None),
     ("盗窃公私财物", r"偷|盗|扒|窃|steal|stole|stolen|theft|thief|pickpocket", None),
     ("抢夺公私财物", r"抢|snatch|grab", None),
+    # 刑法 68, 78: an offender's lighter sentence for leads he gave (立功), not a victim whose police found leads.
+    ("立功表现", r"立功|揭发|检举|举报|自首|坦白|减刑|从轻|减轻|戴罪|informant|inform on|turned (myself|himself|herself) in|"
+                r"confess|lenien|reduced sentence|commutation", None),
 )
 
 
@@ -293,8 +296,9 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
 NARROW_CHAPTERS: tuple[tuple[str, str], ...] = (
     ("融资租赁合同", r"融资|租赁公司|以租代购|售后回租|\b(finance|financial|financing) leas\w*|leasing compan\w*|lease-to-own|rent-to-own"),
     # Whoever keeps what is left with him (物业, 驿站, a cloakroom, a coat check), as the glossary names him.
-    ("保管合同", rf"保管|寄存|寄放|存放|存包|存车|停车场|衣帽间|储物柜|{named_words('parcel_keeper')}|"
-                r"\b(cloakroom|locker|left luggage|deposit(ed)?|storage|stored?|valet|car ?park|parking)\b|left (it|them|my \w+) with"),
+    # A car park names the chapter only when it keeps the car (paid, attended): a free mall car park lends a space.
+    ("保管合同", rf"保管|寄存|寄放|存放|存包|存车|衣帽间|储物柜|{named_words('parcel_keeper')}|{named_words('kept_parking')}|"
+                r"\b(cloakroom|locker|left luggage|deposit(ed)?|storage|stored?|valet)\b|left (it|them|my \w+) with"),
     ("仓储合同", r"仓储|仓库|入库|\b(warehouse|warehousing|storage)\b"),
 )
 
@@ -486,7 +490,10 @@ def without_filler(articles: list[Any], strengths: dict[str, float], of_the_fiel
         bar = FILLER_RATIO if article.citation in fields_own else OTHER_LAWS_RATIO
         return strengths.get(article.citation, 1.0) >= bar
 
-    return [a for rank, a in enumerate(articles) if not foreign_but_unasked(a)
+    def unasked(article: Any) -> bool:
+        return asked is not None and not any(word in article.text for word in asked)
+
+    return [a for rank, a in enumerate(articles) if not foreign_but_unasked(a) and not unasked(a)
             and (rank < ALWAYS_CITED or a.citation in leading or strong(a))]
 
 
