@@ -2271,3 +2271,19 @@ async def test_a_victim_whose_police_found_leads_is_not_cited_an_offenders_rewar
     # 刑法 68 (an offender's lighter sentence for leads he gave) shared 线索; 10 and 23 shared only 已经.
     cited = _cited(await GraphRunner(knowledge).ask(question))
     assert not {("刑法", "68"), ("刑法", "10"), ("刑法", "23"), ("刑法", "16")} & set(cited), cited
+
+
+@pytest.mark.parametrize("question", ["男同事总是对我动手动脚，发暗示性的消息",
+                                      "My coworker keeps sending me sexual messages and my manager ignores it"])
+async def test_a_colleagues_sexual_harassment_cites_the_article_on_sexual_harassment(knowledge, question):
+    # A groping colleague was answered with the 海商法 (274) alone; in English, with no article at all.
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert cited and cited[0] == ("民法典", "1010") and not any(law == "海商法" for law, _ in cited), cited
+
+
+@pytest.mark.parametrize("question", ["还租来的车时，租车公司说车上有个凹痕要我赔，可那是租之前就有的",
+                                      "I returned the rental car and they charged me for a dent that was already there"])
+async def test_a_rental_car_returned_with_a_disputed_dent_cites_the_renters_return_and_wear(knowledge, question):
+    # It cited an article on portraits (1022) and one of the 公司法; in English only the time to pay rent (721).
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert {("民法典", "733"), ("民法典", "710")} <= set(cited) and ("民法典", "1022") not in cited, cited
