@@ -2287,3 +2287,15 @@ async def test_a_rental_car_returned_with_a_disputed_dent_cites_the_renters_retu
     # It cited an article on portraits (1022) and one of the 公司法; in English only the time to pay rent (721).
     cited = _cited(await GraphRunner(knowledge).ask(question))
     assert {("民法典", "733"), ("民法典", "710")} <= set(cited) and ("民法典", "1022") not in cited, cited
+
+
+async def test_a_tenant_asking_in_english_about_an_eviction_over_a_sublet_is_cited_the_subletting_article(knowledge):
+    # The eviction's words led (708, 577 and damages); the article that lets a landlord end a lease over it did not come.
+    cited = _cited(await GraphRunner(knowledge).ask("My landlord found out I sublet my room and wants to evict me"))
+    assert ("民法典", "716") in cited[:2], cited
+
+
+@pytest.mark.parametrize("question", ["A neighbour's dog bit my son in the park", "被邻居家的狗咬伤了，谁负责"])
+async def test_a_neighbours_dog_bite_is_not_cited_the_rule_for_abandoned_or_escaped_animals(knowledge, question):
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert ("民法典", "1245") in cited and ("民法典", "1249") not in cited, cited

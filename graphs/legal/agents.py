@@ -210,6 +210,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
                          r"licen[cs]e|crime|criminal|jail|prison|drunk|DUI|fled|hit-and-run|hit and run|killed|died", None),
     # 1245-1250: the harm an animal does, not every injury (动物 alone is in food rules too: 食品安全法 34).
     ("饲养人", r"狗|猫|宠物|动物|犬|咬|\b(dogs?|cats?|pets?|animals?|bit|bitten|bite)\b", None),
+    # 1249: an animal abandoned or run away, not a neighbour's dog that bit (it came fourth in every dog bite).
+    ("遗弃、逃逸的动物", r"流浪|遗弃|丢弃|弃养|逃逸|走丢|跑丢|跑出来|跑出去|逃出|脱逃|没人要|\b(stray|abandoned|escaped|ran away|got out|got loose|runaway|lost dog|lost cat)\b", None),
     # 1154: a will that fails in part (an heir who renounces or dies first, a void clause), not an estate left
     # without one: 没留遗嘱 names a will too, so the words for its failing are what count.
     ("遗嘱继承人放弃继承", r"放弃|丧失|先于|遗嘱.{0,8}(无效|没写|没提|没分|漏|未处分|只写了|没有写)|遗赠|"
