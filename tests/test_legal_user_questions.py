@@ -1634,7 +1634,8 @@ def test_another_laws_article_sharing_only_the_fields_words_is_not_cited_even_fi
 
     foreign = article("中华人民共和国个人信息保护法", 69, "处理个人信息侵害个人信息权益造成损害的，应当承担损害赔偿等侵权责任。")
     own = article("中华人民共和国民法典", 1165, "行为人因过错侵害他人民事权益造成损害的，应当承担侵权责任。")
-    kept = without_filler([foreign, own], {foreign.citation: 1.0, own.citation: 0.9}, [own], [], {"车窗", "砸了"})
+    # 过错: the glossary's words for a smashed car window (1165's own); an article sharing none is no answer at all.
+    kept = without_filler([foreign, own], {foreign.citation: 1.0, own.citation: 0.9}, [own], [], {"车窗", "砸了", "过错"})
     assert kept == [own]
 
 
@@ -2299,3 +2300,17 @@ async def test_a_tenant_asking_in_english_about_an_eviction_over_a_sublet_is_cit
 async def test_a_neighbours_dog_bite_is_not_cited_the_rule_for_abandoned_or_escaped_animals(knowledge, question):
     cited = _cited(await GraphRunner(knowledge).ask(question))
     assert ("民法典", "1245") in cited and ("民法典", "1249") not in cited, cited
+
+
+def test_an_article_only_the_fields_hint_found_is_not_cited_but_one_found_by_meaning_is():
+    from graphs.legal.agents import without_filler
+
+    def article(number: int, text: str, meaning_rank: int | None = None) -> Article:
+        return Article(law="中华人民共和国刑法", article_no=f"第{number}条", article_no_arabic=number, text=text,
+                       status="有效", score=1.0, meaning_rank=meaning_rank)
+
+    # 刑法 16 was cited first for "警察找到了线索": it shares not a word with it, only the hint 刑法 found it.
+    hinted = article(16, "行为在客观上虽然造成了损害结果，但是不是出于故意或者过失，不是犯罪。")
+    by_meaning = article(264, "盗窃公私财物，数额较大的，处三年以下有期徒刑。", meaning_rank=0)
+    kept = without_filler([hinted, by_meaning], {hinted.citation: 1.0}, [hinted, by_meaning], [], {"警察", "线索"})
+    assert kept == [by_meaning]

@@ -492,8 +492,11 @@ def without_filler(articles: list[Any], strengths: dict[str, float], of_the_fiel
         bar = FILLER_RATIO if article.citation in fields_own else OTHER_LAWS_RATIO
         return strengths.get(article.citation, 1.0) >= bar
 
+    # Nor, of any law, a lexical hit that shares no word with the question or its glossary terms: only the field's hint
+    # (刑法) found it, as 刑法 16 for "警察找到了线索". An article found by meaning shares no word by nature.
     def unasked(article: Any) -> bool:
-        return asked is not None and not any(word in article.text for word in asked)
+        return (asked is not None and getattr(article, "meaning_rank", None) is None
+                and not any(word in article.text for word in asked))
 
     return [a for rank, a in enumerate(articles) if not foreign_but_unasked(a) and not unasked(a)
             and (rank < ALWAYS_CITED or a.citation in leading or strong(a))]
