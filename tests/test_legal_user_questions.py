@@ -2314,3 +2314,10 @@ def test_an_article_only_the_fields_hint_found_is_not_cited_but_one_found_by_mea
     by_meaning = article(264, "盗窃公私财物，数额较大的，处三年以下有期徒刑。", meaning_rank=0)
     kept = without_filler([hinted, by_meaning], {hinted.citation: 1.0}, [hinted, by_meaning], [], {"警察", "线索"})
     assert kept == [by_meaning]
+
+
+@pytest.mark.parametrize("question", ["在拼多多买到假的茅台酒，能要求假一赔十吗", "I bought fake baby formula online"])
+async def test_a_fake_food_or_drink_cites_the_food_laws_tenfold_refund_beside_the_triple(knowledge, question):
+    # Only the consumer law's three times (55) and the platforms' articles came: never the food law's ten times (148).
+    cited = _cited(await GraphRunner(knowledge).ask(question))
+    assert {("食品安全法", "148"), ("消费者权益保护法", "55")} <= set(cited), cited

@@ -224,7 +224,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 1238: an aircraft's harm; the rules for food (食品安全法 and any article on 食品), not a phone or a handbag that is
     # a fake: the online food platform's duties (食品安全法 131) came third in the answer on a fake bag from a livestream.
     ("民用航空器", r"飞机|航空|航班|无人机|\b(aircraft|plane|drone|flight)s?\b", None),
-    ("食品", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout)s?\b",
+    ("食品", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|茅台|蜂蜜|燕窝|保健品|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout|"
+            r"formula|liquor|baijiu|wine|whisk(e)?y|honey|supplement)s?\b",
      None),
     # 消费者权益保护法 25: the seven-day return without a reason is for goods bought at a distance, not a gym's
     # membership or a shop counter's purchase (a prepayment's 53, faulty goods' 24).
