@@ -2321,3 +2321,9 @@ async def test_a_fake_food_or_drink_cites_the_food_laws_tenfold_refund_beside_th
     # Only the consumer law's three times (55) and the platforms' articles came: never the food law's ten times (148).
     cited = _cited(await GraphRunner(knowledge).ask(question))
     assert {("食品安全法", "148"), ("消费者权益保护法", "55")} <= set(cited), cited
+
+
+async def test_a_colleague_groped_by_a_supervisor_told_in_the_passive_cites_the_article_on_sexual_harassment(knowledge):
+    # 被主管摸了: the one who touched stands between 被 and 摸; only the labour law's equal-pay article (9) came.
+    cited = _cited(await GraphRunner(knowledge).ask("女同事被主管摸了，公司不管"))
+    assert ("民法典", "1010") in cited, cited
