@@ -1453,3 +1453,15 @@ def test_the_one_behind_it_all_asked_with_no_thing_led_is_the_antagonist_role(qu
     # "谁是幕后黑手" was read as a name the book lacks
     assert read.is_role(read.person_asked_about(question, described=True), "反派")
     assert read.leader_asked_of(question) is None
+
+
+@pytest.mark.parametrize("sentence, names", [
+    ("林远找到一封信，信是凶手写的", ["林远", "赵四"]),
+    ("真凶是谁，周怀安一直不知道", ["周怀安", "赵四"]),
+    ("Reid found the letter, and it was the killer who wrote it", ["Reid", "Vane"]),
+])
+def test_a_name_in_another_clause_than_the_culprit_word_is_not_the_culprit(sentence, names):
+    # "林远找到一封信，信是凶手写的" answered "谁是幕后主使" with 林远, who only found the letter.
+    from graphs.novel.understanding import culprit_named
+
+    assert culprit_named(sentence, names) is None

@@ -1740,14 +1740,22 @@ def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> Named
     for sentence in re.split(r"[。！？!?;；]|\.(?:\s|$)", text):
         spots = sorted((at, p.name, p) for p in others for at in _mentioned_at(sentence, p.name, names))
         for match in _CULPRIT_THEN_NAME.finditer(sentence):
-            after = [p for at, _, p in spots if at >= match.end()]
+            after = [p for at, _, p in spots if at >= match.end() and not _CLAUSE_BREAK.search(sentence[match.end():at])]
             if after:
                 return after[0]
         for match in _NAME_THEN_CULPRIT.finditer(sentence):
-            before = [p for at, _, p in spots if at < match.start()]
+            before = [p for at, name, p in spots if at < match.start()
+                      and not _CLAUSE_BREAK.search(sentence[at + len(name):match.start()])]
             if before:
                 return before[-1]
     return None
+
+
+# Where one clause ends and another begins inside a sentence: a Chinese comma, or an English one before a new
+# subject or a conjunction. "林远找到一封信，信是凶手写的" calls 林远 no culprit, nor "真凶是谁，周怀安一直不知道"
+# 周怀安; "the killer, Vane," (a name set beside its noun) is one clause.
+_CLAUSE_BREAK = re.compile(r"[，；：]|,\s*(?:and|but|so|yet|then|while|though|although|because|when|it|he|she|they|we|i|you"
+                           r"|who|which)\b", re.I)
 
 
 # Words before a person's name that tell their age: "A young net-mender named Wren", "少镖头谢云帆", "老船工陈伯".
