@@ -802,3 +802,18 @@ def test_the_sub_conflicts_are_between_the_people_of_the_cast_not_a_stock_mentor
     said = " ".join(theme.sub_conflicts)
     assert "师徒" not in said and "mentor" not in said
     assert lead in theme.sub_conflicts[0] and foe in theme.sub_conflicts[0]
+
+
+@pytest.mark.parametrize("language, description, aboard, absent", [
+    ("en", "A generation ship drifts between the stars; its engineer Ada Voss finds the logs were faked.",
+     "the hydroponics bay", ("the harbour", "the ferry landing", "the greenhouse")),
+    ("zh", "世代飞船上，轮机长林远发现舰长隐瞒了航线。", "水培舱", ("港口", "渡口", "着陆点")),
+])
+def test_a_story_aboard_a_starship_meets_on_its_decks_not_at_a_harbour(language, description, aboard, absent):
+    # "A generation ship drifts…" was set "around the harbour, the old library, the cliff path".
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                           "language": language}))
+    assert aboard in setting.geography and not any(place in setting.geography for place in absent), setting

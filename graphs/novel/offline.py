@@ -69,6 +69,9 @@ SETTING_PLACES = {
     "planet": {"zh": ("栖息舱", "温室", "气闸", "控制舱", "储藏舱", "着陆点", "陨石坑边", "通讯天线下"),
                "en": ("the habitat", "the greenhouse", "the airlock", "the control module", "the storage bay",
                       "the landing site", "the crater rim", "the comms mast")},
+    "starship": {"zh": ("舰桥", "水培舱", "引擎舱", "冬眠舱", "观景甲板", "居住环廊", "气闸", "医疗舱"),
+                 "en": ("the bridge", "the hydroponics bay", "the engine room", "the cryo bay", "the observation deck",
+                        "the habitat ring", "the airlock", "the medical bay")},
     "sea": {"zh": ("甲板", "船舱", "驾驶台", "货舱", "桅杆下", "救生艇", "船长室", "港口"),
             "en": ("the deck", "the cabin", "the bridge", "the hold", "the foot of the mast", "the lifeboat",
                    "the captain's cabin", "the harbour")},
@@ -92,7 +95,8 @@ SETTING_PLACES = {
                        "the mill", "the schoolhouse")},
 }
 # What the geography of a book of such a setting calls its land: a Mars base is no "country where… meet".
-SETTING_LANDS = {"planet": {"zh": "一颗异星", "en": "a world beyond Earth"}, "sea": {"zh": "一片海域", "en": "open water"},
+SETTING_LANDS = {"planet": {"zh": "一颗异星", "en": "a world beyond Earth"},
+                 "starship": {"zh": "一艘星际飞船", "en": "a ship between the stars"}, "sea": {"zh": "一片海域", "en": "open water"},
                  "polar": {"zh": "一片冰原", "en": "an icebound land"}, "desert": {"zh": "一片大漠", "en": "a desert"},
                  "island": {"zh": "一座海岛", "en": "an island"}, "mountain": {"zh": "一片山地", "en": "mountain country"},
                  "forest": {"zh": "一片森林", "en": "a forest"}, "village": {"zh": "一方乡土", "en": "a small place"}}

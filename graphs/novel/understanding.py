@@ -2467,9 +2467,9 @@ def places_in_description(description: str) -> list[str]:
 # Words by which a description sets its story in an age, each age's own: a cyberpunk city has no 城门 or 客栈,
 # a Ming-dynasty one no 写字楼. The offline composers draw places and props from the age read here.
 _ERA_CUES = {
-    "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
+    "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|世代船|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
                          r"|\bAI\b|(?i:\b(?:cyberpunk|future|futuristic|starships?|spaceships?|space station|androids?|robots?"
-                         r"|implants?|cyborgs?|holograms?|colony ship|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
+                         r"|implants?|cyborgs?|holograms?|colony ships?|generation ships?|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
     # the first half of the 20th century: docks, tea houses and telegraphs, not a 便利店 or a subway
     # the late Qing (清末, 光绪, 辛亥) is of this age too: its treaty ports had the steamers, 洋行 and telegraphs
     "early_modern": re.compile(r"民国|上海滩|北洋|租界|军阀|巡捕房|十里洋场|黄包车|电报|抗战|洋行|报馆"
@@ -2571,9 +2571,13 @@ def era_said(description: str) -> str | None:
 # in the habitat, the greenhouse, the airlock), a crew at sea meets on deck. The offline composers draw places from
 # the setting read here before the age's.
 _SETTING_CUES = {
-    "planet": re.compile(r"火星|月球|月面|外星|星球|太空|空间站|宇航|飞船|星舰"
-                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|outer space"
-                         r"|spaceships?|starships?)\b)"),
+    "planet": re.compile(r"火星|月球|月面|外星|星球|空间站|宇航"
+                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?)\b)"),
+    # a crew aboard a ship between the stars lives on its decks (the bridge, the hydroponics bay), not at a harbour;
+    # a ship that lands on a planet (above) meets on the planet
+    "starship": re.compile(r"飞船|星舰|星际舰|宇宙船|太空船|世代船|方舟|太空|(?i:\b(?:spaceships?|starships?|space ?ships?"
+                           r"|generation ships?|colony ships?|ark ships?|star ?ships?|space ?arks?|outer space"
+                           r"|deep space|between (?:the )?stars|interstellar)\b)"),
     # ice, sand, an island, a mountain, a forest and a village have places of their own too: a desert caravan
     # meets at a well, not at a 城门; checked before the sea, an island's lighthouse is no ship's deck
     "polar": re.compile(r"南极|北极|极地|冰原|冰川|冰盖|雪原|极夜|科考站|(?i:\b(?:antarctic\w*|arctic|polar|ice shelf"
