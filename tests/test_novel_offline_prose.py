@@ -817,3 +817,29 @@ def test_a_story_aboard_a_starship_meets_on_its_decks_not_at_a_harbour(language,
     setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
                                                                            "language": language}))
     assert aboard in setting.geography and not any(place in setting.geography for place in absent), setting
+
+
+@pytest.mark.parametrize("language, description, cast_names, villain", [
+    ("en", "a fox and a crow in the forest", {"Fox", "Crow"}, "Fox"),
+    ("zh", "小兔子和大灰狼", {"小兔子", "大灰狼"}, "大灰狼"),
+    ("zh", "一只小猫和一只老鼠成了朋友", {"小猫", "老鼠"}, None),
+])
+def test_a_fable_s_cast_is_the_animals_it_names_not_invented_people(language, description, cast_names, villain):
+    # "a fox and a crow in the forest" got Ines Finch and Wren Carrow, a 30-year-old woman and her friend.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    assert set(cast.names()) == cast_names, cast.names()
+    assert (cast.antagonist.name if cast.antagonist else None) == villain
+
+
+def test_a_fable_that_names_no_place_is_set_in_the_woods_not_an_old_walled_town():
+    # "小兔子和大灰狼" met at the 城门, the 旧书院 and the 议事厅.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": "小兔子和大灰狼",
+                                                                           "language": "zh"}))
+    assert "森林" in setting.geography and "城门" not in setting.geography, setting

@@ -2841,6 +2841,47 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
     return list(found.values())[:_UNNAMED_PEOPLE_LIMIT]
 
 
+# Animals a fable is told of: "a fox and a crow in the forest", "小兔子和大灰狼". A lone character (狼, 马, 熊) is a
+# surname or a part of another word as often as an animal: it counts only with a word of size, age or colour before
+# it (大灰狼, 小猫), as fables call their animals.
+_ANIMALS_ZH = ("兔子", "狐狸", "乌鸦", "狮子", "猴子", "老鼠", "松鼠", "刺猬", "青蛙", "乌龟", "鸭子", "熊猫", "企鹅",
+               "海豚", "鲸鱼", "蜜蜂", "蚂蚁", "蝴蝶", "喜鹊", "麻雀", "燕子", "猫头鹰", "骆驼", "长颈鹿", "袋鼠", "鼹鼠",
+               "水獭", "河马", "大象", "老虎", "狗熊", "山羊", "绵羊", "母鸡", "公鸡", "小鸡", "小狗", "小猫", "黄鼠狼",
+               "蚱蜢", "蜗牛", "獾", "孔雀", "百灵鸟", "啄木鸟", "小鹿", "梅花鹿", "狼崽", "小熊", "小猪", "小羊")
+_ANIMALS_ONE_ZH = "狼熊猫狗兔狐鹿羊牛马虎鼠鸭鹅龟猴象狮猪鸡蛇鸟鱼"
+_ANIMAL_ZH = re.compile(r"(?:[小大老胖瘦][白黑灰红黄花金]?|[白黑灰红黄花金])?(?:"
+                        + "|".join(sorted(_ANIMALS_ZH, key=len, reverse=True)) + r")"
+                        + r"|(?:[小大老胖瘦][白黑灰红黄花金]?|[白黑灰红黄花金])[" + _ANIMALS_ONE_ZH + "]")
+_ANIMALS_EN = ("fox", "crow", "raven", "wolf", "rabbit", "hare", "tortoise", "turtle", "bear", "lion", "mouse", "cat",
+               "dog", "owl", "frog", "toad", "badger", "mole", "rat", "otter", "squirrel", "hedgehog", "duck", "duckling",
+               "goose", "hen", "rooster", "pig", "piglet", "goat", "sheep", "lamb", "horse", "pony", "donkey", "ant",
+               "grasshopper", "bee", "whale", "dolphin", "deer", "fawn", "elephant", "monkey", "tiger", "eagle",
+               "sparrow", "robin", "kitten", "puppy", "bunny", "cub", "snail", "weasel", "beaver", "penguin", "crab")
+_ANIMAL_EN = re.compile(r"\b(?:an?|the|one|two|three|some|little|old)\s+(?:([a-z-]+)\s+)?(?:[a-z-]+\s+)?("
+                        + "|".join(_ANIMALS_EN) + r")\b(?!['’]s\s+(?:den|nest|burrow|hole|house))(?!-)", re.I)
+
+
+def animals_in_description(text: str) -> list[NamedCharacter]:
+    """The animals a description tells its story of, each once, in the order said, named as a fable names them:
+    "a fox and a crow" → Fox, Crow; "小兔子和大灰狼" → 小兔子, 大灰狼 (their words as written). Used for the cast of a
+    premise that names no person."""
+    found: dict[str, NamedCharacter] = {}
+    if CJK.search(text):
+        for match in _ANIMAL_ZH.finditer(text):
+            word = match.group()
+            # "小白兔" and "白兔" are one animal; a bare 兔子 after 小兔子 is the same one again
+            if not any(word in kept or kept.endswith(word) or word.endswith(kept) for kept in found):
+                found[word] = NamedCharacter(word, word, None)
+    else:
+        for match in _ANIMAL_EN.finditer(text):
+            animal = match.group(2).lower()
+            name = animal.capitalize()
+            if name in found:
+                continue
+            found[name] = NamedCharacter(name, animal, None)
+    return list(found.values())[:4]
+
+
 def tells_harm(text: str) -> bool:
     """The description tells of harm done (勾结, 追杀, "betrays", "smuggling"): a story with someone against the lead."""
     return any(not _harm_as_adjective(clause, m) for clause in _CLAUSE_SPLIT.split(text) for m in _HARM.finditer(clause))
