@@ -1465,3 +1465,18 @@ def test_a_name_in_another_clause_than_the_culprit_word_is_not_the_culprit(sente
     from graphs.novel.understanding import culprit_named
 
     assert culprit_named(sentence, names) is None
+
+
+@pytest.mark.parametrize("description, name", [
+    ("Tom Hale runs a bakery", "Tom Hale"),
+    ("Anna Reid inherits a vineyard in Tuscany.", "Anna Reid"),
+])
+def test_a_full_name_opening_the_premise_before_its_verb_is_the_lead(description, name):
+    # "Tom Hale runs a bakery" got Tobias Stroud as its lead, and a friend "Nora Hale".
+    cast = _offline_cast(description, "en")
+    assert cast.protagonist.name == name, cast.names()
+
+
+@pytest.mark.parametrize("description", ["New Haven sleeps under the snow", "Silver Creek hides a secret"])
+def test_a_place_opening_the_premise_before_its_verb_is_no_character(description):
+    assert read.characters_in_description(description) == []

@@ -1524,6 +1524,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _FULL_NAME_OPENS_EN.finditer(text):
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
             hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
+    for match in _FULL_NAME_LEADS_EN.finditer(text):
+        first, last = (w.lower() for w in match.group(1).split())
+        if not (first in _PLACE_OPENERS_EN or last in _PLACE_TAILS_EN or last in _PLACE_EN
+                or any(is_function_word(w) or w in COMMON_WORDS_EN or w in _KIN_EN for w in (first, last))):
+            hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
     for match in _APPOSED_EN.finditer(text):
         # "The twin sisters, Ada Lark and Bea Lark,": each a sister; "the towns, Paris and Lyon": places
         noun, name = singular_en(match.group(1).lower()), match.group(2)
@@ -2062,6 +2067,17 @@ _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?
 # "Old Martha Quill runs the orchard; her son …": an age word may stand before it, and "; her" goes on with her.
 _FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b"
                                  r"[^.!?;]*?(?:\b(?:he|she|his|her)\b|[.!?]\s+(?:He|She|His|Her)\b|;\s+(?:he|she|his|her)\b)")
+# "Tom Hale runs a bakery": a full name opening the premise, a verb after it, no he or she needed. A place is
+# also two capitalised words before a verb ("New Haven sleeps", "Silver Creek hides…"): its first word opens
+# place names, or its last is a place noun.
+_FULL_NAME_LEADS_EN = re.compile(r"^\s*(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+ly\s+)?"
+                                 r"(?!(?:is|was|has|does|its|this|thus|always|plus|yes|us)\b)[a-z]{2,}[^s\W]?s\b")
+_PLACE_OPENERS_EN = {"new", "old", "san", "santa", "los", "las", "la", "le", "el", "fort", "port", "mount", "saint", "st",
+                     "north", "south", "east", "west", "upper", "lower", "great", "little", "grand", "glen", "lake",
+                     "cape", "isle", "silver", "black", "red", "white", "green", "stone", "iron", "rock", "sun", "star"}
+_PLACE_TAILS_EN = {"creek", "falls", "bay", "springs", "hills", "heights", "park", "valley", "ridge", "point", "harbor",
+                   "harbour", "county", "street", "square", "hollow", "crossing", "station", "gate", "end", "cove",
+                   "city", "york", "kong", "rock", "wood", "woods", "field", "fields", "ford", "ville", "town"}
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
 _TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
