@@ -1480,3 +1480,19 @@ def test_a_full_name_opening_the_premise_before_its_verb_is_the_lead(description
 @pytest.mark.parametrize("description", ["New Haven sleeps under the snow", "Silver Creek hides a secret"])
 def test_a_place_opening_the_premise_before_its_verb_is_no_character(description):
     assert read.characters_in_description(description) == []
+
+
+def test_the_one_a_premise_says_is_the_culprit_of_a_named_crime_is_the_antagonist():
+    # "周怀安才是灭门案的真凶" left the book with no antagonist: 周怀安 stood beside the hero as a 相识.
+    cast = _offline_cast("镇远镖局的少镖头谢云帆护送一趟暗镖，途中发现父亲的结义兄弟周怀安才是灭门案的真凶", "zh")
+    assert cast.antagonist is not None and cast.antagonist.name == "周怀安", cast
+
+
+@pytest.mark.parametrize("description, language, elder", [
+    ("镇远镖局的少镖头谢云帆护送一趟暗镖，途中发现父亲的结义兄弟周怀安才是灭门案的真凶", "zh", "周怀安"),
+    ("Lena Hart learns that her father's partner, Silas Crane, is the real killer.", "en", "Silas Crane"),
+])
+def test_a_parent_s_friend_or_partner_is_of_the_parent_s_generation(description, language, elder):
+    # "父亲的结义兄弟周怀安" was 16, younger than the 少镖头 whose father he swore brotherhood with.
+    cast = _offline_cast(description, language)
+    assert cast.by_name(elder).age >= 40, cast

@@ -488,7 +488,7 @@ def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None)
         return 14 + spread % 6
     if age_word == "young":
         return 17 + spread % 10
-    if said_as in _PARENT_WORDS:
+    if said_as in _PARENT_WORDS or age_word == "elder":  # a parent, or a parent's friend ("父亲的结义兄弟")
         return 40 + spread % 20
     if said_as and said_as.endswith(_CHILD_ENDINGS):
         return 15 + spread % 10

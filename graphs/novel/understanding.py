@@ -1658,7 +1658,8 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
 _CULPRIT_WORD = (r"(?:真凶|凶手|元凶|主谋|幕后黑手|幕后主使|罪魁祸首|\bthe\s+(?:real\s+|true\s+)?"
                  r"(?:killer|culprit|murderer|mastermind)\b)")
 _CULPRIT_THEN_NAME = re.compile(_CULPRIT_WORD + r"\s*(?:竟然是|竟是|就是|其实是|是|为|,|\bis\b|\bwas\b)", re.I)
-_NAME_THEN_CULPRIT = re.compile(r"(?:才是|就是|竟是|是|\bis\b|\bwas\b)\s*" + _CULPRIT_WORD, re.I)
+# "周怀安才是灭门案的真凶", "Vane was the real killer": what it is the culprit of may stand between.
+_NAME_THEN_CULPRIT = re.compile(r"(?:才是|就是|竟是|是|\bis\b|\bwas\b)\s*(?:[\u4e00-\u9fff]{1,8}的)?" + _CULPRIT_WORD, re.I)
 # An English comma may set a name beside its noun ("the guild master, Anselm, schemes"): it ends no clause here.
 _CLAUSE_SPLIT = re.compile(r"[，。；！？.;!?]")
 
@@ -1789,13 +1790,21 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
         # "年迈的船工陈伯": the words of the clause before the noun, up to the last one naming someone else
         lead_in = re.split(r"[，。；！？、：,;:!?\n和与跟同及]", text[:start])[-1]
         return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) or _YOUNG_ZH.search(lead_in) else \
-            "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else None
+            "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else \
+            "elder" if noun and _PARENTS_ZH.search(lead_in) else None
     words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
     # "Ada Blake, a young weaver, …": the words set beside the name say it as well as those before it
     # … and so do those it is said to be ("Ida is a young sailor")
     beside = re.match(r"(?:,|\s+(?:is|was))\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
-    lead_in = " ".join(words) + (" " + beside.group(1) if beside else "")
-    return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
+    lead_in = " ".join(words) + (" " + beside.group(1) if beside else "") + " " + (said_as or "")
+    return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else \
+        "elder" if _PARENTS_EN.search(lead_in) else None
+
+
+# A parent's friend, sworn brother or partner is of the parent's generation: "父亲的结义兄弟周怀安" was 16 beside the
+# 少镖头's 18, "her father's partner, Silas Crane" as young as her ("elder" of age_said).
+_PARENTS_ZH = re.compile(r"(?:父亲|母亲|爹爹|爹|娘亲|爸爸|妈妈|师父|先父|亡父|义父)的$")
+_PARENTS_EN = re.compile(r"\b(?:father|mother|dad|mum|mom|parents|grandfather|grandmother)['’]s?\b", re.I)
 
 
 # Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
