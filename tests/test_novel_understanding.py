@@ -1496,3 +1496,16 @@ def test_a_parent_s_friend_or_partner_is_of_the_parent_s_generation(description,
     # "父亲的结义兄弟周怀安" was 16, younger than the 少镖头 whose father he swore brotherhood with.
     cast = _offline_cast(description, language)
     assert cast.by_name(elder).age >= 40, cast
+
+
+@pytest.mark.parametrize("description", ["师父周怀安收了个徒弟", "一个叫周怀安的捕快追查灭门案", "捕快周怀安心怀鬼胎"])
+def test_a_three_character_name_before_a_one_character_verb_or_an_idiom_stays_whole(description):
+    # "师父周怀安收了个徒弟" and "一个叫周怀安的捕快" made a character called 周怀.
+    names = [c.name for c in read.characters_in_description(description)]
+    assert "周怀安" in names and "周怀" not in names, names
+
+
+def test_a_title_after_its_agency_keeps_its_shao_prefix():
+    # "镖局少镖头谢云帆" wrote the boy down as the agency's 镖头, its head.
+    people = read.characters_in_description("镇远镖局少镖头谢云帆押送一趟暗镖")
+    assert [(c.name, c.said_as) for c in people] == [("谢云帆", "少镖头")]

@@ -1134,13 +1134,17 @@ def _chinese_name(run: str) -> str | None:
         # was cut 李明 / 远行). Both open with one (远行 / 行到): the commoner name, surname + two, when the
         # third character is one names are made of (李明远, not 林远走 of "林远走进来").
         two, three = _opens_with_verb_word(whole[2:]), _opens_with_verb_word(whole[3:])
-        if two != three:
+        if two and not three and _given_name_char(whole[2]) and whole[2] not in _LOCATIVE_ZH \
+                and _opens_with_guessed_verb(whole[2:]):
+            # "周怀安收了个徒弟": jieba guessed 安收, a verb no dictionary has; 安 is the name's, 收 the verb
+            run = whole[:3]
+        elif two != three:
             # "赵德发想强占…": jieba glued 发想, but a modal opening after the third character begins the predicate
             third_then_modal = _opens_predicate(whole[3:]) and _given_name_char(whole[2])
             run = whole[:3] if three or third_then_modal else whole[:2]
         elif two:
             run = whole[:3] if _given_name_char(whole[2]) else whole[:2]
-        elif len(run) == 3 and whole[3] not in _PASSIVE_OR_OBJECT_ZH \
+        elif len(run) == 3 and whole[3] not in _PASSIVE_OR_OBJECT_ZH and not _third_name_char_then_predicate(whole) \
                 and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
             # a one-character verb follows the second ("沈墨教她剑法"): that is the verb, not the name's end;
             # an adverb opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
@@ -1203,6 +1207,18 @@ def _opens_predicate(text: str) -> bool:
         return True
     rest = jieba.posseg.lcut(text[1:7])
     return text[1] in "是去来" or bool(rest) and (rest[0].flag.startswith("v") or rest[0].flag == "p")
+
+
+def _third_name_char_then_predicate(whole: str) -> bool:
+    """The third character is one names are made of, and what follows it is no object of it but the rest of the
+    sentence: a 的 or 是 ("一个叫周怀安的捕快"), an idiom ("周怀安心怀鬼胎") or a verb of its own. 安 is then the name's
+    end, not a verb of one character ("沈墨教她剑法": 她 is what 教 takes)."""
+    rest = whole[3:]
+    # 上 of "小镇上住着" says where, no name's end
+    return _given_name_char(whole[2]) and whole[2] not in _LOCATIVE_ZH and bool(rest) and (
+        bool(_AFTER_NAME_ZH.match(rest)) or not CJK.match(rest) or _opens_with_idiom(rest) or _opens_with_verb_word(rest)
+        or _opens_predicate(rest)  # "赵德发想强占": a modal opens the predicate
+        or (_starts_verb(rest) and rest[1:2] in ("了", "着", "过")))  # 收了: a verb of one character, done
 
 
 def _ends_third_name_char(run: str) -> bool:
@@ -1304,6 +1320,14 @@ def _opens_with_verb_word(text: str) -> bool:
 
     words = jieba.posseg.lcut(text[:6])
     return bool(words) and len(words[0].word) >= 2 and words[0].flag.startswith("v") and not _glued_on(words[0].word)
+
+
+def _opens_with_guessed_verb(text: str) -> bool:
+    """The verb `text` opens with is one jieba's guesses glued, no word of its dictionary ("安收" of "周怀安收了…")."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and not jieba.posseg.dt.tokenizer.FREQ.get(words[0].word, 0)
 
 
 def _opens_with_idiom(text: str) -> bool:
@@ -1891,10 +1915,23 @@ def _names_a_place(name: str) -> bool:
 
 
 def _heirs_title(text: str, at: int, noun: str) -> str:
-    """"少镖头" of the 镖头 said at `at` after a 少 standing alone: the heir's title (the young master), which a sheet
-    says whole ("镖头" made the boy the agency's head); the noun as said otherwise."""
-    alone = at < 2 or not CJK.fullmatch(text[at - 2]) or text[at - 2] in _NOUN_SLOT_ZH
-    return "少" + noun if text[at - 1:at] == "少" and alone else noun
+    """"少镖头" of the 镖头 said at `at` after a 少 (老, 大, 小) that is no part of a word before it: the heir's title
+    (the young master), which a sheet says whole ("镖头" made the boy the agency's head; "镖局少镖头" was cut so); the
+    noun as said otherwise."""
+    mark = text[at - 1:at]
+    if mark not in _TITLE_PREFIXES_ZH or at < 1:
+        return noun
+    # "镖局少镖头" keeps its 少 (局少 is no word); 多少 / 至少 / 年少 before the noun are words of their own
+    import jieba
+
+    jieba.initialize()
+    alone = at < 2 or not CJK.fullmatch(text[at - 2]) or text[at - 2] in _NOUN_SLOT_ZH \
+        or not jieba.dt.FREQ.get(text[at - 2:at], 0)
+    return mark + noun if alone else noun
+
+
+# What stands before a title and is part of it: 少镖头 (the heir), 老管家, 大师兄, 小师妹.
+_TITLE_PREFIXES_ZH = set("少老大小")
 
 
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
