@@ -1498,7 +1498,7 @@ def test_a_parent_s_friend_or_partner_is_of_the_parent_s_generation(description,
     assert cast.by_name(elder).age >= 40, cast
 
 
-@pytest.mark.parametrize("description", ["师父周怀安收了个徒弟", "一个叫周怀安的捕快追查灭门案", "捕快周怀安心怀鬼胎"])
+@pytest.mark.parametrize("description", ["师父周怀安收了个徒弟", "一个叫周怀安的捕快追查灭门案", "县令周怀安心怀鬼胎"])
 def test_a_three_character_name_before_a_one_character_verb_or_an_idiom_stays_whole(description):
     # "师父周怀安收了个徒弟" and "一个叫周怀安的捕快" made a character called 周怀.
     names = [c.name for c in read.characters_in_description(description)]
