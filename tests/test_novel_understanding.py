@@ -1509,3 +1509,14 @@ def test_a_title_after_its_agency_keeps_its_shao_prefix():
     # "镖局少镖头谢云帆" wrote the boy down as the agency's 镖头, its head.
     people = read.characters_in_description("镇远镖局少镖头谢云帆押送一趟暗镖")
     assert [(c.name, c.said_as) for c in people] == [("谢云帆", "少镖头")]
+
+
+@pytest.mark.parametrize("description, lead, calling", [
+    ("周怀安是县城里的捕快，追查一桩灭门案", "周怀安", "捕快"),
+    ("林晓是个记者，她在码头遇到一个陌生人", "林晓", "记者"),
+])
+def test_the_calling_a_premise_gives_its_lead_after_shi_is_theirs_not_a_strangers(description, lead, calling):
+    # "周怀安是县城里的捕快" made an invented 苏青 the 捕快, and 周怀安 had no background.
+    cast = _offline_cast(description, "zh")
+    assert cast.protagonist.name == lead and cast.protagonist.background.startswith(calling), cast
+    assert not any(c.background.startswith(calling) for c in cast.all_characters() if c.name != lead), cast

@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import (CJK, COMMON_WORDS_EN, JOBS_EN, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word,
+from core.language import (CJK, COMMON_WORDS_EN, JOBS_EN, JOBS_ZH, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word,
                            singular_en)
 from schemas.novel_chat import Intent
 
@@ -1605,7 +1605,22 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
                          and character.said_as.endswith(kept.said_as))
         if kept is None or (kept.said_as is None and character.said_as) or says_more:
             found[character.name] = character
-    return _gendered_by_pronouns(text, _without_short_names(list(found.values())))
+    people = _gendered_by_pronouns(text, _without_short_names(list(found.values())))
+    return [_with_calling_said_zh(text, p) for p in people]
+
+
+def _with_calling_said_zh(text: str, person: NamedCharacter) -> NamedCharacter:
+    """`person` with the calling a Chinese sentence gives them after 是 ("周怀安是县城里的捕快": 捕快), when nothing
+    else told who they are; their background then opens with it, and no stranger is made the 捕快."""
+    if person.said_as or person.calling or not CJK.search(person.name):
+        return person
+    nouns = "|".join(sorted({*_STORY_PEOPLE_ZH, *JOBS_ZH}, key=len, reverse=True))
+    said = re.search(re.escape(person.name) + r"是(?:个|一个|一位|一名)?(?:[^，。；！？,;!?]{0,8}的)?(" + nouns + r")"
+                     r"(?=[，。；！？,;!?]|$)", text)
+    if not said:
+        return person
+    noun = said.group(1)
+    return replace(person, calling=noun, gender=person.gender or _STORY_PEOPLE_ZH.get(noun))
 
 
 def _without_short_names(people: list[NamedCharacter]) -> list[NamedCharacter]:
@@ -2885,6 +2900,8 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
             if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
                 continue
             subject = words[opens] if opens < index else None
+            if any(f"{c.name}是" in "".join(words[opens:index]) for c in named):
+                continue  # "周怀安是县城里的捕快": the 捕快 is 周怀安, no one else
             if subject in found and "是" in words[opens:index]:
                 # "同桌是个不爱说话的男孩": the 男孩 is the 同桌, one person, whose gender this word tells
                 found[subject] = replace(found[subject], gender=found[subject].gender or nouns[word])
