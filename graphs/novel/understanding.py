@@ -781,6 +781,12 @@ def asks_behind(text: str) -> bool:
     return bool(_BEHIND.search(text))
 
 
+def asks_culprit(question: str) -> bool:
+    """The question asks who the culprit is ("谁是灭门案的真凶", "who is the real killer")."""
+    return asks_who(question) and bool(re.search(_CULPRIT_WORD + r"|\b(?:killer|culprit|murderer|mastermind)\b",
+                                                 question, re.I))
+
+
 def names_culprit(sentence: str) -> bool:
     """The sentence ties someone to being behind the crime or the plot ("幕后主使是…", "Vane is the killer")."""
     return bool(_CULPRIT_THEN_NAME.search(sentence) or _NAME_THEN_CULPRIT.search(sentence))
