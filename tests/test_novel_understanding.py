@@ -1520,3 +1520,9 @@ def test_the_calling_a_premise_gives_its_lead_after_shi_is_theirs_not_a_stranger
     cast = _offline_cast(description, "zh")
     assert cast.protagonist.name == lead and cast.protagonist.background.startswith(calling), cast
     assert not any(c.background.startswith(calling) for c in cast.all_characters() if c.name != lead), cast
+
+
+def test_a_school_romance_s_cast_is_the_two_it_names_whole_not_its_school_year():
+    # "高二女生苏念和学霸江屿成了同桌" led with a "高二女" and cut 江屿 to 江屿成, with an invented 同桌 beside them.
+    cast = _offline_cast("高二女生苏念和学霸江屿成了同桌，两人从互相看不顺眼到慢慢心动", "zh")
+    assert sorted(cast.names()) == sorted(["苏念", "江屿"]) and cast.protagonist.name == "苏念", cast.names()

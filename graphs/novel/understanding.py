@@ -1103,6 +1103,8 @@ def _chinese_name(run: str) -> str | None:
     """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
     is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山).
     A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
+    if _SCHOOL_YEAR_ZH.match(run):
+        return None  # "高二女生苏念": 高二 is her year at school, not 高 of a name 高二女
     if _familiar_name(run):
         return run[:2]  # 老郑, 小周: a familiar name is the surname and its 老 / 小 ("老郑总找…" is 老郑)
     for title in _TITLES_LONGEST_FIRST_ZH:
@@ -1159,6 +1161,10 @@ def _chinese_name(run: str) -> str | None:
             and not _ends_names(run[1:]):
         return run[:2]  # "苏晴刚到任": 刚 before a verb is "just", as no name ends 晴刚 (张志刚 stays whole)
     return run if 2 <= len(run) <= 4 else None
+
+
+# A year at school before who is in it: 高二女生, 初三学生, 大一新生.
+_SCHOOL_YEAR_ZH = re.compile(r"[高初大][一二三四](?:女生|男生|学生|新生|女孩|男孩|少女|少年|班|年级|的|那年|时)")
 
 
 # Characters that end given names (王刚, 张志刚) yet before a verb mean "just" (刚到任). Not 才: 王有才, 李德才
@@ -1222,8 +1228,9 @@ def _third_name_char_then_predicate(whole: str) -> bool:
     rest = whole[3:]
     # 上 of "小镇上住着" says where, no name's end
     return _given_name_char(whole[2]) and whole[2] not in _LOCATIVE_ZH and bool(rest) and (
-        bool(_AFTER_NAME_ZH.match(rest)) or not CJK.match(rest) or _opens_with_idiom(rest) or _opens_with_verb_word(rest)
-        or _opens_predicate(rest)  # "赵德发想强占": a modal opens the predicate
+        # 了 or 着 after it end a verb ("江屿成了同桌": 成 is the verb), not a name
+        (bool(_AFTER_NAME_ZH.match(rest)) and rest[0] not in "了着") or not CJK.match(rest) or _opens_with_idiom(rest)
+        or _opens_with_verb_word(rest) or _opens_predicate(rest)  # "赵德发想强占": a modal opens the predicate
         or (_starts_verb(rest) and rest[1:2] in ("了", "着", "过")))  # 收了: a verb of one character, done
 
 
@@ -2906,8 +2913,8 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
             if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
                 continue
             subject = words[opens] if opens < index else None
-            if any(f"{c.name}是" in "".join(words[opens:index]) for c in named):
-                continue  # "周怀安是县城里的捕快": the 捕快 is 周怀安, no one else
+            if any(re.search(re.escape(c.name) + "(?:是|成了|成为|当了|做了)", "".join(words[opens:index])) for c in named):
+                continue  # "周怀安是县城里的捕快", "江屿成了同桌": the 捕快 is 周怀安, the 同桌 江屿, no one else
             if subject in found and "是" in words[opens:index]:
                 # "同桌是个不爱说话的男孩": the 男孩 is the 同桌, one person, whose gender this word tells
                 found[subject] = replace(found[subject], gender=found[subject].gender or nouns[word])
