@@ -1526,3 +1526,12 @@ def test_a_school_romance_s_cast_is_the_two_it_names_whole_not_its_school_year()
     # "高二女生苏念和学霸江屿成了同桌" led with a "高二女" and cut 江屿 to 江屿成, with an invented 同桌 beside them.
     cast = _offline_cast("高二女生苏念和学霸江屿成了同桌，两人从互相看不顺眼到慢慢心动", "zh")
     assert sorted(cast.names()) == sorted(["苏念", "江屿"]) and cast.protagonist.name == "苏念", cast.names()
+
+
+@pytest.mark.parametrize("description, name", [
+    ("江南小镇上开茶馆的林婆婆，发现常来喝茶的老顾客死在了院子里", "林婆婆"),
+    ("王伯死在了自家院子里，茶馆的伙计吓得说不出话", "王伯"),
+])
+def test_a_surname_and_an_old_person_s_title_is_a_character_ending_its_clause_or_before_a_verb(description, name):
+    # "开茶馆的林婆婆，发现…" named no one (an invented 顾青 led the book), "王伯死在了…" named a 王伯死.
+    assert name in [c.name for c in read.characters_in_description(description)]

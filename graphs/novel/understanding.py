@@ -1050,7 +1050,9 @@ _TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷":
                     "哥": "男", "小姐": "女", "女士": "女", "夫人": "女", "太太": "女", "姑娘": "女", "大娘": "女",
                     "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女",
                     # 王婆, 张妈, 李嬷嬷: an older woman called by her surname and what she is
-                    "婆": "女", "妈": "女", "嬷嬷": "女"}
+                    "婆": "女", "妈": "女", "嬷嬷": "女",
+                    # 林婆婆, 王伯伯, 张阿姨: the same, said twice over
+                    "婆婆": "女", "伯伯": "男", "大爷": "男", "大伯": "男", "阿姨": "女", "叔叔": "男"}
 # Those of one character, which follow a surname to make all of a name (王婆, 李伯, 岩叔).
 _ONE_CHAR_TITLES_ZH = {title for title in _TITLE_GENDER_ZH if len(title) == 1}
 _TITLES_LONGEST_FIRST_ZH = sorted(_TITLE_GENDER_ZH, key=len, reverse=True)
@@ -1110,7 +1112,9 @@ def _chinese_name(run: str) -> str | None:
     for title in _TITLES_LONGEST_FIRST_ZH:
         # 王婆, 李伯, 李奶奶: the surname and what they are called, then what they do ("王婆常给他送饭")
         end = 1 + len(title)
-        if len(run) > end and run[1:end] == title and CJK.fullmatch(run[0]) and _opens_any_predicate(run[end:]):
+        # (a verb of one character too: "王伯死在了院子里")
+        if len(run) > end and run[1:end] == title and CJK.fullmatch(run[0]) \
+                and (_opens_any_predicate(run[end:]) or _char_is_verb(run[end])):
             return run[:end]
     if run[:2] in _COMPOUND_SURNAMES_ZH and len(run) > 2:
         # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
@@ -1316,6 +1320,13 @@ def _servants_name(noun: str, name: str) -> bool:
     whole, first = jieba.posseg.lcut(name), jieba.posseg.lcut(name[0])
     return (len(whole) == 1 and whole[0].flag[:1] == "n" and jieba.posseg.dt.tokenizer.FREQ.get(name, 0) < _COMMON_WORD_FREQ
             and (name[0] in _FAMILIAR_ZH or first[0].flag[:1] not in ("v", "a", "d", "p", "c", "u")))
+
+
+def _char_is_verb(char: str) -> bool:
+    """jieba reads the one character `char` alone as a verb (死 of "王伯死在了…", which it glues to 在)."""
+    import jieba.posseg
+
+    return jieba.posseg.lcut(char)[0].flag.startswith("v")
 
 
 def _starts_verb(text: str) -> bool:
@@ -2037,11 +2048,15 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
         if name and text[at - 1:at] == "的" and not (name.endswith(tuple(_TITLE_GENDER_ZH))
                                                     or (len(name) == 3 and jieba.lcut(run)[0] == name)):
             continue  # "她的黄狗跑丢了", "他的王国": after 的 only a titled name or one jieba reads whole (沈七娘)
+        if name and not rest and name[0] in _SURNAMES_ZH and name[1:] in _TITLE_GENDER_ZH and len(name) > 2 \
+                and text[at + len(name):at + len(name) + 1] in "，。；！？,;!?":
+            found.append((at, name))  # "开茶馆的林婆婆，发现…": a surname and a title ending its clause
+            continue
         if name and rest and _reads_as_name(name) and not _names_a_place(name) and not common(name[:2]) \
                 and not common(name) and name[-1] not in _LOCATIVE_ZH and name[-1] not in "他她它" \
                 and (rest[0] in "是在" or _starts_verb(rest) or _opens_predicate(rest)
                      or (rest[0] in _ADVERB_OR_NAME_ZH and _starts_verb(rest[1:]))
-                     or (name.endswith(tuple(_TITLE_GENDER_ZH)) and _opens_any_predicate(rest))):
+                     or (name.endswith(tuple(_TITLE_GENDER_ZH)) and (_opens_any_predicate(rest) or _char_is_verb(rest[0])))):
             found.append((at, name))
     return found
 
