@@ -1535,3 +1535,22 @@ def test_a_school_romance_s_cast_is_the_two_it_names_whole_not_its_school_year()
 def test_a_surname_and_an_old_person_s_title_is_a_character_ending_its_clause_or_before_a_verb(description, name):
     # "开茶馆的林婆婆，发现…" named no one (an invented 顾青 led the book), "王伯死在了…" named a 王伯死.
     assert name in [c.name for c in read.characters_in_description(description)]
+
+
+def test_a_word_jieba_cut_in_two_before_a_name_is_no_character():
+    # "地球化工程师陈岚" led the book with a 程师 (the end of 工程师), a 化工 by trade.
+    people = read.characters_in_description("殖民星上，地球化工程师陈岚发现总督隐瞒了大气数据")
+    assert [(c.name, c.said_as) for c in people] == [("陈岚", "工程师")]
+
+
+@pytest.mark.parametrize("description, language, absent", [
+    ("On the colony world Kepler's Reach, botanist Yara Okoye finds the terraforming is failing.", "en", "the harbour"),
+    ("殖民星上，地球化工程师陈岚发现总督隐瞒了大气数据", "zh", "城门"),
+])
+def test_a_colony_world_is_a_planet_with_a_habitat_not_a_harbour(description, language, absent):
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                           "language": language}))
+    assert absent not in setting.geography and ("habitat" in setting.geography or "栖息舱" in setting.geography), setting

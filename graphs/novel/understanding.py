@@ -1555,6 +1555,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             said = _heirs_title(text, match.start(1), match.group(1))
             hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
+        if _tail_of_a_word_zh(text, where, name):
+            continue  # "地球化工程师陈岚": jieba cut 化工 / 程师, and 程师 is the end of 工程师, no one's name
+        noun = _whole_word_ending_zh(text, where, noun)  # and 陈岚 is an 工程师, not a 程师
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
         gender = (_kin_gender_zh(noun) or _tied_kin_gender_zh(noun)
                   or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None) or _gender_inside_zh(noun)
@@ -1645,6 +1648,25 @@ def _with_calling_said_zh(text: str, person: NamedCharacter) -> NamedCharacter:
         return person
     noun = said.group(1)
     return replace(person, calling=noun, gender=person.gender or _STORY_PEOPLE_ZH.get(noun))
+
+
+def _tail_of_a_word_zh(text: str, at: int, name: str) -> bool:
+    """The name read at `at` is the end of a word of the dictionary that starts a character or two before it
+    (程师 of 工程师): a cut jieba made inside the word, not a name."""
+    import jieba
+
+    jieba.initialize()
+    return any(jieba.dt.FREQ.get(text[at - back:at + len(name)], 0) > 0 for back in (1, 2) if at >= back)
+
+
+def _whole_word_ending_zh(text: str, end: int, noun: str) -> str:
+    """The dictionary word that ends at `end` with `noun` and starts a character or two before it (工程师 of 程师),
+    else `noun`."""
+    import jieba
+
+    start = end - len(noun)
+    return next((text[start - back:end] for back in (2, 1)
+                 if start >= back and jieba.dt.FREQ.get(text[start - back:end], 0) > 0), noun)
 
 
 def _without_short_names(people: list[NamedCharacter]) -> list[NamedCharacter]:
@@ -2572,9 +2594,9 @@ def places_in_description(description: str) -> list[str]:
 # Words by which a description sets its story in an age, each age's own: a cyberpunk city has no 城门 or 客栈,
 # a Ming-dynasty one no 写字楼. The offline composers draw places and props from the age read here.
 _ERA_CUES = {
-    "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|世代船|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
+    "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|世代船|殖民星|地球化|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
                          r"|\bAI\b|(?i:\b(?:cyberpunk|future|futuristic|starships?|spaceships?|space station|androids?|robots?"
-                         r"|implants?|cyborgs?|holograms?|colony ships?|generation ships?|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
+                         r"|implants?|cyborgs?|holograms?|colony ships?|generation ships?|colony worlds?|terraform\w*|exoplanets?|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
     # the first half of the 20th century: docks, tea houses and telegraphs, not a 便利店 or a subway
     # the late Qing (清末, 光绪, 辛亥) is of this age too: its treaty ports had the steamers, 洋行 and telegraphs
     "early_modern": re.compile(r"民国|上海滩|北洋|租界|军阀|巡捕房|十里洋场|黄包车|电报|抗战|洋行|报馆"
@@ -2676,8 +2698,10 @@ def era_said(description: str) -> str | None:
 # in the habitat, the greenhouse, the airlock), a crew at sea meets on deck. The offline composers draw places from
 # the setting read here before the age's.
 _SETTING_CUES = {
-    "planet": re.compile(r"火星|月球|月面|外星|星球|空间站|宇航"
-                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?)\b)"),
+    # a colony world being terraformed is a planet too ("On the colony world Kepler's Reach": no harbour)
+    "planet": re.compile(r"火星|月球|月面|外星|星球|空间站|宇航|殖民星|殖民地星球|地球化|改造星球|异星"
+                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|colony worlds?"
+                         r"|terraform\w*|exoplanets?|alien worlds?)\b)"),
     # a crew aboard a ship between the stars lives on its decks (the bridge, the hydroponics bay), not at a harbour;
     # a ship that lands on a planet (above) meets on the planet
     "starship": re.compile(r"飞船|星舰|星际舰|宇宙船|太空船|世代船|方舟|太空|(?i:\b(?:spaceships?|starships?|space ?ships?"
