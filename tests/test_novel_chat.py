@@ -963,3 +963,13 @@ async def test_asking_who_the_culprit_is_names_the_one_the_world_description_nam
     assert (await settled(client, ack))[0] == "completion"
     reply = messages(client, ack)[-1]
     assert reply.startswith(t("novel.chat_culprit_from_world", name="沈青", quote="")[:-2]), reply
+
+
+async def test_asking_where_the_story_takes_place_answers_from_the_world_setting(server, connect, projects):
+    # "where does the story take place?" said nothing in the book matched it.
+    world = json.loads((projects / PROJECT / "world.json").read_text(encoding="utf-8"))
+    client = await connect(server.url)
+    ack = await say(client, "故事发生在哪里？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert world["world_name"] in reply and "world.json" in reply, reply

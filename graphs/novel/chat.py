@@ -410,6 +410,11 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             reply = (t("novel.chat_person_only_in_world", name=asked, cast=_cast(names), quote=" ".join(said[:2]))
                      if said else t("novel.chat_person_unknown", name=asked, cast=_cast(names)))
             return {"turn": None, "outcome": "done", "reply": reply}
+    if subject is None and not mentioned and read.asks_story_setting(text) and tools.graph.files.has("world"):
+        # "where does the story take place": the world's name and geography, not passages sharing "story"
+        world = tools.graph.files.load("world")
+        return {"turn": None, "outcome": "done",
+                "reply": t("novel.chat_story_setting", name=world.world_name, geography=world.geography)}
     if subject is None and tools.left > 0:
         hits = await tools.call("search", tools.memory.search, text, [], 6)
         topic = read.topic_words(text) if not pronoun and not relation_word and "who" not in answers else []

@@ -902,6 +902,15 @@ def asked_attribute(text: str) -> str | None:
     return next((field for field, asks in _ATTRIBUTES.items() if asks.search(text)), None)
 
 
+_OF_THE_STORY = re.compile(r"故事|小说|这本书|本书|全书|背景|\b(?:story|book|novel)\b", re.I)
+
+
+def asks_story_setting(text: str) -> bool:
+    """The question asks where the book itself is set ("故事发生在哪里", "where does the story take place"), not
+    where someone went."""
+    return asks_where(text) and bool(_OF_THE_STORY.search(text))
+
+
 def asks_where(text: str) -> bool:
     return bool(_WHERE.search(text))
 
