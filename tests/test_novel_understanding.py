@@ -1554,3 +1554,9 @@ def test_a_colony_world_is_a_planet_with_a_habitat_not_a_harbour(description, la
     setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
                                                                            "language": language}))
     assert absent not in setting.geography and ("habitat" in setting.geography or "栖息舱" in setting.geography), setting
+
+
+def test_a_family_s_village_in_a_wuxia_premise_is_a_place_not_a_character():
+    # "血洗萧家庄的黑衣人" put 萧家庄 in the cast, a 相识 of the hero, "血洗" by trade.
+    cast = _offline_cast("大仇未报，少年剑客萧寒隐姓埋名拜入青城派，只为查出当年血洗萧家庄的黑衣人", "zh")
+    assert "萧家庄" not in cast.names() and cast.protagonist.name == "萧寒", cast.names()

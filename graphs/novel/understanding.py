@@ -1564,7 +1564,7 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             said = _heirs_title(text, match.start(1), match.group(1))
             hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
-        if _tail_of_a_word_zh(text, where, name):
+        if _tail_of_a_word_zh(text, where, name) or _names_a_place(name):  # "血洗萧家庄": a place
             continue  # "地球化工程师陈岚": jieba cut 化工 / 程师, and 程师 is the end of 工程师, no one's name
         noun = _whole_word_ending_zh(text, where, noun)  # and 陈岚 is an 工程师, not a 程师
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
@@ -1974,6 +1974,8 @@ def _names_a_place(name: str) -> bool:
     knows it as a place. A person's name may end in one too (周怀山, 顾城, 林大山)."""
     import jieba.posseg
 
+    if len(name) > 2 and name[-2] == "家" and name[-1] in "庄寨屯湾堡坞":
+        return True  # 萧家庄, 李家寨: a family's village
     if name[-1] not in _PLACE_ZH or (len(name) == 2 and _familiar_name(name)):
         return False  # 阿海, 老林: a familiar name, whatever place jieba reads in it
     alone = jieba.posseg.lcut(name)
@@ -2596,6 +2598,8 @@ def places_in_description(description: str) -> list[str]:
         if w[-1] in _CALLING_ROOMS_ZH and any(w in calling for calling in callings):
             continue  # 账房 of "账房先生周伯", 门房 of "门房老李": who he is, named after the room he keeps
         if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
+            if w[0] == "家" and index > 0 and words[index - 1].word in _SURNAMES_ZH:
+                w = words[index - 1].word + w  # 萧 / 家庄: jieba cut the family's name from its village
             found.append(w)
     return list(dict.fromkeys(found))
 
