@@ -949,3 +949,27 @@ async def test_she_after_a_question_the_sheet_answered_means_the_one_asked_about
     ack = await say(client, "她的性格怎么样？", first["threadId"])
     kind, _ = await settled(client, ack)
     assert kind == "completion" and "苏微" in messages(client, ack)[-1], messages(client, ack)
+
+
+@pytest.mark.parametrize("question", ["谁是灭门案的真凶？", "凶手是谁？"])
+async def test_asking_who_the_culprit_is_names_the_one_the_world_description_names(start_server, projects, connect,
+                                                                                   question):
+    # "谁是灭门案的真凶" of "…周怀安才是灭门案的真凶" quoted the description without saying who; "凶手是谁" said the
+    # book had no character called 凶手.
+    describe_world(projects, "云岭山中，两座剑派隔江相望。林远一路追查，发现师姐沈青才是灭门案的真凶。")
+    server = await start_server(novel_projects_dir=projects)
+    client = await connect(server.url)
+    ack = await say(client, question)
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert reply.startswith(t("novel.chat_culprit_from_world", name="沈青", quote="")[:-2]), reply
+
+
+async def test_asking_where_the_story_takes_place_answers_from_the_world_setting(server, connect, projects):
+    # "where does the story take place?" said nothing in the book matched it.
+    world = json.loads((projects / PROJECT / "world.json").read_text(encoding="utf-8"))
+    client = await connect(server.url)
+    ack = await say(client, "故事发生在哪里？")
+    assert (await settled(client, ack))[0] == "completion"
+    reply = messages(client, ack)[-1]
+    assert world["world_name"] in reply and "world.json" in reply, reply

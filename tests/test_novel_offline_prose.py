@@ -802,3 +802,44 @@ def test_the_sub_conflicts_are_between_the_people_of_the_cast_not_a_stock_mentor
     said = " ".join(theme.sub_conflicts)
     assert "师徒" not in said and "mentor" not in said
     assert lead in theme.sub_conflicts[0] and foe in theme.sub_conflicts[0]
+
+
+@pytest.mark.parametrize("language, description, aboard, absent", [
+    ("en", "A generation ship drifts between the stars; its engineer Ada Voss finds the logs were faked.",
+     "the hydroponics bay", ("the harbour", "the ferry landing", "the greenhouse")),
+    ("zh", "世代飞船上，轮机长林远发现舰长隐瞒了航线。", "水培舱", ("港口", "渡口", "着陆点")),
+])
+def test_a_story_aboard_a_starship_meets_on_its_decks_not_at_a_harbour(language, description, aboard, absent):
+    # "A generation ship drifts…" was set "around the harbour, the old library, the cliff path".
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                           "language": language}))
+    assert aboard in setting.geography and not any(place in setting.geography for place in absent), setting
+
+
+@pytest.mark.parametrize("language, description, cast_names, villain", [
+    ("en", "a fox and a crow in the forest", {"Fox", "Crow"}, "Fox"),
+    ("zh", "小兔子和大灰狼", {"小兔子", "大灰狼"}, "大灰狼"),
+    ("zh", "一只小猫和一只老鼠成了朋友", {"小猫", "老鼠"}, None),
+])
+def test_a_fable_s_cast_is_the_animals_it_names_not_invented_people(language, description, cast_names, villain):
+    # "a fox and a crow in the forest" got Ines Finch and Wren Carrow, a 30-year-old woman and her friend.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import characters
+
+    cast = characters(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                               "language": language}))
+    assert set(cast.names()) == cast_names, cast.names()
+    assert (cast.antagonist.name if cast.antagonist else None) == villain
+
+
+def test_a_fable_that_names_no_place_is_set_in_the_woods_not_an_old_walled_town():
+    # "小兔子和大灰狼" met at the 城门, the 旧书院 and the 议事厅.
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": "小兔子和大灰狼",
+                                                                           "language": "zh"}))
+    assert "森林" in setting.geography and "城门" not in setting.geography, setting

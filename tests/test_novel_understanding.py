@@ -1453,3 +1453,110 @@ def test_the_one_behind_it_all_asked_with_no_thing_led_is_the_antagonist_role(qu
     # "谁是幕后黑手" was read as a name the book lacks
     assert read.is_role(read.person_asked_about(question, described=True), "反派")
     assert read.leader_asked_of(question) is None
+
+
+@pytest.mark.parametrize("sentence, names", [
+    ("林远找到一封信，信是凶手写的", ["林远", "赵四"]),
+    ("真凶是谁，周怀安一直不知道", ["周怀安", "赵四"]),
+    ("Reid found the letter, and it was the killer who wrote it", ["Reid", "Vane"]),
+])
+def test_a_name_in_another_clause_than_the_culprit_word_is_not_the_culprit(sentence, names):
+    # "林远找到一封信，信是凶手写的" answered "谁是幕后主使" with 林远, who only found the letter.
+    from graphs.novel.understanding import culprit_named
+
+    assert culprit_named(sentence, names) is None
+
+
+@pytest.mark.parametrize("description, name", [
+    ("Tom Hale runs a bakery", "Tom Hale"),
+    ("Anna Reid inherits a vineyard in Tuscany.", "Anna Reid"),
+])
+def test_a_full_name_opening_the_premise_before_its_verb_is_the_lead(description, name):
+    # "Tom Hale runs a bakery" got Tobias Stroud as its lead, and a friend "Nora Hale".
+    cast = _offline_cast(description, "en")
+    assert cast.protagonist.name == name, cast.names()
+
+
+@pytest.mark.parametrize("description", ["New Haven sleeps under the snow", "Silver Creek hides a secret"])
+def test_a_place_opening_the_premise_before_its_verb_is_no_character(description):
+    assert read.characters_in_description(description) == []
+
+
+def test_the_one_a_premise_says_is_the_culprit_of_a_named_crime_is_the_antagonist():
+    # "周怀安才是灭门案的真凶" left the book with no antagonist: 周怀安 stood beside the hero as a 相识.
+    cast = _offline_cast("镇远镖局的少镖头谢云帆护送一趟暗镖，途中发现父亲的结义兄弟周怀安才是灭门案的真凶", "zh")
+    assert cast.antagonist is not None and cast.antagonist.name == "周怀安", cast
+
+
+@pytest.mark.parametrize("description, language, elder", [
+    ("镇远镖局的少镖头谢云帆护送一趟暗镖，途中发现父亲的结义兄弟周怀安才是灭门案的真凶", "zh", "周怀安"),
+    ("Lena Hart learns that her father's partner, Silas Crane, is the real killer.", "en", "Silas Crane"),
+])
+def test_a_parent_s_friend_or_partner_is_of_the_parent_s_generation(description, language, elder):
+    # "父亲的结义兄弟周怀安" was 16, younger than the 少镖头 whose father he swore brotherhood with.
+    cast = _offline_cast(description, language)
+    assert cast.by_name(elder).age >= 40, cast
+
+
+@pytest.mark.parametrize("description", ["师父周怀安收了个徒弟", "一个叫周怀安的捕快追查灭门案", "县令周怀安心怀鬼胎"])
+def test_a_three_character_name_before_a_one_character_verb_or_an_idiom_stays_whole(description):
+    # "师父周怀安收了个徒弟" and "一个叫周怀安的捕快" made a character called 周怀.
+    names = [c.name for c in read.characters_in_description(description)]
+    assert "周怀安" in names and "周怀" not in names, names
+
+
+def test_a_title_after_its_agency_keeps_its_shao_prefix():
+    # "镖局少镖头谢云帆" wrote the boy down as the agency's 镖头, its head.
+    people = read.characters_in_description("镇远镖局少镖头谢云帆押送一趟暗镖")
+    assert [(c.name, c.said_as) for c in people] == [("谢云帆", "少镖头")]
+
+
+@pytest.mark.parametrize("description, lead, calling", [
+    ("周怀安是县城里的捕快，追查一桩灭门案", "周怀安", "捕快"),
+    ("林晓是个记者，她在码头遇到一个陌生人", "林晓", "记者"),
+])
+def test_the_calling_a_premise_gives_its_lead_after_shi_is_theirs_not_a_strangers(description, lead, calling):
+    # "周怀安是县城里的捕快" made an invented 苏青 the 捕快, and 周怀安 had no background.
+    cast = _offline_cast(description, "zh")
+    assert cast.protagonist.name == lead and cast.protagonist.background.startswith(calling), cast
+    assert not any(c.background.startswith(calling) for c in cast.all_characters() if c.name != lead), cast
+
+
+def test_a_school_romance_s_cast_is_the_two_it_names_whole_not_its_school_year():
+    # "高二女生苏念和学霸江屿成了同桌" led with a "高二女" and cut 江屿 to 江屿成, with an invented 同桌 beside them.
+    cast = _offline_cast("高二女生苏念和学霸江屿成了同桌，两人从互相看不顺眼到慢慢心动", "zh")
+    assert sorted(cast.names()) == sorted(["苏念", "江屿"]) and cast.protagonist.name == "苏念", cast.names()
+
+
+@pytest.mark.parametrize("description, name", [
+    ("江南小镇上开茶馆的林婆婆，发现常来喝茶的老顾客死在了院子里", "林婆婆"),
+    ("王伯死在了自家院子里，茶馆的伙计吓得说不出话", "王伯"),
+])
+def test_a_surname_and_an_old_person_s_title_is_a_character_ending_its_clause_or_before_a_verb(description, name):
+    # "开茶馆的林婆婆，发现…" named no one (an invented 顾青 led the book), "王伯死在了…" named a 王伯死.
+    assert name in [c.name for c in read.characters_in_description(description)]
+
+
+def test_a_word_jieba_cut_in_two_before_a_name_is_no_character():
+    # "地球化工程师陈岚" led the book with a 程师 (the end of 工程师), a 化工 by trade.
+    people = read.characters_in_description("殖民星上，地球化工程师陈岚发现总督隐瞒了大气数据")
+    assert [(c.name, c.said_as) for c in people] == [("陈岚", "工程师")]
+
+
+@pytest.mark.parametrize("description, language, absent", [
+    ("On the colony world Kepler's Reach, botanist Yara Okoye finds the terraforming is failing.", "en", "the harbour"),
+    ("殖民星上，地球化工程师陈岚发现总督隐瞒了大气数据", "zh", "城门"),
+])
+def test_a_colony_world_is_a_planet_with_a_habitat_not_a_harbour(description, language, absent):
+    from core.llm.offline import OfflineRequest
+    from graphs.novel.offline import world
+
+    setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": description,
+                                                                           "language": language}))
+    assert absent not in setting.geography and ("habitat" in setting.geography or "栖息舱" in setting.geography), setting
+
+
+def test_a_family_s_village_in_a_wuxia_premise_is_a_place_not_a_character():
+    # "血洗萧家庄的黑衣人" put 萧家庄 in the cast, a 相识 of the hero, "血洗" by trade.
+    cast = _offline_cast("大仇未报，少年剑客萧寒隐姓埋名拜入青城派，只为查出当年血洗萧家庄的黑衣人", "zh")
+    assert "萧家庄" not in cast.names() and cast.protagonist.name == "萧寒", cast.names()

@@ -390,6 +390,14 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             # "谁是反派" / "who is the villain" of a book whose sheet names none: no name was asked, and no passage says
             return {"turn": None, "outcome": "done", "reply": t("novel.chat_role_unheld", role=described, cast=_cast(names))}
     asked = read.person_asked_about(text) if subject is None and not pronoun and not relation_word else None
+    if asked and read.asks_culprit(text):
+        # "凶手是谁": 凶手 is who is asked for, no name the book lacks
+        told = [s for s in _world_sentences(tools.graph.files, []) if read.names_culprit(s)]
+        culprit = told and read.culprit_named(told[0], names)
+        if culprit:
+            return {"turn": None, "outcome": "done",
+                    "reply": t("novel.chat_culprit_from_world", name=culprit, quote=told[0])}
+        asked = None
     if asked:
         alike = read.names_like(asked, names)
         if len(alike) > 1:  # "who is Ines" with Ines Finch and Ines Vane in the book: which one, not a search
@@ -402,6 +410,11 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
             reply = (t("novel.chat_person_only_in_world", name=asked, cast=_cast(names), quote=" ".join(said[:2]))
                      if said else t("novel.chat_person_unknown", name=asked, cast=_cast(names)))
             return {"turn": None, "outcome": "done", "reply": reply}
+    if subject is None and not mentioned and read.asks_story_setting(text) and tools.graph.files.has("world"):
+        # "where does the story take place": the world's name and geography, not passages sharing "story"
+        world = tools.graph.files.load("world")
+        return {"turn": None, "outcome": "done",
+                "reply": t("novel.chat_story_setting", name=world.world_name, geography=world.geography)}
     if subject is None and tools.left > 0:
         hits = await tools.call("search", tools.memory.search, text, [], 6)
         topic = read.topic_words(text) if not pronoun and not relation_word and "who" not in answers else []
@@ -413,6 +426,12 @@ async def _understand_question(state: ChatState, ctx: NodeContext, turn: dict[st
                 # "盐帮是什么" / "what is the Salt Guild": no scene names it, but the author's world description
                 # may; that is the book's setting, and saying so beats "nothing found".
                 said = _world_sentences(tools.graph.files, topic)
+                # "谁是灭门案的真凶" of "…周怀安才是灭门案的真凶": the one the description names, not only its words
+                told = [s for s in said if read.names_culprit(s)] if read.asks_culprit(text) else []
+                culprit = told and read.culprit_named(told[0], names)
+                if culprit:
+                    return {"turn": None, "outcome": "done",
+                            "reply": t("novel.chat_culprit_from_world", name=culprit, quote=told[0])}
                 if said:
                     return {"turn": None, "outcome": "done",
                             "reply": t("novel.chat_answer_from_world", quote=" ".join(said[:2]))}

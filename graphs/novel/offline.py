@@ -13,7 +13,7 @@ from typing import Any
 
 from core.language import is_function_word, whole_clauses
 from core.llm.offline import OfflineRequest, offline_composer, stable_choice, stable_int
-from graphs.novel.understanding import (adversary, age_said, characters_in_description, chinese_aliases, era_said,
+from graphs.novel.understanding import (adversary, age_said, animals_in_description, characters_in_description, chinese_aliases, era_said,
                                        key_things, lead_named, people_unnamed, places_in_description, setting_named,
                                        story_era, story_setting, tells_harm, things_on_minds, unnamed_lead,
                                        opening_deed)
@@ -69,6 +69,9 @@ SETTING_PLACES = {
     "planet": {"zh": ("栖息舱", "温室", "气闸", "控制舱", "储藏舱", "着陆点", "陨石坑边", "通讯天线下"),
                "en": ("the habitat", "the greenhouse", "the airlock", "the control module", "the storage bay",
                       "the landing site", "the crater rim", "the comms mast")},
+    "starship": {"zh": ("舰桥", "水培舱", "引擎舱", "冬眠舱", "观景甲板", "居住环廊", "气闸", "医疗舱"),
+                 "en": ("the bridge", "the hydroponics bay", "the engine room", "the cryo bay", "the observation deck",
+                        "the habitat ring", "the airlock", "the medical bay")},
     "sea": {"zh": ("甲板", "船舱", "驾驶台", "货舱", "桅杆下", "救生艇", "船长室", "港口"),
             "en": ("the deck", "the cabin", "the bridge", "the hold", "the foot of the mast", "the lifeboat",
                    "the captain's cabin", "the harbour")},
@@ -92,7 +95,8 @@ SETTING_PLACES = {
                        "the mill", "the schoolhouse")},
 }
 # What the geography of a book of such a setting calls its land: a Mars base is no "country where… meet".
-SETTING_LANDS = {"planet": {"zh": "一颗异星", "en": "a world beyond Earth"}, "sea": {"zh": "一片海域", "en": "open water"},
+SETTING_LANDS = {"planet": {"zh": "一颗异星", "en": "a world beyond Earth"},
+                 "starship": {"zh": "一艘星际飞船", "en": "a ship between the stars"}, "sea": {"zh": "一片海域", "en": "open water"},
                  "polar": {"zh": "一片冰原", "en": "an icebound land"}, "desert": {"zh": "一片大漠", "en": "a desert"},
                  "island": {"zh": "一座海岛", "en": "an island"}, "mountain": {"zh": "一片山地", "en": "mountain country"},
                  "forest": {"zh": "一片森林", "en": "a forest"}, "village": {"zh": "一方乡土", "en": "a small place"}}
@@ -145,7 +149,7 @@ def _places(request: OfflineRequest) -> tuple[str, ...]:
     written = places_in_description(geography) if geography and not geography.startswith((TAG, EN_TAG)) else []
     if len(written) >= _OWN_PLACES_ENOUGH:
         return tuple(dict.fromkeys([*written, *places_in_description(description)]))
-    setting = story_setting(f"{geography}\n{description}" if written else description)
+    setting = _story_setting(f"{geography}\n{description}" if written else description)
     if setting in SETTING_PLACES and setting != "village":
         return tuple(dict.fromkeys([*written, *places_in_description(description), *SETTING_PLACES[setting][language]]))
     own = list(dict.fromkeys([*written, *_places_of_description(description)]))
@@ -153,6 +157,24 @@ def _places(request: OfflineRequest) -> tuple[str, ...]:
         return tuple(own)
     kind = SETTING_PLACES.get(setting) or ERA_PLACES.get(story_era(description))
     return tuple(dict.fromkeys([*own, *(kind[language] if kind else (EN_PLACES if language == "en" else PLACES))]))
+
+
+def fable_cast(description: str) -> list:
+    """The animals a premise that tells of no person is about ("a fox and a crow", "一只小猫和一只老鼠成了朋友": the
+    朋友 they become is no one else); [] when it tells of people."""
+    if characters_in_description(description) or unnamed_lead(description) \
+            or any(_tie(p.said_as, "") == "" for p in people_unnamed(description, [])):
+        return []
+    return animals_in_description(description)
+
+
+def _story_setting(description: str) -> str | None:
+    """The setting the description says (understanding.story_setting); a fable of animals that names none and no
+    place of its own is set in the woods, not an old walled town's 城门 and 书院."""
+    said = story_setting(description)
+    if said is None and not places_in_description(description) and fable_cast(description):
+        return "forest"
+    return said
 
 
 def _seed(request: OfflineRequest) -> str:
@@ -215,7 +237,7 @@ def _name(seed: str, slot: int, taken: set[str], *, english: bool = False, femal
 def _geography_en(setting: str | None, description: str, places: tuple[str, ...]) -> str:
     """Where the book's places lie: Mars, the storm-bound island, not "a country" (of a setting with a land of its
     own), the land named once ("an island, around the storm-bound island, the jetty…" said it twice)."""
-    land = SETTING_LANDS.get(story_setting(description))
+    land = SETTING_LANDS.get(_story_setting(description))
     if land is None:  # as the Chinese: the place it is set in, else a town of its age ("a country where…" was none)
         if setting and (setting[:1].isupper() or setting in places):
             return f"{setting}, around {_join_en([p for p in places if p != setting][:4])}"
@@ -253,7 +275,7 @@ def _era_land_zh(description: str) -> str | None:
 def _geography_zh(setting: str | None, description: str, places: tuple[str, ...]) -> str:
     """Where the book's places lie: the land of its setting (一片大漠), else the place it is set in (运河一带), else
     a town of its age; "城门、旧书院…相连的一片土地" said of any book was no place at all."""
-    land = SETTING_LANDS.get(story_setting(description))
+    land = SETTING_LANDS.get(_story_setting(description))
     if land is not None:
         return f"{land['zh']}，{'、'.join(places)}一带"
     era_land = _era_land_zh(description)
@@ -466,7 +488,7 @@ def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None)
         return 14 + spread % 6
     if age_word == "young":
         return 17 + spread % 10
-    if said_as in _PARENT_WORDS:
+    if said_as in _PARENT_WORDS or age_word == "elder":  # a parent, or a parent's friend ("父亲的结义兄弟")
         return 40 + spread % 20
     if said_as and said_as.endswith(_CHILD_ENDINGS):
         return 15 + spread % 10
@@ -563,6 +585,14 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     # "师父沈墨收了个徒弟林远，故事的主角是林远": the one the description calls its lead leads, wherever named
     lead_said = lead_named(description, named)
     named = ([lead_said] + [c for c in named if c is not lead_said] if lead_said else _wronged_first(description, named))[:4]
+    # a fable's cast is its animals ("a fox and a crow", "小兔子和大灰狼"), when it tells of no person at all; the
+    # hunter among them stands against the hunted
+    animals = fable_cast(description) if not named else []
+    hunters = [a for a in animals if a.said_as and a.said_as.lower() in _PREDATORS] if len(animals) > 1 else []
+    if animals:
+        named = [a for a in animals if a not in hunters] + hunters
+        if len(hunters) == len(animals):
+            hunters = hunters[1:]
     taken: set[str] = {c.name for c in named}
     lead, villain, support = ROLES["en" if english else "zh"]
     ties = (("mentor", "close friend", "nemesis", "pupil") if english else ("师父", "挚友", "宿敌", "徒弟"))
@@ -571,7 +601,7 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     unnamed = unnamed_lead(description) if lead_said is None else None
     # those it brings in by what they are ("救起落水的陌生人", "serves the baron") are of the cast too, named here;
     # with no one named, the first of them leads ("老渔夫在海边捡到一个昏迷的女人")
-    nameless = people_unnamed(description, named, unnamed)
+    nameless = people_unnamed(description, named, unnamed) if not animals else []
     if not named and unnamed is None and nameless:
         unnamed, nameless = nameless[0], nameless[1:]
     invented_for = {p.name: _name(seed, 10 + slot, taken, english=english, female=_female(p.gender))
@@ -586,7 +616,7 @@ def characters(request: OfflineRequest) -> CharactersConfig:
     # the one the description sets against the hero is the antagonist ("her rival Doyle", "表哥顾远舟勾结盐帮"),
     # not a stranger invented beside them
     # the unnamed are found in the text by the word they are said as ("the baron schemes"), then given their names
-    foe = adversary(description, [*beside, *nameless], hero)
+    foe = adversary(description, [*beside, *nameless], hero) or next(iter(hunters), None)
     beside = [c if c.name not in invented_for else replace(c, name=invented_for[c.name])
               for c in [*beside, *nameless] if c is not foe]
     foe = foe and (replace(foe, name=invented_for[foe.name]) if foe.name in invented_for else foe)
@@ -619,12 +649,23 @@ def characters(request: OfflineRequest) -> CharactersConfig:
                                           of=(hero, tie))
                                for name, tie, back, female, said_as in side],
     )
+    if animals:  # a fox has no age in years a fable tells
+        return cast.model_copy(update={
+            "protagonist": cast.protagonist.model_copy(update={"age": None}),
+            "antagonist": cast.antagonist and cast.antagonist.model_copy(update={"age": None}),
+            "supporting_characters": [c.model_copy(update={"age": None}) for c in cast.supporting_characters]})
     hero_age = cast.protagonist.age
     return cast.model_copy(update={
         "antagonist": cast.antagonist and cast.antagonist.model_copy(update={"age": _age_beside(
             seed, cast.antagonist.name, foe.said_as if foe else None, hero_age, cast.antagonist.age)}),
         "supporting_characters": [c.model_copy(update={"age": _age_beside(seed, c.name, said_as, hero_age, c.age)})
                                   for c, (*_, said_as) in zip(cast.supporting_characters, side)]})
+
+
+# Animals that hunt the others of a fable: beside the hen or the hare they are its antagonist.
+_PREDATORS = {"fox", "wolf", "lion", "tiger", "cat", "owl", "eagle", "weasel", "bear", "snake", "狐狸", "大灰狼", "灰狼",
+              "老虎", "狮子", "黄鼠狼", "猫头鹰"} | {f"{size}{beast}" for size in ("", "大", "小", "老", "大灰", "小灰")
+                                             for beast in ("狼", "狐狸", "老虎", "狐", "蛇", "虎")}
 
 
 def _article(noun: str) -> str:

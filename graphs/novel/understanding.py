@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from core.language import (CJK, COMMON_WORDS_EN, JOBS_EN, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word,
+from core.language import (CJK, COMMON_WORDS_EN, JOBS_EN, JOBS_ZH, KIN_ZH, NOT_PEOPLE_EN, chinese_number, is_function_word,
                            singular_en)
 from schemas.novel_chat import Intent
 
@@ -781,6 +781,12 @@ def asks_behind(text: str) -> bool:
     return bool(_BEHIND.search(text))
 
 
+def asks_culprit(question: str) -> bool:
+    """The question asks who the culprit is ("谁是灭门案的真凶", "who is the real killer")."""
+    return asks_who(question) and bool(re.search(_CULPRIT_WORD + r"|\b(?:killer|culprit|murderer|mastermind)\b",
+                                                 question, re.I))
+
+
 def names_culprit(sentence: str) -> bool:
     """The sentence ties someone to being behind the crime or the plot ("幕后主使是…", "Vane is the killer")."""
     return bool(_CULPRIT_THEN_NAME.search(sentence) or _NAME_THEN_CULPRIT.search(sentence))
@@ -894,6 +900,15 @@ def asked_attribute(text: str) -> str | None:
     if asks_why(text) or asks_change(text) or _WHEN.search(text) or _WHICH_CHAPTER_ZH.search(text):
         return None
     return next((field for field, asks in _ATTRIBUTES.items() if asks.search(text)), None)
+
+
+_OF_THE_STORY = re.compile(r"故事|小说|这本书|本书|全书|背景|\b(?:story|book|novel)\b", re.I)
+
+
+def asks_story_setting(text: str) -> bool:
+    """The question asks where the book itself is set ("故事发生在哪里", "where does the story take place"), not
+    where someone went."""
+    return asks_where(text) and bool(_OF_THE_STORY.search(text))
 
 
 def asks_where(text: str) -> bool:
@@ -1044,7 +1059,9 @@ _TITLE_GENDER_ZH = {"先生": "男", "公子": "男", "少爷": "男", "老爷":
                     "哥": "男", "小姐": "女", "女士": "女", "夫人": "女", "太太": "女", "姑娘": "女", "大娘": "女",
                     "婶": "女", "姨": "女", "嫂": "女", "姐": "女", "奶奶": "女", "娘子": "女",
                     # 王婆, 张妈, 李嬷嬷: an older woman called by her surname and what she is
-                    "婆": "女", "妈": "女", "嬷嬷": "女"}
+                    "婆": "女", "妈": "女", "嬷嬷": "女",
+                    # 林婆婆, 王伯伯, 张阿姨: the same, said twice over
+                    "婆婆": "女", "伯伯": "男", "大爷": "男", "大伯": "男", "阿姨": "女", "叔叔": "男"}
 # Those of one character, which follow a surname to make all of a name (王婆, 李伯, 岩叔).
 _ONE_CHAR_TITLES_ZH = {title for title in _TITLE_GENDER_ZH if len(title) == 1}
 _TITLES_LONGEST_FIRST_ZH = sorted(_TITLE_GENDER_ZH, key=len, reverse=True)
@@ -1097,12 +1114,16 @@ def _chinese_name(run: str) -> str | None:
     """The name a run of Chinese characters starts with: up to the first word no name holds; a longer rest
     is cut by jieba's words to the two or three characters a Chinese name has ("林大山守护灯塔" → 林大山).
     A third character that starts a verb is the verb's, not the name's ("沈墨教她剑法" → 沈墨, "陈平安护送" → 陈平安)."""
+    if _SCHOOL_YEAR_ZH.match(run):
+        return None  # "高二女生苏念": 高二 is her year at school, not 高 of a name 高二女
     if _familiar_name(run):
         return run[:2]  # 老郑, 小周: a familiar name is the surname and its 老 / 小 ("老郑总找…" is 老郑)
     for title in _TITLES_LONGEST_FIRST_ZH:
         # 王婆, 李伯, 李奶奶: the surname and what they are called, then what they do ("王婆常给他送饭")
         end = 1 + len(title)
-        if len(run) > end and run[1:end] == title and CJK.fullmatch(run[0]) and _opens_any_predicate(run[end:]):
+        # (a verb of one character too: "王伯死在了院子里")
+        if len(run) > end and run[1:end] == title and CJK.fullmatch(run[0]) \
+                and (_opens_any_predicate(run[end:]) or _char_is_verb(run[end])):
             return run[:end]
     if run[:2] in _COMPOUND_SURNAMES_ZH and len(run) > 2:
         # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
@@ -1134,13 +1155,17 @@ def _chinese_name(run: str) -> str | None:
         # was cut 李明 / 远行). Both open with one (远行 / 行到): the commoner name, surname + two, when the
         # third character is one names are made of (李明远, not 林远走 of "林远走进来").
         two, three = _opens_with_verb_word(whole[2:]), _opens_with_verb_word(whole[3:])
-        if two != three:
+        if two and not three and _given_name_char(whole[2]) and whole[2] not in _LOCATIVE_ZH \
+                and _opens_with_guessed_verb(whole[2:]):
+            # "周怀安收了个徒弟": jieba guessed 安收, a verb no dictionary has; 安 is the name's, 收 the verb
+            run = whole[:3]
+        elif two != three:
             # "赵德发想强占…": jieba glued 发想, but a modal opening after the third character begins the predicate
             third_then_modal = _opens_predicate(whole[3:]) and _given_name_char(whole[2])
             run = whole[:3] if three or third_then_modal else whole[:2]
         elif two:
             run = whole[:3] if _given_name_char(whole[2]) else whole[:2]
-        elif len(run) == 3 and whole[3] not in _PASSIVE_OR_OBJECT_ZH \
+        elif len(run) == 3 and whole[3] not in _PASSIVE_OR_OBJECT_ZH and not _third_name_char_then_predicate(whole) \
                 and ((_starts_verb(whole[2:]) and not _starts_verb(whole[3:])) or _starts_adverb(whole[2:])):
             # a one-character verb follows the second ("沈墨教她剑法"): that is the verb, not the name's end;
             # an adverb opening there ("苏晴常来找他") is the predicate's start, and a verb always follows it
@@ -1149,6 +1174,10 @@ def _chinese_name(run: str) -> str | None:
             and not _ends_names(run[1:]):
         return run[:2]  # "苏晴刚到任": 刚 before a verb is "just", as no name ends 晴刚 (张志刚 stays whole)
     return run if 2 <= len(run) <= 4 else None
+
+
+# A year at school before who is in it: 高二女生, 初三学生, 大一新生.
+_SCHOOL_YEAR_ZH = re.compile(r"[高初大][一二三四](?:女生|男生|学生|新生|女孩|男孩|少女|少年|班|年级|的|那年|时)")
 
 
 # Characters that end given names (王刚, 张志刚) yet before a verb mean "just" (刚到任). Not 才: 王有才, 李德才
@@ -1203,6 +1232,19 @@ def _opens_predicate(text: str) -> bool:
         return True
     rest = jieba.posseg.lcut(text[1:7])
     return text[1] in "是去来" or bool(rest) and (rest[0].flag.startswith("v") or rest[0].flag == "p")
+
+
+def _third_name_char_then_predicate(whole: str) -> bool:
+    """The third character is one names are made of, and what follows it is no object of it but the rest of the
+    sentence: a 的 or 是 ("一个叫周怀安的捕快"), an idiom ("周怀安心怀鬼胎") or a verb of its own. 安 is then the name's
+    end, not a verb of one character ("沈墨教她剑法": 她 is what 教 takes)."""
+    rest = whole[3:]
+    # 上 of "小镇上住着" says where, no name's end
+    return _given_name_char(whole[2]) and whole[2] not in _LOCATIVE_ZH and bool(rest) and (
+        # 了 or 着 after it end a verb ("江屿成了同桌": 成 is the verb), not a name
+        (bool(_AFTER_NAME_ZH.match(rest)) and rest[0] not in "了着") or not CJK.match(rest) or _opens_with_idiom(rest)
+        or _opens_with_verb_word(rest) or _opens_predicate(rest)  # "赵德发想强占": a modal opens the predicate
+        or (_starts_verb(rest) and rest[1:2] in ("了", "着", "过")))  # 收了: a verb of one character, done
 
 
 def _ends_third_name_char(run: str) -> bool:
@@ -1289,6 +1331,13 @@ def _servants_name(noun: str, name: str) -> bool:
             and (name[0] in _FAMILIAR_ZH or first[0].flag[:1] not in ("v", "a", "d", "p", "c", "u")))
 
 
+def _char_is_verb(char: str) -> bool:
+    """jieba reads the one character `char` alone as a verb (死 of "王伯死在了…", which it glues to 在)."""
+    import jieba.posseg
+
+    return jieba.posseg.lcut(char)[0].flag.startswith("v")
+
+
 def _starts_verb(text: str) -> bool:
     """jieba reads `text` as opening with a verb ("教她剑法", "说道"): the clause's predicate, not a name's end."""
     import jieba.posseg
@@ -1304,6 +1353,14 @@ def _opens_with_verb_word(text: str) -> bool:
 
     words = jieba.posseg.lcut(text[:6])
     return bool(words) and len(words[0].word) >= 2 and words[0].flag.startswith("v") and not _glued_on(words[0].word)
+
+
+def _opens_with_guessed_verb(text: str) -> bool:
+    """The verb `text` opens with is one jieba's guesses glued, no word of its dictionary ("安收" of "周怀安收了…")."""
+    import jieba.posseg
+
+    words = jieba.posseg.lcut(text[:6])
+    return bool(words) and not jieba.posseg.dt.tokenizer.FREQ.get(words[0].word, 0)
 
 
 def _opens_with_idiom(text: str) -> bool:
@@ -1507,6 +1564,9 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             said = _heirs_title(text, match.start(1), match.group(1))
             hits.append((match.start(2), NamedCharacter(name, said, _KIN_ZH[match.group(1)])))
     for where, noun, name in _apposed_zh(text):
+        if _tail_of_a_word_zh(text, where, name) or _names_a_place(name):  # "血洗萧家庄": a place
+            continue  # "地球化工程师陈岚": jieba cut 化工 / 程师, and 程师 is the end of 工程师, no one's name
+        noun = _whole_word_ending_zh(text, where, noun)  # and 陈岚 is an 工程师, not a 程师
         qualifier = text[where - len(noun) - 1:where - len(noun)]  # 女 of 女捕快
         gender = (_kin_gender_zh(noun) or _tied_kin_gender_zh(noun)
                   or (_PERSON_SUFFIX_ZH.get(noun[-1]) if len(noun) > 1 else None) or _gender_inside_zh(noun)
@@ -1523,6 +1583,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _FULL_NAME_OPENS_EN.finditer(text):
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
+            hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
+    for match in _FULL_NAME_LEADS_EN.finditer(text):
+        first, last = (w.lower() for w in match.group(1).split())
+        if not (first in _PLACE_OPENERS_EN or last in _PLACE_TAILS_EN or last in _PLACE_EN
+                or any(is_function_word(w) or w in COMMON_WORDS_EN or w in _KIN_EN for w in (first, last))):
             hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
     for match in _APPOSED_EN.finditer(text):
         # "The twin sisters, Ada Lark and Bea Lark,": each a sister; "the towns, Paris and Lyon": places
@@ -1576,7 +1641,41 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
                          and character.said_as.endswith(kept.said_as))
         if kept is None or (kept.said_as is None and character.said_as) or says_more:
             found[character.name] = character
-    return _gendered_by_pronouns(text, _without_short_names(list(found.values())))
+    people = _gendered_by_pronouns(text, _without_short_names(list(found.values())))
+    return [_with_calling_said_zh(text, p) for p in people]
+
+
+def _with_calling_said_zh(text: str, person: NamedCharacter) -> NamedCharacter:
+    """`person` with the calling a Chinese sentence gives them after 是 ("周怀安是县城里的捕快": 捕快), when nothing
+    else told who they are; their background then opens with it, and no stranger is made the 捕快."""
+    if person.said_as or person.calling or not CJK.search(person.name):
+        return person
+    nouns = "|".join(sorted({*_STORY_PEOPLE_ZH, *JOBS_ZH}, key=len, reverse=True))
+    said = re.search(re.escape(person.name) + r"是(?:个|一个|一位|一名)?(?:[^，。；！？,;!?]{0,8}的)?(" + nouns + r")"
+                     r"(?=[，。；！？,;!?]|$)", text)
+    if not said:
+        return person
+    noun = said.group(1)
+    return replace(person, calling=noun, gender=person.gender or _STORY_PEOPLE_ZH.get(noun))
+
+
+def _tail_of_a_word_zh(text: str, at: int, name: str) -> bool:
+    """The name read at `at` is the end of a word of the dictionary that starts a character or two before it
+    (程师 of 工程师): a cut jieba made inside the word, not a name."""
+    import jieba
+
+    jieba.initialize()
+    return any(jieba.dt.FREQ.get(text[at - back:at + len(name)], 0) > 0 for back in (1, 2) if at >= back)
+
+
+def _whole_word_ending_zh(text: str, end: int, noun: str) -> str:
+    """The dictionary word that ends at `end` with `noun` and starts a character or two before it (工程师 of 程师),
+    else `noun`."""
+    import jieba
+
+    start = end - len(noun)
+    return next((text[start - back:end] for back in (2, 1)
+                 if start >= back and jieba.dt.FREQ.get(text[start - back:end], 0) > 0), noun)
 
 
 def _without_short_names(people: list[NamedCharacter]) -> list[NamedCharacter]:
@@ -1653,7 +1752,8 @@ _HARM = re.compile(r"勾结|盯上|灭口|背叛|出卖|陷害|暗算|谋害|篡
 _CULPRIT_WORD = (r"(?:真凶|凶手|元凶|主谋|幕后黑手|幕后主使|罪魁祸首|\bthe\s+(?:real\s+|true\s+)?"
                  r"(?:killer|culprit|murderer|mastermind)\b)")
 _CULPRIT_THEN_NAME = re.compile(_CULPRIT_WORD + r"\s*(?:竟然是|竟是|就是|其实是|是|为|,|\bis\b|\bwas\b)", re.I)
-_NAME_THEN_CULPRIT = re.compile(r"(?:才是|就是|竟是|是|\bis\b|\bwas\b)\s*" + _CULPRIT_WORD, re.I)
+# "周怀安才是灭门案的真凶", "Vane was the real killer": what it is the culprit of may stand between.
+_NAME_THEN_CULPRIT = re.compile(r"(?:才是|就是|竟是|是|\bis\b|\bwas\b)\s*(?:[\u4e00-\u9fff]{1,8}的)?" + _CULPRIT_WORD, re.I)
 # An English comma may set a name beside its noun ("the guild master, Anselm, schemes"): it ends no clause here.
 _CLAUSE_SPLIT = re.compile(r"[，。；！？.;!?]")
 
@@ -1740,14 +1840,22 @@ def _culprit(text: str, others: list[NamedCharacter], names: list[str]) -> Named
     for sentence in re.split(r"[。！？!?;；]|\.(?:\s|$)", text):
         spots = sorted((at, p.name, p) for p in others for at in _mentioned_at(sentence, p.name, names))
         for match in _CULPRIT_THEN_NAME.finditer(sentence):
-            after = [p for at, _, p in spots if at >= match.end()]
+            after = [p for at, _, p in spots if at >= match.end() and not _CLAUSE_BREAK.search(sentence[match.end():at])]
             if after:
                 return after[0]
         for match in _NAME_THEN_CULPRIT.finditer(sentence):
-            before = [p for at, _, p in spots if at < match.start()]
+            before = [p for at, name, p in spots if at < match.start()
+                      and not _CLAUSE_BREAK.search(sentence[at + len(name):match.start()])]
             if before:
                 return before[-1]
     return None
+
+
+# Where one clause ends and another begins inside a sentence: a Chinese comma, or an English one before a new
+# subject or a conjunction. "林远找到一封信，信是凶手写的" calls 林远 no culprit, nor "真凶是谁，周怀安一直不知道"
+# 周怀安; "the killer, Vane," (a name set beside its noun) is one clause.
+_CLAUSE_BREAK = re.compile(r"[，；：]|,\s*(?:and|but|so|yet|then|while|though|although|because|when|it|he|she|they|we|i|you"
+                           r"|who|which)\b", re.I)
 
 
 # Words before a person's name that tell their age: "A young net-mender named Wren", "少镖头谢云帆", "老船工陈伯".
@@ -1776,13 +1884,21 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
         # "年迈的船工陈伯": the words of the clause before the noun, up to the last one naming someone else
         lead_in = re.split(r"[，。；！？、：,;:!?\n和与跟同及]", text[:start])[-1]
         return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) or _YOUNG_ZH.search(lead_in) else \
-            "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else None
+            "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else \
+            "elder" if noun and _PARENTS_ZH.search(lead_in) else None
     words = re.split(r"[.;:!?,]", text[:at])[-1].split()[-4:]
     # "Ada Blake, a young weaver, …": the words set beside the name say it as well as those before it
     # … and so do those it is said to be ("Ida is a young sailor")
     beside = re.match(r"(?:,|\s+(?:is|was))\s+(?:a|an|the)\s+([^.;:!?,]*)", text[at + len(name):])
-    lead_in = " ".join(words) + (" " + beside.group(1) if beside else "")
-    return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else None
+    lead_in = " ".join(words) + (" " + beside.group(1) if beside else "") + " " + (said_as or "")
+    return "young" if _YOUNG_EN.search(lead_in) else "old" if _OLD_EN.search(lead_in) else \
+        "elder" if _PARENTS_EN.search(lead_in) else None
+
+
+# A parent's friend, sworn brother or partner is of the parent's generation: "父亲的结义兄弟周怀安" was 16 beside the
+# 少镖头's 18, "her father's partner, Silas Crane" as young as her ("elder" of age_said).
+_PARENTS_ZH = re.compile(r"(?:父亲|母亲|爹爹|爹|娘亲|爸爸|妈妈|师父|先父|亡父|义父)的$")
+_PARENTS_EN = re.compile(r"\b(?:father|mother|dad|mum|mom|parents|grandfather|grandmother)['’]s?\b", re.I)
 
 
 # Someone brought in without a name: "一个少年…", "a young girl …" (one word may stand between).
@@ -1858,6 +1974,8 @@ def _names_a_place(name: str) -> bool:
     knows it as a place. A person's name may end in one too (周怀山, 顾城, 林大山)."""
     import jieba.posseg
 
+    if len(name) > 2 and name[-2] == "家" and name[-1] in "庄寨屯湾堡坞":
+        return True  # 萧家庄, 李家寨: a family's village
     if name[-1] not in _PLACE_ZH or (len(name) == 2 and _familiar_name(name)):
         return False  # 阿海, 老林: a familiar name, whatever place jieba reads in it
     alone = jieba.posseg.lcut(name)
@@ -1869,10 +1987,23 @@ def _names_a_place(name: str) -> bool:
 
 
 def _heirs_title(text: str, at: int, noun: str) -> str:
-    """"少镖头" of the 镖头 said at `at` after a 少 standing alone: the heir's title (the young master), which a sheet
-    says whole ("镖头" made the boy the agency's head); the noun as said otherwise."""
-    alone = at < 2 or not CJK.fullmatch(text[at - 2]) or text[at - 2] in _NOUN_SLOT_ZH
-    return "少" + noun if text[at - 1:at] == "少" and alone else noun
+    """"少镖头" of the 镖头 said at `at` after a 少 (老, 大, 小) that is no part of a word before it: the heir's title
+    (the young master), which a sheet says whole ("镖头" made the boy the agency's head; "镖局少镖头" was cut so); the
+    noun as said otherwise."""
+    mark = text[at - 1:at]
+    if mark not in _TITLE_PREFIXES_ZH or at < 1:
+        return noun
+    # "镖局少镖头" keeps its 少 (局少 is no word); 多少 / 至少 / 年少 before the noun are words of their own
+    import jieba
+
+    jieba.initialize()
+    alone = at < 2 or not CJK.fullmatch(text[at - 2]) or text[at - 2] in _NOUN_SLOT_ZH \
+        or not jieba.dt.FREQ.get(text[at - 2:at], 0)
+    return mark + noun if alone else noun
+
+
+# What stands before a title and is part of it: 少镖头 (the heir), 老管家, 大师兄, 小师妹.
+_TITLE_PREFIXES_ZH = set("少老大小")
 
 
 def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
@@ -1950,11 +2081,15 @@ def _opening_names_zh(text: str) -> list[tuple[int, str]]:
         if name and text[at - 1:at] == "的" and not (name.endswith(tuple(_TITLE_GENDER_ZH))
                                                     or (len(name) == 3 and jieba.lcut(run)[0] == name)):
             continue  # "她的黄狗跑丢了", "他的王国": after 的 only a titled name or one jieba reads whole (沈七娘)
+        if name and not rest and name[0] in _SURNAMES_ZH and name[1:] in _TITLE_GENDER_ZH and len(name) > 2 \
+                and text[at + len(name):at + len(name) + 1] in "，。；！？,;!?":
+            found.append((at, name))  # "开茶馆的林婆婆，发现…": a surname and a title ending its clause
+            continue
         if name and rest and _reads_as_name(name) and not _names_a_place(name) and not common(name[:2]) \
                 and not common(name) and name[-1] not in _LOCATIVE_ZH and name[-1] not in "他她它" \
                 and (rest[0] in "是在" or _starts_verb(rest) or _opens_predicate(rest)
                      or (rest[0] in _ADVERB_OR_NAME_ZH and _starts_verb(rest[1:]))
-                     or (name.endswith(tuple(_TITLE_GENDER_ZH)) and _opens_any_predicate(rest))):
+                     or (name.endswith(tuple(_TITLE_GENDER_ZH)) and (_opens_any_predicate(rest) or _char_is_verb(rest[0])))):
             found.append((at, name))
     return found
 
@@ -2054,6 +2189,17 @@ _OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+[a-z][^.!?;]*[.!?;]\s+(?
 # "Old Martha Quill runs the orchard; her son …": an age word may stand before it, and "; her" goes on with her.
 _FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+s|and)\b"
                                  r"[^.!?;]*?(?:\b(?:he|she|his|her)\b|[.!?]\s+(?:He|She|His|Her)\b|;\s+(?:he|she|his|her)\b)")
+# "Tom Hale runs a bakery": a full name opening the premise, a verb after it, no he or she needed. A place is
+# also two capitalised words before a verb ("New Haven sleeps", "Silver Creek hides…"): its first word opens
+# place names, or its last is a place noun.
+_FULL_NAME_LEADS_EN = re.compile(r"^\s*(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+ly\s+)?"
+                                 r"(?!(?:is|was|has|does|its|this|thus|always|plus|yes|us)\b)[a-z]{2,}[^s\W]?s\b")
+_PLACE_OPENERS_EN = {"new", "old", "san", "santa", "los", "las", "la", "le", "el", "fort", "port", "mount", "saint", "st",
+                     "north", "south", "east", "west", "upper", "lower", "great", "little", "grand", "glen", "lake",
+                     "cape", "isle", "silver", "black", "red", "white", "green", "stone", "iron", "rock", "sun", "star"}
+_PLACE_TAILS_EN = {"creek", "falls", "bay", "springs", "hills", "heights", "park", "valley", "ridge", "point", "harbor",
+                   "harbour", "county", "street", "square", "hollow", "crossing", "station", "gate", "end", "cove",
+                   "city", "york", "kong", "rock", "wood", "woods", "field", "fields", "ford", "ville", "town"}
 # Verbs of thinking or telling that take a person as their object: "her uncle" after "suspects" is whom she
 # suspects, not the start of what she thinks.
 _TAKES_SOMEONE = re.compile(r"(?:suspect|fear|doubt|believ|remember|recall|warn|tell|told|assur)\w*\s*$", re.I)
@@ -2452,6 +2598,8 @@ def places_in_description(description: str) -> list[str]:
         if w[-1] in _CALLING_ROOMS_ZH and any(w in calling for calling in callings):
             continue  # 账房 of "账房先生周伯", 门房 of "门房老李": who he is, named after the room he keeps
         if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
+            if w[0] == "家" and index > 0 and words[index - 1].word in _SURNAMES_ZH:
+                w = words[index - 1].word + w  # 萧 / 家庄: jieba cut the family's name from its village
             found.append(w)
     return list(dict.fromkeys(found))
 
@@ -2459,9 +2607,9 @@ def places_in_description(description: str) -> list[str]:
 # Words by which a description sets its story in an age, each age's own: a cyberpunk city has no 城门 or 客栈,
 # a Ming-dynasty one no 写字楼. The offline composers draw places and props from the age read here.
 _ERA_CUES = {
-    "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
+    "future": re.compile(r"赛博|未来|星际|太空|飞船|星舰|世代船|殖民星|地球化|义体|芯片|机器人|人工智能|仿生|全息|虚拟现实|殖民星|空间站|外星|机甲"
                          r"|\bAI\b|(?i:\b(?:cyberpunk|future|futuristic|starships?|spaceships?|space station|androids?|robots?"
-                         r"|implants?|cyborgs?|holograms?|colony ship|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
+                         r"|implants?|cyborgs?|holograms?|colony ships?|generation ships?|colony worlds?|terraform\w*|exoplanets?|orbital|neon|megacorp\w*|interstellar|galactic)\b)"),
     # the first half of the 20th century: docks, tea houses and telegraphs, not a 便利店 or a subway
     # the late Qing (清末, 光绪, 辛亥) is of this age too: its treaty ports had the steamers, 洋行 and telegraphs
     "early_modern": re.compile(r"民国|上海滩|北洋|租界|军阀|巡捕房|十里洋场|黄包车|电报|抗战|洋行|报馆"
@@ -2563,9 +2711,15 @@ def era_said(description: str) -> str | None:
 # in the habitat, the greenhouse, the airlock), a crew at sea meets on deck. The offline composers draw places from
 # the setting read here before the age's.
 _SETTING_CUES = {
-    "planet": re.compile(r"火星|月球|月面|外星|星球|太空|空间站|宇航|飞船|星舰"
-                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|outer space"
-                         r"|spaceships?|starships?)\b)"),
+    # a colony world being terraformed is a planet too ("On the colony world Kepler's Reach": no harbour)
+    "planet": re.compile(r"火星|月球|月面|外星|星球|空间站|宇航|殖民星|殖民地星球|地球化|改造星球|异星"
+                         r"|(?i:\b(?:mars|martian|the moon|lunar|planets?|space ?station|astronauts?|colony worlds?"
+                         r"|terraform\w*|exoplanets?|alien worlds?)\b)"),
+    # a crew aboard a ship between the stars lives on its decks (the bridge, the hydroponics bay), not at a harbour;
+    # a ship that lands on a planet (above) meets on the planet
+    "starship": re.compile(r"飞船|星舰|星际舰|宇宙船|太空船|世代船|方舟|太空|(?i:\b(?:spaceships?|starships?|space ?ships?"
+                           r"|generation ships?|colony ships?|ark ships?|star ?ships?|space ?arks?|outer space"
+                           r"|deep space|between (?:the )?stars|interstellar)\b)"),
     # ice, sand, an island, a mountain, a forest and a village have places of their own too: a desert caravan
     # meets at a well, not at a 城门; checked before the sea, an island's lighthouse is no ship's deck
     "polar": re.compile(r"南极|北极|极地|冰原|冰川|冰盖|雪原|极夜|科考站|(?i:\b(?:antarctic\w*|arctic|polar|ice shelf"
@@ -2811,6 +2965,8 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
             if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
                 continue
             subject = words[opens] if opens < index else None
+            if any(re.search(re.escape(c.name) + "(?:是|成了|成为|当了|做了)", "".join(words[opens:index])) for c in named):
+                continue  # "周怀安是县城里的捕快", "江屿成了同桌": the 捕快 is 周怀安, the 同桌 江屿, no one else
             if subject in found and "是" in words[opens:index]:
                 # "同桌是个不爱说话的男孩": the 男孩 is the 同桌, one person, whose gender this word tells
                 found[subject] = replace(found[subject], gender=found[subject].gender or nouns[word])
@@ -2827,6 +2983,47 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
             if noun.split()[-1] not in taken and noun not in found:
                 found[noun] = NamedCharacter(match.group(1), noun, _STORY_PEOPLE_EN[noun])
     return list(found.values())[:_UNNAMED_PEOPLE_LIMIT]
+
+
+# Animals a fable is told of: "a fox and a crow in the forest", "小兔子和大灰狼". A lone character (狼, 马, 熊) is a
+# surname or a part of another word as often as an animal: it counts only with a word of size, age or colour before
+# it (大灰狼, 小猫), as fables call their animals.
+_ANIMALS_ZH = ("兔子", "狐狸", "乌鸦", "狮子", "猴子", "老鼠", "松鼠", "刺猬", "青蛙", "乌龟", "鸭子", "熊猫", "企鹅",
+               "海豚", "鲸鱼", "蜜蜂", "蚂蚁", "蝴蝶", "喜鹊", "麻雀", "燕子", "猫头鹰", "骆驼", "长颈鹿", "袋鼠", "鼹鼠",
+               "水獭", "河马", "大象", "老虎", "狗熊", "山羊", "绵羊", "母鸡", "公鸡", "小鸡", "小狗", "小猫", "黄鼠狼",
+               "蚱蜢", "蜗牛", "獾", "孔雀", "百灵鸟", "啄木鸟", "小鹿", "梅花鹿", "狼崽", "小熊", "小猪", "小羊")
+_ANIMALS_ONE_ZH = "狼熊猫狗兔狐鹿羊牛马虎鼠鸭鹅龟猴象狮猪鸡蛇鸟鱼"
+_ANIMAL_ZH = re.compile(r"(?:[小大老胖瘦][白黑灰红黄花金]?|[白黑灰红黄花金])?(?:"
+                        + "|".join(sorted(_ANIMALS_ZH, key=len, reverse=True)) + r")"
+                        + r"|(?:[小大老胖瘦][白黑灰红黄花金]?|[白黑灰红黄花金])[" + _ANIMALS_ONE_ZH + "]")
+_ANIMALS_EN = ("fox", "crow", "raven", "wolf", "rabbit", "hare", "tortoise", "turtle", "bear", "lion", "mouse", "cat",
+               "dog", "owl", "frog", "toad", "badger", "mole", "rat", "otter", "squirrel", "hedgehog", "duck", "duckling",
+               "goose", "hen", "rooster", "pig", "piglet", "goat", "sheep", "lamb", "horse", "pony", "donkey", "ant",
+               "grasshopper", "bee", "whale", "dolphin", "deer", "fawn", "elephant", "monkey", "tiger", "eagle",
+               "sparrow", "robin", "kitten", "puppy", "bunny", "cub", "snail", "weasel", "beaver", "penguin", "crab")
+_ANIMAL_EN = re.compile(r"\b(?:an?|the|one|two|three|some|little|old)\s+(?:([a-z-]+)\s+)?(?:[a-z-]+\s+)?("
+                        + "|".join(_ANIMALS_EN) + r")\b(?!['’]s\s+(?:den|nest|burrow|hole|house))(?!-)", re.I)
+
+
+def animals_in_description(text: str) -> list[NamedCharacter]:
+    """The animals a description tells its story of, each once, in the order said, named as a fable names them:
+    "a fox and a crow" → Fox, Crow; "小兔子和大灰狼" → 小兔子, 大灰狼 (their words as written). Used for the cast of a
+    premise that names no person."""
+    found: dict[str, NamedCharacter] = {}
+    if CJK.search(text):
+        for match in _ANIMAL_ZH.finditer(text):
+            word = match.group()
+            # "小白兔" and "白兔" are one animal; a bare 兔子 after 小兔子 is the same one again
+            if not any(word in kept or kept.endswith(word) or word.endswith(kept) for kept in found):
+                found[word] = NamedCharacter(word, word, None)
+    else:
+        for match in _ANIMAL_EN.finditer(text):
+            animal = match.group(2).lower()
+            name = animal.capitalize()
+            if name in found:
+                continue
+            found[name] = NamedCharacter(name, animal, None)
+    return list(found.values())[:4]
 
 
 def tells_harm(text: str) -> bool:
