@@ -3314,3 +3314,17 @@ def test_a_reminder_they_get_after_signing_up_is_sent_to_the_same_people():
 def test_a_chinese_system_named_before_a_colon_is_the_title_without_what_follows():
     plan = first_round("学校图书馆借书系统：学生借书还书，逾期自动提醒，管理员管理图书", force_plan=True)
     assert _title_of(plan) == "学校图书馆借书系统"
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("An internal IT ticket tool", "IT"),
+    ("A simple HR leave tracker", "HR"),
+    ("Simple HR approves leave and staff request days off", "HR and staff"),
+])
+def test_what_a_department_named_by_its_initials_is_like_is_not_part_of_its_name(requirement, users):
+    assert _users_of(first_round(requirement, force_plan=True).stages[1].goal) == users
+
+
+def test_a_team_named_by_its_initials_after_what_it_is_like_still_does_its_act():
+    tasks = first_round("Our internal IT team resets passwords", force_plan=True).stages[1].tasks
+    assert any(task.startswith("Let the IT team reset passwords") for task in tasks), tasks

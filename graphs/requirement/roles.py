@@ -571,6 +571,17 @@ def _en_team_at(words: list[str], start: int) -> tuple[int, int, str] | None:
     return None
 
 
+def _from_the_initials(words: list[str], start: int, end: int, role: str) -> tuple[int, int, str]:
+    """A department named by its initials begins with them: lower-case words before them say what the thing is like
+    ("an internal IT ticket tool", "a simple HR leave tracker"), never which people ("IT", "HR")."""
+    at = next((at for at in range(start, end) if _an_acronym(words[at])), None)
+    opens = start == 0 or not words[start - 1][0].isalnum()  # a sentence's first word takes a capital all the same
+    if at is None or at == start or not all(words[w][:1].islower() or w == start and opens and words[w][1:].islower()
+                                            for w in range(start, at)):
+        return start, end, role
+    return start, end, " ".join(words[at:end])  # (where the subject starts, as the sentence has it)
+
+
 def _en_roles(text: str) -> list[tuple[int, int, str]]:
     words = _EN_WORD.findall(text)
     found: list[tuple[int, int, str]] = []
@@ -633,6 +644,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
                 start -= 1
             if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i) or _en_either_acts(words, i, False)):
                 found.append((start, i, " ".join(words[start:i])))
+    found = [_from_the_initials(words, start, end, role) for start, end, role in found]
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
     return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
              and role[1:2].islower() else role) for start, end, role in found]

@@ -128,6 +128,10 @@ def _en_subject(clause: str) -> tuple[str | None, str] | None:
     """(who, what they do) of an English clause that opens with a role ("only the duty manager can give refunds")."""
     lead = _EN_LEAD.match(clause).end()
     for role in named_roles(clause):
+        # what the team is like, before the initials that name it ("our internal IT team" is the IT team)
+        like = re.match(r"(?:[a-z][a-z-]*\s+){1,2}(?=[A-Z]{2,}\b)", clause[lead:][:1].lower() + clause[lead + 1:]) \
+            if role.split()[0].isupper() else None
+        lead = lead + like.end() if like and clause[lead + like.end():].startswith(role) else lead
         if clause[lead:].lower().startswith(role.lower()):
             does = clause[lead + len(role):].strip()
             if not lead and names_a_kind(role, does):
