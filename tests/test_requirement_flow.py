@@ -3328,3 +3328,29 @@ def test_what_a_department_named_by_its_initials_is_like_is_not_part_of_its_name
 def test_a_team_named_by_its_initials_after_what_it_is_like_still_does_its_act():
     tasks = first_round("Our internal IT team resets passwords", force_plan=True).stages[1].tasks
     assert any(task.startswith("Let the IT team reset passwords") for task in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, line", [
+    ("做一个请假系统，员工提交请假申请，经理审批它们", "经理审批请假申请"),
+    ("做一个报修小程序，业主提交报修单，物业处理它", "物业处理报修单"),
+    ("Employees submit expense claims and finance approves them", "finance approves the expense claims"),
+])
+def test_a_scope_line_says_what_its_act_points_back_at(requirement, line):
+    scope = first_round(requirement, force_plan=True).scope
+    assert any(item.endswith(line) for item in scope), scope
+
+
+def test_days_asked_off_are_what_is_approved_after():
+    tasks = first_round("Staff request days off and managers approve them", force_plan=True).stages[1].tasks
+    assert any(task.startswith("Let managers approve the days off") for task in tasks), tasks
+
+
+def test_what_is_confirmed_after_people_sign_others_up_is_the_sign_ups():
+    plan = first_round("Parents sign kids up for matches online, coaches confirm them", force_plan=True)
+    assert any(task.startswith("Let coaches confirm the sign-ups") for task in plan.stages[1].tasks), plan.stages[1].tasks
+    assert "Deliver: coaches confirm the sign-ups" in plan.scope, plan.scope
+
+
+def test_people_checked_in_after_being_dropped_off_are_not_a_thing_made():
+    tasks = first_round("Parents drop kids off at the gate and teachers check them in", force_plan=True).stages[1].tasks
+    assert not any("drop-offs" in task for task in tasks), tasks

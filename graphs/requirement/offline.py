@@ -17,6 +17,7 @@ from core.language import CJK, clip, gerund_en, is_function_word, mid_sentence, 
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.scenarios import (Scenario, base_en as _base, en_scope_items, names_a_kind, one_of,
+                                          scope_items_said_whole,
                                           scenarios as find_scenarios)
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       place_served, shared_by_a_few,
@@ -1249,8 +1250,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
     # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
     # an English thing and what its people do with it are listed each on its own, as Chinese clauses are
-    scope = [say("deliver", item=part) for item in delivered
-             for part in ([_zh_scope_item(item)] if zh else en_scope_items(_EN_MAKING.sub("", item, count=1)))]
+    scope = [say("deliver", item=part) for part in scope_items_said_whole(
+        [part for item in delivered
+         for part in ([_zh_scope_item(item)] if zh else en_scope_items(_EN_MAKING.sub("", item, count=1)))], zh)]
     # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
     scope += [say("decision", label=label, text=text) for label, text in decisions
               if text.strip().rstrip(".!?。！？ ") not in delivered]

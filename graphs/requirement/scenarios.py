@@ -288,6 +288,9 @@ _EN_POINTERS = re.compile(r"^(?:(?:a|an|the|their|his|her|its|our|my|your|each|e
                           re.IGNORECASE)
 _EN_OBJECT_ENDS = re.compile(r"\s+(?:in|on|at|for|from|to|into|through|by|with|via|before|after|when|once|if|"
                              r"and|or|so)\b.*$", re.IGNORECASE)
+# Verbs with a particle whose act is named by them joined ("a sign-up", "the check-ins", "drop-offs").
+_EN_ACTS_AS_NOUNS = {("sign", "up"), ("sign", "in"), ("sign", "out"), ("check", "in"), ("check", "out"), ("drop", "off"),
+                     ("pick", "up"), ("book", "in"), ("log", "in"), ("log", "out")}
 _ZH_PRONOUN = re.compile(r"它们|它|这些|其")
 
 
@@ -299,6 +302,13 @@ def _object(act: Scenario, zh: bool) -> str | None:
         verb = next((i for i, (_, tag) in enumerate(tokens) if tag.startswith("v")), None)
         thing = "".join(w for w, _ in tokens[verb + 1:]) if verb is not None else ""
         return thing if len(CJK.findall(thing)) >= 2 and not _ZH_PRONOUN.search(thing) else None
+    verb, _, rest = act.does.partition(" ")
+    # a verb whose particle comes after its object names the act itself ("sign kids up" → "sign-ups", "check guests
+    # in" → "check-ins"): what is later confirmed or approved is that, not the people signed up
+    if (split := re.match(r"(?!(?:up|in|out|off)\b)(?:[\w'-]+\s+){1,3}?(up|in|out|off)(?:$|\s+(?:for|to|with|on|at|online|"
+                          r"and|before|after|by|when)\b)", rest, re.IGNORECASE)) \
+            and (_base(verb).lower(), split.group(1).lower()) in _EN_ACTS_AS_NOUNS:
+        return f"{_base(verb).lower()}-{split.group(1).lower()}s"
     # past a particle and what it takes ("sign up for shifts" → "shifts")
     rest = re.sub(r"^(?:up|out|off|back|down|in)\s+(?:for|to|with|on)?\s*", "", act.does.partition(" ")[2], flags=re.I)
     thing = _EN_POINTERS.sub("", _EN_OBJECT_ENDS.sub("", rest)).strip()
@@ -318,10 +328,39 @@ def _pointed_at(act: Scenario, before: list[Scenario], zh: bool) -> Scenario:
         return replace(act, does=f"{verb}{earlier}{rest}") if m and verb and m.group(0) != "其" else act
     verb, _, rest = act.does.partition(" ")
     first, _, after = rest.partition(" ")
-    plural = earlier.split()[-1].lower().endswith("s") and not earlier.lower().endswith("ss")
+    if re.match(r"(?:up|in|out|off)\b", after, re.IGNORECASE):
+        return act  # "check them in": people handled as the act before named them, not a thing it made
+    # the noun of it, past a particle that ends it ("days off", "kids up"): its number
+    noun = re.sub(r"(?:\s+(?:off|up|out|in|back|down|away|over))+$", "", earlier, flags=re.IGNORECASE)
+    plural = noun.split()[-1].lower().endswith("s") and not noun.lower().endswith("ss")
     if first.lower() == ("them" if plural else "it"):
         return replace(act, does=f"{verb} the {earlier} {after}".strip())
     return act
+
+
+def _what_it_points_at(act: Scenario, before: list[Scenario], zh: bool) -> str | None:
+    """What an act's "them", "它们" stands for, said as the plan says it ("the leave requests", "请假申请"), when
+    _pointed_at resolves it; else None."""
+    if _pointed_at(act, before, zh) == act:
+        return None
+    earlier = next(_object(a, zh) for a in reversed(before) if a.kind != "gets" and _object(a, zh))
+    return earlier if zh else f"the {earlier}"
+
+
+def scope_items_said_whole(items: list[str], zh: bool) -> list[str]:
+    """The things to deliver as scope lists them, each act that only points back ("经理审批它们", "HR approves them")
+    said with what it points at, as its task and check say it ("经理审批请假申请"): a scope line stands alone."""
+    said: list[str] = []
+    found: list[Scenario] = []
+    for item in items:
+        acts = _zh_scenario(item, found[-1].who if found else None) if zh else _en_scenarios(item)
+        for act in acts:
+            if (what := _what_it_points_at(act, found, zh)) is not None:
+                pronoun = _ZH_PRONOUN if zh else re.compile(r"\b(?:them|it)\b", re.IGNORECASE)
+                item = pronoun.sub(what, item, count=1)
+            found.append(act)
+        said.append(item)
+    return said
 
 
 def _sent_on_the_act_before(act: Scenario, before: list[Scenario], zh: bool) -> Scenario:
