@@ -3349,8 +3349,6 @@ def test_what_is_confirmed_after_people_sign_others_up_is_the_sign_ups():
     plan = first_round("Parents sign kids up for matches online, coaches confirm them", force_plan=True)
     assert any(task.startswith("Let coaches confirm the sign-ups") for task in plan.stages[1].tasks), plan.stages[1].tasks
     assert "Deliver: coaches confirm the sign-ups" in plan.scope, plan.scope
-
-
-def test_people_checked_in_after_being_dropped_off_are_not_a_thing_made():
+    # people checked in after being dropped off are still the people, not the drop-offs
     tasks = first_round("Parents drop kids off at the gate and teachers check them in", force_plan=True).stages[1].tasks
     assert not any("drop-offs" in task for task in tasks), tasks
