@@ -3352,3 +3352,28 @@ def test_what_is_confirmed_after_people_sign_others_up_is_the_sign_ups():
     # people checked in after being dropped off are still the people, not the drop-offs
     tasks = first_round("Parents drop kids off at the gate and teachers check them in", force_plan=True).stages[1].tasks
     assert not any("drop-offs" in task for task in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, heading", [
+    ("员工报销：员工上传发票，财务审核后打款", "员工报销"),
+    ("Staff expenses: staff upload receipts and finance pays them back", "expenses"),
+])
+def test_the_name_before_a_colon_that_peoples_acts_follow_is_no_act_of_its_own(requirement, heading):
+    plan = first_round(requirement, force_plan=True)
+    assert not any(heading in task for task in plan.stages[1].tasks), plan.stages[1].tasks
+    assert any(heading in item for item in plan.scope), plan.scope  # still what is delivered
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("学校图书馆借书系统：学生借书还书，管理员管理图书", "让学生通过第一阶段选定的入口借书还书"),
+    ("做一个借书小程序，读者借书还书", "让读者通过小程序借书还书"),
+])
+def test_a_person_who_borrows_and_returns_books_is_a_user_who_does_it(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert act in tasks, tasks
+
+
+def test_a_reminder_the_tool_sends_by_itself_once_a_book_is_overdue_is_what_the_borrower_gets_not_their_act():
+    plan = first_round("学校图书馆借书系统：学生借书还书，逾期自动提醒，管理员管理图书", force_plan=True)
+    assert not any("入口逾期" in c for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+    assert any(c.startswith("逾期，学生收到提醒") for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria

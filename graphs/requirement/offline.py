@@ -112,6 +112,17 @@ def _zh_at_colon(clause: str) -> list[str]:
     return [head, rest] if roles and rest.startswith(roles[0]) or named else [clause]
 
 
+def _a_heading(item: str, requirement: str, zh: bool) -> bool:
+    """Whether a thing to deliver is only the name the requirement gives it before a colon that its people's acts
+    follow ("员工报销：员工上传发票…", "Staff expenses: staff upload receipts"): what it is about, no act of its own."""
+    for after in re.finditer(re.escape(item) + r"\s*[:：]\s*", requirement):
+        rest = requirement[after.end():]
+        roles = named_roles(re.split(r"[，；。！？,;.!?\n]", rest, maxsplit=1)[0]) if zh else []
+        if (roles and rest.startswith(roles[0])) if zh else opens_with_role(rest):
+            return True
+    return False
+
+
 # A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
 # ("三级审批", "two-level approval"), a limit ("每人最多借3本", "at most 3 books"), or what a threshold calls for
 # ("超过一千元要总经理签字", "claims over $500 need the director's approval").
@@ -1240,7 +1251,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     delivered = _deliverables(described, zh)
     # what each of its people does in a thing they use, one build task and one testable criterion each; a job, a
     # backup, a script or a bot keeps its own stage wording
-    acts = [] if unattended or backup or own_script or chat_bot or loads_into else find_scenarios(delivered, zh)
+    acts = [] if unattended or backup or own_script or chat_bot or loads_into else \
+        find_scenarios([item for item in delivered if not _a_heading(item, described, zh)], zh)
     default_metric = metric == say("described_behaviour")
     asked = metric  # what an acceptance check is for
     if default_metric and not acts:  # kept by default, the measure is still what was asked, by name

@@ -762,7 +762,9 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     # The clause's subject: jieba tags many verbs as nouns ("老师 布置 作业", "店员 盘点 库存", "维修工 上门"),
     # so the noun after it is a thing only when a modal follows the two, a record's name, or a verb of what is done
     # to records, which a person does not undergo ("客户订单可以导出", "客户订单列表", "客户订单导出成Excel").
-    return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS or _zh_names_a_feature(tokens, at + 2)
+    # (a one-character modal before a noun is a verb jieba split off its object: "学生借书还书" is 还 书, return books)
+    modal = then in _ZH_MODALS and not (len(then) == 1 and at + 3 < len(tokens) and tokens[at + 3][1].startswith("n"))
+    return modal or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS or _zh_names_a_feature(tokens, at + 2)
 
 
 # What is done to a kind of data as a whole, ending a feature's name ("会员等级管理", "客户信息查询").

@@ -277,6 +277,13 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         # whom it tells, as said ("没交的学生"), when it says which of them
         told = sent.group("whom") if whom and whom[0] in sent.group("whom") and len(sent.group("whom")) <= 10 else None
         return [Scenario(told or (whom[0] if whom else who or previous), f"{when or ''}收到{what}", "gets", when, what)]
+    # a message the thing sends by itself once something happens ("逾期自动提醒", "到期前自动通知"): no one's act, but
+    # what its people get then
+    if (sent := _ZH_SENDS.match(rest)) and "自动" in rest and sent.group("when") and (previous or who):
+        when = sent.group("when").removesuffix("自动")
+        whom = named_roles(sent.group("whom"))
+        what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
+        return [Scenario(whom[0] if whom else who or previous, f"{when}收到{what}", "gets", when, what, True)]
     if who is None and previous is None:
         return []  # a clause no one does ("做一个约课页面"): the thing itself
     return [Scenario(who or previous, rest, "views" if _ZH_VIEWS.match(rest) else "acts")]
@@ -328,8 +335,8 @@ def _pointed_at(act: Scenario, before: list[Scenario], zh: bool) -> Scenario:
         return replace(act, does=f"{verb}{earlier}{rest}") if m and verb and m.group(0) != "其" else act
     verb, _, rest = act.does.partition(" ")
     first, _, after = rest.partition(" ")
-    if re.match(r"(?:up|in|out|off)\b", after, re.IGNORECASE):
-        return act  # "check them in": people handled as the act before named them, not a thing it made
+    if re.match(r"(?:up|in|out|off|back)\b", after, re.IGNORECASE):
+        return act  # "check them in", "pay them back": people handled as the act before named them, not a thing it made
     # the noun of it, past a particle that ends it ("days off", "kids up"): its number
     noun = re.sub(r"(?:\s+(?:off|up|out|in|back|down|away|over))+$", "", earlier, flags=re.IGNORECASE)
     plural = noun.split()[-1].lower().endswith("s") and not noun.lower().endswith("ss")
