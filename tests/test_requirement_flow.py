@@ -3373,3 +3373,26 @@ def test_a_reminder_the_tool_sends_by_itself_once_a_book_is_overdue_is_what_the_
     plan = first_round("学校图书馆借书系统：学生借书还书，逾期自动提醒，管理员管理图书", force_plan=True)
     assert not any("入口逾期" in c for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
     assert any(c.startswith("逾期，学生收到提醒") for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("Staff log hours on a web page and managers approve them", "Let staff log hours"),
+    ("Crew record their shifts on a tablet", "Let crew record their shifts"),
+])
+def test_staff_who_log_hours_do_so_their_words_are_no_record_of_theirs(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith(act) for task in tasks), tasks
+
+
+def test_a_staff_log_named_as_a_thing_is_still_no_one():
+    assert _users_of(first_round("The staff log shows hours and managers approve them",
+                                 force_plan=True).stages[1].goal) == "managers"
+
+
+@pytest.mark.parametrize("requirement, given", [
+    ("Employees submit expense claims and finance approves them", "Given finance, when they approve"),
+    ("Marketing uploads campaign briefs and legal reviews them", "Given legal, when they review"),
+])
+def test_a_department_named_by_its_work_is_given_without_the(requirement, given):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(c.startswith(given) for c in criteria), criteria

@@ -486,6 +486,7 @@ _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse s
 # Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
 # people, "finance report" is not.
 _EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops", "marketing", "procurement"}
+WORK_DEPARTMENTS_EN = frozenset(_EN_WORK_DEPARTMENTS)
 # What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
 _EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
                   "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
@@ -502,13 +503,21 @@ _EN_WORK_PRODUCTS = {"report", "reports", "dashboard", "dashboards", "summary", 
                      "campaign", "campaigns", "materials", "budget", "budgets", "plan", "plans"}
 
 
+# Groups said with a plural verb ("staff log hours", "the crew clock in"), as a plural is.
+_EN_PLURAL_GROUPS = {"staff", "personnel", "crew", "faculty", "police"}
+
+
 def _names_a_kind(words: list[str], end: int) -> bool:
     """Whether the person word words[end - 1] qualifies the business or thing after it ("accounting firm", "finance
     dashboard", "vet clinic", "finance report"): then it names a kind of that, not people who use it; so does a
     singular before a record kept of such people ("the patient file", "a customer list"), which a verb after a
     singular subject never is (it ends in -s: "the manager logs hours")."""
     after = words[end].lower() if end < len(words) else ""
-    if not _plural(words[end - 1]) and after in _EN_RECORDS and not after.endswith("s"):
+    # a group whose verb takes no -s, bare before a record's word and what is kept, does that ("Staff log hours",
+    # "crew record their shifts"); "the staff log", "Staff log:" name a record
+    acts = (words[end - 1].lower() in _EN_PLURAL_GROUPS and (end < 2 or words[end - 2].lower() not in _EN_DETERMINERS)
+            and end + 1 < len(words) and words[end + 1][:1].isalnum())
+    if not _plural(words[end - 1]) and after in _EN_RECORDS and not after.endswith("s") and not acts:
         return True
     return (after in _EN_BUSINESSES | _EN_PLACES or
             words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS | _EN_WORK_PRODUCTS)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from core.language import CJK, is_function_word
-from graphs.requirement.roles import named_roles, opens_with_role, zh_tokens
+from graphs.requirement.roles import WORK_DEPARTMENTS_EN, named_roles, opens_with_role, zh_tokens
 from graphs.requirement.topics import scheduled_send
 
 # What opens the part of an English thing that says what people do with it ("a booking page | so students can …").
@@ -406,7 +406,9 @@ def one_of(role: str, zh: bool) -> str:
         return role
     head = role.split()[-1]
     if not head.endswith("s") or head.endswith("ss") or head.isupper():
-        return role if head.isupper() or role.lower().startswith("the ") else f"the {role}"
+        # a department named by its work is said bare, as its initials are ("Given finance", "Given HR")
+        bare = head.isupper() or (" " not in role and head.lower() in WORK_DEPARTMENTS_EN)
+        return role if bare or role.lower().startswith("the ") else f"the {role}"
     one = (role[:-3] + "y" if role.endswith("ies") else
            role[:-2] if re.search(r"(?:sses|ches|shes|xes)$", role) else role[:-1])
     return f"{'an' if one[:1].lower() in 'aeiou' else 'a'} {one}"
