@@ -3382,9 +3382,7 @@ def test_a_reminder_the_tool_sends_by_itself_once_a_book_is_overdue_is_what_the_
 def test_staff_who_log_hours_do_so_their_words_are_no_record_of_theirs(requirement, act):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(task.startswith(act) for task in tasks), tasks
-
-
-def test_a_staff_log_named_as_a_thing_is_still_no_one():
+    # while "the staff log", a thing, is still no one
     assert _users_of(first_round("The staff log shows hours and managers approve them",
                                  force_plan=True).stages[1].goal) == "managers"
 
