@@ -3394,3 +3394,14 @@ def test_staff_who_log_hours_do_so_their_words_are_no_record_of_theirs(requireme
 def test_a_department_named_by_its_work_is_given_without_the(requirement, given):
     criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
     assert any(c.startswith(given) for c in criteria), criteria
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("Tenants report repairs, the landlord fixes them and tenants get an email",
+     "Send tenants an email when the landlord fixes the repairs"),
+    ("Guests report broken things in their rooms, housekeeping resolves them and guests get a text",
+     "Send guests a text when housekeeping resolves the broken things"),
+])
+def test_a_message_after_one_persons_act_is_sent_when_they_do_it(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(task) for t in tasks), tasks

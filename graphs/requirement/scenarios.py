@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, is_function_word
+from core.language import CJK, is_function_word, plural_en
 from graphs.requirement.roles import WORK_DEPARTMENTS_EN, named_roles, opens_with_role, zh_tokens
 from graphs.requirement.topics import scheduled_send
 
@@ -380,9 +380,17 @@ def _sent_on_the_act_before(act: Scenario, before: list[Scenario], zh: bool) -> 
         return act
     if zh:
         return replace(act, when=f"{other.who}{other.does}后", on_event=True)
-    if not other.who.lower().endswith("s"):  # "when the landlord fix…": said only where the base form fits
-        return act
-    return replace(act, when=f"when {other.who} {other.does}", on_event=True)
+    if other.who.lower().endswith("s") and not other.who.lower().endswith("ss"):
+        return replace(act, when=f"when {other.who} {other.does}", on_event=True)
+    # one person or a team takes the verb with -s ("when the landlord fixes the repairs", "when housekeeping resolves …")
+    verb, _, rest = other.does.partition(" ")
+    said = _ONE_DOES.get(verb.lower()) or plural_en(verb)
+    who = one_of(other.who, zh)
+    return replace(act, when=f"when {who} {said} {rest}".strip(), on_event=True)
+
+
+# Verbs whose form after one person is not the base with -s.
+_ONE_DOES = {"have": "has", "do": "does", "go": "goes", "be": "is"}
 
 
 def scenarios(items: list[str], zh: bool) -> list[Scenario]:
@@ -399,6 +407,10 @@ def scenarios(items: list[str], zh: bool) -> list[Scenario]:
     return found
 
 
+# Teams named by their work that take no article, as departments do ("Given housekeeping", "Given reception").
+_TEAMS_SAID_BARE = {"reception", "housekeeping", "maintenance", "security", "dispatch", "payroll"}
+
+
 def one_of(role: str, zh: bool) -> str:
     """One of a role's people, as a Given names them ("students" → "a student"); a team or a singular role as the
     requirement writes it ("HR", "the duty manager")."""
@@ -407,7 +419,7 @@ def one_of(role: str, zh: bool) -> str:
     head = role.split()[-1]
     if not head.endswith("s") or head.endswith("ss") or head.isupper():
         # a department named by its work is said bare, as its initials are ("Given finance", "Given HR")
-        bare = head.isupper() or (" " not in role and head.lower() in WORK_DEPARTMENTS_EN)
+        bare = head.isupper() or (" " not in role and head.lower() in WORK_DEPARTMENTS_EN | _TEAMS_SAID_BARE)
         return role if bare or role.lower().startswith("the ") else f"the {role}"
     one = (role[:-3] + "y" if role.endswith("ies") else
            role[:-2] if re.search(r"(?:sses|ches|shes|xes)$", role) else role[:-1])
