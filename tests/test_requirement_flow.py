@@ -3405,3 +3405,12 @@ def test_a_department_named_by_its_work_is_given_without_the(requirement, given)
 def test_a_message_after_one_persons_act_is_sent_when_they_do_it(requirement, task):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(t.startswith(task) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("做一个车队加油记录工具，司机拍小票上传，车队长每月汇总", "让车队长通过第一阶段选定的入口每月汇总"),
+    ("做一个收银小程序，店员收款，副店长审批退款", "让副店长通过小程序审批退款"),
+])
+def test_a_person_whose_name_jieba_cuts_after_its_first_character_is_read_whole(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert act in tasks, tasks

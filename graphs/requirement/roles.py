@@ -244,9 +244,16 @@ def zh_tokens(text: str) -> list[tuple[str, str]]:
             # right ("我们店/员工", not 店员/工)
             tokens[-1] = (tokens[-1][0] + word[0], "n")
             tokens += _zh_tagged(word[1:])
+        elif (len(word) == 1 and flag in _ZH_BOUND_FLAGS and pending and len(pending[0][0]) >= 2
+              and _zh_role(pending[0][0])):
+            tokens.append((word + pending.pop(0)[0], "n"))  # 车/队长, 副/店长: a part that names which one (车队长)
         else:
             tokens.append((word, flag))
     return tokens
+
+
+# jieba's tags of a character that is no word alone (车 "zg", 副 "b"): before a person it is part of their name.
+_ZH_BOUND_FLAGS = {"zg", "b", "ng"}
 
 
 def _zh_words(clause: str) -> list[str]:
