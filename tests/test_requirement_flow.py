@@ -3414,3 +3414,9 @@ def test_a_message_after_one_persons_act_is_sent_when_they_do_it(requirement, ta
 def test_a_person_whose_name_jieba_cuts_after_its_first_character_is_read_whole(requirement, act):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert act in tasks, tasks
+
+
+def test_a_leave_tool_named_by_qing_jia_keeps_its_name_and_its_peoples_acts():
+    plan = first_round("请假：学生提交请假，老师审批", force_plan=True)
+    assert plan.scope[:3] == ["交付：请假", "交付：学生提交请假", "交付：老师审批"], plan.scope
+    assert "让老师通过第一阶段选定的入口审批" in plan.stages[1].tasks, plan.stages[1].tasks

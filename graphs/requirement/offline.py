@@ -169,7 +169,9 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
     summary = _summary(requirement)
     clauses = _clauses(requirement, zh)
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
-    if len(clauses) < 2 or any(len(c) < 4 and not _only_states_a_constraint(c) for c in clauses):
+    # (two Chinese characters are a word: "请假：学生提交请假…" names its topic, no fragment)
+    if len(clauses) < 2 or any((len(CJK.findall(c)) < 2 if zh else len(c) < 4) and not _only_states_a_constraint(c)
+                               for c in clauses):
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
@@ -579,7 +581,11 @@ _ASKED = re.compile(r"\s*(?:吗|呢|吧)?[?？]+$")
 
 def _without_asking(item: str, zh: bool) -> str:
     """A thing to deliver without the words that ask for it ("能不能做一个积分小程序" → "做一个积分小程序")."""
-    bare = (_ZH_ASKING if zh else _EN_ASKING).sub("", item.strip(), count=1)
+    item = item.strip()
+    if zh and item.startswith("请") and zh_tokens(item[:6])[0][0] != "请":
+        # 请 of a word of its own ("请假", "请客") is no "please": only what follows it may ask
+        return "请" + _without_asking(item[1:], zh) if len(item) > 1 and not _ZH_ASKING.match(item[1:]).end() else item
+    bare = (_ZH_ASKING if zh else _EN_ASKING).sub("", item, count=1)
     return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else item
 
 
