@@ -3420,3 +3420,14 @@ def test_a_leave_tool_named_by_qing_jia_keeps_its_name_and_its_peoples_acts():
     plan = first_round("请假：学生提交请假，老师审批", force_plan=True)
     assert plan.scope[:3] == ["交付：请假", "交付：学生提交请假", "交付：老师审批"], plan.scope
     assert "让老师通过第一阶段选定的入口审批" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+def test_neighbours_who_order_are_users_and_get_the_notice_the_group_leader_sends_everyone():
+    plan = first_round("做一个社区团购接龙工具，团长发布商品，邻居下单，到货后团长通知大家取货", force_plan=True)
+    assert "让邻居通过第一阶段选定的入口下单" in plan.stages[1].tasks, plan.stages[1].tasks
+    assert any(task.startswith("到货后自动给邻居发送通知") for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+def test_a_reminder_someone_sends_goes_to_the_others_named_before_not_to_themselves():
+    tasks = first_round("做一个自习室预约小程序，学生预约座位，管理员每天提醒", force_plan=True).stages[1].tasks
+    assert any(task.startswith("每天自动给学生发送提醒") for task in tasks), tasks

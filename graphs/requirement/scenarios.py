@@ -276,7 +276,9 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
         # whom it tells, as said ("没交的学生"), when it says which of them
         told = sent.group("whom") if whom and whom[0] in sent.group("whom") and len(sent.group("whom")) <= 10 else None
-        return [Scenario(told or (whom[0] if whom else who or previous), f"{when or ''}收到{what}", "gets", when, what)]
+        # one who tells everyone ("团长通知大家取货") tells the others named before, not themselves
+        others = previous if who and previous and previous != who else who or previous
+        return [Scenario(told or (whom[0] if whom else others), f"{when or ''}收到{what}", "gets", when, what)]
     # a message the thing sends by itself once something happens ("逾期自动提醒", "到期前自动通知"): no one's act, but
     # what its people get then
     if (sent := _ZH_SENDS.match(rest)) and "自动" in rest and sent.group("when") and (previous or who):
