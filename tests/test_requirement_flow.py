@@ -3431,3 +3431,9 @@ def test_neighbours_who_order_are_users_and_get_the_notice_the_group_leader_send
 def test_a_reminder_someone_sends_goes_to_the_others_named_before_not_to_themselves():
     tasks = first_round("做一个自习室预约小程序，学生预约座位，管理员每天提醒", force_plan=True).stages[1].tasks
     assert any(task.startswith("每天自动给学生发送提醒") for task in tasks), tasks
+
+
+def test_what_a_clinic_wants_its_patients_to_do_is_their_act():
+    tasks = first_round("A small clinic wants patients to book appointments online; the receptionist confirms each "
+                        "booking", force_plan=True).stages[1].tasks
+    assert "Let patients book appointments online" in tasks, tasks

@@ -18,8 +18,9 @@ from graphs.requirement.topics import scheduled_send
 # What opens the part of an English thing that says what people do with it ("a booking page | so students can …").
 _EN_DOES_WITH_IT = re.compile(r"\s+(?:so\s+that|so|where|in\s+which|which\s+lets|that\s+lets|to\s+let|letting|"
                               r"that|which)\s+(?=\S)", re.IGNORECASE)
-# "for the on-call engineer to silence alerts": whom it is for, then what they do.
-_EN_FOR_WHOM_TO = re.compile(r"\s+for\s+(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+to\s+(?P<does>.+)$",
+# "for the on-call engineer to silence alerts", "our clinic wants patients to book online": whom it is for, then what
+# they do.
+_EN_FOR_WHOM_TO = re.compile(r"\s+(?:for|wants?|needs?|would\s+like|expects?)\s+(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+to\s+(?P<does>.+)$",
                              re.IGNORECASE)
 _EN_LEAD = re.compile(r"^(?:(?:only|and|then|where|so|that|which|while|but|once|when)\s+)*(?:(?:the|our|my|each|every|all)\s+)?",
                       re.IGNORECASE)
