@@ -3437,3 +3437,13 @@ def test_what_a_clinic_wants_its_patients_to_do_is_their_act():
     tasks = first_round("A small clinic wants patients to book appointments online; the receptionist confirms each "
                         "booking", force_plan=True).stages[1].tasks
     assert "Let patients book appointments online" in tasks, tasks
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("A plant-watering rota for our office: colleagues sign up for a week and get a reminder the day before",
+     "Let colleagues sign up for a week"),
+    ("Roommates split the bills and each sees what they owe", "Let roommates split the bills"),
+])
+def test_people_named_by_whom_they_share_work_or_a_home_with_are_roles(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith(act) for task in tasks), tasks

@@ -339,6 +339,7 @@ _EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
 # People whose word ends otherwise, beside the jobs ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
 _EN_PEOPLE = JOBS_EN | set("""
 agent client recipient respondent student parent resident patient president applicant participant tenant person staff
+colleague classmate flatmate housemate roommate teammate
 team department crew personnel folk admin lead head squad rep kid child children teen
 hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops marketing procurement
 """.split())
