@@ -3314,3 +3314,136 @@ def test_a_reminder_they_get_after_signing_up_is_sent_to_the_same_people():
 def test_a_chinese_system_named_before_a_colon_is_the_title_without_what_follows():
     plan = first_round("学校图书馆借书系统：学生借书还书，逾期自动提醒，管理员管理图书", force_plan=True)
     assert _title_of(plan) == "学校图书馆借书系统"
+
+
+@pytest.mark.parametrize("requirement, users", [
+    ("An internal IT ticket tool", "IT"),
+    ("A simple HR leave tracker", "HR"),
+    ("Simple HR approves leave and staff request days off", "HR and staff"),
+])
+def test_what_a_department_named_by_its_initials_is_like_is_not_part_of_its_name(requirement, users):
+    assert _users_of(first_round(requirement, force_plan=True).stages[1].goal) == users
+
+
+def test_a_team_named_by_its_initials_after_what_it_is_like_still_does_its_act():
+    tasks = first_round("Our internal IT team resets passwords", force_plan=True).stages[1].tasks
+    assert any(task.startswith("Let the IT team reset passwords") for task in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, line", [
+    ("做一个请假系统，员工提交请假申请，经理审批它们", "经理审批请假申请"),
+    ("做一个报修小程序，业主提交报修单，物业处理它", "物业处理报修单"),
+    ("Employees submit expense claims and finance approves them", "finance approves the expense claims"),
+])
+def test_a_scope_line_says_what_its_act_points_back_at(requirement, line):
+    scope = first_round(requirement, force_plan=True).scope
+    assert any(item.endswith(line) for item in scope), scope
+
+
+def test_days_asked_off_are_what_is_approved_after():
+    tasks = first_round("Staff request days off and managers approve them", force_plan=True).stages[1].tasks
+    assert any(task.startswith("Let managers approve the days off") for task in tasks), tasks
+
+
+def test_what_is_confirmed_after_people_sign_others_up_is_the_sign_ups():
+    plan = first_round("Parents sign kids up for matches online, coaches confirm them", force_plan=True)
+    assert any(task.startswith("Let coaches confirm the sign-ups") for task in plan.stages[1].tasks), plan.stages[1].tasks
+    assert "Deliver: coaches confirm the sign-ups" in plan.scope, plan.scope
+    # people checked in after being dropped off are still the people, not the drop-offs
+    tasks = first_round("Parents drop kids off at the gate and teachers check them in", force_plan=True).stages[1].tasks
+    assert not any("drop-offs" in task for task in tasks), tasks
+
+
+def test_the_name_before_a_colon_that_peoples_acts_follow_is_no_act_of_its_own():
+    plan = first_round("员工报销：员工上传发票，财务审核后打款", force_plan=True)
+    assert plan.stages[2].success_criteria[0] == "每个场景的验收测试通过：员工上传发票；财务审核后打款", plan.stages[2]
+    assert "交付：员工报销" in plan.scope, plan.scope  # still what is delivered
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("学校图书馆借书系统：学生借书还书，管理员管理图书", "让学生通过第一阶段选定的入口借书还书"),
+    ("做一个借书小程序，读者借书还书", "让读者通过小程序借书还书"),
+])
+def test_a_person_who_borrows_and_returns_books_is_a_user_who_does_it(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert act in tasks, tasks
+
+
+def test_a_reminder_the_tool_sends_by_itself_once_a_book_is_overdue_is_what_the_borrower_gets_not_their_act():
+    plan = first_round("学校图书馆借书系统：学生借书还书，逾期自动提醒，管理员管理图书", force_plan=True)
+    assert not any("入口逾期" in c for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+    assert any(c.startswith("逾期，学生收到提醒") for c in plan.stages[1].success_criteria), plan.stages[1].success_criteria
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("Staff log hours on a web page and managers approve them", "Let staff log hours"),
+    ("Crew record their shifts on a tablet", "Let crew record their shifts"),
+])
+def test_staff_who_log_hours_do_so_their_words_are_no_record_of_theirs(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith(act) for task in tasks), tasks
+    # while "the staff log", a thing, is still no one
+    assert _users_of(first_round("The staff log shows hours and managers approve them",
+                                 force_plan=True).stages[1].goal) == "managers"
+
+
+@pytest.mark.parametrize("requirement, given", [
+    ("Employees submit expense claims and finance approves them", "Given finance, when they approve"),
+    ("Marketing uploads campaign briefs and legal reviews them", "Given legal, when they review"),
+])
+def test_a_department_named_by_its_work_is_given_without_the(requirement, given):
+    criteria = first_round(requirement, force_plan=True).stages[1].success_criteria
+    assert any(c.startswith(given) for c in criteria), criteria
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("Tenants report repairs, the landlord fixes them and tenants get an email",
+     "Send tenants an email when the landlord fixes the repairs"),
+    ("Guests report broken things in their rooms, housekeeping resolves them and guests get a text",
+     "Send guests a text when housekeeping resolves the broken things"),
+])
+def test_a_message_after_one_persons_act_is_sent_when_they_do_it(requirement, task):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(t.startswith(task) for t in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("做一个车队加油记录工具，司机拍小票上传，车队长每月汇总", "让车队长通过第一阶段选定的入口每月汇总"),
+    ("做一个收银小程序，店员收款，副店长审批退款", "让副店长通过小程序审批退款"),
+])
+def test_a_person_whose_name_jieba_cuts_after_its_first_character_is_read_whole(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert act in tasks, tasks
+
+
+def test_a_leave_tool_named_by_qing_jia_keeps_its_name_and_its_peoples_acts():
+    plan = first_round("请假：学生提交请假，老师审批", force_plan=True)
+    assert plan.scope[:3] == ["交付：请假", "交付：学生提交请假", "交付：老师审批"], plan.scope
+    assert "让老师通过第一阶段选定的入口审批" in plan.stages[1].tasks, plan.stages[1].tasks
+
+
+def test_neighbours_who_order_are_users_and_get_the_notice_the_group_leader_sends_everyone():
+    plan = first_round("做一个社区团购接龙工具，团长发布商品，邻居下单，到货后团长通知大家取货", force_plan=True)
+    assert "让邻居通过第一阶段选定的入口下单" in plan.stages[1].tasks, plan.stages[1].tasks
+    assert any(task.startswith("到货后自动给邻居发送通知") for task in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+def test_a_reminder_someone_sends_goes_to_the_others_named_before_not_to_themselves():
+    tasks = first_round("做一个自习室预约小程序，学生预约座位，管理员每天提醒", force_plan=True).stages[1].tasks
+    assert any(task.startswith("每天自动给学生发送提醒") for task in tasks), tasks
+
+
+def test_what_a_clinic_wants_its_patients_to_do_is_their_act():
+    tasks = first_round("A small clinic wants patients to book appointments online; the receptionist confirms each "
+                        "booking", force_plan=True).stages[1].tasks
+    assert "Let patients book appointments online" in tasks, tasks
+
+
+@pytest.mark.parametrize("requirement, act", [
+    ("A plant-watering rota for our office: colleagues sign up for a week and get a reminder the day before",
+     "Let colleagues sign up for a week"),
+    ("Roommates split the bills and each sees what they owe", "Let roommates split the bills"),
+])
+def test_people_named_by_whom_they_share_work_or_a_home_with_are_roles(requirement, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith(act) for task in tasks), tasks

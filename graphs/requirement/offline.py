@@ -17,6 +17,7 @@ from core.language import CJK, clip, gerund_en, is_function_word, mid_sentence, 
 from core.llm.offline import OfflineRequest, offline_composer
 from graphs.requirement.render import plan_title, render_markdown, word
 from graphs.requirement.scenarios import (Scenario, base_en as _base, en_scope_items, names_a_kind, one_of,
+                                          scope_items_said_whole,
                                           scenarios as find_scenarios)
 from graphs.requirement.roles import (SPEAKER_ZH, asked_for_kin, asker_companion, asker_group, asker_uses, named_roles, opens_with_role,
                                       place_served, shared_by_a_few,
@@ -111,6 +112,17 @@ def _zh_at_colon(clause: str) -> list[str]:
     return [head, rest] if roles and rest.startswith(roles[0]) or named else [clause]
 
 
+def _a_heading(item: str, requirement: str, zh: bool) -> bool:
+    """Whether a thing to deliver is only the name the requirement gives it before a colon that its people's acts
+    follow ("员工报销：员工上传发票…", "Staff expenses: staff upload receipts"): what it is about, no act of its own."""
+    for after in re.finditer(re.escape(item) + r"\s*[:：]\s*", requirement):
+        rest = requirement[after.end():]
+        roles = named_roles(re.split(r"[，；。！？,;.!?\n]", rest, maxsplit=1)[0]) if zh else []
+        if (roles and rest.startswith(roles[0])) if zh else opens_with_role(rest):
+            return True
+    return False
+
+
 # A rule the work follows, which the built thing must keep rather than a thing to build: how many levels sign off
 # ("三级审批", "two-level approval"), a limit ("每人最多借3本", "at most 3 books"), or what a threshold calls for
 # ("超过一千元要总经理签字", "claims over $500 need the director's approval").
@@ -157,7 +169,9 @@ def _deliverables(requirement: str, zh: bool, with_its_form: bool = False) -> li
     summary = _summary(requirement)
     clauses = _clauses(requirement, zh)
     # A clause of a few characters is a fragment ("e.g", "etc"), not a capability: keep the summary whole then.
-    if len(clauses) < 2 or any(len(c) < 4 and not _only_states_a_constraint(c) for c in clauses):
+    # (two Chinese characters are a word: "请假：学生提交请假…" names its topic, no fragment)
+    if len(clauses) < 2 or any((len(CJK.findall(c)) < 2 if zh else len(c) < 4) and not _only_states_a_constraint(c)
+                               for c in clauses):
         # without the stop that ends it, as the items cut at clauses are ("Deliver: a booking page", not "… page.")
         summary = summary.rstrip(".!?。！？ ")
         whole = summary if zh else _EN_CAUSE.sub("", summary) or summary
@@ -567,7 +581,11 @@ _ASKED = re.compile(r"\s*(?:吗|呢|吧)?[?？]+$")
 
 def _without_asking(item: str, zh: bool) -> str:
     """A thing to deliver without the words that ask for it ("能不能做一个积分小程序" → "做一个积分小程序")."""
-    bare = (_ZH_ASKING if zh else _EN_ASKING).sub("", item.strip(), count=1)
+    item = item.strip()
+    if zh and item.startswith("请") and zh_tokens(item[:6])[0][0] != "请":
+        # 请 of a word of its own ("请假", "请客") is no "please": only what follows it may ask
+        return "请" + _without_asking(item[1:], zh) if len(item) > 1 and not _ZH_ASKING.match(item[1:]).end() else item
+    bare = (_ZH_ASKING if zh else _EN_ASKING).sub("", item, count=1)
     return bare if len(CJK.findall(bare) if zh else bare.split()) >= 2 else item
 
 
@@ -1239,7 +1257,8 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     delivered = _deliverables(described, zh)
     # what each of its people does in a thing they use, one build task and one testable criterion each; a job, a
     # backup, a script or a bot keeps its own stage wording
-    acts = [] if unattended or backup or own_script or chat_bot or loads_into else find_scenarios(delivered, zh)
+    acts = [] if unattended or backup or own_script or chat_bot or loads_into else \
+        find_scenarios([item for item in delivered if not _a_heading(item, described, zh)], zh)
     default_metric = metric == say("described_behaviour")
     asked = metric  # what an acceptance check is for
     if default_metric and not acts:  # kept by default, the measure is still what was asked, by name
@@ -1249,8 +1268,9 @@ def compose_requirement_plan(request: OfflineRequest) -> dict[str, Any]:
     # the thing itself, as "Deliver:" already says it is made ("Deliver: a loyalty app", not "Deliver: build a …";
     # "交付：预约挂号小程序", not "交付：做一个预约挂号小程序")
     # an English thing and what its people do with it are listed each on its own, as Chinese clauses are
-    scope = [say("deliver", item=part) for item in delivered
-             for part in ([_zh_scope_item(item)] if zh else en_scope_items(_EN_MAKING.sub("", item, count=1)))]
+    scope = [say("deliver", item=part) for part in scope_items_said_whole(
+        [part for item in delivered
+         for part in ([_zh_scope_item(item)] if zh else en_scope_items(_EN_MAKING.sub("", item, count=1)))], zh)]
     # An answer the deliverables already say (what it is for, when the requirement named nothing) is not said twice.
     scope += [say("decision", label=label, text=text) for label, text in decisions
               if text.strip().rstrip(".!?。！？ ") not in delivered]

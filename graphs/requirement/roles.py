@@ -244,9 +244,16 @@ def zh_tokens(text: str) -> list[tuple[str, str]]:
             # right ("我们店/员工", not 店员/工)
             tokens[-1] = (tokens[-1][0] + word[0], "n")
             tokens += _zh_tagged(word[1:])
+        elif (len(word) == 1 and flag in _ZH_BOUND_FLAGS and pending and len(pending[0][0]) >= 2
+              and _zh_role(pending[0][0])):
+            tokens.append((word + pending.pop(0)[0], "n"))  # 车/队长, 副/店长: a part that names which one (车队长)
         else:
             tokens.append((word, flag))
     return tokens
+
+
+# jieba's tags of a character that is no word alone (车 "zg", 副 "b"): before a person it is part of their name.
+_ZH_BOUND_FLAGS = {"zg", "b", "ng"}
 
 
 def _zh_words(clause: str) -> list[str]:
@@ -332,6 +339,7 @@ _EN_PERSON = re.compile(r"^[a-z'-]{3,}(?:er|or|ist|ian|ee|eer|man|men)s?$")
 # People whose word ends otherwise, beside the jobs ("-ant", "-ent" end adjectives as often: "concurrent", "relevant").
 _EN_PEOPLE = JOBS_EN | set("""
 agent client recipient respondent student parent resident patient president applicant participant tenant person staff
+colleague classmate flatmate housemate roommate teammate
 team department crew personnel folk admin lead head squad rep kid child children teen
 hr qa it ceo cfo cto coo vp pm ta ra sre dba gm finance accounting legal ops marketing procurement
 """.split())
@@ -486,6 +494,7 @@ _EN_MAX_WORDS = 3  # a head word and up to two words qualifying it ("warehouse s
 # Departments named by their work, which also name a kind of firm or thing: "accounting firm", "legal team" is
 # people, "finance report" is not.
 _EN_WORK_DEPARTMENTS = {"hr", "qa", "it", "finance", "accounting", "legal", "ops", "marketing", "procurement"}
+WORK_DEPARTMENTS_EN = frozenset(_EN_WORK_DEPARTMENTS)
 # What such a word qualifies when it names a kind of business: "a small accounting firm", "our legal practice".
 _EN_BUSINESSES = {"firm", "firms", "company", "companies", "agency", "agencies", "practice", "practices", "business",
                   "businesses", "office", "offices", "startup", "studio", "consultancy", "partnership"}
@@ -502,13 +511,21 @@ _EN_WORK_PRODUCTS = {"report", "reports", "dashboard", "dashboards", "summary", 
                      "campaign", "campaigns", "materials", "budget", "budgets", "plan", "plans"}
 
 
+# Groups said with a plural verb ("staff log hours", "the crew clock in"), as a plural is.
+_EN_PLURAL_GROUPS = {"staff", "personnel", "crew", "faculty", "police"}
+
+
 def _names_a_kind(words: list[str], end: int) -> bool:
     """Whether the person word words[end - 1] qualifies the business or thing after it ("accounting firm", "finance
     dashboard", "vet clinic", "finance report"): then it names a kind of that, not people who use it; so does a
     singular before a record kept of such people ("the patient file", "a customer list"), which a verb after a
     singular subject never is (it ends in -s: "the manager logs hours")."""
     after = words[end].lower() if end < len(words) else ""
-    if not _plural(words[end - 1]) and after in _EN_RECORDS and not after.endswith("s"):
+    # a group whose verb takes no -s, bare before a record's word and what is kept, does that ("Staff log hours",
+    # "crew record their shifts"); "the staff log", "Staff log:" name a record
+    acts = (words[end - 1].lower() in _EN_PLURAL_GROUPS and (end < 2 or words[end - 2].lower() not in _EN_DETERMINERS)
+            and end + 1 < len(words) and words[end + 1][:1].isalnum())
+    if not _plural(words[end - 1]) and after in _EN_RECORDS and not after.endswith("s") and not acts:
         return True
     return (after in _EN_BUSINESSES | _EN_PLACES or
             words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS | _EN_WORK_PRODUCTS)
@@ -569,6 +586,17 @@ def _en_team_at(words: list[str], start: int) -> tuple[int, int, str] | None:
             size = 2 if end - start >= 2 and " ".join(words[end - 2:end]).lower() in _EN_TEAMS else 1
             return end - size, end, " ".join(words[end - size:end])
     return None
+
+
+def _from_the_initials(words: list[str], start: int, end: int, role: str) -> tuple[int, int, str]:
+    """A department named by its initials begins with them: lower-case words before them say what the thing is like
+    ("an internal IT ticket tool", "a simple HR leave tracker"), never which people ("IT", "HR")."""
+    at = next((at for at in range(start, end) if _an_acronym(words[at])), None)
+    opens = start == 0 or not words[start - 1][0].isalnum()  # a sentence's first word takes a capital all the same
+    if at is None or at == start or not all(words[w][:1].islower() or w == start and opens and words[w][1:].islower()
+                                            for w in range(start, at)):
+        return start, end, role
+    return start, end, " ".join(words[at:end])  # (where the subject starts, as the sentence has it)
 
 
 def _en_roles(text: str) -> list[tuple[int, int, str]]:
@@ -633,6 +661,7 @@ def _en_roles(text: str) -> list[tuple[int, int, str]]:
                 start -= 1
             if start < i and (_en_role(words[i - 1]) or _en_team(words, start, i) or _en_either_acts(words, i, False)):
                 found.append((start, i, " ".join(words[start:i])))
+    found = [_from_the_initials(words, start, end, role) for start, end, role in found]
     # A capital that only opens a sentence is not part of the name ("Teachers post …" → "teachers"; "HR staff" stays).
     return [(start, end, role[0].lower() + role[1:] if (start == 0 or not words[start - 1][0].isalnum())
              and role[1:2].islower() else role) for start, end, role in found]
@@ -750,7 +779,9 @@ def _zh_qualifies(tokens: list[tuple[str, str]], at: int) -> bool:
     # The clause's subject: jieba tags many verbs as nouns ("老师 布置 作业", "店员 盘点 库存", "维修工 上门"),
     # so the noun after it is a thing only when a modal follows the two, a record's name, or a verb of what is done
     # to records, which a person does not undergo ("客户订单可以导出", "客户订单列表", "客户订单导出成Excel").
-    return then in _ZH_MODALS or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS or _zh_names_a_feature(tokens, at + 2)
+    # (a one-character modal before a noun is a verb jieba split off its object: "学生借书还书" is 还 书, return books)
+    modal = then in _ZH_MODALS and not (len(then) == 1 and at + 3 < len(tokens) and tokens[at + 3][1].startswith("n"))
+    return modal or then in _ZH_RECORDS or then in _ZH_DONE_TO_RECORDS or _zh_names_a_feature(tokens, at + 2)
 
 
 # What is done to a kind of data as a whole, ending a feature's name ("会员等级管理", "客户信息查询").

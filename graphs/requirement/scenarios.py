@@ -11,15 +11,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from core.language import CJK, is_function_word
-from graphs.requirement.roles import named_roles, opens_with_role, zh_tokens
+from core.language import CJK, is_function_word, plural_en
+from graphs.requirement.roles import WORK_DEPARTMENTS_EN, named_roles, opens_with_role, zh_tokens
 from graphs.requirement.topics import scheduled_send
 
 # What opens the part of an English thing that says what people do with it ("a booking page | so students can …").
 _EN_DOES_WITH_IT = re.compile(r"\s+(?:so\s+that|so|where|in\s+which|which\s+lets|that\s+lets|to\s+let|letting|"
                               r"that|which)\s+(?=\S)", re.IGNORECASE)
-# "for the on-call engineer to silence alerts": whom it is for, then what they do.
-_EN_FOR_WHOM_TO = re.compile(r"\s+for\s+(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+to\s+(?P<does>.+)$",
+# "for the on-call engineer to silence alerts", "our clinic wants patients to book online": whom it is for, then what
+# they do.
+_EN_FOR_WHOM_TO = re.compile(r"\s+(?:for|wants?|needs?|would\s+like|expects?)\s+(?P<who>(?:the\s+|our\s+|my\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+to\s+(?P<does>.+)$",
                              re.IGNORECASE)
 _EN_LEAD = re.compile(r"^(?:(?:only|and|then|where|so|that|which|while|but|once|when)\s+)*(?:(?:the|our|my|each|every|all)\s+)?",
                       re.IGNORECASE)
@@ -128,6 +129,10 @@ def _en_subject(clause: str) -> tuple[str | None, str] | None:
     """(who, what they do) of an English clause that opens with a role ("only the duty manager can give refunds")."""
     lead = _EN_LEAD.match(clause).end()
     for role in named_roles(clause):
+        # what the team is like, before the initials that name it ("our internal IT team" is the IT team)
+        like = re.match(r"(?:[a-z][a-z-]*\s+){1,2}(?=[A-Z]{2,}\b)", clause[lead:][:1].lower() + clause[lead + 1:]) \
+            if role.split()[0].isupper() else None
+        lead = lead + like.end() if like and clause[lead + like.end():].startswith(role) else lead
         if clause[lead:].lower().startswith(role.lower()):
             does = clause[lead + len(role):].strip()
             if not lead and names_a_kind(role, does):
@@ -272,7 +277,16 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
         # whom it tells, as said ("没交的学生"), when it says which of them
         told = sent.group("whom") if whom and whom[0] in sent.group("whom") and len(sent.group("whom")) <= 10 else None
-        return [Scenario(told or (whom[0] if whom else who or previous), f"{when or ''}收到{what}", "gets", when, what)]
+        # one who tells everyone ("团长通知大家取货") tells the others named before, not themselves
+        others = previous if who and previous and previous != who else who or previous
+        return [Scenario(told or (whom[0] if whom else others), f"{when or ''}收到{what}", "gets", when, what)]
+    # a message the thing sends by itself once something happens ("逾期自动提醒", "到期前自动通知"): no one's act, but
+    # what its people get then
+    if (sent := _ZH_SENDS.match(rest)) and "自动" in rest and sent.group("when") and (previous or who):
+        when = sent.group("when").removesuffix("自动")
+        whom = named_roles(sent.group("whom"))
+        what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
+        return [Scenario(whom[0] if whom else who or previous, f"{when}收到{what}", "gets", when, what, True)]
     if who is None and previous is None:
         return []  # a clause no one does ("做一个约课页面"): the thing itself
     return [Scenario(who or previous, rest, "views" if _ZH_VIEWS.match(rest) else "acts")]
@@ -284,6 +298,9 @@ _EN_POINTERS = re.compile(r"^(?:(?:a|an|the|their|his|her|its|our|my|your|each|e
                           re.IGNORECASE)
 _EN_OBJECT_ENDS = re.compile(r"\s+(?:in|on|at|for|from|to|into|through|by|with|via|before|after|when|once|if|"
                              r"and|or|so)\b.*$", re.IGNORECASE)
+# Verbs with a particle whose act is named by them joined ("a sign-up", "the check-ins", "drop-offs").
+_EN_ACTS_AS_NOUNS = {("sign", "up"), ("sign", "in"), ("sign", "out"), ("check", "in"), ("check", "out"), ("drop", "off"),
+                     ("pick", "up"), ("book", "in"), ("log", "in"), ("log", "out")}
 _ZH_PRONOUN = re.compile(r"它们|它|这些|其")
 
 
@@ -295,6 +312,13 @@ def _object(act: Scenario, zh: bool) -> str | None:
         verb = next((i for i, (_, tag) in enumerate(tokens) if tag.startswith("v")), None)
         thing = "".join(w for w, _ in tokens[verb + 1:]) if verb is not None else ""
         return thing if len(CJK.findall(thing)) >= 2 and not _ZH_PRONOUN.search(thing) else None
+    verb, _, rest = act.does.partition(" ")
+    # a verb whose particle comes after its object names the act itself ("sign kids up" → "sign-ups", "check guests
+    # in" → "check-ins"): what is later confirmed or approved is that, not the people signed up
+    if (split := re.match(r"(?!(?:up|in|out|off)\b)(?:[\w'-]+\s+){1,3}?(up|in|out|off)(?:$|\s+(?:for|to|with|on|at|online|"
+                          r"and|before|after|by|when)\b)", rest, re.IGNORECASE)) \
+            and (_base(verb).lower(), split.group(1).lower()) in _EN_ACTS_AS_NOUNS:
+        return f"{_base(verb).lower()}-{split.group(1).lower()}s"
     # past a particle and what it takes ("sign up for shifts" → "shifts")
     rest = re.sub(r"^(?:up|out|off|back|down|in)\s+(?:for|to|with|on)?\s*", "", act.does.partition(" ")[2], flags=re.I)
     thing = _EN_POINTERS.sub("", _EN_OBJECT_ENDS.sub("", rest)).strip()
@@ -314,10 +338,39 @@ def _pointed_at(act: Scenario, before: list[Scenario], zh: bool) -> Scenario:
         return replace(act, does=f"{verb}{earlier}{rest}") if m and verb and m.group(0) != "其" else act
     verb, _, rest = act.does.partition(" ")
     first, _, after = rest.partition(" ")
-    plural = earlier.split()[-1].lower().endswith("s") and not earlier.lower().endswith("ss")
+    if re.match(r"(?:up|in|out|off|back)\b", after, re.IGNORECASE):
+        return act  # "check them in", "pay them back": people handled as the act before named them, not a thing it made
+    # the noun of it, past a particle that ends it ("days off", "kids up"): its number
+    noun = re.sub(r"(?:\s+(?:off|up|out|in|back|down|away|over))+$", "", earlier, flags=re.IGNORECASE)
+    plural = noun.split()[-1].lower().endswith("s") and not noun.lower().endswith("ss")
     if first.lower() == ("them" if plural else "it"):
         return replace(act, does=f"{verb} the {earlier} {after}".strip())
     return act
+
+
+def _what_it_points_at(act: Scenario, before: list[Scenario], zh: bool) -> str | None:
+    """What an act's "them", "它们" stands for, said as the plan says it ("the leave requests", "请假申请"), when
+    _pointed_at resolves it; else None."""
+    if _pointed_at(act, before, zh) == act:
+        return None
+    earlier = next(_object(a, zh) for a in reversed(before) if a.kind != "gets" and _object(a, zh))
+    return earlier if zh else f"the {earlier}"
+
+
+def scope_items_said_whole(items: list[str], zh: bool) -> list[str]:
+    """The things to deliver as scope lists them, each act that only points back ("经理审批它们", "HR approves them")
+    said with what it points at, as its task and check say it ("经理审批请假申请"): a scope line stands alone."""
+    said: list[str] = []
+    found: list[Scenario] = []
+    for item in items:
+        acts = _zh_scenario(item, found[-1].who if found else None) if zh else _en_scenarios(item)
+        for act in acts:
+            if (what := _what_it_points_at(act, found, zh)) is not None:
+                pronoun = _ZH_PRONOUN if zh else re.compile(r"\b(?:them|it)\b", re.IGNORECASE)
+                item = pronoun.sub(what, item, count=1)
+            found.append(act)
+        said.append(item)
+    return said
 
 
 def _sent_on_the_act_before(act: Scenario, before: list[Scenario], zh: bool) -> Scenario:
@@ -330,9 +383,17 @@ def _sent_on_the_act_before(act: Scenario, before: list[Scenario], zh: bool) -> 
         return act
     if zh:
         return replace(act, when=f"{other.who}{other.does}后", on_event=True)
-    if not other.who.lower().endswith("s"):  # "when the landlord fix…": said only where the base form fits
-        return act
-    return replace(act, when=f"when {other.who} {other.does}", on_event=True)
+    if other.who.lower().endswith("s") and not other.who.lower().endswith("ss"):
+        return replace(act, when=f"when {other.who} {other.does}", on_event=True)
+    # one person or a team takes the verb with -s ("when the landlord fixes the repairs", "when housekeeping resolves …")
+    verb, _, rest = other.does.partition(" ")
+    said = _ONE_DOES.get(verb.lower()) or plural_en(verb)
+    who = one_of(other.who, zh)
+    return replace(act, when=f"when {who} {said} {rest}".strip(), on_event=True)
+
+
+# Verbs whose form after one person is not the base with -s.
+_ONE_DOES = {"have": "has", "do": "does", "go": "goes", "be": "is"}
 
 
 def scenarios(items: list[str], zh: bool) -> list[Scenario]:
@@ -349,6 +410,10 @@ def scenarios(items: list[str], zh: bool) -> list[Scenario]:
     return found
 
 
+# Teams named by their work that take no article, as departments do ("Given housekeeping", "Given reception").
+_TEAMS_SAID_BARE = {"reception", "housekeeping", "maintenance", "security", "dispatch", "payroll"}
+
+
 def one_of(role: str, zh: bool) -> str:
     """One of a role's people, as a Given names them ("students" → "a student"); a team or a singular role as the
     requirement writes it ("HR", "the duty manager")."""
@@ -356,7 +421,9 @@ def one_of(role: str, zh: bool) -> str:
         return role
     head = role.split()[-1]
     if not head.endswith("s") or head.endswith("ss") or head.isupper():
-        return role if head.isupper() or role.lower().startswith("the ") else f"the {role}"
+        # a department named by its work is said bare, as its initials are ("Given finance", "Given HR")
+        bare = head.isupper() or (" " not in role and head.lower() in WORK_DEPARTMENTS_EN | _TEAMS_SAID_BARE)
+        return role if bare or role.lower().startswith("the ") else f"the {role}"
     one = (role[:-3] + "y" if role.endswith("ies") else
            role[:-2] if re.search(r"(?:sses|ches|shes|xes)$", role) else role[:-1])
     return f"{'an' if one[:1].lower() in 'aeiou' else 'a'} {one}"
