@@ -2461,3 +2461,27 @@ async def test_a_terms_plans_told_to_parents_say_what_is_coming_and_what_to_do_n
     said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
     assert "您需要做什么" in said or "what you need to do" in said
     assert not re.search(r"离我很远|专家的事|nothing to do with me|to the experts|parents evening", said)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("A talk to new volunteers at an animal shelter", "Welcome to the animal shelter"),
+                                                     ("给新来的志愿者做个介绍", "欢迎加入我们的团队"),
+                                                     ("orientation for new lab members", "Welcome to the lab")])
+async def test_newcomers_with_no_subject_are_welcomed_with_who_we_are_their_role_and_whom_to_ask(request_text, title):
+    # no deck was made: the flow asked for a subject, though the talk is an orientation to the place the newcomers join
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.title == title
+    assert ("基本情况" in said or "who we are" in said) and ("你的角色" in said or "your role" in said)
+    assert "有问题找谁" in said or "whom to ask" in said
+
+
+def test_newcomers_with_a_subject_of_their_own_are_trained_in_it_not_welcomed():
+    assert short_title("公司新员工入职培训：信息安全意识") == "信息安全意识"
+    assert short_title("Onboarding for new hires: our security basics") == "our security basics"
+
+
+async def test_a_ten_minute_guided_tour_still_ends_on_its_practical_tips():
+    # it covered the route and the stops only
+    deck = await _offline_deck("A 10-minute guided tour of the Louvre for visitors")
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
+    assert "Practical tips" in said and "tour of guided tour" not in said

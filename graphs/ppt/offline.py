@@ -35,6 +35,7 @@ from graphs.ppt.planning import (
     told_of_ones_own_life,
     states_rules,
     gives_a_tour,
+    welcomes_newcomers,
     launches_a_product,
     a_ceremony_speech,
     tells_of_a_change,
@@ -1189,13 +1190,16 @@ def _public_occasion_wording(language: str, kind: str) -> dict:
     first, why, middle, _, last = words["aspects"]
     example, *example_items, example_visual, exercise = _lines_said(f"deck_public_{kind}_example", language)
     parts_said, hello, has_parts, agenda, questions = _lines_said(f"deck_public_{kind}_opening", language)
-    return {**words, "core": (first, middle, last, why), "statement": _lines_said(f"deck_public_{kind}_statement", language),
+    # a short one still ends on its practical part (a tour's tips, a launch's price, a welcome's rules and whom to ask)
+    return {**words, "core": (first, middle, last, why), "essential": (first, middle, last),
+            "statement": _lines_said(f"deck_public_{kind}_statement", language),
             "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
             "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions}
 
 
 PUBLIC_TOUR_WORDING = {language: _public_occasion_wording(language, "tour") for language in ("zh", "en")}
 PUBLIC_LAUNCH_WORDING = {language: _public_occasion_wording(language, "launch") for language in ("zh", "en")}
+PUBLIC_ORIENTATION_WORDING = {language: _public_occasion_wording(language, "orientation") for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1410,6 +1414,8 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
+    elif setting == "public_talk" and welcomes_newcomers(request.fact("request") or ""):  # who we are, your role, whom to ask
+        words = PUBLIC_ORIENTATION_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and gives_a_tour(request.fact("request") or ""):  # 给游客介绍故宫: the route, the stops
         words = PUBLIC_TOUR_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and launches_a_product(request.fact("request") or ""):  # the problem, the product, the price
@@ -1615,6 +1621,8 @@ def _default_audience(request: OfflineRequest) -> str:
         kind = "sharing"
     elif gives_a_tour(request.fact("request") or ""):  # whoever has come to see the place
         kind = "tour"
+    elif welcomes_newcomers(request.fact("request") or ""):
+        kind = "orientation"
     elif a_ceremony_speech(request.fact("request") or ""):  # the guests, not whom the speech thanks or toasts
         kind = "ceremony"
     elif kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
@@ -1649,7 +1657,7 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
         unit_count, points_per_unit = max(2, unit_count - 1), 2
     # each thing named to do is a part of its own: "store raw meat, label leftovers and clean the grill" in ten minutes
     # kept two of the three
-    unit_count = min(6, max(unit_count, len(words.get("actions", ()))))
+    unit_count = min(6, max(unit_count, len(words.get("actions", ())), len(words.get("essential", ()))))
     # The aspects are listed in the order a deck tells them (a lesson: basics, principles, processes, applications,
     # then trends; a report: background first, next steps last): whichever a deck covers run in that order, and a
     # lesson always starts from its basics (it opened with trends, before the concepts they build on).

@@ -1118,6 +1118,73 @@ _WORKPLACE_WORDS_EN = frozenset(plural_en(job) for job in JOBS_EN) | frozenset("
     warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
 
 
+# Newcomers told about a place or a group with no subject of their own ("A talk to new volunteers at an animal shelter",
+# "给新来的志愿者做个介绍", "新员工入职介绍", "orientation for new lab members") hear an orientation: welcome, who we are
+# and what we do, their role and first tasks, the rules and safety, whom to ask. The deck is about the place or group
+# named ("Welcome to the animal shelter"), or about the team they join when none is.
+_NEWCOMERS_EN = re.compile(r"\b(?:new(?:ly\s+(?:arrived|joined|hired))?\s+(?P<group>(?:[\w-]+\s+){0,2}?)(?:volunteers|members|hires|"
+                           r"staff|employees|joiners|starters|recruits|colleagues|interns|trainees|residents|tenants|"
+                           + PEOPLE_PLURAL_EN + r")|newcomers|freshmen|freshers|new\s+arrivals)\b", re.IGNORECASE)
+_NEWCOMERS_ZH = re.compile(r"(?:新来的|新加入的|新入职的|刚入职的|刚来的|新)(?:[\u3400-\u9fff]{0,3}?)(?:员工|同事|成员|会员|志愿者|义工|人|"
+                           r"队员|护士|老师|教师|医生|实习生|职工|伙伴|小伙伴|同学|生)")
+# what a newcomer's talk is called, with no subject in it ("入职介绍", "welcome talk", "an orientation")
+_ORIENTATION_WORDS_ZH = re.compile(r"新员工|新同事|新成员|新人|入职(?:培训)?|岗前培训|迎新|欢迎|见面会?|介绍(?:一下)?|讲解|须知|指南|说明|的|"
+                                   r"[给为向面针对做个一份次讲些下]")
+_ORIENTATION_WORDS_EN = re.compile(r"\b(?:welcome|welcoming|orientation|induction|onboarding|intro(?:duction)?|talk|session|"
+                                   r"presentation|briefing|day|meeting|speech|deck|slides|a|an|the|our|my|for|to|at|in|of|with|"
+                                   r"short|quick|brief|first|on|give|make|prepare|create|please|minutes?|mins?|\d+)\b", re.IGNORECASE)
+_PLACE_AFTER_NEWCOMERS_EN = re.compile(r"\s+(?:at|in|of|to|joining|with)\s+(?P<det>(?:the|our|this|an?|my)\s+)?"
+                                       r"(?P<place>[\w'’ -]+?)(?=\s*(?:[,.;:!?(]|\bfor\b|\babout\b|\bon\b|\bin\s+\d|$))", re.IGNORECASE)
+_PLACE_BEFORE_NEWCOMERS_ZH = re.compile(r"(?:给|为|向|面向|针对)(?P<place>[\u3400-\u9fff]{2,10}?)的?(?=新来的|新加入的|新入职的|刚入职的|刚来的|新)")
+_GROUP_WORDS_EN = frozenset("""lab team club society choir band department office ward clinic shelter library school
+    museum centre center company firm branch studio kitchen crew squad committee council church group""".split())
+
+
+def _newcomers_place(request: str, zh: bool) -> str:
+    """Where the newcomers are joining, as the deck names it ("the animal shelter", "动物收容所"), or "" when unsaid."""
+    if zh:
+        place = _PLACE_BEFORE_NEWCOMERS_ZH.search(request)
+        return place.group("place") if place else ""
+    newcomers = _NEWCOMERS_EN.search(request)
+    after = _PLACE_AFTER_NEWCOMERS_EN.match(request, newcomers.end()) if newcomers else None
+    if after and after.group("place").strip():
+        det = (after.group("det") or "the ").strip().lower()
+        return f"{'the' if det in ('a', 'an', 'this') else det} {after.group('place').strip()}"
+    group = (newcomers.group("group") or "").strip() if newcomers else ""
+    # "new lab members": the group is the lab
+    return f"the {group}" if group and group.split()[-1].lower() in _GROUP_WORDS_EN else ""
+
+
+@functools.lru_cache(maxsize=256)
+def orientation_title(request: str) -> str | None:
+    """The title of a talk welcoming newcomers that names no subject ("Welcome to the animal shelter", "欢迎加入我们的
+    团队"), or None when the request is no such talk."""
+    zh = language_of(request) == "zh"
+    newcomers = (_NEWCOMERS_ZH if zh else _NEWCOMERS_EN).search(request)
+    if newcomers is None:
+        return None
+    place = _newcomers_place(request, zh)
+    rest = _subject_of(request).replace(newcomers.group(0), " ")
+    if place:
+        rest = rest.replace(place, " ") if zh else re.sub(re.escape(place.split(" ", 1)[-1]), " ", rest, flags=re.IGNORECASE)
+    rest = (_ORIENTATION_WORDS_ZH if zh else _ORIENTATION_WORDS_EN).sub(" ", _without_sizes(rest))
+    if re.search(r"[^\W\d_]", rest):  # a subject of its own ("新员工入职培训：信息安全意识") is taught, not welcomed into
+        return None
+    if zh:
+        return f"欢迎来到{place}" if place else "欢迎加入我们的团队"
+    return f"Welcome to {place}" if place else "Welcome to the team"
+
+
+def welcomes_newcomers(request: str) -> bool:
+    return orientation_title(request or "") is not None
+
+
+# "Welcome to the animal shelter" and "Guided tour of the Louvre" are about the place ("the tour of guided tour of the
+# Louvre" read twice)
+_WELCOME_TO = re.compile(r"^(?:welcome\s+to\s+|(?:(?:guided|walking|virtual)\s+)?tour\s+(?:of|around|through)\s+|欢迎(?:来到|加入))(?=\w)",
+                         re.IGNORECASE)
+
+
 # Volunteers named as new or with where they serve ("新来的志愿者", "动物收容所的志愿者", "new volunteers", "the volunteers
 # at the animal shelter", "museum volunteers") are at their place of service: what they take goes to their next shift,
 # not home to the family. Named by their age or school ("青年志愿者", "student volunteers") they name no such place.
@@ -1233,7 +1300,8 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
-    if told_of_ones_own_life(request) or gives_a_tour(request) or launches_a_product(request):  # told to whoever listens, not a report nor a lesson
+    if (told_of_ones_own_life(request) or gives_a_tour(request) or launches_a_product(request)
+            or welcomes_newcomers(request)):  # told to whoever listens, not a report nor a lesson
         return "public_talk"
     if teachers_as_colleagues(audience):
         how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
@@ -1334,6 +1402,9 @@ _LENGTH_SAID = re.compile(r"(?:\b(?:in|for|within|lasting|of)\s+(?:about\s+|arou
 
 def core_topic(text: str) -> str:
     """The subject of a request with the asking words taken out ("做一个关于光合作用的PPT" → "光合作用")."""
+    welcome = orientation_title(text)
+    if welcome:
+        return welcome
     subject = _subject_of(text) or text.strip()
     # "A 20 minute training for new lifeguards" names no subject but the occasion: it is the listeners' training,
     # titled with them ("Training for new lifeguards"), not "Training" alone.
@@ -1627,6 +1698,8 @@ def names_a_topic(request: str) -> bool:
     out ("做一个PPT", "make a deck", "🎉🎉" name nothing, nor does a number alone: "1", "42"), and not only
     keys typed to try the box ("x", "asdf", "哈哈哈": a deck titled "X: key terms" teaches nothing) nor a greeting or a
     word for trying it ("hi there", "你好", "test", "测试一下": a deck titled "Test" teaches nothing either)."""
+    if welcomes_newcomers(request):  # newcomers with no subject are welcomed into the place or group they join
+        return True
     words = re.findall(r"[^\W\d_]+", _subject_of(request))
     return any(not is_keyboard_noise(word) and not is_small_talk(word) for word in words)
 
@@ -1997,7 +2070,7 @@ def topic_phrase(topic: str) -> str:
     """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
     → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
     "using WhatsApp", "Write better commit messages" → "writing better commit messages"; other subjects unchanged."""
-    text = unasked(topic)
+    text = _WELCOME_TO.sub("", unasked(topic))  # "Welcome to the animal shelter" is about the animal shelter
     if language_of(text) == "zh":
         text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
         if "：" in text:  # "光合作用：植物如何制造食物" is said by its subject: "…：…的基本概念" read two colons
