@@ -2472,7 +2472,7 @@ async def test_newcomers_with_no_subject_are_welcomed_with_who_we_are_their_role
     said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
     assert deck.title == title
     assert ("基本情况" in said or "who we are" in said) and ("你的角色" in said or "your role" in said)
-    assert "有问题找谁" in said or "whom to ask" in said
+    assert "求助" in said or "whom to ask" in said
 
 
 def test_newcomers_with_a_subject_of_their_own_are_trained_in_it_not_welcomed():
