@@ -38,6 +38,7 @@ from graphs.ppt.planning import (
     welcomes_newcomers,
     launches_a_product,
     a_ceremony_speech,
+    raises_a_toast,
     tells_of_a_change,
     unasked,
     held_in_public,
@@ -1426,6 +1427,10 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_RULES_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and told_of_ones_own_life(request.fact("request") or ""):  # "三分钟演讲：我的梦想"
         words = PERSONAL_TALK_WORDING["zh" if _zh(request) else "en"]
+        if a_ceremony_speech(request.fact("request") or ""):  # a toast ends with glasses raised, not with questions
+            title, *asks, notes_closing = _lines_said("deck_toast_closing" if raises_a_toast(request.fact("request") or "")
+                                                      else "deck_ceremony_closing", "zh" if _zh(request) else "en")
+            words = {**words, "questions": title, "asks": tuple(asks[:3]), "questions_opening": asks[3], "notes_qa": (notes_closing,)}
     elif setting == "public_talk" and tells_of_a_change(request.fact("request") or ""):  # the new bus routes, to parents
         words = PUBLIC_BRIEFING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _heard_at_work(request):
@@ -1997,7 +2002,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = words["questions"]
             content = [ask.format(unit=units[0] if zh else mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
             visuals = []
-            seed = [t("ppt.deck_questions_opening", locale=language)]
+            seed = [words.get("questions_opening") or t("ppt.deck_questions_opening", locale=language)]
             lines = [*(_sentence(ask, zh) for ask in content), *words["notes_qa"]]
         elif index == total - closing + 1:
             title = t("ppt.deck_summary_title", locale=language)

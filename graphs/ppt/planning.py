@@ -153,7 +153,7 @@ _DEPARTMENTS_EN = (r"(?:engineering|finance|accounting|hr|human\s+resources|mark
 # Words for people who listen: "explain recursion to first-year CS students", "for 9th graders", "for new nurses".
 _LISTENERS_EN = (r"(?:(?:team|tech|project|product|engineering)\s+leads|"  # "for team leads", not "for team"
                  r"students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
-                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
+                 r"developers|managers|retirees|seniors|adults|audiences?|team|class(?!\s+of\s+(?:19|20)\d\d)|board|customers|clients|volunteers|"
                  r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
                  r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers|folks|"
                  r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
@@ -190,7 +190,7 @@ _LISTENERS_WITH_EN = (r"(?:\s+(?:and|&)\s+(?:(?:their|the|our|your|his|her)\s+)?
 _LISTENER_PHRASE_EN = (_LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
                        + _LISTENERS_WITH_EN)
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
-_GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
+_GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class(?!\s+of\s+(?:19|20)\d\d)|team|bunch|crowd|handful)\s+of\s+"
 # A word before them may have its apostrophe held while the subject is read ("for our library's seniors club": \ue001).
 _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'’\ue001\ue002-]+\s+){0,4}?"
                      + _LISTENER_PHRASE_EN + r")\b")
@@ -486,6 +486,15 @@ _CEREMONY = re.compile(r"婚礼|婚宴|典礼|颁奖|退休|生日|寿宴|欢送
 
 def a_ceremony_speech(request: str) -> bool:
     return bool(_CEREMONY_SPEECH.search(request or "") or _A_SPEECH.search(request or "") and _CEREMONY.search(request or ""))
+
+
+_TOAST = re.compile(r"祝酒|敬酒|干杯|举杯|\b(?:(?<!french\s)toasts?(?!\s+(?:recipes?|bread|racks?))|raise\s+(?:a|our|your)\s+glass(?:es)?)\b",
+                    re.IGNORECASE)
+
+
+def raises_a_toast(request: str) -> bool:
+    """Whether a ceremony speech is a toast ("婚礼上的祝酒词", "A toast to the class of 2026"): it ends with glasses raised."""
+    return a_ceremony_speech(request) and _TOAST.search(request or "") is not None
 
 
 # Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
