@@ -2485,3 +2485,18 @@ async def test_a_ten_minute_guided_tour_still_ends_on_its_practical_tips():
     deck = await _offline_deck("A 10-minute guided tour of the Louvre for visitors")
     said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
     assert "Practical tips" in said and "tour of guided tour" not in said
+
+
+@pytest.mark.parametrize(("request_text", "last_title"), [("婚礼上的祝酒词", "举杯"), ("A toast to the class of 2026", "A toast"),
+                                                          ("A eulogy for my grandfather", "Closing words")])
+async def test_a_ceremony_speech_ends_on_its_own_last_words_not_on_questions(request_text, last_title):
+    # a wedding toast ended on "提问与交流", with questions for the guests
+    deck = await _offline_deck(request_text)
+    last = deck.slides[-1]
+    assert last.title == last_title and not any(item.rstrip().endswith(("?", "？")) for item in last.bullets)
+
+
+def test_a_toast_to_the_class_of_a_year_toasts_the_graduates_not_the_listeners():
+    # it was titled "Toast of 2026", told to "Class"
+    assert short_title("A toast to the class of 2026").lower() == "toast to the class of 2026"
+    assert audience_hint("A toast to the class of 2026") is None
