@@ -2500,3 +2500,14 @@ def test_a_toast_to_the_class_of_a_year_toasts_the_graduates_not_the_listeners()
     # it was titled "Toast of 2026", told to "Class"
     assert short_title("A toast to the class of 2026").lower() == "toast to the class of 2026"
     assert audience_hint("A toast to the class of 2026") is None
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("Welcome talk for hotel guests", "Welcome to the hotel"),
+                                                     ("给酒店住客做个欢迎介绍", "欢迎来到酒店")])
+async def test_guests_welcomed_to_a_place_hear_what_it_offers_and_whom_to_ask_not_a_talk_at_work(request_text, title):
+    # hotel guests heard "What you can do on your next shift", under the title "Welcome talk"
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.title == title
+    assert ("实用信息" in said or "practical details" in said) and ("求助" in said or "help" in said)
+    assert not re.search(r"班次|岗位|next shift|your role", said)

@@ -36,6 +36,7 @@ from graphs.ppt.planning import (
     states_rules,
     gives_a_tour,
     welcomes_newcomers,
+    welcome_kind,
     launches_a_product,
     a_ceremony_speech,
     raises_a_toast,
@@ -1201,6 +1202,7 @@ def _public_occasion_wording(language: str, kind: str) -> dict:
 PUBLIC_TOUR_WORDING = {language: _public_occasion_wording(language, "tour") for language in ("zh", "en")}
 PUBLIC_LAUNCH_WORDING = {language: _public_occasion_wording(language, "launch") for language in ("zh", "en")}
 PUBLIC_ORIENTATION_WORDING = {language: _public_occasion_wording(language, "orientation") for language in ("zh", "en")}
+PUBLIC_WELCOME_WORDING = {language: _public_occasion_wording(language, "welcome") for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1416,7 +1418,8 @@ def _wording(request: OfflineRequest) -> dict:
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
     elif setting == "public_talk" and welcomes_newcomers(request.fact("request") or ""):  # who we are, your role, whom to ask
-        words = PUBLIC_ORIENTATION_WORDING["zh" if _zh(request) else "en"]
+        words = (PUBLIC_ORIENTATION_WORDING if welcome_kind(request.fact("request") or "")[0] == "orientation"
+                 else PUBLIC_WELCOME_WORDING)["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and gives_a_tour(request.fact("request") or ""):  # 给游客介绍故宫: the route, the stops
         words = PUBLIC_TOUR_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and launches_a_product(request.fact("request") or ""):  # the problem, the product, the price
@@ -1543,6 +1546,8 @@ def _said_not_written(lines, said_instead: str, asks: re.Pattern = _ASKS_TO_WRIT
 
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
+    if welcome := welcome_kind(request.fact("request") or ""):  # a welcome is about the place ("Onboarding for new engineers": the team)
+        return welcome[1] or ("我们的团队" if _zh(request) else "the team")
     said = subject_as_said(request.fact("topic"), request.fact("request") or "")
     # "how we handle refunds" is a way of working at work, and told to the public a way of doing ("how we sort
     # donations and keep food safe" to volunteers); only in a class is "how we digest food" how a body works

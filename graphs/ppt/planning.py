@@ -1137,7 +1137,7 @@ _NEWCOMERS_EN = re.compile(r"\b(?:new(?:ly\s+(?:arrived|joined|hired))?\s+(?P<gr
 _NEWCOMERS_ZH = re.compile(r"(?:新来的|新加入的|新入职的|刚入职的|刚来的|新)(?:[\u3400-\u9fff]{0,3}?)(?:员工|同事|成员|会员|志愿者|义工|人|"
                            r"队员|护士|老师|教师|医生|实习生|职工|伙伴|小伙伴|同学|生)")
 # what a newcomer's talk is called, with no subject in it ("入职介绍", "welcome talk", "an orientation")
-_ORIENTATION_WORDS_ZH = re.compile(r"新员工|新同事|新成员|新人|入职(?:培训)?|岗前培训|迎新|欢迎|见面会?|介绍(?:一下)?|讲解|须知|指南|说明|的|"
+_ORIENTATION_WORDS_ZH = re.compile(r"新员工|新同事|新成员|新人|入职(?:培训)?|岗前培训|迎新|欢迎|入住|见面会?|介绍(?:一下)?|讲解|须知|指南|说明|的|"
                                    r"[给为向面针对做个一份次讲些下]")
 _ORIENTATION_WORDS_EN = re.compile(r"\b(?:welcome|welcoming|orientation|induction|onboarding|intro(?:duction)?|talk|session|"
                                    r"presentation|briefing|day|meeting|speech|deck|slides|a|an|the|our|my|for|to|at|in|of|with|"
@@ -1164,22 +1164,63 @@ def _newcomers_place(request: str, zh: bool) -> str:
     return f"the {group}" if group and group.split()[-1].lower() in _GROUP_WORDS_EN else ""
 
 
+# Guests welcomed to a place with no subject ("Welcome talk for hotel guests", "给酒店住客做个欢迎介绍") hear what the
+# place offers, the practical details, the house rules and whom to ask: no newcomer's role nor first week.
+_WELCOMED_ZH = re.compile(r"欢迎|迎宾|入住")
+_WELCOMED_EN = re.compile(r"\bwelcom(?:e|ing)\b", re.IGNORECASE)
+_GUESTS_ZH = re.compile(r"住客|客人|宾客|旅客|房客|游客|访客|新住户|新业主")
+_GUESTS_EN = re.compile(r"\b(?P<group>(?:[\w-]+\s+){0,2}?)(?:guests|visitors|residents|tenants|passengers|campers|delegates)\b",
+                        re.IGNORECASE)
+_PLACE_BEFORE_GUESTS_ZH = re.compile(r"(?:给|为|向|面向|针对)?(?P<place>[\u3400-\u9fff]{2,8}?)的?(?=住客|客人|宾客|旅客|房客|游客|访客|新住户|新业主)")
+
+
+def _guests_place(request: str, zh: bool) -> str:
+    if zh:
+        place = _PLACE_BEFORE_GUESTS_ZH.search(request)
+        return place.group("place") if place else ""
+    guests = _GUESTS_EN.search(request)
+    after = _PLACE_AFTER_NEWCOMERS_EN.match(request, guests.end()) if guests else None
+    if after and after.group("place").strip():
+        det = (after.group("det") or "the ").strip().lower()
+        return f"{'the' if det in ('a', 'an', 'this') else det} {after.group('place').strip()}"
+    named = _GUESTS_EN.search(audience_hint(request) or "")  # whom it is for, as a phrase: "hotel guests"
+    group = [word for word in (named.group("group") if named else "").split()
+             if not is_function_word(word.lower()) and word.lower() not in ("new", "all", "dear")]
+    return f"the {' '.join(group)}" if group else ""  # "hotel guests": the hotel
+
+
 @functools.lru_cache(maxsize=256)
-def orientation_title(request: str) -> str | None:
-    """The title of a talk welcoming newcomers that names no subject ("Welcome to the animal shelter", "欢迎加入我们的
-    团队"), or None when the request is no such talk."""
+def welcome_kind(request: str) -> tuple[str, str] | None:
+    """("orientation", place) for newcomers joining a place or group, ("welcome", place) for guests welcomed to one,
+    when the request names no subject of its own; else None."""
     zh = language_of(request) == "zh"
     newcomers = (_NEWCOMERS_ZH if zh else _NEWCOMERS_EN).search(request)
-    if newcomers is None:
-        return None
-    place = _newcomers_place(request, zh)
+    if newcomers is not None:
+        kind, place = "orientation", _newcomers_place(request, zh)
+    else:
+        newcomers = (_GUESTS_ZH if zh else _GUESTS_EN).search(request)
+        if newcomers is None or not (_WELCOMED_ZH if zh else _WELCOMED_EN).search(request):
+            return None
+        kind, place = "welcome", _guests_place(request, zh)
+        if not place:  # welcomed to nowhere named: no deck can say what the place offers
+            return None
     rest = _subject_of(request).replace(newcomers.group(0), " ")
     if place:
         rest = rest.replace(place, " ") if zh else re.sub(re.escape(place.split(" ", 1)[-1]), " ", rest, flags=re.IGNORECASE)
     rest = (_ORIENTATION_WORDS_ZH if zh else _ORIENTATION_WORDS_EN).sub(" ", _without_sizes(rest))
     if re.search(r"[^\W\d_]", rest):  # a subject of its own ("新员工入职培训：信息安全意识") is taught, not welcomed into
         return None
-    if zh:
+    return kind, place
+
+
+def orientation_title(request: str) -> str | None:
+    """The title of a talk welcoming newcomers or guests that names no subject ("Welcome to the animal shelter",
+    "欢迎加入我们的团队"), or None when the request is no such talk."""
+    welcome = welcome_kind(request)
+    if welcome is None:
+        return None
+    place = welcome[1]
+    if language_of(request) == "zh":
         return f"欢迎来到{place}" if place else "欢迎加入我们的团队"
     return f"Welcome to {place}" if place else "Welcome to the team"
 
@@ -1203,10 +1244,17 @@ _SERVING_VOLUNTEERS_EN = re.compile(r"\bnew\s+volunteers\b|\bvolunteers\s+(?:at|
                                     r"adult|for|of|and|to)\b)[a-z]+\s+volunteers\b", re.IGNORECASE)
 
 
+# A place's guests and customers ("hotel guests", "酒店住客", "the diners at our restaurant") are served there, not at work.
+_SERVED_ZH = re.compile(r"住客|客人|顾客|宾客|旅客|乘客|食客|游客|访客|病人|患者|家属")
+_SERVED_EN = re.compile(r"\b(?:guests|customers|patrons|diners|passengers|shoppers|visitors|tourists|patients|clients)\b", re.IGNORECASE)
+
+
 def heard_at_work(audience: str | None) -> bool:
     """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic"), or are
     volunteers at their place of service ("动物收容所的志愿者", "new volunteers")."""
     text = audience or ""
+    if (_SERVED_ZH if CJK.search(text) else _SERVED_EN).search(text):
+        return False
     if CJK.search(text):
         return (any(word in text for word in _WORKPLACE_WORDS_ZH) or names_a_job_zh(text)
                 or bool(_SERVING_VOLUNTEERS_ZH.search(text)))
@@ -1412,7 +1460,8 @@ _LENGTH_SAID = re.compile(r"(?:\b(?:in|for|within|lasting|of)\s+(?:about\s+|arou
 def core_topic(text: str) -> str:
     """The subject of a request with the asking words taken out ("做一个关于光合作用的PPT" → "光合作用")."""
     welcome = orientation_title(text)
-    if welcome:
+    # "Onboarding for new engineers" names its occasion and no place: titled as asked, below
+    if welcome and (welcome_kind(text)[1] or not _BARE_OCCASION_EN.fullmatch(_subject_of(text))):
         return welcome
     subject = _subject_of(text) or text.strip()
     # "A 20 minute training for new lifeguards" names no subject but the occasion: it is the listeners' training,
