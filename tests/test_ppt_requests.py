@@ -2511,3 +2511,11 @@ async def test_guests_welcomed_to_a_place_hear_what_it_offers_and_whom_to_ask_no
     assert deck.title == title
     assert ("实用信息" in said or "practical details" in said) and ("求助" in said or "help" in said)
     assert not re.search(r"班次|岗位|next shift|your role", said)
+
+
+async def test_a_places_rules_are_said_as_the_rules_mid_sentence_with_a_verb_that_agrees():
+    # "see what Pool rules says", "What is still unclear about Pool rules?"
+    deck = await _offline_deck("Pool rules for swimmers at our leisure centre")
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
+    assert "about the pool rules?" in said
+    assert not re.search(r"Pool rules says|about Pool rules", said)

@@ -2189,10 +2189,12 @@ def subject_as_said(topic: str, request: str) -> str:
         return topic
     topic = _without_title_capitals(topic)
     # "an example of Volcanoes", "what Fire safety requires": the capital was the request's first letter
-    if opens_with_common_word(topic) and not about_a_work(topic) and not names_a_person(topic):
+    if opens_with_common_word(topic) and not about_a_work(topic) and not names_a_person(topic) or states_rules(topic):
         topic = mid_sentence(topic, request)
     if re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
         return topic
+    if states_rules(topic):  # a place's own rules are the ones it has: "what is still unclear about the pool rules?"
+        return f"the {topic}"
     said = re.search(rf"\b(?P<article>the|an?)\s+{re.escape(topic)}(?!\w)", request, re.IGNORECASE)
     return f"{said.group('article').lower()} {topic}" if said else topic
 
