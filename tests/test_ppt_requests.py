@@ -2519,3 +2519,10 @@ async def test_a_places_rules_are_said_as_the_rules_mid_sentence_with_a_verb_tha
     said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
     assert "about the pool rules?" in said
     assert not re.search(r"Pool rules says|about Pool rules", said)
+
+
+async def test_a_five_minute_welcome_promises_no_more_parts_than_it_has_pages_for():
+    # with its practical part kept, its agenda listed three parts for three content pages
+    deck = await _offline_deck("A 5 minute welcome for new members of our running club")
+    agenda = next(slide for slide in deck.slides if slide.layout in ("agenda", "bullets"))
+    assert len(agenda.bullets) == 2

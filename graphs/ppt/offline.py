@@ -1667,7 +1667,12 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
         unit_count, points_per_unit = max(2, unit_count - 1), 2
     # each thing named to do is a part of its own: "store raw meat, label leftovers and clean the grill" in ten minutes
     # kept two of the three
-    unit_count = min(6, max(unit_count, len(words.get("actions", ())), len(words.get("essential", ()))))
+    unit_count = min(6, max(unit_count, len(words.get("actions", ()))))
+    # a tour, a launch or a welcome ends on its practical part (the tips, the price, whom to ask): ten minutes give all
+    # three of its essential parts; five minutes have pages for two only (the agenda listed three, the pages told one)
+    essential = words.get("essential", ())
+    if essential and duration >= 8:
+        unit_count = max(unit_count, len(essential))
     # The aspects are listed in the order a deck tells them (a lesson: basics, principles, processes, applications,
     # then trends; a report: background first, next steps last): whichever a deck covers run in that order, and a
     # lesson always starts from its basics (it opened with trends, before the concepts they build on).
