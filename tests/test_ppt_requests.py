@@ -2526,3 +2526,12 @@ async def test_a_five_minute_welcome_promises_no_more_parts_than_it_has_pages_fo
     deck = await _offline_deck("A 5 minute welcome for new members of our running club")
     agenda = next(slide for slide in deck.slides if slide.layout in ("agenda", "bullets"))
     assert len(agenda.bullets) == 2
+
+
+@pytest.mark.parametrize(("request_text", "celebrated", "speech"), [("婚礼上的祝酒词", "婚礼", "祝酒词"),
+                                                                     ("A eulogy for my grandfather", "my grandfather", "eulogy")])
+async def test_a_ceremony_speech_tells_the_story_of_whom_it_celebrates_not_of_the_speech(request_text, celebrated, speech):
+    # "讲出婚礼上的祝酒词背后的故事", "I did not yet see what eulogy for my grandfather meant to me"
+    deck = await _offline_deck(request_text)
+    pages = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides[2:-2])
+    assert celebrated in pages and speech not in pages.lower()

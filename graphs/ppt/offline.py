@@ -1544,11 +1544,20 @@ def _said_not_written(lines, said_instead: str, asks: re.Pattern = _ASKS_TO_WRIT
     return lines
 
 
+# A ceremony speech named as such ("婚礼上的祝酒词", "a toast to the class of 2026", "a eulogy for my grandfather") is
+# about whom or what it celebrates: the speech's own name goes.
+_SPEECH_NAMED_ZH = re.compile(r"(?<=\w{2})(?:上|时|中)?的?(?:祝酒词|敬酒词|致辞|答谢词|贺词|悼词|演讲稿?|讲话)$")
+_SPEECH_NAMED_EN = re.compile(r"^(?:(?:a|an|the|my|our)\s+)?(?:toast|eulogy|speech|tribute)\s+(?:to|for|at|about)\s+(?=\w)",
+                              re.IGNORECASE)
+
+
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
     if welcome := welcome_kind(request.fact("request") or ""):  # a welcome is about the place ("Onboarding for new engineers": the team)
         return welcome[1] or ("我们的团队" if _zh(request) else "the team")
     said = subject_as_said(request.fact("topic"), request.fact("request") or "")
+    if a_ceremony_speech(request.fact("request") or ""):  # the toast's story is the wedding's, not "the story behind 婚礼上的祝酒词"
+        said = _SPEECH_NAMED_ZH.sub("", said) if _zh(request) else _SPEECH_NAMED_EN.sub("", said)
     # "how we handle refunds" is a way of working at work, and told to the public a way of doing ("how we sort
     # donations and keep food safe" to volunteers); only in a class is "how we digest food" how a body works
     at_work = request.fact("setting") in ("training", "talk", "public_talk")
