@@ -2535,3 +2535,15 @@ async def test_a_ceremony_speech_tells_the_story_of_whom_it_celebrates_not_of_th
     deck = await _offline_deck(request_text)
     pages = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides[2:-2])
     assert celebrated in pages and speech not in pages.lower()
+
+
+@pytest.mark.parametrize("request_text", ["A talk to new volunteers at an animal shelter", "给游客介绍故宫",
+                                          "Product launch: our new budgeting app"])
+async def test_a_tour_a_launch_or_a_welcome_says_its_one_line_as_a_sentence_and_asks_no_stock_questions(request_text):
+    # "In one line: practical tips" showed "Photos, food and facilities" big, over "the one line to remember"; its
+    # tables asked every point "what does it look like", covered by "Show of hands"
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *visible_items(slide)]) for slide in deck.slides).lower()
+    statements = [slide.stat.value for slide in deck.slides if slide.layout == "big_number"]
+    assert statements and not re.search(r"the one line to remember|最该记住的一句", said)
+    assert not re.search(r"show of hands|what does it look like|在身边是什么样子|现场提问", said)

@@ -1193,7 +1193,9 @@ def _public_occasion_wording(language: str, kind: str) -> dict:
     example, *example_items, example_visual, exercise = _lines_said(f"deck_public_{kind}_example", language)
     parts_said, hello, has_parts, agenda, questions = _lines_said(f"deck_public_{kind}_opening", language)
     # a short one still ends on its practical part (a tour's tips, a launch's price, a welcome's rules and whom to ask)
-    return {**words, "core": (first, middle, last, why), "essential": (first, middle, last),
+    # no at-a-glance table: its rows asked every point "what does it look like" and "why does it matter to you", to be
+    # covered by "Show of hands", however the tour or the welcome went
+    return {**words, "core": (first, middle, last, why), "essential": (first, middle, last), "fits": {"table": ()},
             "statement": _lines_said(f"deck_public_{kind}_statement", language),
             "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
             "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions}
