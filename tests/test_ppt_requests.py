@@ -2547,3 +2547,15 @@ async def test_a_tour_a_launch_or_a_welcome_says_its_one_line_as_a_sentence_and_
     statements = [slide.stat.value for slide in deck.slides if slide.layout == "big_number"]
     assert statements and not re.search(r"the one line to remember|最该记住的一句", said)
     assert not re.search(r"show of hands|what does it look like|在身边是什么样子|现场提问", said)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("New member induction at the rowing club", "Welcome to the rowing club"),
+                                                     ("Welcome speech for new students at our school", "Welcome to our school")])
+def test_an_induction_or_a_welcome_named_with_the_place_is_titled_with_it(request_text, title):
+    # "New member induction at the rowing club" was a training on the request itself
+    assert short_title(request_text) == title
+
+
+def test_a_talk_on_welcoming_newcomers_to_someone_else_is_no_welcome():
+    # the managers were welcomed to "the team"
+    assert short_title("A talk for managers on welcoming new employees") == "welcoming new employees"

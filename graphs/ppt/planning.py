@@ -1132,8 +1132,10 @@ _WORKPLACE_WORDS_EN = frozenset(plural_en(job) for job in JOBS_EN) | frozenset("
 # and what we do, their role and first tasks, the rules and safety, whom to ask. The deck is about the place or group
 # named ("Welcome to the animal shelter"), or about the team they join when none is.
 _NEWCOMERS_EN = re.compile(r"\b(?:new(?:ly\s+(?:arrived|joined|hired))?\s+(?P<group>(?:[\w-]+\s+){0,2}?)(?:volunteers|members|hires|"
-                           r"staff|employees|joiners|starters|recruits|colleagues|interns|trainees|residents|tenants|"
-                           + PEOPLE_PLURAL_EN + r")|newcomers|freshmen|freshers|new\s+arrivals)\b", re.IGNORECASE)
+                           r"staff|employees|joiners|starters|recruits|colleagues|interns|trainees|residents|tenants|students|pupils|"
+                           + PEOPLE_PLURAL_EN + r"|(?:volunteer|member|hire|staff|employee|joiner|starter|recruit|intern|student)"
+                           r"(?=\s+(?:induction|orientation|onboarding|welcome)))|newcomers|freshmen|freshers|new\s+arrivals)\b",
+                           re.IGNORECASE)
 _NEWCOMERS_ZH = re.compile(r"(?:新来的|新加入的|新入职的|刚入职的|刚来的|新)(?:[\u3400-\u9fff]{0,3}?)(?:员工|同事|成员|会员|志愿者|义工|人|"
                            r"队员|护士|老师|教师|医生|实习生|职工|伙伴|小伙伴|同学|生)")
 # what a newcomer's talk is called, with no subject in it ("入职介绍", "welcome talk", "an orientation")
@@ -1145,6 +1147,8 @@ _ORIENTATION_WORDS_EN = re.compile(r"\b(?:welcome|welcoming|orientation|inductio
 _PLACE_AFTER_NEWCOMERS_EN = re.compile(r"\s+(?:at|in|of|to|joining|with)\s+(?P<det>(?:the|our|this|an?|my)\s+)?"
                                        r"(?P<place>[\w'’ -]+?)(?=\s*(?:[,.;:!?(]|\bfor\b|\babout\b|\bon\b|\bin\s+\d|$))", re.IGNORECASE)
 _PLACE_BEFORE_NEWCOMERS_ZH = re.compile(r"(?:给|为|向|面向|针对)(?P<place>[\u3400-\u9fff]{2,10}?)的?(?=新来的|新加入的|新入职的|刚入职的|刚来的|新)")
+_OCCASION_AFTER_NEWCOMERS_EN = re.compile(r"(?:\s+(?:induction|orientation|onboarding|welcome|talk|session|day|evening|meeting)s?)*",
+                                          re.IGNORECASE)
 _GROUP_WORDS_EN = frozenset("""lab team club society choir band department office ward clinic shelter library school
     museum centre center company firm branch studio kitchen crew squad committee council church group""".split())
 
@@ -1155,7 +1159,9 @@ def _newcomers_place(request: str, zh: bool) -> str:
         place = _PLACE_BEFORE_NEWCOMERS_ZH.search(request)
         return place.group("place") if place else ""
     newcomers = _NEWCOMERS_EN.search(request)
-    after = _PLACE_AFTER_NEWCOMERS_EN.match(request, newcomers.end()) if newcomers else None
+    # "New member induction at the rowing club": the occasion may stand between them and the place
+    end = _OCCASION_AFTER_NEWCOMERS_EN.match(request, newcomers.end()).end() if newcomers else 0
+    after = _PLACE_AFTER_NEWCOMERS_EN.match(request, end) if newcomers else None
     if after and after.group("place").strip():
         det = (after.group("det") or "the ").strip().lower()
         return f"{'the' if det in ('a', 'an', 'this') else det} {after.group('place').strip()}"
@@ -1195,6 +1201,10 @@ def welcome_kind(request: str) -> tuple[str, str] | None:
     when the request names no subject of its own; else None."""
     zh = language_of(request) == "zh"
     newcomers = (_NEWCOMERS_ZH if zh else _NEWCOMERS_EN).search(request)
+    audience = audience_hint(request)
+    # the newcomers are the listeners: "A talk for managers on welcoming new employees" is told to the managers
+    if newcomers is not None and audience and not _NEWCOMERS_ZH.search(audience) and not _NEWCOMERS_EN.search(audience):
+        return None
     if newcomers is not None:
         kind, place = "orientation", _newcomers_place(request, zh)
     else:
