@@ -2559,3 +2559,13 @@ def test_an_induction_or_a_welcome_named_with_the_place_is_titled_with_it(reques
 def test_a_talk_on_welcoming_newcomers_to_someone_else_is_no_welcome():
     # the managers were welcomed to "the team"
     assert short_title("A talk for managers on welcoming new employees") == "welcoming new employees"
+
+
+@pytest.mark.parametrize("request_text", ["退休欢送会上的致辞", "A toast to the class of 2026"])
+async def test_a_speech_says_its_one_line_as_a_sentence_and_has_no_table_of_stock_questions(request_text):
+    # a retirement speech had "一句话说清对我意味着什么" showing "我从中学到的" over "最该记住的一句", and tables asking
+    # "在身边是什么样子"
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *visible_items(slide)]) for slide in deck.slides).lower()
+    assert not re.search(r"the one line to remember|最该记住的一句|show of hands|what does it look like|在身边是什么样子", said)
+    assert not [slide for slide in deck.slides if slide.layout == "comparison"]

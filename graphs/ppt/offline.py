@@ -1174,7 +1174,9 @@ def _personal_talk_wording(language: str) -> dict:
     to me, then a closing line to the room; short, it still tells the story and its meaning."""
     words = _public_talk_wording(language, "_personal")
     hook, story, meaning, _, closing = words["aspects"]
-    return {**words, "core": (story, meaning, closing, hook),
+    # a speech has no at-a-glance table of stock questions ("what does it look like", "Show of hands")
+    return {**words, "core": (story, meaning, closing, hook), "fits": {"table": ()},
+            "statement": _lines_said("deck_public_personal_statement", language),
             "concept": _lines_said("deck_public_personal_concept", language),
             "contrast_title": t("ppt.deck_public_personal_contrast_title", locale=language)}
 
