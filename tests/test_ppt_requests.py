@@ -2569,3 +2569,12 @@ async def test_a_speech_says_its_one_line_as_a_sentence_and_has_no_table_of_stoc
     said = " ".join(" ".join([slide.title, *visible_items(slide)]) for slide in deck.slides).lower()
     assert not re.search(r"the one line to remember|最该记住的一句|show of hands|what does it look like|在身边是什么样子", said)
     assert not [slide for slide in deck.slides if slide.layout == "comparison"]
+
+
+@pytest.mark.parametrize(("request_text", "title", "joined"), [("给新来的同学做个介绍", "欢迎加入我们的班级", "我们的班级"),
+                                                               ("给新生做个入学介绍", "欢迎来到我们的学校", "我们的学校")])
+async def test_new_classmates_are_welcomed_into_the_class_not_a_team(request_text, title, joined):
+    # new classmates were welcomed to "我们的团队", and 入学介绍 was a lesson on "入学"
+    deck = await _offline_deck(request_text)
+    pages = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
+    assert deck.title == title and joined in pages and "团队" not in pages

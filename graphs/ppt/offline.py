@@ -37,6 +37,7 @@ from graphs.ppt.planning import (
     gives_a_tour,
     welcomes_newcomers,
     welcome_kind,
+    orientation_title,
     launches_a_product,
     a_ceremony_speech,
     raises_a_toast,
@@ -1557,8 +1558,8 @@ _SPEECH_NAMED_EN = re.compile(r"^(?:(?:a|an|the|my|our)\s+)?(?:toast|eulogy|spee
 
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
-    if welcome := welcome_kind(request.fact("request") or ""):  # a welcome is about the place ("Onboarding for new engineers": the team)
-        return welcome[1] or ("我们的团队" if _zh(request) else "the team")
+    if welcome_kind(request.fact("request") or ""):  # a welcome is about the place ("Onboarding for new engineers": the team)
+        return topic_phrase(orientation_title(request.fact("request") or ""))
     said = subject_as_said(request.fact("topic"), request.fact("request") or "")
     if a_ceremony_speech(request.fact("request") or ""):  # the toast's story is the wedding's, not "the story behind 婚礼上的祝酒词"
         said = _SPEECH_NAMED_ZH.sub("", said) if _zh(request) else _SPEECH_NAMED_EN.sub("", said)

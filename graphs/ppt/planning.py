@@ -1139,7 +1139,7 @@ _NEWCOMERS_EN = re.compile(r"\b(?:new(?:ly\s+(?:arrived|joined|hired))?\s+(?P<gr
 _NEWCOMERS_ZH = re.compile(r"(?:新来的|新加入的|新入职的|刚入职的|刚来的|新)(?:[\u3400-\u9fff]{0,3}?)(?:员工|同事|成员|会员|志愿者|义工|人|"
                            r"队员|护士|老师|教师|医生|实习生|职工|伙伴|小伙伴|同学|生)")
 # what a newcomer's talk is called, with no subject in it ("入职介绍", "welcome talk", "an orientation")
-_ORIENTATION_WORDS_ZH = re.compile(r"新员工|新同事|新成员|新人|入职(?:培训)?|岗前培训|迎新|欢迎|入住|见面会?|介绍(?:一下)?|讲解|须知|指南|说明|的|"
+_ORIENTATION_WORDS_ZH = re.compile(r"新员工|新同事|新成员|新人|入职(?:培训)?|岗前培训|入学|迎新|欢迎|入住|见面会?|介绍(?:一下)?|讲解|须知|指南|说明|的|"
                                    r"[给为向面针对做个一份次讲些下]")
 _ORIENTATION_WORDS_EN = re.compile(r"\b(?:welcome|welcoming|orientation|induction|onboarding|intro(?:duction)?|talk|session|"
                                    r"presentation|briefing|day|meeting|speech|deck|slides|a|an|the|our|my|for|to|at|in|of|with|"
@@ -1230,9 +1230,15 @@ def orientation_title(request: str) -> str | None:
     if welcome is None:
         return None
     place = welcome[1]
+    # new classmates join a class and new students a school, not a team
+    school = _NEW_PUPILS.search(request)
     if language_of(request) == "zh":
-        return f"欢迎来到{place}" if place else "欢迎加入我们的团队"
-    return f"Welcome to {place}" if place else "Welcome to the team"
+        return f"欢迎来到{place}" if place else ("欢迎加入我们的团队" if not school else
+                                                "欢迎加入我们的班级" if "同学" in school.group(0) else "欢迎来到我们的学校")
+    return f"Welcome to {place}" if place else ("Welcome to our school" if school else "Welcome to the team")
+
+
+_NEW_PUPILS = re.compile(r"(?<=新来的)同学|(?<=新加入的)同学|新同学|新生|\bnew\s+(?:students|pupils)\b|\bfreshmen\b|\bfreshers\b", re.IGNORECASE)
 
 
 def welcomes_newcomers(request: str) -> bool:
