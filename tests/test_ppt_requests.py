@@ -2461,3 +2461,120 @@ async def test_a_terms_plans_told_to_parents_say_what_is_coming_and_what_to_do_n
     said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
     assert "您需要做什么" in said or "what you need to do" in said
     assert not re.search(r"离我很远|专家的事|nothing to do with me|to the experts|parents evening", said)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("A talk to new volunteers at an animal shelter", "Welcome to the animal shelter"),
+                                                     ("给新来的志愿者做个介绍", "欢迎加入我们的团队"),
+                                                     ("orientation for new lab members", "Welcome to the lab")])
+async def test_newcomers_with_no_subject_are_welcomed_with_who_we_are_their_role_and_whom_to_ask(request_text, title):
+    # no deck was made: the flow asked for a subject, though the talk is an orientation to the place the newcomers join
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.title == title
+    assert ("基本情况" in said or "who we are" in said) and ("你的角色" in said or "your role" in said)
+    assert "求助" in said or "whom to ask" in said
+
+
+def test_newcomers_with_a_subject_of_their_own_are_trained_in_it_not_welcomed():
+    assert short_title("公司新员工入职培训：信息安全意识") == "信息安全意识"
+    assert short_title("Onboarding for new hires: our security basics") == "our security basics"
+
+
+async def test_a_ten_minute_guided_tour_still_ends_on_its_practical_tips():
+    # it covered the route and the stops only
+    deck = await _offline_deck("A 10-minute guided tour of the Louvre for visitors")
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
+    assert "Practical tips" in said and "tour of guided tour" not in said
+
+
+@pytest.mark.parametrize(("request_text", "last_title"), [("婚礼上的祝酒词", "举杯"), ("A toast to the class of 2026", "A toast"),
+                                                          ("A eulogy for my grandfather", "Closing words")])
+async def test_a_ceremony_speech_ends_on_its_own_last_words_not_on_questions(request_text, last_title):
+    # a wedding toast ended on "提问与交流", with questions for the guests
+    deck = await _offline_deck(request_text)
+    last = deck.slides[-1]
+    assert last.title == last_title and not any(item.rstrip().endswith(("?", "？")) for item in last.bullets)
+
+
+def test_a_toast_to_the_class_of_a_year_toasts_the_graduates_not_the_listeners():
+    # it was titled "Toast of 2026", told to "Class"
+    assert short_title("A toast to the class of 2026").lower() == "toast to the class of 2026"
+    assert audience_hint("A toast to the class of 2026") is None
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("Welcome talk for hotel guests", "Welcome to the hotel"),
+                                                     ("给酒店住客做个欢迎介绍", "欢迎来到酒店")])
+async def test_guests_welcomed_to_a_place_hear_what_it_offers_and_whom_to_ask_not_a_talk_at_work(request_text, title):
+    # hotel guests heard "What you can do on your next shift", under the title "Welcome talk"
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides).lower()
+    assert deck.title == title
+    assert ("实用信息" in said or "practical details" in said) and ("求助" in said or "help" in said)
+    assert not re.search(r"班次|岗位|next shift|your role", said)
+
+
+async def test_a_places_rules_are_said_as_the_rules_mid_sentence_with_a_verb_that_agrees():
+    # "see what Pool rules says", "What is still unclear about Pool rules?"
+    deck = await _offline_deck("Pool rules for swimmers at our leisure centre")
+    said = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
+    assert "about the pool rules?" in said
+    assert not re.search(r"Pool rules says|about Pool rules", said)
+
+
+async def test_a_five_minute_welcome_promises_no_more_parts_than_it_has_pages_for():
+    # with its practical part kept, its agenda listed three parts for three content pages
+    deck = await _offline_deck("A 5 minute welcome for new members of our running club")
+    agenda = next(slide for slide in deck.slides if slide.layout in ("agenda", "bullets"))
+    assert len(agenda.bullets) == 2
+
+
+@pytest.mark.parametrize(("request_text", "celebrated", "speech"), [("婚礼上的祝酒词", "婚礼", "祝酒词"),
+                                                                     ("A eulogy for my grandfather", "my grandfather", "eulogy")])
+async def test_a_ceremony_speech_tells_the_story_of_whom_it_celebrates_not_of_the_speech(request_text, celebrated, speech):
+    # "讲出婚礼上的祝酒词背后的故事", "I did not yet see what eulogy for my grandfather meant to me"
+    deck = await _offline_deck(request_text)
+    pages = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides[2:-2])
+    assert celebrated in pages and speech not in pages.lower()
+
+
+@pytest.mark.parametrize("request_text", ["A talk to new volunteers at an animal shelter", "给游客介绍故宫",
+                                          "Product launch: our new budgeting app"])
+async def test_a_tour_a_launch_or_a_welcome_says_its_one_line_as_a_sentence_and_asks_no_stock_questions(request_text):
+    # "In one line: practical tips" showed "Photos, food and facilities" big, over "the one line to remember"; its
+    # tables asked every point "what does it look like", covered by "Show of hands"
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *visible_items(slide)]) for slide in deck.slides).lower()
+    statements = [slide.stat.value for slide in deck.slides if slide.layout == "big_number"]
+    assert statements and not re.search(r"the one line to remember|最该记住的一句", said)
+    assert not re.search(r"show of hands|what does it look like|在身边是什么样子|现场提问", said)
+
+
+@pytest.mark.parametrize(("request_text", "title"), [("New member induction at the rowing club", "Welcome to the rowing club"),
+                                                     ("Welcome speech for new students at our school", "Welcome to our school")])
+def test_an_induction_or_a_welcome_named_with_the_place_is_titled_with_it(request_text, title):
+    # "New member induction at the rowing club" was a training on the request itself
+    assert short_title(request_text) == title
+
+
+def test_a_talk_on_welcoming_newcomers_to_someone_else_is_no_welcome():
+    # the managers were welcomed to "the team"
+    assert short_title("A talk for managers on welcoming new employees") == "welcoming new employees"
+
+
+@pytest.mark.parametrize("request_text", ["退休欢送会上的致辞", "A toast to the class of 2026"])
+async def test_a_speech_says_its_one_line_as_a_sentence_and_has_no_table_of_stock_questions(request_text):
+    # a retirement speech had "一句话说清对我意味着什么" showing "我从中学到的" over "最该记住的一句", and tables asking
+    # "在身边是什么样子"
+    deck = await _offline_deck(request_text)
+    said = " ".join(" ".join([slide.title, *visible_items(slide)]) for slide in deck.slides).lower()
+    assert not re.search(r"the one line to remember|最该记住的一句|show of hands|what does it look like|在身边是什么样子", said)
+    assert not [slide for slide in deck.slides if slide.layout == "comparison"]
+
+
+@pytest.mark.parametrize(("request_text", "title", "joined"), [("给新来的同学做个介绍", "欢迎加入我们的班级", "我们的班级"),
+                                                               ("给新生做个入学介绍", "欢迎来到我们的学校", "我们的学校")])
+async def test_new_classmates_are_welcomed_into_the_class_not_a_team(request_text, title, joined):
+    # new classmates were welcomed to "我们的团队", and 入学介绍 was a lesson on "入学"
+    deck = await _offline_deck(request_text)
+    pages = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
+    assert deck.title == title and joined in pages and "团队" not in pages

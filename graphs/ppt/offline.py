@@ -35,8 +35,12 @@ from graphs.ppt.planning import (
     told_of_ones_own_life,
     states_rules,
     gives_a_tour,
+    welcomes_newcomers,
+    welcome_kind,
+    orientation_title,
     launches_a_product,
     a_ceremony_speech,
+    raises_a_toast,
     tells_of_a_change,
     unasked,
     held_in_public,
@@ -1171,7 +1175,9 @@ def _personal_talk_wording(language: str) -> dict:
     to me, then a closing line to the room; short, it still tells the story and its meaning."""
     words = _public_talk_wording(language, "_personal")
     hook, story, meaning, _, closing = words["aspects"]
-    return {**words, "core": (story, meaning, closing, hook),
+    # a speech has no at-a-glance table of stock questions ("what does it look like", "Show of hands")
+    return {**words, "core": (story, meaning, closing, hook), "fits": {"table": ()},
+            "statement": _lines_said("deck_public_personal_statement", language),
             "concept": _lines_said("deck_public_personal_concept", language),
             "contrast_title": t("ppt.deck_public_personal_contrast_title", locale=language)}
 
@@ -1189,13 +1195,19 @@ def _public_occasion_wording(language: str, kind: str) -> dict:
     first, why, middle, _, last = words["aspects"]
     example, *example_items, example_visual, exercise = _lines_said(f"deck_public_{kind}_example", language)
     parts_said, hello, has_parts, agenda, questions = _lines_said(f"deck_public_{kind}_opening", language)
-    return {**words, "core": (first, middle, last, why), "statement": _lines_said(f"deck_public_{kind}_statement", language),
+    # a short one still ends on its practical part (a tour's tips, a launch's price, a welcome's rules and whom to ask)
+    # no at-a-glance table: its rows asked every point "what does it look like" and "why does it matter to you", to be
+    # covered by "Show of hands", however the tour or the welcome went
+    return {**words, "core": (first, middle, last, why), "essential": (first, middle, last), "fits": {"table": ()},
+            "statement": _lines_said(f"deck_public_{kind}_statement", language),
             "example": example, "example_items": tuple(example_items), "example_visual": example_visual, "exercise": exercise,
             "parts": parts_said, "hello": hello, "has_parts": has_parts, "agenda": agenda, "questions": questions}
 
 
 PUBLIC_TOUR_WORDING = {language: _public_occasion_wording(language, "tour") for language in ("zh", "en")}
 PUBLIC_LAUNCH_WORDING = {language: _public_occasion_wording(language, "launch") for language in ("zh", "en")}
+PUBLIC_ORIENTATION_WORDING = {language: _public_occasion_wording(language, "orientation") for language in ("zh", "en")}
+PUBLIC_WELCOME_WORDING = {language: _public_occasion_wording(language, "welcome") for language in ("zh", "en")}
 PUBLIC_HOW_TO_AT_WORK_WORDING = {language: _public_how_to_wording(language, "_at_work") for language in ("zh", "en")}
 
 
@@ -1410,6 +1422,9 @@ def _wording(request: OfflineRequest) -> dict:
         words = (PUBLIC_HOW_TO_AT_WORK_WORDING if at_work else PUBLIC_HOW_TO_WORDING)["zh" if _zh(request) else "en"]
         if actions := actions_named(_phrase(request)):  # "sorting donations and keeping food safe": a part each
             words = _actions_as_parts(words, actions, "zh" if _zh(request) else "en")
+    elif setting == "public_talk" and welcomes_newcomers(request.fact("request") or ""):  # who we are, your role, whom to ask
+        words = (PUBLIC_ORIENTATION_WORDING if welcome_kind(request.fact("request") or "")[0] == "orientation"
+                 else PUBLIC_WELCOME_WORDING)["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and gives_a_tour(request.fact("request") or ""):  # 给游客介绍故宫: the route, the stops
         words = PUBLIC_TOUR_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and launches_a_product(request.fact("request") or ""):  # the problem, the product, the price
@@ -1420,6 +1435,10 @@ def _wording(request: OfflineRequest) -> dict:
         words = PUBLIC_RULES_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and told_of_ones_own_life(request.fact("request") or ""):  # "三分钟演讲：我的梦想"
         words = PERSONAL_TALK_WORDING["zh" if _zh(request) else "en"]
+        if a_ceremony_speech(request.fact("request") or ""):  # a toast ends with glasses raised, not with questions
+            title, *asks, notes_closing = _lines_said("deck_toast_closing" if raises_a_toast(request.fact("request") or "")
+                                                      else "deck_ceremony_closing", "zh" if _zh(request) else "en")
+            words = {**words, "questions": title, "asks": tuple(asks[:3]), "questions_opening": asks[3], "notes_qa": (notes_closing,)}
     elif setting == "public_talk" and tells_of_a_change(request.fact("request") or ""):  # the new bus routes, to parents
         words = PUBLIC_BRIEFING_WORDING["zh" if _zh(request) else "en"]
     elif setting == "public_talk" and _heard_at_work(request):
@@ -1530,9 +1549,20 @@ def _said_not_written(lines, said_instead: str, asks: re.Pattern = _ASKS_TO_WRIT
     return lines
 
 
+# A ceremony speech named as such ("婚礼上的祝酒词", "a toast to the class of 2026", "a eulogy for my grandfather") is
+# about whom or what it celebrates: the speech's own name goes.
+_SPEECH_NAMED_ZH = re.compile(r"(?<=\w{2})(?:上|时|中)?的?(?:祝酒词|敬酒词|致辞|答谢词|贺词|悼词|演讲稿?|讲话)$")
+_SPEECH_NAMED_EN = re.compile(r"^(?:(?:a|an|the|my|our)\s+)?(?:toast|eulogy|speech|tribute)\s+(?:to|for|at|about)\s+(?=\w)",
+                              re.IGNORECASE)
+
+
 def _phrase(request: OfflineRequest) -> str:
     """The deck's subject as its sentences say it: with the article its title dropped ("the water cycle")."""
+    if welcome_kind(request.fact("request") or ""):  # a welcome is about the place ("Onboarding for new engineers": the team)
+        return topic_phrase(orientation_title(request.fact("request") or ""))
     said = subject_as_said(request.fact("topic"), request.fact("request") or "")
+    if a_ceremony_speech(request.fact("request") or ""):  # the toast's story is the wedding's, not "the story behind 婚礼上的祝酒词"
+        said = _SPEECH_NAMED_ZH.sub("", said) if _zh(request) else _SPEECH_NAMED_EN.sub("", said)
     # "how we handle refunds" is a way of working at work, and told to the public a way of doing ("how we sort
     # donations and keep food safe" to volunteers); only in a class is "how we digest food" how a body works
     at_work = request.fact("setting") in ("training", "talk", "public_talk")
@@ -1615,6 +1645,8 @@ def _default_audience(request: OfflineRequest) -> str:
         kind = "sharing"
     elif gives_a_tour(request.fact("request") or ""):  # whoever has come to see the place
         kind = "tour"
+    elif welcomes_newcomers(request.fact("request") or ""):
+        kind = "orientation"
     elif a_ceremony_speech(request.fact("request") or ""):  # the guests, not whom the speech thanks or toasts
         kind = "ceremony"
     elif kind == "training" and held_in_public(request.fact("request") or "", None):  # whoever comes to the library
@@ -1650,6 +1682,11 @@ def video_outline(request: OfflineRequest) -> VideoOutline:
     # each thing named to do is a part of its own: "store raw meat, label leftovers and clean the grill" in ten minutes
     # kept two of the three
     unit_count = min(6, max(unit_count, len(words.get("actions", ()))))
+    # a tour, a launch or a welcome ends on its practical part (the tips, the price, whom to ask): ten minutes give all
+    # three of its essential parts; five minutes have pages for two only (the agenda listed three, the pages told one)
+    essential = words.get("essential", ())
+    if essential and duration >= 8:
+        unit_count = max(unit_count, len(essential))
     # The aspects are listed in the order a deck tells them (a lesson: basics, principles, processes, applications,
     # then trends; a report: background first, next steps last): whichever a deck covers run in that order, and a
     # lesson always starts from its basics (it opened with trends, before the concepts they build on).
@@ -1989,7 +2026,7 @@ def slide_scripts(request: OfflineRequest) -> SlideScripts:
             title = words["questions"]
             content = [ask.format(unit=units[0] if zh else mid_sentence(units[0]), topic=topic) for ask in words["asks"]]
             visuals = []
-            seed = [t("ppt.deck_questions_opening", locale=language)]
+            seed = [words.get("questions_opening") or t("ppt.deck_questions_opening", locale=language)]
             lines = [*(_sentence(ask, zh) for ask in content), *words["notes_qa"]]
         elif index == total - closing + 1:
             title = t("ppt.deck_summary_title", locale=language)

@@ -153,7 +153,7 @@ _DEPARTMENTS_EN = (r"(?:engineering|finance|accounting|hr|human\s+resources|mark
 # Words for people who listen: "explain recursion to first-year CS students", "for 9th graders", "for new nurses".
 _LISTENERS_EN = (r"(?:(?:team|tech|project|product|engineering)\s+leads|"  # "for team leads", not "for team"
                  r"students?|graders|pupils|kids?|children|child|beginners|teachers|parents|employees|staff|hires|engineers|"
-                 r"developers|managers|retirees|seniors|adults|audiences?|team|class|board|customers|clients|volunteers|"
+                 r"developers|managers|retirees|seniors|adults|audiences?|team|class(?!\s+of\s+(?:19|20)\d\d)|board|customers|clients|volunteers|"
                  r"colleagues|co-?workers|newcomers|freshmen|interns|trainees|members|users|nurses|learners|people|"
                  r"everyone|leadership|executives|stakeholders|investors|juniors|sophomores|recruits|readers|folks|"
                  r"doctors|patients|families|residents|citizens|novices|newbies|professionals|researchers|scientists|"
@@ -190,7 +190,7 @@ _LISTENERS_WITH_EN = (r"(?:\s+(?:and|&)\s+(?:(?:their|the|our|your|his|her)\s+)?
 _LISTENER_PHRASE_EN = (_LISTENERS_EN + _LISTENERS_GROUP_EN + _LISTENERS_YEAR_EN + _LISTENERS_PLACE_EN
                        + _LISTENERS_WITH_EN)
 # A gathering of listeners ("a group of volunteer firefighters", "a room of retirees") names who listens by its last words.
-_GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class|team|bunch|crowd|handful)\s+of\s+"
+_GATHERING_OF_EN = r"(?:(?:a|an|the|our|my|this)\s+)?(?:group|room|roomful|class(?!\s+of\s+(?:19|20)\d\d)|team|bunch|crowd|handful)\s+of\s+"
 # A word before them may have its apostrophe held while the subject is read ("for our library's seniors club": \ue001).
 _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?:for|about|on|of|in|to|with)\b)[\w'’\ue001\ue002-]+\s+){0,4}?"
                      + _LISTENER_PHRASE_EN + r")\b")
@@ -486,6 +486,15 @@ _CEREMONY = re.compile(r"婚礼|婚宴|典礼|颁奖|退休|生日|寿宴|欢送
 
 def a_ceremony_speech(request: str) -> bool:
     return bool(_CEREMONY_SPEECH.search(request or "") or _A_SPEECH.search(request or "") and _CEREMONY.search(request or ""))
+
+
+_TOAST = re.compile(r"祝酒|敬酒|干杯|举杯|\b(?:(?<!french\s)toasts?(?!\s+(?:recipes?|bread|racks?))|raise\s+(?:a|our|your)\s+glass(?:es)?)\b",
+                    re.IGNORECASE)
+
+
+def raises_a_toast(request: str) -> bool:
+    """Whether a ceremony speech is a toast ("婚礼上的祝酒词", "A toast to the class of 2026"): it ends with glasses raised."""
+    return a_ceremony_speech(request) and _TOAST.search(request or "") is not None
 
 
 # Listeners named by their department ("for finance", "for the HR team", "给财务部") are colleagues: the deck is told
@@ -1118,6 +1127,130 @@ _WORKPLACE_WORDS_EN = frozenset(plural_en(job) for job in JOBS_EN) | frozenset("
     warehouse site depot store shop supermarket restaurant kitchen hotel office bank pharmacy shift""".split())
 
 
+# Newcomers told about a place or a group with no subject of their own ("A talk to new volunteers at an animal shelter",
+# "给新来的志愿者做个介绍", "新员工入职介绍", "orientation for new lab members") hear an orientation: welcome, who we are
+# and what we do, their role and first tasks, the rules and safety, whom to ask. The deck is about the place or group
+# named ("Welcome to the animal shelter"), or about the team they join when none is.
+_NEWCOMERS_EN = re.compile(r"\b(?:new(?:ly\s+(?:arrived|joined|hired))?\s+(?P<group>(?:[\w-]+\s+){0,2}?)(?:volunteers|members|hires|"
+                           r"staff|employees|joiners|starters|recruits|colleagues|interns|trainees|residents|tenants|students|pupils|"
+                           + PEOPLE_PLURAL_EN + r"|(?:volunteer|member|hire|staff|employee|joiner|starter|recruit|intern|student)"
+                           r"(?=\s+(?:induction|orientation|onboarding|welcome)))|newcomers|freshmen|freshers|new\s+arrivals)\b",
+                           re.IGNORECASE)
+_NEWCOMERS_ZH = re.compile(r"(?:新来的|新加入的|新入职的|刚入职的|刚来的|新)(?:[\u3400-\u9fff]{0,3}?)(?:员工|同事|成员|会员|志愿者|义工|人|"
+                           r"队员|护士|老师|教师|医生|实习生|职工|伙伴|小伙伴|同学|生)")
+# what a newcomer's talk is called, with no subject in it ("入职介绍", "welcome talk", "an orientation")
+_ORIENTATION_WORDS_ZH = re.compile(r"新员工|新同事|新成员|新人|入职(?:培训)?|岗前培训|入学|迎新|欢迎|入住|见面会?|介绍(?:一下)?|讲解|须知|指南|说明|的|"
+                                   r"[给为向面针对做个一份次讲些下]")
+_ORIENTATION_WORDS_EN = re.compile(r"\b(?:welcome|welcoming|orientation|induction|onboarding|intro(?:duction)?|talk|session|"
+                                   r"presentation|briefing|day|meeting|speech|deck|slides|a|an|the|our|my|for|to|at|in|of|with|"
+                                   r"short|quick|brief|first|on|give|make|prepare|create|please|minutes?|mins?|\d+)\b", re.IGNORECASE)
+_PLACE_AFTER_NEWCOMERS_EN = re.compile(r"\s+(?:at|in|of|to|joining|with)\s+(?P<det>(?:the|our|this|an?|my)\s+)?"
+                                       r"(?P<place>[\w'’ -]+?)(?=\s*(?:[,.;:!?(]|\bfor\b|\babout\b|\bon\b|\bin\s+\d|$))", re.IGNORECASE)
+_PLACE_BEFORE_NEWCOMERS_ZH = re.compile(r"(?:给|为|向|面向|针对)(?P<place>[\u3400-\u9fff]{2,10}?)的?(?=新来的|新加入的|新入职的|刚入职的|刚来的|新)")
+_OCCASION_AFTER_NEWCOMERS_EN = re.compile(r"(?:\s+(?:induction|orientation|onboarding|welcome|talk|session|day|evening|meeting)s?)*",
+                                          re.IGNORECASE)
+_GROUP_WORDS_EN = frozenset("""lab team club society choir band department office ward clinic shelter library school
+    museum centre center company firm branch studio kitchen crew squad committee council church group""".split())
+
+
+def _newcomers_place(request: str, zh: bool) -> str:
+    """Where the newcomers are joining, as the deck names it ("the animal shelter", "动物收容所"), or "" when unsaid."""
+    if zh:
+        place = _PLACE_BEFORE_NEWCOMERS_ZH.search(request)
+        return place.group("place") if place else ""
+    newcomers = _NEWCOMERS_EN.search(request)
+    # "New member induction at the rowing club": the occasion may stand between them and the place
+    end = _OCCASION_AFTER_NEWCOMERS_EN.match(request, newcomers.end()).end() if newcomers else 0
+    after = _PLACE_AFTER_NEWCOMERS_EN.match(request, end) if newcomers else None
+    if after and after.group("place").strip():
+        det = (after.group("det") or "the ").strip().lower()
+        return f"{'the' if det in ('a', 'an', 'this') else det} {after.group('place').strip()}"
+    group = (newcomers.group("group") or "").strip() if newcomers else ""
+    # "new lab members": the group is the lab
+    return f"the {group}" if group and group.split()[-1].lower() in _GROUP_WORDS_EN else ""
+
+
+# Guests welcomed to a place with no subject ("Welcome talk for hotel guests", "给酒店住客做个欢迎介绍") hear what the
+# place offers, the practical details, the house rules and whom to ask: no newcomer's role nor first week.
+_WELCOMED_ZH = re.compile(r"欢迎|迎宾|入住")
+_WELCOMED_EN = re.compile(r"\bwelcom(?:e|ing)\b", re.IGNORECASE)
+_GUESTS_ZH = re.compile(r"住客|客人|宾客|旅客|房客|游客|访客|新住户|新业主")
+_GUESTS_EN = re.compile(r"\b(?P<group>(?:[\w-]+\s+){0,2}?)(?:guests|visitors|residents|tenants|passengers|campers|delegates)\b",
+                        re.IGNORECASE)
+_PLACE_BEFORE_GUESTS_ZH = re.compile(r"(?:给|为|向|面向|针对)?(?P<place>[\u3400-\u9fff]{2,8}?)的?(?=住客|客人|宾客|旅客|房客|游客|访客|新住户|新业主)")
+
+
+def _guests_place(request: str, zh: bool) -> str:
+    if zh:
+        place = _PLACE_BEFORE_GUESTS_ZH.search(request)
+        return place.group("place") if place else ""
+    guests = _GUESTS_EN.search(request)
+    after = _PLACE_AFTER_NEWCOMERS_EN.match(request, guests.end()) if guests else None
+    if after and after.group("place").strip():
+        det = (after.group("det") or "the ").strip().lower()
+        return f"{'the' if det in ('a', 'an', 'this') else det} {after.group('place').strip()}"
+    named = _GUESTS_EN.search(audience_hint(request) or "")  # whom it is for, as a phrase: "hotel guests"
+    group = [word for word in (named.group("group") if named else "").split()
+             if not is_function_word(word.lower()) and word.lower() not in ("new", "all", "dear")]
+    return f"the {' '.join(group)}" if group else ""  # "hotel guests": the hotel
+
+
+@functools.lru_cache(maxsize=256)
+def welcome_kind(request: str) -> tuple[str, str] | None:
+    """("orientation", place) for newcomers joining a place or group, ("welcome", place) for guests welcomed to one,
+    when the request names no subject of its own; else None."""
+    zh = language_of(request) == "zh"
+    newcomers = (_NEWCOMERS_ZH if zh else _NEWCOMERS_EN).search(request)
+    audience = audience_hint(request)
+    # the newcomers are the listeners: "A talk for managers on welcoming new employees" is told to the managers
+    if newcomers is not None and audience and not _NEWCOMERS_ZH.search(audience) and not _NEWCOMERS_EN.search(audience):
+        return None
+    if newcomers is not None:
+        kind, place = "orientation", _newcomers_place(request, zh)
+    else:
+        newcomers = (_GUESTS_ZH if zh else _GUESTS_EN).search(request)
+        if newcomers is None or not (_WELCOMED_ZH if zh else _WELCOMED_EN).search(request):
+            return None
+        kind, place = "welcome", _guests_place(request, zh)
+        if not place:  # welcomed to nowhere named: no deck can say what the place offers
+            return None
+    rest = _subject_of(request).replace(newcomers.group(0), " ")
+    if place:
+        rest = rest.replace(place, " ") if zh else re.sub(re.escape(place.split(" ", 1)[-1]), " ", rest, flags=re.IGNORECASE)
+    rest = (_ORIENTATION_WORDS_ZH if zh else _ORIENTATION_WORDS_EN).sub(" ", _without_sizes(rest))
+    if re.search(r"[^\W\d_]", rest):  # a subject of its own ("新员工入职培训：信息安全意识") is taught, not welcomed into
+        return None
+    return kind, place
+
+
+def orientation_title(request: str) -> str | None:
+    """The title of a talk welcoming newcomers or guests that names no subject ("Welcome to the animal shelter",
+    "欢迎加入我们的团队"), or None when the request is no such talk."""
+    welcome = welcome_kind(request)
+    if welcome is None:
+        return None
+    place = welcome[1]
+    # new classmates join a class and new students a school, not a team
+    school = _NEW_PUPILS.search(request)
+    if language_of(request) == "zh":
+        return f"欢迎来到{place}" if place else ("欢迎加入我们的团队" if not school else
+                                                "欢迎加入我们的班级" if "同学" in school.group(0) else "欢迎来到我们的学校")
+    return f"Welcome to {place}" if place else ("Welcome to our school" if school else "Welcome to the team")
+
+
+_NEW_PUPILS = re.compile(r"(?<=新来的)同学|(?<=新加入的)同学|新同学|新生|\bnew\s+(?:students|pupils)\b|\bfreshmen\b|\bfreshers\b", re.IGNORECASE)
+
+
+def welcomes_newcomers(request: str) -> bool:
+    return orientation_title(request or "") is not None
+
+
+# "Welcome to the animal shelter" and "Guided tour of the Louvre" are about the place ("the tour of guided tour of the
+# Louvre" read twice)
+_WELCOME_TO = re.compile(r"^(?:welcome\s+to\s+|(?:(?:guided|walking|virtual)\s+)?tour\s+(?:of|around|through)\s+|欢迎(?:来到|加入))(?=\w)",
+                         re.IGNORECASE)
+
+
 # Volunteers named as new or with where they serve ("新来的志愿者", "动物收容所的志愿者", "new volunteers", "the volunteers
 # at the animal shelter", "museum volunteers") are at their place of service: what they take goes to their next shift,
 # not home to the family. Named by their age or school ("青年志愿者", "student volunteers") they name no such place.
@@ -1127,10 +1260,17 @@ _SERVING_VOLUNTEERS_EN = re.compile(r"\bnew\s+volunteers\b|\bvolunteers\s+(?:at|
                                     r"adult|for|of|and|to)\b)[a-z]+\s+volunteers\b", re.IGNORECASE)
 
 
+# A place's guests and customers ("hotel guests", "酒店住客", "the diners at our restaurant") are served there, not at work.
+_SERVED_ZH = re.compile(r"住客|客人|顾客|宾客|旅客|乘客|食客|游客|访客|病人|患者|家属")
+_SERVED_EN = re.compile(r"\b(?:guests|customers|patrons|diners|passengers|shoppers|visitors|tourists|patients|clients)\b", re.IGNORECASE)
+
+
 def heard_at_work(audience: str | None) -> bool:
     """Whether the listeners are named by their trade or workplace ("诊所护士", "the nurses at our clinic"), or are
     volunteers at their place of service ("动物收容所的志愿者", "new volunteers")."""
     text = audience or ""
+    if (_SERVED_ZH if CJK.search(text) else _SERVED_EN).search(text):
+        return False
     if CJK.search(text):
         return (any(word in text for word in _WORKPLACE_WORDS_ZH) or names_a_job_zh(text)
                 or bool(_SERVING_VOLUNTEERS_ZH.search(text)))
@@ -1233,7 +1373,8 @@ def deck_setting(request: str, audience: str | None = None) -> Literal["lesson",
     "public_talk" for one told to the public (parents, residents, a club), "language_lesson" for a class learning a
     language (a tense, vocabulary, pinyin), "work_lesson" for one reading a work, "history_lesson" for one on a
     historical event, period or person, "lesson" for another one taught to a class (and by default)."""
-    if told_of_ones_own_life(request) or gives_a_tour(request) or launches_a_product(request):  # told to whoever listens, not a report nor a lesson
+    if (told_of_ones_own_life(request) or gives_a_tour(request) or launches_a_product(request)
+            or welcomes_newcomers(request)):  # told to whoever listens, not a report nor a lesson
         return "public_talk"
     if teachers_as_colleagues(audience):
         how_to = (_TRAINING.search(f"{audience} {request}") or asks_how_to(core_topic(request)) or _we_do_it_en(core_topic(request))
@@ -1334,6 +1475,10 @@ _LENGTH_SAID = re.compile(r"(?:\b(?:in|for|within|lasting|of)\s+(?:about\s+|arou
 
 def core_topic(text: str) -> str:
     """The subject of a request with the asking words taken out ("做一个关于光合作用的PPT" → "光合作用")."""
+    welcome = orientation_title(text)
+    # "Onboarding for new engineers" names its occasion and no place: titled as asked, below
+    if welcome and (welcome_kind(text)[1] or not _BARE_OCCASION_EN.fullmatch(_subject_of(text))):
+        return welcome
     subject = _subject_of(text) or text.strip()
     # "A 20 minute training for new lifeguards" names no subject but the occasion: it is the listeners' training,
     # titled with them ("Training for new lifeguards"), not "Training" alone.
@@ -1627,6 +1772,8 @@ def names_a_topic(request: str) -> bool:
     out ("做一个PPT", "make a deck", "🎉🎉" name nothing, nor does a number alone: "1", "42"), and not only
     keys typed to try the box ("x", "asdf", "哈哈哈": a deck titled "X: key terms" teaches nothing) nor a greeting or a
     word for trying it ("hi there", "你好", "test", "测试一下": a deck titled "Test" teaches nothing either)."""
+    if welcomes_newcomers(request):  # newcomers with no subject are welcomed into the place or group they join
+        return True
     words = re.findall(r"[^\W\d_]+", _subject_of(request))
     return any(not is_keyboard_noise(word) and not is_small_talk(word) for word in words)
 
@@ -1997,7 +2144,7 @@ def topic_phrase(topic: str) -> str:
     """The subject as a noun phrase to set inside a sentence: "疫苗是怎么起作用" → "疫苗起作用的原理", "为什么天空是蓝色"
     → "天空是蓝色的原因", "怎么保护眼睛" → "保护眼睛的方法", "how vaccines work" → "vaccines", "how to use WhatsApp" →
     "using WhatsApp", "Write better commit messages" → "writing better commit messages"; other subjects unchanged."""
-    text = unasked(topic)
+    text = _WELCOME_TO.sub("", unasked(topic))  # "Welcome to the animal shelter" is about the animal shelter
     if language_of(text) == "zh":
         text = _COURSE_LABEL_ZH.sub("", text)  # "初中英语语法：被动语态" is a lesson on 被动语态
         if "：" in text:  # "光合作用：植物如何制造食物" is said by its subject: "…：…的基本概念" read two colons
@@ -2058,10 +2205,12 @@ def subject_as_said(topic: str, request: str) -> str:
         return topic
     topic = _without_title_capitals(topic)
     # "an example of Volcanoes", "what Fire safety requires": the capital was the request's first letter
-    if opens_with_common_word(topic) and not about_a_work(topic) and not names_a_person(topic):
+    if opens_with_common_word(topic) and not about_a_work(topic) and not names_a_person(topic) or states_rules(topic):
         topic = mid_sentence(topic, request)
     if re.match(r"(?:the|an?)\s", topic, re.IGNORECASE):
         return topic
+    if states_rules(topic):  # a place's own rules are the ones it has: "what is still unclear about the pool rules?"
+        return f"the {topic}"
     said = re.search(rf"\b(?P<article>the|an?)\s+{re.escape(topic)}(?!\w)", request, re.IGNORECASE)
     return f"{said.group('article').lower()} {topic}" if said else topic
 
