@@ -3314,3 +3314,13 @@ def test_a_reminder_they_get_after_signing_up_is_sent_to_the_same_people():
 def test_a_chinese_system_named_before_a_colon_is_the_title_without_what_follows():
     plan = first_round("学校图书馆借书系统：学生借书还书，逾期自动提醒，管理员管理图书", force_plan=True)
     assert _title_of(plan) == "学校图书馆借书系统"
+
+
+async def test_a_repository_with_no_docs_to_use_is_said_so_not_as_zero_passages_from_none(tmp_path):
+    # "来自 无 的 0 段文档": a repository whose README is only a heading.
+    bare = make_repo(tmp_path / "bare", "# demo\n")
+    talk = Conversation({"repo": str(bare)})
+    await talk.start("给团队做一个请假审批小程序")
+    logs = [e["data"]["message"] for e in talk.events if e["event"] == "tool:log"]
+    explored = [line for line in logs if str(bare) in line]
+    assert explored and all(t("requirement.none") + " " not in line and " 0 " not in line for line in explored), explored
