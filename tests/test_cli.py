@@ -957,3 +957,14 @@ def test_ng_threads_show_of_a_run_stopped_by_ctrl_c_says_it_was_interrupted_and_
     assert shown.returncode == 0, shown.stdout + shown.stderr
     assert t("cli.interrupted", thread="t1", command="ng resume t1") in shown.stdout, shown.stdout
     assert t("cli.not_finished") not in shown.stdout
+
+
+def test_ng_help_names_every_action_of_ng_threads_show_too(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("threads"))
+    assert all(action in line for action in ("list", "show", "rename", "delete")), line
+
