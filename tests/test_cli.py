@@ -968,3 +968,28 @@ def test_ng_help_names_every_action_of_ng_threads_show_too(monkeypatch, capsys):
     line = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("threads"))
     assert all(action in line for action in ("list", "show", "rename", "delete")), line
 
+
+def test_ng_serve_on_port_0_names_the_port_the_system_picked_and_answers_there(tmp_path):
+    import re
+    import time
+    import urllib.request
+
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "LEGAL_WARM_AT_STARTUP": "false",
+           "HOST": "127.0.0.1", "PORT": "0", "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while "http://" not in log.read_text(encoding="utf-8") and time.monotonic() < deadline:
+            assert server.poll() is None, log.read_text(encoding="utf-8")
+            time.sleep(0.1)
+        banner = log.read_text(encoding="utf-8")
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)", banner).group(1))
+        assert port != 0, banner
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+            assert response.status == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
