@@ -161,6 +161,14 @@ def test_ng_novel_resume_with_nothing_unfinished_says_so(tmp_path):
     assert not (data / "projects" / "demo" / "world.json").exists()
 
 
+def test_ng_novel_resume_with_nothing_unfinished_names_the_command_that_writes_on(tmp_path):
+    data = tmp_path / "data"
+    ng("novel", "init", "snow", "--world", "雪原上的驿站", data_dir=data)
+    result = ng("novel", "resume", "snow", data_dir=data)
+    said = " ".join(result.stdout.split())
+    assert result.returncode == 2 and "ng novel run snow --to 1" in said, said  # not a dead end
+
+
 def test_ng_novel_index_builds_the_memory_of_a_hand_written_project(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(ROOT / "tests" / "data" / "novel" / "mentor_rift", data / "projects" / "mentor_rift")
