@@ -470,3 +470,11 @@ def test_numbers_on_the_accent_of_any_hue_reach_body_contrast(hue):
         themeName="any", colorScheme=scheme, fontConfig=FontConfig(titleFont="Arial", bodyFont="Arial",
         eastAsianFont="Noto Sans CJK SC", titleSize=40, bodySize=24), masterSlides=[MasterSlide(name="c", layout="cover")]))
     assert palette.accent == accent and contrast(palette.on_accent, palette.accent) >= BODY_CONTRAST, palette
+
+
+def test_an_english_reply_names_several_slides_in_the_plural_and_one_in_the_singular():
+    # "delete the last two slides" was answered "Removed slide 16, 17".
+    assert t("ppt.removed_slides", locale="en", pages="16, 17", total=15, minutes=14).startswith("Removed slides 16 and 17;")
+    assert t("ppt.removed_slides", locale="en", pages="4", total=15, minutes=14).startswith("Removed slide 4;")
+    assert t("ppt.moved_slides", locale="en", pages="3, 4", now="1, 2").startswith("Moved slides 3 and 4 to positions 1 and 2;")
+    assert "no slides 20, 21 and 22;" in t("ppt.no_such_page", locale="en", pages="20, 21, 22", total=12)
