@@ -993,3 +993,20 @@ def test_ng_serve_on_port_0_names_the_port_the_system_picked_and_answers_there(t
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_every_ng_option_with_a_default_names_it_in_its_help(monkeypatch):
+    import argparse
+
+    from app.cli import build_parser
+
+    monkeypatch.setenv("LOCALE", "en")
+    silent = []
+    for path, parser in _commands(build_parser()):
+        for action in parser._actions:
+            if action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS) \
+                    and not isinstance(action, argparse._HelpAction):
+                said = parser._get_formatter()._expand_help(action)
+                if str(action.default) not in said:
+                    silent.append(f"ng {' '.join(path)} {action.option_strings[0]}: {said}")
+    assert silent == [], silent
