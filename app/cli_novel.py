@@ -214,8 +214,10 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     options: dict[str, Any] = {"projectId": args.project_id, "force": bool(args.force)}
     if args.to_chapter is not None:
         options["toChapter"] = args.to_chapter
-    return _drive(settings, args.project_id, options,
-                  t("novel.cli_run_text", project=args.project_id, to=args.to_chapter or "—"))
+    # The thread's title: without --to the run goes to the outline's last chapter, not to "chapter —".
+    text = (t("novel.cli_run_text", project=args.project_id, to=args.to_chapter) if args.to_chapter is not None
+            else t("novel.cli_run_all_text", project=args.project_id))
+    return _drive(settings, args.project_id, options, text)
 
 
 def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:

@@ -622,3 +622,11 @@ def test_a_finished_run_names_the_chapters_it_wrote_with_no_chapter_s_left_unset
         assert t("novel.run_done", chapters=chapters_named(written), generated=generated, total=2) == said
     finally:
         set_locale(before)
+
+
+def test_ng_novel_run_without_to_titles_its_thread_as_the_whole_book_not_chapter_dash(tmp_path):
+    data = tmp_path / "data"
+    assert ng("novel", "init", "pond", "--world", "山村小学旁的荷塘", "--chapters", "1", data_dir=data).returncode == 0
+    assert ng("novel", "run", "pond", data_dir=data).returncode == 0
+    listed = ng("threads", data_dir=data).stdout
+    assert "novel-pond" in listed and "—" not in listed and "pond" in listed.split("novel-pond", 1)[1], listed
