@@ -8,6 +8,7 @@ import errno
 import logging
 import os
 import shutil
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -53,6 +54,13 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
+    where: dict[str, Any] = {"host": host, "port": port}
+    if port == 0:
+        # The system picks the port: bind first, so the banner and the server's own origin name the real one, not :0.
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        where = {"sock": socket.create_server((host, 0), family=family)}
+        port = where["sock"].getsockname()[1]
+        settings = settings.model_copy(update={"port": port})
     llm = describe_llm(settings)
 
     def say_started(*_aiohttp_banner: Any) -> None:
@@ -63,7 +71,7 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     # Runs and sockets are closed by the app's on_shutdown; a handler still reading a slow request body
     # (a polling POST that never completes) gets this long, then is cancelled, so SIGTERM is never held.
     try:
-        web.run_app(create_app(settings), host=host, port=port, print=say_started, shutdown_timeout=0.5)
+        web.run_app(create_app(settings), **where, print=say_started, shutdown_timeout=0.5)
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
             raise

@@ -123,6 +123,9 @@ async def run(args: argparse.Namespace, settings: Settings) -> int:
                               highlight=False)
                 return 1
             console.print(t("legal.cli_saved", path=written), highlight=False)
+        elif artifact and artifact.get("_filePath"):
+            # A drafted .docx with no --out: the terminal has no download button, so say how to get the file.
+            console.print(t("cli.export_instead", thread=seen["thread"]), highlight=False)
         console.print(f"[dim]{t('cli.thread_label', thread=seen['thread'])}[/]", highlight=False)
     return 0
 

@@ -166,7 +166,7 @@ async def _run_workflow(settings: Settings, project_id: str, options: dict[str, 
         resumable = thread is not None and thread["status"] in {"interrupted", "failed", "cancelled"}
         if options is None or (resumable and options.get("queue") is not None):
             if not resumable:
-                raise RequestError("conflict", t("novel.chat_nothing_to_resume"))
+                raise RequestError("conflict", _nothing_to_resume(settings, project_id))
             await runtime.resume(thread_id)  # the checkpoint knows the very scene it stopped at
         else:
             await runtime.send_message(flow=WORKFLOW_FLOW, text=text, thread_id=thread_id, create=thread is None,
@@ -175,6 +175,15 @@ async def _run_workflow(settings: Settings, project_id: str, options: dict[str, 
 
     # The command the user ran this with, not the runtime's thread id: `ng novel status` names it too.
     return await _follow(settings, start, resume_command=f"ng novel resume {project_id}")
+
+
+def _nothing_to_resume(settings: Settings, project_id: str) -> str:
+    from graphs.novel.tools import WorkflowTool
+
+    status = WorkflowTool(_novel_config(settings), project_id).status()
+    if status.outline_chapters and status.chapters_generated >= status.outline_chapters:
+        return t("novel.cli_nothing_to_resume_done", project=project_id, chapters=status.outline_chapters)
+    return t("novel.cli_nothing_to_resume_next", project=project_id, chapter=status.chapters_generated + 1)
 
 
 def _drive(settings: Settings, project_id: str, options: dict[str, Any] | None, text: str) -> int:
@@ -205,8 +214,10 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     options: dict[str, Any] = {"projectId": args.project_id, "force": bool(args.force)}
     if args.to_chapter is not None:
         options["toChapter"] = args.to_chapter
-    return _drive(settings, args.project_id, options,
-                  t("novel.cli_run_text", project=args.project_id, to=args.to_chapter or "—"))
+    # The thread's title: without --to the run goes to the outline's last chapter, not to "chapter —".
+    text = (t("novel.cli_run_text", project=args.project_id, to=args.to_chapter) if args.to_chapter is not None
+            else t("novel.cli_run_all_text", project=args.project_id))
+    return _drive(settings, args.project_id, options, text)
 
 
 def cmd_resume(args: argparse.Namespace, settings: Settings) -> int:

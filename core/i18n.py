@@ -80,7 +80,7 @@ def t(key: str, /, locale: str | None = None, **fields: Any) -> str:
     if not fields and not terms:
         return text
     if code == "en":
-        return _COUNTED_EN.sub(_counted_en, text.format(**terms, **fields))
+        return _COUNTED_EN.sub(_counted_en, _NUMBERED_EN.sub(_numbered_en, text.format(**terms, **fields)))
     return _spaced_at_fields(_FIELD.sub(lambda m: f"{_FIELD_OPEN}{m.group(0)}{_FIELD_CLOSE}", text).format(**terms, **fields))
 
 
@@ -108,6 +108,17 @@ _COUNTED_EN = re.compile(r"\b(\d+) ((?:[A-Za-z]+ )?[A-Za-z]+)\(s\)")  # "3 verif
 def _counted_en(match: re.Match[str]) -> str:
     number, noun = match.groups()
     return f"{number} {noun}" if number == "1" else f"{number} {noun}s"
+
+
+# "slide(s) {pages}" in an English sentence: once the numbers are filled in, "slide 3" or "slides 3 and 4".
+_NUMBERED_EN = re.compile(r"\b([A-Za-z]+)\(s\) (\d+(?:, \d+)*)")
+
+
+def _numbered_en(match: re.Match[str]) -> str:
+    noun, numbers = match.group(1), match.group(2).split(", ")
+    if len(numbers) == 1:
+        return f"{noun} {numbers[0]}"
+    return f"{noun}s {', '.join(numbers[:-1])} and {numbers[-1]}"
 
 
 def language_name(code: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -39,8 +39,16 @@ class RoleModelsSource(PydanticBaseSettingsSource):
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    locale: str = Field(default="zh", description="Language of every user-facing sentence: zh (default) or en")
+    locale: Literal["zh", "en"] = Field(default="zh", description="Language of every user-facing sentence: zh (default) or en")
     host: str = Field(default="127.0.0.1", description="Address the server binds")
+
+    @field_validator("locale", mode="before")
+    @classmethod
+    def _language_of_locale(cls, value: Any) -> Any:
+        # zh_CN.UTF-8, en-US, EN name a language we speak; LOCALE=fr is refused, not silently read as Chinese.
+        if isinstance(value, str):
+            return value.strip().lower().replace("-", "_").split(".")[0].split("_")[0] or "zh"
+        return value
     port: int = Field(default=8080, ge=0, le=65535, description="Port the server binds (0 = any free port)")
     data_dir: Path = Field(default=Path("data"), description="Checkpoints, event log, artifacts")
 

@@ -957,3 +957,56 @@ def test_ng_threads_show_of_a_run_stopped_by_ctrl_c_says_it_was_interrupted_and_
     assert shown.returncode == 0, shown.stdout + shown.stderr
     assert t("cli.interrupted", thread="t1", command="ng resume t1") in shown.stdout, shown.stdout
     assert t("cli.not_finished") not in shown.stdout
+
+
+def test_ng_help_names_every_action_of_ng_threads_show_too(monkeypatch, capsys):
+    from app.cli import main
+
+    monkeypatch.setenv("LOCALE", "en")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.strip().startswith("threads"))
+    assert all(action in line for action in ("list", "show", "rename", "delete")), line
+
+
+def test_ng_serve_on_port_0_names_the_port_the_system_picked_and_answers_there(tmp_path):
+    import re
+    import time
+    import urllib.request
+
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "LEGAL_WARM_AT_STARTUP": "false",
+           "HOST": "127.0.0.1", "PORT": "0", "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], cwd=ROOT, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while "http://" not in log.read_text(encoding="utf-8") and time.monotonic() < deadline:
+            assert server.poll() is None, log.read_text(encoding="utf-8")
+            time.sleep(0.1)
+        banner = log.read_text(encoding="utf-8")
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)", banner).group(1))
+        assert port != 0, banner
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as response:
+            assert response.status == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_every_ng_option_with_a_default_names_it_in_its_help(monkeypatch):
+    import argparse
+
+    from app.cli import build_parser
+
+    monkeypatch.setenv("LOCALE", "en")
+    silent = []
+    for path, parser in _commands(build_parser()):
+        for action in parser._actions:
+            if action.option_strings and action.default not in (None, False, "", argparse.SUPPRESS) \
+                    and not isinstance(action, argparse._HelpAction):
+                said = parser._get_formatter()._expand_help(action)
+                if str(action.default) not in said:
+                    silent.append(f"ng {' '.join(path)} {action.option_strings[0]}: {said}")
+    assert silent == [], silent

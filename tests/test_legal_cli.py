@@ -86,3 +86,18 @@ def test_ng_legal_in_english_ends_with_a_capitalised_line_naming_its_thread(tmp_
     assert result.returncode == 0, result.stdout + result.stderr
     last = result.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"Thread [0-9a-f]{32}", last), last
+
+
+def test_a_document_drafted_without_out_says_how_to_save_it_and_never_points_at_the_canvas(tmp_path, legal_index):
+    env = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "LLM_PROVIDER": "offline", "COLUMNS": "200",
+           "CHINA_LAW_INDEX": str(legal_index)}
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "legal", "帮我起草一份房屋租赁合同，出租人王五，承租人赵六"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stdout + result.stderr
+    thread = re.search(r"[0-9a-f]{32}", result.stdout.splitlines()[-1]).group()
+    assert f"ng export {thread} --out" in result.stdout, result.stdout
+    assert "画布" not in result.stdout, result.stdout  # the terminal has no canvas to view it in
+    exported = subprocess.run([sys.executable, "-m", "app.cli", "export", thread, "--out", str(tmp_path / "lease")],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert exported.returncode == 0 and (tmp_path / "lease.docx").exists(), exported.stdout + exported.stderr

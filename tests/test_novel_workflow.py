@@ -161,6 +161,14 @@ def test_ng_novel_resume_with_nothing_unfinished_says_so(tmp_path):
     assert not (data / "projects" / "demo" / "world.json").exists()
 
 
+def test_ng_novel_resume_with_nothing_unfinished_names_the_command_that_writes_on(tmp_path):
+    data = tmp_path / "data"
+    ng("novel", "init", "snow", "--world", "雪原上的驿站", data_dir=data)
+    result = ng("novel", "resume", "snow", data_dir=data)
+    said = " ".join(result.stdout.split())
+    assert result.returncode == 2 and "ng novel run snow --to 1" in said, said  # not a dead end
+
+
 def test_ng_novel_index_builds_the_memory_of_a_hand_written_project(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(ROOT / "tests" / "data" / "novel" / "mentor_rift", data / "projects" / "mentor_rift")
@@ -614,3 +622,11 @@ def test_a_finished_run_names_the_chapters_it_wrote_with_no_chapter_s_left_unset
         assert t("novel.run_done", chapters=chapters_named(written), generated=generated, total=2) == said
     finally:
         set_locale(before)
+
+
+def test_ng_novel_run_without_to_titles_its_thread_as_the_whole_book_not_chapter_dash(tmp_path):
+    data = tmp_path / "data"
+    assert ng("novel", "init", "pond", "--world", "山村小学旁的荷塘", "--chapters", "1", data_dir=data).returncode == 0
+    assert ng("novel", "run", "pond", data_dir=data).returncode == 0
+    listed = ng("threads", data_dir=data).stdout
+    assert "novel-pond" in listed and "—" not in listed and "pond" in listed.split("novel-pond", 1)[1], listed

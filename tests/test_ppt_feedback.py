@@ -455,3 +455,26 @@ async def test_an_exercise_added_to_a_talk_asks_about_the_listeners_work_not_eve
     said = "".join([added[0]["title"], *added[0]["bullets"]])
     assert len(added) == 1 and "练习" in said, added
     assert not [w for w in ("生活", "课堂", "本课", "同桌") if w in said], said
+
+
+@pytest.mark.parametrize("hue", range(0, 360, 20))
+def test_numbers_on_the_accent_of_any_hue_reach_body_contrast(hue):
+    # "make the theme green" gave a magenta accent whose step numbers read at 4.3:1 and failed QA.
+    import colorsys
+
+    from graphs.ppt.render.theme import BODY_CONTRAST, contrast
+
+    accent = "#" + "".join(f"{round(v * 255):02X}" for v in colorsys.hls_to_rgb(hue / 360, 0.5, 0.75))
+    scheme = ColorScheme(primary="#246B2A", secondary="#297B2F", accent=accent, background="#FAFDFA", text="#142415")
+    _, palette, _ = checked_theme(PresentationTheme(
+        themeName="any", colorScheme=scheme, fontConfig=FontConfig(titleFont="Arial", bodyFont="Arial",
+        eastAsianFont="Noto Sans CJK SC", titleSize=40, bodySize=24), masterSlides=[MasterSlide(name="c", layout="cover")]))
+    assert palette.accent == accent and contrast(palette.on_accent, palette.accent) >= BODY_CONTRAST, palette
+
+
+def test_an_english_reply_names_several_slides_in_the_plural_and_one_in_the_singular():
+    # "delete the last two slides" was answered "Removed slide 16, 17".
+    assert t("ppt.removed_slides", locale="en", pages="16, 17", total=15, minutes=14).startswith("Removed slides 16 and 17;")
+    assert t("ppt.removed_slides", locale="en", pages="4", total=15, minutes=14).startswith("Removed slide 4;")
+    assert t("ppt.moved_slides", locale="en", pages="3, 4", now="1, 2").startswith("Moved slides 3 and 4 to positions 1 and 2;")
+    assert "no slides 20, 21 and 22;" in t("ppt.no_such_page", locale="en", pages="20, 21, 22", total=12)

@@ -3447,3 +3447,13 @@ def test_what_a_clinic_wants_its_patients_to_do_is_their_act():
 def test_people_named_by_whom_they_share_work_or_a_home_with_are_roles(requirement, act):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(task.startswith(act) for task in tasks), tasks
+
+
+async def test_a_repository_with_no_docs_to_use_is_said_so_not_as_zero_passages_from_none(tmp_path):
+    # "来自 无 的 0 段文档": a repository whose README is only a heading.
+    bare = make_repo(tmp_path / "bare", "# demo\n")
+    talk = Conversation({"repo": str(bare)})
+    await talk.start("给团队做一个请假审批小程序")
+    logs = [e["data"]["message"] for e in talk.events if e["event"] == "tool:log"]
+    explored = [line for line in logs if str(bare) in line]
+    assert explored and all(t("requirement.none") + " " not in line and " 0 " not in line for line in explored), explored

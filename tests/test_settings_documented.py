@@ -28,3 +28,13 @@ def test_the_env_example_copied_as_is_is_a_valid_configuration(monkeypatch):
         monkeypatch.delenv(variable, raising=False)
     settings = Settings(_env_file=ROOT / ".env.example")
     assert settings.llm_provider == "offline" and settings.locale == "zh"
+
+
+def test_a_locale_naming_a_language_ng_does_not_speak_is_refused_and_a_regional_one_is_read_as_its_language():
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):  # LOCALE=fr used to be read as Chinese without a word
+        Settings(_env_file=None, locale="fr")
+    assert [Settings(_env_file=None, locale=value).locale for value in ("en_US.UTF-8", "zh-CN", "EN", "")] == \
+        ["en", "zh", "en", "zh"]

@@ -439,9 +439,13 @@ async def discover(state: RequirementState, ctx: NodeContext) -> dict[str, Any]:
         ctx.log(f"{call['tool']}({call['args']}) → {'ok' if call['ok'] else 'refused/failed'}"
                 + (f": {call['note']}" if call["note"] else ""), level="debug")
     used = sorted({k["path"] for k in found["knowledge"]})
-    ctx.log(t("requirement.explored_summary", root=found["root"], entries=len(found["top_level"]),
-              passages=len(found["knowledge"]), docs=", ".join(used) or t("requirement.none"),
-              scripts=", ".join(found["validation_commands"]) or t("requirement.none")))
+    scripts = ", ".join(found["validation_commands"]) or t("requirement.none")
+    if used:
+        ctx.log(t("requirement.explored_summary", root=found["root"], entries=len(found["top_level"]),
+                  passages=len(found["knowledge"]), docs=", ".join(used), scripts=scripts))
+    else:  # not "0 passages from none"
+        ctx.log(t("requirement.explored_summary_no_docs", root=found["root"], entries=len(found["top_level"]),
+                  scripts=scripts))
     ctx.progress(1, 1, t("requirement.explored"))
     return {**update, "repo": found["root"], "discovery": found}
 

@@ -109,10 +109,12 @@ def checked_theme(theme: PresentationTheme) -> tuple[PresentationTheme, Palette,
     secondary = fix("secondary", c.secondary, background, LARGE_CONTRAST)
     accent = c.accent
     card = mix(primary, background, 0.08)
+    # Badges put numbers on the accent: a mid-tone one (#DF20CF) reads under 4.5:1 with near-black, so the
+    # number goes to pure black or white, which always reach it; the accent itself stays as chosen.
     on_card = ensure_contrast(text, card, BODY_CONTRAST)
     palette = Palette(
         background=background, text=text, title=primary, primary=primary, on_primary=on_primary,
-        accent=accent, on_accent=on_color(accent), secondary=secondary, card=card, on_card=on_card,
+        accent=accent, on_accent=ensure_contrast(on_color(accent), accent, BODY_CONTRAST), secondary=secondary, card=card, on_card=on_card,
         muted=ensure_contrast(mix(text, background, 0.7), background, BODY_CONTRAST),
     )
     fixed_scheme = ColorScheme(primary=primary, secondary=secondary, accent=accent, background=background, text=text)
