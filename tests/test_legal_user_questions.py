@@ -2399,3 +2399,12 @@ async def test_the_steps_are_said_in_english_when_english_is_chosen(knowledge):
     finally:
         set_locale(before)
     assert "What you can do" in answer and "small-claims" in answer and "three years" in answer
+
+
+def test_a_text_without_article_numbers_is_never_a_search_hit(legal_index):
+    from core.legal.statutes import ChinaLawStatutes
+
+    # The Standing Committee's interpretation of 刑法 266 (social-insurance fraud) is one text, no 第N条: it came back
+    # as "第0条" and its failed check left "〔未能核实的引用，已删除〕的解释》第0条" in a fraud victim's answer.
+    found = ChinaLawStatutes(index_path=legal_index).search("骗取社会保险金 诈骗", 10)
+    assert found and all(article.article_no_arabic > 0 for article in found), [a.citation for a in found]
