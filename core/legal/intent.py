@@ -96,7 +96,12 @@ CATEGORY_RULES: dict[str, list[tuple[str, float]]] = {
     # 交警 who found a collision's fault (交警认定对方全责) answers who pays, no decision to challenge.
     "administrative_law": [(r"行政|拆迁|征收|^(?!.*(?:逾期|迟延|延迟|违约).{0,8}罚款).*?罚款|罚了|处罚|市场监管|复议|政府|交警(?!.{0,8}(?:认定|定责|责任|划分|出警|到场|处理事故))|执法"
                             r"|吊销|强拆", 1.0)],
-    "tort_law": [(r"撞|受伤|摔伤|摔断|摔倒|滑倒|跌倒|绊倒|骨折|烫伤|溺水|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|造谣|谣言|诬陷|污蔑|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0),
+    # A debt collector's calls and visits are his harassment of one's peace (民法典 1033), whoever owes what, and whoever
+    # he calls: weighed double, the 公司 of 催收公司 or the boss he rang no longer made it a labour question.
+    "tort_law": [(r"暴力催收|爆通讯录|(催收|讨债|催债)[^。？?！!]{0,12}(骚扰|打电话|打给|电话|短信|上门|威胁|辱骂|恐吓|通讯录|家人|亲友|同事|单位)|"
+                  r"(打电话|电话|短信|上门|轰炸)[^。，,；]{0,6}骚扰|骚扰[^。，,；]{0,6}(电话|短信|家人|通讯录|亲友|同事)|"
+                  r"\b(debt collectors?|collection agenc(y|ies)|collectors?)\b.{0,30}\b(call|text|harass|threat|visit|messag|contact)", 2.0),
+                 (r"撞|受伤|摔伤|摔断|摔倒|滑倒|跌倒|绊倒|骨折|烫伤|溺水|砸|侵权|狗咬|咬伤|咬了|高空|抛物|医疗事故|名誉|诽谤|造谣|谣言|诬陷|污蔑|医美|交通事故|人身损害|个人信息|隐私|泄露|骚扰电话", 1.0),
                  # A blow (老板还打了我一拳) is a personal injury beside whatever else the story is about (unpaid
                  # wages); spoiled things (漏水泡坏了天花板, 刮花了车) a property loss. Not a phone call (打了我电话).
                  # What was posted or said about one (发帖说我偷东西, posted lies about me): his reputation.

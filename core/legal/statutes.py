@@ -408,8 +408,12 @@ class ChinaLawStatutes:
         self.warm()
         law = (self.resolve(law) if law else None) or None
         if self._vectors is None:
-            return [_article(hit) for hit in server.search_statutes(query, top_k=top_k, law=law)]
-        return self._fused_search(query, top_k, law, question or query)
+            found = [_article(hit) for hit in server.search_statutes(query, top_k=top_k, law=law)]
+        else:
+            found = self._fused_search(query, top_k, law, question or query)
+        # A text without article numbers (the Standing Committee's interpretation of 刑法 266, a decision) cannot be
+        # cited as 第N条 nor checked: quoted as "第0条", its citation failed the check and left a broken line in the answer.
+        return [article for article in found if article.article_no_arabic > 0]
 
     def _fused_search(self, query: str, top_k: int, law: str | None, question: str) -> list[Article]:
         """BM25 and embedding rankings fused by rank; an article the query names itself stays first."""

@@ -24,6 +24,9 @@ class Expansion:
     by_law: dict[str, str] = field(default_factory=dict)
     # Regulations the topic needs that the corpus does not hold (the glossary's `beyond`, catalogue keys).
     beyond: tuple[str, ...] = ()
+    # What the answer should say plainly beside the articles (the glossary's `note`, catalogue keys legal.note_<key>):
+    # a word of the question that may mean things the law treats apart (deposit: 定金 or 押金).
+    notes: tuple[str, ...] = ()
 
     def terms_for(self, law: str) -> str:
         return self.by_law.get(law, self.terms)
@@ -99,7 +102,7 @@ def named_words(name: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...], tuple[str, ...]]]:
+def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
     entries = tomllib.loads(TERMS_PATH.read_text(encoding="utf-8"))["term"]
     words = _named_word_lists()
     # `law`: one law's name, or a list when a topic is governed by several (overtime: 劳动法 and 劳动合同法).
@@ -108,7 +111,7 @@ def _glossary() -> list[tuple[re.Pattern[str], str, tuple[str, ...], tuple[str, 
     return [(re.compile(anchored_lookaheads(whole_words(with_named_words(e["when"], words))), re.IGNORECASE | re.DOTALL),
              e["terms"],
              tuple([e["law"]] if isinstance(e.get("law", []), str) else e.get("law", [])),
-             tuple(e.get("beyond", ()))) for e in entries]
+             tuple(e.get("beyond", ())), tuple(e.get("note", ()))) for e in entries]
 
 
 def warm() -> None:
@@ -118,13 +121,14 @@ def warm() -> None:
 
 def expand(question: str) -> Expansion:
     """Blocking (tens of milliseconds for a long story): async callers run it in a worker thread."""
-    found = [(words.split(), named, beyond) for pattern, words, named, beyond in _glossary()
+    found = [(words.split(), named, beyond, notes) for pattern, words, named, beyond, notes in _glossary()
              if pattern.search(question or "")]
-    matched = [(words, named) for words, named, _ in found]
+    matched = [(words, named) for words, named, *_ in found]
     laws = list(dict.fromkeys(law for _, named in matched for law in named))
 
     def joined(entries: list[tuple[list[str], tuple[str, ...]]]) -> str:
         return " ".join(dict.fromkeys(word for words, _ in entries for word in words))
 
     by_law = {law: joined([(words, named) for words, named in matched if law in named or not named]) for law in laws}
-    return Expansion(joined(matched), tuple(laws), by_law, tuple(dict.fromkeys(key for *_, beyond in found for key in beyond)))
+    return Expansion(joined(matched), tuple(laws), by_law, tuple(dict.fromkeys(key for _, _, beyond, _ in found for key in beyond)),
+                     tuple(dict.fromkeys(key for *_, notes in found for key in notes)))

@@ -212,6 +212,13 @@ NARROW_SUBJECTS: tuple[tuple[str, str, str | None], ...] = (
     ("饲养人", r"狗|猫|宠物|动物|犬|咬|\b(dogs?|cats?|pets?|animals?|bit|bitten|bite)\b", None),
     # 1249: an animal abandoned or run away, not a neighbour's dog that bit (it came fourth in every dog bite).
     ("遗弃、逃逸的动物", r"流浪|遗弃|丢弃|弃养|逃逸|走丢|跑丢|跑出来|跑出去|逃出|脱逃|没人要|\b(stray|abandoned|escaped|ran away|got out|got loose|runaway|lost dog|lost cat)\b", None),
+    # 1250: a third person's fault that set the animal on (someone teased or let loose the dog), not every bite: it came
+    # fourth in the plain ones.
+    ("因第三人的过错致使动物", r"第三人|(别人|他人|路人|陌生人|有人|另一个人|其他人|外人)[^，,。；？?]{0,8}(逗|惹|激怒|挑逗|踢|打|扔|砸|吓|放开|松开|解开|放出)|"
+     r"\b(someone else|another person|a third party|a stranger|a passer-?by)\b.{0,30}\b(teas|provok|kick|hit|threw|let|unleash|untied|startl)", None),
+    # 刑法 224: a fraud in signing or performing a contract, not every fraud: a hacked account borrowing from its friends
+    # was cited it as fourth.
+    ("在签订、履行合同过程中", r"合同|协议|签约|订单|货款|工程款|contract|agreement", None),
     # 1154: a will that fails in part (an heir who renounces or dies first, a void clause), not an estate left
     # without one: 没留遗嘱 names a will too, so the words for its failing are what count.
     ("遗嘱继承人放弃继承", r"放弃|丧失|先于|遗嘱.{0,8}(无效|没写|没提|没分|漏|未处分|只写了|没有写)|遗赠|"
@@ -588,6 +595,7 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
     articles: list[dict[str, Any]] = []
     repealed: list[dict[str, str]] = []
     beyond: list[str] = []
+    notes: list[str] = []
     if mode == "review" and lacks_terms(shared.question):
         # Reviewing the request itself as a clause cited whatever shared its words (a 技术转让 article for "有没有坑").
         return AgentOutcome(text=t("legal.review_needs_terms"))
@@ -639,6 +647,8 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
             expansion = await asyncio.to_thread(expand, focus)
             # Regulations the topic needs that the corpus lacks (工伤保险条例): named as not cited, never cited unchecked.
             beyond = [t(f"legal.beyond_{key}") for key in expansion.beyond]
+            # What a word of the question may mean that the law treats apart (deposit: 定金 or 押金), said plainly.
+            notes = [t(f"legal.note_{key}") for key in expansion.notes]
             # A long story is searched by its key words: every query word costs a pass over the corpus.
             key_words = await asyncio.to_thread(bounded_query, focus)
             query = f"{key_words} {hint} {expansion.terms}".strip()
@@ -695,10 +705,10 @@ async def run_research(shared: SharedContext, ctx: NodeContext, knowledge: Legal
         web = [r.model_dump() for r in results.results[:3]] if results else []
     system = prompts.REVIEW_SYSTEM if mode == "review" else prompts.RESEARCH_SYSTEM
     facts = {**shared.as_dict(), "domain": domain, "mode": mode, "articles": articles, "clauses": clauses, "web": web,
-             "repealed": repealed, "beyond_corpus": beyond,
+             "repealed": repealed, "beyond_corpus": beyond, "notes": notes,
              "statutes_unavailable": "statute_search" in tools.skipped}
     text = await _generate(ctx, "legal_research", system,
-                           prompts.research_prompt(shared.question, domain, articles, web, mode, repealed, beyond), facts)
+                           prompts.research_prompt(shared.question, domain, articles, web, mode, repealed, beyond, notes), facts)
     return AgentOutcome(text=text, tool_calls=tools.calls, skipped_tools=tools.skipped,
                         facts=[f"{a['citation']}：{a['text'][:80]}" for a in articles[:4]])
 

@@ -41,10 +41,12 @@ FALLBACK_SYSTEM = (
 
 
 def research_prompt(question: str, domain: str | None, articles: list[dict], web: list[dict], mode: str,
-                    repealed: list[dict] | None = None, beyond: list[str] | None = None) -> str:
+                    repealed: list[dict] | None = None, beyond: list[str] | None = None,
+                    notes: list[str] | None = None) -> str:
     lines = [f"用户问题：{question}", f"领域：{domain or '未限定'}", f"模式：{mode}"]
     lines += [f"用户引用的{r['written']}已废止，现行规定见{r['replacement']}；请向用户说明。" for r in repealed or []]
     lines += [f"{name}不在可核验的法规库中：不要引用它的条文，向用户说明这一点。" for name in beyond or []]
+    lines += [f"请向用户说明：{note}" for note in notes or []]
     lines.append("检索到的条文：")
     lines += [f"- {a['citation']}：{a['text']}" for a in articles] or ["（无）"]
     if web:
