@@ -76,7 +76,38 @@ def anchored_lookaheads(pattern: str) -> str:
     start only. Unanchored, every character of the text began a scan to its end: a story of 2,000 characters took
     seconds per entry, ~8 s for the glossary. The start sees all that any later position sees, so what matches is
     the same."""
-    return "|".join("^" + piece if piece.startswith("(?=.*") else piece for piece in _top_level_alternatives(pattern))
+    anchored = []
+    for piece in _top_level_alternatives(pattern):
+        body = _whole_group_body(piece)
+        if body is not None:  # (?:(?=.*A)(?=.*B)|…): a named word list read as one group is anchored inside it
+            anchored.append(f"(?:{anchored_lookaheads(body)})")
+        else:
+            anchored.append("^" + piece if piece.startswith("(?=.*") else piece)
+    return "|".join(anchored)
+
+
+def _whole_group_body(piece: str) -> str | None:
+    """What a non-capturing group that is the whole of `piece` holds ("(?:A|B)" → "A|B"), else None."""
+    if not piece.startswith("(?:"):
+        return None
+    depth, in_class, i = 0, False, 0
+    while i < len(piece):
+        char = piece[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return piece[3:-1] if i == len(piece) - 1 else None
+        i += 1
+    return None
 
 
 # A name in braces ({defect}) in a `when`: the `[words]` list of that name, written once for every entry that reads it.
