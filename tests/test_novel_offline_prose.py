@@ -843,3 +843,30 @@ def test_a_fable_that_names_no_place_is_set_in_the_woods_not_an_old_walled_town(
     setting = world(OfflineRequest(role="novel", system="", prompt="", facts={"description": "小兔子和大灰狼",
                                                                            "language": "zh"}))
     assert "森林" in setting.geography and "城门" not in setting.geography, setting
+
+
+@pytest.mark.parametrize("language, description, palace_place", [
+    ("zh", "宫女沈知微入宫三年，卷入贵妃韩氏与皇后的争斗", "御花园"),
+    ("zh", "深宫之中，秀女苏婉被选入宫，太后却另有打算", "冷宫"),
+    ("en", "A young maid at the royal court of Castile is drawn into the rivalry between the queen and a courtier",
+     "the throne room"),
+])
+async def test_a_palace_story_meets_inside_the_palace_not_at_city_gates_and_an_old_academy(
+        language, description, palace_place):
+    # A 宫女's story met at 城门 and 旧书院, in a world named 微入宫 of a 描述未点明的年代.
+    places = await _scene_places(language, description)
+    from graphs.novel.offline import SETTING_PLACES
+
+    assert places and places <= set(SETTING_PLACES["palace"][language]) and not places & ANCIENT_PLACES, places
+    assert palace_place in SETTING_PLACES["palace"][language]
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": language, "description": description})
+    assert ("古代" in world.time_period or "before engines" in world.time_period), world.time_period
+    if language == "zh":
+        assert world.world_name == "深宫" and "深宫" in world.geography, world
+
+
+async def test_a_fable_set_in_the_woods_has_a_world_named_after_the_woods_not_an_old_town():
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": "一只小狐狸和一只乌鸦在争一块肉"})
+    assert world.world_name == "森林", world.world_name

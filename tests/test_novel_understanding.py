@@ -1560,3 +1560,27 @@ def test_a_family_s_village_in_a_wuxia_premise_is_a_place_not_a_character():
     # "血洗萧家庄的黑衣人" put 萧家庄 in the cast, a 相识 of the hero, "血洗" by trade.
     cast = _offline_cast("大仇未报，少年剑客萧寒隐姓埋名拜入青城派，只为查出当年血洗萧家庄的黑衣人", "zh")
     assert "萧家庄" not in cast.names() and cast.protagonist.name == "萧寒", cast.names()
+
+
+@pytest.mark.parametrize("description, named", [
+    ("宫女沈知微入宫三年，卷入贵妃韩氏与皇后的争斗", "沈知微"),
+    ("老顾客每天来面馆吃面，店主陈志明说了句话", "陈志明"),
+])
+def test_a_three_character_name_before_its_verb_keeps_its_third_character(description, named):
+    # 沈知微 was 沈知 (jieba cut 微入), 陈志明 was 陈志 (jieba read 明说 as a verb).
+    assert named in [c.name for c in read.characters_in_description(description)]
+
+
+@pytest.mark.parametrize("description, going", [
+    ("宫女沈知微入宫三年，卷入贵妃韩氏与皇后的争斗", "入宫"),
+    ("少年剑客萧寒下山寻仇", "下山"),
+    ("书生顾言进城赶考，住进一家客栈", "进城"),
+])
+def test_going_somewhere_is_no_place_the_story_is_set_in(description, going):
+    # the world of a 宫女 entering the palace was named 入宫, a swordsman's coming down the mountain 下山
+    assert going not in read.places_in_description(description)
+    assert read.setting_named(description) != going
+
+
+def test_a_city_whose_name_looks_like_going_somewhere_stays_a_place():
+    assert "上海" in read.places_in_description("民国初年的上海，报童阿毛卷入一桩绑票案")

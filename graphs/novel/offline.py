@@ -75,6 +75,9 @@ SETTING_PLACES = {
     "sea": {"zh": ("甲板", "船舱", "驾驶台", "货舱", "桅杆下", "救生艇", "船长室", "港口"),
             "en": ("the deck", "the cabin", "the bridge", "the hold", "the foot of the mast", "the lifeboat",
                    "the captain's cabin", "the harbour")},
+    "palace": {"zh": ("后宫", "御花园", "冷宫", "尚宫局", "宫道", "太后寝宫", "御书房", "掖庭"),
+               "en": ("the throne room", "the inner court", "the palace gardens", "the queen's chambers",
+                      "the servants' passage", "the council chamber", "the palace kitchens", "the long gallery")},
     "polar": {"zh": ("科考站", "冰原", "气象观测塔", "冰裂缝边", "雪地车库", "食堂", "通讯室", "极光下的营地"),
               "en": ("the research station", "the ice shelf", "the weather mast", "the edge of the crevasse",
                      "the vehicle shed", "the mess hall", "the radio room", "the camp under the aurora")},
@@ -96,7 +99,8 @@ SETTING_PLACES = {
 }
 # What the geography of a book of such a setting calls its land: a Mars base is no "country where… meet".
 SETTING_LANDS = {"planet": {"zh": "一颗异星", "en": "a world beyond Earth"},
-                 "starship": {"zh": "一艘星际飞船", "en": "a ship between the stars"}, "sea": {"zh": "一片海域", "en": "open water"},
+                 "starship": {"zh": "一艘星际飞船", "en": "a ship between the stars"},
+                 "palace": {"zh": "一座深宫", "en": "a royal palace"}, "sea": {"zh": "一片海域", "en": "open water"},
                  "polar": {"zh": "一片冰原", "en": "an icebound land"}, "desert": {"zh": "一片大漠", "en": "a desert"},
                  "island": {"zh": "一座海岛", "en": "an island"}, "mountain": {"zh": "一片山地", "en": "mountain country"},
                  "forest": {"zh": "一片森林", "en": "a forest"}, "village": {"zh": "一方乡土", "en": "a small place"}}
@@ -335,6 +339,9 @@ def _world_name_zh(description: str) -> str:
     if head.endswith(WORLD_WORDS_ZH):
         words = jieba.lcut(head)
         return "".join(words[-2:]) if len(head) > 6 else head  # 修仙世界 of 一个人人修仙世界
+    land = SETTING_LANDS.get(_story_setting(description))
+    if land is not None:  # a palace's story is of the 深宫, a fable's of the 森林, not of an old walled 古城
+        return re.sub(r"^一[座片颗艘方]", "", land["zh"])
     return ERA_WORLD_NAMES_ZH.get(story_era(description) or "", TIMELESS_WORLD_NAME_ZH)
 
 

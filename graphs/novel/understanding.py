@@ -1129,6 +1129,8 @@ def _chinese_name(run: str) -> str | None:
         # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
         given = _chinese_name("王" + run[2:])
         return run[:2] + given[1:] if given else None
+    if _read_whole_as_three(run):
+        return run[:3]
     whole = run
     # the character after the surname is the name's whatever it is (王有财 of "布商王有财和…"), when the name's
     # third character follows it and then the name ends (a 的 / 和 …, the clause's end or its verb)
@@ -1174,6 +1176,25 @@ def _chinese_name(run: str) -> str | None:
             and not _ends_names(run[1:]):
         return run[:2]  # "苏晴刚到任": 刚 before a verb is "just", as no name ends 晴刚 (张志刚 stays whole)
     return run if 2 <= len(run) <= 4 else None
+
+
+def _read_whole_as_three(run: str) -> bool:
+    """jieba's dictionary reads the run's first three characters as one name (陈志明, 沈知微) and a verb or a word
+    after a name opens what follows ("陈志明说了句话", "沈知微入宫三年"): the third is the name's, which cutting by
+    the words jieba would make of the rest (明说, 微入) took off. Not of a third character that is itself a verb
+    (沈墨教她剑法) or one names are seldom made of."""
+    import jieba.posseg
+
+    if len(run) < 4 or run[0] not in _SURNAMES_ZH or not _given_name_char(run[2]) or _char_is_verb(run[2]) \
+            or run[2] in _PREDICATE_OPENERS_ZH or (run[2] in _ADVERB_OR_NAME_ZH and not _ends_names(run[1:3])):
+        return False  # 陈默刚走出: 刚 is "just" (张志刚 stays whole)
+    words = jieba.posseg.lcut(run[:8])
+    if words[0].word != run[:3] or words[0].flag != "nr":
+        return False
+    rest = run[3:]
+    # the verb as jieba reads it after the name (入 of 沈知微/入/宫; alone, "入宫三年" opens with a place 入宫)
+    return (bool(_AFTER_NAME_ZH.match(rest)) and rest[0] not in "了着") or (
+        len(words) > 1 and words[1].flag.startswith("v") and not _glued_on(words[1].word))
 
 
 # A year at school before who is in it: 高二女生, 初三学生, 大一新生.
@@ -2597,7 +2618,7 @@ def places_in_description(description: str) -> list[str]:
         where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH and not lone_before
         if w[-1] in _CALLING_ROOMS_ZH and any(w in calling for calling in callings):
             continue  # 账房 of "账房先生周伯", 门房 of "门房老李": who he is, named after the room he keeps
-        if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
+        if (w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where) and not _going_to_zh(w):
             if w[0] == "家" and index > 0 and words[index - 1].word in _SURNAMES_ZH:
                 w = words[index - 1].word + w  # 萧 / 家庄: jieba cut the family's name from its village
             found.append(w)
@@ -2626,13 +2647,14 @@ _ERA_CUES = {
                          r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
-    "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
+    "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|后宫|宫女|贵妃|皇后|妃嫔|嫔妃|太后|冷宫|太监|选秀|秀女|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
                           r"|[秦汉唐宋元明清隋晋]朝|[唐宋元明清]代|年间|嘉靖|万历|康熙|乾隆|贞观|开元"
                           # a dynasty's part said alone ("明末", "宋初", "东汉", "盛唐"); 清末 is the early modern age
                           r"|[秦汉唐宋元明隋晋清]初|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明清]朝?(?:初年|末年|中叶)|[北南]宋|[东西]汉"
                           r"|[东西]晋|[盛晚]唐|晚明|大[明宋唐汉元]|三国|春秋|战国|五代十国"
                           r"|(?i:\b(?:medieval|regency|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
-                          r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
+                          r"|castles?|empire|emperor|empress|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess|courtiers?"
+                          r"|concubines?|ladies-in-waiting|lady-in-waiting)\b)"),
 }
 # Words naming the age itself, not a thing found in it: "民国二十年的福州" with a 女记者 is of 民国, though 记者 is a
 # cue of the present day too; a name of the age outweighs a few such cues.
@@ -2720,6 +2742,10 @@ _SETTING_CUES = {
     "starship": re.compile(r"飞船|星舰|星际舰|宇宙船|太空船|世代船|方舟|太空|(?i:\b(?:spaceships?|starships?|space ?ships?"
                            r"|generation ships?|colony ships?|ark ships?|star ?ships?|space ?arks?|outer space"
                            r"|deep space|between (?:the )?stars|interstellar)\b)"),
+    # a palace's people (宫女, 贵妃, courtiers) live inside its walls: its 御花园 and 冷宫, not a town's 城门 and 书院
+    "palace": re.compile(r"后宫|皇宫|深宫|宫廷|宫斗|宫女|宫人|宫婢|入宫|进宫|选秀|秀女|贵妃|皇后|妃嫔|嫔妃|太后|冷宫|御花园"
+                         r"|尚宫|掖庭|东宫|太监|内廷|(?i:\b(?:palace|royal court|imperial court|courtiers?|concubines?"
+                         r"|empress|ladies-in-waiting|lady-in-waiting|harem|forbidden city|throne room)\b)"),
     # ice, sand, an island, a mountain, a forest and a village have places of their own too: a desert caravan
     # meets at a well, not at a 城门; checked before the sea, an island's lighthouse is no ship's deck
     "polar": re.compile(r"南极|北极|极地|冰原|冰川|冰盖|雪原|极夜|科考站|(?i:\b(?:antarctic\w*|arctic|polar|ice shelf"
@@ -2740,7 +2766,7 @@ _SETTING_CUES = {
 
 def story_setting(description: str) -> str | None:
     """The kind of setting a description places its story in, whose places are its own whatever its age: "planet"
-    (火星, a space station), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
+    (火星, a space station), "palace" (后宫, 宫女, courtiers), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
     "mountain" (深山), "forest", "village" (小镇); None for any other, whose places come from its age."""
     # the cast's names are no setting: 制茶师傅老林 sets no scene in a forest
     description = without_names(description, [person.name for person in characters_in_description(description)])
@@ -2852,7 +2878,22 @@ def _place_names_zh(text: str) -> list[str]:
 
     # jieba tags 哥哥 a place name: a word of kin or of a person never names where the book is set
     return [w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2
-            and w.word not in _KIN_ZH and w.word not in _STORY_PEOPLE_ZH]
+            and w.word not in _KIN_ZH and w.word not in _STORY_PEOPLE_ZH and not _going_to_zh(w.word)]
+
+
+# Characters of going that make a verb of the place after them: 入宫, 下山, 进城, 回村 say where someone goes.
+_GOING_ZH = set("入进出回离返下上归")
+# How often jieba's dictionary must hold such a word for it to be a place's name after all (上海, not 下山 / 上山).
+_PLACE_NAME_FREQ = 3000
+
+
+def _going_to_zh(word: str) -> bool:
+    """`word` is a going and the place gone to ("宫女沈知微入宫三年", "少年剑客萧寒下山寻仇"), no place the story is set
+    in; a common place's name that looks so (上海) stays one."""
+    import jieba
+
+    return len(word) == 2 and word[0] in _GOING_ZH and word[1] in _PLACE_ENDS_ZH \
+        and jieba.dt.FREQ.get(word, 0) < _PLACE_NAME_FREQ
 
 
 def _place_name_zh(text: str) -> str | None:
