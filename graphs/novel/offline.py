@@ -325,6 +325,7 @@ def _time_period_zh(description: str) -> str:
 
 
 UNSAID_PERIOD_ZH = "描述未点明的年代"
+UNSAID_PERIOD_EN = "an age the description leaves unsaid"
 # The name of a Chinese world whose description names no place: the world its first clause names ("灵气复苏的修仙
 # 世界": 修仙世界), else a town of its age ("一个失忆的杀手试图找回之境" was its first words cut).
 WORLD_WORDS_ZH = ("世界", "大陆", "江湖", "天下", "王朝", "帝国", "仙界", "宗门", "末世", "废土")
@@ -345,10 +346,11 @@ def _world_name_zh(description: str) -> str:
     return ERA_WORLD_NAMES_ZH.get(story_era(description) or "", TIMELESS_WORLD_NAME_ZH)
 
 
-def _time_period_en(description: str, core: str) -> str:
+def _time_period_en(description: str) -> str:
     """As the Chinese: "the 1890s", "Victorian", else "the present day" of a police precinct."""
     era = story_era(description)
-    return era_said(description) or (ERA_PERIODS["en"][era] if era else f"an age that suits “{core}”")
+    # a fox and a crow "in an age that suits “forest”" named a thing of the book as its age: none is said
+    return era_said(description) or (ERA_PERIODS["en"][era] if era else UNSAID_PERIOD_EN)
 
 
 @offline_composer(WorldSetting)
@@ -360,7 +362,7 @@ def world(request: OfflineRequest) -> WorldSetting:
         core = _core_thing_en(description)
         return WorldSetting(
             world_name=setting[:1].upper() + setting[1:] if setting else _world_name_en(description),
-            time_period=f"{EN_TAG}{_time_period_en(description, core)}",
+            time_period=f"{EN_TAG}{_time_period_en(description)}",
             geography=f"{EN_TAG}{_geography_en(setting, description, places)}",
             social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
