@@ -1584,3 +1584,14 @@ def test_going_somewhere_is_no_place_the_story_is_set_in(description, going):
 
 def test_a_city_whose_name_looks_like_going_somewhere_stays_a_place():
     assert "上海" in read.places_in_description("民国初年的上海，报童阿毛卷入一桩绑票案")
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("民国初年的上海码头，搬运工陈阿四卷入一桩洋行走私案", "陈阿四", "搬运工"),
+    ("清洁工张秀英在写字楼里捡到一个U盘", "张秀英", "清洁工"),
+    ("老顾客王伯每天来面馆吃面", "王伯", "老顾客"),
+])
+def test_someone_after_a_calling_jieba_misreads_is_of_the_cast(description, name, said_as):
+    # 搬运工 is tagged a verb and 顾客 a name: 陈阿四 and 王伯 were left out, the lead invented instead
+    people = {c.name: c.said_as for c in read.characters_in_description(description)}
+    assert people.get(name) == said_as, people

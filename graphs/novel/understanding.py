@@ -2056,7 +2056,10 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         # "女捕快沈青鸾": after 女 / 男 (a word jieba tags b) a word it tags a verb (捕快) is a noun of a person
         qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
         # "探长陆铭", "站长李强": jieba tags these posts verbs, but their last character says they are people
-        post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH
+        # "搬运工陈阿四": a word of three characters ending as a noun of a person ends (工, 匠, 夫) is one, though
+        # jieba tags it a verb
+        post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH \
+            or len(word.word) >= 3 and word.word[-1] in _PERSON_SUFFIX_ZH
         # a surname before a word tagged a name is that name's (王 / 大山), a whole word's last character no
         # surname ("锦衣卫小旗": 卫 ends 锦衣卫)
         lone_before = before if index == 0 or len(words[index - 1].word) == 1 else ""
@@ -2158,9 +2161,14 @@ def _guessed_name_after(words: list, index: int) -> bool:
             and (name.flag == "nr" or not jieba.get_FREQ(name.word)) and then.flag.startswith("v"))
 
 
+_OLD_OR_NEW_ZH = set("老新")
+
+
 def _person_noun_tag(word, before: str) -> bool:
     """jieba tags the word a noun. It tags some callings as names (师爷, 和尚, 清道夫, 黑客): a word tagged a name
     that opens with no surname, and follows none (王 / 大山 is a given name), is such a calling."""
+    if word.flag == "nr" and len(word.word) == 2 and before in _OLD_OR_NEW_ZH:
+        return True  # "老顾客王伯": 老 before a word of two is old as in "regular" (老王 is a surname's alone)
     if word.flag == "nr":
         return len(word.word) >= 2 and word.word[0] not in _SURNAMES_ZH and word.word[:2] not in _COMPOUND_SURNAMES_ZH \
             and before not in _SURNAMES_ZH
