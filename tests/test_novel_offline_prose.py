@@ -878,3 +878,13 @@ async def test_an_english_book_of_no_age_says_so_rather_than_naming_a_thing_of_i
     world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
         "language": "en", "description": "A fox and a crow quarrel over a piece of cheese in the forest"})
     assert "suits" not in world.time_period and "forest" not in world.time_period, world.time_period
+
+
+async def test_two_named_siblings_are_siblings_to_each_other_not_acquaintances():
+    from schemas.novel import CharactersConfig
+
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "Two siblings, Max and Lily, find a door in their grandmother's attic"})
+    assert cast.protagonist.name == "Max" and cast.protagonist.relationships == {"Lily": "sibling"}
+    lily = cast.supporting_characters[0]
+    assert lily.name == "Lily" and abs(lily.age - cast.protagonist.age) <= 8

@@ -1595,3 +1595,18 @@ def test_someone_after_a_calling_jieba_misreads_is_of_the_cast(description, name
     # 搬运工 is tagged a verb and 顾客 a name: 陈阿四 and 王伯 were left out, the lead invented instead
     people = {c.name: c.said_as for c in read.characters_in_description(description)}
     assert people.get(name) == said_as, people
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("Astronaut Mark Lee is stranded on Mars after a dust storm", "Mark Lee", "astronaut"),
+    ("Botanist Ada Kerr grows potatoes in the colony greenhouse.", "Ada Kerr", "botanist"),
+])
+def test_a_trade_opening_the_sentence_before_a_full_name_brings_that_person_in(description, name, said_as):
+    # "Astronaut Mark Lee" named no one: the offline cast was two invented strangers
+    people = {c.name: c.said_as for c in read.characters_in_description(description)}
+    assert people.get(name) == said_as, people
+
+
+def test_siblings_named_after_the_word_for_them_are_the_cast_and_each_others_siblings():
+    people = read.characters_in_description("Two siblings, Max and Lily, find a door in their grandmother's attic")
+    assert [(c.name, c.said_as) for c in people] == [("Max", "sibling"), ("Lily", "sibling")]

@@ -542,7 +542,9 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
 _PEER_KIN = {"sister-in-law", "brother-in-law", "嫂子", "嫂嫂", "姐夫", "妹夫", "弟媳", "小姑子", "小叔子", "大伯子", "妯娌",
              "连襟",
              # school and room mates: a 同桌 of a 高二 girl was 32
-             "同桌", "同学", "室友", "classmate", "roommate", "schoolmate"}
+             "同桌", "同学", "室友", "classmate", "roommate", "schoolmate",
+             # "Two siblings, Max and Lily": a few years apart, not 49 and 46 strangers
+             "sibling", "twin"}
 
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
@@ -698,7 +700,7 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "friend": ("friend", "friend"), "cousin": ("cousin", "cousin"), "mentor": ("pupil", "pupil"),
              "master": ("apprentice", "apprentice"), "teacher": ("pupil", "pupil"), "rival": ("rival", "rival"),
              "apprentice": ("master", "master"), "pupil": ("teacher", "teacher"), "student": ("teacher", "teacher"),
-             "partner": ("partner", "partner"), "neighbour": ("neighbour", "neighbour"),
+             "partner": ("partner", "partner"), "sibling": ("sibling", "sibling"), "twin": ("twin", "twin"), "neighbour": ("neighbour", "neighbour"),
              "neighbor": ("neighbor", "neighbor"), "classmate": ("classmate", "classmate"),
              "niece": ("aunt", "uncle"), "nephew": ("aunt", "uncle"), "granddaughter": ("grandmother", "grandfather"),
              "grandson": ("grandmother", "grandfather"),

@@ -988,6 +988,8 @@ _KIN_EN = {**dict.fromkeys(JOBS_EN),  # a job tells no gender ("the barista Tom"
            "engineer": None, "doctor": None, "professor": None, "soldier": None,
            "sergeant": None, "lieutenant": None, "commander": None, "officer": None, "agent": None,
            "scientist": None, "navigator": None, "smuggler": None,
+           # "Two siblings, Max and Lily": a word of kin that tells no gender
+           "sibling": None, "twin": None,
            "hunter": None, "scholar": None, "knight": None, "healer": None, "thief": None,
            # callings no person's ending tells ("the harbor constable Walter Briggs")
            "constable": None, "deputy": None,
@@ -1490,7 +1492,7 @@ _BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:]\s+|(?:^|[.!?]\s+)(?=[A-Z]))(?:([
 # ("Bounty hunter Kai Vance"), no one's name.
 _CALLING_OPENS_NAME_EN = re.compile(r"\s+[a-z]+(?:er|or|ist|ian|ess|man|woman|ant|ent|smith|wright)\s+[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
-_PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
+_PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright", "naut")
 
 
 # "Tom Reed is her brother": a name, then the tie it is to someone.
@@ -1501,6 +1503,9 @@ _NAME_IS_KIN_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:[A-Za-z]+'s
 _NAME_IS_CALLING_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:a|an|the|[a-z]+'s)\s+(?:[a-z'-]+\s+){0,2}?"
                                  r"([a-z]+)(?=\s*[,.;!?]|\s+(?:who|on|in|at|from|of|aboard|with|and|but)\b|\s*$)")
 _OPENS_WITH_CALLING_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+),\s+(?:a|an|the)\s+(?:[a-z'-]+\s+){0,2}?([a-z]+)\s*,")
+# A trade opening a sentence as a title before a full name ("Astronaut Mark Lee is stranded…", "Botanist Ada Kerr"):
+# a lone name after it could be the trade's noun and a surname, so two words of a name are asked for.
+_TRADE_BEFORE_NAME_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+){1,2})\b")
 # ", a lighthouse keeper," said right after a name: the calling of one a tie named ("his sister Maren, …").
 _CALLING_AFTER_EN = re.compile(r",\s+(?:a|an|the)\s+((?:[a-z'-]+\s+){0,2}?([a-z]+))\s*(?=[,.;!?]|$)")
 
@@ -1637,6 +1642,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
                 is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
             hits.append((match.start(3), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+    for match in _TRADE_BEFORE_NAME_EN.finditer(text):
+        noun, name = match.group(1).lower(), match.group(2)
+        if noun not in _KIN_EN and noun not in _TITLE_WORDS_EN and _person_noun_en(noun) and noun not in NOT_PEOPLE_EN \
+                and not any(is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
+            hits.append((match.start(2), NamedCharacter(name, noun, None)))
     for match in _PLURAL_THEN_NAMES_EN.finditer(text):
         # "Two rival chefs, Sofia and Marco, compete …": a plural noun of people, then the names of each of them
         noun = singular_en(match.group(1).lower())
