@@ -888,3 +888,16 @@ async def test_two_named_siblings_are_siblings_to_each_other_not_acquaintances()
     assert cast.protagonist.name == "Max" and cast.protagonist.relationships == {"Lily": "sibling"}
     lily = cast.supporting_characters[0]
     assert lily.name == "Lily" and abs(lily.age - cast.protagonist.age) <= 8
+
+
+@pytest.mark.parametrize("description", ["少年剑客萧寒下山寻仇，遇见了学霸同桌林小雨",
+                                         "少年剑客顾长风下山寻仇，遇见了同桌苏小婉"])
+async def test_the_youth_a_swordsman_is_said_to_be_is_no_one_else_and_his_classmate_is_his_age(description):
+    # 少年 was a separate invented 15-year-old, and the 同桌 was 21 beside the 17-year-old lead
+    from schemas.novel import CharactersConfig
+
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    people = [cast.protagonist, *cast.supporting_characters]
+    assert len(people) == 2 and cast.antagonist is None, [p.name for p in people]
+    assert abs(people[1].age - cast.protagonist.age) <= 1, [(p.name, p.age) for p in people]

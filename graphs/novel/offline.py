@@ -520,6 +520,10 @@ _YOUNGER_KIN = {"弟弟", "妹妹", "表弟", "表妹", "堂弟", "堂妹", "小
                 "younger sister", "little brother", "little sister", "kid brother", "kid sister"}
 
 
+# Those in the protagonist's class at school: of their age, a year either way.
+_CLASSMATES = {"同桌", "同学", "同班同学", "classmate", "schoolmate", "deskmate"}
+
+
 def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: int) -> int:
     """`age`, unless the description makes them the protagonist's elder or younger kin: then 1-8 years older or
     younger than the protagonist."""
@@ -533,6 +537,8 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
         return max(hero_age - 40 - gap, 3)  # 老太爷's 孙女 was 28 beside his 63
     if said.endswith(_CHILD_ENDINGS) and not said.endswith(_GRANDCHILD_ENDINGS) and hero_age >= 40:
         return max(hero_age - 20 - 2 * gap, 3)  # his 大儿子 was 21 beside his 63
+    if said_as in _CLASSMATES:  # a 学霸 同桌 of a 17-year-old was 21: one class is one school year
+        return max(hero_age + stable_int(seed, name, "side") % 3 - 1, 6)
     if said_as in _PEER_KIN:
         return max(hero_age + (gap if stable_int(seed, name, "side") % 2 else -gap), 16)
     return age

@@ -3023,6 +3023,9 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
             ahead = "".join(words[index + 1:index + 3])
             if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
                 continue
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if following in taken and (following in nouns or len(following) >= 2):
+                continue  # "少年剑客萧寒": 少年 says who the 剑客 is, no one of their own
             subject = words[opens] if opens < index else None
             if any(re.search(re.escape(c.name) + "(?:是|成了|成为|当了|做了)", "".join(words[opens:index])) for c in named):
                 continue  # "周怀安是县城里的捕快", "江屿成了同桌": the 捕快 is 周怀安, the 同桌 江屿, no one else
