@@ -901,3 +901,17 @@ async def test_the_youth_a_swordsman_is_said_to_be_is_no_one_else_and_his_classm
     people = [cast.protagonist, *cast.supporting_characters]
     assert len(people) == 2 and cast.antagonist is None, [p.name for p in people]
     assert abs(people[1].age - cast.protagonist.age) <= 1, [(p.name, p.age) for p in people]
+
+
+@pytest.mark.parametrize("description", ["女法医秦素在一具无名尸体上发现了十年前旧案的线索",
+                                         "老木匠在一张旧桌子上刻下了女儿的名字"])
+async def test_a_thing_something_is_found_on_is_not_the_world_the_book_is_set_in(description):
+    # "在一具无名尸体上发现…": the world was named 尸体, its land 尸体一带
+    world = await OfflineLLM().structured(WorldSetting, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    assert "尸体" not in world.world_name + world.geography and "桌子" not in world.world_name + world.geography, world
+
+
+async def test_a_forensic_examiner_works_in_a_city_of_today_not_at_city_gates():
+    places = await _scene_places("zh", "女法医秦素在一具无名尸体上发现了十年前旧案的线索")
+    assert places and not places & ANCIENT_PLACES, places

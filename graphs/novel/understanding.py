@@ -2661,7 +2661,7 @@ _ERA_CUES = {
                                  r"|厂区|大院|(?i:\b(?:cold war|vietnam|walkman|vhs|video store|pagers?|payphones?|cassettes?"
                                  r"|disco|hippies?|woodstock|[5-9]0s)\b)"),
     # a school story's 转学, 同桌 and 班主任 are of today, not of an old walled town's 城门
-    "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|初中|转学|同桌|班主任|高考|中考|女生|男生|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
+    "modern": re.compile(r"现代|当代|都市|校园|法医|刑侦|大学(?!士)|中学|高中|初中|转学|同桌|班主任|高考|中考|女生|男生|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
                          r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
@@ -2874,7 +2874,8 @@ def _setting_after_zai(text: str) -> str | None:
             run.append(word.word)  # jieba tags 小镇 as a name (nr): a place's last character says it is one
         else:
             run = []
-    return next((f for f in found if _is_place_zh(f)), found[0] if found else None)
+    # a thing something is found on is no setting ("在一具无名尸体上发现了线索": the world was named 尸体)
+    return next((f for f in found if _is_place_zh(f)), None)
 
 
 # Words joining two places said after one 在 ("在码头与货栈之间").
