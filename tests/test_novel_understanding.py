@@ -1610,3 +1610,15 @@ def test_a_trade_opening_the_sentence_before_a_full_name_brings_that_person_in(d
 def test_siblings_named_after_the_word_for_them_are_the_cast_and_each_others_siblings():
     people = read.characters_in_description("Two siblings, Max and Lily, find a door in their grandmother's attic")
     assert [(c.name, c.said_as) for c in people] == [("Max", "sibling"), ("Lily", "sibling")]
+
+
+@pytest.mark.parametrize("description, not_on_minds", [
+    ("万历年间，镖局少镖头谢云帆押送一批神秘货物进京", ("万历", "万历年间", "镖局")),
+    ("康熙年间，江南织造府的绣娘柳青发现了一匹藏着密信的云锦", ("康熙", "康熙年间")),
+    ("宫女沈知微入宫三年，卷入贵妃韩氏与皇后的争斗", ("皇后", "贵妃")),
+])
+def test_the_reign_the_place_and_the_people_of_a_book_are_not_what_its_people_keep_thinking_of(
+        description, not_on_minds):
+    # "一路上，他们心里记挂着万历、镖局", and 皇后 on the minds of the 皇后 herself
+    things = read.things_on_minds(description)
+    assert things and not set(things) & set(not_on_minds), things

@@ -2568,15 +2568,24 @@ def things_on_minds(description: str, limit: int = 4) -> list[str]:
     def of_setting(thing: str) -> bool:
         said = bare(thing)
         return (any(place and is_place(thing, place) for place in where)
-                or bool(when and when.lower() in said) or any(p.search(thing) for p in _ERA_NAMES.values()))
+                or bool(when and when.lower() in said) or any(p.search(thing) for p in _ERA_NAMES.values())
+                or bool(_REIGNS_ZH.fullmatch(thing)))
 
-    return [thing for thing in key_things(description, limit=100) if not of_setting(thing)][:limit]
+    # the people of the cast are with them, not on their minds ("沈知微与叶寒…心里记挂着皇后": 叶寒 is the 皇后)
+    people = {word for word in (*_STORY_PEOPLE_ZH, *_KIN_ZH)} if CJK.search(description) else set()
+    return [thing for thing in key_things(description, limit=100) if not of_setting(thing) and thing not in people][:limit]
+
+
+# The names of reigns and of a dynasty's years ("万历年间"): when the book is set, nothing anyone keeps thinking of.
+_REIGNS_ZH = re.compile(r"(?:洪武|永乐|宣德|正统|成化|弘治|正德|嘉靖|隆庆|万历|天启|崇祯|顺治|康熙|雍正|乾隆|嘉庆|道光|咸丰|同治"
+                        r"|光绪|宣统|贞观|开元|天宝|永徽|元丰|熙宁|靖康)(?:年间|年|朝)?|年间")
 
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
 _PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区坞溪")
-_PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
+_PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟",
+                   "镖局", "警局", "邮局", "药局"}  # 局 alone ends 结局 and 骗局 too
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
                      "|chapel|church|cathedral|castle|manor|estate|inn|tavern|market|square|bridge|river|canal|channels?"
