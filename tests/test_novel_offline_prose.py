@@ -915,3 +915,16 @@ async def test_a_thing_something_is_found_on_is_not_the_world_the_book_is_set_in
 async def test_a_forensic_examiner_works_in_a_city_of_today_not_at_city_gates():
     places = await _scene_places("zh", "女法医秦素在一具无名尸体上发现了十年前旧案的线索")
     assert places and not places & ANCIENT_PLACES, places
+
+
+async def test_a_retired_baker_who_falls_for_the_lighthouse_keeper_are_the_lead_and_the_one_she_falls_for():
+    # the baker and the keeper were "on their minds" while two invented strangers, friends, were the cast
+    from schemas.novel import CharactersConfig
+    from graphs.novel.understanding import things_on_minds
+
+    description = "A retired baker opens a tiny bookshop in a Cornish fishing village and falls for the grumpy lighthouse keeper"
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": "en", "description": description})
+    assert "baker" in cast.protagonist.background, cast.protagonist
+    assert any("keeper" in c.background for c in cast.supporting_characters), cast.supporting_characters
+    assert not any("baker" in thing or "keeper" in thing for thing in things_on_minds(description))

@@ -972,6 +972,9 @@ def pronoun_in(text: str) -> str | None:
 # "一个名叫林小雨的女孩和她的哥哥林大山")
 
 # Words that say who someone is, before their name ("her brother Tom", "师父沈墨"), with the gender they tell.
+_TRADES_EN = ("baker", "butcher", "tailor", "seamstress", "carpenter", "farmer", "shepherd", "miner", "potter", "weaver",
+              "librarian", "bookseller", "painter", "musician", "writer", "novelist", "poet", "gardener", "blacksmith",
+              "pickpocket", "botanist", "astronaut")
 _KIN_EN = {**dict.fromkeys(JOBS_EN),  # a job tells no gender ("the barista Tom"), but those below that do
            "waitress": "female", "hostess": "female", "stewardess": "female",
            "girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
@@ -990,6 +993,8 @@ _KIN_EN = {**dict.fromkeys(JOBS_EN),  # a job tells no gender ("the barista Tom"
            "scientist": None, "navigator": None, "smuggler": None,
            # "Two siblings, Max and Lily": a word of kin that tells no gender
            "sibling": None, "twin": None,
+           # trades a premise's lead is brought in by ("A retired baker opens a bookshop…"): the lead, not a thing
+           **dict.fromkeys(_TRADES_EN),
            "hunter": None, "scholar": None, "knight": None, "healer": None, "thief": None,
            # callings no person's ending tells ("the harbor constable Walter Briggs")
            "constable": None, "deputy": None,
@@ -2573,7 +2578,12 @@ def things_on_minds(description: str, limit: int = 4) -> list[str]:
 
     # the people of the cast are with them, not on their minds ("沈知微与叶寒…心里记挂着皇后": 叶寒 is the 皇后)
     people = {word for word in (*_STORY_PEOPLE_ZH, *_KIN_ZH)} if CJK.search(description) else set()
-    return [thing for thing in key_things(description, limit=100) if not of_setting(thing) and thing not in people][:limit]
+
+    def someone(thing: str) -> bool:  # "a retired baker", "the grumpy lighthouse keeper": people, no things
+        head = thing.split()[-1].lower() if thing.isascii() and thing.split() else ""
+        return thing in people or head in _KIN_EN or head in _STORY_PEOPLE_EN
+
+    return [thing for thing in key_things(description, limit=100) if not of_setting(thing) and not someone(thing)][:limit]
 
 
 # The names of reigns and of a dynasty's years ("万历年间"): when the book is set, nothing anyone keeps thinking of.
@@ -3006,7 +3016,9 @@ _STORY_PEOPLE_EN = {"stranger": None, "traveller": None, "traveler": None, "wand
                     "maid": "female", "butler": "male", "governess": "female", "refugee": None, "survivor": None,
                     # the posts a premise's one in charge holds ("the captain has been lying", "the vicar's murder")
                     "captain": None, "vicar": "male", "mayor": None, "sheriff": None, "governor": None,
-                    "administrator": None, "commander": None, "general": None, "judge": None, "abbot": "male"}
+                    "administrator": None, "commander": None, "general": None, "judge": None, "abbot": "male",
+                    # "falls for the grumpy lighthouse keeper": the one the lead falls for is of the cast
+                    "keeper": None, **dict.fromkeys(_TRADES_EN)}
 _STORY_PEOPLE_EN_AT = re.compile(
     r"\b(?:[Aa]n?|[Tt]he|[Oo]ne|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?!named\b|called\b)[a-z-]+\s+){0,2}?("
     + "|".join(sorted(map(re.escape, _STORY_PEOPLE_EN), key=len, reverse=True))
