@@ -928,3 +928,26 @@ async def test_a_retired_baker_who_falls_for_the_lighthouse_keeper_are_the_lead_
     assert "baker" in cast.protagonist.background, cast.protagonist
     assert any("keeper" in c.background for c in cast.supporting_characters), cast.supporting_characters
     assert not any("baker" in thing or "keeper" in thing for thing in things_on_minds(description))
+
+
+@pytest.mark.parametrize("description, lowest, highest", [
+    ("高二女生苏念和同桌江屿一起调查校园怪谈", 16, 17),
+    ("初一男生陈默在开学第一天就迷了路", 12, 13),
+    ("高三学生林夏在高考前夜收到一封匿名信", 17, 18),
+])
+async def test_a_lead_said_with_a_year_at_school_is_that_years_age(description, lowest, highest):
+    # a 高二 girl was 14, a 初二 pupil's age
+    from schemas.novel import CharactersConfig
+
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": description})
+    assert lowest <= cast.protagonist.age <= highest, (cast.protagonist.name, cast.protagonist.age)
+
+
+async def test_a_freshmans_senior_is_older_than_the_freshman():
+    from schemas.novel import CharactersConfig
+
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": "zh", "description": "大一新生林小鹿在迎新晚会上遇见了学长顾言"})
+    senior = next(c for c in cast.supporting_characters if c.name == "顾言")
+    assert cast.protagonist.age < senior.age <= cast.protagonist.age + 3, (cast.protagonist.age, senior.age)

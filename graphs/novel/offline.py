@@ -440,6 +440,9 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
 
 
 # Words a description calls someone by that tell their age: a 少女 was written down as 36, a 老管家 as 25.
+# The age a year at school starts at (understanding.age_said reads 高二 of "高二女生").
+SCHOOL_YEAR_AGES = {f"{stage}{year}": start + index for stage, start in (("初", 12), ("高", 15), ("大", 18))
+                    for index, year in enumerate("一二三四") if stage == "大" or index < 3}
 _YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "女生", "男生", "girl", "boy"}  # a 高二女生 was 30
 _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
 # A parent is a generation older than the one said to be someone's child ("Her father, Jory" was 18, as old as
@@ -493,6 +496,8 @@ def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None)
     or 55), a parent 40-59, a child of someone's 15-24, an old or a 老 one 55-74, a post or a calling the ages it
     is held at (a ferryman 32-58, a station director 40-62); else anything from 16 to 55."""
     spread = stable_int(seed, name)
+    if age_word in SCHOOL_YEAR_AGES:  # a 高二 girl is 16 or 17 (she was 14, a 初二 pupil's age)
+        return SCHOOL_YEAR_AGES[age_word] + spread % 2
     if said_as in _YOUNG_WORDS:
         return 14 + spread % 6
     if age_word == "young":
@@ -521,6 +526,8 @@ _YOUNGER_KIN = {"弟弟", "妹妹", "表弟", "表妹", "堂弟", "堂妹", "小
 
 
 # Those in the protagonist's class at school: of their age, a year either way.
+_SCHOOL_SENIORS = {"学长", "学姐"}
+_SCHOOL_JUNIORS = {"学弟", "学妹"}
 _CLASSMATES = {"同桌", "同学", "同班同学", "classmate", "schoolmate", "deskmate"}
 
 
@@ -537,6 +544,10 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
         return max(hero_age - 40 - gap, 3)  # 老太爷's 孙女 was 28 beside his 63
     if said.endswith(_CHILD_ENDINGS) and not said.endswith(_GRANDCHILD_ENDINGS) and hero_age >= 40:
         return max(hero_age - 20 - 2 * gap, 3)  # his 大儿子 was 21 beside his 63
+    if said_as in _SCHOOL_SENIORS:  # a 学长 of a 19-year-old 大一新生 was 18: a year or three above
+        return hero_age + 1 + stable_int(seed, name, "side") % 3
+    if said_as in _SCHOOL_JUNIORS:
+        return max(hero_age - 1 - stable_int(seed, name, "side") % 3, 6)
     if said_as in _CLASSMATES:  # a 学霸 同桌 of a 17-year-old was 21: one class is one school year
         return max(hero_age + stable_int(seed, name, "side") % 3 - 1, 6)
     if said_as in _PEER_KIN:

@@ -1919,6 +1919,9 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
         mark = text[start - 1:start]
         # "年迈的船工陈伯": the words of the clause before the noun, up to the last one naming someone else
         lead_in = re.split(r"[，。；！？、：,;:!?\n和与跟同及]", text[:start])[-1]
+        year = _SCHOOL_YEAR_ZH.search(lead_in + noun)
+        if year:
+            return year.group()[:2]  # "高二女生苏念": 高二, the year at school that tells her age
         return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) or _YOUNG_ZH.search(lead_in) else \
             "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else \
             "elder" if noun and _PARENTS_ZH.search(lead_in) else None
