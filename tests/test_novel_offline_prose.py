@@ -951,3 +951,14 @@ async def test_a_freshmans_senior_is_older_than_the_freshman():
         "language": "zh", "description": "大一新生林小鹿在迎新晚会上遇见了学长顾言"})
     senior = next(c for c in cast.supporting_characters if c.name == "顾言")
     assert cast.protagonist.age < senior.age <= cast.protagonist.age + 3, (cast.protagonist.age, senior.age)
+
+
+async def test_a_fathers_partner_named_after_a_comma_is_of_the_cast_as_the_leads_fathers_partner():
+    # "her father's partner, Silas Crane" named no one: an invented Silas was the lead's close friend
+    from schemas.novel import CharactersConfig
+
+    cast = await OfflineLLM().structured(CharactersConfig, role="novel", system="", prompt="", facts={
+        "language": "en", "description": "A lighthouse keeper's daughter named Ada finds letters hidden by her "
+                                         "father's partner, Silas Crane"})
+    silas = next(c for c in cast.supporting_characters if c.name == "Silas Crane")
+    assert silas.background == "Ada's father's partner" and silas.age >= 40, silas

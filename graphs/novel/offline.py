@@ -581,6 +581,9 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
     # from" said nothing and was shown as an answer to "who is Rowan?"
     if english:
         known = [f"{_article(post)} {post}" if post else "", f"{of[0]}'s {of[1]}" if of else ""]
+        if post and of and re.match(r"(?:father|mother|dad|mum|mom|parents|brother|sister|husband|wife)['’]s ", post):
+            # "her father's partner, Silas Crane" is the lead's father's partner, not "a father's partner"
+            known = [f"{of[0]}'s {post}"]
         return Character(
             name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",

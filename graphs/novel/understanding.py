@@ -1037,6 +1037,9 @@ _NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+){0,2})"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
 # The word saying who someone is may be capitalised as a title ("Engineer Priya Nair wakes…", "Sister Agnes").
 _KIN_NAME_EN = re.compile(r"\b((?i:" + "|".join(_KIN_EN) + r"))\s+" + _NAME_EN)
+# "her father's partner, Silas Crane": a tie said as whose it is, then the name set after a comma.
+_KIN_COMMA_NAME_EN = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[A-Za-z]+['’]s)\s+((?i:" + "|".join(_KIN_EN) + r")),\s+"
+                                + _NAME_EN + r"(?=\s*(?:[,.;!?]|$|\s+(?:who|and|is|was|has)\b))")
 # The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
 _CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
 _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
@@ -1562,6 +1565,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             continue  # "His neighbour Mrs. Finch": the title opens a titled name, read whole below
         hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word],
                                                     _calling_after_en(text, match.end()))))
+    for match in _KIN_COMMA_NAME_EN.finditer(text):
+        word = match.group(1).lower()
+        if match.group(2).split()[0].lower() not in _TITLE_WORDS_EN:
+            hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word),
+                                                        _KIN_EN[word])))
     for match in _NAME_IS_KIN_EN.finditer(text):
         # "Tom Reed is her brother": the tie said after the name tells who he is, whoever "her" is
         word = match.group(2).lower()
