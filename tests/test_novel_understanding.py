@@ -1622,3 +1622,18 @@ def test_the_reign_the_place_and_the_people_of_a_book_are_not_what_its_people_ke
     # "一路上，他们心里记挂着万历、镖局", and 皇后 on the minds of the 皇后 herself
     things = read.things_on_minds(description)
     assert things and not set(things) & set(not_on_minds), things
+
+
+@pytest.mark.parametrize("description, lead", [
+    ("Mira runs a tea shop with her brother, Tom, in a small town", "Mira"),
+    ("Priya quits her job to sail around the world", "Priya"),
+])
+def test_a_single_name_opening_the_premise_with_her_or_his_after_its_verb_is_the_lead(description, lead):
+    # "Mira runs a tea shop with her brother, Tom": Tom led the book and Mira was no one
+    people = read.characters_in_description(description)
+    assert people and people[0].name == lead, people
+
+
+@pytest.mark.parametrize("description", ["Everyone loves her cooking", "Paris sleeps while a thief plans his heist"])
+def test_a_word_for_anyone_or_a_city_opening_the_premise_is_no_lead(description):
+    assert read.characters_in_description(description) == []

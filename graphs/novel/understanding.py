@@ -1623,6 +1623,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _FULL_NAME_OPENS_EN.finditer(text):
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
             hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
+    for match in _NAME_LEADS_EN.finditer(text):
+        word = match.group(1)
+        if not (is_function_word(word) or word.lower() in COMMON_WORDS_EN or word.lower() in _PLACE_EN
+                or word.lower() in _KIN_EN or word.lower() in _PLACE_OPENERS_EN or word.lower() in _ANYONE_EN):
+            hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _FULL_NAME_LEADS_EN.finditer(text):
         first, last = (w.lower() for w in match.group(1).split())
         if not (first in _PLACE_OPENERS_EN or last in _PLACE_TAILS_EN or last in _PLACE_EN
@@ -2249,6 +2254,14 @@ _FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([
 # place names, or its last is a place noun.
 _FULL_NAME_LEADS_EN = re.compile(r"^\s*(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+ly\s+)?"
                                  r"(?!(?:is|was|has|does|its|this|thus|always|plus|yes|us)\b)[a-z]{2,}[^s\W]?s\b")
+# "Mira runs a tea shop with her brother, Tom": one name opening the premise, its verb, and a he / she / his / her
+# after it in its sentence that tells the name is someone's (a lone capitalised word might be a place otherwise).
+_NAME_LEADS_EN = re.compile(r"^\s*([A-Z][a-z]+)\s+(?:[a-z]+ly\s+)?(?!(?:is|was|has|does|its|this|thus|always|plus|yes|us)\b)"
+                            r"[a-z]{2,}[^s\W]?s\b(?:(?!\b(?:while|until|when|as|because|after|before|who|whom|that|but|and"
+                            r"|where|since|unless|if)\b)[^.!?;])*?\b(?:he|she|his|her|him|himself|herself)\b")
+# Words for anyone at all that open a sentence as a name would ("Everyone loves her cooking").
+_ANYONE_EN = {"everyone", "everybody", "nobody", "someone", "somebody", "anyone", "anybody", "none", "each", "everything",
+              "nothing", "something", "anything", "no-one"}
 _PLACE_OPENERS_EN = {"new", "old", "san", "santa", "los", "las", "la", "le", "el", "fort", "port", "mount", "saint", "st",
                      "north", "south", "east", "west", "upper", "lower", "great", "little", "grand", "glen", "lake",
                      "cape", "isle", "silver", "black", "red", "white", "green", "stone", "iron", "rock", "sun", "star"}
