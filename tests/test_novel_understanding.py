@@ -1560,3 +1560,80 @@ def test_a_family_s_village_in_a_wuxia_premise_is_a_place_not_a_character():
     # "血洗萧家庄的黑衣人" put 萧家庄 in the cast, a 相识 of the hero, "血洗" by trade.
     cast = _offline_cast("大仇未报，少年剑客萧寒隐姓埋名拜入青城派，只为查出当年血洗萧家庄的黑衣人", "zh")
     assert "萧家庄" not in cast.names() and cast.protagonist.name == "萧寒", cast.names()
+
+
+@pytest.mark.parametrize("description, named", [
+    ("宫女沈知微入宫三年，卷入贵妃韩氏与皇后的争斗", "沈知微"),
+    ("老顾客每天来面馆吃面，店主陈志明说了句话", "陈志明"),
+])
+def test_a_three_character_name_before_its_verb_keeps_its_third_character(description, named):
+    # 沈知微 was 沈知 (jieba cut 微入), 陈志明 was 陈志 (jieba read 明说 as a verb).
+    assert named in [c.name for c in read.characters_in_description(description)]
+
+
+@pytest.mark.parametrize("description, going", [
+    ("宫女沈知微入宫三年，卷入贵妃韩氏与皇后的争斗", "入宫"),
+    ("少年剑客萧寒下山寻仇", "下山"),
+    ("书生顾言进城赶考，住进一家客栈", "进城"),
+])
+def test_going_somewhere_is_no_place_the_story_is_set_in(description, going):
+    # the world of a 宫女 entering the palace was named 入宫, a swordsman's coming down the mountain 下山
+    assert going not in read.places_in_description(description)
+    assert read.setting_named(description) != going
+
+
+def test_a_city_whose_name_looks_like_going_somewhere_stays_a_place():
+    assert "上海" in read.places_in_description("民国初年的上海，报童阿毛卷入一桩绑票案")
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("民国初年的上海码头，搬运工陈阿四卷入一桩洋行走私案", "陈阿四", "搬运工"),
+    ("清洁工张秀英在写字楼里捡到一个U盘", "张秀英", "清洁工"),
+    ("老顾客王伯每天来面馆吃面", "王伯", "老顾客"),
+])
+def test_someone_after_a_calling_jieba_misreads_is_of_the_cast(description, name, said_as):
+    # 搬运工 is tagged a verb and 顾客 a name: 陈阿四 and 王伯 were left out, the lead invented instead
+    people = {c.name: c.said_as for c in read.characters_in_description(description)}
+    assert people.get(name) == said_as, people
+
+
+@pytest.mark.parametrize("description, name, said_as", [
+    ("Astronaut Mark Lee is stranded on Mars after a dust storm", "Mark Lee", "astronaut"),
+    ("Botanist Ada Kerr grows potatoes in the colony greenhouse.", "Ada Kerr", "botanist"),
+])
+def test_a_trade_opening_the_sentence_before_a_full_name_brings_that_person_in(description, name, said_as):
+    # "Astronaut Mark Lee" named no one: the offline cast was two invented strangers
+    people = {c.name: c.said_as for c in read.characters_in_description(description)}
+    assert people.get(name) == said_as, people
+
+
+def test_siblings_named_after_the_word_for_them_are_the_cast_and_each_others_siblings():
+    people = read.characters_in_description("Two siblings, Max and Lily, find a door in their grandmother's attic")
+    assert [(c.name, c.said_as) for c in people] == [("Max", "sibling"), ("Lily", "sibling")]
+
+
+@pytest.mark.parametrize("description, not_on_minds", [
+    ("万历年间，镖局少镖头谢云帆押送一批神秘货物进京", ("万历", "万历年间", "镖局")),
+    ("康熙年间，江南织造府的绣娘柳青发现了一匹藏着密信的云锦", ("康熙", "康熙年间")),
+    ("宫女沈知微入宫三年，卷入贵妃韩氏与皇后的争斗", ("皇后", "贵妃")),
+])
+def test_the_reign_the_place_and_the_people_of_a_book_are_not_what_its_people_keep_thinking_of(
+        description, not_on_minds):
+    # "一路上，他们心里记挂着万历、镖局", and 皇后 on the minds of the 皇后 herself
+    things = read.things_on_minds(description)
+    assert things and not set(things) & set(not_on_minds), things
+
+
+@pytest.mark.parametrize("description, lead", [
+    ("Mira runs a tea shop with her brother, Tom, in a small town", "Mira"),
+    ("Priya quits her job to sail around the world", "Priya"),
+])
+def test_a_single_name_opening_the_premise_with_her_or_his_after_its_verb_is_the_lead(description, lead):
+    # "Mira runs a tea shop with her brother, Tom": Tom led the book and Mira was no one
+    people = read.characters_in_description(description)
+    assert people and people[0].name == lead, people
+
+
+@pytest.mark.parametrize("description", ["Everyone loves her cooking", "Paris sleeps while a thief plans his heist"])
+def test_a_word_for_anyone_or_a_city_opening_the_premise_is_no_lead(description):
+    assert read.characters_in_description(description) == []

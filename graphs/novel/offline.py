@@ -75,6 +75,9 @@ SETTING_PLACES = {
     "sea": {"zh": ("甲板", "船舱", "驾驶台", "货舱", "桅杆下", "救生艇", "船长室", "港口"),
             "en": ("the deck", "the cabin", "the bridge", "the hold", "the foot of the mast", "the lifeboat",
                    "the captain's cabin", "the harbour")},
+    "palace": {"zh": ("后宫", "御花园", "冷宫", "尚宫局", "宫道", "太后寝宫", "御书房", "掖庭"),
+               "en": ("the throne room", "the inner court", "the palace gardens", "the queen's chambers",
+                      "the servants' passage", "the council chamber", "the palace kitchens", "the long gallery")},
     "polar": {"zh": ("科考站", "冰原", "气象观测塔", "冰裂缝边", "雪地车库", "食堂", "通讯室", "极光下的营地"),
               "en": ("the research station", "the ice shelf", "the weather mast", "the edge of the crevasse",
                      "the vehicle shed", "the mess hall", "the radio room", "the camp under the aurora")},
@@ -96,7 +99,8 @@ SETTING_PLACES = {
 }
 # What the geography of a book of such a setting calls its land: a Mars base is no "country where… meet".
 SETTING_LANDS = {"planet": {"zh": "一颗异星", "en": "a world beyond Earth"},
-                 "starship": {"zh": "一艘星际飞船", "en": "a ship between the stars"}, "sea": {"zh": "一片海域", "en": "open water"},
+                 "starship": {"zh": "一艘星际飞船", "en": "a ship between the stars"},
+                 "palace": {"zh": "一座深宫", "en": "a royal palace"}, "sea": {"zh": "一片海域", "en": "open water"},
                  "polar": {"zh": "一片冰原", "en": "an icebound land"}, "desert": {"zh": "一片大漠", "en": "a desert"},
                  "island": {"zh": "一座海岛", "en": "an island"}, "mountain": {"zh": "一片山地", "en": "mountain country"},
                  "forest": {"zh": "一片森林", "en": "a forest"}, "village": {"zh": "一方乡土", "en": "a small place"}}
@@ -321,6 +325,7 @@ def _time_period_zh(description: str) -> str:
 
 
 UNSAID_PERIOD_ZH = "描述未点明的年代"
+UNSAID_PERIOD_EN = "an age the description leaves unsaid"
 # The name of a Chinese world whose description names no place: the world its first clause names ("灵气复苏的修仙
 # 世界": 修仙世界), else a town of its age ("一个失忆的杀手试图找回之境" was its first words cut).
 WORLD_WORDS_ZH = ("世界", "大陆", "江湖", "天下", "王朝", "帝国", "仙界", "宗门", "末世", "废土")
@@ -335,13 +340,17 @@ def _world_name_zh(description: str) -> str:
     if head.endswith(WORLD_WORDS_ZH):
         words = jieba.lcut(head)
         return "".join(words[-2:]) if len(head) > 6 else head  # 修仙世界 of 一个人人修仙世界
+    land = SETTING_LANDS.get(_story_setting(description))
+    if land is not None:  # a palace's story is of the 深宫, a fable's of the 森林, not of an old walled 古城
+        return re.sub(r"^一[座片颗艘方]", "", land["zh"])
     return ERA_WORLD_NAMES_ZH.get(story_era(description) or "", TIMELESS_WORLD_NAME_ZH)
 
 
-def _time_period_en(description: str, core: str) -> str:
+def _time_period_en(description: str) -> str:
     """As the Chinese: "the 1890s", "Victorian", else "the present day" of a police precinct."""
     era = story_era(description)
-    return era_said(description) or (ERA_PERIODS["en"][era] if era else f"an age that suits “{core}”")
+    # a fox and a crow "in an age that suits “forest”" named a thing of the book as its age: none is said
+    return era_said(description) or (ERA_PERIODS["en"][era] if era else UNSAID_PERIOD_EN)
 
 
 @offline_composer(WorldSetting)
@@ -353,7 +362,7 @@ def world(request: OfflineRequest) -> WorldSetting:
         core = _core_thing_en(description)
         return WorldSetting(
             world_name=setting[:1].upper() + setting[1:] if setting else _world_name_en(description),
-            time_period=f"{EN_TAG}{_time_period_en(description, core)}",
+            time_period=f"{EN_TAG}{_time_period_en(description)}",
             geography=f"{EN_TAG}{_geography_en(setting, description, places)}",
             social_system=f"{EN_TAG}an order read from the description: {whole_clauses(description, 80)}",
             power_system=f"{EN_TAG}powers that turn on “{core}”",
@@ -431,6 +440,9 @@ def theme_conflict(request: OfflineRequest) -> ThemeConflict:
 
 
 # Words a description calls someone by that tell their age: a 少女 was written down as 36, a 老管家 as 25.
+# The age a year at school starts at (understanding.age_said reads 高二 of "高二女生").
+SCHOOL_YEAR_AGES = {f"{stage}{year}": start + index for stage, start in (("初", 12), ("高", 15), ("大", 18))
+                    for index, year in enumerate("一二三四") if stage == "大" or index < 3}
 _YOUNG_WORDS = {"少女", "少年", "女孩", "男孩", "女生", "男生", "girl", "boy"}  # a 高二女生 was 30
 _OLD_WORDS = {"爷爷", "奶奶", "grandfather", "grandmother"}
 # A parent is a generation older than the one said to be someone's child ("Her father, Jory" was 18, as old as
@@ -484,6 +496,8 @@ def _age(seed: str, name: str, said_as: str | None, age_word: str | None = None)
     or 55), a parent 40-59, a child of someone's 15-24, an old or a 老 one 55-74, a post or a calling the ages it
     is held at (a ferryman 32-58, a station director 40-62); else anything from 16 to 55."""
     spread = stable_int(seed, name)
+    if age_word in SCHOOL_YEAR_AGES:  # a 高二 girl is 16 or 17 (she was 14, a 初二 pupil's age)
+        return SCHOOL_YEAR_AGES[age_word] + spread % 2
     if said_as in _YOUNG_WORDS:
         return 14 + spread % 6
     if age_word == "young":
@@ -511,6 +525,12 @@ _YOUNGER_KIN = {"弟弟", "妹妹", "表弟", "表妹", "堂弟", "堂妹", "小
                 "younger sister", "little brother", "little sister", "kid brother", "kid sister"}
 
 
+# Those in the protagonist's class at school: of their age, a year either way.
+_SCHOOL_SENIORS = {"学长", "学姐"}
+_SCHOOL_JUNIORS = {"学弟", "学妹"}
+_CLASSMATES = {"同桌", "同学", "同班同学", "classmate", "schoolmate", "deskmate"}
+
+
 def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: int) -> int:
     """`age`, unless the description makes them the protagonist's elder or younger kin: then 1-8 years older or
     younger than the protagonist."""
@@ -524,6 +544,12 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
         return max(hero_age - 40 - gap, 3)  # 老太爷's 孙女 was 28 beside his 63
     if said.endswith(_CHILD_ENDINGS) and not said.endswith(_GRANDCHILD_ENDINGS) and hero_age >= 40:
         return max(hero_age - 20 - 2 * gap, 3)  # his 大儿子 was 21 beside his 63
+    if said_as in _SCHOOL_SENIORS:  # a 学长 of a 19-year-old 大一新生 was 18: a year or three above
+        return hero_age + 1 + stable_int(seed, name, "side") % 3
+    if said_as in _SCHOOL_JUNIORS:
+        return max(hero_age - 1 - stable_int(seed, name, "side") % 3, 6)
+    if said_as in _CLASSMATES:  # a 学霸 同桌 of a 17-year-old was 21: one class is one school year
+        return max(hero_age + stable_int(seed, name, "side") % 3 - 1, 6)
     if said_as in _PEER_KIN:
         return max(hero_age + (gap if stable_int(seed, name, "side") % 2 else -gap), 16)
     return age
@@ -533,7 +559,9 @@ def _age_beside(seed: str, name: str, said_as: str | None, hero_age: int, age: i
 _PEER_KIN = {"sister-in-law", "brother-in-law", "嫂子", "嫂嫂", "姐夫", "妹夫", "弟媳", "小姑子", "小叔子", "大伯子", "妯娌",
              "连襟",
              # school and room mates: a 同桌 of a 高二 girl was 32
-             "同桌", "同学", "室友", "classmate", "roommate", "schoolmate"}
+             "同桌", "同学", "室友", "classmate", "roommate", "schoolmate",
+             # "Two siblings, Max and Lily": a few years apart, not 49 and 46 strangers
+             "sibling", "twin"}
 
 
 def _character(name: str, role: str, seed: str, relationships: dict[str, str], *, english: bool,
@@ -553,6 +581,9 @@ def _character(name: str, role: str, seed: str, relationships: dict[str, str], *
     # from" said nothing and was shown as an answer to "who is Rowan?"
     if english:
         known = [f"{_article(post)} {post}" if post else "", f"{of[0]}'s {of[1]}" if of else ""]
+        if post and of and re.match(r"(?:father|mother|dad|mum|mom|parents|brother|sister|husband|wife)['’]s ", post):
+            # "her father's partner, Silas Crane" is the lead's father's partner, not "a father's partner"
+            known = [f"{of[0]}'s {post}"]
         return Character(
             name=name, role=role, age=_age(seed, name, said_as, age_word), gender=gender,
             appearance=f"{EN_TAG}{name} looks plain", personality=f"{EN_TAG}as befits the {role}",
@@ -689,7 +720,7 @@ _KIN_BACK = {"brother": ("sister", "brother"), "sister": ("sister", "brother"), 
              "friend": ("friend", "friend"), "cousin": ("cousin", "cousin"), "mentor": ("pupil", "pupil"),
              "master": ("apprentice", "apprentice"), "teacher": ("pupil", "pupil"), "rival": ("rival", "rival"),
              "apprentice": ("master", "master"), "pupil": ("teacher", "teacher"), "student": ("teacher", "teacher"),
-             "partner": ("partner", "partner"), "neighbour": ("neighbour", "neighbour"),
+             "partner": ("partner", "partner"), "sibling": ("sibling", "sibling"), "twin": ("twin", "twin"), "neighbour": ("neighbour", "neighbour"),
              "neighbor": ("neighbor", "neighbor"), "classmate": ("classmate", "classmate"),
              "niece": ("aunt", "uncle"), "nephew": ("aunt", "uncle"), "granddaughter": ("grandmother", "grandfather"),
              "grandson": ("grandmother", "grandfather"),

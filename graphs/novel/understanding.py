@@ -972,6 +972,9 @@ def pronoun_in(text: str) -> str | None:
 # "一个名叫林小雨的女孩和她的哥哥林大山")
 
 # Words that say who someone is, before their name ("her brother Tom", "师父沈墨"), with the gender they tell.
+_TRADES_EN = ("baker", "butcher", "tailor", "seamstress", "carpenter", "farmer", "shepherd", "miner", "potter", "weaver",
+              "librarian", "bookseller", "painter", "musician", "writer", "novelist", "poet", "gardener", "blacksmith",
+              "pickpocket", "botanist", "astronaut")
 _KIN_EN = {**dict.fromkeys(JOBS_EN),  # a job tells no gender ("the barista Tom"), but those below that do
            "waitress": "female", "hostess": "female", "stewardess": "female",
            "girl": "female", "woman": "female", "sister": "female", "mother": "female", "daughter": "female",
@@ -988,6 +991,10 @@ _KIN_EN = {**dict.fromkeys(JOBS_EN),  # a job tells no gender ("the barista Tom"
            "engineer": None, "doctor": None, "professor": None, "soldier": None,
            "sergeant": None, "lieutenant": None, "commander": None, "officer": None, "agent": None,
            "scientist": None, "navigator": None, "smuggler": None,
+           # "Two siblings, Max and Lily": a word of kin that tells no gender
+           "sibling": None, "twin": None,
+           # trades a premise's lead is brought in by ("A retired baker opens a bookshop…"): the lead, not a thing
+           **dict.fromkeys(_TRADES_EN),
            "hunter": None, "scholar": None, "knight": None, "healer": None, "thief": None,
            # callings no person's ending tells ("the harbor constable Walter Briggs")
            "constable": None, "deputy": None,
@@ -1030,6 +1037,9 @@ _NAME_EN = r"([A-Z][A-Za-z]*[a-z][A-Za-z]*(?:\s+[A-Z][a-z]+){0,2})"
 _CALLED_EN = re.compile(r"(?:\b(\w+)\s+)?\b(?:named|called|known as)\s+" + _NAME_EN)
 # The word saying who someone is may be capitalised as a title ("Engineer Priya Nair wakes…", "Sister Agnes").
 _KIN_NAME_EN = re.compile(r"\b((?i:" + "|".join(_KIN_EN) + r"))\s+" + _NAME_EN)
+# "her father's partner, Silas Crane": a tie said as whose it is, then the name set after a comma.
+_KIN_COMMA_NAME_EN = re.compile(r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[A-Za-z]+['’]s)\s+((?i:" + "|".join(_KIN_EN) + r")),\s+"
+                                + _NAME_EN + r"(?=\s*(?:[,.;!?]|$|\s+(?:who|and|is|was|has)\b))")
 # The name is looked at ahead, not taken: the text after it may hold the next one ("少女阿青和她的师父沈墨").
 _CALLED_ZH = re.compile(r"(?:名叫|叫做|名为|名字是|叫)(?=([\u4e00-\u9fff]{2,8}))")
 _KIN_NAME_ZH = re.compile(r"(" + "|".join(sorted(_KIN_ZH, key=len, reverse=True)) + r")(?=([\u4e00-\u9fff]{2,8}))")
@@ -1129,6 +1139,8 @@ def _chinese_name(run: str) -> str | None:
         # "欧阳明月拜入…": the given name is cut as after a surname of one character (王明月拜入 → 明月)
         given = _chinese_name("王" + run[2:])
         return run[:2] + given[1:] if given else None
+    if _read_whole_as_three(run):
+        return run[:3]
     whole = run
     # the character after the surname is the name's whatever it is (王有财 of "布商王有财和…"), when the name's
     # third character follows it and then the name ends (a 的 / 和 …, the clause's end or its verb)
@@ -1174,6 +1186,25 @@ def _chinese_name(run: str) -> str | None:
             and not _ends_names(run[1:]):
         return run[:2]  # "苏晴刚到任": 刚 before a verb is "just", as no name ends 晴刚 (张志刚 stays whole)
     return run if 2 <= len(run) <= 4 else None
+
+
+def _read_whole_as_three(run: str) -> bool:
+    """jieba's dictionary reads the run's first three characters as one name (陈志明, 沈知微) and a verb or a word
+    after a name opens what follows ("陈志明说了句话", "沈知微入宫三年"): the third is the name's, which cutting by
+    the words jieba would make of the rest (明说, 微入) took off. Not of a third character that is itself a verb
+    (沈墨教她剑法) or one names are seldom made of."""
+    import jieba.posseg
+
+    if len(run) < 4 or run[0] not in _SURNAMES_ZH or not _given_name_char(run[2]) or _char_is_verb(run[2]) \
+            or run[2] in _PREDICATE_OPENERS_ZH or (run[2] in _ADVERB_OR_NAME_ZH and not _ends_names(run[1:3])):
+        return False  # 陈默刚走出: 刚 is "just" (张志刚 stays whole)
+    words = jieba.posseg.lcut(run[:8])
+    if words[0].word != run[:3] or words[0].flag != "nr":
+        return False
+    rest = run[3:]
+    # the verb as jieba reads it after the name (入 of 沈知微/入/宫; alone, "入宫三年" opens with a place 入宫)
+    return (bool(_AFTER_NAME_ZH.match(rest)) and rest[0] not in "了着") or (
+        len(words) > 1 and words[1].flag.startswith("v") and not _glued_on(words[1].word))
 
 
 # A year at school before who is in it: 高二女生, 初三学生, 大一新生.
@@ -1469,7 +1500,7 @@ _BARE_CALLING_NAME_EN = re.compile(r"(?:^|[,;:]\s+|(?:^|[.!?]\s+)(?=[A-Z]))(?:([
 # ("Bounty hunter Kai Vance"), no one's name.
 _CALLING_OPENS_NAME_EN = re.compile(r"\s+[a-z]+(?:er|or|ist|ian|ess|man|woman|ant|ent|smith|wright)\s+[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 # How English nouns of a person end (organizer, director, physician, botanist, waitress, fisherman).
-_PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright")
+_PERSON_ENDINGS_EN = ("er", "or", "ist", "ian", "ess", "man", "woman", "ant", "ent", "smith", "wright", "naut")
 
 
 # "Tom Reed is her brother": a name, then the tie it is to someone.
@@ -1480,6 +1511,9 @@ _NAME_IS_KIN_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:[A-Za-z]+'s
 _NAME_IS_CALLING_EN = re.compile(r"\b" + _NAME_EN + r"\s+(?:is|was)\s+(?:a|an|the|[a-z]+'s)\s+(?:[a-z'-]+\s+){0,2}?"
                                  r"([a-z]+)(?=\s*[,.;!?]|\s+(?:who|on|in|at|from|of|aboard|with|and|but)\b|\s*$)")
 _OPENS_WITH_CALLING_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+),\s+(?:a|an|the)\s+(?:[a-z'-]+\s+){0,2}?([a-z]+)\s*,")
+# A trade opening a sentence as a title before a full name ("Astronaut Mark Lee is stranded…", "Botanist Ada Kerr"):
+# a lone name after it could be the trade's noun and a surname, so two words of a name are asked for.
+_TRADE_BEFORE_NAME_EN = re.compile(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+){1,2})\b")
 # ", a lighthouse keeper," said right after a name: the calling of one a tie named ("his sister Maren, …").
 _CALLING_AFTER_EN = re.compile(r",\s+(?:a|an|the)\s+((?:[a-z'-]+\s+){0,2}?([a-z]+))\s*(?=[,.;!?]|$)")
 
@@ -1531,6 +1565,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
             continue  # "His neighbour Mrs. Finch": the title opens a titled name, read whole below
         hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word), _KIN_EN[word],
                                                     _calling_after_en(text, match.end()))))
+    for match in _KIN_COMMA_NAME_EN.finditer(text):
+        word = match.group(1).lower()
+        if match.group(2).split()[0].lower() not in _TITLE_WORDS_EN:
+            hits.append((match.start(2), NamedCharacter(match.group(2), _said_as_en(text, match.start(1), word),
+                                                        _KIN_EN[word])))
     for match in _NAME_IS_KIN_EN.finditer(text):
         # "Tom Reed is her brother": the tie said after the name tells who he is, whoever "her" is
         word = match.group(2).lower()
@@ -1584,6 +1623,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
     for match in _FULL_NAME_OPENS_EN.finditer(text):
         if not any(is_function_word(w) or w.lower() in _PLACE_EN or w.lower() in _KIN_EN for w in match.group(1).split()):
             hits.append((match.start(1), NamedCharacter(match.group(1), None, None)))
+    for match in _NAME_LEADS_EN.finditer(text):
+        word = match.group(1)
+        if not (is_function_word(word) or word.lower() in COMMON_WORDS_EN or word.lower() in _PLACE_EN
+                or word.lower() in _KIN_EN or word.lower() in _PLACE_OPENERS_EN or word.lower() in _ANYONE_EN):
+            hits.append((match.start(1), NamedCharacter(word, None, None)))
     for match in _FULL_NAME_LEADS_EN.finditer(text):
         first, last = (w.lower() for w in match.group(1).split())
         if not (first in _PLACE_OPENERS_EN or last in _PLACE_TAILS_EN or last in _PLACE_EN
@@ -1616,6 +1660,11 @@ def characters_in_description(text: str) -> list[NamedCharacter]:
         if _person_noun_en(noun) and noun not in NOT_PEOPLE_EN and not any(
                 is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
             hits.append((match.start(3), NamedCharacter(name, noun, _KIN_EN.get(noun))))
+    for match in _TRADE_BEFORE_NAME_EN.finditer(text):
+        noun, name = match.group(1).lower(), match.group(2)
+        if noun not in _KIN_EN and noun not in _TITLE_WORDS_EN and _person_noun_en(noun) and noun not in NOT_PEOPLE_EN \
+                and not any(is_function_word(w) or w.lower() in _PLACE_EN for w in name.split()):
+            hits.append((match.start(2), NamedCharacter(name, noun, None)))
     for match in _PLURAL_THEN_NAMES_EN.finditer(text):
         # "Two rival chefs, Sofia and Marco, compete …": a plural noun of people, then the names of each of them
         noun = singular_en(match.group(1).lower())
@@ -1883,6 +1932,9 @@ def age_said(text: str, name: str, said_as: str | None = None) -> str | None:
         mark = text[start - 1:start]
         # "年迈的船工陈伯": the words of the clause before the noun, up to the last one naming someone else
         lead_in = re.split(r"[，。；！？、：,;:!?\n和与跟同及]", text[:start])[-1]
+        year = _SCHOOL_YEAR_ZH.search(lead_in + noun)
+        if year:
+            return year.group()[:2]  # "高二女生苏念": 高二, the year at school that tells her age
         return "young" if mark in ("少", "小") or noun.startswith(("少", "小")) or _YOUNG_ZH.search(lead_in) else \
             "old" if mark == "老" or noun.startswith("老") or _OLD_ZH.search(lead_in) else \
             "elder" if noun and _PARENTS_ZH.search(lead_in) else None
@@ -2035,7 +2087,10 @@ def _apposed_zh(text: str) -> list[tuple[int, str, str]]:
         # "女捕快沈青鸾": after 女 / 男 (a word jieba tags b) a word it tags a verb (捕快) is a noun of a person
         qualified = index > 0 and words[index - 1].flag == "b" and words[index - 1].word in ("女", "男")
         # "探长陆铭", "站长李强": jieba tags these posts verbs, but their last character says they are people
-        post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH
+        # "搬运工陈阿四": a word of three characters ending as a noun of a person ends (工, 匠, 夫) is one, though
+        # jieba tags it a verb
+        post = len(word.word) >= 2 and word.word[-1] in _POST_ENDINGS_ZH \
+            or len(word.word) >= 3 and word.word[-1] in _PERSON_SUFFIX_ZH
         # a surname before a word tagged a name is that name's (王 / 大山), a whole word's last character no
         # surname ("锦衣卫小旗": 卫 ends 锦衣卫)
         lone_before = before if index == 0 or len(words[index - 1].word) == 1 else ""
@@ -2137,9 +2192,14 @@ def _guessed_name_after(words: list, index: int) -> bool:
             and (name.flag == "nr" or not jieba.get_FREQ(name.word)) and then.flag.startswith("v"))
 
 
+_OLD_OR_NEW_ZH = set("老新")
+
+
 def _person_noun_tag(word, before: str) -> bool:
     """jieba tags the word a noun. It tags some callings as names (师爷, 和尚, 清道夫, 黑客): a word tagged a name
     that opens with no surname, and follows none (王 / 大山 is a given name), is such a calling."""
+    if word.flag == "nr" and len(word.word) == 2 and before in _OLD_OR_NEW_ZH:
+        return True  # "老顾客王伯": 老 before a word of two is old as in "regular" (老王 is a surname's alone)
     if word.flag == "nr":
         return len(word.word) >= 2 and word.word[0] not in _SURNAMES_ZH and word.word[:2] not in _COMPOUND_SURNAMES_ZH \
             and before not in _SURNAMES_ZH
@@ -2194,6 +2254,14 @@ _FULL_NAME_OPENS_EN = re.compile(r"(?:^|[.!?;]\s+)(?:(?:Old|Young|Little)\s+)?([
 # place names, or its last is a place noun.
 _FULL_NAME_LEADS_EN = re.compile(r"^\s*(?:(?:Old|Young|Little)\s+)?([A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:[a-z]+ly\s+)?"
                                  r"(?!(?:is|was|has|does|its|this|thus|always|plus|yes|us)\b)[a-z]{2,}[^s\W]?s\b")
+# "Mira runs a tea shop with her brother, Tom": one name opening the premise, its verb, and a he / she / his / her
+# after it in its sentence that tells the name is someone's (a lone capitalised word might be a place otherwise).
+_NAME_LEADS_EN = re.compile(r"^\s*([A-Z][a-z]+)\s+(?:[a-z]+ly\s+)?(?!(?:is|was|has|does|its|this|thus|always|plus|yes|us)\b)"
+                            r"[a-z]{2,}[^s\W]?s\b(?:(?!\b(?:while|until|when|as|because|after|before|who|whom|that|but|and"
+                            r"|where|since|unless|if)\b)[^.!?;])*?\b(?:he|she|his|her|him|himself|herself)\b")
+# Words for anyone at all that open a sentence as a name would ("Everyone loves her cooking").
+_ANYONE_EN = {"everyone", "everybody", "nobody", "someone", "somebody", "anyone", "anybody", "none", "each", "everything",
+              "nothing", "something", "anything", "no-one"}
 _PLACE_OPENERS_EN = {"new", "old", "san", "santa", "los", "las", "la", "le", "el", "fort", "port", "mount", "saint", "st",
                      "north", "south", "east", "west", "upper", "lower", "great", "little", "grand", "glen", "lake",
                      "cape", "isle", "silver", "black", "red", "white", "green", "stone", "iron", "rock", "sun", "star"}
@@ -2529,15 +2597,29 @@ def things_on_minds(description: str, limit: int = 4) -> list[str]:
     def of_setting(thing: str) -> bool:
         said = bare(thing)
         return (any(place and is_place(thing, place) for place in where)
-                or bool(when and when.lower() in said) or any(p.search(thing) for p in _ERA_NAMES.values()))
+                or bool(when and when.lower() in said) or any(p.search(thing) for p in _ERA_NAMES.values())
+                or bool(_REIGNS_ZH.fullmatch(thing)))
 
-    return [thing for thing in key_things(description, limit=100) if not of_setting(thing)][:limit]
+    # the people of the cast are with them, not on their minds ("沈知微与叶寒…心里记挂着皇后": 叶寒 is the 皇后)
+    people = {word for word in (*_STORY_PEOPLE_ZH, *_KIN_ZH)} if CJK.search(description) else set()
+
+    def someone(thing: str) -> bool:  # "a retired baker", "the grumpy lighthouse keeper": people, no things
+        head = thing.split()[-1].lower() if thing.isascii() and thing.split() else ""
+        return thing in people or head in _KIN_EN or head in _STORY_PEOPLE_EN
+
+    return [thing for thing in key_things(description, limit=100) if not of_setting(thing) and not someone(thing)][:limit]
+
+
+# The names of reigns and of a dynasty's years ("万历年间"): when the book is set, nothing anyone keeps thinking of.
+_REIGNS_ZH = re.compile(r"(?:洪武|永乐|宣德|正统|成化|弘治|正德|嘉靖|隆庆|万历|天启|崇祯|顺治|康熙|雍正|乾隆|嘉庆|道光|咸丰|同治"
+                        r"|光绪|宣统|贞观|开元|天宝|永徽|元丰|熙宁|靖康)(?:年间|年|朝)?|年间")
 
 
 # Last characters of a Chinese word for a place ("运河", "小镇", "寒山寺", "巡捕房", "上海滩"), and places no such
 # character ends ("码头", "驿站" ends in 站 but 渡口 and 集市 in nothing of a place).
 _PLACE_ENDS_ZH = set("镇村河湖海江渠山岛城港寺庙桥街巷庄楼馆铺坊园府宫观塔岸堤谷林关寨驿湾滩站房院堂营洲漠岭峰州门店区坞溪")
-_PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟"}
+_PLACE_WORDS_ZH = {"码头", "渡口", "集市", "市集", "客栈", "酒肆", "茶肆", "戏台", "衙门", "学堂", "大漠", "草原", "荒原", "废墟",
+                   "镖局", "警局", "邮局", "药局"}  # 局 alone ends 结局 and 骗局 too
 # English words for a place a description sets its story in ("a fishing village", "the reed channels", "the old abbey").
 _SETTING_NOUNS_EN = ("village|town|city|harbou?r|port|quay|docks?|wharf|fens?|marsh(?:es)?|moors?|abbey|monastery|convent"
                      "|chapel|church|cathedral|castle|manor|estate|inn|tavern|market|square|bridge|river|canal|channels?"
@@ -2597,7 +2679,7 @@ def places_in_description(description: str) -> list[str]:
         where = word.flag == "s" and w[0] in _PLACE_ENDS_ZH and not lone_before
         if w[-1] in _CALLING_ROOMS_ZH and any(w in calling for calling in callings):
             continue  # 账房 of "账房先生周伯", 门房 of "门房老李": who he is, named after the room he keeps
-        if w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where:
+        if (w in _PLACE_WORDS_ZH or w[-1] in _PLACE_ENDS_ZH or where) and not _going_to_zh(w):
             if w[0] == "家" and index > 0 and words[index - 1].word in _SURNAMES_ZH:
                 w = words[index - 1].word + w  # 萧 / 家庄: jieba cut the family's name from its village
             found.append(w)
@@ -2622,17 +2704,18 @@ _ERA_CUES = {
                                  r"|厂区|大院|(?i:\b(?:cold war|vietnam|walkman|vhs|video store|pagers?|payphones?|cassettes?"
                                  r"|disco|hippies?|woodstock|[5-9]0s)\b)"),
     # a school story's 转学, 同桌 and 班主任 are of today, not of an old walled town's 城门
-    "modern": re.compile(r"现代|当代|都市|校园|大学(?!士)|中学|高中|初中|转学|同桌|班主任|高考|中考|女生|男生|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
+    "modern": re.compile(r"现代|当代|都市|校园|法医|刑侦|大学(?!士)|中学|高中|初中|转学|同桌|班主任|高考|中考|女生|男生|公司|写字楼|警察|刑警|警局|手机|网络|互联网|医院|地铁|出租车|直播|网红"
                          r"|律师|记者|程序员|外卖|快递|便利店|收银员|超市|打工|电子厂|流水线"
                          r"|(?i:\b(?:modern|contemporary|smartphones?|phones?|internet|office|startup|college|university|high school"
                          r"|police|detectives?|NYPD|subway|hospital|journalists?|lawyers?|podcast|taxi|apartment)\b)"),
-    "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
+    "ancient": re.compile(r"古代|王朝|皇帝|皇宫|宫廷|后宫|宫女|贵妃|皇后|妃嫔|嫔妃|太后|冷宫|太监|选秀|秀女|江湖|武侠|修仙|仙侠|门派|宗门|锦衣卫|东厂|衙门|县令|知府|科举|侠客|剑客"
                           r"|[秦汉唐宋元明清隋晋]朝|[唐宋元明清]代|年间|嘉靖|万历|康熙|乾隆|贞观|开元"
                           # a dynasty's part said alone ("明末", "宋初", "东汉", "盛唐"); 清末 is the early modern age
                           r"|[秦汉唐宋元明隋晋清]初|[秦汉唐宋元明隋晋]末|[秦汉唐宋元明清]朝?(?:初年|末年|中叶)|[北南]宋|[东西]汉"
                           r"|[东西]晋|[盛晚]唐|晚明|大[明宋唐汉元]|三国|春秋|战国|五代十国"
                           r"|(?i:\b(?:medieval|regency|georgian|tudor|elizabethan|renaissance|kingdoms?|knights?"
-                          r"|castles?|empire|emperor|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess)\b)"),
+                          r"|castles?|empire|emperor|empress|dynasty|ancient|feudal|samurai|shogun|viking|duke|earl|governess|courtiers?"
+                          r"|concubines?|ladies-in-waiting|lady-in-waiting)\b)"),
 }
 # Words naming the age itself, not a thing found in it: "民国二十年的福州" with a 女记者 is of 民国, though 记者 is a
 # cue of the present day too; a name of the age outweighs a few such cues.
@@ -2720,6 +2803,10 @@ _SETTING_CUES = {
     "starship": re.compile(r"飞船|星舰|星际舰|宇宙船|太空船|世代船|方舟|太空|(?i:\b(?:spaceships?|starships?|space ?ships?"
                            r"|generation ships?|colony ships?|ark ships?|star ?ships?|space ?arks?|outer space"
                            r"|deep space|between (?:the )?stars|interstellar)\b)"),
+    # a palace's people (宫女, 贵妃, courtiers) live inside its walls: its 御花园 and 冷宫, not a town's 城门 and 书院
+    "palace": re.compile(r"后宫|皇宫|深宫|宫廷|宫斗|宫女|宫人|宫婢|入宫|进宫|选秀|秀女|贵妃|皇后|妃嫔|嫔妃|太后|冷宫|御花园"
+                         r"|尚宫|掖庭|东宫|太监|内廷|(?i:\b(?:palace|royal court|imperial court|courtiers?|concubines?"
+                         r"|empress|ladies-in-waiting|lady-in-waiting|harem|forbidden city|throne room)\b)"),
     # ice, sand, an island, a mountain, a forest and a village have places of their own too: a desert caravan
     # meets at a well, not at a 城门; checked before the sea, an island's lighthouse is no ship's deck
     "polar": re.compile(r"南极|北极|极地|冰原|冰川|冰盖|雪原|极夜|科考站|(?i:\b(?:antarctic\w*|arctic|polar|ice shelf"
@@ -2740,7 +2827,7 @@ _SETTING_CUES = {
 
 def story_setting(description: str) -> str | None:
     """The kind of setting a description places its story in, whose places are its own whatever its age: "planet"
-    (火星, a space station), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
+    (火星, a space station), "palace" (后宫, 宫女, courtiers), "polar" (南极), "desert" (大漠, a caravan), "island", "sea" (远洋, a voyage),
     "mountain" (深山), "forest", "village" (小镇); None for any other, whose places come from its age."""
     # the cast's names are no setting: 制茶师傅老林 sets no scene in a forest
     description = without_names(description, [person.name for person in characters_in_description(description)])
@@ -2830,7 +2917,8 @@ def _setting_after_zai(text: str) -> str | None:
             run.append(word.word)  # jieba tags 小镇 as a name (nr): a place's last character says it is one
         else:
             run = []
-    return next((f for f in found if _is_place_zh(f)), found[0] if found else None)
+    # a thing something is found on is no setting ("在一具无名尸体上发现了线索": the world was named 尸体)
+    return next((f for f in found if _is_place_zh(f)), None)
 
 
 # Words joining two places said after one 在 ("在码头与货栈之间").
@@ -2852,7 +2940,22 @@ def _place_names_zh(text: str) -> list[str]:
 
     # jieba tags 哥哥 a place name: a word of kin or of a person never names where the book is set
     return [w.word for w in jieba.posseg.lcut(text) if w.flag == "ns" and len(w.word) >= 2
-            and w.word not in _KIN_ZH and w.word not in _STORY_PEOPLE_ZH]
+            and w.word not in _KIN_ZH and w.word not in _STORY_PEOPLE_ZH and not _going_to_zh(w.word)]
+
+
+# Characters of going that make a verb of the place after them: 入宫, 下山, 进城, 回村 say where someone goes.
+_GOING_ZH = set("入进出回离返下上归")
+# How often jieba's dictionary must hold such a word for it to be a place's name after all (上海, not 下山 / 上山).
+_PLACE_NAME_FREQ = 3000
+
+
+def _going_to_zh(word: str) -> bool:
+    """`word` is a going and the place gone to ("宫女沈知微入宫三年", "少年剑客萧寒下山寻仇"), no place the story is set
+    in; a common place's name that looks so (上海) stays one."""
+    import jieba
+
+    return len(word) == 2 and word[0] in _GOING_ZH and word[1] in _PLACE_ENDS_ZH \
+        and jieba.dt.FREQ.get(word, 0) < _PLACE_NAME_FREQ
 
 
 def _place_name_zh(text: str) -> str | None:
@@ -2937,7 +3040,9 @@ _STORY_PEOPLE_EN = {"stranger": None, "traveller": None, "traveler": None, "wand
                     "maid": "female", "butler": "male", "governess": "female", "refugee": None, "survivor": None,
                     # the posts a premise's one in charge holds ("the captain has been lying", "the vicar's murder")
                     "captain": None, "vicar": "male", "mayor": None, "sheriff": None, "governor": None,
-                    "administrator": None, "commander": None, "general": None, "judge": None, "abbot": "male"}
+                    "administrator": None, "commander": None, "general": None, "judge": None, "abbot": "male",
+                    # "falls for the grumpy lighthouse keeper": the one the lead falls for is of the cast
+                    "keeper": None, **dict.fromkeys(_TRADES_EN)}
 _STORY_PEOPLE_EN_AT = re.compile(
     r"\b(?:[Aa]n?|[Tt]he|[Oo]ne|[Hh]is|[Hh]er|[Tt]heir)\s+(?:(?!named\b|called\b)[a-z-]+\s+){0,2}?("
     + "|".join(sorted(map(re.escape, _STORY_PEOPLE_EN), key=len, reverse=True))
@@ -2964,6 +3069,9 @@ def people_unnamed(text: str, named: list[NamedCharacter], lead: NamedCharacter 
             ahead = "".join(words[index + 1:index + 3])
             if word not in nouns or word in taken or word in found or _chinese_name(ahead) in {c.name for c in named}:
                 continue
+            following = words[index + 1] if index + 1 < len(words) else ""
+            if following in taken and (following in nouns or len(following) >= 2):
+                continue  # "少年剑客萧寒": 少年 says who the 剑客 is, no one of their own
             subject = words[opens] if opens < index else None
             if any(re.search(re.escape(c.name) + "(?:是|成了|成为|当了|做了)", "".join(words[opens:index])) for c in named):
                 continue  # "周怀安是县城里的捕快", "江屿成了同桌": the 捕快 is 周怀安, the 同桌 江屿, no one else
