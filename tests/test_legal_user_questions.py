@@ -2327,3 +2327,14 @@ async def test_a_colleague_groped_by_a_supervisor_told_in_the_passive_cites_the_
     # 被主管摸了: the one who touched stands between 被 and 摸; only the labour law's equal-pay article (9) came.
     cited = _cited(await GraphRunner(knowledge).ask("女同事被主管摸了，公司不管"))
     assert ("民法典", "1010") in cited, cited
+
+
+@pytest.mark.parametrize("traditional, simplified", [
+    ("房東不退押金怎麼辦", "房东不退押金怎么办"),
+    ("鄰居的狗咬傷了我的孩子，誰來賠償醫藥費", "邻居的狗咬伤了我的孩子，谁来赔偿医药费"),
+])
+async def test_a_question_in_traditional_characters_cites_the_articles_of_its_simplified_twin(knowledge, traditional,
+                                                                                            simplified):
+    # The statutes, glossary and jieba are Simplified: a Taiwan or Hong Kong user's question missed its articles.
+    cited = [[c["citation"] for c in _verified(await GraphRunner(knowledge).ask(text))] for text in (traditional, simplified)]
+    assert cited[0] and cited[0] == cited[1], cited

@@ -2578,3 +2578,16 @@ async def test_new_classmates_are_welcomed_into_the_class_not_a_team(request_tex
     deck = await _offline_deck(request_text)
     pages = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
     assert deck.title == title and joined in pages and "团队" not in pages
+
+
+@pytest.mark.parametrize("traditional, simplified", [
+    ("給新來的實習生做個介紹", "给新来的实习生做个介绍"),
+    ("幫我給國中生講颱風是怎麼形成的，十分鐘", "帮我给国中生讲台风是怎么形成的，十分钟"),
+])
+async def test_a_request_in_traditional_characters_gets_the_subject_and_listeners_of_its_simplified_twin(traditional,
+                                                                                                       simplified):
+    # Read as typed, "給新來的實習生做個介紹" matched no rule: a lesson titled with the whole request, for no one.
+    decks = [await finished_deck(text) for text in (traditional, simplified)]
+    read = [(d["analysis"]["topic"], d["analysis"]["audienceHint"], [s["title"] for s in d["deck"]["slides"]])
+            for d in decks]
+    assert read[0] == read[1], read

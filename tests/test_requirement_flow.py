@@ -3447,3 +3447,16 @@ def test_what_a_clinic_wants_its_patients_to_do_is_their_act():
 def test_people_named_by_whom_they_share_work_or_a_home_with_are_roles(requirement, act):
     tasks = first_round(requirement, force_plan=True).stages[1].tasks
     assert any(task.startswith(act) for task in tasks), tasks
+
+
+@pytest.mark.parametrize("traditional, simplified", [
+    ("幫我做一個圖書館借書系統，讀者線上預約，館員確認後通知讀者取書", "帮我做一个图书馆借书系统，读者线上预约，馆员确认后通知读者取书"),
+    ("做一個門診叫號屏，護士確認後通知病人", "做一个门诊叫号屏，护士确认后通知病人"),
+])
+def test_a_requirement_in_traditional_characters_gets_the_roles_of_its_simplified_twin(traditional, simplified):
+    # Read as typed, Traditional words matched no role word or jieba entry: the plan named no one or the wrong people.
+    from graphs.requirement.graph import initial_input
+
+    goals = [first_round(initial_input(text, {})["requirement"], force_plan=True).stages[0].goal
+             for text in (traditional, simplified)]
+    assert goals[0] == goals[1], goals
