@@ -2336,5 +2336,6 @@ async def test_a_colleague_groped_by_a_supervisor_told_in_the_passive_cites_the_
 async def test_a_question_in_traditional_characters_cites_the_articles_of_its_simplified_twin(knowledge, traditional,
                                                                                             simplified):
     # The statutes, glossary and jieba are Simplified: a Taiwan or Hong Kong user's question missed its articles.
-    cited = [[c["citation"] for c in _verified(await GraphRunner(knowledge).ask(text))] for text in (traditional, simplified)]
+    cited = [[(c["law"], c["article"]) for c in _verified(await GraphRunner(knowledge).ask(text))]
+             for text in (traditional, simplified)]
     assert cited[0] and cited[0] == cited[1], cited
