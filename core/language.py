@@ -27,6 +27,16 @@ def understood(text: str) -> str:
     return _TO_SIMPLIFIED.convert(text)
 
 
+def as_written(original: str, part: str) -> str:
+    """`part`, read from `understood(original)`, in the characters the user wrote it in ("台湾夜市小吃" from
+    "台灣夜市小吃的簡報" → "台灣夜市小吃"), for what names their own words back to them (a thread's title);
+    as it is when it is not a span of the understood text, or the conversion changed the text's length."""
+    read = understood(original)
+    if read == original or len(read) != len(original) or not part or (start := read.find(part)) < 0:
+        return part
+    return original[start:start + len(part)]
+
+
 def language_of(text: str) -> str:
     """"zh" when the text has Chinese characters, else "en": a Chinese brief may quote English names,
     an English one has no Chinese at all."""

@@ -2591,3 +2591,22 @@ async def test_a_request_in_traditional_characters_gets_the_subject_and_listener
     read = [(d["analysis"]["topic"], d["analysis"]["audienceHint"], [s["title"] for s in d["deck"]["slides"]])
             for d in decks]
     assert read[0] == read[1], read
+
+
+def test_a_request_in_traditional_characters_names_its_thread_by_its_subject_as_the_user_wrote_it():
+    # The rules read it as Simplified; the thread list shows the user's own characters, not the whole request.
+    assert FLOW.thread_title("做一份關於台灣夜市小吃的簡報，十分鐘") == "台灣夜市小吃"
+
+
+@pytest.mark.parametrize("request_text, audience", [
+    ("做一份关于台湾夜市小吃的简报，给外国游客看，十分钟", "外国游客"),
+    ("给家长听的讲座：青春期怎么沟通", "家长"),
+])
+def test_listeners_a_deck_is_shown_or_told_to_do_not_take_the_verb_along(request_text, audience):
+    # "面向外国游客看": 看/听 after the listeners went into who they are.
+    assert audience_hint(request_text) == audience
+
+
+def test_a_jianbao_is_the_deck_asked_for_not_part_of_its_subject():
+    # 简报 (Taiwan's and Hong Kong's word for a slide deck) was left in the title: "台湾夜市小吃的简报".
+    assert short_title("做一份关于台湾夜市小吃的简报") == "台湾夜市小吃"

@@ -151,7 +151,7 @@ UNTITLED_THREAD = "requirement.untitled_thread"
 def thread_title(message: str) -> str:
     """The thread's name in the list: the requirement's first line; a message naming nothing to build
     ("x", "你好") has the placeholder until a message that does (not a thread called "x")."""
-    if not names_a_requirement(message):
+    if not names_a_requirement(understood(message)):
         return t(UNTITLED_THREAD)
     return first_line_title(without_label(message))
 
