@@ -1560,3 +1560,11 @@ def test_a_family_s_village_in_a_wuxia_premise_is_a_place_not_a_character():
     # "血洗萧家庄的黑衣人" put 萧家庄 in the cast, a 相识 of the hero, "血洗" by trade.
     cast = _offline_cast("大仇未报，少年剑客萧寒隐姓埋名拜入青城派，只为查出当年血洗萧家庄的黑衣人", "zh")
     assert "萧家庄" not in cast.names() and cast.protagonist.name == "萧寒", cast.names()
+
+
+def test_a_chat_message_in_traditional_characters_is_read_as_its_simplified_twin():
+    # "寫到第三章" matched no rule and went to the examples' guess; read as Simplified it is the order it is.
+    from graphs.novel.chat import initial_input
+
+    said = initial_input("寫到第三章", {"projectId": "book"})["text"]
+    assert read.intent_by_rules(said) == read.intent_by_rules("写到第三章") == "generate"
