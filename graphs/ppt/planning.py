@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, as_written, understood, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, chinese_number, clip, gerund_en, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, names_a_job_zh, opens_with_common_word, plural_en
+from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, as_written, chinese_number, clip, gerund_en, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, names_a_job_zh, opens_with_common_word, plural_en, understood
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
