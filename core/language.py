@@ -7,6 +7,36 @@ import re
 CJK = re.compile(r"[\u3400-\u9fff]")
 
 
+_TO_SIMPLIFIED = None
+
+
+def understood(text: str) -> str:
+    """`text` as the offline rules read it: Traditional Chinese (Taiwan, Hong Kong) in Simplified characters,
+    since every word list, jieba's dictionary, the glossary and the statutes are Simplified. For understanding
+    only: what the user typed stays what is stored and shown.
+
+    Text with no Han character (English) returns at once; Simplified text comes back unchanged (t2s keeps it
+    as it is, where a phrase converter like tw2sp would turn "文件" into "文档")."""
+    global _TO_SIMPLIFIED
+    if not text or not CJK.search(text):
+        return text
+    if _TO_SIMPLIFIED is None:  # loaded on first Chinese text: an English-only process never pays for it
+        import opencc
+
+        _TO_SIMPLIFIED = opencc.OpenCC("t2s")
+    return _TO_SIMPLIFIED.convert(text)
+
+
+def as_written(original: str, part: str) -> str:
+    """`part`, read from `understood(original)`, in the characters the user wrote it in ("台湾夜市小吃" from
+    "台灣夜市小吃的簡報" → "台灣夜市小吃"), for what names their own words back to them (a thread's title);
+    as it is when it is not a span of the understood text, or the conversion changed the text's length."""
+    read = understood(original)
+    if read == original or len(read) != len(original) or not part or (start := read.find(part)) < 0:
+        return part
+    return original[start:start + len(part)]
+
+
 def language_of(text: str) -> str:
     """"zh" when the text has Chinese characters, else "en": a Chinese brief may quote English names,
     an English one has no Chinese at all."""

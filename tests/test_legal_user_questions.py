@@ -2411,3 +2411,15 @@ def test_a_text_without_article_numbers_is_never_a_search_hit(legal_index):
     # as "第0条" and its failed check left "〔未能核实的引用，已删除〕的解释》第0条" in a fraud victim's answer.
     found = ChinaLawStatutes(index_path=legal_index).search("骗取社会保险金 诈骗", 10)
     assert found and all(article.article_no_arabic > 0 for article in found), [a.citation for a in found]
+
+
+@pytest.mark.parametrize("traditional, simplified", [
+    ("房東不退押金怎麼辦", "房东不退押金怎么办"),
+    ("鄰居的狗咬傷了我的孩子，誰來賠償醫藥費", "邻居的狗咬伤了我的孩子，谁来赔偿医药费"),
+])
+async def test_a_question_in_traditional_characters_cites_the_articles_of_its_simplified_twin(knowledge, traditional,
+                                                                                            simplified):
+    # The statutes, glossary and jieba are Simplified: a Taiwan or Hong Kong user's question missed its articles.
+    cited = [[(c["law"], c["article"]) for c in _verified(await GraphRunner(knowledge).ask(text))]
+             for text in (traditional, simplified)]
+    assert cited[0] and cited[0] == cited[1], cited

@@ -562,3 +562,14 @@ async def test_whether_someone_knows_of_a_thing_quotes_the_scene_naming_it(tmp_p
     world = "In 1890s Lisbon, a young cartographer named Ines Duarte wants to recover her father's lost astrolabe."
     replies = await _chat_replies(tmp_path, world, "Does Ines know about the astrolabe yet", "en")
     assert "astrolabe" in replies[-1].split("[chapter")[0], replies
+
+
+async def test_a_premise_in_traditional_characters_casts_the_people_of_its_simplified_twin(tmp_path):
+    # The names come out Simplified (沈墨 either way, 林小滿 as 林小满): the offline book is written in Simplified,
+    # and a name in another script from the sentences around it reads as a typo.
+    casts = []
+    for n, world in enumerate(("民國年間，落魄少爺沈墨在上海灘救起落水的陌生人，從此捲入幫派與家族的恩怨。",
+                               "民国年间，落魄少爷沈墨在上海滩救起落水的陌生人，从此卷入帮派与家族的恩怨。")):
+        files = await write_first_chapter(tmp_path / str(n), world)
+        casts.append([(c.name, c.background) for c in files.load("characters").all_characters()])
+    assert casts[0] == casts[1], casts

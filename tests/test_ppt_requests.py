@@ -2578,3 +2578,35 @@ async def test_new_classmates_are_welcomed_into_the_class_not_a_team(request_tex
     deck = await _offline_deck(request_text)
     pages = " ".join(" ".join([slide.title, *slide.bullets]) for slide in deck.slides)
     assert deck.title == title and joined in pages and "团队" not in pages
+
+
+@pytest.mark.parametrize("traditional, simplified", [
+    ("給新來的實習生做個介紹", "给新来的实习生做个介绍"),
+    ("幫我給國中生講颱風是怎麼形成的，十分鐘", "帮我给国中生讲台风是怎么形成的，十分钟"),
+])
+async def test_a_request_in_traditional_characters_gets_the_subject_and_listeners_of_its_simplified_twin(traditional,
+                                                                                                       simplified):
+    # Read as typed, "給新來的實習生做個介紹" matched no rule: a lesson titled with the whole request, for no one.
+    decks = [await finished_deck(text) for text in (traditional, simplified)]
+    read = [(d["analysis"]["topic"], d["analysis"]["audienceHint"], [s["title"] for s in d["deck"]["slides"]])
+            for d in decks]
+    assert read[0] == read[1], read
+
+
+def test_a_request_in_traditional_characters_names_its_thread_by_its_subject_as_the_user_wrote_it():
+    # The rules read it as Simplified; the thread list shows the user's own characters, not the whole request.
+    assert FLOW.thread_title("做一份關於台灣夜市小吃的簡報，十分鐘") == "台灣夜市小吃"
+
+
+@pytest.mark.parametrize("request_text, audience", [
+    ("做一份关于台湾夜市小吃的简报，给外国游客看，十分钟", "外国游客"),
+    ("给家长听的讲座：青春期怎么沟通", "家长"),
+])
+def test_listeners_a_deck_is_shown_or_told_to_do_not_take_the_verb_along(request_text, audience):
+    # "面向外国游客看": 看/听 after the listeners went into who they are.
+    assert audience_hint(request_text) == audience
+
+
+def test_a_jianbao_is_the_deck_asked_for_not_part_of_its_subject():
+    # 简报 (Taiwan's and Hong Kong's word for a slide deck) was left in the title: "台湾夜市小吃的简报".
+    assert short_title("做一份关于台湾夜市小吃的简报") == "台湾夜市小吃"

@@ -3457,3 +3457,16 @@ async def test_a_repository_with_no_docs_to_use_is_said_so_not_as_zero_passages_
     logs = [e["data"]["message"] for e in talk.events if e["event"] == "tool:log"]
     explored = [line for line in logs if str(bare) in line]
     assert explored and all(t("requirement.none") + " " not in line and " 0 " not in line for line in explored), explored
+
+
+@pytest.mark.parametrize("traditional, simplified", [
+    ("幫我做一個圖書館借書系統，讀者線上預約，館員確認後通知讀者取書", "帮我做一个图书馆借书系统，读者线上预约，馆员确认后通知读者取书"),
+    ("做一個門診叫號屏，護士確認後通知病人", "做一个门诊叫号屏，护士确认后通知病人"),
+])
+def test_a_requirement_in_traditional_characters_gets_the_roles_of_its_simplified_twin(traditional, simplified):
+    # Read as typed, Traditional words matched no role word or jieba entry: the plan named no one or the wrong people.
+    from graphs.requirement.graph import initial_input
+
+    goals = [first_round(initial_input(text, {})["requirement"], force_plan=True).stages[0].goal
+             for text in (traditional, simplified)]
+    assert goals[0] == goals[1], goals

@@ -30,7 +30,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send, interrupt
 
 from core.i18n import join_items, t
-from core.language import CJK
+from core.language import CJK, understood
 from core.legal import LegalKnowledge
 from core.legal.intent import RULES_THRESHOLD, classify_by_rules, settle_intent, settled_by_rules
 from core.legal.statutes import find_citations, in_chinese_citations, short_excerpt
@@ -72,7 +72,7 @@ class LegalState(TypedDict, total=False):
 
 def initial_input(text: str, options: Mapping[str, Any], previous: str | None = None,
                   previous_category: str | None = None) -> LegalState:
-    return LegalState(text=text.strip(), trace_id=uuid.uuid4().hex, classification={}, context={}, tasks=[],
+    return LegalState(text=understood(text).strip(), trace_id=uuid.uuid4().hex, classification={}, context={}, tasks=[],
                       handover=None, draft={}, pending=[], previous=previous, previous_category=previous_category)
 
 

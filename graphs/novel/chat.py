@@ -19,7 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from core.i18n import catalogue, join_clauses, join_items, language_name, t
-from core.language import CJK, language_of, whole_clauses
+from core.language import CJK, language_of, understood, whole_clauses
 from core.llm.base import LLM
 from graphs.base import Continuation, FlowContext, FlowDefinition, ResumeWith, StartFresh, ThreadView, first_line_title
 from graphs.hooks import NodeContext, node, stage
@@ -1436,7 +1436,7 @@ def build_graph() -> StateGraph:
 
 
 def _turn_input(text: str) -> dict[str, Any]:
-    return {"text": text, "turn": None, "plan": None, "step": 0, "outcome": None}
+    return {"text": understood(text), "turn": None, "plan": None, "step": 0, "outcome": None}
 
 
 def initial_input(text: str, options: Mapping[str, Any]) -> ChatState:

@@ -18,6 +18,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from core.i18n import join_items, t
+from core.language import understood
 from graphs.base import FlowContext, FlowDefinition, first_line_title
 from graphs.novel.understanding import bare_chapter_title, book_description, target_chapter
 from graphs.hooks import NodeContext, node, stage
@@ -131,7 +132,7 @@ async def world(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files.claim_run(ctx.thread_id, ctx.thread_running)  # two runs writing one project's files would overwrite each other
     settings = files.settings()
     return await _setup_step(state, ctx, step="world", schema=WorldSetting, prompt=prompts.world(settings.world_description),
-                             facts={"description": settings.world_description, "seed": settings.project_name})
+                             facts={"description": understood(settings.world_description), "seed": settings.project_name})
 
 
 @stage("theme_conflict")
@@ -141,8 +142,8 @@ async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, An
     return await _setup_step(
         state, ctx, step="theme_conflict", schema=ThemeConflict,
         prompt=prompts.theme_conflict(world_setting.model_dump(), settings.theme_description or ""),
-        facts={"world": world_setting.model_dump(), "direction": settings.theme_description or "",
-               "description": settings.world_description},
+        facts={"world": world_setting.model_dump(), "direction": understood(settings.theme_description or ""),
+               "description": understood(settings.world_description)},
     )
 
 
@@ -151,11 +152,13 @@ async def characters(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files = _files(state, ctx)
     world_setting, theme = files.load("world").model_dump(), files.load("theme_conflict").model_dump()
     settings = files.settings()
-    # The description itself too: the people its author named there keep their names.
+    # The description itself too: the people its author named there keep their names. A Traditional premise is
+    # read in Simplified, so its names come out Simplified ("林曉雨" → "林晓雨"): the offline book is written in
+    # Simplified, and one script throughout reads better than names in another script from the text around them.
     return await _setup_step(state, ctx, step="characters", schema=CharactersConfig,
                              prompt=prompts.characters(world_setting, theme, settings.world_description),
                              facts={"world": world_setting, "theme": theme, "seed": settings.project_name,
-                                    "description": settings.world_description})
+                                    "description": understood(settings.world_description)})
 
 
 @stage("outline")
@@ -174,7 +177,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
                  "characters": files.load("characters").model_dump(), "chapters": size,
                  "existing": existing.model_dump() if existing else None,
                  # the first chapter opens on what the description has the protagonist do
-                 "description": settings.world_description}
+                 "description": understood(settings.world_description)}
         made = await _compose(
             ctx, files, Outline,
             prompt=prompts.outline(facts["world"], facts["theme"], facts["characters"], size, facts["existing"]),
@@ -215,7 +218,7 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
             prompt=prompts.chapter_plan(summary.model_dump(), characters_config, memory, world.geography if world else ""),
             # the description says the book's age, which its scenes' places keep
             facts={"summary": summary.model_dump(), "characters": characters_config, "memory": memory,
-                   "description": files.settings().world_description,
+                   "description": understood(files.settings().world_description),
                    # a world its author wrote names the book's own places, where its scenes happen
                    "world": world.model_dump() if world else {}},
         )
@@ -254,7 +257,7 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         prompt=prompts.scene_text(plan.model_dump(), scene.model_dump(), previous,
                                   context.to_json_dict()),
         facts={"scene": scene.model_dump(), "chapter_number": number, "chapter_title": plan.chapter_title,
-               "memories": memories, "previous": previous, "description": files.settings().world_description},
+               "memories": memories, "previous": previous, "description": understood(files.settings().world_description)},
     )
     # The model's own numbering and count are not trusted: the plan and the text decide them.
     written = GeneratedScene.from_content(scene.scene_number, made.content)
@@ -373,7 +376,7 @@ WORKFLOW = build_graph().compile()
 
 def initial_input(text: str, options: Mapping[str, Any]) -> WorkflowState:
     # The canvas sends only the message: "生成到第 2 章" names the target as `toChapter` would.
-    to_chapter = options.get("toChapter") or target_chapter(text)
+    to_chapter = options.get("toChapter") or target_chapter(understood(text))
     queue = options.get("queue")
     return workflow_input(str(options.get("projectId", "")), int(to_chapter) if to_chapter else None,
                           bool(options.get("force", False)), [int(n) for n in queue] if queue is not None else None,

@@ -64,6 +64,7 @@ from graphs.ppt.planning import (
 )
 from core.i18n import join_items, join_sentences, language_name, t
 from core.tools.office_preview import data_url
+from core.language import understood
 from graphs.ppt.qa import qa_summary, spoken_minutes
 from graphs.ppt.render import prepare
 from graphs.ppt.render_pool import gate_deck, render_deck
@@ -103,14 +104,14 @@ class PptState(TypedDict, total=False):
 def initial_input(text: str, options: dict[str, Any]) -> PptState:
     """A full, fresh state: a new topic on an old thread must not inherit the old deck."""
     return PptState(
-        request=text, feedback=None, feedback_stage=None, refinements=[], change_note=None, analysis={}, search=None,
+        request=understood(text), feedback=None, feedback_stage=None, refinements=[], change_note=None, analysis={}, search=None,
         course_config={}, video_outline={}, slide_scripts={}, theme={}, deck={},
     )
 
 
 def feedback_input(text: str) -> PptState:
     """A message on a finished deck: `route_request` decides whether it refines the deck or starts anew."""
-    return PptState(feedback=text, feedback_stage=None)
+    return PptState(feedback=understood(text), feedback_stage=None)
 
 
 def feedback_for(state: PptState, stage_name: str) -> str | None:

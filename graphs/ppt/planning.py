@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.i18n import t
-from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, chinese_number, clip, gerund_en, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, names_a_job_zh, opens_with_common_word, plural_en
+from core.language import CJK, JOBS_EN, JOBS_ZH, PEOPLE_PLURAL_EN, as_written, chinese_number, clip, gerund_en, is_function_word, is_keyboard_noise, is_small_talk, language_of, mid_sentence, names_a_job_zh, opens_with_common_word, plural_en, understood
 from graphs.ppt.render.text import plain
 from graphs.ppt.render.theme import BODY_CONTRAST, ensure_contrast
 from schemas.ppt import ColorScheme
@@ -196,13 +196,14 @@ _FOR_LISTENERS_EN = (r"for\s+(?P<audience>(?:" + _GATHERING_OF_EN + r")?(?:(?!(?
                      + _LISTENER_PHRASE_EN + r")\b")
 _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
-# Listeners in brackets ("为什么要刷牙（给小朋友）") end at the closing bracket.
-_AUDIENCE_ZH = re.compile(r"(?:面向|(?<![写献送寄交还])给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
+# Listeners in brackets ("为什么要刷牙（给小朋友）") end at the closing bracket; those a deck is shown or told to
+# ("给外国游客看", "给家长听的讲座") end before 看/听.
+_AUDIENCE_ZH = re.compile(r"(?:面向|(?<![写献送寄交还])给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|[看听](?=\s*(?:[，,。；;：:]|$)|的)|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
 # 为 names listeners only before what is done for them ("为退休教师介绍…", "为新员工做…"): "为人民服务的精神" names none.
 _FOR_WHOM_ZH = re.compile(r"为(?!什么|了|何)([^，,。；;\s的]{2,12}?)(?=讲|介绍|说说|聊聊|谈谈|做|作|准备|(?:汇报|分享|演示|培训|演讲))")
 _AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
 _FILLER_ZH = re.compile(
-    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|(?:简短|简要|精简)(?:地|一点|一些|些)?|短一(?:点|些)|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?\s*PPT|的?\s*课件|的?\s*演示文稿|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
+    r"(请|帮我|帮忙|给我|我想|我要|想要|我需要|一下|(?:简短|简要|精简)(?:地|一点|一些|些)?|短一(?:点|些)|的?分享会?$|的?讲座|(?:再|重新|另外)(?=做|来|帮|制作|生成)|大概|大约|左右|差不多|也?可能(?!性)|吧|做一个|做一份|做个|制作|生成|一份|一个|(?<![上下这那])[一两]?[节堂]课(?=\s*(?:\d|[，,。]|$))|关于|介绍|讲解|的?\s*PPT|的?\s*课件|的?\s*演示文稿|的\s*简报|(?<=[份个])\s*简报|幻灯片|课程|\d+\s*分钟|(?:面向|针对)[^，,。的]{1,20}的?)",
     re.IGNORECASE,
 )
 # "给高中生讲解…" / "面向小学生的…": the audience is not part of the topic.
@@ -1850,8 +1851,9 @@ def thread_title(message: str) -> str:
     """The thread's name in the list: the subject the deck is titled by, without emoji or symbols (a message
     led by "🌋" is named by its words); a message naming no subject ("🎉", "做一个PPT") makes no deck, so the
     thread has the placeholder until a message that does."""
-    title = capitalised(plain(short_title(plain(message))))
-    return title if names_a_topic(message) and any(c.isalnum() for c in title) else t(UNTITLED_THREAD)
+    read = understood(message)  # Traditional read as Simplified, the title given back as the user wrote it
+    title = as_written(message, capitalised(plain(short_title(plain(read)))))
+    return title if names_a_topic(read) and any(c.isalnum() for c in title) else t(UNTITLED_THREAD)
 
 
 UNTITLED_THREAD = "ppt.untitled_thread"
@@ -2352,7 +2354,7 @@ SIMPLIFY_WORDS = re.compile(
 # A new deck is asked for by a marker that says so outright, or by a generic one ("做一个") with a deck word.
 NEW_SUBJECT_MARKERS = ("换个主题", "换一个主题", "新主题", "新的主题", "new deck", "new topic", "different topic")
 NEW_TOPIC_MARKERS = ("做一个", "做一份", "做个", "新的", "另一个", "another", "make a", "create a")
-DECK_WORDS = ("ppt", "课件", "幻灯片", "演示文稿", "deck", "slides", "presentation")
+DECK_WORDS = ("ppt", "课件", "幻灯片", "演示文稿", "简报", "deck", "slides", "presentation")
 _MARKERS = re.compile("|".join(re.escape(m) for m in sorted(NEW_SUBJECT_MARKERS + NEW_TOPIC_MARKERS, key=len, reverse=True)),
                       re.IGNORECASE)
 

@@ -25,7 +25,7 @@ from langgraph.types import interrupt
 
 from core.llm.base import LLMError
 from core.i18n import join_sentences, t
-from core.language import CJK, clip
+from core.language import CJK, clip, understood
 from core.tools import PLAN_FILE_NAME, ToolRefused, write_text_file
 from graphs.base import FlowContext, first_line_title
 from graphs.hooks import NodeContext, node
@@ -111,7 +111,7 @@ def initial_input(text: str, options: Mapping[str, Any]) -> RequirementState:
     """A full fresh state: a new requirement on an old thread inherits no answers or rounds."""
     options = options or {}
     return RequirementState(
-        requirement=without_label(text),
+        requirement=without_label(understood(text)),
         repo=str(options["repo"]) if options.get("repo") else None,
         write=_truthy(options.get("write")),
         max_rounds=_rounds(options.get("maxRounds")),
@@ -151,7 +151,7 @@ UNTITLED_THREAD = "requirement.untitled_thread"
 def thread_title(message: str) -> str:
     """The thread's name in the list: the requirement's first line; a message naming nothing to build
     ("x", "你好") has the placeholder until a message that does (not a thread called "x")."""
-    if not names_a_requirement(message):
+    if not names_a_requirement(understood(message)):
         return t(UNTITLED_THREAD)
     return first_line_title(without_label(message))
 
