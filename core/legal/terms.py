@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -48,9 +49,10 @@ def whole_words(pattern: str) -> str:
     return _PATTERN_PIECE.sub(bounded, pattern)
 
 
-def _top_level_alternatives(pattern: str) -> list[str]:
-    """`pattern` cut at each | outside parentheses and character classes."""
-    pieces, depth, in_class, start, i = [], 0, False, 0, 0
+def _structure(pattern: str) -> Iterator[tuple[int, str, int]]:
+    """Each character of `pattern` that shapes it (outside escapes and character classes), with its index and the
+    depth of parentheses after it."""
+    depth, in_class, i = 0, False, 0
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
@@ -60,15 +62,16 @@ def _top_level_alternatives(pattern: str) -> list[str]:
             in_class = char != "]"
         elif char == "[":
             in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            pieces.append(pattern[start:i])
-            start = i + 1
+        else:
+            depth += (char == "(") - (char == ")")
+            yield i, char, depth
         i += 1
-    return pieces + [pattern[start:]]
+
+
+def _top_level_alternatives(pattern: str) -> list[str]:
+    """`pattern` cut at each | outside parentheses and character classes."""
+    cuts = [i for i, char, depth in _structure(pattern) if char == "|" and depth == 0]
+    return [pattern[start + 1:end] for start, end in zip([-1, *cuts], [*cuts, len(pattern)])]
 
 
 def anchored_lookaheads(pattern: str) -> str:
@@ -90,24 +93,8 @@ def _whole_group_body(piece: str) -> str | None:
     """What a non-capturing group that is the whole of `piece` holds ("(?:A|B)" → "A|B"), else None."""
     if not piece.startswith("(?:"):
         return None
-    depth, in_class, i = 0, False, 0
-    while i < len(piece):
-        char = piece[i]
-        if char == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return piece[3:-1] if i == len(piece) - 1 else None
-        i += 1
-    return None
+    closed = next((i for i, char, depth in _structure(piece) if char == ")" and depth == 0), -1)
+    return piece[3:-1] if closed == len(piece) - 1 else None
 
 
 # A name in braces ({defect}) in a `when`: the `[words]` list of that name, written once for every entry that reads it.
