@@ -2302,6 +2302,45 @@ async def test_a_change_told_to_parents_says_what_changes_and_what_to_do_not_a_p
         part in said for part in ("What you need to do", "您需要做什么"))
 
 
+@pytest.mark.parametrize("request_text", ["给社区居民讲讲垃圾分类新规", "给小区业主讲讲停车新政"])
+async def test_new_rules_said_in_a_word_are_told_as_a_change_with_what_to_do(request_text):
+    # "垃圾分类新规" was told as an issue ("垃圾分类新规离我很远"), not as what changes and what to do
+    deck = await _offline_deck(request_text)
+    said = _spoken(deck)
+    assert "离我很远" not in said and "变化是什么" in said and "您需要做什么" in said, said[:300]
+
+
+def test_new_policy_said_in_a_word_is_a_change():
+    assert tells_of_a_change("给新同事讲讲报销新政") and tells_of_a_change("给员工介绍公司新政策")
+
+
+def test_a_new_deal_of_history_is_not_a_change_to_act_on():
+    assert not tells_of_a_change("给高中生讲讲罗斯福新政") and not tells_of_a_change("给初二讲讲清末新政")
+
+
+@pytest.mark.parametrize(("request_text", "audience", "title"), [
+    ("给老板看一下季度数据", "老板", "季度数据"),
+    ("给孩子看看星空", "孩子", "星空"),
+    ("给爷爷奶奶听听老歌", "爷爷奶奶", "老歌"),
+    ("给客户看看我们的年度成果", "客户", "我们的年度成果"),
+])
+def test_listeners_a_deck_is_shown_to_end_before_the_verb_of_showing(request_text, audience, title):
+    # "给老板看一下季度数据" took "老板看一下季度数据" as the listeners and "给老板看 季度数据" as the title
+    assert audience_hint(request_text) == audience and short_title(request_text) == title
+
+
+@pytest.mark.parametrize(("request_text", "audience"), [("给现场听众讲讲碳中和", "现场听众"), ("给听障儿童讲讲四季", "听障儿童"),
+                                                       ("给看护人员讲讲压疮预防", "看护人员")])
+def test_a_listener_whose_name_holds_kan_or_ting_keeps_it(request_text, audience):
+    assert audience_hint(request_text) == audience
+
+
+def test_a_verb_of_telling_with_yixia_is_not_left_at_the_front_of_the_title():
+    # "给小学生讲一下台风是怎么形成的" was titled "讲 台风是怎么形成的"
+    assert short_title("给小学生讲一下台风是怎么形成的") == "台风是怎么形成的"
+    assert short_title("给小学生讲一下讲台的故事") == "讲台的故事"
+
+
 def test_a_public_talk_on_an_issue_is_not_read_as_a_change():
     assert not tells_of_a_change("给社区居民讲讲垃圾分类") and not tells_of_a_change("A webinar for parents on screen time")
 

@@ -198,7 +198,7 @@ _FOR_LISTENERS_SPAN_EN = _FOR_LISTENERS_EN.replace("?P<audience>", "?:")
 
 # Listeners in brackets ("为什么要刷牙（给小朋友）") end at the closing bracket; those a deck is shown or told to
 # ("给外国游客看", "给家长听的讲座") end before 看/听.
-_AUDIENCE_ZH = re.compile(r"(?:面向|(?<![写献送寄交还])给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|[看听](?=\s*(?:[，,。；;：:]|$)|的)|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
+_AUDIENCE_ZH = re.compile(r"(?:面向|(?<![写献送寄交还])给(?![出予我])|针对)([^，,。；;\s（()）]{2,20}?)(?:的|讲|介绍|做|(?:看|听)(?![护守台众障课力友者])|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)|，|,|。|[）)]|$)")
 # 为 names listeners only before what is done for them ("为退休教师介绍…", "为新员工做…"): "为人民服务的精神" names none.
 _FOR_WHOM_ZH = re.compile(r"为(?!什么|了|何)([^，,。；;\s的]{2,12}?)(?=讲|介绍|说说|聊聊|谈谈|做|作|准备|(?:汇报|分享|演示|培训|演讲))")
 _AUDIENCE_EN = re.compile(r"\b" + _FOR_LISTENERS_EN, re.IGNORECASE)
@@ -212,9 +212,12 @@ _FILLER_ZH = re.compile(
 # A verb of the occasion after them ("给管理层汇报", "为新员工培训") goes with them: it names no subject; so does 做
 # before the subject ("给新员工做信息安全培训": the audience stops at 做, the subject follows it), and a verb of telling
 # that ends the clause ("走进秦朝，给初一讲": the subject came before it; "给新来的志愿者讲15分钟：怎么分拣": after the colon).
-_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|(?<![写献送寄交还])给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))[^，,。；;\s的讲介做]{2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
+# 看/听 in a listener's name (听众, 听障儿童, 看护人员) is no verb of showing.
+_SEEING_IN_A_NAME_ZH = r"看(?=[护守台])|听(?=[众障课力友者])"
+_AUDIENCE_SPAN_ZH = re.compile(r"(?:面向|针对|(?<![写献送寄交还])给|为(?!什么|了|何)(?![^，,。；;\s的讲介做]{2,12}的))(?:[^，,。；;\s的讲介做看听]|" + _SEEING_IN_A_NAME_ZH + r"){2,12}(?:的|(?:讲解|讲讲|讲|介绍|说说|聊聊|谈谈)(?=\s*(?:[，,。；;！!:：]|$))"
                                r"|(?=讲|介绍|说说|聊聊|谈谈)"
-                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?)"
+                               r"|(?:做|作)?(?:汇报|分享|演示|展示|培训|演讲)(?:一下)?|做(?:一次|一场|一个|一份|一期|个)?"
+                               r"|(?:看看|看一看|看一下|听听|听一听|听一下|看|听)(?![护守台众障课力友者]))"
                                r"|跟[^，,。；;\s的讲介]{1,12}?(?=讲|介绍|说说|聊聊|谈谈)")
 # The verbs of asking lead the request ("make a deck…"); inside the subject they are its words ("how to
 # make bread", "how to build a birdhouse"), and so is a verb that leads a subject told as what to do ("Make friends
@@ -395,7 +398,9 @@ _SHARING = re.compile(r"(?<!读书)分享|\b(?:sharing\s+session|lightning\s+tal
 _A_CHANGE = re.compile(r"\b(?:briefing|changes?\s+(?:to|in)|new\s+(?:[\w-]+\s+){0,3}?(?:routes?|timetables?|schedules?|"
                        r"times|hours|rules|arrangements?|procedures?|system|policy|policies|fees|term\s+dates|menus?|uniforms?|"
                        r"opening\s+hours|collection\s+days?))\b|调整|变更|说明会|通知|新的?[\u3400-\u9fff]{0,4}?(?:路线|线路|时刻表|"
-                       r"作息|时间|安排|规定|制度|收费|流程|办法)"
+                       r"作息|时间|安排|规定|制度|收费|流程|办法|政策)"
+                       # new rules in a word ("垃圾分类新规"); not a plan (新规划) nor a law of nature (新规律)
+                       r"|新规(?![划律则范模格])"
                        # the plans for a term, told to parents ("家长会：三年级下学期工作安排", "Parents' evening: the autumn term")
                        r"|(?:学期|学年)[\u3400-\u9fff]{0,4}?(?:安排|计划)|\b(?:autumn|spring|summer|fall|new|next|coming)\s+"
                        r"(?:term|semester|school\s+year)\b", re.IGNORECASE)
@@ -433,9 +438,21 @@ def states_rules(subject: str) -> bool:
     return bool(_RULES.search((subject or "").strip()))
 
 
+# New policy in a word ("报销新政", "楼市新政") is a change too; a New Deal of history is named after its leader or era.
+_NEW_POLICY_ZH = re.compile(r"新政(?![治权府])")
+
+
 def tells_of_a_change(request: str) -> bool:
     """Whether a request tells of a change to those it touches ("A briefing for parents on the new school bus routes")."""
-    return bool(_A_CHANGE.search(request or ""))
+    if _A_CHANGE.search(request or ""):
+        return True
+    match = _NEW_POLICY_ZH.search(request or "")
+    if not match:
+        return False
+    import jieba.posseg  # loaded only for such a request, not on import
+    words = jieba.posseg.lcut(request[:match.start()], HMM=False)
+    # "罗斯福新政" (a person, nr), "清末新政" (a time, t) are history
+    return not (words and (words[-1].flag.startswith("nr") or words[-1].flag == "t"))
 
 
 def a_sharing(request: str) -> bool:
@@ -1443,9 +1460,10 @@ def taken_up_for_its_own_sake(subject: str, request: str = "") -> bool:
                 or _TRAINING.search(subject) or _AT_WORK.search(subject) or about_safety_at_work(subject))
 
 
-# A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what.
+# A verb of telling that opens the subject ("讲分数的加减法", "介绍光合作用") is how it is asked, not what. 讲 parted
+# from what follows by a word taken out ("讲一下台风…" → "讲 台风…") is the verb, whatever word comes next.
 _TELLING_ZH = re.compile(r"(?:^|(?<=\s))(?:讲解|讲述|讲授|讲讲|讲一讲|讲一下|介绍一下|介绍|说说|说一说|聊聊|聊一聊|谈谈|谈一谈|"
-                         r"科普一下|科普|讲(?!\s*[座台义究话师堂稿课]))\s*(?=\S)")
+                         r"科普一下|科普|讲(?![座台义究话师堂稿课]))\s*(?=\S)")
 
 
 # 讲 before 台, 座, 义… is left by _TELLING_ZH, as 讲台, 讲座, 讲义 are words ("讲座：…"); but in "讲台风" it is the verb
