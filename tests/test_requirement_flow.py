@@ -3470,3 +3470,16 @@ def test_a_requirement_in_traditional_characters_gets_the_roles_of_its_simplifie
     goals = [first_round(initial_input(text, {})["requirement"], force_plan=True).stages[0].goal
              for text in (traditional, simplified)]
     assert goals[0] == goals[1], goals
+
+
+@pytest.mark.parametrize("requirement, event, doer, act", [
+    ("居民在小程序查看包裹，包裹到了店员通知居民", "包裹到了", "居民", "收到通知"),
+    ("客人来了服务员带位，服务员给客人点菜", None, "服务员", "带位"),
+])
+def test_a_clause_saying_something_came_is_what_the_next_person_acts_on_not_an_act(requirement, event, doer, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    # what came is no one's act ("让居民…包裹到了店员通知居民", "让客人…了服务员带位")
+    assert not any("到了店员" in task or "了服务员" in task for task in tasks), tasks
+    assert any(doer in task and (act in task or "通知" in task) for task in tasks), tasks
+    if event:
+        assert any(task.startswith(event) and doer in task for task in tasks), tasks

@@ -67,6 +67,9 @@ _EN_BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?!(?:I|we|they|he|she|it|yo
 _EN_ON_EVENT = re.compile(r"\s+(?P<when>(?:when|once|as\s+soon\s+as|after|whenever|if)\s+.+)$", re.IGNORECASE)
 # What happens before a Chinese message is received, by whom ("教练确认后会员收到通知").
 _ZH_AFTER = re.compile(r"^(?P<first>[^，。；]{2,12}?)(?:之后|以后|后)(?P<rest>[^，。；]{2,})$")
+# Something that has come, said as done before whoever acts on it ("包裹到了店员通知居民", "客人来了服务员带位"): the
+# trigger of the next act, as a clause ending in 后 is.
+_ZH_ARRIVED = re.compile(r"^(?P<first>[^，。；]{1,10}?(?:到了|来了|到达了?|到货了|送到了|送达了?))(?P<rest>[^，。；]{2,})$")
 # What a verb of telling sends ("remind" → "a reminder"), to say what its people get.
 _EN_MESSAGE_OF = {"remind": "a reminder", "notify": "a notification", "alert": "an alert", "text": "a text",
                   "email": "an email", "message": "a message"}
@@ -259,6 +262,12 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
     if who and (after := _ZH_AFTER.match(rest)) and (got := _zh_scenario(after.group("rest"), who)) \
             and got[-1].kind == "gets" and got[-1].when:
         return [Scenario(who, after.group("first"), "acts")] + got
+    # what someone does once a thing or one has come ("包裹到了店员通知居民", "客人来了服务员带位"): theirs, a message
+    # sent on its coming
+    if (came := _ZH_ARRIVED.match(clause)) and (roles := named_roles(came.group("rest"))) \
+            and came.group("rest").startswith(roles[0]) and (then := _zh_scenario(came.group("rest"), None)):
+        return [replace(act, when=came.group("first"), on_event=True) if act.kind == "gets" and not act.when else act
+                for act in then]
     # what another does once something is done ("修好后业主可以评价"): theirs; and once one named does it ("师傅修好后
     # 业主评价"), the first act is that one's, the next the other's
     if (after := _ZH_AFTER.match(rest if who else clause)) and (then := _zh_scenario(after.group("rest"), None)) \
