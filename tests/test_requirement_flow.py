@@ -3483,3 +3483,17 @@ def test_a_clause_saying_something_came_is_what_the_next_person_acts_on_not_an_a
     assert any(doer in task and (act in task or "通知" in task) for task in tasks), tasks
     if event:
         assert any(task.startswith(event) and doer in task for task in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, topic, users", [
+    ("物业报修：居民在小程序上报修，维修工接单上门", "物业", ["居民", "维修工"]),
+    ("人事审批：员工在网页上提交请假，经理审批", "人事", ["员工", "经理"]),
+])
+def test_a_department_naming_the_topic_before_a_colon_is_no_user(requirement, topic, users):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert all(user in goal for user in users), goal
+    assert topic not in goal, goal
+
+
+def test_a_department_in_a_heading_that_acts_after_it_is_a_user():
+    assert "物业" in first_round("物业报修：居民在小程序上报修，物业派单给维修工", force_plan=True).stages[1].goal

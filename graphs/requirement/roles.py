@@ -297,7 +297,8 @@ def _zh_only_done_for(word: str, text: str) -> bool:
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     offset = 0  # words before this clause: the spans of every clause on one scale
-    for clause in _ZH_CLAUSE.split(text):
+    marks = _ZH_CLAUSE.findall(text)  # what ends each clause: a colon after one says it is a heading
+    for at, clause in enumerate(_ZH_CLAUSE.split(text)):
         tokens = _zh_words(clause)
         first = 0  # the clause's own subject comes after the words that open it ("然后", "如果")
         while first < len(tokens) and tokens[first] in _ZH_OPENERS:
@@ -323,6 +324,8 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         # So does one before 给 and whom it does a thing for ("物业给业主发通知").
         # Not before a piece of software, which the verb names with it ("物业报修系统", "人事审批系统": a thing).
         names_software = first + 2 < len(tokens) and re.fullmatch(SOFTWARE_ZH, tokens[first + 2]) is not None
+        # Nor in a heading of a department and a verb alone ("物业报修：…", "人事审批：…"): the topic the text is on
+        names_software |= first + 2 == len(tokens) and at < len(marks) and bool(re.search("[：:]", marks[at]))
         if first + 1 < len(tokens) and _zh_department(tokens[first]) and not names_software and (
                 _zh_acts(tokens[first + 1]) or tokens[first + 1] == "给"):
             found.append((offset + first, offset + first + 1, tokens[first]))
