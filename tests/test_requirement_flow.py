@@ -3497,3 +3497,19 @@ def test_a_department_naming_the_topic_before_a_colon_is_no_user(requirement, to
 
 def test_a_department_in_a_heading_that_acts_after_it_is_a_user():
     assert "物业" in first_round("物业报修：居民在小程序上报修，物业派单给维修工", force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("A lost-and-found page for our school: students report lost items, and the office marks them returned",
+     "the office mark"),
+    ("Visitors sign in on a tablet and the office can print a badge", "the office print"),
+])
+def test_the_office_that_acts_is_a_team_with_its_own_scenario(requirement, task):
+    plan = first_round(requirement, force_plan=True)
+    assert "the office" in plan.stages[1].goal, plan.stages[1].goal
+    assert any(task in t for t in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement", ["Track office supplies for the team", "An office chair inventory for our staff"])
+def test_an_office_thing_names_no_team(requirement):
+    assert "office" not in first_round(requirement, force_plan=True).stages[1].goal

@@ -406,6 +406,12 @@ _EN_JUDGES = {form for verb in ("approve", "review", "decide", "vote", "reject",
                                  "select", "choose", "rule", "vet", "assess", "grant", "deny", "rank", "score",
                                  "interview", "discuss") for form in (verb, plural_en(verb))}
 
+# Places named for the people who work in them, a team when a verb follows ("the office", "the front office" is a
+# team anyway).
+_EN_OFFICES = {"office", "offices"}
+# Plurals after "office" that are its things, not its verb ("office supplies", "office hours").
+_EN_OFFICE_THINGS = re.compile(r"(?:supplies|hours|chairs|desks|spaces|workers|ies|ions|ments|ers|ors)$")
+_EN_OBJECTS = {"them", "it", "us", "him", "her", "everyone", "all"}
 # What a team's name qualifies when it comes before it: a thing made for the team ("Hotel front desk tool: …").
 _EN_TEAM_THINGS = {"tool", "tools", "system", "systems", "software", "display", "displays", "board", "terminal",
                    "desk", "log", "schedule", "queue", "module", "portal"}
@@ -419,6 +425,14 @@ def _en_team(words: list[str], start: int, end: int) -> bool:
     if end < len(words) and (words[end].lower() in _EN_TEAM_THINGS
                              or find_keywords(words[end], TOPICS_BY_ID["q_interface"].keywords)):
         return False
+    # a place whose people act as one ("the office marks them returned", "the school office can approve …"); before
+    # anything but its verb it is the place ("the office printer", "office supplies", "in the office")
+    if words[end - 1].lower() in _EN_OFFICES:
+        if end < len(words) and words[end].lower() in _EN_MODALS:
+            return True
+        verb, then = (words[end].lower() if end < len(words) else ""), (words[end + 1].lower() if end + 1 < len(words) else "")
+        return (verb.endswith("s") and not verb.endswith("ss") and not _EN_OFFICE_THINGS.match(verb)
+                and (then in _EN_OBJECTS or then in _EN_DETERMINERS))
     if end - start == 1 and words[start].lower() in _EN_BODIES:
         verb = end + (end < len(words) and words[end].lower() in _EN_MODALS)
         return verb < len(words) and words[verb].lower() in _EN_JUDGES
