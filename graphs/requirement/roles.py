@@ -428,10 +428,12 @@ def _en_team(words: list[str], start: int, end: int) -> bool:
     # a place whose people act as one ("the office marks them returned", "the school office can approve …"); before
     # anything but its verb it is the place ("the office printer", "office supplies", "in the office")
     if words[end - 1].lower() in _EN_OFFICES:
-        if end < len(words) and words[end].lower() in _EN_MODALS:
+        if end < len(words) and words[end].lower() in _EN_MODALS - _EN_WANTS:
             return True
-        verb, then = (words[end].lower() if end < len(words) else ""), (words[end + 1].lower() if end + 1 < len(words) else "")
-        return (verb.endswith("s") and not verb.endswith("ss") and not _EN_OFFICE_THINGS.match(verb)
+        verb, then = (" ".join(words[end:end + 2]).lower().split() + ["", ""])[:2]
+        # one that wants a thing is the firm asking for it ("our dental office needs a booking page")
+        return (verb.endswith("s") and not verb.endswith("ss") and not _EN_OFFICE_THINGS.search(verb)
+                and verb not in _EN_WANTS
                 and (then in _EN_OBJECTS or then in _EN_DETERMINERS))
     if end - start == 1 and words[start].lower() in _EN_BODIES:
         verb = end + (end < len(words) and words[end].lower() in _EN_MODALS)
@@ -544,7 +546,8 @@ def _names_a_kind(words: list[str], end: int) -> bool:
             and end + 1 < len(words) and words[end + 1][:1].isalnum())
     if not _plural(words[end - 1]) and after in _EN_RECORDS and not after.endswith("s") and not acts:
         return True
-    return (after in _EN_BUSINESSES | _EN_PLACES or
+    # before an office that acts it names which office ("the school office confirms …"), the team's own name
+    return (after in _EN_BUSINESSES | _EN_PLACES and not (after in _EN_OFFICES and _en_team(words, end, end + 1)) or
             words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS | _EN_WORK_PRODUCTS)
 
 
