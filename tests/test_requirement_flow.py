@@ -3515,3 +3515,12 @@ def test_the_office_that_acts_is_a_team_with_its_own_scenario(requirement, task)
                                          "Our dental office needs a booking page where patients pick a slot"])
 def test_an_office_thing_names_no_team(requirement):
     assert "office" not in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, told, then", [
+    ("图书馆借书：读者扫码借书，到期前三天提醒读者还书", "读者", "还书"),
+    ("快递到了驿站店员通知居民下楼取件", "居民", "下楼取件"),
+])
+def test_whom_a_message_tells_is_the_person_not_what_they_are_told_to_do(requirement, told, then):
+    sends = [task for task in first_round(requirement, force_plan=True).stages[1].tasks if told in task and "发送" in task]
+    assert sends and not any(f"{told}{then}" in task for task in sends), sends

@@ -284,8 +284,11 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         when = scheduled_send(rest) or sent.group("when") or None
         whom = named_roles(sent.group("whom"))
         what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
-        # whom it tells, as said ("没交的学生"), when it says which of them
-        told = sent.group("whom") if whom and whom[0] in sent.group("whom") and len(sent.group("whom")) <= 10 else None
+        # whom it tells, as said ("没交的学生"), when it says which of them; what they are then to do is no part of
+        # who they are ("通知员工下楼取餐", "提醒读者还书")
+        said = sent.group("whom")
+        told = said[:said.find(whom[0]) + len(whom[0])] if whom and whom[0] in said else None
+        told = told if told and len(told) <= 10 else None
         # one who tells everyone ("团长通知大家取货") tells the others named before, not themselves
         others = previous if who and previous and previous != who else who or previous
         return [Scenario(told or (whom[0] if whom else others), f"{when or ''}收到{what}", "gets", when, what)]
