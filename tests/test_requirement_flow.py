@@ -3524,3 +3524,12 @@ def test_an_office_thing_names_no_team(requirement):
 def test_whom_a_message_tells_is_the_person_not_what_they_are_told_to_do(requirement, told, then):
     sends = [task for task in first_round(requirement, force_plan=True).stages[1].tasks if told in task and "发送" in task]
     assert sends and not any(f"{told}{then}" in task for task in sends), sends
+
+
+@pytest.mark.parametrize("requirement, sent", [
+    ("A pickup app for our school: when the bus arrives, the driver texts the parents", "when the bus arrives"),
+    ("A shoe repair page. When the shoes are ready, the cobbler emails the customer", "when the shoes are ready"),
+])
+def test_an_event_said_before_the_person_who_acts_on_it_is_when_their_message_goes(requirement, sent):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith("Send") and sent in task for task in tasks), tasks

@@ -183,8 +183,27 @@ def en_scope_items(item: str) -> list[str]:
 _EN_HELP = re.compile(r"^(?:help|let|allow|enable)\s+(?P<rest>.+)$", re.IGNORECASE)
 
 
+# An event said first, before whoever acts on it ("When the bus arrives, the driver texts the parents").
+_EN_EVENT_FIRST = re.compile(r"^(?P<when>(?:when|once|as\s+soon\s+as|whenever)\s+\S+(?:\s+\S+)+?),?\s+(?P<rest>.+)$",
+                             re.IGNORECASE)
+
+
+def _en_event_last(clause: str) -> str:
+    """A clause that opens with the event its act is done on, said with the act first ("the driver texts the parents
+    when the bus arrives"), as its people and what is sent are read from there; the event ends where someone named
+    comes next."""
+    if not (said := _EN_EVENT_FIRST.match(clause)):
+        return clause
+    words = clause.split()
+    for at in range(3, len(words)):
+        when, rest = " ".join(words[:at]).rstrip(","), " ".join(words[at:])
+        if named_roles(rest) and opens_with_role(rest) and _en_subject(rest):
+            return f"{rest} {when[:1].lower()}{when[1:]}"
+    return clause
+
+
 def _en_scenarios(item: str) -> list[Scenario]:
-    clause = item.strip().rstrip(".!?")
+    clause = _en_event_last(item.strip().rstrip(".!?"))
     if (helped := _EN_HELP.match(clause)) and opens_with_role(helped.group("rest")):
         tail = helped.group("rest")
     elif opens_with_role(clause) and _en_subject(clause):  # not "a volunteer rota where …", a thing named by them
