@@ -47,7 +47,8 @@ _SPEAKER_EN = re.compile(r"(?:I|we)\s+(?!(?:and|or)\b)[a-z']+", re.IGNORECASE)
 
 
 # An event that opens a clause and ends at its comma ("…: when the bus arrives, …", "Once a repair is done, …").
-_EN_EVENT_BEFORE = re.compile(r"(?:^|(?<=[:;])\s*)(?P<when>(?:when|once|as\s+soon\s+as|whenever)\s[^,:;]+)$", re.IGNORECASE)
+_EN_EVENT_BEFORE = re.compile(r"(?:^|(?<=[:;])\s*)(?P<when>(?:when|once|as\s+soon\s+as|whenever)\s[^,:;]+)$",
+                              re.IGNORECASE)
 
 
 def _en_clauses(text: str) -> list[str]:
