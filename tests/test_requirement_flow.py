@@ -3470,3 +3470,66 @@ def test_a_requirement_in_traditional_characters_gets_the_roles_of_its_simplifie
     goals = [first_round(initial_input(text, {})["requirement"], force_plan=True).stages[0].goal
              for text in (traditional, simplified)]
     assert goals[0] == goals[1], goals
+
+
+@pytest.mark.parametrize("requirement, event, doer, act", [
+    ("居民在小程序查看包裹，包裹到了店员通知居民", "包裹到了", "居民", "收到通知"),
+    ("客人来了服务员带位，服务员给客人点菜", None, "服务员", "带位"),
+])
+def test_a_clause_saying_something_came_is_what_the_next_person_acts_on_not_an_act(requirement, event, doer, act):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    # what came is no one's act ("让居民…包裹到了店员通知居民", "让客人…了服务员带位")
+    assert not any("到了店员" in task or "了服务员" in task for task in tasks), tasks
+    assert any(doer in task and (act in task or "通知" in task) for task in tasks), tasks
+    if event:
+        assert any(task.startswith(event) and doer in task for task in tasks), tasks
+
+
+@pytest.mark.parametrize("requirement, topic, users", [
+    ("物业报修：居民在小程序上报修，维修工接单上门", "物业", ["居民", "维修工"]),
+    ("人事审批：员工在网页上提交请假，经理审批", "人事", ["员工", "经理"]),
+])
+def test_a_department_naming_the_topic_before_a_colon_is_no_user(requirement, topic, users):
+    goal = first_round(requirement, force_plan=True).stages[1].goal
+    assert all(user in goal for user in users), goal
+    assert topic not in goal, goal
+
+
+def test_a_department_in_a_heading_that_acts_after_it_is_a_user():
+    assert "物业" in first_round("物业报修：居民在小程序上报修，物业派单给维修工", force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, task", [
+    ("A lost-and-found page for our school: students report lost items, and the office marks them returned",
+     "the office mark"),
+    ("Visitors sign in on a tablet and the office can print a badge", "the office print"),
+    ("Patients book appointments online and the clinic office calls them back", "the clinic office call"),
+])
+def test_the_office_that_acts_is_a_team_with_its_own_scenario(requirement, task):
+    plan = first_round(requirement, force_plan=True)
+    assert task.rsplit(" ", 1)[0] in plan.stages[1].goal, plan.stages[1].goal
+    assert any(task in t for t in plan.stages[1].tasks), plan.stages[1].tasks
+
+
+@pytest.mark.parametrize("requirement", ["Track office supplies for the team", "An office chair inventory for our staff",
+                                         "Our dental office needs a booking page where patients pick a slot"])
+def test_an_office_thing_names_no_team(requirement):
+    assert "office" not in first_round(requirement, force_plan=True).stages[1].goal
+
+
+@pytest.mark.parametrize("requirement, told, then", [
+    ("图书馆借书：读者扫码借书，到期前三天提醒读者还书", "读者", "还书"),
+    ("快递到了驿站店员通知居民下楼取件", "居民", "下楼取件"),
+])
+def test_whom_a_message_tells_is_the_person_not_what_they_are_told_to_do(requirement, told, then):
+    sends = [task for task in first_round(requirement, force_plan=True).stages[1].tasks if told in task and "发送" in task]
+    assert sends and not any(f"{told}{then}" in task for task in sends), sends
+
+
+@pytest.mark.parametrize("requirement, sent", [
+    ("A pickup app for our school: when the bus arrives, the driver texts the parents", "when the bus arrives"),
+    ("A shoe repair page. When the shoes are ready, the cobbler emails the customer", "when the shoes are ready"),
+])
+def test_an_event_said_before_the_person_who_acts_on_it_is_when_their_message_goes(requirement, sent):
+    tasks = first_round(requirement, force_plan=True).stages[1].tasks
+    assert any(task.startswith("Send") and sent in task for task in tasks), tasks

@@ -46,6 +46,11 @@ _EN_COMMA = re.compile(r"[,:]\s+(?:(?:and|while|but|then|so)\s+)?")  # a colon t
 _SPEAKER_EN = re.compile(r"(?:I|we)\s+(?!(?:and|or)\b)[a-z']+", re.IGNORECASE)
 
 
+# An event that opens a clause and ends at its comma ("…: when the bus arrives, …", "Once a repair is done, …").
+_EN_EVENT_BEFORE = re.compile(r"(?:^|(?<=[:;])\s*)(?P<when>(?:when|once|as\s+soon\s+as|whenever)\s[^,:;]+)$",
+                              re.IGNORECASE)
+
+
 def _en_clauses(text: str) -> list[str]:
     """An English requirement's clauses: its sentences, split again at a comma that a role opens
     ("…, and managers approve them") or that sets off only when or how many ("…, about 40 of them"),
@@ -63,6 +68,10 @@ def _en_clauses(text: str) -> list[str]:
             # the asker, speaking again, says a new thing too ("…, and I want to see who used which one")
             if (opens_with_role(piece) or _only_states_a_constraint(piece) or _states_a_rule(piece)
                     or _SPEAKER_EN.match(piece)):
+                # the event it is done on, said before it, goes with it ("when the bus arrives, the driver texts …")
+                if event := _EN_EVENT_BEFORE.search(kept[-1]):
+                    kept[-1] = kept[-1][:event.start()].rstrip(" :;")
+                    piece = f"{event.group('when')}{comma}{piece}"
                 kept.append(piece)
             else:
                 kept[-1] += comma + piece

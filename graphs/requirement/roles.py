@@ -297,7 +297,8 @@ def _zh_only_done_for(word: str, text: str) -> bool:
 def _zh_roles(text: str) -> list[tuple[int, int, str]]:
     found: list[tuple[int, int, str]] = []
     offset = 0  # words before this clause: the spans of every clause on one scale
-    for clause in _ZH_CLAUSE.split(text):
+    marks = _ZH_CLAUSE.findall(text)  # what ends each clause: a colon after one says it is a heading
+    for at, clause in enumerate(_ZH_CLAUSE.split(text)):
         tokens = _zh_words(clause)
         first = 0  # the clause's own subject comes after the words that open it ("然后", "如果")
         while first < len(tokens) and tokens[first] in _ZH_OPENERS:
@@ -323,6 +324,8 @@ def _zh_roles(text: str) -> list[tuple[int, int, str]]:
         # So does one before 给 and whom it does a thing for ("物业给业主发通知").
         # Not before a piece of software, which the verb names with it ("物业报修系统", "人事审批系统": a thing).
         names_software = first + 2 < len(tokens) and re.fullmatch(SOFTWARE_ZH, tokens[first + 2]) is not None
+        # Nor in a heading of a department and a verb alone ("物业报修：…", "人事审批：…"): the topic the text is on
+        names_software |= first + 2 == len(tokens) and at < len(marks) and bool(re.search("[：:]", marks[at]))
         if first + 1 < len(tokens) and _zh_department(tokens[first]) and not names_software and (
                 _zh_acts(tokens[first + 1]) or tokens[first + 1] == "给"):
             found.append((offset + first, offset + first + 1, tokens[first]))
@@ -403,6 +406,12 @@ _EN_JUDGES = {form for verb in ("approve", "review", "decide", "vote", "reject",
                                  "select", "choose", "rule", "vet", "assess", "grant", "deny", "rank", "score",
                                  "interview", "discuss") for form in (verb, plural_en(verb))}
 
+# Places named for the people who work in them, a team when a verb follows ("the office", "the front office" is a
+# team anyway).
+_EN_OFFICES = {"office", "offices"}
+# Plurals after "office" that are its things, not its verb ("office supplies", "office hours").
+_EN_OFFICE_THINGS = re.compile(r"(?:supplies|hours|chairs|desks|spaces|workers|ies|ions|ments|ers|ors)$")
+_EN_OBJECTS = {"them", "it", "us", "him", "her", "everyone", "all"}
 # What a team's name qualifies when it comes before it: a thing made for the team ("Hotel front desk tool: …").
 _EN_TEAM_THINGS = {"tool", "tools", "system", "systems", "software", "display", "displays", "board", "terminal",
                    "desk", "log", "schedule", "queue", "module", "portal"}
@@ -416,6 +425,16 @@ def _en_team(words: list[str], start: int, end: int) -> bool:
     if end < len(words) and (words[end].lower() in _EN_TEAM_THINGS
                              or find_keywords(words[end], TOPICS_BY_ID["q_interface"].keywords)):
         return False
+    # a place whose people act as one ("the office marks them returned", "the school office can approve …"); before
+    # anything but its verb it is the place ("the office printer", "office supplies", "in the office")
+    if words[end - 1].lower() in _EN_OFFICES:
+        if end < len(words) and words[end].lower() in _EN_MODALS - _EN_WANTS:
+            return True
+        verb, then = (" ".join(words[end:end + 2]).lower().split() + ["", ""])[:2]
+        # one that wants a thing is the firm asking for it ("our dental office needs a booking page")
+        return (verb.endswith("s") and not verb.endswith("ss") and not _EN_OFFICE_THINGS.search(verb)
+                and verb not in _EN_WANTS
+                and (then in _EN_OBJECTS or then in _EN_DETERMINERS))
     if end - start == 1 and words[start].lower() in _EN_BODIES:
         verb = end + (end < len(words) and words[end].lower() in _EN_MODALS)
         return verb < len(words) and words[verb].lower() in _EN_JUDGES
@@ -527,7 +546,8 @@ def _names_a_kind(words: list[str], end: int) -> bool:
             and end + 1 < len(words) and words[end + 1][:1].isalnum())
     if not _plural(words[end - 1]) and after in _EN_RECORDS and not after.endswith("s") and not acts:
         return True
-    return (after in _EN_BUSINESSES | _EN_PLACES or
+    # before an office that acts it names which office ("the school office confirms …"), the team's own name
+    return (after in _EN_BUSINESSES | _EN_PLACES and not (after in _EN_OFFICES and _en_team(words, end, end + 1)) or
             words[end - 1].lower() in _EN_WORK_DEPARTMENTS and after in _EN_TEAM_THINGS | _EN_WORK_PRODUCTS)
 
 

@@ -67,6 +67,9 @@ _EN_BEFORE = re.compile(r"\b(?:before|ahead\s+of)\s+(?!(?:I|we|they|he|she|it|yo
 _EN_ON_EVENT = re.compile(r"\s+(?P<when>(?:when|once|as\s+soon\s+as|after|whenever|if)\s+.+)$", re.IGNORECASE)
 # What happens before a Chinese message is received, by whom ("教练确认后会员收到通知").
 _ZH_AFTER = re.compile(r"^(?P<first>[^，。；]{2,12}?)(?:之后|以后|后)(?P<rest>[^，。；]{2,})$")
+# Something that has come, said as done before whoever acts on it ("包裹到了店员通知居民", "客人来了服务员带位"): the
+# trigger of the next act, as a clause ending in 后 is.
+_ZH_ARRIVED = re.compile(r"^(?P<first>[^，。；]{1,10}?(?:到了|来了|到达了?|到货了|送到了|送达了?))(?P<rest>[^，。；]{2,})$")
 # What a verb of telling sends ("remind" → "a reminder"), to say what its people get.
 _EN_MESSAGE_OF = {"remind": "a reminder", "notify": "a notification", "alert": "an alert", "text": "a text",
                   "email": "an email", "message": "a message"}
@@ -180,8 +183,27 @@ def en_scope_items(item: str) -> list[str]:
 _EN_HELP = re.compile(r"^(?:help|let|allow|enable)\s+(?P<rest>.+)$", re.IGNORECASE)
 
 
+# An event said first, before whoever acts on it ("When the bus arrives, the driver texts the parents").
+_EN_EVENT_FIRST = re.compile(r"^(?P<when>(?:when|once|as\s+soon\s+as|whenever)\s+\S+(?:\s+\S+)+?),?\s+(?P<rest>.+)$",
+                             re.IGNORECASE)
+
+
+def _en_event_last(clause: str) -> str:
+    """A clause that opens with the event its act is done on, said with the act first ("the driver texts the parents
+    when the bus arrives"), as its people and what is sent are read from there; the event ends where someone named
+    comes next."""
+    if not (said := _EN_EVENT_FIRST.match(clause)):
+        return clause
+    words = clause.split()
+    for at in range(3, len(words)):
+        when, rest = " ".join(words[:at]).rstrip(","), " ".join(words[at:])
+        if named_roles(rest) and opens_with_role(rest) and _en_subject(rest):
+            return f"{rest} {when[:1].lower()}{when[1:]}"
+    return clause
+
+
 def _en_scenarios(item: str) -> list[Scenario]:
-    clause = item.strip().rstrip(".!?")
+    clause = _en_event_last(item.strip().rstrip(".!?"))
     if (helped := _EN_HELP.match(clause)) and opens_with_role(helped.group("rest")):
         tail = helped.group("rest")
     elif opens_with_role(clause) and _en_subject(clause):  # not "a volunteer rota where …", a thing named by them
@@ -259,6 +281,12 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
     if who and (after := _ZH_AFTER.match(rest)) and (got := _zh_scenario(after.group("rest"), who)) \
             and got[-1].kind == "gets" and got[-1].when:
         return [Scenario(who, after.group("first"), "acts")] + got
+    # what someone does once a thing or one has come ("包裹到了店员通知居民", "客人来了服务员带位"): theirs, a message
+    # sent on its coming
+    if (came := _ZH_ARRIVED.match(clause)) and (roles := named_roles(came.group("rest"))) \
+            and came.group("rest").startswith(roles[0]) and (then := _zh_scenario(came.group("rest"), None)):
+        return [replace(act, when=came.group("first"), on_event=True) if act.kind == "gets" and not act.when else act
+                for act in then]
     # what another does once something is done ("修好后业主可以评价"): theirs; and once one named does it ("师傅修好后
     # 业主评价"), the first act is that one's, the next the other's
     if (after := _ZH_AFTER.match(rest if who else clause)) and (then := _zh_scenario(after.group("rest"), None)) \
@@ -275,8 +303,11 @@ def _zh_scenario(clause: str, previous: str | None) -> list[Scenario]:
         when = scheduled_send(rest) or sent.group("when") or None
         whom = named_roles(sent.group("whom"))
         what = {"提醒": "提醒", "通知": "通知", "短信通知": "短信通知"}.get(sent.group("verb"), "消息")
-        # whom it tells, as said ("没交的学生"), when it says which of them
-        told = sent.group("whom") if whom and whom[0] in sent.group("whom") and len(sent.group("whom")) <= 10 else None
+        # whom it tells, as said ("没交的学生"), when it says which of them; what they are then to do is no part of
+        # who they are ("通知员工下楼取餐", "提醒读者还书")
+        said = sent.group("whom")
+        told = said[:said.find(whom[0]) + len(whom[0])] if whom and whom[0] in said else None
+        told = told if told and len(told) <= 10 else None
         # one who tells everyone ("团长通知大家取货") tells the others named before, not themselves
         others = previous if who and previous and previous != who else who or previous
         return [Scenario(told or (whom[0] if whom else others), f"{when or ''}收到{what}", "gets", when, what)]
