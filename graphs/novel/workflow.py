@@ -32,6 +32,7 @@ from schemas.novel import (
     CharactersConfig,
     GeneratedChapter,
     GeneratedScene,
+    NovelSettings,
     Outline,
     ThemeConflict,
     WorldSetting,
@@ -101,6 +102,12 @@ async def _compose(ctx: NodeContext, files: ProjectFiles, schema, *, prompt: str
                                     facts={**facts, "language": language})
 
 
+def _premise(settings: NovelSettings) -> str:
+    """The project's world description as the offline rules read it (Traditional in Simplified); the project keeps it
+    as the author typed it."""
+    return understood(settings.world_description)
+
+
 def _what_it_holds(made: Any) -> str:
     """What a setup step made, in the user's words: the world's name, the core theme, the cast's names (the log
     said "World written to world.json", a file the user never opens)."""
@@ -132,7 +139,7 @@ async def world(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     files.claim_run(ctx.thread_id, ctx.thread_running)  # two runs writing one project's files would overwrite each other
     settings = files.settings()
     return await _setup_step(state, ctx, step="world", schema=WorldSetting, prompt=prompts.world(settings.world_description),
-                             facts={"description": understood(settings.world_description), "seed": settings.project_name})
+                             facts={"description": _premise(settings), "seed": settings.project_name})
 
 
 @stage("theme_conflict")
@@ -143,7 +150,7 @@ async def theme_conflict(state: WorkflowState, ctx: NodeContext) -> dict[str, An
         state, ctx, step="theme_conflict", schema=ThemeConflict,
         prompt=prompts.theme_conflict(world_setting.model_dump(), settings.theme_description or ""),
         facts={"world": world_setting.model_dump(), "direction": understood(settings.theme_description or ""),
-               "description": understood(settings.world_description)},
+               "description": _premise(settings)},
     )
 
 
@@ -158,7 +165,7 @@ async def characters(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
     return await _setup_step(state, ctx, step="characters", schema=CharactersConfig,
                              prompt=prompts.characters(world_setting, theme, settings.world_description),
                              facts={"world": world_setting, "theme": theme, "seed": settings.project_name,
-                                    "description": understood(settings.world_description)})
+                                    "description": _premise(settings)})
 
 
 @stage("outline")
@@ -177,7 +184,7 @@ async def outline(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
                  "characters": files.load("characters").model_dump(), "chapters": size,
                  "existing": existing.model_dump() if existing else None,
                  # the first chapter opens on what the description has the protagonist do
-                 "description": understood(settings.world_description)}
+                 "description": _premise(settings)}
         made = await _compose(
             ctx, files, Outline,
             prompt=prompts.outline(facts["world"], facts["theme"], facts["characters"], size, facts["existing"]),
@@ -218,7 +225,7 @@ async def plan_chapter(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]
             prompt=prompts.chapter_plan(summary.model_dump(), characters_config, memory, world.geography if world else ""),
             # the description says the book's age, which its scenes' places keep
             facts={"summary": summary.model_dump(), "characters": characters_config, "memory": memory,
-                   "description": understood(files.settings().world_description),
+                   "description": _premise(files.settings()),
                    # a world its author wrote names the book's own places, where its scenes happen
                    "world": world.model_dump() if world else {}},
         )
@@ -257,7 +264,7 @@ async def write_scene(state: WorkflowState, ctx: NodeContext) -> dict[str, Any]:
         prompt=prompts.scene_text(plan.model_dump(), scene.model_dump(), previous,
                                   context.to_json_dict()),
         facts={"scene": scene.model_dump(), "chapter_number": number, "chapter_title": plan.chapter_title,
-               "memories": memories, "previous": previous, "description": understood(files.settings().world_description)},
+               "memories": memories, "previous": previous, "description": _premise(files.settings())},
     )
     # The model's own numbering and count are not trusted: the plan and the text decide them.
     written = GeneratedScene.from_content(scene.scene_number, made.content)
